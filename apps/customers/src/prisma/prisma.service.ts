@@ -1,0 +1,18 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { pgAdapter } from '@partner/platform';
+import { CustomersConfig } from '../config/customers.config';
+import { PrismaClient } from '../generated/prisma/client';
+
+/** The customers service's own tables, in PostgreSQL schema `customers`. */
+export const DB_SCHEMA = 'customers';
+
+@Injectable()
+export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  constructor(config: CustomersConfig) {
+    super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+}

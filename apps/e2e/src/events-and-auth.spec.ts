@@ -1,0 +1,122 @@
+import { ApiClient, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
+import { gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
+
+describe('authentication', () => {
+  const anonymous = () => new ApiClient(gatewayUrl());
+  const routes: Array<[string, string]> = [
+    ['POST', '/partner/v1/withdrawals/usdt'],
+    ['GET', '/partner/v1/events?delivered=false'],
+    ['PATCH', `/partner/v1/events/${newUuid()}`],
+    ['POST', '/sandbox/v1/users'],
+  ];
+
+  it.each(routes)('%s %s without X-API-Key is 401 {error: unauthorized}', async (method, path) => {
+    const res = await anonymous().request(method, path, method === 'POST' ? {} : undefined);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: 'unauthorized' });
+  });
+
+  it.each(routes)('%s %s with an unknown key is 401', async (method, path) => {
+    const res = await anonymous().withHeaders({ 'x-api-key': 'pk_sandbox_unknown' }).request(method, path, method === 'POST' ? {} : undefined);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: 'unauthorized' });
+  });
+
+  it('sandbox partner creation needs the admin key', async () => {
+    const res = await anonymous().withHeaders({ 'x-admin-key': 'wrong-admin-key-000' }).post('/sandbox/v1/partners', {});
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: 'unauthorized' });
+  });
+});
+
+describe('events feed', () => {
+  it('is private to each partner: no listing, no marking, no withdrawing across partners', async () => {
+    const a = await newPartner('partner A');
+    const b = await newPartner('partner B');
+    const document = await newUser(a.api, 10_000_000);
+    const created = await a.api.post('/partner/v1/withdrawals/usdt', {
+      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+    });
+    expect(created.status).toBe(201);
+    const [event] = await pollUntil('the created event', () => listEvents(a.api), (all) => all.length > 0);
+
+    expect(await listEvents(b.api, '')).toEqual([]);
+    const foreign = await b.api.patch(`/partner/v1/events/${event.id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ error: 'not_found' });
+    expect((await listEvents(a.api)).find((e) => e.id === event.id)?.delivered).toBe(false);
+
+    // B cannot spend A's user's balance: to B, that user does not exist.
+    const stolen = await b.api.post('/partner/v1/withdrawals/usdt', {
+      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+    });
+    expect(stolen.status).toBe(404);
+    expect(stolen.body).toMatchObject({ error: 'user_not_found' });
+  });
+
+  it('PATCH of an unknown event is 404 with a JSON body; a malformed id is 400', async () => {
+    const { api } = await newPartner();
+    const unknown = await api.patch(`/partner/v1/events/${newUuid()}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error: 'not_found', message: expect.any(String) });
+    const malformed = await api.patch('/partner/v1/events/not-a-uuid');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ error: 'invalid_request', field: 'id' });
+  });
+
+  it('validates its query: delivered must be true or false, limit 1..1000', async () => {
+    const { api } = await newPartner();
+    for (const query of ['delivered=maybe', 'limit=0', 'limit=1001', 'limit=abc', 'unknown=1']) {
+      const res = await api.get(`/partner/v1/events?${query}`);
+      expect({ query, status: res.status, error: res.body.error }).toEqual({ query, status: 400, error: 'invalid_request' });
+    }
+    const ok = await api.get('/partner/v1/events?delivered=false&limit=5');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ events: [] });
+  });
+
+  it('honours limit, oldest first', async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 100_000_000);
+    for (let i = 0; i < 3; i++) {
+      const res = await api.post('/partner/v1/withdrawals/usdt', {
+        document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+      });
+      expect(res.status).toBe(201);
+    }
+    const all = await pollUntil('nine events', () => listEvents(api, ''), (events) => events.length === 9);
+    const firstTwo = await listEvents(api, 'limit=2');
+    expect(firstTwo.map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));
+    for (let i = 1; i < all.length; i++) expect(all[i].created_at).toBeGreaterThanOrEqual(all[i - 1].created_at);
+  });
+});
+
+describe('sandbox users', () => {
+  it('creates a user (201) then credits it (200), answering the balance', async () => {
+    const { api } = await newPartner();
+    const document = '52998224725';
+    const first = await api.post('/sandbox/v1/users', { document, usdt_micros: 5 });
+    const second = await api.post('/sandbox/v1/users', { document, usdt_micros: 7 });
+    expect([first.status, first.body]).toEqual([201, { document, usdt_micros: 5 }]);
+    expect([second.status, second.body]).toEqual([200, { document, usdt_micros: 12 }]);
+    const invalid = await api.post('/sandbox/v1/users', { document: '11111111111', usdt_micros: 5 });
+    expect([invalid.status, invalid.body.error, invalid.body.field]).toEqual([400, 'invalid_request', 'document']);
+  });
+});
+
+describe('health', () => {
+  it('healthz is up and readyz sees the broker, the database and every service', async () => {
+    const api = new ApiClient(gatewayUrl());
+    expect((await api.get('/healthz')).status).toBe(200);
+    const ready = await api.get<{ status: string; info: Record<string, { status: string }> }>('/readyz');
+    expect(ready.status).toBe(200);
+    expect(Object.keys(ready.body.info).sort()).toEqual(['customers', 'database', 'events', 'inflows', 'kafka', 'pix-keys', 'withdrawals']);
+    expect(Object.values(ready.body.info).every((i) => i.status === 'up')).toBe(true);
+  });
+
+  it('unknown routes answer 404 in JSON', async () => {
+    const res = await new ApiClient(gatewayUrl()).get('/partner/v1/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: 'not_found' });
+  });
+});

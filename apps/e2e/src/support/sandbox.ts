@@ -1,0 +1,42 @@
+import { ApiClient, newCpf, requireEnv } from '@partner/testing';
+
+export const gatewayUrl = () => requireEnv('GATEWAY_URL');
+
+/** A fresh partner with its API client: every test works in a tenant of its own. */
+export async function newPartner(name = 'e2e partner'): Promise<{ id: string; apiKey: string; api: ApiClient }> {
+  const admin = new ApiClient(gatewayUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
+  const res = await admin.post<{ id: string; api_key: string }>('/sandbox/v1/partners', { name });
+  if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.id, apiKey: res.body.api_key, api: new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key }) };
+}
+
+/** A user of the partner with `micros` of USDT. */
+export async function newUser(api: ApiClient, micros: number): Promise<string> {
+  const document = newCpf();
+  const res = await api.post('/sandbox/v1/users', { document, usdt_micros: micros });
+  if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return document;
+}
+
+/** The user's available balance, read through the sandbox helper (a credit of 0 answers the balance). */
+export async function balanceOf(api: ApiClient, document: string): Promise<number> {
+  const res = await api.post<{ usdt_micros: number }>('/sandbox/v1/users', { document, usdt_micros: 0 });
+  if (res.status !== 200) throw new Error(`balance read failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.usdt_micros;
+}
+
+export interface FeedEvent {
+  id: string;
+  type: string;
+  state: string;
+  resource_id: string;
+  created_at: number;
+  delivered: boolean;
+  data: Record<string, unknown>;
+}
+
+export async function listEvents(api: ApiClient, query = 'delivered=false'): Promise<FeedEvent[]> {
+  const res = await api.get<{ events: FeedEvent[] }>(`/partner/v1/events?${query}`);
+  if (res.status !== 200) throw new Error(`events listing failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.events;
+}

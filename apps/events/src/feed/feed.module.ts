@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { FeedEventRepository } from './feed-event.repository';
+import { FeedQueriesHandler } from './feed-queries.handler';
+import { ListEventsUseCase } from './list-events.use-case';
+import { MarkEventDeliveredUseCase } from './mark-event-delivered.use-case';
+import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
+import { WithdrawalEventsHandler } from './withdrawal-events.handler';
+
+@Module({
+  controllers: [WithdrawalEventsHandler, FeedQueriesHandler],
+  providers: [FeedEventRepository, ProjectFeedEventUseCase, ListEventsUseCase, MarkEventDeliveredUseCase],
+})
+export class FeedModule {}

@@ -1,0 +1,40 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { requestTopics } from '@partner/contracts';
+import { KafkaModule } from '@partner/kafka';
+import { loggingModule } from '@partner/platform';
+import { AuthModule } from './auth/auth.module';
+import { GatewayConfig } from './config/gateway.config';
+import { EventsModule } from './events/events.module';
+import { HealthModule } from './health/health.module';
+import { PrismaService } from './prisma/prisma.service';
+import { SandboxModule } from './sandbox/sandbox.module';
+import { WithdrawalsModule } from './withdrawals/withdrawals.module';
+
+@Global()
+@Module({})
+export class AppModule {
+  static register(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      providers: [{ provide: GatewayConfig, useValue: config }, PrismaService],
+      exports: [GatewayConfig, PrismaService],
+      imports: [
+        loggingModule('gateway', config.LOG_LEVEL),
+        KafkaModule.forRootAsync({
+          inject: [],
+          useFactory: () => ({
+            connection: { brokers: config.KAFKA_BROKERS, clientId: `gateway-${process.pid}` },
+            groupId: 'gateway',
+            requests: requestTopics,
+            requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+          }),
+        }),
+        AuthModule,
+        HealthModule,
+        WithdrawalsModule,
+        EventsModule,
+        ...(config.SANDBOX ? [SandboxModule] : []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { ExecutionContext } from '@nestjs/common';
+import { GatewayConfig } from '../config/gateway.config';
+import { ApiError } from '../http/api-error';
+import { generateApiKey, hashApiKey, sameDigest } from './api-key';
+import { ApiKeyGuard } from './api-key.guard';
+import { PartnerRepository } from './partner.repository';
+
+const contextWith = (headers: Record<string, string>) => {
+  const request: Record<string, unknown> = { headers };
+  return { request, context: { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext };
+};
+
+describe('API keys', () => {
+  it('are random, prefixed, and stored only as a SHA-256 hex digest', () => {
+    const a = generateApiKey();
+    const b = generateApiKey();
+    expect(a.key).toMatch(/^pk_sandbox_[A-Za-z0-9_-]{43}$/);
+    expect(a.key).not.toBe(b.key);
+    expect(a.hash).toBe(hashApiKey(a.key));
+    expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.key.startsWith(a.prefix)).toBe(true);
+    expect(sameDigest(a.hash, b.hash)).toBe(false);
+  });
+});
+
+describe('ApiKeyGuard', () => {
+  const { key, hash } = generateApiKey();
+  let lookups = 0;
+  const partners = {
+    findByKeyHash: async (h: string) => {
+      lookups++;
+      return h === hash ? { id: 'p1', name: 'P', hash } : null;
+    },
+  } as unknown as PartnerRepository;
+  const guard = new ApiKeyGuard(partners, Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 }));
+
+  it('attaches the partner of a known key, and remembers it', async () => {
+    const { request, context } = contextWith({ 'x-api-key': key });
+    expect(await guard.canActivate(context)).toBe(true);
+    expect(request.partner).toEqual({ id: 'p1', name: 'P' });
+    const before = lookups;
+    await guard.canActivate(contextWith({ 'x-api-key': key }).context);
+    expect(lookups).toBe(before);
+  });
+
+  it.each([[{}], [{ 'x-api-key': '' }], [{ 'x-api-key': 'pk_sandbox_wrong' }], [{ 'x-api-key': 'x'.repeat(300) }]])(
+    'refuses %p with 401 unauthorized',
+    async (headers) => {
+      await expect(guard.canActivate(contextWith(headers as Record<string, string>).context)).rejects.toMatchObject({
+        status: 401,
+        detail: { code: 'unauthorized' },
+      });
+      await expect(guard.canActivate(contextWith(headers as Record<string, string>).context)).rejects.toBeInstanceOf(ApiError);
+    },
+  );
+});

@@ -1,0 +1,40 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { FastifyRequest } from 'fastify';
+import { GatewayConfig } from '../config/gateway.config';
+import { ApiError } from '../http/api-error';
+import { hashApiKey, sameDigest } from './api-key';
+import { Partner, PartnerRepository } from './partner.repository';
+
+export type AuthenticatedRequest = FastifyRequest & { partner: Partner };
+
+const unauthorized = () => new ApiError(401, { code: 'unauthorized', message: 'missing or unknown X-API-Key' });
+
+/**
+ * Authenticates the partner from X-API-Key. Verified keys are remembered briefly (API_KEY_CACHE_MS)
+ * so the hot path does not hit the database on every request; revocation takes effect within that time.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  private readonly cache = new Map<string, { partner: Partner; until: number }>();
+
+  constructor(private readonly partners: PartnerRepository, private readonly config: GatewayConfig) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers['x-api-key'];
+    if (typeof header !== 'string' || header.length === 0 || header.length > 256) throw unauthorized();
+    const hash = hashApiKey(header);
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > Date.now()) {
+      request.partner = cached.partner;
+      return true;
+    }
+    const found = await this.partners.findByKeyHash(hash);
+    if (!found || !sameDigest(found.hash, hash)) throw unauthorized();
+    const partner = { id: found.id, name: found.name };
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(hash, { partner, until: Date.now() + this.config.API_KEY_CACHE_MS });
+    request.partner = partner;
+    return true;
+  }
+}

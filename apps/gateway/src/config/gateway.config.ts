@@ -1,0 +1,33 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { CommonConfig } from '@partner/config';
+
+export class GatewayConfig extends CommonConfig {
+  @IsInt() @Min(0) @Max(65535)
+  PORT: number = 3000;
+
+  @IsString()
+  HOST: string = '127.0.0.1';
+
+  /** Enables the /sandbox/v1 helpers (test partners, users, balances). Never in production. */
+  @Transform(({ value }) => value === true || value === 'true')
+  @IsBoolean()
+  SANDBOX: boolean = false;
+
+  /** Admin key for /sandbox/v1/partners; required when SANDBOX is on. */
+  @ValidateIf((c: GatewayConfig) => c.SANDBOX)
+  @IsString() @MinLength(16, { message: 'ADMIN_API_KEY must be set (16+ characters) when SANDBOX=true' })
+  ADMIN_API_KEY: string = '';
+
+  /** How long a request waits for the service behind it before answering 503. */
+  @IsInt() @Min(100) @Max(120_000)
+  REQUEST_TIMEOUT_MS: number = 10_000;
+
+  /** Largest accepted request body; larger bodies get 413. */
+  @IsInt() @Min(1024) @Max(10 * 1024 * 1024)
+  BODY_LIMIT_BYTES: number = 64 * 1024;
+
+  /** How long a verified API key is trusted from memory before the database is asked again. */
+  @IsInt() @Min(0) @Max(600_000)
+  API_KEY_CACHE_MS: number = 30_000;
+}

@@ -1,0 +1,6 @@
+import { IsUUID } from 'class-validator';
+
+export class EventIdParams {
+  @IsUUID('all', { message: 'id must be a UUID' })
+  id!: string;
+}

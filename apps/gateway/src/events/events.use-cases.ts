@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { ListEventsRequest, ListEventsResult, Topics } from '@partner/contracts';
+import { MessageBus } from '@partner/kafka';
+import { unwrap } from '../http/unwrap-reply';
+
+@Injectable()
+export class ListEventsUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, query: ListEventsRequest): Promise<ListEventsResult> {
+    return unwrap(await this.bus.request(Topics.EventsList, { ...query, partner_id: partnerId }, partnerId));
+  }
+}
+
+@Injectable()
+export class MarkEventDeliveredUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, eventId: string): Promise<Record<string, never>> {
+    return unwrap(await this.bus.request(Topics.EventsMarkDelivered, { partner_id: partnerId, event_id: eventId }, partnerId));
+  }
+}

@@ -1,0 +1,44 @@
+import { Controller, Get } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { ServiceName, ServicePings } from '@partner/contracts';
+import { MessageBus, probeBroker } from '@partner/kafka';
+import { GatewayConfig } from '../config/gateway.config';
+import { PrismaService } from '../prisma/prisma.service';
+
+/** /healthz: the process is up. /readyz: the broker, the gateway's database and every service answer. */
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicator: HealthIndicatorService,
+    private readonly prisma: PrismaService,
+    private readonly bus: MessageBus,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  @Get('healthz')
+  healthz() {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @HealthCheck()
+  readyz() {
+    const services = Object.keys(ServicePings) as ServiceName[];
+    return this.health.check([
+      () => this.probe('kafka', () => probeBroker({ brokers: this.config.KAFKA_BROKERS, clientId: 'gateway-readyz' })),
+      () => this.probe('database', () => this.prisma.$queryRawUnsafe('SELECT 1')),
+      ...services.map((name) => () => this.probe(name, () => this.bus.request(ServicePings[name], { sent_at: new Date().toISOString() }))),
+    ]);
+  }
+
+  private async probe(key: string, check: () => Promise<unknown>) {
+    const indicator = this.indicator.check(key);
+    try {
+      await check();
+      return indicator.up();
+    } catch (error) {
+      return indicator.down({ message: (error as Error).message });
+    }
+  }
+}

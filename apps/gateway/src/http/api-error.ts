@@ -1,0 +1,32 @@
+import { ErrorDetail } from '@partner/validation';
+
+/** A failure to answer with a given HTTP status; the filter renders it in the endpoint family's body shape. */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly detail: ErrorDetail) {
+    super(detail.message);
+  }
+}
+
+/**
+ * HTTP status of every error code (spec section 7, plus ours). Kept in one table so a code means the same
+ * status everywhere; a code missing here is a server bug and answers 500.
+ */
+export const STATUS_OF_CODE: Record<string, number> = {
+  invalid_request: 400,
+  invalid_address: 400,
+  invalid_document: 400,
+  unauthorized: 401,
+  not_found: 404,
+  user_not_found: 404,
+  already_exists: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  invalid_amount: 422,
+  invalid_fee: 422,
+  insufficient_funds: 422,
+  idempotency_key_reused: 422,
+  not_implemented: 501,
+  service_unavailable: 503,
+};
+
+export const apiErrorOf = (detail: ErrorDetail): ApiError => new ApiError(STATUS_OF_CODE[detail.code] ?? 500, detail);

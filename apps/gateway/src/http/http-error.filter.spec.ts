@@ -1,0 +1,56 @@
+import { BadRequestException, NotFoundException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { ServiceUnavailableError } from '@partner/kafka';
+import { apiErrorOf } from './api-error';
+import { errorBody } from './error-body';
+import { toHttpError } from './http-error.filter';
+
+describe('error mapping (spec section 7)', () => {
+  it.each([
+    ['user_not_found', 404],
+    ['invalid_address', 400],
+    ['insufficient_funds', 422],
+    ['invalid_amount', 422],
+    ['invalid_fee', 422],
+    ['idempotency_key_reused', 422],
+    ['invalid_request', 400],
+    ['not_found', 404],
+  ])('%s answers %d', (code, status) => {
+    expect(toHttpError(apiErrorOf({ code, message: 'm' })).status).toBe(status);
+  });
+
+  it('an unknown code is a server bug (500), never passed off as the caller\'s fault', () => {
+    expect(toHttpError(apiErrorOf({ code: 'mystery', message: 'm' })).status).toBe(500);
+  });
+
+  it('a service that does not answer is 503 service_unavailable', () => {
+    expect(toHttpError(new ServiceUnavailableError('withdrawals.command.create.v1'))).toMatchObject({
+      status: 503,
+      detail: { code: 'service_unavailable' },
+    });
+  });
+
+  it.each([
+    [new BadRequestException(), 400, 'invalid_request'],
+    [new NotFoundException(), 404, 'not_found'],
+    [new PayloadTooLargeException(), 413, 'payload_too_large'],
+    [new UnsupportedMediaTypeException(), 415, 'unsupported_media_type'],
+    [Object.assign(new Error('Body is too large'), { statusCode: 413 }), 413, 'payload_too_large'],
+  ])('framework error %p is %d %s', (error, status, code) => {
+    expect(toHttpError(error)).toMatchObject({ status, detail: { code } });
+  });
+
+  it('an unexpected error is 500 without leaking its message', () => {
+    expect(toHttpError(new Error('connection string postgres://secret'))).toEqual({
+      status: 500,
+      detail: { code: 'internal_error', message: 'internal error; it was logged' },
+    });
+  });
+
+  it('renders each endpoint family in its own body shape', () => {
+    const detail = { code: 'invalid_document', message: 'bad', field: 'document' };
+    expect(errorBody('/partner/v1/withdrawals/usdt', detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document' });
+    expect(errorBody('/partner/v1/customers/business', detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document' });
+    expect(errorBody('/partner/v1/pix-key/123', detail)).toEqual({ status: 'invalid_document', message: 'bad', field: 'document' });
+    expect(errorBody('/partner/v1/pix-key', { code: 'unauthorized', message: 'no key' })).toEqual({ error: 'unauthorized', message: 'no key' });
+  });
+});

@@ -1,0 +1,46 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ServiceUnavailableError } from '@partner/kafka';
+import { ErrorDetail, INVALID_REQUEST } from '@partner/validation';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error';
+import { errorBody } from './error-body';
+
+const logger = new Logger('HttpError');
+
+/** What the framework's own errors (routing, body parsing, limits) mean in our codes. */
+const FRAMEWORK_CODES: Record<number, string> = {
+  400: INVALID_REQUEST,
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/** Turns anything thrown while serving a request into a status and a family-shaped body. */
+export function toHttpError(error: unknown): { status: number; detail: ErrorDetail } {
+  if (error instanceof ApiError) return { status: error.status, detail: error.detail };
+  if (error instanceof ServiceUnavailableError) {
+    logger.warn(error.message);
+    return { status: 503, detail: { code: 'service_unavailable', message: 'the service did not answer in time; retry with the same idempotency_key' } };
+  }
+  const status = error instanceof HttpException ? error.getStatus() : (error as { statusCode?: number })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = FRAMEWORK_CODES[status] ?? INVALID_REQUEST;
+    const message = code === INVALID_REQUEST ? 'request body is not valid JSON' : (error as Error).message;
+    return { status: FRAMEWORK_CODES[status] ? status : 400, detail: { code, message } };
+  }
+  logger.error(error instanceof Error ? error.stack ?? error.message : String(error));
+  return { status: 500, detail: { code: 'internal_error', message: 'internal error; it was logged' } };
+}
+
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { status, detail } = toHttpError(error);
+    void reply.status(status).send(errorBody(request.url, detail));
+  }
+}

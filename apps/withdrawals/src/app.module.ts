@@ -1,0 +1,37 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { KafkaModule } from '@partner/kafka';
+import { loggingModule, serviceHealthModule } from '@partner/platform';
+import { AccountsModule } from './accounts/accounts.module';
+import { WithdrawalsConfig } from './config/withdrawals.config';
+import { OutboxModule } from './prisma/outbox.module';
+import { PrismaModule } from './prisma/prisma.module';
+import { PrismaService } from './prisma/prisma.service';
+import { WithdrawalsModule } from './withdrawals/withdrawals.module';
+
+@Module({})
+export class AppModule {
+  static register(config: WithdrawalsConfig): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      providers: [{ provide: WithdrawalsConfig, useValue: config }],
+      exports: [WithdrawalsConfig],
+      imports: [
+        loggingModule('withdrawals', config.LOG_LEVEL),
+        KafkaModule.forRootAsync({
+          inject: [],
+          useFactory: () => ({
+            connection: { brokers: config.KAFKA_BROKERS, clientId: `withdrawals-producer-${process.pid}` },
+            groupId: 'withdrawals-producer',
+          }),
+        }),
+        PrismaModule,
+        OutboxModule,
+        serviceHealthModule('withdrawals', PrismaService),
+        AccountsModule,
+        WithdrawalsModule,
+      ],
+    };
+  }
+}
+

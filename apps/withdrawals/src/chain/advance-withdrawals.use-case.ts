@@ -1,0 +1,69 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { OutboxRelay } from '@partner/kafka';
+import { AccountRepository } from '../accounts/account.repository';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { OutboxRepository } from '../prisma/outbox.repository';
+import { PrismaService } from '../prisma/prisma.service';
+import { stateChanged } from '../withdrawals/withdrawal-event';
+import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
+
+const BATCH = 200;
+
+/**
+ * The simulated chain: broadcasts `created` withdrawals (`sent`, with a transaction hash) and confirms
+ * `sent` ones (`settled`, capturing the hold; or `failed` for the configured failing destinations,
+ * releasing it). Each move is one transaction with its event; a move another instance already made is
+ * skipped, so any number of instances may run.
+ */
+@Injectable()
+export class AdvanceWithdrawalsUseCase {
+  private readonly logger = new Logger(AdvanceWithdrawalsUseCase.name);
+
+  constructor(
+    private readonly config: WithdrawalsConfig,
+    private readonly prisma: PrismaService,
+    private readonly withdrawals: WithdrawalRepository,
+    private readonly accounts: AccountRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  /** Makes every move that is due at `now`; returns how many withdrawals moved. */
+  async execute(now = new Date()): Promise<number> {
+    let moved = 0;
+    const toSend = await this.withdrawals.findDueAcrossPartners('created', new Date(now.getTime() - this.config.CHAIN_SEND_DELAY_MS), BATCH);
+    for (const { id, partnerId } of toSend) moved += await this.send(partnerId, id);
+    const toConfirm = await this.withdrawals.findDueAcrossPartners('sent', new Date(now.getTime() - this.config.CHAIN_SETTLE_DELAY_MS), BATCH);
+    for (const { id, partnerId } of toConfirm) moved += await this.confirm(partnerId, id);
+    if (moved > 0) this.relay.wake();
+    return moved;
+  }
+
+  private async send(partnerId: string, id: number): Promise<number> {
+    return this.prisma.$transaction(async (tx) => {
+      const txHash = `0x${randomBytes(32).toString('hex')}`;
+      const w = await this.withdrawals.transition(tx, partnerId, id, 'created', 'sent', { txHash });
+      if (!w) return 0;
+      await this.outbox.add(tx, stateChanged(w));
+      return 1;
+    });
+  }
+
+  private async confirm(partnerId: string, id: number): Promise<number> {
+    return this.prisma.$transaction(async (tx) => {
+      const current = await tx.withdrawal.findFirst({ where: { id, partnerId }, select: { address: true } });
+      const fails = current !== null && this.config.CHAIN_FAIL_ADDRESSES.includes(current.address.toLowerCase());
+      const w = fails
+        ? await this.withdrawals.transition(tx, partnerId, id, 'sent', 'failed', { failureReason: 'transfer_reverted' })
+        : await this.withdrawals.transition(tx, partnerId, id, 'sent', 'settled');
+      if (!w) return 0;
+      const held = w.amountMicros + w.feeMicros;
+      if (fails) await this.accounts.release(tx, partnerId, w.document, held, w.id);
+      else await this.accounts.capture(tx, partnerId, w.document, held, w.id);
+      await this.outbox.add(tx, stateChanged(w));
+      if (fails) this.logger.log(`Withdrawal ${w.id} failed on chain; hold released`);
+      return 1;
+    });
+  }
+}

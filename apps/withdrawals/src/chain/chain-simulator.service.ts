@@ -1,0 +1,28 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { AdvanceWithdrawalsUseCase } from './advance-withdrawals.use-case';
+
+/** Drives the simulated chain on a timer; one tick at a time, never overlapping. */
+@Injectable()
+export class ChainSimulatorService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ChainSimulatorService.name);
+  private timer?: NodeJS.Timeout;
+  private tick?: Promise<unknown>;
+
+  constructor(private readonly config: WithdrawalsConfig, private readonly advance: AdvanceWithdrawalsUseCase) {}
+
+  onApplicationBootstrap(): void {
+    const run = async () => {
+      this.tick = this.advance.execute().catch((e: Error) => this.logger.warn(`Chain tick failed, will retry: ${e.message}`));
+      await this.tick;
+      this.timer = setTimeout(run, this.config.CHAIN_TICK_MS);
+    };
+    this.timer = setTimeout(run, this.config.CHAIN_TICK_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.tick;
+    clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,20 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { pgAdapter } from '@partner/platform';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
+
+/** The withdrawals service's own tables, in PostgreSQL schema `withdrawals`. */
+export const DB_SCHEMA = 'withdrawals';
+
+export type Tx = Prisma.TransactionClient;
+
+@Injectable()
+export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  constructor(config: WithdrawalsConfig) {
+    super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+}

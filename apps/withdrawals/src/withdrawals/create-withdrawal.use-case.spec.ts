@@ -1,0 +1,163 @@
+import { CreateWithdrawalCommand } from '@partner/contracts';
+import { loadConfig } from '@partner/config';
+import { OutboxRelay } from '@partner/kafka';
+import { FAILING_ADDRESS, newCpf, newUuid, VALID_ADDRESS } from '@partner/testing';
+import { AccountRepository } from '../accounts/account.repository';
+import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { OutboxRepository } from '../prisma/outbox.repository';
+import { PrismaService } from '../prisma/prisma.service';
+import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
+import { WithdrawalRepository } from './withdrawal.repository';
+
+// Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
+const config = loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '0' });
+const prisma = new PrismaService(config);
+const accounts = new AccountRepository(prisma);
+const withdrawals = new WithdrawalRepository(prisma);
+const outbox = new OutboxRepository();
+const relay = { wake: () => undefined } as unknown as OutboxRelay;
+const create = new CreateWithdrawalUseCase(prisma, withdrawals, accounts, outbox, relay);
+const advance = new AdvanceWithdrawalsUseCase(config, prisma, withdrawals, accounts, outbox, relay);
+
+const MATIC_LOW_FEE = 20_000;
+
+async function newAccount(micros: number) {
+  const partnerId = newUuid();
+  const document = newCpf();
+  await prisma.$transaction((tx) => accounts.credit(tx, partnerId, document, BigInt(micros)));
+  return { partnerId, document };
+}
+
+const command = (partnerId: string, document: string, overrides: Partial<CreateWithdrawalCommand> = {}): CreateWithdrawalCommand => ({
+  partner_id: partnerId,
+  document,
+  idempotency_key: newUuid(),
+  address: VALID_ADDRESS,
+  usdtmicros: 1_000_000,
+  fee_choice: 'LOW',
+  network: 'MATIC',
+  ...overrides,
+});
+
+async function outboxStates(partnerId: string): Promise<string[]> {
+  const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  return rows
+    .map((r) => r.payload as { partner_id: string; state: string })
+    .filter((p) => p.partner_id === partnerId)
+    .map((p) => p.state);
+}
+
+/** The books balance: every account equals the sum of its ledger entries. */
+async function expectLedgerMatches(partnerId: string, document: string) {
+  const account = await accounts.find(partnerId, document);
+  const sums = await prisma.ledgerEntry.aggregate({ where: { partnerId, document }, _sum: { availableDelta: true, heldDelta: true } });
+  expect(sums._sum.availableDelta).toBe(account?.availableMicros);
+  expect(sums._sum.heldDelta).toBe(account?.heldMicros);
+}
+
+afterAll(() => prisma.$disconnect());
+
+describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
+  it('creates the withdrawal, holds amount plus fee and writes the created event in one go', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const reply = await create.execute(command(partnerId, document));
+    expect(reply).toEqual({ ok: true, data: { id: expect.any(Number), created: true } });
+    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 5_000_000n - 1_020_000n, heldMicros: 1_020_000n });
+    expect(await outboxStates(partnerId)).toEqual(['created']);
+    await expectLedgerMatches(partnerId, document);
+  });
+
+  it('refuses unknown users and short balances without writing anything', async () => {
+    const { partnerId, document } = await newAccount(1_000_000);
+    expect(await create.execute(command(partnerId, newCpf()))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await create.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'insufficient_funds' } });
+    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(0);
+    expect(await outboxStates(partnerId)).toEqual([]);
+    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 1_000_000n, heldMicros: 0n });
+  });
+
+  it('scopes users by partner: another partner cannot spend the balance', async () => {
+    const { document } = await newAccount(5_000_000);
+    expect(await create.execute(command(newUuid(), document))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+  });
+
+  it('replays a key with the same request and refuses it with another', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const first = command(partnerId, document);
+    const created = await create.execute(first);
+    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id: (created as { data: { id: number } }).data.id, created: false } });
+    expect(await create.execute({ ...first, usdtmicros: 2_000_000 })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+  });
+
+  it('turns 50 concurrent duplicates into exactly one withdrawal, even when the balance covers only one', async () => {
+    const { partnerId, document } = await newAccount(1_020_000);
+    const same = command(partnerId, document);
+    const replies = await Promise.all(Array.from({ length: 50 }, () => create.execute({ ...same })));
+    const ids = new Set(replies.map((r) => (r.ok ? r.data.id : r.error.code)));
+    expect(ids.size).toBe(1);
+    expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
+    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 0n, heldMicros: 1_020_000n });
+  });
+
+  it('never overdraws: of 40 concurrent withdrawals against a balance for 10, exactly 10 pass', async () => {
+    const each = 1_000_000 + MATIC_LOW_FEE;
+    const { partnerId, document } = await newAccount(10 * each + 999);
+    const replies = await Promise.all(Array.from({ length: 40 }, () => create.execute(command(partnerId, document))));
+    expect(replies.filter((r) => r.ok)).toHaveLength(10);
+    expect(replies.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(Array(30).fill('insufficient_funds'));
+    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 999n, heldMicros: BigInt(10 * each) });
+    await expectLedgerMatches(partnerId, document);
+  });
+
+  it('fingerprints every field but the key', () => {
+    const a = command(newUuid(), newCpf());
+    expect(fingerprintOf({ ...a, idempotency_key: newUuid() })).toBe(fingerprintOf(a));
+    expect(fingerprintOf({ ...a, network: 'ETH' })).not.toBe(fingerprintOf(a));
+    expect(fingerprintOf({ ...a, address: a.address.toLowerCase() })).not.toBe(fingerprintOf(a));
+  });
+});
+
+describe('AdvanceWithdrawalsUseCase: the simulated chain (PostgreSQL)', () => {
+  it('moves created -> sent -> settled, capturing the hold, one event per move', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const reply = await create.execute(command(partnerId, document));
+    const id = reply.ok ? reply.data.id : -1;
+    await advance.execute(new Date(Date.now() + 1000));
+    const sent = await prisma.withdrawal.findUniqueOrThrow({ where: { id } });
+    expect(sent.state === 'sent' || sent.state === 'settled').toBe(true);
+    expect(sent.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    await advance.execute(new Date(Date.now() + 1000));
+    expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).state).toBe('settled');
+    expect(await outboxStates(partnerId)).toEqual(['created', 'sent', 'settled']);
+    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 5_000_000n - 1_020_000n, heldMicros: 0n });
+    await expectLedgerMatches(partnerId, document);
+  });
+
+  it('fails transfers to a failing destination and releases the hold', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const reply = await create.execute(command(partnerId, document, { address: FAILING_ADDRESS }));
+    const id = reply.ok ? reply.data.id : -1;
+    await advance.execute(new Date(Date.now() + 1000));
+    await advance.execute(new Date(Date.now() + 1000));
+    const failed = await prisma.withdrawal.findUniqueOrThrow({ where: { id } });
+    expect([failed.state, failed.failureReason]).toEqual(['failed', 'transfer_reverted']);
+    expect(await outboxStates(partnerId)).toEqual(['created', 'sent', 'failed']);
+    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 5_000_000n, heldMicros: 0n });
+    await expectLedgerMatches(partnerId, document);
+  });
+
+  it('makes each move once when several chain workers run at the same time', async () => {
+    const { partnerId, document } = await newAccount(50_000_000);
+    for (let i = 0; i < 5; i++) await create.execute(command(partnerId, document));
+    const later = new Date(Date.now() + 1000);
+    await Promise.all([advance.execute(later), advance.execute(later), advance.execute(later)]);
+    await Promise.all([advance.execute(later), advance.execute(later), advance.execute(later)]);
+    const states = await outboxStates(partnerId);
+    expect(states.filter((s) => s === 'sent')).toHaveLength(5);
+    expect(states.filter((s) => s === 'settled')).toHaveLength(5);
+    await expectLedgerMatches(partnerId, document);
+  });
+});

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { Topics, UsdtWithdrawalSnapshot, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { outboxMessage } from '@partner/kafka';
+import { Withdrawal } from './withdrawal.repository';
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The withdrawal as partners see it (README: "usdt_withdrawal"). Micros fit in a safe integer by the amount bounds. */
+export function toSnapshot(w: Withdrawal): UsdtWithdrawalSnapshot {
+  return {
+    id: w.id,
+    document: w.document,
+    idempotency_key: w.idempotencyKey,
+    address: w.address,
+    network: w.network,
+    fee_choice: w.feeChoice,
+    usdtmicros: Number(w.amountMicros),
+    fee_micros: Number(w.feeMicros),
+    state: w.state,
+    tx_hash: w.txHash,
+    failure_reason: w.failureReason,
+    created_at: unix(w.createdAt),
+    last_updated_at: unix(w.updatedAt),
+  };
+}
+
+/** The outbox row reporting that `w` reached its current state; keyed by withdrawal so its events stay in order. */
+export function stateChanged(w: Withdrawal) {
+  const event: WithdrawalStateChangedEvent = {
+    event_id: randomUUID(),
+    partner_id: w.partnerId,
+    type: 'usdt_withdrawal',
+    state: w.state,
+    resource_id: String(w.id),
+    occurred_at: w.updatedAt.toISOString(),
+    resource: toSnapshot(w),
+  };
+  return outboxMessage(Topics.WithdrawalStateChanged, `usdt_withdrawal:${w.id}`, event);
+}

@@ -1,0 +1,2 @@
+export * from './lib/load-config';
+export * from './lib/common.config';

@@ -1,0 +1,40 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+
+const csv = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+
+/** Settings every process shares: where Kafka and PostgreSQL are, and how to log. */
+export class CommonConfig {
+  /** Comma-separated host:port list of the broker listener (never the controller listener). */
+  @Transform(csv)
+  @IsString({ each: true })
+  @Matches(/^[^:]+:\d+$/, { each: true, message: 'KAFKA_BROKERS must be host:port[,host:port]' })
+  KAFKA_BROKERS: string[] = ['127.0.0.1:9092'];
+
+  /** Partitions given to every topic the project creates; bounds how many instances share the work. */
+  @IsInt() @Min(1) @Max(64)
+  KAFKA_PARTITIONS: number = 6;
+
+  @IsString() @IsNotEmpty()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgresql:// URL' })
+  DATABASE_URL: string = 'postgresql://postgres@127.0.0.1:5432/partner';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+}
+
+/** Settings of the Kafka-driven services (everything but the gateway). */
+export class ServiceConfig extends CommonConfig {
+  /** Port of the service's own small HTTP server for /healthz and /readyz. */
+  @IsInt() @Min(0) @Max(65535)
+  HEALTH_PORT: number = 0;
+
+  /** How many partitions one instance handles at once. */
+  @IsInt() @Min(1) @Max(64)
+  KAFKA_CONCURRENCY: number = 3;
+
+  /** How often the outbox relay looks for unpublished events when nothing woke it. */
+  @IsInt() @Min(10) @Max(60_000)
+  OUTBOX_POLL_MS: number = 200;
+}

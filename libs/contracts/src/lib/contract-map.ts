@@ -1,0 +1,60 @@
+import type { ClassConstructor } from 'class-transformer';
+import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult } from './customers/create-business-customer/create-business-customer.command';
+import { ListEventsQuery, ListEventsResult } from './events/list-events/list-events.query';
+import { MarkEventDeliveredCommand, MarkEventDeliveredResult } from './events/mark-delivered/mark-event-delivered.command';
+import { PingQuery, PingResult } from './health/ping.query';
+import { ListPixInflowsQuery, ListPixInflowsResult } from './inflows/list-pix-inflows/list-pix-inflows.query';
+import { CreatePixKeyCommand, PixKeyStatusResult } from './pix-keys/create-pix-key/create-pix-key.command';
+import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
+import { Reply } from './reply';
+import { Topics } from './topics';
+import { CreateWithdrawalCommand, CreateWithdrawalResult } from './withdrawals/create-withdrawal/create-withdrawal.command';
+import { CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
+import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
+
+/** A request-reply topic: the payload class (validated on both sides) and, as a phantom type, its reply. */
+export interface RequestContract<P extends object, R> {
+  readonly payload: ClassConstructor<P>;
+  readonly reply?: Reply<R>;
+}
+const request = <P extends object, R>(payload: ClassConstructor<P>): RequestContract<P, R> => ({ payload });
+
+export const requestContracts = {
+  [Topics.WithdrawalsCreate]: request<CreateWithdrawalCommand, CreateWithdrawalResult>(CreateWithdrawalCommand),
+  [Topics.WithdrawalsCreditAccount]: request<CreditAccountCommand, CreditAccountResult>(CreditAccountCommand),
+  [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
+  [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
+  [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult>(MarkEventDeliveredCommand),
+  [Topics.EventsPing]: request<PingQuery, PingResult>(PingQuery),
+  [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult>(CreatePixKeyCommand),
+  [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult>(DeletePixKeyCommand),
+  [Topics.PixKeysPing]: request<PingQuery, PingResult>(PingQuery),
+  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommand, CreateBusinessCustomerResult>(CreateBusinessCustomerCommand),
+  [Topics.CustomersPing]: request<PingQuery, PingResult>(PingQuery),
+  [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
+  [Topics.InflowsPing]: request<PingQuery, PingResult>(PingQuery),
+} as const;
+
+/** Fire-and-forget event topics and the payload class each carries. */
+export const eventContracts = {
+  [Topics.WithdrawalStateChanged]: WithdrawalStateChangedEvent,
+} as const;
+
+export type RequestTopic = keyof typeof requestContracts;
+export type EventTopic = keyof typeof eventContracts;
+export type RequestPayload<T extends RequestTopic> =
+  (typeof requestContracts)[T] extends RequestContract<infer P, unknown> ? P : never;
+export type RequestResult<T extends RequestTopic> =
+  (typeof requestContracts)[T] extends RequestContract<object, infer R> ? R : never;
+export type RequestReply<T extends RequestTopic> = Reply<RequestResult<T>>;
+export type EventPayload<T extends EventTopic> = InstanceType<(typeof eventContracts)[T]>;
+
+/** The class that validates a topic's payload, whichever kind of topic it is. */
+export function payloadClassOf(topic: RequestTopic | EventTopic): ClassConstructor<object> {
+  return topic in requestContracts
+    ? requestContracts[topic as RequestTopic].payload
+    : eventContracts[topic as EventTopic];
+}
+
+export const requestTopics = Object.keys(requestContracts) as RequestTopic[];
+export const eventTopics = Object.keys(eventContracts) as EventTopic[];

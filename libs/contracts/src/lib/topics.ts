@@ -1,0 +1,39 @@
+/**
+ * Every Kafka topic of the system: `<domain>.<command|query|event>.<name>.v<version>`.
+ * A breaking change to a payload gets a new version (a new topic), never an edit in place.
+ * Request-reply topics also have a `<topic>.reply` companion, created with the same partitions.
+ */
+export const Topics = {
+  WithdrawalsCreate: 'withdrawals.command.create.v1',
+  WithdrawalsCreditAccount: 'withdrawals.command.credit-account.v1',
+  WithdrawalsPing: 'withdrawals.query.ping.v1',
+  WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
+
+  EventsList: 'events.query.list.v1',
+  EventsMarkDelivered: 'events.command.mark-delivered.v1',
+  EventsPing: 'events.query.ping.v1',
+
+  PixKeysCreate: 'pix-keys.command.create.v1',
+  PixKeysDelete: 'pix-keys.command.delete.v1',
+  PixKeysPing: 'pix-keys.query.ping.v1',
+
+  CustomersCreateBusiness: 'customers.command.create-business.v1',
+  CustomersPing: 'customers.query.ping.v1',
+
+  InflowsList: 'inflows.query.list.v1',
+  InflowsPing: 'inflows.query.ping.v1',
+} as const;
+
+export type TopicName = (typeof Topics)[keyof typeof Topics];
+
+export const replyTopicOf = (topic: string): string => `${topic}.reply`;
+
+/** The services that answer a ping; the gateway's /readyz asks each of them. */
+export const ServicePings = {
+  withdrawals: Topics.WithdrawalsPing,
+  events: Topics.EventsPing,
+  'pix-keys': Topics.PixKeysPing,
+  customers: Topics.CustomersPing,
+  inflows: Topics.InflowsPing,
+} as const;
+export type ServiceName = keyof typeof ServicePings;

@@ -1,0 +1,14 @@
+import { IsUUID } from 'class-validator';
+import { CreateUsdtWithdrawalRequest } from './create-usdt-withdrawal.request';
+
+/** The HTTP body plus the partner it is for; validated again by the withdrawals service. */
+export class CreateWithdrawalCommand extends CreateUsdtWithdrawalRequest {
+  @IsUUID()
+  partner_id!: string;
+}
+
+/** `created` is false when the idempotency key was used before with the same request (HTTP 200). */
+export interface CreateWithdrawalResult {
+  id: number;
+  created: boolean;
+}

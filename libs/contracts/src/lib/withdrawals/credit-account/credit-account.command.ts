@@ -1,0 +1,27 @@
+import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import { IsCpf } from '@partner/validation';
+
+/** Largest sandbox credit at once (1,000,000,000 USDT); keeps every balance a safe integer. */
+export const MAX_SANDBOX_CREDIT_MICROS = 1_000_000_000_000_000;
+
+/** Body of POST /sandbox/v1/users: create the user with this USDT balance, or credit an existing one. */
+export class SandboxUserRequest {
+  @IsCpf()
+  document!: string;
+
+  @IsInt({ message: 'usdt_micros must be an integer number of micros' })
+  @Min(0, { message: 'usdt_micros must not be negative' })
+  @Max(MAX_SANDBOX_CREDIT_MICROS, { message: `usdt_micros must be at most ${MAX_SANDBOX_CREDIT_MICROS}` })
+  usdt_micros!: number;
+}
+
+export class CreditAccountCommand extends SandboxUserRequest {
+  @IsUUID()
+  partner_id!: string;
+}
+
+export interface CreditAccountResult {
+  document: string;
+  usdt_micros: number;
+  created: boolean;
+}

@@ -1,0 +1,63 @@
+import type { ClassConstructor } from 'class-transformer';
+import { Logger } from '@nestjs/common';
+import { EventPattern, MessagePattern } from '@nestjs/microservices';
+import {
+  EventPayload,
+  EventTopic,
+  eventContracts,
+  RequestPayload,
+  RequestReply,
+  RequestTopic,
+  requestContracts,
+} from '@partner/contracts';
+import { validateContract } from '@partner/validation';
+
+type RequestHandler<T extends RequestTopic> = (payload: RequestPayload<T>, ...rest: never[]) => Promise<RequestReply<T>>;
+type EventHandler<T extends EventTopic> = (payload: EventPayload<T>, ...rest: never[]) => Promise<void>;
+
+const logger = new Logger('KafkaHandler');
+
+/**
+ * Marks a method as the handler of a request-reply topic. The payload is validated against the
+ * topic's contract class before the method runs, so a handler cannot forget to validate, and the
+ * method's signature must match the topic's payload and reply types or it does not compile.
+ * An invalid payload is answered as an `invalid_request` reply rather than thrown.
+ */
+export function HandleRequest<T extends RequestTopic>(topic: T) {
+  return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<RequestHandler<T>>) => {
+    const original = descriptor.value as (...args: unknown[]) => Promise<unknown>;
+    const payloadClass: ClassConstructor<object> = requestContracts[topic].payload;
+    descriptor.value = async function (this: unknown, data: unknown, ...rest: unknown[]) {
+      const checked = validateContract(payloadClass, data);
+      if (!checked.ok) {
+        logger.warn(`Refused invalid payload on ${topic}: ${checked.error.message}`);
+        return { ok: false, error: checked.error };
+      }
+      return original.call(this, checked.value, ...rest);
+    } as unknown as RequestHandler<T>;
+    MessagePattern(topic)(target, key, descriptor);
+    return descriptor;
+  };
+}
+
+/**
+ * Marks a method as the consumer of an event topic, validating the payload first. An invalid event can
+ * never become valid by retrying, so it is logged and skipped; an error thrown by the method itself is
+ * left to propagate, so the offset is not committed and Kafka delivers the message again.
+ */
+export function HandleEvent<T extends EventTopic>(topic: T) {
+  return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<EventHandler<T>>) => {
+    const original = descriptor.value as (...args: unknown[]) => Promise<void>;
+    const payloadClass: ClassConstructor<object> = eventContracts[topic];
+    descriptor.value = async function (this: unknown, data: unknown, ...rest: unknown[]) {
+      const checked = validateContract(payloadClass, data);
+      if (!checked.ok) {
+        logger.error(`Skipped invalid event on ${topic}: ${checked.error.message}`);
+        return;
+      }
+      return original.call(this, checked.value, ...rest);
+    } as unknown as EventHandler<T>;
+    EventPattern(topic)(target, key, descriptor);
+    return descriptor;
+  };
+}

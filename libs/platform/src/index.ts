@@ -1,0 +1,4 @@
+export * from './lib/logging.module';
+export * from './lib/service-health.module';
+export * from './lib/bootstrap-service';
+export * from './lib/prisma-adapter';

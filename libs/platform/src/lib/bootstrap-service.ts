@@ -1,0 +1,36 @@
+import { INestApplication, Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MicroserviceOptions } from '@nestjs/microservices';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { ServiceConfig } from '@partner/config';
+import { ServiceName } from '@partner/contracts';
+import { ensureTopics, kafkaServerOptions } from '@partner/kafka';
+
+/**
+ * Starts a Kafka-driven service: its command/event consumers (one consumer group per service), plus a
+ * small HTTP server for health probes. Topics are ensured first, since the broker does not create them.
+ */
+export async function bootstrapService(name: ServiceName, module: unknown, config: ServiceConfig): Promise<INestApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(module as never, new FastifyAdapter(), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  const connection = { brokers: config.KAFKA_BROKERS, clientId: `${name}-${process.pid}` };
+  const created = await ensureTopics(connection, config.KAFKA_PARTITIONS);
+  if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
+  app.connectMicroservice<MicroserviceOptions>(kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY), {
+    inheritAppConfig: true,
+  });
+  await app.startAllMicroservices();
+  await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });
+  new NestLogger('Bootstrap').log(`${name} ready; health on ${await app.getUrl()}`);
+  return app;
+}
+
+/** Runs `main` and turns a start-up failure (bad configuration, unreachable broker) into one clear line and exit 1. */
+export function runMain(main: () => Promise<unknown>): void {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

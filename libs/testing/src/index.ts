@@ -1,0 +1,3 @@
+export * from './lib/poll';
+export * from './lib/fixtures';
+export * from './lib/api-client';

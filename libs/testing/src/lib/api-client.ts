@@ -1,0 +1,41 @@
+/** A small HTTP client for the partner API in end-to-end tests: raw status and parsed body, nothing hidden. */
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class ApiClient {
+  constructor(readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+
+  withHeaders(headers: Record<string, string>): ApiClient {
+    return new ApiClient(this.baseUrl, { ...this.headers, ...headers });
+  }
+
+  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const init: RequestInit = { method, headers: { ...this.headers, ...headers }, signal: AbortSignal.timeout(30_000) };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${this.baseUrl}${path}`, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: the assertion on the body will show the text */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = Record<string, unknown>>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = Record<string, unknown>>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body);
+  }
+  patch<T = Record<string, unknown>>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, body);
+  }
+}

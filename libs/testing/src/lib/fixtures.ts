@@ -1,0 +1,20 @@
+import { generateCPF } from '@brazilian-utils/brazilian-utils';
+import { randomUUID } from 'node:crypto';
+
+/** A valid CPF, different on each call (unformatted, 11 digits). */
+export const newCpf = (): string => generateCPF();
+
+export const newUuid = (): string => randomUUID();
+
+/** A valid, EIP-55 checksummed destination (Vitalik's public address; anything checksummed works). */
+export const VALID_ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+
+/** The destination the simulated chain fails transfers to (CHAIN_FAIL_ADDRESSES default). */
+export const FAILING_ADDRESS = '0x000000000000000000000000000000000000dEaD';
+
+/** The environment a suite needs, or a clear failure naming the variable (npm test sets them all). */
+export function requireEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the suites through npm test, which starts the broker, database and stack`);
+  return value;
+}

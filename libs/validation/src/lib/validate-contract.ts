@@ -1,0 +1,39 @@
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { ErrorDetail, INVALID_REQUEST } from './error-detail';
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; error: ErrorDetail };
+
+/**
+ * Validates an untrusted plain object (an HTTP body, a Kafka payload) against a contract class.
+ * Unknown properties are refused, not stripped: a partner who misspells a field must hear about it.
+ * The first failing property in declaration order decides the answer, so a request with several
+ * problems always gets the same, documented error.
+ */
+export function validateContract<T extends object>(cls: ClassConstructor<T>, plain: unknown): ValidationResult<T> {
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
+    return { ok: false, error: { code: INVALID_REQUEST, message: 'request body must be a JSON object' } };
+  }
+  // No implicit conversion: "100" is not an amount, and a boolean is not a string.
+  const instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  if (errors.length === 0) return { ok: true, value: instance };
+  return { ok: false, error: firstError(errors) };
+}
+
+function firstError(errors: ValidationError[], parent = ''): ErrorDetail {
+  const [error] = errors;
+  const field = parent ? `${parent}.${error.property}` : error.property;
+  if (error.children && error.children.length > 0 && !error.constraints) {
+    return firstError(error.children, field);
+  }
+  const constraints = error.constraints ?? {};
+  const [name] = Object.keys(constraints);
+  const code = error.contexts?.[name]?.code ?? INVALID_REQUEST;
+  if (name === 'whitelistValidation') {
+    return { code: INVALID_REQUEST, field, message: `unknown field ${field}` };
+  }
+  // class-validator messages start with the bare property name; give the full path instead.
+  const message = (constraints[name] ?? `${field} is invalid`).replace(new RegExp(`^${error.property}\\b`), field);
+  return { code, field, message };
+}

@@ -1,0 +1,119 @@
+/**
+ * Starts and stops the whole stack on this machine: the Kafka broker (scripts/kafka/kafka.sh), the
+ * database (created and migrated), and the six apps as child processes. Shared by `npm start`,
+ * `npm test` and `npm run bench`, which differ only in ports, database and timings.
+ */
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+
+export interface StackOptions {
+  kafkaPort: number;
+  databaseUrl: string;
+  gatewayPort: number;
+  /** Services' health ports are healthPortBase+1.. */
+  healthPortBase: number;
+  /** Extra environment for every app (timings, log level...). */
+  env?: Record<string, string>;
+  /** Where app logs go; undefined means this terminal. */
+  logDir?: string;
+}
+
+const root = repoRoot();
+
+export function kafka(command: 'start' | 'stop' | 'status', port: number): void {
+  execFileSync('bash', [join(root, 'scripts/kafka/kafka.sh'), command], {
+    stdio: 'inherit',
+    env: { ...process.env, KAFKA_PORT: String(port) },
+  });
+}
+
+export function migrate(databaseUrl: string): void {
+  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts')], {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+}
+
+export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
+    KAFKA_BROKERS: `127.0.0.1:${o.kafkaPort}`,
+    DATABASE_URL: o.databaseUrl,
+    PORT: String(o.gatewayPort),
+    HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
+    ...o.env,
+  };
+}
+
+export class RunningStack {
+  constructor(readonly processes: Map<AppName, ChildProcess>, readonly gatewayUrl: string) {}
+
+  /** Stops the apps: SIGTERM for a graceful shutdown, SIGKILL after a deadline. */
+  async stop(deadlineMs = 10_000): Promise<void> {
+    await Promise.all([...this.processes.values()].map((p) => stopProcess(p, deadlineMs)));
+  }
+}
+
+export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => p.kill('SIGKILL'), deadlineMs);
+    p.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    p.kill('SIGTERM');
+  });
+}
+
+/** Starts one app from the build output. */
+export function startApp(app: AppName, o: StackOptions): ChildProcess {
+  const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'src/main.js')], {
+    cwd: root,
+    env: appEnv(app, o),
+    stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+  });
+  if (o.logDir) {
+    mkdirSync(o.logDir, { recursive: true });
+    const log = createWriteStream(join(o.logDir, `${app}.log`), { flags: 'a' });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
+  return child;
+}
+
+export async function startApps(o: StackOptions): Promise<RunningStack> {
+  const processes = new Map<AppName, ChildProcess>();
+  for (const app of APPS) processes.set(app, startApp(app, o));
+  const stack = new RunningStack(processes, `http://127.0.0.1:${o.gatewayPort}`);
+  try {
+    await waitUntilReady(stack, 120_000);
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return stack;
+}
+
+/** Polls the gateway's /readyz (broker, database and every service) until it answers 200 or the deadline passes. */
+export async function waitUntilReady(stack: RunningStack, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  let last = '';
+  while (Date.now() < until) {
+    for (const [app, p] of stack.processes) {
+      if (p.exitCode !== null) throw new Error(`${app} exited with code ${p.exitCode} during start-up`);
+    }
+    try {
+      const res = await fetch(`${stack.gatewayUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+      if (res.status === 200) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`stack not ready after ${deadlineMs} ms: ${last}`);
+}

@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the whole stack in the foreground on this machine: broker, database, migrations, build,
+ * and the six apps; Ctrl-C stops everything. Prints the URL and the sandbox admin key.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { repoRoot } from '../lib/services';
+import { kafka, migrate, startApps } from './stack';
+
+async function main(): Promise<void> {
+  const root = repoRoot();
+  const kafkaPort = Number(process.env.KAFKA_PORT ?? 9092);
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner';
+  const gatewayPort = Number(process.env.PORT ?? 3000);
+  // A fresh admin key per run unless one is given: it is printed below, never stored.
+  const adminKey = process.env.ADMIN_API_KEY ?? `adm_dev_${randomBytes(18).toString('base64url')}`;
+
+  kafka('start', kafkaPort);
+  migrate(databaseUrl);
+  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+
+  const stack = await startApps({
+    kafkaPort,
+    databaseUrl,
+    gatewayPort,
+    healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? 3100),
+    env: { SANDBOX: 'true', ADMIN_API_KEY: adminKey, LOG_PRETTY: process.env.LOG_PRETTY ?? 'true' },
+  });
+
+  console.log(`
+  Partner API ready: ${stack.gatewayUrl}/partner/v1
+  Sandbox admin key (X-Admin-Key): ${adminKey}
+  Try:  curl -s -X POST ${stack.gatewayUrl}/sandbox/v1/partners -H 'X-Admin-Key: ${adminKey}' -H 'Content-Type: application/json' -d '{}'
+  Ctrl-C stops the apps (the broker keeps running: npm run kafka -- stop).
+`);
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  for (const [app, p] of stack.processes) {
+    p.on('exit', (code) => {
+      if (stopping) return;
+      console.error(`${app} exited (code ${code}); stopping the stack`);
+      void shutdown().then(() => process.exit(1));
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+/**
+ * `npm test`: every suite against real infrastructure, on ports and a database of its own so that it
+ * can run beside a dev stack.
+ *   1. a fresh Kafka broker (port TEST_KAFKA_PORT, default 19092) and a fresh database (partner_test);
+ *   2. build (type-checks the workspace) and migrate;
+ *   3. unit and integration suites of every app and lib (they use the broker and the database);
+ *   4. the whole stack started, then the end-to-end suite over HTTP;
+ *   5. everything stopped; the last line is `N passed, N failed`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { repoRoot } from '../lib/services';
+import { kafka, migrate, RunningStack, startApps } from '../stack/stack';
+
+const root = repoRoot();
+const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
+const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_test';
+const gatewayPort = Number(process.env.TEST_GATEWAY_PORT ?? 13000);
+const healthPortBase = Number(process.env.TEST_HEALTH_PORT_BASE ?? 13100);
+const outDir = join(root, '.cache', 'test');
+const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
+
+interface Totals {
+  passed: number;
+  failed: number;
+}
+
+async function recreateDatabase(): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs Jest with JSON results; a suite that cannot even load counts as one failure. */
+function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Totals {
+  const resultFile = join(outDir, `jest-${label}.json`);
+  rmSync(resultFile, { force: true });
+  spawnSync(join(root, 'node_modules/.bin/jest'), [...args, '--json', `--outputFile=${resultFile}`], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  try {
+    const r = JSON.parse(readFileSync(resultFile, 'utf8'));
+    const brokenSuites = r.testResults.filter((s: { status: string; assertionResults: unknown[] }) => s.status === 'failed' && s.assertionResults.length === 0).length;
+    return { passed: r.numPassedTests, failed: r.numFailedTests + brokenSuites + (r.numPendingTests ?? 0) };
+  } catch {
+    console.error(`${label}: Jest produced no results`);
+    return { passed: 0, failed: 1 };
+  }
+}
+
+async function main(): Promise<number> {
+  mkdirSync(outDir, { recursive: true });
+  const totals: Totals = { passed: 0, failed: 0 };
+  const add = (t: Totals) => {
+    totals.passed += t.passed;
+    totals.failed += t.failed;
+  };
+  const testEnv = {
+    KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
+    DATABASE_URL: databaseUrl,
+    GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+    ADMIN_API_KEY: adminKey,
+    LOG_LEVEL: 'warn',
+  };
+
+  // A broker of the test run's own, emptied first: no offsets or topics left from an earlier run.
+  try {
+    kafka('stop', kafkaPort);
+  } catch {
+    /* not running */
+  }
+  rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
+  kafka('start', kafkaPort);
+  let stack: RunningStack | undefined;
+  try {
+    await recreateDatabase();
+    migrate(databaseUrl);
+    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+
+    add(jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
+
+    stack = await startApps({
+      kafkaPort,
+      databaseUrl,
+      gatewayPort,
+      healthPortBase,
+      logDir: join(outDir, 'logs'),
+      env: {
+        SANDBOX: 'true',
+        ADMIN_API_KEY: adminKey,
+        LOG_LEVEL: 'warn',
+        CHAIN_SEND_DELAY_MS: '300',
+        CHAIN_SETTLE_DELAY_MS: '600',
+        CHAIN_TICK_MS: '100',
+        REQUEST_TIMEOUT_MS: '8000',
+      },
+    });
+    add(jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], testEnv));
+  } finally {
+    await stack?.stop();
+    kafka('stop', kafkaPort);
+  }
+  console.log(`(app logs of the e2e stack: ${join(outDir, 'logs')})`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
+}
+
+/** Every Jest project (a folder of apps/ or libs/ with a jest.config.js; its displayName is the folder name). */
+function projectsExcept(...excluded: string[]): string[] {
+  return ['apps', 'libs']
+    .flatMap((dir) => readdirSync(join(root, dir)).filter((name) => existsSync(join(root, dir, name, 'jest.config.js'))))
+    .filter((name) => !excluded.includes(name));
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.stack : error);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);
