@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ErrorDetail, INVALID_REQUEST } from './error-detail';
