@@ -7,11 +7,11 @@ import { isAddress, zeroAddress } from 'viem';
  * zero address, where funds are burnt.
  */
 export function isEvmAddress(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    isAddress(value, { strict: true }) &&
-    value.toLowerCase() !== zeroAddress
-  );
+  if (typeof value !== 'string' || value.toLowerCase() === zeroAddress) return false;
+  // EIP-55: an address in one case (all lower or all upper) carries no checksum; only mixed case must
+  // match it. viem's strict mode checks every non-lowercase address, so the all-upper form goes loose.
+  const hex = value.slice(2);
+  return isAddress(value, { strict: hex !== hex.toUpperCase() });
 }
 
 export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
