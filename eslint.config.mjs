@@ -1,36 +1,48 @@
 import nx from '@nx/eslint-plugin';
 
+// Which projects may import which, by the tags in each project.json. Services never import each other:
+// they share only contracts and platform libraries, and talk over Kafka.
+const typeRules = {
+  'type:app': ['type:contracts', 'type:util', 'type:platform'],
+  'type:e2e': ['type:contracts', 'type:util', 'type:testing'],
+  'type:platform': ['type:contracts', 'type:util', 'type:platform'],
+  'type:contracts': ['type:util'],
+  'type:testing': ['type:util', 'type:contracts'],
+  'type:util': ['type:util'],
+};
+const scopes = ['gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows', 'e2e'];
+
+const boundaries = (extraForTypes = []) => [
+  'error',
+  {
+    enforceBuildableLibDependency: true,
+    allow: [],
+    depConstraints: [
+      ...Object.entries(typeRules).map(([sourceTag, tags]) => ({ sourceTag, onlyDependOnLibsWithTags: [...tags, ...extraForTypes] })),
+      ...scopes.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: ['scope:shared', `scope:${s}`] })),
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    ],
+  },
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
-  { ignores: ['**/dist', '**/node_modules', '**/generated/**', '.cache/**'] },
+  { ignores: ['**/dist', '**/node_modules', '**/generated/**', '.cache/**', '.nx/**'] },
   {
     files: ['**/*.ts'],
     rules: {
-      // Tags live in each project.json; this is what keeps services from importing each other.
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:platform'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:platform'] },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:contracts'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
-            { sourceTag: 'scope:withdrawals', onlyDependOnLibsWithTags: ['scope:shared', 'scope:withdrawals'] },
-            { sourceTag: 'scope:events', onlyDependOnLibsWithTags: ['scope:shared', 'scope:events'] },
-            { sourceTag: 'scope:pix-keys', onlyDependOnLibsWithTags: ['scope:shared', 'scope:pix-keys'] },
-            { sourceTag: 'scope:customers', onlyDependOnLibsWithTags: ['scope:shared', 'scope:customers'] },
-            { sourceTag: 'scope:inflows', onlyDependOnLibsWithTags: ['scope:shared', 'scope:inflows'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(),
       '@typescript-eslint/no-explicit-any': 'error',
+      // Config and DTO properties keep explicit types: decorator metadata (class-transformer's
+      // implicit conversion of env strings) only sees annotated types.
+      '@typescript-eslint/no-inferrable-types': ['error', { ignoreProperties: true }],
+      '@typescript-eslint/no-unused-vars': ['warn', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Tests, and only tests, may use the testing library.
+    files: ['**/*.spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
   },
 ];

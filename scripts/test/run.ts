@@ -41,6 +41,13 @@ async function recreateDatabase(): Promise<void> {
   }
 }
 
+/** A whole-workspace check that counts as one test. */
+function check(label: string, command: string, args: string[]): Totals {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  console.log(`${label}: ${result.status === 0 ? 'passed' : 'FAILED'}`);
+  return result.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+}
+
 /** Runs Jest with JSON results; a suite that cannot even load counts as one failure. */
 function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Totals {
   const resultFile = join(outDir, `jest-${label}.json`);
@@ -88,6 +95,9 @@ async function main(): Promise<number> {
     await recreateDatabase();
     migrate(databaseUrl);
     execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+    // Spec files and scripts are type-checked too: the @ts-expect-error contract checks live there.
+    add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
+    add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
 
     add(jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
 

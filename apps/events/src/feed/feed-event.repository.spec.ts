@@ -1,0 +1,154 @@
+import { loadConfig } from '@partner/config';
+import { WithdrawalStateChangedEvent, WithdrawalState } from '@partner/contracts';
+import { newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { EventsConfig } from '../config/events.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { FeedEventRepository } from './feed-event.repository';
+import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
+import { WithdrawalEventsHandler } from './withdrawal-events.handler';
+
+// Integration: the real `events` schema in PostgreSQL (npm test migrates it). Every test works with
+// partners of its own, so the shared table can hold anything else.
+const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
+const prisma = new PrismaService(config);
+const feed = new FeedEventRepository(prisma);
+
+afterAll(() => prisma.onModuleDestroy());
+
+let resourceSeq = 1;
+
+/** A valid withdrawal event; `minutesAgo` sets occurred_at, so tests can make it disagree with insertion order. */
+function withdrawalEvent(partnerId: string, state: WithdrawalState = 'created', minutesAgo = 0): WithdrawalStateChangedEvent {
+  const id = resourceSeq++;
+  const at = new Date(Date.UTC(2026, 0, 1, 12, 0, 0) - minutesAgo * 60_000);
+  return {
+    event_id: newUuid(),
+    partner_id: partnerId,
+    type: 'usdt_withdrawal',
+    state,
+    resource_id: String(id),
+    occurred_at: at.toISOString(),
+    resource: {
+      id,
+      document: newCpf(),
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      network: 'MATIC',
+      fee_choice: 'LOW',
+      usdtmicros: 1_000_000,
+      fee_micros: 20_000,
+      state,
+      tx_hash: null,
+      failure_reason: null,
+      created_at: Math.floor(at.getTime() / 1000),
+      last_updated_at: Math.floor(at.getTime() / 1000),
+    },
+  };
+}
+
+/** Stores `count` events for a partner, the later ones with earlier occurred_at: only insertion order sorts them right. */
+async function storeEvents(partnerId: string, count: number): Promise<WithdrawalStateChangedEvent[]> {
+  const events: WithdrawalStateChangedEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const event = withdrawalEvent(partnerId, 'created', i * 10);
+    expect(await feed.insertIfAbsent(partnerId, event)).toBe(true);
+    events.push(event);
+  }
+  return events;
+}
+
+const ids = (events: Array<{ id: string } | { event_id: string }>) => events.map((e) => ('id' in e ? e.id : e.event_id));
+
+describe('FeedEventRepository (PostgreSQL)', () => {
+  it('stores an event once: the same event id again is a no-op', async () => {
+    const partnerId = newUuid();
+    const event = withdrawalEvent(partnerId);
+
+    expect(await feed.insertIfAbsent(partnerId, event)).toBe(true);
+    expect(await feed.insertIfAbsent(partnerId, { ...event, state: 'sent' })).toBe(false);
+
+    expect(await prisma.feedEvent.count({ where: { id: event.event_id } })).toBe(1);
+    expect(await feed.list(partnerId, {})).toEqual([
+      {
+        id: event.event_id,
+        type: 'usdt_withdrawal',
+        state: 'created',
+        resource_id: event.resource_id,
+        created_at: Math.floor(Date.parse(event.occurred_at) / 1000),
+        delivered: false,
+        data: event.resource,
+      },
+    ]);
+  });
+
+  it('lists only the partner\'s own events, in insertion order whatever occurred_at says', async () => {
+    const partnerId = newUuid();
+    const events = await storeEvents(partnerId, 4);
+    await storeEvents(newUuid(), 2);
+
+    expect(ids(await feed.list(partnerId, {}))).toEqual(ids(events));
+    expect(await feed.list(newUuid(), {})).toEqual([]);
+  });
+
+  it('filters by delivered (true, false, or either) and honours limit', async () => {
+    const partnerId = newUuid();
+    const [a, b, c, d] = await storeEvents(partnerId, 4);
+    expect(await feed.markDelivered(partnerId, b.event_id)).toBe(true);
+    expect(await feed.markDelivered(partnerId, d.event_id)).toBe(true);
+
+    expect(ids(await feed.list(partnerId, { delivered: true }))).toEqual(ids([b, d]));
+    expect(ids(await feed.list(partnerId, { delivered: false }))).toEqual(ids([a, c]));
+    expect(ids(await feed.list(partnerId, { delivered: undefined }))).toEqual(ids([a, b, c, d]));
+    expect((await feed.list(partnerId, { delivered: true })).every((e) => e.delivered)).toBe(true);
+
+    expect(ids(await feed.list(partnerId, { limit: 2 }))).toEqual(ids([a, b]));
+    expect(ids(await feed.list(partnerId, { delivered: false, limit: 1 }))).toEqual(ids([a]));
+  });
+
+  it('marks delivered idempotently, keeping the first delivery time', async () => {
+    const partnerId = newUuid();
+    const [event] = await storeEvents(partnerId, 1);
+
+    expect(await feed.markDelivered(partnerId, event.event_id)).toBe(true);
+    const first = await prisma.feedEvent.findUniqueOrThrow({ where: { id: event.event_id } });
+    expect(await feed.markDelivered(partnerId, event.event_id)).toBe(true);
+    const second = await prisma.feedEvent.findUniqueOrThrow({ where: { id: event.event_id } });
+
+    expect(first.deliveredAt).toBeInstanceOf(Date);
+    expect(second.deliveredAt).toEqual(first.deliveredAt);
+  });
+
+  it("refuses another partner's event and an unknown id, and leaves the owner's event untouched", async () => {
+    const owner = newUuid();
+    const [event] = await storeEvents(owner, 1);
+
+    expect(await feed.markDelivered(newUuid(), event.event_id)).toBe(false);
+    expect(await feed.markDelivered(owner, newUuid())).toBe(false);
+
+    expect(await feed.list(owner, {})).toEqual([expect.objectContaining({ id: event.event_id, delivered: false })]);
+  });
+});
+
+describe('WithdrawalEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
+  const handler = new WithdrawalEventsHandler(new ProjectFeedEventUseCase(feed));
+
+  it("projects a valid event into its partner's feed once, however often it is delivered", async () => {
+    const partnerId = newUuid();
+    const event = withdrawalEvent(partnerId, 'settled');
+
+    await handler.handle(event);
+    await handler.handle(event);
+
+    expect(await feed.list(partnerId, {})).toEqual([
+      expect.objectContaining({ id: event.event_id, type: 'usdt_withdrawal', state: 'settled', resource_id: event.resource_id }),
+    ]);
+  });
+
+  it('skips an invalid event without storing anything', async () => {
+    const partnerId = newUuid();
+
+    await handler.handle({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' });
+
+    expect(await feed.list(partnerId, {})).toEqual([]);
+  });
+});

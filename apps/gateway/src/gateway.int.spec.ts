@@ -1,0 +1,146 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { loadConfig } from '@partner/config';
+import { CreateUsdtWithdrawalRequest, ServicePings } from '@partner/contracts';
+import { ensureTopics } from '@partner/kafka';
+import { newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { AppModule } from './app.module';
+import { GatewayConfig } from './config/gateway.config';
+import { HttpErrorFilter } from './http/http-error.filter';
+
+// Integration: the real gateway (Fastify, Kafka, PostgreSQL) booted as main.ts boots it, while no
+// service runs (npm test starts the stack only for the e2e suite). Whatever needs a service must
+// therefore answer 503 within the request timeout, and whatever is refused at the edge must never
+// wait for Kafka at all.
+
+const ADMIN_KEY = 'x'.repeat(20);
+const REQUEST_TIMEOUT_MS = 1500;
+const config = loadConfig(GatewayConfig, {
+  ...process.env,
+  KAFKA_BROKERS: requireEnv('KAFKA_BROKERS'),
+  DATABASE_URL: requireEnv('DATABASE_URL'),
+  SANDBOX: 'true',
+  ADMIN_API_KEY: ADMIN_KEY,
+  REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+  PORT: '0',
+  // Request logs only with TEST_LOGS, like the rest of the suite.
+  LOG_LEVEL: process.env.TEST_LOGS ? (process.env.LOG_LEVEL ?? 'info') : 'silent',
+});
+
+let app: NestFastifyApplication;
+
+beforeAll(async () => {
+  await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-int-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
+  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true });
+  app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true });
+  if (process.env.TEST_LOGS) app.useLogger(app.get(Logger));
+  app.useGlobalFilters(new HttpErrorFilter());
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+}, 90_000);
+
+afterAll(() => app?.close(), 30_000);
+
+async function post(url: string, payload: unknown, headers: Record<string, string> = {}) {
+  const started = Date.now();
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+  return { status: res.statusCode, body: res.json<Record<string, unknown>>(), elapsed: Date.now() - started };
+}
+
+async function newPartnerKey(): Promise<string> {
+  const res = await post('/sandbox/v1/partners', { name: 'gateway int' }, { 'x-admin-key': ADMIN_KEY });
+  if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return String(res.body.api_key);
+}
+
+const withdrawal = (overrides: Record<string, unknown> = {}): CreateUsdtWithdrawalRequest & Record<string, unknown> => ({
+  document: newCpf(),
+  idempotency_key: newUuid(),
+  address: VALID_ADDRESS,
+  usdtmicros: 1_000_000,
+  fee_choice: 'LOW',
+  network: 'MATIC',
+  ...overrides,
+});
+
+const WITHDRAWALS = '/partner/v1/withdrawals/usdt';
+
+describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () => {
+  it('creates a sandbox partner with the admin key (201, id and API key), and refuses without it', async () => {
+    const created = await post('/sandbox/v1/partners', { name: 'p' }, { 'x-admin-key': ADMIN_KEY });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'p', api_key: expect.stringMatching(/^pk_sandbox_/) });
+
+    const refused = await post('/sandbox/v1/partners', { name: 'p' }, { 'x-admin-key': 'y'.repeat(20) });
+    expect(refused).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
+  });
+
+  it('answers 503 service_unavailable about when the request timeout passes if the withdrawals service is down', async () => {
+    const apiKey = await newPartnerKey();
+
+    const res = await post(WITHDRAWALS, withdrawal(), { 'x-api-key': apiKey });
+
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: 'service_unavailable', message: expect.any(String) });
+    expect(res.elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+    expect(res.elapsed).toBeLessThan(5000);
+  }, 15_000);
+
+  it('GET /healthz answers 200 while services are down', async () => {
+    const res = await app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz answers 503 with the broker and database up and every service down', async () => {
+    const res = await app.inject({ method: 'GET', url: '/readyz' });
+
+    expect(res.statusCode).toBe(503);
+    const body = res.json<{ status: string; details: Record<string, { status: string }> }>();
+    expect(body.status).toBe('error');
+    expect(body.details.kafka.status).toBe('up');
+    expect(body.details.database.status).toBe('up');
+    for (const service of Object.keys(ServicePings)) expect({ service, status: body.details[service]?.status }).toEqual({ service, status: 'down' });
+  }, 15_000);
+
+  it('refuses a body over BODY_LIMIT_BYTES with 413 payload_too_large', async () => {
+    const apiKey = await newPartnerKey();
+    const huge = withdrawal({ document: 'x'.repeat(config.BODY_LIMIT_BYTES + 1) });
+
+    const res = await post(WITHDRAWALS, huge, { 'x-api-key': apiKey });
+
+    expect(res).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
+  });
+
+  it('refuses a text/plain body with 415 unsupported_media_type', async () => {
+    const apiKey = await newPartnerKey();
+
+    const res = await post(WITHDRAWALS, JSON.stringify(withdrawal()), { 'x-api-key': apiKey, 'content-type': 'text/plain' });
+
+    expect(res).toMatchObject({ status: 415, body: { error: 'unsupported_media_type' } });
+  });
+
+  it('refuses malformed JSON with 400 invalid_request', async () => {
+    const apiKey = await newPartnerKey();
+
+    const res = await post(WITHDRAWALS, '{"document": "1', { 'x-api-key': apiKey });
+
+    expect(res).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+  });
+
+  it('refuses an invalid fee_choice with 422 invalid_fee at the edge, without waiting for Kafka', async () => {
+    const apiKey = await newPartnerKey();
+
+    const res = await post(WITHDRAWALS, withdrawal({ fee_choice: 'ULTRA' }), { 'x-api-key': apiKey });
+
+    // Had it gone to Kafka it would have waited for the timeout and answered 503.
+    expect(res).toMatchObject({ status: 422, body: { error: 'invalid_fee', field: 'fee_choice' } });
+    expect(res.elapsed).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+  });
+});

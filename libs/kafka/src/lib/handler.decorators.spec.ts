@@ -1,0 +1,168 @@
+import { Controller, INestMicroservice, Logger } from '@nestjs/common';
+import { ClientKafka } from '@nestjs/microservices';
+import { Test } from '@nestjs/testing';
+import { loadConfig, CommonConfig } from '@partner/config';
+import { ok, PingQuery, RequestReply, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { randomBytes } from 'node:crypto';
+import { HandleEvent, HandleRequest } from './handler.decorators';
+import { kafkaClientConfig, KafkaConnection, kafkaServerOptions } from './kafka.options';
+import { MessageBus, ServiceUnavailableError } from './message-bus';
+import { ensureTopics } from './topic-admin';
+
+// Integration through the real broker. The responder answers the inflows ping topic, whose real
+// service is not running while this suite runs (npm test starts the stack only for e2e); the customers
+// ping topic is left without any responder.
+
+const RESPONDED = Topics.InflowsPing;
+const UNANSWERED = Topics.CustomersPing;
+const TIMEOUT_MS = 1500;
+const run = randomBytes(4).toString('hex');
+const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `decorators-spec-${process.pid}` };
+
+/** Every payload the responder's method body ran with: the decorator must keep invalid ones out. */
+const handled: unknown[] = [];
+
+@Controller()
+class PingResponder {
+  @HandleRequest(RESPONDED)
+  async ping(query: PingQuery): Promise<RequestReply<typeof RESPONDED>> {
+    handled.push(query);
+    // Echoes the request, so a reply can only have come from this method and for this request.
+    return ok({ service: `echo:${query.sent_at}`, database: false });
+  }
+}
+
+let responder: INestMicroservice;
+let bus: MessageBus;
+
+beforeAll(async () => {
+  await ensureTopics(connection, loadConfig(CommonConfig).KAFKA_PARTITIONS);
+
+  const moduleRef = await Test.createTestingModule({ controllers: [PingResponder] }).compile();
+  // compile() installs Nest's testing logger, which prints errors; keep jest.setup.js's silence.
+  if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
+  responder = moduleRef.createNestMicroservice(kafkaServerOptions(connection, `decorators-spec-${run}`, 1));
+  await responder.listen();
+
+  // The gateway's set-up (KafkaModule), with a reply consumer group of this run's own.
+  const client = new ClientKafka({
+    client: kafkaClientConfig(connection),
+    consumer: { groupId: `decorators-spec-${run}`, sessionTimeout: 15_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false },
+    producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
+    subscribe: { fromBeginning: false },
+  });
+  bus = new MessageBus(client, { requests: [RESPONDED, UNANSWERED], requestTimeoutMs: TIMEOUT_MS });
+  await bus.onModuleInit();
+}, 90_000);
+
+afterAll(async () => {
+  await bus?.onApplicationShutdown();
+  await responder?.close();
+}, 30_000);
+
+describe('HandleRequest over Kafka', () => {
+  it('runs the handler with the validated payload and sends its reply back', async () => {
+    // Retried until the first answer, in case the fresh consumer groups are still settling on a slow machine.
+    const { sentAt, reply } = await pollUntil(
+      'a reply from the responder',
+      async () => {
+        const sentAt = new Date().toISOString();
+        return { sentAt, reply: await bus.request(RESPONDED, { sent_at: sentAt }) };
+      },
+      ({ reply }) => reply.ok,
+      { timeoutMs: 30_000, intervalMs: 0 },
+    );
+
+    expect(reply).toEqual({ ok: true, data: { service: `echo:${sentAt}`, database: false } });
+    const seen = handled.find((q) => q instanceof PingQuery && q.sent_at === sentAt);
+    expect(seen).toBeInstanceOf(PingQuery);
+  }, 40_000);
+
+  it('answers an invalid payload with invalid_request naming the field, without running the handler', async () => {
+    const reply = await bus.request(RESPONDED, { sent_at: 'nope' });
+
+    expect(reply).toEqual({ ok: false, error: { code: 'invalid_request', field: 'sent_at', message: expect.any(String) } });
+    expect(handled.filter((q) => (q as { sent_at?: unknown }).sent_at === 'nope')).toEqual([]);
+  }, 20_000);
+
+  it('rejects with ServiceUnavailableError about when the timeout passes if nobody answers', async () => {
+    const started = Date.now();
+
+    const outcome = await bus.request(UNANSWERED, { sent_at: new Date().toISOString() }).then(
+      (reply) => ({ reply }),
+      (error: unknown) => ({ error }),
+    );
+
+    const elapsed = Date.now() - started;
+    expect('error' in outcome && outcome.error).toBeInstanceOf(ServiceUnavailableError);
+    expect('error' in outcome && (outcome.error as ServiceUnavailableError).topic).toBe(UNANSWERED);
+    // Not an immediate transport failure, and not a hang: the configured timeout decides.
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 2500);
+  }, 20_000);
+});
+
+describe('HandleEvent', () => {
+  class Projector {
+    readonly seen: WithdrawalStateChangedEvent[] = [];
+    failWith?: Error;
+
+    @HandleEvent(Topics.WithdrawalStateChanged)
+    async handle(event: WithdrawalStateChangedEvent): Promise<void> {
+      if (this.failWith) throw this.failWith;
+      this.seen.push(event);
+    }
+  }
+
+  const event = (): WithdrawalStateChangedEvent => ({
+    event_id: newUuid(),
+    partner_id: newUuid(),
+    type: 'usdt_withdrawal',
+    state: 'created',
+    resource_id: '7',
+    occurred_at: new Date().toISOString(),
+    resource: {
+      id: 7,
+      document: newCpf(),
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      network: 'ETH',
+      fee_choice: 'HIGH',
+      usdtmicros: 5_000_000,
+      fee_micros: 1_000_000,
+      state: 'created',
+      tx_hash: null,
+      failure_reason: null,
+      created_at: 1_700_000_000,
+      last_updated_at: 1_700_000_000,
+    },
+  });
+
+  it('skips an invalid event without calling the method (retrying could never make it valid)', async () => {
+    const projector = new Projector();
+
+    await expect(projector.handle({ ...event(), state: 'teleported' as 'created' })).resolves.toBeUndefined();
+    await expect(projector.handle({ ...event(), event_id: 'not-a-uuid' })).resolves.toBeUndefined();
+
+    expect(projector.seen).toEqual([]);
+  });
+
+  it('calls the method with a valid event, as an instance of the contract class', async () => {
+    const projector = new Projector();
+    const valid = event();
+
+    await projector.handle(valid);
+
+    expect(projector.seen).toHaveLength(1);
+    expect(projector.seen[0]).toBeInstanceOf(WithdrawalStateChangedEvent);
+    expect(projector.seen[0]).toMatchObject({ event_id: valid.event_id, partner_id: valid.partner_id, state: 'created' });
+  });
+
+  it("lets the method's own error propagate, so the offset is not committed and Kafka redelivers", async () => {
+    const projector = new Projector();
+    projector.failWith = new Error('database away');
+
+    await expect(projector.handle(event())).rejects.toThrow('database away');
+  });
+});

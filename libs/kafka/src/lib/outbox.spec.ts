@@ -1,0 +1,247 @@
+import { ClientKafka } from '@nestjs/microservices';
+import { loadConfig, CommonConfig } from '@partner/config';
+import { Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { randomBytes } from 'node:crypto';
+import { Admin, Consumer, Kafka, logLevel } from 'kafkajs';
+import { Pool, PoolClient } from 'pg';
+import { kafkaClientConfig, KafkaConnection } from './kafka.options';
+import { MessageBus } from './message-bus';
+import { outboxMessage, OutboxRelay, RawSql, TransactionalSql } from './outbox';
+import { ensureTopics } from './topic-admin';
+
+// Integration: a real broker and a real PostgreSQL. The outbox lives in a scratch schema of this run,
+// shaped like the services' own outbox_messages (prisma/withdrawals/migrations), and is dropped at the end.
+
+const TOPIC = Topics.WithdrawalStateChanged;
+const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `outbox-spec-${process.pid}` };
+const databaseUrl = requireEnv('DATABASE_URL');
+const schema = `outbox_it_${randomBytes(6).toString('hex')}`;
+const table = `"${schema}"."outbox_messages"`;
+
+/** Test scaffolding: the relay's slice of a Prisma client over plain `pg`. */
+const rawSqlOver = (db: Pool | PoolClient): RawSql => ({
+  $queryRawUnsafe: async <T = unknown>(query: string, ...values: unknown[]): Promise<T> => (await db.query(query, values)).rows as T,
+  $executeRawUnsafe: async (query: string, ...values: unknown[]): Promise<number> => (await db.query(query, values)).rowCount ?? 0,
+});
+
+function transactionalSqlOver(pool: Pool): TransactionalSql {
+  return {
+    ...rawSqlOver(pool),
+    async $transaction<R>(fn: (tx: RawSql) => Promise<R>): Promise<R> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(rawSqlOver(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/** What the test consumer saw on the event topic, in the order of each partition. */
+interface Received {
+  partition: number;
+  key: string;
+  event: WithdrawalStateChangedEvent;
+}
+
+interface Row {
+  id: string;
+  key: string;
+  eventId: string;
+}
+
+const pools: Pool[] = [];
+const newPool = (): Pool => {
+  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  pools.push(pool);
+  return pool;
+};
+
+let pool: Pool;
+let bus: MessageBus;
+let consumer: Consumer;
+let admin: Admin;
+const received: Received[] = [];
+/** Next offset the consumer will read, per partition. */
+const position = new Map<number, number>();
+
+const stateChanged = (partnerId: string, resourceId: string, state: 'created' | 'sent'): WithdrawalStateChangedEvent => {
+  const now = new Date().toISOString();
+  return {
+    event_id: newUuid(),
+    partner_id: partnerId,
+    type: 'usdt_withdrawal',
+    state,
+    resource_id: resourceId,
+    occurred_at: now,
+    resource: {
+      id: Number(resourceId),
+      document: newCpf(),
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      network: 'MATIC',
+      fee_choice: 'LOW',
+      usdtmicros: 1_000_000,
+      fee_micros: 20_000,
+      state,
+      tx_hash: null,
+      failure_reason: null,
+      created_at: Math.floor(Date.now() / 1000),
+      last_updated_at: Math.floor(Date.now() / 1000),
+    },
+  };
+};
+
+/** Inserts `count` rows spread round-robin over `keys`, one at a time so ids follow the loop order. */
+async function insertRows(partnerId: string, keys: string[], count: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = keys[i % keys.length];
+    const message = outboxMessage(TOPIC, key, stateChanged(partnerId, key, i < keys.length ? 'created' : 'sent'));
+    const { rows: inserted } = await pool.query<{ id: string }>(
+      `INSERT INTO ${table} (topic, key, payload) VALUES ($1, $2, $3) RETURNING id`,
+      [message.topic, message.key, JSON.stringify(message.payload)],
+    );
+    rows.push({ id: inserted[0].id, key, eventId: message.payload.event_id });
+  }
+  return rows;
+}
+
+/** Waits until the consumer has read everything the topic holds now, so that what it saw is complete. */
+async function consumeEverythingPublished(): Promise<void> {
+  const ends = await admin.fetchTopicOffsets(TOPIC);
+  await pollUntil(
+    'the test consumer to reach the end of every partition',
+    async () => ends.filter((p) => (position.get(p.partition) ?? Number(p.low)) < Number(p.high)).map((p) => p.partition),
+    (behind) => behind.length === 0,
+    { timeoutMs: 30_000 },
+  );
+}
+
+const receivedFor = (partnerId: string): Received[] => received.filter((r) => r.event.partner_id === partnerId);
+
+/** Each row arrived exactly once, under its key, and each key's rows in id order. */
+function expectPublishedOnceInOrder(rows: Row[], partnerId: string): void {
+  const got = receivedFor(partnerId);
+  expect(got.map((r) => r.event.event_id).sort()).toEqual(rows.map((r) => r.eventId).sort());
+  for (const key of new Set(rows.map((r) => r.key))) {
+    const expectedOrder = rows
+      .filter((r) => r.key === key)
+      .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)))
+      .map((r) => r.eventId);
+    const gotForKey = got.filter((r) => r.key === key);
+    expect({ key, order: gotForKey.map((r) => r.event.event_id) }).toEqual({ key, order: expectedOrder });
+    // A key always lands on one partition, which is what keeps its events in order for consumers.
+    expect(new Set(gotForKey.map((r) => r.partition)).size).toBe(1);
+  }
+}
+
+async function unpublishedAmong(rows: Row[]): Promise<number> {
+  const { rows: result } = await pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM ${table} WHERE id = ANY($1::bigint[]) AND published_at IS NULL`,
+    [rows.map((r) => r.id)],
+  );
+  return Number(result[0].n);
+}
+
+const newRelay = (sql: TransactionalSql, batchSize: number) => new OutboxRelay(sql, bus, { schema, pollMs: 60_000, batchSize });
+
+beforeAll(async () => {
+  await ensureTopics(connection, loadConfig(CommonConfig).KAFKA_PARTITIONS);
+
+  pool = newPool();
+  await pool.query(`CREATE SCHEMA "${schema}"`);
+  await pool.query(`
+    CREATE TABLE ${table} (
+      "id" BIGSERIAL NOT NULL PRIMARY KEY,
+      "topic" TEXT NOT NULL,
+      "key" TEXT NOT NULL,
+      "payload" JSONB NOT NULL,
+      "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+      "published_at" TIMESTAMPTZ(3)
+    )`);
+  await pool.query(`CREATE INDEX ON ${table} ("published_at", "id")`);
+
+  // The same producer set-up as KafkaModule gives a process that only publishes.
+  const client = new ClientKafka({
+    client: kafkaClientConfig(connection),
+    producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
+    producerOnlyMode: true,
+  });
+  bus = new MessageBus(client, { requests: [], requestTimeoutMs: 10_000 });
+  await bus.onModuleInit();
+
+  const kafka = new Kafka({ clientId: `outbox-spec-reader-${process.pid}`, brokers: connection.brokers, logLevel: logLevel.NOTHING });
+  admin = kafka.admin();
+  await admin.connect();
+  consumer = kafka.consumer({ groupId: `outbox-spec-${schema}` });
+  await consumer.connect();
+  await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ partition, message }) => {
+      position.set(partition, Number(message.offset) + 1);
+      const event = JSON.parse(message.value?.toString() ?? 'null') as WithdrawalStateChangedEvent | null;
+      if (event) received.push({ partition, key: message.key?.toString() ?? '', event });
+    },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await consumer?.disconnect();
+  await admin?.disconnect();
+  await bus?.onApplicationShutdown();
+  await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await Promise.all(pools.map((p) => p.end()));
+}, 30_000);
+
+describe('OutboxRelay (PostgreSQL + Kafka)', () => {
+  it('publishes every pending row exactly once, under its key, in id order per key, and marks it published', async () => {
+    const partnerId = newUuid();
+    const keys = ['101', '102', '103'];
+    const rows = await insertRows(partnerId, keys, 30);
+    // A batch size below the row count makes drain() go round several times.
+    const relay = newRelay(transactionalSqlOver(pool), 8);
+
+    expect(await relay.drain()).toBe(30);
+
+    expect(await unpublishedAmong(rows)).toBe(0);
+    await consumeEverythingPublished();
+    expectPublishedOnceInOrder(rows, partnerId);
+  }, 60_000);
+
+  it('publishes nothing when drained again with nothing pending', async () => {
+    const partnerId = newUuid();
+    const rows = await insertRows(partnerId, ['201', '202'], 6);
+    const relay = newRelay(transactionalSqlOver(pool), 500);
+    expect(await relay.drain()).toBe(6);
+
+    expect(await relay.drain()).toBe(0);
+
+    await consumeEverythingPublished();
+    expect(receivedFor(partnerId)).toHaveLength(6);
+    expect(await unpublishedAmong(rows)).toBe(0);
+  }, 60_000);
+
+  it('two relays draining the same outbox at once still publish each row once (advisory lock)', async () => {
+    const partnerId = newUuid();
+    const rows = await insertRows(partnerId, ['301', '302', '303'], 60);
+    // Two service instances: separate connection pools, so their transactions really overlap.
+    const first = newRelay(transactionalSqlOver(newPool()), 10);
+    const second = newRelay(transactionalSqlOver(newPool()), 10);
+
+    const [a, b] = await Promise.all([first.drain(), second.drain()]);
+
+    expect(a + b).toBe(60);
+    expect(await unpublishedAmong(rows)).toBe(0);
+    await consumeEverythingPublished();
+    expectPublishedOnceInOrder(rows, partnerId);
+  }, 60_000);
+});
