@@ -592,6 +592,7 @@ async function main(): Promise<void> {
     let warmup: LevelResult | undefined;
     if (o.warmup > 0 && !interrupted) {
       warmup = await runLevel(s, admin, 'warm-up', o.warmup, Math.min(16, Math.max(...o.concurrency)), o);
+      if (interrupted) return;
       console.log(
         `warm-up: ${o.warmup} requests, ${warmup.throughput.toFixed(1)} req/s, status ${JSON.stringify(warmup.statusCounts)} (not measured)`,
       );
@@ -599,6 +600,7 @@ async function main(): Promise<void> {
     for (const c of o.concurrency) {
       if (interrupted) break;
       const r = await runLevel(s, admin, `c${c}`, o.requests, c, o);
+      if (interrupted) break; // a level cut short by Ctrl-C measures the shutdown, not the stack
       levels.push(r);
       printLevel(r);
     }
@@ -617,7 +619,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(interrupted ? 130 : 0),
   async (error: unknown) => {
     console.error(`bench failed: ${error instanceof Error ? error.stack : error}`);
     await cleanup();

@@ -1,13 +1,9 @@
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@partner/config';
 import { CreateUsdtWithdrawalRequest, ServicePings } from '@partner/contracts';
-import { ensureTopics } from '@partner/kafka';
 import { newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
-import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
-import { HttpErrorFilter } from './http/http-error.filter';
+import { createGatewayApp } from './gateway-app';
 
 // Integration: the real gateway (Fastify, Kafka, PostgreSQL) booted as main.ts boots it, while no
 // service runs (npm test starts the stack only for the e2e suite). Whatever needs a service must
@@ -31,11 +27,7 @@ const config = loadConfig(GatewayConfig, {
 let app: NestFastifyApplication;
 
 beforeAll(async () => {
-  await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-int-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
-  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true });
-  app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true });
-  if (process.env.TEST_LOGS) app.useLogger(app.get(Logger));
-  app.useGlobalFilters(new HttpErrorFilter());
+  app = await createGatewayApp(config, { logs: Boolean(process.env.TEST_LOGS) });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
 }, 90_000);

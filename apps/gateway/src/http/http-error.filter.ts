@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { ServiceUnavailableError } from '@partner/kafka';
 import { ErrorDetail, INVALID_REQUEST } from '@partner/validation';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -40,6 +40,11 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    // Health checks report which dependency is down in their own body; keep it (503, not an error of ours).
+    if (error instanceof ServiceUnavailableException) {
+      void reply.status(503).send(error.getResponse());
+      return;
+    }
     const { status, detail } = toHttpError(error);
     void reply.status(status).send(errorBody(request.url, detail));
   }

@@ -43,7 +43,6 @@ beforeAll(async () => {
   // compile() installs Nest's testing logger, which prints errors; keep jest.setup.js's silence.
   if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
   responder = moduleRef.createNestMicroservice(kafkaServerOptions(connection, `decorators-spec-${run}`, 1));
-  await responder.listen();
 
   // The gateway's set-up (KafkaModule), with a reply consumer group of this run's own.
   const client = new ClientKafka({
@@ -53,13 +52,12 @@ beforeAll(async () => {
     subscribe: { fromBeginning: false },
   });
   bus = new MessageBus(client, { requests: [RESPONDED, UNANSWERED], requestTimeoutMs: TIMEOUT_MS });
-  await bus.onModuleInit();
+  // Both join a consumer group first; they do it at the same time to keep the suite short.
+  await Promise.all([responder.listen(), bus.onModuleInit()]);
 }, 90_000);
 
-afterAll(async () => {
-  await bus?.onApplicationShutdown();
-  await responder?.close();
-}, 30_000);
+// Each consumer waits for its in-flight fetch when leaving its group: close them side by side.
+afterAll(() => Promise.all([bus?.onApplicationShutdown(), responder?.close()]), 30_000);
 
 describe('HandleRequest over Kafka', () => {
   it('runs the handler with the validated payload and sends its reply back', async () => {

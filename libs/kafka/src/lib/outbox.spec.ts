@@ -195,9 +195,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await consumer?.disconnect();
-  await admin?.disconnect();
-  await bus?.onApplicationShutdown();
+  await Promise.all([consumer?.disconnect(), admin?.disconnect(), bus?.onApplicationShutdown()]);
   await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await Promise.all(pools.map((p) => p.end()));
 }, 30_000);

@@ -1,0 +1,23 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { ensureTopics } from '@partner/kafka';
+import { AppModule } from './app.module';
+import { GatewayConfig } from './config/gateway.config';
+import { HttpErrorFilter } from './http/http-error.filter';
+
+/**
+ * Builds the gateway exactly as it runs (main.ts and the integration test share this). Bodies are JSON
+ * only: Nest's urlencoded parser is not installed and Fastify's text/plain parser is removed, so any
+ * other content type is refused with 415 before validation.
+ */
+export async function createGatewayApp(config: GatewayConfig, { logs = true } = {}): Promise<NestFastifyApplication> {
+  await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
+  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true });
+  adapter.getInstance().removeContentTypeParser('text/plain');
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true, bodyParser: false });
+  if (logs) app.useLogger(app.get(Logger));
+  app.useGlobalFilters(new HttpErrorFilter());
+  app.enableShutdownHooks();
+  return app;
+}
