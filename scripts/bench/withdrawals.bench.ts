@@ -24,15 +24,13 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { ApiClient, newCpf, newUuid, VALID_ADDRESS } from '../../libs/testing/src';
 import { APPS, AppName, repoRoot } from '../lib/services';
-import { kafka, migrate, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';
+import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';
 
 // ------------------------------------------------------------------------------------ settings
 const root = repoRoot();
 const KAFKA_PORT = 29092;
-const ADMIN_DB_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner_bench';
 const GATEWAY_PORT = 23000;
 const HEALTH_PORT_BASE = 23100;
@@ -213,18 +211,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     console.error(`\nbench: ${signal}, stopping the stack...`);
     void cleanup().finally(() => process.exit(130));
   });
-}
-
-async function recreateDatabase(): Promise<void> {
-  const name = new URL(DATABASE_URL).pathname.slice(1);
-  const client = new Client({ connectionString: ADMIN_DB_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Like stack.ts startApps, but the bench holds the processes from the first spawn so Ctrl-C can stop them. */
@@ -560,7 +546,7 @@ async function main(): Promise<void> {
     rmSync(KAFKA_DATA_DIR, { recursive: true, force: true });
     kafkaStarted = true;
     await time('kafkaStartMs', () => kafka('start', KAFKA_PORT));
-    await time('databaseRecreateMs', recreateDatabase);
+    await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
     if (o.build) {
       await time('buildMs', () => execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' }));

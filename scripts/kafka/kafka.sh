@@ -311,7 +311,12 @@ format_storage() {
     cluster_id="$(cat "$KAFKA_DATA_DIR/cluster.id")"
   else
     # A Kafka cluster id is a base64url-encoded 16-byte UUID (22 chars, no padding).
-    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    # An id starting with '-' would be read as an option by the storage tool: draw again (as Kafka's
+    # own Uuid.randomUuid does).
+    cluster_id="-"
+    while [[ "$cluster_id" == -* ]]; do
+      cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    done
     printf '%s\n' "$cluster_id" >"$KAFKA_DATA_DIR/cluster.id"
   fi
   log "formatting $LOG_DIRS (cluster id $cluster_id)"

@@ -6,6 +6,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
@@ -27,6 +28,24 @@ export function kafka(command: 'start' | 'stop' | 'status', port: number): void 
     stdio: 'inherit',
     env: { ...process.env, KAFKA_PORT: String(port) },
   });
+}
+
+/**
+ * Drops and creates the database of `databaseUrl` (tests and the bench start from nothing). The admin
+ * connection goes to the `postgres` database of the same server.
+ */
+export async function recreateDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
 }
 
 export function migrate(databaseUrl: string): void {
@@ -51,8 +70,13 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
 export class RunningStack {
   constructor(readonly processes: Map<AppName, ChildProcess>, readonly gatewayUrl: string) {}
 
-  /** Stops the apps: SIGTERM for a graceful shutdown, SIGKILL after a deadline. */
+  /**
+   * Stops the apps: SIGTERM for a graceful shutdown, SIGKILL after a deadline. The gateway goes first,
+   * so no new request reaches a service that is already stopping.
+   */
   async stop(deadlineMs = 10_000): Promise<void> {
+    const gateway = this.processes.get('gateway');
+    if (gateway) await stopProcess(gateway, deadlineMs);
     await Promise.all([...this.processes.values()].map((p) => stopProcess(p, deadlineMs)));
   }
 }

@@ -11,13 +11,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { repoRoot } from '../lib/services';
-import { kafka, migrate, RunningStack, startApps } from '../stack/stack';
+import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_test';
 const gatewayPort = Number(process.env.TEST_GATEWAY_PORT ?? 13000);
 const healthPortBase = Number(process.env.TEST_HEALTH_PORT_BASE ?? 13100);
@@ -27,18 +25,6 @@ const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
 interface Totals {
   passed: number;
   failed: number;
-}
-
-async function recreateDatabase(): Promise<void> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A whole-workspace check that counts as one test. */
@@ -92,7 +78,7 @@ async function main(): Promise<number> {
   kafka('start', kafkaPort);
   let stack: RunningStack | undefined;
   try {
-    await recreateDatabase();
+    await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
     execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
     // Spec files and scripts are type-checked too: the @ts-expect-error contract checks live there.

@@ -27,6 +27,7 @@ export class AppModule {
             groupId: 'gateway',
             requests: requestTopics,
             requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+            idempotentProducer: false,
           }),
         }),
         AuthModule,

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@partner/config';
-import { CreateUsdtWithdrawalRequest, ServicePings } from '@partner/contracts';
-import { newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { ServicePings } from '@partner/contracts';
+import { newCpf, requireEnv, withdrawalRequest } from '@partner/testing';
 import { GatewayConfig } from './config/gateway.config';
 import { createGatewayApp } from './gateway-app';
 
@@ -51,15 +51,7 @@ async function newPartnerKey(): Promise<string> {
   return String(res.body.api_key);
 }
 
-const withdrawal = (overrides: Record<string, unknown> = {}): CreateUsdtWithdrawalRequest & Record<string, unknown> => ({
-  document: newCpf(),
-  idempotency_key: newUuid(),
-  address: VALID_ADDRESS,
-  usdtmicros: 1_000_000,
-  fee_choice: 'LOW',
-  network: 'MATIC',
-  ...overrides,
-});
+const withdrawal = (overrides: Record<string, unknown> = {}) => withdrawalRequest(newCpf(), overrides);
 
 const WITHDRAWALS = '/partner/v1/withdrawals/usdt';
 

@@ -1,3 +1,4 @@
+import type { PartnerEvent } from '@partner/contracts';
 import { ApiClient, newCpf, requireEnv } from '@partner/testing';
 
 export const gatewayUrl = () => requireEnv('GATEWAY_URL');
@@ -25,15 +26,7 @@ export async function balanceOf(api: ApiClient, document: string): Promise<numbe
   return res.body.usdt_micros;
 }
 
-export interface FeedEvent {
-  id: string;
-  type: string;
-  state: string;
-  resource_id: string;
-  created_at: number;
-  delivered: boolean;
-  data: Record<string, unknown>;
-}
+export type FeedEvent = PartnerEvent;
 
 export async function listEvents(api: ApiClient, query = 'delivered=false'): Promise<FeedEvent[]> {
   const res = await api.get<{ events: FeedEvent[] }>(`/partner/v1/events?${query}`);

@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { WithdrawalStateChangedEvent, WithdrawalState } from '@partner/contracts';
-import { newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
 import { EventsConfig } from '../config/events.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
@@ -13,37 +13,13 @@ const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireE
 const prisma = new PrismaService(config);
 const feed = new FeedEventRepository(prisma);
 
-afterAll(() => prisma.onModuleDestroy());
+afterAll(() => prisma.onApplicationShutdown());
 
 let resourceSeq = 1;
 
 /** A valid withdrawal event; `minutesAgo` sets occurred_at, so tests can make it disagree with insertion order. */
 function withdrawalEvent(partnerId: string, state: WithdrawalState = 'created', minutesAgo = 0): WithdrawalStateChangedEvent {
-  const id = resourceSeq++;
-  const at = new Date(Date.UTC(2026, 0, 1, 12, 0, 0) - minutesAgo * 60_000);
-  return {
-    event_id: newUuid(),
-    partner_id: partnerId,
-    type: 'usdt_withdrawal',
-    state,
-    resource_id: String(id),
-    occurred_at: at.toISOString(),
-    resource: {
-      id,
-      document: newCpf(),
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      network: 'MATIC',
-      fee_choice: 'LOW',
-      usdtmicros: 1_000_000,
-      fee_micros: 20_000,
-      state,
-      tx_hash: null,
-      failure_reason: null,
-      created_at: Math.floor(at.getTime() / 1000),
-      last_updated_at: Math.floor(at.getTime() / 1000),
-    },
-  };
+  return withdrawalStateChanged(partnerId, { resourceId: resourceSeq++, state, at: new Date(Date.UTC(2026, 0, 1, 12) - minutesAgo * 60_000) });
 }
 
 /** Stores `count` events for a partner, the later ones with earlier occurred_at: only insertion order sorts them right. */

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { pgAdapter } from '@partner/platform';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaClient } from '../generated/prisma/client';
@@ -7,12 +7,13 @@ import { PrismaClient } from '../generated/prisma/client';
 export const DB_SCHEMA = 'inflows';
 
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   constructor(config: InflowsConfig) {
     super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the Kafka consumers have closed (Nest closes them between the destroy and shutdown hooks). */
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
   }
 }

@@ -9,6 +9,19 @@ import { stateChanged } from '../withdrawals/withdrawal-event';
 import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 
 const BATCH = 200;
+/** Moves made at once: each is its own short transaction, so a few overlap well within the pool of 10. */
+const PARALLEL_MOVES = 4;
+
+/** Runs `move` over `items`, `limit` at a time; returns the sum of what the moves return. */
+async function inParallel<T>(items: T[], limit: number, move: (item: T) => Promise<number>): Promise<number> {
+  let next = 0;
+  let total = 0;
+  const worker = async () => {
+    while (next < items.length) total += await move(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return total;
+}
 
 /**
  * The simulated chain: broadcasts `created` withdrawals (`sent`, with a transaction hash) and confirms
@@ -33,9 +46,9 @@ export class AdvanceWithdrawalsUseCase {
   async execute(now = new Date()): Promise<number> {
     let moved = 0;
     const toSend = await this.withdrawals.findDueAcrossPartners('created', new Date(now.getTime() - this.config.CHAIN_SEND_DELAY_MS), BATCH);
-    for (const { id, partnerId } of toSend) moved += await this.send(partnerId, id);
+    moved += await inParallel(toSend, PARALLEL_MOVES, ({ id, partnerId }) => this.send(partnerId, id));
     const toConfirm = await this.withdrawals.findDueAcrossPartners('sent', new Date(now.getTime() - this.config.CHAIN_SETTLE_DELAY_MS), BATCH);
-    for (const { id, partnerId } of toConfirm) moved += await this.confirm(partnerId, id);
+    moved += await inParallel(toConfirm, PARALLEL_MOVES, ({ id, partnerId }) => this.confirm(partnerId, id));
     if (moved > 0) this.relay.wake();
     return moved;
   }

@@ -1,10 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { AdvanceWithdrawalsUseCase } from './advance-withdrawals.use-case';
 
 /** Drives the simulated chain on a timer; one tick at a time, never overlapping. */
 @Injectable()
-export class ChainSimulatorService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ChainSimulatorService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ChainSimulatorService.name);
   private timer?: NodeJS.Timeout;
   private tick?: Promise<unknown>;
@@ -20,7 +20,7 @@ export class ChainSimulatorService implements OnApplicationBootstrap, OnApplicat
     this.timer = setTimeout(run, this.config.CHAIN_TICK_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     clearTimeout(this.timer);
     await this.tick;
     clearTimeout(this.timer);

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { pgAdapter } from '@partner/platform';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
@@ -9,12 +9,13 @@ export const DB_SCHEMA = 'withdrawals';
 export type Tx = Prisma.TransactionClient;
 
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   constructor(config: WithdrawalsConfig) {
     super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the Kafka consumers have closed (Nest closes them between the destroy and shutdown hooks). */
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
   }
 }

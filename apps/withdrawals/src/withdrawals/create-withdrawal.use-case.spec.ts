@@ -1,7 +1,7 @@
 import { CreateWithdrawalCommand } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { OutboxRelay } from '@partner/kafka';
-import { FAILING_ADDRESS, newCpf, newUuid, VALID_ADDRESS } from '@partner/testing';
+import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -31,13 +31,7 @@ async function newAccount(micros: number) {
 
 const command = (partnerId: string, document: string, overrides: Partial<CreateWithdrawalCommand> = {}): CreateWithdrawalCommand => ({
   partner_id: partnerId,
-  document,
-  idempotency_key: newUuid(),
-  address: VALID_ADDRESS,
-  usdtmicros: 1_000_000,
-  fee_choice: 'LOW',
-  network: 'MATIC',
-  ...overrides,
+  ...withdrawalRequest(document, overrides),
 });
 
 async function outboxStates(partnerId: string): Promise<string[]> {

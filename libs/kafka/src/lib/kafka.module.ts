@@ -11,6 +11,12 @@ export interface KafkaModuleOptions {
   groupId: string;
   requests?: RequestTopic[];
   requestTimeoutMs?: number;
+  /**
+   * An idempotent producer with one request in flight (the default) keeps the outbox relay's events
+   * unduplicated and in order. A process that only sends commands (the gateway) turns it off so its
+   * requests pipeline; commands are made safe to repeat by their idempotency keys instead.
+   */
+  idempotentProducer?: boolean;
 }
 
 /** Provides the MessageBus. A process that only publishes (no `requests`) runs no consumer at all. */
@@ -32,7 +38,10 @@ export class KafkaModule {
             new ClientKafka({
               client: kafkaClientConfig(o.connection),
               consumer: { groupId: o.groupId, sessionTimeout: 15_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false },
-              producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
+              producer:
+                o.idempotentProducer === false
+                  ? { allowAutoTopicCreation: false }
+                  : { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
               subscribe: { fromBeginning: false },
               producerOnlyMode: !o.requests || o.requests.length === 0,
             }),

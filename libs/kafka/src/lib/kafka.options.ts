@@ -30,7 +30,8 @@ export function kafkaServerOptions(conn: KafkaConnection, groupId: string, concu
       consumer: { groupId, sessionTimeout: 15_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false },
       subscribe: { fromBeginning: true },
       run: { partitionsConsumedConcurrently: concurrency },
-      producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
+      // Replies only: a duplicate reply is ignored by the waiting client, so they may pipeline.
+      producer: { allowAutoTopicCreation: false },
       // Nest appends '-server' to ids unless told otherwise; group ids are ours to name.
       postfixId: '',
     },

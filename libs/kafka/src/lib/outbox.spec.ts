@@ -1,7 +1,7 @@
 import { ClientKafka } from '@nestjs/microservices';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
-import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { newUuid, pollUntil, requireEnv, withdrawalStateChanged } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { Admin, Consumer, Kafka, logLevel } from 'kafkajs';
 import { Pool, PoolClient } from 'pg';
@@ -73,32 +73,8 @@ const received: Received[] = [];
 /** Next offset the consumer will read, per partition. */
 const position = new Map<number, number>();
 
-const stateChanged = (partnerId: string, resourceId: string, state: 'created' | 'sent'): WithdrawalStateChangedEvent => {
-  const now = new Date().toISOString();
-  return {
-    event_id: newUuid(),
-    partner_id: partnerId,
-    type: 'usdt_withdrawal',
-    state,
-    resource_id: resourceId,
-    occurred_at: now,
-    resource: {
-      id: Number(resourceId),
-      document: newCpf(),
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      network: 'MATIC',
-      fee_choice: 'LOW',
-      usdtmicros: 1_000_000,
-      fee_micros: 20_000,
-      state,
-      tx_hash: null,
-      failure_reason: null,
-      created_at: Math.floor(Date.now() / 1000),
-      last_updated_at: Math.floor(Date.now() / 1000),
-    },
-  };
-};
+const stateChanged = (partnerId: string, resourceId: string, state: 'created' | 'sent'): WithdrawalStateChangedEvent =>
+  withdrawalStateChanged(partnerId, { resourceId: Number(resourceId), state });
 
 /** Inserts `count` rows spread round-robin over `keys`, one at a time so ids follow the loop order. */
 async function insertRows(partnerId: string, keys: string[], count: number): Promise<Row[]> {

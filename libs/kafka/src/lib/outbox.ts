@@ -1,4 +1,4 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
 
@@ -36,7 +36,7 @@ interface OutboxRow {
  * committed. Rows are marked published in the same transaction that read them, after the broker
  * acknowledged them; a crash in between publishes them again, which consumers absorb by event id.
  */
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly table: string;
   private timer?: NodeJS.Timeout;
@@ -57,7 +57,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.schedule(0);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops before the producer and the database go away; the batch in flight completes. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;

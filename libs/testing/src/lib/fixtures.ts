@@ -18,3 +18,16 @@ export function requireEnv(name: string): string {
   if (!value) throw new Error(`${name} is not set: run the suites through npm test, which starts the broker, database and stack`);
   return value;
 }
+
+/** A valid body for POST /partner/v1/withdrawals/usdt (1 USDT on Polygon, LOW fee), with overrides. */
+export function withdrawalRequest<T extends Record<string, unknown>>(document: string, overrides?: T) {
+  return {
+    document,
+    idempotency_key: newUuid(),
+    address: VALID_ADDRESS,
+    usdtmicros: 1_000_000,
+    fee_choice: 'LOW' as const,
+    network: 'MATIC' as const,
+    ...overrides,
+  };
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { newCpf, VALID_ADDRESS } from './fixtures';
+
+/** A valid `usdt_withdrawal` domain event, as the withdrawals service writes it to its outbox. */
+export function withdrawalStateChanged(
+  partnerId: string,
+  { resourceId = 1, state = 'created', at = new Date() }: { resourceId?: number; state?: WithdrawalState; at?: Date } = {},
+): WithdrawalStateChangedEvent {
+  const unix = Math.floor(at.getTime() / 1000);
+  return {
+    event_id: randomUUID(),
+    partner_id: partnerId,
+    type: 'usdt_withdrawal',
+    state,
+    resource_id: String(resourceId),
+    occurred_at: at.toISOString(),
+    resource: {
+      id: resourceId,
+      document: newCpf(),
+      idempotency_key: randomUUID(),
+      address: VALID_ADDRESS,
+      network: 'MATIC',
+      fee_choice: 'LOW',
+      usdtmicros: 1_000_000,
+      fee_micros: 20_000,
+      state,
+      tx_hash: null,
+      failure_reason: null,
+      created_at: unix,
+      last_updated_at: unix,
+    },
+  };
+}
