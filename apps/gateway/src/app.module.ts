@@ -4,8 +4,11 @@ import { KafkaModule } from '@partner/kafka';
 import { loggingModule } from '@partner/platform';
 import { AuthModule } from './auth/auth.module';
 import { GatewayConfig } from './config/gateway.config';
+import { CustomersModule } from './customers/customers.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
+import { PixKeysModule } from './pix-keys/pix-keys.module';
 import { PrismaService } from './prisma/prisma.service';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -34,6 +37,9 @@ export class AppModule {
         HealthModule,
         WithdrawalsModule,
         EventsModule,
+        PixKeysModule,
+        CustomersModule,
+        PixInflowsModule.register({ sandbox: config.SANDBOX }),
         ...(config.SANDBOX ? [SandboxModule] : []),
       ],
     };

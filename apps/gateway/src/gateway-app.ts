@@ -5,6 +5,7 @@ import { ensureTopics } from '@partner/kafka';
 import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { setupOpenApi } from './http/openapi';
 
 /**
  * Builds the gateway exactly as it runs (main.ts and the integration test share this). Bodies are JSON
@@ -18,6 +19,7 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true } = 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true, bodyParser: false });
   if (logs) app.useLogger(app.get(Logger));
   app.useGlobalFilters(new HttpErrorFilter());
+  setupOpenApi(app);
   app.enableShutdownHooks();
   return app;
 }

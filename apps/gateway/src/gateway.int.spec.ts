@@ -127,4 +127,18 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(res).toMatchObject({ status: 422, body: { error: 'invalid_fee', field: 'fee_choice' } });
     expect(res.elapsed).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
   });
+
+  it('serves an OpenAPI document describing the withdrawal body and the API key', async () => {
+    const res = await app.inject({ method: 'GET', url: '/docs/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, unknown> };
+    };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/partner/v1/withdrawals/usdt', '/partner/v1/events', '/partner/v1/events/{id}']));
+    const body = doc.components.schemas.CreateUsdtWithdrawalRequest;
+    expect(Object.keys(body.properties).sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);
+    expect(body.required?.sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);
+    expect(doc.components.securitySchemes.partner).toMatchObject({ type: 'apiKey', name: 'X-API-Key', in: 'header' });
+  });
 });

@@ -5,7 +5,7 @@ import { EventsConfig } from '../config/events.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
-import { WithdrawalEventsHandler } from './withdrawal-events.handler';
+import { DomainEventsHandler } from './domain-events.handler';
 
 // Integration: the real `events` schema in PostgreSQL (npm test migrates it). Every test works with
 // partners of its own, so the shared table can hold anything else.
@@ -105,15 +105,15 @@ describe('FeedEventRepository (PostgreSQL)', () => {
   });
 });
 
-describe('WithdrawalEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
-  const handler = new WithdrawalEventsHandler(new ProjectFeedEventUseCase(feed));
+describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
+  const handler = new DomainEventsHandler(new ProjectFeedEventUseCase(feed));
 
   it("projects a valid event into its partner's feed once, however often it is delivered", async () => {
     const partnerId = newUuid();
     const event = withdrawalEvent(partnerId, 'settled');
 
-    await handler.handle(event);
-    await handler.handle(event);
+    await handler.withdrawal(event);
+    await handler.withdrawal(event);
 
     expect(await feed.list(partnerId, {})).toEqual([
       expect.objectContaining({ id: event.event_id, type: 'usdt_withdrawal', state: 'settled', resource_id: event.resource_id }),
@@ -123,7 +123,7 @@ describe('WithdrawalEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () =
   it('skips an invalid event without storing anything', async () => {
     const partnerId = newUuid();
 
-    await handler.handle({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' });
+    await handler.withdrawal({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' });
 
     expect(await feed.list(partnerId, {})).toEqual([]);
   });

@@ -4,10 +4,10 @@ import { FeedQueriesHandler } from './feed-queries.handler';
 import { ListEventsUseCase } from './list-events.use-case';
 import { MarkEventDeliveredUseCase } from './mark-event-delivered.use-case';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
-import { WithdrawalEventsHandler } from './withdrawal-events.handler';
+import { DomainEventsHandler } from './domain-events.handler';
 
 @Module({
-  controllers: [WithdrawalEventsHandler, FeedQueriesHandler],
+  controllers: [DomainEventsHandler, FeedQueriesHandler],
   providers: [FeedEventRepository, ProjectFeedEventUseCase, ListEventsUseCase, MarkEventDeliveredUseCase],
 })
 export class FeedModule {}

@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { ServiceName, ServicePings } from '@partner/contracts';
 import { MessageBus, probeBroker } from '@partner/kafka';
@@ -6,6 +7,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { PrismaService } from '../prisma/prisma.service';
 
 /** /healthz: the process is up. /readyz: the broker, the gateway's database and every service answer. */
+@ApiTags('health')
 @Controller()
 export class HealthController {
   constructor(

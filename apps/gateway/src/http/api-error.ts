@@ -15,6 +15,9 @@ export const STATUS_OF_CODE: Record<string, number> = {
   invalid_request: 400,
   invalid_address: 400,
   invalid_document: 400,
+  invalid_cnpj: 400,
+  invalid_phone: 400,
+  invalid_owner: 400,
   unauthorized: 401,
   not_found: 404,
   user_not_found: 404,
@@ -25,6 +28,7 @@ export const STATUS_OF_CODE: Record<string, number> = {
   invalid_fee: 422,
   insufficient_funds: 422,
   idempotency_key_reused: 422,
+  pix_key_not_registered: 422,
   not_implemented: 501,
   service_unavailable: 503,
 };

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { SandboxUserRequest } from '@partner/contracts';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -10,11 +11,13 @@ import { CreatePartnerRequest } from './sandbox.dto';
 import { CreatePartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
 
 /** Test helpers, mounted only when SANDBOX=true (README: "Sandbox"). */
+@ApiTags('sandbox')
 @Controller('sandbox/v1')
 export class SandboxController {
   constructor(private readonly createPartner: CreatePartnerUseCase, private readonly upsertUser: UpsertSandboxUserUseCase) {}
 
   @Post('partners')
+  @ApiSecurity('admin')
   @UseGuards(AdminKeyGuard)
   @HttpCode(201)
   partners(@Body(new ContractPipe(CreatePartnerRequest)) body: CreatePartnerRequest) {
@@ -23,6 +26,7 @@ export class SandboxController {
 
   /** 201 when the user was created, 200 when an existing user was credited; answers the new balance. */
   @Post('users')
+  @ApiSecurity('partner')
   @UseGuards(ApiKeyGuard)
   async users(
     @CurrentPartner() partner: Partner,

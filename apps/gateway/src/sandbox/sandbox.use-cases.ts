@@ -15,15 +15,25 @@ export class CreatePartnerUseCase {
 }
 
 /**
- * Creates or credits a sandbox user. It answers after the owning service committed, so the user is
- * usable at once (read-your-writes). Services that keep users of their own join this fan-out.
+ * Creates or credits a sandbox user in every service that keeps users of its own (withdrawals: the USDT
+ * balance; pix-keys and inflows: who may own a key or receive a Pix). It answers after all of them
+ * committed, so the user is usable everywhere at once (read-your-writes). Each call is idempotent, so a
+ * retry after a partial failure completes the fan-out.
  */
 @Injectable()
 export class UpsertSandboxUserUseCase {
   constructor(private readonly bus: MessageBus) {}
 
   async execute(partnerId: string, request: SandboxUserRequest): Promise<CreditAccountResult> {
-    const command = { ...request, partner_id: partnerId };
-    return unwrap(await this.bus.request(Topics.WithdrawalsCreditAccount, command, `${partnerId}:${request.document}`));
+    const key = `${partnerId}:${request.document}`;
+    const user = { partner_id: partnerId, document: request.document };
+    const [credit, pixKeys, inflows] = await Promise.all([
+      this.bus.request(Topics.WithdrawalsCreditAccount, { ...request, partner_id: partnerId }, key),
+      this.bus.request(Topics.PixKeysUpsertUser, user, key),
+      this.bus.request(Topics.InflowsUpsertUser, user, key),
+    ]);
+    unwrap(pixKeys);
+    unwrap(inflows);
+    return unwrap(credit);
   }
 }

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { CreateUsdtWithdrawalRequest } from '@partner/contracts';
+import { ApiOkResponse, ApiCreatedResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPartner } from '../auth/current-partner.decorator';
@@ -7,6 +8,8 @@ import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 
+@ApiTags('withdrawals')
+@ApiSecurity('partner')
 @Controller('partner/v1/withdrawals')
 @UseGuards(ApiKeyGuard)
 export class WithdrawalsController {
@@ -14,6 +17,8 @@ export class WithdrawalsController {
 
   /** Spec 4.1: 201 when created, 200 with the same id when the idempotency key was used before. */
   @Post('usdt')
+  @ApiCreatedResponse({ description: 'Created: {id}' })
+  @ApiOkResponse({ description: 'Idempotency key used before with the same request: the same {id}' })
   @HttpCode(201)
   async create(
     @CurrentPartner() partner: Partner,

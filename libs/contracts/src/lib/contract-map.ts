@@ -3,8 +3,14 @@ import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult } from './c
 import { ListEventsQuery, ListEventsResult } from './events/list-events/list-events.query';
 import { MarkEventDeliveredCommand, MarkEventDeliveredResult } from './events/mark-delivered/mark-event-delivered.command';
 import { PingQuery, PingResult } from './health/ping.query';
+import { BusinessCustomerRegisteredEvent } from './customers/business-customer-registered/business-customer-registered.event';
 import { ListPixInflowsQuery, ListPixInflowsResult } from './inflows/list-pix-inflows/list-pix-inflows.query';
+import { PixInStateChangedEvent } from './inflows/pix-in-state-changed/pix-in-state-changed.event';
+import { PixReceivedEvent } from './inflows/pix-received/pix-received.event';
+import { SimulatePixInCommand, SimulatePixInResult } from './inflows/simulate-pix-in/simulate-pix-in.command';
 import { CreatePixKeyCommand, PixKeyStatusResult } from './pix-keys/create-pix-key/create-pix-key.command';
+import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
+import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
 import { Reply } from './reply';
 import { Topics } from './topics';
@@ -28,16 +34,23 @@ export const requestContracts = {
   [Topics.EventsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult>(CreatePixKeyCommand),
   [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult>(DeletePixKeyCommand),
+  [Topics.PixKeysUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),
   [Topics.PixKeysPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommand, CreateBusinessCustomerResult>(CreateBusinessCustomerCommand),
   [Topics.CustomersPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
+  [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),
+  [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult>(SimulatePixInCommand),
   [Topics.InflowsPing]: request<PingQuery, PingResult>(PingQuery),
 } as const;
 
 /** Fire-and-forget event topics and the payload class each carries. */
 export const eventContracts = {
   [Topics.WithdrawalStateChanged]: WithdrawalStateChangedEvent,
+  [Topics.PixKeyStateChanged]: PixKeyStateChangedEvent,
+  [Topics.PixInStateChanged]: PixInStateChangedEvent,
+  [Topics.BusinessCustomerRegistered]: BusinessCustomerRegisteredEvent,
+  [Topics.SpiPixReceived]: PixReceivedEvent,
 } as const;
 
 export type RequestTopic = keyof typeof requestContracts;

@@ -15,13 +15,22 @@ export const Topics = {
 
   PixKeysCreate: 'pix-keys.command.create.v1',
   PixKeysDelete: 'pix-keys.command.delete.v1',
+  PixKeysUpsertUser: 'pix-keys.command.upsert-user.v1',
   PixKeysPing: 'pix-keys.query.ping.v1',
+  PixKeyStateChanged: 'pix-keys.event.state-changed.v1',
 
   CustomersCreateBusiness: 'customers.command.create-business.v1',
   CustomersPing: 'customers.query.ping.v1',
+  BusinessCustomerRegistered: 'customers.event.business-registered.v1',
 
   InflowsList: 'inflows.query.list.v1',
+  InflowsUpsertUser: 'inflows.command.upsert-user.v1',
+  InflowsSimulatePixIn: 'inflows.command.simulate-pix-in.v1',
   InflowsPing: 'inflows.query.ping.v1',
+  PixInStateChanged: 'inflows.event.state-changed.v1',
+
+  /** The simulated Pix payment network (SPI) announcing an incoming payment; consumed by inflows. */
+  SpiPixReceived: 'spi.event.pix-received.v1',
 } as const;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];

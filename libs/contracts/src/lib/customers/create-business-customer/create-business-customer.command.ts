@@ -1,12 +1,9 @@
-import { IsObject, IsUUID } from 'class-validator';
+import { IsUUID } from 'class-validator';
+import { CreateBusinessCustomerRequest } from './create-business-customer.request';
 
-/** POST /partner/v1/customers/business (spec 4.2); the full body class arrives with issue #3. */
-export class CreateBusinessCustomerCommand {
+export class CreateBusinessCustomerCommand extends CreateBusinessCustomerRequest {
   @IsUUID()
   partner_id!: string;
-
-  @IsObject()
-  customer!: Record<string, unknown>;
 }
 
 export interface CreateBusinessCustomerResult {

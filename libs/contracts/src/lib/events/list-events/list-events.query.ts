@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 
@@ -10,11 +11,13 @@ const integerString = ({ value }: { value: unknown }) =>
 
 /** Query string of GET /partner/v1/events. Query values arrive as strings; only exact forms are accepted. */
 export class ListEventsRequest {
+  @ApiPropertyOptional({ description: 'false: not yet delivered; true: delivered; absent: both', type: Boolean })
   @IsOptional()
   @Transform(booleanString)
   @IsBoolean({ message: 'delivered must be true or false' })
   delivered?: boolean;
 
+  @ApiPropertyOptional({ description: 'Page size', minimum: 1, maximum: MAX_EVENTS_PAGE, default: DEFAULT_EVENTS_PAGE })
   @IsOptional()
   @Transform(integerString)
   @IsInt({ message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })

@@ -1,11 +1,44 @@
-import { IsUUID } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
+import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
 
-/** GET /partner/v1/pix-in (spec 4.5). */
-export class ListPixInflowsQuery {
+export const MAX_PIX_IN_PAGE = 1000;
+
+const integerString = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
+
+/**
+ * Query of GET /partner/v1/pix-in. Beyond the spec, all optional: `limit` and `cursor` page the list
+ * (the answer then carries `next_cursor`), `status` filters. Without them the answer is the spec's.
+ */
+export class ListPixInflowsRequest {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PIX_IN_PAGE })
+  @IsOptional()
+  @Transform(integerString)
+  @IsInt({ message: `limit must be an integer from 1 to ${MAX_PIX_IN_PAGE}` })
+  @Min(1, { message: `limit must be an integer from 1 to ${MAX_PIX_IN_PAGE}` })
+  @Max(MAX_PIX_IN_PAGE, { message: `limit must be an integer from 1 to ${MAX_PIX_IN_PAGE}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+
+  @ApiPropertyOptional({ enum: PIX_IN_STATUSES })
+  @IsOptional()
+  @IsIn(PIX_IN_STATUSES, { message: `status must be one of ${PIX_IN_STATUSES.join(', ')}` })
+  status?: PixInStatus;
+}
+
+export class ListPixInflowsQuery extends ListPixInflowsRequest {
   @IsUUID()
   partner_id!: string;
 }
 
 export interface ListPixInflowsResult {
-  pix_in: Record<string, unknown>[];
+  pix_in: PixInflow[];
+  /** Present when the request paged (limit or cursor given) and more inflows follow. */
+  next_cursor?: string | null;
 }

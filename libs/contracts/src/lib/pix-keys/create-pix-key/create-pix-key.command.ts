@@ -1,18 +1,30 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { IsCpf } from '@partner/validation';
+import { IsCpf, withCode } from '@partner/validation';
 
-/** POST /partner/v1/pix-key (spec 4.4). The pix-keys service fills in the behaviour in issue #3. */
-export class CreatePixKeyCommand {
-  @IsUUID()
-  partner_id!: string;
-
-  @IsCpf()
+/** Body of POST /partner/v1/pix-key (spec 4.4). The key registered is the user's CPF. */
+export class CreatePixKeyRequest {
+  @ApiProperty({ description: "User's CPF, 11 digits; it becomes the Pix key", example: '52998224725' })
+  @IsCpf(withCode('invalid_document'))
   document!: string;
 
-  @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'idempotency_key must be a UUID' })
   idempotency_key!: string;
 }
 
+export class CreatePixKeyCommand extends CreatePixKeyRequest {
+  @IsUUID()
+  partner_id!: string;
+}
+
+/**
+ * Spec 4.3/4.4 answers: `accepted` (202), `already_sent` and `succeeded` (200). Failures travel as
+ * error replies (`already_exists`, `user_not_found`, `not_found`, `invalid_document`).
+ */
+export const PIX_KEY_ANSWERS = ['accepted', 'already_sent', 'succeeded'] as const;
+export type PixKeyAnswer = (typeof PIX_KEY_ANSWERS)[number];
+
 export interface PixKeyStatusResult {
-  status: string;
+  status: PixKeyAnswer;
 }

@@ -1,14 +1,24 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { IsCpf } from '@partner/validation';
+import { IsCpf, withCode } from '@partner/validation';
 
-/** DELETE /partner/v1/pix-key/{document} (spec 4.3). */
-export class DeletePixKeyCommand {
+/** Body of DELETE /partner/v1/pix-key/{document} (spec 4.3); the CPF comes from the path. */
+export class DeletePixKeyRequest {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'idempotency_key must be a UUID' })
+  idempotency_key!: string;
+}
+
+/** The path parameter of DELETE /partner/v1/pix-key/{document}. */
+export class PixKeyDocumentParams {
+  @IsCpf(withCode('invalid_document'))
+  document!: string;
+}
+
+export class DeletePixKeyCommand extends DeletePixKeyRequest {
   @IsUUID()
   partner_id!: string;
 
-  @IsCpf()
+  @IsCpf(withCode('invalid_document'))
   document!: string;
-
-  @IsUUID()
-  idempotency_key!: string;
 }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, IsUUID, Max, Min } from 'class-validator';
 import { IsCpf, IsEvmAddress, withCode } from '@partner/validation';
 import { FEE_CHOICES, FeeChoice, MAX_WITHDRAWAL_MICROS, MIN_WITHDRAWAL_MICROS, Network, NETWORKS } from '../withdrawal.types';
@@ -9,24 +10,30 @@ const amountMessage = `usdtmicros must be an integer number of micros from ${MIN
  * reported in when several fields are wrong. Codes from spec section 7 are attached to their fields.
  */
 export class CreateUsdtWithdrawalRequest {
+  @ApiProperty({ description: "User's CPF, 11 digits", example: '52998224725' })
   @IsCpf()
   document!: string;
 
+  @ApiProperty({ description: 'Unique per request; a replay returns the first answer', format: 'uuid' })
   @IsUUID('all', { message: 'idempotency_key must be a UUID' })
   idempotency_key!: string;
 
+  @ApiProperty({ description: 'Destination EVM address; mixed case must match EIP-55', example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' })
   @IsString(withCode('invalid_address', 'address must be a string'))
   @IsEvmAddress(withCode('invalid_address'))
   address!: string;
 
+  @ApiProperty({ description: 'Amount in USDT micros (1 USDT = 1,000,000)', minimum: MIN_WITHDRAWAL_MICROS, maximum: MAX_WITHDRAWAL_MICROS, example: 1_000_000 })
   @IsInt(withCode('invalid_amount', amountMessage))
   @Min(MIN_WITHDRAWAL_MICROS, withCode('invalid_amount', amountMessage))
   @Max(MAX_WITHDRAWAL_MICROS, withCode('invalid_amount', amountMessage))
   usdtmicros!: number;
 
+  @ApiProperty({ enum: FEE_CHOICES, description: 'Network fee priority' })
   @IsIn(FEE_CHOICES, withCode('invalid_fee', `fee_choice must be one of ${FEE_CHOICES.join(', ')}`))
   fee_choice!: FeeChoice;
 
+  @ApiProperty({ enum: NETWORKS, description: 'ETH (Ethereum mainnet) or MATIC (Polygon)' })
   @IsIn(NETWORKS, { message: `network must be one of ${NETWORKS.join(', ')}` })
   network!: Network;
 }

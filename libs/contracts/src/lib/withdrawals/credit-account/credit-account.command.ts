@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 
@@ -6,9 +7,11 @@ export const MAX_SANDBOX_CREDIT_MICROS = 1_000_000_000_000_000;
 
 /** Body of POST /sandbox/v1/users: create the user with this USDT balance, or credit an existing one. */
 export class SandboxUserRequest {
+  @ApiProperty({ description: "User's CPF, 11 digits", example: '52998224725' })
   @IsCpf()
   document!: string;
 
+  @ApiProperty({ description: 'USDT micros to credit (0 reads the balance)', minimum: 0 })
   @IsInt({ message: 'usdt_micros must be an integer number of micros' })
   @Min(0, { message: 'usdt_micros must not be negative' })
   @Max(MAX_SANDBOX_CREDIT_MICROS, { message: `usdt_micros must be at most ${MAX_SANDBOX_CREDIT_MICROS}` })

@@ -1,0 +1,14 @@
+import { Equals, IsIn } from 'class-validator';
+import { FeedEvent } from '../../feed/feed-event.event';
+import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
+
+/** The inflow inside a pix_in event: the spec 2.4 fields, plus the receiving user's CPF. */
+export type PixInSnapshot = PixInflow & { document: string };
+
+export class PixInStateChangedEvent extends FeedEvent<PixInSnapshot> {
+  @Equals('pix_in')
+  override type!: 'pix_in';
+
+  @IsIn(PIX_IN_STATUSES)
+  override state!: PixInStatus;
+}
