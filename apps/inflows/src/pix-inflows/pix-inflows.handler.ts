@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { ListPixInflowsQuery, ok, RequestReply, Topics } from '@partner/contracts';
+import { ListPixInflowsQuery, ok, RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
 import { HandleRequest } from '@partner/kafka';
 
 /** Answers Pix inflow listings; inflows are recorded from issue #3 on, so the list is empty until then. */
@@ -8,5 +8,11 @@ export class PixInflowsHandler {
   @HandleRequest(Topics.InflowsList)
   async list(_query: ListPixInflowsQuery): Promise<RequestReply<typeof Topics.InflowsList>> {
     return ok({ pix_in: [] });
+  }
+
+  /** Placeholder until users are stored here (issue #3). */
+  @HandleRequest(Topics.InflowsUpsertUser)
+  async upsertUser(_command: UpsertUserCommand): Promise<RequestReply<typeof Topics.InflowsUpsertUser>> {
+    return ok({ created: false });
   }
 }
