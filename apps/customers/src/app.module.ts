@@ -1,18 +1,37 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { KafkaModule } from '@partner/kafka';
 import { loggingModule, serviceHealthModule } from '@partner/platform';
-import { CustomersConfig } from './config/customers.config';
-import { PrismaService } from './prisma/prisma.service';
 import { BusinessCustomersModule } from './business-customers/business-customers.module';
+import { CustomersConfig } from './config/customers.config';
+import { NotificationsModule } from './notifications/notifications.module';
+import { OutboxModule } from './prisma/outbox.module';
+import { PrismaModule } from './prisma/prisma.module';
+import { PrismaService } from './prisma/prisma.service';
 
-@Global()
 @Module({})
 export class AppModule {
   static register(config: CustomersConfig): DynamicModule {
     return {
       module: AppModule,
-      providers: [{ provide: CustomersConfig, useValue: config }, PrismaService],
-      exports: [CustomersConfig, PrismaService],
-      imports: [loggingModule('customers', config.LOG_LEVEL), serviceHealthModule('customers', PrismaService), BusinessCustomersModule],
+      global: true,
+      providers: [{ provide: CustomersConfig, useValue: config }],
+      exports: [CustomersConfig],
+      imports: [
+        loggingModule('customers', config.LOG_LEVEL),
+        // The producer the outbox relay publishes business_customer events with.
+        KafkaModule.forRootAsync({
+          inject: [],
+          useFactory: () => ({
+            connection: { brokers: config.KAFKA_BROKERS, clientId: `customers-producer-${process.pid}` },
+            groupId: 'customers-producer',
+          }),
+        }),
+        PrismaModule,
+        OutboxModule,
+        serviceHealthModule('customers', PrismaService),
+        NotificationsModule,
+        BusinessCustomersModule,
+      ],
     };
   }
 }

@@ -1,10 +1,12 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { pgAdapter } from '@partner/platform';
 import { CustomersConfig } from '../config/customers.config';
-import { PrismaClient } from '../generated/prisma/client';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 /** The customers service's own tables, in PostgreSQL schema `customers`. */
 export const DB_SCHEMA = 'customers';
+
+export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {

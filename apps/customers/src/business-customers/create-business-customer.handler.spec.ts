@@ -1,0 +1,23 @@
+import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerCommand, ok } from '@partner/contracts';
+import { newUuid } from '@partner/testing';
+import { CreateBusinessCustomerHandler } from './create-business-customer.handler';
+import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
+
+/** A use case that answers with the CNPJ it was given, so a test sees what reached it. */
+const echo = { execute: async (c: CreateBusinessCustomerCommand) => ok({ id: c.cnpj }) } as unknown as CreateBusinessCustomerUseCase;
+const handler = new CreateBusinessCustomerHandler(echo);
+const handle = (payload: unknown) => handler.handle(payload as CreateBusinessCustomerCommand);
+
+describe('CreateBusinessCustomerHandler', () => {
+  it('validates the command with the same class as the gateway before the use case runs', async () => {
+    const valid = { ...BUSINESS_CUSTOMER_EXAMPLE, partner_id: newUuid() };
+    expect(await handle(valid)).toEqual({ ok: true, data: { id: BUSINESS_CUSTOMER_EXAMPLE.cnpj } });
+    expect(await handle({ ...valid, cnpj: '12ABC34501DE36' })).toMatchObject({ ok: false, error: { code: 'invalid_cnpj', field: 'cnpj' } });
+    const badOwner = { ...valid, owners: [{ ...BUSINESS_CUSTOMER_EXAMPLE.owners[0], document: '52998224724' }] };
+    expect(await handle(badOwner)).toMatchObject({ ok: false, error: { code: 'invalid_owner', field: 'owners.0.document' } });
+  });
+
+  it('refuses a command without its partner', async () => {
+    expect(await handle(BUSINESS_CUSTOMER_EXAMPLE)).toMatchObject({ ok: false, error: { code: 'invalid_request', field: 'partner_id' } });
+  });
+});

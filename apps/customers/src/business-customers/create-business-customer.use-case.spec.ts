@@ -1,0 +1,201 @@
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
+import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand } from '@partner/contracts';
+import { loadConfig } from '@partner/config';
+import { OutboxRelay } from '@partner/kafka';
+import { newUuid } from '@partner/testing';
+import { validateContract } from '@partner/validation';
+import { CustomersConfig } from '../config/customers.config';
+import { OwnerNotificationRepository } from '../notifications/owner-notification.repository';
+import { SendOwnerNotificationsUseCase } from '../notifications/send-owner-notifications.use-case';
+import { OutboxRepository } from '../prisma/outbox.repository';
+import { PrismaService } from '../prisma/prisma.service';
+import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
+import { CustomerRepository } from './customer.repository';
+
+// Integration: the real customers schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
+const config = loadConfig(CustomersConfig, { ...process.env, OWNER_NOTIFY_DELAY_MS: '60000' });
+const prisma = new PrismaService(config);
+const customers = new CustomerRepository(prisma);
+const notifications = new OwnerNotificationRepository(prisma);
+const outbox = new OutboxRepository();
+const relay = { wake: () => undefined } as unknown as OutboxRelay;
+const create = new CreateBusinessCustomerUseCase(prisma, customers, notifications, outbox, relay);
+const notifier = new SendOwnerNotificationsUseCase(config, notifications);
+
+/** A command as the handler receives it: validated by the contract class, so nested values are instances. */
+function command(partnerId: string, overrides: Record<string, unknown> = {}): CreateBusinessCustomerCommand {
+  const checked = validateContract(CreateBusinessCustomerCommand, {
+    ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE),
+    cnpj: generateCnpj({ version: 2 }),
+    partner_id: partnerId,
+    ...overrides,
+  });
+  if (!checked.ok) throw new Error(`invalid test command: ${checked.error.message}`);
+  return checked.value;
+}
+
+async function eventsOf(partnerId: string): Promise<BusinessCustomerRegisteredEvent[]> {
+  const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  return rows.map((r) => r.payload as unknown as BusinessCustomerRegisteredEvent).filter((p) => p.partner_id === partnerId);
+}
+
+const idOf = (reply: Awaited<ReturnType<typeof create.execute>>) => (reply.ok ? reply.data.id : `refused: ${reply.error.code}`);
+
+afterAll(() => prisma.$disconnect());
+
+describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
+  it('stores the customer, its owner notifications and its registered event together', async () => {
+    const partnerId = newUuid();
+    const cmd = command(partnerId);
+    const reply = await create.execute(cmd);
+    expect(reply).toEqual({ ok: true, data: { id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) } });
+    const id = idOf(reply);
+
+    const stored = await customers.findByCnpj(partnerId, cmd.cnpj);
+    expect(stored).toMatchObject({ id, partnerId, cnpj: cmd.cnpj, legalName: 'Acme Pagamentos Ltda', externalId: 'acme-001' });
+    const { partner_id: _partner, ...request } = cmd;
+    expect(stored?.body).toEqual(JSON.parse(JSON.stringify(request)));
+
+    // config: SMS on, e-mail off -> one SMS per owner, to the owner's phone.
+    expect((await notifications.findByCustomer(partnerId, id)).map((n) => [n.ownerIndex, n.channel, n.destination, n.status])).toEqual([
+      [0, 'sms', '+5511987654321', 'pending'],
+      [1, 'sms', '+5521998765432', 'pending'],
+    ]);
+
+    const [event, ...more] = await eventsOf(partnerId);
+    expect(more).toEqual([]);
+    expect(validateContract(BusinessCustomerRegisteredEvent, event).ok).toBe(true);
+    expect(event).toMatchObject({ type: 'business_customer', state: 'registered', resource_id: id, occurred_at: stored?.createdAt.toISOString() });
+    expect(event.resource).toEqual({
+      id,
+      cnpj: cmd.cnpj,
+      legal_name: 'Acme Pagamentos Ltda',
+      trade_name: 'Acme',
+      email: 'finance@acme.com.br',
+      phone: '+551133334444',
+      address: BUSINESS_CUSTOMER_EXAMPLE.address,
+      owners: [
+        { owner_type: 'partner', name: 'Maria da Silva', social_name: 'Maria', document: '52998224725', ownership: { ownership_type: 'direct', ownership_bps: 6000 } },
+        { owner_type: 'representative', name: 'João Souza', social_name: null, document: '11144477735', ownership: { ownership_type: 'indirect', ownership_bps: 4000 } },
+      ],
+      metadata: { external_id: 'acme-001' },
+      config: { auto_send_owner_sms: true, auto_send_owner_email: false },
+      created_at: Math.floor((stored?.createdAt.getTime() ?? 0) / 1000),
+    });
+  });
+
+  it('records one notification per owner per channel asked for, and none without config', async () => {
+    const partnerId = newUuid();
+    const both = idOf(await create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } })));
+    expect((await notifications.findByCustomer(partnerId, both)).map((n) => [n.ownerIndex, n.channel, n.destination])).toEqual([
+      [0, 'sms', '+5511987654321'],
+      [0, 'email', 'maria@acme.com.br'],
+      [1, 'sms', '+5521998765432'],
+      [1, 'email', 'joao@acme.com.br'],
+    ]);
+    const none = idOf(await create.execute(command(partnerId, { config: undefined, metadata: undefined, trade_name: undefined })));
+    expect(await notifications.findByCustomer(partnerId, none)).toEqual([]);
+    const [, second] = await eventsOf(partnerId);
+    expect(second.resource).toMatchObject({
+      id: none,
+      trade_name: null,
+      metadata: {},
+      config: { auto_send_owner_sms: false, auto_send_owner_email: false },
+    });
+  });
+
+  it('keeps free-form metadata as given and stores its external_id', async () => {
+    const partnerId = newUuid();
+    const metadata = { external_id: 'crm-42', tier: 'gold', tags: ['a', 'b'], nested: { n: 1, none: null } };
+    const cmd = command(partnerId, { metadata });
+    const id = idOf(await create.execute(cmd));
+    expect((await customers.findByCnpj(partnerId, cmd.cnpj))?.externalId).toBe('crm-42');
+    expect((await eventsOf(partnerId))[0].resource).toMatchObject({ id, metadata });
+  });
+
+  it('refuses the same CNPJ twice for one partner with already_exists, writing nothing', async () => {
+    const partnerId = newUuid();
+    const first = command(partnerId);
+    const id = idOf(await create.execute(first));
+    const again = await create.execute(command(partnerId, { cnpj: first.cnpj, legal_name: 'Another Name Ltda' }));
+    expect(again).toEqual({
+      ok: false,
+      error: { code: 'already_exists', field: 'cnpj', message: `a business customer with CNPJ ${first.cnpj} is already registered` },
+    });
+    expect(await prisma.customer.count({ where: { partnerId } })).toBe(1);
+    expect((await customers.findByCnpj(partnerId, first.cnpj))?.legalName).toBe('Acme Pagamentos Ltda');
+    expect(await prisma.ownerNotification.count({ where: { partnerId } })).toBe(2);
+    expect((await eventsOf(partnerId)).map((e) => e.resource_id)).toEqual([id]);
+  });
+
+  it('lets another partner register the same CNPJ', async () => {
+    const [a, b] = [newUuid(), newUuid()];
+    const cmd = command(a);
+    const idA = idOf(await create.execute(cmd));
+    const idB = idOf(await create.execute({ ...cmd, partner_id: b }));
+    expect(idB).not.toBe(idA);
+    expect(idB).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await customers.findByCnpj(b, cmd.cnpj))?.id).toBe(idB);
+    expect((await eventsOf(b)).map((e) => e.resource_id)).toEqual([idB]);
+  });
+
+  it('registers exactly one customer out of concurrent duplicates', async () => {
+    const partnerId = newUuid();
+    const cmd = command(partnerId);
+    const replies = await Promise.all(Array.from({ length: 10 }, () => create.execute(cmd)));
+    expect(replies.filter((r) => r.ok)).toHaveLength(1);
+    expect(replies.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(Array(9).fill('already_exists'));
+    expect(await prisma.customer.count({ where: { partnerId } })).toBe(1);
+    expect(await prisma.ownerNotification.count({ where: { partnerId } })).toBe(2);
+    expect(await eventsOf(partnerId)).toHaveLength(1);
+  });
+
+  it('leaves nothing behind when the event cannot be written: customer, notifications and event are one transaction', async () => {
+    const partnerId = newUuid();
+    const failingOutbox = { add: () => Promise.reject(new Error('outbox unavailable')) } as unknown as OutboxRepository;
+    const broken = new CreateBusinessCustomerUseCase(prisma, customers, notifications, failingOutbox, relay);
+    const cmd = command(partnerId);
+    await expect(broken.execute(cmd)).rejects.toThrow('outbox unavailable');
+    expect(await prisma.customer.count({ where: { partnerId } })).toBe(0);
+    expect(await prisma.ownerNotification.count({ where: { partnerId } })).toBe(0);
+    // The CNPJ is free again: the failed attempt claimed nothing.
+    expect((await create.execute(cmd)).ok).toBe(true);
+  });
+});
+
+describe('SendOwnerNotificationsUseCase: the simulated notifier (PostgreSQL)', () => {
+  const statuses = async (partnerId: string, customerId: string) =>
+    (await notifications.findByCustomer(partnerId, customerId)).map((n) => [n.status, n.sentAt !== null]);
+
+  it('sends notifications once they are due, each exactly once', async () => {
+    const partnerId = newUuid();
+    const id = idOf(await create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } })));
+
+    await notifier.execute(new Date()); // not due yet: the delay is 60 s here
+    expect(await statuses(partnerId, id)).toEqual(Array(4).fill(['pending', false]));
+
+    const later = new Date(Date.now() + 61_000);
+    await notifier.execute(later);
+    expect(await statuses(partnerId, id)).toEqual(Array(4).fill(['sent', true]));
+    // Already sent: another run leaves them as they are.
+    const sent = await notifications.findByCustomer(partnerId, id);
+    await notifier.execute(new Date(Date.now() + 120_000));
+    expect(await notifications.findByCustomer(partnerId, id)).toEqual(sent);
+  });
+
+  it('claims each due notification once when several notifiers run at the same time', async () => {
+    const partnerId = newUuid();
+    const ids = await Promise.all(
+      Array.from({ length: 5 }, () => create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } }))),
+    );
+    const mine = new Set(ids.map(idOf));
+    const later = new Date(Date.now() + 61_000);
+    const claimed = (await Promise.all([1, 2, 3].map(() => notifications.markDueSentAcrossPartners(later, 7))))
+      .flat()
+      .filter((n) => mine.has(n.customerId));
+    const rest = (await notifications.markDueSentAcrossPartners(later, 1000)).filter((n) => mine.has(n.customerId));
+    const all = [...claimed, ...rest].map((n) => n.id.toString());
+    expect(all).toHaveLength(20);
+    expect(new Set(all).size).toBe(20);
+  });
+});
