@@ -1,0 +1,31 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerRequest } from '@partner/contracts';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentPartner } from '../auth/current-partner.decorator';
+import { Partner } from '../auth/partner.repository';
+import { ContractPipe } from '../http/contract-body.pipe';
+import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
+
+@ApiTags('business customers')
+@ApiSecurity('partner')
+@Controller('partner/v1/customers')
+@UseGuards(ApiKeyGuard)
+export class CustomersController {
+  constructor(private readonly createBusinessCustomer: CreateBusinessCustomerUseCase) {}
+
+  /** Spec 4.2: 201 {id}; 409 already_exists when this partner registered the CNPJ before. */
+  @Post('business')
+  @HttpCode(201)
+  @ApiBody({ type: CreateBusinessCustomerRequest, examples: { customer: { value: BUSINESS_CUSTOMER_EXAMPLE } } })
+  @ApiCreatedResponse({ description: 'Registered: {id} (UUID); a business_customer event (state registered) follows in the feed' })
+  @ApiBadRequestResponse({ description: '{error, message, field}: invalid_cnpj, invalid_phone, invalid_owner or invalid_request' })
+  @ApiConflictResponse({ description: '{error: already_exists, message}: this partner already registered the CNPJ' })
+  async create(
+    @CurrentPartner() partner: Partner,
+    @Body(new ContractPipe(CreateBusinessCustomerRequest)) body: CreateBusinessCustomerRequest,
+  ): Promise<{ id: string }> {
+    const { id } = await this.createBusinessCustomer.execute(partner.id, body);
+    return { id };
+  }
+}
