@@ -1,0 +1,208 @@
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
+import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
+import { ApiClient, pollUntil } from '@partner/testing';
+import { FeedEvent, listEvents, newPartner } from './support/sandbox';
+
+const URL = '/partner/v1/customers/business';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+type Body = Record<string, unknown>;
+
+/** The example body with a CNPJ of its own and the value at `path` (dots, numeric indexes) replaced or, when `undefined`, removed. */
+function customer(changes: Record<string, unknown> = {}): Body {
+  const body = structuredClone(BUSINESS_CUSTOMER_EXAMPLE) as Body;
+  body.cnpj = generateCnpj({ version: 2 });
+  for (const [path, value] of Object.entries(changes)) {
+    const keys = path.split('.');
+    const parent = keys.slice(0, -1).reduce<Body>((node, key) => node[key] as Body, body);
+    if (value === undefined) delete parent[keys[keys.length - 1]];
+    else parent[keys[keys.length - 1]] = value;
+  }
+  return body;
+}
+
+const customerEvents = (events: FeedEvent[]) => events.filter((e) => e.type === 'business_customer');
+
+async function register(api: ApiClient, body: Body): Promise<string> {
+  const res = await api.post(URL, body);
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
+}
+
+const eventOf = (api: ApiClient, id: string) =>
+  pollUntil('the business_customer event', () => listEvents(api), (all) => all.some((e) => e.resource_id === id)).then(
+    (all) => all.find((e) => e.resource_id === id) as FeedEvent,
+  );
+
+describe('Business customers end to end', () => {
+  it('registers a customer: 201 {id}, then a business_customer registered event carrying metadata.external_id', async () => {
+    const { api } = await newPartner();
+    const body = customer({ 'metadata': { external_id: 'crm-7781', segment: 'retail' } });
+
+    const res = await api.post(URL, body);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.stringMatching(UUID) });
+    const id = res.body.id as string;
+
+    const event = await eventOf(api, id);
+    expect(event).toMatchObject({ type: 'business_customer', state: 'registered', resource_id: id, delivered: false });
+    expect(event.id).toMatch(UUID);
+    expect(Number.isInteger(event.created_at)).toBe(true);
+    expect(event.data).toEqual({
+      id,
+      cnpj: body.cnpj,
+      legal_name: 'Acme Pagamentos Ltda',
+      trade_name: 'Acme',
+      email: 'finance@acme.com.br',
+      phone: '+551133334444',
+      address: BUSINESS_CUSTOMER_EXAMPLE.address,
+      owners: [
+        { owner_type: 'partner', name: 'Maria da Silva', social_name: 'Maria', document: '52998224725', ownership: { ownership_type: 'direct', ownership_bps: 6000 } },
+        { owner_type: 'representative', name: 'João Souza', social_name: null, document: '11144477735', ownership: { ownership_type: 'indirect', ownership_bps: 4000 } },
+      ],
+      metadata: { external_id: 'crm-7781', segment: 'retail' },
+      config: { auto_send_owner_sms: true, auto_send_owner_email: false },
+      created_at: event.created_at,
+    });
+
+    expect((await api.patch(`/partner/v1/events/${event.id}`)).status).toBe(200);
+    expect(customerEvents(await listEvents(api))).toEqual([]);
+  });
+
+  it('accepts the alphanumeric CNPJ (IN RFB 2.229/2024) as well as the numeric one', async () => {
+    const { api } = await newPartner();
+    const alphanumeric = await api.post(URL, customer({ cnpj: '12ABC34501DE35' }));
+    expect({ status: alphanumeric.status, body: alphanumeric.body }).toEqual({ status: 201, body: { id: expect.stringMatching(UUID) } });
+    expect((await eventOf(api, alphanumeric.body.id as string)).data.cnpj).toBe('12ABC34501DE35');
+
+    const numeric = await api.post(URL, customer({ cnpj: '11222333000181' }));
+    expect({ status: numeric.status, body: numeric.body }).toEqual({ status: 201, body: { id: expect.stringMatching(UUID) } });
+  });
+
+  it('registers with only the required fields', async () => {
+    const { api } = await newPartner();
+    const id = await register(
+      api,
+      customer({ trade_name: undefined, metadata: undefined, config: undefined, 'address.complement': undefined, 'owners.0.social_name': undefined }),
+    );
+    expect((await eventOf(api, id)).data).toMatchObject({ trade_name: null, metadata: {}, config: { auto_send_owner_sms: false, auto_send_owner_email: false } });
+  });
+
+  it('409 already_exists when the partner registers the same CNPJ again; the first registration stands', async () => {
+    const { api } = await newPartner();
+    const body = customer();
+    const id = await register(api, body);
+
+    const again = await api.post(URL, { ...body, legal_name: 'Other Name Ltda' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: 'already_exists', message: expect.stringMatching(/already registered/), field: 'cnpj' });
+
+    await eventOf(api, id);
+    const events = customerEvents(await listEvents(api));
+    expect(events.map((e) => [e.resource_id, e.data.legal_name])).toEqual([[id, 'Acme Pagamentos Ltda']]);
+  });
+
+  it('partners are apart: another partner registers the same CNPJ and sees only its own events', async () => {
+    const first = await newPartner();
+    const second = await newPartner();
+    const body = customer();
+    const firstId = await register(first.api, body);
+    const secondId = await register(second.api, body);
+    expect(secondId).not.toBe(firstId);
+
+    await eventOf(first.api, firstId);
+    await eventOf(second.api, secondId);
+    expect(customerEvents(await listEvents(first.api, 'limit=1000')).map((e) => e.resource_id)).toEqual([firstId]);
+    expect(customerEvents(await listEvents(second.api, 'limit=1000')).map((e) => e.resource_id)).toEqual([secondId]);
+    // Another partner's event is not there to mark either.
+    const [firstEvent] = customerEvents(await listEvents(first.api));
+    expect((await second.api.patch(`/partner/v1/events/${firstEvent.id}`)).status).toBe(404);
+  });
+
+  describe('errors of spec section 7 and malformed input, in the {error, message} body shape', () => {
+    let api: ApiClient;
+    beforeAll(async () => {
+      ({ api } = await newPartner());
+    });
+
+    const expectError = async (body: unknown, error: string, field: string, message?: RegExp) => {
+      const res = await api.post(URL, body);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { error, field, message: message ? expect.stringMatching(message) : expect.any(String) },
+      });
+    };
+
+    it.each([
+      ['numeric, wrong check digit', '11222333000182'],
+      ['alphanumeric, wrong check digit', '12ABC34501DE36'],
+      ['all the same digit', '11111111111111'],
+      ['repeated root with valid check digits', '11111111111180'],
+      ['formatted', '11.222.333/0001-81'],
+      ['13 characters', '1122233300018'],
+    ])('400 invalid_cnpj: %s', (_label, cnpj) => expectError(customer({ cnpj }), 'invalid_cnpj', 'cnpj', /^cnpj is invalid/));
+
+    it.each([
+      ['company phone, mobile missing its 9', 'phone', '+551187654321'],
+      ['company phone, not E.164', 'phone', '(11) 3333-4444'],
+      ['first owner phone', 'owners.0.phone', '+55 11 98765-4321'],
+      ['second owner phone', 'owners.1.phone', '+5500987654321'],
+    ])('400 invalid_phone: %s', (_label, path, phone) => expectError(customer({ [path]: phone }), 'invalid_phone', path, /phone is invalid/));
+
+    it.each([
+      ['wrong check digit', 'owners.0.document', '52998224724'],
+      ['repeated digits', 'owners.1.document', '11111111111'],
+      ['formatted', 'owners.0.document', '529.982.247-25'],
+    ])('400 invalid_owner: %s', (_label, path, document) =>
+      expectError(customer({ [path]: document }), 'invalid_owner', path, /is invalid: the owner CPF must be 11 digits with valid check digits/),
+    );
+
+    it.each([
+      ['state not a UF', 'address.state', 'XX'],
+      ['owner state not a UF', 'owners.1.address.state', 'ZZ'],
+      ['CEP of 7 digits', 'address.postal_code', '0131020'],
+      ['formatted CEP', 'owners.0.address.postal_code', '01304-000'],
+      ['company e-mail', 'email', 'finance@'],
+      ['owner e-mail', 'owners.1.email', 'joao.acme.com.br'],
+      ['birth_date in the future', 'owners.0.birth_date', '2999-01-01'],
+      ['birth_date that does not exist', 'owners.0.birth_date', '2023-02-30'],
+      ['nationality not ISO 3166-1 alpha-2', 'owners.0.nationality_country_code', 'BRA'],
+      ['tax residence unknown country', 'owners.1.tax_residence_country_code', 'XX'],
+      ['owner_type', 'owners.0.owner_type', 'founder'],
+      ['ownership_type', 'owners.0.ownership.ownership_type', 'both'],
+      ['ownership_bps 0', 'owners.0.ownership.ownership_bps', 0],
+      ['ownership_bps 10001', 'owners.0.ownership.ownership_bps', 10_001],
+      ['legal_name blank', 'legal_name', '  '],
+      ['config flag not a boolean', 'config.auto_send_owner_email', 'yes'],
+      ['metadata not an object', 'metadata', 'crm-1'],
+    ])('400 invalid_request naming the field: %s', (_label, path, value) => expectError(customer({ [path]: value }), 'invalid_request', path));
+
+    it('400 invalid_request on owners: shares over 10000 bps in all, no owners, missing owners', async () => {
+      await expectError(customer({ 'owners.1.ownership.ownership_bps': 4_001 }), 'invalid_request', 'owners', /add up to at most 10000/);
+      await expectError(customer({ owners: [] }), 'invalid_request', 'owners');
+      await expectError(customer({ owners: undefined }), 'invalid_request', 'owners');
+    });
+
+    it('400 invalid_request for unknown fields, except inside metadata', async () => {
+      await expectError(customer({ website: 'acme.com.br' }), 'invalid_request', 'website', /unknown field/);
+      await expectError(customer({ 'owners.0.nickname': 'Mari' }), 'invalid_request', 'owners.0.nickname', /unknown field/);
+      expect((await api.post(URL, customer({ metadata: { external_id: 'x', anything: { goes: [1, 2] } } }))).status).toBe(201);
+    });
+
+    it('reports the first wrong field in the order of spec 2.2: cnpj before phone before owners', async () => {
+      await expectError(customer({ cnpj: '11222333000182', phone: '+5511', 'owners.0.document': '1' }), 'invalid_cnpj', 'cnpj');
+      await expectError(customer({ phone: '+5511', 'owners.0.document': '1' }), 'invalid_phone', 'phone');
+      await expectError(customer({ 'owners.0.document': '1', 'owners.0.phone': '+5511' }), 'invalid_owner', 'owners.0.document');
+    });
+
+    it('a refused registration registers nothing: the same CNPJ, corrected, is then accepted', async () => {
+      const own = (await newPartner()).api;
+      const body = customer({ 'owners.0.document': '52998224724' });
+      const refused = await own.post(URL, body);
+      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'invalid_owner' });
+      const id = await register(own, { ...body, owners: BUSINESS_CUSTOMER_EXAMPLE.owners });
+      await eventOf(own, id);
+      expect(customerEvents(await listEvents(own, 'limit=1000')).map((e) => [e.resource_id, e.data.cnpj])).toEqual([[id, body.cnpj]]);
+    });
+  });
+});
