@@ -208,6 +208,10 @@ describe('Pix keys end to end', () => {
       expectStatus(await deleteKey(api, document), 400, 'invalid_document', 'document');
     });
 
+    it('DELETE checks the path before the body: a bad CPF is invalid_document even with a bad body too', async () => {
+      expectStatus(await api.request('DELETE', `${CREATE}/52998224724`, { idempotency_key: 'nope' }), 400, 'invalid_document', 'document');
+    });
+
     it('DELETE 404 not_found when the user has no key, or is unknown', async () => {
       expectStatus(await deleteKey(api, await newUser(api, 0)), 404, 'not_found');
       expectStatus(await deleteKey(api, newCpf()), 404, 'not_found');

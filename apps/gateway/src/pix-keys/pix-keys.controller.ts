@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -29,18 +29,25 @@ export class PixKeysController {
     return this.createPixKey.execute(partner.id, body);
   }
 
-  /** Spec 4.3: 202 accepted, 200 already_sent, 200 succeeded; deletion is confirmed by a canceled pix_key event. */
+  /**
+   * Spec 4.3: 202 accepted, 200 already_sent, 200 succeeded; deletion is confirmed by a canceled pix_key
+   * event. The path names the key, so it is validated before the body (Nest would run both pipes at once,
+   * and whichever failed first would answer): a bad CPF is invalid_document even when the body is wrong too.
+   */
   @Delete(':document')
   @ApiParam({ name: 'document', description: "The user's CPF, 11 digits", example: '52998224725' })
+  @ApiBody({ type: DeletePixKeyRequest })
   @ApiAcceptedResponse({ description: '{status: "accepted"}: deletion started' })
   @ApiOkResponse({ description: '{status: "already_sent"}: a deletion is in flight; {status: "succeeded"}: the key was already deleted' })
   async delete(
     @CurrentPartner() partner: Partner,
-    @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams,
-    @Body(new ContractPipe(DeletePixKeyRequest)) body: DeletePixKeyRequest,
+    @Param() params: unknown,
+    @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PixKeyStatusResult> {
-    const result = await this.deletePixKey.execute(partner.id, params.document, body);
+    const { document } = new ContractPipe(PixKeyDocumentParams).transform(params);
+    const request = new ContractPipe(DeletePixKeyRequest).transform(body);
+    const result = await this.deletePixKey.execute(partner.id, document, request);
     void reply.status(HTTP_STATUS_OF_ANSWER[result.status]);
     return { status: result.status };
   }
