@@ -9,7 +9,7 @@ import { ContractPipe } from '../http/contract-body.pipe';
 import { CreatePixKeyUseCase, DeletePixKeyUseCase } from './pix-keys.use-cases';
 
 /** Spec 4.3/4.4: work started is 202; a deletion already in flight or done is 200. */
-export const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, already_sent: 200, succeeded: 200 };
+const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, already_sent: 200, succeeded: 200 };
 
 @ApiTags('pix-keys')
 @ApiSecurity('partner')

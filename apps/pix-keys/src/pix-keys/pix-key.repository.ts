@@ -58,10 +58,6 @@ export class PixKeyRepository {
     })) as PixKey | null;
   }
 
-  async find(partnerId: string, id: string): Promise<PixKey | null> {
-    return (await this.prisma.pixKey.findFirst({ where: { id, partnerId } })) as PixKey | null;
-  }
-
   /** Records that the user asked for the deletion of a key still being registered; false if already asked. */
   async requestDeletion(tx: Tx, partnerId: string, id: string): Promise<boolean> {
     const { count } = await tx.pixKey.updateMany({
