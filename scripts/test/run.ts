@@ -100,6 +100,8 @@ async function main(): Promise<number> {
         CHAIN_SEND_DELAY_MS: '300',
         CHAIN_SETTLE_DELAY_MS: '600',
         CHAIN_TICK_MS: '100',
+        PIX_DICT_DELAY_MS: '800',
+        PIX_DICT_TICK_MS: '100',
         REQUEST_TIMEOUT_MS: '8000',
       },
     });

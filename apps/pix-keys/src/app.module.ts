@@ -1,18 +1,36 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { KafkaModule } from '@partner/kafka';
 import { loggingModule, serviceHealthModule } from '@partner/platform';
 import { PixKeysConfig } from './config/pix-keys.config';
-import { PrismaService } from './prisma/prisma.service';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
+import { OutboxModule } from './prisma/outbox.module';
+import { PrismaModule } from './prisma/prisma.module';
+import { PrismaService } from './prisma/prisma.service';
+import { UsersModule } from './users/users.module';
 
-@Global()
 @Module({})
 export class AppModule {
   static register(config: PixKeysConfig): DynamicModule {
     return {
       module: AppModule,
-      providers: [{ provide: PixKeysConfig, useValue: config }, PrismaService],
-      exports: [PixKeysConfig, PrismaService],
-      imports: [loggingModule('pix-keys', config.LOG_LEVEL), serviceHealthModule('pix-keys', PrismaService), PixKeysModule],
+      global: true,
+      providers: [{ provide: PixKeysConfig, useValue: config }],
+      exports: [PixKeysConfig],
+      imports: [
+        loggingModule('pix-keys', config.LOG_LEVEL),
+        KafkaModule.forRootAsync({
+          inject: [],
+          useFactory: () => ({
+            connection: { brokers: config.KAFKA_BROKERS, clientId: `pix-keys-producer-${process.pid}` },
+            groupId: 'pix-keys-producer',
+          }),
+        }),
+        PrismaModule,
+        OutboxModule,
+        serviceHealthModule('pix-keys', PrismaService),
+        UsersModule,
+        PixKeysModule,
+      ],
     };
   }
 }

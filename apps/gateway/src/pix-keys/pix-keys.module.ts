@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { PixKeysController } from './pix-keys.controller';
+import { CreatePixKeyUseCase, DeletePixKeyUseCase } from './pix-keys.use-cases';
 
 /** POST /partner/v1/pix-key and DELETE /partner/v1/pix-key/{document} (spec 4.3, 4.4). */
-@Module({ controllers: [], providers: [] })
+@Module({ controllers: [PixKeysController], providers: [CreatePixKeyUseCase, DeletePixKeyUseCase] })
 export class PixKeysModule {}

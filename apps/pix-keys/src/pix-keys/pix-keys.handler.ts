@@ -1,23 +1,20 @@
 import { Controller } from '@nestjs/common';
-import { CreatePixKeyCommand, DeletePixKeyCommand, fail, ok, RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
+import { CreatePixKeyCommand, DeletePixKeyCommand, RequestReply, Topics } from '@partner/contracts';
 import { HandleRequest } from '@partner/kafka';
+import { CreatePixKeyUseCase } from './create-pix-key.use-case';
+import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 
-/** Consumes the Pix key commands; their behaviour arrives with issue #3, until then they answer `not_implemented`. */
 @Controller()
 export class PixKeysHandler {
+  constructor(private readonly createPixKey: CreatePixKeyUseCase, private readonly deletePixKey: DeletePixKeyUseCase) {}
+
   @HandleRequest(Topics.PixKeysCreate)
-  async create(_command: CreatePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
-    return fail('not_implemented', 'Pix key creation is not available yet');
+  create(command: CreatePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
+    return this.createPixKey.execute(command);
   }
 
   @HandleRequest(Topics.PixKeysDelete)
-  async delete(_command: DeletePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
-    return fail('not_implemented', 'Pix key deletion is not available yet');
-  }
-
-  /** Placeholder until users are stored here (issue #3). */
-  @HandleRequest(Topics.PixKeysUpsertUser)
-  async upsertUser(_command: UpsertUserCommand): Promise<RequestReply<typeof Topics.PixKeysUpsertUser>> {
-    return ok({ created: false });
+  delete(command: DeletePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
+    return this.deletePixKey.execute(command);
   }
 }

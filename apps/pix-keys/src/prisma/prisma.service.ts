@@ -1,10 +1,12 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { pgAdapter } from '@partner/platform';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { PrismaClient } from '../generated/prisma/client';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 /** The pix-keys service's own tables, in PostgreSQL schema `pix_keys`. */
 export const DB_SCHEMA = 'pix_keys';
+
+export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyStatusResult, Topics } from '@partner/contracts';
+import { MessageBus } from '@partner/kafka';
+import { unwrap } from '../http/unwrap-reply';
+
+/**
+ * Both commands are keyed by partner and CPF: every request about one user's key lands on one partition
+ * and is handled in turn (the service's unique index still guarantees one active key on its own).
+ */
+const keyOf = (partnerId: string, document: string) => `${partnerId}:${document}`;
+
+@Injectable()
+export class CreatePixKeyUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, request: CreatePixKeyRequest): Promise<PixKeyStatusResult> {
+    const command = { ...request, partner_id: partnerId };
+    return unwrap(await this.bus.request(Topics.PixKeysCreate, command, keyOf(partnerId, request.document)));
+  }
+}
+
+@Injectable()
+export class DeletePixKeyUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, document: string, request: DeletePixKeyRequest): Promise<PixKeyStatusResult> {
+    const command = { ...request, document, partner_id: partnerId };
+    return unwrap(await this.bus.request(Topics.PixKeysDelete, command, keyOf(partnerId, document)));
+  }
+}

@@ -1,0 +1,151 @@
+import { CreatePixKeyCommand, PixKeyState } from '@partner/contracts';
+import { loadConfig } from '@partner/config';
+import { OutboxRelay } from '@partner/kafka';
+import { newCpf, newUuid } from '@partner/testing';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { OutboxRepository } from '../prisma/outbox.repository';
+import { PrismaService } from '../prisma/prisma.service';
+import { UserRepository } from '../users/user.repository';
+import { CreatePixKeyUseCase } from './create-pix-key.use-case';
+import { fingerprintOf } from './idempotency';
+import { IdempotencyRecordRepository } from './idempotency-record.repository';
+import { PixKeyRepository } from './pix-key.repository';
+
+// Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
+const prisma = new PrismaService(loadConfig(PixKeysConfig));
+const users = new UserRepository(prisma);
+const pixKeys = new PixKeyRepository(prisma);
+const relay = { wake: () => undefined } as unknown as OutboxRelay;
+const create = new CreatePixKeyUseCase(prisma, users, pixKeys, new IdempotencyRecordRepository(), new OutboxRepository(), relay);
+
+async function newUser() {
+  const partnerId = newUuid();
+  const document = newCpf();
+  await users.upsert(partnerId, document);
+  return { partnerId, document };
+}
+
+const command = (partnerId: string, document: string, idempotencyKey = newUuid()): CreatePixKeyCommand => ({
+  partner_id: partnerId,
+  document,
+  idempotency_key: idempotencyKey,
+});
+
+async function outboxStates(partnerId: string): Promise<string[]> {
+  const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  return rows
+    .map((r) => r.payload as { partner_id: string; state: string })
+    .filter((p) => p.partner_id === partnerId)
+    .map((p) => p.state);
+}
+
+const keysOf = (partnerId: string) => prisma.pixKey.findMany({ where: { partnerId } });
+
+/** Ends the user's pending key as the DICT would (refused, or registered then deleted), so that a new one may be asked for. */
+async function endKey(partnerId: string, to: 'failed' | 'canceled') {
+  const [key] = await keysOf(partnerId);
+  const path: PixKeyState[] = to === 'failed' ? ['pending', 'failed'] : ['pending', 'registered', 'deleting', 'canceled'];
+  for (let i = 1; i < path.length; i++) {
+    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, key.id, path[i - 1], path[i]));
+  }
+}
+
+afterAll(() => prisma.$disconnect());
+
+describe('CreatePixKeyUseCase (PostgreSQL)', () => {
+  it('accepts: inserts the CPF key pending and writes its pending event in one go', async () => {
+    const { partnerId, document } = await newUser();
+    expect(await create.execute(command(partnerId, document))).toEqual({ ok: true, data: { status: 'accepted' } });
+    const keys = await keysOf(partnerId);
+    expect(keys).toEqual([expect.objectContaining({ document, key: document, state: 'pending', failureReason: null })]);
+    const [event] = (await prisma.outboxMessage.findMany({ where: { key: `pix_key:${partnerId}:${document}` } })).map((r) => r.payload);
+    expect(event).toMatchObject({
+      partner_id: partnerId,
+      type: 'pix_key',
+      state: 'pending',
+      resource_id: keys[0].id,
+      resource: { id: keys[0].id, key: document, key_type: 'cpf', document, state: 'pending', failure_reason: null },
+    });
+  });
+
+  it('refuses an unknown user, writes nothing and leaves the idempotency key free', async () => {
+    const partnerId = newUuid();
+    const document = newCpf();
+    const first = command(partnerId, document);
+    expect(await create.execute(first)).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await keysOf(partnerId)).toEqual([]);
+    expect(await outboxStates(partnerId)).toEqual([]);
+
+    await users.upsert(partnerId, document);
+    expect(await create.execute(first)).toEqual({ ok: true, data: { status: 'accepted' } });
+  });
+
+  it('scopes users by partner: another partner cannot register a key for this user', async () => {
+    const { document } = await newUser();
+    const other = newUuid();
+    expect(await create.execute(command(other, document))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await keysOf(other)).toEqual([]);
+  });
+
+  it('refuses a second key while the first is pending and once it is registered (already_exists)', async () => {
+    const { partnerId, document } = await newUser();
+    await create.execute(command(partnerId, document));
+    expect(await create.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'already_exists' } });
+
+    const [key] = await keysOf(partnerId);
+    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, key.id, 'pending', 'registered'));
+    expect(await create.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'already_exists' } });
+    expect(await keysOf(partnerId)).toHaveLength(1);
+    expect(await outboxStates(partnerId)).toEqual(['pending']);
+  });
+
+  it('replays a key with the same request (the first answer, nothing new) and refuses it for another request', async () => {
+    const { partnerId, document } = await newUser();
+    const first = command(partnerId, document);
+    await create.execute(first);
+    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { status: 'accepted' } });
+
+    const otherUser = newCpf();
+    await users.upsert(partnerId, otherUser);
+    expect(await create.execute({ ...first, document: otherUser })).toEqual({
+      ok: false,
+      error: { code: 'idempotency_key_reused', message: expect.any(String), field: 'idempotency_key' },
+    });
+    expect(await keysOf(partnerId)).toHaveLength(1);
+    expect(await outboxStates(partnerId)).toEqual(['pending']);
+  });
+
+  it('makes exactly one key of 20 parallel creations with different idempotency keys', async () => {
+    const { partnerId, document } = await newUser();
+    const replies = await Promise.all(Array.from({ length: 20 }, () => create.execute(command(partnerId, document))));
+    expect(replies.filter((r) => r.ok)).toHaveLength(1);
+    expect(replies.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(Array(19).fill('already_exists'));
+    expect(await keysOf(partnerId)).toHaveLength(1);
+    expect(await outboxStates(partnerId)).toEqual(['pending']);
+  });
+
+  it('turns 20 parallel duplicates of one request into one key, each answered accepted', async () => {
+    const { partnerId, document } = await newUser();
+    const same = command(partnerId, document);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => create.execute({ ...same })));
+    expect(replies).toEqual(Array(20).fill({ ok: true, data: { status: 'accepted' } }));
+    expect(await keysOf(partnerId)).toHaveLength(1);
+    expect(await outboxStates(partnerId)).toEqual(['pending']);
+  });
+
+  it.each(['failed', 'canceled'] as const)('registers a new key once the last one ended %s', async (ended) => {
+    const { partnerId, document } = await newUser();
+    await create.execute(command(partnerId, document));
+    await endKey(partnerId, ended);
+    expect(await create.execute(command(partnerId, document))).toEqual({ ok: true, data: { status: 'accepted' } });
+    const states = (await keysOf(partnerId)).map((k) => k.state).sort();
+    expect(states).toEqual([ended, 'pending'].sort());
+  });
+
+  it('fingerprints the operation and the document', () => {
+    const document = newCpf();
+    expect(fingerprintOf('create', document)).toBe(fingerprintOf('create', document));
+    expect(fingerprintOf('create', document)).not.toBe(fingerprintOf('delete', document));
+    expect(fingerprintOf('create', document)).not.toBe(fingerprintOf('create', newCpf()));
+  });
+});

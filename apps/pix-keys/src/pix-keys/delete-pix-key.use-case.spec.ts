@@ -1,0 +1,144 @@
+import { DeletePixKeyCommand, PixKeyState } from '@partner/contracts';
+import { loadConfig } from '@partner/config';
+import { OutboxRelay } from '@partner/kafka';
+import { newCpf, newUuid } from '@partner/testing';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { OutboxRepository } from '../prisma/outbox.repository';
+import { PrismaService } from '../prisma/prisma.service';
+import { UserRepository } from '../users/user.repository';
+import { CreatePixKeyUseCase } from './create-pix-key.use-case';
+import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
+import { IdempotencyRecordRepository } from './idempotency-record.repository';
+import { PixKeyRepository } from './pix-key.repository';
+
+// Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
+// its own; the DICT's moves are made here by hand (AdvancePixKeysUseCase has its own suite).
+const prisma = new PrismaService(loadConfig(PixKeysConfig));
+const users = new UserRepository(prisma);
+const pixKeys = new PixKeyRepository(prisma);
+const idempotency = new IdempotencyRecordRepository();
+const outbox = new OutboxRepository();
+const relay = { wake: () => undefined } as unknown as OutboxRelay;
+const create = new CreatePixKeyUseCase(prisma, users, pixKeys, idempotency, outbox, relay);
+const remove = new DeletePixKeyUseCase(prisma, pixKeys, idempotency, outbox, relay);
+
+const command = (partnerId: string, document: string, idempotencyKey = newUuid()): DeletePixKeyCommand => ({
+  partner_id: partnerId,
+  document,
+  idempotency_key: idempotencyKey,
+});
+
+/** A user of a new partner whose key has gone through `path` (from pending). */
+async function userWithKey(...path: PixKeyState[]) {
+  const partnerId = newUuid();
+  const document = newCpf();
+  await users.upsert(partnerId, document);
+  await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
+  const [key] = await prisma.pixKey.findMany({ where: { partnerId } });
+  let from: PixKeyState = 'pending';
+  for (const to of path) {
+    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, key.id, from, to));
+    from = to;
+  }
+  return { partnerId, document, keyId: key.id };
+}
+
+async function outboxStates(partnerId: string): Promise<string[]> {
+  const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  return rows
+    .map((r) => r.payload as { partner_id: string; state: string })
+    .filter((p) => p.partner_id === partnerId)
+    .map((p) => p.state);
+}
+
+const stateOf = async (keyId: string) => (await prisma.pixKey.findUniqueOrThrow({ where: { id: keyId } })).state;
+const answer = (status: string) => ({ ok: true, data: { status } });
+
+afterAll(() => prisma.$disconnect());
+
+describe('DeletePixKeyUseCase (PostgreSQL)', () => {
+  it('accepts the deletion of a registered key: deleting, with its event, in one go', async () => {
+    const { partnerId, document, keyId } = await userWithKey('registered');
+    expect(await remove.execute(command(partnerId, document))).toEqual(answer('accepted'));
+    expect(await stateOf(keyId)).toBe('deleting');
+    expect(await outboxStates(partnerId)).toEqual(['pending', 'deleting']);
+  });
+
+  it('answers already_sent while the deletion is in flight, without a second event', async () => {
+    const { partnerId, document, keyId } = await userWithKey('registered');
+    await remove.execute(command(partnerId, document));
+    expect(await remove.execute(command(partnerId, document))).toEqual(answer('already_sent'));
+    expect(await stateOf(keyId)).toBe('deleting');
+    expect(await outboxStates(partnerId)).toEqual(['pending', 'deleting']);
+  });
+
+  it('answers succeeded once the key is canceled', async () => {
+    const { partnerId, document } = await userWithKey('registered', 'deleting', 'canceled');
+    expect(await remove.execute(command(partnerId, document))).toEqual(answer('succeeded'));
+  });
+
+  it('accepts the deletion of a key still pending: marked, deleted once registered; a second request is already_sent', async () => {
+    const { partnerId, document, keyId } = await userWithKey();
+    expect(await remove.execute(command(partnerId, document))).toEqual(answer('accepted'));
+    const key = await prisma.pixKey.findUniqueOrThrow({ where: { id: keyId } });
+    expect([key.state, key.deletionRequestedAt]).toEqual(['pending', expect.any(Date)]);
+    expect(await remove.execute(command(partnerId, document))).toEqual(answer('already_sent'));
+    // Still an active key: no new one may be registered meanwhile.
+    expect(await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toMatchObject({
+      ok: false,
+      error: { code: 'already_exists' },
+    });
+  });
+
+  it('answers not_found when the user never had a key, binding nothing', async () => {
+    const partnerId = newUuid();
+    const document = newCpf();
+    await users.upsert(partnerId, document);
+    const first = command(partnerId, document);
+    expect(await remove.execute(first)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    // The refusal bound nothing: once there is a key, the same idempotency key deletes it.
+    await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
+    expect(await remove.execute(first)).toEqual(answer('accepted'));
+  });
+
+  it('answers not_found when the last registration failed: nothing was ever registered', async () => {
+    const { partnerId, document } = await userWithKey('failed');
+    expect(await remove.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('scopes keys by partner: another partner finds no key for the same CPF', async () => {
+    const { document, keyId } = await userWithKey('registered');
+    const other = newUuid();
+    expect(await remove.execute(command(other, document))).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await stateOf(keyId)).toBe('registered');
+  });
+
+  it('replays the first answer to the same request, and refuses the key for another request', async () => {
+    const { partnerId, document, keyId } = await userWithKey('registered');
+    const first = command(partnerId, document);
+    expect(await remove.execute(first)).toEqual(answer('accepted'));
+    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, keyId, 'deleting', 'canceled'));
+    // Now a new request would be told succeeded; the retry of the first one gets its own answer again.
+    expect(await remove.execute({ ...first })).toEqual(answer('accepted'));
+    expect(await remove.execute(command(partnerId, document))).toEqual(answer('succeeded'));
+
+    expect(await remove.execute({ ...first, document: newCpf() })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    // A key used for a creation is not a deletion's.
+    const createKey = newUuid();
+    await create.execute({ partner_id: partnerId, document, idempotency_key: createKey });
+    expect(await remove.execute(command(partnerId, document, createKey))).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_key_reused', field: 'idempotency_key' },
+    });
+  });
+
+  it('of 20 parallel deletions, exactly one is accepted and the rest already_sent, with one event', async () => {
+    const { partnerId, document, keyId } = await userWithKey('registered');
+    const replies = await Promise.all(Array.from({ length: 20 }, () => remove.execute(command(partnerId, document))));
+    const statuses = replies.map((r) => (r.ok ? r.data.status : r.error.code));
+    expect(statuses.filter((s) => s === 'accepted')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'already_sent')).toHaveLength(19);
+    expect(await stateOf(keyId)).toBe('deleting');
+    expect(await outboxStates(partnerId)).toEqual(['pending', 'deleting']);
+  });
+});

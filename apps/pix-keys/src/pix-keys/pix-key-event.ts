@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { PixKeySnapshot, PixKeyStateChangedEvent, Topics } from '@partner/contracts';
+import { outboxMessage } from '@partner/kafka';
+import { PixKey } from './pix-key.repository';
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The key as partners see it (README: "pix_key"). */
+export function toSnapshot(k: PixKey): PixKeySnapshot {
+  return {
+    id: k.id,
+    key: k.key,
+    key_type: 'cpf',
+    document: k.document,
+    state: k.state,
+    failure_reason: k.failureReason,
+    created_at: unix(k.createdAt),
+    last_updated_at: unix(k.updatedAt),
+  };
+}
+
+/**
+ * The outbox row reporting that `k` reached its current state. Keyed by the user rather than the key,
+ * so that every key of one user (a canceled one, then its successor) reaches the feed in order.
+ */
+export function stateChanged(k: PixKey) {
+  const event: PixKeyStateChangedEvent = {
+    event_id: randomUUID(),
+    partner_id: k.partnerId,
+    type: 'pix_key',
+    state: k.state,
+    resource_id: k.id,
+    occurred_at: k.updatedAt.toISOString(),
+    resource: toSnapshot(k),
+  };
+  return outboxMessage(Topics.PixKeyStateChanged, `pix_key:${k.partnerId}:${k.document}`, event);
+}

@@ -1,0 +1,37 @@
+import { loadConfig } from '@partner/config';
+import { newCpf, newUuid } from '@partner/testing';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { UpsertUserUseCase } from './upsert-user.use-case';
+import { UserRepository } from './user.repository';
+
+// Integration: the real pix_keys schema in PostgreSQL (npm test migrates it).
+const prisma = new PrismaService(loadConfig(PixKeysConfig));
+const users = new UserRepository(prisma);
+const upsertUser = new UpsertUserUseCase(users);
+
+afterAll(() => prisma.$disconnect());
+
+describe('UpsertUserUseCase (PostgreSQL)', () => {
+  it('stores a user once: created the first time, known afterwards', async () => {
+    const command = { partner_id: newUuid(), document: newCpf() };
+    expect(await upsertUser.execute(command)).toEqual({ ok: true, data: { created: true } });
+    expect(await upsertUser.execute(command)).toEqual({ ok: true, data: { created: false } });
+    expect(await prisma.user.count({ where: { partnerId: command.partner_id } })).toBe(1);
+  });
+
+  it('keeps one row when the same user arrives many times at once', async () => {
+    const command = { partner_id: newUuid(), document: newCpf() };
+    const replies = await Promise.all(Array.from({ length: 10 }, () => upsertUser.execute({ ...command })));
+    expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
+    expect(await prisma.user.count({ where: { partnerId: command.partner_id } })).toBe(1);
+  });
+
+  it('scopes users by partner: the same CPF under another partner is another user', async () => {
+    const document = newCpf();
+    await upsertUser.execute({ partner_id: newUuid(), document });
+    const other = newUuid();
+    expect(await prisma.$transaction((tx) => users.exists(tx, other, document))).toBe(false);
+    expect(await upsertUser.execute({ partner_id: other, document })).toEqual({ ok: true, data: { created: true } });
+  });
+});
