@@ -18,7 +18,9 @@ import { Client, type ClientConfig, type PoolConfig } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import {
   bindMigrationAwareSqlAdapterFactory,
+  ColumnTypeEnum,
   type SqlDriverAdapter,
+  type SqlResultSet,
 } from '@prisma/driver-adapter-utils';
 // Type-only (the package is ESM; the runtime module is loaded by path in loadBindings), with the
 // resolution-mode attribute that module node16 requires for that and other settings accept.
@@ -100,15 +102,30 @@ export function onMaintenanceDb(url: string, sql: string, params: unknown[] = []
 
 /**
  * adapter-pg 7.10 has no mapping for PostgreSQL's internal one-byte type "char" (OID 18) and rejects
- * any result holding one, but the engine's catalog queries return such columns
- * (pg_constraint.contype...), so every introspection failed with "Column type 'char' could not be
- * deserialized". The values already arrive as one-letter strings: report the column as text.
+ * any result holding one, but the engine's catalog queries return such columns (pg_constraint.contype
+ * ...) and read them as Character values. So: at the pg layer such a column is reported as text with
+ * CHAR_MARK appended to its name (rows are arrays, so names are only labels), and the adapter's results
+ * turn marked columns back into Character (see restoreCharColumns).
  */
+const CHAR_MARK = '\u0000char';
+
+function restoreCharColumns(result: SqlResultSet): SqlResultSet {
+  result.columnNames.forEach((name, i) => {
+    if (!name.endsWith(CHAR_MARK)) return;
+    result.columnNames[i] = name.slice(0, -CHAR_MARK.length);
+    result.columnTypes[i] = ColumnTypeEnum.Character;
+  });
+  return result;
+}
+
 class CharAsTextClient extends Client {
   override query(...args: unknown[]): any {
     const fix = (res: any) => {
       for (const r of Array.isArray(res) ? res : [res]) {
-        for (const f of r?.fields ?? []) if (f.dataTypeID === 18) f.dataTypeID = 25;
+        for (const f of r?.fields ?? []) if (f.dataTypeID === 18) {
+          f.dataTypeID = 25;
+          f.name += CHAR_MARK;
+        }
       }
       return res;
     };
@@ -171,6 +188,8 @@ class ServiceAdapterFactory extends PrismaPg {
   }
 
   private track<A extends SqlDriverAdapter>(adapter: A): A {
+    const queryRaw = adapter.queryRaw.bind(adapter);
+    adapter.queryRaw = async (query) => restoreCharColumns(await queryRaw(query));
     adapter.executeScript = async (script: string) => {
       await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
     };

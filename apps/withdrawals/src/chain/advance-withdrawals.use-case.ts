@@ -4,7 +4,7 @@ import { OutboxRelay } from '@partner/kafka';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { OutboxRepository } from '../prisma/outbox.repository';
-import { PrismaService } from '../prisma/prisma.service';
+import { PrismaService, TX_OPTIONS } from '../prisma/prisma.service';
 import { stateChanged } from '../withdrawals/withdrawal-event';
 import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 
@@ -60,7 +60,7 @@ export class AdvanceWithdrawalsUseCase {
       if (!w) return 0;
       await this.outbox.add(tx, stateChanged(w));
       return 1;
-    });
+    }, TX_OPTIONS);
   }
 
   private async confirm(partnerId: string, id: number): Promise<number> {
@@ -77,6 +77,6 @@ export class AdvanceWithdrawalsUseCase {
       await this.outbox.add(tx, stateChanged(w));
       if (fails) this.logger.log(`Withdrawal ${w.id} failed on chain; hold released`);
       return 1;
-    });
+    }, TX_OPTIONS);
   }
 }

@@ -4,7 +4,7 @@ import { CreateWithdrawalCommand, CreateWithdrawalResult, fail, ok, Reply } from
 import { OutboxRelay } from '@partner/kafka';
 import { AccountRepository } from '../accounts/account.repository';
 import { OutboxRepository } from '../prisma/outbox.repository';
-import { PrismaService } from '../prisma/prisma.service';
+import { PrismaService, TX_OPTIONS } from '../prisma/prisma.service';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { DuplicateIdempotencyKeyError, Withdrawal, WithdrawalRepository } from './withdrawal.repository';
@@ -64,7 +64,7 @@ export class CreateWithdrawalUseCase {
         }
         await this.outbox.add(tx, stateChanged(created));
         return created;
-      });
+      }, TX_OPTIONS);
       this.relay.wake();
       return ok({ id: withdrawal.id, created: true });
     } catch (error) {
