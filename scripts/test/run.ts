@@ -100,6 +100,8 @@ async function main(): Promise<number> {
         CHAIN_SEND_DELAY_MS: '300',
         CHAIN_SETTLE_DELAY_MS: '600',
         CHAIN_TICK_MS: '100',
+        PIX_IN_STEP_DELAY_MS: '200',
+        PIX_IN_TICK_MS: '50',
         REQUEST_TIMEOUT_MS: '8000',
       },
     });
