@@ -91,6 +91,16 @@ describe('RecordPixInflowUseCase (PostgreSQL)', () => {
     expect(await statesOf(payment.partner_id)).toEqual(['processing']);
   });
 
+  it('never lets an end-to-end id recorded for one partner be claimed by another', async () => {
+    const payment = announcement();
+    await record.execute(payment);
+
+    expect(await record.execute({ ...payment, partner_id: newUuid() })).toBeNull();
+
+    const rows = await prisma.pixInflow.findMany({ where: { endToEndId: payment.end_to_end_id } });
+    expect(rows.map((r) => r.partnerId)).toEqual([payment.partner_id]);
+  });
+
   it('records once under 20 concurrent deliveries of the same announcement', async () => {
     const payment = announcement();
 

@@ -29,8 +29,14 @@ export class RecordPixInflowUseCase {
       if (inflow) await this.outbox.add(tx, pixInStateChanged(inflow));
       return inflow;
     });
-    if (recorded) this.relay.wake();
-    else this.logger.debug(`Pix ${payment.end_to_end_id} already recorded; repeated announcement ignored`);
+    if (recorded) {
+      this.relay.wake();
+    } else if (await this.inflows.findByEndToEndId(payment.partner_id, payment.end_to_end_id)) {
+      this.logger.debug(`Pix ${payment.end_to_end_id} already recorded; repeated announcement ignored`);
+    } else {
+      // End-to-end ids are unique network-wide: the same id for another partner is the network's error, not a new Pix.
+      this.logger.error(`Pix ${payment.end_to_end_id} is already recorded for another partner; announcement ignored`);
+    }
     return recorded;
   }
 }
