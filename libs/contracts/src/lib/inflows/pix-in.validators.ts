@@ -1,6 +1,5 @@
-import { isValidCnpj } from '@brazilian-utils/brazilian-utils';
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import { isCpf } from '@partner/validation';
+import { isCnpj, isCpf } from '@partner/validation';
 
 /**
  * Pix identifiers as the SPI (Brazil's instant payment system) writes them. An end-to-end id is `E`,
@@ -14,16 +13,10 @@ export const ACCOUNT_NUMBER_PATTERN = /^\d{1,20}$/;
 
 /**
  * A sender's tax id: a CPF (11 digits) or a CNPJ (14 characters: numeric, or the alphanumeric form the
- * Receita Federal issues since July 2026, upper case). Digits only, no mask; check digits must hold and
- * reserved sequences (all one digit) are refused.
+ * Receita Federal issues since July 2026), unformatted; the same rules as every CPF and CNPJ of the API.
  */
 export function isCpfOrCnpj(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  if (/^\d{11}$/.test(value)) return isCpf(value);
-  if (/^\d{14}$/.test(value)) return isValidCnpj(value);
-  // The library also accepts masks and lower case; the API takes the canonical form only.
-  if (/^[0-9A-Z]{12}\d{2}$/.test(value)) return isValidCnpj(value, { version: 2 });
-  return false;
+  return isCpf(value) || isCnpj(value);
 }
 
 export function IsCpfOrCnpj(options?: ValidationOptions): PropertyDecorator {
