@@ -102,6 +102,8 @@ async function main(): Promise<number> {
         CHAIN_TICK_MS: '100',
         PIX_DICT_DELAY_MS: '800',
         PIX_DICT_TICK_MS: '100',
+        PIX_IN_STEP_DELAY_MS: '200',
+        PIX_IN_TICK_MS: '50',
         REQUEST_TIMEOUT_MS: '8000',
       },
     });

@@ -1,18 +1,40 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { KafkaModule } from '@partner/kafka';
 import { loggingModule, serviceHealthModule } from '@partner/platform';
 import { InflowsConfig } from './config/inflows.config';
-import { PrismaService } from './prisma/prisma.service';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
+import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
+import { OutboxModule } from './prisma/outbox.module';
+import { PrismaModule } from './prisma/prisma.module';
+import { PrismaService } from './prisma/prisma.service';
+import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
+import { UsersModule } from './users/users.module';
 
-@Global()
 @Module({})
 export class AppModule {
   static register(config: InflowsConfig): DynamicModule {
     return {
       module: AppModule,
-      providers: [{ provide: InflowsConfig, useValue: config }, PrismaService],
-      exports: [InflowsConfig, PrismaService],
-      imports: [loggingModule('inflows', config.LOG_LEVEL), serviceHealthModule('inflows', PrismaService), PixInflowsModule],
+      global: true,
+      providers: [{ provide: InflowsConfig, useValue: config }],
+      exports: [InflowsConfig],
+      imports: [
+        loggingModule('inflows', config.LOG_LEVEL),
+        KafkaModule.forRootAsync({
+          inject: [],
+          useFactory: () => ({
+            connection: { brokers: config.KAFKA_BROKERS, clientId: `inflows-producer-${process.pid}` },
+            groupId: 'inflows-producer',
+          }),
+        }),
+        PrismaModule,
+        OutboxModule,
+        serviceHealthModule('inflows', PrismaService),
+        UsersModule,
+        PixKeyReplicaModule,
+        SpiSimulatorModule,
+        PixInflowsModule,
+      ],
     };
   }
 }

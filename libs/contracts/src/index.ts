@@ -18,6 +18,7 @@ export * from './lib/customers/business-customer-registered/business-customer-re
 export * from './lib/pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 export * from './lib/users/upsert-user/upsert-user.command';
 export * from './lib/inflows/pix-in.types';
+export * from './lib/inflows/pix-in.validators';
 export * from './lib/inflows/simulate-pix-in/simulate-pix-in.command';
 export * from './lib/inflows/pix-received/pix-received.event';
 export * from './lib/inflows/pix-in-state-changed/pix-in-state-changed.event';

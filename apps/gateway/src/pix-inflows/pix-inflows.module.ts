@@ -1,10 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { PixInflowsController } from './pix-inflows.controller';
+import { ListPixInflowsUseCase, SimulatePixInUseCase } from './pix-inflows.use-cases';
+import { SandboxPixInController } from './sandbox-pix-in.controller';
 
 /** GET /partner/v1/pix-in (spec 4.5), and the sandbox's POST /sandbox/v1/pix-in when SANDBOX=true. */
 @Module({})
 export class PixInflowsModule {
   static register({ sandbox }: { sandbox: boolean }): DynamicModule {
-    void sandbox;
-    return { module: PixInflowsModule, controllers: [], providers: [] };
+    return {
+      module: PixInflowsModule,
+      controllers: [PixInflowsController, ...(sandbox ? [SandboxPixInController] : [])],
+      providers: [ListPixInflowsUseCase, ...(sandbox ? [SimulatePixInUseCase] : [])],
+    };
   }
 }

@@ -1,18 +1,21 @@
 import { Controller } from '@nestjs/common';
-import { ListPixInflowsQuery, ok, RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
-import { HandleRequest } from '@partner/kafka';
+import { ListPixInflowsQuery, PixReceivedEvent, RequestReply, Topics } from '@partner/contracts';
+import { HandleEvent, HandleRequest } from '@partner/kafka';
+import { ListPixInflowsUseCase } from './list-pix-inflows.use-case';
+import { RecordPixInflowUseCase } from './record-pix-inflow.use-case';
 
-/** Answers Pix inflow listings; inflows are recorded from issue #3 on, so the list is empty until then. */
 @Controller()
 export class PixInflowsHandler {
+  constructor(private readonly listPixInflows: ListPixInflowsUseCase, private readonly recordPixInflow: RecordPixInflowUseCase) {}
+
   @HandleRequest(Topics.InflowsList)
-  async list(_query: ListPixInflowsQuery): Promise<RequestReply<typeof Topics.InflowsList>> {
-    return ok({ pix_in: [] });
+  list(query: ListPixInflowsQuery): Promise<RequestReply<typeof Topics.InflowsList>> {
+    return this.listPixInflows.execute(query);
   }
 
-  /** Placeholder until users are stored here (issue #3). */
-  @HandleRequest(Topics.InflowsUpsertUser)
-  async upsertUser(_command: UpsertUserCommand): Promise<RequestReply<typeof Topics.InflowsUpsertUser>> {
-    return ok({ created: false });
+  /** A payment the Pix network announces for one of our users. */
+  @HandleEvent(Topics.SpiPixReceived)
+  async received(payment: PixReceivedEvent): Promise<void> {
+    await this.recordPixInflow.execute(payment);
   }
 }

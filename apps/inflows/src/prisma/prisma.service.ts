@@ -1,10 +1,12 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { pgAdapter } from '@partner/platform';
 import { InflowsConfig } from '../config/inflows.config';
-import { PrismaClient } from '../generated/prisma/client';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
 
 /** The inflows service's own tables, in PostgreSQL schema `inflows`. */
 export const DB_SCHEMA = 'inflows';
+
+export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
 
+/** Largest page; also the most one answer holds when no `limit` is given (README: Pix inflows). */
 export const MAX_PIX_IN_PAGE = 1000;
 
 const integerString = ({ value }: { value: unknown }) =>
@@ -11,6 +12,7 @@ const integerString = ({ value }: { value: unknown }) =>
 /**
  * Query of GET /partner/v1/pix-in. Beyond the spec, all optional: `limit` and `cursor` page the list
  * (the answer then carries `next_cursor`), `status` filters. Without them the answer is the spec's.
+ * Newest first. The cursor is opaque: its shape is checked here, its content by the inflows service.
  */
 export class ListPixInflowsRequest {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PIX_IN_PAGE })
@@ -23,7 +25,7 @@ export class ListPixInflowsRequest {
 
   @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
   @IsOptional()
-  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,200}$/, { message: 'cursor must be the next_cursor of a previous page' })
   cursor?: string;
 
   @ApiPropertyOptional({ enum: PIX_IN_STATUSES })
@@ -39,6 +41,9 @@ export class ListPixInflowsQuery extends ListPixInflowsRequest {
 
 export interface ListPixInflowsResult {
   pix_in: PixInflow[];
-  /** Present when the request paged (limit or cursor given) and more inflows follow. */
+  /**
+   * Present when the request paged (limit or cursor given): the cursor of the next page, null at the end.
+   * Without limit and cursor, present only when more than MAX_PIX_IN_PAGE inflows matched.
+   */
   next_cursor?: string | null;
 }

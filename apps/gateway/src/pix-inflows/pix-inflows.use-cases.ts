@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { ListPixInflowsRequest, ListPixInflowsResult, SandboxPixInRequest, SimulatePixInResult, Topics } from '@partner/contracts';
+import { MessageBus } from '@partner/kafka';
+import { unwrap } from '../http/unwrap-reply';
+
+@Injectable()
+export class ListPixInflowsUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, query: ListPixInflowsRequest): Promise<ListPixInflowsResult> {
+    return unwrap(await this.bus.request(Topics.InflowsList, { ...query, partner_id: partnerId }, partnerId));
+  }
+}
+
+@Injectable()
+export class SimulatePixInUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, request: SandboxPixInRequest): Promise<SimulatePixInResult> {
+    return unwrap(await this.bus.request(Topics.InflowsSimulatePixIn, { ...request, partner_id: partnerId }, `${partnerId}:${request.document}`));
+  }
+}

@@ -1,0 +1,172 @@
+import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
+import { ClientKafka } from '@nestjs/microservices';
+import { Test } from '@nestjs/testing';
+import { loadConfig } from '@partner/config';
+import { PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
+import { ensureTopics, KafkaConnection, kafkaClientConfig, KafkaModule, kafkaServerOptions, MessageBus } from '@partner/kafka';
+import { newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
+import { randomBytes } from 'node:crypto';
+import { InflowsConfig } from './config/inflows.config';
+import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
+import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
+import { OutboxModule } from './prisma/outbox.module';
+import { PrismaModule } from './prisma/prisma.module';
+import { PrismaService } from './prisma/prisma.service';
+import { newEndToEndId } from './spi-simulator/end-to-end-id';
+import { completeSender } from './spi-simulator/sender-details';
+import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
+import { UsersModule } from './users/users.module';
+
+// Integration through the real broker and PostgreSQL: the inflows features wired as the service wires
+// them, consuming under a consumer group of this run's own (the health ping is left out: another suite
+// answers the inflows ping topic itself). Settlement is parked (a one-hour step), so this suite watches
+// recording only and leaves the other suites' rows alone.
+
+const run = randomBytes(4).toString('hex');
+const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `inflows-int-${process.pid}` };
+const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: '3600000', OUTBOX_POLL_MS: '100' });
+
+@Global()
+@Module({ providers: [{ provide: InflowsConfig, useValue: config }], exports: [InflowsConfig] })
+class ConfigModule {}
+
+let service: INestMicroservice;
+let bus: MessageBus;
+let prisma: PrismaService;
+
+beforeAll(async () => {
+  await ensureTopics(connection, config.KAFKA_PARTITIONS);
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      ConfigModule,
+      KafkaModule.forRootAsync({ inject: [], useFactory: () => ({ connection, groupId: `inflows-int-producer-${run}` }) }),
+      PrismaModule,
+      OutboxModule,
+      UsersModule,
+      PixKeyReplicaModule,
+      SpiSimulatorModule,
+      PixInflowsModule,
+    ],
+  }).compile();
+  if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
+  service = moduleRef.createNestMicroservice(kafkaServerOptions(connection, `inflows-int-${run}`, 3));
+  prisma = moduleRef.get(PrismaService);
+
+  const client = new ClientKafka({
+    client: kafkaClientConfig(connection),
+    consumer: { groupId: `inflows-int-client-${run}`, sessionTimeout: 15_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false },
+    producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
+    subscribe: { fromBeginning: false },
+  });
+  bus = new MessageBus(client, { requests: [Topics.InflowsUpsertUser, Topics.InflowsSimulatePixIn, Topics.InflowsList], requestTimeoutMs: 5_000 });
+  await Promise.all([service.listen(), bus.onModuleInit()]);
+}, 90_000);
+
+afterAll(() => Promise.all([bus?.onApplicationShutdown(), service?.close()]), 30_000);
+
+function announcement(partnerId: string): PixReceivedEvent {
+  const sender = completeSender({});
+  const sentAt = new Date();
+  return {
+    partner_id: partnerId,
+    document: newCpf(),
+    end_to_end_id: newEndToEndId(sender.sender_bank_code, sentAt),
+    amount_cents: 5_000,
+    method: 'initiator',
+    ...sender,
+    outcome: 'credited',
+    sent_at: sentAt.toISOString(),
+  };
+}
+
+function keyEvent(partnerId: string, document: string, keyId: string, state: PixKeyState): PixKeyStateChangedEvent {
+  const now = new Date();
+  const unix = Math.floor(now.getTime() / 1000);
+  return {
+    event_id: newUuid(),
+    partner_id: partnerId,
+    type: 'pix_key',
+    state,
+    resource_id: keyId,
+    occurred_at: now.toISOString(),
+    resource: { id: keyId, key: document, key_type: 'cpf', document, state, failure_reason: null, created_at: unix, last_updated_at: unix },
+  };
+}
+
+async function processingEvents(partnerId: string): Promise<string[]> {
+  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
+  return rows
+    .map((r) => r.payload as { partner_id: string; state: string; resource_id: string })
+    .filter((p) => p.partner_id === partnerId)
+    .map((p) => `${p.resource_id}:${p.state}`);
+}
+
+/** A user of a new partner, known to the service; retried until the fresh consumer groups answer. */
+async function newUser(): Promise<{ partnerId: string; document: string }> {
+  const partnerId = newUuid();
+  const document = newCpf();
+  await pollUntil(
+    'the inflows service to store the user',
+    () => bus.request(Topics.InflowsUpsertUser, { partner_id: partnerId, document }).catch(() => ({ ok: false as const })),
+    (reply) => reply.ok,
+    { timeoutMs: 45_000, intervalMs: 0 },
+  );
+  return { partnerId, document };
+}
+
+describe('inflows service over Kafka', () => {
+  it('records a payment the network announces twice only once', async () => {
+    const partnerId = newUuid();
+    const payment = announcement(partnerId);
+    const marker = announcement(partnerId);
+
+    // One key: one partition, so when the marker is recorded both copies before it were handled.
+    await bus.publish(Topics.SpiPixReceived, partnerId, payment);
+    await bus.publish(Topics.SpiPixReceived, partnerId, { ...payment });
+    await bus.publish(Topics.SpiPixReceived, partnerId, marker);
+    await pollUntil(
+      'the marker payment to be recorded',
+      () => prisma.pixInflow.count({ where: { endToEndId: marker.end_to_end_id } }),
+      (n) => n === 1,
+      { timeoutMs: 45_000 },
+    );
+
+    expect(await prisma.pixInflow.count({ where: { endToEndId: payment.end_to_end_id } })).toBe(1);
+    expect(await processingEvents(partnerId)).toEqual([`${payment.end_to_end_id}:processing`, `${marker.end_to_end_id}:processing`]);
+  }, 60_000);
+
+  it('takes a simulated Pix through the network topic into the listing', async () => {
+    const { partnerId, document } = await newUser();
+
+    const reply = await bus.request(Topics.InflowsSimulatePixIn, { partner_id: partnerId, document, amount_cents: 777, description: 'via Kafka' });
+
+    expect(reply.ok).toBe(true);
+    const e2e = reply.ok ? reply.data.end_to_end_id : '';
+    // The announcement leaves through the outbox relay and comes back through the consumer.
+    const listed = await pollUntil(
+      'the inflow in the listing',
+      () => bus.request(Topics.InflowsList, { partner_id: partnerId }),
+      (r) => r.ok && r.data.pix_in.length === 1,
+      { timeoutMs: 30_000 },
+    );
+    expect(listed).toEqual({
+      ok: true,
+      data: { pix_in: [expect.objectContaining({ end_to_end_id: e2e, amount_cents: 777, description: 'via Kafka', method: 'manual', status: 'processing' })] },
+    });
+  }, 90_000);
+
+  it('lets a Pix by key through once a registered pix_key event arrives, and refuses it again after cancellation', async () => {
+    const { partnerId, document } = await newUser();
+    const byKey = () => bus.request(Topics.InflowsSimulatePixIn, { partner_id: partnerId, document, amount_cents: 100, method: 'dict' });
+    const keyId = newUuid();
+
+    expect(await byKey()).toMatchObject({ ok: false, error: { code: 'pix_key_not_registered' } });
+
+    await bus.publish(Topics.PixKeyStateChanged, `pix_key:${keyId}`, keyEvent(partnerId, document, keyId, 'registered'));
+    await pollUntil('a Pix by key to be accepted', byKey, (r) => r.ok, { timeoutMs: 30_000, intervalMs: 200 });
+
+    await bus.publish(Topics.PixKeyStateChanged, `pix_key:${keyId}`, keyEvent(partnerId, document, keyId, 'canceled'));
+    const refused = await pollUntil('a Pix by key to be refused again', byKey, (r) => !r.ok, { timeoutMs: 30_000, intervalMs: 200 });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'pix_key_not_registered' } });
+  }, 90_000);
+});

@@ -1,0 +1,95 @@
+import { loadConfig } from '@partner/config';
+import { PixKeyState, PixKeyStateChangedEvent } from '@partner/contracts';
+import { newCpf, newUuid } from '@partner/testing';
+import { InflowsConfig } from '../config/inflows.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { ApplyPixKeyEventUseCase } from './apply-pix-key-event.use-case';
+import { PixKeyReplicaRepository } from './pix-key-replica.repository';
+
+// Integration: the replica in PostgreSQL, fed with pix_key events as the pix-keys service publishes them.
+const prisma = new PrismaService(loadConfig(InflowsConfig));
+const replica = new PixKeyReplicaRepository(prisma);
+const apply = new ApplyPixKeyEventUseCase(replica);
+
+afterAll(() => prisma.$disconnect());
+
+/** A pix_key event for one key, `secondsLater` after a fixed start so tests control the order. */
+function keyEvent(partnerId: string, document: string, keyId: string, state: PixKeyState, secondsLater: number): PixKeyStateChangedEvent {
+  const at = new Date(Date.UTC(2026, 10, 22, 12, 0, secondsLater));
+  const unix = Math.floor(at.getTime() / 1000);
+  return {
+    event_id: newUuid(),
+    partner_id: partnerId,
+    type: 'pix_key',
+    state,
+    resource_id: keyId,
+    occurred_at: at.toISOString(),
+    resource: { id: keyId, key: document, key_type: 'cpf', document, state, failure_reason: null, created_at: unix, last_updated_at: unix },
+  };
+}
+
+async function user() {
+  return { partnerId: newUuid(), document: newCpf(), keyId: newUuid() };
+}
+
+describe('Pix key replica (PostgreSQL)', () => {
+  it('follows a key through its life: only `registered` lets a Pix by key through', async () => {
+    const { partnerId, document, keyId } = await user();
+    const seen: boolean[] = [await replica.hasRegisteredKey(partnerId, document)];
+    for (const [i, state] of (['pending', 'registered', 'deleting', 'canceled'] as const).entries()) {
+      await apply.execute(keyEvent(partnerId, document, keyId, state, i));
+      seen.push(await replica.hasRegisteredKey(partnerId, document));
+    }
+    expect(seen).toEqual([false, false, true, false, false]);
+  });
+
+  it('knows a key that failed to register is not there', async () => {
+    const { partnerId, document, keyId } = await user();
+    await apply.execute(keyEvent(partnerId, document, keyId, 'pending', 0));
+    await apply.execute(keyEvent(partnerId, document, keyId, 'failed', 1));
+    expect(await replica.hasRegisteredKey(partnerId, document)).toBe(false);
+  });
+
+  it('sees a key registered again, as a new key, after the old one was canceled', async () => {
+    const { partnerId, document, keyId } = await user();
+    await apply.execute(keyEvent(partnerId, document, keyId, 'registered', 0));
+    await apply.execute(keyEvent(partnerId, document, keyId, 'canceled', 1));
+    const again = newUuid();
+    await apply.execute(keyEvent(partnerId, document, again, 'pending', 2));
+    expect(await replica.hasRegisteredKey(partnerId, document)).toBe(false);
+    await apply.execute(keyEvent(partnerId, document, again, 'registered', 3));
+    expect(await replica.hasRegisteredKey(partnerId, document)).toBe(true);
+  });
+
+  it('ignores an older event arriving late or redelivered: the newest state stays', async () => {
+    const { partnerId, document, keyId } = await user();
+    const registered = keyEvent(partnerId, document, keyId, 'registered', 1);
+    const canceled = keyEvent(partnerId, document, keyId, 'canceled', 5);
+    await apply.execute(canceled);
+    await apply.execute(registered);
+    await apply.execute(keyEvent(partnerId, document, keyId, 'pending', 0));
+    expect(await replica.hasRegisteredKey(partnerId, document)).toBe(false);
+    const row = await prisma.pixKeyReplica.findUniqueOrThrow({ where: { partnerId_keyId: { partnerId, keyId } } });
+    expect([row.state, row.occurredAt.toISOString()]).toEqual(['canceled', canceled.occurred_at]);
+  });
+
+  it('orders two events of the same millisecond by the key lifecycle', async () => {
+    const { partnerId, document, keyId } = await user();
+    await apply.execute(keyEvent(partnerId, document, keyId, 'registered', 0));
+    await apply.execute(keyEvent(partnerId, document, keyId, 'pending', 0));
+    expect(await replica.hasRegisteredKey(partnerId, document)).toBe(true);
+  });
+
+  it("scopes keys by partner: another partner's registered key for the same CPF does not count", async () => {
+    const { partnerId, document, keyId } = await user();
+    await apply.execute(keyEvent(partnerId, document, keyId, 'registered', 0));
+    expect(await replica.hasRegisteredKey(newUuid(), document)).toBe(false);
+  });
+
+  it('skips an event whose snapshot carries no valid CPF, without failing the consumer', async () => {
+    const { partnerId, document, keyId } = await user();
+    const event = keyEvent(partnerId, document, keyId, 'registered', 0);
+    await expect(apply.execute({ ...event, resource: { ...event.resource, document: '123' } })).resolves.toBeUndefined();
+    expect(await prisma.pixKeyReplica.count({ where: { partnerId } })).toBe(0);
+  });
+});

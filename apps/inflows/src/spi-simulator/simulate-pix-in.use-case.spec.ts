@@ -1,0 +1,155 @@
+import { loadConfig } from '@partner/config';
+import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
+import { OutboxRelay } from '@partner/kafka';
+import { validateContract } from '@partner/validation';
+import { newCpf, newUuid } from '@partner/testing';
+import { InflowsConfig } from '../config/inflows.config';
+import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
+import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
+import { OutboxRepository } from '../prisma/outbox.repository';
+import { PrismaService } from '../prisma/prisma.service';
+import { UserRepository } from '../users/user.repository';
+import { utcMinute } from './end-to-end-id';
+import { SimulatePixInUseCase } from './simulate-pix-in.use-case';
+import { SpiPaymentRepository } from './spi-payment.repository';
+
+// Integration: the simulated network against the real inflows schema in PostgreSQL. The relay is not
+// running: what the network announces is read from the outbox, where it waits for the relay.
+const prisma = new PrismaService(loadConfig(InflowsConfig));
+const users = new UserRepository(prisma);
+const replica = new PixKeyReplicaRepository(prisma);
+const applyKeyEvent = new ApplyPixKeyEventUseCase(replica);
+let wakes = 0;
+const relay = { wake: () => void wakes++ } as unknown as OutboxRelay;
+const simulate = new SimulatePixInUseCase(prisma, users, replica, new SpiPaymentRepository(), new OutboxRepository(), relay);
+
+afterAll(() => prisma.$disconnect());
+
+async function newUser() {
+  const partnerId = newUuid();
+  const document = newCpf();
+  await users.upsert(partnerId, document);
+  return { partnerId, document };
+}
+
+const command = (partnerId: string, document: string, overrides: Partial<SimulatePixInCommand> = {}): SimulatePixInCommand => ({
+  partner_id: partnerId,
+  document,
+  amount_cents: 15_000,
+  ...overrides,
+});
+
+/** What the network announced for the partner, in order. */
+async function announced(partnerId: string): Promise<Array<{ topic: string; key: string; payload: PixReceivedEvent }>> {
+  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.SpiPixReceived }, orderBy: { id: 'asc' } });
+  return rows
+    .map((r) => ({ topic: r.topic, key: r.key, payload: r.payload as unknown as PixReceivedEvent }))
+    .filter((r) => r.payload.partner_id === partnerId);
+}
+
+async function keyEvent(partnerId: string, document: string, keyId: string, state: PixKeyState) {
+  const now = new Date();
+  const unix = Math.floor(now.getTime() / 1000);
+  await applyKeyEvent.execute({
+    event_id: newUuid(),
+    partner_id: partnerId,
+    type: 'pix_key',
+    state,
+    resource_id: keyId,
+    occurred_at: now.toISOString(),
+    resource: { id: keyId, key: document, key_type: 'cpf', document, state, failure_reason: null, created_at: unix, last_updated_at: unix },
+  });
+}
+
+describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
+  it('logs the payment and announces it on the network topic in one go, with a valid, complete sender', async () => {
+    const { partnerId, document } = await newUser();
+    const wakesBefore = wakes;
+
+    const reply = await simulate.execute(command(partnerId, document));
+
+    expect(reply).toEqual({ ok: true, data: { end_to_end_id: expect.stringMatching(END_TO_END_ID_PATTERN) } });
+    const e2e = reply.ok ? reply.data.end_to_end_id : '';
+    const [message, ...more] = await announced(partnerId);
+    expect(more).toEqual([]);
+    expect(message.key).toBe(e2e);
+    expect(validateContract(PixReceivedEvent, message.payload)).toMatchObject({ ok: true });
+    const event = message.payload;
+    expect(event).toMatchObject({ partner_id: partnerId, document, end_to_end_id: e2e, amount_cents: 15_000, method: 'manual', outcome: 'credited' });
+    expect(event).not.toHaveProperty('description');
+    // The id names the payer's institution and the UTC minute the payment was sent.
+    expect(e2e.slice(1, 9)).toBe(event.sender_bank_code);
+    expect(e2e.slice(9, 21)).toBe(utcMinute(new Date(event.sent_at)));
+    const logged = await prisma.spiPayment.findUniqueOrThrow({ where: { endToEndId: e2e } });
+    expect(logged).toMatchObject({ partnerId, document, amountCents: 15_000n, senderTaxId: event.sender_tax_id, outcome: 'credited' });
+    expect(wakes).toBe(wakesBefore + 1);
+  });
+
+  it('announces the sender fields, description and outcome the caller gave, unchanged', async () => {
+    const { partnerId, document } = await newUser();
+    const given = {
+      description: 'aluguel de novembro',
+      sender_name: 'Padaria Pão Quente Ltda',
+      sender_tax_id: '11222333000181',
+      sender_account_number: '98765',
+      sender_account_type: 'checking' as const,
+      sender_bank_code: '60746948',
+      sender_branch_code: '1234',
+      method: 'static_qr_code' as const,
+      simulate_outcome: 'failed' as const,
+    };
+
+    const reply = await simulate.execute(command(partnerId, document, given));
+
+    expect(reply.ok).toBe(true);
+    const [{ payload }] = await announced(partnerId);
+    const { simulate_outcome, ...fields } = given;
+    expect(payload).toMatchObject({ ...fields, outcome: simulate_outcome });
+    expect(payload.end_to_end_id.slice(1, 9)).toBe('60746948');
+  });
+
+  it("answers user_not_found for an unknown CPF and for another partner's user, and announces nothing", async () => {
+    const { partnerId, document } = await newUser();
+    const stranger = newUuid();
+
+    expect(await simulate.execute(command(partnerId, newCpf()))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await simulate.execute(command(stranger, document))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+
+    expect(await announced(partnerId)).toEqual([]);
+    expect(await announced(stranger)).toEqual([]);
+    expect(await prisma.spiPayment.count({ where: { partnerId: { in: [partnerId, stranger] } } })).toBe(0);
+  });
+
+  it('sends a Pix by key (dict) only while the user has a registered key, as the replica knows it', async () => {
+    const { partnerId, document } = await newUser();
+    const byKey = () => simulate.execute(command(partnerId, document, { method: 'dict' }));
+    const keyId = newUuid();
+    const outcomes: string[] = [];
+    const record = async () => {
+      const reply = await byKey();
+      outcomes.push(reply.ok ? 'sent' : reply.error.code);
+    };
+
+    await record(); // no key at all
+    await keyEvent(partnerId, document, keyId, 'pending');
+    await record();
+    await keyEvent(partnerId, document, keyId, 'registered');
+    await record();
+    await keyEvent(partnerId, document, keyId, 'deleting');
+    await record();
+    await keyEvent(partnerId, document, keyId, 'canceled');
+    await record();
+
+    expect(outcomes).toEqual(['pix_key_not_registered', 'pix_key_not_registered', 'sent', 'pix_key_not_registered', 'pix_key_not_registered']);
+    const sent = await announced(partnerId);
+    expect(sent.map((m) => m.payload.method)).toEqual(['dict']);
+    // Other methods reach the account directly, key or no key.
+    expect((await simulate.execute(command(partnerId, document, { method: 'manual' }))).ok).toBe(true);
+  });
+
+  it('explains the dict refusal', async () => {
+    const { partnerId, document } = await newUser();
+    const reply = await simulate.execute(command(partnerId, document, { method: 'dict' }));
+    expect(reply).toEqual({ ok: false, error: { code: 'pix_key_not_registered', message: expect.stringContaining('no registered Pix key') } });
+  });
+});

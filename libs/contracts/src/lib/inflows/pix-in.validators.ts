@@ -1,0 +1,31 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+import { isCnpj, isCpf } from '@partner/validation';
+
+/**
+ * Pix identifiers as the SPI (Brazil's instant payment system) writes them. An end-to-end id is `E`,
+ * the payer institution's 8-digit ISPB, the UTC minute it was made (yyyyMMddHHmm) and 11 alphanumerics.
+ */
+export const END_TO_END_ID_PATTERN = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
+export const ISPB_PATTERN = /^\d{8}$/;
+export const BRANCH_CODE_PATTERN = /^\d{1,4}$/;
+/** Account numbers travel in the SPI as digits only (check digit included), up to 20. */
+export const ACCOUNT_NUMBER_PATTERN = /^\d{1,20}$/;
+
+/**
+ * A sender's tax id: a CPF (11 digits) or a CNPJ (14 characters: numeric, or the alphanumeric form the
+ * Receita Federal issues since July 2026), unformatted; the same rules as every CPF and CNPJ of the API.
+ */
+export function isCpfOrCnpj(value: unknown): value is string {
+  return isCpf(value) || isCnpj(value);
+}
+
+export function IsCpfOrCnpj(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isCpfOrCnpj',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: `${String(propertyName)} must be a valid CPF (11 digits) or CNPJ (14 characters)`, ...options },
+      validator: { validate: (value: unknown) => isCpfOrCnpj(value) },
+    });
+}
