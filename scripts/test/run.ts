@@ -105,6 +105,9 @@ async function main(): Promise<number> {
         PIX_IN_STEP_DELAY_MS: '200',
         PIX_IN_TICK_MS: '50',
         REQUEST_TIMEOUT_MS: '8000',
+        // The other suites must never be throttled; the rate-limit test gives its own partner a low limit.
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
       },
     });
     add(jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], testEnv));

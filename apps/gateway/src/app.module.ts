@@ -10,6 +10,7 @@ import { HealthModule } from './health/health.module';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
 import { PrismaService } from './prisma/prisma.service';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
@@ -34,6 +35,7 @@ export class AppModule {
           }),
         }),
         AuthModule,
+        RateLimitModule,
         HealthModule,
         WithdrawalsModule,
         EventsModule,

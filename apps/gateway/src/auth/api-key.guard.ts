@@ -31,7 +31,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     const found = await this.partners.findByKeyHash(hash);
     if (!found || !sameDigest(found.hash, hash)) throw unauthorized();
-    const partner = { id: found.id, name: found.name };
+    const partner: Partner = { id: found.id, name: found.name, rateLimitPerSecond: found.rateLimitPerSecond, rateLimitBurst: found.rateLimitBurst };
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(hash, { partner, until: Date.now() + this.config.API_KEY_CACHE_MS });
     request.partner = partner;

@@ -6,6 +6,14 @@ import { generateApiKey } from './api-key';
 export interface Partner {
   id: string;
   name: string;
+  /** The partner's own rate limit; absent = RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
+  rateLimitPerSecond?: number;
+  rateLimitBurst?: number;
+}
+
+export interface PartnerLimits {
+  rateLimitPerSecond?: number;
+  rateLimitBurst?: number;
 }
 
 /** Partners and their API key hashes. */
@@ -14,21 +22,25 @@ export class PartnerRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Creates a partner with one API key; the key itself is returned once and never stored. */
-  async create(name: string): Promise<{ partner: Partner; apiKey: string }> {
+  async create(name: string, limits: PartnerLimits = {}): Promise<{ partner: Partner; apiKey: string }> {
     const { key, prefix, hash } = generateApiKey();
-    const partner = await this.prisma.partner.create({
-      data: { id: randomUUID(), name, apiKeys: { create: { id: randomUUID(), prefix, hash } } },
-      select: { id: true, name: true },
+    const row = await this.prisma.partner.create({
+      data: { id: randomUUID(), name, ...limits, apiKeys: { create: { id: randomUUID(), prefix, hash } } },
+      select: { id: true, name: true, rateLimitPerSecond: true, rateLimitBurst: true },
     });
-    return { partner, apiKey: key };
+    return { partner: toPartner(row), apiKey: key };
   }
 
   /** The partner owning an active key with this hash, with the stored hash for a constant-time check. */
   async findByKeyHash(hash: string): Promise<(Partner & { hash: string }) | null> {
     const key = await this.prisma.apiKey.findFirst({
       where: { hash, revokedAt: null },
-      select: { hash: true, partner: { select: { id: true, name: true } } },
+      select: { hash: true, partner: { select: { id: true, name: true, rateLimitPerSecond: true, rateLimitBurst: true } } },
     });
-    return key ? { ...key.partner, hash: key.hash } : null;
+    return key ? { ...toPartner(key.partner), hash: key.hash } : null;
   }
+}
+
+function toPartner(row: { id: string; name: string; rateLimitPerSecond: number | null; rateLimitBurst: number | null }): Partner {
+  return { id: row.id, name: row.name, rateLimitPerSecond: row.rateLimitPerSecond ?? undefined, rateLimitBurst: row.rateLimitBurst ?? undefined };
 }

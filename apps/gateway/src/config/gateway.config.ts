@@ -30,4 +30,12 @@ export class GatewayConfig extends CommonConfig {
   /** How long a verified API key is trusted from memory before the database is asked again. */
   @IsInt() @Min(0) @Max(600_000)
   API_KEY_CACHE_MS: number = 30_000;
+
+  /** Sustained requests per second each partner may make (per gateway instance); a partner's own limit wins. */
+  @IsInt() @Min(1) @Max(1_000_000)
+  RATE_LIMIT_PER_SECOND: number = 50;
+
+  /** Requests a partner may make at once before the sustained rate applies (the token bucket's size). */
+  @IsInt() @Min(1) @Max(1_000_000)
+  RATE_LIMIT_BURST: number = 100;
 }

@@ -29,6 +29,7 @@ export const STATUS_OF_CODE: Record<string, number> = {
   insufficient_funds: 422,
   idempotency_key_reused: 422,
   pix_key_not_registered: 422,
+  rate_limited: 429,
   not_implemented: 501,
   service_unavailable: 503,
 };

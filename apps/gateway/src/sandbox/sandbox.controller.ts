@@ -21,7 +21,7 @@ export class SandboxController {
   @UseGuards(AdminKeyGuard)
   @HttpCode(201)
   partners(@Body(new ContractPipe(CreatePartnerRequest)) body: CreatePartnerRequest) {
-    return this.createPartner.execute(body.name);
+    return this.createPartner.execute(body);
   }
 
   /** 201 when the user was created, 200 when an existing user was credited; answers the new balance. */

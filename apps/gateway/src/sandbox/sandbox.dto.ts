@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 
 export class CreatePartnerRequest {
   @ApiPropertyOptional({ example: 'acme' })
@@ -7,4 +7,20 @@ export class CreatePartnerRequest {
   @IsString()
   @Length(1, 120)
   name?: string;
+
+  /** The partner's own rate limit (requests per second); absent = RATE_LIMIT_PER_SECOND. */
+  @ApiPropertyOptional({ example: 5, minimum: 1, maximum: 1_000_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  rate_limit_per_second?: number;
+
+  /** The partner's own burst; absent = rate_limit_per_second when that is set, else RATE_LIMIT_BURST. */
+  @ApiPropertyOptional({ example: 5, minimum: 1, maximum: 1_000_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  rate_limit_burst?: number;
 }

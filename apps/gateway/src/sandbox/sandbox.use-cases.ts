@@ -3,13 +3,17 @@ import { CreditAccountResult, SandboxUserRequest, Topics } from '@partner/contra
 import { MessageBus } from '@partner/kafka';
 import { PartnerRepository } from '../auth/partner.repository';
 import { unwrap } from '../http/unwrap-reply';
+import { CreatePartnerRequest } from './sandbox.dto';
 
 @Injectable()
 export class CreatePartnerUseCase {
   constructor(private readonly partners: PartnerRepository) {}
 
-  async execute(name = 'sandbox partner'): Promise<{ id: string; name: string; api_key: string }> {
-    const { partner, apiKey } = await this.partners.create(name);
+  async execute(request: CreatePartnerRequest): Promise<{ id: string; name: string; api_key: string }> {
+    const { partner, apiKey } = await this.partners.create(request.name ?? 'sandbox partner', {
+      rateLimitPerSecond: request.rate_limit_per_second,
+      rateLimitBurst: request.rate_limit_burst,
+    });
     return { id: partner.id, name: partner.name, api_key: apiKey };
   }
 }
