@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { ensureTopics } from '@partner/kafka';
 import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
+import { frameworkErrorHandler } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { setupOpenApi } from './http/openapi';
 
@@ -14,7 +15,7 @@ import { setupOpenApi } from './http/openapi';
  */
 export async function createGatewayApp(config: GatewayConfig, { logs = true } = {}): Promise<NestFastifyApplication> {
   await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
-  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true });
+  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler });
   adapter.getInstance().removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true, bodyParser: false });
   if (logs) app.useLogger(app.get(Logger));

@@ -1,0 +1,15 @@
+import { INVALID_REQUEST } from '@partner/validation';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './error-body';
+
+/**
+ * Fastify answers some malformed requests itself, before Nest and its filter see them: a URL that is
+ * not valid percent-encoding (`/partner/v1/pix-key/%`) would get Fastify's own body. Passed as the
+ * `frameworkErrors` option so those answers are in the family's shape too.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? 400 : 500;
+  const message = status === 400 ? 'the request URL is not valid (bad percent-encoding?)' : 'internal error; it was logged';
+  if (status === 500) request.log.error(error);
+  void reply.status(status).send(errorBody(request.url, { code: status === 400 ? INVALID_REQUEST : 'internal_error', message }));
+}
