@@ -131,20 +131,25 @@ describe('rate limiting (per partner)', () => {
   it('answers 429 rate_limited with Retry-After past the burst, in each family shape; other partners are not slowed', async () => {
     const api = await limitedPartner(1, 3);
     const other = (await newPartner('unlimited neighbour')).api;
+    const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 10 }, () => api.get('/partner/v1/events?limit=1')));
+    const elapsedSeconds = (Date.now() - started) / 1000;
     const ok = answers.filter((r) => r.status === 200);
     const limited = answers.filter((r) => r.status === 429);
-    // The burst of 3 passes (one more may have refilled meanwhile); the rest is refused.
+    // The burst of 3 passes, plus what refilled (1/s) while the requests were being answered; the rest is refused.
     expect(ok.length).toBeGreaterThanOrEqual(3);
-    expect(ok.length).toBeLessThanOrEqual(4);
+    expect(ok.length).toBeLessThanOrEqual(3 + Math.ceil(elapsedSeconds));
     expect(limited.length).toBe(10 - ok.length);
     for (const res of limited) {
       expect(res.body).toEqual({ error: 'rate_limited', message: expect.any(String) });
       const retryAfter = res.headers.get('retry-after');
       expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
     }
-    const pixKey = await api.post('/partner/v1/pix-key', { document: '52998224725', idempotency_key: newUuid() });
-    expect({ status: pixKey.status, body: pixKey.body }).toEqual({ status: 429, body: { status: 'rate_limited', message: expect.any(String) } });
+    // The Pix key family answers in its own shape; a batch so that a token refilled meanwhile cannot hide it.
+    const pixKeys = await Promise.all(Array.from({ length: 5 }, () => api.post('/partner/v1/pix-key', { document: '52998224725', idempotency_key: newUuid() })));
+    const pixLimited = pixKeys.filter((r) => r.status === 429);
+    expect(pixLimited.length).toBeGreaterThan(0);
+    for (const res of pixLimited) expect(res.body).toEqual({ status: 'rate_limited', message: expect.any(String) });
     expect((await other.get('/partner/v1/events?limit=1')).status).toBe(200);
 
     // The bucket refills at the partner's rate: after Retry-After the partner is served again.
