@@ -566,6 +566,9 @@ async function main(): Promise<void> {
           CHAIN_SEND_DELAY_MS: '2000',
           CHAIN_SETTLE_DELAY_MS: '5000',
           REQUEST_TIMEOUT_MS: '10000',
+          // The bench measures the stack, not the per-partner rate limit.
+          RATE_LIMIT_PER_SECOND: '100000',
+          RATE_LIMIT_BURST: '100000',
         },
       }),
     );

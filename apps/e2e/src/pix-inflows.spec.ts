@@ -218,7 +218,13 @@ describe('GET /partner/v1/pix-in', () => {
     const document = await newUser(api, 0);
     const outcomes = ['credited', 'denied', 'credited', 'denied', 'credited'];
     const ids: string[] = [];
-    for (const outcome of outcomes) ids.push(await sent(api, { document, amount_cents: 100, simulate_outcome: outcome }));
+    // Listing order is recording order; payments travel on different partitions and may be recorded in
+    // any order, so each one is recorded before the next is sent.
+    for (const outcome of outcomes) {
+      const id = await sent(api, { document, amount_cents: 100, simulate_outcome: outcome });
+      await pollUntil(`inflow ${id} recorded`, () => listed(api), (l) => l.pix_in.some((p) => p.end_to_end_id === id));
+      ids.push(id);
+    }
     const everything = await allSettled(api, outcomes.length);
     const newestFirst = [...ids].reverse();
     expect(everything.pix_in.map((p) => p.end_to_end_id)).toEqual(newestFirst);
