@@ -147,7 +147,7 @@ describe('per-partner sequence under concurrency (PostgreSQL)', () => {
     // The sequence each projection answered is the one stored with its event.
     const byId = new Map(stored.map((e) => [e.id, e.sequence]));
     events.forEach((e, i) => expect(byId.get(e.event_id)).toBe(given[i]));
-  });
+  }, 30_000);
 
   it('stores an event redelivered 10 times at once once, consuming one number only', async () => {
     const partnerId = newUuid();

@@ -39,6 +39,7 @@ const idsOf = (events: Array<PartnerEvent | FeedEvent>) => events.map((e) => ('e
 
 describe('ListEventsUseCase (PostgreSQL)', () => {
   it('pages through 250 events 100 at a time: each event exactly once, in sequence order', async () => {
+    // Stored one by one through the projection, so a slow machine gets more than the default 5 s.
     const partnerId = newUuid();
     const stored = await store(partnerId, Array.from({ length: 250 }, () => 'usdt_withdrawal' as const));
 
@@ -59,7 +60,7 @@ describe('ListEventsUseCase (PostgreSQL)', () => {
     expect(sizes).toEqual([100, 100, 50, 0]);
     expect(idsOf(seen)).toEqual(idsOf(stored));
     expect(seen.map((e) => e.sequence)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
-  });
+  }, 60_000);
 
   it('resumes after new events arrive: the last cursor of an exhausted feed yields exactly the new ones', async () => {
     const partnerId = newUuid();
