@@ -7,6 +7,7 @@ describe('authentication', () => {
     ['POST', '/partner/v1/withdrawals/usdt'],
     ['GET', '/partner/v1/events?delivered=false'],
     ['PATCH', `/partner/v1/events/${newUuid()}`],
+    ['POST', '/partner/v1/events/ack'],
     ['POST', '/sandbox/v1/users'],
   ];
 
@@ -72,7 +73,7 @@ describe('events feed', () => {
     }
     const ok = await api.get('/partner/v1/events?delivered=false&limit=5');
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ events: [] });
+    expect(ok.body).toEqual({ events: [], next_cursor: expect.any(String) });
   });
 
   it('honours limit, oldest first', async () => {
@@ -87,6 +88,7 @@ describe('events feed', () => {
     const all = await pollUntil('nine events', () => listEvents(api, ''), (events) => events.length === 9);
     const firstTwo = await listEvents(api, 'limit=2');
     expect(firstTwo.map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));
+    expect(all.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (let i = 1; i < all.length; i++) expect(all[i].created_at).toBeGreaterThanOrEqual(all[i - 1].created_at);
   });
 });

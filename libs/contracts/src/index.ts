@@ -9,6 +9,7 @@ export * from './lib/withdrawals/credit-account/credit-account.command';
 export * from './lib/withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 export * from './lib/events/list-events/list-events.query';
 export * from './lib/events/mark-delivered/mark-event-delivered.command';
+export * from './lib/events/ack-events/ack-events.command';
 export * from './lib/health/ping.query';
 export * from './lib/pix-keys/create-pix-key/create-pix-key.command';
 export * from './lib/pix-keys/delete-pix-key/delete-pix-key.command';

@@ -1,5 +1,14 @@
+import { IsInt, Max, Min } from 'class-validator';
 import { ServiceConfig } from '@partner/config';
 
 export class EventsConfig extends ServiceConfig {
   override HEALTH_PORT: number = 3102;
+
+  /** Delivered events older than this many days (by delivery time) are removed from the feed; undelivered ones stay. */
+  @IsInt() @Min(1) @Max(3650)
+  FEED_RETENTION_DAYS: number = 30;
+
+  /** How often the feed is pruned. */
+  @IsInt() @Min(1_000) @Max(86_400_000)
+  FEED_PRUNE_INTERVAL_MS: number = 3_600_000;
 }

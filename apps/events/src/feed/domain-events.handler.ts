@@ -9,22 +9,22 @@ export class DomainEventsHandler {
   constructor(private readonly project: ProjectFeedEventUseCase) {}
 
   @HandleEvent(Topics.WithdrawalStateChanged)
-  withdrawal(event: WithdrawalStateChangedEvent): Promise<void> {
-    return this.project.execute(event);
+  async withdrawal(event: WithdrawalStateChangedEvent): Promise<void> {
+    await this.project.execute(event);
   }
 
   @HandleEvent(Topics.PixKeyStateChanged)
-  pixKey(event: PixKeyStateChangedEvent): Promise<void> {
-    return this.project.execute(event);
+  async pixKey(event: PixKeyStateChangedEvent): Promise<void> {
+    await this.project.execute(event);
   }
 
   @HandleEvent(Topics.PixInStateChanged)
-  pixIn(event: PixInStateChangedEvent): Promise<void> {
-    return this.project.execute(event);
+  async pixIn(event: PixInStateChangedEvent): Promise<void> {
+    await this.project.execute(event);
   }
 
   @HandleEvent(Topics.BusinessCustomerRegistered)
-  businessCustomer(event: BusinessCustomerRegisteredEvent): Promise<void> {
-    return this.project.execute(event);
+  async businessCustomer(event: BusinessCustomerRegisteredEvent): Promise<void> {
+    await this.project.execute(event);
   }
 }

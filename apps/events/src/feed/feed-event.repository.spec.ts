@@ -22,12 +22,12 @@ function withdrawalEvent(partnerId: string, state: WithdrawalState = 'created', 
   return withdrawalStateChanged(partnerId, { resourceId: resourceSeq++, state, at: new Date(Date.UTC(2026, 0, 1, 12) - minutesAgo * 60_000) });
 }
 
-/** Stores `count` events for a partner, the later ones with earlier occurred_at: only insertion order sorts them right. */
+/** Stores `count` events for a new partner, the later ones with earlier occurred_at: only insertion order sorts them right. */
 async function storeEvents(partnerId: string, count: number): Promise<WithdrawalStateChangedEvent[]> {
   const events: WithdrawalStateChangedEvent[] = [];
   for (let i = 0; i < count; i++) {
     const event = withdrawalEvent(partnerId, 'created', i * 10);
-    expect(await feed.insertIfAbsent(partnerId, event)).toBe(true);
+    expect(await feed.insertIfAbsent(partnerId, event)).toBe(i + 1);
     events.push(event);
   }
   return events;
@@ -40,13 +40,14 @@ describe('FeedEventRepository (PostgreSQL)', () => {
     const partnerId = newUuid();
     const event = withdrawalEvent(partnerId);
 
-    expect(await feed.insertIfAbsent(partnerId, event)).toBe(true);
-    expect(await feed.insertIfAbsent(partnerId, { ...event, state: 'sent' })).toBe(false);
+    expect(await feed.insertIfAbsent(partnerId, event)).toBe(1);
+    expect(await feed.insertIfAbsent(partnerId, { ...event, state: 'sent' })).toBeUndefined();
 
     expect(await prisma.feedEvent.count({ where: { id: event.event_id } })).toBe(1);
     expect(await feed.list(partnerId, {})).toEqual([
       {
         id: event.event_id,
+        sequence: 1,
         type: 'usdt_withdrawal',
         state: 'created',
         resource_id: event.resource_id,
@@ -126,5 +127,52 @@ describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
     await handler.withdrawal({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' });
 
     expect(await feed.list(partnerId, {})).toEqual([]);
+  });
+});
+
+describe('per-partner sequence under concurrency (PostgreSQL)', () => {
+  const project = new ProjectFeedEventUseCase(feed);
+
+  it('numbers 50 events of one partner projected at once exactly 1..50, each event once', async () => {
+    const partnerId = newUuid();
+    const events = Array.from({ length: 50 }, () => withdrawalEvent(partnerId));
+
+    const given = await Promise.all(events.map((e) => project.execute(e)));
+
+    const numbers = [...given].sort((x, y) => (x ?? 0) - (y ?? 0));
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const stored = await feed.list(partnerId, { limit: 1000 });
+    expect(stored.map((e) => e.sequence)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(new Set(stored.map((e) => e.id))).toEqual(new Set(ids(events)));
+    // The sequence each projection answered is the one stored with its event.
+    const byId = new Map(stored.map((e) => [e.id, e.sequence]));
+    events.forEach((e, i) => expect(byId.get(e.event_id)).toBe(given[i]));
+  }, 30_000);
+
+  it('stores an event redelivered 10 times at once once, consuming one number only', async () => {
+    const partnerId = newUuid();
+    const [first] = await storeEvents(partnerId, 1);
+    const event = withdrawalEvent(partnerId);
+
+    const given = await Promise.all(Array.from({ length: 10 }, () => project.execute(event)));
+
+    expect(given.filter((n) => n !== undefined)).toEqual([2]);
+    expect(await prisma.feedEvent.count({ where: { id: event.event_id } })).toBe(1);
+    const next = withdrawalEvent(partnerId);
+    expect(await project.execute(next)).toBe(3);
+    expect((await feed.list(partnerId, {})).map((e) => [e.id, e.sequence])).toEqual([
+      [first.event_id, 1],
+      [event.event_id, 2],
+      [next.event_id, 3],
+    ]);
+    expect(await prisma.partnerSequence.findUnique({ where: { partnerId } })).toEqual({ partnerId, lastSequence: 3n });
+  });
+
+  it('numbers each partner on its own', async () => {
+    const [a, b] = [newUuid(), newUuid()];
+    await Promise.all([storeEvents(a, 3), storeEvents(b, 2)]);
+
+    expect((await feed.list(a, {})).map((e) => e.sequence)).toEqual([1, 2, 3]);
+    expect((await feed.list(b, {})).map((e) => e.sequence)).toEqual([1, 2]);
   });
 });

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_EVENTS_PAGE, FeedEvent, PartnerEvent } from '@partner/contracts';
+import { DEFAULT_EVENTS_PAGE, FeedEvent, FeedEventType, PartnerEvent } from '@partner/contracts';
 import { Prisma } from '../generated/prisma/client';
-import { PrismaService } from '../prisma/prisma.service';
+import { PrismaService, TX_OPTIONS } from '../prisma/prisma.service';
 
 type Row = Prisma.FeedEventGetPayload<object>;
 
 const toPartnerEvent = (r: Row): PartnerEvent => ({
   id: r.id,
+  sequence: Number(r.sequence),
   type: r.type,
   state: r.state,
   resource_id: r.resourceId,
@@ -15,37 +16,65 @@ const toPartnerEvent = (r: Row): PartnerEvent => ({
   data: r.data as Record<string, unknown>,
 });
 
+export interface FeedFilter {
+  delivered?: boolean;
+  type?: FeedEventType;
+  /** Only events with a greater sequence. */
+  afterSequence?: number;
+  limit?: number;
+}
+
+/** Thrown inside the projection transaction to roll back the sequence taken for an event already stored. */
+class AlreadyStored extends Error {}
+
 /** The partner feed. Every method takes the partner: a feed is never read across partners. */
 @Injectable()
 export class FeedEventRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Stores a domain event once; a redelivery of the same event id is a no-op. Returns whether it was new. */
-  async insertIfAbsent(partnerId: string, event: FeedEvent): Promise<boolean> {
-    const { count } = await this.prisma.feedEvent.createMany({
-      data: [
-        {
-          id: event.event_id,
-          partnerId,
-          type: event.type,
-          state: event.state,
-          resourceId: event.resource_id,
-          occurredAt: new Date(event.occurred_at),
-          data: event.resource as unknown as Prisma.InputJsonValue,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    return count === 1;
+  /**
+   * Stores a domain event once, numbered with the partner's next sequence; returns that sequence, or
+   * undefined when the event id is already stored (a redelivery, which consumes no number).
+   *
+   * The counter row is incremented first and stays locked until commit, so a partner's projections run
+   * one after the other: numbers are given and committed in order, a reader paging by sequence never
+   * sees n+1 before n, and a rolled-back insert gives its number back.
+   */
+  async insertIfAbsent(partnerId: string, event: FeedEvent): Promise<number | undefined> {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        // Cheap path for the common redelivery: no counter lock taken.
+        if (await tx.feedEvent.findUnique({ where: { id: event.event_id }, select: { id: true } })) throw new AlreadyStored();
+        const [counter] = await tx.$queryRaw<Array<{ last_sequence: bigint }>>`
+          INSERT INTO partner_sequences (partner_id, last_sequence) VALUES (${partnerId}::uuid, 1)
+          ON CONFLICT (partner_id) DO UPDATE SET last_sequence = partner_sequences.last_sequence + 1
+          RETURNING last_sequence`;
+        // A concurrent redelivery waited on the counter behind the first copy; it now sees that copy
+        // and conflicts on the id, and the throw returns its number.
+        const inserted = await tx.$executeRaw`
+          INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data)
+          VALUES (${event.event_id}::uuid, ${partnerId}::uuid, ${counter.last_sequence}, ${event.type}, ${event.state},
+                  ${event.resource_id}, ${new Date(event.occurred_at)}, ${JSON.stringify(event.resource)}::jsonb)
+          ON CONFLICT (id) DO NOTHING`;
+        if (inserted === 0) throw new AlreadyStored();
+        return Number(counter.last_sequence);
+      }, TX_OPTIONS);
+    } catch (e) {
+      if (e instanceof AlreadyStored) return undefined;
+      throw e;
+    }
   }
 
-  async list(partnerId: string, filter: { delivered?: boolean; limit?: number }): Promise<PartnerEvent[]> {
+  /** The partner's events in sequence order, after `afterSequence` when given. */
+  async list(partnerId: string, filter: FeedFilter): Promise<PartnerEvent[]> {
     const rows = await this.prisma.feedEvent.findMany({
       where: {
         partnerId,
         ...(filter.delivered === undefined ? {} : { deliveredAt: filter.delivered ? { not: null } : null }),
+        ...(filter.type === undefined ? {} : { type: filter.type }),
+        ...(filter.afterSequence === undefined ? {} : { sequence: { gt: filter.afterSequence } }),
       },
-      orderBy: { seq: 'asc' },
+      orderBy: { sequence: 'asc' },
       take: filter.limit ?? DEFAULT_EVENTS_PAGE,
     });
     return rows.map(toPartnerEvent);
@@ -56,5 +85,23 @@ export class FeedEventRepository {
     const { count } = await this.prisma.feedEvent.updateMany({ where: { id, partnerId, deliveredAt: null }, data: { deliveredAt: new Date() } });
     if (count === 1) return true;
     return (await this.prisma.feedEvent.count({ where: { id, partnerId } })) === 1;
+  }
+
+  /**
+   * Marks many of the partner's events delivered in one statement, keeping the first delivery time of
+   * those already delivered. Returns the ids the partner has (ids of other partners are untouched).
+   */
+  async markManyDelivered(partnerId: string, ids: string[], now: Date): Promise<Set<string>> {
+    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
+      UPDATE feed_events SET delivered_at = COALESCE(delivered_at, ${now})
+      WHERE partner_id = ${partnerId}::uuid AND id = ANY(${ids}::uuid[])
+      RETURNING id::text AS id`;
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Removes events delivered before `deliveredBefore`, every partner's; returns how many. */
+  async deleteDeliveredBefore(deliveredBefore: Date): Promise<number> {
+    const { count } = await this.prisma.feedEvent.deleteMany({ where: { deliveredAt: { lt: deliveredBefore } } });
+    return count;
   }
 }

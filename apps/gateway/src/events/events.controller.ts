@@ -1,24 +1,38 @@
-import { Controller, Get, Param, Patch, Query, UseGuards } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ListEventsRequest, ListEventsResult } from '@partner/contracts';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { AckEventsRequest, AckEventsResult, ListEventsRequest, ListEventsResult } from '@partner/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { EventIdParams } from './event-id.dto';
-import { ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
+import { AckEventsUseCase, ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
 
 @ApiTags('events')
 @ApiSecurity('partner')
 @Controller('partner/v1/events')
 @UseGuards(ApiKeyGuard)
 export class EventsController {
-  constructor(private readonly listEvents: ListEventsUseCase, private readonly markDelivered: MarkEventDeliveredUseCase) {}
+  constructor(
+    private readonly listEvents: ListEventsUseCase,
+    private readonly markDelivered: MarkEventDeliveredUseCase,
+    private readonly ackEvents: AckEventsUseCase,
+  ) {}
 
-  /** Spec 4.6: oldest first; `delivered=false` is the partner's inbox. */
+  /** Spec 4.6, plus paging: in per-partner `sequence` order; `delivered=false` is the partner's inbox; resume with `cursor=<next_cursor>`. */
   @Get()
+  @ApiBadRequestResponse({ description: 'invalid_request naming the field (delivered, limit, type or cursor)' })
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListEventsRequest)) query: ListEventsRequest): Promise<ListEventsResult> {
     return this.listEvents.execute(partner.id, query);
+  }
+
+  /** Beyond the spec: acknowledge up to 1000 events at once; ids the partner has no event for are listed, not changed. */
+  @Post('ack')
+  @HttpCode(200)
+  @ApiOkResponse({ description: '{acknowledged, not_found}' })
+  @ApiBadRequestResponse({ description: 'invalid_request, field ids' })
+  ack(@CurrentPartner() partner: Partner, @Body(new ContractPipe(AckEventsRequest)) body: AckEventsRequest): Promise<AckEventsResult> {
+    return this.ackEvents.execute(partner.id, body);
   }
 
   /** Spec 4.7: 200 {} (also when already delivered); 404 when the partner has no such event. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventsController } from './events.controller';
-import { ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
+import { AckEventsUseCase, ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
 
-@Module({ controllers: [EventsController], providers: [ListEventsUseCase, MarkEventDeliveredUseCase] })
+@Module({ controllers: [EventsController], providers: [ListEventsUseCase, MarkEventDeliveredUseCase, AckEventsUseCase] })
 export class EventsModule {}

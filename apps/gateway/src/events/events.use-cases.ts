@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ListEventsRequest, ListEventsResult, Topics } from '@partner/contracts';
+import { AckEventsRequest, AckEventsResult, ListEventsRequest, ListEventsResult, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
@@ -18,5 +18,14 @@ export class MarkEventDeliveredUseCase {
 
   async execute(partnerId: string, eventId: string): Promise<Record<string, never>> {
     return unwrap(await this.bus.request(Topics.EventsMarkDelivered, { partner_id: partnerId, event_id: eventId }, partnerId));
+  }
+}
+
+@Injectable()
+export class AckEventsUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, body: AckEventsRequest): Promise<AckEventsResult> {
+    return unwrap(await this.bus.request(Topics.EventsAck, { ids: body.ids, partner_id: partnerId }, partnerId));
   }
 }

@@ -1,5 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
 import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult } from './customers/create-business-customer/create-business-customer.command';
+import { AckEventsCommand, AckEventsResult } from './events/ack-events/ack-events.command';
 import { ListEventsQuery, ListEventsResult } from './events/list-events/list-events.query';
 import { MarkEventDeliveredCommand, MarkEventDeliveredResult } from './events/mark-delivered/mark-event-delivered.command';
 import { PingQuery, PingResult } from './health/ping.query';
@@ -31,6 +32,7 @@ export const requestContracts = {
   [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult>(MarkEventDeliveredCommand),
+  [Topics.EventsAck]: request<AckEventsCommand, AckEventsResult>(AckEventsCommand),
   [Topics.EventsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult>(CreatePixKeyCommand),
   [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult>(DeletePixKeyCommand),

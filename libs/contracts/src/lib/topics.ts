@@ -11,6 +11,7 @@ export const Topics = {
 
   EventsList: 'events.query.list.v1',
   EventsMarkDelivered: 'events.command.mark-delivered.v1',
+  EventsAck: 'events.command.ack.v1',
   EventsPing: 'events.query.ping.v1',
 
   PixKeysCreate: 'pix-keys.command.create.v1',

@@ -1,9 +1,37 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min, registerDecorator, ValidationOptions } from 'class-validator';
+import { FEED_EVENT_TYPES, FeedEventType } from '../../feed/feed-event.event';
 
 export const DEFAULT_EVENTS_PAGE = 100;
 export const MAX_EVENTS_PAGE = 1000;
+
+/**
+ * The feed cursor: base64url of the last sequence a partner has seen. Opaque to partners (README says
+ * so), so its form may change; `0` is "before the first event".
+ */
+export const encodeEventsCursor = (sequence: number): string => Buffer.from(String(sequence)).toString('base64url');
+
+/** The sequence a cursor resumes after, or undefined when it is not one this service issued. */
+export function decodeEventsCursor(cursor: unknown): number | undefined {
+  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]{1,24}$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString();
+  // Only the canonical form: "007" or trailing bits would be a second spelling of one position.
+  if (!/^(0|[1-9]\d{0,15})$/.test(text) || encodeEventsCursor(Number(text)) !== cursor) return undefined;
+  const sequence = Number(text);
+  return Number.isSafeInteger(sequence) ? sequence : undefined;
+}
+
+function IsEventsCursor(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isEventsCursor',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: 'cursor must be a next_cursor returned by this endpoint', ...options },
+      validator: { validate: (value: unknown) => decodeEventsCursor(value) !== undefined },
+    });
+}
 
 const booleanString = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 const integerString = ({ value }: { value: unknown }) =>
@@ -24,6 +52,16 @@ export class ListEventsRequest {
   @Min(1, { message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })
   @Max(MAX_EVENTS_PAGE, { message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })
   limit?: number;
+
+  @ApiPropertyOptional({ description: 'Only events of this type', enum: FEED_EVENT_TYPES })
+  @IsOptional()
+  @IsIn(FEED_EVENT_TYPES, { message: `type must be one of ${FEED_EVENT_TYPES.join(', ')}` })
+  type?: FeedEventType;
+
+  @ApiPropertyOptional({ description: 'Resume after the events already seen: the next_cursor of the previous answer' })
+  @IsOptional()
+  @IsEventsCursor()
+  cursor?: string;
 }
 
 export class ListEventsQuery extends ListEventsRequest {
@@ -34,6 +72,8 @@ export class ListEventsQuery extends ListEventsRequest {
 /** One event as partners receive it (documented in README, "Event format"). */
 export interface PartnerEvent {
   id: string;
+  /** 1, 2, 3... per partner, no gaps: the feed's order. */
+  sequence: number;
   type: string;
   state: string;
   resource_id: string;
@@ -44,4 +84,6 @@ export interface PartnerEvent {
 
 export interface ListEventsResult {
   events: PartnerEvent[];
+  /** Pass as `cursor` to get the events after these (with the same filters). */
+  next_cursor: string;
 }

@@ -1,0 +1,74 @@
+import { loadConfig } from '@partner/config';
+import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { EventsConfig } from '../config/events.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { AckEventsUseCase } from './ack-events.use-case';
+import { FeedEventRepository } from './feed-event.repository';
+
+// Integration against the real `events` schema; each test has partners of its own.
+const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
+const prisma = new PrismaService(config);
+const feed = new FeedEventRepository(prisma);
+const useCase = new AckEventsUseCase(feed);
+
+afterAll(() => prisma.onApplicationShutdown());
+
+async function store(partnerId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const event = withdrawalStateChanged(partnerId);
+    await feed.insertIfAbsent(partnerId, event);
+    ids.push(event.event_id);
+  }
+  return ids;
+}
+
+/** Seeds `count` events straight into the table (numbered 1..count): the ack, not the projection, is under test. */
+async function seed(partnerId: string, count: number): Promise<string[]> {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const e = withdrawalStateChanged(partnerId);
+    return { id: e.event_id, partnerId, sequence: i + 1, type: e.type, state: e.state, resourceId: e.resource_id, occurredAt: new Date(e.occurred_at), data: {} };
+  });
+  await prisma.feedEvent.createMany({ data: rows });
+  return rows.map((r) => r.id);
+}
+
+const deliveredAt = async (id: string) => (await prisma.feedEvent.findUniqueOrThrow({ where: { id } })).deliveredAt;
+
+describe('AckEventsUseCase (PostgreSQL)', () => {
+  it("marks all of the partner's given events delivered and reports the others, leaving them untouched", async () => {
+    const owner = newUuid();
+    const other = newUuid();
+    const [a, b, c] = await store(owner, 3);
+    const [foreign] = await store(other, 1);
+    const unknown = newUuid();
+
+    const reply = await useCase.execute({ partner_id: owner, ids: [a, b, foreign, unknown] }, new Date('2026-03-01T00:00:00Z'));
+
+    expect(reply).toEqual({ ok: true, data: { acknowledged: 2, not_found: [foreign, unknown] } });
+    expect((await feed.list(owner, { delivered: false })).map((e) => e.id)).toEqual([c]);
+    expect(await deliveredAt(a)).toEqual(new Date('2026-03-01T00:00:00Z'));
+    expect(await deliveredAt(foreign)).toBeNull();
+  });
+
+  it('acknowledges again without error, keeping the first delivery time; duplicates count once', async () => {
+    const partnerId = newUuid();
+    const [a, b] = await store(partnerId, 2);
+    await useCase.execute({ partner_id: partnerId, ids: [a] }, new Date('2026-03-01T00:00:00Z'));
+
+    const again = await useCase.execute({ partner_id: partnerId, ids: [a, b, a, b.toUpperCase()] }, new Date('2026-03-02T00:00:00Z'));
+
+    expect(again).toEqual({ ok: true, data: { acknowledged: 2, not_found: [] } });
+    expect(await deliveredAt(a)).toEqual(new Date('2026-03-01T00:00:00Z'));
+    expect(await deliveredAt(b)).toEqual(new Date('2026-03-02T00:00:00Z'));
+    expect(await feed.list(partnerId, { delivered: false })).toEqual([]);
+  });
+
+  it('acknowledges 1000 events in one call', async () => {
+    const partnerId = newUuid();
+    const ids = await seed(partnerId, 1000);
+
+    expect(await useCase.execute({ partner_id: partnerId, ids })).toEqual({ ok: true, data: { acknowledged: 1000, not_found: [] } });
+    expect(await feed.list(partnerId, { delivered: false })).toEqual([]);
+  }, 30_000);
+});

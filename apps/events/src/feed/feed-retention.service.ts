@@ -1,0 +1,28 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EventsConfig } from '../config/events.config';
+import { PruneFeedUseCase } from './prune-feed.use-case';
+
+/** Prunes the feed on a timer; one run at a time, never overlapping. */
+@Injectable()
+export class FeedRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(FeedRetentionService.name);
+  private timer?: NodeJS.Timeout;
+  private run?: Promise<unknown>;
+
+  constructor(private readonly config: EventsConfig, private readonly prune: PruneFeedUseCase) {}
+
+  onApplicationBootstrap(): void {
+    const tick = async () => {
+      this.run = this.prune.execute(new Date()).catch((e: Error) => this.logger.warn(`Feed pruning failed, will retry: ${e.message}`));
+      await this.run;
+      this.timer = setTimeout(tick, this.config.FEED_PRUNE_INTERVAL_MS);
+    };
+    this.timer = setTimeout(tick, this.config.FEED_PRUNE_INTERVAL_MS);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.run;
+    clearTimeout(this.timer);
+  }
+}

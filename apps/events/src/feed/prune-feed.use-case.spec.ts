@@ -1,0 +1,43 @@
+import { loadConfig } from '@partner/config';
+import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { EventsConfig } from '../config/events.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { FeedEventRepository } from './feed-event.repository';
+import { PruneFeedUseCase } from './prune-feed.use-case';
+
+// Integration against the real `events` schema. "now" is years before the other suites' events, so
+// pruning relative to it can only remove the delivery dates this test back-dates.
+const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL'), FEED_RETENTION_DAYS: '30' });
+const prisma = new PrismaService(config);
+const feed = new FeedEventRepository(prisma);
+const useCase = new PruneFeedUseCase(config, feed);
+
+afterAll(() => prisma.onApplicationShutdown());
+
+const NOW = new Date('2020-06-30T12:00:00Z');
+const daysBefore = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
+
+describe('PruneFeedUseCase (PostgreSQL)', () => {
+  it('removes events delivered over FEED_RETENTION_DAYS ago, keeps undelivered and recent ones, and keeps sequences', async () => {
+    const partnerId = newUuid();
+    const events = Array.from({ length: 5 }, () => withdrawalStateChanged(partnerId));
+    for (const e of events) await feed.insertIfAbsent(partnerId, e);
+    const [old, borderline, recent, undelivered, ancientUndelivered] = events;
+    await feed.markManyDelivered(partnerId, [old.event_id], daysBefore(31));
+    await feed.markManyDelivered(partnerId, [borderline.event_id], daysBefore(30));
+    await feed.markManyDelivered(partnerId, [recent.event_id], daysBefore(1));
+    await prisma.feedEvent.update({ where: { id: ancientUndelivered.event_id }, data: { occurredAt: daysBefore(400) } });
+
+    expect(await useCase.execute(NOW)).toBe(1);
+
+    expect((await feed.list(partnerId, {})).map((e) => [e.id, e.sequence])).toEqual([
+      [borderline.event_id, 2],
+      [recent.event_id, 3],
+      [undelivered.event_id, 4],
+      [ancientUndelivered.event_id, 5],
+    ]);
+    // Numbering continues after pruning: no number is reused.
+    expect(await feed.insertIfAbsent(partnerId, withdrawalStateChanged(partnerId))).toBe(6);
+    expect(await useCase.execute(NOW)).toBe(0);
+  });
+});

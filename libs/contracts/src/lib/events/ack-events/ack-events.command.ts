@@ -1,0 +1,26 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
+
+export const MAX_ACK_EVENTS = 1000;
+
+/** Body of POST /partner/v1/events/ack: acknowledge many feed events at once. */
+export class AckEventsRequest {
+  @ApiProperty({ description: 'Event ids to mark delivered', type: [String], format: 'uuid', minItems: 1, maxItems: MAX_ACK_EVENTS })
+  @IsArray({ message: `ids must be a list of 1 to ${MAX_ACK_EVENTS} event ids` })
+  @ArrayMinSize(1, { message: `ids must be a list of 1 to ${MAX_ACK_EVENTS} event ids` })
+  @ArrayMaxSize(MAX_ACK_EVENTS, { message: `ids must be a list of 1 to ${MAX_ACK_EVENTS} event ids` })
+  @IsUUID('all', { each: true, message: 'ids must contain only event ids (UUIDs)' })
+  ids!: string[];
+}
+
+export class AckEventsCommand extends AckEventsRequest {
+  @IsUUID()
+  partner_id!: string;
+}
+
+export interface AckEventsResult {
+  /** How many of the ids are (now or already) delivered. */
+  acknowledged: number;
+  /** The ids this partner has no event for (unknown, pruned, or another partner's); nothing was changed for them. */
+  not_found: string[];
+}
