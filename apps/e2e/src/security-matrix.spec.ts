@@ -154,7 +154,7 @@ describe('rate limiting (per partner)', () => {
 
     // The bucket refills at the partner's rate: after Retry-After the partner is served again.
     const again = await pollUntil('the limited partner served again', () => api.get('/partner/v1/events?limit=1'), (r) => r.status === 200, { timeoutMs: 5_000, intervalMs: 500 });
-    expect(again.body).toEqual({ events: [] });
+    expect(again.body).toEqual({ events: [], next_cursor: expect.any(String) });
   });
 
   it('does not count requests that fail authentication, and refuses a limit below 1', async () => {
