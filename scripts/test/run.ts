@@ -12,7 +12,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/services';
-import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { APPS, AppName } from '../lib/services';
+import { kafka, killApp, migrate, recreateDatabase, restartApp, RunningStack, StackOptions, startApps } from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
@@ -77,6 +80,7 @@ async function main(): Promise<number> {
   rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
   kafka('start', kafkaPort);
   let stack: RunningStack | undefined;
+  let control: Server | undefined;
   try {
     await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
@@ -87,7 +91,7 @@ async function main(): Promise<number> {
 
     add(jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
 
-    stack = await startApps({
+    const stackOptions: StackOptions = {
       kafkaPort,
       databaseUrl,
       gatewayPort,
@@ -106,15 +110,41 @@ async function main(): Promise<number> {
         PIX_IN_TICK_MS: '50',
         REQUEST_TIMEOUT_MS: '8000',
       },
-    });
-    add(jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], testEnv));
+    };
+    stack = await startApps(stackOptions);
+    control = await controlServer(stack, stackOptions);
+    const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+    add(jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], { ...testEnv, STACK_CONTROL_URL: controlUrl }));
   } finally {
+    control?.close();
     await stack?.stop();
     kafka('stop', kafkaPort);
   }
   console.log(`(app logs of the e2e stack: ${join(outDir, 'logs')})`);
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
+}
+
+/**
+ * The e2e stack's control channel for the short chaos suite (apps/e2e/src/zz-chaos.spec.ts), on an
+ * ephemeral localhost port: `POST /kill/<app>` is a kill -9, `POST /restart/<app>` starts it again and
+ * answers once the stack is ready. The stack object stays the owner of the processes, so the final
+ * stop also stops the restarted ones.
+ */
+function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
+  const server = createServer((req, res) => {
+    const [, action, app] = (req.url ?? '').split('/');
+    if (req.method !== 'POST' || !['kill', 'restart'].includes(action) || !(APPS as readonly string[]).includes(app)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const done = action === 'kill' ? killApp(stack, app as AppName) : restartApp(stack, app as AppName, o, 90_000);
+    done.then(
+      () => res.writeHead(204).end(),
+      (error: Error) => res.writeHead(500).end(error.message),
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /** Every Jest project (a folder of apps/ or libs/ with a jest.config.js; its displayName is the folder name). */
