@@ -286,11 +286,16 @@ async function main(): Promise<number> {
     const toRetry = [...load.unanswered];
     load.unanswered.length = 0;
     let retries = 0;
+    const retryAnswers = new Map<number, number>(); // final status of each retried request
     const retryDeadline = Date.now() + 120_000;
     for (const attempt of toRetry) {
       for (;;) {
         retries++;
-        if (load.record(attempt, await load.send(attempt))) break;
+        const answer = await load.send(attempt);
+        if (load.record(attempt, answer)) {
+          retryAnswers.set(answer.status, (retryAnswers.get(answer.status) ?? 0) + 1);
+          break;
+        }
         load.unanswered.pop();
         if (Date.now() > retryDeadline) {
           failures.push(`retry of key ${String(attempt.body.idempotency_key)} never got a final answer`);
@@ -378,8 +383,7 @@ async function main(): Promise<number> {
     console.log('chaos counts');
     console.log(`  faults injected:        ${faults.length} (${faults.join('; ')})`);
     console.log(`  requests:               ${load.requests} (${statuses})`);
-    console.log(`  201 during load:        ${[...load.accepted.values()].filter((a) => a.status === 201).length - retriedAccepted}`);
-    console.log(`  unanswered (503/none):  ${toRetry.length}; retried with the same key: ${retries} calls, ${retriedAccepted} resolved to a withdrawal`);
+    console.log(`  without a final answer: ${toRetry.length} (5xx or none); retried with the same key: ${retries} calls, answered ${[...retryAnswers].map(([s, n]) => `${s}: ${n}`).join(', ')}; ${retriedAccepted} resolved to a withdrawal`);
     console.log(`  accepted withdrawals:   ${acceptedIds.size} (database: ${rows.rows.length}, open: ${open}, unknown to clients: ${phantom})`);
     console.log(`  feed events per state:  ${[...perState].map(([s, n]) => `${s} ${n}`).join(', ')}`);
     console.log(`  duplicates:             ${duplicates + duplicateEventIds}`);
