@@ -7,7 +7,7 @@
  *   4. the whole stack started, then the end-to-end suite over HTTP;
  *   5. everything stopped; the last line is `N passed, N failed`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,14 +38,16 @@ function check(label: string, command: string, args: string[]): Totals {
 }
 
 /** Runs Jest with JSON results; a suite that cannot even load counts as one failure. */
-function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Totals {
+async function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<Totals> {
   const resultFile = join(outDir, `jest-${label}.json`);
   rmSync(resultFile, { force: true });
-  spawnSync(join(root, 'node_modules/.bin/jest'), [...args, '--json', `--outputFile=${resultFile}`], {
+  // Not spawnSync: this process must stay responsive meanwhile (the stack control server, the apps' log pipes).
+  const child = spawn(join(root, 'node_modules/.bin/jest'), [...args, '--json', `--outputFile=${resultFile}`], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
+  await new Promise((resolve) => child.once('exit', resolve));
   try {
     const r = JSON.parse(readFileSync(resultFile, 'utf8'));
     const brokenSuites = r.testResults.filter((s: { status: string; assertionResults: unknown[] }) => s.status === 'failed' && s.assertionResults.length === 0).length;
@@ -89,7 +91,7 @@ async function main(): Promise<number> {
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
     add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
 
-    add(jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
+    add(await jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
 
     const stackOptions: StackOptions = {
       kafkaPort,
@@ -114,7 +116,7 @@ async function main(): Promise<number> {
     stack = await startApps(stackOptions);
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
-    add(jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], { ...testEnv, STACK_CONTROL_URL: controlUrl }));
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], { ...testEnv, STACK_CONTROL_URL: controlUrl }));
   } finally {
     control?.close();
     await stack?.stop();

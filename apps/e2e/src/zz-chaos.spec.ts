@@ -45,17 +45,20 @@ describe('short chaos: kill -9 of services during a load of withdrawals', () => 
     };
     const load = Promise.all(Array.from({ length: 4 }, worker));
 
-    await sleep(1_500);
-    await control('kill', 'withdrawals');
-    await sleep(1_000);
-    await control('restart', 'withdrawals');
-    await sleep(1_500);
-    await control('kill', 'events');
-    await sleep(1_000);
-    await control('restart', 'events');
-    await sleep(1_500);
-    stopped = true;
-    await load;
+    try {
+      await sleep(1_500);
+      await control('kill', 'withdrawals');
+      await sleep(1_000);
+      await control('restart', 'withdrawals');
+      await sleep(1_500);
+      await control('kill', 'events');
+      await sleep(1_000);
+      await control('restart', 'events');
+      await sleep(1_500);
+    } finally {
+      stopped = true; // also when a fault could not be injected: the load must not outlive the test
+      await load;
+    }
 
     // A request that got no final answer is retried with the same key: it resolves to one withdrawal or none.
     for (const request of pending) {
