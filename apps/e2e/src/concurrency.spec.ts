@@ -77,7 +77,7 @@ describe('concurrency proofs', () => {
     expect(available).toBeGreaterThanOrEqual(0);
     // What left the available balance (held, or settled meanwhile) is exactly the accepted amounts plus fees.
     expect(initial - available).toBe(accepted.length * each);
-  });
+  }, 120_000); // 500 requests on a 2-core machine shared with other work
 
   it('30 parallel Pix key creations for one user make one key: one 202, 29 × 409 already_exists, one pending event', async () => {
     const { api } = await newPartner();
