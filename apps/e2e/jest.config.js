@@ -1,4 +1,4 @@
 // End-to-end suites: HTTP against the running stack (npm test starts it and sets GATEWAY_URL).
 const preset = require('../../jest.preset.js');
 
-module.exports = { ...preset, displayName: 'e2e', rootDir: __dirname, testTimeout: 60_000 };
+module.exports = { ...preset, displayName: 'e2e', rootDir: __dirname, testTimeout: 60_000, testSequencer: require.resolve('./sequencer.js') };

@@ -4,7 +4,7 @@
  * `npm test` and `npm run bench`, which differ only in ports, database and timings.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
@@ -140,4 +140,35 @@ export async function waitUntilReady(stack: RunningStack, deadlineMs: number): P
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`stack not ready after ${deadlineMs} ms: ${last}`);
+}
+
+/** Fault injection (npm run chaos): kill -9 one app, no shutdown hooks, as a crash or an OOM kill would. */
+export async function killApp(stack: RunningStack, app: AppName): Promise<void> {
+  const p = stack.processes.get(app);
+  if (!p || p.exitCode !== null || p.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    p.once('exit', () => resolve());
+    p.kill('SIGKILL');
+  });
+}
+
+/** Starts `app` again in place of its dead process and waits until the whole stack answers ready. */
+export async function restartApp(stack: RunningStack, app: AppName, o: StackOptions, deadlineMs = 120_000): Promise<void> {
+  stack.processes.set(app, startApp(app, o));
+  await waitUntilReady(stack, deadlineMs);
+}
+
+/** kill -9 of the broker (its pid file is written by scripts/kafka/kafka.sh); `kafka('start', port)` brings it back. */
+export async function killKafka(port: number): Promise<void> {
+  const pidFile = join(root, '.cache', 'kafka', `data-${port}`, 'kafka.pid');
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  process.kill(pid, 'SIGKILL');
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

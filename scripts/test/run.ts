@@ -7,12 +7,15 @@
  *   4. the whole stack started, then the end-to-end suite over HTTP;
  *   5. everything stopped; the last line is `N passed, N failed`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/services';
-import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { APPS, AppName } from '../lib/services';
+import { kafka, killApp, migrate, recreateDatabase, restartApp, RunningStack, StackOptions, startApps } from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
@@ -35,14 +38,16 @@ function check(label: string, command: string, args: string[]): Totals {
 }
 
 /** Runs Jest with JSON results; a suite that cannot even load counts as one failure. */
-function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Totals {
+async function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<Totals> {
   const resultFile = join(outDir, `jest-${label}.json`);
   rmSync(resultFile, { force: true });
-  spawnSync(join(root, 'node_modules/.bin/jest'), [...args, '--json', `--outputFile=${resultFile}`], {
+  // Not spawnSync: this process must stay responsive meanwhile (the stack control server, the apps' log pipes).
+  const child = spawn(join(root, 'node_modules/.bin/jest'), [...args, '--json', `--outputFile=${resultFile}`], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
+  await new Promise((resolve) => child.once('exit', resolve));
   try {
     const r = JSON.parse(readFileSync(resultFile, 'utf8'));
     const brokenSuites = r.testResults.filter((s: { status: string; assertionResults: unknown[] }) => s.status === 'failed' && s.assertionResults.length === 0).length;
@@ -77,6 +82,7 @@ async function main(): Promise<number> {
   rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
   kafka('start', kafkaPort);
   let stack: RunningStack | undefined;
+  let control: Server | undefined;
   try {
     await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
@@ -85,9 +91,9 @@ async function main(): Promise<number> {
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
     add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
 
-    add(jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
+    add(await jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
 
-    stack = await startApps({
+    const stackOptions: StackOptions = {
       kafkaPort,
       databaseUrl,
       gatewayPort,
@@ -109,15 +115,41 @@ async function main(): Promise<number> {
         RATE_LIMIT_PER_SECOND: '100000',
         RATE_LIMIT_BURST: '100000',
       },
-    });
-    add(jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], testEnv));
+    };
+    stack = await startApps(stackOptions);
+    control = await controlServer(stack, stackOptions);
+    const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], { ...testEnv, STACK_CONTROL_URL: controlUrl }));
   } finally {
+    control?.close();
     await stack?.stop();
     kafka('stop', kafkaPort);
   }
   console.log(`(app logs of the e2e stack: ${join(outDir, 'logs')})`);
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
+}
+
+/**
+ * The e2e stack's control channel for the short chaos suite (apps/e2e/src/zz-chaos.spec.ts), on an
+ * ephemeral localhost port: `POST /kill/<app>` is a kill -9, `POST /restart/<app>` starts it again and
+ * answers once the stack is ready. The stack object stays the owner of the processes, so the final
+ * stop also stops the restarted ones.
+ */
+function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
+  const server = createServer((req, res) => {
+    const [, action, app] = (req.url ?? '').split('/');
+    if (req.method !== 'POST' || !['kill', 'restart'].includes(action) || !(APPS as readonly string[]).includes(app)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const done = action === 'kill' ? killApp(stack, app as AppName) : restartApp(stack, app as AppName, o, 90_000);
+    done.then(
+      () => res.writeHead(204).end(),
+      (error: Error) => res.writeHead(500).end(error.message),
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /** Every Jest project (a folder of apps/ or libs/ with a jest.config.js; its displayName is the folder name). */
