@@ -49,6 +49,9 @@ const options: StackOptions = {
     CHAIN_SETTLE_DELAY_MS: '600',
     CHAIN_TICK_MS: '100',
     REQUEST_TIMEOUT_MS: '8000',
+    // Chaos measures recovery from faults, not the per-partner rate limit (retries come in bursts).
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
   },
 };
 
