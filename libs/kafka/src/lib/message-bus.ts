@@ -48,10 +48,11 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       return await firstValueFrom(reply$.pipe(timeout(this.options.requestTimeoutMs)));
     } catch (error) {
       if (error instanceof TimeoutError) throw new ServiceUnavailableError(topic);
-      // Errors thrown inside a remote handler arrive as plain objects; anything else is transport.
-      if (error instanceof Error) throw new ServiceUnavailableError(topic, error);
-      this.logger.error(`Remote handler failed on ${topic}: ${JSON.stringify(error)}`);
-      throw new Error(`Remote handler failed on ${topic}`);
+      // Errors thrown inside a remote handler arrive as plain objects (e.g. its database went away and
+      // the transaction rolled back); anything else is transport. Either way the caller cannot know
+      // the outcome and should retry with the same idempotency key: 503, not a 500 of ours.
+      if (!(error instanceof Error)) this.logger.error(`Remote handler failed on ${topic}: ${JSON.stringify(error)}`);
+      throw new ServiceUnavailableError(topic, error);
     }
   }
 
