@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { MessageBus, OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, outboxRelayProvider } from '@partner/kafka';
 import { InflowsConfig } from '../config/inflows.config';
 import { OutboxRepository } from './outbox.repository';
 import { DB_SCHEMA, PrismaService } from './prisma.service';
@@ -9,12 +9,7 @@ import { DB_SCHEMA, PrismaService } from './prisma.service';
 @Module({
   providers: [
     OutboxRepository,
-    {
-      provide: OutboxRelay,
-      inject: [PrismaService, MessageBus, InflowsConfig],
-      useFactory: (prisma: PrismaService, bus: MessageBus, config: InflowsConfig) =>
-        new OutboxRelay(prisma, bus, { schema: DB_SCHEMA, pollMs: config.OUTBOX_POLL_MS }),
-    },
+    outboxRelayProvider(PrismaService, InflowsConfig, DB_SCHEMA),
   ],
   exports: [OutboxRelay, OutboxRepository],
 })

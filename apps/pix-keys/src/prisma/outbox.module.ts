@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { MessageBus, OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, outboxRelayProvider } from '@partner/kafka';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { OutboxRepository } from './outbox.repository';
 import { DB_SCHEMA, PrismaService } from './prisma.service';
@@ -8,12 +8,7 @@ import { DB_SCHEMA, PrismaService } from './prisma.service';
 @Module({
   providers: [
     OutboxRepository,
-    {
-      provide: OutboxRelay,
-      inject: [PrismaService, MessageBus, PixKeysConfig],
-      useFactory: (prisma: PrismaService, bus: MessageBus, config: PixKeysConfig) =>
-        new OutboxRelay(prisma, bus, { schema: DB_SCHEMA, pollMs: config.OUTBOX_POLL_MS }),
-    },
+    outboxRelayProvider(PrismaService, PixKeysConfig, DB_SCHEMA),
   ],
   exports: [OutboxRelay, OutboxRepository],
 })

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, FactoryProvider, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
 
@@ -140,4 +140,21 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       hours,
     );
   }
+}
+
+/**
+ * The relay of one service's outbox as a Nest provider: its Prisma client (any TransactionalSql), its
+ * config (for OUTBOX_POLL_MS) and the PostgreSQL schema that holds its `outbox_messages`.
+ */
+export function outboxRelayProvider(
+  sql: abstract new (...args: never[]) => TransactionalSql,
+  config: abstract new (...args: never[]) => { OUTBOX_POLL_MS: number },
+  schema: string,
+): FactoryProvider<OutboxRelay> {
+  return {
+    provide: OutboxRelay,
+    inject: [sql, MessageBus, config],
+    useFactory: (db: TransactionalSql, bus: MessageBus, c: { OUTBOX_POLL_MS: number }) =>
+      new OutboxRelay(db, bus, { schema, pollMs: c.OUTBOX_POLL_MS }),
+  };
 }
