@@ -24,11 +24,18 @@ export interface StackOptions {
 const root = repoRoot();
 
 export function kafka(command: 'start' | 'stop' | 'status', port: number): void {
-  execFileSync('bash', [join(root, 'scripts/kafka/kafka.sh'), command], {
-    stdio: 'inherit',
-    env: { ...process.env, KAFKA_PORT: String(port) },
-  });
+  execFileSync('bash', [join(root, 'scripts/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
 }
+
+/** `kafka()` without blocking this process meanwhile (it keeps reading the apps' log pipes). */
+export function kafkaInBackground(command: 'start' | 'stop', port: number): Promise<void> {
+  const child = spawn('bash', [join(root, 'scripts/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/kafka/kafka.sh ${command} exited with ${code}`)))),
+  );
+}
+
+const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({ ...process.env, KAFKA_PORT: String(port) });
 
 /**
  * Drops and creates the database of `databaseUrl` (tests and the bench start from nothing). The admin

@@ -11,11 +11,10 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../lib/services';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { APPS, AppName } from '../lib/services';
-import { kafka, killApp, migrate, recreateDatabase, restartApp, RunningStack, StackOptions, startApps } from '../stack/stack';
+import { APPS, AppName, repoRoot } from '../lib/services';
+import { kafka, kafkaInBackground, killApp, killKafka, migrate, recreateDatabase, restartApp, RunningStack, StackOptions, startApps, waitUntilReady } from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
@@ -132,19 +131,29 @@ async function main(): Promise<number> {
 
 /**
  * The e2e stack's control channel for the short chaos suite (apps/e2e/src/zz-chaos.spec.ts), on an
- * ephemeral localhost port: `POST /kill/<app>` is a kill -9, `POST /restart/<app>` starts it again and
- * answers once the stack is ready. The stack object stays the owner of the processes, so the final
- * stop also stops the restarted ones.
+ * ephemeral localhost port:
+ *   POST /kill/<app>     kill -9 of one app
+ *   POST /restart/<app>  starts it again, answers once the whole stack is ready
+ *   POST /kill/kafka     kill -9 of the broker
+ *   POST /restart/kafka  starts the broker again, answers once the whole stack is ready
+ * The stack object stays the owner of the processes, so the final stop also stops the restarted ones.
  */
 function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
+  const actions: Record<string, (target: string) => Promise<void>> = {
+    kill: (target) => (target === 'kafka' ? killKafka(o.kafkaPort) : killApp(stack, target as AppName)),
+    restart: async (target) => {
+      if (target !== 'kafka') return restartApp(stack, target as AppName, o, 90_000);
+      await kafkaInBackground('start', o.kafkaPort);
+      await waitUntilReady(stack, 90_000);
+    },
+  };
   const server = createServer((req, res) => {
-    const [, action, app] = (req.url ?? '').split('/');
-    if (req.method !== 'POST' || !['kill', 'restart'].includes(action) || !(APPS as readonly string[]).includes(app)) {
+    const [, action, target] = (req.url ?? '').split('/');
+    if (req.method !== 'POST' || !(action in actions) || !['kafka', ...APPS].includes(target)) {
       res.writeHead(404).end();
       return;
     }
-    const done = action === 'kill' ? killApp(stack, app as AppName) : restartApp(stack, app as AppName, o, 90_000);
-    done.then(
+    actions[action](target).then(
       () => res.writeHead(204).end(),
       (error: Error) => res.writeHead(500).end(error.message),
     );
