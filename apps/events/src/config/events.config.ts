@@ -11,4 +11,8 @@ export class EventsConfig extends ServiceConfig {
   /** How often the feed is pruned. */
   @IsInt() @Min(1_000) @Max(86_400_000)
   FEED_PRUNE_INTERVAL_MS: number = 3_600_000;
+
+  /** Events removed per statement: a large backlog is pruned in short transactions, not one long lock. */
+  @IsInt() @Min(1) @Max(100_000)
+  FEED_PRUNE_BATCH_SIZE: number = 5_000;
 }

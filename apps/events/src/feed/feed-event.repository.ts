@@ -99,9 +99,13 @@ export class FeedEventRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Removes events delivered before `deliveredBefore`, every partner's; returns how many. */
-  async deleteDeliveredBefore(deliveredBefore: Date): Promise<number> {
-    const { count } = await this.prisma.feedEvent.deleteMany({ where: { deliveredAt: { lt: deliveredBefore } } });
-    return count;
+  /**
+   * Removes at most `limit` events delivered before `deliveredBefore`, oldest deliveries first; returns
+   * how many. Every partner's: retention is a maintenance job of the service, not a partner's request.
+   */
+  async deleteDeliveredBefore(deliveredBefore: Date, limit: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      DELETE FROM feed_events WHERE id IN (
+        SELECT id FROM feed_events WHERE delivered_at < ${deliveredBefore} ORDER BY delivered_at LIMIT ${limit})`;
   }
 }

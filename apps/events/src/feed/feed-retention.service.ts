@@ -2,6 +2,9 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { EventsConfig } from '../config/events.config';
 import { PruneFeedUseCase } from './prune-feed.use-case';
 
+/** A first prune shortly after start (not a whole interval later), so a restarted service is never behind on retention. */
+const FIRST_RUN_AFTER_MS = 10_000;
+
 /** Prunes the feed on a timer; one run at a time, never overlapping. */
 @Injectable()
 export class FeedRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -17,7 +20,7 @@ export class FeedRetentionService implements OnApplicationBootstrap, BeforeAppli
       await this.run;
       this.timer = setTimeout(tick, this.config.FEED_PRUNE_INTERVAL_MS);
     };
-    this.timer = setTimeout(tick, this.config.FEED_PRUNE_INTERVAL_MS);
+    this.timer = setTimeout(tick, Math.min(FIRST_RUN_AFTER_MS, this.config.FEED_PRUNE_INTERVAL_MS));
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -40,4 +40,19 @@ describe('PruneFeedUseCase (PostgreSQL)', () => {
     expect(await feed.insertIfAbsent(partnerId, withdrawalStateChanged(partnerId))).toBe(6);
     expect(await useCase.execute(NOW)).toBe(0);
   });
+
+  it('prunes a backlog larger than one batch completely, in batches', async () => {
+    const batched = new PruneFeedUseCase(loadConfig(EventsConfig, { ...process.env, FEED_RETENTION_DAYS: '30', FEED_PRUNE_BATCH_SIZE: '2' }), feed);
+    const partnerId = newUuid();
+    const events = Array.from({ length: 6 }, () => withdrawalStateChanged(partnerId));
+    for (const e of events) await feed.insertIfAbsent(partnerId, e);
+    await feed.markManyDelivered(partnerId, events.slice(0, 5).map((e) => e.event_id), daysBefore(60));
+    const deleteBatch = jest.spyOn(feed, 'deleteDeliveredBefore');
+
+    expect(await batched.execute(NOW)).toBe(5);
+
+    expect(deleteBatch.mock.calls.map(([, limit]) => limit)).toEqual([2, 2, 2]); // 2 + 2 + 1: the short batch ends it
+    expect((await feed.list(partnerId, {})).map((e) => e.id)).toEqual([events[5].event_id]);
+    deleteBatch.mockRestore();
+  });
 });

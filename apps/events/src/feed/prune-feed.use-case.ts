@@ -14,8 +14,15 @@ export class PruneFeedUseCase {
 
   constructor(private readonly config: EventsConfig, private readonly feed: FeedEventRepository) {}
 
+  /** Removes batch after batch (FEED_PRUNE_BATCH_SIZE each, one short statement each) until none is left; answers how many. */
   async execute(now: Date): Promise<number> {
-    const removed = await this.feed.deleteDeliveredBefore(new Date(now.getTime() - this.config.FEED_RETENTION_DAYS * DAY_MS));
+    const before = new Date(now.getTime() - this.config.FEED_RETENTION_DAYS * DAY_MS);
+    let removed = 0;
+    for (;;) {
+      const batch = await this.feed.deleteDeliveredBefore(before, this.config.FEED_PRUNE_BATCH_SIZE);
+      removed += batch;
+      if (batch < this.config.FEED_PRUNE_BATCH_SIZE) break;
+    }
     if (removed > 0) this.logger.log(`Pruned ${removed} event(s) delivered over ${this.config.FEED_RETENTION_DAYS} days ago`);
     return removed;
   }
