@@ -41,8 +41,8 @@ export default [
     },
   },
   {
-    // Tests, and only tests, may use the testing library.
-    files: ['**/*.spec.ts'],
+    // Tests, and only tests, may use the testing library (*.spec-support.ts: helpers shared by specs, never built).
+    files: ['**/*.spec.ts', '**/*.spec-support.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
   },
 ];

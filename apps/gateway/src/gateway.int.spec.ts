@@ -1,55 +1,17 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig } from '@partner/config';
 import { ServicePings } from '@partner/contracts';
-import { newCpf, requireEnv, withdrawalRequest } from '@partner/testing';
-import { GatewayConfig } from './config/gateway.config';
-import { createGatewayApp } from './gateway-app';
+import { newCpf, withdrawalRequest } from '@partner/testing';
+import { GatewayUnderTest } from './gateway-app.spec-support';
 
-// Integration: the real gateway (Fastify, Kafka, PostgreSQL) booted as main.ts boots it, while no
-// service runs (npm test starts the stack only for the e2e suite). Whatever needs a service must
-// therefore answer 503 within the request timeout, and whatever is refused at the edge must never
-// wait for Kafka at all.
+// Integration: the real gateway with no service running (see GatewayUnderTest). Whatever needs a
+// service must therefore answer 503 within the request timeout, and whatever is refused at the edge
+// must never wait for Kafka at all.
 
-const ADMIN_KEY = 'x'.repeat(20);
-const REQUEST_TIMEOUT_MS = 1500;
-const config = loadConfig(GatewayConfig, {
-  ...process.env,
-  KAFKA_BROKERS: requireEnv('KAFKA_BROKERS'),
-  DATABASE_URL: requireEnv('DATABASE_URL'),
-  SANDBOX: 'true',
-  ADMIN_API_KEY: ADMIN_KEY,
-  REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-  PORT: '0',
-  // Request logs only with TEST_LOGS, like the rest of the suite.
-  LOG_LEVEL: process.env.TEST_LOGS ? (process.env.LOG_LEVEL ?? 'info') : 'silent',
-});
+const gateway = new GatewayUnderTest();
+const { ADMIN_KEY, REQUEST_TIMEOUT_MS } = GatewayUnderTest;
+const post = gateway.post.bind(gateway);
 
-let app: NestFastifyApplication;
-
-beforeAll(async () => {
-  app = await createGatewayApp(config, { logs: Boolean(process.env.TEST_LOGS) });
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
-}, 90_000);
-
-afterAll(() => app?.close(), 30_000);
-
-async function post(url: string, payload: unknown, headers: Record<string, string> = {}) {
-  const started = Date.now();
-  const res = await app.inject({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/json', ...headers },
-    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  });
-  return { status: res.statusCode, body: res.json<Record<string, unknown>>(), elapsed: Date.now() - started };
-}
-
-async function newPartnerKey(): Promise<string> {
-  const res = await post('/sandbox/v1/partners', { name: 'gateway int' }, { 'x-admin-key': ADMIN_KEY });
-  if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return String(res.body.api_key);
-}
+beforeAll(() => gateway.start(), 90_000);
+afterAll(() => gateway.stop(), 30_000);
 
 const withdrawal = (overrides: Record<string, unknown> = {}) => withdrawalRequest(newCpf(), overrides);
 
@@ -66,7 +28,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it('answers 503 service_unavailable about when the request timeout passes if the withdrawals service is down', async () => {
-    const apiKey = await newPartnerKey();
+    const apiKey = await gateway.newPartnerKey();
 
     const res = await post(WITHDRAWALS, withdrawal(), { 'x-api-key': apiKey });
 
@@ -77,13 +39,13 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   }, 15_000);
 
   it('GET /healthz answers 200 while services are down', async () => {
-    const res = await app.inject({ method: 'GET', url: '/healthz' });
+    const res = await gateway.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
   it('GET /readyz answers 503 with the broker and database up and every service down', async () => {
-    const res = await app.inject({ method: 'GET', url: '/readyz' });
+    const res = await gateway.app.inject({ method: 'GET', url: '/readyz' });
 
     expect(res.statusCode).toBe(503);
     const body = res.json<{ status: string; details: Record<string, { status: string }> }>();
@@ -94,8 +56,8 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   }, 15_000);
 
   it('refuses a body over BODY_LIMIT_BYTES with 413 payload_too_large', async () => {
-    const apiKey = await newPartnerKey();
-    const huge = withdrawal({ document: 'x'.repeat(config.BODY_LIMIT_BYTES + 1) });
+    const apiKey = await gateway.newPartnerKey();
+    const huge = withdrawal({ document: 'x'.repeat(gateway.config.BODY_LIMIT_BYTES + 1) });
 
     const res = await post(WITHDRAWALS, huge, { 'x-api-key': apiKey });
 
@@ -103,7 +65,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it('refuses a text/plain body with 415 unsupported_media_type', async () => {
-    const apiKey = await newPartnerKey();
+    const apiKey = await gateway.newPartnerKey();
 
     const res = await post(WITHDRAWALS, JSON.stringify(withdrawal()), { 'x-api-key': apiKey, 'content-type': 'text/plain' });
 
@@ -111,7 +73,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it('refuses malformed JSON with 400 invalid_request', async () => {
-    const apiKey = await newPartnerKey();
+    const apiKey = await gateway.newPartnerKey();
 
     const res = await post(WITHDRAWALS, '{"document": "1', { 'x-api-key': apiKey });
 
@@ -119,7 +81,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it('refuses an invalid fee_choice with 422 invalid_fee at the edge, without waiting for Kafka', async () => {
-    const apiKey = await newPartnerKey();
+    const apiKey = await gateway.newPartnerKey();
 
     const res = await post(WITHDRAWALS, withdrawal({ fee_choice: 'ULTRA' }), { 'x-api-key': apiKey });
 
@@ -129,7 +91,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it('serves an OpenAPI document describing the withdrawal body and the API key', async () => {
-    const res = await app.inject({ method: 'GET', url: '/docs/openapi.json' });
+    const res = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json() as {
       paths: Record<string, Record<string, unknown>>;

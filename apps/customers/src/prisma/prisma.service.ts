@@ -1,5 +1,5 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { pgAdapter } from '@partner/platform';
+import { Injectable } from '@nestjs/common';
+import { schemaPrismaClient } from '@partner/platform';
 import { CustomersConfig } from '../config/customers.config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
@@ -9,13 +9,8 @@ export const DB_SCHEMA = 'customers';
 export type Tx = Prisma.TransactionClient;
 
 @Injectable()
-export class PrismaService extends PrismaClient implements OnApplicationShutdown {
+export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: CustomersConfig) {
-    super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
-  }
-
-  /** After the Kafka consumers have closed (Nest closes them between the destroy and shutdown hooks). */
-  async onApplicationShutdown(): Promise<void> {
-    await this.$disconnect();
+    super(config.DATABASE_URL);
   }
 }

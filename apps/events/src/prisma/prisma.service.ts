@@ -1,5 +1,5 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { pgAdapter } from '@partner/platform';
+import { Injectable } from '@nestjs/common';
+import { schemaPrismaClient } from '@partner/platform';
 import { EventsConfig } from '../config/events.config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
@@ -15,13 +15,8 @@ export type Tx = Prisma.TransactionClient;
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const;
 
 @Injectable()
-export class PrismaService extends PrismaClient implements OnApplicationShutdown {
+export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: EventsConfig) {
-    super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
-  }
-
-  /** After the Kafka consumers have closed (Nest closes them between the destroy and shutdown hooks). */
-  async onApplicationShutdown(): Promise<void> {
-    await this.$disconnect();
+    super(config.DATABASE_URL);
   }
 }

@@ -1,46 +1,20 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig } from '@partner/config';
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
-import { requireEnv } from '@partner/testing';
-import { GatewayConfig } from '../config/gateway.config';
-import { createGatewayApp } from '../gateway-app';
+import { GatewayUnderTest } from '../gateway-app.spec-support';
 
-// Integration: the real gateway (Fastify, Kafka, PostgreSQL) with no service running, as in
-// gateway.int.spec.ts. What the contract class refuses must be answered at the edge, never after a
-// round trip to the customers service.
+// Integration: the real gateway with no service running (see GatewayUnderTest). What the contract
+// class refuses must be answered at the edge, never after a round trip to the customers service.
 
-const ADMIN_KEY = 'x'.repeat(20);
-const REQUEST_TIMEOUT_MS = 1500;
 const URL = '/partner/v1/customers/business';
-const config = loadConfig(GatewayConfig, {
-  ...process.env,
-  KAFKA_BROKERS: requireEnv('KAFKA_BROKERS'),
-  DATABASE_URL: requireEnv('DATABASE_URL'),
-  SANDBOX: 'true',
-  ADMIN_API_KEY: ADMIN_KEY,
-  REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-  PORT: '0',
-  LOG_LEVEL: process.env.TEST_LOGS ? (process.env.LOG_LEVEL ?? 'info') : 'silent',
-});
-
-let app: NestFastifyApplication;
+const gateway = new GatewayUnderTest();
+const { REQUEST_TIMEOUT_MS } = GatewayUnderTest;
+const post = gateway.post.bind(gateway);
 let apiKey: string;
 
-async function post(url: string, payload: unknown, headers: Record<string, string> = {}) {
-  const started = Date.now();
-  const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
-  return { status: res.statusCode, body: res.json<Record<string, unknown>>(), elapsed: Date.now() - started };
-}
-
 beforeAll(async () => {
-  app = await createGatewayApp(config, { logs: Boolean(process.env.TEST_LOGS) });
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
-  const partner = await post('/sandbox/v1/partners', { name: 'customers int' }, { 'x-admin-key': ADMIN_KEY });
-  apiKey = String(partner.body.api_key);
+  await gateway.start();
+  apiKey = await gateway.newPartnerKey('customers int');
 }, 90_000);
-
-afterAll(() => app?.close(), 30_000);
+afterAll(() => gateway.stop(), 30_000);
 
 const withOwner = (changes: Record<string, unknown>) => ({
   ...BUSINESS_CUSTOMER_EXAMPLE,
@@ -72,7 +46,7 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
   });
 
   it('is described in the OpenAPI document with its nested schemas, fields in the order of spec 2.2', async () => {
-    const res = await app.inject({ method: 'GET', url: '/docs/openapi.json' });
+    const res = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
     const doc = res.json() as {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
       components: { schemas: Record<string, { properties: Record<string, { $ref?: string; items?: { $ref?: string } }>; required?: string[] }> };

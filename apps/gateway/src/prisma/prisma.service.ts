@@ -1,5 +1,5 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { pgAdapter } from '@partner/platform';
+import { Injectable } from '@nestjs/common';
+import { schemaPrismaClient } from '@partner/platform';
 import { GatewayConfig } from '../config/gateway.config';
 import { PrismaClient } from '../generated/prisma/client';
 
@@ -7,13 +7,8 @@ import { PrismaClient } from '../generated/prisma/client';
 export const DB_SCHEMA = 'gateway';
 
 @Injectable()
-export class PrismaService extends PrismaClient implements OnApplicationShutdown {
+export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: GatewayConfig) {
-    super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
-  }
-
-  /** After the Kafka consumers have closed (Nest closes them between the destroy and shutdown hooks). */
-  async onApplicationShutdown(): Promise<void> {
-    await this.$disconnect();
+    super(config.DATABASE_URL);
   }
 }

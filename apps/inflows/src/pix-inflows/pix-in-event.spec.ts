@@ -1,24 +1,8 @@
 import { PixInStateChangedEvent, Topics } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, newUuid, PIX_IN_SPEC_FIELDS } from '@partner/testing';
 import { pixInStateChanged, toPixInflow } from './pix-in-event';
 import { PixInflowRecord } from './pix-inflow.repository';
-
-const SPEC_FIELDS = [
-  'amount_cents',
-  'description',
-  'end_to_end_id',
-  'method',
-  'sender_name',
-  'sender_tax_id',
-  'sender_account_number',
-  'sender_account_type',
-  'sender_bank_code',
-  'sender_branch_code',
-  'created_at',
-  'last_updated_at',
-  'status',
-];
 
 const record = (overrides: Partial<PixInflowRecord> = {}): PixInflowRecord => ({
   id: 7n,
@@ -44,13 +28,13 @@ const record = (overrides: Partial<PixInflowRecord> = {}): PixInflowRecord => ({
 describe('the inflow as partners see it', () => {
   it('has exactly the fields of spec 2.4, in its order, with Unix-second timestamps and integer cents', () => {
     const inflow = toPixInflow(record());
-    expect(Object.keys(inflow)).toEqual(SPEC_FIELDS);
+    expect(Object.keys(inflow)).toEqual(PIX_IN_SPEC_FIELDS);
     expect(inflow).toMatchObject({ amount_cents: 15_050, created_at: 1795391998, last_updated_at: 1795392001, status: 'approved' });
   });
 
   it('leaves description out when the payer sent none', () => {
     const inflow = toPixInflow(record({ description: null }));
-    expect(Object.keys(inflow)).toEqual(SPEC_FIELDS.filter((f) => f !== 'description'));
+    expect(Object.keys(inflow)).toEqual(PIX_IN_SPEC_FIELDS.filter((f) => f !== 'description'));
   });
 
   it('reports a state change as a valid pix_in event keyed by the inflow, with the receiving user', () => {

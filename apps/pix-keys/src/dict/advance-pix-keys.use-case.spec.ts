@@ -5,6 +5,7 @@ import { PixKeysConfig } from '../config/pix-keys.config';
 import { CreatePixKeyUseCase } from '../pix-keys/create-pix-key.use-case';
 import { DeletePixKeyUseCase } from '../pix-keys/delete-pix-key.use-case';
 import { IdempotencyRecordRepository } from '../pix-keys/idempotency-record.repository';
+import { IdempotentCommandService } from '../pix-keys/idempotent-command.service';
 import { PixKeyRepository } from '../pix-keys/pix-key.repository';
 import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
@@ -18,11 +19,11 @@ const config = loadConfig(PixKeysConfig, { ...process.env, PIX_DICT_DELAY_MS: St
 const prisma = new PrismaService(config);
 const users = new UserRepository(prisma);
 const pixKeys = new PixKeyRepository(prisma);
-const idempotency = new IdempotencyRecordRepository();
 const outbox = new OutboxRepository();
 const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const create = new CreatePixKeyUseCase(prisma, users, pixKeys, idempotency, outbox, relay);
-const remove = new DeletePixKeyUseCase(prisma, pixKeys, idempotency, outbox, relay);
+const idempotent = new IdempotentCommandService(prisma, new IdempotencyRecordRepository(), relay);
+const create = new CreatePixKeyUseCase(idempotent, users, pixKeys, outbox);
+const remove = new DeletePixKeyUseCase(idempotent, pixKeys, outbox);
 const advance = new AdvancePixKeysUseCase(config, prisma, pixKeys, outbox, relay);
 
 /** A moment when every move asked for so far is due. */

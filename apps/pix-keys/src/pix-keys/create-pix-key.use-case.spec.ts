@@ -9,6 +9,7 @@ import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { fingerprintOf } from './idempotency';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
+import { IdempotentCommandService } from './idempotent-command.service';
 import { PixKeyRepository } from './pix-key.repository';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
@@ -16,7 +17,7 @@ const prisma = new PrismaService(loadConfig(PixKeysConfig));
 const users = new UserRepository(prisma);
 const pixKeys = new PixKeyRepository(prisma);
 const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const create = new CreatePixKeyUseCase(prisma, users, pixKeys, new IdempotencyRecordRepository(), new OutboxRepository(), relay);
+const create = new CreatePixKeyUseCase(new IdempotentCommandService(prisma, new IdempotencyRecordRepository(), relay), users, pixKeys, new OutboxRepository());
 
 async function newUser() {
   const partnerId = newUuid();

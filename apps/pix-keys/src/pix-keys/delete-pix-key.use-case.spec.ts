@@ -9,6 +9,7 @@ import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
+import { IdempotentCommandService } from './idempotent-command.service';
 import { PixKeyRepository } from './pix-key.repository';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
@@ -16,11 +17,11 @@ import { PixKeyRepository } from './pix-key.repository';
 const prisma = new PrismaService(loadConfig(PixKeysConfig));
 const users = new UserRepository(prisma);
 const pixKeys = new PixKeyRepository(prisma);
-const idempotency = new IdempotencyRecordRepository();
 const outbox = new OutboxRepository();
 const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const create = new CreatePixKeyUseCase(prisma, users, pixKeys, idempotency, outbox, relay);
-const remove = new DeletePixKeyUseCase(prisma, pixKeys, idempotency, outbox, relay);
+const idempotent = new IdempotentCommandService(prisma, new IdempotencyRecordRepository(), relay);
+const create = new CreatePixKeyUseCase(idempotent, users, pixKeys, outbox);
+const remove = new DeletePixKeyUseCase(idempotent, pixKeys, outbox);
 
 const command = (partnerId: string, document: string, idempotencyKey = newUuid()): DeletePixKeyCommand => ({
   partner_id: partnerId,

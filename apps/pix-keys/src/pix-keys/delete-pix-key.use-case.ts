@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DeletePixKeyCommand, fail, ok, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
+import { DeletePixKeyCommand, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
 import { OutboxRepository } from '../prisma/outbox.repository';
-import { PrismaService, Tx } from '../prisma/prisma.service';
-import { IdempotencyRecordRepository } from './idempotency-record.repository';
-import { fingerprintOf, Rejected, replayOf } from './idempotency';
+import { Tx } from '../prisma/prisma.service';
+import { Rejected } from './idempotency';
+import { IdempotentCommandService } from './idempotent-command.service';
 import { stateChanged } from './pix-key-event';
 import { PixKey, PixKeyRepository } from './pix-key.repository';
 
@@ -21,31 +20,16 @@ import { PixKey, PixKeyRepository } from './pix-key.repository';
 @Injectable()
 export class DeletePixKeyUseCase {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly idempotent: IdempotentCommandService,
     private readonly pixKeys: PixKeyRepository,
-    private readonly idempotency: IdempotencyRecordRepository,
     private readonly outbox: OutboxRepository,
-    private readonly relay: OutboxRelay,
   ) {}
 
-  async execute(command: DeletePixKeyCommand): Promise<Reply<PixKeyStatusResult>> {
-    const { partner_id: partnerId, document, idempotency_key: idempotencyKey } = command;
-    const fingerprint = fingerprintOf('delete', document);
-    try {
-      const { reply, changed } = await this.prisma.$transaction(async (tx) => {
-        const previous = await this.idempotency.claim(tx, { partnerId, idempotencyKey, operation: 'delete', document, fingerprint });
-        if (previous) return { reply: replayOf(previous, fingerprint), changed: false };
-
-        const { answer, key, changed } = await this.decide(tx, partnerId, document);
-        await this.idempotency.answer(tx, partnerId, idempotencyKey, answer, key.id);
-        return { reply: ok<PixKeyStatusResult>({ status: answer }), changed };
-      });
-      if (changed) this.relay.wake();
-      return reply;
-    } catch (error) {
-      if (error instanceof Rejected) return fail(error.code, error.message);
-      throw error;
-    }
+  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand): Promise<Reply<PixKeyStatusResult>> {
+    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'delete', document }, async (tx) => {
+      const { answer, key, changed } = await this.decide(tx, partnerId, document);
+      return { answer, pixKeyId: key.id, changed };
+    });
   }
 
   private async decide(tx: Tx, partnerId: string, document: string): Promise<{ answer: PixKeyAnswer; key: PixKey; changed: boolean }> {

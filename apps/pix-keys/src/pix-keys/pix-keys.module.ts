@@ -5,6 +5,7 @@ import { UsersModule } from '../users/users.module';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
+import { IdempotentCommandService } from './idempotent-command.service';
 import { PixKeyRepository } from './pix-key.repository';
 import { PixKeysHandler } from './pix-keys.handler';
 
@@ -14,6 +15,7 @@ import { PixKeysHandler } from './pix-keys.handler';
   providers: [
     PixKeyRepository,
     IdempotencyRecordRepository,
+    IdempotentCommandService,
     CreatePixKeyUseCase,
     DeletePixKeyUseCase,
     AdvancePixKeysUseCase,

@@ -1,5 +1,5 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { pgAdapter } from '@partner/platform';
+import { Injectable } from '@nestjs/common';
+import { schemaPrismaClient } from '@partner/platform';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
@@ -16,13 +16,8 @@ export type Tx = Prisma.TransactionClient;
 export const TX_OPTIONS = { maxWait: 8_000, timeout: 10_000 } as const;
 
 @Injectable()
-export class PrismaService extends PrismaClient implements OnApplicationShutdown {
+export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: WithdrawalsConfig) {
-    super({ adapter: pgAdapter(config.DATABASE_URL, DB_SCHEMA) });
-  }
-
-  /** After the Kafka consumers have closed (Nest closes them between the destroy and shutdown hooks). */
-  async onApplicationShutdown(): Promise<void> {
-    await this.$disconnect();
+    super(config.DATABASE_URL);
   }
 }

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 
@@ -17,4 +17,26 @@ export function pgAdapter(databaseUrl: string, schema: string, maxConnections = 
   // discards the broken client by itself.
   pool.on('connect', (client) => client.on('error', (error: Error) => logger.warn(`connection lost: ${error.message}`)));
   return new PrismaPg(pool, { schema, disposeExternalPool: true });
+}
+
+type PrismaClientClass<T> = new (options: { adapter: PrismaPg }) => T;
+
+/**
+ * The base of every service's PrismaService: its own generated client, connected to its own schema
+ * through `pgAdapter`, disconnected after the Kafka consumers have closed (Nest closes them between the
+ * destroy and shutdown hooks). The service's subclass passes the database URL from its config.
+ */
+export function schemaPrismaClient<T extends { $disconnect(): Promise<void> }>(Client: PrismaClientClass<T>, schema: string) {
+  const Base = Client as PrismaClientClass<{ $disconnect(): Promise<void> }>;
+  abstract class SchemaPrismaClient extends Base implements OnApplicationShutdown {
+    constructor(databaseUrl: string) {
+      super({ adapter: pgAdapter(databaseUrl, schema) });
+    }
+
+    async onApplicationShutdown(): Promise<void> {
+      await this.$disconnect();
+    }
+  }
+  // The generated client's own members (its models, $transaction...) on the instances, not only $disconnect.
+  return SchemaPrismaClient as unknown as abstract new (databaseUrl: string) => T & OnApplicationShutdown;
 }

@@ -31,3 +31,20 @@ export function withdrawalRequest<T extends Record<string, unknown>>(document: s
     ...overrides,
   };
 }
+
+/** The fields of a Pix inflow in spec 2.4, in the spec's order, and nothing else: what GET /partner/v1/pix-in and pix_in events carry. */
+export const PIX_IN_SPEC_FIELDS: readonly string[] = [
+  'amount_cents',
+  'description',
+  'end_to_end_id',
+  'method',
+  'sender_name',
+  'sender_tax_id',
+  'sender_account_number',
+  'sender_account_type',
+  'sender_bank_code',
+  'sender_branch_code',
+  'created_at',
+  'last_updated_at',
+  'status',
+];
