@@ -41,9 +41,9 @@ export class AdvancePixInflowsUseCase {
 
   private move(partnerId: string, id: bigint, from: PixInStatus, next: (outcome: string) => PixInStatus): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
-      const current = await tx.pixInflow.findFirst({ where: { id, partnerId, status: from }, select: { outcome: true } });
-      if (!current) return 0;
-      const inflow = await this.inflows.transition(tx, partnerId, id, from, next(current.outcome));
+      const outcome = await this.inflows.findOutcomeIfIn(tx, partnerId, id, from);
+      if (outcome === null) return 0;
+      const inflow = await this.inflows.transition(tx, partnerId, id, from, next(outcome));
       if (!inflow) return 0;
       await this.outbox.add(tx, pixInStateChanged(inflow));
       return 1;

@@ -61,6 +61,12 @@ export class PixInflowRepository {
     return (await this.prisma.pixInflow.findFirst({ where: { partnerId, endToEndId } })) as PixInflowRecord | null;
   }
 
+  /** The simulated outcome asked for an inflow still in `status`; null when it has moved on. */
+  async findOutcomeIfIn(tx: Tx, partnerId: string, id: bigint, status: PixInStatus): Promise<string | null> {
+    const row = await tx.pixInflow.findFirst({ where: { id, partnerId, status }, select: { outcome: true } });
+    return row?.outcome ?? null;
+  }
+
   /** Moves an inflow from `from` to `to` if it is still in `from`; null when another process got there first. */
   async transition(tx: Tx, partnerId: string, id: bigint, from: PixInStatus, to: PixInStatus): Promise<PixInflowRecord | null> {
     const { count } = await tx.pixInflow.updateMany({ where: { id, partnerId, status: from }, data: { status: to, updatedAt: new Date() } });

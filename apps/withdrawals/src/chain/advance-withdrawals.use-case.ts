@@ -65,8 +65,8 @@ export class AdvanceWithdrawalsUseCase {
 
   private async confirm(partnerId: string, id: number): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
-      const current = await tx.withdrawal.findFirst({ where: { id, partnerId }, select: { address: true } });
-      const fails = current !== null && this.config.CHAIN_FAIL_ADDRESSES.includes(current.address.toLowerCase());
+      const address = await this.withdrawals.findAddress(tx, partnerId, id);
+      const fails = address !== null && this.config.CHAIN_FAIL_ADDRESSES.includes(address.toLowerCase());
       const w = fails
         ? await this.withdrawals.transition(tx, partnerId, id, 'sent', 'failed', { failureReason: 'transfer_reverted' })
         : await this.withdrawals.transition(tx, partnerId, id, 'sent', 'settled');

@@ -36,6 +36,12 @@ export class WithdrawalRepository {
     })) as Withdrawal | null;
   }
 
+  /** The destination address of a withdrawal; null when the partner has no such withdrawal. */
+  async findAddress(tx: Tx, partnerId: string, id: number): Promise<string | null> {
+    const row = await tx.withdrawal.findFirst({ where: { id, partnerId }, select: { address: true } });
+    return row?.address ?? null;
+  }
+
   /** Inserts in state `created`. The unique (partner, key) index makes a concurrent duplicate wait, then fail here. */
   async create(tx: Tx, data: NewWithdrawal): Promise<Withdrawal> {
     try {
