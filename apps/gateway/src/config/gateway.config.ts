@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { CommonConfig } from '@partner/config';
 
 export class GatewayConfig extends CommonConfig {
@@ -31,11 +31,19 @@ export class GatewayConfig extends CommonConfig {
   @IsInt() @Min(0) @Max(600_000)
   API_KEY_CACHE_MS: number = 30_000;
 
-  /** Sustained requests per second each partner may make (per gateway instance); a partner's own limit wins. */
+  /** Sustained requests per second each partner may make; a partner's own limit wins. */
   @IsInt() @Min(1) @Max(1_000_000)
   RATE_LIMIT_PER_SECOND: number = 50;
 
   /** Requests a partner may make at once before the sustained rate applies (the token bucket's size). */
   @IsInt() @Min(1) @Max(1_000_000)
   RATE_LIMIT_BURST: number = 100;
+
+  /**
+   * Where the rate limit's buckets live: `memory` (each gateway instance its own: N instances allow N ×
+   * the limit; no I/O) or `postgres` (one bucket per partner shared by every instance; one short
+   * statement per request). Use `postgres` as soon as more than one gateway runs.
+   */
+  @IsIn(['memory', 'postgres'])
+  RATE_LIMIT_STORE: 'memory' | 'postgres' = 'memory';
 }

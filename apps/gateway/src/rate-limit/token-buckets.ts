@@ -11,6 +11,9 @@ interface Bucket {
   updatedAt: number;
 }
 
+/** Whole seconds until a bucket holding `tokens` has one again (Retry-After is an integer, at least 1). */
+export const retryAfterSeconds = (tokens: number, limit: RateLimit): number => Math.max(1, Math.ceil((1 - tokens) / limit.perSecond));
+
 /**
  * Token buckets, one per key, in this process's memory (the limit is per gateway instance). A bucket
  * holds up to `burst` tokens and refills at `perSecond`; each request takes one. Refilling is computed
@@ -32,8 +35,7 @@ export class TokenBuckets {
       bucket.tokens -= 1;
       return { allowed: true };
     }
-    // Whole seconds until one token is back (Retry-After is an integer, at least 1).
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond)) };
+    return { allowed: false, retryAfterSeconds: retryAfterSeconds(bucket.tokens, limit) };
   }
 
   get size(): number {

@@ -1,0 +1,54 @@
+import { loadConfig } from '@partner/config';
+import { newUuid, pollUntil, requireEnv } from '@partner/testing';
+import { GatewayConfig } from '../config/gateway.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { RateLimitBucketRepository } from './rate-limit-bucket.repository';
+
+// Integration against the real gateway schema. Two PrismaServices (two pools) stand for two gateway
+// instances behind a load balancer: the point of the shared store is that together they allow the
+// partner's limit once, not twice.
+const config = loadConfig(GatewayConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
+const prismaA = new PrismaService(config);
+const prismaB = new PrismaService(config);
+const gatewayA = new RateLimitBucketRepository(prismaA);
+const gatewayB = new RateLimitBucketRepository(prismaB);
+
+afterAll(async () => {
+  await prismaA.onApplicationShutdown();
+  await prismaB.onApplicationShutdown();
+});
+
+describe('RateLimitBucketRepository (PostgreSQL, shared by every gateway instance)', () => {
+  it('lets two instances together take exactly one burst, however their requests interleave', async () => {
+    const partnerId = newUuid();
+    const limit = { perSecond: 0.01, burst: 10 }; // no refill worth a token during the test
+
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? gatewayA : gatewayB).take(partnerId, limit)));
+
+    expect(answers.filter((a) => a.allowed)).toHaveLength(10);
+    // 1 token back takes 100 s at 0.01/s: the refused are told so, in whole seconds.
+    const refused = answers.filter((a) => !a.allowed);
+    expect(refused).toHaveLength(30);
+    for (const r of refused) expect(r).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number) });
+    expect(Math.min(...refused.map((r) => (r.allowed ? 0 : r.retryAfterSeconds)))).toBeGreaterThanOrEqual(99);
+  });
+
+  it('refills at the sustained rate, up to the burst', async () => {
+    const partnerId = newUuid();
+    const limit = { perSecond: 20, burst: 2 };
+    await gatewayA.take(partnerId, limit);
+    await gatewayB.take(partnerId, limit);
+    expect(await gatewayA.take(partnerId, limit)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+
+    // 20/s: a token is back within 50 ms, on whichever instance asks.
+    await pollUntil('a refilled token', () => gatewayB.take(partnerId, limit), (t) => t.allowed, { timeoutMs: 5_000, intervalMs: 20 });
+  });
+
+  it('keeps one bucket per partner: one partner hammering does not slow another', async () => {
+    const [a, b] = [newUuid(), newUuid()];
+    const limit = { perSecond: 0.01, burst: 1 };
+    expect(await gatewayA.take(a, limit)).toEqual({ allowed: true });
+    expect((await gatewayB.take(a, limit)).allowed).toBe(false);
+    expect(await gatewayB.take(b, limit)).toEqual({ allowed: true });
+  });
+});
