@@ -50,6 +50,8 @@ const options: StackOptions = {
     // Chaos measures recovery from faults, not the per-partner rate limit (retries come in bursts).
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
+    // ...but through the shared store, so that the database outage also hits it.
+    RATE_LIMIT_STORE: 'postgres',
   },
 };
 
