@@ -1,4 +1,13 @@
-// Every project's suite in one Jest run (npm test drives it; see scripts/test/run.ts).
+// Every unit and integration suite in one Jest run (npm test drives it; see scripts/test/run.ts). The
+// end-to-end suite is not a project here: it needs the running stack, and npm test runs it on its own
+// with apps/e2e/jest.config.js as the root config (its test sequencer is only allowed there).
+const { existsSync, readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
 module.exports = {
-  projects: ['<rootDir>/apps/*/jest.config.js', '<rootDir>/libs/*/jest.config.js'],
+  projects: ['apps', 'libs'].flatMap((dir) =>
+    readdirSync(join(__dirname, dir))
+      .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
+      .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),
+  ),
 };
