@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { APPS, AppName, repoRoot } from '../lib/services';
+import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
 import { kafka, kafkaInBackground, killApp, killKafka, migrate, recreateDatabase, restartApp, RunningStack, StackOptions, startApps, waitUntilReady } from '../stack/stack';
 
 const root = repoRoot();
@@ -120,7 +120,9 @@ async function main(): Promise<number> {
     stack = await startApps(stackOptions);
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], { ...testEnv, STACK_CONTROL_URL: controlUrl }));
+    // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
+    const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls }));
   } finally {
     control?.close();
     await stack?.stop();

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { requestTopics } from '@partner/contracts';
 import { KafkaModule } from '@partner/kafka';
-import { loggingModule } from '@partner/platform';
+import { loggingModule, metricsModule } from '@partner/platform';
 import { AuthModule } from './auth/auth.module';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
@@ -24,6 +24,7 @@ export class AppModule {
       exports: [GatewayConfig, PrismaService],
       imports: [
         loggingModule('gateway', config.LOG_LEVEL),
+        metricsModule('gateway'),
         KafkaModule.forRootAsync({
           inject: [],
           useFactory: () => ({

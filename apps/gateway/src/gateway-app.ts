@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { frameworkErrorHandler } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { recordHttpMetrics } from './http/http-metrics';
 import { setupOpenApi } from './http/openapi';
 
 /**
@@ -20,6 +21,7 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true } = 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true, bodyParser: false });
   if (logs) app.useLogger(app.get(Logger));
   app.useGlobalFilters(new HttpErrorFilter());
+  recordHttpMetrics(app);
   setupOpenApi(app);
   app.enableShutdownHooks();
   return app;

@@ -44,6 +44,22 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
+  it('GET /metrics counts answered requests by route pattern and status, never by raw path (no documents in labels)', async () => {
+    const apiKey = await gateway.newPartnerKey();
+    const document = newCpf();
+    await gateway.app.inject({ method: 'DELETE', url: `/partner/v1/pix-key/${document}`, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: '{}' });
+    await gateway.app.inject({ method: 'GET', url: '/no/such/route' });
+
+    const res = await gateway.app.inject({ method: 'GET', url: '/metrics' });
+
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(res.body).toContain('\nhttp_request_duration_seconds_count{app="gateway",method="DELETE",route="/partner/v1/pix-key/:document",status="400"} 1\n');
+    expect(res.body).toContain('\nhttp_request_duration_seconds_count{app="gateway",method="GET",route="unmatched",status="404"} 1\n');
+    expect(res.body).toMatch(/^process_cpu_user_seconds_total\{app="gateway"\} /m);
+    expect(res.body).not.toContain(document);
+  });
+
   it('GET /readyz answers 503 with the broker and database up and every service down', async () => {
     const res = await gateway.app.inject({ method: 'GET', url: '/readyz' });
 

@@ -2,3 +2,4 @@ export * from './lib/logging.module';
 export * from './lib/service-health.module';
 export * from './lib/bootstrap-service';
 export * from './lib/prisma-adapter';
+export * from './lib/metrics.module';

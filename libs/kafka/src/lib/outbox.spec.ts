@@ -191,6 +191,22 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     expectPublishedOnceInOrder(rows, partnerId);
   }, 60_000);
 
+  it('reports its backlog (pending rows, age of the oldest) for /metrics, and none once drained', async () => {
+    const relay = newRelay(transactionalSqlOver(pool), 500);
+    await relay.drain();
+    expect(await relay.backlog()).toEqual({ pending: 0, oldestAgeSeconds: 0 });
+
+    const rows = await insertRows(newUuid(), ['301'], 3);
+    await pool.query(`UPDATE ${table} SET created_at = now() - interval '90 seconds' WHERE id = $1`, [rows[0].id]);
+    const backlog = await relay.backlog();
+    expect(backlog.pending).toBe(3);
+    expect(backlog.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
+    expect(backlog.oldestAgeSeconds).toBeLessThan(120);
+
+    expect(await relay.drain()).toBe(3);
+    expect(await relay.backlog()).toEqual({ pending: 0, oldestAgeSeconds: 0 });
+  }, 60_000);
+
   it('publishes nothing when drained again with nothing pending', async () => {
     const partnerId = newUuid();
     const rows = await insertRows(partnerId, ['201', '202'], 6);

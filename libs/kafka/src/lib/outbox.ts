@@ -130,6 +130,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     );
   }
 
+  /** What is waiting to be published: how many rows, and how long the oldest has waited (for /metrics). */
+  async backlog(): Promise<{ pending: number; oldestAgeSeconds: number }> {
+    const [row] = await this.sql.$queryRawUnsafe<Array<{ pending: number; age: number }>>(
+      `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age
+       FROM ${this.table} WHERE published_at IS NULL`,
+    );
+    return { pending: row.pending, oldestAgeSeconds: row.age };
+  }
+
   /** Published rows are kept a while for audit and replay, then removed (README: retention). */
   private async pruneOccasionally(): Promise<void> {
     if (Date.now() - this.lastPrune < 10 * 60_000) return;

@@ -2,12 +2,13 @@ import { Controller, DynamicModule, Get, Inject, Module } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { ok, PingQuery, RequestReply, ServiceName, ServicePings } from '@partner/contracts';
 import { HandleRequest, RawSql } from '@partner/kafka';
+import { metricsModule } from './metrics.module';
 
 export const DATABASE = Symbol('DATABASE');
 
 /**
- * /healthz (the process is up), /readyz (its database answers) and the Kafka ping the gateway's
- * /readyz sends, for one service. `database` is the service's Prisma client (any RawSql).
+ * /healthz (the process is up), /readyz (its database answers), /metrics (metricsModule) and the Kafka
+ * ping the gateway's /readyz sends, for one service. `database` is the service's Prisma client (any RawSql).
  */
 export function serviceHealthModule(name: ServiceName, database: abstract new (...args: never[]) => RawSql): DynamicModule {
   const pingTopic = ServicePings[name] as 'withdrawals.query.ping.v1';
@@ -49,7 +50,7 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
   }
 
   @Module({
-    imports: [TerminusModule],
+    imports: [TerminusModule, metricsModule(name)],
     controllers: [ServiceHealthController],
     providers: [{ provide: DATABASE, useExisting: database }],
   })

@@ -1,0 +1,62 @@
+import { pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
+import { gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
+
+/**
+ * What an operator scrapes (README: Operating it): every app's /metrics in Prometheus' text format,
+ * with the outbox backlog of each service that has an outbox. npm test passes the services' health
+ * URLs in SERVICE_HEALTH_URLS.
+ */
+const healthUrls = (): Record<string, string> => JSON.parse(requireEnv('SERVICE_HEALTH_URLS'));
+const OUTBOX_SERVICES = ['withdrawals', 'pix-keys', 'customers', 'inflows'];
+
+async function metricsOf(url: string): Promise<string> {
+  const res = await fetch(`${url}/metrics`);
+  if (res.status !== 200) throw new Error(`${url}/metrics answered ${res.status}`);
+  return res.text();
+}
+
+/** The value of an unlabelled-but-for-app sample, e.g. outbox_pending_messages{app="withdrawals"} 0. */
+function sample(text: string, name: string, app: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{app="${app}"} `));
+  return line === undefined ? undefined : Number(line.split(' ')[1]);
+}
+
+describe('operations: /metrics', () => {
+  it('every service exposes its process metrics, and each outbox service its backlog', async () => {
+    const urls = healthUrls();
+    expect(Object.keys(urls).sort()).toEqual(['customers', 'events', 'inflows', 'pix-keys', 'withdrawals']);
+    for (const [app, url] of Object.entries(urls)) {
+      const text = await metricsOf(url);
+      expect({ app, cpu: sample(text, 'process_cpu_user_seconds_total', app) }).toEqual({ app, cpu: expect.any(Number) });
+      const pending = sample(text, 'outbox_pending_messages', app);
+      const age = sample(text, 'outbox_oldest_pending_age_seconds', app);
+      if (OUTBOX_SERVICES.includes(app)) {
+        expect({ app, pending, age }).toEqual({ app, pending: expect.any(Number), age: expect.any(Number) });
+        expect(pending).toBeGreaterThanOrEqual(0);
+      } else {
+        expect({ app, pending, age }).toEqual({ app, pending: undefined, age: undefined });
+      }
+    }
+  });
+
+  it("the withdrawals outbox drains: once a withdrawal's events are in the feed, nothing of it is pending", async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 10_000_000);
+    const created = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
+    expect(created.status).toBe(201);
+    await pollUntil('the settled event', () => listEvents(api, 'limit=1000'), (events) => events.some((e) => e.resource_id === String(created.body.id) && e.state === 'settled'));
+
+    // Other suites' traffic may still be in flight: poll until the backlog is empty.
+    const url = healthUrls().withdrawals;
+    const drained = await pollUntil('an empty withdrawals outbox', () => metricsOf(url), (t) => sample(t, 'outbox_pending_messages', 'withdrawals') === 0);
+    expect(sample(drained, 'outbox_oldest_pending_age_seconds', 'withdrawals')).toBe(0);
+  });
+
+  it("the gateway's /metrics counts partner requests by route pattern and status", async () => {
+    const { api } = await newPartner();
+    await api.get('/partner/v1/events?limit=1');
+    const text = await (await fetch(`${gatewayUrl()}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{app="gateway",method="GET",route="/partner/v1/events",status="200"} '));
+    expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(1);
+  });
+});
