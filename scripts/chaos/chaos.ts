@@ -20,7 +20,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditWithdrawals, chaosFailures, chaosPartners, chaosReport, databaseOutage, WithdrawalLoad } from '@partner/testing';
 import { APPS, repoRoot } from '../lib/services';
-import { kafka, kafkaInBackground, killApp, killKafka, migrate, recreateDatabase, restartApp, RunningStack, StackOptions, startApps, waitUntilReady } from '../stack/stack';
+import { kafka, kafkaInBackground, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, StackOptions, startApps, waitUntilReady } from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.CHAOS_KAFKA_PORT ?? 57092);
@@ -101,14 +101,12 @@ async function main(): Promise<number> {
     await fault('Kafka broker restart (stop, start)', async () => {
       await kafkaInBackground('stop', kafkaPort);
       await sleep(2_000);
-      await kafkaInBackground('start', kafkaPort);
-      await waitUntilReady(running, 120_000);
+      await restartKafka(running, options);
     });
     await fault('kill -9 of the Kafka broker, start', async () => {
       await killKafka(kafkaPort);
       await sleep(2_000);
-      await kafkaInBackground('start', kafkaPort);
-      await waitUntilReady(running, 120_000);
+      await restartKafka(running, options);
     });
     await fault('database outage (every connection terminated for 5 s)', async () => {
       const terminated = await databaseOutage(databaseUrl, 5_000);

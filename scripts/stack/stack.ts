@@ -165,17 +165,25 @@ export async function restartApp(stack: RunningStack, app: AppName, o: StackOpti
   await waitUntilReady(stack, deadlineMs);
 }
 
+/** Starts the broker again after a stop or a kill (fault injection) and waits until the whole stack answers ready. */
+export async function restartKafka(stack: RunningStack, o: StackOptions, deadlineMs = 120_000): Promise<void> {
+  await kafkaInBackground('start', o.kafkaPort);
+  await waitUntilReady(stack, deadlineMs);
+}
+
 /** kill -9 of the broker (its pid file is written by scripts/kafka/kafka.sh); `kafka('start', port)` brings it back. */
 export async function killKafka(port: number): Promise<void> {
   const pidFile = join(root, '.cache', 'kafka', `data-${port}`, 'kafka.pid');
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
   process.kill(pid, 'SIGKILL');
+  const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       process.kill(pid, 0);
     } catch {
       return;
     }
+    if (Date.now() > deadline) throw new Error(`broker pid ${pid} still present 30 s after kill -9`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -9,12 +9,12 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
-import { kafka, kafkaInBackground, killApp, killKafka, migrate, recreateDatabase, restartApp, RunningStack, StackOptions, startApps, waitUntilReady } from '../stack/stack';
+import { kafka, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, StackOptions, startApps } from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
@@ -90,7 +90,8 @@ async function main(): Promise<number> {
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
     add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
 
-    add(await jest('unit-integration', ['-c', 'jest.config.js', '--selectProjects', ...projectsExcept('e2e'), '--runInBand'], testEnv));
+    // jest.config.js holds every project but e2e, which runs below against the started stack.
+    add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand'], testEnv));
 
     const stackOptions: StackOptions = {
       kafkaPort,
@@ -145,11 +146,7 @@ async function main(): Promise<number> {
 function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
   const actions: Record<string, (target: string) => Promise<void>> = {
     kill: (target) => (target === 'kafka' ? killKafka(o.kafkaPort) : killApp(stack, target as AppName)),
-    restart: async (target) => {
-      if (target !== 'kafka') return restartApp(stack, target as AppName, o, 90_000);
-      await kafkaInBackground('start', o.kafkaPort);
-      await waitUntilReady(stack, 90_000);
-    },
+    restart: (target) => (target === 'kafka' ? restartKafka(stack, o, 90_000) : restartApp(stack, target as AppName, o, 90_000)),
   };
   const server = createServer((req, res) => {
     const [, action, target] = (req.url ?? '').split('/');
@@ -163,13 +160,6 @@ function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
     );
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-/** Every Jest project (a folder of apps/ or libs/ with a jest.config.js; its displayName is the folder name). */
-function projectsExcept(...excluded: string[]): string[] {
-  return ['apps', 'libs']
-    .flatMap((dir) => readdirSync(join(root, dir)).filter((name) => existsSync(join(root, dir, name, 'jest.config.js'))))
-    .filter((name) => !excluded.includes(name));
 }
 
 main().then(

@@ -1,13 +1,12 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { newUuid } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import { CustomersConfig } from '../config/customers.config';
 import { OwnerNotificationRepository } from '../notifications/owner-notification.repository';
 import { SendOwnerNotificationsUseCase } from '../notifications/send-owner-notifications.use-case';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomerRepository } from './customer.repository';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult, fail, ok, Reply } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { NewOwnerNotification, OwnerNotificationRepository } from '../notifications/owner-notification.repository';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { registered } from './business-customer-event';
 import { BusinessCustomerBody, CustomerRepository, DuplicateCnpjError } from './customer.repository';

@@ -1,15 +1,6 @@
-import { Global, Module } from '@nestjs/common';
-import { OutboxRelay, outboxRelayProvider } from '@partner/kafka';
+import { outboxModule } from '@partner/kafka';
 import { CustomersConfig } from '../config/customers.config';
 import { DB_SCHEMA, PrismaService } from './prisma.service';
-import { OutboxRepository } from './outbox.repository';
 
-@Global()
-@Module({
-  providers: [
-    OutboxRepository,
-    outboxRelayProvider(PrismaService, CustomersConfig, DB_SCHEMA),
-  ],
-  exports: [OutboxRelay, OutboxRepository],
-})
-export class OutboxModule {}
+/** The service's outbox: the writer its use cases call inside their transactions, and the relay. */
+export const OutboxModule = outboxModule(PrismaService, CustomersConfig, DB_SCHEMA);

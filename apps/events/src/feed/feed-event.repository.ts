@@ -82,9 +82,7 @@ export class FeedEventRepository {
 
   /** Marks delivered; marking twice is fine (the first time is kept). False when the partner has no such event. */
   async markDelivered(partnerId: string, id: string): Promise<boolean> {
-    const { count } = await this.prisma.feedEvent.updateMany({ where: { id, partnerId, deliveredAt: null }, data: { deliveredAt: new Date() } });
-    if (count === 1) return true;
-    return (await this.prisma.feedEvent.count({ where: { id, partnerId } })) === 1;
+    return (await this.markManyDelivered(partnerId, [id], new Date())).size === 1;
   }
 
   /**

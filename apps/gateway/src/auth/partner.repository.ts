@@ -3,17 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../prisma/prisma.service';
 import { generateApiKey } from './api-key';
 
-export interface Partner {
-  id: string;
-  name: string;
-  /** The partner's own rate limit; absent = RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
+/** The partner's own rate limit; absent = RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
+export interface PartnerLimits {
   rateLimitPerSecond?: number;
   rateLimitBurst?: number;
 }
 
-export interface PartnerLimits {
-  rateLimitPerSecond?: number;
-  rateLimitBurst?: number;
+export interface Partner extends PartnerLimits {
+  id: string;
+  name: string;
 }
 
 /** Partners and their API key hashes. */

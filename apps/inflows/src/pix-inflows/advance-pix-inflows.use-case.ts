@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PixInStatus } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { InflowsConfig } from '../config/inflows.config';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { pixInStateChanged } from './pix-in-event';
 import { PixInflowRepository } from './pix-inflow.repository';
@@ -29,21 +28,19 @@ export class AdvancePixInflowsUseCase {
   async execute(now = new Date()): Promise<number> {
     const dueBefore = new Date(now.getTime() - this.config.PIX_IN_STEP_DELAY_MS);
     let moved = 0;
-    for (const { id, partnerId } of await this.inflows.findDueAcrossPartners('processing', dueBefore, BATCH)) {
-      moved += await this.move(partnerId, id, 'processing', (outcome) => (outcome === 'denied' ? 'denied' : 'approved'));
+    for (const { id, partnerId, outcome } of await this.inflows.findDueAcrossPartners('processing', dueBefore, BATCH)) {
+      moved += await this.move(partnerId, id, 'processing', outcome === 'denied' ? 'denied' : 'approved');
     }
-    for (const { id, partnerId } of await this.inflows.findDueAcrossPartners('approved', dueBefore, BATCH)) {
-      moved += await this.move(partnerId, id, 'approved', (outcome) => (outcome === 'failed' ? 'failed' : 'credited'));
+    for (const { id, partnerId, outcome } of await this.inflows.findDueAcrossPartners('approved', dueBefore, BATCH)) {
+      moved += await this.move(partnerId, id, 'approved', outcome === 'failed' ? 'failed' : 'credited');
     }
     if (moved > 0) this.relay.wake();
     return moved;
   }
 
-  private move(partnerId: string, id: bigint, from: PixInStatus, next: (outcome: string) => PixInStatus): Promise<number> {
+  private move(partnerId: string, id: bigint, from: PixInStatus, to: PixInStatus): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
-      const outcome = await this.inflows.findOutcomeIfIn(tx, partnerId, id, from);
-      if (outcome === null) return 0;
-      const inflow = await this.inflows.transition(tx, partnerId, id, from, next(outcome));
+      const inflow = await this.inflows.transition(tx, partnerId, id, from, to);
       if (!inflow) return 0;
       await this.outbox.add(tx, pixInStateChanged(inflow));
       return 1;

@@ -61,12 +61,6 @@ export class PixInflowRepository {
     return (await this.prisma.pixInflow.findFirst({ where: { partnerId, endToEndId } })) as PixInflowRecord | null;
   }
 
-  /** The simulated outcome asked for an inflow still in `status`; null when it has moved on. */
-  async findOutcomeIfIn(tx: Tx, partnerId: string, id: bigint, status: PixInStatus): Promise<string | null> {
-    const row = await tx.pixInflow.findFirst({ where: { id, partnerId, status }, select: { outcome: true } });
-    return row?.outcome ?? null;
-  }
-
   /** Moves an inflow from `from` to `to` if it is still in `from`; null when another process got there first. */
   async transition(tx: Tx, partnerId: string, id: bigint, from: PixInStatus, to: PixInStatus): Promise<PixInflowRecord | null> {
     const { count } = await tx.pixInflow.updateMany({ where: { id, partnerId, status: from }, data: { status: to, updatedAt: new Date() } });
@@ -85,12 +79,13 @@ export class PixInflowRepository {
 
   /**
    * Inflows that have waited in `status` since before `before`, across partners: the simulated settlement
-   * is one system process serving every partner; each item carries its partner for the scoped transition.
+   * is one system process serving every partner; each item carries its partner for the scoped transition,
+   * and the outcome asked for it (fixed when it was recorded).
    */
-  async findDueAcrossPartners(status: PixInStatus, before: Date, limit: number): Promise<Array<{ id: bigint; partnerId: string }>> {
+  async findDueAcrossPartners(status: PixInStatus, before: Date, limit: number): Promise<Array<{ id: bigint; partnerId: string; outcome: string }>> {
     return this.prisma.pixInflow.findMany({
       where: { status, updatedAt: { lte: before } },
-      select: { id: true, partnerId: true },
+      select: { id: true, partnerId: true, outcome: true },
       orderBy: { updatedAt: 'asc' },
       take: limit,
     });

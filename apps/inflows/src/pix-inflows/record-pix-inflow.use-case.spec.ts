@@ -1,10 +1,9 @@
 import { loadConfig } from '@partner/config';
 import { PixInStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
 import { newCpf, newUuid } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';

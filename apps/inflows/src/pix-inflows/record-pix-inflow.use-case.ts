@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PixReceivedEvent } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
-import { OutboxRepository } from '../prisma/outbox.repository';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 import { pixInStateChanged } from './pix-in-event';
 import { PixInflowRecord, PixInflowRepository } from './pix-inflow.repository';

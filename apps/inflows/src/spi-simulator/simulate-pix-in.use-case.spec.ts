@@ -1,12 +1,11 @@
 import { loadConfig } from '@partner/config';
 import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
 import { newCpf, newUuid } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { utcMinute } from './end-to-end-id';

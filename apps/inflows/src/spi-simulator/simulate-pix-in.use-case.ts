@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { fail, ok, PixReceivedEvent, Reply, SimulatePixInCommand, SimulatePixInResult, Topics } from '@partner/contracts';
-import { OutboxRelay, outboxMessage } from '@partner/kafka';
+import { outboxMessage, OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { newEndToEndId } from './end-to-end-id';

@@ -1,5 +1,5 @@
 import { loadConfig } from '@partner/config';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { newCpf, newUuid } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { CreatePixKeyUseCase } from '../pix-keys/create-pix-key.use-case';
@@ -7,7 +7,6 @@ import { DeletePixKeyUseCase } from '../pix-keys/delete-pix-key.use-case';
 import { IdempotencyRecordRepository } from '../pix-keys/idempotency-record.repository';
 import { IdempotentCommandService } from '../pix-keys/idempotent-command.service';
 import { PixKeyRepository } from '../pix-keys/pix-key.repository';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { AdvancePixKeysUseCase, DICT_REJECTED } from './advance-pix-keys.use-case';

@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PixKeyState } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKeyRepository } from '../pix-keys/pix-key.repository';

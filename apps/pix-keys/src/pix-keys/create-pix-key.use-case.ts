@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreatePixKeyCommand, PixKeyStatusResult, Reply } from '@partner/contracts';
-import { OutboxRepository } from '../prisma/outbox.repository';
+import { OutboxRepository } from '@partner/kafka';
 import { UserRepository } from '../users/user.repository';
 import { Rejected } from './idempotency';
 import { IdempotentCommandService } from './idempotent-command.service';

@@ -1,9 +1,8 @@
 import { DeletePixKeyCommand, PixKeyState } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { newCpf, newUuid } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeletePixKeyCommand, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
-import { OutboxRepository } from '../prisma/outbox.repository';
+import { OutboxRepository } from '@partner/kafka';
 import { Tx } from '../prisma/prisma.service';
 import { Rejected } from './idempotency';
 import { IdempotentCommandService } from './idempotent-command.service';

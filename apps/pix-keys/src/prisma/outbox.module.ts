@@ -1,15 +1,6 @@
-import { Global, Module } from '@nestjs/common';
-import { OutboxRelay, outboxRelayProvider } from '@partner/kafka';
+import { outboxModule } from '@partner/kafka';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { OutboxRepository } from './outbox.repository';
 import { DB_SCHEMA, PrismaService } from './prisma.service';
 
-@Global()
-@Module({
-  providers: [
-    OutboxRepository,
-    outboxRelayProvider(PrismaService, PixKeysConfig, DB_SCHEMA),
-  ],
-  exports: [OutboxRelay, OutboxRepository],
-})
-export class OutboxModule {}
+/** The service's outbox: the writer its use cases call inside their transactions, and the relay. */
+export const OutboxModule = outboxModule(PrismaService, PixKeysConfig, DB_SCHEMA);

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService, TX_OPTIONS } from '../prisma/prisma.service';
 import { stateChanged } from '../withdrawals/withdrawal-event';
 import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
@@ -48,7 +47,7 @@ export class AdvanceWithdrawalsUseCase {
     const toSend = await this.withdrawals.findDueAcrossPartners('created', new Date(now.getTime() - this.config.CHAIN_SEND_DELAY_MS), BATCH);
     moved += await inParallel(toSend, PARALLEL_MOVES, ({ id, partnerId }) => this.send(partnerId, id));
     const toConfirm = await this.withdrawals.findDueAcrossPartners('sent', new Date(now.getTime() - this.config.CHAIN_SETTLE_DELAY_MS), BATCH);
-    moved += await inParallel(toConfirm, PARALLEL_MOVES, ({ id, partnerId }) => this.confirm(partnerId, id));
+    moved += await inParallel(toConfirm, PARALLEL_MOVES, ({ id, partnerId, address }) => this.confirm(partnerId, id, address));
     if (moved > 0) this.relay.wake();
     return moved;
   }
@@ -63,10 +62,9 @@ export class AdvanceWithdrawalsUseCase {
     }, TX_OPTIONS);
   }
 
-  private async confirm(partnerId: string, id: number): Promise<number> {
+  private async confirm(partnerId: string, id: number, address: string): Promise<number> {
+    const fails = this.config.CHAIN_FAIL_ADDRESSES.includes(address.toLowerCase());
     return this.prisma.$transaction(async (tx) => {
-      const address = await this.withdrawals.findAddress(tx, partnerId, id);
-      const fails = address !== null && this.config.CHAIN_FAIL_ADDRESSES.includes(address.toLowerCase());
       const w = fails
         ? await this.withdrawals.transition(tx, partnerId, id, 'sent', 'failed', { failureReason: 'transfer_reverted' })
         : await this.withdrawals.transition(tx, partnerId, id, 'sent', 'settled');

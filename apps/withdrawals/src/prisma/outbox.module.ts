@@ -1,13 +1,6 @@
-import { Global, Module } from '@nestjs/common';
-import { OutboxRelay, outboxRelayProvider } from '@partner/kafka';
+import { outboxModule } from '@partner/kafka';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { DB_SCHEMA, PrismaService } from './prisma.service';
 
-@Global()
-@Module({
-  providers: [
-    outboxRelayProvider(PrismaService, WithdrawalsConfig, DB_SCHEMA),
-  ],
-  exports: [OutboxRelay],
-})
-export class OutboxModule {}
+/** The service's outbox: the writer its use cases call inside their transactions, and the relay. */
+export const OutboxModule = outboxModule(PrismaService, WithdrawalsConfig, DB_SCHEMA);

@@ -1,11 +1,10 @@
 import { CreateWithdrawalCommand } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService } from '../prisma/prisma.service';
 import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
 import { WithdrawalRepository } from './withdrawal.repository';

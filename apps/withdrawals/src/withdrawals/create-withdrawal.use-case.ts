@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { CreateWithdrawalCommand, CreateWithdrawalResult, fail, ok, Reply } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, OutboxRepository } from '@partner/kafka';
 import { AccountRepository } from '../accounts/account.repository';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { PrismaService, TX_OPTIONS } from '../prisma/prisma.service';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';

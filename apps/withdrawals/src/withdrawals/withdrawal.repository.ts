@@ -36,12 +36,6 @@ export class WithdrawalRepository {
     })) as Withdrawal | null;
   }
 
-  /** The destination address of a withdrawal; null when the partner has no such withdrawal. */
-  async findAddress(tx: Tx, partnerId: string, id: number): Promise<string | null> {
-    const row = await tx.withdrawal.findFirst({ where: { id, partnerId }, select: { address: true } });
-    return row?.address ?? null;
-  }
-
   /** Inserts in state `created`. The unique (partner, key) index makes a concurrent duplicate wait, then fail here. */
   async create(tx: Tx, data: NewWithdrawal): Promise<Withdrawal> {
     try {
@@ -74,12 +68,13 @@ export class WithdrawalRepository {
   /**
    * Withdrawals that have waited in `state` since before `before`, across partners: the simulated chain
    * is one system process serving every partner, and each item still carries its partner for the
-   * partner-scoped transition that follows.
+   * partner-scoped transition that follows (and its destination, which never changes, for the chain's
+   * outcome).
    */
-  async findDueAcrossPartners(state: WithdrawalState, before: Date, limit: number): Promise<Array<{ id: number; partnerId: string }>> {
+  async findDueAcrossPartners(state: WithdrawalState, before: Date, limit: number): Promise<Array<{ id: number; partnerId: string; address: string }>> {
     return this.prisma.withdrawal.findMany({
       where: { state, updatedAt: { lte: before } },
-      select: { id: true, partnerId: true },
+      select: { id: true, partnerId: true, address: true },
       orderBy: { updatedAt: 'asc' },
       take: limit,
     });

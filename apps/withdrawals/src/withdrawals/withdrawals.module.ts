@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { ChainSimulatorService } from '../chain/chain-simulator.service';
-import { OutboxRepository } from '../prisma/outbox.repository';
 import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { WithdrawalRepository } from './withdrawal.repository';
@@ -10,6 +9,6 @@ import { WithdrawalRepository } from './withdrawal.repository';
 @Module({
   imports: [AccountsModule],
   controllers: [CreateWithdrawalHandler],
-  providers: [WithdrawalRepository, OutboxRepository, CreateWithdrawalUseCase, AdvanceWithdrawalsUseCase, ChainSimulatorService],
+  providers: [WithdrawalRepository, CreateWithdrawalUseCase, AdvanceWithdrawalsUseCase, ChainSimulatorService],
 })
 export class WithdrawalsModule {}

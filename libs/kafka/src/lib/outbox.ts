@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, FactoryProvider, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
 
@@ -12,6 +12,22 @@ export interface OutboxMessage<T extends EventTopic = EventTopic> {
 /** Builds an outbox row; typed so that a payload that does not belong to the topic does not compile. */
 export function outboxMessage<T extends EventTopic>(topic: T, key: string, payload: EventPayload<T>): OutboxMessage<T> {
   return { topic, key, payload };
+}
+
+/**
+ * The slice of a transaction client an outbox write needs: the service's `outbox_messages` model, which
+ * every service declares with the same shape (prisma/<service>/schema.prisma).
+ */
+export interface OutboxWriter {
+  outboxMessage: { create(args: { data: { topic: string; key: string; payload: object } }): Promise<unknown> };
+}
+
+/** Writes outbox rows; only ever inside the transaction of the change they report. */
+@Injectable()
+export class OutboxRepository {
+  async add<T extends EventTopic>(tx: OutboxWriter, message: OutboxMessage<T>): Promise<void> {
+    await tx.outboxMessage.create({ data: { topic: message.topic, key: message.key, payload: message.payload } });
+  }
 }
 
 /** The slice of a Prisma client the relay needs; every generated client has it. */
@@ -165,5 +181,24 @@ export function outboxRelayProvider(
     inject: [sql, MessageBus, config],
     useFactory: (db: TransactionalSql, bus: MessageBus, c: { OUTBOX_POLL_MS: number }) =>
       new OutboxRelay(db, bus, { schema, pollMs: c.OUTBOX_POLL_MS }),
+  };
+}
+
+/**
+ * A service's outbox, global to it: the writer its use cases call inside their transactions, and the
+ * relay that publishes what they wrote.
+ */
+export function outboxModule(
+  sql: abstract new (...args: never[]) => TransactionalSql,
+  config: abstract new (...args: never[]) => { OUTBOX_POLL_MS: number },
+  schema: string,
+): DynamicModule {
+  @Module({})
+  class OutboxModule {}
+  return {
+    module: OutboxModule,
+    global: true,
+    providers: [OutboxRepository, outboxRelayProvider(sql, config, schema)],
+    exports: [OutboxRelay, OutboxRepository],
   };
 }

@@ -102,6 +102,7 @@ export async function auditWithdrawals(options: {
       if (seenEventIds.has(e.id) || seenSequences.has(`${partner.id} ${e.sequence}`)) {
         duplicates++;
         fail(`partner ${partner.id}: event ${e.id} (sequence ${e.sequence}) read twice`);
+        continue; // counted once here, not again as a second event for its state below
       }
       seenEventIds.add(e.id);
       seenSequences.add(`${partner.id} ${e.sequence}`);

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { ApiClient } from '../api-client';
-import { newCpf, VALID_ADDRESS } from '../fixtures';
+import { newCpf, withdrawalRequest } from '../fixtures';
 
 /**
  * The load of the fault-injection runs (`npm run chaos` and the short chaos suite of `npm test`):
@@ -162,14 +161,7 @@ export class WithdrawalLoad {
       const partner = this.partners[(w + n * workers) % this.partners.length];
       const attempt: Attempt = {
         partner,
-        body: {
-          document: partner.documents[n % partner.documents.length],
-          idempotency_key: randomUUID(),
-          address: VALID_ADDRESS,
-          usdtmicros: 1_000_000,
-          fee_choice: 'MEDIUM',
-          network: 'MATIC',
-        },
+        body: withdrawalRequest(partner.documents[n % partner.documents.length], { fee_choice: 'MEDIUM' }),
       };
       this.requests++;
       this.inFlight++;

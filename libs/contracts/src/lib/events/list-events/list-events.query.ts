@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min, registerDecorator, ValidationOptions } from 'class-validator';
 import { FEED_EVENT_TYPES, FeedEventType } from '../../feed/feed-event.event';
+import { booleanString, integerString } from '../../query-transforms';
 
 export const DEFAULT_EVENTS_PAGE = 100;
 export const MAX_EVENTS_PAGE = 1000;
@@ -32,10 +33,6 @@ function IsEventsCursor(options?: ValidationOptions): PropertyDecorator {
       validator: { validate: (value: unknown) => decodeEventsCursor(value) !== undefined },
     });
 }
-
-const booleanString = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
-const integerString = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 
 /** Query string of GET /partner/v1/events. Query values arrive as strings; only exact forms are accepted. */
 export class ListEventsRequest {

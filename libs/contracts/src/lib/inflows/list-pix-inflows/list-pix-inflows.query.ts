@@ -2,12 +2,10 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
+import { integerString } from '../../query-transforms';
 
 /** Largest page; also the most one answer holds when no `limit` is given (README: Pix inflows). */
 export const MAX_PIX_IN_PAGE = 1000;
-
-const integerString = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 
 /**
  * Query of GET /partner/v1/pix-in. Beyond the spec, all optional: `limit` and `cursor` page the list
