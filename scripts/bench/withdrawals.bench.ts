@@ -1,56 +1,60 @@
 /**
- * `npm run bench`: USDT withdrawals through the whole running stack (HTTP → gateway → Kafka
- * request-reply → withdrawals → outbox → Kafka → events → partner feed). Not a test: it prints numbers.
+ * `npm run bench`: USDT withdrawals through the whole stack (HTTP → gateway → Kafka request-reply →
+ * withdrawals → outbox → Kafka → events → feed), held against an in-process baseline (the same gateway
+ * and the same withdrawals handler in one process, apps/bench-baseline) in the same launch, on the same
+ * database and broker. Not a test: it prints numbers. See README.md next to this file.
  *
- *   npm run bench                                        2000 requests at concurrency 32
- *   npm run bench -- --requests 500 --concurrency 1,8,32,64
+ *   npm run bench
+ *   npm run bench -- --no-build --requests 300 --concurrency 1,32 --open-seconds 15      (quick)
  *
  * Options (flag, or environment variable):
- *   --requests N        BENCH_REQUESTS     measured POSTs per concurrency level (default 2000)
- *   --concurrency C,..  BENCH_CONCURRENCY  one level or a comma-separated list (default 32)
- *   --warmup N          BENCH_WARMUP       unmeasured POSTs before the first level (default 50)
- *   --partners P        BENCH_PARTNERS     minimum partners per level (default 4)
- *   --users U           BENCH_USERS        minimum users per partner (default 8)
- *   --poll-ms MS        BENCH_POLL_MS      pause between two feed polls of one partner (default 50)
- *   --no-build          BENCH_NO_BUILD=1   use the existing dist/ instead of building first
+ *   --requests N        BENCH_REQUESTS      POSTs per closed-loop pass and for the hot run (default 2000)
+ *   --concurrency C,..  BENCH_CONCURRENCY   closed-loop levels (default 1,8,32,64)
+ *   --warmup N          BENCH_WARMUP        unmeasured POSTs on each stack first (default 50)
+ *   --partners P        BENCH_PARTNERS      partners (default 4)
+ *   --users U           BENCH_USERS         minimum users per partner (default 8)
+ *   --poll-ms MS        BENCH_POLL_MS       period of the database checks that wait for a run to drain (default 250)
+ *   --open-seconds S    BENCH_OPEN_SECONDS  length of the open-loop run (default 60)
+ *   --open-rate R       BENCH_OPEN_RATE     open-loop rate in req/s (default: 50 % of the full stack's closed-loop peak)
+ *   --runs LIST         BENCH_RUNS          closed,open,hot[,feed] (default closed,open,hot)
+ *   --feed                                  adds the feed run (runFeedBench of scripts/bench/feed.bench.ts) to --runs
+ *   --no-build          BENCH_NO_BUILD=1    use the existing dist/ instead of building first
  *
  * It starts a stack of its own (broker on 29092, database partner_bench, gateway on 23000, health ports
- * from 23101, app logs in .cache/bench/logs), so it never meets a dev stack or a test run, and stops it
- * at the end, also on Ctrl-C. Results also go to .cache/bench/results.json. See README.md next to this.
+ * from 23101, baseline on 23001, logs in .cache/bench/logs) and stops it at the end, also on Ctrl-C.
+ * Results: .cache/bench/results.json.
  */
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ApiClient, newCpf, newUuid, VALID_ADDRESS } from '../../libs/testing/src';
-import { APPS, AppName, repoRoot } from '../lib/services';
-import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';
+import { ApiClient, newCpf } from '../../libs/testing/src';
+import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { appEnv, kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, stopProcess, waitUntilReady } from '../stack/stack';
+import { closedLoop, distribution, Distribution, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
+import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
+import { BacklogSampler, BenchDatabase, cpuMs, eventLoopP99Ms, LagResult, PgCounters, rssMb } from './bench-probes';
 
 // ------------------------------------------------------------------------------------ settings
 const root = repoRoot();
 const KAFKA_PORT = 29092;
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner_bench';
 const GATEWAY_PORT = 23000;
+const BASELINE_PORT = 23001;
 const HEALTH_PORT_BASE = 23100;
 const OUT_DIR = join(root, '.cache', 'bench');
 const LOG_DIR = join(OUT_DIR, 'logs');
 const KAFKA_DATA_DIR = join(root, '.cache', 'kafka', `data-${KAFKA_PORT}`);
-
-const USDT = 1_000_000;
-/** Plenty for every withdrawal a user can get in a run: balance is never what is measured. */
+const CHAIN = { sendDelayMs: 2000, settleDelayMs: 5000 };
+/** Plenty for every withdrawal a user can get in a run (the hot run included): balance is never what is measured. */
 const USER_BALANCE_MICROS = 1_000_000 * USDT;
-/**
- * The feed lists the oldest undelivered events first, at most 1000 (MAX_EVENTS_PAGE). A withdrawal
- * makes up to 3 events (created, sent, settled) and the bench marks nothing delivered, so one partner
- * gets at most 300 withdrawals: a new `created` event is then always on the first page.
- */
-const MAX_WITHDRAWALS_PER_PARTNER = 300;
-const FEED_PAGE = 1000;
-/** After the last answer: how long to wait for every `created` event, then for every final state. */
-const LAG_TIMEOUT_MS = 30_000;
-const SETTLE_TIMEOUT_MS = 120_000;
+/** After a run's last answer: how long to wait until each of its withdrawals is final in the feed. */
+const DRAIN_TIMEOUT_MS = 180_000;
+const RUN_NAMES = ['closed', 'open', 'hot', 'feed'] as const;
+type RunName = (typeof RUN_NAMES)[number];
+const HOT_CONCURRENCY = 32;
 
 interface Options {
   requests: number;
@@ -59,95 +63,81 @@ interface Options {
   partners: number;
   users: number;
   pollMs: number;
+  openSeconds: number;
+  openRate: number | null;
+  runs: RunName[];
   build: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
   const flags = new Map<string, string>();
+  const booleans = ['no-build', 'help', 'feed'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') continue;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
     const eq = arg.indexOf('=');
     if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else if (arg === '--no-build' || arg === '--help') flags.set(arg.slice(2), 'true');
+    else if (booleans.includes(arg.slice(2))) flags.set(arg.slice(2), 'true');
     else flags.set(arg.slice(2), argv[++i] ?? '');
   }
   if (flags.has('help')) {
-    console.log('usage: npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS] [--no-build]');
+    console.log(
+      'usage: npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
+        '                        [--open-seconds S] [--open-rate R] [--runs closed,open,hot,feed] [--feed] [--no-build]',
+    );
     process.exit(0);
   }
-  const known = ['requests', 'concurrency', 'warmup', 'partners', 'users', 'poll-ms', 'no-build'];
+  const known = ['requests', 'concurrency', 'warmup', 'partners', 'users', 'poll-ms', 'open-seconds', 'open-rate', 'runs', ...booleans];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}`);
   const get = (flag: string, env: string, fallback: string) => flags.get(flag) ?? process.env[env] ?? fallback;
-  const int = (flag: string, env: string, fallback: number, min: number) => {
+  const num = (flag: string, env: string, fallback: number, min: number, integer = true) => {
     const raw = get(flag, env, String(fallback));
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} must be an integer >= ${min}, got ${raw}`);
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min) throw new Error(`--${flag} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${raw}`);
     return n;
   };
-  const concurrency = get('concurrency', 'BENCH_CONCURRENCY', '32')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const n = Number(s);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency takes positive integers, got ${s}`);
-      return n;
-    });
+  const list = (flag: string, env: string, fallback: string) =>
+    get(flag, env, fallback)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const concurrency = list('concurrency', 'BENCH_CONCURRENCY', '1,8,32,64').map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency takes positive integers, got ${s}`);
+    return n;
+  });
   if (concurrency.length === 0) throw new Error('--concurrency needs at least one level');
+  const runs = list('runs', 'BENCH_RUNS', 'closed,open,hot').map((s) => {
+    if (!(RUN_NAMES as readonly string[]).includes(s)) throw new Error(`--runs takes ${RUN_NAMES.join(',')}, got ${s}`);
+    return s as RunName;
+  });
+  if (flags.has('feed') && !runs.includes('feed')) runs.push('feed');
+  const openRate = get('open-rate', 'BENCH_OPEN_RATE', '');
   return {
-    requests: int('requests', 'BENCH_REQUESTS', 2000, 1),
+    requests: num('requests', 'BENCH_REQUESTS', 2000, 1),
     concurrency,
-    warmup: int('warmup', 'BENCH_WARMUP', 50, 0),
-    partners: int('partners', 'BENCH_PARTNERS', 4, 1),
-    users: int('users', 'BENCH_USERS', 8, 1),
-    pollMs: int('poll-ms', 'BENCH_POLL_MS', 50, 0),
+    warmup: num('warmup', 'BENCH_WARMUP', 50, 0),
+    partners: num('partners', 'BENCH_PARTNERS', 4, 1),
+    users: num('users', 'BENCH_USERS', 8, 1),
+    pollMs: num('poll-ms', 'BENCH_POLL_MS', 250, 10),
+    openSeconds: num('open-seconds', 'BENCH_OPEN_SECONDS', 60, 1),
+    openRate: openRate === '' ? null : num('open-rate', 'BENCH_OPEN_RATE', 0, 0.1, false),
+    runs,
     build: !(flags.has('no-build') || process.env.BENCH_NO_BUILD === '1'),
   };
 }
 
 // ------------------------------------------------------------------------------------- helpers
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const fmt = (n: number | null | undefined) => (n === null || n === undefined || !Number.isFinite(n) ? '-' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
 const secs = (n: number) => `${(n / 1000).toFixed(1)} s`;
-
-interface Distribution {
-  count: number;
-  mean: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-/** Nearest-rank percentiles. */
-function distribution(values: number[]): Distribution | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return {
-    count: sorted.length,
-    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
-    p50: round(at(50)),
-    p95: round(at(95)),
-    p99: round(at(99)),
-    max: round(sorted[sorted.length - 1]),
-  };
-}
-
-/** CPU seconds (user+system) a process has used so far, from /proc; null where unavailable. */
-function cpuSeconds(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
-  } catch {
-    return null;
-  }
-}
+const table = (head: string[], rows: string[][]) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
+};
+const non2xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('2') ? n : n + v), 0);
+const count5xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('5') || k.startsWith('error') ? n + v : n), 0);
 
 function brokerPid(): number | undefined {
   try {
@@ -158,35 +148,19 @@ function brokerPid(): number | undefined {
   }
 }
 
-type CpuSnapshot = Record<string, number | null>;
-
-function cpuSnapshot(stack: RunningStack): CpuSnapshot {
-  const snap: CpuSnapshot = {};
-  for (const [app, p] of stack.processes) snap[app] = cpuSeconds(p.pid);
-  snap.kafka = cpuSeconds(brokerPid());
-  const own = process.cpuUsage();
-  snap.bench = (own.user + own.system) / 1e6;
-  return snap;
-}
-
-function cpuDelta(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const key of Object.keys(after)) {
-    const a = after[key];
-    const b = before[key];
-    if (a !== null && b !== null && b !== undefined) out[key] = Math.round((a - b) * 100) / 100;
-  }
-  return out;
-}
-
 // ------------------------------------------------------------------------------ stack lifecycle
+type ProcName = AppName | 'baseline';
 let stack: RunningStack | undefined;
+let baseline: ChildProcess | undefined;
 let kafkaStarted = false;
 let cleaning: Promise<void> | undefined;
+let interrupted = false;
+const stopped = () => interrupted;
 
-/** Stops the apps and the broker; safe to call twice (Ctrl-C during the finally block). */
+/** Stops the apps, the baseline and the broker; safe to call twice (Ctrl-C during the finally block). */
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
+    if (baseline) await stopProcess(baseline, 10_000);
     if (stack) {
       process.stderr.write('bench: stopping the apps\n');
       await stack.stop(10_000).catch((e: unknown) => console.error(`bench: stopping the apps failed: ${(e as Error).message}`));
@@ -203,7 +177,6 @@ function cleanup(): Promise<void> {
   return cleaning;
 }
 
-let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (interrupted) return; // a second Ctrl-C while stopping: keep stopping
@@ -222,25 +195,159 @@ async function startBenchApps(o: StackOptions): Promise<RunningStack> {
   return stack;
 }
 
-function assertAppsAlive(s: RunningStack): void {
-  for (const [app, p] of s.processes) {
+/** The in-process baseline (apps/bench-baseline): the gateway's environment on its own port. */
+async function startBaseline(o: StackOptions): Promise<void> {
+  const child = spawn(process.execPath, [join(root, 'dist/apps/bench-baseline/src/main.js')], {
+    cwd: root,
+    env: { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  baseline = child;
+  const log = createWriteStream(join(LOG_DIR, 'baseline.log'), { flags: 'a' });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  // Its /readyz would report the services it does not serve as down: /healthz is the one to wait for.
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`baseline exited with ${child.exitCode}; see ${join(LOG_DIR, 'baseline.log')}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${BASELINE_PORT}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(200);
+  }
+  throw new Error('baseline not listening after 60 s');
+}
+
+function processes(): Map<ProcName, ChildProcess> {
+  const all = new Map<ProcName, ChildProcess>(stack?.processes ?? []);
+  if (baseline) all.set('baseline', baseline);
+  return all;
+}
+
+function assertAlive(): void {
+  for (const [name, p] of processes()) {
     if (p.exitCode !== null || p.signalCode !== null) {
-      throw new Error(`${app} exited (${p.exitCode ?? p.signalCode}) during the bench; see ${join(LOG_DIR, `${app}.log`)}`);
+      throw new Error(`${name} exited (${p.exitCode ?? p.signalCode}) during the bench; see ${LOG_DIR}`);
     }
   }
 }
 
+/** Where each Node process serves /metrics: the gateway and the baseline on their HTTP port, services on their health port. */
+function metricsUrl(name: ProcName): string {
+  if (name === 'gateway') return `http://127.0.0.1:${GATEWAY_PORT}/metrics`;
+  if (name === 'baseline') return `http://127.0.0.1:${BASELINE_PORT}/metrics`;
+  return `http://127.0.0.1:${healthPortOf(name, HEALTH_PORT_BASE)}/metrics`;
+}
+
+// ------------------------------------------------------------------------------------ phases
+type CpuSnapshot = { procs: Record<string, number | null>; postgres: Map<number, number> };
+
+async function cpuSnapshot(db: BenchDatabase): Promise<CpuSnapshot> {
+  const procs: Record<string, number | null> = {};
+  for (const [name, p] of processes()) procs[name] = cpuMs(p.pid);
+  procs.kafka = cpuMs(brokerPid());
+  const own = process.cpuUsage();
+  procs.bench = (own.user + own.system) / 1000;
+  const postgres = new Map<number, number>();
+  for (const pid of await db.backendPids()) {
+    const c = cpuMs(pid);
+    if (c !== null) postgres.set(pid, c);
+  }
+  return { procs, postgres };
+}
+
+/** CPU ms used between two snapshots; a backend that appeared in between counts from its start. */
+function cpuDelta(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, a] of Object.entries(after.procs)) {
+    const b = before.procs[key];
+    if (a !== null && b !== null && b !== undefined) out[key] = Math.round(a - b);
+  }
+  let pg = 0;
+  for (const [pid, a] of after.postgres) pg += a - (before.postgres.get(pid) ?? 0);
+  out.postgres = Math.round(pg);
+  return out;
+}
+
+const counterDelta = (a: PgCounters, b: PgCounters) => ({
+  xactCommit: b.xactCommit - a.xactCommit,
+  xactRollback: b.xactRollback - a.xactRollback,
+  tupInserted: b.tupInserted - a.tupInserted,
+  tupUpdated: b.tupUpdated - a.tupUpdated,
+  tupDeleted: b.tupDeleted - a.tupDeleted,
+  tupFetched: b.tupFetched - a.tupFetched,
+  statements: a.statements === null || b.statements === null ? null : b.statements - a.statements,
+});
+
+interface PhaseCosts {
+  /** CPU ms per request while the POSTs ran, per process (apps, baseline, kafka, postgres backends, bench). */
+  cpuMsPerRequest: Record<string, number>;
+  cpuMs: Record<string, number>;
+  /** Event-loop lag p99 (ms) of each Node app over the load window. */
+  eventLoopP99Ms: Record<string, number | null>;
+  /** pg_stat_database deltas from the first POST until the run drained (the whole life of its withdrawals). */
+  db: ReturnType<typeof counterDelta>;
+  commitsPerRequest: number;
+  statementsPerRequest: number | null;
+}
+
+interface PhaseResult {
+  load: LoadResult | OpenLoopResult;
+  lag: LagResult;
+  /** From the last answer until every withdrawal was final in the feed; null when it timed out. */
+  drainMs: number | null;
+  unfinished: number;
+  costs: PhaseCosts;
+}
+
+/** One measured run: load, then drain, with CPU, event-loop, database and lag measures around it. */
+async function measure(db: BenchDatabase, load: () => Promise<LoadResult | OpenLoopResult>, pollMs: number): Promise<PhaseResult> {
+  assertAlive();
+  const names = [...processes().keys()];
+  await Promise.all(names.map((n) => eventLoopP99Ms(metricsUrl(n)))); // resets prom-client's histograms
+  const counters0 = await db.counters();
+  const cpu0 = await cpuSnapshot(db);
+  const result = await load();
+  const cpu1 = await cpuSnapshot(db);
+  const loops = await Promise.all(names.map(async (n) => [n, await eventLoopP99Ms(metricsUrl(n))] as const));
+  const drainStart = performance.now();
+  const unfinished = await db.waitFinished(result.ids, DRAIN_TIMEOUT_MS, pollMs, stopped);
+  const drainMs = unfinished === 0 ? Math.round(performance.now() - drainStart) : null;
+  const counters1 = await db.counters();
+  const lag = await db.creationToFeedLag(result.ids);
+  const cpu = cpuDelta(cpu0, cpu1);
+  const perRequest: Record<string, number> = {};
+  for (const [k, v] of Object.entries(cpu)) perRequest[k] = Math.round((v / Math.max(1, result.requests)) * 100) / 100;
+  const dbDelta = counterDelta(counters0, counters1);
+  return {
+    load: result,
+    lag,
+    drainMs,
+    unfinished,
+    costs: {
+      cpuMsPerRequest: perRequest,
+      cpuMs: cpu,
+      eventLoopP99Ms: Object.fromEntries(loops),
+      db: dbDelta,
+      commitsPerRequest: Math.round((dbDelta.xactCommit / Math.max(1, result.requests)) * 100) / 100,
+      statementsPerRequest: dbDelta.statements === null ? null : Math.round((dbDelta.statements / Math.max(1, result.requests)) * 10) / 10,
+    },
+  };
+}
+
 // ------------------------------------------------------------------------------------ workload
 interface BenchPartner {
-  index: number;
-  api: ApiClient;
+  key: string;
   users: string[];
 }
 
-async function createPartners(admin: ApiClient, label: string, partners: number, usersPerPartner: number): Promise<BenchPartner[]> {
+async function createPartners(admin: ApiClient, partners: number, usersPerPartner: number): Promise<BenchPartner[]> {
   return Promise.all(
     Array.from({ length: partners }, async (_, index) => {
-      const res = await admin.post<{ api_key: string }>('/sandbox/v1/partners', { name: `bench ${label} #${index}` });
+      const res = await admin.post<{ api_key: string }>('/sandbox/v1/partners', { name: `bench #${index}` });
       if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
       const api = new ApiClient(admin.baseUrl, { 'x-api-key': res.body.api_key });
       const users: string[] = [];
@@ -250,260 +357,207 @@ async function createPartners(admin: ApiClient, label: string, partners: number,
         if (created.status !== 201) throw new Error(`user creation failed: ${created.status} ${JSON.stringify(created.body)}`);
         users.push(document);
       }
-      return { index, api, users };
+      return { key: res.body.api_key, users };
     }),
   );
 }
 
-interface FeedEvent {
-  type: string;
-  state: string;
-  resource_id: string;
+/**
+ * Request i goes to partner i mod P, user (i div P) mod U: the requests in flight hit different users
+ * while P×U ≥ concurrency (U is raised to make sure of it), so no account lock is what is measured.
+ */
+function spread(url: string, partners: BenchPartner[]): Pick {
+  const clients = partners.map((p) => new ApiClient(url, { 'x-api-key': p.key }));
+  return (i) => {
+    const p = i % partners.length;
+    const users = partners[p].users;
+    return { api: clients[p], document: users[Math.floor(i / partners.length) % users.length] };
+  };
+}
+
+// ------------------------------------------------------------------------------------ runs
+type StackName = 'full' | 'baseline';
+interface ClosedPass extends PhaseResult {
+  stack: StackName;
+  pass: number;
+}
+interface ClosedLevel {
+  concurrency: number;
+  passes: ClosedPass[];
+  full: Aggregate;
+  baseline: Aggregate;
+  /** full − baseline, ms. */
+  deltaP50Ms: number | null;
+  deltaP99Ms: number | null;
+  throughputRatio: number | null;
+}
+interface Aggregate {
+  requests: number;
+  throughput: number;
+  latencyMs: Distribution | null;
+  non2xx: number;
+  lagMs: Distribution | null;
+  cpuMsPerRequest: Record<string, number>;
+  commitsPerRequest: number;
+  tuplesWrittenPerRequest: number;
+}
+
+function aggregate(passes: ClosedPass[]): Aggregate {
+  const requests = passes.reduce((n, p) => n + p.load.requests, 0);
+  const duration = passes.reduce((n, p) => n + p.load.durationMs, 0);
+  const cpu: Record<string, number> = {};
+  for (const p of passes) for (const [k, v] of Object.entries(p.costs.cpuMs)) cpu[k] = (cpu[k] ?? 0) + v;
+  const db = passes.reduce(
+    (acc, p) => ({ commits: acc.commits + p.costs.db.xactCommit, written: acc.written + p.costs.db.tupInserted + p.costs.db.tupUpdated + p.costs.db.tupDeleted }),
+    { commits: 0, written: 0 },
+  );
+  const lags = passes.flatMap((p) => (p.lag.lagMs ? [p.lag.lagMs] : []));
+  return {
+    requests,
+    throughput: Math.round((requests / (duration / 1000)) * 10) / 10,
+    latencyMs: distribution(passes.flatMap((p) => p.load.latencies)),
+    non2xx: passes.reduce((n, p) => n + non2xx(p.load.statusCounts), 0),
+    // Lag per pass is a distribution already; across passes the worst pass is what matters.
+    lagMs: lags.length ? lags.reduce((a, b) => (b.p99 > a.p99 ? b : a)) : null,
+    cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round((v / requests) * 100) / 100])),
+    commitsPerRequest: Math.round((db.commits / requests) * 100) / 100,
+    tuplesWrittenPerRequest: Math.round((db.written / requests) * 100) / 100,
+  };
+}
+
+async function runClosed(db: BenchDatabase, urls: Record<StackName, string>, partners: BenchPartner[], o: Options): Promise<ClosedLevel[]> {
+  const levels: ClosedLevel[] = [];
+  const picks = { full: spread(urls.full, partners), baseline: spread(urls.baseline, partners) };
+  for (const c of o.concurrency) {
+    const passes: ClosedPass[] = [];
+    // A-B-B-A: drift of the machine (other load, a growing database) falls on both stacks alike.
+    const order: StackName[] = ['full', 'baseline', 'baseline', 'full'];
+    for (const [k, stackName] of order.entries()) {
+      if (interrupted) return levels;
+      const r = await measure(db, () => closedLoop(o.requests, c, picks[stackName], stopped), o.pollMs);
+      const pass = { ...r, stack: stackName, pass: k + 1 };
+      passes.push(pass);
+      const l = r.load.latencyMs;
+      console.log(
+        `  c=${c} pass ${k + 1} ${stackName.padEnd(8)} ${fmt(r.load.throughput).padStart(7)} req/s  p50 ${fmt(l?.p50)}  p99 ${fmt(l?.p99)} ms  non-2xx ${non2xx(r.load.statusCounts)}  lag p99 ${fmt(r.lag.lagMs?.p99)} ms  drained ${r.drainMs === null ? 'NO' : secs(r.drainMs)}`,
+      );
+    }
+    const full = aggregate(passes.filter((p) => p.stack === 'full'));
+    const base = aggregate(passes.filter((p) => p.stack === 'baseline'));
+    const d = (f: (x: Distribution) => number) => (full.latencyMs && base.latencyMs ? Math.round((f(full.latencyMs) - f(base.latencyMs)) * 100) / 100 : null);
+    levels.push({
+      concurrency: c,
+      passes,
+      full,
+      baseline: base,
+      deltaP50Ms: d((x) => x.p50),
+      deltaP99Ms: d((x) => x.p99),
+      throughputRatio: base.throughput ? Math.round((full.throughput / base.throughput) * 1000) / 1000 : null,
+    });
+  }
+  return levels;
+}
+
+interface OpenRun extends PhaseResult {
+  backlog: ReturnType<BacklogSampler['summary']>;
+  samples: BacklogSampler['samples'];
+}
+
+async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[], rate: number, o: Options): Promise<OpenRun> {
+  const sampler = new BacklogSampler(db, 1000);
+  await sampler.start();
+  const r = await measure(
+    db,
+    async () => {
+      try {
+        return await openLoop(rate, o.openSeconds, spread(url, partners), stopped);
+      } finally {
+        await sampler.stop(); // the backlog while requests arrive; the drain after is reported apart
+      }
+    },
+    o.pollMs,
+  );
+  return { ...r, backlog: sampler.summary(), samples: sampler.samples };
+}
+
+async function runHot(db: BenchDatabase, url: string, partner: BenchPartner, o: Options): Promise<PhaseResult> {
+  const api = new ApiClient(url, { 'x-api-key': partner.key });
+  const document = partner.users[0];
+  return measure(db, () => closedLoop(o.requests, HOT_CONCURRENCY, () => ({ api, document }), stopped), o.pollMs);
 }
 
 /**
- * One per partner: lists the partner's undelivered events every `pollMs` (one request in flight at a
- * time) and records when each withdrawal's `created` event was first seen (the time the listing
- * answered), and which withdrawals reached a final state.
+ * The feed run (scripts/bench/feed.bench.ts, its own load shape: one partner with a long delivered
+ * history, GET ?delivered=false through the full stack). It seeds its own partner in the bench database.
  */
-class FeedPoller {
-  readonly createdSeenAt = new Map<string, number>();
-  readonly finished = new Set<string>();
-  polls = 0;
-  pollMsTotal = 0;
-  eventsTotal = 0;
-  maxPage = 0;
-  errors = new Map<string, number>();
-  private stopped = false;
-  private loop?: Promise<void>;
-
-  constructor(private readonly api: ApiClient, private readonly pollMs: number) {}
-
-  start(): void {
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      const t0 = performance.now();
-      try {
-        const res = await this.api.get<{ events: FeedEvent[] }>(`/partner/v1/events?delivered=false&limit=${FEED_PAGE}`);
-        const t1 = performance.now();
-        if (res.status !== 200) {
-          const key = `HTTP ${res.status}`;
-          this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
-        } else {
-          const events = res.body.events;
-          this.polls++;
-          this.pollMsTotal += t1 - t0;
-          this.eventsTotal += events.length;
-          this.maxPage = Math.max(this.maxPage, events.length);
-          for (const e of events) {
-            if (e.type !== 'usdt_withdrawal') continue;
-            if (e.state === 'created' && !this.createdSeenAt.has(e.resource_id)) this.createdSeenAt.set(e.resource_id, t1);
-            if (e.state === 'settled' || e.state === 'failed') this.finished.add(e.resource_id);
-          }
-        }
-      } catch (error) {
-        const key = (error as Error).name || 'Error';
-        this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
-      }
-      if (!this.stopped) await sleep(this.pollMs);
-    }
-  }
-}
-
-interface LevelResult {
-  concurrency: number;
-  requests: number;
-  partners: number;
-  usersPerPartner: number;
-  durationMs: number;
-  throughput: number;
-  statusCounts: Record<string, number>;
-  latencyMs: Distribution | null;
-  lagMs: Distribution | null;
-  lagMissing: number;
-  /** `created` events listed before the client had the POST's answer (counted as lag 0). */
-  seenBeforeAnswer: number;
-  /** From the last answer until every withdrawal of the level had settled (or failed) in the feed. */
-  settleMs: number | null;
-  unsettled: number;
-  polls: { count: number; meanMs: number; meanEvents: number; maxEvents: number; errors: Record<string, number> };
-  cpuSeconds: Record<string, number>;
-  nonCreatedBodies: string[];
-}
-
-async function runLevel(
-  s: RunningStack,
-  admin: ApiClient,
-  label: string,
-  requests: number,
-  concurrency: number,
-  o: Options,
-): Promise<LevelResult> {
-  assertAppsAlive(s);
-  const partnerCount = Math.max(o.partners, Math.ceil(requests / MAX_WITHDRAWALS_PER_PARTNER));
-  const usersPerPartner = Math.max(o.users, Math.ceil(concurrency / partnerCount));
-  const partners = await createPartners(admin, label, partnerCount, usersPerPartner);
-  const pollers = partners.map((p) => new FeedPoller(p.api, o.pollMs));
-  pollers.forEach((p) => p.start());
-
-  const latencies: number[] = [];
-  const statusCounts: Record<string, number> = {};
-  const nonCreatedBodies: string[] = [];
-  /** partner index → withdrawal id → when the 201 arrived */
-  const answeredAt: Map<string, number>[] = partners.map(() => new Map());
-  let next = 0;
-  let lastAnswer = 0;
-
-  const cpuBefore = cpuSnapshot(s);
-  const started = performance.now();
-  const worker = async () => {
-    while (!interrupted) {
-      const i = next++;
-      if (i >= requests) return;
-      const partner = partners[i % partnerCount];
-      const document = partner.users[Math.floor(i / partnerCount) % usersPerPartner];
-      const body = { document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'MEDIUM', network: 'MATIC' };
-      const t0 = performance.now();
-      let status: string;
-      try {
-        const res = await partner.api.post<{ id: number }>('/partner/v1/withdrawals/usdt', body);
-        const t1 = performance.now();
-        latencies.push(t1 - t0);
-        lastAnswer = Math.max(lastAnswer, t1);
-        status = String(res.status);
-        if (res.status === 201) answeredAt[partner.index].set(String(res.body.id), t1);
-        else if (nonCreatedBodies.length < 20) nonCreatedBodies.push(`${res.status} ${JSON.stringify(res.body)}`.slice(0, 300));
-      } catch (error) {
-        lastAnswer = Math.max(lastAnswer, performance.now());
-        status = `error:${(error as Error).name}`;
-        if (nonCreatedBodies.length < 20) nonCreatedBodies.push(`${status} ${(error as Error).message}`.slice(0, 300));
-      }
-      statusCounts[status] = (statusCounts[status] ?? 0) + 1;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const durationMs = (lastAnswer || performance.now()) - started;
-  const cpuAfter = cpuSnapshot(s);
-
-  // Every `created` event in the feed, then every withdrawal in a final state (so that the chain's
-  // sent/settled work does not spill into the next level).
-  const allSeen = () => answeredAt.every((ids, p) => [...ids.keys()].every((id) => pollers[p].createdSeenAt.has(id)));
-  const allFinished = () => answeredAt.every((ids, p) => [...ids.keys()].every((id) => pollers[p].finished.has(id)));
-  const waitFor = async (done: () => boolean, timeoutMs: number) => {
-    const until = performance.now() + timeoutMs;
-    while (!done() && !interrupted && performance.now() < until) await sleep(50);
-    return done();
-  };
-  await waitFor(allSeen, LAG_TIMEOUT_MS);
-  const settled = await waitFor(allFinished, SETTLE_TIMEOUT_MS);
-  const settleMs = settled ? performance.now() - (lastAnswer || started) : null;
-  await Promise.all(pollers.map((p) => p.stop()));
-
-  const lags: number[] = [];
-  let lagMissing = 0;
-  let seenBeforeAnswer = 0;
-  answeredAt.forEach((ids, p) => {
-    for (const [id, answered] of ids) {
-      const seen = pollers[p].createdSeenAt.get(id);
-      if (seen === undefined) lagMissing++;
-      else {
-        if (seen < answered) seenBeforeAnswer++;
-        lags.push(Math.max(0, seen - answered));
-      }
-    }
-  });
-  const unsettled = answeredAt.reduce((n, ids, p) => n + [...ids.keys()].filter((id) => !pollers[p].finished.has(id)).length, 0);
-  const polls = pollers.reduce((n, p) => n + p.polls, 0);
-  const pollErrors: Record<string, number> = {};
-  for (const p of pollers) for (const [k, v] of p.errors) pollErrors[k] = (pollErrors[k] ?? 0) + v;
-
-  return {
-    concurrency,
-    requests,
-    partners: partnerCount,
-    usersPerPartner,
-    durationMs: Math.round(durationMs),
-    throughput: Math.round((requests / (durationMs / 1000)) * 10) / 10,
-    statusCounts,
-    latencyMs: distribution(latencies),
-    lagMs: distribution(lags),
-    lagMissing,
-    seenBeforeAnswer,
-    settleMs: settleMs === null ? null : Math.round(settleMs),
-    unsettled,
-    polls: {
-      count: polls,
-      meanMs: polls ? Math.round((pollers.reduce((n, p) => n + p.pollMsTotal, 0) / polls) * 10) / 10 : 0,
-      meanEvents: polls ? Math.round(pollers.reduce((n, p) => n + p.eventsTotal, 0) / polls) : 0,
-      maxEvents: Math.max(0, ...pollers.map((p) => p.maxPage)),
-      errors: pollErrors,
-    },
-    cpuSeconds: cpuDelta(cpuBefore, cpuAfter),
-    nonCreatedBodies,
-  };
+async function runFeed(context: FeedBenchOptions): Promise<FeedBenchResult> {
+  return runFeedBench(context);
 }
 
 // -------------------------------------------------------------------------------------- output
-function printLevel(r: LevelResult): void {
-  const statuses = Object.entries(r.statusCounts)
-    .map(([k, v]) => `${k}×${v}`)
-    .join(' ');
-  const bad = Object.entries(r.statusCounts).filter(([k]) => k !== '201');
-  const row = (name: string, d: Distribution | null) =>
-    d
-      ? `  ${name.padEnd(24)}${[d.p50, d.p95, d.p99, d.max, d.mean].map((n) => ms(n).padStart(9)).join('')}`
-      : `  ${name.padEnd(24)}      (no samples)`;
-  const cpu = Object.entries(r.cpuSeconds)
-    .filter(([, v]) => v >= 0.05)
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-    .join(', ');
-  console.log(`
-concurrency ${r.concurrency}: ${r.requests} requests, ${r.partners} partners x ${r.usersPerPartner} users
-  throughput              ${r.throughput.toFixed(1)} req/s (${secs(r.durationMs)})
-  status codes            ${statuses}${bad.length ? '   <-- NOT ALL 201' : ''}
-  ${''.padEnd(24)}${['p50', 'p95', 'p99', 'max', 'mean'].map((h) => h.padStart(9)).join('')}
-${row('POST latency (ms)', r.latencyMs)}
-${row('201 -> feed lag (ms)', r.lagMs)}
-  lag samples             ${r.lagMs?.count ?? 0} seen, ${r.lagMissing} never seen${r.seenBeforeAnswer ? `, ${r.seenBeforeAnswer} listed before their 201` : ''}
-  feed polls              ${r.polls.count} (mean ${r.polls.meanMs} ms, mean ${r.polls.meanEvents} / max ${r.polls.maxEvents} events per page)${Object.keys(r.polls.errors).length ? ` errors ${JSON.stringify(r.polls.errors)}` : ''}
-  chain drained           ${r.settleMs === null ? `NOT within ${SETTLE_TIMEOUT_MS / 1000} s (${r.unsettled} unsettled)` : `all settled ${secs(r.settleMs)} after the last answer`}
-  CPU s during the POSTs  ${cpu}`);
-  for (const b of r.nonCreatedBodies.slice(0, 5)) console.log(`  non-201: ${b}`);
+const CPU_COLUMNS = ['gateway', 'baseline', 'withdrawals', 'events', 'kafka', 'postgres', 'bench'];
+
+function printClosed(levels: ClosedLevel[]): void {
+  console.log('\nCLOSED LOOP  A = full stack (Kafka request-reply), B = in-process baseline; passes A-B-B-A, both passes merged');
+  const rows: string[][] = [];
+  for (const l of levels) {
+    for (const [name, a] of [['A full', l.full], ['B base', l.baseline]] as const) {
+      const d = a.latencyMs;
+      rows.push([String(l.concurrency), name, fmt(a.throughput), fmt(d?.p50), fmt(d?.p90), fmt(d?.p99), fmt(d?.max), String(a.non2xx), fmt(a.lagMs?.p50), fmt(a.lagMs?.p99), fmt(a.lagMs?.max)]);
+    }
+  }
+  console.log(table(['conc', 'stack', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'lag p50', 'lag p99', 'lag max'], rows));
+  console.log('\n  full − baseline (ms) and throughput ratio per level');
+  console.log(
+    table(
+      ['conc', 'Δp50', 'Δp99', 'full/base req/s'],
+      levels.map((l) => [String(l.concurrency), fmt(l.deltaP50Ms), fmt(l.deltaP99Ms), fmt(l.throughputRatio)]),
+    ),
+  );
+  console.log('\n  CPU ms per request while the POSTs ran (postgres = backends of partner_bench); commits and tuples written per request (until drained)');
+  const cpuRows: string[][] = [];
+  for (const l of levels) {
+    for (const [name, a] of [['A full', l.full], ['B base', l.baseline]] as const) {
+      const total = Object.entries(a.cpuMsPerRequest).reduce((n, [k, v]) => (k === 'bench' ? n : n + v), 0);
+      cpuRows.push([String(l.concurrency), name, ...CPU_COLUMNS.map((k) => fmt(a.cpuMsPerRequest[k])), fmt(total), fmt(a.commitsPerRequest), fmt(a.tuplesWrittenPerRequest)]);
+    }
+  }
+  console.log(table(['conc', 'stack', ...CPU_COLUMNS, 'total-bench', 'commits', 'tup w'], cpuRows));
 }
 
-function printSummary(levels: LevelResult[]): void {
-  const head = ['conc', 'req/s', 'p50', 'p95', 'p99', 'max', 'lag p50', 'lag p95', 'lag p99', 'lag max', 'non-201'];
-  const widths = [6, 9, 8, 8, 8, 8, 9, 9, 9, 9, 8];
-  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join(' ');
-  console.log('\nsummary (latencies in ms; compare ratios within one run, the machine is noisy)');
-  console.log(line(head));
-  for (const r of levels) {
-    const l = r.latencyMs;
-    const g = r.lagMs;
-    const non201 = Object.entries(r.statusCounts).reduce((n, [k, v]) => (k === '201' ? n : n + v), 0);
-    console.log(
-      line([
-        String(r.concurrency),
-        r.throughput.toFixed(1),
-        ...(l ? [l.p50, l.p95, l.p99, l.max].map(ms) : ['-', '-', '-', '-']),
-        ...(g ? [g.p50, g.p95, g.p99, g.max].map(ms) : ['-', '-', '-', '-']),
-        String(non201),
-      ]),
-    );
-  }
-  const best = levels.reduce((a, b) => (b.throughput > a.throughput ? b : a));
-  const base = levels[0];
-  const ratio = levels.length > 1 ? ` (${(best.throughput / base.throughput).toFixed(2)}x concurrency ${base.concurrency})` : '';
-  console.log(`\nbest throughput: ${best.throughput.toFixed(1)} req/s at concurrency ${best.concurrency}${ratio}`);
+function peak(levels: ClosedLevel[], s: StackName): { throughput: number; concurrency: number } {
+  const best = levels.reduce((a, b) => (b[s].throughput > a[s].throughput ? b : a));
+  return { throughput: best[s].throughput, concurrency: best.concurrency };
+}
+
+function printPhase(title: string, r: PhaseResult, extra: string[] = []): void {
+  const l = r.load.latencyMs;
+  console.log(`\n${title}`);
+  console.log(
+    table(
+      ['requests', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', '5xx', 'lag p50', 'lag p99', 'lag max', 'drained'],
+      [
+        [
+          String(r.load.requests),
+          fmt(r.load.throughput),
+          fmt(l?.p50),
+          fmt(l?.p90),
+          fmt(l?.p99),
+          fmt(l?.max),
+          String(non2xx(r.load.statusCounts)),
+          String(count5xx(r.load.statusCounts)),
+          fmt(r.lag.lagMs?.p50),
+          fmt(r.lag.lagMs?.p99),
+          fmt(r.lag.lagMs?.max),
+          r.drainMs === null ? `NO (${r.unfinished} left)` : secs(r.drainMs),
+        ],
+      ],
+    ),
+  );
+  for (const e of extra) console.log(`  ${e}`);
+  const cpu = CPU_COLUMNS.filter((k) => r.costs.cpuMsPerRequest[k] !== undefined).map((k) => `${k} ${fmt(r.costs.cpuMsPerRequest[k])}`);
+  console.log(`  CPU ms/req: ${cpu.join(', ')}; commits/req ${fmt(r.costs.commitsPerRequest)}`);
+  if (r.load.non2xxSamples.length) for (const b of r.load.non2xxSamples.slice(0, 3)) console.log(`  non-2xx: ${b}`);
 }
 
 // ---------------------------------------------------------------------------------------- main
@@ -518,7 +572,6 @@ async function main(): Promise<void> {
     timings[name] = Math.round(performance.now() - t0);
     return result;
   };
-
   const environment = {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
@@ -528,16 +581,12 @@ async function main(): Promise<void> {
     loadavgAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
     startedAt: new Date().toISOString(),
   };
-  console.log(
-    `withdrawals bench: node ${environment.node}, ${environment.cpus} cpus (${environment.cpuModel}), ${environment.memoryGiB} GiB, load ${environment.loadavgAtStart.join(' ')}`,
-  );
-  console.log(
-    `  ${o.requests} requests per level at concurrency ${o.concurrency.join(', ')}; warm-up ${o.warmup}; feed polled every ${o.pollMs} ms per partner`,
-  );
+  console.log(`withdrawals bench: node ${environment.node}, ${environment.cpus} cpus (${environment.cpuModel}), load ${environment.loadavgAtStart.join(' ')}`);
+  console.log(`  runs ${o.runs.join(',')}; ${o.requests} requests per pass at concurrency ${o.concurrency.join(', ')}; open loop ${o.openSeconds} s; warm-up ${o.warmup}`);
 
-  const levels: LevelResult[] = [];
+  const db = new BenchDatabase(DATABASE_URL, CHAIN);
+  const results: Record<string, unknown> = {};
   try {
-    // A broker of the bench's own, emptied first like the test run's.
     try {
       kafka('stop', KAFKA_PORT);
     } catch {
@@ -548,61 +597,146 @@ async function main(): Promise<void> {
     await time('kafkaStartMs', () => kafka('start', KAFKA_PORT));
     await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
-    if (o.build) {
-      await time('buildMs', () => execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' }));
-    }
-    for (const app of APPS) rmSync(join(LOG_DIR, `${app}.log`), { force: true });
-    const s = await time('stackReadyMs', () =>
-      startBenchApps({
-        kafkaPort: KAFKA_PORT,
-        databaseUrl: DATABASE_URL,
-        gatewayPort: GATEWAY_PORT,
-        healthPortBase: HEALTH_PORT_BASE,
-        logDir: LOG_DIR,
-        env: {
-          SANDBOX: 'true',
-          ADMIN_API_KEY: adminKey,
-          LOG_LEVEL: 'warn',
-          CHAIN_SEND_DELAY_MS: '2000',
-          CHAIN_SETTLE_DELAY_MS: '5000',
-          REQUEST_TIMEOUT_MS: '10000',
-          // The bench measures the stack, not the per-partner rate limit.
-          RATE_LIMIT_PER_SECOND: '100000',
-          RATE_LIMIT_BURST: '100000',
-        },
-      }),
-    );
+    if (o.build) await time('buildMs', () => execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' }));
+    for (const name of [...APPS, 'baseline']) rmSync(join(LOG_DIR, `${name}.log`), { force: true });
+    const stackOptions: StackOptions = {
+      kafkaPort: KAFKA_PORT,
+      databaseUrl: DATABASE_URL,
+      gatewayPort: GATEWAY_PORT,
+      healthPortBase: HEALTH_PORT_BASE,
+      logDir: LOG_DIR,
+      env: {
+        SANDBOX: 'true',
+        ADMIN_API_KEY: adminKey,
+        LOG_LEVEL: 'warn',
+        CHAIN_SEND_DELAY_MS: String(CHAIN.sendDelayMs),
+        CHAIN_SETTLE_DELAY_MS: String(CHAIN.settleDelayMs),
+        REQUEST_TIMEOUT_MS: '10000',
+        // The bench measures the stack, not the per-partner rate limit.
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
+      },
+    };
+    const s = await time('stackReadyMs', () => startBenchApps(stackOptions));
+    await time('baselineReadyMs', () => startBaseline(stackOptions));
+    await db.connect();
     console.log(
-      `\nkafka start ${secs(timings.kafkaStartMs)}, database ${secs(timings.databaseRecreateMs)}, migrate ${secs(timings.migrateMs)}` +
-        `${o.build ? `, build ${secs(timings.buildMs)}` : ', build skipped'}, stack ready ${secs(timings.stackReadyMs)} after spawning the apps`,
+      `kafka start ${secs(timings.kafkaStartMs)}, database ${secs(timings.databaseRecreateMs)}, migrate ${secs(timings.migrateMs)}` +
+        `${o.build ? `, build ${secs(timings.buildMs)}` : ', build skipped'}, stack ready ${secs(timings.stackReadyMs)}, baseline ready ${secs(timings.baselineReadyMs)}`,
     );
+    if (db.statementsNote) console.log(`note: ${db.statementsNote}`);
 
     const admin = new ApiClient(s.gatewayUrl, { 'x-admin-key': adminKey });
-    let warmup: LevelResult | undefined;
-    if (o.warmup > 0 && !interrupted) {
-      warmup = await runLevel(s, admin, 'warm-up', o.warmup, Math.min(16, Math.max(...o.concurrency)), o);
-      if (interrupted) return;
+    const maxConcurrency = Math.max(...o.concurrency, HOT_CONCURRENCY);
+    const usersPerPartner = Math.max(o.users, Math.ceil(maxConcurrency / o.partners));
+    const partners = await time('setupMs', () => createPartners(admin, o.partners, usersPerPartner));
+    const urls: Record<StackName, string> = { full: s.gatewayUrl, baseline: `http://127.0.0.1:${BASELINE_PORT}` };
+
+    if (o.warmup > 0) {
+      // JIT, pools and the broker's first produce; not measured, drained before the first pass.
+      const warm: Record<string, unknown> = {};
+      for (const n of ['full', 'baseline'] as const) {
+        const r = await closedLoop(o.warmup, Math.min(16, maxConcurrency), spread(urls[n], partners), stopped);
+        await db.waitFinished(r.ids, DRAIN_TIMEOUT_MS, o.pollMs, stopped);
+        warm[n] = { throughput: r.throughput, statusCounts: r.statusCounts };
+      }
+      results.warmup = warm;
+      console.log(`warm-up: ${o.warmup} requests on each stack, ${JSON.stringify(results.warmup)}`);
+    }
+
+    let closed: ClosedLevel[] = [];
+    if (o.runs.includes('closed') && !interrupted) {
+      console.log('\nclosed loop, A-B-B-A per level:');
+      closed = await runClosed(db, urls, partners, o);
+      results.closed = closed.map((l) => ({ ...l, passes: l.passes.map(({ load: { latencies: _omit, ids: _ids, ...load }, ...rest }) => ({ ...rest, load })) }));
+    }
+    let peakFull: ReturnType<typeof peak> | null = null;
+    if (closed.length > 0) {
+      peakFull = peak(closed, 'full');
+      const peakBase = peak(closed, 'baseline');
+      results.peak = { full: peakFull, baseline: peakBase, ratio: Math.round((peakFull.throughput / peakBase.throughput) * 1000) / 1000 };
+    }
+
+    let open: OpenRun | undefined;
+    if (o.runs.includes('open') && !interrupted) {
+      const rate = o.openRate ?? (peakFull ? Math.max(1, Math.round(peakFull.throughput * 0.5 * 10) / 10) : 20);
+      console.log(`\nopen loop: ${rate} req/s for ${o.openSeconds} s on the full stack${o.openRate === null && !peakFull ? ' (no closed run: default 20 req/s)' : ''}`);
+      open = await runOpen(db, urls.full, partners, rate, o);
+      const { load: { latencies: _l, ids: _i, ...load }, ...rest } = open;
+      results.open = { ...rest, load };
+    }
+    let hot: PhaseResult | undefined;
+    if (o.runs.includes('hot') && !interrupted) {
+      console.log(`\nhot account: ${o.requests} requests, one user of one partner, c=${HOT_CONCURRENCY}, full stack`);
+      hot = await runHot(db, urls.full, partners[0], o);
+      const { load: { latencies: _l, ids: _i, ...load }, ...rest } = hot;
+      results.hot = { ...rest, load };
+    }
+    if (o.runs.includes('feed') && !interrupted) {
+      console.log('\nfeed run (scripts/bench/feed.bench.ts)');
+      results.feed = await runFeed({
+        gatewayUrl: urls.full,
+        databaseUrl: DATABASE_URL,
+        adminKey,
+        partnerKeys: partners.map((p) => p.key),
+        requests: o.requests,
+        concurrency: o.concurrency,
+      });
+    }
+    assertAlive();
+
+    // After everything: memory and the full run's event-loop lag are per process, not per run.
+    const rss: Record<string, number | null> = {};
+    for (const [name, p] of processes()) rss[name] = rssMb(p.pid);
+    rss.kafka = rssMb(brokerPid());
+    results.rssMbAfter = rss;
+
+    if (interrupted) return;
+    if (closed.length > 0) {
+      printClosed(closed);
+      const pk = results.peak as { full: { throughput: number; concurrency: number }; baseline: { throughput: number; concurrency: number }; ratio: number };
       console.log(
-        `warm-up: ${o.warmup} requests, ${warmup.throughput.toFixed(1)} req/s, status ${JSON.stringify(warmup.statusCounts)} (not measured)`,
+        `\n  PEAK  full ${fmt(pk.full.throughput)} req/s (c=${pk.full.concurrency})  baseline ${fmt(pk.baseline.throughput)} req/s (c=${pk.baseline.concurrency})  ratio full/baseline ${pk.ratio.toFixed(3)}`,
       );
     }
-    for (const c of o.concurrency) {
-      if (interrupted) break;
-      const r = await runLevel(s, admin, `c${c}`, o.requests, c, o);
-      if (interrupted) break; // a level cut short by Ctrl-C measures the shutdown, not the stack
-      levels.push(r);
-      printLevel(r);
+    if (open) {
+      const b = open.backlog;
+      const ol = open.load as OpenLoopResult;
+      printPhase(`OPEN LOOP  ${ol.ratePerSecond} req/s for ${o.openSeconds} s, full stack (latency from the scheduled send)`, open, [
+        `outbox backlog (rows, all services): start ${b.outbox.start}, max ${b.outbox.max}, end ${b.outbox.end}; chain backlog (due, not moved): start ${b.chainDue.start}, max ${b.chainDue.max}, end ${b.chainDue.end}; ${b.samples} samples`,
+        `generator: max ${ol.maxInFlight} in flight, sent at most ${fmt(ol.maxSendDelayMs)} ms late`,
+      ]);
     }
-    assertAppsAlive(s);
-    if (levels.length > 0 && !interrupted) printSummary(levels);
-
+    if (hot) printPhase(`HOT ACCOUNT  one user, c=${HOT_CONCURRENCY}, full stack`, hot);
+    const loopRows = [...processes().keys()].map((n) => {
+      const all = [...closed.flatMap((l) => l.passes), ...(open ? [open] : []), ...(hot ? [hot] : [])].map((p) => p.costs.eventLoopP99Ms[n]).filter((v): v is number => typeof v === 'number');
+      return [n, fmt(rss[n]), all.length ? fmt(Math.max(...all)) : '-'];
+    });
+    loopRows.push(['kafka', fmt(rss.kafka), '-']);
+    console.log('\nPROCESSES  RSS after the bench; event-loop lag p99 = worst over the measured runs');
+    console.log(table(['process', 'RSS MB', 'loop p99 ms'], loopRows));
+    if (db.statementsNote) console.log(`  ${db.statementsNote}`);
+    if (results.feed) console.log(`\nFEED  ${JSON.stringify(results.feed)}`);
+  } finally {
     const resultFile = join(OUT_DIR, 'results.json');
     writeFileSync(
       resultFile,
-      `${JSON.stringify({ environment, options: o, ports: { kafka: KAFKA_PORT, gateway: GATEWAY_PORT, healthBase: HEALTH_PORT_BASE }, timings, warmup, levels }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          environment,
+          options: o,
+          ports: { kafka: KAFKA_PORT, gateway: GATEWAY_PORT, baseline: BASELINE_PORT, healthBase: HEALTH_PORT_BASE },
+          chain: CHAIN,
+          timings,
+          notes: db.statementsNote ? [db.statementsNote] : [],
+          ...results,
+        },
+        null,
+        2,
+      )}\n`,
     );
-    console.log(`results: ${resultFile}; app logs: ${LOG_DIR}`);
-  } finally {
+    console.log(`\nresults: ${resultFile}; app logs: ${LOG_DIR}`);
+    await db.end();
     await cleanup();
   }
 }

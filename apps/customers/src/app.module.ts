@@ -23,7 +23,7 @@ export class AppModule {
           inject: [],
           useFactory: () => ({
             connection: { brokers: config.KAFKA_BROKERS, clientId: `customers-producer-${process.pid}` },
-            groupId: 'customers-producer',
+            idempotentProducer: true,
           }),
         }),
         PrismaModule,

@@ -2,23 +2,33 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ensureTopics } from '@partner/kafka';
-import { AppModule } from './app.module';
+import { AppModule, GatewayBus } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { frameworkErrorHandler } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { recordHttpMetrics } from './http/http-metrics';
 import { setupOpenApi } from './http/openapi';
 
+export interface GatewayAppOptions {
+  /** Off in tests that assert on output. */
+  logs?: boolean;
+  /**
+   * Replaces the Kafka MessageBus; the gateway then neither creates topics nor joins the `gateway`
+   * reply consumer group. Only the bench's in-process baseline (apps/bench-baseline) uses it.
+   */
+  overrideBus?: GatewayBus;
+}
+
 /**
- * Builds the gateway exactly as it runs (main.ts and the integration test share this). Bodies are JSON
- * only: Nest's urlencoded parser is not installed and Fastify's text/plain parser is removed, so any
- * other content type is refused with 415 before validation.
+ * Builds the gateway exactly as it runs (main.ts, the integration test and the bench baseline share
+ * this). Bodies are JSON only: Nest's urlencoded parser is not installed and Fastify's text/plain parser
+ * is removed, so any other content type is refused with 415 before validation.
  */
-export async function createGatewayApp(config: GatewayConfig, { logs = true } = {}): Promise<NestFastifyApplication> {
-  await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
+export async function createGatewayApp(config: GatewayConfig, { logs = true, overrideBus }: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
+  if (!overrideBus) await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
   const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler });
   adapter.getInstance().removeContentTypeParser('text/plain');
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true, bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, { bufferLogs: true, bodyParser: false });
   if (logs) app.useLogger(app.get(Logger));
   app.useGlobalFilters(new HttpErrorFilter());
   recordHttpMetrics(app);

@@ -24,7 +24,7 @@ export class AppModule {
           inject: [],
           useFactory: () => ({
             connection: { brokers: config.KAFKA_BROKERS, clientId: `inflows-producer-${process.pid}` },
-            groupId: 'inflows-producer',
+            idempotentProducer: true,
           }),
         }),
         PrismaModule,

@@ -1,9 +1,8 @@
 import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
-import { ClientKafka } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
 import { PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { ensureTopics, KafkaConnection, kafkaClientConfig, KafkaModule, kafkaServerOptions, MessageBus } from '@partner/kafka';
+import { ensureTopics, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus } from '@partner/kafka';
 import { newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { InflowsConfig } from './config/inflows.config';
@@ -39,7 +38,7 @@ beforeAll(async () => {
   const moduleRef = await Test.createTestingModule({
     imports: [
       ConfigModule,
-      KafkaModule.forRootAsync({ inject: [], useFactory: () => ({ connection, groupId: `inflows-int-producer-${run}` }) }),
+      KafkaModule.forRootAsync({ inject: [], useFactory: () => ({ connection, idempotentProducer: true }) }),
       PrismaModule,
       OutboxModule,
       UsersModule,
@@ -52,13 +51,7 @@ beforeAll(async () => {
   service = moduleRef.createNestMicroservice(kafkaServerOptions(connection, `inflows-int-${run}`, 3));
   prisma = moduleRef.get(PrismaService);
 
-  const client = new ClientKafka({
-    client: kafkaClientConfig(connection),
-    consumer: { groupId: `inflows-int-client-${run}`, sessionTimeout: 15_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false },
-    producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
-    subscribe: { fromBeginning: false },
-  });
-  bus = new MessageBus(client, { requests: [Topics.InflowsUpsertUser, Topics.InflowsSimulatePixIn, Topics.InflowsList], requestTimeoutMs: 5_000 });
+  bus = new MessageBus({ connection: { ...connection, clientId: `inflows-int-client-${process.pid}` }, requests: { timeoutMs: 5_000 }, idempotentProducer: false });
   await Promise.all([service.listen(), bus.onModuleInit()]);
 }, 90_000);
 

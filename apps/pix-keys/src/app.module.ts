@@ -22,7 +22,7 @@ export class AppModule {
           inject: [],
           useFactory: () => ({
             connection: { brokers: config.KAFKA_BROKERS, clientId: `pix-keys-producer-${process.pid}` },
-            groupId: 'pix-keys-producer',
+            idempotentProducer: true,
           }),
         }),
         PrismaModule,

@@ -22,7 +22,7 @@ export class AppModule {
           inject: [],
           useFactory: () => ({
             connection: { brokers: config.KAFKA_BROKERS, clientId: `withdrawals-producer-${process.pid}` },
-            groupId: 'withdrawals-producer',
+            idempotentProducer: true,
           }),
         }),
         PrismaModule,

@@ -3,3 +3,4 @@ export * from './lib/service-health.module';
 export * from './lib/bootstrap-service';
 export * from './lib/prisma-adapter';
 export * from './lib/metrics.module';
+export * from './lib/micro-batcher';

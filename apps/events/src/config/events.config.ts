@@ -15,4 +15,11 @@ export class EventsConfig extends ServiceConfig {
   /** Events removed per statement: a large backlog is pruned in short transactions, not one long lock. */
   @IsInt() @Min(1) @Max(100_000)
   FEED_PRUNE_BATCH_SIZE: number = 5_000;
+
+  /**
+   * Most events projected in one transaction. Events arriving while a projection runs wait and go out
+   * together; the cap keeps one transaction (and the counter locks it holds) short.
+   */
+  @IsInt() @Min(1) @Max(10_000)
+  FEED_PROJECTION_BATCH_SIZE: number = 200;
 }

@@ -1,18 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_EVENTS_PAGE, FeedEvent, FeedEventType, PartnerEvent } from '@partner/contracts';
-import { Prisma } from '../generated/prisma/client';
 import { PrismaService, TX_OPTIONS } from '../prisma/prisma.service';
 
-type Row = Prisma.FeedEventGetPayload<object>;
+/** A row of feed_events as the raw queries select it (column names as in SQL). */
+interface Row {
+  id: string;
+  /** int8: pg hands it over as a string. */
+  sequence: string;
+  type: string;
+  state: string;
+  resource_id: string;
+  occurred_at: Date;
+  data: unknown;
+  delivered_at: Date | null;
+}
 
 const toPartnerEvent = (r: Row): PartnerEvent => ({
   id: r.id,
   sequence: Number(r.sequence),
   type: r.type,
   state: r.state,
-  resource_id: r.resourceId,
-  created_at: Math.floor(r.occurredAt.getTime() / 1000),
-  delivered: r.deliveredAt !== null,
+  resource_id: r.resource_id,
+  created_at: Math.floor(r.occurred_at.getTime() / 1000),
+  delivered: r.delivered_at !== null,
   data: r.data as Record<string, unknown>,
 });
 
@@ -24,8 +34,30 @@ export interface FeedFilter {
   limit?: number;
 }
 
-/** Thrown inside the projection transaction to roll back the sequence taken for an event already stored. */
-class AlreadyStored extends Error {}
+/**
+ * The list query, one statement per filter combination (8 in all), each prepared once per connection.
+ * The delivered condition is literal SQL, never a parameter: only `delivered_at IS NULL` written out in
+ * the text lets PostgreSQL use the partial indexes of undelivered events (migration
+ * 20261122150000_feed_undelivered_partial_indexes) in every plan, generic ones included.
+ */
+function listStatement(delivered: boolean | undefined, byType: boolean): { name: string; text: string } {
+  const deliveredSql = delivered === undefined ? '' : delivered ? 'AND delivered_at IS NOT NULL' : 'AND delivered_at IS NULL';
+  return {
+    name: `feed-list-${delivered ?? 'any'}-${byType ? 'type' : 'all'}`,
+    text: `SELECT id::text AS id, sequence, type, state, resource_id, occurred_at, data, delivered_at
+           FROM feed_events
+           WHERE partner_id = $1::uuid ${deliveredSql} ${byType ? 'AND type = $4::text' : ''} AND sequence > $2::bigint
+           ORDER BY sequence
+           LIMIT $3::int`,
+  };
+}
+
+/** Raised inside a projection transaction to roll it back: some event id was taken by a concurrent insert. */
+class ConcurrentDuplicate extends Error {
+  constructor() {
+    super('an event id of the batch was inserted concurrently under another partner; batch rolled back');
+  }
+}
 
 /** The partner feed. Every method takes the partner: a feed is never read across partners. */
 @Injectable()
@@ -35,48 +67,104 @@ export class FeedEventRepository {
   /**
    * Stores a domain event once, numbered with the partner's next sequence; returns that sequence, or
    * undefined when the event id is already stored (a redelivery, which consumes no number).
-   *
-   * The counter row is incremented first and stays locked until commit, so a partner's projections run
-   * one after the other: numbers are given and committed in order, a reader paging by sequence never
-   * sees n+1 before n, and a rolled-back insert gives its number back.
    */
   async insertIfAbsent(partnerId: string, event: FeedEvent): Promise<number | undefined> {
-    try {
-      return await this.prisma.$transaction(async (tx) => {
-        // Cheap path for the common redelivery: no counter lock taken.
-        if (await tx.feedEvent.findUnique({ where: { id: event.event_id }, select: { id: true } })) throw new AlreadyStored();
-        const [counter] = await tx.$queryRaw<Array<{ last_sequence: bigint }>>`
-          INSERT INTO partner_sequences (partner_id, last_sequence) VALUES (${partnerId}::uuid, 1)
-          ON CONFLICT (partner_id) DO UPDATE SET last_sequence = partner_sequences.last_sequence + 1
-          RETURNING last_sequence`;
-        // A concurrent redelivery waited on the counter behind the first copy; it now sees that copy
-        // and conflicts on the id, and the throw returns its number.
-        const inserted = await tx.$executeRaw`
-          INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data)
-          VALUES (${event.event_id}::uuid, ${partnerId}::uuid, ${counter.last_sequence}, ${event.type}, ${event.state},
-                  ${event.resource_id}, ${new Date(event.occurred_at)}, ${JSON.stringify(event.resource)}::jsonb)
-          ON CONFLICT (id) DO NOTHING`;
-        if (inserted === 0) throw new AlreadyStored();
-        return Number(counter.last_sequence);
-      }, TX_OPTIONS);
-    } catch (e) {
-      if (e instanceof AlreadyStored) return undefined;
-      throw e;
-    }
+    const [sequence] = await this.insertBatch([{ ...event, partner_id: partnerId }]);
+    return sequence;
   }
 
-  /** The partner's events in sequence order, after `afterSequence` when given. */
+  /**
+   * Stores a batch of domain events (any partners) in ONE transaction; answers, per event in the given
+   * order, the sequence it got, or undefined when its id was already stored or appears earlier in the
+   * batch (a redelivery consumes no number). All or nothing: on failure no event of the batch is stored
+   * and no number is taken.
+   *
+   * Guarantees, and why they hold:
+   * - Gap-free per-partner numbering, committed in order: the counter rows of the batch's partners are
+   *   locked first (created at 0 when missing) and held until commit, so two batches touching a partner
+   *   run one after the other, and a rolled-back batch gives its numbers back. The rows are locked in
+   *   sorted partner order within one statement, so two batches sharing partners cannot deadlock.
+   * - Each event id stored once: the stored ids are looked up after the locks are held, in a new
+   *   statement (so a new snapshot under READ COMMITTED): a copy committed by a batch we waited for is
+   *   seen and dropped. Copies within the batch are dropped here too.
+   *
+   * Round trips: BEGIN, lock counters, look up ids, insert rows + update counters, COMMIT.
+   */
+  async insertBatch(events: FeedEvent[]): Promise<Array<number | undefined>> {
+    if (events.length === 0) return [];
+    const partners = [...new Set(events.map((e) => e.partner_id.toLowerCase()))].sort();
+    const eventIds = [...new Set(events.map((e) => e.event_id.toLowerCase()))];
+    return this.prisma.$transaction(async (tx) => {
+      // ON CONFLICT DO UPDATE locks each row, existing or new, in the SELECT's (sorted) order, and returns
+      // its latest committed value even when newer than the statement's snapshot.
+      const counters = await tx.$queryRaw<Array<{ partner_id: string; last_sequence: bigint }>>`
+        INSERT INTO partner_sequences (partner_id, last_sequence)
+        SELECT p, 0 FROM unnest(${partners}::uuid[]) AS p ORDER BY p
+        ON CONFLICT (partner_id) DO UPDATE SET last_sequence = partner_sequences.last_sequence
+        RETURNING partner_id::text AS partner_id, last_sequence`;
+      const stored = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id::text AS id FROM feed_events WHERE id = ANY(${eventIds}::uuid[])`;
+
+      const last = new Map(counters.map((c) => [c.partner_id, c.last_sequence]));
+      const taken = new Set(stored.map((r) => r.id));
+      const given: Array<number | undefined> = [];
+      const rows: { ids: string[]; partners: string[]; sequences: string[]; types: string[]; states: string[]; resources: string[]; occurred: string[]; data: string[] } =
+        { ids: [], partners: [], sequences: [], types: [], states: [], resources: [], occurred: [], data: [] };
+      for (const event of events) {
+        const id = event.event_id.toLowerCase();
+        if (taken.has(id)) {
+          given.push(undefined);
+          continue;
+        }
+        taken.add(id); // a later copy in the same batch is a redelivery too
+        const partnerId = event.partner_id.toLowerCase();
+        const sequence = (last.get(partnerId) ?? 0n) + 1n;
+        last.set(partnerId, sequence);
+        given.push(Number(sequence));
+        rows.ids.push(id);
+        rows.partners.push(partnerId);
+        rows.sequences.push(sequence.toString());
+        rows.types.push(event.type);
+        rows.states.push(event.state);
+        rows.resources.push(event.resource_id);
+        // Through Date, as before: occurred_at keeps millisecond precision however the producer wrote it.
+        rows.occurred.push(new Date(event.occurred_at).toISOString());
+        rows.data.push(JSON.stringify(event.resource));
+      }
+      if (rows.ids.length === 0) return given; // only redeliveries: nothing to write, the counters are unchanged
+
+      const touched = [...new Set(rows.partners)];
+      // One statement for every row and every counter. ON CONFLICT (id) DO NOTHING only matters for an id
+      // a concurrent batch of ANOTHER partner inserted (not serialised by our locks): then the count is
+      // short, and the whole batch rolls back rather than leave a gap in the numbers.
+      const [{ inserted }] = await tx.$queryRaw<Array<{ inserted: number }>>`
+        WITH inserted AS (
+          INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data)
+          SELECT * FROM unnest(${rows.ids}::uuid[], ${rows.partners}::uuid[], ${rows.sequences}::bigint[], ${rows.types}::text[],
+                               ${rows.states}::text[], ${rows.resources}::text[], ${rows.occurred}::timestamptz[], ${rows.data}::jsonb[])
+          ON CONFLICT (id) DO NOTHING
+          RETURNING 1
+        ), counters AS (
+          UPDATE partner_sequences AS s SET last_sequence = c.last_sequence
+          FROM unnest(${touched}::uuid[], ${touched.map((p) => String(last.get(p)))}::bigint[]) AS c(partner_id, last_sequence)
+          WHERE s.partner_id = c.partner_id
+        )
+        SELECT count(*)::int AS inserted FROM inserted`;
+      if (inserted !== rows.ids.length) throw new ConcurrentDuplicate();
+      return given;
+    }, TX_OPTIONS);
+  }
+
+  /**
+   * The partner's events in sequence order, after `afterSequence` when given. Straight through pg, not
+   * Prisma: this is the most-called query, and Prisma's own work per query is several times PostgreSQL's
+   * here (0.95 ms against 0.25 ms for a page of 50, measured).
+   */
   async list(partnerId: string, filter: FeedFilter): Promise<PartnerEvent[]> {
-    const rows = await this.prisma.feedEvent.findMany({
-      where: {
-        partnerId,
-        ...(filter.delivered === undefined ? {} : { deliveredAt: filter.delivered ? { not: null } : null }),
-        ...(filter.type === undefined ? {} : { type: filter.type }),
-        ...(filter.afterSequence === undefined ? {} : { sequence: { gt: filter.afterSequence } }),
-      },
-      orderBy: { sequence: 'asc' },
-      take: filter.limit ?? DEFAULT_EVENTS_PAGE,
-    });
+    const statement = listStatement(filter.delivered, filter.type !== undefined);
+    const values: unknown[] = [partnerId, filter.afterSequence ?? 0, filter.limit ?? DEFAULT_EVENTS_PAGE];
+    if (filter.type !== undefined) values.push(filter.type);
+    const { rows } = await this.prisma.pool.query<Row>({ ...statement, values });
     return rows.map(toPartnerEvent);
   }
 
@@ -90,10 +178,14 @@ export class FeedEventRepository {
    * those already delivered. Returns the ids the partner has (ids of other partners are untouched).
    */
   async markManyDelivered(partnerId: string, ids: string[], now: Date): Promise<Set<string>> {
-    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
-      UPDATE feed_events SET delivered_at = COALESCE(delivered_at, ${now})
-      WHERE partner_id = ${partnerId}::uuid AND id = ANY(${ids}::uuid[])
-      RETURNING id::text AS id`;
+    // Through pg like list(): PATCH and bulk ack follow every page a partner reads.
+    const { rows } = await this.prisma.pool.query<{ id: string }>({
+      name: 'feed-mark-delivered',
+      text: `UPDATE feed_events SET delivered_at = COALESCE(delivered_at, $3::timestamptz)
+             WHERE partner_id = $1::uuid AND id = ANY($2::uuid[])
+             RETURNING id::text AS id`,
+      values: [partnerId, ids, now],
+    });
     return new Set(rows.map((r) => r.id));
   }
 

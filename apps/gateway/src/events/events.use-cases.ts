@@ -8,7 +8,8 @@ export class ListEventsUseCase {
   constructor(private readonly bus: MessageBus) {}
 
   async execute(partnerId: string, query: ListEventsRequest): Promise<ListEventsResult> {
-    return unwrap(await this.bus.request(Topics.EventsList, { ...query, partner_id: partnerId }, partnerId));
+    // A read needs no order: unkeyed, reads spread over partitions and run side by side.
+    return unwrap(await this.bus.request(Topics.EventsList, { ...query, partner_id: partnerId }));
   }
 }
 

@@ -8,7 +8,8 @@ export class ListPixInflowsUseCase {
   constructor(private readonly bus: MessageBus) {}
 
   async execute(partnerId: string, query: ListPixInflowsRequest): Promise<ListPixInflowsResult> {
-    return unwrap(await this.bus.request(Topics.InflowsList, { ...query, partner_id: partnerId }, partnerId));
+    // A read needs no order: unkeyed, reads spread over partitions and run side by side.
+    return unwrap(await this.bus.request(Topics.InflowsList, { ...query, partner_id: partnerId }));
   }
 }
 

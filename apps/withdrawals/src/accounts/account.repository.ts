@@ -1,7 +1,36 @@
 import { Injectable } from '@nestjs/common';
+import { statement, Transaction } from '@partner/kafka';
 import { PrismaService, Tx } from '../prisma/prisma.service';
 
 export type LedgerReason = 'sandbox_credit' | 'withdrawal_hold' | 'withdrawal_settle' | 'withdrawal_release';
+
+/** A hold that ends: captured (the transfer settled) or released back to available (it failed). */
+export interface HoldEnd {
+  partnerId: string;
+  document: string;
+  withdrawalId: number;
+  micros: bigint;
+  released: boolean;
+}
+
+const END_HOLDS = statement(
+  'accounts_end_holds',
+  `WITH input AS (
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) AS i(partner_id, document, held, back)),
+   updated AS (
+     UPDATE accounts a SET held_micros = a.held_micros - i.held, available_micros = a.available_micros + i.back, updated_at = $5
+     FROM input i WHERE a.partner_id = i.partner_id AND a.document = i.document AND a.held_micros >= i.held
+     RETURNING 1)
+   SELECT count(*)::int AS updated FROM updated`,
+);
+
+const LEDGER_MANY = statement(
+  'ledger_insert_many',
+  `INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, withdrawal_id, created_at)
+   SELECT partner_id, document, reason, available_delta, held_delta, withdrawal_id, $7
+   FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::int[])
+        AS e(partner_id, document, reason, available_delta, held_delta, withdrawal_id)`,
+);
 
 export interface Balance {
   availableMicros: bigint;
@@ -36,38 +65,40 @@ export class AccountRepository {
     return { availableMicros: row.available_micros, heldMicros: row.held_micros, created: row.created };
   }
 
-  /** Moves `micros` from available to held if the balance allows it. */
-  async hold(tx: Tx, partnerId: string, document: string, micros: bigint, withdrawalId: number): Promise<'held' | 'not_found' | 'insufficient'> {
-    const { count } = await tx.account.updateMany({
-      where: { partnerId, document, availableMicros: { gte: micros } },
-      data: { availableMicros: { decrement: micros }, heldMicros: { increment: micros } },
-    });
-    if (count === 1) {
-      await this.ledger(tx, partnerId, document, 'withdrawal_hold', -micros, micros, withdrawalId);
-      return 'held';
+  /**
+   * Ends the holds of withdrawals the chain confirmed, a batch in two statements: every account's held
+   * amount goes down by the sum of its withdrawals (and back to available for the failed ones), guarded
+   * so that a hold can never go negative; then one ledger entry per withdrawal. A missing hold means the
+   * books are wrong: it throws, and the whole batch rolls back rather than write a bad ledger.
+   */
+  async endHolds(tx: Transaction, moves: HoldEnd[], now: Date): Promise<void> {
+    if (moves.length === 0) return;
+    const perAccount = new Map<string, { partnerId: string; document: string; held: bigint; back: bigint }>();
+    for (const m of moves) {
+      const key = `${m.partnerId}:${m.document}`;
+      const sum = perAccount.get(key) ?? { partnerId: m.partnerId, document: m.document, held: 0n, back: 0n };
+      sum.held += m.micros;
+      if (m.released) sum.back += m.micros;
+      perAccount.set(key, sum);
     }
-    const exists = await tx.account.count({ where: { partnerId, document } });
-    return exists ? 'insufficient' : 'not_found';
-  }
-
-  /** The held amount leaves the account for good (the transfer settled). */
-  async capture(tx: Tx, partnerId: string, document: string, micros: bigint, withdrawalId: number): Promise<void> {
-    await this.moveHeld(tx, partnerId, document, micros, 0n, 'withdrawal_settle', withdrawalId);
-  }
-
-  /** The held amount goes back to available (the transfer failed). */
-  async release(tx: Tx, partnerId: string, document: string, micros: bigint, withdrawalId: number): Promise<void> {
-    await this.moveHeld(tx, partnerId, document, micros, micros, 'withdrawal_release', withdrawalId);
-  }
-
-  private async moveHeld(tx: Tx, partnerId: string, document: string, micros: bigint, back: bigint, reason: LedgerReason, withdrawalId: number) {
-    const { count } = await tx.account.updateMany({
-      where: { partnerId, document, heldMicros: { gte: micros } },
-      data: { heldMicros: { decrement: micros }, availableMicros: { increment: back } },
-    });
-    // A missing hold means the books are wrong; abort the transaction rather than write a bad ledger.
-    if (count !== 1) throw new Error(`No hold of ${micros} micros for withdrawal ${withdrawalId}`);
-    await this.ledger(tx, partnerId, document, reason, back, -micros, withdrawalId);
+    const accounts = [...perAccount.values()];
+    const [{ updated }] = await tx.rows<{ updated: number }>(END_HOLDS, [
+      accounts.map((a) => a.partnerId),
+      accounts.map((a) => a.document),
+      accounts.map((a) => a.held.toString()),
+      accounts.map((a) => a.back.toString()),
+      now,
+    ]);
+    if (updated !== accounts.length) throw new Error(`No hold to end on ${accounts.length - updated} of ${accounts.length} accounts`);
+    await tx.rows(LEDGER_MANY, [
+      moves.map((m) => m.partnerId),
+      moves.map((m) => m.document),
+      moves.map((m): LedgerReason => (m.released ? 'withdrawal_release' : 'withdrawal_settle')),
+      moves.map((m) => (m.released ? m.micros : 0n).toString()),
+      moves.map((m) => (-m.micros).toString()),
+      moves.map((m) => m.withdrawalId),
+      now,
+    ]);
   }
 
   private async ledger(tx: Tx, partnerId: string, document: string, reason: LedgerReason, availableDelta: bigint, heldDelta: bigint, withdrawalId?: number) {

@@ -1,6 +1,6 @@
 import { CreateWithdrawalCommand } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
@@ -14,10 +14,11 @@ const config = loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_
 const prisma = new PrismaService(config);
 const accounts = new AccountRepository(prisma);
 const withdrawals = new WithdrawalRepository(prisma);
-const outbox = new OutboxRepository();
-const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const create = new CreateWithdrawalUseCase(prisma, withdrawals, accounts, outbox, relay);
-const advance = new AdvanceWithdrawalsUseCase(config, prisma, withdrawals, accounts, outbox, relay);
+/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
+const relay = { wakes: 0, wake: () => void relay.wakes++ };
+const unitOfWork = new UnitOfWork(prisma.pool, relay);
+const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals);
+const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
 
 const MATIC_LOW_FEE = 20_000;
 
@@ -59,6 +60,16 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 5_000_000n - 1_020_000n, heldMicros: 1_020_000n });
     expect(await outboxStates(partnerId)).toEqual(['created']);
     await expectLedgerMatches(partnerId, document);
+  });
+
+  it('wakes the outbox relay once per committed withdrawal, never for a refused one', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const before = relay.wakes;
+    await create.execute(command(partnerId, document));
+    expect(relay.wakes).toBe(before + 1);
+    await create.execute(command(partnerId, newCpf()));
+    await create.execute(command(partnerId, document, { usdtmicros: 10_000_000 }));
+    expect(relay.wakes).toBe(before + 1);
   });
 
   it('refuses unknown users and short balances without writing anything', async () => {

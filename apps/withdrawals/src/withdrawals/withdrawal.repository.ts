@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FeeChoice, Network, WithdrawalState } from '@partner/contracts';
-import { Prisma } from '../generated/prisma/client';
-import { PrismaService, Tx } from '../prisma/prisma.service';
+import { statement, Transaction } from '@partner/kafka';
+import { PrismaService } from '../prisma/prisma.service';
 
 export interface Withdrawal {
   id: number;
@@ -23,60 +23,142 @@ export interface Withdrawal {
 
 export type NewWithdrawal = Omit<Withdrawal, 'id' | 'state' | 'txHash' | 'failureReason' | 'createdAt' | 'updatedAt'>;
 
-export class DuplicateIdempotencyKeyError extends Error {}
+/** A row of `withdrawals` as the driver returns it (int8 as text). */
+interface WithdrawalRow {
+  id: number;
+  partner_id: string;
+  document: string;
+  idempotency_key: string;
+  fingerprint: string;
+  address: string;
+  network: Network;
+  fee_choice: FeeChoice;
+  amount_micros: string;
+  fee_micros: string;
+  state: WithdrawalState;
+  tx_hash: string | null;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
 
-/** The Withdrawal aggregate's storage. Every lookup is scoped by partner. */
+const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
+  id: r.id,
+  partnerId: r.partner_id,
+  document: r.document.trimEnd(),
+  idempotencyKey: r.idempotency_key,
+  fingerprint: r.fingerprint,
+  address: r.address,
+  network: r.network,
+  feeChoice: r.fee_choice,
+  amountMicros: BigInt(r.amount_micros),
+  feeMicros: BigInt(r.fee_micros),
+  state: r.state,
+  txHash: r.tx_hash,
+  failureReason: r.failure_reason,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export type CreateOutcome = { created: Withdrawal } | 'duplicate' | 'not_found' | 'insufficient';
+
+/**
+ * One statement, one round trip: claims the idempotency key by inserting the withdrawal (a concurrent
+ * duplicate waits on the unique index, then inserts nothing), moves amount + fee from available to held
+ * with a guarded UPDATE that runs only if the insert did (re-checked on the latest row version, so no
+ * overdraft under any concurrency), and writes the hold's ledger entry. The caller rolls the
+ * transaction back unless `held` (data-modifying CTEs always run, so the insert must be undone).
+ */
+const INSERT_HELD = statement(
+  'withdrawal_insert_held',
+  `WITH w AS (
+     INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
+                              amount_micros, fee_micros, state, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10)
+     ON CONFLICT (partner_id, idempotency_key) DO NOTHING
+     RETURNING *),
+   held AS (
+     UPDATE accounts SET available_micros = available_micros - ($8::bigint + $9::bigint),
+                         held_micros = held_micros + ($8::bigint + $9::bigint), updated_at = $10
+     WHERE partner_id = $1 AND document = $2 AND available_micros >= ($8::bigint + $9::bigint) AND EXISTS (SELECT 1 FROM w)
+     RETURNING 1),
+   ledger AS (
+     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, withdrawal_id, created_at)
+     SELECT $1, $2, 'withdrawal_hold', -($8::bigint + $9::bigint), $8::bigint + $9::bigint, w.id, $10 FROM w, held
+     RETURNING 1)
+   SELECT w.*, EXISTS (SELECT 1 FROM held) AS held,
+          EXISTS (SELECT 1 FROM accounts WHERE partner_id = $1 AND document = $2) AS account_exists
+   FROM (SELECT 1) AS one LEFT JOIN w ON true`,
+);
+
+const FIND_BY_KEY = statement('withdrawal_by_key', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND idempotency_key = $2');
+
+/**
+ * The simulated chain's moves, a batch per statement: due withdrawals of one state, oldest first, locked
+ * with SKIP LOCKED so several instances share the work without waiting on each other, moved only if
+ * still in that state.
+ */
+const SEND_DUE = statement(
+  'withdrawal_send_due',
+  `UPDATE withdrawals SET state = 'sent', updated_at = $3,
+          tx_hash = '0x' || md5(random()::text || id::text) || md5(id::text || random()::text)
+   WHERE id IN (SELECT id FROM withdrawals WHERE state = 'created' AND updated_at <= $1
+                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     AND state = 'created'
+   RETURNING *`,
+);
+
+const CONFIRM_DUE = statement(
+  'withdrawal_confirm_due',
+  `UPDATE withdrawals
+   SET state = CASE WHEN lower(address) = ANY($3::text[]) THEN 'failed' ELSE 'settled' END,
+       failure_reason = CASE WHEN lower(address) = ANY($3::text[]) THEN 'transfer_reverted' END,
+       updated_at = $4
+   WHERE id IN (SELECT id FROM withdrawals WHERE state = 'sent' AND updated_at <= $1
+                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     AND state = 'sent'
+   RETURNING *`,
+);
+
+/**
+ * The Withdrawal aggregate's storage. Hot paths run prepared statements inside a UnitOfWork transaction;
+ * every lookup a partner can cause is scoped by partner.
+ */
 @Injectable()
 export class WithdrawalRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async findByIdempotencyKey(partnerId: string, idempotencyKey: string, tx: Tx = this.prisma): Promise<Withdrawal | null> {
-    return (await tx.withdrawal.findUnique({
-      where: { partnerId_idempotencyKey: { partnerId, idempotencyKey } },
-    })) as Withdrawal | null;
+  async findByIdempotencyKey(partnerId: string, idempotencyKey: string): Promise<Withdrawal | null> {
+    const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_KEY.name, text: FIND_BY_KEY.text, values: [partnerId, idempotencyKey] });
+    return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
-  /** Inserts in state `created`. The unique (partner, key) index makes a concurrent duplicate wait, then fail here. */
-  async create(tx: Tx, data: NewWithdrawal): Promise<Withdrawal> {
-    try {
-      return (await tx.withdrawal.create({ data: { ...data, state: 'created' } })) as Withdrawal;
-    } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-        throw new DuplicateIdempotencyKeyError(data.idempotencyKey);
-      }
-      throw error;
-    }
+  /** Inserts in state `created` and holds amount + fee on the user's account (see INSERT_HELD). */
+  async createHeld(tx: Transaction, data: NewWithdrawal, now: Date): Promise<CreateOutcome> {
+    const [row] = await tx.rows<WithdrawalRow & { id: number | null; held: boolean; account_exists: boolean }>(INSERT_HELD, [
+      data.partnerId,
+      data.document,
+      data.idempotencyKey,
+      data.fingerprint,
+      data.address,
+      data.network,
+      data.feeChoice,
+      data.amountMicros.toString(),
+      data.feeMicros.toString(),
+      now,
+    ]);
+    if (row.id === null) return 'duplicate';
+    if (!row.held) return row.account_exists ? 'insufficient' : 'not_found';
+    return { created: toWithdrawal(row as WithdrawalRow) };
   }
 
-  /** Moves a withdrawal from `from` to `to` if it is still in `from`; null when another process got there first. */
-  async transition(
-    tx: Tx,
-    partnerId: string,
-    id: number,
-    from: WithdrawalState,
-    to: WithdrawalState,
-    patch: { txHash?: string; failureReason?: string } = {},
-  ): Promise<Withdrawal | null> {
-    const { count } = await tx.withdrawal.updateMany({
-      where: { id, partnerId, state: from },
-      data: { state: to, updatedAt: new Date(), ...patch },
-    });
-    if (count !== 1) return null;
-    return (await tx.withdrawal.findUniqueOrThrow({ where: { id } })) as Withdrawal;
+  /** Broadcasts up to `limit` withdrawals `created` before `before` (`sent`, with a transaction hash). */
+  async sendDue(tx: Transaction, before: Date, limit: number, now: Date): Promise<Withdrawal[]> {
+    return (await tx.rows<WithdrawalRow>(SEND_DUE, [before, limit, now])).map(toWithdrawal);
   }
 
-  /**
-   * Withdrawals that have waited in `state` since before `before`, across partners: the simulated chain
-   * is one system process serving every partner, and each item still carries its partner for the
-   * partner-scoped transition that follows (and its destination, which never changes, for the chain's
-   * outcome).
-   */
-  async findDueAcrossPartners(state: WithdrawalState, before: Date, limit: number): Promise<Array<{ id: number; partnerId: string; address: string }>> {
-    return this.prisma.withdrawal.findMany({
-      where: { state, updatedAt: { lte: before } },
-      select: { id: true, partnerId: true, address: true },
-      orderBy: { updatedAt: 'asc' },
-      take: limit,
-    });
+  /** Confirms up to `limit` withdrawals `sent` before `before`: `failed` for the failing destinations, else `settled`. */
+  async confirmDue(tx: Transaction, before: Date, limit: number, failingAddresses: string[], now: Date): Promise<Withdrawal[]> {
+    return (await tx.rows<WithdrawalRow>(CONFIRM_DUE, [before, limit, failingAddresses, now])).map(toWithdrawal);
   }
 }

@@ -30,11 +30,11 @@ export class ServiceConfig extends CommonConfig {
   @IsInt() @Min(0) @Max(65535)
   HEALTH_PORT: number = 0;
 
-  /** How many partitions one instance handles at once. */
-  @IsInt() @Min(1) @Max(64)
-  KAFKA_CONCURRENCY: number = 3;
+  /** How many messages one instance handles at once, across and within partitions (one key at a time). */
+  @IsInt() @Min(1) @Max(1024)
+  KAFKA_CONCURRENCY: number = 64;
 
   /** How often the outbox relay looks for unpublished events when nothing woke it. */
   @IsInt() @Min(10) @Max(60_000)
-  OUTBOX_POLL_MS: number = 200;
+  OUTBOX_POLL_MS: number = 1_000;
 }

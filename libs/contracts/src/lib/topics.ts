@@ -36,8 +36,6 @@ export const Topics = {
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 
-export const replyTopicOf = (topic: string): string => `${topic}.reply`;
-
 /** The services that answer a ping; the gateway's /readyz asks each of them. */
 export const ServicePings = {
   withdrawals: Topics.WithdrawalsPing,

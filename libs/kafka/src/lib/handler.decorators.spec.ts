@@ -1,12 +1,11 @@
 import { Controller, INestMicroservice, Logger } from '@nestjs/common';
-import { ClientKafka } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { ok, PingQuery, RequestReply, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { HandleEvent, HandleRequest } from './handler.decorators';
-import { kafkaClientConfig, KafkaConnection, kafkaServerOptions } from './kafka.options';
+import { KafkaConnection, kafkaServerOptions } from './kafka.options';
 import { MessageBus, ServiceUnavailableError } from './message-bus';
 import { ensureTopics } from './topic-admin';
 
@@ -45,13 +44,7 @@ beforeAll(async () => {
   responder = moduleRef.createNestMicroservice(kafkaServerOptions(connection, `decorators-spec-${run}`, 1));
 
   // The gateway's set-up (KafkaModule), with a reply consumer group of this run's own.
-  const client = new ClientKafka({
-    client: kafkaClientConfig(connection),
-    consumer: { groupId: `decorators-spec-${run}`, sessionTimeout: 15_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false },
-    producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
-    subscribe: { fromBeginning: false },
-  });
-  bus = new MessageBus(client, { requests: [RESPONDED, UNANSWERED], requestTimeoutMs: TIMEOUT_MS });
+  bus = new MessageBus({ connection, requests: { timeoutMs: TIMEOUT_MS }, idempotentProducer: false });
   // Both join a consumer group first; they do it at the same time to keep the suite short.
   await Promise.all([responder.listen(), bus.onModuleInit()]);
 }, 90_000);

@@ -1,31 +1,52 @@
-import { ClientKafka } from '@nestjs/microservices';
-import { Observable, of, throwError } from 'rxjs';
-import { Topics } from '@partner/contracts';
-import { MessageBus, ServiceUnavailableError } from './message-bus';
+import { RequestReplyChannel, ServiceUnavailableError } from './message-bus';
+import { ReplyEnvelope } from './reply-envelope';
 
-/** A ClientKafka whose `send` answers with the given observable: no broker needed for the mapping. */
-const busAnswering = (reply: () => Observable<unknown>, requestTimeoutMs = 1000) =>
-  new MessageBus({ send: reply } as unknown as ClientKafka, { requests: [], requestTimeoutMs });
+/** A channel whose wire answers each request with `answer` (or never): no broker needed for the mapping. */
+function channelAnswering(answer: ((correlationId: string) => ReplyEnvelope | undefined) | Error, timeoutMs = 1000) {
+  const channel: RequestReplyChannel = new RequestReplyChannel(async (_topic, _key, _value, correlationId) => {
+    if (answer instanceof Error) throw answer;
+    const envelope = answer(correlationId);
+    if (envelope) setImmediate(() => channel.deliver(correlationId, envelope));
+  }, timeoutMs);
+  return channel;
+}
 
-const ping = { sent_at: new Date().toISOString() };
-
-describe('MessageBus.request error mapping', () => {
-  it('returns the reply of the remote handler', async () => {
+describe('RequestReplyChannel (MessageBus.request)', () => {
+  it('returns the reply of the remote handler, matched by correlation id', async () => {
     const reply = { ok: true, data: { service: 'withdrawals', database: true } };
-    await expect(busAnswering(() => of(reply)).request(Topics.WithdrawalsPing, ping)).resolves.toEqual(reply);
+    const channel = channelAnswering(() => ({ response: reply }));
+    await expect(channel.request('withdrawals.query.ping.v1', {})).resolves.toEqual(reply);
+    expect(channel.pending).toBe(0);
   });
 
-  it('a remote handler that failed (error object, e.g. its database went away) is service unavailable, not a 500', async () => {
-    const failed = busAnswering(() => throwError(() => ({ status: 'error', message: 'Internal server error' })));
-    await expect(failed.request(Topics.WithdrawalsPing, ping)).rejects.toBeInstanceOf(ServiceUnavailableError);
+  it('routes concurrent replies to their own requests, whatever order they come back in', async () => {
+    const sent: Array<[string, string]> = [];
+    const channel = new RequestReplyChannel(async (_t, _k, value, correlationId) => void sent.push([correlationId, value]), 1000);
+    const first = channel.request('t', { n: 1 });
+    const second = channel.request('t', { n: 2 });
+    for (const [correlationId, value] of [...sent].reverse()) channel.deliver(correlationId, { response: JSON.parse(value) });
+    await expect(Promise.all([first, second])).resolves.toEqual([{ n: 1 }, { n: 2 }]);
   });
 
-  it('a transport error and a timeout are service unavailable too', async () => {
-    await expect(busAnswering(() => throwError(() => new Error('broker down'))).request(Topics.WithdrawalsPing, ping)).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
-    );
-    await expect(busAnswering(() => new Observable(() => undefined), 20).request(Topics.WithdrawalsPing, ping)).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
-    );
+  it('a remote handler that failed (its database went away) is service unavailable, not a 500', async () => {
+    const channel = channelAnswering(() => ({ err: 'Internal server error' }));
+    await expect(channel.request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('a transport error and a timeout are service unavailable too, and nothing stays pending', async () => {
+    await expect(channelAnswering(new Error('broker down')).request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+    const silent = channelAnswering(() => undefined, 20);
+    await expect(silent.request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(silent.pending).toBe(0);
+  });
+
+  it('ignores a late reply for a request that already timed out, and fails what waits at shutdown', async () => {
+    const sent: string[] = [];
+    const channel = new RequestReplyChannel(async (_t, _k, _v, correlationId) => void sent.push(correlationId), 10);
+    await expect(channel.request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(() => channel.deliver(sent[0], { response: 'too late' })).not.toThrow();
+    const waiting = channel.request('t', {});
+    channel.abortAll();
+    await expect(waiting).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 });

@@ -1,59 +1,225 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ClientKafka } from '@nestjs/microservices';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { Consumer, Kafka, Producer } from 'kafkajs';
 import { EventPayload, EventTopic, RequestPayload, RequestReply, RequestTopic } from '@partner/contracts';
-import { KAFKA_BUS_OPTIONS, KAFKA_CLIENT } from './kafka.tokens';
+import { CONSUMER_TIMINGS, createKafka, KafkaConnection } from './kafka-client';
+import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
+import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
+import { SendCoalescer } from './send-coalescer';
 
 export interface MessageBusOptions {
-  /** Request-reply topics this process sends to; their reply topics are subscribed before connecting. */
-  requests: RequestTopic[];
-  /** How long a request waits for its reply before the caller is told the service is unavailable. */
-  requestTimeoutMs: number;
+  connection: KafkaConnection;
+  /**
+   * When set, this process sends requests and waits for their replies, on a reply topic of its own.
+   * `timeoutMs`: how long a request waits before the caller is told the service is unavailable.
+   */
+  requests?: { timeoutMs: number };
+  /**
+   * An idempotent producer with one request in flight keeps the outbox relay's events unduplicated and
+   * in order. A process that only sends commands (the gateway) turns it off so its requests pipeline;
+   * commands are made safe to repeat by their idempotency keys instead.
+   */
+  idempotentProducer: boolean;
+  /** Replication factor of the reply topic this process creates. */
+  replicationFactor?: number;
 }
 
 /** Raised when a service does not answer in time or the broker cannot be reached. */
 export class ServiceUnavailableError extends Error {
-  constructor(readonly topic: string, cause?: unknown) {
-    super(`No reply on ${topic}${cause instanceof Error ? `: ${cause.message}` : ''}`);
+  constructor(
+    readonly topic: string,
+    cause?: unknown,
+  ) {
+    super(`No reply on ${topic}${cause instanceof Error ? `: ${cause.message}` : typeof cause === 'string' ? `: ${cause}` : ''}`);
+  }
+}
+
+interface Waiting {
+  topic: string;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Correlates requests with replies, whatever carries them: `send` puts a request on the wire, `deliver`
+ * is called with every reply that comes back. Kept apart from Kafka so its mapping is unit-tested.
+ */
+export class RequestReplyChannel {
+  private readonly logger = new Logger('MessageBus');
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly prefix = randomBytes(6).toString('hex');
+  private counter = 0;
+
+  constructor(
+    private readonly send: (topic: string, key: string | null, value: string, correlationId: string) => Promise<void>,
+    private readonly timeoutMs: number,
+  ) {}
+
+  request(topic: string, payload: unknown, key?: string): Promise<unknown> {
+    const correlationId = `${this.prefix}-${(this.counter++).toString(36)}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.settle(correlationId, new ServiceUnavailableError(topic)), this.timeoutMs);
+      this.waiting.set(correlationId, { topic, resolve, reject, timer });
+      this.send(topic, key ?? null, JSON.stringify(payload), correlationId).catch((error: unknown) =>
+        this.settle(correlationId, new ServiceUnavailableError(topic, error)),
+      );
+    });
+  }
+
+  /** A reply arrived. One for a request that already timed out (or another instance's) is ignored. */
+  deliver(correlationId: string, envelope: ReplyEnvelope): void {
+    const waiting = this.waiting.get(correlationId);
+    if (!waiting) return;
+    if (envelope.err !== undefined) {
+      // The remote handler threw (e.g. its database went away and the transaction rolled back): the caller
+      // cannot know the outcome and should retry with the same idempotency key: 503, not a 500 of ours.
+      this.logger.error(`Remote handler failed on ${waiting.topic}: ${envelope.err}`);
+      this.settle(correlationId, new ServiceUnavailableError(waiting.topic, envelope.err));
+    } else this.settle(correlationId, undefined, envelope.response);
+  }
+
+  /** Fails every request still waiting (shutdown). */
+  abortAll(): void {
+    for (const [id, w] of this.waiting) this.settle(id, new ServiceUnavailableError(w.topic, 'shutting down'));
+  }
+
+  get pending(): number {
+    return this.waiting.size;
+  }
+
+  private settle(correlationId: string, error: unknown, value?: unknown): void {
+    const waiting = this.waiting.get(correlationId);
+    if (!waiting) return;
+    this.waiting.delete(correlationId);
+    clearTimeout(waiting.timer);
+    if (error) waiting.reject(error);
+    else waiting.resolve(value);
   }
 }
 
 /**
  * The only way apps talk to Kafka: typed by the contracts' topic maps, so a payload that does not
- * belong to a topic does not compile. Wraps Nest's ClientKafka (request-reply correlation, reply
- * partitions) and exposes its idempotent producer for batch publishing.
+ * belong to a topic does not compile.
+ *
+ * Request-reply: each process that sends requests creates a one-partition reply topic of its own
+ * (`replies.<client>.<host>-<pid>-<random>`), consumed by a group of its own that never commits (a
+ * reply is only useful to the process waiting for it) and deleted at shutdown. So an instance fetches
+ * only its own replies, and any number of gateway instances can run.
  */
 @Injectable()
 export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(MessageBus.name);
+  private kafka?: Kafka;
+  private producer?: Producer;
+  private replyConsumer?: Consumer;
+  private channel?: RequestReplyChannel;
+  readonly replyTopic?: string;
 
-  constructor(
-    @Inject(KAFKA_CLIENT) private readonly client: ClientKafka,
-    @Inject(KAFKA_BUS_OPTIONS) private readonly options: MessageBusOptions,
-  ) {}
+  constructor(@Inject(KAFKA_BUS_OPTIONS) private readonly options: MessageBusOptions) {
+    if (options.requests) {
+      const instance = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`.replace(/[^a-zA-Z0-9._-]/g, '_');
+      this.replyTopic = `replies.${options.connection.clientId.replace(/-\d+$/, '')}.${instance}`.slice(0, 240);
+    }
+  }
 
   async onModuleInit(): Promise<void> {
-    for (const topic of this.options.requests) this.client.subscribeToResponseOf(topic);
-    await this.client.connect();
+    const kafka = createKafka(this.options.connection);
+    const producer = kafka.producer(
+      this.options.idempotentProducer ? { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false } : { allowAutoTopicCreation: false },
+    );
+    this.kafka = kafka;
+    this.producer = producer;
+    await producer.connect();
+    if (this.options.requests && this.replyTopic) await this.openReplies(kafka, producer, this.replyTopic, this.options.requests.timeoutMs);
+  }
+
+  private async openReplies(kafka: Kafka, producer: Producer, topic: string, timeoutMs: number): Promise<void> {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          {
+            topic,
+            numPartitions: 1,
+            replicationFactor: this.options.replicationFactor ?? 1,
+            // Replies are useless after the request timed out; a topic left by a killed process stays small.
+            configEntries: [{ name: 'retention.ms', value: String(60 * 60_000) }],
+          },
+        ],
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    // Commands are durable once acknowledged by all in-sync replicas; sends of one tick share a request.
+    const commands = new SendCoalescer(producer, -1);
+    const channel = new RequestReplyChannel(
+      (t, key, value, correlationId) =>
+        commands.send(t, { key, value, headers: { [REPLY_HEADERS.topic]: topic, [REPLY_HEADERS.correlationId]: correlationId } }),
+      timeoutMs,
+    );
+    this.channel = channel;
+    const consumer = kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
+    this.replyConsumer = consumer;
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    await consumer.connect();
+    // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
+    // The broker may not serve a topic's metadata for a moment after creating it: retry until it does.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        break;
+      } catch (error) {
+        if (attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: true,
+      eachBatch: async ({ batch }) => {
+        for (const message of batch.messages) {
+          const correlationId = message.headers?.[REPLY_HEADERS.correlationId]?.toString();
+          if (!correlationId || !message.value) continue;
+          try {
+            channel.deliver(correlationId, JSON.parse(message.value.toString()) as ReplyEnvelope);
+          } catch (error) {
+            this.logger.warn(`Unreadable reply ignored: ${(error as Error).message}`);
+          }
+        }
+      },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`reply consumer of ${topic} did not join its group within 60 s`)), 60_000);
+    });
+    await Promise.race([joined, deadline]).finally(() => clearTimeout(timer));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.client.close();
+    this.channel?.abortAll();
+    await this.replyConsumer?.disconnect().catch(() => undefined);
+    if (this.replyTopic && this.kafka) {
+      const admin = this.kafka.admin();
+      try {
+        await admin.connect();
+        await admin.deleteTopics({ topics: [this.replyTopic], timeout: 5_000 });
+      } catch (error) {
+        this.logger.warn(`Reply topic ${this.replyTopic} not deleted (it expires by retention): ${(error as Error).message}`);
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+    }
+    await this.producer?.disconnect().catch(() => undefined);
   }
 
   /** Sends a command or query and waits for its reply; `key` keeps one resource's requests in order. */
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>, key?: string): Promise<RequestReply<T>> {
-    try {
-      const reply$ = this.client.send<RequestReply<T>>(topic, { key: key ?? null, value: payload });
-      return await firstValueFrom(reply$.pipe(timeout(this.options.requestTimeoutMs)));
-    } catch (error) {
-      if (error instanceof TimeoutError) throw new ServiceUnavailableError(topic);
-      // Errors thrown inside a remote handler arrive as plain objects (e.g. its database went away and
-      // the transaction rolled back); anything else is transport. Either way the caller cannot know
-      // the outcome and should retry with the same idempotency key: 503, not a 500 of ours.
-      if (!(error instanceof Error)) this.logger.error(`Remote handler failed on ${topic}: ${JSON.stringify(error)}`);
-      throw new ServiceUnavailableError(topic, error);
-    }
+    if (!this.channel) throw new ServiceUnavailableError(topic, 'this process does not send requests');
+    return (await this.channel.request(topic, payload, key)) as RequestReply<T>;
   }
 
   /** Publishes events, all or nothing per call, in the given order within each key. */
@@ -64,7 +230,8 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       list.push({ key: m.key, value: JSON.stringify(m.payload), headers: m.headers });
       byTopic.set(m.topic, list);
     }
-    await this.client.producer.sendBatch({
+    if (!this.producer) throw new Error('MessageBus is not connected');
+    await this.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
     });

@@ -1,13 +1,12 @@
-import { ClientKafka } from '@nestjs/microservices';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { newUuid, pollUntil, requireEnv, withdrawalStateChanged } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { Admin, Consumer, Kafka, logLevel } from 'kafkajs';
-import { Pool, PoolClient } from 'pg';
-import { kafkaClientConfig, KafkaConnection } from './kafka.options';
+import { Pool } from 'pg';
+import { KafkaConnection } from './kafka.options';
 import { MessageBus } from './message-bus';
-import { outboxMessage, OutboxRelay, RawSql, TransactionalSql } from './outbox';
+import { outboxMessage, OutboxRelay, SqlPool } from './outbox';
 import { ensureTopics } from './topic-admin';
 
 // Integration: a real broker and a real PostgreSQL. The outbox lives in a scratch schema of this run,
@@ -18,32 +17,6 @@ const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split
 const databaseUrl = requireEnv('DATABASE_URL');
 const schema = `outbox_it_${randomBytes(6).toString('hex')}`;
 const table = `"${schema}"."outbox_messages"`;
-
-/** Test scaffolding: the relay's slice of a Prisma client over plain `pg`. */
-const rawSqlOver = (db: Pool | PoolClient): RawSql => ({
-  $queryRawUnsafe: async <T = unknown>(query: string, ...values: unknown[]): Promise<T> => (await db.query(query, values)).rows as T,
-  $executeRawUnsafe: async (query: string, ...values: unknown[]): Promise<number> => (await db.query(query, values)).rowCount ?? 0,
-});
-
-function transactionalSqlOver(pool: Pool): TransactionalSql {
-  return {
-    ...rawSqlOver(pool),
-    async $transaction<R>(fn: (tx: RawSql) => Promise<R>): Promise<R> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(rawSqlOver(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-  };
-}
 
 /** What the test consumer saw on the event topic, in the order of each partition. */
 interface Received {
@@ -128,7 +101,7 @@ async function unpublishedAmong(rows: Row[]): Promise<number> {
   return Number(result[0].n);
 }
 
-const newRelay = (sql: TransactionalSql, batchSize: number) => new OutboxRelay(sql, bus, { schema, pollMs: 60_000, batchSize });
+const newRelay = (sql: SqlPool, batchSize: number) => new OutboxRelay(sql, bus, { schema, pollMs: 60_000, batchSize });
 
 beforeAll(async () => {
   await ensureTopics(connection, loadConfig(CommonConfig).KAFKA_PARTITIONS);
@@ -147,12 +120,7 @@ beforeAll(async () => {
   await pool.query(`CREATE INDEX ON ${table} ("published_at", "id")`);
 
   // The same producer set-up as KafkaModule gives a process that only publishes.
-  const client = new ClientKafka({
-    client: kafkaClientConfig(connection),
-    producer: { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false },
-    producerOnlyMode: true,
-  });
-  bus = new MessageBus(client, { requests: [], requestTimeoutMs: 10_000 });
+  bus = new MessageBus({ connection, idempotentProducer: true });
   await bus.onModuleInit();
 
   const kafka = new Kafka({ clientId: `outbox-spec-reader-${process.pid}`, brokers: connection.brokers, logLevel: logLevel.NOTHING });
@@ -182,7 +150,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     const keys = ['101', '102', '103'];
     const rows = await insertRows(partnerId, keys, 30);
     // A batch size below the row count makes drain() go round several times.
-    const relay = newRelay(transactionalSqlOver(pool), 8);
+    const relay = newRelay(pool, 8);
 
     expect(await relay.drain()).toBe(30);
 
@@ -192,7 +160,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   }, 60_000);
 
   it('reports its backlog (pending rows, age of the oldest) for /metrics, and none once drained', async () => {
-    const relay = newRelay(transactionalSqlOver(pool), 500);
+    const relay = newRelay(pool, 500);
     await relay.drain();
     expect(await relay.backlog()).toEqual({ pending: 0, oldestAgeSeconds: 0 });
 
@@ -210,7 +178,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   it('publishes nothing when drained again with nothing pending', async () => {
     const partnerId = newUuid();
     const rows = await insertRows(partnerId, ['201', '202'], 6);
-    const relay = newRelay(transactionalSqlOver(pool), 500);
+    const relay = newRelay(pool, 500);
     expect(await relay.drain()).toBe(6);
 
     expect(await relay.drain()).toBe(0);
@@ -224,8 +192,8 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     const partnerId = newUuid();
     const rows = await insertRows(partnerId, ['301', '302', '303'], 60);
     // Two service instances: separate connection pools, so their transactions really overlap.
-    const first = newRelay(transactionalSqlOver(newPool()), 10);
-    const second = newRelay(transactionalSqlOver(newPool()), 10);
+    const first = newRelay(newPool(), 10);
+    const second = newRelay(newPool(), 10);
 
     const [a, b] = await Promise.all([first.drain(), second.drain()]);
 

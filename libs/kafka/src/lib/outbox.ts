@@ -1,18 +1,12 @@
 import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
+import { OutboxMessage } from './outbox-message';
+import { UnitOfWork } from './unit-of-work';
 
-/** A row of a service's `outbox_messages` table, written in the same transaction as the change it reports. */
-export interface OutboxMessage<T extends EventTopic = EventTopic> {
-  topic: T;
-  key: string;
-  payload: EventPayload<T>;
-}
-
-/** Builds an outbox row; typed so that a payload that does not belong to the topic does not compile. */
-export function outboxMessage<T extends EventTopic>(topic: T, key: string, payload: EventPayload<T>): OutboxMessage<T> {
-  return { topic, key, payload };
-}
+export type { OutboxMessage } from './outbox-message';
+export { outboxMessage } from './outbox-message';
 
 /**
  * The slice of a transaction client an outbox write needs: the service's `outbox_messages` model, which
@@ -22,7 +16,7 @@ export interface OutboxWriter {
   outboxMessage: { create(args: { data: { topic: string; key: string; payload: object } }): Promise<unknown> };
 }
 
-/** Writes outbox rows; only ever inside the transaction of the change they report. */
+/** Writes outbox rows inside a Prisma transaction (the paths not on the UnitOfWork). */
 @Injectable()
 export class OutboxRepository {
   async add<T extends EventTopic>(tx: OutboxWriter, message: OutboxMessage<T>): Promise<void> {
@@ -30,20 +24,27 @@ export class OutboxRepository {
   }
 }
 
-/** The slice of a Prisma client the relay needs; every generated client has it. */
-export interface RawSql {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
-}
-export interface TransactionalSql extends RawSql {
-  $transaction<R>(fn: (tx: RawSql) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
+/** The connection pool of a service's database (the pg driver's, shared with its Prisma client). */
+export type SqlPool = Pick<Pool, 'connect' | 'query'>;
+
+/** What a service's PrismaService offers the outbox: the pool underneath it. */
+export interface HasPool {
+  readonly pool: SqlPool;
 }
 
 interface OutboxRow {
-  id: bigint;
+  row_id: string;
   topic: EventTopic;
   key: string;
   payload: EventPayload<EventTopic>;
+}
+
+export interface OutboxRelayOptions {
+  schema: string;
+  /** The safety-net poll: events normally leave when a committed transaction wakes the relay. */
+  pollMs: number;
+  batchSize?: number;
+  retentionHours?: number;
 }
 
 /**
@@ -51,10 +52,15 @@ interface OutboxRow {
  * advisory lock), in id order, so the events of one resource reach Kafka in the order they were
  * committed. Rows are marked published in the same transaction that read them, after the broker
  * acknowledged them; a crash in between publishes them again, which consumers absorb by event id.
+ *
+ * It publishes when woken (a unit of work committed events) and polls only as a safety net (rows
+ * written by another instance, a publish that failed). Wakes that arrive while it publishes are
+ * folded into one more round, so under load every round carries a batch.
  */
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly table: string;
+  private readonly lockKey: string;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
@@ -62,11 +68,12 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private lastPrune = 0;
 
   constructor(
-    private readonly sql: TransactionalSql,
+    private readonly pool: SqlPool,
     private readonly bus: MessageBus,
-    private readonly options: { schema: string; pollMs: number; batchSize?: number; retentionHours?: number },
+    private readonly options: OutboxRelayOptions,
   ) {
     this.table = `"${options.schema}"."outbox_messages"`;
+    this.lockKey = this.table;
   }
 
   onApplicationBootstrap(): void {
@@ -92,6 +99,10 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     let total = 0;
     for (;;) {
       const sent = await this.publishBatch(batchSize);
+      if (sent === 'locked') {
+        // Another instance is publishing; it will see these rows too, or the next poll will.
+        return total;
+      }
       total += sent;
       if (sent < batchSize) return total;
     }
@@ -122,37 +133,47 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.schedule(this.again ? 0 : this.options.pollMs);
   }
 
-  private publishBatch(limit: number): Promise<number> {
-    return this.sql.$transaction(
-      async (tx) => {
-        const [{ locked }] = await tx.$queryRawUnsafe<Array<{ locked: boolean }>>(
-          'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
-          this.table,
-        );
-        if (!locked) return 0;
-        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
-          `SELECT id, topic, key, payload FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-          limit,
-        );
-        if (rows.length === 0) return 0;
+  private async publishBatch(limit: number): Promise<number | 'locked'> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const { rows: lock } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [this.lockKey]);
+      if (!lock[0].locked) {
+        await client.query('ROLLBACK');
+        return 'locked';
+      }
+      const { rows } = await client.query<OutboxRow>({
+        name: `outbox_pending_${this.options.schema}`,
+        // Ordered by the bigint column, not by the text alias of the output (which would put 10 before 2).
+        text: `SELECT id::text AS row_id, topic, key, payload FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+        values: [limit],
+      });
+      if (rows.length > 0) {
         await this.bus.publishBatch(rows.map((r) => ({ topic: r.topic, key: r.key, payload: r.payload })));
-        await tx.$executeRawUnsafe(
-          `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`,
-          rows.map((r) => r.id.toString()),
-        );
-        return rows.length;
-      },
-      { timeout: 60_000, maxWait: 10_000 },
-    );
+        await client.query({
+          name: `outbox_published_${this.options.schema}`,
+          text: `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`,
+          values: [rows.map((r) => r.row_id)],
+        });
+      }
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** What is waiting to be published: how many rows, and how long the oldest has waited (for /metrics). */
   async backlog(): Promise<{ pending: number; oldestAgeSeconds: number }> {
-    const [row] = await this.sql.$queryRawUnsafe<Array<{ pending: number; age: number }>>(
+    const { rows } = await this.pool.query<{ pending: number; age: number }>(
       `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age
        FROM ${this.table} WHERE published_at IS NULL`,
     );
-    return { pending: row.pending, oldestAgeSeconds: row.age };
+    return { pending: rows[0].pending, oldestAgeSeconds: rows[0].age };
   }
 
   /** Published rows are kept a while for audit and replay, then removed (README: retention). */
@@ -160,45 +181,41 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     if (Date.now() - this.lastPrune < 10 * 60_000) return;
     this.lastPrune = Date.now();
     const hours = this.options.retentionHours ?? 24 * 7;
-    await this.sql.$executeRawUnsafe(
-      `DELETE FROM ${this.table} WHERE published_at < now() - make_interval(hours => $1)`,
-      hours,
-    );
+    await this.pool.query(`DELETE FROM ${this.table} WHERE published_at < now() - make_interval(hours => $1)`, [hours]);
   }
 }
 
+type PooledClass = abstract new (...args: never[]) => HasPool;
+type PollConfigClass = abstract new (...args: never[]) => { OUTBOX_POLL_MS: number };
+
 /**
- * The relay of one service's outbox as a Nest provider: its Prisma client (any TransactionalSql), its
- * config (for OUTBOX_POLL_MS) and the PostgreSQL schema that holds its `outbox_messages`.
+ * The relay of one service's outbox as a Nest provider: its Prisma service (for the pool underneath),
+ * its config (for OUTBOX_POLL_MS) and the PostgreSQL schema that holds its `outbox_messages`.
  */
-export function outboxRelayProvider(
-  sql: abstract new (...args: never[]) => TransactionalSql,
-  config: abstract new (...args: never[]) => { OUTBOX_POLL_MS: number },
-  schema: string,
-): FactoryProvider<OutboxRelay> {
+export function outboxRelayProvider(sql: PooledClass, config: PollConfigClass, schema: string): FactoryProvider<OutboxRelay> {
   return {
     provide: OutboxRelay,
     inject: [sql, MessageBus, config],
-    useFactory: (db: TransactionalSql, bus: MessageBus, c: { OUTBOX_POLL_MS: number }) =>
-      new OutboxRelay(db, bus, { schema, pollMs: c.OUTBOX_POLL_MS }),
+    useFactory: (db: HasPool, bus: MessageBus, c: { OUTBOX_POLL_MS: number }) => new OutboxRelay(db.pool, bus, { schema, pollMs: c.OUTBOX_POLL_MS }),
   };
 }
 
 /**
- * A service's outbox, global to it: the writer its use cases call inside their transactions, and the
+ * A service's outbox, global to it: the unit of work its use cases run their transactions in (which
+ * writes the events and wakes the relay), the Prisma-side writer for the paths not on it yet, and the
  * relay that publishes what they wrote.
  */
-export function outboxModule(
-  sql: abstract new (...args: never[]) => TransactionalSql,
-  config: abstract new (...args: never[]) => { OUTBOX_POLL_MS: number },
-  schema: string,
-): DynamicModule {
+export function outboxModule(sql: PooledClass, config: PollConfigClass, schema: string): DynamicModule {
   @Module({})
   class OutboxModule {}
   return {
     module: OutboxModule,
     global: true,
-    providers: [OutboxRepository, outboxRelayProvider(sql, config, schema)],
-    exports: [OutboxRelay, OutboxRepository],
+    providers: [
+      OutboxRepository,
+      outboxRelayProvider(sql, config, schema),
+      { provide: UnitOfWork, inject: [sql, OutboxRelay], useFactory: (db: HasPool, relay: OutboxRelay) => new UnitOfWork(db.pool, relay) },
+    ],
+    exports: [OutboxRelay, OutboxRepository, UnitOfWork],
   };
 }

@@ -1,16 +1,17 @@
 import { Kafka } from 'kafkajs';
-import { eventTopics, replyTopicOf, requestTopics } from '@partner/contracts';
-import { kafkaClientConfig, KafkaConnection } from './kafka.options';
+import { eventTopics, requestTopics } from '@partner/contracts';
+import { kafkaClientConfig, KafkaConnection } from './kafka-client';
 
-/** Every topic the system uses: commands and queries, their reply topics, and domain events. */
+/**
+ * Every shared topic the system uses: commands and queries, and domain events. Replies go to a topic of
+ * each requesting process's own, which that process creates (MessageBus).
+ */
 export function allTopics(): string[] {
-  return [...requestTopics, ...requestTopics.map(replyTopicOf), ...eventTopics];
+  return [...requestTopics, ...eventTopics];
 }
 
 /**
- * Creates the project's topics when missing (the broker does not auto-create them). Reply topics get
- * the same partition count as the rest: every gateway instance needs a partition of each reply topic.
- * Idempotent, so every process runs it at start-up without coordination.
+ * Creates the project's topics when missing (the broker does not auto-create them). Idempotent, so every process runs it at start-up without coordination.
  */
 export async function ensureTopics(conn: KafkaConnection, partitions: number): Promise<string[]> {
   const admin = new Kafka(kafkaClientConfig(conn)).admin();

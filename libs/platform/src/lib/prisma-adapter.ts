@@ -5,10 +5,10 @@ import { Pool } from 'pg';
 const logger = new Logger('PostgreSQL');
 
 /**
- * The driver adapter every service's Prisma client runs on (no native engine here). Each service owns one
+ * The pool under the driver adapter every service's Prisma client runs on (no native engine here). Each service owns one
  * PostgreSQL schema: `schema` qualifies Prisma's own queries, `search_path` makes raw SQL land there too.
  */
-function pgAdapter(databaseUrl: string, schema: string): PrismaPg {
+function pgPool(databaseUrl: string, schema: string): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
   // When the server drops connections (a restart, pg_terminate_backend), a client can emit 'error' while
   // nothing listens: pg-pool's query() listens only `once`, and the adapter removes its transaction
@@ -16,10 +16,20 @@ function pgAdapter(databaseUrl: string, schema: string): PrismaPg {
   // for the client's whole life keeps the service up; the query in flight still fails, and the pool
   // discards the broken client by itself.
   pool.on('connect', (client) => client.on('error', (error: Error) => logger.warn(`connection lost: ${error.message}`)));
-  return new PrismaPg(pool, { schema, disposeExternalPool: true });
+  return pool;
 }
 
 type PrismaClientClass<T> = new (options: { adapter: PrismaPg }) => T;
+
+/** What a service's PrismaService offers besides its generated client. */
+export interface SchemaPrismaExtras extends OnApplicationShutdown {
+  /**
+   * The pool Prisma itself runs on (search_path set to the schema), for the few hot queries where
+   * Prisma's own per-query work costs more than PostgreSQL's (measured on the events feed: 0.95 ms per
+   * `$queryRaw` against 0.25 ms for the same statement through pg). Closed with the client.
+   */
+  readonly pool: Pool;
+}
 
 /**
  * The base of every service's PrismaService: its own generated client, connected to its own schema
@@ -29,8 +39,12 @@ type PrismaClientClass<T> = new (options: { adapter: PrismaPg }) => T;
 export function schemaPrismaClient<T extends { $disconnect(): Promise<void> }>(Client: PrismaClientClass<T>, schema: string) {
   const Base = Client as PrismaClientClass<{ $disconnect(): Promise<void> }>;
   abstract class SchemaPrismaClient extends Base implements OnApplicationShutdown {
+    readonly pool: Pool;
+
     constructor(databaseUrl: string) {
-      super({ adapter: pgAdapter(databaseUrl, schema) });
+      const pool = pgPool(databaseUrl, schema);
+      super({ adapter: new PrismaPg(pool, { schema, disposeExternalPool: true }) });
+      this.pool = pool;
     }
 
     async onApplicationShutdown(): Promise<void> {
@@ -38,5 +52,5 @@ export function schemaPrismaClient<T extends { $disconnect(): Promise<void> }>(C
     }
   }
   // The generated client's own members (its models, $transaction...) on the instances, not only $disconnect.
-  return SchemaPrismaClient as unknown as abstract new (databaseUrl: string) => T & OnApplicationShutdown;
+  return SchemaPrismaClient as unknown as abstract new (databaseUrl: string) => T & SchemaPrismaExtras;
 }

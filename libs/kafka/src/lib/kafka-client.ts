@@ -1,0 +1,40 @@
+import { connect as netConnect, Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { ISocketFactory, Kafka, KafkaConfig, logLevel } from 'kafkajs';
+
+export interface KafkaConnection {
+  brokers: string[];
+  /** Names the process in broker logs and metrics: `<service>-<pid>`. */
+  clientId: string;
+}
+
+/** Retries long enough to ride out a broker restart (about a minute) instead of crashing the process. */
+const RETRY = { initialRetryTime: 200, retries: 12, maxRetryTime: 10_000 };
+
+/**
+ * kafkajs's own socket factory leaves Nagle's algorithm on: a small produce request then waits for the
+ * previous one's ACK (up to 40 ms with delayed ACKs) before it leaves. Request-reply is all small writes.
+ */
+const noDelaySocketFactory: ISocketFactory = ({ host, port, ssl, onConnect }) => {
+  const socket: Socket = ssl ? tlsConnect({ host, port, servername: host, ...ssl }, onConnect) : netConnect({ host, port }, onConnect);
+  socket.setKeepAlive(true, 60_000);
+  socket.setNoDelay(true);
+  return socket;
+};
+
+export const kafkaClientConfig = (conn: KafkaConnection): KafkaConfig => ({
+  clientId: conn.clientId,
+  brokers: conn.brokers,
+  retry: RETRY,
+  logLevel: logLevel.WARN,
+  socketFactory: noDelaySocketFactory,
+});
+
+/** The one way the project builds a kafkajs client (apps never do it by hand). */
+export const createKafka = (conn: KafkaConnection): Kafka => new Kafka(kafkaClientConfig(conn));
+
+/**
+ * Consumer group timings. A crashed instance holds its partitions until its session times out, so the
+ * session is as short as the broker allows by default (group.min.session.timeout.ms = 6 s).
+ */
+export const CONSUMER_TIMINGS = { sessionTimeout: 6_000, heartbeatInterval: 1_000, rebalanceTimeout: 10_000 } as const;

@@ -1,0 +1,281 @@
+import { Logger } from '@nestjs/common';
+import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
+import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { lastValueFrom } from 'rxjs';
+import { CONSUMER_TIMINGS, createKafka, KafkaConnection } from './kafka-client';
+import { PartitionProgress } from './partition-progress';
+import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
+import { SendCoalescer } from './send-coalescer';
+
+export interface KafkaServerOptions {
+  connection: KafkaConnection;
+  /** The service's name: its event consumer group; its request consumer group is `<name>.requests`. */
+  groupId: string;
+  /** Handlers running at once in this process, across all partitions (back-pressure beyond it). */
+  maxInFlight: number;
+  /** How often finished offsets are committed. */
+  commitIntervalMs?: number;
+}
+
+/** The message a handler gets as its Nest context: `[message, partition, topic]`. */
+export class KafkaMessageContext extends BaseRpcContext<[KafkaMessage, number, string]> {}
+
+/** A counting semaphore: `acquire` waits while `limit` holders are inside. */
+class Slots {
+  private used = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  acquire(): Promise<void> | void {
+    if (this.used < this.limit) {
+      this.used++;
+      return;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.used--;
+  }
+}
+
+const backoffMs = (attempt: number) => Math.min(10_000, 100 * 2 ** Math.min(attempt, 7));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The services' Kafka transport: a Nest custom strategy that runs the `@HandleRequest` / `@HandleEvent`
+ * handlers of a service with bounded concurrency across and within partitions.
+ *
+ * Why not Nest's own ServerKafka: it runs kafkajs `eachMessage`, so a partition's messages run one after
+ * the other, only `partitionsConsumedConcurrently` partitions run at once, kafkajs fetches nothing new
+ * until every batch of the last fetch is done, and an offset commit is awaited after each batch. Under
+ * load that is queueing, not work. Here:
+ * - each fetched message is handed to a handler at once (up to `maxInFlight` running, beyond that the
+ *   fetch loop waits: back-pressure), and kafkajs is told to fetch on;
+ * - messages with the same key run in arrival order (one chain per key); different keys run in parallel;
+ * - offsets are committed every `commitIntervalMs`, only up to the oldest message not yet finished;
+ * - requests and events have separate consumer groups, so a slow query never delays a projection;
+ * - a failing event handler is retried with backoff (its key waits, so order holds); a failing request
+ *   handler is answered with an error, which the gateway turns into 503.
+ */
+export class KafkaServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger = new Logger(KafkaServer.name);
+  private kafka?: Kafka;
+  private producer?: Producer;
+  private replies?: SendCoalescer;
+  private readonly consumers: Consumer[] = [];
+  private readonly progress = new Map<Consumer, Map<string, PartitionProgress>>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly slots: Slots;
+  private commitTimer?: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(private readonly options: KafkaServerOptions) {
+    super();
+    this.slots = new Slots(options.maxInFlight);
+  }
+
+  listen(callback: (error?: unknown) => void): void {
+    this.start().then(
+      () => callback(),
+      (error: unknown) => callback(error),
+    );
+  }
+
+  private async start(): Promise<void> {
+    const requests: string[] = [];
+    const events: string[] = [];
+    for (const [pattern, handler] of this.messageHandlers) (handler.isEventHandler ? events : requests).push(pattern);
+    this.kafka = createKafka(this.options.connection);
+    if (requests.length > 0) {
+      this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
+      await this.producer.connect();
+      // A lost reply only makes the gateway time out and the partner retry with the same key: acks=1.
+      this.replies = new SendCoalescer(this.producer, 1);
+      // Requests older than this consumer have timed out at the gateway: a new group starts at the end.
+      await this.consume(this.kafka, `${this.options.groupId}.requests`, requests, false);
+    }
+    // A new event group starts at the beginning: nothing published before the service's first start is lost.
+    if (events.length > 0) await this.consume(this.kafka, this.options.groupId, events, true);
+    this.commitTimer = setInterval(() => void this.commit(), this.options.commitIntervalMs ?? 200);
+  }
+
+  private async consume(kafka: Kafka, groupId: string, topics: string[], fromBeginning: boolean): Promise<void> {
+    const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
+    this.consumers.push(consumer);
+    const progress = new Map<string, PartitionProgress>();
+    this.progress.set(consumer, progress);
+    // After a rebalance, forget partitions this member no longer owns: their finished offsets are not
+    // ours to commit any more, and if one comes back it starts from the group's committed offset.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const owned = new Set<string>();
+      for (const [topic, partitions] of Object.entries(payload.memberAssignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
+      for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 4,
+      eachBatch: (payload) => this.dispatchBatch(progress, payload),
+    });
+  }
+
+  private async dispatchBatch(progress: Map<string, PartitionProgress>, payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const partitionKey = `${batch.topic}:${batch.partition}`;
+    let tracker = progress.get(partitionKey);
+    if (!tracker) progress.set(partitionKey, (tracker = new PartitionProgress()));
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale() || this.closing) return;
+      const offset = Number(message.offset);
+      if (!tracker.seen(offset)) {
+        await this.slots.acquire();
+        tracker.start(offset);
+        const owner = tracker;
+        const key = `${partitionKey}:${message.key?.toString() ?? `offset:${offset}`}`;
+        this.chain(key, async () => {
+          try {
+            await this.handle(batch.topic, batch.partition, message);
+            owner.finish(offset);
+          } finally {
+            this.slots.release();
+          }
+        });
+      }
+      // Fetch on from the next message; what may be committed is decided by `finish`, not by this.
+      resolveOffset(message.offset);
+    }
+    await heartbeat();
+  }
+
+  /** Runs `task` after every earlier task of the same key. */
+  private chain(key: string, task: () => Promise<void>): void {
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next = previous.then(task).catch(() => undefined);
+    this.chains.set(key, next);
+    this.running.add(next);
+    void next.then(() => {
+      this.running.delete(next);
+      if (this.chains.get(key) === next) this.chains.delete(key);
+    });
+  }
+
+  private async handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+    const handler = this.getHandlerByPattern(topic);
+    if (!handler) {
+      this.logger.error(`No handler for ${topic}; message at offset ${message.offset} skipped`);
+      return;
+    }
+    const context = new KafkaMessageContext([message, partition, topic]);
+    const data = parse(message.value);
+    if (handler.isEventHandler) return this.runEvent(topic, handler, data, context);
+    const replyTopic = header(message, REPLY_HEADERS.topic);
+    const correlationId = header(message, REPLY_HEADERS.correlationId);
+    let envelope: ReplyEnvelope;
+    try {
+      envelope = { response: await this.run(handler, data, context) };
+    } catch (error) {
+      this.logger.error(`Handler of ${topic} failed: ${describe(error)}`);
+      envelope = { err: describe(error) };
+    }
+    if (!replyTopic || !correlationId || !this.replies) return;
+    await this.replies
+      .send(replyTopic, { value: JSON.stringify(envelope), headers: { [REPLY_HEADERS.correlationId]: correlationId } })
+      .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
+  }
+
+  /**
+   * An event handler that throws is retried until it succeeds: its key waits meanwhile and the commit
+   * stays behind it, exactly as a redelivery would, without re-reading the partition. On shutdown the
+   * retry stops and, uncommitted, the event comes back to the next consumer.
+   */
+  private async runEvent(topic: string, handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.run(handler, data, context);
+        return;
+      } catch (error) {
+        if (this.closing) throw error;
+        this.logger.warn(`Handler of ${topic} failed (attempt ${attempt}), retrying: ${describe(error)}`);
+        await sleep(backoffMs(attempt));
+      }
+    }
+  }
+
+  private async run(handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<unknown> {
+    return lastValueFrom(this.transformToObservable(await handler(data, context)), { defaultValue: undefined });
+  }
+
+  private async commit(): Promise<void> {
+    await Promise.all(
+      this.consumers.map(async (consumer) => {
+        const offsets: Array<{ topic: string; partition: number; offset: string }> = [];
+        const trackers: Array<[PartitionProgress, number]> = [];
+        for (const [key, tracker] of this.progress.get(consumer) ?? []) {
+          const offset = tracker.takeCommit();
+          if (offset === undefined) continue;
+          const cut = key.lastIndexOf(':');
+          offsets.push({ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset: String(offset) });
+          trackers.push([tracker, offset]);
+        }
+        if (offsets.length === 0) return;
+        try {
+          await consumer.commitOffsets(offsets);
+          for (const [tracker, offset] of trackers) tracker.markCommitted(offset);
+        } catch (error) {
+          // A rebalance is under way; the next tick commits what this member still owns.
+          this.logger.debug(`Offset commit deferred: ${describe(error)}`);
+        }
+      }),
+    );
+  }
+
+  /** Stops fetching, lets the handlers in flight finish (bounded), commits what finished, disconnects. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.consumers.map((c) => c.stop().catch(() => undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, 8_000)));
+    await Promise.race([Promise.allSettled([...this.running]), deadline]);
+    clearTimeout(timer);
+    clearInterval(this.commitTimer);
+    await this.commit();
+    await Promise.all(this.consumers.map((c) => c.disconnect().catch(() => undefined)));
+    await this.producer?.disconnect().catch(() => undefined);
+  }
+
+  on(): never {
+    throw new Error('KafkaServer has no events to listen to');
+  }
+
+  unwrap<T>(): T {
+    return this.kafka as T;
+  }
+}
+
+function parse(value: Buffer | null): unknown {
+  if (!value) return undefined;
+  try {
+    return JSON.parse(value.toString());
+  } catch {
+    // Not JSON: the handler's contract validation refuses it with a clear message.
+    return value.toString();
+  }
+}
+
+function header(message: KafkaMessage, name: string): string | undefined {
+  const value = message.headers?.[name];
+  return value === undefined ? undefined : value.toString();
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}

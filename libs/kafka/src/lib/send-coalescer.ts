@@ -1,0 +1,56 @@
+import { CompressionTypes, Message, Producer } from 'kafkajs';
+
+interface Pending {
+  topic: string;
+  message: Message;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Turns the sends made during one turn of the event loop into one produce request. Under load, dozens of
+ * handlers finish (or HTTP requests arrive) in the same turn; one request each costs a round trip and a
+ * syscall per message on both sides, one request for all costs one. Order is kept per topic-partition
+ * by Kafka, and each caller still learns whether its own message was acknowledged.
+ */
+export class SendCoalescer {
+  private queue: Pending[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly producer: Producer,
+    private readonly acks: -1 | 1,
+  ) {}
+
+  send(topic: string, message: Message): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ topic, message, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    const byTopic = new Map<string, Message[]>();
+    for (const p of batch) {
+      const list = byTopic.get(p.topic) ?? [];
+      list.push(p.message);
+      byTopic.set(p.topic, list);
+    }
+    try {
+      await this.producer.sendBatch({
+        acks: this.acks,
+        compression: CompressionTypes.None,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
+      for (const p of batch) p.resolve();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Load generators and statistics for `npm run bench`: a closed loop (N workers, each sends its next
+ * request when the previous one answered) and an open loop (requests leave on a fixed schedule,
+ * whatever the answers; latency counted from the scheduled time, so a stall is not hidden by the
+ * generator waiting for it: no coordinated omission).
+ */
+import { performance } from 'node:perf_hooks';
+import { ApiClient, newUuid, VALID_ADDRESS } from '../../libs/testing/src';
+
+export const USDT = 1_000_000;
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface Distribution {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** Nearest-rank percentiles. */
+export function distribution(values: number[]): Distribution | null {
+  if (values.length === 0) return null;
+  const sorted = Float64Array.from(values).sort();
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    count: sorted.length,
+    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+    p50: round(at(50)),
+    p90: round(at(90)),
+    p99: round(at(99)),
+    max: round(sorted[sorted.length - 1]),
+  };
+}
+
+/** Who sends request number i: the partner's client (pointed at the stack under test) and the user. */
+export type Pick = (i: number) => { api: ApiClient; document: string };
+
+export interface LoadResult {
+  requests: number;
+  durationMs: number;
+  throughput: number;
+  statusCounts: Record<string, number>;
+  latencyMs: Distribution | null;
+  /** Ids of the withdrawals created (201), for the database-side measures. */
+  ids: number[];
+  non2xxSamples: string[];
+  /** Raw latencies, kept to merge the passes of one level (not written to results.json). */
+  latencies: number[];
+}
+
+interface Outcome {
+  status: string;
+  latency: number;
+  id?: number;
+  sample?: string;
+}
+
+async function postWithdrawal(api: ApiClient, document: string, since: number): Promise<Outcome> {
+  const body = { document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'MEDIUM', network: 'MATIC' };
+  try {
+    const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', body);
+    const latency = performance.now() - since;
+    if (res.status === 201) return { status: '201', latency, id: res.body.id };
+    return { status: String(res.status), latency, sample: `${res.status} ${JSON.stringify(res.body)}`.slice(0, 300) };
+  } catch (error) {
+    const status = `error:${(error as Error).name}`;
+    return { status, latency: performance.now() - since, sample: `${status} ${(error as Error).message}`.slice(0, 300) };
+  }
+}
+
+class Tally {
+  readonly latencies: number[] = [];
+  readonly statusCounts: Record<string, number> = {};
+  readonly ids: number[] = [];
+  readonly samples: string[] = [];
+  lastAnswer = 0;
+
+  add(o: Outcome): void {
+    this.latencies.push(o.latency);
+    this.statusCounts[o.status] = (this.statusCounts[o.status] ?? 0) + 1;
+    if (o.id !== undefined) this.ids.push(o.id);
+    if (o.sample && this.samples.length < 20) this.samples.push(o.sample);
+    this.lastAnswer = Math.max(this.lastAnswer, performance.now());
+  }
+
+  result(requests: number, started: number): LoadResult {
+    const durationMs = (this.lastAnswer || performance.now()) - started;
+    return {
+      requests,
+      durationMs: Math.round(durationMs),
+      throughput: Math.round((requests / (durationMs / 1000)) * 10) / 10,
+      statusCounts: this.statusCounts,
+      latencyMs: distribution(this.latencies),
+      ids: this.ids,
+      non2xxSamples: this.samples,
+      latencies: this.latencies,
+    };
+  }
+}
+
+/** `requests` POSTs from `concurrency` workers, each waiting for its answer before the next. */
+export async function closedLoop(requests: number, concurrency: number, pick: Pick, stopped: () => boolean): Promise<LoadResult> {
+  const tally = new Tally();
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (!stopped()) {
+      const i = next++;
+      if (i >= requests) return;
+      const { api, document } = pick(i);
+      tally.add(await postWithdrawal(api, document, performance.now()));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return tally.result(requests, started);
+}
+
+export interface OpenLoopResult extends LoadResult {
+  ratePerSecond: number;
+  /** How late the generator itself sent, worst case: large values mean the bench machine, not the stack, lagged. */
+  maxSendDelayMs: number;
+  /** Most requests waiting for their answer at once. */
+  maxInFlight: number;
+}
+
+/** `rate` POSTs per second for `seconds`, each sent at its scheduled time whether or not earlier ones answered. */
+export async function openLoop(rate: number, seconds: number, pick: Pick, stopped: () => boolean): Promise<OpenLoopResult> {
+  const tally = new Tally();
+  const total = Math.max(1, Math.round(rate * seconds));
+  const interval = 1000 / rate;
+  const pending: Promise<void>[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let maxSendDelayMs = 0;
+  const started = performance.now();
+  let i = 0;
+  while (i < total && !stopped()) {
+    const now = performance.now();
+    for (; i < total && started + i * interval <= now; i++) {
+      const scheduled = started + i * interval;
+      maxSendDelayMs = Math.max(maxSendDelayMs, now - scheduled);
+      const { api, document } = pick(i);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      pending.push(
+        postWithdrawal(api, document, scheduled).then((o) => {
+          inFlight--;
+          tally.add(o);
+        }),
+      );
+    }
+    await sleep(Math.max(0, started + i * interval - performance.now()));
+  }
+  await Promise.all(pending);
+  return { ...tally.result(i, started), ratePerSecond: rate, maxSendDelayMs: Math.round(maxSendDelayMs * 10) / 10, maxInFlight };
+}

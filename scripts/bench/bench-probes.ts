@@ -1,0 +1,241 @@
+/**
+ * What `npm run bench` reads besides HTTP answers: the bench database (lag from commit timestamps,
+ * completion, outbox and chain backlogs, pg_stat_database counters), /proc (CPU and RSS per process,
+ * PostgreSQL backends included) and each app's /metrics (event-loop lag).
+ */
+import { readFileSync } from 'node:fs';
+import { Client } from 'pg';
+import { distribution, Distribution, sleep } from './bench-load';
+
+// ------------------------------------------------------------------------------------ /proc
+/** CPU milliseconds (user+system) a process has used so far; null when it is gone or unreadable. */
+export function cpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks (100 Hz)
+  } catch {
+    return null;
+  }
+}
+
+/** Resident set size in MB, from /proc/<pid>/status. */
+export function rssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------------------------ /metrics
+/**
+ * `nodejs_eventloop_lag_p99_seconds` of one app, in ms. prom-client resets its event-loop histogram at
+ * every scrape, so a scrape before a phase and one after it give the p99 over the phase.
+ */
+export async function eventLoopP99Ms(url: string): Promise<number | null> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    const m = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? ([0-9.eE+-]+)$/m.exec(await res.text());
+    return m ? Math.round(Number(m[1]) * 1000 * 100) / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------------------------ database
+export interface PgCounters {
+  xactCommit: number;
+  xactRollback: number;
+  tupInserted: number;
+  tupUpdated: number;
+  tupDeleted: number;
+  tupFetched: number;
+  /** Total calls in pg_stat_statements for this database, when the extension is loaded. */
+  statements: number | null;
+}
+
+export interface Backlog {
+  /** Unpublished outbox rows per schema. */
+  outbox: Record<string, number>;
+  outboxTotal: number;
+  /** Withdrawals past their simulated-chain due time (created older than the send delay, sent older than the settle delay). */
+  chainDue: number;
+}
+
+export interface LagResult {
+  lagMs: Distribution | null;
+  /** Withdrawals whose `created` event is not in the feed. */
+  missing: number;
+}
+
+export class BenchDatabase {
+  private readonly client: Client;
+  private outboxSchemas: string[] = [];
+  statementsAvailable = false;
+  statementsNote = '';
+
+  constructor(databaseUrl: string, private readonly chain: { sendDelayMs: number; settleDelayMs: number }) {
+    this.client = new Client({ connectionString: databaseUrl, application_name: 'bench-probe' });
+  }
+
+  async connect(): Promise<void> {
+    await this.client.connect();
+    const rows = await this.client.query<{ schema: string }>(
+      "SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_messages' ORDER BY 1",
+    );
+    this.outboxSchemas = rows.rows.map((r) => r.schema);
+    // pg_stat_statements only counts when the server preloads it (shared_preload_libraries); creating
+    // the extension without that would make every read of its view fail.
+    const preload = await this.client.query<{ v: string }>('SELECT current_setting($1) AS v', ['shared_preload_libraries']);
+    if (preload.rows[0].v.split(',').map((s) => s.trim()).includes('pg_stat_statements')) {
+      await this.client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      this.statementsAvailable = true;
+    } else {
+      this.statementsNote = 'pg_stat_statements is not in shared_preload_libraries: statements per request not measured (commits and tuples only)';
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+
+  /** PIDs of the backends connected to the bench database (the apps' pools), this probe's own excluded. */
+  async backendPids(): Promise<number[]> {
+    const r = await this.client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    return r.rows.map((row) => row.pid);
+  }
+
+  /**
+   * pg_stat_database counters. PostgreSQL 15 flushes a backend's counters when it goes idle, at most
+   * once a second and up to 10 s late for a backend that then stays idle: counts over a short window
+   * are approximate at its edges (a phase's delta includes its drain, which gives them time to land).
+   */
+  async counters(): Promise<PgCounters> {
+    const r = await this.client.query<Record<string, string>>(
+      `SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_fetched
+       FROM pg_stat_database WHERE datname = current_database()`,
+    );
+    const row = r.rows[0];
+    let statements: number | null = null;
+    if (this.statementsAvailable) {
+      const s = await this.client.query<{ calls: string }>(
+        'SELECT COALESCE(sum(calls), 0)::bigint AS calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())',
+      );
+      statements = Number(s.rows[0].calls);
+    }
+    return {
+      xactCommit: Number(row.xact_commit),
+      xactRollback: Number(row.xact_rollback),
+      tupInserted: Number(row.tup_inserted),
+      tupUpdated: Number(row.tup_updated),
+      tupDeleted: Number(row.tup_deleted),
+      tupFetched: Number(row.tup_fetched),
+      statements,
+    };
+  }
+
+  async backlog(): Promise<Backlog> {
+    const outboxSql = this.outboxSchemas.map((s) => `(SELECT count(*) FROM "${s}".outbox_messages WHERE published_at IS NULL)::int AS "${s}"`);
+    const r = await this.client.query<Record<string, number>>(
+      `SELECT ${[...outboxSql, `(SELECT count(*) FROM withdrawals.withdrawals
+          WHERE (state = 'created' AND updated_at < now() - make_interval(secs => $1::float8 / 1000))
+             OR (state = 'sent' AND updated_at < now() - make_interval(secs => $2::float8 / 1000)))::int AS chain_due`].join(', ')}`,
+      [this.chain.sendDelayMs, this.chain.settleDelayMs],
+    );
+    const row = r.rows[0];
+    const outbox: Record<string, number> = {};
+    for (const s of this.outboxSchemas) outbox[s] = row[s];
+    return { outbox, outboxTotal: Object.values(outbox).reduce((a, b) => a + b, 0), chainDue: row.chain_due };
+  }
+
+  /** How many of `ids` have a final state both in the withdrawals table and in the feed. */
+  async finished(ids: number[]): Promise<number> {
+    const r = await this.client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM withdrawals.withdrawals w
+       WHERE w.id = ANY($1::int[]) AND w.state IN ('settled', 'failed')
+         AND EXISTS (SELECT 1 FROM events.feed_events f
+                     WHERE f.partner_id = w.partner_id AND f.type = 'usdt_withdrawal'
+                       AND f.resource_id = w.id::text AND f.state = w.state)`,
+      [ids],
+    );
+    return r.rows[0].n;
+  }
+
+  /** Waits (polling every `pollMs`) until every withdrawal of `ids` is final in the feed; returns the ones that are not. */
+  async waitFinished(ids: number[], timeoutMs: number, pollMs: number, stopped: () => boolean): Promise<number> {
+    const until = Date.now() + timeoutMs;
+    let done = 0;
+    while (!stopped()) {
+      done = await this.finished(ids);
+      if (done >= ids.length || Date.now() > until) break;
+      await sleep(pollMs);
+    }
+    return ids.length - done;
+  }
+
+  /**
+   * Creation → feed lag from the database's own clocks: the withdrawal's created_at (set in the
+   * transaction that created it) against the created_at of its `created` row in the feed (set in the
+   * projector's transaction). No API poll, so neither the poll period nor the poller's load is in it.
+   */
+  async creationToFeedLag(ids: number[]): Promise<LagResult> {
+    if (ids.length === 0) return { lagMs: null, missing: 0 };
+    const r = await this.client.query<{ lag_ms: number }>(
+      `SELECT EXTRACT(EPOCH FROM f.created_at - w.created_at)::float8 * 1000 AS lag_ms
+       FROM withdrawals.withdrawals w
+       JOIN events.feed_events f
+         ON f.partner_id = w.partner_id AND f.type = 'usdt_withdrawal' AND f.state = 'created' AND f.resource_id = w.id::text
+       WHERE w.id = ANY($1::int[])`,
+      [ids],
+    );
+    return { lagMs: distribution(r.rows.map((row) => row.lag_ms)), missing: ids.length - r.rows.length };
+  }
+}
+
+/** Samples the backlog every `everyMs` while a run goes on; start, max and end summarize it. */
+export class BacklogSampler {
+  readonly samples: Array<{ atMs: number } & Backlog> = [];
+  private timer?: NodeJS.Timeout;
+  private busy = false;
+  private readonly t0 = Date.now();
+
+  constructor(private readonly db: BenchDatabase, private readonly everyMs = 1000) {}
+
+  async start(): Promise<void> {
+    await this.sample();
+    this.timer = setInterval(() => void this.sample(), this.everyMs);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    while (this.busy) await sleep(10);
+    await this.sample();
+  }
+
+  summary(): { outbox: { start: number; max: number; end: number }; chainDue: { start: number; max: number; end: number }; samples: number } {
+    const pick = (f: (b: Backlog) => number) => ({
+      start: this.samples.length ? f(this.samples[0]) : 0,
+      max: Math.max(0, ...this.samples.map(f)),
+      end: this.samples.length ? f(this.samples[this.samples.length - 1]) : 0,
+    });
+    return { outbox: pick((b) => b.outboxTotal), chainDue: pick((b) => b.chainDue), samples: this.samples.length };
+  }
+
+  private async sample(): Promise<void> {
+    if (this.busy) return; // a slow database: skip a tick rather than pile queries up
+    this.busy = true;
+    try {
+      this.samples.push({ atMs: Date.now() - this.t0, ...(await this.db.backlog()) });
+    } catch {
+      /* a missed sample shows as a gap */
+    } finally {
+      this.busy = false;
+    }
+  }
+}
