@@ -1,9 +1,10 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { newUuid } from '@partner/testing';
 import { validateContract } from '@partner/validation';
+import type { Pool } from 'pg';
 import { CustomersConfig } from '../config/customers.config';
 import { OwnerNotificationRepository } from '../notifications/owner-notification.repository';
 import { SendOwnerNotificationsUseCase } from '../notifications/send-owner-notifications.use-case';
@@ -16,9 +17,9 @@ const config = loadConfig(CustomersConfig, { ...process.env, OWNER_NOTIFY_DELAY_
 const prisma = new PrismaService(config);
 const customers = new CustomerRepository(prisma);
 const notifications = new OwnerNotificationRepository(prisma);
-const outbox = new OutboxRepository();
-const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const create = new CreateBusinessCustomerUseCase(prisma, customers, notifications, outbox, relay);
+/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
+const relay = { wakes: 0, wake: () => void relay.wakes++ };
+const create = new CreateBusinessCustomerUseCase(new UnitOfWork(prisma.pool, relay), customers);
 const notifier = new SendOwnerNotificationsUseCase(config, notifications);
 
 /** A command as the handler receives it: validated by the contract class, so nested values are instances. */
@@ -37,6 +38,25 @@ async function eventsOf(partnerId: string): Promise<BusinessCustomerRegisteredEv
   const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
   return rows.map((r) => r.payload as unknown as BusinessCustomerRegisteredEvent).filter((p) => p.partner_id === partnerId);
 }
+
+/** The service's pool, except that the outbox INSERT the unit of work sends before COMMIT fails. */
+const failingOutboxPool: Pick<Pool, 'connect'> = {
+  async connect() {
+    const client = await prisma.pool.connect();
+    const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
+    const release = client.release.bind(client);
+    // Patched for this checkout only: the client goes back to the pool as it came.
+    Object.assign(client, {
+      query: (config: { name?: string }, values?: unknown) =>
+        config.name === 'outbox_insert' ? Promise.reject(new Error('outbox unavailable')) : query(config, values),
+      release: (error?: Error | boolean) => {
+        delete (client as { query?: unknown }).query;
+        release(error);
+      },
+    });
+    return client;
+  },
+};
 
 const idOf = (reply: Awaited<ReturnType<typeof create.execute>>) => (reply.ok ? reply.data.id : `refused: ${reply.error.code}`);
 
@@ -81,6 +101,16 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
       config: { auto_send_owner_sms: true, auto_send_owner_email: false },
       created_at: Math.floor((stored?.createdAt.getTime() ?? 0) / 1000),
     });
+  });
+
+  it('wakes the outbox relay once per registration, never for a refused one', async () => {
+    const partnerId = newUuid();
+    const cmd = command(partnerId);
+    const before = relay.wakes;
+    await create.execute(cmd);
+    expect(relay.wakes).toBe(before + 1);
+    expect(await create.execute(command(partnerId, { cnpj: cmd.cnpj }))).toMatchObject({ ok: false, error: { code: 'already_exists' } });
+    expect(relay.wakes).toBe(before + 1);
   });
 
   it('records one notification per owner per channel asked for, and none without config', async () => {
@@ -151,8 +181,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
 
   it('leaves nothing behind when the event cannot be written: customer, notifications and event are one transaction', async () => {
     const partnerId = newUuid();
-    const failingOutbox = { add: () => Promise.reject(new Error('outbox unavailable')) } as unknown as OutboxRepository;
-    const broken = new CreateBusinessCustomerUseCase(prisma, customers, notifications, failingOutbox, relay);
+    const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers);
     const cmd = command(partnerId);
     await expect(broken.execute(cmd)).rejects.toThrow('outbox unavailable');
     expect(await prisma.customer.count({ where: { partnerId } })).toBe(0);

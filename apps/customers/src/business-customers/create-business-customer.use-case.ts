@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult, fail, ok, Reply } from '@partner/contracts';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
-import { NewOwnerNotification, OwnerNotificationRepository } from '../notifications/owner-notification.repository';
-import { PrismaService } from '../prisma/prisma.service';
+import { UnitOfWork } from '@partner/kafka';
+import { NewOwnerNotification } from '../notifications/owner-notification.repository';
 import { registered } from './business-customer-event';
-import { BusinessCustomerBody, CustomerRepository, DuplicateCnpjError } from './customer.repository';
+import { BusinessCustomerBody, CustomerRepository } from './customer.repository';
 
 /** One notification per owner per channel the config switches on. */
 export function notificationsFor(body: BusinessCustomerBody): NewOwnerNotification[] {
@@ -16,39 +15,30 @@ export function notificationsFor(body: BusinessCustomerBody): NewOwnerNotificati
 }
 
 /**
- * Registers a business customer: in one transaction, the customer, the owner notifications its config
- * asks for, and the `registered` event. The spec gives this endpoint no idempotency key; the CNPJ,
- * unique per partner, plays that part: a repeated registration (a retry after a 503 included) is
+ * Registers a business customer: in one transaction of one statement (CustomerRepository.create), the
+ * customer and the owner notifications its config asks for; then the `registered` event, which the
+ * unit of work writes to the outbox before COMMIT. The spec gives this endpoint no idempotency key; the
+ * CNPJ, unique per partner, plays that part: a repeated registration (a retry after a 503 included) is
  * refused with already_exists and changes nothing.
  */
 @Injectable()
 export class CreateBusinessCustomerUseCase {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly unitOfWork: UnitOfWork,
     private readonly customers: CustomerRepository,
-    private readonly notifications: OwnerNotificationRepository,
-    private readonly outbox: OutboxRepository,
-    private readonly relay: OutboxRelay,
   ) {}
 
   async execute(command: CreateBusinessCustomerCommand): Promise<Reply<CreateBusinessCustomerResult>> {
     const { partner_id: partnerId, ...request } = command;
     // Plain JSON from here on: what is stored is exactly what is echoed in the event.
     const body = JSON.parse(JSON.stringify(request)) as BusinessCustomerBody;
-    try {
-      const customer = await this.prisma.$transaction(async (tx) => {
-        const created = await this.customers.create(tx, partnerId, randomUUID(), body);
-        await this.notifications.addPending(tx, partnerId, created.id, notificationsFor(body));
-        await this.outbox.add(tx, registered(created));
-        return created;
-      });
-      this.relay.wake();
-      return ok({ id: customer.id });
-    } catch (error) {
-      if (error instanceof DuplicateCnpjError) {
-        return fail('already_exists', `a business customer with CNPJ ${body.cnpj} is already registered`, 'cnpj');
-      }
-      throw error;
-    }
+    const customer = await this.unitOfWork.run(async (tx) => {
+      const created = await this.customers.create(tx, partnerId, randomUUID(), body, notificationsFor(body));
+      // A duplicate inserted nothing: the transaction has nothing to undo, and no event to write.
+      if (created) tx.emit(registered(created));
+      return created;
+    });
+    if (!customer) return fail('already_exists', `a business customer with CNPJ ${body.cnpj} is already registered`, 'cnpj');
+    return ok({ id: customer.id });
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CreateBusinessCustomerRequest } from '@partner/contracts';
-import { Prisma } from '../generated/prisma/client';
-import { PrismaService, Tx } from '../prisma/prisma.service';
+import { statement, Transaction } from '@partner/kafka';
+import { NewOwnerNotification } from '../notifications/owner-notification.repository';
+import { PrismaService } from '../prisma/prisma.service';
 
 /** The registration as validated, in plain JSON (what is stored in `body`). */
 export type BusinessCustomerBody = CreateBusinessCustomerRequest;
@@ -16,35 +17,77 @@ export interface Customer {
   createdAt: Date;
 }
 
-export class DuplicateCnpjError extends Error {}
+/** A row of `customers` as the driver returns it (jsonb parsed). */
+interface CustomerRow {
+  id: string;
+  partner_id: string;
+  cnpj: string;
+  legal_name: string;
+  external_id: string | null;
+  body: BusinessCustomerBody;
+  created_at: Date;
+}
+
+const toCustomer = (r: CustomerRow): Customer => ({
+  id: r.id,
+  partnerId: r.partner_id,
+  cnpj: r.cnpj,
+  legalName: r.legal_name,
+  externalId: r.external_id,
+  body: r.body,
+  createdAt: r.created_at,
+});
+
+/**
+ * A registration in one statement, one round trip: inserts the customer unless the partner already
+ * has one with this CNPJ (a concurrent registration of the same CNPJ waits on the unique index, then
+ * inserts nothing), and its owner notifications only if it was inserted. Returns the customer, or no
+ * row for a duplicate.
+ */
+const INSERT_WITH_NOTIFICATIONS = statement(
+  'customers_insert_with_notifications',
+  `WITH c AS (
+     INSERT INTO customers (id, partner_id, cnpj, legal_name, external_id, body)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (partner_id, cnpj) DO NOTHING
+     RETURNING *),
+   n AS (
+     INSERT INTO owner_notifications (partner_id, customer_id, owner_index, channel, destination)
+     SELECT c.partner_id, c.id, n.owner_index, n.channel, n.destination
+     FROM c, unnest($7::int[], $8::text[], $9::text[]) AS n(owner_index, channel, destination)
+     RETURNING 1)
+   SELECT * FROM c`,
+);
+
+const FIND_BY_CNPJ = statement('customers_by_cnpj', 'SELECT * FROM customers WHERE partner_id = $1 AND cnpj = $2');
 
 /** The Customer aggregate's storage. Every method is scoped by partner. */
 @Injectable()
 export class CustomerRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Inserts the customer; the unique (partner, CNPJ) index turns a second registration, even a concurrent one, into DuplicateCnpjError. */
-  async create(tx: Tx, partnerId: string, id: string, body: BusinessCustomerBody): Promise<Customer> {
-    try {
-      const row = await tx.customer.create({
-        data: {
-          id,
-          partnerId,
-          cnpj: body.cnpj,
-          legalName: body.legal_name,
-          externalId: body.metadata?.external_id ?? null,
-          body: body as unknown as Prisma.InputJsonValue,
-        },
-      });
-      return { ...row, body: row.body as unknown as BusinessCustomerBody };
-    } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw new DuplicateCnpjError(body.cnpj);
-      throw error;
-    }
+  /**
+   * Inserts the customer with the owner notifications its config asks for (see INSERT_WITH_NOTIFICATIONS);
+   * null when the partner already has a customer with this CNPJ, even one registered concurrently.
+   */
+  async create(tx: Transaction, partnerId: string, id: string, body: BusinessCustomerBody, notifications: NewOwnerNotification[]): Promise<Customer | null> {
+    const [row] = await tx.rows<CustomerRow>(INSERT_WITH_NOTIFICATIONS, [
+      id,
+      partnerId,
+      body.cnpj,
+      body.legal_name,
+      body.metadata?.external_id ?? null,
+      // As JSON text: the driver would send an array as a PostgreSQL array, and `body` is an object anyway.
+      JSON.stringify(body),
+      notifications.map((n) => n.ownerIndex),
+      notifications.map((n) => n.channel),
+      notifications.map((n) => n.destination),
+    ]);
+    return row ? toCustomer(row) : null;
   }
 
   async findByCnpj(partnerId: string, cnpj: string): Promise<Customer | null> {
-    const row = await this.prisma.customer.findUnique({ where: { partnerId_cnpj: { partnerId, cnpj } } });
-    return row && { ...row, body: row.body as unknown as BusinessCustomerBody };
+    const { rows } = await this.prisma.pool.query<CustomerRow>({ name: FIND_BY_CNPJ.name, text: FIND_BY_CNPJ.text, values: [partnerId, cnpj] });
+    return rows[0] ? toCustomer(rows[0]) : null;
   }
 }

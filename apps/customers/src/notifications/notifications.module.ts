@@ -5,6 +5,5 @@ import { SendOwnerNotificationsUseCase } from './send-owner-notifications.use-ca
 
 @Module({
   providers: [OwnerNotificationRepository, SendOwnerNotificationsUseCase, OwnerNotifierService],
-  exports: [OwnerNotificationRepository],
 })
 export class NotificationsModule {}

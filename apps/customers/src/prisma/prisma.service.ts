@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { schemaPrismaClient } from '@partner/platform';
 import { CustomersConfig } from '../config/customers.config';
-import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { PrismaClient } from '../generated/prisma/client';
 
 /** The customers service's own tables, in PostgreSQL schema `customers`. */
 export const DB_SCHEMA = 'customers';
-
-export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {

@@ -1,49 +1,45 @@
 import { Injectable } from '@nestjs/common';
-import { PixInStatus } from '@partner/contracts';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { InflowsConfig } from '../config/inflows.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { pixInStateChanged } from './pix-in-event';
 import { PixInflowRepository } from './pix-inflow.repository';
 
-const BATCH = 200;
+/** Inflows moved per step and transaction: one statement moves them all, and their events go out together. */
+const BATCH = 500;
 
 /**
  * The simulated settlement of incoming Pix: `processing` → `approved` (or `denied`), then `approved` →
  * `credited` (or `failed`), each after PIX_IN_STEP_DELAY_MS, as the sandbox asked (the payment's
- * outcome). Each move is one transaction with its pix_in event; a move another instance already made is
- * skipped, so any number of instances may run.
+ * outcome). Each batch of moves is one transaction with their pix_in events; rows are claimed with SKIP
+ * LOCKED and moved only from the status they were due in, so any number of instances may run and a
+ * move is never made twice.
  */
 @Injectable()
 export class AdvancePixInflowsUseCase {
   constructor(
     private readonly config: InflowsConfig,
-    private readonly prisma: PrismaService,
+    private readonly unitOfWork: UnitOfWork,
     private readonly inflows: PixInflowRepository,
-    private readonly outbox: OutboxRepository,
-    private readonly relay: OutboxRelay,
   ) {}
 
   /** Makes every move that is due at `now`; returns how many inflows moved. */
   async execute(now = new Date()): Promise<number> {
     const dueBefore = new Date(now.getTime() - this.config.PIX_IN_STEP_DELAY_MS);
+    // Most ticks find nothing to do: one read then, rather than an empty transaction.
+    if (!(await this.inflows.anyDue(dueBefore))) return 0;
     let moved = 0;
-    for (const { id, partnerId, outcome } of await this.inflows.findDueAcrossPartners('processing', dueBefore, BATCH)) {
-      moved += await this.move(partnerId, id, 'processing', outcome === 'denied' ? 'denied' : 'approved');
+    for (;;) {
+      const { settled, credited } = await this.unitOfWork.run(async (tx) => {
+        const batch = await this.inflows.advanceDue(tx, dueBefore, BATCH, new Date());
+        // An inflow moves at most one step per batch, so its events stay in the order of its moves.
+        for (const inflow of [...batch.settled, ...batch.credited]) tx.emit(pixInStateChanged(inflow));
+        return batch;
+      });
+      moved += settled.length + credited.length;
+      // Again when a step was full (more may wait), or when an inflow just approved is due for its next
+      // step already (a zero delay, or a `now` ahead of the clock), so it takes both in one run as it is due.
+      const approvedAndDue = settled.some((inflow) => inflow.status === 'approved' && inflow.updatedAt <= dueBefore);
+      if (settled.length < BATCH && credited.length < BATCH && !approvedAndDue) return moved;
     }
-    for (const { id, partnerId, outcome } of await this.inflows.findDueAcrossPartners('approved', dueBefore, BATCH)) {
-      moved += await this.move(partnerId, id, 'approved', outcome === 'failed' ? 'failed' : 'credited');
-    }
-    if (moved > 0) this.relay.wake();
-    return moved;
-  }
-
-  private move(partnerId: string, id: bigint, from: PixInStatus, to: PixInStatus): Promise<number> {
-    return this.prisma.$transaction(async (tx) => {
-      const inflow = await this.inflows.transition(tx, partnerId, id, from, to);
-      if (!inflow) return 0;
-      await this.outbox.add(tx, pixInStateChanged(inflow));
-      return 1;
-    });
   }
 }

@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { ListPixInflowsResult, PixInStatus, PixReceivedEvent } from '@partner/contracts';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { newCpf, newUuid } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
@@ -14,8 +14,8 @@ import { RecordPixInflowUseCase } from './record-pix-inflow.use-case';
 // Integration: listings against the real inflows schema in PostgreSQL. Each test uses a partner of its own.
 const prisma = new PrismaService(loadConfig(InflowsConfig));
 const inflows = new PixInflowRepository(prisma);
-const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const record = new RecordPixInflowUseCase(prisma, inflows, new OutboxRepository(), relay);
+const relay = { wake: () => undefined };
+const record = new RecordPixInflowUseCase(new UnitOfWork(prisma.pool, relay), inflows);
 const list = new ListPixInflowsUseCase(inflows);
 
 afterAll(() => prisma.$disconnect());
@@ -46,9 +46,8 @@ async function recordInflows(partnerId: string, count: number, overrides: Partia
 /** Puts the partner's inflows in a status directly (the settlement itself is tested beside its use case). */
 async function setStatus(partnerId: string, endToEndIds: string[], from: PixInStatus, to: PixInStatus): Promise<void> {
   for (const endToEndId of endToEndIds) {
-    const inflow = await inflows.findByEndToEndId(partnerId, endToEndId);
-    if (!inflow) throw new Error(`no inflow ${endToEndId}`);
-    await prisma.$transaction((tx) => inflows.transition(tx, partnerId, inflow.id, from, to));
+    const { count } = await prisma.pixInflow.updateMany({ where: { partnerId, endToEndId, status: from }, data: { status: to, updatedAt: new Date() } });
+    if (count !== 1) throw new Error(`no inflow ${endToEndId} in ${from}`);
   }
 }
 

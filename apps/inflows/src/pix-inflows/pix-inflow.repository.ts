@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PixInMethod, PixInStatus, PixReceivedEvent, SenderAccountType, SimulatedPixInOutcome } from '@partner/contracts';
-import { PrismaService, Tx } from '../prisma/prisma.service';
+import { statement, Statement, Transaction } from '@partner/kafka';
+import type { QueryResultRow } from 'pg';
+import { PrismaService } from '../prisma/prisma.service';
 
 export interface PixInflowRecord {
   id: bigint;
@@ -22,72 +24,188 @@ export interface PixInflowRecord {
   updatedAt: Date;
 }
 
-/** The PixInflow aggregate's storage. Every lookup is scoped by partner. */
+/** A row of `pix_inflows` as the driver returns it (int8 as text, timestamptz as Date). */
+interface PixInflowRow {
+  id: string;
+  partner_id: string;
+  document: string;
+  end_to_end_id: string;
+  amount_cents: string;
+  description: string | null;
+  method: PixInMethod;
+  sender_name: string;
+  sender_tax_id: string;
+  sender_account_number: string;
+  sender_account_type: SenderAccountType;
+  sender_bank_code: string;
+  sender_branch_code: string;
+  status: PixInStatus;
+  outcome: SimulatedPixInOutcome;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRecord = (r: PixInflowRow): PixInflowRecord => ({
+  id: BigInt(r.id),
+  partnerId: r.partner_id,
+  document: r.document,
+  endToEndId: r.end_to_end_id,
+  amountCents: BigInt(r.amount_cents),
+  description: r.description,
+  method: r.method,
+  senderName: r.sender_name,
+  senderTaxId: r.sender_tax_id,
+  senderAccountNumber: r.sender_account_number,
+  senderAccountType: r.sender_account_type,
+  senderBankCode: r.sender_bank_code,
+  senderBranchCode: r.sender_branch_code,
+  status: r.status,
+  outcome: r.outcome,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * Inserts the announced payment in `processing` and returns it, or nothing when its end-to-end id is
+ * recorded already (for this partner or another: the id is unique network-wide). A concurrent insert of
+ * the same id waits on the unique index for the first to commit, then inserts nothing. The timestamps
+ * come from the application's clock, the one the settlement's due times are computed with.
+ */
+const RECORD = statement(
+  'inflows_pix_inflow_record',
+  `INSERT INTO pix_inflows (partner_id, document, end_to_end_id, amount_cents, description, method, sender_name, sender_tax_id,
+                            sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, status, outcome,
+                            created_at, updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'processing', $13, $14, $14)
+   ON CONFLICT (end_to_end_id) DO NOTHING
+   RETURNING *`,
+);
+
+const BY_END_TO_END_ID = statement('inflows_pix_inflow_by_e2e', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2');
+
+/**
+ * The simulated settlement's moves, both steps in one statement: up to $2 inflows due in `processing`
+ * (to `approved`, or `denied` if the sandbox asked for it) and up to $2 due in `approved` (to `credited`,
+ * or `failed`), oldest first through the (status, updated_at) index. SKIP LOCKED lets several instances
+ * share the work without waiting on each other; the outer re-check of the status makes a row that
+ * another instance moved meanwhile drop out instead of moving twice. A row moves at most one step per
+ * statement: both claims read the statement's snapshot, where it is in one status only.
+ */
+const ADVANCE_DUE = statement(
+  'inflows_pix_inflow_advance_due',
+  `WITH to_settle AS (
+     SELECT id FROM pix_inflows WHERE status = 'processing' AND updated_at <= $1
+     ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+   to_credit AS (
+     SELECT id FROM pix_inflows WHERE status = 'approved' AND updated_at <= $1
+     ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+   UPDATE pix_inflows p
+   SET status = CASE
+         WHEN p.status = 'processing' THEN CASE WHEN p.outcome = 'denied' THEN 'denied' ELSE 'approved' END
+         ELSE CASE WHEN p.outcome = 'failed' THEN 'failed' ELSE 'credited' END
+       END,
+       updated_at = $3
+   WHERE p.id IN (SELECT id FROM to_settle UNION ALL SELECT id FROM to_credit)
+     AND p.status IN ('processing', 'approved')
+   RETURNING p.*`,
+);
+
+/**
+ * Whether any inflow is due: the settlement's idle tick, one index probe on (status, updated_at) instead
+ * of an empty transaction. Advisory only: the moves themselves re-check everything.
+ */
+const ANY_DUE = statement(
+  'inflows_pix_inflow_any_due',
+  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE status IN ('processing', 'approved') AND updated_at <= $1) AS due`,
+);
+
+/** The partner's inflows, newest first, below an id: the (partner_id, id) index, read backwards. */
+const LIST = statement(
+  'inflows_pix_inflow_list',
+  'SELECT * FROM pix_inflows WHERE partner_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3',
+);
+
+/** The same in one status: the (partner_id, status, id) index. A statement of its own, so each keeps its plan. */
+const LIST_BY_STATUS = statement(
+  'inflows_pix_inflow_list_by_status',
+  'SELECT * FROM pix_inflows WHERE partner_id = $1 AND status = $2 AND id < $3 ORDER BY id DESC LIMIT $4',
+);
+
+/** Above every id: the first page is the page below it, so both cases share one plan. */
+const NO_CURSOR = '9223372036854775807';
+
+/** What one run of the settlement moved, by the step each inflow took. */
+export interface AdvancedInflows {
+  /** Moved out of `processing` (approved or denied). */
+  settled: PixInflowRecord[];
+  /** Moved out of `approved` (credited or failed). */
+  credited: PixInflowRecord[];
+}
+
+/**
+ * The PixInflow aggregate's storage. Writes run prepared statements inside a UnitOfWork transaction;
+ * reads run prepared statements on the pool. Every lookup a partner can cause is scoped by partner.
+ */
 @Injectable()
 export class PixInflowRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /**
-   * Records an announced payment in `processing`, unless its end-to-end id is already recorded (then
-   * null). The unique index makes a concurrent duplicate wait for the first to commit, then do nothing.
-   */
-  async recordIfAbsent(tx: Tx, partnerId: string, payment: PixReceivedEvent): Promise<PixInflowRecord | null> {
-    const { count } = await tx.pixInflow.createMany({
-      data: [
-        {
-          partnerId,
-          document: payment.document,
-          endToEndId: payment.end_to_end_id,
-          amountCents: BigInt(payment.amount_cents),
-          description: payment.description ?? null,
-          method: payment.method,
-          senderName: payment.sender_name,
-          senderTaxId: payment.sender_tax_id,
-          senderAccountNumber: payment.sender_account_number,
-          senderAccountType: payment.sender_account_type,
-          senderBankCode: payment.sender_bank_code,
-          senderBranchCode: payment.sender_branch_code,
-          status: 'processing',
-          outcome: payment.outcome,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    if (count !== 1) return null;
-    return (await tx.pixInflow.findFirstOrThrow({ where: { partnerId, endToEndId: payment.end_to_end_id } })) as PixInflowRecord;
+  /** Records an announced payment in `processing` (see RECORD); null when its end-to-end id is recorded already. */
+  async recordIfAbsent(tx: Transaction, partnerId: string, payment: PixReceivedEvent, now: Date): Promise<PixInflowRecord | null> {
+    const [row] = await tx.rows<PixInflowRow>(RECORD, [
+      partnerId,
+      payment.document,
+      payment.end_to_end_id,
+      payment.amount_cents,
+      payment.description ?? null,
+      payment.method,
+      payment.sender_name,
+      payment.sender_tax_id,
+      payment.sender_account_number,
+      payment.sender_account_type,
+      payment.sender_bank_code,
+      payment.sender_branch_code,
+      payment.outcome,
+      now,
+    ]);
+    return row ? toRecord(row) : null;
   }
 
   async findByEndToEndId(partnerId: string, endToEndId: string): Promise<PixInflowRecord | null> {
-    return (await this.prisma.pixInflow.findFirst({ where: { partnerId, endToEndId } })) as PixInflowRecord | null;
+    const [row] = await this.query<PixInflowRow>(BY_END_TO_END_ID, [partnerId, endToEndId]);
+    return row ? toRecord(row) : null;
   }
 
-  /** Moves an inflow from `from` to `to` if it is still in `from`; null when another process got there first. */
-  async transition(tx: Tx, partnerId: string, id: bigint, from: PixInStatus, to: PixInStatus): Promise<PixInflowRecord | null> {
-    const { count } = await tx.pixInflow.updateMany({ where: { id, partnerId, status: from }, data: { status: to, updatedAt: new Date() } });
-    if (count !== 1) return null;
-    return (await tx.pixInflow.findUniqueOrThrow({ where: { id } })) as PixInflowRecord;
+  /**
+   * Moves every inflow due since before `before` one step (see ADVANCE_DUE), up to `limit` per step, and
+   * stamps them with `now`. The simulated settlement is one system process serving every partner, so
+   * this is the one statement not scoped by partner; each row it returns carries its own.
+   */
+  async advanceDue(tx: Transaction, before: Date, limit: number, now: Date): Promise<AdvancedInflows> {
+    const moved = (await tx.rows<PixInflowRow>(ADVANCE_DUE, [before, limit, now])).map(toRecord);
+    return {
+      settled: moved.filter((r) => r.status === 'approved' || r.status === 'denied'),
+      credited: moved.filter((r) => r.status === 'credited' || r.status === 'failed'),
+    };
+  }
+
+  /** Whether any inflow waits in `processing` or `approved` since before `before` (see ANY_DUE). */
+  async anyDue(before: Date): Promise<boolean> {
+    const [{ due }] = await this.query<{ due: boolean }>(ANY_DUE, [before]);
+    return due;
   }
 
   /** One page of the partner's inflows, newest first (by id, the order they were recorded in). */
   async list(partnerId: string, page: { status?: PixInStatus; beforeId?: bigint; take: number }): Promise<PixInflowRecord[]> {
-    return (await this.prisma.pixInflow.findMany({
-      where: { partnerId, ...(page.status && { status: page.status }), ...(page.beforeId !== undefined && { id: { lt: page.beforeId } }) },
-      orderBy: { id: 'desc' },
-      take: page.take,
-    })) as PixInflowRecord[];
+    const below = page.beforeId?.toString() ?? NO_CURSOR;
+    const rows =
+      page.status === undefined
+        ? await this.query<PixInflowRow>(LIST, [partnerId, below, page.take])
+        : await this.query<PixInflowRow>(LIST_BY_STATUS, [partnerId, page.status, below, page.take]);
+    return rows.map(toRecord);
   }
 
-  /**
-   * Inflows that have waited in `status` since before `before`, across partners: the simulated settlement
-   * is one system process serving every partner; each item carries its partner for the scoped transition,
-   * and the outcome asked for it (fixed when it was recorded).
-   */
-  async findDueAcrossPartners(status: PixInStatus, before: Date, limit: number): Promise<Array<{ id: bigint; partnerId: string; outcome: string }>> {
-    return this.prisma.pixInflow.findMany({
-      where: { status, updatedAt: { lte: before } },
-      select: { id: true, partnerId: true, outcome: true },
-      orderBy: { updatedAt: 'asc' },
-      take: limit,
-    });
+  private async query<R extends QueryResultRow>(s: Statement, values: unknown[]): Promise<R[]> {
+    return (await this.prisma.pool.query<R>({ name: s.name, text: s.text, values })).rows;
   }
 }

@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { PixInStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
 import { newCpf, newUuid } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
@@ -17,10 +17,11 @@ const STEP_MS = 1_000;
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: String(STEP_MS) });
 const prisma = new PrismaService(config);
 const inflows = new PixInflowRepository(prisma);
-const outbox = new OutboxRepository();
-const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const record = new RecordPixInflowUseCase(prisma, inflows, outbox, relay);
-const advance = new AdvancePixInflowsUseCase(config, prisma, inflows, outbox, relay);
+/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
+const relay = { wakes: 0, wake: () => void relay.wakes++ };
+const unitOfWork = new UnitOfWork(prisma.pool, relay);
+const record = new RecordPixInflowUseCase(unitOfWork, inflows);
+const advance = new AdvancePixInflowsUseCase(config, unitOfWork, inflows);
 
 afterAll(() => prisma.$disconnect());
 
@@ -90,6 +91,17 @@ describe('RecordPixInflowUseCase (PostgreSQL)', () => {
     expect(await statesOf(payment.partner_id)).toEqual(['processing']);
   });
 
+  it('wakes the outbox relay once per recorded inflow, never for a repeated announcement', async () => {
+    const payment = announcement();
+    const before = relay.wakes;
+
+    await record.execute(payment);
+    expect(relay.wakes).toBe(before + 1);
+    await record.execute({ ...payment });
+    await record.execute({ ...payment, partner_id: newUuid() });
+    expect(relay.wakes).toBe(before + 1);
+  });
+
   it('never lets an end-to-end id recorded for one partner be claimed by another', async () => {
     const payment = announcement();
     await record.execute(payment);
@@ -132,6 +144,17 @@ describe('AdvancePixInflowsUseCase: the simulated settlement (PostgreSQL)', () =
     expect(await statesOf(payment.partner_id)).toEqual(['processing', 'approved', 'credited']);
     const last = (await events(payment.partner_id))[2];
     expect(last.resource).toEqual({ ...toPixInflow(credited), document: payment.document });
+  });
+
+  it('wakes the outbox relay after a run that moved inflows, never after one that moved none', async () => {
+    await record.execute(announcement());
+    const before = relay.wakes;
+
+    // Nothing was recorded before 1970: nothing is due, so nothing commits an event.
+    expect(await advance.execute(new Date(0))).toBe(0);
+    expect(relay.wakes).toBe(before);
+    expect(await advance.execute(later(3 * STEP_MS))).toBeGreaterThan(0);
+    expect(relay.wakes).toBeGreaterThan(before);
   });
 
   it('denies from processing when the sandbox asked for denied', async () => {

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { schemaPrismaClient } from '@partner/platform';
 import { InflowsConfig } from '../config/inflows.config';
-import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { PrismaClient } from '../generated/prisma/client';
 
 /** The inflows service's own tables, in PostgreSQL schema `inflows`. */
 export const DB_SCHEMA = 'inflows';
-
-export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {

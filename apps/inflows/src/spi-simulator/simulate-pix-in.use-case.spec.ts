@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
 import { newCpf, newUuid } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
@@ -19,8 +19,8 @@ const users = new UserRepository(prisma);
 const replica = new PixKeyReplicaRepository(prisma);
 const applyKeyEvent = new ApplyPixKeyEventUseCase(replica);
 let wakes = 0;
-const relay = { wake: () => void wakes++ } as unknown as OutboxRelay;
-const simulate = new SimulatePixInUseCase(prisma, users, replica, new SpiPaymentRepository(), new OutboxRepository(), relay);
+const relay = { wake: () => void wakes++ };
+const simulate = new SimulatePixInUseCase(new UnitOfWork(prisma.pool, relay), new SpiPaymentRepository());
 
 afterAll(() => prisma.$disconnect());
 
@@ -117,6 +117,17 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
     expect(await announced(partnerId)).toEqual([]);
     expect(await announced(stranger)).toEqual([]);
     expect(await prisma.spiPayment.count({ where: { partnerId: { in: [partnerId, stranger] } } })).toBe(0);
+  });
+
+  it('wakes the outbox relay for a payment it announced, never for a refused one', async () => {
+    const { partnerId, document } = await newUser();
+    const wakesBefore = wakes;
+
+    await simulate.execute(command(partnerId, newCpf()));
+    await simulate.execute(command(partnerId, document, { method: 'dict' }));
+    expect(wakes).toBe(wakesBefore);
+    expect((await simulate.execute(command(partnerId, document))).ok).toBe(true);
+    expect(wakes).toBe(wakesBefore + 1);
   });
 
   it('sends a Pix by key (dict) only while the user has a registered key, as the replica knows it', async () => {

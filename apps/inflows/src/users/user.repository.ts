@@ -1,18 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, Tx } from '../prisma/prisma.service';
+import { statement } from '@partner/kafka';
+import { PrismaService } from '../prisma/prisma.service';
 
-/** The partner's users known here: who may receive a Pix. Scoped by partner. */
+/** Inserts the user unless known; returns a row only when it was new. A concurrent insert of the same user waits on the primary key, then inserts nothing. */
+const UPSERT = statement(
+  'inflows_user_upsert',
+  'INSERT INTO users (partner_id, document) VALUES ($1, $2) ON CONFLICT (partner_id, document) DO NOTHING RETURNING 1',
+);
+
+const EXISTS = statement('inflows_user_exists', 'SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1 AND document = $2) AS exists');
+
+/**
+ * The partner's users known here: who may receive a Pix. Scoped by partner. The upsert writes one row
+ * and reports no event, so it is one prepared statement on the pool (atomic on its own): a unit of work
+ * would only add BEGIN and COMMIT. The simulated network checks the user inside its own statement
+ * (SpiPaymentRepository.send).
+ */
 @Injectable()
 export class UserRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Idempotent: tells whether the user was new. A concurrent duplicate waits on the key, then does nothing. */
   async upsert(partnerId: string, document: string): Promise<{ created: boolean }> {
-    const { count } = await this.prisma.user.createMany({ data: [{ partnerId, document }], skipDuplicates: true });
-    return { created: count === 1 };
+    const { rowCount } = await this.prisma.pool.query({ name: UPSERT.name, text: UPSERT.text, values: [partnerId, document] });
+    return { created: rowCount === 1 };
   }
 
-  async exists(partnerId: string, document: string, tx: Tx = this.prisma): Promise<boolean> {
-    return (await tx.user.count({ where: { partnerId, document } })) === 1;
+  async exists(partnerId: string, document: string): Promise<boolean> {
+    const { rows } = await this.prisma.pool.query<{ exists: boolean }>({ name: EXISTS.name, text: EXISTS.text, values: [partnerId, document] });
+    return rows[0].exists;
   }
 }

@@ -1,5 +1,5 @@
 import { loadConfig } from '@partner/config';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { newCpf, newUuid } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { CreatePixKeyUseCase } from '../pix-keys/create-pix-key.use-case';
@@ -17,13 +17,14 @@ const FAILING = newCpf();
 const config = loadConfig(PixKeysConfig, { ...process.env, PIX_DICT_DELAY_MS: String(DELAY_MS), PIX_DICT_FAIL_DOCUMENTS: FAILING });
 const prisma = new PrismaService(config);
 const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository(prisma);
-const outbox = new OutboxRepository();
-const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const idempotent = new IdempotentCommandService(prisma, new IdempotencyRecordRepository(), relay);
-const create = new CreatePixKeyUseCase(idempotent, users, pixKeys, outbox);
-const remove = new DeletePixKeyUseCase(idempotent, pixKeys, outbox);
-const advance = new AdvancePixKeysUseCase(config, prisma, pixKeys, outbox, relay);
+const pixKeys = new PixKeyRepository();
+/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
+const relay = { wakes: 0, wake: () => void relay.wakes++ };
+const unitOfWork = new UnitOfWork(prisma.pool, relay);
+const idempotent = new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma));
+const create = new CreatePixKeyUseCase(idempotent, pixKeys);
+const remove = new DeletePixKeyUseCase(idempotent, pixKeys);
+const advance = new AdvancePixKeysUseCase(config, unitOfWork, pixKeys);
 
 /** A moment when every move asked for so far is due. */
 const later = () => new Date(Date.now() + DELAY_MS + 1_000);
@@ -108,6 +109,17 @@ describe('AdvancePixKeysUseCase: the simulated DICT (PostgreSQL)', () => {
       [true, 'canceled'],
       [false, 'registered'],
     ]);
+  });
+
+  it('wakes the outbox relay after a round that moved keys, never after one that moved none', async () => {
+    await userWithPendingKey();
+    const before = relay.wakes;
+    expect(await advance.execute(later())).toBeGreaterThan(0);
+    expect(relay.wakes).toBeGreaterThan(before);
+    const after = relay.wakes;
+    // Nothing is due before 1970; the deletions due at once were made by the run above.
+    expect(await advance.execute(new Date(0))).toBe(0);
+    expect(relay.wakes).toBe(after);
   });
 
   it('makes each move once when several DICT workers run at the same time', async () => {

@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PixKeyState } from '@partner/contracts';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKeyRepository } from '../pix-keys/pix-key.repository';
 
+/** Keys moved per kind of answer per transaction: one statement moves them all, and their events go out together. */
 const BATCH = 200;
 
 /** Why the simulated DICT refuses a registration (the CPFs of PIX_DICT_FAIL_DOCUMENTS). */
@@ -15,8 +14,9 @@ export const DICT_REJECTED = 'dict_rejected';
  * The simulated DICT (the Central Bank's directory of Pix keys). After PIX_DICT_DELAY_MS it answers a
  * registration (`pending` → `registered`, or `failed` for the CPFs of PIX_DICT_FAIL_DOCUMENTS) and a
  * deletion (`deleting` → `canceled`). A registered key whose deletion was asked for while it was pending
- * moves to `deleting` at once. Each move is one transaction with its event; a move another instance
- * already made is skipped, so any number of instances may run.
+ * moves to `deleting` at once. Each round is one transaction of one statement (PixKeyRepository.advanceDue)
+ * with the events of every move it made; rows are claimed with SKIP LOCKED and moved only from the state
+ * they were due in, so any number of instances may run and a move is never made twice.
  */
 @Injectable()
 export class AdvancePixKeysUseCase {
@@ -24,39 +24,36 @@ export class AdvancePixKeysUseCase {
 
   constructor(
     private readonly config: PixKeysConfig,
-    private readonly prisma: PrismaService,
+    private readonly unitOfWork: UnitOfWork,
     private readonly pixKeys: PixKeyRepository,
-    private readonly outbox: OutboxRepository,
-    private readonly relay: OutboxRelay,
   ) {}
 
   /** Makes every move that is due at `now`; returns how many keys moved. */
   async execute(now = new Date()): Promise<number> {
     const answeredBefore = new Date(now.getTime() - this.config.PIX_DICT_DELAY_MS);
     let moved = 0;
-    for (const k of await this.pixKeys.findDueAcrossPartners('pending', answeredBefore, BATCH)) {
-      const refused = this.config.PIX_DICT_FAIL_DOCUMENTS.includes(k.document);
-      moved += refused
-        ? await this.move(k.partnerId, k.id, 'pending', 'failed', DICT_REJECTED)
-        : await this.move(k.partnerId, k.id, 'pending', 'registered');
+    for (;;) {
+      const round = await this.unitOfWork.run(async (tx) => {
+        const keys = await this.pixKeys.advanceDue(tx, answeredBefore, BATCH, this.config.PIX_DICT_FAIL_DOCUMENTS, DICT_REJECTED, new Date());
+        for (const k of keys) {
+          tx.emit(stateChanged(k));
+          if (k.state === 'failed') this.logger.log(`Pix key ${k.id} refused by the DICT: ${k.failureReason}`);
+        }
+        return keys;
+      });
+      moved += round.length;
+      if (!this.another(round)) return moved;
     }
-    for (const k of await this.pixKeys.findDeletionRequestedAcrossPartners(BATCH)) {
-      moved += await this.move(k.partnerId, k.id, 'registered', 'deleting');
-    }
-    for (const k of await this.pixKeys.findDueAcrossPartners('deleting', answeredBefore, BATCH)) {
-      moved += await this.move(k.partnerId, k.id, 'deleting', 'canceled');
-    }
-    if (moved > 0) this.relay.wake();
-    return moved;
   }
 
-  private async move(partnerId: string, id: string, from: PixKeyState, to: PixKeyState, failureReason?: string): Promise<number> {
-    return this.prisma.$transaction(async (tx) => {
-      const k = await this.pixKeys.transition(tx, partnerId, id, from, to, failureReason ? { failureReason } : {});
-      if (!k) return 0;
-      await this.outbox.add(tx, stateChanged(k));
-      if (to === 'failed') this.logger.log(`Pix key ${id} refused by the DICT: ${failureReason}`);
-      return 1;
-    });
+  /**
+   * Whether a round left moves due: a kind that filled its batch, or a key just registered whose
+   * deletion was asked for while pending (the statement saw it pending, so its `deleting` is the next
+   * round's, and is due at once).
+   */
+  private another(round: Array<{ state: string; deletionRequestedAt: Date | null }>): boolean {
+    const count = (states: string[]) => round.filter((k) => states.includes(k.state)).length;
+    if (count(['registered', 'failed']) >= BATCH || count(['deleting']) >= BATCH || count(['canceled']) >= BATCH) return true;
+    return round.some((k) => k.state === 'registered' && k.deletionRequestedAt !== null);
   }
 }

@@ -1,6 +1,6 @@
 import { CreatePixKeyCommand, PixKeyState } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { newCpf, newUuid } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PrismaService } from '../prisma/prisma.service';
@@ -14,9 +14,11 @@ import { PixKeyRepository } from './pix-key.repository';
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const prisma = new PrismaService(loadConfig(PixKeysConfig));
 const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository(prisma);
-const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const create = new CreatePixKeyUseCase(new IdempotentCommandService(prisma, new IdempotencyRecordRepository(), relay), users, pixKeys, new OutboxRepository());
+const pixKeys = new PixKeyRepository();
+/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
+const relay = { wakes: 0, wake: () => void relay.wakes++ };
+const unitOfWork = new UnitOfWork(prisma.pool, relay);
+const create = new CreatePixKeyUseCase(new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma)), pixKeys);
 
 async function newUser() {
   const partnerId = newUuid();
@@ -46,7 +48,7 @@ async function endKey(partnerId: string, to: 'failed' | 'canceled') {
   const [key] = await keysOf(partnerId);
   const path: PixKeyState[] = to === 'failed' ? ['pending', 'failed'] : ['pending', 'registered', 'deleting', 'canceled'];
   for (let i = 1; i < path.length; i++) {
-    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, key.id, path[i - 1], path[i]));
+    await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, key.id, path[i - 1], path[i]));
   }
 }
 
@@ -66,6 +68,18 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
       resource_id: keys[0].id,
       resource: { id: keys[0].id, key: document, key_type: 'cpf', document, state: 'pending', failure_reason: null },
     });
+  });
+
+  it('wakes the outbox relay once per accepted key, never for a refusal or a replay', async () => {
+    const { partnerId, document } = await newUser();
+    const first = command(partnerId, document);
+    const before = relay.wakes;
+    await create.execute(first);
+    expect(relay.wakes).toBe(before + 1);
+    await create.execute({ ...first });
+    await create.execute(command(partnerId, document));
+    await create.execute(command(partnerId, newCpf()));
+    expect(relay.wakes).toBe(before + 1);
   });
 
   it('refuses an unknown user, writes nothing and leaves the idempotency key free', async () => {
@@ -93,7 +107,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(await create.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'already_exists' } });
 
     const [key] = await keysOf(partnerId);
-    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, key.id, 'pending', 'registered'));
+    await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, key.id, 'pending', 'registered'));
     expect(await create.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'already_exists' } });
     expect(await keysOf(partnerId)).toHaveLength(1);
     expect(await outboxStates(partnerId)).toEqual(['pending']);

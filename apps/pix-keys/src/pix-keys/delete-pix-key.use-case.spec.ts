@@ -1,6 +1,6 @@
 import { DeletePixKeyCommand, PixKeyState } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { OutboxRelay, OutboxRepository } from '@partner/kafka';
+import { UnitOfWork } from '@partner/kafka';
 import { newCpf, newUuid } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PrismaService } from '../prisma/prisma.service';
@@ -15,12 +15,13 @@ import { PixKeyRepository } from './pix-key.repository';
 // its own; the DICT's moves are made here by hand (AdvancePixKeysUseCase has its own suite).
 const prisma = new PrismaService(loadConfig(PixKeysConfig));
 const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository(prisma);
-const outbox = new OutboxRepository();
-const relay = { wake: () => undefined } as unknown as OutboxRelay;
-const idempotent = new IdempotentCommandService(prisma, new IdempotencyRecordRepository(), relay);
-const create = new CreatePixKeyUseCase(idempotent, users, pixKeys, outbox);
-const remove = new DeletePixKeyUseCase(idempotent, pixKeys, outbox);
+const pixKeys = new PixKeyRepository();
+/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
+const relay = { wakes: 0, wake: () => void relay.wakes++ };
+const unitOfWork = new UnitOfWork(prisma.pool, relay);
+const idempotent = new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma));
+const create = new CreatePixKeyUseCase(idempotent, pixKeys);
+const remove = new DeletePixKeyUseCase(idempotent, pixKeys);
 
 const command = (partnerId: string, document: string, idempotencyKey = newUuid()): DeletePixKeyCommand => ({
   partner_id: partnerId,
@@ -37,7 +38,7 @@ async function userWithKey(...path: PixKeyState[]) {
   const [key] = await prisma.pixKey.findMany({ where: { partnerId } });
   let from: PixKeyState = 'pending';
   for (const to of path) {
-    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, key.id, from, to));
+    await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, key.id, from, to));
     from = to;
   }
   return { partnerId, document, keyId: key.id };
@@ -62,6 +63,18 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
     expect(await remove.execute(command(partnerId, document))).toEqual(answer('accepted'));
     expect(await stateOf(keyId)).toBe('deleting');
     expect(await outboxStates(partnerId)).toEqual(['pending', 'deleting']);
+  });
+
+  it('wakes the outbox relay once for the move to deleting, not for a mark, a refusal or an answer that changes nothing', async () => {
+    const registered = await userWithKey('registered');
+    const pending = await userWithKey();
+    const before = relay.wakes;
+    await remove.execute(command(registered.partnerId, registered.document));
+    expect(relay.wakes).toBe(before + 1);
+    await remove.execute(command(registered.partnerId, registered.document));
+    await remove.execute(command(pending.partnerId, pending.document));
+    await remove.execute(command(registered.partnerId, newCpf()));
+    expect(relay.wakes).toBe(before + 1);
   });
 
   it('answers already_sent while the deletion is in flight, without a second event', async () => {
@@ -117,7 +130,7 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
     const { partnerId, document, keyId } = await userWithKey('registered');
     const first = command(partnerId, document);
     expect(await remove.execute(first)).toEqual(answer('accepted'));
-    await prisma.$transaction((tx) => pixKeys.transition(tx, partnerId, keyId, 'deleting', 'canceled'));
+    await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, keyId, 'deleting', 'canceled'));
     // Now a new request would be told succeeded; the retry of the first one gets its own answer again.
     expect(await remove.execute({ ...first })).toEqual(answer('accepted'));
     expect(await remove.execute(command(partnerId, document))).toEqual(answer('succeeded'));

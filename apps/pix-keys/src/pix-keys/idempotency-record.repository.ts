@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PixKeyAnswer } from '@partner/contracts';
-import { Tx } from '../prisma/prisma.service';
+import { statement } from '@partner/kafka';
+import { PrismaService } from '../prisma/prisma.service';
 
 export type PixKeyOperation = 'create' | 'delete';
 
@@ -14,39 +15,52 @@ export interface IdempotencyRecord {
   pixKeyId: string | null;
 }
 
-export interface IdempotencyClaim {
-  partnerId: string;
-  idempotencyKey: string;
+/** The columns of `idempotency_records` a replay needs, as the driver returns them. */
+export interface IdempotencyRow {
+  partner_id: string;
+  idempotency_key: string;
   operation: PixKeyOperation;
   document: string;
   fingerprint: string;
+  answer: PixKeyAnswer | null;
+  pix_key_id: string | null;
 }
 
-/** The idempotency keys of each partner's Pix key commands and the first answer each one got. */
+/**
+ * A record as a replay sees it. A committed record always has its answer: it is written in the
+ * transaction that claimed the key (by the claiming statement itself), so an empty one is a bug.
+ */
+export function toIdempotencyRecord(r: IdempotencyRow): IdempotencyRecord {
+  if (r.answer === null) throw new Error(`idempotency record ${r.idempotency_key} committed without an answer`);
+  return {
+    partnerId: r.partner_id,
+    idempotencyKey: r.idempotency_key,
+    operation: r.operation,
+    document: r.document,
+    fingerprint: r.fingerprint,
+    answer: r.answer,
+    pixKeyId: r.pix_key_id,
+  };
+}
+
+const FIND = statement(
+  'pix_keys_idempotency_find',
+  `SELECT partner_id, idempotency_key, operation, document, fingerprint, answer, pix_key_id
+   FROM idempotency_records WHERE partner_id = $1 AND idempotency_key = $2`,
+);
+
+/**
+ * The idempotency keys of each partner's Pix key commands and the first answer each one got. Keys are
+ * claimed by the commands' own statements (PixKeyRepository), in the transaction that acts on them;
+ * this reads a record back for a replay.
+ */
 @Injectable()
 export class IdempotencyRecordRepository {
-  /**
-   * Claims the key for this request, in the transaction that will act on it. Answers null when the key
-   * is now ours, or the record of the request that had it first. A concurrent claim of the same key
-   * waits on the primary key until the other transaction ends: if it committed, its record is
-   * returned; if it rolled back (a refused request binds nothing), the key is ours.
-   */
-  async claim(tx: Tx, claim: IdempotencyClaim): Promise<IdempotencyRecord | null> {
-    const { count } = await tx.idempotencyRecord.createMany({ data: [claim], skipDuplicates: true });
-    if (count === 1) return null;
-    const previous = await tx.idempotencyRecord.findUniqueOrThrow({
-      where: { partnerId_idempotencyKey: { partnerId: claim.partnerId, idempotencyKey: claim.idempotencyKey } },
-    });
-    // A committed record always has its answer: it is written in the transaction that claimed the key.
-    if (previous.answer === null) throw new Error(`idempotency record ${claim.idempotencyKey} committed without an answer`);
-    return previous as IdempotencyRecord;
-  }
+  constructor(private readonly prisma: PrismaService) {}
 
-  /** Records the answer of the request that claimed the key, before its transaction commits. */
-  async answer(tx: Tx, partnerId: string, idempotencyKey: string, answer: PixKeyAnswer, pixKeyId: string): Promise<void> {
-    await tx.idempotencyRecord.update({
-      where: { partnerId_idempotencyKey: { partnerId, idempotencyKey } },
-      data: { answer, pixKeyId },
-    });
+  /** The committed record of a key, read outside any transaction (a fresh snapshot). */
+  async find(partnerId: string, idempotencyKey: string): Promise<IdempotencyRecord | null> {
+    const { rows } = await this.prisma.pool.query<IdempotencyRow>({ name: FIND.name, text: FIND.text, values: [partnerId, idempotencyKey] });
+    return rows[0] ? toIdempotencyRecord(rows[0]) : null;
   }
 }

@@ -24,3 +24,6 @@ export class Rejected extends Error {
     super(message);
   }
 }
+
+/** Raised inside a transaction whose decision another one made stale: it rolls back and the command runs again. */
+export class Superseded extends Error {}

@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { fail, ok, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
-import { OutboxRelay } from '@partner/kafka';
-import { PrismaService, Tx } from '../prisma/prisma.service';
-import { fingerprintOf, Rejected, replayOf } from './idempotency';
+import { Transaction, UnitOfWork } from '@partner/kafka';
+import { fingerprintOf, Rejected, replayOf, Superseded } from './idempotency';
 import { IdempotencyRecordRepository, PixKeyOperation } from './idempotency-record.repository';
-
-/** What a Pix key command did: its answer, the key it bound, and whether it wrote an event to relay. */
-export interface PixKeyCommandOutcome {
-  answer: PixKeyAnswer;
-  pixKeyId: string;
-  changed: boolean;
-}
+import { Claim, Taken } from './pix-key.repository';
 
 export interface PixKeyCommandClaim {
   partnerId: string;
@@ -19,35 +12,51 @@ export interface PixKeyCommandClaim {
   document: string;
 }
 
+/** What a command's transaction did: the answer it recorded with its claim, or the key was taken. */
+export type PixKeyCommandOutcome = { answer: PixKeyAnswer } | Taken;
+
 /**
- * The idempotent frame of every Pix key command, in one transaction: claim the idempotency key (a
- * retry replays the first answer; a concurrent duplicate waits on the claim), act, record the answer.
- * A `Rejected` thrown by `act` rolls everything back, so a refused request binds no key.
+ * A decision taken on a view another transaction made stale is retried this many times. Each retry
+ * follows a move that committed in between, and a key makes at most four, so this is never reached
+ * but by a bug.
+ */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * The idempotent frame of every Pix key command: one unit of work whose claiming statement claims the
+ * idempotency key, acts and records the answer together (PixKeyRepository). A retry replays the first
+ * answer; a concurrent duplicate waits on the claim, then replays. A `Rejected` thrown by `act` rolls
+ * everything back, so a refused request binds no key; a `Superseded` one rolls back and runs again.
  */
 @Injectable()
 export class IdempotentCommandService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly unitOfWork: UnitOfWork,
     private readonly idempotency: IdempotencyRecordRepository,
-    private readonly relay: OutboxRelay,
   ) {}
 
-  async run(claim: PixKeyCommandClaim, act: (tx: Tx) => Promise<PixKeyCommandOutcome>): Promise<Reply<PixKeyStatusResult>> {
-    const fingerprint = fingerprintOf(claim.operation, claim.document);
-    try {
-      const { reply, changed } = await this.prisma.$transaction(async (tx) => {
-        const previous = await this.idempotency.claim(tx, { ...claim, fingerprint });
-        if (previous) return { reply: replayOf(previous, fingerprint), changed: false };
-
-        const outcome = await act(tx);
-        await this.idempotency.answer(tx, claim.partnerId, claim.idempotencyKey, outcome.answer, outcome.pixKeyId);
-        return { reply: ok<PixKeyStatusResult>({ status: outcome.answer }), changed: outcome.changed };
-      });
-      if (changed) this.relay.wake();
-      return reply;
-    } catch (error) {
-      if (error instanceof Rejected) return fail(error.code, error.message);
-      throw error;
+  async run(command: PixKeyCommandClaim, act: (tx: Transaction, claim: Claim) => Promise<PixKeyCommandOutcome>): Promise<Reply<PixKeyStatusResult>> {
+    const claim: Claim = { idempotencyKey: command.idempotencyKey, fingerprint: fingerprintOf(command.operation, command.document) };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcome = await this.unitOfWork.run((tx) => act(tx, claim));
+        if ('answer' in outcome) return ok({ status: outcome.answer });
+        return replayOf(outcome.taken ?? (await this.committed(command)), claim.fingerprint);
+      } catch (error) {
+        if (error instanceof Rejected) return fail(error.code, error.message);
+        if (error instanceof Superseded && attempt < MAX_ATTEMPTS) continue;
+        throw error;
+      }
     }
+  }
+
+  /**
+   * The record of a key whose claim yielded to another transaction's while the claiming statement
+   * waited: committed, but after that statement's snapshot. Records are never removed, so it is there.
+   */
+  private async committed({ partnerId, idempotencyKey }: PixKeyCommandClaim) {
+    const record = await this.idempotency.find(partnerId, idempotencyKey);
+    if (!record) throw new Error(`idempotency key ${idempotencyKey} was taken, yet no record of it is committed`);
+    return record;
   }
 }

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdvancePixKeysUseCase } from '../dict/advance-pix-keys.use-case';
 import { DictSimulatorService } from '../dict/dict-simulator.service';
-import { UsersModule } from '../users/users.module';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
@@ -10,7 +9,6 @@ import { PixKeyRepository } from './pix-key.repository';
 import { PixKeysHandler } from './pix-keys.handler';
 
 @Module({
-  imports: [UsersModule],
   controllers: [PixKeysHandler],
   providers: [
     PixKeyRepository,

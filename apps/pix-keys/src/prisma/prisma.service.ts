@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { schemaPrismaClient } from '@partner/platform';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { PrismaClient } from '../generated/prisma/client';
 
 /** The pix-keys service's own tables, in PostgreSQL schema `pix_keys`. */
 export const DB_SCHEMA = 'pix_keys';
-
-export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {

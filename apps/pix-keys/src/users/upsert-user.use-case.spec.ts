@@ -31,7 +31,7 @@ describe('UpsertUserUseCase (PostgreSQL)', () => {
     const document = newCpf();
     await upsertUser.execute({ partner_id: newUuid(), document });
     const other = newUuid();
-    expect(await prisma.$transaction((tx) => users.exists(tx, other, document))).toBe(false);
+    expect(await users.exists(other, document)).toBe(false);
     expect(await upsertUser.execute({ partner_id: other, document })).toEqual({ ok: true, data: { created: true } });
   });
 });

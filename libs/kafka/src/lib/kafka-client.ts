@@ -38,3 +38,18 @@ export const createKafka = (conn: KafkaConnection): Kafka => new Kafka(kafkaClie
  * session is as short as the broker allows by default (group.min.session.timeout.ms = 6 s).
  */
 export const CONSUMER_TIMINGS = { sessionTimeout: 6_000, heartbeatInterval: 1_000, rebalanceTimeout: 10_000 } as const;
+
+/**
+ * Runs a start-up step until it succeeds, for about 10 s at most. Right after topics are created (every
+ * process ensures them at start) the broker may answer "does not host this topic-partition" for a moment.
+ */
+export async function retried<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
-import { CONSUMER_TIMINGS, createKafka, KafkaConnection } from './kafka-client';
+import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { SendCoalescer } from './send-coalescer';
@@ -114,7 +114,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
     });
     await consumer.connect();
-    await consumer.subscribe({ topics, fromBeginning });
+    await retried(() => consumer.subscribe({ topics, fromBeginning }));
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,

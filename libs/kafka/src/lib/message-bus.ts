@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Consumer, Kafka, Producer } from 'kafkajs';
 import { EventPayload, EventTopic, RequestPayload, RequestReply, RequestTopic } from '@partner/contracts';
-import { CONSUMER_TIMINGS, createKafka, KafkaConnection } from './kafka-client';
+import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka-client';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { SendCoalescer } from './send-coalescer';
@@ -136,20 +136,28 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async openReplies(kafka: Kafka, producer: Producer, topic: string, timeoutMs: number): Promise<void> {
+    // The broker may answer "does not host this topic-partition" for a moment after creating a topic,
+    // above all while other processes create theirs: each step is retried until it goes through.
     const admin = kafka.admin();
     await admin.connect();
     try {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: [
-          {
-            topic,
-            numPartitions: 1,
-            replicationFactor: this.options.replicationFactor ?? 1,
-            // Replies are useless after the request timed out; a topic left by a killed process stays small.
-            configEntries: [{ name: 'retention.ms', value: String(60 * 60_000) }],
-          },
-        ],
+      await retried(() =>
+        admin.createTopics({
+          waitForLeaders: true,
+          topics: [
+            {
+              topic,
+              numPartitions: 1,
+              replicationFactor: this.options.replicationFactor ?? 1,
+              // Replies are useless after the request timed out; a topic left by a killed process stays small.
+              configEntries: [{ name: 'retention.ms', value: String(60 * 60_000) }],
+            },
+          ],
+        }),
+      );
+      await retried(async () => {
+        const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+        if (!(topics[0]?.partitions[0]?.leader >= 0)) throw new Error(`reply topic ${topic} has no leader yet`);
       });
     } finally {
       await admin.disconnect();
@@ -167,16 +175,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.connect();
     // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
-    // The broker may not serve a topic's metadata for a moment after creating it: retry until it does.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await consumer.subscribe({ topics: [topic], fromBeginning: true });
-        break;
-      } catch (error) {
-        if (attempt >= 50) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    await retried(() => consumer.subscribe({ topics: [topic], fromBeginning: true }));
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: true,

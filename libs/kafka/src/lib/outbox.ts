@@ -1,28 +1,11 @@
-import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
-import { OutboxMessage } from './outbox-message';
 import { UnitOfWork } from './unit-of-work';
 
 export type { OutboxMessage } from './outbox-message';
 export { outboxMessage } from './outbox-message';
-
-/**
- * The slice of a transaction client an outbox write needs: the service's `outbox_messages` model, which
- * every service declares with the same shape (prisma/<service>/schema.prisma).
- */
-export interface OutboxWriter {
-  outboxMessage: { create(args: { data: { topic: string; key: string; payload: object } }): Promise<unknown> };
-}
-
-/** Writes outbox rows inside a Prisma transaction (the paths not on the UnitOfWork). */
-@Injectable()
-export class OutboxRepository {
-  async add<T extends EventTopic>(tx: OutboxWriter, message: OutboxMessage<T>): Promise<void> {
-    await tx.outboxMessage.create({ data: { topic: message.topic, key: message.key, payload: message.payload } });
-  }
-}
 
 /** The connection pool of a service's database (the pg driver's, shared with its Prisma client). */
 export type SqlPool = Pick<Pool, 'connect' | 'query'>;
@@ -202,8 +185,7 @@ export function outboxRelayProvider(sql: PooledClass, config: PollConfigClass, s
 
 /**
  * A service's outbox, global to it: the unit of work its use cases run their transactions in (which
- * writes the events and wakes the relay), the Prisma-side writer for the paths not on it yet, and the
- * relay that publishes what they wrote.
+ * writes the events with the change and wakes the relay after COMMIT), and the relay that publishes them.
  */
 export function outboxModule(sql: PooledClass, config: PollConfigClass, schema: string): DynamicModule {
   @Module({})
@@ -212,10 +194,9 @@ export function outboxModule(sql: PooledClass, config: PollConfigClass, schema: 
     module: OutboxModule,
     global: true,
     providers: [
-      OutboxRepository,
       outboxRelayProvider(sql, config, schema),
       { provide: UnitOfWork, inject: [sql, OutboxRelay], useFactory: (db: HasPool, relay: OutboxRelay) => new UnitOfWork(db.pool, relay) },
     ],
-    exports: [OutboxRelay, OutboxRepository, UnitOfWork],
+    exports: [OutboxRelay, UnitOfWork],
   };
 }
