@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { statement, UnitOfWork } from '@partner/kafka';
 import { DEFAULT_EVENTS_PAGE, FeedEvent, FeedEventType, PartnerEvent } from '@partner/contracts';
-import { PrismaService, TX_OPTIONS } from '../prisma/prisma.service';
+import { PrismaService } from '../prisma/prisma.service';
 
 /** A row of feed_events as the raw queries select it (column names as in SQL). */
 interface Row {
@@ -59,10 +60,42 @@ class ConcurrentDuplicate extends Error {
   }
 }
 
+// The projection's statements (see insertBatch), prepared once per connection.
+// ON CONFLICT DO UPDATE locks each counter row, existing or new, in the SELECT's (sorted) order, and
+// returns its latest committed value even when newer than the statement's snapshot.
+const LOCK_COUNTERS = statement(
+  'feed_lock_counters',
+  `INSERT INTO partner_sequences (partner_id, last_sequence)
+   SELECT p, 0 FROM unnest($1::uuid[]) AS p ORDER BY p
+   ON CONFLICT (partner_id) DO UPDATE SET last_sequence = partner_sequences.last_sequence
+   RETURNING partner_id::text AS partner_id, last_sequence`,
+);
+const STORED_IDS = statement('feed_stored_ids', 'SELECT id::text AS id FROM feed_events WHERE id = ANY($1::uuid[])');
+// Every row and every counter in one statement.
+const INSERT_EVENTS = statement(
+  'feed_insert_events',
+  `WITH inserted AS (
+     INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::jsonb[])
+     ON CONFLICT (id) DO NOTHING
+     RETURNING 1
+   ), counters AS (
+     UPDATE partner_sequences AS s SET last_sequence = c.last_sequence
+     FROM unnest($9::uuid[], $10::bigint[]) AS c(partner_id, last_sequence)
+     WHERE s.partner_id = c.partner_id
+   )
+   SELECT count(*)::int AS inserted FROM inserted`,
+);
+
 /** The partner feed. Every method takes the partner: a feed is never read across partners. */
 @Injectable()
 export class FeedEventRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  /** The projection runs on the pg driver directly (no outbox in this service, so no relay). */
+  private readonly unitOfWork: UnitOfWork;
+
+  constructor(private readonly prisma: PrismaService) {
+    this.unitOfWork = new UnitOfWork(prisma.pool);
+  }
 
   /**
    * Stores a domain event once, numbered with the partner's next sequence; returns that sequence, or
@@ -94,18 +127,13 @@ export class FeedEventRepository {
     if (events.length === 0) return [];
     const partners = [...new Set(events.map((e) => e.partner_id.toLowerCase()))].sort();
     const eventIds = [...new Set(events.map((e) => e.event_id.toLowerCase()))];
-    return this.prisma.$transaction(async (tx) => {
+    return this.unitOfWork.run(async (tx) => {
       // ON CONFLICT DO UPDATE locks each row, existing or new, in the SELECT's (sorted) order, and returns
       // its latest committed value even when newer than the statement's snapshot.
-      const counters = await tx.$queryRaw<Array<{ partner_id: string; last_sequence: bigint }>>`
-        INSERT INTO partner_sequences (partner_id, last_sequence)
-        SELECT p, 0 FROM unnest(${partners}::uuid[]) AS p ORDER BY p
-        ON CONFLICT (partner_id) DO UPDATE SET last_sequence = partner_sequences.last_sequence
-        RETURNING partner_id::text AS partner_id, last_sequence`;
-      const stored = await tx.$queryRaw<Array<{ id: string }>>`
-        SELECT id::text AS id FROM feed_events WHERE id = ANY(${eventIds}::uuid[])`;
+      const counters = await tx.rows<{ partner_id: string; last_sequence: string }>(LOCK_COUNTERS, [partners]);
+      const stored = await tx.rows<{ id: string }>(STORED_IDS, [eventIds]);
 
-      const last = new Map(counters.map((c) => [c.partner_id, c.last_sequence]));
+      const last = new Map(counters.map((c) => [c.partner_id, BigInt(c.last_sequence)]));
       const taken = new Set(stored.map((r) => r.id));
       const given: Array<number | undefined> = [];
       const rows: { ids: string[]; partners: string[]; sequences: string[]; types: string[]; states: string[]; resources: string[]; occurred: string[]; data: string[] } =
@@ -137,22 +165,21 @@ export class FeedEventRepository {
       // One statement for every row and every counter. ON CONFLICT (id) DO NOTHING only matters for an id
       // a concurrent batch of ANOTHER partner inserted (not serialised by our locks): then the count is
       // short, and the whole batch rolls back rather than leave a gap in the numbers.
-      const [{ inserted }] = await tx.$queryRaw<Array<{ inserted: number }>>`
-        WITH inserted AS (
-          INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data)
-          SELECT * FROM unnest(${rows.ids}::uuid[], ${rows.partners}::uuid[], ${rows.sequences}::bigint[], ${rows.types}::text[],
-                               ${rows.states}::text[], ${rows.resources}::text[], ${rows.occurred}::timestamptz[], ${rows.data}::jsonb[])
-          ON CONFLICT (id) DO NOTHING
-          RETURNING 1
-        ), counters AS (
-          UPDATE partner_sequences AS s SET last_sequence = c.last_sequence
-          FROM unnest(${touched}::uuid[], ${touched.map((p) => String(last.get(p)))}::bigint[]) AS c(partner_id, last_sequence)
-          WHERE s.partner_id = c.partner_id
-        )
-        SELECT count(*)::int AS inserted FROM inserted`;
+      const [{ inserted }] = await tx.rows<{ inserted: number }>(INSERT_EVENTS, [
+        rows.ids,
+        rows.partners,
+        rows.sequences,
+        rows.types,
+        rows.states,
+        rows.resources,
+        rows.occurred,
+        rows.data,
+        touched,
+        touched.map((p) => String(last.get(p))),
+      ]);
       if (inserted !== rows.ids.length) throw new ConcurrentDuplicate();
       return given;
-    }, TX_OPTIONS);
+    });
   }
 
   /**

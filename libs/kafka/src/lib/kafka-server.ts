@@ -66,6 +66,8 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private readonly consumers: Consumer[] = [];
   private readonly progress = new Map<Consumer, Map<string, PartitionProgress>>();
   private readonly chains = new Map<string, Promise<void>>();
+  /** Handlers by topic: Nest's lookup normalises the pattern on every call (seen in profiles). */
+  private readonly handlers = new Map<string, MessageHandler | null>();
   private readonly running = new Set<Promise<void>>();
   private readonly slots: Slots;
   private commitTimer?: NodeJS.Timeout;
@@ -164,7 +166,8 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   }
 
   private async handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
-    const handler = this.getHandlerByPattern(topic);
+    let handler = this.handlers.get(topic);
+    if (handler === undefined) this.handlers.set(topic, (handler = this.getHandlerByPattern(topic)));
     if (!handler) {
       this.logger.error(`No handler for ${topic}; message at offset ${message.offset} skipped`);
       return;

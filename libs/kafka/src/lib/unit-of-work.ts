@@ -54,9 +54,10 @@ class PgTransaction implements Transaction {
  * profile showed the ORM's per-query work as the largest single cost.
  */
 export class UnitOfWork {
+  /** `relay` may be left out by a service without an outbox (the events projector); it then may not emit. */
   constructor(
     private readonly pool: Pick<Pool, 'connect'>,
-    private readonly relay: Wakeable,
+    private readonly relay?: Wakeable,
   ) {}
 
   async run<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
@@ -66,6 +67,7 @@ export class UnitOfWork {
     try {
       await client.query('BEGIN');
       const result = await work(tx);
+      if (tx.outbox.length > 0 && !this.relay) throw new Error('events emitted in a unit of work without an outbox');
       if (tx.outbox.length > 0) {
         await client.query({
           name: INSERT_OUTBOX.name,
@@ -74,7 +76,7 @@ export class UnitOfWork {
         });
       }
       await client.query('COMMIT');
-      if (tx.outbox.length > 0) this.relay.wake();
+      if (tx.outbox.length > 0) this.relay?.wake();
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));

@@ -16,6 +16,10 @@ function pgPool(databaseUrl: string, schema: string): Pool {
   // for the client's whole life keeps the service up; the query in flight still fails, and the pool
   // discards the broken client by itself.
   pool.on('connect', (client) => client.on('error', (error: Error) => logger.warn(`connection lost: ${error.message}`)));
+  // pg-pool also re-emits an idle client's error on the pool itself; nothing else listens there once the
+  // hot paths use the pool directly (Prisma's adapter only did while it held connections), so without
+  // this listener a database restart crashed the process (found by the short chaos run).
+  pool.on('error', (error: Error) => logger.warn(`idle connection lost: ${error.message}`));
   return pool;
 }
 
