@@ -31,7 +31,9 @@ RUN npm run build
 
 # --- runtime ---------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# Heap settings as `npm start` uses them (scripts/lib/services.ts APP_NODE_FLAGS; README: Performance).
 ENV NODE_ENV=production \
+    NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=128" \
     PRISMA_HIDE_UPDATE_MESSAGE=1 \
     CHECKPOINT_DISABLE=1 \
     NPM_CONFIG_UPDATE_NOTIFIER=false \

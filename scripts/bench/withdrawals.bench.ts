@@ -31,7 +31,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiClient, newCpf } from '../../libs/testing/src';
-import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { appEnv, kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, stopProcess, waitUntilReady } from '../stack/stack';
 import { closedLoop, distribution, Distribution, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
 import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
@@ -197,7 +197,7 @@ async function startBenchApps(o: StackOptions): Promise<RunningStack> {
 
 /** The in-process baseline (apps/bench-baseline): the gateway's environment on its own port. */
 async function startBaseline(o: StackOptions): Promise<void> {
-  const child = spawn(process.execPath, [join(root, 'dist/apps/bench-baseline/src/main.js')], {
+  const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(root, 'dist/apps/bench-baseline/src/main.js')], {
     cwd: root,
     env: { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

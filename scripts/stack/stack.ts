@@ -7,7 +7,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
   kafkaPort: number;
@@ -102,7 +102,7 @@ export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> 
 
 /** Starts one app from the build output. */
 export function startApp(app: AppName, o: StackOptions): ChildProcess {
-  const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'src/main.js')], {
+  const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(root, 'dist/apps', app, 'src/main.js')], {
     cwd: root,
     env: appEnv(app, o),
     stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
