@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeBuildStamp } from './lib/build-stamp';
 import { repoRoot } from './lib/services';
 
 const root = repoRoot();
@@ -17,4 +18,5 @@ run(bin('tsx'), [join(root, 'scripts/db/generate.ts')]);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 run(bin('tsc-alias'), ['-p', 'tsconfig.build.json']);
+writeBuildStamp(root, started);
 console.log(`build: done in ${((Date.now() - started) / 1000).toFixed(1)}s`);

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
 import { kafka, migrate, startApps } from './stack';
 
@@ -18,7 +19,9 @@ async function main(): Promise<void> {
 
   kafka('start', kafkaPort);
   migrate(databaseUrl);
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+  // A warm restart skips the build when nothing changed since the last one (scripts/lib/build-stamp.ts).
+  if (buildIsCurrent(root)) console.log('build: dist/ is up to date, not rebuilt');
+  else execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
 
   const stack = await startApps({
     kafkaPort,
