@@ -175,6 +175,9 @@ export class BenchDatabase {
   async waitFinished(ids: number[], timeoutMs: number, pollMs: number, stopped: () => boolean): Promise<number> {
     const until = Date.now() + timeoutMs;
     let done = 0;
+    // Both tables grow by thousands of rows per run, faster than autovacuum re-analyses them: with stale
+    // statistics the planner nested-looped this check into seconds per poll (seen in pg_stat_activity).
+    await this.client.query('ANALYZE withdrawals.withdrawals, events.feed_events');
     while (!stopped()) {
       done = await this.finished(ids);
       if (done >= ids.length || Date.now() > until) break;
