@@ -221,8 +221,11 @@ export class FeedEventRepository {
    * how many. Every partner's: retention is a maintenance job of the service, not a partner's request.
    */
   async deleteDeliveredBefore(deliveredBefore: Date, limit: number): Promise<number> {
-    return this.prisma.$executeRaw`
-      DELETE FROM feed_events WHERE id IN (
-        SELECT id FROM feed_events WHERE delivered_at < ${deliveredBefore} ORDER BY delivered_at LIMIT ${limit})`;
+    const { rowCount } = await this.prisma.pool.query(
+      `DELETE FROM feed_events WHERE id IN (
+         SELECT id FROM feed_events WHERE delivered_at < $1 ORDER BY delivered_at LIMIT $2)`,
+      [deliveredBefore, limit],
+    );
+    return rowCount ?? 0;
   }
 }

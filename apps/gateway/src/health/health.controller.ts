@@ -29,7 +29,7 @@ export class HealthController {
     const services = Object.keys(ServicePings) as ServiceName[];
     return this.health.check([
       () => this.probe('kafka', () => probeBroker({ brokers: this.config.KAFKA_BROKERS, clientId: 'gateway-readyz' })),
-      () => this.probe('database', () => this.prisma.$queryRawUnsafe('SELECT 1')),
+      () => this.probe('database', () => this.prisma.pool.query('SELECT 1')),
       ...services.map((name) => () => this.probe(name, () => this.bus.request(ServicePings[name], { sent_at: new Date().toISOString() }))),
     ]);
   }

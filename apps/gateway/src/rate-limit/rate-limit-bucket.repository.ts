@@ -14,8 +14,12 @@ export class RateLimitBucketRepository implements RateLimitStore {
   constructor(private readonly prisma: PrismaService) {}
 
   async take(partnerId: string, limit: RateLimit): Promise<TakeResult> {
-    const [row] = await this.prisma.$queryRaw<Array<{ allowed: boolean; tokens: number }>>`
-      SELECT allowed, tokens FROM take_rate_limit_token(${partnerId}::uuid, ${limit.burst}::float8, ${limit.perSecond}::float8)`;
+    const { rows } = await this.prisma.pool.query<{ allowed: boolean; tokens: number }>({
+      name: 'rate_limit_take',
+      text: 'SELECT allowed, tokens FROM take_rate_limit_token($1::uuid, $2::float8, $3::float8)',
+      values: [partnerId, limit.burst, limit.perSecond],
+    });
+    const row = rows[0];
     return row.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: retryAfterSeconds(row.tokens, limit) };
   }
 }

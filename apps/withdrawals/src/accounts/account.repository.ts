@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { statement, Transaction } from '@partner/kafka';
-import { PrismaService, Tx } from '../prisma/prisma.service';
+import { PrismaService } from '../prisma/prisma.service';
 
 export type LedgerReason = 'sandbox_credit' | 'withdrawal_hold' | 'withdrawal_settle' | 'withdrawal_release';
 
@@ -22,6 +22,23 @@ const END_HOLDS = statement(
      FROM input i WHERE a.partner_id = i.partner_id AND a.document = i.document AND a.held_micros >= i.held
      RETURNING 1)
    SELECT count(*)::int AS updated FROM updated`,
+);
+
+const FIND = statement('accounts_find', 'SELECT available_micros, held_micros FROM accounts WHERE partner_id = $1 AND document = $2');
+
+/** The sandbox credit: the account created or topped up, and its ledger entry, in one statement. */
+const CREDIT = statement(
+  'accounts_credit',
+  `WITH credited AS (
+     INSERT INTO accounts (partner_id, document, available_micros, held_micros, updated_at)
+     VALUES ($1, $2, $3, 0, $4)
+     ON CONFLICT (partner_id, document)
+     DO UPDATE SET available_micros = accounts.available_micros + EXCLUDED.available_micros, updated_at = $4
+     RETURNING available_micros, held_micros, (xmax = 0) AS created),
+   ledger AS (
+     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, created_at)
+     VALUES ($1, $2, 'sandbox_credit', $3, 0, $4))
+   SELECT available_micros, held_micros, created FROM credited`,
 );
 
 const LEDGER_MANY = statement(
@@ -46,23 +63,15 @@ export interface Balance {
 export class AccountRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  find(partnerId: string, document: string): Promise<Balance | null> {
-    return this.prisma.account.findUnique({
-      where: { partnerId_document: { partnerId, document } },
-      select: { availableMicros: true, heldMicros: true },
-    });
+  async find(partnerId: string, document: string): Promise<Balance | null> {
+    const { rows } = await this.prisma.pool.query<{ available_micros: string; held_micros: string }>({ ...FIND, values: [partnerId, document] });
+    return rows[0] ? { availableMicros: BigInt(rows[0].available_micros), heldMicros: BigInt(rows[0].held_micros) } : null;
   }
 
-  /** Creates the account with `micros`, or adds them to it. Tells whether it was created. */
-  async credit(tx: Tx, partnerId: string, document: string, micros: bigint): Promise<Balance & { created: boolean }> {
-    const [row] = await tx.$queryRaw<Array<{ available_micros: bigint; held_micros: bigint; created: boolean }>>`
-      INSERT INTO "withdrawals"."accounts" (partner_id, document, available_micros, held_micros, updated_at)
-      VALUES (${partnerId}::uuid, ${document}, ${micros}, 0, now())
-      ON CONFLICT (partner_id, document)
-      DO UPDATE SET available_micros = accounts.available_micros + EXCLUDED.available_micros, updated_at = now()
-      RETURNING available_micros, held_micros, (xmax = 0) AS created`;
-    await this.ledger(tx, partnerId, document, 'sandbox_credit', micros, 0n);
-    return { availableMicros: row.available_micros, heldMicros: row.held_micros, created: row.created };
+  /** Creates the account with `micros`, or adds them to it, with its ledger entry. Tells whether it was created. */
+  async credit(tx: Transaction, partnerId: string, document: string, micros: bigint): Promise<Balance & { created: boolean }> {
+    const [row] = await tx.rows<{ available_micros: string; held_micros: string; created: boolean }>(CREDIT, [partnerId, document, micros.toString(), new Date()]);
+    return { availableMicros: BigInt(row.available_micros), heldMicros: BigInt(row.held_micros), created: row.created };
   }
 
   /**
@@ -99,9 +108,5 @@ export class AccountRepository {
       moves.map((m) => m.withdrawalId),
       now,
     ]);
-  }
-
-  private async ledger(tx: Tx, partnerId: string, document: string, reason: LedgerReason, availableDelta: bigint, heldDelta: bigint, withdrawalId?: number) {
-    await tx.ledgerEntry.create({ data: { partnerId, document, reason, availableDelta, heldDelta, withdrawalId } });
   }
 }

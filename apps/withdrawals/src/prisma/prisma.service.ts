@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { schemaPrismaClient } from '@partner/platform';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { PrismaClient } from '../generated/prisma/client';
 
 /** The withdrawals service's own tables, in PostgreSQL schema `withdrawals`. */
 export const DB_SCHEMA = 'withdrawals';
-
-export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {

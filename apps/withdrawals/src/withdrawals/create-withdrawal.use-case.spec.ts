@@ -25,7 +25,7 @@ const MATIC_LOW_FEE = 20_000;
 async function newAccount(micros: number) {
   const partnerId = newUuid();
   const document = newCpf();
-  await prisma.$transaction((tx) => accounts.credit(tx, partnerId, document, BigInt(micros)));
+  await unitOfWork.run((tx) => accounts.credit(tx, partnerId, document, BigInt(micros)));
   return { partnerId, document };
 }
 
