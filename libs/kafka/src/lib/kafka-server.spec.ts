@@ -135,4 +135,42 @@ describe('KafkaServer', () => {
     await pollUntil('everything committed', committedOffset, (offset) => offset === end, { timeoutMs: 30_000 });
     expect(doneOf('gated')).toEqual([0]);
   }, 60_000);
+
+  it('stays in its group while every handler slot is taken for longer than the session (it heartbeats while waiting)', async () => {
+    const topic = `${TOPIC}-slots`;
+    const group = `${GROUP}-slots`;
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1, replicationFactor: 1 }] });
+    let open = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const handled: number[] = [];
+    @Controller()
+    class Slow {
+      @EventPattern(topic)
+      async handle(note: Note): Promise<void> {
+        if (note.n === 0) await gate;
+        handled.push(note.n);
+      }
+    }
+    const moduleRef = await Test.createTestingModule({ controllers: [Slow] }).compile();
+    const slow = moduleRef.createNestMicroservice({ strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 1, commitIntervalMs: 50 }) });
+    await slow.listen();
+    try {
+      await producer.send({ topic, messages: [0, 1].map((n) => ({ key: `k${n}`, value: JSON.stringify({ key: `k${n}`, n }) })) });
+      await pollUntil('the first message running', async () => handled.length === 0 && (await memberIds(group)).length, (n) => n === 1, { timeoutMs: 20_000 });
+      const before = await memberIds(group);
+      await sleep(8_000); // longer than the 6 s session: the second message waits for the only slot all along
+      expect(await memberIds(group)).toEqual(before);
+      open();
+      await pollUntil('both messages handled', async () => [...handled], (h) => h.length === 2, { timeoutMs: 20_000 });
+      expect(handled).toEqual([0, 1]);
+    } finally {
+      await slow.close();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    }
+  }, 60_000);
 });
+
+async function memberIds(groupId: string): Promise<string[]> {
+  const { groups } = await admin.describeGroups([groupId]);
+  return groups[0].members.map((m) => m.memberId).sort();
+}

@@ -134,7 +134,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       if (!isRunning() || isStale() || this.closing) return;
       const offset = Number(message.offset);
       if (!tracker.seen(offset)) {
-        await this.slots.acquire();
+        if (!(await this.takeSlot(payload))) return;
         tracker.start(offset);
         const owner = tracker;
         const key = `${partitionKey}:${message.key?.toString() ?? `offset:${offset}`}`;
@@ -151,6 +151,31 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       resolveOffset(message.offset);
     }
     await heartbeat();
+  }
+
+  /**
+   * Waits for a free handler slot. kafkajs heartbeats only between batches or when asked to, so a long
+   * wait (every slot busy, e.g. handlers retrying while the database is away) heartbeats every second:
+   * otherwise the group would drop this member after its 6 s session. False when the batch went stale.
+   */
+  private async takeSlot({ heartbeat, isRunning, isStale }: EachBatchPayload): Promise<boolean> {
+    const waiting = this.slots.acquire();
+    if (!waiting) return true;
+    let acquired = false;
+    void waiting.then(() => (acquired = true));
+    while (!acquired) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([waiting, new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)))]);
+      clearTimeout(timer);
+      if (acquired) break;
+      if (!isRunning() || isStale() || this.closing) {
+        // Give the slot back as soon as it comes: this batch will not use it.
+        void waiting.then(() => this.slots.release());
+        return false;
+      }
+      await heartbeat().catch(() => undefined);
+    }
+    return true;
   }
 
   /** Runs `task` after every earlier task of the same key. */
