@@ -165,7 +165,9 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     expect(await relay.backlog()).toEqual({ pending: 0, oldestAgeSeconds: 0 });
 
     const rows = await insertRows(newUuid(), ['301'], 3);
-    await pool.query(`UPDATE ${table} SET created_at = now() - interval '90 seconds' WHERE id = $1`, [rows[0].id]);
+    // 91 s back for an assertion of >= 90: created_at keeps milliseconds, so storing now() - 90 s may round
+    // up by up to half a millisecond, more than the time to the next statement on a fast connection.
+    await pool.query(`UPDATE ${table} SET created_at = now() - interval '91 seconds' WHERE id = $1`, [rows[0].id]);
     const backlog = await relay.backlog();
     expect(backlog.pending).toBe(3);
     expect(backlog.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
