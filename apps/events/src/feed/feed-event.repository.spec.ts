@@ -107,7 +107,7 @@ describe('FeedEventRepository (PostgreSQL)', () => {
 });
 
 describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
-  const handler = new DomainEventsHandler(new ProjectFeedEventUseCase(feed));
+  const handler = new DomainEventsHandler(new ProjectFeedEventUseCase(feed, config));
 
   it("projects a valid event into its partner's feed once, however often it is delivered", async () => {
     const partnerId = newUuid();
@@ -131,7 +131,7 @@ describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
 });
 
 describe('per-partner sequence under concurrency (PostgreSQL)', () => {
-  const project = new ProjectFeedEventUseCase(feed);
+  const project = new ProjectFeedEventUseCase(feed, config);
 
   it('numbers 50 events of one partner projected at once exactly 1..50, each event once', async () => {
     const partnerId = newUuid();

@@ -179,7 +179,7 @@ describe('ProjectFeedEventUseCase batching (PostgreSQL)', () => {
   }, 30_000);
 
   it('lets a bad event fail alone: the rest of its batch is stored with gap-free numbers, the bad one rejects', async () => {
-    const project = new ProjectFeedEventUseCase(feed);
+    const project = new ProjectFeedEventUseCase(feed, config);
     const partnerId = newUuid();
     const [a, b] = [withdrawalStateChanged(partnerId), withdrawalStateChanged(partnerId)];
     const bad = { ...withdrawalStateChanged(partnerId), event_id: 'not-a-uuid' };

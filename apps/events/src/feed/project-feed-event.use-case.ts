@@ -1,4 +1,4 @@
-import { Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { FeedEvent } from '@partner/contracts';
 import { MicroBatcher } from '@partner/platform';
 import { EventsConfig } from '../config/events.config';
@@ -18,9 +18,12 @@ export class ProjectFeedEventUseCase {
   private readonly logger = new Logger(ProjectFeedEventUseCase.name);
   private readonly batcher: MicroBatcher<FeedEvent, number | undefined>;
 
-  constructor(private readonly feed: FeedEventRepository, @Optional() config?: EventsConfig) {
+  constructor(
+    private readonly feed: FeedEventRepository,
+    config: EventsConfig,
+  ) {
     this.batcher = new MicroBatcher((events) => this.feed.insertBatch(events), {
-      maxBatchSize: config?.FEED_PROJECTION_BATCH_SIZE ?? new EventsConfig().FEED_PROJECTION_BATCH_SIZE,
+      maxBatchSize: config.FEED_PROJECTION_BATCH_SIZE,
       onBatchError: (error, size) => this.logger.warn(`Projection of a batch of ${size} events failed, retrying each alone: ${(error as Error).message}`),
     });
   }
@@ -30,10 +33,5 @@ export class ProjectFeedEventUseCase {
     const sequence = await this.batcher.submit(event);
     if (sequence === undefined) this.logger.debug(`Event ${event.event_id} already in the feed; redelivery ignored`);
     return sequence;
-  }
-
-  /** Resolves once every event handed over has been projected or has failed. */
-  whenIdle(): Promise<void> {
-    return this.batcher.whenIdle();
   }
 }

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Logger, Modu
 import type { Pool } from 'pg';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
-import { UnitOfWork } from './unit-of-work';
+import { Statement, statement, UnitOfWork } from './unit-of-work';
 
 export type { OutboxMessage } from './outbox-message';
 export { outboxMessage } from './outbox-message';
@@ -44,6 +44,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly table: string;
   private readonly lockKey: string;
+  private readonly transactions: UnitOfWork;
+  private readonly pending: Statement;
+  private readonly markPublished: Statement;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
@@ -57,6 +60,13 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   ) {
     this.table = `"${options.schema}"."outbox_messages"`;
     this.lockKey = this.table;
+    this.transactions = new UnitOfWork(pool);
+    // Ordered by the bigint column, not by the text alias of the output (which would put 10 before 2).
+    this.pending = statement(
+      `outbox_pending_${options.schema}`,
+      `SELECT id::text AS row_id, topic, key, payload FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+    );
+    this.markPublished = statement(`outbox_published_${options.schema}`, `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`);
   }
 
   onApplicationBootstrap(): void {
@@ -116,39 +126,20 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.schedule(this.again ? 0 : this.options.pollMs);
   }
 
-  private async publishBatch(limit: number): Promise<number | 'locked'> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const { rows: lock } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [this.lockKey]);
-      if (!lock[0].locked) {
-        await client.query('ROLLBACK');
-        return 'locked';
-      }
-      const { rows } = await client.query<OutboxRow>({
-        name: `outbox_pending_${this.options.schema}`,
-        // Ordered by the bigint column, not by the text alias of the output (which would put 10 before 2).
-        text: `SELECT id::text AS row_id, topic, key, payload FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-        values: [limit],
-      });
+  /** One transaction (a UnitOfWork, which never emits here): take the lock, read, publish, mark. */
+  private publishBatch(limit: number): Promise<number | 'locked'> {
+    return this.transactions.run(async (tx) => {
+      const [{ locked }] = await tx.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [this.lockKey]);
+      if (!locked) return 'locked';
+      const rows = await tx.rows<OutboxRow>(this.pending, [limit]);
       if (rows.length > 0) {
         await this.bus.publishBatch(rows.map((r) => ({ topic: r.topic, key: r.key, payload: r.payload })));
-        await client.query({
-          name: `outbox_published_${this.options.schema}`,
-          text: `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`,
-          values: [rows.map((r) => r.row_id)],
-        });
+        await tx.rows(this.markPublished, [rows.map((r) => r.row_id)]);
       }
-      await client.query('COMMIT');
       return rows.length;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
+
 
   /** What is waiting to be published: how many rows, and how long the oldest has waited (for /metrics). */
   async backlog(): Promise<{ pending: number; oldestAgeSeconds: number }> {
