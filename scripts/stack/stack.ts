@@ -70,6 +70,10 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     DATABASE_URL: o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
+    // The gateway reads the feed and the Pix-in list straight from their services (README: "Direct queries").
+    ...(app === 'gateway'
+      ? { EVENTS_QUERY_URL: `http://127.0.0.1:${healthPortOf('events', o.healthPortBase)}`, INFLOWS_QUERY_URL: `http://127.0.0.1:${healthPortOf('inflows', o.healthPortBase)}` }
+      : {}),
     ...o.env,
   };
 }

@@ -60,3 +60,34 @@ describe('operations: /metrics', () => {
     expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('operations: direct queries (README: Direct queries)', () => {
+  const query = (url: string, topic: string, body: unknown) =>
+    fetch(`${url}/internal/v1/queries/${topic}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it("the events service answers the feed query on its internal port exactly as the gateway's GET /events shows it", async () => {
+    const { api, id: partnerId } = await newPartner();
+    const document = await newUser(api, 10_000_000);
+    const created = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
+    expect(created.status).toBe(201);
+    const viaGateway = await pollUntil('the created event', () => listEvents(api, 'limit=10'), (events) => events.length > 0);
+
+    const res = await query(healthUrls().events, 'events.query.list.v1', { partner_id: partnerId, limit: 10 });
+    expect(res.status).toBe(200);
+    const envelope = (await res.json()) as { response: { ok: boolean; data: { events: Array<{ id: string }> } } };
+    expect(envelope.response.ok).toBe(true);
+    expect(envelope.response.data.events.map((e) => e.id).slice(0, viaGateway.length)).toEqual(viaGateway.map((e) => e.id));
+  });
+
+  it('commands are never reachable that way: 404, and nothing changes', async () => {
+    const { api, id: partnerId } = await newPartner();
+    const document = await newUser(api, 10_000_000);
+    await api.post('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
+    const events = await pollUntil('an event', () => listEvents(api, 'delivered=false'), (list) => list.length > 0);
+    const urls = healthUrls();
+    expect((await query(urls.events, 'events.command.ack.v1', { partner_id: partnerId, ids: events.map((e) => e.id) })).status).toBe(404);
+    expect((await query(urls.withdrawals, 'withdrawals.command.create.v1', {})).status).toBe(404);
+    expect((await query(urls.events, 'inflows.query.list.v1', { partner_id: partnerId })).status).toBe(404);
+    expect((await listEvents(api, 'delivered=false')).map((e) => e.id)).toEqual(events.map((e) => e.id));
+  });
+});

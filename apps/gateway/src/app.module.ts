@@ -45,7 +45,10 @@ export class AppModule {
               inject: [],
               useFactory: () => ({
                 connection: { brokers: config.KAFKA_BROKERS, clientId: `gateway-${process.pid}` },
-                requests: { timeoutMs: config.REQUEST_TIMEOUT_MS },
+                requests: {
+                  timeoutMs: config.REQUEST_TIMEOUT_MS,
+                  directQueryUrls: { events: config.EVENTS_QUERY_URL || undefined, inflows: config.INFLOWS_QUERY_URL || undefined },
+                },
                 idempotentProducer: false,
               }),
             }),

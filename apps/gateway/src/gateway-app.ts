@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ensureTopics } from '@partner/kafka';
+import { logRequests } from '@partner/platform';
 import { AppModule, GatewayBus } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { frameworkErrorHandler } from './http/framework-errors';
@@ -29,7 +30,10 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
   const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler });
   adapter.getInstance().removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, { bufferLogs: true, bodyParser: false });
-  if (logs) app.useLogger(app.get(Logger));
+  if (logs) {
+    app.useLogger(app.get(Logger));
+    logRequests(app);
+  }
   app.useGlobalFilters(new HttpErrorFilter());
   recordHttpMetrics(app);
   setupOpenApi(app);

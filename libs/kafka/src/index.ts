@@ -8,3 +8,5 @@ export * from './lib/handler.decorators';
 export * from './lib/topic-admin';
 export * from './lib/outbox';
 export * from './lib/unit-of-work';
+export * from './lib/direct-queries';
+export * from './lib/service-unavailable.error';

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { CommonConfig } from '@partner/config';
 
 export class GatewayConfig extends CommonConfig {
@@ -46,4 +46,17 @@ export class GatewayConfig extends CommonConfig {
    */
   @IsIn(['memory', 'postgres'])
   RATE_LIMIT_STORE: 'memory' | 'postgres' = 'memory';
+
+  /**
+   * Internal HTTP address (its HEALTH_PORT) of the events service. When set, feed reads (GET /events)
+   * go there directly instead of through Kafka request-reply (README: "Direct queries"); empty: Kafka.
+   */
+  @ValidateIf((c: GatewayConfig) => c.EVENTS_QUERY_URL !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'EVENTS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3102' })
+  EVENTS_QUERY_URL: string = '';
+
+  /** The same for the inflows service (GET /pix-in). */
+  @ValidateIf((c: GatewayConfig) => c.INFLOWS_QUERY_URL !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'INFLOWS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3105' })
+  INFLOWS_QUERY_URL: string = '';
 }

@@ -1,16 +1,15 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerRequest } from '@partner/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 
 @ApiTags('business customers')
-@ApiSecurity('partner')
 @Controller('partner/v1/customers')
-@UseGuards(ApiKeyGuard)
+@PartnerAuth()
 export class CustomersController {
   constructor(private readonly createBusinessCustomer: CreateBusinessCustomerUseCase) {}
 

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AckEventsRequest, AckEventsResult, ListEventsRequest, ListEventsResult } from '@partner/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
@@ -9,9 +9,8 @@ import { EventIdParams } from './event-id.dto';
 import { AckEventsUseCase, ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
 
 @ApiTags('events')
-@ApiSecurity('partner')
 @Controller('partner/v1/events')
-@UseGuards(ApiKeyGuard)
+@PartnerAuth()
 export class EventsController {
   constructor(
     private readonly listEvents: ListEventsUseCase,

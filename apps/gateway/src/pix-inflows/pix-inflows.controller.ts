@@ -1,16 +1,15 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ListPixInflowsRequest, ListPixInflowsResult } from '@partner/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { ListPixInflowsUseCase } from './pix-inflows.use-cases';
 
 @ApiTags('pix-in')
-@ApiSecurity('partner')
 @Controller('partner/v1/pix-in')
-@UseGuards(ApiKeyGuard)
+@PartnerAuth()
 export class PixInflowsController {
   constructor(private readonly listPixInflows: ListPixInflowsUseCase) {}
 

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiNotFoundResponse, ApiSecurity, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiNotFoundResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { SandboxPixInRequest, SimulatePixInResult } from '@partner/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
@@ -9,9 +9,8 @@ import { SimulatePixInUseCase } from './pix-inflows.use-cases';
 
 /** Sandbox only (SANDBOX=true): an incoming Pix to one of the partner's users, through the simulated network. */
 @ApiTags('sandbox')
-@ApiSecurity('partner')
 @Controller('sandbox/v1/pix-in')
-@UseGuards(ApiKeyGuard)
+@PartnerAuth()
 export class SandboxPixInController {
   constructor(private readonly simulatePixIn: SimulatePixInUseCase) {}
 

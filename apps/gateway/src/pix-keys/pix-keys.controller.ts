@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
@@ -12,9 +12,8 @@ import { CreatePixKeyUseCase, DeletePixKeyUseCase } from './pix-keys.use-cases';
 const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, already_sent: 200, succeeded: 200 };
 
 @ApiTags('pix-keys')
-@ApiSecurity('partner')
 @Controller('partner/v1/pix-key')
-@UseGuards(ApiKeyGuard)
+@PartnerAuth()
 export class PixKeysController {
   constructor(private readonly createPixKey: CreatePixKeyUseCase, private readonly deletePixKey: DeletePixKeyUseCase) {}
 

@@ -1,11 +1,11 @@
-import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway.config';
 import { RateLimitBucketRepository } from './rate-limit-bucket.repository';
-import { RateLimitInterceptor } from './rate-limit.interceptor';
+import { RateLimitGuard } from './rate-limit.guard';
 import { MemoryRateLimitStore, RATE_LIMIT_STORE } from './rate-limit.store';
 
-/** Applies the per-partner rate limit to every route a partner is authenticated on. */
+/** The per-partner rate limit; PartnerAuth applies its guard to every route a partner is authenticated on. */
+@Global()
 @Module({
   providers: [
     RateLimitBucketRepository,
@@ -14,7 +14,8 @@ import { MemoryRateLimitStore, RATE_LIMIT_STORE } from './rate-limit.store';
       inject: [GatewayConfig, RateLimitBucketRepository],
       useFactory: (config: GatewayConfig, shared: RateLimitBucketRepository) => (config.RATE_LIMIT_STORE === 'postgres' ? shared : new MemoryRateLimitStore()),
     },
-    { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
+    RateLimitGuard,
   ],
+  exports: [RATE_LIMIT_STORE, RateLimitGuard],
 })
 export class RateLimitModule {}

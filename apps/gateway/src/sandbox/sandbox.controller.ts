@@ -3,7 +3,7 @@ import { SandboxUserRequest } from '@partner/contracts';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
@@ -26,8 +26,7 @@ export class SandboxController {
 
   /** 201 when the user was created, 200 when an existing user was credited; answers the new balance. */
   @Post('users')
-  @ApiSecurity('partner')
-  @UseGuards(ApiKeyGuard)
+  @PartnerAuth()
   async users(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(SandboxUserRequest)) body: SandboxUserRequest,

@@ -1,17 +1,16 @@
-import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CreateUsdtWithdrawalRequest } from '@partner/contracts';
-import { ApiOkResponse, ApiCreatedResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 
 @ApiTags('withdrawals')
-@ApiSecurity('partner')
 @Controller('partner/v1/withdrawals')
-@UseGuards(ApiKeyGuard)
+@PartnerAuth()
 export class WithdrawalsController {
   constructor(private readonly createWithdrawal: CreateWithdrawalUseCase) {}
 

@@ -14,7 +14,7 @@ import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-ke
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
 import { Reply } from './reply';
-import { Topics } from './topics';
+import { ServiceName, Topics } from './topics';
 import { CreateWithdrawalCommand, CreateWithdrawalResult } from './withdrawals/create-withdrawal/create-withdrawal.command';
 import { CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
@@ -45,6 +45,17 @@ export const requestContracts = {
   [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult>(SimulatePixInCommand),
   [Topics.InflowsPing]: request<PingQuery, PingResult>(PingQuery),
 } as const;
+
+/**
+ * Read-only queries the owning service also answers on its internal HTTP port (README: "Direct
+ * queries"): a partner's most frequent calls (the feed poll, the Pix-in list) then skip the two broker
+ * hops of request-reply. Nothing that changes state is here: commands always travel through Kafka.
+ */
+export const directQueryTopics = [Topics.EventsList, Topics.InflowsList] as const satisfies readonly (keyof typeof requestContracts)[];
+export type DirectQueryTopic = (typeof directQueryTopics)[number];
+export const isDirectQueryTopic = (topic: string): topic is DirectQueryTopic => (directQueryTopics as readonly string[]).includes(topic);
+/** The service that answers a direct query: its topic's domain prefix. */
+export const ownerOfQuery = (topic: DirectQueryTopic): ServiceName => topic.slice(0, topic.indexOf('.')) as ServiceName;
 
 /** Fire-and-forget event topics and the payload class each carries. */
 export const eventContracts = {

@@ -20,6 +20,9 @@ export interface KafkaServerOptions {
 /** The message a handler gets as its Nest context: `[message, partition, topic]`. */
 export class KafkaMessageContext extends BaseRpcContext<[KafkaMessage, number, string]> {}
 
+/** The context's message for a request that did not come through Kafka (a direct query). */
+const DIRECT_MESSAGE: KafkaMessage = { key: null, value: null, timestamp: '0', attributes: 0, offset: '-1', headers: {} };
+
 /** A counting semaphore: `acquire` waits while `limit` holders are inside. */
 class Slots {
   private used = 0;
@@ -190,9 +193,14 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     });
   }
 
-  private async handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+  private handlerOf(topic: string): MessageHandler | null {
     let handler = this.handlers.get(topic);
     if (handler === undefined) this.handlers.set(topic, (handler = this.getHandlerByPattern(topic)));
+    return handler;
+  }
+
+  private async handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+    const handler = this.handlerOf(topic);
     if (!handler) {
       this.logger.error(`No handler for ${topic}; message at offset ${message.offset} skipped`);
       return;
@@ -202,17 +210,33 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     if (handler.isEventHandler) return this.runEvent(topic, handler, data, context);
     const replyTopic = header(message, REPLY_HEADERS.topic);
     const correlationId = header(message, REPLY_HEADERS.correlationId);
-    let envelope: ReplyEnvelope;
-    try {
-      envelope = { response: await this.run(handler, data, context) };
-    } catch (error) {
-      this.logger.error(`Handler of ${topic} failed: ${describe(error)}`);
-      envelope = { err: describe(error) };
-    }
+    const envelope = await this.answer(topic, data, context);
     if (!replyTopic || !correlationId || !this.replies) return;
     await this.replies
       .send(replyTopic, { value: JSON.stringify(envelope), headers: { [REPLY_HEADERS.correlationId]: correlationId } })
       .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
+  }
+
+  /** Whether this service answers `topic` as a request (its handler is a `@HandleRequest`). */
+  answers(topic: string): boolean {
+    const handler = this.handlerOf(topic);
+    return !!handler && !handler.isEventHandler;
+  }
+
+  /**
+   * Runs a request's handler (which validates the payload first) and wraps the outcome as the caller
+   * receives it. Kafka requests come here, and so do direct queries (serveDirectQueries), whose context
+   * carries no Kafka message.
+   */
+  async answer(topic: string, data: unknown, context = new KafkaMessageContext([DIRECT_MESSAGE, -1, topic])): Promise<ReplyEnvelope> {
+    const handler = this.handlerOf(topic);
+    if (!handler || handler.isEventHandler) return { err: `no request handler for ${topic}` };
+    try {
+      return { response: await this.run(handler, data, context) };
+    } catch (error) {
+      this.logger.error(`Handler of ${topic} failed: ${describe(error)}`);
+      return { err: describe(error) };
+    }
   }
 
   /**

@@ -2,11 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Consumer, Kafka, Producer } from 'kafkajs';
-import { EventPayload, EventTopic, RequestPayload, RequestReply, RequestTopic } from '@partner/contracts';
+import { EventPayload, EventTopic, RequestPayload, RequestReply, RequestTopic, ServiceName } from '@partner/contracts';
 import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka-client';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
+import { DirectQueryClient } from './direct-queries';
 import { SendCoalescer } from './send-coalescer';
+import { ServiceUnavailableError } from './service-unavailable.error';
+
+export { ServiceUnavailableError };
 
 export interface MessageBusOptions {
   connection: KafkaConnection;
@@ -14,7 +18,15 @@ export interface MessageBusOptions {
    * When set, this process sends requests and waits for their replies, on a reply topic of its own.
    * `timeoutMs`: how long a request waits before the caller is told the service is unavailable.
    */
-  requests?: { timeoutMs: number };
+  requests?: {
+    timeoutMs: number;
+    /**
+     * Internal HTTP addresses of services (their health port) that answer direct queries: when a
+     * service's address is set, its read-only queries (directQueryTopics) go there instead of through
+     * Kafka (README: "Direct queries"). Unset: everything goes through Kafka.
+     */
+    directQueryUrls?: Partial<Record<ServiceName, string>>;
+  };
   /**
    * An idempotent producer with one request in flight keeps the outbox relay's events unduplicated and
    * in order. A process that only sends commands (the gateway) turns it off so its requests pipeline;
@@ -23,16 +35,6 @@ export interface MessageBusOptions {
   idempotentProducer: boolean;
   /** Replication factor of the reply topic this process creates. */
   replicationFactor?: number;
-}
-
-/** Raised when a service does not answer in time or the broker cannot be reached. */
-export class ServiceUnavailableError extends Error {
-  constructor(
-    readonly topic: string,
-    cause?: unknown,
-  ) {
-    super(`No reply on ${topic}${cause instanceof Error ? `: ${cause.message}` : typeof cause === 'string' ? `: ${cause}` : ''}`);
-  }
 }
 
 interface Waiting {
@@ -115,6 +117,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   private producer?: Producer;
   private replyConsumer?: Consumer;
   private channel?: RequestReplyChannel;
+  private direct?: DirectQueryClient;
   readonly replyTopic?: string;
 
   constructor(@Inject(KAFKA_BUS_OPTIONS) private readonly options: MessageBusOptions) {
@@ -132,6 +135,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     this.kafka = kafka;
     this.producer = producer;
     await producer.connect();
+    if (this.options.requests?.directQueryUrls) this.direct = new DirectQueryClient(this.options.requests.directQueryUrls, this.options.requests.timeoutMs);
     if (this.options.requests && this.replyTopic) await this.openReplies(kafka, producer, this.replyTopic, this.options.requests.timeoutMs);
   }
 
@@ -200,6 +204,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.channel?.abortAll();
+    await this.direct?.close();
     await this.replyConsumer?.disconnect().catch(() => undefined);
     if (this.replyTopic && this.kafka) {
       const admin = this.kafka.admin();
@@ -217,6 +222,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
 
   /** Sends a command or query and waits for its reply; `key` keeps one resource's requests in order. */
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>, key?: string): Promise<RequestReply<T>> {
+    if (this.direct?.serves(topic)) return (await this.direct.request(topic, payload)) as RequestReply<T>;
     if (!this.channel) throw new ServiceUnavailableError(topic, 'this process does not send requests');
     return (await this.channel.request(topic, payload, key)) as RequestReply<T>;
   }

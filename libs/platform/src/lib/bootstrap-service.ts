@@ -5,7 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
-import { ensureTopics, kafkaServerOptions } from '@partner/kafka';
+import { ensureTopics, kafkaServerOptions, KafkaServer, serveDirectQueries } from '@partner/kafka';
 
 /**
  * Starts a Kafka-driven service: its command/event consumers (one consumer group per service), plus a
@@ -18,9 +18,10 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
   const connection = { brokers: config.KAFKA_BROKERS, clientId: `${name}-${process.pid}` };
   const created = await ensureTopics(connection, config.KAFKA_PARTITIONS);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
-  app.connectMicroservice<MicroserviceOptions>(kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY), {
-    inheritAppConfig: true,
-  });
+  const transport = kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY);
+  app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
+  // The same handlers answer the service's read-only queries over HTTP too (README: "Direct queries").
+  serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer);
   await app.startAllMicroservices();
   await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });
   new NestLogger('Bootstrap').log(`${name} ready; health on ${await app.getUrl()}`);

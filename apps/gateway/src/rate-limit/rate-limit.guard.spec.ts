@@ -1,41 +1,39 @@
-import { CallHandler, ExecutionContext } from '@nestjs/common';
+import { ExecutionContext } from '@nestjs/common';
 import { loadConfig } from '@partner/config';
-import { firstValueFrom, of } from 'rxjs';
 import { GatewayConfig } from '../config/gateway.config';
-import { RateLimitInterceptor } from './rate-limit.interceptor';
+import { RateLimitGuard } from './rate-limit.guard';
 import { MemoryRateLimitStore, RateLimitStore } from './rate-limit.store';
 
-// Unit: the interceptor's decisions, with the partner on the request as ApiKeyGuard leaves it.
+// Unit: the guard's decisions, with the partner on the request as ApiKeyGuard leaves it.
 const config = loadConfig(GatewayConfig, { ...process.env, DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: '127.0.0.1:1', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' });
 
-function call(interceptor: RateLimitInterceptor, partner?: { id: string }) {
+function call(guard: RateLimitGuard, partner?: { id: string }) {
   const headers: Record<string, string> = {};
   const context = {
     switchToHttp: () => ({ getRequest: () => ({ partner }), getResponse: () => ({ header: (k: string, v: string) => (headers[k] = v) }) }),
   } as unknown as ExecutionContext;
-  const handler: CallHandler = { handle: () => of('handled') };
-  return { result: firstValueFrom(interceptor.intercept(context, handler)), headers };
+  return { result: guard.canActivate(context), headers };
 }
 
-describe('RateLimitInterceptor', () => {
+describe('RateLimitGuard', () => {
   it('lets a burst through, then answers 429 rate_limited with Retry-After', async () => {
-    const interceptor = new RateLimitInterceptor(config, new MemoryRateLimitStore());
+    const guard = new RateLimitGuard(config, new MemoryRateLimitStore());
     const partner = { id: 'p1' };
-    expect(await call(interceptor, partner).result).toBe('handled');
-    expect(await call(interceptor, partner).result).toBe('handled');
+    expect(await call(guard, partner).result).toBe(true);
+    expect(await call(guard, partner).result).toBe(true);
 
-    const third = call(interceptor, partner);
+    const third = call(guard, partner);
     await expect(third.result).rejects.toMatchObject({ status: 429, detail: { code: 'rate_limited', message: expect.stringContaining('at most 1 per second (bursts of 2)') } });
     expect(third.headers['retry-after']).toBe('1');
   });
 
   it('counts nothing for routes without a partner (health, admin)', async () => {
     const refuseAll: RateLimitStore = { take: async () => ({ allowed: false, retryAfterSeconds: 9 }) };
-    expect(await call(new RateLimitInterceptor(config, refuseAll)).result).toBe('handled');
+    expect(await call(new RateLimitGuard(config, refuseAll)).result).toBe(true);
   });
 
   it('lets the request through when the shared store fails: a database hiccup is not a 429 or a 500', async () => {
     const broken: RateLimitStore = { take: async () => Promise.reject(new Error('connection terminated')) };
-    expect(await call(new RateLimitInterceptor(config, broken), { id: 'p1' }).result).toBe('handled');
+    expect(await call(new RateLimitGuard(config, broken), { id: 'p1' }).result).toBe(true);
   });
 });

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { AddressInfo } from 'node:net';
+import fastify, { FastifyInstance } from 'fastify';
+import { AckEventsCommand, ListEventsQuery, ListEventsResult, RequestReply, Topics } from '@partner/contracts';
+import { DIRECT_QUERY_PATH, DirectQueryClient, serveDirectQueries } from './direct-queries';
+import { HandleRequest } from './handler.decorators';
+import { KafkaServer } from './kafka-server';
+import { ServiceUnavailableError } from './service-unavailable.error';
+
+// A real HTTP server and client on loopback; the KafkaServer is never started (no broker needed): the
+// route runs the handlers registered on it, as bootstrapService wires it in every service.
+
+class FeedHandlers {
+  failing = false;
+  seen: ListEventsQuery[] = [];
+
+  @HandleRequest(Topics.EventsList)
+  async list(query: ListEventsQuery): Promise<RequestReply<typeof Topics.EventsList>> {
+    if (this.failing) throw new Error('database went away');
+    this.seen.push(query);
+    const result: ListEventsResult = { events: [], next_cursor: null } as unknown as ListEventsResult;
+    return { ok: true, data: result };
+  }
+
+  @HandleRequest(Topics.EventsAck)
+  async ack(_command: AckEventsCommand): Promise<RequestReply<typeof Topics.EventsAck>> {
+    throw new Error('a command must never run from the direct route');
+  }
+}
+
+async function service(handlers: FeedHandlers, port = 0): Promise<{ http: FastifyInstance; url: string }> {
+  const server = new KafkaServer({ connection: { brokers: ['127.0.0.1:1'], clientId: 'direct-spec' }, groupId: 'direct-spec', maxInFlight: 4 });
+  server.addHandler(Topics.EventsList, handlers.list.bind(handlers) as never, false);
+  server.addHandler(Topics.EventsAck, handlers.ack.bind(handlers) as never, false);
+  const http = fastify();
+  serveDirectQueries(http, server);
+  await http.listen({ port, host: '127.0.0.1' });
+  return { http, url: `http://127.0.0.1:${(http.server.address() as AddressInfo).port}` };
+}
+
+const partner = randomUUID();
+const opened: Array<FastifyInstance | DirectQueryClient> = [];
+afterEach(async () => {
+  for (const o of opened.splice(0)) await o.close();
+});
+
+describe('direct queries', () => {
+  it('answers a read-only query with the handler, its payload validated as over Kafka', async () => {
+    const handlers = new FeedHandlers();
+    const { http, url } = await service(handlers);
+    const client = new DirectQueryClient({ events: url }, 2_000);
+    opened.push(http, client);
+
+    await expect(client.request(Topics.EventsList, { partner_id: partner, delivered: false, limit: 10 })).resolves.toEqual({ ok: true, data: { events: [], next_cursor: null } });
+    expect(handlers.seen).toEqual([expect.objectContaining({ partner_id: partner, delivered: false, limit: 10 })]);
+
+    // The handler's own contract validation runs: an invalid payload is an invalid_request reply, not a call.
+    await expect(client.request(Topics.EventsList, { partner_id: 'not-a-uuid' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(handlers.seen).toHaveLength(1);
+  });
+
+  it('refuses commands and unknown topics (404): only direct query topics are reachable over HTTP', async () => {
+    const { http, url } = await service(new FeedHandlers());
+    opened.push(http);
+    for (const topic of [Topics.EventsAck, Topics.WithdrawalsCreate, Topics.InflowsList, 'nope']) {
+      const response = await fetch(`${url}${DIRECT_QUERY_PATH}${topic}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ partner_id: partner, ids: [] }) });
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it('turns a failing handler into ServiceUnavailableError (the gateway answers 503)', async () => {
+    const handlers = new FeedHandlers();
+    handlers.failing = true;
+    const { http, url } = await service(handlers);
+    const client = new DirectQueryClient({ events: url }, 2_000);
+    opened.push(http, client);
+    await expect(client.request(Topics.EventsList, { partner_id: partner })).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('waits for a service that is restarting, and gives up at the deadline when it never comes', async () => {
+    // A free port: open a server to learn one, close it, then start the service there a moment later.
+    const probe = fastify();
+    await probe.listen({ port: 0, host: '127.0.0.1' });
+    const port = (probe.server.address() as AddressInfo).port;
+    await probe.close();
+
+    const client = new DirectQueryClient({ events: `http://127.0.0.1:${port}` }, 5_000);
+    opened.push(client);
+    const answer = client.request(Topics.EventsList, { partner_id: partner });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { http } = await service(new FeedHandlers(), port);
+    opened.push(http);
+    await expect(answer).resolves.toMatchObject({ ok: true });
+
+    const nobody = new DirectQueryClient({ events: `http://127.0.0.1:${port + 1 === 65536 ? port - 1 : port + 1}` }, 400);
+    opened.push(nobody);
+    const started = Date.now();
+    await expect(nobody.request(Topics.EventsList, { partner_id: partner })).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('serves only direct query topics whose service has an address', () => {
+    const client = new DirectQueryClient({ events: 'http://127.0.0.1:1' }, 1_000);
+    opened.push(client);
+    expect(client.serves(Topics.EventsList)).toBe(true);
+    expect(client.serves(Topics.InflowsList)).toBe(false);
+    expect(client.serves(Topics.EventsAck)).toBe(false);
+    expect(client.serves(Topics.WithdrawalsCreate)).toBe(false);
+  });
+});

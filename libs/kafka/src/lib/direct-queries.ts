@@ -1,0 +1,99 @@
+import { Logger } from '@nestjs/common';
+import { DirectQueryTopic, isDirectQueryTopic, ownerOfQuery, ServiceName } from '@partner/contracts';
+import type { FastifyInstance } from 'fastify';
+import { Pool } from 'undici';
+import type { KafkaServer } from './kafka-server';
+import { ReplyEnvelope } from './reply-envelope';
+import { ServiceUnavailableError } from './service-unavailable.error';
+
+/**
+ * Direct queries (README: "Direct queries"). A read-only query (contracts' directQueryTopics) needs no
+ * durable hand-off: nothing is changed, so nothing is lost when it fails, and it is safe to repeat.
+ * Through Kafka it still pays two broker round trips and two consumer fetch cycles; the feed poll, the
+ * call partners make most, then waits on the broker more than on its database. So the service that owns
+ * such a query also answers it on its internal HTTP port, with the same handler (payload validation
+ * included) and the same reply envelope as over Kafka; the gateway sends it there when configured.
+ */
+export const DIRECT_QUERY_PATH = '/internal/v1/queries/';
+
+/** Connections a gateway keeps open to each service (one request in flight on each). */
+const CONNECTIONS_PER_SERVICE = 32;
+/** Between attempts while the service cannot be reached (it is restarting): as Kafka would hold the request. */
+const RETRY_MS = 100;
+
+/**
+ * Service side: answers `POST /internal/v1/queries/<topic>` on the service's own HTTP server for every
+ * direct query topic it handles. Any other topic is 404: commands cannot be sent this way.
+ */
+export function serveDirectQueries(http: FastifyInstance, server: KafkaServer): void {
+  http.post<{ Params: { topic: string } }>(`${DIRECT_QUERY_PATH}:topic`, async (request, reply) => {
+    const { topic } = request.params;
+    if (!isDirectQueryTopic(topic) || !server.answers(topic)) return reply.code(404).send({ err: `${topic} is not a direct query of this service` });
+    return server.answer(topic, request.body);
+  });
+}
+
+/**
+ * Gateway side: sends a direct query to the service that owns it and returns the handler's answer.
+ * Errors become ServiceUnavailableError (the gateway's 503), as they do over Kafka. While the service
+ * cannot be reached the query is retried until its deadline, so a restarting service costs the caller
+ * a wait, not an error, exactly as with a request parked in Kafka.
+ */
+export class DirectQueryClient {
+  private readonly logger = new Logger('DirectQueries');
+  private readonly pools = new Map<ServiceName, Pool>();
+
+  constructor(
+    urls: Partial<Record<ServiceName, string>>,
+    private readonly timeoutMs: number,
+  ) {
+    for (const [service, url] of Object.entries(urls) as Array<[ServiceName, string | undefined]>) {
+      if (url) this.pools.set(service, new Pool(url, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1 }));
+    }
+  }
+
+  /** Whether `topic` goes the direct way from this process. */
+  serves(topic: string): topic is DirectQueryTopic {
+    return isDirectQueryTopic(topic) && this.pools.has(ownerOfQuery(topic));
+  }
+
+  async request(topic: DirectQueryTopic, payload: unknown): Promise<unknown> {
+    const pool = this.pools.get(ownerOfQuery(topic));
+    if (!pool) throw new ServiceUnavailableError(topic, 'no address for its service');
+    const deadline = Date.now() + this.timeoutMs;
+    const body = JSON.stringify(payload);
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new ServiceUnavailableError(topic, 'timed out');
+      let envelope: ReplyEnvelope;
+      try {
+        const response = await pool.request({
+          method: 'POST',
+          path: DIRECT_QUERY_PATH + topic,
+          headers: { 'content-type': 'application/json' },
+          body,
+          headersTimeout: left,
+          bodyTimeout: left,
+        });
+        const text = await response.body.text();
+        if (response.statusCode !== 200) throw new ServiceUnavailableError(topic, `HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+        envelope = JSON.parse(text) as ReplyEnvelope;
+      } catch (error) {
+        if (error instanceof ServiceUnavailableError) throw error;
+        // Not reached (refused, reset, timed out): a read is safe to send again until the deadline.
+        if (deadline - Date.now() <= RETRY_MS) throw new ServiceUnavailableError(topic, error);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        continue;
+      }
+      if (envelope.err !== undefined) {
+        this.logger.error(`Remote handler failed on ${topic}: ${envelope.err}`);
+        throw new ServiceUnavailableError(topic, envelope.err);
+      }
+      return envelope.response;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.close().catch(() => undefined)));
+  }
+}
