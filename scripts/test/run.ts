@@ -6,6 +6,10 @@
  *   3. unit and integration suites of every app and lib (they use the broker and the database);
  *   4. the whole stack started, then the end-to-end suite over HTTP;
  *   5. everything stopped; the last line is `N passed, N failed`.
+ *
+ * `npm test -- <path patterns>` runs only the Jest suites whose paths match (both steps 3 and 4, with
+ * typecheck and lint as always), e.g. `npm test -- apps/withdrawals apps/e2e/src/withdrawals`: for
+ * working on one family; CI runs everything.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +26,8 @@ const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.
 const gatewayPort = Number(process.env.TEST_GATEWAY_PORT ?? 13000);
 const healthPortBase = Number(process.env.TEST_HEALTH_PORT_BASE ?? 13100);
 const outDir = join(root, '.cache', 'test');
+const only = process.argv.slice(2).filter((a) => a !== '--');
+const onlyArgs = only.length > 0 ? ['--passWithNoTests', ...only] : [];
 const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
 
 interface Totals {
@@ -91,7 +97,7 @@ async function main(): Promise<number> {
     add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
 
     // jest.config.js holds every project but e2e, which runs below against the started stack.
-    add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand'], testEnv));
+    add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand', ...onlyArgs], testEnv));
 
     const stackOptions: StackOptions = {
       kafkaPort,
@@ -123,13 +129,14 @@ async function main(): Promise<number> {
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
     const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand'], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls }));
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...onlyArgs], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls }));
   } finally {
     control?.close();
     await stack?.stop();
     kafka('stop', kafkaPort);
   }
   console.log(`(app logs of the e2e stack: ${join(outDir, 'logs')})`);
+  if (only.length > 0) console.log(`(only the suites matching ${only.join(' ')})`);
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
 }
