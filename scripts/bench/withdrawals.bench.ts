@@ -10,7 +10,7 @@
  * Options (flag, or environment variable):
  *   --requests N        BENCH_REQUESTS      POSTs per closed-loop pass and for the hot run (default 2000)
  *   --concurrency C,..  BENCH_CONCURRENCY   closed-loop levels (default 1,8,32,64)
- *   --warmup N          BENCH_WARMUP        unmeasured POSTs on each stack first (default 50)
+ *   --warmup N          BENCH_WARMUP        unmeasured POSTs on each stack first (default 1000: JIT and broker warm-up; a cold stack's first pass is slower)
  *   --partners P        BENCH_PARTNERS      partners (default 4)
  *   --users U           BENCH_USERS         minimum users per partner (default 8)
  *   --poll-ms MS        BENCH_POLL_MS       period of the database checks that wait for a run to drain (default 250)
@@ -117,7 +117,7 @@ function parseOptions(argv: string[]): Options {
   return {
     requests: num('requests', 'BENCH_REQUESTS', 2000, 1),
     concurrency,
-    warmup: num('warmup', 'BENCH_WARMUP', 50, 0),
+    warmup: num('warmup', 'BENCH_WARMUP', 1000, 0),
     partners: num('partners', 'BENCH_PARTNERS', 4, 1),
     users: num('users', 'BENCH_USERS', 8, 1),
     pollMs: num('poll-ms', 'BENCH_POLL_MS', 250, 10),

@@ -24,6 +24,7 @@
 #   KAFKA_MAVEN_REPO [unset]          if set, passed to mvn as -Dmaven.repo.local
 #   KAFKA_JAVA [java]                 java binary
 #   KAFKA_JVM_OPTS [unset]            extra JVM flags for the broker (a -XX:+Use*GC flag replaces Serial GC)
+#   KAFKA_EXTRA_CONFIG [unset]        extra server.properties lines, appended last (they win)
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -284,6 +285,8 @@ broker.session.timeout.ms=4000
 # on start, and format is skipped because meta.properties exists.
 unclean.leader.election.enable=false
 EOF
+  # Extra broker properties, one per line, appended last so they win (measurements, tuning): KAFKA_EXTRA_CONFIG.
+  if [[ -n "${KAFKA_EXTRA_CONFIG:-}" ]]; then printf '%s\n' "$KAFKA_EXTRA_CONFIG" >>"$CONFIG"; fi
 
   cat >"$LOG4J_CONFIG" <<EOF
 log4j.rootLogger=INFO, file

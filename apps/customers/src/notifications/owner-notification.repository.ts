@@ -64,8 +64,8 @@ const BY_CUSTOMER = statement(
 const MARK_DUE_SENT = statement(
   'owner_notifications_mark_due_sent',
   `UPDATE owner_notifications SET status = 'sent', sent_at = now()
-   WHERE id IN (SELECT id FROM owner_notifications WHERE status = 'pending' AND created_at <= $1
-                ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+   WHERE id = ANY(ARRAY(SELECT id FROM owner_notifications WHERE status = 'pending' AND created_at <= $1
+                ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED))
      AND status = 'pending'
    RETURNING id, partner_id, customer_id, owner_index, channel`,
 );

@@ -30,6 +30,19 @@ describe('error mapping (spec section 7)', () => {
   });
 
   it.each([
+    ['terminated by an administrator (chaos: database outage)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['cut mid-query', new Error('Connection terminated unexpectedly')],
+    ['no connection free in time', new Error('timeout exceeded when trying to connect')],
+  ])('the gateway\'s database %s is 503 service_unavailable, not a 500', (_label, error) => {
+    expect(toHttpError(error)).toMatchObject({ status: 503, detail: { code: 'service_unavailable' } });
+  });
+
+  it('a database error that is not about reaching it stays a 500', () => {
+    expect(toHttpError(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' })).status).toBe(500);
+  });
+
+  it.each([
     [new BadRequestException(), 400, 'invalid_request'],
     [new NotFoundException(), 404, 'not_found'],
     [new PayloadTooLargeException(), 413, 'payload_too_large'],

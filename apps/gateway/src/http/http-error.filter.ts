@@ -17,12 +17,29 @@ const FRAMEWORK_CODES: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
+/**
+ * The gateway's own database (partners and keys, the shared rate-limit store) cannot be reached: the
+ * connection was refused, cut or timed out, or the server is shutting down or out of connections
+ * (SQLSTATE classes 08 and 57P, and 53300). The caller did nothing wrong and may retry: 503, not 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (code.startsWith('08') || code.startsWith('57P') || code === '53300' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT') return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message);
+}
+
 /** Turns anything thrown while serving a request into a status and a family-shaped body. */
 export function toHttpError(error: unknown): { status: number; detail: ErrorDetail } {
   if (error instanceof ApiError) return { status: error.status, detail: error.detail };
   if (error instanceof ServiceUnavailableError) {
     logger.warn(error.message);
     return { status: 503, detail: { code: 'service_unavailable', message: 'the service did not answer in time; retry with the same idempotency_key' } };
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn(`database unavailable: ${(error as Error).message}`);
+    return { status: 503, detail: { code: 'service_unavailable', message: 'a dependency is unavailable; retry (with the same idempotency_key)' } };
   }
   const status = error instanceof HttpException ? error.getStatus() : (error as { statusCode?: number })?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -179,20 +179,20 @@ const ADVANCE_DUE = statement(
      SET state = CASE WHEN document = ANY($3::bpchar[]) THEN 'failed' ELSE 'registered' END,
          failure_reason = CASE WHEN document = ANY($3::bpchar[]) THEN $4 END,
          updated_at = $5
-     WHERE id IN (SELECT id FROM pix_keys WHERE state = 'pending' AND updated_at <= $1
-                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     WHERE id = ANY(ARRAY(SELECT id FROM pix_keys WHERE state = 'pending' AND updated_at <= $1
+                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
        AND state = 'pending'
      RETURNING *),
    deleting AS (
      UPDATE pix_keys SET state = 'deleting', updated_at = $5
-     WHERE id IN (SELECT id FROM pix_keys WHERE state = 'registered' AND deletion_requested_at IS NOT NULL
-                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     WHERE id = ANY(ARRAY(SELECT id FROM pix_keys WHERE state = 'registered' AND deletion_requested_at IS NOT NULL
+                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
        AND state = 'registered'
      RETURNING *),
    canceled AS (
      UPDATE pix_keys SET state = 'canceled', updated_at = $5
-     WHERE id IN (SELECT id FROM pix_keys WHERE state = 'deleting' AND updated_at <= $1
-                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     WHERE id = ANY(ARRAY(SELECT id FROM pix_keys WHERE state = 'deleting' AND updated_at <= $1
+                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
        AND state = 'deleting'
      RETURNING *)
    SELECT * FROM answered UNION ALL SELECT * FROM deleting UNION ALL SELECT * FROM canceled`,

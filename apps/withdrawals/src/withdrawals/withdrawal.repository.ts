@@ -96,14 +96,16 @@ const FIND_BY_KEY = statement('withdrawal_by_key', 'SELECT * FROM withdrawals WH
 /**
  * The simulated chain's moves, a batch per statement: due withdrawals of one state, oldest first, locked
  * with SKIP LOCKED so several instances share the work without waiting on each other, moved only if
- * still in that state.
+ * still in that state. `id = ANY(ARRAY(...))`, not `id IN (...)`: with IN the planner hash-joins the
+ * batch against every row of that state (dead versions included, under churn); with an array it fetches
+ * the batch's rows by primary key (pg_stat_statements: 44 ms → well under 1 ms a batch under load).
  */
 const SEND_DUE = statement(
   'withdrawal_send_due',
   `UPDATE withdrawals SET state = 'sent', updated_at = $3,
           tx_hash = '0x' || md5(random()::text || id::text) || md5(id::text || random()::text)
-   WHERE id IN (SELECT id FROM withdrawals WHERE state = 'created' AND updated_at <= $1
-                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+   WHERE id = ANY(ARRAY(SELECT id FROM withdrawals WHERE state = 'created' AND updated_at <= $1
+                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
      AND state = 'created'
    RETURNING *`,
 );
@@ -114,8 +116,8 @@ const CONFIRM_DUE = statement(
    SET state = CASE WHEN lower(address) = ANY($3::text[]) THEN 'failed' ELSE 'settled' END,
        failure_reason = CASE WHEN lower(address) = ANY($3::text[]) THEN 'transfer_reverted' END,
        updated_at = $4
-   WHERE id IN (SELECT id FROM withdrawals WHERE state = 'sent' AND updated_at <= $1
-                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+   WHERE id = ANY(ARRAY(SELECT id FROM withdrawals WHERE state = 'sent' AND updated_at <= $1
+                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
      AND state = 'sent'
    RETURNING *`,
 );

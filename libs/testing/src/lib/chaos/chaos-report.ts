@@ -9,7 +9,14 @@ const counts = (m: Map<number | string, number>, name: (k: number | string) => s
 
 /** Every broken invariant of a fault-injection run; empty when nothing was lost, duplicated or left open. */
 export function chaosFailures(load: WithdrawalLoad, retry: RetryOutcome, audit: WithdrawalAudit): string[] {
-  return [...audit.failures, ...load.unexpected, ...retry.unresolved.map((key) => `retry of key ${key} never got a final answer`)];
+  // A fault is ours, never the caller's: it must be answered 503 (retry), not 500 (a bug of ours).
+  const internal = load.statuses.get(500) ?? 0;
+  return [
+    ...audit.failures,
+    ...load.unexpected,
+    ...retry.unresolved.map((key) => `retry of key ${key} never got a final answer`),
+    ...(internal > 0 ? [`${internal} request(s) answered 500 during a fault (a dependency failure must be a 503)`] : []),
+  ];
 }
 
 /** The counts of a fault-injection run, as `npm run chaos` and the short chaos suite print them. */
