@@ -34,6 +34,8 @@ const eventOf = (api: ApiClient, id: string) =>
     (all) => all.find((e) => e.resource_id === id) as FeedEvent,
   );
 
+const getCustomer = (api: ApiClient, id: string) => api.get(`${URL}/${id}`);
+
 describe('Business customers end to end', () => {
   it('registers a customer: 201 {id}, then a business_customer registered event carrying metadata.external_id', async () => {
     const { api } = await newPartner();
@@ -67,6 +69,42 @@ describe('Business customers end to end', () => {
 
     expect((await api.patch(`/partner/v1/events/${event.id}`)).status).toBe(200);
     expect(customerEvents(await listEvents(api))).toEqual([]);
+  });
+
+  it('reads a registration back: the fields as sent, its id and created_at (integer Unix seconds)', async () => {
+    const { api } = await newPartner();
+    const body = customer({ metadata: { external_id: 'crm-9', tags: ['vip'], score: 7 } });
+    const id = await register(api, body);
+    const read = await getCustomer(api, id);
+    expect({ status: read.status, body: read.body }).toEqual({ status: 200, body: { id, ...body, created_at: expect.any(Number) } });
+    expect(Number.isInteger(read.body.created_at)).toBe(true);
+    expect(read.body.created_at).toBe((await eventOf(api, id)).data.created_at);
+
+    // Only the required fields: what was left out stays out (no nulls, no defaults filled in).
+    const minimal = customer({ trade_name: undefined, metadata: undefined, config: undefined, 'address.complement': undefined, 'owners.0.social_name': undefined });
+    const minimalId = await register(api, minimal);
+    const minimalRead = await getCustomer(api, minimalId);
+    expect({ status: minimalRead.status, body: minimalRead.body }).toEqual({ status: 200, body: { id: minimalId, ...minimal, created_at: expect.any(Number) } });
+    expect(['trade_name', 'metadata', 'config'].filter((key) => key in minimalRead.body)).toEqual([]);
+    expect('complement' in (minimalRead.body.address as Body)).toBe(false);
+  });
+
+  it("GET answers 404 not_found for an unknown id and for another partner's customer, 400 invalid_request for a malformed id", async () => {
+    const owner = await newPartner();
+    const other = await newPartner();
+    const id = await register(owner.api, customer());
+    for (const res of [await getCustomer(owner.api, '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41'), await getCustomer(other.api, id)]) {
+      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: expect.objectContaining({ error: 'not_found', message: expect.any(String) }) });
+    }
+    for (const malformed of ['not-a-uuid', '123', `${id}0`]) {
+      const res = await getCustomer(owner.api, malformed);
+      expect({ malformed, status: res.status, body: res.body }).toEqual({
+        malformed,
+        status: 400,
+        body: expect.objectContaining({ error: 'invalid_request', field: 'id', message: expect.any(String) }),
+      });
+    }
+    expect((await getCustomer(owner.api, id)).status).toBe(200);
   });
 
   it('accepts the alphanumeric CNPJ (IN RFB 2.229/2024) as well as the numeric one', async () => {

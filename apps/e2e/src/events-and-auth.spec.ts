@@ -5,6 +5,9 @@ describe('authentication', () => {
   const anonymous = () => new ApiClient(gatewayUrl());
   const routes: Array<[string, string]> = [
     ['POST', '/partner/v1/withdrawals/usdt'],
+    ['GET', '/partner/v1/withdrawals/usdt/1'],
+    ['GET', '/partner/v1/pix-key/52998224725'],
+    ['GET', `/partner/v1/customers/business/${newUuid()}`],
     ['GET', '/partner/v1/events?delivered=false'],
     ['PATCH', `/partner/v1/events/${newUuid()}`],
     ['POST', '/partner/v1/events/ack'],

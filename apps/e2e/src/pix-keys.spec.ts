@@ -9,6 +9,11 @@ const createKey = (api: ApiClient, document: string, idempotencyKey = newUuid())
 const deleteKey = (api: ApiClient, document: string, idempotencyKey = newUuid()) =>
   api.request('DELETE', `${CREATE}/${document}`, { idempotency_key: idempotencyKey });
 
+const getKey = (api: ApiClient, document: string) => api.get(`${CREATE}/${document}`);
+
+/** What GET /partner/v1/pix-key/{document} answers for the key as an event's data shows it. */
+const viewOf = (data: Record<string, unknown>) => ({ document: data.document, status: data.state, created_at: data.created_at, last_updated_at: data.last_updated_at });
+
 const pixKeyEvents = (events: FeedEvent[], document: string) => events.filter((e) => e.type === 'pix_key' && e.data.document === document);
 
 /** Waits until the user's key events include `state` (for the key `resourceId` when given); answers all the user's key events. */
@@ -35,6 +40,10 @@ describe('Pix keys end to end', () => {
     const created = await createKey(api, document);
     expect(created.status).toBe(202);
     expect(created.body).toEqual({ status: 'accepted' });
+    // Read back at once: the key is there, pending or already registered.
+    const early = await getKey(api, document);
+    expect(early.status).toBe(200);
+    expect(Object.keys(early.body).sort()).toEqual(['created_at', 'document', 'last_updated_at', 'status']);
 
     const registered = await eventsUntil(api, document, 'registered');
     expect(registered.map((e) => e.state)).toEqual(['pending', 'registered']);
@@ -54,6 +63,11 @@ describe('Pix keys end to end', () => {
         last_updated_at: expect.any(Number),
       });
     }
+    expect(early.body).toEqual(viewOf(registered.find((e) => e.state === early.body.status)?.data ?? {}));
+    const readRegistered = await getKey(api, document);
+    expect({ status: readRegistered.status, body: readRegistered.body }).toEqual({ status: 200, body: viewOf(registered[1].data) });
+    expect(readRegistered.body).toMatchObject({ document, status: 'registered' });
+    for (const time of [readRegistered.body.created_at, readRegistered.body.last_updated_at]) expect(Number.isInteger(time)).toBe(true);
 
     const deleted = await deleteKey(api, document);
     expect(deleted.status).toBe(202);
@@ -69,6 +83,7 @@ describe('Pix keys end to end', () => {
     const again = await deleteKey(api, document);
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ status: 'succeeded' });
+    expect(await getKey(api, document)).toMatchObject({ status: 200, body: viewOf(canceled[3].data) });
 
     const recreated = await createKey(api, document);
     expect(recreated.status).toBe(202);
@@ -80,6 +95,10 @@ describe('Pix keys end to end', () => {
     );
     const newKey = all.filter((e) => e.resource_id !== keyId);
     expect(newKey.map((e) => e.state)).toEqual(['pending', 'registered']);
+    // The user has had two keys: the current one, the new key, is answered, not the canceled one.
+    const current = await getKey(api, document);
+    expect({ status: current.status, body: current.body }).toEqual({ status: 200, body: viewOf(newKey[1].data) });
+    expect(current.body.created_at).toBeGreaterThanOrEqual(canceled[3].data.last_updated_at as number);
   });
 
   it('reports a registration the DICT refuses as failed, with its reason; there is then no key to delete, and a new try is accepted', async () => {
@@ -90,6 +109,7 @@ describe('Pix keys end to end', () => {
     const events = await eventsUntil(api, DICT_REFUSED_CPF, 'failed');
     expect(events.map((e) => e.state)).toEqual(['pending', 'failed']);
     expect(events[1].data).toMatchObject({ state: 'failed', failure_reason: 'dict_rejected', key: DICT_REFUSED_CPF });
+    expect(await getKey(api, DICT_REFUSED_CPF)).toMatchObject({ status: 200, body: { document: DICT_REFUSED_CPF, status: 'failed' } });
 
     const removed = await deleteKey(api, DICT_REFUSED_CPF);
     expect(removed.status).toBe(404);
@@ -159,6 +179,9 @@ describe('Pix keys end to end', () => {
     const remove = await deleteKey(b.api, document);
     expect(remove.status).toBe(404);
     expect(remove.body).toEqual({ status: 'not_found', message: expect.any(String) });
+    const read = await getKey(b.api, document);
+    expect({ status: read.status, body: read.body }).toEqual({ status: 404, body: expect.objectContaining({ status: 'not_found', message: expect.any(String) }) });
+    expect(await getKey(a.api, document)).toMatchObject({ status: 200, body: { document, status: 'registered' } });
     expect(await listEvents(b.api, '')).toEqual([]);
 
     // A's key is untouched, and A alone can delete it.
@@ -217,6 +240,26 @@ describe('Pix keys end to end', () => {
       expectStatus(await deleteKey(api, newCpf()), 404, 'not_found');
     });
 
+    it('GET 404 not_found when the user never had a key, or is unknown', async () => {
+      for (const document of [await newUser(api, 0), newCpf()]) {
+        const res = await getKey(api, document);
+        expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: expect.objectContaining({ status: 'not_found', message: expect.any(String) }) });
+      }
+    });
+
+    it.each([
+      ['wrong check digit', '52998224724'],
+      ['repeated digits', '00000000000'],
+      ['too long', '529982247250'],
+      ['formatted', '529.982.247-25'],
+    ])('GET 400 invalid_document in the path: %s', async (_label, document) => {
+      const res = await getKey(api, document);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: expect.objectContaining({ status: 'invalid_document', field: 'document', message: expect.any(String) }),
+      });
+    });
+
     it('DELETE 200 already_sent while a deletion is in flight', async () => {
       const { document } = await userWithRegisteredKey(api);
       expect((await deleteKey(api, document)).status).toBe(202);
@@ -243,9 +286,10 @@ describe('Pix keys end to end', () => {
     it.each([
       ['POST', CREATE],
       ['DELETE', `${CREATE}/52998224725`],
+      ['GET', `${CREATE}/52998224725`],
     ])('%s %s without a valid X-API-Key is 401 {error: unauthorized}', async (method, path) => {
       for (const client of [new ApiClient(gatewayUrl()), new ApiClient(gatewayUrl(), { 'x-api-key': 'pk_sandbox_unknown' })]) {
-        const res = await client.request(method, path, { document: '52998224725', idempotency_key: newUuid() });
+        const res = await client.request(method, path, method === 'GET' ? undefined : { document: '52998224725', idempotency_key: newUuid() });
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
       }

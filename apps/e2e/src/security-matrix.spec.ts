@@ -51,7 +51,8 @@ describe('security matrix: partner B against partner A', () => {
     expect((await a.api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid() })).status).toBe(202);
     expect((await a.api.post('/sandbox/v1/pix-in', { document, amount_cents: 1_500, method: 'manual' })).status).toBe(202);
     const cnpj = generateCnpj({ version: 2 });
-    expect((await a.api.post('/partner/v1/customers/business', customer(cnpj))).status).toBe(201);
+    const aCustomer = await a.api.post<{ id: string }>('/partner/v1/customers/business', customer(cnpj));
+    expect(aCustomer.status).toBe(201);
     await pollUntil("A's resources settled in its feed", () => allEvents(a.api), (events) => settled(events, Object.keys(TERMINAL)));
     const before = await snapshot(a.api, document);
     expect(before.pixIn).toHaveLength(1);
@@ -59,6 +60,18 @@ describe('security matrix: partner B against partner A', () => {
 
     const expectAnswer = (res: ApiResponse, status: number, body: Record<string, unknown>) =>
       expect({ status: res.status, body: res.body }).toEqual({ status, body: { ...body, message: expect.any(String) } });
+    /** B reading A's resources by their identifiers: 404 in the family's shape, exactly like an id that does not exist. */
+    const expectBCannotRead = async () => {
+      const reads: Array<[string, Record<string, unknown>]> = [
+        [`/partner/v1/withdrawals/usdt/${created.body.id}`, { error: 'not_found' }],
+        [`/partner/v1/pix-key/${document}`, { status: 'not_found' }],
+        [`/partner/v1/customers/business/${aCustomer.body.id}`, { error: 'not_found' }],
+      ];
+      for (const [path, code] of reads) {
+        const res = await b.api.get(path);
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ ...code, message: expect.any(String) }) });
+      }
+    };
 
     // Withdrawals: A's user does not exist for B.
     expectAnswer(await b.api.post('/partner/v1/withdrawals/usdt', withdrawal(document)), 404, { error: 'user_not_found' });
@@ -74,6 +87,8 @@ describe('security matrix: partner B against partner A', () => {
     }
     // Events: A's ids are unknown to B, so B cannot mark them delivered.
     for (const id of aEventIds) expectAnswer(await b.api.patch(`/partner/v1/events/${id}`), 404, { error: 'not_found' });
+    // Reads by id: A's withdrawal, key and customer do not exist for B.
+    await expectBCannotRead();
 
     // B's own resources under A's identifiers are B's alone: the same CPF as a user of B, A's withdrawal
     // idempotency key, A's CNPJ as B's customer.
@@ -87,6 +102,10 @@ describe('security matrix: partner B against partner A', () => {
     expect(bEvents.filter((e) => aEventIds.includes(e.id))).toEqual([]);
     expect(new Set(bEvents.map((e) => e.resource_id))).toEqual(new Set([String(bWithdrawal.body.id), bCustomer.body.id]));
     expect(await balanceOf(b.api, document)).toBeLessThan(5 * USDT);
+    // Still not, now that B has a user with that CPF and a customer with that CNPJ; B reads its own.
+    await expectBCannotRead();
+    expect(await b.api.get(`/partner/v1/withdrawals/usdt/${bWithdrawal.body.id}`)).toMatchObject({ status: 200, body: { id: bWithdrawal.body.id, document } });
+    expect(await b.api.get(`/partner/v1/customers/business/${bCustomer.body.id}`)).toMatchObject({ status: 200, body: { id: bCustomer.body.id, cnpj } });
 
     // A afterwards: same balance, same events (still undelivered), same inflows, key and customer still A's.
     expect(await snapshot(a.api, document)).toEqual(before);
@@ -95,6 +114,10 @@ describe('security matrix: partner B against partner A', () => {
     expectAnswer(await a.api.post('/partner/v1/customers/business', customer(cnpj)), 409, { error: 'already_exists', field: 'cnpj' });
     const replay = await a.api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawal(document, withdrawalKey));
     expect({ status: replay.status, id: replay.body.id }).toEqual({ status: 200, id: created.body.id });
+    // A reads its own: the withdrawal settled, the key registered, the customer its own.
+    expect(await a.api.get(`/partner/v1/withdrawals/usdt/${created.body.id}`)).toMatchObject({ status: 200, body: { id: created.body.id, document, state: 'settled' } });
+    expect(await a.api.get(`/partner/v1/pix-key/${document}`)).toMatchObject({ status: 200, body: { document, status: 'registered' } });
+    expect(await a.api.get(`/partner/v1/customers/business/${aCustomer.body.id}`)).toMatchObject({ status: 200, body: { id: aCustomer.body.id, cnpj } });
   });
 });
 

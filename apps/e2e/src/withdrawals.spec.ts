@@ -1,4 +1,4 @@
-import { FAILING_ADDRESS, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, FAILING_ADDRESS, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
 import { balanceOf, FeedEvent, listEvents, newPartner, newUser } from './support/sandbox';
 
 const USDT = 1_000_000;
@@ -17,6 +17,11 @@ const body = (document: string, overrides: Record<string, unknown> = {}) => ({
 
 const eventsOf = (events: FeedEvent[], id: number) => events.filter((e) => e.type === 'usdt_withdrawal' && e.resource_id === String(id));
 
+/** What GET /partner/v1/withdrawals/usdt/{id} answers for the withdrawal as an event's data shows it. */
+const viewOf = ({ idempotency_key: _key, fee_micros, ...data }: Record<string, unknown>) => ({ ...data, fee_usdtmicros: fee_micros });
+const VIEW_FIELDS = ['id', 'document', 'address', 'network', 'fee_choice', 'usdtmicros', 'fee_usdtmicros', 'state', 'tx_hash', 'failure_reason', 'created_at', 'last_updated_at'];
+const getWithdrawal = (api: ApiClient, id: number | string) => api.get(`/partner/v1/withdrawals/usdt/${id}`);
+
 describe('USDT withdrawals end to end', () => {
   it('goes created, sent, settled in the feed; delivered events leave the inbox', async () => {
     const { api } = await newPartner();
@@ -26,10 +31,38 @@ describe('USDT withdrawals end to end', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(Number) });
     const id = created.body.id as number;
+    // Read back at once: whatever state it has reached, it is a withdrawal of this partner's, every field typed.
+    const early = await getWithdrawal(api, id);
+    expect(early.status).toBe(200);
+    expect(Object.keys(early.body).sort()).toEqual([...VIEW_FIELDS].sort());
 
     const events = await pollUntil('created, sent and settled events', () => listEvents(api), (all) => eventsOf(all, id).length === 3);
     const mine = eventsOf(events, id);
     expect(mine.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
+    // The early read is exactly the withdrawal as the event of its state shows it.
+    expect(early.body).toEqual(viewOf(mine.find((e) => e.state === early.body.state)?.data ?? {}));
+    // Settled: read again, it carries the transaction hash it was sent with and its last change's time.
+    const settled = await getWithdrawal(api, id);
+    expect({ status: settled.status, body: settled.body }).toEqual({
+      status: 200,
+      body: {
+        id,
+        document,
+        address: VALID_ADDRESS,
+        network: 'MATIC',
+        fee_choice: 'MEDIUM',
+        usdtmicros: USDT,
+        fee_usdtmicros: MATIC_MEDIUM_FEE,
+        state: 'settled',
+        tx_hash: mine[1].data.tx_hash,
+        failure_reason: null,
+        created_at: mine[0].data.created_at,
+        last_updated_at: mine[2].data.last_updated_at,
+      },
+    });
+    expect(settled.body.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    for (const time of [settled.body.created_at, settled.body.last_updated_at]) expect(Number.isInteger(time)).toBe(true);
+    expect(settled.body.last_updated_at).toBeGreaterThanOrEqual(settled.body.created_at as number);
     for (const e of mine) {
       expect(e.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(Number.isInteger(e.created_at)).toBe(true);
@@ -67,6 +100,10 @@ describe('USDT withdrawals end to end', () => {
     expect(eventsOf(events, id).map((e) => e.state)).toEqual(['created', 'sent', 'failed']);
     expect(eventsOf(events, id)[2].data.failure_reason).toBe('transfer_reverted');
     expect(await balanceOf(api, document)).toBe(10 * USDT);
+    const failed = await getWithdrawal(api, id);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toEqual(viewOf(eventsOf(events, id)[2].data));
+    expect(failed.body).toMatchObject({ state: 'failed', failure_reason: 'transfer_reverted', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), fee_usdtmicros: ETH_HIGH_FEE });
   });
 
   it('replays an idempotency key: same request gives 200 and the same id, once debited', async () => {
@@ -106,6 +143,34 @@ describe('USDT withdrawals end to end', () => {
     const refused = answers.filter((a) => a.status !== 201);
     expect(refused.map((a) => [a.status, a.body.error])).toEqual(Array(7).fill([422, 'insufficient_funds']));
     expect(await balanceOf(api, document)).toBe(10);
+  });
+
+  describe('GET /partner/v1/withdrawals/usdt/{id}: errors in the {error} body shape', () => {
+    it("404 not_found for an unknown id, an id past any issued, and another partner's withdrawal", async () => {
+      const { api } = await newPartner();
+      const document = await newUser(api, 10 * USDT);
+      const created = await api.post('/partner/v1/withdrawals/usdt', body(document));
+      expect(created.status).toBe(201);
+      const id = created.body.id as number;
+      const other = (await newPartner('another partner')).api;
+      for (const [client, path] of [[api, id + 1_000_000], [api, 2_147_483_648], [api, Number.MAX_SAFE_INTEGER], [other, id]] as const) {
+        const res = await getWithdrawal(client, path);
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ error: 'not_found', message: expect.any(String) }) });
+      }
+      expect((await getWithdrawal(api, id)).status).toBe(200);
+    });
+
+    it('400 invalid_request field id for an id that is not a positive integer in decimal digits', async () => {
+      const { api } = await newPartner();
+      for (const segment of ['0', '-1', '01', '1.5', '1e3', 'abc', '9007199254740993', '99999999999999999999999']) {
+        const res = await getWithdrawal(api, segment);
+        expect({ segment, status: res.status, body: res.body }).toEqual({
+          segment,
+          status: 400,
+          body: expect.objectContaining({ error: 'invalid_request', field: 'id', message: expect.stringMatching(/^id must be a positive integer/) }),
+        });
+      }
+    });
   });
 
   describe('errors of spec section 7, in the {error} body shape', () => {

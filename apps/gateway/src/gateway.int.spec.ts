@@ -106,6 +106,22 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(res.elapsed).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
   });
 
+  it('refuses a malformed id or CPF in the path of a read at the edge: 400 in the family shape, without waiting for Kafka', async () => {
+    const apiKey = await gateway.newPartnerKey();
+    const cases: Array<[string, Record<string, string>]> = [
+      [`${WITHDRAWALS}/0`, { error: 'invalid_request', field: 'id' }],
+      [`${WITHDRAWALS}/1e3`, { error: 'invalid_request', field: 'id' }],
+      ['/partner/v1/pix-key/52998224724', { status: 'invalid_document', field: 'document' }],
+      ['/partner/v1/customers/business/not-a-uuid', { error: 'invalid_request', field: 'id' }],
+    ];
+    for (const [url, body] of cases) {
+      const started = Date.now();
+      const res = await gateway.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+      expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status: 400, body: expect.objectContaining({ ...body, message: expect.any(String) }) });
+      expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+    }
+  });
+
   it('serves an OpenAPI document describing the withdrawal body and the API key', async () => {
     const res = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
     expect(res.statusCode).toBe(200);
@@ -113,7 +129,22 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
       paths: Record<string, Record<string, unknown>>;
       components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, unknown> };
     };
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/partner/v1/withdrawals/usdt', '/partner/v1/events', '/partner/v1/events/{id}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/partner/v1/withdrawals/usdt',
+        '/partner/v1/withdrawals/usdt/{id}',
+        '/partner/v1/pix-key/{document}',
+        '/partner/v1/customers/business/{id}',
+        '/partner/v1/events',
+        '/partner/v1/events/{id}',
+      ]),
+    );
+    const read = doc.paths['/partner/v1/withdrawals/usdt/{id}'].get as { responses: Record<string, unknown> };
+    expect(Object.keys(read.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
+    expect(Object.keys(doc.components.schemas.UsdtWithdrawalView.properties)).toEqual([
+      'id', 'document', 'address', 'network', 'fee_choice', 'usdtmicros', 'fee_usdtmicros', 'state', 'tx_hash', 'failure_reason', 'created_at', 'last_updated_at',
+    ]);
+    expect(Object.keys(doc.components.schemas.PixKeyView.properties)).toEqual(['document', 'status', 'created_at', 'last_updated_at']);
     const body = doc.components.schemas.CreateUsdtWithdrawalRequest;
     expect(Object.keys(body.properties).sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);
     expect(body.required?.sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);

@@ -60,6 +60,7 @@ const INSERT_WITH_NOTIFICATIONS = statement(
 );
 
 const FIND_BY_CNPJ = statement('customers_by_cnpj', 'SELECT * FROM customers WHERE partner_id = $1 AND cnpj = $2');
+const FIND_BY_ID = statement('customers_by_id', 'SELECT * FROM customers WHERE partner_id = $1 AND id = $2');
 
 /** The Customer aggregate's storage. Every method is scoped by partner. */
 @Injectable()
@@ -84,6 +85,12 @@ export class CustomerRepository {
       notifications.map((n) => n.destination),
     ]);
     return row ? toCustomer(row) : null;
+  }
+
+  /** The partner's customer `id`; null when the partner has none with that id (another partner's included). */
+  async findById(partnerId: string, id: string): Promise<Customer | null> {
+    const { rows } = await this.prisma.pool.query<CustomerRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
+    return rows[0] ? toCustomer(rows[0]) : null;
   }
 
   async findByCnpj(partnerId: string, cnpj: string): Promise<Customer | null> {

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomersController } from './customers.controller';
+import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
 
-/** POST /partner/v1/customers/business (spec 4.2). */
-@Module({ controllers: [CustomersController], providers: [CreateBusinessCustomerUseCase] })
+/** POST /partner/v1/customers/business (spec 4.2); GET /partner/v1/customers/business/{id}. */
+@Module({ controllers: [CustomersController], providers: [CreateBusinessCustomerUseCase, GetBusinessCustomerUseCase] })
 export class CustomersModule {}

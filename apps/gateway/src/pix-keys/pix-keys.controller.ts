@@ -1,12 +1,12 @@
-import { Body, Controller, Delete, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult } from '@partner/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBadRequestResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult, PixKeyView } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { CreatePixKeyUseCase, DeletePixKeyUseCase } from './pix-keys.use-cases';
+import { CreatePixKeyUseCase, DeletePixKeyUseCase, GetPixKeyUseCase } from './pix-keys.use-cases';
 
 /** Spec 4.3/4.4: work started is 202; a deletion already in flight or done is 200. */
 const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, already_sent: 200, succeeded: 200 };
@@ -15,7 +15,11 @@ const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, alr
 @Controller('partner/v1/pix-key')
 @PartnerAuth()
 export class PixKeysController {
-  constructor(private readonly createPixKey: CreatePixKeyUseCase, private readonly deletePixKey: DeletePixKeyUseCase) {}
+  constructor(
+    private readonly createPixKey: CreatePixKeyUseCase,
+    private readonly deletePixKey: DeletePixKeyUseCase,
+    private readonly getPixKey: GetPixKeyUseCase,
+  ) {}
 
   /** Spec 4.4: 202 {status: accepted}; registration is reported by pix_key events. */
   @Post()
@@ -26,6 +30,16 @@ export class PixKeysController {
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
   ): Promise<PixKeyStatusResult> {
     return this.createPixKey.execute(partner.id, body);
+  }
+
+  /** Beyond the spec: the user's current key (the active one, else the latest that ended) and its state. */
+  @Get(':document')
+  @ApiParam({ name: 'document', description: "The user's CPF, 11 digits", example: '52998224725' })
+  @ApiOkResponse({ type: PixKeyView, description: "The user's current key: the active one, else the latest that ended" })
+  @ApiNotFoundResponse({ description: '{status: "not_found", message}: the user never had a key, or is not this partner\'s' })
+  @ApiBadRequestResponse({ description: '{status: "invalid_document", message, field: "document"}: the path is not a valid CPF' })
+  get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams): Promise<PixKeyView> {
+    return this.getPixKey.execute(partner.id, params.document);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PixKeysController } from './pix-keys.controller';
-import { CreatePixKeyUseCase, DeletePixKeyUseCase } from './pix-keys.use-cases';
+import { CreatePixKeyUseCase, DeletePixKeyUseCase, GetPixKeyUseCase } from './pix-keys.use-cases';
 
-/** POST /partner/v1/pix-key and DELETE /partner/v1/pix-key/{document} (spec 4.3, 4.4). */
-@Module({ controllers: [PixKeysController], providers: [CreatePixKeyUseCase, DeletePixKeyUseCase] })
+/** POST /partner/v1/pix-key and DELETE /partner/v1/pix-key/{document} (spec 4.3, 4.4); GET /partner/v1/pix-key/{document}. */
+@Module({ controllers: [PixKeysController], providers: [CreatePixKeyUseCase, DeletePixKeyUseCase, GetPixKeyUseCase] })
 export class PixKeysModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyStatusResult, Topics } from '@partner/contracts';
+import { CreatePixKeyRequest, DeletePixKeyRequest, GetPixKeyResult, PixKeyStatusResult, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
@@ -26,5 +26,15 @@ export class DeletePixKeyUseCase {
   async execute(partnerId: string, document: string, request: DeletePixKeyRequest): Promise<PixKeyStatusResult> {
     const command = { ...request, document, partner_id: partnerId };
     return unwrap(await this.bus.request(Topics.PixKeysDelete, command, keyOf(partnerId, document)));
+  }
+}
+
+@Injectable()
+export class GetPixKeyUseCase {
+  constructor(private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, document: string): Promise<GetPixKeyResult> {
+    // A read needs no order: unkeyed, reads spread over partitions and run side by side.
+    return unwrap(await this.bus.request(Topics.PixKeysGet, { partner_id: partnerId, document }));
   }
 }

@@ -17,7 +17,7 @@ const FAILING = newCpf();
 const config = loadConfig(PixKeysConfig, { ...process.env, PIX_DICT_DELAY_MS: String(DELAY_MS), PIX_DICT_FAIL_DOCUMENTS: FAILING });
 const prisma = new PrismaService(config);
 const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository();
+const pixKeys = new PixKeyRepository(prisma);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(prisma.pool, relay);

@@ -14,7 +14,7 @@ import { PixKeyRepository } from './pix-key.repository';
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const prisma = new PrismaService(loadConfig(PixKeysConfig));
 const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository();
+const pixKeys = new PixKeyRepository(prisma);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(prisma.pool, relay);

@@ -15,7 +15,7 @@ import { PixKeyRepository } from './pix-key.repository';
 // its own; the DICT's moves are made here by hand (AdvancePixKeysUseCase has its own suite).
 const prisma = new PrismaService(loadConfig(PixKeysConfig));
 const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository();
+const pixKeys = new PixKeyRepository(prisma);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(prisma.pool, relay);

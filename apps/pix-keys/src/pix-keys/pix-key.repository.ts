@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PixKeyAnswer, PixKeyState } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
+import { PrismaService } from '../prisma/prisma.service';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
 
 export interface PixKey {
@@ -80,6 +81,12 @@ function previousOf(partnerId: string, idempotencyKey: string, r: PreviousRow): 
 const ACTIVE = `('pending', 'registered', 'deleting')`;
 
 /**
+ * The user's current key first: the active one (at most one, by that index), else the latest that ended.
+ * What DELETE acts on and GET answers, so both always mean the same key.
+ */
+const CURRENT_FIRST = `ORDER BY state IN ${ACTIVE} DESC, created_at DESC, id DESC`;
+
+/**
  * A creation in one statement, one round trip: claims the idempotency key (recording its answer at
  * once, as the key is only kept if the creation succeeds), checks the user, and inserts the `pending`
  * key only if the claim is ours and the user exists. Both inserts are ON CONFLICT DO NOTHING: a
@@ -129,7 +136,7 @@ const DELETE_CLAIMED = statement(
   `WITH current AS (
      SELECT id, state, deletion_requested_at FROM pix_keys
      WHERE partner_id = $1 AND document = $3
-     ORDER BY state IN ${ACTIVE} DESC, created_at DESC, id DESC
+     ${CURRENT_FIRST}
      LIMIT 1),
    decision AS (
      SELECT id, CASE WHEN state IN ('pending', 'registered') AND deletion_requested_at IS NULL THEN 'accepted'
@@ -154,6 +161,9 @@ const DELETE_CLAIMED = statement(
    LEFT JOIN moved m ON true
    LEFT JOIN idempotency_records p ON p.partner_id = $1 AND p.idempotency_key = $2`,
 );
+
+/** The user's current key (see CURRENT_FIRST), by the index on (partner_id, document, created_at). */
+const FIND_CURRENT = statement('pix_keys_find_current', `SELECT * FROM pix_keys WHERE partner_id = $1 AND document = $2 ${CURRENT_FIRST} LIMIT 1`);
 
 /** One move of one key, if it is still in `from` (the row is locked by the UPDATE, the guard re-checked on its latest version). */
 const TRANSITION = statement(
@@ -199,12 +209,20 @@ const ADVANCE_DUE = statement(
 );
 
 /**
- * The PixKey aggregate's storage: prepared statements run inside a UnitOfWork transaction. Every
+ * The PixKey aggregate's storage: prepared statements, run inside a UnitOfWork transaction for commands. Every
  * method a partner's request can reach takes the partner; the DICT's batch is the one system process
  * serving every partner, and each key it moves carries its partner into its event.
  */
 @Injectable()
 export class PixKeyRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The user's current key as committed now (see CURRENT_FIRST); null when the partner's user never had one. */
+  async findCurrent(partnerId: string, document: string): Promise<PixKey | null> {
+    const { rows } = await this.prisma.pool.query<PixKeyRow>({ name: FIND_CURRENT.name, text: FIND_CURRENT.text, values: [partnerId, document] });
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
   /**
    * Claims `claim` for the creation of a `pending` CPF key with id `id` and creates it (see
    * CREATE_CLAIMED). Answers the key, or why there is none; the caller rolls back unless created.

@@ -3,6 +3,7 @@ import { AdvancePixKeysUseCase } from '../dict/advance-pix-keys.use-case';
 import { DictSimulatorService } from '../dict/dict-simulator.service';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
+import { GetPixKeyUseCase } from './get-pix-key.use-case';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { PixKeyRepository } from './pix-key.repository';
@@ -16,6 +17,7 @@ import { PixKeysHandler } from './pix-keys.handler';
     IdempotentCommandService,
     CreatePixKeyUseCase,
     DeletePixKeyUseCase,
+    GetPixKeyUseCase,
     AdvancePixKeysUseCase,
     DictSimulatorService,
   ],

@@ -93,6 +93,9 @@ const INSERT_HELD = statement(
 
 const FIND_BY_KEY = statement('withdrawal_by_key', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND idempotency_key = $2');
 
+/** By id within the partner. The id is compared as bigint: a path id past the column's int range is simply not found. */
+const FIND_BY_ID = statement('withdrawal_by_id', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND id = $2::bigint');
+
 /**
  * The simulated chain's moves, a batch per statement: due withdrawals of one state, oldest first, locked
  * with SKIP LOCKED so several instances share the work without waiting on each other, moved only if
@@ -132,6 +135,12 @@ export class WithdrawalRepository {
 
   async findByIdempotencyKey(partnerId: string, idempotencyKey: string): Promise<Withdrawal | null> {
     const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_KEY.name, text: FIND_BY_KEY.text, values: [partnerId, idempotencyKey] });
+    return rows[0] ? toWithdrawal(rows[0]) : null;
+  }
+
+  /** The partner's withdrawal `id`, as committed now; null when the partner has none with that id (another partner's included). */
+  async findById(partnerId: string, id: number): Promise<Withdrawal | null> {
+    const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 

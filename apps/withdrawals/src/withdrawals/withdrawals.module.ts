@@ -4,11 +4,13 @@ import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case
 import { ChainSimulatorService } from '../chain/chain-simulator.service';
 import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
+import { GetWithdrawalHandler } from './get-withdrawal.handler';
+import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 @Module({
   imports: [AccountsModule],
-  controllers: [CreateWithdrawalHandler],
-  providers: [WithdrawalRepository, CreateWithdrawalUseCase, AdvanceWithdrawalsUseCase, ChainSimulatorService],
+  controllers: [CreateWithdrawalHandler, GetWithdrawalHandler],
+  providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, AdvanceWithdrawalsUseCase, ChainSimulatorService],
 })
 export class WithdrawalsModule {}

@@ -1,5 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
 import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult } from './customers/create-business-customer/create-business-customer.command';
+import { GetBusinessCustomerQuery, GetBusinessCustomerResult } from './customers/get-business-customer/get-business-customer.query';
 import { AckEventsCommand, AckEventsResult } from './events/ack-events/ack-events.command';
 import { ListEventsQuery, ListEventsResult } from './events/list-events/list-events.query';
 import { MarkEventDeliveredCommand, MarkEventDeliveredResult } from './events/mark-delivered/mark-event-delivered.command';
@@ -13,10 +14,12 @@ import { CreatePixKeyCommand, PixKeyStatusResult } from './pix-keys/create-pix-k
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
+import { GetPixKeyQuery, GetPixKeyResult } from './pix-keys/get-pix-key/get-pix-key.query';
 import { Reply } from './reply';
 import { ServiceName, Topics } from './topics';
 import { CreateWithdrawalCommand, CreateWithdrawalResult } from './withdrawals/create-withdrawal/create-withdrawal.command';
 import { CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
+import { GetWithdrawalQuery, GetWithdrawalResult } from './withdrawals/get-withdrawal/get-withdrawal.query';
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 
 /** A request-reply topic: the payload class (validated on both sides) and, as a phantom type, its reply. */
@@ -29,6 +32,7 @@ const request = <P extends object, R>(payload: ClassConstructor<P>): RequestCont
 export const requestContracts = {
   [Topics.WithdrawalsCreate]: request<CreateWithdrawalCommand, CreateWithdrawalResult>(CreateWithdrawalCommand),
   [Topics.WithdrawalsCreditAccount]: request<CreditAccountCommand, CreditAccountResult>(CreditAccountCommand),
+  [Topics.WithdrawalsGet]: request<GetWithdrawalQuery, GetWithdrawalResult>(GetWithdrawalQuery),
   [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult>(MarkEventDeliveredCommand),
@@ -36,9 +40,11 @@ export const requestContracts = {
   [Topics.EventsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult>(CreatePixKeyCommand),
   [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult>(DeletePixKeyCommand),
+  [Topics.PixKeysGet]: request<GetPixKeyQuery, GetPixKeyResult>(GetPixKeyQuery),
   [Topics.PixKeysUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),
   [Topics.PixKeysPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommand, CreateBusinessCustomerResult>(CreateBusinessCustomerCommand),
+  [Topics.CustomersGet]: request<GetBusinessCustomerQuery, GetBusinessCustomerResult>(GetBusinessCustomerQuery),
   [Topics.CustomersPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
   [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),

@@ -6,6 +6,7 @@
 export const Topics = {
   WithdrawalsCreate: 'withdrawals.command.create.v1',
   WithdrawalsCreditAccount: 'withdrawals.command.credit-account.v1',
+  WithdrawalsGet: 'withdrawals.query.get.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
 
@@ -16,11 +17,13 @@ export const Topics = {
 
   PixKeysCreate: 'pix-keys.command.create.v1',
   PixKeysDelete: 'pix-keys.command.delete.v1',
+  PixKeysGet: 'pix-keys.query.get.v1',
   PixKeysUpsertUser: 'pix-keys.command.upsert-user.v1',
   PixKeysPing: 'pix-keys.query.ping.v1',
   PixKeyStateChanged: 'pix-keys.event.state-changed.v1',
 
   CustomersCreateBusiness: 'customers.command.create-business.v1',
+  CustomersGet: 'customers.query.get.v1',
   CustomersPing: 'customers.query.ping.v1',
   BusinessCustomerRegistered: 'customers.event.business-registered.v1',
 

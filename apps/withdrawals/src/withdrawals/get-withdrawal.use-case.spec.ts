@@ -1,0 +1,94 @@
+import { loadConfig } from '@partner/config';
+import { UnitOfWork } from '@partner/kafka';
+import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
+import { AccountRepository } from '../accounts/account.repository';
+import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
+import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
+import { WithdrawalRepository } from './withdrawal.repository';
+
+// Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
+const config = loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '0' });
+const prisma = new PrismaService(config);
+const accounts = new AccountRepository(prisma);
+const withdrawals = new WithdrawalRepository(prisma);
+const unitOfWork = new UnitOfWork(prisma.pool, { wake: () => undefined });
+const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals);
+const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
+/** The chain with a confirmation an hour away: it broadcasts and stops there, so `sent` can be read. */
+const sendOnly = new AdvanceWithdrawalsUseCase(
+  loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '3600000' }),
+  unitOfWork,
+  withdrawals,
+  accounts,
+);
+const get = new GetWithdrawalUseCase(withdrawals);
+
+/** A funded user of a new partner and one withdrawal of 2.5 USDT on Ethereum (MEDIUM fee: 3.5 USDT). */
+async function newWithdrawal(address?: string) {
+  const partnerId = newUuid();
+  const document = newCpf();
+  await unitOfWork.run((tx) => accounts.credit(tx, partnerId, document, 100_000_000n));
+  const request = withdrawalRequest(document, { usdtmicros: 2_500_000, network: 'ETH' as const, fee_choice: 'MEDIUM' as const, ...(address ? { address } : {}) });
+  const reply = await create.execute({ partner_id: partnerId, ...request });
+  if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);
+  return { partnerId, request, id: reply.data.id };
+}
+
+afterAll(() => prisma.$disconnect());
+
+describe('GetWithdrawalUseCase (PostgreSQL)', () => {
+  it("answers the partner's withdrawal with every field, micros as integers and times in Unix seconds", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { partnerId, request, id } = await newWithdrawal();
+    const reply = await get.execute({ partner_id: partnerId, id });
+    expect(reply).toEqual({
+      ok: true,
+      data: {
+        id,
+        document: request.document,
+        address: request.address,
+        network: 'ETH',
+        fee_choice: 'MEDIUM',
+        usdtmicros: 2_500_000,
+        fee_usdtmicros: 3_500_000,
+        state: 'created',
+        tx_hash: null,
+        failure_reason: null,
+        created_at: expect.any(Number),
+        last_updated_at: expect.any(Number),
+      },
+    });
+    const data = reply.ok ? reply.data : undefined;
+    expect(Number.isInteger(data?.created_at)).toBe(true);
+    expect(data?.created_at).toBeGreaterThanOrEqual(before);
+    expect(data?.created_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(data?.last_updated_at).toBe(data?.created_at);
+    expect(Object.keys(data ?? {})).not.toContain('idempotency_key');
+  });
+
+  it('follows the withdrawal through the chain: sent with its hash, then settled; failed with its reason', async () => {
+    const settled = await newWithdrawal();
+    const failed = await newWithdrawal(FAILING_ADDRESS);
+    await sendOnly.execute(new Date(Date.now() + 1000));
+    const sent = await get.execute({ partner_id: settled.partnerId, id: settled.id });
+    expect(sent).toMatchObject({ ok: true, data: { state: 'sent', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), failure_reason: null } });
+    await advance.execute(new Date(Date.now() + 1000));
+    const txHash = sent.ok ? sent.data.tx_hash : undefined;
+    expect(await get.execute({ partner_id: settled.partnerId, id: settled.id })).toMatchObject({ ok: true, data: { state: 'settled', tx_hash: txHash } });
+    expect(await get.execute({ partner_id: failed.partnerId, id: failed.id })).toMatchObject({
+      ok: true,
+      data: { state: 'failed', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), failure_reason: 'transfer_reverted' },
+    });
+  });
+
+  it("is not_found for an unknown id, another partner's withdrawal and an id past the column's range", async () => {
+    const { partnerId, id } = await newWithdrawal();
+    const notFound = { ok: false, error: { code: 'not_found', message: expect.any(String) } };
+    expect(await get.execute({ partner_id: newUuid(), id })).toEqual(notFound);
+    expect(await get.execute({ partner_id: partnerId, id: id + 1_000_000 })).toEqual(notFound);
+    expect(await get.execute({ partner_id: partnerId, id: Number.MAX_SAFE_INTEGER })).toEqual(notFound);
+  });
+});

@@ -1,0 +1,63 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import { positiveIntegerString } from '../../query-transforms';
+import { FEE_CHOICES, FeeChoice, Network, NETWORKS, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
+
+const ID_MESSAGE = 'id must be a positive integer (the id POST /partner/v1/withdrawals/usdt answered)';
+
+/** The path parameter of GET /partner/v1/withdrawals/usdt/{id}; the same class validates the Kafka payload. */
+export class WithdrawalIdParams {
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1, description: 'The id POST /partner/v1/withdrawals/usdt answered' })
+  @Transform(positiveIntegerString)
+  @IsInt({ message: ID_MESSAGE })
+  @Min(1, { message: ID_MESSAGE })
+  @Max(Number.MAX_SAFE_INTEGER, { message: ID_MESSAGE })
+  id!: number;
+}
+
+export class GetWithdrawalQuery extends WithdrawalIdParams {
+  @IsUUID()
+  partner_id!: string;
+}
+
+/** A withdrawal as GET /partner/v1/withdrawals/usdt/{id} answers it. Micros are integers; times Unix seconds. */
+export class UsdtWithdrawalView {
+  @ApiProperty({ type: 'integer', example: 1 })
+  id!: number;
+
+  @ApiProperty({ description: "The user's CPF", example: '52998224725' })
+  document!: string;
+
+  @ApiProperty({ example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' })
+  address!: string;
+
+  @ApiProperty({ enum: NETWORKS })
+  network!: Network;
+
+  @ApiProperty({ enum: FEE_CHOICES })
+  fee_choice!: FeeChoice;
+
+  @ApiProperty({ type: 'integer', description: 'Amount sent, in USDT micros', example: 1_000_000 })
+  usdtmicros!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Network fee held with the amount and charged on settlement, in USDT micros', example: 50_000 })
+  fee_usdtmicros!: number;
+
+  @ApiProperty({ enum: WITHDRAWAL_STATES })
+  state!: WithdrawalState;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Set once sent' })
+  tx_hash!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Set when failed (transfer_reverted)' })
+  failure_reason!: string | null;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  created_at!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds of the last state change' })
+  last_updated_at!: number;
+}
+
+export type GetWithdrawalResult = UsdtWithdrawalView;
