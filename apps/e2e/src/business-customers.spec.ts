@@ -157,6 +157,31 @@ describe('Business customers end to end', () => {
     expect((await second.api.patch(`/partner/v1/events/${firstEvent.id}`)).status).toBe(404);
   });
 
+  it('registers a company owned 100 % by one partner that names a representative owning 0 bps', async () => {
+    const { api } = await newPartner();
+    const id = await register(api, customer({ 'owners.0.ownership.ownership_bps': 10_000, 'owners.1.ownership.ownership_bps': 0 }));
+    expect((await eventOf(api, id)).data.owners).toEqual([
+      expect.objectContaining({ owner_type: 'partner', ownership: { ownership_type: 'direct', ownership_bps: 10_000 } }),
+      expect.objectContaining({ owner_type: 'representative', ownership: { ownership_type: 'indirect', ownership_bps: 0 } }),
+    ]);
+    // Only a representative may own nothing.
+    const partnerWithNothing = await api.post(URL, customer({ 'owners.1.owner_type': 'other_partner', 'owners.1.ownership.ownership_bps': 0 }));
+    expect(partnerWithNothing.status).toBe(400);
+    expect(partnerWithNothing.body).toMatchObject({ error: 'invalid_request', field: 'owners.1.ownership.ownership_bps', message: expect.stringMatching(/only a representative may own 0/) });
+  });
+
+  it('refuses a phone with the trunk zero (+55011...: E.164 is +5511...) and the all-zeros CEP', async () => {
+    const { api } = await newPartner();
+    const phone = await api.post(URL, customer({ 'owners.0.phone': '+55011987654321' }));
+    expect(phone.status).toBe(400);
+    expect(phone.body).toMatchObject({ error: 'invalid_phone', field: 'owners.0.phone', message: expect.stringMatching(/^owners\.0\.phone is invalid/) });
+    for (const path of ['address.postal_code', 'owners.1.address.postal_code']) {
+      const cep = await api.post(URL, customer({ [path]: '00000000' }));
+      expect(cep.status).toBe(400);
+      expect(cep.body).toMatchObject({ error: 'invalid_request', field: path, message: expect.stringMatching(/CEP/) });
+    }
+  });
+
   describe('errors of spec section 7 and malformed input, in the {error, message} body shape', () => {
     let api: ApiClient;
     beforeAll(async () => {

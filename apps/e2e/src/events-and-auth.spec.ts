@@ -68,6 +68,38 @@ describe('events feed', () => {
     expect(malformed.body).toMatchObject({ error: 'invalid_request', field: 'id' });
   });
 
+  it('PATCH takes Content-Type: application/json with an empty body, or {}: 200 {}; malformed JSON or a field is 400', async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 10_000_000);
+    const created = await api.post('/partner/v1/withdrawals/usdt', {
+      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+    });
+    expect(created.status).toBe(201);
+    const [first, second] = await pollUntil('two events', () => listEvents(api), (all) => all.length >= 2);
+    const json = { 'content-type': 'application/json' };
+
+    const empty = await api.request('PATCH', `/partner/v1/events/${first.id}`, '', json);
+    expect([empty.status, empty.body]).toEqual([200, {}]);
+    const emptyObject = await api.request('PATCH', `/partner/v1/events/${second.id}`, '{}', json);
+    expect([emptyObject.status, emptyObject.body]).toEqual([200, {}]);
+    const delivered = new Set((await listEvents(api, 'delivered=true')).map((e) => e.id));
+    expect([delivered.has(first.id), delivered.has(second.id)]).toEqual([true, true]);
+
+    const malformed = await api.request('PATCH', `/partner/v1/events/${first.id}`, '{', json);
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ error: 'invalid_request', message: 'request body is not valid JSON' });
+    const withField = await api.request('PATCH', `/partner/v1/events/${first.id}`, '{"delivered":true}', json);
+    expect(withField.status).toBe(400);
+    expect(withField.body).toMatchObject({ error: 'invalid_request', field: 'delivered' });
+    const unknown = await api.request('PATCH', `/partner/v1/events/${newUuid()}`, '', json);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error: 'not_found' });
+    // DELETE pix-key needs its body: sent empty with the header, it names the missing field.
+    const deletion = await api.request('DELETE', `/partner/v1/pix-key/${document}`, '', json);
+    expect(deletion.status).toBe(400);
+    expect(deletion.body).toMatchObject({ status: 'invalid_request', field: 'idempotency_key' });
+  });
+
   it('validates its query: delivered must be true or false, limit 1..1000', async () => {
     const { api } = await newPartner();
     for (const query of ['delivered=maybe', 'limit=0', 'limit=1001', 'limit=abc', 'unknown=1']) {

@@ -49,7 +49,7 @@ const allSettled = (api: ApiClient, count: number) =>
   );
 
 describe('Pix inflows end to end', () => {
-  it('simulates an incoming Pix: listed with exactly the 2.4 fields in valid formats; processing, approved, credited in the feed', async () => {
+  it('simulates an incoming Pix: listed with exactly the 2.4 fields in valid formats; processing, approved, success, credited in the feed', async () => {
     const { api } = await newPartner();
     const document = await newUser(api, 0);
     const before = Math.floor(Date.now() / 1000);
@@ -60,7 +60,7 @@ describe('Pix inflows end to end', () => {
     expect(res.body).toEqual({ end_to_end_id: expect.stringMatching(END_TO_END_ID_PATTERN) });
     const e2e = res.body.end_to_end_id;
     const events = await settledEvents(api, e2e);
-    expect(events.map((e) => e.state)).toEqual(['processing', 'approved', 'credited']);
+    expect(events.map((e) => e.state)).toEqual(['processing', 'approved', 'success', 'credited']);
 
     const listing = await listed(api);
     expect(Object.keys(listing)).toEqual(['pix_in']);
@@ -90,7 +90,7 @@ describe('Pix inflows end to end', () => {
       expect(e.data).toMatchObject({ ...inflow, document, status: e.state, last_updated_at: expect.any(Number) });
       expect(Number.isInteger(e.created_at)).toBe(true);
     }
-    expect(events[2].data).toEqual({ ...inflow, document });
+    expect(events[3].data).toEqual({ ...inflow, document });
   });
 
   it('keeps the sender fields given and leaves description out when none was sent', async () => {

@@ -122,6 +122,23 @@ describe('USDT withdrawals end to end', () => {
     expect(reused.body).toMatchObject({ error: 'idempotency_key_reused' });
   });
 
+  it('replays a retry whose address is the same destination in another letter case: 200, the same id, once debited', async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 10 * USDT);
+    const request = body(document);
+    const first = await api.post('/partner/v1/withdrawals/usdt', request);
+    expect(first.status).toBe(201);
+
+    for (const address of [VALID_ADDRESS.toLowerCase(), `0x${VALID_ADDRESS.slice(2).toUpperCase()}`]) {
+      const retry = await api.post('/partner/v1/withdrawals/usdt', { ...request, address });
+      expect({ address, status: retry.status, body: retry.body }).toEqual({ address, status: 200, body: { id: first.body.id } });
+    }
+    expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - MATIC_MEDIUM_FEE);
+    const other = await api.post('/partner/v1/withdrawals/usdt', { ...request, address: FAILING_ADDRESS });
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ error: 'idempotency_key_reused' });
+  });
+
   it('creates exactly one withdrawal for concurrent duplicates', async () => {
     const { api } = await newPartner();
     const document = await newUser(api, 10 * USDT);

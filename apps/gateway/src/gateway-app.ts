@@ -7,6 +7,7 @@ import { AppModule, GatewayBus } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { frameworkErrorHandler } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { installJsonBodyParser } from './http/json-body-parser';
 import { recordHttpMetrics } from './http/http-metrics';
 import { setupOpenApi } from './http/openapi';
 
@@ -23,12 +24,14 @@ export interface GatewayAppOptions {
 /**
  * Builds the gateway exactly as it runs (main.ts, the integration test and the bench baseline share
  * this). Bodies are JSON only: Nest's urlencoded parser is not installed and Fastify's text/plain parser
- * is removed, so any other content type is refused with 415 before validation.
+ * is removed, so any other content type is refused with 415 before validation. An empty JSON body counts
+ * as no body (installJsonBodyParser).
  */
 export async function createGatewayApp(config: GatewayConfig, { logs = true, overrideBus }: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
   if (!overrideBus) await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
   const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler });
   adapter.getInstance().removeContentTypeParser('text/plain');
+  installJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, { bufferLogs: true, bodyParser: false });
   if (logs) {
     app.useLogger(app.get(Logger));

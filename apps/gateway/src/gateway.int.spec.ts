@@ -96,6 +96,32 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(res).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
   });
 
+  it('takes an empty body sent as application/json as no body, without weakening JSON-only or malformed-JSON refusals', async () => {
+    const apiKey = await gateway.newPartnerKey();
+    const send = (method: 'POST' | 'DELETE' | 'PATCH', url: string, payload: string, contentType = 'application/json') =>
+      gateway.app.inject({ method, url, headers: { 'x-api-key': apiKey, 'content-type': contentType }, payload });
+
+    // A route that needs a body names its first missing field, as with no content type at all.
+    const withdrawal = await send('POST', WITHDRAWALS, '');
+    expect([withdrawal.statusCode, withdrawal.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', field: 'document' })]);
+    const deletion = await send('DELETE', `/partner/v1/pix-key/${newCpf()}`, '');
+    expect([deletion.statusCode, deletion.json()]).toEqual([400, expect.objectContaining({ status: 'invalid_request', field: 'idempotency_key' })]);
+    // PATCH /events/{id}: the id is checked first; a body with a field is refused, naming it.
+    const badId = await send('PATCH', '/partner/v1/events/not-a-uuid', '');
+    expect([badId.statusCode, badId.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', field: 'id' })]);
+    const withField = await send('PATCH', '/partner/v1/events/7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10', '{"delivered":true}');
+    expect([withField.statusCode, withField.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', field: 'delivered' })]);
+    // Malformed JSON is still 400 in the family's shape; another content type still 415, empty or not.
+    const malformed = await send('PATCH', '/partner/v1/events/7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10', '{');
+    expect([malformed.statusCode, malformed.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', message: 'request body is not valid JSON' })]);
+    const malformedPixKey = await send('DELETE', `/partner/v1/pix-key/${newCpf()}`, '{');
+    expect([malformedPixKey.statusCode, malformedPixKey.json()]).toEqual([400, expect.objectContaining({ status: 'invalid_request' })]);
+    for (const payload of ['', '{}']) {
+      const text = await send('PATCH', '/partner/v1/events/7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10', payload, 'text/plain');
+      expect([payload, text.statusCode, text.json()]).toEqual([payload, 415, expect.objectContaining({ error: 'unsupported_media_type' })]);
+    }
+  });
+
   it('refuses an invalid fee_choice with 422 invalid_fee at the edge, without waiting for Kafka', async () => {
     const apiKey = await gateway.newPartnerKey();
 
@@ -149,5 +175,25 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(Object.keys(body.properties).sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);
     expect(body.required?.sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);
     expect(doc.components.securitySchemes.partner).toMatchObject({ type: 'apiKey', name: 'X-API-Key', in: 'header' });
+  });
+
+  it('titles and describes the whole API in its OpenAPI document: every family, authentication, errors, idempotency', async () => {
+    const doc = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json() as {
+      info: { title: string; description: string };
+      paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+      tags: Array<{ name: string; description: string }>;
+    };
+    for (const topic of ['USDT withdrawals', 'Pix keys', 'Pix inflows', 'business customers', 'events feed']) {
+      expect(doc.info.title.toLowerCase()).toContain(topic.toLowerCase());
+    }
+    const description = doc.info.description;
+    for (const path of ['/partner/v1/withdrawals/usdt', '/partner/v1/pix-key', '/partner/v1/pix-in', '/partner/v1/customers/business', '/partner/v1/events']) {
+      expect(description).toContain(path);
+      expect(Object.keys(doc.paths).some((p) => p.startsWith(path))).toBe(true);
+    }
+    for (const section of ['**Authentication**', '**Errors**', '**Idempotency**', 'X-API-Key', 'idempotency_key_reused', '`success`']) expect(description).toContain(section);
+    expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['withdrawals', 'pix-keys', 'pix-in', 'business customers', 'events']));
+    // PATCH /events/{id} takes no body: documented as optional.
+    expect(doc.paths['/partner/v1/events/{id}'].patch.requestBody?.required).toBe(false);
   });
 });

@@ -17,6 +17,21 @@ describe('CreateBusinessCustomerHandler', () => {
     expect(await handle(badOwner)).toMatchObject({ ok: false, error: { code: 'invalid_owner', field: 'owners.0.document' } });
   });
 
+  it('takes a representative who owns 0 bps beside an owner of 100%; refuses a trunk-zero phone and the all-zeros CEP', async () => {
+    const valid = { ...BUSINESS_CUSTOMER_EXAMPLE, partner_id: newUuid() };
+    const [partner, representative] = BUSINESS_CUSTOMER_EXAMPLE.owners;
+    const owners = [
+      { ...partner, ownership: { ownership_type: 'direct', ownership_bps: 10_000 } },
+      { ...representative, ownership: { ownership_type: 'indirect', ownership_bps: 0 } },
+    ];
+    expect(await handle({ ...valid, owners })).toEqual({ ok: true, data: { id: BUSINESS_CUSTOMER_EXAMPLE.cnpj } });
+    expect(await handle({ ...valid, phone: '+5501133334444' })).toMatchObject({ ok: false, error: { code: 'invalid_phone', field: 'phone' } });
+    expect(await handle({ ...valid, address: { ...valid.address, postal_code: '00000000' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', field: 'address.postal_code' },
+    });
+  });
+
   it('refuses a command without its partner', async () => {
     expect(await handle(BUSINESS_CUSTOMER_EXAMPLE)).toMatchObject({ ok: false, error: { code: 'invalid_request', field: 'partner_id' } });
   });

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AckEventsRequest, AckEventsResult, ListEventsRequest, ListEventsResult } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ContractPipe } from '../http/contract-body.pipe';
+import { assertNoBody } from '../http/no-body';
 import { EventIdParams } from './event-id.dto';
 import { AckEventsUseCase, ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
 
@@ -34,10 +35,19 @@ export class EventsController {
     return this.ackEvents.execute(partner.id, body);
   }
 
-  /** Spec 4.7: 200 {} (also when already delivered); 404 when the partner has no such event. */
+  /**
+   * Spec 4.7: 200 {} (also when already delivered); 404 when the partner has no such event. No body: none,
+   * an empty one or {} (with or without a JSON content type). The id is checked before the body, in
+   * that order every time (Nest would run two pipes at once, and whichever failed first would answer).
+   */
   @Patch(':id')
+  @ApiBody({ required: false, description: 'None. An empty body or {} is accepted; any field is 400 invalid_request', schema: { type: 'object', maxProperties: 0 } })
+  @ApiOkResponse({ description: '{}' })
+  @ApiBadRequestResponse({ description: 'invalid_request: id not a UUID, or a body with fields' })
   @ApiNotFoundResponse({ description: 'No such event for this partner' })
-  mark(@CurrentPartner() partner: Partner, @Param(new ContractPipe(EventIdParams)) params: EventIdParams): Promise<Record<string, never>> {
-    return this.markDelivered.execute(partner.id, params.id);
+  mark(@CurrentPartner() partner: Partner, @Param() params: unknown, @Body() body: unknown): Promise<Record<string, never>> {
+    const { id } = new ContractPipe(EventIdParams).transform(params);
+    assertNoBody(body);
+    return this.markDelivered.execute(partner.id, id);
   }
 }

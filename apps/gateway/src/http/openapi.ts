@@ -1,17 +1,66 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 
+export const OPENAPI_TITLE = 'Partner API: USDT withdrawals, Pix keys, Pix inflows, business customers, events feed';
+
+/** The document's overview (Markdown): the whole API in a page; README.md "API" has every detail. */
+export const OPENAPI_DESCRIPTION = `
+The API a partner (fintech, exchange) calls to act for its users in Brazil. Base path \`/partner/v1\`; JSON in and out.
+Money is integers: USDT in micros (1 USDT = 1,000,000), BRL in cents. Timestamps are Unix seconds.
+
+- **USDT withdrawals**: \`POST /partner/v1/withdrawals/usdt\` sends USDT from a user's balance (user = CPF) to an
+  EVM address on Ethereum (\`ETH\`) or Polygon (\`MATIC\`) with a fee priority. 201 \`{id}\`; its progress
+  (\`created\`, \`sent\`, \`settled\` or \`failed\`) comes as \`usdt_withdrawal\` events.
+- **Pix keys**: \`POST /partner/v1/pix-key\` registers a user's CPF as their Pix key, \`DELETE /partner/v1/pix-key/{document}\`
+  deletes it. Both are asynchronous (202 \`{status: "accepted"}\`); \`pix_key\` events report \`pending\`, \`registered\`,
+  \`failed\`, \`deleting\`, \`canceled\`.
+- **Pix inflows**: \`GET /partner/v1/pix-in\` lists the Pix payments received by the partner's users, newest first
+  (optional \`limit\`, \`cursor\`, \`status\`). Each one goes \`processing\` → \`approved\` → \`success\` (completed at
+  the network) → \`credited\`, or ends \`denied\` or \`failed\`; every step is a \`pix_in\` event.
+- **Business customers**: \`POST /partner/v1/customers/business\` registers a company (CNPJ) with its owners
+  (partners, representatives); 201 \`{id}\`, then a \`business_customer\` event.
+- **Events feed**: poll \`GET /partner/v1/events?delivered=false\`, process each event, then acknowledge it with
+  \`PATCH /partner/v1/events/{id}\` (no body; an empty one or \`{}\` is fine) or many at once with
+  \`POST /partner/v1/events/ack\`. Events are numbered per partner (\`sequence\`) and pageable with \`next_cursor\`.
+
+**Authentication**: every \`/partner/v1\` route needs the header \`X-API-Key\` (without a valid key: 401
+\`unauthorized\`). A partner sees and changes only its own users, resources and events; another partner's are
+404, as if they did not exist. Requests are rate limited per partner (429 \`rate_limited\` with \`Retry-After\`).
+The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments) exist only in the sandbox.
+
+**Errors**: JSON in the body shape of the endpoint family: \`{error, message, field?}\` for withdrawals, business
+customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \`error\`/\`status\` is a stable code
+(\`invalid_request\`, \`invalid_address\`, \`invalid_cnpj\`, \`user_not_found\`, \`not_found\`, \`already_exists\`,
+\`insufficient_funds\`, \`idempotency_key_reused\`, \`rate_limited\`, \`service_unavailable\`, ...), \`message\` is for
+people and may change, \`field\` names the offending input. Bodies must be \`application/json\` (else 415).
+A 503 means the outcome is unknown: retry with the same idempotency key.
+
+**Idempotency**: withdrawals and Pix key requests carry an \`idempotency_key\` (a UUID of yours, scoped to the
+partner, never expiring). Sending the same request with the same key again replays the first answer (a
+withdrawal: 200 with the same \`id\`) and changes nothing; the key with a different request is 422
+\`idempotency_key_reused\`. Requests are compared in their normal form: an address in another letter case is the
+same address. A refused request binds no key. Business customers have no key: one registration per CNPJ per
+partner, a second one is 409 \`already_exists\`.
+`.trim();
+
 /**
  * Serves the OpenAPI document at /docs/openapi.json and /docs/openapi.yaml (README: API). No bundled UI:
  * it needs @fastify/static, whose ESM-only dependencies Jest cannot load; any OpenAPI viewer reads the file.
  */
 export function setupOpenApi(app: NestFastifyApplication): void {
   const config = new DocumentBuilder()
-    .setTitle('Partner API')
-    .setDescription('USDT withdrawals and the events feed. Errors: see README "Errors" (body shape per endpoint family).')
+    .setTitle(OPENAPI_TITLE)
+    .setDescription(OPENAPI_DESCRIPTION)
     .setVersion('v1')
-    .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header' }, 'partner')
-    .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header' }, 'admin')
+    .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: "The partner's API key" }, 'partner')
+    .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'Sandbox administration: creating partners' }, 'admin')
+    .addTag('withdrawals', 'USDT withdrawals to EVM addresses; progress in usdt_withdrawal events')
+    .addTag('pix-keys', "Registering and deleting a user's Pix key (their CPF); progress in pix_key events")
+    .addTag('pix-in', 'Pix payments received by the users; each step in pix_in events')
+    .addTag('business customers', 'Registering a company and its owners; a business_customer event follows')
+    .addTag('events', 'The feed of events: poll, process, acknowledge')
+    .addTag('sandbox', 'Test partners, users and simulated Pix payments (sandbox only)')
+    .addTag('health', 'Liveness and readiness')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   SwaggerModule.setup('docs', app, document, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });

@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '@partner/kafka';
 import { InflowsConfig } from '../config/inflows.config';
 import { pixInStateChanged } from './pix-in-event';
-import { PixInflowRepository } from './pix-inflow.repository';
+import { PixInflowRepository, SETTLING_STATUSES } from './pix-inflow.repository';
 
 /** Inflows moved per step and transaction: one statement moves them all, and their events go out together. */
 const BATCH = 500;
 
 /**
- * The simulated settlement of incoming Pix: `processing` → `approved` (or `denied`), then `approved` →
- * `credited` (or `failed`), each after PIX_IN_STEP_DELAY_MS, as the sandbox asked (the payment's
- * outcome). Each batch of moves is one transaction with their pix_in events; rows are claimed with SKIP
+ * The simulated settlement of incoming Pix: `processing` → `approved` (or `denied`), `approved` →
+ * `success`, completed at the network (or `failed`), then `success` → `credited`, each after
+ * PIX_IN_STEP_DELAY_MS, as the sandbox asked (the payment's outcome). Each batch of moves is one transaction with their pix_in events; rows are claimed with SKIP
  * LOCKED and moved only from the status they were due in, so any number of instances may run and a
  * move is never made twice.
  */
@@ -27,19 +27,19 @@ export class AdvancePixInflowsUseCase {
     const dueBefore = new Date(now.getTime() - this.config.PIX_IN_STEP_DELAY_MS);
     // Most ticks find nothing to do: one read then, rather than an empty transaction.
     if (!(await this.inflows.anyDue(dueBefore))) return 0;
-    let moved = 0;
+    let count = 0;
     for (;;) {
-      const { settled, credited } = await this.unitOfWork.run(async (tx) => {
+      const { moved, someStepFull } = await this.unitOfWork.run(async (tx) => {
         const batch = await this.inflows.advanceDue(tx, dueBefore, BATCH, new Date());
         // An inflow moves at most one step per batch, so its events stay in the order of its moves.
-        for (const inflow of [...batch.settled, ...batch.credited]) tx.emit(pixInStateChanged(inflow));
+        for (const inflow of batch.moved) tx.emit(pixInStateChanged(inflow));
         return batch;
       });
-      moved += settled.length + credited.length;
-      // Again when a step was full (more may wait), or when an inflow just approved is due for its next
-      // step already (a zero delay, or a `now` ahead of the clock), so it takes both in one run as it is due.
-      const approvedAndDue = settled.some((inflow) => inflow.status === 'approved' && inflow.updatedAt <= dueBefore);
-      if (settled.length < BATCH && credited.length < BATCH && !approvedAndDue) return moved;
+      count += moved.length;
+      // Again when a step was full (more may wait), or when an inflow just moved is due for its next
+      // step already (a zero delay, or a `now` ahead of the clock), so it takes every step in one run as it is due.
+      const dueAgain = moved.some((inflow) => SETTLING_STATUSES.includes(inflow.status) && inflow.updatedAt <= dueBefore);
+      if (!someStepFull && !dueAgain) return count;
     }
   }
 }

@@ -84,29 +84,34 @@ const RECORD = statement(
 const BY_END_TO_END_ID = statement('inflows_pix_inflow_by_e2e', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2');
 
 /**
- * The simulated settlement's moves, both steps in one statement: up to $2 inflows due in `processing`
- * (to `approved`, or `denied` if the sandbox asked for it) and up to $2 due in `approved` (to `credited`,
- * or `failed`), oldest first through the (status, updated_at) index. SKIP LOCKED lets several instances
- * share the work without waiting on each other; the outer re-check of the status makes a row that
- * another instance moved meanwhile drop out instead of moving twice. A row moves at most one step per
- * statement: both claims read the statement's snapshot, where it is in one status only.
+ * The simulated settlement's moves, all three steps in one statement: up to $2 inflows due in
+ * `processing` (to `approved`, or `denied` if the sandbox asked for it), up to $2 due in `approved` (to
+ * `success`, completed at the network, or `failed`) and up to $2 due in `success` (to `credited`), oldest
+ * first through the (status, updated_at) index. SKIP LOCKED lets several instances share the work
+ * without waiting on each other; the outer re-check of the status makes a row that another instance
+ * moved meanwhile drop out instead of moving twice. A row moves at most one step per statement: the
+ * claims read the statement's snapshot, where it is in one status only.
  */
 const ADVANCE_DUE = statement(
   'inflows_pix_inflow_advance_due',
-  `WITH to_settle AS (
+  `WITH to_approve AS (
      SELECT id FROM pix_inflows WHERE status = 'processing' AND updated_at <= $1
      ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED),
-   to_credit AS (
+   to_complete AS (
      SELECT id FROM pix_inflows WHERE status = 'approved' AND updated_at <= $1
+     ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+   to_credit AS (
+     SELECT id FROM pix_inflows WHERE status = 'success' AND updated_at <= $1
      ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
    UPDATE pix_inflows p
-   SET status = CASE
-         WHEN p.status = 'processing' THEN CASE WHEN p.outcome = 'denied' THEN 'denied' ELSE 'approved' END
-         ELSE CASE WHEN p.outcome = 'failed' THEN 'failed' ELSE 'credited' END
+   SET status = CASE p.status
+         WHEN 'processing' THEN CASE WHEN p.outcome = 'denied' THEN 'denied' ELSE 'approved' END
+         WHEN 'approved' THEN CASE WHEN p.outcome = 'failed' THEN 'failed' ELSE 'success' END
+         ELSE 'credited'
        END,
        updated_at = $3
-   WHERE p.id IN (SELECT id FROM to_settle UNION ALL SELECT id FROM to_credit)
-     AND p.status IN ('processing', 'approved')
+   WHERE p.id IN (SELECT id FROM to_approve UNION ALL SELECT id FROM to_complete UNION ALL SELECT id FROM to_credit)
+     AND p.status IN ('processing', 'approved', 'success')
    RETURNING p.*`,
 );
 
@@ -116,7 +121,7 @@ const ADVANCE_DUE = statement(
  */
 const ANY_DUE = statement(
   'inflows_pix_inflow_any_due',
-  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE status IN ('processing', 'approved') AND updated_at <= $1) AS due`,
+  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE status IN ('processing', 'approved', 'success') AND updated_at <= $1) AS due`,
 );
 
 /** The partner's inflows, newest first, below an id: the (partner_id, id) index, read backwards. */
@@ -134,12 +139,24 @@ const LIST_BY_STATUS = statement(
 /** Above every id: the first page is the page below it, so both cases share one plan. */
 const NO_CURSOR = '9223372036854775807';
 
-/** What one run of the settlement moved, by the step each inflow took. */
+/** The statuses the simulated settlement moves on from (ADVANCE_DUE); the others are final. */
+export const SETTLING_STATUSES: readonly PixInStatus[] = ['processing', 'approved', 'success'];
+
+/** The status each status the settlement reaches was moved from: which of ADVANCE_DUE's steps took it. */
+const MOVED_FROM: Partial<Record<PixInStatus, PixInStatus>> = {
+  approved: 'processing',
+  denied: 'processing',
+  success: 'approved',
+  failed: 'approved',
+  credited: 'success',
+};
+
+/** What one run of the settlement moved. */
 export interface AdvancedInflows {
-  /** Moved out of `processing` (approved or denied). */
-  settled: PixInflowRecord[];
-  /** Moved out of `approved` (credited or failed). */
-  credited: PixInflowRecord[];
+  /** Every inflow moved, one step each, in its new status. */
+  moved: PixInflowRecord[];
+  /** Whether a step moved as many as it was allowed to: more may be due in it. */
+  someStepFull: boolean;
 }
 
 /**
@@ -183,13 +200,12 @@ export class PixInflowRepository {
    */
   async advanceDue(tx: Transaction, before: Date, limit: number, now: Date): Promise<AdvancedInflows> {
     const moved = (await tx.rows<PixInflowRow>(ADVANCE_DUE, [before, limit, now])).map(toRecord);
-    return {
-      settled: moved.filter((r) => r.status === 'approved' || r.status === 'denied'),
-      credited: moved.filter((r) => r.status === 'credited' || r.status === 'failed'),
-    };
+    const perStep = new Map<PixInStatus | undefined, number>();
+    for (const inflow of moved) perStep.set(MOVED_FROM[inflow.status], (perStep.get(MOVED_FROM[inflow.status]) ?? 0) + 1);
+    return { moved, someStepFull: [...perStep.values()].some((count) => count >= limit) };
   }
 
-  /** Whether any inflow waits in `processing` or `approved` since before `before` (see ANY_DUE). */
+  /** Whether any inflow waits in a settling status since before `before` (see ANY_DUE). */
   async anyDue(before: Date): Promise<boolean> {
     const [{ due }] = await this.query<{ due: boolean }>(ANY_DUE, [before]);
     return due;

@@ -124,7 +124,7 @@ describe('RecordPixInflowUseCase (PostgreSQL)', () => {
 });
 
 describe('AdvancePixInflowsUseCase: the simulated settlement (PostgreSQL)', () => {
-  it('moves processing -> approved -> credited, one step per delay, one event per move', async () => {
+  it('moves processing -> approved -> success -> credited, one step per delay, one event per move', async () => {
     const payment = announcement();
     await record.execute(payment);
 
@@ -134,15 +134,18 @@ describe('AdvancePixInflowsUseCase: the simulated settlement (PostgreSQL)', () =
 
     await advance.execute(later(STEP_MS + 100));
     const approved = await inflows.findByEndToEndId(payment.partner_id, payment.end_to_end_id);
-    // The approved step may be due already in the same run, since the clock passed it; never beyond credited.
-    expect(['approved', 'credited']).toContain(approved?.status);
+    // The later steps may be due already in the same run, since the clock passed them; never beyond credited.
+    expect(['approved', 'success', 'credited']).toContain(approved?.status);
     await advance.execute(later(3 * STEP_MS));
 
     const credited = await inflows.findByEndToEndId(payment.partner_id, payment.end_to_end_id);
     if (!credited) throw new Error('the inflow is gone');
     expect(credited.status).toBe('credited');
-    expect(await statesOf(payment.partner_id)).toEqual(['processing', 'approved', 'credited']);
-    const last = (await events(payment.partner_id))[2];
+    expect(await statesOf(payment.partner_id)).toEqual(['processing', 'approved', 'success', 'credited']);
+    const all = await events(payment.partner_id);
+    for (const event of all) expect(validateContract(PixInStateChangedEvent, event)).toMatchObject({ ok: true });
+    expect(all[2].resource.status).toBe('success');
+    const last = all[3];
     expect(last.resource).toEqual({ ...toPixInflow(credited), document: payment.document });
   });
 
@@ -190,8 +193,9 @@ describe('AdvancePixInflowsUseCase: the simulated settlement (PostgreSQL)', () =
 
     const states = await statesOf(partnerId);
     expect(states.filter((s) => s === 'approved')).toHaveLength(5);
+    expect(states.filter((s) => s === 'success')).toHaveLength(5);
     expect(states.filter((s) => s === 'credited')).toHaveLength(5);
-    expect(states).toHaveLength(15);
+    expect(states).toHaveLength(20);
   });
 
   it('is the first event of each inflow processing and the last one terminal, per inflow in order', async () => {
@@ -206,7 +210,7 @@ describe('AdvancePixInflowsUseCase: the simulated settlement (PostgreSQL)', () =
     const all = await events(partnerId);
     const byInflow = payments.map((p) => all.filter((e) => e.resource_id === p.end_to_end_id).map((e) => e.state));
     expect(byInflow).toEqual([
-      ['processing', 'approved', 'credited'],
+      ['processing', 'approved', 'success', 'credited'],
       ['processing', 'denied'],
       ['processing', 'approved', 'failed'],
     ]);

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CreateWithdrawalCommand } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
@@ -48,6 +51,14 @@ async function expectLedgerMatches(partnerId: string, document: string) {
   const sums = await prisma.ledgerEntry.aggregate({ where: { partnerId, document }, _sum: { availableDelta: true, heldDelta: true } });
   expect(sums._sum.availableDelta).toBe(account?.availableMicros);
   expect(sums._sum.heldDelta).toBe(account?.heldMicros);
+}
+
+/** The migration.sql of the withdrawals migration with that name (its folder is prefixed with a timestamp). */
+function migrationFile(name: string): string {
+  const folder = join(__dirname, '../../../../prisma/withdrawals/migrations');
+  const [match] = readdirSync(folder).filter((entry) => entry.endsWith(`_${name}`));
+  if (!match) throw new Error(`no migration ${name} in ${folder}`);
+  return join(folder, match, 'migration.sql');
 }
 
 afterAll(() => prisma.$disconnect());
@@ -116,11 +127,42 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     await expectLedgerMatches(partnerId, document);
   });
 
-  it('fingerprints every field but the key', () => {
+  it('fingerprints every field but the key, the address whatever its letter case', () => {
     const a = command(newUuid(), newCpf());
     expect(fingerprintOf({ ...a, idempotency_key: newUuid() })).toBe(fingerprintOf(a));
     expect(fingerprintOf({ ...a, network: 'ETH' })).not.toBe(fingerprintOf(a));
-    expect(fingerprintOf({ ...a, address: a.address.toLowerCase() })).not.toBe(fingerprintOf(a));
+    expect(fingerprintOf({ ...a, address: a.address.toLowerCase() })).toBe(fingerprintOf(a));
+    expect(fingerprintOf({ ...a, address: `0x${a.address.slice(2).toUpperCase()}` })).toBe(fingerprintOf(a));
+    expect(fingerprintOf({ ...a, address: FAILING_ADDRESS })).not.toBe(fingerprintOf(a));
+  });
+
+  it('replays a retry that spells the address in another letter case: the same destination, the same withdrawal', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const first = command(partnerId, document);
+    const created = await create.execute(first);
+    const id = created.ok ? created.data.id : -1;
+
+    expect(await create.execute({ ...first, address: first.address.toLowerCase() })).toEqual({ ok: true, data: { id, created: false } });
+    expect(await create.execute({ ...first, address: `0x${first.address.slice(2).toUpperCase()}` })).toEqual({ ok: true, data: { id, created: false } });
+    expect(await create.execute({ ...first, address: FAILING_ADDRESS })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+    // The address is kept as it was first given.
+    expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).address).toBe(first.address);
+  });
+
+  it('migration withdrawal_fingerprint_lowercase_address gives rows fingerprinted from the address as given the fingerprint of today', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const first = command(partnerId, document);
+    const created = await create.execute(first);
+    const id = created.ok ? created.data.id : -1;
+    // The row as the rule before wrote it: the mixed-case address hashed as given.
+    const before = createHash('sha256').update(JSON.stringify([document, first.address, first.usdtmicros, first.fee_choice, first.network])).digest('hex');
+    await prisma.withdrawal.update({ where: { id }, data: { fingerprint: before } });
+
+    await prisma.pool.query(readFileSync(migrationFile('withdrawal_fingerprint_lowercase_address'), 'utf8'));
+
+    expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).fingerprint).toBe(fingerprintOf(first));
+    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id, created: false } });
   });
 });
 

@@ -2,13 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { CreateWithdrawalCommand, CreateWithdrawalResult, fail, ok, Reply } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
+import { normalEvmAddress } from '@partner/validation';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
 
-/** What identifies "the same request" for an idempotency key: every field of the body but the key. */
+/**
+ * What identifies "the same request" for an idempotency key: every field of the body but the key, each in
+ * its normal form, so two spellings of one request are one request. The only field with several spellings
+ * is the address (its letter case is just the EIP-55 checksum, checked at validation): it counts in lower
+ * case. Migration `withdrawal_fingerprint_lowercase_address` recomputed the rows written before this rule
+ * with the same text, so keep the two in step.
+ */
 export function fingerprintOf(c: CreateWithdrawalCommand): string {
-  const canonical = JSON.stringify([c.document, c.address, c.usdtmicros, c.fee_choice, c.network]);
+  const canonical = JSON.stringify([c.document, normalEvmAddress(c.address), c.usdtmicros, c.fee_choice, c.network]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -14,6 +14,16 @@ export function isEvmAddress(value: unknown): value is string {
   return isAddress(value, { strict: hex !== hex.toUpperCase() });
 }
 
+/**
+ * The one spelling of an address that every spelling of it shares: lower case. EIP-55 encodes its checksum
+ * in the letter case only (viem's `isAddressEqual` compares the same way, through the checksummed form), so
+ * `0xd8da...`, `0xD8DA...` and `0xd8dA...` are one destination. Lower case rather than the checksummed form
+ * because SQL can compute it too (the fingerprint migration did); the address itself is stored as given.
+ */
+export function normalEvmAddress(address: string): string {
+  return address.toLowerCase();
+}
+
 export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({

@@ -17,6 +17,10 @@ describe('isE164Phone', () => {
     ['+55(11)987654321', 'brackets'],
     ['+551187654321', 'Brazilian mobile missing its leading 9'],
     ['+5500987654321', 'area code 00 does not exist'],
+    ['+55011987654321', 'trunk zero after the country code: E.164 is +5511987654321'],
+    ['+4407911123456', 'trunk zero after the country code: E.164 is +447911123456'],
+    ['+5511987654321 ext. 12', 'an extension'],
+    ['+５５11987654321', 'full-width digits'],
     ['+55119876543210', 'one digit too many'],
     ['+5511', 'too short'],
     ['+0511987654321', 'country code 0'],
@@ -24,7 +28,7 @@ describe('isE164Phone', () => {
     ['', 'empty'],
   ])('refuses %s (%s)', (phone) => expect(isE164Phone(phone)).toBe(false));
 
-  it.each([[5511987654321], [null], [undefined]])('refuses the non-string %p', (value) => expect(isE164Phone(value)).toBe(false));
+  it.each([[5511987654321], [null], [undefined], [{}]])('refuses the non-string %p', (value) => expect(isE164Phone(value)).toBe(false));
 });
 
 describe('@IsE164Phone', () => {

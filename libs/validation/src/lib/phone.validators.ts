@@ -1,17 +1,18 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 // The full metadata: it checks each country's number patterns, where the default (min) set checks
 // little more than the length (+55 11 8765-4321, a mobile missing its leading 9, would pass).
-import { isValidPhoneNumber } from 'libphonenumber-js/max';
-
-/** E.164 as written on the wire: a plus, a country code not starting with 0, at most 15 digits in all. */
-const E164_SHAPE = /^\+[1-9]\d{6,14}$/;
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /**
- * A phone number in E.164 form (`+5511987654321`) that is a valid number of its country according to
- * libphonenumber. Spaces, dashes and brackets are refused: the stored number is the canonical one.
+ * A phone number exactly as libphonenumber writes it in E.164 (`+5511987654321`), and a valid number
+ * of its country. libphonenumber also reads other spellings of a number (spaces, dashes, brackets, a
+ * trunk zero after the country code as in `+55011...`, an extension, full-width digits), so a value
+ * is taken only when it is already the canonical form it formats: the stored number is the canonical one.
  */
 export function isE164Phone(value: unknown): value is string {
-  return typeof value === 'string' && E164_SHAPE.test(value) && isValidPhoneNumber(value);
+  if (typeof value !== 'string') return false;
+  const phone = parsePhoneNumberFromString(value);
+  return phone !== undefined && phone.number === value && phone.isValid();
 }
 
 export function IsE164Phone(options?: ValidationOptions): PropertyDecorator {
@@ -21,7 +22,7 @@ export function IsE164Phone(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: {
-        message: `${String(propertyName)} is invalid: a phone is a valid number in E.164 format, such as +5511987654321`,
+        message: `${String(propertyName)} is invalid: a phone is a valid number in E.164 format, such as +5511987654321 (no spaces or punctuation, no trunk 0)`,
         ...options,
       },
       validator: { validate: (value: unknown) => isE164Phone(value) },

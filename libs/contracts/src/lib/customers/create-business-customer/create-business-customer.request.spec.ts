@@ -63,7 +63,7 @@ describe('CreateBusinessCustomerRequest (spec 2.2)', () => {
       ['first owner', 'owners.0.phone', 'owners.0.phone'],
       ['second owner', 'owners.1.phone', 'owners.1.phone'],
     ])('%s', (_label, path, field) => {
-      for (const phone of ['+551187654321', '11987654321', '+55 11 98765-4321', '', 5511987654321, undefined]) {
+      for (const phone of ['+551187654321', '11987654321', '+55 11 98765-4321', '+55011987654321', '', 5511987654321, undefined]) {
         expectError(changed(path, phone), 'invalid_phone', field);
       }
       expectValid(changed(path, '+14155552671'));
@@ -113,6 +113,9 @@ describe('CreateBusinessCustomerRequest (spec 2.2)', () => {
       ['address.postal_code', '0131020'],
       ['address.postal_code', '01310-200'],
       ['address.postal_code', 1310200],
+      ['address.postal_code', '00000000'],
+      ['address.postal_code', '00999999'],
+      ['owners.0.address.postal_code', '00000000'],
       ['owners.0.owner_type', 'founder'],
       ['owners.0.name', ''],
       ['owners.0.social_name', ''],
@@ -129,7 +132,8 @@ describe('CreateBusinessCustomerRequest (spec 2.2)', () => {
       ['owners.1.address.postal_code', '123'],
       ['owners.1.ownership', undefined],
       ['owners.1.ownership.ownership_type', 'both'],
-      ['owners.1.ownership.ownership_bps', 0],
+      ['owners.0.ownership.ownership_bps', 0],
+      ['owners.1.ownership.ownership_bps', -1],
       ['owners.1.ownership.ownership_bps', 10_001],
       ['owners.1.ownership.ownership_bps', 12.5],
       ['owners.1.ownership.ownership_bps', '4000'],
@@ -181,6 +185,29 @@ describe('CreateBusinessCustomerRequest (spec 2.2)', () => {
         ok: false,
         error: { code: 'invalid_request', field: 'owners', message: "owners' ownership_bps must add up to at most 10000 (100%)" },
       });
+    });
+
+    it('a representative may own 0 bps; a partner or other partner may not', () => {
+      const representative = (bps: number) => changed('owner_type', 'representative', owner(bps, '11144477735'));
+      expectValid(changed('owners', [owner(10_000), representative(0)]));
+      expectValid(changed('owners', [representative(0)]));
+      for (const owner_type of ['partner', 'other_partner']) {
+        expect(check(changed('owners', [owner(10_000), changed('owner_type', owner_type, representative(0))]))).toEqual({
+          ok: false,
+          error: {
+            code: 'invalid_request',
+            field: 'owners.1.ownership.ownership_bps',
+            message: 'owners.1.ownership.ownership_bps must be an integer from 1 to 10000 (only a representative may own 0)',
+          },
+        });
+      }
+      expectError(changed('owners', [owner(10_000), representative(-1)]), 'invalid_request', 'owners.1.ownership.ownership_bps');
+    });
+
+    it('counts what each owner owns: a representative holding a share adds it to the total', () => {
+      const representative = (bps: number) => changed('owner_type', 'representative', owner(bps, '11144477735'));
+      expectValid(changed('owners', [owner(9_000), representative(1_000)]));
+      expectError(changed('owners', [owner(10_000), representative(1)]), 'invalid_request', 'owners');
     });
 
     it("reports an owner's own error before the sum", () => {

@@ -39,7 +39,7 @@ export type OwnerType = (typeof OWNER_TYPES)[number];
 export const OWNERSHIP_TYPES = ['direct', 'indirect'] as const;
 export type OwnershipType = (typeof OWNERSHIP_TYPES)[number];
 
-/** 100% in basis points: one owner's share is 1 to this, and all owners together at most this. */
+/** 100% in basis points: one owner's share is at most this (from 1, or 0 for a representative), and all owners' together too. */
 export const FULL_OWNERSHIP_BPS = 10_000;
 /** Owners per customer: a business lists its partners and representatives, never hundreds. */
 export const MAX_OWNERS = 20;
@@ -52,6 +52,13 @@ export const MAX_EXTERNAL_ID_LENGTH = 128;
 const INVALID_CNPJ = withCode('invalid_cnpj');
 const INVALID_PHONE = withCode('invalid_phone');
 const INVALID_OWNER = withCode('invalid_owner', 'document is invalid: the owner CPF must be 11 digits with valid check digits');
+
+/**
+ * A CEP: 8 digits, unformatted. The ranges begin at 01000-000 (São Paulo); no place has a CEP starting
+ * with 00, so `00000000`, a common placeholder for "unknown", is refused rather than stored as an address.
+ */
+const CEP_PATTERN = /^(?!00)\d{8}$/;
+const CEP_MESSAGE = 'postal_code must be a CEP: 8 digits, unformatted, from 01000000 (no CEP starts with 00)';
 
 /** Non-blank text of at most `max` characters (one message for every way of failing). */
 function Text(max: number): PropertyDecorator {
@@ -106,21 +113,51 @@ export class CustomerAddress {
   @IsIn(BRAZILIAN_STATES, { message: 'state must be one of the 27 UF codes (AC, AL, ..., SP, SE, TO), upper case' })
   state!: BrazilianState;
 
-  @ApiProperty({ description: 'CEP, 8 digits, unformatted', example: '01310200' })
-  @IsString({ message: 'postal_code must be a CEP of exactly 8 digits' })
-  @Matches(/^\d{8}$/, { message: 'postal_code must be a CEP of exactly 8 digits' })
+  @ApiProperty({ description: 'CEP, 8 digits, unformatted; CEPs begin at 01000000 (none starts with 00)', example: '01310200' })
+  @IsString({ message: CEP_MESSAGE })
+  @Matches(CEP_PATTERN, { message: CEP_MESSAGE })
   postal_code!: string;
 }
 
+function IsOwnershipType(): PropertyDecorator {
+  return IsIn(OWNERSHIP_TYPES, { message: `ownership_type must be one of ${OWNERSHIP_TYPES.join(', ')}` });
+}
+
+/** A share in basis points: an integer from `min` to 100%. */
+function OwnershipBps(min: number, note = ''): PropertyDecorator {
+  const message = { message: `ownership_bps must be an integer from ${min} to ${FULL_OWNERSHIP_BPS}${note}` };
+  return (target, key) => {
+    IsInt(message)(target, key);
+    Min(min, message)(target, key);
+    Max(FULL_OWNERSHIP_BPS, message)(target, key);
+  };
+}
+
+/** The ownership of a partner or other partner: they are listed because they own part of it, so at least 1 bps. */
 export class OwnerOwnership {
   @ApiProperty({ enum: OWNERSHIP_TYPES })
-  @IsIn(OWNERSHIP_TYPES, { message: `ownership_type must be one of ${OWNERSHIP_TYPES.join(', ')}` })
+  @IsOwnershipType()
   ownership_type!: OwnershipType;
 
-  @ApiProperty({ description: 'Share in basis points (5000 = 50%)', minimum: 1, maximum: FULL_OWNERSHIP_BPS, example: 5000 })
-  @IsInt({ message: `ownership_bps must be an integer from 1 to ${FULL_OWNERSHIP_BPS}` })
-  @Min(1, { message: `ownership_bps must be an integer from 1 to ${FULL_OWNERSHIP_BPS}` })
-  @Max(FULL_OWNERSHIP_BPS, { message: `ownership_bps must be an integer from 1 to ${FULL_OWNERSHIP_BPS}` })
+  @ApiProperty({
+    description: 'Share in basis points (5000 = 50%): 1 to 10000; 0 to 10000 for a representative, who may own nothing',
+    minimum: 0,
+    maximum: FULL_OWNERSHIP_BPS,
+    example: 5000,
+  })
+  @OwnershipBps(1, ' (only a representative may own 0)')
+  ownership_bps!: number;
+}
+
+/**
+ * The ownership of a representative: someone who acts for the company (a director, an attorney) and
+ * may own none of it, so 0 bps is a share too. Chosen by `owner_type` when the body is read (CustomerOwner).
+ */
+export class RepresentativeOwnership {
+  @IsOwnershipType()
+  ownership_type!: OwnershipType;
+
+  @OwnershipBps(0)
   ownership_bps!: number;
 }
 
@@ -171,7 +208,8 @@ export class CustomerOwner {
   @ApiProperty({ type: () => OwnerOwnership })
   @IsObject({ message: 'ownership must be a JSON object' })
   @ValidateNested()
-  @Type(() => OwnerOwnership)
+  // class-transformer hands the type function the owner being read: its owner_type picks the share's rules.
+  @Type((read) => (read?.object['owner_type'] === 'representative' ? RepresentativeOwnership : OwnerOwnership))
   ownership!: OwnerOwnership;
 }
 
@@ -196,8 +234,9 @@ export class CustomerConfig {
 }
 
 /**
- * Cross-owner rule: the owners' shares add up to at most 100%. Checked only once every owner is valid
- * on its own, so that an owner's own error (an invalid CPF, a share of 0) is the one reported.
+ * Cross-owner rule: what the owners own adds up to at most 100% (a representative who owns nothing adds
+ * 0). Checked only once every owner is valid on its own, so that an owner's own error (an invalid CPF,
+ * a partner's share of 0) is the one reported.
  */
 function OwnershipWithinWhole(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>

@@ -69,7 +69,11 @@ export class SandboxPixInRequest {
   @Matches(BRANCH_CODE_PATTERN, { message: 'sender_branch_code must be 1 to 4 digits' })
   sender_branch_code?: string;
 
-  @ApiPropertyOptional({ enum: SIMULATED_PIX_IN_OUTCOMES, default: 'credited' })
+  @ApiPropertyOptional({
+    enum: SIMULATED_PIX_IN_OUTCOMES,
+    default: 'credited',
+    description: 'How the settlement ends: credited (processing, approved, success, credited), denied (processing, denied) or failed (processing, approved, failed)',
+  })
   @IsOptional()
   @IsIn(SIMULATED_PIX_IN_OUTCOMES, { message: `simulate_outcome must be one of ${SIMULATED_PIX_IN_OUTCOMES.join(', ')}` })
   simulate_outcome?: SimulatedPixInOutcome;
