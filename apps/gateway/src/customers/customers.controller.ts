@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
-import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerRequest } from '@partner/contracts';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerRequest, CreateBusinessCustomerResult } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 
@@ -17,9 +18,13 @@ export class CustomersController {
   @Post('business')
   @HttpCode(201)
   @ApiBody({ type: CreateBusinessCustomerRequest, examples: { customer: { value: BUSINESS_CUSTOMER_EXAMPLE } } })
-  @ApiCreatedResponse({ description: 'Registered: {id} (UUID); a business_customer event (state registered) follows in the feed' })
-  @ApiBadRequestResponse({ description: '{error, message, field}: invalid_cnpj, invalid_phone, invalid_owner or invalid_request' })
-  @ApiConflictResponse({ description: '{error: already_exists, message}: this partner already registered the CNPJ' })
+  @ApiOperation({
+    operationId: 'createBusinessCustomer',
+    summary: 'Register a business customer',
+    description: 'One registration per CNPJ per partner; a business_customer event (state registered) follows in the feed. Only the first wrong field is reported, in the order of the body.',
+  })
+  @ApiAnswer(201, CreateBusinessCustomerResult, { description: 'Registered', example: { id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41' } })
+  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists'])
   async create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreateBusinessCustomerRequest)) body: CreateBusinessCustomerRequest,

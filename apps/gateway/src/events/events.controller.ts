@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AckEventsRequest, AckEventsResult, ListEventsRequest, ListEventsResult } from '@partner/contracts';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AckEventsRequest, AckEventsResult, LIST_EVENTS_EXAMPLE, ListEventsRequest, ListEventsResult } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { EventIdParams } from './event-id.dto';
 import { AckEventsUseCase, ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
@@ -20,7 +21,13 @@ export class EventsController {
 
   /** Spec 4.6, plus paging: in per-partner `sequence` order; `delivered=false` is the partner's inbox; resume with `cursor=<next_cursor>`. */
   @Get()
-  @ApiBadRequestResponse({ description: 'invalid_request naming the field (delivered, limit, type or cursor)' })
+  @ApiOperation({
+    operationId: 'listEvents',
+    summary: 'List the events of your feed',
+    description: 'In sequence order. Poll delivered=false and acknowledge, or page with cursor=<next_cursor>. Any other query parameter is refused.',
+  })
+  @ApiAnswer(200, ListEventsResult, { description: 'The events (each with the data of its type) and the cursor to resume after them', example: LIST_EVENTS_EXAMPLE })
+  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListEventsRequest)) query: ListEventsRequest): Promise<ListEventsResult> {
     return this.listEvents.execute(partner.id, query);
   }
@@ -28,15 +35,18 @@ export class EventsController {
   /** Beyond the spec: acknowledge up to 1000 events at once; ids the partner has no event for are listed, not changed. */
   @Post('ack')
   @HttpCode(200)
-  @ApiOkResponse({ description: '{acknowledged, not_found}' })
-  @ApiBadRequestResponse({ description: 'invalid_request, field ids' })
+  @ApiOperation({ operationId: 'ackEvents', summary: 'Acknowledge many events at once', description: 'Beyond the spec: 1 to 1000 event ids, marked delivered in one statement.' })
+  @ApiAnswer(200, AckEventsResult, { description: 'How many are yours (now delivered), and the ids you have no event for', example: { acknowledged: 1, not_found: [] } })
+  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
   ack(@CurrentPartner() partner: Partner, @Body(new ContractPipe(AckEventsRequest)) body: AckEventsRequest): Promise<AckEventsResult> {
     return this.ackEvents.execute(partner.id, body);
   }
 
   /** Spec 4.7: 200 {} (also when already delivered); 404 when the partner has no such event. */
   @Patch(':id')
-  @ApiNotFoundResponse({ description: 'No such event for this partner' })
+  @ApiOperation({ operationId: 'markEventDelivered', summary: 'Acknowledge one event', description: 'Also 200 when it was delivered already (the first delivery time is kept).' })
+  @ApiOkResponse({ description: 'Marked delivered: always an empty object', schema: { type: 'object', example: {} } })
+  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
   mark(@CurrentPartner() partner: Partner, @Param(new ContractPipe(EventIdParams)) params: EventIdParams): Promise<Record<string, never>> {
     return this.markDelivered.execute(partner.id, params.id);
   }

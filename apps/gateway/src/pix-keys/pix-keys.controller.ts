@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreatePixKeyUseCase, DeletePixKeyUseCase } from './pix-keys.use-cases';
 
@@ -20,7 +21,17 @@ export class PixKeysController {
   /** Spec 4.4: 202 {status: accepted}; registration is reported by pix_key events. */
   @Post()
   @HttpCode(202)
-  @ApiAcceptedResponse({ description: '{status: "accepted"}: registration started (also for a replayed idempotency_key)' })
+  @ApiOperation({
+    operationId: 'createPixKey',
+    summary: "Register the user's CPF as their Pix key",
+    description: 'Asynchronous: pix_key events report pending, then registered (or failed). Idempotent by idempotency_key.',
+  })
+  @ApiAnswer(202, PixKeyStatusResult, {
+    description: 'Registration started (also for a replayed idempotency_key)',
+    narrow: { status: ['accepted'] },
+    example: { status: 'accepted' },
+  })
+  @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'])
   create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
@@ -36,8 +47,18 @@ export class PixKeysController {
   @Delete(':document')
   @ApiParam({ name: 'document', description: "The user's CPF, 11 digits", example: '52998224725' })
   @ApiBody({ type: DeletePixKeyRequest })
-  @ApiAcceptedResponse({ description: '{status: "accepted"}: deletion started' })
-  @ApiOkResponse({ description: '{status: "already_sent"}: a deletion is in flight; {status: "succeeded"}: the key was already deleted' })
+  @ApiOperation({
+    operationId: 'deletePixKey',
+    summary: "Delete the user's Pix key",
+    description: 'Asynchronous: pix_key events report deleting, then canceled. The path is checked before the body. Idempotent by idempotency_key.',
+  })
+  @ApiAnswer(202, PixKeyStatusResult, { description: 'Deletion started', narrow: { status: ['accepted'] }, example: { status: 'accepted' } })
+  @ApiAnswer(200, PixKeyStatusResult, {
+    description: 'already_sent: a deletion is in flight; succeeded: the key was already deleted',
+    narrow: { status: ['already_sent', 'succeeded'] },
+    example: { status: 'already_sent' },
+  })
+  @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'not_found', 'idempotency_key_reused'])
   async delete(
     @CurrentPartner() partner: Partner,
     @Param() params: unknown,

@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { CreateUsdtWithdrawalRequest } from '@partner/contracts';
-import { ApiOkResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { CreateUsdtWithdrawalRequest, CreateUsdtWithdrawalResponse } from '@partner/contracts';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 
@@ -16,8 +17,23 @@ export class WithdrawalsController {
 
   /** Spec 4.1: 201 when created, 200 with the same id when the idempotency key was used before. */
   @Post('usdt')
-  @ApiCreatedResponse({ description: 'Created: {id}' })
-  @ApiOkResponse({ description: 'Idempotency key used before with the same request: the same {id}' })
+  @ApiOperation({
+    operationId: 'createUsdtWithdrawal',
+    summary: 'Withdraw USDT to an EVM address',
+    description: 'Holds amount + network fee, then sends on chain; usdt_withdrawal events report created, sent, settled (or failed). Idempotent by idempotency_key.',
+  })
+  @ApiAnswer(201, CreateUsdtWithdrawalResponse, { description: 'Created', example: { id: 1 } })
+  @ApiAnswer(200, CreateUsdtWithdrawalResponse, { description: 'The idempotency key was used before with the same request: the same id, nothing new', example: { id: 1 } })
+  @ApiErrors('error', [
+    ...PARTNER_ERRORS,
+    ...JSON_BODY_ERRORS,
+    'invalid_address',
+    'user_not_found',
+    'invalid_amount',
+    'invalid_fee',
+    'insufficient_funds',
+    'idempotency_key_reused',
+  ])
   @HttpCode(201)
   async create(
     @CurrentPartner() partner: Partner,
