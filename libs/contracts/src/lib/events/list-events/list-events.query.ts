@@ -43,7 +43,7 @@ export class ListEventsRequest {
   @IsBoolean({ message: 'delivered must be true or false' })
   delivered?: boolean;
 
-  @ApiPropertyOptional({ description: 'Page size', minimum: 1, maximum: MAX_EVENTS_PAGE, default: DEFAULT_EVENTS_PAGE })
+  @ApiPropertyOptional({ type: 'integer', description: 'Page size', minimum: 1, maximum: MAX_EVENTS_PAGE, default: DEFAULT_EVENTS_PAGE })
   @IsOptional()
   @Transform(integerString)
   @IsInt({ message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })

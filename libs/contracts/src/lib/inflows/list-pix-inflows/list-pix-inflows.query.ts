@@ -13,7 +13,7 @@ export const MAX_PIX_IN_PAGE = 1000;
  * Newest first. The cursor is opaque: its shape is checked here, its content by the inflows service.
  */
 export class ListPixInflowsRequest {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PIX_IN_PAGE })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PIX_IN_PAGE, description: 'Page size; the answer then has next_cursor' })
   @IsOptional()
   @Transform(integerString)
   @IsInt({ message: `limit must be an integer from 1 to ${MAX_PIX_IN_PAGE}` })
