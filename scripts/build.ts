@@ -1,11 +1,13 @@
 /**
- * Builds every app: generates each service's Prisma client (offline), compiles the workspace with
- * tsc (which also type-checks it), then rewrites the path aliases (@partner/*) to relative imports so
- * `node dist/apps/<app>/src/main.js` runs without any loader.
+ * Builds every app: generates each service's Prisma client (offline) and the typed API client's types
+ * (from docs/openapi.json), compiles the workspace with tsc (which also type-checks it), then rewrites
+ * the path aliases (@partner/*) to relative imports so `node dist/apps/<app>/src/main.js` runs without
+ * any loader.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { generateApiClientTypes } from './lib/api-client-types';
 import { writeBuildStamp } from './lib/build-stamp';
 import { repoRoot } from './lib/services';
 
@@ -15,6 +17,7 @@ const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: root
 
 const started = Date.now();
 run(bin('tsx'), [join(root, 'scripts/db/generate.ts')]);
+generateApiClientTypes(root);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 run(bin('tsc-alias'), ['-p', 'tsconfig.build.json']);

@@ -1,10 +1,12 @@
 /**
  * `npm run cli -- <command>`: the sandbox operator actions from a terminal, through the same HTTP API
- * partners use. GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_KEY and API_KEY come from the
- * environment or the --gateway, --admin-key and --api-key flags.
+ * partners use, with the typed client (libs/api-client) generated from the OpenAPI document.
+ * GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_KEY and API_KEY come from the environment or
+ * the --gateway, --admin-key and --api-key flags.
  */
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
+import { createPartnerApiClient, Schemas } from '@partner/api-client';
 
 const HELP = `usage: npm run cli -- <command> [options]
 
@@ -16,15 +18,12 @@ const HELP = `usage: npm run cli -- <command> [options]
 
 options: --gateway URL  --admin-key KEY  --api-key KEY`;
 
-async function call(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<number> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  console.log(`${res.status} ${text}`);
-  return res.ok ? 0 : 1;
+type Withdrawal = Schemas['CreateUsdtWithdrawalRequest'];
+
+/** Prints an answer of the typed client (status and body, success or error); 0 when it succeeded. */
+function print({ data, error, response }: { data?: unknown; error?: unknown; response: Response }): number {
+  console.log(`${response.status} ${JSON.stringify(data ?? error ?? null)}`);
+  return response.ok ? 0 : 1;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -48,7 +47,6 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   const [command, sub, ...rest] = positionals;
-  const partner = { 'x-api-key': o['api-key'] ?? '' };
   const need = (value: string | undefined, flag: string) => {
     if (!value) throw new Error(`${flag} is required (see --help)`);
     return value;
@@ -60,31 +58,33 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   if (command === 'partner' && sub === 'create') {
-    return call('POST', `${o.gateway}/sandbox/v1/partners`, { 'x-admin-key': need(o['admin-key'], '--admin-key') }, o.name ? { name: o.name } : {});
+    const admin = createPartnerApiClient({ baseUrl: o.gateway, adminKey: need(o['admin-key'], '--admin-key') });
+    return print(await admin.POST('/sandbox/v1/partners', { body: o.name ? { name: o.name } : {} }));
   }
-  need(o['api-key'], '--api-key');
+  const api = createPartnerApiClient({ baseUrl: o.gateway, apiKey: need(o['api-key'], '--api-key') });
   if (command === 'user' && sub === 'credit') {
-    return call('POST', `${o.gateway}/sandbox/v1/users`, partner, { document: need(o.document, '--document'), usdt_micros: micros() });
+    return print(await api.POST('/sandbox/v1/users', { body: { document: need(o.document, '--document'), usdt_micros: micros() } }));
   }
   if (command === 'withdraw') {
-    const body = {
+    const body: Withdrawal = {
       document: need(o.document, '--document'),
       idempotency_key: o.key ?? randomUUID(),
       address: need(o.address, '--address'),
       usdtmicros: micros(),
-      fee_choice: o.fee,
-      network: o.network,
+      // As typed: the gateway answers invalid_fee / invalid_request for anything else.
+      fee_choice: o.fee as Withdrawal['fee_choice'],
+      network: o.network as Withdrawal['network'],
     };
     console.log(`idempotency_key ${body.idempotency_key}`);
-    return call('POST', `${o.gateway}/partner/v1/withdrawals/usdt`, partner, body);
+    return print(await api.POST('/partner/v1/withdrawals/usdt', { body }));
   }
   if (command === 'events') {
-    const query = new URLSearchParams({ delivered: o.delivered ?? 'false', ...(o.limit ? { limit: o.limit } : {}) });
-    return call('GET', `${o.gateway}/partner/v1/events?${query}`, partner);
+    if (o.delivered !== 'true' && o.delivered !== 'false') throw new Error('--delivered must be true or false');
+    return print(await api.GET('/partner/v1/events', { params: { query: { delivered: o.delivered === 'true', ...(o.limit ? { limit: Number(o.limit) } : {}) } } }));
   }
   if (command === 'ack') {
     let failures = 0;
-    for (const id of [sub, ...rest].filter(Boolean)) failures += await call('PATCH', `${o.gateway}/partner/v1/events/${id}`, partner);
+    for (const id of [sub, ...rest].filter(Boolean)) failures += print(await api.PATCH('/partner/v1/events/{id}', { params: { path: { id } } }));
     return failures ? 1 : 0;
   }
   console.error(`unknown command: ${positionals.join(' ')}\n\n${HELP}`);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 
 /** Written by `npm run build` when it succeeds; `npm start` skips the build while it is newer than every source. */
 const STAMP = join('dist', '.build-stamp');
-const SOURCES = ['apps', 'libs', 'prisma', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'];
+// docs/openapi.json: the typed client (libs/api-client) is generated from it.
+const SOURCES = ['apps', 'libs', 'prisma', 'docs/openapi.json', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'];
 const SKIPPED = new Set(['node_modules', 'generated', 'dist', '.cache']);
 
 function newestMtime(path: string): number {

@@ -2,9 +2,11 @@
  * `npm test`: every suite against real infrastructure, on ports and a database of its own so that it
  * can run beside a dev stack.
  *   1. a fresh Kafka broker (port TEST_KAFKA_PORT, default 19092) and a fresh database (partner_test);
- *   2. build (type-checks the workspace) and migrate;
+ *   2. build (type-checks the workspace) and migrate; typecheck, lint, the OpenAPI document's checks
+ *      (committed = generated, Redocly lint);
  *   3. unit and integration suites of every app and lib (they use the broker and the database);
- *   4. the whole stack started, then the end-to-end suite over HTTP;
+ *   4. the whole stack started, then the end-to-end suite over HTTP (each answer checked against the
+ *      OpenAPI document; the last suite fails on any that does not match);
  *   5. everything stopped; the last line is `N passed, N failed`.
  *
  * `npm test -- <path patterns>` runs only the Jest suites whose paths match (both steps 3 and 4, with
@@ -28,6 +30,8 @@ const healthPortBase = Number(process.env.TEST_HEALTH_PORT_BASE ?? 13100);
 const outDir = join(root, '.cache', 'test');
 const only = process.argv.slice(2).filter((a) => a !== '--');
 const onlyArgs = only.length > 0 ? ['--passWithNoTests', ...only] : [];
+// The response-contract suite checks the answers of whichever e2e suites ran: always run it last.
+const e2eOnlyArgs = only.length > 0 ? [...onlyArgs, 'apps/e2e/src/zzz-response-contract'] : [];
 const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
 
 interface Totals {
@@ -95,6 +99,8 @@ async function main(): Promise<number> {
     // Spec files and scripts are type-checked too: the @ts-expect-error contract checks live there.
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
     add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
+    add(check('OpenAPI document up to date (else: npm run openapi)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'check']));
+    add(check('OpenAPI lint (Redocly CLI, redocly.yaml)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'lint']));
 
     // jest.config.js holds every project but e2e, which runs below against the started stack.
     add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand', ...onlyArgs], testEnv));
@@ -129,7 +135,7 @@ async function main(): Promise<number> {
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
     const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...onlyArgs], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls }));
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...e2eOnlyArgs], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls }));
   } finally {
     control?.close();
     await stack?.stop();

@@ -1,11 +1,19 @@
+import type { PartnerApiClient, Schemas } from '@partner/api-client';
 import { ApiClient, FAILING_ADDRESS, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
-import { balanceOf, FeedEvent, listEvents, newPartner, newUser } from './support/sandbox';
+import { balanceOf, newPartner, newUser } from './support/sandbox';
+
+// Withdrawals through the typed client (libs/api-client): requests and answers are typed by the OpenAPI
+// document, so a change to the document that breaks them fails compilation. Malformed input, which the
+// typed client refuses to compile, goes through the raw ApiClient.
 
 const USDT = 1_000_000;
 const MATIC_MEDIUM_FEE = 50_000;
 const ETH_HIGH_FEE = 6_000_000;
 
-const body = (document: string, overrides: Record<string, unknown> = {}) => ({
+type WithdrawalRequest = Schemas['CreateUsdtWithdrawalRequest'];
+type WithdrawalEvent = Schemas['UsdtWithdrawalEvent'];
+
+const body = (document: string, overrides: Partial<WithdrawalRequest> = {}): WithdrawalRequest => ({
   document,
   idempotency_key: newUuid(),
   address: VALID_ADDRESS,
@@ -15,7 +23,14 @@ const body = (document: string, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const eventsOf = (events: FeedEvent[], id: number) => events.filter((e) => e.type === 'usdt_withdrawal' && e.resource_id === String(id));
+const withdraw = (client: PartnerApiClient, request: WithdrawalRequest) => client.POST('/partner/v1/withdrawals/usdt', { body: request });
+
+/** The withdrawal's events (delivered or not), oldest first; `data` is typed as a withdrawal. */
+async function eventsOf(client: PartnerApiClient, id: number, delivered?: boolean): Promise<WithdrawalEvent[]> {
+  const { data, error, response } = await client.GET('/partner/v1/events', { params: { query: { type: 'usdt_withdrawal', limit: 1000, ...(delivered === undefined ? {} : { delivered }) } } });
+  if (!data) throw new Error(`events listing failed: ${response.status} ${JSON.stringify(error)}`);
+  return data.events.filter((e): e is WithdrawalEvent => e.type === 'usdt_withdrawal' && e.resource_id === String(id));
+}
 
 /** What GET /partner/v1/withdrawals/usdt/{id} answers for the withdrawal as an event's data shows it. */
 const viewOf = ({ idempotency_key: _key, fee_micros, ...data }: Record<string, unknown>) => ({ ...data, fee_usdtmicros: fee_micros });
@@ -24,23 +39,22 @@ const getWithdrawal = (api: ApiClient, id: number | string) => api.get(`/partner
 
 describe('USDT withdrawals end to end', () => {
   it('goes created, sent, settled in the feed; delivered events leave the inbox', async () => {
-    const { api } = await newPartner();
+    const { api, client } = await newPartner();
     const document = await newUser(api, 10 * USDT);
 
-    const created = await api.post('/partner/v1/withdrawals/usdt', body(document));
-    expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number) });
-    const id = created.body.id as number;
+    const created = await withdraw(client, body(document));
+    expect(created.response.status).toBe(201);
+    expect(created.data).toEqual({ id: expect.any(Number) });
+    const id = created.data?.id as number;
     // Read back at once: whatever state it has reached, it is a withdrawal of this partner's, every field typed.
     const early = await getWithdrawal(api, id);
     expect(early.status).toBe(200);
     expect(Object.keys(early.body).sort()).toEqual([...VIEW_FIELDS].sort());
 
-    const events = await pollUntil('created, sent and settled events', () => listEvents(api), (all) => eventsOf(all, id).length === 3);
-    const mine = eventsOf(events, id);
+    const mine = await pollUntil('created, sent and settled events', () => eventsOf(client, id, false), (events) => events.length === 3);
     expect(mine.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
     // The early read is exactly the withdrawal as the event of its state shows it.
-    expect(early.body).toEqual(viewOf(mine.find((e) => e.state === early.body.state)?.data ?? {}));
+    expect(early.body).toEqual(viewOf({ ...mine.find((e) => e.state === early.body.state)?.data }));
     // Settled: read again, it carries the transaction hash it was sent with and its last change's time.
     const settled = await getWithdrawal(api, id);
     expect({ status: settled.status, body: settled.body }).toEqual({
@@ -76,50 +90,48 @@ describe('USDT withdrawals end to end', () => {
     expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - MATIC_MEDIUM_FEE);
 
     for (const e of mine) {
-      const marked = await api.patch(`/partner/v1/events/${e.id}`);
-      expect(marked.status).toBe(200);
-      expect(marked.body).toEqual({});
+      const marked = await client.PATCH('/partner/v1/events/{id}', { params: { path: { id: e.id } } });
+      expect(marked.response.status).toBe(200);
+      expect(marked.data).toEqual({});
     }
-    const remaining = await listEvents(api);
-    expect(eventsOf(remaining, id)).toEqual([]);
-    const delivered = await listEvents(api, 'delivered=true');
-    expect(eventsOf(delivered, id).map((e) => e.delivered)).toEqual([true, true, true]);
+    expect(await eventsOf(client, id, false)).toEqual([]);
+    expect((await eventsOf(client, id, true)).map((e) => e.delivered)).toEqual([true, true, true]);
     // Marking again is harmless.
-    expect((await api.patch(`/partner/v1/events/${mine[0].id}`)).status).toBe(200);
+    expect((await client.PATCH('/partner/v1/events/{id}', { params: { path: { id: mine[0].id } } })).response.status).toBe(200);
   });
 
   it('reports a failed transfer and gives the held funds back', async () => {
-    const { api } = await newPartner();
+    const { api, client } = await newPartner();
     const document = await newUser(api, 10 * USDT);
-    const created = await api.post('/partner/v1/withdrawals/usdt', body(document, { address: FAILING_ADDRESS, network: 'ETH', fee_choice: 'HIGH' }));
-    expect(created.status).toBe(201);
-    const id = created.body.id as number;
+    const created = await withdraw(client, body(document, { address: FAILING_ADDRESS, network: 'ETH', fee_choice: 'HIGH' }));
+    expect(created.response.status).toBe(201);
+    const id = created.data?.id as number;
     expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - ETH_HIGH_FEE);
 
-    const events = await pollUntil('failed event', () => listEvents(api), (all) => eventsOf(all, id).some((e) => e.state === 'failed'));
-    expect(eventsOf(events, id).map((e) => e.state)).toEqual(['created', 'sent', 'failed']);
-    expect(eventsOf(events, id)[2].data.failure_reason).toBe('transfer_reverted');
+    const events = await pollUntil('failed event', () => eventsOf(client, id), (all) => all.some((e) => e.state === 'failed'));
+    expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'failed']);
+    expect(events[2].data.failure_reason).toBe('transfer_reverted');
     expect(await balanceOf(api, document)).toBe(10 * USDT);
     const failed = await getWithdrawal(api, id);
     expect(failed.status).toBe(200);
-    expect(failed.body).toEqual(viewOf(eventsOf(events, id)[2].data));
+    expect(failed.body).toEqual(viewOf({ ...events[2].data }));
     expect(failed.body).toMatchObject({ state: 'failed', failure_reason: 'transfer_reverted', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), fee_usdtmicros: ETH_HIGH_FEE });
   });
 
   it('replays an idempotency key: same request gives 200 and the same id, once debited', async () => {
-    const { api } = await newPartner();
+    const { api, client } = await newPartner();
     const document = await newUser(api, 10 * USDT);
     const request = body(document);
-    const first = await api.post('/partner/v1/withdrawals/usdt', request);
-    const second = await api.post('/partner/v1/withdrawals/usdt', request);
-    expect(first.status).toBe(201);
-    expect(second.status).toBe(200);
-    expect(second.body).toEqual({ id: first.body.id });
+    const first = await withdraw(client, request);
+    const second = await withdraw(client, request);
+    expect(first.response.status).toBe(201);
+    expect(second.response.status).toBe(200);
+    expect(second.data).toEqual({ id: first.data?.id });
     expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - MATIC_MEDIUM_FEE);
 
-    const reused = await api.post('/partner/v1/withdrawals/usdt', { ...request, usdtmicros: 2 * USDT });
-    expect(reused.status).toBe(422);
-    expect(reused.body).toMatchObject({ error: 'idempotency_key_reused' });
+    const reused = await withdraw(client, { ...request, usdtmicros: 2 * USDT });
+    expect(reused.response.status).toBe(422);
+    expect(reused.error).toMatchObject({ error: 'idempotency_key_reused' });
   });
 
   it('replays a retry whose address is the same destination in another letter case: 200, the same id, once debited', async () => {
@@ -140,25 +152,25 @@ describe('USDT withdrawals end to end', () => {
   });
 
   it('creates exactly one withdrawal for concurrent duplicates', async () => {
-    const { api } = await newPartner();
+    const { api, client } = await newPartner();
     const document = await newUser(api, 10 * USDT);
     const request = body(document);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api.post('/partner/v1/withdrawals/usdt', request)));
-    const ids = new Set(answers.map((a) => a.body.id));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => withdraw(client, request)));
+    const ids = new Set(answers.map((a) => a.data?.id));
     expect(ids.size).toBe(1);
-    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(19);
+    expect(answers.filter((a) => a.response.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.response.status === 200)).toHaveLength(19);
     expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - MATIC_MEDIUM_FEE);
   });
 
   it('never overdraws under concurrent withdrawals', async () => {
-    const { api } = await newPartner();
+    const { api, client } = await newPartner();
     const each = USDT + MATIC_MEDIUM_FEE;
     const document = await newUser(api, 5 * each + 10);
-    const answers = await Promise.all(Array.from({ length: 12 }, () => api.post('/partner/v1/withdrawals/usdt', body(document))));
-    expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
-    const refused = answers.filter((a) => a.status !== 201);
-    expect(refused.map((a) => [a.status, a.body.error])).toEqual(Array(7).fill([422, 'insufficient_funds']));
+    const answers = await Promise.all(Array.from({ length: 12 }, () => withdraw(client, body(document))));
+    expect(answers.filter((a) => a.response.status === 201)).toHaveLength(5);
+    const refused = answers.filter((a) => a.response.status !== 201);
+    expect(refused.map((a) => [a.response.status, a.error?.error])).toEqual(Array(7).fill([422, 'insufficient_funds']));
     expect(await balanceOf(api, document)).toBe(10);
   });
 
@@ -191,21 +203,26 @@ describe('USDT withdrawals end to end', () => {
   });
 
   describe('errors of spec section 7, in the {error} body shape', () => {
-    let api: Awaited<ReturnType<typeof newPartner>>['api'];
+    let partner: Awaited<ReturnType<typeof newPartner>>;
     let document: string;
     beforeAll(async () => {
-      ({ api } = await newPartner());
-      document = await newUser(api, 10 * USDT);
+      partner = await newPartner();
+      document = await newUser(partner.api, 10 * USDT);
     });
 
+    /** Any body, malformed ones included: through the raw client. */
     const expectError = async (request: unknown, status: number, error: string, field?: string) => {
-      const res = await api.post('/partner/v1/withdrawals/usdt', request);
+      const res = await partner.api.post('/partner/v1/withdrawals/usdt', request);
       expect({ status: res.status, error: res.body?.error }).toEqual({ status, error });
       expect(typeof res.body.message).toBe('string');
       if (field) expect(res.body.field).toBe(field);
     };
 
-    it('404 user_not_found when no user has the document', () => expectError(body(newCpf()), 404, 'user_not_found'));
+    it('404 user_not_found when no user has the document', async () => {
+      const res = await withdraw(partner.client, body(newCpf()));
+      expect(res.response.status).toBe(404);
+      expect(res.error).toMatchObject({ error: 'user_not_found', message: expect.any(String) });
+    });
 
     it.each([
       ['not hex', '0xZZ8dA6BF26964aF9D7eEd9e03E53415D37aA9604'],
@@ -214,11 +231,13 @@ describe('USDT withdrawals end to end', () => {
       ['wrong checksum case', '0xD8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
       ['zero address', '0x0000000000000000000000000000000000000000'],
       ['not a string', 42],
-    ])('400 invalid_address: %s', (_label, address) => expectError(body(document, { address }), 400, 'invalid_address', 'address'));
+    ])('400 invalid_address: %s', (_label, address) => expectError(body(document, { address: address as string }), 400, 'invalid_address', 'address'));
 
     it('422 insufficient_funds when amount plus fee exceeds the balance', async () => {
-      await expectError(body(document, { usdtmicros: 10 * USDT }), 422, 'insufficient_funds');
-      expect(await balanceOf(api, document)).toBe(10 * USDT);
+      const res = await withdraw(partner.client, body(document, { usdtmicros: 10 * USDT }));
+      expect(res.response.status).toBe(422);
+      expect(res.error).toMatchObject({ error: 'insufficient_funds', message: expect.any(String) });
+      expect(await balanceOf(partner.api, document)).toBe(10 * USDT);
     });
 
     it.each([
@@ -229,30 +248,30 @@ describe('USDT withdrawals end to end', () => {
       ['below the minimum', 9_999],
       ['above the maximum', 1_000_000_000_001],
       ['null', null],
-    ])('422 invalid_amount: %s', (_label, usdtmicros) => expectError(body(document, { usdtmicros }), 422, 'invalid_amount', 'usdtmicros'));
+    ])('422 invalid_amount: %s', (_label, usdtmicros) => expectError({ ...body(document), usdtmicros }, 422, 'invalid_amount', 'usdtmicros'));
 
     it.each([['ULTRA'], ['low'], [1], [null]])('422 invalid_fee: %p', (fee_choice) =>
-      expectError(body(document, { fee_choice }), 422, 'invalid_fee', 'fee_choice'),
+      expectError({ ...body(document), fee_choice }, 422, 'invalid_fee', 'fee_choice'),
     );
 
     it('400 invalid_request naming the field for malformed input the spec has no code for', async () => {
-      await expectError(body(document, { network: 'BTC' }), 400, 'invalid_request', 'network');
+      await expectError({ ...body(document), network: 'BTC' }, 400, 'invalid_request', 'network');
       await expectError(body('12345678900'), 400, 'invalid_request', 'document');
       await expectError(body(document, { idempotency_key: 'not-a-uuid' }), 400, 'invalid_request', 'idempotency_key');
-      await expectError(body(document, { extra: true }), 400, 'invalid_request', 'extra');
+      await expectError({ ...body(document), extra: true }, 400, 'invalid_request', 'extra');
       const { network: _omit, ...missing } = body(document);
       await expectError(missing, 400, 'invalid_request', 'network');
     });
 
     it('400 invalid_request for a body that is not JSON, not an object, or missing', async () => {
       for (const raw of ['{"document":', '[]', '"text"', '']) {
-        const res = await api.request('POST', '/partner/v1/withdrawals/usdt', raw, { 'content-type': 'application/json' });
+        const res = await partner.api.request('POST', '/partner/v1/withdrawals/usdt', raw, { 'content-type': 'application/json' });
         expect({ status: res.status, error: res.body?.error }).toEqual({ status: 400, error: 'invalid_request' });
       }
     });
 
     it('nothing is debited by any refused request', async () => {
-      expect(await balanceOf(api, document)).toBe(10 * USDT);
+      expect(await balanceOf(partner.api, document)).toBe(10 * USDT);
     });
   });
 });

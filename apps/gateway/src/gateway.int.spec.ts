@@ -1,5 +1,6 @@
 import { ServicePings } from '@partner/contracts';
-import { newCpf, withdrawalRequest } from '@partner/testing';
+import { committedOpenApiPath, newCpf, withdrawalRequest } from '@partner/testing';
+import { readFileSync } from 'node:fs';
 import { GatewayUnderTest } from './gateway-app.spec-support';
 
 // Integration: the real gateway with no service running (see GatewayUnderTest). Whatever needs a
@@ -195,5 +196,31 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['withdrawals', 'pix-keys', 'pix-in', 'business customers', 'events']));
     // PATCH /events/{id} takes no body: documented as optional.
     expect(doc.paths['/partner/v1/events/{id}'].patch.requestBody?.required).toBe(false);
+  });
+
+  it("serves the committed OpenAPI document (a sandbox gateway's), and YAML of it", async () => {
+    const json = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
+    expect(json.json()).toEqual(JSON.parse(readFileSync(committedOpenApiPath(), 'utf8')));
+    const yaml = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.yaml' });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.body).toBe(readFileSync(committedOpenApiPath().replace(/\.json$/, '.yaml'), 'utf8'));
+  });
+
+  it('serves the API reference page and its Swagger UI files from the gateway itself, with a policy that keeps it there', async () => {
+    const page = await gateway.app.inject({ method: 'GET', url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
+    // Every script and stylesheet the page loads is one of ours, under /docs.
+    const urls = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) {
+      expect(url).toMatch(/^\/docs\//);
+      const res = await gateway.app.inject({ method: 'GET', url });
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 200 });
+    }
+    const init = await gateway.app.inject({ method: 'GET', url: '/docs/api-reference.js' });
+    expect(init.body).toContain('"/docs/openapi.json"');
+    expect(init.body).toContain('validatorUrl: null');
   });
 });

@@ -9,6 +9,8 @@ export * from './lib/withdrawals/credit-account/credit-account.command';
 export * from './lib/withdrawals/get-withdrawal/get-withdrawal.query';
 export * from './lib/withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 export * from './lib/events/list-events/list-events.query';
+export * from './lib/events/list-events/partner-event.result';
+export * from './lib/events/list-events/list-events.example';
 export * from './lib/events/mark-delivered/mark-event-delivered.command';
 export * from './lib/events/ack-events/ack-events.command';
 export * from './lib/health/ping.query';

@@ -1,6 +1,7 @@
 export * from './lib/poll';
 export * from './lib/fixtures';
 export * from './lib/api-client';
+export * from './lib/response-contract';
 export * from './lib/events.fixtures';
 export * from './lib/chaos/withdrawal-load';
 export * from './lib/chaos/withdrawal-audit';

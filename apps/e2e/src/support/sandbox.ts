@@ -1,14 +1,21 @@
+import { createPartnerApiClient, PartnerApiClient } from '@partner/api-client';
 import type { PartnerEvent } from '@partner/contracts';
-import { ApiClient, newCpf, requireEnv } from '@partner/testing';
+import { ApiClient, contractCheckedFetch, newCpf, requireEnv } from '@partner/testing';
 
 export const gatewayUrl = () => requireEnv('GATEWAY_URL');
 
-/** A fresh partner with its API client: every test works in a tenant of its own. */
-export async function newPartner(name = 'e2e partner'): Promise<{ id: string; apiKey: string; api: ApiClient }> {
+/** The typed client (libs/api-client) with a partner's key; its answers are checked against the document like ApiClient's. */
+export const typedClient = (apiKey: string): PartnerApiClient => createPartnerApiClient({ baseUrl: gatewayUrl(), apiKey, fetch: contractCheckedFetch });
+
+/**
+ * A fresh partner with its API clients: every test works in a tenant of its own. `api` sends anything
+ * (malformed input included); `client` is the typed client, which only compiles requests the document allows.
+ */
+export async function newPartner(name = 'e2e partner'): Promise<{ id: string; apiKey: string; api: ApiClient; client: PartnerApiClient }> {
   const admin = new ApiClient(gatewayUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
   const res = await admin.post<{ id: string; api_key: string }>('/sandbox/v1/partners', { name });
   if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, apiKey: res.body.api_key, api: new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key }) };
+  return { id: res.body.id, apiKey: res.body.api_key, api: new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key }), client: typedClient(res.body.api_key) };
 }
 
 /** A user of the partner with `micros` of USDT. */

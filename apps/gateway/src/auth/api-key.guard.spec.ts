@@ -54,3 +54,14 @@ describe('ApiKeyGuard', () => {
     },
   );
 });
+
+describe('ApiKeyGuard when the database does not answer', () => {
+  it('answers 503 service_unavailable (retry), not a 500', async () => {
+    const partners = { findByKeyHash: async () => Promise.reject(new Error('Connection terminated unexpectedly')) } as unknown as PartnerRepository;
+    const guard = new ApiKeyGuard(partners, Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 }));
+    await expect(guard.canActivate(contextWith({ 'x-api-key': generateApiKey().key }).context)).rejects.toMatchObject({
+      status: 503,
+      detail: { code: 'service_unavailable' },
+    });
+  });
+});

@@ -29,7 +29,11 @@ export class ApiKeyGuard implements CanActivate {
       request.partner = cached.partner;
       return true;
     }
-    const found = await this.partners.findByKeyHash(hash);
+    // The database not answering is not the caller's fault, nor a bug: 503, like a service that did not answer.
+    // (The cause is logged by the pool's error listener; it is not the caller's to read.)
+    const found = await this.partners.findByKeyHash(hash).catch(() => {
+      throw new ApiError(503, { code: 'service_unavailable', message: 'the API key could not be checked right now; retry' });
+    });
     if (!found || !sameDigest(found.hash, hash)) throw unauthorized();
     const partner: Partner = { id: found.id, name: found.name, rateLimitPerSecond: found.rateLimitPerSecond, rateLimitBurst: found.rateLimitBurst };
     if (this.cache.size > 10_000) this.cache.clear();

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerIdParams, BusinessCustomerView, CreateBusinessCustomerRequest } from '@partner/contracts';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerIdParams, BusinessCustomerView, CreateBusinessCustomerRequest, CreateBusinessCustomerResult } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
@@ -21,9 +22,13 @@ export class CustomersController {
   @Post('business')
   @HttpCode(201)
   @ApiBody({ type: CreateBusinessCustomerRequest, examples: { customer: { value: BUSINESS_CUSTOMER_EXAMPLE } } })
-  @ApiCreatedResponse({ description: 'Registered: {id} (UUID); a business_customer event (state registered) follows in the feed' })
-  @ApiBadRequestResponse({ description: '{error, message, field}: invalid_cnpj, invalid_phone, invalid_owner or invalid_request' })
-  @ApiConflictResponse({ description: '{error: already_exists, message}: this partner already registered the CNPJ' })
+  @ApiOperation({
+    operationId: 'createBusinessCustomer',
+    summary: 'Register a business customer',
+    description: 'One registration per CNPJ per partner; a business_customer event (state registered) follows in the feed. Only the first wrong field is reported, in the order of the body.',
+  })
+  @ApiAnswer(201, CreateBusinessCustomerResult, { description: 'Registered', example: { id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41' } })
+  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists'])
   async create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreateBusinessCustomerRequest)) body: CreateBusinessCustomerRequest,
@@ -34,9 +39,13 @@ export class CustomersController {
 
   /** Beyond the spec: the registration as the partner sent it, with its id and created_at; another partner's is 404 like a missing one. */
   @Get('business/:id')
-  @ApiOkResponse({ type: BusinessCustomerView, description: 'The registered customer: the fields as sent, plus id and created_at' })
-  @ApiNotFoundResponse({ description: '{error: "not_found", message}: this partner has no business customer with that id' })
-  @ApiBadRequestResponse({ description: '{error: "invalid_request", message, field: "id"}: the id is not a UUID' })
+  @ApiOperation({
+    operationId: 'getBusinessCustomer',
+    summary: 'Read back a business customer',
+    description: "The registered customer: the fields as the partner sent them, plus id and created_at. Another partner's customer is 404 like a missing one.",
+  })
+  @ApiAnswer(200, BusinessCustomerView, { description: 'The registered customer' })
+  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(BusinessCustomerIdParams)) params: BusinessCustomerIdParams): Promise<BusinessCustomerView> {
     return this.getBusinessCustomer.execute(partner.id, params.id);
   }

@@ -1,10 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { ServiceName, ServicePings } from '@partner/contracts';
 import { MessageBus, probeBroker } from '@partner/kafka';
 import { GatewayConfig } from '../config/gateway.config';
 import { PrismaService } from '../prisma/prisma.service';
+import { DependencyStatus, LivenessReport, ReadinessReport } from './health.dto';
 
 /** /healthz: the process is up. /readyz: the broker, the gateway's database and every service answer. */
 @ApiTags('health')
@@ -19,12 +20,18 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
+  @ApiOperation({ operationId: 'healthz', summary: 'Liveness: the process is up (no key)' })
+  @ApiOkResponse({ type: LivenessReport, description: 'Up' })
   healthz() {
     return { status: 'ok' };
   }
 
   @Get('readyz')
-  @HealthCheck()
+  @ApiOperation({ operationId: 'readyz', summary: 'Readiness: broker, database and every service answer (no key)' })
+  @ApiExtraModels(DependencyStatus)
+  @ApiOkResponse({ type: ReadinessReport, description: 'Ready' })
+  @ApiServiceUnavailableResponse({ type: ReadinessReport, description: 'Not ready: error lists what is down' })
+  @HealthCheck({ swaggerDocumentation: false })
   readyz() {
     const services = Object.keys(ServicePings) as ServiceName[];
     return this.health.check([

@@ -1,5 +1,25 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { serveApiReference } from './api-reference';
+
+
+/** The document's fixed part: title, description, tags, security schemes. The operations come from the controllers' decorators. */
+function documentConfig(): Omit<OpenAPIObject, 'paths'> {
+  return new DocumentBuilder()
+    .setTitle(OPENAPI_TITLE)
+    .setDescription(OPENAPI_DESCRIPTION)
+    .setVersion('v1')
+    .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'The partner API key: pk_sandbox_ and 43 characters' }, 'partner')
+    .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'The gateway admin key (ADMIN_API_KEY), sandbox partner creation only' }, 'admin')
+    .addTag('withdrawals', 'USDT withdrawals to EVM addresses; usdt_withdrawal events tell how each ended')
+    .addTag('pix-keys', "The user's CPF as their Pix key; pix_key events tell how registration and deletion ended")
+    .addTag('pix-in', 'Incoming Pix payments to your users; pix_in events report each step')
+    .addTag('business customers', 'Business customer registration; a business_customer event follows')
+    .addTag('events', 'The feed of events of every type, pulled and acknowledged')
+    .addTag('sandbox', 'Test helpers, only with SANDBOX=true')
+    .addTag('health', 'Probes, no key')
+    .build();
+}
 
 export const OPENAPI_TITLE = 'Partner API: USDT withdrawals, Pix keys, Pix inflows, business customers, events feed';
 
@@ -25,7 +45,8 @@ Money is integers: USDT in micros (1 USDT = 1,000,000), BRL in cents. Timestamps
 
 **Authentication**: every \`/partner/v1\` route needs the header \`X-API-Key\` (without a valid key: 401
 \`unauthorized\`). A partner sees and changes only its own users, resources and events; another partner's are
-404, as if they did not exist. Requests are rate limited per partner (429 \`rate_limited\` with \`Retry-After\`).
+404, as if they did not exist. Requests are rate limited per partner (a token bucket, by default 50 requests per second in bursts of 100;
+past it, 429 \`rate_limited\` with \`Retry-After\` in seconds).
 The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments) exist only in the sandbox.
 
 **Errors**: JSON in the body shape of the endpoint family: \`{error, message, field?}\` for withdrawals, business
@@ -33,7 +54,8 @@ customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \
 (\`invalid_request\`, \`invalid_address\`, \`invalid_cnpj\`, \`user_not_found\`, \`not_found\`, \`already_exists\`,
 \`insufficient_funds\`, \`idempotency_key_reused\`, \`rate_limited\`, \`service_unavailable\`, ...), \`message\` is for
 people and may change, \`field\` names the offending input. Bodies must be \`application/json\` (else 415).
-A 503 means the outcome is unknown: retry with the same idempotency key.
+A 503 means the outcome is unknown: retry with the same idempotency key. Answers may gain fields in a later
+version of v1: ignore the ones you do not know.
 
 **Idempotency**: withdrawals and Pix key requests carry an \`idempotency_key\` (a UUID of yours, scoped to the
 partner, never expiring). Sending the same request with the same key again replays the first answer (a
@@ -44,24 +66,16 @@ partner, a second one is 409 \`already_exists\`.
 `.trim();
 
 /**
- * Serves the OpenAPI document at /docs/openapi.json and /docs/openapi.yaml (README: API). No bundled UI:
- * it needs @fastify/static, whose ESM-only dependencies Jest cannot load; any OpenAPI viewer reads the file.
+ * The OpenAPI document of the gateway as configured (the sandbox routes only when SANDBOX=true). The
+ * committed docs/openapi.json is this document of a sandbox gateway (`npm run openapi`).
  */
+export function createOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  return SwaggerModule.createDocument(app, documentConfig());
+}
+
+/** GET /docs (the API reference page), /docs/openapi.json and /docs/openapi.yaml; no key, not rate limited (README: API). */
 export function setupOpenApi(app: NestFastifyApplication): void {
-  const config = new DocumentBuilder()
-    .setTitle(OPENAPI_TITLE)
-    .setDescription(OPENAPI_DESCRIPTION)
-    .setVersion('v1')
-    .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: "The partner's API key" }, 'partner')
-    .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'Sandbox administration: creating partners' }, 'admin')
-    .addTag('withdrawals', 'USDT withdrawals to EVM addresses; progress in usdt_withdrawal events')
-    .addTag('pix-keys', "Registering and deleting a user's Pix key (their CPF); progress in pix_key events")
-    .addTag('pix-in', 'Pix payments received by the users; each step in pix_in events')
-    .addTag('business customers', 'Registering a company and its owners; a business_customer event follows')
-    .addTag('events', 'The feed of events: poll, process, acknowledge')
-    .addTag('sandbox', 'Test partners, users and simulated Pix payments (sandbox only)')
-    .addTag('health', 'Liveness and readiness')
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = createOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+  serveApiReference(app, '/docs', '/docs/openapi.json');
 }

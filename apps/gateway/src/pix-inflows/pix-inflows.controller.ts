@@ -1,9 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ListPixInflowsRequest, ListPixInflowsResult } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { ListPixInflowsUseCase } from './pix-inflows.use-cases';
 
@@ -15,8 +16,13 @@ export class PixInflowsController {
 
   /** Spec 4.5: the partner's inflows, newest first; optional limit/cursor paging and status filter. */
   @Get()
-  @ApiOkResponse({ description: '{pix_in: [...]} with the fields of spec 2.4; next_cursor when paging' })
-  @ApiBadRequestResponse({ description: '{error: "invalid_request", message, field} for a bad query value' })
+  @ApiOperation({
+    operationId: 'listPixInflows',
+    summary: 'List your Pix inflows',
+    description: 'Newest first. Without limit and cursor, the spec answer {pix_in} (at most 1000); with them, pages and next_cursor.',
+  })
+  @ApiAnswer(200, ListPixInflowsResult, { description: 'The inflows, with the fields of spec 2.4' })
+  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListPixInflowsRequest)) query: ListPixInflowsRequest): Promise<ListPixInflowsResult> {
     return this.listPixInflows.execute(partner.id, query);
   }

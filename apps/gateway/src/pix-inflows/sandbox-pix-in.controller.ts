@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiNotFoundResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SandboxPixInRequest, SimulatePixInResult } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { SimulatePixInUseCase } from './pix-inflows.use-cases';
 
@@ -17,9 +18,13 @@ export class SandboxPixInController {
   /** 202: the network sent it; the inflow appears in GET /partner/v1/pix-in and the feed shortly after. */
   @Post()
   @HttpCode(202)
-  @ApiAcceptedResponse({ description: '{end_to_end_id}' })
-  @ApiNotFoundResponse({ description: 'user_not_found' })
-  @ApiUnprocessableEntityResponse({ description: 'pix_key_not_registered: method dict without a registered key' })
+  @ApiOperation({
+    operationId: 'simulatePixIn',
+    summary: 'Sandbox: send a Pix to one of your users',
+    description: 'Only when SANDBOX=true. The inflow shows in the listing and the feed shortly after. No idempotency key: each call sends a payment.',
+  })
+  @ApiAnswer(202, SimulatePixInResult, { description: 'Sent by the simulated Pix network' })
+  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'user_not_found', 'pix_key_not_registered'])
   simulate(@CurrentPartner() partner: Partner, @Body(new ContractPipe(SandboxPixInRequest)) body: SandboxPixInRequest): Promise<SimulatePixInResult> {
     return this.simulatePixIn.execute(partner.id, body);
   }

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBadRequestResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult, PixKeyView } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreatePixKeyUseCase, DeletePixKeyUseCase, GetPixKeyUseCase } from './pix-keys.use-cases';
 
@@ -24,7 +25,17 @@ export class PixKeysController {
   /** Spec 4.4: 202 {status: accepted}; registration is reported by pix_key events. */
   @Post()
   @HttpCode(202)
-  @ApiAcceptedResponse({ description: '{status: "accepted"}: registration started (also for a replayed idempotency_key)' })
+  @ApiOperation({
+    operationId: 'createPixKey',
+    summary: "Register the user's CPF as their Pix key",
+    description: 'Asynchronous: pix_key events report pending, then registered (or failed). Idempotent by idempotency_key.',
+  })
+  @ApiAnswer(202, PixKeyStatusResult, {
+    description: 'Registration started (also for a replayed idempotency_key)',
+    narrow: { status: ['accepted'] },
+    example: { status: 'accepted' },
+  })
+  @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'])
   create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
@@ -35,9 +46,13 @@ export class PixKeysController {
   /** Beyond the spec: the user's current key (the active one, else the latest that ended) and its state. */
   @Get(':document')
   @ApiParam({ name: 'document', description: "The user's CPF, 11 digits", example: '52998224725' })
-  @ApiOkResponse({ type: PixKeyView, description: "The user's current key: the active one, else the latest that ended" })
-  @ApiNotFoundResponse({ description: '{status: "not_found", message}: the user never had a key, or is not this partner\'s' })
-  @ApiBadRequestResponse({ description: '{status: "invalid_document", message, field: "document"}: the path is not a valid CPF' })
+  @ApiOperation({
+    operationId: 'getPixKey',
+    summary: "Read back a user's Pix key",
+    description: "The user's current key (the active one, else the latest that ended) and its state. A user who never had a key, or another partner's user, is 404.",
+  })
+  @ApiAnswer(200, PixKeyView, { description: "The user's current key" })
+  @ApiErrors('status', [...PARTNER_ERRORS, 'invalid_document', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams): Promise<PixKeyView> {
     return this.getPixKey.execute(partner.id, params.document);
   }
@@ -50,8 +65,18 @@ export class PixKeysController {
   @Delete(':document')
   @ApiParam({ name: 'document', description: "The user's CPF, 11 digits", example: '52998224725' })
   @ApiBody({ type: DeletePixKeyRequest })
-  @ApiAcceptedResponse({ description: '{status: "accepted"}: deletion started' })
-  @ApiOkResponse({ description: '{status: "already_sent"}: a deletion is in flight; {status: "succeeded"}: the key was already deleted' })
+  @ApiOperation({
+    operationId: 'deletePixKey',
+    summary: "Delete the user's Pix key",
+    description: 'Asynchronous: pix_key events report deleting, then canceled. The path is checked before the body. Idempotent by idempotency_key.',
+  })
+  @ApiAnswer(202, PixKeyStatusResult, { description: 'Deletion started', narrow: { status: ['accepted'] }, example: { status: 'accepted' } })
+  @ApiAnswer(200, PixKeyStatusResult, {
+    description: 'already_sent: a deletion is in flight; succeeded: the key was already deleted',
+    narrow: { status: ['already_sent', 'succeeded'] },
+    example: { status: 'already_sent' },
+  })
+  @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'not_found', 'idempotency_key_reused'])
   async delete(
     @CurrentPartner() partner: Partner,
     @Param() params: unknown,

@@ -1,13 +1,14 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
-import { SandboxUserRequest } from '@partner/contracts';
-import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { SandboxUserRequest, SandboxUserResponse } from '@partner/contracts';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { CreatePartnerRequest } from './sandbox.dto';
+import { CreatePartnerRequest, CreatePartnerResponse } from './sandbox.dto';
 import { CreatePartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
 
 /** Test helpers, mounted only when SANDBOX=true (README: "Sandbox"). */
@@ -17,6 +18,9 @@ export class SandboxController {
   constructor(private readonly createPartner: CreatePartnerUseCase, private readonly upsertUser: UpsertSandboxUserUseCase) {}
 
   @Post('partners')
+  @ApiOperation({ operationId: 'createSandboxPartner', summary: 'Sandbox: create a partner and its API key', description: 'Only when SANDBOX=true; needs X-Admin-Key. Not rate limited.' })
+  @ApiAnswer(201, CreatePartnerResponse, { description: 'Created; the API key is shown this once' })
+  @ApiErrors('error', ['unauthorized', ...JSON_BODY_ERRORS])
   @ApiSecurity('admin')
   @UseGuards(AdminKeyGuard)
   @HttpCode(201)
@@ -26,6 +30,14 @@ export class SandboxController {
 
   /** 201 when the user was created, 200 when an existing user was credited; answers the new balance. */
   @Post('users')
+  @ApiOperation({
+    operationId: 'upsertSandboxUser',
+    summary: 'Sandbox: create a user with a USDT balance, or credit one',
+    description: 'Only when SANDBOX=true. usdt_micros 0 reads the balance. Answers once every service knows the user.',
+  })
+  @ApiAnswer(201, SandboxUserResponse, { description: 'Created, with this balance' })
+  @ApiAnswer(200, SandboxUserResponse, { description: 'An existing user, credited: the new balance' })
+  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
   @PartnerAuth()
   async users(
     @CurrentPartner() partner: Partner,

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CreateUsdtWithdrawalRequest, UsdtWithdrawalView, WithdrawalIdParams } from '@partner/contracts';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CreateUsdtWithdrawalRequest, CreateUsdtWithdrawalResponse, UsdtWithdrawalView, WithdrawalIdParams } from '@partner/contracts';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
@@ -20,8 +21,23 @@ export class WithdrawalsController {
 
   /** Spec 4.1: 201 when created, 200 with the same id when the idempotency key was used before. */
   @Post('usdt')
-  @ApiCreatedResponse({ description: 'Created: {id}' })
-  @ApiOkResponse({ description: 'Idempotency key used before with the same request: the same {id}' })
+  @ApiOperation({
+    operationId: 'createUsdtWithdrawal',
+    summary: 'Withdraw USDT to an EVM address',
+    description: 'Holds amount + network fee, then sends on chain; usdt_withdrawal events report created, sent, settled (or failed). Idempotent by idempotency_key.',
+  })
+  @ApiAnswer(201, CreateUsdtWithdrawalResponse, { description: 'Created', example: { id: 1 } })
+  @ApiAnswer(200, CreateUsdtWithdrawalResponse, { description: 'The idempotency key was used before with the same request: the same id, nothing new', example: { id: 1 } })
+  @ApiErrors('error', [
+    ...PARTNER_ERRORS,
+    ...JSON_BODY_ERRORS,
+    'invalid_address',
+    'user_not_found',
+    'invalid_amount',
+    'invalid_fee',
+    'insufficient_funds',
+    'idempotency_key_reused',
+  ])
   @HttpCode(201)
   async create(
     @CurrentPartner() partner: Partner,
@@ -35,9 +51,13 @@ export class WithdrawalsController {
 
   /** Beyond the spec: the withdrawal as it is now (state, tx_hash once sent); another partner's is 404 like a missing one. */
   @Get('usdt/:id')
-  @ApiOkResponse({ type: UsdtWithdrawalView, description: 'The withdrawal; tx_hash and failure_reason null until known' })
-  @ApiNotFoundResponse({ description: '{error: "not_found", message}: this partner has no withdrawal with that id' })
-  @ApiBadRequestResponse({ description: '{error: "invalid_request", message, field: "id"}: the id is not a positive integer' })
+  @ApiOperation({
+    operationId: 'getUsdtWithdrawal',
+    summary: 'Read back a USDT withdrawal',
+    description: "The withdrawal as it is now: state, and tx_hash / failure_reason once known (null until then). Another partner's withdrawal is 404 like a missing one.",
+  })
+  @ApiAnswer(200, UsdtWithdrawalView, { description: 'The withdrawal' })
+  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(WithdrawalIdParams)) params: WithdrawalIdParams): Promise<UsdtWithdrawalView> {
     return this.getWithdrawal.execute(partner.id, params.id);
   }

@@ -1,4 +1,9 @@
-/** A small HTTP client for the partner API in end-to-end tests: raw status and parsed body, nothing hidden. */
+import { recordResponse } from './response-contract';
+
+/**
+ * A small HTTP client for the partner API in end-to-end tests: raw status and parsed body, nothing
+ * hidden. Every answer is also checked against the OpenAPI document during the e2e run (response-contract.ts).
+ */
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   body: T;
@@ -20,6 +25,7 @@ export class ApiClient {
     }
     const res = await fetch(`${this.baseUrl}${path}`, init);
     const text = await res.text();
+    recordResponse(method, res.url || `${this.baseUrl}${path}`, res.status, res.headers, text);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -1,3 +1,5 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
 /** Spec 2.4 value sets. */
 export const PIX_IN_METHODS = ['manual', 'dict', 'static_qr_code', 'dynamic_qr_code', 'payer_qr_code', 'initiator'] as const;
 export type PixInMethod = (typeof PIX_IN_METHODS)[number];
@@ -9,18 +11,43 @@ export const PIX_IN_STATUSES = ['processing', 'approved', 'denied', 'success', '
 export type PixInStatus = (typeof PIX_IN_STATUSES)[number];
 
 /** A Pix inflow exactly as spec 2.4 lists it (GET /partner/v1/pix-in, and the data of pix_in events). */
-export interface PixInflow {
-  amount_cents: number;
+export class PixInflow {
+  @ApiProperty({ type: 'integer', description: 'Cents of BRL', example: 12_345 })
+  amount_cents!: number;
+
+  @ApiPropertyOptional({ description: "The payer's message; left out (never null) when there is none", example: 'pizza' })
   description?: string;
-  end_to_end_id: string;
-  method: PixInMethod;
-  sender_name: string;
-  sender_tax_id: string;
-  sender_account_number: string;
-  sender_account_type: SenderAccountType;
-  sender_bank_code: string;
-  sender_branch_code: string;
-  created_at: number;
-  last_updated_at: number;
-  status: PixInStatus;
+
+  @ApiProperty({ description: 'SPI end-to-end id, 32 characters', example: 'E60701190202611220316ChEFWNP0TTY' })
+  end_to_end_id!: string;
+
+  @ApiProperty({ enum: PIX_IN_METHODS })
+  method!: PixInMethod;
+
+  @ApiProperty({ example: 'Santos Consultoria Eireli' })
+  sender_name!: string;
+
+  @ApiProperty({ description: 'CPF (11 digits) or CNPJ (14 characters), unformatted', example: '64172365840508' })
+  sender_tax_id!: string;
+
+  @ApiProperty({ description: '1-20 digits', example: '342637198' })
+  sender_account_number!: string;
+
+  @ApiProperty({ enum: SENDER_ACCOUNT_TYPES })
+  sender_account_type!: SenderAccountType;
+
+  @ApiProperty({ description: 'ISPB, 8 digits', example: '60701190' })
+  sender_bank_code!: string;
+
+  @ApiProperty({ description: '1-4 digits', example: '0566' })
+  sender_branch_code!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  created_at!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  last_updated_at!: number;
+
+  @ApiProperty({ enum: PIX_IN_STATUSES })
+  status!: PixInStatus;
 }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { CreateBusinessCustomerRequest } from './create-business-customer.request';
 
@@ -6,6 +7,8 @@ export class CreateBusinessCustomerCommand extends CreateBusinessCustomerRequest
   partner_id!: string;
 }
 
-export interface CreateBusinessCustomerResult {
-  id: string;
+/** The reply of the customers service, and the HTTP answer of POST /partner/v1/customers/business (201). */
+export class CreateBusinessCustomerResult {
+  @ApiProperty({ format: 'uuid', description: "The customer's id; its business_customer event carries it as resource_id" })
+  id!: string;
 }

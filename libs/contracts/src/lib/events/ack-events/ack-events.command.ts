@@ -18,9 +18,15 @@ export class AckEventsCommand extends AckEventsRequest {
   partner_id!: string;
 }
 
-export interface AckEventsResult {
-  /** How many of the ids are (now or already) delivered. */
-  acknowledged: number;
-  /** The ids this partner has no event for (unknown, pruned, or another partner's); nothing was changed for them. */
-  not_found: string[];
+export class AckEventsResult {
+  @ApiProperty({ type: 'integer', description: 'How many of the ids are yours, now (or already) delivered', example: 1 })
+  acknowledged!: number;
+
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    description: "The ids you have no event for (unknown, removed by retention, or another partner's); nothing was changed for them",
+    example: ['5f1c2b9e-3d4a-4b6c-9e8f-0a1b2c3d4e5f'],
+  })
+  not_found!: string[];
 }

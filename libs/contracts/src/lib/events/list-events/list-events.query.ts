@@ -1,8 +1,9 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min, registerDecorator, ValidationOptions } from 'class-validator';
 import { FEED_EVENT_TYPES, FeedEventType } from '../../feed/feed-event.event';
 import { booleanString, integerString } from '../../query-transforms';
+import { PARTNER_EVENT_SCHEMAS, partnerEventSchema } from './partner-event.result';
 
 export const DEFAULT_EVENTS_PAGE = 100;
 export const MAX_EVENTS_PAGE = 1000;
@@ -42,7 +43,7 @@ export class ListEventsRequest {
   @IsBoolean({ message: 'delivered must be true or false' })
   delivered?: boolean;
 
-  @ApiPropertyOptional({ description: 'Page size', minimum: 1, maximum: MAX_EVENTS_PAGE, default: DEFAULT_EVENTS_PAGE })
+  @ApiPropertyOptional({ type: 'integer', description: 'Page size', minimum: 1, maximum: MAX_EVENTS_PAGE, default: DEFAULT_EVENTS_PAGE })
   @IsOptional()
   @Transform(integerString)
   @IsInt({ message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })
@@ -79,8 +80,11 @@ export interface PartnerEvent {
   data: Record<string, unknown>;
 }
 
-export interface ListEventsResult {
-  events: PartnerEvent[];
-  /** Pass as `cursor` to get the events after these (with the same filters). */
-  next_cursor: string;
+@ApiExtraModels(...Object.values(PARTNER_EVENT_SCHEMAS))
+export class ListEventsResult {
+  @ApiProperty({ type: 'array', items: partnerEventSchema(), description: 'In `sequence` order, oldest first' })
+  events!: PartnerEvent[];
+
+  @ApiProperty({ description: 'Opaque: pass it as cursor to get the events after these (with the same filters)', example: 'Mg' })
+  next_cursor!: string;
 }

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
@@ -13,7 +13,7 @@ export const MAX_PIX_IN_PAGE = 1000;
  * Newest first. The cursor is opaque: its shape is checked here, its content by the inflows service.
  */
 export class ListPixInflowsRequest {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PIX_IN_PAGE })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PIX_IN_PAGE, description: 'Page size; the answer then has next_cursor' })
   @IsOptional()
   @Transform(integerString)
   @IsInt({ message: `limit must be an integer from 1 to ${MAX_PIX_IN_PAGE}` })
@@ -37,11 +37,14 @@ export class ListPixInflowsQuery extends ListPixInflowsRequest {
   partner_id!: string;
 }
 
-export interface ListPixInflowsResult {
-  pix_in: PixInflow[];
-  /**
-   * Present when the request paged (limit or cursor given): the cursor of the next page, null at the end.
-   * Without limit and cursor, present only when more than MAX_PIX_IN_PAGE inflows matched.
-   */
+export class ListPixInflowsResult {
+  @ApiProperty({ type: () => [PixInflow], description: 'Newest first' })
+  pix_in!: PixInflow[];
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: `Present when paging (limit or cursor given): pass it as cursor for the next page; null on the last page. Without limit and cursor, present only when more than ${MAX_PIX_IN_PAGE} inflows matched`,
+  })
   next_cursor?: string | null;
 }

@@ -1,9 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Equals, IsIn } from 'class-validator';
 import { FeedEvent } from '../../feed/feed-event.event';
 import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
 
 /** The inflow inside a pix_in event: the spec 2.4 fields, plus the receiving user's CPF. */
-export type PixInSnapshot = PixInflow & { document: string };
+export class PixInSnapshot extends PixInflow {
+  @ApiProperty({ description: "The receiving user's CPF", example: '44056866023' })
+  document!: string;
+}
 
 export class PixInStateChangedEvent extends FeedEvent<PixInSnapshot> {
   @Equals('pix_in')

@@ -84,6 +84,8 @@ export class SimulatePixInCommand extends SandboxPixInRequest {
   partner_id!: string;
 }
 
-export interface SimulatePixInResult {
-  end_to_end_id: string;
+/** The reply of the simulated Pix network, and the HTTP answer of POST /sandbox/v1/pix-in (202). */
+export class SimulatePixInResult {
+  @ApiProperty({ description: 'SPI end-to-end id of the payment sent', example: 'E60701190202611220316ChEFWNP0TTY' })
+  end_to_end_id!: string;
 }

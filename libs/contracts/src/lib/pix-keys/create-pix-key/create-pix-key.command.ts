@@ -25,6 +25,8 @@ export class CreatePixKeyCommand extends CreatePixKeyRequest {
 export const PIX_KEY_ANSWERS = ['accepted', 'already_sent', 'succeeded'] as const;
 export type PixKeyAnswer = (typeof PIX_KEY_ANSWERS)[number];
 
-export interface PixKeyStatusResult {
-  status: PixKeyAnswer;
+/** The reply of both Pix key commands, and their HTTP answer (202 accepted; 200 already_sent or succeeded). */
+export class PixKeyStatusResult {
+  @ApiProperty({ enum: PIX_KEY_ANSWERS })
+  status!: PixKeyAnswer;
 }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Equals, IsIn } from 'class-validator';
 import { FeedEvent } from '../../feed/feed-event.event';
 
@@ -10,15 +11,30 @@ export const PIX_KEY_STATES = ['pending', 'registered', 'failed', 'deleting', 'c
 export type PixKeyState = (typeof PIX_KEY_STATES)[number];
 
 /** The key as partners see it inside a pix_key event. */
-export interface PixKeySnapshot {
-  id: string;
-  key: string;
-  key_type: 'cpf';
-  document: string;
-  state: PixKeyState;
-  failure_reason: string | null;
-  created_at: number;
-  last_updated_at: number;
+export class PixKeySnapshot {
+  @ApiProperty({ format: 'uuid', description: "The key's id (the event's resource_id)" })
+  id!: string;
+
+  @ApiProperty({ description: 'The Pix key: the CPF itself', example: '52998224725' })
+  key!: string;
+
+  @ApiProperty({ enum: ['cpf'] })
+  key_type!: 'cpf';
+
+  @ApiProperty({ description: "The user's CPF", example: '52998224725' })
+  document!: string;
+
+  @ApiProperty({ enum: PIX_KEY_STATES })
+  state!: PixKeyState;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why a failed registration failed (dict_rejected)', example: null })
+  failure_reason!: string | null;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  created_at!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  last_updated_at!: number;
 }
 
 export class PixKeyStateChangedEvent extends FeedEvent<PixKeySnapshot> {

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { CreateUsdtWithdrawalRequest } from './create-usdt-withdrawal.request';
 
@@ -11,4 +12,10 @@ export class CreateWithdrawalCommand extends CreateUsdtWithdrawalRequest {
 export interface CreateWithdrawalResult {
   id: number;
   created: boolean;
+}
+
+/** The HTTP answer of POST /partner/v1/withdrawals/usdt, 201 and 200 alike (spec 4.1). */
+export class CreateUsdtWithdrawalResponse {
+  @ApiProperty({ type: 'integer', description: "The withdrawal's id; its events carry it as resource_id", example: 1 })
+  id!: number;
 }

@@ -28,3 +28,12 @@ export interface CreditAccountResult {
   usdt_micros: number;
   created: boolean;
 }
+
+/** The HTTP answer of POST /sandbox/v1/users: the user's CPF and available balance after the credit. */
+export class SandboxUserResponse {
+  @ApiProperty({ example: '52998224725' })
+  document!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Available balance in USDT micros', example: 10_000_000 })
+  usdt_micros!: number;
+}

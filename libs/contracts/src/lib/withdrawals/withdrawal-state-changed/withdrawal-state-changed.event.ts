@@ -1,22 +1,48 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Equals, IsIn } from 'class-validator';
 import { FeedEvent } from '../../feed/feed-event.event';
-import { FeeChoice, Network, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
+import { FEE_CHOICES, FeeChoice, Network, NETWORKS, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
 
-/** The withdrawal as partners see it inside a usdt_withdrawal event. */
-export interface UsdtWithdrawalSnapshot {
-  id: number;
-  document: string;
-  idempotency_key: string;
-  address: string;
-  network: Network;
-  fee_choice: FeeChoice;
-  usdtmicros: number;
-  fee_micros: number;
-  state: WithdrawalState;
-  tx_hash: string | null;
-  failure_reason: string | null;
-  created_at: number;
-  last_updated_at: number;
+/** The withdrawal as partners see it inside a usdt_withdrawal event (also its schema in the OpenAPI document). */
+export class UsdtWithdrawalSnapshot {
+  @ApiProperty({ type: 'integer', description: "The withdrawal's id (the `id` of its creation answer)", example: 1 })
+  id!: number;
+
+  @ApiProperty({ description: "The user's CPF", example: '52998224725' })
+  document!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  idempotency_key!: string;
+
+  @ApiProperty({ example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' })
+  address!: string;
+
+  @ApiProperty({ enum: NETWORKS })
+  network!: Network;
+
+  @ApiProperty({ enum: FEE_CHOICES })
+  fee_choice!: FeeChoice;
+
+  @ApiProperty({ type: 'integer', description: 'Amount in USDT micros', example: 1_000_000 })
+  usdtmicros!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Network fee in USDT micros, held with the amount and charged on settlement', example: 50_000 })
+  fee_micros!: number;
+
+  @ApiProperty({ enum: WITHDRAWAL_STATES })
+  state!: WithdrawalState;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Set once sent', example: null })
+  tx_hash!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why a failed withdrawal failed (e.g. transfer_reverted)', example: null })
+  failure_reason!: string | null;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  created_at!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  last_updated_at!: number;
 }
 
 export class WithdrawalStateChangedEvent extends FeedEvent<UsdtWithdrawalSnapshot> {

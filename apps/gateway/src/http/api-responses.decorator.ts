@@ -1,0 +1,122 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { STATUS_OF_CODE } from './api-error';
+import { ErrorBody, PixKeyErrorBody } from './error-body.dto';
+
+/**
+ * OpenAPI decorators for the answers of a route, so that documenting one is a few lines:
+ *
+ *   @ApiOperation({ operationId: 'createPixKey', summary: '...' })
+ *   @ApiAnswer(202, PixKeyStatusResult, { description: '...', narrow: { status: ['accepted'] } })
+ *   @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found'])
+ *
+ * Statuses come from STATUS_OF_CODE, the table the error filter answers with, so the document and the
+ * answers cannot disagree on a code's status. The e2e suite checks every answer against the document.
+ */
+
+/** The body an operation's errors have: `{error, ...}`, or `{status, ...}` on the Pix key family. */
+export type ErrorShape = 'error' | 'status';
+
+/** What every authenticated partner route may answer: a bad key, the rate limit, a service that did not answer. */
+export const PARTNER_ERRORS = ['unauthorized', 'rate_limited', 'service_unavailable'] as const;
+
+/** What every route with a JSON body may answer before its own validation: bad JSON, too large, not JSON. */
+export const JSON_BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
+
+/** When each code is answered, and a sample of its body, for the document's descriptions and examples. */
+const CODES: Record<string, { when: string; message: string; field?: string }> = {
+  invalid_request: { when: 'malformed input: wrong type, missing or unknown field, bad query value or cursor, invalid JSON', message: 'network must be one of ETH, MATIC', field: 'network' },
+  invalid_address: { when: 'the destination address is not a valid EVM address (EIP-55 checksum when mixed case)', message: 'address must be a non-zero EVM address (0x + 40 hex digits, EIP-55 checksum when mixed case)', field: 'address' },
+  invalid_document: { when: 'the CPF (body or path) is not 11 digits with valid check digits', message: 'document must be a valid CPF: 11 digits with valid check digits', field: 'document' },
+  invalid_cnpj: { when: 'the CNPJ is missing, malformed or has wrong check digits', message: 'cnpj is invalid: 14 characters, numeric or alphanumeric, with valid check digits', field: 'cnpj' },
+  invalid_phone: { when: "the company's or an owner's phone is not a valid E.164 number", message: 'owners.0.phone is invalid: an E.164 number such as +5511987654321', field: 'owners.0.phone' },
+  invalid_owner: { when: "an owner's CPF is invalid", message: 'owners.0.document is invalid: the owner CPF must be 11 digits with valid check digits', field: 'owners.0.document' },
+  unauthorized: { when: 'missing or unknown key', message: 'missing or unknown X-API-Key' },
+  not_found: { when: 'no such resource for this partner', message: 'no such resource' },
+  user_not_found: { when: 'no user with that CPF under this partner', message: 'no user with document 52998224725' },
+  already_exists: { when: 'it exists already', message: 'already exists' },
+  payload_too_large: { when: 'the body is over BODY_LIMIT_BYTES (64 KiB)', message: 'Request body is too large' },
+  unsupported_media_type: { when: 'the body is not application/json', message: 'Unsupported Media Type: text/plain' },
+  invalid_amount: { when: 'usdtmicros is not an integer from 10,000 to 1,000,000,000,000', message: 'usdtmicros must be an integer number of micros from 10000 to 1000000000000', field: 'usdtmicros' },
+  invalid_fee: { when: 'fee_choice is not LOW, MEDIUM or HIGH', message: 'fee_choice must be one of LOW, MEDIUM, HIGH', field: 'fee_choice' },
+  insufficient_funds: { when: 'the balance is below amount + network fee', message: 'the available balance does not cover the amount and the network fee' },
+  idempotency_key_reused: { when: 'the idempotency key was used before with a different request', message: 'idempotency_key was already used with a different request', field: 'idempotency_key' },
+  pix_key_not_registered: { when: 'method dict to a user without a registered Pix key', message: 'the user has no registered Pix key: a Pix by key (dict) cannot reach them' },
+  rate_limited: { when: "over the partner's rate limit; wait Retry-After seconds", message: 'too many requests: at most 50 per second (bursts of 100); retry after 1 s' },
+  service_unavailable: { when: 'the service behind the gateway did not answer in time: the outcome is unknown, retry (with the same idempotency_key)', message: 'the service did not answer in time; retry with the same idempotency_key' },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable',
+  429: 'Too many requests',
+  503: 'Service unavailable',
+};
+
+const RETRY_AFTER = {
+  'Retry-After': { required: true, description: 'Whole seconds until a request is allowed again (at least 1)', schema: { type: 'integer', minimum: 1 } },
+};
+
+/** A schema class narrowed to some values of its properties: allOf [the class, {property: enum}]. */
+function narrowed(type: Type<unknown>, narrow: Record<string, readonly string[]>) {
+  return {
+    allOf: [
+      { $ref: getSchemaPath(type) },
+      {
+        type: 'object',
+        required: Object.keys(narrow),
+        properties: Object.fromEntries(Object.entries(narrow).map(([key, values]) => [key, { type: 'string', enum: [...values] }])),
+      },
+    ],
+  };
+}
+
+export interface ApiAnswerOptions {
+  description: string;
+  /** Only these values of a property in this answer (e.g. a Pix key's 202 is `status: accepted` only). */
+  narrow?: Record<string, readonly string[]>;
+  example?: unknown;
+}
+
+/** A success answer: `status`, with a body of schema `type` (a class of libs/contracts or of the gateway). */
+export function ApiAnswer(status: number, type: Type<unknown>, { description, narrow, example }: ApiAnswerOptions): MethodDecorator {
+  const body = narrow ? { schema: narrowed(type, narrow) } : { type };
+  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, ...(example === undefined ? {} : { example }) } as Parameters<typeof ApiResponse>[0]));
+}
+
+/**
+ * The error answers of a route: one response per status of the `codes` given, whose body is the family's
+ * error schema with the code narrowed to those codes, an example per code, and Retry-After on 429.
+ * `unauthorized` is `{error, ...}` on every family. A code unknown to STATUS_OF_CODE fails at start-up.
+ */
+export function ApiErrors(shape: ErrorShape, codes: readonly string[]): MethodDecorator {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(codes)) {
+    const status = STATUS_OF_CODE[code];
+    if (!status || !CODES[code]) throw new Error(`ApiErrors: unknown error code ${code} (add it to STATUS_OF_CODE and CODES)`);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses = [...byStatus].map(([status, statusCodes]) => {
+    const key = status === 401 ? 'error' : shape;
+    const body = key === 'error' ? ErrorBody : PixKeyErrorBody;
+    const examples = Object.fromEntries(
+      statusCodes.map((code) => {
+        const { message, field } = CODES[code];
+        return [code, { summary: code, value: { [key]: code, message, ...(field ? { field } : {}) } }];
+      }),
+    );
+    return ApiResponse({
+      status,
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${statusCodes.map((code) => `\`${code}\` (${CODES[code].when})`).join('; ')}`,
+      schema: narrowed(body, { [key]: statusCodes }),
+      ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+      examples,
+    } as Parameters<typeof ApiResponse>[0]);
+  });
+  return applyDecorators(ApiExtraModels(ErrorBody, PixKeyErrorBody), ...responses);
+}

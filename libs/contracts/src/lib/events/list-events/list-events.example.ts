@@ -1,0 +1,101 @@
+import { BUSINESS_CUSTOMER_EXAMPLE as customer } from '../../customers/create-business-customer/business-customer.example';
+
+/** The registration example as its business_customer event carries it. */
+const { cnpj, legal_name, trade_name, email, phone, address, metadata, config } = customer;
+const customerFields = { cnpj, legal_name, trade_name, email, phone, address, metadata, config };
+
+/** An answer of GET /partner/v1/events with one event of each type: the OpenAPI example (README: Events feed). */
+export const LIST_EVENTS_EXAMPLE = {
+  events: [
+    {
+      id: '083184ea-7464-4d6f-b488-3b13550f619d',
+      sequence: 2,
+      type: 'usdt_withdrawal',
+      state: 'sent',
+      resource_id: '1',
+      created_at: 1795315285,
+      delivered: false,
+      data: {
+        id: 1,
+        document: '52998224725',
+        idempotency_key: '35929a55-a312-4f67-b49b-701ab3db2e02',
+        address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+        network: 'MATIC',
+        fee_choice: 'MEDIUM',
+        usdtmicros: 1000000,
+        fee_micros: 50000,
+        state: 'sent',
+        tx_hash: '0x5c8e2d41f2a0c3b7e9d6f1a4b8c2e7d3f9a1b6c4e8d2f7a3b9c1e6d4f8a2b7c3',
+        failure_reason: null,
+        created_at: 1795315285,
+        last_updated_at: 1795315287,
+      },
+    },
+    {
+      id: '5b0f1c9e-2d7a-4f3b-9a61-0c8e2d4b7f10',
+      sequence: 5,
+      type: 'pix_key',
+      state: 'registered',
+      resource_id: '468a9958-1d7a-4768-b9e5-c8ec39345f76',
+      created_at: 1795316768,
+      delivered: false,
+      data: {
+        id: '468a9958-1d7a-4768-b9e5-c8ec39345f76',
+        key: '48666111623',
+        key_type: 'cpf',
+        document: '48666111623',
+        state: 'registered',
+        failure_reason: null,
+        created_at: 1795316719,
+        last_updated_at: 1795316768,
+      },
+    },
+    {
+      id: 'e90778c0-b1a1-4b5c-a6df-517136ce203d',
+      sequence: 8,
+      type: 'pix_in',
+      state: 'credited',
+      resource_id: 'E60701190202611220316ChEFWNP0TTY',
+      created_at: 1795317374,
+      delivered: false,
+      data: {
+        amount_cents: 12345,
+        description: 'pizza',
+        end_to_end_id: 'E60701190202611220316ChEFWNP0TTY',
+        method: 'manual',
+        sender_name: 'Santos Consultoria Eireli',
+        sender_tax_id: '64172365840508',
+        sender_account_number: '342637198',
+        sender_account_type: 'checking',
+        sender_bank_code: '60701190',
+        sender_branch_code: '0566',
+        created_at: 1795317374,
+        last_updated_at: 1795317374,
+        status: 'credited',
+        document: '44056866023',
+      },
+    },
+    {
+      id: '9c2d7e41-6a3b-4f8e-b1d5-2e7a9c4f6b13',
+      sequence: 9,
+      type: 'business_customer',
+      state: 'registered',
+      resource_id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41',
+      created_at: 1795317400,
+      delivered: false,
+      data: {
+        id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41',
+        ...customerFields,
+        owners: customer.owners.map(({ owner_type, name, document, ownership, ...rest }) => ({
+          owner_type,
+          name,
+          social_name: (rest as { social_name?: string }).social_name ?? null,
+          document,
+          ownership,
+        })),
+        created_at: 1795317400,
+      },
+    },
+  ],
+  next_cursor: 'OQ',
+};

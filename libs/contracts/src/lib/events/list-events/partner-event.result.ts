@@ -1,0 +1,72 @@
+import { Type } from '@nestjs/common';
+import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { BusinessCustomerSnapshot } from '../../customers/business-customer-registered/business-customer-registered.event';
+import { FeedEventType } from '../../feed/feed-event.event';
+import { PixInSnapshot } from '../../inflows/pix-in-state-changed/pix-in-state-changed.event';
+import { PIX_IN_STATUSES } from '../../inflows/pix-in.types';
+import { PIX_KEY_STATES, PixKeySnapshot } from '../../pix-keys/pix-key-state-changed/pix-key-state-changed.event';
+import { UsdtWithdrawalSnapshot } from '../../withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
+import { WITHDRAWAL_STATES } from '../../withdrawals/withdrawal.types';
+
+/**
+ * The schema of one event of a partner's feed, per `type`: the envelope every event shares, with the
+ * `state`s and the `data` (the resource right after the change) of that type. Only the OpenAPI document
+ * and typed clients see these classes; the events service builds events as `PartnerEvent` values.
+ */
+function partnerEventOf<T extends FeedEventType, S extends string, D>(type: T, states: readonly S[], data: Type<D>) {
+  class PartnerEventOfType {
+    @ApiProperty({ format: 'uuid', description: "The event's id, unique forever: de-duplicate with it" })
+    id!: string;
+
+    @ApiProperty({ type: 'integer', minimum: 1, description: "The event's number in your feed: 1, 2, 3... with no gap and no repeat" })
+    sequence!: number;
+
+    @ApiProperty({ enum: [type], description: 'What kind of resource changed' })
+    type!: T;
+
+    @ApiProperty({ enum: states, description: 'What this event reports' })
+    state!: S;
+
+    @ApiProperty({ description: 'Which resource changed' })
+    resource_id!: string;
+
+    @ApiProperty({ type: 'integer', description: 'Unix seconds when the change happened' })
+    created_at!: number;
+
+    @ApiProperty({ description: 'Whether you acknowledged it' })
+    delivered!: boolean;
+
+    @ApiProperty({ type: () => data, description: 'The resource as it was right after the change' })
+    data!: D;
+  }
+  return PartnerEventOfType;
+}
+
+@ApiSchema({ description: 'A USDT withdrawal changed state; resource_id is its id' })
+export class UsdtWithdrawalEvent extends partnerEventOf('usdt_withdrawal', WITHDRAWAL_STATES, UsdtWithdrawalSnapshot) {}
+
+@ApiSchema({ description: "A Pix key changed state; resource_id is the key's id" })
+export class PixKeyEvent extends partnerEventOf('pix_key', PIX_KEY_STATES, PixKeySnapshot) {}
+
+@ApiSchema({ description: 'A Pix inflow changed status; resource_id is its end-to-end id' })
+export class PixInEvent extends partnerEventOf('pix_in', PIX_IN_STATUSES, PixInSnapshot) {}
+
+@ApiSchema({ description: "A business customer was registered; resource_id is the customer's id" })
+export class BusinessCustomerEvent extends partnerEventOf('business_customer', ['registered'], BusinessCustomerSnapshot) {}
+
+/** Every event type's schema, by the `type` it carries (a new type is one more entry here). */
+export const PARTNER_EVENT_SCHEMAS: Record<FeedEventType, Type<unknown>> = {
+  usdt_withdrawal: UsdtWithdrawalEvent,
+  pix_key: PixKeyEvent,
+  pix_in: PixInEvent,
+  business_customer: BusinessCustomerEvent,
+};
+
+/** An event of any type, told apart by `type` (oneOf + discriminator in the OpenAPI document). */
+export const partnerEventSchema = () => ({
+  oneOf: Object.values(PARTNER_EVENT_SCHEMAS).map((schema) => ({ $ref: getSchemaPath(schema) })),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(Object.entries(PARTNER_EVENT_SCHEMAS).map(([type, schema]) => [type, getSchemaPath(schema)])),
+  },
+});
