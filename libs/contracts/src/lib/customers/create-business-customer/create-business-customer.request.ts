@@ -215,7 +215,6 @@ export class CustomerOwner {
 
 /** Free-form JSON (spec 2.2); `external_id` is the key the service reads: stored and echoed in the event. */
 export class CustomerMetadata {
-  @ApiPropertyOptional({ description: 'Your identifier of the customer', maxLength: MAX_EXTERNAL_ID_LENGTH })
   external_id?: string;
 
   [key: string]: unknown;
@@ -328,7 +327,14 @@ export class CreateBusinessCustomerRequest {
   @Type(() => CustomerOwner)
   owners!: CustomerOwner[];
 
-  @ApiPropertyOptional({ type: () => CustomerMetadata, description: `Free-form JSON object, at most ${MAX_METADATA_BYTES} bytes` })
+  // A schema of its own, not the CustomerMetadata class's: the object is free-form (any keys), which a
+  // class schema cannot say, and the answers echo it as given.
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    properties: { external_id: { type: 'string', description: 'Your identifier of the customer', maxLength: MAX_EXTERNAL_ID_LENGTH } },
+    description: `Free-form JSON object, at most ${MAX_METADATA_BYTES} bytes`,
+  })
   @IsOptional()
   @IsCustomerMetadata()
   metadata?: CustomerMetadata;
