@@ -105,16 +105,21 @@ async function main(): Promise<number> {
     // jest.config.js holds every project but e2e, which runs below against the started stack.
     add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand', ...onlyArgs], testEnv));
 
+    // This run's app logs only: apps/e2e/src/request-ids.spec.ts reads them.
+    const logDir = join(outDir, 'logs');
+    rmSync(logDir, { recursive: true, force: true });
     const stackOptions: StackOptions = {
       kafkaPort,
       databaseUrl,
       gatewayPort,
       healthPortBase,
-      logDir: join(outDir, 'logs'),
+      logDir,
       env: {
         SANDBOX: 'true',
         ADMIN_API_KEY: adminKey,
-        LOG_LEVEL: 'warn',
+        // debug: the gateway's line per request and each service's line per message handled, all with
+        // their request_id, which request-ids.spec.ts looks for (a few MB for the whole e2e run).
+        LOG_LEVEL: 'debug',
         CHAIN_SEND_DELAY_MS: '300',
         CHAIN_SETTLE_DELAY_MS: '600',
         CHAIN_TICK_MS: '100',
@@ -135,7 +140,7 @@ async function main(): Promise<number> {
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
     const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...e2eOnlyArgs], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls }));
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...e2eOnlyArgs], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls, STACK_LOG_DIR: logDir }));
   } finally {
     control?.close();
     await stack?.stop();

@@ -378,10 +378,10 @@ describe('hostile input (fast-check)', () => {
   it("a URL with bad percent-encoding is 400 invalid_request in the family's shape (was Fastify's own body)", async () => {
     const pixKey = await send('DELETE', '/partner/v1/pix-key/%', { 'x-api-key': apiKey, 'content-type': 'application/json' }, '{}');
     expect(pixKey.status).toBe(400);
-    expect(pixKey.body).toEqual({ status: 'invalid_request', message: expect.any(String) });
+    expect(pixKey.body).toMatchObject({ status: 'invalid_request', message: expect.any(String) });
     const event = await send('PATCH', '/partner/v1/events/%E0%A4%A', { 'x-api-key': apiKey });
     expect(event.status).toBe(400);
-    expect(event.body).toEqual({ error: 'invalid_request', message: expect.any(String) });
+    expect(event.body).toMatchObject({ error: 'invalid_request', message: expect.any(String) });
   });
 
   it('afterwards every process is still up and ready', async () => {

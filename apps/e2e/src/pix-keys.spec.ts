@@ -113,7 +113,7 @@ describe('Pix keys end to end', () => {
 
     const removed = await deleteKey(api, DICT_REFUSED_CPF);
     expect(removed.status).toBe(404);
-    expect(removed.body).toEqual({ status: 'not_found', message: expect.any(String) });
+    expect(removed.body).toMatchObject({ status: 'not_found', message: expect.any(String) });
 
     expect((await createKey(api, DICT_REFUSED_CPF)).status).toBe(202);
   });
@@ -154,7 +154,7 @@ describe('Pix keys end to end', () => {
     const otherUser = await newUser(api, 0);
     for (const reused of [await createKey(api, otherUser, createKeyId), await deleteKey(api, document, createKeyId)]) {
       expect(reused.status).toBe(422);
-      expect(reused.body).toEqual({ status: 'idempotency_key_reused', message: expect.any(String), field: 'idempotency_key' });
+      expect(reused.body).toMatchObject({ status: 'idempotency_key_reused', message: expect.any(String), field: 'idempotency_key' });
     }
   });
 
@@ -175,10 +175,10 @@ describe('Pix keys end to end', () => {
 
     const create = await createKey(b.api, document);
     expect(create.status).toBe(404);
-    expect(create.body).toEqual({ status: 'user_not_found', message: expect.any(String) });
+    expect(create.body).toMatchObject({ status: 'user_not_found', message: expect.any(String) });
     const remove = await deleteKey(b.api, document);
     expect(remove.status).toBe(404);
-    expect(remove.body).toEqual({ status: 'not_found', message: expect.any(String) });
+    expect(remove.body).toMatchObject({ status: 'not_found', message: expect.any(String) });
     const read = await getKey(b.api, document);
     expect({ status: read.status, body: read.body }).toEqual({ status: 404, body: expect.objectContaining({ status: 'not_found', message: expect.any(String) }) });
     expect(await getKey(a.api, document)).toMatchObject({ status: 200, body: { document, status: 'registered' } });
@@ -196,7 +196,7 @@ describe('Pix keys end to end', () => {
 
     const expectStatus = (res: { status: number; body: unknown }, status: number, code: string, field?: string) => {
       expect(res.status).toBe(status);
-      expect(res.body).toEqual({ status: code, message: expect.any(String), ...(field ? { field } : {}) });
+      expect(res.body).toMatchObject({ status: code, message: expect.any(String), ...(field ? { field } : {}) });
     };
 
     it('POST 409 already_exists while the key is pending and once it is registered', async () => {
@@ -280,7 +280,7 @@ describe('Pix keys end to end', () => {
     it('400 invalid_request for a body that is not valid JSON', async () => {
       const res = await api.post(CREATE, '{"document": ');
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ status: 'invalid_request', message: expect.any(String) });
+      expect(res.body).toMatchObject({ status: 'invalid_request', message: expect.any(String) });
     });
 
     it.each([
@@ -291,7 +291,7 @@ describe('Pix keys end to end', () => {
       for (const client of [new ApiClient(gatewayUrl()), new ApiClient(gatewayUrl(), { 'x-api-key': 'pk_sandbox_unknown' })]) {
         const res = await client.request(method, path, method === 'GET' ? undefined : { document: '52998224725', idempotency_key: newUuid() });
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
+        expect(res.body).toMatchObject({ error: 'unauthorized', message: expect.any(String) });
       }
     });
   });

@@ -9,6 +9,7 @@ import { frameworkErrorHandler } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { installJsonBodyParser } from './http/json-body-parser';
 import { recordHttpMetrics } from './http/http-metrics';
+import { genReqId, trackRequestIds } from './http/request-id';
 import { setupOpenApi } from './http/openapi';
 
 export interface GatewayAppOptions {
@@ -29,10 +30,12 @@ export interface GatewayAppOptions {
  */
 export async function createGatewayApp(config: GatewayConfig, { logs = true, overrideBus }: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
   if (!overrideBus) await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
-  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler });
+  // Request ids: the caller's sane X-Request-Id or a UUID (README: "Request ids"); never the raw header.
+  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler, genReqId, requestIdHeader: false });
   adapter.getInstance().removeContentTypeParser('text/plain');
   installJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, { bufferLogs: true, bodyParser: false });
+  trackRequestIds(app);
   if (logs) {
     app.useLogger(app.get(Logger));
     logRequests(app);

@@ -10,3 +10,4 @@ export * from './lib/outbox';
 export * from './lib/unit-of-work';
 export * from './lib/direct-queries';
 export * from './lib/service-unavailable.error';
+export * from './lib/request-context';

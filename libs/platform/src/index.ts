@@ -4,3 +4,4 @@ export * from './lib/bootstrap-service';
 export * from './lib/prisma-adapter';
 export * from './lib/metrics.module';
 export * from './lib/micro-batcher';
+export * from './lib/mask-identifiers';

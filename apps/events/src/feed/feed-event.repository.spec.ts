@@ -53,8 +53,21 @@ describe('FeedEventRepository (PostgreSQL)', () => {
         resource_id: event.resource_id,
         created_at: Math.floor(Date.parse(event.occurred_at) / 1000),
         delivered: false,
+        request_id: null,
         data: event.resource,
       },
+    ]);
+  });
+
+  it('keeps the id of the request that caused an event, null when none did', async () => {
+    const partnerId = newUuid();
+    const caused = withdrawalEvent(partnerId);
+    const moved = withdrawalEvent(partnerId);
+    await feed.insertBatch([{ ...caused, request_id: 'abc-123' }, moved]);
+
+    expect((await feed.list(partnerId, {})).map((e) => [e.id, e.request_id])).toEqual([
+      [caused.event_id, 'abc-123'],
+      [moved.event_id, null],
     ]);
   });
 

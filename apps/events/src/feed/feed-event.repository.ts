@@ -14,7 +14,11 @@ interface Row {
   occurred_at: Date;
   data: unknown;
   delivered_at: Date | null;
+  request_id: string | null;
 }
+
+/** A domain event as the feed stores it: the event, and the request that caused it when one did. */
+export type FeedEntry = FeedEvent & { request_id?: string | null };
 
 const toPartnerEvent = (r: Row): PartnerEvent => ({
   id: r.id,
@@ -24,6 +28,7 @@ const toPartnerEvent = (r: Row): PartnerEvent => ({
   resource_id: r.resource_id,
   created_at: Math.floor(r.occurred_at.getTime() / 1000),
   delivered: r.delivered_at !== null,
+  request_id: r.request_id,
   data: r.data as Record<string, unknown>,
 });
 
@@ -45,7 +50,7 @@ function listStatement(delivered: boolean | undefined, byType: boolean): { name:
   const deliveredSql = delivered === undefined ? '' : delivered ? 'AND delivered_at IS NOT NULL' : 'AND delivered_at IS NULL';
   return {
     name: `feed-list-${delivered ?? 'any'}-${byType ? 'type' : 'all'}`,
-    text: `SELECT id::text AS id, sequence, type, state, resource_id, occurred_at, data, delivered_at
+    text: `SELECT id::text AS id, sequence, type, state, resource_id, occurred_at, data, delivered_at, request_id
            FROM feed_events
            WHERE partner_id = $1::uuid ${deliveredSql} ${byType ? 'AND type = $4::text' : ''} AND sequence > $2::bigint
            ORDER BY sequence
@@ -75,8 +80,8 @@ const STORED_IDS = statement('feed_stored_ids', 'SELECT id::text AS id FROM feed
 const INSERT_EVENTS = statement(
   'feed_insert_events',
   `WITH inserted AS (
-     INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::jsonb[])
+     INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data, request_id)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::jsonb[], $11::text[])
      ON CONFLICT (id) DO NOTHING
      RETURNING 1
    ), counters AS (
@@ -101,7 +106,7 @@ export class FeedEventRepository {
    * Stores a domain event once, numbered with the partner's next sequence; returns that sequence, or
    * undefined when the event id is already stored (a redelivery, which consumes no number).
    */
-  async insertIfAbsent(partnerId: string, event: FeedEvent): Promise<number | undefined> {
+  async insertIfAbsent(partnerId: string, event: FeedEntry): Promise<number | undefined> {
     const [sequence] = await this.insertBatch([{ ...event, partner_id: partnerId }]);
     return sequence;
   }
@@ -123,7 +128,7 @@ export class FeedEventRepository {
    *
    * Round trips: BEGIN, lock counters, look up ids, insert rows + update counters, COMMIT.
    */
-  async insertBatch(events: FeedEvent[]): Promise<Array<number | undefined>> {
+  async insertBatch(events: FeedEntry[]): Promise<Array<number | undefined>> {
     if (events.length === 0) return [];
     const partners = [...new Set(events.map((e) => e.partner_id.toLowerCase()))].sort();
     const eventIds = [...new Set(events.map((e) => e.event_id.toLowerCase()))];
@@ -136,8 +141,17 @@ export class FeedEventRepository {
       const last = new Map(counters.map((c) => [c.partner_id, BigInt(c.last_sequence)]));
       const taken = new Set(stored.map((r) => r.id));
       const given: Array<number | undefined> = [];
-      const rows: { ids: string[]; partners: string[]; sequences: string[]; types: string[]; states: string[]; resources: string[]; occurred: string[]; data: string[] } =
-        { ids: [], partners: [], sequences: [], types: [], states: [], resources: [], occurred: [], data: [] };
+      const rows: {
+        ids: string[];
+        partners: string[];
+        sequences: string[];
+        types: string[];
+        states: string[];
+        resources: string[];
+        occurred: string[];
+        data: string[];
+        requests: Array<string | null>;
+      } = { ids: [], partners: [], sequences: [], types: [], states: [], resources: [], occurred: [], data: [], requests: [] };
       for (const event of events) {
         const id = event.event_id.toLowerCase();
         if (taken.has(id)) {
@@ -158,6 +172,7 @@ export class FeedEventRepository {
         // Through Date, as before: occurred_at keeps millisecond precision however the producer wrote it.
         rows.occurred.push(new Date(event.occurred_at).toISOString());
         rows.data.push(JSON.stringify(event.resource));
+        rows.requests.push(event.request_id ?? null);
       }
       if (rows.ids.length === 0) return given; // only redeliveries: nothing to write, the counters are unchanged
 
@@ -176,6 +191,7 @@ export class FeedEventRepository {
         rows.data,
         touched,
         touched.map((p) => String(last.get(p))),
+        rows.requests,
       ]);
       if (inserted !== rows.ids.length) throw new ConcurrentDuplicate();
       return given;

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { FeedEvent } from '@partner/contracts';
 import { MicroBatcher } from '@partner/platform';
 import { EventsConfig } from '../config/events.config';
-import { FeedEventRepository } from './feed-event.repository';
+import { FeedEntry, FeedEventRepository } from './feed-event.repository';
 
 /**
  * Projects a domain event into its partner's feed, exactly once per event id, with the partner's next sequence.
@@ -16,7 +16,7 @@ import { FeedEventRepository } from './feed-event.repository';
 @Injectable()
 export class ProjectFeedEventUseCase {
   private readonly logger = new Logger(ProjectFeedEventUseCase.name);
-  private readonly batcher: MicroBatcher<FeedEvent, number | undefined>;
+  private readonly batcher: MicroBatcher<FeedEntry, number | undefined>;
 
   constructor(
     private readonly feed: FeedEventRepository,
@@ -28,9 +28,12 @@ export class ProjectFeedEventUseCase {
     });
   }
 
-  /** The sequence given to the event, or undefined when it was already in the feed. */
-  async execute(event: FeedEvent): Promise<number | undefined> {
-    const sequence = await this.batcher.submit(event);
+  /**
+   * The sequence given to the event, or undefined when it was already in the feed. `requestId`: the
+   * request that caused the event (null when none did: a timer's move), shown on the feed event.
+   */
+  async execute(event: FeedEvent, requestId: string | null = null): Promise<number | undefined> {
+    const sequence = await this.batcher.submit({ ...event, request_id: requestId });
     if (sequence === undefined) this.logger.debug(`Event ${event.event_id} already in the feed; redelivery ignored`);
     return sequence;
   }

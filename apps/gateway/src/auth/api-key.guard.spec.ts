@@ -43,6 +43,13 @@ describe('ApiKeyGuard', () => {
     expect(lookups).toBe(before);
   });
 
+  it('puts the partner into the request context, which the logs and the services read', async () => {
+    const { request, context } = contextWith({ 'x-api-key': key });
+    request.requestContext = { requestId: 'req-1' };
+    await guard.canActivate(context);
+    expect(request.requestContext).toEqual({ requestId: 'req-1', partnerId: 'p1' });
+  });
+
   it.each([[{}], [{ 'x-api-key': '' }], [{ 'x-api-key': 'pk_sandbox_wrong' }], [{ 'x-api-key': 'x'.repeat(300) }]])(
     'refuses %p with 401 unauthorized',
     async (headers) => {

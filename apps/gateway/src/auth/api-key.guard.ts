@@ -26,7 +26,7 @@ export class ApiKeyGuard implements CanActivate {
     const hash = hashApiKey(header);
     const cached = this.cache.get(hash);
     if (cached && cached.until > Date.now()) {
-      request.partner = cached.partner;
+      authenticated(request, cached.partner);
       return true;
     }
     // The database not answering is not the caller's fault, nor a bug: 503, like a service that did not answer.
@@ -38,7 +38,13 @@ export class ApiKeyGuard implements CanActivate {
     const partner: Partner = { id: found.id, name: found.name, rateLimitPerSecond: found.rateLimitPerSecond, rateLimitBurst: found.rateLimitBurst };
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(hash, { partner, until: Date.now() + this.config.API_KEY_CACHE_MS });
-    request.partner = partner;
+    authenticated(request, partner);
     return true;
   }
+}
+
+/** The partner is known: on the request for the handler, and in its context for the logs and the services. */
+function authenticated(request: AuthenticatedRequest, partner: Partner): void {
+  request.partner = partner;
+  if (request.requestContext) request.requestContext.partnerId = partner.id;
 }

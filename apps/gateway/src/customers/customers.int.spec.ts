@@ -30,7 +30,7 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
   ])('answers 400 %s in the {error, message} shape at once', async (error, body, field, message) => {
     const res = await post(URL, body, { 'x-api-key': apiKey });
     expect(res).toMatchObject({ status: 400, body: { error, field, message: expect.stringMatching(message) } });
-    expect(Object.keys(res.body).sort()).toEqual(['error', 'field', 'message']);
+    expect(Object.keys(res.body).sort()).toEqual(['error', 'field', 'message', 'request_id']);
     // Had it gone to Kafka it would have waited for the timeout and answered 503.
     expect(res.elapsed).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
   });

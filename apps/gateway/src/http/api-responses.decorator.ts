@@ -58,6 +58,11 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service unavailable',
 };
 
+/** On every answer of the gateway: the caller's own sane X-Request-Id, or one it made (README: Request ids). */
+const REQUEST_ID = {
+  'X-Request-Id': { required: true, description: 'Your X-Request-Id when it is 1-128 characters of A-Z a-z 0-9 . _ : -, otherwise one the gateway made; quote it to support', schema: { type: 'string', maxLength: 128 } },
+};
+
 const RETRY_AFTER = {
   'Retry-After': { required: true, description: 'Whole seconds until a request is allowed again (at least 1)', schema: { type: 'integer', minimum: 1 } },
 };
@@ -86,7 +91,7 @@ export interface ApiAnswerOptions {
 /** A success answer: `status`, with a body of schema `type` (a class of libs/contracts or of the gateway). */
 export function ApiAnswer(status: number, type: Type<unknown>, { description, narrow, example }: ApiAnswerOptions): MethodDecorator {
   const body = narrow ? { schema: narrowed(type, narrow) } : { type };
-  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, ...(example === undefined ? {} : { example }) } as Parameters<typeof ApiResponse>[0]));
+  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, headers: REQUEST_ID, ...(example === undefined ? {} : { example }) } as Parameters<typeof ApiResponse>[0]));
 }
 
 /**
@@ -114,7 +119,7 @@ export function ApiErrors(shape: ErrorShape, codes: readonly string[]): MethodDe
       status,
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${statusCodes.map((code) => `\`${code}\` (${CODES[code].when})`).join('; ')}`,
       schema: narrowed(body, { [key]: statusCodes }),
-      ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+      headers: status === 429 ? { ...REQUEST_ID, ...RETRY_AFTER } : REQUEST_ID,
       examples,
     } as Parameters<typeof ApiResponse>[0]);
   });

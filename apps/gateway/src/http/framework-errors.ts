@@ -1,6 +1,7 @@
 import { INVALID_REQUEST } from '@partner/validation';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './error-body';
+import { REQUEST_ID_HEADER } from './request-id';
 
 /**
  * Fastify answers some malformed requests itself, before Nest and its filter see them: a URL that is
@@ -11,5 +12,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? 400 : 500;
   const message = status === 400 ? 'the request URL is not valid (bad percent-encoding?)' : 'internal error; it was logged';
   if (status === 500) request.log.error(error);
-  void reply.status(status).send(errorBody(request.url, { code: status === 400 ? INVALID_REQUEST : 'internal_error', message }));
+  // Answered before routing, so before the hook that sets the header on every other answer.
+  void reply.header(REQUEST_ID_HEADER, request.id);
+  void reply.status(status).send(errorBody(request, { code: status === 400 ? INVALID_REQUEST : 'internal_error', message }));
 }

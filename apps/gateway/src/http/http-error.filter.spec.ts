@@ -59,11 +59,12 @@ describe('error mapping (spec section 7)', () => {
     });
   });
 
-  it('renders each endpoint family in its own body shape', () => {
+  it('renders each endpoint family in its own body shape, with the request id', () => {
     const detail = { code: 'invalid_document', message: 'bad', field: 'document' };
-    expect(errorBody('/partner/v1/withdrawals/usdt', detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document' });
-    expect(errorBody('/partner/v1/customers/business', detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document' });
-    expect(errorBody('/partner/v1/pix-key/123', detail)).toEqual({ status: 'invalid_document', message: 'bad', field: 'document' });
-    expect(errorBody('/partner/v1/pix-key', { code: 'unauthorized', message: 'no key' })).toEqual({ error: 'unauthorized', message: 'no key' });
+    const at = (url: string) => ({ url, id: 'req-1' });
+    expect(errorBody(at('/partner/v1/withdrawals/usdt'), detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
+    expect(errorBody(at('/partner/v1/customers/business'), detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
+    expect(errorBody(at('/partner/v1/pix-key/123'), detail)).toEqual({ status: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
+    expect(errorBody(at('/partner/v1/pix-key'), { code: 'unauthorized', message: 'no key' })).toEqual({ error: 'unauthorized', message: 'no key', request_id: 'req-1' });
   });
 });

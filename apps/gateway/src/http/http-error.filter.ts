@@ -63,6 +63,6 @@ export class HttpErrorFilter implements ExceptionFilter {
       return;
     }
     const { status, detail } = toHttpError(error);
-    void reply.status(status).send(errorBody(request.url, detail));
+    void reply.status(status).send(errorBody(request, detail));
   }
 }

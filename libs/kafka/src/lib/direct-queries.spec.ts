@@ -5,6 +5,7 @@ import { AckEventsCommand, ListEventsQuery, ListEventsResult, RequestReply, Topi
 import { DIRECT_QUERY_PATH, DirectQueryClient, serveDirectQueries } from './direct-queries';
 import { HandleRequest } from './handler.decorators';
 import { KafkaServer } from './kafka-server';
+import { CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
 import { ServiceUnavailableError } from './service-unavailable.error';
 
 // A real HTTP server and client on loopback; the KafkaServer is never started (no broker needed): the
@@ -13,11 +14,13 @@ import { ServiceUnavailableError } from './service-unavailable.error';
 class FeedHandlers {
   failing = false;
   seen: ListEventsQuery[] = [];
+  contexts: Array<RequestContext | undefined> = [];
 
   @HandleRequest(Topics.EventsList)
   async list(query: ListEventsQuery): Promise<RequestReply<typeof Topics.EventsList>> {
     if (this.failing) throw new Error('database went away');
     this.seen.push(query);
+    this.contexts.push(RequestContexts.current());
     const result: ListEventsResult = { events: [], next_cursor: null } as unknown as ListEventsResult;
     return { ok: true, data: result };
   }
@@ -57,6 +60,18 @@ describe('direct queries', () => {
     // The handler's own contract validation runs: an invalid payload is an invalid_request reply, not a call.
     await expect(client.request(Topics.EventsList, { partner_id: 'not-a-uuid' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     expect(handlers.seen).toHaveLength(1);
+  });
+
+  it("runs the handler in the caller's request context, carried in headers as over Kafka", async () => {
+    const handlers = new FeedHandlers();
+    const { http, url } = await service(handlers);
+    const client = new DirectQueryClient({ events: url }, 2_000);
+    opened.push(http, client);
+
+    await client.request(Topics.EventsList, { partner_id: partner }, contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'abc-123', partnerId: partner }));
+    await client.request(Topics.EventsList, { partner_id: partner });
+
+    expect(handlers.contexts).toEqual([{ requestId: 'abc-123', partnerId: partner }, undefined]);
   });
 
   it('refuses commands and unknown topics (404): only direct query topics are reachable over HTTP', async () => {

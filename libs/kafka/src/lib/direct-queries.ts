@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Pool } from 'undici';
 import type { KafkaServer } from './kafka-server';
 import { ReplyEnvelope } from './reply-envelope';
+import { CONTEXT_HTTP_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
 import { ServiceUnavailableError } from './service-unavailable.error';
 
 /**
@@ -20,16 +21,25 @@ export const DIRECT_QUERY_PATH = '/internal/v1/queries/';
 const CONNECTIONS_PER_SERVICE = 32;
 /** Between attempts while the service cannot be reached (it is restarting): as Kafka would hold the request. */
 const RETRY_MS = 100;
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /**
  * Service side: answers `POST /internal/v1/queries/<topic>` on the service's own HTTP server for every
  * direct query topic it handles. Any other topic is 404: commands cannot be sent this way.
  */
 export function serveDirectQueries(http: FastifyInstance, server: KafkaServer): void {
+  const logger = new Logger('DirectQueries');
   http.post<{ Params: { topic: string } }>(`${DIRECT_QUERY_PATH}:topic`, async (request, reply) => {
     const { topic } = request.params;
     if (!isDirectQueryTopic(topic) || !server.answers(topic)) return reply.code(404).send({ err: `${topic} is not a direct query of this service` });
-    return server.answer(topic, request.body);
+    // The gateway's request context comes in headers, as it does on Kafka (README: "Request ids").
+    const context = contextFromHeaders(request.headers[CONTEXT_HTTP_HEADERS.requestId], request.headers[CONTEXT_HTTP_HEADERS.partnerId]);
+    const answer = async () => {
+      const envelope = await server.answer(topic, request.body);
+      logger.debug(`Handled ${topic} (direct) in ${reply.elapsedTime.toFixed(1)} ms`);
+      return envelope;
+    };
+    return context ? RequestContexts.run(context, answer) : answer();
   });
 }
 
@@ -57,11 +67,13 @@ export class DirectQueryClient {
     return isDirectQueryTopic(topic) && this.pools.has(ownerOfQuery(topic));
   }
 
-  async request(topic: DirectQueryTopic, payload: unknown): Promise<unknown> {
+  /** `contextHeaders`: the request context's headers (CONTEXT_HTTP_HEADERS), when there is one. */
+  async request(topic: DirectQueryTopic, payload: unknown, contextHeaders?: Record<string, string>): Promise<unknown> {
     const pool = this.pools.get(ownerOfQuery(topic));
     if (!pool) throw new ServiceUnavailableError(topic, 'no address for its service');
     const deadline = Date.now() + this.timeoutMs;
     const body = JSON.stringify(payload);
+    const headers = contextHeaders ? { 'content-type': 'application/json', ...contextHeaders } : JSON_HEADERS;
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) throw new ServiceUnavailableError(topic, 'timed out');
@@ -70,7 +82,7 @@ export class DirectQueryClient {
         const response = await pool.request({
           method: 'POST',
           path: DIRECT_QUERY_PATH + topic,
-          headers: { 'content-type': 'application/json' },
+          headers,
           body,
           headersTimeout: left,
           bodyTimeout: left,

@@ -1,6 +1,8 @@
 import { connect as netConnect, Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { ISocketFactory, Kafka, KafkaConfig, logLevel } from 'kafkajs';
+import { Logger } from '@nestjs/common';
+import { ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel } from 'kafkajs';
+import { RequestContexts } from './request-context';
 
 export interface KafkaConnection {
   brokers: string[];
@@ -22,11 +24,34 @@ const noDelaySocketFactory: ISocketFactory = ({ host, port, ssl, onConnect }) =>
   return socket;
 };
 
+/** The fields of a kafkajs log entry worth keeping; never a message's key or value (a key may hold a CPF). */
+const KAFKAJS_FIELDS = ['broker', 'clientId', 'groupId', 'topic', 'partition', 'retryCount', 'retryTime', 'error'] as const;
+
+/**
+ * kafkajs's lines go through the app's logger (pino JSON, masked like every line) instead of kafkajs's
+ * own console output. They concern connections shared by every request, so they are written outside
+ * any request context rather than under whichever request happened to be running.
+ */
+const toAppLogger: logCreator = () => {
+  const logger = new Logger('kafkajs');
+  return ({ namespace, level, log }) => {
+    const details = KAFKAJS_FIELDS.filter((f) => log[f] !== undefined).map((f) => `${f}=${String(log[f])}`);
+    const line = `${namespace ? `[${namespace}] ` : ''}${log.message}${details.length ? ` (${details.join(', ')})` : ''}`;
+    RequestContexts.outside(() => {
+      if (level === logLevel.ERROR || level === logLevel.NOTHING) logger.error(line);
+      else if (level === logLevel.WARN) logger.warn(line);
+      else if (level === logLevel.INFO) logger.log(line);
+      else logger.debug(line);
+    });
+  };
+};
+
 export const kafkaClientConfig = (conn: KafkaConnection): KafkaConfig => ({
   clientId: conn.clientId,
   brokers: conn.brokers,
   retry: RETRY,
   logLevel: logLevel.WARN,
+  logCreator: toAppLogger,
   socketFactory: noDelaySocketFactory,
 });
 

@@ -6,6 +6,7 @@ import { Admin, Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { createKafka, KafkaConnection } from './kafka-client';
 import { KafkaServer } from './kafka-server';
+import { RequestContext, RequestContexts } from './request-context';
 
 // Integration through the real broker, on a scratch topic of this run (one partition, so every message
 // below shares it and only the keys tell them apart).
@@ -30,6 +31,8 @@ const state = {
   attempts: new Map<string, number>(),
   failFirst: new Map<string, number>(),
   gate: undefined as Promise<void> | undefined,
+  /** The request context each message's handler saw, after an await. */
+  contexts: new Map<string, RequestContext | undefined>(),
 };
 
 @Controller()
@@ -44,6 +47,7 @@ class Recorder {
     try {
       if (note.key === 'gated') await state.gate;
       await sleep(15);
+      state.contexts.set(id, RequestContexts.current());
       if (attempt <= (state.failFirst.get(id) ?? 0)) throw new Error(`attempt ${attempt} of ${id} fails`);
       state.done.push(note);
     } finally {
@@ -100,6 +104,23 @@ describe('KafkaServer', () => {
     // One partition: with Nest's own transport these 40 would have run strictly one at a time.
     expect(state.maxRunning).toBeGreaterThan(1);
     expect(state.maxRunning).toBeLessThanOrEqual(keys.length);
+  }, 40_000);
+
+  it('runs a handler inside the request context its message headers carry, and any other outside one', async () => {
+    const message = (n: number, headers?: Record<string, string>) => ({ key: 'ctx', value: JSON.stringify({ key: 'ctx', n }), headers });
+    await producer.send({
+      topic: TOPIC,
+      messages: [message(0, { request_id: 'abc-123', partner_id: 'partner-1' }), message(1), message(2, { request_id: 'not sane' }), message(3, { request_id: 'only-id' })],
+    });
+
+    await pollUntil('the ctx messages handled', async () => doneOf('ctx'), (done) => done.length === 4, { timeoutMs: 30_000 });
+
+    expect([0, 1, 2, 3].map((n) => state.contexts.get(`ctx#${n}`))).toEqual([
+      { requestId: 'abc-123', partnerId: 'partner-1' },
+      undefined, // the next message of the same key does not inherit the previous one's
+      undefined, // an id that is not sane is ignored
+      { requestId: 'only-id' },
+    ]);
   }, 40_000);
 
   it('retries a failing event handler until it succeeds, and the messages of its key wait for it', async () => {

@@ -5,6 +5,7 @@ import { lastValueFrom } from 'rxjs';
 import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
+import { CONTEXT_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
 
 export interface KafkaServerOptions {
@@ -199,22 +200,39 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     return handler;
   }
 
-  private async handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+  /**
+   * A message that carries a request context (README: "Request ids": a request from the gateway, or an
+   * event a request caused) is handled inside it, so every line logged meanwhile, and every event the
+   * handler emits, carries the request id. One AsyncLocalStorage.run per such message, none otherwise.
+   */
+  private handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+    const context = contextFromHeaders(header(message, CONTEXT_HEADERS.requestId), header(message, CONTEXT_HEADERS.partnerId));
+    return context ? RequestContexts.run(context, () => this.handleMessage(topic, partition, message)) : this.handleMessage(topic, partition, message);
+  }
+
+  private async handleMessage(topic: string, partition: number, message: KafkaMessage): Promise<void> {
     const handler = this.handlerOf(topic);
     if (!handler) {
       this.logger.error(`No handler for ${topic}; message at offset ${message.offset} skipped`);
       return;
     }
+    const started = performance.now();
     const context = new KafkaMessageContext([message, partition, topic]);
     const data = parse(message.value);
-    if (handler.isEventHandler) return this.runEvent(topic, handler, data, context);
-    const replyTopic = header(message, REPLY_HEADERS.topic);
-    const correlationId = header(message, REPLY_HEADERS.correlationId);
-    const envelope = await this.answer(topic, data, context);
-    if (!replyTopic || !correlationId || !this.replies) return;
-    await this.replies
-      .send(replyTopic, { value: JSON.stringify(envelope), headers: { [REPLY_HEADERS.correlationId]: correlationId } })
-      .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
+    if (handler.isEventHandler) {
+      await this.runEvent(topic, handler, data, context);
+    } else {
+      const replyTopic = header(message, REPLY_HEADERS.topic);
+      const correlationId = header(message, REPLY_HEADERS.correlationId);
+      const envelope = await this.answer(topic, data, context);
+      if (replyTopic && correlationId && this.replies) {
+        await this.replies
+          .send(replyTopic, { value: JSON.stringify(envelope), headers: { [REPLY_HEADERS.correlationId]: correlationId } })
+          .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
+      }
+    }
+    // The service's own trace of each message (debug: the gateway's access log already counts requests).
+    this.logger.debug(`Handled ${topic} in ${(performance.now() - started).toFixed(1)} ms`);
   }
 
   /** Whether this service answers `topic` as a request (its handler is a `@HandleRequest`). */

@@ -28,6 +28,17 @@ describe('RequestReplyChannel (MessageBus.request)', () => {
     await expect(Promise.all([first, second])).resolves.toEqual([{ n: 1 }, { n: 2 }]);
   });
 
+  it("hands the request's context to the wire (MessageBus puts it in the message headers)", async () => {
+    const contexts: unknown[] = [];
+    const channel = new RequestReplyChannel(async (_t, _k, _v, correlationId, context) => {
+      contexts.push(context);
+      setImmediate(() => channel.deliver(correlationId, { response: {} }));
+    }, 1000);
+    await channel.request('t', {}, 'key', { requestId: 'abc-123', partnerId: 'p-1' });
+    await channel.request('t', {});
+    expect(contexts).toEqual([{ requestId: 'abc-123', partnerId: 'p-1' }, undefined]);
+  });
+
   it('a remote handler that failed (its database went away) is service unavailable, not a 500', async () => {
     const channel = channelAnswering(() => ({ err: 'Internal server error' }));
     await expect(channel.request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);

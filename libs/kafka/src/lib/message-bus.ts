@@ -7,6 +7,7 @@ import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DirectQueryClient } from './direct-queries';
+import { CONTEXT_HEADERS, CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
 import { ServiceUnavailableError } from './service-unavailable.error';
 
@@ -42,6 +43,8 @@ interface Waiting {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   timer: NodeJS.Timeout;
+  /** The request's context: a failure reported by the reply consumer is logged under it. */
+  context?: RequestContext;
 }
 
 /**
@@ -55,16 +58,16 @@ export class RequestReplyChannel {
   private counter = 0;
 
   constructor(
-    private readonly send: (topic: string, key: string | null, value: string, correlationId: string) => Promise<void>,
+    private readonly send: (topic: string, key: string | null, value: string, correlationId: string, context?: RequestContext) => Promise<void>,
     private readonly timeoutMs: number,
   ) {}
 
-  request(topic: string, payload: unknown, key?: string): Promise<unknown> {
+  request(topic: string, payload: unknown, key?: string, context?: RequestContext): Promise<unknown> {
     const correlationId = `${this.prefix}-${(this.counter++).toString(36)}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.settle(correlationId, new ServiceUnavailableError(topic)), this.timeoutMs);
-      this.waiting.set(correlationId, { topic, resolve, reject, timer });
-      this.send(topic, key ?? null, JSON.stringify(payload), correlationId).catch((error: unknown) =>
+      this.waiting.set(correlationId, { topic, resolve, reject, timer, context });
+      this.send(topic, key ?? null, JSON.stringify(payload), correlationId, context).catch((error: unknown) =>
         this.settle(correlationId, new ServiceUnavailableError(topic, error)),
       );
     });
@@ -77,7 +80,10 @@ export class RequestReplyChannel {
     if (envelope.err !== undefined) {
       // The remote handler threw (e.g. its database went away and the transaction rolled back): the caller
       // cannot know the outcome and should retry with the same idempotency key: 503, not a 500 of ours.
-      this.logger.error(`Remote handler failed on ${waiting.topic}: ${envelope.err}`);
+      // Replies arrive on the consumer's loop, outside the request: the line is written in its context.
+      const log = () => this.logger.error(`Remote handler failed on ${waiting.topic}: ${envelope.err}`);
+      if (waiting.context) RequestContexts.run(waiting.context, log);
+      else log();
       this.settle(correlationId, new ServiceUnavailableError(waiting.topic, envelope.err));
     } else this.settle(correlationId, undefined, envelope.response);
   }
@@ -169,8 +175,13 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     // Commands are durable once acknowledged by all in-sync replicas; sends of one tick share a request.
     const commands = new SendCoalescer(producer, -1);
     const channel = new RequestReplyChannel(
-      (t, key, value, correlationId) =>
-        commands.send(t, { key, value, headers: { [REPLY_HEADERS.topic]: topic, [REPLY_HEADERS.correlationId]: correlationId } }),
+      (t, key, value, correlationId, context) =>
+        commands.send(t, {
+          key,
+          value,
+          // The request's id and partner ride along, so the service logs (and stamps its events) with them.
+          headers: { [REPLY_HEADERS.topic]: topic, [REPLY_HEADERS.correlationId]: correlationId, ...contextHeaders(CONTEXT_HEADERS, context) },
+        }),
       timeoutMs,
     );
     this.channel = channel;
@@ -220,11 +231,15 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     await this.producer?.disconnect().catch(() => undefined);
   }
 
-  /** Sends a command or query and waits for its reply; `key` keeps one resource's requests in order. */
+  /**
+   * Sends a command or query and waits for its reply; `key` keeps one resource's requests in order. The
+   * current request context (README: "Request ids") goes with it in headers.
+   */
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>, key?: string): Promise<RequestReply<T>> {
-    if (this.direct?.serves(topic)) return (await this.direct.request(topic, payload)) as RequestReply<T>;
+    const context = RequestContexts.current();
+    if (this.direct?.serves(topic)) return (await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context))) as RequestReply<T>;
     if (!this.channel) throw new ServiceUnavailableError(topic, 'this process does not send requests');
-    return (await this.channel.request(topic, payload, key)) as RequestReply<T>;
+    return (await this.channel.request(topic, payload, key, context)) as RequestReply<T>;
   }
 
   /** Publishes events, all or nothing per call, in the given order within each key. */

@@ -7,7 +7,9 @@ import { Pool } from 'pg';
 import { KafkaConnection } from './kafka.options';
 import { MessageBus } from './message-bus';
 import { outboxMessage, OutboxRelay, SqlPool } from './outbox';
+import { RequestContexts } from './request-context';
 import { ensureTopics } from './topic-admin';
+import { UnitOfWork } from './unit-of-work';
 
 // Integration: a real broker and a real PostgreSQL. The outbox lives in a scratch schema of this run,
 // shaped like the services' own outbox_messages (prisma/withdrawals/migrations), and is dropped at the end.
@@ -23,6 +25,8 @@ interface Received {
   partition: number;
   key: string;
   event: WithdrawalStateChangedEvent;
+  /** The request_id header. */
+  requestId?: string;
 }
 
 interface Row {
@@ -115,7 +119,8 @@ beforeAll(async () => {
       "key" TEXT NOT NULL,
       "payload" JSONB NOT NULL,
       "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-      "published_at" TIMESTAMPTZ(3)
+      "published_at" TIMESTAMPTZ(3),
+      "request_id" TEXT
     )`);
   await pool.query(`CREATE INDEX ON ${table} ("published_at", "id")`);
 
@@ -133,7 +138,7 @@ beforeAll(async () => {
     eachMessage: async ({ partition, message }) => {
       position.set(partition, Number(message.offset) + 1);
       const event = JSON.parse(message.value?.toString() ?? 'null') as WithdrawalStateChangedEvent | null;
-      if (event) received.push({ partition, key: message.key?.toString() ?? '', event });
+      if (event) received.push({ partition, key: message.key?.toString() ?? '', event, requestId: message.headers?.request_id?.toString() });
     },
   });
 }, 90_000);
@@ -175,6 +180,26 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
 
     expect(await relay.drain()).toBe(3);
     expect(await relay.backlog()).toEqual({ pending: 0, oldestAgeSeconds: 0 });
+  }, 60_000);
+
+  it('stamps the id of the request a unit of work serves on its events, published as their request_id header', async () => {
+    const partnerId = newUuid();
+    // The services' own pools resolve outbox_messages through their schema's search_path.
+    const scoped = new Pool({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
+    pools.push(scoped);
+    const work = new UnitOfWork(scoped, { wake: () => undefined });
+    const caused = stateChanged(partnerId, '401', 'created');
+    const moved = stateChanged(partnerId, '401', 'sent');
+
+    await RequestContexts.run({ requestId: 'abc-123', partnerId }, () => work.run(async (tx) => tx.emit(outboxMessage(TOPIC, '401', caused))));
+    await work.run(async (tx) => tx.emit(outboxMessage(TOPIC, '401', moved)));
+    await newRelay(pool, 500).drain();
+
+    await consumeEverythingPublished();
+    expect(receivedFor(partnerId).map((r) => [r.event.event_id, r.requestId])).toEqual([
+      [caused.event_id, 'abc-123'],
+      [moved.event_id, undefined],
+    ]);
   }, 60_000);
 
   it('publishes nothing when drained again with nothing pending', async () => {

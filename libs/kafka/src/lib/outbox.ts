@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Logger, Modu
 import type { Pool } from 'pg';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
+import { CONTEXT_HEADERS, RequestContexts } from './request-context';
 import { Statement, statement, UnitOfWork } from './unit-of-work';
 
 export type { OutboxMessage } from './outbox-message';
@@ -20,6 +21,7 @@ interface OutboxRow {
   topic: EventTopic;
   key: string;
   payload: EventPayload<EventTopic>;
+  request_id: string | null;
 }
 
 export interface OutboxRelayOptions {
@@ -64,7 +66,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     // Ordered by the bigint column, not by the text alias of the output (which would put 10 before 2).
     this.pending = statement(
       `outbox_pending_${options.schema}`,
-      `SELECT id::text AS row_id, topic, key, payload FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+      `SELECT id::text AS row_id, topic, key, payload, request_id FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
     );
     this.markPublished = statement(`outbox_published_${options.schema}`, `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`);
   }
@@ -104,7 +106,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
+    // Woken from a request's commit: the relay serves every request, so it runs outside that one's context.
+    this.timer = RequestContexts.outside(() => setTimeout(() => void this.tick(), delayMs));
   }
 
   private async tick(): Promise<void> {
@@ -133,7 +136,10 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       if (!locked) return 'locked';
       const rows = await tx.rows<OutboxRow>(this.pending, [limit]);
       if (rows.length > 0) {
-        await this.bus.publishBatch(rows.map((r) => ({ topic: r.topic, key: r.key, payload: r.payload })));
+        // The id of the request that caused an event travels as a header; the payload stays the contract's.
+        await this.bus.publishBatch(
+          rows.map((r) => ({ topic: r.topic, key: r.key, payload: r.payload, headers: r.request_id ? { [CONTEXT_HEADERS.requestId]: r.request_id } : undefined })),
+        );
         await tx.rows(this.markPublished, [rows.map((r) => r.row_id)]);
       }
       return rows.length;

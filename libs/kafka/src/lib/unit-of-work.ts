@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { EventTopic } from '@partner/contracts';
 import { OutboxMessage } from './outbox-message';
+import { RequestContexts } from './request-context';
 
 /** A SQL statement prepared once per connection (the server keeps its plan): a name and its text. */
 export interface Statement {
@@ -19,9 +20,10 @@ export interface Transaction {
   emit<T extends EventTopic>(message: OutboxMessage<T>): void;
 }
 
+// request_id: the request that caused the events (README: "Request ids"), null for timers' moves.
 const INSERT_OUTBOX = statement(
   'outbox_insert',
-  'INSERT INTO outbox_messages (topic, key, payload) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])',
+  'INSERT INTO outbox_messages (topic, key, payload, request_id) SELECT t, k, p, $4::text FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS u(t, k, p)',
 );
 
 /** Something to wake once events were committed: the service's outbox relay. */
@@ -69,10 +71,12 @@ export class UnitOfWork {
       const result = await work(tx);
       if (tx.outbox.length > 0 && !this.relay) throw new Error('events emitted in a unit of work without an outbox');
       if (tx.outbox.length > 0) {
+        // The events carry the id of the request this transaction serves, if it serves one.
+        const requestId = RequestContexts.current()?.requestId ?? null;
         await client.query({
           name: INSERT_OUTBOX.name,
           text: INSERT_OUTBOX.text,
-          values: [tx.outbox.map((m) => m.topic), tx.outbox.map((m) => m.key), tx.outbox.map((m) => JSON.stringify(m.payload))],
+          values: [tx.outbox.map((m) => m.topic), tx.outbox.map((m) => m.key), tx.outbox.map((m) => JSON.stringify(m.payload)), requestId],
         });
       }
       await client.query('COMMIT');

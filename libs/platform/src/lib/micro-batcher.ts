@@ -1,3 +1,5 @@
+import { RequestContexts } from '@partner/kafka';
+
 /**
  * Turns many concurrent single-item calls into a few batched ones: `submit(item)` queues the item and
  * answers with the batch's result for it. Items submitted while a flush is running (or during the same
@@ -72,10 +74,13 @@ export class MicroBatcher<T, R> {
     this.scheduled = true;
     // setImmediate, not a microtask: calls made in the same turn (several messages handed over at once,
     // each resuming after an await) all land in the first batch instead of the first one going alone.
-    setImmediate(() => {
-      this.scheduled = false;
-      this.startFlushes();
-    });
+    // Outside the submitter's request context: a batch serves many messages, not the first one's request.
+    RequestContexts.outside(() =>
+      setImmediate(() => {
+        this.scheduled = false;
+        this.startFlushes();
+      }),
+    );
   }
 
   private startFlushes(): void {

@@ -15,6 +15,7 @@ export const LIST_EVENTS_EXAMPLE = {
       resource_id: '1',
       created_at: 1795315285,
       delivered: false,
+      request_id: null,
       data: {
         id: 1,
         document: '52998224725',
@@ -39,6 +40,7 @@ export const LIST_EVENTS_EXAMPLE = {
       resource_id: '468a9958-1d7a-4768-b9e5-c8ec39345f76',
       created_at: 1795316768,
       delivered: false,
+      request_id: null,
       data: {
         id: '468a9958-1d7a-4768-b9e5-c8ec39345f76',
         key: '48666111623',
@@ -58,6 +60,7 @@ export const LIST_EVENTS_EXAMPLE = {
       resource_id: 'E60701190202611220316ChEFWNP0TTY',
       created_at: 1795317374,
       delivered: false,
+      request_id: null,
       data: {
         amount_cents: 12345,
         description: 'pizza',
@@ -83,6 +86,7 @@ export const LIST_EVENTS_EXAMPLE = {
       resource_id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41',
       created_at: 1795317400,
       delivered: false,
+      request_id: '7d3c0f5e-2b8a-4e61-9c4d-1a2b3c4d5e6f',
       data: {
         id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41',
         ...customerFields,

@@ -77,6 +77,8 @@ export interface PartnerEvent {
   resource_id: string;
   created_at: number;
   delivered: boolean;
+  /** The X-Request-Id of the partner's call that caused this event; null when none did (a timer's or the chain's move). */
+  request_id: string | null;
   data: Record<string, unknown>;
 }
 
