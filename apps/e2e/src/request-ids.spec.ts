@@ -147,6 +147,7 @@ describe('Request ids', () => {
     expect(states(endToEndId)).toEqual([
       ['processing', pixId],
       ['approved', null],
+      ['success', null],
       ['credited', null],
     ]);
   });

@@ -1,3 +1,4 @@
+import { retried } from './kafka-client';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { newUuid, pollUntil, requireEnv, withdrawalStateChanged } from '@partner/testing';
@@ -70,7 +71,8 @@ async function insertRows(partnerId: string, keys: string[], count: number): Pro
 
 /** Waits until the consumer has read everything the topic holds now, so that what it saw is complete. */
 async function consumeEverythingPublished(): Promise<void> {
-  const ends = await admin.fetchTopicOffsets(TOPIC);
+  // Retried: right after the suite's topics are created the broker may not have their leaders yet.
+  const ends = await retried(() => admin.fetchTopicOffsets(TOPIC));
   await pollUntil(
     'the test consumer to reach the end of every partition',
     async () => ends.filter((p) => (position.get(p.partition) ?? Number(p.low)) < Number(p.high)).map((p) => p.partition),

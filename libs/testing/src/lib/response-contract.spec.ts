@@ -4,7 +4,7 @@ import { ResponseContract } from './response-contract';
 // The checker the e2e run relies on, against the committed document: it must accept what the API
 // answers and refuse what the document does not describe, or the e2e contract check proves nothing.
 const contract = ResponseContract.fromFile();
-const json = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json; charset=utf-8', ...extra });
+const json = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...extra });
 const check = (method: string, path: string, status: number, body: unknown, headers = json()) =>
   contract.violations(method, path, status, headers, body === undefined ? '' : JSON.stringify(body));
 
@@ -30,7 +30,8 @@ describe('ResponseContract (against docs/openapi.json)', () => {
     expect(check('POST', '/partner/v1/pix-key', 409, { error: 'already_exists', message: 'x' })).toEqual([expect.stringContaining('body does not match')]);
     expect(check('POST', '/partner/v1/pix-key', 202, { status: 'succeeded' })).toEqual([expect.stringContaining('body does not match')]);
     expect(check('GET', '/partner/v1/events', 429, { error: 'rate_limited', message: 'x' })).toEqual([expect.stringContaining('header Retry-After')]);
-    expect(check('GET', '/partner/v1/events', 200, LIST_EVENTS_EXAMPLE, new Headers({ 'content-type': 'text/plain' }))).toEqual([expect.stringContaining('content-type text/plain')]);
+    expect(check('POST', '/partner/v1/withdrawals/usdt', 201, { id: 1 }, new Headers({ 'content-type': 'application/json' }))).toEqual([expect.stringContaining('header X-Request-Id')]);
+    expect(check('GET', '/partner/v1/events', 200, LIST_EVENTS_EXAMPLE, new Headers({ 'content-type': 'text/plain', 'x-request-id': 'r-1' }))).toEqual([expect.stringContaining('content-type text/plain')]);
   });
 
   it("checks each event's data by its type", () => {
