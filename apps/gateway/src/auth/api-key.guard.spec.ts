@@ -1,6 +1,7 @@
 import { ExecutionContext } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/api-error';
+import { toHttpError } from '../http/http-error.filter';
 import { generateApiKey, hashApiKey, sameDigest } from './api-key';
 import { ApiKeyGuard } from './api-key.guard';
 import { PartnerRepository } from './partner.repository';
@@ -66,7 +67,9 @@ describe('ApiKeyGuard when the database does not answer', () => {
   it('answers 503 service_unavailable (retry), not a 500', async () => {
     const partners = { findByKeyHash: async () => Promise.reject(new Error('Connection terminated unexpectedly')) } as unknown as PartnerRepository;
     const guard = new ApiKeyGuard(partners, Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 }));
-    await expect(guard.canActivate(contextWith({ 'x-api-key': generateApiKey().key }).context)).rejects.toMatchObject({
+    const thrown = await guard.canActivate(contextWith({ 'x-api-key': generateApiKey().key }).context).catch((error: unknown) => error);
+    // What the partner gets: the gateway's error filter maps the thrown error.
+    expect(toHttpError(thrown)).toMatchObject({
       status: 503,
       detail: { code: 'service_unavailable' },
     });

@@ -29,11 +29,9 @@ export class ApiKeyGuard implements CanActivate {
       authenticated(request, cached.partner);
       return true;
     }
-    // The database not answering is not the caller's fault, nor a bug: 503, like a service that did not answer.
-    // (The cause is logged by the pool's error listener; it is not the caller's to read.)
-    const found = await this.partners.findByKeyHash(hash).catch(() => {
-      throw new ApiError(503, { code: 'service_unavailable', message: 'the API key could not be checked right now; retry' });
-    });
+    // A database that does not answer propagates: the error filter answers 503 for every unreachable-database
+    // error (isDatabaseUnavailable), and a 500 for anything else, which would be a bug of ours.
+    const found = await this.partners.findByKeyHash(hash);
     if (!found || !sameDigest(found.hash, hash)) throw unauthorized();
     const partner: Partner = { id: found.id, name: found.name, rateLimitPerSecond: found.rateLimitPerSecond, rateLimitBurst: found.rateLimitBurst };
     if (this.cache.size > 10_000) this.cache.clear();
