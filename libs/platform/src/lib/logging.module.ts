@@ -86,9 +86,11 @@ export function logRequests(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onResponse', (request, reply, done) => {
-      if (!QUIET_URLS.has(request.url)) {
-        // Read here, not above: nestjs-pino creates its root logger when the app initialises.
-        const log = PinoLogger.root;
+      // Read here, not above: nestjs-pino creates its root logger when the app initialises.
+      const log = PinoLogger.root;
+      // Nothing is built (no URL masking) for a line the level would drop: LOG_LEVEL=warn in production-like runs.
+      const errored = reply.statusCode >= 500;
+      if (!QUIET_URLS.has(request.url) && log.isLevelEnabled(errored ? 'error' : 'info')) {
         const fields = {
           request_id: request.id,
           partner_id: request.requestContext?.partnerId ?? null,
@@ -98,7 +100,7 @@ export function logRequests(app: NestFastifyApplication): void {
           statusCode: reply.statusCode,
           responseTime: Math.round(reply.elapsedTime * 10) / 10,
         };
-        if (reply.statusCode >= 500) log.error(fields, 'request errored');
+        if (errored) log.error(fields, 'request errored');
         else log.info(fields, 'request completed');
       }
       done();
