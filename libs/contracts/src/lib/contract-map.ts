@@ -18,7 +18,9 @@ import { GetPixKeyQuery, GetPixKeyResult } from './pix-keys/get-pix-key/get-pix-
 import { Reply } from './reply';
 import { ServiceName, Topics } from './topics';
 import { CreateWithdrawalCommand, CreateWithdrawalResult } from './withdrawals/create-withdrawal/create-withdrawal.command';
-import { CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
+import { AccountBalance, CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
+import { GetBalanceQuery } from './withdrawals/get-balance/get-balance.query';
+import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { GetWithdrawalQuery, GetWithdrawalResult } from './withdrawals/get-withdrawal/get-withdrawal.query';
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 
@@ -31,7 +33,9 @@ const request = <P extends object, R>(payload: ClassConstructor<P>): RequestCont
 
 export const requestContracts = {
   [Topics.WithdrawalsCreate]: request<CreateWithdrawalCommand, CreateWithdrawalResult>(CreateWithdrawalCommand),
+  [Topics.WithdrawalsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),
   [Topics.WithdrawalsCreditAccount]: request<CreditAccountCommand, CreditAccountResult>(CreditAccountCommand),
+  [Topics.WithdrawalsGetBalance]: request<GetBalanceQuery, AccountBalance>(GetBalanceQuery),
   [Topics.WithdrawalsGet]: request<GetWithdrawalQuery, GetWithdrawalResult>(GetWithdrawalQuery),
   [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
@@ -70,6 +74,7 @@ export const eventContracts = {
   [Topics.PixInStateChanged]: PixInStateChangedEvent,
   [Topics.BusinessCustomerRegistered]: BusinessCustomerRegisteredEvent,
   [Topics.SpiPixReceived]: PixReceivedEvent,
+  [Topics.GatewayApiKeyRevoked]: ApiKeyRevokedEvent,
 } as const;
 
 export type RequestTopic = keyof typeof requestContracts;

@@ -5,7 +5,10 @@
  */
 export const Topics = {
   WithdrawalsCreate: 'withdrawals.command.create.v1',
-  WithdrawalsCreditAccount: 'withdrawals.command.credit-account.v1',
+  WithdrawalsUpsertUser: 'withdrawals.command.upsert-user.v1',
+  /** v2: an idempotency key and a reference (v1, the sandbox's credit without them, is retired). */
+  WithdrawalsCreditAccount: 'withdrawals.command.credit-account.v2',
+  WithdrawalsGetBalance: 'withdrawals.query.get-balance.v1',
   WithdrawalsGet: 'withdrawals.query.get.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
@@ -32,6 +35,9 @@ export const Topics = {
   InflowsSimulatePixIn: 'inflows.command.simulate-pix-in.v1',
   InflowsPing: 'inflows.query.ping.v1',
   PixInStateChanged: 'inflows.event.state-changed.v1',
+
+  /** Broadcast to every gateway instance (README: "Operator API"). */
+  GatewayApiKeyRevoked: 'gateway.event.api-key-revoked.v1',
 
   /** The simulated Pix payment network (SPI) announcing an incoming payment; consumed by inflows. */
   SpiPixReceived: 'spi.event.pix-received.v1',

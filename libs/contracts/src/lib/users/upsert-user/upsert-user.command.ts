@@ -2,8 +2,9 @@ import { IsUUID } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 
 /**
- * Sandbox: makes a user known to a service that keeps users of its own (pix-keys, inflows). The gateway
- * sends it with the withdrawals credit when POST /sandbox/v1/users is called; idempotent.
+ * Makes a user known to a service that keeps users of its own (withdrawals: the USDT account; pix-keys,
+ * inflows). The gateway sends it to each of them when an operator (or the sandbox) registers a user;
+ * idempotent.
  */
 export class UpsertUserCommand {
   @IsUUID()
@@ -15,4 +16,6 @@ export class UpsertUserCommand {
 
 export interface UpsertUserResult {
   created: boolean;
+  /** When this service first knew the user (ISO 8601). */
+  created_at: string;
 }

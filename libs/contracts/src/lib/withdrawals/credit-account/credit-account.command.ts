@@ -1,39 +1,56 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import { IsInt, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 
-/** Largest sandbox credit at once (1,000,000,000 USDT); keeps every balance a safe integer. */
-export const MAX_SANDBOX_CREDIT_MICROS = 1_000_000_000_000_000;
+/** Largest credit at once (1,000,000,000 USDT); keeps every balance a safe integer. */
+export const MAX_CREDIT_MICROS = 1_000_000_000_000_000;
 
-/** Body of POST /sandbox/v1/users: create the user with this USDT balance, or credit an existing one. */
-export class SandboxUserRequest {
-  @ApiProperty({ description: "User's CPF, 11 digits", example: '52998224725' })
-  @IsCpf()
-  document!: string;
+/** A credit's idempotency key: 1-128 letters, digits and `.` `_` `:` `-` (a UUID, a deposit's id or tx hash...). */
+export const CREDIT_IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
 
-  @ApiProperty({ description: 'USDT micros to credit (0 reads the balance)', minimum: 0 })
+/**
+ * Body of POST /admin/v1/partners/{partner_id}/users/{document}/credits: money that arrived for the user
+ * (a deposit, a correction). The same idempotency key again is the same credit: answered, never applied twice.
+ */
+export class CreditRequest {
+  @ApiProperty({ type: 'integer', description: 'USDT micros to add to the available balance', minimum: 1, maximum: MAX_CREDIT_MICROS, example: 10_000_000 })
   @IsInt({ message: 'usdt_micros must be an integer number of micros' })
-  @Min(0, { message: 'usdt_micros must not be negative' })
-  @Max(MAX_SANDBOX_CREDIT_MICROS, { message: `usdt_micros must be at most ${MAX_SANDBOX_CREDIT_MICROS}` })
+  @Min(1, { message: 'usdt_micros must be at least 1' })
+  @Max(MAX_CREDIT_MICROS, { message: `usdt_micros must be at most ${MAX_CREDIT_MICROS}` })
   usdt_micros!: number;
+
+  @ApiProperty({ description: 'Unique per partner: a retry with the same key and body is answered 200 and credits nothing', pattern: CREDIT_IDEMPOTENCY_KEY.source, example: 'deposit-7f3a9c' })
+  @IsString()
+  @Matches(CREDIT_IDEMPOTENCY_KEY, { message: 'idempotency_key must be 1-128 letters, digits, ".", "_", ":" or "-"' })
+  idempotency_key!: string;
+
+  @ApiProperty({ description: 'Where the money came from (a deposit id, a ticket): kept in the ledger', minLength: 1, maxLength: 200, example: 'TED 2026-11-22 #4411' })
+  @IsString()
+  @Length(1, 200, { message: 'reference must be 1-200 characters' })
+  reference!: string;
 }
 
-export class CreditAccountCommand extends SandboxUserRequest {
+/** withdrawals.command.credit-account.v2: the operator API's credit, also for an upstream deposit system. */
+export class CreditAccountCommand extends CreditRequest {
   @IsUUID()
   partner_id!: string;
-}
 
-export interface CreditAccountResult {
-  document: string;
-  usdt_micros: number;
-  created: boolean;
-}
-
-/** The HTTP answer of POST /sandbox/v1/users: the user's CPF and available balance after the credit. */
-export class SandboxUserResponse {
-  @ApiProperty({ example: '52998224725' })
+  @IsCpf()
   document!: string;
+}
 
-  @ApiProperty({ type: 'integer', description: 'Available balance in USDT micros', example: 10_000_000 })
-  usdt_micros!: number;
+/** A user's USDT balance: available to withdraw, and held by withdrawals not final yet. */
+export class AccountBalance {
+  @ApiProperty({ type: 'integer', description: 'USDT micros the user can withdraw', example: 10_000_000 })
+  available_usdt_micros!: number;
+
+  @ApiProperty({ type: 'integer', description: 'USDT micros held by withdrawals not yet settled or failed', example: 0 })
+  held_usdt_micros!: number;
+}
+
+/** The reply of a credit: the balance after it, and whether this was a replay of an earlier credit with the key. */
+export interface CreditAccountResult {
+  available_usdt_micros: number;
+  held_usdt_micros: number;
+  replayed: boolean;
 }

@@ -1,0 +1,17 @@
+import { IsISO8601, IsUUID } from 'class-validator';
+
+/**
+ * gateway.event.api-key-revoked.v1: an operator revoked a partner's API key. Every gateway instance
+ * consumes it (a consumer group of its own) and forgets the key at once, instead of waiting for its
+ * key cache to expire. Written to the gateway's outbox in the revoking transaction.
+ */
+export class ApiKeyRevokedEvent {
+  @IsUUID()
+  partner_id!: string;
+
+  @IsUUID()
+  key_id!: string;
+
+  @IsISO8601()
+  revoked_at!: string;
+}
