@@ -1,8 +1,8 @@
 /**
- * `npm run cli -- <command>`: the sandbox operator actions from a terminal, through the same HTTP API
- * partners use, with the typed client (libs/api-client) generated from the OpenAPI document.
- * GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_KEY and API_KEY come from the environment or
- * the --gateway, --admin-key and --api-key flags.
+ * `npm run cli -- <command>`: the operator API (README: "Operator API") and the sandbox helpers from a
+ * terminal, through the same HTTP API partners use, with the typed client (libs/api-client) generated
+ * from the OpenAPI document. GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_KEY and API_KEY come
+ * from the environment or the --gateway, --admin-key and --api-key flags.
  */
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
@@ -10,11 +10,27 @@ import { createPartnerApiClient, Schemas } from '@partner/api-client';
 
 const HELP = `usage: npm run cli -- <command> [options]
 
+operator API (X-Admin-Key):
+  admin partner create --name NAME                   create a partner (no key yet)
+  admin key create --partner ID                      issue an API key for the partner (printed once)
+  admin key list --partner ID                        the partner's keys (prefix, created, last used, revoked)
+  admin key revoke --partner ID --key KEY_ID         revoke a key (refused by every gateway within a second)
+  admin user create --partner ID --document CPF      register a user with every service
+  admin credit --partner ID --document CPF --micros N --idempotency-key K --reference TEXT
+                                                     credit the user's USDT balance (same key again: no second credit)
+  admin balance --partner ID --document CPF          the user's available and held USDT micros
+  admin audit [--partner ID] [--limit N] [--before CURSOR]
+                                                     the audit log, newest first
+
+sandbox (SANDBOX=true only):
   partner create [--name NAME]                       create a sandbox partner (admin key); prints its API key
   user credit --document CPF --micros N              create a user with N USDT micros, or credit an existing one
   withdraw --document CPF --micros N --address 0x..  [--network MATIC|ETH] [--fee LOW|MEDIUM|HIGH] [--key UUID]
   events [--delivered true|false] [--limit N]        list the partner's events (default: not yet delivered)
   ack EVENT_ID...                                    mark events delivered
+
+partner API (X-API-Key):
+  withdraw, events, ack                              as above
 
 options: --gateway URL  --admin-key KEY  --api-key KEY`;
 
@@ -43,6 +59,10 @@ async function main(argv: string[]): Promise<number> {
       key: { type: 'string' },
       delivered: { type: 'string', default: 'false' },
       limit: { type: 'string' },
+      partner: { type: 'string' },
+      'idempotency-key': { type: 'string' },
+      reference: { type: 'string' },
+      before: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -57,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
+  if (command === 'admin') return operatorCommand(sub, rest, o, need);
   if (command === 'partner' && sub === 'create') {
     const admin = createPartnerApiClient({ baseUrl: o.gateway, adminKey: need(o['admin-key'], '--admin-key') });
     return print(await admin.POST('/sandbox/v1/partners', { body: o.name ? { name: o.name } : {} }));
@@ -89,6 +110,51 @@ async function main(argv: string[]): Promise<number> {
   }
   console.error(`unknown command: ${positionals.join(' ')}\n\n${HELP}`);
   return 1;
+}
+
+type Options = Record<string, string | boolean | undefined>;
+
+/** `admin ...`: one call of the operator API each. */
+async function operatorCommand(sub: string | undefined, rest: string[], o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
+  const admin = createPartnerApiClient({ baseUrl: o.gateway as string, adminKey: need(o['admin-key'] as string | undefined, '--admin-key') });
+  const action = `${sub ?? ''} ${rest[0] ?? ''}`.trim();
+  const partner_id = () => need(o.partner as string | undefined, '--partner');
+  const document = () => need(o.document as string | undefined, '--document');
+  switch (action) {
+    case 'partner create':
+      return print(await admin.POST('/admin/v1/partners', { body: { name: need(o.name as string | undefined, '--name') } }));
+    case 'key create':
+      return print(await admin.POST('/admin/v1/partners/{partner_id}/api-keys', { params: { path: { partner_id: partner_id() } } }));
+    case 'key list':
+      return print(await admin.GET('/admin/v1/partners/{partner_id}/api-keys', { params: { path: { partner_id: partner_id() } } }));
+    case 'key revoke':
+      return print(await admin.DELETE('/admin/v1/partners/{partner_id}/api-keys/{key_id}', { params: { path: { partner_id: partner_id(), key_id: need(o.key as string | undefined, '--key') } } }));
+    case 'user create':
+      return print(await admin.POST('/admin/v1/partners/{partner_id}/users', { params: { path: { partner_id: partner_id() } }, body: { document: document() } }));
+    case 'credit':
+      return print(
+        await admin.POST('/admin/v1/partners/{partner_id}/users/{document}/credits', {
+          params: { path: { partner_id: partner_id(), document: document() } },
+          body: {
+            usdt_micros: Number(need(o.micros as string | undefined, '--micros')),
+            idempotency_key: need(o['idempotency-key'] as string | undefined, '--idempotency-key'),
+            reference: need(o.reference as string | undefined, '--reference'),
+          },
+        }),
+      );
+    case 'balance':
+      return print(await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/balance', { params: { path: { partner_id: partner_id(), document: document() } } }));
+    case 'audit': {
+      const query = {
+        ...(o.partner ? { partner_id: o.partner as string } : {}),
+        ...(o.limit ? { limit: Number(o.limit) } : {}),
+        ...(o.before ? { before: o.before as string } : {}),
+      };
+      return print(await admin.GET('/admin/v1/audit-log', { params: { query } }));
+    }
+    default:
+      throw new Error(`unknown operator command: admin ${action} (see --help)`);
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -104,8 +104,8 @@ export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> 
   });
 }
 
-/** Starts one app from the build output. */
-export function startApp(app: AppName, o: StackOptions): ChildProcess {
+/** Starts one app from the build output; its log (with logDir) is `<logName>.log`, the app's name by default. */
+export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
   const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(root, 'dist/apps', app, 'src/main.js')], {
     cwd: root,
     env: appEnv(app, o),
@@ -113,7 +113,7 @@ export function startApp(app: AppName, o: StackOptions): ChildProcess {
   });
   if (o.logDir) {
     mkdirSync(o.logDir, { recursive: true });
-    const log = createWriteStream(join(o.logDir, `${app}.log`), { flags: 'a' });
+    const log = createWriteStream(join(o.logDir, `${logName}.log`), { flags: 'a' });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
   }
@@ -131,6 +131,24 @@ export async function startApps(o: StackOptions): Promise<RunningStack> {
     throw error;
   }
   return stack;
+}
+
+/**
+ * More gateway instances in front of a running stack's services (the gateway is stateless: each instance
+ * has its own reply topic and key cache), on `ports`, with `env` on top of the stack's (e.g. SANDBOX=false).
+ * Answers once each one's /readyz is 200; logs go to `gateway-<port>.log`.
+ */
+export async function startGatewayInstances(o: StackOptions, ports: number[], env: Record<string, string>): Promise<RunningStack[]> {
+  const instances = ports.map(
+    (port) => new RunningStack(new Map([['gateway', startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ...env } }, `gateway-${port}`)]]), `http://127.0.0.1:${port}`),
+  );
+  try {
+    await Promise.all(instances.map((instance) => waitUntilReady(instance, 120_000)));
+  } catch (error) {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    throw error;
+  }
+  return instances;
 }
 
 /** Polls the gateway's /readyz (broker, database and every service) until it answers 200 or the deadline passes. */

@@ -1,6 +1,10 @@
 /**
  * `npm start`: the whole stack in the foreground on this machine: broker, database, migrations, build,
- * and the six apps; Ctrl-C stops everything. Prints the URL and the sandbox admin key.
+ * and the six apps; Ctrl-C stops everything. Prints the URL and the admin key.
+ *
+ * Sandbox by default (the sandbox routes on, a fresh admin key per run). `SANDBOX=false npm start` runs
+ * it as production would: no sandbox routes, the operator key taken from ADMIN_API_KEY (32+ characters)
+ * or one created earlier with `npm run cli -- operator-key create` (README: "Operator API").
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,8 +18,10 @@ async function main(): Promise<void> {
   const kafkaPort = Number(process.env.KAFKA_PORT ?? 9092);
   const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner';
   const gatewayPort = Number(process.env.PORT ?? 3000);
-  // A fresh admin key per run unless one is given: it is printed below, never stored.
-  const adminKey = process.env.ADMIN_API_KEY ?? `adm_dev_${randomBytes(18).toString('base64url')}`;
+  const sandbox = process.env.SANDBOX !== 'false';
+  // Sandbox: a fresh admin key per run unless one is given; it is printed below, never stored in clear.
+  // Outside the sandbox only the operator's own key (or keys already in the database) is used.
+  const adminKey = process.env.ADMIN_API_KEY ?? (sandbox ? `adm_dev_${randomBytes(24).toString('base64url')}` : undefined);
 
   kafka('start', kafkaPort);
   migrate(databaseUrl);
@@ -28,13 +34,15 @@ async function main(): Promise<void> {
     databaseUrl,
     gatewayPort,
     healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? 3100),
-    env: { SANDBOX: 'true', ADMIN_API_KEY: adminKey, LOG_PRETTY: process.env.LOG_PRETTY ?? 'true' },
+    env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}), LOG_PRETTY: process.env.LOG_PRETTY ?? 'true' },
   });
 
+  const shownKey = adminKey && !process.env.ADMIN_API_KEY ? adminKey : '$ADMIN_API_KEY';
   console.log(`
-  Partner API ready: ${stack.gatewayUrl}/partner/v1
-  Sandbox admin key (X-Admin-Key): ${adminKey}
-  Try:  curl -s -X POST ${stack.gatewayUrl}/sandbox/v1/partners -H 'X-Admin-Key: ${adminKey}' -H 'Content-Type: application/json' -d '{}'
+  Partner API ready: ${stack.gatewayUrl}/partner/v1   (docs: ${stack.gatewayUrl}/docs)
+  Operator API:      ${stack.gatewayUrl}/admin/v1     X-Admin-Key: ${adminKey && !process.env.ADMIN_API_KEY ? adminKey : '(your ADMIN_API_KEY or operator key)'}
+  Mode:              ${sandbox ? 'sandbox (/sandbox/v1 helpers on)' : 'SANDBOX=false (no sandbox routes)'}
+  Try:  curl -s -X POST ${stack.gatewayUrl}/admin/v1/partners -H "X-Admin-Key: ${shownKey}" -H 'Content-Type: application/json' -d '{"name":"acme"}'
   Ctrl-C stops the apps (the broker keeps running: npm run kafka -- stop).
 `);
 

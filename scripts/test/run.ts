@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
-import { kafka, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, StackOptions, startApps } from '../stack/stack';
+import { kafka, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, StackOptions, startApps, startGatewayInstances } from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
@@ -91,6 +91,7 @@ async function main(): Promise<number> {
   rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
   kafka('start', kafkaPort);
   let stack: RunningStack | undefined;
+  let operatorGateways: RunningStack[] = [];
   let control: Server | undefined;
   try {
     await recreateDatabase(databaseUrl);
@@ -136,13 +137,23 @@ async function main(): Promise<number> {
       },
     };
     stack = await startApps(stackOptions);
+    // The production shape beside it (apps/e2e/src/operator-api.spec.ts): two more gateway instances with
+    // SANDBOX=false in front of the same services, so a key revoked on one must be refused by the other.
+    operatorGateways = await startGatewayInstances(stackOptions, [gatewayPort + 1, gatewayPort + 2], { SANDBOX: 'false', ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000' });
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
     const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...e2eOnlyArgs], { ...testEnv, STACK_CONTROL_URL: controlUrl, SERVICE_HEALTH_URLS: serviceHealthUrls, STACK_LOG_DIR: logDir }));
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...e2eOnlyArgs], {
+      ...testEnv,
+      STACK_CONTROL_URL: controlUrl,
+      SERVICE_HEALTH_URLS: serviceHealthUrls,
+      STACK_LOG_DIR: logDir,
+      OPERATOR_GATEWAY_URLS: operatorGateways.map((g) => g.gatewayUrl).join(','),
+    }));
   } finally {
     control?.close();
+    await Promise.all(operatorGateways.map((g) => g.stop()));
     await stack?.stop();
     kafka('stop', kafkaPort);
   }
