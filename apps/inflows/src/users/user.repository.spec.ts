@@ -15,8 +15,10 @@ describe('UserRepository (PostgreSQL)', () => {
     const partnerId = newUuid();
     const document = newCpf();
 
-    expect(await users.upsert(partnerId, document)).toEqual({ created: true });
-    expect(await users.upsert(partnerId, document)).toEqual({ created: false });
+    const first = await users.upsert(partnerId, document);
+    const [row] = await prisma.user.findMany({ where: { partnerId, document } });
+    expect(first).toEqual({ created: true, createdAt: row.createdAt });
+    expect(await users.upsert(partnerId, document)).toEqual({ created: false, createdAt: row.createdAt });
 
     expect(await prisma.user.count({ where: { partnerId, document } })).toBe(1);
     expect(await users.exists(partnerId, document)).toBe(true);
@@ -29,6 +31,8 @@ describe('UserRepository (PostgreSQL)', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => users.upsert(partnerId, document)));
 
     expect(results.filter((r) => r.created)).toHaveLength(1);
+    // The losers of the race answer the winner's row too.
+    expect(new Set(results.map((r) => r.createdAt.getTime())).size).toBe(1);
     expect(await prisma.user.count({ where: { partnerId, document } })).toBe(1);
   });
 

@@ -13,17 +13,21 @@ const upsertUser = new UpsertUserUseCase(users);
 afterAll(() => prisma.$disconnect());
 
 describe('UpsertUserUseCase (PostgreSQL)', () => {
-  it('stores a user once: created the first time, known afterwards', async () => {
+  it("stores a user once: created the first time, known afterwards, always with the row's creation time", async () => {
     const command = { partner_id: newUuid(), document: newCpf() };
-    expect(await upsertUser.execute(command)).toEqual({ ok: true, data: { created: true } });
-    expect(await upsertUser.execute(command)).toEqual({ ok: true, data: { created: false } });
+    const first = await upsertUser.execute(command);
+    const [row] = await prisma.user.findMany({ where: { partnerId: command.partner_id } });
+    expect(first).toEqual({ ok: true, data: { created: true, created_at: row.createdAt.toISOString() } });
+    expect(await upsertUser.execute(command)).toEqual({ ok: true, data: { created: false, created_at: row.createdAt.toISOString() } });
     expect(await prisma.user.count({ where: { partnerId: command.partner_id } })).toBe(1);
   });
 
-  it('keeps one row when the same user arrives many times at once', async () => {
+  it('keeps one row when the same user arrives many times at once, every reply with its creation time', async () => {
     const command = { partner_id: newUuid(), document: newCpf() };
     const replies = await Promise.all(Array.from({ length: 10 }, () => upsertUser.execute({ ...command })));
     expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
+    const [row] = await prisma.user.findMany({ where: { partnerId: command.partner_id } });
+    for (const reply of replies) expect(reply).toMatchObject({ ok: true, data: { created_at: row.createdAt.toISOString() } });
     expect(await prisma.user.count({ where: { partnerId: command.partner_id } })).toBe(1);
   });
 
@@ -32,6 +36,6 @@ describe('UpsertUserUseCase (PostgreSQL)', () => {
     await upsertUser.execute({ partner_id: newUuid(), document });
     const other = newUuid();
     expect(await users.exists(other, document)).toBe(false);
-    expect(await upsertUser.execute({ partner_id: other, document })).toEqual({ ok: true, data: { created: true } });
+    expect(await upsertUser.execute({ partner_id: other, document })).toMatchObject({ ok: true, data: { created: true } });
   });
 });

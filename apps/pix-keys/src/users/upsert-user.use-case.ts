@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { ok, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
 import { UserRepository } from './user.repository';
 
-/** Sandbox: makes a user of a partner known here, so that a Pix key can be registered for them. Idempotent. */
+/** Makes a user of a partner known here, so that a Pix key can be registered for them. Idempotent. */
 @Injectable()
 export class UpsertUserUseCase {
   constructor(private readonly users: UserRepository) {}
 
   async execute(command: UpsertUserCommand): Promise<Reply<UpsertUserResult>> {
-    return ok(await this.users.upsert(command.partner_id, command.document));
+    const { created, createdAt } = await this.users.upsert(command.partner_id, command.document);
+    return ok({ created, created_at: createdAt.toISOString() });
   }
 }

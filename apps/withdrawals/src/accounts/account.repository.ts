@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { statement, Transaction } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
-export type LedgerReason = 'sandbox_credit' | 'withdrawal_hold' | 'withdrawal_settle' | 'withdrawal_release';
+/** Rows written before the operator API may also say 'sandbox_credit' (the retired sandbox credit). */
+export type LedgerReason = 'credit' | 'withdrawal_hold' | 'withdrawal_settle' | 'withdrawal_release';
 
 /** A hold that ends: captured (the transfer settled) or released back to available (it failed). */
 export interface HoldEnd {
@@ -26,19 +27,46 @@ const END_HOLDS = statement(
 
 const FIND = statement('accounts_find', 'SELECT available_micros, held_micros FROM accounts WHERE partner_id = $1 AND document = $2');
 
-/** The sandbox credit: the account created or topped up, and its ledger entry, in one statement. */
+/** Opens the account with nothing in it unless it exists (no ledger entry: nothing moved). A concurrent open waits on the key, then inserts nothing. */
+const OPEN = statement(
+  'accounts_open',
+  `INSERT INTO accounts (partner_id, document, available_micros, held_micros, created_at, updated_at) VALUES ($1, $2, 0, 0, $3, $3)
+   ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at`,
+);
+
+const CREATED_AT = statement('accounts_created_at', 'SELECT created_at FROM accounts WHERE partner_id = $1 AND document = $2');
+
+/**
+ * A credit in one statement: claims the idempotency key by inserting the credit first (a concurrent
+ * credit with the same key waits on the primary key, then inserts nothing), adds the amount to the
+ * account only if the claim did (a guarded UPDATE on the latest row version, so concurrent credits to
+ * one account add up), and writes its ledger entry. The caller rolls the transaction back when the key
+ * was claimed but no account was credited (unknown user): data-modifying CTEs always run.
+ */
 const CREDIT = statement(
   'accounts_credit',
-  `WITH credited AS (
-     INSERT INTO accounts (partner_id, document, available_micros, held_micros, updated_at)
-     VALUES ($1, $2, $3, 0, $4)
-     ON CONFLICT (partner_id, document)
-     DO UPDATE SET available_micros = accounts.available_micros + EXCLUDED.available_micros, updated_at = $4
-     RETURNING available_micros, held_micros, (xmax = 0) AS created),
+  `WITH claim AS (
+     INSERT INTO credits (partner_id, idempotency_key, document, amount_micros, reference, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (partner_id, idempotency_key) DO NOTHING
+     RETURNING 1),
+   credited AS (
+     UPDATE accounts SET available_micros = available_micros + $4::bigint, updated_at = $6
+     WHERE partner_id = $1 AND document = $3 AND EXISTS (SELECT 1 FROM claim)
+     RETURNING available_micros, held_micros),
    ledger AS (
-     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, created_at)
-     VALUES ($1, $2, 'sandbox_credit', $3, 0, $4))
-   SELECT available_micros, held_micros, created FROM credited`,
+     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, reference, created_at)
+     SELECT $1, $3, 'credit', $4::bigint, 0, $5, $6 FROM credited)
+   SELECT EXISTS (SELECT 1 FROM claim) AS claimed, c.available_micros, c.held_micros
+   FROM (SELECT 1) AS one LEFT JOIN credited c ON true`,
+);
+
+/** The credit that holds a key, and the current balance of its account. */
+const FIND_CREDIT = statement(
+  'credits_find',
+  `SELECT c.document, c.amount_micros, c.reference, a.available_micros, a.held_micros
+   FROM credits c JOIN accounts a ON a.partner_id = c.partner_id AND a.document = c.document
+   WHERE c.partner_id = $1 AND c.idempotency_key = $2`,
 );
 
 const LEDGER_MANY = statement(
@@ -54,6 +82,28 @@ export interface Balance {
   heldMicros: bigint;
 }
 
+/** A credit as asked for: `micros` to add to the user's available balance, once per idempotency key. */
+export interface NewCredit {
+  partnerId: string;
+  idempotencyKey: string;
+  document: string;
+  micros: bigint;
+  reference: string;
+}
+
+/** What a credit did: applied (the balance after it), nothing for an unknown user, or nothing because the key holds an earlier credit. */
+export type CreditOutcome =
+  | { applied: Balance }
+  | 'user_not_found'
+  | { earlier: Pick<NewCredit, 'document' | 'micros' | 'reference'>; balance: Balance };
+
+interface BalanceRow {
+  available_micros: string;
+  held_micros: string;
+}
+
+const toBalance = (r: BalanceRow): Balance => ({ availableMicros: BigInt(r.available_micros), heldMicros: BigInt(r.held_micros) });
+
 /**
  * A user's USDT account under one partner. Every movement of money goes through here and writes its
  * ledger entry in the same transaction; the guarded UPDATEs (and CHECK constraints below them) make
@@ -64,14 +114,45 @@ export class AccountRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async find(partnerId: string, document: string): Promise<Balance | null> {
-    const { rows } = await this.prisma.pool.query<{ available_micros: string; held_micros: string }>({ ...FIND, values: [partnerId, document] });
-    return rows[0] ? { availableMicros: BigInt(rows[0].available_micros), heldMicros: BigInt(rows[0].held_micros) } : null;
+    const { rows } = await this.prisma.pool.query<BalanceRow>({ ...FIND, values: [partnerId, document] });
+    return rows[0] ? toBalance(rows[0]) : null;
   }
 
-  /** Creates the account with `micros`, or adds them to it, with its ledger entry. Tells whether it was created. */
-  async credit(tx: Transaction, partnerId: string, document: string, micros: bigint): Promise<Balance & { created: boolean }> {
-    const [row] = await tx.rows<{ available_micros: string; held_micros: string; created: boolean }>(CREDIT, [partnerId, document, micros.toString(), new Date()]);
-    return { availableMicros: BigInt(row.available_micros), heldMicros: BigInt(row.held_micros), created: row.created };
+  /**
+   * Opens the user's account with a zero balance unless it exists; tells whether it was new and when it
+   * was opened. One statement each on the pool: a single row and no event, so no unit of work. After a
+   * lost race the insert returns nothing and the second statement sees the winner's committed row.
+   */
+  async open(partnerId: string, document: string, now: Date): Promise<{ created: boolean; createdAt: Date }> {
+    const inserted = await this.prisma.pool.query<{ created_at: Date }>({ ...OPEN, values: [partnerId, document, now] });
+    if (inserted.rows[0]) return { created: true, createdAt: inserted.rows[0].created_at };
+    const { rows } = await this.prisma.pool.query<{ created_at: Date }>({ ...CREATED_AT, values: [partnerId, document] });
+    return { created: false, createdAt: rows[0].created_at };
+  }
+
+  /**
+   * Applies a credit with its ledger entry (see CREDIT), or reads the earlier credit that holds its key:
+   * after CREDIT lost the key, this transaction's next statement (READ COMMITTED) sees the winner.
+   * On 'user_not_found' the caller must roll back: the key was claimed.
+   */
+  async credit(tx: Transaction, credit: NewCredit, now: Date): Promise<CreditOutcome> {
+    const { partnerId, idempotencyKey, document, micros, reference } = credit;
+    const [row] = await tx.rows<{ claimed: boolean; available_micros: string | null; held_micros: string | null }>(CREDIT, [
+      partnerId,
+      idempotencyKey,
+      document,
+      micros.toString(),
+      reference,
+      now,
+    ]);
+    if (row.available_micros !== null) return { applied: toBalance(row as BalanceRow) };
+    if (row.claimed) return 'user_not_found';
+    const [earlier] = await tx.rows<BalanceRow & { document: string; amount_micros: string; reference: string }>(FIND_CREDIT, [partnerId, idempotencyKey]);
+    if (!earlier) throw new Error(`credit ${idempotencyKey} of partner ${partnerId} conflicted but cannot be read`);
+    return {
+      earlier: { document: earlier.document.trimEnd(), micros: BigInt(earlier.amount_micros), reference: earlier.reference },
+      balance: toBalance(earlier),
+    };
   }
 
   /**

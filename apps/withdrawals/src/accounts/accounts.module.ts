@@ -2,10 +2,14 @@ import { Module } from '@nestjs/common';
 import { AccountRepository } from './account.repository';
 import { CreditAccountHandler } from './credit-account.handler';
 import { CreditAccountUseCase } from './credit-account.use-case';
+import { GetBalanceHandler } from './get-balance.handler';
+import { GetBalanceUseCase } from './get-balance.use-case';
+import { UpsertUserHandler } from './upsert-user.handler';
+import { UpsertUserUseCase } from './upsert-user.use-case';
 
 @Module({
-  controllers: [CreditAccountHandler],
-  providers: [AccountRepository, CreditAccountUseCase],
+  controllers: [UpsertUserHandler, CreditAccountHandler, GetBalanceHandler],
+  providers: [AccountRepository, UpsertUserUseCase, CreditAccountUseCase, GetBalanceUseCase],
   exports: [AccountRepository],
 })
 export class AccountsModule {}

@@ -1,15 +1,70 @@
 import { Injectable } from '@nestjs/common';
-import { CreditAccountCommand, CreditAccountResult, ok, Reply } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
-import { AccountRepository } from './account.repository';
+import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, ok, Reply, Topics } from '@partner/contracts';
+import { outboxMessage, UnitOfWork } from '@partner/kafka';
+import { AccountRepository, Balance, NewCredit } from './account.repository';
 
-/** Sandbox: create a user with a USDT balance, or credit an existing one. */
+/** Thrown to roll back the key's claim when there is no account to credit. */
+class UserNotFound extends Error {}
+
+const result = (balance: Balance, replayed: boolean): CreditAccountResult => ({
+  available_usdt_micros: Number(balance.availableMicros),
+  held_usdt_micros: Number(balance.heldMicros),
+  replayed,
+});
+
+/** The outbox row announcing an applied credit; keyed by account so one account's credits stay in order. */
+function accountCredited(credit: NewCredit, after: Balance, at: Date) {
+  const event: AccountCreditedEvent = {
+    partner_id: credit.partnerId,
+    document: credit.document,
+    usdt_micros: Number(credit.micros),
+    idempotency_key: credit.idempotencyKey,
+    reference: credit.reference,
+    available_usdt_micros: Number(after.availableMicros),
+    credited_at: at.toISOString(),
+  };
+  return outboxMessage(Topics.AccountCredited, `account:${credit.partnerId}:${credit.document}`, event);
+}
+
+/**
+ * Credits a user's USDT account, once per idempotency key of the partner: the credit, its ledger entry and
+ * its account-credited event commit together (AccountRepository.credit). The same key again with the same
+ * document, amount and reference is a replay, answered with the current balance; with anything else it is
+ * refused. An unknown user binds nothing: the key may be used again once the user exists.
+ */
 @Injectable()
 export class CreditAccountUseCase {
-  constructor(private readonly unitOfWork: UnitOfWork, private readonly accounts: AccountRepository) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly accounts: AccountRepository,
+  ) {}
 
   async execute(command: CreditAccountCommand): Promise<Reply<CreditAccountResult>> {
-    const result = await this.unitOfWork.run((tx) => this.accounts.credit(tx, command.partner_id, command.document, BigInt(command.usdt_micros)));
-    return ok({ document: command.document, usdt_micros: Number(result.availableMicros), created: result.created });
+    const credit: NewCredit = {
+      partnerId: command.partner_id,
+      idempotencyKey: command.idempotency_key,
+      document: command.document,
+      micros: BigInt(command.usdt_micros),
+      reference: command.reference,
+    };
+    const now = new Date();
+    try {
+      return await this.unitOfWork.run(async (tx): Promise<Reply<CreditAccountResult>> => {
+        const outcome = await this.accounts.credit(tx, credit, now);
+        if (outcome === 'user_not_found') throw new UserNotFound();
+        if ('applied' in outcome) {
+          tx.emit(accountCredited(credit, outcome.applied, now));
+          return ok(result(outcome.applied, false));
+        }
+        const { earlier } = outcome;
+        if (earlier.document !== credit.document || earlier.micros !== credit.micros || earlier.reference !== credit.reference) {
+          return fail('idempotency_key_reused', 'idempotency_key was already used with a different credit', 'idempotency_key');
+        }
+        return ok(result(outcome.balance, true));
+      });
+    } catch (error) {
+      if (error instanceof UserNotFound) return fail('user_not_found', `no user with document ${command.document}`);
+      throw error;
+    }
   }
 }

@@ -28,7 +28,8 @@ const MATIC_LOW_FEE = 20_000;
 async function newAccount(micros: number) {
   const partnerId = newUuid();
   const document = newCpf();
-  await unitOfWork.run((tx) => accounts.credit(tx, partnerId, document, BigInt(micros)));
+  await accounts.open(partnerId, document, new Date());
+  await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: BigInt(micros), reference: 'test funds' }, new Date()));
   return { partnerId, document };
 }
 

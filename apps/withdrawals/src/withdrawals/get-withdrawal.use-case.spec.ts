@@ -30,7 +30,8 @@ const get = new GetWithdrawalUseCase(withdrawals);
 async function newWithdrawal(address?: string) {
   const partnerId = newUuid();
   const document = newCpf();
-  await unitOfWork.run((tx) => accounts.credit(tx, partnerId, document, 100_000_000n));
+  await accounts.open(partnerId, document, new Date());
+  await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: 100_000_000n, reference: 'test funds' }, new Date()));
   const request = withdrawalRequest(document, { usdtmicros: 2_500_000, network: 'ETH' as const, fee_choice: 'MEDIUM' as const, ...(address ? { address } : {}) });
   const reply = await create.execute({ partner_id: partnerId, ...request });
   if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);

@@ -21,6 +21,7 @@ import { CreateWithdrawalCommand, CreateWithdrawalResult } from './withdrawals/c
 import { AccountBalance, CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
 import { GetBalanceQuery } from './withdrawals/get-balance/get-balance.query';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
+import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
 import { GetWithdrawalQuery, GetWithdrawalResult } from './withdrawals/get-withdrawal/get-withdrawal.query';
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 
@@ -70,6 +71,7 @@ export const ownerOfQuery = (topic: DirectQueryTopic): ServiceName => topic.slic
 /** Fire-and-forget event topics and the payload class each carries. */
 export const eventContracts = {
   [Topics.WithdrawalStateChanged]: WithdrawalStateChangedEvent,
+  [Topics.AccountCredited]: AccountCreditedEvent,
   [Topics.PixKeyStateChanged]: PixKeyStateChangedEvent,
   [Topics.PixInStateChanged]: PixInStateChangedEvent,
   [Topics.BusinessCustomerRegistered]: BusinessCustomerRegisteredEvent,

@@ -12,6 +12,8 @@ export const Topics = {
   WithdrawalsGet: 'withdrawals.query.get.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
+  /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */
+  AccountCredited: 'withdrawals.event.account-credited.v1',
 
   EventsList: 'events.query.list.v1',
   EventsMarkDelivered: 'events.command.mark-delivered.v1',

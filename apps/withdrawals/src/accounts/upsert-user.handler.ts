@@ -1,0 +1,14 @@
+import { Controller } from '@nestjs/common';
+import { RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
+import { HandleRequest } from '@partner/kafka';
+import { UpsertUserUseCase } from './upsert-user.use-case';
+
+@Controller()
+export class UpsertUserHandler {
+  constructor(private readonly upsertUser: UpsertUserUseCase) {}
+
+  @HandleRequest(Topics.WithdrawalsUpsertUser)
+  handle(command: UpsertUserCommand): Promise<RequestReply<typeof Topics.WithdrawalsUpsertUser>> {
+    return this.upsertUser.execute(command);
+  }
+}

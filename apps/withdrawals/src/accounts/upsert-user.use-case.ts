@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { ok, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
+import { AccountRepository } from './account.repository';
+
+/** Makes a user of a partner known here: opens their USDT account with a zero balance unless it exists. Idempotent. */
+@Injectable()
+export class UpsertUserUseCase {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  async execute(command: UpsertUserCommand): Promise<Reply<UpsertUserResult>> {
+    const { created, createdAt } = await this.accounts.open(command.partner_id, command.document, new Date());
+    return ok({ created, created_at: createdAt.toISOString() });
+  }
+}
