@@ -219,14 +219,14 @@ describe('credit-account (PostgreSQL)', () => {
     await expectLedgerMatches(partnerId, document);
   });
 
-  it('rolls the whole credit back when one of its writes fails: no credit, no ledger entry, no event', async () => {
+  it('refuses a credit that would take the balance past a safe integer (422 invalid_amount) and rolls it all back: no credit, no ledger entry, no event', async () => {
     const { partnerId, document } = await newUser();
     // Nine of the largest credits fit a safe integer; the tenth would not, and the CHECK on accounts refuses it.
     for (let i = 0; i < 9; i++) await credit.execute(creditOf(partnerId, document, { usdt_micros: MAX_CREDIT_MICROS }));
     const before = await written(partnerId);
     const command = creditOf(partnerId, document, { usdt_micros: MAX_CREDIT_MICROS });
 
-    await expect(credit.execute(command)).rejects.toThrow(/accounts_balance_safe_integer/);
+    expect(await credit.execute(command)).toEqual({ ok: false, error: { code: 'invalid_amount', message: expect.stringContaining('9007199254740991'), field: 'usdt_micros' } });
     expect(await written(partnerId)).toEqual(before);
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 9n * BigInt(MAX_CREDIT_MICROS), heldMicros: 0n });
   });

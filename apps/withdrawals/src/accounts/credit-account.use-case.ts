@@ -6,6 +6,10 @@ import { AccountRepository, Balance, NewCredit } from './account.repository';
 /** Thrown to roll back the key's claim when there is no account to credit. */
 class UserNotFound extends Error {}
 
+/** The balance would leave JSON's safe integers (the migration's accounts_balance_safe_integer CHECK). */
+const isBalanceOverflow = (error: unknown): boolean =>
+  (error as { code?: string; constraint?: string }).code === '23514' && (error as { constraint?: string }).constraint === 'accounts_balance_safe_integer';
+
 const result = (balance: Balance, replayed: boolean): CreditAccountResult => ({
   available_usdt_micros: Number(balance.availableMicros),
   held_usdt_micros: Number(balance.heldMicros),
@@ -64,6 +68,8 @@ export class CreditAccountUseCase {
       });
     } catch (error) {
       if (error instanceof UserNotFound) return fail('user_not_found', `no user with document ${command.document}`);
+      // What the caller sent, not a fault of ours: a 422, never a 500.
+      if (isBalanceOverflow(error)) return fail('invalid_amount', `the credit would take the balance over ${Number.MAX_SAFE_INTEGER} micros`, 'usdt_micros');
       throw error;
     }
   }
