@@ -10,7 +10,8 @@ export class GatewayConfig extends CommonConfig {
   HOST: string = '127.0.0.1';
 
   /** Enables the /sandbox/v1 helpers (test partners, users, balances). Never in production. */
-  @Transform(({ value }) => value === true || value === 'true')
+  // From the raw value: class-transformer applies its implicit conversion first (Boolean('false') is true).
+  @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
   @IsBoolean()
   SANDBOX: boolean = false;
 
