@@ -1,16 +1,23 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { KafkaModule, MessageBus } from '@partner/kafka';
 import { loggingModule, metricsModule } from '@partner/platform';
+import { ApiKeyRevocationsListener } from './api-keys/api-key-revocations.listener';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { OperatorsModule } from './operators/operators.module';
+import { PartnersModule } from './partners/partners.module';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
+import { OutboxModule, unpublishedOutboxModule } from './prisma/outbox.module';
 import { PrismaService } from './prisma/prisma.service';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { UsersModule } from './users/users.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 /** What the gateway's use cases need of the bus: `request` only (they send commands and queries). */
@@ -34,7 +41,8 @@ export class AppModule {
   static register(config: GatewayConfig, { overrideBus }: { overrideBus?: GatewayBus } = {}): DynamicModule {
     return {
       module: AppModule,
-      providers: [{ provide: GatewayConfig, useValue: config }, PrismaService],
+      // Other instances' key revocations arrive over Kafka; without it (overrideBus) this is the only instance.
+      providers: [{ provide: GatewayConfig, useValue: config }, PrismaService, ...(overrideBus ? [] : [ApiKeyRevocationsListener])],
       exports: [GatewayConfig, PrismaService],
       imports: [
         loggingModule('gateway', config.LOG_LEVEL),
@@ -52,7 +60,9 @@ export class AppModule {
                 idempotentProducer: false,
               }),
             }),
+        overrideBus ? unpublishedOutboxModule() : OutboxModule,
         AuthModule,
+        OperatorsModule,
         RateLimitModule,
         HealthModule,
         WithdrawalsModule,
@@ -60,6 +70,10 @@ export class AppModule {
         PixKeysModule,
         CustomersModule,
         PixInflowsModule.register({ sandbox: config.SANDBOX }),
+        PartnersModule,
+        ApiKeysModule,
+        UsersModule,
+        AuditModule,
         ...(config.SANDBOX ? [SandboxModule] : []),
       ],
     };

@@ -1,9 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ensureTopics } from '@partner/kafka';
 import { logRequests } from '@partner/platform';
 import { AppModule, GatewayBus } from './app.module';
+import { OperatorCallAudit } from './audit/audit-hook';
 import { GatewayConfig } from './config/gateway.config';
 import { frameworkErrorHandler } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
@@ -17,7 +19,8 @@ export interface GatewayAppOptions {
   logs?: boolean;
   /**
    * Replaces the Kafka MessageBus; the gateway then neither creates topics nor joins the `gateway`
-   * reply consumer group. Only the bench's in-process baseline (apps/bench-baseline) uses it.
+   * reply consumer group, nor hears other instances' key revocations (its own outbox stays unpublished).
+   * The bench's in-process baseline (apps/bench-baseline) and the gateway's specs use it.
    */
   overrideBus?: GatewayBus;
 }
@@ -30,12 +33,20 @@ export interface GatewayAppOptions {
  */
 export async function createGatewayApp(config: GatewayConfig, { logs = true, overrideBus }: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
   if (!overrideBus) await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
+  const audit = new OperatorCallAudit();
   // Request ids: the caller's sane X-Request-Id or a UUID (README: "Request ids"); never the raw header.
-  const adapter = new FastifyAdapter({ bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler, genReqId, requestIdHeader: false });
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => frameworkErrorHandler(error, request, reply, audit.beforeFrameworkError),
+    genReqId,
+    requestIdHeader: false,
+  });
   adapter.getInstance().removeContentTypeParser('text/plain');
   installJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, { bufferLogs: true, bodyParser: false });
   trackRequestIds(app);
+  audit.install(app);
   if (logs) {
     app.useLogger(app.get(Logger));
     logRequests(app);

@@ -1,6 +1,7 @@
 export * from './lib/topics';
 export * from './lib/reply';
 export * from './lib/contract-map';
+export * from './lib/query-transforms';
 export * from './lib/feed/feed-event.event';
 export * from './lib/withdrawals/withdrawal.types';
 export * from './lib/withdrawals/create-withdrawal/create-usdt-withdrawal.request';

@@ -11,3 +11,4 @@ export * from './lib/unit-of-work';
 export * from './lib/direct-queries';
 export * from './lib/service-unavailable.error';
 export * from './lib/request-context';
+export * from './lib/broadcast-subscription';

@@ -1,15 +1,19 @@
 import { ExecutionContext } from '@nestjs/common';
+import { ApiKeyRepository } from '../api-keys/api-key.repository';
+import { repositoryWith } from './api-key.spec-support';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/api-error';
 import { toHttpError } from '../http/http-error.filter';
 import { generateApiKey, hashApiKey, sameDigest } from './api-key';
+import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
-import { PartnerRepository } from './partner.repository';
 
 const contextWith = (headers: Record<string, string>) => {
   const request: Record<string, unknown> = { headers };
   return { request, context: { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext };
 };
+
+const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 });
 
 describe('API keys', () => {
   it('are random, prefixed, and stored only as a SHA-256 hex digest', () => {
@@ -22,26 +26,26 @@ describe('API keys', () => {
     expect(a.key.startsWith(a.prefix)).toBe(true);
     expect(sameDigest(a.hash, b.hash)).toBe(false);
   });
+
+  it('say live outside the sandbox: pk_live_ and a 16-character prefix', () => {
+    const live = generateApiKey('live');
+    expect(live.key).toMatch(/^pk_live_[A-Za-z0-9_-]{43}$/);
+    expect(live.prefix).toBe(live.key.slice(0, 16));
+  });
 });
 
 describe('ApiKeyGuard', () => {
-  const { key, hash } = generateApiKey();
-  let lookups = 0;
-  const partners = {
-    findByKeyHash: async (h: string) => {
-      lookups++;
-      return h === hash ? { id: 'p1', name: 'P', hash } : null;
-    },
-  } as unknown as PartnerRepository;
-  const guard = new ApiKeyGuard(partners, Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 }));
+  const { key } = generateApiKey();
+  const { keys, state } = repositoryWith(key);
+  const guard = new ApiKeyGuard(new ApiKeyCache(keys, config));
 
   it('attaches the partner of a known key, and remembers it', async () => {
     const { request, context } = contextWith({ 'x-api-key': key });
     expect(await guard.canActivate(context)).toBe(true);
     expect(request.partner).toEqual({ id: 'p1', name: 'P' });
-    const before = lookups;
+    const before = state.lookups;
     await guard.canActivate(contextWith({ 'x-api-key': key }).context);
-    expect(lookups).toBe(before);
+    expect(state.lookups).toBe(before);
   });
 
   it('puts the partner into the request context, which the logs and the services read', async () => {
@@ -65,8 +69,8 @@ describe('ApiKeyGuard', () => {
 
 describe('ApiKeyGuard when the database does not answer', () => {
   it('answers 503 service_unavailable (retry), not a 500', async () => {
-    const partners = { findByKeyHash: async () => Promise.reject(new Error('Connection terminated unexpectedly')) } as unknown as PartnerRepository;
-    const guard = new ApiKeyGuard(partners, Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 }));
+    const keys = { authenticate: async () => Promise.reject(new Error('Connection terminated unexpectedly')) } as unknown as ApiKeyRepository;
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config));
     const thrown = await guard.canActivate(contextWith({ 'x-api-key': generateApiKey().key }).context).catch((error: unknown) => error);
     // What the partner gets: the gateway's error filter maps the thrown error.
     expect(toHttpError(thrown)).toMatchObject({

@@ -1,8 +1,13 @@
 import { Global, Module } from '@nestjs/common';
-import { AdminKeyGuard } from './admin-key.guard';
+import { ApiKeyRepository } from '../api-keys/api-key.repository';
+import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
 import { PartnerRepository } from './partner.repository';
 
+/** Partner authentication (X-API-Key), global: every partner route's guard and what it reads. */
 @Global()
-@Module({ providers: [PartnerRepository, ApiKeyGuard, AdminKeyGuard], exports: [PartnerRepository, ApiKeyGuard, AdminKeyGuard] })
+@Module({
+  providers: [PartnerRepository, ApiKeyRepository, ApiKeyCache, ApiKeyGuard],
+  exports: [PartnerRepository, ApiKeyRepository, ApiKeyCache, ApiKeyGuard],
+})
 export class AuthModule {}

@@ -1,6 +1,26 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Max, Min, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { CommonConfig } from '@partner/config';
+
+/** Sandbox: a key is required, 16+ characters. Production: none (CLI-made keys) or 32+ characters. */
+const adminKeyProblem = (key: unknown, sandbox: boolean): string | undefined => {
+  const length = typeof key === 'string' ? key.length : 0;
+  if (sandbox) return length >= 16 ? undefined : 'ADMIN_API_KEY must be set (16+ characters) when SANDBOX=true';
+  return length === 0 || length >= 32
+    ? undefined
+    : 'ADMIN_API_KEY is too weak for SANDBOX=false: use 32+ random characters (e.g. `openssl rand -base64 32`), or leave it empty and create operator keys with the CLI';
+};
+
+function IsStrongEnoughAdminKey(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isStrongEnoughAdminKey',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: (args: ValidationArguments) => adminKeyProblem(args.value, (args.object as GatewayConfig).SANDBOX) ?? '' },
+      validator: { validate: (value: unknown, args?: ValidationArguments) => !adminKeyProblem(value, Boolean((args?.object as GatewayConfig | undefined)?.SANDBOX)) },
+    });
+}
 
 export class GatewayConfig extends CommonConfig {
   @IsInt() @Min(0) @Max(65535)
@@ -10,13 +30,20 @@ export class GatewayConfig extends CommonConfig {
   HOST: string = '127.0.0.1';
 
   /** Enables the /sandbox/v1 helpers (test partners, users, balances). Never in production. */
-  @Transform(({ value }) => value === true || value === 'true')
+  // From the raw value: class-transformer applies its implicit conversion first (Boolean('false') is true).
+  @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
   @IsBoolean()
   SANDBOX: boolean = false;
 
-  /** Admin key for /sandbox/v1/partners; required when SANDBOX is on. */
-  @ValidateIf((c: GatewayConfig) => c.SANDBOX)
-  @IsString() @MinLength(16, { message: 'ADMIN_API_KEY must be set (16+ characters) when SANDBOX=true' })
+  /**
+   * An operator key (X-Admin-Key of /admin/v1 and /sandbox/v1/partners). At start its SHA-256 is added to
+   * gateway.operator_keys (name `environment`) when absent; keys created by the CLI work alongside it.
+   * Required with SANDBOX=true (16+ characters). Outside the sandbox it may be left empty once an operator
+   * key exists in the table (the gateway refuses to start with none at all), and when set it must be
+   * 32+ characters.
+   */
+  @IsString()
+  @IsStrongEnoughAdminKey()
   ADMIN_API_KEY: string = '';
 
   /** How long a request waits for the service behind it before answering 503. */
@@ -38,6 +65,14 @@ export class GatewayConfig extends CommonConfig {
   /** Requests a partner may make at once before the sustained rate applies (the token bucket's size). */
   @IsInt() @Min(1) @Max(1_000_000)
   RATE_LIMIT_BURST: number = 100;
+
+  /** Sustained requests per second each operator key may make on /admin/v1. */
+  @IsInt() @Min(1) @Max(1_000_000)
+  ADMIN_RATE_LIMIT_PER_SECOND: number = 20;
+
+  /** Requests an operator key may make at once on /admin/v1 before the sustained rate applies. */
+  @IsInt() @Min(1) @Max(1_000_000)
+  ADMIN_RATE_LIMIT_BURST: number = 40;
 
   /**
    * Where the rate limit's buckets live: `memory` (each gateway instance its own: N instances allow N ×

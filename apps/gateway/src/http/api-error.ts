@@ -21,6 +21,7 @@ export const STATUS_OF_CODE: Record<string, number> = {
   unauthorized: 401,
   not_found: 404,
   user_not_found: 404,
+  partner_not_found: 404,
   already_exists: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

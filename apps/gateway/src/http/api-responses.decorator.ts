@@ -20,6 +20,9 @@ export type ErrorShape = 'error' | 'status';
 /** What every authenticated partner route may answer: a bad key, the rate limit, a service that did not answer. */
 export const PARTNER_ERRORS = ['unauthorized', 'rate_limited', 'service_unavailable'] as const;
 
+/** What every operator route (/admin/v1) may answer: a bad X-Admin-Key, the operator's rate limit, a dependency down. */
+export const OPERATOR_ERRORS = ['unauthorized', 'rate_limited', 'service_unavailable'] as const;
+
 /** What every route with a JSON body may answer before its own validation: bad JSON, too large, not JSON. */
 export const JSON_BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
 
@@ -34,6 +37,7 @@ const CODES: Record<string, { when: string; message: string; field?: string }> =
   unauthorized: { when: 'missing or unknown key', message: 'missing or unknown X-API-Key' },
   not_found: { when: 'no such resource for this partner', message: 'no such resource' },
   user_not_found: { when: 'no user with that CPF under this partner', message: 'no user with document 52998224725' },
+  partner_not_found: { when: 'no partner with the partner_id of the path', message: 'no partner with id 7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' },
   already_exists: { when: 'it exists already', message: 'already exists' },
   payload_too_large: { when: 'the body is over BODY_LIMIT_BYTES (64 KiB)', message: 'Request body is too large' },
   unsupported_media_type: { when: 'the body is not application/json', message: 'Unsupported Media Type: text/plain' },

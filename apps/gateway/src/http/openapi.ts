@@ -10,13 +10,14 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .setDescription(OPENAPI_DESCRIPTION)
     .setVersion('v1')
     .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'The partner API key: pk_sandbox_ and 43 characters' }, 'partner')
-    .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'The gateway admin key (ADMIN_API_KEY), sandbox partner creation only' }, 'admin')
+    .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'An operator key (ADMIN_API_KEY, or one created with the CLI): the operator API /admin/v1, and sandbox partner creation' }, 'admin')
     .addTag('withdrawals', 'USDT withdrawals to EVM addresses; usdt_withdrawal events tell how each ended')
     .addTag('pix-keys', "The user's CPF as their Pix key; pix_key events tell how registration and deletion ended")
     .addTag('pix-in', 'Incoming Pix payments to your users; pix_in events report each step')
     .addTag('business customers', 'Business customer registration; a business_customer event follows')
     .addTag('events', 'The feed of events of every type, pulled and acknowledged')
     .addTag('sandbox', 'Test helpers, only with SANDBOX=true')
+    .addTag('operator', "The operator API (/admin/v1, X-Admin-Key; not for partners): partners, their API keys, users and balances, and the audit log of every operator call")
     .addTag('health', 'Probes, no key')
     .build();
 }
@@ -47,7 +48,8 @@ Money is integers: USDT in micros (1 USDT = 1,000,000), BRL in cents. Timestamps
 \`unauthorized\`). A partner sees and changes only its own users, resources and events; another partner's are
 404, as if they did not exist. Requests are rate limited per partner (a token bucket, by default 50 requests per second in bursts of 100;
 past it, 429 \`rate_limited\` with \`Retry-After\` in seconds).
-The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments) exist only in the sandbox.
+The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments) exist only in the sandbox. The
+\`/admin/v1\` routes (tag \`operator\`) are the operator's, with an operator key in \`X-Admin-Key\`; a partner key never opens them.
 
 **Errors**: JSON in the body shape of the endpoint family: \`{error, message, field?}\` for withdrawals, business
 customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \`error\`/\`status\` is a stable code

@@ -3,7 +3,7 @@ import { schemaPrismaClient } from '@partner/platform';
 import { GatewayConfig } from '../config/gateway.config';
 import { PrismaClient } from '../generated/prisma/client';
 
-/** The gateway's own tables (partners, API key hashes), in PostgreSQL schema `gateway`. */
+/** The gateway's own tables (partners, API key and operator key hashes, rate limit buckets, audit log, outbox), in PostgreSQL schema `gateway`. */
 export const DB_SCHEMA = 'gateway';
 
 @Injectable()

@@ -5,12 +5,20 @@ import { RateLimitGuard } from './rate-limit.guard';
 import { MemoryRateLimitStore, RateLimitStore } from './rate-limit.store';
 
 // Unit: the guard's decisions, with the partner on the request as ApiKeyGuard leaves it.
-const config = loadConfig(GatewayConfig, { ...process.env, DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: '127.0.0.1:1', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' });
+const config = loadConfig(GatewayConfig, {
+  ...process.env,
+  DATABASE_URL: 'postgresql://x@127.0.0.1/x',
+  KAFKA_BROKERS: '127.0.0.1:1',
+  RATE_LIMIT_PER_SECOND: '1',
+  RATE_LIMIT_BURST: '2',
+  ADMIN_RATE_LIMIT_PER_SECOND: '1',
+  ADMIN_RATE_LIMIT_BURST: '3',
+});
 
-function call(guard: RateLimitGuard, partner?: { id: string }) {
+function call(guard: RateLimitGuard, partner?: { id: string }, operator?: { id: string }) {
   const headers: Record<string, string> = {};
   const context = {
-    switchToHttp: () => ({ getRequest: () => ({ partner }), getResponse: () => ({ header: (k: string, v: string) => (headers[k] = v) }) }),
+    switchToHttp: () => ({ getRequest: () => ({ partner, operator }), getResponse: () => ({ header: (k: string, v: string) => (headers[k] = v) }) }),
   } as unknown as ExecutionContext;
   return { result: guard.canActivate(context), headers };
 }
@@ -27,7 +35,18 @@ describe('RateLimitGuard', () => {
     expect(third.headers['retry-after']).toBe('1');
   });
 
-  it('counts nothing for routes without a partner (health, admin)', async () => {
+  it('limits each operator key in a bucket of its own, with the ADMIN_RATE_LIMIT_* limit', async () => {
+    const taken: string[] = [];
+    const memory = new MemoryRateLimitStore();
+    const store: RateLimitStore = { take: (bucket, limit) => (taken.push(bucket), memory.take(bucket, limit)) };
+    const guard = new RateLimitGuard(config, store);
+    for (let i = 0; i < 3; i++) expect(await call(guard, undefined, { id: 'o1' }).result).toBe(true);
+    await expect(call(guard, undefined, { id: 'o1' }).result).rejects.toMatchObject({ status: 429, detail: { message: expect.stringContaining('bursts of 3') } });
+    expect(await call(guard, { id: 'o1' }).result).toBe(true);
+    expect(new Set(taken)).toEqual(new Set(['operator:o1', 'o1']));
+  });
+
+  it('counts nothing for routes without a partner or an operator (health, sandbox partner creation)', async () => {
     const refuseAll: RateLimitStore = { take: async () => ({ allowed: false, retryAfterSeconds: 9 }) };
     expect(await call(new RateLimitGuard(config, refuseAll)).result).toBe(true);
   });

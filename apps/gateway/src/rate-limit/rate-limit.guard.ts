@@ -3,6 +3,7 @@ import { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import { GatewayConfig } from '../config/gateway.config';
 import { apiErrorOf } from '../http/api-error';
+import type { OperatorRequest } from '../operators/admin-key.guard';
 import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit.store';
 import { RateLimit, TakeResult } from './token-buckets';
 
@@ -10,8 +11,10 @@ import { RateLimit, TakeResult } from './token-buckets';
  * Per-partner rate limit (README: "Rate limiting"). It runs right after ApiKeyGuard (PartnerAuth puts
  * them in that order), so the partner is known and unauthenticated requests (already answered 401) are
  * not counted; it runs before validation (pipes), so malformed requests count too. The partner's own
- * limit (set at creation) wins over the defaults. When the shared store cannot be reached the request is
- * let through (logged): a database hiccup must not turn into a 429 or a 500 for every partner.
+ * limit (set at creation) wins over the defaults. On operator routes it runs after AdminKeyGuard
+ * (OperatorAuth) and limits each operator key (ADMIN_RATE_LIMIT_*, bucket `operator:<key id>`). When the
+ * shared store cannot be reached the request is let through (logged): a database hiccup must not turn
+ * into a 429 or a 500 for every partner.
  *
  * A guard, not an interceptor: with no interceptor on a route Nest calls the handler directly, without
  * the RxJS pipeline and the AsyncResource it builds per request (about a tenth of the gateway's CPU).
@@ -20,29 +23,40 @@ import { RateLimit, TakeResult } from './token-buckets';
 export class RateLimitGuard implements CanActivate {
   private readonly logger = new Logger(RateLimitGuard.name);
   private readonly defaults: RateLimit;
+  private readonly operatorLimit: RateLimit;
 
   constructor(
     config: GatewayConfig,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
   ) {
     this.defaults = { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST };
+    this.operatorLimit = { perSecond: config.ADMIN_RATE_LIMIT_PER_SECOND, burst: config.ADMIN_RATE_LIMIT_BURST };
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const partner = http.getRequest<Partial<AuthenticatedRequest>>().partner;
-    if (!partner) return true;
-    const perSecond = partner.rateLimitPerSecond ?? this.defaults.perSecond;
-    const burst = partner.rateLimitBurst ?? (partner.rateLimitPerSecond ? Math.max(1, partner.rateLimitPerSecond) : this.defaults.burst);
-    const taken = await this.take(partner.id, { perSecond, burst });
+    const request = http.getRequest<Partial<AuthenticatedRequest> & OperatorRequest>();
+    const partner = request.partner;
+    let bucketId: string;
+    let limit: RateLimit;
+    if (partner) {
+      bucketId = partner.id;
+      const perSecond = partner.rateLimitPerSecond ?? this.defaults.perSecond;
+      limit = { perSecond, burst: partner.rateLimitBurst ?? (partner.rateLimitPerSecond ? Math.max(1, partner.rateLimitPerSecond) : this.defaults.burst) };
+    } else if (request.operator) {
+      bucketId = `operator:${request.operator.id}`;
+      limit = this.operatorLimit;
+    } else return true;
+    const taken = await this.take(bucketId, limit);
     if (taken.allowed) return true;
+    const { perSecond, burst } = limit;
     void http.getResponse<FastifyReply>().header('retry-after', String(taken.retryAfterSeconds));
     throw apiErrorOf({ code: 'rate_limited', message: `too many requests: at most ${perSecond} per second (bursts of ${burst}); retry after ${taken.retryAfterSeconds} s` });
   }
 
-  private async take(partnerId: string, limit: RateLimit): Promise<TakeResult> {
+  private async take(bucketId: string, limit: RateLimit): Promise<TakeResult> {
     try {
-      return await this.store.take(partnerId, limit);
+      return await this.store.take(bucketId, limit);
     } catch (error) {
       this.logger.warn(`rate limit store unavailable, request let through: ${(error as Error).message}`);
       return { allowed: true };

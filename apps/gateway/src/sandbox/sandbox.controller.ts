@@ -2,20 +2,20 @@ import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common
 import { SandboxUserRequest, SandboxUserResponse } from '@partner/contracts';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { AdminKeyGuard } from '../auth/admin-key.guard';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
+import { AdminKeyGuard } from '../operators/admin-key.guard';
 import { CreatePartnerRequest, CreatePartnerResponse } from './sandbox.dto';
-import { CreatePartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
+import { CreateSandboxPartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
 
 /** Test helpers, mounted only when SANDBOX=true (README: "Sandbox"). */
 @ApiTags('sandbox')
 @Controller('sandbox/v1')
 export class SandboxController {
-  constructor(private readonly createPartner: CreatePartnerUseCase, private readonly upsertUser: UpsertSandboxUserUseCase) {}
+  constructor(private readonly createPartner: CreateSandboxPartnerUseCase, private readonly upsertUser: UpsertSandboxUserUseCase) {}
 
   @Post('partners')
   @ApiOperation({ operationId: 'createSandboxPartner', summary: 'Sandbox: create a partner and its API key', description: 'Only when SANDBOX=true; needs X-Admin-Key. Not rate limited.' })
@@ -24,7 +24,7 @@ export class SandboxController {
   @ApiSecurity('admin')
   @UseGuards(AdminKeyGuard)
   @HttpCode(201)
-  partners(@Body(new ContractPipe(CreatePartnerRequest)) body: CreatePartnerRequest) {
+  partners(@Body(new ContractPipe(CreatePartnerRequest)) body: CreatePartnerRequest): Promise<CreatePartnerResponse> {
     return this.createPartner.execute(body);
   }
 
@@ -43,7 +43,7 @@ export class SandboxController {
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(SandboxUserRequest)) body: SandboxUserRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<{ document: string; usdt_micros: number }> {
+  ): Promise<SandboxUserResponse> {
     const result = await this.upsertUser.execute(partner.id, body);
     void reply.status(result.created ? 201 : 200);
     return { document: result.document, usdt_micros: result.usdt_micros };

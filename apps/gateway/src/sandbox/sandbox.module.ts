@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { PartnersModule } from '../partners/partners.module';
+import { UsersModule } from '../users/users.module';
 import { SandboxController } from './sandbox.controller';
-import { CreatePartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
+import { CreateSandboxPartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
 
-@Module({ controllers: [SandboxController], providers: [CreatePartnerUseCase, UpsertSandboxUserUseCase] })
+/** Test helpers (SANDBOX=true only), thin wrappers over the operator API's use cases. */
+@Module({ imports: [PartnersModule, ApiKeysModule, UsersModule], controllers: [SandboxController], providers: [CreateSandboxPartnerUseCase, UpsertSandboxUserUseCase] })
 export class SandboxModule {}

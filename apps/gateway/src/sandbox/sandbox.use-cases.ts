@@ -1,43 +1,45 @@
 import { Injectable } from '@nestjs/common';
-import { CreditAccountResult, SandboxUserRequest, Topics } from '@partner/contracts';
-import { MessageBus } from '@partner/kafka';
-import { PartnerRepository } from '../auth/partner.repository';
-import { unwrap } from '../http/unwrap-reply';
-import { CreatePartnerRequest } from './sandbox.dto';
+import { SandboxUserRequest, SandboxUserResponse } from '@partner/contracts';
+import { randomUUID } from 'node:crypto';
+import { CreateApiKeyUseCase } from '../api-keys/create-api-key.use-case';
+import { CreatePartnerUseCase } from '../partners/create-partner.use-case';
+import { CreditUserUseCase } from '../users/credit-user.use-case';
+import { GetUserBalanceUseCase } from '../users/get-user-balance.use-case';
+import { RegisterUserUseCase } from '../users/register-user.use-case';
+import { CreatePartnerRequest, CreatePartnerResponse } from './sandbox.dto';
 
+/** The sandbox's one-call partner: the operator API's partner creation, then its first key. */
 @Injectable()
-export class CreatePartnerUseCase {
-  constructor(private readonly partners: PartnerRepository) {}
+export class CreateSandboxPartnerUseCase {
+  constructor(private readonly createPartner: CreatePartnerUseCase, private readonly createApiKey: CreateApiKeyUseCase) {}
 
-  async execute(request: CreatePartnerRequest): Promise<{ id: string; name: string; api_key: string }> {
-    const { partner, apiKey } = await this.partners.create(request.name ?? 'sandbox partner', {
-      rateLimitPerSecond: request.rate_limit_per_second,
-      rateLimitBurst: request.rate_limit_burst,
-    });
-    return { id: partner.id, name: partner.name, api_key: apiKey };
+  async execute(request: CreatePartnerRequest): Promise<CreatePartnerResponse> {
+    const partner = await this.createPartner.execute({ ...request, name: request.name ?? 'sandbox partner' });
+    const { api_key } = await this.createApiKey.execute(partner.id);
+    return { id: partner.id, name: partner.name, api_key };
   }
 }
 
 /**
- * Creates or credits a sandbox user in every service that keeps users of its own (withdrawals: the USDT
- * balance; pix-keys and inflows: who may own a key or receive a Pix). It answers after all of them
- * committed, so the user is usable everywhere at once (read-your-writes). Each call is idempotent, so a
- * retry after a partial failure completes the fan-out.
+ * The sandbox's one-call user: registered in every service (the operator API's registration), credited
+ * when usdt_micros > 0 (a credit of its own each call: a fresh idempotency key, reference `sandbox`), and
+ * answered with the available balance. `created`: the user is new.
  */
 @Injectable()
 export class UpsertSandboxUserUseCase {
-  constructor(private readonly bus: MessageBus) {}
+  constructor(
+    private readonly registerUser: RegisterUserUseCase,
+    private readonly creditUser: CreditUserUseCase,
+    private readonly getBalance: GetUserBalanceUseCase,
+  ) {}
 
-  async execute(partnerId: string, request: SandboxUserRequest): Promise<CreditAccountResult> {
-    const key = `${partnerId}:${request.document}`;
-    const user = { partner_id: partnerId, document: request.document };
-    const [credit, pixKeys, inflows] = await Promise.all([
-      this.bus.request(Topics.WithdrawalsCreditAccount, { ...request, partner_id: partnerId }, key),
-      this.bus.request(Topics.PixKeysUpsertUser, user, key),
-      this.bus.request(Topics.InflowsUpsertUser, user, key),
-    ]);
-    unwrap(pixKeys);
-    unwrap(inflows);
-    return unwrap(credit);
+  async execute(partnerId: string, request: SandboxUserRequest): Promise<SandboxUserResponse & { created: boolean }> {
+    const { document, usdt_micros } = request;
+    const { created } = await this.registerUser.execute(partnerId, document);
+    const balance =
+      usdt_micros > 0
+        ? await this.creditUser.execute(partnerId, document, { usdt_micros, idempotency_key: randomUUID(), reference: 'sandbox' })
+        : await this.getBalance.execute(partnerId, document);
+    return { document, usdt_micros: balance.available_usdt_micros, created };
   }
 }

@@ -22,6 +22,10 @@ export class CommonConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  /** How often an outbox relay looks for unpublished events when nothing woke it (the services', and the gateway's). */
+  @IsInt() @Min(10) @Max(60_000)
+  OUTBOX_POLL_MS: number = 1_000;
 }
 
 /** Settings of the Kafka-driven services (everything but the gateway). */
@@ -33,8 +37,4 @@ export class ServiceConfig extends CommonConfig {
   /** How many messages one instance handles at once, across and within partitions (one key at a time). */
   @IsInt() @Min(1) @Max(1024)
   KAFKA_CONCURRENCY: number = 64;
-
-  /** How often the outbox relay looks for unpublished events when nothing woke it. */
-  @IsInt() @Min(10) @Max(60_000)
-  OUTBOX_POLL_MS: number = 1_000;
 }

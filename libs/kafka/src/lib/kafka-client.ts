@@ -1,7 +1,7 @@
 import { connect as netConnect, Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Logger } from '@nestjs/common';
-import { ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel } from 'kafkajs';
+import { Consumer, ConsumerRunConfig, ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel } from 'kafkajs';
 import { RequestContexts } from './request-context';
 
 export interface KafkaConnection {
@@ -77,4 +77,28 @@ export async function retried<T>(step: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+/**
+ * Connects, subscribes and runs a consumer, and resolves once it has joined its group (its partitions
+ * assigned). `seek`: positions to start from (applied once it runs), instead of the group's committed
+ * offsets or `fromBeginning`. Fails when the group is not joined within `timeoutMs`.
+ */
+export async function runJoined(
+  consumer: Consumer,
+  topics: string[],
+  fromBeginning: boolean,
+  run: ConsumerRunConfig,
+  { seek = [], timeoutMs = 60_000 }: { seek?: Array<{ topic: string; partition: number; offset: string }>; timeoutMs?: number } = {},
+): Promise<void> {
+  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  await consumer.connect();
+  await retried(() => consumer.subscribe({ topics, fromBeginning }));
+  await consumer.run(run);
+  for (const position of seek) consumer.seek(position);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`consumer of ${topics.join(', ')} did not join its group within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  await Promise.race([joined, deadline]).finally(() => clearTimeout(timer));
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Consumer, Kafka, Producer } from 'kafkajs';
 import { EventPayload, EventTopic, RequestPayload, RequestReply, RequestTopic, ServiceName } from '@partner/contracts';
-import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka-client';
+import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried, runJoined } from './kafka-client';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DirectQueryClient } from './direct-queries';
@@ -187,11 +187,8 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     this.channel = channel;
     const consumer = kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
     this.replyConsumer = consumer;
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-    await consumer.connect();
     // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
-    await retried(() => consumer.subscribe({ topics: [topic], fromBeginning: true }));
-    await consumer.run({
+    await runJoined(consumer, [topic], true, {
       autoCommit: false,
       eachBatchAutoResolve: true,
       eachBatch: async ({ batch }) => {
@@ -206,11 +203,6 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
         }
       },
     });
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`reply consumer of ${topic} did not join its group within 60 s`)), 60_000);
-    });
-    await Promise.race([joined, deadline]).finally(() => clearTimeout(timer));
   }
 
   async onApplicationShutdown(): Promise<void> {

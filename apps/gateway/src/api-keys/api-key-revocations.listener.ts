@@ -1,0 +1,32 @@
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Topics } from '@partner/contracts';
+import { BroadcastSubscription } from '@partner/kafka';
+import { ApiKeyCache } from '../auth/api-key-cache';
+import { GatewayConfig } from '../config/gateway.config';
+
+/**
+ * Every gateway instance hears every API key revocation (a consumer group of its own, from the topic's
+ * end: after a restart the database is the truth, and the key cache starts empty) and forgets the key at
+ * once, so a revoked key answers 401 on every instance within about a second, not after API_KEY_CACHE_MS.
+ */
+@Injectable()
+export class ApiKeyRevocationsListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly subscription: BroadcastSubscription<typeof Topics.GatewayApiKeyRevoked>;
+
+  constructor(config: GatewayConfig, keyCache: ApiKeyCache) {
+    this.subscription = new BroadcastSubscription({
+      connection: { brokers: config.KAFKA_BROKERS, clientId: `gateway-revocations-${process.pid}` },
+      topic: Topics.GatewayApiKeyRevoked,
+      group: 'gateway.api-key-revocations',
+      handle: (event) => keyCache.forget(event.key_id),
+    });
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.subscription.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.subscription.stop();
+  }
+}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { PartnerRepository } from '../auth/partner.repository';
+import { GatewayConfig } from '../config/gateway.config';
+import { unixSeconds } from '../http/unix-seconds';
+import { requireKnownPartner } from '../partners/known-partner';
+import { ApiKeyRepository } from './api-key.repository';
+import { AdminNewApiKey } from './api-keys.dto';
+
+/**
+ * Issues one more API key to a partner; the others stay active, so a partner rotates without downtime
+ * (new key deployed, then the old one revoked). Keys say which environment they belong to: `pk_live_`,
+ * or `pk_sandbox_` on a sandbox gateway.
+ */
+@Injectable()
+export class CreateApiKeyUseCase {
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  async execute(partnerId: string): Promise<AdminNewApiKey> {
+    await requireKnownPartner(this.partners, partnerId);
+    const { record, apiKey } = await this.keys.create(partnerId, this.config.SANDBOX ? 'sandbox' : 'live');
+    return { id: record.id, api_key: apiKey, prefix: record.prefix, created_at: unixSeconds(record.created_at) };
+  }
+}

@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { auditEntryOf } from './audit-hook';
+
+const request = (over: Record<string, unknown>) => ({ method: 'DELETE', id: 'req-1', params: {}, routeOptions: {}, ...over }) as unknown as FastifyRequest;
+const reply = (statusCode: number) => ({ statusCode }) as FastifyReply;
+
+describe('auditEntryOf', () => {
+  it('records the operator, the route pattern, the path parameters, the status and the request id', () => {
+    const entry = auditEntryOf(
+      request({
+        operator: { id: 'o1', name: 'ops', prefix: 'adm_abc' },
+        routeOptions: { url: '/admin/v1/partners/:partner_id/api-keys/:key_id' },
+        params: { partner_id: 'p1', key_id: 'k1' },
+      }),
+      reply(200),
+    );
+    expect(entry).toEqual({
+      operatorKeyId: 'o1',
+      operatorKeyPrefix: 'adm_abc',
+      method: 'DELETE',
+      route: '/admin/v1/partners/:partner_id/api-keys/:key_id',
+      partnerId: 'p1',
+      keyId: 'k1',
+      document: null,
+      statusCode: 200,
+      requestId: 'req-1',
+    });
+  });
+
+  it('records a refused call without an operator, with its parameters as sent (bounded)', () => {
+    const entry = auditEntryOf(request({ routeOptions: { url: '/admin/v1/partners/:partner_id/users' }, params: { partner_id: 'x'.repeat(500) } }), reply(401));
+    expect(entry).toMatchObject({ operatorKeyId: null, operatorKeyPrefix: null, statusCode: 401, partnerId: 'x'.repeat(128) });
+  });
+
+  it.each([[undefined], ['/admin/v1/*'], ['/admin/v1']])('calls a path no operator route has (route %p) unmatched', (url) => {
+    expect(auditEntryOf(request({ routeOptions: { url }, params: { '*': 'nothing/here' } }), reply(404)).route).toBe('unmatched');
+  });
+});

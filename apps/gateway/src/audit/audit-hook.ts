@@ -1,0 +1,84 @@
+import { Logger } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest, HTTPMethods, onSendHookHandler } from 'fastify';
+import { errorBody } from '../http/error-body';
+import type { OperatorRequest } from '../operators/admin-key.guard';
+import { AuditEntry, AuditLogRepository } from './audit-log.repository';
+
+/** The operator API's path prefix: every call under it is audited. */
+export const OPERATOR_PREFIX = '/admin/v1';
+
+/** The routes of operator paths that match no operator route: they answer 404 like any unknown path, audited. */
+const CATCH_ALL = [OPERATOR_PREFIX, `${OPERATOR_PREFIX}/*`];
+const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Path parameters are kept as sent (a refused call's malformed ones too), bounded. */
+const param = (params: unknown, name: string): string | null => {
+  const value = (params as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value.slice(0, 128) : null;
+};
+
+/** The audit entry of an answered operator call. */
+export function auditEntryOf(request: FastifyRequest, reply: FastifyReply): AuditEntry {
+  const operator = (request as OperatorRequest).operator;
+  const route = request.routeOptions?.url;
+  return {
+    operatorKeyId: operator?.id ?? null,
+    operatorKeyPrefix: operator?.prefix ?? null,
+    method: request.method,
+    route: route && !CATCH_ALL.includes(route) ? route : 'unmatched',
+    partnerId: param(request.params, 'partner_id'),
+    keyId: param(request.params, 'key_id'),
+    document: param(request.params, 'document'),
+    statusCode: reply.statusCode,
+    requestId: request.id,
+  };
+}
+
+/**
+ * Writes every /admin/v1 call to the audit log, whatever its outcome (401, 400, 404, 429 included),
+ * before its answer leaves: an onSend hook, awaited, so a client that reads the log right after its call
+ * finds it. The hook is attached to the operator routes only (as they are registered), so partner
+ * requests do not run it at all; unknown /admin/v1 paths get a catch-all route of their own for the same
+ * reason, and a URL Fastify refuses before routing (bad percent-encoding) is written through
+ * `beforeFrameworkError`. A failed write is logged as an error and the answer still goes out: the call
+ * has happened (a partner created, a key revoked), and hiding its outcome would make the caller retry it.
+ */
+export class OperatorCallAudit {
+  private readonly logger = new Logger('AuditLog');
+  private audit?: AuditLogRepository;
+
+  /** Call before the app is initialised (routes are registered then). */
+  install(app: NestFastifyApplication): void {
+    this.audit = app.get(AuditLogRepository, { strict: false });
+    const record: onSendHookHandler = async (request, reply, payload) => {
+      await this.write(request, reply);
+      return payload;
+    };
+    const fastify = app.getHttpAdapter().getInstance();
+    fastify.addHook('onRoute', (route) => {
+      if (!isOperatorPath(route.url)) return;
+      const existing = route.onSend ?? [];
+      route.onSend = [...(Array.isArray(existing) ? existing : [existing]), record];
+    });
+    const notFound = (request: FastifyRequest, reply: FastifyReply) => reply.status(404).send(errorBody(request, { code: 'not_found', message: `Cannot ${request.method} ${request.url}` }));
+    for (const url of CATCH_ALL) fastify.route({ method: METHODS, url, exposeHeadRoute: false, handler: notFound });
+  }
+
+  /** For the `frameworkErrors` handler: the answers Fastify gives before routing, to operator paths. */
+  readonly beforeFrameworkError = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (isOperatorPath(request.url)) await this.write(request, reply);
+  };
+
+  private async write(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!this.audit) return;
+    const entry = auditEntryOf(request, reply);
+    try {
+      await this.audit.append(entry);
+    } catch (error) {
+      this.logger.error(`audit entry not written (${entry.method} ${entry.route} ${entry.statusCode}, request ${entry.requestId}): ${(error as Error).message}`);
+    }
+  }
+}
+
+const isOperatorPath = (url: string): boolean => url === OPERATOR_PREFIX || url.startsWith(`${OPERATOR_PREFIX}/`) || url.startsWith(`${OPERATOR_PREFIX}?`);

@@ -1,0 +1,27 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAnswer, ApiErrors, OPERATOR_ERRORS } from '../http/api-responses.decorator';
+import { ContractPipe } from '../http/contract-body.pipe';
+import { OperatorAuth } from '../operators/operator-auth.decorator';
+import { AuditLogPage, AuditLogQuery } from './audit.dto';
+import { ListAuditLogUseCase } from './list-audit-log.use-case';
+
+/** Operator API: the audit log of every operator call. */
+@ApiTags('operator')
+@Controller('admin/v1/audit-log')
+@OperatorAuth()
+export class AuditLogController {
+  constructor(private readonly listAuditLog: ListAuditLogUseCase) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listAuditLog',
+    summary: 'Read the audit log of the operator API',
+    description: 'Every /admin/v1 call, refused ones included, written before its answer was sent. Newest first; page with before=<next_cursor>.',
+  })
+  @ApiAnswer(200, AuditLogPage, { description: 'A page of entries' })
+  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request'])
+  list(@Query(new ContractPipe(AuditLogQuery)) query: AuditLogQuery): Promise<AuditLogPage> {
+    return this.listAuditLog.execute(query);
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { unixSeconds } from '../http/unix-seconds';
+import { AuditLogRepository, AuditRow } from './audit-log.repository';
+import { AuditLogEntryView, AuditLogPage, AuditLogQuery, DEFAULT_AUDIT_PAGE } from './audit.dto';
+
+const toView = (row: AuditRow): AuditLogEntryView => ({
+  id: Number(row.id),
+  occurred_at: unixSeconds(row.occurred_at),
+  operator_key_id: row.operator_key_id,
+  operator_key_prefix: row.operator_key_prefix,
+  method: row.method,
+  route: row.route,
+  partner_id: row.partner_id,
+  key_id: row.key_id,
+  document: row.document,
+  status_code: row.status_code,
+  request_id: row.request_id,
+});
+
+/** A page of the audit log, newest first; one row more than asked tells whether an older page exists. */
+@Injectable()
+export class ListAuditLogUseCase {
+  constructor(private readonly audit: AuditLogRepository) {}
+
+  async execute(query: AuditLogQuery): Promise<AuditLogPage> {
+    const limit = query.limit ?? DEFAULT_AUDIT_PAGE;
+    const rows = await this.audit.page({ limit: limit + 1, before: query.before, partnerId: query.partner_id });
+    const entries = rows.slice(0, limit).map(toView);
+    return { entries, next_cursor: rows.length > limit ? entries[entries.length - 1].id : null };
+  }
+}

@@ -1,0 +1,63 @@
+import { GatewayConfig } from '../config/gateway.config';
+import { generateApiKey, hashApiKey } from './api-key';
+import { ApiKeyCache } from './api-key-cache';
+import { repositoryWith } from './api-key.spec-support';
+
+const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 });
+
+/** What the guard does with a key: the cache, else a lookup. */
+const authenticate = (cache: ApiKeyCache, key: string) => cache.cached(hashApiKey(key)) ?? cache.lookUp(hashApiKey(key));
+
+describe('ApiKeyCache', () => {
+  it('answers an unknown key null, and does not remember it', async () => {
+    const { keys, state } = repositoryWith(generateApiKey().key);
+    const cache = new ApiKeyCache(keys, config);
+    expect(await authenticate(cache, 'pk_live_unknown')).toBeNull();
+    expect(await authenticate(cache, 'pk_live_unknown')).toBeNull();
+    expect(state.lookups).toBe(2);
+  });
+
+  it('forgets a revoked key at once: the next request asks the database again', async () => {
+    const { key } = generateApiKey();
+    const { keys, state } = repositoryWith(key, 'revoked-key');
+    const cache = new ApiKeyCache(keys, config);
+    await authenticate(cache, key);
+    await authenticate(cache, key);
+    expect(state.lookups).toBe(1);
+
+    cache.forget('another-key');
+    await authenticate(cache, key);
+    expect(state.lookups).toBe(1);
+    cache.forget('revoked-key');
+    await authenticate(cache, key);
+    expect(state.lookups).toBe(2);
+  });
+
+  it('makes one lookup for a burst of requests with a key not cached yet', async () => {
+    const { key } = generateApiKey();
+    const { keys, state } = repositoryWith(key);
+    const cache = new ApiKeyCache(keys, config);
+    let release = () => undefined as void;
+    state.gate = new Promise<void>((resolve) => (release = resolve));
+    const burst = Array.from({ length: 20 }, () => authenticate(cache, key));
+    release();
+    expect(await Promise.all(burst)).toEqual(Array(20).fill({ id: 'p1', name: 'P' }));
+    expect(state.lookups).toBe(1);
+  });
+
+  it('does not cache what a lookup read before a revocation it overlapped', async () => {
+    const { key } = generateApiKey();
+    const { keys, state } = repositoryWith(key, 'k');
+    const cache = new ApiKeyCache(keys, config);
+    let release = () => undefined as void;
+    state.gate = new Promise<void>((resolve) => (release = resolve));
+    const inFlight = authenticate(cache, key);
+    cache.forget('k');
+    release();
+    await inFlight;
+    state.gate = undefined;
+    await authenticate(cache, key);
+    expect(state.lookups).toBe(2);
+  });
+});
+

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { ApiKeyRepository } from '../api-keys/api-key.repository';
+import { GatewayConfig } from '../config/gateway.config';
+import { sameDigest } from './api-key';
+import { Partner } from './partner.repository';
+
+/**
+ * Verified API keys remembered for API_KEY_CACHE_MS, so the hot path does not hit the database on every
+ * request: one per process (a provider, not the guard, since Nest makes a guard instance per module that
+ * uses it), so a revocation forgets a key for every route at once. A revoked key is forgotten at once
+ * (`forget`: by the revoking instance, and on every other one by the revocation broadcast); the cache
+ * time only bounds how long a missed broadcast could keep it usable.
+ */
+@Injectable()
+export class ApiKeyCache {
+  private readonly entries = new Map<string, { partner: Partner; keyId: string; until: number }>();
+  /** Lookups in flight by key hash: a burst of requests with a key not cached yet makes one query, not one each. */
+  private readonly lookups = new Map<string, Promise<Partner | null>>();
+  /** Bumped by every `forget`: a lookup that started before a revocation must not put the key back. */
+  private generation = 0;
+
+  constructor(private readonly keys: ApiKeyRepository, private readonly config: GatewayConfig) {}
+
+  /** The partner of a key verified recently, without any I/O. */
+  cached(hash: string): Partner | undefined {
+    const entry = this.entries.get(hash);
+    return entry && entry.until > Date.now() ? entry.partner : undefined;
+  }
+
+  /**
+   * The partner of an active key with this hash, from the database (which also records the key's use), or
+   * null. A database that does not answer propagates: the error filter answers 503 for every
+   * unreachable-database error (isDatabaseUnavailable), and a 500 for anything else, a bug of ours.
+   */
+  lookUp(hash: string): Promise<Partner | null> {
+    const pending = this.lookups.get(hash);
+    if (pending) return pending;
+    const lookup = this.load(hash).finally(() => {
+      if (this.lookups.get(hash) === lookup) this.lookups.delete(hash);
+    });
+    this.lookups.set(hash, lookup);
+    return lookup;
+  }
+
+  /** Stops trusting a key at once (it was revoked); its next request asks the database. */
+  forget(keyId: string): void {
+    this.generation++;
+    // Lookups in flight may have read the key before it was revoked: requests from now on make their own.
+    this.lookups.clear();
+    for (const [hash, entry] of this.entries) if (entry.keyId === keyId) this.entries.delete(hash);
+  }
+
+  private async load(hash: string): Promise<Partner | null> {
+    const generation = this.generation;
+    const found = await this.keys.authenticate(hash);
+    if (!found || !sameDigest(found.hash, hash)) return null;
+    if (generation === this.generation) {
+      if (this.entries.size > 10_000) this.entries.clear();
+      this.entries.set(hash, { partner: found.partner, keyId: found.keyId, until: Date.now() + this.config.API_KEY_CACHE_MS });
+    }
+    return found.partner;
+  }
+}

@@ -1,0 +1,36 @@
+import { ConfigError, loadConfig } from '@partner/config';
+import { GatewayConfig } from './gateway.config';
+
+const load = (env: Record<string, string>) => () => loadConfig(GatewayConfig, { DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: '127.0.0.1:1', ...env });
+
+describe('GatewayConfig: ADMIN_API_KEY', () => {
+  it('is required (16+ characters) with SANDBOX=true, as before', () => {
+    expect(load({ SANDBOX: 'true' })).toThrow(/ADMIN_API_KEY must be set \(16\+ characters\) when SANDBOX=true/);
+    expect(load({ SANDBOX: 'true', ADMIN_API_KEY: 'x'.repeat(15) })).toThrow(ConfigError);
+    expect(load({ SANDBOX: 'true', ADMIN_API_KEY: 'x'.repeat(16) })()).toMatchObject({ SANDBOX: true });
+  });
+
+  it('may be left out with SANDBOX=false (operator keys made by the CLI; the start-up check needs one somewhere)', () => {
+    expect(load({ SANDBOX: 'false' })()).toMatchObject({ SANDBOX: false, ADMIN_API_KEY: '' });
+  });
+
+  it('must be 32+ characters when given with SANDBOX=false, said clearly', () => {
+    expect(load({ SANDBOX: 'false', ADMIN_API_KEY: 'x'.repeat(31) })).toThrow(/ADMIN_API_KEY is too weak for SANDBOX=false: use 32\+ random characters/);
+    expect(load({ SANDBOX: 'false', ADMIN_API_KEY: 'x'.repeat(32) })()).toMatchObject({ ADMIN_API_KEY: 'x'.repeat(32) });
+  });
+
+  it('has operator rate limit defaults', () => {
+    expect(load({})()).toMatchObject({ ADMIN_RATE_LIMIT_PER_SECOND: 20, ADMIN_RATE_LIMIT_BURST: 40 });
+  });
+});
+
+describe('GatewayConfig: SANDBOX', () => {
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['', false],
+    ['yes', false],
+  ])('reads %p as %p (implicit conversion would make any non-empty string true)', (value, expected) => {
+    expect(load({ SANDBOX: value, ADMIN_API_KEY: 'x'.repeat(32) })().SANDBOX).toBe(expected);
+  });
+});

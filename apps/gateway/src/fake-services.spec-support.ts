@@ -1,0 +1,71 @@
+import { fail, ok, RequestPayload, RequestReply, RequestTopic, Topics } from '@partner/contracts';
+import { GatewayBus } from './app.module';
+
+interface Account {
+  createdAt: string;
+  available: number;
+  credits: Map<string, { usdtMicros: number; reference: string }>;
+}
+
+/**
+ * The services as the gateway sees them over request-reply, in memory, for the gateway's integration
+ * specs of the operator API: users (per service), balances and credits with their idempotency keys, and
+ * "no such withdrawal" for reads. Every request is recorded, to check what the gateway sent.
+ */
+export class FakeServices implements GatewayBus {
+  readonly sent: Array<{ topic: RequestTopic; payload: unknown }> = [];
+  /** Users each service knows, by `<service>:<partner>:<document>`. */
+  readonly users = new Set<string>();
+  private readonly accounts = new Map<string, Account>();
+
+  async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
+    this.sent.push({ topic, payload });
+    return this.answer(topic, payload as never) as RequestReply<T>;
+  }
+
+  sentTo(topic: RequestTopic): unknown[] {
+    return this.sent.filter((s) => s.topic === topic).map((s) => s.payload);
+  }
+
+  private answer(topic: RequestTopic, p: { partner_id: string; document: string } & Record<string, unknown>): unknown {
+    const user = `${p.partner_id}:${p.document}`;
+    switch (topic) {
+      case Topics.WithdrawalsUpsertUser: {
+        const existing = this.accounts.get(user);
+        if (existing) return ok({ created: false, created_at: existing.createdAt });
+        const account: Account = { createdAt: new Date().toISOString(), available: 0, credits: new Map() };
+        this.accounts.set(user, account);
+        return ok({ created: true, created_at: account.createdAt });
+      }
+      case Topics.PixKeysUpsertUser:
+      case Topics.InflowsUpsertUser: {
+        const key = `${topic}:${user}`;
+        const created = !this.users.has(key);
+        this.users.add(key);
+        return ok({ created, created_at: new Date().toISOString() });
+      }
+      case Topics.WithdrawalsCreditAccount: {
+        const account = this.accounts.get(user);
+        if (!account) return fail('user_not_found', `no user with document ${p.document}`);
+        const credit = { usdtMicros: p.usdt_micros as number, reference: p.reference as string };
+        const earlier = account.credits.get(p.idempotency_key as string);
+        if (earlier && (earlier.usdtMicros !== credit.usdtMicros || earlier.reference !== credit.reference)) {
+          return fail('idempotency_key_reused', 'idempotency_key was already used with a different credit', 'idempotency_key');
+        }
+        if (!earlier) {
+          account.credits.set(p.idempotency_key as string, credit);
+          account.available += credit.usdtMicros;
+        }
+        return ok({ available_usdt_micros: account.available, held_usdt_micros: 0, replayed: Boolean(earlier) });
+      }
+      case Topics.WithdrawalsGetBalance: {
+        const account = this.accounts.get(user);
+        return account ? ok({ available_usdt_micros: account.available, held_usdt_micros: 0 }) : fail('user_not_found', `no user with document ${p.document}`);
+      }
+      case Topics.WithdrawalsGet:
+        return fail('not_found', 'no such withdrawal');
+      default:
+        return fail('not_implemented', `the fake services do not answer ${topic}`);
+    }
+  }
+}

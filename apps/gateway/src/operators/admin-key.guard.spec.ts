@@ -1,0 +1,43 @@
+import { ExecutionContext } from '@nestjs/common';
+import { generateApiKey, hashApiKey } from '../auth/api-key';
+import { AdminKeyGuard, OperatorRequest } from './admin-key.guard';
+import { OperatorKeyRepository } from './operator-key.repository';
+
+const contextWith = (headers: Record<string, string>) => {
+  const request = { headers } as unknown as OperatorRequest;
+  return { request, context: { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext };
+};
+
+describe('AdminKeyGuard', () => {
+  const operatorKey = 'adm_' + 'k'.repeat(43);
+  let lookups = 0;
+  const keys = {
+    findActiveByHash: async (hash: string) => {
+      lookups++;
+      return hash === hashApiKey(operatorKey) ? { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash } : null;
+    },
+  } as unknown as OperatorKeyRepository;
+  const guard = new AdminKeyGuard(keys);
+
+  it('puts the operator of an active key on the request (for the audit log and the rate limit), and remembers it briefly', async () => {
+    const { request, context } = contextWith({ 'x-admin-key': operatorKey });
+    expect(await guard.canActivate(context)).toBe(true);
+    expect(request.operator).toEqual({ id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk' });
+    const before = lookups;
+    await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
+    expect(lookups).toBe(before);
+  });
+
+  it.each([
+    ['no header', {}],
+    ['an empty one', { 'x-admin-key': '' }],
+    ['a wrong key', { 'x-admin-key': 'adm_wrong' }],
+    ['a partner key', { 'x-admin-key': generateApiKey('live').key }],
+    ['the operator key as X-API-Key', { 'x-api-key': operatorKey }],
+    ['an oversized header', { 'x-admin-key': 'x'.repeat(300) }],
+  ])('refuses %s with 401 unauthorized, and leaves no operator on the request', async (_what, headers) => {
+    const { request, context } = contextWith(headers as Record<string, string>);
+    await expect(guard.canActivate(context)).rejects.toMatchObject({ status: 401, detail: { code: 'unauthorized' } });
+    expect(request.operator).toBeUndefined();
+  });
+});

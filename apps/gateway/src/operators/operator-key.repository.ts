@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma/prisma.service';
+import { addEnvironmentOperatorKey, countActiveOperatorKeys } from './operator-keys';
+
+/** An authenticated operator, as the guard puts it on the request (the audit log and the rate limit read it). */
+export interface Operator {
+  id: string;
+  name: string;
+  prefix: string;
+}
+
+/** Run when an operator key is not in the guard's cache: prepared once per connection. */
+const BY_HASH = {
+  name: 'operator_by_key_hash',
+  text: 'SELECT id, name, prefix, hash FROM operator_keys WHERE hash = $1 AND revoked_at IS NULL LIMIT 1',
+};
+
+/** Operator keys on the pg driver (the statements the CLI shares are in operator-keys.ts). */
+@Injectable()
+export class OperatorKeyRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The operator of an active key with this hash, with the stored hash for a constant-time check. */
+  async findActiveByHash(hash: string): Promise<(Operator & { hash: string }) | null> {
+    const { rows } = await this.prisma.pool.query<Operator & { hash: string }>({ ...BY_HASH, values: [hash] });
+    return rows[0] ?? null;
+  }
+
+  addEnvironmentKey(key: string): Promise<void> {
+    return addEnvironmentOperatorKey(this.prisma.pool, key);
+  }
+
+  countActive(): Promise<number> {
+    return countActiveOperatorKeys(this.prisma.pool);
+  }
+}

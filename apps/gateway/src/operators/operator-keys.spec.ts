@@ -1,0 +1,43 @@
+import { requireEnv } from '@partner/testing';
+import { Pool } from 'pg';
+import { hashApiKey } from '../auth/api-key';
+import { addEnvironmentOperatorKey, countActiveOperatorKeys, createOperatorKey, listOperatorKeys, revokeOperatorKey } from './operator-keys';
+
+// Integration against the real gateway schema, through a pool with no search_path: what a CLI has.
+const pool = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 2 });
+afterAll(() => pool.end());
+
+const stored = async (id: string) => (await pool.query('SELECT * FROM gateway.operator_keys WHERE id = $1', [id])).rows[0];
+
+describe('operator keys in the database (what the CLI calls)', () => {
+  it('creates a key, returns it once and stores only its SHA-256', async () => {
+    const before = await countActiveOperatorKeys(pool);
+    const created = await createOperatorKey(pool, '  ops team  ');
+    expect(created).toEqual({ id: expect.any(String), name: 'ops team', prefix: created.key.slice(0, 16), key: expect.stringMatching(/^adm_[A-Za-z0-9_-]{43}$/), created_at: expect.any(Date), revoked_at: null });
+    const row = await stored(created.id);
+    expect(row.hash).toBe(hashApiKey(created.key));
+    expect(JSON.stringify(row)).not.toContain(created.key);
+    expect(await countActiveOperatorKeys(pool)).toBe(before + 1);
+    expect((await listOperatorKeys(pool)).map((k) => k.id)).toContain(created.id);
+  });
+
+  it('refuses an empty name', async () => {
+    await expect(createOperatorKey(pool, '  ')).rejects.toThrow(/1-120 characters/);
+  });
+
+  it('adds the environment key once however many instances start, with a prefix that reveals none of it', async () => {
+    const key = `env-key-${Date.now()}-${'s'.repeat(24)}`;
+    await Promise.all([addEnvironmentOperatorKey(pool, key), addEnvironmentOperatorKey(pool, key), addEnvironmentOperatorKey(pool, key)]);
+    const { rows } = await pool.query('SELECT name, prefix FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(key)]);
+    expect(rows).toEqual([{ name: 'environment', prefix: `env_${hashApiKey(key).slice(0, 12)}` }]);
+  });
+
+  it('revokes a key by id (again: unchanged); an unknown or malformed id is null', async () => {
+    const { id } = await createOperatorKey(pool, 'to revoke');
+    const revoked = await revokeOperatorKey(pool, id);
+    expect(revoked?.revoked_at).toBeInstanceOf(Date);
+    expect((await revokeOperatorKey(pool, id))?.revoked_at).toEqual(revoked?.revoked_at);
+    expect(await revokeOperatorKey(pool, '00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(await revokeOperatorKey(pool, 'nope')).toBeNull();
+  });
+});

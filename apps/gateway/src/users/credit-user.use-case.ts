@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { CreditAccountResult, CreditRequest, Topics } from '@partner/contracts';
+import { MessageBus } from '@partner/kafka';
+import { PartnerRepository } from '../auth/partner.repository';
+import { unwrap } from '../http/unwrap-reply';
+import { requireKnownPartner } from '../partners/known-partner';
+
+/**
+ * Credits a user's USDT balance (withdrawals.command.credit-account.v2). The idempotency key makes it
+ * safe to retry: the same key again is answered with `replayed: true` and credits nothing; with another
+ * amount or reference it is idempotency_key_reused.
+ */
+@Injectable()
+export class CreditUserUseCase {
+  constructor(private readonly partners: PartnerRepository, private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, document: string, credit: CreditRequest): Promise<CreditAccountResult> {
+    await requireKnownPartner(this.partners, partnerId);
+    const { usdt_micros, idempotency_key, reference } = credit;
+    const reply = await this.bus.request(Topics.WithdrawalsCreditAccount, { partner_id: partnerId, document, usdt_micros, idempotency_key, reference }, `${partnerId}:${document}`);
+    return unwrap(reply);
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { Topics } from '@partner/contracts';
+import { MessageBus } from '@partner/kafka';
+import { PartnerRepository } from '../auth/partner.repository';
+import { unixSeconds } from '../http/unix-seconds';
+import { unwrap } from '../http/unwrap-reply';
+import { requireKnownPartner } from '../partners/known-partner';
+import { AdminUserView } from './users.dto';
+
+export interface RegisteredUser extends AdminUserView {
+  /** False when the user existed already. */
+  created: boolean;
+}
+
+/**
+ * Makes a user known to every service that keeps users of its own (withdrawals: the USDT account;
+ * pix-keys and inflows: who may own a key or receive a Pix), in parallel, and answers once all of them
+ * committed, so the user is usable everywhere at once. Each upsert is idempotent, so a retry after a
+ * partial failure completes the fan-out. Withdrawals, which holds the money, says whether the user is new
+ * and since when.
+ */
+@Injectable()
+export class RegisterUserUseCase {
+  constructor(private readonly partners: PartnerRepository, private readonly bus: MessageBus) {}
+
+  async execute(partnerId: string, document: string): Promise<RegisteredUser> {
+    await requireKnownPartner(this.partners, partnerId);
+    const user = { partner_id: partnerId, document };
+    const key = `${partnerId}:${document}`;
+    const [withdrawals, pixKeys, inflows] = await Promise.all([
+      this.bus.request(Topics.WithdrawalsUpsertUser, user, key),
+      this.bus.request(Topics.PixKeysUpsertUser, user, key),
+      this.bus.request(Topics.InflowsUpsertUser, user, key),
+    ]);
+    unwrap(pixKeys);
+    unwrap(inflows);
+    const account = unwrap(withdrawals);
+    return { document, created: account.created, created_at: unixSeconds(account.created_at) };
+  }
+}

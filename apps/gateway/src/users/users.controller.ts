@@ -1,0 +1,78 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AccountBalance, CreditRequest } from '@partner/contracts';
+import { FastifyReply } from 'fastify';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from '../http/api-responses.decorator';
+import { ContractPipe } from '../http/contract-body.pipe';
+import { OperatorAuth } from '../operators/operator-auth.decorator';
+import { PartnerParams } from '../partners/partners.dto';
+import { CreditUserUseCase } from './credit-user.use-case';
+import { GetUserBalanceUseCase } from './get-user-balance.use-case';
+import { RegisterUserUseCase } from './register-user.use-case';
+import { AdminUserRequest, AdminUserView, UserParams } from './users.dto';
+
+const PARTNER_ID = { name: 'partner_id', schema: { type: 'string', format: 'uuid' } } as const;
+const DOCUMENT = { name: 'document', description: "The user's CPF, 11 digits", schema: { type: 'string', example: '52998224725' } } as const;
+
+/**
+ * Operator API: a partner's users and their USDT balances. The path is validated before the body, in
+ * that order every time (Nest would run two pipes at once, and whichever failed first would answer).
+ */
+@ApiTags('operator')
+@Controller('admin/v1/partners/:partner_id/users')
+@OperatorAuth()
+export class UsersController {
+  constructor(
+    private readonly registerUser: RegisterUserUseCase,
+    private readonly creditUser: CreditUserUseCase,
+    private readonly getBalance: GetUserBalanceUseCase,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    operationId: 'registerUser',
+    summary: 'Register a user of a partner',
+    description: 'Known to every service (withdrawals, Pix keys, Pix inflows) when answered. Safe to retry.',
+  })
+  @ApiParam(PARTNER_ID)
+  @ApiBody({ type: AdminUserRequest })
+  @ApiAnswer(201, AdminUserView, { description: 'Registered' })
+  @ApiAnswer(200, AdminUserView, { description: 'Registered before: since created_at' })
+  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found'])
+  async register(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminUserView> {
+    const { partner_id } = new ContractPipe(PartnerParams).transform(params);
+    const { document } = new ContractPipe(AdminUserRequest).transform(body);
+    const user = await this.registerUser.execute(partner_id, document);
+    void reply.status(user.created ? 201 : 200);
+    return { document: user.document, created_at: user.created_at };
+  }
+
+  @Post(':document/credits')
+  @ApiOperation({
+    operationId: 'creditUser',
+    summary: "Credit a user's USDT balance",
+    description: 'Money that arrived for the user (a deposit, a correction). The same idempotency_key again credits nothing and answers 200.',
+  })
+  @ApiParam(DOCUMENT)
+  @ApiParam(PARTNER_ID)
+  @ApiBody({ type: CreditRequest })
+  @ApiAnswer(201, AccountBalance, { description: 'Credited: the balance after it' })
+  @ApiAnswer(200, AccountBalance, { description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now' })
+  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused'])
+  @HttpCode(201)
+  async credit(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountBalance> {
+    const { partner_id, document } = new ContractPipe(UserParams).transform(params);
+    const credit = new ContractPipe(CreditRequest).transform(body);
+    const { available_usdt_micros, held_usdt_micros, replayed } = await this.creditUser.execute(partner_id, document, credit);
+    void reply.status(replayed ? 200 : 201);
+    return { available_usdt_micros, held_usdt_micros };
+  }
+
+  @Get(':document/balance')
+  @ApiOperation({ operationId: 'getUserBalance', summary: "Read a user's USDT balance", description: 'Available to withdraw, and held by withdrawals not final yet.' })
+  @ApiAnswer(200, AccountBalance, { description: 'The balance' })
+  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'])
+  balance(@Param(new ContractPipe(UserParams)) params: UserParams): Promise<AccountBalance> {
+    return this.getBalance.execute(params.partner_id, params.document);
+  }
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Logger } from '@nestjs/common';
+import type { ClassConstructor } from 'class-transformer';
+import { Consumer, Kafka } from 'kafkajs';
+import { EventPayload, EventTopic, eventContracts } from '@partner/contracts';
+import { validateContract } from '@partner/validation';
+import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried, runJoined } from './kafka-client';
+
+export interface BroadcastSubscriptionOptions<T extends EventTopic> {
+  connection: KafkaConnection;
+  topic: T;
+  /** The start of this process's own group id: `<group>.<host>-<pid>-<random>`. */
+  group: string;
+  /** Called with every valid message, one at a time; an invalid one is logged and skipped. */
+  handle: (payload: EventPayload<T>) => void | Promise<void>;
+}
+
+/**
+ * Delivers every message of an event topic to EVERY process that subscribes (a broadcast), where a
+ * service's consumer group shares them out among its instances: each process joins a consumer group of
+ * its own. It starts at the topic's end and never commits offsets, so it suits notices about state the
+ * database holds anyway (an instance that was down reads the truth from the database at start; it has no
+ * use for old notices). A group that commits nothing is dropped by the broker once its member leaves, so
+ * restarts leave nothing behind. The topic's end is read before the consumer starts and the consumer is
+ * put there, so every message published after `start` resolves is received (a group's own "latest" is
+ * resolved at its first fetch, which may come after such a message).
+ */
+export class BroadcastSubscription<T extends EventTopic> {
+  private readonly logger = new Logger(BroadcastSubscription.name);
+  private consumer?: Consumer;
+  readonly groupId: string;
+
+  constructor(private readonly options: BroadcastSubscriptionOptions<T>) {
+    const instance = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`.replace(/[^a-zA-Z0-9._-]/g, '_');
+    this.groupId = `${options.group}.${instance}`.slice(0, 240);
+  }
+
+  async start(): Promise<void> {
+    const { topic, handle } = this.options;
+    const payloadClass: ClassConstructor<object> = eventContracts[topic];
+    const kafka = createKafka(this.options.connection);
+    const ends = await endsOf(kafka, topic);
+    const consumer = kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS });
+    this.consumer = consumer;
+    const seek = ends.map(({ partition, high }) => ({ topic, partition, offset: high }));
+    await runJoined(consumer, [topic], false, {
+      autoCommit: false,
+      eachMessage: async ({ message }) => {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(message.value?.toString() ?? '');
+        } catch {
+          payload = undefined;
+        }
+        const checked = validateContract(payloadClass, payload);
+        if (!checked.ok) {
+          this.logger.error(`Skipped invalid message on ${topic}: ${checked.error.message}`);
+          return;
+        }
+        try {
+          await handle(checked.value as EventPayload<T>);
+        } catch (error) {
+          // Nothing to retry into: the next notice, or the database at the next start, is the remedy.
+          this.logger.error(`Handler of ${topic} failed: ${(error as Error).message}`);
+        }
+      },
+    }, { seek });
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect().catch(() => undefined);
+  }
+}
+
+
+/** The offset the next message of each partition of `topic` will get. */
+async function endsOf(kafka: Kafka, topic: string): Promise<Array<{ partition: number; high: string }>> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await retried(() => admin.fetchTopicOffsets(topic));
+  } finally {
+    await admin.disconnect();
+  }
+}
