@@ -6,7 +6,9 @@
  */
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
 import { createPartnerApiClient, Schemas } from '@partner/api-client';
+import { createOperatorKey, listOperatorKeys, revokeOperatorKey } from '../../apps/gateway/src/operators/operator-keys';
 
 const HELP = `usage: npm run cli -- <command> [options]
 
@@ -21,6 +23,11 @@ operator API (X-Admin-Key):
   admin balance --partner ID --document CPF          the user's available and held USDT micros
   admin audit [--partner ID] [--limit N] [--before CURSOR]
                                                      the audit log, newest first
+
+operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g. the first key of a deployment):
+  operator-key create --name WHO                     create an operator key (printed once; only its SHA-256 is stored)
+  operator-key list                                  every operator key (prefix, created, revoked)
+  operator-key revoke --key KEY_ID                   revoke one (gateways refuse it within 5 s)
 
 sandbox (SANDBOX=true only):
   partner create [--name NAME]                       create a sandbox partner (admin key); prints its API key
@@ -78,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   if (command === 'admin') return operatorCommand(sub, rest, o, need);
+  if (command === 'operator-key') return operatorKeyCommand(sub, o, need);
   if (command === 'partner' && sub === 'create') {
     const admin = createPartnerApiClient({ baseUrl: o.gateway, adminKey: need(o['admin-key'], '--admin-key') });
     return print(await admin.POST('/sandbox/v1/partners', { body: o.name ? { name: o.name } : {} }));
@@ -114,6 +122,30 @@ async function main(argv: string[]): Promise<number> {
 
 type Options = Record<string, string | boolean | undefined>;
 
+/** `operator-key ...`: the gateway's own functions on a pg pool, so the first key needs no running gateway. */
+async function operatorKeyCommand(sub: string | undefined, o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner', max: 1 });
+  try {
+    if (sub === 'create') {
+      const created = await createOperatorKey(pool, need(o.name as string | undefined, '--name'));
+      console.log(JSON.stringify({ ...created, note: 'X-Admin-Key: the key is shown this once' }));
+      return 0;
+    }
+    if (sub === 'list') {
+      for (const key of await listOperatorKeys(pool)) console.log(JSON.stringify(key));
+      return 0;
+    }
+    if (sub === 'revoke') {
+      const revoked = await revokeOperatorKey(pool, need(o.key as string | undefined, '--key'));
+      console.log(revoked ? JSON.stringify(revoked) : 'no operator key with this id');
+      return revoked ? 0 : 1;
+    }
+    throw new Error(`unknown command: operator-key ${sub ?? ''} (see --help)`);
+  } finally {
+    await pool.end();
+  }
+}
+
 /** `admin ...`: one call of the operator API each. */
 async function operatorCommand(sub: string | undefined, rest: string[], o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
   const admin = createPartnerApiClient({ baseUrl: o.gateway as string, adminKey: need(o['admin-key'] as string | undefined, '--admin-key') });
@@ -148,7 +180,7 @@ async function operatorCommand(sub: string | undefined, rest: string[], o: Optio
       const query = {
         ...(o.partner ? { partner_id: o.partner as string } : {}),
         ...(o.limit ? { limit: Number(o.limit) } : {}),
-        ...(o.before ? { before: o.before as string } : {}),
+        ...(o.before ? { before: Number(o.before) } : {}),
       };
       return print(await admin.GET('/admin/v1/audit-log', { params: { query } }));
     }

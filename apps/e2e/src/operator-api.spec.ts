@@ -23,13 +23,15 @@ async function call<T = Record<string, unknown>>(client: ApiClient, method: stri
   return res;
 }
 
+/** Times are Unix seconds, as everywhere in the API. */
 interface KeyView {
   id: string;
   prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
 }
+const isUnixSeconds = (value: unknown) => Number.isInteger(value) && Math.abs((value as number) - Date.now() / 1000) < 600;
 
 async function newPartnerWithKey(name: string): Promise<{ id: string; key: { id: string; api_key: string } }> {
   const partner = await call<{ id: string }>(operator(), 'POST', '/admin/v1/partners', { name });
@@ -49,20 +51,21 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
   });
 
   it('onboards a partner: partner, key, user, credit, a withdrawal to settled; the balance reads back', async () => {
-    const partner = await call<{ id: string; name: string; created_at: string }>(operator(), 'POST', '/admin/v1/partners', { name: 'Acme Pagamentos' });
+    const partner = await call<{ id: string; name: string; created_at: number }>(operator(), 'POST', '/admin/v1/partners', { name: 'Acme Pagamentos' });
     expect(partner.status).toBe(201);
-    expect(partner.body).toEqual({ id: expect.any(String), name: 'Acme Pagamentos', created_at: expect.any(String) });
-    expect(Number.isNaN(Date.parse(partner.body.created_at))).toBe(false);
+    expect(partner.body).toEqual({ id: expect.any(String), name: 'Acme Pagamentos', created_at: expect.any(Number) });
+    expect(isUnixSeconds(partner.body.created_at)).toBe(true);
 
-    const key = await call<{ id: string; api_key: string; prefix: string; created_at: string }>(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/api-keys`);
+    const key = await call<{ id: string; api_key: string; prefix: string; created_at: number }>(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/api-keys`);
     expect(key.status).toBe(201);
-    expect(key.body).toEqual({ id: expect.any(String), api_key: expect.any(String), prefix: expect.any(String), created_at: expect.any(String) });
+    expect(key.body).toEqual({ id: expect.any(String), api_key: expect.stringMatching(/^pk_live_/), prefix: expect.any(String), created_at: expect.any(Number) });
     expect(key.body.api_key.startsWith(key.body.prefix)).toBe(true);
 
     const document = newCpf();
-    const user = await call<{ document: string; created_at: string }>(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/users`, { document });
+    const user = await call<{ document: string; created_at: number }>(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/users`, { document });
     expect(user.status).toBe(201);
-    expect(user.body).toEqual({ document, created_at: expect.any(String) });
+    expect(user.body).toEqual({ document, created_at: expect.any(Number) });
+    expect(isUnixSeconds(user.body.created_at)).toBe(true);
     // Registering again is not an error: 200, the same user.
     const again = await call(operator(second), 'POST', `/admin/v1/partners/${partner.body.id}/users`, { document });
     expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: user.body });
@@ -119,7 +122,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     const revokedAt = Date.now();
     const revoked = await call<KeyView>(operator(), 'DELETE', `/admin/v1/partners/${partnerId}/api-keys/${oldKey.id}`);
     expect(revoked.status).toBe(200);
-    expect(revoked.body).toMatchObject({ id: oldKey.id, revoked_at: expect.any(String) });
+    expect(revoked.body).toMatchObject({ id: oldKey.id, revoked_at: expect.any(Number) });
     // Within one second of the revocation, on the instance that revoked it AND on the other one.
     await Promise.all(
       [first, second].map((url) =>
@@ -135,9 +138,9 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     expect(listed.status).toBe(200);
     const byId = new Map(listed.body.api_keys.map((k) => [k.id, k]));
     expect([...byId.keys()].sort()).toEqual([oldKey.id, newKey.body.id].sort());
-    expect(byId.get(oldKey.id)?.revoked_at).toEqual(expect.any(String));
+    expect(isUnixSeconds(byId.get(oldKey.id)?.revoked_at)).toBe(true);
     expect(byId.get(newKey.body.id)?.revoked_at).toBeNull();
-    expect(byId.get(newKey.body.id)?.last_used_at).toEqual(expect.any(String));
+    expect(isUnixSeconds(byId.get(newKey.body.id)?.last_used_at)).toBe(true);
     // Never the key or anything derived from its secret part.
     const text = JSON.stringify(listed.body);
     for (const secret of [oldKey.api_key, newKey.body.api_key]) expect(text).not.toContain(secret);
@@ -161,13 +164,13 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     const { id: partnerId } = await newPartnerWithKey('strict partner');
     const document = newCpf();
     const unknownPartner = await call(operator(), 'POST', `/admin/v1/partners/${newUuid()}/users`, { document });
-    expect(unknownPartner.status).toBe(404);
+    expect({ status: unknownPartner.status, error: unknownPartner.body.error }).toEqual({ status: 404, error: 'partner_not_found' });
     const badPartnerId = await call(operator(), 'GET', '/admin/v1/partners/not-a-uuid/api-keys');
     expect(badPartnerId.status).toBe(400);
     expect(badPartnerId.body).toMatchObject({ error: expect.any(String), message: expect.any(String) });
     const badCpf = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users`, { document: '12345678900' });
     expect(badCpf.status).toBe(400);
-    expect(badCpf.body).toMatchObject({ field: 'document' });
+    expect(badCpf.body).toMatchObject({ error: 'invalid_document', field: 'document' });
     const noUser = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users/${document}/credits`, { usdt_micros: USDT, idempotency_key: 'k-1', reference: 'r' });
     expect({ status: noUser.status, error: noUser.body.error }).toEqual({ status: 404, error: 'user_not_found' });
     expect((await call(operator(), 'GET', `/admin/v1/partners/${partnerId}/users/${document}/balance`)).status).toBe(404);
@@ -187,7 +190,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
 
   it('writes every call of this suite to the audit log: who, what, when, request id, status', async () => {
     expect(calls.length).toBeGreaterThan(20);
-    const entries: { request_id: string; method: string; route: string; status_code: number; occurred_at: string; operator_key_id: string | null }[] = [];
+    const entries: { request_id: string; method: string; route: string; status_code: number; occurred_at: number; operator_key_id: string | null }[] = [];
     let cursor: string | null = null;
     // Newest first, paged; this suite's calls are among the most recent ones.
     do {
@@ -198,7 +201,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     } while (cursor && calls.some((c) => !entries.some((e) => e.request_id === c.requestId)) && entries.length < 5_000);
     for (const c of calls) {
       const entry = entries.find((e) => e.request_id === c.requestId);
-      expect({ call: c, entry }).toEqual({ call: c, entry: expect.objectContaining({ method: c.method, status_code: c.status, route: expect.stringMatching(/^\/admin\/v1\//), occurred_at: expect.any(String) }) });
+      expect({ call: c, entry }).toEqual({ call: c, entry: expect.objectContaining({ method: c.method, status_code: c.status, route: expect.stringMatching(/^\/admin\/v1\//), occurred_at: expect.any(Number) }) });
       // Who: the operator key for authenticated calls, nobody for the refused ones.
       expect(entry?.operator_key_id === null).toBe(c.status === 401);
     }

@@ -1,6 +1,7 @@
 import { requireEnv } from '@partner/testing';
 import { Pool } from 'pg';
 import { hashApiKey } from '../auth/api-key';
+import { GatewayUnderTest } from '../gateway-app.spec-support';
 import { addEnvironmentOperatorKey, countActiveOperatorKeys, createOperatorKey, listOperatorKeys, revokeOperatorKey } from './operator-keys';
 
 // Integration against the real gateway schema, through a pool with no search_path: what a CLI has.
@@ -26,10 +27,33 @@ describe('operator keys in the database (what the CLI calls)', () => {
   });
 
   it('adds the environment key once however many instances start, with a prefix that reveals none of it', async () => {
-    const key = `env-key-${Date.now()}-${'s'.repeat(24)}`;
+    // The key every in-process gateway of the suites starts with: it must stay active for them.
+    const key = GatewayUnderTest.ADMIN_KEY;
     await Promise.all([addEnvironmentOperatorKey(pool, key), addEnvironmentOperatorKey(pool, key), addEnvironmentOperatorKey(pool, key)]);
-    const { rows } = await pool.query('SELECT name, prefix FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(key)]);
-    expect(rows).toEqual([{ name: 'environment', prefix: `env_${hashApiKey(key).slice(0, 12)}` }]);
+    const { rows } = await pool.query('SELECT name, prefix, revoked_at FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(key)]);
+    expect(rows).toEqual([{ name: 'environment', prefix: `env_${hashApiKey(key).slice(0, 12)}`, revoked_at: null }]);
+  });
+
+  it('a new ADMIN_API_KEY retires the previous environment key (changing the variable rotates the key); other keys stay', async () => {
+    const previous = GatewayUnderTest.ADMIN_KEY;
+    await addEnvironmentOperatorKey(pool, previous);
+    const other = await createOperatorKey(pool, 'ops team');
+    const next = `next-env-key-${Date.now()}-${'s'.repeat(24)}`;
+    try {
+      await addEnvironmentOperatorKey(pool, next);
+      const state = async (key: string) => (await pool.query('SELECT revoked_at FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(key)])).rows[0]?.revoked_at;
+      expect(await state(previous)).toBeInstanceOf(Date);
+      expect(await state(next)).toBeNull();
+      expect((await stored(other.id)).revoked_at).toBeNull();
+      // A revoked environment key stays revoked when an instance starts with it again.
+      await addEnvironmentOperatorKey(pool, next);
+      await revokeOperatorKey(pool, (await pool.query('SELECT id FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(next)])).rows[0].id);
+      await addEnvironmentOperatorKey(pool, next);
+      expect(await state(next)).toBeInstanceOf(Date);
+    } finally {
+      // The other suites' gateways start with the previous key: give it back to them.
+      await pool.query('UPDATE gateway.operator_keys SET revoked_at = NULL WHERE hash = $1', [hashApiKey(previous)]);
+    }
   });
 
   it('revokes a key by id (again: unchanged); an unknown or malformed id is null', async () => {

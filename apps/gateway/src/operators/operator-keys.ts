@@ -44,14 +44,19 @@ export async function createOperatorKey(pool: Queryable, name: string): Promise<
 }
 
 /**
- * Adds ADMIN_API_KEY as an operator key named `environment` unless its hash is there already (several
- * instances may start at once: ON CONFLICT makes that harmless). Its prefix is derived from its hash, not
- * its text: an environment key may be short enough that 16 characters of it would be half of it.
+ * Registers ADMIN_API_KEY as the operator key named `environment`, retiring (revoking) any other active
+ * `environment` key in the same statement: changing ADMIN_API_KEY replaces the old key rather than
+ * leaving it valid forever (a sandbox `npm start` generates a new one each run). Several instances may
+ * start at once with the same key: ON CONFLICT makes that harmless, and a key an operator revoked stays
+ * revoked. Its prefix is derived from its hash, not its text: an environment key may be short enough
+ * that 16 characters of it would be half of it.
  */
 export async function addEnvironmentOperatorKey(pool: Queryable, key: string): Promise<void> {
   const hash = hashApiKey(key);
   await pool.query(
-    `INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, 'environment', $2, $3) ON CONFLICT (hash) DO NOTHING`,
+    `WITH retired AS (
+       UPDATE gateway.operator_keys SET revoked_at = now() WHERE name = 'environment' AND hash <> $3 AND revoked_at IS NULL)
+     INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, 'environment', $2, $3) ON CONFLICT (hash) DO NOTHING`,
     [randomUUID(), `env_${hash.slice(0, 12)}`, hash],
   );
 }
