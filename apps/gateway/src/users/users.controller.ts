@@ -58,7 +58,7 @@ export class UsersController {
   @ApiBody({ type: CreditRequest })
   @ApiAnswer(201, AccountBalance, { description: 'Credited: the balance after it' })
   @ApiAnswer(200, AccountBalance, { description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused', 'invalid_amount'])
   @HttpCode(201)
   async credit(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountBalance> {
     const { partner_id, document } = new ContractPipe(UserParams).transform(params);
