@@ -8,7 +8,7 @@ const adminKeyProblem = (key: unknown, sandbox: boolean): string | undefined => 
   if (sandbox) return length >= 16 ? undefined : 'ADMIN_API_KEY must be set (16+ characters) when SANDBOX=true';
   return length === 0 || length >= 32
     ? undefined
-    : 'ADMIN_API_KEY is too weak for SANDBOX=false: use 32+ random characters (e.g. `openssl rand -base64 32`), or leave it empty and create operator keys with the CLI';
+    : 'ADMIN_API_KEY is too weak for SANDBOX=false: use 32+ random characters (e.g. `openssl rand -base64 32`), or leave it empty and create operator keys with `npm run cli -- operator-key create --name <who>`';
 };
 
 function IsStrongEnoughAdminKey(): PropertyDecorator {

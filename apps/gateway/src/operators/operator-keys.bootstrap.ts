@@ -3,7 +3,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { OperatorKeyRepository } from './operator-key.repository';
 
 export const NO_OPERATOR_KEY =
-  'no operator key: set ADMIN_API_KEY (32+ random characters outside the sandbox) or create one in the database with the CLI; the operator API (/admin/v1) would be unusable';
+  'no operator key: set ADMIN_API_KEY (32+ random characters outside the sandbox) or create one in the database with `npm run cli -- operator-key create --name <who>`; the operator API (/admin/v1) would be unusable';
 
 /**
  * At start: ADMIN_API_KEY, when set, becomes an operator key (name `environment`) unless it is one
