@@ -30,6 +30,6 @@ describe('OperatorKeysBootstrap', () => {
 
   it('refuses to start with no operator key at all, saying what to do', async () => {
     await expect(bootstrap('', keysWith(0).keys)).rejects.toThrow(NO_OPERATOR_KEY);
-    expect(NO_OPERATOR_KEY).toMatch(/ADMIN_API_KEY.*CLI/);
+    expect(NO_OPERATOR_KEY).toMatch(/ADMIN_API_KEY.*npm run cli -- operator-key create/);
   });
 });
