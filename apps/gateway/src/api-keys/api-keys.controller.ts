@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from '../http/api-responses.decorator';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { assertNoBody } from '../http/no-body';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
@@ -28,7 +28,7 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'createApiKey', summary: 'Issue an API key to a partner', description: 'The key is shown this once. The partner\'s other keys stay active. No body.' })
   @ApiBody(NO_BODY)
   @ApiAnswer(201, AdminNewApiKey, { description: 'Issued' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
   create(@Param(new ContractPipe(PartnerParams)) params: PartnerParams, @Body() body: unknown): Promise<AdminNewApiKey> {
     assertNoBody(body);
     return this.createApiKey.execute(params.partner_id);
@@ -37,7 +37,7 @@ export class ApiKeysController {
   @Get()
   @ApiOperation({ operationId: 'listApiKeys', summary: "List a partner's API keys", description: 'Revoked keys included; never a key or its hash.' })
   @ApiAnswer(200, AdminApiKeyList, { description: 'The keys, oldest first' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
   list(@Param(new ContractPipe(PartnerParams)) params: PartnerParams): Promise<AdminApiKeyList> {
     return this.listApiKeys.execute(params.partner_id);
   }
@@ -50,7 +50,7 @@ export class ApiKeysController {
   })
   @ApiBody(NO_BODY)
   @ApiAnswer(200, AdminApiKeyView, { description: 'Revoked (now or before): the key with its revoked_at' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found', 'not_found'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found', 'not_found'], OPERATOR_SAMPLES)
   revoke(@Param(new ContractPipe(ApiKeyParams)) params: ApiKeyParams, @Body() body: unknown): Promise<AdminApiKeyView> {
     assertNoBody(body);
     return this.revokeApiKey.execute(params.partner_id, params.key_id);

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, ApiErrors, OPERATOR_ERRORS } from '../http/api-responses.decorator';
+import { ApiAnswer, ApiErrors, OPERATOR_ERRORS, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
 import { AuditLogPage, AuditLogQuery } from './audit.dto';
@@ -20,7 +20,7 @@ export class AuditLogController {
     description: 'Every /admin/v1 call, refused ones included, written before its answer was sent. Newest first; page with before=<next_cursor>.',
   })
   @ApiAnswer(200, AuditLogPage, { description: 'A page of entries' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
   list(@Query(new ContractPipe(AuditLogQuery)) query: AuditLogQuery): Promise<AuditLogPage> {
     return this.listAuditLog.execute(query);
   }

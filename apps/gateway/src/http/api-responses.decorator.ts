@@ -103,7 +103,27 @@ export function ApiAnswer(status: number, type: Type<unknown>, { description, na
  * error schema with the code narrowed to those codes, an example per code, and Retry-After on 429.
  * `unauthorized` is `{error, ...}` on every family. A code unknown to STATUS_OF_CODE fails at start-up.
  */
-export function ApiErrors(shape: ErrorShape, codes: readonly string[]): MethodDecorator {
+/** A code's sample where a family's own wording is truer than the partner API's (the operator API's). */
+export type ErrorSamples = Partial<Record<string, { when: string; message: string; field?: string }>>;
+
+/** The operator API's samples: its key, its path parameters, its rate limit. */
+export const OPERATOR_SAMPLES: ErrorSamples = {
+  unauthorized: { when: 'missing or unknown operator key (a partner key included)', message: 'missing or unknown X-Admin-Key' },
+  invalid_request: { when: 'malformed input: a path parameter that is not a UUID, a wrong type, a missing or unknown field, a bad query value, invalid JSON', message: 'partner_id must be a UUID', field: 'partner_id' },
+  rate_limited: { when: "over the operator key's rate limit (ADMIN_RATE_LIMIT_*); wait Retry-After seconds", message: 'too many requests: at most 20 per second (bursts of 40); retry after 1 s' },
+  service_unavailable: { when: 'a service behind the gateway did not answer in time: the outcome is unknown, retry (a credit with the same idempotency_key)', message: 'the service did not answer in time; retry with the same idempotency_key' },
+};
+
+/** POST .../credits: the credit's own rules. */
+export const CREDIT_SAMPLES: ErrorSamples = {
+  ...OPERATOR_SAMPLES,
+  invalid_request: { when: 'malformed input: usdt_micros not an integer from 1, an idempotency_key or reference out of its pattern, a path parameter that is not a UUID, invalid JSON', message: 'usdt_micros must be at least 1', field: 'usdt_micros' },
+  invalid_amount: { when: "the credit would take the user's balance past 9,007,199,254,740,991 micros (2^53 - 1: amounts are JSON integers)", message: 'the credit would take the balance over 9007199254740991 micros', field: 'usdt_micros' },
+  idempotency_key_reused: { when: 'the idempotency_key was used before with another document, amount or reference', message: 'idempotency_key was already used with a different credit', field: 'idempotency_key' },
+};
+
+export function ApiErrors(shape: ErrorShape, codes: readonly string[], samples: ErrorSamples = {}): MethodDecorator {
+  const sample = (code: string) => samples[code] ?? CODES[code];
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {
     const status = STATUS_OF_CODE[code];
@@ -115,13 +135,13 @@ export function ApiErrors(shape: ErrorShape, codes: readonly string[]): MethodDe
     const body = key === 'error' ? ErrorBody : PixKeyErrorBody;
     const examples = Object.fromEntries(
       statusCodes.map((code) => {
-        const { message, field } = CODES[code];
+        const { message, field } = sample(code);
         return [code, { summary: code, value: { [key]: code, message, ...(field ? { field } : {}) } }];
       }),
     );
     return ApiResponse({
       status,
-      description: `${STATUS_TEXT[status] ?? 'Error'}: ${statusCodes.map((code) => `\`${code}\` (${CODES[code].when})`).join('; ')}`,
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${statusCodes.map((code) => `\`${code}\` (${sample(code).when})`).join('; ')}`,
       schema: narrowed(body, { [key]: statusCodes }),
       headers: status === 429 ? { ...REQUEST_ID, ...RETRY_AFTER } : REQUEST_ID,
       examples,

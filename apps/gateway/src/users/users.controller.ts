@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AccountBalance, CreditRequest } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
-import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS } from '../http/api-responses.decorator';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, CREDIT_SAMPLES, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
 import { PartnerParams } from '../partners/partners.dto';
@@ -38,7 +38,7 @@ export class UsersController {
   @ApiBody({ type: AdminUserRequest })
   @ApiAnswer(201, AdminUserView, { description: 'Registered' })
   @ApiAnswer(200, AdminUserView, { description: 'Registered before: since created_at' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found'], OPERATOR_SAMPLES)
   async register(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminUserView> {
     const { partner_id } = new ContractPipe(PartnerParams).transform(params);
     const { document } = new ContractPipe(AdminUserRequest).transform(body);
@@ -58,7 +58,7 @@ export class UsersController {
   @ApiBody({ type: CreditRequest })
   @ApiAnswer(201, AccountBalance, { description: 'Credited: the balance after it' })
   @ApiAnswer(200, AccountBalance, { description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused', 'invalid_amount'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused', 'invalid_amount'], CREDIT_SAMPLES)
   @HttpCode(201)
   async credit(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountBalance> {
     const { partner_id, document } = new ContractPipe(UserParams).transform(params);
@@ -71,7 +71,7 @@ export class UsersController {
   @Get(':document/balance')
   @ApiOperation({ operationId: 'getUserBalance', summary: "Read a user's USDT balance", description: 'Available to withdraw, and held by withdrawals not final yet.' })
   @ApiAnswer(200, AccountBalance, { description: 'The balance' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'])
+  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
   balance(@Param(new ContractPipe(UserParams)) params: UserParams): Promise<AccountBalance> {
     return this.getBalance.execute(params.partner_id, params.document);
   }
