@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Statement, statement, Transaction } from '@partner/kafka';
 import { randomUUID } from 'node:crypto';
 import { ApiKeyKind, generateApiKey } from '../auth/api-key';
-import { Partner } from '../auth/partner.repository';
+import { Partner, partnerOf, PartnerRow } from '../auth/partner.repository';
 import { GatewayConfig } from '../config/gateway.config';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -14,13 +14,6 @@ export interface ApiKeyRecord {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
-}
-
-interface PartnerRow {
-  id: string;
-  name: string;
-  rate_limit_per_second: number | null;
-  rate_limit_burst: number | null;
 }
 
 const COLUMNS = 'id, partner_id, prefix, created_at, last_used_at, revoked_at';
@@ -63,8 +56,7 @@ export class ApiKeyRepository {
     const { rows } = await this.prisma.pool.query<PartnerRow & { key_id: string; hash: string }>({ ...AUTHENTICATE, values: [hash, this.touchSeconds] });
     const row = rows[0];
     if (!row) return null;
-    const partner: Partner = { id: row.id, name: row.name, rateLimitPerSecond: row.rate_limit_per_second ?? undefined, rateLimitBurst: row.rate_limit_burst ?? undefined };
-    return { partner, keyId: row.key_id, hash: row.hash };
+    return { partner: partnerOf(row), keyId: row.key_id, hash: row.hash };
   }
 
   /** A new key of the partner; the key itself is returned once and never stored. */

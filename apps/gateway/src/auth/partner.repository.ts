@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -13,15 +14,21 @@ export interface Partner extends PartnerLimits {
   name: string;
 }
 
-interface PartnerRow {
+/** A partner's columns as the pg driver reads them (partners, or a join with them). */
+export interface PartnerRow {
   id: string;
   name: string;
   rate_limit_per_second: number | null;
   rate_limit_burst: number | null;
-  created_at: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A partners row as the domain sees it: no limit of its own is `undefined` (the defaults apply). */
+export const partnerOf = (row: PartnerRow): Partner => ({
+  id: row.id,
+  name: row.name,
+  rateLimitPerSecond: row.rate_limit_per_second ?? undefined,
+  rateLimitBurst: row.rate_limit_burst ?? undefined,
+});
 
 /**
  * Partners, on the pg driver (no ORM query at run time: its query compiler alone costs ~45 MB of memory
@@ -33,18 +40,17 @@ export class PartnerRepository {
 
   /** Creates a partner (without a key: CreateApiKeyUseCase issues those). */
   async create(name: string, limits: PartnerLimits = {}): Promise<Partner & { createdAt: Date }> {
-    const { rows } = await this.prisma.pool.query<PartnerRow>(
+    const { rows } = await this.prisma.pool.query<PartnerRow & { created_at: Date }>(
       `INSERT INTO partners (id, name, rate_limit_per_second, rate_limit_burst) VALUES ($1, $2, $3, $4)
        RETURNING id, name, rate_limit_per_second, rate_limit_burst, created_at`,
       [randomUUID(), name, limits.rateLimitPerSecond ?? null, limits.rateLimitBurst ?? null],
     );
-    const row = rows[0];
-    return { id: row.id, name: row.name, rateLimitPerSecond: row.rate_limit_per_second ?? undefined, rateLimitBurst: row.rate_limit_burst ?? undefined, createdAt: row.created_at };
+    return { ...partnerOf(rows[0]), createdAt: rows[0].created_at };
   }
 
   /** Whether the partner exists; false for anything that is not a UUID (never a query error). */
   async exists(id: string): Promise<boolean> {
-    if (!UUID.test(id)) return false;
+    if (!isUUID(id)) return false;
     const { rows } = await this.prisma.pool.query({ name: 'partner_exists', text: 'SELECT 1 FROM partners WHERE id = $1', values: [id] });
     return rows.length > 0;
   }
