@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { generateSecret, hashApiKey } from '../auth/api-key';
@@ -44,19 +45,18 @@ export async function createOperatorKey(pool: Queryable, name: string): Promise<
 }
 
 /**
- * Registers ADMIN_API_KEY as the operator key named `environment`, retiring (revoking) any other active
- * `environment` key in the same statement: changing ADMIN_API_KEY replaces the old key rather than
- * leaving it valid forever (a sandbox `npm start` generates a new one each run). Several instances may
- * start at once with the same key: ON CONFLICT makes that harmless, and a key an operator revoked stays
- * revoked. Its prefix is derived from its hash, not its text: an environment key may be short enough
- * that 16 characters of it would be half of it.
+ * Adds ADMIN_API_KEY as an operator key named `environment` unless its hash is there already (several
+ * instances may start at once: ON CONFLICT makes that harmless; a key an operator revoked stays revoked).
+ * It never revokes an earlier environment key: instances of one deployment may start with different keys
+ * during a rotation, and one must not lock the other out. Changing ADMIN_API_KEY therefore adds a key;
+ * the old one is revoked with `npm run cli -- operator-key revoke` (README: "Operator API"). Its prefix is
+ * derived from its hash, not its text: an environment key may be short enough that 16 characters of it
+ * would be half of it.
  */
 export async function addEnvironmentOperatorKey(pool: Queryable, key: string): Promise<void> {
   const hash = hashApiKey(key);
   await pool.query(
-    `WITH retired AS (
-       UPDATE gateway.operator_keys SET revoked_at = now() WHERE name = 'environment' AND hash <> $3 AND revoked_at IS NULL)
-     INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, 'environment', $2, $3) ON CONFLICT (hash) DO NOTHING`,
+    `INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, 'environment', $2, $3) ON CONFLICT (hash) DO NOTHING`,
     [randomUUID(), `env_${hash.slice(0, 12)}`, hash],
   );
 }
@@ -73,7 +73,7 @@ export async function listOperatorKeys(pool: Queryable): Promise<OperatorKey[]> 
 
 /** Revokes an operator key by id (again: no change); null when there is none. Gateways stop accepting it within OPERATOR_KEY_CACHE_MS. */
 export async function revokeOperatorKey(pool: Queryable, id: string): Promise<OperatorKey | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  if (!isUUID(id)) return null;
   const { rows } = await pool.query<OperatorKey>(
     `UPDATE gateway.operator_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1::uuid RETURNING ${COLUMNS}`,
     [id],
