@@ -70,9 +70,14 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     DATABASE_URL: o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
-    // The gateway reads the feed and the Pix-in list straight from their services (README: "Direct queries").
+    // The gateway reads the feed and the Pix-in list straight from their services (README: "Direct queries"),
+    // and has its replies sent straight to it (README: "Kafka transport"), on a free port of its own.
     ...(app === 'gateway'
-      ? { EVENTS_QUERY_URL: `http://127.0.0.1:${healthPortOf('events', o.healthPortBase)}`, INFLOWS_QUERY_URL: `http://127.0.0.1:${healthPortOf('inflows', o.healthPortBase)}` }
+      ? {
+          EVENTS_QUERY_URL: `http://127.0.0.1:${healthPortOf('events', o.healthPortBase)}`,
+          INFLOWS_QUERY_URL: `http://127.0.0.1:${healthPortOf('inflows', o.healthPortBase)}`,
+          DIRECT_REPLIES: 'true',
+        }
       : {}),
     ...o.env,
   };

@@ -5,7 +5,7 @@ import { ApiKeyRevocationsListener } from './api-keys/api-key-revocations.listen
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
-import { GatewayConfig } from './config/gateway.config';
+import { directReplyHostOf, GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
@@ -56,6 +56,7 @@ export class AppModule {
                 requests: {
                   timeoutMs: config.REQUEST_TIMEOUT_MS,
                   directQueryUrls: { events: config.EVENTS_QUERY_URL || undefined, inflows: config.INFLOWS_QUERY_URL || undefined },
+                  directReplies: config.DIRECT_REPLIES ? { host: config.HOST, port: config.DIRECT_REPLY_PORT, advertisedHost: directReplyHostOf(config) } : undefined,
                 },
                 idempotentProducer: false,
               }),

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Max, Min, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { CommonConfig } from '@partner/config';
@@ -94,4 +95,25 @@ export class GatewayConfig extends CommonConfig {
   @ValidateIf((c: GatewayConfig) => c.INFLOWS_QUERY_URL !== '')
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'INFLOWS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3105' })
   INFLOWS_QUERY_URL: string = '';
+
+  /**
+   * Direct replies (README: "Kafka transport"): services send their replies to this instance over HTTP,
+   * on an internal listener, instead of through its reply topic (which stays the fallback). Only where
+   * every service can reach the instance at DIRECT_REPLY_HOST.
+   */
+  @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
+  @IsBoolean()
+  DIRECT_REPLIES: boolean = false;
+
+  /** Port of the direct-reply listener, bound on HOST; 0 takes any free port (each instance its own). */
+  @IsInt() @Min(0) @Max(65535)
+  DIRECT_REPLY_PORT: number = 0;
+
+  /** The name services reach this instance by; empty: HOST, or the machine's hostname when HOST is 0.0.0.0 or ::. */
+  @IsString()
+  DIRECT_REPLY_HOST: string = '';
 }
+
+/** The name services reach this instance's direct-reply listener by (DIRECT_REPLY_HOST, or derived from HOST). */
+export const directReplyHostOf = (config: GatewayConfig): string =>
+  config.DIRECT_REPLY_HOST || (['0.0.0.0', '::', ''].includes(config.HOST) ? hostname() : config.HOST);

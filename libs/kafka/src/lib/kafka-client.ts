@@ -2,6 +2,7 @@ import { connect as netConnect, Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Logger } from '@nestjs/common';
 import { Consumer, ConsumerRunConfig, ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel } from 'kafkajs';
+import { fixKafkajsIdleTimer } from './kafkajs-idle-timer.fix';
 import { RequestContexts } from './request-context';
 
 export interface KafkaConnection {
@@ -46,7 +47,13 @@ const toAppLogger: logCreator = () => {
   };
 };
 
-export const kafkaClientConfig = (conn: KafkaConnection): KafkaConfig => ({
+/** Every kafkajs client of the project is configured here, so the idle-timer fix is applied here too. */
+export const kafkaClientConfig = (conn: KafkaConnection): KafkaConfig => {
+  fixKafkajsIdleTimer();
+  return kafkaConfigOf(conn);
+};
+
+const kafkaConfigOf = (conn: KafkaConnection): KafkaConfig => ({
   clientId: conn.clientId,
   brokers: conn.brokers,
   retry: RETRY,

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
+import { DirectReplySender } from './direct-replies';
 import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
@@ -16,7 +17,12 @@ export interface KafkaServerOptions {
   maxInFlight: number;
   /** How often finished offsets are committed. */
   commitIntervalMs?: number;
+  /** How long the broker may hold a fetch of events to fill it (0 or unset: answer with the first event). */
+  eventFetchWaitMs?: number;
 }
+
+/** A held event fetch is answered as soon as this much has gathered, whatever the wait left. */
+const EVENT_FETCH_MIN_BYTES = 256 * 1024;
 
 /** The message a handler gets as its Nest context: `[message, partition, topic]`. */
 export class KafkaMessageContext extends BaseRpcContext<[KafkaMessage, number, string]> {}
@@ -67,6 +73,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private kafka?: Kafka;
   private producer?: Producer;
   private replies?: SendCoalescer;
+  private directReplies?: DirectReplySender;
   private readonly consumers: Consumer[] = [];
   private readonly progress = new Map<Consumer, Map<string, PartitionProgress>>();
   private readonly chains = new Map<string, Promise<void>>();
@@ -99,16 +106,26 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       await this.producer.connect();
       // A lost reply only makes the gateway time out and the partner retry with the same key: acks=1.
       this.replies = new SendCoalescer(this.producer, 1);
+      this.directReplies = new DirectReplySender();
       // Requests older than this consumer have timed out at the gateway: a new group starts at the end.
       await this.consume(this.kafka, `${this.options.groupId}.requests`, requests, false);
     }
     // A new event group starts at the beginning: nothing published before the service's first start is lost.
-    if (events.length > 0) await this.consume(this.kafka, this.options.groupId, events, true);
+    if (events.length > 0) {
+      const waitMs = this.options.eventFetchWaitMs ?? 0;
+      await this.consume(this.kafka, this.options.groupId, events, true, waitMs > 0 ? { minBytes: EVENT_FETCH_MIN_BYTES, maxWaitTimeInMs: waitMs } : {});
+    }
     this.commitTimer = setInterval(() => void this.commit(), this.options.commitIntervalMs ?? 200);
   }
 
-  private async consume(kafka: Kafka, groupId: string, topics: string[], fromBeginning: boolean): Promise<void> {
-    const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
+  private async consume(
+    kafka: Kafka,
+    groupId: string,
+    topics: string[],
+    fromBeginning: boolean,
+    fetch: { minBytes?: number; maxWaitTimeInMs?: number } = {},
+  ): Promise<void> {
+    const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, ...fetch, allowAutoTopicCreation: false });
     this.consumers.push(consumer);
     const progress = new Map<string, PartitionProgress>();
     this.progress.set(consumer, progress);
@@ -225,14 +242,31 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       const replyTopic = header(message, REPLY_HEADERS.topic);
       const correlationId = header(message, REPLY_HEADERS.correlationId);
       const envelope = await this.answer(topic, data, context);
-      if (replyTopic && correlationId && this.replies) {
-        await this.replies
-          .send(replyTopic, { value: JSON.stringify(envelope), headers: { [REPLY_HEADERS.correlationId]: correlationId } })
-          .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
-      }
+      if (correlationId) await this.reply(envelope, correlationId, header(message, REPLY_HEADERS.url), replyTopic);
     }
     // The service's own trace of each message (debug: the gateway's access log already counts requests).
     this.logger.debug(`Handled ${topic} in ${(performance.now() - started).toFixed(1)} ms`);
+  }
+
+  /**
+   * Sends a reply to the caller's direct-reply listener when the request names one, and on its reply
+   * topic when it does not or the listener did not take it. A reply lost both ways makes the caller time
+   * out (503) and the partner retry with the same idempotency key.
+   */
+  private async reply(envelope: ReplyEnvelope, correlationId: string, replyUrl: string | undefined, replyTopic: string | undefined): Promise<void> {
+    const value = JSON.stringify(envelope);
+    if (replyUrl && this.directReplies) {
+      try {
+        await this.directReplies.send(replyUrl, correlationId, value);
+        return;
+      } catch (error) {
+        this.logger.debug(`Direct reply to ${replyUrl} not taken, replying on Kafka: ${describe(error)}`);
+      }
+    }
+    if (!replyTopic || !this.replies) return;
+    await this.replies
+      .send(replyTopic, { value, headers: { [REPLY_HEADERS.correlationId]: correlationId } })
+      .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
   }
 
   /** Whether this service answers `topic` as a request (its handler is a `@HandleRequest`). */
@@ -314,6 +348,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     clearInterval(this.commitTimer);
     await this.commit();
     await Promise.all(this.consumers.map((c) => c.disconnect().catch(() => undefined)));
+    await this.directReplies?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }
 

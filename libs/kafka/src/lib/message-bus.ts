@@ -7,6 +7,7 @@ import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried, runJoined } fr
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DirectQueryClient } from './direct-queries';
+import { DirectReplyListener } from './direct-replies';
 import { CONTEXT_HEADERS, CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
 import { ServiceUnavailableError } from './service-unavailable.error';
@@ -27,6 +28,12 @@ export interface MessageBusOptions {
      * Kafka (README: "Direct queries"). Unset: everything goes through Kafka.
      */
     directQueryUrls?: Partial<Record<ServiceName, string>>;
+    /**
+     * Direct replies (direct-replies.ts): listen on `host:port` (0: any free port) and ask services to
+     * reply there, reached as `advertisedHost`, instead of through the reply topic (which stays the
+     * fallback). Unset: replies come through Kafka only.
+     */
+    directReplies?: { host: string; port: number; advertisedHost: string };
   };
   /**
    * An idempotent producer with one request in flight keeps the outbox relay's events unduplicated and
@@ -124,7 +131,10 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   private replyConsumer?: Consumer;
   private channel?: RequestReplyChannel;
   private direct?: DirectQueryClient;
+  private replyListener?: DirectReplyListener;
   readonly replyTopic?: string;
+  /** This instance's direct-reply address, when it listens for replies over HTTP. */
+  replyUrl?: string;
 
   constructor(@Inject(KAFKA_BUS_OPTIONS) private readonly options: MessageBusOptions) {
     if (options.requests) {
@@ -174,17 +184,25 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     }
     // Commands are durable once acknowledged by all in-sync replicas; sends of one tick share a request.
     const commands = new SendCoalescer(producer, -1);
+    const replyTo: Record<string, string> = { [REPLY_HEADERS.topic]: topic };
     const channel = new RequestReplyChannel(
       (t, key, value, correlationId, context) =>
         commands.send(t, {
           key,
           value,
           // The request's id and partner ride along, so the service logs (and stamps its events) with them.
-          headers: { [REPLY_HEADERS.topic]: topic, [REPLY_HEADERS.correlationId]: correlationId, ...contextHeaders(CONTEXT_HEADERS, context) },
+          headers: { ...replyTo, [REPLY_HEADERS.correlationId]: correlationId, ...contextHeaders(CONTEXT_HEADERS, context) },
         }),
       timeoutMs,
     );
     this.channel = channel;
+    const direct = this.options.requests?.directReplies;
+    if (direct) {
+      this.replyListener = new DirectReplyListener((correlationId, envelope) => channel.deliver(correlationId, envelope));
+      this.replyUrl = await this.replyListener.listen(direct.host, direct.port, direct.advertisedHost);
+      replyTo[REPLY_HEADERS.url] = this.replyUrl;
+      this.logger.log(`Replies come to ${this.replyUrl} (direct), or on ${topic}`);
+    }
     const consumer = kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
     this.replyConsumer = consumer;
     // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
@@ -207,6 +225,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.channel?.abortAll();
+    await this.replyListener?.close();
     await this.direct?.close();
     await this.replyConsumer?.disconnect().catch(() => undefined);
     if (this.replyTopic && this.kafka) {

@@ -18,7 +18,7 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
   const connection = { brokers: config.KAFKA_BROKERS, clientId: `${name}-${process.pid}` };
   const created = await ensureTopics(connection, config.KAFKA_PARTITIONS);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
-  const transport = kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY);
+  const transport = kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY, config.KAFKA_EVENT_FETCH_WAIT_MS);
   app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
   // The same handlers answer the service's read-only queries over HTTP too (README: "Direct queries").
   serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer);
