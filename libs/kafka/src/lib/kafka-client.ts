@@ -48,19 +48,10 @@ const toAppLogger: logCreator = () => {
 };
 
 /** Every kafkajs client of the project is configured here, so the idle-timer fix is applied here too. */
-export const kafkaClientConfig = (conn: KafkaConnection): KafkaConfig => {
+export function kafkaClientConfig(conn: KafkaConnection): KafkaConfig {
   fixKafkajsIdleTimer();
-  return kafkaConfigOf(conn);
-};
-
-const kafkaConfigOf = (conn: KafkaConnection): KafkaConfig => ({
-  clientId: conn.clientId,
-  brokers: conn.brokers,
-  retry: RETRY,
-  logLevel: logLevel.WARN,
-  logCreator: toAppLogger,
-  socketFactory: noDelaySocketFactory,
-});
+  return { clientId: conn.clientId, brokers: conn.brokers, retry: RETRY, logLevel: logLevel.WARN, logCreator: toAppLogger, socketFactory: noDelaySocketFactory };
+}
 
 /** The one way the project builds a kafkajs client (apps never do it by hand). */
 export const createKafka = (conn: KafkaConnection): Kafka => new Kafka(kafkaClientConfig(conn));

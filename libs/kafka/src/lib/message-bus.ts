@@ -182,9 +182,16 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     } finally {
       await admin.disconnect();
     }
+    // Direct replies first: the listener must be bound before a request can name it.
+    const direct = this.options.requests?.directReplies;
+    if (direct) {
+      this.replyListener = new DirectReplyListener((correlationId, envelope) => this.channel?.deliver(correlationId, envelope));
+      this.replyUrl = await this.replyListener.listen(direct.host, direct.port, direct.advertisedHost);
+      this.logger.log(`Replies come to ${this.replyUrl} (direct), or on ${topic}`);
+    }
+    const replyTo = { [REPLY_HEADERS.topic]: topic, ...(this.replyUrl ? { [REPLY_HEADERS.url]: this.replyUrl } : {}) };
     // Commands are durable once acknowledged by all in-sync replicas; sends of one tick share a request.
     const commands = new SendCoalescer(producer, -1);
-    const replyTo: Record<string, string> = { [REPLY_HEADERS.topic]: topic };
     const channel = new RequestReplyChannel(
       (t, key, value, correlationId, context) =>
         commands.send(t, {
@@ -196,13 +203,6 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       timeoutMs,
     );
     this.channel = channel;
-    const direct = this.options.requests?.directReplies;
-    if (direct) {
-      this.replyListener = new DirectReplyListener((correlationId, envelope) => channel.deliver(correlationId, envelope));
-      this.replyUrl = await this.replyListener.listen(direct.host, direct.port, direct.advertisedHost);
-      replyTo[REPLY_HEADERS.url] = this.replyUrl;
-      this.logger.log(`Replies come to ${this.replyUrl} (direct), or on ${topic}`);
-    }
     const consumer = kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
     this.replyConsumer = consumer;
     // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
