@@ -1,4 +1,4 @@
-import fastify, { FastifyInstance } from 'fastify';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { ReplyEnvelope } from './reply-envelope';
@@ -23,40 +23,72 @@ const CONNECTIONS_PER_CALLER = 16;
 /** Callers (gateway instances) remembered; an instance that went away leaves its pool here until evicted. */
 const MAX_CALLERS = 64;
 
-/** Caller side: the internal listener that hands each reply to the request waiting for it. */
+/**
+ * Caller side: the internal listener that hands each reply to the request waiting for it. Plain
+ * node:http, not Fastify: one reply per request passes here, and a Fastify route cost the gateway
+ * 0.3-0.4 ms of CPU more per request (bench at c=8 and c=32, A/B in one sitting).
+ */
 export class DirectReplyListener {
-  private server?: FastifyInstance;
+  private server?: Server;
 
   constructor(private readonly deliver: (correlationId: string, envelope: ReplyEnvelope) => void) {}
 
   /**
    * Listens on `host:port` (port 0: any free port) and returns the URL to name in requests, with
    * `advertisedHost` (the name services reach this instance by) and the port actually bound.
-   * `POST <path><correlation id>` with the envelope as JSON: 204 taken, 400 unreadable, 404 anything else.
    */
   async listen(host: string, port: number, advertisedHost: string): Promise<string> {
+    const server = createServer((req, res) => this.onRequest(req, res));
     // Services keep their connections open between replies (undici's keep-alive is shorter than this).
-    const server = fastify({ bodyLimit: MAX_REPLY_BYTES, keepAliveTimeout: 65_000 });
-    server.post<{ Params: { correlationId: string } }>(
-      `${DIRECT_REPLY_PATH}:correlationId`,
-      // The bare path matches with an empty id: not a reply, refused before its body is read.
-      { onRequest: async (request, reply) => (request.params.correlationId ? undefined : reply.code(404).send()) },
-      async (request, reply) => {
-        const envelope = request.body as ReplyEnvelope | null;
-        if (typeof envelope !== 'object' || envelope === null) return reply.code(400).send();
-        this.deliver(request.params.correlationId, envelope);
-        return reply.code(204).send();
-      },
-    );
+    server.keepAliveTimeout = 65_000;
     this.server = server;
-    await server.listen({ host, port });
-    const bound = (server.server.address() as AddressInfo).port;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const bound = (server.address() as AddressInfo).port;
     const name = advertisedHost.includes(':') ? `[${advertisedHost}]` : advertisedHost;
     return `http://${name}:${bound}${DIRECT_REPLY_PATH}`;
   }
 
   async close(): Promise<void> {
-    await this.server?.close();
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** `POST <path><correlation id>` with the envelope as JSON: 204 taken, 400 unreadable, 404 anything else. */
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '';
+    if (req.method !== 'POST' || !url.startsWith(DIRECT_REPLY_PATH) || url.length === DIRECT_REPLY_PATH.length) {
+      res.writeHead(404).end();
+      req.resume();
+      return;
+    }
+    const correlationId = decodeURIComponent(url.slice(DIRECT_REPLY_PATH.length));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REPLY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      let envelope: ReplyEnvelope;
+      try {
+        if (size > MAX_REPLY_BYTES) throw new Error('too large');
+        envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReplyEnvelope;
+        if (typeof envelope !== 'object' || envelope === null) throw new Error('not an envelope');
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      this.deliver(correlationId, envelope);
+      res.writeHead(204).end();
+    });
   }
 }
 
