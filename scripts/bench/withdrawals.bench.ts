@@ -33,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { ApiClient, newCpf } from '../../libs/testing/src';
 import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { appEnv, kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, stopProcess, waitUntilReady } from '../stack/stack';
-import { closedLoop, distribution, Distribution, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
+import { closedLoop, distribution, Distribution, LoadClient, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
 import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
 import { BacklogSampler, BenchDatabase, cpuMs, eventLoopP99Ms, LagResult, PgCounters, rssMb } from './bench-probes';
 
@@ -367,7 +367,7 @@ async function createPartners(admin: ApiClient, partners: number, usersPerPartne
  * while P×U ≥ concurrency (U is raised to make sure of it), so no account lock is what is measured.
  */
 function spread(url: string, partners: BenchPartner[]): Pick {
-  const clients = partners.map((p) => new ApiClient(url, { 'x-api-key': p.key }));
+  const clients = partners.map((p) => new LoadClient(url, p.key));
   return (i) => {
     const p = i % partners.length;
     const users = partners[p].users;
@@ -481,7 +481,7 @@ async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[],
 }
 
 async function runHot(db: BenchDatabase, url: string, partner: BenchPartner, o: Options): Promise<PhaseResult> {
-  const api = new ApiClient(url, { 'x-api-key': partner.key });
+  const api = new LoadClient(url, partner.key);
   const document = partner.users[0];
   return measure(db, () => closedLoop(o.requests, HOT_CONCURRENCY, () => ({ api, document }), stopped), o.pollMs);
 }
