@@ -53,8 +53,9 @@ export class LoadClient {
     const origin = new URL(baseUrl).origin;
     let pool = LoadClient.pools.get(origin);
     if (!pool) {
-      // Enough sockets for the largest level and the open loop's requests in flight; idle ones close.
-      pool = new Pool(origin, { connections: 256, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
+      // No cap on sockets (as fetch's global agent): a request in flight never queues in the generator,
+      // whose wait would be counted as the stack's. Idle sockets close after 30 s.
+      pool = new Pool(origin, { connections: null, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
       LoadClient.pools.set(origin, pool);
     }
     this.pool = pool;
