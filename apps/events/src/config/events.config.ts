@@ -4,8 +4,7 @@ import { ServiceConfig } from '@partner/config';
 export class EventsConfig extends ServiceConfig {
   override HEALTH_PORT: number = 3102;
 
-  /** The projector receives about three events per withdrawal: batches are worth 25 ms of waiting. */
-  @IsInt() @Min(0) @Max(1000)
+  /** The projector receives about three events per withdrawal: batches are worth 25 ms of waiting (range checked by ServiceConfig). */
   override KAFKA_EVENT_FETCH_WAIT_MS: number = 25;
 
   /** Delivered events older than this many days (by delivery time) are removed from the feed; undelivered ones stay. */
