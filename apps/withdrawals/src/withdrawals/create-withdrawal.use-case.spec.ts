@@ -10,6 +10,7 @@ import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
+import { stateChanged } from './withdrawal-event';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
@@ -72,6 +73,32 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 5_000_000n - 1_020_000n, heldMicros: 1_020_000n });
     expect(await outboxStates(partnerId)).toEqual(['created']);
     await expectLedgerMatches(partnerId, document);
+  });
+
+  it('writes the created event exactly as the TypeScript builder makes it, the new id set by the statement', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const reply = await create.execute(command(partnerId, document));
+    const id = reply.ok ? reply.data.id : -1;
+    const [row] = await prisma.outboxMessage.findMany({ where: { payload: { path: ['partner_id'], equals: partnerId } } });
+    const stored = await withdrawals.findById(partnerId, id);
+    if (!stored) throw new Error(`withdrawal ${id} not found`);
+    const expected = stateChanged(stored);
+    const payload = row.payload as { event_id: string };
+    expect([row.topic, row.key]).toEqual([expected.topic, expected.key]);
+    expect(payload).toEqual({ ...expected.payload, event_id: payload.event_id });
+    expect(payload.event_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('replays a retry after the first request spent the balance, instead of refusing it', async () => {
+    const { partnerId, document } = await newAccount(1_020_000);
+    const first = command(partnerId, document);
+    const created = await create.execute(first);
+    const id = created.ok ? created.data.id : -1;
+    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id, created: false } });
+    expect(await create.execute({ ...first, usdtmicros: 2_000_000 })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    // A key is never bound by a refusal: a new key on the spent balance is refused.
+    expect(await create.execute({ ...first, idempotency_key: newUuid() })).toMatchObject({ ok: false, error: { code: 'insufficient_funds' } });
+    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
   });
 
   it('wakes the outbox relay once per committed withdrawal, never for a refused one', async () => {

@@ -19,21 +19,14 @@ export function fingerprintOf(c: CreateWithdrawalCommand): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-class Rejected extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-  }
-}
-
-/** Thrown to roll back a transaction whose key another request already claimed; answered as a replay. */
-class Duplicate extends Error {}
-
 /**
- * Creates a USDT withdrawal: in one transaction of one statement (WithdrawalRepository.createHeld),
- * claims the idempotency key by inserting the withdrawal first (so a concurrent duplicate waits on the
- * unique index and then replays instead of competing for the balance), holds amount + network fee, and
- * emits the `created` event, which the unit of work writes to the outbox before COMMIT.
- * Failed attempts bind nothing: after a 404/422 the same key may be retried once the cause is fixed.
+ * Creates a USDT withdrawal in one statement, its own transaction (WithdrawalRepository.createHeld): locks
+ * the user's account, claims the idempotency key by inserting the withdrawal if the balance covers amount +
+ * network fee (so a concurrent duplicate waits on the unique index and then replays instead of competing for
+ * the balance), holds amount + fee, and writes the `created` event to the outbox; the unit of work then
+ * wakes the relay. Failed attempts bind nothing: after a 404/422 the same key may be retried once the
+ * cause is fixed. A refusal is only answered after checking the key: a retry of a request that already
+ * spent the balance is a replay.
  */
 @Injectable()
 export class CreateWithdrawalUseCase {
@@ -46,40 +39,29 @@ export class CreateWithdrawalUseCase {
     const fingerprint = fingerprintOf(command);
     const feeMicros = feeFor(command.network, command.fee_choice);
     const amountMicros = BigInt(command.usdtmicros);
-    try {
-      const withdrawal = await this.unitOfWork.run(async (tx) => {
-        const outcome = await this.withdrawals.createHeld(
-          tx,
-          {
-            partnerId: command.partner_id,
-            document: command.document,
-            idempotencyKey: command.idempotency_key,
-            fingerprint,
-            address: command.address,
-            network: command.network,
-            feeChoice: command.fee_choice,
-            amountMicros,
-            feeMicros,
-          },
-          new Date(),
-        );
-        if (outcome === 'duplicate') throw new Duplicate();
-        if (outcome === 'not_found') throw new Rejected('user_not_found', `no user with document ${command.document}`);
-        if (outcome === 'insufficient') {
-          throw new Rejected('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
-        }
-        tx.emit(stateChanged(outcome.created));
-        return outcome.created;
-      });
-      return ok({ id: withdrawal.id, created: true });
-    } catch (error) {
-      if (error instanceof Rejected) return fail(error.code, error.message);
-      if (error instanceof Duplicate) {
-        const winner = await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key);
-        if (winner) return this.replay(winner, fingerprint);
-      }
-      throw error;
-    }
+    const outcome = await this.withdrawals.createHeld(
+      this.unitOfWork,
+      {
+        partnerId: command.partner_id,
+        document: command.document,
+        idempotencyKey: command.idempotency_key,
+        fingerprint,
+        address: command.address,
+        network: command.network,
+        feeChoice: command.fee_choice,
+        amountMicros,
+        feeMicros,
+      },
+      new Date(),
+      stateChanged,
+    );
+    if (typeof outcome === 'object') return ok({ id: outcome.created.id, created: true });
+    const previous = await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key);
+    if (previous) return this.replay(previous, fingerprint);
+    if (outcome === 'not_found') return fail('user_not_found', `no user with document ${command.document}`);
+    if (outcome === 'insufficient') return fail('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
+    // A duplicate whose winner is gone cannot happen (withdrawals are never deleted): let it surface.
+    throw new Error(`idempotency key ${command.idempotency_key} was taken but no withdrawal holds it`);
   }
 
   private replay(previous: Withdrawal, fingerprint: string): Reply<CreateWithdrawalResult> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { FeeChoice, Network, WithdrawalState } from '@partner/contracts';
-import { statement, Transaction } from '@partner/kafka';
+import { FeeChoice, Network, Topics, WithdrawalState } from '@partner/contracts';
+import { commandStatement, OutboxMessage, statement, Transaction, UnitOfWork } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
 export interface Withdrawal {
@@ -63,18 +63,31 @@ const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
 export type CreateOutcome = { created: Withdrawal } | 'duplicate' | 'not_found' | 'insufficient';
 
 /**
- * One statement, one round trip: claims the idempotency key by inserting the withdrawal (a concurrent
- * duplicate waits on the unique index, then inserts nothing), moves amount + fee from available to held
- * with a guarded UPDATE that runs only if the insert did (re-checked on the latest row version, so no
- * overdraft under any concurrency), and writes the hold's ledger entry. The caller rolls the
- * transaction back unless `held` (data-modifying CTEs always run, so the insert must be undone).
+ * The whole creation in ONE statement, run as its own transaction (UnitOfWork.runCommand: one round trip,
+ * the account row locked for this statement only):
+ * - `acct` locks the user's account row and reads its latest balance (FOR UPDATE waits for a concurrent
+ *   withdrawal of the same user, then sees its result: no overdraft under any concurrency);
+ * - `w` claims the idempotency key by inserting the withdrawal, only if that balance covers amount + fee
+ *   (a concurrent duplicate waits on the unique index, then inserts nothing);
+ * - `held` moves amount + fee from available to held, `ledger` writes the hold's entry and the outbox row
+ *   reports `created`, all only if the insert happened;
+ * - the `invariant` column can only be computed (as an error that aborts the statement, so nothing
+ *   commits) if a withdrawal were inserted without its hold, which the shared guard rules out.
+ * When nothing was inserted, `covered` tells a duplicate key (balance covered, insert skipped on conflict)
+ * from a refusal (no account, or not enough): the caller then still checks the key, since a replay of a
+ * request that already spent the balance is a replay, not a refusal.
+ * The event is the TypeScript builder's payload (`stateChanged`) with the new id set in it.
  */
-const INSERT_HELD = statement(
-  'withdrawal_insert_held',
-  `WITH w AS (
+const CREATE_HELD = commandStatement({
+  name: 'withdrawal_create_held',
+  params: 11,
+  with: `acct AS (
+     SELECT available_micros FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE),
+   w AS (
      INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
                               amount_micros, fee_micros, state, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10 FROM acct
+     WHERE acct.available_micros >= ($8::bigint + $9::bigint)
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING *),
    held AS (
@@ -85,11 +98,18 @@ const INSERT_HELD = statement(
    ledger AS (
      INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, withdrawal_id, created_at)
      SELECT $1, $2, 'withdrawal_hold', -($8::bigint + $9::bigint), $8::bigint + $9::bigint, w.id, $10 FROM w, held
-     RETURNING 1)
-   SELECT w.*, EXISTS (SELECT 1 FROM held) AS held,
-          EXISTS (SELECT 1 FROM accounts WHERE partner_id = $1 AND document = $2) AS account_exists
+     RETURNING 1)`,
+  events: {
+    topic: Topics.WithdrawalStateChanged,
+    from: 'w, held',
+    key: `'usdt_withdrawal:' || w.id`,
+    payload: `jsonb_set(jsonb_set($11::jsonb, '{resource_id}', to_jsonb(w.id::text)), '{resource,id}', to_jsonb(w.id))`,
+  },
+  select: `SELECT w.*, EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM acct) AS account_exists,
+          EXISTS (SELECT 1 FROM acct WHERE available_micros >= ($8::bigint + $9::bigint)) AS covered,
+          CASE WHEN w.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM held) THEN ('withdrawal ' || w.id || ' inserted without its hold')::int END AS invariant
    FROM (SELECT 1) AS one LEFT JOIN w ON true`,
-);
+});
 
 const FIND_BY_KEY = statement('withdrawal_by_key', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND idempotency_key = $2');
 
@@ -144,9 +164,14 @@ export class WithdrawalRepository {
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
-  /** Inserts in state `created` and holds amount + fee on the user's account (see INSERT_HELD). */
-  async createHeld(tx: Transaction, data: NewWithdrawal, now: Date): Promise<CreateOutcome> {
-    const [row] = await tx.rows<WithdrawalRow & { id: number | null; held: boolean; account_exists: boolean }>(INSERT_HELD, [
+  /**
+   * Inserts in state `created`, holds amount + fee on the user's account and writes the `created` event
+   * (`created(id)` builds it), all in one statement (see CREATE_HELD).
+   */
+  async createHeld(work: UnitOfWork, data: NewWithdrawal, now: Date, created: (w: Withdrawal) => OutboxMessage<typeof Topics.WithdrawalStateChanged>): Promise<CreateOutcome> {
+    // The event as the builder makes it, for an id the statement sets: every other field is known here.
+    const pending: Withdrawal = { ...data, id: 0, state: 'created', txHash: null, failureReason: null, createdAt: now, updatedAt: now };
+    const [row] = await work.runCommand<WithdrawalRow & { id: number | null; held: boolean; account_exists: boolean; covered: boolean }>(CREATE_HELD, [
       data.partnerId,
       data.document,
       data.idempotencyKey,
@@ -157,10 +182,11 @@ export class WithdrawalRepository {
       data.amountMicros.toString(),
       data.feeMicros.toString(),
       now,
+      JSON.stringify(created(pending).payload),
     ]);
-    if (row.id === null) return 'duplicate';
-    if (!row.held) return row.account_exists ? 'insufficient' : 'not_found';
-    return { created: toWithdrawal(row as WithdrawalRow) };
+    if (row.id !== null && row.held) return { created: toWithdrawal(row as WithdrawalRow) };
+    if (!row.account_exists) return 'not_found';
+    return row.covered ? 'duplicate' : 'insufficient';
   }
 
   /** Broadcasts up to `limit` withdrawals `created` before `before` (`sent`, with a transaction hash). */

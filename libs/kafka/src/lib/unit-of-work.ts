@@ -26,6 +26,45 @@ const INSERT_OUTBOX = statement(
   'INSERT INTO outbox_messages (topic, key, payload, request_id) SELECT t, k, p, $4::text FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS u(t, k, p)',
 );
 
+/**
+ * A command written as ONE SQL statement that also writes the outbox rows reporting it (see
+ * `commandStatement`). Run by `UnitOfWork.runCommand` in autocommit: a single statement is its own
+ * transaction, so the change and its events commit together or not at all, in one round trip instead of
+ * four (BEGIN, the statement, the outbox insert, COMMIT).
+ */
+export interface CommandStatement<T extends EventTopic = EventTopic> extends Statement {
+  /** How many parameters the use case passes ($1..$n); the topic and the request id are appended as $n+1, $n+2. */
+  params: number;
+  topic: T;
+}
+
+/** What a one-statement command declares; `commandStatement` adds the outbox insert and its count. */
+export interface CommandStatementSpec<T extends EventTopic> {
+  name: string;
+  params: number;
+  /** The command's CTEs, without the leading WITH. */
+  with: string;
+  /** The events: one outbox row per row of the CTE `from`, with `key` and `payload` as SQL expressions over it. */
+  events: { topic: T; from: string; key: string; payload: string };
+  /** What the statement answers: a SELECT over the CTEs (its columns plus `outbox_rows`). */
+  select: string;
+}
+
+/** Column every command statement adds to its answer: how many outbox rows it wrote. */
+const OUTBOX_ROWS = 'outbox_rows';
+
+export function commandStatement<T extends EventTopic>(spec: CommandStatementSpec<T>): CommandStatement<T> {
+  const topic = `$${spec.params + 1}::text`;
+  const requestId = `$${spec.params + 2}::text`;
+  const text = `WITH ${spec.with},
+   outbox AS (
+     INSERT INTO outbox_messages (topic, key, payload, request_id)
+     SELECT ${topic}, ${spec.events.key}, ${spec.events.payload}, ${requestId} FROM ${spec.events.from}
+     RETURNING 1)
+   SELECT answer.*, (SELECT count(*)::int FROM outbox) AS ${OUTBOX_ROWS} FROM (${spec.select}) AS answer`;
+  return { name: spec.name, text, params: spec.params, topic: spec.events.topic };
+}
+
 /** Something to wake once events were committed: the service's outbox relay. */
 export interface Wakeable {
   wake(): void;
@@ -58,9 +97,23 @@ class PgTransaction implements Transaction {
 export class UnitOfWork {
   /** `relay` may be left out by a service without an outbox (the events projector); it then may not emit. */
   constructor(
-    private readonly pool: Pick<Pool, 'connect'>,
+    private readonly pool: Pick<Pool, 'connect' | 'query'>,
     private readonly relay?: Wakeable,
   ) {}
+
+  /**
+   * Runs a one-statement command (`commandStatement`) as its own transaction, in one round trip, and
+   * wakes the relay if it wrote events. For the hot paths whose whole change fits one statement: the
+   * transaction holds its row locks for that statement only, not for four round trips.
+   */
+  async runCommand<R extends QueryResultRow>(command: CommandStatement, values: unknown[]): Promise<Array<R & { outbox_rows: number }>> {
+    if (values.length !== command.params) throw new Error(`${command.name} takes ${command.params} parameters, got ${values.length}`);
+    if (!this.relay) throw new Error('a command statement writes events: this unit of work has no outbox');
+    const requestId = RequestContexts.current()?.requestId ?? null;
+    const { rows } = await this.pool.query<R & { outbox_rows: number }>({ name: command.name, text: command.text, values: [...values, command.topic, requestId] });
+    if (rows.some((r) => r[OUTBOX_ROWS] > 0)) this.relay.wake();
+    return rows;
+  }
 
   async run<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
     const client = await this.pool.connect();

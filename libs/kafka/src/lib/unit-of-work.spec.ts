@@ -1,0 +1,60 @@
+import type { Pool, QueryConfig } from 'pg';
+import { Topics } from '@partner/contracts';
+import { RequestContexts } from './request-context';
+import { commandStatement, UnitOfWork } from './unit-of-work';
+
+// Unit: what runCommand sends and when it wakes the relay. The statement's SQL itself is proven against
+// PostgreSQL where a service uses it (apps/withdrawals create-withdrawal.use-case.spec.ts).
+const command = commandStatement({
+  name: 'thing_create',
+  params: 2,
+  with: `t AS (INSERT INTO things (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING *)`,
+  events: { topic: Topics.WithdrawalStateChanged, from: 't', key: `'thing:' || t.id`, payload: `jsonb_build_object('id', t.id)` },
+  select: 'SELECT t.id FROM (SELECT 1) AS one LEFT JOIN t ON true',
+});
+
+function fakePool(outboxRows: number) {
+  const sent: QueryConfig[] = [];
+  const pool = {
+    connect: () => Promise.reject(new Error('runCommand must not open a transaction')),
+    query: (config: QueryConfig) => {
+      sent.push(config);
+      return Promise.resolve({ rows: [{ id: 7, outbox_rows: outboxRows }] });
+    },
+  } as unknown as Pick<Pool, 'connect' | 'query'>;
+  return { pool, sent };
+}
+
+describe('commandStatement', () => {
+  it('adds the outbox insert over the events CTE, with the topic and request id after the use case parameters', () => {
+    expect(command.text).toContain(`SELECT $3::text, 'thing:' || t.id, jsonb_build_object('id', t.id), $4::text FROM t`);
+    expect(command.text).toContain('INSERT INTO outbox_messages (topic, key, payload, request_id)');
+    expect(command.text).toMatch(/\(SELECT count\(\*\)::int FROM outbox\) AS outbox_rows FROM \(SELECT t\.id FROM .*\) AS answer$/s);
+  });
+});
+
+describe('UnitOfWork.runCommand', () => {
+  it('sends one prepared statement (no BEGIN/COMMIT) with the topic and the request id appended, and wakes the relay when it wrote events', async () => {
+    const { pool, sent } = fakePool(1);
+    const relay = { wakes: 0, wake: () => void relay.wakes++ };
+    const rows = await RequestContexts.run({ requestId: 'req-1', partnerId: 'p' }, () => new UnitOfWork(pool, relay).runCommand(command, ['a', 'b']));
+    expect(rows).toEqual([{ id: 7, outbox_rows: 1 }]);
+    expect(sent).toEqual([{ name: 'thing_create', text: command.text, values: ['a', 'b', Topics.WithdrawalStateChanged, 'req-1'] }]);
+    expect(relay.wakes).toBe(1);
+  });
+
+  it('does not wake the relay when the statement wrote no event, and sends a null request id outside a request', async () => {
+    const { pool, sent } = fakePool(0);
+    const relay = { wakes: 0, wake: () => void relay.wakes++ };
+    await new UnitOfWork(pool, relay).runCommand(command, ['a', 'b']);
+    expect(sent[0].values?.[3]).toBeNull();
+    expect(relay.wakes).toBe(0);
+  });
+
+  it('refuses a call with the wrong number of parameters, and a unit of work without an outbox', async () => {
+    const { pool, sent } = fakePool(1);
+    await expect(new UnitOfWork(pool, { wake: () => undefined }).runCommand(command, ['a'])).rejects.toThrow('thing_create takes 2 parameters, got 1');
+    await expect(new UnitOfWork(pool).runCommand(command, ['a', 'b'])).rejects.toThrow('no outbox');
+    expect(sent).toHaveLength(0);
+  });
+});
