@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CreateWithdrawalCommand } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
+import { FAILING_ADDRESS, newCpf, newUuid, pollUntil, withdrawalRequest } from '@partner/testing';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -99,6 +99,32 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     // A key is never bound by a refusal: a new key on the spent balance is refused.
     expect(await create.execute({ ...first, idempotency_key: newUuid() })).toMatchObject({ ok: false, error: { code: 'insufficient_funds' } });
     expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+  });
+
+  it('a duplicate arriving while its withdrawal is in a chain move waits for the move, holding no lock the move needs', async () => {
+    const { partnerId, document } = await newAccount(5_000_000);
+    const first = command(partnerId, document);
+    const created = await create.execute(first);
+    const id = created.ok ? created.data.id : -1;
+    const move = await prisma.pool.connect();
+    try {
+      // A chain move, as AdvanceWithdrawalsUseCase makes it: the withdrawal's row first, then its account.
+      await move.query('BEGIN');
+      await move.query('UPDATE withdrawals SET updated_at = now() WHERE id = $1', [id]);
+      const retry = create.execute({ ...first });
+      await pollUntil(
+        'the retry to wait on the moving withdrawal',
+        async () => (await prisma.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO withdrawals%'`)).rows[0].n,
+        (n) => n === 1,
+        { timeoutMs: 10_000, intervalMs: 20 },
+      );
+      // Had the retry locked the account before waiting on the key, this would deadlock (one side aborted).
+      await move.query('UPDATE accounts SET updated_at = now() WHERE partner_id = $1 AND document = $2', [partnerId, document]);
+      await move.query('COMMIT');
+      expect(await retry).toEqual({ ok: true, data: { id, created: false } });
+    } finally {
+      move.release();
+    }
   });
 
   it('wakes the outbox relay once per committed withdrawal, never for a refused one', async () => {

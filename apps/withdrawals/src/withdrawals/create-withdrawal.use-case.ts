@@ -20,13 +20,11 @@ export function fingerprintOf(c: CreateWithdrawalCommand): string {
 }
 
 /**
- * Creates a USDT withdrawal in one statement, its own transaction (WithdrawalRepository.createHeld): locks
- * the user's account, claims the idempotency key by inserting the withdrawal if the balance covers amount +
- * network fee (so a concurrent duplicate waits on the unique index and then replays instead of competing for
- * the balance), holds amount + fee, and writes the `created` event to the outbox; the unit of work then
- * wakes the relay. Failed attempts bind nothing: after a 404/422 the same key may be retried once the
- * cause is fixed. A refusal is only answered after checking the key: a retry of a request that already
- * spent the balance is a replay.
+ * Creates a USDT withdrawal in one statement, its own transaction (WithdrawalRepository.createHeld): claims
+ * the idempotency key by inserting the withdrawal first (so a concurrent duplicate waits on the unique
+ * index and then replays instead of competing for the balance), holds amount + network fee, and writes the
+ * `created` event to the outbox; the unit of work then wakes the relay. Failed attempts bind nothing: the
+ * statement aborts, so after a 404/422 the same key may be retried once the cause is fixed.
  */
 @Injectable()
 export class CreateWithdrawalUseCase {
@@ -56,12 +54,12 @@ export class CreateWithdrawalUseCase {
       stateChanged,
     );
     if (typeof outcome === 'object') return ok({ id: outcome.created.id, created: true });
-    const previous = await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key);
-    if (previous) return this.replay(previous, fingerprint);
     if (outcome === 'not_found') return fail('user_not_found', `no user with document ${command.document}`);
     if (outcome === 'insufficient') return fail('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
-    // A duplicate whose winner is gone cannot happen (withdrawals are never deleted): let it surface.
-    throw new Error(`idempotency key ${command.idempotency_key} was taken but no withdrawal holds it`);
+    const winner = await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key);
+    // A taken key whose withdrawal is gone cannot happen (withdrawals are never deleted): let it surface.
+    if (!winner) throw new Error(`idempotency key ${command.idempotency_key} was taken but no withdrawal holds it`);
+    return this.replay(winner, fingerprint);
   }
 
   private replay(previous: Withdrawal, fingerprint: string): Reply<CreateWithdrawalResult> {

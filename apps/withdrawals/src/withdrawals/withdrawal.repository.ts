@@ -62,32 +62,38 @@ const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
 
 export type CreateOutcome = { created: Withdrawal } | 'duplicate' | 'not_found' | 'insufficient';
 
+/** The reasons CREATE_HELD aborts with (the message of `refuse`), by outcome. */
+const REFUSED = { insufficient: 'insufficient', not_found: 'user_not_found' } as const;
+
+/** The outcome a `refuse(reason)` error stands for, or undefined for any other error. */
+function refusal(error: unknown): 'insufficient' | 'not_found' | undefined {
+  const e = error as { code?: string; hint?: string; message?: string };
+  if (e?.code !== 'P0001' || e.hint !== 'refused') return undefined;
+  if (e.message === REFUSED.insufficient) return 'insufficient';
+  if (e.message === REFUSED.not_found) return 'not_found';
+  return undefined;
+}
+
 /**
  * The whole creation in ONE statement, run as its own transaction (UnitOfWork.runCommand: one round trip,
  * the account row locked for this statement only):
- * - `acct` locks the user's account row and reads its latest balance (FOR UPDATE waits for a concurrent
- *   withdrawal of the same user, then sees its result: no overdraft under any concurrency);
- * - `w` claims the idempotency key by inserting the withdrawal, only if that balance covers amount + fee
- *   (a concurrent duplicate waits on the unique index, then inserts nothing);
- * - `held` moves amount + fee from available to held, `ledger` writes the hold's entry and the outbox row
- *   reports `created`, all only if the insert happened;
- * - the `invariant` column can only be computed (as an error that aborts the statement, so nothing
- *   commits) if a withdrawal were inserted without its hold, which the shared guard rules out.
- * When nothing was inserted, `covered` tells a duplicate key (balance covered, insert skipped on conflict)
- * from a refusal (no account, or not enough): the caller then still checks the key, since a replay of a
- * request that already spent the balance is a replay, not a refusal.
+ * - `w` claims the idempotency key by inserting the withdrawal (a concurrent duplicate waits on the unique
+ *   index, then inserts nothing). The key comes first and no lock is held while waiting on it: a key's
+ *   withdrawal may be in the middle of a chain move whose transaction waits for the account row;
+ * - `held` moves amount + fee from available to held with a guarded UPDATE that runs only if the insert
+ *   did (re-checked on the latest row version, so no overdraft under any concurrency), `ledger` writes the
+ *   hold's entry and the outbox row reports `created`, all only if both happened;
+ * - if the insert happened but not the hold, `refused` calls the migration's `refuse(reason)`, which
+ *   aborts the statement: nothing of it commits, the key included (data-modifying CTEs always run).
  * The event is the TypeScript builder's payload (`stateChanged`) with the new id set in it.
  */
 const CREATE_HELD = commandStatement({
   name: 'withdrawal_create_held',
   params: 11,
-  with: `acct AS (
-     SELECT available_micros FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE),
-   w AS (
+  with: `w AS (
      INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
                               amount_micros, fee_micros, state, created_at, updated_at)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10 FROM acct
-     WHERE acct.available_micros >= ($8::bigint + $9::bigint)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10)
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING *),
    held AS (
@@ -105,9 +111,10 @@ const CREATE_HELD = commandStatement({
     key: `'usdt_withdrawal:' || w.id`,
     payload: `jsonb_set(jsonb_set($11::jsonb, '{resource_id}', to_jsonb(w.id::text)), '{resource,id}', to_jsonb(w.id))`,
   },
-  select: `SELECT w.*, EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM acct) AS account_exists,
-          EXISTS (SELECT 1 FROM acct WHERE available_micros >= ($8::bigint + $9::bigint)) AS covered,
-          CASE WHEN w.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM held) THEN ('withdrawal ' || w.id || ' inserted without its hold')::int END AS invariant
+  select: `SELECT w.*,
+          CASE WHEN w.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM held) THEN
+            refuse(CASE WHEN EXISTS (SELECT 1 FROM accounts WHERE partner_id = $1 AND document = $2) THEN '${REFUSED.insufficient}' ELSE '${REFUSED.not_found}' END)
+          END AS refused
    FROM (SELECT 1) AS one LEFT JOIN w ON true`,
 });
 
@@ -166,27 +173,32 @@ export class WithdrawalRepository {
 
   /**
    * Inserts in state `created`, holds amount + fee on the user's account and writes the `created` event
-   * (`created(id)` builds it), all in one statement (see CREATE_HELD).
+   * (`created(withdrawal)` builds it, the statement sets the new id in it), all in one statement (see CREATE_HELD).
    */
   async createHeld(work: UnitOfWork, data: NewWithdrawal, now: Date, created: (w: Withdrawal) => OutboxMessage<typeof Topics.WithdrawalStateChanged>): Promise<CreateOutcome> {
     // The event as the builder makes it, for an id the statement sets: every other field is known here.
     const pending: Withdrawal = { ...data, id: 0, state: 'created', txHash: null, failureReason: null, createdAt: now, updatedAt: now };
-    const [row] = await work.runCommand<WithdrawalRow & { id: number | null; held: boolean; account_exists: boolean; covered: boolean }>(CREATE_HELD, [
-      data.partnerId,
-      data.document,
-      data.idempotencyKey,
-      data.fingerprint,
-      data.address,
-      data.network,
-      data.feeChoice,
-      data.amountMicros.toString(),
-      data.feeMicros.toString(),
-      now,
-      JSON.stringify(created(pending).payload),
-    ]);
-    if (row.id !== null && row.held) return { created: toWithdrawal(row as WithdrawalRow) };
-    if (!row.account_exists) return 'not_found';
-    return row.covered ? 'duplicate' : 'insufficient';
+    let row: WithdrawalRow & { id: number | null };
+    try {
+      [row] = await work.runCommand<WithdrawalRow & { id: number | null }>(CREATE_HELD, [
+        data.partnerId,
+        data.document,
+        data.idempotencyKey,
+        data.fingerprint,
+        data.address,
+        data.network,
+        data.feeChoice,
+        data.amountMicros.toString(),
+        data.feeMicros.toString(),
+        now,
+        JSON.stringify(created(pending).payload),
+      ]);
+    } catch (error) {
+      const outcome = refusal(error);
+      if (outcome) return outcome;
+      throw error;
+    }
+    return row.id === null ? 'duplicate' : { created: toWithdrawal(row) };
   }
 
   /** Broadcasts up to `limit` withdrawals `created` before `before` (`sent`, with a transaction hash). */
