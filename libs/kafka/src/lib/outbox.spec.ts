@@ -217,6 +217,39 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     expect(await unpublishedAmong(rows)).toBe(0);
   }, 60_000);
 
+  it('publishes nothing while another transaction holds its lock, and everything once it is released', async () => {
+    const partnerId = newUuid();
+    const rows = await insertRows(partnerId, ['401', '402'], 4);
+    const holder = await newPool().connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
+    const relay = newRelay(newPool(), 500);
+
+    expect(await relay.drain()).toBe(0);
+    expect(await unpublishedAmong(rows)).toBe(4);
+
+    await holder.query('COMMIT');
+    holder.release();
+    expect(await relay.drain()).toBe(4);
+    await consumeEverythingPublished();
+    expectPublishedOnceInOrder(rows, partnerId);
+  }, 60_000);
+
+  it('rolls back a round the broker refused: the rows stay pending, the lock is released, the next drain publishes them once', async () => {
+    const partnerId = newUuid();
+    const rows = await insertRows(partnerId, ['501', '502'], 4);
+    const refusing = { publishBatch: () => Promise.reject(new Error('broker away')) } as unknown as MessageBus;
+    const failing = new OutboxRelay(newPool(), refusing, { schema, pollMs: 60_000 });
+
+    await expect(failing.drain()).rejects.toThrow('broker away');
+    expect(await unpublishedAmong(rows)).toBe(4);
+
+    // Another instance gets the lock at once: the failed round's transaction did not stay open.
+    expect(await newRelay(newPool(), 500).drain()).toBe(4);
+    await consumeEverythingPublished();
+    expectPublishedOnceInOrder(rows, partnerId);
+  }, 60_000);
+
   it('two relays draining the same outbox at once still publish each row once (advisory lock)', async () => {
     const partnerId = newUuid();
     const rows = await insertRows(partnerId, ['301', '302', '303'], 60);
