@@ -111,10 +111,12 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
       // A chain move, as AdvanceWithdrawalsUseCase makes it: the withdrawal's row first, then its account.
       await move.query('BEGIN');
       await move.query('UPDATE withdrawals SET updated_at = now() WHERE id = $1', [id]);
+      const { rows: [{ pid: movePid }] } = await move.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       const retry = create.execute({ ...first });
       await pollUntil(
         'the retry to wait on the moving withdrawal',
-        async () => (await prisma.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO withdrawals%'`)).rows[0].n,
+        // Only backends blocked by this move: other suites running beside this one never count.
+        async () => (await prisma.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [movePid])).rows[0].n,
         (n) => n === 1,
         { timeoutMs: 10_000, intervalMs: 20 },
       );
