@@ -1,7 +1,18 @@
 // Shared Jest settings for every project. Type checking is done once by `tsc` (npm run typecheck),
 // so ts-jest only transpiles: on a 2-core machine that halves the suite's start-up time.
+//
+// Two kinds of spec (README: Developing, "Tests"):
+//   *.spec.ts      unit: no broker, no database (`npx nx test <project>`); the setup file points
+//                  DATABASE_URL and KAFKA_BROKERS at a closed port, so a unit spec that reaches for
+//                  either fails at once instead of writing into whatever database is configured.
+//   *.int.spec.ts  integration: the test broker and the test database (`npx nx run <project>:integration`,
+//                  which checks they are there first); `npm test` starts both and runs every kind.
+// JEST_SUITE picks which run: unit (the default), integration, or all.
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.base.json');
+
+const suite = process.env.JEST_SUITE ?? 'unit';
+if (!['unit', 'integration', 'all'].includes(suite)) throw new Error(`JEST_SUITE must be unit, integration or all, not "${suite}"`);
 
 module.exports = {
   testEnvironment: 'node',
@@ -10,6 +21,7 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/../../' }),
-  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  testMatch: suite === 'integration' ? ['<rootDir>/src/**/*.int.spec.ts'] : ['<rootDir>/src/**/*.spec.ts'],
+  testPathIgnorePatterns: suite === 'unit' ? ['/node_modules/', '\\.int\\.spec\\.ts$'] : ['/node_modules/'],
   setupFiles: ['<rootDir>/../../jest.setup.js'],
 };

@@ -6,6 +6,11 @@
  * Without arguments: every service that has a prisma/<service>/ folder. Creates the database and the
  * schema when missing, then applies what `prisma migrate deploy` would apply, recording it in
  * <schema>._prisma_migrations the same way. Idempotent: a second run applies nothing.
+ *
+ * Per-service roles: for each service whose DB_PASSWORD_<SCHEMA> is set (DB_PASSWORD_WITHDRAWALS,
+ * DB_PASSWORD_PIX_KEYS, ...), the login role svc_<schema> with that password, allowed to read and write
+ * the rows of its own schema and nothing else: no other schema, no DDL (migrations run as the owner).
+ * The service then connects as that role, so "no service reads another's tables" is the database's rule.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -73,6 +78,36 @@ async function migrate(service: string, url: string): Promise<void> {
   }
 }
 
+/** The role a service connects as: svc_<schema>. */
+const roleFor = (schema: string): string => `svc_${schema}`;
+
+/**
+ * Creates (or updates the password of) the service's role and grants it the rows of its schema, the
+ * tables and sequences that exist now and those later migrations create (default privileges of the
+ * migrating owner). Idempotent.
+ */
+async function grantServiceRole(service: string, url: string, password: string): Promise<void> {
+  const schema = pgSchemaFor(service);
+  const role = roleFor(schema);
+  const literal = `'${password.replace(/'/g, "''")}'`;
+  await runSql(
+    url,
+    `DO $$ BEGIN
+       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE "${role}"; END IF;
+     EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; -- created concurrently
+     END $$;
+     ALTER ROLE "${role}" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD ${literal};
+     GRANT CONNECT, TEMPORARY ON DATABASE "${databaseName(url).replace(/"/g, '""')}" TO "${role}";
+     GRANT USAGE ON SCHEMA "${schema}" TO "${role}";
+     GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "${schema}" TO "${role}";
+     GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA "${schema}" TO "${role}";
+     GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA "${schema}" TO "${role}";
+     ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO "${role}";
+     ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO "${role}";`,
+  );
+  console.log(`${service}: role ${role} may use schema "${schema}" only`);
+}
+
 async function main() {
   const url = databaseUrl();
   const known = listServices();
@@ -92,6 +127,12 @@ async function main() {
       await migrate(service, url);
     } catch (err) {
       throw new Error(`${service}: migration failed: ${errorMessage(err)}`);
+    }
+    const password = process.env[`DB_PASSWORD_${pgSchemaFor(service).toUpperCase()}`];
+    if (password) {
+      await grantServiceRole(service, url, password).catch((err) => {
+        throw new Error(`${service}: role setup failed: ${errorMessage(err)}`);
+      });
     }
   }
 }

@@ -4,6 +4,7 @@
  * `npm test` and `npm run bench`, which differ only in ports, database and timings.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -19,6 +20,29 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Where app logs go; undefined means this terminal. */
   logDir?: string;
+  /**
+   * Each app's own database role (svc_<schema>, password by app), as created by `migrate(url, roles)`:
+   * the app connects as it and may use its own schema only. Undefined: every app connects as the owner.
+   */
+  dbRoles?: DbRoles;
+}
+
+/** A password per app for its database role (`serviceRoles()` makes fresh ones). */
+export type DbRoles = Record<AppName, string>;
+
+const schemaOf = (app: AppName): string => app.replace(/-/g, '_');
+
+/** A fresh random password for every app's database role. */
+export function serviceRoles(): DbRoles {
+  return Object.fromEntries(APPS.map((app) => [app, randomBytes(18).toString('base64url')])) as DbRoles;
+}
+
+/** `databaseUrl` with the app's own role and password (README: Operating it, database roles). */
+function roleUrl(databaseUrl: string, app: AppName, roles: DbRoles): string {
+  const url = new URL(databaseUrl);
+  url.username = `svc_${schemaOf(app)}`;
+  url.password = roles[app];
+  return url.toString();
 }
 
 const root = repoRoot();
@@ -55,10 +79,12 @@ export async function recreateDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-export function migrate(databaseUrl: string): void {
+/** Applies every service's migrations; with `roles`, also creates or updates each app's database role. */
+export function migrate(databaseUrl: string, roles?: DbRoles): void {
+  const passwords = Object.fromEntries(Object.entries(roles ?? {}).map(([app, pw]) => [`DB_PASSWORD_${schemaOf(app as AppName).toUpperCase()}`, pw]));
   execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts')], {
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...passwords },
   });
 }
 
@@ -67,7 +93,7 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     KAFKA_BROKERS: `127.0.0.1:${o.kafkaPort}`,
-    DATABASE_URL: o.databaseUrl,
+    DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
     // The gateway reads the feed and the Pix-in list straight from their services (README: "Direct queries"),

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
-import { kafka, migrate, startApps } from './stack';
+import { kafka, migrate, serviceRoles, startApps } from './stack';
 
 async function main(): Promise<void> {
   const root = repoRoot();
@@ -23,8 +23,12 @@ async function main(): Promise<void> {
   // Outside the sandbox only the operator's own key (or keys already in the database) is used.
   const adminKey = process.env.ADMIN_API_KEY ?? (sandbox ? `adm_dev_${randomBytes(24).toString('base64url')}` : undefined);
 
+  // Each app connects as its own role, allowed its own schema only (fresh passwords every start), unless
+  // DB_ROLES=false (a database where this user may not create roles).
+  const dbRoles = process.env.DB_ROLES === 'false' ? undefined : serviceRoles();
+
   kafka('start', kafkaPort);
-  migrate(databaseUrl);
+  migrate(databaseUrl, dbRoles);
   // A warm restart skips the build when nothing changed since the last one (scripts/lib/build-stamp.ts).
   if (buildIsCurrent(root)) console.log('build: dist/ is up to date, not rebuilt');
   else execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
@@ -34,6 +38,7 @@ async function main(): Promise<void> {
     databaseUrl,
     gatewayPort,
     healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? 3100),
+    dbRoles,
     env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}), LOG_PRETTY: process.env.LOG_PRETTY ?? 'true' },
   });
 

@@ -4,13 +4,15 @@
  *   1. a fresh Kafka broker (port TEST_KAFKA_PORT, default 19092) and a fresh database (partner_test);
  *   2. build (type-checks the workspace) and migrate; typecheck, lint, the OpenAPI document's checks
  *      (committed = generated, Redocly lint);
- *   3. unit and integration suites of every app and lib (they use the broker and the database);
+ *   3. the unit suites as `npx nx run-many -t test` runs them (no broker, no database; the dev database's
+ *      rows counted before and after), then the unit and integration suites of every app and lib in one
+ *      Jest run against the test broker and database (JEST_SUITE=all);
  *   4. the whole stack started, then the end-to-end suite over HTTP (each answer checked against the
  *      OpenAPI document; the last suite fails on any that does not match);
  *   5. everything stopped; the last line is `N passed, N failed`.
  *
- * `npm test -- <path patterns>` runs only the Jest suites whose paths match (both steps 3 and 4, with
- * typecheck and lint as always), e.g. `npm test -- apps/withdrawals apps/e2e/src/withdrawals`: for
+ * `npm test -- <path patterns>` runs only the Jest suites whose paths match (steps 3 and 4, without the
+ * nx run-many check; typecheck and lint as always), e.g. `npm test -- apps/withdrawals apps/e2e/src/withdrawals`: for
  * working on one family; CI runs everything.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -20,11 +22,13 @@ import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
-import { kafka, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, StackOptions, startApps, startGatewayInstances } from '../stack/stack';
+import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
+import { unitSuitesTouchNothing } from './unit-suites';
+import { kafka, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, serviceRoles, StackOptions, startApps, startGatewayInstances } from '../stack/stack';
 
 const root = repoRoot();
-const kafkaPort = Number(process.env.TEST_KAFKA_PORT ?? 19092);
-const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_test';
+const kafkaPort = TEST_KAFKA_PORT;
+const databaseUrl = TEST_DATABASE_URL;
 const gatewayPort = Number(process.env.TEST_GATEWAY_PORT ?? 13000);
 const healthPortBase = Number(process.env.TEST_HEALTH_PORT_BASE ?? 13100);
 const outDir = join(root, '.cache', 'test');
@@ -33,6 +37,7 @@ const onlyArgs = only.length > 0 ? ['--passWithNoTests', ...only] : [];
 // The response-contract suite checks the answers of whichever e2e suites ran: always run it last.
 const e2eOnlyArgs = only.length > 0 ? [...onlyArgs, 'apps/e2e/src/zzz-response-contract'] : [];
 const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
+const dbRoles = serviceRoles();
 
 interface Totals {
   passed: number;
@@ -80,6 +85,8 @@ async function main(): Promise<number> {
     GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
     ADMIN_API_KEY: adminKey,
     LOG_LEVEL: 'warn',
+    // Unit and integration specs both (jest.preset.js); `npx nx test <project>` runs the unit ones only.
+    JEST_SUITE: 'all',
   };
 
   // A broker of the test run's own, emptied first: no offsets or topics left from an earlier run.
@@ -95,13 +102,18 @@ async function main(): Promise<number> {
   let control: Server | undefined;
   try {
     await recreateDatabase(databaseUrl);
-    migrate(databaseUrl);
+    // Every app of the stack connects as its own least-privilege role (svc_<schema>): the e2e suites run
+    // against what a deployment enforces. The specs connect as the owner.
+    migrate(databaseUrl, dbRoles);
     execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
     // Spec files and scripts are type-checked too: the @ts-expect-error contract checks live there.
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
     add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
     add(check('OpenAPI document up to date (else: npm run openapi)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'check']));
     add(check('OpenAPI lint (Redocly CLI, redocly.yaml)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'lint']));
+
+    // The per-project unit suites as Nx runs them, with nothing to connect to (on a full run only).
+    if (only.length === 0) add(await unitSuitesTouchNothing(root));
 
     // jest.config.js holds every project but e2e, which runs below against the started stack.
     add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand', ...onlyArgs], testEnv));
@@ -115,6 +127,7 @@ async function main(): Promise<number> {
       gatewayPort,
       healthPortBase,
       logDir,
+      dbRoles,
       env: {
         SANDBOX: 'true',
         ADMIN_API_KEY: adminKey,
@@ -144,7 +157,7 @@ async function main(): Promise<number> {
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
     const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.config.js', '--runInBand', ...e2eOnlyArgs], {
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], {
       ...testEnv,
       STACK_CONTROL_URL: controlUrl,
       SERVICE_HEALTH_URLS: serviceHealthUrls,

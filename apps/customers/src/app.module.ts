@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { KafkaModule } from '@partner/kafka';
+import { KafkaModule, kafkaConnection } from '@partner/kafka';
 import { loggingModule, serviceHealthModule } from '@partner/platform';
 import { BusinessCustomersModule } from './business-customers/business-customers.module';
 import { CustomersConfig } from './config/customers.config';
@@ -22,7 +22,7 @@ export class AppModule {
         KafkaModule.forRootAsync({
           inject: [],
           useFactory: () => ({
-            connection: { brokers: config.KAFKA_BROKERS, clientId: `customers-producer-${process.pid}` },
+            connection: kafkaConnection(config, `customers-producer-${process.pid}`),
             idempotentProducer: true,
           }),
         }),

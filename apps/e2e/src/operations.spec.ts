@@ -61,6 +61,27 @@ describe('operations: /metrics', () => {
   });
 });
 
+describe('operations: /readyz of each service', () => {
+  it('is ready when its database answers and its Kafka consumers are members of their groups', async () => {
+    for (const [app, url] of Object.entries(healthUrls())) {
+      const res = await fetch(`${url}/readyz`);
+      const body = (await res.json()) as { status: string; info: Record<string, { status: string; groups?: Record<string, { joined: boolean }> }> };
+      expect({ app, status: res.status, database: body.info.database?.status, consumers: body.info.kafka_consumers?.status }).toEqual({
+        app,
+        status: 200,
+        database: 'up',
+        consumers: 'up',
+      });
+      // Its groups (events: `<service>`, requests: `<service>.requests`), every one joined.
+      const groups = body.info.kafka_consumers.groups ?? {};
+      expect(Object.keys(groups).length).toBeGreaterThan(0);
+      for (const [group, state] of Object.entries(groups)) {
+        expect({ app, group: group.split('.')[0], joined: state.joined }).toEqual({ app, group: app, joined: true });
+      }
+    }
+  });
+});
+
 describe('operations: direct queries (README: Direct queries)', () => {
   const query = (url: string, topic: string, body: unknown) =>
     fetch(`${url}/internal/v1/queries/${topic}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { KafkaModule, MessageBus } from '@partner/kafka';
+import { KafkaModule, kafkaConnection, MessageBus } from '@partner/kafka';
 import { loggingModule, metricsModule } from '@partner/platform';
 import { ApiKeyRevocationsListener } from './api-keys/api-key-revocations.listener';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -52,7 +52,7 @@ export class AppModule {
           : KafkaModule.forRootAsync({
               inject: [],
               useFactory: () => ({
-                connection: { brokers: config.KAFKA_BROKERS, clientId: `gateway-${process.pid}` },
+                connection: kafkaConnection(config, `gateway-${process.pid}`),
                 requests: {
                   timeoutMs: config.REQUEST_TIMEOUT_MS,
                   directQueryUrls: { events: config.EVENTS_QUERY_URL || undefined, inflows: config.INFLOWS_QUERY_URL || undefined },

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
-import { ensureTopics } from '@partner/kafka';
+import { kafkaConnection, prepareTopics } from '@partner/kafka';
 import { logRequests } from '@partner/platform';
 import { AppModule, GatewayBus } from './app.module';
 import { OperatorCallAudit } from './audit/audit-hook';
@@ -32,7 +32,7 @@ export interface GatewayAppOptions {
  * as no body (installJsonBodyParser).
  */
 export async function createGatewayApp(config: GatewayConfig, { logs = true, overrideBus }: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
-  if (!overrideBus) await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: `gateway-admin-${process.pid}` }, config.KAFKA_PARTITIONS);
+  if (!overrideBus) await prepareTopics(kafkaConnection(config, `gateway-admin-${process.pid}`), config);
   const audit = new OperatorCallAudit();
   // Request ids: the caller's sane X-Request-Id or a UUID (README: "Request ids"); never the raw header.
   const adapter = new FastifyAdapter({

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { KafkaModule } from '@partner/kafka';
+import { KafkaModule, kafkaConnection } from '@partner/kafka';
 import { loggingModule, serviceHealthModule } from '@partner/platform';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
@@ -23,7 +23,7 @@ export class AppModule {
         KafkaModule.forRootAsync({
           inject: [],
           useFactory: () => ({
-            connection: { brokers: config.KAFKA_BROKERS, clientId: `inflows-producer-${process.pid}` },
+            connection: kafkaConnection(config, `inflows-producer-${process.pid}`),
             idempotentProducer: true,
           }),
         }),

@@ -2,7 +2,7 @@ import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
 import { PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { ensureTopics, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus } from '@partner/kafka';
+import { ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus } from '@partner/kafka';
 import { newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { InflowsConfig } from './config/inflows.config';
@@ -34,7 +34,7 @@ let bus: MessageBus;
 let prisma: PrismaService;
 
 beforeAll(async () => {
-  await ensureTopics(connection, config.KAFKA_PARTITIONS);
+  await ensureTopics(connection, topicLayout(config));
   const moduleRef = await Test.createTestingModule({
     imports: [
       ConfigModule,

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { KafkaModule } from '@partner/kafka';
+import { KafkaModule, kafkaConnection } from '@partner/kafka';
 import { loggingModule, serviceHealthModule } from '@partner/platform';
 import { PixKeysConfig } from './config/pix-keys.config';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
@@ -21,7 +21,7 @@ export class AppModule {
         KafkaModule.forRootAsync({
           inject: [],
           useFactory: () => ({
-            connection: { brokers: config.KAFKA_BROKERS, clientId: `pix-keys-producer-${process.pid}` },
+            connection: kafkaConnection(config, `pix-keys-producer-${process.pid}`),
             idempotentProducer: true,
           }),
         }),

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { KafkaModule } from '@partner/kafka';
+import { KafkaModule, kafkaConnection } from '@partner/kafka';
 import { loggingModule, serviceHealthModule } from '@partner/platform';
 import { AccountsModule } from './accounts/accounts.module';
 import { WithdrawalsConfig } from './config/withdrawals.config';
@@ -21,7 +21,7 @@ export class AppModule {
         KafkaModule.forRootAsync({
           inject: [],
           useFactory: () => ({
-            connection: { brokers: config.KAFKA_BROKERS, clientId: `withdrawals-producer-${process.pid}` },
+            connection: kafkaConnection(config, `withdrawals-producer-${process.pid}`),
             idempotentProducer: true,
           }),
         }),

@@ -12,3 +12,4 @@ export * from './lib/direct-queries';
 export * from './lib/service-unavailable.error';
 export * from './lib/request-context';
 export * from './lib/broadcast-subscription';
+export * from './lib/consumer-groups';

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Topics } from '@partner/contracts';
-import { BroadcastSubscription } from '@partner/kafka';
+import { BroadcastSubscription, kafkaConnection } from '@partner/kafka';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { GatewayConfig } from '../config/gateway.config';
 
@@ -15,7 +15,7 @@ export class ApiKeyRevocationsListener implements OnApplicationBootstrap, OnAppl
 
   constructor(config: GatewayConfig, keyCache: ApiKeyCache) {
     this.subscription = new BroadcastSubscription({
-      connection: { brokers: config.KAFKA_BROKERS, clientId: `gateway-revocations-${process.pid}` },
+      connection: kafkaConnection(config, `gateway-revocations-${process.pid}`),
       topic: Topics.GatewayApiKeyRevoked,
       group: 'gateway.api-key-revocations',
       handle: (event) => keyCache.forget(event.key_id),

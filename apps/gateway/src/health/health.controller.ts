@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { ServiceName, ServicePings } from '@partner/contracts';
-import { MessageBus, probeBroker } from '@partner/kafka';
+import { kafkaConnection, MessageBus, probeBroker } from '@partner/kafka';
 import { GatewayConfig } from '../config/gateway.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { DependencyStatus, LivenessReport, ReadinessReport } from './health.dto';
@@ -35,7 +35,7 @@ export class HealthController {
   readyz() {
     const services = Object.keys(ServicePings) as ServiceName[];
     return this.health.check([
-      () => this.probe('kafka', () => probeBroker({ brokers: this.config.KAFKA_BROKERS, clientId: 'gateway-readyz' })),
+      () => this.probe('kafka', () => probeBroker(kafkaConnection(this.config, 'gateway-readyz'))),
       () => this.probe('database', () => this.prisma.pool.query('SELECT 1')),
       ...services.map((name) => () => this.probe(name, () => this.bus.request(ServicePings[name], { sent_at: new Date().toISOString() }))),
     ]);

@@ -1,5 +1,10 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+
+// From the raw value: class-transformer's implicit conversion would make Boolean('false') true.
+// An unset variable keeps the field's default.
+const flag = ({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) =>
+  obj[key] === undefined ? value : obj[key] === true || obj[key] === 'true';
 
 const csv = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
@@ -15,6 +20,49 @@ export class CommonConfig {
   /** Partitions given to every topic the project creates; bounds how many instances share the work. */
   @IsInt() @Min(1) @Max(64)
   KAFKA_PARTITIONS: number = 6;
+
+  /**
+   * Whether the app creates missing topics at start-up (convenient on a dev machine). With false it only
+   * checks that every topic exists and stops, naming the missing ones, when one does not: topics are then
+   * the deploy step's (`npm run kafka:topics`, Compose's `topics` service), made once with the cluster's
+   * settings. docker-compose.yml sets false.
+   */
+  @Transform(flag)
+  @IsBoolean()
+  KAFKA_CREATE_TOPICS: boolean = true;
+
+  /** Copies of each partition in topics the project creates (3 on a production cluster; 1 on one broker). */
+  @IsInt() @Min(1) @Max(16)
+  KAFKA_REPLICATION_FACTOR: number = 1;
+
+  /**
+   * `min.insync.replicas` of those topics: with producers' acks=all, a write is refused rather than kept
+   * on fewer copies than this (2 with a replication factor of 3). At most KAFKA_REPLICATION_FACTOR.
+   */
+  @IsInt() @Min(1) @Max(16)
+  @ValidateIf((c: CommonConfig) => c.KAFKA_MIN_INSYNC_REPLICAS > c.KAFKA_REPLICATION_FACTOR)
+  @IsIn([], { message: 'KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR' })
+  KAFKA_MIN_INSYNC_REPLICAS: number = 1;
+
+  /** TLS to the brokers (managed Kafka clusters); the system's CAs unless KAFKA_SSL_CA_FILE names a PEM file. */
+  @Transform(flag)
+  @IsBoolean()
+  KAFKA_SSL: boolean = false;
+
+  @IsString()
+  KAFKA_SSL_CA_FILE: string = '';
+
+  /** SASL authentication to the brokers, with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD; empty: none. */
+  @IsIn(['', 'plain', 'scram-sha-256', 'scram-sha-512'], { message: 'KAFKA_SASL_MECHANISM must be plain, scram-sha-256, scram-sha-512 or empty' })
+  KAFKA_SASL_MECHANISM: '' | 'plain' | 'scram-sha-256' | 'scram-sha-512' = '';
+
+  @ValidateIf((c: CommonConfig) => c.KAFKA_SASL_MECHANISM !== '')
+  @IsString() @IsNotEmpty({ message: 'KAFKA_SASL_USERNAME is required with KAFKA_SASL_MECHANISM' })
+  KAFKA_SASL_USERNAME: string = '';
+
+  @ValidateIf((c: CommonConfig) => c.KAFKA_SASL_MECHANISM !== '')
+  @IsString() @IsNotEmpty({ message: 'KAFKA_SASL_PASSWORD is required with KAFKA_SASL_MECHANISM' })
+  KAFKA_SASL_PASSWORD: string = '';
 
   @IsString() @IsNotEmpty()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgresql:// URL' })

@@ -19,4 +19,9 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/WORKERS[\s\S]*KAFKA_BROKERS must be host:port[\s\S]*DATABASE_URL must be a postgresql/);
   });
+
+  it('reads flags from their raw text: unset keeps the default, "false" is false', () => {
+    expect(loadConfig(SampleConfig, {})).toMatchObject({ KAFKA_CREATE_TOPICS: true, KAFKA_SSL: false });
+    expect(loadConfig(SampleConfig, { KAFKA_CREATE_TOPICS: 'false', KAFKA_SSL: 'true' })).toMatchObject({ KAFKA_CREATE_TOPICS: false, KAFKA_SSL: true });
+  });
 });

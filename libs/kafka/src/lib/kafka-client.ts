@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { connect as netConnect, Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
 import { Logger } from '@nestjs/common';
-import { Consumer, ConsumerRunConfig, ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel } from 'kafkajs';
+import { CommonConfig } from '@partner/config';
+import { Consumer, ConsumerRunConfig, ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel, SASLOptions } from 'kafkajs';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer.fix';
 import { RequestContexts } from './request-context';
 
@@ -9,6 +11,24 @@ export interface KafkaConnection {
   brokers: string[];
   /** Names the process in broker logs and metrics: `<service>-<pid>`. */
   clientId: string;
+  /** TLS to the brokers: true for the system's CAs, or Node's TLS options (a CA bundle). */
+  ssl?: boolean | ConnectionOptions;
+  /** SASL PLAIN or SCRAM credentials. */
+  sasl?: SASLOptions;
+}
+
+/**
+ * The connection every client of an app uses, from its validated configuration (KAFKA_BROKERS, KAFKA_SSL,
+ * KAFKA_SSL_CA_FILE, KAFKA_SASL_*): apps name the client, never assemble the settings themselves. A CA
+ * file that cannot be read stops the app at start-up.
+ */
+export function kafkaConnection(config: CommonConfig, clientId: string): KafkaConnection {
+  const connection: KafkaConnection = { brokers: config.KAFKA_BROKERS, clientId };
+  if (config.KAFKA_SSL) connection.ssl = config.KAFKA_SSL_CA_FILE ? { ca: [readFileSync(config.KAFKA_SSL_CA_FILE, 'utf8')] } : true;
+  if (config.KAFKA_SASL_MECHANISM) {
+    connection.sasl = { mechanism: config.KAFKA_SASL_MECHANISM, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD } as SASLOptions;
+  }
+  return connection;
 }
 
 /** Retries long enough to ride out a broker restart (about a minute) instead of crashing the process. */
@@ -19,7 +39,7 @@ const RETRY = { initialRetryTime: 200, retries: 12, maxRetryTime: 10_000 };
  * previous one's ACK (up to 40 ms with delayed ACKs) before it leaves. Request-reply is all small writes.
  */
 const noDelaySocketFactory: ISocketFactory = ({ host, port, ssl, onConnect }) => {
-  const socket: Socket = ssl ? tlsConnect({ host, port, servername: host, ...ssl }, onConnect) : netConnect({ host, port }, onConnect);
+  const socket: Socket = ssl ? tlsConnect({ host, port, servername: host, ...(ssl as ConnectionOptions) }, onConnect) : netConnect({ host, port }, onConnect);
   socket.setKeepAlive(true, 60_000);
   socket.setNoDelay(true);
   return socket;
@@ -50,7 +70,16 @@ const toAppLogger: logCreator = () => {
 /** Every kafkajs client of the project is configured here, so the idle-timer fix is applied here too. */
 export function kafkaClientConfig(conn: KafkaConnection): KafkaConfig {
   fixKafkajsIdleTimer();
-  return { clientId: conn.clientId, brokers: conn.brokers, retry: RETRY, logLevel: logLevel.WARN, logCreator: toAppLogger, socketFactory: noDelaySocketFactory };
+  return {
+    clientId: conn.clientId,
+    brokers: conn.brokers,
+    ...(conn.ssl ? { ssl: conn.ssl } : {}),
+    ...(conn.sasl ? { sasl: conn.sasl } : {}),
+    retry: RETRY,
+    logLevel: logLevel.WARN,
+    logCreator: toAppLogger,
+    socketFactory: noDelaySocketFactory,
+  };
 }
 
 /** The one way the project builds a kafkajs client (apps never do it by hand). */

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
+import { ConsumerGroups } from './consumer-groups';
 import { DirectReplySender } from './direct-replies';
 import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
@@ -19,6 +20,8 @@ export interface KafkaServerOptions {
   commitIntervalMs?: number;
   /** How long the broker may hold a fetch of events to fill it (0 or unset: answer with the first event). */
   eventFetchWaitMs?: number;
+  /** Where the consumers report their group membership (the service's readiness reads it). */
+  groups?: ConsumerGroups;
 }
 
 /** A held event fetch is answered as soon as this much has gathered, whatever the wait left. */
@@ -83,10 +86,13 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private readonly slots: Slots;
   private commitTimer?: NodeJS.Timeout;
   private closing = false;
+  /** Each consumer group of this server and whether this member is in it now. */
+  readonly groups: ConsumerGroups;
 
   constructor(private readonly options: KafkaServerOptions) {
     super();
     this.slots = new Slots(options.maxInFlight);
+    this.groups = options.groups ?? new ConsumerGroups();
   }
 
   listen(callback: (error?: unknown) => void): void {
@@ -129,9 +135,18 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     this.consumers.push(consumer);
     const progress = new Map<string, PartitionProgress>();
     this.progress.set(consumer, progress);
+    // Membership, for readiness: a rebalance keeps the member (it rejoins at once); a crash, a stop or
+    // a lost connection does not.
+    this.groups.report(groupId, false, 'joining');
+    consumer.on(consumer.events.CRASH, ({ payload }) =>
+      this.groups.report(groupId, false, `crashed (${payload.error.message})${payload.restart ? ', restarting' : ''}`),
+    );
+    consumer.on(consumer.events.STOP, () => this.groups.report(groupId, false, 'stopped'));
+    consumer.on(consumer.events.DISCONNECT, () => this.groups.report(groupId, false, 'disconnected'));
     // After a rebalance, forget partitions this member no longer owns: their finished offsets are not
     // ours to commit any more, and if one comes back it starts from the group's committed offset.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.groups.report(groupId, true, `member of ${groupId}`);
       const owned = new Set<string>();
       for (const [topic, partitions] of Object.entries(payload.memberAssignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
       for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);

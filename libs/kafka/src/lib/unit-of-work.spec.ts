@@ -4,7 +4,7 @@ import { RequestContexts } from './request-context';
 import { commandStatement, UnitOfWork } from './unit-of-work';
 
 // Unit: what runCommand sends and when it wakes the relay. The statement's SQL itself is proven against
-// PostgreSQL where a service uses it (apps/withdrawals create-withdrawal.use-case.spec.ts).
+// PostgreSQL where a service uses it (apps/withdrawals create-withdrawal.use-case.int.spec.ts).
 const command = commandStatement({
   name: 'thing_create',
   params: 2,

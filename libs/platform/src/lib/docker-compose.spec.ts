@@ -1,29 +1,33 @@
 /**
- * Checks docker-compose.yml at the repository root the way Compose itself reads it: `docker-compose
- * config` validates the file, resolves the YAML anchors and the ${VAR:-default} interpolation, and
- * prints the result, which is parsed here. No Docker engine is needed.
- *
- * Debian's docker-compose (1.29, `apt-get install -y docker-compose`) has no `--format json`, so the
- * YAML it prints is parsed with js-yaml. A Compose v2 `docker-compose` binary prints the same shape.
+ * Checks docker-compose.yml the way Compose reads it, with nothing installed: js-yaml resolves the anchors
+ * and `<<` merge keys (its merge tag, as in Compose's YAML 1.1), and ${VAR...} is interpolated from a given
+ * environment: only what a test sets, or the sandbox's env file, so every other setting is the default
+ * committed in the file. That Compose itself accepts the file is docker-compose.int.spec.ts (it needs the
+ * docker-compose tool).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { load } from 'js-yaml';
+import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
+const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
 
 const SERVICES = { withdrawals: '3101', events: '3102', 'pix-keys': '3103', customers: '3104', inflows: '3105' } as const;
 const APPS = ['gateway', ...Object.keys(SERVICES)] as const;
-const INFRA = ['kafka', 'postgres', 'migrate'] as const;
+const INFRA = ['kafka', 'postgres', 'migrate', 'topics'] as const;
 
 /** The only secret-like values the file may hold: its documented, clearly fake dev defaults. */
-const DEV_DEFAULTS = new Set(['change-me-dev-admin-key', 'postgres-dev-password']);
+const DEV_DEFAULTS = new Set([
+  'change-me-dev-admin-key',
+  'postgres-dev-password',
+  ...['gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows'].map((app) => `${app}-dev-password`),
+]);
 
 interface Service {
   image?: string;
+  build?: unknown;
+  pull_policy?: string;
   command?: string[] | string;
   environment?: Record<string, string | number | boolean | null>;
   depends_on?: Record<string, { condition?: string }> | string[];
@@ -35,34 +39,44 @@ interface ComposeConfig {
   services: Record<string, Service>;
 }
 
-const INSTALL_HINT =
-  'docker-compose is not installed, and this test needs it to validate docker-compose.yml ' +
-  '(no Docker engine required). Install it with: apt-get install -y docker-compose';
-
 /**
- * Runs `docker-compose config` with nothing from the caller's environment or a local .env file, so
- * every ${VAR:-default} resolves to the default committed in the file (npm test, for instance,
- * exports a real ADMIN_API_KEY that must not mask what the file says).
+ * Compose's interpolation: `${VAR:-default}` (default when unset or empty), `${VAR-default}` (when unset),
+ * `${VAR:?message}` / `${VAR?message}` (required: an error), `${VAR}`, and `$$` for a `$`.
  */
-function composeConfig(): { status: number | null; stdout: string; stderr: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'compose-spec-'));
-  try {
-    const emptyEnvFile = join(dir, 'empty.env');
-    writeFileSync(emptyEnvFile, '');
-    const r = spawnSync('docker-compose', ['-f', composeFile, '--env-file', emptyEnvFile, 'config'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: dir },
-      timeout: 60_000,
-    });
-    const error = r.error as NodeJS.ErrnoException | undefined;
-    if (error?.code === 'ENOENT') throw new Error(INSTALL_HINT);
-    if (error) throw error;
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function interpolate(value: string, env: Record<string, string>): string {
+  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g, (match, name: string, colon: string, op: string, arg: string) => {
+    if (match === '$$') return '$';
+    const set = name in env && (colon !== ':' || env[name] !== '');
+    if (set) return env[name];
+    if (op === '?') throw new Error(`required variable ${name} is missing a value: ${arg}`);
+    return op === '-' ? arg : '';
+  });
 }
+
+const interpolateAll = (node: unknown, env: Record<string, string>): unknown => {
+  if (typeof node === 'string') return interpolate(node, env);
+  if (Array.isArray(node)) return node.map((n) => interpolateAll(n, env));
+  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolateAll(v, env)]));
+  return node;
+};
+
+/** The variables of an env file as Compose reads it (`NAME=value` lines; `#` starts a comment line). */
+const readEnvFile = (file: string): Record<string, string> =>
+  Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+
+/** docker-compose.yml as Compose resolves it with only `env` set. */
+function loadCompose(env: Record<string, string>): ComposeConfig {
+  return interpolateAll(load(readFileSync(composeFile, 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }), env) as ComposeConfig;
+}
+
+/** What an operator sets for a production start: the one required variable. */
+const PRODUCTION_ENV = { ADMIN_API_KEY: 'x'.repeat(44) };
 
 const dependsOn = (s: Service): Record<string, string | undefined> => {
   const d = s.depends_on ?? {};
@@ -110,13 +124,8 @@ function secretProblems(service: string, env: Record<string, unknown>): string[]
 }
 
 describe('docker-compose.yml', () => {
-  let result: { status: number | null; stdout: string; stderr: string };
-  let config: ComposeConfig;
-
-  beforeAll(() => {
-    result = composeConfig();
-    if (result.status === 0) config = load(result.stdout) as ComposeConfig;
-  }, 60_000);
+  const config = loadCompose(PRODUCTION_ENV);
+  const sandbox = loadCompose(readEnvFile(sandboxEnvFile));
 
   const service = (name: string): Service => {
     const s = config?.services?.[name];
@@ -124,9 +133,67 @@ describe('docker-compose.yml', () => {
     return s;
   };
 
-  it('is a valid Compose file (docker-compose config exits 0)', () => {
-    if (result.status !== 0) throw new Error(`docker-compose config failed (exit ${result.status}):\n${result.stderr}`);
-    expect(config.services).toBeDefined();
+  it('is read with Compose\'s interpolation rules', () => {
+    expect(interpolate('${A:-x}/${B-y}/${C}/$$D', {})).toBe('x/y//$D');
+    expect(interpolate('${A:-x}/${A-y}/${A}', { A: '' })).toBe('x//');
+    expect(() => interpolate('${A:?say why}', {})).toThrow('say why');
+    expect(interpolate('${A:?say why}', { A: 'set' })).toBe('set');
+  });
+
+  it('builds each image tag in one service only (two exports of one tag fail), the apps run it without building', () => {
+    const builders = new Map<string, string[]>();
+    for (const [name, s] of Object.entries(config.services)) {
+      if (s.build) builders.set(String(s.image), [...(builders.get(String(s.image)) ?? []), name]);
+    }
+    for (const [image, names] of builders) expect({ image, builders: names }).toEqual({ image, builders: [names[0]] });
+    expect(builders.get(String(service('migrate').image))).toEqual(['migrate']);
+    for (const app of APPS) expect({ app, build: service(app).build, pull: service(app).pull_policy }).toEqual({ app, build: undefined, pull: 'never' });
+  });
+
+  it('refuses to start without an admin key, and runs outside the sandbox unless asked', () => {
+    expect(() => loadCompose({})).toThrow(/ADMIN_API_KEY/);
+    expect(service('gateway').environment?.SANDBOX).toBe('false');
+    expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
+  });
+
+  it('creates the topics in a deploy step with a configurable layout; the apps only check them', () => {
+    const topics = service('topics');
+    expect(commandOf(topics)).toBe('npm run kafka:topics');
+    expect(topics.image).toBe(service('migrate').image);
+    expect(topics.build).toBeUndefined();
+    expect(dependsOn(topics).kafka).toBe('service_healthy');
+    expect(topics.environment).toMatchObject({ KAFKA_PARTITIONS: '6', KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '1' });
+    const production = loadCompose({ ...PRODUCTION_ENV, KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+    expect(production.services.topics.environment).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+    for (const app of APPS) expect({ app, create: service(app).environment?.KAFKA_CREATE_TOPICS }).toEqual({ app, create: 'false' });
+  });
+
+  it('passes Kafka TLS and SASL settings to the apps and the topics step alike', () => {
+    const env = { ...PRODUCTION_ENV, KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw' };
+    const managed = loadCompose(env);
+    for (const name of ['topics', ...APPS]) {
+      expect({ name, ...managed.services[name].environment }).toMatchObject({ name, KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw' });
+    }
+  });
+
+  it.each(APPS)('%s: connects as its own database role, which the migrate step creates with the same password', (app) => {
+    const schema = app.replace(/-/g, '_');
+    const url = new URL(String(service(app).environment?.DATABASE_URL));
+    expect(url.username).toBe(`svc_${schema}`);
+    expect(url.password).not.toBe('');
+    expect(decodeURIComponent(url.password)).toBe(service('migrate').environment?.[`DB_PASSWORD_${schema.toUpperCase()}`]);
+    // The owner's credentials are the migrate step's alone.
+    expect(url.username).not.toBe(new URL(String(service('migrate').environment?.DATABASE_URL)).username);
+  });
+
+  it('docker-compose.sandbox.env turns the sandbox on, with a clearly fake dev admin key of 16+ characters', () => {
+    const gateway = sandbox.services.gateway;
+    expect(gateway.environment?.SANDBOX).toBe('true');
+    const key = String(gateway.environment?.ADMIN_API_KEY ?? '');
+    expect(DEV_DEFAULTS.has(key)).toBe(true);
+    expect(key.length).toBeGreaterThanOrEqual(16);
+    // Only those two: everything else as in production mode.
+    expect(Object.keys(readEnvFile(sandboxEnvFile)).sort()).toEqual(['ADMIN_API_KEY', 'SANDBOX']);
   });
 
   it('defines Kafka, PostgreSQL, the migration job and the six apps', () => {
@@ -164,7 +231,12 @@ describe('docker-compose.yml', () => {
 
   it.each(APPS)('%s: waits for healthy Kafka and PostgreSQL and for the migrations', (app) => {
     expect(dependsOn(service(app))).toEqual(
-      expect.objectContaining({ kafka: 'service_healthy', postgres: 'service_healthy', migrate: 'service_completed_successfully' }),
+      expect.objectContaining({
+        kafka: 'service_healthy',
+        postgres: 'service_healthy',
+        migrate: 'service_completed_successfully',
+        topics: 'service_completed_successfully',
+      }),
     );
   });
 
@@ -191,14 +263,8 @@ describe('docker-compose.yml', () => {
     for (const name of Object.keys(SERVICES)) expect({ name, condition: deps[name] }).toEqual({ name, condition: 'service_healthy' });
   });
 
-  it('gateway: sandbox admin key defaults to a clearly fake dev value of 16+ characters', () => {
-    const key = String(service('gateway').environment?.ADMIN_API_KEY ?? '');
-    expect(DEV_DEFAULTS.has(key)).toBe(true);
-    expect(key.length).toBeGreaterThanOrEqual(16);
-  });
-
   it('holds no real-looking secret in any environment, only the documented dev defaults', () => {
-    const problems = Object.entries(config.services).flatMap(([name, s]) => secretProblems(name, s.environment ?? {}));
+    const problems = Object.entries(sandbox.services).flatMap(([name, s]) => secretProblems(name, s.environment ?? {}));
     expect(problems).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 import { METRICS_REGISTRY, metricsModule } from './metrics.module';
 
 // Unit: what a scrape shows. The relay's backlog query itself is covered against PostgreSQL in
-// libs/kafka/src/lib/outbox.spec.ts; here a relay stand-in answers a fixed backlog.
+// libs/kafka/src/lib/outbox.int.spec.ts; here a relay stand-in answers a fixed backlog.
 async function scrape(relay?: Pick<OutboxRelay, 'backlog'>): Promise<string> {
   @Global()
   @Module({ providers: relay ? [{ provide: OutboxRelay, useValue: relay }] : [], exports: relay ? [OutboxRelay] : [] })

@@ -1,14 +1,16 @@
 import { Controller, DynamicModule, Get, Inject, Module } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { ok, PingQuery, RequestReply, ServiceName, ServicePings } from '@partner/contracts';
-import { HandleRequest, HasPool } from '@partner/kafka';
+import { ConsumerGroups, HandleRequest, HasPool } from '@partner/kafka';
 import { metricsModule } from './metrics.module';
 
 export const DATABASE = Symbol('DATABASE');
 
 /**
- * /healthz (the process is up), /readyz (its database answers), /metrics (metricsModule) and the Kafka
- * ping the gateway's /readyz sends, for one service. `database` is the service's Prisma service (for the pool under it).
+ * /healthz (the process is up), /readyz (its database answers and its Kafka consumers are in their groups),
+ * /metrics (metricsModule) and the Kafka ping the gateway's /readyz sends, for one service. `database` is the
+ * service's Prisma service (for the pool under it). ConsumerGroups is what the service's KafkaServer
+ * reports into (bootstrapService passes it).
  */
 export function serviceHealthModule(name: ServiceName, database: abstract new (...args: never[]) => HasPool): DynamicModule {
   const pingTopic = ServicePings[name] as 'withdrawals.query.ping.v1';
@@ -17,6 +19,7 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
   class ServiceHealthController {
     constructor(
       @Inject(DATABASE) private readonly db: HasPool,
+      private readonly groups: ConsumerGroups,
       private readonly health: HealthCheckService,
       private readonly indicator: HealthIndicatorService,
     ) {}
@@ -29,13 +32,19 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
     @Get('readyz')
     @HealthCheck()
     readyz() {
-      return this.health.check([() => this.databaseIndicator()]);
+      return this.health.check([() => this.databaseIndicator(), () => this.consumersIndicator()]);
     }
 
     @HandleRequest(pingTopic)
     async ping(_query: PingQuery): Promise<RequestReply<typeof pingTopic>> {
       await this.db.pool.query('SELECT 1');
       return ok({ service: name, database: true });
+    }
+
+    private consumersIndicator() {
+      const check = this.indicator.check('kafka_consumers');
+      const groups = this.groups.snapshot();
+      return this.groups.ready() ? check.up({ groups }) : check.down({ groups });
     }
 
     private async databaseIndicator() {
@@ -52,7 +61,8 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
   @Module({
     imports: [TerminusModule, metricsModule(name)],
     controllers: [ServiceHealthController],
-    providers: [{ provide: DATABASE, useExisting: database }],
+    providers: [{ provide: DATABASE, useExisting: database }, { provide: ConsumerGroups, useValue: new ConsumerGroups() }],
+    exports: [ConsumerGroups],
   })
   class ServiceHealthModule {}
 

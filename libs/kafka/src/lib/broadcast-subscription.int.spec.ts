@@ -4,7 +4,7 @@ import { newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
 import { BroadcastSubscription } from './broadcast-subscription';
 import { KafkaConnection } from './kafka-client';
-import { ensureTopics } from './topic-admin';
+import { ensureTopics, topicLayout } from './topic-admin';
 
 // Integration with a real broker: two subscriptions stand for two gateway instances.
 
@@ -27,7 +27,7 @@ async function subscribe(): Promise<{ received: ApiKeyRevokedEvent[]; subscripti
 const publish = (...values: unknown[]) => producer.send({ topic: TOPIC, messages: values.map((v) => ({ key: newUuid(), value: typeof v === 'string' ? v : JSON.stringify(v) })) });
 
 beforeAll(async () => {
-  await ensureTopics(connection, loadConfig(CommonConfig).KAFKA_PARTITIONS);
+  await ensureTopics(connection, topicLayout(loadConfig(CommonConfig)));
   const kafka = new Kafka({ clientId: `broadcast-spec-writer-${process.pid}`, brokers: connection.brokers, logLevel: logLevel.NOTHING });
   producer = kafka.producer();
   admin = kafka.admin();

@@ -9,7 +9,7 @@ import { KafkaConnection } from './kafka.options';
 import { MessageBus } from './message-bus';
 import { outboxMessage, OutboxRelay, SqlPool } from './outbox';
 import { RequestContexts } from './request-context';
-import { ensureTopics } from './topic-admin';
+import { ensureTopics, topicLayout } from './topic-admin';
 import { UnitOfWork } from './unit-of-work';
 
 // Integration: a real broker and a real PostgreSQL. The outbox lives in a scratch schema of this run,
@@ -110,7 +110,7 @@ async function unpublishedAmong(rows: Row[]): Promise<number> {
 const newRelay = (sql: SqlPool, batchSize: number) => new OutboxRelay(sql, bus, { schema, pollMs: 60_000, batchSize });
 
 beforeAll(async () => {
-  await ensureTopics(connection, loadConfig(CommonConfig).KAFKA_PARTITIONS);
+  await ensureTopics(connection, topicLayout(loadConfig(CommonConfig)));
 
   pool = newPool();
   await pool.query(`CREATE SCHEMA "${schema}"`);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { HandleEvent, HandleRequest } from './handler.decorators';
 import { KafkaConnection, kafkaServerOptions } from './kafka.options';
 import { MessageBus, ServiceUnavailableError } from './message-bus';
-import { ensureTopics } from './topic-admin';
+import { ensureTopics, topicLayout } from './topic-admin';
 
 // Integration through the real broker. The responder answers the inflows ping topic, whose real
 // service is not running while this suite runs (npm test starts the stack only for e2e); the customers
@@ -36,7 +36,7 @@ let responder: INestMicroservice;
 let bus: MessageBus;
 
 beforeAll(async () => {
-  await ensureTopics(connection, loadConfig(CommonConfig).KAFKA_PARTITIONS);
+  await ensureTopics(connection, topicLayout(loadConfig(CommonConfig)));
 
   const moduleRef = await Test.createTestingModule({ controllers: [PingResponder] }).compile();
   // compile() installs Nest's testing logger, which prints errors; keep jest.setup.js's silence.

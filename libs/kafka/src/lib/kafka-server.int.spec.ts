@@ -5,6 +5,7 @@ import { pollUntil, requireEnv } from '@partner/testing';
 import { Admin, Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { createKafka, KafkaConnection } from './kafka-client';
+import { ConsumerGroups } from './consumer-groups';
 import { KafkaServer } from './kafka-server';
 import { RequestContext, RequestContexts } from './request-context';
 
@@ -188,6 +189,23 @@ describe('KafkaServer', () => {
       await slow.close();
       await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
     }
+  }, 60_000);
+});
+
+describe('KafkaServer readiness', () => {
+  it("reports its consumers' group membership: joining, a member once assigned, not any more once stopped", async () => {
+    const groups = new ConsumerGroups();
+    const group = `${GROUP}-membership`;
+    const moduleRef = await Test.createTestingModule({ controllers: [Recorder] }).compile();
+    const member = moduleRef.createNestMicroservice({ strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 4, groups }) });
+    expect(groups.ready()).toBe(false);
+    await member.listen();
+    await pollUntil('the consumer in its group', async () => groups.ready(), (ready) => ready, { timeoutMs: 30_000 });
+    expect(groups.snapshot()[group]).toEqual({ joined: true, detail: `member of ${group}` });
+    expect((await memberIds(group)).length).toBe(1);
+    await member.close();
+    expect(groups.ready()).toBe(false);
+    expect(groups.snapshot()[group].joined).toBe(false);
   }, 60_000);
 });
 

@@ -1,0 +1,42 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CommonConfig, ConfigError, loadConfig } from '@partner/config';
+import { kafkaClientConfig, kafkaConnection } from './kafka-client';
+
+describe('kafkaConnection (the Kafka settings of every client, from the app configuration)', () => {
+  it('is plain TCP without authentication by default', () => {
+    const conn = kafkaConnection(loadConfig(CommonConfig, { KAFKA_BROKERS: 'k1:9092,k2:9092' }), 'withdrawals-1');
+    expect(conn).toEqual({ brokers: ['k1:9092', 'k2:9092'], clientId: 'withdrawals-1' });
+    const client = kafkaClientConfig(conn);
+    expect(client.ssl).toBeUndefined();
+    expect(client.sasl).toBeUndefined();
+  });
+
+  it('uses TLS with the system CAs, or with the CA bundle of KAFKA_SSL_CA_FILE', () => {
+    expect(kafkaClientConfig(kafkaConnection(loadConfig(CommonConfig, { KAFKA_SSL: 'true' }), 'x')).ssl).toBe(true);
+    const ca = join(mkdtempSync(join(tmpdir(), 'kafka-ca-')), 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const conn = kafkaConnection(loadConfig(CommonConfig, { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: ca }), 'x');
+    expect(kafkaClientConfig(conn).ssl).toEqual({ ca: ['-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'] });
+    expect(kafkaConnection(loadConfig(CommonConfig, { KAFKA_SSL: 'false', KAFKA_SSL_CA_FILE: ca }), 'x').ssl).toBeUndefined();
+  });
+
+  it('fails at start-up when the CA file cannot be read', () => {
+    expect(() => kafkaConnection(loadConfig(CommonConfig, { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' }), 'x')).toThrow(/ENOENT/);
+  });
+
+  it.each(['plain', 'scram-sha-256', 'scram-sha-512'] as const)('authenticates with SASL %s', (mechanism) => {
+    const config = loadConfig(CommonConfig, { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 's3cret' });
+    expect(kafkaClientConfig(kafkaConnection(config, 'x')).sasl).toEqual({ mechanism, username: 'svc', password: 's3cret' });
+  });
+});
+
+describe('CommonConfig Kafka settings', () => {
+  it('refuses SASL without credentials, an unknown mechanism, and min.insync.replicas above the replication factor', () => {
+    expect(() => loadConfig(CommonConfig, { KAFKA_SASL_MECHANISM: 'plain' })).toThrow(/KAFKA_SASL_USERNAME is required[\s\S]*KAFKA_SASL_PASSWORD is required/);
+    expect(() => loadConfig(CommonConfig, { KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(ConfigError);
+    expect(() => loadConfig(CommonConfig, { KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toThrow(/must not exceed KAFKA_REPLICATION_FACTOR/);
+    expect(loadConfig(CommonConfig, { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toMatchObject({ KAFKA_REPLICATION_FACTOR: 3, KAFKA_MIN_INSYNC_REPLICAS: 2 });
+  });
+});

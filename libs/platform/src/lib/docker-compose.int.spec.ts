@@ -1,0 +1,75 @@
+/**
+ * Compose itself accepts docker-compose.yml: `docker-compose config` validates the file, resolves the
+ * anchors and the interpolation, and prints the result. No Docker engine is needed, only the tool
+ * (Debian's docker-compose 1.29, `apt-get install -y docker-compose`, which .ci/run installs). What the
+ * file says is checked without the tool by docker-compose.spec.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { load } from 'js-yaml';
+
+const repoRoot = resolve(__dirname, '..', '..', '..', '..');
+const composeFile = join(repoRoot, 'docker-compose.yml');
+const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
+const STACK = ['kafka', 'postgres', 'migrate', 'gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows'];
+type Services = Record<string, { environment?: Record<string, string> }>;
+
+function servicesOf(result: { status: number | null; stdout: string; stderr: string }): Services {
+  if (result.status !== 0) throw new Error(`docker-compose config failed (exit ${result.status}):\n${result.stderr}`);
+  return (load(result.stdout) as { services: Services }).services;
+}
+
+const INSTALL_HINT =
+  'docker-compose is not installed, and this test needs it to validate docker-compose.yml ' +
+  '(no Docker engine required). Install it with: apt-get install -y docker-compose';
+
+/**
+ * `docker-compose config` with only `env` set (or the variables of `envFile`): nothing from the caller's
+ * environment or a local .env file.
+ */
+function composeConfig(env: Record<string, string>, envFile?: string): { status: number | null; stdout: string; stderr: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'compose-spec-'));
+  try {
+    if (!envFile) {
+      envFile = join(dir, 'spec.env');
+      writeFileSync(envFile, Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
+    }
+    const r = spawnSync('docker-compose', ['-f', composeFile, '--env-file', envFile, 'config'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: dir },
+      timeout: 60_000,
+    });
+    const error = r.error as NodeJS.ErrnoException | undefined;
+    if (error?.code === 'ENOENT') throw new Error(INSTALL_HINT);
+    if (error) throw error;
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('docker-compose.yml, read by docker-compose', () => {
+  it('is a valid Compose file with the stack\'s services once ADMIN_API_KEY is set, sandbox off', () => {
+    const services = servicesOf(composeConfig({ ADMIN_API_KEY: 'k'.repeat(44) }));
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(STACK));
+    expect(String(services.gateway.environment?.SANDBOX)).toBe('false');
+    // The nested anchors (Kafka settings inside the apps' shared environment) resolve as intended.
+    expect(services.withdrawals.environment).toMatchObject({ KAFKA_BROKERS: 'kafka:9092', KAFKA_SSL: 'false', KAFKA_CREATE_TOPICS: 'false' });
+    expect(services.withdrawals.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/svc_withdrawals:/);
+  }, 60_000);
+
+  it('refuses the file without ADMIN_API_KEY, saying so', () => {
+    const result = composeConfig({});
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('ADMIN_API_KEY');
+  }, 60_000);
+
+  it('reads docker-compose.sandbox.env as its env file, which turns the sandbox on', () => {
+    const services = servicesOf(composeConfig({}, sandboxEnvFile));
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(STACK));
+    expect(String(services.gateway.environment?.SANDBOX)).toBe('true');
+  }, 60_000);
+});

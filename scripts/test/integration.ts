@@ -1,0 +1,87 @@
+/**
+ * `npx nx run <project>:integration`: the project's integration specs (*.int.spec.ts) against the test
+ * broker and the test database (`npm run test:infra` starts them; KAFKA_BROKERS and DATABASE_URL, when
+ * set, point elsewhere). Fails at once, with what to do, when either is not there: never against the dev
+ * database. Extra arguments go to Jest.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { repoRoot } from '../lib/services';
+import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
+
+const HINT = 'start them with `npm run test:infra` (`npm test` runs every suite with its own)';
+
+function reachable(hostPort: string): Promise<boolean> {
+  const [host, port] = hostPort.split(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port), timeout: 2_000 }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Why the database cannot serve the specs, or undefined when it can (reachable and migrated). */
+async function databaseProblem(databaseUrl: string): Promise<string | undefined> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name = 'withdrawals'");
+    return rows[0].n === '0' ? `the database ${databaseUrl} is not migrated` : undefined;
+  } catch (error) {
+    return `the database ${databaseUrl} is not reachable (${(error as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function main(): Promise<number> {
+  const [projectRoot, ...jestArgs] = process.argv.slice(2).filter((a) => a !== '--');
+  if (!projectRoot) throw new Error('usage: integration.ts <project root> [jest arguments]');
+  const brokers = process.env.KAFKA_BROKERS ?? `127.0.0.1:${TEST_KAFKA_PORT}`;
+  const databaseUrl = process.env.DATABASE_URL ?? TEST_DATABASE_URL;
+
+  const problems: string[] = [];
+  if (new URL(databaseUrl).pathname.slice(1) === 'partner') problems.push('DATABASE_URL names the dev database `partner`; integration specs use the test database');
+  else {
+    const problem = await databaseProblem(databaseUrl);
+    if (problem) problems.push(problem);
+  }
+  if (!(await reachable(brokers.split(',')[0]))) problems.push(`no Kafka broker on ${brokers}`);
+  if (problems.length > 0) {
+    console.error(`${projectRoot}: integration specs not run: ${problems.join('; ')}.\nThey need the test broker and database: ${HINT}.`);
+    return 1;
+  }
+
+  const root = repoRoot();
+  const run = spawnSync(join(root, 'node_modules/.bin/jest'), ['-c', join(root, projectRoot, 'jest.config.js'), '--runInBand', ...jestArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      JEST_SUITE: 'integration',
+      KAFKA_BROKERS: brokers,
+      DATABASE_URL: databaseUrl,
+      // The gateway's specs boot it, and it requires an operator key.
+      ADMIN_API_KEY: process.env.ADMIN_API_KEY ?? `adm_test_${randomBytes(18).toString('base64url')}`,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    },
+  });
+  return run.status ?? 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  },
+);
