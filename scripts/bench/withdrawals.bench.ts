@@ -189,7 +189,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** Like stack.ts startApps, but the bench holds the processes from the first spawn so Ctrl-C can stop them. */
 async function startBenchApps(o: StackOptions): Promise<RunningStack> {
   const processes = new Map<AppName, ReturnType<typeof startApp>>();
-  stack = new RunningStack(processes, `http://127.0.0.1:${o.gatewayPort}`);
+  stack = new RunningStack(processes, `http://127.0.0.1:${o.gatewayPort}`, `http://127.0.0.1:${healthPortOf('gateway', o.healthPortBase)}`);
   for (const app of APPS) processes.set(app, startApp(app, o));
   await waitUntilReady(stack, 120_000);
   return stack;
@@ -199,7 +199,7 @@ async function startBenchApps(o: StackOptions): Promise<RunningStack> {
 async function startBaseline(o: StackOptions): Promise<void> {
   const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(root, 'dist/apps/bench-baseline/src/main.js')], {
     cwd: root,
-    env: { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0' },
+    env: { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0', ADMIN_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   baseline = child;
@@ -235,9 +235,9 @@ function assertAlive(): void {
   }
 }
 
-/** Where each Node process serves /metrics: the gateway and the baseline on their HTTP port, services on their health port. */
+/** Where each Node process serves /metrics: the gateway on its admin port, the baseline on its HTTP port, services on their health port. */
 function metricsUrl(name: ProcName): string {
-  if (name === 'gateway') return `http://127.0.0.1:${GATEWAY_PORT}/metrics`;
+  if (name === 'gateway') return `http://127.0.0.1:${healthPortOf('gateway', HEALTH_PORT_BASE)}/metrics`;
   if (name === 'baseline') return `http://127.0.0.1:${BASELINE_PORT}/metrics`;
   return `http://127.0.0.1:${healthPortOf(name, HEALTH_PORT_BASE)}/metrics`;
 }

@@ -96,6 +96,8 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
+    // The gateway's /readyz and /metrics on an admin port of their own, as deployed (README: Operating it).
+    ADMIN_PORT: String(healthPortOf('gateway', o.healthPortBase)),
     // The gateway reads the feed and the Pix-in list straight from their services (README: "Direct queries"),
     // and has its replies sent straight to it (README: "Kafka transport"), on a free port of its own.
     ...(app === 'gateway'
@@ -110,7 +112,12 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
 }
 
 export class RunningStack {
-  constructor(readonly processes: Map<AppName, ChildProcess>, readonly gatewayUrl: string) {}
+  /** `adminUrl`: where the gateway's /readyz and /metrics answer (its ADMIN_PORT; the API URL without one). */
+  constructor(
+    readonly processes: Map<AppName, ChildProcess>,
+    readonly gatewayUrl: string,
+    readonly adminUrl: string = gatewayUrl,
+  ) {}
 
   /**
    * Stops the apps: SIGTERM for a graceful shutdown, SIGKILL after a deadline. The gateway goes first,
@@ -151,10 +158,17 @@ export function startApp(app: AppName, o: StackOptions, logName: string = app): 
   return child;
 }
 
-export async function startApps(o: StackOptions): Promise<RunningStack> {
+/**
+ * Starts every app and waits until the gateway answers ready. `instance` > 0 starts another instance of
+ * every app beside a running stack, as a deployment scales out: the same broker, database and consumer
+ * groups (the services share their partitions with the first instances), its gateway on `gatewayPort +
+ * 10 × instance` and its ports from `healthPortBase + 10 × instance`, logs in `<app>-<instance>.log`.
+ */
+export async function startApps(o: StackOptions, instance = 0): Promise<RunningStack> {
+  const at = instance === 0 ? o : { ...o, gatewayPort: o.gatewayPort + 10 * instance, healthPortBase: o.healthPortBase + 10 * instance };
   const processes = new Map<AppName, ChildProcess>();
-  for (const app of APPS) processes.set(app, startApp(app, o));
-  const stack = new RunningStack(processes, `http://127.0.0.1:${o.gatewayPort}`);
+  for (const app of APPS) processes.set(app, startApp(app, at, instance === 0 ? app : `${app}-${instance}`));
+  const stack = new RunningStack(processes, `http://127.0.0.1:${at.gatewayPort}`, `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`);
   try {
     await waitUntilReady(stack, 120_000);
   } catch (error) {
@@ -167,11 +181,13 @@ export async function startApps(o: StackOptions): Promise<RunningStack> {
 /**
  * More gateway instances in front of a running stack's services (the gateway is stateless: each instance
  * has its own reply topic and key cache), on `ports`, with `env` on top of the stack's (e.g. SANDBOX=false).
- * Answers once each one's /readyz is 200; logs go to `gateway-<port>.log`.
+ * They have no admin port (their /readyz is on `port`). Answers once each one's /readyz is 200; logs go to
+ * `gateway-<port>.log`.
  */
 export async function startGatewayInstances(o: StackOptions, ports: number[], env: Record<string, string>): Promise<RunningStack[]> {
   const instances = ports.map(
-    (port) => new RunningStack(new Map([['gateway', startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ...env } }, `gateway-${port}`)]]), `http://127.0.0.1:${port}`),
+    (port) =>
+      new RunningStack(new Map([['gateway', startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: '0', ...env } }, `gateway-${port}`)]]), `http://127.0.0.1:${port}`),
   );
   try {
     await Promise.all(instances.map((instance) => waitUntilReady(instance, 120_000)));
@@ -191,7 +207,7 @@ export async function waitUntilReady(stack: RunningStack, deadlineMs: number): P
       if (p.exitCode !== null) throw new Error(`${app} exited with code ${p.exitCode} during start-up`);
     }
     try {
-      const res = await fetch(`${stack.gatewayUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${stack.adminUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
       if (res.status === 200) return;
       last = `${res.status} ${await res.text()}`;
     } catch (error) {

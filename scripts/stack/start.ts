@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
-import { kafka, migrate, serviceRoles, startApps } from './stack';
+import { kafka, migrate, RunningStack, serviceRoles, startApps } from './stack';
 
 async function main(): Promise<void> {
   const root = repoRoot();
@@ -33,20 +33,27 @@ async function main(): Promise<void> {
   if (buildIsCurrent(root)) console.log('build: dist/ is up to date, not rebuilt');
   else execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
 
-  const stack = await startApps({
+  const options = {
     kafkaPort,
     databaseUrl,
     gatewayPort,
     healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? 3100),
     dbRoles,
     env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}), LOG_PRETTY: process.env.LOG_PRETTY ?? 'true' },
-  });
+  };
+  const stack = await startApps(options);
+  // STACK_INSTANCES=2 (or more): further instances of every app, sharing the services' consumer groups,
+  // each with its own gateway (port + 10 per instance).
+  const instances = Math.max(1, Number(process.env.STACK_INSTANCES ?? 1));
+  const more: RunningStack[] = [];
+  for (let i = 1; i < instances; i++) more.push(await startApps(options, i));
 
   const shownKey = adminKey && !process.env.ADMIN_API_KEY ? adminKey : '$ADMIN_API_KEY';
   console.log(`
   Partner API ready: ${stack.gatewayUrl}/partner/v1   (docs: ${stack.gatewayUrl}/docs)
   Operator API:      ${stack.gatewayUrl}/admin/v1     X-Admin-Key: ${adminKey && !process.env.ADMIN_API_KEY ? adminKey : '(your ADMIN_API_KEY or operator key)'}
   Mode:              ${sandbox ? 'sandbox (/sandbox/v1 helpers on)' : 'SANDBOX=false (no sandbox routes)'}
+  Internal:          ${stack.adminUrl}/readyz and /metrics   (the gateway's admin port; never exposed to partners)${more.map((m, i) => `\n  Instance ${i + 2}:        ${m.gatewayUrl}/partner/v1   (admin ${m.adminUrl})`).join('')}
   Try:  curl -s -X POST ${stack.gatewayUrl}/admin/v1/partners -H "X-Admin-Key: ${shownKey}" -H 'Content-Type: application/json' -d '{"name":"acme"}'
   Ctrl-C stops the apps (the broker keeps running: npm run kafka -- stop).
 `);
@@ -55,12 +62,13 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
+    await Promise.all(more.map((m) => m.stop()));
     await stack.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  for (const [app, p] of stack.processes) {
+  for (const [app, p] of [stack, ...more].flatMap((s) => [...s.processes])) {
     p.on('exit', (code) => {
       if (stopping) return;
       console.error(`${app} exited (code ${code}); stopping the stack`);

@@ -8,7 +8,8 @@
  *      rows counted before and after), then the unit and integration suites of every app and lib in one
  *      Jest run against the test broker and database (JEST_SUITE=all);
  *   4. the whole stack started, then the end-to-end suite over HTTP (each answer checked against the
- *      OpenAPI document; the last suite fails on any that does not match);
+ *      OpenAPI document; the last suite fails on any that does not match); then a second instance of
+ *      every app beside it and the concurrency proofs and feed suite again across both (two-instances.ts);
  *   5. everything stopped; the last line is `N passed, N failed`.
  *
  * `npm test -- <path patterns>` runs only the Jest suites whose paths match (steps 3 and 4, without the
@@ -23,6 +24,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
 import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
+import { twoInstances } from './two-instances';
 import { unitSuitesTouchNothing } from './unit-suites';
 import { kafka, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, serviceRoles, StackOptions, startApps, startGatewayInstances } from '../stack/stack';
 
@@ -157,13 +159,17 @@ async function main(): Promise<number> {
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
     const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], {
+    const e2eEnv = {
       ...testEnv,
       STACK_CONTROL_URL: controlUrl,
+      GATEWAY_ADMIN_URL: stack.adminUrl,
       SERVICE_HEALTH_URLS: serviceHealthUrls,
       STACK_LOG_DIR: logDir,
       OPERATOR_GATEWAY_URLS: operatorGateways.map((g) => g.gatewayUrl).join(','),
-    }));
+    };
+    add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));
+    // Scale-out: the concurrency proofs and the feed's suite again with two instances of every app (full runs).
+    if (only.length === 0) add(await twoInstances(stack, stackOptions, kafkaPort, jest, e2eEnv));
   } finally {
     control?.close();
     await Promise.all(operatorGateways.map((g) => g.stop()));

@@ -1,5 +1,5 @@
 import { ApiClient, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
-import { gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
+import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
 describe('authentication', () => {
   const anonymous = () => new ApiClient(gatewayUrl());
@@ -142,13 +142,24 @@ describe('sandbox users', () => {
 });
 
 describe('health', () => {
-  it('healthz is up and readyz sees the broker, the database and every service', async () => {
-    const api = new ApiClient(gatewayUrl());
-    expect((await api.get('/healthz')).status).toBe(200);
-    const ready = await api.get<{ status: string; info: Record<string, { status: string }> }>('/readyz');
-    expect(ready.status).toBe(200);
-    expect(Object.keys(ready.body.info).sort()).toEqual(['customers', 'database', 'events', 'inflows', 'kafka', 'pix-keys', 'withdrawals']);
-    expect(Object.values(ready.body.info).every((i) => i.status === 'up')).toBe(true);
+  it('healthz is up and readyz, on the admin port, sees the broker, the database and every service', async () => {
+    expect((await new ApiClient(gatewayUrl()).get('/healthz')).status).toBe(200);
+    expect((await fetch(`${gatewayAdminUrl()}/healthz`)).status).toBe(200);
+    const res = await fetch(`${gatewayAdminUrl()}/readyz`);
+    const ready = (await res.json()) as { status: string; info: Record<string, { status: string }> };
+    expect(res.status).toBe(200);
+    expect(Object.keys(ready.info).sort()).toEqual(['customers', 'database', 'events', 'inflows', 'kafka', 'pix-keys', 'withdrawals']);
+    expect(Object.values(ready.info).every((i) => i.status === 'up')).toBe(true);
+  });
+
+  it('the API port answers /readyz and /metrics as unknown routes, and the admin port nothing of the API', async () => {
+    for (const path of ['/readyz', '/metrics', '/readyz?x=1']) {
+      const res = await new ApiClient(gatewayUrl()).get(path);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ error: 'not_found' }) });
+    }
+    const api = await fetch(`${gatewayAdminUrl()}/partner/v1/events`, { headers: { 'x-api-key': 'pk_sandbox_x' } });
+    expect(api.status).toBe(404);
+    expect((await fetch(`${gatewayAdminUrl()}/metrics`)).status).toBe(200);
   });
 
   it('unknown routes answer 404 in JSON', async () => {

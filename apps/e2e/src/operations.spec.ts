@@ -1,5 +1,5 @@
 import { pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
-import { gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
+import { gatewayAdminUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
 /**
  * What an operator scrapes (README: Operating it): every app's /metrics in Prometheus' text format,
@@ -55,7 +55,7 @@ describe('operations: /metrics', () => {
   it("the gateway's /metrics counts partner requests by route pattern and status", async () => {
     const { api } = await newPartner();
     await api.get('/partner/v1/events?limit=1');
-    const text = await (await fetch(`${gatewayUrl()}/metrics`)).text();
+    const text = await (await fetch(`${gatewayAdminUrl()}/metrics`)).text();
     const line = text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{app="gateway",method="GET",route="/partner/v1/events",status="200"} '));
     expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(1);
   });

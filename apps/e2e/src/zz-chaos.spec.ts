@@ -1,5 +1,5 @@
 import { auditWithdrawals, chaosFailures, chaosPartners, chaosReport, databaseOutage, pollUntil, requireEnv, WithdrawalLoad } from '@partner/testing';
-import { gatewayUrl } from './support/sandbox';
+import { gatewayAdminUrl, gatewayUrl } from './support/sandbox';
 
 /**
  * The short version of `npm run chaos` (issue #4), against the stack `npm test` runs: while withdrawals
@@ -38,7 +38,7 @@ describe('short chaos: kill -9 of every app and of the broker, and a database ou
         await load.progress(10); // the load goes on against the recovered stack before the next fault
       }
       await databaseOutage(databaseUrl, 3_000);
-      await pollUntil('the stack ready after the database outage', () => fetch(`${gateway}/readyz`).then((r) => r.status), (s) => s === 200, { timeoutMs: 60_000, intervalMs: 250 });
+      await pollUntil('the stack ready after the database outage', () => fetch(`${gatewayAdminUrl()}/readyz`).then((r) => r.status), (s) => s === 200, { timeoutMs: 60_000, intervalMs: 250 });
       faults.push('database outage (every connection terminated for 3 s)');
       await load.progress(10);
     } finally {

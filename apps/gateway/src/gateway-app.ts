@@ -9,6 +9,7 @@ import { OperatorCallAudit } from './audit/audit-hook';
 import { GatewayConfig } from './config/gateway.config';
 import { frameworkErrorHandler } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { installAdminPort } from './http/admin-port';
 import { installJsonBodyParser } from './http/json-body-parser';
 import { recordHttpMetrics } from './http/http-metrics';
 import { genReqId, trackRequestIds } from './http/request-id';
@@ -53,6 +54,7 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
   }
   app.useGlobalFilters(new HttpErrorFilter());
   recordHttpMetrics(app);
+  if (config.ADMIN_PORT > 0) installAdminPort(app, config.ADMIN_PORT, config.HOST);
   setupOpenApi(app);
   app.enableShutdownHooks();
   return app;

@@ -3,6 +3,13 @@ import type { PartnerEvent } from '@partner/contracts';
 import { ApiClient, contractCheckedFetch, newCpf, requireEnv } from '@partner/testing';
 
 export const gatewayUrl = () => requireEnv('GATEWAY_URL');
+/**
+ * Every gateway instance a partner's requests go to in turn: GATEWAY_URLS when npm test runs suites
+ * against two instances of every app, else the one gateway.
+ */
+export const gatewayUrls = (): string[] => process.env.GATEWAY_URLS?.split(',').filter(Boolean) ?? [gatewayUrl()];
+/** The gateway's admin port: its /readyz and /metrics answer there only (README: Operating it). */
+export const gatewayAdminUrl = () => requireEnv('GATEWAY_ADMIN_URL');
 
 /** The typed client (libs/api-client) with a partner's key; its answers are checked against the document like ApiClient's. */
 export const typedClient = (apiKey: string): PartnerApiClient => createPartnerApiClient({ baseUrl: gatewayUrl(), apiKey, fetch: contractCheckedFetch });
@@ -15,7 +22,7 @@ export async function newPartner(name = 'e2e partner'): Promise<{ id: string; ap
   const admin = new ApiClient(gatewayUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
   const res = await admin.post<{ id: string; api_key: string }>('/sandbox/v1/partners', { name });
   if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, apiKey: res.body.api_key, api: new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key }), client: typedClient(res.body.api_key) };
+  return { id: res.body.id, apiKey: res.body.api_key, api: new ApiClient(gatewayUrls(), { 'x-api-key': res.body.api_key }), client: typedClient(res.body.api_key) };
 }
 
 /** A user of the partner with `micros` of USDT. */

@@ -30,6 +30,14 @@ export class GatewayConfig extends CommonConfig {
   @IsString()
   HOST: string = '127.0.0.1';
 
+  /**
+   * The internal admin port: when set, /readyz and /metrics answer on it only (never on PORT, which a
+   * load balancer exposes to partners). 0: both answer on PORT, as on a single dev machine.
+   * docker-compose.yml sets 3100 and does not publish it; npm start and npm test set one too.
+   */
+  @IsInt() @Min(0) @Max(65535)
+  ADMIN_PORT: number = 0;
+
   /** Enables the /sandbox/v1 helpers (test partners, users, balances). Never in production. */
   // From the raw value: class-transformer applies its implicit conversion first (Boolean('false') is true).
   @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')

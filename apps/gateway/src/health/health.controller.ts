@@ -1,11 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { ServiceName, ServicePings } from '@partner/contracts';
 import { kafkaConnection, MessageBus, probeBroker } from '@partner/kafka';
 import { GatewayConfig } from '../config/gateway.config';
 import { PrismaService } from '../prisma/prisma.service';
-import { DependencyStatus, LivenessReport, ReadinessReport } from './health.dto';
+import { LivenessReport } from './health.dto';
 
 /** /healthz: the process is up. /readyz: the broker, the gateway's database and every service answer. */
 @ApiTags('health')
@@ -26,11 +26,9 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /** Operators' only: on the admin port when there is one (ADMIN_PORT), so not in the partners' document. */
   @Get('readyz')
-  @ApiOperation({ operationId: 'readyz', summary: 'Readiness: broker, database and every service answer (no key)' })
-  @ApiExtraModels(DependencyStatus)
-  @ApiOkResponse({ type: ReadinessReport, description: 'Ready' })
-  @ApiServiceUnavailableResponse({ type: ReadinessReport, description: 'Not ready: error lists what is down' })
+  @ApiExcludeEndpoint()
   @HealthCheck({ swaggerDocumentation: false })
   readyz() {
     const services = Object.keys(ServicePings) as ServiceName[];

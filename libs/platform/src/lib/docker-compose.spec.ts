@@ -156,6 +156,16 @@ describe('docker-compose.yml', () => {
     expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
   });
 
+  it('gateway: serves /readyz and /metrics on an internal admin port that is not published', () => {
+    const gateway = service('gateway');
+    const adminPort = String(gateway.environment?.ADMIN_PORT);
+    expect(adminPort).toMatch(/^\d+$/);
+    expect(adminPort).not.toBe(String(gateway.environment?.PORT));
+    const published = (gateway.ports ?? []).map((p) => (typeof p === 'string' ? p.split(':').pop() : String(p.target)));
+    expect(published).not.toContain(adminPort);
+    for (const [name, s] of Object.entries(config.services)) expect({ name, ports: (s.ports ?? []).map(String).join(',') }).not.toEqual({ name, ports: expect.stringContaining(adminPort) });
+  });
+
   it('creates the topics in a deploy step with a configurable layout; the apps only check them', () => {
     const topics = service('topics');
     expect(commandOf(topics)).toBe('npm run kafka:topics');

@@ -11,10 +11,20 @@ export interface ApiResponse<T = Record<string, unknown>> {
 }
 
 export class ApiClient {
-  constructor(readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+  /** The (first) gateway this client talks to. */
+  readonly baseUrl: string;
+  private readonly bases: readonly string[];
+  private turn = 0;
+
+  /** `baseUrl`: one gateway, or several instances in front of the same services, taken in turn request by request. */
+  constructor(baseUrl: string | readonly string[], private readonly headers: Record<string, string> = {}) {
+    this.bases = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
+    if (this.bases.length === 0) throw new Error('ApiClient needs a base URL');
+    this.baseUrl = this.bases[0];
+  }
 
   withHeaders(headers: Record<string, string>): ApiClient {
-    return new ApiClient(this.baseUrl, { ...this.headers, ...headers });
+    return new ApiClient(this.bases, { ...this.headers, ...headers });
   }
 
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
@@ -23,9 +33,10 @@ export class ApiClient {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${this.baseUrl}${path}`, init);
+    const base = this.bases[this.turn++ % this.bases.length];
+    const res = await fetch(`${base}${path}`, init);
     const text = await res.text();
-    recordResponse(method, res.url || `${this.baseUrl}${path}`, res.status, res.headers, text);
+    recordResponse(method, res.url || `${base}${path}`, res.status, res.headers, text);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;

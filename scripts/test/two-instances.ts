@@ -1,0 +1,82 @@
+/**
+ * A step of `npm test`: the concurrency proofs and the feed's suite again, against two instances of every
+ * app (the stack's, and a second set started beside it on the same broker, database and consumer groups),
+ * with each partner's requests going to the two gateways in turn. One check beside the suites: every
+ * service's consumer groups had two members while they ran, and both gateways answered partner requests.
+ */
+import { Kafka, logLevel } from 'kafkajs';
+import { SERVICES } from '../lib/services';
+import { RunningStack, StackOptions, startApps } from '../stack/stack';
+
+export interface Totals {
+  passed: number;
+  failed: number;
+}
+
+const SUITES = ['apps/e2e/src/concurrency', 'apps/e2e/src/events-feed'];
+
+/** The service groups (`<service>` for events, `<service>.requests` for requests) and how many members each has. */
+async function serviceGroupMembers(kafkaPort: number): Promise<Record<string, number>> {
+  const admin = new Kafka({ clientId: `two-instances-${process.pid}`, brokers: [`127.0.0.1:${kafkaPort}`], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const names = new Set<string>(SERVICES.flatMap((s) => [s, `${s}.requests`]));
+    const ids = (await admin.listGroups()).groups.map((g) => g.groupId).filter((id) => names.has(id));
+    const { groups } = await admin.describeGroups(ids);
+    return Object.fromEntries(groups.map((g) => [g.groupId, g.members.length]));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Partner requests a gateway has answered (its http_request_duration_seconds_count samples, summed). */
+async function answeredRequests(stack: RunningStack): Promise<number> {
+  const text = await (await fetch(`${stack.adminUrl}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes('route="/partner/'))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
+export async function twoInstances(
+  stack: RunningStack,
+  options: StackOptions,
+  kafkaPort: number,
+  runJest: (label: string, args: string[], env: NodeJS.ProcessEnv) => Promise<Totals>,
+  env: NodeJS.ProcessEnv,
+): Promise<Totals> {
+  const label = 'two instances of every app: each service group had two members, both gateways served';
+  let second: RunningStack | undefined;
+  try {
+    second = await startApps(options, 1);
+    // Wait (with a deadline) until each service's second instance is in its groups: partitions are then shared.
+    const deadline = Date.now() + 60_000;
+    let members = await serviceGroupMembers(kafkaPort);
+    while (Object.values(members).some((n) => n < 2) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      members = await serviceGroupMembers(kafkaPort);
+    }
+    const before = await Promise.all([answeredRequests(stack), answeredRequests(second)]);
+    const suites = await runJest('e2e-two-instances', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...SUITES], {
+      ...env,
+      GATEWAY_URLS: `${stack.gatewayUrl},${second.gatewayUrl}`,
+      // Twelve Node processes on the same 2 cores: half the requests in flight keeps answers inside
+      // REQUEST_TIMEOUT_MS; each still competes with 24 others, across two processes, for one balance row.
+      E2E_IN_FLIGHT: '25',
+    });
+    const after = await Promise.all([answeredRequests(stack), answeredRequests(second)]);
+    const problems: string[] = [];
+    const groups = Object.keys(members);
+    if (groups.length < SERVICES.length) problems.push(`service groups found: ${groups.join(', ')}`);
+    const single = Object.entries(members).filter(([, n]) => n < 2);
+    if (single.length > 0) problems.push(`groups without a second member: ${single.map(([g, n]) => `${g} (${n})`).join(', ')}`);
+    if (!(after[0] > before[0] && after[1] > before[1])) problems.push(`partner requests answered per gateway: ${before.join(', ')} -> ${after.join(', ')}`);
+    console.log(`${label}: ${problems.length === 0 ? `passed (${JSON.stringify(members)})` : `FAILED (${problems.join('; ')})`}`);
+    return { passed: suites.passed + (problems.length === 0 ? 1 : 0), failed: suites.failed + (problems.length === 0 ? 0 : 1) };
+  } catch (error) {
+    console.log(`${label}: FAILED (${(error as Error).message})`);
+    return { passed: 0, failed: 1 };
+  } finally {
+    await second?.stop();
+  }
+}
