@@ -3,7 +3,7 @@ import { Topics } from '@partner/contracts';
 import { RequestContexts } from './request-context';
 import { commandStatement, UnitOfWork } from './unit-of-work';
 
-// Unit: what runCommand sends and when it wakes the relay. The statement's SQL itself is proven against
+// Unit: what runCommand sends, when it wakes the relay, and when it keeps its connection. The statement's SQL itself is proven against
 // PostgreSQL where a service uses it (apps/withdrawals create-withdrawal.use-case.int.spec.ts).
 const command = commandStatement({
   name: 'thing_create',
@@ -13,16 +13,22 @@ const command = commandStatement({
   select: 'SELECT t.id FROM (SELECT 1) AS one LEFT JOIN t ON true',
 });
 
-function fakePool(outboxRows: number) {
+/** A pool of one fake connection: what it was sent, and how it was given back (`released`: the error passed, if any). */
+function fakePool(outboxRows: number, fail?: Error) {
   const sent: QueryConfig[] = [];
-  const pool = {
-    connect: () => Promise.reject(new Error('runCommand must not open a transaction')),
+  const released: Array<Error | undefined> = [];
+  const client = {
     query: (config: QueryConfig) => {
       sent.push(config);
-      return Promise.resolve({ rows: [{ id: 7, outbox_rows: outboxRows }] });
+      return fail ? Promise.reject(fail) : Promise.resolve({ rows: [{ id: 7, outbox_rows: outboxRows }] });
     },
+    release: (error?: Error) => void released.push(error),
+  };
+  const pool = {
+    connect: () => Promise.resolve(client),
+    query: () => Promise.reject(new Error('runCommand must not use pool.query (it drops the connection on any error)')),
   } as unknown as Pick<Pool, 'connect' | 'query'>;
-  return { pool, sent };
+  return { pool, sent, released };
 }
 
 describe('commandStatement', () => {
@@ -35,12 +41,25 @@ describe('commandStatement', () => {
 
 describe('UnitOfWork.runCommand', () => {
   it('sends one prepared statement (no BEGIN/COMMIT) with the topic and the request id appended, and wakes the relay when it wrote events', async () => {
-    const { pool, sent } = fakePool(1);
+    const { pool, sent, released } = fakePool(1);
     const relay = { wakes: 0, wake: () => void relay.wakes++ };
     const rows = await RequestContexts.run({ requestId: 'req-1', partnerId: 'p' }, () => new UnitOfWork(pool, relay).runCommand(command, ['a', 'b']));
     expect(rows).toEqual([{ id: 7, outbox_rows: 1 }]);
     expect(sent).toEqual([{ name: 'thing_create', text: command.text, values: ['a', 'b', Topics.WithdrawalStateChanged, 'req-1'] }]);
     expect(relay.wakes).toBe(1);
+    expect(released).toEqual([undefined]);
+  });
+
+  it('keeps the connection after an SQL error (a refusal), and retires it after a connection failure', async () => {
+    const refusal = Object.assign(new Error('insufficient'), { code: 'P0001', hint: 'refused' });
+    const refused = fakePool(0, refusal);
+    await expect(new UnitOfWork(refused.pool, { wake: () => undefined }).runCommand(command, ['a', 'b'])).rejects.toBe(refusal);
+    expect(refused.released).toEqual([undefined]);
+
+    const lost = new Error('Connection terminated unexpectedly');
+    const dropped = fakePool(0, lost);
+    await expect(new UnitOfWork(dropped.pool, { wake: () => undefined }).runCommand(command, ['a', 'b'])).rejects.toBe(lost);
+    expect(dropped.released).toEqual([lost]);
   });
 
   it('does not wake the relay when the statement wrote no event, and sends a null request id outside a request', async () => {
