@@ -6,28 +6,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { probeBroker } from '@partner/kafka';
 import { repoRoot } from '../lib/services';
 import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
 
 const HINT = 'start them with `npm run test:infra` (`npm test` runs every suite with its own)';
-
-function reachable(hostPort: string): Promise<boolean> {
-  const [host, port] = hostPort.split(':');
-  return new Promise((resolve) => {
-    const socket = connect({ host, port: Number(port), timeout: 2_000 }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
 /** Why the database cannot serve the specs, or undefined when it can (reachable and migrated). */
 async function databaseProblem(databaseUrl: string): Promise<string | undefined> {
@@ -55,7 +40,12 @@ async function main(): Promise<number> {
     const problem = await databaseProblem(databaseUrl);
     if (problem) problems.push(problem);
   }
-  if (!(await reachable(brokers.split(',')[0]))) problems.push(`no Kafka broker on ${brokers}`);
+  // The readiness probe the gateway uses: one metadata request, no retries.
+  const brokerUp = await probeBroker({ brokers: brokers.split(','), clientId: `integration-check-${process.pid}` }).then(
+    () => true,
+    () => false,
+  );
+  if (!brokerUp) problems.push(`no Kafka broker on ${brokers}`);
   if (problems.length > 0) {
     console.error(`${projectRoot}: integration specs not run: ${problems.join('; ')}.\nThey need the test broker and database: ${HINT}.`);
     return 1;

@@ -4,7 +4,7 @@
  * with each partner's requests going to the two gateways in turn. One check beside the suites: every
  * service's consumer groups had two members while they ran, and both gateways answered partner requests.
  */
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@partner/kafka';
 import { SERVICES } from '../lib/services';
 import { RunningStack, StackOptions, startApps } from '../stack/stack';
 
@@ -17,7 +17,7 @@ const SUITES = ['apps/e2e/src/concurrency', 'apps/e2e/src/events-feed'];
 
 /** The service groups (`<service>` for events, `<service>.requests` for requests) and how many members each has. */
 async function serviceGroupMembers(kafkaPort: number): Promise<Record<string, number>> {
-  const admin = new Kafka({ clientId: `two-instances-${process.pid}`, brokers: [`127.0.0.1:${kafkaPort}`], logLevel: logLevel.NOTHING }).admin();
+  const admin = createKafka({ clientId: `two-instances-${process.pid}`, brokers: [`127.0.0.1:${kafkaPort}`] }).admin();
   await admin.connect();
   try {
     const names = new Set<string>(SERVICES.flatMap((s) => [s, `${s}.requests`]));

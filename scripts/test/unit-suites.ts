@@ -12,10 +12,11 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { CommonConfig } from '@partner/config';
 import { migrate } from '../stack/stack';
 
-/** The DATABASE_URL default of every app (libs/config CommonConfig): where a spec would fall back to. */
-export const DEV_DATABASE_URL = process.env.DEV_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner';
+/** The DATABASE_URL default of every app (CommonConfig): where a spec would fall back to. */
+export const DEV_DATABASE_URL = process.env.DEV_DATABASE_URL ?? new CommonConfig().DATABASE_URL;
 
 /** Rows per table of every schema but PostgreSQL's own, and how many other clients are connected. */
 async function snapshot(databaseUrl: string): Promise<{ rows: Record<string, number>; otherClients: number }> {
