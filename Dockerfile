@@ -1,27 +1,27 @@
 # syntax=docker/dockerfile:1
 #
-# One image for every app of the stack and for the one-shot migration job; docker-compose.yml picks
-# what runs with `command`:
-#   node dist/apps/<app>/src/main.js     gateway, withdrawals, events, pix-keys, customers, inflows
-#   npm run db:migrate                   applies every service's migrations (scripts/db/migrate.ts)
+# Two images from one build, as docker-compose.yml uses them:
+#   --target runtime  partner-service        the six apps: node dist/apps/<app>/src/main.js
+#                                            (compiled output and production dependencies only)
+#   --target tools    partner-service-tools  the deploy steps: npm run db:migrate (applies every
+#                                            service's migrations, creates the service roles) and
+#                                            npm run kafka:topics (creates the topics)
+# The deploy steps run TypeScript through tsx and Prisma's schema engine, both development
+# dependencies, so they get an image of their own and the apps' image carries none of it.
 #
-# Why the runtime image keeps the full node_modules (dev dependencies included): the migration job
-# runs a TypeScript script through tsx and uses the Prisma tooling, both dev dependencies, and the
-# compose file runs it from this same image. A separate production-only image (`npm ci --omit=dev`)
-# would save some size for the apps but needs a second image to build, tag and keep in step; for
-# one image we accept the extra size. Everything in /app stays owned by root and read-only to the
-# process, which runs as the unprivileged `node` user of the base image.
+# Both run as the unprivileged `node` user of the base image; everything in /app stays owned by root.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 22: the active LTS line (Node 20 reached its end of life in April 2026).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
-# --- deps: dependencies only, so this layer is cached until package*.json changes -----------------
+# --- deps: every dependency, cached until package*.json changes --------------------------------------
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: the project relies on no install script (npm 11, used in development, skips
-# them unless approved); the base image's npm 10 would otherwise run them.
-# Keep the base image's npm 10 here: npm >= 11.6.2 refuses this lockfile in `npm ci` ("Missing:
-# @unrs/resolver-binding-... from lock file", optional bindings of other platforms it never lists).
+# --ignore-scripts: the project relies on no install script (npm 11 skips them unless approved; the
+# base image's npm 10 would run them). npm ci installs exactly the lockfile, or fails; the lockfile
+# holds every platform's optional bindings (package.json `overrides` pins unrs-resolver to a release
+# whose bindings all exist), so npm 10 and 11 alike accept it.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 
 # --- build: prisma generate (6 schemas) + tsc + tsc-alias into dist/ -------------------------------
@@ -29,20 +29,40 @@ FROM deps AS build
 COPY . .
 RUN npm run build
 
-# --- runtime ---------------------------------------------------------------------------------------
+# --- production dependencies only ------------------------------------------------------------------
+# The same install as the tree npm test runs its whole end-to-end stack from (scripts/lib/runtime-tree.ts,
+# RUNTIME_NPM_CI): optional and peer dependencies left out too, or npm brings the Prisma CLI and its
+# tooling (an optional peer of @prisma/client), about 240 MB the apps never load.
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --omit=optional --omit=peer --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# --- tools: the deploy steps (migrations, topics) ----------------------------------------------------
+FROM ${NODE_IMAGE} AS tools
+ENV NODE_ENV=production \
+    PRISMA_HIDE_UPDATE_MESSAGE=1 \
+    CHECKPOINT_DISABLE=1 \
+    NPM_CONFIG_UPDATE_NOTIFIER=false
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
+COPY prisma ./prisma
+COPY scripts ./scripts
+COPY libs ./libs
+USER node
+CMD ["npm", "run", "db:migrate"]
+
+# --- runtime: the apps ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 # Heap settings as `npm start` uses them (scripts/lib/services.ts APP_NODE_FLAGS; README: Performance).
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=128" \
-    PRISMA_HIDE_UPDATE_MESSAGE=1 \
-    CHECKPOINT_DISABLE=1 \
-    NPM_CONFIG_UPDATE_NOTIFIER=false \
     HOST=0.0.0.0
 WORKDIR /app
-# The whole build tree: dist/ for the apps; node_modules, scripts/, prisma/ (schemas and migrations)
-# and the tsconfig files for the migration job, which runs TypeScript through tsx. What this leaves
-# behind is the build stage's npm cache.
-COPY --from=build /app ./
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
 USER node
-EXPOSE 3000 3101 3102 3103 3104 3105
+EXPOSE 3000 3100 3101 3102 3103 3104 3105
 CMD ["node", "dist/apps/gateway/src/main.js"]

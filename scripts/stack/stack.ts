@@ -25,6 +25,8 @@ export interface StackOptions {
    * the app connects as it and may use its own schema only. Undefined: every app connects as the owner.
    */
   dbRoles?: DbRoles;
+  /** Where the apps' dist/ and node_modules are: the repository by default; npm test runs them from the runtime tree (scripts/lib/runtime-tree.ts). */
+  appRoot?: string;
 }
 
 /** A password per app for its database role (`serviceRoles()` makes fresh ones). */
@@ -144,8 +146,9 @@ export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> 
 
 /** Starts one app from the build output; its log (with logDir) is `<logName>.log`, the app's name by default. */
 export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
-  const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(root, 'dist/apps', app, 'src/main.js')], {
-    cwd: root,
+  const appRoot = o.appRoot ?? root;
+  const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(appRoot, 'dist/apps', app, 'src/main.js')], {
+    cwd: appRoot,
     env: appEnv(app, o),
     stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
   });

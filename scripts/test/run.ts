@@ -7,7 +7,9 @@
  *   3. the unit suites as `npx nx run-many -t test` runs them (no broker, no database; the dev database's
  *      rows counted before and after), then the unit and integration suites of every app and lib in one
  *      Jest run against the test broker and database (JEST_SUITE=all);
- *   4. the whole stack started, then the end-to-end suite over HTTP (each answer checked against the
+ *   4. the whole stack started from the runtime image's tree (dist/ and production dependencies only,
+ *      scripts/lib/runtime-tree.ts) with tracing on for sampled requests, then the end-to-end suite over
+ *      HTTP (each answer checked against the
  *      OpenAPI document; the last suite fails on any that does not match); then a second instance of
  *      every app beside it and the concurrency proofs and feed suite again across both (two-instances.ts);
  *   5. everything stopped; the last line is `N passed, N failed`.
@@ -22,6 +24,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { prepareRuntimeTree } from '../lib/runtime-tree';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
 import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
 import { twoInstances } from './two-instances';
@@ -33,6 +36,8 @@ const kafkaPort = TEST_KAFKA_PORT;
 const databaseUrl = TEST_DATABASE_URL;
 const gatewayPort = Number(process.env.TEST_GATEWAY_PORT ?? 13000);
 const healthPortBase = Number(process.env.TEST_HEALTH_PORT_BASE ?? 13100);
+// Where apps/e2e/src/tracing.spec.ts receives the stack's spans (OTLP/HTTP JSON).
+const otlpPort = Number(process.env.TEST_OTLP_PORT ?? 13318);
 const outDir = join(root, '.cache', 'test');
 const only = process.argv.slice(2).filter((a) => a !== '--');
 const onlyArgs = only.length > 0 ? ['--passWithNoTests', ...only] : [];
@@ -124,6 +129,8 @@ async function main(): Promise<number> {
     const logDir = join(outDir, 'logs');
     rmSync(logDir, { recursive: true, force: true });
     const stackOptions: StackOptions = {
+      // The apps run as the image runs them: dist/ and production dependencies only (npm ci).
+      appRoot: prepareRuntimeTree(root),
       kafkaPort,
       databaseUrl,
       gatewayPort,
@@ -149,6 +156,12 @@ async function main(): Promise<number> {
         RATE_LIMIT_BURST: '100000',
         // The shared store, so that every e2e request (and the chaos run's database outage) goes through it.
         RATE_LIMIT_STORE: 'postgres',
+        // Tracing on, as deployed with a collector, but only for requests that come with a sampled
+        // traceparent (the tracing suite's): the rest of the run records and exports nothing.
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+        OTEL_BSP_SCHEDULE_DELAY: '200',
       },
     };
     stack = await startApps(stackOptions);
@@ -166,6 +179,7 @@ async function main(): Promise<number> {
       SERVICE_HEALTH_URLS: serviceHealthUrls,
       STACK_LOG_DIR: logDir,
       OPERATOR_GATEWAY_URLS: operatorGateways.map((g) => g.gatewayUrl).join(','),
+      OTLP_RECEIVER_PORT: String(otlpPort),
     };
     add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));
     // Scale-out: the concurrency proofs and the feed's suite again with two instances of every app (full runs).

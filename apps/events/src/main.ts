@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { loadConfig } from '@partner/config';
 import { bootstrapService, runMain } from '@partner/platform';

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { loadConfig } from '@partner/config';

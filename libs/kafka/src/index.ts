@@ -13,3 +13,4 @@ export * from './lib/service-unavailable.error';
 export * from './lib/request-context';
 export * from './lib/broadcast-subscription';
 export * from './lib/consumer-groups';
+export * from './lib/trace-context';

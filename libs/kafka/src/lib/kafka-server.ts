@@ -9,6 +9,7 @@ import { PartitionProgress } from './partition-progress';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { CONTEXT_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
+import { processSpan, traceHeaders } from './trace-context';
 
 export interface KafkaServerOptions {
   connection: KafkaConnection;
@@ -239,7 +240,9 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
    */
   private handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
     const context = contextFromHeaders(header(message, CONTEXT_HEADERS.requestId), header(message, CONTEXT_HEADERS.partnerId));
-    return context ? RequestContexts.run(context, () => this.handleMessage(topic, partition, message)) : this.handleMessage(topic, partition, message);
+    // Inside a `process <topic>` span continuing the sender's trace (README: "Tracing"; a no-op untraced).
+    const work = () => processSpan(topic, message.headers, message.key?.toString() ?? null, () => this.handleMessage(topic, partition, message));
+    return context ? RequestContexts.run(context, work) : work();
   }
 
   private async handleMessage(topic: string, partition: number, message: KafkaMessage): Promise<void> {
@@ -280,7 +283,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     }
     if (!replyTopic || !this.replies) return;
     await this.replies
-      .send(replyTopic, { value, headers: { [REPLY_HEADERS.correlationId]: correlationId } })
+      .send(replyTopic, { value, headers: { [REPLY_HEADERS.correlationId]: correlationId, ...traceHeaders() } })
       .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
   }
 

@@ -10,6 +10,7 @@ import { DirectQueryClient } from './direct-queries';
 import { DirectReplyListener } from './direct-replies';
 import { CONTEXT_HEADERS, CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
+import { endSends, sendSpan } from './trace-context';
 import { ServiceUnavailableError } from './service-unavailable.error';
 
 export { ServiceUnavailableError };
@@ -193,13 +194,24 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     // Commands are durable once acknowledged by all in-sync replicas; sends of one tick share a request.
     const commands = new SendCoalescer(producer, -1);
     const channel = new RequestReplyChannel(
-      (t, key, value, correlationId, context) =>
-        commands.send(t, {
-          key,
-          value,
-          // The request's id and partner ride along, so the service logs (and stamps its events) with them.
-          headers: { ...replyTo, [REPLY_HEADERS.correlationId]: correlationId, ...contextHeaders(CONTEXT_HEADERS, context) },
-        }),
+      (t, key, value, correlationId, context) => {
+        // Called synchronously by request(), so the current trace context is still the caller's.
+        const traced = sendSpan(t, key);
+        return commands
+          .send(t, {
+            key,
+            value,
+            // The request's id and partner ride along, so the service logs (and stamps its events) with them.
+            headers: { ...replyTo, [REPLY_HEADERS.correlationId]: correlationId, ...contextHeaders(CONTEXT_HEADERS, context), ...traced.headers },
+          })
+          .then(
+            () => endSends([traced]),
+            (error: unknown) => {
+              endSends([traced], error);
+              throw error;
+            },
+          );
+      },
       timeoutMs,
     );
     this.channel = channel;

@@ -122,7 +122,8 @@ beforeAll(async () => {
       "payload" JSONB NOT NULL,
       "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
       "published_at" TIMESTAMPTZ(3),
-      "request_id" TEXT
+      "request_id" TEXT,
+      "traceparent" TEXT
     )`);
   await pool.query(`CREATE INDEX ON ${table} ("published_at", "id")`);
 

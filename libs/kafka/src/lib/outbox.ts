@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
 import { CONTEXT_HEADERS, RequestContexts } from './request-context';
+import { endSends, sendSpanFromTraceparent } from './trace-context';
 import { Statement, statement, UnitOfWork } from './unit-of-work';
 
 export type { OutboxMessage } from './outbox-message';
@@ -22,6 +23,7 @@ interface OutboxRow {
   key: string;
   payload: EventPayload<EventTopic>;
   request_id: string | null;
+  traceparent: string | null;
 }
 
 export interface OutboxRelayOptions {
@@ -66,7 +68,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     // Ordered by the bigint column, not by the text alias of the output (which would put 10 before 2).
     this.pending = statement(
       `outbox_pending_${options.schema}`,
-      `SELECT id::text AS row_id, topic, key, payload, request_id FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+      `SELECT id::text AS row_id, topic, key, payload, request_id, traceparent FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
     );
     this.markPublished = statement(`outbox_published_${options.schema}`, `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`);
   }
@@ -136,10 +138,22 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       if (!locked) return 'locked';
       const rows = await tx.rows<OutboxRow>(this.pending, [limit]);
       if (rows.length > 0) {
+        // Each event continues the trace of the transaction that wrote it (README: "Tracing").
+        const traces = rows.map((r) => sendSpanFromTraceparent(r.topic, r.key, r.traceparent));
         // The id of the request that caused an event travels as a header; the payload stays the contract's.
-        await this.bus.publishBatch(
-          rows.map((r) => ({ topic: r.topic, key: r.key, payload: r.payload, headers: r.request_id ? { [CONTEXT_HEADERS.requestId]: r.request_id } : undefined })),
-        );
+        const messages = rows.map((r, i) => ({
+          topic: r.topic,
+          key: r.key,
+          payload: r.payload,
+          headers: { ...(r.request_id ? { [CONTEXT_HEADERS.requestId]: r.request_id } : {}), ...traces[i]?.headers },
+        }));
+        try {
+          await this.bus.publishBatch(messages);
+        } catch (error) {
+          endSends(traces, error);
+          throw error;
+        }
+        endSends(traces);
         await tx.rows(this.markPublished, [rows.map((r) => r.row_id)]);
       }
       return rows.length;

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { context as traceContext, ROOT_CONTEXT } from '@opentelemetry/api';
 
 /**
  * What ties a log line or an event to the partner's call that caused it (README: "Request ids"): the
@@ -43,10 +44,10 @@ export const RequestContexts = {
   /**
    * Runs `work` outside any request: for timers and batches started by one request but serving many (an
    * outbox relay woken after a commit, a micro-batch), which would otherwise carry that request's id
-   * in every later log line.
+   * in every later log line, and its trace (README: "Tracing") in every later span.
    */
   outside<R>(work: () => R): R {
-    return storage.exit(work);
+    return storage.exit(() => traceContext.with(ROOT_CONTEXT, work));
   },
 };
 

@@ -32,20 +32,20 @@ function fakePool(outboxRows: number, fail?: Error) {
 }
 
 describe('commandStatement', () => {
-  it('adds the outbox insert over the events CTE, with the topic and request id after the use case parameters', () => {
-    expect(command.text).toContain(`SELECT $3::text, 'thing:' || t.id, jsonb_build_object('id', t.id), $4::text FROM t`);
-    expect(command.text).toContain('INSERT INTO outbox_messages (topic, key, payload, request_id)');
+  it('adds the outbox insert over the events CTE, with the topic, request id and traceparent after the use case parameters', () => {
+    expect(command.text).toContain(`SELECT $3::text, 'thing:' || t.id, jsonb_build_object('id', t.id), $4::text, $5::text FROM t`);
+    expect(command.text).toContain('INSERT INTO outbox_messages (topic, key, payload, request_id, traceparent)');
     expect(command.text).toMatch(/\(SELECT count\(\*\)::int FROM outbox\) AS outbox_rows FROM \(SELECT t\.id FROM .*\) AS answer$/s);
   });
 });
 
 describe('UnitOfWork.runCommand', () => {
-  it('sends one prepared statement (no BEGIN/COMMIT) with the topic and the request id appended, and wakes the relay when it wrote events', async () => {
+  it('sends one prepared statement (no BEGIN/COMMIT) with the topic, the request id and the traceparent (none: untraced) appended, and wakes the relay when it wrote events', async () => {
     const { pool, sent, released } = fakePool(1);
     const relay = { wakes: 0, wake: () => void relay.wakes++ };
     const rows = await RequestContexts.run({ requestId: 'req-1', partnerId: 'p' }, () => new UnitOfWork(pool, relay).runCommand(command, ['a', 'b']));
     expect(rows).toEqual([{ id: 7, outbox_rows: 1 }]);
-    expect(sent).toEqual([{ name: 'thing_create', text: command.text, values: ['a', 'b', Topics.WithdrawalStateChanged, 'req-1'] }]);
+    expect(sent).toEqual([{ name: 'thing_create', text: command.text, values: ['a', 'b', Topics.WithdrawalStateChanged, 'req-1', null] }]);
     expect(relay.wakes).toBe(1);
     expect(released).toEqual([undefined]);
   });

@@ -2,6 +2,7 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { EventTopic } from '@partner/contracts';
 import { OutboxMessage } from './outbox-message';
 import { RequestContexts } from './request-context';
+import { currentTraceparent } from './trace-context';
 
 /** A SQL statement prepared once per connection (the server keeps its plan): a name and its text. */
 export interface Statement {
@@ -20,10 +21,11 @@ export interface Transaction {
   emit<T extends EventTopic>(message: OutboxMessage<T>): void;
 }
 
-// request_id: the request that caused the events (README: "Request ids"), null for timers' moves.
+// request_id: the request that caused the events (README: "Request ids"), null for timers' moves;
+// traceparent: the trace the events continue when the relay publishes them (README: "Tracing").
 const INSERT_OUTBOX = statement(
   'outbox_insert',
-  'INSERT INTO outbox_messages (topic, key, payload, request_id) SELECT t, k, p, $4::text FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS u(t, k, p)',
+  'INSERT INTO outbox_messages (topic, key, payload, request_id, traceparent) SELECT t, k, p, $4::text, $5::text FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS u(t, k, p)',
 );
 
 /**
@@ -33,7 +35,7 @@ const INSERT_OUTBOX = statement(
  * four (BEGIN, the statement, the outbox insert, COMMIT).
  */
 export interface CommandStatement<T extends EventTopic = EventTopic> extends Statement {
-  /** How many parameters the use case passes ($1..$n); the topic and the request id are appended as $n+1, $n+2. */
+  /** How many parameters the use case passes ($1..$n); the topic, request id and traceparent are appended as $n+1..$n+3. */
   params: number;
   topic: T;
 }
@@ -56,10 +58,11 @@ const OUTBOX_ROWS = 'outbox_rows';
 export function commandStatement<T extends EventTopic>(spec: CommandStatementSpec<T>): CommandStatement<T> {
   const topic = `$${spec.params + 1}::text`;
   const requestId = `$${spec.params + 2}::text`;
+  const traceparent = `$${spec.params + 3}::text`;
   const text = `WITH ${spec.with},
    outbox AS (
-     INSERT INTO outbox_messages (topic, key, payload, request_id)
-     SELECT ${topic}, ${spec.events.key}, ${spec.events.payload}, ${requestId} FROM ${spec.events.from}
+     INSERT INTO outbox_messages (topic, key, payload, request_id, traceparent)
+     SELECT ${topic}, ${spec.events.key}, ${spec.events.payload}, ${requestId}, ${traceparent} FROM ${spec.events.from}
      RETURNING 1)
    SELECT answer.*, (SELECT count(*)::int FROM outbox) AS ${OUTBOX_ROWS} FROM (${spec.select}) AS answer`;
   return { name: spec.name, text, params: spec.params, topic: spec.events.topic };
@@ -118,7 +121,7 @@ export class UnitOfWork {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      const { rows } = await client.query<R & { outbox_rows: number }>({ name: command.name, text: command.text, values: [...values, command.topic, requestId] });
+      const { rows } = await client.query<R & { outbox_rows: number }>({ name: command.name, text: command.text, values: [...values, command.topic, requestId, currentTraceparent()] });
       if (rows.some((r) => r[OUTBOX_ROWS] > 0)) this.relay.wake();
       return rows;
     } catch (error) {
@@ -143,7 +146,7 @@ export class UnitOfWork {
         await client.query({
           name: INSERT_OUTBOX.name,
           text: INSERT_OUTBOX.text,
-          values: [tx.outbox.map((m) => m.topic), tx.outbox.map((m) => m.key), tx.outbox.map((m) => JSON.stringify(m.payload)), requestId],
+          values: [tx.outbox.map((m) => m.topic), tx.outbox.map((m) => m.key), tx.outbox.map((m) => JSON.stringify(m.payload)), requestId, currentTraceparent()],
         });
       }
       await client.query('COMMIT');

@@ -15,7 +15,8 @@ const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
 
 const SERVICES = { withdrawals: '3101', events: '3102', 'pix-keys': '3103', customers: '3104', inflows: '3105' } as const;
 const APPS = ['gateway', ...Object.keys(SERVICES)] as const;
-const INFRA = ['kafka', 'postgres', 'migrate', 'topics'] as const;
+const INFRA = ['kafka', 'postgres', 'migrate', 'topics', 'proxy'] as const;
+const nginxConfig = readFileSync(join(repoRoot, 'deploy', 'nginx', 'gateway.conf'), 'utf8');
 
 /** The only secret-like values the file may hold: its documented, clearly fake dev defaults. */
 const DEV_DEFAULTS = new Set([
@@ -26,7 +27,8 @@ const DEV_DEFAULTS = new Set([
 
 interface Service {
   image?: string;
-  build?: unknown;
+  build?: { target?: string } | string;
+  volumes?: string[];
   pull_policy?: string;
   command?: string[] | string;
   environment?: Record<string, string | number | boolean | null>;
@@ -140,14 +142,38 @@ describe('docker-compose.yml', () => {
     expect(interpolate('${A:?say why}', { A: 'set' })).toBe('set');
   });
 
-  it('builds each image tag in one service only (two exports of one tag fail), the apps run it without building', () => {
+  it('builds each image tag in one service only (two exports of one tag fail), the others run it without building', () => {
     const builders = new Map<string, string[]>();
     for (const [name, s] of Object.entries(config.services)) {
       if (s.build) builders.set(String(s.image), [...(builders.get(String(s.image)) ?? []), name]);
     }
     for (const [image, names] of builders) expect({ image, builders: names }).toEqual({ image, builders: [names[0]] });
-    expect(builders.get(String(service('migrate').image))).toEqual(['migrate']);
-    for (const app of APPS) expect({ app, build: service(app).build, pull: service(app).pull_policy }).toEqual({ app, build: undefined, pull: 'never' });
+    // The apps' image is the Dockerfile's runtime stage (production dependencies only); the deploy steps' is its tools stage.
+    expect({ gateway: service('gateway').build, migrate: service('migrate').build }).toEqual({
+      gateway: expect.objectContaining({ target: 'runtime' }),
+      migrate: expect.objectContaining({ target: 'tools' }),
+    });
+    expect(service('gateway').image).not.toBe(service('migrate').image);
+    for (const name of APPS.filter((a) => a !== 'gateway')) {
+      expect({ name, image: service(name).image, build: service(name).build, pull: service(name).pull_policy }).toEqual({ name, image: service('gateway').image, build: undefined, pull: 'never' });
+    }
+    expect({ image: service('topics').image, build: service('topics').build, pull: service('topics').pull_policy }).toEqual({ image: service('migrate').image, build: undefined, pull: 'never' });
+  });
+
+  it('Dockerfile: the runtime stage holds dist/ and production dependencies only, on a Node LTS newer than 20, as a non-root user', () => {
+    const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+    const stage = (name: string) => dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\s`).test(s.split('\n')[0] + '\n')) ?? '';
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)-/m);
+    const runtime = stage('runtime');
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime.match(/^COPY .*/gm)).toEqual(['COPY --from=prod-deps /app/node_modules ./node_modules', 'COPY --from=build /app/dist ./dist', 'COPY package.json ./']);
+    // The install npm test runs its end-to-end stack from (scripts/lib/runtime-tree.ts), flag for flag.
+    const runtimeTree = readFileSync(join(repoRoot, 'scripts', 'lib', 'runtime-tree.ts'), 'utf8');
+    const flags = JSON.parse((/RUNTIME_NPM_CI = (\[[^\]]*\])/.exec(runtimeTree)?.[1] ?? '[]').replace(/'/g, '"')) as string[];
+    expect(flags).toEqual(expect.arrayContaining(['ci', '--omit=dev']));
+    expect(stage('prod-deps')).toContain(`RUN npm ${flags.join(' ')}`);
+    expect(stage('deps')).toMatch(/RUN npm ci /);
+    expect(stage('tools')).toMatch(/^USER node$/m);
   });
 
   it('refuses to start without an admin key, and runs outside the sandbox unless asked', () => {
@@ -220,19 +246,19 @@ describe('docker-compose.yml', () => {
     expect(healthTestOf(kafka)).toContain('--bootstrap-server');
   });
 
-  it('gives PostgreSQL a pg_isready healthcheck and the migration job the shared image', () => {
+  it('gives PostgreSQL a pg_isready healthcheck and the migration job the tools image', () => {
     expect(service('postgres').image).toMatch(/^postgres:15/);
     expect(healthTestOf(service('postgres'))).toContain('pg_isready');
     const migrate = service('migrate');
     expect(commandOf(migrate)).toBe('npm run db:migrate');
-    expect(migrate.image).toBe(service('gateway').image);
+    expect(migrate.image).toMatch(/^partner-service-tools:/);
     expect(dependsOn(migrate).postgres).toBe('service_healthy');
     expect(migrate.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\//);
   });
 
-  it.each(APPS)('%s: runs its build output from the shared image, with a /healthz healthcheck', (app) => {
+  it.each(APPS)('%s: runs its build output from the apps\' image, with a /healthz healthcheck', (app) => {
     const s = service(app);
-    expect(s.image).toBe(service('migrate').image);
+    expect(s.image).toMatch(/^partner-service:/);
     expect(commandOf(s)).toBe(`node dist/apps/${app}/src/main.js`);
     expect(s.healthcheck?.disable).not.toBe(true);
     expect(healthTestOf(s)).toContain('/healthz');
@@ -263,14 +289,29 @@ describe('docker-compose.yml', () => {
     expect(healthTestOf(s)).toMatch(new RegExp(`process\\.env\\.HEALTH_PORT|:${port}/healthz`));
   });
 
-  it('gateway: publishes port 3000 and starts after the five services are healthy', () => {
+  it('gateway: publishes nothing itself (it scales), listens on 3000 and starts after the five services are healthy', () => {
     const gateway = service('gateway');
     expect(String(gateway.environment?.PORT)).toBe('3000');
+    expect(gateway.ports ?? []).toEqual([]);
     expect(healthTestOf(gateway)).toMatch(/process\.env\.PORT|:3000\/healthz/);
-    const ports = (gateway.ports ?? []).map((p) => (typeof p === 'string' ? p : `${p.published}:${p.target}`));
-    expect(ports).toContainEqual(expect.stringMatching(/(^|:)3000:3000$/));
     const deps = dependsOn(gateway);
     for (const name of Object.keys(SERVICES)) expect({ name, condition: deps[name] }).toEqual({ name, condition: 'service_healthy' });
+  });
+
+  it('proxy: publishes GATEWAY_PORT (3000) and spreads requests over every gateway replica by name', () => {
+    const proxy = service('proxy');
+    const ports = (proxy.ports ?? []).map((p) => (typeof p === 'string' ? p : `${p.published}:${p.target}`));
+    const listen = /^\s*listen (\d+);/m.exec(nginxConfig)?.[1];
+    expect(ports).toEqual([`3000:${listen}`]);
+    expect(loadCompose({ ...PRODUCTION_ENV, GATEWAY_PORT: '8443' }).services.proxy.ports).toEqual([`8443:${listen}`]);
+    expect(proxy.volumes).toContainEqual(expect.stringMatching(/^\.\/deploy\/nginx\/gateway\.conf:\/etc\/nginx\/conf\.d\/default\.conf(:ro)?$/));
+    expect(dependsOn(proxy).gateway).toBe('service_healthy');
+    // Re-resolved through Docker's DNS at request time (a variable in proxy_pass), so scaled replicas all get requests.
+    expect(nginxConfig).toMatch(/^resolver 127\.0\.0\.11 /m);
+    expect(nginxConfig).toMatch(/set \$gateway http:\/\/gateway:3000;\s+proxy_pass \$gateway;/);
+    // Bigger than the gateway's body limit, so the gateway (with the API's error body) refuses oversized requests.
+    const [, size, unit] = /client_max_body_size (\d+)([km]);/.exec(nginxConfig) ?? [];
+    expect(Number(size) * (unit === 'm' ? 1024 * 1024 : 1024)).toBeGreaterThan(64 * 1024);
   });
 
   it('holds no real-looking secret in any environment, only the documented dev defaults', () => {

@@ -1,8 +1,10 @@
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, Module, OnApplicationShutdown } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import type { LoggerOptions } from 'pino';
 import { RequestContext, RequestContexts } from '@partner/kafka';
+import { stopTracing } from '@partner/tracing';
 import { maskLogArguments, maskUrl } from './mask-identifiers';
 
 declare module 'fastify' {
@@ -19,12 +21,16 @@ const MAX_LOGGED_URL = 512;
 
 /**
  * Every line written inside a request context (README: "Request ids") gets its `request_id` and
- * `partner_id` (null while the partner is unknown). A fresh object each time: pino merges the line's
- * own fields into it.
+ * `partner_id` (null while the partner is unknown), and inside a recorded trace its `trace_id` (README:
+ * "Tracing"), so a log line leads to its trace. A fresh object each time: pino merges the line's own
+ * fields into it.
  */
 function requestFields(): Record<string, unknown> {
   const context = RequestContexts.current();
-  return context ? { request_id: context.requestId, partner_id: context.partnerId ?? null } : {};
+  const fields: Record<string, unknown> = context ? { request_id: context.requestId, partner_id: context.partnerId ?? null } : {};
+  const span = trace.getActiveSpan();
+  if (span?.isRecording()) fields['trace_id'] = span.spanContext().traceId;
+  return fields;
 }
 
 /**
@@ -40,7 +46,15 @@ function requestFields(): Record<string, unknown> {
  * one request context (RequestContexts) the gateway and the Kafka transport open per request.
  */
 export function loggingModule(service: string, level: string): DynamicModule {
-  return LoggerModule.forRoot({ forRoutes: [], pinoHttp: logOptions(service, level) });
+  return { module: TelemetryModule, imports: [LoggerModule.forRoot({ forRoutes: [], pinoHttp: logOptions(service, level) })] };
+}
+
+/** Logs and traces: at shutdown, the spans still buffered are exported before the process exits. */
+@Module({})
+class TelemetryModule implements OnApplicationShutdown {
+  onApplicationShutdown(): Promise<void> {
+    return stopTracing();
+  }
 }
 
 /** The pino options of every app (loggingModule), apart for tests. */

@@ -1,0 +1,38 @@
+/**
+ * The apps as the image's `runtime` stage holds them (Dockerfile): the build output and the production
+ * dependencies only, installed by `npm ci` from the lockfile. `npm test` runs its whole end-to-end stack
+ * from this tree, so a runtime dependency kept among the development ones, a lockfile `npm ci` refuses,
+ * or a file the apps read from the source tree fails the tests here, not in a deployment.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The install of the runtime stage, flag for flag. `--omit=optional --omit=peer` as well as dev: npm
+ * otherwise installs the Prisma CLI (an optional peer of @prisma/client, a dev dependency here) and its
+ * tooling, about 240 MB the apps never load.
+ */
+export const RUNTIME_NPM_CI = ['ci', '--omit=dev', '--omit=optional', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund'];
+
+/** Builds (or refreshes) the tree under .cache/runtime from `root`'s dist/ and lockfile; returns its path. */
+export function prepareRuntimeTree(root: string): string {
+  const dir = join(root, '.cache', 'runtime');
+  mkdirSync(dir, { recursive: true });
+  const manifests = ['package.json', 'package-lock.json'];
+  const hash = createHash('sha256');
+  for (const file of manifests) hash.update(readFileSync(join(root, file)));
+  const stamp = join(dir, '.installed');
+  const wanted = hash.digest('hex');
+  // The install takes ~25 s; done again only when package.json or the lockfile changed.
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted || !existsSync(join(dir, 'node_modules'))) {
+    rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
+    for (const file of manifests) copyFileSync(join(root, file), join(dir, file));
+    execFileSync('npm', RUNTIME_NPM_CI, { cwd: dir, stdio: 'inherit' });
+    writeFileSync(stamp, wanted);
+  }
+  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+  cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
+  return dir;
+}
