@@ -10,7 +10,7 @@ import { DirectQueryClient } from './direct-queries';
 import { DirectReplyListener } from './direct-replies';
 import { CONTEXT_HEADERS, CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
-import { endSends, sendSpan } from './trace-context';
+import { sendSpan, tracedSend } from './trace-context';
 import { ServiceUnavailableError } from './service-unavailable.error';
 
 export { ServiceUnavailableError };
@@ -199,20 +199,15 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       (t, key, value, correlationId, context) => {
         // Called synchronously by request(), so the current trace context is still the caller's.
         const traced = sendSpan(t, key);
-        return commands
-          .send(t, {
+        return tracedSend(
+          [traced],
+          commands.send(t, {
             key,
             value,
             // The request's id and partner ride along, so the service logs (and stamps its events) with them.
             headers: { ...replyTo, [REPLY_HEADERS.correlationId]: correlationId, ...contextHeaders(CONTEXT_HEADERS, context), ...traced.headers },
-          })
-          .then(
-            () => endSends([traced]),
-            (error: unknown) => {
-              endSends([traced], error);
-              throw error;
-            },
-          );
+          }),
+        );
       },
       timeoutMs,
     );

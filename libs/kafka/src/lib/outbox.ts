@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
 import { CONTEXT_HEADERS, RequestContexts } from './request-context';
-import { endSends, sendSpanFromTraceparent } from './trace-context';
+import { sendSpanFromTraceparent, tracedSend } from './trace-context';
 import { Statement, statement, UnitOfWork } from './unit-of-work';
 
 export type { OutboxMessage } from './outbox-message';
@@ -147,13 +147,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
           payload: r.payload,
           headers: { ...(r.request_id ? { [CONTEXT_HEADERS.requestId]: r.request_id } : {}), ...traces[i]?.headers },
         }));
-        try {
-          await this.bus.publishBatch(messages);
-        } catch (error) {
-          endSends(traces, error);
-          throw error;
-        }
-        endSends(traces);
+        await tracedSend(traces, this.bus.publishBatch(messages));
         await tx.rows(this.markPublished, [rows.map((r) => r.row_id)]);
       }
       return rows.length;

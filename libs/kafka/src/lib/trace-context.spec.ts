@@ -3,7 +3,7 @@ import { tracing } from '@opentelemetry/sdk-node';
 import type { IHeaders } from 'kafkajs';
 import { startTracing, stopTracing } from '@partner/tracing';
 import { RequestContexts } from './request-context';
-import { currentTraceparent, endSends, processSpan, sendSpan, sendSpanFromTraceparent, traceHeaders } from './trace-context';
+import { currentTraceparent, endSends, processSpan, sendSpan, sendSpanFromTraceparent, traceHeaders, tracedSend } from './trace-context';
 
 /** Headers as a consumer receives them: kafkajs hands them over as Buffers. */
 const received = (headers: Record<string, string>): IHeaders => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
@@ -83,6 +83,17 @@ describe('trace context across Kafka, with the SDK started (in-memory exporter)'
     expect(span.parentSpanContext).toBeUndefined();
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'database away' });
     expect(span.events.map((e) => e.name)).toContain('exception');
+  });
+
+  it('ends a send span when its send settles, marked failed when the broker refused it', async () => {
+    const root = trace.getTracer('spec').startSpan('a request');
+    const [ok, refused] = context.with(trace.setSpan(context.active(), root), () => [sendSpan(COMMAND, 'a'), sendSpan(COMMAND, 'b')]);
+    await expect(tracedSend([ok], Promise.resolve('sent'))).resolves.toBe('sent');
+    await expect(tracedSend([refused], Promise.reject(new Error('broker away')))).rejects.toThrow('broker away');
+    root.end();
+    const status = (key: string) => exporter.getFinishedSpans().find((s) => s.attributes['messaging.kafka.message.key'] === key)?.status;
+    expect(status('a')).toEqual({ code: SpanStatusCode.UNSET });
+    expect(status('b')).toEqual({ code: SpanStatusCode.ERROR, message: 'broker away' });
   });
 
   it('leaves the trace in RequestContexts.outside(): a relay woken by one request serves many', async () => {

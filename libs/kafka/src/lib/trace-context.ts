@@ -69,6 +69,20 @@ export function endSends(traces: Array<OutgoingTrace | undefined>, error?: unkno
   }
 }
 
+/** Returns `sending`, ending the messages' spans when it settles (marked failed if it rejects). */
+export function tracedSend<R>(traces: Array<OutgoingTrace | undefined>, sending: Promise<R>): Promise<R> {
+  return sending.then(
+    (result) => {
+      endSends(traces);
+      return result;
+    },
+    (error: unknown) => {
+      endSends(traces, error);
+      throw error;
+    },
+  );
+}
+
 /** Runs `work` inside a `process <topic>` span, the child of the context the message's headers carry. */
 export function processSpan<R>(topic: string, headers: IHeaders | undefined, key: string | null, work: () => Promise<R>): Promise<R> {
   const parent = headers ? propagation.extract(ROOT_CONTEXT, headers, bufferHeaders) : ROOT_CONTEXT;
