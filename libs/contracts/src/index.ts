@@ -34,3 +34,4 @@ export * from './lib/inflows/simulate-pix-in/simulate-pix-in.command';
 export * from './lib/inflows/pix-received/pix-received.event';
 export * from './lib/inflows/pix-in-state-changed/pix-in-state-changed.event';
 export * from './lib/inflows/list-pix-inflows/list-pix-inflows.query';
+export * from './lib/tenancy/partner-id';
