@@ -55,7 +55,7 @@ CMD ["npm", "run", "db:migrate"]
 
 # --- runtime: the apps ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
-# Heap settings as `npm start` uses them (scripts/lib/services.ts APP_NODE_FLAGS; README: Performance).
+# Heap settings as `npm start` uses them (scripts/lib/services.ts APP_NODE_FLAGS; docs/operations.md: "Performance").
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=128" \
     HOST=0.0.0.0

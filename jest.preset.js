@@ -1,7 +1,7 @@
 // Shared Jest settings for every project. Type checking is done once by `tsc` (npm run typecheck),
 // so ts-jest only transpiles: on a 2-core machine that halves the suite's start-up time.
 //
-// Two kinds of spec (README: Developing, "Tests"):
+// Two kinds of spec (docs/development.md: "Tests"):
 //   *.spec.ts      unit: no broker, no database (`npx nx test <project>`); the setup file points
 //                  DATABASE_URL and KAFKA_BROKERS at a closed port, so a unit spec that reaches for
 //                  either fails at once instead of writing into whatever database is configured.

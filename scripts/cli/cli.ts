@@ -1,5 +1,5 @@
 /**
- * `npm run cli -- <command>`: the operator API (README: "Operator API") and the sandbox helpers from a
+ * `npm run cli -- <command>`: the operator API (docs/api.md: "Operator API") and the sandbox helpers from a
  * terminal, through the same HTTP API partners use, with the typed client (libs/api-client) generated
  * from the OpenAPI document. GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_KEY and API_KEY come
  * from the environment or the --gateway, --admin-key and --api-key flags.

@@ -364,7 +364,7 @@ do_start() {
     "-Dlog4j.configuration=file:$LOG4J_CONFIG"
   )
   # Serial GC: on 2 shared cores with a few-hundred-MB heap it gave the same latency as G1 with
-  # ~20% less RSS under load and no concurrent GC threads (see README).
+  # ~20% less RSS under load and no concurrent GC threads (see scripts/kafka/README.md).
   # Extra/overriding JVM flags, e.g. KAFKA_JVM_OPTS='-XX:+UseG1GC' (replaces Serial).
   if [[ -n "${KAFKA_JVM_OPTS:-}" ]]; then
     local -a extra=() kept=()

@@ -39,7 +39,7 @@ export function serviceRoles(): DbRoles {
   return Object.fromEntries(APPS.map((app) => [app, randomBytes(18).toString('base64url')])) as DbRoles;
 }
 
-/** `databaseUrl` with the app's own role and password (README: Operating it, database roles). */
+/** `databaseUrl` with the app's own role and password (docs/operations.md: "Database roles"). */
 function roleUrl(databaseUrl: string, app: AppName, roles: DbRoles): string {
   const url = new URL(databaseUrl);
   url.username = `svc_${schemaOf(app)}`;
@@ -98,10 +98,10 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
-    // The gateway's /readyz and /metrics on an admin port of their own, as deployed (README: Operating it).
+    // The gateway's /readyz and /metrics on an admin port of their own, as deployed (docs/operations.md: "Health, readiness and the admin port").
     ADMIN_PORT: String(healthPortOf('gateway', o.healthPortBase)),
-    // The gateway reads the feed and the Pix-in list straight from their services (README: "Direct queries"),
-    // and has its replies sent straight to it (README: "Kafka transport"), on a free port of its own.
+    // The gateway reads the feed and the Pix-in list straight from their services (docs/architecture.md: "Direct queries"),
+    // and has its replies sent straight to it (docs/architecture.md: "Direct replies"), on a free port of its own.
     ...(app === 'gateway'
       ? {
           EVENTS_QUERY_URL: `http://127.0.0.1:${healthPortOf('events', o.healthPortBase)}`,

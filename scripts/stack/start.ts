@@ -4,7 +4,7 @@
  *
  * Sandbox by default (the sandbox routes on, a fresh admin key per run). `SANDBOX=false npm start` runs
  * it as production would: no sandbox routes, the operator key taken from ADMIN_API_KEY (32+ characters)
- * or one created earlier with `npm run cli -- operator-key create` (README: "Operator API").
+ * or one created earlier with `npm run cli -- operator-key create` (docs/api.md: "Operator API").
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

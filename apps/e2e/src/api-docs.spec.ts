@@ -3,7 +3,7 @@ import { Browser, chromium } from 'playwright-core';
 import { gatewayUrl } from './support/sandbox';
 
 /**
- * The API reference page (GET /docs, README: API) in a real browser: Debian's Chromium, headless, driven
+ * The API reference page (GET /docs, docs/api.md: "Reference") in a real browser: Debian's Chromium, headless, driven
  * by playwright-core. It must render the operations of the OpenAPI document with nothing fetched from
  * anywhere but the gateway (the page works offline): every other request is refused and listed.
  */

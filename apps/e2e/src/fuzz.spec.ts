@@ -50,7 +50,7 @@ async function send(method: string, path: string, headers: Record<string, string
   return { status: res.status, body: parsed, text };
 }
 
-/** The property every answer must have (README "Errors": body shape per endpoint family). */
+/** The property every answer must have (docs/api.md "Errors": body shape per endpoint family). */
 function expectSane(res: Sent, family: Family, context: unknown): void {
   const explain = () => `${res.status} ${res.text.slice(0, 300)} for ${JSON.stringify(context).slice(0, 600)}`;
   if (res.status >= 500) throw new Error(`server error: ${explain()}`);
@@ -284,7 +284,7 @@ describe('hostile input (fast-check)', () => {
             if (type !== undefined) headers['content-type'] = type;
             const res = await send(endpoint.method, endpoint.path(), headers, body);
             expectSane(res, endpoint.family, { body: body.slice(0, 300), type });
-            // Anything but JSON is refused before validation (README "Errors": 415).
+            // Anything but JSON is refused before validation (docs/api.md "Errors": 415).
             if (type !== undefined && !/^application\/json/i.test(type) && body.length > 0 && body.length < BODY_LIMIT_BYTES) {
               if (res.status !== 415) throw new Error(`content type ${type} answered ${res.status}, not 415`);
             }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiClient, ApiResponse, newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
 import { gatewayUrl } from './support/sandbox';
 
-// The operator API (README: "Operator API") on the production shape of the stack: two gateway instances
+// The operator API (docs/api.md: "Operator API") on the production shape of the stack: two gateway instances
 // started with SANDBOX=false (scripts/test/run.ts, OPERATOR_GATEWAY_URLS) in front of the same services,
 // broker and database as the rest of the e2e run. No sandbox helper is used here: partners, keys, users
 // and balances come only from /admin/v1.

@@ -2,11 +2,11 @@ import { END_TO_END_ID_PATTERN, isCpfOrCnpj, PIX_IN_METHODS, PixInflow, SENDER_A
 import { ApiClient, ApiResponse, newCpf, PIX_IN_SPEC_FIELDS, pollUntil } from '@partner/testing';
 import { FeedEvent, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
-// Pix inflows (spec 2.4, 4.5) through the running stack: the sandbox asks the simulated Pix network for
+// Pix inflows (docs/api.md: "Pix inflows") through the running stack: the sandbox asks the simulated Pix network for
 // a payment, the inflows service records it from the network's topic and settles it; the partner sees
 // it in GET /partner/v1/pix-in and as pix_in events in the feed.
 
-/** The fields of spec 2.4, and nothing else (sorted: JSON key order is not asserted over HTTP). */
+/** The fields docs/api.md lists for a Pix inflow, and nothing else (sorted: JSON key order is not asserted over HTTP). */
 const SPEC_FIELDS = [...PIX_IN_SPEC_FIELDS].sort();
 
 type Listing = { pix_in: PixInflow[]; next_cursor?: string | null };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ApiClient, newCpf, newUuid, pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 import { FeedEvent, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
-// README "Request ids": the X-Request-Id header, the error bodies' request_id, the id in the logs of the
+// docs/api.md "Request ids": the X-Request-Id header, the error bodies' request_id, the id in the logs of the
 // gateway and of the services, and on the feed events a request caused. The stack's app logs are read
 // from STACK_LOG_DIR (npm test runs the e2e stack at LOG_LEVEL=debug and passes the folder).
 

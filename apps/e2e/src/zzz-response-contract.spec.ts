@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { gatewayUrl } from './support/sandbox';
 
 /**
- * The response contract (README: API): every answer the e2e suites received through ApiClient or the
+ * The response contract (docs/api.md: "Reference"): every answer the e2e suites received through ApiClient or the
  * typed client was checked against docs/openapi.json as it arrived (libs/testing response-contract.ts)
  * and logged to RESPONSE_CONTRACT_LOG (emptied by global-setup.js before the first suite). This suite,
  * last of the run (apps/e2e/sequencer.js), fails listing every answer the document does not describe:

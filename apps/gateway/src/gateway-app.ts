@@ -35,7 +35,7 @@ export interface GatewayAppOptions {
 export async function createGatewayApp(config: GatewayConfig, { logs = true, overrideBus }: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
   if (!overrideBus) await prepareTopics(kafkaConnection(config, `gateway-admin-${process.pid}`), config);
   const audit = new OperatorCallAudit();
-  // Request ids: the caller's sane X-Request-Id or a UUID (README: "Request ids"); never the raw header.
+  // Request ids: the caller's sane X-Request-Id or a UUID (docs/api.md: "Request ids"); never the raw header.
   const adapter = new FastifyAdapter({
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: true,

@@ -3,7 +3,7 @@ import { BusinessCustomerRegisteredEvent, BusinessCustomerSnapshot, Topics } fro
 import { outboxMessage } from '@partner/kafka';
 import { Customer } from './customer.repository';
 
-/** The customer as partners see it in business_customer events (README: "Business customers"). */
+/** The customer as partners see it in business_customer events (docs/api.md: "Business customers"). */
 export function toSnapshot(c: Customer): BusinessCustomerSnapshot {
   const { body } = c;
   return {

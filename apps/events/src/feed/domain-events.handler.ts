@@ -6,7 +6,7 @@ import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
 /**
  * Every domain event topic that partners see in their feed; each one is projected the same way. The
  * request that caused an event, if one did, comes as the message's request_id header, which the Kafka
- * transport made the handler's request context (README: "Request ids").
+ * transport made the handler's request context (docs/architecture.md: "Request context").
  */
 @Controller()
 export class DomainEventsHandler {

@@ -6,7 +6,7 @@ import { PrismaService } from '../prisma/prisma.service';
 /**
  * A row of feed_events as the list query selects it. Times come as Unix seconds computed by PostgreSQL
  * and delivery as a boolean: parsing a timestamp into a Date per row was a tenth of the feed's CPU in
- * the events service (profile of the feed run, README: Performance).
+ * the events service (profile of the feed run, docs/operations.md: "Performance").
  */
 interface Row {
   id: string;

@@ -93,7 +93,7 @@ export class GatewayConfig extends CommonConfig {
 
   /**
    * Internal HTTP address (its HEALTH_PORT) of the events service. When set, feed reads (GET /events)
-   * go there directly instead of through Kafka request-reply (README: "Direct queries"); empty: Kafka.
+   * go there directly instead of through Kafka request-reply (docs/architecture.md: "Direct queries"); empty: Kafka.
    */
   @ValidateIf((c: GatewayConfig) => c.EVENTS_QUERY_URL !== '')
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'EVENTS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3102' })
@@ -105,7 +105,7 @@ export class GatewayConfig extends CommonConfig {
   INFLOWS_QUERY_URL: string = '';
 
   /**
-   * Direct replies (README: "Kafka transport"): services send their replies to this instance over HTTP,
+   * Direct replies (docs/architecture.md: "Direct replies"): services send their replies to this instance over HTTP,
    * on an internal listener, instead of through its reply topic (which stays the fallback). Only where
    * every service can reach the instance at DIRECT_REPLY_HOST.
    */

@@ -37,7 +37,7 @@ export class CustomersController {
     return { id };
   }
 
-  /** Beyond the spec: the registration as the partner sent it, with its id and created_at; another partner's is 404 like a missing one. */
+  /** An extension (docs/api.md: "Reading a customer"): the registration as the partner sent it, with its id and created_at; another partner's is 404 like a missing one. */
   @Get('business/:id')
   @ApiOperation({
     operationId: 'getBusinessCustomer',

@@ -3,6 +3,6 @@ import { CreateBusinessCustomerUseCase } from './create-business-customer.use-ca
 import { CustomersController } from './customers.controller';
 import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
 
-/** POST /partner/v1/customers/business (spec 4.2); GET /partner/v1/customers/business/{id}. */
+/** POST /partner/v1/customers/business (docs/api.md: "Business customers"); GET /partner/v1/customers/business/{id}. */
 @Module({ controllers: [CustomersController], providers: [CreateBusinessCustomerUseCase, GetBusinessCustomerUseCase] })
 export class CustomersModule {}

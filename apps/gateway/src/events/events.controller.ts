@@ -33,7 +33,7 @@ export class EventsController {
     return this.listEvents.execute(partner.id, query);
   }
 
-  /** Beyond the spec: acknowledge up to 1000 events at once; ids the partner has no event for are listed, not changed. */
+  /** An extension (docs/api.md: "Events feed"): acknowledge up to 1000 events at once; ids the partner has no event for are listed, not changed. */
   @Post('ack')
   @HttpCode(200)
   @ApiOperation({ operationId: 'ackEvents', summary: 'Acknowledge many events at once', description: 'Beyond the spec: 1 to 1000 event ids, marked delivered in one statement.' })

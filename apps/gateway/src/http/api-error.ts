@@ -8,7 +8,7 @@ export class ApiError extends Error {
 }
 
 /**
- * HTTP status of every error code (spec section 7, plus ours). Kept in one table so a code means the same
+ * HTTP status of every error code (docs/api.md: "Errors"). Kept in one table so a code means the same
  * status everywhere; a code missing here is a server bug and answers 500.
  */
 export const STATUS_OF_CODE: Record<string, number> = {

@@ -62,7 +62,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service unavailable',
 };
 
-/** On every answer of the gateway: the caller's own sane X-Request-Id, or one it made (README: Request ids). */
+/** On every answer of the gateway: the caller's own sane X-Request-Id, or one it made (docs/api.md: "Request ids"). */
 const REQUEST_ID = {
   'X-Request-Id': { required: true, description: 'Your X-Request-Id when it is 1-128 characters of A-Z a-z 0-9 . _ : -, otherwise one the gateway made; quote it to support', schema: { type: 'string', maxLength: 128 } },
 };

@@ -19,7 +19,7 @@ function errorBodyWithCodeIn(codeKey: 'error' | 'status', example: { code: strin
 }
 
 /**
- * The two error bodies of spec section 7 as OpenAPI schemas (errorBody() builds them): `{error, message,
+ * The two error bodies of docs/api.md "Errors" as OpenAPI schemas (errorBody() builds them): `{error, message,
  * field?}` on every family but Pix keys, `{status, message, field?}` on Pix keys (whose 401 is still
  * `{error: "unauthorized"}`). Each operation narrows the code to the ones it can answer (ApiErrors).
  * Schemas only: the code is `code` on these classes, `error` / `status` in the document.

@@ -2,10 +2,10 @@ import { ErrorDetail } from '@partner/validation';
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Spec section 7: the error body shape depends on the endpoint family. Withdrawals and business
+ * docs/api.md "Errors": the error body shape depends on the endpoint family. Withdrawals and business
  * customers answer `{error, message}`, Pix keys `{status, message}`. Authentication failures are
  * `{error: "unauthorized"}` on every family. `field` names the offending input when there is one.
- * Every error body also carries `request_id`, the X-Request-Id of the answer (README: "Request ids"):
+ * Every error body also carries `request_id`, the X-Request-Id of the answer (docs/api.md: "Request ids"):
  * this is the one place error bodies are made, for our errors and the framework's alike.
  */
 export function errorBody(request: Pick<FastifyRequest, 'url' | 'id'>, detail: ErrorDetail): Record<string, string> {

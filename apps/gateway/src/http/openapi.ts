@@ -24,7 +24,7 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
 
 export const OPENAPI_TITLE = 'Partner API: USDT withdrawals, Pix keys, Pix inflows, business customers, events feed';
 
-/** The document's overview (Markdown): the whole API in a page; README.md "API" has every detail. */
+/** The document's overview (Markdown): the whole API in a page; docs/api.md has every detail. */
 export const OPENAPI_DESCRIPTION = `
 The API a partner (fintech, exchange) calls to act for its users in Brazil. Base path \`/partner/v1\`; JSON in and out.
 Money is integers: USDT in micros (1 USDT = 1,000,000), BRL in cents. Timestamps are Unix seconds.
@@ -75,7 +75,7 @@ export function createOpenApiDocument(app: NestFastifyApplication): OpenAPIObjec
   return SwaggerModule.createDocument(app, documentConfig());
 }
 
-/** GET /docs (the API reference page), /docs/openapi.json and /docs/openapi.yaml; no key, not rate limited (README: API). */
+/** GET /docs (the API reference page), /docs/openapi.json and /docs/openapi.yaml; no key, not rate limited (docs/api.md: "Reference"). */
 export function setupOpenApi(app: NestFastifyApplication): void {
   const document = createOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });

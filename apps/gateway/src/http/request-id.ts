@@ -4,7 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { saneRequestId } from '@partner/kafka';
 import { openRequestContexts } from '@partner/platform';
 
-/** The header a caller may name its request with, and every answer carries (README: "Request ids"). */
+/** The header a caller may name its request with, and every answer carries (docs/api.md: "Request ids"). */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**

@@ -1,4 +1,4 @@
-/** Unix seconds of a timestamp, as the HTTP API writes every time (README: timestamps are Unix seconds). */
+/** Unix seconds of a timestamp, as the HTTP API writes every time (docs/api.md: timestamps are Unix seconds). */
 export const unixSeconds = (at: Date | string): number => Math.floor(new Date(at).getTime() / 1000);
 
 /** The same for a timestamp that may be absent. */

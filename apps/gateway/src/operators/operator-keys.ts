@@ -49,7 +49,7 @@ export async function createOperatorKey(pool: Queryable, name: string): Promise<
  * instances may start at once: ON CONFLICT makes that harmless; a key an operator revoked stays revoked).
  * It never revokes an earlier environment key: instances of one deployment may start with different keys
  * during a rotation, and one must not lock the other out. Changing ADMIN_API_KEY therefore adds a key;
- * the old one is revoked with `npm run cli -- operator-key revoke` (README: "Operator API"). Its prefix is
+ * the old one is revoked with `npm run cli -- operator-key revoke` (docs/api.md: "Operator API"). Its prefix is
  * derived from its hash, not its text: an environment key may be short enough that 16 characters of it
  * would be half of it.
  */

@@ -3,7 +3,7 @@ import { PixInflowsController } from './pix-inflows.controller';
 import { ListPixInflowsUseCase, SimulatePixInUseCase } from './pix-inflows.use-cases';
 import { SandboxPixInController } from './sandbox-pix-in.controller';
 
-/** GET /partner/v1/pix-in (spec 4.5), and the sandbox's POST /sandbox/v1/pix-in when SANDBOX=true. */
+/** GET /partner/v1/pix-in (docs/api.md: "Pix inflows"), and the sandbox's POST /sandbox/v1/pix-in when SANDBOX=true. */
 @Module({})
 export class PixInflowsModule {
   static register({ sandbox }: { sandbox: boolean }): DynamicModule {

@@ -43,7 +43,7 @@ export class PixKeysController {
     return this.createPixKey.execute(partner.id, body);
   }
 
-  /** Beyond the spec: the user's current key (the active one, else the latest that ended) and its state. */
+  /** An extension (docs/api.md: "Reading a key"): the user's current key (the active one, else the latest that ended) and its state. */
   @Get(':document')
   @ApiParam({ name: 'document', description: "The user's CPF, 11 digits", example: '52998224725' })
   @ApiOperation({

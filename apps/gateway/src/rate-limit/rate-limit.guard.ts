@@ -8,7 +8,8 @@ import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit.store';
 import { RateLimit, TakeResult } from './token-buckets';
 
 /**
- * Per-partner rate limit (README: "Rate limiting"). It runs right after ApiKeyGuard (PartnerAuth puts
+ * Per-partner rate limit (docs/api.md: "Rate limiting"; docs/architecture.md: "Rate limit").
+ * It runs right after ApiKeyGuard (PartnerAuth puts
  * them in that order), so the partner is known and unauthenticated requests (already answered 401) are
  * not counted; it runs before validation (pipes), so malformed requests count too. The partner's own
  * limit (set at creation) wins over the defaults. On operator routes it runs after AdminKeyGuard

@@ -11,7 +11,7 @@ import { AdminKeyGuard } from '../operators/admin-key.guard';
 import { CreatePartnerRequest, CreatePartnerResponse } from './sandbox.dto';
 import { CreateSandboxPartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
 
-/** Test helpers, mounted only when SANDBOX=true (README: "Sandbox"). */
+/** Test helpers, mounted only when SANDBOX=true (docs/api.md: "Sandbox"). */
 @ApiTags('sandbox')
 @Controller('sandbox/v1')
 export class SandboxController {

@@ -49,7 +49,7 @@ export class WithdrawalsController {
     return { id };
   }
 
-  /** Beyond the spec: the withdrawal as it is now (state, tx_hash once sent); another partner's is 404 like a missing one. */
+  /** An extension (docs/api.md: "Reading a withdrawal"): the withdrawal as it is now (state, tx_hash once sent); another partner's is 404 like a missing one. */
   @Get('usdt/:id')
   @ApiOperation({
     operationId: 'getUsdtWithdrawal',

@@ -6,7 +6,7 @@ import { PixInflowRepository } from './pix-inflow.repository';
 
 /**
  * GET /partner/v1/pix-in: the partner's inflows, newest first. Without limit and cursor the answer is
- * the spec's `{pix_in}` (at most MAX_PIX_IN_PAGE, with a next_cursor only if more exist); with either,
+ * the plain `{pix_in}` of docs/api.md "Pix inflows" (at most MAX_PIX_IN_PAGE, with a next_cursor only if more exist); with either,
  * it also carries next_cursor, null on the last page.
  */
 @Injectable()

@@ -6,7 +6,7 @@ import { PixInflowRecord } from './pix-inflow.repository';
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
- * The inflow exactly as spec 2.4 lists it, in its field order. `description` is left out when the payer
+ * The inflow exactly as docs/api.md ("Pix inflows") lists it, in its field order. `description` is left out when the payer
  * sent none (never null); amounts fit a safe integer by the simulator's bound.
  */
 export function toPixInflow(r: PixInflowRecord): PixInflow {

@@ -2,7 +2,7 @@ import { generateCnpj, generateCpf } from '@brazilian-utils/brazilian-utils';
 import { randomInt } from 'node:crypto';
 import { SenderAccountType } from '@partner/contracts';
 
-/** The sender fields of an inflow (spec 2.4). */
+/** The sender fields of an inflow (docs/api.md: "Pix inflows"). */
 export interface SenderDetails {
   sender_name: string;
   sender_tax_id: string;

@@ -5,7 +5,7 @@ import { PixKey } from './pix-key.repository';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-/** The key as partners see it (README: "pix_key"). */
+/** The key as partners see it (docs/api.md: "Pix keys"). */
 export function toSnapshot(k: PixKey): PixKeySnapshot {
   return {
     id: k.id,

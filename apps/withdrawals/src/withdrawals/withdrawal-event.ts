@@ -5,7 +5,7 @@ import { Withdrawal } from './withdrawal.repository';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-/** The withdrawal as partners see it (README: "usdt_withdrawal"). Micros fit in a safe integer by the amount bounds. */
+/** The withdrawal as partners see it (docs/api.md: "USDT withdrawals"). Micros fit in a safe integer by the amount bounds. */
 export function toSnapshot(w: Withdrawal): UsdtWithdrawalSnapshot {
   return {
     id: w.id,

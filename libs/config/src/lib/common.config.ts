@@ -91,8 +91,8 @@ export class ServiceConfig extends CommonConfig {
    * answers at once when 256 KB are there); 0 answers with the first event. Events are not awaited by
    * any caller, so a few milliseconds buy batches where events are many (the events service sets 25).
    * The price is paid when idle: a held fetch comes back empty every few milliseconds, where an unheld
-   * one waits for the first event, so a service whose events are rare leaves it at 0 (README:
-   * Performance). Requests are never held: their consumer fetches at once.
+   * one waits for the first event, so a service whose events are rare leaves it at 0 (docs/operations.md:
+   * "Performance"). Requests are never held: their consumer fetches at once.
    */
   @IsInt() @Min(0) @Max(1000)
   KAFKA_EVENT_FETCH_WAIT_MS: number = 0;

@@ -58,7 +58,7 @@ export const requestContracts = {
 } as const;
 
 /**
- * Read-only queries the owning service also answers on its internal HTTP port (README: "Direct
+ * Read-only queries the owning service also answers on its internal HTTP port (docs/architecture.md: "Direct
  * queries"): a partner's most frequent calls (the feed poll, the Pix-in list) then skip the two broker
  * hops of request-reply. Nothing that changes state is here: commands always travel through Kafka.
  */

@@ -38,7 +38,7 @@ export const Topics = {
   InflowsPing: 'inflows.query.ping.v1',
   PixInStateChanged: 'inflows.event.state-changed.v1',
 
-  /** Broadcast to every gateway instance (README: "Operator API"). */
+  /** Broadcast to every gateway instance (docs/api.md: "Operator API"). */
   GatewayApiKeyRevoked: 'gateway.event.api-key-revoked.v1',
 
   /** The simulated Pix payment network (SPI) announcing an incoming payment; consumed by inflows. */

@@ -8,7 +8,7 @@ import { CONTEXT_HTTP_HEADERS, contextFromHeaders, RequestContexts } from './req
 import { ServiceUnavailableError } from './service-unavailable.error';
 
 /**
- * Direct queries (README: "Direct queries"). A read-only query (contracts' directQueryTopics) needs no
+ * Direct queries (docs/architecture.md: "Direct queries"). A read-only query (contracts' directQueryTopics) needs no
  * durable hand-off: nothing is changed, so nothing is lost when it fails, and it is safe to repeat.
  * Through Kafka it still pays two broker round trips and two consumer fetch cycles; the feed poll, the
  * call partners make most, then waits on the broker more than on its database. So the service that owns
@@ -32,7 +32,7 @@ export function serveDirectQueries(http: FastifyInstance, server: KafkaServer): 
   http.post<{ Params: { topic: string } }>(`${DIRECT_QUERY_PATH}:topic`, async (request, reply) => {
     const { topic } = request.params;
     if (!isDirectQueryTopic(topic) || !server.answers(topic)) return reply.code(404).send({ err: `${topic} is not a direct query of this service` });
-    // The gateway's request context comes in headers, as it does on Kafka (README: "Request ids").
+    // The gateway's request context comes in headers, as it does on Kafka (docs/architecture.md: "Request context").
     const context = contextFromHeaders(request.headers[CONTEXT_HTTP_HEADERS.requestId], request.headers[CONTEXT_HTTP_HEADERS.partnerId]);
     const answer = async () => {
       const envelope = await server.answer(topic, request.body);

@@ -4,7 +4,7 @@ import { Pool } from 'undici';
 import type { ReplyEnvelope } from './reply-envelope';
 
 /**
- * Direct replies (README: "Kafka transport"). A request goes to its service through Kafka: durable, in
+ * Direct replies (docs/architecture.md: "Direct replies"). A request goes to its service through Kafka: durable, in
  * order per key, waiting in the topic while the service restarts. Its reply needs none of that: it is
  * useful only to the one gateway instance waiting for it, and a lost reply only makes that instance time
  * out (503) and the partner retry with the same idempotency key. So a caller that listens on an internal

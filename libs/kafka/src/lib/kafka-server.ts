@@ -234,13 +234,13 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   }
 
   /**
-   * A message that carries a request context (README: "Request ids": a request from the gateway, or an
+   * A message that carries a request context (docs/architecture.md: "Request context": a request from the gateway, or an
    * event a request caused) is handled inside it, so every line logged meanwhile, and every event the
    * handler emits, carries the request id. One AsyncLocalStorage.run per such message, none otherwise.
    */
   private handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
     const context = contextFromHeaders(header(message, CONTEXT_HEADERS.requestId), header(message, CONTEXT_HEADERS.partnerId));
-    // Inside a `process <topic>` span continuing the sender's trace (README: "Tracing"; a no-op untraced).
+    // Inside a `process <topic>` span continuing the sender's trace (docs/operations.md: "Tracing"; a no-op untraced).
     const work = () => processSpan(topic, message.headers, message.key?.toString() ?? null, () => this.handleMessage(topic, partition, message));
     return context ? RequestContexts.run(context, work) : work();
   }

@@ -26,7 +26,7 @@ export interface MessageBusOptions {
     /**
      * Internal HTTP addresses of services (their health port) that answer direct queries: when a
      * service's address is set, its read-only queries (directQueryTopics) go there instead of through
-     * Kafka (README: "Direct queries"). Unset: everything goes through Kafka.
+     * Kafka (docs/architecture.md: "Direct queries"). Unset: everything goes through Kafka.
      */
     directQueryUrls?: Partial<Record<ServiceName, string>>;
     /**
@@ -253,7 +253,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Sends a command or query and waits for its reply; `key` keeps one resource's requests in order. The
-   * current request context (README: "Request ids") goes with it in headers.
+   * current request context (docs/architecture.md: "Request context") goes with it in headers.
    */
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>, key?: string): Promise<RequestReply<T>> {
     const context = RequestContexts.current();

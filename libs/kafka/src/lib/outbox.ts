@@ -138,7 +138,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       if (!locked) return 'locked';
       const rows = await tx.rows<OutboxRow>(this.pending, [limit]);
       if (rows.length > 0) {
-        // Each event continues the trace of the transaction that wrote it (README: "Tracing").
+        // Each event continues the trace of the transaction that wrote it (docs/operations.md: "Tracing").
         const traces = rows.map((r) => sendSpanFromTraceparent(r.topic, r.key, r.traceparent));
         // The id of the request that caused an event travels as a header; the payload stays the contract's.
         const messages = rows.map((r, i) => ({
@@ -164,7 +164,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     return { pending: rows[0].pending, oldestAgeSeconds: rows[0].age };
   }
 
-  /** Published rows are kept a while for audit and replay, then removed (README: retention). */
+  /** Published rows are kept a while for audit and replay, then removed (docs/architecture.md: "Outbox"). */
   private async pruneOccasionally(): Promise<void> {
     if (Date.now() - this.lastPrune < 10 * 60_000) return;
     this.lastPrune = Date.now();

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { context as traceContext, ROOT_CONTEXT } from '@opentelemetry/api';
 
 /**
- * What ties a log line or an event to the partner's call that caused it (README: "Request ids"): the
+ * What ties a log line or an event to the partner's call that caused it (docs/architecture.md: "Request context"): the
  * gateway opens one per HTTP request, the id and the partner travel in the headers of the Kafka request
  * (or direct query), and the service runs the handler inside the same context again. The logging module
  * adds both to every line written inside it; a unit of work stamps the id on the events it emits.
@@ -44,7 +44,7 @@ export const RequestContexts = {
   /**
    * Runs `work` outside any request: for timers and batches started by one request but serving many (an
    * outbox relay woken after a commit, a micro-batch), which would otherwise carry that request's id
-   * in every later log line, and its trace (README: "Tracing") in every later span.
+   * in every later log line, and its trace (docs/operations.md: "Tracing") in every later span.
    */
   outside<R>(work: () => R): R {
     return storage.exit(() => traceContext.with(ROOT_CONTEXT, work));

@@ -21,8 +21,8 @@ export interface Transaction {
   emit<T extends EventTopic>(message: OutboxMessage<T>): void;
 }
 
-// request_id: the request that caused the events (README: "Request ids"), null for timers' moves;
-// traceparent: the trace the events continue when the relay publishes them (README: "Tracing").
+// request_id: the request that caused the events (docs/architecture.md: "Request context"), null for timers' moves;
+// traceparent: the trace the events continue when the relay publishes them (docs/operations.md: "Tracing").
 const INSERT_OUTBOX = statement(
   'outbox_insert',
   'INSERT INTO outbox_messages (topic, key, payload, request_id, traceparent) SELECT t, k, p, $4::text, $5::text FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS u(t, k, p)',

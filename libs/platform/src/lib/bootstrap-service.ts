@@ -21,7 +21,7 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
   // The consumers report their group membership where the service's /readyz reads it.
   const transport = kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY, config.KAFKA_EVENT_FETCH_WAIT_MS, app.get(ConsumerGroups));
   app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
-  // The same handlers answer the service's read-only queries over HTTP too (README: "Direct queries").
+  // The same handlers answer the service's read-only queries over HTTP too (docs/architecture.md: "Direct queries").
   serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer);
   await app.startAllMicroservices();
   await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });

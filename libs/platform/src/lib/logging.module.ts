@@ -20,8 +20,8 @@ const QUIET_URLS = new Set(['/healthz', '/readyz', '/metrics']);
 const MAX_LOGGED_URL = 512;
 
 /**
- * Every line written inside a request context (README: "Request ids") gets its `request_id` and
- * `partner_id` (null while the partner is unknown), and inside a recorded trace its `trace_id` (README:
+ * Every line written inside a request context (docs/architecture.md: "Request context") gets its `request_id` and
+ * `partner_id` (null while the partner is unknown), and inside a recorded trace its `trace_id` (docs/operations.md:
  * "Tracing"), so a log line leads to its trace. A fresh object each time: pino merges the line's own
  * fields into it.
  */

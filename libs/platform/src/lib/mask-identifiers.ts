@@ -1,5 +1,5 @@
 /**
- * What logs must never show (README: "Request ids" / Operating it): a CPF (11 digits, also written
+ * What logs must never show (docs/api.md: "Request ids"; docs/operations.md: "Logging"): a CPF (11 digits, also written
  * `123.456.789-09`) or a CNPJ (14 digits or the alphanumeric form, also written `12.345.678/0001-95`),
  * which is also what a Pix key is here. A match must stand alone (no letter or digit right before or
  * after it), so UUIDs, end-to-end ids, timestamps and amounts of other lengths are left as they are.

@@ -32,7 +32,7 @@ export function withdrawalRequest<T extends Record<string, unknown>>(document: s
   };
 }
 
-/** The fields of a Pix inflow in spec 2.4, in the spec's order, and nothing else: what GET /partner/v1/pix-in and pix_in events carry. */
+/** The fields of a Pix inflow in docs/api.md ("Pix inflows"), in its order, and nothing else: what GET /partner/v1/pix-in and pix_in events carry. */
 export const PIX_IN_SPEC_FIELDS: readonly string[] = [
   'amount_cents',
   'description',

@@ -3,7 +3,7 @@ import type { NodeSDK, tracing } from '@opentelemetry/sdk-node';
 type SpanProcessor = tracing.SpanProcessor;
 
 /**
- * OpenTelemetry tracing of one app (README: "Tracing"). Each app's `src/tracing.ts` calls `startTracing`
+ * OpenTelemetry tracing of one app (docs/operations.md: "Tracing"). Each app's `src/tracing.ts` calls `startTracing`
  * and is the first import of its main.ts: the instrumentations patch `http`, `pg` and Fastify as they
  * are loaded, so they must be in place before anything loads them.
  *

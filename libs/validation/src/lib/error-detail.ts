@@ -1,6 +1,6 @@
 /**
  * The one shape every failure travels in, across HTTP and Kafka: a stable machine code (the
- * spec's body codes, e.g. `invalid_fee`), a sentence for humans, and the offending field when
+ * codes of docs/api.md "Errors", e.g. `invalid_fee`), a sentence for humans, and the offending field when
  * there is one. The gateway turns it into each endpoint family's body shape.
  */
 export interface ErrorDetail {
@@ -14,5 +14,5 @@ export function withCode(code: string, message?: string): { context: { code: str
   return message ? { context: { code }, message } : { context: { code } };
 }
 
-/** Code used for malformed input that the spec gives no code of its own. */
+/** Code used for malformed input that has no code of its own (docs/api.md: "Errors"). */
 export const INVALID_REQUEST = 'invalid_request';

@@ -10,7 +10,7 @@ export type SenderAccountType = (typeof SENDER_ACCOUNT_TYPES)[number];
 export const PIX_IN_STATUSES = ['processing', 'approved', 'denied', 'success', 'credited', 'failed'] as const;
 export type PixInStatus = (typeof PIX_IN_STATUSES)[number];
 
-/** A Pix inflow exactly as spec 2.4 lists it (GET /partner/v1/pix-in, and the data of pix_in events). */
+/** A Pix inflow exactly as docs/api.md ("Pix inflows") lists it (GET /partner/v1/pix-in, and the data of pix_in events). */
 export class PixInflow {
   @ApiProperty({ type: 'integer', description: 'Cents of BRL', example: 12_345 })
   amount_cents!: number;

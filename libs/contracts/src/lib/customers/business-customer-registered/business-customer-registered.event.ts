@@ -64,7 +64,7 @@ export class BusinessCustomerConfigSnapshot {
 }
 
 /**
- * The customer inside a business_customer event (README: "Business customers"). Optional fields the
+ * The customer inside a business_customer event (docs/api.md: "Business customers"). Optional fields the
  * request left out are null; `metadata` is echoed as given ({} when absent), `external_id` included;
  * `config` has both flags, false when not given.
  */

@@ -213,7 +213,7 @@ export class CustomerOwner {
   ownership!: OwnerOwnership;
 }
 
-/** Free-form JSON (spec 2.2); `external_id` is the key the service reads: stored and echoed in the event. */
+/** Free-form JSON (docs/api.md: "Business customers"); `external_id` is the key the service reads: stored and echoed in the event. */
 export class CustomerMetadata {
   external_id?: string;
 
@@ -282,9 +282,9 @@ function IsCustomerMetadata(options?: ValidationOptions): PropertyDecorator {
 }
 
 /**
- * Body of POST /partner/v1/customers/business (spec 2.2). Properties are declared in the order of the
- * spec's table: when several are wrong, the first one decides the answer (a bad CNPJ wins over a bad
- * phone). Spec section 7 codes: `invalid_cnpj` (cnpj), `invalid_phone` (phone of the company or of an
+ * Body of POST /partner/v1/customers/business (docs/api.md: "Business customers"). Properties are declared
+ * in the validation order listed there: when several are wrong, the first one decides the answer (a bad
+ * CNPJ wins over a bad phone). The family's own error codes: `invalid_cnpj` (cnpj), `invalid_phone` (phone of the company or of an
  * owner), `invalid_owner` (an owner's CPF); anything else malformed is `invalid_request` with its field.
  */
 export class CreateBusinessCustomerRequest {

@@ -4,7 +4,7 @@ import { BUSINESS_CUSTOMER_EXAMPLE as customer } from '../../customers/create-bu
 const { cnpj, legal_name, trade_name, email, phone, address, metadata, config } = customer;
 const customerFields = { cnpj, legal_name, trade_name, email, phone, address, metadata, config };
 
-/** An answer of GET /partner/v1/events with one event of each type: the OpenAPI example (README: Events feed). */
+/** An answer of GET /partner/v1/events with one event of each type: the OpenAPI example (docs/api.md: "Events feed"). */
 export const LIST_EVENTS_EXAMPLE = {
   events: [
     {

@@ -9,8 +9,8 @@ export const DEFAULT_EVENTS_PAGE = 100;
 export const MAX_EVENTS_PAGE = 1000;
 
 /**
- * The feed cursor: base64url of the last sequence a partner has seen. Opaque to partners (README says
- * so), so its form may change; `0` is "before the first event".
+ * The feed cursor: base64url of the last sequence a partner has seen. Opaque to partners (docs/api.md
+ * says so), so its form may change; `0` is "before the first event".
  */
 export const encodeEventsCursor = (sequence: number): string => Buffer.from(String(sequence)).toString('base64url');
 
@@ -67,7 +67,7 @@ export class ListEventsQuery extends ListEventsRequest {
   partner_id!: string;
 }
 
-/** One event as partners receive it (documented in README, "Event format"). */
+/** One event as partners receive it (documented in docs/api.md, "Events feed"). */
 export interface PartnerEvent {
   id: string;
   /** 1, 2, 3... per partner, no gaps: the feed's order. */

@@ -4,12 +4,12 @@ import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-valida
 import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
 import { integerString } from '../../query-transforms';
 
-/** Largest page; also the most one answer holds when no `limit` is given (README: Pix inflows). */
+/** Largest page; also the most one answer holds when no `limit` is given (docs/api.md: "Pix inflows"). */
 export const MAX_PIX_IN_PAGE = 1000;
 
 /**
- * Query of GET /partner/v1/pix-in. Beyond the spec, all optional: `limit` and `cursor` page the list
- * (the answer then carries `next_cursor`), `status` filters. Without them the answer is the spec's.
+ * Query of GET /partner/v1/pix-in. An extension (docs/api.md: "Pix inflows"), all optional: `limit` and `cursor` page the list
+ * (the answer then carries `next_cursor`), `status` filters. Without them the answer is the plain `{pix_in}`.
  * Newest first. The cursor is opaque: its shape is checked here, its content by the inflows service.
  */
 export class ListPixInflowsRequest {

@@ -3,7 +3,7 @@ import { Equals, IsIn } from 'class-validator';
 import { FeedEvent } from '../../feed/feed-event.event';
 import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
 
-/** The inflow inside a pix_in event: the spec 2.4 fields, plus the receiving user's CPF. */
+/** The inflow inside a pix_in event: the fields of docs/api.md "Pix inflows", plus the receiving user's CPF. */
 export class PixInSnapshot extends PixInflow {
   @ApiProperty({ description: "The receiving user's CPF", example: '44056866023' })
   document!: string;

@@ -4,7 +4,7 @@ import { IsCpf } from '@partner/validation';
 import { PIX_IN_METHODS, PixInMethod, SENDER_ACCOUNT_TYPES, SenderAccountType } from '../pix-in.types';
 import { ACCOUNT_NUMBER_PATTERN, BRANCH_CODE_PATTERN, IsCpfOrCnpj, ISPB_PATTERN } from '../pix-in.validators';
 
-/** Outcomes the sandbox can ask the simulated network for (README: Sandbox). */
+/** Outcomes the sandbox can ask the simulated network for (docs/api.md: "Sandbox"). */
 export const SIMULATED_PIX_IN_OUTCOMES = ['credited', 'denied', 'failed'] as const;
 export type SimulatedPixInOutcome = (typeof SIMULATED_PIX_IN_OUTCOMES)[number];
 

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { IsCpf, withCode } from '@partner/validation';
 
-/** Body of POST /partner/v1/pix-key (spec 4.4). The key registered is the user's CPF. */
+/** Body of POST /partner/v1/pix-key (docs/api.md: "Pix keys"). The key registered is the user's CPF. */
 export class CreatePixKeyRequest {
   @ApiProperty({ description: "User's CPF, 11 digits; it becomes the Pix key", example: '52998224725' })
   @IsCpf(withCode('invalid_document'))

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { IsCpf, withCode } from '@partner/validation';
 
-/** Body of DELETE /partner/v1/pix-key/{document} (spec 4.3); the CPF comes from the path. */
+/** Body of DELETE /partner/v1/pix-key/{document} (docs/api.md: "Pix keys"); the CPF comes from the path. */
 export class DeletePixKeyRequest {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all', { message: 'idempotency_key must be a UUID' })

@@ -4,7 +4,7 @@ import { FeedEvent } from '../../feed/feed-event.event';
 
 /**
  * A Pix key's life: `pending` (registration requested) → `registered` or `failed`; then `deleting`
- * (deletion requested) → `canceled` (deleted; the spec's confirmation). A canceled or failed key can
+ * (deletion requested) → `canceled` (deleted; the confirmation, docs/api.md "Pix keys"). A canceled or failed key can
  * be registered again, as a new key.
  */
 export const PIX_KEY_STATES = ['pending', 'registered', 'failed', 'deleting', 'canceled'] as const;

@@ -6,8 +6,9 @@ import { FEE_CHOICES, FeeChoice, MAX_WITHDRAWAL_MICROS, MIN_WITHDRAWAL_MICROS, N
 const amountMessage = `usdtmicros must be an integer number of micros from ${MIN_WITHDRAWAL_MICROS} to ${MAX_WITHDRAWAL_MICROS}`;
 
 /**
- * Body of POST /partner/v1/withdrawals/usdt (spec 2.1). Property order is the order errors are
- * reported in when several fields are wrong. Codes from spec section 7 are attached to their fields.
+ * Body of POST /partner/v1/withdrawals/usdt (docs/api.md: "USDT withdrawals"). Property order is the order
+ * errors are reported in when several fields are wrong. The family's error codes (docs/api.md: "Errors")
+ * are attached to their fields.
  */
 export class CreateUsdtWithdrawalRequest {
   @ApiProperty({ description: "User's CPF, 11 digits", example: '52998224725' })

@@ -14,7 +14,7 @@ export interface CreateWithdrawalResult {
   created: boolean;
 }
 
-/** The HTTP answer of POST /partner/v1/withdrawals/usdt, 201 and 200 alike (spec 4.1). */
+/** The HTTP answer of POST /partner/v1/withdrawals/usdt, 201 and 200 alike (docs/api.md: "USDT withdrawals"). */
 export class CreateUsdtWithdrawalResponse {
   @ApiProperty({ type: 'integer', description: "The withdrawal's id; its events carry it as resource_id", example: 1 })
   id!: number;
