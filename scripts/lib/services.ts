@@ -1,7 +1,9 @@
-/** The apps of the stack, in start order, with the port each listens on by default (README: configuration). */
-export const SERVICES = ['withdrawals', 'events', 'pix-keys', 'customers', 'inflows'] as const;
-export const APPS = [...SERVICES, 'gateway'] as const;
-export type AppName = (typeof APPS)[number];
+import { APP_NAMES, AppName, SERVICE_NAMES } from '@partner/contracts';
+
+/** The apps of the stack, in start order: the catalogue's (libs/contracts, services.catalogue.ts). */
+export const SERVICES = SERVICE_NAMES;
+export const APPS = APP_NAMES;
+export type { AppName };
 
 /** Services' health ports are consecutive from a base, so a test stack can sit beside a dev stack. */
 export function healthPortOf(app: AppName, base: number): number {
