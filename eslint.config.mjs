@@ -1,4 +1,8 @@
 import nx from '@nx/eslint-plugin';
+import { tsImport } from 'tsx/esm/api';
+
+// The apps come from the one catalogue of them (a TypeScript module: tsx, already the scripts' runner, loads it).
+const { APP_NAMES } = await tsImport('./libs/contracts/src/lib/services.catalogue.ts', import.meta.url);
 
 // Which projects may import which, by the tags in each project.json. Services never import each other:
 // they share only contracts and platform libraries, and talk over Kafka. The typed API client
@@ -13,7 +17,7 @@ const typeRules = {
   'type:testing': ['type:util', 'type:contracts'],
   'type:util': ['type:util'],
 };
-const scopes = ['gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows', 'e2e'];
+const scopes = [...APP_NAMES, 'e2e'];
 
 const boundaries = (extraForTypes = []) => [
   'error',

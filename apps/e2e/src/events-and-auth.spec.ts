@@ -1,3 +1,4 @@
+import { SERVICE_NAMES } from '@partner/contracts';
 import { ApiClient, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
@@ -148,7 +149,7 @@ describe('health', () => {
     const res = await fetch(`${gatewayAdminUrl()}/readyz`);
     const ready = (await res.json()) as { status: string; info: Record<string, { status: string }> };
     expect(res.status).toBe(200);
-    expect(Object.keys(ready.info).sort()).toEqual(['customers', 'database', 'events', 'inflows', 'kafka', 'pix-keys', 'withdrawals']);
+    expect(Object.keys(ready.info).sort()).toEqual(['database', 'kafka', ...SERVICE_NAMES].sort());
     expect(Object.values(ready.info).every((i) => i.status === 'up')).toBe(true);
   });
 

@@ -1,3 +1,4 @@
+import { SERVICE_CATALOGUE, SERVICE_NAMES, ServiceName } from '@partner/contracts';
 import { pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 import { gatewayAdminUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
@@ -7,7 +8,7 @@ import { gatewayAdminUrl, listEvents, newPartner, newUser } from './support/sand
  * URLs in SERVICE_HEALTH_URLS.
  */
 const healthUrls = (): Record<string, string> => JSON.parse(requireEnv('SERVICE_HEALTH_URLS'));
-const OUTBOX_SERVICES = ['withdrawals', 'pix-keys', 'customers', 'inflows'];
+const OUTBOX_SERVICES: string[] = SERVICE_NAMES.filter((name: ServiceName) => SERVICE_CATALOGUE[name].outbox);
 
 async function metricsOf(url: string): Promise<string> {
   const res = await fetch(`${url}/metrics`);
@@ -24,7 +25,7 @@ function sample(text: string, name: string, app: string): number | undefined {
 describe('operations: /metrics', () => {
   it('every service exposes its process metrics, and each outbox service its backlog', async () => {
     const urls = healthUrls();
-    expect(Object.keys(urls).sort()).toEqual(['customers', 'events', 'inflows', 'pix-keys', 'withdrawals']);
+    expect(Object.keys(urls).sort()).toEqual([...SERVICE_NAMES].sort());
     for (const [app, url] of Object.entries(urls)) {
       const text = await metricsOf(url);
       expect({ app, cpu: sample(text, 'process_cpu_user_seconds_total', app) }).toEqual({ app, cpu: expect.any(Number) });

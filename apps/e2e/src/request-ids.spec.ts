@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AppName, GATEWAY, SERVICE_NAMES } from '@partner/contracts';
 import { ApiClient, newCpf, newUuid, pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 import { FeedEvent, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
@@ -9,8 +10,8 @@ import { FeedEvent, gatewayUrl, listEvents, newPartner, newUser } from './suppor
 // from STACK_LOG_DIR (npm test runs the e2e stack at LOG_LEVEL=debug and passes the folder).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const APPS = ['gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows'] as const;
-type App = (typeof APPS)[number];
+const APPS = [GATEWAY.name, ...SERVICE_NAMES];
+type App = AppName;
 
 const uniqueId = (label: string) => `${label}.${randomBytes(6).toString('hex')}`;
 const withId = (id: string) => ({ 'x-request-id': id });

@@ -1,3 +1,4 @@
+import { GATEWAY, SERVICE_NAMES } from '@partner/contracts';
 import { auditWithdrawals, chaosFailures, chaosPartners, chaosReport, databaseOutage, pollUntil, requireEnv, WithdrawalLoad } from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl } from './support/sandbox';
 
@@ -13,7 +14,7 @@ import { gatewayAdminUrl, gatewayUrl } from './support/sandbox';
  * Named zz- so that the sequencer (apps/e2e/sequencer.js) runs it after every other suite: the faults
  * would otherwise break their requests.
  */
-const APPS = ['gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows'];
+const APPS = [GATEWAY.name, ...SERVICE_NAMES];
 
 async function control(action: 'kill' | 'restart', target: string): Promise<void> {
   const res = await fetch(`${requireEnv('STACK_CONTROL_URL')}/${action}/${target}`, { method: 'POST', signal: AbortSignal.timeout(120_000) });

@@ -1,18 +1,18 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { loggingModule, serviceHealthModule } from '@partner/platform';
+import { DynamicModule, Module } from '@nestjs/common';
+import { serviceModule } from '@partner/platform';
 import { EventsConfig } from './config/events.config';
 import { FeedModule } from './feed/feed.module';
-import { PrismaService } from './prisma/prisma.service';
+import { DB_SCHEMA, PrismaService } from './prisma/prisma.service';
 
-@Global()
 @Module({})
 export class AppModule {
   static register(config: EventsConfig): DynamicModule {
-    return {
-      module: AppModule,
-      providers: [{ provide: EventsConfig, useValue: config }, PrismaService],
-      exports: [EventsConfig, PrismaService],
-      imports: [loggingModule('events', config.LOG_LEVEL), serviceHealthModule('events', PrismaService), FeedModule],
-    };
+    return serviceModule(AppModule, {
+      name: 'events',
+      configClass: EventsConfig,
+      config,
+      database: { prisma: PrismaService, schema: DB_SCHEMA },
+      features: [FeedModule],
+    });
   }
 }

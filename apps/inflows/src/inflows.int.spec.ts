@@ -2,15 +2,13 @@ import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
 import { PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus } from '@partner/kafka';
+import { ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule } from '@partner/kafka';
 import { newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
-import { OutboxModule } from './prisma/outbox.module';
-import { PrismaModule } from './prisma/prisma.module';
-import { PrismaService } from './prisma/prisma.service';
+import { DB_SCHEMA, PrismaService } from './prisma/prisma.service';
 import { newEndToEndId } from './spi-simulator/end-to-end-id';
 import { completeSender } from './spi-simulator/sender-details';
 import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
@@ -26,7 +24,7 @@ const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: '3600000', OUTBOX_POLL_MS: '100' });
 
 @Global()
-@Module({ providers: [{ provide: InflowsConfig, useValue: config }], exports: [InflowsConfig] })
+@Module({ providers: [{ provide: InflowsConfig, useValue: config }, PrismaService], exports: [InflowsConfig, PrismaService] })
 class ConfigModule {}
 
 let service: INestMicroservice;
@@ -39,8 +37,7 @@ beforeAll(async () => {
     imports: [
       ConfigModule,
       KafkaModule.forRootAsync({ inject: [], useFactory: () => ({ connection, idempotentProducer: true }) }),
-      PrismaModule,
-      OutboxModule,
+      outboxModule(PrismaService, InflowsConfig, DB_SCHEMA),
       UsersModule,
       PixKeyReplicaModule,
       SpiSimulatorModule,

@@ -1,2 +1,3 @@
 export * from './lib/load-config';
 export * from './lib/common.config';
+export * from './lib/config.decorators';

@@ -1,4 +1,5 @@
 export * from './lib/topics';
+export * from './lib/services.catalogue';
 export * from './lib/reply';
 export * from './lib/contract-map';
 export * from './lib/query-transforms';

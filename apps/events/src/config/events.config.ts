@@ -1,28 +1,28 @@
-import { IsInt, Max, Min } from 'class-validator';
-import { ServiceConfig } from '@partner/config';
+import { IntInRange, ServiceConfig } from '@partner/config';
+import { SERVICE_CATALOGUE } from '@partner/contracts';
 
 export class EventsConfig extends ServiceConfig {
-  override HEALTH_PORT: number = 3102;
+  override HEALTH_PORT: number = SERVICE_CATALOGUE.events.healthPort;
 
   /** The projector receives about three events per withdrawal: batches are worth 25 ms of waiting (range checked by ServiceConfig). */
   override KAFKA_EVENT_FETCH_WAIT_MS: number = 25;
 
   /** Delivered events older than this many days (by delivery time) are removed from the feed; undelivered ones stay. */
-  @IsInt() @Min(1) @Max(3650)
+  @IntInRange(1, 3650)
   FEED_RETENTION_DAYS: number = 30;
 
   /** How often the feed is pruned. */
-  @IsInt() @Min(1_000) @Max(86_400_000)
+  @IntInRange(1_000, 86_400_000)
   FEED_PRUNE_INTERVAL_MS: number = 3_600_000;
 
   /** Events removed per statement: a large backlog is pruned in short transactions, not one long lock. */
-  @IsInt() @Min(1) @Max(100_000)
+  @IntInRange(1, 100_000)
   FEED_PRUNE_BATCH_SIZE: number = 5_000;
 
   /**
    * Most events projected in one transaction. Events arriving while a projection runs wait and go out
    * together; the cap keeps one transaction (and the counter locks it holds) short.
    */
-  @IsInt() @Min(1) @Max(10_000)
+  @IntInRange(1, 10_000)
   FEED_PROJECTION_BATCH_SIZE: number = 200;
 }

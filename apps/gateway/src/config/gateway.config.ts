@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Max, Min, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
-import { CommonConfig } from '@partner/config';
+import { IsIn, IsString, IsUrl, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
+import { CommonConfig, Flag, IntInRange } from '@partner/config';
+import { GATEWAY } from '@partner/contracts';
 
 /** Sandbox: a key is required, 16+ characters. Production: none (CLI-made keys) or 32+ characters. */
 const adminKeyProblem = (key: unknown, sandbox: boolean): string | undefined => {
@@ -24,8 +24,8 @@ function IsStrongEnoughAdminKey(): PropertyDecorator {
 }
 
 export class GatewayConfig extends CommonConfig {
-  @IsInt() @Min(0) @Max(65535)
-  PORT: number = 3000;
+  @IntInRange(0, 65535)
+  PORT: number = GATEWAY.port;
 
   @IsString()
   HOST: string = '127.0.0.1';
@@ -35,13 +35,11 @@ export class GatewayConfig extends CommonConfig {
    * load balancer exposes to partners). 0: both answer on PORT, as on a single dev machine.
    * docker-compose.yml sets 3100 and does not publish it; npm start and npm test set one too.
    */
-  @IsInt() @Min(0) @Max(65535)
+  @IntInRange(0, 65535)
   ADMIN_PORT: number = 0;
 
   /** Enables the /sandbox/v1 helpers (test partners, users, balances). Never in production. */
-  // From the raw value: class-transformer applies its implicit conversion first (Boolean('false') is true).
-  @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
-  @IsBoolean()
+  @Flag()
   SANDBOX: boolean = false;
 
   /**
@@ -56,31 +54,31 @@ export class GatewayConfig extends CommonConfig {
   ADMIN_API_KEY: string = '';
 
   /** How long a request waits for the service behind it before answering 503. */
-  @IsInt() @Min(100) @Max(120_000)
+  @IntInRange(100, 120_000)
   REQUEST_TIMEOUT_MS: number = 10_000;
 
   /** Largest accepted request body; larger bodies get 413. */
-  @IsInt() @Min(1024) @Max(10 * 1024 * 1024)
+  @IntInRange(1024, 10 * 1024 * 1024)
   BODY_LIMIT_BYTES: number = 64 * 1024;
 
   /** How long a verified API key is trusted from memory before the database is asked again. */
-  @IsInt() @Min(0) @Max(600_000)
+  @IntInRange(0, 600_000)
   API_KEY_CACHE_MS: number = 30_000;
 
   /** Sustained requests per second each partner may make; a partner's own limit wins. */
-  @IsInt() @Min(1) @Max(1_000_000)
+  @IntInRange(1, 1_000_000)
   RATE_LIMIT_PER_SECOND: number = 50;
 
   /** Requests a partner may make at once before the sustained rate applies (the token bucket's size). */
-  @IsInt() @Min(1) @Max(1_000_000)
+  @IntInRange(1, 1_000_000)
   RATE_LIMIT_BURST: number = 100;
 
   /** Sustained requests per second each operator key may make on /admin/v1. */
-  @IsInt() @Min(1) @Max(1_000_000)
+  @IntInRange(1, 1_000_000)
   ADMIN_RATE_LIMIT_PER_SECOND: number = 20;
 
   /** Requests an operator key may make at once on /admin/v1 before the sustained rate applies. */
-  @IsInt() @Min(1) @Max(1_000_000)
+  @IntInRange(1, 1_000_000)
   ADMIN_RATE_LIMIT_BURST: number = 40;
 
   /**
@@ -109,12 +107,11 @@ export class GatewayConfig extends CommonConfig {
    * on an internal listener, instead of through its reply topic (which stays the fallback). Only where
    * every service can reach the instance at DIRECT_REPLY_HOST.
    */
-  @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
-  @IsBoolean()
+  @Flag()
   DIRECT_REPLIES: boolean = false;
 
   /** Port of the direct-reply listener, bound on HOST; 0 takes any free port (each instance its own). */
-  @IsInt() @Min(0) @Max(65535)
+  @IntInRange(0, 65535)
   DIRECT_REPLY_PORT: number = 0;
 
   /** The name services reach this instance by; empty: HOST, or the machine's hostname when HOST is 0.0.0.0 or ::. */

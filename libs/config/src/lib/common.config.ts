@@ -1,18 +1,10 @@
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
-
-// From the raw value: class-transformer's implicit conversion would make Boolean('false') true.
-// An unset variable keeps the field's default.
-const flag = ({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) =>
-  obj[key] === undefined ? value : obj[key] === true || obj[key] === 'true';
-
-const csv = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { CommaSeparated, Flag, PollIntervalMs } from './config.decorators';
 
 /** Settings every process shares: where Kafka and PostgreSQL are, and how to log. */
 export class CommonConfig {
   /** Comma-separated host:port list of the broker listener (never the controller listener). */
-  @Transform(csv)
+  @CommaSeparated()
   @IsString({ each: true })
   @Matches(/^[^:]+:\d+$/, { each: true, message: 'KAFKA_BROKERS must be host:port[,host:port]' })
   KAFKA_BROKERS: string[] = ['127.0.0.1:9092'];
@@ -27,8 +19,7 @@ export class CommonConfig {
    * the deploy step's (`npm run kafka:topics`, Compose's `topics` service), made once with the cluster's
    * settings. docker-compose.yml sets false.
    */
-  @Transform(flag)
-  @IsBoolean()
+  @Flag()
   KAFKA_CREATE_TOPICS: boolean = true;
 
   /** Copies of each partition in topics the project creates (3 on a production cluster; 1 on one broker). */
@@ -45,8 +36,7 @@ export class CommonConfig {
   KAFKA_MIN_INSYNC_REPLICAS: number = 1;
 
   /** TLS to the brokers (managed Kafka clusters); the system's CAs unless KAFKA_SSL_CA_FILE names a PEM file. */
-  @Transform(flag)
-  @IsBoolean()
+  @Flag()
   KAFKA_SSL: boolean = false;
 
   @IsString()
@@ -72,7 +62,7 @@ export class CommonConfig {
   LOG_LEVEL: string = 'info';
 
   /** How often an outbox relay looks for unpublished events when nothing woke it (the services', and the gateway's). */
-  @IsInt() @Min(10) @Max(60_000)
+  @PollIntervalMs()
   OUTBOX_POLL_MS: number = 1_000;
 }
 

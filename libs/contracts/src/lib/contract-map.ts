@@ -16,7 +16,8 @@ import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
 import { GetPixKeyQuery, GetPixKeyResult } from './pix-keys/get-pix-key/get-pix-key.query';
 import { Reply } from './reply';
-import { ServiceName, Topics } from './topics';
+import { ServiceName } from './services.catalogue';
+import { Topics } from './topics';
 import { CreateWithdrawalCommand, CreateWithdrawalResult } from './withdrawals/create-withdrawal/create-withdrawal.command';
 import { AccountBalance, CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
 import { GetBalanceQuery } from './withdrawals/get-balance/get-balance.query';

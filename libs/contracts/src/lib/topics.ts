@@ -46,13 +46,3 @@ export const Topics = {
 } as const;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
-
-/** The services that answer a ping; the gateway's /readyz asks each of them. */
-export const ServicePings = {
-  withdrawals: Topics.WithdrawalsPing,
-  events: Topics.EventsPing,
-  'pix-keys': Topics.PixKeysPing,
-  customers: Topics.CustomersPing,
-  inflows: Topics.InflowsPing,
-} as const;
-export type ServiceName = keyof typeof ServicePings;

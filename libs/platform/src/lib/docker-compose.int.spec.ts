@@ -9,11 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
+import { APP_NAMES } from '@partner/contracts';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
 const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
-const STACK = ['kafka', 'postgres', 'migrate', 'gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows'];
+const STACK = ['kafka', 'postgres', 'migrate', ...APP_NAMES];
 type Services = Record<string, { environment?: Record<string, string> }>;
 
 function servicesOf(result: { status: number | null; stdout: string; stderr: string }): Services {

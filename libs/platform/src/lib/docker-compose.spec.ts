@@ -8,13 +8,15 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+import { APP_NAMES, GATEWAY, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
 const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
 
-const SERVICES = { withdrawals: '3101', events: '3102', 'pix-keys': '3103', customers: '3104', inflows: '3105' } as const;
-const APPS = ['gateway', ...Object.keys(SERVICES)] as const;
+// The file is checked against the catalogue of the apps (libs/contracts, services.catalogue.ts).
+const SERVICES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, String(SERVICE_CATALOGUE[name].healthPort)]));
+const APPS = [GATEWAY.name, ...SERVICE_NAMES] as const;
 const INFRA = ['kafka', 'postgres', 'migrate', 'topics', 'proxy'] as const;
 const nginxConfig = readFileSync(join(repoRoot, 'deploy', 'nginx', 'gateway.conf'), 'utf8');
 
@@ -22,7 +24,7 @@ const nginxConfig = readFileSync(join(repoRoot, 'deploy', 'nginx', 'gateway.conf
 const DEV_DEFAULTS = new Set([
   'change-me-dev-admin-key',
   'postgres-dev-password',
-  ...['gateway', 'withdrawals', 'events', 'pix-keys', 'customers', 'inflows'].map((app) => `${app}-dev-password`),
+  ...APP_NAMES.map((app) => `${app}-dev-password`),
 ]);
 
 interface Service {
@@ -185,7 +187,7 @@ describe('docker-compose.yml', () => {
   it('gateway: serves /readyz and /metrics on an internal admin port that is not published', () => {
     const gateway = service('gateway');
     const adminPort = String(gateway.environment?.ADMIN_PORT);
-    expect(adminPort).toMatch(/^\d+$/);
+    expect(adminPort).toBe(String(GATEWAY.adminPort));
     expect(adminPort).not.toBe(String(gateway.environment?.PORT));
     const published = (gateway.ports ?? []).map((p) => (typeof p === 'string' ? p.split(':').pop() : String(p.target)));
     expect(published).not.toContain(adminPort);
@@ -234,6 +236,9 @@ describe('docker-compose.yml', () => {
 
   it('defines Kafka, PostgreSQL, the migration job and the six apps', () => {
     expect(Object.keys(config.services)).toEqual(expect.arrayContaining([...INFRA, ...APPS]));
+    // And no app the catalogue does not name: every service run from the apps' image is one of them.
+    const fromAppsImage = Object.entries(config.services).filter(([, s]) => /^partner-service:/.test(String(s.image)));
+    expect(fromAppsImage.map(([name]) => name).sort()).toEqual([...APPS].sort());
   });
 
   it('runs the official Apache Kafka image in KRaft combined mode, without topic auto-creation', () => {
@@ -291,7 +296,7 @@ describe('docker-compose.yml', () => {
 
   it('gateway: publishes nothing itself (it scales), listens on 3000 and starts after the five services are healthy', () => {
     const gateway = service('gateway');
-    expect(String(gateway.environment?.PORT)).toBe('3000');
+    expect(String(gateway.environment?.PORT)).toBe(String(GATEWAY.port));
     expect(gateway.ports ?? []).toEqual([]);
     expect(healthTestOf(gateway)).toMatch(/process\.env\.PORT|:3000\/healthz/);
     const deps = dependsOn(gateway);

@@ -1,6 +1,0 @@
-import { outboxModule } from '@partner/kafka';
-import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { DB_SCHEMA, PrismaService } from './prisma.service';
-
-/** The service's outbox: the writer its use cases call inside their transactions, and the relay. */
-export const OutboxModule = outboxModule(PrismaService, WithdrawalsConfig, DB_SCHEMA);

@@ -1,0 +1,38 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+
+/**
+ * Property decorators for the kinds of variable every app's configuration has, so a config class states
+ * a variable's name, default and range, and not the same three validators again. The messages stay
+ * class-validator's own (they name the variable).
+ */
+
+/** Several property decorators as one, applied as if written one above the other (the last first). */
+const stacked =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) => {
+    for (const decorate of [...decorators].reverse()) decorate(target, key);
+  };
+
+/** A whole number from `min` to `max`. */
+export const IntInRange = (min: number, max: number): PropertyDecorator => stacked(IsInt(), Min(min), Max(max));
+
+/** How long a simulated step takes (a chain's confirmation, the DICT's answer...), in ms: none to an hour. */
+export const SimulatedDelayMs = (): PropertyDecorator => IntInRange(0, 3_600_000);
+
+/** How often a periodic job looks for work (a simulator's tick, an outbox relay's poll), in ms: 10 ms to a minute. */
+export const PollIntervalMs = (): PropertyDecorator => IntInRange(10, 60_000);
+
+/**
+ * A boolean read from the variable's raw text, only `true` being true: class-transformer's implicit
+ * conversion would make Boolean('false') true. An unset variable keeps the field's default.
+ */
+export const Flag = (): PropertyDecorator =>
+  stacked(
+    Transform(({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) => (obj[key] === undefined ? value : obj[key] === true || obj[key] === 'true')),
+    IsBoolean(),
+  );
+
+/** A comma-separated list: items trimmed (then given to `item`, e.g. to lower-case them), empty ones dropped. */
+export const CommaSeparated = (item: (text: string) => string = (text) => text): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((s) => item(s.trim())).filter(Boolean) : value));

@@ -1,0 +1,86 @@
+import { Injectable, Module } from '@nestjs/common';
+import { Test, TestingModule } from '@nestjs/testing';
+import { loadConfig, ServiceConfig } from '@partner/config';
+import { ServiceName } from '@partner/contracts';
+import { ConsumerGroups, HasPool, MessageBus, OutboxRelay, UnitOfWork } from '@partner/kafka';
+import { Logger } from 'nestjs-pino';
+import { METRICS_REGISTRY } from './metrics.module';
+import { serviceModule } from './service.module';
+
+// Unit: what serviceModule provides, compiled without starting (no broker, no database is reached).
+class SampleConfig extends ServiceConfig {}
+
+@Injectable()
+class SamplePrisma implements HasPool {
+  readonly pool = { query: async () => ({ rows: [] }) } as unknown as HasPool['pool'];
+}
+
+/** A service's own module, which sees what the root provides without importing it. */
+@Injectable()
+class SampleUseCase {
+  constructor(
+    readonly config: SampleConfig,
+    readonly prisma: SamplePrisma,
+  ) {}
+}
+@Module({ providers: [SampleUseCase], exports: [SampleUseCase] })
+class SampleFeatureModule {}
+
+@Module({})
+class SampleAppModule {}
+
+const config = loadConfig(SampleConfig, {});
+
+async function composed(name: ServiceName): Promise<TestingModule> {
+  const root = serviceModule(SampleAppModule, { name, configClass: SampleConfig, config, database: { prisma: SamplePrisma, schema: 'sample' }, features: [SampleFeatureModule] });
+  return Test.createTestingModule({ imports: [root] }).compile();
+}
+
+const has = (moduleRef: TestingModule, token: unknown): boolean => {
+  try {
+    moduleRef.get(token as never, { strict: false });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('serviceModule', () => {
+  it("gives the service's own modules its config and its Prisma service, one instance each", async () => {
+    const moduleRef = await composed('events');
+    try {
+      const useCase = moduleRef.get(SampleUseCase);
+      expect(useCase.config).toBe(config);
+      expect(useCase.prisma).toBe(moduleRef.get(SamplePrisma));
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it('composes logging, health and metrics for every service', async () => {
+    const moduleRef = await composed('events');
+    try {
+      expect([Logger, ConsumerGroups, METRICS_REGISTRY].map((token) => has(moduleRef, token))).toEqual([true, true, true]);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it('adds the producer and the outbox (writer and relay) to a service the catalogue gives an outbox', async () => {
+    const moduleRef = await composed('withdrawals');
+    try {
+      expect([MessageBus, OutboxRelay, UnitOfWork].map((token) => has(moduleRef, token))).toEqual([true, true, true]);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it('and neither to one without (events)', async () => {
+    const moduleRef = await composed('events');
+    try {
+      expect([MessageBus, OutboxRelay, UnitOfWork].map((token) => has(moduleRef, token))).toEqual([false, false, false]);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+});
