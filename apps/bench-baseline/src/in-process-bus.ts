@@ -11,7 +11,7 @@ import { InProcessServer } from './in-process-server';
 export class InProcessBus {
   constructor(private readonly server: InProcessServer, private readonly requestTimeoutMs: number) {}
 
-  async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>, _key?: string): Promise<RequestReply<T>> {
+  async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     const handler = this.server.getHandlerByPattern(topic);
     // A topic served by no in-process module (pix keys, customers, inflows, events): in the real stack
     // nobody would answer either, so the caller gets what a timeout gives, without waiting for it.

@@ -1,8 +1,9 @@
 import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
-import { PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule } from '@partner/kafka';
+import { EventPayload, EventTopic, PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
+import { createKafka, ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule, PRODUCER_PARTITIONER } from '@partner/kafka';
+import { Producer } from 'kafkajs';
 import { newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { InflowsConfig } from './config/inflows.config';
@@ -30,6 +31,15 @@ class ConfigModule {}
 let service: INestMicroservice;
 let bus: MessageBus;
 let prisma: PrismaService;
+let producer: Producer;
+
+/**
+ * Puts an event on its topic as another service's outbox relay would, but under a key the test chooses:
+ * what lands on one partition is then the test's to decide (services only publish through their outbox).
+ */
+async function publish<T extends EventTopic>(topic: T, key: string, payload: EventPayload<T>): Promise<void> {
+  await producer.send({ topic, acks: -1, messages: [{ key, value: JSON.stringify(payload) }] });
+}
 
 beforeAll(async () => {
   await ensureTopics(connection, topicLayout(config));
@@ -49,10 +59,11 @@ beforeAll(async () => {
   prisma = moduleRef.get(PrismaService);
 
   bus = new MessageBus({ connection: { ...connection, clientId: `inflows-int-client-${process.pid}` }, requests: { timeoutMs: 5_000 }, idempotentProducer: false });
-  await Promise.all([service.listen(), bus.onModuleInit()]);
+  producer = createKafka({ ...connection, clientId: `inflows-int-producer-${process.pid}` }).producer({ ...PRODUCER_PARTITIONER, allowAutoTopicCreation: false });
+  await Promise.all([service.listen(), bus.onModuleInit(), producer.connect()]);
 }, 90_000);
 
-afterAll(() => Promise.all([bus?.onApplicationShutdown(), service?.close()]), 30_000);
+afterAll(() => Promise.all([bus?.onApplicationShutdown(), service?.close(), producer?.disconnect()]), 30_000);
 
 function announcement(partnerId: string): PixReceivedEvent {
   const sender = completeSender({});
@@ -111,9 +122,9 @@ describe('inflows service over Kafka', () => {
     const marker = announcement(partnerId);
 
     // One key: one partition, so when the marker is recorded both copies before it were handled.
-    await bus.publish(Topics.SpiPixReceived, partnerId, payment);
-    await bus.publish(Topics.SpiPixReceived, partnerId, { ...payment });
-    await bus.publish(Topics.SpiPixReceived, partnerId, marker);
+    await publish(Topics.SpiPixReceived, partnerId, payment);
+    await publish(Topics.SpiPixReceived, partnerId, { ...payment });
+    await publish(Topics.SpiPixReceived, partnerId, marker);
     await pollUntil(
       'the marker payment to be recorded',
       () => prisma.pixInflow.count({ where: { endToEndId: marker.end_to_end_id } }),
@@ -152,10 +163,10 @@ describe('inflows service over Kafka', () => {
 
     expect(await byKey()).toMatchObject({ ok: false, error: { code: 'pix_key_not_registered' } });
 
-    await bus.publish(Topics.PixKeyStateChanged, `pix_key:${keyId}`, keyEvent(partnerId, document, keyId, 'registered'));
+    await publish(Topics.PixKeyStateChanged, `pix_key:${keyId}`, keyEvent(partnerId, document, keyId, 'registered'));
     await pollUntil('a Pix by key to be accepted', byKey, (r) => r.ok, { timeoutMs: 30_000, intervalMs: 200 });
 
-    await bus.publish(Topics.PixKeyStateChanged, `pix_key:${keyId}`, keyEvent(partnerId, document, keyId, 'canceled'));
+    await publish(Topics.PixKeyStateChanged, `pix_key:${keyId}`, keyEvent(partnerId, document, keyId, 'canceled'));
     const refused = await pollUntil('a Pix by key to be refused again', byKey, (r) => !r.ok, { timeoutMs: 30_000, intervalMs: 200 });
     expect(refused).toMatchObject({ ok: false, error: { code: 'pix_key_not_registered' } });
   }, 90_000);

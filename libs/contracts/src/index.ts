@@ -1,6 +1,7 @@
 export * from './lib/topics';
 export * from './lib/services.catalogue';
 export * from './lib/reply';
+export * from './lib/error-codes';
 export * from './lib/contract-map';
 export * from './lib/query-transforms';
 export * from './lib/feed/feed-event.event';

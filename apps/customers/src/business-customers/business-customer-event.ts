@@ -30,7 +30,7 @@ export function toSnapshot(c: Customer): BusinessCustomerSnapshot {
   };
 }
 
-/** The outbox row reporting the registration; keyed by customer like every event of one resource. */
+/** The outbox row reporting the registration (its contract keys it by customer). */
 export function registered(c: Customer) {
   const event: BusinessCustomerRegisteredEvent = {
     event_id: randomUUID(),
@@ -41,5 +41,5 @@ export function registered(c: Customer) {
     occurred_at: c.createdAt.toISOString(),
     resource: toSnapshot(c),
   };
-  return outboxMessage(Topics.BusinessCustomerRegistered, `business_customer:${c.id}`, event);
+  return outboxMessage(Topics.BusinessCustomerRegistered, event);
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult, fail, ok, Reply } from '@partner/contracts';
+import { CreateBusinessCustomerCommand, fail, ok, RequestReply, Topics } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { NewOwnerNotification } from '../notifications/owner-notification.repository';
 import { registered } from './business-customer-event';
@@ -28,7 +28,7 @@ export class CreateBusinessCustomerUseCase {
     private readonly customers: CustomerRepository,
   ) {}
 
-  async execute(command: CreateBusinessCustomerCommand): Promise<Reply<CreateBusinessCustomerResult>> {
+  async execute(command: CreateBusinessCustomerCommand): Promise<RequestReply<typeof Topics.CustomersCreateBusiness>> {
     const { partner_id: partnerId, ...request } = command;
     // Plain JSON from here on: what is stored is exactly what is echoed in the event.
     const body = JSON.parse(JSON.stringify(request)) as BusinessCustomerBody;

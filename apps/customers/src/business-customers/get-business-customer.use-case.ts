@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fail, GetBusinessCustomerQuery, GetBusinessCustomerResult, ok, Reply } from '@partner/contracts';
+import { fail, GetBusinessCustomerQuery, GetBusinessCustomerResult, ok, RequestReply, Topics } from '@partner/contracts';
 import { Customer, CustomerRepository } from './customer.repository';
 
 /**
@@ -14,7 +14,7 @@ export const toView = (c: Customer): GetBusinessCustomerResult => ({ id: c.id, .
 export class GetBusinessCustomerUseCase {
   constructor(private readonly customers: CustomerRepository) {}
 
-  async execute(query: GetBusinessCustomerQuery): Promise<Reply<GetBusinessCustomerResult>> {
+  async execute(query: GetBusinessCustomerQuery): Promise<RequestReply<typeof Topics.CustomersGet>> {
     const customer = await this.customers.findById(query.partner_id, query.id);
     return customer ? ok(toView(customer)) : fail('not_found', `no business customer ${query.id}`);
   }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { decodeEventsCursor, encodeEventsCursor, fail, ListEventsQuery, ListEventsResult, ok, Reply } from '@partner/contracts';
+import { decodeEventsCursor, encodeEventsCursor, fail, ListEventsQuery, ok, RequestReply, Topics } from '@partner/contracts';
 import { FeedEventRepository } from './feed-event.repository';
 
 @Injectable()
 export class ListEventsUseCase {
   constructor(private readonly feed: FeedEventRepository) {}
 
-  async execute(query: ListEventsQuery): Promise<Reply<ListEventsResult>> {
+  async execute(query: ListEventsQuery): Promise<RequestReply<typeof Topics.EventsList>> {
     const after = query.cursor === undefined ? 0 : decodeEventsCursor(query.cursor);
     if (after === undefined) return fail('invalid_request', 'cursor must be a next_cursor returned by this endpoint', 'cursor');
     const events = await this.feed.list(query.partner_id, { delivered: query.delivered, type: query.type, afterSequence: after, limit: query.limit });

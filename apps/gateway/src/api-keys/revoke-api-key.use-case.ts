@@ -30,7 +30,7 @@ export class RevokeApiKeyUseCase {
       const revoked = await this.keys.revoke(tx, partnerId, keyId);
       if (!revoked) return this.keys.findById(tx, partnerId, keyId);
       const revokedAt = (revoked.revoked_at as Date).toISOString();
-      tx.emit(outboxMessage(Topics.GatewayApiKeyRevoked, keyId, { partner_id: partnerId, key_id: keyId, revoked_at: revokedAt }));
+      tx.emit(outboxMessage(Topics.GatewayApiKeyRevoked, { partner_id: partnerId, key_id: keyId, revoked_at: revokedAt }));
       return revoked;
     });
     if (!key) throw apiErrorOf({ code: 'not_found', message: `partner ${partnerId} has no API key ${keyId}` });

@@ -1,22 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerIdParams, BusinessCustomerView, CreateBusinessCustomerRequest, CreateBusinessCustomerResult } from '@partner/contracts';
+import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerIdParams, BusinessCustomerView, CreateBusinessCustomerRequest, CreateBusinessCustomerResult, Topics } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
-import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
+import { ForwardingBus } from '../http/forwarding-bus';
 
 @ApiTags('business customers')
 @Controller('partner/v1/customers')
 @PartnerAuth()
 export class CustomersController {
-  constructor(
-    private readonly createBusinessCustomer: CreateBusinessCustomerUseCase,
-    private readonly getBusinessCustomer: GetBusinessCustomerUseCase,
-  ) {}
+  constructor(private readonly bus: ForwardingBus) {}
 
   /** Spec 4.2: 201 {id}; 409 already_exists when this partner registered the CNPJ before. */
   @Post('business')
@@ -33,7 +29,7 @@ export class CustomersController {
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreateBusinessCustomerRequest)) body: CreateBusinessCustomerRequest,
   ): Promise<{ id: string }> {
-    const { id } = await this.createBusinessCustomer.execute(partner.id, body);
+    const { id } = await this.bus.call(Topics.CustomersCreateBusiness, { ...body, partner_id: partner.id });
     return { id };
   }
 
@@ -47,6 +43,6 @@ export class CustomersController {
   @ApiAnswer(200, BusinessCustomerView, { description: 'The registered customer' })
   @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(BusinessCustomerIdParams)) params: BusinessCustomerIdParams): Promise<BusinessCustomerView> {
-    return this.getBusinessCustomer.execute(partner.id, params.id);
+    return this.bus.call(Topics.CustomersGet, { partner_id: partner.id, id: params.id });
   }
 }

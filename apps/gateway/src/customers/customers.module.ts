@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomersController } from './customers.controller';
-import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
+import { ForwardingBus } from '../http/forwarding-bus';
 
 /** POST /partner/v1/customers/business (docs/api.md: "Business customers"); GET /partner/v1/customers/business/{id}. */
-@Module({ controllers: [CustomersController], providers: [CreateBusinessCustomerUseCase, GetBusinessCustomerUseCase] })
+@Module({ controllers: [CustomersController], providers: [ForwardingBus] })
 export class CustomersModule {}

@@ -1,24 +1,20 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AckEventsRequest, AckEventsResult, LIST_EVENTS_EXAMPLE, ListEventsRequest, ListEventsResult } from '@partner/contracts';
+import { AckEventsRequest, AckEventsResult, LIST_EVENTS_EXAMPLE, ListEventsRequest, ListEventsResult, Topics } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
+import { ForwardingBus } from '../http/forwarding-bus';
 import { assertNoBody } from '../http/no-body';
 import { EventIdParams } from './event-id.dto';
-import { AckEventsUseCase, ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
 
 @ApiTags('events')
 @Controller('partner/v1/events')
 @PartnerAuth()
 export class EventsController {
-  constructor(
-    private readonly listEvents: ListEventsUseCase,
-    private readonly markDelivered: MarkEventDeliveredUseCase,
-    private readonly ackEvents: AckEventsUseCase,
-  ) {}
+  constructor(private readonly bus: ForwardingBus) {}
 
   /** Spec 4.6, plus paging: in per-partner `sequence` order; `delivered=false` is the partner's inbox; resume with `cursor=<next_cursor>`. */
   @Get()
@@ -30,7 +26,7 @@ export class EventsController {
   @ApiAnswer(200, ListEventsResult, { description: 'The events (each with the data of its type) and the cursor to resume after them', example: LIST_EVENTS_EXAMPLE })
   @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListEventsRequest)) query: ListEventsRequest): Promise<ListEventsResult> {
-    return this.listEvents.execute(partner.id, query);
+    return this.bus.call(Topics.EventsList, { ...query, partner_id: partner.id });
   }
 
   /** An extension (docs/api.md: "Events feed"): acknowledge up to 1000 events at once; ids the partner has no event for are listed, not changed. */
@@ -40,7 +36,7 @@ export class EventsController {
   @ApiAnswer(200, AckEventsResult, { description: 'How many are yours (now delivered), and the ids you have no event for', example: { acknowledged: 1, not_found: [] } })
   @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
   ack(@CurrentPartner() partner: Partner, @Body(new ContractPipe(AckEventsRequest)) body: AckEventsRequest): Promise<AckEventsResult> {
-    return this.ackEvents.execute(partner.id, body);
+    return this.bus.call(Topics.EventsAck, { ids: body.ids, partner_id: partner.id });
   }
 
   /**
@@ -57,6 +53,6 @@ export class EventsController {
   mark(@CurrentPartner() partner: Partner, @Param() params: unknown, @Body() body: unknown): Promise<Record<string, never>> {
     const { id } = new ContractPipe(EventIdParams).transform(params);
     assertNoBody(body);
-    return this.markDelivered.execute(partner.id, id);
+    return this.bus.call(Topics.EventsMarkDelivered, { partner_id: partner.id, event_id: id });
   }
 }

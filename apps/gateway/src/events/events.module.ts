@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventsController } from './events.controller';
-import { AckEventsUseCase, ListEventsUseCase, MarkEventDeliveredUseCase } from './events.use-cases';
+import { ForwardingBus } from '../http/forwarding-bus';
 
-@Module({ controllers: [EventsController], providers: [ListEventsUseCase, MarkEventDeliveredUseCase, AckEventsUseCase] })
+@Module({ controllers: [EventsController], providers: [ForwardingBus] })
 export class EventsModule {}

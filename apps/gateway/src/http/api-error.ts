@@ -1,3 +1,4 @@
+import { ErrorCode, ReplyError } from '@partner/contracts';
 import { ErrorDetail } from '@partner/validation';
 
 /** A failure to answer with a given HTTP status; the filter renders it in the endpoint family's body shape. */
@@ -9,9 +10,9 @@ export class ApiError extends Error {
 
 /**
  * HTTP status of every error code (docs/api.md: "Errors"). Kept in one table so a code means the same
- * status everywhere; a code missing here is a server bug and answers 500.
+ * status everywhere; total over ErrorCode, so a code without a status does not compile.
  */
-export const STATUS_OF_CODE: Record<string, number> = {
+export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_address: 400,
   invalid_document: 400,
@@ -33,6 +34,16 @@ export const STATUS_OF_CODE: Record<string, number> = {
   rate_limited: 429,
   not_implemented: 501,
   service_unavailable: 503,
+  internal_error: 500,
 };
 
-export const apiErrorOf = (detail: ErrorDetail): ApiError => new ApiError(STATUS_OF_CODE[detail.code] ?? 500, detail);
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(STATUS_OF_CODE, code);
+
+/** The ApiError of a known code: a service's refusal, or one of the gateway's own. */
+export const apiErrorOf = (detail: ReplyError): ApiError => new ApiError(STATUS_OF_CODE[detail.code], detail);
+
+/**
+ * The ApiError of a validation failure, whose code a validator carries untyped (`withCode`): one that is
+ * no ErrorCode is a bug of ours (a validator given a wrong code) and answers 500.
+ */
+export const apiErrorOfInvalid = (detail: ErrorDetail): ApiError => new ApiError(isErrorCode(detail.code) ? STATUS_OF_CODE[detail.code] : 500, detail);

@@ -1,5 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorCode } from '@partner/contracts';
 import { STATUS_OF_CODE } from './api-error';
 import { ErrorBody, PixKeyErrorBody } from './error-body.dto';
 
@@ -26,8 +27,15 @@ export const OPERATOR_ERRORS = ['unauthorized', 'rate_limited', 'service_unavail
 /** What every route with a JSON body may answer before its own validation: bad JSON, too large, not JSON. */
 export const JSON_BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
 
-/** When each code is answered, and a sample of its body, for the document's descriptions and examples. */
-const CODES: Record<string, { when: string; message: string; field?: string }> = {
+/** A code's sample: when it is answered, and a body of it. */
+interface CodeSample {
+  when: string;
+  message: string;
+  field?: string;
+}
+
+/** When each code is answered, and a sample of its body, for the document's descriptions and examples; total over ErrorCode. */
+const CODES: Record<ErrorCode, CodeSample> = {
   invalid_request: { when: 'malformed input: wrong type, missing or unknown field, bad query value or cursor, invalid JSON', message: 'network must be one of ETH, MATIC', field: 'network' },
   invalid_address: { when: 'the destination address is not a valid EVM address (EIP-55 checksum when mixed case)', message: 'address must be a non-zero EVM address (0x + 40 hex digits, EIP-55 checksum when mixed case)', field: 'address' },
   invalid_document: { when: 'the CPF (body or path) is not 11 digits with valid check digits', message: 'document must be a valid CPF: 11 digits with valid check digits', field: 'document' },
@@ -48,6 +56,8 @@ const CODES: Record<string, { when: string; message: string; field?: string }> =
   pix_key_not_registered: { when: 'method dict to a user without a registered Pix key', message: 'the user has no registered Pix key: a Pix by key (dict) cannot reach them' },
   rate_limited: { when: "over the partner's rate limit; wait Retry-After seconds", message: 'too many requests: at most 50 per second (bursts of 100); retry after 1 s' },
   service_unavailable: { when: 'the service behind the gateway did not answer in time: the outcome is unknown, retry (with the same idempotency_key)', message: 'the service did not answer in time; retry with the same idempotency_key' },
+  not_implemented: { when: 'the request is not served here', message: 'not implemented' },
+  internal_error: { when: 'a bug of ours; it was logged', message: 'internal error; it was logged' },
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -101,10 +111,10 @@ export function ApiAnswer(status: number, type: Type<unknown>, { description, na
 /**
  * The error answers of a route: one response per status of the `codes` given, whose body is the family's
  * error schema with the code narrowed to those codes, an example per code, and Retry-After on 429.
- * `unauthorized` is `{error, ...}` on every family. A code unknown to STATUS_OF_CODE fails at start-up.
+ * `unauthorized` is `{error, ...}` on every family. A code that is no ErrorCode does not compile.
  */
 /** A code's sample where a family's own wording is truer than the partner API's (the operator API's). */
-export type ErrorSamples = Partial<Record<string, { when: string; message: string; field?: string }>>;
+export type ErrorSamples = Partial<Record<ErrorCode, CodeSample>>;
 
 /** The operator API's samples: its key, its path parameters, its rate limit. */
 export const OPERATOR_SAMPLES: ErrorSamples = {
@@ -122,12 +132,11 @@ export const CREDIT_SAMPLES: ErrorSamples = {
   idempotency_key_reused: { when: 'the idempotency_key was used before with another document, amount or reference', message: 'idempotency_key was already used with a different credit', field: 'idempotency_key' },
 };
 
-export function ApiErrors(shape: ErrorShape, codes: readonly string[], samples: ErrorSamples = {}): MethodDecorator {
-  const sample = (code: string) => samples[code] ?? CODES[code];
-  const byStatus = new Map<number, string[]>();
+export function ApiErrors(shape: ErrorShape, codes: readonly ErrorCode[], samples: ErrorSamples = {}): MethodDecorator {
+  const sample = (code: ErrorCode) => samples[code] ?? CODES[code];
+  const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = STATUS_OF_CODE[code];
-    if (!status || !CODES[code]) throw new Error(`ApiErrors: unknown error code ${code} (add it to STATUS_OF_CODE and CODES)`);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses = [...byStatus].map(([status, statusCodes]) => {

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { ErrorCode } from '@partner/contracts';
 import { ServiceUnavailableError } from '@partner/kafka';
 import { ErrorDetail, INVALID_REQUEST } from '@partner/validation';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +9,7 @@ import { errorBody } from './error-body';
 const logger = new Logger('HttpError');
 
 /** What the framework's own errors (routing, body parsing, limits) mean in our codes. */
-const FRAMEWORK_CODES: Record<number, string> = {
+const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
   400: INVALID_REQUEST,
   401: 'unauthorized',
   404: 'not_found',

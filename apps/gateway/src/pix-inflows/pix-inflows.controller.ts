@@ -1,18 +1,18 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ListPixInflowsRequest, ListPixInflowsResult } from '@partner/contracts';
+import { ListPixInflowsRequest, ListPixInflowsResult, Topics } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { ListPixInflowsUseCase } from './pix-inflows.use-cases';
+import { ForwardingBus } from '../http/forwarding-bus';
 
 @ApiTags('pix-in')
 @Controller('partner/v1/pix-in')
 @PartnerAuth()
 export class PixInflowsController {
-  constructor(private readonly listPixInflows: ListPixInflowsUseCase) {}
+  constructor(private readonly bus: ForwardingBus) {}
 
   /** Spec 4.5: the partner's inflows, newest first; optional limit/cursor paging and status filter. */
   @Get()
@@ -24,6 +24,6 @@ export class PixInflowsController {
   @ApiAnswer(200, ListPixInflowsResult, { description: 'The inflows, with the fields of spec 2.4' })
   @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListPixInflowsRequest)) query: ListPixInflowsRequest): Promise<ListPixInflowsResult> {
-    return this.listPixInflows.execute(partner.id, query);
+    return this.bus.call(Topics.InflowsList, { ...query, partner_id: partner.id });
   }
 }

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ForwardingBus } from '../http/forwarding-bus';
 import { PixInflowsController } from './pix-inflows.controller';
-import { ListPixInflowsUseCase, SimulatePixInUseCase } from './pix-inflows.use-cases';
 import { SandboxPixInController } from './sandbox-pix-in.controller';
 
 /** GET /partner/v1/pix-in (docs/api.md: "Pix inflows"), and the sandbox's POST /sandbox/v1/pix-in when SANDBOX=true. */
@@ -10,7 +10,7 @@ export class PixInflowsModule {
     return {
       module: PixInflowsModule,
       controllers: [PixInflowsController, ...(sandbox ? [SandboxPixInController] : [])],
-      providers: [ListPixInflowsUseCase, ...(sandbox ? [SimulatePixInUseCase] : [])],
+      providers: [ForwardingBus],
     };
   }
 }

@@ -1,19 +1,19 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SandboxPixInRequest, SimulatePixInResult } from '@partner/contracts';
+import { SandboxPixInRequest, SimulatePixInResult, Topics } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { SimulatePixInUseCase } from './pix-inflows.use-cases';
+import { ForwardingBus } from '../http/forwarding-bus';
 
 /** Sandbox only (SANDBOX=true): an incoming Pix to one of the partner's users, through the simulated network. */
 @ApiTags('sandbox')
 @Controller('sandbox/v1/pix-in')
 @PartnerAuth()
 export class SandboxPixInController {
-  constructor(private readonly simulatePixIn: SimulatePixInUseCase) {}
+  constructor(private readonly bus: ForwardingBus) {}
 
   /** 202: the network sent it; the inflow appears in GET /partner/v1/pix-in and the feed shortly after. */
   @Post()
@@ -26,6 +26,6 @@ export class SandboxPixInController {
   @ApiAnswer(202, SimulatePixInResult, { description: 'Sent by the simulated Pix network' })
   @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'user_not_found', 'pix_key_not_registered'])
   simulate(@CurrentPartner() partner: Partner, @Body(new ContractPipe(SandboxPixInRequest)) body: SandboxPixInRequest): Promise<SimulatePixInResult> {
-    return this.simulatePixIn.execute(partner.id, body);
+    return this.bus.call(Topics.InflowsSimulatePixIn, { ...body, partner_id: partner.id });
   }
 }

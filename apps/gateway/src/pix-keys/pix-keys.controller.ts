@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult, PixKeyView } from '@partner/contracts';
+import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult, PixKeyView, Topics } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { CreatePixKeyUseCase, DeletePixKeyUseCase, GetPixKeyUseCase } from './pix-keys.use-cases';
+import { ForwardingBus } from '../http/forwarding-bus';
 
 /** Spec 4.3/4.4: work started is 202; a deletion already in flight or done is 200. */
 const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, already_sent: 200, succeeded: 200 };
@@ -16,11 +16,7 @@ const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, alr
 @Controller('partner/v1/pix-key')
 @PartnerAuth()
 export class PixKeysController {
-  constructor(
-    private readonly createPixKey: CreatePixKeyUseCase,
-    private readonly deletePixKey: DeletePixKeyUseCase,
-    private readonly getPixKey: GetPixKeyUseCase,
-  ) {}
+  constructor(private readonly bus: ForwardingBus) {}
 
   /** Spec 4.4: 202 {status: accepted}; registration is reported by pix_key events. */
   @Post()
@@ -40,7 +36,7 @@ export class PixKeysController {
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
   ): Promise<PixKeyStatusResult> {
-    return this.createPixKey.execute(partner.id, body);
+    return this.bus.call(Topics.PixKeysCreate, { ...body, partner_id: partner.id });
   }
 
   /** An extension (docs/api.md: "Reading a key"): the user's current key (the active one, else the latest that ended) and its state. */
@@ -54,7 +50,7 @@ export class PixKeysController {
   @ApiAnswer(200, PixKeyView, { description: "The user's current key" })
   @ApiErrors('status', [...PARTNER_ERRORS, 'invalid_document', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams): Promise<PixKeyView> {
-    return this.getPixKey.execute(partner.id, params.document);
+    return this.bus.call(Topics.PixKeysGet, { partner_id: partner.id, document: params.document });
   }
 
   /**
@@ -85,7 +81,7 @@ export class PixKeysController {
   ): Promise<PixKeyStatusResult> {
     const { document } = new ContractPipe(PixKeyDocumentParams).transform(params);
     const request = new ContractPipe(DeletePixKeyRequest).transform(body);
-    const result = await this.deletePixKey.execute(partner.id, document, request);
+    const result = await this.bus.call(Topics.PixKeysDelete, { ...request, document, partner_id: partner.id });
     void reply.status(HTTP_STATUS_OF_ANSWER[result.status]);
     return { status: result.status };
   }

@@ -9,7 +9,8 @@ import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/
 import { ContractPipe } from '../http/contract-body.pipe';
 import { AdminKeyGuard } from '../operators/admin-key.guard';
 import { CreatePartnerRequest, CreatePartnerResponse } from './sandbox.dto';
-import { CreateSandboxPartnerUseCase, UpsertSandboxUserUseCase } from './sandbox.use-cases';
+import { CreateSandboxPartnerUseCase } from './create-sandbox-partner.use-case';
+import { UpsertSandboxUserUseCase } from './upsert-sandbox-user.use-case';
 
 /** Test helpers, mounted only when SANDBOX=true (docs/api.md: "Sandbox"). */
 @ApiTags('sandbox')

@@ -17,7 +17,7 @@ export class CreditUserUseCase {
   async execute(partnerId: string, document: string, credit: CreditRequest): Promise<CreditAccountResult> {
     await requireKnownPartner(this.partners, partnerId);
     const { usdt_micros, idempotency_key, reference } = credit;
-    const reply = await this.bus.request(Topics.WithdrawalsCreditAccount, { partner_id: partnerId, document, usdt_micros, idempotency_key, reference }, `${partnerId}:${document}`);
+    const reply = await this.bus.request(Topics.WithdrawalsCreditAccount, { partner_id: partnerId, document, usdt_micros, idempotency_key, reference });
     return unwrap(reply);
   }
 }

@@ -12,7 +12,7 @@ export class GetUserBalanceUseCase {
 
   async execute(partnerId: string, document: string): Promise<AccountBalance> {
     await requireKnownPartner(this.partners, partnerId);
-    const { available_usdt_micros, held_usdt_micros } = unwrap(await this.bus.request(Topics.WithdrawalsGetBalance, { partner_id: partnerId, document }, `${partnerId}:${document}`));
+    const { available_usdt_micros, held_usdt_micros } = unwrap(await this.bus.request(Topics.WithdrawalsGetBalance, { partner_id: partnerId, document }));
     return { available_usdt_micros, held_usdt_micros };
   }
 }

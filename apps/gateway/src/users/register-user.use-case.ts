@@ -26,11 +26,10 @@ export class RegisterUserUseCase {
   async execute(partnerId: string, document: string): Promise<RegisteredUser> {
     await requireKnownPartner(this.partners, partnerId);
     const user = { partner_id: partnerId, document };
-    const key = `${partnerId}:${document}`;
     const [withdrawals, pixKeys, inflows] = await Promise.all([
-      this.bus.request(Topics.WithdrawalsUpsertUser, user, key),
-      this.bus.request(Topics.PixKeysUpsertUser, user, key),
-      this.bus.request(Topics.InflowsUpsertUser, user, key),
+      this.bus.request(Topics.WithdrawalsUpsertUser, user),
+      this.bus.request(Topics.PixKeysUpsertUser, user),
+      this.bus.request(Topics.InflowsUpsertUser, user),
     ]);
     unwrap(pixKeys);
     unwrap(inflows);

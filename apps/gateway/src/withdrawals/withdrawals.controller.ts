@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CreateUsdtWithdrawalRequest, CreateUsdtWithdrawalResponse, UsdtWithdrawalView, WithdrawalIdParams } from '@partner/contracts';
+import { CreateUsdtWithdrawalRequest, CreateUsdtWithdrawalResponse, Topics, UsdtWithdrawalView, WithdrawalIdParams } from '@partner/contracts';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
@@ -7,17 +7,13 @@ import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
-import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
+import { ForwardingBus } from '../http/forwarding-bus';
 
 @ApiTags('withdrawals')
 @Controller('partner/v1/withdrawals')
 @PartnerAuth()
 export class WithdrawalsController {
-  constructor(
-    private readonly createWithdrawal: CreateWithdrawalUseCase,
-    private readonly getWithdrawal: GetWithdrawalUseCase,
-  ) {}
+  constructor(private readonly bus: ForwardingBus) {}
 
   /** Spec 4.1: 201 when created, 200 with the same id when the idempotency key was used before. */
   @Post('usdt')
@@ -44,7 +40,7 @@ export class WithdrawalsController {
     @Body(new ContractPipe(CreateUsdtWithdrawalRequest)) body: CreateUsdtWithdrawalRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ id: number }> {
-    const { id, created } = await this.createWithdrawal.execute(partner.id, body);
+    const { id, created } = await this.bus.call(Topics.WithdrawalsCreate, { ...body, partner_id: partner.id });
     void reply.status(created ? 201 : 200);
     return { id };
   }
@@ -59,6 +55,6 @@ export class WithdrawalsController {
   @ApiAnswer(200, UsdtWithdrawalView, { description: 'The withdrawal' })
   @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(WithdrawalIdParams)) params: WithdrawalIdParams): Promise<UsdtWithdrawalView> {
-    return this.getWithdrawal.execute(partner.id, params.id);
+    return this.bus.call(Topics.WithdrawalsGet, { partner_id: partner.id, id: params.id });
   }
 }

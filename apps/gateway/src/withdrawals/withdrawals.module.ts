@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
-import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
+import { ForwardingBus } from '../http/forwarding-bus';
 import { WithdrawalsController } from './withdrawals.controller';
 
-@Module({ controllers: [WithdrawalsController], providers: [CreateWithdrawalUseCase, GetWithdrawalUseCase] })
+@Module({ controllers: [WithdrawalsController], providers: [ForwardingBus] })
 export class WithdrawalsModule {}

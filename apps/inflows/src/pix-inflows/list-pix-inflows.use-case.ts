@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fail, ListPixInflowsQuery, ListPixInflowsResult, MAX_PIX_IN_PAGE, ok, Reply } from '@partner/contracts';
+import { fail, ListPixInflowsQuery, ListPixInflowsResult, MAX_PIX_IN_PAGE, ok, RequestReply, Topics } from '@partner/contracts';
 import { decodeCursor, encodeCursor } from './inflow-cursor';
 import { toPixInflow } from './pix-in-event';
 import { PixInflowRepository } from './pix-inflow.repository';
@@ -13,7 +13,7 @@ import { PixInflowRepository } from './pix-inflow.repository';
 export class ListPixInflowsUseCase {
   constructor(private readonly inflows: PixInflowRepository) {}
 
-  async execute(query: ListPixInflowsQuery): Promise<Reply<ListPixInflowsResult>> {
+  async execute(query: ListPixInflowsQuery): Promise<RequestReply<typeof Topics.InflowsList>> {
     let beforeId: bigint | undefined;
     if (query.cursor !== undefined) {
       const decoded = decodeCursor(query.cursor);

@@ -27,7 +27,7 @@ export function toPixInflow(r: PixInflowRecord): PixInflow {
   };
 }
 
-/** The outbox row reporting that the inflow reached its current status; keyed by inflow so its events stay in order. */
+/** The outbox row reporting that the inflow reached its current status (its contract keys it by inflow). */
 export function pixInStateChanged(r: PixInflowRecord) {
   const event: PixInStateChangedEvent = {
     event_id: randomUUID(),
@@ -38,5 +38,5 @@ export function pixInStateChanged(r: PixInflowRecord) {
     occurred_at: r.updatedAt.toISOString(),
     resource: { ...toPixInflow(r), document: r.document },
   };
-  return outboxMessage(Topics.PixInStateChanged, `pix_in:${r.endToEndId}`, event);
+  return outboxMessage(Topics.PixInStateChanged, event);
 }

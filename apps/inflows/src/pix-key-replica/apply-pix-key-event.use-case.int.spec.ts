@@ -4,6 +4,7 @@ import { newCpf, newUuid } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { ApplyPixKeyEventUseCase } from './apply-pix-key-event.use-case';
+import { PixKeyEventsHandler } from './pix-key-events.handler';
 import { PixKeyReplicaRepository } from './pix-key-replica.repository';
 
 // Integration: the replica in PostgreSQL, fed with pix_key events as the pix-keys service publishes them.
@@ -89,7 +90,9 @@ describe('Pix key replica (PostgreSQL)', () => {
   it('skips an event whose snapshot carries no valid CPF, without failing the consumer', async () => {
     const { partnerId, document, keyId } = await user();
     const event = keyEvent(partnerId, document, keyId, 'registered', 0);
-    await expect(apply.execute({ ...event, resource: { ...event.resource, document: '123' } })).resolves.toBeUndefined();
+    // Through the consumer boundary (@HandleEvent), which validates the snapshot with the envelope.
+    const consumer = new PixKeyEventsHandler(apply);
+    await expect(consumer.handle({ ...event, resource: { ...event.resource, document: '123' } })).resolves.toBeUndefined();
     expect(await prisma.pixKeyReplica.count({ where: { partnerId } })).toBe(0);
   });
 });

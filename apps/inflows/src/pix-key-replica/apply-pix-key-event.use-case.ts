@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PixKeyStateChangedEvent } from '@partner/contracts';
-import { isCpf } from '@partner/validation';
 import { PixKeyReplicaRepository } from './pix-key-replica.repository';
 
 /** Keeps the replica of Pix keys up to date from the pix-keys service's events. */
@@ -10,16 +9,11 @@ export class ApplyPixKeyEventUseCase {
 
   constructor(private readonly replica: PixKeyReplicaRepository) {}
 
+  /** `event` was validated at the consumer boundary (@HandleEvent), its snapshot (a valid CPF) included. */
   async execute(event: PixKeyStateChangedEvent): Promise<void> {
-    // The envelope is validated by the contract; the snapshot inside it is the producer's, so check what we use.
-    const document = event.resource.document;
-    if (!isCpf(document)) {
-      this.logger.error(`Skipped pix_key event ${event.event_id}: its resource has no valid document`);
-      return;
-    }
     const applied = await this.replica.apply(event.partner_id, {
       keyId: event.resource_id,
-      document,
+      document: event.resource.document,
       state: event.state,
       occurredAt: new Date(event.occurred_at),
     });

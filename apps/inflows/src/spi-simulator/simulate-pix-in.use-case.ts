@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fail, ok, PixReceivedEvent, Reply, SimulatePixInCommand, SimulatePixInResult, Topics } from '@partner/contracts';
+import { fail, ok, PixReceivedEvent, RequestReply, SimulatePixInCommand, Topics } from '@partner/contracts';
 import { outboxMessage, UnitOfWork } from '@partner/kafka';
 import { newEndToEndId } from './end-to-end-id';
 import { completeSender } from './sender-details';
@@ -20,7 +20,7 @@ export class SimulatePixInUseCase {
     private readonly payments: SpiPaymentRepository,
   ) {}
 
-  async execute(command: SimulatePixInCommand): Promise<Reply<SimulatePixInResult>> {
+  async execute(command: SimulatePixInCommand): Promise<RequestReply<typeof Topics.InflowsSimulatePixIn>> {
     const { partner_id: partnerId, document } = command;
     const method = command.method ?? 'manual';
     const sentAt = new Date();
@@ -38,8 +38,7 @@ export class SimulatePixInUseCase {
     // A refusal writes nothing and emits nothing, so its transaction commits empty and wakes no relay.
     const outcome = await this.unitOfWork.run(async (tx) => {
       const sent = await this.payments.send(tx, partnerId, payment);
-      // Keyed by end-to-end id: all that concerns one payment stays on one partition.
-      if (sent === 'sent') tx.emit(outboxMessage(Topics.SpiPixReceived, payment.end_to_end_id, { partner_id: partnerId, ...payment }));
+      if (sent === 'sent') tx.emit(outboxMessage(Topics.SpiPixReceived, { partner_id: partnerId, ...payment }));
       return sent;
     });
     if (outcome === 'user_not_found') return fail('user_not_found', `no user with document ${document}`);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ok, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
+import { ok, RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
 import { UserRepository } from './user.repository';
 
 /** Makes a user of a partner known here: they may receive Pix from now on. Idempotent. */
@@ -7,7 +7,7 @@ import { UserRepository } from './user.repository';
 export class UpsertUserUseCase {
   constructor(private readonly users: UserRepository) {}
 
-  async execute(command: UpsertUserCommand): Promise<Reply<UpsertUserResult>> {
+  async execute(command: UpsertUserCommand): Promise<RequestReply<typeof Topics.InflowsUpsertUser>> {
     const { created, createdAt } = await this.users.upsert(command.partner_id, command.document);
     return ok({ created, created_at: createdAt.toISOString() });
   }

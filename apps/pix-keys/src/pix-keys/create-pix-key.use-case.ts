@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CreatePixKeyCommand, PixKeyStatusResult, Reply } from '@partner/contracts';
+import { CreatePixKeyCommand, RequestReply, Topics } from '@partner/contracts';
 import { Rejected } from './idempotency';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { stateChanged } from './pix-key-event';
@@ -20,7 +20,7 @@ export class CreatePixKeyUseCase {
     private readonly pixKeys: PixKeyRepository,
   ) {}
 
-  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: CreatePixKeyCommand): Promise<Reply<PixKeyStatusResult>> {
+  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: CreatePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
     return this.idempotent.run({ partnerId, idempotencyKey, operation: 'create', document }, async (tx, claim) => {
       const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID());
       if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${document}`);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DeletePixKeyCommand, PixKeyStatusResult, Reply } from '@partner/contracts';
+import { DeletePixKeyCommand, RequestReply, Topics } from '@partner/contracts';
 import { Rejected, Superseded } from './idempotency';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { stateChanged } from './pix-key-event';
@@ -24,7 +24,7 @@ export class DeletePixKeyUseCase {
     private readonly pixKeys: PixKeyRepository,
   ) {}
 
-  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand): Promise<Reply<PixKeyStatusResult>> {
+  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
     return this.idempotent.run({ partnerId, idempotencyKey, operation: 'delete', document }, async (tx, claim) => {
       const outcome = await this.pixKeys.requestDeletionClaimed(tx, partnerId, document, claim, new Date());
       if (outcome === 'not_found') throw new Rejected('not_found', `no Pix key for document ${document}`);

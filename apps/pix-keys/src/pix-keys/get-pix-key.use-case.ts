@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fail, GetPixKeyQuery, GetPixKeyResult, ok, Reply } from '@partner/contracts';
+import { fail, GetPixKeyQuery, GetPixKeyResult, ok, RequestReply, Topics } from '@partner/contracts';
 import { toSnapshot } from './pix-key-event';
 import { PixKey, PixKeyRepository } from './pix-key.repository';
 
@@ -18,7 +18,7 @@ export function toView(k: PixKey): GetPixKeyResult {
 export class GetPixKeyUseCase {
   constructor(private readonly pixKeys: PixKeyRepository) {}
 
-  async execute(query: GetPixKeyQuery): Promise<Reply<GetPixKeyResult>> {
+  async execute(query: GetPixKeyQuery): Promise<RequestReply<typeof Topics.PixKeysGet>> {
     const key = await this.pixKeys.findCurrent(query.partner_id, query.document);
     return key ? ok(toView(key)) : fail('not_found', `no Pix key for document ${query.document}`);
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fail, ok, PixKeyStatusResult, Reply } from '@partner/contracts';
+import { ErrorCode, fail, ok, PixKeyStatusResult, Reply } from '@partner/contracts';
 import { IdempotencyRecord, PixKeyOperation } from './idempotency-record.repository';
 
 /**
@@ -11,7 +11,7 @@ export function fingerprintOf(operation: PixKeyOperation, document: string): str
 }
 
 /** The answer to a retried key: the first answer again, or a refusal when the request is another one. */
-export function replayOf(previous: IdempotencyRecord, fingerprint: string): Reply<PixKeyStatusResult> {
+export function replayOf(previous: IdempotencyRecord, fingerprint: string): Reply<PixKeyStatusResult, 'idempotency_key_reused'> {
   if (previous.fingerprint !== fingerprint) {
     return fail('idempotency_key_reused', 'idempotency_key was already used with a different request', 'idempotency_key');
   }
@@ -20,7 +20,7 @@ export function replayOf(previous: IdempotencyRecord, fingerprint: string): Repl
 
 /** A domain refusal raised inside a transaction so that it rolls back (the key stays unbound), then answered. */
 export class Rejected extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: ErrorCode, message: string) {
     super(message);
   }
 }

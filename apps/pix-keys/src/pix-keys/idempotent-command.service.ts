@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fail, ok, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
+import { ErrorCode, fail, ok, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
 import { Transaction, UnitOfWork } from '@partner/kafka';
 import { fingerprintOf, Rejected, replayOf, Superseded } from './idempotency';
 import { IdempotencyRecordRepository, PixKeyOperation } from './idempotency-record.repository';
@@ -35,7 +35,11 @@ export class IdempotentCommandService {
     private readonly idempotency: IdempotencyRecordRepository,
   ) {}
 
-  async run(command: PixKeyCommandClaim, act: (tx: Transaction, claim: Claim) => Promise<PixKeyCommandOutcome>): Promise<Reply<PixKeyStatusResult>> {
+  /** `C`: the refusals of the calling command's topic (inferred from its return type); its `Rejected`s must be among them. */
+  async run<C extends ErrorCode>(
+    command: PixKeyCommandClaim,
+    act: (tx: Transaction, claim: Claim) => Promise<PixKeyCommandOutcome>,
+  ): Promise<Reply<PixKeyStatusResult, C | 'idempotency_key_reused'>> {
     const claim: Claim = { idempotencyKey: command.idempotencyKey, fingerprint: fingerprintOf(command.operation, command.document) };
     for (let attempt = 1; ; attempt++) {
       try {
@@ -43,7 +47,7 @@ export class IdempotentCommandService {
         if ('answer' in outcome) return ok({ status: outcome.answer });
         return replayOf(outcome.taken ?? (await this.committed(command)), claim.fingerprint);
       } catch (error) {
-        if (error instanceof Rejected) return fail(error.code, error.message);
+        if (error instanceof Rejected) return fail(error.code as C, error.message);
         if (error instanceof Superseded && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }

@@ -19,10 +19,7 @@ export function toSnapshot(k: PixKey): PixKeySnapshot {
   };
 }
 
-/**
- * The outbox row reporting that `k` reached its current state. Keyed by the user rather than the key,
- * so that every key of one user (a canceled one, then its successor) reaches the feed in order.
- */
+/** The outbox row reporting that `k` reached its current state (its contract keys it by user, not by key). */
 export function stateChanged(k: PixKey) {
   const event: PixKeyStateChangedEvent = {
     event_id: randomUUID(),
@@ -33,5 +30,5 @@ export function stateChanged(k: PixKey) {
     occurred_at: k.updatedAt.toISOString(),
     resource: toSnapshot(k),
   };
-  return outboxMessage(Topics.PixKeyStateChanged, `pix_key:${k.partnerId}:${k.document}`, event);
+  return outboxMessage(Topics.PixKeyStateChanged, event);
 }

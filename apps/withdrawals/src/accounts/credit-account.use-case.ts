@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, ok, Reply, Topics } from '@partner/contracts';
+import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, ok, RequestReply, Topics } from '@partner/contracts';
 import { outboxMessage, UnitOfWork } from '@partner/kafka';
 import { AccountRepository, Balance, NewCredit } from './account.repository';
 
@@ -16,7 +16,7 @@ const result = (balance: Balance, replayed: boolean): CreditAccountResult => ({
   replayed,
 });
 
-/** The outbox row announcing an applied credit; keyed by account so one account's credits stay in order. */
+/** The outbox row announcing an applied credit (its contract keys it by account). */
 function accountCredited(credit: NewCredit, after: Balance, at: Date) {
   const event: AccountCreditedEvent = {
     partner_id: credit.partnerId,
@@ -27,7 +27,7 @@ function accountCredited(credit: NewCredit, after: Balance, at: Date) {
     available_usdt_micros: Number(after.availableMicros),
     credited_at: at.toISOString(),
   };
-  return outboxMessage(Topics.AccountCredited, `account:${credit.partnerId}:${credit.document}`, event);
+  return outboxMessage(Topics.AccountCredited, event);
 }
 
 /**
@@ -43,7 +43,7 @@ export class CreditAccountUseCase {
     private readonly accounts: AccountRepository,
   ) {}
 
-  async execute(command: CreditAccountCommand): Promise<Reply<CreditAccountResult>> {
+  async execute(command: CreditAccountCommand): Promise<RequestReply<typeof Topics.WithdrawalsCreditAccount>> {
     const credit: NewCredit = {
       partnerId: command.partner_id,
       idempotencyKey: command.idempotency_key,
@@ -53,7 +53,7 @@ export class CreditAccountUseCase {
     };
     const now = new Date();
     try {
-      return await this.unitOfWork.run(async (tx): Promise<Reply<CreditAccountResult>> => {
+      return await this.unitOfWork.run(async (tx): Promise<RequestReply<typeof Topics.WithdrawalsCreditAccount>> => {
         const outcome = await this.accounts.credit(tx, credit, now);
         if (outcome === 'user_not_found') throw new UserNotFound();
         if ('applied' in outcome) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ok, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
+import { ok, RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
 import { AccountRepository } from './account.repository';
 
 /** Makes a user of a partner known here: opens their USDT account with a zero balance unless it exists. Idempotent. */
@@ -7,7 +7,7 @@ import { AccountRepository } from './account.repository';
 export class UpsertUserUseCase {
   constructor(private readonly accounts: AccountRepository) {}
 
-  async execute(command: UpsertUserCommand): Promise<Reply<UpsertUserResult>> {
+  async execute(command: UpsertUserCommand): Promise<RequestReply<typeof Topics.WithdrawalsUpsertUser>> {
     const { created, createdAt } = await this.accounts.open(command.partner_id, command.document, new Date());
     return ok({ created, created_at: createdAt.toISOString() });
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { CreateWithdrawalCommand, CreateWithdrawalResult, fail, ok, Reply } from '@partner/contracts';
+import { CreateWithdrawalCommand, fail, ok, RequestReply, Topics } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { normalEvmAddress } from '@partner/validation';
 import { feeFor } from './fee-schedule';
@@ -33,7 +33,7 @@ export class CreateWithdrawalUseCase {
     private readonly withdrawals: WithdrawalRepository,
   ) {}
 
-  async execute(command: CreateWithdrawalCommand): Promise<Reply<CreateWithdrawalResult>> {
+  async execute(command: CreateWithdrawalCommand): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
     const fingerprint = fingerprintOf(command);
     const feeMicros = feeFor(command.network, command.fee_choice);
     const amountMicros = BigInt(command.usdtmicros);
@@ -62,7 +62,7 @@ export class CreateWithdrawalUseCase {
     return this.replay(winner, fingerprint);
   }
 
-  private replay(previous: Withdrawal, fingerprint: string): Reply<CreateWithdrawalResult> {
+  private replay(previous: Withdrawal, fingerprint: string): RequestReply<typeof Topics.WithdrawalsCreate> {
     if (previous.fingerprint !== fingerprint) {
       return fail('idempotency_key_reused', 'idempotency_key was already used with a different request', 'idempotency_key');
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fail, GetWithdrawalQuery, GetWithdrawalResult, ok, Reply } from '@partner/contracts';
+import { fail, GetWithdrawalQuery, GetWithdrawalResult, ok, RequestReply, Topics } from '@partner/contracts';
 import { toSnapshot } from './withdrawal-event';
 import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
 
@@ -17,7 +17,7 @@ export function toView(w: Withdrawal): GetWithdrawalResult {
 export class GetWithdrawalUseCase {
   constructor(private readonly withdrawals: WithdrawalRepository) {}
 
-  async execute(query: GetWithdrawalQuery): Promise<Reply<GetWithdrawalResult>> {
+  async execute(query: GetWithdrawalQuery): Promise<RequestReply<typeof Topics.WithdrawalsGet>> {
     const withdrawal = await this.withdrawals.findById(query.partner_id, query.id);
     return withdrawal ? ok(toView(withdrawal)) : fail('not_found', `no withdrawal ${query.id}`);
   }

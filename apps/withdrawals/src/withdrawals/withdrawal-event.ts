@@ -24,7 +24,7 @@ export function toSnapshot(w: Withdrawal): UsdtWithdrawalSnapshot {
   };
 }
 
-/** The outbox row reporting that `w` reached its current state; keyed by withdrawal so its events stay in order. */
+/** The outbox row reporting that `w` reached its current state (its contract keys it by withdrawal). */
 export function stateChanged(w: Withdrawal) {
   const event: WithdrawalStateChangedEvent = {
     event_id: randomUUID(),
@@ -35,5 +35,5 @@ export function stateChanged(w: Withdrawal) {
     occurred_at: w.updatedAt.toISOString(),
     resource: toSnapshot(w),
   };
-  return outboxMessage(Topics.WithdrawalStateChanged, `usdt_withdrawal:${w.id}`, event);
+  return outboxMessage(Topics.WithdrawalStateChanged, event);
 }

@@ -15,6 +15,7 @@ import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-ke
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
 import { GetPixKeyQuery, GetPixKeyResult } from './pix-keys/get-pix-key/get-pix-key.query';
+import type { ErrorCode } from './error-codes';
 import { Reply } from './reply';
 import { ServiceName } from './services.catalogue';
 import { Topics } from './topics';
@@ -26,35 +27,61 @@ import { AccountCreditedEvent } from './withdrawals/account-credited/account-cre
 import { GetWithdrawalQuery, GetWithdrawalResult } from './withdrawals/get-withdrawal/get-withdrawal.query';
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 
-/** A request-reply topic: the payload class (validated on both sides) and, as a phantom type, its reply. */
-export interface RequestContract<P extends object, R> {
+/**
+ * A request-reply topic: the payload class (validated on both sides), its partition key and, as phantom
+ * types, its reply and the error codes that reply may carry.
+ */
+export interface RequestContract<P extends object, R, C extends ErrorCode> {
   readonly payload: ClassConstructor<P>;
-  readonly reply?: Reply<R>;
+  /**
+   * The Kafka key of a request: requests with the same key land on one partition and are handled in
+   * turn (ordering depends on it). Absent: unkeyed, so reads spread over partitions and run side by side.
+   */
+  readonly key?: (payload: P) => string;
+  readonly reply?: Reply<R, C>;
 }
-const request = <P extends object, R>(payload: ClassConstructor<P>): RequestContract<P, R> => ({ payload });
+/** `C`: the codes of the topic's refusals; `invalid_request` (a payload that fails validation) is always one. */
+const request = <P extends object, R, C extends ErrorCode = never>(
+  payload: ClassConstructor<P>,
+  key?: (payload: P) => string,
+): RequestContract<P, R, C | 'invalid_request'> => (key ? { payload, key } : { payload });
+
+/** One user's commands (and balance reads) in turn: keyed by partner and CPF. */
+const byUser = (p: { partner_id: string; document: string }): string => `${p.partner_id}:${p.document}`;
+/** One partner's feed acknowledgements in turn. */
+const byPartner = (p: { partner_id: string }): string => p.partner_id;
 
 export const requestContracts = {
-  [Topics.WithdrawalsCreate]: request<CreateWithdrawalCommand, CreateWithdrawalResult>(CreateWithdrawalCommand),
-  [Topics.WithdrawalsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),
-  [Topics.WithdrawalsCreditAccount]: request<CreditAccountCommand, CreditAccountResult>(CreditAccountCommand),
-  [Topics.WithdrawalsGetBalance]: request<GetBalanceQuery, AccountBalance>(GetBalanceQuery),
-  [Topics.WithdrawalsGet]: request<GetWithdrawalQuery, GetWithdrawalResult>(GetWithdrawalQuery),
+  /** Keyed by partner and idempotency key, so duplicates land on one partition and are handled in turn. */
+  [Topics.WithdrawalsCreate]: request<CreateWithdrawalCommand, CreateWithdrawalResult, 'invalid_address' | 'invalid_amount' | 'invalid_fee' | 'user_not_found' | 'insufficient_funds' | 'idempotency_key_reused'>(
+    CreateWithdrawalCommand,
+    (p) => `${p.partner_id}:${p.idempotency_key}`,
+  ),
+  [Topics.WithdrawalsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
+  [Topics.WithdrawalsCreditAccount]: request<CreditAccountCommand, CreditAccountResult, 'user_not_found' | 'idempotency_key_reused' | 'invalid_amount'>(CreditAccountCommand, byUser),
+  [Topics.WithdrawalsGetBalance]: request<GetBalanceQuery, AccountBalance, 'user_not_found'>(GetBalanceQuery, byUser),
+  [Topics.WithdrawalsGet]: request<GetWithdrawalQuery, GetWithdrawalResult, 'not_found'>(GetWithdrawalQuery),
   [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
-  [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult>(MarkEventDeliveredCommand),
-  [Topics.EventsAck]: request<AckEventsCommand, AckEventsResult>(AckEventsCommand),
+  [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult, 'not_found'>(MarkEventDeliveredCommand, byPartner),
+  [Topics.EventsAck]: request<AckEventsCommand, AckEventsResult>(AckEventsCommand, byPartner),
   [Topics.EventsPing]: request<PingQuery, PingResult>(PingQuery),
-  [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult>(CreatePixKeyCommand),
-  [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult>(DeletePixKeyCommand),
-  [Topics.PixKeysGet]: request<GetPixKeyQuery, GetPixKeyResult>(GetPixKeyQuery),
-  [Topics.PixKeysUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),
+  /** Both key commands by user: every request about one user's key is handled in turn (the unique index still holds alone). */
+  [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult, 'invalid_document' | 'user_not_found' | 'already_exists' | 'idempotency_key_reused'>(CreatePixKeyCommand, byUser),
+  [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult, 'invalid_document' | 'not_found' | 'idempotency_key_reused'>(DeletePixKeyCommand, byUser),
+  [Topics.PixKeysGet]: request<GetPixKeyQuery, GetPixKeyResult, 'invalid_document' | 'not_found'>(GetPixKeyQuery),
+  [Topics.PixKeysUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
   [Topics.PixKeysPing]: request<PingQuery, PingResult>(PingQuery),
-  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommand, CreateBusinessCustomerResult>(CreateBusinessCustomerCommand),
-  [Topics.CustomersGet]: request<GetBusinessCustomerQuery, GetBusinessCustomerResult>(GetBusinessCustomerQuery),
+  /** Keyed by partner and CNPJ, so registrations of one CNPJ land on one partition and are handled in turn. */
+  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommand, CreateBusinessCustomerResult, 'invalid_cnpj' | 'invalid_phone' | 'invalid_owner' | 'already_exists'>(
+    CreateBusinessCustomerCommand,
+    (p) => `${p.partner_id}:${p.cnpj}`,
+  ),
+  [Topics.CustomersGet]: request<GetBusinessCustomerQuery, GetBusinessCustomerResult, 'not_found'>(GetBusinessCustomerQuery),
   [Topics.CustomersPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
-  [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand),
-  [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult>(SimulatePixInCommand),
+  [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
+  [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult, 'user_not_found' | 'pix_key_not_registered'>(SimulatePixInCommand, byUser),
   [Topics.InflowsPing]: request<PingQuery, PingResult>(PingQuery),
 } as const;
 
@@ -69,31 +96,64 @@ export const isDirectQueryTopic = (topic: string): topic is DirectQueryTopic => 
 /** The service that answers a direct query: its topic's domain prefix. */
 export const ownerOfQuery = (topic: DirectQueryTopic): ServiceName => topic.slice(0, topic.indexOf('.')) as ServiceName;
 
-/** Fire-and-forget event topics and the payload class each carries. */
+/** A fire-and-forget event topic: the payload class consumers validate, and the partition key of an event. */
+export interface EventContract<P extends object> {
+  readonly payload: ClassConstructor<P>;
+  /** The events of one key reach consumers in the order they were emitted (ordering depends on it). */
+  readonly key: (payload: P) => string;
+}
+const event = <P extends object>(payload: ClassConstructor<P>, key: (payload: P) => string): EventContract<P> => ({ payload, key });
+
+/** Fire-and-forget event topics: each one's payload class and key. */
 export const eventContracts = {
-  [Topics.WithdrawalStateChanged]: WithdrawalStateChangedEvent,
-  [Topics.AccountCredited]: AccountCreditedEvent,
-  [Topics.PixKeyStateChanged]: PixKeyStateChangedEvent,
-  [Topics.PixInStateChanged]: PixInStateChangedEvent,
-  [Topics.BusinessCustomerRegistered]: BusinessCustomerRegisteredEvent,
-  [Topics.SpiPixReceived]: PixReceivedEvent,
-  [Topics.GatewayApiKeyRevoked]: ApiKeyRevokedEvent,
+  /** By withdrawal, so its events stay in order. */
+  [Topics.WithdrawalStateChanged]: event(WithdrawalStateChangedEvent, (e) => `usdt_withdrawal:${e.resource.id}`),
+  /** By account, so one account's credits stay in order. */
+  [Topics.AccountCredited]: event(AccountCreditedEvent, (e) => `account:${e.partner_id}:${e.document}`),
+  /** By user rather than key, so every key of one user (a canceled one, then its successor) reaches the feed in order. */
+  [Topics.PixKeyStateChanged]: event(PixKeyStateChangedEvent, (e) => `pix_key:${e.partner_id}:${e.resource.document}`),
+  /** By inflow, so its events stay in order. */
+  [Topics.PixInStateChanged]: event(PixInStateChangedEvent, (e) => `pix_in:${e.resource_id}`),
+  /** By customer, like every event of one resource. */
+  [Topics.BusinessCustomerRegistered]: event(BusinessCustomerRegisteredEvent, (e) => `business_customer:${e.resource_id}`),
+  /** By end-to-end id: all that concerns one payment stays on one partition. */
+  [Topics.SpiPixReceived]: event(PixReceivedEvent, (e) => e.end_to_end_id),
+  [Topics.GatewayApiKeyRevoked]: event(ApiKeyRevokedEvent, (e) => e.key_id),
 } as const;
 
 export type RequestTopic = keyof typeof requestContracts;
 export type EventTopic = keyof typeof eventContracts;
 export type RequestPayload<T extends RequestTopic> =
-  (typeof requestContracts)[T] extends RequestContract<infer P, unknown> ? P : never;
+  (typeof requestContracts)[T] extends RequestContract<infer P, unknown, infer _C> ? P : never;
 export type RequestResult<T extends RequestTopic> =
-  (typeof requestContracts)[T] extends RequestContract<object, infer R> ? R : never;
-export type RequestReply<T extends RequestTopic> = Reply<RequestResult<T>>;
-export type EventPayload<T extends EventTopic> = InstanceType<(typeof eventContracts)[T]>;
+  (typeof requestContracts)[T] extends RequestContract<infer _P, infer R, infer _C> ? R : never;
+/** The error codes a topic's handler may answer: a handler answering another one does not compile. */
+export type RequestErrorCode<T extends RequestTopic> =
+  (typeof requestContracts)[T] extends RequestContract<infer _P, unknown, infer C> ? C : never;
+export type RequestReply<T extends RequestTopic> = Reply<RequestResult<T>, RequestErrorCode<T>>;
+export type EventPayload<T extends EventTopic> = (typeof eventContracts)[T] extends EventContract<infer P> ? P : never;
+
+// The maps seen per topic, so that a generic topic indexes its own key function (TypeScript's
+// "correlated union" pattern): assigning the maps here checks each contract against its topic.
+const requestKeys: { readonly [T in RequestTopic]: { readonly key?: (payload: RequestPayload<T>) => string } } = requestContracts;
+const eventKeys: { readonly [T in EventTopic]: { readonly key: (payload: EventPayload<T>) => string } } = eventContracts;
+
+/** The Kafka key of a request, from its contract; null for a request that needs no order (a read). */
+export function requestKeyOf<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): string | null {
+  const key = requestKeys[topic].key;
+  return key ? key(payload) : null;
+}
+
+/** The Kafka key of an event, from its contract. */
+export function eventKeyOf<T extends EventTopic>(topic: T, payload: EventPayload<T>): string {
+  return eventKeys[topic].key(payload);
+}
 
 /** The class that validates a topic's payload, whichever kind of topic it is. */
 export function payloadClassOf(topic: RequestTopic | EventTopic): ClassConstructor<object> {
   return topic in requestContracts
     ? requestContracts[topic as RequestTopic].payload
-    : eventContracts[topic as EventTopic];
+    : eventContracts[topic as EventTopic].payload;
 }
 
 export const requestTopics = Object.keys(requestContracts) as RequestTopic[];

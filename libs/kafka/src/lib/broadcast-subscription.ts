@@ -38,7 +38,7 @@ export class BroadcastSubscription<T extends EventTopic> {
 
   async start(): Promise<void> {
     const { topic, handle } = this.options;
-    const payloadClass: ClassConstructor<object> = eventContracts[topic];
+    const payloadClass: ClassConstructor<object> = eventContracts[topic].payload;
     const kafka = createKafka(this.options.connection);
     const ends = await endsOf(kafka, topic);
     const consumer = kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS });

@@ -48,7 +48,7 @@ export function HandleRequest<T extends RequestTopic>(topic: T) {
 export function HandleEvent<T extends EventTopic>(topic: T) {
   return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<EventHandler<T>>) => {
     const original = descriptor.value as (...args: unknown[]) => Promise<void>;
-    const payloadClass: ClassConstructor<object> = eventContracts[topic];
+    const payloadClass: ClassConstructor<object> = eventContracts[topic].payload;
     descriptor.value = async function (this: unknown, data: unknown, ...rest: unknown[]) {
       const checked = validateContract(payloadClass, data);
       if (!checked.ok) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Consumer, Kafka, Producer } from 'kafkajs';
-import { EventPayload, EventTopic, RequestPayload, RequestReply, RequestTopic, ServiceName } from '@partner/contracts';
+import { EventPayload, EventTopic, requestKeyOf, RequestPayload, RequestReply, RequestTopic, ServiceName } from '@partner/contracts';
 import { CONSUMER_TIMINGS, createKafka, KafkaConnection, PRODUCER_PARTITIONER, retried, runJoined } from './kafka-client';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
@@ -70,7 +70,7 @@ export class RequestReplyChannel {
     private readonly timeoutMs: number,
   ) {}
 
-  request(topic: string, payload: unknown, key?: string, context?: RequestContext): Promise<unknown> {
+  request(topic: string, payload: unknown, key?: string | null, context?: RequestContext): Promise<unknown> {
     const correlationId = `${this.prefix}-${(this.counter++).toString(36)}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.settle(correlationId, new ServiceUnavailableError(topic)), this.timeoutMs);
@@ -252,17 +252,21 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Sends a command or query and waits for its reply; `key` keeps one resource's requests in order. The
-   * current request context (docs/architecture.md: "Request context") goes with it in headers.
+   * Sends a command or query and waits for its reply. Its key comes from the topic's contract, which keeps
+   * one resource's commands in order (a read has none). The current request context
+   * (docs/architecture.md: "Request context") goes with it in headers.
    */
-  async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>, key?: string): Promise<RequestReply<T>> {
+  async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     const context = RequestContexts.current();
     if (this.direct?.serves(topic)) return (await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context))) as RequestReply<T>;
     if (!this.channel) throw new ServiceUnavailableError(topic, 'this process does not send requests');
-    return (await this.channel.request(topic, payload, key, context)) as RequestReply<T>;
+    return (await this.channel.request(topic, payload, requestKeyOf(topic, payload), context)) as RequestReply<T>;
   }
 
-  /** Publishes events, all or nothing per call, in the given order within each key. */
+  /**
+   * Publishes events, all or nothing per call, in the given order within each key. Only the outbox relay
+   * calls it: events leave a service through its outbox, in the transaction of the change they report.
+   */
   async publishBatch(messages: Array<{ topic: EventTopic; key: string; payload: EventPayload<EventTopic>; headers?: Record<string, string> }>): Promise<void> {
     const byTopic = new Map<string, Array<{ key: string; value: string; headers?: Record<string, string> }>>();
     for (const m of messages) {
@@ -275,10 +279,5 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       acks: -1,
       topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
     });
-  }
-
-  /** Publishes one event; typed so that the payload must be the topic's. */
-  async publish<T extends EventTopic>(topic: T, key: string, payload: EventPayload<T>): Promise<void> {
-    await this.publishBatch([{ topic, key, payload }]);
   }
 }

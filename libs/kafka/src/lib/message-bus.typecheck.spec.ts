@@ -13,7 +13,7 @@ describe('topic-to-payload typing', () => {
       // @ts-expect-error event topics are not request topics
       void bus.request(Topics.WithdrawalStateChanged, {} as never);
       // @ts-expect-error an outbox row must carry the topic's event payload
-      outboxMessage(Topics.WithdrawalStateChanged, 'k', { sent_at: 'x' });
+      outboxMessage(Topics.WithdrawalStateChanged, { sent_at: 'x' });
     };
     expect(typeof typed).toBe('function');
   });

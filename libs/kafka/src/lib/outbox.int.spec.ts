@@ -59,12 +59,13 @@ async function insertRows(partnerId: string, keys: string[], count: number): Pro
   const rows: Row[] = [];
   for (let i = 0; i < count; i++) {
     const key = keys[i % keys.length];
-    const message = outboxMessage(TOPIC, key, stateChanged(partnerId, key, i < keys.length ? 'created' : 'sent'));
+    // The contract keys a withdrawal's event by its id: usdt_withdrawal:<key>.
+    const message = outboxMessage(TOPIC, stateChanged(partnerId, key, i < keys.length ? 'created' : 'sent'));
     const { rows: inserted } = await pool.query<{ id: string }>(
       `INSERT INTO ${table} (topic, key, payload) VALUES ($1, $2, $3) RETURNING id`,
       [message.topic, message.key, JSON.stringify(message.payload)],
     );
-    rows.push({ id: inserted[0].id, key, eventId: message.payload.event_id });
+    rows.push({ id: inserted[0].id, key: message.key, eventId: message.payload.event_id });
   }
   return rows;
 }
@@ -194,8 +195,8 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     const caused = stateChanged(partnerId, '401', 'created');
     const moved = stateChanged(partnerId, '401', 'sent');
 
-    await RequestContexts.run({ requestId: 'abc-123', partnerId }, () => work.run(async (tx) => tx.emit(outboxMessage(TOPIC, '401', caused))));
-    await work.run(async (tx) => tx.emit(outboxMessage(TOPIC, '401', moved)));
+    await RequestContexts.run({ requestId: 'abc-123', partnerId }, () => work.run(async (tx) => tx.emit(outboxMessage(TOPIC, caused))));
+    await work.run(async (tx) => tx.emit(outboxMessage(TOPIC, moved)));
     await newRelay(pool, 500).drain();
 
     await consumeEverythingPublished();

@@ -1,5 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Equals, IsIn } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Equals, IsIn, IsInt, IsString, IsUUID, ValidateNested } from 'class-validator';
+import { IsCpf } from '@partner/validation';
+import { Nullable } from '../../feed/nullable.validator';
 import { FeedEvent } from '../../feed/feed-event.event';
 
 /**
@@ -13,27 +16,35 @@ export type PixKeyState = (typeof PIX_KEY_STATES)[number];
 /** The key as partners see it inside a pix_key event. */
 export class PixKeySnapshot {
   @ApiProperty({ format: 'uuid', description: "The key's id (the event's resource_id)" })
+  @IsUUID()
   id!: string;
 
   @ApiProperty({ description: 'The Pix key: the CPF itself', example: '52998224725' })
+  @IsString()
   key!: string;
 
   @ApiProperty({ enum: ['cpf'] })
+  @Equals('cpf')
   key_type!: 'cpf';
 
   @ApiProperty({ description: "The user's CPF", example: '52998224725' })
+  @IsCpf()
   document!: string;
 
   @ApiProperty({ enum: PIX_KEY_STATES })
+  @IsIn(PIX_KEY_STATES)
   state!: PixKeyState;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why a failed registration failed (dict_rejected)', example: null })
+  @Nullable() @IsString()
   failure_reason!: string | null;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  @IsInt()
   created_at!: number;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  @IsInt()
   last_updated_at!: number;
 }
 
@@ -43,4 +54,7 @@ export class PixKeyStateChangedEvent extends FeedEvent<PixKeySnapshot> {
 
   @IsIn(PIX_KEY_STATES)
   override state!: PixKeyState;
+
+  @ValidateNested() @Type(() => PixKeySnapshot)
+  override resource!: PixKeySnapshot;
 }

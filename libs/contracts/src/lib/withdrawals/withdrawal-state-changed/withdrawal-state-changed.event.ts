@@ -1,47 +1,63 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Equals, IsIn } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Equals, IsIn, IsInt, IsString, ValidateNested } from 'class-validator';
+import { IsCpf } from '@partner/validation';
+import { Nullable } from '../../feed/nullable.validator';
 import { FeedEvent } from '../../feed/feed-event.event';
 import { FEE_CHOICES, FeeChoice, Network, NETWORKS, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
 
 /** The withdrawal as partners see it inside a usdt_withdrawal event (also its schema in the OpenAPI document). */
 export class UsdtWithdrawalSnapshot {
   @ApiProperty({ type: 'integer', description: "The withdrawal's id (the `id` of its creation answer)", example: 1 })
+  @IsInt()
   id!: number;
 
   @ApiProperty({ description: "The user's CPF", example: '52998224725' })
+  @IsCpf()
   document!: string;
 
   @ApiProperty({ format: 'uuid' })
+  @IsString()
   idempotency_key!: string;
 
   @ApiProperty({ example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' })
+  @IsString()
   address!: string;
 
   @ApiProperty({ enum: NETWORKS })
+  @IsIn(NETWORKS)
   network!: Network;
 
   @ApiProperty({ enum: FEE_CHOICES })
+  @IsIn(FEE_CHOICES)
   fee_choice!: FeeChoice;
 
   @ApiProperty({ type: 'integer', description: 'Amount in USDT micros', example: 1_000_000 })
+  @IsInt()
   usdtmicros!: number;
 
   @ApiProperty({ type: 'integer', description: 'Network fee in USDT micros, held with the amount and charged on settlement', example: 50_000 })
+  @IsInt()
   fee_micros!: number;
 
   @ApiProperty({ enum: WITHDRAWAL_STATES })
+  @IsIn(WITHDRAWAL_STATES)
   state!: WithdrawalState;
 
   @ApiProperty({ type: String, nullable: true, description: 'Set once sent', example: null })
+  @Nullable() @IsString()
   tx_hash!: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why a failed withdrawal failed (e.g. transfer_reverted)', example: null })
+  @Nullable() @IsString()
   failure_reason!: string | null;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  @IsInt()
   created_at!: number;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds' })
+  @IsInt()
   last_updated_at!: number;
 }
 
@@ -51,4 +67,7 @@ export class WithdrawalStateChangedEvent extends FeedEvent<UsdtWithdrawalSnapsho
 
   @IsIn(WITHDRAWAL_STATES)
   override state!: WithdrawalState;
+
+  @ValidateNested() @Type(() => UsdtWithdrawalSnapshot)
+  override resource!: UsdtWithdrawalSnapshot;
 }
