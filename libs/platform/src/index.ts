@@ -5,3 +5,4 @@ export * from './lib/prisma-adapter';
 export * from './lib/metrics.module';
 export * from './lib/micro-batcher';
 export * from './lib/mask-identifiers';
+export * from './lib/partner-users';

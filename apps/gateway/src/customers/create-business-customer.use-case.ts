@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreateBusinessCustomerRequest, CreateBusinessCustomerResult, Topics } from '@partner/contracts';
+import { CreateBusinessCustomerRequest, CreateBusinessCustomerResult, PartnerId, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
@@ -8,7 +8,7 @@ export class CreateBusinessCustomerUseCase {
   constructor(private readonly bus: MessageBus) {}
 
   /** Keyed by partner and CNPJ, so registrations of one CNPJ land on one partition and are handled in turn. */
-  async execute(partnerId: string, request: CreateBusinessCustomerRequest): Promise<CreateBusinessCustomerResult> {
+  async execute(partnerId: PartnerId, request: CreateBusinessCustomerRequest): Promise<CreateBusinessCustomerResult> {
     const command = { ...request, partner_id: partnerId };
     return unwrap(await this.bus.request(Topics.CustomersCreateBusiness, command, `${partnerId}:${request.cnpj}`));
   }

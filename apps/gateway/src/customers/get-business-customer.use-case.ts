@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GetBusinessCustomerResult, Topics } from '@partner/contracts';
+import { GetBusinessCustomerResult, PartnerId, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
@@ -7,7 +7,7 @@ import { unwrap } from '../http/unwrap-reply';
 export class GetBusinessCustomerUseCase {
   constructor(private readonly bus: MessageBus) {}
 
-  async execute(partnerId: string, id: string): Promise<GetBusinessCustomerResult> {
+  async execute(partnerId: PartnerId, id: string): Promise<GetBusinessCustomerResult> {
     // A read needs no order: unkeyed, reads spread over partitions and run side by side.
     return unwrap(await this.bus.request(Topics.CustomersGet, { partner_id: partnerId, id }));
   }

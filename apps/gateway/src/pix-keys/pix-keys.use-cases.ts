@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreatePixKeyRequest, DeletePixKeyRequest, GetPixKeyResult, PixKeyStatusResult, Topics } from '@partner/contracts';
+import { CreatePixKeyRequest, DeletePixKeyRequest, GetPixKeyResult, PartnerId, PixKeyStatusResult, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
@@ -7,13 +7,13 @@ import { unwrap } from '../http/unwrap-reply';
  * Both commands are keyed by partner and CPF: every request about one user's key lands on one partition
  * and is handled in turn (the service's unique index still guarantees one active key on its own).
  */
-const keyOf = (partnerId: string, document: string) => `${partnerId}:${document}`;
+const keyOf = (partnerId: PartnerId, document: string) => `${partnerId}:${document}`;
 
 @Injectable()
 export class CreatePixKeyUseCase {
   constructor(private readonly bus: MessageBus) {}
 
-  async execute(partnerId: string, request: CreatePixKeyRequest): Promise<PixKeyStatusResult> {
+  async execute(partnerId: PartnerId, request: CreatePixKeyRequest): Promise<PixKeyStatusResult> {
     const command = { ...request, partner_id: partnerId };
     return unwrap(await this.bus.request(Topics.PixKeysCreate, command, keyOf(partnerId, request.document)));
   }
@@ -23,7 +23,7 @@ export class CreatePixKeyUseCase {
 export class DeletePixKeyUseCase {
   constructor(private readonly bus: MessageBus) {}
 
-  async execute(partnerId: string, document: string, request: DeletePixKeyRequest): Promise<PixKeyStatusResult> {
+  async execute(partnerId: PartnerId, document: string, request: DeletePixKeyRequest): Promise<PixKeyStatusResult> {
     const command = { ...request, document, partner_id: partnerId };
     return unwrap(await this.bus.request(Topics.PixKeysDelete, command, keyOf(partnerId, document)));
   }
@@ -33,7 +33,7 @@ export class DeletePixKeyUseCase {
 export class GetPixKeyUseCase {
   constructor(private readonly bus: MessageBus) {}
 
-  async execute(partnerId: string, document: string): Promise<GetPixKeyResult> {
+  async execute(partnerId: PartnerId, document: string): Promise<GetPixKeyResult> {
     // A read needs no order: unkeyed, reads spread over partitions and run side by side.
     return unwrap(await this.bus.request(Topics.PixKeysGet, { partner_id: partnerId, document }));
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreateUsdtWithdrawalRequest, CreateWithdrawalResult, Topics } from '@partner/contracts';
+import { CreateUsdtWithdrawalRequest, CreateWithdrawalResult, PartnerId, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
@@ -8,7 +8,7 @@ export class CreateWithdrawalUseCase {
   constructor(private readonly bus: MessageBus) {}
 
   /** Keyed by partner and idempotency key, so duplicates land on one partition and are handled in turn. */
-  async execute(partnerId: string, request: CreateUsdtWithdrawalRequest): Promise<CreateWithdrawalResult> {
+  async execute(partnerId: PartnerId, request: CreateUsdtWithdrawalRequest): Promise<CreateWithdrawalResult> {
     const command = { ...request, partner_id: partnerId };
     return unwrap(await this.bus.request(Topics.WithdrawalsCreate, command, `${partnerId}:${request.idempotency_key}`));
   }

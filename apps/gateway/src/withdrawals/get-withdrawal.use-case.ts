@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GetWithdrawalResult, Topics } from '@partner/contracts';
+import { GetWithdrawalResult, PartnerId, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
@@ -7,7 +7,7 @@ import { unwrap } from '../http/unwrap-reply';
 export class GetWithdrawalUseCase {
   constructor(private readonly bus: MessageBus) {}
 
-  async execute(partnerId: string, id: number): Promise<GetWithdrawalResult> {
+  async execute(partnerId: PartnerId, id: number): Promise<GetWithdrawalResult> {
     // A read needs no order: unkeyed, reads spread over partitions and run side by side.
     return unwrap(await this.bus.request(Topics.WithdrawalsGet, { partner_id: partnerId, id }));
   }
