@@ -32,6 +32,25 @@ const boundaries = (extraForTypes = []) => [
   },
 ];
 
+// PartnerId (libs/contracts/src/lib/tenancy/partner-id.ts) is a brand only authentication may put on an id.
+// Nothing casts to it (`as PartnerId`, `<PartnerId>`); its one minting function, authenticatedPartnerId,
+// may be imported only where an id is vouched for: the gateway's API-key authentication, the operator
+// routes' existence check of a path's partner, repositories parsing rows of their own partner-scoped
+// tables, and the testing fixtures (testPartnerId). Payload classes earn it at the Kafka boundary's validation.
+const partnerIdMessage = 'A PartnerId comes from authentication (authenticatedPartnerId in the allowed files, see eslint.config.mjs), a validated payload, a repository, or testPartnerId() in specs';
+const noPartnerIdCast = [
+  'error',
+  { selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='PartnerId']", message: partnerIdMessage },
+  { selector: "TSTypeAssertion > TSTypeReference.typeAnnotation[typeName.name='PartnerId']", message: partnerIdMessage },
+];
+const noPartnerIdMinting = ['error', { paths: [{ name: '@partner/contracts', importNames: ['authenticatedPartnerId'], message: partnerIdMessage }] }];
+const partnerIdMinters = [
+  'apps/gateway/src/auth/**/*.ts',
+  'apps/gateway/src/partners/known-partner.ts',
+  'apps/*/src/**/*.repository.ts',
+  'libs/testing/src/**/*.ts',
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -52,4 +71,8 @@ export default [
     files: ['**/*.spec.ts', '**/*.spec-support.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
   },
+  { files: ['**/*.ts'], rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': noPartnerIdMinting } },
+  { files: partnerIdMinters, rules: { 'no-restricted-imports': 'off' } },
+  // The brand's own definition is the one cast.
+  { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
 ];

@@ -1,10 +1,10 @@
 import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
-import { EventPayload, EventTopic, PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
+import { EventPayload, EventTopic, PartnerId, PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
 import { createKafka, ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule, PRODUCER_PARTITIONER } from '@partner/kafka';
 import { Producer } from 'kafkajs';
-import { newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
+import { newCpf, newUuid, pollUntil, requireEnv, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
@@ -65,7 +65,7 @@ beforeAll(async () => {
 
 afterAll(() => Promise.all([bus?.onApplicationShutdown(), service?.close(), producer?.disconnect()]), 30_000);
 
-function announcement(partnerId: string): PixReceivedEvent {
+function announcement(partnerId: PartnerId): PixReceivedEvent {
   const sender = completeSender({});
   const sentAt = new Date();
   return {
@@ -80,7 +80,7 @@ function announcement(partnerId: string): PixReceivedEvent {
   };
 }
 
-function keyEvent(partnerId: string, document: string, keyId: string, state: PixKeyState): PixKeyStateChangedEvent {
+function keyEvent(partnerId: PartnerId, document: string, keyId: string, state: PixKeyState): PixKeyStateChangedEvent {
   const now = new Date();
   const unix = Math.floor(now.getTime() / 1000);
   return {
@@ -103,8 +103,8 @@ async function processingEvents(partnerId: string): Promise<string[]> {
 }
 
 /** A user of a new partner, known to the service; retried until the fresh consumer groups answer. */
-async function newUser(): Promise<{ partnerId: string; document: string }> {
-  const partnerId = newUuid();
+async function newUser(): Promise<{ partnerId: PartnerId; document: string }> {
+  const partnerId = testPartnerId();
   const document = newCpf();
   await pollUntil(
     'the inflows service to store the user',
@@ -117,7 +117,7 @@ async function newUser(): Promise<{ partnerId: string; document: string }> {
 
 describe('inflows service over Kafka', () => {
   it('records a payment the network announces twice only once', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const payment = announcement(partnerId);
     const marker = announcement(partnerId);
 

@@ -6,3 +6,4 @@ export * from './lib/metrics.module';
 export * from './lib/micro-batcher';
 export * from './lib/mask-identifiers';
 export * from './lib/service.module';
+export * from './lib/partner-users';

@@ -1,8 +1,8 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
-import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand } from '@partner/contracts';
+import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { newUuid } from '@partner/testing';
+import { testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import type { Pool } from 'pg';
 import { CustomersConfig } from '../config/customers.config';
@@ -23,7 +23,7 @@ const create = new CreateBusinessCustomerUseCase(new UnitOfWork(prisma.pool, rel
 const notifier = new SendOwnerNotificationsUseCase(config, notifications);
 
 /** A command as the handler receives it: validated by the contract class, so nested values are instances. */
-function command(partnerId: string, overrides: Record<string, unknown> = {}): CreateBusinessCustomerCommand {
+function command(partnerId: PartnerId, overrides: Record<string, unknown> = {}): CreateBusinessCustomerCommand {
   const checked = validateContract(CreateBusinessCustomerCommand, {
     ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE),
     cnpj: generateCnpj({ version: 2 }),
@@ -66,7 +66,7 @@ afterAll(() => prisma.$disconnect());
 
 describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   it('stores the customer, its owner notifications and its registered event together', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const cmd = command(partnerId);
     const reply = await create.execute(cmd);
     expect(reply).toEqual({ ok: true, data: { id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) } });
@@ -106,7 +106,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('wakes the outbox relay once per registration, never for a refused one', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const cmd = command(partnerId);
     const before = relay.wakes;
     await create.execute(cmd);
@@ -116,7 +116,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('records one notification per owner per channel asked for, and none without config', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const both = idOf(await create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } })));
     expect((await notifications.findByCustomer(partnerId, both)).map((n) => [n.ownerIndex, n.channel, n.destination])).toEqual([
       [0, 'sms', '+5511987654321'],
@@ -136,7 +136,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('keeps free-form metadata as given and stores its external_id', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const metadata = { external_id: 'crm-42', tier: 'gold', tags: ['a', 'b'], nested: { n: 1, none: null } };
     const cmd = command(partnerId, { metadata });
     const id = idOf(await create.execute(cmd));
@@ -145,7 +145,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('refuses the same CNPJ twice for one partner with already_exists, writing nothing', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const first = command(partnerId);
     const id = idOf(await create.execute(first));
     const again = await create.execute(command(partnerId, { cnpj: first.cnpj, legal_name: 'Another Name Ltda' }));
@@ -160,7 +160,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('lets another partner register the same CNPJ', async () => {
-    const [a, b] = [newUuid(), newUuid()];
+    const [a, b] = [testPartnerId(), testPartnerId()];
     const cmd = command(a);
     const idA = idOf(await create.execute(cmd));
     const idB = idOf(await create.execute({ ...cmd, partner_id: b }));
@@ -171,7 +171,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('registers exactly one customer out of concurrent duplicates', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const cmd = command(partnerId);
     const replies = await Promise.all(Array.from({ length: 10 }, () => create.execute(cmd)));
     expect(replies.filter((r) => r.ok)).toHaveLength(1);
@@ -182,7 +182,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('leaves nothing behind when the event cannot be written: customer, notifications and event are one transaction', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers);
     const cmd = command(partnerId);
     await expect(broken.execute(cmd)).rejects.toThrow('outbox unavailable');
@@ -194,11 +194,11 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
 });
 
 describe('SendOwnerNotificationsUseCase: the simulated notifier (PostgreSQL)', () => {
-  const statuses = async (partnerId: string, customerId: string) =>
+  const statuses = async (partnerId: PartnerId, customerId: string) =>
     (await notifications.findByCustomer(partnerId, customerId)).map((n) => [n.status, n.sentAt !== null]);
 
   it('sends notifications once they are due, each exactly once', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const id = idOf(await create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } })));
 
     await notifier.execute(new Date()); // not due yet: the delay is 60 s here
@@ -214,7 +214,7 @@ describe('SendOwnerNotificationsUseCase: the simulated notifier (PostgreSQL)', (
   });
 
   it('claims each due notification once when several notifiers run at the same time', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const ids = await Promise.all(
       Array.from({ length: 5 }, () => create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } }))),
     );

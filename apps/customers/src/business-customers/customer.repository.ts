@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreateBusinessCustomerRequest } from '@partner/contracts';
+import { authenticatedPartnerId, CreateBusinessCustomerRequest, PartnerId } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
 import { NewOwnerNotification } from '../notifications/owner-notification.repository';
 import { PrismaService } from '../prisma/prisma.service';
@@ -9,7 +9,7 @@ export type BusinessCustomerBody = CreateBusinessCustomerRequest;
 
 export interface Customer {
   id: string;
-  partnerId: string;
+  partnerId: PartnerId;
   cnpj: string;
   legalName: string;
   externalId: string | null;
@@ -28,9 +28,10 @@ interface CustomerRow {
   created_at: Date;
 }
 
+/** A row parsed into the aggregate, field by field. Its partner id is one a PartnerId was stored as (every write takes one). */
 const toCustomer = (r: CustomerRow): Customer => ({
   id: r.id,
-  partnerId: r.partner_id,
+  partnerId: authenticatedPartnerId(r.partner_id),
   cnpj: r.cnpj,
   legalName: r.legal_name,
   externalId: r.external_id,
@@ -71,7 +72,7 @@ export class CustomerRepository {
    * Inserts the customer with the owner notifications its config asks for (see INSERT_WITH_NOTIFICATIONS);
    * null when the partner already has a customer with this CNPJ, even one registered concurrently.
    */
-  async create(tx: Transaction, partnerId: string, id: string, body: BusinessCustomerBody, notifications: NewOwnerNotification[]): Promise<Customer | null> {
+  async create(tx: Transaction, partnerId: PartnerId, id: string, body: BusinessCustomerBody, notifications: NewOwnerNotification[]): Promise<Customer | null> {
     const [row] = await tx.rows<CustomerRow>(INSERT_WITH_NOTIFICATIONS, [
       id,
       partnerId,
@@ -88,12 +89,12 @@ export class CustomerRepository {
   }
 
   /** The partner's customer `id`; null when the partner has none with that id (another partner's included). */
-  async findById(partnerId: string, id: string): Promise<Customer | null> {
+  async findById(partnerId: PartnerId, id: string): Promise<Customer | null> {
     const { rows } = await this.prisma.pool.query<CustomerRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
     return rows[0] ? toCustomer(rows[0]) : null;
   }
 
-  async findByCnpj(partnerId: string, cnpj: string): Promise<Customer | null> {
+  async findByCnpj(partnerId: PartnerId, cnpj: string): Promise<Customer | null> {
     const { rows } = await this.prisma.pool.query<CustomerRow>({ name: FIND_BY_CNPJ.name, text: FIND_BY_CNPJ.text, values: [partnerId, cnpj] });
     return rows[0] ? toCustomer(rows[0]) : null;
   }

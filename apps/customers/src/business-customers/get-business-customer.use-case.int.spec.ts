@@ -1,8 +1,8 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
-import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerCommand } from '@partner/contracts';
+import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { newUuid } from '@partner/testing';
+import { newUuid, testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import { CustomersConfig } from '../config/customers.config';
 import { PrismaService } from '../prisma/prisma.service';
@@ -17,7 +17,7 @@ const create = new CreateBusinessCustomerUseCase(new UnitOfWork(prisma.pool, { w
 const get = new GetBusinessCustomerUseCase(customers);
 
 /** Registers `body` (with a CNPJ of its own) for the partner, as the handler would after validating it. */
-async function register(partnerId: string, body: Record<string, unknown>): Promise<string> {
+async function register(partnerId: PartnerId, body: Record<string, unknown>): Promise<string> {
   const checked = validateContract(CreateBusinessCustomerCommand, { ...body, partner_id: partnerId });
   if (!checked.ok) throw new Error(`invalid test command: ${checked.error.message}`);
   const reply = await create.execute(checked.value);
@@ -31,7 +31,7 @@ afterAll(() => prisma.$disconnect());
 
 describe('GetBusinessCustomerUseCase (PostgreSQL)', () => {
   it('answers the body as the partner sent it, with its id and registration time in Unix seconds', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const body = exampleBody();
     const before = Math.floor(Date.now() / 1000);
     const id = await register(partnerId, body);
@@ -44,7 +44,7 @@ describe('GetBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it('leaves out what the partner left out and keeps what it sent as null', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const { metadata: _metadata, config: _config, ...body } = exampleBody();
     const sent = { ...body, trade_name: null };
     const id = await register(partnerId, sent);
@@ -55,10 +55,10 @@ describe('GetBusinessCustomerUseCase (PostgreSQL)', () => {
   });
 
   it("is not_found for an unknown id and for another partner's customer", async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const id = await register(partnerId, exampleBody());
     const notFound = { ok: false, error: { code: 'not_found', message: expect.any(String) } };
-    expect(await get.execute({ partner_id: newUuid(), id })).toEqual(notFound);
+    expect(await get.execute({ partner_id: testPartnerId(), id })).toEqual(notFound);
     expect(await get.execute({ partner_id: partnerId, id: newUuid() })).toEqual(notFound);
   });
 });

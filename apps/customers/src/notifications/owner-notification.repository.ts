@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
 import { statement } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -14,7 +15,7 @@ export interface NewOwnerNotification {
 
 export interface OwnerNotification {
   id: bigint;
-  partnerId: string;
+  partnerId: PartnerId;
   customerId: string;
   ownerIndex: number;
   channel: NotificationChannel;
@@ -39,9 +40,10 @@ interface OwnerNotificationRow {
   sent_at: Date | null;
 }
 
+/** A row parsed field by field. Its partner id is its customer's, stored as a PartnerId. */
 const toNotification = (r: OwnerNotificationRow): OwnerNotification => ({
   id: BigInt(r.id),
-  partnerId: r.partner_id,
+  partnerId: authenticatedPartnerId(r.partner_id),
   customerId: r.customer_id,
   ownerIndex: r.owner_index,
   channel: r.channel,
@@ -79,7 +81,7 @@ const MARK_DUE_SENT = statement(
 export class OwnerNotificationRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async findByCustomer(partnerId: string, customerId: string): Promise<OwnerNotification[]> {
+  async findByCustomer(partnerId: PartnerId, customerId: string): Promise<OwnerNotification[]> {
     const { rows } = await this.prisma.pool.query<OwnerNotificationRow>({ name: BY_CUSTOMER.name, text: BY_CUSTOMER.text, values: [partnerId, customerId] });
     return rows.map(toNotification);
   }
@@ -94,6 +96,6 @@ export class OwnerNotificationRepository {
       text: MARK_DUE_SENT.text,
       values: [before, limit],
     });
-    return rows.map((r) => ({ id: BigInt(r.id), partnerId: r.partner_id, customerId: r.customer_id, ownerIndex: r.owner_index, channel: r.channel }));
+    return rows.map((r) => ({ id: BigInt(r.id), partnerId: authenticatedPartnerId(r.partner_id), customerId: r.customer_id, ownerIndex: r.owner_index, channel: r.channel }));
   }
 }

@@ -1,5 +1,6 @@
+import { PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { EventsConfig } from '../config/events.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { AckEventsUseCase } from './ack-events.use-case';
@@ -13,7 +14,7 @@ const useCase = new AckEventsUseCase(feed);
 
 afterAll(() => prisma.onApplicationShutdown());
 
-async function store(partnerId: string, count: number): Promise<string[]> {
+async function store(partnerId: PartnerId, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const event = withdrawalStateChanged(partnerId);
@@ -24,7 +25,7 @@ async function store(partnerId: string, count: number): Promise<string[]> {
 }
 
 /** Seeds `count` events straight into the table (numbered 1..count): the ack, not the projection, is under test. */
-async function seed(partnerId: string, count: number): Promise<string[]> {
+async function seed(partnerId: PartnerId, count: number): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, i) => {
     const e = withdrawalStateChanged(partnerId);
     return { id: e.event_id, partnerId, sequence: i + 1, type: e.type, state: e.state, resourceId: e.resource_id, occurredAt: new Date(e.occurred_at), data: {} };
@@ -37,8 +38,8 @@ const deliveredAt = async (id: string) => (await prisma.feedEvent.findUniqueOrTh
 
 describe('AckEventsUseCase (PostgreSQL)', () => {
   it("marks all of the partner's given events delivered and reports the others, leaving them untouched", async () => {
-    const owner = newUuid();
-    const other = newUuid();
+    const owner = testPartnerId();
+    const other = testPartnerId();
     const [a, b, c] = await store(owner, 3);
     const [foreign] = await store(other, 1);
     const unknown = newUuid();
@@ -52,7 +53,7 @@ describe('AckEventsUseCase (PostgreSQL)', () => {
   });
 
   it('acknowledges again without error, keeping the first delivery time; duplicates count once', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const [a, b] = await store(partnerId, 2);
     await useCase.execute({ partner_id: partnerId, ids: [a] }, new Date('2026-03-01T00:00:00Z'));
 
@@ -65,7 +66,7 @@ describe('AckEventsUseCase (PostgreSQL)', () => {
   });
 
   it('acknowledges 1000 events in one call', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const ids = await seed(partnerId, 1000);
 
     expect(await useCase.execute({ partner_id: partnerId, ids })).toEqual({ ok: true, data: { acknowledged: 1000, not_found: [] } });

@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
-import { WithdrawalStateChangedEvent, WithdrawalState } from '@partner/contracts';
-import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { WithdrawalStateChangedEvent, WithdrawalState, PartnerId } from '@partner/contracts';
+import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { EventsConfig } from '../config/events.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
@@ -18,12 +18,12 @@ afterAll(() => prisma.onApplicationShutdown());
 let resourceSeq = 1;
 
 /** A valid withdrawal event; `minutesAgo` sets occurred_at, so tests can make it disagree with insertion order. */
-function withdrawalEvent(partnerId: string, state: WithdrawalState = 'created', minutesAgo = 0): WithdrawalStateChangedEvent {
+function withdrawalEvent(partnerId: PartnerId, state: WithdrawalState = 'created', minutesAgo = 0): WithdrawalStateChangedEvent {
   return withdrawalStateChanged(partnerId, { resourceId: resourceSeq++, state, at: new Date(Date.UTC(2026, 0, 1, 12) - minutesAgo * 60_000) });
 }
 
 /** Stores `count` events for a new partner, the later ones with earlier occurred_at: only insertion order sorts them right. */
-async function storeEvents(partnerId: string, count: number): Promise<WithdrawalStateChangedEvent[]> {
+async function storeEvents(partnerId: PartnerId, count: number): Promise<WithdrawalStateChangedEvent[]> {
   const events: WithdrawalStateChangedEvent[] = [];
   for (let i = 0; i < count; i++) {
     const event = withdrawalEvent(partnerId, 'created', i * 10);
@@ -37,7 +37,7 @@ const ids = (events: Array<{ id: string } | { event_id: string }>) => events.map
 
 describe('FeedEventRepository (PostgreSQL)', () => {
   it('stores an event once: the same event id again is a no-op', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const event = withdrawalEvent(partnerId);
 
     expect(await feed.insertIfAbsent(partnerId, event)).toBe(1);
@@ -60,7 +60,7 @@ describe('FeedEventRepository (PostgreSQL)', () => {
   });
 
   it('keeps the id of the request that caused an event, null when none did', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const caused = withdrawalEvent(partnerId);
     const moved = withdrawalEvent(partnerId);
     await feed.insertBatch([{ ...caused, request_id: 'abc-123' }, moved]);
@@ -72,16 +72,16 @@ describe('FeedEventRepository (PostgreSQL)', () => {
   });
 
   it('lists only the partner\'s own events, in insertion order whatever occurred_at says', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const events = await storeEvents(partnerId, 4);
-    await storeEvents(newUuid(), 2);
+    await storeEvents(testPartnerId(), 2);
 
     expect(ids(await feed.list(partnerId, {}))).toEqual(ids(events));
-    expect(await feed.list(newUuid(), {})).toEqual([]);
+    expect(await feed.list(testPartnerId(), {})).toEqual([]);
   });
 
   it('filters by delivered (true, false, or either) and honours limit', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const [a, b, c, d] = await storeEvents(partnerId, 4);
     expect(await feed.markDelivered(partnerId, b.event_id)).toBe(true);
     expect(await feed.markDelivered(partnerId, d.event_id)).toBe(true);
@@ -96,7 +96,7 @@ describe('FeedEventRepository (PostgreSQL)', () => {
   });
 
   it('marks delivered idempotently, keeping the first delivery time', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const [event] = await storeEvents(partnerId, 1);
 
     expect(await feed.markDelivered(partnerId, event.event_id)).toBe(true);
@@ -109,10 +109,10 @@ describe('FeedEventRepository (PostgreSQL)', () => {
   });
 
   it("refuses another partner's event and an unknown id, and leaves the owner's event untouched", async () => {
-    const owner = newUuid();
+    const owner = testPartnerId();
     const [event] = await storeEvents(owner, 1);
 
-    expect(await feed.markDelivered(newUuid(), event.event_id)).toBe(false);
+    expect(await feed.markDelivered(testPartnerId(), event.event_id)).toBe(false);
     expect(await feed.markDelivered(owner, newUuid())).toBe(false);
 
     expect(await feed.list(owner, {})).toEqual([expect.objectContaining({ id: event.event_id, delivered: false })]);
@@ -123,7 +123,7 @@ describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
   const handler = new DomainEventsHandler(new ProjectFeedEventUseCase(feed, config));
 
   it("projects a valid event into its partner's feed once, however often it is delivered", async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const event = withdrawalEvent(partnerId, 'settled');
 
     await handler.withdrawal(event);
@@ -135,7 +135,7 @@ describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
   });
 
   it('skips an invalid event without storing anything', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
 
     await handler.withdrawal({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' });
 
@@ -147,7 +147,7 @@ describe('per-partner sequence under concurrency (PostgreSQL)', () => {
   const project = new ProjectFeedEventUseCase(feed, config);
 
   it('numbers 50 events of one partner projected at once exactly 1..50, each event once', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const events = Array.from({ length: 50 }, () => withdrawalEvent(partnerId));
 
     const given = await Promise.all(events.map((e) => project.execute(e)));
@@ -163,7 +163,7 @@ describe('per-partner sequence under concurrency (PostgreSQL)', () => {
   }, 30_000);
 
   it('stores an event redelivered 10 times at once once, consuming one number only', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const [first] = await storeEvents(partnerId, 1);
     const event = withdrawalEvent(partnerId);
 
@@ -182,7 +182,7 @@ describe('per-partner sequence under concurrency (PostgreSQL)', () => {
   });
 
   it('numbers each partner on its own', async () => {
-    const [a, b] = [newUuid(), newUuid()];
+    const [a, b] = [testPartnerId(), testPartnerId()];
     await Promise.all([storeEvents(a, 3), storeEvents(b, 2)]);
 
     expect((await feed.list(a, {})).map((e) => e.sequence)).toEqual([1, 2, 3]);

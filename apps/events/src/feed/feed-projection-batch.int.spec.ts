@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { FeedEvent } from '@partner/contracts';
-import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { EventsConfig } from '../config/events.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
@@ -37,7 +37,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
 
 describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   it('numbers each partner consecutively in arrival order, in one batch mixing partners', async () => {
-    const [a, b] = [newUuid(), newUuid()];
+    const [a, b] = [testPartnerId(), testPartnerId()];
     const events = [a, b, a, a, b].map((p) => withdrawalStateChanged(p));
 
     expect(await feed.insertBatch(events)).toEqual([1, 1, 2, 3, 2]);
@@ -48,7 +48,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   });
 
   it('stores an event given twice in one batch once: the second copy is a redelivery and takes no number', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const [x, y] = [withdrawalStateChanged(partnerId), withdrawalStateChanged(partnerId)];
 
     expect(await feed.insertBatch([x, x, y, { ...x, event_id: x.event_id.toUpperCase() }])).toEqual([1, undefined, 2, undefined]);
@@ -57,7 +57,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   });
 
   it('a batch of redeliveries consumes no number; the next new event continues the count', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const first = [withdrawalStateChanged(partnerId), withdrawalStateChanged(partnerId)];
     await feed.insertBatch(first);
 
@@ -69,7 +69,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   });
 
   it('stores an event in two concurrent batches once, with one number, and no gap after it', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const shared = withdrawalStateChanged(partnerId);
     const [own1, own2] = [withdrawalStateChanged(partnerId), withdrawalStateChanged(partnerId)];
 
@@ -87,7 +87,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   });
 
   it('keeps every partner 1..n with no gap or duplicate under 12 concurrent batches sharing partners and events', async () => {
-    const partners = range(4).map(() => newUuid());
+    const partners = range(4).map(() => testPartnerId());
     // 150 distinct events, each sent in two different batches (a redelivery racing its first copy).
     const events = range(150).map((i) => withdrawalStateChanged(partners[i % partners.length]));
     const copies = [...shuffled(events, 1), ...shuffled(events, 2)];
@@ -115,7 +115,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   }, 30_000);
 
   it('treats an id already stored under another partner as a redelivery, taking no number', async () => {
-    const [a, b] = [newUuid(), newUuid()];
+    const [a, b] = [testPartnerId(), testPartnerId()];
     const original = withdrawalStateChanged(a);
     await feed.insertBatch([original]);
     const clash: FeedEvent = { ...withdrawalStateChanged(b), event_id: original.event_id };
@@ -126,7 +126,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   });
 
   it('stores an id racing under two partners once and leaves no gap in either count', async () => {
-    const [a, b] = [newUuid(), newUuid()];
+    const [a, b] = [testPartnerId(), testPartnerId()];
     const id = newUuid();
     const [x, y] = [{ ...withdrawalStateChanged(a), event_id: id }, { ...withdrawalStateChanged(b), event_id: id }];
     const [fillA, fillB] = [withdrawalStateChanged(a), withdrawalStateChanged(b)];
@@ -145,7 +145,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   });
 
   it('leaves nothing behind when the batch fails: no row and no number', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     await feed.insertBatch([withdrawalStateChanged(partnerId)]);
     const good = withdrawalStateChanged(partnerId);
     const bad = { ...withdrawalStateChanged(partnerId), event_id: 'not-a-uuid' };
@@ -161,7 +161,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
 describe('ProjectFeedEventUseCase batching (PostgreSQL)', () => {
   it('projects 200 events handed over at once in a few transactions, each caller getting its own number', async () => {
     const project = new ProjectFeedEventUseCase(feed, loadConfig(EventsConfig, { ...process.env, FEED_PROJECTION_BATCH_SIZE: '50' }));
-    const partners = range(3).map(() => newUuid());
+    const partners = range(3).map(() => testPartnerId());
     const events = range(200).map((i) => withdrawalStateChanged(partners[i % 3]));
     const batches = jest.spyOn(feed, 'insertBatch');
 
@@ -180,7 +180,7 @@ describe('ProjectFeedEventUseCase batching (PostgreSQL)', () => {
 
   it('lets a bad event fail alone: the rest of its batch is stored with gap-free numbers, the bad one rejects', async () => {
     const project = new ProjectFeedEventUseCase(feed, config);
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const [a, b] = [withdrawalStateChanged(partnerId), withdrawalStateChanged(partnerId)];
     const bad = { ...withdrawalStateChanged(partnerId), event_id: 'not-a-uuid' };
 

@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
-import { encodeEventsCursor, FeedEvent, FeedEventType, ListEventsQuery, ListEventsResult, PartnerEvent } from '@partner/contracts';
-import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { encodeEventsCursor, FeedEvent, FeedEventType, ListEventsQuery, ListEventsResult, PartnerEvent, PartnerId } from '@partner/contracts';
+import { requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { EventsConfig } from '../config/events.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
@@ -15,11 +15,11 @@ const useCase = new ListEventsUseCase(feed);
 afterAll(() => prisma.onApplicationShutdown());
 
 /** A feed event of the given type (the repository stores any valid envelope). */
-function eventOf(partnerId: string, type: FeedEventType): FeedEvent {
+function eventOf(partnerId: PartnerId, type: FeedEventType): FeedEvent {
   return { ...withdrawalStateChanged(partnerId), type };
 }
 
-async function store(partnerId: string, types: FeedEventType[]): Promise<FeedEvent[]> {
+async function store(partnerId: PartnerId, types: FeedEventType[]): Promise<FeedEvent[]> {
   const events: FeedEvent[] = [];
   for (const type of types) {
     const event = eventOf(partnerId, type);
@@ -40,7 +40,7 @@ const idsOf = (events: Array<PartnerEvent | FeedEvent>) => events.map((e) => ('e
 describe('ListEventsUseCase (PostgreSQL)', () => {
   it('pages through 250 events 100 at a time: each event exactly once, in sequence order', async () => {
     // Stored one by one through the projection, so a slow machine gets more than the default 5 s.
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const stored = await store(partnerId, Array.from({ length: 250 }, () => 'usdt_withdrawal' as const));
 
     const seen: PartnerEvent[] = [];
@@ -63,7 +63,7 @@ describe('ListEventsUseCase (PostgreSQL)', () => {
   }, 60_000);
 
   it('resumes after new events arrive: the last cursor of an exhausted feed yields exactly the new ones', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     await store(partnerId, ['pix_key', 'pix_in']);
     const first = await page({ partner_id: partnerId });
     expect(first.events.map((e) => e.sequence)).toEqual([1, 2]);
@@ -76,7 +76,7 @@ describe('ListEventsUseCase (PostgreSQL)', () => {
   });
 
   it('without a cursor starts at the beginning, and an empty feed answers a cursor for the start', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const empty = await page({ partner_id: partnerId });
     expect(empty).toEqual({ events: [], next_cursor: encodeEventsCursor(0) });
 
@@ -86,7 +86,7 @@ describe('ListEventsUseCase (PostgreSQL)', () => {
   });
 
   it('combines the type and delivered filters, with the cursor following the filtered page', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const [w1, k1, w2, k2, w3] = await store(partnerId, ['usdt_withdrawal', 'pix_key', 'usdt_withdrawal', 'pix_key', 'usdt_withdrawal']);
     await feed.markDelivered(partnerId, w2.event_id);
 
@@ -104,7 +104,7 @@ describe('ListEventsUseCase (PostgreSQL)', () => {
 
   it('refuses a cursor it did not issue with invalid_request on field cursor', async () => {
     for (const cursor of ['not a cursor', Buffer.from('-1').toString('base64url'), Buffer.from('abc').toString('base64url')]) {
-      expect(await useCase.execute({ partner_id: newUuid(), cursor })).toEqual({
+      expect(await useCase.execute({ partner_id: testPartnerId(), cursor })).toEqual({
         ok: false,
         error: { code: 'invalid_request', message: expect.any(String), field: 'cursor' },
       });

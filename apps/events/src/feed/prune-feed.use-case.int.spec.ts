@@ -1,5 +1,5 @@
 import { loadConfig } from '@partner/config';
-import { newUuid, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { EventsConfig } from '../config/events.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
@@ -19,7 +19,7 @@ const daysBefore = (days: number) => new Date(NOW.getTime() - days * 86_400_000)
 
 describe('PruneFeedUseCase (PostgreSQL)', () => {
   it('removes events delivered over FEED_RETENTION_DAYS ago, keeps undelivered and recent ones, and keeps sequences', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const events = Array.from({ length: 5 }, () => withdrawalStateChanged(partnerId));
     for (const e of events) await feed.insertIfAbsent(partnerId, e);
     const [old, borderline, recent, undelivered, ancientUndelivered] = events;
@@ -43,7 +43,7 @@ describe('PruneFeedUseCase (PostgreSQL)', () => {
 
   it('prunes a backlog larger than one batch completely, in batches', async () => {
     const batched = new PruneFeedUseCase(loadConfig(EventsConfig, { ...process.env, FEED_RETENTION_DAYS: '30', FEED_PRUNE_BATCH_SIZE: '2' }), feed);
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const events = Array.from({ length: 6 }, () => withdrawalStateChanged(partnerId));
     for (const e of events) await feed.insertIfAbsent(partnerId, e);
     await feed.markManyDelivered(partnerId, events.slice(0, 5).map((e) => e.event_id), daysBefore(60));

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PartnerId } from '@partner/contracts';
 import { Statement, statement, Transaction } from '@partner/kafka';
 import { randomUUID } from 'node:crypto';
 import { ApiKeyKind, generateApiKey } from '../auth/api-key';
@@ -60,7 +61,7 @@ export class ApiKeyRepository {
   }
 
   /** A new key of the partner; the key itself is returned once and never stored. */
-  async create(partnerId: string, kind: ApiKeyKind): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+  async create(partnerId: PartnerId, kind: ApiKeyKind): Promise<{ record: ApiKeyRecord; apiKey: string }> {
     const { key, prefix, hash } = generateApiKey(kind);
     const { rows } = await this.prisma.pool.query<ApiKeyRecord>(
       `INSERT INTO api_keys (id, partner_id, prefix, hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
@@ -70,18 +71,18 @@ export class ApiKeyRepository {
   }
 
   /** Every key of the partner, revoked ones included, oldest first. */
-  async listByPartner(partnerId: string): Promise<ApiKeyRecord[]> {
+  async listByPartner(partnerId: PartnerId): Promise<ApiKeyRecord[]> {
     const { rows } = await this.prisma.pool.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE partner_id = $1 ORDER BY created_at, id`, [partnerId]);
     return rows;
   }
 
   /** Revokes an active key in the caller's transaction; null when the partner has no such active key. */
-  async revoke(tx: Transaction, partnerId: string, keyId: string): Promise<ApiKeyRecord | null> {
+  async revoke(tx: Transaction, partnerId: PartnerId, keyId: string): Promise<ApiKeyRecord | null> {
     const [row] = await tx.rows<ApiKeyRecord & Record<string, unknown>>(REVOKE, [keyId, partnerId]);
     return row ?? null;
   }
 
-  async findById(tx: Transaction, partnerId: string, keyId: string): Promise<ApiKeyRecord | null> {
+  async findById(tx: Transaction, partnerId: PartnerId, keyId: string): Promise<ApiKeyRecord | null> {
     const [row] = await tx.rows<ApiKeyRecord & Record<string, unknown>>(BY_ID, [keyId, partnerId]);
     return row ?? null;
   }

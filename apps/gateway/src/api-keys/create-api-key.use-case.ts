@@ -19,8 +19,8 @@ export class CreateApiKeyUseCase {
     private readonly config: GatewayConfig,
   ) {}
 
-  async execute(partnerId: string): Promise<AdminNewApiKey> {
-    await requireKnownPartner(this.partners, partnerId);
+  async execute(pathPartnerId: string): Promise<AdminNewApiKey> {
+    const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     const { record, apiKey } = await this.keys.create(partnerId, this.config.SANDBOX ? 'sandbox' : 'live');
     return { id: record.id, api_key: apiKey, prefix: record.prefix, created_at: unixSeconds(record.created_at) };
   }

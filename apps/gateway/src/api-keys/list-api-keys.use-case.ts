@@ -9,8 +9,8 @@ import { AdminApiKeyList } from './api-keys.dto';
 export class ListApiKeysUseCase {
   constructor(private readonly partners: PartnerRepository, private readonly keys: ApiKeyRepository) {}
 
-  async execute(partnerId: string): Promise<AdminApiKeyList> {
-    await requireKnownPartner(this.partners, partnerId);
+  async execute(pathPartnerId: string): Promise<AdminApiKeyList> {
+    const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     return { api_keys: (await this.keys.listByPartner(partnerId)).map(toApiKeyView) };
   }
 }

@@ -24,8 +24,8 @@ export class RevokeApiKeyUseCase {
     private readonly keyCache: ApiKeyCache,
   ) {}
 
-  async execute(partnerId: string, keyId: string): Promise<AdminApiKeyView> {
-    await requireKnownPartner(this.partners, partnerId);
+  async execute(pathPartnerId: string, keyId: string): Promise<AdminApiKeyView> {
+    const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     const key = await this.unitOfWork.run(async (tx) => {
       const revoked = await this.keys.revoke(tx, partnerId, keyId);
       if (!revoked) return this.keys.findById(tx, partnerId, keyId);

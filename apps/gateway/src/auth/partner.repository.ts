@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../prisma/prisma.service';
@@ -10,7 +11,7 @@ export interface PartnerLimits {
 }
 
 export interface Partner extends PartnerLimits {
-  id: string;
+  id: PartnerId;
   name: string;
 }
 
@@ -22,9 +23,12 @@ export interface PartnerRow {
   rate_limit_burst: number | null;
 }
 
-/** A partners row as the domain sees it: no limit of its own is `undefined` (the defaults apply). */
+/**
+ * A partners row as the domain sees it: no limit of its own is `undefined` (the defaults apply). Its id
+ * becomes a PartnerId here: a row of `partners` is the partner itself (found by its API key, or created).
+ */
 export const partnerOf = (row: PartnerRow): Partner => ({
-  id: row.id,
+  id: authenticatedPartnerId(row.id),
   name: row.name,
   rateLimitPerSecond: row.rate_limit_per_second ?? undefined,
   rateLimitBurst: row.rate_limit_burst ?? undefined,

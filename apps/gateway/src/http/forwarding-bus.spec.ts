@@ -1,5 +1,6 @@
 import { fail, ok, Reply, RequestPayload, RequestReply, RequestTopic, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
+import { testPartnerId } from '@partner/testing';
 import { ApiError } from './api-error';
 import { ForwardingBus } from './forwarding-bus';
 
@@ -15,7 +16,7 @@ function forwardingTo(reply: Reply<unknown>) {
   return { forwarding: new ForwardingBus(bus), sent };
 }
 
-const partnerId = '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10';
+const partnerId = testPartnerId();
 
 describe('ForwardingBus', () => {
   it("sends the payload on the topic and answers the reply's data", async () => {

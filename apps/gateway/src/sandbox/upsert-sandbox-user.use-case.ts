@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SandboxUserRequest, SandboxUserResponse } from '@partner/contracts';
+import { PartnerId, SandboxUserRequest, SandboxUserResponse } from '@partner/contracts';
 import { randomUUID } from 'node:crypto';
 import { CreditUserUseCase } from '../users/credit-user.use-case';
 import { GetUserBalanceUseCase } from '../users/get-user-balance.use-case';
@@ -18,7 +18,7 @@ export class UpsertSandboxUserUseCase {
     private readonly getBalance: GetUserBalanceUseCase,
   ) {}
 
-  async execute(partnerId: string, request: SandboxUserRequest): Promise<SandboxUserResponse & { created: boolean }> {
+  async execute(partnerId: PartnerId, request: SandboxUserRequest): Promise<SandboxUserResponse & { created: boolean }> {
     const { document, usdt_micros } = request;
     const { created } = await this.registerUser.execute(partnerId, document);
     const balance =

@@ -10,8 +10,8 @@ import { requireKnownPartner } from '../partners/known-partner';
 export class GetUserBalanceUseCase {
   constructor(private readonly partners: PartnerRepository, private readonly bus: MessageBus) {}
 
-  async execute(partnerId: string, document: string): Promise<AccountBalance> {
-    await requireKnownPartner(this.partners, partnerId);
+  async execute(pathPartnerId: string, document: string): Promise<AccountBalance> {
+    const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     const { available_usdt_micros, held_usdt_micros } = unwrap(await this.bus.request(Topics.WithdrawalsGetBalance, { partner_id: partnerId, document }));
     return { available_usdt_micros, held_usdt_micros };
   }

@@ -23,8 +23,8 @@ export interface RegisteredUser extends AdminUserView {
 export class RegisterUserUseCase {
   constructor(private readonly partners: PartnerRepository, private readonly bus: MessageBus) {}
 
-  async execute(partnerId: string, document: string): Promise<RegisteredUser> {
-    await requireKnownPartner(this.partners, partnerId);
+  async execute(pathPartnerId: string, document: string): Promise<RegisteredUser> {
+    const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     const user = { partner_id: partnerId, document };
     const [withdrawals, pixKeys, inflows] = await Promise.all([
       this.bus.request(Topics.WithdrawalsUpsertUser, user),

@@ -1,7 +1,7 @@
 import { loadConfig } from '@partner/config';
-import { ListPixInflowsResult, PixInStatus, PixReceivedEvent } from '@partner/contracts';
+import { ListPixInflowsResult, PixInStatus, PixReceivedEvent, PartnerId } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
@@ -21,7 +21,7 @@ const list = new ListPixInflowsUseCase(inflows);
 afterAll(() => prisma.$disconnect());
 
 /** Records `count` inflows for the partner, one after the other; returns their end-to-end ids, oldest first. */
-async function recordInflows(partnerId: string, count: number, overrides: Partial<PixReceivedEvent> = {}): Promise<string[]> {
+async function recordInflows(partnerId: PartnerId, count: number, overrides: Partial<PixReceivedEvent> = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const sender = completeSender({});
@@ -44,7 +44,7 @@ async function recordInflows(partnerId: string, count: number, overrides: Partia
 }
 
 /** Puts the partner's inflows in a status directly (the settlement itself is tested beside its use case). */
-async function setStatus(partnerId: string, endToEndIds: string[], from: PixInStatus, to: PixInStatus): Promise<void> {
+async function setStatus(partnerId: PartnerId, endToEndIds: string[], from: PixInStatus, to: PixInStatus): Promise<void> {
   for (const endToEndId of endToEndIds) {
     const { count } = await prisma.pixInflow.updateMany({ where: { partnerId, endToEndId, status: from }, data: { status: to, updatedAt: new Date() } });
     if (count !== 1) throw new Error(`no inflow ${endToEndId} in ${from}`);
@@ -64,7 +64,7 @@ const idsOf = (result: ListPixInflowsResult) => result.pix_in.map((p) => p.end_t
 
 describe('ListPixInflowsUseCase (PostgreSQL)', () => {
   it("answers the spec's shape without paging: every inflow of the partner, newest first, no next_cursor", async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const ids = await recordInflows(partnerId, 3);
 
     const result = ok(await list.execute({ partner_id: partnerId }));
@@ -75,14 +75,14 @@ describe('ListPixInflowsUseCase (PostgreSQL)', () => {
   });
 
   it('shows a partner only its own inflows', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     await recordInflows(partnerId, 2);
 
-    expect(ok(await list.execute({ partner_id: newUuid() }))).toEqual({ pix_in: [] });
+    expect(ok(await list.execute({ partner_id: testPartnerId() }))).toEqual({ pix_in: [] });
   });
 
   it('pages with limit and cursor: each inflow once, in order, next_cursor null at the end', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const ids = await recordInflows(partnerId, 5);
 
     const first = ok(await list.execute({ partner_id: partnerId, limit: 2 }));
@@ -99,14 +99,14 @@ describe('ListPixInflowsUseCase (PostgreSQL)', () => {
   });
 
   it('ends with next_cursor null when the last page is exactly full', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     await recordInflows(partnerId, 2);
 
     expect(ok(await list.execute({ partner_id: partnerId, limit: 2 })).next_cursor).toBeNull();
   });
 
   it('filters by status, also while paging', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const denied = await recordInflows(partnerId, 3, { outcome: 'denied' });
     const credited = await recordInflows(partnerId, 1);
     await setStatus(partnerId, denied, 'processing', 'denied');
@@ -121,15 +121,15 @@ describe('ListPixInflowsUseCase (PostgreSQL)', () => {
   });
 
   it('refuses a cursor it never issued, naming the field', async () => {
-    const reply = await list.execute({ partner_id: newUuid(), cursor: 'bm90LWEtY3Vyc29y' });
+    const reply = await list.execute({ partner_id: testPartnerId(), cursor: 'bm90LWEtY3Vyc29y' });
     expect(reply).toEqual({ ok: false, error: { code: 'invalid_request', field: 'cursor', message: expect.any(String) } });
   });
 
   it("cannot reach another partner's inflows through a cursor", async () => {
-    const owner = newUuid();
+    const owner = testPartnerId();
     await recordInflows(owner, 2);
     const beyondEverything = encodeCursor(9_000_000_000_000_000_000n);
 
-    expect(ok(await list.execute({ partner_id: newUuid(), cursor: beyondEverything })).pix_in).toEqual([]);
+    expect(ok(await list.execute({ partner_id: testPartnerId(), cursor: beyondEverything })).pix_in).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 import { PixInStateChangedEvent, Topics } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
-import { newCpf, newUuid, PIX_IN_SPEC_FIELDS } from '@partner/testing';
+import { newCpf, PIX_IN_SPEC_FIELDS, testPartnerId } from '@partner/testing';
 import { pixInStateChanged, toPixInflow } from './pix-in-event';
 import { PixInflowRecord } from './pix-inflow.repository';
 
 const record = (overrides: Partial<PixInflowRecord> = {}): PixInflowRecord => ({
   id: 7n,
-  partnerId: newUuid(),
+  partnerId: testPartnerId(),
   document: newCpf(),
   endToEndId: 'E60701190202611222359AbCdE123456',
   amountCents: 15_050n,

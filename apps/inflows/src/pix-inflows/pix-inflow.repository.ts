@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { PixInMethod, PixInStatus, PixReceivedEvent, SenderAccountType, SimulatedPixInOutcome } from '@partner/contracts';
+import { authenticatedPartnerId, PartnerId, PixInMethod, PixInStatus, PixReceivedEvent, SenderAccountType, SimulatedPixInOutcome } from '@partner/contracts';
 import { statement, Statement, Transaction } from '@partner/kafka';
 import type { QueryResultRow } from 'pg';
 import { PrismaService } from '../prisma/prisma.service';
 
 export interface PixInflowRecord {
   id: bigint;
-  partnerId: string;
+  partnerId: PartnerId;
   document: string;
   endToEndId: string;
   amountCents: bigint;
@@ -45,9 +45,10 @@ interface PixInflowRow {
   updated_at: Date;
 }
 
+/** A row parsed into the aggregate, field by field. Its partner id is one a PartnerId was stored as (every write takes one). */
 const toRecord = (r: PixInflowRow): PixInflowRecord => ({
   id: BigInt(r.id),
-  partnerId: r.partner_id,
+  partnerId: authenticatedPartnerId(r.partner_id),
   document: r.document,
   endToEndId: r.end_to_end_id,
   amountCents: BigInt(r.amount_cents),
@@ -168,7 +169,7 @@ export class PixInflowRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Records an announced payment in `processing` (see RECORD); null when its end-to-end id is recorded already. */
-  async recordIfAbsent(tx: Transaction, partnerId: string, payment: PixReceivedEvent, now: Date): Promise<PixInflowRecord | null> {
+  async recordIfAbsent(tx: Transaction, partnerId: PartnerId, payment: PixReceivedEvent, now: Date): Promise<PixInflowRecord | null> {
     const [row] = await tx.rows<PixInflowRow>(RECORD, [
       partnerId,
       payment.document,
@@ -188,7 +189,7 @@ export class PixInflowRepository {
     return row ? toRecord(row) : null;
   }
 
-  async findByEndToEndId(partnerId: string, endToEndId: string): Promise<PixInflowRecord | null> {
+  async findByEndToEndId(partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
     const [row] = await this.query<PixInflowRow>(BY_END_TO_END_ID, [partnerId, endToEndId]);
     return row ? toRecord(row) : null;
   }
@@ -212,7 +213,7 @@ export class PixInflowRepository {
   }
 
   /** One page of the partner's inflows, newest first (by id, the order they were recorded in). */
-  async list(partnerId: string, page: { status?: PixInStatus; beforeId?: bigint; take: number }): Promise<PixInflowRecord[]> {
+  async list(partnerId: PartnerId, page: { status?: PixInStatus; beforeId?: bigint; take: number }): Promise<PixInflowRecord[]> {
     const below = page.beforeId?.toString() ?? NO_CURSOR;
     const rows =
       page.status === undefined

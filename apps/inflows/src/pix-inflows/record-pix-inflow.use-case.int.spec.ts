@@ -2,7 +2,7 @@ import { loadConfig } from '@partner/config';
 import { PixInStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
@@ -30,7 +30,7 @@ function announcement(overrides: Partial<PixReceivedEvent> = {}): PixReceivedEve
   const sender = completeSender({});
   const sentAt = new Date();
   return {
-    partner_id: newUuid(),
+    partner_id: testPartnerId(),
     document: newCpf(),
     end_to_end_id: newEndToEndId(sender.sender_bank_code, sentAt),
     amount_cents: 12_345,
@@ -98,7 +98,7 @@ describe('RecordPixInflowUseCase (PostgreSQL)', () => {
     await record.execute(payment);
     expect(relay.wakes).toBe(before + 1);
     await record.execute({ ...payment });
-    await record.execute({ ...payment, partner_id: newUuid() });
+    await record.execute({ ...payment, partner_id: testPartnerId() });
     expect(relay.wakes).toBe(before + 1);
   });
 
@@ -106,7 +106,7 @@ describe('RecordPixInflowUseCase (PostgreSQL)', () => {
     const payment = announcement();
     await record.execute(payment);
 
-    expect(await record.execute({ ...payment, partner_id: newUuid() })).toBeNull();
+    expect(await record.execute({ ...payment, partner_id: testPartnerId() })).toBeNull();
 
     const rows = await prisma.pixInflow.findMany({ where: { endToEndId: payment.end_to_end_id } });
     expect(rows.map((r) => r.partnerId)).toEqual([payment.partner_id]);
@@ -183,7 +183,7 @@ describe('AdvancePixInflowsUseCase: the simulated settlement (PostgreSQL)', () =
   });
 
   it('makes each move once when several settlement workers run at the same time', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const payments = Array.from({ length: 5 }, () => announcement({ partner_id: partnerId }));
     for (const p of payments) await record.execute(p);
     const due = later(3 * STEP_MS);
@@ -199,7 +199,7 @@ describe('AdvancePixInflowsUseCase: the simulated settlement (PostgreSQL)', () =
   });
 
   it('is the first event of each inflow processing and the last one terminal, per inflow in order', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const outcomes = ['credited', 'denied', 'failed'] as const;
     const payments = outcomes.map((outcome) => announcement({ partner_id: partnerId, outcome }));
     for (const p of payments) await record.execute(p);

@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
-import { PixKeyState, PixKeyStateChangedEvent } from '@partner/contracts';
-import { newCpf, newUuid } from '@partner/testing';
+import { PixKeyState, PixKeyStateChangedEvent, PartnerId } from '@partner/contracts';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { ApplyPixKeyEventUseCase } from './apply-pix-key-event.use-case';
@@ -15,7 +15,7 @@ const apply = new ApplyPixKeyEventUseCase(replica);
 afterAll(() => prisma.$disconnect());
 
 /** A pix_key event for one key, `secondsLater` after a fixed start so tests control the order. */
-function keyEvent(partnerId: string, document: string, keyId: string, state: PixKeyState, secondsLater: number): PixKeyStateChangedEvent {
+function keyEvent(partnerId: PartnerId, document: string, keyId: string, state: PixKeyState, secondsLater: number): PixKeyStateChangedEvent {
   const at = new Date(Date.UTC(2026, 10, 22, 12, 0, secondsLater));
   const unix = Math.floor(at.getTime() / 1000);
   return {
@@ -30,7 +30,7 @@ function keyEvent(partnerId: string, document: string, keyId: string, state: Pix
 }
 
 async function user() {
-  return { partnerId: newUuid(), document: newCpf(), keyId: newUuid() };
+  return { partnerId: testPartnerId(), document: newCpf(), keyId: newUuid() };
 }
 
 describe('Pix key replica (PostgreSQL)', () => {
@@ -84,7 +84,7 @@ describe('Pix key replica (PostgreSQL)', () => {
   it("scopes keys by partner: another partner's registered key for the same CPF does not count", async () => {
     const { partnerId, document, keyId } = await user();
     await apply.execute(keyEvent(partnerId, document, keyId, 'registered', 0));
-    expect(await replica.hasRegisteredKey(newUuid(), document)).toBe(false);
+    expect(await replica.hasRegisteredKey(testPartnerId(), document)).toBe(false);
   });
 
   it('skips an event whose snapshot carries no valid CPF, without failing the consumer', async () => {

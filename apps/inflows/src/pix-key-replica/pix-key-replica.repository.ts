@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PIX_KEY_STATES, PixKeyState } from '@partner/contracts';
+import { PartnerId, PIX_KEY_STATES, PixKeyState } from '@partner/contracts';
 import { statement } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -39,7 +39,7 @@ export class PixKeyReplicaRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Records `state` for the key unless a newer state is already known; tells whether it was applied. */
-  async apply(partnerId: string, key: { keyId: string; document: string; state: PixKeyState; occurredAt: Date }): Promise<boolean> {
+  async apply(partnerId: PartnerId, key: { keyId: string; document: string; state: PixKeyState; occurredAt: Date }): Promise<boolean> {
     const { rowCount } = await this.prisma.pool.query({
       name: APPLY.name,
       text: APPLY.text,
@@ -49,7 +49,7 @@ export class PixKeyReplicaRepository {
   }
 
   /** Whether the user can be paid by key: one of their keys is registered now. */
-  async hasRegisteredKey(partnerId: string, document: string): Promise<boolean> {
+  async hasRegisteredKey(partnerId: PartnerId, document: string): Promise<boolean> {
     const { rows } = await this.prisma.pool.query<{ registered: boolean }>({
       name: HAS_REGISTERED_KEY.name,
       text: HAS_REGISTERED_KEY.text,

@@ -1,8 +1,8 @@
 import { loadConfig } from '@partner/config';
-import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
+import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics, PartnerId } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
@@ -25,13 +25,13 @@ const simulate = new SimulatePixInUseCase(new UnitOfWork(prisma.pool, relay), ne
 afterAll(() => prisma.$disconnect());
 
 async function newUser() {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   const document = newCpf();
   await users.upsert(partnerId, document);
   return { partnerId, document };
 }
 
-const command = (partnerId: string, document: string, overrides: Partial<SimulatePixInCommand> = {}): SimulatePixInCommand => ({
+const command = (partnerId: PartnerId, document: string, overrides: Partial<SimulatePixInCommand> = {}): SimulatePixInCommand => ({
   partner_id: partnerId,
   document,
   amount_cents: 15_000,
@@ -46,7 +46,7 @@ async function announced(partnerId: string): Promise<Array<{ topic: string; key:
     .filter((r) => r.payload.partner_id === partnerId);
 }
 
-async function keyEvent(partnerId: string, document: string, keyId: string, state: PixKeyState) {
+async function keyEvent(partnerId: PartnerId, document: string, keyId: string, state: PixKeyState) {
   const now = new Date();
   const unix = Math.floor(now.getTime() / 1000);
   await applyKeyEvent.execute({
@@ -109,7 +109,7 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
 
   it("answers user_not_found for an unknown CPF and for another partner's user, and announces nothing", async () => {
     const { partnerId, document } = await newUser();
-    const stranger = newUuid();
+    const stranger = testPartnerId();
 
     expect(await simulate.execute(command(partnerId, newCpf()))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
     expect(await simulate.execute(command(stranger, document))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PixReceivedEvent } from '@partner/contracts';
+import { PartnerId, PixReceivedEvent } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
 
 /**
@@ -30,7 +30,7 @@ export type SendOutcome = 'sent' | 'user_not_found' | 'pix_key_not_registered';
 @Injectable()
 export class SpiPaymentRepository {
   /** Logs the payment if the network can reach its user (see SEND); tells what happened. */
-  async send(tx: Transaction, partnerId: string, payment: Omit<PixReceivedEvent, 'partner_id'>): Promise<SendOutcome> {
+  async send(tx: Transaction, partnerId: PartnerId, payment: Omit<PixReceivedEvent, 'partner_id'>): Promise<SendOutcome> {
     const [reach] = await tx.rows<{ user_known: boolean; key_ok: boolean }>(SEND, [
       partnerId,
       payment.document,

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
 import { HandleRequest } from '@partner/kafka';
-import { UpsertUserUseCase } from './upsert-user.use-case';
+import { UpsertUserUseCase } from '@partner/platform';
 
 @Controller()
 export class UpsertUserHandler {

@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
+import { PartnerUserRepository, UpsertUserUseCase } from '@partner/platform';
 import { UpsertUserHandler } from './upsert-user.handler';
-import { UpsertUserUseCase } from './upsert-user.use-case';
 import { UserRepository } from './user.repository';
 
-@Module({ controllers: [UpsertUserHandler], providers: [UserRepository, UpsertUserUseCase], exports: [UserRepository] })
+@Module({
+  controllers: [UpsertUserHandler],
+  providers: [UserRepository, { provide: PartnerUserRepository, useExisting: UserRepository }, UpsertUserUseCase],
+  exports: [UserRepository],
+})
 export class UsersModule {}

@@ -1,6 +1,7 @@
+import { PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { CreatePixKeyUseCase } from '../pix-keys/create-pix-key.use-case';
 import { DeletePixKeyUseCase } from '../pix-keys/delete-pix-key.use-case';
@@ -30,14 +31,14 @@ const advance = new AdvancePixKeysUseCase(config, unitOfWork, pixKeys);
 const later = () => new Date(Date.now() + DELAY_MS + 1_000);
 
 async function userWithPendingKey(document = newCpf()) {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   await users.upsert(partnerId, document);
   expect(await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toMatchObject({ ok: true });
   const [key] = await prisma.pixKey.findMany({ where: { partnerId } });
   return { partnerId, document, keyId: key.id };
 }
 
-const deleteKey = (partnerId: string, document: string) => remove.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
+const deleteKey = (partnerId: PartnerId, document: string) => remove.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
 
 async function events(partnerId: string) {
   const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });

@@ -1,7 +1,7 @@
-import { CreatePixKeyCommand, PixKeyState } from '@partner/contracts';
+import { CreatePixKeyCommand, PixKeyState, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
@@ -21,13 +21,13 @@ const unitOfWork = new UnitOfWork(prisma.pool, relay);
 const create = new CreatePixKeyUseCase(new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma)), pixKeys);
 
 async function newUser() {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   const document = newCpf();
   await users.upsert(partnerId, document);
   return { partnerId, document };
 }
 
-const command = (partnerId: string, document: string, idempotencyKey = newUuid()): CreatePixKeyCommand => ({
+const command = (partnerId: PartnerId, document: string, idempotencyKey = newUuid()): CreatePixKeyCommand => ({
   partner_id: partnerId,
   document,
   idempotency_key: idempotencyKey,
@@ -44,7 +44,7 @@ async function outboxStates(partnerId: string): Promise<string[]> {
 const keysOf = (partnerId: string) => prisma.pixKey.findMany({ where: { partnerId } });
 
 /** Ends the user's pending key as the DICT would (refused, or registered then deleted), so that a new one may be asked for. */
-async function endKey(partnerId: string, to: 'failed' | 'canceled') {
+async function endKey(partnerId: PartnerId, to: 'failed' | 'canceled') {
   const [key] = await keysOf(partnerId);
   const path: PixKeyState[] = to === 'failed' ? ['pending', 'failed'] : ['pending', 'registered', 'deleting', 'canceled'];
   for (let i = 1; i < path.length; i++) {
@@ -83,7 +83,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
   });
 
   it('refuses an unknown user, writes nothing and leaves the idempotency key free', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const document = newCpf();
     const first = command(partnerId, document);
     expect(await create.execute(first)).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
@@ -96,7 +96,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
 
   it('scopes users by partner: another partner cannot register a key for this user', async () => {
     const { document } = await newUser();
-    const other = newUuid();
+    const other = testPartnerId();
     expect(await create.execute(command(other, document))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
     expect(await keysOf(other)).toEqual([]);
   });

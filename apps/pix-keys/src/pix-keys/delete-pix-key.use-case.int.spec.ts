@@ -1,7 +1,7 @@
-import { DeletePixKeyCommand, PixKeyState } from '@partner/contracts';
+import { DeletePixKeyCommand, PixKeyState, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
@@ -23,7 +23,7 @@ const idempotent = new IdempotentCommandService(unitOfWork, new IdempotencyRecor
 const create = new CreatePixKeyUseCase(idempotent, pixKeys);
 const remove = new DeletePixKeyUseCase(idempotent, pixKeys);
 
-const command = (partnerId: string, document: string, idempotencyKey = newUuid()): DeletePixKeyCommand => ({
+const command = (partnerId: PartnerId, document: string, idempotencyKey = newUuid()): DeletePixKeyCommand => ({
   partner_id: partnerId,
   document,
   idempotency_key: idempotencyKey,
@@ -31,7 +31,7 @@ const command = (partnerId: string, document: string, idempotencyKey = newUuid()
 
 /** A user of a new partner whose key has gone through `path` (from pending). */
 async function userWithKey(...path: PixKeyState[]) {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   const document = newCpf();
   await users.upsert(partnerId, document);
   await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
@@ -104,7 +104,7 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
   });
 
   it('answers not_found when the user never had a key, binding nothing', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const document = newCpf();
     await users.upsert(partnerId, document);
     const first = command(partnerId, document);
@@ -121,7 +121,7 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
 
   it('scopes keys by partner: another partner finds no key for the same CPF', async () => {
     const { document, keyId } = await userWithKey('registered');
-    const other = newUuid();
+    const other = testPartnerId();
     expect(await remove.execute(command(other, document))).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await stateOf(keyId)).toBe('registered');
   });

@@ -1,7 +1,7 @@
-import { PixKeyState } from '@partner/contracts';
+import { PixKeyState, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
@@ -21,14 +21,14 @@ const create = new CreatePixKeyUseCase(new IdempotentCommandService(unitOfWork, 
 const get = new GetPixKeyUseCase(pixKeys);
 
 async function newUser() {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   const document = newCpf();
   await users.upsert(partnerId, document);
   return { partnerId, document };
 }
 
 /** Asks for the user's key (pending) and moves it along `path` as the DICT would; answers its id. */
-async function keyThrough(partnerId: string, document: string, ...path: PixKeyState[]): Promise<string> {
+async function keyThrough(partnerId: PartnerId, document: string, ...path: PixKeyState[]): Promise<string> {
   const reply = await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
   if (!reply.ok) throw new Error(`key refused: ${reply.error.code}`);
   const [key] = await prisma.pixKey.findMany({ where: { partnerId, document, state: 'pending' } });
@@ -86,6 +86,6 @@ describe('GetPixKeyUseCase (PostgreSQL)', () => {
     expect(await get.execute({ partner_id: partnerId, document })).toEqual(notFound);
     expect(await get.execute({ partner_id: partnerId, document: newCpf() })).toEqual(notFound);
     await keyThrough(partnerId, document, 'registered');
-    expect(await get.execute({ partner_id: newUuid(), document })).toEqual(notFound);
+    expect(await get.execute({ partner_id: testPartnerId(), document })).toEqual(notFound);
   });
 });

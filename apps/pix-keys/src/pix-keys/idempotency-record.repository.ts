@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { PixKeyAnswer } from '@partner/contracts';
+import { authenticatedPartnerId, PartnerId, PixKeyAnswer } from '@partner/contracts';
 import { statement } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
 export type PixKeyOperation = 'create' | 'delete';
 
 export interface IdempotencyRecord {
-  partnerId: string;
+  partnerId: PartnerId;
   idempotencyKey: string;
   operation: PixKeyOperation;
   document: string;
@@ -33,7 +33,7 @@ export interface IdempotencyRow {
 export function toIdempotencyRecord(r: IdempotencyRow): IdempotencyRecord {
   if (r.answer === null) throw new Error(`idempotency record ${r.idempotency_key} committed without an answer`);
   return {
-    partnerId: r.partner_id,
+    partnerId: authenticatedPartnerId(r.partner_id),
     idempotencyKey: r.idempotency_key,
     operation: r.operation,
     document: r.document,
@@ -59,7 +59,7 @@ export class IdempotencyRecordRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The committed record of a key, read outside any transaction (a fresh snapshot). */
-  async find(partnerId: string, idempotencyKey: string): Promise<IdempotencyRecord | null> {
+  async find(partnerId: PartnerId, idempotencyKey: string): Promise<IdempotencyRecord | null> {
     const { rows } = await this.prisma.pool.query<IdempotencyRow>({ name: FIND.name, text: FIND.text, values: [partnerId, idempotencyKey] });
     return rows[0] ? toIdempotencyRecord(rows[0]) : null;
   }

@@ -1,8 +1,9 @@
+import { testPartnerId } from '@partner/testing';
 import { fingerprintOf, replayOf } from './idempotency';
 import { IdempotencyRecord } from './idempotency-record.repository';
 
 const record = (fingerprint: string): IdempotencyRecord => ({
-  partnerId: 'c6b0f8f6-3f6e-4d38-9d7f-5d1c3a9b2f10',
+  partnerId: testPartnerId('c6b0f8f6-3f6e-4d38-9d7f-5d1c3a9b2f10'),
   idempotencyKey: 'key-1',
   operation: 'create',
   document: '52998224725',

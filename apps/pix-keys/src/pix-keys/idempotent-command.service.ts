@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, fail, ok, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
+import { ErrorCode, fail, ok, PartnerId, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
 import { Transaction, UnitOfWork } from '@partner/kafka';
 import { fingerprintOf, Rejected, replayOf, Superseded } from './idempotency';
 import { IdempotencyRecordRepository, PixKeyOperation } from './idempotency-record.repository';
 import { Claim, Taken } from './pix-key.repository';
 
 export interface PixKeyCommandClaim {
-  partnerId: string;
+  partnerId: PartnerId;
   idempotencyKey: string;
   operation: PixKeyOperation;
   document: string;

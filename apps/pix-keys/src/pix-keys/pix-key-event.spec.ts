@@ -1,10 +1,11 @@
 import { Topics } from '@partner/contracts';
+import { testPartnerId } from '@partner/testing';
 import { stateChanged } from './pix-key-event';
 import { PixKey } from './pix-key.repository';
 
 const key = (overrides: Partial<PixKey> = {}): PixKey => ({
   id: '0b7f6c1e-2a41-4c55-9a7e-3e2d0f1b9c8d',
-  partnerId: 'c6b0f8f6-3f6e-4d38-9d7f-5d1c3a9b2f10',
+  partnerId: testPartnerId('c6b0f8f6-3f6e-4d38-9d7f-5d1c3a9b2f10'),
   document: '52998224725',
   key: '52998224725',
   state: 'registered',

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { PixKeyAnswer, PixKeyState } from '@partner/contracts';
+import { authenticatedPartnerId, PartnerId, PixKeyAnswer, PixKeyState } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
 
 export interface PixKey {
   id: string;
-  partnerId: string;
+  partnerId: PartnerId;
   document: string;
   key: string;
   state: PixKeyState;
@@ -29,9 +29,10 @@ export interface PixKeyRow {
   updated_at: Date;
 }
 
+/** A row parsed into the aggregate, field by field. Its partner id is one a PartnerId was stored as (every write takes one). */
 export const toPixKey = (r: PixKeyRow): PixKey => ({
   id: r.id,
-  partnerId: r.partner_id,
+  partnerId: authenticatedPartnerId(r.partner_id),
   document: r.document,
   key: r.key,
   state: r.state,
@@ -43,6 +44,18 @@ export const toPixKey = (r: PixKeyRow): PixKey => ({
 
 /** A row of a LEFT JOIN whose right side may be missing. */
 type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/**
+ * The key's columns of a claiming statement's row, once its key is known to be there (a non-null id: the
+ * LEFT JOIN matched). Checked column by column rather than cast, so a missing one fails loudly.
+ */
+function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
+  const { id, partner_id, document, key, state, failure_reason, deletion_requested_at, created_at, updated_at } = r;
+  if (id === null || partner_id === null || document === null || key === null || state === null || created_at === null || updated_at === null) {
+    throw new Error(`pix key row ${id} is missing a column its table declares NOT NULL`);
+  }
+  return { id, partner_id, document, key, state, failure_reason, deletion_requested_at, created_at, updated_at };
+}
 
 /** The idempotency key a command claims, with the fingerprint of its request. */
 export interface Claim {
@@ -64,7 +77,7 @@ const PREVIOUS_COLUMNS = `p.operation AS p_operation, p.document AS p_document, 
 
 type PreviousRow = { [K in keyof IdempotencyRow as `p_${K}`]: IdempotencyRow[K] | null };
 
-function previousOf(partnerId: string, idempotencyKey: string, r: PreviousRow): IdempotencyRecord | null {
+function previousOf(partnerId: PartnerId, idempotencyKey: string, r: PreviousRow): IdempotencyRecord | null {
   if (r.p_operation === null) return null;
   return toIdempotencyRecord({
     partner_id: partnerId,
@@ -218,7 +231,7 @@ export class PixKeyRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The user's current key as committed now (see CURRENT_FIRST); null when the partner's user never had one. */
-  async findCurrent(partnerId: string, document: string): Promise<PixKey | null> {
+  async findCurrent(partnerId: PartnerId, document: string): Promise<PixKey | null> {
     const { rows } = await this.prisma.pool.query<PixKeyRow>({ name: FIND_CURRENT.name, text: FIND_CURRENT.text, values: [partnerId, document] });
     return rows[0] ? toPixKey(rows[0]) : null;
   }
@@ -227,7 +240,7 @@ export class PixKeyRepository {
    * Claims `claim` for the creation of a `pending` CPF key with id `id` and creates it (see
    * CREATE_CLAIMED). Answers the key, or why there is none; the caller rolls back unless created.
    */
-  async createClaimed(tx: Transaction, partnerId: string, document: string, claim: Claim, id: string): Promise<CreateOutcome> {
+  async createClaimed(tx: Transaction, partnerId: PartnerId, document: string, claim: Claim, id: string): Promise<CreateOutcome> {
     const [row] = await tx.rows<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; user_exists: boolean }>(CREATE_CLAIMED, [
       partnerId,
       claim.idempotencyKey,
@@ -238,14 +251,14 @@ export class PixKeyRepository {
     if (!row.claimed) return { taken: previousOf(partnerId, claim.idempotencyKey, row) };
     if (!row.user_exists) return 'user_not_found';
     if (row.id === null) return 'already_exists';
-    return { created: toPixKey(row as PixKeyRow) };
+    return { created: toPixKey(presentKey(row)) };
   }
 
   /**
    * Claims `claim` for the deletion of the user's key and acts on it (see DELETE_CLAIMED). `moved` is
    * the key when it changed; the caller rolls back on `not_found` and `superseded`.
    */
-  async requestDeletionClaimed(tx: Transaction, partnerId: string, document: string, claim: Claim, now: Date): Promise<DeleteOutcome> {
+  async requestDeletionClaimed(tx: Transaction, partnerId: PartnerId, document: string, claim: Claim, now: Date): Promise<DeleteOutcome> {
     const [row] = await tx.rows<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; answer: PixKeyAnswer | null }>(DELETE_CLAIMED, [
       partnerId,
       claim.idempotencyKey,
@@ -255,7 +268,7 @@ export class PixKeyRepository {
     ]);
     if (!row.claimed) return { taken: previousOf(partnerId, claim.idempotencyKey, row) };
     if (row.answer === null) return 'not_found';
-    const moved = row.id === null ? null : toPixKey(row as PixKeyRow);
+    const moved = row.id === null ? null : toPixKey(presentKey(row));
     if (row.answer === 'accepted' && !moved) return 'superseded';
     return { answer: row.answer, moved };
   }
@@ -267,7 +280,7 @@ export class PixKeyRepository {
    */
   async transition(
     tx: Transaction,
-    partnerId: string,
+    partnerId: PartnerId,
     id: string,
     from: PixKeyState,
     to: PixKeyState,

@@ -1,38 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { statement } from '@partner/kafka';
+import { PartnerUserRepository } from '@partner/platform';
 import { PrismaService } from '../prisma/prisma.service';
 
-/** Inserts the user unless known; returns a row only when it was new. A concurrent insert of the same user waits on the primary key, then inserts nothing. */
-const UPSERT = statement(
-  'pix_keys_user_upsert',
-  'INSERT INTO users (partner_id, document) VALUES ($1, $2) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
-);
-
-const CREATED_AT = statement('pix_keys_user_created_at', 'SELECT created_at FROM users WHERE partner_id = $1 AND document = $2');
-
-const EXISTS = statement('pix_keys_user_exists', 'SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1 AND document = $2) AS exists');
-
 /**
- * The users of each partner who may own a Pix key. Every lookup is scoped by partner. The upsert writes
- * one row and reports no event, so it is one prepared statement on the pool (atomic on its own): a
- * unit of work would only add BEGIN and COMMIT. The creation of a key checks its user inside its own
+ * The users of each partner who may own a Pix key. The creation of a key checks its user inside its own
  * statement (PixKeyRepository.createClaimed).
+ * The statements are PartnerUserRepository's, shared with the other service that keeps users, run on
+ * this service's pool (its schema).
  */
 @Injectable()
-export class UserRepository {
-  constructor(private readonly prisma: PrismaService) {}
-
-  /** Records the user unless known already; tells whether it was new. Safe under concurrent calls. */
-  async upsert(partnerId: string, document: string): Promise<{ created: boolean; createdAt: Date }> {
-    const inserted = await this.prisma.pool.query<{ created_at: Date }>({ ...UPSERT, values: [partnerId, document] });
-    if (inserted.rows[0]) return { created: true, createdAt: inserted.rows[0].created_at };
-    // Known already (or a concurrent upsert won): this second statement sees the committed row.
-    const { rows } = await this.prisma.pool.query<{ created_at: Date }>({ ...CREATED_AT, values: [partnerId, document] });
-    return { created: false, createdAt: rows[0].created_at };
-  }
-
-  async exists(partnerId: string, document: string): Promise<boolean> {
-    const { rows } = await this.prisma.pool.query<{ exists: boolean }>({ name: EXISTS.name, text: EXISTS.text, values: [partnerId, document] });
-    return rows[0].exists;
+export class UserRepository extends PartnerUserRepository {
+  constructor(prisma: PrismaService) {
+    super(prisma.pool, 'pix_keys');
   }
 }

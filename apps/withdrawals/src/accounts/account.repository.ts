@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PartnerId } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -7,7 +8,7 @@ export type LedgerReason = 'credit' | 'withdrawal_hold' | 'withdrawal_settle' | 
 
 /** A hold that ends: captured (the transfer settled) or released back to available (it failed). */
 export interface HoldEnd {
-  partnerId: string;
+  partnerId: PartnerId;
   document: string;
   withdrawalId: number;
   micros: bigint;
@@ -84,7 +85,7 @@ export interface Balance {
 
 /** A credit as asked for: `micros` to add to the user's available balance, once per idempotency key. */
 export interface NewCredit {
-  partnerId: string;
+  partnerId: PartnerId;
   idempotencyKey: string;
   document: string;
   micros: bigint;
@@ -113,7 +114,7 @@ const toBalance = (r: BalanceRow): Balance => ({ availableMicros: BigInt(r.avail
 export class AccountRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async find(partnerId: string, document: string): Promise<Balance | null> {
+  async find(partnerId: PartnerId, document: string): Promise<Balance | null> {
     const { rows } = await this.prisma.pool.query<BalanceRow>({ ...FIND, values: [partnerId, document] });
     return rows[0] ? toBalance(rows[0]) : null;
   }
@@ -123,7 +124,7 @@ export class AccountRepository {
    * was opened. One statement each on the pool: a single row and no event, so no unit of work. After a
    * lost race the insert returns nothing and the second statement sees the winner's committed row.
    */
-  async open(partnerId: string, document: string, now: Date): Promise<{ created: boolean; createdAt: Date }> {
+  async open(partnerId: PartnerId, document: string, now: Date): Promise<{ created: boolean; createdAt: Date }> {
     const inserted = await this.prisma.pool.query<{ created_at: Date }>({ ...OPEN, values: [partnerId, document, now] });
     if (inserted.rows[0]) return { created: true, createdAt: inserted.rows[0].created_at };
     const { rows } = await this.prisma.pool.query<{ created_at: Date }>({ ...CREATED_AT, values: [partnerId, document] });
@@ -145,7 +146,8 @@ export class AccountRepository {
       reference,
       now,
     ]);
-    if (row.available_micros !== null) return { applied: toBalance(row as BalanceRow) };
+    // Both balance columns come from the one credited row: null together (nothing credited) or set together.
+    if (row.available_micros !== null && row.held_micros !== null) return { applied: toBalance({ available_micros: row.available_micros, held_micros: row.held_micros }) };
     if (row.claimed) return 'user_not_found';
     const [earlier] = await tx.rows<BalanceRow & { document: string; amount_micros: string; reference: string }>(FIND_CREDIT, [partnerId, idempotencyKey]);
     if (!earlier) throw new Error(`credit ${idempotencyKey} of partner ${partnerId} conflicted but cannot be read`);
@@ -163,7 +165,7 @@ export class AccountRepository {
    */
   async endHolds(tx: Transaction, moves: HoldEnd[], now: Date): Promise<void> {
     if (moves.length === 0) return;
-    const perAccount = new Map<string, { partnerId: string; document: string; held: bigint; back: bigint }>();
+    const perAccount = new Map<string, { partnerId: PartnerId; document: string; held: bigint; back: bigint }>();
     for (const m of moves) {
       const key = `${m.partnerId}:${m.document}`;
       const sum = perAccount.get(key) ?? { partnerId: m.partnerId, document: m.document, held: 0n, back: 0n };

@@ -1,7 +1,7 @@
 import { loadConfig } from '@partner/config';
-import { CreditAccountCommand, MAX_CREDIT_MICROS, Topics } from '@partner/contracts';
+import { CreditAccountCommand, MAX_CREDIT_MICROS, Topics, PartnerId } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { AccountRepository } from './account.repository';
@@ -20,14 +20,14 @@ const credit = new CreditAccountUseCase(unitOfWork, accounts);
 const getBalance = new GetBalanceUseCase(accounts);
 
 async function newUser() {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   const document = newCpf();
   const reply = await upsertUser.execute({ partner_id: partnerId, document });
   if (!reply.ok || !reply.data.created) throw new Error('user not created');
   return { partnerId, document };
 }
 
-const creditOf = (partnerId: string, document: string, overrides: Partial<CreditAccountCommand> = {}): CreditAccountCommand => ({
+const creditOf = (partnerId: PartnerId, document: string, overrides: Partial<CreditAccountCommand> = {}): CreditAccountCommand => ({
   partner_id: partnerId,
   document,
   usdt_micros: 2_500_000,
@@ -54,7 +54,7 @@ async function written(partnerId: string) {
 }
 
 /** The books balance: the account equals the sum of its ledger entries. */
-async function expectLedgerMatches(partnerId: string, document: string) {
+async function expectLedgerMatches(partnerId: PartnerId, document: string) {
   const account = await accounts.find(partnerId, document);
   const sums = await prisma.ledgerEntry.aggregate({ where: { partnerId, document }, _sum: { availableDelta: true, heldDelta: true } });
   expect(sums._sum.availableDelta).toBe(account?.availableMicros);
@@ -65,7 +65,7 @@ afterAll(() => prisma.$disconnect());
 
 describe('upsert-user (PostgreSQL)', () => {
   it('opens the account once with a zero balance and no ledger entry, and answers its opening time every time', async () => {
-    const command = { partner_id: newUuid(), document: newCpf() };
+    const command = { partner_id: testPartnerId(), document: newCpf() };
     const before = Date.now();
     const first = await upsertUser.execute(command);
     expect(first).toEqual({ ok: true, data: { created: true, created_at: expect.any(String) } });
@@ -79,7 +79,7 @@ describe('upsert-user (PostgreSQL)', () => {
   });
 
   it('creates exactly once under 10 concurrent upserts, all answering the same opening time', async () => {
-    const command = { partner_id: newUuid(), document: newCpf() };
+    const command = { partner_id: testPartnerId(), document: newCpf() };
     const replies = await Promise.all(Array.from({ length: 10 }, () => upsertUser.execute({ ...command })));
     expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
     expect(new Set(replies.map((r) => (r.ok ? r.data.created_at : r.error.code))).size).toBe(1);
@@ -170,7 +170,7 @@ describe('credit-account (PostgreSQL)', () => {
   });
 
   it('refuses an unknown user and writes nothing: the key stays free for when the user exists', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const document = newCpf();
     const command = creditOf(partnerId, document);
     expect(await credit.execute(command)).toEqual({ ok: false, error: { code: 'user_not_found', message: expect.any(String) } });
@@ -241,6 +241,6 @@ describe('get-balance (PostgreSQL)', () => {
 
     const notFound = { ok: false, error: { code: 'user_not_found', message: expect.any(String) } };
     expect(await getBalance.execute({ partner_id: partnerId, document: newCpf() })).toEqual(notFound);
-    expect(await getBalance.execute({ partner_id: newUuid(), document })).toEqual(notFound);
+    expect(await getBalance.execute({ partner_id: testPartnerId(), document })).toEqual(notFound);
   });
 });

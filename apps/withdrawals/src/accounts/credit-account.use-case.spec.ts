@@ -1,6 +1,6 @@
 import { CreditAccountCommand, Topics } from '@partner/contracts';
 import { OutboxMessage, Transaction, UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, testPartnerId } from '@partner/testing';
 import { AccountRepository, CreditOutcome, NewCredit } from './account.repository';
 import { CreditAccountUseCase } from './credit-account.use-case';
 
@@ -42,7 +42,7 @@ function setUp(outcome: CreditOutcome | Error) {
 }
 
 const command = (): CreditAccountCommand => ({
-  partner_id: newUuid(),
+  partner_id: testPartnerId(),
   document: newCpf(),
   usdt_micros: 2_500_000,
   idempotency_key: 'deposit-7f3a9c',

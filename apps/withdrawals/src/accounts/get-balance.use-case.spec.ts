@@ -1,4 +1,4 @@
-import { newCpf, newUuid } from '@partner/testing';
+import { newCpf, testPartnerId } from '@partner/testing';
 import { AccountRepository, Balance } from './account.repository';
 import { GetBalanceUseCase } from './get-balance.use-case';
 
@@ -16,7 +16,7 @@ function setUp(balance: Balance | null) {
 
 describe('GetBalanceUseCase', () => {
   it('answers the partner’s user’s balance as integer micros', async () => {
-    const query = { partner_id: newUuid(), document: newCpf() };
+    const query = { partner_id: testPartnerId(), document: newCpf() };
     const { useCase, calls } = setUp({ availableMicros: 9_007_199_254_740_000n, heldMicros: 1_020_000n });
     expect(await useCase.execute(query)).toEqual({ ok: true, data: { available_usdt_micros: 9_007_199_254_740_000, held_usdt_micros: 1_020_000 } });
     expect(calls).toEqual([[query.partner_id, query.document]]);
@@ -24,6 +24,6 @@ describe('GetBalanceUseCase', () => {
 
   it('is user_not_found when the partner has no such user', async () => {
     const { useCase } = setUp(null);
-    expect(await useCase.execute({ partner_id: newUuid(), document: newCpf() })).toEqual({ ok: false, error: { code: 'user_not_found', message: expect.any(String) } });
+    expect(await useCase.execute({ partner_id: testPartnerId(), document: newCpf() })).toEqual({ ok: false, error: { code: 'user_not_found', message: expect.any(String) } });
   });
 });

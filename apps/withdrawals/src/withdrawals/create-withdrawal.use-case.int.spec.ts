@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateWithdrawalCommand } from '@partner/contracts';
+import { CreateWithdrawalCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { FAILING_ADDRESS, newCpf, newUuid, pollUntil, withdrawalRequest } from '@partner/testing';
+import { FAILING_ADDRESS, newCpf, newUuid, pollUntil, withdrawalRequest, testPartnerId } from '@partner/testing';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -27,14 +27,14 @@ const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, a
 const MATIC_LOW_FEE = 20_000;
 
 async function newAccount(micros: number) {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   const document = newCpf();
   await accounts.open(partnerId, document, new Date());
   await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: BigInt(micros), reference: 'test funds' }, new Date()));
   return { partnerId, document };
 }
 
-const command = (partnerId: string, document: string, overrides: Partial<CreateWithdrawalCommand> = {}): CreateWithdrawalCommand => ({
+const command = (partnerId: PartnerId, document: string, overrides: Partial<CreateWithdrawalCommand> = {}): CreateWithdrawalCommand => ({
   partner_id: partnerId,
   ...withdrawalRequest(document, overrides),
 });
@@ -48,7 +48,7 @@ async function outboxStates(partnerId: string): Promise<string[]> {
 }
 
 /** The books balance: every account equals the sum of its ledger entries. */
-async function expectLedgerMatches(partnerId: string, document: string) {
+async function expectLedgerMatches(partnerId: PartnerId, document: string) {
   const account = await accounts.find(partnerId, document);
   const sums = await prisma.ledgerEntry.aggregate({ where: { partnerId, document }, _sum: { availableDelta: true, heldDelta: true } });
   expect(sums._sum.availableDelta).toBe(account?.availableMicros);
@@ -150,7 +150,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
 
   it('scopes users by partner: another partner cannot spend the balance', async () => {
     const { document } = await newAccount(5_000_000);
-    expect(await create.execute(command(newUuid(), document))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await create.execute(command(testPartnerId(), document))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
   });
 
   it('replays a key with the same request and refuses it with another', async () => {
@@ -184,7 +184,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
   });
 
   it('fingerprints every field but the key, the address whatever its letter case', () => {
-    const a = command(newUuid(), newCpf());
+    const a = command(testPartnerId(), newCpf());
     expect(fingerprintOf({ ...a, idempotency_key: newUuid() })).toBe(fingerprintOf(a));
     expect(fingerprintOf({ ...a, network: 'ETH' })).not.toBe(fingerprintOf(a));
     expect(fingerprintOf({ ...a, address: a.address.toLowerCase() })).toBe(fingerprintOf(a));

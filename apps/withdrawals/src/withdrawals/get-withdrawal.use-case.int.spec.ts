@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
+import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest, testPartnerId } from '@partner/testing';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -28,7 +28,7 @@ const get = new GetWithdrawalUseCase(withdrawals);
 
 /** A funded user of a new partner and one withdrawal of 2.5 USDT on Ethereum (MEDIUM fee: 3.5 USDT). */
 async function newWithdrawal(address?: string) {
-  const partnerId = newUuid();
+  const partnerId = testPartnerId();
   const document = newCpf();
   await accounts.open(partnerId, document, new Date());
   await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: 100_000_000n, reference: 'test funds' }, new Date()));
@@ -88,7 +88,7 @@ describe('GetWithdrawalUseCase (PostgreSQL)', () => {
   it("is not_found for an unknown id, another partner's withdrawal and an id past the column's range", async () => {
     const { partnerId, id } = await newWithdrawal();
     const notFound = { ok: false, error: { code: 'not_found', message: expect.any(String) } };
-    expect(await get.execute({ partner_id: newUuid(), id })).toEqual(notFound);
+    expect(await get.execute({ partner_id: testPartnerId(), id })).toEqual(notFound);
     expect(await get.execute({ partner_id: partnerId, id: id + 1_000_000 })).toEqual(notFound);
     expect(await get.execute({ partner_id: partnerId, id: Number.MAX_SAFE_INTEGER })).toEqual(notFound);
   });

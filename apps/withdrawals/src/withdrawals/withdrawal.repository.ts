@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { FeeChoice, Network, Topics, WithdrawalState } from '@partner/contracts';
+import { authenticatedPartnerId, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
 import { commandStatement, OutboxMessage, statement, Transaction, UnitOfWork } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
 export interface Withdrawal {
   id: number;
-  partnerId: string;
+  partnerId: PartnerId;
   document: string;
   idempotencyKey: string;
   fingerprint: string;
@@ -42,9 +42,10 @@ interface WithdrawalRow {
   updated_at: Date;
 }
 
+/** A row parsed into the aggregate, field by field. Its partner id is one a PartnerId was stored as (every write takes one). */
 const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
   id: r.id,
-  partnerId: r.partner_id,
+  partnerId: authenticatedPartnerId(r.partner_id),
   document: r.document.trimEnd(),
   idempotencyKey: r.idempotency_key,
   fingerprint: r.fingerprint,
@@ -160,13 +161,13 @@ const CONFIRM_DUE = statement(
 export class WithdrawalRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async findByIdempotencyKey(partnerId: string, idempotencyKey: string): Promise<Withdrawal | null> {
+  async findByIdempotencyKey(partnerId: PartnerId, idempotencyKey: string): Promise<Withdrawal | null> {
     const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_KEY.name, text: FIND_BY_KEY.text, values: [partnerId, idempotencyKey] });
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
   /** The partner's withdrawal `id`, as committed now; null when the partner has none with that id (another partner's included). */
-  async findById(partnerId: string, id: number): Promise<Withdrawal | null> {
+  async findById(partnerId: PartnerId, id: number): Promise<Withdrawal | null> {
     const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }

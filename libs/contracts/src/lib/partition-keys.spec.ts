@@ -1,9 +1,10 @@
 import { EventPayload, eventKeyOf, EventTopic, requestKeyOf, RequestPayload } from './contract-map';
+import { authenticatedPartnerId } from './tenancy/partner-id';
 import { Topics } from './topics';
 
 // Ordering depends on these keys: each value is the literal format the call sites built by hand before
 // the contracts owned them, so a change here moves messages to other partitions and must be deliberate.
-const partner = '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10';
+const partner = authenticatedPartnerId('7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10');
 const document = '52998224725';
 
 /** An event with only the fields its key reads (the rest of the payload plays no part in it). */

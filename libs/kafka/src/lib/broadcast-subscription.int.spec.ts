@@ -1,6 +1,6 @@
 import { loadConfig, CommonConfig } from '@partner/config';
 import { ApiKeyRevokedEvent, Topics } from '@partner/contracts';
-import { newUuid, pollUntil, requireEnv } from '@partner/testing';
+import { newUuid, pollUntil, requireEnv, testPartnerId } from '@partner/testing';
 import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
 import { BroadcastSubscription } from './broadcast-subscription';
 import { KafkaConnection } from './kafka-client';
@@ -10,7 +10,7 @@ import { ensureTopics, topicLayout } from './topic-admin';
 
 const TOPIC = Topics.GatewayApiKeyRevoked;
 const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `broadcast-spec-${process.pid}` };
-const revoked = (): ApiKeyRevokedEvent => ({ partner_id: newUuid(), key_id: newUuid(), revoked_at: new Date().toISOString() });
+const revoked = (): ApiKeyRevokedEvent => ({ partner_id: testPartnerId(), key_id: newUuid(), revoked_at: new Date().toISOString() });
 
 let producer: Producer;
 let admin: Admin;

@@ -2,7 +2,7 @@ import { Controller, INestMicroservice, Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { ok, PingQuery, RequestReply, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
-import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { HandleEvent, HandleRequest } from './handler.decorators';
 import { KafkaConnection, kafkaServerOptions } from './kafka.options';
@@ -108,7 +108,7 @@ describe('HandleEvent', () => {
 
   const event = (): WithdrawalStateChangedEvent => ({
     event_id: newUuid(),
-    partner_id: newUuid(),
+    partner_id: testPartnerId(),
     type: 'usdt_withdrawal',
     state: 'created',
     resource_id: '7',

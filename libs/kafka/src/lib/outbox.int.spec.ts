@@ -1,7 +1,7 @@
 import { retried } from './kafka-client';
 import { loadConfig, CommonConfig } from '@partner/config';
-import { Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
-import { newUuid, pollUntil, requireEnv, withdrawalStateChanged } from '@partner/testing';
+import { PartnerId, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { pollUntil, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { Admin, Consumer, Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
@@ -51,11 +51,11 @@ const received: Received[] = [];
 /** Next offset the consumer will read, per partition. */
 const position = new Map<number, number>();
 
-const stateChanged = (partnerId: string, resourceId: string, state: 'created' | 'sent'): WithdrawalStateChangedEvent =>
+const stateChanged = (partnerId: PartnerId, resourceId: string, state: 'created' | 'sent'): WithdrawalStateChangedEvent =>
   withdrawalStateChanged(partnerId, { resourceId: Number(resourceId), state });
 
 /** Inserts `count` rows spread round-robin over `keys`, one at a time so ids follow the loop order. */
-async function insertRows(partnerId: string, keys: string[], count: number): Promise<Row[]> {
+async function insertRows(partnerId: PartnerId, keys: string[], count: number): Promise<Row[]> {
   const rows: Row[] = [];
   for (let i = 0; i < count; i++) {
     const key = keys[i % keys.length];
@@ -155,7 +155,7 @@ afterAll(async () => {
 
 describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   it('publishes every pending row exactly once, under its key, in id order per key, and marks it published', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const keys = ['101', '102', '103'];
     const rows = await insertRows(partnerId, keys, 30);
     // A batch size below the row count makes drain() go round several times.
@@ -173,7 +173,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     await relay.drain();
     expect(await relay.backlog()).toEqual({ pending: 0, oldestAgeSeconds: 0 });
 
-    const rows = await insertRows(newUuid(), ['301'], 3);
+    const rows = await insertRows(testPartnerId(), ['301'], 3);
     // 91 s back for an assertion of >= 90: created_at keeps milliseconds, so storing now() - 90 s may round
     // up by up to half a millisecond, more than the time to the next statement on a fast connection.
     await pool.query(`UPDATE ${table} SET created_at = now() - interval '91 seconds' WHERE id = $1`, [rows[0].id]);
@@ -187,7 +187,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   }, 60_000);
 
   it('stamps the id of the request a unit of work serves on its events, published as their request_id header', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     // The services' own pools resolve outbox_messages through their schema's search_path.
     const scoped = new Pool({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
     pools.push(scoped);
@@ -207,7 +207,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   }, 60_000);
 
   it('publishes nothing when drained again with nothing pending', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const rows = await insertRows(partnerId, ['201', '202'], 6);
     const relay = newRelay(pool, 500);
     expect(await relay.drain()).toBe(6);
@@ -220,7 +220,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   }, 60_000);
 
   it('publishes nothing while another transaction holds its lock, and everything once it is released', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const rows = await insertRows(partnerId, ['401', '402'], 4);
     const holder = await newPool().connect();
     await holder.query('BEGIN');
@@ -238,7 +238,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   }, 60_000);
 
   it('rolls back a round the broker refused: the rows stay pending, the lock is released, the next drain publishes them once', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const rows = await insertRows(partnerId, ['501', '502'], 4);
     const refusing = { publishBatch: () => Promise.reject(new Error('broker away')) } as unknown as MessageBus;
     const failing = new OutboxRelay(newPool(), refusing, { schema, pollMs: 60_000 });
@@ -253,7 +253,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   }, 60_000);
 
   it('two relays draining the same outbox at once still publish each row once (advisory lock)', async () => {
-    const partnerId = newUuid();
+    const partnerId = testPartnerId();
     const rows = await insertRows(partnerId, ['301', '302', '303'], 60);
     // Two service instances: separate connection pools, so their transactions really overlap.
     const first = newRelay(newPool(), 10);

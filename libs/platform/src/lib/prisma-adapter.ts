@@ -7,6 +7,8 @@ const logger = new Logger('PostgreSQL');
 /**
  * The pool under the driver adapter every service's Prisma client runs on (no native engine here). Each service owns one
  * PostgreSQL schema: `schema` qualifies Prisma's own queries, `search_path` makes raw SQL land there too.
+ * So a service's SQL names its tables unqualified (right whichever database it shares with other services);
+ * only SQL that may run on another pool (the operator-key CLI's, scripts', specs') names the schema.
  */
 function pgPool(databaseUrl: string, schema: string): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { PartnerId, WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { newCpf, VALID_ADDRESS } from './fixtures';
 
 /** A valid `usdt_withdrawal` domain event, as the withdrawals service writes it to its outbox. */
 export function withdrawalStateChanged(
-  partnerId: string,
+  partnerId: PartnerId,
   { resourceId = 1, state = 'created', at = new Date() }: { resourceId?: number; state?: WithdrawalState; at?: Date } = {},
 ): WithdrawalStateChangedEvent {
   const unix = Math.floor(at.getTime() / 1000);

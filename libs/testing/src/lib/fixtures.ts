@@ -1,10 +1,17 @@
 import { generateCPF } from '@brazilian-utils/brazilian-utils';
+import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
 import { randomUUID } from 'node:crypto';
 
 /** A valid CPF, different on each call (unformatted, 11 digits). */
 export const newCpf = (): string => generateCPF();
 
 export const newUuid = (): string => randomUUID();
+
+/**
+ * A partner id for a spec, as authentication would vouch for it: a new one on each call, or `id` (a
+ * partner the spec created, an id read back from a row). Specs never cast to PartnerId (lint refuses it).
+ */
+export const testPartnerId = (id: string = randomUUID()): PartnerId => authenticatedPartnerId(id);
 
 /** A valid, EIP-55 checksummed destination (Vitalik's public address; anything checksummed works). */
 export const VALID_ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';

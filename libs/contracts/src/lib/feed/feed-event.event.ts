@@ -1,4 +1,5 @@
 import { IsIn, IsISO8601, IsObject, IsString, IsUUID, MaxLength } from 'class-validator';
+import { PartnerId } from '../tenancy/partner-id';
 
 /** Event types partners see in their feed (`type` field). */
 export const FEED_EVENT_TYPES = ['usdt_withdrawal', 'pix_key', 'pix_in', 'business_customer'] as const;
@@ -14,7 +15,7 @@ export class FeedEvent<R extends object = object> {
   event_id!: string;
 
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsIn(FEED_EVENT_TYPES)
   type!: FeedEventType;

@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { CreateBusinessCustomerRequest } from './create-business-customer.request';
+import { PartnerId } from '../../tenancy/partner-id';
 
 export class CreateBusinessCustomerCommand extends CreateBusinessCustomerRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /** The reply of the customers service, and the HTTP answer of POST /partner/v1/customers/business (201). */

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { CreateBusinessCustomerRequest } from '../create-business-customer/create-business-customer.request';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** The path parameter of GET /partner/v1/customers/business/{id}; the same class validates the Kafka payload. */
 export class BusinessCustomerIdParams {
@@ -11,7 +12,7 @@ export class BusinessCustomerIdParams {
 
 export class GetBusinessCustomerQuery extends BusinessCustomerIdParams {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /**

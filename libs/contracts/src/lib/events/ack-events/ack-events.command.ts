@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
+import { PartnerId } from '../../tenancy/partner-id';
 
 export const MAX_ACK_EVENTS = 1000;
 
@@ -15,7 +16,7 @@ export class AckEventsRequest {
 
 export class AckEventsCommand extends AckEventsRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 export class AckEventsResult {

@@ -4,6 +4,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min, registerDecorator
 import { FEED_EVENT_TYPES, FeedEventType } from '../../feed/feed-event.event';
 import { booleanString, integerString } from '../../query-transforms';
 import { PARTNER_EVENT_SCHEMAS, partnerEventSchema } from './partner-event.result';
+import { PartnerId } from '../../tenancy/partner-id';
 
 export const DEFAULT_EVENTS_PAGE = 100;
 export const MAX_EVENTS_PAGE = 1000;
@@ -64,7 +65,7 @@ export class ListEventsRequest {
 
 export class ListEventsQuery extends ListEventsRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /** One event as partners receive it (documented in docs/api.md, "Events feed"). */

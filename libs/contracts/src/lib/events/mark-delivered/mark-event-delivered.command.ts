@@ -1,8 +1,9 @@
 import { IsUUID } from 'class-validator';
+import { PartnerId } from '../../tenancy/partner-id';
 
 export class MarkEventDeliveredCommand {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsUUID('all', { message: 'id must be a UUID' })
   event_id!: string;

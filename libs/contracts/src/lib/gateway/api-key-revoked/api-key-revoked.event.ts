@@ -1,4 +1,5 @@
 import { IsISO8601, IsUUID } from 'class-validator';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /**
  * gateway.event.api-key-revoked.v1: an operator revoked a partner's API key. Every gateway instance
@@ -7,7 +8,7 @@ import { IsISO8601, IsUUID } from 'class-validator';
  */
 export class ApiKeyRevokedEvent {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsUUID()
   key_id!: string;

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PIX_IN_STATUSES, PixInflow, PixInStatus } from '../pix-in.types';
 import { integerString } from '../../query-transforms';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** Largest page; also the most one answer holds when no `limit` is given (docs/api.md: "Pix inflows"). */
 export const MAX_PIX_IN_PAGE = 1000;
@@ -34,7 +35,7 @@ export class ListPixInflowsRequest {
 
 export class ListPixInflowsQuery extends ListPixInflowsRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 export class ListPixInflowsResult {

@@ -3,6 +3,7 @@ import { IsCpf } from '@partner/validation';
 import { PIX_IN_METHODS, PixInMethod, SENDER_ACCOUNT_TYPES, SenderAccountType } from '../pix-in.types';
 import { ACCOUNT_NUMBER_PATTERN, BRANCH_CODE_PATTERN, END_TO_END_ID_PATTERN, IsCpfOrCnpj, ISPB_PATTERN } from '../pix-in.validators';
 import { MAX_PIX_IN_CENTS, SIMULATED_PIX_IN_OUTCOMES, SimulatedPixInOutcome } from '../simulate-pix-in/simulate-pix-in.command';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /**
  * What the (simulated) Pix network announces for a payment to one of our users. Not a feed event: the
@@ -11,7 +12,7 @@ import { MAX_PIX_IN_CENTS, SIMULATED_PIX_IN_OUTCOMES, SimulatedPixInOutcome } fr
  */
 export class PixReceivedEvent {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsCpf()
   document!: string;

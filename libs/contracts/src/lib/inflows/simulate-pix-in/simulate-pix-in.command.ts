@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } 
 import { IsCpf } from '@partner/validation';
 import { PIX_IN_METHODS, PixInMethod, SENDER_ACCOUNT_TYPES, SenderAccountType } from '../pix-in.types';
 import { ACCOUNT_NUMBER_PATTERN, BRANCH_CODE_PATTERN, IsCpfOrCnpj, ISPB_PATTERN } from '../pix-in.validators';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** Outcomes the sandbox can ask the simulated network for (docs/api.md: "Sandbox"). */
 export const SIMULATED_PIX_IN_OUTCOMES = ['credited', 'denied', 'failed'] as const;
@@ -81,7 +82,7 @@ export class SandboxPixInRequest {
 
 export class SimulatePixInCommand extends SandboxPixInRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /** The reply of the simulated Pix network, and the HTTP answer of POST /sandbox/v1/pix-in (202). */

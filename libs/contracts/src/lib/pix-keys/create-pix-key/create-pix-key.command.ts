@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { IsCpf, withCode } from '@partner/validation';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** Body of POST /partner/v1/pix-key (docs/api.md: "Pix keys"). The key registered is the user's CPF. */
 export class CreatePixKeyRequest {
@@ -15,7 +16,7 @@ export class CreatePixKeyRequest {
 
 export class CreatePixKeyCommand extends CreatePixKeyRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /**

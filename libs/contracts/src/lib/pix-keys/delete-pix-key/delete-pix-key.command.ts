@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { IsCpf, withCode } from '@partner/validation';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** Body of DELETE /partner/v1/pix-key/{document} (docs/api.md: "Pix keys"); the CPF comes from the path. */
 export class DeletePixKeyRequest {
@@ -17,7 +18,7 @@ export class PixKeyDocumentParams {
 
 export class DeletePixKeyCommand extends DeletePixKeyRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsCpf(withCode('invalid_document'))
   document!: string;

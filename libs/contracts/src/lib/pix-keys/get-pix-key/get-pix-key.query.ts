@@ -2,11 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { PixKeyDocumentParams } from '../delete-pix-key/delete-pix-key.command';
 import { PIX_KEY_STATES, PixKeyState } from '../pix-key-state-changed/pix-key-state-changed.event';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** GET /partner/v1/pix-key/{document}: the path CPF (PixKeyDocumentParams at HTTP) and the partner. */
 export class GetPixKeyQuery extends PixKeyDocumentParams {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /**

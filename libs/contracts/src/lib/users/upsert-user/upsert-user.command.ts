@@ -1,5 +1,6 @@
 import { IsUUID } from 'class-validator';
 import { IsCpf } from '@partner/validation';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /**
  * Makes a user known to a service that keeps users of its own (withdrawals: the USDT account; pix-keys,
@@ -8,7 +9,7 @@ import { IsCpf } from '@partner/validation';
  */
 export class UpsertUserCommand {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsCpf()
   document!: string;

@@ -1,6 +1,7 @@
 import { IsInt, IsISO8601, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { CREDIT_IDEMPOTENCY_KEY, MAX_CREDIT_MICROS } from '../credit-account/credit-account.command';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /**
  * withdrawals.event.account-credited.v1: a credit was applied to a user's USDT account (once per
@@ -10,7 +11,7 @@ import { CREDIT_IDEMPOTENCY_KEY, MAX_CREDIT_MICROS } from '../credit-account/cre
  */
 export class AccountCreditedEvent {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsCpf()
   document!: string;

@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { CreateUsdtWithdrawalRequest } from './create-usdt-withdrawal.request';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** The HTTP body plus the partner it is for; validated again by the withdrawals service. */
 export class CreateWithdrawalCommand extends CreateUsdtWithdrawalRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /** `created` is false when the idempotency key was used before with the same request (HTTP 200). */

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { IsCpf } from '@partner/validation';
+import { PartnerId } from '../../tenancy/partner-id';
 
 /** Largest credit at once (1,000,000,000 USDT); keeps every balance a safe integer. */
 export const MAX_CREDIT_MICROS = 1_000_000_000_000_000;
@@ -33,7 +34,7 @@ export class CreditRequest {
 /** withdrawals.command.credit-account.v2: the operator API's credit, also for an upstream deposit system. */
 export class CreditAccountCommand extends CreditRequest {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 
   @IsCpf()
   document!: string;

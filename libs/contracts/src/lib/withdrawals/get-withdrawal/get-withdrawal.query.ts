@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { positiveIntegerString } from '../../query-transforms';
 import { FEE_CHOICES, FeeChoice, Network, NETWORKS, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
+import { PartnerId } from '../../tenancy/partner-id';
 
 const ID_MESSAGE = 'id must be a positive integer (the id POST /partner/v1/withdrawals/usdt answered)';
 
@@ -18,7 +19,7 @@ export class WithdrawalIdParams {
 
 export class GetWithdrawalQuery extends WithdrawalIdParams {
   @IsUUID()
-  partner_id!: string;
+  partner_id!: PartnerId;
 }
 
 /** A withdrawal as GET /partner/v1/withdrawals/usdt/{id} answers it. Micros are integers; times Unix seconds. */

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { ok, PartnerId, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
+import type { Pool } from 'pg';
+
+/**
+ * The users of each partner that a service knows (table `users` in the service's own schema, primary key
+ * (partner_id, document)): pix-keys and inflows keep the same table for the same command. Every lookup is
+ * scoped by partner. The upsert writes one row and reports no event, so it is one prepared statement on
+ * the pool (atomic on its own): a unit of work would only add BEGIN and COMMIT. Each service subclasses it
+ * with its PrismaService's pool, whose search_path names its schema.
+ */
+export abstract class PartnerUserRepository {
+  private readonly statements: Record<'upsert' | 'createdAt' | 'exists', { name: string; text: string }>;
+
+  /** `statementPrefix` names the prepared statements (they are per connection: one service's own names). */
+  protected constructor(private readonly pool: Pick<Pool, 'query'>, statementPrefix: string) {
+    this.statements = {
+      // Returns a row only when the user was new. A concurrent insert of the same user waits on the primary key, then inserts nothing.
+      upsert: {
+        name: `${statementPrefix}_user_upsert`,
+        text: 'INSERT INTO users (partner_id, document) VALUES ($1, $2) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
+      },
+      createdAt: { name: `${statementPrefix}_user_created_at`, text: 'SELECT created_at FROM users WHERE partner_id = $1 AND document = $2' },
+      exists: { name: `${statementPrefix}_user_exists`, text: 'SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1 AND document = $2) AS exists' },
+    };
+  }
+
+  /** Records the user unless known already; tells whether it was new. Safe under concurrent calls. */
+  async upsert(partnerId: PartnerId, document: string): Promise<{ created: boolean; createdAt: Date }> {
+    const inserted = await this.pool.query<{ created_at: Date }>({ ...this.statements.upsert, values: [partnerId, document] });
+    if (inserted.rows[0]) return { created: true, createdAt: inserted.rows[0].created_at };
+    // Known already (or a concurrent upsert won): this second statement sees the committed row.
+    const { rows } = await this.pool.query<{ created_at: Date }>({ ...this.statements.createdAt, values: [partnerId, document] });
+    return { created: false, createdAt: rows[0].created_at };
+  }
+
+  async exists(partnerId: PartnerId, document: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ exists: boolean }>({ ...this.statements.exists, values: [partnerId, document] });
+    return rows[0].exists;
+  }
+}
+
+/**
+ * Makes a user of a partner known to the service (upsert-user command). Idempotent. A service provides
+ * PartnerUserRepository as its own UserRepository (`{ provide: PartnerUserRepository, useExisting: UserRepository }`).
+ */
+@Injectable()
+export class UpsertUserUseCase {
+  constructor(private readonly users: PartnerUserRepository) {}
+
+  async execute(command: UpsertUserCommand): Promise<Reply<UpsertUserResult, never>> {
+    const { created, createdAt } = await this.users.upsert(command.partner_id, command.document);
+    return ok({ created, created_at: createdAt.toISOString() });
+  }
+}
