@@ -7,6 +7,7 @@ export * from './lib/message-bus';
 export * from './lib/handler.decorators';
 export * from './lib/topic-admin';
 export * from './lib/outbox';
+export * from './lib/periodic-job';
 export * from './lib/unit-of-work';
 export * from './lib/direct-queries';
 export * from './lib/service-unavailable.error';
