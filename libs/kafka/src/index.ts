@@ -9,6 +9,7 @@ export * from './lib/topic-admin';
 export * from './lib/outbox';
 export * from './lib/periodic-job';
 export * from './lib/unit-of-work';
+export * from './lib/idempotency';
 export * from './lib/direct-queries';
 export * from './lib/service-unavailable.error';
 export * from './lib/request-context';

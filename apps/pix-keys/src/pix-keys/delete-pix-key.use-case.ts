@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeletePixKeyCommand, PixKeyStatusResult, Reply } from '@partner/contracts';
-import { Rejected, Superseded } from './idempotency';
+import { Rejected, Superseded } from '@partner/kafka';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { stateChanged } from './pix-key-event';
 import { PixKeyRepository } from './pix-key.repository';
