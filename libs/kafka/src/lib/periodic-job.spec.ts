@@ -1,7 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';
-import { PeriodicJob, PeriodicJobMetrics, PeriodicJobService } from './periodic-job';
+import { PeriodicJob, PeriodicJobMetrics, PeriodicJobOptions, PeriodicJobService } from './periodic-job';
 import { RequestContexts } from './request-context';
 
 /** A run the test finishes by hand, so it can look at the job while the run is in progress. */
@@ -19,6 +19,12 @@ function controllableRuns() {
   return { run, runs, maxActive: () => maxActive };
 }
 
+/** A job over controllable runs. */
+function jobOf(options: Omit<PeriodicJobOptions, 'name' | 'run'> & { name?: string }) {
+  const runs = controllableRuns();
+  return { ...runs, job: new PeriodicJob({ name: 'test', ...options, run: runs.run }) };
+}
+
 async function metricValue(metrics: PeriodicJobMetrics, name: string, job: string): Promise<number | undefined> {
   const registry = new Registry();
   metrics.registerIn(registry);
@@ -31,8 +37,7 @@ describe('PeriodicJob', () => {
   afterEach(() => jest.useRealTimers());
 
   it('first runs after firstRunAfterMs (intervalMs by default), then intervalMs after each run settles', async () => {
-    const { run, runs } = controllableRuns();
-    const job = new PeriodicJob({ name: 'test', intervalMs: 1_000, firstRunAfterMs: 100, run });
+    const { job, runs } = jobOf({ intervalMs: 1_000, firstRunAfterMs: 100 });
     job.start();
     await jest.advanceTimersByTimeAsync(99);
     expect(runs).toHaveLength(0);
@@ -46,8 +51,8 @@ describe('PeriodicJob', () => {
     runs[1].finish();
     await job.stop();
 
-    const byDefault = controllableRuns();
-    const other = new PeriodicJob({ name: 'test', intervalMs: 500, run: byDefault.run });
+    const byDefault = jobOf({ intervalMs: 500 });
+    const other = byDefault.job;
     other.start();
     await jest.advanceTimersByTimeAsync(499);
     expect(byDefault.runs).toHaveLength(0);
@@ -58,8 +63,7 @@ describe('PeriodicJob', () => {
   });
 
   it('never overlaps runs: a run slower than the interval delays the next one', async () => {
-    const { run, runs, maxActive } = controllableRuns();
-    const job = new PeriodicJob({ name: 'test', intervalMs: 10, run });
+    const { job, runs, maxActive } = jobOf({ intervalMs: 10 });
     job.start();
     await jest.advanceTimersByTimeAsync(10);
     expect(runs).toHaveLength(1);
@@ -80,8 +84,7 @@ describe('PeriodicJob', () => {
   });
 
   it('runNow runs at once when idle, and not before start or after stop', async () => {
-    const { run, runs } = controllableRuns();
-    const job = new PeriodicJob({ name: 'test', intervalMs: 60_000, run });
+    const { job, runs } = jobOf({ intervalMs: 60_000 });
     job.runNow();
     await jest.advanceTimersByTimeAsync(0);
     expect(runs).toHaveLength(0);
@@ -97,8 +100,7 @@ describe('PeriodicJob', () => {
   });
 
   it('stop waits for the run in progress and nothing runs after it', async () => {
-    const { run, runs } = controllableRuns();
-    const job = new PeriodicJob({ name: 'test', intervalMs: 10, run });
+    const { job, runs } = jobOf({ intervalMs: 10 });
     job.start();
     await jest.advanceTimersByTimeAsync(10);
     expect(runs).toHaveLength(1);
@@ -118,8 +120,7 @@ describe('PeriodicJob', () => {
 
   it('counts runs and failures, and keeps going after a failed run', async () => {
     const metrics = new PeriodicJobMetrics();
-    const { run, runs } = controllableRuns();
-    const job = new PeriodicJob({ name: 'flaky', intervalMs: 10, run, metrics });
+    const { job, runs } = jobOf({ name: 'flaky', intervalMs: 10, metrics });
     job.start();
     await jest.advanceTimersByTimeAsync(10);
     runs[0].fail(new Error('database away'));
