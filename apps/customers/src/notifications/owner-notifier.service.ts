@@ -1,28 +1,12 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { PeriodicJobService } from '@partner/kafka';
 import { CustomersConfig } from '../config/customers.config';
 import { SendOwnerNotificationsUseCase } from './send-owner-notifications.use-case';
 
-/** Drives the simulated notifier on a timer; one tick at a time, never overlapping. */
+/** Drives the simulated notifier on a timer. */
 @Injectable()
-export class OwnerNotifierService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(OwnerNotifierService.name);
-  private timer?: NodeJS.Timeout;
-  private tick?: Promise<unknown>;
-
-  constructor(private readonly config: CustomersConfig, private readonly send: SendOwnerNotificationsUseCase) {}
-
-  onApplicationBootstrap(): void {
-    const run = async () => {
-      this.tick = this.send.execute().catch((e: Error) => this.logger.warn(`Notifier tick failed, will retry: ${e.message}`));
-      await this.tick;
-      this.timer = setTimeout(run, this.config.OWNER_NOTIFY_TICK_MS);
-    };
-    this.timer = setTimeout(run, this.config.OWNER_NOTIFY_TICK_MS);
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.tick;
-    clearTimeout(this.timer);
+export class OwnerNotifierService extends PeriodicJobService {
+  constructor(config: CustomersConfig, send: SendOwnerNotificationsUseCase) {
+    super({ name: 'owner-notifier', intervalMs: config.OWNER_NOTIFY_TICK_MS, run: () => send.execute() });
   }
 }

@@ -1,31 +1,20 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { PeriodicJobService } from '@partner/kafka';
 import { EventsConfig } from '../config/events.config';
 import { PruneFeedUseCase } from './prune-feed.use-case';
 
 /** A first prune shortly after start (not a whole interval later), so a restarted service is never behind on retention. */
 const FIRST_RUN_AFTER_MS = 10_000;
 
-/** Prunes the feed on a timer; one run at a time, never overlapping. */
+/** Prunes the feed on a timer. */
 @Injectable()
-export class FeedRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(FeedRetentionService.name);
-  private timer?: NodeJS.Timeout;
-  private run?: Promise<unknown>;
-
-  constructor(private readonly config: EventsConfig, private readonly prune: PruneFeedUseCase) {}
-
-  onApplicationBootstrap(): void {
-    const tick = async () => {
-      this.run = this.prune.execute(new Date()).catch((e: Error) => this.logger.warn(`Feed pruning failed, will retry: ${e.message}`));
-      await this.run;
-      this.timer = setTimeout(tick, this.config.FEED_PRUNE_INTERVAL_MS);
-    };
-    this.timer = setTimeout(tick, Math.min(FIRST_RUN_AFTER_MS, this.config.FEED_PRUNE_INTERVAL_MS));
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.run;
-    clearTimeout(this.timer);
+export class FeedRetentionService extends PeriodicJobService {
+  constructor(config: EventsConfig, prune: PruneFeedUseCase) {
+    super({
+      name: 'feed-retention',
+      intervalMs: config.FEED_PRUNE_INTERVAL_MS,
+      firstRunAfterMs: Math.min(FIRST_RUN_AFTER_MS, config.FEED_PRUNE_INTERVAL_MS),
+      run: () => prune.execute(new Date()),
+    });
   }
 }

@@ -1,28 +1,12 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { PeriodicJobService } from '@partner/kafka';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { AdvancePixKeysUseCase } from './advance-pix-keys.use-case';
 
-/** Drives the simulated DICT on a timer; one tick at a time, never overlapping. */
+/** Drives the simulated DICT on a timer. */
 @Injectable()
-export class DictSimulatorService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(DictSimulatorService.name);
-  private timer?: NodeJS.Timeout;
-  private tick?: Promise<unknown>;
-
-  constructor(private readonly config: PixKeysConfig, private readonly advance: AdvancePixKeysUseCase) {}
-
-  onApplicationBootstrap(): void {
-    const run = async () => {
-      this.tick = this.advance.execute().catch((e: Error) => this.logger.warn(`DICT tick failed, will retry: ${e.message}`));
-      await this.tick;
-      this.timer = setTimeout(run, this.config.PIX_DICT_TICK_MS);
-    };
-    this.timer = setTimeout(run, this.config.PIX_DICT_TICK_MS);
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.tick;
-    clearTimeout(this.timer);
+export class DictSimulatorService extends PeriodicJobService {
+  constructor(config: PixKeysConfig, advance: AdvancePixKeysUseCase) {
+    super({ name: 'dict-simulator', intervalMs: config.PIX_DICT_TICK_MS, run: () => advance.execute() });
   }
 }

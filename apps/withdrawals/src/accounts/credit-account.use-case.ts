@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, ok, RequestReply, Topics } from '@partner/contracts';
-import { outboxMessage, UnitOfWork } from '@partner/kafka';
-import { AccountRepository, Balance, NewCredit } from './account.repository';
+import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
+import { onConstraintViolation, outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/kafka';
+import { AccountRepository, Balance, CreditOutcome, NewCredit } from './account.repository';
 
-/** Thrown to roll back the key's claim when there is no account to credit. */
-class UserNotFound extends Error {}
-
-/** The balance would leave JSON's safe integers (the migration's accounts_balance_safe_integer CHECK). */
-const isBalanceOverflow = (error: unknown): boolean =>
-  (error as { code?: string; constraint?: string }).code === '23514' && (error as { constraint?: string }).constraint === 'accounts_balance_safe_integer';
+/** What makes a credit the same request again: everything but the key (credits store no fingerprint: it is recomputed). */
+const fingerprintOf = (c: Pick<NewCredit, 'document' | 'micros' | 'reference'>): string => requestFingerprint([c.document, c.micros.toString(), c.reference]);
 
 const result = (balance: Balance, replayed: boolean): CreditAccountResult => ({
   available_usdt_micros: Number(balance.availableMicros),
@@ -16,7 +12,7 @@ const result = (balance: Balance, replayed: boolean): CreditAccountResult => ({
   replayed,
 });
 
-/** The outbox row announcing an applied credit (its contract keys it by account). */
+/** The outbox row announcing an applied credit; keyed by account so one account's credits stay in order. */
 function accountCredited(credit: NewCredit, after: Balance, at: Date) {
   const event: AccountCreditedEvent = {
     partner_id: credit.partnerId,
@@ -52,25 +48,28 @@ export class CreditAccountUseCase {
       reference: command.reference,
     };
     const now = new Date();
-    try {
-      return await this.unitOfWork.run(async (tx): Promise<RequestReply<typeof Topics.WithdrawalsCreditAccount>> => {
-        const outcome = await this.accounts.credit(tx, credit, now);
-        if (outcome === 'user_not_found') throw new UserNotFound();
-        if ('applied' in outcome) {
-          tx.emit(accountCredited(credit, outcome.applied, now));
-          return ok(result(outcome.applied, false));
-        }
-        const { earlier } = outcome;
-        if (earlier.document !== credit.document || earlier.micros !== credit.micros || earlier.reference !== credit.reference) {
-          return fail('idempotency_key_reused', 'idempotency_key was already used with a different credit', 'idempotency_key');
-        }
-        return ok(result(outcome.balance, true));
-      });
-    } catch (error) {
-      if (error instanceof UserNotFound) return fail('user_not_found', `no user with document ${command.document}`);
-      // What the caller sent, not a fault of ours: a 422, never a 500.
-      if (isBalanceOverflow(error)) return fail('invalid_amount', `the credit would take the balance over ${Number.MAX_SAFE_INTEGER} micros`, 'usdt_micros');
-      throw error;
-    }
+    const credited = runIdempotent<CreditAccountResult, Extract<CreditOutcome, { earlier: unknown }>, RequestErrorCode<typeof Topics.WithdrawalsCreditAccount>>({
+      idempotencyKey: credit.idempotencyKey,
+      fingerprint: fingerprintOf(credit),
+      attempt: () =>
+        this.unitOfWork.run(async (tx) => {
+          const outcome = await this.accounts.credit(tx, credit, now);
+          // Thrown to roll back the key's claim: there is no account to credit.
+          if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${command.document}`);
+          if ('applied' in outcome) {
+            tx.emit(accountCredited(credit, outcome.applied, now));
+            return { done: result(outcome.applied, false) };
+          }
+          // The earlier credit and the balance now, read in this transaction.
+          return { taken: outcome };
+        }),
+      fingerprintOf: ({ earlier }) => fingerprintOf(earlier),
+      replay: ({ balance }) => result(balance, true),
+      requestNoun: 'credit',
+    });
+    // The balance would leave JSON's safe integers (the migration's CHECK): what the caller sent, not a fault of ours, so a 422, never a 500.
+    return onConstraintViolation(credited, {
+      accounts_balance_safe_integer: () => fail('invalid_amount', `the credit would take the balance over ${Number.MAX_SAFE_INTEGER} micros`, 'usdt_micros'),
+    });
   }
 }

@@ -1,28 +1,12 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { PeriodicJobService } from '@partner/kafka';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { AdvanceWithdrawalsUseCase } from './advance-withdrawals.use-case';
 
-/** Drives the simulated chain on a timer; one tick at a time, never overlapping. */
+/** Drives the simulated chain on a timer. */
 @Injectable()
-export class ChainSimulatorService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(ChainSimulatorService.name);
-  private timer?: NodeJS.Timeout;
-  private tick?: Promise<unknown>;
-
-  constructor(private readonly config: WithdrawalsConfig, private readonly advance: AdvanceWithdrawalsUseCase) {}
-
-  onApplicationBootstrap(): void {
-    const run = async () => {
-      this.tick = this.advance.execute().catch((e: Error) => this.logger.warn(`Chain tick failed, will retry: ${e.message}`));
-      await this.tick;
-      this.timer = setTimeout(run, this.config.CHAIN_TICK_MS);
-    };
-    this.timer = setTimeout(run, this.config.CHAIN_TICK_MS);
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.tick;
-    clearTimeout(this.timer);
+export class ChainSimulatorService extends PeriodicJobService {
+  constructor(config: WithdrawalsConfig, advance: AdvanceWithdrawalsUseCase) {
+    super({ name: 'chain-simulator', intervalMs: config.CHAIN_TICK_MS, run: () => advance.execute() });
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { CreateWithdrawalCommand, fail, ok, RequestReply, Topics } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
+import { CreateWithdrawalCommand, CreateWithdrawalResult, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
+import { Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/kafka';
 import { normalEvmAddress } from '@partner/validation';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
@@ -15,8 +14,7 @@ import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
  * with the same text, so keep the two in step.
  */
 export function fingerprintOf(c: CreateWithdrawalCommand): string {
-  const canonical = JSON.stringify([c.document, normalEvmAddress(c.address), c.usdtmicros, c.fee_choice, c.network]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return requestFingerprint([c.document, normalEvmAddress(c.address), c.usdtmicros, c.fee_choice, c.network]);
 }
 
 /**
@@ -33,39 +31,40 @@ export class CreateWithdrawalUseCase {
     private readonly withdrawals: WithdrawalRepository,
   ) {}
 
-  async execute(command: CreateWithdrawalCommand): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
+  execute(command: CreateWithdrawalCommand): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
     const fingerprint = fingerprintOf(command);
     const feeMicros = feeFor(command.network, command.fee_choice);
     const amountMicros = BigInt(command.usdtmicros);
-    const outcome = await this.withdrawals.createHeld(
-      this.unitOfWork,
-      {
-        partnerId: command.partner_id,
-        document: command.document,
-        idempotencyKey: command.idempotency_key,
-        fingerprint,
-        address: command.address,
-        network: command.network,
-        feeChoice: command.fee_choice,
-        amountMicros,
-        feeMicros,
+    return runIdempotent<CreateWithdrawalResult, Withdrawal, RequestErrorCode<typeof Topics.WithdrawalsCreate>>({
+      idempotencyKey: command.idempotency_key,
+      fingerprint,
+      attempt: async () => {
+        const outcome = await this.withdrawals.createHeld(
+          this.unitOfWork,
+          {
+            partnerId: command.partner_id,
+            document: command.document,
+            idempotencyKey: command.idempotency_key,
+            fingerprint,
+            address: command.address,
+            network: command.network,
+            feeChoice: command.fee_choice,
+            amountMicros,
+            feeMicros,
+          },
+          new Date(),
+          stateChanged,
+        );
+        if (typeof outcome === 'object') return { done: { id: outcome.created.id, created: true } };
+        // The statement aborted: nothing of it committed, the key included.
+        if (outcome === 'not_found') throw new Rejected('user_not_found', `no user with document ${command.document}`);
+        if (outcome === 'insufficient') throw new Rejected('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
+        // The key's withdrawal committed; the statement does not return it.
+        return { taken: null };
       },
-      new Date(),
-      stateChanged,
-    );
-    if (typeof outcome === 'object') return ok({ id: outcome.created.id, created: true });
-    if (outcome === 'not_found') return fail('user_not_found', `no user with document ${command.document}`);
-    if (outcome === 'insufficient') return fail('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
-    const winner = await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key);
-    // A taken key whose withdrawal is gone cannot happen (withdrawals are never deleted): let it surface.
-    if (!winner) throw new Error(`idempotency key ${command.idempotency_key} was taken but no withdrawal holds it`);
-    return this.replay(winner, fingerprint);
-  }
-
-  private replay(previous: Withdrawal, fingerprint: string): RequestReply<typeof Topics.WithdrawalsCreate> {
-    if (previous.fingerprint !== fingerprint) {
-      return fail('idempotency_key_reused', 'idempotency_key was already used with a different request', 'idempotency_key');
-    }
-    return ok({ id: previous.id, created: false });
+      find: () => this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key),
+      fingerprintOf: (previous) => previous.fingerprint,
+      replay: (previous) => ({ id: previous.id, created: false }),
+    });
   }
 }

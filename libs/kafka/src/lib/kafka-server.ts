@@ -6,6 +6,7 @@ import { ConsumerGroups } from './consumer-groups';
 import { DirectReplySender } from './direct-replies';
 import { CONSUMER_TIMINGS, createKafka, KafkaConnection, PRODUCER_PARTITIONER, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
+import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { CONTEXT_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
@@ -23,6 +24,8 @@ export interface KafkaServerOptions {
   eventFetchWaitMs?: number;
   /** Where the consumers report their group membership (the service's readiness reads it). */
   groups?: ConsumerGroups;
+  /** Where the offset-commit job counts its runs (the service's /metrics). */
+  jobMetrics?: PeriodicJobMetrics;
 }
 
 /** A held event fetch is answered as soon as this much has gathered, whatever the wait left. */
@@ -85,7 +88,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private readonly handlers = new Map<string, MessageHandler | null>();
   private readonly running = new Set<Promise<void>>();
   private readonly slots: Slots;
-  private commitTimer?: NodeJS.Timeout;
+  private commits?: PeriodicJob;
   private closing = false;
   /** Each consumer group of this server and whether this member is in it now. */
   readonly groups: ConsumerGroups;
@@ -122,7 +125,9 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       const waitMs = this.options.eventFetchWaitMs ?? 0;
       await this.consume(this.kafka, this.options.groupId, events, true, waitMs > 0 ? { minBytes: EVENT_FETCH_MIN_BYTES, maxWaitTimeInMs: waitMs } : {});
     }
-    this.commitTimer = setInterval(() => void this.commit(), this.options.commitIntervalMs ?? 200);
+    const intervalMs = this.options.commitIntervalMs ?? 200;
+    this.commits = new PeriodicJob({ name: 'kafka-offset-commit', intervalMs, run: () => this.commit(), metrics: this.options.jobMetrics });
+    this.commits.start();
   }
 
   private async consume(
@@ -363,7 +368,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, 8_000)));
     await Promise.race([Promise.allSettled([...this.running]), deadline]);
     clearTimeout(timer);
-    clearInterval(this.commitTimer);
+    await this.commits?.stop();
     await this.commit();
     await Promise.all(this.consumers.map((c) => c.disconnect().catch(() => undefined)));
     await this.directReplies?.close();

@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EventPayload, EventTopic } from '@partner/contracts';
 import { MessageBus } from './message-bus';
-import { CONTEXT_HEADERS, RequestContexts } from './request-context';
+import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
+import { CONTEXT_HEADERS } from './request-context';
 import { sendSpanFromTraceparent, tracedSend } from './trace-context';
 import { Statement, statement, UnitOfWork } from './unit-of-work';
 
@@ -45,22 +46,19 @@ export interface OutboxRelayOptions {
  * folded into one more round, so under load every round carries a batch.
  */
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(OutboxRelay.name);
   private readonly table: string;
   private readonly lockKey: string;
   private readonly transactions: UnitOfWork;
   private readonly pending: Statement;
   private readonly markPublished: Statement;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly job: PeriodicJob;
   private lastPrune = 0;
 
   constructor(
     private readonly pool: SqlPool,
     private readonly bus: MessageBus,
     private readonly options: OutboxRelayOptions,
+    metrics?: PeriodicJobMetrics,
   ) {
     this.table = `"${options.schema}"."outbox_messages"`;
     this.lockKey = this.table;
@@ -71,23 +69,22 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       `SELECT id::text AS row_id, topic, key, payload, request_id, traceparent FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
     );
     this.markPublished = statement(`outbox_published_${options.schema}`, `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`);
+    // A round right at start (rows left by the previous run), then the safety-net poll.
+    this.job = new PeriodicJob({ name: 'outbox-relay', intervalMs: options.pollMs, firstRunAfterMs: 0, run: () => this.round(), metrics });
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.job.start();
   }
 
   /** Stops before the producer and the database go away; the batch in flight completes. */
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Called after a transaction that wrote outbox rows commits, so events leave at once, not at the next poll. */
   wake(): void {
-    if (this.running) this.again = true;
-    else this.schedule(0);
+    this.job.runNow();
   }
 
   /** Publishes everything pending now; returns how many messages went out. */
@@ -105,30 +102,13 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    // Woken from a request's commit: the relay serves every request, so it runs outside that one's context.
-    this.timer = RequestContexts.outside(() => setTimeout(() => void this.tick(), delayMs));
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running || this.stopped) return;
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.drain();
-        } while (this.again && !this.stopped);
-        await this.pruneOccasionally();
-      } catch (error) {
-        // The broker or the database is away: the rows stay pending and the next poll tries again.
-        this.logger.warn(`Outbox relay for ${this.options.schema} will retry: ${(error as Error).message}`);
-      }
-    })();
-    await this.running;
-    this.running = undefined;
-    this.schedule(this.again ? 0 : this.options.pollMs);
+  /**
+   * One round of the job. Wakes during a round make the job run another one right after it. A failure
+   * (the broker or the database is away) leaves the rows pending; the job logs it and the next poll tries again.
+   */
+  private async round(): Promise<void> {
+    await this.drain();
+    await this.pruneOccasionally();
   }
 
   /** One transaction (a UnitOfWork, which never emits here): take the lock, read, publish, mark. */
@@ -183,8 +163,9 @@ type PollConfigClass = abstract new (...args: never[]) => { OUTBOX_POLL_MS: numb
 export function outboxRelayProvider(sql: PooledClass, config: PollConfigClass, schema: string): FactoryProvider<OutboxRelay> {
   return {
     provide: OutboxRelay,
-    inject: [sql, MessageBus, config],
-    useFactory: (db: HasPool, bus: MessageBus, c: { OUTBOX_POLL_MS: number }) => new OutboxRelay(db.pool, bus, { schema, pollMs: c.OUTBOX_POLL_MS }),
+    inject: [sql, MessageBus, config, { token: PeriodicJobMetrics, optional: true }],
+    useFactory: (db: HasPool, bus: MessageBus, c: { OUTBOX_POLL_MS: number }, metrics?: PeriodicJobMetrics) =>
+      new OutboxRelay(db.pool, bus, { schema, pollMs: c.OUTBOX_POLL_MS }, metrics),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Pool, QueryConfig } from 'pg';
 import { Topics } from '@partner/contracts';
 import { RequestContexts } from './request-context';
-import { commandStatement, UnitOfWork } from './unit-of-work';
+import { commandStatement, onConstraintViolation, UnitOfWork, violatedConstraint } from './unit-of-work';
 
 // Unit: what runCommand sends, when it wakes the relay, and when it keeps its connection. The statement's SQL itself is proven against
 // PostgreSQL where a service uses it (apps/withdrawals create-withdrawal.use-case.int.spec.ts).
@@ -75,5 +75,50 @@ describe('UnitOfWork.runCommand', () => {
     await expect(new UnitOfWork(pool, { wake: () => undefined }).runCommand(command, ['a'])).rejects.toThrow('thing_create takes 2 parameters, got 1');
     await expect(new UnitOfWork(pool).runCommand(command, ['a', 'b'])).rejects.toThrow('no outbox');
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('onConstraintViolation', () => {
+  // What the pg driver raises (a DatabaseError carries the SQLSTATE and the constraint's name).
+  const violation = (code: string, constraint?: string) => Object.assign(new Error(`violates ${constraint}`), { code, constraint });
+  const answers = { accounts_balance_safe_integer: () => 'too much' as const, customers_partner_cnpj_key: () => 'already exists' as const };
+
+  it('answers a violation of a named constraint (a CHECK, a unique index) with its mapping', async () => {
+    expect(await onConstraintViolation(Promise.reject(violation('23514', 'accounts_balance_safe_integer')), answers)).toBe('too much');
+    expect(await onConstraintViolation(Promise.reject(violation('23505', 'customers_partner_cnpj_key')), answers)).toBe('already exists');
+  });
+
+  it('passes the result of work that succeeds through', async () => {
+    expect(await onConstraintViolation(Promise.resolve(42), answers)).toBe(42);
+  });
+
+  it('lets every other failure propagate: another constraint, another SQLSTATE, no constraint, not a database error', async () => {
+    for (const error of [
+      violation('23505', 'withdrawals_partner_id_idempotency_key_key'),
+      violation('40001', 'accounts_balance_safe_integer'),
+      violation('23514'),
+      violation('23505', 'toString'),
+      new Error('broker away'),
+    ]) {
+      await expect(onConstraintViolation(Promise.reject(error), answers)).rejects.toBe(error);
+    }
+  });
+
+  it('throws what a mapping throws (a typed domain error)', async () => {
+    class AlreadyExists extends Error {}
+    const mapped = onConstraintViolation(Promise.reject(violation('23505', 'customers_partner_cnpj_key')), {
+      customers_partner_cnpj_key: () => {
+        throw new AlreadyExists();
+      },
+    });
+    await expect(mapped).rejects.toBeInstanceOf(AlreadyExists);
+  });
+
+  it('reads the constraint of integrity violations (SQLSTATE class 23) only', () => {
+    expect(violatedConstraint(violation('23505', 'k'))).toBe('k');
+    expect(violatedConstraint(violation('23503', 'fk'))).toBe('fk');
+    expect(violatedConstraint(violation('42P01', 'k'))).toBeUndefined();
+    expect(violatedConstraint(undefined)).toBeUndefined();
+    expect(violatedConstraint('23505')).toBeUndefined();
   });
 });

@@ -162,8 +162,29 @@ export class UnitOfWork {
   }
 }
 
-/** True for PostgreSQL's unique_violation, optionally on one constraint. */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  const e = error as { code?: string; constraint?: string };
-  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+/**
+ * The constraint a PostgreSQL integrity violation names (SQLSTATE class 23: unique 23505, check 23514,
+ * foreign key 23503, exclusion 23P01, not null 23502), or undefined for any other error.
+ */
+export function violatedConstraint(error: unknown): string | undefined {
+  const e = error as { code?: unknown; constraint?: unknown } | null | undefined;
+  if (typeof e?.code !== 'string' || !e.code.startsWith('23') || typeof e.constraint !== 'string') return undefined;
+  return e.constraint;
+}
+
+/**
+ * The one mapping of constraint violations to a domain's typed answers: awaits `work`, and when it fails
+ * on one of the constraints `answers` names (a unique index, a CHECK), answers what the mapping returns
+ * (or throws what it throws) instead. Every other failure propagates as it was. Constraint names are
+ * unique within a schema, so the name alone says which rule the request broke.
+ */
+export async function onConstraintViolation<T, A>(work: Promise<T>, answers: Readonly<Record<string, (error: Error) => A>>): Promise<T | A> {
+  try {
+    return await work;
+  } catch (error) {
+    const constraint = violatedConstraint(error);
+    const answer = constraint !== undefined && Object.hasOwn(answers, constraint) ? answers[constraint] : undefined;
+    if (!answer) throw error;
+    return answer(error as Error);
+  }
 }

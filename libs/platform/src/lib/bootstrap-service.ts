@@ -5,7 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
-import { ConsumerGroups, kafkaConnection, kafkaServerOptions, KafkaServer, prepareTopics, serveDirectQueries } from '@partner/kafka';
+import { ConsumerGroups, kafkaConnection, kafkaServerOptions, KafkaServer, PeriodicJobMetrics, prepareTopics, serveDirectQueries } from '@partner/kafka';
 
 /**
  * Starts a Kafka-driven service: its command/event consumers (one consumer group per service), plus a
@@ -18,8 +18,8 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
   const connection = kafkaConnection(config, `${name}-${process.pid}`);
   const created = await prepareTopics(connection, config);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
-  // The consumers report their group membership where the service's /readyz reads it.
-  const transport = kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY, config.KAFKA_EVENT_FETCH_WAIT_MS, app.get(ConsumerGroups));
+  // The consumers report their group membership where the service's /readyz reads it, and count their offset commits in its /metrics.
+  const transport = kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY, config.KAFKA_EVENT_FETCH_WAIT_MS, app.get(ConsumerGroups), app.get(PeriodicJobMetrics));
   app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
   // The same handlers answer the service's read-only queries over HTTP too (docs/architecture.md: "Direct queries").
   serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer);

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, PeriodicJob, PeriodicJobMetrics } from '@partner/kafka';
 import { Registry } from 'prom-client';
 import { METRICS_REGISTRY, metricsModule } from './metrics.module';
 
@@ -27,6 +27,24 @@ describe('metricsModule', () => {
     expect(text).toContain('\noutbox_oldest_pending_age_seconds{app="svc"} 90.5\n');
     expect(text).toMatch(/^process_cpu_user_seconds_total\{app="svc"\} /m);
     expect(queries).toBe(1);
+  });
+
+  it("shows the runs and failures of the app's periodic jobs, labelled with the app and the job", async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [metricsModule('svc')] }).compile();
+    try {
+      const job = new PeriodicJob({ name: 'pruner', intervalMs: 60_000, firstRunAfterMs: 0, run: () => Promise.reject(new Error('away')), metrics: moduleRef.get(PeriodicJobMetrics) });
+      job.start();
+      const registry = moduleRef.get<Registry>(METRICS_REGISTRY);
+      const deadline = Date.now() + 2_000;
+      while (!(await registry.metrics()).includes('periodic_job_runs_total{job="pruner"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await job.stop();
+      const text = await registry.metrics();
+      expect(text).toContain('\nperiodic_job_runs_total{job="pruner",app="svc"} 1\n');
+      expect(text).toContain('\nperiodic_job_failures_total{job="pruner",app="svc"} 1\n');
+      expect(text).toContain('\nperiodic_job_duration_seconds_count{app="svc",job="pruner"} 1\n');
+    } finally {
+      await moduleRef.close();
+    }
   });
 
   it('shows no outbox gauges in an app without an outbox', async () => {

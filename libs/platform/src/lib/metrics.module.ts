@@ -1,6 +1,6 @@
 import { Controller, DynamicModule, Get, Header, Inject, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { OutboxRelay } from '@partner/kafka';
+import { OutboxRelay, PeriodicJobMetrics } from '@partner/kafka';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
@@ -8,7 +8,8 @@ export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 /**
  * GET /metrics in Prometheus' text format, for one app: Node's own metrics (CPU, memory, event-loop
  * lag, GC), every one labelled `app`, and, in a service with an outbox, its backlog — the first thing
- * to look at when events are late (a relay that cannot reach the broker shows as a growing age).
+ * to look at when events are late (a relay that cannot reach the broker shows as a growing age), and
+ * the runs and failures of its periodic jobs (simulators, relay, pruning, offset commits).
  * Served next to /healthz, so on the gateway's public port too: keep /metrics to the internal network
  * at the load balancer, like the probes.
  */
@@ -28,19 +29,21 @@ export function metricsModule(app: string): DynamicModule {
   @Module({
     controllers: [MetricsController],
     providers: [
+      PeriodicJobMetrics,
       {
         provide: METRICS_REGISTRY,
-        inject: [{ token: OutboxRelay, optional: true }],
-        useFactory: (relay?: OutboxRelay) => {
+        inject: [PeriodicJobMetrics, { token: OutboxRelay, optional: true }],
+        useFactory: (jobs: PeriodicJobMetrics, relay?: OutboxRelay) => {
           const registry = new Registry();
           registry.setDefaultLabels({ app });
           collectDefaultMetrics({ register: registry });
+          jobs.registerIn(registry);
           if (relay) registerOutboxGauges(registry, relay);
           return registry;
         },
       },
     ],
-    exports: [METRICS_REGISTRY],
+    exports: [METRICS_REGISTRY, PeriodicJobMetrics],
   })
   class MetricsModule {}
 

@@ -1,0 +1,124 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { Counter, Histogram, Registry } from 'prom-client';
+import { RequestContexts } from './request-context';
+
+/**
+ * The metrics of every periodic job of a process, labelled by job. Registered in no registry of their
+ * own: the app's /metrics (metricsModule) provides this class and adds them to its registry.
+ */
+@Injectable()
+export class PeriodicJobMetrics {
+  readonly runs = new Counter({ name: 'periodic_job_runs_total', help: 'Runs of each periodic job, failed ones included', labelNames: ['job'], registers: [] });
+  readonly failures = new Counter({ name: 'periodic_job_failures_total', help: 'Runs of each periodic job that failed (the job keeps going)', labelNames: ['job'], registers: [] });
+  readonly duration = new Histogram({ name: 'periodic_job_duration_seconds', help: 'How long each run of a periodic job took', labelNames: ['job'], registers: [] });
+
+  registerIn(registry: Registry): void {
+    for (const metric of [this.runs, this.failures, this.duration]) registry.registerMetric(metric);
+  }
+}
+
+export interface PeriodicJobOptions {
+  /** Names the job in logs and in the metrics' `job` label. */
+  name: string;
+  /** The pause between the end of one run and the start of the next. */
+  intervalMs: number;
+  /** The pause before the first run (default: `intervalMs`). */
+  firstRunAfterMs?: number;
+  /** One run. A rejection is logged and counted; the next run comes after the usual pause. */
+  run: () => Promise<unknown>;
+  metrics?: PeriodicJobMetrics;
+}
+
+/**
+ * Runs `run` every `intervalMs`, one run at a time: the next one is scheduled only once the previous
+ * one has settled, so a slow run delays the next instead of overlapping it. `runNow()` asks for a run
+ * at once (one more right after the current one, when it comes during a run: wakes during a run fold
+ * into that one). `stop()` cancels what is scheduled and waits for a run in progress.
+ *
+ * Runs belong to no request: a `runNow()` from inside one (the outbox relay woken after a commit) would
+ * otherwise carry its request id and trace into every later run.
+ */
+export class PeriodicJob {
+  private readonly logger: Logger;
+  private state: 'new' | 'started' | 'stopped' = 'new';
+  private timer?: NodeJS.Timeout;
+  private current?: Promise<void>;
+  private again = false;
+
+  constructor(private readonly options: PeriodicJobOptions) {
+    this.logger = new Logger(options.name);
+  }
+
+  /** Schedules the first run; a job starts once (a stopped job stays stopped). */
+  start(): void {
+    if (this.state !== 'new') return;
+    this.state = 'started';
+    this.schedule(this.options.firstRunAfterMs ?? this.options.intervalMs);
+  }
+
+  /** A run as soon as possible; ignored before start and after stop. */
+  runNow(): void {
+    if (this.state !== 'started') return;
+    if (this.current) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** No run starts after this; resolves once the run in progress, if any, has settled. */
+  async stop(): Promise<void> {
+    this.state = 'stopped';
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.current;
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = RequestContexts.outside(() => setTimeout(() => void this.tick(), delayMs));
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    if (this.state !== 'started') return;
+    this.again = false;
+    this.current = this.runOnce();
+    await this.current;
+    this.current = undefined;
+    if (this.state === 'started') this.schedule(this.again ? 0 : this.options.intervalMs);
+  }
+
+  private async runOnce(): Promise<void> {
+    const { name, metrics } = this.options;
+    const done = metrics?.duration.startTimer({ job: name });
+    try {
+      await this.options.run();
+    } catch (error) {
+      metrics?.failures.inc({ job: name });
+      this.logger.warn(`${name} failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      metrics?.runs.inc({ job: name });
+      done?.();
+    }
+  }
+}
+
+/**
+ * A periodic job as a Nest provider: started when the application has bootstrapped, stopped (its run in
+ * progress awaited) before shutdown takes the database and the broker away. A subclass only says what
+ * the job is: `super({ name, intervalMs: config.X_MS, run: () => useCase.execute() })`.
+ */
+export abstract class PeriodicJobService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  // A property, not a constructor parameter, so subclasses need not pass it up.
+  @Optional() @Inject(PeriodicJobMetrics) private readonly metrics?: PeriodicJobMetrics;
+  private job?: PeriodicJob;
+
+  protected constructor(private readonly options: Omit<PeriodicJobOptions, 'metrics'>) {}
+
+  onApplicationBootstrap(): void {
+    this.job ??= new PeriodicJob({ ...this.options, metrics: this.metrics });
+    this.job.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.job?.stop();
+  }
+}
