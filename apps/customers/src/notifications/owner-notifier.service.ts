@@ -12,12 +12,13 @@ export class OwnerNotifierService implements OnApplicationBootstrap, BeforeAppli
   constructor(private readonly config: CustomersConfig, private readonly send: SendOwnerNotificationsUseCase) {}
 
   onApplicationBootstrap(): void {
+    // run() never rejects (a failed tick is logged), so the timer may start it detached.
     const run = async () => {
       this.tick = this.send.execute().catch((e: Error) => this.logger.warn(`Notifier tick failed, will retry: ${e.message}`));
       await this.tick;
-      this.timer = setTimeout(run, this.config.OWNER_NOTIFY_TICK_MS);
+      this.timer = setTimeout(() => void run(), this.config.OWNER_NOTIFY_TICK_MS);
     };
-    this.timer = setTimeout(run, this.config.OWNER_NOTIFY_TICK_MS);
+    this.timer = setTimeout(() => void run(), this.config.OWNER_NOTIFY_TICK_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -15,12 +15,13 @@ export class FeedRetentionService implements OnApplicationBootstrap, BeforeAppli
   constructor(private readonly config: EventsConfig, private readonly prune: PruneFeedUseCase) {}
 
   onApplicationBootstrap(): void {
+    // tick() never rejects (a failed run is logged), so the timer may start it detached.
     const tick = async () => {
       this.run = this.prune.execute(new Date()).catch((e: Error) => this.logger.warn(`Feed pruning failed, will retry: ${e.message}`));
       await this.run;
-      this.timer = setTimeout(tick, this.config.FEED_PRUNE_INTERVAL_MS);
+      this.timer = setTimeout(() => void tick(), this.config.FEED_PRUNE_INTERVAL_MS);
     };
-    this.timer = setTimeout(tick, Math.min(FIRST_RUN_AFTER_MS, this.config.FEED_PRUNE_INTERVAL_MS));
+    this.timer = setTimeout(() => void tick(), Math.min(FIRST_RUN_AFTER_MS, this.config.FEED_PRUNE_INTERVAL_MS));
   }
 
   async beforeApplicationShutdown(): Promise<void> {

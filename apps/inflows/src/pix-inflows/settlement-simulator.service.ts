@@ -13,12 +13,13 @@ export class SettlementSimulatorService implements OnApplicationBootstrap, Befor
   constructor(private readonly config: InflowsConfig, private readonly advance: AdvancePixInflowsUseCase) {}
 
   onApplicationBootstrap(): void {
+    // run() never rejects (a failed tick is logged), so the timer may start it detached.
     const run = async () => {
       this.tick = this.advance.execute().catch((e: Error) => this.logger.warn(`Settlement tick failed, will retry: ${e.message}`));
       await this.tick;
-      if (!this.stopped) this.timer = setTimeout(run, this.config.PIX_IN_TICK_MS);
+      if (!this.stopped) this.timer = setTimeout(() => void run(), this.config.PIX_IN_TICK_MS);
     };
-    this.timer = setTimeout(run, this.config.PIX_IN_TICK_MS);
+    this.timer = setTimeout(() => void run(), this.config.PIX_IN_TICK_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -12,12 +12,13 @@ export class DictSimulatorService implements OnApplicationBootstrap, BeforeAppli
   constructor(private readonly config: PixKeysConfig, private readonly advance: AdvancePixKeysUseCase) {}
 
   onApplicationBootstrap(): void {
+    // run() never rejects (a failed tick is logged), so the timer may start it detached.
     const run = async () => {
       this.tick = this.advance.execute().catch((e: Error) => this.logger.warn(`DICT tick failed, will retry: ${e.message}`));
       await this.tick;
-      this.timer = setTimeout(run, this.config.PIX_DICT_TICK_MS);
+      this.timer = setTimeout(() => void run(), this.config.PIX_DICT_TICK_MS);
     };
-    this.timer = setTimeout(run, this.config.PIX_DICT_TICK_MS);
+    this.timer = setTimeout(() => void run(), this.config.PIX_DICT_TICK_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -12,12 +12,13 @@ export class ChainSimulatorService implements OnApplicationBootstrap, BeforeAppl
   constructor(private readonly config: WithdrawalsConfig, private readonly advance: AdvanceWithdrawalsUseCase) {}
 
   onApplicationBootstrap(): void {
+    // run() never rejects (a failed tick is logged), so the timer may start it detached.
     const run = async () => {
       this.tick = this.advance.execute().catch((e: Error) => this.logger.warn(`Chain tick failed, will retry: ${e.message}`));
       await this.tick;
-      this.timer = setTimeout(run, this.config.CHAIN_TICK_MS);
+      this.timer = setTimeout(() => void run(), this.config.CHAIN_TICK_MS);
     };
-    this.timer = setTimeout(run, this.config.CHAIN_TICK_MS);
+    this.timer = setTimeout(() => void run(), this.config.CHAIN_TICK_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
