@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { Client, type ClientConfig, type PoolConfig } from 'pg';
+import { Client, type PoolConfig } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import {
   bindMigrationAwareSqlAdapterFactory,
@@ -83,7 +83,7 @@ export function withDatabase(url: string, database: string): string {
 
 /** Runs one statement on its own short-lived connection. */
 export async function runSql(url: string, sql: string, params: unknown[] = []) {
-  const client = new Client({ connectionString: url } as ClientConfig);
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await client.query(sql, params);

@@ -19,7 +19,7 @@ interface RequestQueueInternals {
   throttleCheckTimeoutId: NodeJS.Timeout | null;
   checkPendingRequests(): void;
   // A slot on the prototype, which the fix replaces (a property, so reading it unbound is fine).
-  scheduleCheckPendingRequests: (this: RequestQueueInternals) => void;
+  scheduleCheckPendingRequests: () => void;
 }
 
 type RequestQueueClass = { prototype: RequestQueueInternals };
