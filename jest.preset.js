@@ -7,6 +7,7 @@
 //                  either fails at once instead of writing into whatever database is configured.
 //   *.int.spec.ts  integration: the test broker and the test database (`npx nx run <project>:integration`,
 //                  which checks they are there first); `npm test` starts both and runs every kind.
+// (A third kind, *.type-spec.ts, holds type tests: `tsc -p tsconfig.json` checks them, Jest never runs them.)
 // JEST_SUITE picks which run: unit (the default), integration, or all.
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.base.json');

@@ -1,6 +1,8 @@
 /**
- * `npm run lint`: ESLint over apps and libs, module boundaries included. The boundary rule reads Nx's
- * project graph and silently skips itself when none is cached, so the graph is computed first.
+ * `npm run lint`: ESLint over apps, libs and scripts, type-aware rules and module boundaries included.
+ * The boundary rule reads Nx's project graph and silently skips itself when none is cached, so the graph
+ * is computed first. It checks files inside Nx projects only: scripts/ belongs to none, so there it
+ * does not apply (scripts may reach into apps, as the benches do); the other rules do.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -8,4 +10,4 @@ import { join } from 'node:path';
 const root = join(__dirname, '..');
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 execFileSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, env, stdio: 'ignore' });
-execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs'], { cwd: root, env, stdio: 'inherit' });
+execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts'], { cwd: root, env, stdio: 'inherit' });

@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   const backendMs = backendCpuMs() - backend0;
 
   await pool.end();
-  const d = distribution(times)!;
+  const d = distribution(times);
+  if (!d) throw new Error('outbox relay bench: no round was timed (rounds must be at least 1)');
   const perRound = (ms: number) => (ms / rounds).toFixed(3);
   console.log(`outbox relay: ${rounds} rounds of ${rowsPerRound} row(s), ${published} published`);
   console.log(`  drain wall ms: p50 ${d.p50.toFixed(2)} p99 ${d.p99.toFixed(2)}`);

@@ -756,7 +756,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(interrupted ? 130 : 0),
   async (error: unknown) => {
-    console.error(`bench failed: ${error instanceof Error ? error.stack : error}`);
+    console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
     await cleanup();
     process.exit(1);
   },

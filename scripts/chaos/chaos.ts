@@ -121,7 +121,7 @@ async function main(): Promise<number> {
     console.log(`\n${chaosReport(faults, load, retry, audit)}`);
     failures.push(...chaosFailures(load, retry, audit));
   } catch (error) {
-    failures.push(`chaos run aborted: ${(error as Error).stack ?? error}`);
+    failures.push(`chaos run aborted: ${(error as Error).stack ?? String(error)}`);
     console.error(failures[failures.length - 1]);
   } finally {
     await stack?.stop();

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { Client, type ClientConfig, type PoolConfig } from 'pg';
+import { Client, type PoolConfig } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import {
   bindMigrationAwareSqlAdapterFactory,
@@ -83,7 +83,7 @@ export function withDatabase(url: string, database: string): string {
 
 /** Runs one statement on its own short-lived connection. */
 export async function runSql(url: string, sql: string, params: unknown[] = []) {
-  const client = new Client({ connectionString: url } as ClientConfig);
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await client.query(sql, params);
@@ -118,10 +118,15 @@ function restoreCharColumns(result: SqlResultSet): SqlResultSet {
   return result;
 }
 
+type ResultFields = { fields?: Array<{ dataTypeID: number; name: string }> } | null | undefined;
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
+
 class CharAsTextClient extends Client {
+  // An override of pg's overloaded query() can only return `any`: no other type suits every overload.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: unknown[]): any {
-    const fix = (res: any) => {
-      for (const r of Array.isArray(res) ? res : [res]) {
+    const fix = (res: unknown) => {
+      for (const r of (Array.isArray(res) ? res : [res]) as ResultFields[]) {
         for (const f of r?.fields ?? []) if (f.dataTypeID === 18) {
           f.dataTypeID = 25;
           f.name += CHAR_MARK;
@@ -135,8 +140,8 @@ class CharAsTextClient extends Client {
       const cb = args[last] as (err: unknown, res: unknown) => void;
       args[last] = (err: unknown, res: unknown) => cb(err, err ? res : fix(res));
     }
-    const ret = (super.query as (...a: unknown[]) => any)(...args);
-    return ret && typeof ret.then === 'function' ? ret.then(fix) : ret;
+    const ret = (super.query as (...a: unknown[]) => unknown)(...args);
+    return isThenable(ret) ? ret.then(fix) : ret;
   }
 }
 
@@ -213,7 +218,7 @@ class ServiceAdapterFactory extends PrismaPg {
 type WasmBindings = typeof import('@prisma/schema-engine-wasm', { with: { 'resolution-mode': 'import' } });
 // Node has WebAssembly, but its typings come only with lib "dom" or a recent @types/node.
 declare const WebAssembly: {
-  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: any } }>;
+  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: { __wbindgen_start(): void } } }>;
 };
 let bindings: Promise<WasmBindings> | undefined;
 
@@ -225,7 +230,7 @@ function loadBindings(): Promise<WasmBindings> {
     const bgPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
     const bg = require(bgPath) as WasmBindings & { __wbg_set_wasm(exports: unknown): void };
     // A Rust panic reports its message here before the call fails with a bare "unreachable".
-    (globalThis as any).PRISMA_WASM_PANIC_REGISTRY ??= {
+    (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } }).PRISMA_WASM_PANIC_REGISTRY ??= {
       set_message: (message: string) => console.error(`schema engine panic: ${message}`),
     };
     const wasmFile = path.join(path.dirname(bgPath), 'schema_engine_bg.wasm');

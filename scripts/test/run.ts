@@ -113,9 +113,9 @@ async function main(): Promise<number> {
     // against what a deployment enforces. The specs connect as the owner.
     migrate(databaseUrl, dbRoles);
     execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
-    // Spec files and scripts are type-checked too: the @ts-expect-error contract checks live there.
+    // Spec files and scripts are type-checked too: the type tests (*.type-spec.ts, @ts-expect-error lines) live there.
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
-    add(check('lint (module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
+    add(check('lint (type-aware rules, module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
     add(check('OpenAPI document up to date (else: npm run openapi)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'check']));
     add(check('OpenAPI lint (Redocly CLI, redocly.yaml)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'lint']));
 

@@ -77,7 +77,7 @@ describe('concurrency proofs', () => {
     const refused = answers.filter((a) => a.status !== 201);
     expect(accepted).toHaveLength(covered);
     expect(new Set(accepted.map((a) => a.body.id)).size).toBe(covered);
-    expect(new Set(refused.map((a) => `${a.status} ${a.body.error}`))).toEqual(new Set(['422 insufficient_funds']));
+    expect(new Set(refused.map((a) => `${a.status} ${String(a.body.error)}`))).toEqual(new Set(['422 insufficient_funds']));
     const available = await balanceOf(api, document);
     expect(available).toBe(12_345);
     expect(available).toBeGreaterThanOrEqual(0);

@@ -152,10 +152,10 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   it('serves an OpenAPI document describing the withdrawal body and the API key', async () => {
     const res = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as {
+    const doc = res.json<{
       paths: Record<string, Record<string, unknown>>;
       components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, unknown> };
-    };
+    }>();
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/partner/v1/withdrawals/usdt',
@@ -179,11 +179,11 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it('titles and describes the whole API in its OpenAPI document: every family, authentication, errors, idempotency', async () => {
-    const doc = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json() as {
+    const doc = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<{
       info: { title: string; description: string };
       paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
       tags: Array<{ name: string; description: string }>;
-    };
+    }>();
     for (const topic of ['USDT withdrawals', 'Pix keys', 'Pix inflows', 'business customers', 'events feed']) {
       expect(doc.info.title.toLowerCase()).toContain(topic.toLowerCase());
     }

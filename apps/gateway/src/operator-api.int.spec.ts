@@ -128,13 +128,13 @@ describe('partners and their API keys', () => {
     expect(JSON.stringify(listed.body)).not.toContain(a.slice(16));
 
     // a is cached by now: the revocation must still be immediate on this instance.
-    const revoked = await call('DELETE', `/admin/v1/partners/${partnerId}/api-keys/${first.body.id}`);
+    const revoked = await call('DELETE', `/admin/v1/partners/${partnerId}/api-keys/${String(first.body.id)}`);
     expect(revoked.status).toBe(200);
     expect(revoked.body).toMatchObject({ id: first.body.id, revoked_at: expect.any(Number) });
     expect((await partnerCall(a)).status).toBe(401);
     expect((await partnerCall(b)).status).toBe(404);
 
-    const again = await call('DELETE', `/admin/v1/partners/${partnerId}/api-keys/${first.body.id}`);
+    const again = await call('DELETE', `/admin/v1/partners/${partnerId}/api-keys/${String(first.body.id)}`);
     expect([again.status, again.body]).toEqual([200, revoked.body]);
     // One revocation, one event in the outbox (written in the revoking transaction).
     const { rows } = await db.query("SELECT topic, key, payload FROM gateway.outbox_messages WHERE key = $1", [first.body.id]);

@@ -42,7 +42,7 @@ async function eventsOf(partnerId: string): Promise<BusinessCustomerRegisteredEv
 /** The service's pool, except that the outbox INSERT the unit of work sends before COMMIT fails. */
 const failingOutboxPool: Pick<Pool, 'connect' | 'query'> = {
   // Only transactions are patched; a one-statement command (runCommand) is not what this use case runs.
-  query: prisma.pool.query.bind(prisma.pool) as Pool['query'],
+  query: prisma.pool.query.bind<Pool['query']>(prisma.pool),
   async connect() {
     const client = await prisma.pool.connect();
     const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;

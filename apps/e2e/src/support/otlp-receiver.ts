@@ -27,7 +27,7 @@ interface OtlpRequest {
   }>;
 }
 
-const valueOf = (v: OtlpValue): unknown => v.stringValue ?? v.intValue ?? v.boolValue;
+const valueOf = (v: OtlpValue): string | number | boolean | undefined => v.stringValue ?? v.intValue ?? v.boolValue;
 const attributesOf = (list: Array<{ key: string; value: OtlpValue }> = []) => Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
 
 /**

@@ -23,7 +23,7 @@ it('a key revoked on one instance answers 401 on every other within a second', a
   expect((await probe(other, apiKey)).status).toBe(400);
   expect((await probe(revoking, apiKey)).status).toBe(400);
 
-  const revoked = await revoking.send('DELETE', `/admin/v1/partners/${partnerId}/api-keys/${issued.body.id}`, admin);
+  const revoked = await revoking.send('DELETE', `/admin/v1/partners/${partnerId}/api-keys/${String(issued.body.id)}`, admin);
   expect(revoked.status).toBe(200);
   const at = Date.now();
   expect((await probe(revoking, apiKey)).status).toBe(401);

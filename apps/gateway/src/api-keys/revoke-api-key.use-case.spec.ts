@@ -24,7 +24,7 @@ function setUp({ partnerExists = true, keyExists = true } = {}) {
   const unitOfWork = {
     run: async <R>(work: (tx: Transaction) => Promise<R>) => {
       const emitted: OutboxMessage[] = [];
-      const result = await work({ rows: async () => [], emit: (m: OutboxMessage) => void emitted.push(m) } as unknown as Transaction);
+      const result = await work({ rows: async () => [], emit: (m: OutboxMessage) => void emitted.push(m) });
       committed.push(...emitted);
       return result;
     },

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest, HTTPMethods, onSendHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, HTTPMethods, onSendAsyncHookHandler } from 'fastify';
 import { errorBody } from '../http/error-body';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import { AuditEntry, AuditLogRepository } from './audit-log.repository';
@@ -51,7 +51,7 @@ export class OperatorCallAudit {
   /** Call before the app is initialised (routes are registered then). */
   install(app: NestFastifyApplication): void {
     this.audit = app.get(AuditLogRepository, { strict: false });
-    const record: onSendHookHandler = async (request, reply, payload) => {
+    const record: onSendAsyncHookHandler = async (request, reply, payload) => {
       await this.write(request, reply);
       return payload;
     };

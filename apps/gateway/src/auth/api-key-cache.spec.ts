@@ -6,7 +6,7 @@ import { repositoryWith } from './api-key.spec-support';
 const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 });
 
 /** What the guard does with a key: the cache, else a lookup. */
-const authenticate = (cache: ApiKeyCache, key: string) => cache.cached(hashApiKey(key)) ?? cache.lookUp(hashApiKey(key));
+const authenticate = async (cache: ApiKeyCache, key: string) => cache.cached(hashApiKey(key)) ?? cache.lookUp(hashApiKey(key));
 
 describe('ApiKeyCache', () => {
   it('answers an unknown key null, and does not remember it', async () => {

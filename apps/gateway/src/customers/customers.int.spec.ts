@@ -47,10 +47,10 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
 
   it('is described in the OpenAPI document with its nested schemas, fields in the order of spec 2.2', async () => {
     const res = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
-    const doc = res.json() as {
+    const doc = res.json<{
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
       components: { schemas: Record<string, { properties: Record<string, { $ref?: string; items?: { $ref?: string } }>; required?: string[] }> };
-    };
+    }>();
     expect(Object.keys(doc.paths[URL].post.responses)).toEqual(expect.arrayContaining(['201', '400', '409']));
     const { schemas } = doc.components;
     const body = schemas.CreateBusinessCustomerRequest;

@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
 
 /** What an operator probes and scrapes, never partners: with an admin port, only it answers these. */
 export const ADMIN_PATHS = new Set(['/readyz', '/metrics']);
@@ -16,7 +15,7 @@ const pathOf = (url: string): string => url.split('?')[0];
  * both (a load balancer probes the API port). Listens when the app is ready, closes with it.
  */
 export function installAdminPort(app: NestFastifyApplication, port: number, host: string): void {
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const fastify = app.getHttpAdapter().getInstance();
   const server = createServer((req, res) => fastify.routing(req, res));
   fastify.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.url);

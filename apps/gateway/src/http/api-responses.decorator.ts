@@ -105,7 +105,7 @@ export interface ApiAnswerOptions {
 /** A success answer: `status`, with a body of schema `type` (a class of libs/contracts or of the gateway). */
 export function ApiAnswer(status: number, type: Type<unknown>, { description, narrow, example }: ApiAnswerOptions): MethodDecorator {
   const body = narrow ? { schema: narrowed(type, narrow) } : { type };
-  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, headers: REQUEST_ID, ...(example === undefined ? {} : { example }) } as Parameters<typeof ApiResponse>[0]));
+  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, headers: REQUEST_ID, ...(example === undefined ? {} : { example }) }));
 }
 
 /**
@@ -154,7 +154,7 @@ export function ApiErrors(shape: ErrorShape, codes: readonly ErrorCode[], sample
       schema: narrowed(body, { [key]: statusCodes }),
       headers: status === 429 ? { ...REQUEST_ID, ...RETRY_AFTER } : REQUEST_ID,
       examples,
-    } as Parameters<typeof ApiResponse>[0]);
+    });
   });
   return applyDecorators(ApiExtraModels(ErrorBody, PixKeyErrorBody), ...responses);
 }

@@ -36,7 +36,7 @@ describe('AdminKeyGuard', () => {
     ['the operator key as X-API-Key', { 'x-api-key': operatorKey }],
     ['an oversized header', { 'x-admin-key': 'x'.repeat(300) }],
   ])('refuses %s with 401 unauthorized, and leaves no operator on the request', async (_what, headers) => {
-    const { request, context } = contextWith(headers as Record<string, string>);
+    const { request, context } = contextWith(headers);
     await expect(guard.canActivate(context)).rejects.toMatchObject({ status: 401, detail: { code: 'unauthorized' } });
     expect(request.operator).toBeUndefined();
   });

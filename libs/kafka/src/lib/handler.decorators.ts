@@ -56,7 +56,7 @@ export function HandleEvent<T extends EventTopic>(topic: T) {
         return;
       }
       return original.call(this, checked.value, ...rest);
-    } as unknown as EventHandler<T>;
+    };
     EventPattern(topic)(target, key, descriptor);
     return descriptor;
   };

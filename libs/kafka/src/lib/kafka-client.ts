@@ -26,7 +26,7 @@ export function kafkaConnection(config: CommonConfig, clientId: string): KafkaCo
   const connection: KafkaConnection = { brokers: config.KAFKA_BROKERS, clientId };
   if (config.KAFKA_SSL) connection.ssl = config.KAFKA_SSL_CA_FILE ? { ca: [readFileSync(config.KAFKA_SSL_CA_FILE, 'utf8')] } : true;
   if (config.KAFKA_SASL_MECHANISM) {
-    connection.sasl = { mechanism: config.KAFKA_SASL_MECHANISM, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD } as SASLOptions;
+    connection.sasl = { mechanism: config.KAFKA_SASL_MECHANISM, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD };
   }
   return connection;
 }
@@ -39,7 +39,7 @@ const RETRY = { initialRetryTime: 200, retries: 12, maxRetryTime: 10_000 };
  * previous one's ACK (up to 40 ms with delayed ACKs) before it leaves. Request-reply is all small writes.
  */
 const noDelaySocketFactory: ISocketFactory = ({ host, port, ssl, onConnect }) => {
-  const socket: Socket = ssl ? tlsConnect({ host, port, servername: host, ...(ssl as ConnectionOptions) }, onConnect) : netConnect({ host, port }, onConnect);
+  const socket: Socket = ssl ? tlsConnect({ host, port, servername: host, ...ssl }, onConnect) : netConnect({ host, port }, onConnect);
   socket.setKeepAlive(true, 60_000);
   socket.setNoDelay(true);
   return socket;

@@ -168,12 +168,12 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   }
 
   private async dispatchBatch(progress: Map<string, PartitionProgress>, payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const { batch } = payload;
     const partitionKey = `${batch.topic}:${batch.partition}`;
     let tracker = progress.get(partitionKey);
     if (!tracker) progress.set(partitionKey, (tracker = new PartitionProgress()));
     for (const message of batch.messages) {
-      if (!isRunning() || isStale() || this.closing) return;
+      if (!payload.isRunning() || payload.isStale() || this.closing) return;
       const offset = Number(message.offset);
       if (!tracker.seen(offset)) {
         if (!(await this.takeSlot(payload))) return;
@@ -190,9 +190,9 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
         });
       }
       // Fetch on from the next message; what may be committed is decided by `finish`, not by this.
-      resolveOffset(message.offset);
+      payload.resolveOffset(message.offset);
     }
-    await heartbeat();
+    await payload.heartbeat();
   }
 
   /**
@@ -200,7 +200,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
    * wait (every slot busy, e.g. handlers retrying while the database is away) heartbeats every second:
    * otherwise the group would drop this member after its 6 s session. False when the batch went stale.
    */
-  private async takeSlot({ heartbeat, isRunning, isStale }: EachBatchPayload): Promise<boolean> {
+  private async takeSlot(payload: EachBatchPayload): Promise<boolean> {
     const waiting = this.slots.acquire();
     if (!waiting) return true;
     let acquired = false;
@@ -210,12 +210,12 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       await Promise.race([waiting, new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)))]);
       clearTimeout(timer);
       if (acquired) break;
-      if (!isRunning() || isStale() || this.closing) {
+      if (!payload.isRunning() || payload.isStale() || this.closing) {
         // Give the slot back as soon as it comes: this batch will not use it.
         void waiting.then(() => this.slots.release());
         return false;
       }
-      await heartbeat().catch(() => undefined);
+      await payload.heartbeat().catch(() => undefined);
     }
     return true;
   }

@@ -18,7 +18,8 @@ interface RequestQueueInternals {
   throttledUntil: number;
   throttleCheckTimeoutId: NodeJS.Timeout | null;
   checkPendingRequests(): void;
-  scheduleCheckPendingRequests(): void;
+  // A slot on the prototype, which the fix replaces (a property, so reading it unbound is fine).
+  scheduleCheckPendingRequests: () => void;
 }
 
 type RequestQueueClass = { prototype: RequestQueueInternals };

@@ -83,7 +83,7 @@ class PgTransaction implements Transaction {
   }
 
   emit<T extends EventTopic>(message: OutboxMessage<T>): void {
-    this.outbox.push(message as unknown as OutboxMessage);
+    this.outbox.push(message);
   }
 }
 

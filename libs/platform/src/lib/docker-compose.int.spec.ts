@@ -43,7 +43,7 @@ function composeConfig(env: Record<string, string>, envFile?: string): { status:
       env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: dir },
       timeout: 60_000,
     });
-    const error = r.error as NodeJS.ErrnoException | undefined;
+    const error: NodeJS.ErrnoException | undefined = r.error;
     if (error?.code === 'ENOENT') throw new Error(INSTALL_HINT);
     if (error) throw error;
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -107,7 +107,7 @@ const SECRET_PATTERNS: Array<[string, RegExp]> = [
 ];
 const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE)/i;
 
-function secretProblems(service: string, env: Record<string, unknown>): string[] {
+function secretProblems(service: string, env: Record<string, string | number | boolean | null>): string[] {
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(env)) {
     const value = raw === null || raw === undefined ? '' : String(raw);
