@@ -71,7 +71,11 @@ async function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Prom
   await new Promise((resolve) => child.once('exit', resolve));
   try {
     const r = JSON.parse(readFileSync(resultFile, 'utf8'));
-    const brokenSuites = r.testResults.filter((s: { status: string; assertionResults: unknown[] }) => s.status === 'failed' && s.assertionResults.length === 0).length;
+    // A suite that failed without a failed test (it could not load, or its beforeAll threw) still fails
+    // the run: Jest may list its tests as not run rather than failed.
+    const brokenSuites = r.testResults.filter(
+      (s: { status: string; assertionResults: Array<{ status: string }> }) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed'),
+    ).length;
     return { passed: r.numPassedTests, failed: r.numFailedTests + brokenSuites + (r.numPendingTests ?? 0) };
   } catch {
     console.error(`${label}: Jest produced no results`);

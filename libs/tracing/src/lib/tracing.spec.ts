@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { trace } from '@opentelemetry/api';
 import { tracing } from '@opentelemetry/sdk-node';
 import { startTracing, stopTracing, tracingEnabled } from './tracing';
@@ -45,5 +46,13 @@ describe('startTracing', () => {
 
     await stopTracing();
     expect(exported.map((s) => [s.name, s.resource.attributes['service.name']])).toEqual([['recorded', 'withdrawals']]);
+  });
+
+  it('leaves no instrumentation behind at stop: Fastify instances created later are not decorated again', async () => {
+    const fastifyCreated = channel('fastify.initialization');
+    expect(startTracing('gateway', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, [new tracing.SimpleSpanProcessor(exporter)])).toBe(true);
+    expect(fastifyCreated.hasSubscribers).toBe(true);
+    await stopTracing();
+    expect(fastifyCreated.hasSubscribers).toBe(false);
   });
 });

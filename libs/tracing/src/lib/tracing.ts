@@ -17,6 +17,8 @@ type SpanProcessor = tracing.SpanProcessor;
  * default http/protobuf), headers, batching (`OTEL_BSP_*`), resource attributes.
  */
 let sdk: NodeSDK | undefined;
+/** The running SDK's instrumentations: the SDK's shutdown leaves them patching and subscribed. */
+let instrumentations: Array<{ disable(): void }> = [];
 
 /** Whether `env` asks for tracing. */
 export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -42,24 +44,22 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const { FastifyOtelInstrumentation } = require('@fastify/otel') as typeof import('@fastify/otel');
-  sdk = new NodeSDK({
-    serviceName,
-    ...(spanProcessors ? { spanProcessors } : {}),
-    instrumentations: [
-      // The gateway's API and the internal HTTP hops (direct queries, direct replies) on both ends.
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => UNTRACED_PATH.test(request.url ?? '') }),
-      new UndiciInstrumentation(),
-      // Statements only inside a traced request or message: the relays' safety-net polls and the
-      // simulators' timers would otherwise each start a trace of their own every few hundred ms.
-      new PgInstrumentation({ requireParentSpan: true }),
-      // Route and handler spans under the HTTP span, with the route's template; not one per hook.
-      new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false, ignorePaths: ({ url }) => UNTRACED_PATH.test(url) }),
-      // Kafka: not @opentelemetry/instrumentation-kafkajs. Our transport (@partner/kafka) sends several
-      // requests in one producer call and hands each message of a fetched batch to its handler later,
-      // where that instrumentation would parent spans on the wrong request or start a new trace. The
-      // transport creates the messaging spans itself and carries the W3C context in the headers.
-    ],
-  });
+  const enabled = [
+    // The gateway's API and the internal HTTP hops (direct queries, direct replies) on both ends.
+    new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => UNTRACED_PATH.test(request.url ?? '') }),
+    new UndiciInstrumentation(),
+    // Statements only inside a traced request or message: the relays' safety-net polls and the
+    // simulators' timers would otherwise each start a trace of their own every few hundred ms.
+    new PgInstrumentation({ requireParentSpan: true }),
+    // Route and handler spans under the HTTP span, with the route's template; not one per hook.
+    new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false, ignorePaths: ({ url }) => UNTRACED_PATH.test(url) }),
+    // Kafka: not @opentelemetry/instrumentation-kafkajs. Our transport (@partner/kafka) sends several
+    // requests in one producer call and hands each message of a fetched batch to its handler later,
+    // where that instrumentation would parent spans on the wrong request or start a new trace. The
+    // transport creates the messaging spans itself and carries the W3C context in the headers.
+  ];
+  instrumentations = enabled;
+  sdk = new NodeSDK({ serviceName, ...(spanProcessors ? { spanProcessors } : {}), instrumentations: enabled });
   sdk.start();
   return true;
 }
@@ -69,4 +69,7 @@ export async function stopTracing(): Promise<void> {
   const running = sdk;
   sdk = undefined;
   await running?.shutdown().catch(() => undefined);
+  // Unpatched and unsubscribed too: a Fastify created later in this process (a test file after a
+  // traced one, in the same Jest worker) would otherwise meet @fastify/otel's leftover subscriber.
+  for (const instrumentation of instrumentations.splice(0)) instrumentation.disable();
 }
