@@ -83,7 +83,7 @@ describe('operations: /readyz of each service', () => {
   });
 });
 
-describe('operations: direct queries (README: Direct queries)', () => {
+describe('operations: direct queries (docs/architecture.md: "Direct queries")', () => {
   const query = (url: string, topic: string, body: unknown) =>
     fetch(`${url}/internal/v1/queries/${topic}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 

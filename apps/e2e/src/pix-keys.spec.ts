@@ -188,7 +188,7 @@ describe('Pix keys end to end', () => {
     expect(await deleteKey(a.api, document)).toMatchObject({ status: 202, body: { status: 'accepted' } });
   });
 
-  describe('errors of spec section 7, in the {status} body shape', () => {
+  describe('documented errors, in the {status} body shape', () => {
     let api: ApiClient;
     beforeAll(async () => {
       ({ api } = await newPartner());

@@ -202,7 +202,7 @@ describe('USDT withdrawals end to end', () => {
     });
   });
 
-  describe('errors of spec section 7, in the {error} body shape', () => {
+  describe('documented errors, in the {error} body shape', () => {
     let partner: Awaited<ReturnType<typeof newPartner>>;
     let document: string;
     beforeAll(async () => {
@@ -254,7 +254,7 @@ describe('USDT withdrawals end to end', () => {
       expectError({ ...body(document), fee_choice }, 422, 'invalid_fee', 'fee_choice'),
     );
 
-    it('400 invalid_request naming the field for malformed input the spec has no code for', async () => {
+    it('400 invalid_request naming the field for malformed input no documented code covers', async () => {
       await expectError({ ...body(document), network: 'BTC' }, 400, 'invalid_request', 'network');
       await expectError(body('12345678900'), 400, 'invalid_request', 'document');
       await expectError(body(document, { idempotency_key: 'not-a-uuid' }), 400, 'invalid_request', 'idempotency_key');

@@ -45,7 +45,7 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
     expect(await post(URL, BUSINESS_CUSTOMER_EXAMPLE)).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
   });
 
-  it('is described in the OpenAPI document with its nested schemas, fields in the order of spec 2.2', async () => {
+  it('is described in the OpenAPI document with its nested schemas, fields in the documented order', async () => {
     const res = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
     const doc = res.json<{
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;

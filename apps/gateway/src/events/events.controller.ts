@@ -32,7 +32,7 @@ export class EventsController {
   /** An extension (docs/api.md: "Events feed"): acknowledge up to 1000 events at once; ids the partner has no event for are listed, not changed. */
   @Post('ack')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'ackEvents', summary: 'Acknowledge many events at once', description: 'Beyond the spec: 1 to 1000 event ids, marked delivered in one statement.' })
+  @ApiOperation({ operationId: 'ackEvents', summary: 'Acknowledge many events at once', description: 'An extension: 1 to 1000 event ids, marked delivered in one statement.' })
   @ApiAnswer(200, AckEventsResult, { description: 'How many are yours (now delivered), and the ids you have no event for', example: { acknowledged: 1, not_found: [] } })
   @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
   ack(@CurrentPartner() partner: Partner, @Body(new ContractPipe(AckEventsRequest)) body: AckEventsRequest): Promise<AckEventsResult> {

@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 /** An error body whose code is under `codeKey` (`error` or `status`); the rest is common to both. */
 function errorBodyWithCodeIn(codeKey: 'error' | 'status', example: { code: string; message: string; field: string }) {
   class ErrorBodyWithCode {
-    @ApiProperty({ name: codeKey, description: 'Stable machine code (README: Errors)', example: example.code })
+    @ApiProperty({ name: codeKey, description: 'Stable machine code: branch on it, never on the message', example: example.code })
     code!: string;
 
     @ApiProperty({ description: 'For humans; may change', example: example.message })

@@ -5,7 +5,7 @@ import { apiErrorOf, apiErrorOfInvalid } from './api-error';
 import { errorBody } from './error-body';
 import { toHttpError } from './http-error.filter';
 
-describe('error mapping (spec section 7)', () => {
+describe('error mapping (docs/api.md: "Errors")', () => {
   it.each<[ErrorCode, number]>([
     ['user_not_found', 404],
     ['invalid_address', 400],

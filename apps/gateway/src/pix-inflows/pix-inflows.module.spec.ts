@@ -14,7 +14,7 @@ describe('PixInflowsModule', () => {
     expect(controllersOf(false)).toEqual([PixInflowsController]);
   });
 
-  it('serves the spec path and the sandbox path', () => {
+  it('serves the partner path and the sandbox path', () => {
     expect(Reflect.getMetadata('path', PixInflowsController)).toBe('partner/v1/pix-in');
     expect(Reflect.getMetadata('path', SandboxPixInController)).toBe('sandbox/v1/pix-in');
   });

@@ -63,7 +63,7 @@ const cursorAfter = (result: ListPixInflowsResult): string => {
 const idsOf = (result: ListPixInflowsResult) => result.pix_in.map((p) => p.end_to_end_id);
 
 describe('ListPixInflowsUseCase (PostgreSQL)', () => {
-  it("answers the spec's shape without paging: every inflow of the partner, newest first, no next_cursor", async () => {
+  it("answers the original shape without paging: every inflow of the partner, newest first, no next_cursor", async () => {
     const partnerId = testPartnerId();
     const ids = await recordInflows(partnerId, 3);
 

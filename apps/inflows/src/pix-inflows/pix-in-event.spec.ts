@@ -26,7 +26,7 @@ const record = (overrides: Partial<PixInflowRecord> = {}): PixInflowRecord => ({
 });
 
 describe('the inflow as partners see it', () => {
-  it('has exactly the fields of spec 2.4, in its order, with Unix-second timestamps and integer cents', () => {
+  it('has exactly the documented Pix-in fields, in their order, with Unix-second timestamps and integer cents', () => {
     const inflow = toPixInflow(record());
     expect(Object.keys(inflow)).toEqual(PIX_IN_SPEC_FIELDS);
     expect(inflow).toMatchObject({ amount_cents: 15_050, created_at: 1795391998, last_updated_at: 1795392001, status: 'approved' });

@@ -7,7 +7,7 @@ import { stateChanged } from './pix-key-event';
 import { PixKeyRepository } from './pix-key.repository';
 
 /**
- * Requests the registration of the user's CPF as a Pix key (spec 4.4). In one transaction of one
+ * Requests the registration of the user's CPF as a Pix key (docs/api.md: "Pix keys"). In one transaction of one
  * statement (PixKeyRepository.createClaimed): claims the idempotency key, checks the user, inserts the
  * key `pending` (refused when the user already has an active key, a pending one included); then the
  * `pending` event, which the unit of work writes to the outbox before COMMIT. The simulated DICT

@@ -6,7 +6,7 @@ import { stateChanged } from './pix-key-event';
 import { PixKeyRepository } from './pix-key.repository';
 
 /**
- * Requests the deletion of the user's Pix key (spec 4.3), in one transaction of one statement
+ * Requests the deletion of the user's Pix key (docs/api.md: "Pix keys"), in one transaction of one statement
  * (PixKeyRepository.requestDeletionClaimed), which moves the key only if it is still as it was seen:
  * - a `registered` key moves to `deleting` with its event: `accepted`;
  * - a key still `pending` is marked for deletion and deleted as soon as the DICT registers it: `accepted`

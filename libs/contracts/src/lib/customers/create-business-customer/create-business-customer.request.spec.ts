@@ -23,7 +23,7 @@ const expectError = (body: unknown, code: string, field: string) =>
 const owner = (bps: number, document = '52998224725') =>
   changed('document', document, changed('ownership.ownership_bps', bps, BUSINESS_CUSTOMER_EXAMPLE.owners[0]));
 
-describe('CreateBusinessCustomerRequest (spec 2.2)', () => {
+describe('CreateBusinessCustomerRequest (docs/api.md: "Business customers")', () => {
   it('accepts the full example and returns nested instances', () => {
     const result = check(BUSINESS_CUSTOMER_EXAMPLE);
     expect(result.ok).toBe(true);
@@ -215,7 +215,7 @@ describe('CreateBusinessCustomerRequest (spec 2.2)', () => {
     });
   });
 
-  describe('error precedence: the first field in the order of spec 2.2', () => {
+  describe('error precedence: the first field in the documented order', () => {
     it('cnpj before phone, phone before owners, company before owner fields', () => {
       expectError(changed('phone', 'x', changed('cnpj', 'x')), 'invalid_cnpj', 'cnpj');
       expectError(changed('owners.0.document', 'x', changed('phone', 'x')), 'invalid_phone', 'phone');
