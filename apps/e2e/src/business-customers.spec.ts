@@ -1,6 +1,6 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
-import { ApiClient, pollUntil } from '@partner/testing';
+import { ApiClient, pollUntil, registeredExampleCustomer } from '@partner/testing';
 import { FeedEvent, listEvents, newPartner } from './support/sandbox';
 
 const URL = '/partner/v1/customers/business';
@@ -51,19 +51,8 @@ describe('Business customers end to end', () => {
     expect(event.id).toMatch(UUID);
     expect(Number.isInteger(event.created_at)).toBe(true);
     expect(event.data).toEqual({
-      id,
-      cnpj: body.cnpj,
-      legal_name: 'Acme Pagamentos Ltda',
-      trade_name: 'Acme',
-      email: 'finance@acme.com.br',
-      phone: '+551133334444',
-      address: BUSINESS_CUSTOMER_EXAMPLE.address,
-      owners: [
-        { owner_type: 'partner', name: 'Maria da Silva', social_name: 'Maria', document: '52998224725', ownership: { ownership_type: 'direct', ownership_bps: 6000 } },
-        { owner_type: 'representative', name: 'João Souza', social_name: null, document: '11144477735', ownership: { ownership_type: 'indirect', ownership_bps: 4000 } },
-      ],
+      ...registeredExampleCustomer(id, body.cnpj as string),
       metadata: { external_id: 'crm-7781', segment: 'retail' },
-      config: { auto_send_owner_sms: true, auto_send_owner_email: false },
       created_at: event.created_at,
     });
 
@@ -182,7 +171,7 @@ describe('Business customers end to end', () => {
     }
   });
 
-  describe('errors of spec section 7 and malformed input, in the {error, message} body shape', () => {
+  describe('documented errors and malformed input, in the {error, message} body shape', () => {
     let api: ApiClient;
     beforeAll(async () => {
       ({ api } = await newPartner());
@@ -252,7 +241,7 @@ describe('Business customers end to end', () => {
       expect((await api.post(URL, customer({ metadata: { external_id: 'x', anything: { goes: [1, 2] } } }))).status).toBe(201);
     });
 
-    it('reports the first wrong field in the order of spec 2.2: cnpj before phone before owners', async () => {
+    it('reports the first wrong field in the documented field order: cnpj before phone before owners', async () => {
       await expectError(customer({ cnpj: '11222333000182', phone: '+5511', 'owners.0.document': '1' }), 'invalid_cnpj', 'cnpj');
       await expectError(customer({ phone: '+5511', 'owners.0.document': '1' }), 'invalid_phone', 'phone');
       await expectError(customer({ 'owners.0.document': '1', 'owners.0.phone': '+5511' }), 'invalid_owner', 'owners.0.document');

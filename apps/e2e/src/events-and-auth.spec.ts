@@ -1,6 +1,6 @@
 import { SERVICE_NAMES } from '@partner/contracts';
 import { ApiClient, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
-import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
+import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser, sendWithdrawals } from './support/sandbox';
 
 describe('authentication', () => {
   const anonymous = () => new ApiClient(gatewayUrl());
@@ -115,12 +115,7 @@ describe('events feed', () => {
   it('honours limit, oldest first', async () => {
     const { api } = await newPartner();
     const document = await newUser(api, 100_000_000);
-    for (let i = 0; i < 3; i++) {
-      const res = await api.post('/partner/v1/withdrawals/usdt', {
-        document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
-      });
-      expect(res.status).toBe(201);
-    }
+    await sendWithdrawals(api, document, 3);
     const all = await pollUntil('nine events', () => listEvents(api, ''), (events) => events.length === 9);
     const firstTwo = await listEvents(api, 'limit=2');
     expect(firstTwo.map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));

@@ -1,5 +1,5 @@
-import { ApiClient, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
-import { FeedEvent, listEvents, newPartner, newUser } from './support/sandbox';
+import { ApiClient, newUuid, pollUntil } from '@partner/testing';
+import { FeedEvent, listEvents, newPartner, newUser, sendWithdrawals } from './support/sandbox';
 
 type Page = { events: FeedEvent[]; next_cursor: string };
 
@@ -34,12 +34,7 @@ async function readAll(api: ApiClient, filter: string, limit: number): Promise<{
 async function partnerWithQuietFeed(): Promise<{ api: ApiClient; all: FeedEvent[] }> {
   const { api } = await newPartner();
   const document = await newUser(api, 100_000_000);
-  for (let i = 0; i < 3; i++) {
-    const res = await api.post('/partner/v1/withdrawals/usdt', {
-      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
-    });
-    expect(res.status).toBe(201);
-  }
+  await sendWithdrawals(api, document, 3);
   expect((await api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid() })).status).toBe(202);
   const all = await pollUntil(
     'three settled withdrawals and a registered key',

@@ -4,7 +4,7 @@ import { loadConfig } from '@partner/config';
 import { EventPayload, EventTopic, PartnerId, PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
 import { createKafka, ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule, PRODUCER_PARTITIONER } from '@partner/kafka';
 import { Producer } from 'kafkajs';
-import { newCpf, newUuid, pollUntil, requireEnv, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
@@ -80,19 +80,8 @@ function announcement(partnerId: PartnerId): PixReceivedEvent {
   };
 }
 
-function keyEvent(partnerId: PartnerId, document: string, keyId: string, state: PixKeyState): PixKeyStateChangedEvent {
-  const now = new Date();
-  const unix = Math.floor(now.getTime() / 1000);
-  return {
-    event_id: newUuid(),
-    partner_id: partnerId,
-    type: 'pix_key',
-    state,
-    resource_id: keyId,
-    occurred_at: now.toISOString(),
-    resource: { id: keyId, key: document, key_type: 'cpf', document, state, failure_reason: null, created_at: unix, last_updated_at: unix },
-  };
-}
+const keyEvent = (partnerId: PartnerId, document: string, keyId: string, state: PixKeyState): PixKeyStateChangedEvent =>
+  pixKeyStateChanged(partnerId, { document, keyId, state });
 
 async function processingEvents(partnerId: string): Promise<string[]> {
   const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });

@@ -2,7 +2,7 @@ import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { testPartnerId } from '@partner/testing';
+import { registeredExampleCustomer, testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import type { Pool } from 'pg';
 import { CustomersConfig } from '../config/customers.config';
@@ -88,19 +88,8 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     expect(validateContract(BusinessCustomerRegisteredEvent, event).ok).toBe(true);
     expect(event).toMatchObject({ type: 'business_customer', state: 'registered', resource_id: id, occurred_at: stored?.createdAt.toISOString() });
     expect(event.resource).toEqual({
-      id,
-      cnpj: cmd.cnpj,
-      legal_name: 'Acme Pagamentos Ltda',
-      trade_name: 'Acme',
-      email: 'finance@acme.com.br',
-      phone: '+551133334444',
-      address: BUSINESS_CUSTOMER_EXAMPLE.address,
-      owners: [
-        { owner_type: 'partner', name: 'Maria da Silva', social_name: 'Maria', document: '52998224725', ownership: { ownership_type: 'direct', ownership_bps: 6000 } },
-        { owner_type: 'representative', name: 'João Souza', social_name: null, document: '11144477735', ownership: { ownership_type: 'indirect', ownership_bps: 4000 } },
-      ],
+      ...registeredExampleCustomer(id, cmd.cnpj),
       metadata: { external_id: 'acme-001' },
-      config: { auto_send_owner_sms: true, auto_send_owner_email: false },
       created_at: Math.floor((stored?.createdAt.getTime() ?? 0) / 1000),
     });
   });

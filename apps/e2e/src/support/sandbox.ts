@@ -1,6 +1,6 @@
 import { createPartnerApiClient, PartnerApiClient } from '@partner/api-client';
 import type { PartnerEvent } from '@partner/contracts';
-import { ApiClient, contractCheckedFetch, newCpf, requireEnv } from '@partner/testing';
+import { ApiClient, contractCheckedFetch, newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
 
 export const gatewayUrl = () => requireEnv('GATEWAY_URL');
 /**
@@ -31,6 +31,16 @@ export async function newUser(api: ApiClient, micros: number): Promise<string> {
   const res = await api.post('/sandbox/v1/users', { document, usdt_micros: micros });
   if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return document;
+}
+
+/** `count` withdrawals of 1 USDT from the user, each accepted (201); each then lives created, sent, settled. */
+export async function sendWithdrawals(api: ApiClient, document: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const res = await api.post('/partner/v1/withdrawals/usdt', {
+      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+    });
+    expect(res.status).toBe(201);
+  }
 }
 
 /** The user's available balance, read through the sandbox helper (a credit of 0 answers the balance). */

@@ -3,6 +3,7 @@ import { authenticatedPartnerId, PartnerId, PixInMethod, PixInStatus, PixReceive
 import { statement, Statement, Transaction } from '@partner/kafka';
 import type { QueryResultRow } from 'pg';
 import { PrismaService } from '../prisma/prisma.service';
+import { senderValues, SenderDetails } from './pix-in-sender';
 
 export interface PixInflowRecord {
   id: bigint;
@@ -25,7 +26,7 @@ export interface PixInflowRecord {
 }
 
 /** A row of `pix_inflows` as the driver returns it (int8 as text, timestamptz as Date). */
-interface PixInflowRow {
+interface PixInflowRow extends SenderDetails {
   id: string;
   partner_id: string;
   document: string;
@@ -33,12 +34,6 @@ interface PixInflowRow {
   amount_cents: string;
   description: string | null;
   method: PixInMethod;
-  sender_name: string;
-  sender_tax_id: string;
-  sender_account_number: string;
-  sender_account_type: SenderAccountType;
-  sender_bank_code: string;
-  sender_branch_code: string;
   status: PixInStatus;
   outcome: SimulatedPixInOutcome;
   created_at: Date;
@@ -177,12 +172,7 @@ export class PixInflowRepository {
       payment.amount_cents,
       payment.description ?? null,
       payment.method,
-      payment.sender_name,
-      payment.sender_tax_id,
-      payment.sender_account_number,
-      payment.sender_account_type,
-      payment.sender_bank_code,
-      payment.sender_branch_code,
+      ...senderValues(payment),
       payment.outcome,
       now,
     ]);

@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { PixKeyState, PixKeyStateChangedEvent, PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { ApplyPixKeyEventUseCase } from './apply-pix-key-event.use-case';
@@ -15,19 +15,8 @@ const apply = new ApplyPixKeyEventUseCase(replica);
 afterAll(() => prisma.$disconnect());
 
 /** A pix_key event for one key, `secondsLater` after a fixed start so tests control the order. */
-function keyEvent(partnerId: PartnerId, document: string, keyId: string, state: PixKeyState, secondsLater: number): PixKeyStateChangedEvent {
-  const at = new Date(Date.UTC(2026, 10, 22, 12, 0, secondsLater));
-  const unix = Math.floor(at.getTime() / 1000);
-  return {
-    event_id: newUuid(),
-    partner_id: partnerId,
-    type: 'pix_key',
-    state,
-    resource_id: keyId,
-    occurred_at: at.toISOString(),
-    resource: { id: keyId, key: document, key_type: 'cpf', document, state, failure_reason: null, created_at: unix, last_updated_at: unix },
-  };
-}
+const keyEvent = (partnerId: PartnerId, document: string, keyId: string, state: PixKeyState, secondsLater: number): PixKeyStateChangedEvent =>
+  pixKeyStateChanged(partnerId, { document, keyId, state, at: new Date(Date.UTC(2026, 10, 22, 12, 0, secondsLater)) });
 
 async function user() {
   return { partnerId: testPartnerId(), document: newCpf(), keyId: newUuid() };

@@ -1,16 +1,8 @@
 import { generateCnpj, generateCpf } from '@brazilian-utils/brazilian-utils';
 import { randomInt } from 'node:crypto';
-import { SenderAccountType } from '@partner/contracts';
+import { SenderDetails } from '../pix-inflows/pix-in-sender';
 
-/** The sender fields of an inflow (docs/api.md: "Pix inflows"). */
-export interface SenderDetails {
-  sender_name: string;
-  sender_tax_id: string;
-  sender_account_number: string;
-  sender_account_type: SenderAccountType;
-  sender_bank_code: string;
-  sender_branch_code: string;
-}
+export type { SenderDetails };
 
 /**
  * Real Pix participants (ISPB as in the Banco Central's list of SPI participants). Digital institutions

@@ -2,7 +2,7 @@ import { loadConfig } from '@partner/config';
 import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics, PartnerId } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
-import { newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
@@ -47,17 +47,7 @@ async function announced(partnerId: string): Promise<Array<{ topic: string; key:
 }
 
 async function keyEvent(partnerId: PartnerId, document: string, keyId: string, state: PixKeyState) {
-  const now = new Date();
-  const unix = Math.floor(now.getTime() / 1000);
-  await applyKeyEvent.execute({
-    event_id: newUuid(),
-    partner_id: partnerId,
-    type: 'pix_key',
-    state,
-    resource_id: keyId,
-    occurred_at: now.toISOString(),
-    resource: { id: keyId, key: document, key_type: 'cpf', document, state, failure_reason: null, created_at: unix, last_updated_at: unix },
-  });
+  await applyKeyEvent.execute(pixKeyStateChanged(partnerId, { document, keyId, state }));
 }
 
 describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerId, PixReceivedEvent } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
+import { senderValues } from '../pix-inflows/pix-in-sender';
 
 /**
  * One statement decides and logs: whether the network can reach the user (they exist under this
@@ -38,12 +39,7 @@ export class SpiPaymentRepository {
       payment.method,
       payment.amount_cents,
       payment.description ?? null,
-      payment.sender_name,
-      payment.sender_tax_id,
-      payment.sender_account_number,
-      payment.sender_account_type,
-      payment.sender_bank_code,
-      payment.sender_branch_code,
+      ...senderValues(payment),
       payment.outcome,
       payment.sent_at,
     ]);

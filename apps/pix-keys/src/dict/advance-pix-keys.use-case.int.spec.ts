@@ -1,30 +1,15 @@
 import { PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
 import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { CreatePixKeyUseCase } from '../pix-keys/create-pix-key.use-case';
-import { DeletePixKeyUseCase } from '../pix-keys/delete-pix-key.use-case';
-import { IdempotencyRecordRepository } from '../pix-keys/idempotency-record.repository';
-import { IdempotentCommandService } from '../pix-keys/idempotent-command.service';
-import { PixKeyRepository } from '../pix-keys/pix-key.repository';
-import { PrismaService } from '../prisma/prisma.service';
-import { UserRepository } from '../users/user.repository';
 import { AdvancePixKeysUseCase, DICT_REJECTED } from './advance-pix-keys.use-case';
+import { pixKeyCommands } from '../pix-keys/pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const DELAY_MS = 5_000;
 const FAILING = newCpf();
 const config = loadConfig(PixKeysConfig, { ...process.env, PIX_DICT_DELAY_MS: String(DELAY_MS), PIX_DICT_FAIL_DOCUMENTS: FAILING });
-const prisma = new PrismaService(config);
-const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository(prisma);
-/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
-const relay = { wakes: 0, wake: () => void relay.wakes++ };
-const unitOfWork = new UnitOfWork(prisma.pool, relay);
-const idempotent = new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma));
-const create = new CreatePixKeyUseCase(idempotent, pixKeys);
-const remove = new DeletePixKeyUseCase(idempotent, pixKeys);
+const { prisma, users, pixKeys, relay, unitOfWork, create, remove } = pixKeyCommands(config);
 const advance = new AdvancePixKeysUseCase(config, unitOfWork, pixKeys);
 
 /** A moment when every move asked for so far is due. */

@@ -1,24 +1,10 @@
 import { CreatePixKeyCommand, PixKeyState, PartnerId } from '@partner/contracts';
-import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid, testPartnerId } from '@partner/testing';
-import { PixKeysConfig } from '../config/pix-keys.config';
-import { PrismaService } from '../prisma/prisma.service';
-import { UserRepository } from '../users/user.repository';
-import { CreatePixKeyUseCase } from './create-pix-key.use-case';
+import { newCpf, newUuid, outboxStatesOf, testPartnerId } from '@partner/testing';
 import { fingerprintOf } from './idempotency';
-import { IdempotencyRecordRepository } from './idempotency-record.repository';
-import { IdempotentCommandService } from './idempotent-command.service';
-import { PixKeyRepository } from './pix-key.repository';
+import { pixKeyCommands } from './pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const prisma = new PrismaService(loadConfig(PixKeysConfig));
-const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository(prisma);
-/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
-const relay = { wakes: 0, wake: () => void relay.wakes++ };
-const unitOfWork = new UnitOfWork(prisma.pool, relay);
-const create = new CreatePixKeyUseCase(new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma)), pixKeys);
+const { prisma, users, pixKeys, relay, unitOfWork, create } = pixKeyCommands();
 
 async function newUser() {
   const partnerId = testPartnerId();
@@ -33,13 +19,7 @@ const command = (partnerId: PartnerId, document: string, idempotencyKey = newUui
   idempotency_key: idempotencyKey,
 });
 
-async function outboxStates(partnerId: string): Promise<string[]> {
-  const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
-  return rows
-    .map((r) => r.payload as { partner_id: string; state: string })
-    .filter((p) => p.partner_id === partnerId)
-    .map((p) => p.state);
-}
+const outboxStates = async (partnerId: string) => outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
 
 const keysOf = (partnerId: string) => prisma.pixKey.findMany({ where: { partnerId } });
 

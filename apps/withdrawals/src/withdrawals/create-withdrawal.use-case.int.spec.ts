@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CreateWithdrawalCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { FAILING_ADDRESS, newCpf, newUuid, pollUntil, withdrawalRequest, testPartnerId } from '@partner/testing';
+import { FAILING_ADDRESS, newCpf, newUuid, outboxStatesOf, pollUntil, withdrawalRequest, testPartnerId } from '@partner/testing';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -39,13 +39,7 @@ const command = (partnerId: PartnerId, document: string, overrides: Partial<Crea
   ...withdrawalRequest(document, overrides),
 });
 
-async function outboxStates(partnerId: string): Promise<string[]> {
-  const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
-  return rows
-    .map((r) => r.payload as { partner_id: string; state: string })
-    .filter((p) => p.partner_id === partnerId)
-    .map((p) => p.state);
-}
+const outboxStates = async (partnerId: string) => outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
 
 /** The books balance: every account equals the sum of its ledger entries. */
 async function expectLedgerMatches(partnerId: PartnerId, document: string) {

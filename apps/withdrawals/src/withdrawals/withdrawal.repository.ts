@@ -109,6 +109,8 @@ const CREATE_HELD = commandStatement({
   events: {
     topic: Topics.WithdrawalStateChanged,
     from: 'w, held',
+    // The contract's key (eventKeyOf) in SQL, the id being made by this statement; the int spec
+    // "writes the created event exactly as the TypeScript builder makes it" checks the two agree.
     key: `'usdt_withdrawal:' || w.id`,
     payload: `jsonb_set(jsonb_set($11::jsonb, '{resource_id}', to_jsonb(w.id::text)), '{resource,id}', to_jsonb(w.id))`,
   },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PartnerId, WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { PartnerId, PixKeyState, PixKeyStateChangedEvent, WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { newCpf, VALID_ADDRESS } from './fixtures';
 
 /** A valid `usdt_withdrawal` domain event, as the withdrawals service writes it to its outbox. */
@@ -31,4 +31,29 @@ export function withdrawalStateChanged(
       last_updated_at: unix,
     },
   };
+}
+
+/** A valid `pix_key` domain event for a CPF key, as the pix-keys service writes it to its outbox. */
+export function pixKeyStateChanged(
+  partnerId: PartnerId,
+  { document, keyId, state, at = new Date() }: { document: string; keyId: string; state: PixKeyState; at?: Date },
+): PixKeyStateChangedEvent {
+  const unix = Math.floor(at.getTime() / 1000);
+  return {
+    event_id: randomUUID(),
+    partner_id: partnerId,
+    type: 'pix_key',
+    state,
+    resource_id: keyId,
+    occurred_at: at.toISOString(),
+    resource: { id: keyId, key: document, key_type: 'cpf', document, state, failure_reason: null, created_at: unix, last_updated_at: unix },
+  };
+}
+
+/** The `state` of each outbox event of one partner, in the order of the rows given (their ids'). */
+export function outboxStatesOf(rows: ReadonlyArray<{ payload: unknown }>, partnerId: string): string[] {
+  return rows
+    .map((r) => r.payload as { partner_id: string; state: string })
+    .filter((p) => p.partner_id === partnerId)
+    .map((p) => p.state);
 }

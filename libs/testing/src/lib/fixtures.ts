@@ -1,5 +1,5 @@
 import { generateCPF } from '@brazilian-utils/brazilian-utils';
-import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
+import { authenticatedPartnerId, BUSINESS_CUSTOMER_EXAMPLE, PartnerId } from '@partner/contracts';
 import { randomUUID } from 'node:crypto';
 
 /** A valid CPF, different on each call (unformatted, 11 digits). */
@@ -55,3 +55,23 @@ export const PIX_IN_SPEC_FIELDS: readonly string[] = [
   'last_updated_at',
   'status',
 ];
+
+/**
+ * What the registered event (and so the feed) carries of a business customer registered with
+ * BUSINESS_CUSTOMER_EXAMPLE's body: the owners without their personal details, their missing social
+ * name as null. Specs add what their body changed (metadata) and what the service chose (created_at).
+ */
+export const registeredExampleCustomer = (id: string, cnpj: string) => ({
+  id,
+  cnpj,
+  legal_name: 'Acme Pagamentos Ltda',
+  trade_name: 'Acme',
+  email: 'finance@acme.com.br',
+  phone: '+551133334444',
+  address: BUSINESS_CUSTOMER_EXAMPLE.address,
+  owners: [
+    { owner_type: 'partner', name: 'Maria da Silva', social_name: 'Maria', document: '52998224725', ownership: { ownership_type: 'direct', ownership_bps: 6000 } },
+    { owner_type: 'representative', name: 'João Souza', social_name: null, document: '11144477735', ownership: { ownership_type: 'indirect', ownership_bps: 4000 } },
+  ],
+  config: { auto_send_owner_sms: true, auto_send_owner_email: false },
+});

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString } from 'class-validator';
+import { UnixSeconds } from '../feed/unix-seconds.property';
 
 /** Spec 2.4 value sets. */
 export const PIX_IN_METHODS = ['manual', 'dict', 'static_qr_code', 'dynamic_qr_code', 'payer_qr_code', 'initiator'] as const;
@@ -53,12 +54,10 @@ export class PixInflow {
   @IsString()
   sender_branch_code!: string;
 
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
-  @IsInt()
+  @UnixSeconds()
   created_at!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
-  @IsInt()
+  @UnixSeconds()
   last_updated_at!: number;
 
   @ApiProperty({ enum: PIX_IN_STATUSES })

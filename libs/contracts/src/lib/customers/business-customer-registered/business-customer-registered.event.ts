@@ -4,6 +4,7 @@ import { Equals, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, IsUUID, Va
 import { Nullable } from '../../feed/nullable.validator';
 import { FeedEvent } from '../../feed/feed-event.event';
 import { BRAZILIAN_STATES, BrazilianState, OWNER_TYPES, OWNERSHIP_TYPES, OwnershipType, OwnerType } from '../create-business-customer/create-business-customer.request';
+import { UnixSeconds } from '../../feed/unix-seconds.property';
 
 export class BusinessCustomerAddressSnapshot {
   @ApiProperty({ example: 'Avenida Paulista' })
@@ -133,8 +134,7 @@ export class BusinessCustomerSnapshot {
   @ValidateNested() @Type(() => BusinessCustomerConfigSnapshot)
   config!: BusinessCustomerConfigSnapshot;
 
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
-  @IsInt()
+  @UnixSeconds()
   created_at!: number;
 }
 

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsIn, IsInt, IsString, IsUUID, ValidateNested } from 'class-validator';
+import { Equals, IsIn, IsString, IsUUID, ValidateNested } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { Nullable } from '../../feed/nullable.validator';
 import { FeedEvent } from '../../feed/feed-event.event';
+import { UnixSeconds } from '../../feed/unix-seconds.property';
 
 /**
  * A Pix key's life: `pending` (registration requested) → `registered` or `failed`; then `deleting`
@@ -39,12 +40,10 @@ export class PixKeySnapshot {
   @Nullable() @IsString()
   failure_reason!: string | null;
 
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
-  @IsInt()
+  @UnixSeconds()
   created_at!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
-  @IsInt()
+  @UnixSeconds()
   last_updated_at!: number;
 }
 

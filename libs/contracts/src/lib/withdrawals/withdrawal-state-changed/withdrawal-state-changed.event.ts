@@ -5,6 +5,7 @@ import { IsCpf } from '@partner/validation';
 import { Nullable } from '../../feed/nullable.validator';
 import { FeedEvent } from '../../feed/feed-event.event';
 import { FEE_CHOICES, FeeChoice, Network, NETWORKS, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
+import { UnixSeconds } from '../../feed/unix-seconds.property';
 
 /** The withdrawal as partners see it inside a usdt_withdrawal event (also its schema in the OpenAPI document). */
 export class UsdtWithdrawalSnapshot {
@@ -52,12 +53,10 @@ export class UsdtWithdrawalSnapshot {
   @Nullable() @IsString()
   failure_reason!: string | null;
 
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
-  @IsInt()
+  @UnixSeconds()
   created_at!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' })
-  @IsInt()
+  @UnixSeconds()
   last_updated_at!: number;
 }
 

@@ -1,0 +1,21 @@
+import { SenderAccountType } from '@partner/contracts';
+
+/** The sender fields of an inflow (docs/api.md: "Pix inflows"), as announced, stored and answered. */
+export interface SenderDetails {
+  sender_name: string;
+  sender_tax_id: string;
+  sender_account_number: string;
+  sender_account_type: SenderAccountType;
+  sender_bank_code: string;
+  sender_branch_code: string;
+}
+
+/** The sender's statement parameters, in the column order every inflows statement lists them. */
+export const senderValues = (s: SenderDetails): string[] => [
+  s.sender_name,
+  s.sender_tax_id,
+  s.sender_account_number,
+  s.sender_account_type,
+  s.sender_bank_code,
+  s.sender_branch_code,
+];
