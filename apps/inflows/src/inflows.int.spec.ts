@@ -2,7 +2,7 @@ import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
 import { EventPayload, EventTopic, PartnerId, PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { createKafka, ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule, PRODUCER_PARTITIONER } from '@partner/kafka';
+import { createKafka, ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule, createProducer } from '@partner/kafka';
 import { Producer } from 'kafkajs';
 import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
@@ -55,11 +55,11 @@ beforeAll(async () => {
     ],
   }).compile();
   if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
-  service = moduleRef.createNestMicroservice(kafkaServerOptions(connection, `inflows-int-${run}`, 3));
+  service = moduleRef.createNestMicroservice(kafkaServerOptions({ connection, groupId: `inflows-int-${run}`, maxInFlight: 3 }));
   prisma = moduleRef.get(PrismaService);
 
   bus = new MessageBus({ connection: { ...connection, clientId: `inflows-int-client-${process.pid}` }, requests: { timeoutMs: 5_000 }, idempotentProducer: false });
-  producer = createKafka({ ...connection, clientId: `inflows-int-producer-${process.pid}` }).producer({ ...PRODUCER_PARTITIONER, allowAutoTopicCreation: false });
+  producer = createProducer(createKafka({ ...connection, clientId: `inflows-int-producer-${process.pid}` }));
   await Promise.all([service.listen(), bus.onModuleInit(), producer.connect()]);
 }, 90_000);
 

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const moduleRef = await Test.createTestingModule({ controllers: [PingResponder] }).compile();
   // compile() installs Nest's testing logger, which prints errors; keep jest.setup.js's silence.
   if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
-  responder = moduleRef.createNestMicroservice(kafkaServerOptions(connection, `decorators-spec-${run}`, 1));
+  responder = moduleRef.createNestMicroservice(kafkaServerOptions({ connection, groupId: `decorators-spec-${run}`, maxInFlight: 1 }));
 
   // The gateway's set-up (KafkaModule), with a reply consumer group of this run's own.
   bus = new MessageBus({ connection, requests: { timeoutMs: TIMEOUT_MS }, idempotentProducer: false });

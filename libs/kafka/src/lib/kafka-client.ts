@@ -3,7 +3,7 @@ import { connect as netConnect, Socket } from 'node:net';
 import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
 import { Logger } from '@nestjs/common';
 import { CommonConfig } from '@partner/config';
-import { Consumer, ConsumerRunConfig, ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel, SASLOptions, Partitioners } from 'kafkajs';
+import { Consumer, ConsumerRunConfig, ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel, SASLOptions, Partitioners, Producer } from 'kafkajs';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer.fix';
 import { RequestContexts } from './request-context';
 
@@ -92,11 +92,19 @@ export const createKafka = (conn: KafkaConnection): Kafka => new Kafka(kafkaClie
 export const CONSUMER_TIMINGS = { sessionTimeout: 6_000, heartbeatInterval: 1_000, rebalanceTimeout: 10_000 } as const;
 
 /**
- * Every producer's partitioner, named: kafkajs's default since 2.0 (the Java client's murmur2, so keys
- * land where other clients put them). Named explicitly, kafkajs no longer warns about the 2.0 change at
- * every producer's creation, a warning each app logged at start that said nothing about this project.
+ * A producer as every process of ours makes one. Its partitioner is named: kafkajs's default since 2.0
+ * (the Java client's murmur2, so keys land where other clients put them); named explicitly, kafkajs no
+ * longer warns about the 2.0 change at every producer's creation. Topics are never auto-created (a
+ * deploy step creates them). `idempotent`: one request in flight and no duplicate on a retried send,
+ * which keeps the outbox relay's events unduplicated and in order.
  */
-export const PRODUCER_PARTITIONER = { createPartitioner: Partitioners.DefaultPartitioner } as const;
+export function createProducer(kafka: Kafka, { idempotent = false }: { idempotent?: boolean } = {}): Producer {
+  return kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+    ...(idempotent ? { idempotent: true, maxInFlightRequests: 1 } : {}),
+  });
+}
 
 /**
  * Runs a start-up step until it succeeds, for about 10 s at most. Right after topics are created (every

@@ -4,7 +4,7 @@ import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafka
 import { lastValueFrom } from 'rxjs';
 import { ConsumerGroups } from './consumer-groups';
 import { DirectReplySender } from './direct-replies';
-import { CONSUMER_TIMINGS, createKafka, KafkaConnection, PRODUCER_PARTITIONER, retried } from './kafka-client';
+import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
 import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
@@ -112,7 +112,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     for (const [pattern, handler] of this.messageHandlers) (handler.isEventHandler ? events : requests).push(pattern);
     this.kafka = createKafka(this.options.connection);
     if (requests.length > 0) {
-      this.producer = this.kafka.producer({ ...PRODUCER_PARTITIONER, allowAutoTopicCreation: false });
+      this.producer = createProducer(this.kafka);
       await this.producer.connect();
       // A lost reply only makes the gateway time out and the partner retry with the same key: acks=1.
       this.replies = new SendCoalescer(this.producer, 1);

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Consumer, Kafka, Producer } from 'kafkajs';
 import { EventPayload, EventTopic, requestKeyOf, RequestPayload, RequestReply, RequestTopic, ServiceName } from '@partner/contracts';
-import { CONSUMER_TIMINGS, createKafka, KafkaConnection, PRODUCER_PARTITIONER, retried, runJoined } from './kafka-client';
+import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried, runJoined } from './kafka-client';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DirectQueryClient } from './direct-queries';
@@ -146,11 +146,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     const kafka = createKafka(this.options.connection);
-    const producer = kafka.producer(
-      this.options.idempotentProducer
-        ? { ...PRODUCER_PARTITIONER, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }
-        : { ...PRODUCER_PARTITIONER, allowAutoTopicCreation: false },
-    );
+    const producer = createProducer(kafka, { idempotent: this.options.idempotentProducer });
     this.kafka = kafka;
     this.producer = producer;
     await producer.connect();

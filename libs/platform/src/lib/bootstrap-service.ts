@@ -19,7 +19,14 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
   const created = await prepareTopics(connection, config);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
   // The consumers report their group membership where the service's /readyz reads it, and count their offset commits in its /metrics.
-  const transport = kafkaServerOptions(connection, name, config.KAFKA_CONCURRENCY, config.KAFKA_EVENT_FETCH_WAIT_MS, app.get(ConsumerGroups), app.get(PeriodicJobMetrics));
+  const transport = kafkaServerOptions({
+    connection,
+    groupId: name,
+    maxInFlight: config.KAFKA_CONCURRENCY,
+    eventFetchWaitMs: config.KAFKA_EVENT_FETCH_WAIT_MS,
+    groups: app.get(ConsumerGroups),
+    jobMetrics: app.get(PeriodicJobMetrics),
+  });
   app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
   // The same handlers answer the service's read-only queries over HTTP too (docs/architecture.md: "Direct queries").
   serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer);
