@@ -16,6 +16,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client, type PoolConfig } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
+import { pgSchemaOf } from '@partner/contracts';
 import {
   bindMigrationAwareSqlAdapterFactory,
   ColumnTypeEnum,
@@ -41,17 +42,8 @@ export function listServices(): string[] {
     .sort();
 }
 
-/**
- * PostgreSQL schema (namespace) of a service: its name with '-' turned into '_' (pix-keys -> pix_keys),
- * so that raw SQL and psql never need to quote it. Apps pass the same name to PrismaPg({ schema }).
- */
-export function pgSchemaFor(service: string): string {
-  const schema = service.replace(/-/g, '_');
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) {
-    throw new Error(`Service name "${service}" does not give a plain PostgreSQL schema name`);
-  }
-  return schema;
-}
+/** PostgreSQL schema (namespace) of a service: the catalogue's (pix-keys -> pix_keys). */
+export const pgSchemaFor = pgSchemaOf;
 
 /** DATABASE_URL without any `?schema=`: the schema is chosen per service, not per URL. */
 export function databaseUrl(): string {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { pgSchemaOf } from '@partner/contracts';
 import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
@@ -32,7 +33,6 @@ export interface StackOptions {
 /** A password per app for its database role (`serviceRoles()` makes fresh ones). */
 export type DbRoles = Record<AppName, string>;
 
-const schemaOf = (app: AppName): string => app.replace(/-/g, '_');
 
 /** A fresh random password for every app's database role. */
 export function serviceRoles(): DbRoles {
@@ -42,7 +42,7 @@ export function serviceRoles(): DbRoles {
 /** `databaseUrl` with the app's own role and password (docs/operations.md: "Database roles"). */
 function roleUrl(databaseUrl: string, app: AppName, roles: DbRoles): string {
   const url = new URL(databaseUrl);
-  url.username = `svc_${schemaOf(app)}`;
+  url.username = `svc_${pgSchemaOf(app)}`;
   url.password = roles[app];
   return url.toString();
 }
@@ -83,7 +83,7 @@ export async function recreateDatabase(databaseUrl: string): Promise<void> {
 
 /** Applies every service's migrations; with `roles`, also creates or updates each app's database role. */
 export function migrate(databaseUrl: string, roles?: DbRoles): void {
-  const passwords = Object.fromEntries(Object.entries(roles ?? {}).map(([app, pw]) => [`DB_PASSWORD_${schemaOf(app as AppName).toUpperCase()}`, pw]));
+  const passwords = Object.fromEntries(Object.entries(roles ?? {}).map(([app, pw]) => [`DB_PASSWORD_${pgSchemaOf(app as AppName).toUpperCase()}`, pw]));
   execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts')], {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: databaseUrl, ...passwords },

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { APP_NAMES, GATEWAY, SERVICE_CATALOGUE, SERVICE_NAMES, ServicePings, scopeTagOf } from './services.catalogue';
+import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES, ServicePings, scopeTagOf } from './services.catalogue';
 import { Topics } from './topics';
 
 // The catalogue against what it describes: the Nx projects, the prisma schemas and the topics. What reads
@@ -27,6 +27,11 @@ describe('the catalogue of the apps', () => {
 
   it.each(APP_NAMES)('%s: has its prisma schema', (app) => {
     expect(existsSync(join(repoRoot, 'prisma', app, 'schema.prisma'))).toBe(true);
+  });
+
+  it('gives each app a plain PostgreSQL schema name, and refuses a name that would need quoting', () => {
+    expect(APP_NAMES.map(pgSchemaOf)).toEqual(['withdrawals', 'events', 'pix_keys', 'customers', 'inflows', 'gateway']);
+    expect(() => pgSchemaOf('2fa-codes')).toThrow('does not give a plain PostgreSQL schema name');
   });
 
   it.each(SERVICE_NAMES)('%s: an outbox exactly when its schema has the outbox table', (name) => {

@@ -43,6 +43,16 @@ export type AppName = ServiceName | typeof GATEWAY.name;
 /** Every app of the stack, in start order: the services, then the gateway. */
 export const APP_NAMES: readonly AppName[] = [...SERVICE_NAMES, GATEWAY.name];
 
+/**
+ * The PostgreSQL schema (namespace) of an app: its name with '-' turned into '_' (pix-keys -> pix_keys),
+ * so that raw SQL and psql never need to quote it. Its login role is `svc_<schema>`.
+ */
+export function pgSchemaOf(app: string): string {
+  const schema = app.replace(/-/g, '_');
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`App name "${app}" does not give a plain PostgreSQL schema name`);
+  return schema;
+}
+
 /** The Nx tag of an app's project (its project.json), which lint's module boundaries key on. */
 export const scopeTagOf = (app: AppName): `scope:${AppName}` => `scope:${app}`;
 

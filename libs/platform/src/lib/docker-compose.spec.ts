@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
-import { APP_NAMES, GATEWAY, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
+import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
@@ -215,7 +215,7 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(APPS)('%s: connects as its own database role, which the migrate step creates with the same password', (app) => {
-    const schema = app.replace(/-/g, '_');
+    const schema = pgSchemaOf(app);
     const url = new URL(String(service(app).environment?.DATABASE_URL));
     expect(url.username).toBe(`svc_${schema}`);
     expect(url.password).not.toBe('');
