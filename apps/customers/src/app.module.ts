@@ -3,7 +3,7 @@ import { serviceModule } from '@partner/platform';
 import { BusinessCustomersModule } from './business-customers/business-customers.module';
 import { CustomersConfig } from './config/customers.config';
 import { NotificationsModule } from './notifications/notifications.module';
-import { DB_SCHEMA, PrismaService } from './prisma/prisma.service';
+import { PrismaService } from './prisma/prisma.service';
 
 @Module({})
 export class AppModule {
@@ -12,7 +12,7 @@ export class AppModule {
       name: 'customers',
       configClass: CustomersConfig,
       config,
-      database: { prisma: PrismaService, schema: DB_SCHEMA },
+      prisma: PrismaService,
       features: [NotificationsModule, BusinessCustomersModule],
     });
   }

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceModule } from '@partner/platform';
 import { EventsConfig } from './config/events.config';
 import { FeedModule } from './feed/feed.module';
-import { DB_SCHEMA, PrismaService } from './prisma/prisma.service';
+import { PrismaService } from './prisma/prisma.service';
 
 @Module({})
 export class AppModule {
@@ -11,7 +11,7 @@ export class AppModule {
       name: 'events',
       configClass: EventsConfig,
       config,
-      database: { prisma: PrismaService, schema: DB_SCHEMA },
+      prisma: PrismaService,
       features: [FeedModule],
     });
   }

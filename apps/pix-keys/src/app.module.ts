@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceModule } from '@partner/platform';
 import { PixKeysConfig } from './config/pix-keys.config';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
-import { DB_SCHEMA, PrismaService } from './prisma/prisma.service';
+import { PrismaService } from './prisma/prisma.service';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -12,7 +12,7 @@ export class AppModule {
       name: 'pix-keys',
       configClass: PixKeysConfig,
       config,
-      database: { prisma: PrismaService, schema: DB_SCHEMA },
+      prisma: PrismaService,
       features: [UsersModule, PixKeysModule],
     });
   }

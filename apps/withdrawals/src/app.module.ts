@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceModule } from '@partner/platform';
 import { AccountsModule } from './accounts/accounts.module';
 import { WithdrawalsConfig } from './config/withdrawals.config';
-import { DB_SCHEMA, PrismaService } from './prisma/prisma.service';
+import { PrismaService } from './prisma/prisma.service';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 @Module({})
@@ -12,7 +12,7 @@ export class AppModule {
       name: 'withdrawals',
       configClass: WithdrawalsConfig,
       config,
-      database: { prisma: PrismaService, schema: DB_SCHEMA },
+      prisma: PrismaService,
       features: [AccountsModule, WithdrawalsModule],
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ok, PartnerId, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
+import { Statement, statement } from '@partner/kafka';
 import type { Pool } from 'pg';
 
 /**
@@ -10,18 +11,18 @@ import type { Pool } from 'pg';
  * with its PrismaService's pool, whose search_path names its schema.
  */
 export abstract class PartnerUserRepository {
-  private readonly statements: Record<'upsert' | 'createdAt' | 'exists', { name: string; text: string }>;
+  private readonly statements: Record<'upsert' | 'createdAt' | 'exists', Statement>;
 
   /** `statementPrefix` names the prepared statements (they are per connection: one service's own names). */
   protected constructor(private readonly pool: Pick<Pool, 'query'>, statementPrefix: string) {
     this.statements = {
       // Returns a row only when the user was new. A concurrent insert of the same user waits on the primary key, then inserts nothing.
-      upsert: {
-        name: `${statementPrefix}_user_upsert`,
-        text: 'INSERT INTO users (partner_id, document) VALUES ($1, $2) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
-      },
-      createdAt: { name: `${statementPrefix}_user_created_at`, text: 'SELECT created_at FROM users WHERE partner_id = $1 AND document = $2' },
-      exists: { name: `${statementPrefix}_user_exists`, text: 'SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1 AND document = $2) AS exists' },
+      upsert: statement(
+        `${statementPrefix}_user_upsert`,
+        'INSERT INTO users (partner_id, document) VALUES ($1, $2) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
+      ),
+      createdAt: statement(`${statementPrefix}_user_created_at`, 'SELECT created_at FROM users WHERE partner_id = $1 AND document = $2'),
+      exists: statement(`${statementPrefix}_user_exists`, 'SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1 AND document = $2) AS exists'),
     };
   }
 

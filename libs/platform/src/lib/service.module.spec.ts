@@ -32,7 +32,7 @@ class SampleAppModule {}
 const config = loadConfig(SampleConfig, {});
 
 async function composed(name: ServiceName): Promise<TestingModule> {
-  const root = serviceModule(SampleAppModule, { name, configClass: SampleConfig, config, database: { prisma: SamplePrisma, schema: 'sample' }, features: [SampleFeatureModule] });
+  const root = serviceModule(SampleAppModule, { name, configClass: SampleConfig, config, prisma: SamplePrisma, features: [SampleFeatureModule] });
   return Test.createTestingModule({ imports: [root] }).compile();
 }
 

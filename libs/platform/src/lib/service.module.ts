@@ -1,6 +1,6 @@
 import { DynamicModule, Type } from '@nestjs/common';
 import { ServiceConfig } from '@partner/config';
-import { SERVICE_CATALOGUE, ServiceName } from '@partner/contracts';
+import { pgSchemaOf, SERVICE_CATALOGUE, ServiceName } from '@partner/contracts';
 import { HasPool, KafkaModule, kafkaConnection, outboxModule } from '@partner/kafka';
 import { loggingModule } from './logging.module';
 import { serviceHealthModule } from './service-health.module';
@@ -11,8 +11,8 @@ export interface ServiceModuleOptions<C extends ServiceConfig> {
   /** Its configuration class, the token its modules inject, and the values loaded at start-up. */
   configClass: Type<C>;
   config: C;
-  /** Its PrismaService, and the PostgreSQL schema of its tables (where its outbox is too). */
-  database: { prisma: Type<HasPool>; schema: string };
+  /** Its PrismaService; its tables, the outbox's included, are in the catalogue's schema of its name (pgSchemaOf). */
+  prisma: Type<HasPool>;
   /** The modules that are the service's own (its use cases, handlers, simulators). */
   features: Array<Type | DynamicModule>;
 }
@@ -24,21 +24,21 @@ export interface ServiceModuleOptions<C extends ServiceConfig> {
  * /metrics and the ping), then the service's own modules. `module` is the app's AppModule class.
  */
 export function serviceModule<C extends ServiceConfig>(module: Type, options: ServiceModuleOptions<C>): DynamicModule {
-  const { name, configClass, config, database, features } = options;
+  const { name, configClass, config, prisma, features } = options;
   const outbox = SERVICE_CATALOGUE[name].outbox
     ? [
         KafkaModule.forRootAsync({
           inject: [],
           useFactory: () => ({ connection: kafkaConnection(config, `${name}-producer-${process.pid}`), idempotentProducer: true }),
         }),
-        outboxModule(database.prisma, configClass, database.schema),
+        outboxModule(prisma, configClass, pgSchemaOf(name)),
       ]
     : [];
   return {
     module,
     global: true,
-    providers: [{ provide: configClass, useValue: config }, database.prisma],
-    exports: [configClass, database.prisma],
-    imports: [loggingModule(name, config.LOG_LEVEL), ...outbox, serviceHealthModule(name, database.prisma), ...features],
+    providers: [{ provide: configClass, useValue: config }, prisma],
+    exports: [configClass, prisma],
+    imports: [loggingModule(name, config.LOG_LEVEL), ...outbox, serviceHealthModule(name, prisma), ...features],
   };
 }
