@@ -15,7 +15,7 @@ export class InProcessBus {
     const handler = this.server.getHandlerByPattern(topic);
     // A topic served by no in-process module (pix keys, customers, inflows, events): in the real stack
     // nobody would answer either, so the caller gets what a timeout gives, without waiting for it.
-    if (!handler) throw new ServiceUnavailableError(topic);
+    if (!handler) throw new ServiceUnavailableError(topic, 'timed_out');
     try {
       // Through JSON both ways, as over Kafka: the handler sees the plain object a consumer would
       // decode (class instances and undefined fields gone), the gateway the reply a client would get.
@@ -26,8 +26,8 @@ export class InProcessBus {
       );
       return JSON.parse(JSON.stringify(await firstValueFrom(reply$))) as RequestReply<T>;
     } catch (error) {
-      if (error instanceof TimeoutError) throw new ServiceUnavailableError(topic);
-      throw new ServiceUnavailableError(topic, error);
+      if (error instanceof TimeoutError) throw new ServiceUnavailableError(topic, 'timed_out');
+      throw new ServiceUnavailableError(topic, 'failed', error);
     }
   }
 }

@@ -39,6 +39,9 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
   const adapter = new FastifyAdapter({
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: true,
+    // Fastify's own 503 while closing has neither Retry-After nor the family's body: a request that
+    // arrives during the drain is served instead (with Connection: close), and the bus is still up then.
+    return503OnClosing: false,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => frameworkErrorHandler(error, request, reply, audit.beforeFrameworkError),
     genReqId,
     requestIdHeader: false,

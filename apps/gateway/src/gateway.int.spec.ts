@@ -34,7 +34,8 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     const res = await post(WITHDRAWALS, withdrawal(), { 'x-api-key': apiKey });
 
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ error: 'service_unavailable', message: expect.any(String) });
+    expect(res.body).toMatchObject({ error: 'service_unavailable', message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key' });
+    expect(res.headers['retry-after']).toBe('1');
     expect(res.elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
     expect(res.elapsed).toBeLessThan(5000);
   }, 15_000);

@@ -10,6 +10,6 @@ export const DB_SCHEMA = pgSchemaOf('customers');
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: CustomersConfig) {
-    super(config.DATABASE_URL);
+    super(config);
   }
 }

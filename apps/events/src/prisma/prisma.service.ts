@@ -12,6 +12,6 @@ export type Tx = Prisma.TransactionClient;
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: EventsConfig) {
-    super(config.DATABASE_URL);
+    super(config);
   }
 }

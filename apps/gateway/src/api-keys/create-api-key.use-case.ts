@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { hashApiKey } from '../auth/api-key';
+import { ApiKeyCache } from '../auth/api-key-cache';
 import { PartnerRepository } from '../auth/partner.repository';
 import { GatewayConfig } from '../config/gateway.config';
 import { unixSeconds } from '../http/unix-seconds';
@@ -17,11 +19,13 @@ export class CreateApiKeyUseCase {
     private readonly partners: PartnerRepository,
     private readonly keys: ApiKeyRepository,
     private readonly config: GatewayConfig,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   async execute(pathPartnerId: string): Promise<AdminNewApiKey> {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     const { record, apiKey } = await this.keys.create(partnerId, this.config.SANDBOX ? 'sandbox' : 'live');
+    this.keyCache.created(hashApiKey(apiKey));
     return { id: record.id, api_key: apiKey, prefix: record.prefix, created_at: unixSeconds(record.created_at) };
   }
 }

@@ -36,7 +36,15 @@ export function auditEntryOf(request: FastifyRequest, reply: FastifyReply): Audi
 }
 
 /**
- * Writes every /admin/v1 call to the audit log, whatever its outcome (401, 400, 404, 429 included),
+ * A call refused because it came without a valid operator key (401, or 429 once its address made too many
+ * failed attempts): it did nothing, and a flood of them must not cost a row each. FailedAuthThrottle
+ * counts them on /metrics (`gateway_auth_failures_total{api="operator"}`) instead.
+ */
+const refusedForWantOfAKey = (request: FastifyRequest, reply: FastifyReply): boolean =>
+  !(request as OperatorRequest).operator && (reply.statusCode === 401 || reply.statusCode === 429);
+
+/**
+ * Writes every authenticated /admin/v1 call to the audit log, whatever its outcome (400, 404, 429 included),
  * before its answer leaves: an onSend hook, awaited, so a client that reads the log right after its call
  * finds it. The hook is attached to the operator routes only (as they are registered), so partner
  * requests do not run it at all; unknown /admin/v1 paths get a catch-all route of their own for the same
@@ -71,7 +79,7 @@ export class OperatorCallAudit {
   };
 
   private async write(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (!this.audit) return;
+    if (!this.audit || refusedForWantOfAKey(request, reply)) return;
     const entry = auditEntryOf(request, reply);
     try {
       await this.audit.append(entry);

@@ -2,6 +2,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { generateApiKey, hashApiKey } from './api-key';
 import { ApiKeyCache } from './api-key-cache';
 import { repositoryWith } from './api-key.spec-support';
+import { pollUntil } from '@partner/testing';
 
 const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 });
 
@@ -9,12 +10,26 @@ const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 });
 const authenticate = async (cache: ApiKeyCache, key: string) => cache.cached(hashApiKey(key)) ?? cache.lookUp(hashApiKey(key));
 
 describe('ApiKeyCache', () => {
-  it('answers an unknown key null, and does not remember it', async () => {
+  it('answers an unknown key null, and knows it is unknown for API_KEY_NEGATIVE_CACHE_MS', async () => {
     const { keys, state } = repositoryWith(generateApiKey().key);
     const cache = new ApiKeyCache(keys, config);
+    const unknown = hashApiKey('pk_live_unknown');
+    expect(cache.knownUnknown(unknown)).toBe(false);
     expect(await authenticate(cache, 'pk_live_unknown')).toBeNull();
-    expect(await authenticate(cache, 'pk_live_unknown')).toBeNull();
-    expect(state.lookups).toBe(2);
+    expect(cache.knownUnknown(unknown)).toBe(true);
+    expect(state.lookups).toBe(1);
+  });
+
+  it('forgets an unknown key after API_KEY_NEGATIVE_CACHE_MS, and remembers none when it is 0', async () => {
+    const { keys } = repositoryWith(generateApiKey().key);
+    const unknown = hashApiKey('pk_live_unknown');
+    const brief = new ApiKeyCache(keys, Object.assign(new GatewayConfig(), { API_KEY_NEGATIVE_CACHE_MS: 30 }));
+    await authenticate(brief, 'pk_live_unknown');
+    expect(brief.knownUnknown(unknown)).toBe(true);
+    await pollUntil('the negative entry expired', async () => brief.knownUnknown(unknown), (known) => !known, { timeoutMs: 5_000, intervalMs: 10 });
+    const off = new ApiKeyCache(keys, Object.assign(new GatewayConfig(), { API_KEY_NEGATIVE_CACHE_MS: 0 }));
+    await authenticate(off, 'pk_live_unknown');
+    expect(off.knownUnknown(unknown)).toBe(false);
   });
 
   it('forgets a revoked key at once: the next request asks the database again', async () => {

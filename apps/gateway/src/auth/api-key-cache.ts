@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { ApiKeyRepository } from '../api-keys/api-key.repository';
 import { GatewayConfig } from '../config/gateway.config';
 import { sameDigest } from './api-key';
@@ -18,8 +19,28 @@ export class ApiKeyCache {
   private readonly lookups = new Map<string, Promise<Partner | null>>();
   /** Bumped by every `forget`: a lookup that started before a revocation must not put the key back. */
   private generation = 0;
+  /**
+   * Hashes the database did not know, for API_KEY_NEGATIVE_CACHE_MS (bounded, least recently used out
+   * first): a flood that repeats made-up keys is answered 401 without a lookup each.
+   */
+  private readonly unknown?: LRUCache<string, true>;
 
-  constructor(private readonly keys: ApiKeyRepository, private readonly config: GatewayConfig) {}
+  constructor(private readonly keys: ApiKeyRepository, private readonly config: GatewayConfig) {
+    if (config.API_KEY_NEGATIVE_CACHE_MS > 0) this.unknown = new LRUCache({ max: 100_000, ttl: config.API_KEY_NEGATIVE_CACHE_MS });
+  }
+
+  /** Whether a lookup of this hash found no active key a moment ago: answer 401 without asking again. */
+  knownUnknown(hash: string): boolean {
+    return this.unknown?.has(hash) ?? false;
+  }
+
+  /**
+   * A key was just created with this hash: it must work at once. Its secret did not exist before, so no
+   * instance can have looked it up as unknown; forgetting it here keeps that true even if it could.
+   */
+  created(hash: string): void {
+    this.unknown?.delete(hash);
+  }
 
   /** The partner of a key verified recently, without any I/O. */
   cached(hash: string): Partner | undefined {
@@ -53,7 +74,10 @@ export class ApiKeyCache {
   private async load(hash: string): Promise<Partner | null> {
     const generation = this.generation;
     const found = await this.keys.authenticate(hash);
-    if (!found || !sameDigest(found.hash, hash)) return null;
+    if (!found || !sameDigest(found.hash, hash)) {
+      this.unknown?.set(hash, true);
+      return null;
+    }
     if (generation === this.generation) {
       if (this.entries.size > 10_000) this.entries.clear();
       this.entries.set(hash, { partner: found.partner, keyId: found.keyId, until: Date.now() + this.config.API_KEY_CACHE_MS });

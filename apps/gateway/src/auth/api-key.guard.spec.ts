@@ -7,13 +7,17 @@ import { toHttpError } from '../http/http-error.filter';
 import { generateApiKey, hashApiKey, sameDigest } from './api-key';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
+import { FailedAuthThrottle } from './failed-auth-throttle';
 
-const contextWith = (headers: Record<string, string>) => {
-  const request: Record<string, unknown> = { headers };
-  return { request, context: { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext };
+const contextWith = (headers: Record<string, string>, ip = '192.0.2.1') => {
+  const request: Record<string, unknown> = { headers, ip };
+  const replyHeaders: Record<string, string> = {};
+  const reply = { header: (name: string, value: string) => ((replyHeaders[name] = value), reply) };
+  return { request, replyHeaders, context: { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ExecutionContext };
 };
 
-const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 });
+const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, AUTH_FAILURES_PER_SECOND: 1, AUTH_FAILURE_BURST: 3 });
+const throttle = () => new FailedAuthThrottle(config);
 
 describe('API keys', () => {
   it('are random, prefixed, and stored only as a SHA-256 hex digest', () => {
@@ -37,7 +41,7 @@ describe('API keys', () => {
 describe('ApiKeyGuard', () => {
   const { key } = generateApiKey();
   const { keys, state } = repositoryWith(key);
-  const guard = new ApiKeyGuard(new ApiKeyCache(keys, config));
+  const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
 
   it('attaches the partner of a known key, and remembers it', async () => {
     const { request, context } = contextWith({ 'x-api-key': key });
@@ -58,6 +62,7 @@ describe('ApiKeyGuard', () => {
   it.each([[{}], [{ 'x-api-key': '' }], [{ 'x-api-key': 'pk_sandbox_wrong' }], [{ 'x-api-key': 'x'.repeat(300) }]])(
     'refuses %p with 401 unauthorized',
     async (headers) => {
+      const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
       await expect(guard.canActivate(contextWith(headers as Record<string, string>).context)).rejects.toMatchObject({
         status: 401,
         detail: { code: 'unauthorized' },
@@ -70,12 +75,49 @@ describe('ApiKeyGuard', () => {
 describe('ApiKeyGuard when the database does not answer', () => {
   it('answers 503 service_unavailable (retry), not a 500', async () => {
     const keys = { authenticate: async () => Promise.reject(new Error('Connection terminated unexpectedly')) } as unknown as ApiKeyRepository;
-    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config));
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
     const thrown = await guard.canActivate(contextWith({ 'x-api-key': generateApiKey().key }).context).catch((error: unknown) => error);
     // What the partner gets: the gateway's error filter maps the thrown error.
     expect(toHttpError(thrown)).toMatchObject({
       status: 503,
       detail: { code: 'service_unavailable' },
     });
+  });
+});
+
+describe('ApiKeyGuard under a flood of made-up keys', () => {
+  const honestKey = generateApiKey().key;
+  const madeUp = () => generateApiKey().key;
+  const refusal = (guard: ApiKeyGuard, key: string, ip: string) => {
+    const { context, replyHeaders } = contextWith({ 'x-api-key': key }, ip);
+    return guard.canActivate(context).then(
+      () => ({ status: 200, retryAfter: replyHeaders['retry-after'] }),
+      (error: { status: number }) => ({ status: error.status, retryAfter: replyHeaders['retry-after'] }),
+    );
+  };
+
+  it('answers a made-up key repeated 401 from memory: one lookup, not one per request', async () => {
+    const { keys, state } = repositoryWith(honestKey);
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+    const key = madeUp();
+    for (let i = 0; i < 50; i++) expect((await refusal(guard, key, '198.51.100.7')).status).toBe(401);
+    expect(state.lookups).toBe(1);
+  });
+
+  it('answers an address past its failed lookups 429 with Retry-After, without a lookup; other addresses and cached keys go on', async () => {
+    const { keys, state } = repositoryWith(honestKey);
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+    expect((await refusal(guard, honestKey, '203.0.113.9')).status).toBe(200); // the honest partner, cached from now on
+    const lookupsBefore = state.lookups;
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await refusal(guard, madeUp(), '198.51.100.7'));
+    // The burst (3) of lookups, then 429 without asking the database.
+    expect(answers.slice(0, 3).map((a) => a.status)).toEqual([401, 401, 401]);
+    expect(answers.slice(3)).toEqual(Array(7).fill({ status: 429, retryAfter: '1' }));
+    expect(state.lookups - lookupsBefore).toBe(3);
+    // The flooding address does not throttle anyone else, and a cached key is never throttled.
+    expect((await refusal(guard, madeUp(), '198.51.100.8')).status).toBe(401);
+    expect((await refusal(guard, honestKey, '203.0.113.9')).status).toBe(200);
+    expect((await refusal(guard, honestKey, '198.51.100.7')).status).toBe(200);
   });
 });

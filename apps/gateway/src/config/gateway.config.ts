@@ -65,6 +65,25 @@ export class GatewayConfig extends CommonConfig {
   @IntInRange(0, 600_000)
   API_KEY_CACHE_MS: number = 30_000;
 
+  /**
+   * How long a key the database did not know is answered 401 from memory (up to 100,000 such keys): a
+   * flood repeating made-up keys costs no lookup. A key is never known before it is created (its secret
+   * is made at creation), and the instance that creates one forgets it here; 0 turns this off.
+   */
+  @IntInRange(0, 600_000)
+  API_KEY_NEGATIVE_CACHE_MS: number = 10_000;
+
+  /**
+   * Database lookups of unknown keys (partner or operator) a client address may cause per second before
+   * its next unknown keys are answered 429 with Retry-After, without a lookup (FailedAuthThrottle).
+   */
+  @IntInRange(1, 1_000_000)
+  AUTH_FAILURES_PER_SECOND: number = 5;
+
+  /** Lookups of unknown keys an address may cause at once before AUTH_FAILURES_PER_SECOND applies. */
+  @IntInRange(1, 1_000_000)
+  AUTH_FAILURE_BURST: number = 20;
+
   /** Sustained requests per second each partner may make; a partner's own limit wins. */
   @IntInRange(1, 1_000_000)
   RATE_LIMIT_PER_SECOND: number = 50;

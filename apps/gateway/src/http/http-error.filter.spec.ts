@@ -24,11 +24,20 @@ describe('error mapping (docs/api.md: "Errors")', () => {
     expect(toHttpError(apiErrorOfInvalid({ code: 'mystery', message: 'm' })).status).toBe(500);
   });
 
-  it('a service that does not answer is 503 service_unavailable', () => {
-    expect(toHttpError(new ServiceUnavailableError('withdrawals.command.create.v1'))).toMatchObject({
+  it('a service that does not answer is 503 service_unavailable, the outcome unknown', () => {
+    expect(toHttpError(new ServiceUnavailableError('withdrawals.command.create.v1', 'timed_out'))).toEqual({
       status: 503,
-      detail: { code: 'service_unavailable' },
+      detail: { code: 'service_unavailable', message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key' },
     });
+  });
+
+  it('a service whose handler failed is never reported as "did not answer in time"', () => {
+    const { status, detail } = toHttpError(new ServiceUnavailableError('withdrawals.command.create.v1', 'failed', 'invalid byte sequence'));
+    expect({ status, code: detail.code }).toEqual({ status: 503, code: 'service_unavailable' });
+    expect(detail.message).toBe('the service failed while handling the request; the outcome is unknown: retry with the same idempotency_key');
+    expect(detail.message).not.toContain('in time');
+    // Nor does it leak the service's own error text.
+    expect(detail.message).not.toContain('invalid byte sequence');
   });
 
   it.each([

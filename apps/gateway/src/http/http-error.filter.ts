@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { ErrorCode } from '@partner/contracts';
-import { ServiceUnavailableError } from '@partner/kafka';
+import { ServiceUnavailableError, UnavailableReason } from '@partner/kafka';
 import { ErrorDetail, INVALID_REQUEST } from '@partner/validation';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
@@ -31,12 +31,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message);
 }
 
+/**
+ * What a 503 says, by why the service gave no usable reply. Each is honest about the outcome (docs/api.md:
+ * "What 503 means", ADR 0016): a command that timed out or failed may have been done or not, and the same
+ * request with the same idempotency_key gives its one outcome either way.
+ */
+export const UNAVAILABLE_MESSAGES: Record<UnavailableReason, string> = {
+  timed_out: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
+  failed: 'the service failed while handling the request; the outcome is unknown: retry with the same idempotency_key',
+  unreachable: 'the service could not be reached; retry with the same idempotency_key',
+};
+
+/** Whole seconds a caller waits before retrying after a 503 (the Retry-After of every 503). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
 /** Turns anything thrown while serving a request into a status and a family-shaped body. */
 export function toHttpError(error: unknown): { status: number; detail: ErrorDetail } {
   if (error instanceof ApiError) return { status: error.status, detail: error.detail };
   if (error instanceof ServiceUnavailableError) {
     logger.warn(error.message);
-    return { status: 503, detail: { code: 'service_unavailable', message: 'the service did not answer in time; retry with the same idempotency_key' } };
+    return { status: 503, detail: { code: 'service_unavailable', message: UNAVAILABLE_MESSAGES[error.reason] } };
   }
   if (isDatabaseUnavailable(error)) {
     logger.warn(`database unavailable: ${(error as Error).message}`);
@@ -60,10 +74,12 @@ export class HttpErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     // Health checks report which dependency is down in their own body; keep it (503, not an error of ours).
     if (error instanceof ServiceUnavailableException) {
-      void reply.status(503).send(error.getResponse());
+      void reply.status(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)).send(error.getResponse());
       return;
     }
     const { status, detail } = toHttpError(error);
+    // Every 503 says when to come back (a 429 sets its own, from its bucket, before it throws).
+    if (status === 503) void reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     void reply.status(status).send(errorBody(request, detail));
   }
 }

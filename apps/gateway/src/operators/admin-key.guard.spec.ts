@@ -1,11 +1,14 @@
 import { ExecutionContext } from '@nestjs/common';
 import { generateApiKey, hashApiKey } from '../auth/api-key';
+import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
+import { GatewayConfig } from '../config/gateway.config';
 import { AdminKeyGuard, OperatorRequest } from './admin-key.guard';
 import { OperatorKeyRepository } from './operator-key.repository';
 
 const contextWith = (headers: Record<string, string>) => {
-  const request = { headers } as unknown as OperatorRequest;
-  return { request, context: { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext };
+  const request = { headers, ip: '192.0.2.1' } as unknown as OperatorRequest;
+  const reply = { header: () => reply };
+  return { request, context: { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ExecutionContext };
 };
 
 describe('AdminKeyGuard', () => {
@@ -17,7 +20,7 @@ describe('AdminKeyGuard', () => {
       return hash === hashApiKey(operatorKey) ? { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash } : null;
     },
   } as unknown as OperatorKeyRepository;
-  const guard = new AdminKeyGuard(keys);
+  const guard = new AdminKeyGuard(keys, new FailedAuthThrottle(Object.assign(new GatewayConfig(), { AUTH_FAILURE_BURST: 1_000 })));
 
   it('puts the operator of an active key on the request (for the audit log and the rate limit), and remembers it briefly', async () => {
     const { request, context } = contextWith({ 'x-admin-key': operatorKey });

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { FastifyRequest } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, sameDigest } from '../auth/api-key';
+import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
 import { ApiError } from '../http/api-error';
 import { Operator, OperatorKeyRepository } from './operator-key.repository';
 import { OPERATOR_KEY_CACHE_MS } from './operator-keys';
@@ -19,20 +20,29 @@ const unauthorized = () => new ApiError(401, { code: 'unauthorized', message: 'm
 export class AdminKeyGuard implements CanActivate {
   private readonly cache = new Map<string, { operator: Operator; until: number }>();
 
-  constructor(private readonly keys: OperatorKeyRepository) {}
+  constructor(
+    private readonly keys: OperatorKeyRepository,
+    private readonly throttle: FailedAuthThrottle,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<OperatorRequest>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<OperatorRequest>();
     const header = request.headers['x-admin-key'];
-    if (typeof header !== 'string' || header.length === 0 || header.length > 256) throw unauthorized();
+    if (typeof header !== 'string' || header.length === 0 || header.length > 256) throw this.throttle.refused('operator', unauthorized());
     const hash = hashApiKey(header);
     const cached = this.cache.get(hash);
     if (cached && cached.until > Date.now()) {
       request.operator = cached.operator;
       return true;
     }
+    // An unknown key costs a lookup: an address that causes too many gets 429 first (FailedAuthThrottle).
+    this.throttle.checkAddress('operator', request.ip, (name, value) => void http.getResponse<FastifyReply>().header(name, value));
     const found = await this.keys.findActiveByHash(hash);
-    if (!found || !sameDigest(found.hash, hash)) throw unauthorized();
+    if (!found || !sameDigest(found.hash, hash)) {
+      this.throttle.lookupFailed(request.ip);
+      throw this.throttle.refused('operator', unauthorized());
+    }
     const operator: Operator = { id: found.id, name: found.name, prefix: found.prefix };
     // Few operators exist: the bound only guards against a flood of distinct valid keys, which cannot happen.
     if (this.cache.size > 1_000) this.cache.clear();

@@ -10,6 +10,6 @@ export const DB_SCHEMA = pgSchemaOf('inflows');
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: InflowsConfig) {
-    super(config.DATABASE_URL);
+    super(config);
   }
 }

@@ -10,6 +10,6 @@ export const DB_SCHEMA = pgSchemaOf('pix-keys');
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: PixKeysConfig) {
-    super(config.DATABASE_URL);
+    super(config);
   }
 }

@@ -10,6 +10,6 @@ export const DB_SCHEMA = pgSchemaOf('withdrawals');
 @Injectable()
 export class PrismaService extends schemaPrismaClient(PrismaClient, DB_SCHEMA) {
   constructor(config: WithdrawalsConfig) {
-    super(config.DATABASE_URL);
+    super(config);
   }
 }

@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { CommaSeparated, Flag, PollIntervalMs } from './config.decorators';
+import { CommaSeparated, Flag, IntInRange, PollIntervalMs } from './config.decorators';
 
 /** Settings every process shares: where Kafka and PostgreSQL are, and how to log. */
 export class CommonConfig {
@@ -57,6 +57,14 @@ export class CommonConfig {
   @IsString() @IsNotEmpty()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgresql:// URL' })
   DATABASE_URL: string = 'postgresql://postgres@127.0.0.1:5432/partner';
+
+  /**
+   * How long a query waits for one of the pool's connections (or for a new one to open) before it fails:
+   * the gateway then answers 503 with Retry-After, a service's handler fails (its caller gets 503). Never
+   * an endless queue behind an exhausted pool.
+   */
+  @IntInRange(100, 60_000)
+  DATABASE_ACQUIRE_TIMEOUT_MS: number = 3_000;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';

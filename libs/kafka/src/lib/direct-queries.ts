@@ -70,13 +70,13 @@ export class DirectQueryClient {
   /** `contextHeaders`: the request context's headers (CONTEXT_HTTP_HEADERS), when there is one. */
   async request(topic: DirectQueryTopic, payload: unknown, contextHeaders?: Record<string, string>): Promise<unknown> {
     const pool = this.pools.get(ownerOfQuery(topic));
-    if (!pool) throw new ServiceUnavailableError(topic, 'no address for its service');
+    if (!pool) throw new ServiceUnavailableError(topic, 'unreachable', 'no address for its service');
     const deadline = Date.now() + this.timeoutMs;
     const body = JSON.stringify(payload);
     const headers = contextHeaders ? { 'content-type': 'application/json', ...contextHeaders } : JSON_HEADERS;
     for (;;) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new ServiceUnavailableError(topic, 'timed out');
+      if (left <= 0) throw new ServiceUnavailableError(topic, 'timed_out');
       let envelope: ReplyEnvelope;
       try {
         const response = await pool.request({
@@ -88,18 +88,18 @@ export class DirectQueryClient {
           bodyTimeout: left,
         });
         const text = await response.body.text();
-        if (response.statusCode !== 200) throw new ServiceUnavailableError(topic, `HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+        if (response.statusCode !== 200) throw new ServiceUnavailableError(topic, 'unreachable', `HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
         envelope = JSON.parse(text) as ReplyEnvelope;
       } catch (error) {
         if (error instanceof ServiceUnavailableError) throw error;
         // Not reached (refused, reset, timed out): a read is safe to send again until the deadline.
-        if (deadline - Date.now() <= RETRY_MS) throw new ServiceUnavailableError(topic, error);
+        if (deadline - Date.now() <= RETRY_MS) throw new ServiceUnavailableError(topic, 'unreachable', error);
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
         continue;
       }
       if (envelope.err !== undefined) {
         this.logger.error(`Remote handler failed on ${topic}: ${envelope.err}`);
-        throw new ServiceUnavailableError(topic, envelope.err);
+        throw new ServiceUnavailableError(topic, 'failed', envelope.err);
       }
       return envelope.response;
     }

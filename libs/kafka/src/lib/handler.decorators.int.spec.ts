@@ -22,11 +22,18 @@ const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split
 /** Every payload the responder's method body ran with: the decorator must keep invalid ones out. */
 const handled: unknown[] = [];
 
+/** A ping sent at this instant holds the responder's only handler slot until `releaseStall` is called. */
+const STALL_SENT_AT = '2000-01-01T00:00:00.000Z';
+let releaseStall: () => void = () => undefined;
+const stall = new Promise<void>((resolve) => (releaseStall = resolve));
+const sentAtOf = (query: unknown) => (query as { sent_at?: unknown }).sent_at;
+
 @Controller()
 class PingResponder {
   @HandleRequest(RESPONDED)
   async ping(query: PingQuery): Promise<RequestReply<typeof RESPONDED>> {
     handled.push(query);
+    if (query.sent_at === STALL_SENT_AT) await stall;
     // Echoes the request, so a reply can only have come from this method and for this request.
     return ok({ service: `echo:${query.sent_at}`, database: false });
   }
@@ -92,6 +99,25 @@ describe('HandleRequest over Kafka', () => {
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 2500);
   }, 20_000);
+
+  it('drops a request that reaches its handler after its deadline (the caller got 503 and stopped waiting), and answers the next', async () => {
+    // The stalled ping holds the responder's only slot (maxInFlight 1), so the next one waits behind it
+    // past the bus's timeout: a service stalled while a command sits in its queue.
+    const stalled = bus.request(RESPONDED, { sent_at: STALL_SENT_AT }).catch((error: unknown) => error);
+    await pollUntil('the stalling ping started', async () => handled.some((q) => sentAtOf(q) === STALL_SENT_AT), Boolean, { timeoutMs: 15_000 });
+    const late = new Date(Date.now() - 60_000).toISOString();
+    const outcome = await bus.request(RESPONDED, { sent_at: late }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(ServiceUnavailableError);
+    expect((outcome as ServiceUnavailableError).reason).toBe('timed_out');
+
+    releaseStall();
+    expect(await stalled).toBeInstanceOf(ServiceUnavailableError); // answered late: its caller had gone
+    // The late ping had the slot before this one (the slot is handed over in order), so once this one is
+    // answered the late one has had its turn: dropped, its handler never ran.
+    const fresh = new Date().toISOString();
+    expect(await bus.request(RESPONDED, { sent_at: fresh })).toEqual({ ok: true, data: { service: `echo:${fresh}`, database: false } });
+    expect(handled.filter((q) => sentAtOf(q) === late)).toEqual([]);
+  }, 40_000);
 });
 
 describe('HandleEvent', () => {

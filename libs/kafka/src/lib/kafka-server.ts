@@ -8,6 +8,7 @@ import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried
 import { PartitionProgress } from './partition-progress';
 import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
+import { DEADLINE_HEADER, deadlinePassed } from './request-deadline';
 import { CONTEXT_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
 import { processSpan, traceHeaders } from './trace-context';
@@ -262,6 +263,11 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     if (handler.isEventHandler) {
       await this.runEvent(topic, handler, data, context);
     } else {
+      // Its caller has answered 503 and stopped waiting: nobody would read the outcome (ADR 0016).
+      if (deadlinePassed(header(message, DEADLINE_HEADER))) {
+        this.logger.warn(`Request on ${topic} at offset ${message.offset} dropped: its deadline passed before it started`);
+        return;
+      }
       const replyTopic = header(message, REPLY_HEADERS.topic);
       const correlationId = header(message, REPLY_HEADERS.correlationId);
       const envelope = await this.answer(topic, data, context);

@@ -11,6 +11,13 @@ function channelAnswering(answer: ((correlationId: string) => ReplyEnvelope | un
   return channel;
 }
 
+/** The reason of the ServiceUnavailableError a request failed with (anything else shows as itself). */
+const reasonOf = (request: Promise<unknown>): Promise<string> =>
+  request.then(
+    () => 'answered',
+    (error: unknown) => (error instanceof ServiceUnavailableError ? error.reason : String(error)),
+  );
+
 describe('RequestReplyChannel (MessageBus.request)', () => {
   it('returns the reply of the remote handler, matched by correlation id', async () => {
     const reply = { ok: true, data: { service: 'withdrawals', database: true } };
@@ -30,7 +37,7 @@ describe('RequestReplyChannel (MessageBus.request)', () => {
 
   it("hands the request's context to the wire (MessageBus puts it in the message headers)", async () => {
     const contexts: unknown[] = [];
-    const channel = new RequestReplyChannel(async (_t, _k, _v, correlationId, context) => {
+    const channel = new RequestReplyChannel(async (_t, _k, _v, correlationId, _deadline, context) => {
       contexts.push(context);
       setImmediate(() => channel.deliver(correlationId, { response: {} }));
     }, 1000);
@@ -39,16 +46,28 @@ describe('RequestReplyChannel (MessageBus.request)', () => {
     expect(contexts).toEqual([{ requestId: 'abc-123', partnerId: 'p-1' }, undefined]);
   });
 
-  it('a remote handler that failed (its database went away) is service unavailable, not a 500', async () => {
+  it('a remote handler that failed (its database went away) is service unavailable, not a 500, and says it failed', async () => {
     const channel = channelAnswering(() => ({ err: 'Internal server error' }));
-    await expect(channel.request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(await reasonOf(channel.request('t', {}))).toBe('failed');
   });
 
-  it('a transport error and a timeout are service unavailable too, and nothing stays pending', async () => {
-    await expect(channelAnswering(new Error('broker down')).request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+  it('a transport error and a timeout are service unavailable too, each with its reason, and nothing stays pending', async () => {
+    expect(await reasonOf(channelAnswering(new Error('broker down')).request('t', {}))).toBe('unreachable');
     const silent = channelAnswering(() => undefined, 20);
-    await expect(silent.request('t', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(await reasonOf(silent.request('t', {}))).toBe('timed_out');
     expect(silent.pending).toBe(0);
+  });
+
+  it('stamps each request with the instant its caller stops waiting (the deadline a service drops it after)', async () => {
+    const deadlines: number[] = [];
+    const channel = new RequestReplyChannel(async (_t, _k, _v, correlationId, deadline) => {
+      deadlines.push(Number(deadline));
+      setImmediate(() => channel.deliver(correlationId, { response: {} }));
+    }, 5_000);
+    const before = Date.now();
+    await channel.request('t', {});
+    expect(deadlines[0]).toBeGreaterThanOrEqual(before + 5_000);
+    expect(deadlines[0]).toBeLessThanOrEqual(Date.now() + 5_000);
   });
 
   it('ignores a late reply for a request that already timed out, and fails what waits at shutdown', async () => {

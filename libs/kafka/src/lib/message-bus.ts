@@ -6,6 +6,7 @@ import { EventPayload, EventTopic, requestKeyOf, RequestPayload, RequestReply, R
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried, runJoined } from './kafka-client';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
+import { DEADLINE_HEADER, deadlineAfter } from './request-deadline';
 import { DirectQueryClient } from './direct-queries';
 import { DirectReplyListener } from './direct-replies';
 import { CONTEXT_HEADERS, CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
@@ -66,17 +67,17 @@ export class RequestReplyChannel {
   private counter = 0;
 
   constructor(
-    private readonly send: (topic: string, key: string | null, value: string, correlationId: string, context?: RequestContext) => Promise<void>,
+    private readonly send: (topic: string, key: string | null, value: string, correlationId: string, deadline: string, context?: RequestContext) => Promise<void>,
     private readonly timeoutMs: number,
   ) {}
 
   request(topic: string, payload: unknown, key?: string | null, context?: RequestContext): Promise<unknown> {
     const correlationId = `${this.prefix}-${(this.counter++).toString(36)}`;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(correlationId, new ServiceUnavailableError(topic)), this.timeoutMs);
+      const timer = setTimeout(() => this.settle(correlationId, new ServiceUnavailableError(topic, 'timed_out')), this.timeoutMs);
       this.waiting.set(correlationId, { topic, resolve, reject, timer, context });
-      this.send(topic, key ?? null, JSON.stringify(payload), correlationId, context).catch((error: unknown) =>
-        this.settle(correlationId, new ServiceUnavailableError(topic, error)),
+      this.send(topic, key ?? null, JSON.stringify(payload), correlationId, deadlineAfter(this.timeoutMs), context).catch((error: unknown) =>
+        this.settle(correlationId, new ServiceUnavailableError(topic, 'unreachable', error)),
       );
     });
   }
@@ -92,13 +93,13 @@ export class RequestReplyChannel {
       const log = () => this.logger.error(`Remote handler failed on ${waiting.topic}: ${envelope.err}`);
       if (waiting.context) RequestContexts.run(waiting.context, log);
       else log();
-      this.settle(correlationId, new ServiceUnavailableError(waiting.topic, envelope.err));
+      this.settle(correlationId, new ServiceUnavailableError(waiting.topic, 'failed', envelope.err));
     } else this.settle(correlationId, undefined, envelope.response);
   }
 
   /** Fails every request still waiting (shutdown). */
   abortAll(): void {
-    for (const [id, w] of this.waiting) this.settle(id, new ServiceUnavailableError(w.topic, 'shutting down'));
+    for (const [id, w] of this.waiting) this.settle(id, new ServiceUnavailableError(w.topic, 'unreachable', 'shutting down'));
   }
 
   get pending(): number {
@@ -192,7 +193,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     // Commands are durable once acknowledged by all in-sync replicas; sends of one tick share a request.
     const commands = new SendCoalescer(producer, -1);
     const channel = new RequestReplyChannel(
-      (t, key, value, correlationId, context) => {
+      (t, key, value, correlationId, deadline, context) => {
         // Called synchronously by request(), so the current trace context is still the caller's.
         const traced = sendSpan(t, key);
         return tracedSend(
@@ -201,7 +202,8 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
             key,
             value,
             // The request's id and partner ride along, so the service logs (and stamps its events) with them.
-            headers: { ...replyTo, [REPLY_HEADERS.correlationId]: correlationId, ...contextHeaders(CONTEXT_HEADERS, context), ...traced.headers },
+            // The deadline lets the service drop the command once this instance has stopped waiting (ADR 0016).
+            headers: { ...replyTo, [REPLY_HEADERS.correlationId]: correlationId, [DEADLINE_HEADER]: deadline, ...contextHeaders(CONTEXT_HEADERS, context), ...traced.headers },
           }),
         );
       },
@@ -255,7 +257,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     const context = RequestContexts.current();
     if (this.direct?.serves(topic)) return (await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context))) as RequestReply<T>;
-    if (!this.channel) throw new ServiceUnavailableError(topic, 'this process does not send requests');
+    if (!this.channel) throw new ServiceUnavailableError(topic, 'unreachable', 'this process does not send requests');
     return (await this.channel.request(topic, payload, requestKeyOf(topic, payload), context)) as RequestReply<T>;
   }
 

@@ -10,8 +10,17 @@ const logger = new Logger('PostgreSQL');
  * So a service's SQL names its tables unqualified (right whichever database it shares with other services);
  * only SQL that may run on another pool (the operator-key CLI's, scripts', specs') names the schema.
  */
-function pgPool(databaseUrl: string, schema: string): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
+/** Where a service's pool connects, and how long a query may wait for a connection (CommonConfig has both). */
+export interface DatabaseSettings {
+  DATABASE_URL: string;
+  DATABASE_ACQUIRE_TIMEOUT_MS: number;
+}
+
+function pgPool({ DATABASE_URL, DATABASE_ACQUIRE_TIMEOUT_MS }: DatabaseSettings, schema: string): Pool {
+  // A query that finds the pool's 10 connections busy waits for one at most the acquire timeout, then fails
+  // (`timeout exceeded when trying to connect`), which the gateway answers 503 with Retry-After: an
+  // exhausted pool (a flood, a slow database) sheds load instead of queueing requests without end.
+  const pool = new Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: DATABASE_ACQUIRE_TIMEOUT_MS, options: `-c search_path=${schema}` });
   // When the server drops connections (a restart, pg_terminate_backend), a client can emit 'error' while
   // nothing listens: pg-pool's query() listens only `once`, and the adapter removes its transaction
   // listener on rollback. An unheard 'error' event kills the process (found by npm run chaos). A listener
@@ -40,15 +49,15 @@ export interface SchemaPrismaExtras extends OnApplicationShutdown {
 /**
  * The base of every service's PrismaService: its own generated client, connected to its own schema
  * through `pgAdapter`, disconnected after the Kafka consumers have closed (Nest closes them between the
- * destroy and shutdown hooks). The service's subclass passes the database URL from its config.
+ * destroy and shutdown hooks). The service's subclass passes its config (the database URL, the acquire timeout).
  */
 export function schemaPrismaClient<T extends { $disconnect(): Promise<void> }>(Client: PrismaClientClass<T>, schema: string) {
   const Base = Client as PrismaClientClass<{ $disconnect(): Promise<void> }>;
   abstract class SchemaPrismaClient extends Base implements OnApplicationShutdown {
     readonly pool: Pool;
 
-    constructor(databaseUrl: string) {
-      const pool = pgPool(databaseUrl, schema);
+    constructor(database: DatabaseSettings) {
+      const pool = pgPool(database, schema);
       super({ adapter: new PrismaPg(pool, { schema, disposeExternalPool: true }) });
       this.pool = pool;
     }
@@ -58,5 +67,5 @@ export function schemaPrismaClient<T extends { $disconnect(): Promise<void> }>(C
     }
   }
   // The generated client's own members (its models, $transaction...) on the instances, not only $disconnect.
-  return SchemaPrismaClient as unknown as abstract new (databaseUrl: string) => T & SchemaPrismaExtras;
+  return SchemaPrismaClient as unknown as abstract new (database: DatabaseSettings) => T & SchemaPrismaExtras;
 }
