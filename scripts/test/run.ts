@@ -158,6 +158,9 @@ async function main(): Promise<number> {
         // The other suites must never be throttled; the rate-limit test gives its own partner a low limit.
         RATE_LIMIT_PER_SECOND: '100000',
         RATE_LIMIT_BURST: '100000',
+        // Every suite sends from one address, unknown keys included: only the flood suite's instance throttles them.
+        AUTH_FAILURES_PER_SECOND: '100000',
+        AUTH_FAILURE_BURST: '100000',
         // The shared store, so that every e2e request (and the chaos run's database outage) goes through it.
         RATE_LIMIT_STORE: 'postgres',
         // Tracing on, as deployed with a collector, but only for requests that come with a sampled
@@ -171,7 +174,7 @@ async function main(): Promise<number> {
     stack = await startApps(stackOptions);
     // The production shape beside it (apps/e2e/src/operator-api.spec.ts): two more gateway instances with
     // SANDBOX=false in front of the same services, so a key revoked on one must be refused by the other.
-    operatorGateways = await startGatewayInstances(stackOptions, [gatewayPort + 1, gatewayPort + 2], { SANDBOX: 'false', ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000' });
+    operatorGateways = await startGatewayInstances(stackOptions, [gatewayPort + 1, gatewayPort + 2], { SANDBOX: 'false', ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000', AUTH_FAILURES_PER_SECOND: '5', AUTH_FAILURE_BURST: '20' });
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).

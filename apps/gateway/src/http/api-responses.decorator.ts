@@ -42,7 +42,7 @@ const CODES: Record<ErrorCode, CodeSample> = {
   invalid_cnpj: { when: 'the CNPJ is missing, malformed or has wrong check digits', message: 'cnpj is invalid: 14 characters, numeric or alphanumeric, with valid check digits', field: 'cnpj' },
   invalid_phone: { when: "the company's or an owner's phone is not a valid E.164 number", message: 'owners.0.phone is invalid: an E.164 number such as +5511987654321', field: 'owners.0.phone' },
   invalid_owner: { when: "an owner's CPF is invalid", message: 'owners.0.document is invalid: the owner CPF must be 11 digits with valid check digits', field: 'owners.0.document' },
-  unauthorized: { when: 'missing or unknown key', message: 'missing or unknown X-API-Key' },
+  unauthorized: { when: 'missing or unknown key (after too many unknown keys from one address: 429 rate_limited)', message: 'missing or unknown X-API-Key' },
   not_found: { when: 'no such resource for this partner', message: 'no such resource' },
   user_not_found: { when: 'no user with that CPF under this partner', message: 'no user with document 52998224725' },
   partner_not_found: { when: 'no partner with the partner_id of the path', message: 'no partner with id 7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' },
@@ -54,8 +54,11 @@ const CODES: Record<ErrorCode, CodeSample> = {
   insufficient_funds: { when: 'the balance is below amount + network fee', message: 'the available balance does not cover the amount and the network fee' },
   idempotency_key_reused: { when: 'the idempotency key was used before with a different request', message: 'idempotency_key was already used with a different request', field: 'idempotency_key' },
   pix_key_not_registered: { when: 'method dict to a user without a registered Pix key', message: 'the user has no registered Pix key: a Pix by key (dict) cannot reach them' },
-  rate_limited: { when: "over the partner's rate limit; wait Retry-After seconds", message: 'too many requests: at most 50 per second (bursts of 100); retry after 1 s' },
-  service_unavailable: { when: 'the service behind the gateway did not answer in time: the outcome is unknown, retry (with the same idempotency_key)', message: 'the service did not answer in time; retry with the same idempotency_key' },
+  rate_limited: { when: "over the partner's rate limit, or too many unknown keys from the client's address (AUTH_FAILURES_*); wait Retry-After seconds", message: 'too many requests: at most 50 per second (bursts of 100); retry after 1 s' },
+  service_unavailable: {
+    when: 'the service behind the gateway did not answer in time, failed while handling the request, or could not be reached (or a database connection was not free in time): the outcome is unknown; wait Retry-After seconds and retry with the same idempotency_key, which gives the one outcome',
+    message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
+  },
   not_implemented: { when: 'the request is not served here', message: 'not implemented' },
   internal_error: { when: 'a bug of ours; it was logged', message: 'internal error; it was logged' },
 };
@@ -110,7 +113,7 @@ export function ApiAnswer(status: number, type: Type<unknown>, { description, na
 
 /**
  * The error answers of a route: one response per status of the `codes` given, whose body is the family's
- * error schema with the code narrowed to those codes, an example per code, and Retry-After on 429.
+ * error schema with the code narrowed to those codes, an example per code, and Retry-After on 429 and 503.
  * `unauthorized` is `{error, ...}` on every family. A code that is no ErrorCode does not compile.
  */
 /** A code's sample where a family's own wording is truer than the partner API's (the operator API's). */
@@ -118,10 +121,13 @@ export type ErrorSamples = Partial<Record<ErrorCode, CodeSample>>;
 
 /** The operator API's samples: its key, its path parameters, its rate limit. */
 export const OPERATOR_SAMPLES: ErrorSamples = {
-  unauthorized: { when: 'missing or unknown operator key (a partner key included)', message: 'missing or unknown X-Admin-Key' },
+  unauthorized: { when: 'missing or unknown operator key (a partner key included); counted on /metrics, not written to the audit log', message: 'missing or unknown X-Admin-Key' },
   invalid_request: { when: 'malformed input: a path parameter that is not a UUID, a wrong type, a missing or unknown field, a bad query value, invalid JSON', message: 'partner_id must be a UUID', field: 'partner_id' },
-  rate_limited: { when: "over the operator key's rate limit (ADMIN_RATE_LIMIT_*); wait Retry-After seconds", message: 'too many requests: at most 20 per second (bursts of 40); retry after 1 s' },
-  service_unavailable: { when: 'a service behind the gateway did not answer in time: the outcome is unknown, retry (a credit with the same idempotency_key)', message: 'the service did not answer in time; retry with the same idempotency_key' },
+  rate_limited: { when: "over the operator key's rate limit (ADMIN_RATE_LIMIT_*), or too many unknown keys from the client's address (AUTH_FAILURES_*); wait Retry-After seconds", message: 'too many requests: at most 20 per second (bursts of 40); retry after 1 s' },
+  service_unavailable: {
+    when: 'a service behind the gateway did not answer in time, failed, or could not be reached: the outcome is unknown; wait Retry-After seconds and retry (a credit with the same idempotency_key)',
+    message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
+  },
 };
 
 /** POST .../credits: the credit's own rules. */
@@ -152,7 +158,7 @@ export function ApiErrors(shape: ErrorShape, codes: readonly ErrorCode[], sample
       status,
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${statusCodes.map((code) => `\`${code}\` (${sample(code).when})`).join('; ')}`,
       schema: narrowed(body, { [key]: statusCodes }),
-      headers: status === 429 ? { ...REQUEST_ID, ...RETRY_AFTER } : REQUEST_ID,
+      headers: status === 429 || status === 503 ? { ...REQUEST_ID, ...RETRY_AFTER } : REQUEST_ID,
       examples,
     });
   });

@@ -47,7 +47,8 @@ Money is integers: USDT in micros (1 USDT = 1,000,000), BRL in cents. Timestamps
 **Authentication**: every \`/partner/v1\` route needs the header \`X-API-Key\` (without a valid key: 401
 \`unauthorized\`). A partner sees and changes only its own users, resources and events; another partner's are
 404, as if they did not exist. Requests are rate limited per partner (a token bucket, by default 50 requests per second in bursts of 100;
-past it, 429 \`rate_limited\` with \`Retry-After\` in seconds).
+past it, 429 \`rate_limited\` with \`Retry-After\` in seconds). An address that sends many unknown keys gets 429
+\`rate_limited\` with \`Retry-After\` for its next unknown ones (a key that works is not affected).
 The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments) exist only in the sandbox. The
 \`/admin/v1\` routes (tag \`operator\`) are the operator's, with an operator key in \`X-Admin-Key\`; a partner key never opens them.
 
@@ -56,7 +57,8 @@ customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \
 (\`invalid_request\`, \`invalid_address\`, \`invalid_cnpj\`, \`user_not_found\`, \`not_found\`, \`already_exists\`,
 \`insufficient_funds\`, \`idempotency_key_reused\`, \`rate_limited\`, \`service_unavailable\`, ...), \`message\` is for
 people and may change, \`field\` names the offending input. Bodies must be \`application/json\` (else 415).
-A 503 means the outcome is unknown: retry with the same idempotency key. Answers may gain fields in a later
+A 503 \`service_unavailable\` (always with \`Retry-After\`) means the outcome is unknown: the command may have been
+done or not; wait \`Retry-After\` seconds and retry with the same idempotency key, which gives its one outcome. Answers may gain fields in a later
 version of v1: ignore the ones you do not know.
 
 **Idempotency**: withdrawals and Pix key requests carry an \`idempotency_key\` (a UUID of yours, scoped to the
