@@ -110,6 +110,16 @@ async function main(): Promise<void> {
   rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
   kafka('start', kafkaPort);
   let stack: RunningStack | undefined;
+  // Ctrl-C or a timeout: the stack and the broker go down with the bench.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`auth flood bench: ${signal}, stopping the stack...`);
+      void (stack?.stop() ?? Promise.resolve()).finally(() => {
+        kafka('stop', kafkaPort);
+        process.exit(130);
+      });
+    });
+  }
   try {
     await recreateDatabase(options.databaseUrl);
     migrate(options.databaseUrl);
