@@ -1,8 +1,9 @@
 /**
  * `npm run bench:auth-flood` (or `npm run bench -- --auth-flood`): what a flood of made-up API keys does
- * to an honest partner. The whole stack as `npm start` runs it, with the gateway's defaults for failed
- * authentication (API_KEY_NEGATIVE_CACHE_MS, AUTH_FAILURES_*); an honest partner reads its feed
- * (GET /partner/v1/events) in a closed loop, first alone, then while another process floods the same
+ * to an honest partner. The gateway as built (dist/), in a process of its own on its own database, with
+ * its defaults for failed authentication (API_KEY_NEGATIVE_CACHE_MS, AUTH_FAILURES_*) and its services
+ * answered at once in its process (the gateway is what a flood of keys hits); an honest partner reads its
+ * feed (GET /partner/v1/events) in a closed loop, first alone, then while another process floods the same
  * route with a fresh made-up key on every request, from the same address (the worst case: one proxy in
  * front). Not a test: it prints both p99s and their ratio. See README.md next to this file.
  *
@@ -11,18 +12,18 @@
  *
  * Options: --seconds S (each phase, default 8), --honest-connections N (default 4), --flood-connections N
  * (default 480: ten times the 48 of the measurement in ADR 0016), --no-build.
- * Ports and database (environment): AUTH_FLOOD_KAFKA_PORT (29192), AUTH_FLOOD_GATEWAY_PORT (24000),
- * AUTH_FLOOD_HEALTH_PORT_BASE (24100), AUTH_FLOOD_DATABASE_URL (partner_bench_auth_flood, dropped first).
- * Results: .cache/bench/auth-flood.json; app logs in .cache/bench/auth-flood-logs.
+ * Port and database (environment): AUTH_FLOOD_GATEWAY_PORT (24000), AUTH_FLOOD_DATABASE_URL
+ * (partner_bench_auth_flood, dropped first). Results: .cache/bench/auth-flood.json; the gateway's log in
+ * .cache/bench/auth-flood-gateway.log.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { repoRoot } from '../lib/services';
-import { kafka, migrate, recreateDatabase, RunningStack, startApps, StackOptions } from '../stack/stack';
+import { migrate, recreateDatabase } from '../stack/stack';
 
 const root = repoRoot();
 const arg = (name: string, fallback: string) => {
@@ -86,58 +87,91 @@ function startFlood(url: string, connections: number, seconds: number): Promise<
   return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`flood worker exited with ${code}`)))));
 }
 
+/**
+ * The gateway under test, in a process of its own: the built gateway (dist/, as deployed) on its own
+ * database, its services replaced by a bus that answers every request at once (an empty feed page), so
+ * what is measured is the gateway's own work: authentication, the rate limit, routing, the answer.
+ */
+async function serveGateway(): Promise<void> {
+  require('reflect-metadata');
+  // The built modules, not the sources: tsx does not emit the decorator metadata Nest's injection reads.
+  const dist = <T>(path: string): T => require(join(root, 'dist', path)) as T;
+  const { createGatewayApp } = dist<{ createGatewayApp: (config: unknown, options: unknown) => Promise<{ listen(o: unknown): Promise<unknown> }> }>('apps/gateway/src/gateway-app.js');
+  const { GatewayConfig } = dist<{ GatewayConfig: new () => unknown }>('apps/gateway/src/config/gateway.config.js');
+  const { loadConfig } = dist<{ loadConfig: (c: unknown, env: NodeJS.ProcessEnv) => { PORT: number } }>('libs/config/src/index.js');
+  const config = loadConfig(GatewayConfig, process.env);
+  const bus = { request: async () => ({ ok: true, data: { events: [], next_cursor: null } }) };
+  const app = await createGatewayApp(config, { logs: false, overrideBus: bus });
+  await app.listen({ port: config.PORT, host: '127.0.0.1' });
+}
+
 async function main(): Promise<void> {
   const seconds = Number(arg('seconds', '8'));
   const honestConnections = Number(arg('honest-connections', '4'));
   const floodConnections = Number(arg('flood-connections', '480'));
-  const kafkaPort = Number(process.env.AUTH_FLOOD_KAFKA_PORT ?? 29192);
-  const options: StackOptions = {
-    kafkaPort,
-    databaseUrl: process.env.AUTH_FLOOD_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_auth_flood',
-    gatewayPort: Number(process.env.AUTH_FLOOD_GATEWAY_PORT ?? 24000),
-    healthPortBase: Number(process.env.AUTH_FLOOD_HEALTH_PORT_BASE ?? 24100),
-    logDir: join(root, '.cache', 'bench', 'auth-flood-logs'),
+  const port = Number(process.env.AUTH_FLOOD_GATEWAY_PORT ?? 24000);
+  const databaseUrl = process.env.AUTH_FLOOD_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_auth_flood';
+  const adminKey = randomBytes(24).toString('base64url');
+  const url = `http://127.0.0.1:${port}`;
+  if (!process.argv.includes('--no-build')) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+  await recreateDatabase(databaseUrl);
+  migrate(databaseUrl);
+  const logDir = join(root, '.cache', 'bench');
+  mkdirSync(logDir, { recursive: true });
+  const log = createWriteStream(join(logDir, 'auth-flood-gateway.log'));
+  // The gateway's defaults for failed authentication (API_KEY_NEGATIVE_CACHE_MS, AUTH_FAILURES_*) are what is measured.
+  const gateway = spawn(join(root, 'node_modules/.bin/tsx'), [__filename, '--serve-gateway'], {
+    cwd: root,
     env: {
+      ...process.env,
+      PORT: String(port),
+      ADMIN_PORT: '0',
+      DATABASE_URL: databaseUrl,
+      KAFKA_BROKERS: '127.0.0.1:1',
       SANDBOX: 'true',
-      ADMIN_API_KEY: randomBytes(24).toString('base64url'),
+      ADMIN_API_KEY: adminKey,
       LOG_LEVEL: 'warn',
       // The honest partner's own rate limit is not what is measured.
       RATE_LIMIT_PER_SECOND: '100000',
       RATE_LIMIT_BURST: '100000',
     },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  gateway.stdout.pipe(log);
+  gateway.stderr.pipe(log);
+  const stop = () => {
+    if (gateway.exitCode === null) gateway.kill('SIGTERM');
   };
-  if (!process.argv.includes('--no-build')) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
-  rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
-  kafka('start', kafkaPort);
-  let stack: RunningStack | undefined;
-  // Ctrl-C or a timeout: the stack and the broker go down with the bench.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      console.error(`auth flood bench: ${signal}, stopping the stack...`);
-      void (stack?.stop() ?? Promise.resolve()).finally(() => {
-        kafka('stop', kafkaPort);
-        process.exit(130);
-      });
+      stop();
+      process.exit(130);
     });
   }
   try {
-    await recreateDatabase(options.databaseUrl);
-    migrate(options.databaseUrl);
-    stack = await startApps(options);
-    const created = await fetch(`${stack.gatewayUrl}/sandbox/v1/partners`, {
+    const until = Date.now() + 180_000;
+    for (;;) {
+      if (gateway.exitCode !== null) throw new Error(`the gateway exited with ${gateway.exitCode}; see .cache/bench/auth-flood-gateway.log`);
+      const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status === 200, () => false);
+      if (up) break;
+      if (Date.now() > until) throw new Error('the gateway did not come up in 180 s');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const created = await fetch(`${url}/sandbox/v1/partners`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-key': options.env?.ADMIN_API_KEY ?? '' },
+      headers: { 'content-type': 'application/json', 'x-admin-key': adminKey },
       body: JSON.stringify({ name: 'honest partner' }),
     });
+    if (created.status !== 201) throw new Error(`partner creation answered ${created.status}: ${await created.text()}`);
     const { api_key: apiKey } = (await created.json()) as { api_key: string };
     const honest = () => ({ 'x-api-key': apiKey });
 
-    await closedLoop(stack.gatewayUrl, honestConnections, 3, honest); // warm-up: JIT, connections, the key cache
-    const alone = await closedLoop(stack.gatewayUrl, honestConnections, seconds, honest);
+    await closedLoop(url, honestConnections, 3, honest); // warm-up: JIT, connections, the key cache
+    const alone = await closedLoop(url, honestConnections, seconds, honest);
     // The flood runs a second longer on each side, so the honest phase is inside it throughout.
-    const flood = startFlood(stack.gatewayUrl, floodConnections, seconds + 2);
+    const flood = startFlood(url, floodConnections, seconds + 2);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const flooded = await closedLoop(stack.gatewayUrl, honestConnections, seconds, honest);
+    const flooded = await closedLoop(url, honestConnections, seconds, honest);
     const floodResult = await flood;
 
     const { statuses: _a, ...aloneRow } = alone;
@@ -148,18 +182,17 @@ async function main(): Promise<void> {
     console.log(`flood: ${floodResult.requests} requests in ${floodSeconds} s (${Math.round(floodResult.requests / floodSeconds)}/s), answers ${JSON.stringify(floodResult.statuses)}`);
     const ratio = flooded.p99Ms / alone.p99Ms;
     console.log(`honest p99: ${alone.p99Ms} ms alone, ${flooded.p99Ms} ms in the flood: ratio ${ratio.toFixed(2)}`);
-    const out = join(root, '.cache', 'bench');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'auth-flood.json'), JSON.stringify({ at: new Date().toISOString(), seconds, honestConnections, floodConnections, alone: aloneRow, flooded: floodedRow, flood: floodResult, ratio }, null, 2));
+    writeFileSync(join(logDir, 'auth-flood.json'), JSON.stringify({ at: new Date().toISOString(), seconds, honestConnections, floodConnections, alone: aloneRow, flooded: floodedRow, flood: floodResult, ratio }, null, 2));
   } finally {
-    await stack?.stop();
-    kafka('stop', kafkaPort);
+    stop();
   }
 }
 
-if (process.argv.includes('--flood-worker')) {
-  floodWorker().then(
-    () => process.exit(0),
+const entry = process.argv.includes('--flood-worker') ? floodWorker : process.argv.includes('--serve-gateway') ? serveGateway : undefined;
+if (entry) {
+  entry().then(
+    // The flood worker ends when it has printed; the gateway serves until it is stopped.
+    () => (entry === floodWorker ? process.exit(0) : undefined),
     (error: unknown) => {
       console.error(error);
       process.exit(1);

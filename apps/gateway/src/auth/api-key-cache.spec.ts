@@ -23,7 +23,7 @@ describe('ApiKeyCache', () => {
   it('forgets an unknown key after API_KEY_NEGATIVE_CACHE_MS, and remembers none when it is 0', async () => {
     const { keys } = repositoryWith(generateApiKey().key);
     const unknown = hashApiKey('pk_live_unknown');
-    const brief = new ApiKeyCache(keys, Object.assign(new GatewayConfig(), { API_KEY_NEGATIVE_CACHE_MS: 30 }));
+    const brief = new ApiKeyCache(keys, Object.assign(new GatewayConfig(), { API_KEY_NEGATIVE_CACHE_MS: 1_000 }));
     await authenticate(brief, 'pk_live_unknown');
     expect(brief.knownUnknown(unknown)).toBe(true);
     await pollUntil('the negative entry expired', async () => brief.knownUnknown(unknown), (known) => !known, { timeoutMs: 5_000, intervalMs: 10 });

@@ -120,4 +120,17 @@ describe('ApiKeyGuard under a flood of made-up keys', () => {
     expect((await refusal(guard, honestKey, '203.0.113.9')).status).toBe(200);
     expect((await refusal(guard, honestKey, '198.51.100.7')).status).toBe(200);
   });
+
+  it('lets no more lookups be in flight at once than the burst, however many requests come together', async () => {
+    const { keys, state } = repositoryWith(honestKey);
+    let release = () => undefined as void;
+    state.gate = new Promise<void>((resolve) => (release = resolve));
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+    const answers = Array.from({ length: 10 }, () => refusal(guard, madeUp(), '198.51.100.9'));
+    release();
+    const statuses = (await Promise.all(answers)).map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    expect(state.lookups).toBe(3);
+  });
 });

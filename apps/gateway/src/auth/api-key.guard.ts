@@ -31,12 +31,13 @@ export class ApiKeyGuard implements CanActivate {
     const cached = this.keys.cached(hash);
     if (cached) return authenticated(request, cached);
     if (this.keys.knownUnknown(hash)) throw this.throttle.refused('partner', unauthorized());
-    this.throttle.checkAddress('partner', request.ip, (name, value) => void http.getResponse<FastifyReply>().header(name, value));
-    const partner = await this.keys.lookUp(hash);
-    if (!partner) {
-      this.throttle.lookupFailed(request.ip);
-      throw this.throttle.refused('partner', unauthorized());
-    }
+    this.throttle.beginLookup('partner', request.ip, (name, value) => void http.getResponse<FastifyReply>().header(name, value));
+    const partner = await this.keys.lookUp(hash).catch((error: unknown) => {
+      this.throttle.refund(request.ip);
+      throw error;
+    });
+    if (!partner) throw this.throttle.refused('partner', unauthorized());
+    this.throttle.refund(request.ip);
     return authenticated(request, partner);
   }
 }

@@ -12,7 +12,7 @@ export type AuthApi = 'partner' | 'operator';
  * Failed authentications, per client address (docs/api.md: "Authentication", ADR 0016). Every key that
  * is neither cached nor known to be unknown costs a database lookup; an address whose unknown keys cost more than AUTH_FAILURES_PER_SECOND
  * lookups (bursts of AUTH_FAILURE_BURST) gets 429 with Retry-After for its next unknown keys, without a
- * lookup, until its bucket refills. Only failures take tokens, so a partner whose key works is never
+ * lookup, until its bucket refills. Only failures keep their token, so a partner whose key works is never
  * throttled by its own traffic, and a cached key is answered before this is asked at all.
  * The address is the request's client address as Fastify reads it (X-Forwarded-For behind the proxy).
  *
@@ -35,9 +35,13 @@ export class FailedAuthThrottle {
     });
   }
 
-  /** Throws the 429 for an address over its failures (setting Retry-After through `setHeader`), before any lookup. */
-  checkAddress(api: AuthApi, address: string, setHeader: (name: string, value: string) => void): void {
-    const state = this.buckets.peek(address, this.limit);
+  /**
+   * Before a lookup: takes one of the address's tokens, or throws the 429 (setting Retry-After through
+   * `setHeader`) when it has none. Taken before, not after, so that a flood's concurrent requests cannot
+   * all be looking up at once: at most the burst is in flight. A lookup that finds the key gives it back.
+   */
+  beginLookup(api: AuthApi, address: string, setHeader: (name: string, value: string) => void): void {
+    const state = this.buckets.take(address, this.limit);
     if (state.allowed) return;
     this.failures.inc({ api, status: '429' });
     setHeader('retry-after', String(state.retryAfterSeconds));
@@ -47,9 +51,9 @@ export class FailedAuthThrottle {
     });
   }
 
-  /** A key the database did not know: takes one of the address's tokens. */
-  lookupFailed(address: string): void {
-    this.buckets.take(address, this.limit);
+  /** The lookup found the key, or the database failed it: not a made-up key, its token goes back. */
+  refund(address: string): void {
+    this.buckets.giveBack(address, this.limit);
   }
 
   /** Counts a 401 (an unknown key, a missing one, one known unknown from the cache) and returns it to throw. */

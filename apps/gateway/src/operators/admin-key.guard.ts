@@ -37,12 +37,13 @@ export class AdminKeyGuard implements CanActivate {
       return true;
     }
     // An unknown key costs a lookup: an address that causes too many gets 429 first (FailedAuthThrottle).
-    this.throttle.checkAddress('operator', request.ip, (name, value) => void http.getResponse<FastifyReply>().header(name, value));
-    const found = await this.keys.findActiveByHash(hash);
-    if (!found || !sameDigest(found.hash, hash)) {
-      this.throttle.lookupFailed(request.ip);
-      throw this.throttle.refused('operator', unauthorized());
-    }
+    this.throttle.beginLookup('operator', request.ip, (name, value) => void http.getResponse<FastifyReply>().header(name, value));
+    const found = await this.keys.findActiveByHash(hash).catch((error: unknown) => {
+      this.throttle.refund(request.ip);
+      throw error;
+    });
+    if (!found || !sameDigest(found.hash, hash)) throw this.throttle.refused('operator', unauthorized());
+    this.throttle.refund(request.ip);
     const operator: Operator = { id: found.id, name: found.name, prefix: found.prefix };
     // Few operators exist: the bound only guards against a flood of distinct valid keys, which cannot happen.
     if (this.cache.size > 1_000) this.cache.clear();

@@ -38,12 +38,10 @@ export class TokenBuckets {
     return { allowed: false, retryAfterSeconds: retryAfterSeconds(bucket.tokens, limit) };
   }
 
-  /** What `take` would answer now, without taking a token. */
-  peek(key: string, limit: RateLimit, now = Date.now()): TakeResult {
+  /** Returns a token taken for something that turned out not to count (never past the burst). */
+  giveBack(key: string, limit: RateLimit): void {
     const bucket = this.buckets.get(key);
-    if (!bucket) return { allowed: true };
-    const tokens = Math.min(limit.burst, bucket.tokens + (Math.max(0, now - bucket.updatedAt) / 1000) * limit.perSecond);
-    return tokens >= 1 ? { allowed: true } : { allowed: false, retryAfterSeconds: retryAfterSeconds(tokens, limit) };
+    if (bucket) bucket.tokens = Math.min(limit.burst, bucket.tokens + 1);
   }
 
   get size(): number {
