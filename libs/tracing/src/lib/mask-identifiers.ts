@@ -1,18 +1,30 @@
 /**
- * What logs must never show (docs/api.md: "Request ids"; docs/operations.md: "Logging"): a CPF (11 digits, also written
- * `123.456.789-09`) or a CNPJ (14 digits or the alphanumeric form, also written `12.345.678/0001-95`),
- * which is also what a Pix key is here. A match must stand alone (no letter or digit right before or
- * after it), so UUIDs, end-to-end ids, timestamps and amounts of other lengths are left as they are.
- * Deliberately broad otherwise: any 11-digit number is masked, whether or not its check digits are right.
+ * What logs, span attributes and the audit log must never show (docs/operations.md: "Personal data"): a
+ * CPF (11 digits, also written `123.456.789-09`), a CNPJ (14 digits or the alphanumeric form, also written
+ * `12.345.678/0001-95`), which is also what a Pix key is here, a phone in E.164 (`+5511987654321`) and an
+ * e-mail address. A document must stand alone (no letter or digit right before or after it), so UUIDs,
+ * end-to-end ids, timestamps and amounts of other lengths are left as they are. Deliberately broad
+ * otherwise: any 11-digit number is masked, whether or not its check digits are right, and any
+ * `+` followed by 8 to 15 digits. Everything goes through this one expression (maskIdentifiers): the logs
+ * (libs/platform logging), the spans (MaskingSpanProcessor) and the gateway's audit entries.
  */
-const IDENTIFIER = /(?<![A-Za-z0-9])(?:\d{3}\.?\d{3}\.?\d{3}-?\d{2}|[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2})(?![A-Za-z0-9])/g;
+const DOCUMENT = String.raw`(?<![\p{L}\p{N}])(?:\d{3}\.?\d{3}\.?\d{3}-?\d{2}|[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2})(?![\p{L}\p{N}])`;
+const PHONE = String.raw`(?<![\p{L}\p{N}+])\+\d{8,15}(?!\d)`;
+/**
+ * An e-mail as validators accept it (class-validator's IsEmail: a dotted domain ending in a label that
+ * starts with a letter, so `pino@9.1.0` is not one), UTF-8 local parts included. It starts only where a
+ * local part can start (the lookbehind), so a long run without `@` costs one scan, not one per character.
+ */
+const LOCAL = String.raw`\p{L}\p{N}.!#$%'*+^_\x60{|}~-`;
+const EMAIL = String.raw`(?<![${LOCAL}])[${LOCAL}]+@(?:[\p{L}\p{N}-]+\.)+\p{L}[\p{L}\p{N}-]*`;
+const IDENTIFIER = new RegExp(`${DOCUMENT}|${PHONE}|${EMAIL}`, 'gu');
 
 /** What a masked identifier reads as in a log line. */
 export const MASKED = '[masked]';
 
-/** `text` with every CPF- or CNPJ-shaped token replaced by MASKED. */
+/** `text` with every CPF-, CNPJ-, phone- or e-mail-shaped token replaced by MASKED. */
 export function maskIdentifiers(text: string): string {
-  // The common case (no run of digits long enough) costs one scan and no allocation.
+  // The common case (nothing of the kind) costs one scan and no allocation.
   IDENTIFIER.lastIndex = 0;
   return IDENTIFIER.test(text) ? text.replace(IDENTIFIER, MASKED) : text;
 }
