@@ -25,7 +25,7 @@ export class MaskingSpanProcessor implements tracing.SpanProcessor {
     if (name !== span.name) span.updateName(name);
     for (const [key, value] of Object.entries(span.attributes)) {
       const masked = maskValue(value);
-      if (masked !== value && JSON.stringify(masked) !== JSON.stringify(value)) span.setAttribute(key, masked);
+      if (masked !== undefined && JSON.stringify(masked) !== JSON.stringify(value)) span.setAttribute(key, masked);
     }
     for (const event of span.events) {
       const attributes = event.attributes as Record<string, AttributeValue | undefined> | undefined;
