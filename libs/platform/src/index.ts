@@ -8,3 +8,6 @@ export * from './lib/micro-batcher';
 export { MASKED, maskIdentifiers, maskLogArguments, maskUrl } from '@partner/tracing';
 export * from './lib/service.module';
 export * from './lib/partner-users';
+export * from './lib/operator-api/secret-keys';
+export * from './lib/operator-api/audit-log';
+export * from './lib/operator-api/operator-keys';

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, HTTPMethods, onSendAsyncHookHandler } from 'fastify';
-import { maskIdentifiers } from '@partner/tracing';
 import { errorBody } from '../http/error-body';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import { AuditEntry, AuditLogRepository } from './audit-log.repository';
@@ -19,8 +18,6 @@ const param = (params: unknown, name: string): string | null => {
   return typeof value === 'string' ? value.slice(0, 128) : null;
 };
 
-const maskNullable = (value: string | null): string | null => (value === null ? null : maskIdentifiers(value));
-
 /** The audit entry of an answered operator call. */
 export function auditEntryOf(request: FastifyRequest, reply: FastifyReply): AuditEntry {
   const operator = (request as OperatorRequest).operator;
@@ -32,8 +29,7 @@ export function auditEntryOf(request: FastifyRequest, reply: FastifyReply): Audi
     route: route && !CATCH_ALL.includes(route) ? route : 'unmatched',
     partnerId: param(request.params, 'partner_id'),
     keyId: param(request.params, 'key_id'),
-    // The route and the partner say what was done; the document itself is personal data, never kept in clear.
-    document: maskNullable(param(request.params, 'document')),
+    document: param(request.params, 'document'),
     statusCode: reply.statusCode,
     requestId: request.id,
   };

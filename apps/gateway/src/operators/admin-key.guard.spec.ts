@@ -1,6 +1,7 @@
 import { ExecutionContext } from '@nestjs/common';
 import { generateApiKey, hashApiKey } from '../auth/api-key';
 import { AdminKeyGuard, OperatorRequest } from './admin-key.guard';
+import { OperatorKeyCache } from './operator-key-cache';
 import { OperatorKeyRepository } from './operator-key.repository';
 
 const contextWith = (headers: Record<string, string>) => {
@@ -17,7 +18,8 @@ describe('AdminKeyGuard', () => {
       return hash === hashApiKey(operatorKey) ? { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash } : null;
     },
   } as unknown as OperatorKeyRepository;
-  const guard = new AdminKeyGuard(keys);
+  const cache = new OperatorKeyCache();
+  const guard = new AdminKeyGuard(keys, cache);
 
   it('puts the operator of an active key on the request (for the audit log and the rate limit), and remembers it briefly', async () => {
     const { request, context } = contextWith({ 'x-admin-key': operatorKey });
@@ -26,6 +28,17 @@ describe('AdminKeyGuard', () => {
     const before = lookups;
     await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
     expect(lookups).toBe(before);
+  });
+
+  it('looks a key up again once its revocation made the cache forget it (the broadcast)', async () => {
+    await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
+    const before = lookups;
+    cache.forget('another-key');
+    await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
+    expect(lookups).toBe(before);
+    cache.forget('o1');
+    await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
+    expect(lookups).toBe(before + 1);
   });
 
   it.each([

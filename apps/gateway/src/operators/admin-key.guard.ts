@@ -2,8 +2,9 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
 import { hashApiKey, sameDigest } from '../auth/api-key';
 import { ApiError } from '../http/api-error';
+import { OPERATOR_KEY_CACHE_MS } from '@partner/platform';
+import { OperatorKeyCache } from './operator-key-cache';
 import { Operator, OperatorKeyRepository } from './operator-key.repository';
-import { OPERATOR_KEY_CACHE_MS } from './operator-keys';
 
 export type OperatorRequest = FastifyRequest & { operator?: Operator };
 
@@ -13,13 +14,15 @@ const unauthorized = () => new ApiError(401, { code: 'unauthorized', message: 'm
  * Authenticates an operator from X-Admin-Key against gateway.operator_keys (hashes only, compared in
  * constant time), and puts the operator on the request for the rate limit and the audit log. Only
  * X-Admin-Key is read and only operator keys match, so a partner key never opens an operator route.
- * Verified keys are remembered for OPERATOR_KEY_CACHE_MS: a revoked operator key stops within that.
+ * Verified keys are remembered for OPERATOR_KEY_CACHE_MS (OperatorKeyCache): a revoked operator key stops
+ * within that, and at once where its revocation's broadcast arrives.
  */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
-  private readonly cache = new Map<string, { operator: Operator; until: number }>();
-
-  constructor(private readonly keys: OperatorKeyRepository) {}
+  constructor(
+    private readonly keys: OperatorKeyRepository,
+    private readonly cache: OperatorKeyCache,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<OperatorRequest>();
