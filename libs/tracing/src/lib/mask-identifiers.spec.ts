@@ -74,9 +74,23 @@ describe('maskLogArguments', () => {
     expect(error.message).toBe('duplicate key for 52998224725'); // the caller's error is not changed
   });
 
+  it('masks nested fields, arrays, and the own fields and cause of an error (PostgreSQL names a key in `detail`)', () => {
+    const unique = Object.assign(new Error('duplicate key value violates unique constraint "users_pkey"'), { code: '23505', detail: 'Key (document)=(52998224725) already exists.' });
+    const wrapped = new Error('insert failed', { cause: unique });
+    const [fields] = maskLogArguments([{ payload: { owners: [{ email: 'maria@acme.com.br', phone: '+5511987654321' }] }, err: unique, wrapped }]) as [Record<string, any>];
+    expect(fields.payload.owners).toEqual([{ email: MASKED, phone: MASKED }]);
+    expect(fields.err).toMatchObject({ code: '23505', detail: `Key (document)=(${MASKED}) already exists.` });
+    expect(fields.err.message).toBe(unique.message);
+    expect((fields.wrapped.cause as Record<string, unknown>).detail).toBe(`Key (document)=(${MASKED}) already exists.`);
+    expect(JSON.stringify(fields)).not.toMatch(/52998224725|maria@|5511987654321/);
+    expect(unique.detail).toContain('52998224725'); // the caller's error is not changed
+  });
+
   it('hands back the same objects when there is nothing to mask', () => {
-    const fields = { route: '/partner/v1/events', statusCode: 200 };
-    const [same] = maskLogArguments([fields, 'request completed']);
+    const fields = { route: '/partner/v1/events', statusCode: 200, nested: { ok: [1, 'two'] } };
+    const error = Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' });
+    const [same, sameError] = maskLogArguments([fields, error, 'request completed']);
     expect(same).toBe(fields);
+    expect(sameError).toBe(error);
   });
 });

@@ -45,30 +45,53 @@ export function maskUrl(url: string): string {
   return maskIdentifiers(decoded);
 }
 
+/** How deep a logged object is masked: deeper than anything this project logs, bounded against cycles. */
+const MAX_DEPTH = 6;
+
 /**
- * The arguments of a pino call with every string masked: the message, interpolation values, and the
- * string fields and error of a merge object (one level deep: that is what this project logs).
+ * The arguments of a pino call with every string masked: the message, interpolation values, and every
+ * string inside a merge object, its errors included (their message, stack and own fields, such as
+ * PostgreSQL's `detail`, which names the values of a violated key). The caller's objects are never
+ * changed: what needs masking is copied, what does not is handed back as it is.
  */
 export function maskLogArguments(args: unknown[]): unknown[] {
-  return args.map((arg) => {
-    if (typeof arg === 'string') return maskIdentifiers(arg);
-    if (arg instanceof Error) return maskedError(arg);
-    if (arg === null || typeof arg !== 'object' || Array.isArray(arg)) return arg;
-    let copy: Record<string, unknown> | undefined;
-    for (const [key, value] of Object.entries(arg)) {
-      const masked = typeof value === 'string' ? maskIdentifiers(value) : value instanceof Error ? maskedError(value) : value;
-      if (masked !== value) (copy ??= { ...(arg as Record<string, unknown>) })[key] = masked;
-    }
-    return copy ?? arg;
-  });
+  return args.map((arg) => maskValue(arg, 0));
 }
 
-function maskedError(error: Error): Error {
+function maskValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return maskIdentifiers(value);
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return value;
+  if (value instanceof Error) return maskedError(value, depth);
+  if (Array.isArray(value)) {
+    const masked = value.map((item) => maskValue(item, depth + 1));
+    return masked.some((item, i) => item !== value[i]) ? masked : value;
+  }
+  // Plain records only: class instances (a Buffer, a Date) are left to their serializers.
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    const masked = maskValue(field, depth + 1);
+    if (masked !== field) (copy ??= { ...(value as Record<string, unknown>) })[key] = masked;
+  }
+  return copy ?? value;
+}
+
+function maskedError(error: Error, depth: number): Error {
   const message = maskIdentifiers(error.message);
   const stack = error.stack === undefined ? undefined : maskIdentifiers(error.stack);
-  if (message === error.message && stack === error.stack) return error;
-  const copy = new Error(message);
+  const fields: Record<string, unknown> = {};
+  let changed = message !== error.message || stack !== error.stack;
+  for (const [key, field] of Object.entries(error)) {
+    fields[key] = maskValue(field, depth + 1);
+    changed ||= fields[key] !== field;
+  }
+  const cause = error.cause === undefined ? undefined : maskValue(error.cause, depth + 1);
+  changed ||= cause !== error.cause;
+  if (!changed) return error;
+  const copy = Object.assign(new Error(message), fields);
   copy.name = error.name;
   copy.stack = stack;
+  if (cause !== undefined) copy.cause = cause;
   return copy;
 }
