@@ -1,6 +1,7 @@
 import { ExecutionContext } from '@nestjs/common';
 import { generateApiKey, hashApiKey } from '../auth/api-key';
 import { AdminKeyGuard, OperatorRequest } from './admin-key.guard';
+import { GatewayConfig } from '../config/gateway.config';
 import { OperatorKeyCache } from './operator-key-cache';
 import { OperatorKeyRepository } from './operator-key.repository';
 
@@ -18,7 +19,7 @@ describe('AdminKeyGuard', () => {
       return hash === hashApiKey(operatorKey) ? { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash } : null;
     },
   } as unknown as OperatorKeyRepository;
-  const cache = new OperatorKeyCache();
+  const cache = new OperatorKeyCache(new GatewayConfig());
   const guard = new AdminKeyGuard(keys, cache);
 
   it('puts the operator of an active key on the request (for the audit log and the rate limit), and remembers it briefly', async () => {

@@ -2,7 +2,6 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
 import { hashApiKey, sameDigest } from '../auth/api-key';
 import { ApiError } from '../http/api-error';
-import { OPERATOR_KEY_CACHE_MS } from '@partner/platform';
 import { OperatorKeyCache } from './operator-key-cache';
 import { Operator, OperatorKeyRepository } from './operator-key.repository';
 
@@ -39,7 +38,7 @@ export class AdminKeyGuard implements CanActivate {
     const operator: Operator = { id: found.id, name: found.name, prefix: found.prefix };
     // Few operators exist: the bound only guards against a flood of distinct valid keys, which cannot happen.
     if (this.cache.size > 1_000) this.cache.clear();
-    this.cache.set(hash, { operator, until: Date.now() + OPERATOR_KEY_CACHE_MS });
+    this.cache.set(hash, { operator, until: Date.now() + this.cache.ttlMs });
     request.operator = operator;
     return true;
   }

@@ -77,8 +77,8 @@ describe('maskLogArguments', () => {
   it('masks nested fields, arrays, and the own fields and cause of an error (PostgreSQL names a key in `detail`)', () => {
     const unique = Object.assign(new Error('duplicate key value violates unique constraint "users_pkey"'), { code: '23505', detail: 'Key (document)=(52998224725) already exists.' });
     const wrapped = new Error('insert failed', { cause: unique });
-    const [fields] = maskLogArguments([{ payload: { owners: [{ email: 'maria@acme.com.br', phone: '+5511987654321' }] }, err: unique, wrapped }]) as [Record<string, any>];
-    expect(fields.payload.owners).toEqual([{ email: MASKED, phone: MASKED }]);
+    const [fields] = maskLogArguments([{ payload: { owners: [{ email: 'maria@acme.com.br', phone: '+5511987654321' }] }, err: unique, wrapped }]) as [Record<string, Record<string, unknown> & { owners?: unknown; cause?: unknown }>];
+    expect((fields.payload as Record<string, unknown>).owners).toEqual([{ email: MASKED, phone: MASKED }]);
     expect(fields.err).toMatchObject({ code: '23505', detail: `Key (document)=(${MASKED}) already exists.` });
     expect(fields.err.message).toBe(unique.message);
     expect((fields.wrapped.cause as Record<string, unknown>).detail).toBe(`Key (document)=(${MASKED}) already exists.`);

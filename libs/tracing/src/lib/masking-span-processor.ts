@@ -18,7 +18,9 @@ const maskValue = (value: AttributeValue | undefined): AttributeValue | undefine
  * while the span can still be written, before every processor's `onEnd` (the exporting ones included).
  */
 export class MaskingSpanProcessor implements tracing.SpanProcessor {
-  onStart(): void {}
+  onStart(): void {
+    // Nothing to do at the start: the instrumentations write most attributes as the span ends.
+  }
 
   onEnding(span: Span): void {
     const name = maskIdentifiers(span.name);
@@ -28,14 +30,15 @@ export class MaskingSpanProcessor implements tracing.SpanProcessor {
       if (masked !== undefined && JSON.stringify(masked) !== JSON.stringify(value)) span.setAttribute(key, masked);
     }
     for (const event of span.events) {
-      const attributes = event.attributes as Record<string, AttributeValue | undefined> | undefined;
-      if (!attributes) continue;
-      for (const [key, value] of Object.entries(attributes)) attributes[key] = maskValue(value);
+      if (!event.attributes) continue;
+      for (const [key, value] of Object.entries(event.attributes)) event.attributes[key] = maskValue(value);
     }
     if (span.status.message) span.setStatus({ ...span.status, message: maskIdentifiers(span.status.message) });
   }
 
-  onEnd(): void {}
+  onEnd(): void {
+    // Masked in onEnding already, before any exporter's onEnd.
+  }
 
   forceFlush(): Promise<void> {
     return Promise.resolve();

@@ -63,8 +63,8 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   // Documents, phones and e-mails masked in every span before it is exported (MaskingSpanProcessor). The
   // SDK builds its exporters from the OTEL_* variables only when given no processors, so they are built
   // here with its own function (not in its index; pinned with the SDK's version in package-lock.json).
-  const { getSpanProcessorsFromEnv } = require('@opentelemetry/sdk-node/build/src/utils') as { getSpanProcessorsFromEnv(): SpanProcessor[] };
-  const exporting = spanProcessors ?? getSpanProcessorsFromEnv();
+  const fromEnv = require('@opentelemetry/sdk-node/build/src/utils') as { getSpanProcessorsFromEnv(this: void): SpanProcessor[] };
+  const exporting = spanProcessors ?? fromEnv.getSpanProcessorsFromEnv();
   sdk = new NodeSDK({ serviceName, spanProcessors: exporting.length > 0 ? [new MaskingSpanProcessor(), ...exporting] : [], instrumentations: enabled });
   sdk.start();
   return true;
