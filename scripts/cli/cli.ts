@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { createPartnerApiClient, Schemas } from '@partner/api-client';
-import { createOperatorKey, listOperatorKeys, revokeOperatorKey } from '../../apps/gateway/src/operators/operator-keys';
+import { listOperatorKeys, OperatorKeyCommands } from '@partner/platform';
 
 const HELP = `usage: npm run cli -- <command> [options]
 
@@ -25,9 +25,9 @@ operator API (X-Admin-Key):
                                                      the audit log, newest first
 
 operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g. the first key of a deployment):
-  operator-key create --name WHO                     create an operator key (printed once; only its SHA-256 is stored)
+  operator-key create --name WHO                     create an operator key (printed once; only its SHA-256 is stored); audited
   operator-key list                                  every operator key (prefix, created, revoked)
-  operator-key revoke --key KEY_ID                   revoke one (gateways refuse it within 5 s)
+  operator-key revoke --key KEY_ID                   revoke one (audited; every running gateway hears it and refuses the key within about a second)
 
 sandbox (SANDBOX=true only):
   partner create [--name NAME]                       create a sandbox partner (admin key); prints its API key
@@ -122,12 +122,18 @@ async function main(argv: string[]): Promise<number> {
 
 type Options = Record<string, string | boolean | undefined>;
 
-/** `operator-key ...`: the gateway's own functions on a pg pool, so the first key needs no running gateway. */
+/**
+ * `operator-key ...`: the gateway's own functions (libs/platform) on a pg pool, so the first key needs no
+ * running gateway. Create and revoke are audited in gateway.audit_log, and a revocation is broadcast through
+ * the gateway's outbox (OperatorKeyCommands), like the operator API's key operations.
+ */
 async function operatorKeyCommand(sub: string | undefined, o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner', max: 1 });
+  // search_path: the outbox row goes to the gateway's outbox_messages.
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner', max: 1, options: '-c search_path=gateway' });
+  const commands = new OperatorKeyCommands(pool);
   try {
     if (sub === 'create') {
-      const created = await createOperatorKey(pool, need(o.name as string | undefined, '--name'));
+      const created = await commands.create(need(o.name as string | undefined, '--name'));
       console.log(JSON.stringify({ ...created, note: 'X-Admin-Key: the key is shown this once' }));
       return 0;
     }
@@ -136,7 +142,7 @@ async function operatorKeyCommand(sub: string | undefined, o: Options, need: (va
       return 0;
     }
     if (sub === 'revoke') {
-      const revoked = await revokeOperatorKey(pool, need(o.key as string | undefined, '--key'));
+      const revoked = await commands.revoke(need(o.key as string | undefined, '--key'));
       console.log(revoked ? JSON.stringify(revoked) : 'no operator key with this id');
       return revoked ? 0 : 1;
     }

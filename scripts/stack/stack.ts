@@ -90,10 +90,18 @@ export function migrate(databaseUrl: string, roles?: DbRoles): void {
   });
 }
 
+/**
+ * The secret every app of the stacks this process starts signs and checks internal requests with
+ * (docs/adr/0017-internal-trust.md): INTERNAL_SECRET when set, else one made for this process, so that a
+ * restarted app gets the same one as the others.
+ */
+const INTERNAL_SECRET = process.env.INTERNAL_SECRET || randomBytes(32).toString('hex');
+
 export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
+    INTERNAL_SECRET,
     KAFKA_BROKERS: `127.0.0.1:${o.kafkaPort}`,
     DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),

@@ -163,6 +163,9 @@ async function main(): Promise<number> {
         AUTH_FAILURE_BURST: '100000',
         // The shared store, so that every e2e request (and the chaos run's database outage) goes through it.
         RATE_LIMIT_STORE: 'postgres',
+        // Operator keys trusted from memory for 2 minutes: a revoked one refused sooner was dropped by its
+        // revocation's broadcast (apps/e2e/src/internal-trust.spec.ts), whatever the machine's load.
+        OPERATOR_KEY_CACHE_MS: '120000',
         // Tracing on, as deployed with a collector, but only for requests that come with a sampled
         // traceparent (the tracing suite's): the rest of the run records and exports nothing.
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,

@@ -57,6 +57,7 @@ export class AppModule {
                   timeoutMs: config.REQUEST_TIMEOUT_MS,
                   directQueryUrls: { events: config.EVENTS_QUERY_URL || undefined, inflows: config.INFLOWS_QUERY_URL || undefined },
                   directReplies: config.DIRECT_REPLIES ? { host: config.HOST, port: config.DIRECT_REPLY_PORT, advertisedHost: directReplyHostOf(config) } : undefined,
+                  internalSecret: config.INTERNAL_SECRET,
                 },
                 idempotentProducer: false,
               }),

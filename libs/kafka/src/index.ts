@@ -11,6 +11,7 @@ export * from './lib/periodic-job';
 export * from './lib/unit-of-work';
 export * from './lib/idempotency';
 export * from './lib/direct-queries';
+export * from './lib/internal-trust';
 export * from './lib/service-unavailable.error';
 export * from './lib/request-context';
 export * from './lib/broadcast-subscription';

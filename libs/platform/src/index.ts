@@ -4,6 +4,10 @@ export * from './lib/bootstrap-service';
 export * from './lib/prisma-adapter';
 export * from './lib/metrics.module';
 export * from './lib/micro-batcher';
-export * from './lib/mask-identifiers';
+// The one masking helper lives with tracing (its span processor uses it before the apps load); logs use it too.
+export { MASKED, maskIdentifiers, maskLogArguments, maskUrl } from '@partner/tracing';
 export * from './lib/service.module';
 export * from './lib/partner-users';
+export * from './lib/operator-api/secret-keys';
+export * from './lib/operator-api/audit-log';
+export * from './lib/operator-api/operator-keys';

@@ -1,1 +1,3 @@
 export * from './lib/tracing';
+export * from './lib/mask-identifiers';
+export * from './lib/masking-span-processor';

@@ -3,22 +3,24 @@ import { Topics } from '@partner/contracts';
 import { BroadcastSubscription, kafkaConnection } from '@partner/kafka';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { GatewayConfig } from '../config/gateway.config';
+import { OperatorKeyCache } from '../operators/operator-key-cache';
 
 /**
  * Every gateway instance hears every API key revocation (a consumer group of its own, from the topic's
  * end: after a restart the database is the truth, and the key cache starts empty) and forgets the key at
  * once, so a revoked key answers 401 on every instance within about a second, not after API_KEY_CACHE_MS.
+ * Operator keys revoked with the CLI come on the same topic (`key_type: operator`) and leave OperatorKeyCache.
  */
 @Injectable()
 export class ApiKeyRevocationsListener implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly subscription: BroadcastSubscription<typeof Topics.GatewayApiKeyRevoked>;
 
-  constructor(config: GatewayConfig, keyCache: ApiKeyCache) {
+  constructor(config: GatewayConfig, keyCache: ApiKeyCache, operatorKeys: OperatorKeyCache) {
     this.subscription = new BroadcastSubscription({
       connection: kafkaConnection(config, `gateway-revocations-${process.pid}`),
       topic: Topics.GatewayApiKeyRevoked,
       group: 'gateway.api-key-revocations',
-      handle: (event) => keyCache.forget(event.key_id),
+      handle: (event) => (event.key_type === 'operator' ? operatorKeys.forget(event.key_id) : keyCache.forget(event.key_id)),
     });
   }
 

@@ -1,18 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { appendAuditEntry, AuditEntry } from '@partner/platform';
 import { PrismaService } from '../prisma/prisma.service';
 
-/** One /admin/v1 call as recorded: who, what, the target, the outcome, and the request's id. */
-export interface AuditEntry {
-  operatorKeyId: string | null;
-  operatorKeyPrefix: string | null;
-  method: string;
-  route: string;
-  partnerId: string | null;
-  keyId: string | null;
-  document: string | null;
-  statusCode: number;
-  requestId: string;
-}
+/** One /admin/v1 call as recorded (the CLI's operator-key commands write the same, libs/platform). */
+export type { AuditEntry };
 
 export interface AuditRow {
   /** bigint: pg returns it as text. */
@@ -29,12 +20,6 @@ export interface AuditRow {
   request_id: string;
 }
 
-const APPEND = {
-  name: 'audit_append',
-  text: `INSERT INTO audit_log (operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-};
-
 /** Newest first, before an id, optionally of one partner: an index range either way (the primary key, or (partner_id, id)). */
 const PAGE = {
   name: 'audit_page',
@@ -49,11 +34,9 @@ const PAGE = {
 export class AuditLogRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async append(e: AuditEntry): Promise<void> {
-    await this.prisma.pool.query({
-      ...APPEND,
-      values: [e.operatorKeyId, e.operatorKeyPrefix, e.method, e.route, e.partnerId, e.keyId, e.document, e.statusCode, e.requestId],
-    });
+  /** The document, if any, is masked on the way (appendAuditEntry): the audit log keeps none in clear. */
+  append(e: AuditEntry): Promise<void> {
+    return appendAuditEntry(this.prisma.pool, e);
   }
 
   async page({ limit, before, partnerId }: { limit: number; before?: number; partnerId?: string }): Promise<AuditRow[]> {

@@ -1,10 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { generateSecret } from '@partner/platform';
+
+// The secret functions partner keys share with operator keys (the CLI creates those) live in libs/platform.
+export { generateSecret, hashApiKey, PREFIX_LENGTH, sameDigest } from '@partner/platform';
 
 /** Which environment a partner key belongs to, readable from the key itself: `pk_live_` or `pk_sandbox_`. */
 export type ApiKeyKind = 'live' | 'sandbox';
-
-/** The key shown of a stored key: its first 16 characters (kind and a few random ones), never enough to use it. */
-export const PREFIX_LENGTH = 16;
 
 /**
  * API keys are 256-bit random secrets; we keep only their SHA-256. A fast hash is right for
@@ -13,19 +13,4 @@ export const PREFIX_LENGTH = 16;
  */
 export function generateApiKey(kind: ApiKeyKind = 'sandbox'): { key: string; prefix: string; hash: string } {
   return generateSecret(`pk_${kind}_`);
-}
-
-/** A 256-bit random secret after `label`, its shown prefix and its SHA-256 (partner and operator keys alike). */
-export function generateSecret(label: string): { key: string; prefix: string; hash: string } {
-  const key = `${label}${randomBytes(32).toString('base64url')}`;
-  return { key, prefix: key.slice(0, PREFIX_LENGTH), hash: hashApiKey(key) };
-}
-
-export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
-
-/** Compares two hex digests in constant time. */
-export function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { IsIn, IsString, IsUrl, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { CommonConfig, Flag, IntInRange } from '@partner/config';
 import { GATEWAY } from '@partner/contracts';
+import { OPERATOR_KEY_CACHE_MS } from '@partner/platform';
 
 /** Sandbox: a key is required, 16+ characters. Production: none (CLI-made keys) or 32+ characters. */
 const adminKeyProblem = (key: unknown, sandbox: boolean): string | undefined => {
@@ -83,6 +84,14 @@ export class GatewayConfig extends CommonConfig {
   /** Lookups of unknown keys an address may cause at once before AUTH_FAILURES_PER_SECOND applies. */
   @IntInRange(1, 1_000_000)
   AUTH_FAILURE_BURST: number = 20;
+
+  /**
+   * How long a verified operator key is trusted from memory; a revocation broadcast drops it at once
+   * (ADR 0017), so this bounds only a revocation whose broadcast is lost. `npm test` raises it, so that
+   * only the broadcast can explain a revoked key refused in time.
+   */
+  @IntInRange(0, 600_000)
+  OPERATOR_KEY_CACHE_MS: number = OPERATOR_KEY_CACHE_MS;
 
   /** Sustained requests per second each partner may make; a partner's own limit wins. */
   @IntInRange(1, 1_000_000)

@@ -3,6 +3,7 @@ import { generateApiKey, hashApiKey } from '../auth/api-key';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
 import { GatewayConfig } from '../config/gateway.config';
 import { AdminKeyGuard, OperatorRequest } from './admin-key.guard';
+import { OperatorKeyCache } from './operator-key-cache';
 import { OperatorKeyRepository } from './operator-key.repository';
 
 const contextWith = (headers: Record<string, string>) => {
@@ -20,7 +21,8 @@ describe('AdminKeyGuard', () => {
       return hash === hashApiKey(operatorKey) ? { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash } : null;
     },
   } as unknown as OperatorKeyRepository;
-  const guard = new AdminKeyGuard(keys, new FailedAuthThrottle(Object.assign(new GatewayConfig(), { AUTH_FAILURE_BURST: 1_000 })));
+  const cache = new OperatorKeyCache(new GatewayConfig());
+  const guard = new AdminKeyGuard(keys, cache, new FailedAuthThrottle(Object.assign(new GatewayConfig(), { AUTH_FAILURE_BURST: 1_000 })));
 
   it('puts the operator of an active key on the request (for the audit log and the rate limit), and remembers it briefly', async () => {
     const { request, context } = contextWith({ 'x-admin-key': operatorKey });
@@ -29,6 +31,17 @@ describe('AdminKeyGuard', () => {
     const before = lookups;
     await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
     expect(lookups).toBe(before);
+  });
+
+  it('looks a key up again once its revocation made the cache forget it (the broadcast)', async () => {
+    await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
+    const before = lookups;
+    cache.forget('another-key');
+    await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
+    expect(lookups).toBe(before);
+    cache.forget('o1');
+    await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
+    expect(lookups).toBe(before + 1);
   });
 
   it.each([

@@ -3,8 +3,8 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, sameDigest } from '../auth/api-key';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
 import { ApiError } from '../http/api-error';
+import { OperatorKeyCache } from './operator-key-cache';
 import { Operator, OperatorKeyRepository } from './operator-key.repository';
-import { OPERATOR_KEY_CACHE_MS } from './operator-keys';
 
 export type OperatorRequest = FastifyRequest & { operator?: Operator };
 
@@ -14,14 +14,14 @@ const unauthorized = () => new ApiError(401, { code: 'unauthorized', message: 'm
  * Authenticates an operator from X-Admin-Key against gateway.operator_keys (hashes only, compared in
  * constant time), and puts the operator on the request for the rate limit and the audit log. Only
  * X-Admin-Key is read and only operator keys match, so a partner key never opens an operator route.
- * Verified keys are remembered for OPERATOR_KEY_CACHE_MS: a revoked operator key stops within that.
+ * Verified keys are remembered for OPERATOR_KEY_CACHE_MS (OperatorKeyCache): a revoked operator key stops
+ * within that, and at once where its revocation's broadcast arrives.
  */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
-  private readonly cache = new Map<string, { operator: Operator; until: number }>();
-
   constructor(
     private readonly keys: OperatorKeyRepository,
+    private readonly cache: OperatorKeyCache,
     private readonly throttle: FailedAuthThrottle,
   ) {}
 
@@ -47,7 +47,7 @@ export class AdminKeyGuard implements CanActivate {
     const operator: Operator = { id: found.id, name: found.name, prefix: found.prefix };
     // Few operators exist: the bound only guards against a flood of distinct valid keys, which cannot happen.
     if (this.cache.size > 1_000) this.cache.clear();
-    this.cache.set(hash, { operator, until: Date.now() + OPERATOR_KEY_CACHE_MS });
+    this.cache.set(hash, { operator, until: Date.now() + this.cache.ttlMs });
     request.operator = operator;
     return true;
   }

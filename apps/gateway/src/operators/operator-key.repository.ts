@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
-import { addEnvironmentOperatorKey, countActiveOperatorKeys } from './operator-keys';
+import { addEnvironmentOperatorKey, countActiveOperatorKeys } from '@partner/platform';
 
 /** An authenticated operator, as the guard puts it on the request (the audit log and the rate limit read it). */
 export interface Operator {
@@ -15,7 +15,7 @@ const BY_HASH = {
   text: 'SELECT id, name, prefix, hash FROM operator_keys WHERE hash = $1 AND revoked_at IS NULL LIMIT 1',
 };
 
-/** Operator keys on the pg driver (the statements the CLI shares are in operator-keys.ts). */
+/** Operator keys on the pg driver (the statements the CLI shares are in libs/platform, operator-api/operator-keys.ts). */
 @Injectable()
 export class OperatorKeyRepository {
   constructor(private readonly prisma: PrismaService) {}

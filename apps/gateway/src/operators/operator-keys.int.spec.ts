@@ -1,8 +1,7 @@
 import { requireEnv } from '@partner/testing';
 import { Pool } from 'pg';
-import { hashApiKey } from '../auth/api-key';
+import { addEnvironmentOperatorKey, countActiveOperatorKeys, createOperatorKey, hashApiKey, listOperatorKeys, revokeOperatorKey } from '@partner/platform';
 import { GatewayUnderTest } from '../gateway-app.spec-support';
-import { addEnvironmentOperatorKey, countActiveOperatorKeys, createOperatorKey, listOperatorKeys, revokeOperatorKey } from './operator-keys';
 
 // Integration against the real gateway schema, through a pool with no search_path: what a CLI has.
 const pool = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 2 });

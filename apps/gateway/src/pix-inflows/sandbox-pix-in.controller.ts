@@ -21,10 +21,11 @@ export class SandboxPixInController {
   @ApiOperation({
     operationId: 'simulatePixIn',
     summary: 'Sandbox: send a Pix to one of your users',
-    description: 'Only when SANDBOX=true. The inflow shows in the listing and the feed shortly after. No idempotency key: each call sends a payment.',
+    description:
+      'Only when SANDBOX=true. The inflow shows in the listing and the feed shortly after. With an idempotency_key, a retry of the same request answers the first payment again and sends no other; without one, each call sends a payment.',
   })
   @ApiAnswer(202, SimulatePixInResult, { description: 'Sent by the simulated Pix network' })
-  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'user_not_found', 'pix_key_not_registered'])
+  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'])
   simulate(@CurrentPartner() partner: Partner, @Body(new ContractPipe(SandboxPixInRequest)) body: SandboxPixInRequest): Promise<SimulatePixInResult> {
     return this.bus.call(Topics.InflowsSimulatePixIn, { ...body, partner_id: partner.id });
   }

@@ -20,7 +20,7 @@ const replica = new PixKeyReplicaRepository(prisma);
 const applyKeyEvent = new ApplyPixKeyEventUseCase(replica);
 let wakes = 0;
 const relay = { wake: () => void wakes++ };
-const simulate = new SimulatePixInUseCase(new UnitOfWork(prisma.pool, relay), new SpiPaymentRepository());
+const simulate = new SimulatePixInUseCase(new UnitOfWork(prisma.pool, relay), new SpiPaymentRepository(prisma));
 
 afterAll(() => prisma.$disconnect());
 
@@ -107,6 +107,41 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
     expect(await announced(partnerId)).toEqual([]);
     expect(await announced(stranger)).toEqual([]);
     expect(await prisma.spiPayment.count({ where: { partnerId: { in: [partnerId, stranger] } } })).toBe(0);
+  });
+
+  describe('with an idempotency key', () => {
+    it('a retry of the same request answers the same payment and sends nothing more; another request with the key is refused', async () => {
+      const { partnerId, document } = await newUser();
+      const idempotency_key = newUuid();
+      const first = await simulate.execute(command(partnerId, document, { idempotency_key }));
+      const again = await simulate.execute(command(partnerId, document, { idempotency_key }));
+      expect(first.ok).toBe(true);
+      expect(again).toEqual(first);
+      expect(await simulate.execute(command(partnerId, document, { idempotency_key, amount_cents: 1 }))).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused', field: 'idempotency_key' } });
+      expect(await announced(partnerId)).toHaveLength(1);
+      expect(await prisma.spiPayment.count({ where: { partnerId } })).toBe(1);
+      // Scoped to the partner: another partner's request with the same key is its own.
+      const other = await newUser();
+      const theirs = await simulate.execute(command(other.partnerId, other.document, { idempotency_key }));
+      expect(theirs.ok && first.ok && theirs.data.end_to_end_id !== first.data.end_to_end_id).toBe(true);
+    });
+
+    it('concurrent duplicates send one payment, and every one of them answers it', async () => {
+      const { partnerId, document } = await newUser();
+      const idempotency_key = newUuid();
+      const replies = await Promise.all(Array.from({ length: 8 }, () => simulate.execute(command(partnerId, document, { idempotency_key }))));
+      const ids = new Set(replies.map((r) => (r.ok ? r.data.end_to_end_id : r.error.code)));
+      expect(ids.size).toBe(1);
+      expect([...ids][0]).toMatch(END_TO_END_ID_PATTERN);
+      expect(await announced(partnerId)).toHaveLength(1);
+    });
+
+    it('a refused request binds nothing: the key sends the corrected request', async () => {
+      const { partnerId, document } = await newUser();
+      const idempotency_key = newUuid();
+      expect(await simulate.execute(command(partnerId, document, { idempotency_key, method: 'dict' }))).toMatchObject({ ok: false, error: { code: 'pix_key_not_registered' } });
+      expect((await simulate.execute(command(partnerId, document, { idempotency_key }))).ok).toBe(true);
+    });
   });
 
   it('wakes the outbox relay for a payment it announced, never for a refused one', async () => {

@@ -2,37 +2,65 @@ import { Injectable } from '@nestjs/common';
 import { PartnerId, PixReceivedEvent } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
 import { senderValues } from '../pix-inflows/pix-in-sender';
+import { PrismaService } from '../prisma/prisma.service';
 
 /**
  * One statement decides and logs: whether the network can reach the user (they exist under this
- * partner and, for a Pix by key, have a registered key in our replica), and if so the payment's log
- * row, inserted in the same statement so the check and the write see the same state. When the user
- * cannot be reached nothing is written.
+ * partner and, for a Pix by key, have a registered key in our replica), whether the request's idempotency
+ * key already sent a payment, and if neither stops it the payment's log row, inserted in the same
+ * statement so the checks and the write see the same state. When the user cannot be reached, or the key
+ * was taken, nothing is written (a key taken by a transaction this one could not see yet: ON CONFLICT).
  */
 const SEND = statement(
   'inflows_spi_payment_send',
-  `WITH reach AS (
+  `WITH existing AS (
+     SELECT end_to_end_id, fingerprint FROM spi_payments WHERE partner_id = $1::uuid AND idempotency_key = $15::uuid),
+   reach AS (
      SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1::uuid AND document = $2::bpchar) AS user_known,
             ($4::text <> 'dict' OR EXISTS (SELECT 1 FROM pix_key_replica
                                            WHERE partner_id = $1::uuid AND document = $2::bpchar AND state = 'registered')) AS key_ok),
    logged AS (
      INSERT INTO spi_payments (partner_id, document, end_to_end_id, method, amount_cents, description, sender_name, sender_tax_id,
-                               sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, outcome, sent_at)
+                               sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, outcome, sent_at,
+                               idempotency_key, fingerprint)
      SELECT $1::uuid, $2::bpchar, $3::bpchar, $4::text, $5::bigint, $6::text, $7::text, $8::text,
-            $9::text, $10::text, $11::bpchar, $12::text, $13::text, $14::timestamptz
-     FROM reach WHERE user_known AND key_ok
+            $9::text, $10::text, $11::bpchar, $12::text, $13::text, $14::timestamptz, $15::uuid, $16::text
+     FROM reach WHERE user_known AND key_ok AND NOT EXISTS (SELECT 1 FROM existing)
+     ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING 1)
-   SELECT user_known, key_ok FROM reach`,
+   SELECT user_known, key_ok, (SELECT count(*)::int FROM logged) AS logged,
+          (SELECT end_to_end_id FROM existing) AS taken_end_to_end_id, (SELECT fingerprint FROM existing) AS taken_fingerprint
+   FROM reach`,
 );
 
-export type SendOutcome = 'sent' | 'user_not_found' | 'pix_key_not_registered';
+const BY_KEY = statement(
+  'inflows_spi_payment_by_key',
+  'SELECT end_to_end_id, fingerprint FROM spi_payments WHERE partner_id = $1::uuid AND idempotency_key = $2::uuid',
+);
+
+/** The payment an idempotency key sent, and the fingerprint of the request that sent it. */
+export interface KeyedPayment {
+  end_to_end_id: string;
+  fingerprint: string;
+}
+
+/** What sending did: sent now, refused, or found the key taken (its payment; null when committed after this statement's snapshot). */
+export type SendOutcome = 'sent' | 'user_not_found' | 'pix_key_not_registered' | { taken: KeyedPayment | null };
+
+/** The request's idempotency key and fingerprint, when it sent one. */
+export interface PaymentKey {
+  idempotencyKey: string;
+  fingerprint: string;
+}
 
 /** The simulated network's log of the payments it sent. Scoped by partner. */
 @Injectable()
 export class SpiPaymentRepository {
-  /** Logs the payment if the network can reach its user (see SEND); tells what happened. */
-  async send(tx: Transaction, partnerId: PartnerId, payment: Omit<PixReceivedEvent, 'partner_id'>): Promise<SendOutcome> {
-    const [reach] = await tx.rows<{ user_known: boolean; key_ok: boolean }>(SEND, [
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Logs the payment if the network can reach its user and its key is free (see SEND); tells what happened. */
+  async send(tx: Transaction, partnerId: PartnerId, payment: Omit<PixReceivedEvent, 'partner_id'>, key?: PaymentKey): Promise<SendOutcome> {
+    const [reach] = await tx.rows<{ user_known: boolean; key_ok: boolean; logged: number; taken_end_to_end_id: string | null; taken_fingerprint: string | null }>(SEND, [
       partnerId,
       payment.document,
       payment.end_to_end_id,
@@ -42,9 +70,18 @@ export class SpiPaymentRepository {
       ...senderValues(payment),
       payment.outcome,
       payment.sent_at,
+      key?.idempotencyKey ?? null,
+      key?.fingerprint ?? null,
     ]);
+    if (reach.taken_end_to_end_id !== null) return { taken: { end_to_end_id: reach.taken_end_to_end_id, fingerprint: reach.taken_fingerprint ?? '' } };
     if (!reach.user_known) return 'user_not_found';
     if (!reach.key_ok) return 'pix_key_not_registered';
-    return 'sent';
+    return reach.logged > 0 ? 'sent' : { taken: null };
+  }
+
+  /** The committed payment of a key, read afresh (after a concurrent request with the same key won). */
+  async findByKey(partnerId: PartnerId, idempotencyKey: string): Promise<KeyedPayment | null> {
+    const { rows } = await this.prisma.pool.query<KeyedPayment>({ ...BY_KEY, values: [partnerId, idempotencyKey] });
+    return rows[0] ?? null;
   }
 }

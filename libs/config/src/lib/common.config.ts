@@ -1,5 +1,30 @@
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { isIP } from 'node:net';
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, Validate, ValidateIf, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { CommaSeparated, Flag, IntInRange, PollIntervalMs } from './config.decorators';
+
+/** NODE_ENVs where INTERNAL_SECRET may be left empty (internal ports then trust their callers); unset counts as development, as in Node. */
+const TRUSTING_ENVIRONMENTS = ['', 'development', 'test'];
+
+/** Why `entry` is not an IP address, a CIDR block or a host name (REPLY_TARGETS), or undefined when it is one. */
+export function hostOrBlockProblem(entry: string): string | undefined {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  const what = `${entry} is not an IP address, a CIDR block or a host name`;
+  if (extra !== undefined) return what;
+  if (family === 0) return bits === undefined && /^[A-Za-z0-9][A-Za-z0-9-]{0,62}(\.[A-Za-z0-9][A-Za-z0-9-]{0,62})*$/.test(address) ? undefined : what;
+  const max = family === 4 ? 32 : 128;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max) ? undefined : `${entry}: a prefix length is 0-${max}`;
+}
+
+@ValidatorConstraint({ name: 'hostsOrBlocks' })
+class HostsOrBlocks implements ValidatorConstraintInterface {
+  validate(entries: unknown): boolean {
+    return Array.isArray(entries) && entries.length > 0 && entries.every((e) => typeof e === 'string' && hostOrBlockProblem(e) === undefined);
+  }
+  defaultMessage(): string {
+    return 'REPLY_TARGETS must be a comma-separated list of IP addresses, CIDR blocks (10.0.0.0/8) and host names';
+  }
+}
 
 /** Settings every process shares: where Kafka and PostgreSQL are, and how to log. */
 export class CommonConfig {
@@ -72,6 +97,20 @@ export class CommonConfig {
   /** How often an outbox relay looks for unpublished events when nothing woke it (the services', and the gateway's). */
   @PollIntervalMs()
   OUTBOX_POLL_MS: number = 1_000;
+
+  /** `production` in the images (Dockerfile); `development` under `npm start`; Jest sets `test`. */
+  @IsString()
+  NODE_ENV: string = '';
+
+  /**
+   * The secret the gateway signs its requests to services' internal ports with (HMAC-SHA256; docs/adr/0017-internal-trust.md),
+   * the same in every app of a deployment. Required (32+ characters) unless NODE_ENV is development, test or unset;
+   * `npm start`, the tests, chaos and the bench generate one per stack. Empty: internal ports trust their callers.
+   */
+  @ValidateIf((c: CommonConfig) => c.INTERNAL_SECRET !== '' || !TRUSTING_ENVIRONMENTS.includes(c.NODE_ENV))
+  @IsString()
+  @MinLength(32, { message: 'INTERNAL_SECRET is required outside development and test: 32 or more characters, the same in every app (e.g. openssl rand -hex 32)' })
+  INTERNAL_SECRET: string = '';
 }
 
 /** Settings of the Kafka-driven services (everything but the gateway). */
@@ -94,4 +133,13 @@ export class ServiceConfig extends CommonConfig {
    */
   @IsInt() @Min(0) @Max(1000)
   KAFKA_EVENT_FETCH_WAIT_MS: number = 0;
+
+  /**
+   * Where the service may send a direct reply (docs/architecture.md: "Direct replies"): IP addresses, CIDR blocks
+   * and host names (matched as written, never resolved). A request naming a `reply_url` elsewhere is answered
+   * on its reply topic instead. Loopback by default, where `npm start` runs the gateway.
+   */
+  @CommaSeparated((entry) => entry.toLowerCase())
+  @Validate(HostsOrBlocks)
+  REPLY_TARGETS: string[] = ['127.0.0.0/8', '::1/128', 'localhost'];
 }

@@ -81,7 +81,7 @@ export const requestContracts = {
   [Topics.CustomersPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
   [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
-  [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult, 'user_not_found' | 'pix_key_not_registered'>(SimulatePixInCommand, byUser),
+  [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult, 'user_not_found' | 'pix_key_not_registered' | 'idempotency_key_reused'>(SimulatePixInCommand, byUser),
   [Topics.InflowsPing]: request<PingQuery, PingResult>(PingQuery),
 } as const;
 

@@ -5,6 +5,7 @@ import { AckEventsCommand, ListEventsQuery, ListEventsResult, RequestReply, Topi
 import { DIRECT_QUERY_PATH, DirectQueryClient, serveDirectQueries } from './direct-queries';
 import { HandleRequest } from './handler.decorators';
 import { KafkaServer } from './kafka-server';
+import { INTERNAL_SIGNATURE_HEADERS, signInternalRequest } from './internal-trust';
 import { CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
 import { ServiceUnavailableError } from './service-unavailable.error';
 
@@ -31,12 +32,12 @@ class FeedHandlers {
   }
 }
 
-async function service(handlers: FeedHandlers, port = 0): Promise<{ http: FastifyInstance; url: string }> {
+async function service(handlers: FeedHandlers, port = 0, secret = ''): Promise<{ http: FastifyInstance; url: string }> {
   const server = new KafkaServer({ connection: { brokers: ['127.0.0.1:1'], clientId: 'direct-spec' }, groupId: 'direct-spec', maxInFlight: 4 });
   server.addHandler(Topics.EventsList, handlers.list.bind(handlers) as never, false);
   server.addHandler(Topics.EventsAck, handlers.ack.bind(handlers) as never, false);
   const http = fastify();
-  serveDirectQueries(http, server);
+  serveDirectQueries(http, server, secret);
   await http.listen({ port, host: '127.0.0.1' });
   return { http, url: `http://127.0.0.1:${(http.server.address() as AddressInfo).port}` };
 }
@@ -112,6 +113,56 @@ describe('direct queries', () => {
     const started = Date.now();
     await expect(nobody.request(Topics.EventsList, { partner_id: partner })).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  describe('with INTERNAL_SECRET', () => {
+    const SECRET = 'a'.repeat(64);
+    const other = randomUUID();
+    const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${url}${DIRECT_QUERY_PATH}${Topics.EventsList}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+    it("answers the gateway's signed queries, context included", async () => {
+      const handlers = new FeedHandlers();
+      const { http, url } = await service(handlers, 0, SECRET);
+      const client = new DirectQueryClient({ events: url }, 2_000, SECRET);
+      opened.push(http, client);
+      await expect(client.request(Topics.EventsList, { partner_id: partner }, contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'r-1', partnerId: partner }))).resolves.toMatchObject({ ok: true });
+      expect(handlers.contexts).toEqual([{ requestId: 'r-1', partnerId: partner }]);
+    });
+
+    it('refuses (401, nothing said) a forged partner_id: unsigned, signed with another secret, another body under a real signature, a stale signature', async () => {
+      const handlers = new FeedHandlers();
+      const { http, url } = await service(handlers, 0, SECRET);
+      opened.push(http);
+      const forged = { partner_id: other, delivered: false, limit: 10 };
+      const body = JSON.stringify(forged);
+      const signedForPartner = signInternalRequest(SECRET, { topic: Topics.EventsList, body: JSON.stringify({ partner_id: partner }) });
+      const attempts: Array<[string, Record<string, string>]> = [
+        ['unsigned', {}],
+        ['unsigned, with a partner header', { [CONTEXT_HTTP_HEADERS.partnerId]: other }],
+        ['another secret', signInternalRequest('b'.repeat(64), { topic: Topics.EventsList, body })],
+        ["another body's signature", signedForPartner],
+        ['signed for another partner header', signInternalRequest(SECRET, { topic: Topics.EventsList, partnerId: partner, body })],
+        ['stale', signInternalRequest(SECRET, { topic: Topics.EventsList, body }, Date.now() - 10 * 60_000)],
+        ['garbage', { [INTERNAL_SIGNATURE_HEADERS.signature]: 'v1=zz', [INTERNAL_SIGNATURE_HEADERS.timestamp]: 'now' }],
+      ];
+      for (const [label, headers] of attempts) {
+        const extra = label === 'signed for another partner header' ? { ...headers, [CONTEXT_HTTP_HEADERS.partnerId]: other } : headers;
+        const response = await post(url, forged, extra);
+        expect([label, response.status, await response.json()]).toEqual([label, 401, { err: 'unauthorized' }]);
+      }
+      // Not even a command topic's existence is revealed to an unsigned caller.
+      const command = await fetch(`${url}${DIRECT_QUERY_PATH}${Topics.EventsAck}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(command.status).toBe(401);
+      expect(handlers.seen).toEqual([]);
+    });
+
+    it('a gateway without the secret is refused too (ServiceUnavailableError, never the data)', async () => {
+      const { http, url } = await service(new FeedHandlers(), 0, SECRET);
+      const unsigned = new DirectQueryClient({ events: url }, 1_000);
+      opened.push(http, unsigned);
+      await expect(unsigned.request(Topics.EventsList, { partner_id: partner })).rejects.toThrow('HTTP 401');
+    });
   });
 
   it('serves only direct query topics whose service has an address', () => {

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DirectQueryTopic, isDirectQueryTopic, ownerOfQuery, ServiceName } from '@partner/contracts';
 import type { FastifyInstance } from 'fastify';
 import { Pool } from 'undici';
+import { INTERNAL_SIGNATURE_HEADERS, signInternalRequest, verifyInternalRequest } from './internal-trust';
 import type { KafkaServer } from './kafka-server';
 import { ReplyEnvelope } from './reply-envelope';
 import { CONTEXT_HTTP_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
@@ -25,12 +26,19 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /**
  * Service side: answers `POST /internal/v1/queries/<topic>` on the service's own HTTP server for every
- * direct query topic it handles. Any other topic is 404: commands cannot be sent this way.
+ * direct query topic it handles. Any other topic is 404: commands cannot be sent this way. With `secret`
+ * (INTERNAL_SECRET) only a request the gateway signed with it is answered (internal-trust.ts): anything
+ * else is 401 with nothing more said, before the topic is even looked at.
  */
-export function serveDirectQueries(http: FastifyInstance, server: KafkaServer): void {
+export function serveDirectQueries(http: FastifyInstance, server: KafkaServer, secret = ''): void {
   const logger = new Logger('DirectQueries');
   http.post<{ Params: { topic: string } }>(`${DIRECT_QUERY_PATH}:topic`, async (request, reply) => {
     const { topic } = request.params;
+    if (secret) {
+      const h = request.headers;
+      const parts = { topic, requestId: header(h[CONTEXT_HTTP_HEADERS.requestId]), partnerId: header(h[CONTEXT_HTTP_HEADERS.partnerId]), body: JSON.stringify(request.body ?? null) };
+      if (!verifyInternalRequest(secret, h[INTERNAL_SIGNATURE_HEADERS.signature], h[INTERNAL_SIGNATURE_HEADERS.timestamp], parts)) return reply.code(401).send({ err: 'unauthorized' });
+    }
     if (!isDirectQueryTopic(topic) || !server.answers(topic)) return reply.code(404).send({ err: `${topic} is not a direct query of this service` });
     // The gateway's request context comes in headers, as it does on Kafka (docs/architecture.md: "Request context").
     const context = contextFromHeaders(request.headers[CONTEXT_HTTP_HEADERS.requestId], request.headers[CONTEXT_HTTP_HEADERS.partnerId]);
@@ -43,6 +51,8 @@ export function serveDirectQueries(http: FastifyInstance, server: KafkaServer): 
   });
 }
 
+const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
 /**
  * Gateway side: sends a direct query to the service that owns it and returns the handler's answer.
  * Errors become ServiceUnavailableError (the gateway's 503), as they do over Kafka. While the service
@@ -53,9 +63,11 @@ export class DirectQueryClient {
   private readonly logger = new Logger('DirectQueries');
   private readonly pools = new Map<ServiceName, Pool>();
 
+  /** `secret`: INTERNAL_SECRET, signing every query (services refuse unsigned ones when they have it too). */
   constructor(
     urls: Partial<Record<ServiceName, string>>,
     private readonly timeoutMs: number,
+    private readonly secret = '',
   ) {
     for (const [service, url] of Object.entries(urls) as Array<[ServiceName, string | undefined]>) {
       if (url) this.pools.set(service, new Pool(url, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1 }));
@@ -73,10 +85,13 @@ export class DirectQueryClient {
     if (!pool) throw new ServiceUnavailableError(topic, 'unreachable', 'no address for its service');
     const deadline = Date.now() + this.timeoutMs;
     const body = JSON.stringify(payload);
-    const headers = contextHeaders ? { 'content-type': 'application/json', ...contextHeaders } : JSON_HEADERS;
+    const unsigned = contextHeaders ? { 'content-type': 'application/json', ...contextHeaders } : JSON_HEADERS;
+    const signed = { topic, requestId: contextHeaders?.[CONTEXT_HTTP_HEADERS.requestId], partnerId: contextHeaders?.[CONTEXT_HTTP_HEADERS.partnerId], body };
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) throw new ServiceUnavailableError(topic, 'timed_out');
+      // Signed at each attempt: a retry after a restart may come later than a signature stays valid.
+      const headers = this.secret ? { ...unsigned, ...signInternalRequest(this.secret, signed) } : unsigned;
       let envelope: ReplyEnvelope;
       try {
         const response = await pool.request({

@@ -1,4 +1,7 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { ReplyTargets } from './internal-trust';
 import { DIRECT_REPLY_PATH, DirectReplyListener, DirectReplySender } from './direct-replies';
 import { KafkaServer } from './kafka-server';
 import { ReplyEnvelope } from './reply-envelope';
@@ -56,11 +59,64 @@ describe('direct replies', () => {
     }
   });
 
+  it('sends only to hosts in REPLY_TARGETS: an address or name outside them is never called', async () => {
+    // Any HTTP server that counts what reaches it: a reply sent anywhere would be counted.
+    let hits = 0;
+    const counter: Server = createServer((req, res) => {
+      hits += 1;
+      req.resume();
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+    opened.push({ close: () => new Promise<void>((resolve) => counter.close(() => resolve())) });
+    const port = (counter.address() as AddressInfo).port;
+
+    const elsewhere = new DirectReplySender(new ReplyTargets(['10.0.0.0/8', 'gateway-1']));
+    opened.push(elsewhere);
+    for (const url of [`http://127.0.0.1:${port}${DIRECT_REPLY_PATH}`, `http://localhost:${port}${DIRECT_REPLY_PATH}`, `http://[::1]:${port}${DIRECT_REPLY_PATH}`]) {
+      await expect(elsewhere.send(url, 'c-9', '{}')).rejects.toThrow('outside REPLY_TARGETS');
+    }
+    expect(hits).toBe(0);
+
+    // The same listener, allowed by address: reached.
+    const loopback = new DirectReplySender(new ReplyTargets(['127.0.0.1']));
+    opened.push(loopback);
+    await loopback.send(`http://127.0.0.1:${port}${DIRECT_REPLY_PATH}`, 'c-9', '{}');
+    await expect(loopback.send(`http://localhost:${port}${DIRECT_REPLY_PATH}`, 'c-9', '{}')).rejects.toThrow('outside REPLY_TARGETS');
+    expect(hits).toBe(1);
+  });
+
+  describe('ReplyTargets', () => {
+    it.each([
+      ['http://127.0.0.1:1/', true],
+      ['http://127.8.9.10:1/', true],
+      ['http://[::1]:1/', true],
+      ['http://LOCALHOST:1/', true],
+      ['http://10.0.0.1:1/', false],
+      ['http://[::ffff:10.0.0.1]:1/', false],
+      ['http://evil.example:1/', false],
+      ['http://localhost.evil.example:1/', false],
+    ])('by default (loopback) allows %s: %p', (url, allowed) => {
+      expect(new ReplyTargets().allows(new URL(url))).toBe(allowed);
+    });
+
+    it('allows CIDR blocks and exact names, and refuses an entry that is neither', () => {
+      const targets = new ReplyTargets(['10.1.0.0/16', 'fd00::/8', 'gateway-2']);
+      expect(targets.allows(new URL('http://10.1.200.3:1/'))).toBe(true);
+      expect(targets.allows(new URL('http://10.2.0.1:1/'))).toBe(false);
+      expect(targets.allows(new URL('http://[fd12::1]:1/'))).toBe(true);
+      expect(targets.allows(new URL('http://gateway-2:1/'))).toBe(true);
+      expect(targets.allows(new URL('http://gateway-3:1/'))).toBe(false);
+      expect(() => new ReplyTargets(['10.0.0.0/33'])).toThrow('prefix length');
+      expect(() => new ReplyTargets(['http://x'])).toThrow('not an IP address');
+    });
+  });
+
   describe('KafkaServer', () => {
     /** A service's server with its Kafka reply producer replaced by a recorder. */
-    function server() {
+    function server(replyTargets?: ReplyTargets) {
       const kafkaReplies: Array<{ topic: string; value: string; correlationId: string }> = [];
-      const s = new KafkaServer({ connection: { brokers: ['127.0.0.1:1'], clientId: 'direct-replies-spec' }, groupId: 'direct-replies-spec', maxInFlight: 4 });
+      const s = new KafkaServer({ connection: { brokers: ['127.0.0.1:1'], clientId: 'direct-replies-spec' }, groupId: 'direct-replies-spec', maxInFlight: 4, replyTargets });
       const internals = s as unknown as {
         replies: { send(topic: string, message: { value: string; headers: Record<string, string> }): Promise<void> };
         directReplies: DirectReplySender;
@@ -71,7 +127,7 @@ describe('direct replies', () => {
           kafkaReplies.push({ topic, value: message.value, correlationId: message.headers.correlation_id });
         },
       };
-      internals.directReplies = new DirectReplySender();
+      internals.directReplies = new DirectReplySender(replyTargets);
       opened.push(internals.directReplies);
       return { reply: internals.reply.bind(s), kafkaReplies };
     }
@@ -82,6 +138,14 @@ describe('direct replies', () => {
       await reply({ response: { ok: true } }, 'c-1', url, 'replies.gateway.x');
       expect(delivered).toEqual([['c-1', { response: { ok: true } }]]);
       expect(kafkaReplies).toEqual([]);
+    });
+
+    it('replies on the reply topic, never to the listener, when the request names one outside REPLY_TARGETS', async () => {
+      const { url, delivered } = await listener();
+      const { reply, kafkaReplies } = server(new ReplyTargets(['192.168.0.0/16']));
+      await reply({ response: { ok: true } }, 'c-4', url, 'replies.gateway.x');
+      expect(delivered).toEqual([]);
+      expect(kafkaReplies).toEqual([{ topic: 'replies.gateway.x', value: '{"response":{"ok":true}}', correlationId: 'c-4' }]);
     });
 
     it('falls back to the reply topic when the listener is gone, or when the request names none', async () => {

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
+import { ReplyTargets } from './internal-trust';
 import type { ReplyEnvelope } from './reply-envelope';
 
 /**
@@ -96,6 +97,9 @@ export class DirectReplyListener {
 export class DirectReplySender {
   private readonly pools = new Map<string, { pool: Pool; path: string }>();
 
+  /** `targets`: the hosts replies may go to (REPLY_TARGETS; loopback only by default). */
+  constructor(private readonly targets = new ReplyTargets()) {}
+
   async send(replyUrl: string, correlationId: string, envelopeJson: string): Promise<void> {
     const { pool, path } = this.poolOf(replyUrl);
     const response = await pool.request({
@@ -122,6 +126,8 @@ export class DirectReplySender {
     const url = new URL(replyUrl);
     // Only plain internal HTTP, and only the reply path: the header cannot turn a service into a proxy.
     if (url.protocol !== 'http:' || url.pathname !== DIRECT_REPLY_PATH || url.search || url.username) throw new Error(`not a reply URL: ${replyUrl}`);
+    // And only to a host the operator allowed: the header comes with a message anyone who may produce to the topic wrote.
+    if (!this.targets.allows(url)) throw new Error(`reply URL outside REPLY_TARGETS: ${replyUrl}`);
     if (this.pools.size >= MAX_CALLERS) {
       const [oldest, { pool }] = this.pools.entries().next().value as [string, { pool: Pool; path: string }];
       this.pools.delete(oldest);

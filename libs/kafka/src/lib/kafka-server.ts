@@ -4,6 +4,7 @@ import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafka
 import { lastValueFrom } from 'rxjs';
 import { ConsumerGroups } from './consumer-groups';
 import { DirectReplySender } from './direct-replies';
+import type { ReplyTargets } from './internal-trust';
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
 import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
@@ -27,6 +28,8 @@ export interface KafkaServerOptions {
   groups?: ConsumerGroups;
   /** Where the offset-commit job counts its runs (the service's /metrics). */
   jobMetrics?: PeriodicJobMetrics;
+  /** The hosts direct replies may be sent to (REPLY_TARGETS); unset: loopback only. */
+  replyTargets?: ReplyTargets;
 }
 
 /** A held event fetch is answered as soon as this much has gathered, whatever the wait left. */
@@ -117,7 +120,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       await this.producer.connect();
       // A lost reply only makes the gateway time out and the partner retry with the same key: acks=1.
       this.replies = new SendCoalescer(this.producer, 1);
-      this.directReplies = new DirectReplySender();
+      this.directReplies = new DirectReplySender(this.options.replyTargets);
       // Requests older than this consumer have timed out at the gateway: a new group starts at the end.
       await this.consume(this.kafka, `${this.options.groupId}.requests`, requests, false);
     }

@@ -36,6 +36,8 @@ export interface MessageBusOptions {
      * fallback). Unset: replies come through Kafka only.
      */
     directReplies?: { host: string; port: number; advertisedHost: string };
+    /** INTERNAL_SECRET: signs the direct queries (docs/adr/0017-internal-trust.md); empty: unsigned (development). */
+    internalSecret?: string;
   };
   /**
    * An idempotent producer with one request in flight keeps the outbox relay's events unduplicated and
@@ -151,7 +153,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     this.kafka = kafka;
     this.producer = producer;
     await producer.connect();
-    if (this.options.requests?.directQueryUrls) this.direct = new DirectQueryClient(this.options.requests.directQueryUrls, this.options.requests.timeoutMs);
+    if (this.options.requests?.directQueryUrls) this.direct = new DirectQueryClient(this.options.requests.directQueryUrls, this.options.requests.timeoutMs, this.options.requests.internalSecret);
     if (this.options.requests && this.replyTopic) await this.openReplies(kafka, producer, this.replyTopic, this.options.requests.timeoutMs);
   }
 

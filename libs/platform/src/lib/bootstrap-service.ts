@@ -5,7 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
-import { ConsumerGroups, kafkaConnection, kafkaServerOptions, KafkaServer, PeriodicJobMetrics, prepareTopics, serveDirectQueries } from '@partner/kafka';
+import { ConsumerGroups, kafkaConnection, kafkaServerOptions, KafkaServer, PeriodicJobMetrics, prepareTopics, ReplyTargets, serveDirectQueries } from '@partner/kafka';
 
 /**
  * Starts a Kafka-driven service: its command/event consumers (one consumer group per service), plus a
@@ -26,10 +26,12 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
     eventFetchWaitMs: config.KAFKA_EVENT_FETCH_WAIT_MS,
     groups: app.get(ConsumerGroups),
     jobMetrics: app.get(PeriodicJobMetrics),
+    replyTargets: new ReplyTargets(config.REPLY_TARGETS),
   });
   app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
   // The same handlers answer the service's read-only queries over HTTP too (docs/architecture.md: "Direct queries").
-  serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer);
+  // Only the gateway's signed requests are answered (docs/adr/0017-internal-trust.md).
+  serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer, config.INTERNAL_SECRET);
   await app.startAllMicroservices();
   await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });
   new NestLogger('Bootstrap').log(`${name} ready; health on ${await app.getUrl()}`);

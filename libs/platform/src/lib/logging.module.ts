@@ -4,8 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import type { LoggerOptions } from 'pino';
 import { RequestContext, RequestContexts } from '@partner/kafka';
-import { stopTracing } from '@partner/tracing';
-import { maskLogArguments, maskUrl } from './mask-identifiers';
+import { maskLogArguments, maskUrl, stopTracing } from '@partner/tracing';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +35,7 @@ function requestFields(): Record<string, unknown> {
 /**
  * Structured JSON logs (pino). Secrets never reach the log: request headers are not logged at all (so
  * no API or admin key), and the key headers stay redacted as a second guard should that ever change.
- * CPFs and CNPJs (also Pix keys) are masked in every line's message, string fields and error, whoever
+ * CPFs, CNPJs (also Pix keys), phones and e-mails are masked in every line's message, string fields and error, whoever
  * wrote it (maskIdentifiers). Set LOG_PRETTY=true for human-readable lines in development.
  *
  * nestjs-pino's per-request middleware is not mounted (`forRoutes: []`): it built two child loggers per

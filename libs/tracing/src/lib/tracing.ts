@@ -1,4 +1,5 @@
 import type { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { MaskingSpanProcessor } from './masking-span-processor';
 
 type SpanProcessor = tracing.SpanProcessor;
 
@@ -59,7 +60,12 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     // transport creates the messaging spans itself and carries the W3C context in the headers.
   ];
   instrumentations = enabled;
-  sdk = new NodeSDK({ serviceName, ...(spanProcessors ? { spanProcessors } : {}), instrumentations: enabled });
+  // Documents, phones and e-mails masked in every span before it is exported (MaskingSpanProcessor). The
+  // SDK builds its exporters from the OTEL_* variables only when given no processors, so they are built
+  // here with its own function (not in its index; pinned with the SDK's version in package-lock.json).
+  const fromEnv = require('@opentelemetry/sdk-node/build/src/utils') as { getSpanProcessorsFromEnv(this: void): SpanProcessor[] };
+  const exporting = spanProcessors ?? fromEnv.getSpanProcessorsFromEnv();
+  sdk = new NodeSDK({ serviceName, spanProcessors: exporting.length > 0 ? [new MaskingSpanProcessor(), ...exporting] : [], instrumentations: enabled });
   sdk.start();
   return true;
 }

@@ -78,6 +78,16 @@ export class SandboxPixInRequest {
   @IsOptional()
   @IsIn(SIMULATED_PIX_IN_OUTCOMES, { message: `simulate_outcome must be one of ${SIMULATED_PIX_IN_OUTCOMES.join(', ')}` })
   simulate_outcome?: SimulatedPixInOutcome;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '9b2f6c1e-3d4a-4e5f-8a6b-7c8d9e0f1a2b',
+    description:
+      'Scoped to the partner. The same key with the same request answers the first payment again (one payment, one inflow); with another request, 422 idempotency_key_reused. Without a key each call sends a payment.',
+  })
+  @IsOptional()
+  @IsUUID('all', { message: 'idempotency_key must be a UUID' })
+  idempotency_key?: string;
 }
 
 export class SimulatePixInCommand extends SandboxPixInRequest {

@@ -1,0 +1,26 @@
+import { appendAuditEntry, AuditEntry, Queryable } from './audit-log';
+
+describe('appendAuditEntry', () => {
+  const entry: AuditEntry = { operatorKeyId: 'o1', operatorKeyPrefix: 'adm_x', method: 'GET', route: '/admin/v1/partners/:partner_id/users/:document/balance', partnerId: 'p1', keyId: null, document: null, statusCode: 200, requestId: 'r1' };
+  /** The values of the one statement written, as PostgreSQL would receive them. */
+  async function written(e: AuditEntry): Promise<unknown[]> {
+    const statements: Array<{ values: unknown[] }> = [];
+    const db = { query: async (q: { values: unknown[] }) => void statements.push(q) } as unknown as Queryable;
+    await appendAuditEntry(db, e);
+    return statements[0].values;
+  }
+
+  it.each([
+    ['a CPF', '52998224725'],
+    ['a formatted CPF', '529.982.247-25'],
+    ['a CNPJ', '11.222.333/0001-81'],
+  ])('never writes %s in clear: the document is masked', async (_label, document) => {
+    const values = await written({ ...entry, document });
+    expect(values[6]).toBe('[masked]');
+    expect(JSON.stringify(values)).not.toContain(document);
+  });
+
+  it('writes every other field as given, and a missing document as null', async () => {
+    expect(await written(entry)).toEqual(['o1', 'adm_x', 'GET', entry.route, 'p1', null, null, 200, 'r1']);
+  });
+});

@@ -1,0 +1,143 @@
+import { isUUID } from 'class-validator';
+import { randomUUID } from 'node:crypto';
+import type { Pool, QueryResultRow } from 'pg';
+import { Topics } from '@partner/contracts';
+import { outboxMessage, RequestContexts, Transaction, UnitOfWork } from '@partner/kafka';
+import { appendAuditEntry, AuditEntry, Queryable } from './audit-log';
+import { generateSecret, hashApiKey } from './secret-keys';
+
+/**
+ * Operator keys (X-Admin-Key) in gateway.operator_keys, on a bare pg pool: the gateway calls these through
+ * OperatorKeyRepository, and the CLI calls them directly against the database (no gateway running). The
+ * table is named with its schema, so any pool on the database works, whatever its search_path.
+ */
+export type { Queryable };
+
+export interface OperatorKey {
+  id: string;
+  name: string;
+  /** Shown in the audit log and listings; never enough to use the key. */
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/** What creating a key answers: the key itself, shown this once (only its SHA-256 is stored). */
+export interface CreatedOperatorKey extends OperatorKey {
+  key: string;
+}
+
+const COLUMNS = 'id, name, prefix, created_at, revoked_at';
+
+/** How long a gateway trusts a verified operator key from memory: a revoked one stops working within this. */
+export const OPERATOR_KEY_CACHE_MS = 5_000;
+
+/** Operator keys start `adm_`, so one pasted where a partner key goes (or the reverse) is recognisable. */
+export const OPERATOR_KEY_LABEL = 'adm_';
+
+/** Creates an operator key named `name` (who holds it: a person, a team, a system) and returns it once. */
+export async function createOperatorKey(pool: Queryable, name: string): Promise<CreatedOperatorKey> {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 120) throw new Error('an operator key name is 1-120 characters');
+  const { key, prefix, hash } = generateSecret(OPERATOR_KEY_LABEL);
+  const { rows } = await pool.query<OperatorKey>(
+    `INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+    [randomUUID(), trimmed, prefix, hash],
+  );
+  return { ...rows[0], key };
+}
+
+/**
+ * Adds ADMIN_API_KEY as an operator key named `environment` unless its hash is there already (several
+ * instances may start at once: ON CONFLICT makes that harmless; a key an operator revoked stays revoked).
+ * It never revokes an earlier environment key: instances of one deployment may start with different keys
+ * during a rotation, and one must not lock the other out. Changing ADMIN_API_KEY therefore adds a key;
+ * the old one is revoked with `npm run cli -- operator-key revoke` (docs/api.md: "Operator API"). Its prefix is
+ * derived from its hash, not its text: an environment key may be short enough that 16 characters of it
+ * would be half of it.
+ */
+export async function addEnvironmentOperatorKey(pool: Queryable, key: string): Promise<void> {
+  const hash = hashApiKey(key);
+  await pool.query(
+    `INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, 'environment', $2, $3) ON CONFLICT (hash) DO NOTHING`,
+    [randomUUID(), `env_${hash.slice(0, 12)}`, hash],
+  );
+}
+
+export async function countActiveOperatorKeys(pool: Queryable): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM gateway.operator_keys WHERE revoked_at IS NULL');
+  return rows[0].n;
+}
+
+export async function listOperatorKeys(pool: Queryable): Promise<OperatorKey[]> {
+  const { rows } = await pool.query<OperatorKey>(`SELECT ${COLUMNS} FROM gateway.operator_keys ORDER BY created_at, id`);
+  return rows;
+}
+
+/** Revokes an operator key by id (again: no change); null when there is none. Gateways stop accepting it within OPERATOR_KEY_CACHE_MS. */
+export async function revokeOperatorKey(pool: Queryable, id: string): Promise<OperatorKey | null> {
+  if (!isUUID(id)) return null;
+  const { rows } = await pool.query<OperatorKey>(
+    `UPDATE gateway.operator_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1::uuid RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** A transaction's statements as a Queryable, for the functions above. */
+const queryableOf = (tx: Transaction): Queryable =>
+  ({
+    query: async (q: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]) => ({
+      rows: typeof q === 'string' ? await tx.rows<QueryResultRow>(q, values) : await tx.rows<QueryResultRow>({ name: q.name, text: q.text }, q.values),
+    }),
+  }) as unknown as Queryable;
+
+/**
+ * The operator-key commands of the CLI (`npm run cli -- operator-key create|revoke`), each one transaction
+ * that also writes its audit entry (gateway.audit_log, as an /admin/v1 call writes one: method `CLI`, the
+ * command as its route, no operator key since the database itself is the authority) and, for a
+ * revocation, the gateway.event.api-key-revoked.v1 event in the gateway's outbox, the topic partner key
+ * revocations use: every running gateway forgets the key when it hears it (the relay publishes the row
+ * at its next poll, OUTBOX_POLL_MS), instead of trusting its cache for OPERATOR_KEY_CACHE_MS more.
+ * `pool`: a pool on the database whose search_path is `gateway` (the outbox table is the gateway's).
+ */
+export class OperatorKeyCommands {
+  private readonly unitOfWork: UnitOfWork;
+
+  // No relay in this process: the gateways' relays publish the outbox row (their safety-net poll finds it).
+  constructor(pool: Pick<Pool, 'connect' | 'query'>) {
+    this.unitOfWork = new UnitOfWork(pool, { wake: () => undefined });
+  }
+
+  create(name: string): Promise<CreatedOperatorKey> {
+    return this.audited('create', async (tx) => {
+      const created = await createOperatorKey(queryableOf(tx), name);
+      return { result: created, statusCode: 201, keyId: created.id };
+    });
+  }
+
+  /** null: no operator key with this id (audited as 404). Revoking a revoked key changes nothing and broadcasts nothing. */
+  revoke(id: string): Promise<OperatorKey | null> {
+    return this.audited('revoke', async (tx) => {
+      const before = isUUID(id) ? await tx.rows<{ revoked_at: Date | null }>('SELECT revoked_at FROM gateway.operator_keys WHERE id = $1::uuid FOR UPDATE', [id]) : [];
+      const revoked = before.length > 0 ? await revokeOperatorKey(queryableOf(tx), id) : null;
+      if (revoked && before[0].revoked_at === null) {
+        tx.emit(outboxMessage(Topics.GatewayApiKeyRevoked, { key_type: 'operator', key_id: revoked.id, revoked_at: (revoked.revoked_at as Date).toISOString() }));
+      }
+      return { result: revoked, statusCode: revoked ? 200 : 404, keyId: isUUID(id) ? id : null };
+    });
+  }
+
+  /** Runs `change` and appends its audit entry in the same transaction, under a request id of its own (the outbox row carries it too). */
+  private audited<T>(command: string, change: (tx: Transaction) => Promise<{ result: T; statusCode: number; keyId: string | null }>): Promise<T> {
+    const requestId = randomUUID();
+    return RequestContexts.run({ requestId }, () =>
+      this.unitOfWork.run(async (tx) => {
+        const { result, statusCode, keyId } = await change(tx);
+        const entry: AuditEntry = { operatorKeyId: null, operatorKeyPrefix: null, method: 'CLI', route: `operator-key ${command}`, partnerId: null, keyId, document: null, statusCode, requestId };
+        await appendAuditEntry(queryableOf(tx), entry);
+        return result;
+      }),
+    );
+  }
+}
