@@ -59,6 +59,7 @@ export class AppModule {
                   directReplies: config.DIRECT_REPLIES ? { host: config.HOST, port: config.DIRECT_REPLY_PORT, advertisedHost: directReplyHostOf(config) } : undefined,
                 },
                 idempotentProducer: false,
+                maxOutOfGroupMs: config.KAFKA_MAX_OUT_OF_GROUP_MS,
               }),
             }),
         overrideBus ? unpublishedOutboxModule() : OutboxModule,

@@ -3,6 +3,7 @@ import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from 
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
 import { ConsumerGroups } from './consumer-groups';
+import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
 import { DirectReplySender } from './direct-replies';
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
@@ -26,6 +27,19 @@ export interface KafkaServerOptions {
   groups?: ConsumerGroups;
   /** Where the offset-commit job counts its runs (the service's /metrics). */
   jobMetrics?: PeriodicJobMetrics;
+  /**
+   * How long a consumer may stay out of its group before `onStuck` (default: leave the process, ADR 0015);
+   * 0 or unset: never.
+   */
+  maxOutOfGroupMs?: number;
+  onStuck?: (groupId: string, outForMs: number) => void;
+}
+
+/** One consumer group of the server: its consumer (re-created after a fatal crash) and, per live consumer, its partitions' progress. */
+interface Lane {
+  consumer: RecoveringConsumer;
+  /** The live kafkajs consumer and its progress; a dead consumer's progress is dropped with it. */
+  live?: { consumer: Consumer; progress: Map<string, PartitionProgress> };
 }
 
 /** A held event fetch is answered as soon as this much has gathered, whatever the wait left. */
@@ -81,8 +95,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private producer?: Producer;
   private replies?: SendCoalescer;
   private directReplies?: DirectReplySender;
-  private readonly consumers: Consumer[] = [];
-  private readonly progress = new Map<Consumer, Map<string, PartitionProgress>>();
+  private readonly lanes: Lane[] = [];
   private readonly chains = new Map<string, Promise<void>>();
   /** Handlers by topic: Nest's lookup normalises the pattern on every call (seen in profiles). */
   private readonly handlers = new Map<string, MessageHandler | null>();
@@ -137,34 +150,48 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     fromBeginning: boolean,
     fetch: { minBytes?: number; maxWaitTimeInMs?: number } = {},
   ): Promise<void> {
-    const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, ...fetch, allowAutoTopicCreation: false });
-    this.consumers.push(consumer);
-    const progress = new Map<string, PartitionProgress>();
-    this.progress.set(consumer, progress);
-    // Membership, for readiness: a rebalance keeps the member (it rejoins at once); a crash, a stop or
-    // a lost connection does not.
-    this.groups.report(groupId, false, 'joining');
-    consumer.on(consumer.events.CRASH, ({ payload }) =>
-      this.groups.report(groupId, false, `crashed (${payload.error.message})${payload.restart ? ', restarting' : ''}`),
-    );
-    consumer.on(consumer.events.STOP, () => this.groups.report(groupId, false, 'stopped'));
-    consumer.on(consumer.events.DISCONNECT, () => this.groups.report(groupId, false, 'disconnected'));
-    // After a rebalance, forget partitions this member no longer owns: their finished offsets are not
-    // ours to commit any more, and if one comes back it starts from the group's committed offset.
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.groups.report(groupId, true, `member of ${groupId}`);
-      const owned = new Set<string>();
-      for (const [topic, partitions] of Object.entries(payload.memberAssignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
-      for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
-    });
-    await consumer.connect();
-    await retried(() => consumer.subscribe({ topics, fromBeginning }));
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 4,
-      eachBatch: (payload) => this.dispatchBatch(progress, payload),
-    });
+    // Membership, for readiness, is reported by the RecoveringConsumer: a rebalance keeps the member (it
+    // rejoins at once); a crash, a stop or a lost connection does not. A crash kafkajs does not restart
+    // makes a new consumer (ADR 0015); the dead one's progress goes with it: handlers it started still
+    // finish, but into trackers nobody commits from, and the new consumer starts at the group's committed
+    // offset, so what they had not committed is delivered again (and deduplicated by the handlers).
+    const lane: Lane = {
+      consumer: new RecoveringConsumer({
+        groupId,
+        groups: this.groups,
+        maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
+        onStuck: this.options.onStuck ?? leaveProcess,
+        create: () => {
+          const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, ...fetch, allowAutoTopicCreation: false });
+          const progress = new Map<string, PartitionProgress>();
+          lane.live = { consumer, progress };
+          // After a rebalance, forget partitions this member no longer owns: their finished offsets are not
+          // ours to commit any more, and if one comes back it starts from the group's committed offset.
+          consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+            const owned = new Set<string>();
+            for (const [topic, partitions] of Object.entries(payload.memberAssignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
+            for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
+          });
+          return consumer;
+        },
+        run: async (consumer) => {
+          const progress = lane.live?.consumer === consumer ? lane.live.progress : new Map<string, PartitionProgress>();
+          await consumer.connect();
+          await retried(() => consumer.subscribe({ topics, fromBeginning }));
+          await consumer.run({
+            autoCommit: false,
+            eachBatchAutoResolve: false,
+            partitionsConsumedConcurrently: 4,
+            eachBatch: (payload) => this.dispatchBatch(progress, payload),
+          });
+        },
+        retire: (consumer) => {
+          if (lane.live?.consumer === consumer) lane.live = undefined;
+        },
+      }),
+    };
+    this.lanes.push(lane);
+    await lane.consumer.start();
   }
 
   private async dispatchBatch(progress: Map<string, PartitionProgress>, payload: EachBatchPayload): Promise<void> {
@@ -338,10 +365,13 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
 
   private async commit(): Promise<void> {
     await Promise.all(
-      this.consumers.map(async (consumer) => {
+      this.lanes.map(async ({ live }) => {
+        // Between a crash and the new consumer there is nothing to commit through.
+        if (!live) return;
+        const { consumer, progress } = live;
         const offsets: Array<{ topic: string; partition: number; offset: string }> = [];
         const trackers: Array<[PartitionProgress, number]> = [];
-        for (const [key, tracker] of this.progress.get(consumer) ?? []) {
+        for (const [key, tracker] of progress) {
           const offset = tracker.takeCommit();
           if (offset === undefined) continue;
           const cut = key.lastIndexOf(':');
@@ -363,14 +393,14 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   /** Stops fetching, lets the handlers in flight finish (bounded), commits what finished, disconnects. */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.consumers.map((c) => c.stop().catch(() => undefined)));
+    await Promise.all(this.lanes.map((lane) => lane.consumer.stop()));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, 8_000)));
     await Promise.race([Promise.allSettled([...this.running]), deadline]);
     clearTimeout(timer);
     await this.commits?.stop();
     await this.commit();
-    await Promise.all(this.consumers.map((c) => c.disconnect().catch(() => undefined)));
+    await Promise.all(this.lanes.map((lane) => lane.consumer.disconnect()));
     await this.directReplies?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }

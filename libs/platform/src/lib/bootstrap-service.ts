@@ -26,6 +26,8 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
     eventFetchWaitMs: config.KAFKA_EVENT_FETCH_WAIT_MS,
     groups: app.get(ConsumerGroups),
     jobMetrics: app.get(PeriodicJobMetrics),
+    // A consumer out of its group longer than this takes the process down for its supervisor (ADR 0015).
+    maxOutOfGroupMs: config.KAFKA_MAX_OUT_OF_GROUP_MS,
   });
   app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
   // The same handlers answer the service's read-only queries over HTTP too (docs/architecture.md: "Direct queries").
