@@ -3,6 +3,7 @@ import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from 
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
 import { ConsumerGroups } from './consumer-groups';
+import { DeadLetter, DeadLetters, messageOf, UnprocessableEventError } from './dead-letters';
 import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
 import { DirectReplySender } from './direct-replies';
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried } from './kafka-client';
@@ -33,6 +34,8 @@ export interface KafkaServerOptions {
    */
   maxOutOfGroupMs?: number;
   onStuck?: (groupId: string, outForMs: number) => void;
+  /** Where an event that fails its contract is parked (ADR 0015). Unset (specs only): it is logged and skipped. */
+  deadLetters?: DeadLetters;
 }
 
 /** One consumer group of the server: its consumer (re-created after a fatal crash) and, per live consumer, its partitions' progress. */
@@ -102,6 +105,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private readonly running = new Set<Promise<void>>();
   private readonly slots: Slots;
   private commits?: PeriodicJob;
+  private replays?: PeriodicJob;
   private closing = false;
   /** Each consumer group of this server and whether this member is in it now. */
   readonly groups: ConsumerGroups;
@@ -137,6 +141,14 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     if (events.length > 0) {
       const waitMs = this.options.eventFetchWaitMs ?? 0;
       await this.consume(this.kafka, this.options.groupId, events, true, waitMs > 0 ? { minBytes: EVENT_FETCH_MIN_BYTES, maxWaitTimeInMs: waitMs } : {});
+    }
+    const deadLetters = this.options.deadLetters;
+    if (events.length > 0 && deadLetters) {
+      // A service that consumes events parks the unprocessable ones: its table must be there (fail at start, not at the first bad event).
+      await deadLetters.store.check();
+      // Replays an operator asked for (npm run cli -- dead-letters replay) run here, through the same handlers.
+      this.replays = new PeriodicJob({ name: 'dead-letter-replay', intervalMs: 1_000, run: () => deadLetters.replayRequested((letter) => this.replay(letter)), metrics: this.options.jobMetrics });
+      this.replays.start();
     }
     const intervalMs = this.options.commitIntervalMs ?? 200;
     this.commits = new PeriodicJob({ name: 'kafka-offset-commit', intervalMs, run: () => this.commit(), metrics: this.options.jobMetrics });
@@ -287,7 +299,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     const context = new KafkaMessageContext([message, partition, topic]);
     const data = parse(message.value);
     if (handler.isEventHandler) {
-      await this.runEvent(topic, handler, data, context);
+      await this.runEvent(topic, partition, message, handler, data, context);
     } else {
       const replyTopic = header(message, REPLY_HEADERS.topic);
       const correlationId = header(message, REPLY_HEADERS.correlationId);
@@ -346,17 +358,46 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
    * stays behind it, exactly as a redelivery would, without re-reading the partition. On shutdown the
    * retry stops and, uncommitted, the event comes back to the next consumer.
    */
-  private async runEvent(topic: string, handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<void> {
+  private async runEvent(topic: string, partition: number, message: KafkaMessage, handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<void> {
+    let unprocessable: UnprocessableEventError | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.run(handler, data, context);
+        // An event that fails its contract is parked, and only once it is parked may its offset be committed.
+        if (unprocessable) await this.park(topic, partition, message, unprocessable);
+        else await this.run(handler, data, context);
         return;
       } catch (error) {
+        if (error instanceof UnprocessableEventError) {
+          unprocessable = error;
+          attempt--;
+          continue;
+        }
         if (this.closing) throw error;
         this.logger.warn(`Handler of ${topic} failed (attempt ${attempt}), retrying: ${describe(error)}`);
         await sleep(backoffMs(attempt));
       }
     }
+  }
+
+  private async park(topic: string, partition: number, message: KafkaMessage, error: UnprocessableEventError): Promise<void> {
+    if (!this.options.deadLetters) {
+      this.logger.error(`Skipped an unprocessable event of ${topic} at offset ${message.offset} (no dead-letter store): ${error.message}`);
+      return;
+    }
+    await this.options.deadLetters.park(topic, partition, message, error.message);
+  }
+
+  /**
+   * Runs a parked event through its handler once more, as a delivery would (inside the request context
+   * its headers carry); throws when it fails again (ADR 0015: `npm run cli -- dead-letters replay`).
+   */
+  async replay(letter: DeadLetter): Promise<void> {
+    const handler = this.handlerOf(letter.topic);
+    if (!handler?.isEventHandler) throw new Error(`no event handler for ${letter.topic} in this service`);
+    const message = messageOf(letter);
+    const work = () => this.run(handler, parse(message.value), new KafkaMessageContext([message, letter.partition, letter.topic]));
+    const context = contextFromHeaders(header(message, CONTEXT_HEADERS.requestId), header(message, CONTEXT_HEADERS.partnerId));
+    await (context ? RequestContexts.run(context, work) : work());
   }
 
   private async run(handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<unknown> {
@@ -393,6 +434,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   /** Stops fetching, lets the handlers in flight finish (bounded), commits what finished, disconnects. */
   async close(): Promise<void> {
     this.closing = true;
+    await this.replays?.stop();
     await Promise.all(this.lanes.map((lane) => lane.consumer.stop()));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, 8_000)));
