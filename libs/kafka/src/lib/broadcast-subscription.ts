@@ -73,7 +73,9 @@ export class BroadcastSubscription<T extends EventTopic> {
         } catch {
           payload = undefined;
         }
-        const checked = validateContract(payloadClass, payload);
+        // Unknown fields are ignored (a newer producer may add one); an invalid notice is only logged: it
+        // tells of state the database holds, which the next start reads anyway (nothing to park).
+        const checked = validateContract(payloadClass, payload, { unknownFields: 'ignore' });
         if (!checked.ok) {
           this.logger.error(`Skipped invalid message on ${topic}: ${checked.error.message}`);
           return;
