@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { createPartnerApiClient, Schemas } from '@partner/api-client';
 import { listOperatorKeys, OperatorKeyCommands } from '@partner/platform';
+import { deadLettersCommand } from './dead-letters.command';
 
 const HELP = `usage: npm run cli -- <command> [options]
 
@@ -29,6 +30,11 @@ operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g.
   operator-key list                                  every operator key (prefix, created, revoked)
   operator-key revoke --key KEY_ID                   revoke one (audited; every running gateway hears it and refuses the key within about a second)
 
+dead letters (events a service parked as unprocessable; straight in the database at DATABASE_URL):
+  dead-letters list [--all]                          parked ones (--all: replayed ones too), one JSON line each
+  dead-letters show ID                               one of them with its key, headers and value
+  dead-letters replay ID... | --all                  run them through their service's handler again (after a fix
+                                                     of the row's value if it needs one); waits and prints the outcome
 sandbox (SANDBOX=true only):
   partner create [--name NAME]                       create a sandbox partner (admin key); prints its API key
   user credit --document CPF --micros N              create a user with N USDT micros, or credit an existing one
@@ -70,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
       'idempotency-key': { type: 'string' },
       reference: { type: 'string' },
       before: { type: 'string' },
+      all: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -86,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'admin') return operatorCommand(sub, rest, o, need);
   if (command === 'operator-key') return operatorKeyCommand(sub, o, need);
+  if (command === 'dead-letters') return deadLettersCommand(sub, rest, { all: o.all });
   if (command === 'partner' && sub === 'create') {
     const admin = createPartnerApiClient({ baseUrl: o.gateway, adminKey: need(o['admin-key'], '--admin-key') });
     return print(await admin.POST('/sandbox/v1/partners', { body: o.name ? { name: o.name } : {} }));

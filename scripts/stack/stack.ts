@@ -121,7 +121,23 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
   };
 }
 
+/** How an app of a running stack is started again: its options and its log's name. */
+interface Relaunch {
+  options: StackOptions;
+  logName: (app: AppName) => string;
+}
+
+/** Restart backoff of the supervisor: 1 s, 2 s, 4 s... up to 30 s; back to 1 s once an app stayed up a minute. */
+const restartDelayMs = (restarts: number) => Math.min(30_000, 1_000 * 2 ** Math.min(restarts, 5));
+
 export class RunningStack {
+  private stopping = false;
+  /** Processes whose exit was asked for (a stop, a fault injected): the supervisor leaves them alone. */
+  private readonly expectedExits = new WeakSet<ChildProcess>();
+  private relaunch?: Relaunch;
+  /** Every exit nobody asked for, and the restart the supervisor made of it. */
+  readonly unexpectedExits: Array<{ app: AppName; code: number | null; signal: NodeJS.Signals | null; at: Date }> = [];
+
   /** `adminUrl`: where the gateway's /readyz and /metrics answer (its ADMIN_PORT; the API URL without one). */
   constructor(
     readonly processes: Map<AppName, ChildProcess>,
@@ -129,11 +145,56 @@ export class RunningStack {
     readonly adminUrl: string = gatewayUrl,
   ) {}
 
+  /** Whether an app that exits is started again (then a dead process is not a start-up failure). */
+  get supervised(): boolean {
+    return this.relaunch !== undefined;
+  }
+
+  /**
+   * The stack's supervisor (ADR 0015): an app that exits without being asked to (a crash, or a service
+   * leaving because a consumer could not get back into its group) is started again after a backoff, with
+   * a line saying so. `npm start`, `npm test` and `npm run chaos` all run their apps under it.
+   */
+  supervise(options: StackOptions, logName: (app: AppName) => string = (app) => app): void {
+    this.relaunch = { options, logName };
+    for (const [app, p] of this.processes) this.watch(app, p, 0);
+  }
+
+  /** `child` runs `app` from now on (a restart); supervised like the first one. */
+  replace(app: AppName, child: ChildProcess): void {
+    this.processes.set(app, child);
+    if (this.relaunch) this.watch(app, child, 0);
+  }
+
+  /** The exit of `p` is asked for (kill -9 of a fault injection): not a crash to restart. */
+  expectExit(p: ChildProcess): void {
+    this.expectedExits.add(p);
+  }
+
+  private watch(app: AppName, p: ChildProcess, restarts: number): void {
+    const started = Date.now();
+    p.once('exit', (code, signal) => {
+      const relaunch = this.relaunch;
+      if (this.stopping || !relaunch || this.expectedExits.has(p) || this.processes.get(app) !== p) return;
+      this.unexpectedExits.push({ app, code, signal, at: new Date() });
+      const previous = Date.now() - started > 60_000 ? 0 : restarts;
+      const delay = restartDelayMs(previous);
+      console.error(`[supervisor] ${app} exited unexpectedly (${signal ?? `code ${code}`}); starting it again in ${delay / 1000} s`);
+      setTimeout(() => {
+        if (this.stopping || this.processes.get(app) !== p) return;
+        const child = startApp(app, relaunch.options, relaunch.logName(app));
+        this.processes.set(app, child);
+        this.watch(app, child, previous + 1);
+      }, delay);
+    });
+  }
+
   /**
    * Stops the apps: SIGTERM for a graceful shutdown, SIGKILL after a deadline. The gateway goes first,
    * so no new request reaches a service that is already stopping.
    */
   async stop(deadlineMs = 10_000): Promise<void> {
+    this.stopping = true;
     const gateway = this.processes.get('gateway');
     if (gateway) await stopProcess(gateway, deadlineMs);
     await Promise.all([...this.processes.values()].map((p) => stopProcess(p, deadlineMs)));
@@ -181,11 +242,14 @@ export async function startApps(o: StackOptions, instance = 0): Promise<RunningS
   for (const app of APPS) processes.set(app, startApp(app, at, instance === 0 ? app : `${app}-${instance}`));
   const stack = new RunningStack(processes, `http://127.0.0.1:${at.gatewayPort}`, `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`);
   try {
-    await waitUntilReady(stack, 120_000);
+    // STACK_READY_TIMEOUT_MS: a machine shared with other work may need longer than two minutes.
+    await waitUntilReady(stack, Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000));
   } catch (error) {
     await stack.stop();
     throw error;
   }
+  // From now on an app that exits unexpectedly is started again (ADR 0015).
+  stack.supervise(at, (app) => (instance === 0 ? app : `${app}-${instance}`));
   return stack;
 }
 
@@ -214,8 +278,9 @@ export async function waitUntilReady(stack: RunningStack, deadlineMs: number): P
   const until = Date.now() + deadlineMs;
   let last = '';
   while (Date.now() < until) {
+    // A supervised stack starts a dead app again: only an unsupervised one fails here.
     for (const [app, p] of stack.processes) {
-      if (p.exitCode !== null) throw new Error(`${app} exited with code ${p.exitCode} during start-up`);
+      if (p.exitCode !== null && !stack.supervised) throw new Error(`${app} exited with code ${p.exitCode} during start-up`);
     }
     try {
       const res = await fetch(`${stack.adminUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
@@ -233,6 +298,7 @@ export async function waitUntilReady(stack: RunningStack, deadlineMs: number): P
 export async function killApp(stack: RunningStack, app: AppName): Promise<void> {
   const p = stack.processes.get(app);
   if (!p || p.exitCode !== null || p.signalCode !== null) return;
+  stack.expectExit(p); // restartApp starts it again, not the supervisor
   await new Promise<void>((resolve) => {
     p.once('exit', () => resolve());
     p.kill('SIGKILL');
@@ -241,7 +307,7 @@ export async function killApp(stack: RunningStack, app: AppName): Promise<void> 
 
 /** Starts `app` again in place of its dead process and waits until the whole stack answers ready. */
 export async function restartApp(stack: RunningStack, app: AppName, o: StackOptions, deadlineMs = 120_000): Promise<void> {
-  stack.processes.set(app, startApp(app, o));
+  stack.replace(app, startApp(app, o));
   await waitUntilReady(stack, deadlineMs);
 }
 

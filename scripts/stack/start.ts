@@ -68,13 +68,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  for (const [app, p] of [stack, ...more].flatMap((s) => [...s.processes])) {
-    p.on('exit', (code) => {
-      if (stopping) return;
-      console.error(`${app} exited (code ${code}); stopping the stack`);
-      void shutdown().then(() => process.exit(1));
-    });
-  }
+  // An app that exits unexpectedly is started again by the stack's supervisor (scripts/stack/stack.ts,
+  // ADR 0015), which prints a line each time.
 }
 
 main().catch((error: unknown) => {

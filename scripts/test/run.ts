@@ -29,7 +29,22 @@ import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services
 import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
 import { twoInstances } from './two-instances';
 import { unitSuitesTouchNothing } from './unit-suites';
-import { kafka, killApp, killKafka, migrate, recreateDatabase, restartApp, restartKafka, RunningStack, serviceRoles, StackOptions, startApps, startGatewayInstances } from '../stack/stack';
+import {
+  kafka,
+  kafkaInBackground,
+  killApp,
+  killKafka,
+  migrate,
+  recreateDatabase,
+  restartApp,
+  restartKafka,
+  RunningStack,
+  serviceRoles,
+  StackOptions,
+  startApps,
+  startGatewayInstances,
+  waitUntilReady,
+} from '../stack/stack';
 
 const root = repoRoot();
 const kafkaPort = TEST_KAFKA_PORT;
@@ -213,12 +228,17 @@ async function main(): Promise<number> {
  *   POST /restart/<app>  starts it again, answers once the whole stack is ready
  *   POST /kill/kafka     kill -9 of the broker
  *   POST /restart/kafka  starts the broker again, answers once the whole stack is ready
+ *   POST /stop/kafka     a graceful stop of the broker (SIGTERM, as `kafka.sh stop`): a rolling upgrade's restart
+ *   POST /crash/<app>    kill -9 of one app behind the supervisor's back (an unexpected exit): answers once the
+ *                        stack's supervisor has started it again and the whole stack is ready (ADR 0015)
  * The stack object stays the owner of the processes, so the final stop also stops the restarted ones.
  */
 function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
   const actions: Record<string, (target: string) => Promise<void>> = {
     kill: (target) => (target === 'kafka' ? killKafka(o.kafkaPort) : killApp(stack, target as AppName)),
     restart: (target) => (target === 'kafka' ? restartKafka(stack, o, 90_000) : restartApp(stack, target as AppName, o, 90_000)),
+    stop: (target) => (target === 'kafka' ? kafkaInBackground('stop', o.kafkaPort) : Promise.reject(new Error('only the broker is stopped this way'))),
+    crash: (target) => crashApp(stack, target as AppName),
   };
   const server = createServer((req, res) => {
     const [, action, target] = (req.url ?? '').split('/');
@@ -232,6 +252,19 @@ function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
     );
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** kill -9 of an app without telling the supervisor, then waits for the supervisor's restart and a ready stack. */
+async function crashApp(stack: RunningStack, app: AppName): Promise<void> {
+  const victim = stack.processes.get(app);
+  if (!victim || victim.exitCode !== null) throw new Error(`${app} is not running`);
+  victim.kill('SIGKILL');
+  const deadline = Date.now() + 90_000;
+  while (stack.processes.get(app) === victim) {
+    if (Date.now() > deadline) throw new Error(`${app} was not started again by the supervisor`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await waitUntilReady(stack, 90_000);
 }
 
 main().then(

@@ -60,6 +60,7 @@ export class AppModule {
                   internalSecret: config.INTERNAL_SECRET,
                 },
                 idempotentProducer: false,
+                maxOutOfGroupMs: config.KAFKA_MAX_OUT_OF_GROUP_MS,
               }),
             }),
         overrideBus ? unpublishedOutboxModule() : OutboxModule,

@@ -17,3 +17,5 @@ export * from './lib/request-context';
 export * from './lib/broadcast-subscription';
 export * from './lib/consumer-groups';
 export * from './lib/trace-context';
+export * from './lib/recovering-consumer';
+export * from './lib/dead-letters';

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Topics } from '@partner/contracts';
-import { BroadcastSubscription, kafkaConnection } from '@partner/kafka';
+import { BroadcastSubscription, kafkaConnection, MessageBus } from '@partner/kafka';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { GatewayConfig } from '../config/gateway.config';
 import { OperatorKeyCache } from '../operators/operator-key-cache';
@@ -15,12 +15,15 @@ import { OperatorKeyCache } from '../operators/operator-key-cache';
 export class ApiKeyRevocationsListener implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly subscription: BroadcastSubscription<typeof Topics.GatewayApiKeyRevoked>;
 
-  constructor(config: GatewayConfig, keyCache: ApiKeyCache, operatorKeys: OperatorKeyCache) {
+  constructor(config: GatewayConfig, keyCache: ApiKeyCache, operatorKeys: OperatorKeyCache, bus: MessageBus) {
     this.subscription = new BroadcastSubscription({
       connection: kafkaConnection(config, `gateway-revocations-${process.pid}`),
       topic: Topics.GatewayApiKeyRevoked,
       group: 'gateway.api-key-revocations',
       handle: (event) => (event.key_type === 'operator' ? operatorKeys.forget(event.key_id) : keyCache.forget(event.key_id)),
+      // Its membership counts in the gateway's /readyz beside the reply consumer's (ADR 0015).
+      groups: bus.groups,
+      maxOutOfGroupMs: config.KAFKA_MAX_OUT_OF_GROUP_MS,
     });
   }
 

@@ -7,7 +7,11 @@ import { GatewayConfig } from '../config/gateway.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { LivenessReport } from './health.dto';
 
-/** /healthz: the process is up. /readyz: the broker, the gateway's database and every service answer. */
+/**
+ * /healthz: the process is up. /readyz: the broker, the gateway's database and every service answer (a
+ * service answers its ping only while all of its consumers are in their groups), and the gateway's own
+ * consumers (its replies, key revocations) are in theirs.
+ */
 @ApiTags('health')
 @Controller()
 export class HealthController {
@@ -35,8 +39,17 @@ export class HealthController {
     return this.health.check([
       () => this.probe('kafka', () => probeBroker(kafkaConnection(this.config, 'gateway-readyz'))),
       () => this.probe('database', () => this.prisma.pool.query('SELECT 1')),
+      () => this.consumers(),
       ...services.map((name) => () => this.probe(name, () => this.bus.request(ServicePings[name], { sent_at: new Date().toISOString() }))),
     ]);
+  }
+
+  /** A bus given in place of Kafka's (tests, the bench baseline) has no consumers: nothing to report. */
+  private consumers() {
+    const indicator = this.indicator.check('kafka_consumers');
+    const groups = (this.bus as Partial<MessageBus>).groups;
+    if (!groups) return indicator.up();
+    return groups.ready() ? indicator.up({ groups: groups.snapshot() }) : indicator.down({ groups: groups.snapshot() });
   }
 
   private async probe(key: string, check: () => Promise<unknown>) {

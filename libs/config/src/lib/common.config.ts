@@ -94,6 +94,14 @@ export class CommonConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
+  /**
+   * How long one of the process's Kafka consumers may stay out of its group (crashed, being re-created,
+   * disconnected) before the process exits so that its supervisor starts a fresh one (ADR 0015); 0: never.
+   * Longer than a broker restart takes (20-40 s here), so a restart alone never takes the apps down.
+   */
+  @IsInt() @Min(0) @Max(3_600_000)
+  KAFKA_MAX_OUT_OF_GROUP_MS: number = 60_000;
+
   /** How often an outbox relay looks for unpublished events when nothing woke it (the services', and the gateway's). */
   @PollIntervalMs()
   OUTBOX_POLL_MS: number = 1_000;

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Logger } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
-import { Consumer, Kafka } from 'kafkajs';
+import { ConsumerRunConfig, Kafka } from 'kafkajs';
 import { EventPayload, EventTopic, eventContracts } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
+import { ConsumerGroups } from './consumer-groups';
 import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried, runJoined } from './kafka-client';
+import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
 
 export interface BroadcastSubscriptionOptions<T extends EventTopic> {
   connection: KafkaConnection;
@@ -14,6 +16,10 @@ export interface BroadcastSubscriptionOptions<T extends EventTopic> {
   group: string;
   /** Called with every valid message, one at a time; an invalid one is logged and skipped. */
   handle: (payload: EventPayload<T>) => void | Promise<void>;
+  /** Where membership is reported (the process's readiness); a group of its own by default. */
+  groups?: ConsumerGroups;
+  /** How long the consumer may stay out of its group before the process leaves (ADR 0015); 0 or unset: never. */
+  maxOutOfGroupMs?: number;
 }
 
 /**
@@ -28,7 +34,7 @@ export interface BroadcastSubscriptionOptions<T extends EventTopic> {
  */
 export class BroadcastSubscription<T extends EventTopic> {
   private readonly logger = new Logger(BroadcastSubscription.name);
-  private consumer?: Consumer;
+  private consumer?: RecoveringConsumer;
   readonly groupId: string;
 
   constructor(private readonly options: BroadcastSubscriptionOptions<T>) {
@@ -41,19 +47,35 @@ export class BroadcastSubscription<T extends EventTopic> {
     const payloadClass: ClassConstructor<object> = eventContracts[topic].payload;
     const kafka = createKafka(this.options.connection);
     const ends = await endsOf(kafka, topic);
-    const consumer = kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS });
-    this.consumer = consumer;
-    const seek = ends.map(({ partition, high }) => ({ topic, partition, offset: high }));
-    await runJoined(consumer, [topic], false, {
+    // Where to start each partition: the topic's end now; after a message, the one after it, so that a
+    // consumer re-created after a crash (ADR 0015) misses nothing published meanwhile.
+    const next = new Map(ends.map(({ partition, high }) => [partition, high]));
+    this.consumer = new RecoveringConsumer({
+      groupId: this.groupId,
+      groups: this.options.groups ?? new ConsumerGroups(),
+      maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
+      onStuck: leaveProcess,
+      create: () => kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS }),
+      run: (consumer) => runJoined(consumer, [topic], false, this.runConfig(payloadClass, handle, next), { seek: [...next].map(([partition, offset]) => ({ topic, partition, offset })) }),
+    });
+    await this.consumer.start();
+  }
+
+  private runConfig(payloadClass: ClassConstructor<object>, handle: (payload: EventPayload<T>) => void | Promise<void>, next: Map<number, string>): ConsumerRunConfig {
+    const { topic } = this.options;
+    return {
       autoCommit: false,
-      eachMessage: async ({ message }) => {
+      eachMessage: async ({ partition, message }) => {
+        next.set(partition, String(Number(message.offset) + 1));
         let payload: unknown;
         try {
           payload = JSON.parse(message.value?.toString() ?? '');
         } catch {
           payload = undefined;
         }
-        const checked = validateContract(payloadClass, payload);
+        // Unknown fields are ignored (a newer producer may add one); an invalid notice is only logged: it
+        // tells of state the database holds, which the next start reads anyway (nothing to park).
+        const checked = validateContract(payloadClass, payload, { unknownFields: 'ignore' });
         if (!checked.ok) {
           this.logger.error(`Skipped invalid message on ${topic}: ${checked.error.message}`);
           return;
@@ -65,7 +87,7 @@ export class BroadcastSubscription<T extends EventTopic> {
           this.logger.error(`Handler of ${topic} failed: ${(error as Error).message}`);
         }
       },
-    }, { seek });
+    };
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,7 @@ import { loadConfig, CommonConfig } from '@partner/config';
 import { ok, PingQuery, RequestReply, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
+import { UnprocessableEventError } from './dead-letters';
 import { HandleEvent, HandleRequest } from './handler.decorators';
 import { KafkaConnection, kafkaServerOptions } from './kafka.options';
 import { MessageBus, ServiceUnavailableError } from './message-bus';
@@ -156,13 +157,25 @@ describe('HandleEvent', () => {
     },
   });
 
-  it('skips an invalid event without calling the method (retrying could never make it valid)', async () => {
+  it('refuses an invalid event as unprocessable, for the transport to park, without calling the method (retrying could never make it valid)', async () => {
     const projector = new Projector();
 
-    await expect(projector.handle({ ...event(), state: 'teleported' as 'created' })).resolves.toBeUndefined();
-    await expect(projector.handle({ ...event(), event_id: 'not-a-uuid' })).resolves.toBeUndefined();
+    await expect(projector.handle({ ...event(), state: 'teleported' as 'created' })).rejects.toBeInstanceOf(UnprocessableEventError);
+    await expect(projector.handle({ ...event(), event_id: 'not-a-uuid' })).rejects.toThrow(/invalid event: event_id/);
 
     expect(projector.seen).toEqual([]);
+  });
+
+  it('calls the method with an event that carries fields the contract does not know, without them (a producer may add a field first)', async () => {
+    const projector = new Projector();
+    const valid = event();
+
+    await projector.handle({ ...valid, added_later: 1, resource: { ...valid.resource, also_added: 'x' } } as WithdrawalStateChangedEvent);
+
+    expect(projector.seen).toHaveLength(1);
+    expect(projector.seen[0]).not.toHaveProperty('added_later');
+    expect(projector.seen[0].resource).not.toHaveProperty('also_added');
+    expect(projector.seen[0]).toMatchObject({ event_id: valid.event_id, state: 'created' });
   });
 
   it('calls the method with a valid event, as an instance of the contract class', async () => {

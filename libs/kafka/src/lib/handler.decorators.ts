@@ -11,6 +11,7 @@ import {
   requestContracts,
 } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
+import { UnprocessableEventError } from './dead-letters';
 
 type RequestHandler<T extends RequestTopic> = (payload: RequestPayload<T>, ...rest: never[]) => Promise<RequestReply<T>>;
 type EventHandler<T extends EventTopic> = (payload: EventPayload<T>, ...rest: never[]) => Promise<void>;
@@ -41,20 +42,19 @@ export function HandleRequest<T extends RequestTopic>(topic: T) {
 }
 
 /**
- * Marks a method as the consumer of an event topic, validating the payload first. An invalid event can
- * never become valid by retrying, so it is logged and skipped; an error thrown by the method itself is
- * left to propagate, so the offset is not committed and Kafka delivers the message again.
+ * Marks a method as the consumer of an event topic, validating the payload first. Fields the contract
+ * does not know are ignored (stripped), so a producer may add one before its consumers know it. An
+ * invalid event can never become valid by retrying: it is thrown as an UnprocessableEventError, which the
+ * transport parks in the service's dead letters (never committed away unparked: ADR 0015). An error
+ * thrown by the method itself is left to propagate, so the transport retries it (its offset uncommitted).
  */
 export function HandleEvent<T extends EventTopic>(topic: T) {
   return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<EventHandler<T>>) => {
     const original = descriptor.value as (...args: unknown[]) => Promise<void>;
     const payloadClass: ClassConstructor<object> = eventContracts[topic].payload;
     descriptor.value = async function (this: unknown, data: unknown, ...rest: unknown[]) {
-      const checked = validateContract(payloadClass, data);
-      if (!checked.ok) {
-        logger.error(`Skipped invalid event on ${topic}: ${checked.error.message}`);
-        return;
-      }
+      const checked = validateContract(payloadClass, data, { unknownFields: 'ignore' });
+      if (!checked.ok) throw new UnprocessableEventError(topic, `invalid event: ${checked.error.message}`);
       return original.call(this, checked.value, ...rest);
     };
     EventPattern(topic)(target, key, descriptor);

@@ -2,7 +2,7 @@ import { Controller, INestMicroservice, Logger } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { pollUntil, requireEnv } from '@partner/testing';
-import { Admin, Producer } from 'kafkajs';
+import { Admin, Kafka, KafkaJSNonRetriableError, Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { createKafka, KafkaConnection } from './kafka-client';
 import { ConsumerGroups } from './consumer-groups';
@@ -212,4 +212,151 @@ describe('KafkaServer readiness', () => {
 async function memberIds(groupId: string): Promise<string[]> {
   const { groups } = await admin.describeGroups([groupId]);
   return groups[0].members.map((m) => m.memberId).sort();
+}
+
+/** ConsumerGroups that also keeps every report, so a short-lived state (a crash) can be asserted after the fact. */
+class RecordingGroups extends ConsumerGroups {
+  readonly history: Array<{ group: string; joined: boolean; detail: string }> = [];
+  override report(group: string, joined: boolean, detail: string): void {
+    this.history.push({ group, joined, detail });
+    super.report(group, joined, detail);
+  }
+}
+
+/**
+ * Fault injection through kafkajs itself: every consumer the project makes for `group` is a real kafkajs
+ * consumer, but its `eachBatch` throws `KafkaJSNonRetriableError: Failed to find group coordinator` when
+ * `crashNext` is set (kafkajs then crashes the consumer for good: CRASH with restart=false, disconnected, as
+ * after the broker restart of issue 24), and its `connect` fails while `refuseConnect` is set.
+ */
+function injectFaults(group: string) {
+  const faults = { crashNext: false, refuseConnect: false, consumersMade: 0 };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
+  const original = Kafka.prototype.consumer;
+  const spy = jest.spyOn(Kafka.prototype, 'consumer').mockImplementation(function (this: Kafka, config) {
+    const consumer = original.call(this, config);
+    if (config?.groupId !== group) return consumer;
+    faults.consumersMade++;
+    const connect = consumer.connect.bind(consumer);
+    consumer.connect = () => (faults.refuseConnect ? Promise.reject(new Error('injected: broker unreachable')) : connect());
+    const run = consumer.run.bind(consumer);
+    consumer.run = (runConfig) =>
+      run({
+        ...runConfig,
+        eachBatch: async (payload) => {
+          if (faults.crashNext) {
+            faults.crashNext = false;
+            throw new KafkaJSNonRetriableError('Failed to find group coordinator');
+          }
+          await runConfig?.eachBatch?.(payload);
+        },
+      });
+    return consumer;
+  });
+  return { faults, restore: () => spy.mockRestore() };
+}
+
+describe('KafkaServer after a crash kafkajs does not restart (ADR 0015)', () => {
+  it('makes a new consumer that re-joins the group; events published after the crash are handled exactly once', async () => {
+    const topic = `${TOPIC}-crash`;
+    const group = `${GROUP}-crash`;
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 2, replicationFactor: 1 }] });
+    const handled: string[] = [];
+    @Controller()
+    class Counter {
+      @EventPattern(topic)
+      async handle(note: { id: string }): Promise<void> {
+        handled.push(note.id);
+      }
+    }
+    const { faults, restore } = injectFaults(group);
+    const groups = new RecordingGroups();
+    const moduleRef = await Test.createTestingModule({ controllers: [Counter] }).compile();
+    const member = moduleRef.createNestMicroservice({ strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 8, commitIntervalMs: 50, groups }) });
+    // A producer of its own: the shared one keeps asking for the metadata of topics earlier tests deleted.
+    const own = createKafka(connection).producer();
+    await own.connect();
+    const publish = (ids: string[]) => own.send({ topic, messages: ids.map((id) => ({ key: id, value: JSON.stringify({ id }) })) });
+    const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+    const count = (id: string) => handled.filter((h) => h === id).length;
+    try {
+      await member.listen();
+      await pollUntil('the consumer in its group', async () => groups.ready(), Boolean, { timeoutMs: 30_000 });
+      await publish(ids('before', 6));
+      await pollUntil('the first events handled', async () => handled.length, (n) => n >= 6, { timeoutMs: 30_000 });
+
+      faults.crashNext = true;
+      await publish(['trigger']); // its batch crashes the consumer before any handler sees it
+      await pollUntil('the crash reported', async () => groups.history.some((h) => /crashed \(Failed to find group coordinator\), re-creating/.test(h.detail)), Boolean, {
+        timeoutMs: 30_000,
+      });
+      const crashedAt = groups.history.findIndex((h) => h.detail.includes('re-creating'));
+      expect(groups.ready()).toBe(false); // readiness turns down at once, before the new consumer is in
+      await pollUntil('a new consumer in the group', async () => groups.ready(), Boolean, { timeoutMs: 60_000 });
+      expect(groups.history.slice(crashedAt).at(-1)).toEqual({ group, joined: true, detail: `member of ${group}` });
+      expect(faults.consumersMade).toBe(2);
+
+      const after = ids('after', 20);
+      await publish(after);
+      await pollUntil('every event after the crash handled', async () => [...after, 'trigger'].every((id) => count(id) > 0), Boolean, { timeoutMs: 30_000 });
+      await pollUntil('everything committed through the new consumer', async () => (await lag(group, topic)) === 0, Boolean, { timeoutMs: 30_000 });
+      expect([...after, 'trigger'].filter((id) => count(id) !== 1)).toEqual([]);
+      expect(ids('before', 6).filter((id) => count(id) < 1)).toEqual([]);
+    } finally {
+      restore();
+      await member.close();
+      await own.disconnect();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    }
+  }, 120_000);
+
+  it('gives up after the out-of-group bound: onStuck is called (the process would leave for its supervisor)', async () => {
+    const topic = `${TOPIC}-stuck`;
+    const group = `${GROUP}-stuck`;
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1, replicationFactor: 1 }] });
+    @Controller()
+    class Quiet {
+      @EventPattern(topic)
+      handle(): Promise<void> {
+        return Promise.resolve();
+      }
+    }
+    const { faults, restore } = injectFaults(group);
+    const groups = new RecordingGroups();
+    const stuck: Array<{ groupId: string; outForMs: number }> = [];
+    const moduleRef = await Test.createTestingModule({ controllers: [Quiet] }).compile();
+    const member = moduleRef.createNestMicroservice({
+      strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 2, groups, maxOutOfGroupMs: 3_000, onStuck: (groupId, outForMs) => stuck.push({ groupId, outForMs }) }),
+    });
+    try {
+      await member.listen();
+      await pollUntil('the consumer in its group', async () => groups.ready(), Boolean, { timeoutMs: 30_000 });
+      faults.crashNext = true;
+      faults.refuseConnect = true; // every new consumer fails to connect: it cannot get back in
+      const own = createKafka(connection).producer();
+      await own.connect();
+      await own.send({ topic, messages: [{ key: 'k', value: '{}' }] });
+      await own.disconnect();
+      await pollUntil('onStuck called', async () => stuck.length, (n) => n > 0, { timeoutMs: 30_000 });
+      expect(stuck).toHaveLength(1);
+      expect(stuck[0].groupId).toBe(group);
+      expect(stuck[0].outForMs).toBeGreaterThanOrEqual(3_000);
+      expect(groups.ready()).toBe(false);
+      expect(faults.consumersMade).toBeGreaterThan(1); // it kept trying meanwhile
+    } finally {
+      restore();
+      await member.close();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    }
+  }, 60_000);
+});
+
+/** Messages of `topic` the group has not committed yet, over every partition. */
+async function lag(groupId: string, topic: string): Promise<number> {
+  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const ends = await admin.fetchTopicOffsets(topic);
+  return ends.reduce((sum, { partition, high }) => {
+    const at = Number(committed.partitions.find((p) => p.partition === partition)?.offset ?? -1);
+    return sum + Number(high) - Math.max(at, 0);
+  }, 0);
 }

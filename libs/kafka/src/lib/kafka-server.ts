@@ -3,6 +3,8 @@ import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from 
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
 import { ConsumerGroups } from './consumer-groups';
+import { DeadLetter, DeadLetters, messageOf, UnprocessableEventError } from './dead-letters';
+import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
 import { DirectReplySender } from './direct-replies';
 import type { ReplyTargets } from './internal-trust';
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried } from './kafka-client';
@@ -30,6 +32,21 @@ export interface KafkaServerOptions {
   jobMetrics?: PeriodicJobMetrics;
   /** The hosts direct replies may be sent to (REPLY_TARGETS); unset: loopback only. */
   replyTargets?: ReplyTargets;
+  /**
+   * How long a consumer may stay out of its group before `onStuck` (default: leave the process, ADR 0015);
+   * 0 or unset: never.
+   */
+  maxOutOfGroupMs?: number;
+  onStuck?: (groupId: string, outForMs: number) => void;
+  /** Where an event that fails its contract is parked (ADR 0015). Unset (specs only): it is logged and skipped. */
+  deadLetters?: DeadLetters;
+}
+
+/** One consumer group of the server: its consumer (re-created after a fatal crash) and, per live consumer, its partitions' progress. */
+interface Lane {
+  consumer: RecoveringConsumer;
+  /** The live kafkajs consumer and its progress; a dead consumer's progress is dropped with it. */
+  live?: { consumer: Consumer; progress: Map<string, PartitionProgress> };
 }
 
 /** A held event fetch is answered as soon as this much has gathered, whatever the wait left. */
@@ -85,14 +102,14 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private producer?: Producer;
   private replies?: SendCoalescer;
   private directReplies?: DirectReplySender;
-  private readonly consumers: Consumer[] = [];
-  private readonly progress = new Map<Consumer, Map<string, PartitionProgress>>();
+  private readonly lanes: Lane[] = [];
   private readonly chains = new Map<string, Promise<void>>();
   /** Handlers by topic: Nest's lookup normalises the pattern on every call (seen in profiles). */
   private readonly handlers = new Map<string, MessageHandler | null>();
   private readonly running = new Set<Promise<void>>();
   private readonly slots: Slots;
   private commits?: PeriodicJob;
+  private replays?: PeriodicJob;
   private closing = false;
   /** Each consumer group of this server and whether this member is in it now. */
   readonly groups: ConsumerGroups;
@@ -129,6 +146,14 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       const waitMs = this.options.eventFetchWaitMs ?? 0;
       await this.consume(this.kafka, this.options.groupId, events, true, waitMs > 0 ? { minBytes: EVENT_FETCH_MIN_BYTES, maxWaitTimeInMs: waitMs } : {});
     }
+    const deadLetters = this.options.deadLetters;
+    if (events.length > 0 && deadLetters) {
+      // A service that consumes events parks the unprocessable ones: its table must be there (fail at start, not at the first bad event).
+      await deadLetters.store.check();
+      // Replays an operator asked for (npm run cli -- dead-letters replay) run here, through the same handlers.
+      this.replays = new PeriodicJob({ name: 'dead-letter-replay', intervalMs: 1_000, run: () => deadLetters.replayRequested((letter) => this.replay(letter)), metrics: this.options.jobMetrics });
+      this.replays.start();
+    }
     const intervalMs = this.options.commitIntervalMs ?? 200;
     this.commits = new PeriodicJob({ name: 'kafka-offset-commit', intervalMs, run: () => this.commit(), metrics: this.options.jobMetrics });
     this.commits.start();
@@ -141,34 +166,48 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     fromBeginning: boolean,
     fetch: { minBytes?: number; maxWaitTimeInMs?: number } = {},
   ): Promise<void> {
-    const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, ...fetch, allowAutoTopicCreation: false });
-    this.consumers.push(consumer);
-    const progress = new Map<string, PartitionProgress>();
-    this.progress.set(consumer, progress);
-    // Membership, for readiness: a rebalance keeps the member (it rejoins at once); a crash, a stop or
-    // a lost connection does not.
-    this.groups.report(groupId, false, 'joining');
-    consumer.on(consumer.events.CRASH, ({ payload }) =>
-      this.groups.report(groupId, false, `crashed (${payload.error.message})${payload.restart ? ', restarting' : ''}`),
-    );
-    consumer.on(consumer.events.STOP, () => this.groups.report(groupId, false, 'stopped'));
-    consumer.on(consumer.events.DISCONNECT, () => this.groups.report(groupId, false, 'disconnected'));
-    // After a rebalance, forget partitions this member no longer owns: their finished offsets are not
-    // ours to commit any more, and if one comes back it starts from the group's committed offset.
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.groups.report(groupId, true, `member of ${groupId}`);
-      const owned = new Set<string>();
-      for (const [topic, partitions] of Object.entries(payload.memberAssignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
-      for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
-    });
-    await consumer.connect();
-    await retried(() => consumer.subscribe({ topics, fromBeginning }));
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 4,
-      eachBatch: (payload) => this.dispatchBatch(progress, payload),
-    });
+    // Membership, for readiness, is reported by the RecoveringConsumer: a rebalance keeps the member (it
+    // rejoins at once); a crash, a stop or a lost connection does not. A crash kafkajs does not restart
+    // makes a new consumer (ADR 0015); the dead one's progress goes with it: handlers it started still
+    // finish, but into trackers nobody commits from, and the new consumer starts at the group's committed
+    // offset, so what they had not committed is delivered again (and deduplicated by the handlers).
+    const lane: Lane = {
+      consumer: new RecoveringConsumer({
+        groupId,
+        groups: this.groups,
+        maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
+        onStuck: this.options.onStuck ?? leaveProcess,
+        create: () => {
+          const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, ...fetch, allowAutoTopicCreation: false });
+          const progress = new Map<string, PartitionProgress>();
+          lane.live = { consumer, progress };
+          // After a rebalance, forget partitions this member no longer owns: their finished offsets are not
+          // ours to commit any more, and if one comes back it starts from the group's committed offset.
+          consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+            const owned = new Set<string>();
+            for (const [topic, partitions] of Object.entries(payload.memberAssignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
+            for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
+          });
+          return consumer;
+        },
+        run: async (consumer) => {
+          const progress = lane.live?.consumer === consumer ? lane.live.progress : new Map<string, PartitionProgress>();
+          await consumer.connect();
+          await retried(() => consumer.subscribe({ topics, fromBeginning }));
+          await consumer.run({
+            autoCommit: false,
+            eachBatchAutoResolve: false,
+            partitionsConsumedConcurrently: 4,
+            eachBatch: (payload) => this.dispatchBatch(progress, payload),
+          });
+        },
+        retire: (consumer) => {
+          if (lane.live?.consumer === consumer) lane.live = undefined;
+        },
+      }),
+    };
+    this.lanes.push(lane);
+    await lane.consumer.start();
   }
 
   private async dispatchBatch(progress: Map<string, PartitionProgress>, payload: EachBatchPayload): Promise<void> {
@@ -264,7 +303,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     const context = new KafkaMessageContext([message, partition, topic]);
     const data = parse(message.value);
     if (handler.isEventHandler) {
-      await this.runEvent(topic, handler, data, context);
+      await this.runEvent(topic, partition, message, handler, data, context);
     } else {
       // Its caller has answered 503 and stopped waiting: nobody would read the outcome (ADR 0016).
       if (deadlinePassed(header(message, DEADLINE_HEADER))) {
@@ -328,17 +367,46 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
    * stays behind it, exactly as a redelivery would, without re-reading the partition. On shutdown the
    * retry stops and, uncommitted, the event comes back to the next consumer.
    */
-  private async runEvent(topic: string, handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<void> {
+  private async runEvent(topic: string, partition: number, message: KafkaMessage, handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<void> {
+    let unprocessable: UnprocessableEventError | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.run(handler, data, context);
+        // An event that fails its contract is parked, and only once it is parked may its offset be committed.
+        if (unprocessable) await this.park(topic, partition, message, unprocessable);
+        else await this.run(handler, data, context);
         return;
       } catch (error) {
+        if (error instanceof UnprocessableEventError) {
+          unprocessable = error;
+          attempt--;
+          continue;
+        }
         if (this.closing) throw error;
         this.logger.warn(`Handler of ${topic} failed (attempt ${attempt}), retrying: ${describe(error)}`);
         await sleep(backoffMs(attempt));
       }
     }
+  }
+
+  private async park(topic: string, partition: number, message: KafkaMessage, error: UnprocessableEventError): Promise<void> {
+    if (!this.options.deadLetters) {
+      this.logger.error(`Skipped an unprocessable event of ${topic} at offset ${message.offset} (no dead-letter store): ${error.message}`);
+      return;
+    }
+    await this.options.deadLetters.park(topic, partition, message, error.message);
+  }
+
+  /**
+   * Runs a parked event through its handler once more, as a delivery would (inside the request context
+   * its headers carry); throws when it fails again (ADR 0015: `npm run cli -- dead-letters replay`).
+   */
+  async replay(letter: DeadLetter): Promise<void> {
+    const handler = this.handlerOf(letter.topic);
+    if (!handler?.isEventHandler) throw new Error(`no event handler for ${letter.topic} in this service`);
+    const message = messageOf(letter);
+    const work = () => this.run(handler, parse(message.value), new KafkaMessageContext([message, letter.partition, letter.topic]));
+    const context = contextFromHeaders(header(message, CONTEXT_HEADERS.requestId), header(message, CONTEXT_HEADERS.partnerId));
+    await (context ? RequestContexts.run(context, work) : work());
   }
 
   private async run(handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<unknown> {
@@ -347,10 +415,13 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
 
   private async commit(): Promise<void> {
     await Promise.all(
-      this.consumers.map(async (consumer) => {
+      this.lanes.map(async ({ live }) => {
+        // Between a crash and the new consumer there is nothing to commit through.
+        if (!live) return;
+        const { consumer, progress } = live;
         const offsets: Array<{ topic: string; partition: number; offset: string }> = [];
         const trackers: Array<[PartitionProgress, number]> = [];
-        for (const [key, tracker] of this.progress.get(consumer) ?? []) {
+        for (const [key, tracker] of progress) {
           const offset = tracker.takeCommit();
           if (offset === undefined) continue;
           const cut = key.lastIndexOf(':');
@@ -372,14 +443,15 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   /** Stops fetching, lets the handlers in flight finish (bounded), commits what finished, disconnects. */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.consumers.map((c) => c.stop().catch(() => undefined)));
+    await this.replays?.stop();
+    await Promise.all(this.lanes.map((lane) => lane.consumer.stop()));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, 8_000)));
     await Promise.race([Promise.allSettled([...this.running]), deadline]);
     clearTimeout(timer);
     await this.commits?.stop();
     await this.commit();
-    await Promise.all(this.consumers.map((c) => c.disconnect().catch(() => undefined)));
+    await Promise.all(this.lanes.map((lane) => lane.consumer.disconnect()));
     await this.directReplies?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }

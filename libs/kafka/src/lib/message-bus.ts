@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Consumer, Kafka, Producer } from 'kafkajs';
+import { Kafka, Producer } from 'kafkajs';
 import { EventPayload, EventTopic, requestKeyOf, RequestPayload, RequestReply, RequestTopic, ServiceName } from '@partner/contracts';
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried, runJoined } from './kafka-client';
+import { ConsumerGroups } from './consumer-groups';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
+import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DEADLINE_HEADER, deadlineAfter } from './request-deadline';
 import { DirectQueryClient } from './direct-queries';
@@ -47,6 +49,8 @@ export interface MessageBusOptions {
   idempotentProducer: boolean;
   /** Replication factor of the reply topic this process creates. */
   replicationFactor?: number;
+  /** How long the reply consumer may stay out of its group before the process leaves (ADR 0015); 0 or unset: never. */
+  maxOutOfGroupMs?: number;
 }
 
 interface Waiting {
@@ -132,13 +136,15 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(MessageBus.name);
   private kafka?: Kafka;
   private producer?: Producer;
-  private replyConsumer?: Consumer;
+  private replyConsumer?: RecoveringConsumer;
   private channel?: RequestReplyChannel;
   private direct?: DirectQueryClient;
   private replyListener?: DirectReplyListener;
   readonly replyTopic?: string;
   /** This instance's direct-reply address, when it listens for replies over HTTP. */
   replyUrl?: string;
+  /** Whether the reply consumer is in its group (the gateway's /readyz reads it). */
+  readonly groups = new ConsumerGroups();
 
   constructor(@Inject(KAFKA_BUS_OPTIONS) private readonly options: MessageBusOptions) {
     if (options.requests) {
@@ -212,24 +218,41 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       timeoutMs,
     );
     this.channel = channel;
-    const consumer = kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
-    this.replyConsumer = consumer;
-    // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
-    await runJoined(consumer, [topic], true, {
-      autoCommit: false,
-      eachBatchAutoResolve: true,
-      eachBatch: async ({ batch }) => {
-        for (const message of batch.messages) {
-          const correlationId = message.headers?.[REPLY_HEADERS.correlationId]?.toString();
-          if (!correlationId || !message.value) continue;
-          try {
-            channel.deliver(correlationId, JSON.parse(message.value.toString()) as ReplyEnvelope);
-          } catch (error) {
-            this.logger.warn(`Unreadable reply ignored: ${(error as Error).message}`);
-          }
-        }
-      },
+    // The group never commits: a consumer re-created after a crash (ADR 0015) resumes after the last
+    // reply read rather than at the topic's beginning.
+    let next: string | undefined;
+    this.replyConsumer = new RecoveringConsumer({
+      groupId: topic,
+      groups: this.groups,
+      maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
+      onStuck: leaveProcess,
+      create: () => kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false }),
+      // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
+      run: (consumer) =>
+        runJoined(
+          consumer,
+          [topic],
+          true,
+          {
+            autoCommit: false,
+            eachBatchAutoResolve: true,
+            eachBatch: async ({ batch }) => {
+              for (const message of batch.messages) {
+                next = String(Number(message.offset) + 1);
+                const correlationId = message.headers?.[REPLY_HEADERS.correlationId]?.toString();
+                if (!correlationId || !message.value) continue;
+                try {
+                  channel.deliver(correlationId, JSON.parse(message.value.toString()) as ReplyEnvelope);
+                } catch (error) {
+                  this.logger.warn(`Unreadable reply ignored: ${(error as Error).message}`);
+                }
+              }
+            },
+          },
+          { seek: next === undefined ? [] : [{ topic, partition: 0, offset: next }] },
+        ),
     });
+    await this.replyConsumer.start();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -5,7 +5,22 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
-import { ConsumerGroups, kafkaConnection, kafkaServerOptions, KafkaServer, PeriodicJobMetrics, prepareTopics, ReplyTargets, serveDirectQueries } from '@partner/kafka';
+import { Registry } from 'prom-client';
+import {
+  ConsumerGroups,
+  DeadLetters,
+  DeadLetterStore,
+  HasPool,
+  kafkaConnection,
+  kafkaServerOptions,
+  KafkaServer,
+  PeriodicJobMetrics,
+  prepareTopics,
+  ReplyTargets,
+  serveDirectQueries,
+} from '@partner/kafka';
+import { METRICS_REGISTRY } from './metrics.module';
+import { DATABASE } from './service-health.module';
 
 /**
  * Starts a Kafka-driven service: its command/event consumers (one consumer group per service), plus a
@@ -18,6 +33,9 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
   const connection = kafkaConnection(config, `${name}-${process.pid}`);
   const created = await prepareTopics(connection, config);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
+  // Unprocessable events are parked in the service's own dead_letters table, counted on its /metrics (ADR 0015).
+  const deadLetters = new DeadLetters(new DeadLetterStore(app.get<HasPool>(DATABASE).pool));
+  deadLetters.registerIn(app.get<Registry>(METRICS_REGISTRY));
   // The consumers report their group membership where the service's /readyz reads it, and count their offset commits in its /metrics.
   const transport = kafkaServerOptions({
     connection,
@@ -27,6 +45,9 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
     groups: app.get(ConsumerGroups),
     jobMetrics: app.get(PeriodicJobMetrics),
     replyTargets: new ReplyTargets(config.REPLY_TARGETS),
+    // A consumer out of its group longer than this takes the process down for its supervisor (ADR 0015).
+    maxOutOfGroupMs: config.KAFKA_MAX_OUT_OF_GROUP_MS,
+    deadLetters,
   });
   app.connectMicroservice<MicroserviceOptions>(transport, { inheritAppConfig: true });
   // The same handlers answer the service's read-only queries over HTTP too (docs/architecture.md: "Direct queries").

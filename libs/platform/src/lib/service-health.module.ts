@@ -35,8 +35,13 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
       return this.health.check([() => this.databaseIndicator(), () => this.consumersIndicator()]);
     }
 
+    /**
+     * The gateway's /readyz asks this over Kafka. It fails while a consumer of the service is out of its
+     * group, so a dead event consumer shows in the stack's readiness, not only on this port (ADR 0015).
+     */
     @HandleRequest(pingTopic)
     async ping(_query: PingQuery): Promise<RequestReply<typeof pingTopic>> {
+      if (!this.groups.ready()) throw new Error(`consumers not in their groups: ${JSON.stringify(this.groups.snapshot())}`);
       await this.db.pool.query('SELECT 1');
       return ok({ service: name, database: true });
     }

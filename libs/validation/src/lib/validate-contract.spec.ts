@@ -43,6 +43,13 @@ describe('validateContract', () => {
     });
   });
 
+  it("with unknownFields 'ignore' (events): strips unknown fields, nested ones included, and still validates the known ones", () => {
+    const result = validateContract(Sample, { ...valid, extra: 1, inner: { street: 'x', added: true } }, { unknownFields: 'ignore' });
+    expect(result.ok).toBe(true);
+    expect(result.ok && { ...result.value, inner: { ...result.value.inner } }).toEqual(valid);
+    expect(validateContract(Sample, { ...valid, extra: 1, fee: 'C' }, { unknownFields: 'ignore' })).toMatchObject({ ok: false, error: { code: 'invalid_fee' } });
+  });
+
   it('names nested fields by their path', () => {
     expect(validateContract(Sample, { ...valid, inner: { street: 3 } })).toMatchObject({
       ok: false,

@@ -5,19 +5,28 @@ import { ErrorDetail, INVALID_REQUEST } from './error-detail';
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; error: ErrorDetail };
 
+export interface ContractValidationOptions {
+  /**
+   * `refuse` (the default; HTTP bodies and requests): an unknown property is an error, so a partner who
+   * misspells a field hears about it. `ignore` (events at the consumer boundary): an unknown property is
+   * stripped, so an event from a newer producer that added a field is still processed (ADR 0015).
+   */
+  unknownFields?: 'refuse' | 'ignore';
+}
+
 /**
  * Validates an untrusted plain object (an HTTP body, a Kafka payload) against a contract class.
- * Unknown properties are refused, not stripped: a partner who misspells a field must hear about it.
+ * Unknown properties are refused, not stripped, unless `unknownFields: 'ignore'`.
  * The first failing property in declaration order decides the answer, so a request with several
  * problems always gets the same, documented error.
  */
-export function validateContract<T extends object>(cls: ClassConstructor<T>, plain: unknown): ValidationResult<T> {
+export function validateContract<T extends object>(cls: ClassConstructor<T>, plain: unknown, { unknownFields = 'refuse' }: ContractValidationOptions = {}): ValidationResult<T> {
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     return { ok: false, error: { code: INVALID_REQUEST, message: 'request body must be a JSON object' } };
   }
   // No implicit conversion: "100" is not an amount, and a boolean is not a string.
   const instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: unknownFields === 'refuse', forbidUnknownValues: true });
   if (errors.length === 0) return { ok: true, value: instance };
   return { ok: false, error: firstError(errors) };
 }
