@@ -43,6 +43,7 @@ import {
   StackOptions,
   startApps,
   startGatewayInstances,
+  stopApp,
   waitUntilReady,
 } from '../stack/stack';
 
@@ -225,6 +226,8 @@ async function main(): Promise<number> {
  * The e2e stack's control channel for the short chaos suite (apps/e2e/src/zz-chaos.spec.ts), on an
  * ephemeral localhost port:
  *   POST /kill/<app>     kill -9 of one app
+ *   POST /stop/<app>     SIGTERM of one app (its graceful shutdown), answers once it exited
+ *   POST /stop/kafka     graceful stop of the broker
  *   POST /restart/<app>  starts it again, answers once the whole stack is ready
  *   POST /kill/kafka     kill -9 of the broker
  *   POST /restart/kafka  starts the broker again, answers once the whole stack is ready
@@ -236,8 +239,8 @@ async function main(): Promise<number> {
 function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
   const actions: Record<string, (target: string) => Promise<void>> = {
     kill: (target) => (target === 'kafka' ? killKafka(o.kafkaPort) : killApp(stack, target as AppName)),
+    stop: (target) => (target === 'kafka' ? kafkaInBackground('stop', o.kafkaPort) : stopApp(stack, target as AppName)),
     restart: (target) => (target === 'kafka' ? restartKafka(stack, o, 90_000) : restartApp(stack, target as AppName, o, 90_000)),
-    stop: (target) => (target === 'kafka' ? kafkaInBackground('stop', o.kafkaPort) : Promise.reject(new Error('only the broker is stopped this way'))),
     crash: (target) => crashApp(stack, target as AppName),
   };
   const server = createServer((req, res) => {

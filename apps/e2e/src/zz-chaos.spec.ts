@@ -1,66 +1,81 @@
 import { GATEWAY, SERVICE_NAMES } from '@partner/contracts';
-import { auditWithdrawals, chaosFailures, chaosPartners, chaosReport, databaseOutage, pollUntil, requireEnv, WithdrawalLoad } from '@partner/testing';
+import { auditFeeds, auditMoney, ChaosOutcome, chaosFailures, chaosPartners, chaosReport, databaseOutage, FaultRecovery, PartnerLoad, pollUntil, requireEnv } from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl } from './support/sandbox';
 
 /**
- * The short version of `npm run chaos` (issue #4), against the stack `npm test` runs: while withdrawals
- * are being requested, every app is killed with -9 and restarted, the broker is killed with -9 and
- * restarted, and every database connection is terminated for 3 s (a PostgreSQL restart as the services
- * see it; the server itself is shared with other work on this machine). Afterwards every request without
- * a final answer is retried with its own idempotency key, and the audit checks that every accepted
- * withdrawal is final and that each partner's feed, read page by page from its cursor, holds exactly
- * one created, one sent and one final event per withdrawal, numbered 1..n without a gap.
+ * The short version of `npm run chaos`, against the stack `npm test` runs: while a mixed load runs
+ * (withdrawals on few users whose balances run out, operator credits, Pix key creations and deletions,
+ * business customers, Pix inflows, feed acknowledgements), every app is killed with -9 and restarted, one
+ * service is stopped with SIGTERM and restarted, the broker is stopped gracefully and restarted, then
+ * killed with -9 and restarted, and every database connection is terminated for 3 s (a PostgreSQL restart
+ * as the services see it; the server itself is shared with other work on this machine). Afterwards every
+ * request without a final answer is retried with its own idempotency key, then the money audit (per user,
+ * balance = credits − accepted withdrawals with their fees, the ledger sums to it, never below zero) and
+ * the feed audit of every path (each event exactly once in its partner's sequence, counted against what
+ * the API accepted), and each recovery within its bound.
  *
  * Named zz- so that the sequencer (apps/e2e/sequencer.js) runs it after every other suite: the faults
  * would otherwise break their requests.
  */
 const APPS = [GATEWAY.name, ...SERVICE_NAMES];
+// The full run's bounds (10 s an app, 20 s the broker) three times over: npm test's stack logs at debug
+// level on a machine shared with other work, where timings vary threefold.
+const APP_RECOVERY_MS = 30_000;
+const BROKER_RECOVERY_MS = 60_000;
 
-async function control(action: 'kill' | 'restart', target: string): Promise<void> {
+async function control(action: 'kill' | 'stop' | 'restart', target: string): Promise<void> {
   const res = await fetch(`${requireEnv('STACK_CONTROL_URL')}/${action}/${target}`, { method: 'POST', signal: AbortSignal.timeout(120_000) });
   if (res.status !== 204) throw new Error(`${action} ${target}: ${res.status} ${await res.text()}`);
 }
 
-describe('short chaos: kill -9 of every app and of the broker, and a database outage, during a load of withdrawals', () => {
-  it('loses nothing and duplicates nothing: every accepted withdrawal is final with one event per state change', async () => {
+describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and kill -9 broker restarts, and a database outage, under a mixed load', () => {
+  it('loses nothing, duplicates nothing, overdraws no one: the money and every feed path audit clean', async () => {
     const gateway = gatewayUrl();
     const databaseUrl = requireEnv('DATABASE_URL');
-    const partners = await chaosPartners(gateway, requireEnv('ADMIN_API_KEY'), 4);
-    // ~6 requests/s; the cap bounds the run should restarts be slow, and it is far above what the faults take.
-    const load = new WithdrawalLoad(gateway, partners, { workers: 3, paceMs: 400, maxRequests: 1_500 });
-    const faults: string[] = [];
+    const adminKey = requireEnv('ADMIN_API_KEY');
+    const partners = await chaosPartners(gateway, adminKey, 3, 2);
+    // ~12 requests/s; the cap bounds the run should restarts be slow, and it is far above what the faults take.
+    const load = new PartnerLoad(gateway, partners, adminKey, { rate: 12, maxRequests: 4_000 });
+    const faults: FaultRecovery[] = [];
+    const fault = async (label: string, limitMs: number, inject: () => Promise<void>, recover: () => Promise<void>) => {
+      await inject();
+      const started = Date.now();
+      await recover();
+      await load.firstSuccess(120_000);
+      faults.push({ label, recoveryMs: Date.now() - started, limitMs });
+      await load.progress(20); // the load goes on against the recovered stack before the next fault
+    };
     load.start();
     try {
-      await load.progress(10);
-      for (const target of [...APPS, 'kafka']) {
-        await control('kill', target);
-        await control('restart', target);
-        faults.push(`kill -9 ${target}, restart`);
-        await load.progress(10); // the load goes on against the recovered stack before the next fault
-      }
-      await databaseOutage(databaseUrl, 3_000);
-      await pollUntil('the stack ready after the database outage', () => fetch(`${gatewayAdminUrl()}/readyz`).then((r) => r.status), (s) => s === 200, { timeoutMs: 60_000, intervalMs: 250 });
-      faults.push('database outage (every connection terminated for 3 s)');
-      await load.progress(10);
+      await load.progress(20);
+      for (const target of APPS) await fault(`kill -9 ${target}, restart`, APP_RECOVERY_MS, () => control('kill', target), () => control('restart', target));
+      await fault('SIGTERM withdrawals, restart', APP_RECOVERY_MS, () => control('stop', 'withdrawals'), () => control('restart', 'withdrawals'));
+      await fault('graceful broker restart', BROKER_RECOVERY_MS, () => control('stop', 'kafka'), () => control('restart', 'kafka'));
+      await fault('kill -9 of the broker, restart', BROKER_RECOVERY_MS, () => control('kill', 'kafka'), () => control('restart', 'kafka'));
+      await fault(
+        'database outage (every connection terminated for 3 s)',
+        BROKER_RECOVERY_MS,
+        async () => void (await databaseOutage(databaseUrl, 3_000)),
+        () => pollUntil('the stack ready after the database outage', () => fetch(`${gatewayAdminUrl()}/readyz`).then((r) => r.status), (s) => s === 200, { timeoutMs: 60_000, intervalMs: 250 }).then(() => undefined),
+      );
     } finally {
       await load.stop();
     }
 
     const retry = await load.retryUnanswered(120_000);
-    const audit = await auditWithdrawals({ gatewayUrl: gateway, databaseUrl, partners, accepted: load.accepted.values(), settleTimeoutMs: 120_000 });
-    console.log(chaosReport(faults, load, retry, audit));
+    const feeds = await auditFeeds({ gatewayUrl: gateway, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 180_000 });
+    const money = await auditMoney({ gatewayUrl: gateway, databaseUrl, adminKey, partners, ledger: load.ledger });
+    const outcome: ChaosOutcome = { faults, load, retry, money, feeds };
+    console.log(chaosReport(outcome));
 
-    expect(chaosFailures(load, retry, audit)).toEqual([]);
-    expect(faults).toHaveLength(APPS.length + 2);
-    // Every request ended as exactly one withdrawal (all are valid and funded), however the faults answered it.
-    expect(audit.accepted).toBe(load.requests);
-    expect(audit.database).toEqual({ total: load.requests, open: 0, unknownToClients: 0 });
-    const finals = (audit.eventsPerState.get('settled') ?? 0) + (audit.eventsPerState.get('failed') ?? 0);
-    expect({ created: audit.eventsPerState.get('created'), sent: audit.eventsPerState.get('sent'), final: finals }).toEqual({
-      created: load.requests,
-      sent: load.requests,
-      final: load.requests,
-    });
-    expect({ duplicates: audit.duplicates, missing: audit.missing }).toEqual({ duplicates: 0, missing: 0 });
-  }, 900_000);
+    expect(chaosFailures(outcome)).toEqual([]);
+    expect(faults.map((f) => f.label)).toHaveLength(APPS.length + 4);
+    expect({ users: money.users, overdraft: money.overdraft, drift: money.drift }).toEqual({ users: 6, overdraft: 0, drift: 0 });
+    // Every path carried load and ended audited: accepted resources, each in the database and in the feed.
+    for (const path of feeds.paths) {
+      expect({ path: path.path, some: path.accepted > 0, duplicates: path.duplicates, missing: path.missing }).toEqual({ path: path.path, some: true, duplicates: 0, missing: 0 });
+      expect(path.feedResources).toBe(path.database);
+    }
+    expect(feeds.acknowledged).toBeGreaterThan(0);
+  }, 1_200_000);
 });

@@ -1,37 +1,68 @@
-import { WithdrawalAudit } from './withdrawal-audit';
-import { RetryOutcome, WithdrawalLoad } from './withdrawal-load';
+import { FeedAudit } from './feed-audit';
+import { MoneyAudit } from './money-audit';
+import { LoadWindow, PartnerLoad, RetryOutcome } from './partner-load';
 
-const counts = (m: Map<number | string, number>, name: (k: number | string) => string = String) =>
+const counts = <K extends number | string>(m: Map<K, number>, name: (k: K) => string = String) =>
   [...m]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, n]) => `${name(k)}: ${n}`)
     .join(', ');
 
-/** Every broken invariant of a fault-injection run; empty when nothing was lost, duplicated or left open. */
-export function chaosFailures(load: WithdrawalLoad, retry: RetryOutcome, audit: WithdrawalAudit): string[] {
-  // A fault is ours, never the caller's: it must be answered 503 (retry), not 500 (a bug of ours).
-  const internal = load.statuses.get(500) ?? 0;
+/** A fault and how long the stack took to serve again, against the bound it must meet. */
+export interface FaultRecovery {
+  label: string;
+  recoveryMs: number;
+  limitMs: number;
+}
+
+export interface ChaosOutcome {
+  faults: FaultRecovery[];
+  load: PartnerLoad;
+  retry: RetryOutcome;
+  money: MoneyAudit;
+  feeds: FeedAudit;
+  /** The rolling restart's window of the load, when the run had one. */
+  rolling?: LoadWindow;
+}
+
+/** Every broken invariant of a fault-injection run; empty when nothing was lost, duplicated, overdrawn or slow to recover. */
+export function chaosFailures({ faults, load, retry, money, feeds, rolling }: ChaosOutcome): string[] {
+  const slow = faults.filter((f) => f.recoveryMs > f.limitMs).map((f) => `${f.label}: recovered in ${(f.recoveryMs / 1000).toFixed(1)} s, more than ${f.limitMs / 1000} s`);
+  // The load must have contended: some withdrawals accepted, some refused because the balance ran out.
+  const contention = money.acceptedWithdrawals === 0 || money.insufficient === 0 ? [`no contention: ${money.acceptedWithdrawals} withdrawals accepted, ${money.insufficient} refused for insufficient funds`] : [];
+  const rollingFailures = rolling ? rolling.failed.slice(0, 20).map((f) => `rolling restart: ${f} (only a 503 with Retry-After may fail)`) : [];
+  if (rolling && rolling.failed.length > 20) rollingFailures.push(`rolling restart: ${rolling.failed.length - 20} more`);
   return [
-    ...audit.failures,
-    ...load.unexpected,
-    ...retry.unresolved.map((key) => `retry of key ${key} never got a final answer`),
-    ...(internal > 0 ? [`${internal} request(s) answered 500 during a fault (a dependency failure must be a 503)`] : []),
+    ...slow,
+    ...contention,
+    ...money.failures,
+    ...feeds.failures,
+    ...rollingFailures,
+    ...load.unexpected.slice(0, 50),
+    ...retry.unresolved.map((r) => `retry never got a final answer: ${r}`),
   ];
 }
 
 /** The counts of a fault-injection run, as `npm run chaos` and the short chaos suite print them. */
-export function chaosReport(faults: string[], load: WithdrawalLoad, retry: RetryOutcome, audit: WithdrawalAudit): string {
-  const failures = chaosFailures(load, retry, audit);
+export function chaosReport(outcome: ChaosOutcome): string {
+  const { faults, load, retry, money, feeds, rolling } = outcome;
+  const failures = chaosFailures(outcome);
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   return [
     'chaos counts',
-    `  faults injected:        ${faults.length} (${faults.join('; ')})`,
-    `  requests:               ${load.requests} (${counts(load.statuses, (s) => (s === 0 ? 'no answer' : String(s)))})`,
-    `  without a final answer: ${retry.pending} (5xx or none); retried with the same key: ${retry.calls} calls, answered ${counts(retry.answers)}; ${retry.resolvedToWithdrawal} resolved to a withdrawal`,
-    `  accepted withdrawals:   ${audit.accepted} (database: ${audit.database.total}, open: ${audit.database.open}, unknown to clients: ${audit.database.unknownToClients})`,
-    `  feed events per state:  ${counts(audit.eventsPerState)}`,
-    `  duplicates:             ${audit.duplicates}`,
-    `  missing:                ${audit.missing}`,
+    `  faults injected:        ${faults.length}`,
+    ...faults.map((f) => `    ${f.recoveryMs <= f.limitMs ? 'ok  ' : 'SLOW'} ${f.label}: recovered in ${secs(f.recoveryMs)} (limit ${secs(f.limitMs)})`),
+    `  requests:               ${load.requests} at ${load.achievedRate.toFixed(1)}/s (${counts(load.byOperation)}); late: ${load.late}`,
+    `  answers:                ${counts(load.statuses, (s) => (s === 0 ? 'no answer' : String(s)))}`,
+    `  without a final answer: ${[...retry.pending.values()].reduce((a, b) => a + b, 0)} (${counts(retry.pending)}); retried with the same key: ${retry.calls} calls, answered ${counts(retry.answers)}; ${retry.resolvedToAccepted} turned out accepted`,
+    ...(rolling ? [`  rolling restart:        ${counts(rolling.statuses, (s) => (s === 0 ? 'no answer' : String(s)))}; failed other than 503 + Retry-After: ${rolling.failed.length}`] : []),
+    `  money audit: ${money.users} users, ${money.overdraft} overdraft, ${money.drift} drift (credited ${money.credited} µUSDT, settled ${money.spent}; withdrawals accepted ${money.acceptedWithdrawals}, refused for insufficient funds ${money.insufficient})`,
+    ...feeds.paths.map(
+      (p) =>
+        `  feed ${p.path.padEnd(12)} API accepted ${p.accepted}${p.unknown ? ` (+${p.unknown} unknown)` : ''}, database ${p.database}, feed ${p.feedResources} resources (${counts(p.eventsPerState)}), duplicates ${p.duplicates}, missing ${p.missing}`,
+    ),
+    `  feed events:            ${feeds.events} in all, ${feeds.acknowledged} acknowledged (all read back delivered unless listed below)`,
     `  invariants:             ${failures.length === 0 ? 'all hold' : `${failures.length} FAILED`}`,
-    ...failures.slice(0, 50).map((f) => `    - ${f}`),
+    ...failures.slice(0, 60).map((f) => `    - ${f}`),
   ].join('\n');
 }
