@@ -158,6 +158,9 @@ async function main(): Promise<number> {
         // The other suites must never be throttled; the rate-limit test gives its own partner a low limit.
         RATE_LIMIT_PER_SECOND: '100000',
         RATE_LIMIT_BURST: '100000',
+        // The operator API's too: the fuzz suite sends it thousands of requests (apps/e2e/src/fuzz.spec.ts).
+        ADMIN_RATE_LIMIT_PER_SECOND: '100000',
+        ADMIN_RATE_LIMIT_BURST: '100000',
         // The shared store, so that every e2e request (and the chaos run's database outage) goes through it.
         RATE_LIMIT_STORE: 'postgres',
         // Tracing on, as deployed with a collector, but only for requests that come with a sampled

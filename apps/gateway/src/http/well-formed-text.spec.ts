@@ -26,6 +26,8 @@ describe('refuseMalformedText', () => {
     };
     app.route({ method: ['GET', 'POST'], url: '/partner/v1/things/:id', handler });
     app.route({ method: ['GET', 'DELETE'], url: '/partner/v1/pix-key/:document', handler });
+    app.route({ method: 'GET', url: '/healthz', handler });
+    app.route({ method: 'GET', url: '/admin/v1/*', handler: async (_request, reply) => reply.status(404).send({ error: 'not_found' }) });
     await app.ready();
   });
   afterAll(() => app.close());
@@ -99,6 +101,12 @@ describe('refuseMalformedText', () => {
     expect(handled).toBe(0);
     // A header the API does not read is none of its business.
     expect((await get({ 'x-something': 'a\tb' })).statusCode).toBe(200);
+  });
+
+  it('leaves alone what reads nothing: probes, and unknown routes (404 whatever they hold)', async () => {
+    expect((await app.inject({ method: 'GET', url: '/healthz?x=%00' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/partner/v1/nothing/%00' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/admin/v1/nothing/%00?q=%01' })).statusCode).toBe(404);
   });
 
   it('checks headers with the header rule and the rest with the JSON one (a tab is fine in a body, not in a key header)', () => {

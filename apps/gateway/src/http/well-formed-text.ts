@@ -32,6 +32,16 @@ export function malformedTextOf(request: Pick<FastifyRequest, 'headers' | 'param
   return undefined;
 }
 
+/** The API's families; probes (/healthz, /readyz, /metrics) and the reference (/docs) read nothing from a request. */
+const API_PREFIXES = ['/partner/', '/sandbox/', '/admin/'];
+
+/**
+ * Whether a request reaches an operation of the API: an unknown route is 404 whatever it holds (the
+ * operator API's catch-all routes, `/admin/v1/*`, answer those too).
+ */
+const readsText = (request: FastifyRequest): boolean =>
+  !request.is404 && !request.routeOptions.url?.includes('*') && API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+
 /**
  * Refuses, with 400 invalid_request in the endpoint family's shape (docs/api.md "Errors": "Text"), any
  * request whose text is not well-formed, before guards, pipes, validators, services or the database
@@ -40,6 +50,7 @@ export function malformedTextOf(request: Pick<FastifyRequest, 'headers' | 'param
  */
 export function refuseMalformedText(instance: FastifyInstance): void {
   instance.addHook('preValidation', async (request) => {
+    if (!readsText(request)) return;
     const detail = malformedTextOf(request);
     if (detail) throw new ApiError(400, detail);
   });
