@@ -177,6 +177,9 @@ async function main(): Promise<number> {
         // Every suite sends from one address, unknown keys included: only the flood suite's instance throttles them.
         AUTH_FAILURES_PER_SECOND: '100000',
         AUTH_FAILURE_BURST: '100000',
+        // The operator API's too: the fuzz suite sends it thousands of requests (apps/e2e/src/fuzz.spec.ts).
+        ADMIN_RATE_LIMIT_PER_SECOND: '100000',
+        ADMIN_RATE_LIMIT_BURST: '100000',
         // The shared store, so that every e2e request (and the chaos run's database outage) goes through it.
         RATE_LIMIT_STORE: 'postgres',
         // Operator keys trusted from memory for 2 minutes: a revoked one refused sooner was dropped by its

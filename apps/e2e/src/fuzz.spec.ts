@@ -1,45 +1,58 @@
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
-import { newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { committedOpenApiPath, newUuid, requireEnv, ResponseContract } from '@partner/testing';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { gatewayAdminUrl, gatewayUrl, newPartner, newUser } from './support/sandbox';
 
-// Hostile input (issue #4): property-based fuzzing of every endpoint's body, path, query and headers
-// against the running stack. Whatever arrives, the gateway answers below 500, in the endpoint family's
-// error body, and every process survives (/readyz). Valid-looking requests may succeed; that is fine.
-// Reproduce a failure with the printed seed: FUZZ_SEED=<seed> FUZZ_RUNS=<runs>; scale up with FUZZ_RUNS.
+// Hostile input: property-based fuzzing (fast-check) of every route against the running stack: every
+// operation of the served OpenAPI document (partner, Pix keys, events and their acknowledgement, sandbox,
+// health) plus the operator API, so a new route is fuzzed without editing this file. Whatever arrives,
+// the gateway answers below 500; every 4xx is in its family's shape and as the document describes it;
+// text that is not well-formed is 400 invalid_request naming where, never quoting it; every process
+// survives (/readyz). Valid-looking requests may succeed; that is fine.
+// Replay a run with its printed seed: FUZZ_SEED=<seed>; scale with FUZZ_REQUESTS (10,000 by default).
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 /** The gateway's default BODY_LIMIT_BYTES (the test stack keeps it). */
 const BODY_LIMIT_BYTES = 64 * 1024;
+/** libs/validation MAX_TEXT_LENGTH: longer text anywhere is refused. */
+const MAX_TEXT_LENGTH = 4096;
 
 type Family = 'pix-key' | 'error';
 type Json = unknown;
-
-interface Endpoint {
-  method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
-  /** A path the route answers; `segment` replaces the path parameter when there is one. */
-  path: (segment?: string) => string;
-  family: Family;
-  /** Who may call it: a partner key or the sandbox admin key. */
-  auth: 'partner' | 'admin';
-  /** A valid body to mutate (none for GET). */
-  valid?: () => Record<string, Json>;
-  hasParam?: boolean;
-}
 
 interface Sent {
   status: number;
   body: unknown;
   text: string;
+  headers: Headers;
+}
+
+interface Route {
+  method: string;
+  template: string;
+  family: Family;
+  auth: 'partner' | 'admin' | 'none';
+  pathParams: Array<{ name: string; schema: Schema }>;
+  queryParams: Array<{ name: string; schema: Schema }>;
+  /** A body the route takes, valid as far as its schema tells; undefined when it takes none. */
+  body?: () => Record<string, Json>;
+}
+
+type Schema = Record<string, unknown>;
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { security?: Array<Record<string, unknown>>; parameters?: Array<{ name: string; in: string; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }> } }>>;
+  components?: { schemas?: Record<string, Schema> };
 }
 
 let cases = 0;
-const perEndpoint = new Map<string, number>();
+const perRoute = new Map<string, number>();
+const contract = ResponseContract.fromFile();
 
-async function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Sent> {
+async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Sent> {
   cases++;
-  const res = await fetch(`${gatewayUrl()}${path}`, { method, headers, body, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -47,37 +60,46 @@ async function send(method: string, path: string, headers: Record<string, string
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, body: parsed, text };
+  return { status: res.status, body: parsed, text, headers: res.headers };
 }
 
-/** The property every answer must have (docs/api.md "Errors": body shape per endpoint family). */
-function expectSane(res: Sent, family: Family, context: unknown): void {
-  const explain = () => `${res.status} ${res.text.slice(0, 300)} for ${JSON.stringify(context).slice(0, 600)}`;
+/** The family of the path the gateway receives: the client resolves `.` and `..` segments first. */
+const familyOf = (path: string): Family => (new URL(`http://x${path}`).pathname.startsWith('/partner/v1/pix-key') ? 'pix-key' : 'error');
+
+/**
+ * The property every answer must have (docs/api.md "Errors"): below 500; a 4xx is a JSON object in the
+ * family's shape with a message, and matches the OpenAPI document (its status documented for the
+ * operation, its body the documented schema; an unknown route's 404 in one of the two shapes).
+ */
+function expectSane(res: Sent, method: string, path: string, context: unknown): void {
+  const explain = () => `${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 600)}`;
   if (res.status >= 500) throw new Error(`server error: ${explain()}`);
   if (res.status < 400) return;
   const body = res.body as Record<string, unknown> | undefined;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error(`error answer is not a JSON object: ${explain()}`);
   if (typeof body.message !== 'string') throw new Error(`error answer without message: ${explain()}`);
+  const family = familyOf(path);
   if (res.status === 401) {
     if (body.error !== 'unauthorized') throw new Error(`401 is not {error: unauthorized}: ${explain()}`);
-    return;
+  } else {
+    const code = family === 'pix-key' ? body.status : body.error;
+    if (typeof code !== 'string' || !/^[a-z_]+$/.test(code)) throw new Error(`error answer not in the ${family} family's shape: ${explain()}`);
   }
-  const code = family === 'pix-key' ? body.status : body.error;
-  if (typeof code !== 'string' || !/^[a-z_]+$/.test(code)) throw new Error(`error answer not in the ${family} family's shape: ${explain()}`);
+  const violations = contract.violations(method, new URL(`http://x${path}`).pathname, res.status, res.headers, res.text);
+  if (violations.length) throw new Error(`answer not as documented: ${violations.join('; ')} for ${explain()}`);
 }
-
-/** The family of the path the gateway receives: the client resolves `.` and `..` segments first. */
-const familyOf = (path: string): Family => (new URL(`${gatewayUrl()}${path}`).pathname.startsWith('/partner/v1/pix-key') ? 'pix-key' : 'error');
 
 // ---------------------------------------------------------------------------------------------------
 // Generators
 
 const HUGE_STRING = 'x'.repeat(100_000);
 const LARGE_UNDER_LIMIT = 'é'.repeat(20_000);
+ /** Any code point, lone surrogates included (JSON.stringify writes them as `\udXXX` escapes, which JSON.parse turns back into lone surrogates). */
+const anyText = (maxLength: number) => fc.string({ unit: 'binary', maxLength });
 const hostileString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', '\uFEFF', '\u202E', '😀'.repeat(50), '../../etc/passwd', "'; DROP TABLE partners; --", '{"$ne":null}', '__proto__', LARGE_UNDER_LIMIT, HUGE_STRING),
+  anyText(40),
+  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', '\udc00x', '\u001b[31m', 'x'.repeat(MAX_TEXT_LENGTH + 1), '\uFEFF', '\u202E', '😀'.repeat(50), '../../etc/passwd', "'; DROP TABLE partners; --", '{"$ne":null}', '__proto__', LARGE_UNDER_LIMIT, HUGE_STRING),
 );
 const hostileNumber = fc.oneof(
   fc.double(),
@@ -131,7 +153,7 @@ const mutationsOf = (body: Record<string, Json>): fc.Arbitrary<Mutation[]> => {
     fc.oneof(
       path.map((p): Mutation => ({ kind: 'delete', path: p })),
       fc.tuple(path, hostileValue).map(([p, value]): Mutation => ({ kind: 'set', path: p, value })),
-      fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'partner_id', 'id', 'prototype')), hostileValue).map(
+      fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), anyText(12), fc.constantFrom('__proto__', 'constructor', 'partner_id', 'id', 'prototype')), hostileValue).map(
         ([key, value]): Mutation => ({ kind: 'extra', key, value }),
       ),
     ),
@@ -183,8 +205,12 @@ const headerGarbage = fc.oneof(
   fc.constantFrom('pk_sandbox_', 'pk_sandbox_' + 'A'.repeat(43), 'null', 'undefined', ' '.repeat(3), 'x'.repeat(5_000)),
 );
 
+/** Percent-encodes every UTF-8 byte of any string (encodeURIComponent throws on a lone surrogate; UTF-8 has U+FFFD for it). */
+const percentEncode = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
 const pathSegment = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 30 }).map(encodeURIComponent),
+  anyText(30).map(percentEncode),
   fc.constantFrom('', '%00', '%2F', '%2e%2e', '..', '.', '%', '%zz', '%E0%A4%A', '%C0%AF', ';', '~', '52998224725', '529.982.247-25', 'x'.repeat(3_000), newUuid(), '0', '-1', '1e9'),
   fc.string({ unit: fc.constantFrom(...'abc09%;,@!$&\'()*+=:'.split('')), maxLength: 20 }),
 );
@@ -196,6 +222,7 @@ const queryString = (keys: string[]) =>
         fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 10 }).map(encodeURIComponent), fc.constantFrom('a[b]', 'a[]', '__proto__', 'constructor[prototype]', '%', '%zz')),
         fc.oneof(
           fc.string({ unit: 'grapheme', maxLength: 30 }).map(encodeURIComponent),
+          anyText(30).map(percentEncode),
           fc.constantFrom('', 'true', 'false', '0', '-1', '1001', '1e3', '99999999999999999999', '%', '%zz', 'null', '[]', 'x'.repeat(2_000)),
         ),
       ),
@@ -203,185 +230,327 @@ const queryString = (keys: string[]) =>
     )
     .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
 
-// ---------------------------------------------------------------------------------------------------
 
-describe('hostile input (fast-check)', () => {
+/**
+ * Text that is not well-formed, as libs/validation defines it: one bad character (NUL, another C0
+ * control, a lone surrogate) amid any text, or a string past MAX_TEXT_LENGTH.
+ */
+const BAD_CHARS = ['\u0000', '\u0001', '\u0008', '\u000B', '\u000C', '\u001B', '\u001F', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'];
+const badText = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(anyText(20), fc.constantFrom(...BAD_CHARS), fc.string({ maxLength: 20 })).map(([a, bad, b]) => `${a.replace(/[\uD800-\uDBFF]$/, '')}${bad}${b}`) },
+  { weight: 1, arbitrary: fc.integer({ min: MAX_TEXT_LENGTH + 1, max: 3 * MAX_TEXT_LENGTH }).map((n) => 'é'.repeat(n)) },
+);
+/** Bad text that survives percent-encoding (a lone surrogate has no UTF-8) and the router's 100-character bound on a path parameter. */
+const badUrlText = fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...BAD_CHARS.filter((c) => c < '\uD800')), fc.string({ maxLength: 10 })).map(([a, bad, b]) => `${a}${bad}${b}`);
+
+/** What a refusal of bad text must be: 400 invalid_request, its message free of the bad text (no control character, no lone surrogate, short). */
+function expectRefusedText(res: Sent, method: string, path: string, context: unknown): void {
+  expectSane(res, method, path, context);
+  const body = res.body as Record<string, unknown>;
+  const code = familyOf(path) === 'pix-key' ? body.status : body.error;
+  const said = `${String(body.message)} ${typeof body.field === 'string' ? body.field : ''}`;
+  // eslint-disable-next-line no-control-regex -- a control character in the answer is what is looked for
+  if (res.status !== 400 || code !== 'invalid_request' || /[\u0000-\u001F]|[\uD800-\uDFFF]/.test(said) || said.length > 600) {
+    throw new Error(`bad text not refused with a clean 400 invalid_request: ${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 300)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The routes, from the OpenAPI document
+
+const deref = (document: OpenApiDocument, schema: Schema | undefined): Schema => {
+  const ref = schema?.$ref;
+  return typeof ref === 'string' ? deref(document, document.components?.schemas?.[ref.split('/').pop() as string]) : (schema ?? {});
+};
+
+/** What the fuzzing partner's own values are, so that valid-looking requests reach the services and their database. */
+interface Fixtures {
+  partnerId: string;
+  document: string;
+}
+
+/** A value valid as far as the schema tells (its example, first enum value, default, format), with the fixtures' CPF and partner. */
+function valueOf(document: OpenApiDocument, raw: Schema | undefined, name: string, fixtures: Fixtures): Json {
+  const schema = deref(document, raw);
+  if (name === 'document') return fixtures.document;
+  if (name === 'partner_id') return fixtures.partnerId;
+  if (name === 'idempotency_key') return schema.pattern ? `fuzz-${newUuid()}` : newUuid();
+  if ('example' in schema) return schema.example;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if ('default' in schema) return schema.default;
+  if (schema.format === 'uuid') return newUuid();
+  if (schema.type === 'integer' || schema.type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 1;
+  if (schema.type === 'boolean') return false;
+  if (schema.type === 'array') return [valueOf(document, schema.items as Schema, '', fixtures)];
+  if (schema.type === 'object' || schema.properties) {
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const properties = Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {});
+    return Object.fromEntries(properties.filter(([key, sub]) => required.has(key) || 'example' in deref(document, sub)).map(([key, sub]) => [key, valueOf(document, sub, key, fixtures)]));
+  }
+  return 'x';
+}
+
+/** Every operation of the document, with its family, its key, its parameters and a way to make a valid-looking body. */
+function routesOf(document: OpenApiDocument, fixtures: Fixtures): Route[] {
+  return Object.entries(document.paths).flatMap(([template, item]) =>
+    Object.entries(item).map(([method, operation]): Route => {
+      const security = Object.keys(operation.security?.[0] ?? {})[0];
+      const parameters = operation.parameters ?? [];
+      const content = operation.requestBody?.content?.['application/json'];
+      const example = Object.values(content?.examples ?? {})[0]?.value;
+      return {
+        method: method.toUpperCase(),
+        template,
+        family: familyOf(template),
+        auth: security === 'admin' ? 'admin' : security === 'partner' ? 'partner' : 'none',
+        pathParams: parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
+        queryParams: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
+        body: content
+          ? () => (example !== undefined ? structuredClone(example) : valueOf(document, content.schema, '', fixtures)) as Record<string, Json>
+          : undefined,
+      };
+    }),
+  );
+}
+
+const pathOf = (route: Route, values: Record<string, string>): string => route.template.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name]);
+
+/** One request to a route: how to send it, and what its answer must be. */
+interface Fuzzed {
+  kind: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Text that is not well-formed is in it: the answer must be a clean 400. */
+  badText?: boolean;
+  /** A body in another content type: 415. */
+  expect415?: boolean;
+  /** Credentials are missing or wrong: 401 (400 for an overlong key: bad text). */
+  expect401?: boolean;
+}
+
+describe('hostile input (fast-check), every route of the served document and the operator API', () => {
+  let fixtures: Fixtures;
   let apiKey: string;
-  let document: string;
+  let routes: Route[];
+  let operatorBase: string;
   const adminKey = () => requireEnv('ADMIN_API_KEY');
 
   beforeAll(async () => {
-    console.log(`fuzz: seed ${SEED}, ${RUNS} runs per property (FUZZ_SEED / FUZZ_RUNS to change)`);
+    console.log(`fuzz: seed ${SEED}, ${REQUESTS} generated requests (FUZZ_SEED=${SEED} replays this run; FUZZ_REQUESTS scales it)`);
     const partner = await newPartner('fuzz partner');
     apiKey = partner.apiKey;
-    document = await newUser(partner.api, 5_000_000);
+    fixtures = { partnerId: partner.id, document: await newUser(partner.api, 5_000_000) };
+    const served = (await (await fetch(`${gatewayUrl()}/docs/openapi.json`)).json()) as OpenApiDocument;
+    // The operator API: in the served document, or else in the committed one (a gateway may serve it on its admin port only).
+    const operatorPaths = Object.keys(served.paths).some((p) => p.startsWith('/admin/v1')) ? {} : Object.fromEntries(Object.entries((JSON.parse(readFileSync(committedOpenApiPath(), 'utf8')) as OpenApiDocument).paths).filter(([p]) => p.startsWith('/admin/v1')));
+    routes = routesOf({ ...served, paths: { ...served.paths, ...operatorPaths } }, fixtures);
+    // Where the operator API answers: the API port, or else the admin port.
+    for (const base of [gatewayUrl(), gatewayAdminUrl()]) {
+      const probe = await fetch(`${base}/admin/v1/audit-log?limit=1`, { headers: { 'x-admin-key': adminKey() } });
+      if (probe.status === 200) {
+        operatorBase = base;
+        break;
+      }
+    }
   });
 
   afterAll(() => {
-    console.log(`fuzz: ${cases} requests sent (seed ${SEED}); per endpoint: ${JSON.stringify(Object.fromEntries(perEndpoint))}`);
+    console.log(`fuzz: ${cases} requests sent (seed ${SEED}); per route: ${JSON.stringify(Object.fromEntries(perRoute))}`);
   });
 
-  const endpoints: Record<string, Endpoint> = {
-    'POST /partner/v1/withdrawals/usdt': {
-      method: 'POST', path: () => '/partner/v1/withdrawals/usdt', family: 'error', auth: 'partner',
-      valid: () => ({ document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000, fee_choice: 'LOW', network: 'MATIC' }),
-    },
-    'POST /partner/v1/pix-key': {
-      method: 'POST', path: () => '/partner/v1/pix-key', family: 'pix-key', auth: 'partner',
-      valid: () => ({ document: newCpf(), idempotency_key: newUuid() }),
-    },
-    'DELETE /partner/v1/pix-key/{document}': {
-      method: 'DELETE', path: (segment = newCpf()) => `/partner/v1/pix-key/${segment}`, family: 'pix-key', auth: 'partner', hasParam: true,
-      valid: () => ({ idempotency_key: newUuid() }),
-    },
-    'POST /partner/v1/customers/business': {
-      method: 'POST', path: () => '/partner/v1/customers/business', family: 'error', auth: 'partner',
-      valid: () => structuredClone(BUSINESS_CUSTOMER_EXAMPLE),
-    },
-    'GET /partner/v1/withdrawals/usdt/{id}': {
-      method: 'GET', path: (segment = '1') => `/partner/v1/withdrawals/usdt/${segment}`, family: 'error', auth: 'partner', hasParam: true,
-    },
-    'GET /partner/v1/pix-key/{document}': {
-      method: 'GET', path: (segment = document) => `/partner/v1/pix-key/${segment}`, family: 'pix-key', auth: 'partner', hasParam: true,
-    },
-    'GET /partner/v1/customers/business/{id}': {
-      method: 'GET', path: (segment = newUuid()) => `/partner/v1/customers/business/${segment}`, family: 'error', auth: 'partner', hasParam: true,
-    },
-    'GET /partner/v1/pix-in': { method: 'GET', path: () => '/partner/v1/pix-in', family: 'error', auth: 'partner' },
-    'GET /partner/v1/events': { method: 'GET', path: () => '/partner/v1/events', family: 'error', auth: 'partner' },
-    'PATCH /partner/v1/events/{id}': {
-      method: 'PATCH', path: (segment = newUuid()) => `/partner/v1/events/${segment}`, family: 'error', auth: 'partner', hasParam: true,
-      valid: () => ({}),
-    },
-    'POST /sandbox/v1/users': {
-      method: 'POST', path: () => '/sandbox/v1/users', family: 'error', auth: 'partner',
-      valid: () => ({ document: newCpf(), usdt_micros: 1_000 }),
-    },
-    'POST /sandbox/v1/pix-in': {
-      method: 'POST', path: () => '/sandbox/v1/pix-in', family: 'error', auth: 'partner',
-      valid: () => ({ document, amount_cents: 100, method: 'manual' }),
-    },
-    'POST /sandbox/v1/partners': {
-      method: 'POST', path: () => '/sandbox/v1/partners', family: 'error', auth: 'admin',
-      valid: () => ({ name: 'fuzzed partner' }),
-    },
-  };
+  const baseOf = (route: Route) => (route.template.startsWith('/admin/v1') ? operatorBase : gatewayUrl());
+  const credentials = (route: Route): Record<string, string> => (route.auth === 'admin' ? { 'x-admin-key': adminKey() } : route.auth === 'partner' ? { 'x-api-key': apiKey } : {});
+  const validParams = (route: Route): Record<string, string> =>
+    Object.fromEntries(route.pathParams.map((p) => [p.name, encodeURIComponent(String(valueOf({ paths: {} }, p.schema, p.name, fixtures)))]));
 
-  const credentials = (endpoint: Endpoint): Record<string, string> =>
-    endpoint.auth === 'admin' ? { 'x-admin-key': adminKey() } : { 'x-api-key': apiKey };
+  it('covers every family: partner routes, Pix keys, the events acknowledgement, sandbox, operator', () => {
+    const has = (test: (r: Route) => boolean) => routes.some(test);
+    expect(routes.length).toBeGreaterThan(10);
+    expect({
+      partner: has((r) => r.template.startsWith('/partner/v1/') && r.family === 'error'),
+      pixKeys: has((r) => r.family === 'pix-key'),
+      eventsAck: has((r) => r.method === 'POST' && r.template === '/partner/v1/events/ack'),
+      sandbox: has((r) => r.template.startsWith('/sandbox/v1/')),
+      operator: has((r) => r.template.startsWith('/admin/v1/') && r.auth === 'admin'),
+      operatorReachable: typeof operatorBase === 'string',
+    }).toEqual({ partner: true, pixKeys: true, eventsAck: true, sandbox: true, operator: true, operatorReachable: true });
+  });
 
-  const count = (name: string) => perEndpoint.set(name, (perEndpoint.get(name) ?? 0) + 1);
-  const QUERY_KEYS = ['delivered', 'limit', 'cursor', 'type', 'status', 'after'];
+  /** The requests of one route: mutated bodies, bad text in each place, random paths, queries, credentials. */
+  function requestsOf(route: Route): fc.Arbitrary<Fuzzed> {
+    const json = { 'content-type': 'application/json' };
+    const keys = credentials(route);
+    const validPath = () => pathOf(route, validParams(route));
+    const validBody = () => (route.body ? JSON.stringify(route.body()) : route.method === 'GET' ? undefined : '{}');
+    const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<Fuzzed> }> = [];
+    const withBody = (body: string | undefined) => (body === undefined ? {} : json);
 
-  describe.each(Object.entries(endpoints))('%s', (name, endpoint) => {
-    if (endpoint.valid) {
-      it('bodies: mutated, arbitrary JSON, not JSON, any content type: never a 5xx, always the family error shape', async () => {
-        const valid = endpoint.valid as () => Record<string, Json>;
-        await fc.assert(
-          fc.asyncProperty(rawBody(valid), contentType, async (body, type) => {
-            count(name);
-            const headers: Record<string, string> = { ...credentials(endpoint) };
-            if (type !== undefined) headers['content-type'] = type;
-            const res = await send(endpoint.method, endpoint.path(), headers, body);
-            expectSane(res, endpoint.family, { body: body.slice(0, 300), type });
-            // Anything but JSON is refused before validation (docs/api.md "Errors": 415).
-            if (type !== undefined && !/^application\/json/i.test(type) && body.length > 0 && body.length < BODY_LIMIT_BYTES) {
-              if (res.status !== 415) throw new Error(`content type ${type} answered ${res.status}, not 415`);
-            }
-          }),
-          { seed: SEED, numRuns: RUNS },
-        );
+    if (route.body) {
+      const valid = route.body;
+      kinds.push({
+        weight: 6,
+        arbitrary: fc.tuple(rawBody(valid), contentType).map(([body, type]): Fuzzed => ({
+          kind: 'body', path: validPath(), headers: { ...keys, ...(type === undefined ? {} : { 'content-type': type }) }, body,
+          expect415: type !== undefined && !/^application\/json/i.test(type) && body.length > 0 && body.length < BODY_LIMIT_BYTES,
+        })),
+      });
+      // Bad text at any field, or as a key at any level, of a valid body.
+      const fields = pathsOf(valid());
+      kinds.push({
+        weight: 3,
+        arbitrary: fc.tuple(fc.constantFrom(...(fields.length ? fields : [['x']])), badText, fc.boolean()).map(([at, bad, asKey]): Fuzzed => {
+          const body = asKey
+            ? mutate(valid(), [{ kind: 'set', path: at.slice(0, -1).length ? at.slice(0, -1) : ['x'], value: { [bad]: 1 } }])
+            : mutate(valid(), [{ kind: 'set', path: at, value: bad }]);
+          if (asKey && at.length === 1) body[bad] = 1;
+          return { kind: 'bad-text body', path: validPath(), headers: { ...keys, ...json }, body: JSON.stringify(body), badText: true };
+        }),
       });
     }
-
-    if (endpoint.hasParam) {
-      it('path parameter: random and encoded segments, extra segments', async () => {
-        await fc.assert(
-          fc.asyncProperty(fc.array(pathSegment, { minLength: 1, maxLength: 3 }), async (segments) => {
-            count(name);
-            // A GET carries no body (fetch refuses one); the others get one that is valid where a body is expected.
-            const body = endpoint.method === 'GET' ? undefined : JSON.stringify({ idempotency_key: newUuid() });
-            const headers: Record<string, string> = { ...credentials(endpoint), ...(body ? { 'content-type': 'application/json' } : {}) };
-            const path = endpoint.path(segments.join('/'));
-            const res = await send(endpoint.method, path, headers, body);
-            expectSane(res, familyOf(path), { segments });
-          }),
-          { seed: SEED, numRuns: Math.ceil(RUNS / 2) },
-        );
+    if (route.pathParams.length) {
+      kinds.push({
+        weight: 2,
+        arbitrary: fc.tuple(fc.constantFrom(...route.pathParams.map((p) => p.name)), fc.array(pathSegment, { minLength: 1, maxLength: 3 })).map(([name, segments]): Fuzzed => {
+          const body = validBody();
+          return { kind: 'path', path: pathOf(route, { ...validParams(route), [name]: segments.join('/') }), headers: { ...keys, ...withBody(body) }, body };
+        }),
+      });
+      kinds.push({
+        weight: 2,
+        arbitrary: fc.tuple(fc.constantFrom(...route.pathParams.map((p) => p.name)), badUrlText).map(([name, bad]): Fuzzed => {
+          const body = validBody();
+          return { kind: 'bad-text path', path: pathOf(route, { ...validParams(route), [name]: percentEncode(bad) }), headers: { ...keys, ...withBody(body) }, body, badText: true };
+        }),
       });
     }
-
-    it('query strings: any keys and values', async () => {
-      await fc.assert(
-        fc.asyncProperty(queryString(QUERY_KEYS), async (query) => {
-          count(name);
-          const headers: Record<string, string> = { ...credentials(endpoint) };
-          // An empty object: the query is what is fuzzed here, and a valid body would only add slow real work.
-          const body = endpoint.method === 'GET' ? undefined : '{}';
-          if (body) headers['content-type'] = 'application/json';
-          const res = await send(endpoint.method, `${endpoint.path()}?${query}`, headers, body);
-          expectSane(res, endpoint.family, { query });
-        }),
-        { seed: SEED, numRuns: Math.ceil(RUNS / 3) },
-      );
+    const queryKeys = [...route.queryParams.map((p) => p.name), 'limit', 'cursor', 'delivered'];
+    kinds.push({
+      weight: 2,
+      arbitrary: queryString(queryKeys).map((query): Fuzzed => {
+        const body = validBody();
+        return { kind: 'query', path: `${validPath()}?${query}`, headers: { ...keys, ...withBody(body) }, body };
+      }),
     });
-
-    it('credentials: missing, garbage or wrong keys are 401 {error: unauthorized} in every family', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.option(headerGarbage, { nil: undefined }), fc.constantFrom('x-api-key', 'x-admin-key', 'authorization'), async (key, header) => {
-          count(name);
-          const headers: Record<string, string> = { 'content-type': 'application/json' };
-          if (key !== undefined) headers[header] = key;
-          const body = endpoint.valid ? JSON.stringify(endpoint.valid()) : undefined;
-          const res = await send(endpoint.method, endpoint.path(), headers, body);
-          expectSane(res, endpoint.family, { header, key: key?.slice(0, 50) });
-          if (res.status !== 401) throw new Error(`${header}: ${key?.slice(0, 50)} answered ${res.status}, not 401`);
-        }),
-        { seed: SEED, numRuns: Math.ceil(RUNS / 5) },
-      );
+    // Probes (/healthz) read nothing from a request: only the API's routes refuse bad text they do not read.
+    if (route.auth !== 'none') kinds.push({
+      weight: 2,
+      arbitrary: fc.tuple(fc.constantFrom(...queryKeys), fc.oneof(badUrlText, badText.filter((t) => t.length > MAX_TEXT_LENGTH)), fc.boolean()).map(([key, bad, inName]): Fuzzed => {
+        const body = validBody();
+        const query = inName ? `${percentEncode(bad)}=1` : `${key}=${percentEncode(bad)}`;
+        return { kind: 'bad-text query', path: `${validPath()}?${query}`, headers: { ...keys, ...withBody(body) }, body, badText: true };
+      }),
     });
-
-    if (endpoint.valid) {
-      it(`a body over BODY_LIMIT_BYTES is 413 payload_too_large in the family's shape`, async () => {
-        count(name);
-        const body = JSON.stringify({ ...endpoint.valid?.(), padding: 'x'.repeat(BODY_LIMIT_BYTES + 1) });
-        const res = await send(endpoint.method, endpoint.path(), { ...credentials(endpoint), 'content-type': 'application/json' }, body);
-        expect(res.status).toBe(413);
-        expect(res.body).toMatchObject(endpoint.family === 'pix-key' ? { status: 'payload_too_large' } : { error: 'payload_too_large' });
+    if (route.auth !== 'none') {
+      const header = route.auth === 'admin' ? 'x-admin-key' : 'x-api-key';
+      kinds.push({
+        weight: 1,
+        arbitrary: fc.tuple(fc.option(headerGarbage, { nil: undefined }), fc.constantFrom('x-api-key', 'x-admin-key', 'authorization')).map(([key, name]): Fuzzed => {
+          const body = validBody();
+          const headers: Record<string, string> = { ...withBody(body) };
+          if (key !== undefined) headers[name] = key;
+          const overlong = key !== undefined && key.length > MAX_TEXT_LENGTH && (name === 'x-api-key' || name === 'x-admin-key');
+          return { kind: 'credentials', path: validPath(), headers, body, expect401: !overlong, badText: overlong };
+        }),
       });
+      // A tab or an overlong value in the key header (Node itself refuses the other controls, and fetch will not send them).
+      kinds.push({
+        weight: 1,
+        arbitrary: fc.oneof(fc.string({ maxLength: 30 }).map((k) => `pk_sandbox_\t${k.replace(/[^\x20-\x7E]/g, '')}`), fc.integer({ min: MAX_TEXT_LENGTH + 1, max: 8_000 }).map((n) => 'k'.repeat(n))).map((key): Fuzzed => {
+          const body = validBody();
+          return { kind: 'bad-text header', path: validPath(), headers: { ...withBody(body), [header]: key }, body, badText: true };
+        }),
+      });
+    }
+    return fc.oneof(...kinds);
+  }
+
+  it(`at least ${REQUESTS} generated requests across every route answer below 500, each 4xx in its family's shape and as documented; bad text is a clean 400`, async () => {
+    const perRouteRuns = Math.ceil(REQUESTS / routes.length);
+    // Every route's property at once (each runs its own requests one after another): the stack's rate limits are lifted for the e2e run.
+    const outcomes = await Promise.allSettled(
+      routes.map((route) => {
+        const name = `${route.method} ${route.template}`;
+        return fc.assert(
+          fc.asyncProperty(requestsOf(route), async (req) => {
+            perRoute.set(name, (perRoute.get(name) ?? 0) + 1);
+            const res = await send(baseOf(route), route.method, req.path, req.headers, req.body);
+            const context = { kind: req.kind, body: req.body?.slice(0, 300), headers: Object.keys(req.headers) };
+            if (req.badText) return expectRefusedText(res, route.method, req.path, context);
+            expectSane(res, route.method, req.path, context);
+            if (req.expect415 && res.status !== 415) throw new Error(`a body of another content type answered ${res.status}, not 415 (${JSON.stringify(context).slice(0, 300)})`);
+            if (req.expect401 && res.status !== 401) throw new Error(`wrong credentials answered ${res.status}, not 401 (${JSON.stringify(context).slice(0, 300)})`);
+          }),
+          { seed: SEED, numRuns: perRouteRuns, endOnFailure: true },
+        );
+      }),
+    );
+    const failures = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [`${routes[i].method} ${routes[i].template}: ${(o.reason as Error).message.slice(0, 1500)}`] : []));
+    expect(failures).toEqual([]);
+    expect(cases).toBeGreaterThanOrEqual(REQUESTS);
+  }, 600_000);
+
+  it(`a body over BODY_LIMIT_BYTES is 413 payload_too_large in the family's shape, on every route that takes one`, async () => {
+    for (const route of routes.filter((r) => r.body)) {
+      const body = JSON.stringify({ ...route.body?.(), padding: 'x'.repeat(BODY_LIMIT_BYTES + 1) });
+      const path = pathOf(route, validParams(route));
+      const res = await send(baseOf(route), route.method, path, { ...credentials(route), 'content-type': 'application/json' }, body);
+      expect([route.template, res.status]).toEqual([route.template, 413]);
+      expect(res.body).toMatchObject(route.family === 'pix-key' ? { status: 'payload_too_large' } : { error: 'payload_too_large' });
     }
   });
 
   it('unknown routes under every prefix answer 404 in the family shape, never 5xx', async () => {
-    const prefixes: Array<[string, Family]> = [['/partner/v1/pix-key', 'pix-key'], ['/partner/v1', 'error'], ['/sandbox/v1', 'error'], ['', 'error']];
+    const prefixes = ['/partner/v1/pix-key', '/partner/v1', '/sandbox/v1', '/admin/v1', ''];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...prefixes), fc.array(pathSegment, { minLength: 1, maxLength: 3 }), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), async ([prefix, family], segments, method) => {
-        const res = await send(method, `${prefix}/${segments.join('/')}`, { 'x-api-key': apiKey, 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
-        expect(familyOf(prefix || '/x')).toBe(family);
-        expectSane(res, familyOf(`${prefix}/${segments.join('/')}`), { method, prefix, segments });
+      fc.asyncProperty(fc.constantFrom(...prefixes), fc.array(pathSegment, { minLength: 1, maxLength: 3 }), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), async (prefix, segments, method) => {
+        const path = `${prefix}/${segments.join('/')}`;
+        const res = await send(gatewayUrl(), method, path, { 'x-api-key': apiKey, 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
+        expectSane(res, method, path, { method, prefix, segments });
       }),
-      { seed: SEED, numRuns: RUNS },
+      { seed: SEED, numRuns: 200 },
     );
   });
 
   // Regressions: each of these answered wrongly before the fuzzing found it.
+  const post = (path: string, body: string, headers: Record<string, string> = { 'x-api-key': apiKey }, base = gatewayUrl()) =>
+    send(base, 'POST', path, { ...headers, 'content-type': 'application/json' }, body);
+
   it('a body nested thousands of levels deep is 400 invalid_request (was 500: the validator overflowed the stack)', async () => {
     const body = `{"document":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`;
-    const withdrawal = await send('POST', '/partner/v1/withdrawals/usdt', { 'x-api-key': apiKey, 'content-type': 'application/json' }, body);
+    const withdrawal = await post('/partner/v1/withdrawals/usdt', body);
     expect(withdrawal.status).toBe(400);
     expect(withdrawal.body).toMatchObject({ error: 'invalid_request', message: expect.stringContaining('nested too deeply') });
-    const pixKey = await send('POST', '/partner/v1/pix-key', { 'x-api-key': apiKey, 'content-type': 'application/json' }, body);
+    const pixKey = await post('/partner/v1/pix-key', body);
     expect(pixKey.status).toBe(400);
     expect(pixKey.body).toMatchObject({ status: 'invalid_request' });
   });
 
   it("a URL with bad percent-encoding is 400 invalid_request in the family's shape (was Fastify's own body)", async () => {
-    const pixKey = await send('DELETE', '/partner/v1/pix-key/%', { 'x-api-key': apiKey, 'content-type': 'application/json' }, '{}');
+    const pixKey = await send(gatewayUrl(), 'DELETE', '/partner/v1/pix-key/%', { 'x-api-key': apiKey, 'content-type': 'application/json' }, '{}');
     expect(pixKey.status).toBe(400);
     expect(pixKey.body).toMatchObject({ status: 'invalid_request', message: expect.any(String) });
-    const event = await send('PATCH', '/partner/v1/events/%E0%A4%A', { 'x-api-key': apiKey });
+    const event = await send(gatewayUrl(), 'PATCH', '/partner/v1/events/%E0%A4%A', { 'x-api-key': apiKey });
     expect(event.status).toBe(400);
     expect(event.body).toMatchObject({ error: 'invalid_request', message: expect.any(String) });
+  });
+
+  it('a lone surrogate in a business customer\'s email is 400 naming the field (was 500: validator\'s isEmail threw URIError)', async () => {
+    const res = await post('/partner/v1/customers/business', JSON.stringify({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), email: 'fin\ud800@acme.com.br' }));
+    expect([res.status, res.body]).toEqual([400, { error: 'invalid_request', field: 'email', message: 'field email holds a lone surrogate (U+D800)', request_id: expect.any(String) }]);
+  });
+
+  it('a NUL in metadata.external_id is 400 naming the field (was 503 "did not answer in time": PostgreSQL refused the NUL)', async () => {
+    const res = await post('/partner/v1/customers/business', JSON.stringify({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), metadata: { external_id: 'a\u0000b' } }));
+    expect([res.status, res.body]).toEqual([400, { error: 'invalid_request', field: 'metadata.external_id', message: 'field metadata.external_id holds a control character (U+0000)', request_id: expect.any(String) }]);
+  });
+
+  it('a NUL in an operator-created partner\'s name is 400 (was 500), and the call is still audited', async () => {
+    const res = await post('/admin/v1/partners', JSON.stringify({ name: 'Acme\u0000' }), { 'x-admin-key': adminKey() }, operatorBase);
+    expect([res.status, res.body]).toEqual([400, { error: 'invalid_request', field: 'name', message: 'field name holds a control character (U+0000)', request_id: expect.any(String) }]);
+    const requestId = (res.body as { request_id: string }).request_id;
+    const log = await send(operatorBase, 'GET', '/admin/v1/audit-log?limit=50', { 'x-admin-key': adminKey() });
+    expect((log.body as { entries: Array<{ request_id: string; status_code: number }> }).entries).toContainEqual(expect.objectContaining({ request_id: requestId, status_code: 400 }));
   });
 
   it('afterwards every process is still up and ready', async () => {

@@ -13,6 +13,7 @@ import { installAdminPort } from './http/admin-port';
 import { installJsonBodyParser } from './http/json-body-parser';
 import { recordHttpMetrics } from './http/http-metrics';
 import { genReqId, trackRequestIds } from './http/request-id';
+import { refuseMalformedText } from './http/well-formed-text';
 import { setupOpenApi } from './http/openapi';
 
 export interface GatewayAppOptions {
@@ -50,6 +51,7 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
   installJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, { bufferLogs: true, bodyParser: false });
   trackRequestIds(app);
+  refuseMalformedText(adapter.getInstance());
   audit.install(app);
   if (logs) {
     app.useLogger(app.get(Logger));

@@ -6,3 +6,4 @@ export * from './lib/cnpj.validators';
 export * from './lib/phone.validators';
 export * from './lib/calendar-date.validators';
 export * from './lib/json-object.validators';
+export * from './lib/well-formed-text';

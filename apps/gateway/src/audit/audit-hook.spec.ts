@@ -32,6 +32,11 @@ describe('auditEntryOf', () => {
     expect(entry).toMatchObject({ operatorKeyId: null, operatorKeyPrefix: null, statusCode: 401, partnerId: 'x'.repeat(128) });
   });
 
+  it('keeps no parameter PostgreSQL could not store (a NUL, a lone surrogate): the entry is still written', () => {
+    const entry = auditEntryOf(request({ routeOptions: { url: '/admin/v1/partners/:partner_id/users/:document/balance' }, params: { partner_id: 'a\u0000b', document: '\ud800' } }), reply(400));
+    expect(entry).toMatchObject({ statusCode: 400, partnerId: null, document: null });
+  });
+
   it.each([[undefined], ['/admin/v1/*'], ['/admin/v1']])('calls a path no operator route has (route %p) unmatched', (url) => {
     expect(auditEntryOf(request({ routeOptions: { url }, params: { '*': 'nothing/here' } }), reply(404)).route).toBe('unmatched');
   });

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { textProblem } from '@partner/validation';
 import type { FastifyReply, FastifyRequest, HTTPMethods, onSendAsyncHookHandler } from 'fastify';
 import { errorBody } from '../http/error-body';
 import type { OperatorRequest } from '../operators/admin-key.guard';
@@ -12,10 +13,11 @@ export const OPERATOR_PREFIX = '/admin/v1';
 const CATCH_ALL = [OPERATOR_PREFIX, `${OPERATOR_PREFIX}/*`];
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-/** Path parameters are kept as sent (a refused call's malformed ones too), bounded. */
+/** Path parameters are kept as sent (a refused call's malformed ones too), bounded; text PostgreSQL cannot store (a NUL) is not kept. */
 const param = (params: unknown, name: string): string | null => {
   const value = (params as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value.slice(0, 128) : null;
+  const kept = typeof value === 'string' ? value.slice(0, 128) : null;
+  return kept !== null && textProblem(kept) ? null : kept;
 };
 
 /** The audit entry of an answered operator call. */

@@ -36,7 +36,7 @@ interface CodeSample {
 
 /** When each code is answered, and a sample of its body, for the document's descriptions and examples; total over ErrorCode. */
 const CODES: Record<ErrorCode, CodeSample> = {
-  invalid_request: { when: 'malformed input: wrong type, missing or unknown field, bad query value or cursor, invalid JSON', message: 'network must be one of ETH, MATIC', field: 'network' },
+  invalid_request: { when: 'malformed input: wrong type, missing or unknown field, bad query value or cursor, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere', message: 'network must be one of ETH, MATIC', field: 'network' },
   invalid_address: { when: 'the destination address is not a valid EVM address (EIP-55 checksum when mixed case)', message: 'address must be a non-zero EVM address (0x + 40 hex digits, EIP-55 checksum when mixed case)', field: 'address' },
   invalid_document: { when: 'the CPF (body or path) is not 11 digits with valid check digits', message: 'document must be a valid CPF: 11 digits with valid check digits', field: 'document' },
   invalid_cnpj: { when: 'the CNPJ is missing, malformed or has wrong check digits', message: 'cnpj is invalid: 14 characters, numeric or alphanumeric, with valid check digits', field: 'cnpj' },
@@ -122,7 +122,7 @@ export type ErrorSamples = Partial<Record<ErrorCode, CodeSample>>;
 /** The operator API's samples: its key, its path parameters, its rate limit. */
 export const OPERATOR_SAMPLES: ErrorSamples = {
   unauthorized: { when: 'missing or unknown operator key (a partner key included); counted on /metrics, not written to the audit log', message: 'missing or unknown X-Admin-Key' },
-  invalid_request: { when: 'malformed input: a path parameter that is not a UUID, a wrong type, a missing or unknown field, a bad query value, invalid JSON', message: 'partner_id must be a UUID', field: 'partner_id' },
+  invalid_request: { when: 'malformed input: a path parameter that is not a UUID, a wrong type, a missing or unknown field, a bad query value, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere', message: 'partner_id must be a UUID', field: 'partner_id' },
   rate_limited: { when: "over the operator key's rate limit (ADMIN_RATE_LIMIT_*), or too many unknown keys from the client's address (AUTH_FAILURES_*); wait Retry-After seconds", message: 'too many requests: at most 20 per second (bursts of 40); retry after 1 s' },
   service_unavailable: {
     when: 'a service behind the gateway did not answer in time, failed, or could not be reached: the outcome is unknown; wait Retry-After seconds and retry (a credit with the same idempotency_key)',
@@ -133,7 +133,7 @@ export const OPERATOR_SAMPLES: ErrorSamples = {
 /** POST .../credits: the credit's own rules. */
 export const CREDIT_SAMPLES: ErrorSamples = {
   ...OPERATOR_SAMPLES,
-  invalid_request: { when: 'malformed input: usdt_micros not an integer from 1, an idempotency_key or reference out of its pattern, a path parameter that is not a UUID, invalid JSON', message: 'usdt_micros must be at least 1', field: 'usdt_micros' },
+  invalid_request: { when: 'malformed input: usdt_micros not an integer from 1, an idempotency_key or reference out of its pattern, a path parameter that is not a UUID, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere', message: 'usdt_micros must be at least 1', field: 'usdt_micros' },
   invalid_amount: { when: "the credit would take the user's balance past 9,007,199,254,740,991 micros (2^53 - 1: amounts are JSON integers)", message: 'the credit would take the balance over 9007199254740991 micros', field: 'usdt_micros' },
   idempotency_key_reused: { when: 'the idempotency_key was used before with another document, amount or reference', message: 'idempotency_key was already used with a different credit', field: 'idempotency_key' },
 };

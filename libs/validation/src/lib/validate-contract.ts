@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ErrorDetail, INVALID_REQUEST } from './error-detail';
+import { describeTextFault, findMalformedText } from './well-formed-text';
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; error: ErrorDetail };
 
@@ -24,6 +25,10 @@ export function validateContract<T extends object>(cls: ClassConstructor<T>, pla
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     return { ok: false, error: { code: INVALID_REQUEST, message: 'request body must be a JSON object' } };
   }
+  // Before any validator: some throw on such text (isEmail on a lone surrogate), and PostgreSQL refuses
+  // NUL. The gateway refuses it at the HTTP boundary already; this guards every Kafka consumer too.
+  const fault = findMalformedText(plain);
+  if (fault) return { ok: false, error: { code: INVALID_REQUEST, ...(fault.field ? { field: fault.field } : {}), message: describeTextFault(fault) } };
   // No implicit conversion: "100" is not an amount, and a boolean is not a string.
   const instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: unknownFields === 'refuse', forbidUnknownValues: true });

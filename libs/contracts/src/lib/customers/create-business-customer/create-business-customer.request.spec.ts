@@ -142,7 +142,7 @@ describe('CreateBusinessCustomerRequest (docs/api.md: "Business customers")', ()
       ['metadata', { external_id: 42 }],
       ['metadata', { external_id: '' }],
       ['metadata', { external_id: 'x'.repeat(129) }],
-      ['metadata', { external_id: 'a', notes: 'x'.repeat(5000) }],
+      ['metadata', { external_id: 'a', notes: 'x'.repeat(4000), more: 'y'.repeat(100) }], // over 4096 bytes in all, each string within the text bound
       ['config', 'sms'],
       ['config.auto_send_owner_sms', 'true'],
       ['config.auto_send_owner_email', 1],
