@@ -4,15 +4,18 @@
 #   --target runtime  partner-service        the six apps: node dist/apps/<app>/src/main.js
 #                                            (compiled output and production dependencies only)
 #   --target tools    partner-service-tools  the deploy steps: npm run db:migrate (applies every
-#                                            service's migrations, creates the service roles) and
-#                                            npm run kafka:topics (creates the topics)
+#                                            service's migrations, creates the service roles),
+#                                            npm run kafka:topics (creates the topics), and the
+#                                            operator CLI (npm run cli: scripts/ and libs/, no apps/)
 # The deploy steps run TypeScript through tsx and Prisma's schema engine, both development
 # dependencies, so they get an image of their own and the apps' image carries none of it.
 #
 # Both run as the unprivileged `node` user of the base image; everything in /app stays owned by root.
 
-# Node 22: the active LTS line (Node 20 reached its end of life in April 2026).
-ARG NODE_IMAGE=node:22-bookworm-slim
+# Node 24: the active LTS line (Node 20 reached its end of life in April 2026). docker-compose.yml passes
+# its NODE_IMAGE (the same default); where no registry answers, npm run compose:up builds a local stand-in
+# under that name (scripts/docker/stand-ins.ts).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- deps: every dependency, cached until package*.json changes --------------------------------------
 FROM ${NODE_IMAGE} AS deps

@@ -9,13 +9,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
-import { APP_NAMES } from '@partner/contracts';
+import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
 const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
 const STACK = ['kafka', 'postgres', 'migrate', ...APP_NAMES];
 type Services = Record<string, { environment?: Record<string, string> }>;
+/** The secrets the file requires, each set: what `npm run compose:up` generates. */
+const SECRETS: Record<string, string> = Object.fromEntries(
+  ['ADMIN_API_KEY', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)].map((name) => [name, 'k'.repeat(44)]),
+);
 
 function servicesOf(result: { status: number | null; stdout: string; stderr: string }): Services {
   if (result.status !== 0) throw new Error(`docker-compose config failed (exit ${result.status}):\n${result.stderr}`);
@@ -53,8 +57,8 @@ function composeConfig(env: Record<string, string>, envFile?: string): { status:
 }
 
 describe('docker-compose.yml, read by docker-compose', () => {
-  it('is a valid Compose file with the stack\'s services once ADMIN_API_KEY is set, sandbox off', () => {
-    const services = servicesOf(composeConfig({ ADMIN_API_KEY: 'k'.repeat(44) }));
+  it('is a valid Compose file with the stack\'s services once every secret is set, sandbox off', () => {
+    const services = servicesOf(composeConfig(SECRETS));
     expect(Object.keys(services)).toEqual(expect.arrayContaining(STACK));
     expect(String(services.gateway.environment?.SANDBOX)).toBe('false');
     // The nested anchors (Kafka settings inside the apps' shared environment) resolve as intended.
@@ -62,10 +66,12 @@ describe('docker-compose.yml, read by docker-compose', () => {
     expect(services.withdrawals.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/svc_withdrawals:/);
   }, 60_000);
 
-  it('refuses the file without ADMIN_API_KEY, saying so', () => {
-    const result = composeConfig({});
+  // docker-compose.spec.ts checks every required variable; Compose itself is asked for two (each call takes seconds).
+  it.each(['ADMIN_API_KEY', 'DB_PASSWORD_WITHDRAWALS'])('refuses the file without %s, saying so', (name) => {
+    const { [name]: _missing, ...others } = SECRETS;
+    const result = composeConfig(others);
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('ADMIN_API_KEY');
+    expect(result.stderr).toContain(name);
   }, 60_000);
 
   it('reads docker-compose.sandbox.env as its env file, which turns the sandbox on', () => {

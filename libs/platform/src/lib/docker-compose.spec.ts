@@ -79,8 +79,10 @@ function loadCompose(env: Record<string, string>): ComposeConfig {
   return interpolateAll(load(readFileSync(composeFile, 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }), env) as ComposeConfig;
 }
 
-/** What an operator sets for a production start: the one required variable. */
-const PRODUCTION_ENV = { ADMIN_API_KEY: 'x'.repeat(44) };
+/** The secrets the file requires (`${NAME:?...}`), as `npm run compose:up` generates them (scripts/docker/compose.ts). */
+const SECRETS = ['ADMIN_API_KEY', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)];
+/** What an operator sets for a production start: every secret, nothing else. */
+const PRODUCTION_ENV: Record<string, string> = Object.fromEntries(SECRETS.map((name, i) => [name, `${'x'.repeat(40)}${i}`]));
 
 const dependsOn = (s: Service): Record<string, string | undefined> => {
   const d = s.depends_on ?? {};
@@ -178,20 +180,50 @@ describe('docker-compose.yml', () => {
     expect(stage('tools')).toMatch(/^USER node$/m);
   });
 
-  it('refuses to start without an admin key, and runs outside the sandbox unless asked', () => {
-    expect(() => loadCompose({})).toThrow(/ADMIN_API_KEY/);
+  it.each(SECRETS)('refuses to start without %s (no default secret), and runs outside the sandbox unless asked', (name) => {
+    const { [name]: _left, ...others } = PRODUCTION_ENV;
+    expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
+    // Every use of the variable is required: none has a default to fall back on.
+    const raw = readFileSync(composeFile, 'utf8');
+    expect(raw.match(new RegExp(`\\$\\{${name}(?![A-Z_])[^}]*\\}`, 'g'))?.every((use) => use.startsWith(`\${${name}:?`))).toBe(true);
     expect(service('gateway').environment?.SANDBOX).toBe('false');
     expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
   });
 
-  it('gateway: serves /readyz and /metrics on an internal admin port that is not published', () => {
+  it('names every base image by a variable, official by default; the Dockerfile\'s default Node image is the same', () => {
+    const raw = readFileSync(composeFile, 'utf8');
+    const defaults = Object.fromEntries(['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'NGINX_IMAGE'].map((v) => [v, new RegExp(`\\$\\{${v}:-([^}]+)\\}`).exec(raw)?.[1]]));
+    expect(defaults).toEqual({ NODE_IMAGE: expect.stringMatching(/^node:24-/), KAFKA_IMAGE: expect.stringMatching(/^apache\/kafka:/), POSTGRES_IMAGE: expect.stringMatching(/^postgres:15/), NGINX_IMAGE: expect.stringMatching(/^nginx:/) });
+    expect(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')).toContain(`ARG NODE_IMAGE=${defaults.NODE_IMAGE}\n`);
+    const custom = loadCompose({ ...PRODUCTION_ENV, NODE_IMAGE: 'mirror.example/node:24', KAFKA_IMAGE: 'k:1', POSTGRES_IMAGE: 'p:15', NGINX_IMAGE: 'n:1' }).services;
+    expect([custom.kafka.image, custom.postgres.image, custom.proxy.image]).toEqual(['k:1', 'p:15', 'n:1']);
+    expect([custom.gateway.build, custom.migrate.build]).toEqual([expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } }), expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } })]);
+  });
+
+  it('gateway: its admin port (operator API, /readyz, /metrics) reaches the host through the proxy, on the loopback only', () => {
     const gateway = service('gateway');
     const adminPort = String(gateway.environment?.ADMIN_PORT);
     expect(adminPort).toBe(String(GATEWAY.adminPort));
     expect(adminPort).not.toBe(String(gateway.environment?.PORT));
-    const published = (gateway.ports ?? []).map((p) => (typeof p === 'string' ? p.split(':').pop() : String(p.target)));
-    expect(published).not.toContain(adminPort);
-    for (const [name, s] of Object.entries(config.services)) expect({ name, ports: (s.ports ?? []).map(String).join(',') }).not.toEqual({ name, ports: expect.stringContaining(adminPort) });
+    // Only the proxy publishes anything: the database, the broker and the apps stay on the compose network.
+    const publishers = Object.entries(config.services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
+    expect(publishers).toEqual(['proxy']);
+    expect(service('proxy').ports).toContain('127.0.0.1:3100:8081');
+    expect(loadCompose({ ...PRODUCTION_ENV, OPERATOR_PORT: '9100' }).services.proxy.ports).toContain('127.0.0.1:9100:8081');
+    const operatorServer = nginxConfig.slice(nginxConfig.indexOf('listen 8081;'));
+    expect(operatorServer).toContain(`set $gateway http://gateway:${adminPort};`);
+  });
+
+  it('proxy: the public port passes the partner API, /docs and /healthz only; the rest is 404 before the gateway; no version shown; bodies capped', () => {
+    const publicServer = nginxConfig.slice(nginxConfig.indexOf('listen 8080;'), nginxConfig.indexOf('listen 8081;'));
+    const passes = [...publicServer.matchAll(/location ([^{]+)\{[^}]*proxy_pass/g)].map((m) => m[1].trim());
+    expect(passes).toEqual(['~ ^/(partner/v1/|sandbox/v1/|docs/|docs$|healthz$)']);
+    const allowed = new RegExp(passes[0].slice(2));
+    for (const path of ['/partner/v1/withdrawals/usdt', '/docs', '/docs/openapi.json', '/healthz', '/sandbox/v1/partners']) expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: true });
+    for (const path of ['/admin/v1/partners', '/readyz', '/metrics', '/internal/queries', '/healthzz', '/docsx', '/', '/partner/v2/x']) expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: false });
+    expect(publicServer).toMatch(/location \/ \{[^}]*return 404 /);
+    expect(nginxConfig).toMatch(/^server_tokens off;$/m);
+    expect(nginxConfig).toMatch(/^client_body_timeout \d+s;$/m);
   });
 
   it('creates the topics in a deploy step with a configurable layout; the apps only check them', () => {
@@ -224,14 +256,16 @@ describe('docker-compose.yml', () => {
     expect(url.username).not.toBe(new URL(String(service('migrate').environment?.DATABASE_URL)).username);
   });
 
-  it('docker-compose.sandbox.env turns the sandbox on, with a clearly fake dev admin key of 16+ characters', () => {
+  it('docker-compose.sandbox.env turns the sandbox on, with clearly fake dev secrets (an admin key of 16+ characters)', () => {
     const gateway = sandbox.services.gateway;
     expect(gateway.environment?.SANDBOX).toBe('true');
     const key = String(gateway.environment?.ADMIN_API_KEY ?? '');
     expect(DEV_DEFAULTS.has(key)).toBe(true);
     expect(key.length).toBeGreaterThanOrEqual(16);
-    // Only those two: everything else as in production mode.
-    expect(Object.keys(readEnvFile(sandboxEnvFile)).sort()).toEqual(['ADMIN_API_KEY', 'SANDBOX']);
+    // The sandbox and the required secrets, each a documented dev default: everything else as in production mode.
+    const file = readEnvFile(sandboxEnvFile);
+    expect(Object.keys(file).sort()).toEqual(['SANDBOX', ...SECRETS].sort());
+    for (const name of SECRETS) expect({ name, dev: DEV_DEFAULTS.has(file[name]) }).toEqual({ name, dev: true });
   });
 
   it('defines Kafka, PostgreSQL, the migration job and the six apps', () => {
@@ -261,12 +295,12 @@ describe('docker-compose.yml', () => {
     expect(migrate.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\//);
   });
 
-  it.each(APPS)('%s: runs its build output from the apps\' image, with a /healthz healthcheck', (app) => {
+  it.each(APPS)('%s: runs its build output from the apps\' image, with a readiness (/readyz) healthcheck', (app) => {
     const s = service(app);
     expect(s.image).toMatch(/^partner-service:/);
     expect(commandOf(s)).toBe(`node dist/apps/${app}/src/main.js`);
     expect(s.healthcheck?.disable).not.toBe(true);
-    expect(healthTestOf(s)).toContain('/healthz');
+    expect(healthTestOf(s)).toContain('/readyz');
     expect(s.restart).toBe('unless-stopped');
   });
 
@@ -298,7 +332,7 @@ describe('docker-compose.yml', () => {
     const gateway = service('gateway');
     expect(String(gateway.environment?.PORT)).toBe(String(GATEWAY.port));
     expect(gateway.ports ?? []).toEqual([]);
-    expect(healthTestOf(gateway)).toMatch(/process\.env\.PORT|:3000\/healthz/);
+    expect(healthTestOf(gateway)).toMatch(/process\.env\.ADMIN_PORT|:3100\/readyz/);
     const deps = dependsOn(gateway);
     for (const name of Object.keys(SERVICES)) expect({ name, condition: deps[name] }).toEqual({ name, condition: 'service_healthy' });
   });
@@ -307,8 +341,8 @@ describe('docker-compose.yml', () => {
     const proxy = service('proxy');
     const ports = (proxy.ports ?? []).map((p) => (typeof p === 'string' ? p : `${p.published}:${p.target}`));
     const listen = /^\s*listen (\d+);/m.exec(nginxConfig)?.[1];
-    expect(ports).toEqual([`3000:${listen}`]);
-    expect(loadCompose({ ...PRODUCTION_ENV, GATEWAY_PORT: '8443' }).services.proxy.ports).toEqual([`8443:${listen}`]);
+    expect(ports[0]).toEqual(`3000:${listen}`);
+    expect(loadCompose({ ...PRODUCTION_ENV, GATEWAY_PORT: '8443' }).services.proxy.ports?.[0]).toEqual(`8443:${listen}`);
     expect(proxy.volumes).toContainEqual(expect.stringMatching(/^\.\/deploy\/nginx\/gateway\.conf:\/etc\/nginx\/conf\.d\/default\.conf(:ro)?$/));
     expect(dependsOn(proxy).gateway).toBe('service_healthy');
     // Re-resolved through Docker's DNS at request time (a variable in proxy_pass), so scaled replicas all get requests.

@@ -1,0 +1,67 @@
+/**
+ * The Docker engine and Compose as the compose scripts use them: the `docker` CLI, and whichever Compose
+ * is installed (the `docker compose` plugin, v2, or Debian's Python `docker-compose` 1.29: the same
+ * docker-compose.yml runs under both).
+ */
+import { spawn, spawnSync, SpawnSyncOptions } from 'node:child_process';
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion, capturing its output (never throws on a non-zero exit). */
+export function run(command: string, args: string[], options: SpawnSyncOptions = {}): Run {
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  if (r.error) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
+  return { status: r.status, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}
+
+/** Runs a command with its output on this terminal; throws with `what` when it fails. */
+export function runVisible(what: string, command: string, args: string[], options: SpawnSyncOptions = {}): void {
+  const r = spawnSync(command, args, { stdio: 'inherit', ...options });
+  if (r.error) throw new Error(`${what}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${what} failed (${command} ${args.join(' ')}: exit ${r.status ?? r.signal})`);
+}
+
+/** Runs a command without blocking this process meanwhile; resolves with its exit status. */
+export function runAsync(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {}): Promise<number | null> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: options.quiet ? 'ignore' : 'inherit' });
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+export function docker(args: string[], options: SpawnSyncOptions = {}): Run {
+  return run('docker', args, options);
+}
+
+/** Whether a Docker engine answers (`docker info`), and why not. */
+export function engineProblem(): string | undefined {
+  try {
+    const r = docker(['info', '--format', '{{.ServerVersion}}'], { timeout: 20_000 });
+    return r.status === 0 ? undefined : (r.stderr.trim() || `docker info exited with ${r.status}`);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** An image's labels, or undefined when the engine has no image of that name. */
+export function imageLabels(image: string): Record<string, string> | undefined {
+  const r = docker(['image', 'inspect', '--format', '{{json .Config.Labels}}', image]);
+  if (r.status !== 0) return undefined;
+  return (JSON.parse(r.stdout.trim() || 'null') as Record<string, string> | null) ?? {};
+}
+
+/** The Compose command of this machine: `docker compose` (v2) when the plugin answers, else `docker-compose`. */
+export function composeCommand(): string[] {
+  if (process.env.COMPOSE_COMMAND) return process.env.COMPOSE_COMMAND.split(/\s+/).filter(Boolean);
+  try {
+    if (run('docker', ['compose', 'version'], { timeout: 20_000 }).status === 0) return ['docker', 'compose'];
+  } catch {
+    /* no docker CLI: docker-compose below says so */
+  }
+  return ['docker-compose'];
+}
