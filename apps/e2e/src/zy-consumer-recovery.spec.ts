@@ -1,4 +1,4 @@
-import { auditWithdrawals, chaosFailures, chaosPartners, chaosReport, pollUntil, requireEnv, WithdrawalLoad } from '@partner/testing';
+import { auditFeeds, chaosPartners, PartnerLoad, pollUntil, requireEnv } from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser, sendWithdrawals } from './support/sandbox';
 
 /**
@@ -19,34 +19,34 @@ describe('consumers after a graceful broker restart and an unexpected exit', () 
   it('a graceful broker restart during a load of withdrawals: the feed catches up with every event exactly once', async () => {
     const gateway = gatewayUrl();
     const databaseUrl = requireEnv('DATABASE_URL');
-    const partners = await chaosPartners(gateway, requireEnv('ADMIN_API_KEY'), 3);
-    const load = new WithdrawalLoad(gateway, partners, { workers: 3, paceMs: 300, maxRequests: 1_000 });
+    const adminKey = requireEnv('ADMIN_API_KEY');
+    const partners = await chaosPartners(gateway, adminKey, 3, 2, 1_000_000_000);
+    // Withdrawals only, on balances that do not run out: what is audited here is the feed, not contention.
+    const load = new PartnerLoad(gateway, partners, adminKey, { rate: 8, maxRequests: 1_000, mix: { withdrawal: 1, credit: 0, pix_key_create: 0, pix_key_delete: 0, customer: 0, pix_in: 0, ack: 0 } });
     load.start();
     try {
       await load.progress(10);
       await control('stop', 'kafka');
       await control('restart', 'kafka');
       // The load goes on against the recovered stack: these withdrawals' events are published after the restart.
-      const before = load.requests;
+      await load.firstSuccess(120_000);
       await load.progress(20);
-      expect(load.requests).toBeGreaterThanOrEqual(before + 20);
     } finally {
       await load.stop();
     }
 
     const retry = await load.retryUnanswered(120_000);
-    const audit = await auditWithdrawals({ gatewayUrl: gateway, databaseUrl, partners, accepted: load.accepted.values(), settleTimeoutMs: 120_000 });
-    console.log(chaosReport(['graceful Kafka broker restart (SIGTERM, start)'], load, retry, audit));
-
-    expect(chaosFailures(load, retry, audit)).toEqual([]);
-    expect(audit.accepted).toBe(load.requests);
-    const finals = (audit.eventsPerState.get('settled') ?? 0) + (audit.eventsPerState.get('failed') ?? 0);
-    expect({ created: audit.eventsPerState.get('created'), sent: audit.eventsPerState.get('sent'), final: finals }).toEqual({
-      created: load.requests,
-      sent: load.requests,
-      final: load.requests,
+    expect(retry.unresolved).toEqual([]);
+    expect(load.unexpected).toEqual([]);
+    const feeds = await auditFeeds({ gatewayUrl: gateway, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 180_000 });
+    expect(feeds.failures).toEqual([]);
+    const withdrawals = feeds.paths.find((p) => p.path === 'withdrawals');
+    expect(withdrawals?.accepted).toBeGreaterThanOrEqual(30);
+    expect({ duplicates: withdrawals?.duplicates, missing: withdrawals?.missing, inFeed: withdrawals?.feedResources }).toEqual({
+      duplicates: 0,
+      missing: 0,
+      inFeed: withdrawals?.database,
     });
-    expect({ duplicates: audit.duplicates, missing: audit.missing }).toEqual({ duplicates: 0, missing: 0 });
   }, 600_000);
 
   it('an app that exits unexpectedly is started again by the supervisor, and the feed goes on', async () => {
