@@ -13,7 +13,7 @@ const contextWith = (headers: Record<string, string>) => {
   return { request, context: { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext };
 };
 
-const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000 });
+const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, SANDBOX: true });
 
 describe('API keys', () => {
   it('are random, prefixed, and stored only as a SHA-256 hex digest', () => {
@@ -37,7 +37,7 @@ describe('API keys', () => {
 describe('ApiKeyGuard', () => {
   const { key } = generateApiKey();
   const { keys, state } = repositoryWith(key);
-  const guard = new ApiKeyGuard(new ApiKeyCache(keys, config));
+  const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), config);
 
   it('attaches the partner of a known key, and remembers it', async () => {
     const { request, context } = contextWith({ 'x-api-key': key });
@@ -67,10 +67,35 @@ describe('ApiKeyGuard', () => {
   );
 });
 
+describe('ApiKeyGuard: keys carry their environment', () => {
+  const production = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, SANDBOX: false });
+
+  it.each([
+    ['a sandbox key on a production gateway', generateApiKey('sandbox').key, production, 'this API key belongs to the sandbox: a production gateway does not accept it'],
+    ['a live key on a sandbox gateway', generateApiKey('live').key, config, 'this API key belongs to the production environment: a sandbox gateway does not accept it'],
+  ])('refuses %s with 401 unauthorized saying why, without asking the database', async (_what, key, gatewayConfig, message) => {
+    // The repository knows the key: only its environment keeps it out.
+    const { keys, state } = repositoryWith(key);
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, gatewayConfig), gatewayConfig);
+    const { request, context } = contextWith({ 'x-api-key': key });
+    await expect(guard.canActivate(context)).rejects.toMatchObject({ status: 401, detail: { code: 'unauthorized', message } });
+    expect(request.partner).toBeUndefined();
+    expect(state.lookups).toBe(0);
+  });
+
+  it('accepts a live key on a production gateway', async () => {
+    const { key } = generateApiKey('live');
+    const guard = new ApiKeyGuard(new ApiKeyCache(repositoryWith(key).keys, production), production);
+    const { request, context } = contextWith({ 'x-api-key': key });
+    expect(await guard.canActivate(context)).toBe(true);
+    expect(request.partner).toEqual({ id: 'p1', name: 'P' });
+  });
+});
+
 describe('ApiKeyGuard when the database does not answer', () => {
   it('answers 503 service_unavailable (retry), not a 500', async () => {
     const keys = { authenticate: async () => Promise.reject(new Error('Connection terminated unexpectedly')) } as unknown as ApiKeyRepository;
-    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config));
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), config);
     const thrown = await guard.canActivate(contextWith({ 'x-api-key': generateApiKey().key }).context).catch((error: unknown) => error);
     // What the partner gets: the gateway's error filter maps the thrown error.
     expect(toHttpError(thrown)).toMatchObject({
