@@ -51,7 +51,8 @@ describe.each([
   ['a production gateway', () => production, () => productionAdmin, productionOperatorKey],
 ])('the public port of %s', (_which, publicUrl, adminUrl, operatorKey) => {
   it('answers the operator API, /readyz, /metrics and internal paths 404 not_found, even with a valid operator key', async () => {
-    for (const [method, path, body] of [...OPERATOR_ONLY, ...INTERNAL]) {
+    // The router decodes %61 to `a`: the public port judges the path as sent, so this is refused too.
+    for (const [method, path, body] of [...OPERATOR_ONLY, ['GET', '/%61dmin/v1/audit-log?limit=1'] as [string, string], ...INTERNAL]) {
       const res = await answer(`${publicUrl()}${path}`, method, { 'x-admin-key': operatorKey() }, body);
       expect({ method, path, status: res.status, error: res.body.error }).toEqual({ method, path, status: 404, error: 'not_found' });
     }
