@@ -1,19 +1,20 @@
 /**
  * `npm run cli -- <command>`: the operator API (docs/api.md: "Operator API") and the sandbox helpers from a
  * terminal, through the same HTTP API partners use, with the typed client (libs/api-client) generated
- * from the OpenAPI document. GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_KEY and API_KEY come
- * from the environment or the --gateway, --admin-key and --api-key flags.
+ * from the OpenAPI document. GATEWAY_URL (the public port, default http://127.0.0.1:3000), OPERATOR_URL (the
+ * gateway's operator port, where /admin/v1 answers: default http://127.0.0.1:3100), ADMIN_API_KEY and
+ * API_KEY come from the environment or the --gateway, --operator, --admin-key and --api-key flags.
  */
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { createPartnerApiClient, Schemas } from '@partner/api-client';
-import { listOperatorKeys, OperatorKeyCommands } from '@partner/platform';
+import { KEY_ENVIRONMENTS, KeyEnvironment, listOperatorKeys, OperatorKeyCommands } from '@partner/platform';
 import { deadLettersCommand } from './dead-letters.command';
 
 const HELP = `usage: npm run cli -- <command> [options]
 
-operator API (X-Admin-Key):
+operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_URL):
   admin partner create --name NAME                   create a partner (no key yet)
   admin key create --partner ID                      issue an API key for the partner (printed once)
   admin key list --partner ID                        the partner's keys (prefix, created, last used, revoked)
@@ -26,7 +27,11 @@ operator API (X-Admin-Key):
                                                      the audit log, newest first
 
 operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g. the first key of a deployment):
-  operator-key create --name WHO                     create an operator key (printed once; only its SHA-256 is stored); audited
+  operator-key create --name WHO [--environment production|sandbox]
+                                                     create an operator key (printed once; only its SHA-256 is stored)
+                                                     for the gateways of that environment (default: sandbox when
+                                                     SANDBOX=true, else production); other gateways refuse it;
+                                                     audited
   operator-key list                                  every operator key (prefix, created, revoked)
   operator-key revoke --key KEY_ID                   revoke one (audited; every running gateway hears it and refuses the key within about a second)
 
@@ -45,7 +50,7 @@ sandbox (SANDBOX=true only):
 partner API (X-API-Key):
   withdraw, events, ack                              as above
 
-options: --gateway URL  --admin-key KEY  --api-key KEY`;
+options: --gateway URL  --operator URL  --admin-key KEY  --api-key KEY`;
 
 type Withdrawal = Schemas['CreateUsdtWithdrawalRequest'];
 
@@ -61,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       gateway: { type: 'string', default: process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000' },
+      operator: { type: 'string', default: process.env.OPERATOR_URL ?? 'http://127.0.0.1:3100' },
+      environment: { type: 'string', default: process.env.SANDBOX === 'true' ? 'sandbox' : 'production' },
       'admin-key': { type: 'string', default: process.env.ADMIN_API_KEY },
       'api-key': { type: 'string', default: process.env.API_KEY },
       name: { type: 'string' },
@@ -141,7 +148,9 @@ async function operatorKeyCommand(sub: string | undefined, o: Options, need: (va
   const commands = new OperatorKeyCommands(pool);
   try {
     if (sub === 'create') {
-      const created = await commands.create(need(o.name as string | undefined, '--name'));
+      const environment = o.environment as KeyEnvironment;
+      if (!KEY_ENVIRONMENTS.includes(environment)) throw new Error(`--environment must be one of ${KEY_ENVIRONMENTS.join(', ')}`);
+      const created = await commands.create(need(o.name as string | undefined, '--name'), environment);
       console.log(JSON.stringify({ ...created, note: 'X-Admin-Key: the key is shown this once' }));
       return 0;
     }
@@ -162,7 +171,7 @@ async function operatorKeyCommand(sub: string | undefined, o: Options, need: (va
 
 /** `admin ...`: one call of the operator API each. */
 async function operatorCommand(sub: string | undefined, rest: string[], o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
-  const admin = createPartnerApiClient({ baseUrl: o.gateway as string, adminKey: need(o['admin-key'] as string | undefined, '--admin-key') });
+  const admin = createPartnerApiClient({ baseUrl: o.operator as string, adminKey: need(o['admin-key'] as string | undefined, '--admin-key') });
   const action = `${sub ?? ''} ${rest[0] ?? ''}`.trim();
   const partner_id = () => need(o.partner as string | undefined, '--partner');
   const document = () => need(o.document as string | undefined, '--document');

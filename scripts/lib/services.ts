@@ -1,13 +1,16 @@
-import { APP_NAMES, AppName, SERVICE_NAMES } from '@partner/contracts';
+import { APP_NAMES, AppName, GATEWAY, SERVICE_NAMES } from '@partner/contracts';
 
 /** The apps of the stack, in start order: the catalogue's (libs/contracts, services.catalogue.ts). */
 export const SERVICES = SERVICE_NAMES;
 export const APPS = APP_NAMES;
 export type { AppName };
 
-/** Services' health ports are consecutive from a base, so a test stack can sit beside a dev stack. */
+/**
+ * Internal ports from a base, so a test stack can sit beside a dev stack: the gateway's operator port
+ * (ADMIN_PORT) is the base itself, the services' health ports follow (base 3100: the catalogue's 3100-3105).
+ */
 export function healthPortOf(app: AppName, base: number): number {
-  return base + APPS.indexOf(app) + 1;
+  return app === GATEWAY.name ? base : base + SERVICES.indexOf(app) + 1;
 }
 
 /**

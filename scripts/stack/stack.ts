@@ -106,7 +106,7 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
-    // The gateway's /readyz and /metrics on an admin port of their own, as deployed (docs/operations.md: "Health, readiness and the admin port").
+    // The gateway's operator API, /readyz and /metrics on its operator port, as deployed (docs/operations.md: "Health, readiness and the admin port").
     ADMIN_PORT: String(healthPortOf('gateway', o.healthPortBase)),
     // The gateway reads the feed and the Pix-in list straight from their services (docs/architecture.md: "Direct queries"),
     // and has its replies sent straight to it (docs/architecture.md: "Direct replies"), on a free port of its own.
@@ -138,7 +138,7 @@ export class RunningStack {
   /** Every exit nobody asked for, and the restart the supervisor made of it. */
   readonly unexpectedExits: Array<{ app: AppName; code: number | null; signal: NodeJS.Signals | null; at: Date }> = [];
 
-  /** `adminUrl`: where the gateway's /readyz and /metrics answer (its ADMIN_PORT; the API URL without one). */
+  /** `adminUrl`: the gateway's operator port, where its operator API, /readyz and /metrics answer (ADMIN_PORT; the API URL without one). */
   constructor(
     readonly processes: Map<AppName, ChildProcess>,
     readonly gatewayUrl: string,
@@ -255,14 +255,17 @@ export async function startApps(o: StackOptions, instance = 0): Promise<RunningS
 
 /**
  * More gateway instances in front of a running stack's services (the gateway is stateless: each instance
- * has its own reply topic and key cache), on `ports`, with `env` on top of the stack's (e.g. SANDBOX=false).
- * They have no admin port (their /readyz is on `port`). Answers once each one's /readyz is 200; logs go to
- * `gateway-<port>.log`.
+ * has its own reply topic and key cache), each on its `port` and operator port `adminPort`, with `env` on
+ * top of the stack's (e.g. SANDBOX=false). Answers once each one's /readyz is 200; logs go to `gateway-<port>.log`.
  */
-export async function startGatewayInstances(o: StackOptions, ports: number[], env: Record<string, string>): Promise<RunningStack[]> {
-  const instances = ports.map(
-    (port) =>
-      new RunningStack(new Map([['gateway', startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: '0', ...env } }, `gateway-${port}`)]]), `http://127.0.0.1:${port}`),
+export async function startGatewayInstances(o: StackOptions, at: Array<{ port: number; adminPort: number }>, env: Record<string, string>): Promise<RunningStack[]> {
+  const instances = at.map(
+    ({ port, adminPort }) =>
+      new RunningStack(
+        new Map([['gateway', startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: String(adminPort), ...env } }, `gateway-${port}`)]]),
+        `http://127.0.0.1:${port}`,
+        `http://127.0.0.1:${adminPort}`,
+      ),
   );
   try {
     await Promise.all(instances.map((instance) => waitUntilReady(instance, 120_000)));

@@ -50,11 +50,11 @@ async function main(): Promise<void> {
 
   const shownKey = adminKey && !process.env.ADMIN_API_KEY ? adminKey : '$ADMIN_API_KEY';
   console.log(`
-  Partner API ready: ${stack.gatewayUrl}/partner/v1   (docs: ${stack.gatewayUrl}/docs)
-  Operator API:      ${stack.gatewayUrl}/admin/v1     X-Admin-Key: ${adminKey && !process.env.ADMIN_API_KEY ? adminKey : '(your ADMIN_API_KEY or operator key)'}
-  Mode:              ${sandbox ? 'sandbox (/sandbox/v1 helpers on)' : 'SANDBOX=false (no sandbox routes)'}
-  Internal:          ${stack.adminUrl}/readyz and /metrics   (the gateway's admin port; never exposed to partners)${more.map((m, i) => `\n  Instance ${i + 2}:        ${m.gatewayUrl}/partner/v1   (admin ${m.adminUrl})`).join('')}
-  Try:  curl -s -X POST ${stack.gatewayUrl}/admin/v1/partners -H "X-Admin-Key: ${shownKey}" -H 'Content-Type: application/json' -d '{"name":"acme"}'
+  Partner API ready: ${stack.gatewayUrl}/partner/v1   (docs: ${stack.gatewayUrl}/docs; the public port)
+  Operator URL:      ${stack.adminUrl}   /admin/v1, /readyz, /metrics (the operator port, never exposed to partners)
+                     X-Admin-Key: ${adminKey && !process.env.ADMIN_API_KEY ? adminKey : '(your ADMIN_API_KEY or operator key)'}
+  Mode:              ${sandbox ? 'sandbox (/sandbox/v1 helpers on; sandbox keys, refused by production)' : 'SANDBOX=false (no sandbox routes; production keys)'}${more.map((m, i) => `\n  Instance ${i + 2}:        ${m.gatewayUrl}/partner/v1   (operator ${m.adminUrl})`).join('')}
+  Try:  curl -s -X POST ${stack.adminUrl}/admin/v1/partners -H "X-Admin-Key: ${shownKey}" -H 'Content-Type: application/json' -d '{"name":"acme"}'
   Ctrl-C stops the apps (the broker keeps running: npm run kafka -- stop).
 `);
 

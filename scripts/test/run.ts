@@ -60,6 +60,9 @@ const onlyArgs = only.length > 0 ? ['--passWithNoTests', ...only] : [];
 // The response-contract suite checks the answers of whichever e2e suites ran: always run it last.
 const e2eOnlyArgs = only.length > 0 ? [...onlyArgs, 'apps/e2e/src/zzz-response-contract'] : [];
 const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
+// The production gateways' ADMIN_API_KEY: the sandbox's key is stored as a sandbox key, which they refuse
+// (docs/adr/0019-production-safe-by-default.md); 32+ characters, as production requires.
+const productionAdminKey = `adm_prod_${randomBytes(32).toString('base64url')}`;
 const dbRoles = serviceRoles();
 
 interface Totals {
@@ -195,8 +198,13 @@ async function main(): Promise<number> {
     };
     stack = await startApps(stackOptions);
     // The production shape beside it (apps/e2e/src/operator-api.spec.ts): two more gateway instances with
-    // SANDBOX=false in front of the same services, so a key revoked on one must be refused by the other.
-    operatorGateways = await startGatewayInstances(stackOptions, [gatewayPort + 1, gatewayPort + 2], { SANDBOX: 'false', ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000', AUTH_FAILURES_PER_SECOND: '5', AUTH_FAILURE_BURST: '20' });
+    // SANDBOX=false in front of the same services and database, each with its operator port, so a key
+    // revoked on one must be refused by the other, and the sandbox's keys by both (operator-port.spec.ts).
+    operatorGateways = await startGatewayInstances(
+      stackOptions,
+      [1, 2].map((i) => ({ port: gatewayPort + i, adminPort: healthPortBase + 50 + i })),
+      { SANDBOX: 'false', ADMIN_API_KEY: productionAdminKey, ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000', AUTH_FAILURES_PER_SECOND: '5', AUTH_FAILURE_BURST: '20' },
+    );
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
@@ -208,6 +216,8 @@ async function main(): Promise<number> {
       SERVICE_HEALTH_URLS: serviceHealthUrls,
       STACK_LOG_DIR: logDir,
       OPERATOR_GATEWAY_URLS: operatorGateways.map((g) => g.gatewayUrl).join(','),
+      OPERATOR_GATEWAY_ADMIN_URLS: operatorGateways.map((g) => g.adminUrl).join(','),
+      PRODUCTION_ADMIN_API_KEY: productionAdminKey,
       OTLP_RECEIVER_PORT: String(otlpPort),
     };
     add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));

@@ -4,14 +4,18 @@ import { gatewayUrl } from './support/sandbox';
 
 // The operator API (docs/api.md: "Operator API") on the production shape of the stack: two gateway instances
 // started with SANDBOX=false (scripts/test/run.ts, OPERATOR_GATEWAY_URLS) in front of the same services,
-// broker and database as the rest of the e2e run. No sandbox helper is used here: partners, keys, users
-// and balances come only from /admin/v1.
+// broker and database as the rest of the e2e run, their operator API on their operator ports
+// (OPERATOR_GATEWAY_ADMIN_URLS) with a production operator key (PRODUCTION_ADMIN_API_KEY). No sandbox helper
+// is used here: partners, keys, users and balances come only from /admin/v1.
 
 const USDT = 1_000_000;
 const MATIC_MEDIUM_FEE = 50_000;
 
 const [first, second] = requireEnv('OPERATOR_GATEWAY_URLS').split(',');
-const operator = (url = first) => new ApiClient(url, { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
+/** The same two instances' operator ports. */
+const [firstAdmin, secondAdmin] = requireEnv('OPERATOR_GATEWAY_ADMIN_URLS').split(',');
+const operatorKey = () => requireEnv('PRODUCTION_ADMIN_API_KEY');
+const operator = (url = firstAdmin) => new ApiClient(url, { 'x-admin-key': operatorKey() });
 const partnerOn = (url: string, apiKey: string) => new ApiClient(url, { 'x-api-key': apiKey });
 
 /** Every operator call sends its own request id, so the audit log can be checked call by call. */
@@ -45,7 +49,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
   it('is what serves: the sandbox routes are not mounted', async () => {
     // Plain fetch: the document describes the sandbox routes of a SANDBOX=true gateway, not this 404.
     for (const path of ['/sandbox/v1/partners', '/sandbox/v1/users']) {
-      const res = await fetch(`${first}${path}`, { method: 'POST', headers: { 'x-admin-key': requireEnv('ADMIN_API_KEY'), 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${first}${path}`, { method: 'POST', headers: { 'x-admin-key': operatorKey(), 'content-type': 'application/json' }, body: '{}' });
       expect(res.status).toBe(404);
     }
   });
@@ -67,14 +71,14 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     expect(user.body).toEqual({ document, created_at: expect.any(Number) });
     expect(isUnixSeconds(user.body.created_at)).toBe(true);
     // Registering again is not an error: 200, the same user.
-    const again = await call(operator(second), 'POST', `/admin/v1/partners/${partner.body.id}/users`, { document });
+    const again = await call(operator(secondAdmin), 'POST', `/admin/v1/partners/${partner.body.id}/users`, { document });
     expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: user.body });
 
     const credit = { usdt_micros: 10 * USDT, idempotency_key: `deposit-${newUuid()}`, reference: 'TED 4411' };
     const credited = await call(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/users/${document}/credits`, credit);
     expect({ status: credited.status, body: credited.body }).toEqual({ status: 201, body: { available_usdt_micros: 10 * USDT, held_usdt_micros: 0 } });
     // The same credit again (a retry, through the other instance): answered 200, not applied twice.
-    const replayed = await call(operator(second), 'POST', `/admin/v1/partners/${partner.body.id}/users/${document}/credits`, credit);
+    const replayed = await call(operator(secondAdmin), 'POST', `/admin/v1/partners/${partner.body.id}/users/${document}/credits`, credit);
     expect({ status: replayed.status, body: replayed.body }).toEqual({ status: 200, body: { available_usdt_micros: 10 * USDT, held_usdt_micros: 0 } });
 
     // The partner, with the key the operator issued, withdraws through the other instance and sees the feed.
@@ -132,9 +136,9 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     expect(Date.now() - revokedAt).toBeLessThan(1_500);
     for (const url of [first, second]) expect((await partnerOn(url, newKey.body.api_key).get('/partner/v1/events')).status).toBe(200);
     // Revoking again is idempotent.
-    expect((await call(operator(second), 'DELETE', `/admin/v1/partners/${partnerId}/api-keys/${oldKey.id}`)).status).toBe(200);
+    expect((await call(operator(secondAdmin), 'DELETE', `/admin/v1/partners/${partnerId}/api-keys/${oldKey.id}`)).status).toBe(200);
 
-    const listed = await call<{ api_keys: KeyView[] }>(operator(second), 'GET', `/admin/v1/partners/${partnerId}/api-keys`);
+    const listed = await call<{ api_keys: KeyView[] }>(operator(secondAdmin), 'GET', `/admin/v1/partners/${partnerId}/api-keys`);
     expect(listed.status).toBe(200);
     const byId = new Map(listed.body.api_keys.map((k) => [k.id, k]));
     expect([...byId.keys()].sort()).toEqual([oldKey.id, newKey.body.id].sort());
@@ -149,12 +153,12 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
 
   it('keeps the two kinds of key apart: a partner key cannot reach /admin/v1, the admin key cannot reach /partner/v1', async () => {
     const { key } = await newPartnerWithKey('separated partner');
-    const asPartner = await call(new ApiClient(first, { 'x-api-key': key.api_key, 'x-admin-key': key.api_key }), 'GET', '/admin/v1/audit-log');
+    const asPartner = await call(new ApiClient(firstAdmin, { 'x-api-key': key.api_key, 'x-admin-key': key.api_key }), 'GET', '/admin/v1/audit-log');
     expect(asPartner.status).toBe(401);
     expect(asPartner.body).toMatchObject({ error: 'unauthorized' });
-    const withoutKey = await call(new ApiClient(first), 'POST', '/admin/v1/partners', { name: 'x' });
+    const withoutKey = await call(new ApiClient(firstAdmin), 'POST', '/admin/v1/partners', { name: 'x' });
     expect(withoutKey.status).toBe(401);
-    const asOperator = await new ApiClient(first, { 'x-api-key': requireEnv('ADMIN_API_KEY'), 'x-admin-key': requireEnv('ADMIN_API_KEY') }).get('/partner/v1/events');
+    const asOperator = await new ApiClient(first, { 'x-api-key': operatorKey(), 'x-admin-key': operatorKey() }).get('/partner/v1/events');
     expect(asOperator.status).toBe(401);
     // The sandbox-mode gateway of the rest of the e2e run keeps them apart too.
     expect((await new ApiClient(gatewayUrl(), { 'x-api-key': key.api_key }).post('/sandbox/v1/partners', {})).status).toBe(401);

@@ -28,6 +28,8 @@ export class GatewayUnderTest {
       ADMIN_API_KEY: GatewayUnderTest.ADMIN_KEY,
       REQUEST_TIMEOUT_MS: String(GatewayUnderTest.REQUEST_TIMEOUT_MS),
       PORT: '0',
+      // One port for everything: requests are injected, and the operator port's split is the e2e suite's (operator-port.spec.ts).
+      ADMIN_PORT: '0',
       // Request logs only with TEST_LOGS, like the rest of the suite.
       LOG_LEVEL: process.env.TEST_LOGS ? (process.env.LOG_LEVEL ?? 'info') : 'silent',
       // Every spec's requests come from one address: only a spec that tests the throttle turns it on.

@@ -15,7 +15,7 @@ import { createOpenApiDocument } from './http/openapi';
 runMain(async () => {
   const [file] = process.argv.slice(2);
   if (!file) throw new Error('usage: node dist/apps/gateway/src/openapi-document.js <file.json>');
-  const config = loadConfig(GatewayConfig, { SANDBOX: 'true', ADMIN_API_KEY: 'openapi-document-only', LOG_LEVEL: 'silent' });
+  const config = loadConfig(GatewayConfig, { SANDBOX: 'true', ADMIN_API_KEY: 'openapi-document-only', ADMIN_PORT: '0', LOG_LEVEL: 'silent' });
   const app = await createGatewayApp(config, { logs: false, overrideBus: { request: () => Promise.reject(new Error('no bus: document generation only')) } });
   try {
     writeFileSync(file, `${JSON.stringify(createOpenApiDocument(app), null, 2)}\n`);

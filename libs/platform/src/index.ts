@@ -10,4 +10,5 @@ export * from './lib/service.module';
 export * from './lib/partner-users';
 export * from './lib/operator-api/secret-keys';
 export * from './lib/operator-api/audit-log';
+export * from './lib/operator-api/key-environment';
 export * from './lib/operator-api/operator-keys';

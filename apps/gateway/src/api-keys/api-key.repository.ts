@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { PartnerId } from '@partner/contracts';
 import { Statement, statement, Transaction } from '@partner/kafka';
 import { randomUUID } from 'node:crypto';
-import { ApiKeyKind, generateApiKey } from '../auth/api-key';
+import { generateApiKey } from '../auth/api-key';
+import { environmentOf, KeyEnvironment } from '@partner/platform';
 import { Partner, partnerOf, PartnerRow } from '../auth/partner.repository';
 import { GatewayConfig } from '../config/gateway.config';
 import { PrismaService } from '../prisma/prisma.service';
@@ -21,15 +22,16 @@ const COLUMNS = 'id, partner_id, prefix, created_at, last_used_at, revoked_at';
 
 /**
  * Run on every request whose key is not in the gateway's cache (prepared once per connection): the
- * partner of an active key, and last_used_at moved to now when it is older than $2 seconds. So the column
- * costs a write at most once per key per interval, whatever the number of instances and requests.
+ * partner of an active key of the gateway's environment ($3: a key of the other one is as unknown), and
+ * last_used_at moved to now when it is older than $2 seconds. So the column costs a write at most once per
+ * key per interval, whatever the number of instances and requests.
  */
 const AUTHENTICATE = {
   name: 'api_key_authenticate',
   text: `WITH key AS (
            SELECT k.id AS key_id, k.hash, k.last_used_at, p.id, p.name, p.rate_limit_per_second, p.rate_limit_burst
            FROM api_keys k JOIN partners p ON p.id = k.partner_id
-           WHERE k.hash = $1 AND k.revoked_at IS NULL LIMIT 1),
+           WHERE k.hash = $1 AND k.revoked_at IS NULL AND k.environment = $3 LIMIT 1),
          touched AS (
            UPDATE api_keys SET last_used_at = now()
            WHERE id = (SELECT key_id FROM key) AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2)))
@@ -47,25 +49,28 @@ const BY_ID: Statement = statement('api_key_by_id', `SELECT ${COLUMNS} FROM api_
 export class ApiKeyRepository {
   /** last_used_at is written at most this often per key: half the key cache, at least a second. */
   private readonly touchSeconds: number;
+  /** Only keys of this environment authenticate here (docs/adr/0019-production-safe-by-default.md). */
+  private readonly environment: KeyEnvironment;
 
   constructor(private readonly prisma: PrismaService, config: GatewayConfig) {
     this.touchSeconds = Math.max(1, config.API_KEY_CACHE_MS / 2000);
+    this.environment = environmentOf(config);
   }
 
-  /** The partner owning an active key with this hash (and the key's id, and the stored hash for a constant-time check). */
+  /** The partner owning an active key of this gateway's environment with this hash (and the key's id, and the stored hash for a constant-time check). */
   async authenticate(hash: string): Promise<{ partner: Partner; keyId: string; hash: string } | null> {
-    const { rows } = await this.prisma.pool.query<PartnerRow & { key_id: string; hash: string }>({ ...AUTHENTICATE, values: [hash, this.touchSeconds] });
+    const { rows } = await this.prisma.pool.query<PartnerRow & { key_id: string; hash: string }>({ ...AUTHENTICATE, values: [hash, this.touchSeconds, this.environment] });
     const row = rows[0];
     if (!row) return null;
     return { partner: partnerOf(row), keyId: row.key_id, hash: row.hash };
   }
 
-  /** A new key of the partner; the key itself is returned once and never stored. */
-  async create(partnerId: PartnerId, kind: ApiKeyKind): Promise<{ record: ApiKeyRecord; apiKey: string }> {
-    const { key, prefix, hash } = generateApiKey(kind);
+  /** A new key of the partner for `environment` (its text says it too); the key itself is returned once and never stored. */
+  async create(partnerId: PartnerId, environment: KeyEnvironment): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+    const { key, prefix, hash } = generateApiKey(environment === 'sandbox' ? 'sandbox' : 'live');
     const { rows } = await this.prisma.pool.query<ApiKeyRecord>(
-      `INSERT INTO api_keys (id, partner_id, prefix, hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-      [randomUUID(), partnerId, prefix, hash],
+      `INSERT INTO api_keys (id, partner_id, prefix, hash, environment) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+      [randomUUID(), partnerId, prefix, hash, environment],
     );
     return { record: rows[0], apiKey: key };
   }

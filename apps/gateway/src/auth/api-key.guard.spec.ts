@@ -16,7 +16,7 @@ const contextWith = (headers: Record<string, string>, ip = '192.0.2.1') => {
   return { request, replyHeaders, context: { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ExecutionContext };
 };
 
-const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, AUTH_FAILURES_PER_SECOND: 1, AUTH_FAILURE_BURST: 3 });
+const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, AUTH_FAILURES_PER_SECOND: 1, AUTH_FAILURE_BURST: 3, SANDBOX: true });
 const throttle = () => new FailedAuthThrottle(config);
 
 describe('API keys', () => {
@@ -41,7 +41,7 @@ describe('API keys', () => {
 describe('ApiKeyGuard', () => {
   const { key } = generateApiKey();
   const { keys, state } = repositoryWith(key);
-  const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+  const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle(), config);
 
   it('attaches the partner of a known key, and remembers it', async () => {
     const { request, context } = contextWith({ 'x-api-key': key });
@@ -62,7 +62,7 @@ describe('ApiKeyGuard', () => {
   it.each([[{}], [{ 'x-api-key': '' }], [{ 'x-api-key': 'pk_sandbox_wrong' }], [{ 'x-api-key': 'x'.repeat(300) }]])(
     'refuses %p with 401 unauthorized',
     async (headers) => {
-      const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+      const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle(), config);
       await expect(guard.canActivate(contextWith(headers as Record<string, string>).context)).rejects.toMatchObject({
         status: 401,
         detail: { code: 'unauthorized' },
@@ -72,10 +72,35 @@ describe('ApiKeyGuard', () => {
   );
 });
 
+describe('ApiKeyGuard: keys carry their environment', () => {
+  const production = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, SANDBOX: false });
+
+  it.each([
+    ['a sandbox key on a production gateway', generateApiKey('sandbox').key, production, 'this API key belongs to the sandbox: a production gateway does not accept it'],
+    ['a live key on a sandbox gateway', generateApiKey('live').key, config, 'this API key belongs to the production environment: a sandbox gateway does not accept it'],
+  ])('refuses %s with 401 unauthorized saying why, without asking the database', async (_what, key, gatewayConfig, message) => {
+    // The repository knows the key: only its environment keeps it out.
+    const { keys, state } = repositoryWith(key);
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, gatewayConfig), new FailedAuthThrottle(gatewayConfig), gatewayConfig);
+    const { request, context } = contextWith({ 'x-api-key': key });
+    await expect(guard.canActivate(context)).rejects.toMatchObject({ status: 401, detail: { code: 'unauthorized', message } });
+    expect(request.partner).toBeUndefined();
+    expect(state.lookups).toBe(0);
+  });
+
+  it('accepts a live key on a production gateway', async () => {
+    const { key } = generateApiKey('live');
+    const guard = new ApiKeyGuard(new ApiKeyCache(repositoryWith(key).keys, production), new FailedAuthThrottle(production), production);
+    const { request, context } = contextWith({ 'x-api-key': key });
+    expect(await guard.canActivate(context)).toBe(true);
+    expect(request.partner).toEqual({ id: 'p1', name: 'P' });
+  });
+});
+
 describe('ApiKeyGuard when the database does not answer', () => {
   it('answers 503 service_unavailable (retry), not a 500', async () => {
     const keys = { authenticate: async () => Promise.reject(new Error('Connection terminated unexpectedly')) } as unknown as ApiKeyRepository;
-    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle(), config);
     const thrown = await guard.canActivate(contextWith({ 'x-api-key': generateApiKey().key }).context).catch((error: unknown) => error);
     // What the partner gets: the gateway's error filter maps the thrown error.
     expect(toHttpError(thrown)).toMatchObject({
@@ -98,7 +123,7 @@ describe('ApiKeyGuard under a flood of made-up keys', () => {
 
   it('answers a made-up key repeated 401 from memory: one lookup, not one per request', async () => {
     const { keys, state } = repositoryWith(honestKey);
-    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle(), config);
     const key = madeUp();
     for (let i = 0; i < 50; i++) expect((await refusal(guard, key, '198.51.100.7')).status).toBe(401);
     expect(state.lookups).toBe(1);
@@ -106,7 +131,7 @@ describe('ApiKeyGuard under a flood of made-up keys', () => {
 
   it('answers an address past its failed lookups 429 with Retry-After, without a lookup; other addresses and cached keys go on', async () => {
     const { keys, state } = repositoryWith(honestKey);
-    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle(), config);
     expect((await refusal(guard, honestKey, '203.0.113.9')).status).toBe(200); // the honest partner, cached from now on
     const lookupsBefore = state.lookups;
     const answers = [];
@@ -125,7 +150,7 @@ describe('ApiKeyGuard under a flood of made-up keys', () => {
     const { keys, state } = repositoryWith(honestKey);
     let release = () => undefined as void;
     state.gate = new Promise<void>((resolve) => (release = resolve));
-    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle());
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle(), config);
     const answers = Array.from({ length: 10 }, () => refusal(guard, madeUp(), '198.51.100.9'));
     release();
     const statuses = (await Promise.all(answers)).map((a) => a.status);

@@ -1,9 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/api-error';
 import { hashApiKey } from './api-key';
 import { ApiKeyCache } from './api-key-cache';
 import { FailedAuthThrottle } from './failed-auth-throttle';
+import { claimedEnvironment, environmentOf, KeyEnvironment, keyEnvironmentProblem } from '@partner/platform';
 import { Partner } from './partner.repository';
 
 export type AuthenticatedRequest = FastifyRequest & { partner: Partner };
@@ -14,19 +16,30 @@ const unauthorized = () => new ApiError(401, { code: 'unauthorized', message: 'm
  * Authenticates the partner from X-API-Key: from the process's key cache, else the database (ApiKeyCache).
  * Only a key neither cached nor known to be unknown costs a lookup, and only while the client address
  * has not caused too many failed ones (FailedAuthThrottle: 429 with Retry-After then).
+ * A key whose text names the other environment (pk_sandbox_ on a production gateway, pk_live_ on a sandbox)
+ * is refused at once with a message saying so; the database only ever finds keys of this gateway's
+ * environment anyway (docs/adr/0019-production-safe-by-default.md).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly environment: KeyEnvironment;
+
   constructor(
     private readonly keys: ApiKeyCache,
     private readonly throttle: FailedAuthThrottle,
-  ) {}
+    config: GatewayConfig,
+  ) {
+    this.environment = environmentOf(config);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     const header = request.headers['x-api-key'];
     if (typeof header !== 'string' || header.length === 0 || header.length > 256) throw this.throttle.refused('partner', unauthorized());
+    const claimed = claimedEnvironment(header);
+    const problem = claimed && keyEnvironmentProblem('API key', claimed, this.environment);
+    if (problem) throw new ApiError(401, { code: 'unauthorized', message: problem });
     const hash = hashApiKey(header);
     const cached = this.keys.cached(hash);
     if (cached) return authenticated(request, cached);

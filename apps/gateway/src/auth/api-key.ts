@@ -9,7 +9,7 @@ export type ApiKeyKind = 'live' | 'sandbox';
 /**
  * API keys are 256-bit random secrets; we keep only their SHA-256. A fast hash is right for
  * high-entropy keys (there is nothing to brute-force), and it lets the key itself be the index.
- * Verification only hashes, so keys of either kind authenticate.
+ * Verification only hashes; a gateway accepts the keys of its own environment only (key-environment.ts).
  */
 export function generateApiKey(kind: ApiKeyKind = 'sandbox'): { key: string; prefix: string; hash: string } {
   return generateSecret(`pk_${kind}_`);

@@ -34,3 +34,10 @@ describe('GatewayConfig: SANDBOX', () => {
     expect(load({ SANDBOX: value, ADMIN_API_KEY: 'x'.repeat(32) })().SANDBOX).toBe(expected);
   });
 });
+
+describe('GatewayConfig: ADMIN_PORT', () => {
+  it('defaults to the operator port 3100, so a production gateway never serves the operator API on PORT unless told to', () => {
+    expect(load({})()).toMatchObject({ PORT: 3000, ADMIN_PORT: 3100, SANDBOX: false });
+    expect(load({ ADMIN_PORT: '0' })().ADMIN_PORT).toBe(0);
+  });
+});

@@ -32,12 +32,13 @@ export class GatewayConfig extends CommonConfig {
   HOST: string = '127.0.0.1';
 
   /**
-   * The internal admin port: when set, /readyz and /metrics answer on it only (never on PORT, which a
-   * load balancer exposes to partners). 0: both answer on PORT, as on a single dev machine.
-   * docker-compose.yml sets 3100 and does not publish it; npm start and npm test set one too.
+   * The internal operator port (docs/adr/0019-production-safe-by-default.md): the operator API (/admin/v1),
+   * /readyz and /metrics answer on it only, never on PORT, which a load balancer exposes to partners; PORT
+   * answers the partner API, /docs and /healthz only. Bound on HOST: never route the public to it.
+   * 0: everything on PORT, for a single process on a developer's machine or an in-process test only.
    */
   @IntInRange(0, 65535)
-  ADMIN_PORT: number = 0;
+  ADMIN_PORT: number = GATEWAY.adminPort;
 
   /** Enables the /sandbox/v1 helpers (test partners, users, balances). Never in production. */
   @Flag()

@@ -1,18 +1,29 @@
 import { createServer } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
-/** What an operator probes and scrapes, never partners: with an admin port, only it answers these. */
-export const ADMIN_PATHS = new Set(['/readyz', '/metrics']);
-
 const pathOf = (url: string): string => url.split('?')[0];
 
+const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
+
 /**
- * The gateway's internal admin port (ADMIN_PORT): /readyz and /metrics answer there and nowhere else, so
- * the API port a load balancer exposes shows neither the dependencies' state (readiness errors name
- * them) nor the metrics. It is a second listener routed through the same Fastify instance (same
- * handlers, hooks and request logs); a request's local port tells which listener it came in on. Each
- * port answers the other's paths as an unknown route (404 in the API's error shape); /healthz answers on
- * both (a load balancer probes the API port). Listens when the app is ready, closes with it.
+ * What the public port (PORT, behind the load balancer) answers: the partner API, the sandbox helpers of a
+ * sandbox gateway, the API reference and liveness. Anything else (every route added later included) is
+ * not public until it is listed here.
+ */
+export const isPublicPath = (path: string): boolean => path === '/healthz' || under(path, '/partner') || under(path, '/sandbox') || under(path, '/docs');
+
+/** What the operator port (ADMIN_PORT) answers: the operator API, readiness (it names the dependencies), the metrics, liveness. */
+export const isOperatorPath = (path: string): boolean => path === '/healthz' || path === '/readyz' || path === '/metrics' || under(path, '/admin');
+
+/**
+ * The gateway's internal operator port (ADMIN_PORT, docs/adr/0019-production-safe-by-default.md): the
+ * operator API (/admin/v1), /readyz and /metrics answer there and nowhere else, so the public port a load
+ * balancer exposes shows neither the operator API (not even to a caller holding an operator key) nor the
+ * dependencies' state nor the metrics; the partner API answers on the public port only. It is a second
+ * listener routed through the same Fastify instance (same handlers, hooks, audit and request logs); a
+ * request's local port tells which listener it came in on. Each port answers what is not its own as an
+ * unknown route (404 in the API's error shape, before any guard runs); /healthz answers on both. Listens
+ * when the app is ready, closes with it.
  */
 export function installAdminPort(app: NestFastifyApplication, port: number, host: string): void {
   const fastify = app.getHttpAdapter().getInstance();
@@ -20,8 +31,7 @@ export function installAdminPort(app: NestFastifyApplication, port: number, host
   fastify.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.url);
     const onAdminPort = request.raw.socket.localPort === port;
-    const allowed = path === '/healthz' || onAdminPort === ADMIN_PATHS.has(path);
-    if (allowed) done();
+    if (onAdminPort ? isOperatorPath(path) : isPublicPath(path)) done();
     else reply.callNotFound();
   });
   fastify.addHook('onReady', (done) => {

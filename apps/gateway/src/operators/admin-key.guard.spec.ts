@@ -14,15 +14,19 @@ const contextWith = (headers: Record<string, string>) => {
 
 describe('AdminKeyGuard', () => {
   const operatorKey = 'adm_' + 'k'.repeat(43);
+  const sandboxKey = 'adm_' + 's'.repeat(43);
   let lookups = 0;
   const keys = {
     findActiveByHash: async (hash: string) => {
       lookups++;
-      return hash === hashApiKey(operatorKey) ? { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash } : null;
+      if (hash === hashApiKey(operatorKey)) return { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash, environment: 'production' };
+      if (hash === hashApiKey(sandboxKey)) return { id: 'o2', name: 'environment', prefix: 'env_0123456789ab', hash, environment: 'sandbox' };
+      return null;
     },
   } as unknown as OperatorKeyRepository;
   const cache = new OperatorKeyCache(new GatewayConfig());
-  const guard = new AdminKeyGuard(keys, cache, new FailedAuthThrottle(Object.assign(new GatewayConfig(), { AUTH_FAILURE_BURST: 1_000 })));
+  const throttle = new FailedAuthThrottle(Object.assign(new GatewayConfig(), { AUTH_FAILURE_BURST: 1_000 }));
+  const guard = new AdminKeyGuard(keys, cache, throttle, Object.assign(new GatewayConfig(), { SANDBOX: false }));
 
   it('puts the operator of an active key on the request (for the audit log and the rate limit), and remembers it briefly', async () => {
     const { request, context } = contextWith({ 'x-admin-key': operatorKey });
@@ -42,6 +46,23 @@ describe('AdminKeyGuard', () => {
     cache.forget('o1');
     await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
     expect(lookups).toBe(before + 1);
+  });
+
+  it('refuses an operator key made in the sandbox with 401 saying so (a production gateway over a database a sandbox used)', async () => {
+    const { request, context } = contextWith({ 'x-admin-key': sandboxKey });
+    await expect(guard.canActivate(context)).rejects.toMatchObject({
+      status: 401,
+      detail: { code: 'unauthorized', message: 'this operator key belongs to the sandbox: a production gateway does not accept it' },
+    });
+    expect(request.operator).toBeUndefined();
+    // Never remembered as valid: refused again on the next call.
+    await expect(guard.canActivate(contextWith({ 'x-admin-key': sandboxKey }).context)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('a sandbox gateway accepts that key and refuses the production one', async () => {
+    const sandboxGuard = new AdminKeyGuard(keys, new OperatorKeyCache(new GatewayConfig()), throttle, Object.assign(new GatewayConfig(), { SANDBOX: true }));
+    expect(await sandboxGuard.canActivate(contextWith({ 'x-admin-key': sandboxKey }).context)).toBe(true);
+    await expect(sandboxGuard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context)).rejects.toMatchObject({ status: 401, detail: { code: 'unauthorized' } });
   });
 
   it.each([

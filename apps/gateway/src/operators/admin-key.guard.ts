@@ -2,6 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, sameDigest } from '../auth/api-key';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
+import { environmentOf, KeyEnvironment, keyEnvironmentProblem } from '@partner/platform';
+import { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/api-error';
 import { OperatorKeyCache } from './operator-key-cache';
 import { Operator, OperatorKeyRepository } from './operator-key.repository';
@@ -15,15 +17,22 @@ const unauthorized = () => new ApiError(401, { code: 'unauthorized', message: 'm
  * constant time), and puts the operator on the request for the rate limit and the audit log. Only
  * X-Admin-Key is read and only operator keys match, so a partner key never opens an operator route.
  * Verified keys are remembered for OPERATOR_KEY_CACHE_MS (OperatorKeyCache): a revoked operator key stops
- * within that, and at once where its revocation's broadcast arrives.
+ * within that, and at once where its revocation's broadcast arrives. A key of the other environment (made
+ * by a sandbox, on a database a sandbox once used) is refused with a 401 saying so
+ * (docs/adr/0019-production-safe-by-default.md).
  */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
+  private readonly environment: KeyEnvironment;
+
   constructor(
     private readonly keys: OperatorKeyRepository,
     private readonly cache: OperatorKeyCache,
     private readonly throttle: FailedAuthThrottle,
-  ) {}
+    config: GatewayConfig,
+  ) {
+    this.environment = environmentOf(config);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
@@ -44,6 +53,8 @@ export class AdminKeyGuard implements CanActivate {
     });
     if (!found || !sameDigest(found.hash, hash)) throw this.throttle.refused('operator', unauthorized());
     this.throttle.refund(request.ip);
+    const problem = keyEnvironmentProblem('operator key', found.environment, this.environment);
+    if (problem) throw new ApiError(401, { code: 'unauthorized', message: problem });
     const operator: Operator = { id: found.id, name: found.name, prefix: found.prefix };
     // Few operators exist: the bound only guards against a flood of distinct valid keys, which cannot happen.
     if (this.cache.size > 1_000) this.cache.clear();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { KeyEnvironment } from '@partner/platform';
 import { PrismaService } from '../prisma/prisma.service';
 import { addEnvironmentOperatorKey, countActiveOperatorKeys } from '@partner/platform';
 
@@ -12,7 +13,7 @@ export interface Operator {
 /** Run when an operator key is not in the guard's cache: prepared once per connection. */
 const BY_HASH = {
   name: 'operator_by_key_hash',
-  text: 'SELECT id, name, prefix, hash FROM operator_keys WHERE hash = $1 AND revoked_at IS NULL LIMIT 1',
+  text: 'SELECT id, name, prefix, hash, environment FROM operator_keys WHERE hash = $1 AND revoked_at IS NULL LIMIT 1',
 };
 
 /** Operator keys on the pg driver (the statements the CLI shares are in libs/platform, operator-api/operator-keys.ts). */
@@ -20,17 +21,18 @@ const BY_HASH = {
 export class OperatorKeyRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** The operator of an active key with this hash, with the stored hash for a constant-time check. */
-  async findActiveByHash(hash: string): Promise<(Operator & { hash: string }) | null> {
-    const { rows } = await this.prisma.pool.query<Operator & { hash: string }>({ ...BY_HASH, values: [hash] });
+  /** The operator of an active key with this hash, with the stored hash for a constant-time check and the key's environment. */
+  async findActiveByHash(hash: string): Promise<(Operator & { hash: string; environment: KeyEnvironment }) | null> {
+    const { rows } = await this.prisma.pool.query<Operator & { hash: string; environment: KeyEnvironment }>({ ...BY_HASH, values: [hash] });
     return rows[0] ?? null;
   }
 
-  addEnvironmentKey(key: string): Promise<void> {
-    return addEnvironmentOperatorKey(this.prisma.pool, key);
+  /** Adds ADMIN_API_KEY for `environment` unless present; answers the environment stored with it. */
+  addEnvironmentKey(key: string, environment: KeyEnvironment): Promise<KeyEnvironment> {
+    return addEnvironmentOperatorKey(this.prisma.pool, key, environment);
   }
 
-  countActive(): Promise<number> {
-    return countActiveOperatorKeys(this.prisma.pool);
+  countActive(environment: KeyEnvironment): Promise<number> {
+    return countActiveOperatorKeys(this.prisma.pool, environment);
   }
 }

@@ -33,8 +33,8 @@ export type ServiceName = keyof typeof SERVICE_CATALOGUE;
 export const SERVICE_NAMES = Object.keys(SERVICE_CATALOGUE) as ServiceName[];
 
 /**
- * The HTTP front, started after the services it calls. `port` serves the partners (PORT); `adminPort` is
- * the internal one docker-compose.yml gives /readyz and /metrics (ADMIN_PORT; 0, the same as PORT, by default).
+ * The HTTP front, started after the services it calls. `port` serves the partners (PORT, public);
+ * `adminPort` is the internal operator port of the operator API, /readyz and /metrics (ADMIN_PORT), never public.
  */
 export const GATEWAY = { name: 'gateway', port: 3000, adminPort: 3100 } as const;
 

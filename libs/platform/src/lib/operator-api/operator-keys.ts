@@ -4,6 +4,7 @@ import type { Pool, QueryResultRow } from 'pg';
 import { Topics } from '@partner/contracts';
 import { outboxMessage, RequestContexts, Transaction, UnitOfWork } from '@partner/kafka';
 import { appendAuditEntry, AuditEntry, Queryable } from './audit-log';
+import { KeyEnvironment } from './key-environment';
 import { generateSecret, hashApiKey } from './secret-keys';
 
 /**
@@ -18,6 +19,8 @@ export interface OperatorKey {
   name: string;
   /** Shown in the audit log and listings; never enough to use the key. */
   prefix: string;
+  /** Only gateways of this environment accept the key (docs/adr/0019-production-safe-by-default.md). */
+  environment: KeyEnvironment;
   created_at: Date;
   revoked_at: Date | null;
 }
@@ -27,7 +30,7 @@ export interface CreatedOperatorKey extends OperatorKey {
   key: string;
 }
 
-const COLUMNS = 'id, name, prefix, created_at, revoked_at';
+const COLUMNS = 'id, name, prefix, environment, created_at, revoked_at';
 
 /** How long a gateway trusts a verified operator key from memory: a revoked one stops working within this. */
 export const OPERATOR_KEY_CACHE_MS = 5_000;
@@ -35,14 +38,17 @@ export const OPERATOR_KEY_CACHE_MS = 5_000;
 /** Operator keys start `adm_`, so one pasted where a partner key goes (or the reverse) is recognisable. */
 export const OPERATOR_KEY_LABEL = 'adm_';
 
-/** Creates an operator key named `name` (who holds it: a person, a team, a system) and returns it once. */
-export async function createOperatorKey(pool: Queryable, name: string): Promise<CreatedOperatorKey> {
+/**
+ * Creates an operator key named `name` (who holds it: a person, a team, a system) for the gateways of
+ * `environment` (production unless told otherwise), and returns it once.
+ */
+export async function createOperatorKey(pool: Queryable, name: string, environment: KeyEnvironment = 'production'): Promise<CreatedOperatorKey> {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 120) throw new Error('an operator key name is 1-120 characters');
   const { key, prefix, hash } = generateSecret(OPERATOR_KEY_LABEL);
   const { rows } = await pool.query<OperatorKey>(
-    `INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [randomUUID(), trimmed, prefix, hash],
+    `INSERT INTO gateway.operator_keys (id, name, prefix, hash, environment) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [randomUUID(), trimmed, prefix, hash, environment],
   );
   return { ...rows[0], key };
 }
@@ -54,18 +60,22 @@ export async function createOperatorKey(pool: Queryable, name: string): Promise<
  * during a rotation, and one must not lock the other out. Changing ADMIN_API_KEY therefore adds a key;
  * the old one is revoked with `npm run cli -- operator-key revoke` (docs/api.md: "Operator API"). Its prefix is
  * derived from its hash, not its text: an environment key may be short enough that 16 characters of it
- * would be half of it.
+ * would be half of it. The key is stored for the `environment` of the gateway that adds it; answers the
+ * environment stored with it, which is another one when a gateway of the other environment added it first.
  */
-export async function addEnvironmentOperatorKey(pool: Queryable, key: string): Promise<void> {
+export async function addEnvironmentOperatorKey(pool: Queryable, key: string, environment: KeyEnvironment): Promise<KeyEnvironment> {
   const hash = hashApiKey(key);
   await pool.query(
-    `INSERT INTO gateway.operator_keys (id, name, prefix, hash) VALUES ($1, 'environment', $2, $3) ON CONFLICT (hash) DO NOTHING`,
-    [randomUUID(), `env_${hash.slice(0, 12)}`, hash],
+    `INSERT INTO gateway.operator_keys (id, name, prefix, hash, environment) VALUES ($1, 'environment', $2, $3, $4) ON CONFLICT (hash) DO NOTHING`,
+    [randomUUID(), `env_${hash.slice(0, 12)}`, hash, environment],
   );
+  const { rows } = await pool.query<{ environment: KeyEnvironment }>('SELECT environment FROM gateway.operator_keys WHERE hash = $1', [hash]);
+  return rows[0].environment;
 }
 
-export async function countActiveOperatorKeys(pool: Queryable): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM gateway.operator_keys WHERE revoked_at IS NULL');
+/** How many operator keys of `environment` are active. */
+export async function countActiveOperatorKeys(pool: Queryable, environment: KeyEnvironment): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM gateway.operator_keys WHERE revoked_at IS NULL AND environment = $1', [environment]);
   return rows[0].n;
 }
 
@@ -109,9 +119,9 @@ export class OperatorKeyCommands {
     this.unitOfWork = new UnitOfWork(pool, { wake: () => undefined });
   }
 
-  create(name: string): Promise<CreatedOperatorKey> {
+  create(name: string, environment: KeyEnvironment = 'production'): Promise<CreatedOperatorKey> {
     return this.audited('create', async (tx) => {
-      const created = await createOperatorKey(queryableOf(tx), name);
+      const created = await createOperatorKey(queryableOf(tx), name, environment);
       return { result: created, statusCode: 201, keyId: created.id };
     });
   }
