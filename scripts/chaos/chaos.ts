@@ -155,7 +155,7 @@ async function main(): Promise<number> {
     const running = stack;
     // A second gateway instance, as deployed behind the proxy: the load goes to both, so that a planned
     // restart of one (the rolling restart) is invisible to the partners.
-    second = await startGatewayInstances(options, [gatewayPort + 1], {});
+    second = await startGatewayInstances(options, [{ port: gatewayPort + 1, adminPort: healthPortBase + 51 }], {});
     const gatewayUrls = [gatewayUrl, second[0].gatewayUrl];
 
     let rate = Number(args.rate ?? 0);

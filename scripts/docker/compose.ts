@@ -44,7 +44,7 @@ export function composeSettings(env: NodeJS.ProcessEnv = process.env): ComposeSe
 }
 
 /** The variables docker-compose.yml requires (`${NAME:?...}`): no default secret anywhere. */
-export const SECRET_VARIABLES: readonly string[] = ['ADMIN_API_KEY', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)];
+export const SECRET_VARIABLES: readonly string[] = ['ADMIN_API_KEY', 'INTERNAL_SECRET', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)];
 
 /** URL-safe (they go into DATABASE_URLs), 32+ characters (the gateway's rule for an operator key). */
 const generate = (name: string): string => (name === 'ADMIN_API_KEY' ? `adm_${randomBytes(32).toString('base64url')}` : randomBytes(24).toString('base64url'));

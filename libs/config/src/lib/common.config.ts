@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, Validate, ValidateIf, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, Matches, MinLength, Validate, ValidateIf, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { CommaSeparated, Flag, IntInRange, PollIntervalMs } from './config.decorators';
 
 /** NODE_ENVs where INTERNAL_SECRET may be left empty (internal ports then trust their callers); unset counts as development, as in Node. */
@@ -35,7 +35,7 @@ export class CommonConfig {
   KAFKA_BROKERS: string[] = ['127.0.0.1:9092'];
 
   /** Partitions given to every topic the project creates; bounds how many instances share the work. */
-  @IsInt() @Min(1) @Max(64)
+  @IntInRange(1, 64)
   KAFKA_PARTITIONS: number = 6;
 
   /**
@@ -48,14 +48,14 @@ export class CommonConfig {
   KAFKA_CREATE_TOPICS: boolean = true;
 
   /** Copies of each partition in topics the project creates (3 on a production cluster; 1 on one broker). */
-  @IsInt() @Min(1) @Max(16)
+  @IntInRange(1, 16)
   KAFKA_REPLICATION_FACTOR: number = 1;
 
   /**
    * `min.insync.replicas` of those topics: with producers' acks=all, a write is refused rather than kept
    * on fewer copies than this (2 with a replication factor of 3). At most KAFKA_REPLICATION_FACTOR.
    */
-  @IsInt() @Min(1) @Max(16)
+  @IntInRange(1, 16)
   @ValidateIf((c: CommonConfig) => c.KAFKA_MIN_INSYNC_REPLICAS > c.KAFKA_REPLICATION_FACTOR)
   @IsIn([], { message: 'KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR' })
   KAFKA_MIN_INSYNC_REPLICAS: number = 1;
@@ -99,7 +99,7 @@ export class CommonConfig {
    * disconnected) before the process exits so that its supervisor starts a fresh one (ADR 0015); 0: never.
    * Longer than a broker restart takes (20-40 s here), so a restart alone never takes the apps down.
    */
-  @IsInt() @Min(0) @Max(3_600_000)
+  @IntInRange(0, 3_600_000)
   KAFKA_MAX_OUT_OF_GROUP_MS: number = 60_000;
 
   /** How often an outbox relay looks for unpublished events when nothing woke it (the services', and the gateway's). */
@@ -124,11 +124,11 @@ export class CommonConfig {
 /** Settings of the Kafka-driven services (everything but the gateway). */
 export class ServiceConfig extends CommonConfig {
   /** Port of the service's own small HTTP server for /healthz and /readyz. */
-  @IsInt() @Min(0) @Max(65535)
+  @IntInRange(0, 65535)
   HEALTH_PORT: number = 0;
 
   /** How many messages one instance handles at once, across and within partitions (one key at a time). */
-  @IsInt() @Min(1) @Max(1024)
+  @IntInRange(1, 1024)
   KAFKA_CONCURRENCY: number = 64;
 
   /**
@@ -139,7 +139,7 @@ export class ServiceConfig extends CommonConfig {
    * one waits for the first event, so a service whose events are rare leaves it at 0 (docs/operations.md:
    * "Performance"). Requests are never held: their consumer fetches at once.
    */
-  @IsInt() @Min(0) @Max(1000)
+  @IntInRange(0, 1000)
   KAFKA_EVENT_FETCH_WAIT_MS: number = 0;
 
   /**

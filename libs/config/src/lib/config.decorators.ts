@@ -14,8 +14,18 @@ const stacked =
     for (const decorate of [...decorators].reverse()) decorate(target, key);
   };
 
-/** A whole number from `min` to `max`. */
-export const IntInRange = (min: number, max: number): PropertyDecorator => stacked(IsInt(), Min(min), Max(max));
+/**
+ * A whole number from `min` to `max`. The variable's text is converted here, not by class-transformer's
+ * implicit conversion: that reads the field's emitted design type, which scripts run by tsx (esbuild, no
+ * decorator metadata) do not have, so `KAFKA_PARTITIONS=6` would stay the string "6" there.
+ */
+export const IntInRange = (min: number, max: number): PropertyDecorator =>
+  stacked(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value)),
+    IsInt(),
+    Min(min),
+    Max(max),
+  );
 
 /** How long a simulated step takes (a chain's confirmation, the DICT's answer...), in ms: none to an hour. */
 export const SimulatedDelayMs = (): PropertyDecorator => IntInRange(0, 3_600_000);

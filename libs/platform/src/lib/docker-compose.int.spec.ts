@@ -18,7 +18,7 @@ const STACK = ['kafka', 'postgres', 'migrate', ...APP_NAMES];
 type Services = Record<string, { environment?: Record<string, string> }>;
 /** The secrets the file requires, each set: what `npm run compose:up` generates. */
 const SECRETS: Record<string, string> = Object.fromEntries(
-  ['ADMIN_API_KEY', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)].map((name) => [name, 'k'.repeat(44)]),
+  ['ADMIN_API_KEY', 'INTERNAL_SECRET', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)].map((name) => [name, 'k'.repeat(44)]),
 );
 
 function servicesOf(result: { status: number | null; stdout: string; stderr: string }): Services {

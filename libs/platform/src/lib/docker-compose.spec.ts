@@ -23,6 +23,7 @@ const nginxConfig = readFileSync(join(repoRoot, 'deploy', 'nginx', 'gateway.conf
 /** The only secret-like values the file may hold: its documented, clearly fake dev defaults. */
 const DEV_DEFAULTS = new Set([
   'change-me-dev-admin-key',
+  'change-me-dev-internal-secret-of-32-characters',
   'postgres-dev-password',
   ...APP_NAMES.map((app) => `${app}-dev-password`),
 ]);
@@ -80,7 +81,7 @@ function loadCompose(env: Record<string, string>): ComposeConfig {
 }
 
 /** The secrets the file requires (`${NAME:?...}`), as `npm run compose:up` generates them (scripts/docker/compose.ts). */
-const SECRETS = ['ADMIN_API_KEY', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)];
+const SECRETS = ['ADMIN_API_KEY', 'INTERNAL_SECRET', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)];
 /** What an operator sets for a production start: every secret, nothing else. */
 const PRODUCTION_ENV: Record<string, string> = Object.fromEntries(SECRETS.map((name, i) => [name, `${'x'.repeat(40)}${i}`]));
 
