@@ -134,10 +134,10 @@ describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
     ]);
   });
 
-  it('skips an invalid event without storing anything', async () => {
+  it('refuses an invalid event as unprocessable (the transport parks it as a dead letter), storing nothing', async () => {
     const partnerId = testPartnerId();
 
-    await handler.withdrawal({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' });
+    await expect(handler.withdrawal({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' })).rejects.toMatchObject({ name: 'UnprocessableEventError' });
 
     expect(await feed.list(partnerId, {})).toEqual([]);
   });

@@ -76,12 +76,12 @@ describe('Pix key replica (PostgreSQL)', () => {
     expect(await replica.hasRegisteredKey(testPartnerId(), document)).toBe(false);
   });
 
-  it('skips an event whose snapshot carries no valid CPF, without failing the consumer', async () => {
+  it('refuses an event whose snapshot carries no valid CPF as unprocessable (the transport parks it), storing nothing', async () => {
     const { partnerId, document, keyId } = await user();
     const event = keyEvent(partnerId, document, keyId, 'registered', 0);
     // Through the consumer boundary (@HandleEvent), which validates the snapshot with the envelope.
     const consumer = new PixKeyEventsHandler(apply);
-    await expect(consumer.handle({ ...event, resource: { ...event.resource, document: '123' } })).resolves.toBeUndefined();
+    await expect(consumer.handle({ ...event, resource: { ...event.resource, document: '123' } })).rejects.toMatchObject({ name: 'UnprocessableEventError' });
     expect(await prisma.pixKeyReplica.count({ where: { partnerId } })).toBe(0);
   });
 });
