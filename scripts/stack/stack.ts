@@ -236,14 +236,16 @@ export function startApp(app: AppName, o: StackOptions, logName: string = app): 
  * groups (the services share their partitions with the first instances), its gateway on `gatewayPort +
  * 10 × instance` and its ports from `healthPortBase + 10 × instance`, logs in `<app>-<instance>.log`.
  */
+/** How long a started stack may take to be ready: 120 s, or STACK_READY_TIMEOUT_MS on a machine under heavy load. */
+const READY_TIMEOUT_MS = Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000);
+
 export async function startApps(o: StackOptions, instance = 0): Promise<RunningStack> {
   const at = instance === 0 ? o : { ...o, gatewayPort: o.gatewayPort + 10 * instance, healthPortBase: o.healthPortBase + 10 * instance };
   const processes = new Map<AppName, ChildProcess>();
   for (const app of APPS) processes.set(app, startApp(app, at, instance === 0 ? app : `${app}-${instance}`));
   const stack = new RunningStack(processes, `http://127.0.0.1:${at.gatewayPort}`, `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`);
   try {
-    // STACK_READY_TIMEOUT_MS: a machine shared with other work may need longer than two minutes.
-    await waitUntilReady(stack, Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000));
+    await waitUntilReady(stack, READY_TIMEOUT_MS);
   } catch (error) {
     await stack.stop();
     throw error;

@@ -63,6 +63,15 @@ async function send(base: string, method: string, path: string, headers: Record<
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
 
+const decodable = (path: string): boolean => {
+  try {
+    decodeURIComponent(path.split('?')[0]);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** The family of the path the gateway receives: the client resolves `.` and `..` segments first. */
 const familyOf = (path: string): Family => (new URL(`http://x${path}`).pathname.startsWith('/partner/v1/pix-key') ? 'pix-key' : 'error');
 
@@ -85,6 +94,9 @@ function expectSane(res: Sent, method: string, path: string, context: unknown): 
     const code = family === 'pix-key' ? body.status : body.error;
     if (typeof code !== 'string' || !/^[a-z_]+$/.test(code)) throw new Error(`error answer not in the ${family} family's shape: ${explain()}`);
   }
+  // Refused before routing, so no operation's answer (docs/api.md "Errors", "Text"): 414, a path parameter over 100
+  // characters; 400, a URL that is not valid percent-encoding.
+  if (res.status === 414 || (res.status === 400 && !decodable(path))) return;
   const violations = contract.violations(method, new URL(`http://x${path}`).pathname, res.status, res.headers, res.text);
   if (violations.length) throw new Error(`answer not as documented: ${violations.join('; ')} for ${explain()}`);
 }
@@ -205,8 +217,9 @@ const headerGarbage = fc.oneof(
   fc.constantFrom('pk_sandbox_', 'pk_sandbox_' + 'A'.repeat(43), 'null', 'undefined', ' '.repeat(3), 'x'.repeat(5_000)),
 );
 
-/** Percent-encodes every UTF-8 byte of any string (encodeURIComponent throws on a lone surrogate; UTF-8 has U+FFFD for it). */
-const percentEncode = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+/** Percent-encodes the UTF-8 bytes of any string but letters and digits (encodeURIComponent throws on a lone surrogate; UTF-8 has U+FFFD for it). */
+const percentEncode = (text: string): string =>
+  [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
 
 const pathSegment = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 30 }).map(encodeURIComponent),
@@ -435,7 +448,7 @@ describe('hostile input (fast-check), every route of the served document and the
     // Probes (/healthz) read nothing from a request: only the API's routes refuse bad text they do not read.
     if (route.auth !== 'none') kinds.push({
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom(...queryKeys), fc.oneof(badUrlText, badText.filter((t) => t.length > MAX_TEXT_LENGTH)), fc.boolean()).map(([key, bad, inName]): Fuzzed => {
+      arbitrary: fc.tuple(fc.constantFrom(...queryKeys), fc.oneof(badUrlText, fc.integer({ min: MAX_TEXT_LENGTH + 1, max: MAX_TEXT_LENGTH + 500 }).map((n) => 'q'.repeat(n))), fc.boolean()).map(([key, bad, inName]): Fuzzed => {
         const body = validBody();
         const query = inName ? `${percentEncode(bad)}=1` : `${key}=${percentEncode(bad)}`;
         return { kind: 'bad-text query', path: `${validPath()}?${query}`, headers: { ...keys, ...withBody(body) }, body, badText: true };
@@ -456,7 +469,7 @@ describe('hostile input (fast-check), every route of the served document and the
       // A tab or an overlong value in the key header (Node itself refuses the other controls, and fetch will not send them).
       kinds.push({
         weight: 1,
-        arbitrary: fc.oneof(fc.string({ maxLength: 30 }).map((k) => `pk_sandbox_\t${k.replace(/[^\x20-\x7E]/g, '')}`), fc.integer({ min: MAX_TEXT_LENGTH + 1, max: 8_000 }).map((n) => 'k'.repeat(n))).map((key): Fuzzed => {
+        arbitrary: fc.oneof(fc.string({ maxLength: 30 }).map((k) => `pk_sandbox_\tx${k.replace(/[^\x21-\x7E]/g, '')}`), fc.integer({ min: MAX_TEXT_LENGTH + 1, max: 8_000 }).map((n) => 'k'.repeat(n))).map((key): Fuzzed => {
           const body = validBody();
           return { kind: 'bad-text header', path: validPath(), headers: { ...withBody(body), [header]: key }, body, badText: true };
         }),

@@ -20,13 +20,17 @@ export interface AuditRow {
   request_id: string;
 }
 
-/** Newest first, before an id, optionally of one partner: an index range either way (the primary key, or (partner_id, id)). */
+/**
+ * Newest first, before an id, optionally of one partner: an index range either way (the primary key, or
+ * (partner_id, id)). ORDER BY names the column: a bare `id` would be the output's `id::text`, and '999'
+ * sorts after '1150' (the fuzz suite's audit check found it once the log passed 999 rows).
+ */
 const PAGE = {
   name: 'audit_page',
   text: `SELECT id::text AS id, occurred_at, operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id
          FROM audit_log
          WHERE ($1::bigint IS NULL OR id < $1) AND ($2::text IS NULL OR partner_id = $2)
-         ORDER BY id DESC LIMIT $3`,
+         ORDER BY audit_log.id DESC LIMIT $3`,
 };
 
 /** The operator API's audit log (gateway.audit_log): append and read only; the table's triggers refuse the rest. */

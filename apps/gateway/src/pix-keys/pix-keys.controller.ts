@@ -48,7 +48,7 @@ export class PixKeysController {
     description: "The user's current key (the active one, else the latest that ended) and its state. A user who never had a key, or another partner's user, is 404.",
   })
   @ApiAnswer(200, PixKeyView, { description: "The user's current key" })
-  @ApiErrors('status', [...PARTNER_ERRORS, 'invalid_document', 'not_found'])
+  @ApiErrors('status', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams): Promise<PixKeyView> {
     return this.bus.call(Topics.PixKeysGet, { partner_id: partner.id, document: params.document });
   }
