@@ -257,7 +257,7 @@ export async function startGatewayInstances(o: StackOptions, ports: number[], en
       new RunningStack(new Map([['gateway', startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: '0', ...env } }, `gateway-${port}`)]]), `http://127.0.0.1:${port}`),
   );
   try {
-    await Promise.all(instances.map((instance) => waitUntilReady(instance, 120_000)));
+    await Promise.all(instances.map((instance) => waitUntilReady(instance, Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000))));
   } catch (error) {
     await Promise.all(instances.map((instance) => instance.stop()));
     throw error;
