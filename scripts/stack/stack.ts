@@ -270,7 +270,7 @@ export async function startGatewayInstances(o: StackOptions, at: Array<{ port: n
       ),
   );
   try {
-    await Promise.all(instances.map((instance) => waitUntilReady(instance, 120_000)));
+    await Promise.all(instances.map((instance) => waitUntilReady(instance, Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000))));
   } catch (error) {
     await Promise.all(instances.map((instance) => instance.stop()));
     throw error;
