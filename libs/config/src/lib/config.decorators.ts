@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 
 /**
@@ -15,9 +15,7 @@ const stacked =
   };
 
 /** A whole number from `min` to `max`. */
-// Type(() => Number): the conversion from the variable's text must not depend on emitted decorator
-// metadata, which tsx (the deploy steps in the tools image: npm run kafka:topics) does not emit.
-export const IntInRange = (min: number, max: number): PropertyDecorator => stacked(Type(() => Number), IsInt(), Min(min), Max(max));
+export const IntInRange = (min: number, max: number): PropertyDecorator => stacked(IsInt(), Min(min), Max(max));
 
 /** How long a simulated step takes (a chain's confirmation, the DICT's answer...), in ms: none to an hour. */
 export const SimulatedDelayMs = (): PropertyDecorator => IntInRange(0, 3_600_000);
