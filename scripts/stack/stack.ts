@@ -95,7 +95,7 @@ export function migrate(databaseUrl: string, roles?: DbRoles): void {
  * (docs/adr/0017-internal-trust.md): INTERNAL_SECRET when set, else one made for this process, so that a
  * restarted app gets the same one as the others.
  */
-const INTERNAL_SECRET = process.env.INTERNAL_SECRET || randomBytes(32).toString('hex');
+export const INTERNAL_SECRET = process.env.INTERNAL_SECRET || randomBytes(32).toString('hex');
 
 export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
   return {

@@ -44,6 +44,7 @@ import {
   startApps,
   startGatewayInstances,
   stopApp,
+  INTERNAL_SECRET,
   waitUntilReady,
 } from '../stack/stack';
 
@@ -219,6 +220,8 @@ async function main(): Promise<number> {
       OPERATOR_GATEWAY_ADMIN_URLS: operatorGateways.map((g) => g.adminUrl).join(','),
       PRODUCTION_ADMIN_API_KEY: productionAdminKey,
       OTLP_RECEIVER_PORT: String(otlpPort),
+      // The stack's internal secret: operations.spec.ts signs its direct queries as the gateway does.
+      INTERNAL_SECRET,
     };
     add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));
     // Scale-out: the concurrency proofs and the feed's suite again with two instances of every app (full runs).

@@ -9,13 +9,15 @@ import { randomBytes } from 'node:crypto';
 // not throttled by it.
 
 const url = requireEnv('OPERATOR_GATEWAY_URLS').split(',')[0];
-const admin = new ApiClient(url, { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
+// The operator API, /metrics and /readyz answer on the instance's operator port only, with a production key.
+const adminUrl = requireEnv('OPERATOR_GATEWAY_ADMIN_URLS').split(',')[0];
+const admin = new ApiClient(adminUrl, { 'x-admin-key': requireEnv('PRODUCTION_ADMIN_API_KEY') });
 const FLOOD_ADDRESS = '198.51.100.23';
 const madeUpKey = () => `pk_live_${randomBytes(32).toString('base64url')}`;
 
-/** gateway_auth_failures_total{api="partner",status} on the instance's /metrics (no admin port on these). */
+/** gateway_auth_failures_total{api="partner",status} on the instance's /metrics (its operator port). */
 async function partnerRefusals(status: '401' | '429'): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await (await fetch(`${adminUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith('gateway_auth_failures_total{') && l.includes('api="partner"') && l.includes(`status="${status}"`));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }

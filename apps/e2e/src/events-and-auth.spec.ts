@@ -144,7 +144,7 @@ describe('health', () => {
     const res = await fetch(`${gatewayAdminUrl()}/readyz`);
     const ready = (await res.json()) as { status: string; info: Record<string, { status: string }> };
     expect(res.status).toBe(200);
-    expect(Object.keys(ready.info).sort()).toEqual(['database', 'kafka', ...SERVICE_NAMES].sort());
+    expect(Object.keys(ready.info).sort()).toEqual(['database', 'kafka', 'kafka_consumers', ...SERVICE_NAMES].sort());
     expect(Object.values(ready.info).every((i) => i.status === 'up')).toBe(true);
   });
 

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Pool } from 'pg';
 import { Topics } from '@partner/contracts';
 import { ApiClient, newUuid, pollUntil, requireEnv } from '@partner/testing';
-import { gatewayUrl, newPartner, newUser } from './support/sandbox';
+import { newPartner, newUser } from './support/sandbox';
 
 // Internal trust (docs/adr/0017-internal-trust.md): the services' internal ports answer only the gateway's signed
 // requests; operator keys created or revoked through the CLI are audited and their revocation broadcast to
@@ -15,7 +15,8 @@ const DIRECT_QUERY_PATH = '/internal/v1/queries/';
 /** How long the e2e stack's gateways trust an operator key from memory (scripts/test/run.ts sets it). */
 const STACK_OPERATOR_KEY_CACHE_MS = 120_000;
 const healthUrls = (): Record<string, string> => JSON.parse(requireEnv('SERVICE_HEALTH_URLS'));
-const gateways = (): string[] => [gatewayUrl(), ...requireEnv('OPERATOR_GATEWAY_URLS').split(',')];
+// The operator ports of the two production gateways: a key the CLI makes is a production key (ADR 0019).
+const gateways = (): string[] => requireEnv('OPERATOR_GATEWAY_ADMIN_URLS').split(',');
 const db = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 2, options: '-c search_path=gateway' });
 afterAll(() => db.end());
 
@@ -66,7 +67,7 @@ describe('internal query ports', () => {
 
 describe('operator keys through the CLI', () => {
   it('create and revoke write audit entries (method CLI), and the revocation reaches every running gateway through its broadcast', async () => {
-    const created = JSON.parse(await cli('create', '--name', `e2e cli ${newUuid().slice(0, 8)}`)) as { id: string; key: string };
+    const created = JSON.parse(await cli('create', '--name', `e2e cli ${newUuid().slice(0, 8)}`, '--environment', 'production')) as { id: string; key: string };
     expect(await auditOf(created.id)).toEqual([{ method: 'CLI', route: 'operator-key create', key_id: created.id, status_code: 201 }]);
     // Every gateway verifies the key now, and would trust it from memory for the next two minutes.
     const cachedAt = Date.now();

@@ -1,4 +1,5 @@
 import { SERVICE_CATALOGUE, SERVICE_NAMES, ServiceName } from '@partner/contracts';
+import { createHmac } from 'node:crypto';
 import { pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 import { gatewayAdminUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
@@ -84,8 +85,15 @@ describe('operations: /readyz of each service', () => {
 });
 
 describe('operations: direct queries (docs/architecture.md: "Direct queries")', () => {
-  const query = (url: string, topic: string, body: unknown) =>
-    fetch(`${url}/internal/v1/queries/${topic}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // Signed with the stack's INTERNAL_SECRET, as the gateway signs them (internal-trust.spec.ts: unsigned ones are 401).
+  const query = (url: string, topic: string, body: unknown) => {
+    const text = JSON.stringify(body);
+    // ADR 0017's scheme, written from outside: HMAC-SHA256 over timestamp, topic, request id, partner id and body.
+    const timestamp = String(Date.now());
+    const mac = createHmac('sha256', requireEnv('INTERNAL_SECRET')).update([timestamp, topic, '', '', text].join('\n')).digest('hex');
+    const signature = { 'x-internal-timestamp': timestamp, 'x-internal-signature': `v1=${mac}` };
+    return fetch(`${url}/internal/v1/queries/${topic}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signature }, body: text });
+  };
 
   it("the events service answers the feed query on its internal port exactly as the gateway's GET /events shows it", async () => {
     const { api, id: partnerId } = await newPartner();

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
 import { KafkaMessage } from 'kafkajs';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { SqlPool } from './outbox';
@@ -6,15 +7,21 @@ import type { SqlPool } from './outbox';
 /**
  * Thrown by an event handler's boundary (@HandleEvent) for an event that no retry can ever process (it
  * fails its contract: malformed, a required field missing). The transport parks it in the service's
- * dead-letter table instead of retrying it or committing it away (ADR 0015).
+ * dead-letter table instead of retrying it or committing it away (ADR 0015). An RpcException whose error
+ * is itself: Nest's exception filter hands any other error on as a bare `{status, message}`, so the
+ * transport could no longer tell it from a transient failure and would retry it forever.
  */
-export class UnprocessableEventError extends Error {
+export class UnprocessableEventError extends RpcException {
   constructor(
     readonly topic: string,
     reason: string,
   ) {
     super(reason);
     this.name = 'UnprocessableEventError';
+  }
+
+  override getError(): UnprocessableEventError {
+    return this;
   }
 }
 
