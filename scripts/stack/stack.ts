@@ -313,7 +313,9 @@ export async function killApp(stack: RunningStack, app: AppName): Promise<void> 
 /** A planned stop of one app (a rolling restart's step): SIGTERM, its graceful shutdown, SIGKILL only after `deadlineMs`. */
 export async function stopApp(stack: RunningStack, app: AppName, deadlineMs = 30_000): Promise<void> {
   const p = stack.processes.get(app);
-  if (p) await stopProcess(p, deadlineMs);
+  if (!p) return;
+  stack.expectExit(p); // restartApp starts it again, not the supervisor (else two would run)
+  await stopProcess(p, deadlineMs);
 }
 
 /** Starts `app` again in place of its dead process and waits until the whole stack answers ready. */

@@ -54,6 +54,11 @@ describe('maskUrl', () => {
     expect(maskUrl('/partner/v1/pix-in?document=52998224725&limit=5')).toBe(`/partner/v1/pix-in?document=${MASKED}&limit=5`);
   });
 
+  it('masks any long run of digits, so a document sent with a digit too many (holding a real one) is not logged', () => {
+    expect(maskUrl('/partner/v1/pix-key/529982247250')).toBe(`/partner/v1/pix-key/${MASKED}`);
+    expect(maskUrl('/partner/v1/withdrawals/usdt/1234567')).toBe('/partner/v1/withdrawals/usdt/1234567');
+  });
+
   it('masks a URL that is not valid percent-encoding as it came', () => {
     expect(maskUrl('/partner/v1/pix-key/52998224725%')).toBe(`/partner/v1/pix-key/${MASKED}%`);
   });

@@ -29,9 +29,12 @@ export function maskIdentifiers(text: string): string {
   return IDENTIFIER.test(text) ? text.replace(IDENTIFIER, MASKED) : text;
 }
 
+/** In a URL, any run of 8 or more digits: what a caller sends as a document need not be a valid one (12 digits hold a CPF). */
+const LONG_NUMBER = /\d{8,}/g;
+
 /**
  * A request URL as it may be logged: percent-decoded first (so `%2E`-spelled documents are caught),
- * then masked. A URL that is not valid percent-encoding is masked as it came.
+ * then masked, and every long run of digits with it. A URL that is not valid percent-encoding is masked as it came.
  */
 export function maskUrl(url: string): string {
   let decoded = url;
@@ -42,7 +45,7 @@ export function maskUrl(url: string): string {
       decoded = url;
     }
   }
-  return maskIdentifiers(decoded);
+  return maskIdentifiers(decoded).replace(LONG_NUMBER, MASKED);
 }
 
 /** How deep a logged object is masked: deeper than anything this project logs, bounded against cycles. */
