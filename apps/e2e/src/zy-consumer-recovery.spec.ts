@@ -1,5 +1,6 @@
 import { auditFeeds, chaosPartners, PartnerLoad, pollUntil, requireEnv } from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser, sendWithdrawals } from './support/sandbox';
+import { stackControl } from './support/stack-control';
 
 /**
  * No consumer dies silently (issue 24, ADR 0015), against the stack `npm test` runs:
@@ -10,10 +11,6 @@ import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser, sendWithd
  *   feed goes on.
  * Named zy- so that the sequencer runs it after the suites that need a quiet stack and before zz-chaos.
  */
-async function control(action: 'stop' | 'restart' | 'crash', target: string): Promise<void> {
-  const res = await fetch(`${requireEnv('STACK_CONTROL_URL')}/${action}/${target}`, { method: 'POST', signal: AbortSignal.timeout(150_000) });
-  if (res.status !== 204) throw new Error(`${action} ${target}: ${res.status} ${await res.text()}`);
-}
 
 describe('consumers after a graceful broker restart and an unexpected exit', () => {
   it('a graceful broker restart during a load of withdrawals: the feed catches up with every event exactly once', async () => {
@@ -26,8 +23,8 @@ describe('consumers after a graceful broker restart and an unexpected exit', () 
     load.start();
     try {
       await load.progress(10);
-      await control('stop', 'kafka');
-      await control('restart', 'kafka');
+      await stackControl('stop', 'kafka');
+      await stackControl('restart', 'kafka');
       // The load goes on against the recovered stack: these withdrawals' events are published after the restart.
       await load.firstSuccess(120_000);
       await load.progress(20);
@@ -50,7 +47,7 @@ describe('consumers after a graceful broker restart and an unexpected exit', () 
   }, 600_000);
 
   it('an app that exits unexpectedly is started again by the supervisor, and the feed goes on', async () => {
-    await control('crash', 'events');
+    await stackControl('crash', 'events');
     expect((await fetch(`${gatewayAdminUrl()}/readyz`)).status).toBe(200);
 
     const { api } = await newPartner('after the events service crashed');

@@ -1,6 +1,7 @@
 import { GATEWAY, SERVICE_NAMES } from '@partner/contracts';
 import { auditFeeds, auditMoney, ChaosOutcome, chaosFailures, chaosPartners, chaosReport, databaseOutage, FaultRecovery, PartnerLoad, pollUntil, requireEnv } from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl } from './support/sandbox';
+import { stackControl } from './support/stack-control';
 
 /**
  * The short version of `npm run chaos`, against the stack `npm test` runs: while a mixed load runs
@@ -23,10 +24,6 @@ const APPS = [GATEWAY.name, ...SERVICE_NAMES];
 const APP_RECOVERY_MS = 30_000;
 const BROKER_RECOVERY_MS = 60_000;
 
-async function control(action: 'kill' | 'stop' | 'restart', target: string): Promise<void> {
-  const res = await fetch(`${requireEnv('STACK_CONTROL_URL')}/${action}/${target}`, { method: 'POST', signal: AbortSignal.timeout(120_000) });
-  if (res.status !== 204) throw new Error(`${action} ${target}: ${res.status} ${await res.text()}`);
-}
 
 describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and kill -9 broker restarts, and a database outage, under a mixed load', () => {
   it('loses nothing, duplicates nothing, overdraws no one: the money and every feed path audit clean', async () => {
@@ -48,10 +45,10 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
     load.start();
     try {
       await load.progress(20);
-      for (const target of APPS) await fault(`kill -9 ${target}, restart`, APP_RECOVERY_MS, () => control('kill', target), () => control('restart', target));
-      await fault('SIGTERM withdrawals, restart', APP_RECOVERY_MS, () => control('stop', 'withdrawals'), () => control('restart', 'withdrawals'));
-      await fault('graceful broker restart', BROKER_RECOVERY_MS, () => control('stop', 'kafka'), () => control('restart', 'kafka'));
-      await fault('kill -9 of the broker, restart', BROKER_RECOVERY_MS, () => control('kill', 'kafka'), () => control('restart', 'kafka'));
+      for (const target of APPS) await fault(`kill -9 ${target}, restart`, APP_RECOVERY_MS, () => stackControl('kill', target), () => stackControl('restart', target));
+      await fault('SIGTERM withdrawals, restart', APP_RECOVERY_MS, () => stackControl('stop', 'withdrawals'), () => stackControl('restart', 'withdrawals'));
+      await fault('graceful broker restart', BROKER_RECOVERY_MS, () => stackControl('stop', 'kafka'), () => stackControl('restart', 'kafka'));
+      await fault('kill -9 of the broker, restart', BROKER_RECOVERY_MS, () => stackControl('kill', 'kafka'), () => stackControl('restart', 'kafka'));
       await fault(
         'database outage (every connection terminated for 3 s)',
         BROKER_RECOVERY_MS,
