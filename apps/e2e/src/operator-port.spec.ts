@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { ApiClient, requireEnv } from '@partner/testing';
+import { ApiClient, pollUntil, requireEnv } from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl, newPartner } from './support/sandbox';
 
 // Production by default, safe by default (docs/adr/0019-production-safe-by-default.md), on the e2e stack:
@@ -93,7 +93,7 @@ describe('keys carry their environment: a production gateway over a database a s
     expect(apiKey).toMatch(/^pk_sandbox_/);
     expect((await new ApiClient(gatewayUrl(), { 'x-api-key': apiKey }).get('/partner/v1/events')).status).toBe(200);
     const refused = await new ApiClient(production, { 'x-api-key': apiKey }).get('/partner/v1/events');
-    expect({ status: refused.status, body: refused.body }).toEqual({
+    expect({ status: refused.status, body: refused.body }).toMatchObject({
       status: 401,
       body: { error: 'unauthorized', message: 'this API key belongs to the sandbox: a production gateway does not accept it' },
     });
@@ -123,7 +123,12 @@ describe('keys carry their environment: a production gateway over a database a s
       const asSandboxRow = await new ApiClient(production, { 'x-api-key': key }).get('/partner/v1/events');
       expect({ status: asSandboxRow.status, error: asSandboxRow.body.error }).toEqual({ status: 401, error: 'unauthorized' });
       await db.query(`UPDATE gateway.api_keys SET environment = 'production' WHERE prefix = $1`, [key.slice(0, 16)]);
-      expect((await new ApiClient(production, { 'x-api-key': key }).get('/partner/v1/events')).status).toBe(200);
+      // The refusal above left the key in the gateway's negative cache (API_KEY_NEGATIVE_CACHE_MS, 10 s):
+      // the row's new environment decides once that entry expires.
+      await pollUntil('the key accepted once the row says production', () => new ApiClient(production, { 'x-api-key': key }).get('/partner/v1/events').then((r) => r.status), (status) => status === 200, {
+        timeoutMs: 30_000,
+        intervalMs: 500,
+      });
     } finally {
       await db.end();
     }

@@ -31,7 +31,9 @@ export function installAdminPort(app: NestFastifyApplication, port: number, host
   fastify.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.url);
     const onAdminPort = request.raw.socket.localPort === port;
-    if (onAdminPort ? isOperatorPath(path) : isPublicPath(path)) done();
+    // A path no route matches is already on its way to the not-found handler (the API's 404): calling it
+    // again from there would make Fastify answer its bare text 404 instead.
+    if (request.is404 || (onAdminPort ? isOperatorPath(path) : isPublicPath(path))) done();
     else reply.callNotFound();
   });
   fastify.addHook('onReady', (done) => {
