@@ -166,7 +166,8 @@ async function main(): Promise<number> {
     }
     const partners = await chaosPartners(gatewayUrl, adminKey, Number(args.partners), Number(args.users));
     log(`stack ready; ${partners.length} partners × ${args.users} users; load starts at ${rate} requests/s`);
-    const load = new PartnerLoad(gatewayUrls, partners, adminKey, { rate });
+    // Credits go to the operator API, on the gateway's operator port (ADMIN_PORT).
+    const load = new PartnerLoad(gatewayUrls, partners, adminKey, { rate, operatorUrl: running.adminUrl });
     load.start();
     const settle = () => load.progress(Math.max(100, rate * 3));
     await settle();
@@ -246,7 +247,7 @@ async function main(): Promise<number> {
     const retry = await load.retryUnanswered(120_000);
     log('every request has its final answer; waiting for every resource to settle, then auditing');
     const feeds = await auditFeeds({ gatewayUrl, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 240_000 });
-    const money = await auditMoney({ gatewayUrl, databaseUrl, adminKey, partners, ledger: load.ledger });
+    const money = await auditMoney({ gatewayUrl, operatorUrl: running.adminUrl, databaseUrl, adminKey, partners, ledger: load.ledger });
     const outcome: ChaosOutcome = { faults, load, retry, money, feeds, rolling };
     console.log(`\n${chaosReport(outcome)}`);
     failures.push(...chaosFailures(outcome));

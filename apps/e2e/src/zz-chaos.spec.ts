@@ -32,7 +32,7 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
     const adminKey = requireEnv('ADMIN_API_KEY');
     const partners = await chaosPartners(gateway, adminKey, 3, 2);
     // ~12 requests/s; the cap bounds the run should restarts be slow, and it is far above what the faults take.
-    const load = new PartnerLoad(gateway, partners, adminKey, { rate: 12, maxRequests: 4_000 });
+    const load = new PartnerLoad(gateway, partners, adminKey, { rate: 12, maxRequests: 4_000, operatorUrl: gatewayAdminUrl() });
     const faults: FaultRecovery[] = [];
     const fault = async (label: string, limitMs: number, inject: () => Promise<void>, recover: () => Promise<void>) => {
       await inject();
@@ -61,7 +61,7 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
 
     const retry = await load.retryUnanswered(120_000);
     const feeds = await auditFeeds({ gatewayUrl: gateway, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 180_000 });
-    const money = await auditMoney({ gatewayUrl: gateway, databaseUrl, adminKey, partners, ledger: load.ledger });
+    const money = await auditMoney({ gatewayUrl: gateway, operatorUrl: gatewayAdminUrl(), databaseUrl, adminKey, partners, ledger: load.ledger });
     const outcome: ChaosOutcome = { faults, load, retry, money, feeds };
     console.log(chaosReport(outcome));
 

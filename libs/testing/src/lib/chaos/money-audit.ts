@@ -63,8 +63,17 @@ const PER_USER = `
 /** The constraints that make an overdraft impossible whatever the code does (migration 20261122023256_init). */
 const GUARDS = ['accounts_available_non_negative', 'accounts_held_non_negative'];
 
-export async function auditMoney(options: { gatewayUrl: string; databaseUrl: string; adminKey: string; partners: ChaosPartner[]; ledger: LoadLedger }): Promise<MoneyAudit> {
+/** `operatorUrl`: where the operator API answers (the gateway's operator port); default `gatewayUrl`. */
+export async function auditMoney(options: {
+  gatewayUrl: string;
+  operatorUrl?: string;
+  databaseUrl: string;
+  adminKey: string;
+  partners: ChaosPartner[];
+  ledger: LoadLedger;
+}): Promise<MoneyAudit> {
   const { gatewayUrl, databaseUrl, adminKey, partners, ledger } = options;
+  const operatorUrl = options.operatorUrl ?? gatewayUrl;
   const failures: string[] = [];
   const fail = (line: string) => {
     if (failures.length < 50) failures.push(line);
@@ -162,7 +171,7 @@ export async function auditMoney(options: { gatewayUrl: string; databaseUrl: str
   for (const p of partners) {
     const u = p.users[0];
     const row = rows.find((r) => r.partner_id === p.id && r.document === u.document);
-    const res = await callGateway(gatewayUrl, 'GET', `/admin/v1/partners/${p.id}/users/${u.document}/balance`, { 'x-admin-key': adminKey });
+    const res = await callGateway(operatorUrl, 'GET', `/admin/v1/partners/${p.id}/users/${u.document}/balance`, { 'x-admin-key': adminKey });
     const answered = `${String(res.body?.available_usdt_micros)} / ${String(res.body?.held_usdt_micros)}`;
     if (res.status !== 200 || !row || answered !== `${row.available} / ${row.held}`) fail(`user ${p.id} ${u.document}: the operator API answers ${res.status} ${answered}, the database ${row?.available} / ${row?.held}`);
   }

@@ -44,6 +44,8 @@ export interface LoadOptions {
   maxRequests?: number;
   /** Relative weight of each operation (default DEFAULT_MIX). */
   mix?: Partial<Record<Operation, number>>;
+  /** Where the operator API answers (the gateway's operator port, ADMIN_PORT): the credits go there. Default: the gateways. */
+  operatorUrl?: string;
 }
 
 /** Withdrawals dominate, as in production; the rest keeps every other path busy beside them. */
@@ -238,6 +240,7 @@ export class PartnerLoad {
   private stopped = false;
   private pacer: Promise<void> | undefined;
   private readonly gateways: GatewayPool;
+  private readonly operators: GatewayPool;
   private readonly weights: [Operation, number][];
   private window: LoadWindow | undefined;
   private startedAt = 0;
@@ -249,6 +252,7 @@ export class PartnerLoad {
     private readonly options: LoadOptions,
   ) {
     this.gateways = new GatewayPool(typeof gatewayUrls === 'string' ? [gatewayUrls] : gatewayUrls);
+    this.operators = options.operatorUrl ? new GatewayPool([options.operatorUrl]) : this.gateways;
     const mix = { ...DEFAULT_MIX, ...options.mix };
     this.weights = OPERATIONS.map((op): [Operation, number] => [op, mix[op]]).filter(([, w]) => w > 0);
   }
@@ -446,7 +450,7 @@ export class PartnerLoad {
       if (ids.length === 0) return page.status === 200 ? { status: 200, body: { acknowledged: 0, not_found: [] }, retryAfter: null } : page;
       attempt.body = { ids };
     }
-    return this.gateways.send(attempt.method, attempt.path, attempt.headers, attempt.body);
+    return (attempt.op === 'credit' ? this.operators : this.gateways).send(attempt.method, attempt.path, attempt.headers, attempt.body);
   }
 
   /** Keeps what a final answer told the client; answers whether the request was accepted. */
