@@ -7,7 +7,7 @@ import { logRequests } from '@partner/platform';
 import { AppModule, GatewayBus } from './app.module';
 import { OperatorCallAudit } from './audit/audit-hook';
 import { GatewayConfig } from './config/gateway.config';
-import { frameworkErrorHandler } from './http/framework-errors';
+import { clientErrorHandler, frameworkErrorHandler, MAX_PATH_PARAMETER_LENGTH } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { installAdminPort } from './http/admin-port';
 import { installJsonBodyParser } from './http/json-body-parser';
@@ -44,6 +44,8 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
     // arrives during the drain is served instead (with Connection: close), and the bus is still up then.
     return503OnClosing: false,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => frameworkErrorHandler(error, request, reply, audit.beforeFrameworkError),
+    clientErrorHandler,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     genReqId,
     requestIdHeader: false,
   });

@@ -3,6 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { textProblem } from '@partner/validation';
 import type { FastifyReply, FastifyRequest, HTTPMethods, onSendAsyncHookHandler } from 'fastify';
 import { errorBody } from '../http/error-body';
+import { MAX_PATH_PARAMETER_LENGTH } from '../http/framework-errors';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import { AuditEntry, AuditLogRepository } from './audit-log.repository';
 
@@ -71,7 +72,10 @@ export class OperatorCallAudit {
       const existing = route.onSend ?? [];
       route.onSend = [...(Array.isArray(existing) ? existing : [existing]), record];
     });
-    const notFound = (request: FastifyRequest, reply: FastifyReply) => reply.status(404).send(errorBody(request, { code: 'not_found', message: `Cannot ${request.method} ${request.url}` }));
+    const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+      hasOverlongSegment(request.url)
+        ? reply.status(414).send(errorBody(request, { code: 'uri_too_long', message: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` }))
+        : reply.status(404).send(errorBody(request, { code: 'not_found', message: `Cannot ${request.method} ${request.url}` }));
     for (const url of CATCH_ALL) fastify.route({ method: METHODS, url, exposeHeadRoute: false, handler: notFound });
   }
 
@@ -90,5 +94,11 @@ export class OperatorCallAudit {
     }
   }
 }
+
+/**
+ * The catch-all matches where the router would have refused a parameter as too long (414 before routing on
+ * the partner API): an operator path with such a segment answers the same, whichever route it was meant for.
+ */
+const hasOverlongSegment = (url: string): boolean => url.split('?')[0].split('/').some((segment) => segment.length > MAX_PATH_PARAMETER_LENGTH);
 
 const isOperatorPath = (url: string): boolean => url === OPERATOR_PREFIX || url.startsWith(`${OPERATOR_PREFIX}/`) || url.startsWith(`${OPERATOR_PREFIX}?`);

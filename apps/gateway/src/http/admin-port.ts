@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { clientErrorHandler } from './framework-errors';
 
 const pathOf = (url: string): string => url.split('?')[0];
 
@@ -28,6 +29,8 @@ export const isOperatorPath = (path: string): boolean => path === '/healthz' || 
 export function installAdminPort(app: NestFastifyApplication, port: number, host: string): void {
   const fastify = app.getHttpAdapter().getInstance();
   const server = createServer((req, res) => fastify.routing(req, res));
+  // What the HTTP parser refuses never reaches Fastify: answered here as on the public port.
+  server.on('clientError', clientErrorHandler);
   fastify.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.url);
     const onAdminPort = request.raw.socket.localPort === port;

@@ -49,6 +49,8 @@ const CODES: Record<ErrorCode, CodeSample> = {
   already_exists: { when: 'it exists already', message: 'already exists' },
   payload_too_large: { when: 'the body is over BODY_LIMIT_BYTES (64 KiB)', message: 'Request body is too large' },
   unsupported_media_type: { when: 'the body is not application/json', message: 'Unsupported Media Type: text/plain' },
+  uri_too_long: { when: 'a path parameter is over 100 characters (refused before routing)', message: 'a path parameter is longer than 100 characters' },
+  headers_too_large: { when: 'the request line and headers together are over 16 KiB (refused before the request is read)', message: 'the request line and headers are longer than 16 KiB' },
   invalid_amount: { when: 'usdtmicros is not an integer from 10,000 to 1,000,000,000,000', message: 'usdtmicros must be an integer number of micros from 10000 to 1000000000000', field: 'usdtmicros' },
   invalid_fee: { when: 'fee_choice is not LOW, MEDIUM or HIGH', message: 'fee_choice must be one of LOW, MEDIUM, HIGH', field: 'fee_choice' },
   insufficient_funds: { when: 'the balance is below amount + network fee', message: 'the available balance does not cover the amount and the network fee' },

@@ -27,6 +27,8 @@ export type GatewayErrorCode =
   | 'unauthorized'
   | 'partner_not_found'
   | 'payload_too_large'
+  | 'uri_too_long'
+  | 'headers_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'not_implemented'

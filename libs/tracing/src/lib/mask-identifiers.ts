@@ -29,8 +29,16 @@ export function maskIdentifiers(text: string): string {
   return IDENTIFIER.test(text) ? text.replace(IDENTIFIER, MASKED) : text;
 }
 
-/** In a URL, any run of 8 or more digits: what a caller sends as a document need not be a valid one (12 digits hold a CPF). */
+/** Any run of 8 or more digits: what a caller sends as a document need not be a valid one (12 digits hold a CPF). */
 const LONG_NUMBER = /\d{8,}/g;
+
+/**
+ * Text a caller chose freely where an identifier goes (a URL, a path parameter): masked as maskIdentifiers
+ * does, and every long run of digits with it, whatever touches it.
+ */
+export function maskCallerText(text: string): string {
+  return maskIdentifiers(text).replace(LONG_NUMBER, MASKED);
+}
 
 /**
  * A request URL as it may be logged: percent-decoded first (so `%2E`-spelled documents are caught),
@@ -45,7 +53,7 @@ export function maskUrl(url: string): string {
       decoded = url;
     }
   }
-  return maskIdentifiers(decoded).replace(LONG_NUMBER, MASKED);
+  return maskCallerText(decoded);
 }
 
 /** How deep a logged object is masked: deeper than anything this project logs, bounded against cycles. */

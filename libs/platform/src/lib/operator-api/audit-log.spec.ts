@@ -20,6 +20,20 @@ describe('appendAuditEntry', () => {
     expect(JSON.stringify(values)).not.toContain(document);
   });
 
+  it.each([
+    ['a CPF with a letter before it', 'A52998224725', 'A[masked]'],
+    ['a CPF with a digit too many', '529982247250', '[masked]'],
+    ['a CPF inside other text', 'xx52998224725yy', 'xx[masked]yy'],
+  ])('masks %s in any path parameter, where maskIdentifiers alone would not see a document', async (_label, sent, kept) => {
+    const values = await written({ ...entry, partnerId: sent, keyId: sent, document: sent });
+    expect([values[4], values[5], values[6]]).toEqual([kept, kept, kept]);
+  });
+
+  it('keeps a UUID parameter as it is, digit runs included: it names a partner or a key', async () => {
+    const id = '12345678-1234-4234-8234-123456789012';
+    expect((await written({ ...entry, partnerId: id, keyId: id })).slice(4, 6)).toEqual([id, id]);
+  });
+
   it('writes every other field as given, and a missing document as null', async () => {
     expect(await written(entry)).toEqual(['o1', 'adm_x', 'GET', entry.route, 'p1', null, null, 200, 'r1']);
   });

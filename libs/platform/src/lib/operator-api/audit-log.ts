@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { maskIdentifiers } from '@partner/tracing';
+import { maskCallerText } from '@partner/tracing';
+import { isUUID } from 'class-validator';
 
 /** Anything that runs a statement: a pool, a client in a transaction. */
 export type Queryable = Pick<Pool, 'query'>;
@@ -16,7 +17,7 @@ export interface AuditEntry {
   route: string;
   partnerId: string | null;
   keyId: string | null;
-  /** Masked before it is written (maskIdentifiers): the audit log keeps no document in clear. */
+  /** Masked before it is written (maskParameter): the audit log keeps no document in clear. */
   document: string | null;
   statusCode: number;
   requestId: string;
@@ -30,6 +31,16 @@ const APPEND = {
 };
 
 export async function appendAuditEntry(db: Queryable, e: AuditEntry): Promise<void> {
-  const document = e.document === null ? null : maskIdentifiers(e.document);
-  await db.query({ ...APPEND, values: [e.operatorKeyId, e.operatorKeyPrefix, e.method, e.route, e.partnerId, e.keyId, document, e.statusCode, e.requestId] });
+  const values = [e.operatorKeyId, e.operatorKeyPrefix, e.method, e.route, maskParameter(e.partnerId), maskParameter(e.keyId), maskParameter(e.document), e.statusCode, e.requestId];
+  await db.query({ ...APPEND, values });
+}
+
+/**
+ * A path parameter as the audit log keeps it. Any of them may hold a document, since a caller can send
+ * anything where an id goes (`A52998224725` is not a CPF to maskIdentifiers, a letter touches it), so all
+ * are masked as a logged URL is (maskCallerText: every run of 8 or more digits too). A UUID is kept as it is:
+ * it names a partner or a key, and its digit runs are not a person's.
+ */
+export function maskParameter(value: string | null): string | null {
+  return value === null || isUUID(value) ? value : maskCallerText(value);
 }
