@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { CreateWithdrawalCommand, RequestReply, Topics } from '@partner/contracts';
-import { HandleRequest } from '@partner/kafka';
+import { commandIdOf, HandleRequest, KafkaMessageContext } from '@partner/kafka';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 
 @Controller()
@@ -8,7 +8,7 @@ export class CreateWithdrawalHandler {
   constructor(private readonly createWithdrawal: CreateWithdrawalUseCase) {}
 
   @HandleRequest(Topics.WithdrawalsCreate)
-  handle(command: CreateWithdrawalCommand): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
-    return this.createWithdrawal.execute(command);
+  handle(command: CreateWithdrawalCommand, context: KafkaMessageContext): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
+    return this.createWithdrawal.execute(command, commandIdOf(context));
   }
 }

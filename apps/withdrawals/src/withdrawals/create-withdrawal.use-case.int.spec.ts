@@ -11,6 +11,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
 import { stateChanged } from './withdrawal-event';
+import { RefusedCommandRepository } from './refused-command.repository';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
@@ -21,7 +22,7 @@ const withdrawals = new WithdrawalRepository(prisma);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(prisma.pool, relay);
-const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals);
+const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(prisma));
 const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
 
 const MATIC_LOW_FEE = 20_000;
@@ -140,6 +141,25 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(0);
     expect(await outboxStates(partnerId)).toEqual([]);
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 1_000_000n, heldMicros: 0n });
+  });
+
+  it('refuses a copy of a refused command again, even once the balance covers it; a new request with the same key is attempted', async () => {
+    // A redelivery after a crash, or a retried send, hands the service the same command (same id) twice.
+    const { partnerId, document } = await newAccount(1_000_000);
+    const refused = command(partnerId, document);
+    const commandId = `test-${newUuid()}`;
+    expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'insufficient_funds' } });
+    await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: 5_000_000n, reference: 'top-up' }, new Date()));
+    // The copy: its caller was told "refused", so it is refused again and nothing moves.
+    expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'insufficient_funds', message: expect.stringContaining('balance does not cover') } });
+    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(0);
+    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 6_000_000n, heldMicros: 0n });
+    // The partner's own retry after the top-up is a new command: the key was left free by the refusal.
+    expect(await create.execute(refused, `test-${newUuid()}`)).toEqual({ ok: true, data: { id: expect.any(Number), created: true } });
+    // Another partner cannot read the refusal kept under this command id.
+    const other = await newAccount(5_000_000);
+    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({ ok: true, data: { id: expect.any(Number), created: true } });
+    await expectLedgerMatches(partnerId, document);
   });
 
   it('scopes users by partner: another partner cannot spend the balance', async () => {

@@ -4,6 +4,7 @@ import { Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partne
 import { normalEvmAddress } from '@partner/validation';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
+import { RefusedCommandRepository } from './refused-command.repository';
 import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
 
 /**
@@ -29,9 +30,11 @@ export class CreateWithdrawalUseCase {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly withdrawals: WithdrawalRepository,
+    private readonly refusedCommands: RefusedCommandRepository,
   ) {}
 
-  execute(command: CreateWithdrawalCommand): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
+  /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
+  execute(command: CreateWithdrawalCommand, commandId?: string): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
     const fingerprint = fingerprintOf(command);
     const feeMicros = feeFor(command.network, command.fee_choice);
     const amountMicros = BigInt(command.usdtmicros);
@@ -65,6 +68,7 @@ export class CreateWithdrawalUseCase {
       find: () => this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key),
       fingerprintOf: (previous) => previous.fingerprint,
       replay: (previous) => ({ id: previous.id, created: false }),
+      refusals: commandId === undefined ? undefined : this.refusedCommands.memoryOf(command.partner_id, commandId, command.idempotency_key),
     });
   }
 }

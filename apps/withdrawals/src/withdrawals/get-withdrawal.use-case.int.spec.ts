@@ -7,6 +7,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
+import { RefusedCommandRepository } from './refused-command.repository';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
@@ -15,7 +16,7 @@ const prisma = new PrismaService(config);
 const accounts = new AccountRepository(prisma);
 const withdrawals = new WithdrawalRepository(prisma);
 const unitOfWork = new UnitOfWork(prisma.pool, { wake: () => undefined });
-const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals);
+const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(prisma));
 const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
 /** The chain with a confirmation an hour away: it broadcasts and stops there, so `sent` can be read. */
 const sendOnly = new AdvanceWithdrawalsUseCase(

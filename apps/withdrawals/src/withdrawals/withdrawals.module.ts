@@ -6,11 +6,12 @@ import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalHandler } from './get-withdrawal.handler';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
+import { RefusedCommandRepository } from './refused-command.repository';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 @Module({
   imports: [AccountsModule],
   controllers: [CreateWithdrawalHandler, GetWithdrawalHandler],
-  providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, AdvanceWithdrawalsUseCase, ChainSimulatorService],
+  providers: [WithdrawalRepository, RefusedCommandRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, AdvanceWithdrawalsUseCase, ChainSimulatorService],
 })
 export class WithdrawalsModule {}

@@ -1,4 +1,4 @@
-import { IdempotentCommand, keyReused, KeyedAttempt, Rejected, requestFingerprint, runIdempotent, Superseded } from './idempotency';
+import { IdempotentCommand, keyReused, KeyedAttempt, Refusal, RefusalMemory, Rejected, requestFingerprint, runIdempotent, Superseded } from './idempotency';
 
 interface Stored {
   fingerprint: string;
@@ -75,6 +75,19 @@ describe('runIdempotent', () => {
       ok: false,
       error: { code: 'invalid_amount', message: 'too much', field: 'usdt_micros' },
     });
+  });
+
+  it("keeps a refusal in the command's memory, and answers a copy of the command from it without attempting", async () => {
+    const kept: Refusal[] = [];
+    const refusals: RefusalMemory = { recall: async () => kept[0] ?? null, keep: async (r) => void kept.push(r) };
+    const first = command([() => Promise.reject(new Rejected('insufficient_funds', 'balance too low'))], { refusals });
+    expect(await runIdempotent(first.spec)).toEqual({ ok: false, error: { code: 'insufficient_funds', message: 'balance too low' } });
+    expect(kept).toEqual([{ code: 'insufficient_funds', message: 'balance too low', field: undefined }]);
+    // The copy would succeed now: it is not attempted at all.
+    const copy = command([async () => ({ done: 'created' })], { refusals });
+    expect(await runIdempotent(copy.spec)).toEqual({ ok: false, error: { code: 'insufficient_funds', message: 'balance too low' } });
+    expect(copy.calls()).toBe(0);
+    expect(kept).toHaveLength(1);
   });
 
   it('attempts a Superseded command again, up to eight times in all', async () => {

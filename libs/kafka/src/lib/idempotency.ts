@@ -49,6 +49,26 @@ export interface IdempotentCommand<R, S> {
   replay(stored: S): R;
   /** How the reused-key refusal names the request ("a different request" unless said). */
   requestNoun?: string;
+  /**
+   * Where this command's own refusal is kept, when it has an id (commandIdOf): a refusal binds no key, so
+   * a copy of the same command delivered again (a redelivery, a retried send) would otherwise be attempted
+   * anew and could succeed where its caller was told it failed. With it, the copy answers the refusal again.
+   */
+  refusals?: RefusalMemory;
+}
+
+/** A refused command's answer, kept by the command's id (not by its idempotency key). */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+export interface RefusalMemory {
+  /** This command's refusal, if it was refused before. */
+  recall(): Promise<Refusal | null>;
+  /** Keeps this command's refusal (a second keep of the same command is ignored). */
+  keep(refusal: Refusal): Promise<void>;
 }
 
 /**
@@ -69,6 +89,8 @@ export function keyReused(requestNoun = 'request'): Reply<never, 'idempotency_ke
  * transaction rolled back, so the key stays free for a corrected retry); a `Superseded` one runs again.
  */
 export async function runIdempotent<R, S, C extends ErrorCode = ErrorCode>(command: IdempotentCommand<R, S>): Promise<Reply<R, C | 'idempotency_key_reused'>> {
+  const earlier = await command.refusals?.recall();
+  if (earlier) return fail(earlier.code as C, earlier.message, earlier.field);
   for (let attempt = 1; ; attempt++) {
     let outcome: KeyedAttempt<R, S>;
     try {
@@ -76,7 +98,10 @@ export async function runIdempotent<R, S, C extends ErrorCode = ErrorCode>(comma
     } catch (error) {
       // `C`: the refusals of the calling command's topic, inferred from the reply it must return; a throw
       // carries no type, so the compiler checks only that a Rejected's code is an ErrorCode.
-      if (error instanceof Rejected) return fail(error.code as C, error.message, error.field);
+      if (error instanceof Rejected) {
+        await command.refusals?.keep({ code: error.code, message: error.message, field: error.field });
+        return fail(error.code as C, error.message, error.field);
+      }
       if (error instanceof Superseded && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }

@@ -55,6 +55,15 @@ const EVENT_FETCH_MIN_BYTES = 256 * 1024;
 /** The message a handler gets as its Nest context: `[message, partition, topic]`. */
 export class KafkaMessageContext extends BaseRpcContext<[KafkaMessage, number, string]> {}
 
+/**
+ * The id of the command a request message carries (its correlation id, one per request the gateway sends):
+ * every copy of that message (redelivered, or sent twice by a retrying producer) has the same one, and no
+ * other request has it. Undefined for a message sent without one (nobody waits for its answer).
+ */
+export function commandIdOf(context: KafkaMessageContext): string | undefined {
+  return header(context.getArgByIndex(0), REPLY_HEADERS.correlationId);
+}
+
 /** The context's message for a request that did not come through Kafka (a direct query). */
 const DIRECT_MESSAGE: KafkaMessage = { key: null, value: null, timestamp: '0', attributes: 0, offset: '-1', headers: {} };
 
