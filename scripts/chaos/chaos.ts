@@ -166,8 +166,9 @@ async function main(): Promise<number> {
     }
     const partners = await chaosPartners(gatewayUrl, adminKey, Number(args.partners), Number(args.users));
     log(`stack ready; ${partners.length} partners × ${args.users} users; load starts at ${rate} requests/s`);
-    // Credits go to the operator API, on the gateway's operator port (ADMIN_PORT).
-    const load = new PartnerLoad(gatewayUrls, partners, adminKey, { rate, operatorUrl: running.adminUrl });
+    // Credits go to the operator API, on each gateway instance's operator port (ADMIN_PORT), in turn, as
+    // an operator's tooling reaches them behind its own balancer: a restarting instance is passed by.
+    const load = new PartnerLoad(gatewayUrls, partners, adminKey, { rate, operatorUrls: [running.adminUrl, second[0].adminUrl] });
     load.start();
     const settle = () => load.progress(Math.max(100, rate * 3));
     await settle();

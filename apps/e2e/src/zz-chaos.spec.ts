@@ -32,7 +32,7 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
     const adminKey = requireEnv('ADMIN_API_KEY');
     const partners = await chaosPartners(gateway, adminKey, 3, 2);
     // ~12 requests/s; the cap bounds the run should restarts be slow, and it is far above what the faults take.
-    const load = new PartnerLoad(gateway, partners, adminKey, { rate: 12, maxRequests: 4_000, operatorUrl: gatewayAdminUrl() });
+    const load = new PartnerLoad(gateway, partners, adminKey, { rate: 12, maxRequests: 4_000, operatorUrls: [gatewayAdminUrl()] });
     const faults: FaultRecovery[] = [];
     const fault = async (label: string, limitMs: number, inject: () => Promise<void>, recover: () => Promise<void>) => {
       await inject();

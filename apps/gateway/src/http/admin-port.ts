@@ -4,6 +4,9 @@ import { clientErrorHandler } from './framework-errors';
 
 const pathOf = (url: string): string => url.split('?')[0];
 
+/** How long a closing operator port waits for the requests under way before it cuts their connections. */
+const DRAIN_GRACE_MS = 5_000;
+
 const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 
 /**
@@ -48,7 +51,13 @@ export function installAdminPort(app: NestFastifyApplication, port: number, host
   });
   fastify.addHook('onClose', (_instance, done) => {
     if (!server.listening) return done();
-    server.close(() => done());
-    server.closeAllConnections();
+    // Like the public port on a drain: no new connection, idle ones closed, and a request under way still
+    // answered (an operator's credit cut off mid-call leaves them guessing), for at most DRAIN_GRACE_MS.
+    const cutOff = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
+    server.close(() => {
+      clearTimeout(cutOff);
+      done();
+    });
+    server.closeIdleConnections();
   });
 }

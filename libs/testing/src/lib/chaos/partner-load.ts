@@ -44,8 +44,8 @@ export interface LoadOptions {
   maxRequests?: number;
   /** Relative weight of each operation (default DEFAULT_MIX). */
   mix?: Partial<Record<Operation, number>>;
-  /** Where the operator API answers (the gateway's operator port, ADMIN_PORT): the credits go there. Default: the gateways. */
-  operatorUrl?: string;
+  /** Where the operator API answers (each gateway instance's operator port, ADMIN_PORT), taken in turn like the gateways: the credits go there. Default: the gateways. */
+  operatorUrls?: readonly string[];
 }
 
 /** Withdrawals dominate, as in production; the rest keeps every other path busy beside them. */
@@ -252,7 +252,7 @@ export class PartnerLoad {
     private readonly options: LoadOptions,
   ) {
     this.gateways = new GatewayPool(typeof gatewayUrls === 'string' ? [gatewayUrls] : gatewayUrls);
-    this.operators = options.operatorUrl ? new GatewayPool([options.operatorUrl]) : this.gateways;
+    this.operators = options.operatorUrls?.length ? new GatewayPool(options.operatorUrls) : this.gateways;
     const mix = { ...DEFAULT_MIX, ...options.mix };
     this.weights = OPERATIONS.map((op): [Operation, number] => [op, mix[op]]).filter(([, w]) => w > 0);
   }
