@@ -1,4 +1,5 @@
 import { Controller, INestMicroservice, Logger } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { ok, PingQuery, RequestReply, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
@@ -6,6 +7,7 @@ import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS, testPartnerId } 
 import { randomBytes } from 'node:crypto';
 import { UnprocessableEventError } from './dead-letters';
 import { HandleEvent, HandleRequest } from './handler.decorators';
+import { commandIdOf, KafkaMessageContext } from './kafka-server';
 import { KafkaConnection, kafkaServerOptions } from './kafka.options';
 import { MessageBus, ServiceUnavailableError } from './message-bus';
 import { ensureTopics, topicLayout } from './topic-admin';
@@ -22,6 +24,8 @@ const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split
 
 /** Every payload the responder's method body ran with: the decorator must keep invalid ones out. */
 const handled: unknown[] = [];
+/** The command id each ping's handler was given, by its sent_at. */
+const commandIds = new Map<string, string | undefined>();
 
 /** A ping sent at this instant holds the responder's only handler slot until `releaseStall` is called. */
 const STALL_SENT_AT = '2000-01-01T00:00:00.000Z';
@@ -32,8 +36,9 @@ const sentAtOf = (query: unknown) => (query as { sent_at?: unknown }).sent_at;
 @Controller()
 class PingResponder {
   @HandleRequest(RESPONDED)
-  async ping(query: PingQuery): Promise<RequestReply<typeof RESPONDED>> {
+  async ping(@Payload() query: PingQuery, @Ctx() context: KafkaMessageContext): Promise<RequestReply<typeof RESPONDED>> {
     handled.push(query);
+    commandIds.set(query.sent_at, commandIdOf(context));
     if (query.sent_at === STALL_SENT_AT) await stall;
     // Echoes the request, so a reply can only have come from this method and for this request.
     return ok({ service: `echo:${query.sent_at}`, database: false });
@@ -77,6 +82,15 @@ describe('HandleRequest over Kafka', () => {
     const seen = handled.find((q) => q instanceof PingQuery && q.sent_at === sentAt);
     expect(seen).toBeInstanceOf(PingQuery);
   }, 40_000);
+
+  it("hands a handler that asks for its context (@Ctx) the command's id: one per request, the same for every copy", async () => {
+    const [a, b] = [new Date(Date.now() - 2).toISOString(), new Date(Date.now() - 1).toISOString()];
+    expect((await bus.request(RESPONDED, { sent_at: a })).ok).toBe(true);
+    expect((await bus.request(RESPONDED, { sent_at: b })).ok).toBe(true);
+    expect(commandIds.get(a)).toEqual(expect.stringMatching(/^[0-9a-f]{12}-[0-9a-z]+$/));
+    expect(commandIds.get(b)).toEqual(expect.stringMatching(/^[0-9a-f]{12}-[0-9a-z]+$/));
+    expect(commandIds.get(a)).not.toBe(commandIds.get(b));
+  }, 20_000);
 
   it('answers an invalid payload with invalid_request naming the field, without running the handler', async () => {
     const reply = await bus.request(RESPONDED, { sent_at: 'nope' });
