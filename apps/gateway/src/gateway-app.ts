@@ -10,6 +10,7 @@ import { GatewayConfig } from './config/gateway.config';
 import { clientErrorHandler, frameworkErrorHandler, MAX_PATH_PARAMETER_LENGTH } from './http/framework-errors';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { installAdminPort } from './http/admin-port';
+import { drain } from './http/drain';
 import { installJsonBodyParser } from './http/json-body-parser';
 import { recordHttpMetrics } from './http/http-metrics';
 import { genReqId, trackRequestIds } from './http/request-id';
@@ -61,7 +62,10 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
   }
   app.useGlobalFilters(new HttpErrorFilter());
   recordHttpMetrics(app);
-  if (config.ADMIN_PORT > 0) installAdminPort(app, config.ADMIN_PORT, config.HOST);
+  // A request under way when the gateway is told to stop waits at most REQUEST_TIMEOUT_MS for its service.
+  const drainMs = config.REQUEST_TIMEOUT_MS + 1_000;
+  adapter.getInstance().addHook('preClose', async () => drain(adapter.getInstance().server, drainMs));
+  if (config.ADMIN_PORT > 0) installAdminPort(app, config.ADMIN_PORT, config.HOST, drainMs);
   setupOpenApi(app);
   app.enableShutdownHooks();
   return app;

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { drain } from './drain';
 import { clientErrorHandler } from './framework-errors';
 
 const pathOf = (url: string): string => url.split('?')[0];
 
-/** How long a closing operator port waits for the requests under way before it cuts their connections. */
-const DRAIN_GRACE_MS = 5_000;
+
 
 const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 
@@ -29,7 +29,7 @@ export const isOperatorPath = (path: string): boolean => path === '/healthz' || 
  * unknown route (404 in the API's error shape, before any guard runs); /healthz answers on both. Listens
  * when the app is ready, closes with it.
  */
-export function installAdminPort(app: NestFastifyApplication, port: number, host: string): void {
+export function installAdminPort(app: NestFastifyApplication, port: number, host: string, drainMs: number): void {
   const fastify = app.getHttpAdapter().getInstance();
   const server = createServer((req, res) => fastify.routing(req, res));
   // What the HTTP parser refuses never reaches Fastify: answered here as on the public port.
@@ -49,15 +49,6 @@ export function installAdminPort(app: NestFastifyApplication, port: number, host
       done();
     });
   });
-  fastify.addHook('onClose', (_instance, done) => {
-    if (!server.listening) return done();
-    // Like the public port on a drain: no new connection, idle ones closed, and a request under way still
-    // answered (an operator's credit cut off mid-call leaves them guessing), for at most DRAIN_GRACE_MS.
-    const cutOff = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS).unref();
-    server.close(() => {
-      clearTimeout(cutOff);
-      done();
-    });
-    server.closeIdleConnections();
-  });
+  // Drained like the public port (drain): an operator's credit under way is answered, not cut off.
+  fastify.addHook('preClose', async () => drain(server, drainMs));
 }
