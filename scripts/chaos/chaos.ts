@@ -231,14 +231,23 @@ async function main(): Promise<number> {
       () => waitUntilReady(running, 60_000),
     );
 
-    // The rolling restart: one app at a time, SIGTERM, started again and ready before the next.
+    // The rolling restart: one app at a time, SIGTERM, started again and ready before the next. The gateway
+    // is first taken out of rotation, as a balancer does before a planned stop (docs/operations.md: a
+    // connection the kernel accepts in the instant a port closes is reset, whatever the server does).
     const rolling: LoadWindow = load.openWindow('rolling restart');
+    const behindBalancer = [running.gatewayUrl, running.adminUrl];
     for (const app of APPS) {
       await fault(
         `rolling restart: SIGTERM ${app}, start`,
         APP_RECOVERY_MS,
-        () => stopApp(running, app),
-        () => restartApp(running, app, options),
+        async () => {
+          if (app === 'gateway') load.takeOutOfRotation(...behindBalancer);
+          await stopApp(running, app);
+        },
+        async () => {
+          await restartApp(running, app, options);
+          load.restore(...behindBalancer);
+        },
       );
     }
     load.closeWindow();

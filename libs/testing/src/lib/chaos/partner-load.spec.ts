@@ -36,6 +36,20 @@ describe('GatewayPool (the chaos load as a proxy in front of several gateways se
     ]);
   });
 
+  it('sends nothing to an instance taken out of rotation for a planned stop, until it is restored', async () => {
+    const hits = { a: 0, b: 0 };
+    const a = await serve((_req, res) => void (hits.a++, res.end('{}')));
+    const b = await serve((_req, res) => void (hits.b++, res.end('{}')));
+    servers.push(a.server, b.server);
+    const pool = new GatewayPool([a.url, b.url]);
+    pool.takeOutOfRotation(a.url);
+    for (let i = 0; i < 4; i++) await pool.send('GET', '/x', {});
+    expect(hits).toEqual({ a: 0, b: 4 });
+    pool.restore(a.url);
+    for (let i = 0; i < 4; i++) await pool.send('GET', '/x', {});
+    expect(hits).toEqual({ a: 2, b: 6 });
+  });
+
   it('answers status 0 when no gateway accepts the connection', async () => {
     const pool = new GatewayPool([await closedPortUrl(), await closedPortUrl()]);
 

@@ -159,6 +159,8 @@ function sendOnce(base: string, method: string, path: string, headers: Record<st
  */
 export class GatewayPool {
   private turn = 0;
+  /** Instances taken out of rotation for a planned stop: no new request goes to them. */
+  private readonly resting = new Set<string>();
 
   constructor(
     private readonly bases: readonly string[],
@@ -167,11 +169,25 @@ export class GatewayPool {
 
   async send(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<ChaosAnswer> {
     const first = this.turn++;
-    for (let i = 0; i < this.bases.length; i++) {
-      const sent = await sendOnce(this.bases[(first + i) % this.bases.length], method, path, headers, body, this.timeoutMs);
+    const inRotation = this.bases.filter((base) => !this.resting.has(base));
+    const bases = inRotation.length ? inRotation : this.bases;
+    for (let i = 0; i < bases.length; i++) {
+      const sent = await sendOnce(bases[(first + i) % bases.length], method, path, headers, body, this.timeoutMs);
       if (sent !== 'refused') return sent;
     }
     return { status: 0, body: undefined, retryAfter: null };
+  }
+
+  /**
+   * A balancer's step before a planned stop (docs/operations.md, "What a stopping gateway does"): the
+   * instance gets no new request until `restore`. Requests already sent to it are answered by its drain.
+   */
+  takeOutOfRotation(base: string): void {
+    if (this.bases.includes(base)) this.resting.add(base);
+  }
+
+  restore(base: string): void {
+    this.resting.delete(base);
   }
 }
 
@@ -275,6 +291,15 @@ export class PartnerLoad {
     this.stopped = true;
     await this.pacer;
     while (this.inFlight > 0) await sleep(20);
+  }
+
+  /** A planned stop of the gateway instance at these URLs (its API and operator ports): the load sends it nothing new until `restore`. */
+  takeOutOfRotation(...urls: string[]): void {
+    for (const url of urls) for (const pool of new Set([this.gateways, this.operators])) pool.takeOutOfRotation(url);
+  }
+
+  restore(...urls: string[]): void {
+    for (const url of urls) for (const pool of new Set([this.gateways, this.operators])) pool.restore(url);
   }
 
   /** From now on, answers are also counted in a window of this name (until the next `openWindow` or `closeWindow`). */
