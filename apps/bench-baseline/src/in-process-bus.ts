@@ -1,5 +1,6 @@
 import { RequestPayload, RequestReply, RequestTopic } from '@partner/contracts';
-import { ServiceUnavailableError } from '@partner/kafka';
+import { inProcessContext, ServiceUnavailableError } from '@partner/kafka';
+import { randomUUID } from 'node:crypto';
 import { defer, firstValueFrom, mergeMap, timeout, TimeoutError } from 'rxjs';
 import { InProcessServer } from './in-process-server';
 
@@ -20,7 +21,8 @@ export class InProcessBus {
       // Through JSON both ways, as over Kafka: the handler sees the plain object a consumer would
       // decode (class instances and undefined fields gone), the gateway the reply a client would get.
       const data: unknown = JSON.parse(JSON.stringify(payload));
-      const reply$ = defer(() => handler(data)).pipe(
+      // A message context as KafkaServer gives one, with the command's id.
+      const reply$ = defer(() => handler(data, inProcessContext(topic, randomUUID()))).pipe(
         mergeMap((result) => this.server.transformToObservable(result)),
         timeout(this.requestTimeoutMs),
       );

@@ -64,6 +64,12 @@ export function commandIdOf(context: KafkaMessageContext): string | undefined {
   return header(context.getArgByIndex(0), REPLY_HEADERS.correlationId);
 }
 
+/** The context of a request handled without a broker (the bench's in-process baseline), carrying its command id as a message would. */
+export function inProcessContext(topic: string, commandId: string): KafkaMessageContext {
+  const message = { key: null, value: null, timestamp: '0', attributes: 0, offset: '-1', headers: { [REPLY_HEADERS.correlationId]: commandId } } as KafkaMessage;
+  return new KafkaMessageContext([message, -1, topic]);
+}
+
 /** The context's message for a request that did not come through Kafka (a direct query). */
 const DIRECT_MESSAGE: KafkaMessage = { key: null, value: null, timestamp: '0', attributes: 0, offset: '-1', headers: {} };
 
