@@ -53,6 +53,11 @@ export class ApiKeyCache {
    * null. A database that does not answer propagates: the error filter answers 503 for every
    * unreachable-database error (isDatabaseUnavailable), and a 500 for anything else, a bug of ours.
    */
+  /** The lookup of this hash already under way, if any: a request with the same key waits for it instead of starting one. */
+  lookingUp(hash: string): Promise<Partner | null> | undefined {
+    return this.lookups.get(hash);
+  }
+
   lookUp(hash: string): Promise<Partner | null> {
     const pending = this.lookups.get(hash);
     if (pending) return pending;

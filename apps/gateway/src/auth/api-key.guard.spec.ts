@@ -146,6 +146,17 @@ describe('ApiKeyGuard under a flood of made-up keys', () => {
     expect((await refusal(guard, honestKey, '198.51.100.7')).status).toBe(200);
   });
 
+  it("lets a partner's concurrent calls on a cold cache share one lookup: never throttled, however many (was 429 past the burst)", async () => {
+    const { keys, state } = repositoryWith(honestKey);
+    let release = () => undefined as void;
+    state.gate = new Promise<void>((resolve) => (release = resolve));
+    const guard = new ApiKeyGuard(new ApiKeyCache(keys, config), throttle(), config);
+    const answers = Array.from({ length: 32 }, () => refusal(guard, honestKey, '203.0.113.10'));
+    release();
+    expect((await Promise.all(answers)).map((a) => a.status)).toEqual(Array(32).fill(200));
+    expect(state.lookups).toBe(1);
+  });
+
   it('lets no more lookups be in flight at once than the burst, however many requests come together', async () => {
     const { keys, state } = repositoryWith(honestKey);
     let release = () => undefined as void;

@@ -44,6 +44,14 @@ export class ApiKeyGuard implements CanActivate {
     const cached = this.keys.cached(hash);
     if (cached) return authenticated(request, cached);
     if (this.keys.knownUnknown(hash)) throw this.throttle.refused('partner', unauthorized());
+    // The same key already being looked up (a partner's concurrent calls on a cold cache): one lookup, one
+    // token for all of them, or an honest partner at c=32 would meet the throttle meant for made-up keys.
+    const underWay = this.keys.lookingUp(hash);
+    if (underWay) {
+      const partner = await underWay;
+      if (!partner) throw this.throttle.refused('partner', unauthorized());
+      return authenticated(request, partner);
+    }
     this.throttle.beginLookup('partner', request.ip, (name, value) => void http.getResponse<FastifyReply>().header(name, value));
     const partner = await this.keys.lookUp(hash).catch((error: unknown) => {
       this.throttle.refund(request.ip);
