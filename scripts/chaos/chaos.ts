@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Client } from 'pg';
 import {
   auditFeeds,
   auditMoney,
@@ -37,6 +38,7 @@ import {
   GatewayPool,
   LoadWindow,
   PartnerLoad,
+  pollUntil,
   USDT,
   withdrawalRequest,
 } from '@partner/testing';
@@ -135,6 +137,30 @@ async function measurePeak(gateways: GatewayPool, seconds: number): Promise<numb
   return closedLoop(seconds * 1000);
 }
 
+/**
+ * Waits until the peak measurement's burst is worked off (no withdrawal still moving on the simulated
+ * chain, no withdrawal event unpublished): the load and the faults start from a steady stack, so the
+ * first fault's recovery is not also the burst's backlog.
+ */
+async function untilQuiet(timeoutMs: number): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const busy = async () =>
+      Number(
+        (
+          await db.query<{ busy: string }>(
+            `SELECT (SELECT count(*) FROM withdrawals.withdrawals WHERE state IN ('created', 'sent'))
+                  + (SELECT count(*) FROM withdrawals.outbox_messages WHERE published_at IS NULL) AS busy`,
+          )
+        ).rows[0].busy,
+      );
+    await pollUntil('the peak measurement worked off', busy, (n) => n === 0, { timeoutMs, intervalMs: 250 });
+  } finally {
+    await db.end();
+  }
+}
+
 async function main(): Promise<number> {
   try {
     kafka('stop', kafkaPort);
@@ -163,6 +189,7 @@ async function main(): Promise<number> {
       const peak = await measurePeak(new GatewayPool(gatewayUrls), Number(args['peak-seconds']));
       rate = Math.max(10, Math.round(peak / 2));
       log(`closed-loop peak ${peak.toFixed(0)} withdrawals/s; the load runs at half: ${rate} requests/s (--rate to choose)`);
+      await untilQuiet(60_000);
     }
     const partners = await chaosPartners(gatewayUrl, adminKey, Number(args.partners), Number(args.users));
     log(`stack ready; ${partners.length} partners × ${args.users} users; load starts at ${rate} requests/s`);
