@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { textProblem } from '@partner/validation';
 import type { FastifyReply, FastifyRequest, HTTPMethods, onSendAsyncHookHandler } from 'fastify';
 import { errorBody } from '../http/error-body';
-import { MAX_PATH_PARAMETER_LENGTH } from '../http/framework-errors';
+import { MAX_PATH_PARAMETER_LENGTH, URI_TOO_LONG } from '../http/framework-errors';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import { AuditEntry, AuditLogRepository } from './audit-log.repository';
 
@@ -74,7 +74,7 @@ export class OperatorCallAudit {
     });
     const notFound = (request: FastifyRequest, reply: FastifyReply) =>
       hasOverlongSegment(request.url)
-        ? reply.status(414).send(errorBody(request, { code: 'uri_too_long', message: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` }))
+        ? reply.status(URI_TOO_LONG.status).send(errorBody(request, URI_TOO_LONG))
         : reply.status(404).send(errorBody(request, { code: 'not_found', message: `Cannot ${request.method} ${request.url}` }));
     for (const url of CATCH_ALL) fastify.route({ method: METHODS, url, exposeHeadRoute: false, handler: notFound });
   }

@@ -10,10 +10,13 @@ import { REQUEST_ID_HEADER } from './request-id';
 /** The longest path parameter the router takes (Fastify's maxParamLength, its default). */
 export const MAX_PATH_PARAMETER_LENGTH = 100;
 
+/** The answer to a path parameter over MAX_PATH_PARAMETER_LENGTH: the router's, and the operator catch-all's (audit-hook). */
+export const URI_TOO_LONG = { status: 414, code: 'uri_too_long', message: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` } as const;
+
 /** Fastify's errors before routing, in our codes (docs/api.md "Errors"). */
 const BEFORE_ROUTING: Record<string, { status: number; code: ErrorCode; message: string }> = {
   FST_ERR_BAD_URL: { status: 400, code: INVALID_REQUEST, message: 'the request URL is not valid percent-encoding' },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` },
+  FST_ERR_MAX_PARAM_LENGTH: URI_TOO_LONG,
 };
 
 /**
