@@ -40,3 +40,25 @@ describe('CommonConfig Kafka settings', () => {
     expect(loadConfig(CommonConfig, { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toMatchObject({ KAFKA_REPLICATION_FACTOR: 3, KAFKA_MIN_INSYNC_REPLICAS: 2 });
   });
 });
+
+describe('the retry schedule of every kafkajs client', () => {
+  const { retry } = kafkaClientConfig({ brokers: ['k:9092'], clientId: 'x' });
+  /** kafkajs's schedule without its ±20% jitter: each wait doubles the one before, up to maxRetryTime. */
+  const waits = (): number[] => {
+    const out: number[] = [];
+    let wait = retry?.initialRetryTime ?? 300;
+    for (let i = 0; i < (retry?.retries ?? 5); i++) {
+      out.push(wait);
+      wait = Math.min(wait * 2, retry?.maxRetryTime ?? 30_000);
+    }
+    return out;
+  };
+
+  it('finds a broker that is back within about 2 s: no wait between attempts is longer (20% jitter included)', () => {
+    expect(Math.max(...waits()) * 1.2).toBeLessThanOrEqual(2_400);
+  });
+
+  it('rides out a broker restart of a minute before a client gives up (its consumer is then re-created)', () => {
+    expect(waits().reduce((a, b) => a + b, 0) * 0.8).toBeGreaterThanOrEqual(60_000);
+  });
+});
