@@ -24,7 +24,7 @@ import type { PartnerEvent } from '@partner/contracts';
 import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
 import { repoRoot } from '../lib/services';
 import { compose, composeDown, composeSettings, composeUp, containersOf, readEnvFile } from './compose';
-import { docker, engineProblem } from './docker';
+import { docker, ensureEngine } from './docker';
 
 const root = repoRoot();
 const project = process.env.COMPOSE_E2E_PROJECT ?? 'partner-service-e2e';
@@ -132,17 +132,23 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
   });
 }
 
-/** Runs the apps/e2e operator suite against the stack's operator port (the partner calls on the public one). */
+/**
+ * Runs the apps/e2e operator suite against the stack: its "two gateway instances" are the proxy's two ports
+ * twice (the proxy spreads calls over the gateway replicas), the production operator key is the stack's.
+ * The suite speaks HTTP only: it gets no database and no broker, as unit specs get none (jest.setup.js).
+ */
 function operatorSuite(): Promise<void> {
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     JEST_SUITE: 'all',
-    GATEWAY_URL: publicUrl,
-    GATEWAY_ADMIN_URL: operatorUrl,
-    OPERATOR_GATEWAY_URLS: `${operatorUrl},${operatorUrl}`,
-    OPERATOR_PUBLIC_URLS: `${publicUrl},${publicUrl}`,
-    ADMIN_API_KEY: adminKey(),
+    OPERATOR_GATEWAY_URLS: `${publicUrl},${publicUrl}`,
+    OPERATOR_GATEWAY_ADMIN_URLS: `${operatorUrl},${operatorUrl}`,
+    PRODUCTION_ADMIN_API_KEY: adminKey(),
+    DATABASE_URL: 'postgresql://the-compose-e2e-suite-has-no-database@127.0.0.1:9/none',
+    KAFKA_BROKERS: '127.0.0.1:9',
   };
+  // No sandbox gateway in a production stack: the suite's one check against it does not apply.
+  delete env.GATEWAY_URL;
   const child = spawn(join(root, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', 'apps/e2e/src/operator-api.spec.ts'], { cwd: root, env, stdio: 'inherit' });
   return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`apps/e2e/src/operator-api.spec.ts: jest exited with ${code}`)))));
 }
@@ -251,9 +257,9 @@ function leftovers(): string[] {
 }
 
 async function main(): Promise<void> {
-  const problem = engineProblem();
+  const problem = await ensureEngine(join(root, '.cache', 'dockerd.log'));
   if (problem) {
-    console.log(`compose e2e: no Docker engine answers: ${problem}\n0 passed, 1 failed`);
+    console.log(`compose e2e: no Docker engine: ${problem}\n0 passed, 1 failed`);
     process.exitCode = 1;
     return;
   }

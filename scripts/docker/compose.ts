@@ -20,7 +20,7 @@ import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, relative } from 'node:path';
 import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
 import { repoRoot } from '../lib/services';
-import { composeCommand, docker, engineProblem, run, runVisible } from './docker';
+import { composeCommand, docker, engineProblem, ensureEngine, run, runVisible } from './docker';
 import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from './stand-ins';
 
 const root = repoRoot();
@@ -153,8 +153,8 @@ function composeEnv(settings: ComposeSettings): NodeJS.ProcessEnv {
 const seconds = (since: number): string => `${Math.round((Date.now() - since) / 100) / 10} s`;
 
 export async function composeUp(settings: ComposeSettings = composeSettings()): Promise<{ publicUrl: string; operatorUrl: string }> {
-  const problem = engineProblem();
-  if (problem) throw new Error(`no Docker engine answers (${problem}): start one (docs/operations.md: "Deploying with Compose")`);
+  const problem = await ensureEngine(join(root, '.cache', 'dockerd.log'));
+  if (problem) throw new Error(`no Docker engine: ${problem} (docs/operations.md: "Deploying with Compose")`);
   const started = Date.now();
   const generated = ensureSecrets(settings);
   const envFile = relative(root, settings.envFile) || settings.envFile;

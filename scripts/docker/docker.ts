@@ -4,6 +4,8 @@
  * docker-compose.yml runs under both).
  */
 import { spawn, spawnSync, SpawnSyncOptions } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export interface Run {
   status: number | null;
@@ -45,6 +47,29 @@ export function engineProblem(): string | undefined {
     return r.status === 0 ? undefined : (r.stderr.trim() || `docker info exited with ${r.status}`);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * A Docker engine that answers, started here when none does: `dockerd` (Debian's docker.io), as root, in
+ * the background, its log in `logFile`; it outlives this process, as a system service would. Resolves
+ * with the reason when none can be had (no dockerd installed, not root, or no answer within 60 s).
+ */
+export async function ensureEngine(logFile: string): Promise<string | undefined> {
+  const problem = engineProblem();
+  if (!problem) return undefined;
+  if (run('sh', ['-c', 'command -v dockerd']).status !== 0) return `${problem}; and no dockerd is installed (Debian: apt-get install -y docker.io)`;
+  if (process.getuid?.() !== 0) return `${problem}; start dockerd (as root), or run this as root to let it start one`;
+  mkdirSync(dirname(logFile), { recursive: true });
+  const out = openSync(logFile, 'a');
+  spawn('dockerd', [], { detached: true, stdio: ['ignore', out, out] }).unref();
+  console.log(`no Docker engine answered: started dockerd (log: ${logFile})`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = engineProblem();
+    if (!now) return undefined;
+    if (Date.now() > deadline) return `dockerd started but no engine answers after 60 s (${now}; see ${logFile})`;
   }
 }
 
