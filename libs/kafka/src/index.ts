@@ -10,6 +10,7 @@ export * from './lib/outbox';
 export * from './lib/periodic-job';
 export * from './lib/unit-of-work';
 export * from './lib/idempotency';
+export * from './lib/refused-commands';
 export * from './lib/direct-queries';
 export * from './lib/internal-trust';
 export * from './lib/service-unavailable.error';

@@ -142,4 +142,21 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(fingerprintOf('create', document)).not.toBe(fingerprintOf('delete', document));
     expect(fingerprintOf('create', document)).not.toBe(fingerprintOf('create', newCpf()));
   });
+  it('refuses a copy of a refused command again, even once its cause is gone; a new request with the same key is attempted', async () => {
+    // A redelivery after a crash, or a retried send, hands the service the same command (same id) twice.
+    const { partnerId, document } = await newUser();
+    await create.execute(command(partnerId, document));
+    const refused = command(partnerId, document);
+    const commandId = `test-${newUuid()}`;
+    expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'already_exists' } });
+    await endKey(partnerId, 'canceled');
+    // The copy: its caller was told "already exists", so it is refused again and no key is made.
+    expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'already_exists', message: expect.stringContaining('already has a Pix key') } });
+    expect((await keysOf(partnerId)).map((k) => k.state)).toEqual(['canceled']);
+    // The partner's own retry is a new command: the key was left free by the refusal.
+    expect(await create.execute(refused, `test-${newUuid()}`)).toEqual({ ok: true, data: { status: 'accepted' } });
+    // Another partner cannot read the refusal kept under this command id.
+    const other = await newUser();
+    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({ ok: true, data: { status: 'accepted' } });
+  });
 });

@@ -20,8 +20,9 @@ export class CreatePixKeyUseCase {
     private readonly pixKeys: PixKeyRepository,
   ) {}
 
-  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: CreatePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
-    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'create', document }, async (tx, claim) => {
+  /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
+  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: CreatePixKeyCommand, commandId?: string): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
+    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'create', document, commandId }, async (tx, claim) => {
       const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID());
       if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${document}`);
       if (outcome === 'already_exists') throw new Rejected('already_exists', 'the user already has a Pix key (registered or being registered)');

@@ -131,4 +131,21 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
     expect(await stateOf(keyId)).toBe('deleting');
     expect(await outboxStates(partnerId)).toEqual(['pending', 'deleting']);
   });
+  it('refuses a copy of a refused deletion again, even once a key exists: a key made after a 404 is never deleted by it', async () => {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    await users.upsert(partnerId, document);
+    const refused = command(partnerId, document);
+    const commandId = `test-${newUuid()}`;
+    expect(await remove.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
+    const [key] = await prisma.pixKey.findMany({ where: { partnerId } });
+    await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, key.id, 'pending', 'registered'));
+    // The copy of the deletion the partner was told found nothing: refused again, the new key untouched.
+    expect(await remove.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await stateOf(key.id)).toBe('registered');
+    // A new request with the same idempotency key is attempted.
+    expect(await remove.execute(refused, `test-${newUuid()}`)).toEqual(answer('accepted'));
+    expect(await stateOf(key.id)).toBe('deleting');
+  });
 });

@@ -24,8 +24,9 @@ export class DeletePixKeyUseCase {
     private readonly pixKeys: PixKeyRepository,
   ) {}
 
-  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
-    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'delete', document }, async (tx, claim) => {
+  /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
+  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand, commandId?: string): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
+    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'delete', document, commandId }, async (tx, claim) => {
       const outcome = await this.pixKeys.requestDeletionClaimed(tx, partnerId, document, claim, new Date());
       if (outcome === 'not_found') throw new Rejected('not_found', `no Pix key for document ${document}`);
       if (outcome === 'superseded') throw new Superseded();

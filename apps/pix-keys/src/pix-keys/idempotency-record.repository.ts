@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId, PixKeyAnswer } from '@partner/contracts';
-import { statement } from '@partner/kafka';
+import { RefusalMemory, refusalMemoryOf, statement } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
 export type PixKeyOperation = 'create' | 'delete';
@@ -62,5 +62,13 @@ export class IdempotencyRecordRepository {
   async find(partnerId: PartnerId, idempotencyKey: string): Promise<IdempotencyRecord | null> {
     const { rows } = await this.prisma.pool.query<IdempotencyRow>({ name: FIND.name, text: FIND.text, values: [partnerId, idempotencyKey] });
     return rows[0] ? toIdempotencyRecord(rows[0]) : null;
+  }
+
+  /**
+   * Where a refused command is kept by its id (`refused_commands`, schema.prisma says why), so that a copy
+   * of it delivered again is refused again: a refusal binds no key. None for a command without an id.
+   */
+  refusalsOf(partnerId: PartnerId, commandId: string | undefined, idempotencyKey: string): RefusalMemory | undefined {
+    return refusalMemoryOf(this.prisma.pool, partnerId, commandId, idempotencyKey);
   }
 }

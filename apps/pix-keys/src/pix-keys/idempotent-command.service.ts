@@ -10,6 +10,8 @@ export interface PixKeyCommandClaim {
   idempotencyKey: string;
   operation: PixKeyOperation;
   document: string;
+  /** The command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
+  commandId?: string;
 }
 
 /** What a command's transaction did: the answer it recorded with its claim, or the key was taken. */
@@ -19,7 +21,7 @@ export type PixKeyCommandOutcome = { answer: PixKeyAnswer } | Taken;
  * The idempotent frame (runIdempotent) of every Pix key command: one unit of work whose claiming statement claims the
  * idempotency key, acts and records the answer together (PixKeyRepository). A retry replays the first
  * answer; a concurrent duplicate waits on the claim, then replays. A `Rejected` thrown by `act` rolls
- * everything back, so a refused request binds no key; a `Superseded` one rolls back and runs again.
+ * everything back, so a refused request binds no key (its command id keeps the refusal for its copies); a `Superseded` one rolls back and runs again.
  */
 @Injectable()
 export class IdempotentCommandService {
@@ -45,6 +47,7 @@ export class IdempotentCommandService {
       find: () => this.idempotency.find(command.partnerId, command.idempotencyKey),
       fingerprintOf: (record) => record.fingerprint,
       replay: (record) => ({ status: record.answer }),
+      refusals: this.idempotency.refusalsOf(command.partnerId, command.commandId, command.idempotencyKey),
     });
   }
 }

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { CreatePixKeyCommand, DeletePixKeyCommand, GetPixKeyQuery, RequestReply, Topics } from '@partner/contracts';
-import { HandleRequest } from '@partner/kafka';
+import { commandIdOf, HandleRequest, KafkaMessageContext } from '@partner/kafka';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
@@ -13,14 +14,15 @@ export class PixKeysHandler {
     private readonly getPixKey: GetPixKeyUseCase,
   ) {}
 
+  // @Ctx() hands the message's context over (Nest passes only the payload to an undecorated handler): its command id.
   @HandleRequest(Topics.PixKeysCreate)
-  create(command: CreatePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
-    return this.createPixKey.execute(command);
+  create(@Payload() command: CreatePixKeyCommand, @Ctx() context: KafkaMessageContext): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
+    return this.createPixKey.execute(command, commandIdOf(context));
   }
 
   @HandleRequest(Topics.PixKeysDelete)
-  delete(command: DeletePixKeyCommand): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
-    return this.deletePixKey.execute(command);
+  delete(@Payload() command: DeletePixKeyCommand, @Ctx() context: KafkaMessageContext): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
+    return this.deletePixKey.execute(command, commandIdOf(context));
   }
 
   @HandleRequest(Topics.PixKeysGet)

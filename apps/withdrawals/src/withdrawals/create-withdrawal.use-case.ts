@@ -68,7 +68,7 @@ export class CreateWithdrawalUseCase {
       find: () => this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key),
       fingerprintOf: (previous) => previous.fingerprint,
       replay: (previous) => ({ id: previous.id, created: false }),
-      refusals: commandId === undefined ? undefined : this.refusedCommands.memoryOf(command.partner_id, commandId, command.idempotency_key),
+      refusals: this.refusedCommands.memoryOf(command.partner_id, commandId, command.idempotency_key),
     });
   }
 }
