@@ -54,6 +54,15 @@ describe('operations: /metrics', () => {
     expect(sample(drained, 'outbox_oldest_pending_age_seconds', 'withdrawals')).toBe(0);
   });
 
+  it('the services that keep refused commands prune them on a timer: their refusal-retention job runs', async () => {
+    // The first run comes 10 s after start (libs/kafka refused-commands.ts); the suites before this one take longer.
+    for (const app of ['withdrawals', 'pix-keys']) {
+      const runs = (text: string) => Number(/^periodic_job_runs_total\{[^}]*job="refusal-retention"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
+      const text = await pollUntil(`${app}'s refusal-retention job run`, () => metricsOf(healthUrls()[app]), (t) => runs(t) >= 1, { timeoutMs: 30_000 });
+      expect(/^periodic_job_failures_total\{[^}]*job="refusal-retention"[^}]*\} (\d+)/m.exec(text)?.[1] ?? '0').toBe('0');
+    }
+  });
+
   it("the gateway's /metrics counts partner requests by route pattern and status", async () => {
     const { api } = await newPartner();
     await api.get('/partner/v1/events?limit=1');

@@ -4,6 +4,7 @@ import { UnitOfWork } from '@partner/kafka';
 import { newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
+import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository } from './account.repository';
 import { CreditAccountUseCase } from './credit-account.use-case';
 import { GetBalanceUseCase } from './get-balance.use-case';
@@ -16,7 +17,7 @@ const accounts = new AccountRepository(prisma);
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(prisma.pool, relay);
 const upsertUser = new UpsertUserUseCase(accounts);
-const credit = new CreditAccountUseCase(unitOfWork, accounts);
+const credit = new CreditAccountUseCase(unitOfWork, accounts, new RefusedCommandRepository(prisma));
 const getBalance = new GetBalanceUseCase(accounts);
 
 async function newUser() {
@@ -178,6 +179,20 @@ describe('credit-account (PostgreSQL)', () => {
 
     await upsertUser.execute({ partner_id: partnerId, document });
     expect(await credit.execute(command)).toMatchObject({ ok: true, data: { available_usdt_micros: 2_500_000, replayed: false } });
+  });
+
+  it('refuses a copy of a credit refused for an unknown user again once the user exists: a credit answered 404 is never applied later', async () => {
+    // A redelivery after a crash, or a retried send, hands the service the same command (same id) twice.
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    const command = creditOf(partnerId, document);
+    const commandId = `test-${newUuid()}`;
+    expect(await credit.execute(command, commandId)).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    await upsertUser.execute({ partner_id: partnerId, document });
+    expect(await credit.execute(command, commandId)).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await getBalance.execute({ partner_id: partnerId, document })).toMatchObject({ ok: true, data: { available_usdt_micros: 0 } });
+    // The operator's own retry, with the same key, is a new command: it is applied, once.
+    expect(await credit.execute(command, `test-${newUuid()}`)).toMatchObject({ ok: true, data: { available_usdt_micros: 2_500_000, replayed: false } });
   });
 
   it("scopes users and keys by partner: another partner's user is not found, and the same key is another credit there", async () => {

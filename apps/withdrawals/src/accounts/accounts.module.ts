@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RefusalsModule } from '../refusals/refusals.module';
 import { AccountRepository } from './account.repository';
 import { CreditAccountHandler } from './credit-account.handler';
 import { CreditAccountUseCase } from './credit-account.use-case';
@@ -8,6 +9,7 @@ import { UpsertUserHandler } from './upsert-user.handler';
 import { UpsertUserUseCase } from './upsert-user.use-case';
 
 @Module({
+  imports: [RefusalsModule],
   controllers: [UpsertUserHandler, CreditAccountHandler, GetBalanceHandler],
   providers: [AccountRepository, UpsertUserUseCase, CreditAccountUseCase, GetBalanceUseCase],
   exports: [AccountRepository],

@@ -1,6 +1,7 @@
 import { CreditAccountCommand, Topics } from '@partner/contracts';
 import { OutboxMessage, Transaction, UnitOfWork } from '@partner/kafka';
 import { newCpf, testPartnerId } from '@partner/testing';
+import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository, CreditOutcome, NewCredit } from './account.repository';
 import { CreditAccountUseCase } from './credit-account.use-case';
 
@@ -38,7 +39,9 @@ function setUp(outcome: CreditOutcome | Error) {
     },
   } as unknown as AccountRepository;
   const { unitOfWork, state } = fakeUnitOfWork();
-  return { useCase: new CreditAccountUseCase(unitOfWork, accounts), state, calls };
+  // Commands called in process have no command id: there is no refusal to remember.
+  const refusals = { memoryOf: () => undefined } as unknown as RefusedCommandRepository;
+  return { useCase: new CreditAccountUseCase(unitOfWork, accounts, refusals), state, calls };
 }
 
 const command = (): CreditAccountCommand => ({

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
 import { onConstraintViolation, outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/kafka';
+import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository, Balance, CreditOutcome, NewCredit } from './account.repository';
 
 /** What makes a credit the same request again: everything but the key (credits store no fingerprint: it is recomputed). */
@@ -30,16 +31,19 @@ function accountCredited(credit: NewCredit, after: Balance, at: Date) {
  * Credits a user's USDT account, once per idempotency key of the partner: the credit, its ledger entry and
  * its account-credited event commit together (AccountRepository.credit). The same key again with the same
  * document, amount and reference is a replay, answered with the current balance; with anything else it is
- * refused. An unknown user binds nothing: the key may be used again once the user exists.
+ * refused. An unknown user binds nothing: the key may be used again once the user exists; a copy of the
+ * refused command itself (same command id) is refused again, so a credit answered 404 is never applied later.
  */
 @Injectable()
 export class CreditAccountUseCase {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly accounts: AccountRepository,
+    private readonly refusedCommands: RefusedCommandRepository,
   ) {}
 
-  async execute(command: CreditAccountCommand): Promise<RequestReply<typeof Topics.WithdrawalsCreditAccount>> {
+  /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
+  async execute(command: CreditAccountCommand, commandId?: string): Promise<RequestReply<typeof Topics.WithdrawalsCreditAccount>> {
     const credit: NewCredit = {
       partnerId: command.partner_id,
       idempotencyKey: command.idempotency_key,
@@ -66,6 +70,7 @@ export class CreditAccountUseCase {
       fingerprintOf: ({ earlier }) => fingerprintOf(earlier),
       replay: ({ balance }) => result(balance, true),
       requestNoun: 'credit',
+      refusals: this.refusedCommands.memoryOf(credit.partnerId, commandId, credit.idempotencyKey),
     });
     // The balance would leave JSON's safe integers (the migration's CHECK): what the caller sent, not a fault of ours, so a 422, never a 500.
     return onConstraintViolation(credited, {

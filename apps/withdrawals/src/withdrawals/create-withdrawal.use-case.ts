@@ -4,7 +4,7 @@ import { Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partne
 import { normalEvmAddress } from '@partner/validation';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
-import { RefusedCommandRepository } from './refused-command.repository';
+import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
 
 /**

@@ -7,7 +7,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
-import { RefusedCommandRepository } from './refused-command.repository';
+import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.

@@ -4,7 +4,7 @@ import { RefusalMemory, refusalMemoryOf } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
 /**
- * The withdrawal commands refused so far, by command id (`refused_commands`, schema.prisma says why): the
+ * The commands of this service (withdrawals, credits) refused so far, by command id (`refused_commands`, schema.prisma says why): the
  * memory runIdempotent consults so that a copy of a refused command is refused again, never carried out.
  */
 @Injectable()
