@@ -23,7 +23,7 @@ import { pgSchemaOf, SERVICE_NAMES } from '@partner/contracts';
 import type { PartnerEvent } from '@partner/contracts';
 import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
 import { repoRoot } from '../lib/services';
-import { compose, composeDown, composeSettings, composeUp, containersOf, readEnvFile } from './compose';
+import { compose, composeDown, composeSettings, composeUp, containersOf, DOCKERD_LOG, readEnvFile } from './compose';
 import { docker, ensureEngine } from './docker';
 
 const root = repoRoot();
@@ -257,7 +257,7 @@ function leftovers(): string[] {
 }
 
 async function main(): Promise<void> {
-  const problem = await ensureEngine(join(root, '.cache', 'dockerd.log'));
+  const problem = await ensureEngine(DOCKERD_LOG);
   if (problem) {
     console.log(`compose e2e: no Docker engine: ${problem}\n0 passed, 1 failed`);
     process.exitCode = 1;

@@ -25,6 +25,9 @@ import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from './stand-ins
 
 const root = repoRoot();
 
+/** Where dockerd logs when compose:up (or compose:e2e) had to start it. */
+export const DOCKERD_LOG = join(root, '.cache', 'dockerd.log');
+
 export interface ComposeSettings {
   project: string;
   envFile: string;
@@ -153,7 +156,7 @@ function composeEnv(settings: ComposeSettings): NodeJS.ProcessEnv {
 const seconds = (since: number): string => `${Math.round((Date.now() - since) / 100) / 10} s`;
 
 export async function composeUp(settings: ComposeSettings = composeSettings()): Promise<{ publicUrl: string; operatorUrl: string }> {
-  const problem = await ensureEngine(join(root, '.cache', 'dockerd.log'));
+  const problem = await ensureEngine(DOCKERD_LOG);
   if (problem) throw new Error(`no Docker engine: ${problem} (docs/operations.md: "Deploying with Compose")`);
   const started = Date.now();
   const generated = ensureSecrets(settings);

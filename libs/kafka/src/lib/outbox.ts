@@ -153,7 +153,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   }
 }
 
-type PooledClass = abstract new (...args: never[]) => HasPool;
+/** A service's Prisma service class, as a Nest token: what the outbox and the refusal retention take their pool from. */
+export type PooledClass = abstract new (...args: never[]) => HasPool;
 type PollConfigClass = abstract new (...args: never[]) => { OUTBOX_POLL_MS: number };
 
 /**

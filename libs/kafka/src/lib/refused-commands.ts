@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, FactoryProvider, OnApplicationBootstrap } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { ErrorCode, PartnerId } from '@partner/contracts';
 import { Refusal, RefusalMemory } from './idempotency';
-import { HasPool, SqlPool } from './outbox';
+import { HasPool, PooledClass, SqlPool } from './outbox';
 import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
 import { statement } from './unit-of-work';
 
@@ -20,7 +19,7 @@ const KEEP = statement(
  * refused again, never carried out after its caller was told it failed. Undefined when the command has
  * no id (called in process, not over Kafka): there is no copy to guard against.
  */
-export function refusalMemoryOf(pool: Pool, partnerId: PartnerId, commandId: string | undefined, idempotencyKey: string): RefusalMemory | undefined {
+export function refusalMemoryOf(pool: SqlPool, partnerId: PartnerId, commandId: string | undefined, idempotencyKey: string): RefusalMemory | undefined {
   if (commandId === undefined) return undefined;
   return {
     recall: async (): Promise<Refusal | null> => {
@@ -67,8 +66,6 @@ export class RefusalRetention implements OnApplicationBootstrap, BeforeApplicati
     return this.job.stop();
   }
 }
-
-type PooledClass = abstract new (...args: never[]) => HasPool;
 
 /** The retention job of a service that keeps refusals, on its Prisma service's pool. */
 export function refusalRetentionProvider(sql: PooledClass): FactoryProvider<RefusalRetention> {
