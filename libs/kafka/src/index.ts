@@ -9,6 +9,7 @@ export * from './lib/topic-admin';
 export * from './lib/outbox';
 export * from './lib/periodic-job';
 export * from './lib/unit-of-work';
+export * from './lib/keyset-page';
 export * from './lib/idempotency';
 export * from './lib/refused-commands';
 export * from './lib/direct-queries';

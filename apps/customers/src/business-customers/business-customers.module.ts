@@ -4,9 +4,11 @@ import { CreateBusinessCustomerUseCase } from './create-business-customer.use-ca
 import { CustomerRepository } from './customer.repository';
 import { GetBusinessCustomerHandler } from './get-business-customer.handler';
 import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
+import { ListBusinessCustomersHandler } from './list-business-customers.handler';
+import { ListBusinessCustomersUseCase } from './list-business-customers.use-case';
 
 @Module({
-  controllers: [CreateBusinessCustomerHandler, GetBusinessCustomerHandler],
-  providers: [CustomerRepository, CreateBusinessCustomerUseCase, GetBusinessCustomerUseCase],
+  controllers: [CreateBusinessCustomerHandler, GetBusinessCustomerHandler, ListBusinessCustomersHandler],
+  providers: [CustomerRepository, CreateBusinessCustomerUseCase, GetBusinessCustomerUseCase, ListBusinessCustomersUseCase],
 })
 export class BusinessCustomersModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, CreateBusinessCustomerRequest, PartnerId } from '@partner/contracts';
-import { statement, Transaction } from '@partner/kafka';
+import { authenticatedPartnerId, CreateBusinessCustomerRequest, PageRequest, PartnerId } from '@partner/contracts';
+import { KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/kafka';
 import { NewOwnerNotification } from '../notifications/owner-notification.repository';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -92,6 +92,17 @@ export class CustomerRepository {
   async findById(partnerId: PartnerId, id: string): Promise<Customer | null> {
     const { rows } = await this.prisma.pool.query<CustomerRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
     return rows[0] ? toCustomer(rows[0]) : null;
+  }
+
+  /**
+   * One page of the partner's customers, newest first (created_at, then id), by keyset: the indexes of
+   * migration `customer_list_indexes` ((partner_id, created_at, id), with external_id first) and the
+   * unique (partner_id, cnpj) for one CNPJ.
+   */
+  async list(partnerId: PartnerId, filter: KeysetFilter, page: PageRequest): Promise<Customer[]> {
+    const { statement: s, values } = keysetPageStatement('customers_list', 'customers', 'uuid', partnerId, filter, page);
+    const { rows } = await this.prisma.pool.query<CustomerRow>({ name: s.name, text: s.text, values });
+    return rows.map(toCustomer);
   }
 
   async findByCnpj(partnerId: PartnerId, cnpj: string): Promise<Customer | null> {

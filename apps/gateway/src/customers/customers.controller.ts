@@ -1,6 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerIdParams, BusinessCustomerView, CreateBusinessCustomerRequest, CreateBusinessCustomerResult, Topics } from '@partner/contracts';
+import {
+  BUSINESS_CUSTOMER_EXAMPLE,
+  BusinessCustomerIdParams,
+  BusinessCustomerView,
+  CreateBusinessCustomerRequest,
+  CreateBusinessCustomerResult,
+  ListBusinessCustomersRequest,
+  ListBusinessCustomersResult,
+  Topics,
+} from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
@@ -31,6 +40,19 @@ export class CustomersController {
   ): Promise<{ id: string }> {
     const { id } = await this.bus.call(Topics.CustomersCreateBusiness, { ...body, partner_id: partner.id });
     return { id };
+  }
+
+  /** An extension (docs/api.md: "Lists"): the partner's business customers, newest first, filtered and paged by cursor. */
+  @Get('business')
+  @ApiOperation({
+    operationId: 'listBusinessCustomers',
+    summary: 'List your business customers',
+    description: 'Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused.',
+  })
+  @ApiAnswer(200, ListBusinessCustomersResult, { description: 'A page of customers, each as GET /partner/v1/customers/business/{id} answers it' })
+  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request', 'invalid_cnpj'])
+  list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListBusinessCustomersRequest)) query: ListBusinessCustomersRequest): Promise<ListBusinessCustomersResult> {
+    return this.bus.call(Topics.CustomersList, { ...query, partner_id: partner.id });
   }
 
   /** An extension (docs/api.md: "Reading a customer"): the registration as the partner sent it, with its id and created_at; another partner's is 404 like a missing one. */

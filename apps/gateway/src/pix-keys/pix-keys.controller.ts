@@ -1,6 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CreatePixKeyRequest, DeletePixKeyRequest, PixKeyAnswer, PixKeyDocumentParams, PixKeyStatusResult, PixKeyView, Topics } from '@partner/contracts';
+import {
+  CreatePixKeyRequest,
+  DeletePixKeyRequest,
+  ListPixKeysRequest,
+  ListPixKeysResult,
+  PixKeyAnswer,
+  PixKeyDocumentParams,
+  PixKeyStatusResult,
+  PixKeyView,
+  Topics,
+} from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
@@ -37,6 +47,19 @@ export class PixKeysController {
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
   ): Promise<PixKeyStatusResult> {
     return this.bus.call(Topics.PixKeysCreate, { ...body, partner_id: partner.id });
+  }
+
+  /** An extension (docs/api.md: "Lists"): every key the partner asked for, ended ones included, newest first, filtered and paged by cursor. */
+  @Get()
+  @ApiOperation({
+    operationId: 'listPixKeys',
+    summary: 'List your Pix keys',
+    description: 'Every key you asked for, ended ones (failed, canceled) included, so a user may appear more than once. Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused.',
+  })
+  @ApiAnswer(200, ListPixKeysResult, { description: 'A page of keys, each as GET /partner/v1/pix-key/{document} answers it' })
+  @ApiErrors('status', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document'])
+  list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListPixKeysRequest)) query: ListPixKeysRequest): Promise<ListPixKeysResult> {
+    return this.bus.call(Topics.PixKeysList, { ...query, partner_id: partner.id });
   }
 
   /** An extension (docs/api.md: "Reading a key"): the user's current key (the active one, else the latest that ended) and its state. */

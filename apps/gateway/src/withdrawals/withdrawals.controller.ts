@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CreateUsdtWithdrawalRequest, CreateUsdtWithdrawalResponse, Topics, UsdtWithdrawalView, WithdrawalIdParams } from '@partner/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { CreateUsdtWithdrawalRequest, CreateUsdtWithdrawalResponse, ListWithdrawalsRequest, ListWithdrawalsResult, Topics, UsdtWithdrawalView, WithdrawalIdParams } from '@partner/contracts';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
@@ -43,6 +43,19 @@ export class WithdrawalsController {
     const { id, created } = await this.bus.call(Topics.WithdrawalsCreate, { ...body, partner_id: partner.id });
     void reply.status(created ? 201 : 200);
     return { id };
+  }
+
+  /** An extension (docs/api.md: "Lists"): the partner's withdrawals, newest first, filtered and paged by cursor. */
+  @Get('usdt')
+  @ApiOperation({
+    operationId: 'listUsdtWithdrawals',
+    summary: 'List your USDT withdrawals',
+    description: 'Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused. created_from is inclusive, created_to exclusive.',
+  })
+  @ApiAnswer(200, ListWithdrawalsResult, { description: 'A page of withdrawals, each as GET /partner/v1/withdrawals/usdt/{id} answers it' })
+  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
+  list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListWithdrawalsRequest)) query: ListWithdrawalsRequest): Promise<ListWithdrawalsResult> {
+    return this.bus.call(Topics.WithdrawalsList, { ...query, partner_id: partner.id });
   }
 
   /** An extension (docs/api.md: "Reading a withdrawal"): the withdrawal as it is now (state, tx_hash once sent); another partner's is 404 like a missing one. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ForwardingBus } from '../http/forwarding-bus';
+import { UserBalanceController } from './user-balance.controller';
 import { WithdrawalsController } from './withdrawals.controller';
 
-@Module({ controllers: [WithdrawalsController], providers: [ForwardingBus] })
+@Module({ controllers: [WithdrawalsController, UserBalanceController], providers: [ForwardingBus] })
 export class WithdrawalsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, PartnerId, PixKeyAnswer, PixKeyState } from '@partner/contracts';
-import { statement, Transaction } from '@partner/kafka';
+import { authenticatedPartnerId, PageRequest, PartnerId, PixKeyAnswer, PixKeyState } from '@partner/contracts';
+import { KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
 
@@ -234,6 +234,17 @@ export class PixKeyRepository {
   async findCurrent(partnerId: PartnerId, document: string): Promise<PixKey | null> {
     const { rows } = await this.prisma.pool.query<PixKeyRow>({ name: FIND_CURRENT.name, text: FIND_CURRENT.text, values: [partnerId, document] });
     return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  /**
+   * One page of every key the partner asked for (ended ones included), newest first (created_at, then id),
+   * by keyset: the indexes of migration `pix_key_list_indexes` ((partner_id, created_at, id), with state
+   * first) and (partner_id, document, created_at) for one user's few keys.
+   */
+  async list(partnerId: PartnerId, filter: KeysetFilter, page: PageRequest): Promise<PixKey[]> {
+    const { statement: s, values } = keysetPageStatement('pix_keys_list', 'pix_keys', 'uuid', partnerId, filter, page);
+    const { rows } = await this.prisma.pool.query<PixKeyRow>({ name: s.name, text: s.text, values });
+    return rows.map(toPixKey);
   }
 
   /**

@@ -1,10 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { CreatePixKeyCommand, DeletePixKeyCommand, GetPixKeyQuery, RequestReply, Topics } from '@partner/contracts';
+import { CreatePixKeyCommand, DeletePixKeyCommand, GetPixKeyQuery, ListPixKeysQuery, RequestReply, Topics } from '@partner/contracts';
 import { commandIdOf, HandleRequest, KafkaMessageContext } from '@partner/kafka';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
+import { ListPixKeysUseCase } from './list-pix-keys.use-case';
 
 @Controller()
 export class PixKeysHandler {
@@ -12,6 +13,7 @@ export class PixKeysHandler {
     private readonly createPixKey: CreatePixKeyUseCase,
     private readonly deletePixKey: DeletePixKeyUseCase,
     private readonly getPixKey: GetPixKeyUseCase,
+    private readonly listPixKeys: ListPixKeysUseCase,
   ) {}
 
   // @Ctx() hands the message's context over (Nest passes only the payload to an undecorated handler): its command id.
@@ -28,5 +30,10 @@ export class PixKeysHandler {
   @HandleRequest(Topics.PixKeysGet)
   get(query: GetPixKeyQuery): Promise<RequestReply<typeof Topics.PixKeysGet>> {
     return this.getPixKey.execute(query);
+  }
+
+  @HandleRequest(Topics.PixKeysList)
+  list(query: ListPixKeysQuery): Promise<RequestReply<typeof Topics.PixKeysList>> {
+    return this.listPixKeys.execute(query);
   }
 }

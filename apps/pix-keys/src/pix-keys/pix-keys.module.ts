@@ -6,6 +6,7 @@ import { PrismaService } from '../prisma/prisma.service';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
+import { ListPixKeysUseCase } from './list-pix-keys.use-case';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { PixKeyRepository } from './pix-key.repository';
@@ -21,6 +22,7 @@ import { PixKeysHandler } from './pix-keys.handler';
     CreatePixKeyUseCase,
     DeletePixKeyUseCase,
     GetPixKeyUseCase,
+    ListPixKeysUseCase,
     AdvancePixKeysUseCase,
     DictSimulatorService,
   ],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
-import { commandStatement, OutboxMessage, statement, Transaction, UnitOfWork } from '@partner/kafka';
+import { authenticatedPartnerId, PageRequest, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
+import { commandStatement, KeysetFilter, keysetPageStatement, OutboxMessage, statement, Transaction, UnitOfWork } from '@partner/kafka';
 import { PrismaService } from '../prisma/prisma.service';
 
 export interface Withdrawal {
@@ -172,6 +172,16 @@ export class WithdrawalRepository {
   async findById(partnerId: PartnerId, id: number): Promise<Withdrawal | null> {
     const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
     return rows[0] ? toWithdrawal(rows[0]) : null;
+  }
+
+  /**
+   * One page of the partner's withdrawals, newest first (created_at, then id), by keyset: the indexes of
+   * migration `withdrawal_list_indexes` ((partner_id, created_at, id), and with document or state first).
+   */
+  async list(partnerId: PartnerId, filter: KeysetFilter, page: PageRequest): Promise<Withdrawal[]> {
+    const { statement: s, values } = keysetPageStatement('withdrawal_list', 'withdrawals', 'bigint', partnerId, filter, page);
+    const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: s.name, text: s.text, values });
+    return rows.map(toWithdrawal);
   }
 
   /**

@@ -7,15 +7,18 @@ import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalHandler } from './get-withdrawal.handler';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
+import { ListWithdrawalsHandler } from './list-withdrawals.handler';
+import { ListWithdrawalsUseCase } from './list-withdrawals.use-case';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 @Module({
   imports: [AccountsModule, RefusalsModule],
-  controllers: [CreateWithdrawalHandler, GetWithdrawalHandler],
+  controllers: [CreateWithdrawalHandler, GetWithdrawalHandler, ListWithdrawalsHandler],
   providers: [
     WithdrawalRepository,
     CreateWithdrawalUseCase,
     GetWithdrawalUseCase,
+    ListWithdrawalsUseCase,
     AdvanceWithdrawalsUseCase,
     ChainSimulatorService,
   ],

@@ -25,6 +25,9 @@ import { GetBalanceQuery } from './withdrawals/get-balance/get-balance.query';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
 import { GetWithdrawalQuery, GetWithdrawalResult } from './withdrawals/get-withdrawal/get-withdrawal.query';
+import { ListWithdrawalsQuery, ListWithdrawalsResult } from './withdrawals/list-withdrawals/list-withdrawals.query';
+import { ListPixKeysQuery, ListPixKeysResult } from './pix-keys/list-pix-keys/list-pix-keys.query';
+import { ListBusinessCustomersQuery, ListBusinessCustomersResult } from './customers/list-business-customers/list-business-customers.query';
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 
 /**
@@ -61,6 +64,7 @@ export const requestContracts = {
   [Topics.WithdrawalsCreditAccount]: request<CreditAccountCommand, CreditAccountResult, 'user_not_found' | 'idempotency_key_reused' | 'invalid_amount'>(CreditAccountCommand, byUser),
   [Topics.WithdrawalsGetBalance]: request<GetBalanceQuery, AccountBalance, 'user_not_found'>(GetBalanceQuery, byUser),
   [Topics.WithdrawalsGet]: request<GetWithdrawalQuery, GetWithdrawalResult, 'not_found'>(GetWithdrawalQuery),
+  [Topics.WithdrawalsList]: request<ListWithdrawalsQuery, ListWithdrawalsResult>(ListWithdrawalsQuery),
   [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult, 'not_found'>(MarkEventDeliveredCommand, byPartner),
@@ -70,6 +74,7 @@ export const requestContracts = {
   [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult, 'invalid_document' | 'user_not_found' | 'already_exists' | 'idempotency_key_reused'>(CreatePixKeyCommand, byUser),
   [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult, 'invalid_document' | 'not_found' | 'idempotency_key_reused'>(DeletePixKeyCommand, byUser),
   [Topics.PixKeysGet]: request<GetPixKeyQuery, GetPixKeyResult, 'invalid_document' | 'not_found'>(GetPixKeyQuery),
+  [Topics.PixKeysList]: request<ListPixKeysQuery, ListPixKeysResult, 'invalid_document'>(ListPixKeysQuery),
   [Topics.PixKeysUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
   [Topics.PixKeysPing]: request<PingQuery, PingResult>(PingQuery),
   /** Keyed by partner and CNPJ, so registrations of one CNPJ land on one partition and are handled in turn. */
@@ -78,6 +83,7 @@ export const requestContracts = {
     (p) => `${p.partner_id}:${p.cnpj}`,
   ),
   [Topics.CustomersGet]: request<GetBusinessCustomerQuery, GetBusinessCustomerResult, 'not_found'>(GetBusinessCustomerQuery),
+  [Topics.CustomersList]: request<ListBusinessCustomersQuery, ListBusinessCustomersResult, 'invalid_cnpj'>(ListBusinessCustomersQuery),
   [Topics.CustomersPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
   [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),

@@ -10,6 +10,7 @@ export const Topics = {
   WithdrawalsCreditAccount: 'withdrawals.command.credit-account.v2',
   WithdrawalsGetBalance: 'withdrawals.query.get-balance.v1',
   WithdrawalsGet: 'withdrawals.query.get.v1',
+  WithdrawalsList: 'withdrawals.query.list.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */
@@ -23,12 +24,14 @@ export const Topics = {
   PixKeysCreate: 'pix-keys.command.create.v1',
   PixKeysDelete: 'pix-keys.command.delete.v1',
   PixKeysGet: 'pix-keys.query.get.v1',
+  PixKeysList: 'pix-keys.query.list.v1',
   PixKeysUpsertUser: 'pix-keys.command.upsert-user.v1',
   PixKeysPing: 'pix-keys.query.ping.v1',
   PixKeyStateChanged: 'pix-keys.event.state-changed.v1',
 
   CustomersCreateBusiness: 'customers.command.create-business.v1',
   CustomersGet: 'customers.query.get.v1',
+  CustomersList: 'customers.query.list.v1',
   CustomersPing: 'customers.query.ping.v1',
   BusinessCustomerRegistered: 'customers.event.business-registered.v1',
 

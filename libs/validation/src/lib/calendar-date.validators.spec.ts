@@ -1,4 +1,4 @@
-import { IsPastCalendarDate, isCalendarDate, isPastCalendarDate } from './calendar-date.validators';
+import { IsPastCalendarDate, isCalendarDate, isDateTime, isPastCalendarDate } from './calendar-date.validators';
 import { isJsonObjectWithin } from './json-object.validators';
 import { validateContract } from './validate-contract';
 
@@ -60,4 +60,22 @@ describe('isJsonObjectWithin', () => {
   });
 
   it.each([[null], [[]], [[1, 2]], ['text'], [3], [undefined]])('refuses %p', (value) => expect(isJsonObjectWithin(value, 1000)).toBe(false));
+});
+
+describe('isDateTime', () => {
+  it.each(['2026-11-26T03:00:00Z', '2026-11-26T00:00:00.250-03:00', '2024-02-29T23:59:59.9+14:00', '1970-01-01T00:00:00.000Z'])('accepts %s', (value) =>
+    expect(isDateTime(value)).toBe(true),
+  );
+
+  it.each([
+    ['2026-11-26', 'a date without time'],
+    ['2026-11-26T03:00:00', 'no offset'],
+    ['2026-11-26 03:00:00Z', 'a space for T'],
+    ['2026-02-30T00:00:00Z', 'a day that does not exist'],
+    ['2026-11-26T24:00:00Z', 'hour 24'],
+    ['2026-11-26T03:00:00.1234Z', 'finer than milliseconds'],
+    ['2026-11-26T03:00:00z', 'lower-case zone'],
+    ['1795315285', 'Unix seconds'],
+    ['', 'empty'],
+  ])('refuses %s (%s)', (value) => expect(isDateTime(value)).toBe(false));
 });

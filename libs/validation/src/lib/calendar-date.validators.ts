@@ -37,3 +37,30 @@ export function IsPastCalendarDate(earliest: string, options?: ValidationOptions
       validator: { validate: (value: unknown) => isPastCalendarDate(value, earliest) },
     });
 }
+
+const DATE_TIME_SHAPE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,3})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * An ISO 8601 date-time with its offset, to the millisecond (RFC 3339's profile: `2026-11-26T03:00:00Z`,
+ * `2026-11-26T00:00:00.250-03:00`), on a day that exists. Without an offset the instant would depend on
+ * the server's time zone, and finer fractions than the stored milliseconds would be silently cut.
+ */
+export function isDateTime(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = DATE_TIME_SHAPE.exec(value);
+  return match !== null && isCalendarDate(match[1]) && Number.isFinite(Date.parse(value));
+}
+
+export function IsDateTime(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDateTime',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: {
+        message: `${String(propertyName)} must be an ISO 8601 date-time with its offset, at most millisecond precision (2026-11-26T03:00:00Z, 2026-11-26T00:00:00.250-03:00)`,
+        ...options,
+      },
+      validator: { validate: (value: unknown) => isDateTime(value) },
+    });
+}

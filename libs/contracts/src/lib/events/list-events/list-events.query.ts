@@ -1,13 +1,15 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min, registerDecorator, ValidationOptions } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsUUID } from 'class-validator';
 import { FEED_EVENT_TYPES, FeedEventType } from '../../feed/feed-event.event';
-import { booleanString, integerString } from '../../query-transforms';
+import { booleanString } from '../../query-transforms';
+import { DEFAULT_PAGE, IsCursorOf, IsPageLimit, MAX_PAGE } from '../../paging/list-page';
 import { PARTNER_EVENT_SCHEMAS, partnerEventSchema } from './partner-event.result';
 import { PartnerId } from '../../tenancy/partner-id';
 
-export const DEFAULT_EVENTS_PAGE = 100;
-export const MAX_EVENTS_PAGE = 1000;
+/** The feed's page sizes are every list's (paging/list-page.ts). */
+export const DEFAULT_EVENTS_PAGE = DEFAULT_PAGE;
+export const MAX_EVENTS_PAGE = MAX_PAGE;
 
 /**
  * The feed cursor: base64url of the last sequence a partner has seen. Opaque to partners (docs/api.md
@@ -25,16 +27,7 @@ export function decodeEventsCursor(cursor: unknown): number | undefined {
   return Number.isSafeInteger(sequence) ? sequence : undefined;
 }
 
-function IsEventsCursor(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isEventsCursor',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: 'cursor must be a next_cursor returned by this endpoint', ...options },
-      validator: { validate: (value: unknown) => decodeEventsCursor(value) !== undefined },
-    });
-}
+const IsEventsCursor = (): PropertyDecorator => IsCursorOf(decodeEventsCursor, 'cursor must be a next_cursor returned by this endpoint');
 
 /** Query string of GET /partner/v1/events. Query values arrive as strings; only exact forms are accepted. */
 export class ListEventsRequest {
@@ -46,10 +39,7 @@ export class ListEventsRequest {
 
   @ApiPropertyOptional({ type: 'integer', description: 'Page size', minimum: 1, maximum: MAX_EVENTS_PAGE, default: DEFAULT_EVENTS_PAGE })
   @IsOptional()
-  @Transform(integerString)
-  @IsInt({ message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })
-  @Min(1, { message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })
-  @Max(MAX_EVENTS_PAGE, { message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}` })
+  @IsPageLimit()
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Only events of this type', enum: FEED_EVENT_TYPES })
