@@ -7,6 +7,7 @@
  *   npm run bench
  *   npm run bench -- --no-build --requests 300 --concurrency 1,32 --open-seconds 15      (quick)
  *   npm run bench -- --auth-flood [--no-build]     an honest partner's p99 alone and in a flood of made-up keys (auth-flood.bench.ts)
+ *   npm run bench -- --lists [--no-build]          the partner lists at a million rows of one partner (lists.bench.ts)
  *
  * Options (flag, or environment variable):
  *   --requests N        BENCH_REQUESTS      POSTs per closed-loop pass and for the hot run (default 2000)
@@ -754,10 +755,12 @@ async function main(): Promise<void> {
   }
 }
 
-// `--auth-flood`: the flood-of-made-up-keys case instead (auth-flood.bench.ts), with the other arguments.
-if (process.argv.includes('--auth-flood')) {
-  const args = process.argv.slice(2).filter((a) => a !== '--auth-flood' && a !== '--');
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/bench/auth-flood.bench.ts'), ...args], { stdio: 'inherit' });
+// `--auth-flood` / `--lists`: the flood-of-made-up-keys case (auth-flood.bench.ts) or the lists at a million
+// rows (lists.bench.ts) instead, with the other arguments.
+const otherBench = (['auth-flood', 'lists'] as const).find((name) => process.argv.includes(`--${name}`));
+if (otherBench) {
+  const args = process.argv.slice(2).filter((a) => a !== `--${otherBench}` && a !== '--');
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, `scripts/bench/${otherBench}.bench.ts`), ...args], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 1));
 } else
 main().then(

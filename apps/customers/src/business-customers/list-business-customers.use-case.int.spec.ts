@@ -1,7 +1,7 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE, ListBusinessCustomersQuery, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { allPages, newUuid, testPartnerId } from '@partner/testing';
+import { allReplyPages, newUuid, testPartnerId } from '@partner/testing';
 import { CustomersConfig } from '../config/customers.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { CustomerRepository } from './customer.repository';
@@ -37,13 +37,7 @@ async function seed(partnerId: PartnerId, count: number): Promise<Seeded[]> {
 const asItems = (rows: Seeded[]) =>
   [...rows].sort((a, b) => b.atMs - a.atMs || (b.id < a.id ? -1 : 1)).map((r) => ({ id: r.id, ...r.body, created_at: Math.floor(r.atMs / 1000) }));
 
-async function everyPage(query: Omit<ListBusinessCustomersQuery, 'cursor'>) {
-  return allPages(async (cursor) => {
-    const reply = await list.execute({ ...query, cursor });
-    if (!reply.ok) throw new Error(`refused: ${reply.error.message}`);
-    return { items: reply.data.customers, next_cursor: reply.data.next_cursor };
-  });
-}
+const everyPage = (query: Omit<ListBusinessCustomersQuery, 'cursor'>) => allReplyPages('customers', (cursor) => list.execute({ ...query, cursor }));
 
 afterAll(() => prisma.$disconnect());
 

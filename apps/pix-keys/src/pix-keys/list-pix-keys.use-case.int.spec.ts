@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { ListPixKeysQuery, PartnerId, PixKeyState } from '@partner/contracts';
-import { allPages, newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { allReplyPages, newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { ListPixKeysUseCase } from './list-pix-keys.use-case';
@@ -45,13 +45,7 @@ async function seed(partnerId: PartnerId, users: number): Promise<Seeded[]> {
   return rows;
 }
 
-async function everyPage(query: Omit<ListPixKeysQuery, 'cursor'>) {
-  return allPages(async (cursor) => {
-    const reply = await list.execute({ ...query, cursor });
-    if (!reply.ok) throw new Error(`refused: ${reply.error.message}`);
-    return { items: reply.data.pix_keys, next_cursor: reply.data.next_cursor };
-  });
-}
+const everyPage = (query: Omit<ListPixKeysQuery, 'cursor'>) => allReplyPages('pix_keys', (cursor) => list.execute({ ...query, cursor }));
 
 /**
  * The items the rows should be listed as, newest first: creation time, then id (UUIDs compare as PostgreSQL

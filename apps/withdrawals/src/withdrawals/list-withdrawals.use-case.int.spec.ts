@@ -1,6 +1,6 @@
 import { loadConfig } from '@partner/config';
 import { ListWithdrawalsQuery, PartnerId, WithdrawalState } from '@partner/contracts';
-import { allPages, newCpf, newUuid, testPartnerId, VALID_ADDRESS } from '@partner/testing';
+import { allReplyPages, newCpf, newUuid, testPartnerId, VALID_ADDRESS } from '@partner/testing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { ListWithdrawalsUseCase } from './list-withdrawals.use-case';
@@ -39,13 +39,7 @@ async function seed(partnerId: PartnerId, count: number, documents = [newCpf(), 
 /** Newest first: creation time, then id, both descending. */
 const newestFirst = (rows: Seeded[]) => [...rows].sort((a, b) => b.atMs - a.atMs || b.id - a.id).map((r) => r.id);
 
-async function everyPage(query: Omit<ListWithdrawalsQuery, 'cursor'>) {
-  return allPages(async (cursor) => {
-    const reply = await list.execute({ ...query, cursor });
-    if (!reply.ok) throw new Error(`refused: ${reply.error.message}`);
-    return { items: reply.data.withdrawals, next_cursor: reply.data.next_cursor };
-  });
-}
+const everyPage = (query: Omit<ListWithdrawalsQuery, 'cursor'>) => allReplyPages('withdrawals', (cursor) => list.execute({ ...query, cursor }));
 
 afterAll(() => prisma.$disconnect());
 

@@ -21,3 +21,15 @@ export async function allPages<T>(page: (cursor: string | undefined) => Promise<
   }
   throw new Error(`more than ${maxPages} pages`);
 }
+
+/** A list use case's reply: its items under `K` with the next cursor, or a refusal. */
+type ListReply<K extends string, T> = { ok: true; data: { [key in K]: T[] } & { next_cursor: string | null } } | { ok: false; error: { message: string } };
+
+/** allPages over a list use case: `execute(cursor)` answers each page; a refusal fails the test. */
+export function allReplyPages<K extends string, T>(items: K, execute: (cursor: string | undefined) => Promise<ListReply<K, T>>): Promise<{ items: T[]; pages: number }> {
+  return allPages(async (cursor) => {
+    const reply = await execute(cursor);
+    if (!reply.ok) throw new Error(`refused: ${reply.error.message}`);
+    return { items: reply.data[items], next_cursor: reply.data.next_cursor };
+  });
+}
