@@ -85,6 +85,12 @@ describe('security matrix: partner B against partner A', () => {
     for (const query of ['', 'delivered=false', 'delivered=true', 'limit=1000']) {
       expect({ query, events: await listEvents(b.api, query) }).toEqual({ query, events: [] });
     }
+    // Lists (docs/api.md "Lists"): empty, also filtered by A's CPF or CNPJ; A's user has no balance for B.
+    for (const path of ['/partner/v1/withdrawals/usdt', `/partner/v1/withdrawals/usdt?document=${document}`, '/partner/v1/pix-key', `/partner/v1/pix-key?document=${document}`, '/partner/v1/customers/business', `/partner/v1/customers/business?cnpj=${cnpj}`]) {
+      const res = await b.api.get<Record<string, unknown>>(path);
+      expect({ path, status: res.status, items: Object.values(res.body).find(Array.isArray), next_cursor: res.body.next_cursor }).toEqual({ path, status: 200, items: [], next_cursor: null });
+    }
+    expectAnswer(await b.api.get(`/partner/v1/users/${document}/balance`), 404, { error: 'user_not_found' });
     // Events: A's ids are unknown to B, so B cannot mark them delivered.
     for (const id of aEventIds) expectAnswer(await b.api.patch(`/partner/v1/events/${id}`), 404, { error: 'not_found' });
     // Reads by id: A's withdrawal, key and customer do not exist for B.
