@@ -2,7 +2,7 @@ import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
 import { ApiClient, newUuid, VALID_ADDRESS } from '@partner/testing';
 import { gatewayUrl, newPartner, newUser } from './support/sandbox';
-import { installPackedSdk, runInProject, SDK_PACKAGE } from './support/sdk-package';
+import { installPackedSdk, removeProject, runInProject, SDK_PACKAGE } from './support/sdk-package';
 
 /**
  * The SDK's lists and balance (docs/api.md "SDK") through the packed package, loaded with import() in a
@@ -14,6 +14,7 @@ let project: string;
 beforeAll(async () => {
   project = await installPackedSdk();
 }, 240_000);
+afterAll(() => removeProject(project));
 
 async function withdraw(api: ApiClient, document: string): Promise<number> {
   const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', { document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'LOW', network: 'MATIC' });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { newUuid } from '@partner/testing';
 import { gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
-import { installPackedSdk, repositoryRoot, runInProject, SDK_PACKAGE } from './support/sdk-package';
+import { installPackedSdk, removeProject, repositoryRoot, runInProject, SDK_PACKAGE } from './support/sdk-package';
 
 /**
  * The SDK as a partner gets it (libs/api-client, docs/api.md "SDK"): packed with `npm run sdk:pack`,
@@ -20,6 +20,7 @@ let project: string;
 beforeAll(async () => {
   project = await installPackedSdk();
 }, 240_000);
+afterAll(() => removeProject(project));
 
 describe('the SDK package', () => {
   it('installs with no dependency and loads with require() and import(): one set of classes, with type declarations for both', async () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,11 @@ export async function installPackedSdk(): Promise<string> {
   await run('npm', ['init', '-y'], { cwd: project });
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project });
   return project;
+}
+
+/** Removes the project installPackedSdk made. */
+export async function removeProject(project: string | undefined): Promise<void> {
+  if (project) await rm(project, { recursive: true, force: true });
 }
 
 /**
