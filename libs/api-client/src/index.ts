@@ -1,2 +1,2 @@
 export * from './lib/partner-api-client';
-export type { components, operations, paths } from './generated/partner-api';
+export * from './sdk';

@@ -1,11 +1,8 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from '../generated/partner-api';
+import type { paths } from '../generated/partner-api';
 
 /** A client of the Partner API, typed by its OpenAPI document: paths, bodies, query parameters and every answer. */
 export type PartnerApiClient = Client<paths>;
-
-/** The document's schemas by name, e.g. `Schemas['UsdtWithdrawalEvent']`. */
-export type Schemas = components['schemas'];
 
 export interface PartnerApiClientOptions extends Omit<ClientOptions, 'headers'> {
   /** The gateway's address, e.g. http://127.0.0.1:3000. */

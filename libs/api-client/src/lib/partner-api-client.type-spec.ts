@@ -1,4 +1,5 @@
-import type { PartnerApiClient, Schemas } from './partner-api-client';
+import type { Schemas } from '../sdk';
+import type { PartnerApiClient } from './partner-api-client';
 
 // Type tests (*.type-spec.ts): tsc checks them with the workspace (`npm test`'s typecheck), Jest never
 // runs them. Each line under a ts-expect-error directive fails that check if the client stops refusing
