@@ -35,14 +35,17 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'optio
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointer = (...parts: string[]) => `${DOCUMENT_ID}#/${parts.map(escapePointer).join('/')}`;
 
-/** The committed document, found from this file up to the repository root. */
-export function committedOpenApiPath(): string {
+/** A committed document (the partner API's, or `openapi-operator.json`), found from this file up to the repository root. */
+export function committedOpenApiPath(file = 'openapi.json'): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const candidate = join(dir, 'docs', 'openapi.json');
+    const candidate = join(dir, 'docs', file);
     if (existsSync(candidate)) return candidate;
   }
-  throw new Error('docs/openapi.json not found above libs/testing: run `npm run openapi`');
+  throw new Error(`docs/${file} not found above libs/testing: run \`npm run openapi\``);
 }
+
+/** The operator API's committed document. */
+export const committedOperatorOpenApiPath = (): string => committedOpenApiPath('openapi-operator.json');
 
 /**
  * A copy of a schema where every object schema without `additionalProperties` gets `false`, but for the
@@ -140,19 +143,30 @@ export class ResponseContract {
   }
 }
 
-let shared: ResponseContract | undefined;
+let shared: { partner: ResponseContract; operator: ResponseContract } | undefined;
 
 /**
- * Checks one answer against the committed document and appends the outcome, one JSON line, to the file
+ * The document an answer is checked against: the operator API's for an /admin/ path sent to an operator
+ * port (GATEWAY_ADMIN_URL, OPERATOR_GATEWAY_ADMIN_URLS), the partner API's for anything else (an /admin/ path on the public port is
+ * an unknown route there, so its 404 is checked as one).
+ */
+function contractOf(url: URL): ResponseContract {
+  shared ??= { partner: ResponseContract.fromFile(), operator: ResponseContract.fromFile(committedOperatorOpenApiPath()) };
+  const operatorPorts = [process.env.GATEWAY_ADMIN_URL, ...(process.env.OPERATOR_GATEWAY_ADMIN_URLS?.split(',') ?? [])].filter(Boolean).map((u) => new URL(u as string).origin);
+  return url.pathname.startsWith('/admin/') && operatorPorts.includes(url.origin) ? shared.operator : shared.partner;
+}
+
+/**
+ * Checks one answer against its committed document (contractOf) and appends the outcome, one JSON line, to the file
  * named by RESPONSE_CONTRACT_LOG (the e2e Jest config sets it and empties it first; the last e2e suite
  * asserts that no line holds a violation). Without the variable (e.g. `npm run chaos`) nothing is checked.
  */
 export function recordResponse(method: string, url: string, status: number, headers: Headers, text: string): void {
   const log = process.env.RESPONSE_CONTRACT_LOG;
   if (!log) return;
-  shared ??= ResponseContract.fromFile();
-  const path = new URL(url).pathname;
-  const violations = shared.violations(method, path, status, headers, text);
+  const parsed = new URL(url);
+  const path = parsed.pathname;
+  const violations = contractOf(parsed).violations(method, path, status, headers, text);
   appendFileSync(log, `${JSON.stringify({ method: method.toUpperCase(), path, status, violations })}\n`);
 }
 
