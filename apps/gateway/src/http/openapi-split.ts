@@ -10,6 +10,12 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 type Json = Record<string, unknown>;
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
 
+/**
+ * A copy of a JSON document. Not structuredClone: under Jest it makes objects of another realm, which
+ * js-yaml (the served YAML) dumps as nothing.
+ */
+const copyOf = (document: OpenAPIObject): OpenAPIObject => JSON.parse(JSON.stringify(document)) as OpenAPIObject;
+
 export const OPERATOR_PREFIX = '/admin/';
 export const isOperatorApiPath = (path: string): boolean => path.startsWith(OPERATOR_PREFIX);
 
@@ -40,7 +46,7 @@ function operationsOf(document: OpenAPIObject): { path: string; operation: Json 
  * 401 (refused before the rate limit is counted), and declares them in components.headers.
  */
 export function withRateLimitHeaders(document: OpenAPIObject): OpenAPIObject {
-  const copy = structuredClone(document);
+  const copy = copyOf(document);
   for (const { operation } of operationsOf(copy)) {
     if (!Array.isArray(operation.security) || operation.security.length === 0) continue;
     for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
@@ -60,7 +66,7 @@ const INTEGER_PROPERTY = /(micros|_cents|_bps)$/;
  * decorator to fix (generation fails, naming it); *micros get `format: int64`.
  */
 export function withIntegerMoney(document: OpenAPIObject): OpenAPIObject {
-  const copy = structuredClone(document);
+  const copy = copyOf(document);
   const wrong: string[] = [];
   const visit = (node: unknown, at: string): void => {
     if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${at}/${i}`));
@@ -131,7 +137,7 @@ export function documentPart(document: OpenAPIObject, part: DocumentPart): OpenA
 
 /** Marks the sandbox helpers (/sandbox/...) `x-sandbox: true`: they exist only on a sandbox gateway. */
 export function withSandboxMarks(document: OpenAPIObject): OpenAPIObject {
-  const copy = structuredClone(document);
+  const copy = copyOf(document);
   for (const { path, operation } of operationsOf(copy)) if (path.startsWith('/sandbox/')) operation['x-sandbox'] = true;
   return copy;
 }

@@ -73,9 +73,11 @@ export class ResponseContract {
   private readonly ajv = new Ajv({ strict: false, allErrors: true, discriminator: true, validateSchema: false });
   private readonly operations: Operation[];
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly errorShapes: string[];
 
   constructor(document: OpenApiDocument) {
     addFormats(this.ajv);
+    this.errorShapes = ['ErrorBody', 'PixKeyErrorBody'].filter((name) => document.components?.schemas?.[name]);
     this.ajv.addSchema(strict(document) as Schema, DOCUMENT_ID);
     this.operations = Object.entries(document.paths).flatMap(([template, item]) =>
       Object.entries(item)
@@ -113,7 +115,9 @@ export class ResponseContract {
     }
     if (!operation) {
       if (status !== 404) return [`${where}: no operation in the document for this method and path (an unknown route must answer 404)`];
-      return this.problems(`${where} (unknown route)`, { anyOf: [{ $ref: pointer('components', 'schemas', 'ErrorBody') }, { $ref: pointer('components', 'schemas', 'PixKeyErrorBody') }] }, body);
+      // The error shapes this document has (the operator document has no Pix key family).
+      const shapes = this.errorShapes.map((name) => ({ $ref: pointer('components', 'schemas', name) }));
+      return this.problems(`${where} (unknown route)`, { anyOf: shapes }, body);
     }
     const at = `${where} (${operation.method} ${operation.template})`;
     const response = operation.responses[String(status)] ?? operation.responses.default;
