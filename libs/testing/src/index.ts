@@ -8,3 +8,4 @@ export * from './lib/chaos/money-audit';
 export * from './lib/chaos/feed-audit';
 export * from './lib/chaos/database-outage';
 export * from './lib/chaos/chaos-report';
+export * from './lib/prism-validation';

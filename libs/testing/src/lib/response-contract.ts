@@ -2,6 +2,7 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Exchange } from './prism-validation';
 
 /**
  * The response contract: every answer the end-to-end suites receive is checked against the committed
@@ -165,18 +166,42 @@ function contractOf(url: URL): ResponseContract {
  * named by RESPONSE_CONTRACT_LOG (the e2e Jest config sets it and empties it first; the last e2e suite
  * asserts that no line holds a violation). Without the variable (e.g. `npm run chaos`) nothing is checked.
  */
-export function recordResponse(method: string, url: string, status: number, headers: Headers, text: string): void {
+export function recordResponse(method: string, url: string, status: number, headers: Headers, text: string, request?: SentRequest): void {
   const log = process.env.RESPONSE_CONTRACT_LOG;
   if (!log) return;
   const parsed = new URL(url);
   const path = parsed.pathname;
   const violations = contractOf(parsed).violations(method, path, status, headers, text);
-  appendFileSync(log, `${JSON.stringify({ method: method.toUpperCase(), path, status, violations })}\n`);
+  // The whole exchange too, for the third-party validator's pass at the end of the run (prism-validation.ts).
+  const exchange: Exchange | undefined = request && {
+    operator: contractOf(parsed) === shared?.operator,
+    method: method.toLowerCase(),
+    path,
+    query: parsed.search,
+    requestHeaders: request.headers,
+    requestBody: request.body,
+    answerOnly: request.answerOnly,
+    status,
+    responseHeaders: Object.fromEntries(headers.entries()),
+    responseBody: text,
+  };
+  appendFileSync(log, `${JSON.stringify({ method: method.toUpperCase(), path, status, violations, exchange })}\n`);
+}
+
+/** What was sent, for the exchange's record: headers (lower-case names), the body as sent. */
+export interface SentRequest {
+  headers: Record<string, string>;
+  body?: string;
+  /** Sent invalid on purpose (the fuzz suite): only its answer is held to the document. */
+  answerOnly?: boolean;
 }
 
 /** A fetch for openapi-fetch (the typed client) that records each answer like ApiClient does. */
 export async function contractCheckedFetch(request: Request): Promise<Response> {
+  const sent: SentRequest | undefined = process.env.RESPONSE_CONTRACT_LOG
+    ? { headers: Object.fromEntries(request.headers.entries()), body: request.body ? await request.clone().text() : undefined }
+    : undefined;
   const response = await fetch(request);
-  if (process.env.RESPONSE_CONTRACT_LOG) recordResponse(request.method, request.url, response.status, response.headers, await response.clone().text());
+  if (sent) recordResponse(request.method, request.url, response.status, response.headers, await response.clone().text(), sent);
   return response;
 }
