@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { createPartnerApiClient, Schemas } from '@partner/api-client';
+import { createOperatorApiClient, createPartnerApiClient, Schemas } from '@partner/api-client';
 import { KEY_ENVIRONMENTS, KeyEnvironment, listOperatorKeys, OperatorKeyCommands } from '@partner/platform';
 import { deadLettersCommand } from './dead-letters.command';
 
@@ -171,7 +171,7 @@ async function operatorKeyCommand(sub: string | undefined, o: Options, need: (va
 
 /** `admin ...`: one call of the operator API each. */
 async function operatorCommand(sub: string | undefined, rest: string[], o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
-  const admin = createPartnerApiClient({ baseUrl: o.operator as string, adminKey: need(o['admin-key'] as string | undefined, '--admin-key') });
+  const admin = createOperatorApiClient({ baseUrl: o.operator as string, adminKey: need(o['admin-key'] as string | undefined, '--admin-key') });
   const action = `${sub ?? ''} ${rest[0] ?? ''}`.trim();
   const partner_id = () => need(o.partner as string | undefined, '--partner');
   const document = () => need(o.document as string | undefined, '--document');

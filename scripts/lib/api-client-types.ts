@@ -1,17 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-/** The committed OpenAPI document, the source of the typed client (libs/api-client). */
+/** The committed OpenAPI documents: the partner API's (the source of the typed client, libs/api-client) and the operator API's. */
 export const OPENAPI_JSON = 'docs/openapi.json';
 export const OPENAPI_YAML = 'docs/openapi.yaml';
+export const OPERATOR_OPENAPI_JSON = 'docs/openapi-operator.json';
+export const OPERATOR_OPENAPI_YAML = 'docs/openapi-operator.yaml';
 
-/** The client's generated types: gitignored, written by every build, so a breaking change to the document fails compilation. */
+/** The client's generated types: gitignored, written by every build, so a breaking change to a document fails compilation. */
 export const API_CLIENT_TYPES = 'libs/api-client/src/generated/partner-api.ts';
+export const OPERATOR_API_CLIENT_TYPES = 'libs/api-client/src/generated/operator-api.ts';
 
-/** openapi-typescript: the document's paths, operations and schemas as TypeScript types (openapi-fetch types its calls with them). */
+/** openapi-typescript: each document's paths, operations and schemas as TypeScript types (openapi-fetch types its calls with them). */
 export function generateApiClientTypes(root: string): void {
-  execFileSync(join(root, 'node_modules/.bin/openapi-typescript'), [OPENAPI_JSON, '--output', API_CLIENT_TYPES, '--default-non-nullable=false'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  for (const [document, output] of [
+    [OPENAPI_JSON, API_CLIENT_TYPES],
+    [OPERATOR_OPENAPI_JSON, OPERATOR_API_CLIENT_TYPES],
+  ]) {
+    execFileSync(join(root, 'node_modules/.bin/openapi-typescript'), [document, '--output', output, '--default-non-nullable=false'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
 }

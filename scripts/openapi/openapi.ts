@@ -1,9 +1,10 @@
 /**
- * The committed OpenAPI document (docs/openapi.json and docs/openapi.yaml) and its checks:
+ * The committed OpenAPI documents, the partner API's (docs/openapi.json and .yaml) and the operator API's
+ * (docs/openapi-operator.json and .yaml), and their checks:
  *
- *   npm run openapi             regenerates it from the gateway's decorators (building first when dist/ is
+ *   npm run openapi             regenerates them from the gateway's decorators (building first when dist/ is
  *                               stale), then the typed client's types
- *   npm run openapi -- check    exit 1 when the committed document differs from what the code generates
+ *   npm run openapi -- check    exit 1 when a committed document differs from what the code generates
  *   npm run openapi -- lint     Redocly CLI's lint, rules in redocly.yaml (errors fail; accepted warnings listed there)
  *
  * `npm test` runs `check` and `lint` after its build.
@@ -13,22 +14,28 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import { generateApiClientTypes, OPENAPI_JSON, OPENAPI_YAML } from '../lib/api-client-types';
+import { generateApiClientTypes, OPENAPI_JSON, OPENAPI_YAML, OPERATOR_OPENAPI_JSON, OPERATOR_OPENAPI_YAML } from '../lib/api-client-types';
 import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
 
 const root = repoRoot();
 const REGENERATE = 'npm run openapi';
 
-/** The document as the current code generates it: JSON, and YAML as the gateway serves it (SwaggerModule's js-yaml options). */
-function generate(): { json: string; yaml: string } {
+/** The committed files and their text as the current code generates it: JSON, and YAML as the gateway serves it (SwaggerModule's js-yaml options). */
+function generate(): [path: string, text: string][] {
   if (!buildIsCurrent(root)) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
-    const file = join(dir, 'openapi.json');
-    execFileSync(process.execPath, [join(root, 'dist/apps/gateway/src/openapi-document.js'), file], { cwd: root, stdio: 'inherit' });
-    const json = readFileSync(file, 'utf8');
-    return { json, yaml: dump(JSON.parse(json), { skipInvalid: true, noRefs: true }) };
+    const files = [join(dir, 'partner.json'), join(dir, 'operator.json')];
+    execFileSync(process.execPath, [join(root, 'dist/apps/gateway/src/openapi-document.js'), ...files], { cwd: root, stdio: 'inherit' });
+    const [partner, operator] = files.map((file) => readFileSync(file, 'utf8'));
+    const yaml = (json: string) => dump(JSON.parse(json), { skipInvalid: true, noRefs: true });
+    return [
+      [OPENAPI_JSON, partner],
+      [OPENAPI_YAML, yaml(partner)],
+      [OPERATOR_OPENAPI_JSON, operator],
+      [OPERATOR_OPENAPI_YAML, yaml(operator)],
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -52,33 +59,28 @@ function firstDifference(expected: string, actual: string): string {
 }
 
 function write(): number {
-  const { json, yaml } = generate();
-  writeFileSync(join(root, OPENAPI_JSON), json);
-  writeFileSync(join(root, OPENAPI_YAML), yaml);
+  const files = generate();
+  for (const [path, text] of files) writeFileSync(join(root, path), text);
   generateApiClientTypes(root);
-  console.log(`openapi: wrote ${OPENAPI_JSON} and ${OPENAPI_YAML}, and the typed client's types`);
+  console.log(`openapi: wrote ${files.map(([path]) => path).join(', ')}, and the typed client's types`);
   return 0;
 }
 
 function check(): number {
-  const { json, yaml } = generate();
-  const stale = [
-    [OPENAPI_JSON, json],
-    [OPENAPI_YAML, yaml],
-  ].filter(([path, text]) => committed(path) !== text);
+  const stale = generate().filter(([path, text]) => committed(path) !== text);
   for (const [path, text] of stale) {
     const current = committed(path);
     console.error(`openapi: ${path} is not what the code generates (${current === undefined ? 'missing' : firstDifference(text, current)})`);
   }
   if (stale.length > 0) console.error(`openapi: run \`${REGENERATE}\` and commit the result`);
-  else console.log(`openapi: ${OPENAPI_JSON} and ${OPENAPI_YAML} are up to date`);
+  else console.log(`openapi: ${OPENAPI_JSON}, ${OPERATOR_OPENAPI_JSON} and their YAML are up to date`);
   return stale.length > 0 ? 1 : 0;
 }
 
 function lint(): number {
   // No telemetry and no update check: nothing of a test run leaves the machine.
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', '--config', 'redocly.yaml', OPENAPI_JSON], { cwd: root, stdio: 'inherit', env });
+  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', '--config', 'redocly.yaml', OPENAPI_JSON, OPERATOR_OPENAPI_JSON], { cwd: root, stdio: 'inherit', env });
   return result.status ?? 1;
 }
 

@@ -1,7 +1,6 @@
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
-import { committedOpenApiPath, newUuid, requireEnv, ResponseContract } from '@partner/testing';
+import { committedOperatorOpenApiPath, newUuid, requireEnv, ResponseContract } from '@partner/testing';
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
 import { gatewayAdminUrl, gatewayUrl, newPartner, newUser } from './support/sandbox';
 
 // Hostile input: property-based fuzzing (fast-check) of every route against the running stack: every
@@ -49,6 +48,8 @@ interface OpenApiDocument {
 let cases = 0;
 const perRoute = new Map<string, number>();
 const contract = ResponseContract.fromFile();
+/** The operator API's own document (docs/openapi-operator.json): the answers of its port are checked against it. */
+const operatorContract = ResponseContract.fromFile(committedOperatorOpenApiPath());
 
 async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Sent> {
   cases++;
@@ -78,9 +79,10 @@ const familyOf = (path: string): Family => (new URL(`http://x${path}`).pathname.
 /**
  * The property every answer must have (docs/api.md "Errors"): below 500; a 4xx is a JSON object in the
  * family's shape with a message, and matches the OpenAPI document (its status documented for the
- * operation, its body the documented schema; an unknown route's 404 in one of the two shapes).
+ * operation, its body the documented schema; an unknown route's 404 in one of the two shapes). `operator`:
+ * sent to the operator port, so checked against the operator API's document.
  */
-function expectSane(res: Sent, method: string, path: string, context: unknown): void {
+function expectSane(res: Sent, method: string, path: string, context: unknown, operator = false): void {
   const explain = () => `${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 600)}`;
   if (res.status >= 500) throw new Error(`server error: ${explain()}`);
   if (res.status < 400) return;
@@ -98,7 +100,7 @@ function expectSane(res: Sent, method: string, path: string, context: unknown): 
   // characters; 431, a request line and headers over 16 KiB (a 100,000-character parameter); 400, a URL that
   // is not valid percent-encoding.
   if (res.status === 414 || res.status === 431 || (res.status === 400 && !decodable(path))) return;
-  const violations = contract.violations(method, new URL(`http://x${path}`).pathname, res.status, res.headers, res.text);
+  const violations = (operator ? operatorContract : contract).violations(method, new URL(`http://x${path}`).pathname, res.status, res.headers, res.text);
   if (violations.length) throw new Error(`answer not as documented: ${violations.join('; ')} for ${explain()}`);
 }
 
@@ -258,8 +260,8 @@ const badText = fc.oneof(
 const badUrlText = fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...BAD_CHARS.filter((c) => c < '\uD800')), fc.string({ maxLength: 10 })).map(([a, bad, b]) => `${a}${bad}${b}`);
 
 /** What a refusal of bad text must be: 400 invalid_request, its message free of the bad text (no control character, no lone surrogate, short). */
-function expectRefusedText(res: Sent, method: string, path: string, context: unknown): void {
-  expectSane(res, method, path, context);
+function expectRefusedText(res: Sent, method: string, path: string, context: unknown, operator = false): void {
+  expectSane(res, method, path, context, operator);
   const body = res.body as Record<string, unknown>;
   const code = familyOf(path) === 'pix-key' ? body.status : body.error;
   const said = `${String(body.message)} ${typeof body.field === 'string' ? body.field : ''}`;
@@ -356,9 +358,11 @@ describe('hostile input (fast-check), every route of the served document and the
     apiKey = partner.apiKey;
     fixtures = { partnerId: partner.id, document: await newUser(partner.api, 5_000_000) };
     const served = (await (await fetch(`${gatewayUrl()}/docs/openapi.json`)).json()) as OpenApiDocument;
-    // The operator API: in the served document, or else in the committed one (a gateway may serve it on its admin port only).
-    const operatorPaths = Object.keys(served.paths).some((p) => p.startsWith('/admin/v1')) ? {} : Object.fromEntries(Object.entries((JSON.parse(readFileSync(committedOpenApiPath(), 'utf8')) as OpenApiDocument).paths).filter(([p]) => p.startsWith('/admin/v1')));
-    routes = routesOf({ ...served, paths: { ...served.paths, ...operatorPaths } }, fixtures);
+    // The operator API: its own document, served on the operator port (one source, so its schemas agree with the partner one's).
+    const operator = (await (await fetch(`${gatewayAdminUrl()}/admin/docs/openapi.json`)).json()) as OpenApiDocument;
+    const operatorPaths = Object.fromEntries(Object.entries(operator.paths).filter(([p]) => p.startsWith('/admin/v1')));
+    expect(Object.keys(operatorPaths).length).toBeGreaterThan(0);
+    routes = routesOf({ paths: { ...served.paths, ...operatorPaths }, components: { schemas: { ...served.components?.schemas, ...operator.components?.schemas } } }, fixtures);
     // Where the operator API answers: the API port, or else the admin port.
     for (const base of [gatewayUrl(), gatewayAdminUrl()]) {
       const probe = await fetch(`${base}/admin/v1/audit-log?limit=1`, { headers: { 'x-admin-key': adminKey() } });
@@ -490,8 +494,9 @@ describe('hostile input (fast-check), every route of the served document and the
             perRoute.set(name, (perRoute.get(name) ?? 0) + 1);
             const res = await send(baseOf(route), route.method, req.path, req.headers, req.body);
             const context = { kind: req.kind, body: req.body?.slice(0, 300), headers: Object.keys(req.headers) };
-            if (req.badText) return expectRefusedText(res, route.method, req.path, context);
-            expectSane(res, route.method, req.path, context);
+            const operator = route.template.startsWith('/admin/v1');
+            if (req.badText) return expectRefusedText(res, route.method, req.path, context, operator);
+            expectSane(res, route.method, req.path, context, operator);
             if (req.expect415 && res.status !== 415) throw new Error(`a body of another content type answered ${res.status}, not 415 (${JSON.stringify(context).slice(0, 300)})`);
             if (req.expect401 && res.status !== 401) throw new Error(`wrong credentials answered ${res.status}, not 401 (${JSON.stringify(context).slice(0, 300)})`);
           }),

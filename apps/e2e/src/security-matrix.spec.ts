@@ -3,7 +3,7 @@ import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
 import { ApiClient, ApiResponse, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
-import { balanceOf, FeedEvent, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
+import { balanceOf, FeedEvent, gatewayUrl, limitedPartner, listEvents, newPartner, newUser } from './support/sandbox';
 
 // Security (issue #4): every endpoint called by partner B against partner A's identifiers sees nothing
 // of A's and changes nothing of A's; API keys are stored only hashed; each partner is rate limited.
@@ -150,12 +150,6 @@ describe('API keys at rest', () => {
 
 describe('rate limiting (per partner)', () => {
   const admin = () => new ApiClient(gatewayUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
-
-  async function limitedPartner(perSecond: number, burst: number): Promise<ApiClient> {
-    const res = await admin().post<{ api_key: string }>('/sandbox/v1/partners', { name: 'limited', rate_limit_per_second: perSecond, rate_limit_burst: burst });
-    expect(res.status).toBe(201);
-    return new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key });
-  }
 
   it('answers 429 rate_limited with Retry-After past the burst, in each family shape; other partners are not slowed', async () => {
     const api = await limitedPartner(1, 3);

@@ -1,4 +1,4 @@
-import { ApiClient, requireEnv, ResponseContract } from '@partner/testing';
+import { ApiClient, committedOpenApiPath, committedOperatorOpenApiPath, Exchange, prismOperationsOf, prismViolations, requireEnv, ResponseContract } from '@partner/testing';
 import { readFileSync } from 'node:fs';
 import { gatewayUrl } from './support/sandbox';
 
@@ -7,24 +7,29 @@ import { gatewayUrl } from './support/sandbox';
  * typed client was checked against docs/openapi.json as it arrived (libs/testing response-contract.ts)
  * and logged to RESPONSE_CONTRACT_LOG (emptied by global-setup.js before the first suite). This suite,
  * last of the run (apps/e2e/sequencer.js), fails listing every answer the document does not describe:
- * an undocumented status, a body or header that does not match.
+ * an undocumented status, a body or header that does not match. Then the same exchanges go through a
+ * third-party validator, Stoplight Prism's (libs/testing prism-validation.ts), against the YAML documents.
  */
 interface Checked {
   method: string;
   path: string;
   status: number;
   violations: string[];
+  exchange?: Exchange;
 }
+
+const checkedAnswers = (): Checked[] =>
+  readFileSync(requireEnv('RESPONSE_CONTRACT_LOG'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 
 describe('response contract', () => {
   it('every answer of the e2e run matches the OpenAPI document', async () => {
     // One answer at least, should this suite run alone.
     expect((await new ApiClient(gatewayUrl()).get('/healthz')).status).toBe(200);
 
-    const checked: Checked[] = readFileSync(requireEnv('RESPONSE_CONTRACT_LOG'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
+    const checked = checkedAnswers();
     const violations = [...new Set(checked.flatMap((c) => c.violations))];
 
     // Which documented answers the run exercised: for the reader, not asserted (error paths such as 413 have their own specs elsewhere).
@@ -34,5 +39,18 @@ describe('response contract', () => {
 
     expect(checked.length).toBeGreaterThan(0);
     expect({ violations: violations.length, first: violations.slice(0, 40) }).toEqual({ violations: 0, first: [] });
+  });
+
+  it("every exchange of the e2e run passes Stoplight Prism's validator against the YAML documents, 0 mismatches", async () => {
+    const exchanges = checkedAnswers().flatMap((c) => (c.exchange ? [c.exchange] : []));
+    const [partner, operator] = await Promise.all([
+      prismOperationsOf(committedOpenApiPath().replace(/\.json$/, '.yaml')),
+      prismOperationsOf(committedOperatorOpenApiPath().replace(/\.json$/, '.yaml')),
+    ]);
+    const mismatches = [...new Set(exchanges.flatMap((exchange) => prismViolations(exchange.operator ? operator : partner, exchange)))];
+    const refusedOnPurpose = exchanges.filter((e) => e.status >= 400 && e.status < 500).length;
+    console.log(`Prism: ${exchanges.length} exchanges validated (${exchanges.length - refusedOnPurpose} accepted ones with their requests; ${refusedOnPurpose} 4xx by their answers), ${mismatches.length} distinct mismatches`);
+    expect(exchanges.length).toBeGreaterThan(0);
+    expect({ mismatches: mismatches.length, first: mismatches.slice(0, 40) }).toEqual({ mismatches: 0, first: [] });
   });
 });

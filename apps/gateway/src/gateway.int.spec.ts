@@ -199,12 +199,35 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(doc.paths['/partner/v1/events/{id}'].patch.requestBody?.required).toBe(false);
   });
 
-  it("serves the committed OpenAPI document (a sandbox gateway's), and YAML of it", async () => {
-    const json = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
-    expect(json.json()).toEqual(JSON.parse(readFileSync(committedOpenApiPath(), 'utf8')));
-    const yaml = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.yaml' });
+  it.each([
+    ['/docs', committedOpenApiPath()],
+    ['/admin/docs', committedOpenApiPath().replace(/openapi\.json$/, 'openapi-operator.json')],
+  ])("serves at %s/openapi.json the committed OpenAPI document (a sandbox gateway's), and YAML of it", async (base, committed) => {
+    const json = await gateway.app.inject({ method: 'GET', url: `${base}/openapi.json` });
+    expect(json.json()).toEqual(JSON.parse(readFileSync(committed, 'utf8')));
+    const yaml = await gateway.app.inject({ method: 'GET', url: `${base}/openapi.yaml` });
     expect(yaml.statusCode).toBe(200);
-    expect(yaml.body).toBe(readFileSync(committedOpenApiPath().replace(/\.json$/, '.yaml'), 'utf8'));
+    expect(yaml.body).toBe(readFileSync(committed.replace(/\.json$/, '.yaml'), 'utf8'));
+  });
+
+  it('keeps the two documents apart: partner routes (sandbox ones marked) in one, the operator API in the other; money typed integer in both', async () => {
+    type Doc = { paths: Record<string, Record<string, { 'x-sandbox'?: boolean; tags?: string[] }>>; servers: { url: string }[]; components: { schemas: Record<string, { properties?: Record<string, { type?: string; format?: string }> }> } };
+    const partner = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<Doc>();
+    const operator = (await gateway.app.inject({ method: 'GET', url: '/admin/docs/openapi.json' })).json<Doc>();
+    expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin'))).toEqual([]);
+    expect(Object.keys(operator.paths).every((p) => p.startsWith('/admin/v1/') || p === '/healthz')).toBe(true);
+    expect(Object.keys(operator.paths)).toEqual(expect.arrayContaining(['/admin/v1/partners', '/admin/v1/partners/{partner_id}/users/{document}/credits', '/admin/v1/audit-log']));
+    const sandboxOperations = Object.entries(partner.paths).filter(([p]) => p.startsWith('/sandbox/')).flatMap(([, item]) => Object.values(item));
+    expect(sandboxOperations.length).toBeGreaterThan(0);
+    for (const operation of sandboxOperations) expect(operation).toMatchObject({ 'x-sandbox': true, tags: ['sandbox'] });
+    expect(partner.servers.map((s) => s.url)).toEqual(['/', 'https://api.partner.example', 'https://sandbox.partner.example']);
+    const properties = (doc: Doc) => Object.values(doc.components.schemas).flatMap((schema) => Object.entries(schema.properties ?? {}));
+    for (const [name, property] of [...properties(partner), ...properties(operator)].filter(([name]) => /(micros|_cents|_bps)$/.test(name))) {
+      expect({ name, ...property }).toMatchObject(name.endsWith('micros') ? { name, type: 'integer', format: 'int64' } : { name, type: 'integer' });
+    }
+    expect(properties(partner).map(([name]) => name)).toEqual(expect.arrayContaining(['usdtmicros', 'ownership_bps', 'amount_cents']));
+    expect(properties(operator).map(([name]) => name)).toEqual(expect.arrayContaining(['available_usdt_micros', 'usdt_micros']));
+    expect(JSON.stringify([partner, operator])).not.toContain('"type":"number"');
   });
 
   it('serves the API reference page and its Swagger UI files from the gateway itself, with a policy that keeps it there', async () => {

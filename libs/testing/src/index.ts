@@ -9,3 +9,4 @@ export * from './lib/chaos/feed-audit';
 export * from './lib/chaos/database-outage';
 export * from './lib/chaos/chaos-report';
 export * from './lib/list-pages';
+export * from './lib/prism-validation';

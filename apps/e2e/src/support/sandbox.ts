@@ -25,6 +25,14 @@ export async function newPartner(name = 'e2e partner'): Promise<{ id: string; ap
   return { id: res.body.id, apiKey: res.body.api_key, api: new ApiClient(gatewayUrls(), { 'x-api-key': res.body.api_key }), client: typedClient(res.body.api_key) };
 }
 
+/** A sandbox partner with its own rate limit: `perSecond` sustained, bursts of `burst`. */
+export async function limitedPartner(perSecond: number, burst: number): Promise<ApiClient> {
+  const admin = new ApiClient(gatewayUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
+  const res = await admin.post<{ api_key: string }>('/sandbox/v1/partners', { name: 'limited', rate_limit_per_second: perSecond, rate_limit_burst: burst });
+  if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key });
+}
+
 /** A user of the partner with `micros` of USDT. */
 export async function newUser(api: ApiClient, micros: number): Promise<string> {
   const document = newCpf();

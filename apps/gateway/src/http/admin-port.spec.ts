@@ -6,7 +6,7 @@ describe('which port answers which path', () => {
     expect(isOperatorPath(path)).toBe(path === '/healthz');
   });
 
-  it.each(['/admin/v1/partners', '/admin/v1/audit-log', '/admin', '/readyz', '/metrics'])('%s: the operator port only', (path) => {
+  it.each(['/admin/v1/partners', '/admin/v1/audit-log', '/admin', '/admin/docs/openapi.json', '/readyz', '/metrics'])('%s: the operator port only', (path) => {
     expect(isOperatorPath(path)).toBe(true);
     expect(isPublicPath(path)).toBe(false);
   });

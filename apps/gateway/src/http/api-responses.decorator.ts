@@ -86,6 +86,15 @@ const RETRY_AFTER = {
   'Retry-After': { required: true, description: 'Whole seconds until a request is allowed again (at least 1)', schema: { type: 'integer', minimum: 1 } },
 };
 
+/** On an answer that may replay an idempotency key's first one (idempotent-replayed.ts). */
+const IDEMPOTENT_REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    required: false,
+    description: "`true` when this answer replays the first answer to this idempotency_key (nothing was done again); absent on the request's first execution",
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
 /** A schema class narrowed to some values of its properties: allOf [the class, {property: enum}]. */
 function narrowed(type: Type<unknown>, narrow: Record<string, readonly string[]>) {
   return {
@@ -105,12 +114,15 @@ export interface ApiAnswerOptions {
   /** Only these values of a property in this answer (e.g. a Pix key's 202 is `status: accepted` only). */
   narrow?: Record<string, readonly string[]>;
   example?: unknown;
+  /** This answer may replay an idempotency key's first answer: documents `Idempotent-Replayed`. */
+  replayable?: boolean;
 }
 
 /** A success answer: `status`, with a body of schema `type` (a class of libs/contracts or of the gateway). */
-export function ApiAnswer(status: number, type: Type<unknown>, { description, narrow, example }: ApiAnswerOptions): MethodDecorator {
+export function ApiAnswer(status: number, type: Type<unknown>, { description, narrow, example, replayable }: ApiAnswerOptions): MethodDecorator {
   const body = narrow ? { schema: narrowed(type, narrow) } : { type };
-  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, headers: REQUEST_ID, ...(example === undefined ? {} : { example }) }));
+  const headers = replayable ? { ...REQUEST_ID, ...IDEMPOTENT_REPLAYED_HEADER } : REQUEST_ID;
+  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, headers, ...(example === undefined ? {} : { example }) }));
 }
 
 /**

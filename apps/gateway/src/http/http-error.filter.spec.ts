@@ -1,9 +1,9 @@
-import { BadRequestException, NotFoundException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { ServiceUnavailableError } from '@partner/kafka';
 import { ErrorCode } from '@partner/contracts';
 import { apiErrorOf, apiErrorOfInvalid } from './api-error';
 import { errorBody } from './error-body';
-import { toHttpError } from './http-error.filter';
+import { HttpErrorFilter, toHttpError } from './http-error.filter';
 
 describe('error mapping (docs/api.md: "Errors")', () => {
   it.each<[ErrorCode, number]>([
@@ -77,5 +77,26 @@ describe('error mapping (docs/api.md: "Errors")', () => {
     expect(errorBody(at('/partner/v1/customers/business'), detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
     expect(errorBody(at('/partner/v1/pix-key/123'), detail)).toEqual({ status: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
     expect(errorBody(at('/partner/v1/pix-key'), { code: 'unauthorized', message: 'no key' })).toEqual({ error: 'unauthorized', message: 'no key', request_id: 'req-1' });
+  });
+
+  // The answer the filter writes: status, headers and body, through a reply that records them.
+  function answer(error: unknown) {
+    const sent = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
+    const reply = {
+      status: (code: number) => ((sent.status = code), reply),
+      header: (name: string, value: string) => ((sent.headers[name] = value), reply),
+      send: (body: unknown) => ((sent.body = body), reply),
+    };
+    const host = { switchToHttp: () => ({ getRequest: () => ({ id: 'req-1', url: '/partner/v1/events', headers: {} }), getResponse: () => reply }) } as unknown as ArgumentsHost;
+    new HttpErrorFilter().catch(error, host);
+    return sent;
+  }
+
+  it.each([
+    ['a service that did not answer', new ServiceUnavailableError('withdrawals.command.create.v1', 'timed_out')],
+    ['the database out of reach', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ["a readiness probe's 503 (/readyz on the operator port: a dependency down)", new ServiceUnavailableException({ status: 'error', error: { kafka: { status: 'down' } } })],
+  ])('every 503 says when to come back: %s has Retry-After', (_label, error) => {
+    expect(answer(error)).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
   });
 });

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveApiReference } from './api-reference';
-
+import { documentPart, isOperatorApiPath, withIntegerMoney, withRateLimitHeaders, withSandboxMarks } from './openapi-split';
 
 /** The document's fixed part: title, description, tags, security schemes. The operations come from the controllers' decorators. */
 function documentConfig(): Omit<OpenAPIObject, 'paths'> {
@@ -16,7 +16,7 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .addTag('pix-in', 'Incoming Pix payments to your users; pix_in events report each step')
     .addTag('business customers', 'Business customer registration; a business_customer event follows')
     .addTag('events', 'The feed of events of every type, pulled and acknowledged')
-    .addTag('sandbox', 'Test helpers, only with SANDBOX=true')
+    .addTag('sandbox', 'Test helpers, only on a sandbox gateway (SANDBOX=true); each is marked x-sandbox: true')
     .addTag('operator', "The operator API (/admin/v1, X-Admin-Key; not for partners): partners, their API keys, users and balances, and the audit log of every operator call")
     .addTag('health', 'Probes, no key')
     .build();
@@ -49,8 +49,10 @@ Money is integers: USDT in micros (1 USDT = 1,000,000), BRL in cents. Timestamps
 404, as if they did not exist. Requests are rate limited per partner (a token bucket, by default 50 requests per second in bursts of 100;
 past it, 429 \`rate_limited\` with \`Retry-After\` in seconds). An address that sends many unknown keys gets 429
 \`rate_limited\` with \`Retry-After\` for its next unknown ones (a key that works is not affected).
-The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments) exist only in the sandbox. The
-\`/admin/v1\` routes (tag \`operator\`) are the operator's, with an operator key in \`X-Admin-Key\`; a partner key never opens them.
+Every answer past the key check carries \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers-10):
+the bucket, and what is left of it. An answer that replays an idempotency key's first one carries \`Idempotent-Replayed: true\`.
+The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments; \`x-sandbox: true\`) exist only in the sandbox.
+The operator API (\`/admin/v1\`) is not part of this document: it has its own, on the operator's port.
 
 **Errors**: JSON in the body shape of the endpoint family: \`{error, message, field?}\` for withdrawals, business
 customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \`error\`/\`status\` is a stable code
@@ -69,17 +71,59 @@ same address. A refused request binds no key. Business customers have no key: on
 partner, a second one is 409 \`already_exists\`.
 `.trim();
 
+export const OPERATOR_OPENAPI_TITLE = 'Operator API: partners, their keys, users and balances, the audit log';
+
+const OPERATOR_OPENAPI_DESCRIPTION = `
+The operator's API (\`/admin/v1\`), on the gateway's operator port (ADMIN_PORT), never on the port partners reach.
+Every route needs an operator key in \`X-Admin-Key\` (a partner key never opens them); every call is written to
+the audit log. Errors are \`{error, message, field?}\`; each operator key has its own rate limit (\`RateLimit-Policy:
+"operator";...\`, 429 \`rate_limited\` with \`Retry-After\`), and a 503 carries \`Retry-After\`. docs/api.md, "Operator API", has every detail.
+`.trim();
+
 /**
- * The OpenAPI document of the gateway as configured (the sandbox routes only when SANDBOX=true). The
- * committed docs/openapi.json is this document of a sandbox gateway (`npm run openapi`).
+ * Where the documents say the API is. The first server is relative: it is the origin the document was
+ * fetched from (a gateway serves its own copy), so the reference page's "Try it out" calls that gateway;
+ * the others name the deployments, with placeholder hosts (\`.example\`, RFC 2606): a partner is given
+ * the real ones with its keys.
  */
-export function createOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
-  return SwaggerModule.createDocument(app, documentConfig());
+const PARTNER_SERVERS = [
+  { url: '/', description: 'The gateway that served this document' },
+  { url: 'https://api.partner.example', description: 'Production (placeholder host: yours comes with your production keys)' },
+  { url: 'https://sandbox.partner.example', description: 'Sandbox (placeholder host: yours comes with your sandbox keys)' },
+];
+const OPERATOR_SERVERS = [{ url: '/', description: 'The operator port (ADMIN_PORT) of the gateway that served this document; never exposed to partners' }];
+
+export interface OpenApiDocuments {
+  /** Partner routes, sandbox helpers (x-sandbox) and liveness: /docs/openapi.json, docs/openapi.json. */
+  partner: OpenAPIObject;
+  /** The operator API and liveness: /admin/docs/openapi.json on the operator port, docs/openapi-operator.json. */
+  operator: OpenAPIObject;
 }
 
-/** GET /docs (the API reference page), /docs/openapi.json and /docs/openapi.yaml; no key, not rate limited (docs/api.md: "Reference"). */
+/**
+ * The OpenAPI documents of the gateway as configured (the sandbox routes only when SANDBOX=true). The
+ * committed docs/openapi*.json are those of a sandbox gateway (`npm run openapi`).
+ */
+export function createOpenApiDocuments(app: NestFastifyApplication): OpenApiDocuments {
+  const whole = withIntegerMoney(withRateLimitHeaders(SwaggerModule.createDocument(app, documentConfig())));
+  return {
+    partner: withSandboxMarks(documentPart(whole, { info: whole.info, servers: PARTNER_SERVERS, paths: (path) => !isOperatorApiPath(path) })),
+    operator: documentPart(whole, {
+      info: { ...whole.info, title: OPERATOR_OPENAPI_TITLE, description: OPERATOR_OPENAPI_DESCRIPTION },
+      servers: OPERATOR_SERVERS,
+      paths: (path) => isOperatorApiPath(path) || path === '/healthz',
+    }),
+  };
+}
+
+/**
+ * GET /docs (the API reference page), /docs/openapi.json and /docs/openapi.yaml: the partner document;
+ * /admin/docs/openapi.json and /admin/docs/openapi.yaml: the operator document, answered on the operator
+ * port only (admin-port.ts: /admin is its). No key, not rate limited (docs/api.md: "Reference").
+ */
 export function setupOpenApi(app: NestFastifyApplication): void {
-  const document = createOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+  const { partner, operator } = createOpenApiDocuments(app);
+  SwaggerModule.setup('docs', app, partner, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+  SwaggerModule.setup('admin/docs', app, operator, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'admin/docs/openapi.json', yamlDocumentUrl: 'admin/docs/openapi.yaml' });
   serveApiReference(app, '/docs', '/docs/openapi.json');
 }

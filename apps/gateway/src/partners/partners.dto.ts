@@ -4,7 +4,7 @@ import { IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-val
 /** A partner's own rate limit, optional when it is created (the sandbox's and the operator's creation alike). */
 export class PartnerLimitsRequest {
   /** The partner's own rate limit (requests per second); absent = RATE_LIMIT_PER_SECOND. */
-  @ApiPropertyOptional({ example: 5, minimum: 1, maximum: 1_000_000 })
+  @ApiPropertyOptional({ type: 'integer', example: 5, minimum: 1, maximum: 1_000_000 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -12,7 +12,7 @@ export class PartnerLimitsRequest {
   rate_limit_per_second?: number;
 
   /** The partner's own burst; absent = rate_limit_per_second when that is set, else RATE_LIMIT_BURST. */
-  @ApiPropertyOptional({ example: 5, minimum: 1, maximum: 1_000_000 })
+  @ApiPropertyOptional({ type: 'integer', example: 5, minimum: 1, maximum: 1_000_000 })
   @IsOptional()
   @IsInt()
   @Min(1)

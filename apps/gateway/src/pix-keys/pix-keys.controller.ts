@@ -18,6 +18,7 @@ import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { ForwardingBus } from '../http/forwarding-bus';
+import { markReplayed } from '../http/idempotent-replayed';
 
 /** Spec 4.3/4.4: work started is 202; a deletion already in flight or done is 200. */
 const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, already_sent: 200, succeeded: 200 };
@@ -37,16 +38,20 @@ export class PixKeysController {
     description: 'Asynchronous: pix_key events report pending, then registered (or failed). Idempotent by idempotency_key.',
   })
   @ApiAnswer(202, PixKeyStatusResult, {
-    description: 'Registration started (also for a replayed idempotency_key)',
+    description: 'Registration started (also for a replayed idempotency_key: then with Idempotent-Replayed: true)',
     narrow: { status: ['accepted'] },
+    replayable: true,
     example: { status: 'accepted' },
   })
   @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'])
-  create(
+  async create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PixKeyStatusResult> {
-    return this.bus.call(Topics.PixKeysCreate, { ...body, partner_id: partner.id });
+    const { status, replayed } = await this.bus.call(Topics.PixKeysCreate, { ...body, partner_id: partner.id });
+    markReplayed(reply, replayed);
+    return { status };
   }
 
   /** An extension (docs/api.md: "Lists"): every key the partner asked for, ended ones included, newest first, filtered and paged by cursor. */
@@ -89,11 +94,12 @@ export class PixKeysController {
     summary: "Delete the user's Pix key",
     description: 'Asynchronous: pix_key events report deleting, then canceled. The path is checked before the body. Idempotent by idempotency_key.',
   })
-  @ApiAnswer(202, PixKeyStatusResult, { description: 'Deletion started', narrow: { status: ['accepted'] }, example: { status: 'accepted' } })
+  @ApiAnswer(202, PixKeyStatusResult, { description: 'Deletion started (Idempotent-Replayed: true when the idempotency_key replays it)', narrow: { status: ['accepted'] }, example: { status: 'accepted' }, replayable: true })
   @ApiAnswer(200, PixKeyStatusResult, {
     description: 'already_sent: a deletion is in flight; succeeded: the key was already deleted',
     narrow: { status: ['already_sent', 'succeeded'] },
     example: { status: 'already_sent' },
+    replayable: true,
   })
   @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'not_found', 'idempotency_key_reused'])
   async delete(
@@ -106,6 +112,7 @@ export class PixKeysController {
     const request = new ContractPipe(DeletePixKeyRequest).transform(body);
     const result = await this.bus.call(Topics.PixKeysDelete, { ...request, document, partner_id: partner.id });
     void reply.status(HTTP_STATUS_OF_ANSWER[result.status]);
+    markReplayed(reply, result.replayed);
     return { status: result.status };
   }
 }

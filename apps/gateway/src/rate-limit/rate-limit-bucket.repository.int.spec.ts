@@ -29,7 +29,7 @@ describe('RateLimitBucketRepository (PostgreSQL, shared by every gateway instanc
     // 1 token back takes 100 s at 0.01/s: the refused are told so, in whole seconds.
     const refused = answers.filter((a) => !a.allowed);
     expect(refused).toHaveLength(30);
-    for (const r of refused) expect(r).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number) });
+    for (const r of refused) expect(r).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number), remaining: 0, resetSeconds: expect.any(Number) });
     expect(Math.min(...refused.map((r) => (r.allowed ? 0 : r.retryAfterSeconds)))).toBeGreaterThanOrEqual(99);
   });
 
@@ -47,8 +47,9 @@ describe('RateLimitBucketRepository (PostgreSQL, shared by every gateway instanc
   it('keeps one bucket per partner: one partner hammering does not slow another', async () => {
     const [a, b] = [newUuid(), newUuid()];
     const limit = { perSecond: 0.01, burst: 1 };
-    expect(await gatewayA.take(a, limit)).toEqual({ allowed: true });
+    // The level comes back with the take itself: no bucket left, full again in 100 s at 0.01/s.
+    expect(await gatewayA.take(a, limit)).toEqual({ allowed: true, remaining: 0, resetSeconds: 100 });
     expect((await gatewayB.take(a, limit)).allowed).toBe(false);
-    expect(await gatewayB.take(b, limit)).toEqual({ allowed: true });
+    expect(await gatewayB.take(b, limit)).toMatchObject({ allowed: true });
   });
 });

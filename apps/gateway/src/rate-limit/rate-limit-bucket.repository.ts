@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma/prisma.service';
 import { RateLimitStore } from './rate-limit.store';
-import { RateLimit, retryAfterSeconds, TakeResult } from './token-buckets';
+import { RateLimit, TakeResult, takeResult } from './token-buckets';
 
 /**
  * The shared token buckets (RATE_LIMIT_STORE=postgres), one row per bucket (a partner, or an operator key)
@@ -20,7 +20,6 @@ export class RateLimitBucketRepository implements RateLimitStore {
       text: 'SELECT allowed, tokens FROM take_rate_limit_token($1::text, $2::float8, $3::float8)',
       values: [bucketId, limit.burst, limit.perSecond],
     });
-    const row = rows[0];
-    return row.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: retryAfterSeconds(row.tokens, limit) };
+    return takeResult(rows[0].allowed, rows[0].tokens, limit);
   }
 }

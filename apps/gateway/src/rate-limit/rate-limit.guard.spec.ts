@@ -35,6 +35,19 @@ describe('RateLimitGuard', () => {
     expect(third.headers['retry-after']).toBe('1');
   });
 
+  it('tells every answer, allowed or refused, the policy and what is left (RateLimit-Policy, RateLimit)', async () => {
+    const guard = new RateLimitGuard(config, new MemoryRateLimitStore());
+    const partner = { id: 'p1' };
+    const answers = [call(guard, partner), call(guard, partner), call(guard, partner)];
+    await Promise.allSettled(answers.map((a) => a.result));
+    // Bursts of 2 at 1/s: an empty bucket fills in 2 s; after one take, 1 left and 1 s to full.
+    expect(answers.map((a) => a.headers['ratelimit-policy'])).toEqual(Array(3).fill('"partner";q=2;w=2'));
+    expect(answers.map((a) => a.headers.ratelimit)).toEqual(['"partner";r=1;t=1', '"partner";r=0;t=2', '"partner";r=0;t=2']);
+    const operator = call(guard, undefined, { id: 'o1' });
+    await operator.result;
+    expect(operator.headers).toMatchObject({ 'ratelimit-policy': '"operator";q=3;w=3', ratelimit: '"operator";r=2;t=1' });
+  });
+
   it('limits each operator key in a bucket of its own, with the ADMIN_RATE_LIMIT_* limit', async () => {
     const taken: string[] = [];
     const memory = new MemoryRateLimitStore();
@@ -47,12 +60,15 @@ describe('RateLimitGuard', () => {
   });
 
   it('counts nothing for routes without a partner or an operator (health, sandbox partner creation)', async () => {
-    const refuseAll: RateLimitStore = { take: async () => ({ allowed: false, retryAfterSeconds: 9 }) };
+    const refuseAll: RateLimitStore = { take: async () => ({ allowed: false, retryAfterSeconds: 9, remaining: 0, resetSeconds: 9 }) };
     expect(await call(new RateLimitGuard(config, refuseAll)).result).toBe(true);
   });
 
   it('lets the request through when the shared store fails: a database hiccup is not a 429 or a 500', async () => {
     const broken: RateLimitStore = { take: async () => Promise.reject(new Error('connection terminated')) };
-    expect(await call(new RateLimitGuard(config, broken), { id: 'p1' }).result).toBe(true);
+    const answer = call(new RateLimitGuard(config, broken), { id: 'p1' });
+    expect(await answer.result).toBe(true);
+    // The level is unknown then: the policy alone, no made-up RateLimit.
+    expect(answer.headers).toEqual({ 'ratelimit-policy': '"partner";q=2;w=2' });
   });
 });

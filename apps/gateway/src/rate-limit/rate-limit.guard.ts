@@ -6,6 +6,7 @@ import { apiErrorOf } from '../http/api-error';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit.store';
 import { RateLimit, TakeResult } from './token-buckets';
+import { rateLimitFields } from './rate-limit-fields';
 
 /**
  * Per-partner rate limit (docs/api.md: "Rate limiting"; docs/architecture.md: "Rate limit").
@@ -16,6 +17,10 @@ import { RateLimit, TakeResult } from './token-buckets';
  * (OperatorAuth) and limits each operator key (ADMIN_RATE_LIMIT_*, bucket `operator:<key id>`). When the
  * shared store cannot be reached the request is let through (logged): a database hiccup must not turn
  * into a 429 or a 500 for every partner.
+ *
+ * Every answer it lets through or refuses carries the bucket's RateLimit-Policy and RateLimit fields
+ * (rate-limit-fields.ts), read from the take itself: no second look at the store. They are set on the
+ * reply here, so the answer keeps them whatever comes after (a validation error, a 503 included).
  *
  * A guard, not an interceptor: with no interceptor on a route Nest calls the handler directly, without
  * the RxJS pipeline and the AsyncResource it builds per request (about a tenth of the gateway's CPU).
@@ -40,27 +45,33 @@ export class RateLimitGuard implements CanActivate {
     const partner = request.partner;
     let bucketId: string;
     let limit: RateLimit;
+    let policy: string;
     if (partner) {
       bucketId = partner.id;
+      policy = 'partner';
       const perSecond = partner.rateLimitPerSecond ?? this.defaults.perSecond;
       limit = { perSecond, burst: partner.rateLimitBurst ?? (partner.rateLimitPerSecond ? Math.max(1, partner.rateLimitPerSecond) : this.defaults.burst) };
     } else if (request.operator) {
       bucketId = `operator:${request.operator.id}`;
+      policy = 'operator';
       limit = this.operatorLimit;
     } else return true;
     const taken = await this.take(bucketId, limit);
-    if (taken.allowed) return true;
+    const reply = http.getResponse<FastifyReply>();
+    for (const [name, value] of Object.entries(rateLimitFields(policy, limit, taken))) void reply.header(name, value);
+    if (!taken || taken.allowed) return true;
     const { perSecond, burst } = limit;
-    void http.getResponse<FastifyReply>().header('retry-after', String(taken.retryAfterSeconds));
+    void reply.header('retry-after', String(taken.retryAfterSeconds));
     throw apiErrorOf({ code: 'rate_limited', message: `too many requests: at most ${perSecond} per second (bursts of ${burst}); retry after ${taken.retryAfterSeconds} s` });
   }
 
-  private async take(bucketId: string, limit: RateLimit): Promise<TakeResult> {
+  /** The take, or undefined (let through, level unknown) when the store cannot be reached. */
+  private async take(bucketId: string, limit: RateLimit): Promise<TakeResult | undefined> {
     try {
       return await this.store.take(bucketId, limit);
     } catch (error) {
       this.logger.warn(`rate limit store unavailable, request let through: ${(error as Error).message}`);
-      return { allowed: true };
+      return undefined;
     }
   }
 }

@@ -7,7 +7,7 @@ describe('TokenBuckets', () => {
     const buckets = new TokenBuckets();
     const t0 = 1_000_000;
     expect([1, 2, 3].map(() => buckets.take('p', limit, t0).allowed)).toEqual([true, true, true]);
-    expect(buckets.take('p', limit, t0)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(buckets.take('p', limit, t0)).toEqual({ allowed: false, retryAfterSeconds: 1, remaining: 0, resetSeconds: 2 });
     // Half a second at 2/s refills one token.
     expect(buckets.take('p', limit, t0 + 500).allowed).toBe(true);
     expect(buckets.take('p', limit, t0 + 500).allowed).toBe(false);
@@ -17,9 +17,19 @@ describe('TokenBuckets', () => {
     const buckets = new TokenBuckets();
     const slow = { perSecond: 0.25, burst: 1 };
     expect(buckets.take('p', slow, 0).allowed).toBe(true);
-    expect(buckets.take('p', slow, 0)).toEqual({ allowed: false, retryAfterSeconds: 4 });
-    expect(buckets.take('p', slow, 3_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(buckets.take('p', slow, 0)).toMatchObject({ allowed: false, retryAfterSeconds: 4 });
+    expect(buckets.take('p', slow, 3_999)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     expect(buckets.take('p', slow, 4_000).allowed).toBe(true);
+  });
+
+  it('reports the whole tokens left and the seconds until the bucket is full again', () => {
+    const buckets = new TokenBuckets();
+    expect(buckets.take('p', limit, 0)).toEqual({ allowed: true, remaining: 2, resetSeconds: 1 });
+    expect(buckets.take('p', limit, 0)).toEqual({ allowed: true, remaining: 1, resetSeconds: 1 });
+    // 3 tokens short at 2/s: full again in 2 s (rounded up); 250 ms later half a token is back, still 2 s.
+    expect(buckets.take('p', limit, 0)).toEqual({ allowed: true, remaining: 0, resetSeconds: 2 });
+    expect(buckets.take('p', limit, 250)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 2 });
+    expect(buckets.take('p', limit, 10_000)).toEqual({ allowed: true, remaining: 2, resetSeconds: 1 });
   });
 
   it('keeps one bucket per key: one partner hammering does not slow another', () => {

@@ -4,7 +4,16 @@ export interface RateLimit {
   burst: number;
 }
 
-export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/**
+ * What a take leaves, for the RateLimit header field: whole tokens left (`remaining`) and the whole seconds
+ * until the bucket is full again (`resetSeconds`, 0 when it is).
+ */
+export interface BucketLevel {
+  remaining: number;
+  resetSeconds: number;
+}
+
+export type TakeResult = ({ allowed: true } | { allowed: false; retryAfterSeconds: number }) & BucketLevel;
 
 interface Bucket {
   tokens: number;
@@ -13,6 +22,12 @@ interface Bucket {
 
 /** Whole seconds until a bucket holding `tokens` has one again (Retry-After is an integer, at least 1). */
 export const retryAfterSeconds = (tokens: number, limit: RateLimit): number => Math.max(1, Math.ceil((1 - tokens) / limit.perSecond));
+
+/** The answer to a take that left `tokens` in the bucket (the same arithmetic for the memory and the shared store). */
+export function takeResult(allowed: boolean, tokens: number, limit: RateLimit): TakeResult {
+  const level = { remaining: Math.max(0, Math.floor(tokens)), resetSeconds: Math.max(0, Math.ceil((limit.burst - tokens) / limit.perSecond)) };
+  return allowed ? { allowed: true, ...level } : { allowed: false, retryAfterSeconds: retryAfterSeconds(tokens, limit), ...level };
+}
 
 /**
  * Token buckets, one per key, in this process's memory (the limit is per gateway instance). A bucket
@@ -31,11 +46,9 @@ export class TokenBuckets {
     bucket.tokens = Math.min(limit.burst, bucket.tokens + elapsedSeconds * limit.perSecond);
     bucket.updatedAt = now;
     if (!this.buckets.has(key)) this.remember(key, bucket, now, limit);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { allowed: true };
-    }
-    return { allowed: false, retryAfterSeconds: retryAfterSeconds(bucket.tokens, limit) };
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    return takeResult(allowed, bucket.tokens, limit);
   }
 
   /** Returns a token taken for something that turned out not to count (never past the burst). */

@@ -7,6 +7,7 @@ import { ContractPipe } from '../http/contract-body.pipe';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
 import { PartnerParams } from '../partners/partners.dto';
 import { CreditUserUseCase } from './credit-user.use-case';
+import { markReplayed } from '../http/idempotent-replayed';
 import { GetUserBalanceUseCase } from './get-user-balance.use-case';
 import { RegisterUserUseCase } from './register-user.use-case';
 import { AdminUserRequest, AdminUserView, UserParams } from './users.dto';
@@ -57,7 +58,7 @@ export class UsersController {
   @ApiParam(PARTNER_ID)
   @ApiBody({ type: CreditRequest })
   @ApiAnswer(201, AccountBalance, { description: 'Credited: the balance after it' })
-  @ApiAnswer(200, AccountBalance, { description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now' })
+  @ApiAnswer(200, AccountBalance, { description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now (Idempotent-Replayed: true)', replayable: true })
   @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused', 'invalid_amount'], CREDIT_SAMPLES)
   @HttpCode(201)
   async credit(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountBalance> {
@@ -65,6 +66,7 @@ export class UsersController {
     const credit = new ContractPipe(CreditRequest).transform(body);
     const { available_usdt_micros, held_usdt_micros, replayed } = await this.creditUser.execute(partner_id, document, credit);
     void reply.status(replayed ? 200 : 201);
+    markReplayed(reply, replayed);
     return { available_usdt_micros, held_usdt_micros };
   }
 

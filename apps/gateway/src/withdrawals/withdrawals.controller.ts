@@ -8,6 +8,7 @@ import { Partner } from '../auth/partner.repository';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { ForwardingBus } from '../http/forwarding-bus';
+import { markReplayed } from '../http/idempotent-replayed';
 
 @ApiTags('withdrawals')
 @Controller('partner/v1/withdrawals')
@@ -23,7 +24,7 @@ export class WithdrawalsController {
     description: 'Holds amount + network fee, then sends on chain; usdt_withdrawal events report created, sent, settled (or failed). Idempotent by idempotency_key.',
   })
   @ApiAnswer(201, CreateUsdtWithdrawalResponse, { description: 'Created', example: { id: 1 } })
-  @ApiAnswer(200, CreateUsdtWithdrawalResponse, { description: 'The idempotency key was used before with the same request: the same id, nothing new', example: { id: 1 } })
+  @ApiAnswer(200, CreateUsdtWithdrawalResponse, { description: 'The idempotency key was used before with the same request: the same id, nothing new (Idempotent-Replayed: true)', example: { id: 1 }, replayable: true })
   @ApiErrors('error', [
     ...PARTNER_ERRORS,
     ...JSON_BODY_ERRORS,
@@ -42,6 +43,7 @@ export class WithdrawalsController {
   ): Promise<{ id: number }> {
     const { id, created } = await this.bus.call(Topics.WithdrawalsCreate, { ...body, partner_id: partner.id });
     void reply.status(created ? 201 : 200);
+    markReplayed(reply, !created);
     return { id };
   }
 

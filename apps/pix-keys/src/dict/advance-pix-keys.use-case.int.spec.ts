@@ -48,7 +48,7 @@ describe('AdvancePixKeysUseCase: the simulated DICT (PostgreSQL)', () => {
     await advance.execute(later());
     expect(await stateOf(keyId)).toBe('registered');
 
-    expect(await deleteKey(partnerId, document)).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await deleteKey(partnerId, document)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
     await advance.execute(new Date());
     expect(await stateOf(keyId)).toBe('deleting');
     await advance.execute(later());
@@ -78,7 +78,7 @@ describe('AdvancePixKeysUseCase: the simulated DICT (PostgreSQL)', () => {
     expect(await stateOf(keyId)).toBe('deleting');
     await advance.execute(later());
     expect(await statesOf(partnerId)).toEqual(['pending', 'registered', 'deleting', 'canceled']);
-    expect(await deleteKey(partnerId, document)).toEqual({ ok: true, data: { status: 'succeeded' } });
+    expect(await deleteKey(partnerId, document)).toEqual({ ok: true, data: { status: 'succeeded', replayed: false } });
   });
 
   it('lets a canceled key be registered again, as a new key', async () => {
@@ -88,7 +88,7 @@ describe('AdvancePixKeysUseCase: the simulated DICT (PostgreSQL)', () => {
     await advance.execute(later());
     expect(await stateOf(keyId)).toBe('canceled');
 
-    expect(await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
     await advance.execute(later());
     const keys = await prisma.pixKey.findMany({ where: { partnerId }, orderBy: { createdAt: 'asc' } });
     expect(keys.map((k) => [k.id === keyId, k.state])).toEqual([

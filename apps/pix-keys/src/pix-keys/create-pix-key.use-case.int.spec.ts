@@ -37,7 +37,7 @@ afterAll(() => prisma.$disconnect());
 describe('CreatePixKeyUseCase (PostgreSQL)', () => {
   it('accepts: inserts the CPF key pending and writes its pending event in one go', async () => {
     const { partnerId, document } = await newUser();
-    expect(await create.execute(command(partnerId, document))).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await create.execute(command(partnerId, document))).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
     const keys = await keysOf(partnerId);
     expect(keys).toEqual([expect.objectContaining({ document, key: document, state: 'pending', failureReason: null })]);
     const [event] = (await prisma.outboxMessage.findMany({ where: { key: `pix_key:${partnerId}:${document}` } })).map((r) => r.payload);
@@ -71,7 +71,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(await outboxStates(partnerId)).toEqual([]);
 
     await users.upsert(partnerId, document);
-    expect(await create.execute(first)).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await create.execute(first)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
   });
 
   it('scopes users by partner: another partner cannot register a key for this user', async () => {
@@ -97,7 +97,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     const { partnerId, document } = await newUser();
     const first = command(partnerId, document);
     await create.execute(first);
-    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { status: 'accepted', replayed: true } });
 
     const otherUser = newCpf();
     await users.upsert(partnerId, otherUser);
@@ -122,7 +122,9 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     const { partnerId, document } = await newUser();
     const same = command(partnerId, document);
     const replies = await Promise.all(Array.from({ length: 20 }, () => create.execute({ ...same })));
-    expect(replies).toEqual(Array(20).fill({ ok: true, data: { status: 'accepted' } }));
+    expect(replies.map((r) => r.ok && r.data.status)).toEqual(Array(20).fill('accepted'));
+    // One of them made the key; the 19 others replayed its answer.
+    expect(replies.filter((r) => r.ok && !r.data.replayed)).toHaveLength(1);
     expect(await keysOf(partnerId)).toHaveLength(1);
     expect(await outboxStates(partnerId)).toEqual(['pending']);
   });
@@ -131,7 +133,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     const { partnerId, document } = await newUser();
     await create.execute(command(partnerId, document));
     await endKey(partnerId, ended);
-    expect(await create.execute(command(partnerId, document))).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await create.execute(command(partnerId, document))).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
     const states = (await keysOf(partnerId)).map((k) => k.state).sort();
     expect(states).toEqual([ended, 'pending'].sort());
   });
@@ -154,9 +156,9 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'already_exists', message: expect.stringContaining('already has a Pix key') } });
     expect((await keysOf(partnerId)).map((k) => k.state)).toEqual(['canceled']);
     // The partner's own retry is a new command: the key was left free by the refusal.
-    expect(await create.execute(refused, `test-${newUuid()}`)).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await create.execute(refused, `test-${newUuid()}`)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
     // Another partner cannot read the refusal kept under this command id.
     const other = await newUser();
-    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({ ok: true, data: { status: 'accepted' } });
+    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
   });
 });

@@ -30,7 +30,8 @@ async function userWithKey(...path: PixKeyState[]) {
 const outboxStates = async (partnerId: string) => outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
 
 const stateOf = async (keyId: string) => (await prisma.pixKey.findUniqueOrThrow({ where: { id: keyId } })).state;
-const answer = (status: string) => ({ ok: true, data: { status } });
+/** A reply; `replayed` when it is the idempotency key's first answer again. */
+const answer = (status: string, replayed = false) => ({ ok: true, data: { status, replayed } });
 
 afterAll(() => prisma.$disconnect());
 
@@ -109,7 +110,7 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
     expect(await remove.execute(first)).toEqual(answer('accepted'));
     await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, keyId, 'deleting', 'canceled'));
     // Now a new request would be told succeeded; the retry of the first one gets its own answer again.
-    expect(await remove.execute({ ...first })).toEqual(answer('accepted'));
+    expect(await remove.execute({ ...first })).toEqual(answer('accepted', true));
     expect(await remove.execute(command(partnerId, document))).toEqual(answer('succeeded'));
 
     expect(await remove.execute({ ...first, document: newCpf() })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, PartnerId, PixKeyAnswer, PixKeyStatusResult, Reply } from '@partner/contracts';
+import { ErrorCode, PartnerId, PixKeyAnswer, PixKeyCommandResult, Reply } from '@partner/contracts';
 import { runIdempotent, Transaction, UnitOfWork } from '@partner/kafka';
 import { fingerprintOf } from './idempotency';
 import { IdempotencyRecord, IdempotencyRecordRepository, PixKeyOperation } from './idempotency-record.repository';
@@ -34,19 +34,19 @@ export class IdempotentCommandService {
   run<C extends ErrorCode>(
     command: PixKeyCommandClaim,
     act: (tx: Transaction, claim: Claim) => Promise<PixKeyCommandOutcome>,
-  ): Promise<Reply<PixKeyStatusResult, C | 'idempotency_key_reused'>> {
+  ): Promise<Reply<PixKeyCommandResult, C | 'idempotency_key_reused'>> {
     const claim: Claim = { idempotencyKey: command.idempotencyKey, fingerprint: fingerprintOf(command.operation, command.document) };
-    return runIdempotent<PixKeyStatusResult, IdempotencyRecord, C>({
+    return runIdempotent<PixKeyCommandResult, IdempotencyRecord, C>({
       ...claim,
       attempt: async () => {
         const outcome = await this.unitOfWork.run((tx) => act(tx, claim));
-        return 'answer' in outcome ? { done: { status: outcome.answer } } : outcome;
+        return 'answer' in outcome ? { done: { status: outcome.answer, replayed: false } } : outcome;
       },
       // A claim that yielded to another transaction's while the claiming statement waited sees no
       // record: it committed after that statement's snapshot. Records are never removed, so it is there.
       find: () => this.idempotency.find(command.partnerId, command.idempotencyKey),
       fingerprintOf: (record) => record.fingerprint,
-      replay: (record) => ({ status: record.answer }),
+      replay: (record) => ({ status: record.answer, replayed: true }),
       refusals: this.idempotency.refusalsOf(command.partnerId, command.commandId, command.idempotencyKey),
     });
   }

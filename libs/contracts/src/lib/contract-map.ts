@@ -10,7 +10,7 @@ import { ListPixInflowsQuery, ListPixInflowsResult } from './inflows/list-pix-in
 import { PixInStateChangedEvent } from './inflows/pix-in-state-changed/pix-in-state-changed.event';
 import { PixReceivedEvent } from './inflows/pix-received/pix-received.event';
 import { SimulatePixInCommand, SimulatePixInResult } from './inflows/simulate-pix-in/simulate-pix-in.command';
-import { CreatePixKeyCommand, PixKeyStatusResult } from './pix-keys/create-pix-key/create-pix-key.command';
+import { CreatePixKeyCommand, PixKeyCommandResult } from './pix-keys/create-pix-key/create-pix-key.command';
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
@@ -71,8 +71,8 @@ export const requestContracts = {
   [Topics.EventsAck]: request<AckEventsCommand, AckEventsResult>(AckEventsCommand, byPartner),
   [Topics.EventsPing]: request<PingQuery, PingResult>(PingQuery),
   /** Both key commands by user: every request about one user's key is handled in turn (the unique index still holds alone). */
-  [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyStatusResult, 'invalid_document' | 'user_not_found' | 'already_exists' | 'idempotency_key_reused'>(CreatePixKeyCommand, byUser),
-  [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyStatusResult, 'invalid_document' | 'not_found' | 'idempotency_key_reused'>(DeletePixKeyCommand, byUser),
+  [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyCommandResult, 'invalid_document' | 'user_not_found' | 'already_exists' | 'idempotency_key_reused'>(CreatePixKeyCommand, byUser),
+  [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyCommandResult, 'invalid_document' | 'not_found' | 'idempotency_key_reused'>(DeletePixKeyCommand, byUser),
   [Topics.PixKeysGet]: request<GetPixKeyQuery, GetPixKeyResult, 'invalid_document' | 'not_found'>(GetPixKeyQuery),
   [Topics.PixKeysList]: request<ListPixKeysQuery, ListPixKeysResult, 'invalid_document'>(ListPixKeysQuery),
   [Topics.PixKeysUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),

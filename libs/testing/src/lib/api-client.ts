@@ -36,7 +36,8 @@ export class ApiClient {
     const base = this.bases[this.turn++ % this.bases.length];
     const res = await fetch(`${base}${path}`, init);
     const text = await res.text();
-    recordResponse(method, res.url || `${base}${path}`, res.status, res.headers, text);
+    const sent = { headers: Object.fromEntries(Object.entries(init.headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])), body: init.body as string | undefined };
+    recordResponse(method, res.url || `${base}${path}`, res.status, res.headers, text, sent);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -2,6 +2,7 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Exchange } from './prism-validation';
 
 /**
  * The response contract: every answer the end-to-end suites receive is checked against the committed
@@ -35,14 +36,17 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'optio
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointer = (...parts: string[]) => `${DOCUMENT_ID}#/${parts.map(escapePointer).join('/')}`;
 
-/** The committed document, found from this file up to the repository root. */
-export function committedOpenApiPath(): string {
+/** A committed document (the partner API's, or `openapi-operator.json`), found from this file up to the repository root. */
+export function committedOpenApiPath(file = 'openapi.json'): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const candidate = join(dir, 'docs', 'openapi.json');
+    const candidate = join(dir, 'docs', file);
     if (existsSync(candidate)) return candidate;
   }
-  throw new Error('docs/openapi.json not found above libs/testing: run `npm run openapi`');
+  throw new Error(`docs/${file} not found above libs/testing: run \`npm run openapi\``);
 }
+
+/** The operator API's committed document. */
+export const committedOperatorOpenApiPath = (): string => committedOpenApiPath('openapi-operator.json');
 
 /**
  * A copy of a schema where every object schema without `additionalProperties` gets `false`, but for the
@@ -70,9 +74,11 @@ export class ResponseContract {
   private readonly ajv = new Ajv({ strict: false, allErrors: true, discriminator: true, validateSchema: false });
   private readonly operations: Operation[];
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly errorShapes: string[];
 
   constructor(document: OpenApiDocument) {
     addFormats(this.ajv);
+    this.errorShapes = ['ErrorBody', 'PixKeyErrorBody'].filter((name) => document.components?.schemas?.[name]);
     this.ajv.addSchema(strict(document) as Schema, DOCUMENT_ID);
     this.operations = Object.entries(document.paths).flatMap(([template, item]) =>
       Object.entries(item)
@@ -110,7 +116,9 @@ export class ResponseContract {
     }
     if (!operation) {
       if (status !== 404) return [`${where}: no operation in the document for this method and path (an unknown route must answer 404)`];
-      return this.problems(`${where} (unknown route)`, { anyOf: [{ $ref: pointer('components', 'schemas', 'ErrorBody') }, { $ref: pointer('components', 'schemas', 'PixKeyErrorBody') }] }, body);
+      // The error shapes this document has (the operator document has no Pix key family).
+      const shapes = this.errorShapes.map((name) => ({ $ref: pointer('components', 'schemas', name) }));
+      return this.problems(`${where} (unknown route)`, { anyOf: shapes }, body);
     }
     const at = `${where} (${operation.method} ${operation.template})`;
     const response = operation.responses[String(status)] ?? operation.responses.default;
@@ -140,25 +148,60 @@ export class ResponseContract {
   }
 }
 
-let shared: ResponseContract | undefined;
+let shared: { partner: ResponseContract; operator: ResponseContract } | undefined;
 
 /**
- * Checks one answer against the committed document and appends the outcome, one JSON line, to the file
+ * The document an answer is checked against: the operator API's for an /admin/ path sent to an operator
+ * port (GATEWAY_ADMIN_URL, OPERATOR_GATEWAY_ADMIN_URLS), the partner API's for anything else (an /admin/ path on the public port is
+ * an unknown route there, so its 404 is checked as one).
+ */
+function contractOf(url: URL): ResponseContract {
+  shared ??= { partner: ResponseContract.fromFile(), operator: ResponseContract.fromFile(committedOperatorOpenApiPath()) };
+  const operatorPorts = [process.env.GATEWAY_ADMIN_URL, ...(process.env.OPERATOR_GATEWAY_ADMIN_URLS?.split(',') ?? [])].filter(Boolean).map((u) => new URL(u as string).origin);
+  return url.pathname.startsWith('/admin/') && operatorPorts.includes(url.origin) ? shared.operator : shared.partner;
+}
+
+/**
+ * Checks one answer against its committed document (contractOf) and appends the outcome, one JSON line, to the file
  * named by RESPONSE_CONTRACT_LOG (the e2e Jest config sets it and empties it first; the last e2e suite
  * asserts that no line holds a violation). Without the variable (e.g. `npm run chaos`) nothing is checked.
  */
-export function recordResponse(method: string, url: string, status: number, headers: Headers, text: string): void {
+export function recordResponse(method: string, url: string, status: number, headers: Headers, text: string, request?: SentRequest): void {
   const log = process.env.RESPONSE_CONTRACT_LOG;
   if (!log) return;
-  shared ??= ResponseContract.fromFile();
-  const path = new URL(url).pathname;
-  const violations = shared.violations(method, path, status, headers, text);
-  appendFileSync(log, `${JSON.stringify({ method: method.toUpperCase(), path, status, violations })}\n`);
+  const parsed = new URL(url);
+  const path = parsed.pathname;
+  const violations = contractOf(parsed).violations(method, path, status, headers, text);
+  // The whole exchange too, for the third-party validator's pass at the end of the run (prism-validation.ts).
+  const exchange: Exchange | undefined = request && {
+    operator: contractOf(parsed) === shared?.operator,
+    method: method.toLowerCase(),
+    path,
+    query: parsed.search,
+    requestHeaders: request.headers,
+    requestBody: request.body,
+    answerOnly: request.answerOnly,
+    status,
+    responseHeaders: Object.fromEntries(headers.entries()),
+    responseBody: text,
+  };
+  appendFileSync(log, `${JSON.stringify({ method: method.toUpperCase(), path, status, violations, exchange })}\n`);
+}
+
+/** What was sent, for the exchange's record: headers (lower-case names), the body as sent. */
+export interface SentRequest {
+  headers: Record<string, string>;
+  body?: string;
+  /** Sent invalid on purpose (the fuzz suite): only its answer is held to the document. */
+  answerOnly?: boolean;
 }
 
 /** A fetch for openapi-fetch (the typed client) that records each answer like ApiClient does. */
 export async function contractCheckedFetch(request: Request): Promise<Response> {
+  const sent: SentRequest | undefined = process.env.RESPONSE_CONTRACT_LOG
+    ? { headers: Object.fromEntries(request.headers.entries()), body: request.body ? await request.clone().text() : undefined }
+    : undefined;
   const response = await fetch(request);
-  if (process.env.RESPONSE_CONTRACT_LOG) recordResponse(request.method, request.url, response.status, response.headers, await response.clone().text());
+  if (sent) recordResponse(request.method, request.url, response.status, response.headers, await response.clone().text(), sent);
   return response;
 }

@@ -140,6 +140,7 @@ export class OwnerOwnership {
   ownership_type!: OwnershipType;
 
   @ApiProperty({
+    type: 'integer',
     description: 'Share in basis points (5000 = 50%): 1 to 10000; 0 to 10000 for a representative, who may own nothing',
     minimum: 0,
     maximum: FULL_OWNERSHIP_BPS,

@@ -22,7 +22,7 @@ export class SandboxPixInRequest {
   @IsCpf()
   document!: string;
 
-  @ApiProperty({ minimum: 1, maximum: MAX_PIX_IN_CENTS, example: 15_000 })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_PIX_IN_CENTS, example: 15_000 })
   @IsInt({ message: 'amount_cents must be an integer number of cents' })
   @Min(1, { message: 'amount_cents must be at least 1' })
   @Max(MAX_PIX_IN_CENTS, { message: `amount_cents must be at most ${MAX_PIX_IN_CENTS}` })

@@ -26,8 +26,13 @@ export class CreatePixKeyCommand extends CreatePixKeyRequest {
 export const PIX_KEY_ANSWERS = ['accepted', 'already_sent', 'succeeded'] as const;
 export type PixKeyAnswer = (typeof PIX_KEY_ANSWERS)[number];
 
-/** The reply of both Pix key commands, and their HTTP answer (202 accepted; 200 already_sent or succeeded). */
+/** The HTTP answer of both Pix key commands (202 accepted; 200 already_sent or succeeded). */
 export class PixKeyStatusResult {
   @ApiProperty({ enum: PIX_KEY_ANSWERS })
   status!: PixKeyAnswer;
+}
+
+/** The reply of both Pix key commands: the answer, and whether it replays the idempotency key's first one (the gateway's Idempotent-Replayed). */
+export class PixKeyCommandResult extends PixKeyStatusResult {
+  replayed!: boolean;
 }

@@ -9,7 +9,7 @@ export class SandboxUserRequest {
   @IsCpf()
   document!: string;
 
-  @ApiProperty({ description: 'USDT micros to credit (0 reads the balance)', minimum: 0 })
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'USDT micros to credit (0 reads the balance)', minimum: 0 })
   @IsInt({ message: 'usdt_micros must be an integer number of micros' })
   @Min(0, { message: 'usdt_micros must not be negative' })
   @Max(MAX_CREDIT_MICROS, { message: `usdt_micros must be at most ${MAX_CREDIT_MICROS}` })

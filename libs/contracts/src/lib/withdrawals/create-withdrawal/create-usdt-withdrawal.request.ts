@@ -24,7 +24,7 @@ export class CreateUsdtWithdrawalRequest {
   @IsEvmAddress(withCode('invalid_address'))
   address!: string;
 
-  @ApiProperty({ description: 'Amount in USDT micros (1 USDT = 1,000,000)', minimum: MIN_WITHDRAWAL_MICROS, maximum: MAX_WITHDRAWAL_MICROS, example: 1_000_000 })
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Amount in USDT micros (1 USDT = 1,000,000)', minimum: MIN_WITHDRAWAL_MICROS, maximum: MAX_WITHDRAWAL_MICROS, example: 1_000_000 })
   @IsInt(withCode('invalid_amount', amountMessage))
   @Min(MIN_WITHDRAWAL_MICROS, withCode('invalid_amount', amountMessage))
   @Max(MAX_WITHDRAWAL_MICROS, withCode('invalid_amount', amountMessage))
