@@ -9,9 +9,9 @@ describe('keysetPageStatement', () => {
     expect(statement.name).toBe('things_list_state');
     expect(statement.text).toContain('WHERE partner_id = $1 AND state = $2');
     expect(statement.text).not.toContain('document');
-    expect(statement.text).toContain('(created_at, id) < ($5::timestamptz, $6::bigint)');
-    expect(statement.text).toMatch(/ORDER BY created_at DESC, id DESC\s+LIMIT \$7$/);
-    expect(values).toEqual([partner, 'sent', '-infinity', 'infinity', 'infinity', '0', 11]);
+    expect(statement.text).toContain('created_at >= $3 AND (created_at, id) < ($4::timestamptz, $5::bigint)');
+    expect(statement.text).toMatch(/ORDER BY created_at DESC, id DESC\s+LIMIT \$6$/);
+    expect(values).toEqual([partner, 'sent', '-infinity', 'infinity', '0', 11]);
   });
 
   it('resumes strictly after the position of a cursor, inside the creation interval, whatever order the filters come in', () => {
@@ -22,6 +22,14 @@ describe('keysetPageStatement', () => {
     const b = keysetPageStatement('keys_list', 'keys', 'uuid', partner, { equals: { document: '52998224725', state: 'pending' }, createdFrom: from, createdTo: to }, { limit: 2, after: { atMs: 1_795_315_285_123, id } });
     expect(a).toEqual(b);
     expect(a.statement.name).toBe('keys_list_document_state');
-    expect(a.values).toEqual([partner, '52998224725', 'pending', from, to, new Date(1_795_315_285_123), id, 3]);
+    expect(a.values).toEqual([partner, '52998224725', 'pending', from, new Date(1_795_315_285_123), id, 3]);
+  });
+
+  it('starts a page at created_to when the cursor is not below it: one bound, the tighter', () => {
+    const to = new Date('2026-12-01T00:00:00Z');
+    const first = keysetPageStatement('things_list', 'things', 'bigint', partner, { equals: {}, createdTo: to }, { limit: 5 });
+    expect(first.values).toEqual([partner, '-infinity', to, '0', 6]);
+    const later = keysetPageStatement('things_list', 'things', 'bigint', partner, { equals: {}, createdTo: to }, { limit: 5, after: { atMs: to.getTime() - 1, id: '9' } });
+    expect(later.values).toEqual([partner, '-infinity', new Date(to.getTime() - 1), '9', 6]);
   });
 });

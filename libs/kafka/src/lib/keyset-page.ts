@@ -27,14 +27,25 @@ export function keysetPageStatement(prefix: string, table: string, idType: 'bigi
   const n = values.length;
   const text = `SELECT * FROM ${table}
    WHERE partner_id = $1${columns.map((column, i) => ` AND ${column} = $${i + 2}`).join('')}
-     AND created_at >= $${n + 1} AND created_at < $${n + 2} AND (created_at, id) < ($${n + 3}::timestamptz, $${n + 4}::${idType})
+     AND created_at >= $${n + 1} AND (created_at, id) < ($${n + 2}::timestamptz, $${n + 3}::${idType})
    ORDER BY created_at DESC, id DESC
-   LIMIT $${n + 5}`;
+   LIMIT $${n + 4}`;
   // One row more than the page: whether another page follows, without a count.
-  const after = page.after ? [new Date(page.after.atMs), page.after.id] : ['infinity', LOWEST_ID[idType]];
-  values.push(filter.createdFrom ?? '-infinity', filter.createdTo ?? 'infinity', ...after, page.limit + 1);
+  values.push(filter.createdFrom ?? '-infinity', ...upperBound(filter.createdTo, page, idType), page.limit + 1);
   return { statement: { name: [prefix, ...columns].join('_'), text }, values };
 }
 
-/** Any id: below an infinite created_at every row comes first, whatever its id. */
+/**
+ * Where the backward read starts: the tighter of created_to and the cursor, as ONE row bound. With two
+ * bounds (created_at < created_to beside the cursor's row comparison) PostgreSQL cannot tell which is
+ * tighter and starts from the row comparison: a first page of one day among a million rows read every
+ * row after that day (197 ms, against 0.4 ms from the day's end). (created_at, id) < (created_to, lowest
+ * id) is exactly created_at < created_to: no row has the lowest id (withdrawal ids start at 1, UUIDs are random).
+ */
+function upperBound(createdTo: Date | undefined, page: PageRequest, idType: 'bigint' | 'uuid'): [Date | string, string] {
+  if (createdTo !== undefined && (page.after === undefined || page.after.atMs >= createdTo.getTime())) return [createdTo, LOWEST_ID[idType]];
+  return page.after ? [new Date(page.after.atMs), page.after.id] : ['infinity', LOWEST_ID[idType]];
+}
+
+/** Below every id a row has: the bound (t, lowest) is "created before t". */
 const LOWEST_ID = { bigint: '0', uuid: '00000000-0000-0000-0000-000000000000' } as const;
