@@ -23,8 +23,15 @@ operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_
   admin credit --partner ID --document CPF --micros N --idempotency-key K --reference TEXT
                                                      credit the user's USDT balance (same key again: no second credit)
   admin balance --partner ID --document CPF          the user's available and held USDT micros
-  admin audit [--partner ID] [--limit N] [--before CURSOR]
-                                                     the audit log, newest first
+  admin audit [--partner ID] [--operator-key KEY_ID] [--from UNIX] [--to UNIX] [--limit N] [--before CURSOR]
+                                                     the audit log, newest first, filtered
+  admin partner list [--limit N] [--cursor C]        partners, newest first
+  admin partner show|disable|enable --partner ID     read a partner; disable it (its keys refused everywhere
+                                                     within a second, data kept) or enable it again
+  admin user list --partner ID [--limit N] [--cursor C]
+                                                     the partner's users with their balances
+  admin ledger --partner ID --document CPF [--limit N] [--cursor C]
+                                                     the user's ledger, newest first
 
 operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g. the first key of a deployment):
   operator-key create --name WHO [--environment production|sandbox]
@@ -83,6 +90,10 @@ async function main(argv: string[]): Promise<number> {
       'idempotency-key': { type: 'string' },
       reference: { type: 'string' },
       before: { type: 'string' },
+      cursor: { type: 'string' },
+      'operator-key': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
       all: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -175,6 +186,7 @@ async function operatorCommand(sub: string | undefined, rest: string[], o: Optio
   const action = `${sub ?? ''} ${rest[0] ?? ''}`.trim();
   const partner_id = () => need(o.partner as string | undefined, '--partner');
   const document = () => need(o.document as string | undefined, '--document');
+  const page = () => ({ ...(o.limit ? { limit: Number(o.limit) } : {}), ...(o.cursor ? { cursor: o.cursor as string } : {}) });
   switch (action) {
     case 'partner create':
       return print(await admin.POST('/admin/v1/partners', { body: { name: need(o.name as string | undefined, '--name') } }));
@@ -199,9 +211,24 @@ async function operatorCommand(sub: string | undefined, rest: string[], o: Optio
       );
     case 'balance':
       return print(await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/balance', { params: { path: { partner_id: partner_id(), document: document() } } }));
+    case 'partner list':
+      return print(await admin.GET('/admin/v1/partners', { params: { query: page() } }));
+    case 'partner show':
+      return print(await admin.GET('/admin/v1/partners/{partner_id}', { params: { path: { partner_id: partner_id() } } }));
+    case 'partner disable':
+      return print(await admin.POST('/admin/v1/partners/{partner_id}/disable', { params: { path: { partner_id: partner_id() } } }));
+    case 'partner enable':
+      return print(await admin.POST('/admin/v1/partners/{partner_id}/enable', { params: { path: { partner_id: partner_id() } } }));
+    case 'user list':
+      return print(await admin.GET('/admin/v1/partners/{partner_id}/users', { params: { path: { partner_id: partner_id() }, query: page() } }));
+    case 'ledger':
+      return print(await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/ledger', { params: { path: { partner_id: partner_id(), document: document() }, query: page() } }));
     case 'audit': {
       const query = {
         ...(o.partner ? { partner_id: o.partner as string } : {}),
+        ...(o['operator-key'] ? { operator_key_id: o['operator-key'] as string } : {}),
+        ...(o.from ? { from: Number(o.from) } : {}),
+        ...(o.to ? { to: Number(o.to) } : {}),
         ...(o.limit ? { limit: Number(o.limit) } : {}),
         ...(o.before ? { before: Number(o.before) } : {}),
       };

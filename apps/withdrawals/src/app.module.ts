@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { serviceModule } from '@partner/platform';
 import { AccountsModule } from './accounts/accounts.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { WithdrawalsConfig } from './config/withdrawals.config';
 import { PrismaService } from './prisma/prisma.service';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -13,7 +14,7 @@ export class AppModule {
       configClass: WithdrawalsConfig,
       config,
       prisma: PrismaService,
-      features: [AccountsModule, WithdrawalsModule],
+      features: [AccountsModule, WithdrawalsModule, LedgerModule],
     });
   }
 }

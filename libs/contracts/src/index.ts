@@ -10,9 +10,13 @@ export * from './lib/withdrawals/create-withdrawal/create-usdt-withdrawal.reques
 export * from './lib/withdrawals/create-withdrawal/create-withdrawal.command';
 export * from './lib/withdrawals/credit-account/credit-account.command';
 export * from './lib/withdrawals/get-balance/get-balance.query';
+export * from './lib/withdrawals/operator-page.request';
+export * from './lib/withdrawals/list-users/list-users.query';
+export * from './lib/withdrawals/get-ledger/get-ledger.query';
 export * from './lib/withdrawals/account-credited/account-credited.event';
 export * from './lib/users/sandbox-user/sandbox-user.request';
 export * from './lib/gateway/api-key-revoked/api-key-revoked.event';
+export * from './lib/gateway/partner-status-changed/partner-status-changed.event';
 export * from './lib/withdrawals/get-withdrawal/get-withdrawal.query';
 export * from './lib/withdrawals/list-withdrawals/list-withdrawals.query';
 export * from './lib/paging/list-page';

@@ -29,13 +29,13 @@ const COLUMNS = 'id, partner_id, prefix, created_at, last_used_at, revoked_at';
 const AUTHENTICATE = {
   name: 'api_key_authenticate',
   text: `WITH key AS (
-           SELECT k.id AS key_id, k.hash, k.last_used_at, p.id, p.name, p.rate_limit_per_second, p.rate_limit_burst
+           SELECT k.id AS key_id, k.hash, k.last_used_at, p.id, p.name, p.rate_limit_per_second, p.rate_limit_burst, p.disabled_at
            FROM api_keys k JOIN partners p ON p.id = k.partner_id
            WHERE k.hash = $1 AND k.revoked_at IS NULL AND k.environment = $3 LIMIT 1),
          touched AS (
            UPDATE api_keys SET last_used_at = now()
            WHERE id = (SELECT key_id FROM key) AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2)))
-         SELECT key_id, hash, id, name, rate_limit_per_second, rate_limit_burst FROM key`,
+         SELECT key_id, hash, id, name, rate_limit_per_second, rate_limit_burst, disabled_at FROM key`,
 };
 
 const REVOKE: Statement = statement(

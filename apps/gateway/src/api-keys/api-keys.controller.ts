@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
-import { assertNoBody } from '../http/no-body';
+import { assertNoBody, NO_BODY } from '../http/no-body';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
 import { PartnerParams } from '../partners/partners.dto';
 import { AdminApiKeyList, AdminApiKeyView, AdminNewApiKey, ApiKeyParams } from './api-keys.dto';
@@ -10,7 +10,6 @@ import { CreateApiKeyUseCase } from './create-api-key.use-case';
 import { ListApiKeysUseCase } from './list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from './revoke-api-key.use-case';
 
-const NO_BODY = { required: false, description: 'None: an empty body or {} is accepted; any field is 400 invalid_request', schema: { type: 'object', maxProperties: 0 } };
 
 /** Operator API: a partner's API keys. Several may be active at once, so a partner rotates without downtime. */
 @ApiTags('operator')

@@ -6,6 +6,11 @@ import { integerString, positiveIntegerString } from '@partner/contracts';
 export const DEFAULT_AUDIT_PAGE = 50;
 export const MAX_AUDIT_PAGE = 200;
 const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_AUDIT_PAGE}`;
+/** Year 9999: a time past it is a mistake, not a filter. */
+const MAX_UNIX_SECONDS = 253_402_300_799;
+const FROM_MESSAGE = 'from must be a time in Unix seconds';
+const TO_MESSAGE = 'to must be a time in Unix seconds';
+const unixSecondsString = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : value);
 const BEFORE_MESSAGE = 'before must be a positive integer: the next_cursor of the previous page';
 
 /** Query of GET /admin/v1/audit-log. Query values arrive as strings; only exact forms are accepted. */
@@ -30,6 +35,27 @@ export class AuditLogQuery {
   @IsOptional()
   @IsUUID('all', { message: 'partner_id must be a UUID' })
   partner_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only calls made with this operator key (its id, as in operator_key_id)' })
+  @IsOptional()
+  @IsUUID('all', { message: 'operator_key_id must be a UUID' })
+  operator_key_id?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Only calls at or after this time (Unix seconds)' })
+  @IsOptional()
+  @Transform(unixSecondsString)
+  @IsInt({ message: FROM_MESSAGE })
+  @Min(0, { message: FROM_MESSAGE })
+  @Max(MAX_UNIX_SECONDS, { message: FROM_MESSAGE })
+  from?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Only calls before this time (Unix seconds, exclusive)' })
+  @IsOptional()
+  @Transform(unixSecondsString)
+  @IsInt({ message: TO_MESSAGE })
+  @Min(0, { message: TO_MESSAGE })
+  @Max(MAX_UNIX_SECONDS, { message: TO_MESSAGE })
+  to?: number;
 }
 
 /** One operator call. */

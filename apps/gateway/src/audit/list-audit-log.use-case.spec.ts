@@ -54,3 +54,14 @@ describe('ListAuditLogUseCase', () => {
     expect(exact.next_cursor).toBeNull();
   });
 });
+
+describe('ListAuditLogUseCase filters', () => {
+  it('passes partner, operator key and the time range (Unix seconds) to the repository as its filter', async () => {
+    const asked: unknown[] = [];
+    const audit = { page: async (filter: unknown) => (asked.push(filter), []) } as unknown as AuditLogRepository;
+    const operatorKeyId = '0b6c2a1e-3f5c-4c1e-9a0b-7a0d1a2e8a43';
+    const partnerId = '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10';
+    await new ListAuditLogUseCase(audit).execute({ limit: 10, partner_id: partnerId, operator_key_id: operatorKeyId, from: 1_795_315_285, to: 1_795_315_300 });
+    expect(asked).toEqual([{ limit: 11, before: undefined, partnerId, operatorKeyId, from: new Date(1_795_315_285_000), to: new Date(1_795_315_300_000) }]);
+  });
+});

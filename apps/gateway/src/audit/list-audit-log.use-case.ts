@@ -24,7 +24,14 @@ export class ListAuditLogUseCase {
 
   async execute(query: AuditLogQuery): Promise<AuditLogPage> {
     const limit = query.limit ?? DEFAULT_AUDIT_PAGE;
-    const rows = await this.audit.page({ limit: limit + 1, before: query.before, partnerId: query.partner_id });
+    const rows = await this.audit.page({
+      limit: limit + 1,
+      before: query.before,
+      partnerId: query.partner_id,
+      operatorKeyId: query.operator_key_id,
+      from: query.from === undefined ? undefined : new Date(query.from * 1000),
+      to: query.to === undefined ? undefined : new Date(query.to * 1000),
+    });
     const entries = rows.slice(0, limit).map(toView);
     return { entries, next_cursor: rows.length > limit ? entries[entries.length - 1].id : null };
   }

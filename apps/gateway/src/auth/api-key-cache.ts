@@ -70,10 +70,22 @@ export class ApiKeyCache {
 
   /** Stops trusting a key at once (it was revoked); its next request asks the database. */
   forget(keyId: string): void {
+    this.drop((entry) => entry.keyId === keyId);
+  }
+
+  /**
+   * Stops trusting what is cached of a partner's keys (an operator disabled or re-enabled it): their next
+   * request reads the partner's status from the database.
+   */
+  forgetPartner(partnerId: string): void {
+    this.drop((entry) => entry.partner.id === partnerId);
+  }
+
+  private drop(matches: (entry: { partner: Partner; keyId: string }) => boolean): void {
     this.generation++;
-    // Lookups in flight may have read the key before it was revoked: requests from now on make their own.
+    // Lookups in flight may have read the key before the change: requests from now on make their own.
     this.lookups.clear();
-    for (const [hash, entry] of this.entries) if (entry.keyId === keyId) this.entries.delete(hash);
+    for (const [hash, entry] of this.entries) if (matches(entry)) this.entries.delete(hash);
   }
 
   private async load(hash: string): Promise<Partner | null> {

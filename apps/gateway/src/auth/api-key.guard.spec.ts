@@ -170,3 +170,20 @@ describe('ApiKeyGuard under a flood of made-up keys', () => {
     expect(state.lookups).toBe(3);
   });
 });
+
+describe('ApiKeyGuard and a disabled partner', () => {
+  it("refuses a disabled partner's valid key with 403 partner_disabled, and lets it through once the cache forgets the partner re-enabled", async () => {
+    const { key } = generateApiKey();
+    const hash = hashApiKey(key);
+    const partner = { id: 'p1', name: 'P', disabled: true };
+    const keys = { authenticate: async (h: string) => (h === hash ? { partner: { ...partner }, keyId: 'k1', hash } : null) } as unknown as ApiKeyRepository;
+    const cache = new ApiKeyCache(keys, config);
+    const guard = new ApiKeyGuard(cache, throttle(), config);
+    await expect(guard.canActivate(contextWith({ 'x-api-key': key }).context)).rejects.toMatchObject({ status: 403, detail: { code: 'partner_disabled' } });
+    // Still refused from the cache; re-enabled and forgotten (the broadcast), the next request reads it active.
+    partner.disabled = false;
+    await expect(guard.canActivate(contextWith({ 'x-api-key': key }).context)).rejects.toMatchObject({ status: 403 });
+    cache.forgetPartner('p1');
+    expect(await guard.canActivate(contextWith({ 'x-api-key': key }).context)).toBe(true);
+  });
+});

@@ -63,8 +63,12 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** The partner is known: on the request for the handler, and in its context for the logs and the services. */
+/**
+ * The partner is known: on the request for the handler, and in its context for the logs and the services.
+ * A disabled partner's keys are valid but refused (403 partner_disabled), so the partner learns why.
+ */
 function authenticated(request: AuthenticatedRequest, partner: Partner): true {
+  if (partner.disabled) throw new ApiError(403, { code: 'partner_disabled', message: 'this partner is disabled: contact the operator' });
   request.partner = partner;
   if (request.requestContext) request.requestContext.partnerId = partner.id;
   return true;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
+import { Statement, statement, Transaction } from '@partner/kafka';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../prisma/prisma.service';
@@ -13,6 +14,8 @@ export interface PartnerLimits {
 export interface Partner extends PartnerLimits {
   id: PartnerId;
   name: string;
+  /** An operator disabled the partner: its keys are refused (403 partner_disabled) until re-enabled. */
+  disabled: boolean;
 }
 
 /** A partner's columns as the pg driver reads them (partners, or a join with them). */
@@ -21,6 +24,24 @@ export interface PartnerRow {
   name: string;
   rate_limit_per_second: number | null;
   rate_limit_burst: number | null;
+  disabled_at: Date | null;
+}
+
+/** A partner as operators see it: its row, and how many of its API keys are active. */
+export interface PartnerRecord {
+  id: string;
+  name: string;
+  created_at: Date;
+  disabled_at: Date | null;
+  rate_limit_per_second: number | null;
+  rate_limit_burst: number | null;
+  active_api_keys: number;
+}
+
+/** Where a page of the partner listing continues: below the last partner of the previous page. */
+export interface PartnerPosition {
+  createdAt: Date;
+  id: string;
 }
 
 /**
@@ -32,7 +53,26 @@ export const partnerOf = (row: PartnerRow): Partner => ({
   name: row.name,
   rateLimitPerSecond: row.rate_limit_per_second ?? undefined,
   rateLimitBurst: row.rate_limit_burst ?? undefined,
+  disabled: row.disabled_at !== null,
 });
+
+const RECORD_COLUMNS = `p.id, p.name, p.created_at, p.disabled_at, p.rate_limit_per_second, p.rate_limit_burst,
+  (SELECT count(*)::int FROM api_keys k WHERE k.partner_id = p.id AND k.revoked_at IS NULL) AS active_api_keys`;
+
+/** Newest first, below a position ($1, $2, both null for the first page): an index range on (created_at, id). */
+const PAGE = {
+  name: 'partner_page',
+  text: `SELECT ${RECORD_COLUMNS} FROM partners p
+         WHERE $1::timestamptz IS NULL OR (p.created_at, p.id) < ($1, $2::uuid)
+         ORDER BY p.created_at DESC, p.id DESC LIMIT $3`,
+};
+
+/** Moves the status only when it changes ($2: disable or enable), so a repeated call writes nothing and emits nothing. */
+const SET_STATUS: Statement = statement(
+  'partner_set_status',
+  `UPDATE partners SET disabled_at = CASE WHEN $2 THEN now() END
+   WHERE id = $1 AND (disabled_at IS NULL) = $2 RETURNING now() AS changed_at`,
+);
 
 /**
  * Partners, on the pg driver (no ORM query at run time: its query compiler alone costs ~45 MB of memory
@@ -46,7 +86,7 @@ export class PartnerRepository {
   async create(name: string, limits: PartnerLimits = {}): Promise<Partner & { createdAt: Date }> {
     const { rows } = await this.prisma.pool.query<PartnerRow & { created_at: Date }>(
       `INSERT INTO partners (id, name, rate_limit_per_second, rate_limit_burst) VALUES ($1, $2, $3, $4)
-       RETURNING id, name, rate_limit_per_second, rate_limit_burst, created_at`,
+       RETURNING id, name, rate_limit_per_second, rate_limit_burst, disabled_at, created_at`,
       [randomUUID(), name, limits.rateLimitPerSecond ?? null, limits.rateLimitBurst ?? null],
     );
     return { ...partnerOf(rows[0]), createdAt: rows[0].created_at };
@@ -57,5 +97,25 @@ export class PartnerRepository {
     if (!isUUID(id)) return false;
     const { rows } = await this.prisma.pool.query({ name: 'partner_exists', text: 'SELECT 1 FROM partners WHERE id = $1', values: [id] });
     return rows.length > 0;
+  }
+
+  /** A page of partners, newest first. The operator may read every partner: no tenant to scope by. */
+  async page(limit: number, after?: PartnerPosition): Promise<PartnerRecord[]> {
+    const { rows } = await this.prisma.pool.query<PartnerRecord>({ ...PAGE, values: [after?.createdAt ?? null, after?.id ?? null, limit] });
+    return rows;
+  }
+
+  async find(partnerId: PartnerId): Promise<PartnerRecord | null> {
+    const { rows } = await this.prisma.pool.query<PartnerRecord>({ name: 'partner_find', text: `SELECT ${RECORD_COLUMNS} FROM partners p WHERE p.id = $1`, values: [partnerId] });
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Disables (`disabled` true) or re-enables the partner in the caller's transaction. The time it changed,
+   * or undefined when it already was so (nothing written).
+   */
+  async setDisabled(tx: Transaction, partnerId: PartnerId, disabled: boolean): Promise<{ changedAt: Date } | undefined> {
+    const [row] = await tx.rows<{ changed_at: Date }>(SET_STATUS, [partnerId, disabled]);
+    return row ? { changedAt: row.changed_at } : undefined;
   }
 }

@@ -32,6 +32,9 @@ export const isOperatorPath = (path: string): boolean => path === '/healthz' || 
 export function installAdminPort(app: NestFastifyApplication, port: number, host: string, drainMs: number): void {
   const fastify = app.getHttpAdapter().getInstance();
   const server = createServer((req, res) => fastify.routing(req, res));
+  // Idle connections kept as long as on the public port (Fastify's keepAliveTimeout, 72 s by default), not
+  // Node's own 5 s: a client reusing a connection just as the server closed it got "other side closed".
+  server.keepAliveTimeout = fastify.initialConfig.keepAliveTimeout ?? server.keepAliveTimeout;
   // What the HTTP parser refuses never reaches Fastify: answered here as on the public port.
   server.on('clientError', clientErrorHandler);
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -20,6 +20,7 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_phone: 400,
   invalid_owner: 400,
   unauthorized: 401,
+  partner_disabled: 403,
   not_found: 404,
   user_not_found: 404,
   partner_not_found: 404,

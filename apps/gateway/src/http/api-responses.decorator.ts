@@ -19,7 +19,7 @@ import { ErrorBody, PixKeyErrorBody } from './error-body.dto';
 export type ErrorShape = 'error' | 'status';
 
 /** What every authenticated partner route may answer: a bad key, the rate limit, a service that did not answer. */
-export const PARTNER_ERRORS = ['unauthorized', 'rate_limited', 'service_unavailable'] as const;
+export const PARTNER_ERRORS = ['unauthorized', 'partner_disabled', 'rate_limited', 'service_unavailable'] as const;
 
 /** What every operator route (/admin/v1) may answer: a bad X-Admin-Key, the operator's rate limit, a dependency down. */
 export const OPERATOR_ERRORS = ['unauthorized', 'rate_limited', 'service_unavailable'] as const;
@@ -43,6 +43,7 @@ const CODES: Record<ErrorCode, CodeSample> = {
   invalid_phone: { when: "the company's or an owner's phone is not a valid E.164 number", message: 'owners.0.phone is invalid: an E.164 number such as +5511987654321', field: 'owners.0.phone' },
   invalid_owner: { when: "an owner's CPF is invalid", message: 'owners.0.document is invalid: the owner CPF must be 11 digits with valid check digits', field: 'owners.0.document' },
   unauthorized: { when: 'missing or unknown key (after too many unknown keys from one address: 429 rate_limited)', message: 'missing or unknown X-API-Key' },
+  partner_disabled: { when: 'the key is valid but an operator disabled its partner: every key of the partner is refused until it is re-enabled (its data is kept)', message: 'this partner is disabled: contact the operator' },
   not_found: { when: 'no such resource for this partner', message: 'no such resource' },
   user_not_found: { when: 'no user with that CPF under this partner', message: 'no user with document 52998224725' },
   partner_not_found: { when: 'no partner with the partner_id of the path', message: 'no partner with id 7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' },
@@ -68,6 +69,7 @@ const CODES: Record<ErrorCode, CodeSample> = {
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not found',
   409: 'Conflict',
   413: 'Payload too large',
@@ -160,7 +162,8 @@ export function ApiErrors(shape: ErrorShape, codes: readonly ErrorCode[], sample
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses = [...byStatus].map(([status, statusCodes]) => {
-    const key = status === 401 ? 'error' : shape;
+    // Authentication's refusals are `{error, ...}` on every family (error-body.ts).
+    const key = status === 401 || status === 403 ? 'error' : shape;
     const body = key === 'error' ? ErrorBody : PixKeyErrorBody;
     const examples = Object.fromEntries(
       statusCodes.map((code) => {

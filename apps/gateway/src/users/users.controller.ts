@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AccountBalance, CreditRequest } from '@partner/contracts';
+import { AccountBalance, CreditRequest, LedgerPage, ListUsersResult, OperatorPageRequest } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, CREDIT_SAMPLES, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
@@ -9,6 +9,7 @@ import { PartnerParams } from '../partners/partners.dto';
 import { CreditUserUseCase } from './credit-user.use-case';
 import { markReplayed } from '../http/idempotent-replayed';
 import { GetUserBalanceUseCase } from './get-user-balance.use-case';
+import { ReadUserBooksUseCase } from './read-user-books.use-case';
 import { RegisterUserUseCase } from './register-user.use-case';
 import { AdminUserRequest, AdminUserView, UserParams } from './users.dto';
 
@@ -27,7 +28,34 @@ export class UsersController {
     private readonly registerUser: RegisterUserUseCase,
     private readonly creditUser: CreditUserUseCase,
     private readonly getBalance: GetUserBalanceUseCase,
+    private readonly books: ReadUserBooksUseCase,
   ) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listUsers', summary: "List a partner's users", description: 'By CPF, with their USDT balances now; page with cursor=<next_cursor>.' })
+  @ApiParam(PARTNER_ID)
+  @ApiAnswer(200, ListUsersResult, { description: 'A page of users' })
+  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
+  list(@Param() params: unknown, @Query() query: OperatorPageRequest): Promise<ListUsersResult> {
+    const { partner_id } = new ContractPipe(PartnerParams).transform(params);
+    return this.books.users(partner_id, new ContractPipe(OperatorPageRequest).transform(query));
+  }
+
+  @Get(':document/ledger')
+  @ApiOperation({
+    operationId: 'getUserLedger',
+    summary: "Read a user's ledger",
+    description:
+      'Every movement of the USDT balance, newest first: credits, and each withdrawal\'s hold (amount + fee, available to held), settlement (the hold paid out) or release (the hold back to available). Deltas are signed micros; the balances after each entry are given. Page with cursor=<next_cursor>.',
+  })
+  @ApiParam(DOCUMENT)
+  @ApiParam(PARTNER_ID)
+  @ApiAnswer(200, LedgerPage, { description: 'A page of entries' })
+  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
+  ledger(@Param() params: unknown, @Query() query: OperatorPageRequest): Promise<LedgerPage> {
+    const { partner_id, document } = new ContractPipe(UserParams).transform(params);
+    return this.books.ledger(partner_id, document, new ContractPipe(OperatorPageRequest).transform(query));
+  }
 
   @Post()
   @ApiOperation({

@@ -35,6 +35,19 @@ const OPEN = statement(
    ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at`,
 );
 
+/** A partner's accounts by CPF, after one ($2, null for the first page): a range of the primary key. */
+const PAGE = {
+  name: 'accounts_page',
+  text: `SELECT document, created_at, available_micros, held_micros FROM accounts
+         WHERE partner_id = $1 AND ($2::text IS NULL OR document > $2) ORDER BY document LIMIT $3`,
+};
+
+/** A user as the operator lists them: when registered, and the balance now. */
+export interface UserAccount extends Balance {
+  document: string;
+  createdAt: Date;
+}
+
 const CREATED_AT = statement('accounts_created_at', 'SELECT created_at FROM accounts WHERE partner_id = $1 AND document = $2');
 
 /**
@@ -56,8 +69,8 @@ const CREDIT = statement(
      WHERE partner_id = $1 AND document = $3 AND EXISTS (SELECT 1 FROM claim)
      RETURNING available_micros, held_micros),
    ledger AS (
-     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, reference, created_at)
-     SELECT $1, $3, 'credit', $4::bigint, 0, $5, $6 FROM credited)
+     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, reference, idempotency_key, created_at)
+     SELECT $1, $3, 'credit', $4::bigint, 0, $5, $2, $6 FROM credited)
    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, c.available_micros, c.held_micros
    FROM (SELECT 1) AS one LEFT JOIN credited c ON true`,
 );
@@ -117,6 +130,12 @@ export class AccountRepository {
   async find(partnerId: PartnerId, document: string): Promise<Balance | null> {
     const { rows } = await this.prisma.pool.query<BalanceRow>({ ...FIND, values: [partnerId, document] });
     return rows[0] ? toBalance(rows[0]) : null;
+  }
+
+  /** A page of the partner's users (their accounts), by CPF. */
+  async page(partnerId: PartnerId, { afterDocument, take }: { afterDocument?: string; take: number }): Promise<UserAccount[]> {
+    const { rows } = await this.prisma.pool.query<BalanceRow & { document: string; created_at: Date }>({ ...PAGE, values: [partnerId, afterDocument ?? null, take] });
+    return rows.map((row) => ({ ...toBalance(row), document: row.document.trim(), createdAt: row.created_at }));
   }
 
   /**

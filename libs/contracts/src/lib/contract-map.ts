@@ -22,7 +22,10 @@ import { Topics } from './topics';
 import { CreateWithdrawalCommand, CreateWithdrawalResult } from './withdrawals/create-withdrawal/create-withdrawal.command';
 import { AccountBalance, CreditAccountCommand, CreditAccountResult } from './withdrawals/credit-account/credit-account.command';
 import { GetBalanceQuery } from './withdrawals/get-balance/get-balance.query';
+import { GetLedgerQuery, LedgerPage } from './withdrawals/get-ledger/get-ledger.query';
+import { ListUsersQuery, ListUsersResult } from './withdrawals/list-users/list-users.query';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
+import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
 import { GetWithdrawalQuery, GetWithdrawalResult } from './withdrawals/get-withdrawal/get-withdrawal.query';
 import { ListWithdrawalsQuery, ListWithdrawalsResult } from './withdrawals/list-withdrawals/list-withdrawals.query';
@@ -65,6 +68,9 @@ export const requestContracts = {
   [Topics.WithdrawalsGetBalance]: request<GetBalanceQuery, AccountBalance, 'user_not_found'>(GetBalanceQuery, byUser),
   [Topics.WithdrawalsGet]: request<GetWithdrawalQuery, GetWithdrawalResult, 'not_found'>(GetWithdrawalQuery),
   [Topics.WithdrawalsList]: request<ListWithdrawalsQuery, ListWithdrawalsResult>(ListWithdrawalsQuery),
+  /** A cursor the service did not issue is invalid_request (field cursor). */
+  [Topics.WithdrawalsListUsers]: request<ListUsersQuery, ListUsersResult>(ListUsersQuery),
+  [Topics.WithdrawalsLedger]: request<GetLedgerQuery, LedgerPage, 'user_not_found'>(GetLedgerQuery),
   [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
   [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult, 'not_found'>(MarkEventDeliveredCommand, byPartner),
@@ -125,6 +131,8 @@ export const eventContracts = {
   /** By end-to-end id: all that concerns one payment stays on one partition. */
   [Topics.SpiPixReceived]: event(PixReceivedEvent, (e) => e.end_to_end_id),
   [Topics.GatewayApiKeyRevoked]: event(ApiKeyRevokedEvent, (e) => e.key_id),
+  /** By partner, so a disable and a re-enable arrive in order. */
+  [Topics.GatewayPartnerStatusChanged]: event(PartnerStatusChangedEvent, (e) => e.partner_id),
 } as const;
 
 export type RequestTopic = keyof typeof requestContracts;

@@ -25,6 +25,8 @@ export type ErrorCode =
 /** Codes only the gateway answers: authentication, HTTP framing, rate limits, the services' silence, its own bugs. */
 export type GatewayErrorCode =
   | 'unauthorized'
+  /** The API key is valid but an operator disabled its partner (403; every family answers it `{error, ...}`). */
+  | 'partner_disabled'
   | 'partner_not_found'
   | 'payload_too_large'
   | 'uri_too_long'

@@ -11,6 +11,9 @@ export const Topics = {
   WithdrawalsGetBalance: 'withdrawals.query.get-balance.v1',
   WithdrawalsGet: 'withdrawals.query.get.v1',
   WithdrawalsList: 'withdrawals.query.list.v1',
+  /** The operator API's listings: a partner's users, a user's ledger. */
+  WithdrawalsListUsers: 'withdrawals.query.list-users.v1',
+  WithdrawalsLedger: 'withdrawals.query.ledger.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */
@@ -43,6 +46,8 @@ export const Topics = {
 
   /** Broadcast to every gateway instance (docs/api.md: "Operator API"). */
   GatewayApiKeyRevoked: 'gateway.event.api-key-revoked.v1',
+  /** Broadcast to every gateway instance: a partner was disabled or re-enabled (docs/api.md: "Operator API"). */
+  GatewayPartnerStatusChanged: 'gateway.event.partner-status-changed.v1',
 
   /** The simulated Pix payment network (SPI) announcing an incoming payment; consumed by inflows. */
   SpiPixReceived: 'spi.event.pix-received.v1',
