@@ -160,6 +160,8 @@ interface CaseResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** p50 minus the floor's (reading one withdrawal by id through the same path, same run). */
+  overFloorP50Ms: number;
   /** The generic plan's index scans and the statement's execution time in PostgreSQL. */
   plan: string[];
   sqlMs: number;
@@ -194,14 +196,25 @@ async function explain(db: Client, c: Case, partnerId: string, after: { atMs: nu
   return { plan, sqlMs };
 }
 
+interface Timing {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
 /** SAMPLES sequential GETs of one page (after WARMUP unmeasured ones): p50, p99, max, each answer checked. */
-async function time(api: ApiClient, path: string, items: string, expected: number): Promise<{ p50Ms: number; p99Ms: number; maxMs: number }> {
+function time(api: ApiClient, path: string, items: string, expected: number): Promise<Timing> {
+  return timeGets(api, path, (body) => (body[items] as unknown[] | undefined)?.length === expected);
+}
+
+/** SAMPLES sequential GETs of `path` (after WARMUP unmeasured ones), each answer a 200 that `ok` accepts. */
+async function timeGets(api: ApiClient, path: string, ok: (body: Record<string, unknown>) => boolean): Promise<Timing> {
   const latencies: number[] = [];
   for (let i = 0; i < WARMUP + SAMPLES; i++) {
     const t0 = performance.now();
-    const res = await api.get<Record<string, unknown[]>>(path);
+    const res = await api.get<Record<string, unknown>>(path);
     const took = performance.now() - t0;
-    if (res.status !== 200 || res.body[items].length !== expected) throw new Error(`${path}: ${res.status}, ${res.body[items]?.length} items instead of ${expected}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.status !== 200 || !ok(res.body)) throw new Error(`${path}: ${res.status}, an unexpected answer: ${JSON.stringify(res.body).slice(0, 300)}`);
     if (i >= WARMUP) latencies.push(took);
   }
   latencies.sort((a, b) => a - b);
@@ -258,6 +271,12 @@ async function main(): Promise<void> {
       { list: LISTS.business_customers, label: 'external_id (1,000 rows)', query: { external_id: 'ext-7' } },
       { list: LISTS.business_customers, label: 'cnpj (1 row)', query: { cnpj: known.cnpj } },
     ];
+    // The floor, measured in the same run: reading ONE withdrawal by id takes the same path (HTTP, gateway,
+    // Kafka request-reply, service, one primary-key read), so a list page's cost of its own is its excess
+    // over this, whatever the machine's load.
+    const { rows: one } = await db.query<{ id: string }>('SELECT id::text FROM withdrawals.withdrawals WHERE partner_id = $1 LIMIT 1', [partnerId]);
+    const floor = await timeGets(api, `/partner/v1/withdrawals/usdt/${one[0].id}`, (body) => String(body.id) === one[0].id);
+    console.log(`floor: GET /partner/v1/withdrawals/usdt/{id} p50 ${floor.p50Ms.toFixed(2)} ms  p99 ${floor.p99Ms.toFixed(2)} ms`);
     const results: CaseResult[] = [];
     for (const c of cases) {
       const deep = await deepPosition(db, c, partnerId);
@@ -269,12 +288,15 @@ async function main(): Promise<void> {
         const remaining = after ? deep.matching - Math.max(0, Math.floor(deep.matching * 0.9)) : deep.matching;
         const timing = await time(api, `${c.list.path}?${query.toString()}`, c.list.items, Math.min(LIMIT, remaining));
         const { plan, sqlMs } = await explain(db, c, partnerId, after);
-        results.push({ list: c.list.path, label: c.label, depth, matching: deep.matching, ...timing, plan, sqlMs });
-        console.log(`${c.list.path.padEnd(32)} ${c.label.padEnd(28)} ${depth.padEnd(5)} ${String(deep.matching).padStart(8)} rows  p50 ${timing.p50Ms.toFixed(2).padStart(6)} ms  p99 ${timing.p99Ms.toFixed(2).padStart(6)} ms  SQL ${sqlMs.toFixed(3)} ms  ${plan.join(' / ')}`);
+        const overFloorP50Ms = Math.round((timing.p50Ms - floor.p50Ms) * 100) / 100;
+        results.push({ list: c.list.path, label: c.label, depth, matching: deep.matching, ...timing, overFloorP50Ms, plan, sqlMs });
+        console.log(
+          `${c.list.path.padEnd(32)} ${c.label.padEnd(28)} ${depth.padEnd(5)} ${String(deep.matching).padStart(8)} rows  p50 ${timing.p50Ms.toFixed(2).padStart(6)} ms (floor +${overFloorP50Ms.toFixed(2)})  p99 ${timing.p99Ms.toFixed(2).padStart(6)} ms  SQL ${sqlMs.toFixed(3)} ms  ${plan.join(' / ')}`,
+        );
       }
     }
     const file = join(OUT_DIR, 'lists.json');
-    writeFileSync(file, `${JSON.stringify({ rows: ROWS, samples: SAMPLES, limit: LIMIT, cpus: cpus().length, at: new Date().toISOString(), fillMs, results }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ rows: ROWS, samples: SAMPLES, limit: LIMIT, cpus: cpus().length, at: new Date().toISOString(), fillMs, floor, results }, null, 2)}\n`);
     console.log(`\nresults: ${file}; app logs: ${LOG_DIR}`);
   } finally {
     await db.end().catch(() => undefined);

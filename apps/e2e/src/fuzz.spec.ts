@@ -307,9 +307,10 @@ function valueOf(document: OpenApiDocument, raw: Schema | undefined, name: strin
 }
 
 /** Every operation of the document, with its family, its key, its parameters and a way to make a valid-looking body. */
-function routesOf(document: OpenApiDocument, fixtures: Fixtures): Route[] {
+function routesOf(document: OpenApiDocument, fixturesOf: (template: string) => Fixtures): Route[] {
   return Object.entries(document.paths).flatMap(([template, item]) =>
     Object.entries(item).map(([method, operation]): Route => {
+      const fixtures = fixturesOf(template);
       const security = Object.keys(operation.security?.[0] ?? {})[0];
       const parameters = operation.parameters ?? [];
       const content = operation.requestBody?.content?.['application/json'];
@@ -347,6 +348,10 @@ interface Fuzzed {
 
 describe('hostile input (fast-check), every route of the served document and the operator API', () => {
   let fixtures: Fixtures;
+  // The operator routes act on a partner of their own: they may disable it (403 partner_disabled for its
+  // keys), which must not turn the partner routes' fuzzing into 403s.
+  let operatorFixtures: Fixtures;
+  const fixturesOf = (template: string) => (template.startsWith('/admin/v1') ? operatorFixtures : fixtures);
   let apiKey: string;
   let routes: Route[];
   let operatorBase: string;
@@ -357,12 +362,14 @@ describe('hostile input (fast-check), every route of the served document and the
     const partner = await newPartner('fuzz partner');
     apiKey = partner.apiKey;
     fixtures = { partnerId: partner.id, document: await newUser(partner.api, 5_000_000) };
+    const operated = await newPartner('fuzz partner (operator routes)');
+    operatorFixtures = { partnerId: operated.id, document: await newUser(operated.api, 5_000_000) };
     const served = (await (await fetch(`${gatewayUrl()}/docs/openapi.json`)).json()) as OpenApiDocument;
     // The operator API: its own document, served on the operator port (one source, so its schemas agree with the partner one's).
     const operator = (await (await fetch(`${gatewayAdminUrl()}/admin/docs/openapi.json`)).json()) as OpenApiDocument;
     const operatorPaths = Object.fromEntries(Object.entries(operator.paths).filter(([p]) => p.startsWith('/admin/v1')));
     expect(Object.keys(operatorPaths).length).toBeGreaterThan(0);
-    routes = routesOf({ paths: { ...served.paths, ...operatorPaths }, components: { schemas: { ...served.components?.schemas, ...operator.components?.schemas } } }, fixtures);
+    routes = routesOf({ paths: { ...served.paths, ...operatorPaths }, components: { schemas: { ...served.components?.schemas, ...operator.components?.schemas } } }, fixturesOf);
     // Where the operator API answers: the API port, or else the admin port.
     for (const base of [gatewayUrl(), gatewayAdminUrl()]) {
       const probe = await fetch(`${base}/admin/v1/audit-log?limit=1`, { headers: { 'x-admin-key': adminKey() } });
@@ -380,7 +387,7 @@ describe('hostile input (fast-check), every route of the served document and the
   const baseOf = (route: Route) => (route.template.startsWith('/admin/v1') ? operatorBase : gatewayUrl());
   const credentials = (route: Route): Record<string, string> => (route.auth === 'admin' ? { 'x-admin-key': adminKey() } : route.auth === 'partner' ? { 'x-api-key': apiKey } : {});
   const validParams = (route: Route): Record<string, string> =>
-    Object.fromEntries(route.pathParams.map((p) => [p.name, encodeURIComponent(String(valueOf({ paths: {} }, p.schema, p.name, fixtures)))]));
+    Object.fromEntries(route.pathParams.map((p) => [p.name, encodeURIComponent(String(valueOf({ paths: {} }, p.schema, p.name, fixturesOf(route.template))))]));
 
   it('covers every family: partner routes, Pix keys, the events acknowledgement, sandbox, operator', () => {
     const has = (test: (r: Route) => boolean) => routes.some(test);
