@@ -27,3 +27,18 @@ export async function partnerClientTyping(client: PartnerClient): Promise<unknow
   const code: string | undefined = error instanceof PartnerApiError ? error.code : undefined;
   return [id, idempotency_key, balance.available_usdt_micros satisfies number, code];
 }
+
+// The list filters are the routes' own (docs/openapi.json): each wrong name or value below must not compile.
+export function listFilterTyping(client: PartnerClient): unknown[] {
+  return [
+    client.withdrawals.list({ state: 'settled', created_from: '2026-11-01T00:00:00-03:00', created_to: '2026-12-01T00:00:00Z', document: '52998224725' }),
+    // @ts-expect-error created_from is an ISO 8601 date-time, not Unix seconds
+    client.withdrawals.list({ created_from: 1_795_315_285 }),
+    client.pixKeys.list({ status: 'canceled', document: '52998224725' }),
+    // @ts-expect-error a Pix key is pending, registered, failed, deleting or canceled
+    client.pixKeys.list({ status: 'active' }),
+    client.customers.list({ cnpj: '12ABC34501DE35', external_id: 'acme-001' }),
+    // @ts-expect-error customers are filtered by external_id, not externalId
+    client.customers.list({ externalId: 'acme-001' }),
+  ];
+}

@@ -6,11 +6,14 @@ export type Schemas = components['schemas'];
 /** A create call's idempotency key is optional: without one the SDK makes one (a UUID) per call and reuses it on every retry. */
 type WithOptionalKey<T extends { idempotency_key: string }> = Omit<T, 'idempotency_key'> & { idempotency_key?: string };
 
+/** A list operation's query parameters, as the OpenAPI document declares them (so the SDK cannot drift from the routes). */
+type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['query']>;
+
 /** The paging parameters of every list (its page: the items under the family's name, and `next_cursor`, null on the last page). */
 export type ListQuery = {
   /** Page size (1-1000). */
   limit?: number;
-  /** The `next_cursor` of the previous page. */
+  /** The `next_cursor` of the previous page (with the same filters). */
   cursor?: string;
 };
 
@@ -20,18 +23,10 @@ export type CreateWithdrawalRequest = WithOptionalKey<Schemas['CreateUsdtWithdra
 export type CreateWithdrawalResult = Schemas['CreateUsdtWithdrawalResponse'] & { idempotency_key: string };
 export type Withdrawal = Schemas['UsdtWithdrawalView'];
 export type WithdrawalState = Withdrawal['state'];
-export type ListWithdrawalsQuery = ListQuery & {
-  document?: string;
-  state?: WithdrawalState;
-  /** Unix seconds, inclusive. */
-  created_from?: number;
-  /** Unix seconds, inclusive. */
-  created_to?: number;
-};
-export interface WithdrawalsPage {
-  withdrawals: Withdrawal[];
-  next_cursor: string | null;
-}
+/** Filters `document`, `state`, `created_from` / `created_to` (ISO 8601 date-times with an offset), and paging. */
+export type ListWithdrawalsQuery = QueryOf<'listUsdtWithdrawals'>;
+/** Newest first. */
+export type WithdrawalsPage = Schemas['ListWithdrawalsResult'];
 
 // Pix keys
 export type CreatePixKeyRequest = WithOptionalKey<Schemas['CreatePixKeyRequest']>;
@@ -45,31 +40,23 @@ export interface PixKeyRequestResult {
   idempotency_key: string;
 }
 export type PixKey = Schemas['PixKeyView'];
-export type ListPixKeysQuery = ListQuery & {
-  status?: PixKey['status'];
-  document?: string;
-};
-export interface PixKeysPage {
-  pix_keys: PixKey[];
-  next_cursor: string | null;
-}
+/** Filters `status` and `document`, and paging. */
+export type ListPixKeysQuery = QueryOf<'listPixKeys'>;
+/** Every key asked for, ended ones included, newest first. */
+export type PixKeysPage = Schemas['ListPixKeysResult'];
 
 // Business customers
 export type CreateBusinessCustomerRequest = Schemas['CreateBusinessCustomerRequest'];
 export type CreateBusinessCustomerResult = Schemas['CreateBusinessCustomerResult'];
 export type BusinessCustomer = Schemas['BusinessCustomerView'];
-export type ListCustomersQuery = ListQuery & {
-  cnpj?: string;
-  external_id?: string;
-};
-export interface CustomersPage {
-  customers: BusinessCustomer[];
-  next_cursor: string | null;
-}
+/** Filters `cnpj` and `external_id` (metadata.external_id), and paging. */
+export type ListCustomersQuery = QueryOf<'listBusinessCustomers'>;
+/** Newest first. */
+export type CustomersPage = Schemas['ListBusinessCustomersResult'];
 
 // Pix inflows
 export type PixInflow = Schemas['PixInflow'];
-export type ListPixInflowsQuery = Omit<NonNullable<operations['listPixInflows']['parameters']['query']>, 'cursor' | 'limit'> & ListQuery;
+export type ListPixInflowsQuery = QueryOf<'listPixInflows'>;
 export interface PixInflowsPage {
   pix_in: PixInflow[];
   next_cursor: string | null;
@@ -78,16 +65,13 @@ export interface PixInflowsPage {
 // Events
 export type PartnerEvent = Schemas['ListEventsResult']['events'][number];
 export type EventType = PartnerEvent['type'];
-export type ListEventsQuery = Omit<NonNullable<operations['listEvents']['parameters']['query']>, 'cursor' | 'limit'> & ListQuery;
+export type ListEventsQuery = QueryOf<'listEvents'>;
 export type EventsPage = Schemas['ListEventsResult'];
 export type AckEventsResult = Schemas['AckEventsResult'];
 
 // Balances
-export interface Balance {
-  document: string;
-  available_usdt_micros: number;
-  held_usdt_micros: number;
-}
+/** Available and held USDT micros of a user (`getPartnerUserBalance`). */
+export type Balance = Schemas['UserBalanceView'];
 
 /** An error body: `{error, message, field?, request_id?}`, or `{status, ...}` on the Pix key family. */
 export type ErrorBody = Schemas['ErrorBody'] | Schemas['PixKeyErrorBody'];
