@@ -19,8 +19,13 @@ interface Seeded {
   atMs: number;
 }
 
+// The seeded rows have no account and no hold: removed once done, so that no chain simulator sharing the test
+// database (another spec's, or the e2e stack's) tries to move a 'created' or 'sent' one of them.
+const seededPartners = new Set<PartnerId>();
+
 /** `count` withdrawals written straight into the table, five to a creation time (ties), two users, the states in turn. */
 async function seed(partnerId: PartnerId, count: number, documents = [newCpf(), newCpf()]): Promise<Seeded[]> {
+  seededPartners.add(partnerId);
   const rows: Seeded[] = [];
   for (let i = 0; i < count; i++) {
     const document = documents[i % documents.length];
@@ -41,7 +46,10 @@ const newestFirst = (rows: Seeded[]) => [...rows].sort((a, b) => b.atMs - a.atMs
 
 const everyPage = (query: Omit<ListWithdrawalsQuery, 'cursor'>) => allReplyPages('withdrawals', (cursor) => list.execute({ ...query, cursor }));
 
-afterAll(() => prisma.$disconnect());
+afterAll(async () => {
+  await prisma.pool.query('DELETE FROM withdrawals.withdrawals WHERE partner_id = ANY($1)', [[...seededPartners]]);
+  await prisma.$disconnect();
+});
 
 describe('ListWithdrawalsUseCase (PostgreSQL)', () => {
   it('pages through every withdrawal of the partner, newest first, ties on created_at broken by id, no repeat and no gap', async () => {

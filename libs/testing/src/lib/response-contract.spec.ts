@@ -52,7 +52,7 @@ describe('ResponseContract (against docs/openapi.json)', () => {
   it('finds the operation by path template, literal segments first, and holds unknown routes to a 404 in an error shape', () => {
     expect(contract.operationOf('POST', '/partner/v1/events/ack')?.template).toBe('/partner/v1/events/ack');
     expect(contract.operationOf('PATCH', '/partner/v1/events/ack')?.template).toBe('/partner/v1/events/{id}');
-    expect(contract.operationOf('GET', '/partner/v1/withdrawals/usdt')).toBeUndefined();
+    expect(contract.operationOf('PUT', '/partner/v1/withdrawals/usdt')).toBeUndefined();
     expect(check('GET', '/partner/v1/nothing-here', 404, { error: 'not_found', message: 'x' })).toEqual([]);
     expect(check('GET', '/partner/v1/pix-key/a/b', 404, { status: 'not_found', message: 'x' })).toEqual([]);
     expect(check('GET', '/partner/v1/nothing-here', 200, {})).toEqual([expect.stringContaining('no operation in the document')]);
