@@ -1,45 +1,29 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
-import { IsCpf } from '@partner/validation';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { IsIn, IsString, IsUUID, Length, Matches } from 'class-validator';
 import { PIX_IN_METHODS, PIX_IN_STATUSES, PixInMethod, PixInStatus, SENDER_ACCOUNT_TYPES, SenderAccountType } from '../pix-in.types';
 import { ACCOUNT_NUMBER_PATTERN, BRANCH_CODE_PATTERN, END_TO_END_ID_PATTERN, IsCpfOrCnpj, ISPB_PATTERN } from '../pix-in.validators';
-import { MAX_PIX_IN_CENTS } from '../simulate-pix-in/simulate-pix-in.command';
+import { SandboxPixInRequest } from '../simulate-pix-in/simulate-pix-in.command';
 import { PartnerId } from '../../tenancy/partner-id';
 
 /**
  * Body of POST /provider/v1/pix/inflows (docs/api.md: "Pix provider ingestion"), and the command
  * `inflows.command.ingest.v1` as is: the Pix provider says an inflow to one of our users is at `status`.
  * The first notification of an end_to_end_id records the inflow; later ones move it along the
- * transition table. Who receives it: the partner and the user's CPF (the receiving account).
+ * transition table. Who receives it: the partner and the user's CPF (the receiving account). The
+ * receiver's CPF, the amount and the description have the sandbox Pix's rules (SandboxPixInRequest).
  */
-export class IngestPixInflowCommand {
+export class IngestPixInflowCommand extends PickType(SandboxPixInRequest, ['document', 'amount_cents', 'description'] as const) {
   @ApiProperty({ format: 'uuid', description: 'The receiving partner' })
   @IsUUID('all', { message: 'partner_id must be a UUID' })
   partner_id!: PartnerId;
-
-  @ApiProperty({ example: '52998224725', description: "The receiving user's CPF" })
-  @IsCpf()
-  document!: string;
 
   @ApiProperty({ description: 'SPI end-to-end id, 32 characters', example: 'E60701190202611220316ChEFWNP0TTY' })
   @Matches(END_TO_END_ID_PATTERN, { message: 'end_to_end_id must be an SPI end-to-end id (E + ISPB + yyyyMMddHHmm + 11 alphanumerics)' })
   end_to_end_id!: string;
 
-  @ApiProperty({ minimum: 1, maximum: MAX_PIX_IN_CENTS, example: 15_000 })
-  @IsInt({ message: 'amount_cents must be an integer number of cents' })
-  @Min(1, { message: 'amount_cents must be at least 1' })
-  @Max(MAX_PIX_IN_CENTS, { message: `amount_cents must be at most ${MAX_PIX_IN_CENTS}` })
-  amount_cents!: number;
-
   @ApiProperty({ enum: PIX_IN_METHODS })
   @IsIn(PIX_IN_METHODS, { message: `method must be one of ${PIX_IN_METHODS.join(', ')}` })
   method!: PixInMethod;
-
-  @ApiPropertyOptional({ maxLength: 140 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 140, { message: 'description must be 1 to 140 characters' })
-  description?: string;
 
   @ApiProperty({ maxLength: 120 })
   @IsString({ message: 'sender_name must be 1 to 120 characters' })
