@@ -64,6 +64,8 @@ const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
 // The production gateways' ADMIN_API_KEY: the sandbox's key is stored as a sandbox key, which they refuse
 // (docs/adr/0019-production-safe-by-default.md); 32+ characters, as production requires.
 const productionAdminKey = `adm_prod_${randomBytes(32).toString('base64url')}`;
+// The production gateways' secret shared with the Pix provider (apps/e2e/src/pix-provider-ingestion.spec.ts signs with it).
+const pixProviderSecret = randomBytes(32).toString('hex');
 const dbRoles = serviceRoles();
 
 interface Totals {
@@ -204,7 +206,7 @@ async function main(): Promise<number> {
     operatorGateways = await startGatewayInstances(
       stackOptions,
       [1, 2].map((i) => ({ port: gatewayPort + i, adminPort: healthPortBase + 50 + i })),
-      { SANDBOX: 'false', ADMIN_API_KEY: productionAdminKey, ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000', AUTH_FAILURES_PER_SECOND: '5', AUTH_FAILURE_BURST: '20' },
+      { SANDBOX: 'false', ADMIN_API_KEY: productionAdminKey, ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000', AUTH_FAILURES_PER_SECOND: '5', AUTH_FAILURE_BURST: '20', PIX_PROVIDER_WEBHOOK_SECRET: pixProviderSecret },
     );
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
@@ -219,6 +221,7 @@ async function main(): Promise<number> {
       OPERATOR_GATEWAY_URLS: operatorGateways.map((g) => g.gatewayUrl).join(','),
       OPERATOR_GATEWAY_ADMIN_URLS: operatorGateways.map((g) => g.adminUrl).join(','),
       PRODUCTION_ADMIN_API_KEY: productionAdminKey,
+      PIX_PROVIDER_WEBHOOK_SECRET: pixProviderSecret,
       OTLP_RECEIVER_PORT: String(otlpPort),
       // The stack's internal secret: operations.spec.ts signs its direct queries as the gateway does.
       INTERNAL_SECRET,

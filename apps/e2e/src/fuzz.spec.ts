@@ -91,7 +91,9 @@ function expectSane(res: Sent, method: string, path: string, context: unknown, o
   if (typeof body.message !== 'string') throw new Error(`error answer without message: ${explain()}`);
   const family = familyOf(path);
   if (res.status === 401) {
-    if (body.error !== 'unauthorized') throw new Error(`401 is not {error: unauthorized}: ${explain()}`);
+    // The Pix provider's route is signed, not keyed: its 401 names the signature (docs/api.md, "Pix provider ingestion").
+    const expected = path.startsWith('/provider/') ? 'invalid_signature' : 'unauthorized';
+    if (body.error !== expected) throw new Error(`401 is not {error: ${expected}}: ${explain()}`);
   } else {
     const code = family === 'pix-key' ? body.status : body.error;
     if (typeof code !== 'string' || !/^[a-z_]+$/.test(code)) throw new Error(`error answer not in the ${family} family's shape: ${explain()}`);

@@ -13,6 +13,7 @@ import { OperatorsModule } from './operators/operators.module';
 import { PartnersModule } from './partners/partners.module';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
+import { PixProviderModule } from './pix-provider/pix-provider.module';
 import { OutboxModule, unpublishedOutboxModule } from './prisma/outbox.module';
 import { PrismaService } from './prisma/prisma.service';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -73,6 +74,7 @@ export class AppModule {
         PixKeysModule,
         CustomersModule,
         PixInflowsModule.register({ sandbox: config.SANDBOX }),
+        PixProviderModule,
         PartnersModule,
         ApiKeysModule,
         UsersModule,

@@ -41,3 +41,14 @@ describe('GatewayConfig: ADMIN_PORT', () => {
     expect(load({ ADMIN_PORT: '0' })().ADMIN_PORT).toBe(0);
   });
 });
+
+describe('GatewayConfig: PIX_PROVIDER_WEBHOOK_SECRET', () => {
+  it('is optional: empty by default (every Pix provider notification is then refused)', () => {
+    expect(load({})()).toMatchObject({ PIX_PROVIDER_WEBHOOK_SECRET: '' });
+  });
+
+  it('must be 32+ characters when set, said clearly at start', () => {
+    expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(31) })).toThrow(/PIX_PROVIDER_WEBHOOK_SECRET is too weak: use 32\+ random characters/);
+    expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32) })()).toMatchObject({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32) });
+  });
+});

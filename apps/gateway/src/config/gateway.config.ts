@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { IsIn, IsString, IsUrl, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
+import { IsIn, IsString, IsUrl, MinLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { CommonConfig, Flag, IntInRange } from '@partner/config';
 import { GATEWAY } from '@partner/contracts';
 import { OPERATOR_KEY_CACHE_MS } from '@partner/platform';
@@ -54,6 +54,16 @@ export class GatewayConfig extends CommonConfig {
   @IsString()
   @IsStrongEnoughAdminKey()
   ADMIN_API_KEY: string = '';
+
+  /**
+   * The secret shared with the Pix provider: POST /provider/v1/pix/inflows takes a notification only when
+   * X-Pix-Signature is its HMAC-SHA256 (docs/api.md: "Pix provider ingestion"). Optional: left empty,
+   * the route answers every call 401 invalid_signature. When set, 32+ characters.
+   */
+  @ValidateIf((config: GatewayConfig) => config.PIX_PROVIDER_WEBHOOK_SECRET !== '')
+  @IsString()
+  @MinLength(32, { message: 'PIX_PROVIDER_WEBHOOK_SECRET is too weak: use 32+ random characters (e.g. `openssl rand -hex 32`), or leave it empty to refuse every notification' })
+  PIX_PROVIDER_WEBHOOK_SECRET: string = '';
 
   /** How long a request waits for the service behind it before answering 503. */
   @IntInRange(100, 120_000)

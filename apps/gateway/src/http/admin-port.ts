@@ -11,10 +11,10 @@ const under = (path: string, prefix: string): boolean => path === prefix || path
 
 /**
  * What the public port (PORT, behind the load balancer) answers: the partner API, the sandbox helpers of a
- * sandbox gateway, the API reference and liveness. Anything else (every route added later included) is
+ * sandbox gateway, the Pix provider's notifications (/provider, HMAC-signed), the API reference and liveness. Anything else (every route added later included) is
  * not public until it is listed here.
  */
-export const isPublicPath = (path: string): boolean => path === '/healthz' || under(path, '/partner') || under(path, '/sandbox') || under(path, '/docs');
+export const isPublicPath = (path: string): boolean => path === '/healthz' || under(path, '/partner') || under(path, '/provider') || under(path, '/sandbox') || under(path, '/docs');
 
 /** What the operator port (ADMIN_PORT) answers: the operator API, readiness (it names the dependencies), the metrics, liveness. */
 export const isOperatorPath = (path: string): boolean => path === '/healthz' || path === '/readyz' || path === '/metrics' || under(path, '/admin');

@@ -12,6 +12,7 @@ describe('installJsonBodyParser', () => {
     for (const method of ['POST', 'PATCH', 'DELETE'] as const) {
       app.route({ method, url: '/echo', handler: async (request) => ({ body: request.body === undefined ? 'absent' : request.body }) });
     }
+    for (const url of ['/provider/raw', '/partner/raw']) app.post(url, async (request) => ({ raw: request.rawBody ?? 'absent' }));
     await app.ready();
   });
   afterAll(() => app.close());
@@ -38,6 +39,13 @@ describe('installJsonBodyParser', () => {
     const res = await send(payload);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+  });
+
+  it('keeps the body as sent on /provider/ routes only (the Pix provider signs those bytes)', async () => {
+    const payload = '{ "b": 1,\n  "a": "ç" }';
+    const raw = (url: string) => app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+    expect((await raw('/provider/raw')).json()).toEqual({ raw: payload });
+    expect((await raw('/partner/raw')).json()).toEqual({ raw: 'absent' });
   });
 
   it('still refuses prototype poisoning (secure-json-parse, as Fastify does by default)', async () => {

@@ -10,6 +10,10 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .setDescription(OPENAPI_DESCRIPTION)
     .setVersion('v1')
     .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'The partner API key: pk_sandbox_ and 43 characters' }, 'partner')
+    .addApiKey(
+      { type: 'apiKey', name: 'X-Pix-Signature', in: 'header', description: 'The Pix provider\'s signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with PIX_PROVIDER_WEBHOOK_SECRET>' },
+      'pix-provider',
+    )
     .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'An operator key (ADMIN_API_KEY, or one created with the CLI): the operator API /admin/v1, and sandbox partner creation' }, 'admin')
     .addTag('withdrawals', 'USDT withdrawals to EVM addresses; usdt_withdrawal events tell how each ended')
     .addTag('pix-keys', "The user's CPF as their Pix key; pix_key events tell how registration and deletion ended")
@@ -17,6 +21,7 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .addTag('business customers', 'Business customer registration; a business_customer event follows')
     .addTag('events', 'The feed of events of every type, pulled and acknowledged')
     .addTag('sandbox', 'Test helpers, only on a sandbox gateway (SANDBOX=true); each is marked x-sandbox: true')
+    .addTag('provider', 'For the Pix provider, not partners: its signed notifications of incoming Pix (X-Pix-Signature, HMAC-SHA256)')
     .addTag('operator', "The operator API (/admin/v1, X-Admin-Key; not for partners): partners, their API keys, users and balances, and the audit log of every operator call")
     .addTag('health', 'Probes, no key')
     .build();

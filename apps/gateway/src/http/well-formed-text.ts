@@ -33,7 +33,7 @@ export function malformedTextOf(request: Pick<FastifyRequest, 'headers' | 'param
 }
 
 /** The API's families; probes (/healthz, /readyz, /metrics) and the reference (/docs) read nothing from a request. */
-const API_PREFIXES = ['/partner/', '/sandbox/', '/admin/'];
+const API_PREFIXES = ['/partner/', '/provider/', '/sandbox/', '/admin/'];
 
 /**
  * Whether a request reaches an operation of the API: an unknown route is 404 whatever it holds (the

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, PartnerId, PixInMethod, PixInStatus, PixReceivedEvent, SenderAccountType, SimulatedPixInOutcome } from '@partner/contracts';
+import { authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus, PixReceivedEvent, SenderAccountType, SimulatedPixInOutcome } from '@partner/contracts';
 import { statement, Statement, Transaction } from '@partner/kafka';
 import type { QueryResultRow } from 'pg';
 import { PrismaService } from '../prisma/prisma.service';
@@ -20,7 +20,8 @@ export interface PixInflowRecord {
   senderBankCode: string;
   senderBranchCode: string;
   status: PixInStatus;
-  outcome: SimulatedPixInOutcome;
+  /** Sandbox only; null for an inflow the Pix provider notifies (it moves by its notifications, not the simulator). */
+  outcome: SimulatedPixInOutcome | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,7 +36,7 @@ interface PixInflowRow extends SenderDetails {
   description: string | null;
   method: PixInMethod;
   status: PixInStatus;
-  outcome: SimulatedPixInOutcome;
+  outcome: SimulatedPixInOutcome | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -79,11 +80,40 @@ const RECORD = statement(
 
 const BY_END_TO_END_ID = statement('inflows_pix_inflow_by_e2e', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2');
 
+/** The same, locked until COMMIT: the Pix provider's notifications of one inflow apply one after the other. */
+const LOCK_BY_END_TO_END_ID = statement('inflows_pix_inflow_lock_by_e2e', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2 FOR UPDATE');
+
+/**
+ * Records an inflow the Pix provider notifies, at the status it notified and without a simulated outcome,
+ * when the receiving user is known here and the end-to-end id is not recorded yet (for any partner).
+ * One row always: whether the user is known, and the inflow's columns when it was inserted (else nulls).
+ */
+const RECORD_NOTIFIED = statement(
+  'inflows_pix_inflow_record_notified',
+  `WITH reach AS (SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1::uuid AND document = $2::bpchar) AS user_known),
+   inserted AS (
+     INSERT INTO pix_inflows (partner_id, document, end_to_end_id, amount_cents, description, method, sender_name, sender_tax_id,
+                              sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, status, outcome,
+                              created_at, updated_at)
+     SELECT $1::uuid, $2::bpchar, $3::bpchar, $4::bigint, $5::text, $6::text, $7::text, $8::text,
+            $9::text, $10::text, $11::bpchar, $12::text, $13::text, NULL, $14::timestamptz, $14::timestamptz
+     FROM reach WHERE user_known
+     ON CONFLICT (end_to_end_id) DO NOTHING
+     RETURNING *)
+   SELECT reach.user_known, inserted.* FROM reach LEFT JOIN inserted ON true`,
+);
+
+/** One notified move of a locked inflow. */
+const MOVE = statement(
+  'inflows_pix_inflow_move',
+  'UPDATE pix_inflows SET status = $3, updated_at = $4 WHERE partner_id = $1 AND id = $2 RETURNING *',
+);
+
 /**
  * The simulated settlement's moves, all three steps in one statement: up to $2 inflows due in
  * `processing` (to `approved`, or `denied` if the sandbox asked for it), up to $2 due in `approved` (to
  * `success`, completed at the network, or `failed`) and up to $2 due in `success` (to `credited`), oldest
- * first through the (status, updated_at) index. SKIP LOCKED lets several instances share the work
+ * first through the (status, updated_at) index. Only sandbox inflows (with an outcome): the Pix provider's move by its notifications. SKIP LOCKED lets several instances share the work
  * without waiting on each other; the outer re-check of the status makes a row that another instance
  * moved meanwhile drop out instead of moving twice. A row moves at most one step per statement: the
  * claims read the statement's snapshot, where it is in one status only.
@@ -91,13 +121,13 @@ const BY_END_TO_END_ID = statement('inflows_pix_inflow_by_e2e', 'SELECT * FROM p
 const ADVANCE_DUE = statement(
   'inflows_pix_inflow_advance_due',
   `WITH to_approve AS (
-     SELECT id FROM pix_inflows WHERE status = 'processing' AND updated_at <= $1
+     SELECT id FROM pix_inflows WHERE status = 'processing' AND updated_at <= $1 AND outcome IS NOT NULL
      ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED),
    to_complete AS (
-     SELECT id FROM pix_inflows WHERE status = 'approved' AND updated_at <= $1
+     SELECT id FROM pix_inflows WHERE status = 'approved' AND updated_at <= $1 AND outcome IS NOT NULL
      ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED),
    to_credit AS (
-     SELECT id FROM pix_inflows WHERE status = 'success' AND updated_at <= $1
+     SELECT id FROM pix_inflows WHERE status = 'success' AND updated_at <= $1 AND outcome IS NOT NULL
      ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
    UPDATE pix_inflows p
    SET status = CASE p.status
@@ -117,7 +147,7 @@ const ADVANCE_DUE = statement(
  */
 const ANY_DUE = statement(
   'inflows_pix_inflow_any_due',
-  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE status IN ('processing', 'approved', 'success') AND updated_at <= $1) AS due`,
+  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE status IN ('processing', 'approved', 'success') AND updated_at <= $1 AND outcome IS NOT NULL) AS due`,
 );
 
 /** The partner's inflows, newest first, below an id: the (partner_id, id) index, read backwards. */
@@ -177,6 +207,35 @@ export class PixInflowRepository {
       now,
     ]);
     return row ? toRecord(row) : null;
+  }
+
+  /** The partner's inflow of that end-to-end id, locked until the transaction ends; null when it has none. */
+  async lockByEndToEndId(tx: Transaction, partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
+    const [row] = await tx.rows<PixInflowRow>(LOCK_BY_END_TO_END_ID, [partnerId, endToEndId]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** Records a notified inflow (see RECORD_NOTIFIED): the inflow, or why not (unknown user, or its end-to-end id taken). */
+  async recordNotified(tx: Transaction, partnerId: PartnerId, n: IngestPixInflowCommand, now: Date): Promise<PixInflowRecord | 'user_not_found' | 'taken'> {
+    const [row] = await tx.rows<PixInflowRow & { user_known: boolean }>(RECORD_NOTIFIED, [
+      partnerId,
+      n.document,
+      n.end_to_end_id,
+      n.amount_cents,
+      n.description ?? null,
+      n.method,
+      ...senderValues(n),
+      n.status,
+      now,
+    ]);
+    if (!row.user_known) return 'user_not_found';
+    return row.id === null ? 'taken' : toRecord(row);
+  }
+
+  /** Moves a locked inflow of the partner to `status`, stamped `now`. */
+  async move(tx: Transaction, partnerId: PartnerId, id: bigint, status: PixInStatus, now: Date): Promise<PixInflowRecord> {
+    const [row] = await tx.rows<PixInflowRow>(MOVE, [partnerId, id.toString(), status, now]);
+    return toRecord(row);
   }
 
   async findByEndToEndId(partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {

@@ -11,6 +11,7 @@ import { PixInStateChangedEvent } from './inflows/pix-in-state-changed/pix-in-st
 import { PixReceivedEvent } from './inflows/pix-received/pix-received.event';
 import { SimulatePixInCommand, SimulatePixInResult } from './inflows/simulate-pix-in/simulate-pix-in.command';
 import { CreatePixKeyCommand, PixKeyCommandResult } from './pix-keys/create-pix-key/create-pix-key.command';
+import { IngestPixInflowCommand, IngestPixInflowResult } from './inflows/ingest-pix-inflow/ingest-pix-inflow.command';
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
@@ -94,6 +95,11 @@ export const requestContracts = {
   [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
   [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
   [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult, 'user_not_found' | 'pix_key_not_registered' | 'idempotency_key_reused'>(SimulatePixInCommand, byUser),
+  /** Keyed by end-to-end id: the notifications of one inflow are applied in turn. */
+  [Topics.InflowsIngest]: request<IngestPixInflowCommand, IngestPixInflowResult, 'user_not_found' | 'invalid_transition' | 'end_to_end_id_conflict'>(
+    IngestPixInflowCommand,
+    (p) => p.end_to_end_id,
+  ),
   [Topics.InflowsPing]: request<PingQuery, PingResult>(PingQuery),
 } as const;
 

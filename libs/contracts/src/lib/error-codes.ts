@@ -20,11 +20,17 @@ export type ErrorCode =
   | 'insufficient_funds'
   | 'idempotency_key_reused'
   | 'pix_key_not_registered'
+  /** A Pix provider notification that would move an inflow backwards or out of a final status. */
+  | 'invalid_transition'
+  /** A Pix provider notification whose end_to_end_id is recorded with other details (or for another partner). */
+  | 'end_to_end_id_conflict'
   | GatewayErrorCode;
 
 /** Codes only the gateway answers: authentication, HTTP framing, rate limits, the services' silence, its own bugs. */
 export type GatewayErrorCode =
   | 'unauthorized'
+  /** POST /provider/v1/pix/inflows: X-Pix-Signature missing, malformed, stale (over 300 s) or not the body's HMAC, or no secret configured. */
+  | 'invalid_signature'
   /** The API key is valid but an operator disabled its partner (403; every family answers it `{error, ...}`). */
   | 'partner_disabled'
   | 'partner_not_found'

@@ -41,6 +41,7 @@ export const Topics = {
   InflowsList: 'inflows.query.list.v1',
   InflowsUpsertUser: 'inflows.command.upsert-user.v1',
   InflowsSimulatePixIn: 'inflows.command.simulate-pix-in.v1',
+  InflowsIngest: 'inflows.command.ingest.v1',
   InflowsPing: 'inflows.query.ping.v1',
   PixInStateChanged: 'inflows.event.state-changed.v1',
 

@@ -1,0 +1,24 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** How far a signature's timestamp may be from now, either way: a captured notification replays for at most this long. */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+const HEADER = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
+
+/** The v1 signature of a body at a timestamp: hex HMAC-SHA256 of `<t>.<body>` with the shared secret. */
+export const pixSignature = (secret: string, t: number, body: string): string => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+
+/**
+ * Checks X-Pix-Signature (`t=<unix seconds>,v1=<hex>`) against the body as received: undefined when it
+ * holds, else why not (the 401's message). Compared in constant time.
+ */
+export function signatureProblem(secret: string, header: string | string[] | undefined, body: string, nowS: number): string | undefined {
+  if (secret === '') return 'Pix provider notifications are not configured on this gateway (PIX_PROVIDER_WEBHOOK_SECRET)';
+  if (typeof header !== 'string' || header === '') return 'missing X-Pix-Signature';
+  const parts = HEADER.exec(header);
+  if (!parts) return 'X-Pix-Signature must be t=<unix seconds>,v1=<64 lowercase hex digits>';
+  const t = Number(parts[1]);
+  if (Math.abs(nowS - t) > SIGNATURE_TOLERANCE_S) return `X-Pix-Signature timestamp is more than ${SIGNATURE_TOLERANCE_S} s from now`;
+  const expected = Buffer.from(pixSignature(secret, t, body), 'hex');
+  return timingSafeEqual(expected, Buffer.from(parts[2], 'hex')) ? undefined : 'X-Pix-Signature does not match the body';
+}

@@ -1,0 +1,64 @@
+import { loadConfig } from '@partner/config';
+import { IngestPixInflowCommand, PixInStateChangedEvent, Topics } from '@partner/contracts';
+import { UnitOfWork } from '@partner/kafka';
+import { newCpf, testPartnerId } from '@partner/testing';
+import { InflowsConfig } from '../config/inflows.config';
+import { PrismaService } from '../prisma/prisma.service';
+import { newEndToEndId } from '../spi-simulator/end-to-end-id';
+import { completeSender } from '../spi-simulator/sender-details';
+import { UserRepository } from '../users/user.repository';
+import { AdvancePixInflowsUseCase } from './advance-pix-inflows.use-case';
+import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
+import { PixInflowRepository } from './pix-inflow.repository';
+
+// Integration: the real inflows schema in PostgreSQL. Each test uses a partner of its own.
+const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: '0' });
+const prisma = new PrismaService(config);
+const inflows = new PixInflowRepository(prisma);
+const users = new UserRepository(prisma);
+const unitOfWork = new UnitOfWork(prisma.pool, { wake: () => undefined });
+const ingest = new IngestPixInflowUseCase(unitOfWork, inflows);
+const advance = new AdvancePixInflowsUseCase(config, unitOfWork, inflows);
+
+afterAll(() => prisma.$disconnect());
+
+async function notification(overrides: Partial<IngestPixInflowCommand> = {}): Promise<IngestPixInflowCommand> {
+  const partnerId = testPartnerId();
+  const document = newCpf();
+  await users.upsert(partnerId, document);
+  const sender = completeSender({});
+  return { partner_id: partnerId, document, end_to_end_id: newEndToEndId(sender.sender_bank_code, new Date()), amount_cents: 5_000, method: 'dict', ...sender, status: 'processing', ...overrides };
+}
+
+async function statesOf(partnerId: string): Promise<string[]> {
+  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
+  return rows.map((r) => r.payload as unknown as PixInStateChangedEvent).filter((e) => e.partner_id === partnerId).map((e) => e.state);
+}
+
+describe('IngestPixInflowUseCase (PostgreSQL)', () => {
+  it('records at the notified status, moves along the table with one event per change, and leaves repeats alone', async () => {
+    const n = await notification();
+    expect(await ingest.execute(n)).toEqual({ ok: true, data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true } });
+    expect(await ingest.execute(n)).toEqual({ ok: true, data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false } });
+    for (const status of ['approved', 'success', 'approved', 'credited'] as const) await ingest.execute({ ...n, status });
+    expect(await statesOf(n.partner_id)).toEqual(['processing', 'approved', 'success', 'credited']);
+    expect(await ingest.execute({ ...n, status: 'processing' })).toMatchObject({ ok: false, error: { code: 'invalid_transition', message: 'a pix inflow cannot move from credited to processing' } });
+  });
+
+  it('refuses another payload for the id, an unknown user, and another partner taking the id; records nothing', async () => {
+    const n = await notification();
+    await ingest.execute(n);
+    expect(await ingest.execute({ ...n, amount_cents: 1 })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
+    const other = await notification();
+    expect(await ingest.execute({ ...n, partner_id: other.partner_id, document: other.document })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
+    expect(await ingest.execute({ ...other, document: newCpf() })).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await statesOf(other.partner_id)).toEqual([]);
+  });
+
+  it("is not moved by the sandbox's simulated settlement", async () => {
+    const n = await notification();
+    await ingest.execute(n);
+    await advance.execute(new Date(Date.now() + 60_000));
+    expect((await inflows.findByEndToEndId(n.partner_id, n.end_to_end_id))?.status).toBe('processing');
+  });
+});
