@@ -48,6 +48,13 @@ Money is integers: USDT in micros (1 USDT = 1,000,000), BRL in cents. Timestamps
 - **Events feed**: poll \`GET /partner/v1/events?delivered=false\`, process each event, then acknowledge it with
   \`PATCH /partner/v1/events/{id}\` (no body; an empty one or \`{}\` is fine) or many at once with
   \`POST /partner/v1/events/ack\`. Events are numbered per partner (\`sequence\`) and pageable with \`next_cursor\`.
+- **Lists**: \`GET /partner/v1/withdrawals/usdt\`, \`GET /partner/v1/pix-key\` and \`GET /partner/v1/customers/business\`
+  list what the partner created, newest first, filtered (a state or status, a CPF or CNPJ, an \`external_id\`, a
+  creation window) and paged like the feed (\`limit\`, \`cursor\`, \`next_cursor\`).
+- **Balances**: \`GET /partner/v1/users/{document}/balance\` is what a user can withdraw now
+  (\`available_usdt_micros\`) and what withdrawals not final yet hold (\`held_usdt_micros\`).
+- **SDK for Node.js**: \`@partner-service/sdk\` (a tarball, no dependency) wraps every route above with timeouts,
+  retries that keep the idempotency key, async iteration over lists and the feed, and typed errors.
 
 **Authentication**: every \`/partner/v1\` route needs the header \`X-API-Key\` (without a valid key: 401
 \`unauthorized\`). A partner sees and changes only its own users, resources and events; another partner's are
@@ -58,6 +65,7 @@ Every answer past the key check carries \`RateLimit-Policy\` and \`RateLimit\` (
 the bucket, and what is left of it. An answer that replays an idempotency key's first one carries \`Idempotent-Replayed: true\`.
 The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments; \`x-sandbox: true\`) exist only in the sandbox.
 The operator API (\`/admin/v1\`) is not part of this document: it has its own, on the operator's port.
+The \`/provider/v1\` route (tag \`provider\`) is for the Pix provider's signed notifications, not for partners.
 
 **Errors**: JSON in the body shape of the endpoint family: \`{error, message, field?}\` for withdrawals, business
 customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \`error\`/\`status\` is a stable code
