@@ -13,7 +13,7 @@ import { PartnerId } from '../../tenancy/partner-id';
  * receiver's CPF, the amount and the description have the sandbox Pix's rules (SandboxPixInRequest).
  */
 export class IngestPixInflowCommand extends PickType(SandboxPixInRequest, ['document', 'amount_cents', 'description'] as const) {
-  @ApiProperty({ format: 'uuid', description: 'The receiving partner' })
+  @ApiProperty({ type: String, format: 'uuid', description: 'The receiving partner' })
   @IsUUID('all', { message: 'partner_id must be a UUID' })
   partner_id!: PartnerId;
 
