@@ -38,10 +38,10 @@ const settings = composeSettings({
 });
 const publicUrl = `http://127.0.0.1:${settings.gatewayPort}`;
 const operatorUrl = `http://127.0.0.1:${settings.operatorPort}`;
-// Was 15 s. Since the withdrawals service answers the lists, ledger and users queries too (issue #26), a
-// docker kill took 22-27 s to recover (an in-process crash still 6 s): a known regression, widened here in the
-// open, not hidden; to be won back (a consumer group of their own for the read-only queries), docs/status.md.
-const RECOVERY_LIMIT_MS = 35_000;
+// After a `docker kill`, `compose up -d withdrawals` first runs the deploy steps again (migrate, then
+// topics: the app depends on both having completed), so their start-up is part of the outage; bundled, they
+// start in node alone (Dockerfile, tools stage). The consumer's re-join itself is the session timeout (6 s).
+const RECOVERY_LIMIT_MS = 15_000;
 const USDT = 1_000_000;
 const AMOUNT = 100_000;
 const MATIC_LOW_FEE = 20_000;
@@ -201,10 +201,16 @@ async function killDuringLoad(): Promise<void> {
     recoveredAt = 0;
     killedAt = Date.now();
     stopIt(victim.name);
+    const startedAt = Date.now();
     startIt();
+    const startMs = Date.now() - startedAt;
     await pollUntil(`a withdrawal accepted again after the ${what}`, async () => recoveredAt, (t) => t > 0, { timeoutMs: 90_000, intervalMs: 200 });
     const ms = recoveredAt - killedAt;
-    console.log(`compose e2e: ${what}: accepting again ${(ms / 1000).toFixed(1)} s after it (${accepted.size} withdrawals accepted so far)`);
+    // Where the outage went: the start command (for `compose up -d`, the deploy steps it runs again first) and the rest.
+    console.log(
+      `compose e2e: ${what}: accepting again ${(ms / 1000).toFixed(1)} s after it (start command ${(startMs / 1000).toFixed(1)} s; ` +
+        `${accepted.size} withdrawals accepted so far)`,
+    );
     if (ms >= RECOVERY_LIMIT_MS) recoveries.push(`${what}: ${ms} ms`);
   };
   // A crash: the app's process dies (SIGKILL from inside); the restart policy brings the container back.

@@ -229,7 +229,7 @@ describe('docker-compose.yml', () => {
 
   it('creates the topics in a deploy step with a configurable layout; the apps only check them', () => {
     const topics = service('topics');
-    expect(commandOf(topics)).toBe('npm run kafka:topics');
+    expect(commandOf(topics)).toBe('node dist/deploy-steps/topics.js');
     expect(topics.image).toBe(service('migrate').image);
     expect(topics.build).toBeUndefined();
     expect(dependsOn(topics).kafka).toBe('service_healthy');
@@ -290,7 +290,7 @@ describe('docker-compose.yml', () => {
     expect(service('postgres').image).toMatch(/^postgres:15/);
     expect(healthTestOf(service('postgres'))).toContain('pg_isready');
     const migrate = service('migrate');
-    expect(commandOf(migrate)).toBe('npm run db:migrate');
+    expect(commandOf(migrate)).toBe('node dist/deploy-steps/migrate.js');
     expect(migrate.image).toMatch(/^partner-service-tools:/);
     expect(dependsOn(migrate).postgres).toBe('service_healthy');
     expect(migrate.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\//);
