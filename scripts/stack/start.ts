@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
 import { kafka, migrate, RunningStack, serviceRoles, startApps } from './stack';
+import { runOnRequiredNode } from '../lib/node-runtime';
+
+runOnRequiredNode();
 
 async function main(): Promise<void> {
   const root = repoRoot();

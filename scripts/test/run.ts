@@ -24,6 +24,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { runOnRequiredNode } from '../lib/node-runtime';
 import { prepareRuntimeTree } from '../lib/runtime-tree';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
 import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
@@ -47,6 +48,8 @@ import {
   INTERNAL_SECRET,
   waitUntilReady,
 } from '../stack/stack';
+
+runOnRequiredNode();
 
 const root = repoRoot();
 const kafkaPort = TEST_KAFKA_PORT;
