@@ -1,14 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
 import { HandleRequest } from '@partner/kafka';
-import { UpsertUserUseCase } from '@partner/platform';
+import { RecordPartnerUserUseCase } from '@partner/platform';
 
 @Controller()
 export class UpsertUserHandler {
-  constructor(private readonly upsertUser: UpsertUserUseCase) {}
+  constructor(private readonly recordUser: RecordPartnerUserUseCase) {}
 
   @HandleRequest(Topics.PixKeysUpsertUser)
   handle(command: UpsertUserCommand): Promise<RequestReply<typeof Topics.PixKeysUpsertUser>> {
-    return this.upsertUser.execute(command);
+    return this.recordUser.execute(command);
   }
 }

@@ -8,7 +8,7 @@ import { RefusedCommandRepository } from '../refusals/refused-command.repository
 import { AccountRepository } from './account.repository';
 import { CreditAccountUseCase } from './credit-account.use-case';
 import { GetBalanceUseCase } from './get-balance.use-case';
-import { UpsertUserUseCase } from './upsert-user.use-case';
+import { OpenUserAccountUseCase } from './open-user-account.use-case';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const prisma = new PrismaService(loadConfig(WithdrawalsConfig));
@@ -16,14 +16,14 @@ const accounts = new AccountRepository(prisma);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(prisma.pool, relay);
-const upsertUser = new UpsertUserUseCase(accounts);
+const openAccount = new OpenUserAccountUseCase(accounts);
 const credit = new CreditAccountUseCase(unitOfWork, accounts, new RefusedCommandRepository(prisma));
 const getBalance = new GetBalanceUseCase(accounts);
 
 async function newUser() {
   const partnerId = testPartnerId();
   const document = newCpf();
-  const reply = await upsertUser.execute({ partner_id: partnerId, document });
+  const reply = await openAccount.execute({ partner_id: partnerId, document });
   if (!reply.ok || !reply.data.created) throw new Error('user not created');
   return { partnerId, document };
 }
@@ -68,20 +68,20 @@ describe('upsert-user (PostgreSQL)', () => {
   it('opens the account once with a zero balance and no ledger entry, and answers its opening time every time', async () => {
     const command = { partner_id: testPartnerId(), document: newCpf() };
     const before = Date.now();
-    const first = await upsertUser.execute(command);
+    const first = await openAccount.execute(command);
     expect(first).toEqual({ ok: true, data: { created: true, created_at: expect.any(String) } });
     const createdAt = first.ok ? first.data.created_at : '';
     expect(new Date(createdAt).toISOString()).toBe(createdAt);
     expect(Date.parse(createdAt)).toBeGreaterThanOrEqual(before - 1);
 
-    expect(await upsertUser.execute(command)).toEqual({ ok: true, data: { created: false, created_at: createdAt } });
+    expect(await openAccount.execute(command)).toEqual({ ok: true, data: { created: false, created_at: createdAt } });
     expect(await accounts.find(command.partner_id, command.document)).toEqual({ availableMicros: 0n, heldMicros: 0n });
     expect(await prisma.ledgerEntry.count({ where: { partnerId: command.partner_id } })).toBe(0);
   });
 
   it('creates exactly once under 10 concurrent upserts, all answering the same opening time', async () => {
     const command = { partner_id: testPartnerId(), document: newCpf() };
-    const replies = await Promise.all(Array.from({ length: 10 }, () => upsertUser.execute({ ...command })));
+    const replies = await Promise.all(Array.from({ length: 10 }, () => openAccount.execute({ ...command })));
     expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
     expect(new Set(replies.map((r) => (r.ok ? r.data.created_at : r.error.code))).size).toBe(1);
     expect(await prisma.account.count({ where: { partnerId: command.partner_id } })).toBe(1);
@@ -90,7 +90,7 @@ describe('upsert-user (PostgreSQL)', () => {
   it('keeps a credited balance when the user is upserted again', async () => {
     const { partnerId, document } = await newUser();
     await credit.execute(creditOf(partnerId, document));
-    expect(await upsertUser.execute({ partner_id: partnerId, document })).toMatchObject({ ok: true, data: { created: false } });
+    expect(await openAccount.execute({ partner_id: partnerId, document })).toMatchObject({ ok: true, data: { created: false } });
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 2_500_000n, heldMicros: 0n });
   });
 });
@@ -161,7 +161,7 @@ describe('credit-account (PostgreSQL)', () => {
   it("refuses the key reused for another user and leaves both users' balances alone", async () => {
     const { partnerId, document } = await newUser();
     const other = newCpf();
-    await upsertUser.execute({ partner_id: partnerId, document: other });
+    await openAccount.execute({ partner_id: partnerId, document: other });
     const command = creditOf(partnerId, document);
     await credit.execute(command);
 
@@ -177,7 +177,7 @@ describe('credit-account (PostgreSQL)', () => {
     expect(await credit.execute(command)).toEqual({ ok: false, error: { code: 'user_not_found', message: expect.any(String) } });
     expect(await written(partnerId)).toEqual({ credits: [], ledger: [], outbox: [], accounts: [] });
 
-    await upsertUser.execute({ partner_id: partnerId, document });
+    await openAccount.execute({ partner_id: partnerId, document });
     expect(await credit.execute(command)).toMatchObject({ ok: true, data: { available_usdt_micros: 2_500_000, replayed: false } });
   });
 
@@ -188,7 +188,7 @@ describe('credit-account (PostgreSQL)', () => {
     const command = creditOf(partnerId, document);
     const commandId = `test-${newUuid()}`;
     expect(await credit.execute(command, commandId)).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
-    await upsertUser.execute({ partner_id: partnerId, document });
+    await openAccount.execute({ partner_id: partnerId, document });
     expect(await credit.execute(command, commandId)).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
     expect(await getBalance.execute({ partner_id: partnerId, document })).toMatchObject({ ok: true, data: { available_usdt_micros: 0 } });
     // The operator's own retry, with the same key, is a new command: it is applied, once.

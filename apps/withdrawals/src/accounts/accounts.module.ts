@@ -8,12 +8,12 @@ import { GetBalanceUseCase } from './get-balance.use-case';
 import { ListUsersHandler } from './list-users.handler';
 import { ListUsersUseCase } from './list-users.use-case';
 import { UpsertUserHandler } from './upsert-user.handler';
-import { UpsertUserUseCase } from './upsert-user.use-case';
+import { OpenUserAccountUseCase } from './open-user-account.use-case';
 
 @Module({
   imports: [RefusalsModule],
   controllers: [UpsertUserHandler, CreditAccountHandler, GetBalanceHandler, ListUsersHandler],
-  providers: [AccountRepository, UpsertUserUseCase, CreditAccountUseCase, GetBalanceUseCase, ListUsersUseCase],
+  providers: [AccountRepository, OpenUserAccountUseCase, CreditAccountUseCase, GetBalanceUseCase, ListUsersUseCase],
   exports: [AccountRepository],
 })
 export class AccountsModule {}

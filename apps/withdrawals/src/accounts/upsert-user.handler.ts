@@ -1,14 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { RequestReply, Topics, UpsertUserCommand } from '@partner/contracts';
 import { HandleRequest } from '@partner/kafka';
-import { UpsertUserUseCase } from './upsert-user.use-case';
+import { OpenUserAccountUseCase } from './open-user-account.use-case';
 
 @Controller()
 export class UpsertUserHandler {
-  constructor(private readonly upsertUser: UpsertUserUseCase) {}
+  constructor(private readonly openUserAccount: OpenUserAccountUseCase) {}
 
   @HandleRequest(Topics.WithdrawalsUpsertUser)
   handle(command: UpsertUserCommand): Promise<RequestReply<typeof Topics.WithdrawalsUpsertUser>> {
-    return this.upsertUser.execute(command);
+    return this.openUserAccount.execute(command);
   }
 }

@@ -4,7 +4,7 @@ import { UnitOfWork } from '@partner/kafka';
 import { AccountRepository } from '../accounts/account.repository';
 import { CreditAccountUseCase } from '../accounts/credit-account.use-case';
 import { ListUsersUseCase } from '../accounts/list-users.use-case';
-import { UpsertUserUseCase } from '../accounts/upsert-user.use-case';
+import { OpenUserAccountUseCase } from '../accounts/open-user-account.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
@@ -15,7 +15,7 @@ import { LedgerRepository } from './ledger.repository';
 const prisma = new PrismaService(loadConfig(WithdrawalsConfig));
 const accounts = new AccountRepository(prisma);
 const credit = new CreditAccountUseCase(new UnitOfWork(prisma.pool, { wake: () => undefined }), accounts, new RefusedCommandRepository(prisma));
-const upsert = new UpsertUserUseCase(accounts);
+const upsert = new OpenUserAccountUseCase(accounts);
 const ledger = new GetLedgerUseCase(accounts, new LedgerRepository(prisma));
 const listUsers = new ListUsersUseCase(accounts);
 

@@ -1,6 +1,6 @@
 import { newCpf, requireEnv, testPartnerId } from '@partner/testing';
 import { Pool } from 'pg';
-import { PartnerUserRepository, UpsertUserUseCase } from './partner-users';
+import { PartnerUserRepository, RecordPartnerUserUseCase } from './partner-users';
 
 // Integration: the users tables of both services that keep them, in their real schemas (npm test migrates
 // them), each through a pool whose search_path names its schema, as the service's PrismaService's does.
@@ -10,10 +10,10 @@ class SchemaUsers extends PartnerUserRepository {
   }
 }
 
-describe.each(['pix_keys', 'inflows'])('PartnerUserRepository and UpsertUserUseCase in schema %s (PostgreSQL)', (schema) => {
+describe.each(['pix_keys', 'inflows'])('PartnerUserRepository and RecordPartnerUserUseCase in schema %s (PostgreSQL)', (schema) => {
   const pool = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 12, options: `-c search_path=${schema}` });
   const users = new SchemaUsers(pool, schema);
-  const upsertUser = new UpsertUserUseCase(users);
+  const recordUser = new RecordPartnerUserUseCase(users);
   const stored = async (partnerId: string, document?: string): Promise<Array<{ created_at: Date }>> =>
     (await pool.query<{ created_at: Date }>('SELECT created_at FROM users WHERE partner_id = $1 AND ($2::text IS NULL OR document = $2)', [partnerId, document ?? null])).rows;
 
@@ -55,16 +55,16 @@ describe.each(['pix_keys', 'inflows'])('PartnerUserRepository and UpsertUserUseC
 
   it("answers whether the user is new and the row's creation time in ISO 8601, the same on every call", async () => {
     const command = { partner_id: testPartnerId(), document: newCpf() };
-    const first = await upsertUser.execute(command);
+    const first = await recordUser.execute(command);
     const [row] = await stored(command.partner_id);
     expect(first).toEqual({ ok: true, data: { created: true, created_at: row.created_at.toISOString() } });
-    expect(await upsertUser.execute(command)).toEqual({ ok: true, data: { created: false, created_at: row.created_at.toISOString() } });
+    expect(await recordUser.execute(command)).toEqual({ ok: true, data: { created: false, created_at: row.created_at.toISOString() } });
     expect(await stored(command.partner_id)).toHaveLength(1);
   });
 
   it('keeps one row when the same user arrives many times at once, every reply with its creation time', async () => {
     const command = { partner_id: testPartnerId(), document: newCpf() };
-    const replies = await Promise.all(Array.from({ length: 10 }, () => upsertUser.execute({ ...command })));
+    const replies = await Promise.all(Array.from({ length: 10 }, () => recordUser.execute({ ...command })));
     expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
     const [row] = await stored(command.partner_id);
     for (const reply of replies) expect(reply).toMatchObject({ ok: true, data: { created_at: row.created_at.toISOString() } });
@@ -73,9 +73,9 @@ describe.each(['pix_keys', 'inflows'])('PartnerUserRepository and UpsertUserUseC
 
   it('scopes users by partner: the same CPF under another partner is another user', async () => {
     const document = newCpf();
-    await upsertUser.execute({ partner_id: testPartnerId(), document });
+    await recordUser.execute({ partner_id: testPartnerId(), document });
     const other = testPartnerId();
     expect(await users.exists(other, document)).toBe(false);
-    expect(await upsertUser.execute({ partner_id: other, document })).toMatchObject({ ok: true, data: { created: true } });
+    expect(await recordUser.execute({ partner_id: other, document })).toMatchObject({ ok: true, data: { created: true } });
   });
 });

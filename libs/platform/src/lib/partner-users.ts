@@ -46,7 +46,7 @@ export abstract class PartnerUserRepository {
  * PartnerUserRepository as its own UserRepository (`{ provide: PartnerUserRepository, useExisting: UserRepository }`).
  */
 @Injectable()
-export class UpsertUserUseCase {
+export class RecordPartnerUserUseCase {
   constructor(private readonly users: PartnerUserRepository) {}
 
   async execute(command: UpsertUserCommand): Promise<Reply<UpsertUserResult, never>> {

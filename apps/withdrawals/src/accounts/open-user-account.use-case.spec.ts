@@ -1,6 +1,6 @@
 import { newCpf, testPartnerId } from '@partner/testing';
 import { AccountRepository } from './account.repository';
-import { UpsertUserUseCase } from './upsert-user.use-case';
+import { OpenUserAccountUseCase } from './open-user-account.use-case';
 
 // Unit: the reply built from the repository's answer, which is faked here (the SQL is proven in accounts.int.spec.ts).
 function setUp(answer: { created: boolean; createdAt: Date }) {
@@ -11,10 +11,10 @@ function setUp(answer: { created: boolean; createdAt: Date }) {
       return answer;
     },
   } as unknown as AccountRepository;
-  return { useCase: new UpsertUserUseCase(accounts), calls };
+  return { useCase: new OpenUserAccountUseCase(accounts), calls };
 }
 
-describe('UpsertUserUseCase', () => {
+describe('OpenUserAccountUseCase', () => {
   it('opens the account of the partner’s user and answers whether it is new and when it was opened, in ISO 8601', async () => {
     const command = { partner_id: testPartnerId(), document: newCpf() };
     const { useCase, calls } = setUp({ created: true, createdAt: new Date('2026-11-22T10:00:00.123Z') });

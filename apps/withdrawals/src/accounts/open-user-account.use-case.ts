@@ -4,7 +4,7 @@ import { AccountRepository } from './account.repository';
 
 /** Makes a user of a partner known here: opens their USDT account with a zero balance unless it exists. Idempotent. */
 @Injectable()
-export class UpsertUserUseCase {
+export class OpenUserAccountUseCase {
   constructor(private readonly accounts: AccountRepository) {}
 
   async execute(command: UpsertUserCommand): Promise<RequestReply<typeof Topics.WithdrawalsUpsertUser>> {
