@@ -68,11 +68,24 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
   const { status, code, message } = clientErrorOf(error.code);
   const id = randomUUID();
   const body = JSON.stringify(errorBody({ url: requestTargetOf(error.rawPacket), id }, { code, message }));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `${REQUEST_ID_HEADER}: ${id}\r\nConnection: close\r\n\r\n${body}`,
-    );
+  if (!socket.writable) {
+    socket.destroy(error);
+    return;
   }
-  socket.destroy(error);
+  // Half-close after the answer and read what the client is still sending until it closes: destroying a
+  // socket with unread bytes makes the kernel send a reset, and a client still writing its oversized request
+  // then reads ECONNRESET instead of this answer (Node 24 destroys fast enough that it always did).
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `${REQUEST_ID_HEADER}: ${id}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  socket.removeAllListeners('data');
+  socket.on('data', () => undefined);
+  socket.resume();
+  const lingering = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
+  lingering.unref();
+  socket.once('close', () => clearTimeout(lingering));
 }
+
+/** How long a refused connection may go on sending before it is cut: enough for a request of a few MB on a slow link. */
+const CLIENT_ERROR_LINGER_MS = 2_000;
