@@ -1,6 +1,7 @@
 /**
- * The committed OpenAPI documents, the partner API's (docs/openapi.json and .yaml) and the operator API's
- * (docs/openapi-operator.json and .yaml), and their checks:
+ * The committed OpenAPI documents, the partner API's (docs/openapi.json and .yaml), the operator API's
+ * (docs/openapi-operator.json and .yaml) and the Pix provider's (docs/openapi-provider.json and .yaml), and
+ * their checks:
  *
  *   npm run openapi             regenerates them from the gateway's decorators (building first when dist/ is
  *                               stale), then the typed client's types
@@ -14,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import { generateApiClientTypes, OPENAPI_JSON, OPENAPI_YAML, OPERATOR_OPENAPI_JSON, OPERATOR_OPENAPI_YAML } from '../lib/api-client-types';
+import { generateApiClientTypes, OPENAPI_JSON, OPENAPI_YAML, OPERATOR_OPENAPI_JSON, OPERATOR_OPENAPI_YAML, PROVIDER_OPENAPI_JSON, PROVIDER_OPENAPI_YAML } from '../lib/api-client-types';
 import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
 
@@ -26,15 +27,17 @@ function generate(): [path: string, text: string][] {
   if (!buildIsCurrent(root)) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
-    const files = [join(dir, 'partner.json'), join(dir, 'operator.json')];
+    const files = [join(dir, 'partner.json'), join(dir, 'operator.json'), join(dir, 'provider.json')];
     execFileSync(process.execPath, [join(root, 'dist/apps/gateway/src/openapi-document.js'), ...files], { cwd: root, stdio: 'inherit' });
-    const [partner, operator] = files.map((file) => readFileSync(file, 'utf8'));
+    const [partner, operator, provider] = files.map((file) => readFileSync(file, 'utf8'));
     const yaml = (json: string) => dump(JSON.parse(json), { skipInvalid: true, noRefs: true });
     return [
       [OPENAPI_JSON, partner],
       [OPENAPI_YAML, yaml(partner)],
       [OPERATOR_OPENAPI_JSON, operator],
       [OPERATOR_OPENAPI_YAML, yaml(operator)],
+      [PROVIDER_OPENAPI_JSON, provider],
+      [PROVIDER_OPENAPI_YAML, yaml(provider)],
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -73,14 +76,14 @@ function check(): number {
     console.error(`openapi: ${path} is not what the code generates (${current === undefined ? 'missing' : firstDifference(text, current)})`);
   }
   if (stale.length > 0) console.error(`openapi: run \`${REGENERATE}\` and commit the result`);
-  else console.log(`openapi: ${OPENAPI_JSON}, ${OPERATOR_OPENAPI_JSON} and their YAML are up to date`);
+  else console.log(`openapi: ${OPENAPI_JSON}, ${OPERATOR_OPENAPI_JSON}, ${PROVIDER_OPENAPI_JSON} and their YAML are up to date`);
   return stale.length > 0 ? 1 : 0;
 }
 
 function lint(): number {
   // No telemetry and no update check: nothing of a test run leaves the machine.
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', '--config', 'redocly.yaml', OPENAPI_JSON, OPERATOR_OPENAPI_JSON], { cwd: root, stdio: 'inherit', env });
+  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', '--config', 'redocly.yaml', OPENAPI_JSON, OPERATOR_OPENAPI_JSON, PROVIDER_OPENAPI_JSON], { cwd: root, stdio: 'inherit', env });
   return result.status ?? 1;
 }
 

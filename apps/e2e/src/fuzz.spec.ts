@@ -1,11 +1,11 @@
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
-import { committedOperatorOpenApiPath, newUuid, requireEnv, ResponseContract } from '@partner/testing';
+import { ApiDocument, newUuid, requireEnv, responseContractOf } from '@partner/testing';
 import fc from 'fast-check';
 import { gatewayAdminUrl, gatewayUrl, newPartner, newUser } from './support/sandbox';
 
 // Hostile input: property-based fuzzing (fast-check) of every route against the running stack: every
-// operation of the served OpenAPI document (partner, Pix keys, events and their acknowledgement, sandbox,
-// health) plus the operator API, so a new route is fuzzed without editing this file. Whatever arrives,
+// operation of the served OpenAPI documents (partner, Pix keys, events and their acknowledgement, sandbox,
+// health; the operator API; the Pix provider's route), so a new route is fuzzed without editing this file. Whatever arrives,
 // the gateway answers below 500; every 4xx is in its family's shape and as the document describes it;
 // text that is not well-formed is 400 invalid_request naming where, never quoting it; every process
 // survives (/readyz). Valid-looking requests may succeed; that is fine.
@@ -47,9 +47,8 @@ interface OpenApiDocument {
 
 let cases = 0;
 const perRoute = new Map<string, number>();
-const contract = ResponseContract.fromFile();
-/** The operator API's own document (docs/openapi-operator.json): the answers of its port are checked against it. */
-const operatorContract = ResponseContract.fromFile(committedOperatorOpenApiPath());
+/** The document a route's answers are checked against: the operator API's on its port, the Pix provider's for /provider/, else the partner one. */
+const documentOfRoute = (path: string): ApiDocument => (path.startsWith('/admin/v1') ? 'operator' : path.startsWith('/provider/') ? 'provider' : 'partner');
 
 async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Sent> {
   cases++;
@@ -79,10 +78,10 @@ const familyOf = (path: string): Family => (new URL(`http://x${path}`).pathname.
 /**
  * The property every answer must have (docs/api.md "Errors"): below 500; a 4xx is a JSON object in the
  * family's shape with a message, and matches the OpenAPI document (its status documented for the
- * operation, its body the documented schema; an unknown route's 404 in one of the two shapes). `operator`:
- * sent to the operator port, so checked against the operator API's document.
+ * operation, its body the documented schema; an unknown route's 404 in one of the two shapes), by the
+ * document of the route it was sent to (documentOfRoute).
  */
-function expectSane(res: Sent, method: string, path: string, context: unknown, operator = false): void {
+function expectSane(res: Sent, method: string, path: string, context: unknown, document: ApiDocument = 'partner'): void {
   const explain = () => `${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 600)}`;
   if (res.status >= 500) throw new Error(`server error: ${explain()}`);
   if (res.status < 400) return;
@@ -102,7 +101,7 @@ function expectSane(res: Sent, method: string, path: string, context: unknown, o
   // characters; 431, a request line and headers over 16 KiB (a 100,000-character parameter); 400, a URL that
   // is not valid percent-encoding.
   if (res.status === 414 || res.status === 431 || (res.status === 400 && !decodable(path))) return;
-  const violations = (operator ? operatorContract : contract).violations(method, new URL(`http://x${path}`).pathname, res.status, res.headers, res.text);
+  const violations = responseContractOf(document).violations(method, new URL(`http://x${path}`).pathname, res.status, res.headers, res.text);
   if (violations.length) throw new Error(`answer not as documented: ${violations.join('; ')} for ${explain()}`);
 }
 
@@ -262,8 +261,8 @@ const badText = fc.oneof(
 const badUrlText = fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...BAD_CHARS.filter((c) => c < '\uD800')), fc.string({ maxLength: 10 })).map(([a, bad, b]) => `${a}${bad}${b}`);
 
 /** What a refusal of bad text must be: 400 invalid_request, its message free of the bad text (no control character, no lone surrogate, short). */
-function expectRefusedText(res: Sent, method: string, path: string, context: unknown, operator = false): void {
-  expectSane(res, method, path, context, operator);
+function expectRefusedText(res: Sent, method: string, path: string, context: unknown, document: ApiDocument = 'partner'): void {
+  expectSane(res, method, path, context, document);
   const body = res.body as Record<string, unknown>;
   const code = familyOf(path) === 'pix-key' ? body.status : body.error;
   const said = `${String(body.message)} ${typeof body.field === 'string' ? body.field : ''}`;
@@ -371,7 +370,11 @@ describe('hostile input (fast-check), every route of the served document and the
     const operator = (await (await fetch(`${gatewayAdminUrl()}/admin/docs/openapi.json`)).json()) as OpenApiDocument;
     const operatorPaths = Object.fromEntries(Object.entries(operator.paths).filter(([p]) => p.startsWith('/admin/v1')));
     expect(Object.keys(operatorPaths).length).toBeGreaterThan(0);
-    routes = routesOf({ paths: { ...served.paths, ...operatorPaths }, components: { schemas: { ...served.components?.schemas, ...operator.components?.schemas } } }, fixturesOf);
+    // The Pix provider's route: its own document, on the public port where the provider calls.
+    const provider = (await (await fetch(`${gatewayUrl()}/provider/docs/openapi.json`)).json()) as OpenApiDocument;
+    expect(Object.keys(provider.paths)).toEqual(['/provider/v1/pix/inflows']);
+    const schemas = { ...served.components?.schemas, ...operator.components?.schemas, ...provider.components?.schemas };
+    routes = routesOf({ paths: { ...served.paths, ...operatorPaths, ...provider.paths }, components: { schemas } }, fixturesOf);
     // Where the operator API answers: the API port, or else the admin port.
     for (const base of [gatewayUrl(), gatewayAdminUrl()]) {
       const probe = await fetch(`${base}/admin/v1/audit-log?limit=1`, { headers: { 'x-admin-key': adminKey() } });
@@ -391,7 +394,7 @@ describe('hostile input (fast-check), every route of the served document and the
   const validParams = (route: Route): Record<string, string> =>
     Object.fromEntries(route.pathParams.map((p) => [p.name, encodeURIComponent(String(valueOf({ paths: {} }, p.schema, p.name, fixturesOf(route.template))))]));
 
-  it('covers every family: partner routes, Pix keys, the events acknowledgement, sandbox, operator', () => {
+  it("covers every family: partner routes, Pix keys, the events acknowledgement, sandbox, operator, the Pix provider's route", () => {
     const has = (test: (r: Route) => boolean) => routes.some(test);
     expect(routes.length).toBeGreaterThan(10);
     expect({
@@ -400,8 +403,9 @@ describe('hostile input (fast-check), every route of the served document and the
       eventsAck: has((r) => r.method === 'POST' && r.template === '/partner/v1/events/ack'),
       sandbox: has((r) => r.template.startsWith('/sandbox/v1/')),
       operator: has((r) => r.template.startsWith('/admin/v1/') && r.auth === 'admin'),
+      provider: has((r) => r.method === 'POST' && r.template === '/provider/v1/pix/inflows'),
       operatorReachable: typeof operatorBase === 'string',
-    }).toEqual({ partner: true, pixKeys: true, eventsAck: true, sandbox: true, operator: true, operatorReachable: true });
+    }).toEqual({ partner: true, pixKeys: true, eventsAck: true, sandbox: true, operator: true, provider: true, operatorReachable: true });
   });
 
   /** The requests of one route: mutated bodies, bad text in each place, random paths, queries, credentials. */
@@ -503,9 +507,9 @@ describe('hostile input (fast-check), every route of the served document and the
             perRoute.set(name, (perRoute.get(name) ?? 0) + 1);
             const res = await send(baseOf(route), route.method, req.path, req.headers, req.body);
             const context = { kind: req.kind, body: req.body?.slice(0, 300), headers: Object.keys(req.headers) };
-            const operator = route.template.startsWith('/admin/v1');
-            if (req.badText) return expectRefusedText(res, route.method, req.path, context, operator);
-            expectSane(res, route.method, req.path, context, operator);
+            const document = documentOfRoute(route.template);
+            if (req.badText) return expectRefusedText(res, route.method, req.path, context, document);
+            expectSane(res, route.method, req.path, context, document);
             if (req.expect415 && res.status !== 415) throw new Error(`a body of another content type answered ${res.status}, not 415 (${JSON.stringify(context).slice(0, 300)})`);
             if (req.expect401 && res.status !== 401) throw new Error(`wrong credentials answered ${res.status}, not 401 (${JSON.stringify(context).slice(0, 300)})`);
           }),
@@ -531,7 +535,7 @@ describe('hostile input (fast-check), every route of the served document and the
   });
 
   it('unknown routes under every prefix answer 404 in the family shape, never 5xx', async () => {
-    const prefixes = ['/partner/v1/pix-key', '/partner/v1', '/sandbox/v1', '/admin/v1', ''];
+    const prefixes = ['/partner/v1/pix-key', '/partner/v1', '/sandbox/v1', '/provider/v1', '/admin/v1', ''];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...prefixes), fc.array(pathSegment, { minLength: 1, maxLength: 3 }), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), async (prefix, segments, method) => {
         const path = `${prefix}/${segments.join('/')}`;

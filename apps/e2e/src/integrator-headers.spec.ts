@@ -78,7 +78,7 @@ describe('headers integrators rely on', () => {
     }
   });
 
-  it('serves the operator document on the operator port, and the partner document without any /admin path', async () => {
+  it("serves the operator document on the operator port, the Pix provider's on the public port, and the partner document without either's paths", async () => {
     // Plain fetch: the documents are no operation of the API (the response contract checks operations).
     const operatorAnswer = await fetch(`${gatewayAdminUrl()}/admin/docs/openapi.json`);
     expect(operatorAnswer.status).toBe(200);
@@ -86,8 +86,12 @@ describe('headers integrators rely on', () => {
     expect(operator.info.title).toContain('Operator API');
     expect(Object.keys(operator.paths)).toEqual(expect.arrayContaining(['/admin/v1/partners', '/admin/v1/audit-log']));
     const partner = (await (await fetch(`${gatewayUrl()}/docs/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin'))).toEqual([]);
-    // The public port does not answer the operator document.
+    expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin') || p.startsWith('/provider'))).toEqual([]);
+    const provider = (await (await fetch(`${gatewayUrl()}/provider/docs/openapi.json`)).json()) as { paths: Record<string, unknown>; info: { title: string } };
+    expect([provider.info.title, Object.keys(provider.paths)]).toEqual([expect.stringContaining('Pix provider'), ['/provider/v1/pix/inflows']]);
+    expect((await fetch(`${gatewayUrl()}/provider/docs/openapi.yaml`)).status).toBe(200);
+    // The public port does not answer the operator document, nor the operator port the provider's.
     expect((await fetch(`${gatewayUrl()}/admin/docs/openapi.json`)).status).toBe(404);
+    expect((await fetch(`${gatewayAdminUrl()}/provider/docs/openapi.json`)).status).toBe(404);
   });
 });

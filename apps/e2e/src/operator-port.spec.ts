@@ -68,8 +68,8 @@ describe.each([
     expect({ status: metrics.status, text: (await metrics.text()).includes('http_request_duration_seconds') }).toEqual({ status: 200, text: true });
     // Liveness on both; the partner API and the reference on the public port only.
     for (const url of [publicUrl(), adminUrl()]) expect((await answer(`${url}/healthz`, 'GET', {})).status).toBe(200);
-    expect((await answer(`${publicUrl()}/docs/openapi.json`, 'GET', {})).status).toBe(200);
-    for (const path of ['/partner/v1/events', '/docs/openapi.json']) {
+    for (const path of ['/docs/openapi.json', '/provider/docs/openapi.json']) expect({ path, status: (await answer(`${publicUrl()}${path}`, 'GET', {})).status }).toEqual({ path, status: 200 });
+    for (const path of ['/partner/v1/events', '/docs/openapi.json', '/provider/docs/openapi.json']) {
       expect({ path, status: (await answer(`${adminUrl()}${path}`, 'GET', { 'x-api-key': 'pk_live_whatever' })).status }).toEqual({ path, status: 404 });
     }
     for (const [method, path, body] of INTERNAL) {

@@ -55,7 +55,7 @@ const inflowOf = (partnerId: string, document: string, status = 'processing') =>
 });
 
 /** The first notification: the user reaches the inflows service shortly after the operator created them. */
-const created = (n: Record<string, unknown>) => pollUntil('the inflow recorded', () => notify(n), (res) => res.status !== 404);
+const created = (n: Record<string, unknown> | string) => pollUntil('the inflow recorded', () => notify(n), (res) => res.status !== 404);
 
 const listed = async (api: ApiClient): Promise<PixInflow[]> => {
   const res = await api.get<{ pix_in: PixInflow[] }>('/partner/v1/pix-in');
@@ -116,6 +116,28 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
     expect((await notify({ ...n, status: 'approved' })).status).toBe(200);
     expect(await feedStates(api, n.end_to_end_id, 2)).toEqual(['processing', 'approved']);
     expect(await listed(api)).toHaveLength(1);
+  });
+
+  it('verifies over the exact bytes: a payer name in raw UTF-8 or as a \\u00e3 escape passes signed as sent, not signed over a re-serialisation', async () => {
+    const { api, partnerId, document } = await newReceiver();
+    const rawUtf8 = JSON.stringify({ ...inflowOf(partnerId, document), sender_name: 'João Conceição' });
+    expect(Buffer.byteLength(rawUtf8)).toBeGreaterThan(rawUtf8.length);
+    const escapedN = inflowOf(partnerId, document);
+    const escaped = JSON.stringify({ ...escapedN, sender_name: 'Jo_o' }).replace('"Jo_o"', '"Jo\\u00e3o"');
+    // A verifier that parsed and re-serialised would sign other bytes than these (the escape comes back as raw UTF-8).
+    const reserialised = JSON.stringify(JSON.parse(escaped));
+    expect(reserialised).not.toBe(escaped);
+
+    const refused = await notify(escaped, sign(reserialised));
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 401, error: 'invalid_signature' });
+    expect((await created(rawUtf8)).status).toBe(201);
+    expect((await notify(escaped)).status).toBe(201);
+
+    const names = (await listed(api)).map((p) => [p.end_to_end_id, p.sender_name]);
+    expect(names).toEqual([
+      [escapedN.end_to_end_id, 'João'],
+      [JSON.parse(rawUtf8).end_to_end_id, 'João Conceição'],
+    ]);
   });
 
   it('refuses a bad, stale or missing signature with 401 invalid_signature and a malformed body with 400, creating nothing', async () => {

@@ -1,5 +1,5 @@
 import { ServicePings } from '@partner/contracts';
-import { committedOpenApiPath, newCpf, withdrawalRequest } from '@partner/testing';
+import { committedDocumentPath, newCpf, withdrawalRequest } from '@partner/testing';
 import { readFileSync } from 'node:fs';
 import { GatewayUnderTest } from './gateway-app.spec-support';
 
@@ -200,8 +200,9 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it.each([
-    ['/docs', committedOpenApiPath()],
-    ['/admin/docs', committedOpenApiPath().replace(/openapi\.json$/, 'openapi-operator.json')],
+    ['/docs', committedDocumentPath('partner')],
+    ['/admin/docs', committedDocumentPath('operator')],
+    ['/provider/docs', committedDocumentPath('provider')],
   ])("serves at %s/openapi.json the committed OpenAPI document (a sandbox gateway's), and YAML of it", async (base, committed) => {
     const json = await gateway.app.inject({ method: 'GET', url: `${base}/openapi.json` });
     expect(json.json()).toEqual(JSON.parse(readFileSync(committed, 'utf8')));
@@ -210,11 +211,13 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(yaml.body).toBe(readFileSync(committed.replace(/\.json$/, '.yaml'), 'utf8'));
   });
 
-  it('keeps the two documents apart: partner routes (sandbox ones marked) in one, the operator API in the other; money typed integer in both', async () => {
+  it("keeps the three documents apart: partner routes (sandbox ones marked), the operator API, the Pix provider's route; money typed integer", async () => {
     type Doc = { paths: Record<string, Record<string, { 'x-sandbox'?: boolean; tags?: string[] }>>; servers: { url: string }[]; components: { schemas: Record<string, { properties?: Record<string, { type?: string; format?: string }> }> } };
     const partner = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<Doc>();
     const operator = (await gateway.app.inject({ method: 'GET', url: '/admin/docs/openapi.json' })).json<Doc>();
-    expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin'))).toEqual([]);
+    const provider = (await gateway.app.inject({ method: 'GET', url: '/provider/docs/openapi.json' })).json<Doc>();
+    expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin') || p.startsWith('/provider'))).toEqual([]);
+    expect(Object.keys(provider.paths)).toEqual(['/provider/v1/pix/inflows']);
     expect(Object.keys(operator.paths).every((p) => p.startsWith('/admin/v1/') || p === '/healthz')).toBe(true);
     expect(Object.keys(operator.paths)).toEqual(expect.arrayContaining(['/admin/v1/partners', '/admin/v1/partners/{partner_id}/users/{document}/credits', '/admin/v1/audit-log']));
     const sandboxOperations = Object.entries(partner.paths).filter(([p]) => p.startsWith('/sandbox/')).flatMap(([, item]) => Object.values(item));
@@ -222,12 +225,27 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     for (const operation of sandboxOperations) expect(operation).toMatchObject({ 'x-sandbox': true, tags: ['sandbox'] });
     expect(partner.servers.map((s) => s.url)).toEqual(['/', 'https://api.partner.example', 'https://sandbox.partner.example']);
     const properties = (doc: Doc) => Object.values(doc.components.schemas).flatMap((schema) => Object.entries(schema.properties ?? {}));
-    for (const [name, property] of [...properties(partner), ...properties(operator)].filter(([name]) => /(micros|_cents|_bps)$/.test(name))) {
+    for (const [name, property] of [...properties(partner), ...properties(operator), ...properties(provider)].filter(([name]) => /(micros|_cents|_bps)$/.test(name))) {
       expect({ name, ...property }).toMatchObject(name.endsWith('micros') ? { name, type: 'integer', format: 'int64' } : { name, type: 'integer' });
     }
     expect(properties(partner).map(([name]) => name)).toEqual(expect.arrayContaining(['usdtmicros', 'ownership_bps', 'amount_cents']));
     expect(properties(operator).map(([name]) => name)).toEqual(expect.arrayContaining(['available_usdt_micros', 'usdt_micros']));
-    expect(JSON.stringify([partner, operator])).not.toContain('"type":"number"');
+    expect(properties(provider).map(([name]) => name)).toContain('amount_cents');
+    expect(JSON.stringify([partner, operator, provider])).not.toContain('"type":"number"');
+  });
+
+  it("describes the Pix provider's signature as its document's one security scheme, and no rate limit on its answers", async () => {
+    type Doc = { components: { securitySchemes: Record<string, { type: string; in: string; name: string; description: string }> }; paths: Record<string, Record<string, { security: object[]; responses: Record<string, { headers?: object }> }>> };
+    const provider = (await gateway.app.inject({ method: 'GET', url: '/provider/docs/openapi.json' })).json<Doc>();
+    const partner = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<Doc>();
+    const schemes = provider.components.securitySchemes;
+    expect(Object.keys(schemes)).toEqual(['pix-provider']);
+    expect(schemes['pix-provider']).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Pix-Signature' });
+    for (const part of ['t=<unix seconds>,v1=<hex>', 'HMAC-SHA256', '<t>.<raw body>', 'exact bytes', '300 s', 'invalid_signature']) expect(schemes['pix-provider'].description).toContain(part);
+    const operation = provider.paths['/provider/v1/pix/inflows'].post;
+    expect(operation.security).toEqual([{ 'pix-provider': [] }]);
+    for (const response of Object.values(operation.responses)) expect(Object.keys(response.headers ?? {})).not.toContain('RateLimit');
+    expect(Object.keys(partner.components.securitySchemes)).not.toContain('pix-provider');
   });
 
   it('serves the API reference page and its Swagger UI files from the gateway itself, with a policy that keeps it there', async () => {

@@ -42,6 +42,7 @@ export * from './lib/inflows/pix-in.types';
 export * from './lib/inflows/pix-in.validators';
 export * from './lib/inflows/simulate-pix-in/simulate-pix-in.command';
 export * from './lib/inflows/ingest-pix-inflow/ingest-pix-inflow.command';
+export * from './lib/inflows/ingest-pix-inflow/ingest-pix-inflow.example';
 export * from './lib/inflows/pix-received/pix-received.event';
 export * from './lib/inflows/pix-in-state-changed/pix-in-state-changed.event';
 export * from './lib/inflows/list-pix-inflows/list-pix-inflows.query';

@@ -1,7 +1,7 @@
 import { isOperatorPath, isPublicPath } from './admin-port';
 
 describe('which port answers which path', () => {
-  it.each(['/partner/v1/events', '/partner/v1/withdrawals/usdt', '/sandbox/v1/users', '/provider/v1/pix/inflows', '/docs', '/docs/openapi.json', '/healthz'])('%s: the public port only (but /healthz)', (path) => {
+  it.each(['/partner/v1/events', '/partner/v1/withdrawals/usdt', '/sandbox/v1/users', '/provider/v1/pix/inflows', '/provider/docs/openapi.json', '/docs', '/docs/openapi.json', '/healthz'])('%s: the public port only (but /healthz)', (path) => {
     expect(isPublicPath(path)).toBe(true);
     expect(isOperatorPath(path)).toBe(path === '/healthz');
   });

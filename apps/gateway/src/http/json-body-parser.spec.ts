@@ -12,7 +12,9 @@ describe('installJsonBodyParser', () => {
     for (const method of ['POST', 'PATCH', 'DELETE'] as const) {
       app.route({ method, url: '/echo', handler: async (request) => ({ body: request.body === undefined ? 'absent' : request.body }) });
     }
-    for (const url of ['/provider/raw', '/partner/raw']) app.post(url, async (request) => ({ raw: request.rawBody ?? 'absent' }));
+    for (const url of ['/provider/raw', '/partner/raw']) {
+      app.post(url, async (request) => (request.rawBody ? { raw: 'kept', bytes: request.rawBody.toString('base64') } : { raw: 'absent' }));
+    }
     await app.ready();
   });
   afterAll(() => app.close());
@@ -41,11 +43,23 @@ describe('installJsonBodyParser', () => {
     expect(res.json()).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
   });
 
-  it('keeps the body as sent on /provider/ routes only (the Pix provider signs those bytes)', async () => {
-    const payload = '{ "b": 1,\n  "a": "ç" }';
+  it('keeps the bytes as sent on /provider/ routes only (the Pix provider signs those bytes), escapes and raw UTF-8 alike', async () => {
+    const payload = Buffer.from('{ "b": 1,\n  "a": "ç", "c": "Jo\\u00e3o" }', 'utf8');
     const raw = (url: string) => app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
-    expect((await raw('/provider/raw')).json()).toEqual({ raw: payload });
+    const kept = (await raw('/provider/raw')).json<{ raw: string; bytes: string }>();
+    expect(Buffer.from(kept.bytes, 'base64').equals(payload)).toBe(true);
     expect((await raw('/partner/raw')).json()).toEqual({ raw: 'absent' });
+  });
+
+  it('refuses a body that is not UTF-8 with 400, as malformed JSON (no U+FFFD in its place)', async () => {
+    const latin1 = Buffer.from('{"a":"Jo\u00e3o"}', 'latin1');
+    const res = await app.inject({ method: 'PATCH', url: '/echo', headers: { 'content-type': 'application/json' }, payload: latin1 });
+    expect([res.statusCode, res.json().code]).toEqual([400, 'FST_ERR_CTP_INVALID_JSON_BODY']);
+  });
+
+  it('parses UTF-8 text, a byte order mark included, as before', async () => {
+    expect((await send('{"a":"João 😀"}')).json()).toEqual({ body: { a: 'João 😀' } });
+    expect((await send('\uFEFF{"a":1}')).json()).toEqual({ body: { a: 1 } });
   });
 
   it('still refuses prototype poisoning (secure-json-parse, as Fastify does by default)', async () => {

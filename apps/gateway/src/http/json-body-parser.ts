@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The body as received, kept only on the Pix provider's route (/provider/): its signature is over these bytes. */
-    rawBody?: string;
+    /** The body's bytes as received, kept only on the Pix provider's route (/provider/): its signature is over these bytes. */
+    rawBody?: Buffer;
   }
 }
 
@@ -11,24 +11,41 @@ type ParseDone = (error: Error | null, body?: unknown) => void;
 type JsonParser = (request: FastifyRequest, body: string | Buffer, done: ParseDone) => void;
 
 /**
+ * Strict UTF-8 (RFC 8259: JSON text exchanged is UTF-8): a malformed sequence refuses the body rather than
+ * becoming U+FFFD. A byte order mark is kept, as Fastify's string decoding keeps it.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Fastify's own error for a body that is not JSON (answered 400 invalid_request, "request body is not valid JSON"). */
+const notJson = (): Error => Object.assign(new Error('Body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+
+/**
  * Installs the gateway's JSON body parser: Fastify's own (secure-json-parse, so `__proto__` and
  * `constructor.prototype` keys are refused), except that an empty body is no body. Many HTTP clients
  * send `Content-Type: application/json` on every call, body-less ones included (PATCH
  * /partner/v1/events/{id}), and Fastify alone refuses those with 400. A route that needs a body then
  * reports its first missing field, exactly as when no content type is sent. Anything else is unchanged:
- * malformed JSON (`{`, or only whitespace) is still 400, other content types still 415. On /provider/
- * routes the text is also kept as `rawBody`, for the HMAC of the Pix provider's signature.
+ * malformed JSON (`{`, or only whitespace) is still 400, other content types still 415. The body is read
+ * as bytes and decoded here, so that on /provider/ routes the bytes themselves are kept as `rawBody`: the
+ * Pix provider's HMAC is over them, and a decoded string (or a re-serialisation) is not the same bytes.
  */
 export function installJsonBodyParser(instance: FastifyInstance): void {
   // Fastify's defaults for both poisoning checks; its parser is the callback form (the type also allows a promise one).
   const parseJson = instance.getDefaultJsonParser('error', 'error') as JsonParser;
   instance.removeContentTypeParser('application/json');
-  instance.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (request.url.startsWith('/provider/')) request.rawBody = body.toString();
+  instance.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    if (request.url.startsWith('/provider/')) request.rawBody = body;
     if (body.length === 0) {
       done(null, undefined);
       return;
     }
-    parseJson(request, body, done);
+    let text: string;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      done(notJson());
+      return;
+    }
+    parseJson(request, text, done);
   });
 }

@@ -1,14 +1,15 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { documentPart, withIntegerMoney, withRateLimitHeaders } from './openapi-split';
+import { documentPart, isOperatorApiPath, isProviderApiPath, withIntegerMoney, withRateLimitHeaders } from './openapi-split';
 
-// Unit: the cuts and checks the two served documents are made with, on a small document.
+// Unit: the cuts and checks the three served documents are made with, on a small document.
 const document = (): OpenAPIObject => ({
   openapi: '3.0.0',
   info: { title: 'whole', version: 'v1' },
-  tags: [{ name: 'partner' }, { name: 'operator' }],
+  tags: [{ name: 'partner' }, { name: 'operator' }, { name: 'provider' }],
   paths: {
     '/partner/v1/x': { post: { tags: ['partner'], security: [{ partner: [] }], responses: { '201': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/X' } } } }, '401': { description: 'no key' } } } },
     '/admin/v1/y': { get: { tags: ['operator'], security: [{ admin: [] }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Y' } } } } } } },
+    '/provider/v1/z': { post: { tags: ['provider'], security: [{ 'pix-provider': [] }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Z' } } } }, '401': { description: 'bad signature' } } } },
     '/healthz': { get: { responses: { '200': { description: 'up' } } } },
   },
   components: {
@@ -16,19 +17,31 @@ const document = (): OpenAPIObject => ({
       X: { type: 'object', properties: { amount: { $ref: '#/components/schemas/Money' } } },
       Money: { type: 'object', properties: { usdt_micros: { type: 'integer' }, ownership_bps: { type: 'integer' } } },
       Y: { type: 'object', properties: { name: { type: 'string' } } },
+      Z: { type: 'object', properties: { status: { type: 'string' } } },
     },
-    securitySchemes: { partner: { type: 'apiKey', name: 'X-API-Key', in: 'header' }, admin: { type: 'apiKey', name: 'X-Admin-Key', in: 'header' } },
+    securitySchemes: {
+      partner: { type: 'apiKey', name: 'X-API-Key', in: 'header' },
+      admin: { type: 'apiKey', name: 'X-Admin-Key', in: 'header' },
+      'pix-provider': { type: 'apiKey', name: 'X-Pix-Signature', in: 'header' },
+    },
   },
 });
 
 describe('the OpenAPI documents, cut from one', () => {
   it('keeps only the paths of the part, and the schemas, tags and security schemes they reach', () => {
-    const part = documentPart(document(), { info: { title: 'partner', version: 'v1' }, servers: [{ url: '/' }], paths: (p) => !p.startsWith('/admin/') });
+    const part = documentPart(document(), { info: { title: 'partner', version: 'v1' }, servers: [{ url: '/' }], paths: (p) => !isOperatorApiPath(p) && !isProviderApiPath(p) });
     expect(Object.keys(part.paths)).toEqual(['/partner/v1/x', '/healthz']);
     expect(Object.keys(part.components?.schemas ?? {}).sort()).toEqual(['Money', 'X']);
     expect(part.tags).toEqual([{ name: 'partner' }]);
     expect(Object.keys(part.components?.securitySchemes ?? {})).toEqual(['partner']);
     expect([part.info.title, part.servers]).toEqual(['partner', [{ url: '/' }]]);
+  });
+
+  it("cuts the Pix provider's part: its path, schemas, tag and signature scheme only", () => {
+    const part = documentPart(document(), { info: { title: 'provider', version: 'v1' }, servers: [{ url: '/' }], paths: isProviderApiPath });
+    expect(Object.keys(part.paths)).toEqual(['/provider/v1/z']);
+    expect(Object.keys(part.components?.schemas ?? {})).toEqual(['Z']);
+    expect([part.tags, Object.keys(part.components?.securitySchemes ?? {})]).toEqual([[{ name: 'provider' }], ['pix-provider']]);
   });
 
   it('adds the rate-limit headers to every answer of a keyed operation but its 401, and nowhere else', () => {
@@ -38,6 +51,8 @@ describe('the OpenAPI documents, cut from one', () => {
     expect(responses('/partner/v1/x', 'post')['401'].headers).toBeUndefined();
     expect(Object.keys(responses('/admin/v1/y', 'get')['200'].headers ?? {})).toEqual(['RateLimit', 'RateLimit-Policy']);
     expect(responses('/healthz', 'get')['200'].headers).toBeUndefined();
+    // The provider's signature is no key the rate limit counts by.
+    expect(responses('/provider/v1/z', 'post')['200'].headers).toBeUndefined();
     expect(Object.keys(withHeaders.components?.headers ?? {})).toEqual(['RateLimit', 'RateLimit-Policy']);
   });
 

@@ -1,9 +1,9 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 /**
- * The gateway's one generated document cut into the two it serves and commits (docs/api.md: "Reference"):
- * the partner document (every path but /admin; sandbox helpers marked `x-sandbox`) and the operator
- * document (/admin and /healthz). Each keeps only the component schemas its paths reach, the tags and
+ * The gateway's one generated document cut into the three it serves and commits (docs/api.md: "Reference"):
+ * the partner document (every path but /admin and /provider; sandbox helpers marked `x-sandbox`), the
+ * operator document (/admin and /healthz) and the Pix provider's (/provider). Each keeps only the component schemas its paths reach, the tags and
  * security schemes it uses. Pure functions of the document, so the served and the committed copies agree.
  */
 
@@ -18,6 +18,7 @@ const copyOf = (document: OpenAPIObject): OpenAPIObject => JSON.parse(JSON.strin
 
 export const OPERATOR_PREFIX = '/admin/';
 export const isOperatorApiPath = (path: string): boolean => path.startsWith(OPERATOR_PREFIX);
+export const isProviderApiPath = (path: string): boolean => path.startsWith('/provider/');
 
 /** The headers every answer past a key's authentication carries (the rate-limit guard sets them), as components. */
 export const RATE_LIMIT_HEADERS = {
@@ -41,6 +42,9 @@ function operationsOf(document: OpenAPIObject): { path: string; operation: Json 
   );
 }
 
+/** The security schemes of a key the rate limit counts calls by (a partner's, an operator's); the Pix provider's signature is none. */
+const RATE_LIMITED_SCHEMES = new Set(['partner', 'admin']);
+
 /**
  * Adds RateLimit and RateLimit-Policy (by $ref) to every answer of an operation that takes a key, but its
  * 401 (refused before the rate limit is counted), and declares them in components.headers.
@@ -48,7 +52,8 @@ function operationsOf(document: OpenAPIObject): { path: string; operation: Json 
 export function withRateLimitHeaders(document: OpenAPIObject): OpenAPIObject {
   const copy = copyOf(document);
   for (const { operation } of operationsOf(copy)) {
-    if (!Array.isArray(operation.security) || operation.security.length === 0) continue;
+    const schemes = ((operation.security as Record<string, unknown>[] | undefined) ?? []).flatMap((s) => Object.keys(s));
+    if (!schemes.some((scheme) => RATE_LIMITED_SCHEMES.has(scheme))) continue;
     for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
       if (status === '401') continue;
       response.headers = { ...(response.headers as Json), ...Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }])) };

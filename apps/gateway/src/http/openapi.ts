@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveApiReference } from './api-reference';
-import { documentPart, isOperatorApiPath, withIntegerMoney, withRateLimitHeaders, withSandboxMarks } from './openapi-split';
+import { documentPart, isOperatorApiPath, isProviderApiPath, withIntegerMoney, withRateLimitHeaders, withSandboxMarks } from './openapi-split';
 
 /** The document's fixed part: title, description, tags, security schemes. The operations come from the controllers' decorators. */
 function documentConfig(): Omit<OpenAPIObject, 'paths'> {
@@ -11,7 +11,13 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .setVersion('v1')
     .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'The partner API key: pk_sandbox_ and 43 characters' }, 'partner')
     .addApiKey(
-      { type: 'apiKey', name: 'X-Pix-Signature', in: 'header', description: 'The Pix provider\'s signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with PIX_PROVIDER_WEBHOOK_SECRET>' },
+      {
+        type: 'apiKey',
+        name: 'X-Pix-Signature',
+        in: 'header',
+        description:
+          '`t=<unix seconds>,v1=<hex>`: `<hex>` is the HMAC-SHA256, 64 lowercase hex digits, of `<t>.<raw body>` (the timestamp, a dot, then the body\'s exact bytes as sent, never a re-serialisation) with the secret shared with the provider (PIX_PROVIDER_WEBHOOK_SECRET). `t` within 300 s of the gateway\'s clock either way. Compared in constant time; missing, malformed, stale or wrong: 401 `invalid_signature`.',
+      },
       'pix-provider',
     )
     .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'An operator key (ADMIN_API_KEY, or one created with the CLI): the operator API /admin/v1, and sandbox partner creation' }, 'admin')
@@ -65,7 +71,7 @@ Every answer past the key check carries \`RateLimit-Policy\` and \`RateLimit\` (
 the bucket, and what is left of it. An answer that replays an idempotency key's first one carries \`Idempotent-Replayed: true\`.
 The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments; \`x-sandbox: true\`) exist only in the sandbox.
 The operator API (\`/admin/v1\`) is not part of this document: it has its own, on the operator's port.
-The \`/provider/v1\` route (tag \`provider\`) is for the Pix provider's signed notifications, not for partners.
+Nor is the Pix provider's signed route (\`/provider/v1\`, not for partners): its document is \`/provider/docs/openapi.json\`.
 
 **Errors**: JSON in the body shape of the endpoint family: \`{error, message, field?}\` for withdrawals, business
 customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \`error\`/\`status\` is a stable code
@@ -93,6 +99,24 @@ the audit log. Errors are \`{error, message, field?}\`; each operator key has it
 "operator";...\`, 429 \`rate_limited\` with \`Retry-After\`), and a 503 carries \`Retry-After\`. docs/api.md, "Operator API", has every detail.
 `.trim();
 
+export const PROVIDER_OPENAPI_TITLE = 'Pix provider API: signed notifications of incoming Pix';
+
+const PROVIDER_OPENAPI_DESCRIPTION = `
+For the Pix provider (the institution connected to the SPI), not for partners: \`POST /provider/v1/pix/inflows\`
+tells the gateway that an incoming Pix to one of its partners' users is at a status. On the gateway's public port,
+in production as in the sandbox (whose simulated Pix go through the same ingestion). No API key: every call is
+signed with \`X-Pix-Signature\` (the \`pix-provider\` security scheme), the HMAC-SHA256 of \`<t>.<raw body>\`
+over the body's exact bytes.
+
+Notifications are keyed by \`end_to_end_id\`: the first one records the inflow at its status (201), later ones
+move it along \`processing\` → \`approved\` → \`success\` → \`credited\` (or \`denied\` from \`processing\`, \`failed\`
+from \`processing\`, \`approved\` or \`success\`) (200). The same or an earlier status changes nothing (200);
+any other move is 409 \`invalid_transition\`; other details for a recorded \`end_to_end_id\` are 409
+\`end_to_end_id_conflict\`. A 503 \`service_unavailable\` means the outcome is unknown: send the same
+notification again, which is safe. Errors are \`{error, message, field?}\`. docs/api.md, "Pix provider
+ingestion", has every detail.
+`.trim();
+
 /**
  * Where the documents say the API is. The first server is relative: it is the origin the document was
  * fetched from (a gateway serves its own copy), so the reference page's "Try it out" calls that gateway;
@@ -104,6 +128,11 @@ const PARTNER_SERVERS = [
   { url: 'https://api.partner.example', description: 'Production (placeholder host: yours comes with your production keys)' },
   { url: 'https://sandbox.partner.example', description: 'Sandbox (placeholder host: yours comes with your sandbox keys)' },
 ];
+const PROVIDER_SERVERS = [
+  { url: '/', description: 'The gateway that served this document (its public port)' },
+  { url: 'https://api.partner.example', description: 'Production (placeholder host: the real one comes with the webhook secret)' },
+  { url: 'https://sandbox.partner.example', description: 'Sandbox (placeholder host: the real one comes with the webhook secret)' },
+];
 const OPERATOR_SERVERS = [{ url: '/', description: 'The operator port (ADMIN_PORT) of the gateway that served this document; never exposed to partners' }];
 
 export interface OpenApiDocuments {
@@ -111,6 +140,8 @@ export interface OpenApiDocuments {
   partner: OpenAPIObject;
   /** The operator API and liveness: /admin/docs/openapi.json on the operator port, docs/openapi-operator.json. */
   operator: OpenAPIObject;
+  /** The Pix provider's signed route: /provider/docs/openapi.json on the public port, docs/openapi-provider.json. */
+  provider: OpenAPIObject;
 }
 
 /**
@@ -120,11 +151,16 @@ export interface OpenApiDocuments {
 export function createOpenApiDocuments(app: NestFastifyApplication): OpenApiDocuments {
   const whole = withIntegerMoney(withRateLimitHeaders(SwaggerModule.createDocument(app, documentConfig())));
   return {
-    partner: withSandboxMarks(documentPart(whole, { info: whole.info, servers: PARTNER_SERVERS, paths: (path) => !isOperatorApiPath(path) })),
+    partner: withSandboxMarks(documentPart(whole, { info: whole.info, servers: PARTNER_SERVERS, paths: (path) => !isOperatorApiPath(path) && !isProviderApiPath(path) })),
     operator: documentPart(whole, {
       info: { ...whole.info, title: OPERATOR_OPENAPI_TITLE, description: OPERATOR_OPENAPI_DESCRIPTION },
       servers: OPERATOR_SERVERS,
       paths: (path) => isOperatorApiPath(path) || path === '/healthz',
+    }),
+    provider: documentPart(whole, {
+      info: { ...whole.info, title: PROVIDER_OPENAPI_TITLE, description: PROVIDER_OPENAPI_DESCRIPTION },
+      servers: PROVIDER_SERVERS,
+      paths: isProviderApiPath,
     }),
   };
 }
@@ -132,11 +168,18 @@ export function createOpenApiDocuments(app: NestFastifyApplication): OpenApiDocu
 /**
  * GET /docs (the API reference page), /docs/openapi.json and /docs/openapi.yaml: the partner document;
  * /admin/docs/openapi.json and /admin/docs/openapi.yaml: the operator document, answered on the operator
- * port only (admin-port.ts: /admin is its). No key, not rate limited (docs/api.md: "Reference").
+ * port only (admin-port.ts: /admin is its); /provider/docs/openapi.json and /provider/docs/openapi.yaml:
+ * the Pix provider's document, on the public port where the provider calls. No key, not rate limited
+ * (docs/api.md: "Reference").
  */
 export function setupOpenApi(app: NestFastifyApplication): void {
-  const { partner, operator } = createOpenApiDocuments(app);
-  SwaggerModule.setup('docs', app, partner, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
-  SwaggerModule.setup('admin/docs', app, operator, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: 'admin/docs/openapi.json', yamlDocumentUrl: 'admin/docs/openapi.yaml' });
+  const documents = createOpenApiDocuments(app);
+  for (const [base, document] of [
+    ['docs', documents.partner],
+    ['admin/docs', documents.operator],
+    ['provider/docs', documents.provider],
+  ] as const) {
+    SwaggerModule.setup(base, app, document, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: `${base}/openapi.json`, yamlDocumentUrl: `${base}/openapi.yaml` });
+  }
   serveApiReference(app, '/docs', '/docs/openapi.json');
 }

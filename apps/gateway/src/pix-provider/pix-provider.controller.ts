@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { IngestPixInflowCommand, IngestPixInflowResult, Topics } from '@partner/contracts';
+import { INGEST_PIX_INFLOW_EXAMPLE, IngestPixInflowCommand, IngestPixInflowResult, Topics } from '@partner/contracts';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { ForwardingBus } from '../http/forwarding-bus';
@@ -18,6 +18,7 @@ export class PixProviderController {
   /** 201 when this notification recorded the inflow, 200 when it moved it or changed nothing (a repeat). */
   @Post()
   @HttpCode(200)
+  @ApiBody({ type: IngestPixInflowCommand, examples: { processing: { value: INGEST_PIX_INFLOW_EXAMPLE } } })
   @ApiOperation({
     operationId: 'ingestPixInflow',
     summary: 'Pix provider: notify an incoming Pix at a status',

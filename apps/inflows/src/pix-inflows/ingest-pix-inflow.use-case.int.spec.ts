@@ -7,18 +7,15 @@ import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
 import { UserRepository } from '../users/user.repository';
-import { AdvancePixInflowsUseCase } from './advance-pix-inflows.use-case';
 import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
 import { PixInflowRepository } from './pix-inflow.repository';
 
 // Integration: the real inflows schema in PostgreSQL. Each test uses a partner of its own.
-const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: '0' });
-const prisma = new PrismaService(config);
+const prisma = new PrismaService(loadConfig(InflowsConfig));
 const inflows = new PixInflowRepository(prisma);
 const users = new UserRepository(prisma);
 const unitOfWork = new UnitOfWork(prisma.pool, { wake: () => undefined });
 const ingest = new IngestPixInflowUseCase(unitOfWork, inflows);
-const advance = new AdvancePixInflowsUseCase(config, unitOfWork, inflows);
 
 afterAll(() => prisma.$disconnect());
 
@@ -53,12 +50,5 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     expect(await ingest.execute({ ...n, partner_id: other.partner_id, document: other.document })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
     expect(await ingest.execute({ ...other, document: newCpf() })).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
     expect(await statesOf(other.partner_id)).toEqual([]);
-  });
-
-  it("is not moved by the sandbox's simulated settlement", async () => {
-    const n = await notification();
-    await ingest.execute(n);
-    await advance.execute(new Date(Date.now() + 60_000));
-    expect((await inflows.findByEndToEndId(n.partner_id, n.end_to_end_id))?.status).toBe('processing');
   });
 });

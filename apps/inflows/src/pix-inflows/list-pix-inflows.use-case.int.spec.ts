@@ -1,54 +1,39 @@
 import { loadConfig } from '@partner/config';
-import { ListPixInflowsResult, PixInStatus, PixReceivedEvent, PartnerId } from '@partner/contracts';
+import { IngestPixInflowCommand, ListPixInflowsResult, PartnerId } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { newCpf, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
+import { UserRepository } from '../users/user.repository';
 import { encodeCursor } from './inflow-cursor';
+import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
 import { ListPixInflowsUseCase } from './list-pix-inflows.use-case';
 import { PixInflowRepository } from './pix-inflow.repository';
-import { RecordPixInflowUseCase } from './record-pix-inflow.use-case';
 
 // Integration: listings against the real inflows schema in PostgreSQL. Each test uses a partner of its own.
 const prisma = new PrismaService(loadConfig(InflowsConfig));
 const inflows = new PixInflowRepository(prisma);
-const relay = { wake: () => undefined };
-const record = new RecordPixInflowUseCase(new UnitOfWork(prisma.pool, relay), inflows);
+const users = new UserRepository(prisma);
+const ingest = new IngestPixInflowUseCase(new UnitOfWork(prisma.pool, { wake: () => undefined }), inflows);
 const list = new ListPixInflowsUseCase(inflows);
 
 afterAll(() => prisma.$disconnect());
 
-/** Records `count` inflows for the partner, one after the other; returns their end-to-end ids, oldest first. */
-async function recordInflows(partnerId: PartnerId, count: number, overrides: Partial<PixReceivedEvent> = {}): Promise<string[]> {
+/** Records `count` inflows for the partner, one after the other, as the Pix provider notifies them; returns their end-to-end ids, oldest first. */
+async function recordInflows(partnerId: PartnerId, count: number, overrides: Partial<IngestPixInflowCommand> = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
+    const document = newCpf();
+    await users.upsert(partnerId, document);
     const sender = completeSender({});
-    const sentAt = new Date();
-    const e2e = newEndToEndId(sender.sender_bank_code, sentAt);
-    await record.execute({
-      partner_id: partnerId,
-      document: newCpf(),
-      end_to_end_id: e2e,
-      amount_cents: 100 + i,
-      method: 'manual',
-      ...sender,
-      outcome: 'credited',
-      sent_at: sentAt.toISOString(),
-      ...overrides,
-    });
+    const e2e = newEndToEndId(sender.sender_bank_code, new Date());
+    const reply = await ingest.execute({ partner_id: partnerId, document, end_to_end_id: e2e, amount_cents: 100 + i, method: 'manual', ...sender, status: 'processing', ...overrides });
+    if (!reply.ok) throw new Error(`not recorded: ${JSON.stringify(reply.error)}`);
     ids.push(e2e);
   }
   return ids;
-}
-
-/** Puts the partner's inflows in a status directly (the settlement itself is tested beside its use case). */
-async function setStatus(partnerId: PartnerId, endToEndIds: string[], from: PixInStatus, to: PixInStatus): Promise<void> {
-  for (const endToEndId of endToEndIds) {
-    const { count } = await prisma.pixInflow.updateMany({ where: { partnerId, endToEndId, status: from }, data: { status: to, updatedAt: new Date() } });
-    if (count !== 1) throw new Error(`no inflow ${endToEndId} in ${from}`);
-  }
 }
 
 const ok = (reply: Awaited<ReturnType<ListPixInflowsUseCase['execute']>>): ListPixInflowsResult => {
@@ -107,10 +92,8 @@ describe('ListPixInflowsUseCase (PostgreSQL)', () => {
 
   it('filters by status, also while paging', async () => {
     const partnerId = testPartnerId();
-    const denied = await recordInflows(partnerId, 3, { outcome: 'denied' });
-    const credited = await recordInflows(partnerId, 1);
-    await setStatus(partnerId, denied, 'processing', 'denied');
-    await setStatus(partnerId, credited, 'processing', 'credited');
+    const denied = await recordInflows(partnerId, 3, { status: 'denied' });
+    const credited = await recordInflows(partnerId, 1, { status: 'credited' });
 
     expect(idsOf(ok(await list.execute({ partner_id: partnerId, status: 'credited' })))).toEqual(credited);
     const page = ok(await list.execute({ partner_id: partnerId, status: 'denied', limit: 2 }));

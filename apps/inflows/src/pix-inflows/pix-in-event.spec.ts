@@ -19,7 +19,6 @@ const record = (overrides: Partial<PixInflowRecord> = {}): PixInflowRecord => ({
   senderBankCode: '60701190',
   senderBranchCode: '0341',
   status: 'approved',
-  outcome: 'credited',
   createdAt: new Date('2026-11-22T23:59:58.900Z'),
   updatedAt: new Date('2026-11-23T00:00:01.200Z'),
   ...overrides,

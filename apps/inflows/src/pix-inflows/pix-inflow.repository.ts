@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus, PixReceivedEvent, SenderAccountType, SimulatedPixInOutcome } from '@partner/contracts';
+import { authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus, SenderAccountType } from '@partner/contracts';
 import { statement, Statement, Transaction } from '@partner/kafka';
 import type { QueryResultRow } from 'pg';
 import { PrismaService } from '../prisma/prisma.service';
@@ -20,8 +20,6 @@ export interface PixInflowRecord {
   senderBankCode: string;
   senderBranchCode: string;
   status: PixInStatus;
-  /** Sandbox only; null for an inflow the Pix provider notifies (it moves by its notifications, not the simulator). */
-  outcome: SimulatedPixInOutcome | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,7 +34,6 @@ interface PixInflowRow extends SenderDetails {
   description: string | null;
   method: PixInMethod;
   status: PixInStatus;
-  outcome: SimulatedPixInOutcome | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -57,34 +54,15 @@ const toRecord = (r: PixInflowRow): PixInflowRecord => ({
   senderBankCode: r.sender_bank_code,
   senderBranchCode: r.sender_branch_code,
   status: r.status,
-  outcome: r.outcome,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-/**
- * Inserts the announced payment in `processing` and returns it, or nothing when its end-to-end id is
- * recorded already (for this partner or another: the id is unique network-wide). A concurrent insert of
- * the same id waits on the unique index for the first to commit, then inserts nothing. The timestamps
- * come from the application's clock, the one the settlement's due times are computed with.
- */
-const RECORD = statement(
-  'inflows_pix_inflow_record',
-  `INSERT INTO pix_inflows (partner_id, document, end_to_end_id, amount_cents, description, method, sender_name, sender_tax_id,
-                            sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, status, outcome,
-                            created_at, updated_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'processing', $13, $14, $14)
-   ON CONFLICT (end_to_end_id) DO NOTHING
-   RETURNING *`,
-);
-
-const BY_END_TO_END_ID = statement('inflows_pix_inflow_by_e2e', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2');
-
-/** The same, locked until COMMIT: the Pix provider's notifications of one inflow apply one after the other. */
+/** The partner's inflow of an end-to-end id, locked until COMMIT: the Pix provider's notifications of one inflow apply one after the other. */
 const LOCK_BY_END_TO_END_ID = statement('inflows_pix_inflow_lock_by_e2e', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2 FOR UPDATE');
 
 /**
- * Records an inflow the Pix provider notifies, at the status it notified and without a simulated outcome,
+ * Records an inflow the Pix provider (or the sandbox's simulated one) notifies, at the status it notified,
  * when the receiving user is known here and the end-to-end id is not recorded yet (for any partner).
  * One row always: whether the user is known, and the inflow's columns when it was inserted (else nulls).
  */
@@ -93,10 +71,10 @@ const RECORD_NOTIFIED = statement(
   `WITH reach AS (SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1::uuid AND document = $2::bpchar) AS user_known),
    inserted AS (
      INSERT INTO pix_inflows (partner_id, document, end_to_end_id, amount_cents, description, method, sender_name, sender_tax_id,
-                              sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, status, outcome,
+                              sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, status,
                               created_at, updated_at)
      SELECT $1::uuid, $2::bpchar, $3::bpchar, $4::bigint, $5::text, $6::text, $7::text, $8::text,
-            $9::text, $10::text, $11::bpchar, $12::text, $13::text, NULL, $14::timestamptz, $14::timestamptz
+            $9::text, $10::text, $11::bpchar, $12::text, $13::text, $14::timestamptz, $14::timestamptz
      FROM reach WHERE user_known
      ON CONFLICT (end_to_end_id) DO NOTHING
      RETURNING *)
@@ -107,47 +85,6 @@ const RECORD_NOTIFIED = statement(
 const MOVE = statement(
   'inflows_pix_inflow_move',
   'UPDATE pix_inflows SET status = $3, updated_at = $4 WHERE partner_id = $1 AND id = $2 RETURNING *',
-);
-
-/**
- * The simulated settlement's moves, all three steps in one statement: up to $2 inflows due in
- * `processing` (to `approved`, or `denied` if the sandbox asked for it), up to $2 due in `approved` (to
- * `success`, completed at the network, or `failed`) and up to $2 due in `success` (to `credited`), oldest
- * first through the (status, updated_at) index. Only sandbox inflows (with an outcome): the Pix provider's move by its notifications. SKIP LOCKED lets several instances share the work
- * without waiting on each other; the outer re-check of the status makes a row that another instance
- * moved meanwhile drop out instead of moving twice. A row moves at most one step per statement: the
- * claims read the statement's snapshot, where it is in one status only.
- */
-const ADVANCE_DUE = statement(
-  'inflows_pix_inflow_advance_due',
-  `WITH to_approve AS (
-     SELECT id FROM pix_inflows WHERE status = 'processing' AND updated_at <= $1 AND outcome IS NOT NULL
-     ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED),
-   to_complete AS (
-     SELECT id FROM pix_inflows WHERE status = 'approved' AND updated_at <= $1 AND outcome IS NOT NULL
-     ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED),
-   to_credit AS (
-     SELECT id FROM pix_inflows WHERE status = 'success' AND updated_at <= $1 AND outcome IS NOT NULL
-     ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-   UPDATE pix_inflows p
-   SET status = CASE p.status
-         WHEN 'processing' THEN CASE WHEN p.outcome = 'denied' THEN 'denied' ELSE 'approved' END
-         WHEN 'approved' THEN CASE WHEN p.outcome = 'failed' THEN 'failed' ELSE 'success' END
-         ELSE 'credited'
-       END,
-       updated_at = $3
-   WHERE p.id IN (SELECT id FROM to_approve UNION ALL SELECT id FROM to_complete UNION ALL SELECT id FROM to_credit)
-     AND p.status IN ('processing', 'approved', 'success')
-   RETURNING p.*`,
-);
-
-/**
- * Whether any inflow is due: the settlement's idle tick, one index probe on (status, updated_at) instead
- * of an empty transaction. Advisory only: the moves themselves re-check everything.
- */
-const ANY_DUE = statement(
-  'inflows_pix_inflow_any_due',
-  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE status IN ('processing', 'approved', 'success') AND updated_at <= $1 AND outcome IS NOT NULL) AS due`,
 );
 
 /** The partner's inflows, newest first, below an id: the (partner_id, id) index, read backwards. */
@@ -165,26 +102,6 @@ const LIST_BY_STATUS = statement(
 /** Above every id: the first page is the page below it, so both cases share one plan. */
 const NO_CURSOR = '9223372036854775807';
 
-/** The statuses the simulated settlement moves on from (ADVANCE_DUE); the others are final. */
-export const SETTLING_STATUSES: readonly PixInStatus[] = ['processing', 'approved', 'success'];
-
-/** The status each status the settlement reaches was moved from: which of ADVANCE_DUE's steps took it. */
-const MOVED_FROM: Partial<Record<PixInStatus, PixInStatus>> = {
-  approved: 'processing',
-  denied: 'processing',
-  success: 'approved',
-  failed: 'approved',
-  credited: 'success',
-};
-
-/** What one run of the settlement moved. */
-export interface AdvancedInflows {
-  /** Every inflow moved, one step each, in its new status. */
-  moved: PixInflowRecord[];
-  /** Whether a step moved as many as it was allowed to: more may be due in it. */
-  someStepFull: boolean;
-}
-
 /**
  * The PixInflow aggregate's storage. Writes run prepared statements inside a UnitOfWork transaction;
  * reads run prepared statements on the pool. Every lookup a partner can cause is scoped by partner.
@@ -192,22 +109,6 @@ export interface AdvancedInflows {
 @Injectable()
 export class PixInflowRepository {
   constructor(private readonly prisma: PrismaService) {}
-
-  /** Records an announced payment in `processing` (see RECORD); null when its end-to-end id is recorded already. */
-  async recordIfAbsent(tx: Transaction, partnerId: PartnerId, payment: PixReceivedEvent, now: Date): Promise<PixInflowRecord | null> {
-    const [row] = await tx.rows<PixInflowRow>(RECORD, [
-      partnerId,
-      payment.document,
-      payment.end_to_end_id,
-      payment.amount_cents,
-      payment.description ?? null,
-      payment.method,
-      ...senderValues(payment),
-      payment.outcome,
-      now,
-    ]);
-    return row ? toRecord(row) : null;
-  }
 
   /** The partner's inflow of that end-to-end id, locked until the transaction ends; null when it has none. */
   async lockByEndToEndId(tx: Transaction, partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
@@ -236,29 +137,6 @@ export class PixInflowRepository {
   async move(tx: Transaction, partnerId: PartnerId, id: bigint, status: PixInStatus, now: Date): Promise<PixInflowRecord> {
     const [row] = await tx.rows<PixInflowRow>(MOVE, [partnerId, id.toString(), status, now]);
     return toRecord(row);
-  }
-
-  async findByEndToEndId(partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
-    const [row] = await this.query<PixInflowRow>(BY_END_TO_END_ID, [partnerId, endToEndId]);
-    return row ? toRecord(row) : null;
-  }
-
-  /**
-   * Moves every inflow due since before `before` one step (see ADVANCE_DUE), up to `limit` per step, and
-   * stamps them with `now`. The simulated settlement is one system process serving every partner, so
-   * this is the one statement not scoped by partner; each row it returns carries its own.
-   */
-  async advanceDue(tx: Transaction, before: Date, limit: number, now: Date): Promise<AdvancedInflows> {
-    const moved = (await tx.rows<PixInflowRow>(ADVANCE_DUE, [before, limit, now])).map(toRecord);
-    const perStep = new Map<PixInStatus | undefined, number>();
-    for (const inflow of moved) perStep.set(MOVED_FROM[inflow.status], (perStep.get(MOVED_FROM[inflow.status]) ?? 0) + 1);
-    return { moved, someStepFull: [...perStep.values()].some((count) => count >= limit) };
-  }
-
-  /** Whether any inflow waits in a settling status since before `before` (see ANY_DUE). */
-  async anyDue(before: Date): Promise<boolean> {
-    const [{ due }] = await this.query<{ due: boolean }>(ANY_DUE, [before]);
-    return due;
   }
 
   /** One page of the partner's inflows, newest first (by id, the order they were recorded in). */

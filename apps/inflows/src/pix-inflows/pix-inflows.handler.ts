@@ -1,15 +1,13 @@
 import { Controller } from '@nestjs/common';
-import { IngestPixInflowCommand, ListPixInflowsQuery, PixReceivedEvent, RequestReply, Topics } from '@partner/contracts';
-import { HandleEvent, HandleRequest } from '@partner/kafka';
+import { IngestPixInflowCommand, ListPixInflowsQuery, RequestReply, Topics } from '@partner/contracts';
+import { HandleRequest } from '@partner/kafka';
 import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
 import { ListPixInflowsUseCase } from './list-pix-inflows.use-case';
-import { RecordPixInflowUseCase } from './record-pix-inflow.use-case';
 
 @Controller()
 export class PixInflowsHandler {
   constructor(
     private readonly listPixInflows: ListPixInflowsUseCase,
-    private readonly recordPixInflow: RecordPixInflowUseCase,
     private readonly ingestPixInflow: IngestPixInflowUseCase,
   ) {}
 
@@ -22,11 +20,5 @@ export class PixInflowsHandler {
   @HandleRequest(Topics.InflowsList)
   list(query: ListPixInflowsQuery): Promise<RequestReply<typeof Topics.InflowsList>> {
     return this.listPixInflows.execute(query);
-  }
-
-  /** A payment the Pix network announces for one of our users. */
-  @HandleEvent(Topics.SpiPixReceived)
-  async received(payment: PixReceivedEvent): Promise<void> {
-    await this.recordPixInflow.execute(payment);
   }
 }

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
-import { AdvancePixInflowsUseCase } from './advance-pix-inflows.use-case';
 import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
 import { ListPixInflowsUseCase } from './list-pix-inflows.use-case';
 import { PixInflowRepository } from './pix-inflow.repository';
 import { PixInflowsHandler } from './pix-inflows.handler';
-import { RecordPixInflowUseCase } from './record-pix-inflow.use-case';
-import { SettlementSimulatorService } from './settlement-simulator.service';
 
+/** The inflows: recorded and moved only by the Pix provider's notifications (IngestPixInflowUseCase, the sandbox's too), and listed. */
 @Module({
   controllers: [PixInflowsHandler],
-  providers: [PixInflowRepository, RecordPixInflowUseCase, IngestPixInflowUseCase, ListPixInflowsUseCase, AdvancePixInflowsUseCase, SettlementSimulatorService],
+  providers: [PixInflowRepository, IngestPixInflowUseCase, ListPixInflowsUseCase],
+  exports: [IngestPixInflowUseCase],
 })
 export class PixInflowsModule {}

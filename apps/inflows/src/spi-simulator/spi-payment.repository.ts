@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerId, PixReceivedEvent } from '@partner/contracts';
+import { authenticatedPartnerId, PartnerId, PixInMethod, PixInStatus, PixReceivedEvent, SimulatedPixInOutcome } from '@partner/contracts';
 import { statement, Transaction } from '@partner/kafka';
-import { senderValues } from '../pix-inflows/pix-in-sender';
+import { senderValues, SenderDetails } from '../pix-inflows/pix-in-sender';
 import { PrismaService } from '../prisma/prisma.service';
+import { SandboxPayment } from './sandbox-notification';
 
 /**
  * One statement decides and logs: whether the network can reach the user (they exist under this
@@ -37,6 +38,39 @@ const BY_KEY = statement(
   'inflows_spi_payment_by_key',
   'SELECT end_to_end_id, fingerprint FROM spi_payments WHERE partner_id = $1::uuid AND idempotency_key = $2::uuid',
 );
+
+/**
+ * The simulated settlement's work: up to $2 sandbox payments whose inflow has waited in a settling status
+ * since before $1, oldest first (the (status, updated_at) index), each with that status. Only payments of
+ * this network: an inflow the Pix provider notified has no spi_payments row, so the settlement never moves
+ * it. Read without locks: the notification that moves an inflow locks it (IngestPixInflowUseCase), and a
+ * stale read only repeats a status, which changes nothing.
+ */
+const DUE = statement(
+  'inflows_spi_payment_due',
+  `SELECT s.partner_id, s.document, s.end_to_end_id, s.amount_cents, s.method, s.description, s.sender_name, s.sender_tax_id,
+          s.sender_account_number, s.sender_account_type, s.sender_bank_code, s.sender_branch_code, s.outcome, p.status
+   FROM pix_inflows p JOIN spi_payments s ON s.end_to_end_id = p.end_to_end_id AND s.partner_id = p.partner_id
+   WHERE p.status IN ('processing', 'approved', 'success') AND p.updated_at <= $1
+   ORDER BY p.updated_at LIMIT $2`,
+);
+
+interface DueRow extends SenderDetails {
+  partner_id: string;
+  document: string;
+  end_to_end_id: string;
+  amount_cents: string;
+  method: PixInMethod;
+  description: string | null;
+  outcome: SimulatedPixInOutcome;
+  status: PixInStatus;
+}
+
+/** A sandbox payment whose inflow is due for its next settlement step, and the status it waits in. */
+export interface DuePayment {
+  payment: SandboxPayment;
+  status: PixInStatus;
+}
 
 /** The payment an idempotency key sent, and the fingerprint of the request that sent it. */
 export interface KeyedPayment {
@@ -77,6 +111,29 @@ export class SpiPaymentRepository {
     if (!reach.user_known) return 'user_not_found';
     if (!reach.key_ok) return 'pix_key_not_registered';
     return reach.logged > 0 ? 'sent' : { taken: null };
+  }
+
+  /** The payments whose inflow is due for its next step (see DUE). Every partner's: the settlement is one system process. */
+  async dueForSettlement(before: Date, limit: number): Promise<DuePayment[]> {
+    const { rows } = await this.prisma.pool.query<DueRow>({ ...DUE, values: [before, limit] });
+    return rows.map((r) => ({
+      payment: {
+        partner_id: authenticatedPartnerId(r.partner_id),
+        document: r.document,
+        end_to_end_id: r.end_to_end_id,
+        amount_cents: Number(r.amount_cents),
+        method: r.method,
+        ...(r.description !== null && { description: r.description }),
+        sender_name: r.sender_name,
+        sender_tax_id: r.sender_tax_id,
+        sender_account_number: r.sender_account_number,
+        sender_account_type: r.sender_account_type,
+        sender_bank_code: r.sender_bank_code,
+        sender_branch_code: r.sender_branch_code,
+        outcome: r.outcome,
+      },
+      status: r.status,
+    }));
   }
 
   /** The committed payment of a key, read afresh (after a concurrent request with the same key won). */

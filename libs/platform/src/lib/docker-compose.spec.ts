@@ -215,12 +215,12 @@ describe('docker-compose.yml', () => {
     expect(operatorServer).toContain(`set $gateway http://gateway:${adminPort};`);
   });
 
-  it('proxy: the public port passes the partner API, the Pix provider route, /docs and /healthz only; the rest is 404 before the gateway; no version shown; bodies capped', () => {
+  it("proxy: the public port passes the partner API, the Pix provider's route and document, /docs and /healthz only; the rest is 404 before the gateway; no version shown; bodies capped", () => {
     const publicServer = nginxConfig.slice(nginxConfig.indexOf('listen 8080;'), nginxConfig.indexOf('listen 8081;'));
     const passes = [...publicServer.matchAll(/location ([^{]+)\{[^}]*proxy_pass/g)].map((m) => m[1].trim());
-    expect(passes).toEqual(['~ ^/(partner/v1/|provider/v1/|sandbox/v1/|docs/|docs$|healthz$)']);
+    expect(passes).toEqual(['~ ^/(partner/v1/|provider/v1/|provider/docs/|sandbox/v1/|docs/|docs$|healthz$)']);
     const allowed = new RegExp(passes[0].slice(2));
-    for (const path of ['/partner/v1/withdrawals/usdt', '/provider/v1/pix/inflows', '/docs', '/docs/openapi.json', '/healthz', '/sandbox/v1/partners']) expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: true });
+    for (const path of ['/partner/v1/withdrawals/usdt', '/provider/v1/pix/inflows', '/provider/docs/openapi.json', '/docs', '/docs/openapi.json', '/healthz', '/sandbox/v1/partners']) expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: true });
     for (const path of ['/admin/v1/partners', '/readyz', '/metrics', '/internal/queries', '/healthzz', '/docsx', '/', '/partner/v2/x', '/provider/v2/x']) expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: false });
     expect(publicServer).toMatch(/location \/ \{[^}]*return 404 /);
     expect(nginxConfig).toMatch(/^server_tokens off;$/m);

@@ -1,9 +1,10 @@
-import { committedOpenApiPath } from './response-contract';
+import { INGEST_PIX_INFLOW_EXAMPLE } from '@partner/contracts';
+import { committedDocumentPath } from './response-contract';
 import { Exchange, prismOperationsOf, prismViolations } from './prism-validation';
 
-// Unit: Stoplight Prism's validator on exchanges, against the committed partner document (YAML).
+// Unit: Stoplight Prism's validator on exchanges, against the committed documents (YAML).
 const exchange = (overrides: Partial<Exchange>): Exchange => ({
-  operator: false,
+  document: 'partner',
   method: 'post',
   path: '/partner/v1/pix-key',
   query: '',
@@ -16,7 +17,8 @@ const exchange = (overrides: Partial<Exchange>): Exchange => ({
 });
 
 describe("Prism's validation of the e2e exchanges", () => {
-  const operations = prismOperationsOf(committedOpenApiPath().replace(/\.json$/, '.yaml'));
+  const yamlOf = (document: 'partner' | 'provider') => prismOperationsOf(committedDocumentPath(document).replace(/\.json$/, '.yaml'));
+  const operations = yamlOf('partner');
 
   it('passes an exchange the document describes', async () => {
     expect(prismViolations(await operations, exchange({}))).toEqual([]);
@@ -37,5 +39,22 @@ describe("Prism's validation of the e2e exchanges", () => {
   it('reports a route the document does not have, unless it was answered 404', async () => {
     expect(prismViolations(await operations, exchange({ path: '/partner/v1/nowhere' }))).toEqual([expect.stringContaining('no operation')]);
     expect(prismViolations(await operations, exchange({ path: '/partner/v1/nowhere', status: 404, responseBody: '{"error":"not_found","message":"no such route"}' }))).toEqual([]);
+  });
+
+  it("validates the Pix provider's exchanges against its own document, which the partner document does not hold", async () => {
+    const notification = { ...INGEST_PIX_INFLOW_EXAMPLE, sender_name: 'João Souza' };
+    const provider = exchange({
+      document: 'provider',
+      path: '/provider/v1/pix/inflows',
+      requestHeaders: { 'content-type': 'application/json', 'x-pix-signature': `t=1764131400,v1=${'a'.repeat(64)}` },
+      requestBody: JSON.stringify(notification),
+      status: 201,
+      responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'processing', created: true }),
+    });
+    expect(prismViolations(await yamlOf('provider'), provider)).toEqual([]);
+    expect(prismViolations(await yamlOf('provider'), { ...provider, responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'settled', created: true }) })).toEqual([
+      expect.stringContaining('answer: body.status'),
+    ]);
+    expect(prismViolations(await operations, provider)).toEqual([expect.stringContaining('no operation')]);
   });
 });

@@ -10,7 +10,7 @@ import { DiagnosticSeverity, type IHttpOperation } from '@stoplight/types';
  * The third-party check of the e2e run (docs/development.md: "The OpenAPI validator"): every exchange the
  * suites recorded (response-contract.ts, recordResponse) is validated again by Stoplight Prism's own HTTP
  * validator (@stoplight/prism-http, the engine of `prism proxy`), in process, against the committed
- * document of its port. Prism's routing finds the operation, validateInput the request (parameters,
+ * document it belongs to (the partner's, the operator's on an operator port, the Pix provider's for /provider/). Prism's routing finds the operation, validateInput the request (parameters,
  * headers, body), validateOutput the answer (status, headers, body).
  *
  * What counts as a mismatch:
@@ -23,9 +23,12 @@ import { DiagnosticSeverity, type IHttpOperation } from '@stoplight/types';
  * - exchanges marked `answerOnly` (the fuzz suite's hostile requests) are held to the answer rule only.
  */
 
+/** The committed documents (docs/api.md "Reference"): the partner API's, the operator API's, the Pix provider's. */
+export type ApiDocument = 'partner' | 'operator' | 'provider';
+
 export interface Exchange {
-  /** Sent to an operator port: checked against the operator document. */
-  operator: boolean;
+  /** The document the exchange is checked against (response-contract.ts documentOf: by port and path). */
+  document: ApiDocument;
   method: string;
   path: string;
   /** The query string, with its `?`, or ''. */

@@ -2,11 +2,11 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Exchange } from './prism-validation';
+import type { ApiDocument, Exchange } from './prism-validation';
 
 /**
- * The response contract: every answer the end-to-end suites receive is checked against the committed
- * OpenAPI document (docs/openapi.json). The operation is found by method and path template (literal
+ * The response contract: every answer the end-to-end suites receive is checked against its committed
+ * OpenAPI document (docs/openapi.json, or the operator's or the Pix provider's: documentOf). The operation is found by method and path template (literal
  * segments before parameters, as the router does), the answer by its status; the body must match that
  * answer's JSON schema (ajv), declared headers must be there. An undocumented status is a violation; so
  * is a body with a field the document does not list (object schemas are checked as if they said
@@ -36,7 +36,7 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'optio
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointer = (...parts: string[]) => `${DOCUMENT_ID}#/${parts.map(escapePointer).join('/')}`;
 
-/** A committed document (the partner API's, or `openapi-operator.json`), found from this file up to the repository root. */
+/** A committed document (the partner API's, `openapi-operator.json` or `openapi-provider.json`), found from this file up to the repository root. */
 export function committedOpenApiPath(file = 'openapi.json'): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const candidate = join(dir, 'docs', file);
@@ -45,8 +45,13 @@ export function committedOpenApiPath(file = 'openapi.json'): string {
   throw new Error(`docs/${file} not found above libs/testing: run \`npm run openapi\``);
 }
 
+const DOCUMENT_FILES: Record<ApiDocument, string> = { partner: 'openapi.json', operator: 'openapi-operator.json', provider: 'openapi-provider.json' };
+
+/** A committed document by its audience; its YAML is beside it (`.yaml`). */
+export const committedDocumentPath = (document: ApiDocument): string => committedOpenApiPath(DOCUMENT_FILES[document]);
+
 /** The operator API's committed document. */
-export const committedOperatorOpenApiPath = (): string => committedOpenApiPath('openapi-operator.json');
+export const committedOperatorOpenApiPath = (): string => committedDocumentPath('operator');
 
 /**
  * A copy of a schema where every object schema without `additionalProperties` gets `false`, but for the
@@ -148,21 +153,29 @@ export class ResponseContract {
   }
 }
 
-let shared: { partner: ResponseContract; operator: ResponseContract } | undefined;
+const shared: Partial<Record<ApiDocument, ResponseContract>> = {};
 
-/**
- * The document an answer is checked against: the operator API's for an /admin/ path sent to an operator
- * port (GATEWAY_ADMIN_URL, OPERATOR_GATEWAY_ADMIN_URLS), the partner API's for anything else (an /admin/ path on the public port is
- * an unknown route there, so its 404 is checked as one).
- */
-function contractOf(url: URL): ResponseContract {
-  shared ??= { partner: ResponseContract.fromFile(), operator: ResponseContract.fromFile(committedOperatorOpenApiPath()) };
-  const operatorPorts = [process.env.GATEWAY_ADMIN_URL, ...(process.env.OPERATOR_GATEWAY_ADMIN_URLS?.split(',') ?? [])].filter(Boolean).map((u) => new URL(u as string).origin);
-  return url.pathname.startsWith('/admin/') && operatorPorts.includes(url.origin) ? shared.operator : shared.partner;
+/** The contract of a committed document, read once. */
+export function responseContractOf(document: ApiDocument): ResponseContract {
+  return (shared[document] ??= ResponseContract.fromFile(committedDocumentPath(document)));
 }
 
 /**
- * Checks one answer against its committed document (contractOf) and appends the outcome, one JSON line, to the file
+ * The document an answer is checked against: the operator API's for an /admin/ path sent to an operator
+ * port (GATEWAY_ADMIN_URL, OPERATOR_GATEWAY_ADMIN_URLS), the Pix provider's for a /provider/ path sent
+ * anywhere else (a public port), the partner API's for anything else (an /admin/ path on the public port,
+ * or a /provider/ one on an operator port, is an unknown route there, so its 404 is checked as one).
+ */
+export function documentOf(url: URL): ApiDocument {
+  const operatorPorts = [process.env.GATEWAY_ADMIN_URL, ...(process.env.OPERATOR_GATEWAY_ADMIN_URLS?.split(',') ?? [])].filter(Boolean).map((u) => new URL(u as string).origin);
+  const onOperatorPort = operatorPorts.includes(url.origin);
+  if (url.pathname.startsWith('/admin/') && onOperatorPort) return 'operator';
+  if (url.pathname.startsWith('/provider/') && !onOperatorPort) return 'provider';
+  return 'partner';
+}
+
+/**
+ * Checks one answer against its committed document (documentOf) and appends the outcome, one JSON line, to the file
  * named by RESPONSE_CONTRACT_LOG (the e2e Jest config sets it and empties it first; the last e2e suite
  * asserts that no line holds a violation). Without the variable (e.g. `npm run chaos`) nothing is checked.
  */
@@ -171,10 +184,11 @@ export function recordResponse(method: string, url: string, status: number, head
   if (!log) return;
   const parsed = new URL(url);
   const path = parsed.pathname;
-  const violations = contractOf(parsed).violations(method, path, status, headers, text);
+  const document = documentOf(parsed);
+  const violations = responseContractOf(document).violations(method, path, status, headers, text);
   // The whole exchange too, for the third-party validator's pass at the end of the run (prism-validation.ts).
   const exchange: Exchange | undefined = request && {
-    operator: contractOf(parsed) === shared?.operator,
+    document,
     method: method.toLowerCase(),
     path,
     query: parsed.search,

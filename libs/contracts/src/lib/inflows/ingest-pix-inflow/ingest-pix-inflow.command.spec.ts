@@ -1,21 +1,8 @@
 import { validateContract } from '@partner/validation';
 import { IngestPixInflowCommand } from './ingest-pix-inflow.command';
+import { INGEST_PIX_INFLOW_EXAMPLE } from './ingest-pix-inflow.example';
 
-const valid = {
-  partner_id: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10',
-  document: '52998224725',
-  end_to_end_id: 'E60701190202611260430Ab12Cd34Ef5',
-  amount_cents: 25_000,
-  method: 'manual',
-  description: 'aluguel',
-  sender_name: 'Maria Souza',
-  sender_tax_id: '39053344705',
-  sender_account_number: '12345678',
-  sender_account_type: 'checking',
-  sender_bank_code: '60701190',
-  sender_branch_code: '0001',
-  status: 'processing',
-};
+const valid = { ...INGEST_PIX_INFLOW_EXAMPLE, description: 'aluguel' };
 
 describe('IngestPixInflowCommand', () => {
   it('takes a notification with every field, description optional', () => {

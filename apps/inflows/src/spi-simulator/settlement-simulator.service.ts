@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PeriodicJobService } from '@partner/kafka';
 import { InflowsConfig } from '../config/inflows.config';
-import { AdvancePixInflowsUseCase } from './advance-pix-inflows.use-case';
+import { SettleSandboxPixUseCase } from './settle-sandbox-pix.use-case';
 
 /** Drives the simulated settlement on a timer. */
 @Injectable()
 export class SettlementSimulatorService extends PeriodicJobService {
-  constructor(config: InflowsConfig, advance: AdvancePixInflowsUseCase) {
-    super({ name: 'settlement-simulator', intervalMs: config.PIX_IN_TICK_MS, run: () => advance.execute() });
+  constructor(config: InflowsConfig, settle: SettleSandboxPixUseCase) {
+    super({ name: 'settlement-simulator', intervalMs: config.PIX_IN_TICK_MS, run: () => settle.execute() });
   }
 }

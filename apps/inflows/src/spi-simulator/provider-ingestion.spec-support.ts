@@ -1,0 +1,68 @@
+import { fail, IngestPixInflowCommand, ok, PixInStatus, PixReceivedEvent, RequestReply, Topics } from '@partner/contracts';
+import { validateContract } from '@partner/validation';
+import { newCpf, testPartnerId } from '@partner/testing';
+import type { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
+import { transitionOf } from '../pix-inflows/pix-in-transitions';
+import { newEndToEndId } from './end-to-end-id';
+import { completeSender } from './sender-details';
+
+type Reply = RequestReply<typeof Topics.InflowsIngest>;
+
+/** Everything of a notification but its status: what must match for a later notification of the same inflow. */
+const detailsOf = ({ status: _status, ...details }: IngestPixInflowCommand) => JSON.stringify(Object.entries(details).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * The Pix provider's ingestion (IngestPixInflowUseCase) in memory, for the unit specs of its sandbox
+ * callers: the same answers by the same transition table (transitionOf), and a notification the provider's
+ * route would refuse (its contract, unknown fields included) fails the spec. The PostgreSQL one is
+ * exercised by the *.int.spec.ts beside them.
+ */
+export class InMemoryIngestion {
+  readonly inflows = new Map<string, { notification: IngestPixInflowCommand; updatedAt: Date }>();
+  /** Every status an inflow reached, `<end_to_end_id>:<status>`, in order: the pix_in events the real one emits. */
+  readonly changes: string[] = [];
+
+  async execute(n: IngestPixInflowCommand): Promise<Reply> {
+    const valid = validateContract(IngestPixInflowCommand, n);
+    if (!valid.ok) throw new Error(`POST /provider/v1/pix/inflows would refuse ${JSON.stringify(n)}: ${valid.error.message}`);
+    const known = this.inflows.get(n.end_to_end_id);
+    if (!known) return this.reach(n, n.status, true);
+    if (detailsOf(known.notification) !== detailsOf(n)) return fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
+    const from = known.notification.status;
+    const transition = transitionOf(from, n.status);
+    if (transition === 'refuse') return fail('invalid_transition', `a pix inflow cannot move from ${from} to ${n.status}`, 'status');
+    if (transition === 'keep') return ok({ end_to_end_id: n.end_to_end_id, status: from, created: false });
+    return this.reach(n, n.status, false);
+  }
+
+  statusOf(endToEndId: string): PixInStatus | undefined {
+    return this.inflows.get(endToEndId)?.notification.status;
+  }
+
+  asUseCase(): IngestPixInflowUseCase {
+    return this as unknown as IngestPixInflowUseCase;
+  }
+
+  private reach(n: IngestPixInflowCommand, status: PixInStatus, created: boolean): Reply {
+    this.inflows.set(n.end_to_end_id, { notification: { ...n, status }, updatedAt: new Date() });
+    this.changes.push(`${n.end_to_end_id}:${status}`);
+    return ok({ end_to_end_id: n.end_to_end_id, status, created });
+  }
+}
+
+/** An announcement as the simulated network makes it, to a new partner's new user. */
+export function announcedPayment(overrides: Partial<PixReceivedEvent> = {}): PixReceivedEvent {
+  const sender = completeSender({});
+  const sentAt = new Date();
+  return {
+    partner_id: testPartnerId(),
+    document: newCpf(),
+    end_to_end_id: newEndToEndId(sender.sender_bank_code, sentAt),
+    amount_cents: 9_900,
+    method: 'manual',
+    ...sender,
+    outcome: 'credited',
+    sent_at: sentAt.toISOString(),
+    ...overrides,
+  };
+}

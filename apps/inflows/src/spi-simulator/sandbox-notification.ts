@@ -1,0 +1,37 @@
+import { IngestPixInflowCommand, PixInStatus, PixReceivedEvent, SimulatedPixInOutcome } from '@partner/contracts';
+
+/** A payment the simulated network sent (spi_payments), and how the sandbox asked its settlement to end. */
+export type SandboxPayment = Omit<PixReceivedEvent, 'sent_at'>;
+
+/**
+ * The notification the Pix provider would send for a sandbox payment at `status`: the body of POST
+ * /provider/v1/pix/inflows as is, so the sandbox records and moves its inflows through the same use case
+ * (IngestPixInflowUseCase) as the provider's route. The outcome stays with the simulated network.
+ */
+export function notificationOf(payment: SandboxPayment, status: PixInStatus): IngestPixInflowCommand {
+  return {
+    partner_id: payment.partner_id,
+    document: payment.document,
+    end_to_end_id: payment.end_to_end_id,
+    amount_cents: payment.amount_cents,
+    ...(payment.description !== undefined && { description: payment.description }),
+    method: payment.method,
+    sender_name: payment.sender_name,
+    sender_tax_id: payment.sender_tax_id,
+    sender_account_number: payment.sender_account_number,
+    sender_account_type: payment.sender_account_type,
+    sender_bank_code: payment.sender_bank_code,
+    sender_branch_code: payment.sender_branch_code,
+    status,
+  };
+}
+
+/** Each outcome's settlement (docs/api.md "Sandbox", `simulate_outcome`): the status notified after each one. */
+const SETTLEMENT: Readonly<Record<SimulatedPixInOutcome, Partial<Record<PixInStatus, PixInStatus>>>> = {
+  credited: { processing: 'approved', approved: 'success', success: 'credited' },
+  denied: { processing: 'denied' },
+  failed: { processing: 'approved', approved: 'failed' },
+};
+
+/** The status the simulated settlement notifies after `status` for a payment asked to end in `outcome`; null once it ended. */
+export const nextStatus = (status: PixInStatus, outcome: SimulatedPixInOutcome): PixInStatus | null => SETTLEMENT[outcome][status] ?? null;

@@ -1,0 +1,210 @@
+import { loadConfig } from '@partner/config';
+import { IngestPixInflowCommand, PartnerId, PixInStateChangedEvent, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
+import { UnitOfWork } from '@partner/kafka';
+import { validateContract } from '@partner/validation';
+import { newCpf, testPartnerId } from '@partner/testing';
+import { InflowsConfig } from '../config/inflows.config';
+import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
+import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
+import { PrismaService } from '../prisma/prisma.service';
+import { UserRepository } from '../users/user.repository';
+import { NotifyReceivedPixUseCase } from './notify-received-pix.use-case';
+import { notificationOf } from './sandbox-notification';
+import { SettleSandboxPixUseCase } from './settle-sandbox-pix.use-case';
+import { SimulatePixInUseCase } from './simulate-pix-in.use-case';
+import { SpiPaymentRepository } from './spi-payment.repository';
+
+// Integration: the sandbox's Pix, sent by the simulated network, recorded and settled through the Pix
+// provider's ingestion, against the real inflows schema in PostgreSQL. Each test uses a partner of its own.
+const STEP_MS = 1_000;
+const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: String(STEP_MS) });
+const prisma = new PrismaService(config);
+const users = new UserRepository(prisma);
+const payments = new SpiPaymentRepository(prisma);
+/** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
+const relay = { wakes: 0, wake: () => void relay.wakes++ };
+const unitOfWork = new UnitOfWork(prisma.pool, relay);
+const ingest = new IngestPixInflowUseCase(unitOfWork, new PixInflowRepository(prisma));
+const simulate = new SimulatePixInUseCase(unitOfWork, payments);
+const notify = new NotifyReceivedPixUseCase(ingest);
+const settle = new SettleSandboxPixUseCase(config, payments, ingest);
+
+afterAll(() => prisma.$disconnect());
+
+/** A sandbox Pix to a new user of the partner, sent by the simulated network: its announcement, as it waits in the outbox. */
+async function sent(overrides: Partial<SimulatePixInCommand> = {}, partnerId: PartnerId = testPartnerId()): Promise<PixReceivedEvent> {
+  const document = newCpf();
+  await users.upsert(partnerId, document);
+  const reply = await simulate.execute({ partner_id: partnerId, document, amount_cents: 12_345, ...overrides });
+  if (!reply.ok) throw new Error(`not sent: ${JSON.stringify(reply.error)}`);
+  const row = await prisma.outboxMessage.findFirstOrThrow({ where: { topic: Topics.SpiPixReceived, key: reply.data.end_to_end_id } });
+  return row.payload as unknown as PixReceivedEvent;
+}
+
+/** The pix_in events waiting in the outbox for the partner, in commit order. */
+async function events(partnerId: string): Promise<PixInStateChangedEvent[]> {
+  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
+  return rows.map((r) => r.payload as unknown as PixInStateChangedEvent).filter((e) => e.partner_id === partnerId);
+}
+
+const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);
+const statusOf = async (payment: PixReceivedEvent) => (await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } })).status;
+const later = (ms: number) => new Date(Date.now() + ms);
+
+describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provider ingestion (PostgreSQL)', () => {
+  it('records the inflow in processing with every field, and its processing event, in one go', async () => {
+    const payment = await sent({ description: 'pizza' });
+
+    expect(await notify.execute(payment)).toEqual({ end_to_end_id: payment.end_to_end_id, status: 'processing', created: true });
+
+    const row = await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } });
+    expect(row).toMatchObject({
+      partnerId: payment.partner_id,
+      document: payment.document,
+      amountCents: 12_345n,
+      description: 'pizza',
+      method: 'manual',
+      senderName: payment.sender_name,
+      senderTaxId: payment.sender_tax_id,
+      senderAccountNumber: payment.sender_account_number,
+      senderAccountType: payment.sender_account_type,
+      senderBankCode: payment.sender_bank_code,
+      senderBranchCode: payment.sender_branch_code,
+      status: 'processing',
+    });
+    const [event, ...more] = await events(payment.partner_id);
+    expect(more).toEqual([]);
+    expect(validateContract(PixInStateChangedEvent, event)).toMatchObject({ ok: true });
+    expect(event).toMatchObject({ type: 'pix_in', state: 'processing', resource_id: payment.end_to_end_id, resource: { document: payment.document, status: 'processing' } });
+  });
+
+  it('is the same inflow the provider would record: its notification at processing is then a repeat', async () => {
+    const payment = await sent();
+    await notify.execute(payment);
+
+    const providers: IngestPixInflowCommand = notificationOf(payment, 'processing');
+    expect(await ingest.execute(providers)).toEqual({ ok: true, data: { end_to_end_id: payment.end_to_end_id, status: 'processing', created: false } });
+    expect(await statesOf(payment.partner_id)).toEqual(['processing']);
+  });
+
+  it('records an announcement delivered twice once, waking the relay once; one inflow under 20 concurrent deliveries', async () => {
+    const payment = await sent();
+    const before = relay.wakes;
+
+    const results = await Promise.all(Array.from({ length: 20 }, () => notify.execute({ ...payment })));
+
+    expect(results.filter((r) => r?.created)).toHaveLength(1);
+    expect(results.every((r) => r?.status === 'processing')).toBe(true);
+    expect(relay.wakes).toBe(before + 1);
+    expect(await prisma.pixInflow.count({ where: { endToEndId: payment.end_to_end_id } })).toBe(1);
+    expect(await statesOf(payment.partner_id)).toEqual(['processing']);
+  });
+
+  it('never lets an end-to-end id recorded for one partner be claimed by another', async () => {
+    const payment = await sent();
+    await notify.execute(payment);
+    const other = testPartnerId();
+    await users.upsert(other, payment.document);
+
+    expect(await notify.execute({ ...payment, partner_id: other })).toBeNull();
+
+    const rows = await prisma.pixInflow.findMany({ where: { endToEndId: payment.end_to_end_id } });
+    expect(rows.map((r) => r.partnerId)).toEqual([payment.partner_id]);
+  });
+});
+
+describe('SettleSandboxPixUseCase: the simulated settlement through the provider ingestion (PostgreSQL)', () => {
+  it('moves processing -> approved -> success -> credited, one step per delay, one event per move', async () => {
+    const payment = await sent();
+    await notify.execute(payment);
+
+    // Not yet due: nothing moves before the step delay.
+    await settle.execute(later(STEP_MS / 2));
+    expect(await statesOf(payment.partner_id)).toEqual(['processing']);
+
+    await settle.execute(later(STEP_MS + 100));
+    // The later steps may be due already in the same run, since the clock passed them; never beyond credited.
+    expect(['approved', 'success', 'credited']).toContain(await statusOf(payment));
+    await settle.execute(later(3 * STEP_MS));
+
+    expect(await statusOf(payment)).toBe('credited');
+    expect(await statesOf(payment.partner_id)).toEqual(['processing', 'approved', 'success', 'credited']);
+    const all = await events(payment.partner_id);
+    for (const event of all) expect(validateContract(PixInStateChangedEvent, event)).toMatchObject({ ok: true });
+    expect(all[2].resource.status).toBe('success');
+    const credited = await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } });
+    expect(all[3].resource).toMatchObject({ end_to_end_id: payment.end_to_end_id, status: 'credited', last_updated_at: Math.floor(credited.updatedAt.getTime() / 1000) });
+  });
+
+  it('wakes the outbox relay after a run that moved inflows, never after one that moved none', async () => {
+    await notify.execute(await sent());
+    const before = relay.wakes;
+
+    // Nothing was recorded before 1970: nothing is due, so nothing commits an event.
+    expect(await settle.execute(new Date(0))).toBe(0);
+    expect(relay.wakes).toBe(before);
+    expect(await settle.execute(later(3 * STEP_MS))).toBeGreaterThan(0);
+    expect(relay.wakes).toBeGreaterThan(before);
+  });
+
+  it.each([
+    ['denied', ['processing', 'denied']],
+    ['failed', ['processing', 'approved', 'failed']],
+  ] as const)('ends %s when the sandbox asked for it', async (outcome, states) => {
+    const payment = await sent({ simulate_outcome: outcome });
+    await notify.execute(payment);
+
+    await settle.execute(later(3 * STEP_MS));
+    await settle.execute(later(6 * STEP_MS));
+
+    expect(await statusOf(payment)).toBe(outcome);
+    expect(await statesOf(payment.partner_id)).toEqual(states);
+  });
+
+  it('makes each move once when several settlement workers run at the same time', async () => {
+    const partnerId = testPartnerId();
+    for (let i = 0; i < 5; i++) await notify.execute(await sent({}, partnerId));
+    const due = later(3 * STEP_MS);
+
+    await Promise.all([settle.execute(due), settle.execute(due), settle.execute(due)]);
+    await Promise.all([settle.execute(due), settle.execute(due), settle.execute(due)]);
+
+    const states = await statesOf(partnerId);
+    expect(states.filter((s) => s === 'approved')).toHaveLength(5);
+    expect(states.filter((s) => s === 'success')).toHaveLength(5);
+    expect(states.filter((s) => s === 'credited')).toHaveLength(5);
+    expect(states).toHaveLength(20);
+  });
+
+  it('is the first event of each inflow processing and the last one terminal, per inflow in order', async () => {
+    const partnerId = testPartnerId();
+    const outcomes = ['credited', 'denied', 'failed'] as const;
+    const sentPayments: PixReceivedEvent[] = [];
+    for (const outcome of outcomes) sentPayments.push(await sent({ simulate_outcome: outcome }, partnerId));
+    for (const p of sentPayments) await notify.execute(p);
+
+    await settle.execute(later(3 * STEP_MS));
+    await settle.execute(later(6 * STEP_MS));
+
+    const all = await events(partnerId);
+    const byInflow = sentPayments.map((p) => all.filter((e) => e.resource_id === p.end_to_end_id).map((e) => e.state));
+    expect(byInflow).toEqual([
+      ['processing', 'approved', 'success', 'credited'],
+      ['processing', 'denied'],
+      ['processing', 'approved', 'failed'],
+    ]);
+  });
+
+  it("never moves an inflow the Pix provider notified (it has no sandbox payment): it moves by the provider's notifications only", async () => {
+    const payment = await sent();
+    const partnerId = testPartnerId();
+    await users.upsert(partnerId, payment.document);
+    // The provider's own inflow: another end-to-end id, no spi_payments row.
+    const providers = { ...notificationOf({ ...payment, partner_id: partnerId }, 'processing'), end_to_end_id: `${payment.end_to_end_id.slice(0, 21)}Provider001` };
+    expect(await ingest.execute(providers)).toMatchObject({ ok: true, data: { created: true } });
+
+    await settle.execute(later(60 * STEP_MS));
+
+    expect((await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: providers.end_to_end_id } })).status).toBe('processing');
+  });
+});
