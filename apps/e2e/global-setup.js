@@ -1,5 +1,5 @@
 // Once per e2e run, before any suite: an empty log of the answers checked against the OpenAPI document
-// (libs/testing response-contract.ts appends to it; zzz-response-contract.spec.ts, the last suite, reads it).
+// (libs/testing response-contract.ts appends to it; response-contract.spec.ts, the last suite, reads it).
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 

@@ -62,7 +62,7 @@ const outDir = join(root, '.cache', 'test');
 const only = process.argv.slice(2).filter((a) => a !== '--');
 const onlyArgs = only.length > 0 ? ['--passWithNoTests', ...only] : [];
 // The response-contract suite checks the answers of whichever e2e suites ran: always run it last.
-const e2eOnlyArgs = only.length > 0 ? [...onlyArgs, 'apps/e2e/src/zzz-response-contract'] : [];
+const e2eOnlyArgs = only.length > 0 ? [...onlyArgs, 'apps/e2e/src/response-contract'] : [];
 const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
 // The production gateways' ADMIN_API_KEY: the sandbox's key is stored as a sandbox key, which they refuse
 // (docs/adr/0019-production-safe-by-default.md); 32+ characters, as production requires.
@@ -245,7 +245,7 @@ async function main(): Promise<number> {
 }
 
 /**
- * The e2e stack's control channel for the short chaos suite (apps/e2e/src/zz-chaos.spec.ts), on an
+ * The e2e stack's control channel for the short chaos suite (apps/e2e/src/chaos.spec.ts), on an
  * ephemeral localhost port:
  *   POST /kill/<app>     kill -9 of one app
  *   POST /stop/<app>     SIGTERM of one app (its graceful shutdown), answers once it exited

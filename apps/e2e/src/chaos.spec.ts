@@ -15,8 +15,8 @@ import { stackControl } from './support/stack-control';
  * the feed audit of every path (each event exactly once in its partner's sequence, counted against what
  * the API accepted), and each recovery within its bound.
  *
- * Named zz- so that the sequencer (apps/e2e/sequencer.js) runs it after every other suite: the faults
- * would otherwise break their requests.
+ * The sequencer (apps/e2e/sequencer.js) runs it after every suite that sends requests: the faults would
+ * otherwise break theirs.
  */
 const APPS = [GATEWAY.name, ...SERVICE_NAMES];
 // The full run's bounds (10 s an app, 20 s the broker) three times over: npm test's stack logs at debug

@@ -9,9 +9,9 @@ import { newPartner, newUser } from './support/sandbox';
 import { OtlpReceiver, ReceivedSpan } from './support/otlp-receiver';
 
 // Privacy (docs/operations.md: "Personal data"): no CPF, CNPJ, phone or e-mail in clear in any log line the stack
-// wrote during this run, in any span it exported, or in the audit log. Named zzz- so that it runs after every
-// other suite (the sequencer sorts by name; zz-chaos restarts apps, whose logs are read here too) and before
-// zzz-response-contract: it searches what all of them sent. What they sent is read back from the database
+// wrote during this run, in any span it exported, or in the audit log. Runs after every other
+// suite but the response contract (apps/e2e/sequencer.js names the order; chaos restarts apps, whose logs
+// are read here too): it searches what all of them sent. What they sent is read back from the database
 // (every user, Pix key, customer and payment sender the suites made), so no suite has to register anything.
 
 /** Every identifier the e2e suites left in the database: documents (CPF, CNPJ), phones and e-mails. */
