@@ -44,6 +44,13 @@ const noPartnerIdCast = [
   { selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='PartnerId']", message: partnerIdMessage },
   { selector: "TSTypeAssertion > TSTypeReference.typeAnnotation[typeName.name='PartnerId']", message: partnerIdMessage },
 ];
+// Specs fake with typed stand-ins (an in-memory repository, a narrow Pick, Nest's ExecutionContextHost,
+// a payload checked by its contract), never by casting through unknown: the compiler checks a fake
+// against what it stands for, so a changed interface breaks the spec instead of passing silently.
+const noCastThroughUnknown = [
+  { selector: "TSAsExpression > TSAsExpression[typeAnnotation.type='TSUnknownKeyword']", message: 'No `as unknown as` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value' },
+  { selector: "TSTypeAssertion > TSTypeAssertion[typeAnnotation.type='TSUnknownKeyword']", message: 'No `<T><unknown>` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value' },
+];
 const noPartnerIdMinting = ['error', { paths: [{ name: '@partner/contracts', importNames: ['authenticatedPartnerId'], message: partnerIdMessage }] }];
 const partnerIdMinters = [
   'apps/gateway/src/auth/**/*.ts',
@@ -91,6 +98,7 @@ export default [
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
   },
   { files: ['**/*.ts'], rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': noPartnerIdMinting } },
+  { files: ['**/*.spec.ts', '**/*.spec-support.ts'], rules: { 'no-restricted-syntax': [...noPartnerIdCast, ...noCastThroughUnknown] } },
   { files: partnerIdMinters, rules: { 'no-restricted-imports': 'off' } },
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },

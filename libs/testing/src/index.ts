@@ -10,3 +10,4 @@ export * from './lib/chaos/database-outage';
 export * from './lib/chaos/chaos-report';
 export * from './lib/list-pages';
 export * from './lib/prism-validation';
+export * from './lib/scripted-sql';

@@ -4,7 +4,7 @@ import { CreateBusinessCustomerHandler } from './create-business-customer.handle
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 
 /** A use case that answers with the CNPJ it was given, so a test sees what reached it. */
-const echo = { execute: async (c: CreateBusinessCustomerCommand) => ok({ id: c.cnpj }) } as unknown as CreateBusinessCustomerUseCase;
+const echo: Pick<CreateBusinessCustomerUseCase, 'execute'> = { execute: async (c) => ok({ id: c.cnpj }) };
 const handler = new CreateBusinessCustomerHandler(echo);
 const handle = (payload: unknown) => handler.handle(payload as CreateBusinessCustomerCommand);
 

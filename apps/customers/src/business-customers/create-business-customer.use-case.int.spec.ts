@@ -1,8 +1,8 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
-import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand, PartnerId } from '@partner/contracts';
+import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand, PartnerId, Topics } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { UnitOfWork } from '@partner/kafka';
-import { registeredExampleCustomer, testPartnerId } from '@partner/testing';
+import { outboxEventsOf, registeredExampleCustomer, testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import type { Pool } from 'pg';
 import { CustomersConfig } from '../config/customers.config';
@@ -36,7 +36,7 @@ function command(partnerId: PartnerId, overrides: Record<string, unknown> = {}):
 
 async function eventsOf(partnerId: string): Promise<BusinessCustomerRegisteredEvent[]> {
   const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
-  return rows.map((r) => r.payload as unknown as BusinessCustomerRegisteredEvent).filter((p) => p.partner_id === partnerId);
+  return outboxEventsOf(Topics.BusinessCustomerRegistered, rows, partnerId);
 }
 
 /** The service's pool, except that the outbox INSERT the unit of work sends before COMMIT fails. */

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { hashApiKey } from '../auth/api-key';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { environmentOf } from '@partner/platform';
@@ -17,8 +17,8 @@ import { AdminNewApiKey } from './api-keys.dto';
 @Injectable()
 export class CreateApiKeyUseCase {
   constructor(
-    private readonly partners: PartnerRepository,
-    private readonly keys: ApiKeyRepository,
+    @Inject(PartnerRepository) private readonly partners: Pick<PartnerRepository, 'exists'>,
+    @Inject(ApiKeyRepository) private readonly keys: Pick<ApiKeyRepository, 'create'>,
     private readonly config: GatewayConfig,
     private readonly keyCache: ApiKeyCache,
   ) {}

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Topics } from '@partner/contracts';
 import { outboxMessage, UnitOfWork } from '@partner/kafka';
 import { ApiKeyCache } from '../auth/api-key-cache';
@@ -18,9 +18,9 @@ import { AdminApiKeyView } from './api-keys.dto';
 @Injectable()
 export class RevokeApiKeyUseCase {
   constructor(
-    private readonly partners: PartnerRepository,
-    private readonly keys: ApiKeyRepository,
-    private readonly unitOfWork: UnitOfWork,
+    @Inject(PartnerRepository) private readonly partners: Pick<PartnerRepository, 'exists'>,
+    @Inject(ApiKeyRepository) private readonly keys: Pick<ApiKeyRepository, 'revoke' | 'findById'>,
+    @Inject(UnitOfWork) private readonly unitOfWork: Pick<UnitOfWork, 'run'>,
     private readonly keyCache: ApiKeyCache,
   ) {}
 

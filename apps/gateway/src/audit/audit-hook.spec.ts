@@ -1,8 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { auditEntryOf } from './audit-hook';
+import { AuditedRequest, auditEntryOf } from './audit-hook';
 
-const request = (over: Record<string, unknown>) => ({ method: 'DELETE', id: 'req-1', params: {}, routeOptions: {}, ...over }) as unknown as FastifyRequest;
-const reply = (statusCode: number) => ({ statusCode }) as FastifyReply;
+const request = (over: Partial<AuditedRequest>): AuditedRequest => ({ method: 'DELETE', id: 'req-1', params: {}, routeOptions: {}, ...over });
+const reply = (statusCode: number) => ({ statusCode });
 
 describe('auditEntryOf', () => {
   it('records the operator, the route pattern, the path parameters, the status and the request id', () => {

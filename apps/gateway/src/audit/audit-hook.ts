@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest, HTTPMethods, onSendAsyncHookHandler 
 import { errorBody } from '../http/error-body';
 import { MAX_PATH_PARAMETER_LENGTH, URI_TOO_LONG } from '../http/framework-errors';
 import type { OperatorRequest } from '../operators/admin-key.guard';
+import type { Operator } from '../operators/operator-key.repository';
 import { AuditEntry, AuditLogRepository } from './audit-log.repository';
 
 /** The operator API's path prefix: every call under it is audited. */
@@ -21,9 +22,12 @@ const param = (params: unknown, name: string): string | null => {
   return kept !== null && textProblem(kept) ? null : kept;
 };
 
+/** What an audit entry reads of a request: the call, its path parameters, the route it matched, the operator the guard put on it. */
+export type AuditedRequest = Pick<FastifyRequest, 'method' | 'id' | 'params'> & { routeOptions?: { url?: string }; operator?: Operator };
+
 /** The audit entry of an answered operator call. */
-export function auditEntryOf(request: FastifyRequest, reply: FastifyReply): AuditEntry {
-  const operator = (request as OperatorRequest).operator;
+export function auditEntryOf(request: AuditedRequest, reply: Pick<FastifyReply, 'statusCode'>): AuditEntry {
+  const operator = request.operator;
   const route = request.routeOptions?.url;
   return {
     operatorKeyId: operator?.id ?? null,

@@ -1,4 +1,4 @@
-import { AuditLogRepository, AuditRow } from './audit-log.repository';
+import { AuditFilter, AuditLogRepository, AuditRow } from './audit-log.repository';
 import { ListAuditLogUseCase } from './list-audit-log.use-case';
 
 const row = (id: number): AuditRow => ({
@@ -18,13 +18,13 @@ const row = (id: number): AuditRow => ({
 /** The log holds ids 1..n; the repository answers a page as the SQL does (newest first, before, limit). */
 function logOf(n: number) {
   const asked: Array<{ limit: number; before?: number }> = [];
-  const audit = {
-    page: async ({ limit, before }: { limit: number; before?: number }) => {
+  const audit: Pick<AuditLogRepository, 'page'> = {
+    page: async ({ limit, before }) => {
       asked.push({ limit, before });
       const ids = Array.from({ length: n }, (_, i) => n - i).filter((id) => before === undefined || id < before);
       return ids.slice(0, limit).map(row);
     },
-  } as unknown as AuditLogRepository;
+  };
   return { useCase: new ListAuditLogUseCase(audit), asked };
 }
 
@@ -57,8 +57,8 @@ describe('ListAuditLogUseCase', () => {
 
 describe('ListAuditLogUseCase filters', () => {
   it('passes partner, operator key and the time range (Unix seconds) to the repository as its filter', async () => {
-    const asked: unknown[] = [];
-    const audit = { page: async (filter: unknown) => (asked.push(filter), []) } as unknown as AuditLogRepository;
+    const asked: Array<AuditFilter & { limit: number }> = [];
+    const audit: Pick<AuditLogRepository, 'page'> = { page: async (filter) => (asked.push(filter), []) };
     const operatorKeyId = '0b6c2a1e-3f5c-4c1e-9a0b-7a0d1a2e8a43';
     const partnerId = '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10';
     await new ListAuditLogUseCase(audit).execute({ limit: 10, partner_id: partnerId, operator_key_id: operatorKeyId, from: 1_795_315_285, to: 1_795_315_300 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { unixSeconds } from '../http/unix-seconds';
 import { AuditLogRepository, AuditRow } from './audit-log.repository';
 import { AuditLogEntryView, AuditLogPage, AuditLogQuery, DEFAULT_AUDIT_PAGE } from './audit.dto';
@@ -20,7 +20,7 @@ const toView = (row: AuditRow): AuditLogEntryView => ({
 /** A page of the audit log, newest first; one row more than asked tells whether an older page exists. */
 @Injectable()
 export class ListAuditLogUseCase {
-  constructor(private readonly audit: AuditLogRepository) {}
+  constructor(@Inject(AuditLogRepository) private readonly audit: Pick<AuditLogRepository, 'page'>) {}
 
   async execute(query: AuditLogQuery): Promise<AuditLogPage> {
     const limit = query.limit ?? DEFAULT_AUDIT_PAGE;

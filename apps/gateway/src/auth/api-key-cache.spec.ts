@@ -11,13 +11,13 @@ const authenticate = async (cache: ApiKeyCache, key: string) => cache.cached(has
 
 describe('ApiKeyCache', () => {
   it('answers an unknown key null, and knows it is unknown for API_KEY_NEGATIVE_CACHE_MS', async () => {
-    const { keys, state } = repositoryWith(generateApiKey().key);
+    const { keys } = repositoryWith(generateApiKey().key);
     const cache = new ApiKeyCache(keys, config);
     const unknown = hashApiKey('pk_live_unknown');
     expect(cache.knownUnknown(unknown)).toBe(false);
     expect(await authenticate(cache, 'pk_live_unknown')).toBeNull();
     expect(cache.knownUnknown(unknown)).toBe(true);
-    expect(state.lookups).toBe(1);
+    expect(keys.lookups).toBe(1);
   });
 
   it('forgets an unknown key after API_KEY_NEGATIVE_CACHE_MS, and remembers none when it is 0', async () => {
@@ -34,45 +34,45 @@ describe('ApiKeyCache', () => {
 
   it('forgets a revoked key at once: the next request asks the database again', async () => {
     const { key } = generateApiKey();
-    const { keys, state } = repositoryWith(key, 'revoked-key');
+    const { keys } = repositoryWith(key, 'revoked-key');
     const cache = new ApiKeyCache(keys, config);
     await authenticate(cache, key);
     await authenticate(cache, key);
-    expect(state.lookups).toBe(1);
+    expect(keys.lookups).toBe(1);
 
     cache.forget('another-key');
     await authenticate(cache, key);
-    expect(state.lookups).toBe(1);
+    expect(keys.lookups).toBe(1);
     cache.forget('revoked-key');
     await authenticate(cache, key);
-    expect(state.lookups).toBe(2);
+    expect(keys.lookups).toBe(2);
   });
 
   it('makes one lookup for a burst of requests with a key not cached yet', async () => {
     const { key } = generateApiKey();
-    const { keys, state } = repositoryWith(key);
+    const { keys } = repositoryWith(key);
     const cache = new ApiKeyCache(keys, config);
     let release = () => undefined as void;
-    state.gate = new Promise<void>((resolve) => (release = resolve));
+    keys.gate = new Promise<void>((resolve) => (release = resolve));
     const burst = Array.from({ length: 20 }, () => authenticate(cache, key));
     release();
-    expect(await Promise.all(burst)).toEqual(Array(20).fill({ id: 'p1', name: 'P' }));
-    expect(state.lookups).toBe(1);
+    expect(await Promise.all(burst)).toEqual(Array(20).fill({ id: 'p1', name: 'P', disabled: false }));
+    expect(keys.lookups).toBe(1);
   });
 
   it('does not cache what a lookup read before a revocation it overlapped', async () => {
     const { key } = generateApiKey();
-    const { keys, state } = repositoryWith(key, 'k');
+    const { keys } = repositoryWith(key, 'k');
     const cache = new ApiKeyCache(keys, config);
     let release = () => undefined as void;
-    state.gate = new Promise<void>((resolve) => (release = resolve));
+    keys.gate = new Promise<void>((resolve) => (release = resolve));
     const inFlight = authenticate(cache, key);
     cache.forget('k');
     release();
     await inFlight;
-    state.gate = undefined;
+    keys.gate = undefined;
     await authenticate(cache, key);
-    expect(state.lookups).toBe(2);
+    expect(keys.lookups).toBe(2);
   });
 });
 

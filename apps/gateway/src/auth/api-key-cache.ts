@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ApiKeyRepository } from '../api-keys/api-key.repository';
 import { GatewayConfig } from '../config/gateway.config';
@@ -25,7 +25,7 @@ export class ApiKeyCache {
    */
   private readonly unknown?: LRUCache<string, true>;
 
-  constructor(private readonly keys: ApiKeyRepository, private readonly config: GatewayConfig) {
+  constructor(@Inject(ApiKeyRepository) private readonly keys: Pick<ApiKeyRepository, 'authenticate'>, private readonly config: GatewayConfig) {
     if (config.API_KEY_NEGATIVE_CACHE_MS > 0) this.unknown = new LRUCache({ max: 100_000, ttl: config.API_KEY_NEGATIVE_CACHE_MS });
   }
 

@@ -1,16 +1,11 @@
-import { ApiKeyRepository } from '../api-keys/api-key.repository';
-import { hashApiKey } from './api-key';
+import { FakeApiKeyRepository } from '../api-keys/fake-api-key-repository.spec-support';
+import { FakePartnerRepository } from './fake-partner-repository.spec-support';
 
-/** A repository with one key of partner p1, counting its lookups; `gate` holds lookups until released. */
+/** A repository with one key of partner p1 (named P): `keys.lookups` counts its lookups, `keys.gate` holds them until released. */
 export function repositoryWith(key: string, keyId = 'k1') {
-  const hash = hashApiKey(key);
-  const state = { lookups: 0, gate: undefined as Promise<void> | undefined };
-  const keys = {
-    authenticate: async (h: string) => {
-      state.lookups++;
-      await state.gate;
-      return h === hash ? { partner: { id: 'p1', name: 'P' }, keyId, hash } : null;
-    },
-  } as unknown as ApiKeyRepository;
-  return { keys, state };
+  const partners = new FakePartnerRepository();
+  const partner = partners.put({ id: 'p1', name: 'P' });
+  const keys = new FakeApiKeyRepository(partners);
+  keys.issue(partner.id, key, { id: keyId });
+  return { keys, partners, partner };
 }

@@ -1,8 +1,9 @@
-import { ArgumentsHost, BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { ServiceUnavailableError } from '@partner/kafka';
 import { ErrorCode } from '@partner/contracts';
 import { apiErrorOf, apiErrorOfInvalid } from './api-error';
 import { errorBody } from './error-body';
+import { httpContext, recordingReply } from './http-context.spec-support';
 import { HttpErrorFilter, toHttpError } from './http-error.filter';
 
 describe('error mapping (docs/api.md: "Errors")', () => {
@@ -81,14 +82,8 @@ describe('error mapping (docs/api.md: "Errors")', () => {
 
   // The answer the filter writes: status, headers and body, through a reply that records them.
   function answer(error: unknown) {
-    const sent = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
-    const reply = {
-      status: (code: number) => ((sent.status = code), reply),
-      header: (name: string, value: string) => ((sent.headers[name] = value), reply),
-      send: (body: unknown) => ((sent.body = body), reply),
-    };
-    const host = { switchToHttp: () => ({ getRequest: () => ({ id: 'req-1', url: '/partner/v1/events', headers: {} }), getResponse: () => reply }) } as unknown as ArgumentsHost;
-    new HttpErrorFilter().catch(error, host);
+    const { reply, sent } = recordingReply();
+    new HttpErrorFilter().catch(error, httpContext({ id: 'req-1', url: '/partner/v1/events', headers: {} }, reply));
     return sent;
   }
 

@@ -12,7 +12,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
  * digits, `.` `_` `:` `-`; see saneRequestId), otherwise a new UUID. Fastify's `requestIdHeader` is left
  * off on purpose: it would take any header value as it came, spaces and control characters included.
  */
-export function genReqId(req: IncomingMessage): string {
+export function genReqId(req: Pick<IncomingMessage, 'headers'>): string {
   return saneRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
 }
 

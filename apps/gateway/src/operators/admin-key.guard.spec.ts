@@ -1,29 +1,23 @@
-import { ExecutionContext } from '@nestjs/common';
-import { generateApiKey, hashApiKey } from '../auth/api-key';
+import { generateApiKey } from '../auth/api-key';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
 import { GatewayConfig } from '../config/gateway.config';
-import { AdminKeyGuard, OperatorRequest } from './admin-key.guard';
+import { httpContext } from '../http/http-context.spec-support';
+import { AdminKeyGuard } from './admin-key.guard';
+import { FakeOperatorKeyRepository } from './fake-operator-key-repository.spec-support';
 import { OperatorKeyCache } from './operator-key-cache';
-import { OperatorKeyRepository } from './operator-key.repository';
+import { Operator } from './operator-key.repository';
 
 const contextWith = (headers: Record<string, string>) => {
-  const request = { headers, ip: '192.0.2.1' } as unknown as OperatorRequest;
-  const reply = { header: () => reply };
-  return { request, context: { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ExecutionContext };
+  const request: { headers: Record<string, string>; ip: string; operator?: Operator } = { headers, ip: '192.0.2.1' };
+  return { request, context: httpContext(request) };
 };
 
 describe('AdminKeyGuard', () => {
   const operatorKey = 'adm_' + 'k'.repeat(43);
   const sandboxKey = 'adm_' + 's'.repeat(43);
-  let lookups = 0;
-  const keys = {
-    findActiveByHash: async (hash: string) => {
-      lookups++;
-      if (hash === hashApiKey(operatorKey)) return { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', hash, environment: 'production' };
-      if (hash === hashApiKey(sandboxKey)) return { id: 'o2', name: 'environment', prefix: 'env_0123456789ab', hash, environment: 'sandbox' };
-      return null;
-    },
-  } as unknown as OperatorKeyRepository;
+  const keys = new FakeOperatorKeyRepository();
+  keys.add(operatorKey, { id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk', environment: 'production' });
+  keys.add(sandboxKey, { id: 'o2', name: 'environment', prefix: 'env_0123456789ab', environment: 'sandbox' });
   const cache = new OperatorKeyCache(new GatewayConfig());
   const throttle = new FailedAuthThrottle(Object.assign(new GatewayConfig(), { AUTH_FAILURE_BURST: 1_000 }));
   const guard = new AdminKeyGuard(keys, cache, throttle, Object.assign(new GatewayConfig(), { SANDBOX: false }));
@@ -32,20 +26,20 @@ describe('AdminKeyGuard', () => {
     const { request, context } = contextWith({ 'x-admin-key': operatorKey });
     expect(await guard.canActivate(context)).toBe(true);
     expect(request.operator).toEqual({ id: 'o1', name: 'ops team', prefix: 'adm_kkkkkkkkkkkk' });
-    const before = lookups;
+    const before = keys.lookups;
     await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
-    expect(lookups).toBe(before);
+    expect(keys.lookups).toBe(before);
   });
 
   it('looks a key up again once its revocation made the cache forget it (the broadcast)', async () => {
     await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
-    const before = lookups;
+    const before = keys.lookups;
     cache.forget('another-key');
     await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
-    expect(lookups).toBe(before);
+    expect(keys.lookups).toBe(before);
     cache.forget('o1');
     await guard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context);
-    expect(lookups).toBe(before + 1);
+    expect(keys.lookups).toBe(before + 1);
   });
 
   it('refuses an operator key made in the sandbox with 401 saying so (a production gateway over a database a sandbox used)', async () => {

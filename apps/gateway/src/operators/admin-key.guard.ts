@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, sameDigest } from '../auth/api-key';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
@@ -26,7 +26,7 @@ export class AdminKeyGuard implements CanActivate {
   private readonly environment: KeyEnvironment;
 
   constructor(
-    private readonly keys: OperatorKeyRepository,
+    @Inject(OperatorKeyRepository) private readonly keys: Pick<OperatorKeyRepository, 'findActiveByHash'>,
     private readonly cache: OperatorKeyCache,
     private readonly throttle: FailedAuthThrottle,
     config: GatewayConfig,

@@ -1,36 +1,35 @@
 import { KeyEnvironment } from '@partner/platform';
+import { hashApiKey } from '../auth/api-key';
 import { GatewayConfig } from '../config/gateway.config';
-import { OperatorKeyRepository } from './operator-key.repository';
+import { FakeOperatorKeyRepository } from './fake-operator-key-repository.spec-support';
 import { adminKeyOfOtherEnvironment, NO_OPERATOR_KEY, OperatorKeysBootstrap } from './operator-keys.bootstrap';
 
 /**
- * The table as a set of hashes' owners: the environment's key, and any made by the CLI (`existing`, of the
- * gateway's environment); `storedAs` maps keys already stored to their environment.
+ * The table: `existing` keys made by the CLI (of a production gateway's environment), and `storedAs`, ADMIN_API_KEYs
+ * some gateway stored already, by their environment. `added`: the ADMIN_API_KEYs stored since, by hash.
  */
 function keysWith(existing: number, storedAs: Record<string, KeyEnvironment> = {}) {
-  const added: Array<[string, KeyEnvironment]> = [];
-  const keys = {
-    addEnvironmentKey: async (key: string, environment: KeyEnvironment) => {
-      if (storedAs[key]) return storedAs[key];
-      added.push([key, environment]);
-      return environment;
-    },
-    countActive: async () => existing + added.length,
-  } as unknown as OperatorKeyRepository;
-  return { keys, added };
+  const keys = new FakeOperatorKeyRepository();
+  for (let i = 0; i < existing; i++) keys.add(`adm_cli_${i}`);
+  for (const [key, environment] of Object.entries(storedAs)) keys.add(key, { name: 'environment', environment });
+  const before = keys.environmentKeys().length;
+  return { keys, added: () => keys.environmentKeys().slice(before) };
 }
 
-const bootstrap = (adminKey: string, keys: OperatorKeyRepository, sandbox = false) =>
+/** An ADMIN_API_KEY as stored: its hash, and the environment it was stored for. */
+const stored = (key: string, environment: KeyEnvironment) => ({ hash: hashApiKey(key), environment });
+
+const bootstrap = (adminKey: string, keys: FakeOperatorKeyRepository, sandbox = false) =>
   new OperatorKeysBootstrap(Object.assign(new GatewayConfig(), { ADMIN_API_KEY: adminKey, SANDBOX: sandbox }), keys).onApplicationBootstrap();
 
 describe('OperatorKeysBootstrap', () => {
   it("adds ADMIN_API_KEY to the operator keys at start, for the gateway's environment", async () => {
     const { keys, added } = keysWith(0);
     await bootstrap('k'.repeat(32), keys);
-    expect(added).toEqual([['k'.repeat(32), 'production']]);
+    expect(added()).toEqual([stored('k'.repeat(32), 'production')]);
     const sandbox = keysWith(0);
     await bootstrap('s'.repeat(16), sandbox.keys, true);
-    expect(sandbox.added).toEqual([['s'.repeat(16), 'sandbox']]);
+    expect(sandbox.added()).toEqual([stored('s'.repeat(16), 'sandbox')]);
   });
 
   it('refuses to start with an ADMIN_API_KEY a sandbox stored first (a volume a sandbox once used), saying what to do', async () => {
@@ -44,7 +43,7 @@ describe('OperatorKeysBootstrap', () => {
   it('starts without ADMIN_API_KEY when operator keys exist (made by the CLI)', async () => {
     const { keys, added } = keysWith(2);
     await expect(bootstrap('', keys)).resolves.toBeUndefined();
-    expect(added).toEqual([]);
+    expect(added()).toEqual([]);
   });
 
   it('refuses to start with no operator key at all, saying what to do', async () => {

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { environmentOf } from '@partner/platform';
 import { GatewayConfig } from '../config/gateway.config';
 import { OperatorKeyRepository } from './operator-key.repository';
@@ -21,7 +21,10 @@ export const adminKeyOfOtherEnvironment = (stored: string, gateway: string): str
 export class OperatorKeysBootstrap implements OnApplicationBootstrap {
   private readonly logger = new Logger(OperatorKeysBootstrap.name);
 
-  constructor(private readonly config: GatewayConfig, private readonly keys: OperatorKeyRepository) {}
+  constructor(
+    private readonly config: GatewayConfig,
+    @Inject(OperatorKeyRepository) private readonly keys: Pick<OperatorKeyRepository, 'addEnvironmentKey' | 'countActive'>,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const environment = environmentOf(this.config);

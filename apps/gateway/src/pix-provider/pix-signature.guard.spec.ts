@@ -1,7 +1,7 @@
-import type { ExecutionContext } from '@nestjs/common';
 import Fastify, { FastifyInstance } from 'fastify';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/api-error';
+import { httpContext } from '../http/http-context.spec-support';
 import { installJsonBodyParser } from '../http/json-body-parser';
 import { PixSignatureGuard } from './pix-signature.guard';
 import { pixSignature } from './pix-signature';
@@ -25,7 +25,7 @@ describe('PixSignatureGuard over the JSON body parser', () => {
     const guard = new PixSignatureGuard({ PIX_PROVIDER_WEBHOOK_SECRET: secret } as GatewayConfig);
     app.post(PATH, async (request, reply) => {
       try {
-        guard.canActivate({ switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext);
+        guard.canActivate(httpContext(request, reply));
       } catch (error) {
         return reply.status((error as ApiError).status).send((error as ApiError).detail);
       }

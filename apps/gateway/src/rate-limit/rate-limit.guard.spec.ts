@@ -1,6 +1,6 @@
-import { ExecutionContext } from '@nestjs/common';
 import { loadConfig } from '@partner/config';
 import { GatewayConfig } from '../config/gateway.config';
+import { httpContext, recordingReply } from '../http/http-context.spec-support';
 import { RateLimitGuard } from './rate-limit.guard';
 import { MemoryRateLimitStore, RateLimitStore } from './rate-limit.store';
 
@@ -16,11 +16,8 @@ const config = loadConfig(GatewayConfig, {
 });
 
 function call(guard: RateLimitGuard, partner?: { id: string }, operator?: { id: string }) {
-  const headers: Record<string, string> = {};
-  const context = {
-    switchToHttp: () => ({ getRequest: () => ({ partner, operator }), getResponse: () => ({ header: (k: string, v: string) => (headers[k] = v) }) }),
-  } as unknown as ExecutionContext;
-  return { result: guard.canActivate(context), headers };
+  const { reply, sent } = recordingReply();
+  return { result: guard.canActivate(httpContext({ partner, operator }, reply)), headers: sent.headers };
 }
 
 describe('RateLimitGuard', () => {

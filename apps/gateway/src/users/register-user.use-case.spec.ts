@@ -1,6 +1,6 @@
-import { fail, ok, RequestTopic, Topics } from '@partner/contracts';
+import { fail, ok, RequestPayload, RequestReply, RequestTopic, Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
-import { PartnerRepository } from '../auth/partner.repository';
+import { FakePartnerRepository } from '../auth/fake-partner-repository.spec-support';
 import { RegisterUserUseCase } from './register-user.use-case';
 
 const PARTNER = '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10';
@@ -8,23 +8,30 @@ const DOCUMENT = '52998224725';
 const CREATED_AT = '2026-11-22T20:00:00.000Z';
 
 /** A bus whose services answer from `replies`, recording what was sent and how many were in flight at once. */
-function busWith(replies: Partial<Record<RequestTopic, unknown>>) {
+function busWith(replies: { [T in RequestTopic]?: RequestReply<T> }) {
   const sent: RequestTopic[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  const bus = {
-    request: async (topic: RequestTopic) => {
+  const bus: Pick<MessageBus, 'request'> = {
+    request: async <T extends RequestTopic>(topic: T, _payload: RequestPayload<T>): Promise<RequestReply<T>> => {
       sent.push(topic);
       maxInFlight = Math.max(maxInFlight, ++inFlight);
       await new Promise((resolve) => setTimeout(resolve, 5));
       inFlight--;
-      return replies[topic];
+      const reply = replies[topic];
+      if (!reply) throw new Error(`no reply scripted for ${topic}`);
+      return reply;
     },
-  } as unknown as MessageBus;
+  };
   return { bus, sent, maxInFlight: () => maxInFlight };
 }
 
-const partners = (exists = true) => ({ exists: async () => exists }) as unknown as PartnerRepository;
+/** The partners table, with PARTNER in it or not. */
+function partners(exists = true) {
+  const table = new FakePartnerRepository();
+  if (exists) table.put({ id: PARTNER });
+  return table;
+}
 const upserted = (created: boolean) => ok({ created, created_at: CREATED_AT });
 
 describe('RegisterUserUseCase', () => {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { PartnerRepository } from '../auth/partner.repository';
@@ -21,7 +21,10 @@ export interface RegisteredUser extends AdminUserView {
  */
 @Injectable()
 export class RegisterUserUseCase {
-  constructor(private readonly partners: PartnerRepository, private readonly bus: MessageBus) {}
+  constructor(
+    @Inject(PartnerRepository) private readonly partners: Pick<PartnerRepository, 'exists'>,
+    @Inject(MessageBus) private readonly bus: Pick<MessageBus, 'request'>,
+  ) {}
 
   async execute(pathPartnerId: string, document: string): Promise<RegisteredUser> {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);

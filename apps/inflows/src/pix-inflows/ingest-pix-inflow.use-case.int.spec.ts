@@ -1,7 +1,7 @@
 import { loadConfig } from '@partner/config';
-import { IngestPixInflowCommand, PixInStateChangedEvent, Topics } from '@partner/contracts';
+import { IngestPixInflowCommand, Topics } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
-import { newCpf, testPartnerId } from '@partner/testing';
+import { newCpf, outboxEventsOf, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
@@ -29,7 +29,7 @@ async function notification(overrides: Partial<IngestPixInflowCommand> = {}): Pr
 
 async function statesOf(partnerId: string): Promise<string[]> {
   const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.payload as unknown as PixInStateChangedEvent).filter((e) => e.partner_id === partnerId).map((e) => e.state);
+  return outboxEventsOf(Topics.PixInStateChanged, rows, partnerId).map((e) => e.state);
 }
 
 describe('IngestPixInflowUseCase (PostgreSQL)', () => {

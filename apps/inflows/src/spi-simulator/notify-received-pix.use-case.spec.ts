@@ -15,7 +15,7 @@ describe('NotifyReceivedPixUseCase', () => {
   beforeAll(() => Logger.overrideLogger(false));
   beforeEach(() => {
     ingestion = new InMemoryIngestion();
-    notify = new NotifyReceivedPixUseCase(ingestion.asUseCase());
+    notify = new NotifyReceivedPixUseCase(ingestion);
   });
 
   it('records the announced payment in processing, with the fields the provider would notify', async () => {

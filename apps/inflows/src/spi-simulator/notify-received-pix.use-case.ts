@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { IngestPixInflowResult, PixReceivedEvent } from '@partner/contracts';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { notificationOf } from './sandbox-notification';
@@ -13,7 +13,7 @@ import { notificationOf } from './sandbox-notification';
 export class NotifyReceivedPixUseCase {
   private readonly logger = new Logger(NotifyReceivedPixUseCase.name);
 
-  constructor(private readonly ingest: IngestPixInflowUseCase) {}
+  constructor(@Inject(IngestPixInflowUseCase) private readonly ingest: Pick<IngestPixInflowUseCase, 'execute'>) {}
 
   /** The inflow's status after the notification; null when the ingestion refused it (logged: the network's error, not the partner's). */
   async execute(payment: PixReceivedEvent): Promise<IngestPixInflowResult | null> {

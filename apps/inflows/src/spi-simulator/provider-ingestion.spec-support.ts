@@ -17,7 +17,7 @@ const detailsOf = ({ status: _status, ...details }: IngestPixInflowCommand) => J
  * route would refuse (its contract, unknown fields included) fails the spec. The PostgreSQL one is
  * exercised by the *.int.spec.ts beside them.
  */
-export class InMemoryIngestion {
+export class InMemoryIngestion implements Pick<IngestPixInflowUseCase, 'execute'> {
   readonly inflows = new Map<string, { notification: IngestPixInflowCommand; updatedAt: Date }>();
   /** Every status an inflow reached, `<end_to_end_id>:<status>`, in order: the pix_in events the real one emits. */
   readonly changes: string[] = [];
@@ -37,10 +37,6 @@ export class InMemoryIngestion {
 
   statusOf(endToEndId: string): PixInStatus | undefined {
     return this.inflows.get(endToEndId)?.notification.status;
-  }
-
-  asUseCase(): IngestPixInflowUseCase {
-    return this as unknown as IngestPixInflowUseCase;
   }
 
   private reach(n: IngestPixInflowCommand, status: PixInStatus, created: boolean): Reply {

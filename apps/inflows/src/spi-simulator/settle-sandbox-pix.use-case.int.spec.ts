@@ -2,7 +2,7 @@ import { loadConfig } from '@partner/config';
 import { IngestPixInflowCommand, PartnerId, PixInStateChangedEvent, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
-import { newCpf, testPartnerId } from '@partner/testing';
+import { eventPayloadOf, newCpf, outboxEventsOf, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
@@ -38,13 +38,13 @@ async function sent(overrides: Partial<SimulatePixInCommand> = {}, partnerId: Pa
   const reply = await simulate.execute({ partner_id: partnerId, document, amount_cents: 12_345, ...overrides });
   if (!reply.ok) throw new Error(`not sent: ${JSON.stringify(reply.error)}`);
   const row = await prisma.outboxMessage.findFirstOrThrow({ where: { topic: Topics.SpiPixReceived, key: reply.data.end_to_end_id } });
-  return row.payload as unknown as PixReceivedEvent;
+  return eventPayloadOf(Topics.SpiPixReceived, row.payload);
 }
 
 /** The pix_in events waiting in the outbox for the partner, in commit order. */
 async function events(partnerId: string): Promise<PixInStateChangedEvent[]> {
   const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.payload as unknown as PixInStateChangedEvent).filter((e) => e.partner_id === partnerId);
+  return outboxEventsOf(Topics.PixInStateChanged, rows, partnerId);
 }
 
 const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);

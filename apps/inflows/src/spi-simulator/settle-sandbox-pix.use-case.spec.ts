@@ -20,7 +20,7 @@ const payment = (outcome: SimulatedPixInOutcome): SandboxPayment => {
 /** The payments log over the in-memory inflows: DUE's rows (settling, waited since before `before`, oldest first, at most `limit`). */
 function paymentsLog(ingestion: InMemoryIngestion, sent: SandboxPayment[]) {
   const reads: number[] = [];
-  const log = {
+  const log: Pick<SpiPaymentRepository, 'dueForSettlement'> = {
     dueForSettlement: async (before: Date, limit: number): Promise<DuePayment[]> => {
       const due = sent
         .map((p) => ({ p, inflow: ingestion.inflows.get(p.end_to_end_id) }))
@@ -31,7 +31,7 @@ function paymentsLog(ingestion: InMemoryIngestion, sent: SandboxPayment[]) {
       return due;
     },
   };
-  return { repository: log as unknown as SpiPaymentRepository, reads };
+  return { repository: log, reads };
 }
 
 const later = (ms: number) => new Date(Date.now() + ms);
@@ -50,7 +50,7 @@ describe('SettleSandboxPixUseCase', () => {
 
   const settlement = (sent: SandboxPayment[]) => {
     const log = paymentsLog(ingestion, sent);
-    return { settle: new SettleSandboxPixUseCase(config, log.repository, ingestion.asUseCase()), reads: log.reads };
+    return { settle: new SettleSandboxPixUseCase(config, log.repository, ingestion), reads: log.reads };
   };
 
   it('moves nothing before the step delay, and reads once when nothing is due', async () => {
@@ -107,10 +107,10 @@ describe('SettleSandboxPixUseCase', () => {
     for (const status of ['approved', 'success', 'credited'] as const) await ingestion.execute(notificationOf(past, status));
     const stale: DuePayment[] = [ahead, past].map((p) => ({ payment: p, status: 'processing' }));
     let served = false;
-    const log = { dueForSettlement: async () => (served ? [] : ((served = true), stale)) } as unknown as SpiPaymentRepository;
+    const log: Pick<SpiPaymentRepository, 'dueForSettlement'> = { dueForSettlement: async () => (served ? [] : ((served = true), stale)) };
     const before = ingestion.changes.length;
 
-    expect(await new SettleSandboxPixUseCase(config, log, ingestion.asUseCase()).execute(later(10 * STEP_MS))).toBe(1);
+    expect(await new SettleSandboxPixUseCase(config, log, ingestion).execute(later(10 * STEP_MS))).toBe(1);
 
     expect(ingestion.changes.length).toBe(before);
     expect([ingestion.statusOf(ahead.end_to_end_id), ingestion.statusOf(past.end_to_end_id)]).toEqual(['approved', 'credited']);

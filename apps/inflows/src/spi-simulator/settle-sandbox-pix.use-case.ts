@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InflowsConfig } from '../config/inflows.config';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { nextStatus, notificationOf } from './sandbox-notification';
@@ -20,8 +20,8 @@ export class SettleSandboxPixUseCase {
 
   constructor(
     private readonly config: InflowsConfig,
-    private readonly payments: SpiPaymentRepository,
-    private readonly ingest: IngestPixInflowUseCase,
+    @Inject(SpiPaymentRepository) private readonly payments: Pick<SpiPaymentRepository, 'dueForSettlement'>,
+    @Inject(IngestPixInflowUseCase) private readonly ingest: Pick<IngestPixInflowUseCase, 'execute'>,
   ) {}
 
   /** Notifies every step that is due at `now`; returns how many inflows reached their next status. */

@@ -2,7 +2,7 @@ import { loadConfig } from '@partner/config';
 import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics, PartnerId } from '@partner/contracts';
 import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
-import { newCpf, newUuid, pixKeyStateChanged, testPartnerId } from '@partner/testing';
+import { eventPayloadOf, newCpf, newUuid, pixKeyStateChanged, testPartnerId } from '@partner/testing';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
@@ -42,7 +42,7 @@ const command = (partnerId: PartnerId, document: string, overrides: Partial<Simu
 async function announced(partnerId: string): Promise<Array<{ topic: string; key: string; payload: PixReceivedEvent }>> {
   const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.SpiPixReceived }, orderBy: { id: 'asc' } });
   return rows
-    .map((r) => ({ topic: r.topic, key: r.key, payload: r.payload as unknown as PixReceivedEvent }))
+    .map((r) => ({ topic: r.topic, key: r.key, payload: eventPayloadOf(Topics.SpiPixReceived, r.payload) }))
     .filter((r) => r.payload.partner_id === partnerId);
 }
 

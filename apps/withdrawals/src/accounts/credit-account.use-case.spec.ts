@@ -2,19 +2,19 @@ import { CreditAccountCommand, Topics } from '@partner/contracts';
 import { OutboxMessage, Transaction, UnitOfWork } from '@partner/kafka';
 import { newCpf, testPartnerId } from '@partner/testing';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
-import { AccountRepository, CreditOutcome, NewCredit } from './account.repository';
 import { CreditAccountUseCase } from './credit-account.use-case';
+import { FakeAccountRepository } from './fake-account-repository.spec-support';
 
-// Unit: the use case's decisions over each outcome of the repository, which is faked here (the SQL and
+// Unit: the use case's decisions over each outcome of the repository, which is in memory here (the SQL and
 // its concurrency are proven against PostgreSQL in accounts.int.spec.ts).
 
 /** A unit of work that records the events emitted and whether the work committed or rolled back. */
 function fakeUnitOfWork() {
   const state = { emitted: [] as OutboxMessage[], committed: 0, rolledBack: 0 };
-  const unitOfWork = {
+  const unitOfWork: Pick<UnitOfWork, 'run'> = {
     async run<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
       const pending: OutboxMessage[] = [];
-      const tx = { rows: () => Promise.reject(new Error('no SQL in a unit test')), emit: (m: OutboxMessage) => void pending.push(m) } as unknown as Transaction;
+      const tx: Transaction = { rows: () => Promise.reject(new Error('no SQL in a unit test')), emit: (m) => void pending.push(m) };
       try {
         const result = await work(tx);
         state.emitted.push(...pending);
@@ -26,22 +26,15 @@ function fakeUnitOfWork() {
       }
     },
   };
-  return { unitOfWork: unitOfWork as unknown as UnitOfWork, state };
+  return { unitOfWork, state };
 }
 
-function setUp(outcome: CreditOutcome | Error) {
-  const calls: NewCredit[] = [];
-  const accounts = {
-    credit: async (_tx: Transaction, credit: NewCredit) => {
-      calls.push(credit);
-      if (outcome instanceof Error) throw outcome;
-      return outcome;
-    },
-  } as unknown as AccountRepository;
+function setUp() {
+  const accounts = new FakeAccountRepository();
   const { unitOfWork, state } = fakeUnitOfWork();
   // Commands called in process have no command id: there is no refusal to remember.
-  const refusals = { memoryOf: () => undefined } as unknown as RefusedCommandRepository;
-  return { useCase: new CreditAccountUseCase(unitOfWork, accounts, refusals), state, calls };
+  const refusals: Pick<RefusedCommandRepository, 'memoryOf'> = { memoryOf: () => undefined };
+  return { useCase: new CreditAccountUseCase(unitOfWork, accounts, refusals), state, accounts };
 }
 
 const command = (): CreditAccountCommand => ({
@@ -55,9 +48,11 @@ const command = (): CreditAccountCommand => ({
 describe('CreditAccountUseCase', () => {
   it('answers the balance after an applied credit and emits its account-credited event in the same unit of work', async () => {
     const c = command();
-    const { useCase, state, calls } = setUp({ applied: { availableMicros: 7_500_000n, heldMicros: 1_000_000n } });
+    const { useCase, state, accounts } = setUp();
+    accounts.seed(c.partner_id, c.document, { availableMicros: 5_000_000n, heldMicros: 1_000_000n });
     expect(await useCase.execute(c)).toEqual({ ok: true, data: { available_usdt_micros: 7_500_000, held_usdt_micros: 1_000_000, replayed: false } });
-    expect(calls).toEqual([{ partnerId: c.partner_id, idempotencyKey: c.idempotency_key, document: c.document, micros: 2_500_000n, reference: c.reference }]);
+    // The partner's key now holds this credit.
+    expect(accounts.creditOf(c.partner_id, c.idempotency_key)).toEqual({ document: c.document, micros: 2_500_000n, reference: c.reference });
     expect(state).toMatchObject({ committed: 1, rolledBack: 0 });
     expect(state.emitted).toEqual([
       {
@@ -77,17 +72,16 @@ describe('CreditAccountUseCase', () => {
   });
 
   it('refuses an unknown user and rolls the key claim back', async () => {
-    const { useCase, state } = setUp('user_not_found');
+    const { useCase, state } = setUp();
     expect(await useCase.execute(command())).toEqual({ ok: false, error: { code: 'user_not_found', message: expect.any(String) } });
     expect(state).toEqual({ emitted: [], committed: 0, rolledBack: 1 });
   });
 
   it('answers a replay of the same credit with the current balance, emitting nothing', async () => {
     const c = command();
-    const { useCase, state } = setUp({
-      earlier: { document: c.document, micros: 2_500_000n, reference: c.reference },
-      balance: { availableMicros: 9_000_000n, heldMicros: 0n },
-    });
+    const { useCase, state, accounts } = setUp();
+    accounts.seed(c.partner_id, c.document, { availableMicros: 9_000_000n });
+    accounts.seedCredit(c.partner_id, c.idempotency_key, { document: c.document, micros: 2_500_000n, reference: c.reference });
     expect(await useCase.execute(c)).toEqual({ ok: true, data: { available_usdt_micros: 9_000_000, held_usdt_micros: 0, replayed: true } });
     expect(state.emitted).toEqual([]);
   });
@@ -98,16 +92,17 @@ describe('CreditAccountUseCase', () => {
     ['reference', { reference: 'TED #4412' }],
   ])('refuses the key reused with another %s, emitting nothing', async (_field, change) => {
     const c = command();
-    const { useCase, state } = setUp({
-      earlier: { document: c.document, micros: 2_500_000n, reference: c.reference, ...change },
-      balance: { availableMicros: 9_000_000n, heldMicros: 0n },
-    });
+    const { useCase, state, accounts } = setUp();
+    const earlier = { document: c.document, micros: 2_500_000n, reference: c.reference, ...change };
+    accounts.seed(c.partner_id, earlier.document, { availableMicros: 9_000_000n });
+    accounts.seedCredit(c.partner_id, c.idempotency_key, earlier);
     expect(await useCase.execute(c)).toEqual({ ok: false, error: { code: 'idempotency_key_reused', message: expect.any(String), field: 'idempotency_key' } });
     expect(state.emitted).toEqual([]);
   });
 
   it('lets a database failure propagate (the request fails; nothing is answered as done)', async () => {
-    const { useCase, state } = setUp(new Error('connection lost'));
+    const { useCase, state, accounts } = setUp();
+    accounts.failure = new Error('connection lost');
     await expect(useCase.execute(command())).rejects.toThrow('connection lost');
     expect(state.rolledBack).toBe(1);
   });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
 import { onConstraintViolation, outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/kafka';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
@@ -37,9 +37,9 @@ function accountCredited(credit: NewCredit, after: Balance, at: Date) {
 @Injectable()
 export class CreditAccountUseCase {
   constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly accounts: AccountRepository,
-    private readonly refusedCommands: RefusedCommandRepository,
+    @Inject(UnitOfWork) private readonly unitOfWork: Pick<UnitOfWork, 'run'>,
+    @Inject(AccountRepository) private readonly accounts: Pick<AccountRepository, 'credit'>,
+    @Inject(RefusedCommandRepository) private readonly refusedCommands: Pick<RefusedCommandRepository, 'memoryOf'>,
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */

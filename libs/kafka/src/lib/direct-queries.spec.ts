@@ -22,7 +22,7 @@ class FeedHandlers {
     if (this.failing) throw new Error('database went away');
     this.seen.push(query);
     this.contexts.push(RequestContexts.current());
-    const result: ListEventsResult = { events: [], next_cursor: null } as unknown as ListEventsResult;
+    const result: ListEventsResult = { events: [], next_cursor: 'Mg' };
     return { ok: true, data: result };
   }
 
@@ -55,7 +55,7 @@ describe('direct queries', () => {
     const client = new DirectQueryClient({ events: url }, 2_000);
     opened.push(http, client);
 
-    await expect(client.request(Topics.EventsList, { partner_id: partner, delivered: false, limit: 10 })).resolves.toEqual({ ok: true, data: { events: [], next_cursor: null } });
+    await expect(client.request(Topics.EventsList, { partner_id: partner, delivered: false, limit: 10 })).resolves.toEqual({ ok: true, data: { events: [], next_cursor: 'Mg' } });
     expect(handlers.seen).toEqual([expect.objectContaining({ partner_id: partner, delivered: false, limit: 10 })]);
 
     // The handler's own contract validation runs: an invalid payload is an invalid_request reply, not a call.

@@ -1,13 +1,14 @@
+import { Logger } from '@nestjs/common';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { ReplyTargets } from './internal-trust';
 import { DIRECT_REPLY_PATH, DirectReplyListener, DirectReplySender } from './direct-replies';
-import { KafkaServer } from './kafka-server';
+import { ReplySender } from './kafka-server';
+import { SendCoalescer } from './send-coalescer';
 import { ReplyEnvelope } from './reply-envelope';
 
-// A real listener and sender on loopback; no broker: the KafkaServer below is never started, and its
-// Kafka reply path is a recording stand-in.
+// A real listener and sender on loopback; no broker: the Kafka reply path is a recording stand-in.
 
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -112,24 +113,18 @@ describe('direct replies', () => {
     });
   });
 
-  describe('KafkaServer', () => {
-    /** A service's server with its Kafka reply producer replaced by a recorder. */
+  describe('ReplySender (how KafkaServer replies)', () => {
+    /** A service's reply path with its Kafka producer replaced by a recorder. */
     function server(replyTargets?: ReplyTargets) {
       const kafkaReplies: Array<{ topic: string; value: string; correlationId: string }> = [];
-      const s = new KafkaServer({ connection: { brokers: ['127.0.0.1:1'], clientId: 'direct-replies-spec' }, groupId: 'direct-replies-spec', maxInFlight: 4, replyTargets });
-      const internals = s as unknown as {
-        replies: { send(topic: string, message: { value: string; headers: Record<string, string> }): Promise<void> };
-        directReplies: DirectReplySender;
-        reply(envelope: ReplyEnvelope, correlationId: string, replyUrl: string | undefined, replyTopic: string | undefined): Promise<void>;
-      };
-      internals.replies = {
+      const kafka: Pick<SendCoalescer, 'send'> = {
         send: async (topic, message) => {
-          kafkaReplies.push({ topic, value: message.value, correlationId: message.headers.correlation_id });
+          kafkaReplies.push({ topic, value: String(message.value), correlationId: String(message.headers?.correlation_id) });
         },
       };
-      internals.directReplies = new DirectReplySender(replyTargets);
-      opened.push(internals.directReplies);
-      return { reply: internals.reply.bind(s), kafkaReplies };
+      const sender = new ReplySender(kafka, new DirectReplySender(replyTargets), new Logger('direct-replies-spec'));
+      opened.push(sender);
+      return { reply: sender.send.bind(sender), kafkaReplies };
     }
 
     it('replies to the listener the request names, and not on Kafka', async () => {

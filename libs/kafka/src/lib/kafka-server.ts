@@ -115,8 +115,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(KafkaServer.name);
   private kafka?: Kafka;
   private producer?: Producer;
-  private replies?: SendCoalescer;
-  private directReplies?: DirectReplySender;
+  private replies?: ReplySender;
   private readonly lanes: Lane[] = [];
   private readonly chains = new Map<string, Promise<void>>();
   /** Handlers by topic: Nest's lookup normalises the pattern on every call (seen in profiles). */
@@ -151,8 +150,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       this.producer = createProducer(this.kafka);
       await this.producer.connect();
       // A lost reply only makes the gateway time out and the partner retry with the same key: acks=1.
-      this.replies = new SendCoalescer(this.producer, 1);
-      this.directReplies = new DirectReplySender(this.options.replyTargets);
+      this.replies = new ReplySender(new SendCoalescer(this.producer, 1), new DirectReplySender(this.options.replyTargets), this.logger);
       // Requests older than this consumer have timed out at the gateway: a new group starts at the end.
       await this.consume(this.kafka, `${this.options.groupId}.requests`, requests, false);
     }
@@ -328,31 +326,10 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       const replyTopic = header(message, REPLY_HEADERS.topic);
       const correlationId = header(message, REPLY_HEADERS.correlationId);
       const envelope = await this.answer(topic, data, context);
-      if (correlationId) await this.reply(envelope, correlationId, header(message, REPLY_HEADERS.url), replyTopic);
+      if (correlationId) await this.replies?.send(envelope, correlationId, header(message, REPLY_HEADERS.url), replyTopic);
     }
     // The service's own trace of each message (debug: the gateway's access log already counts requests).
     this.logger.debug(`Handled ${topic} in ${(performance.now() - started).toFixed(1)} ms`);
-  }
-
-  /**
-   * Sends a reply to the caller's direct-reply listener when the request names one, and on its reply
-   * topic when it does not or the listener did not take it. A reply lost both ways makes the caller time
-   * out (503) and the partner retry with the same idempotency key.
-   */
-  private async reply(envelope: ReplyEnvelope, correlationId: string, replyUrl: string | undefined, replyTopic: string | undefined): Promise<void> {
-    const value = JSON.stringify(envelope);
-    if (replyUrl && this.directReplies) {
-      try {
-        await this.directReplies.send(replyUrl, correlationId, value);
-        return;
-      } catch (error) {
-        this.logger.debug(`Direct reply to ${replyUrl} not taken, replying on Kafka: ${describe(error)}`);
-      }
-    }
-    if (!replyTopic || !this.replies) return;
-    await this.replies
-      .send(replyTopic, { value, headers: { [REPLY_HEADERS.correlationId]: correlationId, ...traceHeaders() } })
-      .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
   }
 
   /** Whether this service answers `topic` as a request (its handler is a `@HandleRequest`). */
@@ -467,7 +444,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     await this.commits?.stop();
     await this.commit();
     await Promise.all(this.lanes.map((lane) => lane.consumer.disconnect()));
-    await this.directReplies?.close();
+    await this.replies?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }
 
@@ -493,6 +470,39 @@ function parse(value: Buffer | null): unknown {
 function header(message: KafkaMessage, name: string): string | undefined {
   const value = message.headers?.[name];
   return value === undefined ? undefined : value.toString();
+}
+
+/**
+ * Sends a request's reply to the caller's direct-reply listener when the request names one, and on its
+ * reply topic when it does not or the listener did not take it. A reply lost both ways makes the caller
+ * time out (503) and the partner retry with the same idempotency key.
+ */
+export class ReplySender {
+  constructor(
+    private readonly kafka: Pick<SendCoalescer, 'send'>,
+    private readonly direct: DirectReplySender,
+    private readonly logger: Pick<Logger, 'debug' | 'warn'>,
+  ) {}
+
+  async send(envelope: ReplyEnvelope, correlationId: string, replyUrl: string | undefined, replyTopic: string | undefined): Promise<void> {
+    const value = JSON.stringify(envelope);
+    if (replyUrl) {
+      try {
+        await this.direct.send(replyUrl, correlationId, value);
+        return;
+      } catch (error) {
+        this.logger.debug(`Direct reply to ${replyUrl} not taken, replying on Kafka: ${describe(error)}`);
+      }
+    }
+    if (!replyTopic) return;
+    await this.kafka
+      .send(replyTopic, { value, headers: { [REPLY_HEADERS.correlationId]: correlationId, ...traceHeaders() } })
+      .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
+  }
+
+  close(): Promise<void> {
+    return this.direct.close();
+  }
 }
 
 function describe(error: unknown): string {

@@ -1,16 +1,7 @@
-import { fixKafkajsIdleTimer, kafkajsRequestQueue } from './kafkajs-idle-timer.fix';
-
-interface Queue {
-  pending: unknown[];
-  throttledUntil: number;
-  throttleCheckTimeoutId: NodeJS.Timeout | null;
-  checkPendingRequests(): void;
-  fulfillRequest(response: { correlationId: number; payload: unknown; size: number }): void;
-  destroy(): void;
-}
+import { fixKafkajsIdleTimer, kafkajsRequestQueue, RequestQueue as Queue } from './kafkajs-idle-timer.fix';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const RequestQueue = kafkajsRequestQueue() as unknown as new (options: object) => Queue;
+const RequestQueue = kafkajsRequestQueue();
 const queue = (): Queue => new RequestQueue({ maxInFlightRequests: null, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'spec', broker: 'spec:9092', logger: silent });
 
 describe('kafkajs idle timer fix', () => {

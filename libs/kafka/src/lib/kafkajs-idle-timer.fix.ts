@@ -22,7 +22,17 @@ interface RequestQueueInternals {
   scheduleCheckPendingRequests: () => void;
 }
 
-type RequestQueueClass = { prototype: RequestQueueInternals };
+/** A queue as its connection uses it besides: answered by responses, destroyed with the connection. */
+export interface RequestQueue extends RequestQueueInternals {
+  fulfillRequest(response: { correlationId: number; payload: unknown; size: number }): void;
+  destroy(): void;
+}
+
+/** The class: made per broker connection with its options (clientId, broker, logger, timeouts). */
+export interface RequestQueueClass {
+  new (options: object): RequestQueue;
+  prototype: RequestQueueInternals;
+}
 
 /** kafkajs's own interval between checks while requests wait. */
 const CHECK_PENDING_REQUESTS_INTERVAL_MS = 10;

@@ -240,7 +240,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
   it('rolls back a round the broker refused: the rows stay pending, the lock is released, the next drain publishes them once', async () => {
     const partnerId = testPartnerId();
     const rows = await insertRows(partnerId, ['501', '502'], 4);
-    const refusing = { publishBatch: () => Promise.reject(new Error('broker away')) } as unknown as MessageBus;
+    const refusing: Pick<MessageBus, 'publishBatch'> = { publishBatch: () => Promise.reject(new Error('broker away')) };
     const failing = new OutboxRelay(newPool(), refusing, { schema, pollMs: 60_000 });
 
     await expect(failing.drain()).rejects.toThrow('broker away');

@@ -56,7 +56,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   constructor(
     private readonly pool: SqlPool,
-    private readonly bus: MessageBus,
+    private readonly bus: Pick<MessageBus, 'publishBatch'>,
     private readonly options: OutboxRelayOptions,
     metrics?: PeriodicJobMetrics,
   ) {

@@ -41,6 +41,11 @@ export class PartitionProgress {
     return this.dispatched.length - this.head;
   }
 
+  /** How many offsets it holds in memory, finished ones not yet dropped included: what must stay bounded over a long run. */
+  get retained(): number {
+    return this.dispatched.length;
+  }
+
   /** The offset to commit (Kafka's "next message to read"), when it moved since the last commit. */
   takeCommit(): number | undefined {
     if (this.committable === undefined || this.committable === this.committed) return undefined;

@@ -4,13 +4,13 @@ import { SendCoalescer } from './send-coalescer';
 /** A producer that records each produce request it is asked to make, and fails when told to. */
 function recordingProducer(fail = false) {
   const batches: ProducerBatch[] = [];
-  const producer = {
+  const producer: Pick<Producer, 'sendBatch'> = {
     sendBatch: async (batch: ProducerBatch) => {
       batches.push(batch);
       if (fail) throw new Error('broker down');
       return [];
     },
-  } as unknown as Producer;
+  };
   return { producer, batches };
 }
 

@@ -18,7 +18,7 @@ export class SendCoalescer {
   private scheduled = false;
 
   constructor(
-    private readonly producer: Producer,
+    private readonly producer: Pick<Producer, 'sendBatch'>,
     private readonly acks: -1 | 1,
   ) {}
 

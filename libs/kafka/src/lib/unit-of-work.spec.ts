@@ -1,7 +1,7 @@
-import type { Pool, QueryConfig } from 'pg';
 import { Topics } from '@partner/contracts';
+import { ScriptedConnection } from '@partner/testing';
 import { RequestContexts } from './request-context';
-import { commandStatement, onConstraintViolation, UnitOfWork, violatedConstraint } from './unit-of-work';
+import { commandStatement, ConnectionPool, onConstraintViolation, UnitOfWork, violatedConstraint } from './unit-of-work';
 
 // Unit: what runCommand sends, when it wakes the relay, and when it keeps its connection. The statement's SQL itself is proven against
 // PostgreSQL where a service uses it (apps/withdrawals create-withdrawal.use-case.int.spec.ts).
@@ -13,22 +13,16 @@ const command = commandStatement({
   select: 'SELECT t.id FROM (SELECT 1) AS one LEFT JOIN t ON true',
 });
 
-/** A pool of one fake connection: what it was sent, and how it was given back (`released`: the error passed, if any). */
+/**
+ * A pool of one scripted connection: what it was sent, and how it was given back (`released`: the error
+ * passed, if any). A pool offers a unit of work `connect` only (ConnectionPool), so runCommand cannot use
+ * pool.query, which drops the connection on any error.
+ */
 function fakePool(outboxRows: number, fail?: Error) {
-  const sent: QueryConfig[] = [];
-  const released: Array<Error | undefined> = [];
-  const client = {
-    query: (config: QueryConfig) => {
-      sent.push(config);
-      return fail ? Promise.reject(fail) : Promise.resolve({ rows: [{ id: 7, outbox_rows: outboxRows }] });
-    },
-    release: (error?: Error) => void released.push(error),
-  };
-  const pool = {
-    connect: () => Promise.resolve(client),
-    query: () => Promise.reject(new Error('runCommand must not use pool.query (it drops the connection on any error)')),
-  } as unknown as Pick<Pool, 'connect' | 'query'>;
-  return { pool, sent, released };
+  const connection = new ScriptedConnection([[{ id: 7, outbox_rows: outboxRows }]]);
+  connection.failure = fail;
+  const pool: ConnectionPool = { connect: async () => connection };
+  return { pool, sent: connection.sent, released: connection.released };
 }
 
 describe('commandStatement', () => {

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { QueryConfig, QueryResultRow } from 'pg';
 import { EventTopic } from '@partner/contracts';
 import { OutboxMessage } from './outbox-message';
 import { RequestContexts } from './request-context';
@@ -68,6 +68,24 @@ export function commandStatement<T extends EventTopic>(spec: CommandStatementSpe
   return { name: spec.name, text, params: spec.params, topic: spec.events.topic };
 }
 
+/**
+ * Anything that runs a statement and answers its rows: a pg pool, a pooled connection. The one part of
+ * pg's overloaded query API this code uses, so a spec's stand-in implements it without a cast.
+ */
+export interface Queryable {
+  query<R extends QueryResultRow = QueryResultRow>(statement: string | QueryConfig, values?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/** A connection checked out of a pool: statements, then handing it back (an error retires it). */
+export interface PooledConnection extends Queryable {
+  release(error?: Error): void;
+}
+
+/** Where a unit of work takes its connections: the service's pg pool (never its `query`, see runCommand). */
+export interface ConnectionPool {
+  connect(): Promise<PooledConnection>;
+}
+
 /** Something to wake once events were committed: the service's outbox relay. */
 export interface Wakeable {
   wake(): void;
@@ -75,7 +93,7 @@ export interface Wakeable {
 
 class PgTransaction implements Transaction {
   readonly outbox: OutboxMessage[] = [];
-  constructor(private readonly client: PoolClient) {}
+  constructor(private readonly client: PooledConnection) {}
 
   async rows<R extends QueryResultRow>(s: Statement | string, values: unknown[] = []): Promise<R[]> {
     const result = typeof s === 'string' ? await this.client.query<R>(s, values) : await this.client.query<R>({ name: s.name, text: s.text, values });
@@ -100,7 +118,7 @@ class PgTransaction implements Transaction {
 export class UnitOfWork {
   /** `relay` may be left out by a service without an outbox (the events projector); it then may not emit. */
   constructor(
-    private readonly pool: Pick<Pool, 'connect' | 'query'>,
+    private readonly pool: ConnectionPool,
     private readonly relay?: Wakeable,
   ) {}
 

@@ -1,19 +1,11 @@
-import { testPartnerId } from '@partner/testing';
-import type { Pool } from 'pg';
+import { Queryable } from '@partner/kafka';
+import { ScriptedConnection, testPartnerId } from '@partner/testing';
 import { PartnerUserRepository, RecordPartnerUserUseCase } from './partner-users';
-
-type Queryable = Pick<Pool, 'query'>;
 
 /** A pool that answers from a script and records what it was asked. */
 function scriptedPool(answers: Array<Array<Record<string, unknown>>>) {
-  const calls: Array<{ name: string; text: string; values: unknown[] }> = [];
-  const pool = {
-    query: async (config: { name: string; text: string; values: unknown[] }) => {
-      calls.push(config);
-      return { rows: answers.shift() ?? [] };
-    },
-  };
-  return { pool: pool as unknown as Queryable, calls };
+  const pool = new ScriptedConnection(answers);
+  return { pool, calls: pool.sent };
 }
 
 class ServiceUsers extends PartnerUserRepository {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ok, PartnerId, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
-import { Statement, statement } from '@partner/kafka';
-import type { Pool } from 'pg';
+import { Queryable, Statement, statement } from '@partner/kafka';
 
 /**
  * The users of each partner that a service knows (table `users` in the service's own schema, primary key
@@ -14,7 +13,7 @@ export abstract class PartnerUserRepository {
   private readonly statements: Record<'upsert' | 'createdAt' | 'exists', Statement>;
 
   /** `statementPrefix` names the prepared statements (they are per connection: one service's own names). */
-  protected constructor(private readonly pool: Pick<Pool, 'query'>, statementPrefix: string) {
+  protected constructor(private readonly pool: Queryable, statementPrefix: string) {
     this.statements = {
       // Returns a row only when the user was new. A concurrent insert of the same user waits on the primary key, then inserts nothing.
       upsert: statement(

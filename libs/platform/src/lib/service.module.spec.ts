@@ -4,6 +4,7 @@ import { loadConfig, ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
 import { ConsumerGroups, HasPool, MessageBus, OutboxRelay, UnitOfWork } from '@partner/kafka';
 import { Logger } from 'nestjs-pino';
+import { Pool } from 'pg';
 import { METRICS_REGISTRY } from './metrics.module';
 import { serviceModule } from './service.module';
 
@@ -12,7 +13,8 @@ class SampleConfig extends ServiceConfig {}
 
 @Injectable()
 class SamplePrisma implements HasPool {
-  readonly pool = { query: async () => ({ rows: [] }) } as unknown as HasPool['pool'];
+  // A real pool, never used: it connects on a first query only, and nothing here queries.
+  readonly pool = new Pool();
 }
 
 /** A service's own module, which sees what the root provides without importing it. */

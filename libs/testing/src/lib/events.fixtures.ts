@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PartnerId, PixKeyState, PixKeyStateChangedEvent, WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { EventPayload, EventTopic, PartnerId, payloadClassOf, PixKeyState, PixKeyStateChangedEvent, WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { validateContract } from '@partner/validation';
 import { newCpf, VALID_ADDRESS } from './fixtures';
 
 /** A valid `usdt_withdrawal` domain event, as the withdrawals service writes it to its outbox. */
@@ -57,3 +58,25 @@ export function outboxStatesOf(rows: ReadonlyArray<{ payload: unknown }>, partne
     .filter((p) => p.partner_id === partnerId)
     .map((p) => p.state);
 }
+
+/**
+ * An event payload read back as JSON (an outbox row's), checked against its topic's contract class as a
+ * consumer checks it: a spec reads events it proved valid instead of casting JSON to their type.
+ */
+export function eventPayloadOf<T extends EventTopic>(topic: T, json: unknown): EventPayload<T> {
+  if (!isPayloadOf(topic, json)) throw new Error(`not a ${topic} payload`);
+  return json;
+}
+
+function isPayloadOf<T extends EventTopic>(topic: T, json: unknown): json is EventPayload<T> {
+  const checked = validateContract(payloadClassOf(topic), json);
+  if (!checked.ok) throw new Error(`a ${topic} payload breaks its contract (${checked.error.field ?? 'body'}: ${checked.error.message}): ${JSON.stringify(json)}`);
+  return true;
+}
+
+/** The payloads of `topic` among outbox rows, in the rows' order, each checked (eventPayloadOf); `partnerId`: that partner's only. */
+export function outboxEventsOf<T extends EventTopic>(topic: T, rows: ReadonlyArray<{ topic: string; payload: unknown }>, partnerId?: string): Array<EventPayload<T>> {
+  return rows.filter((r) => r.topic === topic && (partnerId === undefined || partnerOf(r.payload) === partnerId)).map((r) => eventPayloadOf(topic, r.payload));
+}
+
+const partnerOf = (json: unknown): unknown => (typeof json === 'object' && json !== null && 'partner_id' in json ? json.partner_id : undefined);

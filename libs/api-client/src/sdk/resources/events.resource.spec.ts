@@ -10,7 +10,32 @@ afterAll(() => server.stop());
 
 const client = () => new PartnerClient({ baseUrl: server.url, apiKey: 'pk_test', retry: { baseDelayMs: 5, maxAttempts: 2 } });
 const query = (r: Received) => Object.fromEntries(new URL(r.url, 'http://x').searchParams);
-const event = (n: number) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, sequence: n, type: 'usdt_withdrawal' }) as unknown as PartnerEvent;
+/** A complete usdt_withdrawal event of the feed, the n-th. */
+const event = (n: number): PartnerEvent => ({
+  id: `00000000-0000-4000-8000-00000000000${n}`,
+  sequence: n,
+  type: 'usdt_withdrawal',
+  state: 'created',
+  resource_id: String(n),
+  created_at: 1_795_315_285,
+  delivered: false,
+  request_id: null,
+  data: {
+    id: n,
+    document: '52998224725',
+    idempotency_key: `withdrawal-${n}`,
+    address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+    network: 'MATIC',
+    fee_choice: 'LOW',
+    usdtmicros: 1_000_000,
+    fee_micros: 20_000,
+    state: 'created',
+    tx_hash: null,
+    failure_reason: null,
+    created_at: 1_795_315_285,
+    last_updated_at: 1_795_315_285,
+  },
+});
 const page = (cursor: string, ...events: PartnerEvent[]) => ({ body: { events, next_cursor: cursor } });
 
 describe('events.stream', () => {

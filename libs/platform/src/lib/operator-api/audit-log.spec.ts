@@ -1,13 +1,13 @@
-import { appendAuditEntry, AuditEntry, Queryable } from './audit-log';
+import { ScriptedConnection } from '@partner/testing';
+import { appendAuditEntry, AuditEntry } from './audit-log';
 
 describe('appendAuditEntry', () => {
   const entry: AuditEntry = { operatorKeyId: 'o1', operatorKeyPrefix: 'adm_x', method: 'GET', route: '/admin/v1/partners/:partner_id/users/:document/balance', partnerId: 'p1', keyId: null, document: null, statusCode: 200, requestId: 'r1' };
   /** The values of the one statement written, as PostgreSQL would receive them. */
   async function written(e: AuditEntry): Promise<unknown[]> {
-    const statements: Array<{ values: unknown[] }> = [];
-    const db = { query: async (q: { values: unknown[] }) => void statements.push(q) } as unknown as Queryable;
+    const db = new ScriptedConnection();
     await appendAuditEntry(db, e);
-    return statements[0].values;
+    return db.sent[0].values ?? [];
   }
 
   it.each([

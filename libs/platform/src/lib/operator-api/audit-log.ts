@@ -1,9 +1,9 @@
-import type { Pool } from 'pg';
+import type { Queryable } from '@partner/kafka';
 import { maskCallerText } from '@partner/tracing';
 import { isUUID } from 'class-validator';
 
 /** Anything that runs a statement: a pool, a client in a transaction. */
-export type Queryable = Pick<Pool, 'query'>;
+export type { Queryable };
 
 /**
  * One operator action as gateway.audit_log records it: who, what, the target, the outcome and the

@@ -1,6 +1,6 @@
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import type { Pool, QueryResultRow } from 'pg';
+import type { Pool, QueryConfig, QueryResultRow } from 'pg';
 import { Topics } from '@partner/contracts';
 import { outboxMessage, RequestContexts, Transaction, UnitOfWork } from '@partner/kafka';
 import { appendAuditEntry, AuditEntry, Queryable } from './audit-log';
@@ -95,12 +95,11 @@ export async function revokeOperatorKey(pool: Queryable, id: string): Promise<Op
 }
 
 /** A transaction's statements as a Queryable, for the functions above. */
-const queryableOf = (tx: Transaction): Queryable =>
-  ({
-    query: async (q: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]) => ({
-      rows: typeof q === 'string' ? await tx.rows<QueryResultRow>(q, values) : await tx.rows<QueryResultRow>({ name: q.name, text: q.text }, q.values),
-    }),
-  }) as unknown as Queryable;
+const queryableOf = (tx: Transaction): Queryable => ({
+  query: async <R extends QueryResultRow>(q: string | QueryConfig, values?: unknown[]) => ({
+    rows: typeof q === 'string' ? await tx.rows<R>(q, values) : await tx.rows<R>(q.name ? { name: q.name, text: q.text } : q.text, q.values),
+  }),
+});
 
 /**
  * The operator-key commands of the CLI (`npm run cli -- operator-key create|revoke`), each one transaction
