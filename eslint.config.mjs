@@ -44,7 +44,16 @@ const noPartnerIdCast = [
   { selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='PartnerId']", message: partnerIdMessage },
   { selector: "TSTypeAssertion > TSTypeReference.typeAnnotation[typeName.name='PartnerId']", message: partnerIdMessage },
 ];
-const noPartnerIdMinting = ['error', { paths: [{ name: '@partner/contracts', importNames: ['authenticatedPartnerId'], message: partnerIdMessage }] }];
+const noPartnerIdMinting = { name: '@partner/contracts', importNames: ['authenticatedPartnerId'], message: partnerIdMessage };
+
+// withCode (libs/validation) takes any string: contract classes name error codes through their family's
+// helper, codesOf (libs/contracts/src/lib/error-codes.ts), so a code outside the family does not compile.
+const noRawWithCode = {
+  name: '@partner/validation',
+  importNames: ['withCode'],
+  message: "Name an error code through its family's helper: codesOf('<family>') from @partner/contracts (libs/contracts/src/lib/error-codes.ts)",
+};
+const restrictedImports = (...paths) => ['error', { paths }];
 const partnerIdMinters = [
   'apps/gateway/src/auth/**/*.ts',
   'apps/gateway/src/partners/known-partner.ts',
@@ -90,8 +99,10 @@ export default [
     files: ['**/*.spec.ts', '**/*.spec-support.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
   },
-  { files: ['**/*.ts'], rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': noPartnerIdMinting } },
-  { files: partnerIdMinters, rules: { 'no-restricted-imports': 'off' } },
+  { files: ['**/*.ts'], rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': restrictedImports(noPartnerIdMinting, noRawWithCode) } },
+  { files: partnerIdMinters, rules: { 'no-restricted-imports': restrictedImports(noRawWithCode) } },
+  // The family helpers are built on it; type tests show what it refuses.
+  { files: ['libs/contracts/src/lib/error-codes.ts', 'libs/contracts/src/lib/error-codes.type-spec.ts'], rules: { 'no-restricted-imports': restrictedImports(noPartnerIdMinting) } },
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
 ];
