@@ -70,7 +70,10 @@ const byPartner = (p: { partner_id: string }): string => p.partner_id;
 
 export const requestContracts = {
   /** Keyed by partner and idempotency key, so duplicates land on one partition and are handled in turn. */
-  [Topics.WithdrawalsCreate]: request<CreateWithdrawalResult>()(CreateWithdrawalCommand, { refusals: ['invalid_address', 'invalid_amount', 'invalid_fee', 'user_not_found', 'insufficient_funds', 'idempotency_key_reused'], key: (p) => `${p.partner_id}:${p.idempotency_key}` }),
+  [Topics.WithdrawalsCreate]: request<CreateWithdrawalResult>()(CreateWithdrawalCommand, {
+    refusals: ['invalid_address', 'invalid_amount', 'invalid_fee', 'user_not_found', 'insufficient_funds', 'idempotency_key_reused'],
+    key: (p) => `${p.partner_id}:${p.idempotency_key}`,
+  }),
   [Topics.WithdrawalsUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
   [Topics.WithdrawalsCreditAccount]: request<CreditAccountResult>()(CreditAccountCommand, { refusals: ['user_not_found', 'idempotency_key_reused', 'invalid_amount'], key: byUser }),
   [Topics.WithdrawalsGetBalance]: request<AccountBalance>()(GetBalanceQuery, { refusals: ['user_not_found'], key: byUser }),
@@ -92,7 +95,10 @@ export const requestContracts = {
   [Topics.PixKeysUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
   [Topics.PixKeysPing]: request<PingResult>()(PingQuery),
   /** Keyed by partner and CNPJ, so registrations of one CNPJ land on one partition and are handled in turn. */
-  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerResult>()(CreateBusinessCustomerCommand, { refusals: ['invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists'], key: (p) => `${p.partner_id}:${p.cnpj}` }),
+  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerResult>()(CreateBusinessCustomerCommand, {
+    refusals: ['invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists'],
+    key: (p) => `${p.partner_id}:${p.cnpj}`,
+  }),
   [Topics.CustomersGet]: request<GetBusinessCustomerResult>()(GetBusinessCustomerQuery, { refusals: ['not_found'] }),
   [Topics.CustomersList]: request<ListBusinessCustomersResult>()(ListBusinessCustomersQuery, { refusals: ['invalid_cnpj'] }),
   [Topics.CustomersPing]: request<PingResult>()(PingQuery),
