@@ -51,7 +51,16 @@ const noCastThroughUnknown = [
   { selector: "TSAsExpression > TSAsExpression[typeAnnotation.type='TSUnknownKeyword']", message: 'No `as unknown as` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value' },
   { selector: "TSTypeAssertion > TSTypeAssertion[typeAnnotation.type='TSUnknownKeyword']", message: 'No `<T><unknown>` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value' },
 ];
-const noPartnerIdMinting = ['error', { paths: [{ name: '@partner/contracts', importNames: ['authenticatedPartnerId'], message: partnerIdMessage }] }];
+const noPartnerIdMinting = { name: '@partner/contracts', importNames: ['authenticatedPartnerId'], message: partnerIdMessage };
+
+// withCode (libs/validation) takes any string: contract classes name error codes through their family's
+// helper, codesOf (libs/contracts/src/lib/error-codes.ts), so a code outside the family does not compile.
+const noRawWithCode = {
+  name: '@partner/validation',
+  importNames: ['withCode'],
+  message: "Name an error code through its family's helper: codesOf('<family>') from @partner/contracts (libs/contracts/src/lib/error-codes.ts)",
+};
+const restrictedImports = (...paths) => ['error', { paths }];
 const partnerIdMinters = [
   'apps/gateway/src/auth/**/*.ts',
   'apps/gateway/src/partners/known-partner.ts',
@@ -97,9 +106,11 @@ export default [
     files: ['**/*.spec.ts', '**/*.spec-support.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
   },
-  { files: ['**/*.ts'], rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': noPartnerIdMinting } },
+  { files: ['**/*.ts'], rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': restrictedImports(noPartnerIdMinting, noRawWithCode) } },
   { files: ['**/*.spec.ts', '**/*.spec-support.ts'], rules: { 'no-restricted-syntax': [...noPartnerIdCast, ...noCastThroughUnknown] } },
-  { files: partnerIdMinters, rules: { 'no-restricted-imports': 'off' } },
+  { files: partnerIdMinters, rules: { 'no-restricted-imports': restrictedImports(noRawWithCode) } },
+  // The family helpers are built on it; type tests show what it refuses.
+  { files: ['libs/contracts/src/lib/error-codes.ts', 'libs/contracts/src/lib/error-codes.type-spec.ts'], rules: { 'no-restricted-imports': restrictedImports(noPartnerIdMinting) } },
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
 ];

@@ -15,6 +15,7 @@ export * from './lib/refused-commands';
 export * from './lib/direct-queries';
 export * from './lib/internal-trust';
 export * from './lib/service-unavailable.error';
+export * from './lib/checked-reply';
 export * from './lib/request-context';
 export * from './lib/broadcast-subscription';
 export * from './lib/consumer-groups';

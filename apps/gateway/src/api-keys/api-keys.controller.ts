@@ -27,7 +27,7 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'createApiKey', summary: 'Issue an API key to a partner', description: 'The key is shown this once. The partner\'s other keys stay active. No body.' })
   @ApiBody(NO_BODY)
   @ApiAnswer(201, AdminNewApiKey, { description: 'Issued' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
   create(@Param(new ContractPipe(PartnerParams)) params: PartnerParams, @Body() body: unknown): Promise<AdminNewApiKey> {
     assertNoBody(body);
     return this.createApiKey.execute(params.partner_id);
@@ -36,7 +36,7 @@ export class ApiKeysController {
   @Get()
   @ApiOperation({ operationId: 'listApiKeys', summary: "List a partner's API keys", description: 'Revoked keys included; never a key or its hash.' })
   @ApiAnswer(200, AdminApiKeyList, { description: 'The keys, oldest first' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
   list(@Param(new ContractPipe(PartnerParams)) params: PartnerParams): Promise<AdminApiKeyList> {
     return this.listApiKeys.execute(params.partner_id);
   }
@@ -49,7 +49,7 @@ export class ApiKeysController {
   })
   @ApiBody(NO_BODY)
   @ApiAnswer(200, AdminApiKeyView, { description: 'Revoked (now or before): the key with its revoked_at' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found', 'not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found', 'not_found'], OPERATOR_SAMPLES)
   revoke(@Param(new ContractPipe(ApiKeyParams)) params: ApiKeyParams, @Body() body: unknown): Promise<AdminApiKeyView> {
     assertNoBody(body);
     return this.revokeApiKey.execute(params.partner_id, params.key_id);

@@ -20,7 +20,7 @@ export class AuditLogController {
     description: 'Every /admin/v1 call, refused ones included, written before its answer was sent. Newest first; page with before=<next_cursor>. Filter by partner (partner_id), operator key (operator_key_id) and time (from, to: Unix seconds, from inclusive, to exclusive).',
   })
   @ApiAnswer(200, AuditLogPage, { description: 'A page of entries' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
   list(@Query(new ContractPipe(AuditLogQuery)) query: AuditLogQuery): Promise<AuditLogPage> {
     return this.listAuditLog.execute(query);
   }

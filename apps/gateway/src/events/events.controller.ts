@@ -24,7 +24,7 @@ export class EventsController {
     description: 'In sequence order. Poll delivered=false and acknowledge, or page with cursor=<next_cursor>. Any other query parameter is refused.',
   })
   @ApiAnswer(200, ListEventsResult, { description: 'The events (each with the data of its type) and the cursor to resume after them', example: LIST_EVENTS_EXAMPLE })
-  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
+  @ApiErrors('events', [...PARTNER_ERRORS, 'invalid_request'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListEventsRequest)) query: ListEventsRequest): Promise<ListEventsResult> {
     return this.bus.call(Topics.EventsList, { ...query, partner_id: partner.id });
   }
@@ -34,7 +34,7 @@ export class EventsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'ackEvents', summary: 'Acknowledge many events at once', description: 'An extension: 1 to 1000 event ids, marked delivered in one statement.' })
   @ApiAnswer(200, AckEventsResult, { description: 'How many are yours (now delivered), and the ids you have no event for', example: { acknowledged: 1, not_found: [] } })
-  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
+  @ApiErrors('events', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
   ack(@CurrentPartner() partner: Partner, @Body(new ContractPipe(AckEventsRequest)) body: AckEventsRequest): Promise<AckEventsResult> {
     return this.bus.call(Topics.EventsAck, { ids: body.ids, partner_id: partner.id });
   }
@@ -49,7 +49,7 @@ export class EventsController {
   @ApiParam({ name: 'id', description: 'The event id', schema: { type: 'string', format: 'uuid' } })
   @ApiBody({ required: false, description: 'None. An empty body or {} is accepted; any field is 400 invalid_request', schema: { type: 'object', maxProperties: 0 } })
   @ApiOkResponse({ description: 'Marked delivered: always an empty object', schema: { type: 'object', maxProperties: 0, example: {} } })
-  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'not_found'])
+  @ApiErrors('events', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'not_found'])
   mark(@CurrentPartner() partner: Partner, @Param() params: unknown, @Body() body: unknown): Promise<Record<string, never>> {
     const { id } = new ContractPipe(EventIdParams).transform(params);
     assertNoBody(body);

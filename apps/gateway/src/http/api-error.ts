@@ -1,9 +1,9 @@
-import { ErrorCode, ReplyError } from '@partner/contracts';
+import { ErrorCode } from '@partner/contracts';
 import { ErrorDetail } from '@partner/validation';
 
 /** A failure to answer with a given HTTP status; the filter renders it in the endpoint family's body shape. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly detail: ErrorDetail) {
+  constructor(readonly status: number, readonly detail: ErrorDetail<ErrorCode>) {
     super(detail.message);
   }
 }
@@ -43,13 +43,9 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(STATUS_OF_CODE, code);
-
-/** The ApiError of a known code: a service's refusal, or one of the gateway's own. */
-export const apiErrorOf = (detail: ReplyError): ApiError => new ApiError(STATUS_OF_CODE[detail.code], detail);
-
 /**
- * The ApiError of a validation failure, whose code a validator carries untyped (`withCode`): one that is
- * no ErrorCode is a bug of ours (a validator given a wrong code) and answers 500.
+ * The ApiError of a code: a service's refusal, a validation failure (its code one of the lists the
+ * contracts library owns, validateCodedContract), or one of the gateway's own. Total: no code falls
+ * back to a status, a code outside ErrorCode does not compile.
  */
-export const apiErrorOfInvalid = (detail: ErrorDetail): ApiError => new ApiError(isErrorCode(detail.code) ? STATUS_OF_CODE[detail.code] : 500, detail);
+export const apiErrorOf = (detail: ErrorDetail<ErrorCode>): ApiError => new ApiError(STATUS_OF_CODE[detail.code], detail);

@@ -1,6 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ErrorCode } from '@partner/contracts';
+import { ErrorCode, ErrorFamily, FamilyErrorCode, GatewayErrorCode } from '@partner/contracts';
 import { STATUS_OF_CODE } from './api-error';
 import { ErrorBody, PixKeyErrorBody } from './error-body.dto';
 
@@ -9,7 +9,7 @@ import { ErrorBody, PixKeyErrorBody } from './error-body.dto';
  *
  *   @ApiOperation({ operationId: 'createPixKey', summary: '...' })
  *   @ApiAnswer(202, PixKeyStatusResult, { description: '...', narrow: { status: ['accepted'] } })
- *   @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found'])
+ *   @ApiErrors('pix_keys', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found'])
  *
  * Statuses come from STATUS_OF_CODE, the table the error filter answers with, so the document and the
  * answers cannot disagree on a code's status. The e2e suite checks every answer against the document.
@@ -17,6 +17,7 @@ import { ErrorBody, PixKeyErrorBody } from './error-body.dto';
 
 /** The body an operation's errors have: `{error, ...}`, or `{status, ...}` on the Pix key family. */
 export type ErrorShape = 'error' | 'status';
+const shapeOf = (family: ErrorFamily): ErrorShape => (family === 'pix_keys' ? 'status' : 'error');
 
 /** What every authenticated partner route may answer: a bad key, the rate limit, a service that did not answer. */
 export const PARTNER_ERRORS = ['unauthorized', 'partner_disabled', 'rate_limited', 'service_unavailable'] as const;
@@ -130,11 +131,7 @@ export function ApiAnswer(status: number, type: Type<unknown>, { description, na
   return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, headers, ...(example === undefined ? {} : { example }) }));
 }
 
-/**
- * The error answers of a route: one response per status of the `codes` given, whose body is the family's
- * error schema with the code narrowed to those codes, an example per code, and Retry-After on 429 and 503.
- * `unauthorized` is `{error, ...}` on every family. A code that is no ErrorCode does not compile.
- */
+
 /** A code's sample where a family's own wording is truer than the partner API's (the operator API's). */
 export type ErrorSamples = Partial<Record<ErrorCode, CodeSample>>;
 
@@ -157,7 +154,14 @@ export const CREDIT_SAMPLES: ErrorSamples = {
   idempotency_key_reused: { when: 'the idempotency_key was used before with another document, amount or reference', message: 'idempotency_key was already used with a different credit', field: 'idempotency_key' },
 };
 
-export function ApiErrors(shape: ErrorShape, codes: readonly ErrorCode[], samples: ErrorSamples = {}): MethodDecorator {
+/**
+ * The error answers of a route of `family`: one response per status of the `codes` given, whose body is the
+ * family's error schema with the code narrowed to those codes, an example per code, and Retry-After on 429
+ * and 503. `unauthorized` is `{error, ...}` on every family. A code that is neither the family's nor one the
+ * gateway answers everywhere does not compile.
+ */
+export function ApiErrors<F extends ErrorFamily>(family: F, codes: readonly (FamilyErrorCode<F> | GatewayErrorCode)[], samples: ErrorSamples = {}): MethodDecorator {
+  const shape = shapeOf(family);
   const sample = (code: ErrorCode) => samples[code] ?? CODES[code];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {

@@ -1,4 +1,5 @@
-import { ErrorDetail } from '@partner/validation';
+import type { ErrorCode } from '@partner/contracts';
+import type { ErrorDetail } from '@partner/validation';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -8,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
  * Every error body also carries `request_id`, the X-Request-Id of the answer (docs/api.md: "Request ids"):
  * this is the one place error bodies are made, for our errors and the framework's alike.
  */
-export function errorBody(request: Pick<FastifyRequest, 'url' | 'id'>, detail: ErrorDetail): Record<string, string> {
+export function errorBody(request: Pick<FastifyRequest, 'url' | 'id'>, detail: ErrorDetail<ErrorCode>): Record<string, string> {
   const body: Record<string, string> =
     request.url.startsWith('/partner/v1/pix-key') && detail.code !== 'unauthorized' && detail.code !== 'partner_disabled'
       ? { status: detail.code, message: detail.message }

@@ -1,7 +1,7 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException, UnsupportedMediaTypeException } from '@nestjs/common';
-import { ServiceUnavailableError } from '@partner/kafka';
+import { MalformedReplyError, ServiceUnavailableError } from '@partner/kafka';
 import { ErrorCode } from '@partner/contracts';
-import { apiErrorOf, apiErrorOfInvalid } from './api-error';
+import { apiErrorOf } from './api-error';
 import { errorBody } from './error-body';
 import { httpContext, recordingReply } from './http-context.spec-support';
 import { HttpErrorFilter, toHttpError } from './http-error.filter';
@@ -20,9 +20,10 @@ describe('error mapping (docs/api.md: "Errors")', () => {
     expect(toHttpError(apiErrorOf({ code, message: 'm' })).status).toBe(status);
   });
 
-  // An unknown code no longer compiles (error-codes.typecheck.spec.ts); only a validator's untyped code can still be one.
+  // An unknown code does not compile (error-codes.type-spec.ts); only a service's reply off the wire can still hold one.
   it('an unknown code is a server bug (500), never passed off as the caller\'s fault', () => {
-    expect(toHttpError(apiErrorOfInvalid({ code: 'mystery', message: 'm' })).status).toBe(500);
+    const reply = { ok: false, error: { code: 'mystery', message: 'm' } };
+    expect(toHttpError(new MalformedReplyError('withdrawals.query.get.v1', reply))).toEqual({ status: 500, detail: { code: 'internal_error', message: 'internal error; it was logged' } });
   });
 
   it('a service that does not answer is 503 service_unavailable, the outcome unknown', () => {
@@ -72,7 +73,7 @@ describe('error mapping (docs/api.md: "Errors")', () => {
   });
 
   it('renders each endpoint family in its own body shape, with the request id', () => {
-    const detail = { code: 'invalid_document', message: 'bad', field: 'document' };
+    const detail: { code: ErrorCode; message: string; field: string } = { code: 'invalid_document', message: 'bad', field: 'document' };
     const at = (url: string) => ({ url, id: 'req-1' });
     expect(errorBody(at('/partner/v1/withdrawals/usdt'), detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
     expect(errorBody(at('/partner/v1/customers/business'), detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });

@@ -46,7 +46,7 @@ export const UNAVAILABLE_MESSAGES: Record<UnavailableReason, string> = {
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 /** Turns anything thrown while serving a request into a status and a family-shaped body. */
-export function toHttpError(error: unknown): { status: number; detail: ErrorDetail } {
+export function toHttpError(error: unknown): { status: number; detail: ErrorDetail<ErrorCode> } {
   if (error instanceof ApiError) return { status: error.status, detail: error.detail };
   if (error instanceof ServiceUnavailableError) {
     logger.warn(error.message);

@@ -1,5 +1,5 @@
 import { describeTextFault, findMalformedText, INVALID_REQUEST, textProblem } from '@partner/validation';
-import type { ErrorDetail } from '@partner/validation';
+import type { ErrorDetail, InvalidRequest } from '@partner/validation';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 
@@ -12,8 +12,8 @@ export const READ_HEADERS = ['X-API-Key', 'X-Admin-Key'] as const;
  * headers the API reads, the path parameters, the query string and the JSON body, keys included,
  * however nested; undefined when there is none. Never quotes the text.
  */
-export function malformedTextOf(request: Pick<FastifyRequest, 'headers' | 'params' | 'query' | 'body'>): ErrorDetail | undefined {
-  const refuse = (field: string, message: string): ErrorDetail => ({ code: INVALID_REQUEST, field, message });
+export function malformedTextOf(request: Pick<FastifyRequest, 'headers' | 'params' | 'query' | 'body'>): ErrorDetail<InvalidRequest> | undefined {
+  const refuse = (field: string, message: string): ErrorDetail<InvalidRequest> => ({ code: INVALID_REQUEST, field, message });
   for (const name of READ_HEADERS) {
     const value = request.headers[name.toLowerCase()];
     // Node's HTTP parser already refuses most control characters in headers; a tab, DEL or a huge value gets through.

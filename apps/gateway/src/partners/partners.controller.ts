@@ -29,7 +29,7 @@ export class PartnersController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'createPartner', summary: 'Create a partner', description: 'Without a key: issue one with POST /admin/v1/partners/{partner_id}/api-keys.' })
   @ApiAnswer(201, AdminPartnerView, { description: 'Created' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS], {
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS], {
     ...OPERATOR_SAMPLES,
     invalid_request: { when: 'malformed input: name missing or not 1-120 characters, a rate limit outside 1-1,000,000, an unknown field, invalid JSON', message: 'name must be longer than or equal to 1 characters', field: 'name' },
   })
@@ -40,7 +40,7 @@ export class PartnersController {
   @Get()
   @ApiOperation({ operationId: 'listPartners', summary: 'List partners', description: 'Newest first; page with cursor=<next_cursor>.' })
   @ApiAnswer(200, AdminPartnerPage, { description: 'A page of partners' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
   list(@Query(new ContractPipe(OperatorPageRequest)) query: OperatorPageRequest): Promise<AdminPartnerPage> {
     return this.listPartners.execute(query);
   }
@@ -48,7 +48,7 @@ export class PartnersController {
   @Get(':partner_id')
   @ApiOperation({ operationId: 'getPartner', summary: 'Read a partner', description: 'Its status (active or disabled), its active API keys, its rate limit.' })
   @ApiAnswer(200, AdminPartnerDetail, { description: 'The partner' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
   get(@Param(new ContractPipe(PartnerParams)) params: PartnerParams): Promise<AdminPartnerDetail> {
     return this.getPartner.execute(params.partner_id);
   }
@@ -62,7 +62,7 @@ export class PartnersController {
   })
   @ApiBody(NO_BODY)
   @ApiAnswer(200, AdminPartnerDetail, { description: 'The partner, disabled' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
   disable(@Param(new ContractPipe(PartnerParams)) params: PartnerParams, @Body() body: unknown): Promise<AdminPartnerDetail> {
     assertNoBody(body);
     return this.changeStatus.execute(params.partner_id, 'disabled');
@@ -73,7 +73,7 @@ export class PartnersController {
   @ApiOperation({ operationId: 'enablePartner', summary: 'Enable a disabled partner again', description: `Its API keys that are not revoked work again, on every instance within about a second. ${STATUS_NOTE}` })
   @ApiBody(NO_BODY)
   @ApiAnswer(200, AdminPartnerDetail, { description: 'The partner, active' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
   enable(@Param(new ContractPipe(PartnerParams)) params: PartnerParams, @Body() body: unknown): Promise<AdminPartnerDetail> {
     assertNoBody(body);
     return this.changeStatus.execute(params.partner_id, 'active');

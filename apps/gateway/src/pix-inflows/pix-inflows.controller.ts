@@ -22,7 +22,7 @@ export class PixInflowsController {
     description: 'Newest first. Without limit and cursor, the original answer {pix_in} (at most 1000); with them, pages and next_cursor.',
   })
   @ApiAnswer(200, ListPixInflowsResult, { description: 'The inflows, each with every Pix-in field' })
-  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
+  @ApiErrors('pix_inflows', [...PARTNER_ERRORS, 'invalid_request'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListPixInflowsRequest)) query: ListPixInflowsRequest): Promise<ListPixInflowsResult> {
     return this.bus.call(Topics.InflowsList, { ...query, partner_id: partner.id });
   }

@@ -25,7 +25,7 @@ export class SandboxPixInController {
       'Only when SANDBOX=true. The inflow shows in the listing and the feed shortly after. With an idempotency_key, a retry of the same request answers the first payment again and sends no other; without one, each call sends a payment.',
   })
   @ApiAnswer(202, SimulatePixInResult, { description: 'Sent by the simulated Pix network' })
-  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'])
+  @ApiErrors('pix_inflows', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'])
   simulate(@CurrentPartner() partner: Partner, @Body(new ContractPipe(SandboxPixInRequest)) body: SandboxPixInRequest): Promise<SimulatePixInResult> {
     return this.bus.call(Topics.InflowsSimulatePixIn, { ...body, partner_id: partner.id });
   }

@@ -43,7 +43,7 @@ export class PixKeysController {
     replayable: true,
     example: { status: 'accepted' },
   })
-  @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'])
+  @ApiErrors('pix_keys', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'])
   async create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
@@ -62,7 +62,7 @@ export class PixKeysController {
     description: 'Every key you asked for, ended ones (failed, canceled) included, so a user may appear more than once. Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused.',
   })
   @ApiAnswer(200, ListPixKeysResult, { description: 'A page of keys, each as GET /partner/v1/pix-key/{document} answers it' })
-  @ApiErrors('status', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document'])
+  @ApiErrors('pix_keys', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListPixKeysRequest)) query: ListPixKeysRequest): Promise<ListPixKeysResult> {
     return this.bus.call(Topics.PixKeysList, { ...query, partner_id: partner.id });
   }
@@ -76,7 +76,7 @@ export class PixKeysController {
     description: "The user's current key (the active one, else the latest that ended) and its state. A user who never had a key, or another partner's user, is 404.",
   })
   @ApiAnswer(200, PixKeyView, { description: "The user's current key" })
-  @ApiErrors('status', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document', 'not_found'])
+  @ApiErrors('pix_keys', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams): Promise<PixKeyView> {
     return this.bus.call(Topics.PixKeysGet, { partner_id: partner.id, document: params.document });
   }
@@ -101,7 +101,7 @@ export class PixKeysController {
     example: { status: 'already_sent' },
     replayable: true,
   })
-  @ApiErrors('status', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'not_found', 'idempotency_key_reused'])
+  @ApiErrors('pix_keys', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'not_found', 'idempotency_key_reused'])
   async delete(
     @CurrentPartner() partner: Partner,
     @Param() params: unknown,

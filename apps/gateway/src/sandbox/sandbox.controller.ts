@@ -21,7 +21,7 @@ export class SandboxController {
   @Post('partners')
   @ApiOperation({ operationId: 'createSandboxPartner', summary: 'Sandbox: create a partner and its API key', description: 'Only when SANDBOX=true; needs X-Admin-Key. Not rate limited.' })
   @ApiAnswer(201, CreatePartnerResponse, { description: 'Created; the API key is shown this once' })
-  @ApiErrors('error', ['unauthorized', ...JSON_BODY_ERRORS])
+  @ApiErrors('operator', ['unauthorized', ...JSON_BODY_ERRORS])
   @ApiSecurity('admin')
   @UseGuards(AdminKeyGuard)
   @HttpCode(201)
@@ -38,7 +38,7 @@ export class SandboxController {
   })
   @ApiAnswer(201, SandboxUserResponse, { description: 'Created, with this balance' })
   @ApiAnswer(200, SandboxUserResponse, { description: 'An existing user, credited: the new balance' })
-  @ApiErrors('error', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
+  @ApiErrors('operator', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS])
   @PartnerAuth()
   async users(
     @CurrentPartner() partner: Partner,

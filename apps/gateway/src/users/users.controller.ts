@@ -35,7 +35,7 @@ export class UsersController {
   @ApiOperation({ operationId: 'listUsers', summary: "List a partner's users", description: 'By CPF, with their USDT balances now; page with cursor=<next_cursor>.' })
   @ApiParam(PARTNER_ID)
   @ApiAnswer(200, ListUsersResult, { description: 'A page of users' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
   list(@Param() params: unknown, @Query() query: OperatorPageRequest): Promise<ListUsersResult> {
     const { partner_id } = new ContractPipe(PartnerParams).transform(params);
     return this.books.users(partner_id, new ContractPipe(OperatorPageRequest).transform(query));
@@ -51,7 +51,7 @@ export class UsersController {
   @ApiParam(DOCUMENT)
   @ApiParam(PARTNER_ID)
   @ApiAnswer(200, LedgerPage, { description: 'A page of entries' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
   ledger(@Param() params: unknown, @Query() query: OperatorPageRequest): Promise<LedgerPage> {
     const { partner_id, document } = new ContractPipe(UserParams).transform(params);
     return this.books.ledger(partner_id, document, new ContractPipe(OperatorPageRequest).transform(query));
@@ -67,7 +67,7 @@ export class UsersController {
   @ApiBody({ type: AdminUserRequest })
   @ApiAnswer(201, AdminUserView, { description: 'Registered' })
   @ApiAnswer(200, AdminUserView, { description: 'Registered before: since created_at' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found'], OPERATOR_SAMPLES)
   async register(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminUserView> {
     const { partner_id } = new ContractPipe(PartnerParams).transform(params);
     const { document } = new ContractPipe(AdminUserRequest).transform(body);
@@ -87,7 +87,7 @@ export class UsersController {
   @ApiBody({ type: CreditRequest })
   @ApiAnswer(201, AccountBalance, { description: 'Credited: the balance after it' })
   @ApiAnswer(200, AccountBalance, { description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now (Idempotent-Replayed: true)', replayable: true })
-  @ApiErrors('error', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused', 'invalid_amount'], CREDIT_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused', 'invalid_amount'], CREDIT_SAMPLES)
   @HttpCode(201)
   async credit(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountBalance> {
     const { partner_id, document } = new ContractPipe(UserParams).transform(params);
@@ -101,7 +101,7 @@ export class UsersController {
   @Get(':document/balance')
   @ApiOperation({ operationId: 'getUserBalance', summary: "Read a user's USDT balance", description: 'Available to withdraw, and held by withdrawals not final yet.' })
   @ApiAnswer(200, AccountBalance, { description: 'The balance' })
-  @ApiErrors('error', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
   balance(@Param(new ContractPipe(UserParams)) params: UserParams): Promise<AccountBalance> {
     return this.getBalance.execute(params.partner_id, params.document);
   }

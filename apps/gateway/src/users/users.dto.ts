@@ -1,13 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsCpf, withCode } from '@partner/validation';
+import { codesOf } from '@partner/contracts';
+import { IsCpf } from '@partner/validation';
 import { PartnerParams } from '../partners/partners.dto';
 
+const operatorCode = codesOf('operator');
 const CPF = { description: "The user's CPF, 11 digits", example: '52998224725' };
 
 /** Body of POST /admin/v1/partners/{partner_id}/users. */
 export class AdminUserRequest {
   @ApiProperty(CPF)
-  @IsCpf(withCode('invalid_document'))
+  @IsCpf(operatorCode('invalid_document'))
   document!: string;
 }
 
@@ -23,6 +25,6 @@ export class AdminUserView {
 /** The path of /admin/v1/partners/{partner_id}/users/{document}/... */
 export class UserParams extends PartnerParams {
   @ApiProperty(CPF)
-  @IsCpf(withCode('invalid_document'))
+  @IsCpf(operatorCode('invalid_document'))
   document!: string;
 }

@@ -25,7 +25,7 @@ export class WithdrawalsController {
   })
   @ApiAnswer(201, CreateUsdtWithdrawalResponse, { description: 'Created', example: { id: 1 } })
   @ApiAnswer(200, CreateUsdtWithdrawalResponse, { description: 'The idempotency key was used before with the same request: the same id, nothing new (Idempotent-Replayed: true)', example: { id: 1 }, replayable: true })
-  @ApiErrors('error', [
+  @ApiErrors('withdrawals', [
     ...PARTNER_ERRORS,
     ...JSON_BODY_ERRORS,
     'invalid_address',
@@ -55,7 +55,7 @@ export class WithdrawalsController {
     description: 'Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused. created_from is inclusive, created_to exclusive.',
   })
   @ApiAnswer(200, ListWithdrawalsResult, { description: 'A page of withdrawals, each as GET /partner/v1/withdrawals/usdt/{id} answers it' })
-  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request'])
+  @ApiErrors('withdrawals', [...PARTNER_ERRORS, 'invalid_request'])
   list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListWithdrawalsRequest)) query: ListWithdrawalsRequest): Promise<ListWithdrawalsResult> {
     return this.bus.call(Topics.WithdrawalsList, { ...query, partner_id: partner.id });
   }
@@ -68,7 +68,7 @@ export class WithdrawalsController {
     description: "The withdrawal as it is now: state, and tx_hash / failure_reason once known (null until then). Another partner's withdrawal is 404 like a missing one.",
   })
   @ApiAnswer(200, UsdtWithdrawalView, { description: 'The withdrawal' })
-  @ApiErrors('error', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
+  @ApiErrors('withdrawals', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
   get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(WithdrawalIdParams)) params: WithdrawalIdParams): Promise<UsdtWithdrawalView> {
     return this.bus.call(Topics.WithdrawalsGet, { partner_id: partner.id, id: params.id });
   }

@@ -16,6 +16,7 @@ import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-ke
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
 import { GetPixKeyQuery, GetPixKeyResult } from './pix-keys/get-pix-key/get-pix-key.query';
+import { INVALID_REQUEST, type InvalidRequest } from '@partner/validation';
 import type { ErrorCode } from './error-codes';
 import { Reply } from './reply';
 import { ServiceName } from './services.catalogue';
@@ -35,8 +36,8 @@ import { ListBusinessCustomersQuery, ListBusinessCustomersResult } from './custo
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 
 /**
- * A request-reply topic: the payload class (validated on both sides), its partition key and, as phantom
- * types, its reply and the error codes that reply may carry.
+ * A request-reply topic: the payload class (validated on both sides), its partition key, the codes of its
+ * refusals and, as a phantom type, its reply.
  */
 export interface RequestContract<P extends object, R, C extends ErrorCode> {
   readonly payload: ClassConstructor<P>;
@@ -45,13 +46,22 @@ export interface RequestContract<P extends object, R, C extends ErrorCode> {
    * turn (ordering depends on it). Absent: unkeyed, so reads spread over partitions and run side by side.
    */
   readonly key?: (payload: P) => string;
-  readonly reply?: Reply<R, C>;
+  /** The codes its handler may refuse with, besides `invalid_request`, which every topic may answer. */
+  readonly refusals: readonly C[];
+  /** `refusals` and `invalid_request`: every code a reply of the topic may carry (checked where a reply arrives). */
+  readonly errorCodes: readonly (C | InvalidRequest)[];
+  readonly reply?: Reply<R, C | InvalidRequest>;
 }
-/** `C`: the codes of the topic's refusals; `invalid_request` (a payload that fails validation) is always one. */
-const request = <P extends object, R, C extends ErrorCode = never>(
-  payload: ClassConstructor<P>,
-  key?: (payload: P) => string,
-): RequestContract<P, R, C | 'invalid_request'> => (key ? { payload, key } : { payload });
+/**
+ * A topic whose success answers `R`: `request<R>()(payload class, { refusals, key })`. `refusals` is a list
+ * (not only a type) so that a reply's code read off the wire can be recognised without a cast.
+ */
+const request =
+  <R>() =>
+  <P extends object, const C extends ErrorCode = never>(
+    payload: ClassConstructor<P>,
+    { refusals = [], key }: { refusals?: readonly C[]; key?: (payload: P) => string } = {},
+  ): RequestContract<P, R, C> => ({ payload, refusals, errorCodes: [...refusals, INVALID_REQUEST], ...(key ? { key } : {}) });
 
 /** One user's commands (and balance reads) in turn: keyed by partner and CPF. */
 const byUser = (p: { partner_id: string; document: string }): string => `${p.partner_id}:${p.document}`;
@@ -60,47 +70,44 @@ const byPartner = (p: { partner_id: string }): string => p.partner_id;
 
 export const requestContracts = {
   /** Keyed by partner and idempotency key, so duplicates land on one partition and are handled in turn. */
-  [Topics.WithdrawalsCreate]: request<CreateWithdrawalCommand, CreateWithdrawalResult, 'invalid_address' | 'invalid_amount' | 'invalid_fee' | 'user_not_found' | 'insufficient_funds' | 'idempotency_key_reused'>(
-    CreateWithdrawalCommand,
-    (p) => `${p.partner_id}:${p.idempotency_key}`,
-  ),
-  [Topics.WithdrawalsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
-  [Topics.WithdrawalsCreditAccount]: request<CreditAccountCommand, CreditAccountResult, 'user_not_found' | 'idempotency_key_reused' | 'invalid_amount'>(CreditAccountCommand, byUser),
-  [Topics.WithdrawalsGetBalance]: request<GetBalanceQuery, AccountBalance, 'user_not_found'>(GetBalanceQuery, byUser),
-  [Topics.WithdrawalsGet]: request<GetWithdrawalQuery, GetWithdrawalResult, 'not_found'>(GetWithdrawalQuery),
-  [Topics.WithdrawalsList]: request<ListWithdrawalsQuery, ListWithdrawalsResult>(ListWithdrawalsQuery),
+  [Topics.WithdrawalsCreate]: request<CreateWithdrawalResult>()(CreateWithdrawalCommand, {
+    refusals: ['invalid_address', 'invalid_amount', 'invalid_fee', 'user_not_found', 'insufficient_funds', 'idempotency_key_reused'],
+    key: (p) => `${p.partner_id}:${p.idempotency_key}`,
+  }),
+  [Topics.WithdrawalsUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
+  [Topics.WithdrawalsCreditAccount]: request<CreditAccountResult>()(CreditAccountCommand, { refusals: ['user_not_found', 'idempotency_key_reused', 'invalid_amount'], key: byUser }),
+  [Topics.WithdrawalsGetBalance]: request<AccountBalance>()(GetBalanceQuery, { refusals: ['user_not_found'], key: byUser }),
+  [Topics.WithdrawalsGet]: request<GetWithdrawalResult>()(GetWithdrawalQuery, { refusals: ['not_found'] }),
+  [Topics.WithdrawalsList]: request<ListWithdrawalsResult>()(ListWithdrawalsQuery),
   /** A cursor the service did not issue is invalid_request (field cursor). */
-  [Topics.WithdrawalsListUsers]: request<ListUsersQuery, ListUsersResult>(ListUsersQuery),
-  [Topics.WithdrawalsLedger]: request<GetLedgerQuery, LedgerPage, 'user_not_found'>(GetLedgerQuery),
-  [Topics.WithdrawalsPing]: request<PingQuery, PingResult>(PingQuery),
-  [Topics.EventsList]: request<ListEventsQuery, ListEventsResult>(ListEventsQuery),
-  [Topics.EventsMarkDelivered]: request<MarkEventDeliveredCommand, MarkEventDeliveredResult, 'not_found'>(MarkEventDeliveredCommand, byPartner),
-  [Topics.EventsAck]: request<AckEventsCommand, AckEventsResult>(AckEventsCommand, byPartner),
-  [Topics.EventsPing]: request<PingQuery, PingResult>(PingQuery),
+  [Topics.WithdrawalsListUsers]: request<ListUsersResult>()(ListUsersQuery),
+  [Topics.WithdrawalsLedger]: request<LedgerPage>()(GetLedgerQuery, { refusals: ['user_not_found'] }),
+  [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
+  [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),
+  [Topics.EventsMarkDelivered]: request<MarkEventDeliveredResult>()(MarkEventDeliveredCommand, { refusals: ['not_found'], key: byPartner }),
+  [Topics.EventsAck]: request<AckEventsResult>()(AckEventsCommand, { key: byPartner }),
+  [Topics.EventsPing]: request<PingResult>()(PingQuery),
   /** Both key commands by user: every request about one user's key is handled in turn (the unique index still holds alone). */
-  [Topics.PixKeysCreate]: request<CreatePixKeyCommand, PixKeyCommandResult, 'invalid_document' | 'user_not_found' | 'already_exists' | 'idempotency_key_reused'>(CreatePixKeyCommand, byUser),
-  [Topics.PixKeysDelete]: request<DeletePixKeyCommand, PixKeyCommandResult, 'invalid_document' | 'not_found' | 'idempotency_key_reused'>(DeletePixKeyCommand, byUser),
-  [Topics.PixKeysGet]: request<GetPixKeyQuery, GetPixKeyResult, 'invalid_document' | 'not_found'>(GetPixKeyQuery),
-  [Topics.PixKeysList]: request<ListPixKeysQuery, ListPixKeysResult, 'invalid_document'>(ListPixKeysQuery),
-  [Topics.PixKeysUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
-  [Topics.PixKeysPing]: request<PingQuery, PingResult>(PingQuery),
+  [Topics.PixKeysCreate]: request<PixKeyCommandResult>()(CreatePixKeyCommand, { refusals: ['invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'], key: byUser }),
+  [Topics.PixKeysDelete]: request<PixKeyCommandResult>()(DeletePixKeyCommand, { refusals: ['invalid_document', 'not_found', 'idempotency_key_reused'], key: byUser }),
+  [Topics.PixKeysGet]: request<GetPixKeyResult>()(GetPixKeyQuery, { refusals: ['invalid_document', 'not_found'] }),
+  [Topics.PixKeysList]: request<ListPixKeysResult>()(ListPixKeysQuery, { refusals: ['invalid_document'] }),
+  [Topics.PixKeysUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
+  [Topics.PixKeysPing]: request<PingResult>()(PingQuery),
   /** Keyed by partner and CNPJ, so registrations of one CNPJ land on one partition and are handled in turn. */
-  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommand, CreateBusinessCustomerResult, 'invalid_cnpj' | 'invalid_phone' | 'invalid_owner' | 'already_exists'>(
-    CreateBusinessCustomerCommand,
-    (p) => `${p.partner_id}:${p.cnpj}`,
-  ),
-  [Topics.CustomersGet]: request<GetBusinessCustomerQuery, GetBusinessCustomerResult, 'not_found'>(GetBusinessCustomerQuery),
-  [Topics.CustomersList]: request<ListBusinessCustomersQuery, ListBusinessCustomersResult, 'invalid_cnpj'>(ListBusinessCustomersQuery),
-  [Topics.CustomersPing]: request<PingQuery, PingResult>(PingQuery),
-  [Topics.InflowsList]: request<ListPixInflowsQuery, ListPixInflowsResult>(ListPixInflowsQuery),
-  [Topics.InflowsUpsertUser]: request<UpsertUserCommand, UpsertUserResult>(UpsertUserCommand, byUser),
-  [Topics.InflowsSimulatePixIn]: request<SimulatePixInCommand, SimulatePixInResult, 'user_not_found' | 'pix_key_not_registered' | 'idempotency_key_reused'>(SimulatePixInCommand, byUser),
+  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerResult>()(CreateBusinessCustomerCommand, {
+    refusals: ['invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists'],
+    key: (p) => `${p.partner_id}:${p.cnpj}`,
+  }),
+  [Topics.CustomersGet]: request<GetBusinessCustomerResult>()(GetBusinessCustomerQuery, { refusals: ['not_found'] }),
+  [Topics.CustomersList]: request<ListBusinessCustomersResult>()(ListBusinessCustomersQuery, { refusals: ['invalid_cnpj'] }),
+  [Topics.CustomersPing]: request<PingResult>()(PingQuery),
+  [Topics.InflowsList]: request<ListPixInflowsResult>()(ListPixInflowsQuery),
+  [Topics.InflowsUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
+  [Topics.InflowsSimulatePixIn]: request<SimulatePixInResult>()(SimulatePixInCommand, { refusals: ['user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'], key: byUser }),
   /** Keyed by end-to-end id: the notifications of one inflow are applied in turn. */
-  [Topics.InflowsIngest]: request<IngestPixInflowCommand, IngestPixInflowResult, 'user_not_found' | 'invalid_transition' | 'end_to_end_id_conflict'>(
-    IngestPixInflowCommand,
-    (p) => p.end_to_end_id,
-  ),
-  [Topics.InflowsPing]: request<PingQuery, PingResult>(PingQuery),
+  [Topics.InflowsIngest]: request<IngestPixInflowResult>()(IngestPixInflowCommand, { refusals: ['user_not_found', 'invalid_transition', 'end_to_end_id_conflict'], key: (p) => p.end_to_end_id }),
+  [Topics.InflowsPing]: request<PingResult>()(PingQuery),
 } as const;
 
 /**
@@ -147,21 +154,48 @@ export type RequestPayload<T extends RequestTopic> =
   (typeof requestContracts)[T] extends RequestContract<infer P, unknown, infer _C> ? P : never;
 export type RequestResult<T extends RequestTopic> =
   (typeof requestContracts)[T] extends RequestContract<infer _P, infer R, infer _C> ? R : never;
-/** The error codes a topic's handler may answer: a handler answering another one does not compile. */
-export type RequestErrorCode<T extends RequestTopic> =
+/** The codes of a topic's own refusals (its `refusals`). */
+export type RequestRefusal<T extends RequestTopic> =
   (typeof requestContracts)[T] extends RequestContract<infer _P, unknown, infer C> ? C : never;
+/**
+ * The error codes a topic's reply may carry: its refusals and `invalid_request` (outside the conditional
+ * type, so that even a generic topic's reply may carry it). A handler answering another one does not compile.
+ */
+export type RequestErrorCode<T extends RequestTopic> = RequestRefusal<T> | InvalidRequest;
 export type RequestReply<T extends RequestTopic> = Reply<RequestResult<T>, RequestErrorCode<T>>;
 export type EventPayload<T extends EventTopic> = (typeof eventContracts)[T] extends EventContract<infer P> ? P : never;
 
-// The maps seen per topic, so that a generic topic indexes its own key function (TypeScript's
-// "correlated union" pattern): assigning the maps here checks each contract against its topic.
-const requestKeys: { readonly [T in RequestTopic]: { readonly key?: (payload: RequestPayload<T>) => string } } = requestContracts;
+// The maps seen per topic, so that a generic topic indexes its own key function, payload class and
+// codes (TypeScript's "correlated union" pattern): assigning the maps here checks each contract against its topic.
+const requestsByTopic: {
+  readonly [T in RequestTopic]: {
+    readonly payload: ClassConstructor<RequestPayload<T>>;
+    readonly key?: (payload: RequestPayload<T>) => string;
+    readonly refusals: readonly RequestRefusal<T>[];
+    readonly errorCodes: readonly RequestErrorCode<T>[];
+  };
+} = requestContracts;
 const eventKeys: { readonly [T in EventTopic]: { readonly key: (payload: EventPayload<T>) => string } } = eventContracts;
 
 /** The Kafka key of a request, from its contract; null for a request that needs no order (a read). */
 export function requestKeyOf<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): string | null {
-  const key = requestKeys[topic].key;
+  const key = requestsByTopic[topic].key;
   return key ? key(payload) : null;
+}
+
+/** The class a request topic's payload is validated with, typed by its topic. */
+export function requestPayloadClassOf<T extends RequestTopic>(topic: T): ClassConstructor<RequestPayload<T>> {
+  return requestsByTopic[topic].payload;
+}
+
+/** A topic's own refusals: the codes its payload's validation may answer besides `invalid_request`. */
+export function requestRefusalsOf<T extends RequestTopic>(topic: T): readonly RequestRefusal<T>[] {
+  return requestsByTopic[topic].refusals;
+}
+
+/** The RequestErrorCode<T> a value read off the wire (a reply's code) is, or undefined: the guard of a reply. */
+export function requestErrorCodeOf<T extends RequestTopic>(topic: T, value: unknown): RequestErrorCode<T> | undefined {
+  return requestsByTopic[topic].errorCodes.find((code) => code === value);
 }
 
 /** The Kafka key of an event, from its contract. */

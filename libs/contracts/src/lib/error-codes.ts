@@ -1,44 +1,72 @@
-/**
- * Every error code the system answers, in one union: a code outside it does not compile, whether a
- * service's handler answers it (`fail`) or the gateway maps it to a status (`STATUS_OF_CODE` is a
- * `Record<ErrorCode, number>`, so a code added here without a status does not compile either). Each
- * request topic narrows it to the codes that topic may answer (contract-map.ts).
- */
-export type ErrorCode =
-  /** Malformed input that has no code of its own: any request whose payload fails validation. */
-  | 'invalid_request'
-  | 'invalid_address'
-  | 'invalid_document'
-  | 'invalid_cnpj'
-  | 'invalid_phone'
-  | 'invalid_owner'
-  | 'invalid_amount'
-  | 'invalid_fee'
-  | 'not_found'
-  | 'user_not_found'
-  | 'already_exists'
-  | 'insufficient_funds'
-  | 'idempotency_key_reused'
-  | 'pix_key_not_registered'
-  /** A Pix provider notification that would move an inflow backwards or out of a final status. */
-  | 'invalid_transition'
-  /** A Pix provider notification whose end_to_end_id is recorded with other details (or for another partner). */
-  | 'end_to_end_id_conflict'
-  | GatewayErrorCode;
+import { CodedValidationOptions, withCode } from '@partner/validation';
 
-/** Codes only the gateway answers: authentication, HTTP framing, rate limits, the services' silence, its own bugs. */
-export type GatewayErrorCode =
-  | 'unauthorized'
-  /** POST /provider/v1/pix/inflows: X-Pix-Signature missing, malformed, stale (over 300 s) or not the body's HMAC, or no secret configured. */
-  | 'invalid_signature'
+/**
+ * The error codes of each endpoint family (docs/api.md: "Errors", and each family's section), as lists
+ * so that a code read at run time can be recognised without a cast, and as unions (`FamilyErrorCode`)
+ * so that a code outside its family does not compile: a contract class names its codes through its
+ * family's helper (`codesOf`), a handler's `fail` takes its topic's (contract-map.ts), and the gateway's
+ * `STATUS_OF_CODE` is total over `ErrorCode`.
+ */
+export const FAMILY_ERROR_CODES = {
+  /** POST/GET /partner/v1/withdrawals/usdt... */
+  withdrawals: ['invalid_request', 'invalid_address', 'invalid_amount', 'invalid_fee', 'not_found', 'user_not_found', 'insufficient_funds', 'idempotency_key_reused'],
+  /** /partner/v1/pix-key... (`{status, message}` bodies). */
+  pix_keys: ['invalid_request', 'invalid_document', 'not_found', 'user_not_found', 'already_exists', 'idempotency_key_reused'],
+  /** /partner/v1/customers/business... */
+  business_customers: ['invalid_request', 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'not_found', 'already_exists'],
+  /** GET /partner/v1/pix-in, and POST /sandbox/v1/pix-in. */
+  pix_inflows: ['invalid_request', 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'],
+  /** /partner/v1/events... */
+  events: ['invalid_request', 'not_found'],
+  /** GET /partner/v1/users/{document}/balance. */
+  users: ['invalid_request', 'user_not_found'],
+  /** /admin/v1... on the operator port, and the sandbox's partners and users (thin wrappers over its use cases). */
+  operator: ['invalid_request', 'invalid_document', 'invalid_amount', 'not_found', 'partner_not_found', 'user_not_found', 'idempotency_key_reused'],
+  /** POST /provider/v1/pix/inflows. */
+  pix_provider: ['invalid_request', 'invalid_signature', 'user_not_found', 'invalid_transition', 'end_to_end_id_conflict'],
+} as const;
+
+export type ErrorFamily = keyof typeof FAMILY_ERROR_CODES;
+/** The codes a family's routes answer, besides the gateway's own. */
+export type FamilyErrorCode<F extends ErrorFamily> = (typeof FAMILY_ERROR_CODES)[F][number];
+
+/**
+ * Codes only the gateway answers, on every family: authentication, HTTP framing, rate limits, the
+ * services' silence, its own bugs; `invalid_request` and `not_found` too (invalid JSON, an unknown route).
+ */
+export const GATEWAY_ERROR_CODES = [
+  'invalid_request',
+  'not_found',
+  'unauthorized',
   /** The API key is valid but an operator disabled its partner (403; every family answers it `{error, ...}`). */
-  | 'partner_disabled'
-  | 'partner_not_found'
-  | 'payload_too_large'
-  | 'uri_too_long'
-  | 'headers_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'not_implemented'
-  | 'service_unavailable'
-  | 'internal_error';
+  'partner_disabled',
+  'payload_too_large',
+  'uri_too_long',
+  'headers_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'not_implemented',
+  'service_unavailable',
+  'internal_error',
+] as const;
+export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
+
+/** Every error code the system answers: a code outside it does not compile. */
+export type ErrorCode = FamilyErrorCode<ErrorFamily> | GatewayErrorCode;
+
+/** Every ErrorCode once, for the guard (and a check that the lists cover the union: see error-codes.spec.ts). */
+export const ERROR_CODES: readonly ErrorCode[] = [...new Set<ErrorCode>([...Object.values(FAMILY_ERROR_CODES).flat(), ...GATEWAY_ERROR_CODES])];
+
+/** The ErrorCode a value read at run time (a reply off the wire, a stored refusal) is, or undefined. */
+export const errorCodeOf = (value: unknown): ErrorCode | undefined => ERROR_CODES.find((code) => code === value);
+export const isErrorCode = (value: unknown): value is ErrorCode => errorCodeOf(value) !== undefined;
+
+/**
+ * A family's constraint options maker: `const code = codesOf('withdrawals')`, then
+ * `@IsIn(FEE_CHOICES, code('invalid_fee', message))`. It takes that family's codes only, so a withdrawal
+ * contract cannot name `invalid_document` (a Pix key's) and a typo does not compile.
+ */
+export const codesOf =
+  <F extends ErrorFamily>(_family: F) =>
+  <const C extends FamilyErrorCode<F>>(code: C, message?: string): CodedValidationOptions<C> =>
+    withCode(code, message);

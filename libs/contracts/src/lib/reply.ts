@@ -2,9 +2,7 @@ import type { ErrorDetail } from '@partner/validation';
 import type { ErrorCode } from './error-codes';
 
 /** A failure as a reply carries it: an ErrorDetail whose code is one the contract names. */
-export interface ReplyError<C extends ErrorCode = ErrorCode> extends ErrorDetail {
-  code: C;
-}
+export type ReplyError<C extends ErrorCode = ErrorCode> = ErrorDetail<C>;
 
 /**
  * What every request-reply handler answers. Domain outcomes (user_not_found, insufficient_funds...)

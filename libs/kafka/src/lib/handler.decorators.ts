@@ -1,16 +1,8 @@
 import type { ClassConstructor } from 'class-transformer';
 import { Logger } from '@nestjs/common';
 import { EventPattern, MessagePattern } from '@nestjs/microservices';
-import {
-  EventPayload,
-  EventTopic,
-  eventContracts,
-  RequestPayload,
-  RequestReply,
-  RequestTopic,
-  requestContracts,
-} from '@partner/contracts';
-import { validateContract } from '@partner/validation';
+import { EventPayload, EventTopic, eventContracts, RequestPayload, requestPayloadClassOf, requestRefusalsOf, RequestReply, RequestTopic } from '@partner/contracts';
+import { validateCodedContract, validateContract } from '@partner/validation';
 import { UnprocessableEventError } from './dead-letters';
 
 type RequestHandler<T extends RequestTopic> = (payload: RequestPayload<T>, ...rest: never[]) => Promise<RequestReply<T>>;
@@ -22,20 +14,24 @@ const logger = new Logger('KafkaHandler');
  * Marks a method as the handler of a request-reply topic. The payload is validated against the
  * topic's contract class before the method runs, so a handler cannot forget to validate, and the
  * method's signature must match the topic's payload and reply types or it does not compile.
- * An invalid payload is answered as an `invalid_request` reply rather than thrown.
+ * An invalid payload is answered as a refusal rather than thrown: `invalid_request`, or the code its
+ * constraint names, recognised among the topic's refusals, so the reply is the topic's type as it is.
  */
 export function HandleRequest<T extends RequestTopic>(topic: T) {
   return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<RequestHandler<T>>) => {
-    const original = descriptor.value as (...args: unknown[]) => Promise<unknown>;
-    const payloadClass: ClassConstructor<object> = requestContracts[topic].payload;
-    descriptor.value = async function (this: unknown, data: unknown, ...rest: unknown[]) {
-      const checked = validateContract(payloadClass, data);
+    const original = descriptor.value;
+    if (!original) throw new Error(`@HandleRequest(${topic}) is on ${String(key)}, which is no method`);
+    const payloadClass = requestPayloadClassOf(topic);
+    const refusals = requestRefusalsOf(topic);
+    // Takes any data (the wire's), so it is a RequestHandler<T> as it is: a function of unknown accepts the payload.
+    descriptor.value = async function (this: unknown, data: unknown, ...rest: never[]): Promise<RequestReply<T>> {
+      const checked = validateCodedContract(payloadClass, data, refusals);
       if (!checked.ok) {
         logger.warn(`Refused invalid payload on ${topic}: ${checked.error.message}`);
         return { ok: false, error: checked.error };
       }
       return original.call(this, checked.value, ...rest);
-    } as unknown as RequestHandler<T>;
+    };
     MessagePattern(topic)(target, key, descriptor);
     return descriptor;
   };

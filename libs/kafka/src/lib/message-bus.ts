@@ -15,6 +15,7 @@ import { CONTEXT_HEADERS, CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, 
 import { SendCoalescer } from './send-coalescer';
 import { sendSpan, tracedSend } from './trace-context';
 import { ServiceUnavailableError } from './service-unavailable.error';
+import { checkedReply } from './checked-reply';
 
 export { ServiceUnavailableError };
 
@@ -277,13 +278,14 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   /**
    * Sends a command or query and waits for its reply. Its key comes from the topic's contract, which keeps
    * one resource's commands in order (a read has none). The current request context
-   * (docs/architecture.md: "Request context") goes with it in headers.
+   * (docs/architecture.md: "Request context") goes with it in headers. The reply is checked against the
+   * topic's contract (checkedReply): a refusal with a code the topic does not name is a MalformedReplyError.
    */
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     const context = RequestContexts.current();
-    if (this.direct?.serves(topic)) return (await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context))) as RequestReply<T>;
+    if (this.direct?.serves(topic)) return checkedReply(topic, await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context)));
     if (!this.channel) throw new ServiceUnavailableError(topic, 'unreachable', 'this process does not send requests');
-    return (await this.channel.request(topic, payload, requestKeyOf(topic, payload), context)) as RequestReply<T>;
+    return checkedReply(topic, await this.channel.request(topic, payload, requestKeyOf(topic, payload), context));
   }
 
   /**

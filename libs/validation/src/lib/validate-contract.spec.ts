@@ -1,7 +1,7 @@
 import { IsIn, IsInt, IsString, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { withCode } from './error-detail';
-import { validateContract } from './validate-contract';
+import { validateCodedContract, validateContract } from './validate-contract';
 import { IsCpf, isCpf } from './brazil.validators';
 import { IsEvmAddress, isEvmAddress } from './evm.validators';
 
@@ -59,6 +59,19 @@ describe('validateContract', () => {
 
   it.each([null, undefined, [], 'text', 42])('refuses a non-object body %p', (plain) => {
     expect(validateContract(Sample, plain)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+});
+
+describe('validateCodedContract', () => {
+  const codes = ['invalid_amount', 'invalid_fee'] as const;
+
+  it('carries a code of the list given, typed by it', () => {
+    expect(validateCodedContract(Sample, { ...valid, fee: 'C' }, codes)).toMatchObject({ ok: false, error: { code: 'invalid_fee', field: 'fee' } });
+    expect(validateCodedContract(Sample, valid, codes)).toMatchObject({ ok: true });
+  });
+
+  it('answers invalid_request, never a code outside the list, for a constraint naming one (a class validated against the wrong list)', () => {
+    expect(validateCodedContract(Sample, { ...valid, address: '0x1' }, codes)).toMatchObject({ ok: false, error: { code: 'invalid_request', field: 'address' } });
   });
 });
 

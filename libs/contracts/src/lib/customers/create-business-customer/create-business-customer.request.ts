@@ -21,7 +21,8 @@ import {
   validateSync,
   ValidationOptions,
 } from 'class-validator';
-import { IsCnpj, IsCpf, IsE164Phone, IsPastCalendarDate, isJsonObjectWithin, withCode } from '@partner/validation';
+import { IsCnpj, IsCpf, IsE164Phone, IsPastCalendarDate, isJsonObjectWithin } from '@partner/validation';
+import { codesOf } from '../../error-codes';
 
 // Re-exported here so that the package index, shared by every feature, need not change.
 export { BUSINESS_CUSTOMER_EXAMPLE } from './business-customer.example';
@@ -49,9 +50,10 @@ export const EARLIEST_BIRTH_DATE = '1900-01-01';
 export const MAX_METADATA_BYTES = 4096;
 export const MAX_EXTERNAL_ID_LENGTH = 128;
 
-const INVALID_CNPJ = withCode('invalid_cnpj');
-const INVALID_PHONE = withCode('invalid_phone');
-const INVALID_OWNER = withCode('invalid_owner', 'document is invalid: the owner CPF must be 11 digits with valid check digits');
+const businessCustomersCode = codesOf('business_customers');
+const INVALID_CNPJ = businessCustomersCode('invalid_cnpj');
+const INVALID_PHONE = businessCustomersCode('invalid_phone');
+const INVALID_OWNER = businessCustomersCode('invalid_owner', 'document is invalid: the owner CPF must be 11 digits with valid check digits');
 
 /**
  * A CEP: 8 digits, unformatted. The ranges begin at 01000-000 (São Paulo); no place has a CEP starting

@@ -1,10 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { IsCnpj, withCode } from '@partner/validation';
+import { IsCnpj } from '@partner/validation';
+import { codesOf } from '../../error-codes';
 import { NEXT_CURSOR_PROPERTY, PagedListRequest } from '../../paging/list-page';
 import { PartnerId } from '../../tenancy/partner-id';
 import { MAX_EXTERNAL_ID_LENGTH } from '../create-business-customer/create-business-customer.request';
 import { BusinessCustomerView } from '../get-business-customer/get-business-customer.query';
+
+const businessCustomersCode = codesOf('business_customers');
 
 const EXTERNAL_ID_MESSAGE = `external_id must be a non-blank string of at most ${MAX_EXTERNAL_ID_LENGTH} characters`;
 
@@ -12,7 +15,7 @@ const EXTERNAL_ID_MESSAGE = `external_id must be a non-blank string of at most $
 export class ListBusinessCustomersRequest extends PagedListRequest {
   @ApiPropertyOptional({ description: 'Only the customer with this CNPJ (14 characters, unformatted)', example: '12ABC34501DE35' })
   @IsOptional()
-  @IsCnpj(withCode('invalid_cnpj'))
+  @IsCnpj(businessCustomersCode('invalid_cnpj'))
   cnpj?: string;
 
   @ApiPropertyOptional({ description: 'Only customers registered with this metadata.external_id (exact match)', maxLength: MAX_EXTERNAL_ID_LENGTH, example: 'acme-001' })

@@ -1,12 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { IsCpf, withCode } from '@partner/validation';
+import { IsCpf } from '@partner/validation';
+import { codesOf } from '../../error-codes';
 import { PartnerId } from '../../tenancy/partner-id';
+
+const pixKeysCode = codesOf('pix_keys');
 
 /** Body of POST /partner/v1/pix-key (docs/api.md: "Pix keys"). The key registered is the user's CPF. */
 export class CreatePixKeyRequest {
   @ApiProperty({ description: "User's CPF, 11 digits; it becomes the Pix key", example: '52998224725' })
-  @IsCpf(withCode('invalid_document'))
+  @IsCpf(pixKeysCode('invalid_document'))
   document!: string;
 
   @ApiProperty({ format: 'uuid' })

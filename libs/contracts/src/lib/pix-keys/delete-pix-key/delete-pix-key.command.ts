@@ -1,7 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { IsCpf, withCode } from '@partner/validation';
+import { IsCpf } from '@partner/validation';
+import { codesOf } from '../../error-codes';
 import { PartnerId } from '../../tenancy/partner-id';
+
+const pixKeysCode = codesOf('pix_keys');
 
 /** Body of DELETE /partner/v1/pix-key/{document} (docs/api.md: "Pix keys"); the CPF comes from the path. */
 export class DeletePixKeyRequest {
@@ -12,7 +15,7 @@ export class DeletePixKeyRequest {
 
 /** The path parameter of DELETE /partner/v1/pix-key/{document}. */
 export class PixKeyDocumentParams {
-  @IsCpf(withCode('invalid_document'))
+  @IsCpf(pixKeysCode('invalid_document'))
   document!: string;
 }
 
@@ -20,6 +23,6 @@ export class DeletePixKeyCommand extends DeletePixKeyRequest {
   @IsUUID()
   partner_id!: PartnerId;
 
-  @IsCpf(withCode('invalid_document'))
+  @IsCpf(pixKeysCode('invalid_document'))
   document!: string;
 }

@@ -1,10 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { IsCpf, withCode } from '@partner/validation';
+import { IsCpf } from '@partner/validation';
+import { codesOf } from '../../error-codes';
 import { NEXT_CURSOR_PROPERTY, PagedListRequest } from '../../paging/list-page';
 import { PartnerId } from '../../tenancy/partner-id';
 import { PixKeyView } from '../get-pix-key/get-pix-key.query';
 import { PIX_KEY_STATES, PixKeyState } from '../pix-key-state-changed/pix-key-state-changed.event';
+
+const pixKeysCode = codesOf('pix_keys');
 
 /** Query string of GET /partner/v1/pix-key (docs/api.md: "Lists"). */
 export class ListPixKeysRequest extends PagedListRequest {
@@ -15,7 +18,7 @@ export class ListPixKeysRequest extends PagedListRequest {
 
   @ApiPropertyOptional({ description: "Only this user's keys: a CPF, 11 digits", example: '52998224725' })
   @IsOptional()
-  @IsCpf(withCode('invalid_document'))
+  @IsCpf(pixKeysCode('invalid_document'))
   document?: string;
 }
 

@@ -1,7 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, IsUUID, Max, Min } from 'class-validator';
-import { IsCpf, IsEvmAddress, withCode } from '@partner/validation';
+import { IsCpf, IsEvmAddress } from '@partner/validation';
+import { codesOf } from '../../error-codes';
 import { FEE_CHOICES, FeeChoice, MAX_WITHDRAWAL_MICROS, MIN_WITHDRAWAL_MICROS, Network, NETWORKS } from '../withdrawal.types';
+
+const withdrawalsCode = codesOf('withdrawals');
 
 const amountMessage = `usdtmicros must be an integer number of micros from ${MIN_WITHDRAWAL_MICROS} to ${MAX_WITHDRAWAL_MICROS}`;
 
@@ -20,18 +23,18 @@ export class CreateUsdtWithdrawalRequest {
   idempotency_key!: string;
 
   @ApiProperty({ description: 'Destination EVM address; mixed case must match EIP-55', example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' })
-  @IsString(withCode('invalid_address', 'address must be a string'))
-  @IsEvmAddress(withCode('invalid_address'))
+  @IsString(withdrawalsCode('invalid_address', 'address must be a string'))
+  @IsEvmAddress(withdrawalsCode('invalid_address'))
   address!: string;
 
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Amount in USDT micros (1 USDT = 1,000,000)', minimum: MIN_WITHDRAWAL_MICROS, maximum: MAX_WITHDRAWAL_MICROS, example: 1_000_000 })
-  @IsInt(withCode('invalid_amount', amountMessage))
-  @Min(MIN_WITHDRAWAL_MICROS, withCode('invalid_amount', amountMessage))
-  @Max(MAX_WITHDRAWAL_MICROS, withCode('invalid_amount', amountMessage))
+  @IsInt(withdrawalsCode('invalid_amount', amountMessage))
+  @Min(MIN_WITHDRAWAL_MICROS, withdrawalsCode('invalid_amount', amountMessage))
+  @Max(MAX_WITHDRAWAL_MICROS, withdrawalsCode('invalid_amount', amountMessage))
   usdtmicros!: number;
 
   @ApiProperty({ enum: FEE_CHOICES, description: 'Network fee priority' })
-  @IsIn(FEE_CHOICES, withCode('invalid_fee', `fee_choice must be one of ${FEE_CHOICES.join(', ')}`))
+  @IsIn(FEE_CHOICES, withdrawalsCode('invalid_fee', `fee_choice must be one of ${FEE_CHOICES.join(', ')}`))
   fee_choice!: FeeChoice;
 
   @ApiProperty({ enum: NETWORKS, description: 'ETH (Ethereum mainnet) or MATIC (Polygon)' })
