@@ -6,10 +6,9 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Client } from 'pg';
-import { pgSchemaOf } from '@partner/contracts';
-import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
   kafkaPort: number;
@@ -55,13 +54,58 @@ export function kafka(command: 'start' | 'stop' | 'status', port: number): void 
 
 /** `kafka()` without blocking this process meanwhile (it keeps reading the apps' log pipes). */
 export function kafkaInBackground(command: 'start' | 'stop', port: number): Promise<void> {
-  const child = spawn('bash', [join(root, 'scripts/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/kafka/kafka.sh ${command} exited with ${code}`)))),
-  );
+  return runInBackground('bash', [join(root, 'scripts/kafka/kafka.sh'), command], kafkaEnv(port));
+}
+
+/** Runs a command to its end, its output on this terminal, without blocking this process meanwhile; fails on a non-zero exit. */
+export function runInBackground(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const child = spawn(command, args, { stdio: 'inherit', env, cwd: root });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${relative(root, args[0] ?? command)} ${args.slice(1).join(' ')} exited with ${code}`))));
+  });
 }
 
 const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({ ...process.env, KAFKA_PORT: String(port) });
+
+/** The data folder scripts/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
+const kafkaDataDir = (port: number) => process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
+
+/**
+ * Whether this checkout's broker on `port` runs and is ready, checked as kafka.sh's probe checks it but
+ * without starting a JVM (about 3 s of CPU on these machines): the process its pid file names is our
+ * broker (`kafka.Kafka` with that data folder's config), it answers on its port and lists itself as a
+ * broker in the metadata, which it does only once its controller has unfenced it.
+ */
+export async function kafkaIsReady(port: number): Promise<boolean> {
+  const dataDir = kafkaDataDir(port);
+  try {
+    const pid = readFileSync(join(dataDir, 'kafka.pid'), 'utf8').trim();
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (!cmdline.includes('kafka.Kafka') || !cmdline.includes(join(dataDir, 'server.properties'))) return false;
+  } catch {
+    return false;
+  }
+  // Loaded here: the apps' client, only for the processes that probe.
+  const { Kafka, logLevel } = require('kafkajs') as typeof import('kafkajs');
+  const admin = new Kafka({ clientId: 'stack-probe', brokers: [`127.0.0.1:${port}`], logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 0 } }).admin();
+  try {
+    await admin.connect();
+    const { brokers } = await admin.describeCluster();
+    return brokers.some((broker) => broker.nodeId === 1); // kafka.sh's node.id
+  } catch {
+    return false;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** The broker on `port` started unless it already runs and is ready; says which. */
+export async function ensureKafka(port: number): Promise<'already running' | 'started'> {
+  if (await kafkaIsReady(port)) return 'already running';
+  await kafkaInBackground('start', port);
+  return 'started';
+}
 
 /**
  * Drops and creates the database of `databaseUrl` (tests and the bench start from nothing). The admin
