@@ -7,6 +7,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 
@@ -27,6 +28,11 @@ export interface StackOptions {
   dbRoles?: DbRoles;
   /** Where the apps' dist/ and node_modules are: the repository by default; npm test runs them from the runtime tree (scripts/lib/runtime-tree.ts). */
   appRoot?: string;
+  /**
+   * Without logDir: the apps' JSON lines made readable here, in this one process, as LOG_PRETTY=true
+   * would in each app (a pino-pretty worker thread per app: about a tenth of an app's start-up CPU).
+   */
+  prettyLogs?: boolean;
 }
 
 /** A password per app for its database role (`serviceRoles()` makes fresh ones). */
@@ -257,14 +263,27 @@ export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> 
   });
 }
 
+let prettifier: ((line: string) => string) | undefined;
+/** pino-pretty's formatting of one line, as the apps' own LOG_PRETTY=true formats it (a line that is not JSON passes as it is). */
+function prettyLine(): (line: string) => string {
+  prettifier ??= (require('pino-pretty') as { prettyFactory(options: object): (line: string) => string }).prettyFactory({ singleLine: true });
+  return prettifier;
+}
+
 /** Starts one app from the build output; its log (with logDir) is `<logName>.log`, the app's name by default. */
 export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
   const appRoot = o.appRoot ?? root;
+  const pretty = o.prettyLogs && !o.logDir;
   const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(appRoot, 'dist/apps', app, 'src/main.js')], {
     cwd: appRoot,
-    env: appEnv(app, o),
-    stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    env: pretty ? { ...appEnv(app, o), LOG_PRETTY: 'false' } : appEnv(app, o),
+    stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
   });
+  if (pretty && child.stdout) {
+    // Whole lines only, each written at once (stdout is synchronous on a terminal or a pipe): the apps' lines never mix.
+    const line = prettyLine();
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (text) => process.stdout.write(line(text)));
+  }
   if (o.logDir) {
     mkdirSync(o.logDir, { recursive: true });
     const log = createWriteStream(join(o.logDir, `${logName}.log`), { flags: 'a' });

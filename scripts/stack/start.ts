@@ -88,7 +88,9 @@ async function main(): Promise<void> {
     gatewayPort,
     healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? 3100),
     dbRoles,
-    env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}), LOG_PRETTY: process.env.LOG_PRETTY ?? 'true' },
+    env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}) },
+    // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
+    prettyLogs: process.env.LOG_PRETTY !== 'false',
   };
   // The six apps start side by side; ready means the gateway's /readyz is 200 (every service ready).
   const readiness = timeReadiness(options);
