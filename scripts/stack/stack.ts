@@ -33,6 +33,8 @@ export interface StackOptions {
    * would in each app (a pino-pretty worker thread per app: about a tenth of an app's start-up CPU).
    */
   prettyLogs?: boolean;
+  /** A folder for the apps' V8 code cache (scripts/stack/compile-cache.js): npm start only; the others run the apps as deployed. */
+  compileCache?: string;
 }
 
 /** A password per app for its database role (`serviceRoles()` makes fresh ones). */
@@ -274,9 +276,10 @@ function prettyLine(): (line: string) => string {
 export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
   const appRoot = o.appRoot ?? root;
   const pretty = o.prettyLogs && !o.logDir;
-  const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(appRoot, 'dist/apps', app, 'src/main.js')], {
+  const cache = o.compileCache ? ['--require', join(root, 'scripts/stack/compile-cache.js')] : [];
+  const child = spawn(process.execPath, [...APP_NODE_FLAGS, ...cache, join(appRoot, 'dist/apps', app, 'src/main.js')], {
     cwd: appRoot,
-    env: pretty ? { ...appEnv(app, o), LOG_PRETTY: 'false' } : appEnv(app, o),
+    env: { ...appEnv(app, o), ...(pretty ? { LOG_PRETTY: 'false' } : {}), ...(o.compileCache ? { APP_COMPILE_CACHE_DIR: o.compileCache } : {}) },
     stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
   });
   if (pretty && child.stdout) {

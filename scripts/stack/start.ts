@@ -91,6 +91,8 @@ async function main(): Promise<void> {
     env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}) },
     // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
     prettyLogs: process.env.LOG_PRETTY !== 'false',
+    // The apps' compiled code kept between starts (APP_COMPILE_CACHE=false: none).
+    compileCache: process.env.APP_COMPILE_CACHE === 'false' ? undefined : join(root, '.cache', 'compile-cache'),
   };
   // The six apps start side by side; ready means the gateway's /readyz is 200 (every service ready).
   const readiness = timeReadiness(options);
