@@ -31,7 +31,7 @@ function hookCompile(dir) {
   const main = process.argv[1] ?? 'main';
   const file = join(dir, `${basename(dirname(dirname(main)))}-${createHash('sha1').update(main).digest('hex').slice(0, 12)}.bin`);
   const cached = readEntries(file);
-  const compiled = new Map(); // key -> vm.Script, until written
+  const compiled = new Map(); // key -> vm.Script: this run's, what the cache is written from
   let misses = 0;
   const original = Module.prototype._compile;
 
@@ -60,10 +60,17 @@ function hookCompile(dir) {
     return wrapper.call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
   };
 
-  setTimeout(() => {
+  // Written once start-up is over, and again at exit when more was compiled since (a stack stopped
+  // right after it was ready, code loaded later): only ever when something missed.
+  const write = () => {
     if (misses > 0) writeEntries(file, compiled);
-    compiled.clear();
+    misses = 0;
+  };
+  setTimeout(() => {
+    write();
+    cached.clear(); // the last run's data (megabytes): what loads later compiles as usual
   }, WRITE_AFTER_MS).unref();
+  process.once('exit', write);
 }
 
 function readEntries(file) {
