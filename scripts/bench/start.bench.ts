@@ -9,11 +9,14 @@
  *
  * Cold and warm alternate (cold, warm, cold, warm...), after one unmeasured warm start (the broker
  * started, the stamps written), and each case is given as min / median / max; warm/cold is taken pair
- * by pair. The broker keeps running between runs, as `npm start` leaves it, unless --stop-broker.
+ * by pair. The broker keeps running between runs, as `npm start` leaves it, unless --stop-broker. With --vs,
+ * the other checkout's npm start gets KAFKA_PORT=--vs-kafka-port (9192): its own broker beside this one's.
  *
  *   npm run bench:start                              5 runs of each case in this checkout
  *   npm run bench:start -- --runs 3 --stop-broker    the broker stopped before every run (its JVM's start counted)
- *   npm run bench:start -- --checkout ../other        another checkout (e.g. an older commit: before/after)
+ *   npm run bench:start -- --checkout ../other        another checkout
+ *   npm run bench:start -- --vs ../main --cases warm  and an older checkout beside (cloned at another commit), each
+ *                                                     case run in both back to back: before against after
  *
  * It uses npm start's own ports (PORT, HEALTH_PORT_BASE, KAFKA_PORT and DATABASE_URL as npm start reads
  * them): no other stack may run on them meanwhile. Results also go to .cache/bench/start.json.
@@ -32,11 +35,14 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     checkout: { type: 'string', default: repoRoot() },
+    vs: { type: 'string' },
+    'vs-kafka-port': { type: 'string', default: '9192' },
+    cases: { type: 'string', default: 'cold,warm' },
     'stop-broker': { type: 'boolean', default: false },
   },
 });
-const checkout = resolve(args.checkout);
 const runs = Number(args.runs);
+const cases = args.cases.split(',') as Case[];
 const gatewayPort = Number(process.env.PORT ?? 3000);
 const healthPortBase = Number(process.env.HEALTH_PORT_BASE ?? 3100);
 const ports = [gatewayPort, ...APPS.map((app) => healthPortOf(app, healthPortBase))];
@@ -45,9 +51,21 @@ const READY_DEADLINE_MS = 10 * 60_000;
 
 type Case = 'cold' | 'warm';
 
+/** A checkout to start, with the environment of its npm start. */
+interface Target {
+  label: string;
+  dir: string;
+  env: NodeJS.ProcessEnv;
+}
+const targets: Target[] = [
+  { label: '', dir: resolve(args.checkout), env: process.env },
+  // Its own broker beside this one's (both keep running): each checkout's kafka.sh refuses a port another's broker holds.
+  ...(args.vs ? [{ label: 'vs ', dir: resolve(args.vs), env: { ...process.env, KAFKA_PORT: args['vs-kafka-port'] } }] : []),
+];
+
 /** What a warm start can skip: removed, `npm start` finds nothing to reuse (this checkout's, and an older checkout's mtime stamp). */
-function forgetBuild(): void {
-  for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp']) rmSync(join(checkout, path), { recursive: true, force: true });
+function forgetBuild(t: Target): void {
+  for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp']) rmSync(join(t.dir, path), { recursive: true, force: true });
 }
 
 const listening = (port: number) =>
@@ -82,11 +100,11 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** One `npm start` to ready and stopped again: its time to ready and its `start:` lines. */
-async function startOnce(): Promise<{ ms: number; phases: string[] }> {
-  if (args['stop-broker']) execFileSync('bash', [join(checkout, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: checkout, stdio: 'ignore' });
+async function startOnce(t: Target): Promise<{ ms: number; phases: string[] }> {
+  if (args['stop-broker']) execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
   await untilPortsFree(30_000);
   const started = performance.now();
-  const child = spawn('npm', ['start'], { cwd: checkout, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start'], { cwd: t.dir, env: t.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const phases: string[] = [];
   const tail: string[] = [];
   try {
@@ -127,27 +145,36 @@ const spread = (xs: number[], show: (x: number) => string) =>
   [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => show(x).padStart(9)).join(' ');
 
 async function main(): Promise<void> {
-  console.log(`npm start to ready in ${checkout}: ${runs} runs of each case, cold and warm alternately${args['stop-broker'] ? ', the broker stopped before each' : ', the broker kept running'}`);
-  for (let i = 0; i < Number(args.warmup); i++) console.log(`warm-up: ${seconds((await startOnce()).ms)}`);
-  const times: Record<Case, number[]> = { cold: [], warm: [] };
-  let lastWarm: string[] = [];
+  const broker = args['stop-broker'] ? 'the broker stopped before each' : 'the broker kept running';
+  console.log(`npm start to ready: ${runs} runs of ${cases.join(' and ')} in ${targets.map((t) => t.dir).join(', then in ')}, alternately; ${broker}`);
+  for (const t of targets) for (let i = 0; i < Number(args.warmup); i++) console.log(`${t.label}warm-up: ${seconds((await startOnce(t)).ms)}`);
+  const times: Record<string, number[]> = {};
+  const phases: Record<string, string[]> = {};
   for (let run = 1; run <= runs; run++) {
-    forgetBuild();
-    const cold = await startOnce();
-    const warm = await startOnce();
-    times.cold.push(cold.ms);
-    times.warm.push(warm.ms);
-    lastWarm = warm.phases;
-    console.log(`run ${run}: cold ${seconds(cold.ms)}, warm ${seconds(warm.ms)}`);
+    const line: string[] = [];
+    // Each case in every checkout back to back, so that a ratio pairs runs of the same minute.
+    for (const c of cases) {
+      for (const t of targets) {
+        if (c === 'cold') forgetBuild(t);
+        const result = await startOnce(t);
+        (times[`${t.label}${c}`] ??= []).push(result.ms);
+        phases[`${t.label}${c}`] = result.phases;
+        line.push(`${t.label}${c} ${seconds(result.ms)}`);
+      }
+    }
+    console.log(`run ${run}: ${line.join(', ')}`);
   }
-  const ratios = times.warm.map((w, i) => w / times.cold[i]);
-  console.log(`\n${''.padEnd(10)}${['min', 'median', 'max'].map((h) => h.padStart(9)).join(' ')}`);
-  for (const c of ['cold', 'warm'] as const) console.log(`${c.padEnd(10)}${spread(times[c], seconds)}`);
-  console.log(`${'warm/cold'.padEnd(10)}${spread(ratios, (r) => r.toFixed(2))}   (pair by pair)`);
-  if (lastWarm.length > 0) console.log(`\nthe last warm start:\n  ${lastWarm.join('\n  ')}`);
+  const ratios: Record<string, number[]> = {};
+  const ratio = (a: string, b: string) => times[a] && times[b] && (ratios[`${a}/${b}`] = times[a].map((x, i) => x / times[b][i]));
+  ratio('warm', 'cold');
+  for (const c of cases) ratio(c, `vs ${c}`);
+  console.log(`\n${''.padEnd(14)}${['min', 'median', 'max'].map((h) => h.padStart(9)).join(' ')}`);
+  for (const [label, xs] of Object.entries(times)) console.log(`${label.padEnd(14)}${spread(xs, seconds)}`);
+  for (const [label, xs] of Object.entries(ratios)) console.log(`${label.padEnd(14)}${spread(xs, (r) => r.toFixed(2))}   (pair by pair)`);
+  if (phases.warm?.length) console.log(`\nthe last warm start:\n  ${phases.warm.join('\n  ')}`);
   const out = join(repoRoot(), '.cache', 'bench');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'start.json'), JSON.stringify({ checkout, stopBroker: args['stop-broker'], times, ratios, lastWarm, at: new Date().toISOString() }, null, 2));
+  writeFileSync(join(out, 'start.json'), JSON.stringify({ targets: targets.map((t) => t.dir), stopBroker: args['stop-broker'], times, ratios, phases, at: new Date().toISOString() }, null, 2));
 }
 
 main().catch((error: unknown) => {
