@@ -5,9 +5,13 @@ const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
 module.exports = {
-  projects: ['apps', 'libs'].flatMap((dir) =>
-    readdirSync(join(__dirname, dir))
-      .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
-      .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),
-  ),
+  projects: [
+    ...['apps', 'libs'].flatMap((dir) =>
+      readdirSync(join(__dirname, dir))
+        .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
+        .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),
+    ),
+    // The scripts' unit specs (scripts/lib/content-stamp.spec.ts...): not an Nx project, so listed here.
+    '<rootDir>/scripts/jest.config.js',
+  ],
 };

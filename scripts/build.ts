@@ -3,12 +3,17 @@
  * (from docs/openapi.json), compiles the workspace with tsc (which also type-checks it), then rewrites
  * the path aliases (@partner/*) to relative imports so `node dist/apps/<app>/src/main.js` runs without
  * any loader.
+ *
+ * `--if-stale` (npm start, the Nx build targets) runs only the steps whose inputs or outputs changed since
+ * they last succeeded (scripts/lib/build-stamp.ts): a Prisma client whose schema changed, the compilation
+ * when any source did. Without it (npm run build, npm test) every step runs.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateApiClientTypes } from './lib/api-client-types';
-import { buildIsCurrent, writeBuildStamp } from './lib/build-stamp';
+import { API_CLIENT_TYPES_STEP, buildStep, currentState, prismaClientStep, prismaServices, recordStep, Step, stepStaleness } from './lib/build-stamp';
+import { describeChanges } from './lib/content-stamp';
 import { repoRoot } from './lib/services';
 
 const root = repoRoot();
@@ -58,18 +63,53 @@ function alive(pid: number): boolean {
   }
 }
 
-const release = acquireLock();
-process.on('exit', release);
-if (process.argv.includes('--if-stale') && buildIsCurrent(root)) {
-  console.log('build: dist/ is current, skipped');
-  process.exit(0);
+const ifStale = process.argv.includes('--if-stale');
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** The steps of `steps` to run: all of them, or with --if-stale those whose stamp no longer matches. */
+function toRun<T extends { step: Step }>(steps: T[]): T[] {
+  return ifStale ? steps.filter(({ step }) => stepStaleness(root, step).length > 0) : steps;
 }
 
+/** Runs `steps` (their inputs read first) with `run`, then records each as done. */
+function runSteps(steps: Step[], run: () => void): void {
+  const inputs = steps.map((step) => currentState(root, step).inputs);
+  run();
+  steps.forEach((step, i) => recordStep(root, step, inputs[i]));
+}
+
+const release = acquireLock();
+process.on('exit', release);
 const started = Date.now();
-run(bin('tsx'), [join(root, 'scripts/db/generate.ts')]);
-generateApiClientTypes(root);
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-run(bin('tsc'), ['-p', 'tsconfig.build.json']);
-run(bin('tsc-alias'), ['-p', 'tsconfig.build.json']);
-writeBuildStamp(root, started);
-console.log(`build: done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+const build = buildStep(root);
+if (ifStale) {
+  const why = stepStaleness(root, build);
+  if (why.length === 0) {
+    console.log('build: dist/ is current, skipped');
+    process.exit(0);
+  }
+  console.log(`build: inputs or outputs ${describeChanges(why)}`);
+}
+
+const clients = toRun(prismaServices(root).map((service) => ({ service, step: prismaClientStep(root, service) })));
+if (clients.length > 0) {
+  runSteps(
+    clients.map((c) => c.step),
+    () => run(bin('tsx'), [join(root, 'scripts/db/generate.ts'), ...clients.map((c) => c.service)]),
+  );
+} else console.log('build: Prisma clients current, not generated');
+if (toRun([{ step: API_CLIENT_TYPES_STEP }]).length > 0) runSteps([API_CLIENT_TYPES_STEP], () => generateApiClientTypes(root));
+else console.log('build: API client types current, not generated');
+
+// Generated again identically (a deleted client folder): the compilation's inputs may all match again.
+if (ifStale && stepStaleness(root, build).length === 0) {
+  console.log(`build: dist/ is current after generating, not compiled (${seconds(started)})`);
+  process.exit(0);
+}
+const compiled = Date.now();
+runSteps([build], () => {
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+  run(bin('tsc-alias'), ['-p', 'tsconfig.build.json']);
+});
+console.log(`build: done in ${seconds(started)} (tsc ${seconds(compiled)})`);

@@ -11,9 +11,15 @@
  * DB_PASSWORD_PIX_KEYS, ...), the login role svc_<schema> with that password, allowed to read and write
  * the rows of its own schema and nothing else: no other schema, no DDL (migrations run as the owner).
  * The service then connects as that role, so "no service reads another's tables" is the database's rule.
+ *
+ * A schema whose `_prisma_migrations` already lists every migration folder, applied with the same
+ * checksum, is left alone without starting the engine (loading its WebAssembly is most of a run's time).
+ * `npm start` calls `migrateDatabase` in its own process.
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { Client } from 'pg';
 import {
   databaseName,
   databaseUrl,
@@ -38,6 +44,28 @@ async function ensureDatabase(url: string): Promise<void> {
   } catch (err) {
     // 42P04 duplicate_database: another process created it in the meantime.
     if ((err as { code?: string }).code !== '42P04') throw err;
+  }
+}
+
+/**
+ * Whether every migration folder of the service is applied, with the checksum of the file as it is now
+ * (what `migrate deploy` records: the SHA-256 of migration.sql), and nothing else is recorded: no failed
+ * or unknown migration, which the engine must report. Anything unexpected (no schema yet...) is a no.
+ */
+async function appliedAlready(client: Client, service: string): Promise<boolean> {
+  const dir = path.join(repoRoot, 'prisma', service, 'migrations');
+  try {
+    const local = readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `${d.name} ${createHash('sha256').update(readFileSync(path.join(dir, d.name, 'migration.sql'))).digest('hex')}`);
+    const { rows } = await client.query<{ entry: string; finished: boolean }>(
+      `SELECT migration_name || ' ' || checksum AS entry, finished_at IS NOT NULL AS finished
+         FROM "${pgSchemaFor(service)}"._prisma_migrations WHERE rolled_back_at IS NULL`,
+    );
+    const applied = rows.map((r) => r.entry);
+    return rows.every((r) => r.finished) && applied.length === local.length && local.every((entry) => applied.includes(entry));
+  } catch {
+    return false;
   }
 }
 
@@ -108,41 +136,69 @@ async function grantServiceRole(service: string, url: string, password: string):
   console.log(`${service}: role ${role} may use schema "${schema}" only`);
 }
 
-async function main() {
-  const url = databaseUrl();
+export interface MigrateOptions {
+  /** Services to migrate: every one by default. */
+  services?: string[];
+  /** Each service's role password by PostgreSQL schema (DB_PASSWORD_<SCHEMA> without the prefix, lower case). */
+  passwords?: Record<string, string>;
+}
+
+/** Creates the database when missing, applies what is pending and sets up the roles. Returns what it did, one word. */
+export async function migrateDatabase(url: string, o: MigrateOptions = {}): Promise<'up to date' | 'applied'> {
   const known = listServices();
-  const services = process.argv.slice(2);
-  for (const s of services) {
+  for (const s of o.services ?? []) {
     if (!known.includes(s)) throw new Error(`Unknown service "${s}" (known: ${known.join(', ') || 'none'})`);
     pgSchemaFor(s);
   }
-  const targets = services.length ? services : known;
+  const targets = o.services?.length ? o.services : known;
   if (targets.length === 0) throw new Error(`No prisma/<service>/schema.prisma under ${repoRoot}`);
 
   await ensureDatabase(url).catch((err) => {
     throw new Error(`Cannot reach or create database "${databaseName(url)}": ${errorMessage(err)}`);
   });
-  for (const service of targets) {
-    try {
-      await migrate(service, url);
-    } catch (err) {
-      throw new Error(`${service}: migration failed: ${errorMessage(err)}`);
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  let engineRuns = 0;
+  try {
+    for (const service of targets) {
+      if (await appliedAlready(client, service)) console.log(`${service}: schema "${pgSchemaFor(service)}" is up to date`);
+      else {
+        engineRuns++;
+        await migrate(service, url).catch((err) => {
+          throw new Error(`${service}: migration failed: ${errorMessage(err)}`);
+        });
+      }
+      const password = o.passwords?.[pgSchemaFor(service)];
+      if (password) {
+        await grantServiceRole(service, url, password).catch((err) => {
+          throw new Error(`${service}: role setup failed: ${errorMessage(err)}`);
+        });
+      }
     }
-    const password = process.env[`DB_PASSWORD_${pgSchemaFor(service).toUpperCase()}`];
-    if (password) {
-      await grantServiceRole(service, url, password).catch((err) => {
-        throw new Error(`${service}: role setup failed: ${errorMessage(err)}`);
-      });
-    }
+  } finally {
+    await client.end();
   }
+  return engineRuns === 0 ? 'up to date' : 'applied';
 }
 
-main().then(
-  // The engine leaves an un-cleared timer (its 10 s advisory-lock timeout) that would keep Node
-  // alive for 10 s after the work is done.
-  () => process.exit(0),
-  (err) => {
-    console.error(`migrate: ${errorMessage(err)}`);
-    process.exit(1);
-  },
-);
+/** DB_PASSWORD_<SCHEMA> of the environment, by schema. */
+function passwordsFromEnv(): Record<string, string> {
+  const prefix = 'DB_PASSWORD_';
+  return Object.fromEntries(
+    Object.entries(process.env)
+      .filter(([name, value]) => name.startsWith(prefix) && value)
+      .map(([name, value]) => [name.slice(prefix.length).toLowerCase(), value as string]),
+  );
+}
+
+if (require.main === module) {
+  migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords: passwordsFromEnv() }).then(
+    // The engine leaves an un-cleared timer (its 10 s advisory-lock timeout) that would keep Node
+    // alive for 10 s after the work is done.
+    () => process.exit(0),
+    (err) => {
+      console.error(`migrate: ${errorMessage(err)}`);
+      process.exit(1);
+    },
+  );
+}

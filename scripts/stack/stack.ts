@@ -6,10 +6,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { pgSchemaOf } from '@partner/contracts';
-import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
   kafkaPort: number;
@@ -28,6 +28,13 @@ export interface StackOptions {
   dbRoles?: DbRoles;
   /** Where the apps' dist/ and node_modules are: the repository by default; npm test runs them from the runtime tree (scripts/lib/runtime-tree.ts). */
   appRoot?: string;
+  /**
+   * Without logDir: the apps' JSON lines made readable here, in this one process, as LOG_PRETTY=true
+   * would in each app (a pino-pretty worker thread per app: about a tenth of an app's start-up CPU).
+   */
+  prettyLogs?: boolean;
+  /** A folder for the apps' V8 code cache (scripts/stack/compile-cache.js): npm start only; the others run the apps as deployed. */
+  compileCache?: string;
 }
 
 /** A password per app for its database role (`serviceRoles()` makes fresh ones). */
@@ -55,13 +62,58 @@ export function kafka(command: 'start' | 'stop' | 'status', port: number): void 
 
 /** `kafka()` without blocking this process meanwhile (it keeps reading the apps' log pipes). */
 export function kafkaInBackground(command: 'start' | 'stop', port: number): Promise<void> {
-  const child = spawn('bash', [join(root, 'scripts/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/kafka/kafka.sh ${command} exited with ${code}`)))),
-  );
+  return runInBackground('bash', [join(root, 'scripts/kafka/kafka.sh'), command], kafkaEnv(port));
+}
+
+/** Runs a command to its end, its output on this terminal, without blocking this process meanwhile; fails on a non-zero exit. */
+export function runInBackground(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const child = spawn(command, args, { stdio: 'inherit', env, cwd: root });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${relative(root, args[0] ?? command)} ${args.slice(1).join(' ')} exited with ${code}`))));
+  });
 }
 
 const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({ ...process.env, KAFKA_PORT: String(port) });
+
+/** The data folder scripts/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
+const kafkaDataDir = (port: number) => process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
+
+/**
+ * Whether this checkout's broker on `port` runs and is ready, checked as kafka.sh's probe checks it but
+ * without starting a JVM (about 3 s of CPU on these machines): the process its pid file names is our
+ * broker (`kafka.Kafka` with that data folder's config), it answers on its port and lists itself as a
+ * broker in the metadata, which it does only once its controller has unfenced it.
+ */
+export async function kafkaIsReady(port: number): Promise<boolean> {
+  const dataDir = kafkaDataDir(port);
+  try {
+    const pid = readFileSync(join(dataDir, 'kafka.pid'), 'utf8').trim();
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (!cmdline.includes('kafka.Kafka') || !cmdline.includes(join(dataDir, 'server.properties'))) return false;
+  } catch {
+    return false;
+  }
+  // Loaded here: the apps' client, only for the processes that probe.
+  const { Kafka, logLevel } = require('kafkajs') as typeof import('kafkajs');
+  const admin = new Kafka({ clientId: 'stack-probe', brokers: [`127.0.0.1:${port}`], logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 0 } }).admin();
+  try {
+    await admin.connect();
+    const { brokers } = await admin.describeCluster();
+    return brokers.some((broker) => broker.nodeId === 1); // kafka.sh's node.id
+  } catch {
+    return false;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** The broker on `port` started unless it already runs and is ready; says which. */
+export async function ensureKafka(port: number): Promise<'already running' | 'started'> {
+  if (await kafkaIsReady(port)) return 'already running';
+  await kafkaInBackground('start', port);
+  return 'started';
+}
 
 /**
  * Drops and creates the database of `databaseUrl` (tests and the bench start from nothing). The admin
@@ -213,14 +265,28 @@ export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> 
   });
 }
 
+let prettifier: ((line: string) => string) | undefined;
+/** pino-pretty's formatting of one line, as the apps' own LOG_PRETTY=true formats it (a line that is not JSON passes as it is). */
+function prettyLine(): (line: string) => string {
+  prettifier ??= (require('pino-pretty') as { prettyFactory(options: object): (line: string) => string }).prettyFactory({ singleLine: true });
+  return prettifier;
+}
+
 /** Starts one app from the build output; its log (with logDir) is `<logName>.log`, the app's name by default. */
 export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
   const appRoot = o.appRoot ?? root;
-  const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(appRoot, 'dist/apps', app, 'src/main.js')], {
+  const pretty = o.prettyLogs && !o.logDir;
+  const cache = o.compileCache ? ['--require', join(root, 'scripts/stack/compile-cache.js')] : [];
+  const child = spawn(process.execPath, [...APP_NODE_FLAGS, ...cache, join(appRoot, 'dist/apps', app, 'src/main.js')], {
     cwd: appRoot,
-    env: appEnv(app, o),
-    stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    env: { ...appEnv(app, o), ...(pretty ? { LOG_PRETTY: 'false' } : {}), ...(o.compileCache ? { APP_COMPILE_CACHE_DIR: o.compileCache } : {}) },
+    stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
   });
+  if (pretty && child.stdout) {
+    // Whole lines only, each written at once (stdout is synchronous on a terminal or a pipe): the apps' lines never mix.
+    const line = prettyLine();
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (text) => process.stdout.write(line(text)));
+  }
   if (o.logDir) {
     mkdirSync(o.logDir, { recursive: true });
     const log = createWriteStream(join(o.logDir, `${logName}.log`), { flags: 'a' });

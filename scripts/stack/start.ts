@@ -6,15 +6,62 @@
  * it as production would: no sandbox routes, the operator key taken from ADMIN_API_KEY (32+ characters)
  * or one created earlier with `npm run cli -- operator-key create` (docs/api.md: "Operator API").
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { buildIsCurrent } from '../lib/build-stamp';
-import { repoRoot } from '../lib/services';
-import { kafka, migrate, RunningStack, serviceRoles, startApps } from './stack';
+import { performance } from 'node:perf_hooks';
+import { buildStaleness } from '../lib/build-stamp';
+import { describeChanges } from '../lib/content-stamp';
+import { APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../lib/node-runtime';
+import { DbRoles, ensureKafka, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 
 runOnRequiredNode();
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Runs one phase of the start and prints one line when it is done: `start: build 0.3 s (up to date)`. */
+async function phase<T>(name: string, work: () => Promise<T>, outcome: (result: T) => string): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  console.log(`start: ${name} ${seconds(performance.now() - started)} (${outcome(result)})`);
+  return result;
+}
+
+/** Builds only when a source, schema or setting changed since the last build (scripts/lib/build-stamp.ts); says what it did. */
+async function buildIfStale(root: string): Promise<string> {
+  const why = buildStaleness(root);
+  if (why.length === 0) return 'up to date';
+  await runInBackground(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts'), '--if-stale']);
+  return `built: ${describeChanges(why)}`;
+}
+
+/** Applies what migrations are pending, in this process (scripts/db/migrate.ts), and sets every app's role password. */
+async function migrateIfPending(databaseUrl: string, roles?: DbRoles): Promise<string> {
+  const { migrateDatabase } = await import('../db/migrate');
+  const passwords = Object.fromEntries(Object.entries(roles ?? {}).map(([app, password]) => [pgSchemaOf(app as AppName), password]));
+  return migrateDatabase(databaseUrl, { passwords });
+}
+
+/** When each app first answers its /readyz with 200 (its database, its consumers in their groups), in ms from now. */
+function timeReadiness(o: StackOptions): { stop: () => void; readyAfter: Map<AppName, number> } {
+  const started = performance.now();
+  const readyAfter = new Map<AppName, number>();
+  let stopped = false;
+  const poll = async (app: AppName) => {
+    while (!stopped) {
+      const res = await fetch(`http://127.0.0.1:${healthPortOf(app, o.healthPortBase)}/readyz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+      if (res?.status === 200) return void readyAfter.set(app, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  APPS.forEach((app) => void poll(app));
+  // Stopped once the whole stack is ready: an app not seen yet (between two polls) was ready by then.
+  const stop = () => {
+    stopped = true;
+    for (const app of APPS) if (!readyAfter.has(app)) readyAfter.set(app, performance.now() - started);
+  };
+  return { stop, readyAfter };
+}
 
 async function main(): Promise<void> {
   const root = repoRoot();
@@ -30,26 +77,38 @@ async function main(): Promise<void> {
   // DB_ROLES=false (a database where this user may not create roles).
   const dbRoles = process.env.DB_ROLES === 'false' ? undefined : serviceRoles();
 
-  kafka('start', kafkaPort);
-  migrate(databaseUrl, dbRoles);
-  // A warm restart skips the build when nothing changed since the last one (scripts/lib/build-stamp.ts).
-  if (buildIsCurrent(root)) console.log('build: dist/ is up to date, not rebuilt');
-  else execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+  // The broker, the database and the build need nothing of each other: all three at once. A warm restart
+  // finds the broker running, no migration pending and the build current, and only checks each.
+  await Promise.all([
+    phase('kafka', () => ensureKafka(kafkaPort), (r) => r),
+    phase('migrate', () => migrateIfPending(databaseUrl, dbRoles), (r) => r),
+    phase('build', () => buildIfStale(root), (r) => r),
+  ]);
 
-  const options = {
+  const options: StackOptions = {
     kafkaPort,
     databaseUrl,
     gatewayPort,
     healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? 3100),
     dbRoles,
-    env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}), LOG_PRETTY: process.env.LOG_PRETTY ?? 'true' },
+    env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}) },
+    // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
+    prettyLogs: process.env.LOG_PRETTY !== 'false',
+    // The apps' compiled code kept between starts (APP_COMPILE_CACHE=false: none).
+    compileCache: process.env.APP_COMPILE_CACHE === 'false' ? undefined : join(root, '.cache', 'compile-cache'),
   };
-  const stack = await startApps(options);
+  // The six apps start side by side; ready means the gateway's /readyz is 200 (every service ready).
+  const readiness = timeReadiness(options);
+  const stack = await phase('apps', () => startApps(options).finally(readiness.stop), () =>
+    [...readiness.readyAfter].sort((a, b) => a[1] - b[1]).map(([app, ms]) => `${app} ${seconds(ms)}`).join(', '),
+  );
   // STACK_INSTANCES=2 (or more): further instances of every app, sharing the services' consumer groups,
   // each with its own gateway (port + 10 per instance).
   const instances = Math.max(1, Number(process.env.STACK_INSTANCES ?? 1));
   const more: RunningStack[] = [];
   for (let i = 1; i < instances; i++) more.push(await startApps(options, i));
+
+  console.log(`start: ready in ${seconds(performance.now())} (from the process's start)`);
 
   const shownKey = adminKey && !process.env.ADMIN_API_KEY ? adminKey : '$ADMIN_API_KEY';
   console.log(`

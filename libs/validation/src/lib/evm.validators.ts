@@ -1,5 +1,10 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import { isAddress, zeroAddress } from 'viem';
+import type * as Viem from 'viem';
+
+// Loaded on the first address checked, not with this library: every app loads it (through the contracts'
+// DTOs), and viem's index is about a tenth of an app's start-up CPU, for the few DTOs that hold an address.
+let viem: typeof Viem | undefined;
+const loadViem = (): typeof Viem => (viem ??= require('viem') as typeof Viem);
 
 /**
  * An EVM address a withdrawal may be sent to: 0x + 40 hex digits; when mixed case, it must match its
@@ -7,7 +12,9 @@ import { isAddress, zeroAddress } from 'viem';
  * zero address, where funds are burnt.
  */
 export function isEvmAddress(value: unknown): value is string {
-  if (typeof value !== 'string' || value.toLowerCase() === zeroAddress) return false;
+  if (typeof value !== 'string') return false;
+  const { isAddress, zeroAddress } = loadViem();
+  if (value.toLowerCase() === zeroAddress) return false;
   // EIP-55: an address in one case (all lower or all upper) carries no checksum; only mixed case must
   // match it. viem's strict mode checks every non-lowercase address, so the all-upper form goes loose.
   const hex = value.slice(2);

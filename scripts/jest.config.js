@@ -1,0 +1,16 @@
+// Unit specs of the scripts' own logic (the build's change detection...): no broker, no database. Not an
+// Nx project (scripts/ belongs to none): the root jest.config.js, which npm test runs, lists it. The
+// preset's paths assume a project two folders down; scripts/ is one.
+const { pathsToModuleNameMapper } = require('ts-jest');
+const { compilerOptions } = require('../tsconfig.base.json');
+const preset = require('../jest.preset.js');
+
+module.exports = {
+  ...preset,
+  displayName: 'scripts',
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.json' }] },
+  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/../' }),
+  testMatch: ['<rootDir>/**/*.spec.ts'],
+  setupFiles: ['<rootDir>/../jest.setup.js'],
+};

@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { buildStaleness, buildStep, currentState, prismaClientStep, prismaServices, recordStep, Step, stepStaleness } from './build-stamp';
+
+describe('build change detection', () => {
+  let root: string;
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  /** What build.ts does once a step succeeded: inputs read before it ran. */
+  const done = (step: Step) => recordStep(root, step, currentState(root, step).inputs);
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'build-stamp-'));
+    write('apps/pix/src/main.ts', 'main');
+    write('apps/pix/src/main.spec.ts', 'spec');
+    write('apps/pix/src/generated/prisma/client.ts', 'client');
+    write('libs/kafka/src/index.ts', 'lib');
+    write('libs/kafka/node_modules/dep/index.js', 'dep');
+    write('prisma/pix/schema.prisma', 'generator client {\n  output = "../../apps/pix/src/generated/prisma"\n}\n');
+    write('prisma/pix/migrations/1_init/migration.sql', 'CREATE TABLE t ();');
+    for (const file of ['docs/openapi.json', 'docs/openapi-operator.json', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json']) write(file, '{}');
+    for (const file of ['scripts/build.ts', 'scripts/db/generate.ts', 'scripts/lib/build-stamp.ts']) write(file, '// build');
+    write('node_modules/prisma/package.json', '{"version":"7.10.0"}');
+    write('node_modules/@prisma/client/package.json', '{"version":"7.10.0"}');
+    write('dist/apps/pix/src/main.js', 'compiled');
+    done(buildStep(root));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('says up to date only when every input hash matches the stamp', () => {
+    expect(buildStaleness(root)).toEqual([]);
+    write('apps/pix/src/main.ts', 'main'); // saved, unchanged
+    expect(buildStaleness(root)).toEqual([]);
+  });
+
+  it('is stale without a stamp (a fresh clone, or .cache removed)', () => {
+    rmSync(join(root, '.cache'), { recursive: true });
+    expect(buildStaleness(root)).toEqual(['(no stamp: never built here)']);
+  });
+
+  it.each([
+    ['a source of an app', 'apps/pix/src/main.ts'],
+    ['a new source file', 'apps/pix/src/new.ts'],
+    ['a source of a lib', 'libs/kafka/src/index.ts'],
+    ['a generated client', 'apps/pix/src/generated/prisma/client.ts'],
+    ['a schema', 'prisma/pix/schema.prisma'],
+    ['the OpenAPI document', 'docs/openapi.json'],
+    ['a compiler setting', 'tsconfig.build.json'],
+    ['the lockfile', 'package-lock.json'],
+    ['the build script', 'scripts/build.ts'],
+    ['the build output', 'dist/apps/pix/src/main.js'],
+  ])('rebuilds when one file changes: %s', (_, file) => {
+    write(file, 'changed\n  output = "../../apps/pix/src/generated/prisma"');
+    expect(buildStaleness(root)).toEqual([file]);
+  });
+
+  it('rebuilds when an output is gone', () => {
+    rmSync(join(root, 'dist/apps/pix/src/main.js'));
+    write('dist/apps/other.js', 'x');
+    expect(buildStaleness(root)).toEqual(['dist/apps/other.js', 'dist/apps/pix/src/main.js']);
+  });
+
+  it('ignores what is never compiled: specs, installed packages, migrations', () => {
+    write('apps/pix/src/main.spec.ts', 'spec changed');
+    write('apps/pix/src/other.type-spec.ts', 'type test');
+    write('libs/kafka/node_modules/dep/index.js', 'dep changed');
+    write('prisma/pix/migrations/2_next/migration.sql', 'ALTER TABLE t ADD c int;');
+    expect(buildStaleness(root)).toEqual([]);
+  });
+
+  it('rebuilds when a file changed while the build ran (its inputs were read before)', () => {
+    const step = buildStep(root);
+    const before = currentState(root, step).inputs;
+    write('libs/kafka/src/index.ts', 'saved during the build');
+    recordStep(root, step, before);
+    expect(buildStaleness(root)).toEqual(['libs/kafka/src/index.ts']);
+  });
+
+  it('regenerates a Prisma client when its schema, the generator or its output changed', () => {
+    expect(prismaServices(root)).toEqual(['pix']);
+    const client = prismaClientStep(root, 'pix');
+    expect(client.outputs).toEqual(['apps/pix/src/generated/prisma']);
+    expect(stepStaleness(root, client)).toEqual(['(no stamp: never built here)']);
+    done(client);
+    expect(stepStaleness(root, client)).toEqual([]);
+    write('node_modules/prisma/package.json', '{"version":"7.11.0"}');
+    expect(stepStaleness(root, client)).toEqual(['node_modules/prisma/package.json']);
+    done(client);
+    rmSync(join(root, 'apps/pix/src/generated'), { recursive: true });
+    expect(stepStaleness(root, client)).toEqual(['(no output)']);
+  });
+});
