@@ -9,7 +9,7 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { pgSchemaOf } from '@partner/contracts';
-import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { APP_MALLOC_ENV, APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
   kafkaPort: number;
@@ -100,6 +100,7 @@ export const INTERNAL_SECRET = process.env.INTERNAL_SECRET || randomBytes(32).to
 export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...APP_MALLOC_ENV,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     INTERNAL_SECRET,
     KAFKA_BROKERS: `127.0.0.1:${o.kafkaPort}`,
