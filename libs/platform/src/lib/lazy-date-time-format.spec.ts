@@ -11,15 +11,17 @@ describe('withLazyDateTimeFormat', () => {
       return new Real(...args);
     }
     Reflect.set(Intl, 'DateTimeFormat', Counting);
-    let common: typeof import('@nestjs/common') | undefined;
+    const loaded: { common?: typeof import('@nestjs/common') } = {};
     jest.isolateModules(() => {
-      common = withLazyDateTimeFormat(() => require('@nestjs/common') as typeof import('@nestjs/common'));
+      loaded.common = withLazyDateTimeFormat(() => require('@nestjs/common') as typeof import('@nestjs/common'));
     });
+    const { common } = loaded;
+    if (!common) throw new Error('@nestjs/common did not load');
     expect(built).toBe(0);
     const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     let printed: string;
     try {
-      new common!.ConsoleLogger('Spec', { colors: false }).log('hello');
+      new common.ConsoleLogger('Spec', { colors: false }).log('hello');
       printed = write.mock.calls.map(([chunk]) => String(chunk)).join('');
     } finally {
       write.mockRestore();
