@@ -31,18 +31,110 @@ export function rssMb(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * Proportional set size in MB (/proc/<pid>/smaps_rollup): pages shared with other processes (the
+ * node binary's code, about 45 MB of each app's RSS) divided among them, so the sum over processes is
+ * what they really hold together. Reading it walks the page tables: not for every sample.
+ */
+export function pssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface MemoryUnderLoad {
+  /** Samples in which every app's RSS was read. */
+  samples: number;
+  /** Sum of the apps' RSS (MB) over the samples. */
+  sum: { median: number; peak: number } | null;
+  perApp: Record<string, { median: number; peak: number }>;
+}
+
+/**
+ * The apps' RSS sampled from /proc while load runs (start/stop around each measured window): the
+ * memory goal is about a stack at work, and RSS after the bench is that of a stack at rest.
+ */
+export class RssSampler {
+  private readonly sums: number[] = [];
+  private readonly perApp = new Map<string, number[]>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly pids: () => Map<string, number | undefined>, readonly everyMs = 500) {}
+
+  start(): void {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), this.everyMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.sample();
+  }
+
+  summary(): MemoryUnderLoad {
+    const stats = (values: number[]) => {
+      const d = distribution(values);
+      return d ? { median: d.p50, peak: d.max } : null;
+    };
+    const perApp: MemoryUnderLoad['perApp'] = {};
+    for (const [app, values] of this.perApp) perApp[app] = stats(values) ?? { median: 0, peak: 0 };
+    return { samples: this.sums.length, sum: stats(this.sums), perApp };
+  }
+
+  private sample(): void {
+    const read = [...this.pids()].map(([app, pid]) => [app, rssMb(pid)] as const);
+    if (read.some(([, mb]) => mb === null)) return; // an app restarting: a partial sum would read low
+    for (const [app, mb] of read) {
+      const values = this.perApp.get(app) ?? [];
+      values.push(mb as number);
+      this.perApp.set(app, values);
+    }
+    this.sums.push(read.reduce((n, [, mb]) => n + (mb as number), 0));
+  }
+}
+
 // ------------------------------------------------------------------------------------ /metrics
 /**
  * `nodejs_eventloop_lag_p99_seconds` of one app, in ms. prom-client resets its event-loop histogram at
  * every scrape, so a scrape before a phase and one after it give the p99 over the phase.
  */
 export async function eventLoopP99Ms(url: string): Promise<number | null> {
+  const seconds = (await metricValues(url, ['nodejs_eventloop_lag_p99_seconds'])).nodejs_eventloop_lag_p99_seconds;
+  return seconds === undefined ? null : Math.round(seconds * 1000 * 100) / 100;
+}
+
+/** Where an app's memory is, in MB, from prom-client's default metrics (process.memoryUsage()). */
+export interface HeapSplit {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
+
+export async function heapSplitMb(url: string): Promise<HeapSplit | null> {
+  const names = ['nodejs_heap_size_used_bytes', 'nodejs_heap_size_total_bytes', 'nodejs_external_memory_bytes'];
+  const v = await metricValues(url, names);
+  if (names.some((n) => v[n] === undefined)) return null;
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  return { heapUsed: mb(v.nodejs_heap_size_used_bytes), heapTotal: mb(v.nodejs_heap_size_total_bytes), external: mb(v.nodejs_external_memory_bytes) };
+}
+
+/** The value of each metric of `names` (its first series) in one scrape of `url`; {} when the app does not answer. */
+async function metricValues(url: string, names: string[]): Promise<Record<string, number>> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-    const m = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? ([0-9.eE+-]+)$/m.exec(await res.text());
-    return m ? Math.round(Number(m[1]) * 1000 * 100) / 100 : null;
+    const text = await res.text();
+    const out: Record<string, number> = {};
+    for (const name of names) {
+      const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text);
+      if (m) out[name] = Number(m[1]);
+    }
+    return out;
   } catch {
-    return null;
+    return {};
   }
 }
 

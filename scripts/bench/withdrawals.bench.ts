@@ -37,7 +37,7 @@ import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/se
 import { appEnv, kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, stopProcess, waitUntilReady } from '../stack/stack';
 import { closedLoop, distribution, Distribution, LoadClient, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
 import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
-import { BacklogSampler, BenchDatabase, cpuMs, eventLoopP99Ms, LagResult, PgCounters, rssMb } from './bench-probes';
+import { BacklogSampler, BenchDatabase, cpuMs, eventLoopP99Ms, heapSplitMb, HeapSplit, LagResult, MemoryUnderLoad, PgCounters, pssMb, RssSampler, rssMb } from './bench-probes';
 
 // ------------------------------------------------------------------------------------ settings
 const root = repoRoot();
@@ -57,6 +57,8 @@ const DRAIN_TIMEOUT_MS = 180_000;
 const RUN_NAMES = ['closed', 'open', 'hot', 'feed'] as const;
 type RunName = (typeof RUN_NAMES)[number];
 const HOT_CONCURRENCY = 32;
+/** Issue #27: the six apps together, RSS summed, under a withdrawal load. */
+const MEMORY_GOAL_MB = 600;
 
 interface Options {
   requests: number;
@@ -229,6 +231,9 @@ function processes(): Map<ProcName, ChildProcess> {
   return all;
 }
 
+/** The six apps' RSS while the full stack takes POSTs (every full-stack window of every run). */
+const underLoad = new RssSampler(() => new Map([...(stack?.processes ?? [])].map(([app, p]) => [app, p.pid])));
+
 function assertAlive(): void {
   for (const [name, p] of processes()) {
     if (p.exitCode !== null || p.signalCode !== null) {
@@ -305,14 +310,18 @@ interface PhaseResult {
   costs: PhaseCosts;
 }
 
-/** One measured run: load, then drain, with CPU, event-loop, database and lag measures around it. */
-async function measure(db: BenchDatabase, load: () => Promise<LoadResult | OpenLoopResult>, pollMs: number): Promise<PhaseResult> {
+/**
+ * One measured run: load, then drain, with CPU, event-loop, database and lag measures around it; with
+ * `fullStack`, the six apps' RSS is sampled while the load runs.
+ */
+async function measure(db: BenchDatabase, load: () => Promise<LoadResult | OpenLoopResult>, pollMs: number, fullStack: boolean): Promise<PhaseResult> {
   assertAlive();
   const names = [...processes().keys()];
   await Promise.all(names.map((n) => eventLoopP99Ms(metricsUrl(n)))); // resets prom-client's histograms
   const counters0 = await db.counters();
   const cpu0 = await cpuSnapshot(db);
-  const result = await load();
+  if (fullStack) underLoad.start();
+  const result = await load().finally(() => fullStack && underLoad.stop());
   const cpu1 = await cpuSnapshot(db);
   const loops = await Promise.all(names.map(async (n) => [n, await eventLoopP99Ms(metricsUrl(n))] as const));
   const drainStart = performance.now();
@@ -437,7 +446,7 @@ async function runClosed(db: BenchDatabase, urls: Record<StackName, string>, par
     const order: StackName[] = ['full', 'baseline', 'baseline', 'full'];
     for (const [k, stackName] of order.entries()) {
       if (interrupted) return levels;
-      const r = await measure(db, () => closedLoop(o.requests, c, picks[stackName], stopped), o.pollMs);
+      const r = await measure(db, () => closedLoop(o.requests, c, picks[stackName], stopped), o.pollMs, stackName === 'full');
       const pass = { ...r, stack: stackName, pass: k + 1 };
       passes.push(pass);
       const l = r.load.latencyMs;
@@ -479,6 +488,7 @@ async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[],
       }
     },
     o.pollMs,
+    true,
   );
   return { ...r, backlog: sampler.summary(), samples: sampler.samples };
 }
@@ -486,7 +496,7 @@ async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[],
 async function runHot(db: BenchDatabase, url: string, partner: BenchPartner, o: Options): Promise<PhaseResult> {
   const api = new LoadClient(url, partner.key);
   const document = partner.users[0];
-  return measure(db, () => closedLoop(o.requests, HOT_CONCURRENCY, () => ({ api, document }), stopped), o.pollMs);
+  return measure(db, () => closedLoop(o.requests, HOT_CONCURRENCY, () => ({ api, document }), stopped), o.pollMs, true);
 }
 
 /**
@@ -561,6 +571,29 @@ function printPhase(title: string, r: PhaseResult, extra: string[] = []): void {
   const cpu = CPU_COLUMNS.filter((k) => r.costs.cpuMsPerRequest[k] !== undefined).map((k) => `${k} ${fmt(r.costs.cpuMsPerRequest[k])}`);
   console.log(`  CPU ms/req: ${cpu.join(', ')}; commits/req ${fmt(r.costs.commitsPerRequest)}`);
   if (r.load.non2xxSamples.length) for (const b of r.load.non2xxSamples.slice(0, 3)) console.log(`  non-2xx: ${b}`);
+}
+
+/** The six apps' memory under load against the goal, and where it is (V8 heap, outside it) after the runs. */
+function printMemory(m: MemoryUnderLoad, heap: Record<string, HeapSplit | null>, pss: Record<string, number | null>): void {
+  console.log(`\nMEMORY  the six apps' RSS while the full stack took POSTs (every ${underLoad.everyMs} ms, ${m.samples} samples); heap and PSS after the bench, MB`);
+  const mb = (n: number | null | undefined) => (n === null || n === undefined ? '-' : String(Math.round(n)));
+  const rows = APPS.map((app) => {
+    const a = m.perApp[app];
+    const h = heap[app];
+    return [app, mb(a?.median), mb(a?.peak), h ? `${h.heapUsed} / ${h.heapTotal}` : '-', mb(h?.external), mb(pss[app])];
+  });
+  const pssSum = APPS.reduce((n, app) => n + (pss[app] ?? 0), 0);
+  rows.push(['six apps', mb(m.sum?.median), mb(m.sum?.peak), '', '', mb(pssSum)]);
+  console.log(table(['app', 'RSS median', 'RSS peak', 'heap used / total', 'external', 'PSS'], rows));
+  if (!m.sum) {
+    console.log(`  goal ≤ ${MEMORY_GOAL_MB} MB: not measured (no full-stack run)`);
+    return;
+  }
+  const over = m.sum.peak - MEMORY_GOAL_MB;
+  console.log(
+    `  six apps under load: peak ${mb(m.sum.peak)} MB, median ${mb(m.sum.median)} MB; goal ≤ ${MEMORY_GOAL_MB} MB: ` +
+      (over <= 0 ? `MET (peak ${mb(-over)} MB under)` : `MISSED (peak ${mb(over)} MB over)`),
+  );
 }
 
 // ---------------------------------------------------------------------------------------- main
@@ -704,6 +737,14 @@ async function main(): Promise<void> {
     for (const [name, p] of processes()) rss[name] = rssMb(p.pid);
     rss.kafka = rssMb(brokerPid());
     results.rssMbAfter = rss;
+    const heap: Record<string, HeapSplit | null> = {};
+    const pss: Record<string, number | null> = {};
+    for (const [name, p] of processes()) {
+      heap[name] = await heapSplitMb(metricsUrl(name));
+      pss[name] = pssMb(p.pid);
+    }
+    const memory = underLoad.summary();
+    results.memory = { goalMb: MEMORY_GOAL_MB, underLoad: memory, heapMbAfter: heap, pssMbAfter: pss };
 
     if (interrupted) return;
     if (closed.length > 0) {
@@ -729,6 +770,7 @@ async function main(): Promise<void> {
     loopRows.push(['kafka', fmt(rss.kafka), '-']);
     console.log('\nPROCESSES  RSS after the bench; event-loop lag p99 = worst over the measured runs');
     console.log(table(['process', 'RSS MB', 'loop p99 ms'], loopRows));
+    printMemory(memory, heap, pss);
     if (db.statementsNote) console.log(`  ${db.statementsNote}`);
     if (results.feed) console.log(`\nFEED  ${JSON.stringify(results.feed)}`);
   } finally {

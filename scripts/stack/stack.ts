@@ -9,7 +9,7 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
+import { APP_MALLOC_ENV, APP_NODE_FLAGS, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
   kafkaPort: number;
@@ -152,6 +152,7 @@ export const INTERNAL_SECRET = process.env.INTERNAL_SECRET || randomBytes(32).to
 export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...APP_MALLOC_ENV,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     INTERNAL_SECRET,
     KAFKA_BROKERS: `127.0.0.1:${o.kafkaPort}`,

@@ -11,6 +11,7 @@
  * Environment: the gateway's (PORT, DATABASE_URL, KAFKA_BROKERS, ADMIN_API_KEY...) and the
  * withdrawals service's (CHAIN_*, OUTBOX_POLL_MS); HEALTH_PORT is not listened on.
  */
+import '@partner/platform/preload';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions } from '@nestjs/microservices';

@@ -1,4 +1,5 @@
 import './tracing';
+import '@partner/platform/preload';
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { loadConfig } from '@partner/config';

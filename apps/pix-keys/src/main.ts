@@ -1,4 +1,5 @@
 import './tracing';
+import '@partner/platform/preload';
 import 'reflect-metadata';
 import { loadConfig } from '@partner/config';
 import { bootstrapService, runMain } from '@partner/platform';

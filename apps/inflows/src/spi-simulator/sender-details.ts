@@ -1,4 +1,6 @@
-import { generateCnpj, generateCpf } from '@brazilian-utils/brazilian-utils';
+// The functions' own entry points, not the package's 640 kB index (libs/validation, brazil.validators.ts).
+import { generateCnpj } from '@brazilian-utils/brazilian-utils/generate-cnpj';
+import { generateCpf } from '@brazilian-utils/brazilian-utils/generate-cpf';
 import { randomInt } from 'node:crypto';
 import { SenderDetails } from '../pix-inflows/pix-in-sender';
 

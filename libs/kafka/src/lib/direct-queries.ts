@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DirectQueryTopic, isDirectQueryTopic, ownerOfQuery, ServiceName } from '@partner/contracts';
 import type { FastifyInstance } from 'fastify';
-import { Pool } from 'undici';
+import { Pool } from './undici-pool';
 import { INTERNAL_SIGNATURE_HEADERS, signInternalRequest, verifyInternalRequest } from './internal-trust';
 import type { KafkaServer } from './kafka-server';
 import { ReplyEnvelope } from './reply-envelope';

@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'undici';
+import { Pool } from './undici-pool';
 import { ReplyTargets } from './internal-trust';
 import type { ReplyEnvelope } from './reply-envelope';
 

@@ -181,6 +181,22 @@ describe('docker-compose.yml', () => {
     expect(stage('tools')).toMatch(/^USER node$/m);
   });
 
+  it("Dockerfile: the apps run with npm start's heap and malloc settings (scripts/lib/services.ts), which no service overrides", () => {
+    const runtime = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8').split(/^FROM /m).find((s) => /AS runtime\s/.test(s.split('\n')[0] + '\n')) ?? '';
+    const services = readFileSync(join(repoRoot, 'scripts', 'lib', 'services.ts'), 'utf8');
+    const defaultOf = (variable: string) => new RegExp(`process\\.env\\.${variable} \\?\\? '([^']*)'`).exec(services)?.[1];
+    const nodeFlags = defaultOf('APP_NODE_OPTIONS');
+    const malloc = defaultOf('APP_MALLOC_ENV')?.split(/\s+/).filter(Boolean) ?? [];
+    expect(nodeFlags).toMatch(/--max-old-space-size=/);
+    expect(malloc).not.toEqual([]);
+    expect(runtime).toContain(`NODE_OPTIONS="${nodeFlags}"`);
+    for (const setting of malloc) expect(runtime).toMatch(new RegExp(`^\\s+${setting}( \\\\)?$`, 'm'));
+    for (const name of APPS) {
+      const overridden = Object.keys(service(name).environment ?? {}).filter((key) => key === 'NODE_OPTIONS' || key.startsWith('MALLOC_'));
+      expect({ name, overridden }).toEqual({ name, overridden: [] });
+    }
+  });
+
   it.each(SECRETS)('refuses to start without %s (no default secret), and runs outside the sandbox unless asked', (name) => {
     const { [name]: _left, ...others } = PRODUCTION_ENV;
     expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));

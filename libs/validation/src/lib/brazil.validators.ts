@@ -1,9 +1,10 @@
-import { isValidCPF } from '@brazilian-utils/brazilian-utils';
+// The function's own entry point: the package's index is one 640 kB file, 3 MB of heap in every app (docs/operations.md: "Memory").
+import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf';
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
 /** A CPF as the API takes it: exactly 11 digits, valid check digits, not a repeated-digit sequence. */
 export function isCpf(value: unknown): value is string {
-  return typeof value === 'string' && /^\d{11}$/.test(value) && isValidCPF(value);
+  return typeof value === 'string' && /^\d{11}$/.test(value) && isValidCpf(value);
 }
 
 export function IsCpf(options?: ValidationOptions): PropertyDecorator {

@@ -1,4 +1,5 @@
-import { isValidCnpj } from '@brazilian-utils/brazilian-utils';
+// The function's own entry point, not the package's 640 kB index (see brazil.validators.ts).
+import { isValidCnpj } from '@brazilian-utils/brazilian-utils/is-valid-cnpj';
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
 /** 12 characters of root and branch (digits or, since IN RFB 2.229/2024, uppercase letters), then 2 check digits. */

@@ -1,24 +1,36 @@
+import { keccak_256 } from '@noble/hashes/sha3';
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import type * as Viem from 'viem';
 
-// Loaded on the first address checked, not with this library: every app loads it (through the contracts'
-// DTOs), and viem's index is about a tenth of an app's start-up CPU, for the few DTOs that hold an address.
-let viem: typeof Viem | undefined;
-const loadViem = (): typeof Viem => (viem ??= require('viem') as typeof Viem);
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
  * An EVM address a withdrawal may be sent to: 0x + 40 hex digits; when mixed case, it must match its
  * EIP-55 checksum (a typo in a checksummed address is caught instead of losing the funds); never the
- * zero address, where funds are burnt.
+ * zero address, where funds are burnt. EIP-55: an address in one case (all lower or all upper) carries
+ * no checksum; only mixed case must match it.
+ *
+ * The checksum on @noble/hashes' keccak (what viem's `isAddress` uses under it) rather than viem itself:
+ * viem's index loads 344 modules, 4 MB of heap in every app, for this one check (docs/operations.md:
+ * "Memory"); evm.validators.spec.ts holds it to viem's answers.
  */
 export function isEvmAddress(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const { isAddress, zeroAddress } = loadViem();
-  if (value.toLowerCase() === zeroAddress) return false;
-  // EIP-55: an address in one case (all lower or all upper) carries no checksum; only mixed case must
-  // match it. viem's strict mode checks every non-lowercase address, so the all-upper form goes loose.
+  if (typeof value !== 'string' || !HEX_ADDRESS.test(value)) return false;
   const hex = value.slice(2);
-  return isAddress(value, { strict: hex !== hex.toUpperCase() });
+  const lower = hex.toLowerCase();
+  if (/^0{40}$/.test(hex)) return false;
+  if (hex === lower || hex === hex.toUpperCase()) return true;
+  return eip55(lower) === hex;
+}
+
+/** The EIP-55 spelling of an address given in lower case without 0x: a letter is upper case where the keccak-256 of the text has a nibble of 8 or more. */
+function eip55(lower: string): string {
+  const hash = keccak_256(lower);
+  let out = '';
+  for (let i = 0; i < 40; i++) {
+    const nibble = i % 2 === 0 ? hash[i >> 1] >> 4 : hash[i >> 1] & 0x0f;
+    out += nibble >= 8 ? lower[i].toUpperCase() : lower[i];
+  }
+  return out;
 }
 
 /**
