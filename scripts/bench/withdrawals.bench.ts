@@ -38,6 +38,9 @@ import { appEnv, kafka, migrate, recreateDatabase, RunningStack, StackOptions, s
 import { closedLoop, distribution, Distribution, LoadClient, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
 import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
 import { BacklogSampler, BenchDatabase, cpuMs, eventLoopP99Ms, heapSplitMb, HeapSplit, LagResult, MemoryUnderLoad, PgCounters, pssMb, RssSampler, rssMb } from './bench-probes';
+import { runOnRequiredNode } from '../lib/node-runtime';
+
+runOnRequiredNode();
 
 // ------------------------------------------------------------------------------------ settings
 const root = repoRoot();
