@@ -29,7 +29,7 @@ export const APP_NODE_FLAGS: string[] = (process.env.APP_NODE_OPTIONS ?? '--max-
  * fixed threshold turns off glibc's dynamic mmap threshold, which after the first large block is freed
  * (module compilation at start-up) serves blocks up to 32 MB from the main heap and stops giving its free
  * top back: about 19 MB per app held for nothing, six apps under load 787 → 671 MB with no measurable CPU
- * cost (docs/adr/0021-memory-settings-of-the-apps.md). 131072 is glibc's own default, kept fixed.
+ * cost (docs/adr/0022-memory-settings-of-the-apps.md). 131072 is glibc's own default, kept fixed.
  * APP_MALLOC_ENV overrides them ('' keeps glibc's dynamic behaviour).
  */
 export const APP_MALLOC_ENV: Record<string, string> = Object.fromEntries(
