@@ -64,7 +64,7 @@ CMD ["node", "dist/deploy-steps/migrate.js"]
 # --- runtime: the apps ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 # Heap and malloc settings as `npm start` uses them (scripts/lib/services.ts APP_NODE_FLAGS and APP_MALLOC_ENV;
-# docs/adr/0021-memory-settings-of-the-apps.md). The base image's Node runs on glibc, which reads MALLOC_*.
+# docs/adr/0022-memory-settings-of-the-apps.md). The base image's Node runs on glibc, which reads MALLOC_*.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=128" \
     MALLOC_TRIM_THRESHOLD_=131072 \
