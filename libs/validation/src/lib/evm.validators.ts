@@ -2,6 +2,13 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * Answers for mixed-case addresses, as viem kept them: keccak costs about 20 µs, a lookup well under 1, and
+ * one withdrawal is checked by the gateway and again by its service, mostly to the same few addresses.
+ * Bounded (the oldest answer goes first): about 130 kB at most.
+ */
+const checksumAnswers = new Map<string, boolean>();
+const CHECKSUM_ANSWERS = 1024;
 
 /**
  * An EVM address a withdrawal may be sent to: 0x + 40 hex digits; when mixed case, it must match its
@@ -19,7 +26,13 @@ export function isEvmAddress(value: unknown): value is string {
   const lower = hex.toLowerCase();
   if (/^0{40}$/.test(hex)) return false;
   if (hex === lower || hex === hex.toUpperCase()) return true;
-  return eip55(lower) === hex;
+  let valid = checksumAnswers.get(hex);
+  if (valid === undefined) {
+    valid = eip55(lower) === hex;
+    if (checksumAnswers.size >= CHECKSUM_ANSWERS) checksumAnswers.delete(checksumAnswers.keys().next().value as string);
+    checksumAnswers.set(hex, valid);
+  }
+  return valid;
 }
 
 /** The EIP-55 spelling of an address given in lower case without 0x: a letter is upper case where the keccak-256 of the text has a nibble of 8 or more. */
