@@ -1,14 +1,14 @@
 import { keccak_256 } from '@noble/hashes/sha3';
 import { registerDecorator, ValidationOptions } from 'class-validator';
+import { LRUCache } from 'lru-cache';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /**
  * Answers for mixed-case addresses, as viem kept them: keccak costs about 20 µs, a lookup well under 1, and
  * one withdrawal is checked by the gateway and again by its service, mostly to the same few addresses.
- * Bounded (the oldest answer goes first): about 130 kB at most.
+ * Bounded, least recently used answer out first: about 130 kB at most.
  */
-const checksumAnswers = new Map<string, boolean>();
-const CHECKSUM_ANSWERS = 1024;
+const checksumAnswers = new LRUCache<string, boolean>({ max: 1024 });
 
 /**
  * An EVM address a withdrawal may be sent to: 0x + 40 hex digits; when mixed case, it must match its
@@ -29,7 +29,6 @@ export function isEvmAddress(value: unknown): value is string {
   let valid = checksumAnswers.get(hex);
   if (valid === undefined) {
     valid = eip55(lower) === hex;
-    if (checksumAnswers.size >= CHECKSUM_ANSWERS) checksumAnswers.delete(checksumAnswers.keys().next().value as string);
     checksumAnswers.set(hex, valid);
   }
   return valid;
