@@ -21,8 +21,8 @@ function pgPool({ DATABASE_URL, DATABASE_ACQUIRE_TIMEOUT_MS }: DatabaseSettings,
   // exhausted pool (a flood, a slow database) sheds load instead of queueing requests without end.
   const pool = new Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: DATABASE_ACQUIRE_TIMEOUT_MS, options: `-c search_path=${schema}` });
   // When the server drops connections (a restart, pg_terminate_backend), a client can emit 'error' while
-  // nothing listens: pg-pool's query() listens only `once`, and the adapter removes its transaction
-  // listener on rollback. An unheard 'error' event kills the process (found by npm run chaos). A listener
+  // nothing listens: pg-pool's query() listens only `once` (and Prisma's adapter, when the apps ran on it,
+  // removed its transaction listener on rollback). An unheard 'error' event kills the process (found by npm run chaos). A listener
   // for the client's whole life keeps the service up; the query in flight still fails, and the pool
   // discards the broken client by itself.
   pool.on('connect', (client) => client.on('error', (error: Error) => logger.warn(`connection lost: ${error.message}`)));
