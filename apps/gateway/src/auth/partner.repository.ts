@@ -58,6 +58,9 @@ export const partnerOf = (row: PartnerRow): Partner => ({
 const RECORD_COLUMNS = `p.id, p.name, p.created_at, p.disabled_at, p.rate_limit_per_second, p.rate_limit_burst,
   (SELECT count(*)::int FROM api_keys k WHERE k.partner_id = p.id AND k.revoked_at IS NULL) AS active_api_keys`;
 
+const EXISTS = statement('partner_exists', 'SELECT 1 FROM partners WHERE id = $1');
+const FIND = statement('partner_find', `SELECT ${RECORD_COLUMNS} FROM partners p WHERE p.id = $1`);
+
 /** Newest first, below a position ($1, $2, both null for the first page): an index range on (created_at, id). */
 const PAGE = {
   name: 'partner_page',
@@ -94,7 +97,7 @@ export class PartnerRepository {
   /** Whether the partner exists; false for anything that is not a UUID (never a query error). */
   async exists(id: string): Promise<boolean> {
     if (!isUUID(id)) return false;
-    const { rows } = await this.db.query(statement('partner_exists', 'SELECT 1 FROM partners WHERE id = $1'), [id]);
+    const { rows } = await this.db.query(EXISTS, [id]);
     return rows.length > 0;
   }
 
@@ -105,7 +108,7 @@ export class PartnerRepository {
   }
 
   async find(partnerId: PartnerId): Promise<PartnerRecord | null> {
-    const { rows } = await this.db.query<PartnerRecord>(statement('partner_find', `SELECT ${RECORD_COLUMNS} FROM partners p WHERE p.id = $1`), [partnerId]);
+    const { rows } = await this.db.query<PartnerRecord>(FIND, [partnerId]);
     return rows[0] ?? null;
   }
 
