@@ -28,7 +28,7 @@ COPY package.json package-lock.json ./
 # whose bindings all exist), so npm 10 and 11 alike accept it.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 
-# --- build: prisma generate (6 schemas) + tsc + tsc-alias into dist/ -------------------------------
+# --- build: tsc + tsc-alias into dist/ (no Prisma client: ADR 0021) -------------------------------
 FROM deps AS build
 COPY . .
 RUN npm run build
@@ -36,7 +36,7 @@ RUN npm run build
 # --- production dependencies only ------------------------------------------------------------------
 # The same install as the tree npm test runs its whole end-to-end stack from (scripts/lib/runtime-tree.ts,
 # RUNTIME_NPM_CI): optional and peer dependencies left out too, or npm brings the Prisma CLI and its
-# tooling (an optional peer of @prisma/client), about 240 MB the apps never load.
+# tooling (an optional peer of @prisma/client, itself a development dependency), about 240 MB the apps never load.
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -9,11 +9,14 @@ const { APP_NAMES } = await tsImport('./libs/contracts/src/lib/services.catalogu
 // they share only contracts and platform libraries, and talk over Kafka. The typed API client
 // (type:api-client) is for callers of the API (e2e suites, scripts), never for the apps that serve it,
 // and depends on no lib of ours: its types are generated from the OpenAPI document.
+// The database library (type:db, libs/db) sits under the platform libraries: apps and libs/kafka use it, it
+// uses none of them.
 const typeRules = {
-  'type:app': ['type:contracts', 'type:util', 'type:platform'],
+  'type:app': ['type:contracts', 'type:util', 'type:platform', 'type:db'],
   'type:e2e': ['type:contracts', 'type:util', 'type:testing', 'type:api-client'],
   'type:api-client': [],
-  'type:platform': ['type:contracts', 'type:util', 'type:platform'],
+  'type:platform': ['type:contracts', 'type:util', 'type:platform', 'type:db'],
+  'type:db': ['type:contracts', 'type:util'],
   'type:contracts': ['type:util'],
   'type:testing': ['type:util', 'type:contracts'],
   'type:util': ['type:util'],
@@ -113,4 +116,16 @@ export default [
   { files: ['libs/contracts/src/lib/error-codes.ts', 'libs/contracts/src/lib/error-codes.type-spec.ts'], rules: { 'no-restricted-imports': restrictedImports(noPartnerIdMinting) } },
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  // Prisma Client is for the integration specs only (ADR 0021): the apps run every statement through
+  // @partner/db, on pg. The specs' generated clients and the adapter they run on stay out of production code.
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.spec-support.ts', '**/*.type-spec.ts', 'libs/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/generated/prisma-for-specs/*', '@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'], message: 'Prisma Client is for the integration specs only (ADR 0021): run statements through @partner/db' }] },
+      ],
+    },
+  },
 ];

@@ -1,18 +1,19 @@
 /**
- * Builds every app: generates each service's Prisma client (offline) and the typed API client's types
- * (from docs/openapi.json), compiles the workspace with tsc (which also type-checks it), then rewrites
+ * Builds every app: generates the typed API client's types (from docs/openapi.json), compiles the workspace with tsc (which also type-checks it), then rewrites
  * the path aliases (@partner/*) to relative imports so `node dist/apps/<app>/src/main.js` runs without
  * any loader.
  *
  * `--if-stale` (npm start, the Nx build targets) runs only the steps whose inputs or outputs changed since
- * they last succeeded (scripts/lib/build-stamp.ts): a Prisma client whose schema changed, the compilation
- * when any source did. Without it (npm run build, npm test) every step runs.
+ * they last succeeded (scripts/lib/build-stamp.ts): the API client's types when a document changed, the
+ * compilation when any source did. Without it (npm run build, npm test) every step runs. No Prisma client is
+ * generated: the apps run every query on pg (ADR 0021); the integration specs' clients are npm test's to
+ * generate (scripts/db/generate.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateApiClientTypes } from './lib/api-client-types';
-import { API_CLIENT_TYPES_STEP, buildStep, currentState, prismaClientStep, prismaServices, recordStep, Step, stepStaleness } from './lib/build-stamp';
+import { API_CLIENT_TYPES_STEP, buildStep, currentState, recordStep, Step, stepStaleness } from './lib/build-stamp';
 import { describeChanges } from './lib/content-stamp';
 import { repoRoot } from './lib/services';
 
@@ -81,7 +82,7 @@ function runSteps(steps: Step[], run: () => void): void {
 const release = acquireLock();
 process.on('exit', release);
 const started = Date.now();
-const build = buildStep(root);
+const build = buildStep();
 if (ifStale) {
   const why = stepStaleness(root, build);
   if (why.length === 0) {
@@ -91,17 +92,10 @@ if (ifStale) {
   console.log(`build: inputs or outputs ${describeChanges(why)}`);
 }
 
-const clients = toRun(prismaServices(root).map((service) => ({ service, step: prismaClientStep(root, service) })));
-if (clients.length > 0) {
-  runSteps(
-    clients.map((c) => c.step),
-    () => run(bin('tsx'), [join(root, 'scripts/db/generate.ts'), ...clients.map((c) => c.service)]),
-  );
-} else console.log('build: Prisma clients current, not generated');
 if (toRun([{ step: API_CLIENT_TYPES_STEP }]).length > 0) runSteps([API_CLIENT_TYPES_STEP], () => generateApiClientTypes(root));
 else console.log('build: API client types current, not generated');
 
-// Generated again identically (a deleted client folder): the compilation's inputs may all match again.
+// Generated again identically (a deleted types folder): the compilation's inputs may all match again.
 if (ifStale && stepStaleness(root, build).length === 0) {
   console.log(`build: dist/ is current after generating, not compiled (${seconds(started)})`);
   process.exit(0);

@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { authenticatedPartnerId, BUSINESS_CUSTOMER_EXAMPLE, encodeListCursor, listScope } from '../../libs/contracts/src';
-import { keysetPageStatement } from '../../libs/kafka/src/lib/keyset-page';
+import { keysetPageStatement } from '../../libs/db/src/lib/keyset-page';
 import { ApiClient, newCpf } from '../../libs/testing/src';
 import { repoRoot } from '../lib/services';
 import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
-import { PrismaClient } from '../../apps/withdrawals/src/generated/prisma/client';
+import { PrismaClient } from '../../apps/withdrawals/src/generated/prisma-for-specs/client';
 import { repoRoot } from '../lib/services';
 
 const DATABASE_URL = process.env.PRISMA_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_prisma';

@@ -15,8 +15,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '@partner/config';
+import { Database } from '@partner/db';
 import { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
-import { PrismaService } from '../../apps/gateway/src/prisma/prisma.service';
+import { DB_SCHEMA } from '../../apps/gateway/src/database/db-schema';
 import { RateLimitBucketRepository } from '../../apps/gateway/src/rate-limit/rate-limit-bucket.repository';
 import { MemoryRateLimitStore, RateLimitStore } from '../../apps/gateway/src/rate-limit/rate-limit.store';
 import { repoRoot } from '../lib/services';
@@ -65,10 +66,10 @@ async function measure(store: RateLimitStore, partners: string[], concurrency: n
 async function main(): Promise<void> {
   await recreateDatabase(DATABASE_URL);
   migrate(DATABASE_URL);
-  const prisma = new PrismaService(loadConfig(GatewayConfig, { ...process.env, DATABASE_URL, KAFKA_BROKERS: '127.0.0.1:1' }));
+  const db = new Database(loadConfig(GatewayConfig, { ...process.env, DATABASE_URL, KAFKA_BROKERS: '127.0.0.1:1' }), DB_SCHEMA);
   const stores: Array<[string, RateLimitStore]> = [
     ['memory', new MemoryRateLimitStore()],
-    ['postgres', new RateLimitBucketRepository(prisma)],
+    ['postgres', new RateLimitBucketRepository(db)],
   ];
   const rows: Row[] = [];
   try {
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await prisma.onApplicationShutdown();
+    await db.close();
   }
   console.log(`rate limit: ${TAKES} takes per case`);
   console.table(rows);

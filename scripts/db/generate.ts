@@ -1,5 +1,8 @@
 /**
- * Generates each service's Prisma client (`prisma generate --schema prisma/<service>/schema.prisma`).
+ * Generates each service's Prisma client (`prisma generate --schema prisma/<service>/schema.prisma`) into
+ * apps/<service>/src/generated/prisma-for-specs: for the integration specs only, which read and seed rows
+ * through it (ADR 0021: no app loads Prisma Client; the build and `npm start` generate none). `npm test`
+ * runs it; run it by hand before a spec run or typecheck outside npm test (`npm run db:generate`).
  *
  *   npx tsx scripts/db/generate.ts [service...]
  *

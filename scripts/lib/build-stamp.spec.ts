@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildStaleness, buildStep, currentState, prismaClientStep, prismaServices, recordStep, Step, stepStaleness } from './build-stamp';
+import { buildStaleness, buildStep, currentState, recordStep, Step } from './build-stamp';
 
 describe('build change detection', () => {
   let root: string;
@@ -16,17 +16,15 @@ describe('build change detection', () => {
     root = mkdtempSync(join(tmpdir(), 'build-stamp-'));
     write('apps/pix/src/main.ts', 'main');
     write('apps/pix/src/main.spec.ts', 'spec');
-    write('apps/pix/src/generated/prisma/client.ts', 'client');
+    write('apps/pix/src/generated/prisma-for-specs/client.ts', 'client');
     write('libs/kafka/src/index.ts', 'lib');
     write('libs/kafka/node_modules/dep/index.js', 'dep');
-    write('prisma/pix/schema.prisma', 'generator client {\n  output = "../../apps/pix/src/generated/prisma"\n}\n');
+    write('prisma/pix/schema.prisma', 'generator client {\n  output = "../../apps/pix/src/generated/prisma-for-specs"\n}\n');
     write('prisma/pix/migrations/1_init/migration.sql', 'CREATE TABLE t ();');
     for (const file of ['docs/openapi.json', 'docs/openapi-operator.json', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json']) write(file, '{}');
-    for (const file of ['scripts/build.ts', 'scripts/db/generate.ts', 'scripts/lib/build-stamp.ts']) write(file, '// build');
-    write('node_modules/prisma/package.json', '{"version":"7.10.0"}');
-    write('node_modules/@prisma/client/package.json', '{"version":"7.10.0"}');
+    for (const file of ['scripts/build.ts', 'scripts/lib/build-stamp.ts']) write(file, '// build');
     write('dist/apps/pix/src/main.js', 'compiled');
-    done(buildStep(root));
+    done(buildStep());
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -45,15 +43,13 @@ describe('build change detection', () => {
     ['a source of an app', 'apps/pix/src/main.ts'],
     ['a new source file', 'apps/pix/src/new.ts'],
     ['a source of a lib', 'libs/kafka/src/index.ts'],
-    ['a generated client', 'apps/pix/src/generated/prisma/client.ts'],
-    ['a schema', 'prisma/pix/schema.prisma'],
     ['the OpenAPI document', 'docs/openapi.json'],
     ['a compiler setting', 'tsconfig.build.json'],
     ['the lockfile', 'package-lock.json'],
     ['the build script', 'scripts/build.ts'],
     ['the build output', 'dist/apps/pix/src/main.js'],
   ])('rebuilds when one file changes: %s', (_, file) => {
-    write(file, 'changed\n  output = "../../apps/pix/src/generated/prisma"');
+    write(file, 'changed');
     expect(buildStaleness(root)).toEqual([file]);
   });
 
@@ -63,8 +59,10 @@ describe('build change detection', () => {
     expect(buildStaleness(root)).toEqual(['dist/apps/other.js', 'dist/apps/pix/src/main.js']);
   });
 
-  it('ignores what is never compiled: specs, installed packages, migrations', () => {
+  it('ignores what is never compiled: specs, their Prisma clients, installed packages, schemas and migrations', () => {
     write('apps/pix/src/main.spec.ts', 'spec changed');
+    write('apps/pix/src/generated/prisma-for-specs/client.ts', 'generated again');
+    write('prisma/pix/schema.prisma', 'model changed');
     write('apps/pix/src/other.type-spec.ts', 'type test');
     write('libs/kafka/node_modules/dep/index.js', 'dep changed');
     write('prisma/pix/migrations/2_next/migration.sql', 'ALTER TABLE t ADD c int;');
@@ -72,24 +70,10 @@ describe('build change detection', () => {
   });
 
   it('rebuilds when a file changed while the build ran (its inputs were read before)', () => {
-    const step = buildStep(root);
+    const step = buildStep();
     const before = currentState(root, step).inputs;
     write('libs/kafka/src/index.ts', 'saved during the build');
     recordStep(root, step, before);
     expect(buildStaleness(root)).toEqual(['libs/kafka/src/index.ts']);
-  });
-
-  it('regenerates a Prisma client when its schema, the generator or its output changed', () => {
-    expect(prismaServices(root)).toEqual(['pix']);
-    const client = prismaClientStep(root, 'pix');
-    expect(client.outputs).toEqual(['apps/pix/src/generated/prisma']);
-    expect(stepStaleness(root, client)).toEqual(['(no stamp: never built here)']);
-    done(client);
-    expect(stepStaleness(root, client)).toEqual([]);
-    write('node_modules/prisma/package.json', '{"version":"7.11.0"}');
-    expect(stepStaleness(root, client)).toEqual(['node_modules/prisma/package.json']);
-    done(client);
-    rmSync(join(root, 'apps/pix/src/generated'), { recursive: true });
-    expect(stepStaleness(root, client)).toEqual(['(no output)']);
   });
 });

@@ -4,7 +4,6 @@
  * A step runs again when any input or output differs from its stamp; a plain `npm run build` (and
  * `npm test`) runs every step regardless.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { digest, readStamp, Skip, Stamp, staleness, writeStamp } from './content-stamp';
 
@@ -22,26 +21,6 @@ const stampFile = (root: string, step: Step) => join(root, '.cache', 'stamps', `
 /** The installed packages whose code a generator is: their version is in their package.json. */
 const installed = (...packages: string[]) => packages.map((p) => `node_modules/${p}/package.json`);
 
-/** The services that have a Prisma schema (prisma/<service>/schema.prisma). */
-export function prismaServices(root: string): string[] {
-  return readdirSync(join(root, 'prisma'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && readdirSync(join(root, 'prisma', d.name)).includes('schema.prisma'))
-    .map((d) => d.name)
-    .sort();
-}
-
-/** A service's Prisma client: its schema and the installed generator in, the `output` folder its schema names out. */
-export function prismaClientStep(root: string, service: string): Step {
-  const schema = `prisma/${service}/schema.prisma`;
-  const output = /^\s*output\s*=\s*"([^"]+)"/m.exec(readFileSync(join(root, schema), 'utf8'))?.[1];
-  if (!output) throw new Error(`${schema}: no generator output folder`);
-  return {
-    name: `prisma-client-${service}`,
-    inputs: [schema, ...installed('prisma', '@prisma/client')],
-    outputs: [posix.join(`prisma/${service}`, output)],
-  };
-}
-
 /** The typed API client's types (scripts/lib/api-client-types.ts), from the committed OpenAPI documents. */
 export const API_CLIENT_TYPES_STEP: Step = {
   name: 'api-client-types',
@@ -51,29 +30,28 @@ export const API_CLIENT_TYPES_STEP: Step = {
 
 /** Never compiled into dist/ (tsconfig.build.json), nor read by the build: editing them does not rebuild. */
 const NOT_BUILT = /\.(spec|type-spec)\.ts$/;
-const NEVER_SOURCES = new Set(['node_modules', 'dist', 'coverage', '.cache']);
+// prisma-for-specs: the integration specs' Prisma clients (npm test generates them), never built either.
+const NEVER_SOURCES = new Set(['node_modules', 'dist', 'coverage', '.cache', 'prisma-for-specs']);
 const skipBuildInput: Skip = (path, isDirectory) =>
   isDirectory ? NEVER_SOURCES.has(posix.basename(path)) : NOT_BUILT.test(path);
 
 /**
- * The compilation: every source of the apps and libs, the generated clients among them; what generates
- * them (the schemas, the OpenAPI documents); the compiler's settings and every dependency's version; and
+ * The compilation: every source of the apps and libs, the API client's generated types among them; what
+ * generates them (the OpenAPI documents); the compiler's settings and every dependency's version; and
  * the build scripts themselves. So its stamp matching also means every generator's step is current.
  */
-export function buildStep(root: string): Step {
+export function buildStep(): Step {
   return {
     name: 'build',
     inputs: [
       'apps',
       'libs',
-      ...prismaServices(root).map((service) => `prisma/${service}/schema.prisma`),
       'docs/openapi.json',
       'docs/openapi-operator.json',
       'tsconfig.base.json',
       'tsconfig.build.json',
       'package-lock.json',
       'scripts/build.ts',
-      'scripts/db/generate.ts',
       ...['build-stamp.ts', 'content-stamp.ts', 'api-client-types.ts'].map((file) => `scripts/lib/${file}`),
     ],
     outputs: ['dist'],
@@ -99,7 +77,7 @@ export function recordStep(root: string, step: Step, inputsBefore: Stamp['inputs
   writeStamp(stampFile(root, step), { inputs: inputsBefore, outputs: digest(root, step.outputs) });
 }
 
-/** Why dist/ must be rebuilt (empty: it was built from exactly the sources, schemas and settings there are now). */
-export const buildStaleness = (root: string): string[] => stepStaleness(root, buildStep(root));
+/** Why dist/ must be rebuilt (empty: it was built from exactly the sources, documents and settings there are now). */
+export const buildStaleness = (root: string): string[] => stepStaleness(root, buildStep());
 
 export const buildIsCurrent = (root: string): boolean => buildStaleness(root).length === 0;

@@ -3,7 +3,6 @@ import { serviceModule } from '@partner/platform';
 import { BusinessCustomersModule } from './business-customers/business-customers.module';
 import { CustomersConfig } from './config/customers.config';
 import { NotificationsModule } from './notifications/notifications.module';
-import { PrismaService } from './prisma/prisma.service';
 
 @Module({})
 export class AppModule {
@@ -12,7 +11,6 @@ export class AppModule {
       name: 'customers',
       configClass: CustomersConfig,
       config,
-      prisma: PrismaService,
       features: [NotificationsModule, BusinessCustomersModule],
     });
   }

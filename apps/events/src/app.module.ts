@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceModule } from '@partner/platform';
 import { EventsConfig } from './config/events.config';
 import { FeedModule } from './feed/feed.module';
-import { PrismaService } from './prisma/prisma.service';
 
 @Module({})
 export class AppModule {
@@ -11,7 +10,6 @@ export class AppModule {
       name: 'events',
       configClass: EventsConfig,
       config,
-      prisma: PrismaService,
       features: [FeedModule],
     });
   }

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { databaseProvider } from '@partner/db';
 import { KafkaModule, kafkaConnection, MessageBus } from '@partner/kafka';
 import { loggingModule, metricsModule } from '@partner/platform';
 import { ApiKeyRevocationsListener } from './api-keys/api-key-revocations.listener';
@@ -14,8 +15,8 @@ import { PartnersModule } from './partners/partners.module';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
 import { PixProviderModule } from './pix-provider/pix-provider.module';
-import { OutboxModule, unpublishedOutboxModule } from './prisma/outbox.module';
-import { PrismaService } from './prisma/prisma.service';
+import { DB_SCHEMA } from './database/db-schema';
+import { OutboxModule, unpublishedOutboxModule } from './database/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { UsersModule } from './users/users.module';
@@ -32,6 +33,9 @@ class OverrideBusModule {
   }
 }
 
+/** The gateway's database: its own schema, on its config's DATABASE_URL. */
+const database = databaseProvider(GatewayConfig, DB_SCHEMA);
+
 @Global()
 @Module({})
 export class AppModule {
@@ -43,8 +47,8 @@ export class AppModule {
     return {
       module: AppModule,
       // Other instances' key revocations arrive over Kafka; without it (overrideBus) this is the only instance.
-      providers: [{ provide: GatewayConfig, useValue: config }, PrismaService, ...(overrideBus ? [] : [ApiKeyRevocationsListener])],
-      exports: [GatewayConfig, PrismaService],
+      providers: [{ provide: GatewayConfig, useValue: config }, database, ...(overrideBus ? [] : [ApiKeyRevocationsListener])],
+      exports: [GatewayConfig, database.provide],
       imports: [
         loggingModule('gateway', config.LOG_LEVEL),
         metricsModule('gateway'),

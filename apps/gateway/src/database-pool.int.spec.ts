@@ -1,6 +1,6 @@
+import { Database } from '@partner/db';
 import { generateApiKey } from './auth/api-key';
 import { GatewayUnderTest } from './gateway-app.spec-support';
-import { PrismaService } from './prisma/prisma.service';
 import type { PoolClient } from 'pg';
 
 // Integration: the gateway's own pool exhausted (every connection held, as a flood of key lookups or a
@@ -15,11 +15,11 @@ afterAll(() => gateway.stop(), 30_000);
 
 describe("the gateway's database pool", () => {
   it('answers 503 with Retry-After once no connection frees up within the acquire timeout, and serves again after', async () => {
-    const pool = gateway.app.get(PrismaService).pool;
+    const db = gateway.app.get(Database);
     const held: PoolClient[] = [];
     try {
       // Take every connection the pool will open (its max is 10).
-      while (held.length < 10) held.push(await pool.connect());
+      while (held.length < 10) held.push(await db.connect());
 
       // An unknown key must be looked up in the database: no connection comes.
       const res = await gateway.send('GET', '/partner/v1/events', { 'x-api-key': generateApiKey().key });

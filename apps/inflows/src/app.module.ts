@@ -3,7 +3,6 @@ import { serviceModule } from '@partner/platform';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
-import { PrismaService } from './prisma/prisma.service';
 import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
 import { UsersModule } from './users/users.module';
 
@@ -14,7 +13,6 @@ export class AppModule {
       name: 'inflows',
       configClass: InflowsConfig,
       config,
-      prisma: PrismaService,
       features: [UsersModule, PixKeyReplicaModule, SpiSimulatorModule, PixInflowsModule],
     });
   }

@@ -4,12 +4,14 @@ import { loadConfig } from '@partner/config';
 import { EventPayload, EventTopic, PartnerId, PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
 import { createKafka, ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule, createProducer } from '@partner/kafka';
 import { Producer } from 'kafkajs';
-import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
+import { Database, databaseProvider } from '@partner/db';
+import { PrismaClient } from './generated/prisma-for-specs/client';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
-import { DB_SCHEMA, PrismaService } from './prisma/prisma.service';
+import { DB_SCHEMA } from './database/db-schema';
 import { newEndToEndId } from './spi-simulator/end-to-end-id';
 import { completeSender } from './spi-simulator/sender-details';
 import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
@@ -25,12 +27,12 @@ const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: '3600000', OUTBOX_POLL_MS: '100' });
 
 @Global()
-@Module({ providers: [{ provide: InflowsConfig, useValue: config }, PrismaService], exports: [InflowsConfig, PrismaService] })
+@Module({ providers: [{ provide: InflowsConfig, useValue: config }, databaseProvider(InflowsConfig, DB_SCHEMA)], exports: [InflowsConfig, Database] })
 class ConfigModule {}
 
 let service: INestMicroservice;
 let bus: MessageBus;
-let prisma: PrismaService;
+let prisma: PrismaClient;
 let producer: Producer;
 
 /**
@@ -47,7 +49,7 @@ beforeAll(async () => {
     imports: [
       ConfigModule,
       KafkaModule.forRootAsync({ inject: [], useFactory: () => ({ connection, idempotentProducer: true }) }),
-      outboxModule(PrismaService, InflowsConfig, DB_SCHEMA),
+      outboxModule(InflowsConfig, DB_SCHEMA),
       UsersModule,
       PixKeyReplicaModule,
       SpiSimulatorModule,
@@ -56,7 +58,7 @@ beforeAll(async () => {
   }).compile();
   if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
   service = moduleRef.createNestMicroservice(kafkaServerOptions({ connection, groupId: `inflows-int-${run}`, maxInFlight: 3 }));
-  prisma = moduleRef.get(PrismaService);
+  prisma = prismaForSpecs(PrismaClient, moduleRef.get(Database));
 
   bus = new MessageBus({ connection: { ...connection, clientId: `inflows-int-client-${process.pid}` }, requests: { timeoutMs: 5_000 }, idempotentProducer: false });
   producer = createProducer(createKafka({ ...connection, clientId: `inflows-int-producer-${process.pid}` }));

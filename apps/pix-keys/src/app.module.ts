@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceModule } from '@partner/platform';
 import { PixKeysConfig } from './config/pix-keys.config';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
-import { PrismaService } from './prisma/prisma.service';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -12,7 +11,6 @@ export class AppModule {
       name: 'pix-keys',
       configClass: PixKeysConfig,
       config,
-      prisma: PrismaService,
       features: [UsersModule, PixKeysModule],
     });
   }

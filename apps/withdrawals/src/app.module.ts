@@ -3,7 +3,6 @@ import { serviceModule } from '@partner/platform';
 import { AccountsModule } from './accounts/accounts.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { WithdrawalsConfig } from './config/withdrawals.config';
-import { PrismaService } from './prisma/prisma.service';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 @Module({})
@@ -13,7 +12,6 @@ export class AppModule {
       name: 'withdrawals',
       configClass: WithdrawalsConfig,
       config,
-      prisma: PrismaService,
       features: [AccountsModule, WithdrawalsModule, LedgerModule],
     });
   }

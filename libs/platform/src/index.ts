@@ -1,7 +1,6 @@
 export * from './lib/logging.module';
 export * from './lib/service-health.module';
 export * from './lib/bootstrap-service';
-export * from './lib/prisma-adapter';
 export * from './lib/metrics.module';
 export * from './lib/micro-batcher';
 // The one masking helper lives with tracing (its span processor uses it before the apps load); logs use it too.

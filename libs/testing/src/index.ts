@@ -11,3 +11,4 @@ export * from './lib/chaos/chaos-report';
 export * from './lib/list-pages';
 export * from './lib/prism-validation';
 export * from './lib/scripted-sql';
+export * from './lib/prisma-for-specs';

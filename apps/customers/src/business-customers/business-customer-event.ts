@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BusinessCustomerRegisteredEvent, BusinessCustomerSnapshot, Topics } from '@partner/contracts';
-import { outboxMessage } from '@partner/kafka';
+import { outboxMessage } from '@partner/db';
 import { Customer } from './customer.repository';
 
 /** The customer as partners see it in business_customer events (docs/api.md: "Business customers"). */

@@ -1,25 +1,26 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand, PartnerId, Topics } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
-import { outboxEventsOf, registeredExampleCustomer, testPartnerId } from '@partner/testing';
+import { outboxEventsOf, registeredExampleCustomer, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { validateContract } from '@partner/validation';
-import type { Pool } from 'pg';
+import { ConnectionPool, Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { CustomersConfig } from '../config/customers.config';
 import { OwnerNotificationRepository } from '../notifications/owner-notification.repository';
 import { SendOwnerNotificationsUseCase } from '../notifications/send-owner-notifications.use-case';
-import { PrismaService } from '../prisma/prisma.service';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomerRepository } from './customer.repository';
 
 // Integration: the real customers schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(CustomersConfig, { ...process.env, OWNER_NOTIFY_DELAY_MS: '60000' });
-const prisma = new PrismaService(config);
-const customers = new CustomerRepository(prisma);
-const notifications = new OwnerNotificationRepository(prisma);
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const customers = new CustomerRepository(db);
+const notifications = new OwnerNotificationRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
-const create = new CreateBusinessCustomerUseCase(new UnitOfWork(prisma.pool, relay), customers);
+const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, relay), customers);
 const notifier = new SendOwnerNotificationsUseCase(config, notifications);
 
 /** A command as the handler receives it: validated by the contract class, so nested values are instances. */
@@ -39,12 +40,11 @@ async function eventsOf(partnerId: string): Promise<BusinessCustomerRegisteredEv
   return outboxEventsOf(Topics.BusinessCustomerRegistered, rows, partnerId);
 }
 
-/** The service's pool, except that the outbox INSERT the unit of work sends before COMMIT fails. */
-const failingOutboxPool: Pick<Pool, 'connect' | 'query'> = {
+/** The service's database, except that the outbox INSERT the unit of work sends before COMMIT fails. */
+const failingOutboxPool: ConnectionPool = {
   // Only transactions are patched; a one-statement command (runCommand) is not what this use case runs.
-  query: prisma.pool.query.bind<Pool['query']>(prisma.pool),
   async connect() {
-    const client = await prisma.pool.connect();
+    const client = await db.connect();
     const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
     const release = client.release.bind(client);
     // Patched for this checkout only: the client goes back to the pool as it came.
@@ -62,7 +62,7 @@ const failingOutboxPool: Pick<Pool, 'connect' | 'query'> = {
 
 const idOf = (reply: Awaited<ReturnType<typeof create.execute>>) => (reply.ok ? reply.data.id : `refused: ${reply.error.code}`);
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   it('stores the customer, its owner notifications and its registered event together', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CreateBusinessCustomerCommand, fail, ok, RequestReply, Topics } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
+import { UnitOfWork } from '@partner/db';
 import { NewOwnerNotification } from '../notifications/owner-notification.repository';
 import { registered } from './business-customer-event';
 import { BusinessCustomerBody, CustomerRepository } from './customer.repository';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, CreateBusinessCustomerRequest, PageRequest, PartnerId } from '@partner/contracts';
-import { KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/kafka';
+import { Database, KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/db';
 import { NewOwnerNotification } from '../notifications/owner-notification.repository';
-import { PrismaService } from '../prisma/prisma.service';
 
 /** The registration as validated, in plain JSON (what is stored in `body`). */
 export type BusinessCustomerBody = CreateBusinessCustomerRequest;
@@ -66,14 +65,14 @@ const FIND_BY_ID = statement('customers_by_id', 'SELECT * FROM customers WHERE p
 /** The Customer aggregate's storage. Every method is scoped by partner. */
 @Injectable()
 export class CustomerRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Inserts the customer with the owner notifications its config asks for (see INSERT_WITH_NOTIFICATIONS);
    * null when the partner already has a customer with this CNPJ, even one registered concurrently.
    */
   async create(tx: Transaction, partnerId: PartnerId, id: string, body: BusinessCustomerBody, notifications: NewOwnerNotification[]): Promise<Customer | null> {
-    const [row] = await tx.rows<CustomerRow>(INSERT_WITH_NOTIFICATIONS, [
+    const { rows: [row] } = await tx.query<CustomerRow>(INSERT_WITH_NOTIFICATIONS, [
       id,
       partnerId,
       body.cnpj,
@@ -90,7 +89,7 @@ export class CustomerRepository {
 
   /** The partner's customer `id`; null when the partner has none with that id (another partner's included). */
   async findById(partnerId: PartnerId, id: string): Promise<Customer | null> {
-    const { rows } = await this.prisma.pool.query<CustomerRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
+    const { rows } = await this.db.query<CustomerRow>(FIND_BY_ID, [partnerId, id]);
     return rows[0] ? toCustomer(rows[0]) : null;
   }
 
@@ -101,12 +100,12 @@ export class CustomerRepository {
    */
   async list(partnerId: PartnerId, filter: KeysetFilter, page: PageRequest): Promise<Customer[]> {
     const { statement: s, values } = keysetPageStatement('customers_list', 'customers', 'uuid', partnerId, filter, page);
-    const { rows } = await this.prisma.pool.query<CustomerRow>({ name: s.name, text: s.text, values });
+    const { rows } = await this.db.query<CustomerRow>(s, values);
     return rows.map(toCustomer);
   }
 
   async findByCnpj(partnerId: PartnerId, cnpj: string): Promise<Customer | null> {
-    const { rows } = await this.prisma.pool.query<CustomerRow>({ name: FIND_BY_CNPJ.name, text: FIND_BY_CNPJ.text, values: [partnerId, cnpj] });
+    const { rows } = await this.db.query<CustomerRow>(FIND_BY_CNPJ, [partnerId, cnpj]);
     return rows[0] ? toCustomer(rows[0]) : null;
   }
 }

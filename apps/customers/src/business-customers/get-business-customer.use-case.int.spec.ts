@@ -1,19 +1,19 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE, CreateBusinessCustomerCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
 import { newUuid, testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { CustomersConfig } from '../config/customers.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomerRepository } from './customer.repository';
 import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
 
 // Integration: the real customers schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const prisma = new PrismaService(loadConfig(CustomersConfig));
-const customers = new CustomerRepository(prisma);
-const create = new CreateBusinessCustomerUseCase(new UnitOfWork(prisma.pool, { wake: () => undefined }), customers);
+const db = new Database(loadConfig(CustomersConfig), DB_SCHEMA);
+const customers = new CustomerRepository(db);
+const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, { wake: () => undefined }), customers);
 const get = new GetBusinessCustomerUseCase(customers);
 
 /** Registers `body` (with a CNPJ of its own) for the partner, as the handler would after validating it. */
@@ -27,7 +27,7 @@ async function register(partnerId: PartnerId, body: Record<string, unknown>): Pr
 
 const exampleBody = () => ({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj: generateCnpj({ version: 2 }) }) as Record<string, unknown>;
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => db.close());
 
 describe('GetBusinessCustomerUseCase (PostgreSQL)', () => {
   it('answers the body as the partner sent it, with its id and registration time in Unix seconds', async () => {

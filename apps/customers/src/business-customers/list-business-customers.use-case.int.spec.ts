@@ -2,14 +2,15 @@ import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE, ListBusinessCustomersQuery, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { allReplyPages, newUuid, testPartnerId } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { CustomersConfig } from '../config/customers.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { CustomerRepository } from './customer.repository';
 import { ListBusinessCustomersUseCase } from './list-business-customers.use-case';
 
 // Integration: the real customers schema in PostgreSQL (npm test migrates it). Each test uses partners of its own.
-const prisma = new PrismaService(loadConfig(CustomersConfig));
-const list = new ListBusinessCustomersUseCase(new CustomerRepository(prisma));
+const db = new Database(loadConfig(CustomersConfig), DB_SCHEMA);
+const list = new ListBusinessCustomersUseCase(new CustomerRepository(db));
 const BASE = Date.parse('2026-11-20T12:00:00.000Z');
 
 interface Seeded {
@@ -24,7 +25,7 @@ async function seed(partnerId: PartnerId, count: number): Promise<Seeded[]> {
   for (let i = 0; i < count; i++) {
     const body = { ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj: generateCnpj({ version: 2 }), metadata: { external_id: i % 2 === 0 ? 'a' : 'b' } };
     const seeded = { id: newUuid(), body, atMs: BASE + Math.floor(i / 3) * 1000 };
-    await prisma.pool.query(
+    await db.query(
       'INSERT INTO customers.customers (id, partner_id, cnpj, legal_name, external_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
       [seeded.id, partnerId, body.cnpj, body.legal_name, body.metadata.external_id, JSON.stringify(body), new Date(seeded.atMs)],
     );
@@ -39,7 +40,7 @@ const asItems = (rows: Seeded[]) =>
 
 const everyPage = (query: Omit<ListBusinessCustomersQuery, 'cursor'>) => allReplyPages('customers', (cursor) => list.execute({ ...query, cursor }));
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => db.close());
 
 describe('ListBusinessCustomersUseCase (PostgreSQL)', () => {
   it("pages through the partner's customers newest first, ties on created_at broken by id, each as registered", async () => {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
-import { statement } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, statement } from '@partner/db';
 
 export const NOTIFICATION_CHANNELS = ['sms', 'email'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -79,10 +78,10 @@ const MARK_DUE_SENT = statement(
  */
 @Injectable()
 export class OwnerNotificationRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   async findByCustomer(partnerId: PartnerId, customerId: string): Promise<OwnerNotification[]> {
-    const { rows } = await this.prisma.pool.query<OwnerNotificationRow>({ name: BY_CUSTOMER.name, text: BY_CUSTOMER.text, values: [partnerId, customerId] });
+    const { rows } = await this.db.query<OwnerNotificationRow>(BY_CUSTOMER, [partnerId, customerId]);
     return rows.map(toNotification);
   }
 
@@ -91,11 +90,7 @@ export class OwnerNotificationRepository {
    * system process serving every partner), and returns them (see MARK_DUE_SENT).
    */
   async markDueSentAcrossPartners(before: Date, limit: number): Promise<SentNotification[]> {
-    const { rows } = await this.prisma.pool.query<Pick<OwnerNotificationRow, 'id' | 'partner_id' | 'customer_id' | 'owner_index' | 'channel'>>({
-      name: MARK_DUE_SENT.name,
-      text: MARK_DUE_SENT.text,
-      values: [before, limit],
-    });
+    const { rows } = await this.db.query<Pick<OwnerNotificationRow, 'id' | 'partner_id' | 'customer_id' | 'owner_index' | 'channel'>>(MARK_DUE_SENT, [before, limit]);
     return rows.map((r) => ({ id: BigInt(r.id), partnerId: authenticatedPartnerId(r.partner_id), customerId: r.customer_id, ownerIndex: r.owner_index, channel: r.channel }));
   }
 }

@@ -1,8 +1,10 @@
 import { loadConfig } from '@partner/config';
 import { WithdrawalStateChangedEvent, WithdrawalState, PartnerId } from '@partner/contracts';
-import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
+import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
 import { DomainEventsHandler } from './domain-events.handler';
@@ -10,10 +12,11 @@ import { DomainEventsHandler } from './domain-events.handler';
 // Integration: the real `events` schema in PostgreSQL (npm test migrates it). Every test works with
 // partners of its own, so the shared table can hold anything else.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
-const prisma = new PrismaService(config);
-const feed = new FeedEventRepository(prisma);
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const feed = new FeedEventRepository(db);
 
-afterAll(() => prisma.onApplicationShutdown());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 let resourceSeq = 1;
 

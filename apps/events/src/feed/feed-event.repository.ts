@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { statement, UnitOfWork } from '@partner/kafka';
 import { DEFAULT_EVENTS_PAGE, FeedEvent, FeedEventType, PartnerEvent, PartnerId } from '@partner/contracts';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, statement, UnitOfWork } from '@partner/db';
 
 /**
  * A row of feed_events as the list query selects it. Times come as Unix seconds computed by PostgreSQL
@@ -99,14 +98,21 @@ const INSERT_EVENTS = statement(
    SELECT count(*)::int AS inserted FROM inserted`,
 );
 
+const MARK_DELIVERED = statement(
+  'feed-mark-delivered',
+  `UPDATE feed_events SET delivered_at = COALESCE(delivered_at, $3::timestamptz)
+   WHERE partner_id = $1::uuid AND id = ANY($2::uuid[])
+   RETURNING id::text AS id`,
+);
+
 /** The partner feed. Every method takes the partner: a feed is never read across partners. */
 @Injectable()
 export class FeedEventRepository {
   /** The projection runs on the pg driver directly (no outbox in this service, so no relay). */
   private readonly unitOfWork: UnitOfWork;
 
-  constructor(private readonly prisma: PrismaService) {
-    this.unitOfWork = new UnitOfWork(prisma.pool);
+  constructor(private readonly db: Database) {
+    this.unitOfWork = new UnitOfWork(db);
   }
 
   /**
@@ -142,8 +148,8 @@ export class FeedEventRepository {
     return this.unitOfWork.run(async (tx) => {
       // ON CONFLICT DO UPDATE locks each row, existing or new, in the SELECT's (sorted) order, and returns
       // its latest committed value even when newer than the statement's snapshot.
-      const counters = await tx.rows<{ partner_id: string; last_sequence: string }>(LOCK_COUNTERS, [partners]);
-      const stored = await tx.rows<{ id: string }>(STORED_IDS, [eventIds]);
+      const { rows: counters } = await tx.query<{ partner_id: string; last_sequence: string }>(LOCK_COUNTERS, [partners]);
+      const { rows: stored } = await tx.query<{ id: string }>(STORED_IDS, [eventIds]);
 
       const last = new Map(counters.map((c) => [c.partner_id, BigInt(c.last_sequence)]));
       const taken = new Set(stored.map((r) => r.id));
@@ -187,7 +193,7 @@ export class FeedEventRepository {
       // One statement for every row and every counter. ON CONFLICT (id) DO NOTHING only matters for an id
       // a concurrent batch of ANOTHER partner inserted (not serialised by our locks): then the count is
       // short, and the whole batch rolls back rather than leave a gap in the numbers.
-      const [{ inserted }] = await tx.rows<{ inserted: number }>(INSERT_EVENTS, [
+      const { rows: [{ inserted }] } = await tx.query<{ inserted: number }>(INSERT_EVENTS, [
         rows.ids,
         rows.partners,
         rows.sequences,
@@ -214,7 +220,7 @@ export class FeedEventRepository {
     const statement = listStatement(filter.delivered, filter.type !== undefined);
     const values: unknown[] = [partnerId, filter.afterSequence ?? 0, filter.limit ?? DEFAULT_EVENTS_PAGE];
     if (filter.type !== undefined) values.push(filter.type);
-    const { rows } = await this.prisma.pool.query<Row>({ ...statement, values });
+    const { rows } = await this.db.query<Row>(statement, values);
     return rows.map(toPartnerEvent);
   }
 
@@ -229,13 +235,7 @@ export class FeedEventRepository {
    */
   async markManyDelivered(partnerId: PartnerId, ids: string[], now: Date): Promise<Set<string>> {
     // Through pg like list(): PATCH and bulk ack follow every page a partner reads.
-    const { rows } = await this.prisma.pool.query<{ id: string }>({
-      name: 'feed-mark-delivered',
-      text: `UPDATE feed_events SET delivered_at = COALESCE(delivered_at, $3::timestamptz)
-             WHERE partner_id = $1::uuid AND id = ANY($2::uuid[])
-             RETURNING id::text AS id`,
-      values: [partnerId, ids, now],
-    });
+    const { rows } = await this.db.query<{ id: string }>(MARK_DELIVERED, [partnerId, ids, now]);
     return new Set(rows.map((r) => r.id));
   }
 
@@ -244,7 +244,7 @@ export class FeedEventRepository {
    * how many. Every partner's: retention is a maintenance job of the service, not a partner's request.
    */
   async deleteDeliveredBefore(deliveredBefore: Date, limit: number): Promise<number> {
-    const { rowCount } = await this.prisma.pool.query(
+    const { rowCount } = await this.db.query(
       `DELETE FROM feed_events WHERE id IN (
          SELECT id FROM feed_events WHERE delivered_at < $1 ORDER BY delivered_at LIMIT $2)`,
       [deliveredBefore, limit],

@@ -1,18 +1,21 @@
 import { loadConfig } from '@partner/config';
 import { FeedEvent } from '@partner/contracts';
-import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
+import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
 
 // Integration against the real `events` schema: the batched projection (one transaction per batch)
 // keeps the guarantees of the one-event projection. Every test has partners of its own.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
-const prisma = new PrismaService(config);
-const feed = new FeedEventRepository(prisma);
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const feed = new FeedEventRepository(db);
 
-afterAll(() => prisma.onApplicationShutdown());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 

@@ -1,18 +1,21 @@
 import { loadConfig } from '@partner/config';
 import { encodeEventsCursor, FeedEvent, FeedEventType, ListEventsQuery, ListEventsResult, PartnerEvent, PartnerId } from '@partner/contracts';
-import { requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
+import { requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
 import { ListEventsUseCase } from './list-events.use-case';
 
 // Integration against the real `events` schema; each test has partners of its own.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
-const prisma = new PrismaService(config);
-const feed = new FeedEventRepository(prisma);
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const feed = new FeedEventRepository(db);
 const useCase = new ListEventsUseCase(feed);
 
-afterAll(() => prisma.onApplicationShutdown());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 /** A feed event of the given type (the repository stores any valid envelope). */
 function eventOf(partnerId: PartnerId, type: FeedEventType): FeedEvent {

@@ -1,18 +1,21 @@
 import { loadConfig } from '@partner/config';
-import { requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
+import { requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { FeedEventRepository } from './feed-event.repository';
 import { PruneFeedUseCase } from './prune-feed.use-case';
 
 // Integration against the real `events` schema. "now" is years before the other suites' events, so
 // pruning relative to it can only remove the delivery dates this test back-dates.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL'), FEED_RETENTION_DAYS: '30' });
-const prisma = new PrismaService(config);
-const feed = new FeedEventRepository(prisma);
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const feed = new FeedEventRepository(db);
 const useCase = new PruneFeedUseCase(config, feed);
 
-afterAll(() => prisma.onApplicationShutdown());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 const NOW = new Date('2020-06-30T12:00:00Z');
 const daysBefore = (days: number) => new Date(NOW.getTime() - days * 86_400_000);

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerId } from '@partner/contracts';
-import { Statement, statement, Transaction } from '@partner/kafka';
 import { randomUUID } from 'node:crypto';
+import { Database, statement, Statement, Transaction } from '@partner/db';
 import { generateApiKey } from '../auth/api-key';
 import { environmentOf, KeyEnvironment } from '@partner/platform';
 import { Partner, partnerOf, PartnerRow } from '../auth/partner.repository';
 import { GatewayConfig } from '../config/gateway.config';
-import { PrismaService } from '../prisma/prisma.service';
 
 /** A partner's API key as the operator API shows it: never the key or its hash. */
 export interface ApiKeyRecord {
@@ -52,14 +51,14 @@ export class ApiKeyRepository {
   /** Only keys of this environment authenticate here (docs/adr/0019-production-safe-by-default.md). */
   private readonly environment: KeyEnvironment;
 
-  constructor(private readonly prisma: PrismaService, config: GatewayConfig) {
+  constructor(private readonly db: Database, config: GatewayConfig) {
     this.touchSeconds = Math.max(1, config.API_KEY_CACHE_MS / 2000);
     this.environment = environmentOf(config);
   }
 
   /** The partner owning an active key of this gateway's environment with this hash (and the key's id, and the stored hash for a constant-time check). */
   async authenticate(hash: string): Promise<{ partner: Partner; keyId: string; hash: string } | null> {
-    const { rows } = await this.prisma.pool.query<PartnerRow & { key_id: string; hash: string }>({ ...AUTHENTICATE, values: [hash, this.touchSeconds, this.environment] });
+    const { rows } = await this.db.query<PartnerRow & { key_id: string; hash: string }>(AUTHENTICATE, [hash, this.touchSeconds, this.environment]);
     const row = rows[0];
     if (!row) return null;
     return { partner: partnerOf(row), keyId: row.key_id, hash: row.hash };
@@ -68,7 +67,7 @@ export class ApiKeyRepository {
   /** A new key of the partner for `environment` (its text says it too); the key itself is returned once and never stored. */
   async create(partnerId: PartnerId, environment: KeyEnvironment): Promise<{ record: ApiKeyRecord; apiKey: string }> {
     const { key, prefix, hash } = generateApiKey(environment === 'sandbox' ? 'sandbox' : 'live');
-    const { rows } = await this.prisma.pool.query<ApiKeyRecord>(
+    const { rows } = await this.db.query<ApiKeyRecord>(
       `INSERT INTO api_keys (id, partner_id, prefix, hash, environment) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
       [randomUUID(), partnerId, prefix, hash, environment],
     );
@@ -77,18 +76,18 @@ export class ApiKeyRepository {
 
   /** Every key of the partner, revoked ones included, oldest first. */
   async listByPartner(partnerId: PartnerId): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.prisma.pool.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE partner_id = $1 ORDER BY created_at, id`, [partnerId]);
+    const { rows } = await this.db.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE partner_id = $1 ORDER BY created_at, id`, [partnerId]);
     return rows;
   }
 
   /** Revokes an active key in the caller's transaction; null when the partner has no such active key. */
   async revoke(tx: Transaction, partnerId: PartnerId, keyId: string): Promise<ApiKeyRecord | null> {
-    const [row] = await tx.rows<ApiKeyRecord & Record<string, unknown>>(REVOKE, [keyId, partnerId]);
+    const { rows: [row] } = await tx.query<ApiKeyRecord & Record<string, unknown>>(REVOKE, [keyId, partnerId]);
     return row ?? null;
   }
 
   async findById(tx: Transaction, partnerId: PartnerId, keyId: string): Promise<ApiKeyRecord | null> {
-    const [row] = await tx.rows<ApiKeyRecord & Record<string, unknown>>(BY_ID, [keyId, partnerId]);
+    const { rows: [row] } = await tx.query<ApiKeyRecord & Record<string, unknown>>(BY_ID, [keyId, partnerId]);
     return row ?? null;
   }
 }

@@ -1,5 +1,5 @@
 import { Topics } from '@partner/contracts';
-import { OutboxMessage, Transaction, UnitOfWork } from '@partner/kafka';
+import { OutboxMessage, Transaction, UnitOfWork } from '@partner/db';
 import { generateApiKey, hashApiKey, PREFIX_LENGTH } from '../auth/api-key';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { FakePartnerRepository } from '../auth/fake-partner-repository.spec-support';
@@ -21,7 +21,7 @@ async function setUp({ partnerExists = true, keyExists = true } = {}) {
   const unitOfWork: Pick<UnitOfWork, 'run'> = {
     run: async <R>(work: (tx: Transaction) => Promise<R>): Promise<R> => {
       const emitted: OutboxMessage[] = [];
-      const result = await work({ rows: async () => [], emit: (m) => void emitted.push(m) });
+      const result = await work({ query: async () => ({ rows: [], rowCount: 0 }), emit: (m) => void emitted.push(m) });
       committed.push(...emitted);
       return result;
     },

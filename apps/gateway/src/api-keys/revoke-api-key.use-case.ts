@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Topics } from '@partner/contracts';
-import { outboxMessage, UnitOfWork } from '@partner/kafka';
+import { outboxMessage, UnitOfWork } from '@partner/db';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { PartnerRepository } from '../auth/partner.repository';
 import { apiErrorOf } from '../http/api-error';

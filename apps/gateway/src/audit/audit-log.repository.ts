@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { appendAuditEntry, AuditEntry } from '@partner/platform';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database } from '@partner/db';
 
 /** One /admin/v1 call as recorded (the CLI's operator-key commands write the same, libs/platform). */
 export type { AuditEntry };
@@ -47,16 +47,16 @@ const PAGE = {
 /** The operator API's audit log (gateway.audit_log): append and read only; the table's triggers refuse the rest. */
 @Injectable()
 export class AuditLogRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** The document, if any, is masked on the way (appendAuditEntry): the audit log keeps none in clear. */
   append(e: AuditEntry): Promise<void> {
-    return appendAuditEntry(this.prisma.pool, e);
+    return appendAuditEntry(this.db, e);
   }
 
   async page({ limit, before, partnerId, operatorKeyId, from, to }: AuditFilter & { limit: number }): Promise<AuditRow[]> {
     const values = [before ?? null, partnerId ?? null, limit, operatorKeyId ?? null, from ?? null, to ?? null];
-    const { rows } = await this.prisma.pool.query<AuditRow>({ ...PAGE, values });
+    const { rows } = await this.db.query<AuditRow>(PAGE, values);
     return rows;
   }
 }

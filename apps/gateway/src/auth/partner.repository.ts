@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
-import { Statement, statement, Transaction } from '@partner/kafka';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, statement, Statement, Transaction } from '@partner/db';
 
 /** The partner's own rate limit; absent = RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
 export interface PartnerLimits {
@@ -59,6 +58,9 @@ export const partnerOf = (row: PartnerRow): Partner => ({
 const RECORD_COLUMNS = `p.id, p.name, p.created_at, p.disabled_at, p.rate_limit_per_second, p.rate_limit_burst,
   (SELECT count(*)::int FROM api_keys k WHERE k.partner_id = p.id AND k.revoked_at IS NULL) AS active_api_keys`;
 
+const EXISTS = statement('partner_exists', 'SELECT 1 FROM partners WHERE id = $1');
+const FIND = statement('partner_find', `SELECT ${RECORD_COLUMNS} FROM partners p WHERE p.id = $1`);
+
 /** Newest first, below a position ($1, $2, both null for the first page): an index range on (created_at, id). */
 const PAGE = {
   name: 'partner_page',
@@ -80,11 +82,11 @@ const SET_STATUS: Statement = statement(
  */
 @Injectable()
 export class PartnerRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** Creates a partner (without a key: CreateApiKeyUseCase issues those). */
   async create(name: string, limits: PartnerLimits = {}): Promise<Partner & { createdAt: Date }> {
-    const { rows } = await this.prisma.pool.query<PartnerRow & { created_at: Date }>(
+    const { rows } = await this.db.query<PartnerRow & { created_at: Date }>(
       `INSERT INTO partners (id, name, rate_limit_per_second, rate_limit_burst) VALUES ($1, $2, $3, $4)
        RETURNING id, name, rate_limit_per_second, rate_limit_burst, disabled_at, created_at`,
       [randomUUID(), name, limits.rateLimitPerSecond ?? null, limits.rateLimitBurst ?? null],
@@ -95,18 +97,18 @@ export class PartnerRepository {
   /** Whether the partner exists; false for anything that is not a UUID (never a query error). */
   async exists(id: string): Promise<boolean> {
     if (!isUUID(id)) return false;
-    const { rows } = await this.prisma.pool.query({ name: 'partner_exists', text: 'SELECT 1 FROM partners WHERE id = $1', values: [id] });
+    const { rows } = await this.db.query(EXISTS, [id]);
     return rows.length > 0;
   }
 
   /** A page of partners, newest first. The operator may read every partner: no tenant to scope by. */
   async page(limit: number, after?: PartnerPosition): Promise<PartnerRecord[]> {
-    const { rows } = await this.prisma.pool.query<PartnerRecord>({ ...PAGE, values: [after?.createdAt ?? null, after?.id ?? null, limit] });
+    const { rows } = await this.db.query<PartnerRecord>(PAGE, [after?.createdAt ?? null, after?.id ?? null, limit]);
     return rows;
   }
 
   async find(partnerId: PartnerId): Promise<PartnerRecord | null> {
-    const { rows } = await this.prisma.pool.query<PartnerRecord>({ name: 'partner_find', text: `SELECT ${RECORD_COLUMNS} FROM partners p WHERE p.id = $1`, values: [partnerId] });
+    const { rows } = await this.db.query<PartnerRecord>(FIND, [partnerId]);
     return rows[0] ?? null;
   }
 
@@ -115,7 +117,7 @@ export class PartnerRepository {
    * or undefined when it already was so (nothing written).
    */
   async setDisabled(tx: Transaction, partnerId: PartnerId, disabled: boolean): Promise<{ changedAt: Date } | undefined> {
-    const [row] = await tx.rows<{ changed_at: Date }>(SET_STATUS, [partnerId, disabled]);
+    const { rows: [row] } = await tx.query<{ changed_at: Date }>(SET_STATUS, [partnerId, disabled]);
     return row ? { changedAt: row.changed_at } : undefined;
   }
 }

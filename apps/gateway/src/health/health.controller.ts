@@ -3,8 +3,8 @@ import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { ServiceName, ServicePings } from '@partner/contracts';
 import { kafkaConnection, MessageBus, probeBroker } from '@partner/kafka';
+import { Database } from '@partner/db';
 import { GatewayConfig } from '../config/gateway.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { LivenessReport } from './health.dto';
 
 /**
@@ -18,7 +18,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicator: HealthIndicatorService,
-    private readonly prisma: PrismaService,
+    private readonly db: Database,
     private readonly bus: MessageBus,
     private readonly config: GatewayConfig,
   ) {}
@@ -38,7 +38,7 @@ export class HealthController {
     const services = Object.keys(ServicePings) as ServiceName[];
     return this.health.check([
       () => this.probe('kafka', () => probeBroker(kafkaConnection(this.config, 'gateway-readyz'))),
-      () => this.probe('database', () => this.prisma.pool.query('SELECT 1')),
+      () => this.probe('database', () => this.db.query('SELECT 1')),
       () => this.consumers(),
       ...services.map((name) => () => this.probe(name, () => this.bus.request(ServicePings[name], { sent_at: new Date().toISOString() }))),
     ]);

@@ -2,6 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveApiReference } from './api-reference';
 import { documentPart, isOperatorApiPath, isProviderApiPath, withIntegerMoney, withRateLimitHeaders, withSandboxMarks } from './openapi-split';
+import { attachContractDocumentation } from './contract-documentation';
 
 /** The document's fixed part: title, description, tags, security schemes. The operations come from the controllers' decorators. */
 function documentConfig(): Omit<OpenAPIObject, 'paths'> {
@@ -149,6 +150,7 @@ export interface OpenApiDocuments {
  * committed docs/openapi*.json are those of a sandbox gateway (`npm run openapi`).
  */
 export function createOpenApiDocuments(app: NestFastifyApplication): OpenApiDocuments {
+  attachContractDocumentation();
   const whole = withIntegerMoney(withRateLimitHeaders(SwaggerModule.createDocument(app, documentConfig())));
   return {
     partner: withSandboxMarks(documentPart(whole, { info: whole.info, servers: PARTNER_SERVERS, paths: (path) => !isOperatorApiPath(path) && !isProviderApiPath(path) })),

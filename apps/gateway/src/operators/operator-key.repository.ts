@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KeyEnvironment } from '@partner/platform';
-import { PrismaService } from '../prisma/prisma.service';
 import { addEnvironmentOperatorKey, countActiveOperatorKeys } from '@partner/platform';
+import { Database } from '@partner/db';
 
 /** An authenticated operator, as the guard puts it on the request (the audit log and the rate limit read it). */
 export interface Operator {
@@ -19,20 +19,20 @@ const BY_HASH = {
 /** Operator keys on the pg driver (the statements the CLI shares are in libs/platform, operator-api/operator-keys.ts). */
 @Injectable()
 export class OperatorKeyRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** The operator of an active key with this hash, with the stored hash for a constant-time check and the key's environment. */
   async findActiveByHash(hash: string): Promise<(Operator & { hash: string; environment: KeyEnvironment }) | null> {
-    const { rows } = await this.prisma.pool.query<Operator & { hash: string; environment: KeyEnvironment }>({ ...BY_HASH, values: [hash] });
+    const { rows } = await this.db.query<Operator & { hash: string; environment: KeyEnvironment }>(BY_HASH, [hash]);
     return rows[0] ?? null;
   }
 
   /** Adds ADMIN_API_KEY for `environment` unless present; answers the environment stored with it. */
   addEnvironmentKey(key: string, environment: KeyEnvironment): Promise<KeyEnvironment> {
-    return addEnvironmentOperatorKey(this.prisma.pool, key, environment);
+    return addEnvironmentOperatorKey(this.db, key, environment);
   }
 
   countActive(environment: KeyEnvironment): Promise<number> {
-    return countActiveOperatorKeys(this.prisma.pool, environment);
+    return countActiveOperatorKeys(this.db, environment);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerStatus, Topics } from '@partner/contracts';
-import { outboxMessage, UnitOfWork } from '@partner/kafka';
+import { outboxMessage, UnitOfWork } from '@partner/db';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { PartnerRepository } from '../auth/partner.repository';
 import { GetPartnerUseCase } from './get-partner.use-case';

@@ -1,21 +1,22 @@
 import { loadConfig } from '@partner/config';
 import { newUuid, pollUntil, requireEnv } from '@partner/testing';
+import { Database } from '@partner/db';
 import { GatewayConfig } from '../config/gateway.config';
-import { PrismaService } from '../prisma/prisma.service';
+import { DB_SCHEMA } from '../database/db-schema';
 import { RateLimitBucketRepository } from './rate-limit-bucket.repository';
 
-// Integration against the real gateway schema. Two PrismaServices (two pools) stand for two gateway
+// Integration against the real gateway schema. Two Databases (two pools) stand for two gateway
 // instances behind a load balancer: the point of the shared store is that together they allow the
 // partner's limit once, not twice.
 const config = loadConfig(GatewayConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
-const prismaA = new PrismaService(config);
-const prismaB = new PrismaService(config);
-const gatewayA = new RateLimitBucketRepository(prismaA);
-const gatewayB = new RateLimitBucketRepository(prismaB);
+const dbA = new Database(config, DB_SCHEMA);
+const dbB = new Database(config, DB_SCHEMA);
+const gatewayA = new RateLimitBucketRepository(dbA);
+const gatewayB = new RateLimitBucketRepository(dbB);
 
 afterAll(async () => {
-  await prismaA.onApplicationShutdown();
-  await prismaB.onApplicationShutdown();
+  await dbA.close();
+  await dbB.close();
 });
 
 describe('RateLimitBucketRepository (PostgreSQL, shared by every gateway instance)', () => {

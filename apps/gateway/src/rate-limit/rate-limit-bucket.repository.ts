@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, statement } from '@partner/db';
 import { RateLimitStore } from './rate-limit.store';
 import { RateLimit, TakeResult, takeResult } from './token-buckets';
+
+const TAKE = statement('rate_limit_take', 'SELECT allowed, tokens FROM take_rate_limit_token($1::text, $2::float8, $3::float8)');
 
 /**
  * The shared token buckets (RATE_LIMIT_STORE=postgres), one row per bucket (a partner, or an operator key)
@@ -12,14 +14,10 @@ import { RateLimit, TakeResult, takeResult } from './token-buckets';
  */
 @Injectable()
 export class RateLimitBucketRepository implements RateLimitStore {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   async take(bucketId: string, limit: RateLimit): Promise<TakeResult> {
-    const { rows } = await this.prisma.pool.query<{ allowed: boolean; tokens: number }>({
-      name: 'rate_limit_take',
-      text: 'SELECT allowed, tokens FROM take_rate_limit_token($1::text, $2::float8, $3::float8)',
-      values: [bucketId, limit.burst, limit.perSecond],
-    });
+    const { rows } = await this.db.query<{ allowed: boolean; tokens: number }>(TAKE, [bucketId, limit.burst, limit.perSecond]);
     return takeResult(rows[0].allowed, rows[0].tokens, limit);
   }
 }

@@ -1,9 +1,10 @@
 import { loadConfig } from '@partner/config';
 import { IngestPixInflowCommand, Topics } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
-import { newCpf, outboxEventsOf, testPartnerId } from '@partner/testing';
+import { newCpf, outboxEventsOf, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
 import { UserRepository } from '../users/user.repository';
@@ -11,13 +12,14 @@ import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
 import { PixInflowRepository } from './pix-inflow.repository';
 
 // Integration: the real inflows schema in PostgreSQL. Each test uses a partner of its own.
-const prisma = new PrismaService(loadConfig(InflowsConfig));
-const inflows = new PixInflowRepository(prisma);
-const users = new UserRepository(prisma);
-const unitOfWork = new UnitOfWork(prisma.pool, { wake: () => undefined });
+const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const inflows = new PixInflowRepository(db);
+const users = new UserRepository(db);
+const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
 const ingest = new IngestPixInflowUseCase(unitOfWork, inflows);
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 async function notification(overrides: Partial<IngestPixInflowCommand> = {}): Promise<IngestPixInflowCommand> {
   const partnerId = testPartnerId();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { fail, IngestPixInflowCommand, ok, RequestReply, Topics } from '@partner/contracts';
-import { Transaction, UnitOfWork } from '@partner/kafka';
+import { Transaction, UnitOfWork } from '@partner/db';
 import { pixInStateChanged } from './pix-in-event';
 import { transitionOf } from './pix-in-transitions';
 import { PixInflowRecord, PixInflowRepository } from './pix-inflow.repository';

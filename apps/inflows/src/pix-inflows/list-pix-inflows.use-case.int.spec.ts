@@ -1,9 +1,9 @@
 import { loadConfig } from '@partner/config';
 import { IngestPixInflowCommand, ListPixInflowsResult, PartnerId } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
 import { newCpf, testPartnerId } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { InflowsConfig } from '../config/inflows.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
 import { UserRepository } from '../users/user.repository';
@@ -13,13 +13,13 @@ import { ListPixInflowsUseCase } from './list-pix-inflows.use-case';
 import { PixInflowRepository } from './pix-inflow.repository';
 
 // Integration: listings against the real inflows schema in PostgreSQL. Each test uses a partner of its own.
-const prisma = new PrismaService(loadConfig(InflowsConfig));
-const inflows = new PixInflowRepository(prisma);
-const users = new UserRepository(prisma);
-const ingest = new IngestPixInflowUseCase(new UnitOfWork(prisma.pool, { wake: () => undefined }), inflows);
+const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
+const inflows = new PixInflowRepository(db);
+const users = new UserRepository(db);
+const ingest = new IngestPixInflowUseCase(new UnitOfWork(db, { wake: () => undefined }), inflows);
 const list = new ListPixInflowsUseCase(inflows);
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => db.close());
 
 /** Records `count` inflows for the partner, one after the other, as the Pix provider notifies them; returns their end-to-end ids, oldest first. */
 async function recordInflows(partnerId: PartnerId, count: number, overrides: Partial<IngestPixInflowCommand> = {}): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PixInflow, PixInStateChangedEvent, Topics } from '@partner/contracts';
-import { outboxMessage } from '@partner/kafka';
+import { outboxMessage } from '@partner/db';
 import { PixInflowRecord } from './pix-inflow.repository';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus, SenderAccountType } from '@partner/contracts';
-import { statement, Statement, Transaction } from '@partner/kafka';
 import type { QueryResultRow } from 'pg';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, statement, Statement, Transaction } from '@partner/db';
 import { senderValues, SenderDetails } from './pix-in-sender';
 
 export interface PixInflowRecord {
@@ -108,17 +107,17 @@ const NO_CURSOR = '9223372036854775807';
  */
 @Injectable()
 export class PixInflowRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** The partner's inflow of that end-to-end id, locked until the transaction ends; null when it has none. */
   async lockByEndToEndId(tx: Transaction, partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
-    const [row] = await tx.rows<PixInflowRow>(LOCK_BY_END_TO_END_ID, [partnerId, endToEndId]);
+    const { rows: [row] } = await tx.query<PixInflowRow>(LOCK_BY_END_TO_END_ID, [partnerId, endToEndId]);
     return row ? toRecord(row) : null;
   }
 
   /** Records a notified inflow (see RECORD_NOTIFIED): the inflow, or why not (unknown user, or its end-to-end id taken). */
   async recordNotified(tx: Transaction, partnerId: PartnerId, n: IngestPixInflowCommand, now: Date): Promise<PixInflowRecord | 'user_not_found' | 'taken'> {
-    const [row] = await tx.rows<PixInflowRow & { user_known: boolean }>(RECORD_NOTIFIED, [
+    const { rows: [row] } = await tx.query<PixInflowRow & { user_known: boolean }>(RECORD_NOTIFIED, [
       partnerId,
       n.document,
       n.end_to_end_id,
@@ -135,7 +134,7 @@ export class PixInflowRepository {
 
   /** Moves a locked inflow of the partner to `status`, stamped `now`. */
   async move(tx: Transaction, partnerId: PartnerId, id: bigint, status: PixInStatus, now: Date): Promise<PixInflowRecord> {
-    const [row] = await tx.rows<PixInflowRow>(MOVE, [partnerId, id.toString(), status, now]);
+    const { rows: [row] } = await tx.query<PixInflowRow>(MOVE, [partnerId, id.toString(), status, now]);
     return toRecord(row);
   }
 
@@ -150,6 +149,6 @@ export class PixInflowRepository {
   }
 
   private async query<R extends QueryResultRow>(s: Statement, values: unknown[]): Promise<R[]> {
-    return (await this.prisma.pool.query<R>({ name: s.name, text: s.text, values })).rows;
+    return (await this.db.query<R>(s, values)).rows;
   }
 }

@@ -1,18 +1,21 @@
 import { loadConfig } from '@partner/config';
 import { PixKeyState, PixKeyStateChangedEvent, PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, pixKeyStateChanged, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { ApplyPixKeyEventUseCase } from './apply-pix-key-event.use-case';
 import { PixKeyEventsHandler } from './pix-key-events.handler';
 import { PixKeyReplicaRepository } from './pix-key-replica.repository';
 
 // Integration: the replica in PostgreSQL, fed with pix_key events as the pix-keys service publishes them.
-const prisma = new PrismaService(loadConfig(InflowsConfig));
-const replica = new PixKeyReplicaRepository(prisma);
+const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const replica = new PixKeyReplicaRepository(db);
 const apply = new ApplyPixKeyEventUseCase(replica);
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 /** A pix_key event for one key, `secondsLater` after a fixed start so tests control the order. */
 const keyEvent = (partnerId: PartnerId, document: string, keyId: string, state: PixKeyState, secondsLater: number): PixKeyStateChangedEvent =>

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerId, PIX_KEY_STATES, PixKeyState } from '@partner/contracts';
-import { statement } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, statement } from '@partner/db';
 
 /**
  * Records the key's state unless a newer one is stored: the row is written only if the event is newer
@@ -36,25 +35,17 @@ const LIFECYCLE: readonly string[] = [...PIX_KEY_STATES];
  */
 @Injectable()
 export class PixKeyReplicaRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** Records `state` for the key unless a newer state is already known; tells whether it was applied. */
   async apply(partnerId: PartnerId, key: { keyId: string; document: string; state: PixKeyState; occurredAt: Date }): Promise<boolean> {
-    const { rowCount } = await this.prisma.pool.query({
-      name: APPLY.name,
-      text: APPLY.text,
-      values: [partnerId, key.keyId, key.document, key.state, key.occurredAt, LIFECYCLE],
-    });
+    const { rowCount } = await this.db.query(APPLY, [partnerId, key.keyId, key.document, key.state, key.occurredAt, LIFECYCLE]);
     return rowCount === 1;
   }
 
   /** Whether the user can be paid by key: one of their keys is registered now. */
   async hasRegisteredKey(partnerId: PartnerId, document: string): Promise<boolean> {
-    const { rows } = await this.prisma.pool.query<{ registered: boolean }>({
-      name: HAS_REGISTERED_KEY.name,
-      text: HAS_REGISTERED_KEY.text,
-      values: [partnerId, document],
-    });
+    const { rows } = await this.db.query<{ registered: boolean }>(HAS_REGISTERED_KEY, [partnerId, document]);
     return rows[0].registered;
   }
 }

@@ -1,12 +1,13 @@
 import { loadConfig } from '@partner/config';
 import { IngestPixInflowCommand, PartnerId, PixInStateChangedEvent, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
-import { eventPayloadOf, newCpf, outboxEventsOf, testPartnerId } from '@partner/testing';
+import { eventPayloadOf, newCpf, outboxEventsOf, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
-import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { NotifyReceivedPixUseCase } from './notify-received-pix.use-case';
 import { notificationOf } from './sandbox-notification';
@@ -18,18 +19,19 @@ import { SpiPaymentRepository } from './spi-payment.repository';
 // provider's ingestion, against the real inflows schema in PostgreSQL. Each test uses a partner of its own.
 const STEP_MS = 1_000;
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: String(STEP_MS) });
-const prisma = new PrismaService(config);
-const users = new UserRepository(prisma);
-const payments = new SpiPaymentRepository(prisma);
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const users = new UserRepository(db);
+const payments = new SpiPaymentRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
-const unitOfWork = new UnitOfWork(prisma.pool, relay);
-const ingest = new IngestPixInflowUseCase(unitOfWork, new PixInflowRepository(prisma));
+const unitOfWork = new UnitOfWork(db, relay);
+const ingest = new IngestPixInflowUseCase(unitOfWork, new PixInflowRepository(db));
 const simulate = new SimulatePixInUseCase(unitOfWork, payments);
 const notify = new NotifyReceivedPixUseCase(ingest);
 const settle = new SettleSandboxPixUseCase(config, payments, ingest);
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 /** A sandbox Pix to a new user of the partner, sent by the simulated network: its announcement, as it waits in the outbox. */
 async function sent(overrides: Partial<SimulatePixInCommand> = {}, partnerId: PartnerId = testPartnerId()): Promise<PixReceivedEvent> {

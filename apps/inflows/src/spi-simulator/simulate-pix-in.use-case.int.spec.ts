@@ -1,12 +1,13 @@
 import { loadConfig } from '@partner/config';
 import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics, PartnerId } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
 import { validateContract } from '@partner/validation';
-import { eventPayloadOf, newCpf, newUuid, pixKeyStateChanged, testPartnerId } from '@partner/testing';
+import { eventPayloadOf, newCpf, newUuid, pixKeyStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
-import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { utcMinute } from './end-to-end-id';
 import { SimulatePixInUseCase } from './simulate-pix-in.use-case';
@@ -14,15 +15,16 @@ import { SpiPaymentRepository } from './spi-payment.repository';
 
 // Integration: the simulated network against the real inflows schema in PostgreSQL. The relay is not
 // running: what the network announces is read from the outbox, where it waits for the relay.
-const prisma = new PrismaService(loadConfig(InflowsConfig));
-const users = new UserRepository(prisma);
-const replica = new PixKeyReplicaRepository(prisma);
+const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const users = new UserRepository(db);
+const replica = new PixKeyReplicaRepository(db);
 const applyKeyEvent = new ApplyPixKeyEventUseCase(replica);
 let wakes = 0;
 const relay = { wake: () => void wakes++ };
-const simulate = new SimulatePixInUseCase(new UnitOfWork(prisma.pool, relay), new SpiPaymentRepository(prisma));
+const simulate = new SimulatePixInUseCase(new UnitOfWork(db, relay), new SpiPaymentRepository(db));
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 async function newUser() {
   const partnerId = testPartnerId();

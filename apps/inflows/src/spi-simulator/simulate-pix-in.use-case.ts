@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { fail, ok, PixReceivedEvent, RequestReply, SimulatePixInCommand, SimulatePixInResult, Topics } from '@partner/contracts';
-import { outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/kafka';
+import { outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/db';
 import { newEndToEndId } from './end-to-end-id';
 import { completeSender } from './sender-details';
 import { KeyedPayment, PaymentKey, SendOutcome, SpiPaymentRepository } from './spi-payment.repository';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId, PixInMethod, PixInStatus, PixReceivedEvent, SimulatedPixInOutcome } from '@partner/contracts';
-import { statement, Transaction } from '@partner/kafka';
+import { Database, statement, Transaction } from '@partner/db';
 import { senderValues, SenderDetails } from '../pix-inflows/pix-in-sender';
-import { PrismaService } from '../prisma/prisma.service';
 import { SandboxPayment } from './sandbox-notification';
 
 /**
@@ -90,11 +89,11 @@ export interface PaymentKey {
 /** The simulated network's log of the payments it sent. Scoped by partner. */
 @Injectable()
 export class SpiPaymentRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** Logs the payment if the network can reach its user and its key is free (see SEND); tells what happened. */
   async send(tx: Transaction, partnerId: PartnerId, payment: Omit<PixReceivedEvent, 'partner_id'>, key?: PaymentKey): Promise<SendOutcome> {
-    const [reach] = await tx.rows<{ user_known: boolean; key_ok: boolean; logged: number; taken_end_to_end_id: string | null; taken_fingerprint: string | null }>(SEND, [
+    const { rows: [reach] } = await tx.query<{ user_known: boolean; key_ok: boolean; logged: number; taken_end_to_end_id: string | null; taken_fingerprint: string | null }>(SEND, [
       partnerId,
       payment.document,
       payment.end_to_end_id,
@@ -115,7 +114,7 @@ export class SpiPaymentRepository {
 
   /** The payments whose inflow is due for its next step (see DUE). Every partner's: the settlement is one system process. */
   async dueForSettlement(before: Date, limit: number): Promise<DuePayment[]> {
-    const { rows } = await this.prisma.pool.query<DueRow>({ ...DUE, values: [before, limit] });
+    const { rows } = await this.db.query<DueRow>(DUE, [before, limit]);
     return rows.map((r) => ({
       payment: {
         partner_id: authenticatedPartnerId(r.partner_id),
@@ -138,7 +137,7 @@ export class SpiPaymentRepository {
 
   /** The committed payment of a key, read afresh (after a concurrent request with the same key won). */
   async findByKey(partnerId: PartnerId, idempotencyKey: string): Promise<KeyedPayment | null> {
-    const { rows } = await this.prisma.pool.query<KeyedPayment>({ ...BY_KEY, values: [partnerId, idempotencyKey] });
+    const { rows } = await this.db.query<KeyedPayment>(BY_KEY, [partnerId, idempotencyKey]);
     return rows[0] ?? null;
   }
 }

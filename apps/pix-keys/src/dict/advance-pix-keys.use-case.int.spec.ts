@@ -9,7 +9,7 @@ import { pixKeyCommands } from '../pix-keys/pix-key-commands.spec-support';
 const DELAY_MS = 5_000;
 const FAILING = newCpf();
 const config = loadConfig(PixKeysConfig, { ...process.env, PIX_DICT_DELAY_MS: String(DELAY_MS), PIX_DICT_FAIL_DOCUMENTS: FAILING });
-const { prisma, users, pixKeys, relay, unitOfWork, create, remove } = pixKeyCommands(config);
+const { prisma, close, users, pixKeys, relay, unitOfWork, create, remove } = pixKeyCommands(config);
 const advance = new AdvancePixKeysUseCase(config, unitOfWork, pixKeys);
 
 /** A moment when every move asked for so far is due. */
@@ -34,7 +34,7 @@ async function events(partnerId: string) {
 const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);
 const stateOf = async (keyId: string) => (await prisma.pixKey.findUniqueOrThrow({ where: { id: keyId } })).state;
 
-afterAll(() => prisma.$disconnect());
+afterAll(close);
 
 describe('AdvancePixKeysUseCase: the simulated DICT (PostgreSQL)', () => {
   it('answers nothing before PIX_DICT_DELAY_MS has passed', async () => {

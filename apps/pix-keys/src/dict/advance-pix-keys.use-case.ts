@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { UnitOfWork } from '@partner/kafka';
+import { UnitOfWork } from '@partner/db';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKeyRepository } from '../pix-keys/pix-key.repository';

@@ -4,7 +4,7 @@ import { fingerprintOf } from './idempotency';
 import { pixKeyCommands } from './pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const { prisma, users, pixKeys, relay, unitOfWork, create } = pixKeyCommands();
+const { prisma, close, users, pixKeys, relay, unitOfWork, create } = pixKeyCommands();
 
 async function newUser() {
   const partnerId = testPartnerId();
@@ -32,7 +32,7 @@ async function endKey(partnerId: PartnerId, to: 'failed' | 'canceled') {
   }
 }
 
-afterAll(() => prisma.$disconnect());
+afterAll(close);
 
 describe('CreatePixKeyUseCase (PostgreSQL)', () => {
   it('accepts: inserts the CPF key pending and writes its pending event in one go', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CreatePixKeyCommand, RequestReply, Topics } from '@partner/contracts';
-import { Rejected } from '@partner/kafka';
+import { Rejected } from '@partner/db';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { stateChanged } from './pix-key-event';
 import { PixKeyRepository } from './pix-key.repository';

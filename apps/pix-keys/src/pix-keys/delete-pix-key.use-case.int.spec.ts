@@ -4,7 +4,7 @@ import { pixKeyCommands } from './pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
 // its own; the DICT's moves are made here by hand (AdvancePixKeysUseCase has its own suite).
-const { prisma, users, pixKeys, relay, unitOfWork, create, remove } = pixKeyCommands();
+const { prisma, close, users, pixKeys, relay, unitOfWork, create, remove } = pixKeyCommands();
 
 const command = (partnerId: PartnerId, document: string, idempotencyKey = newUuid()): DeletePixKeyCommand => ({
   partner_id: partnerId,
@@ -33,7 +33,7 @@ const stateOf = async (keyId: string) => (await prisma.pixKey.findUniqueOrThrow(
 /** A reply; `replayed` when it is the idempotency key's first answer again. */
 const answer = (status: string, replayed = false) => ({ ok: true, data: { status, replayed } });
 
-afterAll(() => prisma.$disconnect());
+afterAll(close);
 
 describe('DeletePixKeyUseCase (PostgreSQL)', () => {
   it('accepts the deletion of a registered key: deleting, with its event, in one go', async () => {

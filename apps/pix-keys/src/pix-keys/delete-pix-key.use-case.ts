@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeletePixKeyCommand, RequestReply, Topics } from '@partner/contracts';
-import { Rejected, Superseded } from '@partner/kafka';
+import { Rejected, Superseded } from '@partner/db';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { stateChanged } from './pix-key-event';
 import { PixKeyRepository } from './pix-key.repository';

@@ -1,9 +1,10 @@
 import { PixKeyState, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
@@ -13,11 +14,12 @@ import { PixKeyRepository } from './pix-key.repository';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
 // its own; the DICT's moves are made here by hand.
-const prisma = new PrismaService(loadConfig(PixKeysConfig));
-const users = new UserRepository(prisma);
-const pixKeys = new PixKeyRepository(prisma);
-const unitOfWork = new UnitOfWork(prisma.pool, { wake: () => undefined });
-const create = new CreatePixKeyUseCase(new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma)), pixKeys);
+const db = new Database(loadConfig(PixKeysConfig), DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const users = new UserRepository(db);
+const pixKeys = new PixKeyRepository(db);
+const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+const create = new CreatePixKeyUseCase(new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(db)), pixKeys);
 const get = new GetPixKeyUseCase(pixKeys);
 
 async function newUser() {
@@ -42,7 +44,7 @@ async function keyThrough(partnerId: PartnerId, document: string, ...path: PixKe
 
 const notFound = { ok: false, error: { code: 'not_found', message: expect.any(String) } };
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 describe('GetPixKeyUseCase (PostgreSQL)', () => {
   it('answers the document, the state as status, and integer Unix times, as the key moves', async () => {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId, PixKeyAnswer } from '@partner/contracts';
-import { RefusalMemory, refusalMemoryOf, statement } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, RefusalMemory, refusalMemoryOf, statement } from '@partner/db';
 
 export type PixKeyOperation = 'create' | 'delete';
 
@@ -56,11 +55,11 @@ const FIND = statement(
  */
 @Injectable()
 export class IdempotencyRecordRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** The committed record of a key, read outside any transaction (a fresh snapshot). */
   async find(partnerId: PartnerId, idempotencyKey: string): Promise<IdempotencyRecord | null> {
-    const { rows } = await this.prisma.pool.query<IdempotencyRow>({ name: FIND.name, text: FIND.text, values: [partnerId, idempotencyKey] });
+    const { rows } = await this.db.query<IdempotencyRow>(FIND, [partnerId, idempotencyKey]);
     return rows[0] ? toIdempotencyRecord(rows[0]) : null;
   }
 
@@ -69,6 +68,6 @@ export class IdempotencyRecordRepository {
    * of it delivered again is refused again: a refusal binds no key. None for a command without an id.
    */
   refusalsOf(partnerId: PartnerId, commandId: string | undefined, idempotencyKey: string): RefusalMemory | undefined {
-    return refusalMemoryOf(this.prisma.pool, partnerId, commandId, idempotencyKey);
+    return refusalMemoryOf(this.db, partnerId, commandId, idempotencyKey);
   }
 }

@@ -1,4 +1,4 @@
-import { requestFingerprint } from '@partner/kafka';
+import { requestFingerprint } from '@partner/db';
 import { PixKeyOperation } from './idempotency-record.repository';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, PartnerId, PixKeyAnswer, PixKeyCommandResult, Reply } from '@partner/contracts';
-import { runIdempotent, Transaction, UnitOfWork } from '@partner/kafka';
+import { runIdempotent, Transaction, UnitOfWork } from '@partner/db';
 import { fingerprintOf } from './idempotency';
 import { IdempotencyRecord, IdempotencyRecordRepository, PixKeyOperation } from './idempotency-record.repository';
 import { Claim, Taken } from './pix-key.repository';

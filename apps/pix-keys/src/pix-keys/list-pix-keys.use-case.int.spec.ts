@@ -1,14 +1,15 @@
 import { loadConfig } from '@partner/config';
 import { ListPixKeysQuery, PartnerId, PixKeyState } from '@partner/contracts';
 import { allReplyPages, newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { ListPixKeysUseCase } from './list-pix-keys.use-case';
 import { PixKeyRepository } from './pix-key.repository';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses partners of its own.
-const prisma = new PrismaService(loadConfig(PixKeysConfig));
-const list = new ListPixKeysUseCase(new PixKeyRepository(prisma));
+const db = new Database(loadConfig(PixKeysConfig), DB_SCHEMA);
+const list = new ListPixKeysUseCase(new PixKeyRepository(db));
 const STATES: PixKeyState[] = ['pending', 'registered', 'failed', 'deleting', 'canceled'];
 /** At most one active key per user (the partial unique index): each user's is one of these in turn. */
 const ACTIVE: PixKeyState[] = ['registered', 'pending', 'deleting'];
@@ -29,10 +30,10 @@ async function seed(partnerId: PartnerId, users: number): Promise<Seeded[]> {
   const rows: Seeded[] = [];
   for (let u = 0; u < users; u++) {
     const document = newCpf();
-    await prisma.pool.query('INSERT INTO pix_keys.users (partner_id, document) VALUES ($1, $2)', [partnerId, document]);
+    await db.query('INSERT INTO pix_keys.users (partner_id, document) VALUES ($1, $2)', [partnerId, document]);
     for (const state of ['canceled', 'failed', 'canceled', ACTIVE[u % ACTIVE.length]].slice(u % 2) as PixKeyState[]) {
       const seeded = { id: newUuid(), document, state, atMs: BASE + Math.floor(rows.length / 4) * 1000 };
-      await prisma.pool.query('INSERT INTO pix_keys.pix_keys (id, partner_id, document, key, state, created_at, updated_at) VALUES ($1, $2, $3::text, $3::text, $4, $5, $5)', [
+      await db.query('INSERT INTO pix_keys.pix_keys (id, partner_id, document, key, state, created_at, updated_at) VALUES ($1, $2, $3::text, $3::text, $4, $5, $5)', [
         seeded.id,
         partnerId,
         document,
@@ -56,7 +57,7 @@ const asItems = (rows: Seeded[]) =>
     .sort((a, b) => b.atMs - a.atMs || (b.id < a.id ? -1 : 1))
     .map((r) => ({ document: r.document, status: r.state, created_at: Math.floor(r.atMs / 1000), last_updated_at: Math.floor(r.atMs / 1000) }));
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => db.close());
 
 describe('ListPixKeysUseCase (PostgreSQL)', () => {
   it('pages through every key the partner asked for, ended ones included, newest first with ties on created_at', async () => {

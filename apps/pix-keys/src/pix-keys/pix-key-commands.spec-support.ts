@@ -1,7 +1,9 @@
 import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
+import { Database, UnitOfWork } from '@partner/db';
+import { prismaForSpecs } from '@partner/testing';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
@@ -12,16 +14,19 @@ import { PixKeyRepository } from './pix-key.repository';
 /**
  * The Pix key commands wired as the module wires them, on the real pix_keys schema (integration specs).
  * `relay.wakes` counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events.
+ * `prisma` reads the rows back (a spec-only client); `close` ends both after the suite.
  */
 export function pixKeyCommands(config: PixKeysConfig = loadConfig(PixKeysConfig)) {
-  const prisma = new PrismaService(config);
-  const pixKeys = new PixKeyRepository(prisma);
+  const db = new Database(config, DB_SCHEMA);
+  const pixKeys = new PixKeyRepository(db);
   const relay = { wakes: 0, wake: () => void relay.wakes++ };
-  const unitOfWork = new UnitOfWork(prisma.pool, relay);
-  const idempotent = new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(prisma));
+  const unitOfWork = new UnitOfWork(db, relay);
+  const idempotent = new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(db));
+  const prisma = prismaForSpecs(PrismaClient, db);
   return {
     prisma,
-    users: new UserRepository(prisma),
+    close: () => prisma.$disconnect().then(() => db.close()),
+    users: new UserRepository(db),
     pixKeys,
     relay,
     unitOfWork,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PixKeySnapshot, PixKeyStateChangedEvent, Topics } from '@partner/contracts';
-import { outboxMessage } from '@partner/kafka';
+import { outboxMessage } from '@partner/db';
 import { PixKey } from './pix-key.repository';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);

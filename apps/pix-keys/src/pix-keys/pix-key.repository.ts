@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PageRequest, PartnerId, PixKeyAnswer, PixKeyState } from '@partner/contracts';
-import { KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/db';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
 
 export interface PixKey {
@@ -228,11 +227,11 @@ const ADVANCE_DUE = statement(
  */
 @Injectable()
 export class PixKeyRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** The user's current key as committed now (see CURRENT_FIRST); null when the partner's user never had one. */
   async findCurrent(partnerId: PartnerId, document: string): Promise<PixKey | null> {
-    const { rows } = await this.prisma.pool.query<PixKeyRow>({ name: FIND_CURRENT.name, text: FIND_CURRENT.text, values: [partnerId, document] });
+    const { rows } = await this.db.query<PixKeyRow>(FIND_CURRENT, [partnerId, document]);
     return rows[0] ? toPixKey(rows[0]) : null;
   }
 
@@ -243,7 +242,7 @@ export class PixKeyRepository {
    */
   async list(partnerId: PartnerId, filter: KeysetFilter, page: PageRequest): Promise<PixKey[]> {
     const { statement: s, values } = keysetPageStatement('pix_keys_list', 'pix_keys', 'uuid', partnerId, filter, page);
-    const { rows } = await this.prisma.pool.query<PixKeyRow>({ name: s.name, text: s.text, values });
+    const { rows } = await this.db.query<PixKeyRow>(s, values);
     return rows.map(toPixKey);
   }
 
@@ -252,7 +251,7 @@ export class PixKeyRepository {
    * CREATE_CLAIMED). Answers the key, or why there is none; the caller rolls back unless created.
    */
   async createClaimed(tx: Transaction, partnerId: PartnerId, document: string, claim: Claim, id: string): Promise<CreateOutcome> {
-    const [row] = await tx.rows<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; user_exists: boolean }>(CREATE_CLAIMED, [
+    const { rows: [row] } = await tx.query<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; user_exists: boolean }>(CREATE_CLAIMED, [
       partnerId,
       claim.idempotencyKey,
       document,
@@ -270,7 +269,7 @@ export class PixKeyRepository {
    * the key when it changed; the caller rolls back on `not_found` and `superseded`.
    */
   async requestDeletionClaimed(tx: Transaction, partnerId: PartnerId, document: string, claim: Claim, now: Date): Promise<DeleteOutcome> {
-    const [row] = await tx.rows<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; answer: PixKeyAnswer | null }>(DELETE_CLAIMED, [
+    const { rows: [row] } = await tx.query<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; answer: PixKeyAnswer | null }>(DELETE_CLAIMED, [
       partnerId,
       claim.idempotencyKey,
       document,
@@ -298,7 +297,7 @@ export class PixKeyRepository {
     patch: { failureReason?: string; deletionRequestedAt?: Date } = {},
     now = new Date(),
   ): Promise<PixKey | null> {
-    const [row] = await tx.rows<PixKeyRow>(TRANSITION, [partnerId, id, from, to, now, patch.failureReason ?? null, patch.deletionRequestedAt ?? null]);
+    const { rows: [row] } = await tx.query<PixKeyRow>(TRANSITION, [partnerId, id, from, to, now, patch.failureReason ?? null, patch.deletionRequestedAt ?? null]);
     return row ? toPixKey(row) : null;
   }
 
@@ -307,6 +306,6 @@ export class PixKeyRepository {
    * ADVANCE_DUE). `refused` are the CPFs whose registration fails with `refusal`.
    */
   async advanceDue(tx: Transaction, before: Date, limit: number, refused: string[], refusal: string, now: Date): Promise<PixKey[]> {
-    return (await tx.rows<PixKeyRow>(ADVANCE_DUE, [before, limit, refused, refusal, now])).map(toPixKey);
+    return (await tx.query<PixKeyRow>(ADVANCE_DUE, [before, limit, refused, refusal, now])).rows.map(toPixKey);
   }
 }

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { refusalRetentionProvider } from '@partner/kafka';
 import { AdvancePixKeysUseCase } from '../dict/advance-pix-keys.use-case';
 import { DictSimulatorService } from '../dict/dict-simulator.service';
-import { PrismaService } from '../prisma/prisma.service';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
@@ -18,7 +17,7 @@ import { PixKeysHandler } from './pix-keys.handler';
     PixKeyRepository,
     IdempotencyRecordRepository,
     IdempotentCommandService,
-    refusalRetentionProvider(PrismaService),
+    refusalRetentionProvider(),
     CreatePixKeyUseCase,
     DeletePixKeyUseCase,
     GetPixKeyUseCase,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerId } from '@partner/contracts';
-import { statement, Transaction } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, statement, Transaction } from '@partner/db';
 
 /** Rows written before the operator API may also say 'sandbox_credit' (the retired sandbox credit). */
 export type LedgerReason = 'credit' | 'withdrawal_hold' | 'withdrawal_settle' | 'withdrawal_release';
@@ -125,16 +124,16 @@ const toBalance = (r: BalanceRow): Balance => ({ availableMicros: BigInt(r.avail
  */
 @Injectable()
 export class AccountRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   async find(partnerId: PartnerId, document: string): Promise<Balance | null> {
-    const { rows } = await this.prisma.pool.query<BalanceRow>({ ...FIND, values: [partnerId, document] });
+    const { rows } = await this.db.query<BalanceRow>(FIND, [partnerId, document]);
     return rows[0] ? toBalance(rows[0]) : null;
   }
 
   /** A page of the partner's users (their accounts), by CPF. */
   async page(partnerId: PartnerId, { afterDocument, take }: { afterDocument?: string; take: number }): Promise<UserAccount[]> {
-    const { rows } = await this.prisma.pool.query<BalanceRow & { document: string; created_at: Date }>({ ...PAGE, values: [partnerId, afterDocument ?? null, take] });
+    const { rows } = await this.db.query<BalanceRow & { document: string; created_at: Date }>(PAGE, [partnerId, afterDocument ?? null, take]);
     return rows.map((row) => ({ ...toBalance(row), document: row.document.trim(), createdAt: row.created_at }));
   }
 
@@ -144,9 +143,9 @@ export class AccountRepository {
    * lost race the insert returns nothing and the second statement sees the winner's committed row.
    */
   async open(partnerId: PartnerId, document: string, now: Date): Promise<{ created: boolean; createdAt: Date }> {
-    const inserted = await this.prisma.pool.query<{ created_at: Date }>({ ...OPEN, values: [partnerId, document, now] });
+    const inserted = await this.db.query<{ created_at: Date }>(OPEN, [partnerId, document, now]);
     if (inserted.rows[0]) return { created: true, createdAt: inserted.rows[0].created_at };
-    const { rows } = await this.prisma.pool.query<{ created_at: Date }>({ ...CREATED_AT, values: [partnerId, document] });
+    const { rows } = await this.db.query<{ created_at: Date }>(CREATED_AT, [partnerId, document]);
     return { created: false, createdAt: rows[0].created_at };
   }
 
@@ -157,7 +156,7 @@ export class AccountRepository {
    */
   async credit(tx: Transaction, credit: NewCredit, now: Date): Promise<CreditOutcome> {
     const { partnerId, idempotencyKey, document, micros, reference } = credit;
-    const [row] = await tx.rows<{ claimed: boolean; available_micros: string | null; held_micros: string | null }>(CREDIT, [
+    const { rows: [row] } = await tx.query<{ claimed: boolean; available_micros: string | null; held_micros: string | null }>(CREDIT, [
       partnerId,
       idempotencyKey,
       document,
@@ -168,7 +167,7 @@ export class AccountRepository {
     // Both balance columns come from the one credited row: null together (nothing credited) or set together.
     if (row.available_micros !== null && row.held_micros !== null) return { applied: toBalance({ available_micros: row.available_micros, held_micros: row.held_micros }) };
     if (row.claimed) return 'user_not_found';
-    const [earlier] = await tx.rows<BalanceRow & { document: string; amount_micros: string; reference: string }>(FIND_CREDIT, [partnerId, idempotencyKey]);
+    const { rows: [earlier] } = await tx.query<BalanceRow & { document: string; amount_micros: string; reference: string }>(FIND_CREDIT, [partnerId, idempotencyKey]);
     if (!earlier) throw new Error(`credit ${idempotencyKey} of partner ${partnerId} conflicted but cannot be read`);
     return {
       earlier: { document: earlier.document.trimEnd(), micros: BigInt(earlier.amount_micros), reference: earlier.reference },
@@ -193,7 +192,7 @@ export class AccountRepository {
       perAccount.set(key, sum);
     }
     const accounts = [...perAccount.values()];
-    const [{ updated }] = await tx.rows<{ updated: number }>(END_HOLDS, [
+    const { rows: [{ updated }] } = await tx.query<{ updated: number }>(END_HOLDS, [
       accounts.map((a) => a.partnerId),
       accounts.map((a) => a.document),
       accounts.map((a) => a.held.toString()),
@@ -201,7 +200,7 @@ export class AccountRepository {
       now,
     ]);
     if (updated !== accounts.length) throw new Error(`No hold to end on ${accounts.length - updated} of ${accounts.length} accounts`);
-    await tx.rows(LEDGER_MANY, [
+    await tx.query(LEDGER_MANY, [
       moves.map((m) => m.partnerId),
       moves.map((m) => m.document),
       moves.map((m): LedgerReason => (m.released ? 'withdrawal_release' : 'withdrawal_settle')),

@@ -1,9 +1,10 @@
 import { loadConfig } from '@partner/config';
 import { CreditAccountCommand, MAX_CREDIT_MICROS, Topics, PartnerId } from '@partner/contracts';
-import { UnitOfWork } from '@partner/kafka';
-import { newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository } from './account.repository';
 import { CreditAccountUseCase } from './credit-account.use-case';
@@ -11,13 +12,14 @@ import { GetBalanceUseCase } from './get-balance.use-case';
 import { OpenUserAccountUseCase } from './open-user-account.use-case';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const prisma = new PrismaService(loadConfig(WithdrawalsConfig));
-const accounts = new AccountRepository(prisma);
+const db = new Database(loadConfig(WithdrawalsConfig), DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const accounts = new AccountRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
-const unitOfWork = new UnitOfWork(prisma.pool, relay);
+const unitOfWork = new UnitOfWork(db, relay);
 const openAccount = new OpenUserAccountUseCase(accounts);
-const credit = new CreditAccountUseCase(unitOfWork, accounts, new RefusedCommandRepository(prisma));
+const credit = new CreditAccountUseCase(unitOfWork, accounts, new RefusedCommandRepository(db));
 const getBalance = new GetBalanceUseCase(accounts);
 
 async function newUser() {
@@ -39,7 +41,7 @@ const creditOf = (partnerId: PartnerId, document: string, overrides: Partial<Cre
 
 /** Everything a credit writes for the partner, each row with the id of the transaction that wrote it (xmin). */
 async function written(partnerId: string) {
-  const query = async <R>(sql: string) => (await prisma.pool.query(sql, [partnerId])).rows as R[];
+  const query = async <R>(sql: string) => (await db.query(sql, [partnerId])).rows as R[];
   return {
     credits: await query<{ idempotency_key: string; amount_micros: string; reference: string; tx: string }>(
       'SELECT idempotency_key, amount_micros, reference, xmin::text AS tx FROM credits WHERE partner_id = $1 ORDER BY created_at',
@@ -62,7 +64,7 @@ async function expectLedgerMatches(partnerId: PartnerId, document: string) {
   expect(sums._sum.heldDelta ?? 0n).toBe(account?.heldMicros);
 }
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 describe('upsert-user (PostgreSQL)', () => {
   it('opens the account once with a zero balance and no ledger entry, and answers its opening time every time', async () => {

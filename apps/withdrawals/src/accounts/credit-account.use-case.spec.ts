@@ -1,6 +1,6 @@
 import { CreditAccountCommand, Topics } from '@partner/contracts';
-import { OutboxMessage, Transaction, UnitOfWork } from '@partner/kafka';
 import { newCpf, testPartnerId } from '@partner/testing';
+import { OutboxMessage, Transaction, UnitOfWork } from '@partner/db';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { CreditAccountUseCase } from './credit-account.use-case';
 import { FakeAccountRepository } from './fake-account-repository.spec-support';
@@ -14,7 +14,7 @@ function fakeUnitOfWork() {
   const unitOfWork: Pick<UnitOfWork, 'run'> = {
     async run<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
       const pending: OutboxMessage[] = [];
-      const tx: Transaction = { rows: () => Promise.reject(new Error('no SQL in a unit test')), emit: (m) => void pending.push(m) };
+      const tx: Transaction = { query: () => Promise.reject(new Error('no SQL in a unit test')), emit: (m) => void pending.push(m) };
       try {
         const result = await work(tx);
         state.emitted.push(...pending);

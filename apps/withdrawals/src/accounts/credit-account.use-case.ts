@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
-import { onConstraintViolation, outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/kafka';
+import { onConstraintViolation, outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/db';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository, Balance, CreditOutcome, NewCredit } from './account.repository';
 

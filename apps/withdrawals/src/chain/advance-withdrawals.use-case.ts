@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { UnitOfWork } from '@partner/kafka';
+import { UnitOfWork } from '@partner/db';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { stateChanged } from '../withdrawals/withdrawal-event';

@@ -1,25 +1,25 @@
 import { loadConfig } from '@partner/config';
 import { newCpf, testPartnerId } from '@partner/testing';
-import { UnitOfWork } from '@partner/kafka';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { AccountRepository } from '../accounts/account.repository';
 import { CreditAccountUseCase } from '../accounts/credit-account.use-case';
 import { ListUsersUseCase } from '../accounts/list-users.use-case';
 import { OpenUserAccountUseCase } from '../accounts/open-user-account.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { GetLedgerUseCase } from './get-ledger.use-case';
 import { LedgerRepository } from './ledger.repository';
 
 // Integration: the operator's reads (withdrawals.query.ledger.v1, list-users.v1) on the real withdrawals schema.
-const prisma = new PrismaService(loadConfig(WithdrawalsConfig));
-const accounts = new AccountRepository(prisma);
-const credit = new CreditAccountUseCase(new UnitOfWork(prisma.pool, { wake: () => undefined }), accounts, new RefusedCommandRepository(prisma));
+const db = new Database(loadConfig(WithdrawalsConfig), DB_SCHEMA);
+const accounts = new AccountRepository(db);
+const credit = new CreditAccountUseCase(new UnitOfWork(db, { wake: () => undefined }), accounts, new RefusedCommandRepository(db));
 const upsert = new OpenUserAccountUseCase(accounts);
-const ledger = new GetLedgerUseCase(accounts, new LedgerRepository(prisma));
+const ledger = new GetLedgerUseCase(accounts, new LedgerRepository(db));
 const listUsers = new ListUsersUseCase(accounts);
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => db.close());
 
 describe('the operator reads of the books', () => {
   it("pages a user's ledger newest first with the balances after each entry, and never another partner's", async () => {

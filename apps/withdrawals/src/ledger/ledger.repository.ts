@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LEDGER_ENTRY_TYPES, LedgerEntryType, PartnerId } from '@partner/contracts';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database } from '@partner/db';
 
 /** One ledger entry with the balances right after it; micros as bigint, read from their text. */
 export interface LedgerLine {
@@ -72,10 +72,10 @@ const lineOf = (row: LedgerRow): LedgerLine => ({
 /** The ledger of the money (ledger_entries), read for the operator; written by the accounts and withdrawals repositories. */
 @Injectable()
 export class LedgerRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   async page(partnerId: PartnerId, document: string, { beforeId, take }: { beforeId?: number; take: number }): Promise<LedgerLine[]> {
-    const { rows } = await this.prisma.pool.query<LedgerRow>({ ...PAGE, values: [partnerId, document, beforeId ?? null, take] });
+    const { rows } = await this.db.query<LedgerRow>(PAGE, [partnerId, document, beforeId ?? null, take]);
     return rows.map(lineOf);
   }
 }

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { refusalRetentionProvider } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
 import { RefusedCommandRepository } from './refused-command.repository';
 
 /** The refused commands of the service (withdrawals and credits alike), and their retention. */
 @Module({
-  providers: [RefusedCommandRepository, refusalRetentionProvider(PrismaService)],
+  providers: [RefusedCommandRepository, refusalRetentionProvider()],
   exports: [RefusedCommandRepository],
 })
 export class RefusalsModule {}

@@ -1,15 +1,15 @@
 import { loadConfig } from '@partner/config';
-import { pruneRefusals, REFUSAL_RETENTION_HOURS } from '@partner/kafka';
 import { newUuid, testPartnerId } from '@partner/testing';
+import { Database, pruneRefusals, REFUSAL_RETENTION_HOURS } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { RefusedCommandRepository } from './refused-command.repository';
 
 // Integration: the real withdrawals.refused_commands table (npm test migrates it).
-const prisma = new PrismaService(loadConfig(WithdrawalsConfig));
-const refusals = new RefusedCommandRepository(prisma);
+const db = new Database(loadConfig(WithdrawalsConfig), DB_SCHEMA);
+const refusals = new RefusedCommandRepository(db);
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => db.close());
 
 describe('RefusedCommandRepository (PostgreSQL)', () => {
   it('keeps a refusal by command id, for its partner only, and ignores a second keep of the same command', async () => {
@@ -29,8 +29,8 @@ describe('RefusedCommandRepository (PostgreSQL)', () => {
     const partnerId = testPartnerId();
     const [old, recent] = [`test-${newUuid()}`, `test-${newUuid()}`];
     for (const id of [old, recent]) await refusals.memoryOf(partnerId, id, newUuid())?.keep({ code: 'insufficient_funds', message: 'no' });
-    await prisma.pool.query(`UPDATE refused_commands SET refused_at = now() - make_interval(hours => $2) WHERE command_id = $1`, [old, REFUSAL_RETENTION_HOURS + 1]);
-    expect(await pruneRefusals(prisma.pool, new Date())).toBeGreaterThanOrEqual(1);
+    await db.query(`UPDATE refused_commands SET refused_at = now() - make_interval(hours => $2) WHERE command_id = $1`, [old, REFUSAL_RETENTION_HOURS + 1]);
+    expect(await pruneRefusals(db, new Date())).toBeGreaterThanOrEqual(1);
     expect(await refusals.memoryOf(partnerId, old, newUuid())?.recall()).toBeNull();
     expect(await refusals.memoryOf(partnerId, recent, newUuid())?.recall()).toEqual({ code: 'insufficient_funds', message: 'no' });
   });

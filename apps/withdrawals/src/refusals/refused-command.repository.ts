@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerId } from '@partner/contracts';
-import { RefusalMemory, refusalMemoryOf } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database, RefusalMemory, refusalMemoryOf } from '@partner/db';
 
 /**
  * The commands of this service (withdrawals, credits) refused so far, by command id (`refused_commands`, schema.prisma says why): the
@@ -9,10 +8,10 @@ import { PrismaService } from '../prisma/prisma.service';
  */
 @Injectable()
 export class RefusedCommandRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /** The memory of one command of a partner's, for runIdempotent (none for a command without an id). */
   memoryOf(partnerId: PartnerId, commandId: string | undefined, idempotencyKey: string): RefusalMemory | undefined {
-    return refusalMemoryOf(this.prisma.pool, partnerId, commandId, idempotencyKey);
+    return refusalMemoryOf(this.db, partnerId, commandId, idempotencyKey);
   }
 }

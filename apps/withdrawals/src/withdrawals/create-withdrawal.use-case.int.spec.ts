@@ -3,12 +3,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateWithdrawalCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
-import { FAILING_ADDRESS, newCpf, newUuid, outboxStatesOf, pollUntil, withdrawalRequest, testPartnerId } from '@partner/testing';
+import { FAILING_ADDRESS, newCpf, newUuid, outboxStatesOf, pollUntil, withdrawalRequest, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
 import { stateChanged } from './withdrawal-event';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
@@ -16,13 +17,14 @@ import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '0' });
-const prisma = new PrismaService(config);
-const accounts = new AccountRepository(prisma);
-const withdrawals = new WithdrawalRepository(prisma);
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const accounts = new AccountRepository(db);
+const withdrawals = new WithdrawalRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
-const unitOfWork = new UnitOfWork(prisma.pool, relay);
-const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(prisma));
+const unitOfWork = new UnitOfWork(db, relay);
+const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db));
 const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
 
 const MATIC_LOW_FEE = 20_000;
@@ -58,7 +60,7 @@ function migrationFile(name: string): string {
   return join(folder, match, 'migration.sql');
 }
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
   it('creates the withdrawal, holds amount plus fee and writes the created event in one go', async () => {
@@ -101,7 +103,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const first = command(partnerId, document);
     const created = await create.execute(first);
     const id = created.ok ? created.data.id : -1;
-    const move = await prisma.pool.connect();
+    const move = await db.connect();
     try {
       // A chain move, as AdvanceWithdrawalsUseCase makes it: the withdrawal's row first, then its account.
       await move.query('BEGIN');
@@ -111,7 +113,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
       await pollUntil(
         'the retry to wait on the moving withdrawal',
         // Only backends blocked by this move: other suites running beside this one never count.
-        async () => (await prisma.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [movePid])).rows[0].n,
+        async () => (await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [movePid])).rows[0].n,
         (n) => n === 1,
         { timeoutMs: 10_000, intervalMs: 20 },
       );
@@ -229,7 +231,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const before = createHash('sha256').update(JSON.stringify([document, first.address, first.usdtmicros, first.fee_choice, first.network])).digest('hex');
     await prisma.withdrawal.update({ where: { id }, data: { fingerprint: before } });
 
-    await prisma.pool.query(readFileSync(migrationFile('withdrawal_fingerprint_lowercase_address'), 'utf8'));
+    await db.query(readFileSync(migrationFile('withdrawal_fingerprint_lowercase_address'), 'utf8'));
 
     expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).fingerprint).toBe(fingerprintOf(first));
     expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id, created: false } });

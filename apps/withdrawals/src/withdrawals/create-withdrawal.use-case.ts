@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CreateWithdrawalCommand, CreateWithdrawalResult, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
-import { Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/kafka';
 import { normalEvmAddress } from '@partner/validation';
+import { Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/db';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';

@@ -1,10 +1,10 @@
 import { loadConfig } from '@partner/config';
-import { UnitOfWork } from '@partner/kafka';
 import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest, testPartnerId } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { AccountRepository } from '../accounts/account.repository';
 import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
@@ -12,11 +12,11 @@ import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '0' });
-const prisma = new PrismaService(config);
-const accounts = new AccountRepository(prisma);
-const withdrawals = new WithdrawalRepository(prisma);
-const unitOfWork = new UnitOfWork(prisma.pool, { wake: () => undefined });
-const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(prisma));
+const db = new Database(config, DB_SCHEMA);
+const accounts = new AccountRepository(db);
+const withdrawals = new WithdrawalRepository(db);
+const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db));
 const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
 /** The chain with a confirmation an hour away: it broadcasts and stops there, so `sent` can be read. */
 const sendOnly = new AdvanceWithdrawalsUseCase(
@@ -39,7 +39,7 @@ async function newWithdrawal(address?: string) {
   return { partnerId, request, id: reply.data.id };
 }
 
-afterAll(() => prisma.$disconnect());
+afterAll(() => db.close());
 
 describe('GetWithdrawalUseCase (PostgreSQL)', () => {
   it("answers the partner's withdrawal with every field, micros as integers and times in Unix seconds", async () => {

@@ -1,14 +1,15 @@
 import { loadConfig } from '@partner/config';
 import { ListWithdrawalsQuery, PartnerId, WithdrawalState } from '@partner/contracts';
 import { allReplyPages, newCpf, newUuid, testPartnerId, VALID_ADDRESS } from '@partner/testing';
+import { Database } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { PrismaService } from '../prisma/prisma.service';
 import { ListWithdrawalsUseCase } from './list-withdrawals.use-case';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses partners of its own.
-const prisma = new PrismaService(loadConfig(WithdrawalsConfig, process.env));
-const list = new ListWithdrawalsUseCase(new WithdrawalRepository(prisma));
+const db = new Database(loadConfig(WithdrawalsConfig, process.env), DB_SCHEMA);
+const list = new ListWithdrawalsUseCase(new WithdrawalRepository(db));
 const STATES: WithdrawalState[] = ['created', 'sent', 'settled', 'failed'];
 const BASE = Date.parse('2026-11-20T12:00:00.000Z');
 
@@ -31,7 +32,7 @@ async function seed(partnerId: PartnerId, count: number, documents = [newCpf(), 
     const document = documents[i % documents.length];
     const state = STATES[i % STATES.length];
     const atMs = BASE + Math.floor(i / 5) * 1000;
-    const { rows: inserted } = await prisma.pool.query<{ id: number }>(
+    const { rows: inserted } = await db.query<{ id: number }>(
       `INSERT INTO withdrawals.withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice, amount_micros, fee_micros, state, created_at, updated_at)
        VALUES ($1, $2, $3, repeat('0', 64), $4, 'MATIC', 'LOW', 10000, 20000, $5, $6, $6) RETURNING id`,
       [partnerId, document, newUuid(), VALID_ADDRESS, state, new Date(atMs)],
@@ -47,8 +48,8 @@ const newestFirst = (rows: Seeded[]) => [...rows].sort((a, b) => b.atMs - a.atMs
 const everyPage = (query: Omit<ListWithdrawalsQuery, 'cursor'>) => allReplyPages('withdrawals', (cursor) => list.execute({ ...query, cursor }));
 
 afterAll(async () => {
-  await prisma.pool.query('DELETE FROM withdrawals.withdrawals WHERE partner_id = ANY($1)', [[...seededPartners]]);
-  await prisma.$disconnect();
+  await db.query('DELETE FROM withdrawals.withdrawals WHERE partner_id = ANY($1)', [[...seededPartners]]);
+  await db.close();
 });
 
 describe('ListWithdrawalsUseCase (PostgreSQL)', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Topics, UsdtWithdrawalSnapshot, WithdrawalStateChangedEvent } from '@partner/contracts';
-import { outboxMessage } from '@partner/kafka';
+import { outboxMessage } from '@partner/db';
 import { Withdrawal } from './withdrawal.repository';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);

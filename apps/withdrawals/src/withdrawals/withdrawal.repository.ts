@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PageRequest, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
-import { commandStatement, KeysetFilter, keysetPageStatement, OutboxMessage, statement, Transaction, UnitOfWork } from '@partner/kafka';
-import { PrismaService } from '../prisma/prisma.service';
+import { commandStatement, Database, KeysetFilter, keysetPageStatement, OutboxMessage, statement, Transaction, UnitOfWork } from '@partner/db';
 
 export interface Withdrawal {
   id: number;
@@ -161,16 +160,16 @@ const CONFIRM_DUE = statement(
  */
 @Injectable()
 export class WithdrawalRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   async findByIdempotencyKey(partnerId: PartnerId, idempotencyKey: string): Promise<Withdrawal | null> {
-    const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_KEY.name, text: FIND_BY_KEY.text, values: [partnerId, idempotencyKey] });
+    const { rows } = await this.db.query<WithdrawalRow>(FIND_BY_KEY, [partnerId, idempotencyKey]);
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
   /** The partner's withdrawal `id`, as committed now; null when the partner has none with that id (another partner's included). */
   async findById(partnerId: PartnerId, id: number): Promise<Withdrawal | null> {
-    const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [partnerId, id] });
+    const { rows } = await this.db.query<WithdrawalRow>(FIND_BY_ID, [partnerId, id]);
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
@@ -180,7 +179,7 @@ export class WithdrawalRepository {
    */
   async list(partnerId: PartnerId, filter: KeysetFilter, page: PageRequest): Promise<Withdrawal[]> {
     const { statement: s, values } = keysetPageStatement('withdrawal_list', 'withdrawals', 'bigint', partnerId, filter, page);
-    const { rows } = await this.prisma.pool.query<WithdrawalRow>({ name: s.name, text: s.text, values });
+    const { rows } = await this.db.query<WithdrawalRow>(s, values);
     return rows.map(toWithdrawal);
   }
 
@@ -216,11 +215,11 @@ export class WithdrawalRepository {
 
   /** Broadcasts up to `limit` withdrawals `created` before `before` (`sent`, with a transaction hash). */
   async sendDue(tx: Transaction, before: Date, limit: number, now: Date): Promise<Withdrawal[]> {
-    return (await tx.rows<WithdrawalRow>(SEND_DUE, [before, limit, now])).map(toWithdrawal);
+    return (await tx.query<WithdrawalRow>(SEND_DUE, [before, limit, now])).rows.map(toWithdrawal);
   }
 
   /** Confirms up to `limit` withdrawals `sent` before `before`: `failed` for the failing destinations, else `settled`. */
   async confirmDue(tx: Transaction, before: Date, limit: number, failingAddresses: string[], now: Date): Promise<Withdrawal[]> {
-    return (await tx.rows<WithdrawalRow>(CONFIRM_DUE, [before, limit, failingAddresses, now])).map(toWithdrawal);
+    return (await tx.query<WithdrawalRow>(CONFIRM_DUE, [before, limit, failingAddresses, now])).rows.map(toWithdrawal);
   }
 }

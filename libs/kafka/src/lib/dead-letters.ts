@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { KafkaMessage } from 'kafkajs';
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { SqlPool } from './outbox';
+import type { Queryable } from '@partner/db';
 
 /**
  * Thrown by an event handler's boundary (@HandleEvent) for an event that no retry can ever process (it
@@ -89,25 +89,25 @@ export function messageOf(letter: DeadLetter): KafkaMessage {
 
 /**
  * A service's dead letters: the table `dead_letters` of its own schema. `table` is the name to use on
- * `pool`: unqualified on the service's pool (its schema on the search_path), `"<schema>".dead_letters`
+ * `db`: unqualified on the service's database (its schema on the search_path), `"<schema>".dead_letters`
  * from the CLI. Parking is idempotent per (topic, partition, offset): a message parked, then delivered
  * again because its offset was not committed yet, is stored once.
  */
 export class DeadLetterStore {
   constructor(
-    private readonly pool: SqlPool,
+    private readonly db: Queryable,
     private readonly table = 'dead_letters',
   ) {}
 
   /** Fails when the table is missing: a service with event handlers must have one (checked at start). */
   async check(): Promise<void> {
-    await this.pool.query(`SELECT 1 FROM ${this.table} LIMIT 0`);
+    await this.db.query(`SELECT 1 FROM ${this.table} LIMIT 0`);
   }
 
   /** Parks a message; true when it was not parked already. */
   async park(topic: string, partition: number, message: KafkaMessage, reason: string): Promise<boolean> {
     const headers = Object.fromEntries(Object.entries(message.headers ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.toString()]])));
-    const { rowCount } = await this.pool.query(
+    const { rowCount } = await this.db.query(
       `INSERT INTO ${this.table} (topic, partition, kafka_offset, key, headers, value, reason) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (topic, partition, kafka_offset) DO NOTHING`,
       [topic, partition, message.offset, message.key?.toString() ?? null, JSON.stringify(headers), message.value?.toString() ?? null, reason],
@@ -117,18 +117,18 @@ export class DeadLetterStore {
 
   /** Every dead letter not replayed yet (oldest first), or every one with `all`. */
   async list({ all = false }: { all?: boolean } = {}): Promise<DeadLetter[]> {
-    const { rows } = await this.pool.query<DeadLetterRow>(`SELECT ${COLUMNS} FROM ${this.table} ${all ? '' : 'WHERE replayed_at IS NULL'} ORDER BY parked_at, id`);
+    const { rows } = await this.db.query<DeadLetterRow>(`SELECT ${COLUMNS} FROM ${this.table} ${all ? '' : 'WHERE replayed_at IS NULL'} ORDER BY parked_at, id`);
     return rows.map(parseRow);
   }
 
   async get(id: string): Promise<DeadLetter | undefined> {
-    const { rows } = await this.pool.query<DeadLetterRow>(`SELECT ${COLUMNS} FROM ${this.table} WHERE id = $1`, [id]);
+    const { rows } = await this.db.query<DeadLetterRow>(`SELECT ${COLUMNS} FROM ${this.table} WHERE id = $1`, [id]);
     return rows[0] ? parseRow(rows[0]) : undefined;
   }
 
   /** Asks the service to run these parked letters through their handler again (all parked ones without `ids`); answers the ids asked. */
   async requestReplay(ids?: string[]): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
+    const { rows } = await this.db.query<{ id: string }>(
       `UPDATE ${this.table} SET replay_requested_at = now() WHERE replayed_at IS NULL ${ids ? 'AND id = ANY($1::uuid[])' : ''} RETURNING id`,
       ids ? [ids] : [],
     );
@@ -137,7 +137,7 @@ export class DeadLetterStore {
 
   /** The letters whose replay was asked for, oldest first. */
   async requested(limit: number): Promise<DeadLetter[]> {
-    const { rows } = await this.pool.query<DeadLetterRow>(
+    const { rows } = await this.db.query<DeadLetterRow>(
       `SELECT ${COLUMNS} FROM ${this.table} WHERE replay_requested_at IS NOT NULL AND replayed_at IS NULL ORDER BY parked_at, id LIMIT $1`,
       [limit],
     );
@@ -145,16 +145,16 @@ export class DeadLetterStore {
   }
 
   async markReplayed(id: string): Promise<void> {
-    await this.pool.query(`UPDATE ${this.table} SET replayed_at = now(), replay_requested_at = NULL, replay_attempts = replay_attempts + 1 WHERE id = $1`, [id]);
+    await this.db.query(`UPDATE ${this.table} SET replayed_at = now(), replay_requested_at = NULL, replay_attempts = replay_attempts + 1 WHERE id = $1`, [id]);
   }
 
   /** The replay failed: it stays parked, with the new reason, until asked again. */
   async markReplayFailed(id: string, reason: string): Promise<void> {
-    await this.pool.query(`UPDATE ${this.table} SET replay_requested_at = NULL, replay_attempts = replay_attempts + 1, reason = $2 WHERE id = $1`, [id, reason]);
+    await this.db.query(`UPDATE ${this.table} SET replay_requested_at = NULL, replay_attempts = replay_attempts + 1, reason = $2 WHERE id = $1`, [id, reason]);
   }
 
   async parkedCount(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.table} WHERE replayed_at IS NULL`);
+    const { rows } = await this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.table} WHERE replayed_at IS NULL`);
     return Number(rows[0].n);
   }
 }

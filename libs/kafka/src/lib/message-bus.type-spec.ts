@@ -1,6 +1,6 @@
 import { Topics } from '@partner/contracts';
+import { outboxMessage } from '@partner/db';
 import { MessageBus } from './message-bus';
-import { outboxMessage } from './outbox';
 
 // Type tests (*.type-spec.ts): tsc checks them with the workspace (`npm test`'s typecheck), Jest never
 // runs them. Each @ts-expect-error line fails that check if the wrong payload ever becomes accepted on a

@@ -1,16 +1,16 @@
 import { retried } from './kafka-client';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { PartnerId, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
+import { outboxMessage, runStatement, UnitOfWork } from '@partner/db';
 import { pollUntil, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { Admin, Consumer, Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
 import { KafkaConnection } from './kafka.options';
 import { MessageBus } from './message-bus';
-import { outboxMessage, OutboxRelay, SqlPool } from './outbox';
+import { eventOrigin, OutboxRelay } from './outbox';
 import { RequestContexts } from './request-context';
 import { ensureTopics, topicLayout } from './topic-admin';
-import { UnitOfWork } from './unit-of-work';
 
 // Integration: a real broker and a real PostgreSQL. The outbox lives in a scratch schema of this run,
 // shaped like the services' own outbox_messages (prisma/withdrawals/migrations), and is dropped at the end.
@@ -108,7 +108,9 @@ async function unpublishedAmong(rows: Row[]): Promise<number> {
   return Number(result[0].n);
 }
 
-const newRelay = (sql: SqlPool, batchSize: number) => new OutboxRelay(sql, bus, { schema, pollMs: 60_000, batchSize });
+/** A relay on `pool`: statements through libs/db's runStatement, as on a service's Database. */
+const newRelay = (pool: Pool, batchSize: number) =>
+  new OutboxRelay({ query: (s, values) => runStatement(pool, s, values), connect: () => pool.connect() }, bus, { schema, pollMs: 60_000, batchSize });
 
 beforeAll(async () => {
   await ensureTopics(connection, topicLayout(loadConfig(CommonConfig)));
@@ -191,7 +193,7 @@ describe('OutboxRelay (PostgreSQL + Kafka)', () => {
     // The services' own pools resolve outbox_messages through their schema's search_path.
     const scoped = new Pool({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
     pools.push(scoped);
-    const work = new UnitOfWork(scoped, { wake: () => undefined });
+    const work = new UnitOfWork(scoped, { wake: () => undefined }, eventOrigin);
     const caused = stateChanged(partnerId, '401', 'created');
     const moved = stateChanged(partnerId, '401', 'sent');
 

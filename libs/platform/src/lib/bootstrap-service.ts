@@ -6,21 +6,9 @@ import { Logger } from 'nestjs-pino';
 import { ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
 import { Registry } from 'prom-client';
-import {
-  ConsumerGroups,
-  DeadLetters,
-  DeadLetterStore,
-  HasPool,
-  kafkaConnection,
-  kafkaServerOptions,
-  KafkaServer,
-  PeriodicJobMetrics,
-  prepareTopics,
-  ReplyTargets,
-  serveDirectQueries,
-} from '@partner/kafka';
+import { Database } from '@partner/db';
+import { ConsumerGroups, DeadLetters, DeadLetterStore, kafkaConnection, kafkaServerOptions, KafkaServer, PeriodicJobMetrics, prepareTopics, ReplyTargets, serveDirectQueries } from '@partner/kafka';
 import { METRICS_REGISTRY } from './metrics.module';
-import { DATABASE } from './service-health.module';
 
 /**
  * Starts a Kafka-driven service: its command/event consumers (one consumer group per service), plus a
@@ -34,7 +22,7 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
   const created = await prepareTopics(connection, config);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
   // Unprocessable events are parked in the service's own dead_letters table, counted on its /metrics (ADR 0015).
-  const deadLetters = new DeadLetters(new DeadLetterStore(app.get<HasPool>(DATABASE).pool));
+  const deadLetters = new DeadLetters(new DeadLetterStore(app.get(Database)));
   deadLetters.registerIn(app.get<Registry>(METRICS_REGISTRY));
   // The consumers report their group membership where the service's /readyz reads it, and count their offset commits in its /metrics.
   const transport = kafkaServerOptions({

@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { PartnerUserRepository, RecordPartnerUserUseCase } from './partner-users';
 
 // Integration: the users tables of both services that keep them, in their real schemas (npm test migrates
-// them), each through a pool whose search_path names its schema, as the service's PrismaService's does.
+// them), each through a pool whose search_path names its schema, as the service's Database's does.
 class SchemaUsers extends PartnerUserRepository {
   constructor(pool: Pool, prefix: string) {
     super(pool, prefix);

@@ -1,5 +1,5 @@
-import { Queryable } from '@partner/kafka';
 import { ScriptedConnection, testPartnerId } from '@partner/testing';
+import { Queryable } from '@partner/db';
 import { PartnerUserRepository, RecordPartnerUserUseCase } from './partner-users';
 
 /** A pool that answers from a script and records what it was asked. */

@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { ok, PartnerId, Reply, UpsertUserCommand, UpsertUserResult } from '@partner/contracts';
-import { Queryable, Statement, statement } from '@partner/kafka';
+import { Queryable, statement, Statement } from '@partner/db';
 
 /**
  * The users of each partner that a service knows (table `users` in the service's own schema, primary key
  * (partner_id, document)): pix-keys and inflows keep the same table for the same command. Every lookup is
  * scoped by partner. The upsert writes one row and reports no event, so it is one prepared statement on
- * the pool (atomic on its own): a unit of work would only add BEGIN and COMMIT. Each service subclasses it
- * with its PrismaService's pool, whose search_path names its schema.
+ * the database (atomic on its own): a unit of work would only add BEGIN and COMMIT. Each service subclasses it
+ * with its Database, whose search_path names its schema.
  */
 export abstract class PartnerUserRepository {
   private readonly statements: Record<'upsert' | 'createdAt' | 'exists', Statement>;
 
   /** `statementPrefix` names the prepared statements (they are per connection: one service's own names). */
-  protected constructor(private readonly pool: Queryable, statementPrefix: string) {
+  protected constructor(private readonly db: Queryable, statementPrefix: string) {
     this.statements = {
       // Returns a row only when the user was new. A concurrent insert of the same user waits on the primary key, then inserts nothing.
       upsert: statement(
@@ -27,15 +27,15 @@ export abstract class PartnerUserRepository {
 
   /** Records the user unless known already; tells whether it was new. Safe under concurrent calls. */
   async upsert(partnerId: PartnerId, document: string): Promise<{ created: boolean; createdAt: Date }> {
-    const inserted = await this.pool.query<{ created_at: Date }>({ ...this.statements.upsert, values: [partnerId, document] });
+    const inserted = await this.db.query<{ created_at: Date }>(this.statements.upsert, [partnerId, document]);
     if (inserted.rows[0]) return { created: true, createdAt: inserted.rows[0].created_at };
     // Known already (or a concurrent upsert won): this second statement sees the committed row.
-    const { rows } = await this.pool.query<{ created_at: Date }>({ ...this.statements.createdAt, values: [partnerId, document] });
+    const { rows } = await this.db.query<{ created_at: Date }>(this.statements.createdAt, [partnerId, document]);
     return { created: false, createdAt: rows[0].created_at };
   }
 
   async exists(partnerId: PartnerId, document: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ exists: boolean }>({ ...this.statements.exists, values: [partnerId, document] });
+    const { rows } = await this.db.query<{ exists: boolean }>(this.statements.exists, [partnerId, document]);
     return rows[0].exists;
   }
 }

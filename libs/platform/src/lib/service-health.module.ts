@@ -1,24 +1,22 @@
-import { Controller, DynamicModule, Get, Inject, Module } from '@nestjs/common';
+import { Controller, DynamicModule, Get, Module } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { ok, PingQuery, RequestReply, ServiceName, ServicePings } from '@partner/contracts';
-import { ConsumerGroups, HandleRequest, HasPool } from '@partner/kafka';
+import { Database } from '@partner/db';
+import { ConsumerGroups, HandleRequest } from '@partner/kafka';
 import { metricsModule } from './metrics.module';
-
-export const DATABASE = Symbol('DATABASE');
 
 /**
  * /healthz (the process is up), /readyz (its database answers and its Kafka consumers are in their groups),
- * /metrics (metricsModule) and the Kafka ping the gateway's /readyz sends, for one service. `database` is the
- * service's Prisma service (for the pool under it). ConsumerGroups is what the service's KafkaServer
- * reports into (bootstrapService passes it).
+ * /metrics (metricsModule) and the Kafka ping the gateway's /readyz sends, for one service, on its `Database`.
+ * ConsumerGroups is what the service's KafkaServer reports into (bootstrapService passes it).
  */
-export function serviceHealthModule(name: ServiceName, database: abstract new (...args: never[]) => HasPool): DynamicModule {
+export function serviceHealthModule(name: ServiceName): DynamicModule {
   const pingTopic = ServicePings[name] as 'withdrawals.query.ping.v1';
 
   @Controller()
   class ServiceHealthController {
     constructor(
-      @Inject(DATABASE) private readonly db: HasPool,
+      private readonly db: Database,
       private readonly groups: ConsumerGroups,
       private readonly health: HealthCheckService,
       private readonly indicator: HealthIndicatorService,
@@ -42,7 +40,7 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
     @HandleRequest(pingTopic)
     async ping(_query: PingQuery): Promise<RequestReply<typeof pingTopic>> {
       if (!this.groups.ready()) throw new Error(`consumers not in their groups: ${JSON.stringify(this.groups.snapshot())}`);
-      await this.db.pool.query('SELECT 1');
+      await this.db.query('SELECT 1');
       return ok({ service: name, database: true });
     }
 
@@ -55,7 +53,7 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
     private async databaseIndicator() {
       const check = this.indicator.check('database');
       try {
-        await this.db.pool.query('SELECT 1');
+        await this.db.query('SELECT 1');
         return check.up();
       } catch (error) {
         return check.down({ message: (error as Error).message });
@@ -66,7 +64,7 @@ export function serviceHealthModule(name: ServiceName, database: abstract new (.
   @Module({
     imports: [TerminusModule, metricsModule(name)],
     controllers: [ServiceHealthController],
-    providers: [{ provide: DATABASE, useExisting: database }, { provide: ConsumerGroups, useValue: new ConsumerGroups() }],
+    providers: [{ provide: ConsumerGroups, useValue: new ConsumerGroups() }],
     exports: [ConsumerGroups],
   })
   class ServiceHealthModule {}

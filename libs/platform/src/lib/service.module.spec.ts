@@ -2,27 +2,22 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import { loadConfig, ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
-import { ConsumerGroups, HasPool, MessageBus, OutboxRelay, UnitOfWork } from '@partner/kafka';
+import { Database, UnitOfWork } from '@partner/db';
+import { ConsumerGroups, MessageBus, OutboxRelay } from '@partner/kafka';
 import { Logger } from 'nestjs-pino';
-import { Pool } from 'pg';
 import { METRICS_REGISTRY } from './metrics.module';
 import { serviceModule } from './service.module';
 
 // Unit: what serviceModule provides, compiled without starting (no broker, no database is reached).
 class SampleConfig extends ServiceConfig {}
 
-@Injectable()
-class SamplePrisma implements HasPool {
-  // A real pool, never used: it connects on a first query only, and nothing here queries.
-  readonly pool = new Pool();
-}
-
 /** A service's own module, which sees what the root provides without importing it. */
 @Injectable()
 class SampleUseCase {
   constructor(
     readonly config: SampleConfig,
-    readonly prisma: SamplePrisma,
+    // A real pool, never used: it connects on a first query only, and nothing here queries.
+    readonly db: Database,
   ) {}
 }
 @Module({ providers: [SampleUseCase], exports: [SampleUseCase] })
@@ -34,7 +29,7 @@ class SampleAppModule {}
 const config = loadConfig(SampleConfig, {});
 
 async function composed(name: ServiceName): Promise<TestingModule> {
-  const root = serviceModule(SampleAppModule, { name, configClass: SampleConfig, config, prisma: SamplePrisma, features: [SampleFeatureModule] });
+  const root = serviceModule(SampleAppModule, { name, configClass: SampleConfig, config, features: [SampleFeatureModule] });
   return Test.createTestingModule({ imports: [root] }).compile();
 }
 
@@ -48,12 +43,12 @@ const has = (moduleRef: TestingModule, token: unknown): boolean => {
 };
 
 describe('serviceModule', () => {
-  it("gives the service's own modules its config and its Prisma service, one instance each", async () => {
+  it("gives the service's own modules its config and its database, one instance each", async () => {
     const moduleRef = await composed('events');
     try {
       const useCase = moduleRef.get(SampleUseCase);
       expect(useCase.config).toBe(config);
-      expect(useCase.prisma).toBe(moduleRef.get(SamplePrisma));
+      expect(useCase.db).toBe(moduleRef.get(Database));
     } finally {
       await moduleRef.close();
     }

@@ -1,7 +1,8 @@
 import { DynamicModule, Type } from '@nestjs/common';
 import { ServiceConfig } from '@partner/config';
 import { pgSchemaOf, SERVICE_CATALOGUE, ServiceName } from '@partner/contracts';
-import { HasPool, KafkaModule, kafkaConnection, outboxModule } from '@partner/kafka';
+import { databaseProvider } from '@partner/db';
+import { KafkaModule, kafkaConnection, outboxModule } from '@partner/kafka';
 import { loggingModule } from './logging.module';
 import { serviceHealthModule } from './service-health.module';
 
@@ -11,34 +12,35 @@ export interface ServiceModuleOptions<C extends ServiceConfig> {
   /** Its configuration class, the token its modules inject, and the values loaded at start-up. */
   configClass: Type<C>;
   config: C;
-  /** Its PrismaService; its tables, the outbox's included, are in the catalogue's schema of its name (pgSchemaOf). */
-  prisma: Type<HasPool>;
   /** The modules that are the service's own (its use cases, handlers, simulators). */
   features: Array<Type | DynamicModule>;
 }
 
 /**
- * The root module of a Kafka-driven service, composed as every service is: its config and its Prisma
- * service (provided to every module), logging, then, for a service with an outbox (the catalogue says
+ * The root module of a Kafka-driven service, composed as every service is: its config and its `Database`
+ * (provided to every module; its tables, the outbox's included, are in the catalogue's schema of its name,
+ * pgSchemaOf), logging, then, for a service with an outbox (the catalogue says
  * which), the idempotent producer and the outbox (its writer and relay), then health (/healthz, /readyz,
  * /metrics and the ping), then the service's own modules. `module` is the app's AppModule class.
  */
 export function serviceModule<C extends ServiceConfig>(module: Type, options: ServiceModuleOptions<C>): DynamicModule {
-  const { name, configClass, config, prisma, features } = options;
+  const { name, configClass, config, features } = options;
+  const schema = pgSchemaOf(name);
+  const database = databaseProvider(configClass, schema);
   const outbox = SERVICE_CATALOGUE[name].outbox
     ? [
         KafkaModule.forRootAsync({
           inject: [],
           useFactory: () => ({ connection: kafkaConnection(config, `${name}-producer-${process.pid}`), idempotentProducer: true }),
         }),
-        outboxModule(prisma, configClass, pgSchemaOf(name)),
+        outboxModule(configClass, schema),
       ]
     : [];
   return {
     module,
     global: true,
-    providers: [{ provide: configClass, useValue: config }, prisma],
-    exports: [configClass, prisma],
-    imports: [loggingModule(name, config.LOG_LEVEL), ...outbox, serviceHealthModule(name, prisma), ...features],
+    providers: [{ provide: configClass, useValue: config }, database],
+    exports: [configClass, database.provide],
+    imports: [loggingModule(name, config.LOG_LEVEL), ...outbox, serviceHealthModule(name), ...features],
   };
 }

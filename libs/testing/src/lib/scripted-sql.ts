@@ -3,7 +3,7 @@ import type { QueryConfig, QueryResultRow } from 'pg';
 /**
  * A database connection for unit specs: it answers each statement with the next rows of its script (none
  * once the script runs out; `failure` instead, when set) and records every statement it was sent, and how
- * it was handed back. It has the shape of @partner/kafka's Queryable and PooledConnection (structurally:
+ * it was handed back. It has the shape of @partner/db's Queryable and PooledConnection (structurally:
  * this lib does not depend on that one). The rows' type is the caller's, taken on trust as pg itself
  * takes it; the SQL is proven against PostgreSQL in the *.int.spec.ts.
  */
@@ -15,10 +15,11 @@ export class ScriptedConnection {
 
   constructor(private readonly script: QueryResultRow[][] = []) {}
 
-  async query<R extends QueryResultRow = QueryResultRow>(statement: string | QueryConfig, values?: unknown[]): Promise<{ rows: R[] }> {
-    this.sent.push(typeof statement === 'string' ? { text: statement, values } : statement);
+  async query<R extends QueryResultRow = QueryResultRow>(statement: string | QueryConfig, values?: unknown[]): Promise<{ rows: R[]; rowCount: number }> {
+    this.sent.push(typeof statement === 'string' || values !== undefined ? { ...(typeof statement === 'string' ? { text: statement } : statement), values } : statement);
     if (this.failure) throw this.failure;
-    return { rows: (this.script.shift() ?? []) as R[] };
+    const rows = (this.script.shift() ?? []) as R[];
+    return { rows, rowCount: rows.length };
   }
 
   release(error?: Error): void {

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../api-documentation';
 import { IsInt } from 'class-validator';
 
 /** A moment as the contract writes it: whole Unix seconds, documented and validated as such. */

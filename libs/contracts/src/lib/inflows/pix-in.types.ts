@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../api-documentation';
 import { IsIn, IsInt, IsOptional, IsString } from 'class-validator';
 import { UnixSeconds } from '../feed/unix-seconds.property';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../api-documentation';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min, registerDecorator, ValidationOptions } from 'class-validator';
 import { integerString } from '../query-transforms';

@@ -1,8 +1,8 @@
-import type { Queryable } from '@partner/kafka';
 import { maskCallerText } from '@partner/tracing';
 import { isUUID } from 'class-validator';
+import { type Queryable, statement } from '@partner/db';
 
-/** Anything that runs a statement: a pool, a client in a transaction. */
+/** Anything that runs a statement: a database, a transaction. */
 export type { Queryable };
 
 /**
@@ -24,15 +24,15 @@ export interface AuditEntry {
 }
 
 /** Named with its schema: any pool on the database can append, whatever its search_path. */
-const APPEND = {
-  name: 'audit_append',
-  text: `INSERT INTO gateway.audit_log (operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id)
+const APPEND = statement(
+  'audit_append',
+  `INSERT INTO gateway.audit_log (operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-};
+);
 
 export async function appendAuditEntry(db: Queryable, e: AuditEntry): Promise<void> {
   const values = [e.operatorKeyId, e.operatorKeyPrefix, e.method, e.route, maskParameter(e.partnerId), maskParameter(e.keyId), maskParameter(e.document), e.statusCode, e.requestId];
-  await db.query({ ...APPEND, values });
+  await db.query(APPEND, values);
 }
 
 /**

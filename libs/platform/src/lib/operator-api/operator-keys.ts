@@ -1,16 +1,16 @@
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import type { Pool, QueryConfig, QueryResultRow } from 'pg';
 import { Topics } from '@partner/contracts';
-import { outboxMessage, RequestContexts, Transaction, UnitOfWork } from '@partner/kafka';
+import { eventOrigin, RequestContexts } from '@partner/kafka';
+import { ConnectionPool, outboxMessage, Transaction, UnitOfWork } from '@partner/db';
 import { appendAuditEntry, AuditEntry, Queryable } from './audit-log';
 import { KeyEnvironment } from './key-environment';
 import { generateSecret, hashApiKey } from './secret-keys';
 
 /**
- * Operator keys (X-Admin-Key) in gateway.operator_keys, on a bare pg pool: the gateway calls these through
+ * Operator keys (X-Admin-Key) in gateway.operator_keys, on any database or transaction: the gateway calls these through
  * OperatorKeyRepository, and the CLI calls them directly against the database (no gateway running). The
- * table is named with its schema, so any pool on the database works, whatever its search_path.
+ * table is named with its schema, so any connection to the database works, whatever its search_path.
  */
 export type { Queryable };
 
@@ -94,13 +94,6 @@ export async function revokeOperatorKey(pool: Queryable, id: string): Promise<Op
   return rows[0] ?? null;
 }
 
-/** A transaction's statements as a Queryable, for the functions above. */
-const queryableOf = (tx: Transaction): Queryable => ({
-  query: async <R extends QueryResultRow>(q: string | QueryConfig, values?: unknown[]) => ({
-    rows: typeof q === 'string' ? await tx.rows<R>(q, values) : await tx.rows<R>(q.name ? { name: q.name, text: q.text } : q.text, q.values),
-  }),
-});
-
 /**
  * The operator-key commands of the CLI (`npm run cli -- operator-key create|revoke`), each one transaction
  * that also writes its audit entry (gateway.audit_log, as an /admin/v1 call writes one: method `CLI`, the
@@ -108,19 +101,19 @@ const queryableOf = (tx: Transaction): Queryable => ({
  * revocation, the gateway.event.api-key-revoked.v1 event in the gateway's outbox, the topic partner key
  * revocations use: every running gateway forgets the key when it hears it (the relay publishes the row
  * at its next poll, OUTBOX_POLL_MS), instead of trusting its cache for OPERATOR_KEY_CACHE_MS more.
- * `pool`: a pool on the database whose search_path is `gateway` (the outbox table is the gateway's).
+ * `db`: the database, its search_path `gateway` (the outbox table is the gateway's).
  */
 export class OperatorKeyCommands {
   private readonly unitOfWork: UnitOfWork;
 
   // No relay in this process: the gateways' relays publish the outbox row (their safety-net poll finds it).
-  constructor(pool: Pick<Pool, 'connect' | 'query'>) {
-    this.unitOfWork = new UnitOfWork(pool, { wake: () => undefined });
+  constructor(db: ConnectionPool) {
+    this.unitOfWork = new UnitOfWork(db, { wake: () => undefined }, eventOrigin);
   }
 
   create(name: string, environment: KeyEnvironment = 'production'): Promise<CreatedOperatorKey> {
     return this.audited('create', async (tx) => {
-      const created = await createOperatorKey(queryableOf(tx), name, environment);
+      const created = await createOperatorKey(tx, name, environment);
       return { result: created, statusCode: 201, keyId: created.id };
     });
   }
@@ -128,8 +121,8 @@ export class OperatorKeyCommands {
   /** null: no operator key with this id (audited as 404). Revoking a revoked key changes nothing and broadcasts nothing. */
   revoke(id: string): Promise<OperatorKey | null> {
     return this.audited('revoke', async (tx) => {
-      const before = isUUID(id) ? await tx.rows<{ revoked_at: Date | null }>('SELECT revoked_at FROM gateway.operator_keys WHERE id = $1::uuid FOR UPDATE', [id]) : [];
-      const revoked = before.length > 0 ? await revokeOperatorKey(queryableOf(tx), id) : null;
+      const before = isUUID(id) ? (await tx.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM gateway.operator_keys WHERE id = $1::uuid FOR UPDATE', [id])).rows : [];
+      const revoked = before.length > 0 ? await revokeOperatorKey(tx, id) : null;
       if (revoked && before[0].revoked_at === null) {
         tx.emit(outboxMessage(Topics.GatewayApiKeyRevoked, { key_type: 'operator', key_id: revoked.id, revoked_at: (revoked.revoked_at as Date).toISOString() }));
       }
@@ -144,7 +137,7 @@ export class OperatorKeyCommands {
       this.unitOfWork.run(async (tx) => {
         const { result, statusCode, keyId } = await change(tx);
         const entry: AuditEntry = { operatorKeyId: null, operatorKeyPrefix: null, method: 'CLI', route: `operator-key ${command}`, partnerId: null, keyId, document: null, statusCode, requestId };
-        await appendAuditEntry(queryableOf(tx), entry);
+        await appendAuditEntry(tx, entry);
         return result;
       }),
     );

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { Type } from 'class-transformer';
 import { Equals, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, IsUUID, ValidateNested } from 'class-validator';
 import { Nullable } from '../../feed/nullable.validator';

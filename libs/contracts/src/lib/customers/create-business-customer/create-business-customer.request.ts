@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../../api-documentation';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { IsUUID } from 'class-validator';
 import { CreateBusinessCustomerRequest } from '../create-business-customer/create-business-customer.request';
 import { PartnerId } from '../../tenancy/partner-id';

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../../api-documentation';
 import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { IsCnpj } from '@partner/validation';
 import { codesOf } from '../../error-codes';

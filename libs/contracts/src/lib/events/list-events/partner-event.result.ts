@@ -1,5 +1,5 @@
 import { Type } from '@nestjs/common';
-import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, getSchemaPath } from '../../api-documentation';
 import { BusinessCustomerSnapshot } from '../../customers/business-customer-registered/business-customer-registered.event';
 import { FeedEventType } from '../../feed/feed-event.event';
 import { PixInSnapshot } from '../../inflows/pix-in-state-changed/pix-in-state-changed.event';

@@ -1,4 +1,4 @@
-import { ApiProperty, PickType } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '../../api-documentation';
 import { IsIn, IsString, IsUUID, Length, Matches } from 'class-validator';
 import { PIX_IN_METHODS, PIX_IN_STATUSES, PixInMethod, PixInStatus, SENDER_ACCOUNT_TYPES, SenderAccountType } from '../pix-in.types';
 import { ACCOUNT_NUMBER_PATTERN, BRANCH_CODE_PATTERN, END_TO_END_ID_PATTERN, IsCpfOrCnpj, ISPB_PATTERN } from '../pix-in.validators';

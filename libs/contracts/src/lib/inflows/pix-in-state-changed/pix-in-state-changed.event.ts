@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { Type } from 'class-transformer';
 import { Equals, IsIn, ValidateNested } from 'class-validator';
 import { IsCpf } from '@partner/validation';

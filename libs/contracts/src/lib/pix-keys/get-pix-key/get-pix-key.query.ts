@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { IsUUID } from 'class-validator';
 import { PixKeyDocumentParams } from '../delete-pix-key/delete-pix-key.command';
 import { PIX_KEY_STATES, PixKeyState } from '../pix-key-state-changed/pix-key-state-changed.event';

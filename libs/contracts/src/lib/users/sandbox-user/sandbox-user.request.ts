@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { IsInt, Max, Min } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { MAX_CREDIT_MICROS } from '../../withdrawals/credit-account/credit-account.command';

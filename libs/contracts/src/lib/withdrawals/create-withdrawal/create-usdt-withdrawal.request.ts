@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { IsIn, IsInt, IsString, IsUUID, Max, Min } from 'class-validator';
 import { IsCpf, IsEvmAddress } from '@partner/validation';
 import { codesOf } from '../../error-codes';

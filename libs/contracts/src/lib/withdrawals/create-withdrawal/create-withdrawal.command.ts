@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { IsUUID } from 'class-validator';
 import { CreateUsdtWithdrawalRequest } from './create-usdt-withdrawal.request';
 import { PartnerId } from '../../tenancy/partner-id';

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { IsUUID } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { PartnerId } from '../../tenancy/partner-id';

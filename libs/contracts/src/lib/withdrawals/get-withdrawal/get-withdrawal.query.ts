@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { Transform } from 'class-transformer';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { positiveIntegerString } from '../../query-transforms';

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../api-documentation';
 import { IsUUID } from 'class-validator';
 import { PartnerId } from '../../tenancy/partner-id';
 import { OperatorPageRequest } from '../operator-page.request';

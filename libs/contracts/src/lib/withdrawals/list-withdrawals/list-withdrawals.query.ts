@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../../api-documentation';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { IsCpf, IsDateTime } from '@partner/validation';
 import { NEXT_CURSOR_PROPERTY, PagedListRequest } from '../../paging/list-page';

@@ -1,10 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { outboxModule, UnitOfWork } from '@partner/kafka';
+import { Database, UnitOfWork } from '@partner/db';
+import { eventOrigin, outboxModule } from '@partner/kafka';
 import { GatewayConfig } from '../config/gateway.config';
-import { DB_SCHEMA, PrismaService } from './prisma.service';
+import { DB_SCHEMA } from './db-schema';
 
 /** The gateway's outbox (API key revocations), as in every service: the unit of work and its relay. */
-export const OutboxModule = outboxModule(PrismaService, GatewayConfig, DB_SCHEMA);
+export const OutboxModule = outboxModule(GatewayConfig, DB_SCHEMA);
 
 @Module({})
 class UnpublishedOutboxModule {}
@@ -16,6 +17,6 @@ class UnpublishedOutboxModule {}
 export const unpublishedOutboxModule = (): DynamicModule => ({
   module: UnpublishedOutboxModule,
   global: true,
-  providers: [{ provide: UnitOfWork, inject: [PrismaService], useFactory: (db: PrismaService) => new UnitOfWork(db.pool, { wake: () => undefined }) }],
+  providers: [{ provide: UnitOfWork, inject: [Database], useFactory: (db: Database) => new UnitOfWork(db, { wake: () => undefined }, eventOrigin) }],
   exports: [UnitOfWork],
 });

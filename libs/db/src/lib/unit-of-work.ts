@@ -1,8 +1,6 @@
 import type { QueryConfig, QueryResultRow } from 'pg';
 import { EventTopic } from '@partner/contracts';
 import { OutboxMessage } from './outbox-message';
-import { RequestContexts } from './request-context';
-import { currentTraceparent } from './trace-context';
 
 /** A SQL statement prepared once per connection (the server keeps its plan): a name and its text. */
 export interface Statement {
@@ -13,10 +11,40 @@ export interface Statement {
 /** Declares a prepared statement; `name` must be unique in the service. */
 export const statement = (name: string, text: string): Statement => ({ name, text });
 
+/** What a statement answered: its rows, and how many rows it touched (an UPDATE's, a DELETE's). */
+export interface StatementResult<R> {
+  rows: R[];
+  rowCount: number | null;
+}
+
+/**
+ * Anything a statement runs on: a service's `Database`, a unit of work's `Transaction`. The one way
+ * every repository, library and script here runs SQL.
+ */
+export interface Queryable {
+  /** Runs `statement` (prepared by its name when it is a `Statement`, plain text otherwise) with `values`. */
+  query<R extends QueryResultRow = QueryResultRow>(statement: Statement | string, values?: unknown[]): Promise<StatementResult<R>>;
+}
+
+/**
+ * What pg itself offers to run a statement on: a pool, a pooled connection. The one part of pg's
+ * overloaded query API `runStatement` uses, so a spec's stand-in implements it without a cast.
+ */
+export interface PgQueryable {
+  query<R extends QueryResultRow = QueryResultRow>(statement: string | QueryConfig, values?: unknown[]): Promise<{ rows: R[]; rowCount?: number | null }>;
+}
+
+/**
+ * Runs a statement on pg: a `Statement` as a named (prepared) one, a string as plain text. Builds the query
+ * afresh each time: pg writes the values onto the config object it is given, never on a shared statement.
+ */
+export async function runStatement<R extends QueryResultRow>(on: PgQueryable, s: Statement | string, values?: unknown[]): Promise<StatementResult<R>> {
+  const { rows, rowCount } = typeof s === 'string' ? await on.query<R>(s, values) : await on.query<R>({ name: s.name, text: s.text, values });
+  return { rows, rowCount: rowCount ?? null };
+}
+
 /** What a use case does inside a unit of work: statements on one connection, and events to report. */
-export interface Transaction {
-  /** Runs a statement in the transaction and returns its rows. */
-  rows<R extends QueryResultRow>(statement: Statement | string, values?: unknown[]): Promise<R[]>;
+export interface Transaction extends Queryable {
   /** Records an event to publish; it is written to the outbox in this transaction, just before COMMIT. */
   emit<T extends EventTopic>(message: OutboxMessage<T>): void;
 }
@@ -68,20 +96,12 @@ export function commandStatement<T extends EventTopic>(spec: CommandStatementSpe
   return { name: spec.name, text, params: spec.params, topic: spec.events.topic };
 }
 
-/**
- * Anything that runs a statement and answers its rows: a pg pool, a pooled connection. The one part of
- * pg's overloaded query API this code uses, so a spec's stand-in implements it without a cast.
- */
-export interface Queryable {
-  query<R extends QueryResultRow = QueryResultRow>(statement: string | QueryConfig, values?: unknown[]): Promise<{ rows: R[] }>;
-}
-
 /** A connection checked out of a pool: statements, then handing it back (an error retires it). */
-export interface PooledConnection extends Queryable {
+export interface PooledConnection extends PgQueryable {
   release(error?: Error): void;
 }
 
-/** Where a unit of work takes its connections: the service's pg pool (never its `query`, see runCommand). */
+/** Where a unit of work takes its connections: the service's `Database` (never its `query`, see runCommand). */
 export interface ConnectionPool {
   connect(): Promise<PooledConnection>;
 }
@@ -91,13 +111,24 @@ export interface Wakeable {
   wake(): void;
 }
 
+/**
+ * Where the events a unit of work writes come from, stored beside them: the request they serve
+ * (docs/architecture.md: "Request context") and the trace they continue (docs/operations.md: "Tracing").
+ */
+export interface EventOrigin {
+  requestId: string | null;
+  traceparent: string | null;
+}
+
+/** The origin of events written outside any request or trace. */
+export const NO_EVENT_ORIGIN = (): EventOrigin => ({ requestId: null, traceparent: null });
+
 class PgTransaction implements Transaction {
   readonly outbox: OutboxMessage[] = [];
   constructor(private readonly client: PooledConnection) {}
 
-  async rows<R extends QueryResultRow>(s: Statement | string, values: unknown[] = []): Promise<R[]> {
-    const result = typeof s === 'string' ? await this.client.query<R>(s, values) : await this.client.query<R>({ name: s.name, text: s.text, values });
-    return result.rows;
+  query<R extends QueryResultRow = QueryResultRow>(s: Statement | string, values?: unknown[]): Promise<StatementResult<R>> {
+    return runStatement<R>(this.client, s, values);
   }
 
   emit<T extends EventTopic>(message: OutboxMessage<T>): void {
@@ -112,14 +143,19 @@ class PgTransaction implements Transaction {
  * and no use case ever calls the relay itself. Either everything commits (the change and the events
  * reporting it) or nothing does.
  *
- * The ORM stays for what is not hot; this is for the paths that run per request or per event, where the
- * profile showed the ORM's per-query work as the largest single cost.
+ * Every command runs here (ADR 0007, ADR 0021): the profile showed an ORM's per-query work as the largest
+ * single cost on the paths that run per request or per event.
  */
 export class UnitOfWork {
-  /** `relay` may be left out by a service without an outbox (the events projector); it then may not emit. */
+  /**
+   * `relay` may be left out by a service without an outbox (the events projector); it then may not emit.
+   * `origin` says which request and trace the events of the current call come from (libs/kafka's
+   * `eventOrigin` reads them from the request context; none by default).
+   */
   constructor(
     private readonly pool: ConnectionPool,
     private readonly relay?: Wakeable,
+    private readonly origin: () => EventOrigin = NO_EVENT_ORIGIN,
   ) {}
 
   /**
@@ -130,7 +166,7 @@ export class UnitOfWork {
   async runCommand<R extends QueryResultRow>(command: CommandStatement, values: unknown[]): Promise<Array<R & { outbox_rows: number }>> {
     if (values.length !== command.params) throw new Error(`${command.name} takes ${command.params} parameters, got ${values.length}`);
     if (!this.relay) throw new Error('a command statement writes events: this unit of work has no outbox');
-    const requestId = RequestContexts.current()?.requestId ?? null;
+    const { requestId, traceparent } = this.origin();
     // Not pool.query: on any error it drops the connection, and a command's refusal is an SQL error
     // (refuse(), a constraint) on a healthy connection. Dropping it cost a new connection, a backend
     // and its prepared statements for every refused withdrawal: 22 refusals/s on one balance with the
@@ -139,7 +175,7 @@ export class UnitOfWork {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      const { rows } = await client.query<R & { outbox_rows: number }>({ name: command.name, text: command.text, values: [...values, command.topic, requestId, currentTraceparent()] });
+      const { rows } = await client.query<R & { outbox_rows: number }>({ name: command.name, text: command.text, values: [...values, command.topic, requestId, traceparent] });
       if (rows.some((r) => r[OUTBOX_ROWS] > 0)) this.relay.wake();
       return rows;
     } catch (error) {
@@ -160,11 +196,11 @@ export class UnitOfWork {
       if (tx.outbox.length > 0 && !this.relay) throw new Error('events emitted in a unit of work without an outbox');
       if (tx.outbox.length > 0) {
         // The events carry the id of the request this transaction serves, if it serves one.
-        const requestId = RequestContexts.current()?.requestId ?? null;
+        const { requestId, traceparent } = this.origin();
         await client.query({
           name: INSERT_OUTBOX.name,
           text: INSERT_OUTBOX.text,
-          values: [tx.outbox.map((m) => m.topic), tx.outbox.map((m) => m.key), tx.outbox.map((m) => JSON.stringify(m.payload)), requestId, currentTraceparent()],
+          values: [tx.outbox.map((m) => m.topic), tx.outbox.map((m) => m.key), tx.outbox.map((m) => JSON.stringify(m.payload)), requestId, traceparent],
         });
       }
       await client.query('COMMIT');

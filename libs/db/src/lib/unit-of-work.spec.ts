@@ -1,6 +1,5 @@
 import { Topics } from '@partner/contracts';
 import { ScriptedConnection } from '@partner/testing';
-import { RequestContexts } from './request-context';
 import { commandStatement, ConnectionPool, onConstraintViolation, UnitOfWork, violatedConstraint } from './unit-of-work';
 
 // Unit: what runCommand sends, when it wakes the relay, and when it keeps its connection. The statement's SQL itself is proven against
@@ -37,7 +36,9 @@ describe('UnitOfWork.runCommand', () => {
   it('sends one prepared statement (no BEGIN/COMMIT) with the topic, the request id and the traceparent (none: untraced) appended, and wakes the relay when it wrote events', async () => {
     const { pool, sent, released } = fakePool(1);
     const relay = { wakes: 0, wake: () => void relay.wakes++ };
-    const rows = await RequestContexts.run({ requestId: 'req-1', partnerId: 'p' }, () => new UnitOfWork(pool, relay).runCommand(command, ['a', 'b']));
+    // The origin libs/kafka's eventOrigin reads from a request's context (request id 'req-1', no trace).
+    const origin = () => ({ requestId: 'req-1', traceparent: null });
+    const rows = await new UnitOfWork(pool, relay, origin).runCommand(command, ['a', 'b']);
     expect(rows).toEqual([{ id: 7, outbox_rows: 1 }]);
     expect(sent).toEqual([{ name: 'thing_create', text: command.text, values: ['a', 'b', Topics.WithdrawalStateChanged, 'req-1', null] }]);
     expect(relay.wakes).toBe(1);
