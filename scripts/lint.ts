@@ -5,6 +5,7 @@
  * does not apply (scripts may reach into apps, as the benches do); the other rules do.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateApiClientTypes } from './lib/api-client-types';
 
@@ -13,5 +14,14 @@ const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 // The typed client's types are generated, never committed: without them every rule that reads types sees `any`
 // (a fresh clone before its first build). Written again from the committed documents, identical when current.
 generateApiClientTypes(root);
+// So are the integration specs' Prisma clients (scripts/db/generate.ts): generated where missing (npm test
+// generates them afresh; after a schema change, `npm run db:generate`).
+const specClientsMissing = readdirSync(join(root, 'prisma'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(root, 'prisma', d.name, 'schema.prisma')))
+  .map((d) => d.name)
+  .filter((service) => !existsSync(join(root, 'apps', service, 'src/generated/prisma-for-specs')));
+if (specClientsMissing.length > 0) {
+  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts'), ...specClientsMissing], { cwd: root, stdio: 'inherit' });
+}
 execFileSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, env, stdio: 'ignore' });
 execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts'], { cwd: root, env, stdio: 'inherit' });

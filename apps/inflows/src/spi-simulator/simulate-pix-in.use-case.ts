@@ -31,6 +31,7 @@ export class SimulatePixInUseCase {
     if (key === undefined) return this.unkeyed(command);
     const fingerprint = fingerprintOf(command);
     return runIdempotent<SimulatePixInResult, KeyedPayment, 'user_not_found' | 'pix_key_not_registered'>({
+      refusalCodes: ['user_not_found', 'pix_key_not_registered'],
       idempotencyKey: key,
       fingerprint,
       attempt: async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DeletePixKeyCommand, RequestReply, Topics } from '@partner/contracts';
+import { DeletePixKeyCommand, requestRefusalsOf, RequestReply, Topics } from '@partner/contracts';
 import { Rejected, Superseded } from '@partner/db';
 import { IdempotentCommandService } from './idempotent-command.service';
 import { stateChanged } from './pix-key-event';
@@ -26,7 +26,7 @@ export class DeletePixKeyUseCase {
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
   execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand, commandId?: string): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
-    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'delete', document, commandId }, async (tx, claim) => {
+    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'delete', document, commandId }, requestRefusalsOf(Topics.PixKeysDelete), async (tx, claim) => {
       const outcome = await this.pixKeys.requestDeletionClaimed(tx, partnerId, document, claim, new Date());
       if (outcome === 'not_found') throw new Rejected('not_found', `no Pix key for document ${document}`);
       if (outcome === 'superseded') throw new Superseded();

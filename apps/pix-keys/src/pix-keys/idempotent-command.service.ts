@@ -30,14 +30,16 @@ export class IdempotentCommandService {
     private readonly idempotency: IdempotencyRecordRepository,
   ) {}
 
-  /** `C`: the refusals of the calling command's topic (inferred from its return type); its `Rejected`s must be among them. */
+  /** `refusalCodes`: the refusals of the calling command's topic (requestRefusalsOf); its `Rejected`s must be among them. */
   run<C extends ErrorCode>(
     command: PixKeyCommandClaim,
+    refusalCodes: readonly C[],
     act: (tx: Transaction, claim: Claim) => Promise<PixKeyCommandOutcome>,
   ): Promise<Reply<PixKeyCommandResult, C | 'idempotency_key_reused'>> {
     const claim: Claim = { idempotencyKey: command.idempotencyKey, fingerprint: fingerprintOf(command.operation, command.document) };
     return runIdempotent<PixKeyCommandResult, IdempotencyRecord, C>({
       ...claim,
+      refusalCodes,
       attempt: async () => {
         const outcome = await this.unitOfWork.run((tx) => act(tx, claim));
         return 'answer' in outcome ? { done: { status: outcome.answer, replayed: false } } : outcome;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
+import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, RequestErrorCode, requestRefusalsOf, RequestReply, Topics } from '@partner/contracts';
 import { onConstraintViolation, outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/db';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository, Balance, CreditOutcome, NewCredit } from './account.repository';
@@ -53,6 +53,7 @@ export class CreditAccountUseCase {
     };
     const now = new Date();
     const credited = runIdempotent<CreditAccountResult, Extract<CreditOutcome, { earlier: unknown }>, RequestErrorCode<typeof Topics.WithdrawalsCreditAccount>>({
+      refusalCodes: requestRefusalsOf(Topics.WithdrawalsCreditAccount),
       idempotencyKey: credit.idempotencyKey,
       fingerprint: fingerprintOf(credit),
       attempt: () =>

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreateWithdrawalCommand, CreateWithdrawalResult, RequestErrorCode, RequestReply, Topics } from '@partner/contracts';
+import { CreateWithdrawalCommand, CreateWithdrawalResult, RequestErrorCode, requestRefusalsOf, RequestReply, Topics } from '@partner/contracts';
 import { normalEvmAddress } from '@partner/validation';
 import { Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/db';
 import { feeFor } from './fee-schedule';
@@ -39,6 +39,7 @@ export class CreateWithdrawalUseCase {
     const feeMicros = feeFor(command.network, command.fee_choice);
     const amountMicros = BigInt(command.usdtmicros);
     return runIdempotent<CreateWithdrawalResult, Withdrawal, RequestErrorCode<typeof Topics.WithdrawalsCreate>>({
+      refusalCodes: requestRefusalsOf(Topics.WithdrawalsCreate),
       idempotencyKey: command.idempotency_key,
       fingerprint,
       attempt: async () => {

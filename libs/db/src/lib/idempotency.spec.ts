@@ -7,9 +7,12 @@ interface Stored {
 
 // Unit: the frame every keyed command shares. The services' claims themselves are proven against
 // PostgreSQL in their integration specs (withdrawals, credits, Pix keys).
-function command(attempts: Array<() => Promise<KeyedAttempt<string, Stored>>>, more: Partial<IdempotentCommand<string, Stored>> = {}) {
+type Refused = 'user_not_found' | 'invalid_amount' | 'insufficient_funds';
+
+function command(attempts: Array<() => Promise<KeyedAttempt<string, Stored>>>, more: Partial<IdempotentCommand<string, Stored, Refused>> = {}) {
   let calls = 0;
-  const spec: IdempotentCommand<string, Stored> = {
+  const spec: IdempotentCommand<string, Stored, Refused> = {
+    refusalCodes: ['user_not_found', 'invalid_amount', 'insufficient_funds'],
     idempotencyKey: 'key-1',
     fingerprint: requestFingerprint(['create', '52998224725']),
     attempt: () => attempts[Math.min(calls++, attempts.length - 1)](),
@@ -75,6 +78,17 @@ describe('runIdempotent', () => {
       ok: false,
       error: { code: 'invalid_amount', message: 'too much', field: 'usdt_micros' },
     });
+  });
+
+  it("refuses to answer a code that is not one of the command's refusals: a bug surfaces, it is never sent", async () => {
+    const kept: Refusal[] = [];
+    const refusals: RefusalMemory = { recall: async () => null, keep: async (r) => void kept.push(r) };
+    await expect(runIdempotent(command([() => Promise.reject(new Rejected('not_found', 'no key'))], { refusals }).spec)).rejects.toThrow(
+      'not_found is not a refusal of this command (its refusals: user_not_found, invalid_amount, insufficient_funds)',
+    );
+    expect(kept).toEqual([]);
+    const recalled: RefusalMemory = { recall: async () => ({ code: 'already_exists', message: 'exists' }), keep: async () => undefined };
+    await expect(runIdempotent(command([async () => ({ done: 'created' })], { refusals: recalled }).spec)).rejects.toThrow('already_exists is not a refusal');
   });
 
   it("keeps a refusal in the command's memory, and answers a copy of the command from it without attempting", async () => {

@@ -29,8 +29,17 @@ export class Superseded extends Error {}
 /** What one attempt at a keyed command did: acted now (`done`, its result), or found the key taken by an earlier request. */
 export type KeyedAttempt<R, S> = { done: R } | { taken: S | null };
 
-/** A command that takes an idempotency key, as each service stores it. `S` is the stored record of a key. */
-export interface IdempotentCommand<R, S> {
+/**
+ * A command that takes an idempotency key, as each service stores it. `S` is the stored record of a key; `C`
+ * the codes the command may be refused with (its topic's refusals, `refusalCodes`).
+ */
+export interface IdempotentCommand<R, S, C extends ErrorCode = ErrorCode> {
+  /**
+   * The codes this command may be refused with: a `Rejected` thrown inside it, or a refusal recalled for it,
+   * is answered with its code only when it is one of them (a thrown error carries no type; this is where
+   * the code is checked against the command's own). Usually `requestRefusalsOf(topic)`.
+   */
+  refusalCodes: readonly C[];
   /** The key, for errors. */
   idempotencyKey: string;
   /** The fingerprint of this request (requestFingerprint of its canonical form). */
@@ -82,25 +91,32 @@ export function keyReused(requestNoun = 'request'): Reply<never, 'idempotency_ke
   return fail('idempotency_key_reused', `idempotency_key was already used with a different ${requestNoun}`, 'idempotency_key');
 }
 
+/** `code` as one of the command's own refusal codes; any other is a bug in the command, surfaced as an error (never answered). */
+function ownRefusal<C extends ErrorCode>(codes: readonly C[], code: ErrorCode): C {
+  const own = codes.find((c) => c === code);
+  if (own === undefined) throw new Error(`${code} is not a refusal of this command (its refusals: ${codes.join(', ')})`);
+  return own;
+}
+
 /**
  * The idempotent frame of every command that takes a key: attempt it; a key already taken replays the
  * first answer when the request is the same one (same fingerprint) and is refused as
  * `idempotency_key_reused` when it is another; a `Rejected` attempt is answered with its error (its
  * transaction rolled back, so the key stays free for a corrected retry); a `Superseded` one runs again.
  */
-export async function runIdempotent<R, S, C extends ErrorCode = ErrorCode>(command: IdempotentCommand<R, S>): Promise<Reply<R, C | 'idempotency_key_reused'>> {
+export async function runIdempotent<R, S, C extends ErrorCode>(command: IdempotentCommand<R, S, C>): Promise<Reply<R, C | 'idempotency_key_reused'>> {
+  const refused = ({ code, message, field }: Refusal) => fail(ownRefusal(command.refusalCodes, code), message, field);
   const earlier = await command.refusals?.recall();
-  if (earlier) return fail(earlier.code as C, earlier.message, earlier.field);
+  if (earlier) return refused(earlier);
   for (let attempt = 1; ; attempt++) {
     let outcome: KeyedAttempt<R, S>;
     try {
       outcome = await command.attempt();
     } catch (error) {
-      // `C`: the refusals of the calling command's topic, inferred from the reply it must return; a throw
-      // carries no type, so the compiler checks only that a Rejected's code is an ErrorCode.
       if (error instanceof Rejected) {
-        await command.refusals?.keep({ code: error.code, message: error.message, field: error.field });
-        return fail(error.code as C, error.message, error.field);
+        const refusal: Refusal = { code: ownRefusal(command.refusalCodes, error.code), message: error.message, field: error.field };
+        await command.refusals?.keep(refusal);
+        return refused(refusal);
       }
       if (error instanceof Superseded && attempt < MAX_ATTEMPTS) continue;
       throw error;
