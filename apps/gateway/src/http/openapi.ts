@@ -136,6 +136,15 @@ const PROVIDER_SERVERS = [
 ];
 const OPERATOR_SERVERS = [{ url: '/', description: 'The operator port (ADMIN_PORT) of the gateway that served this document; never exposed to partners' }];
 
+/**
+ * Every app's GET /metrics (libs/platform's metrics module) is for the internal network's scraper, in no
+ * document. Left out here rather than by @ApiExcludeController there: the platform library loads no Swagger.
+ */
+function withoutMetrics(document: OpenAPIObject): OpenAPIObject {
+  const { ['/metrics']: _metrics, ...paths } = document.paths;
+  return { ...document, paths };
+}
+
 export interface OpenApiDocuments {
   /** Partner routes, sandbox helpers (x-sandbox) and liveness: /docs/openapi.json, docs/openapi.json. */
   partner: OpenAPIObject;
@@ -151,7 +160,7 @@ export interface OpenApiDocuments {
  */
 export function createOpenApiDocuments(app: NestFastifyApplication): OpenApiDocuments {
   attachContractDocumentation();
-  const whole = withIntegerMoney(withRateLimitHeaders(SwaggerModule.createDocument(app, documentConfig())));
+  const whole = withIntegerMoney(withRateLimitHeaders(withoutMetrics(SwaggerModule.createDocument(app, documentConfig()))));
   return {
     partner: withSandboxMarks(documentPart(whole, { info: whole.info, servers: PARTNER_SERVERS, paths: (path) => !isOperatorApiPath(path) && !isProviderApiPath(path) })),
     operator: documentPart(whole, {

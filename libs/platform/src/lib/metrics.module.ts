@@ -1,5 +1,4 @@
 import { Controller, DynamicModule, Get, Header, Inject, Module } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { OutboxRelay, PeriodicJobMetrics } from '@partner/kafka';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
@@ -14,7 +13,8 @@ export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
  * at the load balancer, like the probes.
  */
 export function metricsModule(app: string): DynamicModule {
-  @ApiExcludeController()
+  // Not in the gateway's OpenAPI documents: the gateway leaves /metrics out where it builds them (openapi.ts),
+  // so that no service loads @nestjs/swagger (about 5 MB of heap each) for one decorator.
   @Controller()
   class MetricsController {
     constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
