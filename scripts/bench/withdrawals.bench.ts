@@ -576,6 +576,21 @@ function printPhase(title: string, r: PhaseResult, extra: string[] = []): void {
   if (r.load.non2xxSamples.length) for (const b of r.load.non2xxSamples.slice(0, 3)) console.log(`  non-2xx: ${b}`);
 }
 
+/**
+ * The figure issue #27 judges: CPU per withdrawal over its whole life, every process of the full stack
+ * (the six apps, the broker, PostgreSQL's backends), over the open loop's window. The window is long
+ * against a withdrawal's life (the chain's delays are 7 s), so it holds as many chain moves and
+ * projections of earlier withdrawals as of its own it leaves for after: a steady state. The baseline
+ * process (idle while A runs) and the generator are shown apart, not in the total.
+ */
+function printWholeLife(r: PhaseResult): void {
+  const per = r.costs.cpuMsPerRequest;
+  const parts = [...APPS, 'kafka', 'postgres'].filter((k) => per[k] !== undefined);
+  const total = parts.reduce((n, k) => n + per[k], 0);
+  console.log(`  WHOLE-LIFE CPU ms per withdrawal (open loop): ${parts.map((k) => `${k} ${fmt(per[k])}`).join(', ')}; TOTAL ${fmt(Math.round(total * 100) / 100)}`);
+  console.log(`    not in the total: baseline process (idle) ${fmt(per.baseline)}, generator ${fmt(per.bench)}`);
+}
+
 /** The six apps' memory under load against the goal, and where it is (V8 heap, outside it) after the runs. */
 function printMemory(m: MemoryUnderLoad, heap: Record<string, HeapSplit | null>, pss: Record<string, number | null>): void {
   console.log(`\nMEMORY  the six apps' RSS while the full stack took POSTs (every ${underLoad.everyMs} ms, ${m.samples} samples); heap and PSS after the bench, MB`);
@@ -764,6 +779,7 @@ async function main(): Promise<void> {
         `outbox backlog (rows, all services): start ${b.outbox.start}, max ${b.outbox.max}, end ${b.outbox.end}; chain backlog (due, not moved): start ${b.chainDue.start}, max ${b.chainDue.max}, end ${b.chainDue.end}; ${b.samples} samples`,
         `generator: max ${ol.maxInFlight} in flight, sent at most ${fmt(ol.maxSendDelayMs)} ms late`,
       ]);
+      printWholeLife(open);
     }
     if (hot) printPhase(`HOT ACCOUNT  one user, c=${HOT_CONCURRENCY}, full stack`, hot);
     const loopRows = [...processes().keys()].map((n) => {

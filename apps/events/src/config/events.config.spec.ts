@@ -5,8 +5,8 @@ describe('EventsConfig', () => {
   // A held fetch returns empty every few milliseconds while idle (about 10 % of a core between the
   // broker and the service, docs/operations.md: "Performance"), so only the projector, which gets three events per
   // withdrawal, holds its fetches by default.
-  it('holds the projector fetches 25 ms by default, where other services answer with the first event', () => {
-    expect(loadConfig(EventsConfig, {}).KAFKA_EVENT_FETCH_WAIT_MS).toBe(25);
+  it('holds the projector fetches 100 ms by default, where other services answer with the first event', () => {
+    expect(loadConfig(EventsConfig, {}).KAFKA_EVENT_FETCH_WAIT_MS).toBe(100);
     expect(loadConfig(ServiceConfig, {}).KAFKA_EVENT_FETCH_WAIT_MS).toBe(0);
   });
 

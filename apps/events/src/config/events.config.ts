@@ -4,8 +4,13 @@ import { SERVICE_CATALOGUE } from '@partner/contracts';
 export class EventsConfig extends ServiceConfig {
   override HEALTH_PORT: number = SERVICE_CATALOGUE.events.healthPort;
 
-  /** The projector receives about three events per withdrawal: batches are worth 25 ms of waiting (range checked by ServiceConfig). */
-  override KAFKA_EVENT_FETCH_WAIT_MS: number = 25;
+  /**
+   * The projector receives about three events per withdrawal: batches are worth waiting for (range checked
+   * by ServiceConfig). Under load a fetch ends when 16 KB have gathered, well before this; idle, an empty
+   * fetch comes back every 100 ms instead of every 25 (the broker's and this service's idle CPU: docs/operations.md,
+   * "Round two: CPU per withdrawal"), and a lone event reaches the feed at most this much later.
+   */
+  override KAFKA_EVENT_FETCH_WAIT_MS: number = 100;
 
   /** Delivered events older than this many days (by delivery time) are removed from the feed; undelivered ones stay. */
   @IntInRange(1, 3650)

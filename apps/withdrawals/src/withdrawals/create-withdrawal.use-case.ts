@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CreateWithdrawalCommand, CreateWithdrawalResult, RequestErrorCode, requestRefusalsOf, RequestReply, Topics } from '@partner/contracts';
 import { normalEvmAddress } from '@partner/validation';
-import { Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/db';
+import { Rejected, requestFingerprint, runIdempotent, Superseded, UnitOfWork } from '@partner/db';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
@@ -38,6 +38,7 @@ export class CreateWithdrawalUseCase {
     const fingerprint = fingerprintOf(command);
     const feeMicros = feeFor(command.network, command.fee_choice);
     const amountMicros = BigInt(command.usdtmicros);
+    const memory = this.refusedCommands.memoryOf(command.partner_id, commandId, command.idempotency_key);
     return runIdempotent<CreateWithdrawalResult, Withdrawal, RequestErrorCode<typeof Topics.WithdrawalsCreate>>({
       refusalCodes: requestRefusalsOf(Topics.WithdrawalsCreate),
       idempotencyKey: command.idempotency_key,
@@ -58,8 +59,16 @@ export class CreateWithdrawalUseCase {
           },
           new Date(),
           stateChanged,
+          memory ? (commandId ?? null) : null,
         );
         if (typeof outcome === 'object') return { done: { id: outcome.created.id, created: true } };
+        if (outcome === 'refused_before') {
+          // The statement found this command's kept refusal: answer it again. Gone meanwhile (pruned after a
+          // day): nothing binds the command any more, so it is attempted afresh.
+          const earlier = await memory?.recall();
+          if (!earlier) throw new Superseded();
+          throw new Rejected(earlier.code, earlier.message, earlier.field);
+        }
         // The statement aborted: nothing of it committed, the key included.
         if (outcome === 'not_found') throw new Rejected('user_not_found', `no user with document ${command.document}`);
         if (outcome === 'insufficient') throw new Rejected('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
@@ -69,7 +78,9 @@ export class CreateWithdrawalUseCase {
       find: () => this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key),
       fingerprintOf: (previous) => previous.fingerprint,
       replay: (previous) => ({ id: previous.id, created: false }),
-      refusals: this.refusedCommands.memoryOf(command.partner_id, commandId, command.idempotency_key),
+      // The statement itself checks for this command's refusal (CREATE_HELD), so runIdempotent need not
+      // query for it before every attempt; it still keeps a new refusal.
+      refusals: memory && { recall: async () => null, keep: (refusal) => memory.keep(refusal) },
     });
   }
 }

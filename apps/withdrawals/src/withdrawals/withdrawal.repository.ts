@@ -60,17 +60,19 @@ const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
   updatedAt: r.updated_at,
 });
 
-export type CreateOutcome = { created: Withdrawal } | 'duplicate' | 'not_found' | 'insufficient';
+/** `refused_before`: this very command (its command id) was refused before; nothing was done now. */
+export type CreateOutcome = { created: Withdrawal } | 'duplicate' | 'not_found' | 'insufficient' | 'refused_before';
 
 /** The reasons CREATE_HELD aborts with (the message of `refuse`), by outcome. */
-const REFUSED = { insufficient: 'insufficient', not_found: 'user_not_found' } as const;
+const REFUSED = { insufficient: 'insufficient', not_found: 'user_not_found', refused_before: 'refused_before' } as const;
 
 /** The outcome a `refuse(reason)` error stands for, or undefined for any other error. */
-function refusal(error: unknown): 'insufficient' | 'not_found' | undefined {
+function refusal(error: unknown): 'insufficient' | 'not_found' | 'refused_before' | undefined {
   const e = error as { code?: string; hint?: string; message?: string };
   if (e?.code !== 'P0001' || e.hint !== 'refused') return undefined;
   if (e.message === REFUSED.insufficient) return 'insufficient';
   if (e.message === REFUSED.not_found) return 'not_found';
+  if (e.message === REFUSED.refused_before) return 'refused_before';
   return undefined;
 }
 
@@ -84,12 +86,16 @@ function refusal(error: unknown): 'insufficient' | 'not_found' | undefined {
  *   did (re-checked on the latest row version, so no overdraft under any concurrency), `ledger` writes the
  *   hold's entry and the outbox row reports `created`, all only if both happened;
  * - if the insert happened but not the hold, `refused` calls the migration's `refuse(reason)`, which
- *   aborts the statement: nothing of it commits, the key included (data-modifying CTEs always run).
+ *   aborts the statement: nothing of it commits, the key included (data-modifying CTEs always run);
+ * - before that, and before a replay of the key, a refusal kept under this command's id ($12,
+ *   `refused_commands`, null for a command without one) aborts it the same way (`refused_before`): a copy
+ *   of a refused command is refused again (runIdempotent's refusal memory), checked in the statement's
+ *   own snapshot instead of by a query of its own before it (a round trip per withdrawal).
  * The event is the TypeScript builder's payload (`stateChanged`) with the new id set in it.
  */
 const CREATE_HELD = commandStatement({
   name: 'withdrawal_create_held',
-  params: 11,
+  params: 12,
   with: `w AS (
      INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
                               amount_micros, fee_micros, state, created_at, updated_at)
@@ -114,7 +120,8 @@ const CREATE_HELD = commandStatement({
     payload: `jsonb_set(jsonb_set($11::jsonb, '{resource_id}', to_jsonb(w.id::text)), '{resource,id}', to_jsonb(w.id))`,
   },
   select: `SELECT w.*,
-          CASE WHEN w.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM held) THEN
+          CASE WHEN EXISTS (SELECT 1 FROM refused_commands WHERE command_id = $12::text AND partner_id = $1) THEN refuse('${REFUSED.refused_before}')
+               WHEN w.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM held) THEN
             refuse(CASE WHEN EXISTS (SELECT 1 FROM accounts WHERE partner_id = $1 AND document = $2) THEN '${REFUSED.insufficient}' ELSE '${REFUSED.not_found}' END)
           END AS refused
    FROM (SELECT 1) AS one LEFT JOIN w ON true`,
@@ -186,8 +193,15 @@ export class WithdrawalRepository {
   /**
    * Inserts in state `created`, holds amount + fee on the user's account and writes the `created` event
    * (`created(withdrawal)` builds it, the statement sets the new id in it), all in one statement (see CREATE_HELD).
+   * `commandId`: the command's own id (commandIdOf), whose refusal, if one was kept, refuses it again.
    */
-  async createHeld(work: UnitOfWork, data: NewWithdrawal, now: Date, created: (w: Withdrawal) => OutboxMessage<typeof Topics.WithdrawalStateChanged>): Promise<CreateOutcome> {
+  async createHeld(
+    work: UnitOfWork,
+    data: NewWithdrawal,
+    now: Date,
+    created: (w: Withdrawal) => OutboxMessage<typeof Topics.WithdrawalStateChanged>,
+    commandId: string | null = null,
+  ): Promise<CreateOutcome> {
     // The event as the builder makes it, for an id the statement sets: every other field is known here.
     const pending: Withdrawal = { ...data, id: 0, state: 'created', txHash: null, failureReason: null, createdAt: now, updatedAt: now };
     let row: WithdrawalRow & { id: number | null };
@@ -204,6 +218,7 @@ export class WithdrawalRepository {
         data.feeMicros.toString(),
         now,
         JSON.stringify(created(pending).payload),
+        commandId,
       ]);
     } catch (error) {
       const outcome = refusal(error);

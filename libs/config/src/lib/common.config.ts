@@ -133,8 +133,8 @@ export class ServiceConfig extends CommonConfig {
 
   /**
    * How long the broker may hold a fetch of the service's event consumer to gather more events (it
-   * answers at once when 256 KB are there); 0 answers with the first event. Events are not awaited by
-   * any caller, so a few milliseconds buy batches where events are many (the events service sets 25).
+   * answers at once when 16 KB are there); 0 answers with the first event. Events are not awaited by
+   * any caller, so a few milliseconds buy batches where events are many (the events service sets 100).
    * The price is paid when idle: a held fetch comes back empty every few milliseconds, where an unheld
    * one waits for the first event, so a service whose events are rare leaves it at 0 (docs/operations.md:
    * "Performance"). Requests are never held: their consumer fetches at once.

@@ -1,13 +1,13 @@
 import { Producer, ProducerBatch } from 'kafkajs';
 import { SendCoalescer } from './send-coalescer';
 
-/** A producer that records each produce request it is asked to make, and fails when told to. */
-function recordingProducer(fail = false) {
+/** A producer that records each produce request it is asked to make, and fails while `failing()` says so. */
+function recordingProducer(fail = false, failing = () => fail) {
   const batches: ProducerBatch[] = [];
   const producer: Pick<Producer, 'sendBatch'> = {
     sendBatch: async (batch: ProducerBatch) => {
       batches.push(batch);
-      if (fail) throw new Error('broker down');
+      if (failing()) throw new Error('broker down');
       return [];
     },
   };
@@ -37,5 +37,45 @@ describe('SendCoalescer', () => {
     const coalescer = new SendCoalescer(producer, 1);
     const results = await Promise.allSettled([coalescer.send('a', { value: '1' }), coalescer.send('a', { value: '2' })]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+
+  it('sends one request at a time: what comes while one is in flight leaves, together, once it is acknowledged', async () => {
+    const batches: ProducerBatch[] = [];
+    const acks: Array<() => void> = [];
+    const producer: Pick<Producer, 'sendBatch'> = {
+      sendBatch: (batch: ProducerBatch) => {
+        batches.push(batch);
+        return new Promise((resolve) => acks.push(() => resolve([])));
+      },
+    };
+    const coalescer = new SendCoalescer(producer, -1);
+    const first = coalescer.send('a', { value: '1' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toHaveLength(1);
+    const second = coalescer.send('a', { value: '2' });
+    await new Promise((resolve) => setImmediate(resolve));
+    const third = coalescer.send('b', { value: '3' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toHaveLength(1); // the first is not acknowledged yet
+    acks[0]();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toHaveLength(2);
+    expect(batches[1].topicMessages).toEqual([
+      { topic: 'a', messages: [{ value: '2' }] },
+      { topic: 'b', messages: [{ value: '3' }] },
+    ]);
+    acks[1]();
+    await Promise.all([second, third]);
+  });
+
+  it('goes on sending after a failed request', async () => {
+    let fail = true;
+    const { producer, batches } = recordingProducer(true, () => fail);
+    const coalescer = new SendCoalescer(producer, 1);
+    await expect(coalescer.send('a', { value: '1' })).rejects.toThrow('broker down');
+    fail = false;
+    await coalescer.send('a', { value: '2' });
+    expect(batches).toHaveLength(2);
   });
 });

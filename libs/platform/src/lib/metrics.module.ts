@@ -36,7 +36,9 @@ export function metricsModule(app: string): DynamicModule {
         useFactory: (jobs: PeriodicJobMetrics, relay?: OutboxRelay) => {
           const registry = new Registry();
           registry.setDefaultLabels({ app });
-          collectDefaultMetrics({ register: registry });
+          // Event-loop delay sampled every 20 ms, not prom-client's 10: the sampling timer woke every
+          // process 100 times a second (4 ms of CPU a second each, idle); 50 samples a second still give the p99.
+          collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
           jobs.registerIn(registry);
           if (relay) registerOutboxGauges(registry, relay);
           return registry;

@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ErrorDetail, INVALID_REQUEST, InvalidRequest } from './error-detail';
+import { installValidationMetadataCache } from './validation-metadata-cache';
 import { describeTextFault, findMalformedText } from './well-formed-text';
+
+installValidationMetadataCache();
 
 /** `C`: the codes a failure may carry. */
 export type ValidationResult<T, C extends string = string> = { ok: true; value: T } | { ok: false; error: ErrorDetail<C> };
