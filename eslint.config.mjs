@@ -41,7 +41,8 @@ const boundaries = (extraForTypes = []) => [
 // may be imported only where an id is vouched for: the gateway's API-key authentication, the operator
 // routes' existence check of a path's partner, repositories parsing rows of their own partner-scoped
 // tables, and the testing fixtures (testPartnerId). Payload classes earn it at the Kafka boundary's validation.
-const partnerIdMessage = 'A PartnerId comes from authentication (authenticatedPartnerId in the allowed files, see eslint.config.mjs), a validated payload, a repository, or testPartnerId() in specs';
+const partnerIdMessage =
+  'A PartnerId comes from authentication (authenticatedPartnerId in the allowed files, see eslint.config.mjs), a validated payload, a repository, or testPartnerId() in specs';
 const noPartnerIdCast = [
   'error',
   { selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='PartnerId']", message: partnerIdMessage },
@@ -51,8 +52,14 @@ const noPartnerIdCast = [
 // a payload checked by its contract), never by casting through unknown: the compiler checks a fake
 // against what it stands for, so a changed interface breaks the spec instead of passing silently.
 const noCastThroughUnknown = [
-  { selector: "TSAsExpression > TSAsExpression[typeAnnotation.type='TSUnknownKeyword']", message: 'No `as unknown as` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value' },
-  { selector: "TSTypeAssertion > TSTypeAssertion[typeAnnotation.type='TSUnknownKeyword']", message: 'No `<T><unknown>` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value' },
+  {
+    selector: "TSAsExpression > TSAsExpression[typeAnnotation.type='TSUnknownKeyword']",
+    message: 'No `as unknown as` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value',
+  },
+  {
+    selector: "TSTypeAssertion > TSTypeAssertion[typeAnnotation.type='TSUnknownKeyword']",
+    message: 'No `<T><unknown>` in specs: write a typed fake, narrow the parameter (Pick), or build a valid value',
+  },
 ];
 const noPartnerIdMinting = { name: '@partner/contracts', importNames: ['authenticatedPartnerId'], message: partnerIdMessage };
 
@@ -61,7 +68,8 @@ const noPartnerIdMinting = { name: '@partner/contracts', importNames: ['authenti
 const noRawWithCode = {
   name: '@partner/validation',
   importNames: ['withCode'],
-  message: "Name an error code through its family's helper: codesOf('<family>') from @partner/contracts (libs/contracts/src/lib/error-codes.ts)",
+  message:
+    "Name an error code through its family's helper: codesOf('<family>') from @partner/contracts (libs/contracts/src/lib/error-codes.ts)",
 };
 const restrictedImports = (...paths) => ['error', { paths }];
 const partnerIdMinters = [
@@ -109,11 +117,17 @@ export default [
     files: ['**/*.spec.ts', '**/*.spec-support.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
   },
-  { files: ['**/*.ts'], rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': restrictedImports(noPartnerIdMinting, noRawWithCode) } },
+  {
+    files: ['**/*.ts'],
+    rules: { 'no-restricted-syntax': noPartnerIdCast, 'no-restricted-imports': restrictedImports(noPartnerIdMinting, noRawWithCode) },
+  },
   { files: ['**/*.spec.ts', '**/*.spec-support.ts'], rules: { 'no-restricted-syntax': [...noPartnerIdCast, ...noCastThroughUnknown] } },
   { files: partnerIdMinters, rules: { 'no-restricted-imports': restrictedImports(noRawWithCode) } },
   // The family helpers are built on it; type tests show what it refuses.
-  { files: ['libs/contracts/src/lib/error-codes.ts', 'libs/contracts/src/lib/error-codes.type-spec.ts'], rules: { 'no-restricted-imports': restrictedImports(noPartnerIdMinting) } },
+  {
+    files: ['libs/contracts/src/lib/error-codes.ts', 'libs/contracts/src/lib/error-codes.type-spec.ts'],
+    rules: { 'no-restricted-imports': restrictedImports(noPartnerIdMinting) },
+  },
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
   // Prisma Client is for the integration specs only (ADR 0021): the apps run every statement through
@@ -124,7 +138,14 @@ export default [
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/generated/prisma-for-specs/*', '@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'], message: 'Prisma Client is for the integration specs only (ADR 0021): run statements through @partner/db' }] },
+        {
+          patterns: [
+            {
+              group: ['**/generated/prisma-for-specs/*', '@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'],
+              message: 'Prisma Client is for the integration specs only (ADR 0021): run statements through @partner/db',
+            },
+          ],
+        },
       ],
     },
   },

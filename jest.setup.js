@@ -14,10 +14,14 @@ if ((process.env.JEST_SUITE ?? 'unit') === 'unit') {
 if ((process.env.JEST_SUITE ?? 'unit') !== 'unit') {
   const missing = ['DATABASE_URL', 'KAFKA_BROKERS'].filter((name) => !process.env[name]);
   if (missing.length > 0) {
-    throw new Error(`Integration specs need ${missing.join(' and ')}: run them with \`npx nx run <project>:integration\` (after \`npm run test:infra\`) or \`npm test\`.`);
+    throw new Error(
+      `Integration specs need ${missing.join(' and ')}: run them with \`npx nx run <project>:integration\` (after \`npm run test:infra\`) or \`npm test\`.`,
+    );
   }
   const database = new URL(process.env.DATABASE_URL).pathname.slice(1);
   if (database === 'partner') {
-    throw new Error('Integration specs refuse DATABASE_URL …/partner, the dev database of `npm start`: use the test database (partner_test).');
+    throw new Error(
+      'Integration specs refuse DATABASE_URL …/partner, the dev database of `npm start`: use the test database (partner_test).',
+    );
   }
 }

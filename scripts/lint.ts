@@ -21,7 +21,10 @@ const specClientsMissing = readdirSync(join(root, 'prisma'), { withFileTypes: tr
   .map((d) => d.name)
   .filter((service) => !existsSync(join(root, 'apps', service, 'src/generated/prisma-for-specs')));
 if (specClientsMissing.length > 0) {
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts'), ...specClientsMissing], { cwd: root, stdio: 'inherit' });
+  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts'), ...specClientsMissing], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 execFileSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, env, stdio: 'ignore' });
 execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts'], { cwd: root, env, stdio: 'inherit' });

@@ -41,7 +41,12 @@ interface PhaseResult {
 }
 
 /** `connections` loops, each sending the next request as soon as the last is answered, for `seconds`. */
-async function closedLoop(url: string, connections: number, seconds: number, headers: () => Record<string, string>): Promise<PhaseResult & { statuses: Record<string, number> }> {
+async function closedLoop(
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: () => Record<string, string>,
+): Promise<PhaseResult & { statuses: Record<string, number> }> {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
@@ -78,13 +83,19 @@ async function floodWorker(): Promise<void> {
 }
 
 function startFlood(url: string, connections: number, seconds: number): Promise<{ requests: number; statuses: Record<string, number> }> {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [__filename, '--flood-worker', '--url', url, '--connections', String(connections), '--seconds', String(seconds)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    join(root, 'node_modules/.bin/tsx'),
+    [__filename, '--flood-worker', '--url', url, '--connections', String(connections), '--seconds', String(seconds)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`flood worker exited with ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`flood worker exited with ${code}`)))),
+  );
 }
 
 /**
@@ -96,7 +107,9 @@ async function serveGateway(): Promise<void> {
   require('reflect-metadata');
   // The built modules, not the sources: tsx does not emit the decorator metadata Nest's injection reads.
   const dist = <T>(path: string): T => require(join(root, 'dist', path)) as T;
-  const { createGatewayApp } = dist<{ createGatewayApp: (config: unknown, options: unknown) => Promise<{ listen(o: unknown): Promise<unknown> }> }>('apps/gateway/src/gateway-app.js');
+  const { createGatewayApp } = dist<{
+    createGatewayApp: (config: unknown, options: unknown) => Promise<{ listen(o: unknown): Promise<unknown> }>;
+  }>('apps/gateway/src/gateway-app.js');
   const { GatewayConfig } = dist<{ GatewayConfig: new () => unknown }>('apps/gateway/src/config/gateway.config.js');
   const { loadConfig } = dist<{ loadConfig: (c: unknown, env: NodeJS.ProcessEnv) => { PORT: number } }>('libs/config/src/index.js');
   const config = loadConfig(GatewayConfig, process.env);
@@ -113,7 +126,8 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.AUTH_FLOOD_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_auth_flood';
   const adminKey = randomBytes(24).toString('base64url');
   const url = `http://127.0.0.1:${port}`;
-  if (!process.argv.includes('--no-build')) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+  if (!process.argv.includes('--no-build'))
+    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
   await recreateDatabase(databaseUrl);
   migrate(databaseUrl);
   const logDir = join(root, '.cache', 'bench');
@@ -151,8 +165,12 @@ async function main(): Promise<void> {
   try {
     const until = Date.now() + 180_000;
     for (;;) {
-      if (gateway.exitCode !== null) throw new Error(`the gateway exited with ${gateway.exitCode}; see .cache/bench/auth-flood-gateway.log`);
-      const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status === 200, () => false);
+      if (gateway.exitCode !== null)
+        throw new Error(`the gateway exited with ${gateway.exitCode}; see .cache/bench/auth-flood-gateway.log`);
+      const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (up) break;
       if (Date.now() > until) throw new Error('the gateway did not come up in 180 s');
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -176,13 +194,33 @@ async function main(): Promise<void> {
 
     const { statuses: _a, ...aloneRow } = alone;
     const { statuses: _f, ...floodedRow } = flooded;
-    console.log(`auth flood: an honest partner (${honestConnections} connections, GET ${ROUTE}) for ${seconds} s alone, then ${seconds} s inside a flood of made-up keys (${floodConnections} connections)`);
+    console.log(
+      `auth flood: an honest partner (${honestConnections} connections, GET ${ROUTE}) for ${seconds} s alone, then ${seconds} s inside a flood of made-up keys (${floodConnections} connections)`,
+    );
     console.table({ alone: aloneRow, 'in the flood': floodedRow });
     const floodSeconds = seconds + 2;
-    console.log(`flood: ${floodResult.requests} requests in ${floodSeconds} s (${Math.round(floodResult.requests / floodSeconds)}/s), answers ${JSON.stringify(floodResult.statuses)}`);
+    console.log(
+      `flood: ${floodResult.requests} requests in ${floodSeconds} s (${Math.round(floodResult.requests / floodSeconds)}/s), answers ${JSON.stringify(floodResult.statuses)}`,
+    );
     const ratio = flooded.p99Ms / alone.p99Ms;
     console.log(`honest p99: ${alone.p99Ms} ms alone, ${flooded.p99Ms} ms in the flood: ratio ${ratio.toFixed(2)}`);
-    writeFileSync(join(logDir, 'auth-flood.json'), JSON.stringify({ at: new Date().toISOString(), seconds, honestConnections, floodConnections, alone: aloneRow, flooded: floodedRow, flood: floodResult, ratio }, null, 2));
+    writeFileSync(
+      join(logDir, 'auth-flood.json'),
+      JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          seconds,
+          honestConnections,
+          floodConnections,
+          alone: aloneRow,
+          flooded: floodedRow,
+          flood: floodResult,
+          ratio,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     stop();
   }

@@ -63,7 +63,10 @@ export class RssSampler {
   private readonly perApp = new Map<string, number[]>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly pids: () => Map<string, number | undefined>, readonly everyMs = 500) {}
+  constructor(
+    private readonly pids: () => Map<string, number | undefined>,
+    readonly everyMs = 500,
+  ) {}
 
   start(): void {
     this.sample();
@@ -119,7 +122,11 @@ export async function heapSplitMb(url: string): Promise<HeapSplit | null> {
   const v = await metricValues(url, names);
   if (names.some((n) => v[n] === undefined)) return null;
   const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
-  return { heapUsed: mb(v.nodejs_heap_size_used_bytes), heapTotal: mb(v.nodejs_heap_size_total_bytes), external: mb(v.nodejs_external_memory_bytes) };
+  return {
+    heapUsed: mb(v.nodejs_heap_size_used_bytes),
+    heapTotal: mb(v.nodejs_heap_size_total_bytes),
+    external: mb(v.nodejs_external_memory_bytes),
+  };
 }
 
 /** The value of each metric of `names` (its first series) in one scrape of `url`; {} when the app does not answer. */
@@ -170,7 +177,10 @@ export class BenchDatabase {
   statementsAvailable = false;
   statementsNote = '';
 
-  constructor(databaseUrl: string, private readonly chain: { sendDelayMs: number; settleDelayMs: number }) {
+  constructor(
+    databaseUrl: string,
+    private readonly chain: { sendDelayMs: number; settleDelayMs: number },
+  ) {
     this.client = new Client({ connectionString: databaseUrl, application_name: 'bench-probe' });
   }
 
@@ -183,11 +193,17 @@ export class BenchDatabase {
     // pg_stat_statements only counts when the server preloads it (shared_preload_libraries); creating
     // the extension without that would make every read of its view fail.
     const preload = await this.client.query<{ v: string }>('SELECT current_setting($1) AS v', ['shared_preload_libraries']);
-    if (preload.rows[0].v.split(',').map((s) => s.trim()).includes('pg_stat_statements')) {
+    if (
+      preload.rows[0].v
+        .split(',')
+        .map((s) => s.trim())
+        .includes('pg_stat_statements')
+    ) {
       await this.client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
       this.statementsAvailable = true;
     } else {
-      this.statementsNote = 'pg_stat_statements is not in shared_preload_libraries: statements per request not measured (commits and tuples only)';
+      this.statementsNote =
+        'pg_stat_statements is not in shared_preload_libraries: statements per request not measured (commits and tuples only)';
     }
   }
 
@@ -233,11 +249,16 @@ export class BenchDatabase {
   }
 
   async backlog(): Promise<Backlog> {
-    const outboxSql = this.outboxSchemas.map((s) => `(SELECT count(*) FROM "${s}".outbox_messages WHERE published_at IS NULL)::int AS "${s}"`);
+    const outboxSql = this.outboxSchemas.map(
+      (s) => `(SELECT count(*) FROM "${s}".outbox_messages WHERE published_at IS NULL)::int AS "${s}"`,
+    );
     const r = await this.client.query<Record<string, number>>(
-      `SELECT ${[...outboxSql, `(SELECT count(*) FROM withdrawals.withdrawals
+      `SELECT ${[
+        ...outboxSql,
+        `(SELECT count(*) FROM withdrawals.withdrawals
           WHERE (state = 'created' AND updated_at < now() - make_interval(secs => $1::float8 / 1000))
-             OR (state = 'sent' AND updated_at < now() - make_interval(secs => $2::float8 / 1000)))::int AS chain_due`].join(', ')}`,
+             OR (state = 'sent' AND updated_at < now() - make_interval(secs => $2::float8 / 1000)))::int AS chain_due`,
+      ].join(', ')}`,
       [this.chain.sendDelayMs, this.chain.settleDelayMs],
     );
     const row = r.rows[0];
@@ -304,7 +325,10 @@ export class BacklogSampler {
   private busy = false;
   private readonly t0 = Date.now();
 
-  constructor(private readonly db: BenchDatabase, private readonly everyMs = 1000) {}
+  constructor(
+    private readonly db: BenchDatabase,
+    private readonly everyMs = 1000,
+  ) {}
 
   async start(): Promise<void> {
     await this.sample();
@@ -317,7 +341,11 @@ export class BacklogSampler {
     await this.sample();
   }
 
-  summary(): { outbox: { start: number; max: number; end: number }; chainDue: { start: number; max: number; end: number }; samples: number } {
+  summary(): {
+    outbox: { start: number; max: number; end: number };
+    chainDue: { start: number; max: number; end: number };
+    samples: number;
+  } {
     const pick = (f: (b: Backlog) => number) => ({
       start: this.samples.length ? f(this.samples[0]) : 0,
       max: Math.max(0, ...this.samples.map(f)),

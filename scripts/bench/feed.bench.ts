@@ -130,7 +130,10 @@ async function seed(db: Client, partnerId: string, delivered: number, undelivere
        FROM generate_series(1, $3::int) AS g`,
       [partnerId, base.toString(), total, delivered],
     );
-    await db.query('UPDATE events.partner_sequences SET last_sequence = $2::bigint WHERE partner_id = $1::uuid', [partnerId, (base + BigInt(total)).toString()]);
+    await db.query('UPDATE events.partner_sequences SET last_sequence = $2::bigint WHERE partner_id = $1::uuid', [
+      partnerId,
+      (base + BigInt(total)).toString(),
+    ]);
     await db.query('COMMIT');
   } catch (error) {
     await db.query('ROLLBACK');
@@ -212,7 +215,9 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
       if (a.status !== 200) return `${a.status} ${a.body.slice(0, 200)}`;
       const body = JSON.parse(a.body) as { events: Array<{ delivered: boolean; sequence: number }> };
       const ordered = body.events.every((e, i) => !e.delivered && (i === 0 || e.sequence > body.events[i - 1].sequence));
-      return body.events.length === expected && ordered ? null : `wrong page: ${body.events.length} events (expected ${expected} undelivered, in order)`;
+      return body.events.length === expected && ordered
+        ? null
+        : `wrong page: ${body.events.length} events (expected ${expected} undelivered, in order)`;
     };
     const agent = new Agent({ keepAlive: true, maxSockets: connections });
     try {
@@ -253,7 +258,11 @@ function print(r: FeedBenchResult): void {
   console.log(`\nFEED READ  GET ${PATH}, one partner with ${r.events} delivered + ${r.undelivered} undelivered events`);
   console.log(`  ${r.connections} connections, ${r.seconds} s: ${r.requests} requests, ${r.throughput} req/s`);
   console.log(`  latency ms: p50 ${l?.p50} p90 ${l?.p90} p99 ${l?.p99} max ${l?.max}`);
-  console.log(`  status: ${Object.entries(r.statusCounts).map(([k, v]) => `${k} ×${v}`).join(', ')}`);
+  console.log(
+    `  status: ${Object.entries(r.statusCounts)
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ')}`,
+  );
   for (const s of r.samples) console.log(`  sample: ${s}`);
   console.log(`  events SQL: ${r.sql.executionMs} ms execution, ${r.sql.planningMs} ms planning, index ${r.sql.index ?? 'none'}`);
 }
@@ -291,7 +300,8 @@ async function main(): Promise<void> {
   try {
     await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
-    if (!argv.includes('--no-build')) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+    if (!argv.includes('--no-build'))
+      execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
     stack = await startApps({
       kafkaPort,
       databaseUrl,

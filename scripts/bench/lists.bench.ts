@@ -101,7 +101,12 @@ const LISTS: Record<ListSpec['name'], ListSpec> = {
 const ms = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 /** Fills one partner with ROWS rows of each list, straight into the owning schemas. */
-async function fill(db: Client, partnerId: string, known: { cpfs: string[]; keyCpf: string; cnpj: string }, base: Date): Promise<Record<string, number>> {
+async function fill(
+  db: Client,
+  partnerId: string,
+  known: { cpfs: string[]; keyCpf: string; cnpj: string },
+  base: Date,
+): Promise<Record<string, number>> {
   const took: Record<string, number> = {};
   const timed = async (name: string, sql: string, values: unknown[]) => {
     const t0 = performance.now();
@@ -170,26 +175,49 @@ interface CaseResult {
 /** The position 90 % down the matching rows (bench-only SQL: it may OFFSET) and the number of matching rows. */
 async function deepPosition(db: Client, c: Case, partnerId: string): Promise<{ matching: number; atMs: number; id: string }> {
   const equals = Object.entries(c.list.equalsOf(c.query)).filter(([, v]) => v !== undefined);
-  const values: unknown[] = [partnerId, ...equals.map(([, v]) => v), c.query.created_from ? new Date(c.query.created_from) : '-infinity', c.query.created_to ? new Date(c.query.created_to) : 'infinity'];
+  const values: unknown[] = [
+    partnerId,
+    ...equals.map(([, v]) => v),
+    c.query.created_from ? new Date(c.query.created_from) : '-infinity',
+    c.query.created_to ? new Date(c.query.created_to) : 'infinity',
+  ];
   const where = `partner_id = $1${equals.map(([k], i) => ` AND ${k} = $${i + 2}`).join('')} AND created_at >= $${equals.length + 2} AND created_at < $${equals.length + 3}`;
   const table = `${c.list.schema}.${c.list.table}`;
   const { rows: counted } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, values);
   const matching = Number(counted[0].n);
-  const { rows } = await db.query<{ at: Date; id: string }>(`SELECT created_at AS at, id::text FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $${equals.length + 4} LIMIT 1`, [
-    ...values,
-    Math.max(0, Math.floor(matching * 0.9) - 1),
-  ]);
+  const { rows } = await db.query<{ at: Date; id: string }>(
+    `SELECT created_at AS at, id::text FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $${equals.length + 4} LIMIT 1`,
+    [...values, Math.max(0, Math.floor(matching * 0.9) - 1)],
+  );
   return { matching, atMs: rows[0].at.getTime(), id: rows[0].id };
 }
 
 /** The generic plan of the service's statement for this page: its index scans and its execution time. */
-async function explain(db: Client, c: Case, partnerId: string, after: { atMs: number; id: string } | undefined): Promise<{ plan: string[]; sqlMs: number }> {
-  const filter = { equals: c.list.equalsOf(c.query), createdFrom: c.query.created_from ? new Date(c.query.created_from) : undefined, createdTo: c.query.created_to ? new Date(c.query.created_to) : undefined };
-  const { statement, values } = keysetPageStatement('bench', `${c.list.schema}.${c.list.table}`, c.list.idType, authenticatedPartnerId(partnerId), filter, { limit: LIMIT, after });
+async function explain(
+  db: Client,
+  c: Case,
+  partnerId: string,
+  after: { atMs: number; id: string } | undefined,
+): Promise<{ plan: string[]; sqlMs: number }> {
+  const filter = {
+    equals: c.list.equalsOf(c.query),
+    createdFrom: c.query.created_from ? new Date(c.query.created_from) : undefined,
+    createdTo: c.query.created_to ? new Date(c.query.created_to) : undefined,
+  };
+  const { statement, values } = keysetPageStatement(
+    'bench',
+    `${c.list.schema}.${c.list.table}`,
+    c.list.idType,
+    authenticatedPartnerId(partnerId),
+    filter,
+    { limit: LIMIT, after },
+  );
   const literal = (v: unknown) => db.escapeLiteral(v instanceof Date ? v.toISOString() : String(v));
   await db.query('DEALLOCATE ALL');
   await db.query(`PREPARE bench_page AS ${statement.text}`);
-  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_page(${values.map(literal).join(', ')})`);
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_page(${values.map(literal).join(', ')})`,
+  );
   const lines = rows.map((r) => r['QUERY PLAN']);
   const plan = lines.filter((l) => /Index|Seq Scan|Sort|Bitmap/.test(l)).map((l) => l.trim().replace(/\s+\(cost=.*$/, ''));
   const sqlMs = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN);
@@ -214,7 +242,8 @@ async function timeGets(api: ApiClient, path: string, ok: (body: Record<string, 
     const t0 = performance.now();
     const res = await api.get<Record<string, unknown>>(path);
     const took = performance.now() - t0;
-    if (res.status !== 200 || !ok(res.body)) throw new Error(`${path}: ${res.status}, an unexpected answer: ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.status !== 200 || !ok(res.body))
+      throw new Error(`${path}: ${res.status}, an unexpected answer: ${JSON.stringify(res.body).slice(0, 300)}`);
     if (i >= WARMUP) latencies.push(took);
   }
   latencies.sort((a, b) => a - b);
@@ -225,8 +254,11 @@ async function timeGets(api: ApiClient, path: string, ok: (body: Record<string, 
 async function main(): Promise<void> {
   mkdirSync(LOG_DIR, { recursive: true });
   const adminKey = `adm_bench_${randomBytes(18).toString('base64url')}`;
-  console.log(`lists bench: ${ROWS} rows per list, ${SAMPLES} samples per case, page ${LIMIT}; ${cpus().length} cpus; gateway ${GATEWAY_PORT}, broker ${KAFKA_PORT}, ${new URL(DATABASE_URL).pathname.slice(1)}`);
-  if (!process.argv.includes('--no-build')) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+  console.log(
+    `lists bench: ${ROWS} rows per list, ${SAMPLES} samples per case, page ${LIMIT}; ${cpus().length} cpus; gateway ${GATEWAY_PORT}, broker ${KAFKA_PORT}, ${new URL(DATABASE_URL).pathname.slice(1)}`,
+  );
+  if (!process.argv.includes('--no-build'))
+    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
   rmSync(join(root, '.cache', 'kafka', `data-${KAFKA_PORT}`), { recursive: true, force: true });
   kafka('start', KAFKA_PORT);
   let stack: RunningStack | undefined;
@@ -242,10 +274,20 @@ async function main(): Promise<void> {
       gatewayPort: GATEWAY_PORT,
       healthPortBase: HEALTH_PORT_BASE,
       logDir: LOG_DIR,
-      env: { SANDBOX: 'true', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn', CHAIN_SEND_DELAY_MS: hour, CHAIN_SETTLE_DELAY_MS: hour, PIX_DICT_DELAY_MS: hour },
+      env: {
+        SANDBOX: 'true',
+        ADMIN_API_KEY: adminKey,
+        LOG_LEVEL: 'warn',
+        CHAIN_SEND_DELAY_MS: hour,
+        CHAIN_SETTLE_DELAY_MS: hour,
+        PIX_DICT_DELAY_MS: hour,
+      },
     });
     const admin = new ApiClient(stack.gatewayUrl, { 'x-admin-key': adminKey });
-    const partner = await admin.post<{ id: string; api_key: string }>('/sandbox/v1/partners', { name: 'lists bench', rate_limit_per_second: 1_000_000 });
+    const partner = await admin.post<{ id: string; api_key: string }>('/sandbox/v1/partners', {
+      name: 'lists bench',
+      rate_limit_per_second: 1_000_000,
+    });
     if (partner.status !== 201) throw new Error(`partner creation failed: ${partner.status} ${JSON.stringify(partner.body)}`);
     const partnerId = partner.body.id;
     const api = new ApiClient(stack.gatewayUrl, { 'x-api-key': partner.body.api_key });
@@ -274,7 +316,9 @@ async function main(): Promise<void> {
     // The floor, measured in the same run: reading ONE withdrawal by id takes the same path (HTTP, gateway,
     // Kafka request-reply, service, one primary-key read), so a list page's cost of its own is its excess
     // over this, whatever the machine's load.
-    const { rows: one } = await db.query<{ id: string }>('SELECT id::text FROM withdrawals.withdrawals WHERE partner_id = $1 LIMIT 1', [partnerId]);
+    const { rows: one } = await db.query<{ id: string }>('SELECT id::text FROM withdrawals.withdrawals WHERE partner_id = $1 LIMIT 1', [
+      partnerId,
+    ]);
     const floor = await timeGets(api, `/partner/v1/withdrawals/usdt/${one[0].id}`, (body) => String(body.id) === one[0].id);
     console.log(`floor: GET /partner/v1/withdrawals/usdt/{id} p50 ${floor.p50Ms.toFixed(2)} ms  p99 ${floor.p99Ms.toFixed(2)} ms`);
     const results: CaseResult[] = [];
@@ -284,7 +328,11 @@ async function main(): Promise<void> {
       const pages: Array<['first' | 'deep', { atMs: number; id: string } | undefined]> = [['first', undefined]];
       if (deep.matching > LIMIT) pages.push(['deep', { atMs: deep.atMs, id: deep.id }]);
       for (const [depth, after] of pages) {
-        const query = new URLSearchParams({ ...c.query, limit: String(LIMIT), ...(after ? { cursor: encodeListCursor(after, scope) } : {}) });
+        const query = new URLSearchParams({
+          ...c.query,
+          limit: String(LIMIT),
+          ...(after ? { cursor: encodeListCursor(after, scope) } : {}),
+        });
         const remaining = after ? deep.matching - Math.max(0, Math.floor(deep.matching * 0.9)) : deep.matching;
         const timing = await time(api, `${c.list.path}?${query.toString()}`, c.list.items, Math.min(LIMIT, remaining));
         const { plan, sqlMs } = await explain(db, c, partnerId, after);
@@ -296,7 +344,10 @@ async function main(): Promise<void> {
       }
     }
     const file = join(OUT_DIR, 'lists.json');
-    writeFileSync(file, `${JSON.stringify({ rows: ROWS, samples: SAMPLES, limit: LIMIT, cpus: cpus().length, at: new Date().toISOString(), fillMs, floor, results }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ rows: ROWS, samples: SAMPLES, limit: LIMIT, cpus: cpus().length, at: new Date().toISOString(), fillMs, floor, results }, null, 2)}\n`,
+    );
     console.log(`\nresults: ${file}; app logs: ${LOG_DIR}`);
   } finally {
     await db.end().catch(() => undefined);

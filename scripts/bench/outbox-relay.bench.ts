@@ -62,7 +62,9 @@ async function main(): Promise<void> {
   const perRound = (ms: number) => (ms / rounds).toFixed(3);
   console.log(`outbox relay: ${rounds} rounds of ${rowsPerRound} row(s), ${published} published`);
   console.log(`  drain wall ms: p50 ${d.p50.toFixed(2)} p99 ${d.p99.toFixed(2)}`);
-  console.log(`  CPU ms per round (inserts included): this process ${perRound((cpu.user + cpu.system) / 1000)}, PostgreSQL backend ${perRound(backendMs)}`);
+  console.log(
+    `  CPU ms per round (inserts included): this process ${perRound((cpu.user + cpu.system) / 1000)}, PostgreSQL backend ${perRound(backendMs)}`,
+  );
 }
 
 main().catch((error: unknown) => {

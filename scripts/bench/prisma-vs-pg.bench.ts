@@ -24,7 +24,10 @@ async function main(): Promise<void> {
   const admin = new Pool({ connectionString: DATABASE_URL.replace(/\/[^/]+$/, '/postgres') });
   await admin.query('DROP DATABASE IF EXISTS partner_bench_prisma');
   await admin.end();
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts'), 'withdrawals'], { env: { ...process.env, DATABASE_URL }, stdio: 'ignore' });
+  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts'), 'withdrawals'], {
+    env: { ...process.env, DATABASE_URL },
+    stdio: 'ignore',
+  });
 
   const rssStart = rssMb();
   const pool = new Pool({ connectionString: DATABASE_URL, max: 4, options: '-c search_path=withdrawals' });
@@ -35,7 +38,8 @@ async function main(): Promise<void> {
     [partner],
   );
   const ids = rows.map((r) => r.id);
-  const text = 'SELECT id, partner_id, document, address, network, fee_choice, amount_micros, fee_micros, state, tx_hash, failure_reason, created_at FROM withdrawals WHERE partner_id = $1 AND id = $2';
+  const text =
+    'SELECT id, partner_id, document, address, network, fee_choice, amount_micros, fee_micros, state, tx_hash, failure_reason, created_at FROM withdrawals WHERE partner_id = $1 AND id = $2';
   const viaPg = async (id: number) => (await pool.query({ name: 'bench_withdrawal_by_id', text, values: [partner, id] })).rows[0];
   await viaPg(ids[0]);
   const rssPg = rssMb();
@@ -72,7 +76,9 @@ async function main(): Promise<void> {
         `client CPU ${median(rs.map((x) => x.cpuMs)).toFixed(3)} ms per read`,
     );
   }
-  console.log(`  RSS: ${rssStart} MB at start, ${rssPg} MB with pg and a first read, ${rssPrisma} MB with Prisma Client and a first read (+${rssPrisma - rssPg} MB)`);
+  console.log(
+    `  RSS: ${rssStart} MB at start, ${rssPg} MB with pg and a first read, ${rssPrisma} MB with Prisma Client and a first read (+${rssPrisma - rssPg} MB)`,
+  );
   await prisma.$disconnect();
   await pool.end();
 }

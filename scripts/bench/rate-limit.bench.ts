@@ -60,7 +60,13 @@ async function measure(store: RateLimitStore, partners: string[], concurrency: n
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { partners: partners.length, concurrency, takesPerSecond: Math.round(TAKES / seconds), p50Ms: +at(0.5).toFixed(3), p99Ms: +at(0.99).toFixed(3) };
+  return {
+    partners: partners.length,
+    concurrency,
+    takesPerSecond: Math.round(TAKES / seconds),
+    p50Ms: +at(0.5).toFixed(3),
+    p99Ms: +at(0.99).toFixed(3),
+  };
 }
 
 async function main(): Promise<void> {
@@ -89,7 +95,10 @@ async function main(): Promise<void> {
     for (const c of CONCURRENCY) {
       const memory = rows.find((r) => r.store === 'memory' && r.partners === partnerCount && r.concurrency === c);
       const postgres = rows.find((r) => r.store === 'postgres' && r.partners === partnerCount && r.concurrency === c);
-      if (memory && postgres) console.log(`partners ${partnerCount}, concurrency ${c}: postgres p50 ${postgres.p50Ms} ms per take, ${(memory.takesPerSecond / postgres.takesPerSecond).toFixed(0)}x fewer takes/s than memory`);
+      if (memory && postgres)
+        console.log(
+          `partners ${partnerCount}, concurrency ${c}: postgres p50 ${postgres.p50Ms} ms per take, ${(memory.takesPerSecond / postgres.takesPerSecond).toFixed(0)}x fewer takes/s than memory`,
+        );
     }
   }
   const out = join(repoRoot(), '.cache', 'bench');

@@ -65,7 +65,8 @@ const targets: Target[] = [
 
 /** What a warm start can skip: removed, `npm start` finds nothing to reuse (this checkout's, and an older checkout's mtime stamp). */
 function forgetBuild(t: Target): void {
-  for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp']) rmSync(join(t.dir, path), { recursive: true, force: true });
+  for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp'])
+    rmSync(join(t.dir, path), { recursive: true, force: true });
 }
 
 const listening = (port: number) =>
@@ -81,7 +82,9 @@ const listening = (port: number) =>
 async function untilPortsFree(deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   for (;;) {
-    const busy = (await Promise.all(ports.map(async (port) => ((await listening(port)) ? port : undefined)))).filter((p) => p !== undefined);
+    const busy = (await Promise.all(ports.map(async (port) => ((await listening(port)) ? port : undefined)))).filter(
+      (p) => p !== undefined,
+    );
     if (busy.length === 0) return;
     if (Date.now() > until) throw new Error(`ports still in use: ${busy.join(', ')} (a stack running? stop it first)`);
     await new Promise((r) => setTimeout(r, 200));
@@ -101,7 +104,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /** One `npm start` to ready and stopped again: its time to ready and its `start:` lines. */
 async function startOnce(t: Target): Promise<{ ms: number; phases: string[] }> {
-  if (args['stop-broker']) execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
+  if (args['stop-broker'])
+    execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
   await untilPortsFree(30_000);
   const started = performance.now();
   const child = spawn('npm', ['start'], { cwd: t.dir, env: t.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -146,8 +150,11 @@ const spread = (xs: number[], show: (x: number) => string) =>
 
 async function main(): Promise<void> {
   const broker = args['stop-broker'] ? 'the broker stopped before each' : 'the broker kept running';
-  console.log(`npm start to ready: ${runs} runs of ${cases.join(' and ')} in ${targets.map((t) => t.dir).join(', then in ')}, alternately; ${broker}`);
-  for (const t of targets) for (let i = 0; i < Number(args.warmup); i++) console.log(`${t.label}warm-up: ${seconds((await startOnce(t)).ms)}`);
+  console.log(
+    `npm start to ready: ${runs} runs of ${cases.join(' and ')} in ${targets.map((t) => t.dir).join(', then in ')}, alternately; ${broker}`,
+  );
+  for (const t of targets)
+    for (let i = 0; i < Number(args.warmup); i++) console.log(`${t.label}warm-up: ${seconds((await startOnce(t)).ms)}`);
   const times: Record<string, number[]> = {};
   const phases: Record<string, string[]> = {};
   for (let run = 1; run <= runs; run++) {
@@ -174,7 +181,14 @@ async function main(): Promise<void> {
   if (phases.warm?.length) console.log(`\nthe last warm start:\n  ${phases.warm.join('\n  ')}`);
   const out = join(repoRoot(), '.cache', 'bench');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'start.json'), JSON.stringify({ targets: targets.map((t) => t.dir), stopBroker: args['stop-broker'], times, ratios, phases, at: new Date().toISOString() }, null, 2));
+  writeFileSync(
+    join(out, 'start.json'),
+    JSON.stringify(
+      { targets: targets.map((t) => t.dir), stopBroker: args['stop-broker'], times, ratios, phases, at: new Date().toISOString() },
+      null,
+      2,
+    ),
+  );
 }
 
 main().catch((error: unknown) => {

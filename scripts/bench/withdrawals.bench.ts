@@ -34,10 +34,33 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiClient, newCpf } from '../../libs/testing/src';
 import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
-import { appEnv, kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, stopProcess, waitUntilReady } from '../stack/stack';
+import {
+  appEnv,
+  kafka,
+  migrate,
+  recreateDatabase,
+  RunningStack,
+  StackOptions,
+  startApp,
+  stopProcess,
+  waitUntilReady,
+} from '../stack/stack';
 import { closedLoop, distribution, Distribution, LoadClient, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
 import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
-import { BacklogSampler, BenchDatabase, cpuMs, eventLoopP99Ms, heapSplitMb, HeapSplit, LagResult, MemoryUnderLoad, PgCounters, pssMb, RssSampler, rssMb } from './bench-probes';
+import {
+  BacklogSampler,
+  BenchDatabase,
+  cpuMs,
+  eventLoopP99Ms,
+  heapSplitMb,
+  HeapSplit,
+  LagResult,
+  MemoryUnderLoad,
+  PgCounters,
+  pssMb,
+  RssSampler,
+  rssMb,
+} from './bench-probes';
 import { runOnRequiredNode } from '../lib/node-runtime';
 
 runOnRequiredNode();
@@ -101,7 +124,8 @@ function parseOptions(argv: string[]): Options {
   const num = (flag: string, env: string, fallback: number, min: number, integer = true) => {
     const raw = get(flag, env, String(fallback));
     const n = Number(raw);
-    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min) throw new Error(`--${flag} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${raw}`);
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min)
+      throw new Error(`--${flag} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${raw}`);
     return n;
   };
   const list = (flag: string, env: string, fallback: string) =>
@@ -136,7 +160,14 @@ function parseOptions(argv: string[]): Options {
 }
 
 // ------------------------------------------------------------------------------------- helpers
-const fmt = (n: number | null | undefined) => (n === null || n === undefined || !Number.isFinite(n) ? '-' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
+const fmt = (n: number | null | undefined) =>
+  n === null || n === undefined || !Number.isFinite(n)
+    ? '-'
+    : Math.abs(n) >= 100
+      ? n.toFixed(0)
+      : Math.abs(n) >= 10
+        ? n.toFixed(1)
+        : n.toFixed(2);
 const secs = (n: number) => `${(n / 1000).toFixed(1)} s`;
 const table = (head: string[], rows: string[][]) => {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -144,7 +175,8 @@ const table = (head: string[], rows: string[][]) => {
   return [line(head), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
 };
 const non2xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('2') ? n : n + v), 0);
-const count5xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('5') || k.startsWith('error') ? n + v : n), 0);
+const count5xx = (counts: Record<string, number>) =>
+  Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('5') || k.startsWith('error') ? n + v : n), 0);
 
 function brokerPid(): number | undefined {
   try {
@@ -317,7 +349,12 @@ interface PhaseResult {
  * One measured run: load, then drain, with CPU, event-loop, database and lag measures around it; with
  * `fullStack`, the six apps' RSS is sampled while the load runs.
  */
-async function measure(db: BenchDatabase, load: () => Promise<LoadResult | OpenLoopResult>, pollMs: number, fullStack: boolean): Promise<PhaseResult> {
+async function measure(
+  db: BenchDatabase,
+  load: () => Promise<LoadResult | OpenLoopResult>,
+  pollMs: number,
+  fullStack: boolean,
+): Promise<PhaseResult> {
   assertAlive();
   const names = [...processes().keys()];
   await Promise.all(names.map((n) => eventLoopP99Ms(metricsUrl(n)))); // resets prom-client's histograms
@@ -423,7 +460,10 @@ function aggregate(passes: ClosedPass[]): Aggregate {
   const cpu: Record<string, number> = {};
   for (const p of passes) for (const [k, v] of Object.entries(p.costs.cpuMs)) cpu[k] = (cpu[k] ?? 0) + v;
   const db = passes.reduce(
-    (acc, p) => ({ commits: acc.commits + p.costs.db.xactCommit, written: acc.written + p.costs.db.tupInserted + p.costs.db.tupUpdated + p.costs.db.tupDeleted }),
+    (acc, p) => ({
+      commits: acc.commits + p.costs.db.xactCommit,
+      written: acc.written + p.costs.db.tupInserted + p.costs.db.tupUpdated + p.costs.db.tupDeleted,
+    }),
     { commits: 0, written: 0 },
   );
   const lags = passes.flatMap((p) => (p.lag.lagMs ? [p.lag.lagMs] : []));
@@ -459,7 +499,8 @@ async function runClosed(db: BenchDatabase, urls: Record<StackName, string>, par
     }
     const full = aggregate(passes.filter((p) => p.stack === 'full'));
     const base = aggregate(passes.filter((p) => p.stack === 'baseline'));
-    const d = (f: (x: Distribution) => number) => (full.latencyMs && base.latencyMs ? Math.round((f(full.latencyMs) - f(base.latencyMs)) * 100) / 100 : null);
+    const d = (f: (x: Distribution) => number) =>
+      full.latencyMs && base.latencyMs ? Math.round((f(full.latencyMs) - f(base.latencyMs)) * 100) / 100 : null;
     levels.push({
       concurrency: c,
       passes,
@@ -517,9 +558,24 @@ function printClosed(levels: ClosedLevel[]): void {
   console.log('\nCLOSED LOOP  A = full stack (Kafka request-reply), B = in-process baseline; passes A-B-B-A, both passes merged');
   const rows: string[][] = [];
   for (const l of levels) {
-    for (const [name, a] of [['A full', l.full], ['B base', l.baseline]] as const) {
+    for (const [name, a] of [
+      ['A full', l.full],
+      ['B base', l.baseline],
+    ] as const) {
       const d = a.latencyMs;
-      rows.push([String(l.concurrency), name, fmt(a.throughput), fmt(d?.p50), fmt(d?.p90), fmt(d?.p99), fmt(d?.max), String(a.non2xx), fmt(a.lagMs?.p50), fmt(a.lagMs?.p99), fmt(a.lagMs?.max)]);
+      rows.push([
+        String(l.concurrency),
+        name,
+        fmt(a.throughput),
+        fmt(d?.p50),
+        fmt(d?.p90),
+        fmt(d?.p99),
+        fmt(d?.max),
+        String(a.non2xx),
+        fmt(a.lagMs?.p50),
+        fmt(a.lagMs?.p99),
+        fmt(a.lagMs?.max),
+      ]);
     }
   }
   console.log(table(['conc', 'stack', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'lag p50', 'lag p99', 'lag max'], rows));
@@ -530,12 +586,24 @@ function printClosed(levels: ClosedLevel[]): void {
       levels.map((l) => [String(l.concurrency), fmt(l.deltaP50Ms), fmt(l.deltaP99Ms), fmt(l.throughputRatio)]),
     ),
   );
-  console.log('\n  CPU ms per request while the POSTs ran (postgres = backends of partner_bench); commits and tuples written per request (until drained)');
+  console.log(
+    '\n  CPU ms per request while the POSTs ran (postgres = backends of partner_bench); commits and tuples written per request (until drained)',
+  );
   const cpuRows: string[][] = [];
   for (const l of levels) {
-    for (const [name, a] of [['A full', l.full], ['B base', l.baseline]] as const) {
+    for (const [name, a] of [
+      ['A full', l.full],
+      ['B base', l.baseline],
+    ] as const) {
       const total = Object.entries(a.cpuMsPerRequest).reduce((n, [k, v]) => (k === 'bench' ? n : n + v), 0);
-      cpuRows.push([String(l.concurrency), name, ...CPU_COLUMNS.map((k) => fmt(a.cpuMsPerRequest[k])), fmt(total), fmt(a.commitsPerRequest), fmt(a.tuplesWrittenPerRequest)]);
+      cpuRows.push([
+        String(l.concurrency),
+        name,
+        ...CPU_COLUMNS.map((k) => fmt(a.cpuMsPerRequest[k])),
+        fmt(total),
+        fmt(a.commitsPerRequest),
+        fmt(a.tuplesWrittenPerRequest),
+      ]);
     }
   }
   console.log(table(['conc', 'stack', ...CPU_COLUMNS, 'total-bench', 'commits', 'tup w'], cpuRows));
@@ -587,13 +655,17 @@ function printWholeLife(r: PhaseResult): void {
   const per = r.costs.cpuMsPerRequest;
   const parts = [...APPS, 'kafka', 'postgres'].filter((k) => per[k] !== undefined);
   const total = parts.reduce((n, k) => n + per[k], 0);
-  console.log(`  WHOLE-LIFE CPU ms per withdrawal (open loop): ${parts.map((k) => `${k} ${fmt(per[k])}`).join(', ')}; TOTAL ${fmt(Math.round(total * 100) / 100)}`);
+  console.log(
+    `  WHOLE-LIFE CPU ms per withdrawal (open loop): ${parts.map((k) => `${k} ${fmt(per[k])}`).join(', ')}; TOTAL ${fmt(Math.round(total * 100) / 100)}`,
+  );
   console.log(`    not in the total: baseline process (idle) ${fmt(per.baseline)}, generator ${fmt(per.bench)}`);
 }
 
 /** The six apps' memory under load against the goal, and where it is (V8 heap, outside it) after the runs. */
 function printMemory(m: MemoryUnderLoad, heap: Record<string, HeapSplit | null>, pss: Record<string, number | null>): void {
-  console.log(`\nMEMORY  the six apps' RSS while the full stack took POSTs (every ${underLoad.everyMs} ms, ${m.samples} samples); heap and PSS after the bench, MB`);
+  console.log(
+    `\nMEMORY  the six apps' RSS while the full stack took POSTs (every ${underLoad.everyMs} ms, ${m.samples} samples); heap and PSS after the bench, MB`,
+  );
   const mb = (n: number | null | undefined) => (n === null || n === undefined ? '-' : String(Math.round(n)));
   const rows = APPS.map((app) => {
     const a = m.perApp[app];
@@ -635,8 +707,12 @@ async function main(): Promise<void> {
     loadavgAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
     startedAt: new Date().toISOString(),
   };
-  console.log(`withdrawals bench: node ${environment.node}, ${environment.cpus} cpus (${environment.cpuModel}), load ${environment.loadavgAtStart.join(' ')}`);
-  console.log(`  runs ${o.runs.join(',')}; ${o.requests} requests per pass at concurrency ${o.concurrency.join(', ')}; open loop ${o.openSeconds} s; warm-up ${o.warmup}`);
+  console.log(
+    `withdrawals bench: node ${environment.node}, ${environment.cpus} cpus (${environment.cpuModel}), load ${environment.loadavgAtStart.join(' ')}`,
+  );
+  console.log(
+    `  runs ${o.runs.join(',')}; ${o.requests} requests per pass at concurrency ${o.concurrency.join(', ')}; open loop ${o.openSeconds} s; warm-up ${o.warmup}`,
+  );
 
   const db = new BenchDatabase(DATABASE_URL, CHAIN);
   const results: Record<string, unknown> = {};
@@ -651,7 +727,10 @@ async function main(): Promise<void> {
     await time('kafkaStartMs', () => kafka('start', KAFKA_PORT));
     await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
-    if (o.build) await time('buildMs', () => execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' }));
+    if (o.build)
+      await time('buildMs', () =>
+        execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' }),
+      );
     for (const name of [...APPS, 'baseline']) rmSync(join(LOG_DIR, `${name}.log`), { force: true });
     const stackOptions: StackOptions = {
       kafkaPort: KAFKA_PORT,
@@ -703,17 +782,26 @@ async function main(): Promise<void> {
         const r = await closedLoop(o.warmup, Math.min(16, maxConcurrency), spread(urls[n], partners), stopped);
         const low = lowest < 16 ? await closedLoop(Math.ceil(o.warmup / 2), lowest, spread(urls[n], partners), stopped) : null;
         await db.waitFinished([...r.ids, ...(low?.ids ?? [])], DRAIN_TIMEOUT_MS, o.pollMs, stopped);
-        warm[n] = { throughput: r.throughput, statusCounts: r.statusCounts, ...(low ? { lowConcurrency: lowest, lowThroughput: low.throughput } : {}) };
+        warm[n] = {
+          throughput: r.throughput,
+          statusCounts: r.statusCounts,
+          ...(low ? { lowConcurrency: lowest, lowThroughput: low.throughput } : {}),
+        };
       }
       results.warmup = warm;
-      console.log(`warm-up: ${o.warmup} requests on each stack (then half as many at the lowest measured concurrency), ${JSON.stringify(results.warmup)}`);
+      console.log(
+        `warm-up: ${o.warmup} requests on each stack (then half as many at the lowest measured concurrency), ${JSON.stringify(results.warmup)}`,
+      );
     }
 
     let closed: ClosedLevel[] = [];
     if (o.runs.includes('closed') && !interrupted) {
       console.log('\nclosed loop, A-B-B-A per level:');
       closed = await runClosed(db, urls, partners, o);
-      results.closed = closed.map((l) => ({ ...l, passes: l.passes.map(({ load: { latencies: _omit, ids: _ids, ...load }, ...rest }) => ({ ...rest, load })) }));
+      results.closed = closed.map((l) => ({
+        ...l,
+        passes: l.passes.map(({ load: { latencies: _omit, ids: _ids, ...load }, ...rest }) => ({ ...rest, load })),
+      }));
     }
     let peakFull: ReturnType<typeof peak> | null = null;
     if (closed.length > 0) {
@@ -725,16 +813,24 @@ async function main(): Promise<void> {
     let open: OpenRun | undefined;
     if (o.runs.includes('open') && !interrupted) {
       const rate = o.openRate ?? (peakFull ? Math.max(1, Math.round(peakFull.throughput * 0.5 * 10) / 10) : 20);
-      console.log(`\nopen loop: ${rate} req/s for ${o.openSeconds} s on the full stack${o.openRate === null && !peakFull ? ' (no closed run: default 20 req/s)' : ''}`);
+      console.log(
+        `\nopen loop: ${rate} req/s for ${o.openSeconds} s on the full stack${o.openRate === null && !peakFull ? ' (no closed run: default 20 req/s)' : ''}`,
+      );
       open = await runOpen(db, urls.full, partners, rate, o);
-      const { load: { latencies: _l, ids: _i, ...load }, ...rest } = open;
+      const {
+        load: { latencies: _l, ids: _i, ...load },
+        ...rest
+      } = open;
       results.open = { ...rest, load };
     }
     let hot: PhaseResult | undefined;
     if (o.runs.includes('hot') && !interrupted) {
       console.log(`\nhot account: ${o.requests} requests, one user of one partner, c=${HOT_CONCURRENCY}, full stack`);
       hot = await runHot(db, urls.full, partners[0], o);
-      const { load: { latencies: _l, ids: _i, ...load }, ...rest } = hot;
+      const {
+        load: { latencies: _l, ids: _i, ...load },
+        ...rest
+      } = hot;
       results.hot = { ...rest, load };
     }
     if (o.runs.includes('feed') && !interrupted) {
@@ -767,7 +863,11 @@ async function main(): Promise<void> {
     if (interrupted) return;
     if (closed.length > 0) {
       printClosed(closed);
-      const pk = results.peak as { full: { throughput: number; concurrency: number }; baseline: { throughput: number; concurrency: number }; ratio: number };
+      const pk = results.peak as {
+        full: { throughput: number; concurrency: number };
+        baseline: { throughput: number; concurrency: number };
+        ratio: number;
+      };
       console.log(
         `\n  PEAK  full ${fmt(pk.full.throughput)} req/s (c=${pk.full.concurrency})  baseline ${fmt(pk.baseline.throughput)} req/s (c=${pk.baseline.concurrency})  ratio full/baseline ${pk.ratio.toFixed(3)}`,
       );
@@ -783,7 +883,9 @@ async function main(): Promise<void> {
     }
     if (hot) printPhase(`HOT ACCOUNT  one user, c=${HOT_CONCURRENCY}, full stack`, hot);
     const loopRows = [...processes().keys()].map((n) => {
-      const all = [...closed.flatMap((l) => l.passes), ...(open ? [open] : []), ...(hot ? [hot] : [])].map((p) => p.costs.eventLoopP99Ms[n]).filter((v): v is number => typeof v === 'number');
+      const all = [...closed.flatMap((l) => l.passes), ...(open ? [open] : []), ...(hot ? [hot] : [])]
+        .map((p) => p.costs.eventLoopP99Ms[n])
+        .filter((v): v is number => typeof v === 'number');
       return [n, fmt(rss[n]), all.length ? fmt(Math.max(...all)) : '-'];
     });
     loopRows.push(['kafka', fmt(rss.kafka), '-']);
@@ -821,14 +923,16 @@ async function main(): Promise<void> {
 const otherBench = (['auth-flood', 'lists'] as const).find((name) => process.argv.includes(`--${name}`));
 if (otherBench) {
   const args = process.argv.slice(2).filter((a) => a !== `--${otherBench}` && a !== '--');
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, `scripts/bench/${otherBench}.bench.ts`), ...args], { stdio: 'inherit' });
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, `scripts/bench/${otherBench}.bench.ts`), ...args], {
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 1));
 } else
-main().then(
-  () => process.exit(interrupted ? 130 : 0),
-  async (error: unknown) => {
-    console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
-    await cleanup();
-    process.exit(1);
-  },
-);
+  main().then(
+    () => process.exit(interrupted ? 130 : 0),
+    async (error: unknown) => {
+      console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+      await cleanup();
+      process.exit(1);
+    },
+  );

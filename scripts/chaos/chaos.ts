@@ -216,7 +216,9 @@ async function main(): Promise<number> {
       await load.firstSuccess(120_000);
       const recoveryMs = Date.now() - started;
       faults.push({ label, recoveryMs, limitMs });
-      log(`  recovered in ${(recoveryMs / 1000).toFixed(1)} s; requests so far ${load.requests} (${load.achievedRate.toFixed(0)}/s), unanswered ${load.unansweredCount}`);
+      log(
+        `  recovered in ${(recoveryMs / 1000).toFixed(1)} s; requests so far ${load.requests} (${load.achievedRate.toFixed(0)}/s), unanswered ${load.unansweredCount}`,
+      );
       await settle(); // the load runs on the recovered stack before the next fault
     };
 

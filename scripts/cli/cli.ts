@@ -135,11 +135,16 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'events') {
     if (o.delivered !== 'true' && o.delivered !== 'false') throw new Error('--delivered must be true or false');
-    return print(await api.GET('/partner/v1/events', { params: { query: { delivered: o.delivered === 'true', ...(o.limit ? { limit: Number(o.limit) } : {}) } } }));
+    return print(
+      await api.GET('/partner/v1/events', {
+        params: { query: { delivered: o.delivered === 'true', ...(o.limit ? { limit: Number(o.limit) } : {}) } },
+      }),
+    );
   }
   if (command === 'ack') {
     let failures = 0;
-    for (const id of [sub, ...rest].filter(Boolean)) failures += print(await api.PATCH('/partner/v1/events/{id}', { params: { path: { id } } }));
+    for (const id of [sub, ...rest].filter(Boolean))
+      failures += print(await api.PATCH('/partner/v1/events/{id}', { params: { path: { id } } }));
     return failures ? 1 : 0;
   }
   console.error(`unknown command: ${positionals.join(' ')}\n\n${HELP}`);
@@ -153,9 +158,17 @@ type Options = Record<string, string | boolean | undefined>;
  * running gateway. Create and revoke are audited in gateway.audit_log, and a revocation is broadcast through
  * the gateway's outbox (OperatorKeyCommands), like the operator API's key operations.
  */
-async function operatorKeyCommand(sub: string | undefined, o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
+async function operatorKeyCommand(
+  sub: string | undefined,
+  o: Options,
+  need: (value: string | undefined, flag: string) => string,
+): Promise<number> {
   // search_path: the outbox row goes to the gateway's outbox_messages.
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner', max: 1, options: '-c search_path=gateway' });
+  const pool = new Pool({
+    connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner',
+    max: 1,
+    options: '-c search_path=gateway',
+  });
   const commands = new OperatorKeyCommands(pool);
   try {
     if (sub === 'create') {
@@ -181,8 +194,16 @@ async function operatorKeyCommand(sub: string | undefined, o: Options, need: (va
 }
 
 /** `admin ...`: one call of the operator API each. */
-async function operatorCommand(sub: string | undefined, rest: string[], o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
-  const admin = createOperatorApiClient({ baseUrl: o.operator as string, adminKey: need(o['admin-key'] as string | undefined, '--admin-key') });
+async function operatorCommand(
+  sub: string | undefined,
+  rest: string[],
+  o: Options,
+  need: (value: string | undefined, flag: string) => string,
+): Promise<number> {
+  const admin = createOperatorApiClient({
+    baseUrl: o.operator as string,
+    adminKey: need(o['admin-key'] as string | undefined, '--admin-key'),
+  });
   const action = `${sub ?? ''} ${rest[0] ?? ''}`.trim();
   const partner_id = () => need(o.partner as string | undefined, '--partner');
   const document = () => need(o.document as string | undefined, '--document');
@@ -195,9 +216,18 @@ async function operatorCommand(sub: string | undefined, rest: string[], o: Optio
     case 'key list':
       return print(await admin.GET('/admin/v1/partners/{partner_id}/api-keys', { params: { path: { partner_id: partner_id() } } }));
     case 'key revoke':
-      return print(await admin.DELETE('/admin/v1/partners/{partner_id}/api-keys/{key_id}', { params: { path: { partner_id: partner_id(), key_id: need(o.key as string | undefined, '--key') } } }));
+      return print(
+        await admin.DELETE('/admin/v1/partners/{partner_id}/api-keys/{key_id}', {
+          params: { path: { partner_id: partner_id(), key_id: need(o.key as string | undefined, '--key') } },
+        }),
+      );
     case 'user create':
-      return print(await admin.POST('/admin/v1/partners/{partner_id}/users', { params: { path: { partner_id: partner_id() } }, body: { document: document() } }));
+      return print(
+        await admin.POST('/admin/v1/partners/{partner_id}/users', {
+          params: { path: { partner_id: partner_id() } },
+          body: { document: document() },
+        }),
+      );
     case 'credit':
       return print(
         await admin.POST('/admin/v1/partners/{partner_id}/users/{document}/credits', {
@@ -210,7 +240,11 @@ async function operatorCommand(sub: string | undefined, rest: string[], o: Optio
         }),
       );
     case 'balance':
-      return print(await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/balance', { params: { path: { partner_id: partner_id(), document: document() } } }));
+      return print(
+        await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/balance', {
+          params: { path: { partner_id: partner_id(), document: document() } },
+        }),
+      );
     case 'partner list':
       return print(await admin.GET('/admin/v1/partners', { params: { query: page() } }));
     case 'partner show':
@@ -220,9 +254,15 @@ async function operatorCommand(sub: string | undefined, rest: string[], o: Optio
     case 'partner enable':
       return print(await admin.POST('/admin/v1/partners/{partner_id}/enable', { params: { path: { partner_id: partner_id() } } }));
     case 'user list':
-      return print(await admin.GET('/admin/v1/partners/{partner_id}/users', { params: { path: { partner_id: partner_id() }, query: page() } }));
+      return print(
+        await admin.GET('/admin/v1/partners/{partner_id}/users', { params: { path: { partner_id: partner_id() }, query: page() } }),
+      );
     case 'ledger':
-      return print(await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/ledger', { params: { path: { partner_id: partner_id(), document: document() }, query: page() } }));
+      return print(
+        await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/ledger', {
+          params: { path: { partner_id: partner_id(), document: document() }, query: page() },
+        }),
+      );
     case 'audit': {
       const query = {
         ...(o.partner ? { partner_id: o.partner as string } : {}),

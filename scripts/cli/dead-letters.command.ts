@@ -16,7 +16,9 @@ interface ServiceLetters {
 
 /** Every service whose schema has a dead_letters table. */
 async function storesOf(pool: Pool): Promise<ServiceLetters[]> {
-  const { rows } = await pool.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'dead_letters'`);
+  const { rows } = await pool.query<{ schema: string }>(
+    `SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'dead_letters'`,
+  );
   const schemas = new Set(rows.map((r) => r.schema));
   return SERVICE_NAMES.filter((service) => schemas.has(pgSchemaOf(service))).map((service) => ({
     service,
@@ -27,10 +29,23 @@ async function storesOf(pool: Pool): Promise<ServiceLetters[]> {
 /** One line per letter; the key and the value (which may hold personal data) only with `show`. */
 function summary(service: ServiceName, l: DeadLetter) {
   const state = l.replayedAt ? 'replayed' : l.replayRequestedAt ? 'replay requested' : 'parked';
-  return { service, id: l.id, topic: l.topic, partition: l.partition, offset: l.offset, state, reason: l.reason, parked_at: l.parkedAt, replay_attempts: l.replayAttempts };
+  return {
+    service,
+    id: l.id,
+    topic: l.topic,
+    partition: l.partition,
+    offset: l.offset,
+    state,
+    reason: l.reason,
+    parked_at: l.parkedAt,
+    replay_attempts: l.replayAttempts,
+  };
 }
 
-async function find(stores: ServiceLetters[], id: string): Promise<{ service: ServiceName; store: DeadLetterStore; letter: DeadLetter } | undefined> {
+async function find(
+  stores: ServiceLetters[],
+  id: string,
+): Promise<{ service: ServiceName; store: DeadLetterStore; letter: DeadLetter } | undefined> {
   for (const { service, store } of stores) {
     const letter = await store.get(id);
     if (letter) return { service, store, letter };
@@ -40,12 +55,17 @@ async function find(stores: ServiceLetters[], id: string): Promise<{ service: Se
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function deadLettersCommand(sub: string | undefined, ids: string[], { all = false, waitMs = 30_000 }: { all?: boolean; waitMs?: number }): Promise<number> {
+export async function deadLettersCommand(
+  sub: string | undefined,
+  ids: string[],
+  { all = false, waitMs = 30_000 }: { all?: boolean; waitMs?: number },
+): Promise<number> {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner', max: 1 });
   try {
     const stores = await storesOf(pool);
     if (sub === 'list') {
-      for (const { service, store } of stores) for (const letter of await store.list({ all })) console.log(JSON.stringify(summary(service, letter)));
+      for (const { service, store } of stores)
+        for (const letter of await store.list({ all })) console.log(JSON.stringify(summary(service, letter)));
       return 0;
     }
     const bad = ids.find((id) => !UUID.test(id));
@@ -53,7 +73,13 @@ export async function deadLettersCommand(sub: string | undefined, ids: string[],
     if (sub === 'show' && ids.length === 1) {
       const found = await find(stores, ids[0]);
       if (!found) throw new Error(`no dead letter ${ids[0]}`);
-      console.log(JSON.stringify({ ...summary(found.service, found.letter), key: found.letter.key, headers: found.letter.headers, value: found.letter.value }, null, 2));
+      console.log(
+        JSON.stringify(
+          { ...summary(found.service, found.letter), key: found.letter.key, headers: found.letter.headers, value: found.letter.value },
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     if (sub === 'replay' && (all || ids.length > 0)) return await replay(stores, all ? undefined : ids, waitMs);
@@ -77,7 +103,11 @@ async function replay(stores: ServiceLetters[], ids: string[] | undefined, waitM
       await new Promise((r) => setTimeout(r, 250));
       letter = await store.get(id);
     }
-    const outcome = letter?.replayedAt ? 'replayed' : letter?.replayRequestedAt ? `still waiting after ${waitMs / 1000} s (is ${service} running?)` : `failed again: ${letter?.reason}`;
+    const outcome = letter?.replayedAt
+      ? 'replayed'
+      : letter?.replayRequestedAt
+        ? `still waiting after ${waitMs / 1000} s (is ${service} running?)`
+        : `failed again: ${letter?.reason}`;
     if (!letter?.replayedAt) failures++;
     console.log(JSON.stringify({ service, id, topic: letter?.topic, outcome }));
   }

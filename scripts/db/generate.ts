@@ -31,9 +31,7 @@ function generate(service: string): Promise<string> {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${service}: prisma generate exited with ${code}\n${out}`)),
-    );
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${service}: prisma generate exited with ${code}\n${out}`))));
   });
 }
 

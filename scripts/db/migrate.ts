@@ -57,7 +57,12 @@ async function appliedAlready(client: Client, service: string): Promise<boolean>
   try {
     const local = readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory())
-      .map((d) => `${d.name} ${createHash('sha256').update(readFileSync(path.join(dir, d.name, 'migration.sql'))).digest('hex')}`);
+      .map(
+        (d) =>
+          `${d.name} ${createHash('sha256')
+            .update(readFileSync(path.join(dir, d.name, 'migration.sql')))
+            .digest('hex')}`,
+      );
     const { rows } = await client.query<{ entry: string; finished: boolean }>(
       `SELECT migration_name || ' ' || checksum AS entry, finished_at IS NOT NULL AS finished
          FROM "${pgSchemaFor(service)}"._prisma_migrations WHERE rolled_back_at IS NULL`,

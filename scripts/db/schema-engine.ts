@@ -111,7 +111,8 @@ function restoreCharColumns(result: SqlResultSet): SqlResultSet {
 }
 
 type ResultFields = { fields?: Array<{ dataTypeID: number; name: string }> } | null | undefined;
-const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
 
 class CharAsTextClient extends Client {
   // An override of pg's overloaded query() can only return `any`: no other type suits every overload.
@@ -119,10 +120,11 @@ class CharAsTextClient extends Client {
   override query(...args: unknown[]): any {
     const fix = (res: unknown) => {
       for (const r of (Array.isArray(res) ? res : [res]) as ResultFields[]) {
-        for (const f of r?.fields ?? []) if (f.dataTypeID === 18) {
-          f.dataTypeID = 25;
-          f.name += CHAR_MARK;
-        }
+        for (const f of r?.fields ?? [])
+          if (f.dataTypeID === 18) {
+            f.dataTypeID = 25;
+            f.name += CHAR_MARK;
+          }
       }
       return res;
     };
@@ -238,7 +240,9 @@ function loadBindings(): Promise<WasmBindings> {
 export function readMigrations(migrationsDir: string): MigrationList {
   const lockPath = path.join(migrationsDir, 'migration_lock.toml');
   const dirs = existsSync(migrationsDir)
-    ? readdirSync(migrationsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+    ? readdirSync(migrationsDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
     : [];
   return {
     baseDir: migrationsDir,

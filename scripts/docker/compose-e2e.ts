@@ -58,13 +58,16 @@ async function check(name: string, body: () => Promise<void> | void): Promise<bo
     return true;
   } catch (error) {
     totals.failed++;
-    console.log(`compose e2e: ${name}: FAILED (${Math.round((Date.now() - started) / 1000)} s)\n  ${error instanceof Error ? error.message : String(error)}`);
+    console.log(
+      `compose e2e: ${name}: FAILED (${Math.round((Date.now() - started) / 1000)} s)\n  ${error instanceof Error ? error.message : String(error)}`,
+    );
     return false;
   }
 }
 
 function expectEqual(what: string, actual: unknown, expected: unknown): void {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 function assert(condition: unknown, message: string): asserts condition {
@@ -91,16 +94,26 @@ async function onboard(name: string, credit: number): Promise<Onboarded> {
   const document = newCpf();
   const user = await operator().post(`/admin/v1/partners/${partner.body.id}/users`, { document });
   expectEqual('create user', user.status, 201);
-  const credited = await operator().post<{ available_usdt_micros: number }>(`/admin/v1/partners/${partner.body.id}/users/${document}/credits`, {
-    usdt_micros: credit,
-    idempotency_key: `e2e-${newUuid()}`,
-    reference: 'compose e2e',
-  });
+  const credited = await operator().post<{ available_usdt_micros: number }>(
+    `/admin/v1/partners/${partner.body.id}/users/${document}/credits`,
+    {
+      usdt_micros: credit,
+      idempotency_key: `e2e-${newUuid()}`,
+      reference: 'compose e2e',
+    },
+  );
   expectEqual('credit', [credited.status, credited.body.available_usdt_micros], [201, credit]);
   return { id: partner.body.id, apiKey: key.body.api_key, document, credited: credit };
 }
 
-const withdrawal = (document: string, key = newUuid()) => ({ document, idempotency_key: key, address: VALID_ADDRESS, usdtmicros: AMOUNT, fee_choice: 'LOW', network: 'MATIC' });
+const withdrawal = (document: string, key = newUuid()) => ({
+  document,
+  idempotency_key: key,
+  address: VALID_ADDRESS,
+  usdtmicros: AMOUNT,
+  fee_choice: 'LOW',
+  network: 'MATIC',
+});
 
 /** Every accepted withdrawal of the partner settled exactly once in its feed, and the balance adds up. */
 async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs: number): Promise<void> {
@@ -110,7 +123,8 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
     `${accepted.size} withdrawals settled in the feed`,
     async () => {
       for (const e of await feed.readNew()) {
-        if (e.type === 'usdt_withdrawal' && (e.state === 'settled' || e.state === 'failed')) finals.set(e.resource_id, [...(finals.get(e.resource_id) ?? []), e]);
+        if (e.type === 'usdt_withdrawal' && (e.state === 'settled' || e.state === 'failed'))
+          finals.set(e.resource_id, [...(finals.get(e.resource_id) ?? []), e]);
       }
       return [...accepted].filter((id) => !finals.has(id)).length;
     },
@@ -120,7 +134,8 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
   // A late duplicate would arrive after the first: read once more after a quiet moment.
   await sleep(3_000);
   for (const e of await feed.readNew()) {
-    if (e.type === 'usdt_withdrawal' && (e.state === 'settled' || e.state === 'failed')) finals.set(e.resource_id, [...(finals.get(e.resource_id) ?? []), e]);
+    if (e.type === 'usdt_withdrawal' && (e.state === 'settled' || e.state === 'failed'))
+      finals.set(e.resource_id, [...(finals.get(e.resource_id) ?? []), e]);
   }
   const unknown = [...finals.keys()].filter((id) => !accepted.has(id));
   const twice = [...finals].filter(([, events]) => events.length !== 1).map(([id]) => id);
@@ -128,7 +143,9 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
   assert(unknown.length === 0, `final events for withdrawals no client was told of: ${unknown.join(', ')}`);
   assert(twice.length === 0, `withdrawals with more than one final event: ${twice.join(', ')}`);
   assert(notSettled.length === 0, `withdrawals that did not settle: ${notSettled.join(', ')}`);
-  const balance = await operator().get<{ available_usdt_micros: number; held_usdt_micros: number }>(`/admin/v1/partners/${partner.id}/users/${partner.document}/balance`);
+  const balance = await operator().get<{ available_usdt_micros: number; held_usdt_micros: number }>(
+    `/admin/v1/partners/${partner.id}/users/${partner.document}/balance`,
+  );
   expectEqual('balance after every withdrawal settled', balance.body, {
     available_usdt_micros: partner.credited - accepted.size * (AMOUNT + MATIC_LOW_FEE),
     held_usdt_micros: 0,
@@ -152,8 +169,16 @@ function operatorSuite(): Promise<void> {
   };
   // No sandbox gateway in a production stack: the suite's one check against it does not apply.
   delete env.GATEWAY_URL;
-  const child = spawn(join(root, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', 'apps/e2e/src/operator-api.spec.ts'], { cwd: root, env, stdio: 'inherit' });
-  return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`apps/e2e/src/operator-api.spec.ts: jest exited with ${code}`)))));
+  const child = spawn(
+    join(root, 'node_modules/.bin/jest'),
+    ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', 'apps/e2e/src/operator-api.spec.ts'],
+    { cwd: root, env, stdio: 'inherit' },
+  );
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`apps/e2e/src/operator-api.spec.ts: jest exited with ${code}`)),
+    ),
+  );
 }
 
 async function killDuringLoad(): Promise<void> {
@@ -195,7 +220,12 @@ async function killDuringLoad(): Promise<void> {
   /** Stops the withdrawals service one way, starts it again another (or lets Docker), and times the outage. */
   const outage = async (what: string, stopIt: (container: string) => void, startIt: () => void): Promise<void> => {
     const before = accepted.size;
-    await pollUntil(`withdrawals accepted before the ${what}`, async () => accepted.size, (n) => n >= before + 20, { timeoutMs: 60_000, intervalMs: 200 });
+    await pollUntil(
+      `withdrawals accepted before the ${what}`,
+      async () => accepted.size,
+      (n) => n >= before + 20,
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
     const victim = containersOf(project, false).find((c) => c.service === 'withdrawals');
     assert(victim, 'no running withdrawals container');
     recoveredAt = 0;
@@ -204,7 +234,12 @@ async function killDuringLoad(): Promise<void> {
     const startedAt = Date.now();
     startIt();
     const startMs = Date.now() - startedAt;
-    await pollUntil(`a withdrawal accepted again after the ${what}`, async () => recoveredAt, (t) => t > 0, { timeoutMs: 90_000, intervalMs: 200 });
+    await pollUntil(
+      `a withdrawal accepted again after the ${what}`,
+      async () => recoveredAt,
+      (t) => t > 0,
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
     const ms = recoveredAt - killedAt;
     // Where the outage went: the start command (for `compose up -d`, the deploy steps it runs again first) and the rest.
     console.log(
@@ -218,7 +253,13 @@ async function killDuringLoad(): Promise<void> {
     'crash of the withdrawals process (restart: unless-stopped)',
     (container) => {
       // The exec session dies with the container: its exit status says nothing; the outage below does.
-      docker(['exec', container, 'sh', '-c', `for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^node dist/apps' && kill -9 \${p#/proc/}; done; true`]);
+      docker([
+        'exec',
+        container,
+        'sh',
+        '-c',
+        `for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^node dist/apps' && kill -9 \${p#/proc/}; done; true`,
+      ]);
     },
     () => undefined,
   );
@@ -231,13 +272,23 @@ async function killDuringLoad(): Promise<void> {
       assert(r.status === 0, `docker kill: ${r.stderr}`);
     },
     () => {
-      const r = compose(settings, ['up', '-d', '--no-build', 'withdrawals'], { ...process.env, SANDBOX: 'false', GATEWAY_PORT: String(settings.gatewayPort), OPERATOR_PORT: String(settings.operatorPort) });
+      const r = compose(settings, ['up', '-d', '--no-build', 'withdrawals'], {
+        ...process.env,
+        SANDBOX: 'false',
+        GATEWAY_PORT: String(settings.gatewayPort),
+        OPERATOR_PORT: String(settings.operatorPort),
+      });
       assert(r.status === 0, `compose up -d withdrawals: ${r.stderr}`);
     },
   );
   // A little more load on the recovered stack, then stop.
   const total = accepted.size;
-  await pollUntil('load after the recovery', async () => accepted.size, (n) => n >= total + 10, { timeoutMs: 30_000, intervalMs: 200 });
+  await pollUntil(
+    'load after the recovery',
+    async () => accepted.size,
+    (n) => n >= total + 10,
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
   stop = true;
   await Promise.all(workers);
   // A careful partner retries every request without a final answer with the same key.
@@ -302,9 +353,17 @@ async function main(): Promise<void> {
       }
       const server = (await fetch(`${publicUrl}/healthz`)).headers.get('server') ?? '';
       assert(!/\d/.test(server), `the Server header shows a version: ${server}`);
-      const big = await fetch(`${publicUrl}/partner/v1/withdrawals/usdt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}` });
+      const big = await fetch(`${publicUrl}/partner/v1/withdrawals/usdt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`,
+      });
       expectEqual('a 2 MiB body', big.status, 413);
-      const published = docker(['port', containersOf(project, false).find((c) => c.service === 'proxy')?.name ?? 'proxy', '8081']).stdout.trim();
+      const published = docker([
+        'port',
+        containersOf(project, false).find((c) => c.service === 'proxy')?.name ?? 'proxy',
+        '8081',
+      ]).stdout.trim();
       assert(/^127\.0\.0\.1:/.test(published), `the operator port is published on ${published}, not on the loopback only`);
     });
 
@@ -316,7 +375,11 @@ async function main(): Promise<void> {
       const postgres = containersOf(project, false).find((c) => c.service === 'postgres')?.name;
       assert(postgres, 'no running postgres container');
       const schemas = ['gateway', ...SERVICE_NAMES].map(pgSchemaOf);
-      const sql = schemas.flatMap((role) => schemas.map((schema) => `SELECT 'svc_${role}', '${schema}', has_schema_privilege('svc_${role}', '${schema}', 'USAGE');`)).join('\n');
+      const sql = schemas
+        .flatMap((role) =>
+          schemas.map((schema) => `SELECT 'svc_${role}', '${schema}', has_schema_privilege('svc_${role}', '${schema}', 'USAGE');`),
+        )
+        .join('\n');
       const out = docker(['exec', postgres, 'psql', '-U', 'postgres', '-d', 'partner', '-At', '-F', ' ', '-c', sql]);
       assert(out.status === 0, `psql: ${out.stderr}`);
       const wrong = out.stdout
@@ -329,22 +392,30 @@ async function main(): Promise<void> {
       assert(wrong.length === 0, `roles with the wrong reach: ${wrong.join('; ')}`);
     });
 
-    await check('a partner onboarded through the operator URL withdraws through the public URL; the withdrawal settles in its feed', async () => {
-      const partner = await onboard('compose e2e acme', 10 * USDT);
-      const api = new ApiClient(publicUrl, { 'x-api-key': partner.apiKey });
-      const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawal(partner.document));
-      expectEqual('withdrawal', res.status, 201);
-      await auditSettled(partner, new Set([String(res.body.id)]), 60_000);
-      // The operator key opens nothing on the public port: the same call that worked on the operator URL.
-      const intruder = await fetch(`${publicUrl}/admin/v1/partners/${partner.id}/users/${partner.document}/balance`, { headers: { 'x-admin-key': adminKey() } });
-      expectEqual('operator balance read on the public port', intruder.status, 404);
-    });
+    await check(
+      'a partner onboarded through the operator URL withdraws through the public URL; the withdrawal settles in its feed',
+      async () => {
+        const partner = await onboard('compose e2e acme', 10 * USDT);
+        const api = new ApiClient(publicUrl, { 'x-api-key': partner.apiKey });
+        const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawal(partner.document));
+        expectEqual('withdrawal', res.status, 201);
+        await auditSettled(partner, new Set([String(res.body.id)]), 60_000);
+        // The operator key opens nothing on the public port: the same call that worked on the operator URL.
+        const intruder = await fetch(`${publicUrl}/admin/v1/partners/${partner.id}/users/${partner.document}/balance`, {
+          headers: { 'x-admin-key': adminKey() },
+        });
+        expectEqual('operator balance read on the public port', intruder.status, 404);
+      },
+    );
 
     if (process.env.COMPOSE_E2E_JEST !== 'false') {
       await check('apps/e2e operator suite against the operator port', operatorSuite);
     }
 
-    await check(`docker kill of the withdrawals container under load: accepting again within ${RECOVERY_LIMIT_MS / 1000} s, every accepted withdrawal settled once`, killDuringLoad);
+    await check(
+      `docker kill of the withdrawals container under load: accepting again within ${RECOVERY_LIMIT_MS / 1000} s, every accepted withdrawal settled once`,
+      killDuringLoad,
+    );
   }
 
   await check('compose:down leaves no container, network or volume of the project', () => {

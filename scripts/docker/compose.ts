@@ -47,10 +47,16 @@ export function composeSettings(env: NodeJS.ProcessEnv = process.env): ComposeSe
 }
 
 /** The variables docker-compose.yml requires (`${NAME:?...}`): no default secret anywhere. */
-export const SECRET_VARIABLES: readonly string[] = ['ADMIN_API_KEY', 'INTERNAL_SECRET', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)];
+export const SECRET_VARIABLES: readonly string[] = [
+  'ADMIN_API_KEY',
+  'INTERNAL_SECRET',
+  'POSTGRES_PASSWORD',
+  ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`),
+];
 
 /** URL-safe (they go into DATABASE_URLs), 32+ characters (the gateway's rule for an operator key). */
-const generate = (name: string): string => (name === 'ADMIN_API_KEY' ? `adm_${randomBytes(32).toString('base64url')}` : randomBytes(24).toString('base64url'));
+const generate = (name: string): string =>
+  name === 'ADMIN_API_KEY' ? `adm_${randomBytes(32).toString('base64url')}` : randomBytes(24).toString('base64url');
 
 /** `NAME=value` lines of an env file as Compose reads them. */
 export function readEnvFile(file: string): Record<string, string> {
@@ -82,7 +88,9 @@ export function ensureSecrets(settings: ComposeSettings, env: NodeJS.ProcessEnv 
       ].join('\n');
   const previous = existsSync(settings.envFile) ? readFileSync(settings.envFile, 'utf8') : '';
   const separator = previous === '' || previous.endsWith('\n') ? '' : '\n';
-  writeFileSync(settings.envFile, `${previous}${separator}${header}${missing.map((name) => `${name}=${generate(name)}\n`).join('')}`, { mode: 0o600 });
+  writeFileSync(settings.envFile, `${previous}${separator}${header}${missing.map((name) => `${name}=${generate(name)}\n`).join('')}`, {
+    mode: 0o600,
+  });
   chmodSync(settings.envFile, 0o600);
   return missing;
 }
@@ -98,7 +106,15 @@ function composeVisible(what: string, settings: ComposeSettings, args: string[],
   runVisible(what, command, [...prefix, ...composeArgs(settings), ...args], { cwd: root, env });
 }
 
-const composeArgs = (settings: ComposeSettings): string[] => ['-f', join(root, 'docker-compose.yml'), '--project-directory', root, '-p', settings.project, ...(existsSync(settings.envFile) ? ['--env-file', settings.envFile] : [])];
+const composeArgs = (settings: ComposeSettings): string[] => [
+  '-f',
+  join(root, 'docker-compose.yml'),
+  '--project-directory',
+  root,
+  '-p',
+  settings.project,
+  ...(existsSync(settings.envFile) ? ['--env-file', settings.envFile] : []),
+];
 
 /** A container of the project: its service, state and health (none when it has no health check). */
 interface ContainerState {
@@ -110,9 +126,12 @@ interface ContainerState {
 }
 
 export function containersOf(project: string, all = true): ContainerState[] {
-  const ids = docker(['ps', ...(all ? ['-a'] : []), '-q', '--filter', `label=com.docker.compose.project=${project}`]).stdout.split('\n').filter(Boolean);
+  const ids = docker(['ps', ...(all ? ['-a'] : []), '-q', '--filter', `label=com.docker.compose.project=${project}`])
+    .stdout.split('\n')
+    .filter(Boolean);
   if (ids.length === 0) return [];
-  const format = '{{index .Config.Labels "com.docker.compose.service"}}|{{.Name}}|{{.State.Status}}|{{if .State.Health}}{{.State.Health.Status}}{{end}}|{{.State.ExitCode}}';
+  const format =
+    '{{index .Config.Labels "com.docker.compose.service"}}|{{.Name}}|{{.State.Status}}|{{if .State.Health}}{{.State.Health.Status}}{{end}}|{{.State.ExitCode}}';
   return docker(['inspect', '--format', format, ...ids])
     .stdout.split('\n')
     .filter(Boolean)
@@ -132,8 +151,13 @@ export async function waitUntilReady(settings: ComposeSettings, timeoutMs: numbe
   for (;;) {
     const containers = containersOf(settings.project);
     const failed = containers.filter((c) => ONE_SHOT.has(c.service) && c.status === 'exited' && c.exitCode !== 0);
-    if (failed.length > 0) throw new Error(`${failed.map((c) => c.service).join(', ')} failed (exit ${failed[0].exitCode}): see \`docker logs ${failed[0].name}\``);
-    const waiting = containers.filter((c) => (ONE_SHOT.has(c.service) ? c.status !== 'exited' : c.status !== 'running' || (c.health !== '' && c.health !== 'healthy')));
+    if (failed.length > 0)
+      throw new Error(
+        `${failed.map((c) => c.service).join(', ')} failed (exit ${failed[0].exitCode}): see \`docker logs ${failed[0].name}\``,
+      );
+    const waiting = containers.filter((c) =>
+      ONE_SHOT.has(c.service) ? c.status !== 'exited' : c.status !== 'running' || (c.health !== '' && c.health !== 'healthy'),
+    );
     if (containers.length > 0 && waiting.length === 0) return;
     last = waiting.map((c) => `${c.service} ${c.health || c.status}`).join(', ') || 'no container yet';
     if (Date.now() > deadline) throw new Error(`not ready after ${Math.round(timeoutMs / 1000)} s: ${last}`);
@@ -190,8 +214,13 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   if (problem) throw new Error(`no Docker engine answers (${problem})`);
   // `down` needs no secret, but Compose interpolates the whole file first: stand-ins for the missing ones.
   const stored = readEnvFile(settings.envFile);
-  const placeholders = Object.fromEntries(SECRET_VARIABLES.filter((name) => !process.env[name] && !stored[name]).map((name) => [name, 'unused-by-down']));
-  composeVisible('removing the stack', settings, ['--profile', 'tools', 'down', '--volumes', '--remove-orphans'], { ...composeEnv(settings), ...placeholders });
+  const placeholders = Object.fromEntries(
+    SECRET_VARIABLES.filter((name) => !process.env[name] && !stored[name]).map((name) => [name, 'unused-by-down']),
+  );
+  composeVisible('removing the stack', settings, ['--profile', 'tools', 'down', '--volumes', '--remove-orphans'], {
+    ...composeEnv(settings),
+    ...placeholders,
+  });
   if (forgetSecrets && existsSync(settings.envFile)) {
     rmSync(settings.envFile);
     console.log(`removed ${relative(root, settings.envFile) || settings.envFile}`);
@@ -210,4 +239,3 @@ if (require.main === module) {
     process.exit(1);
   });
 }
-

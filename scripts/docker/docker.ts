@@ -28,7 +28,11 @@ export function runVisible(what: string, command: string, args: string[], option
 }
 
 /** Runs a command without blocking this process meanwhile; resolves with its exit status. */
-export function runAsync(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {}): Promise<number | null> {
+export function runAsync(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {},
+): Promise<number | null> {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: options.quiet ? 'ignore' : 'inherit' });
   return new Promise((resolve) => {
     child.once('error', () => resolve(null));
@@ -44,7 +48,7 @@ export function docker(args: string[], options: SpawnSyncOptions = {}): Run {
 export function engineProblem(): string | undefined {
   try {
     const r = docker(['info', '--format', '{{.ServerVersion}}'], { timeout: 20_000 });
-    return r.status === 0 ? undefined : (r.stderr.trim() || `docker info exited with ${r.status}`);
+    return r.status === 0 ? undefined : r.stderr.trim() || `docker info exited with ${r.status}`;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -58,7 +62,8 @@ export function engineProblem(): string | undefined {
 export async function ensureEngine(logFile: string): Promise<string | undefined> {
   const problem = engineProblem();
   if (!problem) return undefined;
-  if (run('sh', ['-c', 'command -v dockerd']).status !== 0) return `${problem}; and no dockerd is installed (Debian: apt-get install -y docker.io)`;
+  if (run('sh', ['-c', 'command -v dockerd']).status !== 0)
+    return `${problem}; and no dockerd is installed (Debian: apt-get install -y docker.io)`;
   if (process.getuid?.() !== 0) return `${problem}; start dockerd (as root), or run this as root to let it start one`;
   mkdirSync(dirname(logFile), { recursive: true });
   const out = openSync(logFile, 'a');

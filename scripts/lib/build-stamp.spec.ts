@@ -21,7 +21,14 @@ describe('build change detection', () => {
     write('libs/kafka/node_modules/dep/index.js', 'dep');
     write('prisma/pix/schema.prisma', 'generator client {\n  output = "../../apps/pix/src/generated/prisma-for-specs"\n}\n');
     write('prisma/pix/migrations/1_init/migration.sql', 'CREATE TABLE t ();');
-    for (const file of ['docs/openapi.json', 'docs/openapi-operator.json', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json']) write(file, '{}');
+    for (const file of [
+      'docs/openapi.json',
+      'docs/openapi-operator.json',
+      'tsconfig.base.json',
+      'tsconfig.build.json',
+      'package-lock.json',
+    ])
+      write(file, '{}');
     for (const file of ['scripts/build.ts', 'scripts/lib/build-stamp.ts']) write(file, '// build');
     write('dist/apps/pix/src/main.js', 'compiled');
     done(buildStep());

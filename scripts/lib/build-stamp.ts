@@ -32,8 +32,7 @@ export const API_CLIENT_TYPES_STEP: Step = {
 const NOT_BUILT = /\.(spec|type-spec)\.ts$/;
 // prisma-for-specs: the integration specs' Prisma clients (npm test generates them), never built either.
 const NEVER_SOURCES = new Set(['node_modules', 'dist', 'coverage', '.cache', 'prisma-for-specs']);
-const skipBuildInput: Skip = (path, isDirectory) =>
-  isDirectory ? NEVER_SOURCES.has(posix.basename(path)) : NOT_BUILT.test(path);
+const skipBuildInput: Skip = (path, isDirectory) => (isDirectory ? NEVER_SOURCES.has(posix.basename(path)) : NOT_BUILT.test(path));
 
 /**
  * The compilation: every source of the apps and libs, the API client's generated types among them; what

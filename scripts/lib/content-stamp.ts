@@ -32,7 +32,9 @@ export function digest(root: string, paths: readonly string[], skip: Skip = () =
       if (skip(rel, true)) return;
       for (const entry of readdirSync(join(root, rel)).sort()) visit(`${rel}/${entry}`);
     } else if (stat.isFile() && !skip(rel, false)) {
-      out[rel] = createHash('sha256').update(readFileSync(join(root, rel))).digest('base64url');
+      out[rel] = createHash('sha256')
+        .update(readFileSync(join(root, rel)))
+        .digest('base64url');
     }
   };
   for (const path of paths) visit(path.replace(/\/+$/, ''));

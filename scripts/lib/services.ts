@@ -22,7 +22,9 @@ export function healthPortOf(app: AppName, base: number): number {
  * then hold about 1.2 GB after the bench. Measured with these: about 0.87 GB, no loss of throughput
  * (docs/operations.md: "Performance"). A live heap is ~40-60 MB per app under load. APP_NODE_OPTIONS overrides them.
  */
-export const APP_NODE_FLAGS: string[] = (process.env.APP_NODE_OPTIONS ?? '--max-semi-space-size=2 --max-old-space-size=128').split(/\s+/).filter(Boolean);
+export const APP_NODE_FLAGS: string[] = (process.env.APP_NODE_OPTIONS ?? '--max-semi-space-size=2 --max-old-space-size=128')
+  .split(/\s+/)
+  .filter(Boolean);
 
 /**
  * glibc malloc settings every app runs with (environment variables: the Dockerfile sets the same). Any

@@ -15,7 +15,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import { generateApiClientTypes, OPENAPI_JSON, OPENAPI_YAML, OPERATOR_OPENAPI_JSON, OPERATOR_OPENAPI_YAML, PROVIDER_OPENAPI_JSON, PROVIDER_OPENAPI_YAML } from '../lib/api-client-types';
+import {
+  generateApiClientTypes,
+  OPENAPI_JSON,
+  OPENAPI_YAML,
+  OPERATOR_OPENAPI_JSON,
+  OPERATOR_OPENAPI_YAML,
+  PROVIDER_OPENAPI_JSON,
+  PROVIDER_OPENAPI_YAML,
+} from '../lib/api-client-types';
 import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
 
@@ -24,7 +32,8 @@ const REGENERATE = 'npm run openapi';
 
 /** The committed files and their text as the current code generates it: JSON, and YAML as the gateway serves it (SwaggerModule's js-yaml options). */
 function generate(): [path: string, text: string][] {
-  if (!buildIsCurrent(root)) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { cwd: root, stdio: 'inherit' });
+  if (!buildIsCurrent(root))
+    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
     const files = [join(dir, 'partner.json'), join(dir, 'operator.json'), join(dir, 'provider.json')];
@@ -73,7 +82,9 @@ function check(): number {
   const stale = generate().filter(([path, text]) => committed(path) !== text);
   for (const [path, text] of stale) {
     const current = committed(path);
-    console.error(`openapi: ${path} is not what the code generates (${current === undefined ? 'missing' : firstDifference(text, current)})`);
+    console.error(
+      `openapi: ${path} is not what the code generates (${current === undefined ? 'missing' : firstDifference(text, current)})`,
+    );
   }
   if (stale.length > 0) console.error(`openapi: run \`${REGENERATE}\` and commit the result`);
   else console.log(`openapi: ${OPENAPI_JSON}, ${OPERATOR_OPENAPI_JSON}, ${PROVIDER_OPENAPI_JSON} and their YAML are up to date`);
@@ -83,7 +94,11 @@ function check(): number {
 function lint(): number {
   // No telemetry and no update check: nothing of a test run leaves the machine.
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', '--config', 'redocly.yaml', OPENAPI_JSON, OPERATOR_OPENAPI_JSON, PROVIDER_OPENAPI_JSON], { cwd: root, stdio: 'inherit', env });
+  const result = spawnSync(
+    join(root, 'node_modules/.bin/redocly'),
+    ['lint', '--config', 'redocly.yaml', OPENAPI_JSON, OPERATOR_OPENAPI_JSON, PROVIDER_OPENAPI_JSON],
+    { cwd: root, stdio: 'inherit', env },
+  );
   return result.status ?? 1;
 }
 

@@ -19,7 +19,10 @@ export function packSdk(root: string = join(__dirname, '../..')): string {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   generateApiClientTypes(root);
-  execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, LIBRARY, 'tsconfig.sdk.json'), '--outDir', join(staging, 'lib')], { cwd: root, stdio: 'inherit' });
+  execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(root, LIBRARY, 'tsconfig.sdk.json'), '--outDir', join(staging, 'lib')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   writeEsmWrapper(join(staging, 'lib/sdk'));
   copyFileSync(join(root, LIBRARY, 'package.json'), join(staging, 'package.json'));
   copyFileSync(join(root, LIBRARY, 'README.md'), join(staging, 'README.md'));

@@ -83,7 +83,7 @@ function readEntries(file) {
   }
   try {
     // [key length][key][data length][data]...
-    for (let at = 0; at < buffer.length; ) {
+    for (let at = 0; at < buffer.length;) {
       const keyLength = buffer.readUInt32LE(at);
       const key = buffer.toString('utf8', at + 4, at + 4 + keyLength);
       at += 4 + keyLength;

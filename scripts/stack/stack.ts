@@ -40,7 +40,6 @@ export interface StackOptions {
 /** A password per app for its database role (`serviceRoles()` makes fresh ones). */
 export type DbRoles = Record<AppName, string>;
 
-
 /** A fresh random password for every app's database role. */
 export function serviceRoles(): DbRoles {
   return Object.fromEntries(APPS.map((app) => [app, randomBytes(18).toString('base64url')])) as DbRoles;
@@ -70,14 +69,17 @@ export function runInBackground(command: string, args: string[], env: NodeJS.Pro
   const child = spawn(command, args, { stdio: 'inherit', env, cwd: root });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${relative(root, args[0] ?? command)} ${args.slice(1).join(' ')} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${relative(root, args[0] ?? command)} ${args.slice(1).join(' ')} exited with ${code}`)),
+    );
   });
 }
 
 const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({ ...process.env, KAFKA_PORT: String(port) });
 
 /** The data folder scripts/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
-const kafkaDataDir = (port: number) => process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
+const kafkaDataDir = (port: number) =>
+  process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
 
 /**
  * Whether this checkout's broker on `port` runs and is ready, checked as kafka.sh's probe checks it but
@@ -96,7 +98,13 @@ export async function kafkaIsReady(port: number): Promise<boolean> {
   }
   // Loaded here: the apps' client, only for the processes that probe.
   const { Kafka, logLevel } = require('kafkajs') as typeof import('kafkajs');
-  const admin = new Kafka({ clientId: 'stack-probe', brokers: [`127.0.0.1:${port}`], logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 0 } }).admin();
+  const admin = new Kafka({
+    clientId: 'stack-probe',
+    brokers: [`127.0.0.1:${port}`],
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 2_000,
+    retry: { retries: 0 },
+  }).admin();
   try {
     await admin.connect();
     const { brokers } = await admin.describeCluster();
@@ -135,7 +143,9 @@ export async function recreateDatabase(databaseUrl: string): Promise<void> {
 
 /** Applies every service's migrations; with `roles`, also creates or updates each app's database role. */
 export function migrate(databaseUrl: string, roles?: DbRoles): void {
-  const passwords = Object.fromEntries(Object.entries(roles ?? {}).map(([app, pw]) => [`DB_PASSWORD_${pgSchemaOf(app as AppName).toUpperCase()}`, pw]));
+  const passwords = Object.fromEntries(
+    Object.entries(roles ?? {}).map(([app, pw]) => [`DB_PASSWORD_${pgSchemaOf(app as AppName).toUpperCase()}`, pw]),
+  );
   execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts')], {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: databaseUrl, ...passwords },
@@ -269,7 +279,9 @@ export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> 
 let prettifier: ((line: string) => string) | undefined;
 /** pino-pretty's formatting of one line, as the apps' own LOG_PRETTY=true formats it (a line that is not JSON passes as it is). */
 function prettyLine(): (line: string) => string {
-  prettifier ??= (require('pino-pretty') as { prettyFactory(options: object): (line: string) => string }).prettyFactory({ singleLine: true });
+  prettifier ??= (require('pino-pretty') as { prettyFactory(options: object): (line: string) => string }).prettyFactory({
+    singleLine: true,
+  });
   return prettifier;
 }
 
@@ -280,7 +292,11 @@ export function startApp(app: AppName, o: StackOptions, logName: string = app): 
   const cache = o.compileCache ? ['--require', join(root, 'scripts/stack/compile-cache.js')] : [];
   const child = spawn(process.execPath, [...APP_NODE_FLAGS, ...cache, join(appRoot, 'dist/apps', app, 'src/main.js')], {
     cwd: appRoot,
-    env: { ...appEnv(app, o), ...(pretty ? { LOG_PRETTY: 'false' } : {}), ...(o.compileCache ? { APP_COMPILE_CACHE_DIR: o.compileCache } : {}) },
+    env: {
+      ...appEnv(app, o),
+      ...(pretty ? { LOG_PRETTY: 'false' } : {}),
+      ...(o.compileCache ? { APP_COMPILE_CACHE_DIR: o.compileCache } : {}),
+    },
     stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
   });
   if (pretty && child.stdout) {
@@ -310,7 +326,11 @@ export async function startApps(o: StackOptions, instance = 0): Promise<RunningS
   const at = instance === 0 ? o : { ...o, gatewayPort: o.gatewayPort + 10 * instance, healthPortBase: o.healthPortBase + 10 * instance };
   const processes = new Map<AppName, ChildProcess>();
   for (const app of APPS) processes.set(app, startApp(app, at, instance === 0 ? app : `${app}-${instance}`));
-  const stack = new RunningStack(processes, `http://127.0.0.1:${at.gatewayPort}`, `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`);
+  const stack = new RunningStack(
+    processes,
+    `http://127.0.0.1:${at.gatewayPort}`,
+    `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`,
+  );
   try {
     await waitUntilReady(stack, READY_TIMEOUT_MS);
   } catch (error) {
@@ -327,11 +347,20 @@ export async function startApps(o: StackOptions, instance = 0): Promise<RunningS
  * has its own reply topic and key cache), each on its `port` and operator port `adminPort`, with `env` on
  * top of the stack's (e.g. SANDBOX=false). Answers once each one's /readyz is 200; logs go to `gateway-<port>.log`.
  */
-export async function startGatewayInstances(o: StackOptions, at: Array<{ port: number; adminPort: number }>, env: Record<string, string>): Promise<RunningStack[]> {
+export async function startGatewayInstances(
+  o: StackOptions,
+  at: Array<{ port: number; adminPort: number }>,
+  env: Record<string, string>,
+): Promise<RunningStack[]> {
   const instances = at.map(
     ({ port, adminPort }) =>
       new RunningStack(
-        new Map([['gateway', startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: String(adminPort), ...env } }, `gateway-${port}`)]]),
+        new Map([
+          [
+            'gateway',
+            startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: String(adminPort), ...env } }, `gateway-${port}`),
+          ],
+        ]),
         `http://127.0.0.1:${port}`,
         `http://127.0.0.1:${adminPort}`,
       ),

@@ -49,7 +49,9 @@ function timeReadiness(o: StackOptions): { stop: () => void; readyAfter: Map<App
   let stopped = false;
   const poll = async (app: AppName) => {
     while (!stopped) {
-      const res = await fetch(`http://127.0.0.1:${healthPortOf(app, o.healthPortBase)}/readyz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+      const res = await fetch(`http://127.0.0.1:${healthPortOf(app, o.healthPortBase)}/readyz`, {
+        signal: AbortSignal.timeout(2_000),
+      }).catch(() => undefined);
       if (res?.status === 200) return void readyAfter.set(app, performance.now() - started);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -80,9 +82,21 @@ async function main(): Promise<void> {
   // The broker, the database and the build need nothing of each other: all three at once. A warm restart
   // finds the broker running, no migration pending and the build current, and only checks each.
   await Promise.all([
-    phase('kafka', () => ensureKafka(kafkaPort), (r) => r),
-    phase('migrate', () => migrateIfPending(databaseUrl, dbRoles), (r) => r),
-    phase('build', () => buildIfStale(root), (r) => r),
+    phase(
+      'kafka',
+      () => ensureKafka(kafkaPort),
+      (r) => r,
+    ),
+    phase(
+      'migrate',
+      () => migrateIfPending(databaseUrl, dbRoles),
+      (r) => r,
+    ),
+    phase(
+      'build',
+      () => buildIfStale(root),
+      (r) => r,
+    ),
   ]);
 
   const options: StackOptions = {
@@ -99,8 +113,14 @@ async function main(): Promise<void> {
   };
   // The six apps start side by side; ready means the gateway's /readyz is 200 (every service ready).
   const readiness = timeReadiness(options);
-  const stack = await phase('apps', () => startApps(options).finally(readiness.stop), () =>
-    [...readiness.readyAfter].sort((a, b) => a[1] - b[1]).map(([app, ms]) => `${app} ${seconds(ms)}`).join(', '),
+  const stack = await phase(
+    'apps',
+    () => startApps(options).finally(readiness.stop),
+    () =>
+      [...readiness.readyAfter]
+        .sort((a, b) => a[1] - b[1])
+        .map(([app, ms]) => `${app} ${seconds(ms)}`)
+        .join(', '),
   );
   // STACK_INSTANCES=2 (or more): further instances of every app, sharing the services' consumer groups,
   // each with its own gateway (port + 10 per instance).

@@ -19,7 +19,9 @@ async function databaseProblem(databaseUrl: string): Promise<string | undefined>
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 2_000 });
   try {
     await client.connect();
-    const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name = 'withdrawals'");
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name = 'withdrawals'",
+    );
     return rows[0].n === '0' ? `the database ${databaseUrl} is not migrated` : undefined;
   } catch (error) {
     return `the database ${databaseUrl} is not reachable (${(error as Error).message})`;
@@ -35,7 +37,8 @@ async function main(): Promise<number> {
   const databaseUrl = process.env.DATABASE_URL ?? TEST_DATABASE_URL;
 
   const problems: string[] = [];
-  if (new URL(databaseUrl).pathname.slice(1) === 'partner') problems.push('DATABASE_URL names the dev database `partner`; integration specs use the test database');
+  if (new URL(databaseUrl).pathname.slice(1) === 'partner')
+    problems.push('DATABASE_URL names the dev database `partner`; integration specs use the test database');
   else {
     const problem = await databaseProblem(databaseUrl);
     if (problem) problems.push(problem);
@@ -52,19 +55,23 @@ async function main(): Promise<number> {
   }
 
   const root = repoRoot();
-  const run = spawnSync(join(root, 'node_modules/.bin/jest'), ['-c', join(root, projectRoot, 'jest.config.js'), '--runInBand', ...jestArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      JEST_SUITE: 'integration',
-      KAFKA_BROKERS: brokers,
-      DATABASE_URL: databaseUrl,
-      // The gateway's specs boot it, and it requires an operator key.
-      ADMIN_API_KEY: process.env.ADMIN_API_KEY ?? `adm_test_${randomBytes(18).toString('base64url')}`,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  const run = spawnSync(
+    join(root, 'node_modules/.bin/jest'),
+    ['-c', join(root, projectRoot, 'jest.config.js'), '--runInBand', ...jestArgs],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        JEST_SUITE: 'integration',
+        KAFKA_BROKERS: brokers,
+        DATABASE_URL: databaseUrl,
+        // The gateway's specs boot it, and it requires an operator key.
+        ADMIN_API_KEY: process.env.ADMIN_API_KEY ?? `adm_test_${randomBytes(18).toString('base64url')}`,
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      },
     },
-  });
+  );
   return run.status ?? 1;
 }
 

@@ -99,7 +99,8 @@ async function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Prom
     // A suite that failed without a failed test (it could not load, or its beforeAll threw) still fails
     // the run: Jest may list its tests as not run rather than failed.
     const brokenSuites = r.testResults.filter(
-      (s: { status: string; assertionResults: Array<{ status: string }> }) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed'),
+      (s: { status: string; assertionResults: Array<{ status: string }> }) =>
+        s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed'),
     ).length;
     return { passed: r.numPassedTests, failed: r.numFailedTests + brokenSuites + (r.numPendingTests ?? 0) };
   } catch {
@@ -147,8 +148,18 @@ async function main(): Promise<number> {
     // Spec files and scripts are type-checked too: the type tests (*.type-spec.ts, @ts-expect-error lines) live there.
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
     add(check('lint (type-aware rules, module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
-    add(check('OpenAPI document up to date (else: npm run openapi)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'check']));
-    add(check('OpenAPI lint (Redocly CLI, redocly.yaml)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/openapi/openapi.ts'), 'lint']));
+    add(
+      check('OpenAPI document up to date (else: npm run openapi)', join(root, 'node_modules/.bin/tsx'), [
+        join(root, 'scripts/openapi/openapi.ts'),
+        'check',
+      ]),
+    );
+    add(
+      check('OpenAPI lint (Redocly CLI, redocly.yaml)', join(root, 'node_modules/.bin/tsx'), [
+        join(root, 'scripts/openapi/openapi.ts'),
+        'lint',
+      ]),
+    );
 
     // The per-project unit suites as Nx runs them, with nothing to connect to (on a full run only).
     if (only.length === 0) add(await unitSuitesTouchNothing(root));
@@ -211,12 +222,22 @@ async function main(): Promise<number> {
     operatorGateways = await startGatewayInstances(
       stackOptions,
       [1, 2].map((i) => ({ port: gatewayPort + i, adminPort: healthPortBase + 50 + i })),
-      { SANDBOX: 'false', ADMIN_API_KEY: productionAdminKey, ADMIN_RATE_LIMIT_PER_SECOND: '1000', ADMIN_RATE_LIMIT_BURST: '1000', AUTH_FAILURES_PER_SECOND: '5', AUTH_FAILURE_BURST: '20', PIX_PROVIDER_WEBHOOK_SECRET: pixProviderSecret },
+      {
+        SANDBOX: 'false',
+        ADMIN_API_KEY: productionAdminKey,
+        ADMIN_RATE_LIMIT_PER_SECOND: '1000',
+        ADMIN_RATE_LIMIT_BURST: '1000',
+        AUTH_FAILURES_PER_SECOND: '5',
+        AUTH_FAILURE_BURST: '20',
+        PIX_PROVIDER_WEBHOOK_SECRET: pixProviderSecret,
+      },
     );
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
     // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
-    const serviceHealthUrls = JSON.stringify(Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])));
+    const serviceHealthUrls = JSON.stringify(
+      Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])),
+    );
     const e2eEnv = {
       ...testEnv,
       STACK_CONTROL_URL: controlUrl,

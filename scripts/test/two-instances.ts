@@ -70,7 +70,8 @@ export async function twoInstances(
     if (groups.length < SERVICES.length) problems.push(`service groups found: ${groups.join(', ')}`);
     const single = Object.entries(members).filter(([, n]) => n < 2);
     if (single.length > 0) problems.push(`groups without a second member: ${single.map(([g, n]) => `${g} (${n})`).join(', ')}`);
-    if (!(after[0] > before[0] && after[1] > before[1])) problems.push(`partner requests answered per gateway: ${before.join(', ')} -> ${after.join(', ')}`);
+    if (!(after[0] > before[0] && after[1] > before[1]))
+      problems.push(`partner requests answered per gateway: ${before.join(', ')} -> ${after.join(', ')}`);
     console.log(`${label}: ${problems.length === 0 ? `passed (${JSON.stringify(members)})` : `FAILED (${problems.join('; ')})`}`);
     return { passed: suites.passed + (problems.length === 0 ? 1 : 0), failed: suites.failed + (problems.length === 0 ? 0 : 1) };
   } catch (error) {

@@ -44,7 +44,11 @@ export async function unitSuitesTouchNothing(root: string): Promise<{ passed: nu
   const before = await snapshot(DEV_DATABASE_URL);
   const env: NodeJS.ProcessEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
   for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'JEST_SUITE']) delete env[name];
-  const run = spawnSync(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'test', '--skip-nx-cache', '--outputStyle=static'], { cwd: root, stdio: 'inherit', env });
+  const run = spawnSync(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'test', '--skip-nx-cache', '--outputStyle=static'], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
   const after = await snapshot(DEV_DATABASE_URL);
 
   const changed = Object.keys({ ...before.rows, ...after.rows }).filter((t) => before.rows[t] !== after.rows[t]);
@@ -52,9 +56,12 @@ export async function unitSuitesTouchNothing(root: string): Promise<{ passed: nu
   const problems: string[] = [];
   if (run.status !== 0) problems.push(`nx run-many -t test exited with ${run.status}`);
   if (comparable && changed.length > 0) {
-    problems.push(`rows of the dev database changed: ${changed.map((t) => `${t} ${before.rows[t] ?? 0} -> ${after.rows[t] ?? 0}`).join(', ')}`);
+    problems.push(
+      `rows of the dev database changed: ${changed.map((t) => `${t} ${before.rows[t] ?? 0} -> ${after.rows[t] ?? 0}`).join(', ')}`,
+    );
   }
-  if (!comparable) console.log(`${label}: other clients use ${new URL(DEV_DATABASE_URL).pathname.slice(1)} (a dev stack?), so its rows were not compared`);
+  if (!comparable)
+    console.log(`${label}: other clients use ${new URL(DEV_DATABASE_URL).pathname.slice(1)} (a dev stack?), so its rows were not compared`);
   console.log(`${label}: ${problems.length === 0 ? 'passed' : `FAILED (${problems.join('; ')})`}`);
   return problems.length === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 }

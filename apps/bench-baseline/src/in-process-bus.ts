@@ -10,7 +10,10 @@ import { InProcessServer } from './in-process-server';
  * REQUEST_TIMEOUT_MS, or a handler that throws, is a ServiceUnavailableError, i.e. a 503).
  */
 export class InProcessBus {
-  constructor(private readonly server: InProcessServer, private readonly requestTimeoutMs: number) {}
+  constructor(
+    private readonly server: InProcessServer,
+    private readonly requestTimeoutMs: number,
+  ) {}
 
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     const handler = this.server.getHandlerByPattern(topic);

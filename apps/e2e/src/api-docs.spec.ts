@@ -24,7 +24,9 @@ describe('API reference page: GET /docs in headless Chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`no Chromium at ${CHROMIUM}: install Debian's package (sudo apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
+      throw new Error(
+        `no Chromium at ${CHROMIUM}: install Debian's package (sudo apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
+      );
     }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   }, 60_000);
@@ -49,7 +51,10 @@ describe('API reference page: GET /docs in headless Chromium', () => {
     await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
 
     const operations = await page.$$eval('.opblock-summary', (blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      blocks.map(
+        (b) =>
+          `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
     );
     expect(operations).toEqual(
       expect.arrayContaining([

@@ -18,7 +18,9 @@ const madeUpKey = () => `pk_live_${randomBytes(32).toString('base64url')}`;
 /** gateway_auth_failures_total{api="partner",status} on the instance's /metrics (its operator port). */
 async function partnerRefusals(status: '401' | '429'): Promise<number> {
   const text = await (await fetch(`${adminUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('gateway_auth_failures_total{') && l.includes('api="partner"') && l.includes(`status="${status}"`));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('gateway_auth_failures_total{') && l.includes('api="partner"') && l.includes(`status="${status}"`));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
@@ -41,7 +43,9 @@ describe('a flood of made-up API keys', () => {
     const flooder = new ApiClient(url, { 'x-forwarded-for': FLOOD_ADDRESS });
     try {
       for (let wave = 0; wave < 10; wave++) {
-        const answers = await Promise.all(Array.from({ length: 20 }, () => flooder.withHeaders({ 'x-api-key': madeUpKey() }).get('/partner/v1/events?limit=1')));
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => flooder.withHeaders({ 'x-api-key': madeUpKey() }).get('/partner/v1/events?limit=1')),
+        );
         for (const a of answers) flood.push({ status: a.status, retryAfter: a.headers.get('retry-after') });
       }
     } finally {
@@ -58,7 +62,9 @@ describe('a flood of made-up API keys', () => {
     // The honest partner was served throughout, the flood's address included once its key is cached.
     expect(honestAnswers.length).toBeGreaterThan(0);
     expect(honestAnswers.filter((s) => s !== 200)).toEqual([]);
-    const fromTheFloodingAddress = await new ApiClient(url, { 'x-api-key': key.body.api_key, 'x-forwarded-for': FLOOD_ADDRESS }).get('/partner/v1/events?limit=1');
+    const fromTheFloodingAddress = await new ApiClient(url, { 'x-api-key': key.body.api_key, 'x-forwarded-for': FLOOD_ADDRESS }).get(
+      '/partner/v1/events?limit=1',
+    );
     expect(fromTheFloodingAddress.status).toBe(200);
   }, 120_000);
 });

@@ -30,16 +30,18 @@ async function register(api: ApiClient, body: Body): Promise<string> {
 }
 
 const eventOf = (api: ApiClient, id: string) =>
-  pollUntil('the business_customer event', () => listEvents(api), (all) => all.some((e) => e.resource_id === id)).then(
-    (all) => all.find((e) => e.resource_id === id) as FeedEvent,
-  );
+  pollUntil(
+    'the business_customer event',
+    () => listEvents(api),
+    (all) => all.some((e) => e.resource_id === id),
+  ).then((all) => all.find((e) => e.resource_id === id) as FeedEvent);
 
 const getCustomer = (api: ApiClient, id: string) => api.get(`${URL}/${id}`);
 
 describe('Business customers end to end', () => {
   it('registers a customer: 201 {id}, then a business_customer registered event carrying metadata.external_id', async () => {
     const { api } = await newPartner();
-    const body = customer({ 'metadata': { external_id: 'crm-7781', segment: 'retail' } });
+    const body = customer({ metadata: { external_id: 'crm-7781', segment: 'retail' } });
 
     const res = await api.post(URL, body);
     expect(res.status).toBe(201);
@@ -70,10 +72,19 @@ describe('Business customers end to end', () => {
     expect(read.body.created_at).toBe((await eventOf(api, id)).data.created_at);
 
     // Only the required fields: what was left out stays out (no nulls, no defaults filled in).
-    const minimal = customer({ trade_name: undefined, metadata: undefined, config: undefined, 'address.complement': undefined, 'owners.0.social_name': undefined });
+    const minimal = customer({
+      trade_name: undefined,
+      metadata: undefined,
+      config: undefined,
+      'address.complement': undefined,
+      'owners.0.social_name': undefined,
+    });
     const minimalId = await register(api, minimal);
     const minimalRead = await getCustomer(api, minimalId);
-    expect({ status: minimalRead.status, body: minimalRead.body }).toEqual({ status: 200, body: { id: minimalId, ...minimal, created_at: expect.any(Number) } });
+    expect({ status: minimalRead.status, body: minimalRead.body }).toEqual({
+      status: 200,
+      body: { id: minimalId, ...minimal, created_at: expect.any(Number) },
+    });
     expect(['trade_name', 'metadata', 'config'].filter((key) => key in minimalRead.body)).toEqual([]);
     expect('complement' in (minimalRead.body.address as Body)).toBe(false);
   });
@@ -83,7 +94,10 @@ describe('Business customers end to end', () => {
     const other = await newPartner();
     const id = await register(owner.api, customer());
     for (const res of [await getCustomer(owner.api, '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41'), await getCustomer(other.api, id)]) {
-      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: expect.objectContaining({ error: 'not_found', message: expect.any(String) }) });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 404,
+        body: expect.objectContaining({ error: 'not_found', message: expect.any(String) }),
+      });
     }
     for (const malformed of ['not-a-uuid', '123', `${id}0`]) {
       const res = await getCustomer(owner.api, malformed);
@@ -110,9 +124,19 @@ describe('Business customers end to end', () => {
     const { api } = await newPartner();
     const id = await register(
       api,
-      customer({ trade_name: undefined, metadata: undefined, config: undefined, 'address.complement': undefined, 'owners.0.social_name': undefined }),
+      customer({
+        trade_name: undefined,
+        metadata: undefined,
+        config: undefined,
+        'address.complement': undefined,
+        'owners.0.social_name': undefined,
+      }),
     );
-    expect((await eventOf(api, id)).data).toMatchObject({ trade_name: null, metadata: {}, config: { auto_send_owner_sms: false, auto_send_owner_email: false } });
+    expect((await eventOf(api, id)).data).toMatchObject({
+      trade_name: null,
+      metadata: {},
+      config: { auto_send_owner_sms: false, auto_send_owner_email: false },
+    });
   });
 
   it('409 already_exists when the partner registers the same CNPJ again; the first registration stands', async () => {
@@ -154,16 +178,27 @@ describe('Business customers end to end', () => {
       expect.objectContaining({ owner_type: 'representative', ownership: { ownership_type: 'indirect', ownership_bps: 0 } }),
     ]);
     // Only a representative may own nothing.
-    const partnerWithNothing = await api.post(URL, customer({ 'owners.1.owner_type': 'other_partner', 'owners.1.ownership.ownership_bps': 0 }));
+    const partnerWithNothing = await api.post(
+      URL,
+      customer({ 'owners.1.owner_type': 'other_partner', 'owners.1.ownership.ownership_bps': 0 }),
+    );
     expect(partnerWithNothing.status).toBe(400);
-    expect(partnerWithNothing.body).toMatchObject({ error: 'invalid_request', field: 'owners.1.ownership.ownership_bps', message: expect.stringMatching(/only a representative may own 0/) });
+    expect(partnerWithNothing.body).toMatchObject({
+      error: 'invalid_request',
+      field: 'owners.1.ownership.ownership_bps',
+      message: expect.stringMatching(/only a representative may own 0/),
+    });
   });
 
   it('refuses a phone with the trunk zero (+55011...: E.164 is +5511...) and the all-zeros CEP', async () => {
     const { api } = await newPartner();
     const phone = await api.post(URL, customer({ 'owners.0.phone': '+55011987654321' }));
     expect(phone.status).toBe(400);
-    expect(phone.body).toMatchObject({ error: 'invalid_phone', field: 'owners.0.phone', message: expect.stringMatching(/^owners\.0\.phone is invalid/) });
+    expect(phone.body).toMatchObject({
+      error: 'invalid_phone',
+      field: 'owners.0.phone',
+      message: expect.stringMatching(/^owners\.0\.phone is invalid/),
+    });
     for (const path of ['address.postal_code', 'owners.1.address.postal_code']) {
       const cep = await api.post(URL, customer({ [path]: '00000000' }));
       expect(cep.status).toBe(400);
@@ -199,14 +234,21 @@ describe('Business customers end to end', () => {
       ['company phone, not E.164', 'phone', '(11) 3333-4444'],
       ['first owner phone', 'owners.0.phone', '+55 11 98765-4321'],
       ['second owner phone', 'owners.1.phone', '+5500987654321'],
-    ])('400 invalid_phone: %s', (_label, path, phone) => expectError(customer({ [path]: phone }), 'invalid_phone', path, /phone is invalid/));
+    ])('400 invalid_phone: %s', (_label, path, phone) =>
+      expectError(customer({ [path]: phone }), 'invalid_phone', path, /phone is invalid/),
+    );
 
     it.each([
       ['wrong check digit', 'owners.0.document', '52998224724'],
       ['repeated digits', 'owners.1.document', '11111111111'],
       ['formatted', 'owners.0.document', '529.982.247-25'],
     ])('400 invalid_owner: %s', (_label, path, document) =>
-      expectError(customer({ [path]: document }), 'invalid_owner', path, /is invalid: the owner CPF must be 11 digits with valid check digits/),
+      expectError(
+        customer({ [path]: document }),
+        'invalid_owner',
+        path,
+        /is invalid: the owner CPF must be 11 digits with valid check digits/,
+      ),
     );
 
     it.each([
@@ -227,7 +269,9 @@ describe('Business customers end to end', () => {
       ['legal_name blank', 'legal_name', '  '],
       ['config flag not a boolean', 'config.auto_send_owner_email', 'yes'],
       ['metadata not an object', 'metadata', 'crm-1'],
-    ])('400 invalid_request naming the field: %s', (_label, path, value) => expectError(customer({ [path]: value }), 'invalid_request', path));
+    ])('400 invalid_request naming the field: %s', (_label, path, value) =>
+      expectError(customer({ [path]: value }), 'invalid_request', path),
+    );
 
     it('400 invalid_request on owners: shares over 10000 bps in all, no owners, missing owners', async () => {
       await expectError(customer({ 'owners.1.ownership.ownership_bps': 4_001 }), 'invalid_request', 'owners', /add up to at most 10000/);

@@ -1,5 +1,17 @@
 import { GATEWAY, SERVICE_NAMES } from '@partner/contracts';
-import { auditFeeds, auditMoney, ChaosOutcome, chaosFailures, chaosPartners, chaosReport, databaseOutage, FaultRecovery, PartnerLoad, pollUntil, requireEnv } from '@partner/testing';
+import {
+  auditFeeds,
+  auditMoney,
+  ChaosOutcome,
+  chaosFailures,
+  chaosPartners,
+  chaosReport,
+  databaseOutage,
+  FaultRecovery,
+  PartnerLoad,
+  pollUntil,
+  requireEnv,
+} from '@partner/testing';
 import { gatewayAdminUrl, gatewayUrl } from './support/sandbox';
 import { stackControl } from './support/stack-control';
 
@@ -24,7 +36,6 @@ const APPS = [GATEWAY.name, ...SERVICE_NAMES];
 const APP_RECOVERY_MS = 30_000;
 const BROKER_RECOVERY_MS = 60_000;
 
-
 describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and kill -9 broker restarts, and a database outage, under a mixed load', () => {
   it('loses nothing, duplicates nothing, overdraws no one: the money and every feed path audit clean', async () => {
     const gateway = gatewayUrl();
@@ -45,15 +56,42 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
     load.start();
     try {
       await load.progress(20);
-      for (const target of APPS) await fault(`kill -9 ${target}, restart`, APP_RECOVERY_MS, () => stackControl('kill', target), () => stackControl('restart', target));
-      await fault('SIGTERM withdrawals, restart', APP_RECOVERY_MS, () => stackControl('stop', 'withdrawals'), () => stackControl('restart', 'withdrawals'));
-      await fault('graceful broker restart', BROKER_RECOVERY_MS, () => stackControl('stop', 'kafka'), () => stackControl('restart', 'kafka'));
-      await fault('kill -9 of the broker, restart', BROKER_RECOVERY_MS, () => stackControl('kill', 'kafka'), () => stackControl('restart', 'kafka'));
+      for (const target of APPS)
+        await fault(
+          `kill -9 ${target}, restart`,
+          APP_RECOVERY_MS,
+          () => stackControl('kill', target),
+          () => stackControl('restart', target),
+        );
+      await fault(
+        'SIGTERM withdrawals, restart',
+        APP_RECOVERY_MS,
+        () => stackControl('stop', 'withdrawals'),
+        () => stackControl('restart', 'withdrawals'),
+      );
+      await fault(
+        'graceful broker restart',
+        BROKER_RECOVERY_MS,
+        () => stackControl('stop', 'kafka'),
+        () => stackControl('restart', 'kafka'),
+      );
+      await fault(
+        'kill -9 of the broker, restart',
+        BROKER_RECOVERY_MS,
+        () => stackControl('kill', 'kafka'),
+        () => stackControl('restart', 'kafka'),
+      );
       await fault(
         'database outage (every connection terminated for 3 s)',
         BROKER_RECOVERY_MS,
         async () => void (await databaseOutage(databaseUrl, 3_000)),
-        () => pollUntil('the stack ready after the database outage', () => fetch(`${gatewayAdminUrl()}/readyz`).then((r) => r.status), (s) => s === 200, { timeoutMs: 60_000, intervalMs: 250 }).then(() => undefined),
+        () =>
+          pollUntil(
+            'the stack ready after the database outage',
+            () => fetch(`${gatewayAdminUrl()}/readyz`).then((r) => r.status),
+            (s) => s === 200,
+            { timeoutMs: 60_000, intervalMs: 250 },
+          ).then(() => undefined),
       );
     } finally {
       await load.stop();
@@ -61,7 +99,14 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
 
     const retry = await load.retryUnanswered(120_000);
     const feeds = await auditFeeds({ gatewayUrl: gateway, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 180_000 });
-    const money = await auditMoney({ gatewayUrl: gateway, operatorUrl: gatewayAdminUrl(), databaseUrl, adminKey, partners, ledger: load.ledger });
+    const money = await auditMoney({
+      gatewayUrl: gateway,
+      operatorUrl: gatewayAdminUrl(),
+      databaseUrl,
+      adminKey,
+      partners,
+      ledger: load.ledger,
+    });
     const outcome: ChaosOutcome = { faults, load, retry, money, feeds };
     console.log(chaosReport(outcome));
 
@@ -70,7 +115,12 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
     expect({ users: money.users, overdraft: money.overdraft, drift: money.drift }).toEqual({ users: 6, overdraft: 0, drift: 0 });
     // Every path carried load and ended audited: accepted resources, each in the database and in the feed.
     for (const path of feeds.paths) {
-      expect({ path: path.path, some: path.accepted > 0, duplicates: path.duplicates, missing: path.missing }).toEqual({ path: path.path, some: true, duplicates: 0, missing: 0 });
+      expect({ path: path.path, some: path.accepted > 0, duplicates: path.duplicates, missing: path.missing }).toEqual({
+        path: path.path,
+        some: true,
+        duplicates: 0,
+        missing: 0,
+      });
       expect(path.feedResources).toBe(path.database);
     }
     expect(feeds.acknowledged).toBeGreaterThan(0);

@@ -61,7 +61,9 @@ describe('concurrency proofs', () => {
       () => listEvents(api, 'limit=1000'),
       (events) => events.some((e) => e.type === 'usdt_withdrawal' && e.state === 'created'),
     );
-    expect(created.filter((e) => e.type === 'usdt_withdrawal' && e.state === 'created').map((e) => e.resource_id)).toEqual([String([...ids][0])]);
+    expect(created.filter((e) => e.type === 'usdt_withdrawal' && e.state === 'created').map((e) => e.resource_id)).toEqual([
+      String([...ids][0]),
+    ]);
   });
 
   it('500 competing withdrawals against one balance never overdraw; accepted amounts plus fees equal the hold', async () => {

@@ -19,7 +19,11 @@ describe('consumers after a graceful broker restart and an unexpected exit', () 
     const adminKey = requireEnv('ADMIN_API_KEY');
     const partners = await chaosPartners(gateway, adminKey, 3, 2, 1_000_000_000);
     // Withdrawals only, on balances that do not run out: what is audited here is the feed, not contention.
-    const load = new PartnerLoad(gateway, partners, adminKey, { rate: 8, maxRequests: 1_000, mix: { withdrawal: 1, credit: 0, pix_key_create: 0, pix_key_delete: 0, customer: 0, pix_in: 0, ack: 0 } });
+    const load = new PartnerLoad(gateway, partners, adminKey, {
+      rate: 8,
+      maxRequests: 1_000,
+      mix: { withdrawal: 1, credit: 0, pix_key_create: 0, pix_key_delete: 0, customer: 0, pix_in: 0, ack: 0 },
+    });
     load.start();
     try {
       await load.progress(10);
@@ -53,9 +57,14 @@ describe('consumers after a graceful broker restart and an unexpected exit', () 
     const { api } = await newPartner('after the events service crashed');
     const document = await newUser(api, 10_000_000);
     await sendWithdrawals(api, document, 2);
-    const events = await pollUntil('both withdrawals settled in the feed', () => listEvents(api, ''), (all) => all.filter((e) => e.state === 'settled').length === 2, {
-      timeoutMs: 60_000,
-    });
+    const events = await pollUntil(
+      'both withdrawals settled in the feed',
+      () => listEvents(api, ''),
+      (all) => all.filter((e) => e.state === 'settled').length === 2,
+      {
+        timeoutMs: 60_000,
+      },
+    );
     expect(events.map((e) => e.state).sort()).toEqual(['created', 'created', 'sent', 'sent', 'settled', 'settled']);
   }, 180_000);
 });

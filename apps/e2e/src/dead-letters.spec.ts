@@ -60,9 +60,18 @@ describe('dead letters: unknown fields are ignored, unprocessable events are par
   it('projects an event that carries fields its consumer does not know', async () => {
     const { id, api } = await newPartner('evolving events');
     const event = withdrawalStateChanged(testPartnerId(id), { resourceId: 9_100_001 });
-    await publish(`usdt_withdrawal:${event.resource_id}`, { ...event, added_in_v2: 'a new field', resource: { ...event.resource, also_new: 1 } });
+    await publish(`usdt_withdrawal:${event.resource_id}`, {
+      ...event,
+      added_in_v2: 'a new field',
+      resource: { ...event.resource, also_new: 1 },
+    });
 
-    const feed = await pollUntil('the event in the feed', () => listEvents(api, ''), (events) => events.some((e) => e.id === event.event_id), { timeoutMs: 30_000 });
+    const feed = await pollUntil(
+      'the event in the feed',
+      () => listEvents(api, ''),
+      (events) => events.some((e) => e.id === event.event_id),
+      { timeoutMs: 30_000 },
+    );
     expect(feed.filter((e) => e.id === event.event_id)).toHaveLength(1);
     expect(feed[0]).toMatchObject({ type: 'usdt_withdrawal', state: 'created', resource_id: event.resource_id });
   }, 60_000);
@@ -80,14 +89,29 @@ describe('dead letters: unknown fields are ignored, unprocessable events are par
 
     const parked = await pollUntil(
       'the malformed event parked',
-      async () => (await db.query<{ id: string; reason: string }>(`SELECT id, reason FROM events.dead_letters WHERE value LIKE $1`, [`%${event.event_id}%`])).rows,
+      async () =>
+        (
+          await db.query<{ id: string; reason: string }>(`SELECT id, reason FROM events.dead_letters WHERE value LIKE $1`, [
+            `%${event.event_id}%`,
+          ])
+        ).rows,
       (rows) => rows.length === 1,
       { timeoutMs: 30_000 },
     );
     expect(parked[0].reason).toMatch(/state/);
-    await pollUntil('the event after it projected', () => listEvents(api, ''), (events) => events.some((e) => e.id === next.event_id), { timeoutMs: 30_000 });
+    await pollUntil(
+      'the event after it projected',
+      () => listEvents(api, ''),
+      (events) => events.some((e) => e.id === next.event_id),
+      { timeoutMs: 30_000 },
+    );
     expect((await listEvents(api, '')).map((e) => e.id)).toEqual([next.event_id]);
-    await pollUntil('counted on /metrics', () => metric('dead_letters_total', counted), (n) => n === before + 1, { timeoutMs: 10_000 });
+    await pollUntil(
+      'counted on /metrics',
+      () => metric('dead_letters_total', counted),
+      (n) => n === before + 1,
+      { timeoutMs: 10_000 },
+    );
     expect(await metric('dead_letters_parked')).toBeGreaterThanOrEqual(1);
     expect((await cli('list')).out).toContain(parked[0].id);
 
@@ -103,7 +127,12 @@ describe('dead letters: unknown fields are ignored, unprocessable events are par
     await publish(key, event);
     const marker = withdrawalStateChanged(testPartnerId(id), { resourceId: 9_100_003 });
     await publish(key, marker); // after the redelivery on the same key
-    const after = await pollUntil('a later event projected', () => listEvents(api, ''), (events) => events.some((e) => e.id === marker.event_id), { timeoutMs: 30_000 });
+    const after = await pollUntil(
+      'a later event projected',
+      () => listEvents(api, ''),
+      (events) => events.some((e) => e.id === marker.event_id),
+      { timeoutMs: 30_000 },
+    );
     expect(after.filter((e) => e.id === event.event_id)).toHaveLength(1);
     expect(after.map((e) => e.sequence)).toEqual([1, 2, 3]);
     expect((await cli('list')).out).not.toContain(parked[0].id);

@@ -22,7 +22,9 @@ describe('authentication', () => {
   });
 
   it.each(routes)('%s %s with an unknown key is 401', async (method, path) => {
-    const res = await anonymous().withHeaders({ 'x-api-key': 'pk_sandbox_unknown' }).request(method, path, method === 'POST' ? {} : undefined);
+    const res = await anonymous()
+      .withHeaders({ 'x-api-key': 'pk_sandbox_unknown' })
+      .request(method, path, method === 'POST' ? {} : undefined);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ error: 'unauthorized' });
   });
@@ -40,10 +42,19 @@ describe('events feed', () => {
     const b = await newPartner('partner B');
     const document = await newUser(a.api, 10_000_000);
     const created = await a.api.post('/partner/v1/withdrawals/usdt', {
-      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: 1_000_000,
+      fee_choice: 'LOW',
+      network: 'MATIC',
     });
     expect(created.status).toBe(201);
-    const [event] = await pollUntil('the created event', () => listEvents(a.api), (all) => all.length > 0);
+    const [event] = await pollUntil(
+      'the created event',
+      () => listEvents(a.api),
+      (all) => all.length > 0,
+    );
 
     expect(await listEvents(b.api, '')).toEqual([]);
     const foreign = await b.api.patch(`/partner/v1/events/${event.id}`);
@@ -53,7 +64,12 @@ describe('events feed', () => {
 
     // B cannot spend A's user's balance: to B, that user does not exist.
     const stolen = await b.api.post('/partner/v1/withdrawals/usdt', {
-      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: 1_000_000,
+      fee_choice: 'LOW',
+      network: 'MATIC',
     });
     expect(stolen.status).toBe(404);
     expect(stolen.body).toMatchObject({ error: 'user_not_found' });
@@ -73,10 +89,19 @@ describe('events feed', () => {
     const { api } = await newPartner();
     const document = await newUser(api, 10_000_000);
     const created = await api.post('/partner/v1/withdrawals/usdt', {
-      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: 1_000_000,
+      fee_choice: 'LOW',
+      network: 'MATIC',
     });
     expect(created.status).toBe(201);
-    const [first, second] = await pollUntil('two events', () => listEvents(api), (all) => all.length >= 2);
+    const [first, second] = await pollUntil(
+      'two events',
+      () => listEvents(api),
+      (all) => all.length >= 2,
+    );
     const json = { 'content-type': 'application/json' };
 
     const empty = await api.request('PATCH', `/partner/v1/events/${first.id}`, '', json);
@@ -116,7 +141,11 @@ describe('events feed', () => {
     const { api } = await newPartner();
     const document = await newUser(api, 100_000_000);
     await sendWithdrawals(api, document, 3);
-    const all = await pollUntil('nine events', () => listEvents(api, ''), (events) => events.length === 9);
+    const all = await pollUntil(
+      'nine events',
+      () => listEvents(api, ''),
+      (events) => events.length === 9,
+    );
     const firstTwo = await listEvents(api, 'limit=2');
     expect(firstTwo.map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));
     expect(all.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -151,7 +180,11 @@ describe('health', () => {
   it('the API port answers /readyz and /metrics as unknown routes, and the admin port nothing of the API', async () => {
     for (const path of ['/readyz', '/metrics', '/readyz?x=1']) {
       const res = await new ApiClient(gatewayUrl()).get(path);
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ error: 'not_found' }) });
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 404,
+        body: expect.objectContaining({ error: 'not_found' }),
+      });
     }
     const api = await fetch(`${gatewayAdminUrl()}/partner/v1/events`, { headers: { 'x-api-key': 'pk_sandbox_x' } });
     expect(api.status).toBe(404);

@@ -39,7 +39,8 @@ async function partnerWithQuietFeed(): Promise<{ api: ApiClient; all: FeedEvent[
   const all = await pollUntil(
     'three settled withdrawals and a registered key',
     () => listEvents(api, ''),
-    (events) => events.filter((e) => e.state === 'settled').length === 3 && events.some((e) => e.type === 'pix_key' && e.state === 'registered'),
+    (events) =>
+      events.filter((e) => e.state === 'settled').length === 3 && events.some((e) => e.type === 'pix_key' && e.state === 'registered'),
   );
   expect(all).toHaveLength(11);
   return { api, all };
@@ -57,7 +58,11 @@ describe('events feed: sequence, cursor, type filter, bulk ack', () => {
     expect(events.map((e) => e.sequence)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
     // Each withdrawal's states arrive in the order they happened.
     for (const id of new Set(events.filter((e) => e.type === 'usdt_withdrawal').map((e) => e.resource_id))) {
-      expect(events.filter((e) => e.resource_id === id && e.type === 'usdt_withdrawal').map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
+      expect(events.filter((e) => e.resource_id === id && e.type === 'usdt_withdrawal').map((e) => e.state)).toEqual([
+        'created',
+        'sent',
+        'settled',
+      ]);
     }
   });
 
@@ -111,7 +116,10 @@ describe('events feed: sequence, cursor, type filter, bulk ack', () => {
     for (const body of [{}, { ids: [] }, { ids: 'x' }, { ids: ['not-a-uuid'] }, { ids: tooMany }]) {
       const res = await api.post('/partner/v1/events/ack', body);
       expect({ body: JSON.stringify(body).slice(0, 40), status: res.status, error: res.body.error, field: res.body.field }).toEqual({
-        body: JSON.stringify(body).slice(0, 40), status: 400, error: 'invalid_request', field: 'ids',
+        body: JSON.stringify(body).slice(0, 40),
+        status: 400,
+        error: 'invalid_request',
+        field: 'ids',
       });
     }
     const extra = await api.post('/partner/v1/events/ack', { ids: [newUuid()], all: true });
@@ -129,7 +137,9 @@ describe('events feed: sequence, cursor, type filter, bulk ack', () => {
     ]) {
       const res = await api.get(`/partner/v1/events?${query}`);
       expect({ query, status: res.status, body: res.body }).toMatchObject({
-        query, status: 400, body: { error: 'invalid_request', message: expect.any(String), field },
+        query,
+        status: 400,
+        body: { error: 'invalid_request', message: expect.any(String), field },
       });
     }
   });

@@ -41,14 +41,25 @@ interface Route {
 
 type Schema = Record<string, unknown>;
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { security?: Array<Record<string, unknown>>; parameters?: Array<{ name: string; in: string; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: Array<Record<string, unknown>>;
+        parameters?: Array<{ name: string; in: string; schema?: Schema }>;
+        requestBody?: { content?: Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, Schema> };
 }
 
 let cases = 0;
 const perRoute = new Map<string, number>();
 /** The document a route's answers are checked against: the operator API's on its port, the Pix provider's for /provider/, else the partner one. */
-const documentOfRoute = (path: string): ApiDocument => (path.startsWith('/admin/v1') ? 'operator' : path.startsWith('/provider/') ? 'provider' : 'partner');
+const documentOfRoute = (path: string): ApiDocument =>
+  path.startsWith('/admin/v1') ? 'operator' : path.startsWith('/provider/') ? 'provider' : 'partner';
 
 async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Sent> {
   cases++;
@@ -82,7 +93,8 @@ const familyOf = (path: string): Family => (new URL(`http://x${path}`).pathname.
  * document of the route it was sent to (documentOfRoute).
  */
 function expectSane(res: Sent, method: string, path: string, context: unknown, document: ApiDocument = 'partner'): void {
-  const explain = () => `${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 600)}`;
+  const explain = () =>
+    `${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 600)}`;
   if (res.status >= 500) throw new Error(`server error: ${explain()}`);
   if (res.status < 400) return;
   const body = res.body as Record<string, unknown> | undefined;
@@ -95,13 +107,20 @@ function expectSane(res: Sent, method: string, path: string, context: unknown, d
     if (body.error !== expected) throw new Error(`401 is not {error: ${expected}}: ${explain()}`);
   } else {
     const code = family === 'pix-key' ? body.status : body.error;
-    if (typeof code !== 'string' || !/^[a-z_]+$/.test(code)) throw new Error(`error answer not in the ${family} family's shape: ${explain()}`);
+    if (typeof code !== 'string' || !/^[a-z_]+$/.test(code))
+      throw new Error(`error answer not in the ${family} family's shape: ${explain()}`);
   }
   // Refused before routing, so no operation's answer (docs/api.md "Errors", "Text"): 414, a path parameter over 100
   // characters; 431, a request line and headers over 16 KiB (a 100,000-character parameter); 400, a URL that
   // is not valid percent-encoding.
   if (res.status === 414 || res.status === 431 || (res.status === 400 && !decodable(path))) return;
-  const violations = responseContractOf(document).violations(method, new URL(`http://x${path}`).pathname, res.status, res.headers, res.text);
+  const violations = responseContractOf(document).violations(
+    method,
+    new URL(`http://x${path}`).pathname,
+    res.status,
+    res.headers,
+    res.text,
+  );
   if (violations.length) throw new Error(`answer not as documented: ${violations.join('; ')} for ${explain()}`);
 }
 
@@ -110,17 +129,47 @@ function expectSane(res: Sent, method: string, path: string, context: unknown, d
 
 const HUGE_STRING = 'x'.repeat(100_000);
 const LARGE_UNDER_LIMIT = 'é'.repeat(20_000);
- /** Any code point, lone surrogates included (JSON.stringify writes them as `\udXXX` escapes, which JSON.parse turns back into lone surrogates). */
+/** Any code point, lone surrogates included (JSON.stringify writes them as `\udXXX` escapes, which JSON.parse turns back into lone surrogates). */
 const anyText = (maxLength: number) => fc.string({ unit: 'binary', maxLength });
 const hostileString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   anyText(40),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', '\udc00x', '\u001b[31m', 'x'.repeat(MAX_TEXT_LENGTH + 1), '\uFEFF', '\u202E', '😀'.repeat(50), '../../etc/passwd', "'; DROP TABLE partners; --", '{"$ne":null}', '__proto__', LARGE_UNDER_LIMIT, HUGE_STRING),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\udc00x',
+    '\u001b[31m',
+    'x'.repeat(MAX_TEXT_LENGTH + 1),
+    '\uFEFF',
+    '\u202E',
+    '😀'.repeat(50),
+    '../../etc/passwd',
+    "'; DROP TABLE partners; --",
+    '{"$ne":null}',
+    '__proto__',
+    LARGE_UNDER_LIMIT,
+    HUGE_STRING,
+  ),
 );
 const hostileNumber = fc.oneof(
   fc.double(),
   fc.integer(),
-  fc.constantFrom(0, -0, -1, 0.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, Number.MIN_SAFE_INTEGER - 2, 2 ** 31, 2 ** 63),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    0.5,
+    1e308,
+    -1e308,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 2,
+    Number.MIN_SAFE_INTEGER - 2,
+    2 ** 31,
+    2 ** 63,
+  ),
 );
 /** Nested arrays/objects up to a depth far beyond anything a contract expects. */
 const deep = fc.integer({ min: 50, max: 2_000 }).map((depth) => {
@@ -143,7 +192,8 @@ function pathsOf(value: Json, prefix: string[] = []): string[][] {
   return prefix.length ? [prefix, ...children] : children;
 }
 
-type Mutation = { kind: 'delete'; path: string[] } | { kind: 'set'; path: string[]; value: Json } | { kind: 'extra'; key: string; value: Json };
+type Mutation =
+  { kind: 'delete'; path: string[] } | { kind: 'set'; path: string[]; value: Json } | { kind: 'extra'; key: string; value: Json };
 
 function mutate(body: Record<string, Json>, mutations: Mutation[]): Record<string, Json> {
   const copy = structuredClone(body);
@@ -169,9 +219,12 @@ const mutationsOf = (body: Record<string, Json>): fc.Arbitrary<Mutation[]> => {
     fc.oneof(
       path.map((p): Mutation => ({ kind: 'delete', path: p })),
       fc.tuple(path, hostileValue).map(([p, value]): Mutation => ({ kind: 'set', path: p, value })),
-      fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), anyText(12), fc.constantFrom('__proto__', 'constructor', 'partner_id', 'id', 'prototype')), hostileValue).map(
-        ([key, value]): Mutation => ({ kind: 'extra', key, value }),
-      ),
+      fc
+        .tuple(
+          fc.oneof(fc.string({ maxLength: 12 }), anyText(12), fc.constantFrom('__proto__', 'constructor', 'partner_id', 'id', 'prototype')),
+          hostileValue,
+        )
+        .map(([key, value]): Mutation => ({ kind: 'extra', key, value })),
     ),
     { minLength: 1, maxLength: 3 },
   );
@@ -188,9 +241,24 @@ const rawBody = (valid: () => Record<string, Json>): fc.Arbitrary<string> =>
       arbitrary: fc.oneof(
         fc.string({ unit: 'grapheme', maxLength: 60 }),
         fc.constantFrom(
-          '', '{', '}', '{"a":', 'null', 'true', '"str"', '[]', '{"document": 1e400}', '{"usdtmicros": 123456789012345678901234567890}',
-          '{"__proto__": {"admin": true}}', '{"constructor": {"prototype": {"x": 1}}}', '\uFEFF{}', '{"a":1,"a":2}', 'NaN', '{"a": NaN}',
-          `${'['.repeat(5000)}${']'.repeat(5000)}`, `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+          '',
+          '{',
+          '}',
+          '{"a":',
+          'null',
+          'true',
+          '"str"',
+          '[]',
+          '{"document": 1e400}',
+          '{"usdtmicros": 123456789012345678901234567890}',
+          '{"__proto__": {"admin": true}}',
+          '{"constructor": {"prototype": {"x": 1}}}',
+          '\uFEFF{}',
+          '{"a":1,"a":2}',
+          'NaN',
+          '{"a": NaN}',
+          `${'['.repeat(5000)}${']'.repeat(5000)}`,
+          `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
         ),
         fc.jsonValue().map((v) => (JSON.stringify(v) ?? '').slice(0, -1)),
       ),
@@ -213,7 +281,11 @@ const CONTENT_TYPES = [
   '*/*',
   'garbage',
 ];
-const contentType = fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, { weight: 4, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(undefined) });
+const contentType = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('application/json') },
+  { weight: 4, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+);
 
 /** Header-safe garbage (fetch refuses control characters and non-Latin-1 header values). */
 const headerGarbage = fc.oneof(
@@ -223,30 +295,69 @@ const headerGarbage = fc.oneof(
 
 /** Percent-encodes the UTF-8 bytes of any string but letters and digits (encodeURIComponent throws on a lone surrogate; UTF-8 has U+FFFD for it). */
 const percentEncode = (text: string): string =>
-  [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
+    .join('');
 
 const pathSegment = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 30 }).map(encodeURIComponent),
   anyText(30).map(percentEncode),
-  fc.constantFrom('', '%00', '%2F', '%2e%2e', '..', '.', '%', '%zz', '%E0%A4%A', '%C0%AF', ';', '~', '52998224725', '529.982.247-25', 'x'.repeat(3_000), newUuid(), '0', '-1', '1e9'),
-  fc.string({ unit: fc.constantFrom(...'abc09%;,@!$&\'()*+=:'.split('')), maxLength: 20 }),
+  fc.constantFrom(
+    '',
+    '%00',
+    '%2F',
+    '%2e%2e',
+    '..',
+    '.',
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '%C0%AF',
+    ';',
+    '~',
+    '52998224725',
+    '529.982.247-25',
+    'x'.repeat(3_000),
+    newUuid(),
+    '0',
+    '-1',
+    '1e9',
+  ),
+  fc.string({ unit: fc.constantFrom(..."abc09%;,@!$&'()*+=:".split('')), maxLength: 20 }),
 );
 
 const queryString = (keys: string[]) =>
   fc
     .array(
       fc.tuple(
-        fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 10 }).map(encodeURIComponent), fc.constantFrom('a[b]', 'a[]', '__proto__', 'constructor[prototype]', '%', '%zz')),
+        fc.oneof(
+          fc.constantFrom(...keys),
+          fc.string({ maxLength: 10 }).map(encodeURIComponent),
+          fc.constantFrom('a[b]', 'a[]', '__proto__', 'constructor[prototype]', '%', '%zz'),
+        ),
         fc.oneof(
           fc.string({ unit: 'grapheme', maxLength: 30 }).map(encodeURIComponent),
           anyText(30).map(percentEncode),
-          fc.constantFrom('', 'true', 'false', '0', '-1', '1001', '1e3', '99999999999999999999', '%', '%zz', 'null', '[]', 'x'.repeat(2_000)),
+          fc.constantFrom(
+            '',
+            'true',
+            'false',
+            '0',
+            '-1',
+            '1001',
+            '1e3',
+            '99999999999999999999',
+            '%',
+            '%zz',
+            'null',
+            '[]',
+            'x'.repeat(2_000),
+          ),
         ),
       ),
       { maxLength: 5 },
     )
     .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
-
 
 /**
  * Text that is not well-formed, as libs/validation defines it: one bad character (NUL, another C0
@@ -254,11 +365,18 @@ const queryString = (keys: string[]) =>
  */
 const BAD_CHARS = ['\u0000', '\u0001', '\u0008', '\u000B', '\u000C', '\u001B', '\u001F', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'];
 const badText = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(anyText(20), fc.constantFrom(...BAD_CHARS), fc.string({ maxLength: 20 })).map(([a, bad, b]) => `${a.replace(/[\uD800-\uDBFF]$/, '')}${bad}${b}`) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(anyText(20), fc.constantFrom(...BAD_CHARS), fc.string({ maxLength: 20 }))
+      .map(([a, bad, b]) => `${a.replace(/[\uD800-\uDBFF]$/, '')}${bad}${b}`),
+  },
   { weight: 1, arbitrary: fc.integer({ min: MAX_TEXT_LENGTH + 1, max: 3 * MAX_TEXT_LENGTH }).map((n) => 'é'.repeat(n)) },
 );
 /** Bad text that survives percent-encoding (a lone surrogate has no UTF-8) and the router's 100-character bound on a path parameter. */
-const badUrlText = fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...BAD_CHARS.filter((c) => c < '\uD800')), fc.string({ maxLength: 10 })).map(([a, bad, b]) => `${a}${bad}${b}`);
+const badUrlText = fc
+  .tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...BAD_CHARS.filter((c) => c < '\uD800')), fc.string({ maxLength: 10 }))
+  .map(([a, bad, b]) => `${a}${bad}${b}`);
 
 /** What a refusal of bad text must be: 400 invalid_request, its message free of the bad text (no control character, no lone surrogate, short). */
 function expectRefusedText(res: Sent, method: string, path: string, context: unknown, document: ApiDocument = 'partner'): void {
@@ -268,7 +386,9 @@ function expectRefusedText(res: Sent, method: string, path: string, context: unk
   const said = `${String(body.message)} ${typeof body.field === 'string' ? body.field : ''}`;
   // eslint-disable-next-line no-control-regex -- a control character in the answer is what is looked for
   if (res.status !== 400 || code !== 'invalid_request' || /[\u0000-\u001F]|[\uD800-\uDFFF]/.test(said) || said.length > 600) {
-    throw new Error(`bad text not refused with a clean 400 invalid_request: ${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 300)}`);
+    throw new Error(
+      `bad text not refused with a clean 400 invalid_request: ${res.status} ${res.text.slice(0, 300)} for ${method} ${path.slice(0, 200)} ${JSON.stringify(context)?.slice(0, 300)}`,
+    );
   }
 }
 
@@ -302,7 +422,11 @@ function valueOf(document: OpenApiDocument, raw: Schema | undefined, name: strin
   if (schema.type === 'object' || schema.properties) {
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const properties = Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {});
-    return Object.fromEntries(properties.filter(([key, sub]) => required.has(key) || 'example' in deref(document, sub)).map(([key, sub]) => [key, valueOf(document, sub, key, fixtures)]));
+    return Object.fromEntries(
+      properties
+        .filter(([key, sub]) => required.has(key) || 'example' in deref(document, sub))
+        .map(([key, sub]) => [key, valueOf(document, sub, key, fixtures)]),
+    );
   }
   return 'x';
 }
@@ -324,14 +448,16 @@ function routesOf(document: OpenApiDocument, fixturesOf: (template: string) => F
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         queryParams: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body: content
-          ? () => (example !== undefined ? structuredClone(example) : valueOf(document, content.schema, '', fixtures)) as Record<string, Json>
+          ? () =>
+              (example !== undefined ? structuredClone(example) : valueOf(document, content.schema, '', fixtures)) as Record<string, Json>
           : undefined,
       };
     }),
   );
 }
 
-const pathOf = (route: Route, values: Record<string, string>): string => route.template.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name]);
+const pathOf = (route: Route, values: Record<string, string>): string =>
+  route.template.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name]);
 
 /** One request to a route: how to send it, and what its answer must be. */
 interface Fuzzed {
@@ -390,9 +516,15 @@ describe('hostile input (fast-check), every route of the served document and the
   });
 
   const baseOf = (route: Route) => (route.template.startsWith('/admin/v1') ? operatorBase : gatewayUrl());
-  const credentials = (route: Route): Record<string, string> => (route.auth === 'admin' ? { 'x-admin-key': adminKey() } : route.auth === 'partner' ? { 'x-api-key': apiKey } : {});
+  const credentials = (route: Route): Record<string, string> =>
+    route.auth === 'admin' ? { 'x-admin-key': adminKey() } : route.auth === 'partner' ? { 'x-api-key': apiKey } : {};
   const validParams = (route: Route): Record<string, string> =>
-    Object.fromEntries(route.pathParams.map((p) => [p.name, encodeURIComponent(String(valueOf({ paths: {} }, p.schema, p.name, fixturesOf(route.template))))]));
+    Object.fromEntries(
+      route.pathParams.map((p) => [
+        p.name,
+        encodeURIComponent(String(valueOf({ paths: {} }, p.schema, p.name, fixturesOf(route.template)))),
+      ]),
+    );
 
   it("covers every family: partner routes, Pix keys, the events acknowledgement, sandbox, operator, the Pix provider's route", () => {
     const has = (test: (r: Route) => boolean) => routes.some(test);
@@ -422,7 +554,10 @@ describe('hostile input (fast-check), every route of the served document and the
       kinds.push({
         weight: 6,
         arbitrary: fc.tuple(rawBody(valid), contentType).map(([body, type]): Fuzzed => ({
-          kind: 'body', path: validPath(), headers: { ...keys, ...(type === undefined ? {} : { 'content-type': type }) }, body,
+          kind: 'body',
+          path: validPath(),
+          headers: { ...keys, ...(type === undefined ? {} : { 'content-type': type }) },
+          body,
           expect415: type !== undefined && !/^application\/json/i.test(type) && body.length > 0 && body.length < BODY_LIMIT_BYTES,
         })),
       });
@@ -430,28 +565,43 @@ describe('hostile input (fast-check), every route of the served document and the
       const fields = pathsOf(valid());
       kinds.push({
         weight: 3,
-        arbitrary: fc.tuple(fc.constantFrom(...(fields.length ? fields : [['x']])), badText, fc.boolean()).map(([at, bad, asKey]): Fuzzed => {
-          const body = asKey
-            ? mutate(valid(), [{ kind: 'set', path: at.slice(0, -1).length ? at.slice(0, -1) : ['x'], value: { [bad]: 1 } }])
-            : mutate(valid(), [{ kind: 'set', path: at, value: bad }]);
-          if (asKey && at.length === 1) body[bad] = 1;
-          return { kind: 'bad-text body', path: validPath(), headers: { ...keys, ...json }, body: JSON.stringify(body), badText: true };
-        }),
+        arbitrary: fc
+          .tuple(fc.constantFrom(...(fields.length ? fields : [['x']])), badText, fc.boolean())
+          .map(([at, bad, asKey]): Fuzzed => {
+            const body = asKey
+              ? mutate(valid(), [{ kind: 'set', path: at.slice(0, -1).length ? at.slice(0, -1) : ['x'], value: { [bad]: 1 } }])
+              : mutate(valid(), [{ kind: 'set', path: at, value: bad }]);
+            if (asKey && at.length === 1) body[bad] = 1;
+            return { kind: 'bad-text body', path: validPath(), headers: { ...keys, ...json }, body: JSON.stringify(body), badText: true };
+          }),
       });
     }
     if (route.pathParams.length) {
       kinds.push({
         weight: 2,
-        arbitrary: fc.tuple(fc.constantFrom(...route.pathParams.map((p) => p.name)), fc.array(pathSegment, { minLength: 1, maxLength: 3 })).map(([name, segments]): Fuzzed => {
-          const body = validBody();
-          return { kind: 'path', path: pathOf(route, { ...validParams(route), [name]: segments.join('/') }), headers: { ...keys, ...withBody(body) }, body };
-        }),
+        arbitrary: fc
+          .tuple(fc.constantFrom(...route.pathParams.map((p) => p.name)), fc.array(pathSegment, { minLength: 1, maxLength: 3 }))
+          .map(([name, segments]): Fuzzed => {
+            const body = validBody();
+            return {
+              kind: 'path',
+              path: pathOf(route, { ...validParams(route), [name]: segments.join('/') }),
+              headers: { ...keys, ...withBody(body) },
+              body,
+            };
+          }),
       });
       kinds.push({
         weight: 2,
         arbitrary: fc.tuple(fc.constantFrom(...route.pathParams.map((p) => p.name)), badUrlText).map(([name, bad]): Fuzzed => {
           const body = validBody();
-          return { kind: 'bad-text path', path: pathOf(route, { ...validParams(route), [name]: percentEncode(bad) }), headers: { ...keys, ...withBody(body) }, body, badText: true };
+          return {
+            kind: 'bad-text path',
+            path: pathOf(route, { ...validParams(route), [name]: percentEncode(bad) }),
+            headers: { ...keys, ...withBody(body) },
+            body,
+            badText: true,
+          };
         }),
       });
     }
@@ -464,33 +614,56 @@ describe('hostile input (fast-check), every route of the served document and the
       }),
     });
     // Probes (/healthz) read nothing from a request: only the API's routes refuse bad text they do not read.
-    if (route.auth !== 'none') kinds.push({
-      weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom(...queryKeys), fc.oneof(badUrlText, fc.integer({ min: MAX_TEXT_LENGTH + 1, max: MAX_TEXT_LENGTH + 500 }).map((n) => 'q'.repeat(n))), fc.boolean()).map(([key, bad, inName]): Fuzzed => {
-        const body = validBody();
-        const query = inName ? `${percentEncode(bad)}=1` : `${key}=${percentEncode(bad)}`;
-        return { kind: 'bad-text query', path: `${validPath()}?${query}`, headers: { ...keys, ...withBody(body) }, body, badText: true };
-      }),
-    });
+    if (route.auth !== 'none')
+      kinds.push({
+        weight: 2,
+        arbitrary: fc
+          .tuple(
+            fc.constantFrom(...queryKeys),
+            fc.oneof(
+              badUrlText,
+              fc.integer({ min: MAX_TEXT_LENGTH + 1, max: MAX_TEXT_LENGTH + 500 }).map((n) => 'q'.repeat(n)),
+            ),
+            fc.boolean(),
+          )
+          .map(([key, bad, inName]): Fuzzed => {
+            const body = validBody();
+            const query = inName ? `${percentEncode(bad)}=1` : `${key}=${percentEncode(bad)}`;
+            return {
+              kind: 'bad-text query',
+              path: `${validPath()}?${query}`,
+              headers: { ...keys, ...withBody(body) },
+              body,
+              badText: true,
+            };
+          }),
+      });
     if (route.auth !== 'none') {
       const header = route.auth === 'admin' ? 'x-admin-key' : 'x-api-key';
       kinds.push({
         weight: 1,
-        arbitrary: fc.tuple(fc.option(headerGarbage, { nil: undefined }), fc.constantFrom('x-api-key', 'x-admin-key', 'authorization')).map(([key, name]): Fuzzed => {
-          const body = validBody();
-          const headers: Record<string, string> = { ...withBody(body) };
-          if (key !== undefined) headers[name] = key;
-          const overlong = key !== undefined && key.length > MAX_TEXT_LENGTH && (name === 'x-api-key' || name === 'x-admin-key');
-          return { kind: 'credentials', path: validPath(), headers, body, expect401: !overlong, badText: overlong };
-        }),
+        arbitrary: fc
+          .tuple(fc.option(headerGarbage, { nil: undefined }), fc.constantFrom('x-api-key', 'x-admin-key', 'authorization'))
+          .map(([key, name]): Fuzzed => {
+            const body = validBody();
+            const headers: Record<string, string> = { ...withBody(body) };
+            if (key !== undefined) headers[name] = key;
+            const overlong = key !== undefined && key.length > MAX_TEXT_LENGTH && (name === 'x-api-key' || name === 'x-admin-key');
+            return { kind: 'credentials', path: validPath(), headers, body, expect401: !overlong, badText: overlong };
+          }),
       });
       // A tab or an overlong value in the key header (Node itself refuses the other controls, and fetch will not send them).
       kinds.push({
         weight: 1,
-        arbitrary: fc.oneof(fc.string({ maxLength: 30 }).map((k) => `pk_sandbox_\tx${k.replace(/[^\x21-\x7E]/g, '')}`), fc.integer({ min: MAX_TEXT_LENGTH + 1, max: 8_000 }).map((n) => 'k'.repeat(n))).map((key): Fuzzed => {
-          const body = validBody();
-          return { kind: 'bad-text header', path: validPath(), headers: { ...withBody(body), [header]: key }, body, badText: true };
-        }),
+        arbitrary: fc
+          .oneof(
+            fc.string({ maxLength: 30 }).map((k) => `pk_sandbox_\tx${k.replace(/[^\x21-\x7E]/g, '')}`),
+            fc.integer({ min: MAX_TEXT_LENGTH + 1, max: 8_000 }).map((n) => 'k'.repeat(n)),
+          )
+          .map((key): Fuzzed => {
+            const body = validBody();
+            return { kind: 'bad-text header', path: validPath(), headers: { ...withBody(body), [header]: key }, body, badText: true };
+          }),
       });
     }
     return fc.oneof(...kinds);
@@ -510,8 +683,10 @@ describe('hostile input (fast-check), every route of the served document and the
             const document = documentOfRoute(route.template);
             if (req.badText) return expectRefusedText(res, route.method, req.path, context, document);
             expectSane(res, route.method, req.path, context, document);
-            if (req.expect415 && res.status !== 415) throw new Error(`a body of another content type answered ${res.status}, not 415 (${JSON.stringify(context).slice(0, 300)})`);
-            if (req.expect401 && res.status !== 401) throw new Error(`wrong credentials answered ${res.status}, not 401 (${JSON.stringify(context).slice(0, 300)})`);
+            if (req.expect415 && res.status !== 415)
+              throw new Error(`a body of another content type answered ${res.status}, not 415 (${JSON.stringify(context).slice(0, 300)})`);
+            if (req.expect401 && res.status !== 401)
+              throw new Error(`wrong credentials answered ${res.status}, not 401 (${JSON.stringify(context).slice(0, 300)})`);
           }),
           { seed: SEED, numRuns: perRouteRuns, endOnFailure: true },
         );
@@ -519,7 +694,13 @@ describe('hostile input (fast-check), every route of the served document and the
     );
     // A counterexample can hold 100,000 of one character: runs are written as a count, so the error after it is read.
     const brief = (message: string) => message.replace(/(.)\1{49,}/gs, (run, c: string) => `${c}{×${run.length}}`).slice(0, 3000);
-    const failures = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [`${routes[i].method} ${routes[i].template}: ${brief(`${(o.reason as Error).message}\ncause: ${((o.reason as Error).cause as Error | undefined)?.message}`)}`] : []));
+    const failures = outcomes.flatMap((o, i) =>
+      o.status === 'rejected'
+        ? [
+            `${routes[i].method} ${routes[i].template}: ${brief(`${(o.reason as Error).message}\ncause: ${((o.reason as Error).cause as Error | undefined)?.message}`)}`,
+          ]
+        : [],
+    );
     expect(failures).toEqual([]);
     expect(cases).toBeGreaterThanOrEqual(REQUESTS);
   }, 600_000);
@@ -537,11 +718,22 @@ describe('hostile input (fast-check), every route of the served document and the
   it('unknown routes under every prefix answer 404 in the family shape, never 5xx', async () => {
     const prefixes = ['/partner/v1/pix-key', '/partner/v1', '/sandbox/v1', '/provider/v1', '/admin/v1', ''];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...prefixes), fc.array(pathSegment, { minLength: 1, maxLength: 3 }), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), async (prefix, segments, method) => {
-        const path = `${prefix}/${segments.join('/')}`;
-        const res = await send(gatewayUrl(), method, path, { 'x-api-key': apiKey, 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
-        expectSane(res, method, path, { method, prefix, segments });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...prefixes),
+        fc.array(pathSegment, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+        async (prefix, segments, method) => {
+          const path = `${prefix}/${segments.join('/')}`;
+          const res = await send(
+            gatewayUrl(),
+            method,
+            path,
+            { 'x-api-key': apiKey, 'content-type': 'application/json' },
+            method === 'GET' ? undefined : '{}',
+          );
+          expectSane(res, method, path, { method, prefix, segments });
+        },
+      ),
       { seed: SEED, numRuns: 200 },
     );
   });
@@ -561,7 +753,13 @@ describe('hostile input (fast-check), every route of the served document and the
   });
 
   it("a URL with bad percent-encoding is 400 invalid_request in the family's shape (was Fastify's own body)", async () => {
-    const pixKey = await send(gatewayUrl(), 'DELETE', '/partner/v1/pix-key/%', { 'x-api-key': apiKey, 'content-type': 'application/json' }, '{}');
+    const pixKey = await send(
+      gatewayUrl(),
+      'DELETE',
+      '/partner/v1/pix-key/%',
+      { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      '{}',
+    );
     expect(pixKey.status).toBe(400);
     expect(pixKey.body).toMatchObject({ status: 'invalid_request', message: expect.any(String) });
     const event = await send(gatewayUrl(), 'PATCH', '/partner/v1/events/%E0%A4%A', { 'x-api-key': apiKey });
@@ -572,33 +770,69 @@ describe('hostile input (fast-check), every route of the served document and the
   it("a path parameter over 100 characters is 414 uri_too_long, a URL over 16 KiB 431 headers_too_large, both in the family's shape (was 400 'bad percent-encoding?' and Fastify's own 431 body)", async () => {
     const headers = { 'x-api-key': apiKey };
     const long = await send(gatewayUrl(), 'GET', `/partner/v1/withdrawals/usdt/${'x'.repeat(101)}`, headers);
-    expect([long.status, long.body]).toEqual([414, { error: 'uri_too_long', message: 'a path parameter is longer than 100 characters', request_id: expect.any(String) }]);
+    expect([long.status, long.body]).toEqual([
+      414,
+      { error: 'uri_too_long', message: 'a path parameter is longer than 100 characters', request_id: expect.any(String) },
+    ]);
     const huge = await send(gatewayUrl(), 'GET', `/partner/v1/pix-key/${'x'.repeat(100_000)}`, headers);
-    expect([huge.status, huge.body]).toEqual([431, { status: 'headers_too_large', message: 'the request line and headers are longer than 16 KiB', request_id: expect.any(String) }]);
+    expect([huge.status, huge.body]).toEqual([
+      431,
+      { status: 'headers_too_large', message: 'the request line and headers are longer than 16 KiB', request_id: expect.any(String) },
+    ]);
     expect(huge.headers.get('x-request-id')).toBe((huge.body as { request_id: string }).request_id);
     // The operator API too (its catch-all route would otherwise take the path as an unknown one: 404).
     const operator = await send(operatorBase, 'GET', `/admin/v1/partners/${'x'.repeat(101)}/api-keys`, { 'x-admin-key': adminKey() });
-    expect([operator.status, operator.body]).toEqual([414, { error: 'uri_too_long', message: 'a path parameter is longer than 100 characters', request_id: expect.any(String) }]);
-    const operatorHuge = await send(operatorBase, 'GET', `/admin/v1/partners/${'x'.repeat(100_000)}/api-keys`, { 'x-admin-key': adminKey() });
-    expect([operatorHuge.status, operatorHuge.body]).toEqual([431, { error: 'headers_too_large', message: 'the request line and headers are longer than 16 KiB', request_id: expect.any(String) }]);
+    expect([operator.status, operator.body]).toEqual([
+      414,
+      { error: 'uri_too_long', message: 'a path parameter is longer than 100 characters', request_id: expect.any(String) },
+    ]);
+    const operatorHuge = await send(operatorBase, 'GET', `/admin/v1/partners/${'x'.repeat(100_000)}/api-keys`, {
+      'x-admin-key': adminKey(),
+    });
+    expect([operatorHuge.status, operatorHuge.body]).toEqual([
+      431,
+      { error: 'headers_too_large', message: 'the request line and headers are longer than 16 KiB', request_id: expect.any(String) },
+    ]);
   });
 
-  it('a lone surrogate in a business customer\'s email is 400 naming the field (was 500: validator\'s isEmail threw URIError)', async () => {
-    const res = await post('/partner/v1/customers/business', JSON.stringify({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), email: 'fin\ud800@acme.com.br' }));
-    expect([res.status, res.body]).toEqual([400, { error: 'invalid_request', field: 'email', message: 'field email holds a lone surrogate (U+D800)', request_id: expect.any(String) }]);
+  it("a lone surrogate in a business customer's email is 400 naming the field (was 500: validator's isEmail threw URIError)", async () => {
+    const res = await post(
+      '/partner/v1/customers/business',
+      JSON.stringify({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), email: 'fin\ud800@acme.com.br' }),
+    );
+    expect([res.status, res.body]).toEqual([
+      400,
+      { error: 'invalid_request', field: 'email', message: 'field email holds a lone surrogate (U+D800)', request_id: expect.any(String) },
+    ]);
   });
 
   it('a NUL in metadata.external_id is 400 naming the field (was 503 "did not answer in time": PostgreSQL refused the NUL)', async () => {
-    const res = await post('/partner/v1/customers/business', JSON.stringify({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), metadata: { external_id: 'a\u0000b' } }));
-    expect([res.status, res.body]).toEqual([400, { error: 'invalid_request', field: 'metadata.external_id', message: 'field metadata.external_id holds a control character (U+0000)', request_id: expect.any(String) }]);
+    const res = await post(
+      '/partner/v1/customers/business',
+      JSON.stringify({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), metadata: { external_id: 'a\u0000b' } }),
+    );
+    expect([res.status, res.body]).toEqual([
+      400,
+      {
+        error: 'invalid_request',
+        field: 'metadata.external_id',
+        message: 'field metadata.external_id holds a control character (U+0000)',
+        request_id: expect.any(String),
+      },
+    ]);
   });
 
-  it('a NUL in an operator-created partner\'s name is 400 (was 500), and the call is still audited', async () => {
+  it("a NUL in an operator-created partner's name is 400 (was 500), and the call is still audited", async () => {
     const res = await post('/admin/v1/partners', JSON.stringify({ name: 'Acme\u0000' }), { 'x-admin-key': adminKey() }, operatorBase);
-    expect([res.status, res.body]).toEqual([400, { error: 'invalid_request', field: 'name', message: 'field name holds a control character (U+0000)', request_id: expect.any(String) }]);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { error: 'invalid_request', field: 'name', message: 'field name holds a control character (U+0000)', request_id: expect.any(String) },
+    ]);
     const requestId = (res.body as { request_id: string }).request_id;
     const log = await send(operatorBase, 'GET', '/admin/v1/audit-log?limit=50', { 'x-admin-key': adminKey() });
-    expect((log.body as { entries: Array<{ request_id: string; status_code: number }> }).entries).toContainEqual(expect.objectContaining({ request_id: requestId, status_code: 400 }));
+    expect((log.body as { entries: Array<{ request_id: string; status_code: number }> }).entries).toContainEqual(
+      expect.objectContaining({ request_id: requestId, status_code: 400 }),
+    );
   });
 
   it('afterwards every process is still up and ready', async () => {

@@ -28,14 +28,22 @@ describe('headers integrators rely on', () => {
     const created = await api.post('/partner/v1/pix-key', create);
     expect([created.status, created.headers.get('idempotent-replayed')]).toEqual([202, null]);
     const createdAgain = await api.post('/partner/v1/pix-key', create);
-    expect([createdAgain.status, createdAgain.headers.get('idempotent-replayed'), createdAgain.body]).toEqual([202, 'true', { status: 'accepted' }]);
+    expect([createdAgain.status, createdAgain.headers.get('idempotent-replayed'), createdAgain.body]).toEqual([
+      202,
+      'true',
+      { status: 'accepted' },
+    ]);
 
     const remove = { idempotency_key: newUuid() };
     const deleted = await api.request('DELETE', `/partner/v1/pix-key/${document}`, remove);
     expect(deleted.status).toBeLessThan(300);
     expect(deleted.headers.get('idempotent-replayed')).toBeNull();
     const deletedAgain = await api.request('DELETE', `/partner/v1/pix-key/${document}`, remove);
-    expect([deletedAgain.status, deletedAgain.headers.get('idempotent-replayed'), deletedAgain.body]).toEqual([deleted.status, 'true', deleted.body]);
+    expect([deletedAgain.status, deletedAgain.headers.get('idempotent-replayed'), deletedAgain.body]).toEqual([
+      deleted.status,
+      'true',
+      deleted.body,
+    ]);
   });
 
   it('tells every answer past the key check its bucket, going down with each request, on errors and on the 429 with Retry-After', async () => {
@@ -87,8 +95,14 @@ describe('headers integrators rely on', () => {
     expect(Object.keys(operator.paths)).toEqual(expect.arrayContaining(['/admin/v1/partners', '/admin/v1/audit-log']));
     const partner = (await (await fetch(`${gatewayUrl()}/docs/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin') || p.startsWith('/provider'))).toEqual([]);
-    const provider = (await (await fetch(`${gatewayUrl()}/provider/docs/openapi.json`)).json()) as { paths: Record<string, unknown>; info: { title: string } };
-    expect([provider.info.title, Object.keys(provider.paths)]).toEqual([expect.stringContaining('Pix provider'), ['/provider/v1/pix/inflows']]);
+    const provider = (await (await fetch(`${gatewayUrl()}/provider/docs/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+      info: { title: string };
+    };
+    expect([provider.info.title, Object.keys(provider.paths)]).toEqual([
+      expect.stringContaining('Pix provider'),
+      ['/provider/v1/pix/inflows'],
+    ]);
     expect((await fetch(`${gatewayUrl()}/provider/docs/openapi.yaml`)).status).toBe(200);
     // The public port does not answer the operator document, nor the operator port the provider's.
     expect((await fetch(`${gatewayUrl()}/admin/docs/openapi.json`)).status).toBe(404);

@@ -23,18 +23,24 @@ afterAll(() => db.end());
 const root = join(__dirname, '..', '..', '..');
 /** `npm run cli -- operator-key ...`, as an operator runs it: its own process, against the database only. */
 async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/cli/cli.ts'), 'operator-key', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') },
-    timeout: 120_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    join(root, 'node_modules/.bin/tsx'),
+    [join(root, 'scripts/cli/cli.ts'), 'operator-key', ...args],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') },
+      timeout: 120_000,
+    },
+  );
   return stdout.trim();
 }
 
-const auditOf = async (keyId: string) => (await db.query('SELECT method, route, key_id, status_code FROM audit_log WHERE key_id = $1 ORDER BY id', [keyId])).rows;
+const auditOf = async (keyId: string) =>
+  (await db.query('SELECT method, route, key_id, status_code FROM audit_log WHERE key_id = $1 ORDER BY id', [keyId])).rows;
 const withKey = (url: string, key: string) => new ApiClient(url, { 'x-admin-key': key });
 /** The status of an operator call with `key` on every gateway instance. */
-const statusesWith = async (key: string) => Promise.all(gateways().map(async (url) => (await withKey(url, key).get('/admin/v1/audit-log?limit=1')).status));
+const statusesWith = async (key: string) =>
+  Promise.all(gateways().map(async (url) => (await withKey(url, key).get('/admin/v1/audit-log?limit=1')).status));
 
 describe('internal query ports', () => {
   it("refuse a query naming a partner that does not come signed by the gateway (401), and reveal nothing of the partner's data", async () => {
@@ -43,7 +49,11 @@ describe('internal query ports', () => {
     const sent = await api.post<{ end_to_end_id: string }>('/sandbox/v1/pix-in', { document, amount_cents: 4_321 });
     expect(sent.status).toBe(202);
     // The partner itself sees its inflow through the gateway (which signs its queries).
-    await pollUntil('the inflow in the listing', () => api.get<{ pix_in: unknown[] }>('/partner/v1/pix-in'), (r) => JSON.stringify(r.body).includes(sent.body.end_to_end_id));
+    await pollUntil(
+      'the inflow in the listing',
+      () => api.get<{ pix_in: unknown[] }>('/partner/v1/pix-in'),
+      (r) => JSON.stringify(r.body).includes(sent.body.end_to_end_id),
+    );
 
     const urls = healthUrls();
     const forged: Array<[string, string]> = [
@@ -51,7 +61,11 @@ describe('internal query ports', () => {
       [urls.inflows, Topics.InflowsList],
     ];
     for (const [url, topic] of forged) {
-      const attempts: Array<Record<string, string>> = [{}, { 'x-partner-id': partnerId, 'x-request-id': 'forged-1' }, { 'x-internal-signature': 'v1=00', 'x-internal-timestamp': String(Date.now()) }];
+      const attempts: Array<Record<string, string>> = [
+        {},
+        { 'x-partner-id': partnerId, 'x-request-id': 'forged-1' },
+        { 'x-internal-signature': 'v1=00', 'x-internal-timestamp': String(Date.now()) },
+      ];
       for (const headers of attempts) {
         const response = await fetch(`${url}${DIRECT_QUERY_PATH}${topic}`, {
           method: 'POST',
@@ -67,7 +81,10 @@ describe('internal query ports', () => {
 
 describe('operator keys through the CLI', () => {
   it('create and revoke write audit entries (method CLI), and the revocation reaches every running gateway through its broadcast', async () => {
-    const created = JSON.parse(await cli('create', '--name', `e2e cli ${newUuid().slice(0, 8)}`, '--environment', 'production')) as { id: string; key: string };
+    const created = JSON.parse(await cli('create', '--name', `e2e cli ${newUuid().slice(0, 8)}`, '--environment', 'production')) as {
+      id: string;
+      key: string;
+    };
     expect(await auditOf(created.id)).toEqual([{ method: 'CLI', route: 'operator-key create', key_id: created.id, status_code: 201 }]);
     // Every gateway verifies the key now, and would trust it from memory for the next two minutes.
     const cachedAt = Date.now();
@@ -79,9 +96,16 @@ describe('operator keys through the CLI', () => {
       { method: 'CLI', route: 'operator-key create', key_id: created.id, status_code: 201 },
       { method: 'CLI', route: 'operator-key revoke', key_id: created.id, status_code: 200 },
     ]);
-    await pollUntil('the revoked key refused by every gateway', () => statusesWith(created.key), (s) => s.every((status) => status === 401), { timeoutMs: 60_000, intervalMs: 50 });
+    await pollUntil(
+      'the revoked key refused by every gateway',
+      () => statusesWith(created.key),
+      (s) => s.every((status) => status === 401),
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
     const refusedAt = Date.now();
-    console.log(`operator key revoked through the CLI: refused by ${gateways().length} gateways ${refusedAt - Date.parse(revoked.revoked_at)} ms after the revocation committed`);
+    console.log(
+      `operator key revoked through the CLI: refused by ${gateways().length} gateways ${refusedAt - Date.parse(revoked.revoked_at)} ms after the revocation committed`,
+    );
     // Only the broadcast can drop a key from the caches before they expire.
     expect(refusedAt - cachedAt).toBeLessThan(STACK_OPERATOR_KEY_CACHE_MS);
   });
@@ -98,7 +122,10 @@ describe('sandbox Pix-in with an idempotency key', () => {
     for (const replay of replays) expect([replay.status, replay.body]).toEqual([202, first.body]);
 
     const reused = await api.post('/sandbox/v1/pix-in', { ...body, amount_cents: 1 });
-    expect([reused.status, reused.body]).toEqual([422, expect.objectContaining({ error: 'idempotency_key_reused', field: 'idempotency_key' })]);
+    expect([reused.status, reused.body]).toEqual([
+      422,
+      expect.objectContaining({ error: 'idempotency_key_reused', field: 'idempotency_key' }),
+    ]);
 
     // One inflow for the user, the first answer's, once the listing shows it settled.
     const listing = await pollUntil(

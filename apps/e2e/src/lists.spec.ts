@@ -14,7 +14,12 @@ interface Page {
 }
 
 /** Every item of a list, following next_cursor page by page with `query` (each page must answer 200). */
-async function everyPage<T>(api: ApiClient, path: string, list: string, query: Record<string, string>): Promise<{ items: T[]; pages: number }> {
+async function everyPage<T>(
+  api: ApiClient,
+  path: string,
+  list: string,
+  query: Record<string, string>,
+): Promise<{ items: T[]; pages: number }> {
   return allPages(async (cursor) => {
     const res = await api.get<Page>(`${path}?${new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) }).toString()}`);
     if (res.status !== 200) throw new Error(`${path} answered ${res.status} ${JSON.stringify(res.body)}`);
@@ -46,7 +51,14 @@ interface Withdrawal {
 const WITHDRAWALS = '/partner/v1/withdrawals/usdt';
 
 async function withdraw(api: ApiClient, document: string, address = VALID_ADDRESS): Promise<number> {
-  const res = await api.post<{ id: number }>(WITHDRAWALS, { document, idempotency_key: newUuid(), address, usdtmicros: USDT, fee_choice: 'LOW', network: 'MATIC' });
+  const res = await api.post<{ id: number }>(WITHDRAWALS, {
+    document,
+    idempotency_key: newUuid(),
+    address,
+    usdtmicros: USDT,
+    fee_choice: 'LOW',
+    network: 'MATIC',
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -66,7 +78,11 @@ describe('GET /partner/v1/withdrawals/usdt', () => {
     expect(bobs.items.map((w) => w.id)).toEqual([ids[5], ids[3], ids[1]]);
 
     // Once the chain is done: six settled, the one sent to the failing address failed.
-    await pollUntil('every withdrawal final', () => everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { state: 'settled' }), (page) => page.items.length === 6);
+    await pollUntil(
+      'every withdrawal final',
+      () => everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { state: 'settled' }),
+      (page) => page.items.length === 6,
+    );
     const failed = await everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { state: 'failed' });
     expect(failed.items.map((w) => w.id)).toEqual([ids[3]]);
     // Each item is the withdrawal exactly as GET .../{id} answers it.
@@ -76,16 +92,31 @@ describe('GET /partner/v1/withdrawals/usdt', () => {
 
     const firstAt = Math.min(...all.items.map((w) => w.created_at));
     const from = new Date(firstAt * 1000).toISOString();
-    expect((await everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { created_from: from, limit: '3' })).items.map((w) => w.id)).toEqual([...ids].reverse());
+    expect(
+      (await everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { created_from: from, limit: '3' })).items.map((w) => w.id),
+    ).toEqual([...ids].reverse());
     expect((await everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { created_to: from })).items).toEqual([]);
-    expect((await everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { created_from: new Date(Date.now() + 60_000).toISOString() })).items).toEqual([]);
+    expect(
+      (await everyPage<Withdrawal>(api, WITHDRAWALS, 'withdrawals', { created_from: new Date(Date.now() + 60_000).toISOString() })).items,
+    ).toEqual([]);
 
     const other = await newPartner();
     expect(await other.api.get(WITHDRAWALS)).toMatchObject({ status: 200, body: { withdrawals: [], next_cursor: null } });
-    expect(await other.api.get(`${WITHDRAWALS}?document=${alice}`)).toMatchObject({ status: 200, body: { withdrawals: [], next_cursor: null } });
+    expect(await other.api.get(`${WITHDRAWALS}?document=${alice}`)).toMatchObject({
+      status: 200,
+      body: { withdrawals: [], next_cursor: null },
+    });
     const cursor = await firstCursor(api, WITHDRAWALS, 2);
-    expect(await refusal(other.api, WITHDRAWALS, `cursor=${cursor}`, 'error')).toEqual({ status: 400, code: 'invalid_request', field: 'cursor' });
-    expect(await refusal(api, WITHDRAWALS, `cursor=${cursor}&state=settled`, 'error')).toEqual({ status: 400, code: 'invalid_request', field: 'cursor' });
+    expect(await refusal(other.api, WITHDRAWALS, `cursor=${cursor}`, 'error')).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      field: 'cursor',
+    });
+    expect(await refusal(api, WITHDRAWALS, `cursor=${cursor}&state=settled`, 'error')).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      field: 'cursor',
+    });
   });
 
   it.each([
@@ -122,13 +153,25 @@ describe('GET /partner/v1/pix-key', () => {
     const documents = [await newUser(api, 0), await newUser(api, 0), await newUser(api, 0)];
     for (const document of documents) expect((await createKey(api, document)).status).toBe(202);
     const [first] = documents;
-    await pollUntil('the first key registered', () => api.get<PixKeyItem>(`${PIX_KEYS}/${first}`), (res) => res.body.status === 'registered');
+    await pollUntil(
+      'the first key registered',
+      () => api.get<PixKeyItem>(`${PIX_KEYS}/${first}`),
+      (res) => res.body.status === 'registered',
+    );
     expect((await api.request('DELETE', `${PIX_KEYS}/${first}`, { idempotency_key: newUuid() })).status).toBe(202);
-    await pollUntil('the first key canceled', () => api.get<PixKeyItem>(`${PIX_KEYS}/${first}`), (res) => res.body.status === 'canceled');
+    await pollUntil(
+      'the first key canceled',
+      () => api.get<PixKeyItem>(`${PIX_KEYS}/${first}`),
+      (res) => res.body.status === 'canceled',
+    );
     expect((await createKey(api, first)).status).toBe(202);
     // Every current key registered, so the list and the reads below see the same states.
     for (const document of documents) {
-      await pollUntil(`the key of ${document} registered`, () => api.get<PixKeyItem>(`${PIX_KEYS}/${document}`), (res) => res.body.status === 'registered');
+      await pollUntil(
+        `the key of ${document} registered`,
+        () => api.get<PixKeyItem>(`${PIX_KEYS}/${document}`),
+        (res) => res.body.status === 'registered',
+      );
     }
 
     const all = await everyPage<PixKeyItem>(api, PIX_KEYS, 'pix_keys', { limit: '1' });
@@ -139,13 +182,20 @@ describe('GET /partner/v1/pix-key', () => {
     expect(all.items[3].status).toBe('canceled');
 
     expect((await everyPage<PixKeyItem>(api, PIX_KEYS, 'pix_keys', { status: 'canceled' })).items).toEqual([all.items[3]]);
-    expect((await everyPage<PixKeyItem>(api, PIX_KEYS, 'pix_keys', { document: first, limit: '1' })).items.map((k) => k.document)).toEqual([first, first]);
+    expect((await everyPage<PixKeyItem>(api, PIX_KEYS, 'pix_keys', { document: first, limit: '1' })).items.map((k) => k.document)).toEqual([
+      first,
+      first,
+    ]);
     expect((await everyPage<PixKeyItem>(api, PIX_KEYS, 'pix_keys', { document: newCpf() })).items).toEqual([]);
 
     const other = await newPartner();
     expect(await other.api.get(`${PIX_KEYS}?document=${first}`)).toMatchObject({ status: 200, body: { pix_keys: [], next_cursor: null } });
     const cursor = await firstCursor(api, PIX_KEYS, 1);
-    expect(await refusal(other.api, PIX_KEYS, `cursor=${cursor}`, 'status')).toEqual({ status: 400, code: 'invalid_request', field: 'cursor' });
+    expect(await refusal(other.api, PIX_KEYS, `cursor=${cursor}`, 'status')).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      field: 'cursor',
+    });
   });
 
   it.each([
@@ -164,7 +214,11 @@ const CUSTOMERS = '/partner/v1/customers/business';
 
 async function register(api: ApiClient, externalId: string): Promise<{ id: string; cnpj: string }> {
   const cnpj = generateCnpj({ version: 2 });
-  const res = await api.post<{ id: string }>(CUSTOMERS, { ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj, metadata: { external_id: externalId } });
+  const res = await api.post<{ id: string }>(CUSTOMERS, {
+    ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE),
+    cnpj,
+    metadata: { external_id: externalId },
+  });
   expect(res.status).toBe(201);
   return { id: res.body.id, cnpj };
 }
@@ -180,15 +234,29 @@ describe('GET /partner/v1/customers/business', () => {
     expect(all.pages).toBe(3);
     expect(all.items[0]).toEqual((await api.get(`${CUSTOMERS}/${registered[4].id}`)).body);
 
-    expect((await everyPage<{ id: string }>(api, CUSTOMERS, 'customers', { cnpj: registered[1].cnpj })).items.map((c) => c.id)).toEqual([registered[1].id]);
-    expect((await everyPage<{ id: string }>(api, CUSTOMERS, 'customers', { external_id: 'north', limit: '1' })).items.map((c) => c.id)).toEqual(
-      registered.slice(0, 3).map((c) => c.id).reverse(),
+    expect((await everyPage<{ id: string }>(api, CUSTOMERS, 'customers', { cnpj: registered[1].cnpj })).items.map((c) => c.id)).toEqual([
+      registered[1].id,
+    ]);
+    expect(
+      (await everyPage<{ id: string }>(api, CUSTOMERS, 'customers', { external_id: 'north', limit: '1' })).items.map((c) => c.id),
+    ).toEqual(
+      registered
+        .slice(0, 3)
+        .map((c) => c.id)
+        .reverse(),
     );
 
     const other = await newPartner();
-    expect(await other.api.get(`${CUSTOMERS}?cnpj=${registered[0].cnpj}`)).toMatchObject({ status: 200, body: { customers: [], next_cursor: null } });
+    expect(await other.api.get(`${CUSTOMERS}?cnpj=${registered[0].cnpj}`)).toMatchObject({
+      status: 200,
+      body: { customers: [], next_cursor: null },
+    });
     const cursor = await firstCursor(api, CUSTOMERS, 2);
-    expect(await refusal(other.api, CUSTOMERS, `cursor=${cursor}`, 'error')).toEqual({ status: 400, code: 'invalid_request', field: 'cursor' });
+    expect(await refusal(other.api, CUSTOMERS, `cursor=${cursor}`, 'error')).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      field: 'cursor',
+    });
   });
 
   it.each([
@@ -207,21 +275,34 @@ describe('GET /partner/v1/users/{document}/balance', () => {
   it("answers the available and held micros of the user, and 404 user_not_found for an unknown user or another partner's", async () => {
     const { api } = await newPartner();
     const document = await newUser(api, 10 * USDT);
-    expect(await api.get(`/partner/v1/users/${document}/balance`)).toMatchObject({ status: 200, body: { document, available_usdt_micros: 10 * USDT, held_usdt_micros: 0 } });
+    expect(await api.get(`/partner/v1/users/${document}/balance`)).toMatchObject({
+      status: 200,
+      body: { document, available_usdt_micros: 10 * USDT, held_usdt_micros: 0 },
+    });
     // A withdrawal holds amount + fee (MATIC LOW: 20,000) until it is final.
     await withdraw(api, document);
     const held = await api.get(`/partner/v1/users/${document}/balance`);
     expect([held.status, held.body.available_usdt_micros]).toEqual([200, 10 * USDT - USDT - 20_000]);
     expect(Object.keys(held.body)).toEqual(['document', 'available_usdt_micros', 'held_usdt_micros']);
     expect([0, USDT + 20_000]).toContain(held.body.held_usdt_micros);
-    await pollUntil('the hold captured', () => api.get(`/partner/v1/users/${document}/balance`), (res) => res.body.held_usdt_micros === 0);
+    await pollUntil(
+      'the hold captured',
+      () => api.get(`/partner/v1/users/${document}/balance`),
+      (res) => res.body.held_usdt_micros === 0,
+    );
 
     const other = await newPartner();
-    for (const [client, cpf] of [[other.api, document], [api, newCpf()]] as const) {
+    for (const [client, cpf] of [
+      [other.api, document],
+      [api, newCpf()],
+    ] as const) {
       expect(await client.get(`/partner/v1/users/${cpf}/balance`)).toMatchObject({ status: 404, body: { error: 'user_not_found' } });
     }
     for (const bad of ['12345678900', '5299822472', '529.982.247-25']) {
-      expect(await api.get(`/partner/v1/users/${encodeURIComponent(bad)}/balance`)).toMatchObject({ status: 400, body: { error: 'invalid_request', field: 'document' } });
+      expect(await api.get(`/partner/v1/users/${encodeURIComponent(bad)}/balance`)).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_request', field: 'document' },
+      });
     }
   });
 });

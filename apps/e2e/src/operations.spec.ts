@@ -46,11 +46,19 @@ describe('operations: /metrics', () => {
     const document = await newUser(api, 10_000_000);
     const created = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
     expect(created.status).toBe(201);
-    await pollUntil('the settled event', () => listEvents(api, 'limit=1000'), (events) => events.some((e) => e.resource_id === String(created.body.id) && e.state === 'settled'));
+    await pollUntil(
+      'the settled event',
+      () => listEvents(api, 'limit=1000'),
+      (events) => events.some((e) => e.resource_id === String(created.body.id) && e.state === 'settled'),
+    );
 
     // Other suites' traffic may still be in flight: poll until the backlog is empty.
     const url = healthUrls().withdrawals;
-    const drained = await pollUntil('an empty withdrawals outbox', () => metricsOf(url), (t) => sample(t, 'outbox_pending_messages', 'withdrawals') === 0);
+    const drained = await pollUntil(
+      'an empty withdrawals outbox',
+      () => metricsOf(url),
+      (t) => sample(t, 'outbox_pending_messages', 'withdrawals') === 0,
+    );
     expect(sample(drained, 'outbox_oldest_pending_age_seconds', 'withdrawals')).toBe(0);
   });
 
@@ -58,7 +66,12 @@ describe('operations: /metrics', () => {
     // The first run comes 10 s after start (libs/kafka refused-commands.ts); the suites before this one take longer.
     for (const app of ['withdrawals', 'pix-keys']) {
       const runs = (text: string) => Number(/^periodic_job_runs_total\{[^}]*job="refusal-retention"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
-      const text = await pollUntil(`${app}'s refusal-retention job run`, () => metricsOf(healthUrls()[app]), (t) => runs(t) >= 1, { timeoutMs: 30_000 });
+      const text = await pollUntil(
+        `${app}'s refusal-retention job run`,
+        () => metricsOf(healthUrls()[app]),
+        (t) => runs(t) >= 1,
+        { timeoutMs: 30_000 },
+      );
       expect(/^periodic_job_failures_total\{[^}]*job="refusal-retention"[^}]*\} (\d+)/m.exec(text)?.[1] ?? '0').toBe('0');
     }
   });
@@ -67,7 +80,11 @@ describe('operations: /metrics', () => {
     const { api } = await newPartner();
     await api.get('/partner/v1/events?limit=1');
     const text = await (await fetch(`${gatewayAdminUrl()}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count{app="gateway",method="GET",route="/partner/v1/events",status="200"} '));
+    const line = text
+      .split('\n')
+      .find((l) =>
+        l.startsWith('http_request_duration_seconds_count{app="gateway",method="GET",route="/partner/v1/events",status="200"} '),
+      );
     expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(1);
   });
 });
@@ -76,7 +93,10 @@ describe('operations: /readyz of each service', () => {
   it('is ready when its database answers and its Kafka consumers are members of their groups', async () => {
     for (const [app, url] of Object.entries(healthUrls())) {
       const res = await fetch(`${url}/readyz`);
-      const body = (await res.json()) as { status: string; info: Record<string, { status: string; groups?: Record<string, { joined: boolean }> }> };
+      const body = (await res.json()) as {
+        status: string;
+        info: Record<string, { status: string; groups?: Record<string, { joined: boolean }> }>;
+      };
       expect({ app, status: res.status, database: body.info.database?.status, consumers: body.info.kafka_consumers?.status }).toEqual({
         app,
         status: 200,
@@ -101,7 +121,11 @@ describe('operations: direct queries (docs/architecture.md: "Direct queries")', 
     const timestamp = String(Date.now());
     const mac = createHmac('sha256', requireEnv('INTERNAL_SECRET')).update([timestamp, topic, '', '', text].join('\n')).digest('hex');
     const signature = { 'x-internal-timestamp': timestamp, 'x-internal-signature': `v1=${mac}` };
-    return fetch(`${url}/internal/v1/queries/${topic}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signature }, body: text });
+    return fetch(`${url}/internal/v1/queries/${topic}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signature },
+      body: text,
+    });
   };
 
   it("the events service answers the feed query on its internal port exactly as the gateway's GET /events shows it", async () => {
@@ -109,7 +133,11 @@ describe('operations: direct queries (docs/architecture.md: "Direct queries")', 
     const document = await newUser(api, 10_000_000);
     const created = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
     expect(created.status).toBe(201);
-    const viaGateway = await pollUntil('the created event', () => listEvents(api, 'limit=10'), (events) => events.length > 0);
+    const viaGateway = await pollUntil(
+      'the created event',
+      () => listEvents(api, 'limit=10'),
+      (events) => events.length > 0,
+    );
 
     const res = await query(healthUrls().events, 'events.query.list.v1', { partner_id: partnerId, limit: 10 });
     expect(res.status).toBe(200);
@@ -122,7 +150,11 @@ describe('operations: direct queries (docs/architecture.md: "Direct queries")', 
     const { api, id: partnerId } = await newPartner();
     const document = await newUser(api, 10_000_000);
     await api.post('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
-    const events = await pollUntil('an event', () => listEvents(api, 'delivered=false'), (list) => list.length > 0);
+    const events = await pollUntil(
+      'an event',
+      () => listEvents(api, 'delivered=false'),
+      (list) => list.length > 0,
+    );
     const urls = healthUrls();
     expect((await query(urls.events, 'events.command.ack.v1', { partner_id: partnerId, ids: events.map((e) => e.id) })).status).toBe(404);
     expect((await query(urls.withdrawals, 'withdrawals.command.create.v1', {})).status).toBe(404);

@@ -48,24 +48,41 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
   it('is what serves: the sandbox routes are not mounted', async () => {
     // Plain fetch: the document describes the sandbox routes of a SANDBOX=true gateway, not this 404.
     for (const path of ['/sandbox/v1/partners', '/sandbox/v1/users']) {
-      const res = await fetch(`${first}${path}`, { method: 'POST', headers: { 'x-admin-key': operatorKey(), 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${first}${path}`, {
+        method: 'POST',
+        headers: { 'x-admin-key': operatorKey(), 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).toBe(404);
     }
   });
 
   it('onboards a partner: partner, key, user, credit, a withdrawal to settled; the balance reads back', async () => {
-    const partner = await call<{ id: string; name: string; created_at: number }>(operator(), 'POST', '/admin/v1/partners', { name: 'Acme Pagamentos' });
+    const partner = await call<{ id: string; name: string; created_at: number }>(operator(), 'POST', '/admin/v1/partners', {
+      name: 'Acme Pagamentos',
+    });
     expect(partner.status).toBe(201);
     expect(partner.body).toEqual({ id: expect.any(String), name: 'Acme Pagamentos', created_at: expect.any(Number) });
     expect(isUnixSeconds(partner.body.created_at)).toBe(true);
 
-    const key = await call<{ id: string; api_key: string; prefix: string; created_at: number }>(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/api-keys`);
+    const key = await call<{ id: string; api_key: string; prefix: string; created_at: number }>(
+      operator(),
+      'POST',
+      `/admin/v1/partners/${partner.body.id}/api-keys`,
+    );
     expect(key.status).toBe(201);
-    expect(key.body).toEqual({ id: expect.any(String), api_key: expect.stringMatching(/^pk_live_/), prefix: expect.any(String), created_at: expect.any(Number) });
+    expect(key.body).toEqual({
+      id: expect.any(String),
+      api_key: expect.stringMatching(/^pk_live_/),
+      prefix: expect.any(String),
+      created_at: expect.any(Number),
+    });
     expect(key.body.api_key.startsWith(key.body.prefix)).toBe(true);
 
     const document = newCpf();
-    const user = await call<{ document: string; created_at: number }>(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/users`, { document });
+    const user = await call<{ document: string; created_at: number }>(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/users`, {
+      document,
+    });
     expect(user.status).toBe(201);
     expect(user.body).toEqual({ document, created_at: expect.any(Number) });
     expect(isUnixSeconds(user.body.created_at)).toBe(true);
@@ -75,10 +92,16 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
 
     const credit = { usdt_micros: 10 * USDT, idempotency_key: `deposit-${newUuid()}`, reference: 'TED 4411' };
     const credited = await call(operator(), 'POST', `/admin/v1/partners/${partner.body.id}/users/${document}/credits`, credit);
-    expect({ status: credited.status, body: credited.body }).toEqual({ status: 201, body: { available_usdt_micros: 10 * USDT, held_usdt_micros: 0 } });
+    expect({ status: credited.status, body: credited.body }).toEqual({
+      status: 201,
+      body: { available_usdt_micros: 10 * USDT, held_usdt_micros: 0 },
+    });
     // The same credit again (a retry, through the other instance): answered 200, not applied twice.
     const replayed = await call(operator(secondAdmin), 'POST', `/admin/v1/partners/${partner.body.id}/users/${document}/credits`, credit);
-    expect({ status: replayed.status, body: replayed.body }).toEqual({ status: 200, body: { available_usdt_micros: 10 * USDT, held_usdt_micros: 0 } });
+    expect({ status: replayed.status, body: replayed.body }).toEqual({
+      status: 200,
+      body: { available_usdt_micros: 10 * USDT, held_usdt_micros: 0 },
+    });
 
     // The partner, with the key the operator issued, withdraws through the other instance and sees the feed.
     const api = partnerOn(second, key.body.api_key);
@@ -94,7 +117,9 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     const states = await pollUntil(
       'created, sent and settled in the partner feed',
       async () => {
-        const res = await api.get<{ events: { type: string; resource_id: string; state: string }[] }>('/partner/v1/events?type=usdt_withdrawal&limit=100');
+        const res = await api.get<{ events: { type: string; resource_id: string; state: string }[] }>(
+          '/partner/v1/events?type=usdt_withdrawal&limit=100',
+        );
         return res.body.events.filter((e) => e.resource_id === String(withdrawal.body.id)).map((e) => e.state);
       },
       (seen) => seen.length === 3,
@@ -129,7 +154,12 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     // Within one second of the revocation, on the instance that revoked it AND on the other one.
     await Promise.all(
       [first, second].map((url) =>
-        pollUntil(`the revoked key refused on ${url}`, () => partnerOn(url, oldKey.api_key).get('/partner/v1/events'), (r) => r.status === 401, { timeoutMs: 1_000, intervalMs: 25 }),
+        pollUntil(
+          `the revoked key refused on ${url}`,
+          () => partnerOn(url, oldKey.api_key).get('/partner/v1/events'),
+          (r) => r.status === 401,
+          { timeoutMs: 1_000, intervalMs: 25 },
+        ),
       ),
     );
     expect(Date.now() - revokedAt).toBeLessThan(1_500);
@@ -147,12 +177,17 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     // Never the key or anything derived from its secret part.
     const text = JSON.stringify(listed.body);
     for (const secret of [oldKey.api_key, newKey.body.api_key]) expect(text).not.toContain(secret);
-    for (const k of listed.body.api_keys) expect(Object.keys(k).sort()).toEqual(['created_at', 'id', 'last_used_at', 'prefix', 'revoked_at']);
+    for (const k of listed.body.api_keys)
+      expect(Object.keys(k).sort()).toEqual(['created_at', 'id', 'last_used_at', 'prefix', 'revoked_at']);
   });
 
   it('keeps the two kinds of key apart: a partner key cannot reach /admin/v1, the admin key cannot reach /partner/v1', async () => {
     const { key } = await newPartnerWithKey('separated partner');
-    const asPartner = await call(new ApiClient(firstAdmin, { 'x-api-key': key.api_key, 'x-admin-key': key.api_key }), 'GET', '/admin/v1/audit-log');
+    const asPartner = await call(
+      new ApiClient(firstAdmin, { 'x-api-key': key.api_key, 'x-admin-key': key.api_key }),
+      'GET',
+      '/admin/v1/audit-log',
+    );
     expect(asPartner.status).toBe(401);
     expect(asPartner.body).toMatchObject({ error: 'unauthorized' });
     const withoutKey = await call(new ApiClient(firstAdmin), 'POST', '/admin/v1/partners', { name: 'x' });
@@ -162,7 +197,8 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     // The sandbox-mode gateway of the rest of the e2e run (npm test; a production Compose stack has none)
     // keeps them apart too.
     const sandboxGateway = process.env.GATEWAY_URL;
-    if (sandboxGateway) expect((await new ApiClient(sandboxGateway, { 'x-api-key': key.api_key }).post('/sandbox/v1/partners', {})).status).toBe(401);
+    if (sandboxGateway)
+      expect((await new ApiClient(sandboxGateway, { 'x-api-key': key.api_key }).post('/sandbox/v1/partners', {})).status).toBe(401);
   });
 
   it('answers malformed or unknown input with the documented errors and changes nothing', async () => {
@@ -176,18 +212,33 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     const badCpf = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users`, { document: '12345678900' });
     expect(badCpf.status).toBe(400);
     expect(badCpf.body).toMatchObject({ error: 'invalid_document', field: 'document' });
-    const noUser = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users/${document}/credits`, { usdt_micros: USDT, idempotency_key: 'k-1', reference: 'r' });
+    const noUser = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users/${document}/credits`, {
+      usdt_micros: USDT,
+      idempotency_key: 'k-1',
+      reference: 'r',
+    });
     expect({ status: noUser.status, error: noUser.body.error }).toEqual({ status: 404, error: 'user_not_found' });
     expect((await call(operator(), 'GET', `/admin/v1/partners/${partnerId}/users/${document}/balance`)).status).toBe(404);
 
     expect((await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users`, { document })).status).toBe(201);
-    for (const bad of [{ usdt_micros: 1.5, idempotency_key: 'k', reference: 'r' }, { usdt_micros: 0, idempotency_key: 'k', reference: 'r' }, { usdt_micros: USDT, reference: 'r' }, { usdt_micros: USDT, idempotency_key: 'k' }]) {
+    for (const bad of [
+      { usdt_micros: 1.5, idempotency_key: 'k', reference: 'r' },
+      { usdt_micros: 0, idempotency_key: 'k', reference: 'r' },
+      { usdt_micros: USDT, reference: 'r' },
+      { usdt_micros: USDT, idempotency_key: 'k' },
+    ]) {
       const res = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users/${document}/credits`, bad);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: expect.objectContaining({ error: expect.any(String), field: expect.any(String) }) });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: expect.objectContaining({ error: expect.any(String), field: expect.any(String) }),
+      });
     }
     const credit = { usdt_micros: USDT, idempotency_key: 'same-key', reference: 'first' };
     expect((await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users/${document}/credits`, credit)).status).toBe(201);
-    const reused = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users/${document}/credits`, { ...credit, usdt_micros: 2 * USDT });
+    const reused = await call(operator(), 'POST', `/admin/v1/partners/${partnerId}/users/${document}/credits`, {
+      ...credit,
+      usdt_micros: 2 * USDT,
+    });
     expect({ status: reused.status, error: reused.body.error }).toEqual({ status: 422, error: 'idempotency_key_reused' });
     const balance = await call(operator(), 'GET', `/admin/v1/partners/${partnerId}/users/${document}/balance`);
     expect(balance.body).toEqual({ available_usdt_micros: USDT, held_usdt_micros: 0 });
@@ -195,11 +246,20 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
 
   it('writes every call of this suite to the audit log: who, what, when, request id, status', async () => {
     expect(calls.length).toBeGreaterThan(20);
-    const entries: { request_id: string; method: string; route: string; status_code: number; occurred_at: number; operator_key_id: string | null }[] = [];
+    const entries: {
+      request_id: string;
+      method: string;
+      route: string;
+      status_code: number;
+      occurred_at: number;
+      operator_key_id: string | null;
+    }[] = [];
     let cursor: string | null = null;
     // Newest first, paged; this suite's calls are among the most recent ones.
     do {
-      const page: ApiResponse<{ entries: typeof entries; next_cursor: string | null }> = await operator().get(`/admin/v1/audit-log?limit=200${cursor ? `&before=${cursor}` : ''}`);
+      const page: ApiResponse<{ entries: typeof entries; next_cursor: string | null }> = await operator().get(
+        `/admin/v1/audit-log?limit=200${cursor ? `&before=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       entries.push(...page.body.entries);
       cursor = page.body.next_cursor;
@@ -211,7 +271,15 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
         expect({ call: c, entry }).toEqual({ call: c, entry: undefined });
         continue;
       }
-      expect({ call: c, entry }).toEqual({ call: c, entry: expect.objectContaining({ method: c.method, status_code: c.status, route: expect.stringMatching(/^\/admin\/v1\//), occurred_at: expect.any(Number) }) });
+      expect({ call: c, entry }).toEqual({
+        call: c,
+        entry: expect.objectContaining({
+          method: c.method,
+          status_code: c.status,
+          route: expect.stringMatching(/^\/admin\/v1\//),
+          occurred_at: expect.any(Number),
+        }),
+      });
       // Who: the operator key of every audited call.
       expect(entry?.operator_key_id).not.toBeNull();
     }

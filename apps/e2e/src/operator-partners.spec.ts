@@ -48,7 +48,11 @@ async function newUser(partnerId: string, credit = 0): Promise<string> {
   const document = newCpf();
   expect((await operator().post(`/admin/v1/partners/${partnerId}/users`, { document })).status).toBe(201);
   if (credit > 0) {
-    const credited = await operator().post(`/admin/v1/partners/${partnerId}/users/${document}/credits`, { usdt_micros: credit, idempotency_key: `dep-${document}`, reference: 'TED 1' });
+    const credited = await operator().post(`/admin/v1/partners/${partnerId}/users/${document}/credits`, {
+      usdt_micros: credit,
+      idempotency_key: `dep-${document}`,
+      reference: 'TED 1',
+    });
     expect(credited.status).toBe(201);
   }
   return document;
@@ -77,7 +81,14 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const read = await operator(secondAdmin).get<PartnerDetail>(`/admin/v1/partners/${newer.id}`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({
-      id: newer.id, name: 'listed newer', created_at: expect.any(Number), status: 'active', disabled_at: null, active_api_keys: 1, rate_limit_per_second: 500, rate_limit_burst: null,
+      id: newer.id,
+      name: 'listed newer',
+      created_at: expect.any(Number),
+      status: 'active',
+      disabled_at: null,
+      active_api_keys: 1,
+      rate_limit_per_second: 500,
+      rate_limit_burst: null,
     });
 
     const firstPage = await operator().get<{ partners: PartnerDetail[]; next_cursor: string | null }>('/admin/v1/partners?limit=1');
@@ -88,7 +99,9 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: ApiResponse<{ partners: PartnerDetail[]; next_cursor: string | null }> = await operator().get(`/admin/v1/partners?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: ApiResponse<{ partners: PartnerDetail[]; next_cursor: string | null }> = await operator().get(
+        `/admin/v1/partners?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       seen.push(...page.body.partners.map((p) => p.id));
       cursor = page.body.next_cursor;
@@ -98,7 +111,10 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     expect(seen.indexOf(newer.id)).toBeLessThan(seen.indexOf(older.id));
 
     const badCursor = await operator().get('/admin/v1/partners?cursor=bm90LW91cnM');
-    expect({ status: badCursor.status, body: badCursor.body }).toEqual({ status: 400, body: expect.objectContaining({ error: 'invalid_request', field: 'cursor' }) });
+    expect({ status: badCursor.status, body: badCursor.body }).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'invalid_request', field: 'cursor' }),
+    });
     const badLimit = await operator().get('/admin/v1/partners?limit=0');
     expect({ status: badLimit.status, field: badLimit.body.field }).toEqual({ status: 400, field: 'limit' });
     const unknown = await operator().get(`/admin/v1/partners/${newUuid()}`);
@@ -111,7 +127,12 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const document = await newUser(partner.id, 10 * USDT);
     const api = partnerOn(first, partner.apiKey);
     const withdrawal = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
-      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'MEDIUM', network: 'MATIC',
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: USDT,
+      fee_choice: 'MEDIUM',
+      network: 'MATIC',
     });
     expect(withdrawal.status).toBe(201);
     // The key is cached on both instances.
@@ -123,13 +144,21 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     expect(disabled.body).toMatchObject({ id: partner.id, status: 'disabled', disabled_at: expect.any(Number), active_api_keys: 1 });
     await Promise.all(
       [first, second].map((url) =>
-        pollUntil(`the disabled partner's key refused on ${url}`, () => partnerOn(url, partner.apiKey).get('/partner/v1/events'), (r) => r.status === 403, { timeoutMs: 1_000, intervalMs: 25 }),
+        pollUntil(
+          `the disabled partner's key refused on ${url}`,
+          () => partnerOn(url, partner.apiKey).get('/partner/v1/events'),
+          (r) => r.status === 403,
+          { timeoutMs: 1_000, intervalMs: 25 },
+        ),
       ),
     );
     expect(Date.now() - disabledAt).toBeLessThan(1_500);
     for (const url of [first, second]) {
       const refused = await partnerOn(url, partner.apiKey).get(`/partner/v1/withdrawals/usdt/${withdrawal.body.id}`);
-      expect({ status: refused.status, body: refused.body }).toEqual({ status: 403, body: expect.objectContaining({ error: 'partner_disabled', message: expect.any(String) }) });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 403,
+        body: expect.objectContaining({ error: 'partner_disabled', message: expect.any(String) }),
+      });
       // The Pix key family answers it in the {error} shape too, like unauthorized.
       const pixKey = await partnerOn(url, partner.apiKey).get(`/partner/v1/pix-key/${document}`);
       expect({ status: pixKey.status, error: pixKey.body.error }).toEqual({ status: 403, error: 'partner_disabled' });
@@ -144,12 +173,19 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     expect(enabled.body).toMatchObject({ status: 'active', disabled_at: null });
     await Promise.all(
       [first, second].map((url) =>
-        pollUntil(`the enabled partner's key accepted on ${url}`, () => partnerOn(url, partner.apiKey).get('/partner/v1/events'), (r) => r.status === 200, { timeoutMs: 1_000, intervalMs: 25 }),
+        pollUntil(
+          `the enabled partner's key accepted on ${url}`,
+          () => partnerOn(url, partner.apiKey).get('/partner/v1/events'),
+          (r) => r.status === 200,
+          { timeoutMs: 1_000, intervalMs: 25 },
+        ),
       ),
     );
     // Its data is all there.
     for (const url of [first, second]) {
-      const read = await partnerOn(url, partner.apiKey).get<{ id: number; usdtmicros: number }>(`/partner/v1/withdrawals/usdt/${withdrawal.body.id}`);
+      const read = await partnerOn(url, partner.apiKey).get<{ id: number; usdtmicros: number }>(
+        `/partner/v1/withdrawals/usdt/${withdrawal.body.id}`,
+      );
       expect({ status: read.status, id: read.body.id }).toEqual({ status: 200, id: withdrawal.body.id });
     }
     expect((await operator().post(`/admin/v1/partners/${partner.id}/enable`)).status).toBe(200);
@@ -160,18 +196,30 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const other = await newPartner('other users');
     const documents = [await newUser(partner.id, 3 * USDT), await newUser(partner.id), await newUser(partner.id)].sort();
     await newUser(other.id);
-    const { items, pages } = await allPages<{ document: string; created_at: number; available_usdt_micros: number; held_usdt_micros: number }>(
-      `/admin/v1/partners/${partner.id}/users?limit=2`,
-      (body) => body.users as never,
-    );
+    const { items, pages } = await allPages<{
+      document: string;
+      created_at: number;
+      available_usdt_micros: number;
+      held_usdt_micros: number;
+    }>(`/admin/v1/partners/${partner.id}/users?limit=2`, (body) => body.users as never);
     expect(pages).toBe(2);
     expect(items.map((u) => u.document)).toEqual(documents);
     expect(items.reduce((sum, u) => sum + u.available_usdt_micros, 0)).toBe(3 * USDT);
-    for (const u of items) expect(u).toEqual({ document: expect.any(String), created_at: expect.any(Number), available_usdt_micros: expect.any(Number), held_usdt_micros: 0 });
+    for (const u of items)
+      expect(u).toEqual({
+        document: expect.any(String),
+        created_at: expect.any(Number),
+        available_usdt_micros: expect.any(Number),
+        held_usdt_micros: 0,
+      });
     const unknown = await operator().get(`/admin/v1/partners/${newUuid()}/users`);
     expect({ status: unknown.status, error: unknown.body.error }).toEqual({ status: 404, error: 'partner_not_found' });
     const badCursor = await operator().get(`/admin/v1/partners/${partner.id}/users?cursor=bm9wZQ`);
-    expect({ status: badCursor.status, error: badCursor.body.error, field: badCursor.body.field }).toEqual({ status: 400, error: 'invalid_request', field: 'cursor' });
+    expect({ status: badCursor.status, error: badCursor.body.error, field: badCursor.body.field }).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      field: 'cursor',
+    });
   });
 
   it("reads a user's ledger newest first: the credit, the withdrawal's hold and settlement with its fee, the balances after", async () => {
@@ -179,7 +227,12 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const document = await newUser(partner.id, 10 * USDT);
     const api = partnerOn(second, partner.apiKey);
     const withdrawal = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
-      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 4 * USDT, fee_choice: 'MEDIUM', network: 'MATIC',
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: 4 * USDT,
+      fee_choice: 'MEDIUM',
+      network: 'MATIC',
     });
     expect(withdrawal.status).toBe(201);
     const path = `/admin/v1/partners/${partner.id}/users/${document}/ledger`;
@@ -191,9 +244,39 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const held = 4 * USDT + MATIC_MEDIUM_FEE;
     expect(ledger.next_cursor).toBeNull();
     expect(ledger.entries.map(({ id: _id, created_at: _at, ...rest }) => rest)).toEqual([
-      { type: 'withdrawal_settle', available_delta_micros: 0, held_delta_micros: -held, available_after_micros: 10 * USDT - held, held_after_micros: 0, withdrawal_id: withdrawal.body.id, fee_micros: MATIC_MEDIUM_FEE, idempotency_key: null, reference: null },
-      { type: 'withdrawal_hold', available_delta_micros: -held, held_delta_micros: held, available_after_micros: 10 * USDT - held, held_after_micros: held, withdrawal_id: withdrawal.body.id, fee_micros: MATIC_MEDIUM_FEE, idempotency_key: null, reference: null },
-      { type: 'credit', available_delta_micros: 10 * USDT, held_delta_micros: 0, available_after_micros: 10 * USDT, held_after_micros: 0, withdrawal_id: null, fee_micros: null, idempotency_key: `dep-${document}`, reference: 'TED 1' },
+      {
+        type: 'withdrawal_settle',
+        available_delta_micros: 0,
+        held_delta_micros: -held,
+        available_after_micros: 10 * USDT - held,
+        held_after_micros: 0,
+        withdrawal_id: withdrawal.body.id,
+        fee_micros: MATIC_MEDIUM_FEE,
+        idempotency_key: null,
+        reference: null,
+      },
+      {
+        type: 'withdrawal_hold',
+        available_delta_micros: -held,
+        held_delta_micros: held,
+        available_after_micros: 10 * USDT - held,
+        held_after_micros: held,
+        withdrawal_id: withdrawal.body.id,
+        fee_micros: MATIC_MEDIUM_FEE,
+        idempotency_key: null,
+        reference: null,
+      },
+      {
+        type: 'credit',
+        available_delta_micros: 10 * USDT,
+        held_delta_micros: 0,
+        available_after_micros: 10 * USDT,
+        held_after_micros: 0,
+        withdrawal_id: null,
+        fee_micros: null,
+        idempotency_key: `dep-${document}`,
+        reference: 'TED 1',
+      },
     ]);
     const { items, pages } = await allPages<LedgerEntry>(`${path}?limit=1`, (body) => body.entries as never);
     expect(pages).toBe(3);
@@ -210,27 +293,38 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const startedAt = Math.floor(Date.now() / 1000);
     const partner = await newPartner('audited');
     await operator().get(`/admin/v1/partners/${partner.id}`);
-    const byPartner = await operator().get<{ entries: { partner_id: string | null; operator_key_id: string | null; route: string; occurred_at: number }[] }>(
-      `/admin/v1/audit-log?partner_id=${partner.id}`,
-    );
+    const byPartner = await operator().get<{
+      entries: { partner_id: string | null; operator_key_id: string | null; route: string; occurred_at: number }[];
+    }>(`/admin/v1/audit-log?partner_id=${partner.id}`);
     expect(byPartner.status).toBe(200);
     // The key issue and the read (the creation's path names no partner).
-    expect(byPartner.body.entries.map((e) => e.route)).toEqual(['/admin/v1/partners/:partner_id', '/admin/v1/partners/:partner_id/api-keys']);
+    expect(byPartner.body.entries.map((e) => e.route)).toEqual([
+      '/admin/v1/partners/:partner_id',
+      '/admin/v1/partners/:partner_id/api-keys',
+    ]);
     const operatorKeyId = byPartner.body.entries[0].operator_key_id;
     expect(operatorKeyId).toEqual(expect.any(String));
 
     const search = `partner_id=${partner.id}&operator_key_id=${operatorKeyId}`;
-    const withinRange = await operator().get<{ entries: unknown[] }>(`/admin/v1/audit-log?${search}&from=${startedAt}&to=${startedAt + 600}`);
+    const withinRange = await operator().get<{ entries: unknown[] }>(
+      `/admin/v1/audit-log?${search}&from=${startedAt}&to=${startedAt + 600}`,
+    );
     expect(withinRange.body.entries).toHaveLength(2);
     const later = await operator().get<{ entries: unknown[] }>(`/admin/v1/audit-log?${search}&from=${startedAt + 600}`);
     expect({ status: later.status, entries: later.body.entries }).toEqual({ status: 200, entries: [] });
     const earlier = await operator().get<{ entries: unknown[] }>(`/admin/v1/audit-log?${search}&to=${startedAt - 60}`);
     expect(earlier.body.entries).toEqual([]);
-    const anotherKey = await operator().get<{ entries: unknown[] }>(`/admin/v1/audit-log?partner_id=${partner.id}&operator_key_id=${newUuid()}`);
+    const anotherKey = await operator().get<{ entries: unknown[] }>(
+      `/admin/v1/audit-log?partner_id=${partner.id}&operator_key_id=${newUuid()}`,
+    );
     expect(anotherKey.body.entries).toEqual([]);
     for (const bad of ['from=yesterday', 'to=-1', 'operator_key_id=nope']) {
       const res = await operator().get(`/admin/v1/audit-log?${bad}`);
-      expect({ status: res.status, error: res.body.error, field: res.body.field }).toEqual({ status: 400, error: 'invalid_request', field: bad.split('=')[0] });
+      expect({ status: res.status, error: res.body.error, field: res.body.field }).toEqual({
+        status: 400,
+        error: 'invalid_request',
+        field: bad.split('=')[0],
+      });
     }
   });
 });

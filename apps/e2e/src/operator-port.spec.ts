@@ -14,7 +14,12 @@ const [productionAdmin] = requireEnv('OPERATOR_GATEWAY_ADMIN_URLS').split(',');
 const sandboxOperatorKey = () => requireEnv('ADMIN_API_KEY');
 const productionOperatorKey = () => requireEnv('PRODUCTION_ADMIN_API_KEY');
 
-async function answer(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function answer(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url, {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
@@ -56,7 +61,13 @@ describe.each([
       const res = await answer(`${publicUrl()}${path}`, method, { 'x-admin-key': operatorKey() }, body);
       // An internal path may be refused by the router itself (404 without the API's body); never answered.
       const internal = INTERNAL.some(([, p]) => p === path);
-      expect({ method, path, status: res.status, error: internal ? 'not_found' : res.body.error, answered: 'response' in (res.body ?? {}) }).toEqual({ method, path, status: 404, error: 'not_found', answered: false });
+      expect({
+        method,
+        path,
+        status: res.status,
+        error: internal ? 'not_found' : res.body.error,
+        answered: 'response' in (res.body ?? {}),
+      }).toEqual({ method, path, status: 404, error: 'not_found', answered: false });
     }
   });
 
@@ -65,15 +76,25 @@ describe.each([
     expect({ status: audit.status, entries: Array.isArray(audit.body.entries) }).toEqual({ status: 200, entries: true });
     expect((await answer(`${adminUrl()}/readyz`, 'GET', {})).status).toBe(200);
     const metrics = await fetch(`${adminUrl()}/metrics`);
-    expect({ status: metrics.status, text: (await metrics.text()).includes('http_request_duration_seconds') }).toEqual({ status: 200, text: true });
+    expect({ status: metrics.status, text: (await metrics.text()).includes('http_request_duration_seconds') }).toEqual({
+      status: 200,
+      text: true,
+    });
     // Liveness on both; the partner API and the reference on the public port only.
     for (const url of [publicUrl(), adminUrl()]) expect((await answer(`${url}/healthz`, 'GET', {})).status).toBe(200);
-    for (const path of ['/docs/openapi.json', '/provider/docs/openapi.json']) expect({ path, status: (await answer(`${publicUrl()}${path}`, 'GET', {})).status }).toEqual({ path, status: 200 });
+    for (const path of ['/docs/openapi.json', '/provider/docs/openapi.json'])
+      expect({ path, status: (await answer(`${publicUrl()}${path}`, 'GET', {})).status }).toEqual({ path, status: 200 });
     for (const path of ['/partner/v1/events', '/docs/openapi.json', '/provider/docs/openapi.json']) {
-      expect({ path, status: (await answer(`${adminUrl()}${path}`, 'GET', { 'x-api-key': 'pk_live_whatever' })).status }).toEqual({ path, status: 404 });
+      expect({ path, status: (await answer(`${adminUrl()}${path}`, 'GET', { 'x-api-key': 'pk_live_whatever' })).status }).toEqual({
+        path,
+        status: 404,
+      });
     }
     for (const [method, path, body] of INTERNAL) {
-      expect({ path, status: (await answer(`${adminUrl()}${path}`, method, { 'x-admin-key': operatorKey() }, body)).status }).toEqual({ path, status: 404 });
+      expect({ path, status: (await answer(`${adminUrl()}${path}`, method, { 'x-admin-key': operatorKey() }, body)).status }).toEqual({
+        path,
+        status: 404,
+      });
     }
   });
 });
@@ -81,10 +102,17 @@ describe.each([
 describe('keys carry their environment: a production gateway over a database a sandbox used', () => {
   it("refuses the sandbox's operator key with 401 unauthorized saying why, and accepts its own", async () => {
     const refused = await answer(`${productionAdmin}/admin/v1/audit-log?limit=1`, 'GET', { 'x-admin-key': sandboxOperatorKey() });
-    expect(refused).toMatchObject({ status: 401, body: { error: 'unauthorized', message: 'this operator key belongs to the sandbox: a production gateway does not accept it' } });
-    expect((await answer(`${productionAdmin}/admin/v1/audit-log?limit=1`, 'GET', { 'x-admin-key': productionOperatorKey() })).status).toBe(200);
+    expect(refused).toMatchObject({
+      status: 401,
+      body: { error: 'unauthorized', message: 'this operator key belongs to the sandbox: a production gateway does not accept it' },
+    });
+    expect((await answer(`${productionAdmin}/admin/v1/audit-log?limit=1`, 'GET', { 'x-admin-key': productionOperatorKey() })).status).toBe(
+      200,
+    );
     // And the other way round: the production key opens no sandbox.
-    expect((await answer(`${gatewayAdminUrl()}/admin/v1/audit-log?limit=1`, 'GET', { 'x-admin-key': productionOperatorKey() })).status).toBe(401);
+    expect(
+      (await answer(`${gatewayAdminUrl()}/admin/v1/audit-log?limit=1`, 'GET', { 'x-admin-key': productionOperatorKey() })).status,
+    ).toBe(401);
     expect((await answer(`${gatewayUrl()}/sandbox/v1/partners`, 'POST', { 'x-admin-key': productionOperatorKey() }, {})).status).toBe(401);
   });
 
@@ -125,10 +153,15 @@ describe('keys carry their environment: a production gateway over a database a s
       await db.query(`UPDATE gateway.api_keys SET environment = 'production' WHERE prefix = $1`, [key.slice(0, 16)]);
       // The refusal above left the key in the gateway's negative cache (API_KEY_NEGATIVE_CACHE_MS, 10 s):
       // the row's new environment decides once that entry expires.
-      await pollUntil('the key accepted once the row says production', () => new ApiClient(production, { 'x-api-key': key }).get('/partner/v1/events').then((r) => r.status), (status) => status === 200, {
-        timeoutMs: 30_000,
-        intervalMs: 500,
-      });
+      await pollUntil(
+        'the key accepted once the row says production',
+        () => new ApiClient(production, { 'x-api-key': key }).get('/partner/v1/events').then((r) => r.status),
+        (status) => status === 200,
+        {
+          timeoutMs: 30_000,
+          intervalMs: 500,
+        },
+      );
     } finally {
       await db.end();
     }
@@ -146,7 +179,8 @@ describe('keys carry their environment: a production gateway over a database a s
         expect({ url, path, status: res.status, error: res.body.error }).toEqual({ url, path, status: 404, error: 'not_found' });
       }
     }
-    const sandboxPaths = async (url: string) => Object.keys((await answer(`${url}/docs/openapi.json`, 'GET', {})).body.paths ?? {}).filter((p) => p.startsWith('/sandbox/'));
+    const sandboxPaths = async (url: string) =>
+      Object.keys((await answer(`${url}/docs/openapi.json`, 'GET', {})).body.paths ?? {}).filter((p) => p.startsWith('/sandbox/'));
     expect(await sandboxPaths(production)).toEqual([]);
     expect((await sandboxPaths(gatewayUrl())).length).toBeGreaterThan(0);
   });

@@ -19,7 +19,8 @@ async function sent(api: ApiClient, body: Record<string, unknown>): Promise<stri
   return res.body.end_to_end_id;
 }
 
-const list = (api: ApiClient, query = ''): Promise<ApiResponse<Listing>> => api.get<Listing>(`/partner/v1/pix-in${query ? `?${query}` : ''}`);
+const list = (api: ApiClient, query = ''): Promise<ApiResponse<Listing>> =>
+  api.get<Listing>(`/partner/v1/pix-in${query ? `?${query}` : ''}`);
 
 async function listed(api: ApiClient, query = ''): Promise<Listing> {
   const res = await list(api, query);
@@ -67,7 +68,13 @@ describe('Pix inflows end to end', () => {
     expect(listing.pix_in).toHaveLength(1);
     const [inflow] = listing.pix_in;
     expect(Object.keys(inflow).sort()).toEqual(SPEC_FIELDS);
-    expect(inflow).toMatchObject({ amount_cents: 15_050, description: 'aluguel de novembro', end_to_end_id: e2e, method: 'manual', status: 'credited' });
+    expect(inflow).toMatchObject({
+      amount_cents: 15_050,
+      description: 'aluguel de novembro',
+      end_to_end_id: e2e,
+      method: 'manual',
+      status: 'credited',
+    });
     // Valid, realistic sender: a CPF or CNPJ with check digits, the payer's ISPB also inside the end-to-end id.
     expect(isCpfOrCnpj(inflow.sender_tax_id)).toBe(true);
     expect(inflow.sender_bank_code).toMatch(/^\d{8}$/);
@@ -108,7 +115,13 @@ describe('Pix inflows end to end', () => {
     const e2e = await sent(api, { document, amount_cents: 1, method: 'dynamic_qr_code', ...sender });
 
     expect(e2e.slice(1, 9)).toBe('60701190');
-    const [inflow] = (await pollUntil('the inflow', () => listed(api), (l) => l.pix_in.length === 1)).pix_in;
+    const [inflow] = (
+      await pollUntil(
+        'the inflow',
+        () => listed(api),
+        (l) => l.pix_in.length === 1,
+      )
+    ).pix_in;
     expect(inflow).toMatchObject({ ...sender, amount_cents: 1, method: 'dynamic_qr_code', end_to_end_id: e2e });
     expect(inflow).not.toHaveProperty('description');
     expect(Object.keys(inflow).sort()).toEqual(SPEC_FIELDS.filter((f) => f !== 'description'));
@@ -141,7 +154,11 @@ describe('Pix inflows end to end', () => {
 
     for (const method of methods) expect((await simulate(api, { document, amount_cents: 100, method })).status).toBe(202);
 
-    const listing = await pollUntil('every inflow', () => listed(api), (l) => l.pix_in.length === methods.length);
+    const listing = await pollUntil(
+      'every inflow',
+      () => listed(api),
+      (l) => l.pix_in.length === methods.length,
+    );
     expect(listing.pix_in.map((p) => p.method).sort()).toEqual([...methods].sort());
   });
 
@@ -155,7 +172,11 @@ describe('Pix inflows end to end', () => {
     expect(res.body).toMatchObject({ error: 'pix_key_not_registered', message: expect.stringContaining('no registered Pix key') });
     // A later, accepted inflow is the only one listed: the refused one was never sent.
     const e2e = await sent(api, { document, amount_cents: 100 });
-    const listing = await pollUntil('the accepted inflow', () => listed(api), (l) => l.pix_in.length > 0);
+    const listing = await pollUntil(
+      'the accepted inflow',
+      () => listed(api),
+      (l) => l.pix_in.length > 0,
+    );
     expect(listing.pix_in.map((p) => p.end_to_end_id)).toEqual([e2e]);
   });
 
@@ -208,7 +229,11 @@ describe('GET /partner/v1/pix-in', () => {
     // any order, so each one is recorded before the next is sent.
     for (const outcome of outcomes) {
       const id = await sent(api, { document, amount_cents: 100, simulate_outcome: outcome });
-      await pollUntil(`inflow ${id} recorded`, () => listed(api), (l) => l.pix_in.some((p) => p.end_to_end_id === id));
+      await pollUntil(
+        `inflow ${id} recorded`,
+        () => listed(api),
+        (l) => l.pix_in.some((p) => p.end_to_end_id === id),
+      );
       ids.push(id);
     }
     const everything = await allSettled(api, outcomes.length);
@@ -218,7 +243,11 @@ describe('GET /partner/v1/pix-in', () => {
 
     const pages: Listing[] = [await listed(api, 'limit=2')];
     while (pages[pages.length - 1].next_cursor) pages.push(await listed(api, `limit=2&cursor=${pages[pages.length - 1].next_cursor}`));
-    expect(pages.map((p) => p.pix_in.map((i) => i.end_to_end_id))).toEqual([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)]);
+    expect(pages.map((p) => p.pix_in.map((i) => i.end_to_end_id))).toEqual([
+      newestFirst.slice(0, 2),
+      newestFirst.slice(2, 4),
+      newestFirst.slice(4),
+    ]);
     expect(pages[2].next_cursor).toBeNull();
     for (const p of pages) for (const i of p.pix_in) expect(Object.keys(i).sort()).toEqual(SPEC_FIELDS.filter((f) => f !== 'description'));
 
@@ -226,7 +255,11 @@ describe('GET /partner/v1/pix-in', () => {
     expect(denied.pix_in.map((p) => p.end_to_end_id)).toEqual([ids[3], ids[1]]);
     const firstDenied = await listed(api, 'status=denied&limit=1');
     const secondDenied = await listed(api, `status=denied&limit=1&cursor=${firstDenied.next_cursor}`);
-    expect([firstDenied.pix_in[0].end_to_end_id, secondDenied.pix_in[0].end_to_end_id, secondDenied.next_cursor]).toEqual([ids[3], ids[1], null]);
+    expect([firstDenied.pix_in[0].end_to_end_id, secondDenied.pix_in[0].end_to_end_id, secondDenied.next_cursor]).toEqual([
+      ids[3],
+      ids[1],
+      null,
+    ]);
     expect((await listed(api, 'status=credited')).pix_in.map((p) => p.status)).toEqual(['credited', 'credited', 'credited']);
     expect(await listed(api, 'status=processing')).toEqual({ pix_in: [] });
   });
@@ -256,7 +289,11 @@ describe('Pix inflows across partners', () => {
     const b = await newPartner('partner B');
     const document = await newUser(a.api, 0);
     const e2e = await sent(a.api, { document, amount_cents: 2_500 });
-    await pollUntil("A's inflow", () => listed(a.api), (l) => l.pix_in.length === 1);
+    await pollUntil(
+      "A's inflow",
+      () => listed(a.api),
+      (l) => l.pix_in.length === 1,
+    );
 
     expect(await listed(b.api)).toEqual({ pix_in: [] });
     expect(await listed(b.api, 'limit=10')).toEqual({ pix_in: [], next_cursor: null });

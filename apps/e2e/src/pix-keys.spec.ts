@@ -5,14 +5,20 @@ import { FeedEvent, gatewayUrl, listEvents, newPartner, newUser } from './suppor
 const DICT_REFUSED_CPF = '00000000191';
 const CREATE = '/partner/v1/pix-key';
 
-const createKey = (api: ApiClient, document: string, idempotencyKey = newUuid()) => api.post(CREATE, { document, idempotency_key: idempotencyKey });
+const createKey = (api: ApiClient, document: string, idempotencyKey = newUuid()) =>
+  api.post(CREATE, { document, idempotency_key: idempotencyKey });
 const deleteKey = (api: ApiClient, document: string, idempotencyKey = newUuid()) =>
   api.request('DELETE', `${CREATE}/${document}`, { idempotency_key: idempotencyKey });
 
 const getKey = (api: ApiClient, document: string) => api.get(`${CREATE}/${document}`);
 
 /** What GET /partner/v1/pix-key/{document} answers for the key as an event's data shows it. */
-const viewOf = (data: Record<string, unknown>) => ({ document: data.document, status: data.state, created_at: data.created_at, last_updated_at: data.last_updated_at });
+const viewOf = (data: Record<string, unknown>) => ({
+  document: data.document,
+  status: data.state,
+  created_at: data.created_at,
+  last_updated_at: data.last_updated_at,
+});
 
 const pixKeyEvents = (events: FeedEvent[], document: string) => events.filter((e) => e.type === 'pix_key' && e.data.document === document);
 
@@ -180,7 +186,10 @@ describe('Pix keys end to end', () => {
     expect(remove.status).toBe(404);
     expect(remove.body).toMatchObject({ status: 'not_found', message: expect.any(String) });
     const read = await getKey(b.api, document);
-    expect({ status: read.status, body: read.body }).toEqual({ status: 404, body: expect.objectContaining({ status: 'not_found', message: expect.any(String) }) });
+    expect({ status: read.status, body: read.body }).toEqual({
+      status: 404,
+      body: expect.objectContaining({ status: 'not_found', message: expect.any(String) }),
+    });
     expect(await getKey(a.api, document)).toMatchObject({ status: 200, body: { document, status: 'registered' } });
     expect(await listEvents(b.api, '')).toEqual([]);
 
@@ -243,7 +252,10 @@ describe('Pix keys end to end', () => {
     it('GET 404 not_found when the user never had a key, or is unknown', async () => {
       for (const document of [await newUser(api, 0), newCpf()]) {
         const res = await getKey(api, document);
-        expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: expect.objectContaining({ status: 'not_found', message: expect.any(String) }) });
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 404,
+          body: expect.objectContaining({ status: 'not_found', message: expect.any(String) }),
+        });
       }
     });
 
@@ -269,7 +281,11 @@ describe('Pix keys end to end', () => {
     });
 
     it.each([
-      ['POST with a malformed idempotency_key', () => api.post(CREATE, { document: newCpf(), idempotency_key: 'not-a-uuid' }), 'idempotency_key'],
+      [
+        'POST with a malformed idempotency_key',
+        () => api.post(CREATE, { document: newCpf(), idempotency_key: 'not-a-uuid' }),
+        'idempotency_key',
+      ],
       ['POST with an unknown field', () => api.post(CREATE, { document: newCpf(), idempotency_key: newUuid(), kind: 'cpf' }), 'kind'],
       ['DELETE with a malformed idempotency_key', () => deleteKey(api, newCpf(), 'nope'), 'idempotency_key'],
       ['DELETE without a body', () => api.request('DELETE', `${CREATE}/${newCpf()}`), 'idempotency_key'],
@@ -289,7 +305,11 @@ describe('Pix keys end to end', () => {
       ['GET', `${CREATE}/52998224725`],
     ])('%s %s without a valid X-API-Key is 401 {error: unauthorized}', async (method, path) => {
       for (const client of [new ApiClient(gatewayUrl()), new ApiClient(gatewayUrl(), { 'x-api-key': 'pk_sandbox_unknown' })]) {
-        const res = await client.request(method, path, method === 'GET' ? undefined : { document: '52998224725', idempotency_key: newUuid() });
+        const res = await client.request(
+          method,
+          path,
+          method === 'GET' ? undefined : { document: '52998224725', idempotency_key: newUuid() },
+        );
         expect(res.status).toBe(401);
         expect(res.body).toMatchObject({ error: 'unauthorized', message: expect.any(String) });
       }

@@ -16,7 +16,8 @@ const PATH = '/provider/v1/pix/inflows';
 
 type Answer = { end_to_end_id: string; status: string; created: boolean } & { error?: string; message?: string };
 
-const sign = (body: string, t = Math.floor(Date.now() / 1000), key = secret()) => `t=${t},v1=${createHmac('sha256', key).update(`${t}.${body}`).digest('hex')}`;
+const sign = (body: string, t = Math.floor(Date.now() / 1000), key = secret()) =>
+  `t=${t},v1=${createHmac('sha256', key).update(`${t}.${body}`).digest('hex')}`;
 
 /** POSTs the notification signed as the provider does (or with the given header; none when null). */
 function notify(notification: Record<string, unknown> | string, signature?: string | null): Promise<ApiResponse<Answer>> {
@@ -55,29 +56,51 @@ const inflowOf = (partnerId: string, document: string, status = 'processing') =>
 });
 
 /** The first notification: the user reaches the inflows service shortly after the operator created them. */
-const created = (n: Record<string, unknown> | string) => pollUntil('the inflow recorded', () => notify(n), (res) => res.status !== 404);
+const created = (n: Record<string, unknown> | string) =>
+  pollUntil(
+    'the inflow recorded',
+    () => notify(n),
+    (res) => res.status !== 404,
+  );
 
 const listed = async (api: ApiClient): Promise<PixInflow[]> => {
   const res = await api.get<{ pix_in: PixInflow[] }>('/partner/v1/pix-in');
   expect(res.status).toBe(200);
   return res.body.pix_in;
 };
-const statesOf = (events: FeedEvent[], e2e: string) => events.filter((e) => e.type === 'pix_in' && e.resource_id === e2e).map((e) => e.state);
+const statesOf = (events: FeedEvent[], e2e: string) =>
+  events.filter((e) => e.type === 'pix_in' && e.resource_id === e2e).map((e) => e.state);
 const feedStates = (api: ApiClient, e2e: string, count: number) =>
-  pollUntil(`${count} pix_in events of ${e2e}`, () => listEvents(api), (events) => statesOf(events, e2e).length >= count).then((events) => statesOf(events, e2e));
+  pollUntil(
+    `${count} pix_in events of ${e2e}`,
+    () => listEvents(api),
+    (events) => statesOf(events, e2e).length >= count,
+  ).then((events) => statesOf(events, e2e));
 
 describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
   it('records a signed notification (201), listed with the notified fields and a pix_in event; moves it to credited', async () => {
     const { api, partnerId, document } = await newReceiver();
     const n = inflowOf(partnerId, document);
     const first = await created(n);
-    expect({ status: first.status, body: first.body }).toEqual({ status: 201, body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true } });
+    expect({ status: first.status, body: first.body }).toEqual({
+      status: 201,
+      body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true },
+    });
     const [inflow] = await listed(api);
-    expect(inflow).toMatchObject({ end_to_end_id: n.end_to_end_id, amount_cents: 25_000, description: 'via provider', sender_tax_id: n.sender_tax_id, status: 'processing' });
+    expect(inflow).toMatchObject({
+      end_to_end_id: n.end_to_end_id,
+      amount_cents: 25_000,
+      description: 'via provider',
+      sender_tax_id: n.sender_tax_id,
+      status: 'processing',
+    });
 
     for (const status of ['approved', 'success', 'credited']) {
       const moved = await notify({ ...n, status });
-      expect({ status: moved.status, body: moved.body }).toEqual({ status: 200, body: { end_to_end_id: n.end_to_end_id, status, created: false } });
+      expect({ status: moved.status, body: moved.body }).toEqual({
+        status: 200,
+        body: { end_to_end_id: n.end_to_end_id, status, created: false },
+      });
     }
     expect((await listed(api)).map((p) => p.status)).toEqual(['credited']);
     expect(await feedStates(api, n.end_to_end_id, 4)).toEqual(['processing', 'approved', 'success', 'credited']);
@@ -109,7 +132,10 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
     const n = inflowOf(partnerId, document);
     expect((await created(n)).status).toBe(201);
     const again = await notify(n);
-    expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false } });
+    expect({ status: again.status, body: again.body }).toEqual({
+      status: 200,
+      body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false },
+    });
     const conflict = await notify({ ...n, amount_cents: 1 });
     expect({ status: conflict.status, error: conflict.body.error }).toEqual({ status: 409, error: 'end_to_end_id_conflict' });
     // A later notification proves the feed is complete up to it: still one processing event.
@@ -161,7 +187,11 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
     ]);
 
     const malformed = await notify({ ...n, status: 'settled' });
-    expect({ status: malformed.status, error: malformed.body.error, field: (malformed.body as { field?: string }).field }).toEqual({ status: 400, error: 'invalid_request', field: 'status' });
+    expect({ status: malformed.status, error: malformed.body.error, field: (malformed.body as { field?: string }).field }).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      field: 'status',
+    });
     expect((await notify('{"partner_id":')).status).toBe(400);
     // Accepted once the notification is right: so the refusals above were the only reason nothing was recorded.
     expect((await created(n)).status).toBe(201);

@@ -27,7 +27,9 @@ async function identifiersInTheDatabase(): Promise<{ documents: Set<string>; pho
     );
     const documents = new Set<string>();
     for (const c of columns.rows) {
-      const { rows } = await db.query<{ value: string }>(`SELECT DISTINCT "${c.column_name}"::text AS value FROM "${c.table_schema}"."${c.table_name}" WHERE "${c.column_name}" IS NOT NULL`);
+      const { rows } = await db.query<{ value: string }>(
+        `SELECT DISTINCT "${c.column_name}"::text AS value FROM "${c.table_schema}"."${c.table_name}" WHERE "${c.column_name}" IS NOT NULL`,
+      );
       for (const { value } of rows) if (/^[0-9A-Z]{11,14}$/.test(value.trim())) documents.add(value.trim());
     }
     const phones = new Set<string>();
@@ -113,13 +115,21 @@ describe('privacy: no document, phone or e-mail in clear', () => {
       },
       async () => {
         const t = traced();
-        const body = { ...BUSINESS_CUSTOMER_EXAMPLE, cnpj, email, phone, owners: BUSINESS_CUSTOMER_EXAMPLE.owners.map((o) => ({ ...o, email, phone })) };
+        const body = {
+          ...BUSINESS_CUSTOMER_EXAMPLE,
+          cnpj,
+          email,
+          phone,
+          owners: BUSINESS_CUSTOMER_EXAMPLE.owners.map((o) => ({ ...o, email, phone })),
+        };
         expect((await t.client.post('/partner/v1/customers/business', body)).status).toBe(201);
         return [t.traceId, true];
       },
       async () => {
         const t = traced();
-        expect((await t.client.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() })).status).toBeLessThan(500);
+        expect((await t.client.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() })).status).toBeLessThan(
+          500,
+        );
         return [t.traceId, true];
       },
     ];
@@ -130,7 +140,10 @@ describe('privacy: no document, phone or e-mail in clear', () => {
     const spans = await pollUntil(
       'the spans of every trace',
       async () => traces.map(([id, reachesService]) => ({ spans: receiver.spansOf(id), reachesService })),
-      (perTrace) => perTrace.every(({ spans, reachesService }) => spans.some((span) => (reachesService ? span.service !== 'gateway' : span.service === 'gateway'))),
+      (perTrace) =>
+        perTrace.every(({ spans, reachesService }) =>
+          spans.some((span) => (reachesService ? span.service !== 'gateway' : span.service === 'gateway')),
+        ),
       { timeoutMs: 30_000, intervalMs: 250 },
     );
     const all: ReceivedSpan[] = spans.flatMap((t) => t.spans);
@@ -161,7 +174,9 @@ describe('privacy: no document, phone or e-mail in clear', () => {
         found.push(`${file}: ${line.slice(0, 300)}`);
       }
     }
-    console.log(`privacy: ${wanted.documents.size} documents, ${wanted.phones.size} phones, ${wanted.emails.size} e-mails searched in ${logs.length} logs (${bytes} characters)`);
+    console.log(
+      `privacy: ${wanted.documents.size} documents, ${wanted.phones.size} phones, ${wanted.emails.size} e-mails searched in ${logs.length} logs (${bytes} characters)`,
+    );
     expect(found).toEqual([]);
 
     const db = new Client({ connectionString: requireEnv('DATABASE_URL') });

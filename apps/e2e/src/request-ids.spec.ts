@@ -35,9 +35,14 @@ function linesOf(app: App, requestId: string): Array<Record<string, unknown>> {
 
 /** Waits until the app has logged a line under `requestId` that `accept`s; answers every line under it. */
 function logged(app: App, requestId: string, accept: (line: Record<string, unknown>) => boolean = () => true) {
-  return pollUntil(`a line of the ${app} log under request id ${requestId}`, async () => linesOf(app, requestId), (lines) => lines.some(accept), {
-    intervalMs: 250,
-  });
+  return pollUntil(
+    `a line of the ${app} log under request id ${requestId}`,
+    async () => linesOf(app, requestId),
+    (lines) => lines.some(accept),
+    {
+      intervalMs: 250,
+    },
+  );
 }
 
 const eventsOf = (events: FeedEvent[], resourceId: string) => events.filter((e) => e.resource_id === resourceId);
@@ -158,9 +163,15 @@ describe('Request ids', () => {
     // The same CPF with its last check digit wrong: refused (400), yet still a partner's document.
     const mistyped = `${document.slice(0, 10)}${(Number(document[10]) + 1) % 10}`;
     const ids = { create: uniqueId('cpf'), remove: uniqueId('cpf'), invalid: uniqueId('cpf'), query: uniqueId('cpf') };
-    expect((await api.request('POST', '/partner/v1/pix-key', { document, idempotency_key: newUuid() }, withId(ids.create))).status).toBe(202);
-    expect((await api.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() }, withId(ids.remove))).status).toBeLessThan(500);
-    expect((await api.request('DELETE', `/partner/v1/pix-key/${mistyped}`, { idempotency_key: newUuid() }, withId(ids.invalid))).status).toBe(400);
+    expect((await api.request('POST', '/partner/v1/pix-key', { document, idempotency_key: newUuid() }, withId(ids.create))).status).toBe(
+      202,
+    );
+    expect(
+      (await api.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() }, withId(ids.remove))).status,
+    ).toBeLessThan(500);
+    expect(
+      (await api.request('DELETE', `/partner/v1/pix-key/${mistyped}`, { idempotency_key: newUuid() }, withId(ids.invalid))).status,
+    ).toBe(400);
     expect((await api.request('GET', `/partner/v1/pix-in?document=${document}`, undefined, withId(ids.query))).status).toBe(400);
 
     // Every call was logged (so the lines that could leak are written) ...

@@ -1,4 +1,13 @@
-import { ApiClient, ApiDocument, committedDocumentPath, Exchange, prismOperationsOf, prismViolations, requireEnv, responseContractOf } from '@partner/testing';
+import {
+  ApiClient,
+  ApiDocument,
+  committedDocumentPath,
+  Exchange,
+  prismOperationsOf,
+  prismViolations,
+  requireEnv,
+  responseContractOf,
+} from '@partner/testing';
 import { readFileSync } from 'node:fs';
 import { gatewayUrl } from './support/sandbox';
 
@@ -33,8 +42,15 @@ describe('response contract', () => {
     const violations = [...new Set(checked.flatMap((c) => c.violations))];
 
     // Which documented answers the run exercised: for the reader, not asserted (error paths such as 413 have their own specs elsewhere).
-    const seen = new Set(checked.map((c) => `${responseContractOf(c.exchange?.document ?? 'partner').operationOf(c.method, c.path)?.template ?? '(unknown route)'} ${c.method} ${c.status}`));
-    console.log(`response contract: ${checked.length} answers checked against their documents (${seen.size} distinct operation/status pairs), ${violations.length} distinct violations`);
+    const seen = new Set(
+      checked.map(
+        (c) =>
+          `${responseContractOf(c.exchange?.document ?? 'partner').operationOf(c.method, c.path)?.template ?? '(unknown route)'} ${c.method} ${c.status}`,
+      ),
+    );
+    console.log(
+      `response contract: ${checked.length} answers checked against their documents (${seen.size} distinct operation/status pairs), ${violations.length} distinct violations`,
+    );
 
     expect(checked.length).toBeGreaterThan(0);
     expect({ violations: violations.length, first: violations.slice(0, 40) }).toEqual({ violations: 0, first: [] });
@@ -43,16 +59,24 @@ describe('response contract', () => {
   it("every exchange of the e2e run passes Stoplight Prism's validator against the YAML documents, 0 mismatches", async () => {
     const exchanges = checkedAnswers().flatMap((c) => (c.exchange ? [c.exchange] : []));
     const names: ApiDocument[] = ['partner', 'operator', 'provider'];
-    const documents = new Map(await Promise.all(names.map(async (name) => [name, await prismOperationsOf(committedDocumentPath(name).replace(/\.json$/, '.yaml'))] as const)));
+    const documents = new Map(
+      await Promise.all(
+        names.map(async (name) => [name, await prismOperationsOf(committedDocumentPath(name).replace(/\.json$/, '.yaml'))] as const),
+      ),
+    );
     // Each exchange against its own document; one whose document is not loaded is a mismatch, never skipped.
     const verdict = (exchange: Exchange) => {
       const operations = documents.get(exchange.document);
-      return operations ? prismViolations(operations, exchange) : [`${exchange.method} ${exchange.path}: no committed document "${String(exchange.document)}"`];
+      return operations
+        ? prismViolations(operations, exchange)
+        : [`${exchange.method} ${exchange.path}: no committed document "${String(exchange.document)}"`];
     };
     const mismatches = [...new Set(exchanges.flatMap(verdict))];
     const refusedOnPurpose = exchanges.filter((e) => e.status >= 400 && e.status < 500).length;
     const perDocument = names.map((name) => `${exchanges.filter((e) => e.document === name).length} ${name}`).join(', ');
-    console.log(`Prism: ${exchanges.length} exchanges validated (${perDocument}; ${exchanges.length - refusedOnPurpose} accepted ones with their requests; ${refusedOnPurpose} 4xx by their answers), ${mismatches.length} distinct mismatches`);
+    console.log(
+      `Prism: ${exchanges.length} exchanges validated (${perDocument}; ${exchanges.length - refusedOnPurpose} accepted ones with their requests; ${refusedOnPurpose} 4xx by their answers), ${mismatches.length} distinct mismatches`,
+    );
     expect(exchanges.length).toBeGreaterThan(0);
     expect({ mismatches: mismatches.length, first: mismatches.slice(0, 40) }).toEqual({ mismatches: 0, first: [] });
   });

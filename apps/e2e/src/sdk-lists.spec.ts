@@ -21,13 +21,24 @@ beforeAll(async () => {
 afterAll(() => removeProject(project));
 
 async function withdraw(api: ApiClient, document: string): Promise<number> {
-  const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', { document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'LOW', network: 'MATIC' });
+  const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
+    document,
+    idempotency_key: newUuid(),
+    address: VALID_ADDRESS,
+    usdtmicros: USDT,
+    fee_choice: 'LOW',
+    network: 'MATIC',
+  });
   if (res.status !== 201) throw new Error(`withdrawal failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
 
 async function registerCustomer(api: ApiClient, externalId: string, cnpj: string): Promise<string> {
-  const res = await api.post<{ id: string }>('/partner/v1/customers/business', { ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj, metadata: { external_id: externalId } });
+  const res = await api.post<{ id: string }>('/partner/v1/customers/business', {
+    ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE),
+    cnpj,
+    metadata: { external_id: externalId },
+  });
   if (res.status !== 201) throw new Error(`customer registration failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
@@ -55,7 +66,8 @@ describe('the SDK lists and balance against the stack', () => {
     const [a, b, c] = [await newUser(api, 10 * USDT), await newUser(api, 10 * USDT), await newUser(api, 5 * USDT)];
     const ofA = [await withdraw(api, a), await withdraw(api, a), await withdraw(api, a)];
     const all = [...ofA, await withdraw(api, b)];
-    for (const document of [a, b]) expect((await api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid() })).status).toBe(202);
+    for (const document of [a, b])
+      expect((await api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid() })).status).toBe(202);
     const cnpj = generateCnpj({ version: 2 });
     const customers = [
       await registerCustomer(api, 'sdk-list-0', generateCnpj({ version: 2 })),
@@ -64,7 +76,10 @@ describe('the SDK lists and balance against the stack', () => {
     ];
     const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
 
-    const listed = await runInProject<Listed>(project, 'mjs', `
+    const listed = await runInProject<Listed>(
+      project,
+      'mjs',
+      `
       import { PartnerClient, PartnerApiError } from '${SDK_PACKAGE}';
       const client = new PartnerClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY });
       const ids = async (list) => (await list.toArray()).map((w) => w.id);
@@ -86,12 +101,16 @@ describe('the SDK lists and balance against the stack', () => {
         () => 'answered',
         (e) => ({ isApiError: e instanceof PartnerApiError, status: e.status, code: e.code }));
       console.log(JSON.stringify(out));`,
-      { BASE_URL: gatewayUrl(), API_KEY: apiKey, A: a, B: b, C: c, CNPJ: cnpj, AN_HOUR_AGO: anHourAgo, UNKNOWN: newCpf() });
+      { BASE_URL: gatewayUrl(), API_KEY: apiKey, A: a, B: b, C: c, CNPJ: cnpj, AN_HOUR_AGO: anHourAgo, UNKNOWN: newCpf() },
+    );
 
     // Every page chained to the end: each item once, newest first.
     const newestFirst = [...all].reverse();
     expect(listed.withdrawals).toEqual(newestFirst);
-    expect(listed.withdrawalPages).toEqual([{ size: 3, last: false }, { size: 1, last: true }]);
+    expect(listed.withdrawalPages).toEqual([
+      { size: 3, last: false },
+      { size: 1, last: true },
+    ]);
     expect(listed.withdrawalsOfA).toEqual([...ofA].reverse());
     // created_from / created_to are date-times (ISO 8601 with an offset), inclusive.
     expect(listed.sinceAnHourAgo).toEqual(newestFirst);

@@ -24,13 +24,20 @@ afterAll(() => removeProject(project));
 
 describe('the SDK package', () => {
   it('installs with no dependency and loads with require() and import(): one set of classes, with type declarations for both', async () => {
-    const manifest = JSON.parse(await readFile(join(project, 'node_modules', SDK_PACKAGE, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(await readFile(join(project, 'node_modules', SDK_PACKAGE, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(manifest).toMatchObject({ name: SDK_PACKAGE, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(manifest.dependencies).toBeUndefined();
     const lock = JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
     expect(Object.keys(lock.packages).sort()).toEqual(['', `node_modules/${SDK_PACKAGE}`]);
 
-    const required = await runInProject<string[]>(project, 'cjs', `console.log(JSON.stringify(Object.keys(require('${SDK_PACKAGE}')).sort()));`);
+    const required = await runInProject<string[]>(
+      project,
+      'cjs',
+      `console.log(JSON.stringify(Object.keys(require('${SDK_PACKAGE}')).sort()));`,
+    );
     const imported = await runInProject<{ names: string[]; sameClasses: boolean }>(
       project,
       'mjs',
@@ -55,7 +62,20 @@ describe('the SDK package', () => {
     await writeFile(join(project, 'consumer.mts'), consumer(`import { PartnerClient, type Withdrawal } from '${SDK_PACKAGE}';`));
     await writeFile(join(project, 'consumer.cts'), consumer(`import { PartnerClient, type Withdrawal } from '${SDK_PACKAGE}';`));
     const tsc = join(repositoryRoot, 'node_modules/.bin/tsc');
-    const args = ['--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--typeRoots', join(repositoryRoot, 'node_modules/@types'), '--types', 'node'];
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'node16',
+      '--moduleResolution',
+      'node16',
+      '--target',
+      'es2022',
+      '--typeRoots',
+      join(repositoryRoot, 'node_modules/@types'),
+      '--types',
+      'node',
+    ];
     await expect(promisify(execFile)(tsc, [...args, 'consumer.mts', 'consumer.cts'], { cwd: project })).resolves.toBeDefined();
   });
 });
@@ -74,14 +94,19 @@ describe('the SDK against the stack', () => {
   afterAll(() => proxy?.stop());
 
   it('require(): a create whose answer is lost is retried with the same generated key and makes one withdrawal; it reads back', async () => {
-    created = await runInProject(project, 'cjs', `
+    created = await runInProject(
+      project,
+      'cjs',
+      `
       const { PartnerClient } = require('${SDK_PACKAGE}');
       (async () => {
         const client = new PartnerClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY, retry: { baseDelayMs: 50 } });
         const { id, idempotency_key } = await client.withdrawals.create({ document: process.env.DOCUMENT, address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', usdtmicros: 1000000, fee_choice: 'MEDIUM', network: 'MATIC' });
         const read = await client.withdrawals.get(id);
         console.log(JSON.stringify({ id, idempotency_key, read }));
-      })();`, { BASE_URL: proxy.url, API_KEY: partner.apiKey, DOCUMENT: document });
+      })();`,
+      { BASE_URL: proxy.url, API_KEY: partner.apiKey, DOCUMENT: document },
+    );
 
     // The first answer (the gateway's 201) was replaced by a 503; the SDK sent the same request again.
     expect(proxy.withdrawalKeys).toEqual([created.idempotency_key, created.idempotency_key]);
@@ -94,7 +119,10 @@ describe('the SDK against the stack', () => {
   });
 
   it('import(): the feed stream yields the withdrawal created, sent, settled; ack() delivers each; the stream stops on its signal', async () => {
-    const streamed = await runInProject<{ states: string[]; others: { acknowledged: number } }>(project, 'mjs', `
+    const streamed = await runInProject<{ states: string[]; others: { acknowledged: number } }>(
+      project,
+      'mjs',
+      `
       import { PartnerClient } from '${SDK_PACKAGE}';
       const client = new PartnerClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY });
       const controller = new AbortController();
@@ -109,25 +137,40 @@ describe('the SDK against the stack', () => {
       }
       clearTimeout(giveUp);
       console.log(JSON.stringify({ states, others: others.length ? await client.events.ackMany(others) : { acknowledged: 0, not_found: [] } }));`,
-      { BASE_URL: gatewayUrl(), API_KEY: partner.apiKey, WITHDRAWAL_ID: String(created.id) });
+      { BASE_URL: gatewayUrl(), API_KEY: partner.apiKey, WITHDRAWAL_ID: String(created.id) },
+    );
 
     expect(streamed.states).toEqual(['created', 'sent', 'settled']);
     const pending = (await listEvents(partner.api, 'delivered=false&limit=1000')).filter((e) => e.resource_id === String(created.id));
     expect(pending).toEqual([]);
-    const delivered = (await listEvents(partner.api, 'delivered=true&type=usdt_withdrawal&limit=1000')).filter((e) => e.resource_id === String(created.id));
+    const delivered = (await listEvents(partner.api, 'delivered=true&type=usdt_withdrawal&limit=1000')).filter(
+      (e) => e.resource_id === String(created.id),
+    );
     expect(delivered.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
   });
 
   it('a refused request throws PartnerApiError with its code, HTTP status, field and the request id', async () => {
     const requestId = `sdk-e2e-${newUuid()}`;
-    const refused = await runInProject<Record<string, unknown>>(project, 'cjs', `
+    const refused = await runInProject<Record<string, unknown>>(
+      project,
+      'cjs',
+      `
       const { PartnerClient, PartnerApiError } = require('${SDK_PACKAGE}');
       const client = new PartnerClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY });
       client.withdrawals.create({ document: process.env.DOCUMENT, address: 'not-an-address', usdtmicros: 1000000, fee_choice: 'MEDIUM', network: 'MATIC' }, { requestId: process.env.REQUEST_ID })
         .then(() => console.log(JSON.stringify({ created: true })))
         .catch((e) => console.log(JSON.stringify({ isApiError: e instanceof PartnerApiError, name: e.name, code: e.code, status: e.status, field: e.field, requestId: e.requestId, bodyRequestId: e.body.request_id })));`,
-      { BASE_URL: gatewayUrl(), API_KEY: partner.apiKey, DOCUMENT: document, REQUEST_ID: requestId });
-    expect(refused).toEqual({ isApiError: true, name: 'PartnerApiError', code: 'invalid_address', status: 400, field: 'address', requestId, bodyRequestId: requestId });
+      { BASE_URL: gatewayUrl(), API_KEY: partner.apiKey, DOCUMENT: document, REQUEST_ID: requestId },
+    );
+    expect(refused).toEqual({
+      isApiError: true,
+      name: 'PartnerApiError',
+      code: 'invalid_address',
+      status: 400,
+      field: 'address',
+      requestId,
+      bodyRequestId: requestId,
+    });
   });
 });
 
@@ -165,18 +208,33 @@ class LossyProxy {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private async forward(method: string, url: string, headers: Record<string, string | string[] | undefined>, body: Buffer, res: import('node:http').ServerResponse): Promise<void> {
-    const pass = ['x-api-key', 'content-type', 'x-request-id'].flatMap((name) => (typeof headers[name] === 'string' ? [[name, headers[name]] as [string, string]] : []));
+  private async forward(
+    method: string,
+    url: string,
+    headers: Record<string, string | string[] | undefined>,
+    body: Buffer,
+    res: import('node:http').ServerResponse,
+  ): Promise<void> {
+    const pass = ['x-api-key', 'content-type', 'x-request-id'].flatMap((name) =>
+      typeof headers[name] === 'string' ? [[name, headers[name]] as [string, string]] : [],
+    );
     const answer = await fetch(`${this.target}${url}`, { method, headers: Object.fromEntries(pass), body: body.length ? body : undefined });
     const text = await answer.text();
     if (method === 'POST' && url === WITHDRAWAL_PATH) {
       this.withdrawalKeys.push((JSON.parse(body.toString('utf8')) as { idempotency_key: string }).idempotency_key);
       if (this.withdrawalKeys.length === 1) {
-        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'x-request-id': answer.headers.get('x-request-id') ?? '' });
+        res.writeHead(503, {
+          'content-type': 'application/json',
+          'retry-after': '1',
+          'x-request-id': answer.headers.get('x-request-id') ?? '',
+        });
         return void res.end(JSON.stringify({ error: 'service_unavailable', message: 'the answer was lost on the way (test proxy)' }));
       }
     }
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', 'x-request-id': answer.headers.get('x-request-id') ?? '' });
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+      'x-request-id': answer.headers.get('x-request-id') ?? '',
+    });
     res.end(text);
   }
 }

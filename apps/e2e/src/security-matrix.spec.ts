@@ -10,7 +10,12 @@ import { balanceOf, FeedEvent, gatewayUrl, limitedPartner, listEvents, newPartne
 
 const USDT = 1_000_000;
 const withdrawal = (document: string, idempotencyKey = newUuid()) => ({
-  document, idempotency_key: idempotencyKey, address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'LOW', network: 'MATIC',
+  document,
+  idempotency_key: idempotencyKey,
+  address: VALID_ADDRESS,
+  usdtmicros: USDT,
+  fee_choice: 'LOW',
+  network: 'MATIC',
 });
 const customer = (cnpj: string) => ({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj });
 const allEvents = (api: ApiClient) => listEvents(api, 'limit=1000');
@@ -53,13 +58,20 @@ describe('security matrix: partner B against partner A', () => {
     const cnpj = generateCnpj({ version: 2 });
     const aCustomer = await a.api.post<{ id: string }>('/partner/v1/customers/business', customer(cnpj));
     expect(aCustomer.status).toBe(201);
-    await pollUntil("A's resources settled in its feed", () => allEvents(a.api), (events) => settled(events, Object.keys(TERMINAL)));
+    await pollUntil(
+      "A's resources settled in its feed",
+      () => allEvents(a.api),
+      (events) => settled(events, Object.keys(TERMINAL)),
+    );
     const before = await snapshot(a.api, document);
     expect(before.pixIn).toHaveLength(1);
     const aEventIds = before.events.map((e) => e.id);
 
     const expectAnswer = (res: ApiResponse, status: number, body: Record<string, unknown>) =>
-      expect({ status: res.status, body: res.body }).toEqual({ status, body: { ...body, message: expect.any(String), request_id: expect.any(String) } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status,
+        body: { ...body, message: expect.any(String), request_id: expect.any(String) },
+      });
     /** B reading A's resources by their identifiers: 404 in the family's shape, exactly like an id that does not exist. */
     const expectBCannotRead = async () => {
       const reads: Array<[string, Record<string, unknown>]> = [
@@ -69,7 +81,11 @@ describe('security matrix: partner B against partner A', () => {
       ];
       for (const [path, code] of reads) {
         const res = await b.api.get(path);
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ ...code, message: expect.any(String) }) });
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 404,
+          body: expect.objectContaining({ ...code, message: expect.any(String) }),
+        });
       }
     };
 
@@ -77,18 +93,34 @@ describe('security matrix: partner B against partner A', () => {
     expectAnswer(await b.api.post('/partner/v1/withdrawals/usdt', withdrawal(document)), 404, { error: 'user_not_found' });
     // Pix keys: neither A's user nor A's key exist for B.
     expectAnswer(await b.api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid() }), 404, { status: 'user_not_found' });
-    expectAnswer(await b.api.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() }), 404, { status: 'not_found' });
+    expectAnswer(await b.api.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() }), 404, {
+      status: 'not_found',
+    });
     // Sandbox: B cannot send a Pix to A's user.
-    expectAnswer(await b.api.post('/sandbox/v1/pix-in', { document, amount_cents: 100, method: 'manual' }), 404, { error: 'user_not_found' });
+    expectAnswer(await b.api.post('/sandbox/v1/pix-in', { document, amount_cents: 100, method: 'manual' }), 404, {
+      error: 'user_not_found',
+    });
     // Listings: empty, whatever the filter.
     expect((await b.api.get('/partner/v1/pix-in')).body).toEqual({ pix_in: [] });
     for (const query of ['', 'delivered=false', 'delivered=true', 'limit=1000']) {
       expect({ query, events: await listEvents(b.api, query) }).toEqual({ query, events: [] });
     }
     // Lists (docs/api.md "Lists"): empty, also filtered by A's CPF or CNPJ; A's user has no balance for B.
-    for (const path of ['/partner/v1/withdrawals/usdt', `/partner/v1/withdrawals/usdt?document=${document}`, '/partner/v1/pix-key', `/partner/v1/pix-key?document=${document}`, '/partner/v1/customers/business', `/partner/v1/customers/business?cnpj=${cnpj}`]) {
+    for (const path of [
+      '/partner/v1/withdrawals/usdt',
+      `/partner/v1/withdrawals/usdt?document=${document}`,
+      '/partner/v1/pix-key',
+      `/partner/v1/pix-key?document=${document}`,
+      '/partner/v1/customers/business',
+      `/partner/v1/customers/business?cnpj=${cnpj}`,
+    ]) {
       const res = await b.api.get<Record<string, unknown>>(path);
-      expect({ path, status: res.status, items: Object.values(res.body).find(Array.isArray), next_cursor: res.body.next_cursor }).toEqual({ path, status: 200, items: [], next_cursor: null });
+      expect({ path, status: res.status, items: Object.values(res.body).find(Array.isArray), next_cursor: res.body.next_cursor }).toEqual({
+        path,
+        status: 200,
+        items: [],
+        next_cursor: null,
+      });
     }
     expectAnswer(await b.api.get(`/partner/v1/users/${document}/balance`), 404, { error: 'user_not_found' });
     // Events: A's ids are unknown to B, so B cannot mark them delivered.
@@ -104,14 +136,24 @@ describe('security matrix: partner B against partner A', () => {
     expect(bWithdrawal.body.id).not.toBe(created.body.id);
     const bCustomer = await b.api.post<{ id: string }>('/partner/v1/customers/business', customer(cnpj));
     expect(bCustomer.status).toBe(201);
-    const bEvents = await pollUntil("B's resources settled in its feed", () => allEvents(b.api), (events) => settled(events, ['usdt_withdrawal', 'business_customer']));
+    const bEvents = await pollUntil(
+      "B's resources settled in its feed",
+      () => allEvents(b.api),
+      (events) => settled(events, ['usdt_withdrawal', 'business_customer']),
+    );
     expect(bEvents.filter((e) => aEventIds.includes(e.id))).toEqual([]);
     expect(new Set(bEvents.map((e) => e.resource_id))).toEqual(new Set([String(bWithdrawal.body.id), bCustomer.body.id]));
     expect(await balanceOf(b.api, document)).toBeLessThan(5 * USDT);
     // Still not, now that B has a user with that CPF and a customer with that CNPJ; B reads its own.
     await expectBCannotRead();
-    expect(await b.api.get(`/partner/v1/withdrawals/usdt/${bWithdrawal.body.id}`)).toMatchObject({ status: 200, body: { id: bWithdrawal.body.id, document } });
-    expect(await b.api.get(`/partner/v1/customers/business/${bCustomer.body.id}`)).toMatchObject({ status: 200, body: { id: bCustomer.body.id, cnpj } });
+    expect(await b.api.get(`/partner/v1/withdrawals/usdt/${bWithdrawal.body.id}`)).toMatchObject({
+      status: 200,
+      body: { id: bWithdrawal.body.id, document },
+    });
+    expect(await b.api.get(`/partner/v1/customers/business/${bCustomer.body.id}`)).toMatchObject({
+      status: 200,
+      body: { id: bCustomer.body.id, cnpj },
+    });
 
     // A afterwards: same balance, same events (still undelivered), same inflows, key and customer still A's.
     expect(await snapshot(a.api, document)).toEqual(before);
@@ -121,9 +163,15 @@ describe('security matrix: partner B against partner A', () => {
     const replay = await a.api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawal(document, withdrawalKey));
     expect({ status: replay.status, id: replay.body.id }).toEqual({ status: 200, id: created.body.id });
     // A reads its own: the withdrawal settled, the key registered, the customer its own.
-    expect(await a.api.get(`/partner/v1/withdrawals/usdt/${created.body.id}`)).toMatchObject({ status: 200, body: { id: created.body.id, document, state: 'settled' } });
+    expect(await a.api.get(`/partner/v1/withdrawals/usdt/${created.body.id}`)).toMatchObject({
+      status: 200,
+      body: { id: created.body.id, document, state: 'settled' },
+    });
     expect(await a.api.get(`/partner/v1/pix-key/${document}`)).toMatchObject({ status: 200, body: { document, status: 'registered' } });
-    expect(await a.api.get(`/partner/v1/customers/business/${aCustomer.body.id}`)).toMatchObject({ status: 200, body: { id: aCustomer.body.id, cnpj } });
+    expect(await a.api.get(`/partner/v1/customers/business/${aCustomer.body.id}`)).toMatchObject({
+      status: 200,
+      body: { id: aCustomer.body.id, cnpj },
+    });
   });
 });
 
@@ -169,14 +217,21 @@ describe('rate limiting (per partner)', () => {
       expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
     }
     // The Pix key family answers in its own shape; a batch so that a token refilled meanwhile cannot hide it.
-    const pixKeys = await Promise.all(Array.from({ length: 5 }, () => api.post('/partner/v1/pix-key', { document: '52998224725', idempotency_key: newUuid() })));
+    const pixKeys = await Promise.all(
+      Array.from({ length: 5 }, () => api.post('/partner/v1/pix-key', { document: '52998224725', idempotency_key: newUuid() })),
+    );
     const pixLimited = pixKeys.filter((r) => r.status === 429);
     expect(pixLimited.length).toBeGreaterThan(0);
     for (const res of pixLimited) expect(res.body).toMatchObject({ status: 'rate_limited', message: expect.any(String) });
     expect((await other.get('/partner/v1/events?limit=1')).status).toBe(200);
 
     // The bucket refills at the partner's rate: after Retry-After the partner is served again.
-    const again = await pollUntil('the limited partner served again', () => api.get('/partner/v1/events?limit=1'), (r) => r.status === 200, { timeoutMs: 5_000, intervalMs: 500 });
+    const again = await pollUntil(
+      'the limited partner served again',
+      () => api.get('/partner/v1/events?limit=1'),
+      (r) => r.status === 200,
+      { timeoutMs: 5_000, intervalMs: 500 },
+    );
     expect(again.body).toEqual({ events: [], next_cursor: expect.any(String) });
   });
 
@@ -188,6 +243,9 @@ describe('rate limiting (per partner)', () => {
     expect((await api.get('/partner/v1/events?limit=1')).status).toBe(200);
 
     const invalid = await admin().post('/sandbox/v1/partners', { name: 'x', rate_limit_per_second: 0 });
-    expect({ status: invalid.status, body: invalid.body }).toMatchObject({ status: 400, body: { error: 'invalid_request', message: expect.any(String), field: 'rate_limit_per_second' } });
+    expect({ status: invalid.status, body: invalid.body }).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', message: expect.any(String), field: 'rate_limit_per_second' },
+    });
   });
 });

@@ -25,9 +25,14 @@ describe('tracing across the gateway, Kafka and the services', () => {
     const traceId = randomBytes(16).toString('hex');
     const callerSpan = randomBytes(8).toString('hex');
 
-    const created = await api
-      .withHeaders({ traceparent: `00-${traceId}-${callerSpan}-01` })
-      .post('/partner/v1/withdrawals/usdt', { document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'MEDIUM', network: 'MATIC' });
+    const created = await api.withHeaders({ traceparent: `00-${traceId}-${callerSpan}-01` }).post('/partner/v1/withdrawals/usdt', {
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: USDT,
+      fee_choice: 'MEDIUM',
+      network: 'MATIC',
+    });
     expect(created.status).toBe(201);
 
     const find = (spans: ReceivedSpan[], service: string, kind: number, name?: string, parent?: ReceivedSpan | string) =>
@@ -41,8 +46,11 @@ describe('tracing across the gateway, Kafka and the services', () => {
     /** The chain, each span the child of the one before; undefined while a link is missing. */
     const chain = (spans: ReceivedSpan[]) => {
       const request = find(spans, 'gateway', SPAN_KIND.server, undefined, callerSpan);
-      const inGateway = (s: ReceivedSpan): boolean => s.spanId === request?.spanId || spans.some((p) => p.spanId === s.parentSpanId && p.service === 'gateway' && inGateway(p));
-      const send = spans.find((s) => s.service === 'gateway' && s.kind === SPAN_KIND.producer && s.name === `send ${COMMAND}` && inGateway(s));
+      const inGateway = (s: ReceivedSpan): boolean =>
+        s.spanId === request?.spanId || spans.some((p) => p.spanId === s.parentSpanId && p.service === 'gateway' && inGateway(p));
+      const send = spans.find(
+        (s) => s.service === 'gateway' && s.kind === SPAN_KIND.producer && s.name === `send ${COMMAND}` && inGateway(s),
+      );
       const handled = send && find(spans, 'withdrawals', SPAN_KIND.consumer, `process ${COMMAND}`, send);
       const published = handled && find(spans, 'withdrawals', SPAN_KIND.producer, `send ${EVENT}`, handled);
       const projected = published && find(spans, 'events', SPAN_KIND.consumer, `process ${EVENT}`, published);
@@ -60,7 +68,10 @@ describe('tracing across the gateway, Kafka and the services', () => {
     expect(request?.attributes['http.request.method'] ?? request?.attributes['http.method']).toBe('POST');
     expect(send?.attributes).toMatchObject({ 'messaging.system': 'kafka', 'messaging.destination.name': COMMAND });
     // The command's statements are in the trace, under the withdrawals service's handling of it.
-    const statements = spans.filter((s) => s.service === 'withdrawals' && s.kind === SPAN_KIND.client && ('db.system.name' in s.attributes || 'db.system' in s.attributes));
+    const statements = spans.filter(
+      (s) =>
+        s.service === 'withdrawals' && s.kind === SPAN_KIND.client && ('db.system.name' in s.attributes || 'db.system' in s.attributes),
+    );
     expect(statements.length).toBeGreaterThan(0);
     expect(statements.some((s) => s.parentSpanId === handled?.spanId)).toBe(true);
     // One trace, three services (and nothing recorded under any other trace id for this request).

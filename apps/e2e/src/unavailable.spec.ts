@@ -17,7 +17,14 @@ describe('a service stalled past the gateway timeout', () => {
   it('answers 503 with Retry-After, outcome unknown; the retry with the same key gives the one withdrawal, debited once', async () => {
     const { id: partnerId, api } = await newPartner('stalled withdrawals');
     const document = await newUser(api, 10 * USDT);
-    const request = { document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: USDT, fee_choice: 'MEDIUM', network: 'MATIC' };
+    const request = {
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: USDT,
+      fee_choice: 'MEDIUM',
+      network: 'MATIC',
+    };
 
     const lock = await db.connect();
     let first: Awaited<ReturnType<ApiClient['post']>>;
@@ -31,17 +38,28 @@ describe('a service stalled past the gateway timeout', () => {
     }
 
     expect(first.status).toBe(503);
-    expect(first.body).toMatchObject({ error: 'service_unavailable', message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key' });
+    expect(first.body).toMatchObject({
+      error: 'service_unavailable',
+      message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
+    });
     expect(Number(first.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 
     // The stalled command was under way: once the lock goes it completes, and the retry replays it.
-    const retried = await pollUntil('the retry answered', () => api.post<{ id: number }>('/partner/v1/withdrawals/usdt', request), (r) => r.status !== 503, { timeoutMs: 60_000, intervalMs: 1_000 });
+    const retried = await pollUntil(
+      'the retry answered',
+      () => api.post<{ id: number }>('/partner/v1/withdrawals/usdt', request),
+      (r) => r.status !== 503,
+      { timeoutMs: 60_000, intervalMs: 1_000 },
+    );
     expect([200, 201]).toContain(retried.status);
     const again = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', request);
     expect({ status: again.status, id: again.body.id }).toEqual({ status: 200, id: retried.body.id });
 
     // One outcome: one withdrawal for the key, one debit.
-    const { rows } = await db.query('SELECT id FROM withdrawals.withdrawals WHERE partner_id = $1 AND idempotency_key = $2', [partnerId, request.idempotency_key]);
+    const { rows } = await db.query('SELECT id FROM withdrawals.withdrawals WHERE partner_id = $1 AND idempotency_key = $2', [
+      partnerId,
+      request.idempotency_key,
+    ]);
     expect(rows).toHaveLength(1);
     expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - MATIC_MEDIUM_FEE);
   }, 90_000);

@@ -27,14 +27,29 @@ const withdraw = (client: PartnerApiClient, request: WithdrawalRequest) => clien
 
 /** The withdrawal's events (delivered or not), oldest first; `data` is typed as a withdrawal. */
 async function eventsOf(client: PartnerApiClient, id: number, delivered?: boolean): Promise<WithdrawalEvent[]> {
-  const { data, error, response } = await client.GET('/partner/v1/events', { params: { query: { type: 'usdt_withdrawal', limit: 1000, ...(delivered === undefined ? {} : { delivered }) } } });
+  const { data, error, response } = await client.GET('/partner/v1/events', {
+    params: { query: { type: 'usdt_withdrawal', limit: 1000, ...(delivered === undefined ? {} : { delivered }) } },
+  });
   if (!data) throw new Error(`events listing failed: ${response.status} ${JSON.stringify(error)}`);
   return data.events.filter((e): e is WithdrawalEvent => e.type === 'usdt_withdrawal' && e.resource_id === String(id));
 }
 
 /** What GET /partner/v1/withdrawals/usdt/{id} answers for the withdrawal as an event's data shows it. */
 const viewOf = ({ idempotency_key: _key, fee_micros, ...data }: Record<string, unknown>) => ({ ...data, fee_usdtmicros: fee_micros });
-const VIEW_FIELDS = ['id', 'document', 'address', 'network', 'fee_choice', 'usdtmicros', 'fee_usdtmicros', 'state', 'tx_hash', 'failure_reason', 'created_at', 'last_updated_at'];
+const VIEW_FIELDS = [
+  'id',
+  'document',
+  'address',
+  'network',
+  'fee_choice',
+  'usdtmicros',
+  'fee_usdtmicros',
+  'state',
+  'tx_hash',
+  'failure_reason',
+  'created_at',
+  'last_updated_at',
+];
 const getWithdrawal = (api: ApiClient, id: number | string) => api.get(`/partner/v1/withdrawals/usdt/${id}`);
 
 describe('USDT withdrawals end to end', () => {
@@ -51,7 +66,11 @@ describe('USDT withdrawals end to end', () => {
     expect(early.status).toBe(200);
     expect(Object.keys(early.body).sort()).toEqual([...VIEW_FIELDS].sort());
 
-    const mine = await pollUntil('created, sent and settled events', () => eventsOf(client, id, false), (events) => events.length === 3);
+    const mine = await pollUntil(
+      'created, sent and settled events',
+      () => eventsOf(client, id, false),
+      (events) => events.length === 3,
+    );
     expect(mine.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
     // The early read is exactly the withdrawal as the event of its state shows it.
     expect(early.body).toEqual(viewOf({ ...mine.find((e) => e.state === early.body.state)?.data }));
@@ -81,7 +100,15 @@ describe('USDT withdrawals end to end', () => {
       expect(e.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(Number.isInteger(e.created_at)).toBe(true);
       expect(e.delivered).toBe(false);
-      expect(e.data).toMatchObject({ id, document, usdtmicros: USDT, fee_micros: MATIC_MEDIUM_FEE, network: 'MATIC', fee_choice: 'MEDIUM', state: e.state });
+      expect(e.data).toMatchObject({
+        id,
+        document,
+        usdtmicros: USDT,
+        fee_micros: MATIC_MEDIUM_FEE,
+        network: 'MATIC',
+        fee_choice: 'MEDIUM',
+        state: e.state,
+      });
     }
     expect(mine[0].data.tx_hash).toBeNull();
     expect(mine[1].data.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -108,14 +135,23 @@ describe('USDT withdrawals end to end', () => {
     const id = created.data?.id as number;
     expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - ETH_HIGH_FEE);
 
-    const events = await pollUntil('failed event', () => eventsOf(client, id), (all) => all.some((e) => e.state === 'failed'));
+    const events = await pollUntil(
+      'failed event',
+      () => eventsOf(client, id),
+      (all) => all.some((e) => e.state === 'failed'),
+    );
     expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'failed']);
     expect(events[2].data.failure_reason).toBe('transfer_reverted');
     expect(await balanceOf(api, document)).toBe(10 * USDT);
     const failed = await getWithdrawal(api, id);
     expect(failed.status).toBe(200);
     expect(failed.body).toEqual(viewOf({ ...events[2].data }));
-    expect(failed.body).toMatchObject({ state: 'failed', failure_reason: 'transfer_reverted', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), fee_usdtmicros: ETH_HIGH_FEE });
+    expect(failed.body).toMatchObject({
+      state: 'failed',
+      failure_reason: 'transfer_reverted',
+      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      fee_usdtmicros: ETH_HIGH_FEE,
+    });
   });
 
   it('replays an idempotency key: same request gives 200 and the same id, once debited', async () => {
@@ -182,9 +218,18 @@ describe('USDT withdrawals end to end', () => {
       expect(created.status).toBe(201);
       const id = created.body.id as number;
       const other = (await newPartner('another partner')).api;
-      for (const [client, path] of [[api, id + 1_000_000], [api, 2_147_483_648], [api, Number.MAX_SAFE_INTEGER], [other, id]] as const) {
+      for (const [client, path] of [
+        [api, id + 1_000_000],
+        [api, 2_147_483_648],
+        [api, Number.MAX_SAFE_INTEGER],
+        [other, id],
+      ] as const) {
         const res = await getWithdrawal(client, path);
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: expect.objectContaining({ error: 'not_found', message: expect.any(String) }) });
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 404,
+          body: expect.objectContaining({ error: 'not_found', message: expect.any(String) }),
+        });
       }
       expect((await getWithdrawal(api, id)).status).toBe(200);
     });
@@ -196,7 +241,11 @@ describe('USDT withdrawals end to end', () => {
         expect({ segment, status: res.status, body: res.body }).toEqual({
           segment,
           status: 400,
-          body: expect.objectContaining({ error: 'invalid_request', field: 'id', message: expect.stringMatching(/^id must be a positive integer/) }),
+          body: expect.objectContaining({
+            error: 'invalid_request',
+            field: 'id',
+            message: expect.stringMatching(/^id must be a positive integer/),
+          }),
         });
       }
     });
@@ -231,7 +280,9 @@ describe('USDT withdrawals end to end', () => {
       ['wrong checksum case', '0xD8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
       ['zero address', '0x0000000000000000000000000000000000000000'],
       ['not a string', 42],
-    ])('400 invalid_address: %s', (_label, address) => expectError(body(document, { address: address as string }), 400, 'invalid_address', 'address'));
+    ])('400 invalid_address: %s', (_label, address) =>
+      expectError(body(document, { address: address as string }), 400, 'invalid_address', 'address'),
+    );
 
     it('422 insufficient_funds when amount plus fee exceeds the balance', async () => {
       const res = await withdraw(partner.client, body(document, { usdtmicros: 10 * USDT }));
@@ -248,7 +299,9 @@ describe('USDT withdrawals end to end', () => {
       ['below the minimum', 9_999],
       ['above the maximum', 1_000_000_000_001],
       ['null', null],
-    ])('422 invalid_amount: %s', (_label, usdtmicros) => expectError({ ...body(document), usdtmicros }, 422, 'invalid_amount', 'usdtmicros'));
+    ])('422 invalid_amount: %s', (_label, usdtmicros) =>
+      expectError({ ...body(document), usdtmicros }, 422, 'invalid_amount', 'usdtmicros'),
+    );
 
     it.each([['ULTRA'], ['low'], [1], [null]])('422 invalid_fee: %p', (fee_choice) =>
       expectError({ ...body(document), fee_choice }, 422, 'invalid_fee', 'fee_choice'),

@@ -61,7 +61,9 @@ export class AppModule {
                 requests: {
                   timeoutMs: config.REQUEST_TIMEOUT_MS,
                   directQueryUrls: { events: config.EVENTS_QUERY_URL || undefined, inflows: config.INFLOWS_QUERY_URL || undefined },
-                  directReplies: config.DIRECT_REPLIES ? { host: config.HOST, port: config.DIRECT_REPLY_PORT, advertisedHost: directReplyHostOf(config) } : undefined,
+                  directReplies: config.DIRECT_REPLIES
+                    ? { host: config.HOST, port: config.DIRECT_REPLY_PORT, advertisedHost: directReplyHostOf(config) }
+                    : undefined,
                   internalSecret: config.INTERNAL_SECRET,
                 },
                 idempotentProducer: false,

@@ -60,7 +60,9 @@ export class FakeServices implements GatewayBus {
       }
       case Topics.WithdrawalsGetBalance: {
         const account = this.accounts.get(user);
-        return account ? ok({ available_usdt_micros: account.available, held_usdt_micros: 0 }) : fail('user_not_found', `no user with document ${p.document}`);
+        return account
+          ? ok({ available_usdt_micros: account.available, held_usdt_micros: 0 })
+          : fail('user_not_found', `no user with document ${p.document}`);
       }
       case Topics.WithdrawalsGet:
         return fail('not_found', 'no such withdrawal');

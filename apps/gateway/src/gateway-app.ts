@@ -34,7 +34,10 @@ export interface GatewayAppOptions {
  * is removed, so any other content type is refused with 415 before validation. An empty JSON body counts
  * as no body (installJsonBodyParser).
  */
-export async function createGatewayApp(config: GatewayConfig, { logs = true, overrideBus }: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  { logs = true, overrideBus }: GatewayAppOptions = {},
+): Promise<NestFastifyApplication> {
   if (!overrideBus) await prepareTopics(kafkaConnection(config, `gateway-admin-${process.pid}`), config);
   const audit = new OperatorCallAudit();
   // Request ids: the caller's sane X-Request-Id or a UUID (docs/api.md: "Request ids"); never the raw header.
@@ -44,7 +47,8 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
     // Fastify's own 503 while closing has neither Retry-After nor the family's body: a request that
     // arrives during the drain is served instead (with Connection: close), and the bus is still up then.
     return503OnClosing: false,
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => frameworkErrorHandler(error, request, reply, audit.beforeFrameworkError),
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+      frameworkErrorHandler(error, request, reply, audit.beforeFrameworkError),
     clientErrorHandler,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     genReqId,
@@ -52,7 +56,10 @@ export async function createGatewayApp(config: GatewayConfig, { logs = true, ove
   });
   adapter.getInstance().removeContentTypeParser('text/plain');
   installJsonBodyParser(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, { bufferLogs: true, bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrideBus }), adapter, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
   trackRequestIds(app);
   refuseMalformedText(adapter.getInstance());
   audit.install(app);

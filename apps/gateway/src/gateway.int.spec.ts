@@ -22,7 +22,11 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   it('creates a sandbox partner with the admin key (201, id and API key), and refuses without it', async () => {
     const created = await post('/sandbox/v1/partners', { name: 'p' }, { 'x-admin-key': ADMIN_KEY });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'p', api_key: expect.stringMatching(/^pk_sandbox_/) });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'p',
+      api_key: expect.stringMatching(/^pk_sandbox_/),
+    });
 
     const refused = await post('/sandbox/v1/partners', { name: 'p' }, { 'x-admin-key': 'y'.repeat(20) });
     expect(refused).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
@@ -34,7 +38,10 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     const res = await post(WITHDRAWALS, withdrawal(), { 'x-api-key': apiKey });
 
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ error: 'service_unavailable', message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key' });
+    expect(res.body).toMatchObject({
+      error: 'service_unavailable',
+      message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
+    });
     expect(res.headers['retry-after']).toBe('1');
     expect(res.elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
     expect(res.elapsed).toBeLessThan(5000);
@@ -49,14 +56,21 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   it('GET /metrics counts answered requests by route pattern and status, never by raw path (no documents in labels)', async () => {
     const apiKey = await gateway.newPartnerKey();
     const document = newCpf();
-    await gateway.app.inject({ method: 'DELETE', url: `/partner/v1/pix-key/${document}`, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: '{}' });
+    await gateway.app.inject({
+      method: 'DELETE',
+      url: `/partner/v1/pix-key/${document}`,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     await gateway.app.inject({ method: 'GET', url: '/no/such/route' });
 
     const res = await gateway.app.inject({ method: 'GET', url: '/metrics' });
 
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(res.body).toContain('\nhttp_request_duration_seconds_count{app="gateway",method="DELETE",route="/partner/v1/pix-key/:document",status="400"} 1\n');
+    expect(res.body).toContain(
+      '\nhttp_request_duration_seconds_count{app="gateway",method="DELETE",route="/partner/v1/pix-key/:document",status="400"} 1\n',
+    );
     expect(res.body).toContain('\nhttp_request_duration_seconds_count{app="gateway",method="GET",route="unmatched",status="404"} 1\n');
     expect(res.body).toMatch(/^process_cpu_user_seconds_total\{app="gateway"\} /m);
     expect(res.body).not.toContain(document);
@@ -70,7 +84,8 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(body.status).toBe('error');
     expect(body.details.kafka.status).toBe('up');
     expect(body.details.database.status).toBe('up');
-    for (const service of Object.keys(ServicePings)) expect({ service, status: body.details[service]?.status }).toEqual({ service, status: 'down' });
+    for (const service of Object.keys(ServicePings))
+      expect({ service, status: body.details[service]?.status }).toEqual({ service, status: 'down' });
   }, 15_000);
 
   it('refuses a body over BODY_LIMIT_BYTES with 413 payload_too_large', async () => {
@@ -105,17 +120,29 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
 
     // A route that needs a body names its first missing field, as with no content type at all.
     const withdrawal = await send('POST', WITHDRAWALS, '');
-    expect([withdrawal.statusCode, withdrawal.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', field: 'document' })]);
+    expect([withdrawal.statusCode, withdrawal.json()]).toEqual([
+      400,
+      expect.objectContaining({ error: 'invalid_request', field: 'document' }),
+    ]);
     const deletion = await send('DELETE', `/partner/v1/pix-key/${newCpf()}`, '');
-    expect([deletion.statusCode, deletion.json()]).toEqual([400, expect.objectContaining({ status: 'invalid_request', field: 'idempotency_key' })]);
+    expect([deletion.statusCode, deletion.json()]).toEqual([
+      400,
+      expect.objectContaining({ status: 'invalid_request', field: 'idempotency_key' }),
+    ]);
     // PATCH /events/{id}: the id is checked first; a body with a field is refused, naming it.
     const badId = await send('PATCH', '/partner/v1/events/not-a-uuid', '');
     expect([badId.statusCode, badId.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', field: 'id' })]);
     const withField = await send('PATCH', '/partner/v1/events/7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10', '{"delivered":true}');
-    expect([withField.statusCode, withField.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', field: 'delivered' })]);
+    expect([withField.statusCode, withField.json()]).toEqual([
+      400,
+      expect.objectContaining({ error: 'invalid_request', field: 'delivered' }),
+    ]);
     // Malformed JSON is still 400 in the family's shape; another content type still 415, empty or not.
     const malformed = await send('PATCH', '/partner/v1/events/7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10', '{');
-    expect([malformed.statusCode, malformed.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', message: 'request body is not valid JSON' })]);
+    expect([malformed.statusCode, malformed.json()]).toEqual([
+      400,
+      expect.objectContaining({ error: 'invalid_request', message: 'request body is not valid JSON' }),
+    ]);
     const malformedPixKey = await send('DELETE', `/partner/v1/pix-key/${newCpf()}`, '{');
     expect([malformedPixKey.statusCode, malformedPixKey.json()]).toEqual([400, expect.objectContaining({ status: 'invalid_request' })]);
     for (const payload of ['', '{}']) {
@@ -145,7 +172,11 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     for (const [url, body] of cases) {
       const started = Date.now();
       const res = await gateway.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-      expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status: 400, body: expect.objectContaining({ ...body, message: expect.any(String) }) });
+      expect({ url, status: res.statusCode, body: res.json() }).toEqual({
+        url,
+        status: 400,
+        body: expect.objectContaining({ ...body, message: expect.any(String) }),
+      });
       expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
     }
   });
@@ -155,7 +186,10 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(res.statusCode).toBe(200);
     const doc = res.json<{
       paths: Record<string, Record<string, unknown>>;
-      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, unknown> };
+      components: {
+        schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }>;
+        securitySchemes: Record<string, unknown>;
+      };
     }>();
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
@@ -170,7 +204,18 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     const read = doc.paths['/partner/v1/withdrawals/usdt/{id}'].get as { responses: Record<string, unknown> };
     expect(Object.keys(read.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
     expect(Object.keys(doc.components.schemas.UsdtWithdrawalView.properties)).toEqual([
-      'id', 'document', 'address', 'network', 'fee_choice', 'usdtmicros', 'fee_usdtmicros', 'state', 'tx_hash', 'failure_reason', 'created_at', 'last_updated_at',
+      'id',
+      'document',
+      'address',
+      'network',
+      'fee_choice',
+      'usdtmicros',
+      'fee_usdtmicros',
+      'state',
+      'tx_hash',
+      'failure_reason',
+      'created_at',
+      'last_updated_at',
     ]);
     expect(Object.keys(doc.components.schemas.PixKeyView.properties)).toEqual(['document', 'status', 'created_at', 'last_updated_at']);
     const body = doc.components.schemas.CreateUsdtWithdrawalRequest;
@@ -189,12 +234,21 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
       expect(doc.info.title.toLowerCase()).toContain(topic.toLowerCase());
     }
     const description = doc.info.description;
-    for (const path of ['/partner/v1/withdrawals/usdt', '/partner/v1/pix-key', '/partner/v1/pix-in', '/partner/v1/customers/business', '/partner/v1/events']) {
+    for (const path of [
+      '/partner/v1/withdrawals/usdt',
+      '/partner/v1/pix-key',
+      '/partner/v1/pix-in',
+      '/partner/v1/customers/business',
+      '/partner/v1/events',
+    ]) {
       expect(description).toContain(path);
       expect(Object.keys(doc.paths).some((p) => p.startsWith(path))).toBe(true);
     }
-    for (const section of ['**Authentication**', '**Errors**', '**Idempotency**', 'X-API-Key', 'idempotency_key_reused', '`success`']) expect(description).toContain(section);
-    expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['withdrawals', 'pix-keys', 'pix-in', 'business customers', 'events']));
+    for (const section of ['**Authentication**', '**Errors**', '**Idempotency**', 'X-API-Key', 'idempotency_key_reused', '`success`'])
+      expect(description).toContain(section);
+    expect(doc.tags.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['withdrawals', 'pix-keys', 'pix-in', 'business customers', 'events']),
+    );
     // PATCH /events/{id} takes no body: documented as optional.
     expect(doc.paths['/partner/v1/events/{id}'].patch.requestBody?.required).toBe(false);
   });
@@ -212,21 +266,33 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it("keeps the three documents apart: partner routes (sandbox ones marked), the operator API, the Pix provider's route; money typed integer", async () => {
-    type Doc = { paths: Record<string, Record<string, { 'x-sandbox'?: boolean; tags?: string[] }>>; servers: { url: string }[]; components: { schemas: Record<string, { properties?: Record<string, { type?: string; format?: string }> }> } };
+    type Doc = {
+      paths: Record<string, Record<string, { 'x-sandbox'?: boolean; tags?: string[] }>>;
+      servers: { url: string }[];
+      components: { schemas: Record<string, { properties?: Record<string, { type?: string; format?: string }> }> };
+    };
     const partner = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<Doc>();
     const operator = (await gateway.app.inject({ method: 'GET', url: '/admin/docs/openapi.json' })).json<Doc>();
     const provider = (await gateway.app.inject({ method: 'GET', url: '/provider/docs/openapi.json' })).json<Doc>();
     expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin') || p.startsWith('/provider'))).toEqual([]);
     expect(Object.keys(provider.paths)).toEqual(['/provider/v1/pix/inflows']);
     expect(Object.keys(operator.paths).every((p) => p.startsWith('/admin/v1/') || p === '/healthz')).toBe(true);
-    expect(Object.keys(operator.paths)).toEqual(expect.arrayContaining(['/admin/v1/partners', '/admin/v1/partners/{partner_id}/users/{document}/credits', '/admin/v1/audit-log']));
-    const sandboxOperations = Object.entries(partner.paths).filter(([p]) => p.startsWith('/sandbox/')).flatMap(([, item]) => Object.values(item));
+    expect(Object.keys(operator.paths)).toEqual(
+      expect.arrayContaining(['/admin/v1/partners', '/admin/v1/partners/{partner_id}/users/{document}/credits', '/admin/v1/audit-log']),
+    );
+    const sandboxOperations = Object.entries(partner.paths)
+      .filter(([p]) => p.startsWith('/sandbox/'))
+      .flatMap(([, item]) => Object.values(item));
     expect(sandboxOperations.length).toBeGreaterThan(0);
     for (const operation of sandboxOperations) expect(operation).toMatchObject({ 'x-sandbox': true, tags: ['sandbox'] });
     expect(partner.servers.map((s) => s.url)).toEqual(['/', 'https://api.partner.example', 'https://sandbox.partner.example']);
     const properties = (doc: Doc) => Object.values(doc.components.schemas).flatMap((schema) => Object.entries(schema.properties ?? {}));
-    for (const [name, property] of [...properties(partner), ...properties(operator), ...properties(provider)].filter(([name]) => /(micros|_cents|_bps)$/.test(name))) {
-      expect({ name, ...property }).toMatchObject(name.endsWith('micros') ? { name, type: 'integer', format: 'int64' } : { name, type: 'integer' });
+    for (const [name, property] of [...properties(partner), ...properties(operator), ...properties(provider)].filter(([name]) =>
+      /(micros|_cents|_bps)$/.test(name),
+    )) {
+      expect({ name, ...property }).toMatchObject(
+        name.endsWith('micros') ? { name, type: 'integer', format: 'int64' } : { name, type: 'integer' },
+      );
     }
     expect(properties(partner).map(([name]) => name)).toEqual(expect.arrayContaining(['usdtmicros', 'ownership_bps', 'amount_cents']));
     expect(properties(operator).map(([name]) => name)).toEqual(expect.arrayContaining(['available_usdt_micros', 'usdt_micros']));
@@ -235,13 +301,17 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
   });
 
   it("describes the Pix provider's signature as its document's one security scheme, and no rate limit on its answers", async () => {
-    type Doc = { components: { securitySchemes: Record<string, { type: string; in: string; name: string; description: string }> }; paths: Record<string, Record<string, { security: object[]; responses: Record<string, { headers?: object }> }>> };
+    type Doc = {
+      components: { securitySchemes: Record<string, { type: string; in: string; name: string; description: string }> };
+      paths: Record<string, Record<string, { security: object[]; responses: Record<string, { headers?: object }> }>>;
+    };
     const provider = (await gateway.app.inject({ method: 'GET', url: '/provider/docs/openapi.json' })).json<Doc>();
     const partner = (await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<Doc>();
     const schemes = provider.components.securitySchemes;
     expect(Object.keys(schemes)).toEqual(['pix-provider']);
     expect(schemes['pix-provider']).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Pix-Signature' });
-    for (const part of ['t=<unix seconds>,v1=<hex>', 'HMAC-SHA256', '<t>.<raw body>', 'exact bytes', '300 s', 'invalid_signature']) expect(schemes['pix-provider'].description).toContain(part);
+    for (const part of ['t=<unix seconds>,v1=<hex>', 'HMAC-SHA256', '<t>.<raw body>', 'exact bytes', '300 s', 'invalid_signature'])
+      expect(schemes['pix-provider'].description).toContain(part);
     const operation = provider.paths['/provider/v1/pix/inflows'].post;
     expect(operation.security).toEqual([{ 'pix-provider': [] }]);
     for (const response of Object.values(operation.responses)) expect(Object.keys(response.headers ?? {})).not.toContain('RateLimit');

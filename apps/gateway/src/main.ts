@@ -14,5 +14,6 @@ runMain(async () => {
   const logger = app.get(Logger);
   logger.log(`gateway listening on ${await app.getUrl()}${config.SANDBOX ? ' (sandbox on)' : ''}`);
   if (config.ADMIN_PORT > 0) logger.log(`operator API, /readyz and /metrics on http://${config.HOST}:${config.ADMIN_PORT}`);
-  else if (!config.SANDBOX) logger.warn('ADMIN_PORT=0: the operator API, /readyz and /metrics answer on PORT too; never expose this port to partners');
+  else if (!config.SANDBOX)
+    logger.warn('ADMIN_PORT=0: the operator API, /readyz and /metrics answer on PORT too; never expose this port to partners');
 });

@@ -15,9 +15,18 @@ import { createOpenApiDocuments } from './http/openapi';
  */
 runMain(async () => {
   const [partnerFile, operatorFile, providerFile] = process.argv.slice(2);
-  if (!partnerFile || !operatorFile || !providerFile) throw new Error('usage: node dist/apps/gateway/src/openapi-document.js <partner.json> <operator.json> <provider.json>');
-  const config = loadConfig(GatewayConfig, { SANDBOX: 'true', ADMIN_API_KEY: 'openapi-document-only', ADMIN_PORT: '0', LOG_LEVEL: 'silent' });
-  const app = await createGatewayApp(config, { logs: false, overrideBus: { request: () => Promise.reject(new Error('no bus: document generation only')) } });
+  if (!partnerFile || !operatorFile || !providerFile)
+    throw new Error('usage: node dist/apps/gateway/src/openapi-document.js <partner.json> <operator.json> <provider.json>');
+  const config = loadConfig(GatewayConfig, {
+    SANDBOX: 'true',
+    ADMIN_API_KEY: 'openapi-document-only',
+    ADMIN_PORT: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const app = await createGatewayApp(config, {
+    logs: false,
+    overrideBus: { request: () => Promise.reject(new Error('no bus: document generation only')) },
+  });
   try {
     const { partner, operator, provider } = createOpenApiDocuments(app);
     writeFileSync(partnerFile, `${JSON.stringify(partner, null, 2)}\n`);

@@ -14,24 +14,33 @@ import { GatewayUnderTest } from './gateway-app.spec-support';
 const ADMIN_KEY = `adm_int_${randomBytes(24).toString('base64url')}`;
 const services = new FakeServices();
 // The operator rate limit is tested on an instance of its own (below); this one must never throttle.
-const gateway = new GatewayUnderTest({ bus: services, env: { SANDBOX: 'false', ADMIN_API_KEY: ADMIN_KEY, ADMIN_RATE_LIMIT_PER_SECOND: '100000', ADMIN_RATE_LIMIT_BURST: '100000' } });
+const gateway = new GatewayUnderTest({
+  bus: services,
+  env: { SANDBOX: 'false', ADMIN_API_KEY: ADMIN_KEY, ADMIN_RATE_LIMIT_PER_SECOND: '100000', ADMIN_RATE_LIMIT_BURST: '100000' },
+});
 const db = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 2 });
 
 const admin = { 'x-admin-key': ADMIN_KEY };
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = admin, payload?: unknown) => gateway.send(method, url, headers, payload);
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = admin, payload?: unknown) =>
+  gateway.send(method, url, headers, payload);
 
 type AuditEntry = AuditLogEntryView;
 
 /** The audit entry of a request, by the X-Request-Id it was sent with. */
 async function auditOf(requestId: string): Promise<AuditEntry | undefined> {
-  const { rows } = await db.query<AuditEntry>('SELECT id::int AS id, operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id FROM gateway.audit_log WHERE request_id = $1', [requestId]);
+  const { rows } = await db.query<AuditEntry>(
+    'SELECT id::int AS id, operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id FROM gateway.audit_log WHERE request_id = $1',
+    [requestId],
+  );
   return rows[0];
 }
 
 /** gateway_auth_failures_total{api="operator",status="401"} on the gateway's /metrics. */
 async function operator401s(): Promise<number> {
   const res = await gateway.app.inject({ method: 'GET', url: '/metrics' });
-  const line = res.body.split('\n').find((l) => l.startsWith('gateway_auth_failures_total{') && l.includes('api="operator"') && l.includes('status="401"'));
+  const line = res.body
+    .split('\n')
+    .find((l) => l.startsWith('gateway_auth_failures_total{') && l.includes('api="operator"') && l.includes('status="401"'));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
@@ -101,8 +110,17 @@ describe('operator API authentication', () => {
     ];
     for (const [method, url, headers, payload, status] of cases) {
       const requestId = `int-${newUuid()}`;
-      const res = await gateway.app.inject({ method: method as 'GET' | 'POST', url, headers: { ...admin, ...headers, 'x-request-id': requestId }, payload });
-      expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status, body: expect.objectContaining({ error: expect.any(String), request_id: requestId }) });
+      const res = await gateway.app.inject({
+        method: method as 'GET' | 'POST',
+        url,
+        headers: { ...admin, ...headers, 'x-request-id': requestId },
+        payload,
+      });
+      expect({ url, status: res.statusCode, body: res.json() }).toEqual({
+        url,
+        status,
+        body: expect.objectContaining({ error: expect.any(String), request_id: requestId }),
+      });
       expect(await auditOf(requestId)).toMatchObject({ method, status_code: status });
     }
   });
@@ -120,7 +138,12 @@ describe('partners and their API keys', () => {
     const partnerId = await newPartner();
     const first = await call('POST', `/admin/v1/partners/${partnerId}/api-keys`, admin, {});
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ id: expect.any(String), api_key: expect.stringMatching(/^pk_live_[A-Za-z0-9_-]{43}$/), prefix: expect.any(String), created_at: expect.any(Number) });
+    expect(first.body).toEqual({
+      id: expect.any(String),
+      api_key: expect.stringMatching(/^pk_live_[A-Za-z0-9_-]{43}$/),
+      prefix: expect.any(String),
+      created_at: expect.any(Number),
+    });
     expect(String(first.body.api_key).startsWith(String(first.body.prefix))).toBe(true);
     const second = await newKey(partnerId);
     const [a, b] = [String(first.body.api_key), second.api_key];
@@ -147,8 +170,14 @@ describe('partners and their API keys', () => {
     const again = await call('DELETE', `/admin/v1/partners/${partnerId}/api-keys/${String(first.body.id)}`);
     expect([again.status, again.body]).toEqual([200, revoked.body]);
     // One revocation, one event in the outbox (written in the revoking transaction).
-    const { rows } = await db.query("SELECT topic, key, payload FROM gateway.outbox_messages WHERE key = $1", [first.body.id]);
-    expect(rows).toEqual([{ topic: Topics.GatewayApiKeyRevoked, key: first.body.id, payload: { partner_id: partnerId, key_id: first.body.id, revoked_at: expect.any(String) } }]);
+    const { rows } = await db.query('SELECT topic, key, payload FROM gateway.outbox_messages WHERE key = $1', [first.body.id]);
+    expect(rows).toEqual([
+      {
+        topic: Topics.GatewayApiKeyRevoked,
+        key: first.body.id,
+        payload: { partner_id: partnerId, key_id: first.body.id, revoked_at: expect.any(String) },
+      },
+    ]);
   });
 
   it('answers 404 for an unknown key or partner, 400 for a malformed id, in the {error} shape', async () => {
@@ -163,7 +192,12 @@ describe('partners and their API keys', () => {
     ];
     for (const [url, method, status, body] of cases) {
       const res = await call(method, url);
-      expect({ url, method, status: res.status, body: res.body }).toEqual({ url, method, status, body: expect.objectContaining({ ...body, message: expect.any(String) }) });
+      expect({ url, method, status: res.status, body: res.body }).toEqual({
+        url,
+        method,
+        status,
+        body: expect.objectContaining({ ...body, message: expect.any(String) }),
+      });
     }
     const withBody = await call('POST', `/admin/v1/partners/${partnerId}/api-keys`, admin, { name: 'x' });
     expect(withBody).toMatchObject({ status: 400, body: { error: 'invalid_request', field: 'name' } });
@@ -223,15 +257,38 @@ describe('users and balances', () => {
       // The path is checked before the body.
       [`${users()}/123/credits`, 'POST', { usdt_micros: 0 }, 400, { error: 'invalid_document', field: 'document' }],
       [`${users()}/${unknownUser}/credits`, 'POST', { ...credit, usdt_micros: 0 }, 400, { error: 'invalid_request', field: 'usdt_micros' }],
-      [`${users()}/${unknownUser}/credits`, 'POST', { ...credit, usdt_micros: '10' }, 400, { error: 'invalid_request', field: 'usdt_micros' }],
-      [`${users()}/${unknownUser}/credits`, 'POST', { ...credit, usdt_micros: 1.5 }, 400, { error: 'invalid_request', field: 'usdt_micros' }],
-      [`${users()}/${unknownUser}/credits`, 'POST', { usdt_micros: 1, reference: 'r' }, 400, { error: 'invalid_request', field: 'idempotency_key' }],
+      [
+        `${users()}/${unknownUser}/credits`,
+        'POST',
+        { ...credit, usdt_micros: '10' },
+        400,
+        { error: 'invalid_request', field: 'usdt_micros' },
+      ],
+      [
+        `${users()}/${unknownUser}/credits`,
+        'POST',
+        { ...credit, usdt_micros: 1.5 },
+        400,
+        { error: 'invalid_request', field: 'usdt_micros' },
+      ],
+      [
+        `${users()}/${unknownUser}/credits`,
+        'POST',
+        { usdt_micros: 1, reference: 'r' },
+        400,
+        { error: 'invalid_request', field: 'idempotency_key' },
+      ],
       [`${users()}/${unknownUser}/credits`, 'POST', { ...credit, reference: '' }, 400, { error: 'invalid_request', field: 'reference' }],
       [`${users()}/${unknownUser}/credits`, 'POST', { ...credit, extra: 1 }, 400, { error: 'invalid_request', field: 'extra' }],
     ];
     for (const [url, method, payload, status, body] of cases) {
       const res = await call(method, url, admin, payload);
-      expect({ url, payload, status: res.status, body: res.body }).toEqual({ url, payload, status, body: expect.objectContaining({ ...body, message: expect.any(String) }) });
+      expect({ url, payload, status: res.status, body: res.body }).toEqual({
+        url,
+        payload,
+        status,
+        body: expect.objectContaining({ ...body, message: expect.any(String) }),
+      });
     }
   });
 });
@@ -287,10 +344,13 @@ describe('audit log', () => {
     expect(all.body.next_cursor).toBe(page[2].id);
   });
 
-  it.each(['limit=0', 'limit=201', 'limit=x', 'before=0', 'before=abc', 'partner_id=nope', 'other=1'])('refuses ?%s with 400 invalid_request', async (query) => {
-    const res = await call('GET', `/admin/v1/audit-log?${query}`);
-    expect(res).toMatchObject({ status: 400, body: { error: 'invalid_request', field: query.split('=')[0] } });
-  });
+  it.each(['limit=0', 'limit=201', 'limit=x', 'before=0', 'before=abc', 'partner_id=nope', 'other=1'])(
+    'refuses ?%s with 400 invalid_request',
+    async (query) => {
+      const res = await call('GET', `/admin/v1/audit-log?${query}`);
+      expect(res).toMatchObject({ status: 400, body: { error: 'invalid_request', field: query.split('=')[0] } });
+    },
+  );
 
   it('is append-only: UPDATE, DELETE and TRUNCATE are refused by the database', async () => {
     const { rows } = await db.query<{ id: string }>('SELECT id FROM gateway.audit_log ORDER BY id DESC LIMIT 1');
@@ -306,16 +366,23 @@ describe('audit log', () => {
 });
 
 describe('operator rate limit', () => {
-  const limited = new GatewayUnderTest({ bus: services, env: { SANDBOX: 'false', ADMIN_API_KEY: ADMIN_KEY, ADMIN_RATE_LIMIT_PER_SECOND: '1', ADMIN_RATE_LIMIT_BURST: '2' } });
+  const limited = new GatewayUnderTest({
+    bus: services,
+    env: { SANDBOX: 'false', ADMIN_API_KEY: ADMIN_KEY, ADMIN_RATE_LIMIT_PER_SECOND: '1', ADMIN_RATE_LIMIT_BURST: '2' },
+  });
   beforeAll(() => limited.start(), 60_000);
   afterAll(() => limited.stop(), 30_000);
 
   it('limits each operator key: 429 rate_limited with Retry-After past the burst, audited', async () => {
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push(await limited.send('GET', '/admin/v1/audit-log?limit=1', { ...admin, 'x-request-id': `int-${newUuid()}` }));
+    for (let i = 0; i < 3; i++)
+      answers.push(await limited.send('GET', '/admin/v1/audit-log?limit=1', { ...admin, 'x-request-id': `int-${newUuid()}` }));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
     expect(answers[2]).toMatchObject({ body: { error: 'rate_limited' }, headers: { 'retry-after': '1' } });
-    expect(await auditOf(answers[2].headers['x-request-id'] as string)).toMatchObject({ status_code: 429, operator_key_id: expect.any(String) });
+    expect(await auditOf(answers[2].headers['x-request-id'] as string)).toMatchObject({
+      status_code: 429,
+      operator_key_id: expect.any(String),
+    });
   });
 });
 
@@ -342,7 +409,9 @@ describe('sandbox helpers over the same use cases (SANDBOX=true)', () => {
     const read = await sandbox.post('/sandbox/v1/users', { document, usdt_micros: 0 }, { 'x-api-key': apiKey });
     expect([read.status, read.body]).toEqual([200, { document, usdt_micros: 6_000_000 }]);
     // Each sandbox credit is a credit of its own: a fresh idempotency key, reference "sandbox".
-    const credits = services.sentTo(Topics.WithdrawalsCreditAccount).filter((c) => (c as { document: string }).document === document) as Array<Record<string, unknown>>;
+    const credits = services
+      .sentTo(Topics.WithdrawalsCreditAccount)
+      .filter((c) => (c as { document: string }).document === document) as Array<Record<string, unknown>>;
     expect(credits.map((c) => c.reference)).toEqual(['sandbox', 'sandbox']);
     expect(new Set(credits.map((c) => c.idempotency_key)).size).toBe(2);
   });

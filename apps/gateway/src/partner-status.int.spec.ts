@@ -10,7 +10,10 @@ import { GatewayUnderTest } from './gateway-app.spec-support';
 // apps/e2e/src/operator-partners.spec.ts on the two production instances of the test stack.
 
 const ADMIN_KEY = `adm_int_${randomBytes(24).toString('base64url')}`;
-const gateway = new GatewayUnderTest({ bus: new FakeServices(), env: { SANDBOX: 'false', ADMIN_API_KEY: ADMIN_KEY, ADMIN_RATE_LIMIT_PER_SECOND: '100000', ADMIN_RATE_LIMIT_BURST: '100000' } });
+const gateway = new GatewayUnderTest({
+  bus: new FakeServices(),
+  env: { SANDBOX: 'false', ADMIN_API_KEY: ADMIN_KEY, ADMIN_RATE_LIMIT_PER_SECOND: '100000', ADMIN_RATE_LIMIT_BURST: '100000' },
+});
 const db = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 2 });
 const admin = { 'x-admin-key': ADMIN_KEY };
 
@@ -44,8 +47,16 @@ describe('disabling a partner', () => {
 
     const { rows } = await db.query('SELECT topic, key, payload FROM gateway.outbox_messages WHERE key = $1 ORDER BY id', [partnerId]);
     expect(rows).toEqual([
-      { topic: Topics.GatewayPartnerStatusChanged, key: partnerId, payload: { partner_id: partnerId, status: 'disabled', changed_at: expect.any(String) } },
-      { topic: Topics.GatewayPartnerStatusChanged, key: partnerId, payload: { partner_id: partnerId, status: 'active', changed_at: expect.any(String) } },
+      {
+        topic: Topics.GatewayPartnerStatusChanged,
+        key: partnerId,
+        payload: { partner_id: partnerId, status: 'disabled', changed_at: expect.any(String) },
+      },
+      {
+        topic: Topics.GatewayPartnerStatusChanged,
+        key: partnerId,
+        payload: { partner_id: partnerId, status: 'active', changed_at: expect.any(String) },
+      },
     ]);
   });
 });

@@ -2,7 +2,17 @@ import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
 import { EventPayload, EventTopic, PartnerId, PixKeyState, PixKeyStateChangedEvent, PixReceivedEvent, Topics } from '@partner/contracts';
-import { createKafka, ensureTopics, topicLayout, KafkaConnection, KafkaModule, kafkaServerOptions, MessageBus, outboxModule, createProducer } from '@partner/kafka';
+import {
+  createKafka,
+  ensureTopics,
+  topicLayout,
+  KafkaConnection,
+  KafkaModule,
+  kafkaServerOptions,
+  MessageBus,
+  outboxModule,
+  createProducer,
+} from '@partner/kafka';
 import { Producer } from 'kafkajs';
 import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +37,10 @@ const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: '3600000', OUTBOX_POLL_MS: '100' });
 
 @Global()
-@Module({ providers: [{ provide: InflowsConfig, useValue: config }, databaseProvider(InflowsConfig, DB_SCHEMA)], exports: [InflowsConfig, Database] })
+@Module({
+  providers: [{ provide: InflowsConfig, useValue: config }, databaseProvider(InflowsConfig, DB_SCHEMA)],
+  exports: [InflowsConfig, Database],
+})
 class ConfigModule {}
 
 let service: INestMicroservice;
@@ -60,7 +73,11 @@ beforeAll(async () => {
   service = moduleRef.createNestMicroservice(kafkaServerOptions({ connection, groupId: `inflows-int-${run}`, maxInFlight: 3 }));
   prisma = prismaForSpecs(PrismaClient, moduleRef.get(Database));
 
-  bus = new MessageBus({ connection: { ...connection, clientId: `inflows-int-client-${process.pid}` }, requests: { timeoutMs: 5_000 }, idempotentProducer: false });
+  bus = new MessageBus({
+    connection: { ...connection, clientId: `inflows-int-client-${process.pid}` },
+    requests: { timeoutMs: 5_000 },
+    idempotentProducer: false,
+  });
   producer = createProducer(createKafka({ ...connection, clientId: `inflows-int-producer-${process.pid}` }));
   await Promise.all([service.listen(), bus.onModuleInit(), producer.connect()]);
 }, 90_000);
@@ -131,7 +148,12 @@ describe('inflows service over Kafka', () => {
   it('takes a simulated Pix through the network topic into the listing', async () => {
     const { partnerId, document } = await newUser();
 
-    const reply = await bus.request(Topics.InflowsSimulatePixIn, { partner_id: partnerId, document, amount_cents: 777, description: 'via Kafka' });
+    const reply = await bus.request(Topics.InflowsSimulatePixIn, {
+      partner_id: partnerId,
+      document,
+      amount_cents: 777,
+      description: 'via Kafka',
+    });
 
     expect(reply.ok).toBe(true);
     const e2e = reply.ok ? reply.data.end_to_end_id : '';
@@ -144,7 +166,17 @@ describe('inflows service over Kafka', () => {
     );
     expect(listed).toEqual({
       ok: true,
-      data: { pix_in: [expect.objectContaining({ end_to_end_id: e2e, amount_cents: 777, description: 'via Kafka', method: 'manual', status: 'processing' })] },
+      data: {
+        pix_in: [
+          expect.objectContaining({
+            end_to_end_id: e2e,
+            amount_cents: 777,
+            description: 'via Kafka',
+            method: 'manual',
+            status: 'processing',
+          }),
+        ],
+      },
     });
   }, 90_000);
 

@@ -25,7 +25,10 @@ describe('CreateBusinessCustomerHandler', () => {
       { ...representative, ownership: { ownership_type: 'indirect', ownership_bps: 0 } },
     ];
     expect(await handle({ ...valid, owners })).toEqual({ ok: true, data: { id: BUSINESS_CUSTOMER_EXAMPLE.cnpj } });
-    expect(await handle({ ...valid, phone: '+5501133334444' })).toMatchObject({ ok: false, error: { code: 'invalid_phone', field: 'phone' } });
+    expect(await handle({ ...valid, phone: '+5501133334444' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_phone', field: 'phone' },
+    });
     expect(await handle({ ...valid, address: { ...valid.address, postal_code: '00000000' } })).toMatchObject({
       ok: false,
       error: { code: 'invalid_request', field: 'address.postal_code' },

@@ -5,7 +5,9 @@ import { CreateBusinessCustomerUseCase } from './create-business-customer.use-ca
 
 @Controller()
 export class CreateBusinessCustomerHandler {
-  constructor(@Inject(CreateBusinessCustomerUseCase) private readonly createBusinessCustomer: Pick<CreateBusinessCustomerUseCase, 'execute'>) {}
+  constructor(
+    @Inject(CreateBusinessCustomerUseCase) private readonly createBusinessCustomer: Pick<CreateBusinessCustomerUseCase, 'execute'>,
+  ) {}
 
   @HandleRequest(Topics.CustomersCreateBusiness)
   handle(command: CreateBusinessCustomerCommand): Promise<RequestReply<typeof Topics.CustomersCreateBusiness>> {

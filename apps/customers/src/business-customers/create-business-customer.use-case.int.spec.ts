@@ -1,5 +1,11 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
-import { BUSINESS_CUSTOMER_EXAMPLE, BusinessCustomerRegisteredEvent, CreateBusinessCustomerCommand, PartnerId, Topics } from '@partner/contracts';
+import {
+  BUSINESS_CUSTOMER_EXAMPLE,
+  BusinessCustomerRegisteredEvent,
+  CreateBusinessCustomerCommand,
+  PartnerId,
+  Topics,
+} from '@partner/contracts';
 import { loadConfig } from '@partner/config';
 import { outboxEventsOf, registeredExampleCustomer, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { validateContract } from '@partner/validation';
@@ -69,7 +75,10 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     const partnerId = testPartnerId();
     const cmd = command(partnerId);
     const reply = await create.execute(cmd);
-    expect(reply).toEqual({ ok: true, data: { id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) } });
+    expect(reply).toEqual({
+      ok: true,
+      data: { id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) },
+    });
     const id = idOf(reply);
 
     const stored = await customers.findByCnpj(partnerId, cmd.cnpj);
@@ -86,7 +95,12 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     const [event, ...more] = await eventsOf(partnerId);
     expect(more).toEqual([]);
     expect(validateContract(BusinessCustomerRegisteredEvent, event).ok).toBe(true);
-    expect(event).toMatchObject({ type: 'business_customer', state: 'registered', resource_id: id, occurred_at: stored?.createdAt.toISOString() });
+    expect(event).toMatchObject({
+      type: 'business_customer',
+      state: 'registered',
+      resource_id: id,
+      occurred_at: stored?.createdAt.toISOString(),
+    });
     expect(event.resource).toEqual({
       ...registeredExampleCustomer(id, cmd.cnpj),
       metadata: { external_id: 'acme-001' },
@@ -205,7 +219,9 @@ describe('SendOwnerNotificationsUseCase: the simulated notifier (PostgreSQL)', (
   it('claims each due notification once when several notifiers run at the same time', async () => {
     const partnerId = testPartnerId();
     const ids = await Promise.all(
-      Array.from({ length: 5 }, () => create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } }))),
+      Array.from({ length: 5 }, () =>
+        create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } })),
+      ),
     );
     const mine = new Set(ids.map(idOf));
     const later = new Date(Date.now() + 61_000);

@@ -71,8 +71,16 @@ export class CustomerRepository {
    * Inserts the customer with the owner notifications its config asks for (see INSERT_WITH_NOTIFICATIONS);
    * null when the partner already has a customer with this CNPJ, even one registered concurrently.
    */
-  async create(tx: Transaction, partnerId: PartnerId, id: string, body: BusinessCustomerBody, notifications: NewOwnerNotification[]): Promise<Customer | null> {
-    const { rows: [row] } = await tx.query<CustomerRow>(INSERT_WITH_NOTIFICATIONS, [
+  async create(
+    tx: Transaction,
+    partnerId: PartnerId,
+    id: string,
+    body: BusinessCustomerBody,
+    notifications: NewOwnerNotification[],
+  ): Promise<Customer | null> {
+    const {
+      rows: [row],
+    } = await tx.query<CustomerRow>(INSERT_WITH_NOTIFICATIONS, [
       id,
       partnerId,
       body.cnpj,

@@ -25,7 +25,8 @@ async function register(partnerId: PartnerId, body: Record<string, unknown>): Pr
   return reply.data.id;
 }
 
-const exampleBody = () => ({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj: generateCnpj({ version: 2 }) }) as Record<string, unknown>;
+const exampleBody = () =>
+  ({ ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj: generateCnpj({ version: 2 }) }) as Record<string, unknown>;
 
 afterAll(() => db.close());
 

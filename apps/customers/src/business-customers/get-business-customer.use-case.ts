@@ -7,7 +7,11 @@ import { Customer, CustomerRepository } from './customer.repository';
  * which is the body as the partner sent it (optional fields left out stay out), between its id and its
  * registration time in Unix seconds.
  */
-export const toView = (c: Customer): GetBusinessCustomerResult => ({ id: c.id, ...c.body, created_at: Math.floor(c.createdAt.getTime() / 1000) });
+export const toView = (c: Customer): GetBusinessCustomerResult => ({
+  id: c.id,
+  ...c.body,
+  created_at: Math.floor(c.createdAt.getTime() / 1000),
+});
 
 /** Reads one of the partner's business customers; another partner's is not_found, exactly like a missing one. */
 @Injectable()

@@ -23,7 +23,11 @@ interface Seeded {
 async function seed(partnerId: PartnerId, count: number): Promise<Seeded[]> {
   const rows: Seeded[] = [];
   for (let i = 0; i < count; i++) {
-    const body = { ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE), cnpj: generateCnpj({ version: 2 }), metadata: { external_id: i % 2 === 0 ? 'a' : 'b' } };
+    const body = {
+      ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE),
+      cnpj: generateCnpj({ version: 2 }),
+      metadata: { external_id: i % 2 === 0 ? 'a' : 'b' },
+    };
     const seeded = { id: newUuid(), body, atMs: BASE + Math.floor(i / 3) * 1000 };
     await db.query(
       'INSERT INTO customers.customers (id, partner_id, cnpj, legal_name, external_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
@@ -36,9 +40,12 @@ async function seed(partnerId: PartnerId, count: number): Promise<Seeded[]> {
 
 /** The items the rows should be listed as, newest first (registration time, then id): each as GET .../{id} answers it. */
 const asItems = (rows: Seeded[]) =>
-  [...rows].sort((a, b) => b.atMs - a.atMs || (b.id < a.id ? -1 : 1)).map((r) => ({ id: r.id, ...r.body, created_at: Math.floor(r.atMs / 1000) }));
+  [...rows]
+    .sort((a, b) => b.atMs - a.atMs || (b.id < a.id ? -1 : 1))
+    .map((r) => ({ id: r.id, ...r.body, created_at: Math.floor(r.atMs / 1000) }));
 
-const everyPage = (query: Omit<ListBusinessCustomersQuery, 'cursor'>) => allReplyPages('customers', (cursor) => list.execute({ ...query, cursor }));
+const everyPage = (query: Omit<ListBusinessCustomersQuery, 'cursor'>) =>
+  allReplyPages('customers', (cursor) => list.execute({ ...query, cursor }));
 
 afterAll(() => db.close());
 
@@ -57,7 +64,9 @@ describe('ListBusinessCustomersUseCase (PostgreSQL)', () => {
     const rows = await seed(partnerId, 7);
     const cnpj = String(rows[3].body.cnpj);
     expect((await everyPage({ partner_id: partnerId, cnpj })).items).toEqual(asItems([rows[3]]));
-    expect((await everyPage({ partner_id: partnerId, external_id: 'b', limit: 1 })).items).toEqual(asItems(rows.filter((_, i) => i % 2 === 1)));
+    expect((await everyPage({ partner_id: partnerId, external_id: 'b', limit: 1 })).items).toEqual(
+      asItems(rows.filter((_, i) => i % 2 === 1)),
+    );
     expect((await everyPage({ partner_id: partnerId, cnpj, external_id: 'a' })).items).toEqual([]);
     expect((await everyPage({ partner_id: partnerId, external_id: 'c' })).items).toEqual([]);
   });
@@ -68,7 +77,7 @@ describe('ListBusinessCustomersUseCase (PostgreSQL)', () => {
     const rows = await seed(partnerId, 4);
     expect((await everyPage({ partner_id: other, cnpj: String(rows[0].body.cnpj) })).items).toEqual([]);
     const first = await list.execute({ partner_id: partnerId, limit: 1 });
-    const cursor = first.ok ? first.data.next_cursor ?? undefined : undefined;
+    const cursor = first.ok ? (first.data.next_cursor ?? undefined) : undefined;
     expect(cursor).toEqual(expect.any(String));
     const refused = { ok: false, error: { code: 'invalid_request', field: 'cursor', message: expect.any(String) } };
     expect(await list.execute({ partner_id: other, cursor })).toEqual(refused);

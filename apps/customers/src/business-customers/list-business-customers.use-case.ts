@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { CURSOR_REFUSED, fail, listScope, ListBusinessCustomersQuery, ok, pageOf, pageRequestOf, RequestReply, Topics } from '@partner/contracts';
+import {
+  CURSOR_REFUSED,
+  fail,
+  listScope,
+  ListBusinessCustomersQuery,
+  ok,
+  pageOf,
+  pageRequestOf,
+  RequestReply,
+  Topics,
+} from '@partner/contracts';
 import { toView } from './get-business-customer.use-case';
 import { CustomerRepository } from './customer.repository';
 

@@ -90,7 +90,16 @@ export class OwnerNotificationRepository {
    * system process serving every partner), and returns them (see MARK_DUE_SENT).
    */
   async markDueSentAcrossPartners(before: Date, limit: number): Promise<SentNotification[]> {
-    const { rows } = await this.db.query<Pick<OwnerNotificationRow, 'id' | 'partner_id' | 'customer_id' | 'owner_index' | 'channel'>>(MARK_DUE_SENT, [before, limit]);
-    return rows.map((r) => ({ id: BigInt(r.id), partnerId: authenticatedPartnerId(r.partner_id), customerId: r.customer_id, ownerIndex: r.owner_index, channel: r.channel }));
+    const { rows } = await this.db.query<Pick<OwnerNotificationRow, 'id' | 'partner_id' | 'customer_id' | 'owner_index' | 'channel'>>(
+      MARK_DUE_SENT,
+      [before, limit],
+    );
+    return rows.map((r) => ({
+      id: BigInt(r.id),
+      partnerId: authenticatedPartnerId(r.partner_id),
+      customerId: r.customer_id,
+      ownerIndex: r.owner_index,
+      channel: r.channel,
+    }));
   }
 }

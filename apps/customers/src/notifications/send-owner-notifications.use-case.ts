@@ -12,7 +12,10 @@ const BATCH = 200;
 export class SendOwnerNotificationsUseCase {
   private readonly logger = new Logger(SendOwnerNotificationsUseCase.name);
 
-  constructor(private readonly config: CustomersConfig, private readonly notifications: OwnerNotificationRepository) {}
+  constructor(
+    private readonly config: CustomersConfig,
+    private readonly notifications: OwnerNotificationRepository,
+  ) {}
 
   /** Sends every notification due at `now`; returns how many were sent. */
   async execute(now = new Date()): Promise<number> {

@@ -23,12 +23,22 @@ interface OtlpValue {
 interface OtlpRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: Array<{ key: string; value: OtlpValue }> };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: Array<{ key: string; value: OtlpValue }> }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: Array<{ key: string; value: OtlpValue }>;
+      }>;
+    }>;
   }>;
 }
 
 const valueOf = (v: OtlpValue): string | number | boolean | undefined => v.stringValue ?? v.intValue ?? v.boolValue;
-const attributesOf = (list: Array<{ key: string; value: OtlpValue }> = []) => Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
+const attributesOf = (list: Array<{ key: string; value: OtlpValue }> = []) =>
+  Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
 
 /**
  * What an OpenTelemetry collector is to the apps, for the tracing suite: it takes `POST /v1/traces` in
@@ -38,20 +48,20 @@ export class OtlpReceiver {
   private readonly spans: ReceivedSpan[] = [];
 
   private readonly server: Server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
-        try {
-          const raw = Buffer.concat(chunks);
-          const body = JSON.parse((req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8')) as OtlpRequest;
-          this.take(body);
-          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-        } catch {
-          res.writeHead(400).end();
-        }
-      });
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
+      try {
+        const raw = Buffer.concat(chunks);
+        const body = JSON.parse((req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8')) as OtlpRequest;
+        this.take(body);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      } catch {
+        res.writeHead(400).end();
+      }
     });
+  });
 
   static async listen(port: number): Promise<OtlpReceiver> {
     const receiver = new OtlpReceiver();
@@ -77,7 +87,15 @@ export class OtlpReceiver {
       const service = String(attributesOf(resource.resource?.attributes)['service.name'] ?? '');
       for (const scope of resource.scopeSpans ?? [])
         for (const s of scope.spans ?? [])
-          this.spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', name: s.name, kind: s.kind, attributes: attributesOf(s.attributes) });
+          this.spans.push({
+            service,
+            traceId: s.traceId,
+            spanId: s.spanId,
+            parentSpanId: s.parentSpanId ?? '',
+            name: s.name,
+            kind: s.kind,
+            attributes: attributesOf(s.attributes),
+          });
     }
   }
 }

@@ -12,7 +12,8 @@ export const gatewayUrls = (): string[] => process.env.GATEWAY_URLS?.split(',').
 export const gatewayAdminUrl = () => requireEnv('GATEWAY_ADMIN_URL');
 
 /** The typed client (libs/api-client) with a partner's key; its answers are checked against the document like ApiClient's. */
-export const typedClient = (apiKey: string): PartnerApiClient => createPartnerApiClient({ baseUrl: gatewayUrl(), apiKey, fetch: contractCheckedFetch });
+export const typedClient = (apiKey: string): PartnerApiClient =>
+  createPartnerApiClient({ baseUrl: gatewayUrl(), apiKey, fetch: contractCheckedFetch });
 
 /**
  * A fresh partner with its API clients: every test works in a tenant of its own. `api` sends anything
@@ -22,13 +23,22 @@ export async function newPartner(name = 'e2e partner'): Promise<{ id: string; ap
   const admin = new ApiClient(gatewayUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
   const res = await admin.post<{ id: string; api_key: string }>('/sandbox/v1/partners', { name });
   if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, apiKey: res.body.api_key, api: new ApiClient(gatewayUrls(), { 'x-api-key': res.body.api_key }), client: typedClient(res.body.api_key) };
+  return {
+    id: res.body.id,
+    apiKey: res.body.api_key,
+    api: new ApiClient(gatewayUrls(), { 'x-api-key': res.body.api_key }),
+    client: typedClient(res.body.api_key),
+  };
 }
 
 /** A sandbox partner with its own rate limit: `perSecond` sustained, bursts of `burst`. */
 export async function limitedPartner(perSecond: number, burst: number): Promise<ApiClient> {
   const admin = new ApiClient(gatewayUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
-  const res = await admin.post<{ api_key: string }>('/sandbox/v1/partners', { name: 'limited', rate_limit_per_second: perSecond, rate_limit_burst: burst });
+  const res = await admin.post<{ api_key: string }>('/sandbox/v1/partners', {
+    name: 'limited',
+    rate_limit_per_second: perSecond,
+    rate_limit_burst: burst,
+  });
   if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key });
 }
@@ -45,7 +55,12 @@ export async function newUser(api: ApiClient, micros: number): Promise<string> {
 export async function sendWithdrawals(api: ApiClient, document: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     const res = await api.post('/partner/v1/withdrawals/usdt', {
-      document, idempotency_key: newUuid(), address: VALID_ADDRESS, usdtmicros: 1_000_000, fee_choice: 'LOW', network: 'MATIC',
+      document,
+      idempotency_key: newUuid(),
+      address: VALID_ADDRESS,
+      usdtmicros: 1_000_000,
+      fee_choice: 'LOW',
+      network: 'MATIC',
     });
     expect(res.status).toBe(201);
   }

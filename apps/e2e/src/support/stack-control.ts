@@ -6,6 +6,9 @@ import { requireEnv } from '@partner/testing';
  * whole stack ready again).
  */
 export async function stackControl(action: 'kill' | 'stop' | 'restart' | 'crash', target: string): Promise<void> {
-  const res = await fetch(`${requireEnv('STACK_CONTROL_URL')}/${action}/${target}`, { method: 'POST', signal: AbortSignal.timeout(150_000) });
+  const res = await fetch(`${requireEnv('STACK_CONTROL_URL')}/${action}/${target}`, {
+    method: 'POST',
+    signal: AbortSignal.timeout(150_000),
+  });
   if (res.status !== 204) throw new Error(`${action} ${target}: ${res.status} ${await res.text()}`);
 }

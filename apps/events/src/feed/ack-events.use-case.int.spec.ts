@@ -31,7 +31,16 @@ async function store(partnerId: PartnerId, count: number): Promise<string[]> {
 async function seed(partnerId: PartnerId, count: number): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, i) => {
     const e = withdrawalStateChanged(partnerId);
-    return { id: e.event_id, partnerId, sequence: i + 1, type: e.type, state: e.state, resourceId: e.resource_id, occurredAt: new Date(e.occurred_at), data: {} };
+    return {
+      id: e.event_id,
+      partnerId,
+      sequence: i + 1,
+      type: e.type,
+      state: e.state,
+      resourceId: e.resource_id,
+      occurredAt: new Date(e.occurred_at),
+      data: {},
+    };
   });
   await prisma.feedEvent.createMany({ data: rows });
   return rows.map((r) => r.id);

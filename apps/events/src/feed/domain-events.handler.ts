@@ -1,5 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { BusinessCustomerRegisteredEvent, PixInStateChangedEvent, PixKeyStateChangedEvent, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
+import {
+  BusinessCustomerRegisteredEvent,
+  PixInStateChangedEvent,
+  PixKeyStateChangedEvent,
+  Topics,
+  WithdrawalStateChangedEvent,
+} from '@partner/contracts';
 import { HandleEvent, RequestContexts } from '@partner/kafka';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
 

@@ -22,7 +22,11 @@ let resourceSeq = 1;
 
 /** A valid withdrawal event; `minutesAgo` sets occurred_at, so tests can make it disagree with insertion order. */
 function withdrawalEvent(partnerId: PartnerId, state: WithdrawalState = 'created', minutesAgo = 0): WithdrawalStateChangedEvent {
-  return withdrawalStateChanged(partnerId, { resourceId: resourceSeq++, state, at: new Date(Date.UTC(2026, 0, 1, 12) - minutesAgo * 60_000) });
+  return withdrawalStateChanged(partnerId, {
+    resourceId: resourceSeq++,
+    state,
+    at: new Date(Date.UTC(2026, 0, 1, 12) - minutesAgo * 60_000),
+  });
 }
 
 /** Stores `count` events for a new partner, the later ones with earlier occurred_at: only insertion order sorts them right. */
@@ -74,7 +78,7 @@ describe('FeedEventRepository (PostgreSQL)', () => {
     ]);
   });
 
-  it('lists only the partner\'s own events, in insertion order whatever occurred_at says', async () => {
+  it("lists only the partner's own events, in insertion order whatever occurred_at says", async () => {
     const partnerId = testPartnerId();
     const events = await storeEvents(partnerId, 4);
     await storeEvents(testPartnerId(), 2);
@@ -140,7 +144,9 @@ describe('DomainEventsHandler -> ProjectFeedEventUseCase (PostgreSQL)', () => {
   it('refuses an invalid event as unprocessable (the transport parks it as a dead letter), storing nothing', async () => {
     const partnerId = testPartnerId();
 
-    await expect(handler.withdrawal({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' })).rejects.toMatchObject({ name: 'UnprocessableEventError' });
+    await expect(handler.withdrawal({ ...withdrawalEvent(partnerId), occurred_at: 'yesterday' })).rejects.toMatchObject({
+      name: 'UnprocessableEventError',
+    });
 
     expect(await feed.list(partnerId, {})).toEqual([]);
   });

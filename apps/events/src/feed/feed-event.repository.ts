@@ -193,7 +193,9 @@ export class FeedEventRepository {
       // One statement for every row and every counter. ON CONFLICT (id) DO NOTHING only matters for an id
       // a concurrent batch of ANOTHER partner inserted (not serialised by our locks): then the count is
       // short, and the whole batch rolls back rather than leave a gap in the numbers.
-      const { rows: [{ inserted }] } = await tx.query<{ inserted: number }>(INSERT_EVENTS, [
+      const {
+        rows: [{ inserted }],
+      } = await tx.query<{ inserted: number }>(INSERT_EVENTS, [
         rows.ids,
         rows.partners,
         rows.sequences,

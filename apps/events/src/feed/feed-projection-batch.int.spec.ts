@@ -21,7 +21,11 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 /** The partner's stored [event id, sequence] pairs in sequence order, and its counter. */
 async function storedOf(partnerId: string): Promise<{ rows: Array<[string, number]>; counter: bigint | undefined }> {
-  const rows = await prisma.feedEvent.findMany({ where: { partnerId }, orderBy: { sequence: 'asc' }, select: { id: true, sequence: true } });
+  const rows = await prisma.feedEvent.findMany({
+    where: { partnerId },
+    orderBy: { sequence: 'asc' },
+    select: { id: true, sequence: true },
+  });
   const counter = await prisma.partnerSequence.findUnique({ where: { partnerId } });
   return { rows: rows.map((r) => [r.id, Number(r.sequence)]), counter: counter?.lastSequence };
 }
@@ -45,8 +49,18 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
 
     expect(await feed.insertBatch(events)).toEqual([1, 1, 2, 3, 2]);
 
-    expect((await storedOf(a)).rows).toEqual([[events[0].event_id, 1], [events[2].event_id, 2], [events[3].event_id, 3]]);
-    expect(await storedOf(b)).toEqual({ rows: [[events[1].event_id, 1], [events[4].event_id, 2]], counter: 2n });
+    expect((await storedOf(a)).rows).toEqual([
+      [events[0].event_id, 1],
+      [events[2].event_id, 2],
+      [events[3].event_id, 3],
+    ]);
+    expect(await storedOf(b)).toEqual({
+      rows: [
+        [events[1].event_id, 1],
+        [events[4].event_id, 2],
+      ],
+      counter: 2n,
+    });
     expect((await feed.list(a, {})).map((e) => e.data)).toEqual([events[0].resource, events[2].resource, events[3].resource]);
   });
 
@@ -56,7 +70,13 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
 
     expect(await feed.insertBatch([x, x, y, { ...x, event_id: x.event_id.toUpperCase() }])).toEqual([1, undefined, 2, undefined]);
 
-    expect(await storedOf(partnerId)).toEqual({ rows: [[x.event_id, 1], [y.event_id, 2]], counter: 2n });
+    expect(await storedOf(partnerId)).toEqual({
+      rows: [
+        [x.event_id, 1],
+        [y.event_id, 2],
+      ],
+      counter: 2n,
+    });
   });
 
   it('a batch of redeliveries consumes no number; the next new event continues the count', async () => {
@@ -68,7 +88,14 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
     const next = withdrawalStateChanged(partnerId);
     expect(await feed.insertBatch([first[0], next])).toEqual([undefined, 3]);
 
-    expect(await storedOf(partnerId)).toEqual({ rows: [[first[0].event_id, 1], [first[1].event_id, 2], [next.event_id, 3]], counter: 3n });
+    expect(await storedOf(partnerId)).toEqual({
+      rows: [
+        [first[0].event_id, 1],
+        [first[1].event_id, 2],
+        [next.event_id, 3],
+      ],
+      counter: 3n,
+    });
   });
 
   it('stores an event in two concurrent batches once, with one number, and no gap after it', async () => {
@@ -131,7 +158,10 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
   it('stores an id racing under two partners once and leaves no gap in either count', async () => {
     const [a, b] = [testPartnerId(), testPartnerId()];
     const id = newUuid();
-    const [x, y] = [{ ...withdrawalStateChanged(a), event_id: id }, { ...withdrawalStateChanged(b), event_id: id }];
+    const [x, y] = [
+      { ...withdrawalStateChanged(a), event_id: id },
+      { ...withdrawalStateChanged(b), event_id: id },
+    ];
     const [fillA, fillB] = [withdrawalStateChanged(a), withdrawalStateChanged(b)];
 
     // Different partners: no shared lock. The loser either sees the winner's row (undefined) or, when
@@ -190,7 +220,13 @@ describe('ProjectFeedEventUseCase batching (PostgreSQL)', () => {
     const settled = await Promise.allSettled([project.execute(a), project.execute(bad), project.execute(b)]);
 
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await storedOf(partnerId)).toEqual({ rows: [[a.event_id, 1], [b.event_id, 2]], counter: 2n });
+    expect(await storedOf(partnerId)).toEqual({
+      rows: [
+        [a.event_id, 1],
+        [b.event_id, 2],
+      ],
+      counter: 2n,
+    });
     // Redelivering the good ones after the failure changes nothing.
     expect(await Promise.all([project.execute(a), project.execute(b)])).toEqual([undefined, undefined]);
   });

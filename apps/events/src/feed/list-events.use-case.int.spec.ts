@@ -1,5 +1,13 @@
 import { loadConfig } from '@partner/config';
-import { encodeEventsCursor, FeedEvent, FeedEventType, ListEventsQuery, ListEventsResult, PartnerEvent, PartnerId } from '@partner/contracts';
+import {
+  encodeEventsCursor,
+  FeedEvent,
+  FeedEventType,
+  ListEventsQuery,
+  ListEventsResult,
+  PartnerEvent,
+  PartnerId,
+} from '@partner/contracts';
 import { requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
@@ -44,7 +52,10 @@ describe('ListEventsUseCase (PostgreSQL)', () => {
   it('pages through 250 events 100 at a time: each event exactly once, in sequence order', async () => {
     // Stored one by one through the projection, so a slow machine gets more than the default 5 s.
     const partnerId = testPartnerId();
-    const stored = await store(partnerId, Array.from({ length: 250 }, () => 'usdt_withdrawal' as const));
+    const stored = await store(
+      partnerId,
+      Array.from({ length: 250 }, () => 'usdt_withdrawal' as const),
+    );
 
     const seen: PartnerEvent[] = [];
     const sizes: number[] = [];
@@ -100,7 +111,13 @@ describe('ListEventsUseCase (PostgreSQL)', () => {
 
     const firstPage = await page({ partner_id: partnerId, type: 'usdt_withdrawal', delivered: false, limit: 1 });
     expect(idsOf(firstPage.events)).toEqual([w1.event_id]);
-    const secondPage = await page({ partner_id: partnerId, type: 'usdt_withdrawal', delivered: false, limit: 1, cursor: firstPage.next_cursor });
+    const secondPage = await page({
+      partner_id: partnerId,
+      type: 'usdt_withdrawal',
+      delivered: false,
+      limit: 1,
+      cursor: firstPage.next_cursor,
+    });
     expect(idsOf(secondPage.events)).toEqual([w3.event_id]);
     expect(secondPage.events[0].sequence).toBe(5);
   });

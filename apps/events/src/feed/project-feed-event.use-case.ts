@@ -24,7 +24,8 @@ export class ProjectFeedEventUseCase {
   ) {
     this.batcher = new MicroBatcher((events) => this.feed.insertBatch(events), {
       maxBatchSize: config.FEED_PROJECTION_BATCH_SIZE,
-      onBatchError: (error, size) => this.logger.warn(`Projection of a batch of ${size} events failed, retrying each alone: ${(error as Error).message}`),
+      onBatchError: (error, size) =>
+        this.logger.warn(`Projection of a batch of ${size} events failed, retrying each alone: ${(error as Error).message}`),
     });
   }
 

@@ -45,11 +45,18 @@ describe('PruneFeedUseCase (PostgreSQL)', () => {
   });
 
   it('prunes a backlog larger than one batch completely, in batches', async () => {
-    const batched = new PruneFeedUseCase(loadConfig(EventsConfig, { ...process.env, FEED_RETENTION_DAYS: '30', FEED_PRUNE_BATCH_SIZE: '2' }), feed);
+    const batched = new PruneFeedUseCase(
+      loadConfig(EventsConfig, { ...process.env, FEED_RETENTION_DAYS: '30', FEED_PRUNE_BATCH_SIZE: '2' }),
+      feed,
+    );
     const partnerId = testPartnerId();
     const events = Array.from({ length: 6 }, () => withdrawalStateChanged(partnerId));
     for (const e of events) await feed.insertIfAbsent(partnerId, e);
-    await feed.markManyDelivered(partnerId, events.slice(0, 5).map((e) => e.event_id), daysBefore(60));
+    await feed.markManyDelivered(
+      partnerId,
+      events.slice(0, 5).map((e) => e.event_id),
+      daysBefore(60),
+    );
     const deleteBatch = jest.spyOn(feed, 'deleteDeliveredBefore');
 
     expect(await batched.execute(NOW)).toBe(5);

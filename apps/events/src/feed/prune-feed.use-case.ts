@@ -12,7 +12,10 @@ const DAY_MS = 86_400_000;
 export class PruneFeedUseCase {
   private readonly logger = new Logger(PruneFeedUseCase.name);
 
-  constructor(private readonly config: EventsConfig, private readonly feed: FeedEventRepository) {}
+  constructor(
+    private readonly config: EventsConfig,
+    private readonly feed: FeedEventRepository,
+  ) {}
 
   /** Removes batch after batch (FEED_PRUNE_BATCH_SIZE each, one short statement each) until none is left; answers how many. */
   async execute(now: Date): Promise<number> {

@@ -51,14 +51,21 @@ export class ApiKeyRepository {
   /** Only keys of this environment authenticate here (docs/adr/0019-production-safe-by-default.md). */
   private readonly environment: KeyEnvironment;
 
-  constructor(private readonly db: Database, config: GatewayConfig) {
+  constructor(
+    private readonly db: Database,
+    config: GatewayConfig,
+  ) {
     this.touchSeconds = Math.max(1, config.API_KEY_CACHE_MS / 2000);
     this.environment = environmentOf(config);
   }
 
   /** The partner owning an active key of this gateway's environment with this hash (and the key's id, and the stored hash for a constant-time check). */
   async authenticate(hash: string): Promise<{ partner: Partner; keyId: string; hash: string } | null> {
-    const { rows } = await this.db.query<PartnerRow & { key_id: string; hash: string }>(AUTHENTICATE, [hash, this.touchSeconds, this.environment]);
+    const { rows } = await this.db.query<PartnerRow & { key_id: string; hash: string }>(AUTHENTICATE, [
+      hash,
+      this.touchSeconds,
+      this.environment,
+    ]);
     const row = rows[0];
     if (!row) return null;
     return { partner: partnerOf(row), keyId: row.key_id, hash: row.hash };
@@ -76,18 +83,24 @@ export class ApiKeyRepository {
 
   /** Every key of the partner, revoked ones included, oldest first. */
   async listByPartner(partnerId: PartnerId): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.db.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE partner_id = $1 ORDER BY created_at, id`, [partnerId]);
+    const { rows } = await this.db.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE partner_id = $1 ORDER BY created_at, id`, [
+      partnerId,
+    ]);
     return rows;
   }
 
   /** Revokes an active key in the caller's transaction; null when the partner has no such active key. */
   async revoke(tx: Transaction, partnerId: PartnerId, keyId: string): Promise<ApiKeyRecord | null> {
-    const { rows: [row] } = await tx.query<ApiKeyRecord & Record<string, unknown>>(REVOKE, [keyId, partnerId]);
+    const {
+      rows: [row],
+    } = await tx.query<ApiKeyRecord & Record<string, unknown>>(REVOKE, [keyId, partnerId]);
     return row ?? null;
   }
 
   async findById(tx: Transaction, partnerId: PartnerId, keyId: string): Promise<ApiKeyRecord | null> {
-    const { rows: [row] } = await tx.query<ApiKeyRecord & Record<string, unknown>>(BY_ID, [keyId, partnerId]);
+    const {
+      rows: [row],
+    } = await tx.query<ApiKeyRecord & Record<string, unknown>>(BY_ID, [keyId, partnerId]);
     return row ?? null;
   }
 }

@@ -10,7 +10,6 @@ import { CreateApiKeyUseCase } from './create-api-key.use-case';
 import { ListApiKeysUseCase } from './list-api-keys.use-case';
 import { RevokeApiKeyUseCase } from './revoke-api-key.use-case';
 
-
 /** Operator API: a partner's API keys. Several may be active at once, so a partner rotates without downtime. */
 @ApiTags('operator')
 @Controller('admin/v1/partners/:partner_id/api-keys')
@@ -24,7 +23,11 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createApiKey', summary: 'Issue an API key to a partner', description: 'The key is shown this once. The partner\'s other keys stay active. No body.' })
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Issue an API key to a partner',
+    description: "The key is shown this once. The partner's other keys stay active. No body.",
+  })
   @ApiBody(NO_BODY)
   @ApiAnswer(201, AdminNewApiKey, { description: 'Issued' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)
@@ -34,7 +37,11 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listApiKeys', summary: "List a partner's API keys", description: 'Revoked keys included; never a key or its hash.' })
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: "List a partner's API keys",
+    description: 'Revoked keys included; never a key or its hash.',
+  })
   @ApiAnswer(200, AdminApiKeyList, { description: 'The keys, oldest first' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
   list(@Param(new ContractPipe(PartnerParams)) params: PartnerParams): Promise<AdminApiKeyList> {
@@ -45,7 +52,8 @@ export class ApiKeysController {
   @ApiOperation({
     operationId: 'revokeApiKey',
     summary: "Revoke a partner's API key",
-    description: 'It answers 401 on every gateway instance within about a second. Revoking a revoked key answers it again (idempotent). No body.',
+    description:
+      'It answers 401 on every gateway instance within about a second. Revoking a revoked key answers it again (idempotent). No body.',
   })
   @ApiBody(NO_BODY)
   @ApiAnswer(200, AdminApiKeyView, { description: 'Revoked (now or before): the key with its revoked_at' })

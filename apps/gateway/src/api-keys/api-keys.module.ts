@@ -8,5 +8,9 @@ import { RevokeApiKeyUseCase } from './revoke-api-key.use-case';
  * Operator API: partners' API keys (the repository and the guard are AuthModule's; the listener of other
  * instances' revocations is provided by AppModule, where the gateway runs with Kafka).
  */
-@Module({ controllers: [ApiKeysController], providers: [CreateApiKeyUseCase, ListApiKeysUseCase, RevokeApiKeyUseCase], exports: [CreateApiKeyUseCase] })
+@Module({
+  controllers: [ApiKeysController],
+  providers: [CreateApiKeyUseCase, ListApiKeysUseCase, RevokeApiKeyUseCase],
+  exports: [CreateApiKeyUseCase],
+})
 export class ApiKeysModule {}

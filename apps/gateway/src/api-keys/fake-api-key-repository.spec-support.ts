@@ -33,8 +33,19 @@ export class FakeApiKeyRepository implements Pick<ApiKeyRepository, 'authenticat
   ) {}
 
   /** Stores `key` of the partner, as created earlier. */
-  issue(partnerId: string, key: string, { id = randomUUID(), createdAt = this.now() }: { id?: string; createdAt?: Date } = {}): ApiKeyRecord {
-    const record: ApiKeyRecord = { id, partner_id: partnerId, prefix: key.slice(0, PREFIX_LENGTH), created_at: createdAt, last_used_at: null, revoked_at: null };
+  issue(
+    partnerId: string,
+    key: string,
+    { id = randomUUID(), createdAt = this.now() }: { id?: string; createdAt?: Date } = {},
+  ): ApiKeyRecord {
+    const record: ApiKeyRecord = {
+      id,
+      partner_id: partnerId,
+      prefix: key.slice(0, PREFIX_LENGTH),
+      created_at: createdAt,
+      last_used_at: null,
+      revoked_at: null,
+    };
     this.keys.push({ record, hash: hashApiKey(key) });
     return { ...record };
   }

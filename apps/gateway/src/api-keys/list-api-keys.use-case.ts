@@ -7,7 +7,10 @@ import { AdminApiKeyList } from './api-keys.dto';
 
 @Injectable()
 export class ListApiKeysUseCase {
-  constructor(private readonly partners: PartnerRepository, private readonly keys: ApiKeyRepository) {}
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly keys: ApiKeyRepository,
+  ) {}
 
   async execute(pathPartnerId: string): Promise<AdminApiKeyList> {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);

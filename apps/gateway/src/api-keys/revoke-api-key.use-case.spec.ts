@@ -29,7 +29,13 @@ async function setUp({ partnerExists = true, keyExists = true } = {}) {
   // This instance's cache, holding the key as verified by an earlier request.
   const keyCache = new ApiKeyCache(keys, new GatewayConfig());
   await keyCache.lookUp(hashApiKey(apiKey));
-  return { useCase: new RevokeApiKeyUseCase(partners, keys, unitOfWork, keyCache), committed, keyCache, hash: hashApiKey(apiKey), prefix: apiKey.slice(0, PREFIX_LENGTH) };
+  return {
+    useCase: new RevokeApiKeyUseCase(partners, keys, unitOfWork, keyCache),
+    committed,
+    keyCache,
+    hash: hashApiKey(apiKey),
+    prefix: apiKey.slice(0, PREFIX_LENGTH),
+  };
 }
 
 describe('RevokeApiKeyUseCase', () => {
@@ -39,7 +45,11 @@ describe('RevokeApiKeyUseCase', () => {
     const view = await useCase.execute(PARTNER, KEY);
     expect(view).toEqual({ id: KEY, prefix, created_at: 1000, last_used_at: null, revoked_at: 2000 });
     expect(committed).toEqual([
-      { topic: Topics.GatewayApiKeyRevoked, key: KEY, payload: { partner_id: PARTNER, key_id: KEY, revoked_at: new Date(2_000_000).toISOString() } },
+      {
+        topic: Topics.GatewayApiKeyRevoked,
+        key: KEY,
+        payload: { partner_id: PARTNER, key_id: KEY, revoked_at: new Date(2_000_000).toISOString() },
+      },
     ]);
     expect(keyCache.cached(hash)).toBeUndefined();
   });
@@ -52,7 +62,13 @@ describe('RevokeApiKeyUseCase', () => {
   });
 
   it('answers 404 not_found for an unknown key, 404 partner_not_found for an unknown partner', async () => {
-    await expect((await setUp({ keyExists: false })).useCase.execute(PARTNER, KEY)).rejects.toMatchObject({ status: 404, detail: { code: 'not_found' } });
-    await expect((await setUp({ partnerExists: false })).useCase.execute(PARTNER, KEY)).rejects.toMatchObject({ status: 404, detail: { code: 'partner_not_found' } });
+    await expect((await setUp({ keyExists: false })).useCase.execute(PARTNER, KEY)).rejects.toMatchObject({
+      status: 404,
+      detail: { code: 'not_found' },
+    });
+    await expect((await setUp({ partnerExists: false })).useCase.execute(PARTNER, KEY)).rejects.toMatchObject({
+      status: 404,
+      detail: { code: 'partner_not_found' },
+    });
   });
 });

@@ -1,6 +1,12 @@
 import { AuditedRequest, auditEntryOf } from './audit-hook';
 
-const request = (over: Partial<AuditedRequest>): AuditedRequest => ({ method: 'DELETE', id: 'req-1', params: {}, routeOptions: {}, ...over });
+const request = (over: Partial<AuditedRequest>): AuditedRequest => ({
+  method: 'DELETE',
+  id: 'req-1',
+  params: {},
+  routeOptions: {},
+  ...over,
+});
 const reply = (statusCode: number) => ({ statusCode });
 
 describe('auditEntryOf', () => {
@@ -27,12 +33,21 @@ describe('auditEntryOf', () => {
   });
 
   it('records a refused call without an operator, with its parameters as sent (bounded)', () => {
-    const entry = auditEntryOf(request({ routeOptions: { url: '/admin/v1/partners/:partner_id/users' }, params: { partner_id: 'x'.repeat(500) } }), reply(401));
+    const entry = auditEntryOf(
+      request({ routeOptions: { url: '/admin/v1/partners/:partner_id/users' }, params: { partner_id: 'x'.repeat(500) } }),
+      reply(401),
+    );
     expect(entry).toMatchObject({ operatorKeyId: null, operatorKeyPrefix: null, statusCode: 401, partnerId: 'x'.repeat(128) });
   });
 
   it('keeps no parameter PostgreSQL could not store (a NUL, a lone surrogate): the entry is still written', () => {
-    const entry = auditEntryOf(request({ routeOptions: { url: '/admin/v1/partners/:partner_id/users/:document/balance' }, params: { partner_id: 'a\u0000b', document: '\ud800' } }), reply(400));
+    const entry = auditEntryOf(
+      request({
+        routeOptions: { url: '/admin/v1/partners/:partner_id/users/:document/balance' },
+        params: { partner_id: 'a\u0000b', document: '\ud800' },
+      }),
+      reply(400),
+    );
     expect(entry).toMatchObject({ statusCode: 400, partnerId: null, document: null });
   });
 

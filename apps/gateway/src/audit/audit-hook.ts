@@ -94,7 +94,9 @@ export class OperatorCallAudit {
     try {
       await this.audit.append(entry);
     } catch (error) {
-      this.logger.error(`audit entry not written (${entry.method} ${entry.route} ${entry.statusCode}, request ${entry.requestId}): ${(error as Error).message}`);
+      this.logger.error(
+        `audit entry not written (${entry.method} ${entry.route} ${entry.statusCode}, request ${entry.requestId}): ${(error as Error).message}`,
+      );
     }
   }
 }
@@ -103,6 +105,11 @@ export class OperatorCallAudit {
  * The catch-all matches where the router would have refused a parameter as too long (414 before routing on
  * the partner API): an operator path with such a segment answers the same, whichever route it was meant for.
  */
-const hasOverlongSegment = (url: string): boolean => url.split('?')[0].split('/').some((segment) => segment.length > MAX_PATH_PARAMETER_LENGTH);
+const hasOverlongSegment = (url: string): boolean =>
+  url
+    .split('?')[0]
+    .split('/')
+    .some((segment) => segment.length > MAX_PATH_PARAMETER_LENGTH);
 
-const isOperatorPath = (url: string): boolean => url === OPERATOR_PREFIX || url.startsWith(`${OPERATOR_PREFIX}/`) || url.startsWith(`${OPERATOR_PREFIX}?`);
+const isOperatorPath = (url: string): boolean =>
+  url === OPERATOR_PREFIX || url.startsWith(`${OPERATOR_PREFIX}/`) || url.startsWith(`${OPERATOR_PREFIX}?`);

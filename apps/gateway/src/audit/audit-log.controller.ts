@@ -17,7 +17,8 @@ export class AuditLogController {
   @ApiOperation({
     operationId: 'listAuditLog',
     summary: 'Read the audit log of the operator API',
-    description: 'Every /admin/v1 call, refused ones included, written before its answer was sent. Newest first; page with before=<next_cursor>. Filter by partner (partner_id), operator key (operator_key_id) and time (from, to: Unix seconds, from inclusive, to exclusive).',
+    description:
+      'Every /admin/v1 call, refused ones included, written before its answer was sent. Newest first; page with before=<next_cursor>. Filter by partner (partner_id), operator key (operator_key_id) and time (from, to: Unix seconds, from inclusive, to exclusive).',
   })
   @ApiAnswer(200, AuditLogPage, { description: 'A page of entries' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)

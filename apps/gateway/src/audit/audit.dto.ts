@@ -10,7 +10,8 @@ const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_AUDIT_PAGE}`;
 const MAX_UNIX_SECONDS = 253_402_300_799;
 const FROM_MESSAGE = 'from must be a time in Unix seconds';
 const TO_MESSAGE = 'to must be a time in Unix seconds';
-const unixSecondsString = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : value);
+const unixSecondsString = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : value;
 const BEFORE_MESSAGE = 'before must be a positive integer: the next_cursor of the previous page';
 
 /** Query of GET /admin/v1/audit-log. Query values arrive as strings; only exact forms are accepted. */
@@ -66,22 +67,45 @@ export class AuditLogEntryView {
   @ApiProperty({ type: 'integer', description: 'Unix seconds', example: 1795315285 })
   occurred_at!: number;
 
-  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The operator key used; null when the call had no valid one (a 401)' })
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: 'The operator key used; null when the call had no valid one (a 401)',
+  })
   operator_key_id!: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: "That key's prefix (its first characters, never enough to use it); null with operator_key_id", example: 'adm_Jr3BV9Z3Yp0x' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "That key's prefix (its first characters, never enough to use it); null with operator_key_id",
+    example: 'adm_Jr3BV9Z3Yp0x',
+  })
   operator_key_prefix!: string | null;
 
   @ApiProperty({ example: 'DELETE' })
   method!: string;
 
-  @ApiProperty({ description: 'The route pattern; `unmatched` for a path no route has', example: '/admin/v1/partners/:partner_id/api-keys/:key_id' })
+  @ApiProperty({
+    description: 'The route pattern; `unmatched` for a path no route has',
+    example: '/admin/v1/partners/:partner_id/api-keys/:key_id',
+  })
   route!: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The partner_id of the path, as sent', example: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The partner_id of the path, as sent',
+    example: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10',
+  })
   partner_id!: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The key_id of the path, as sent', example: '0b6c2a1e-3f5c-4c1e-9a0b-7a0d1a2e8a43' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The key_id of the path, as sent',
+    example: '0b6c2a1e-3f5c-4c1e-9a0b-7a0d1a2e8a43',
+  })
   key_id!: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'The CPF of the path, as sent', example: null })
@@ -99,6 +123,11 @@ export class AuditLogPage {
   @ApiProperty({ type: [AuditLogEntryView], description: 'Newest first' })
   entries!: AuditLogEntryView[];
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Pass as `before` for the next (older) page; null on the last page', example: 41 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Pass as `before` for the next (older) page; null on the last page',
+    example: 41,
+  })
   next_cursor!: number | null;
 }

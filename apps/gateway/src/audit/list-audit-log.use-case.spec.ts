@@ -47,8 +47,17 @@ describe('ListAuditLogUseCase', () => {
     const page = await useCase.execute({});
     expect(page.entries).toHaveLength(50);
     expect(page.entries[0]).toEqual({
-      id: 60, occurred_at: 60, operator_key_id: null, operator_key_prefix: null, method: 'GET', route: '/admin/v1/audit-log',
-      partner_id: null, key_id: null, document: null, status_code: 401, request_id: 'r60',
+      id: 60,
+      occurred_at: 60,
+      operator_key_id: null,
+      operator_key_prefix: null,
+      method: 'GET',
+      route: '/admin/v1/audit-log',
+      partner_id: null,
+      key_id: null,
+      document: null,
+      status_code: 401,
+      request_id: 'r60',
     });
     const exact = await logOf(50).useCase.execute({});
     expect(exact.next_cursor).toBeNull();
@@ -61,7 +70,15 @@ describe('ListAuditLogUseCase filters', () => {
     const audit: Pick<AuditLogRepository, 'page'> = { page: async (filter) => (asked.push(filter), []) };
     const operatorKeyId = '0b6c2a1e-3f5c-4c1e-9a0b-7a0d1a2e8a43';
     const partnerId = '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10';
-    await new ListAuditLogUseCase(audit).execute({ limit: 10, partner_id: partnerId, operator_key_id: operatorKeyId, from: 1_795_315_285, to: 1_795_315_300 });
-    expect(asked).toEqual([{ limit: 11, before: undefined, partnerId, operatorKeyId, from: new Date(1_795_315_285_000), to: new Date(1_795_315_300_000) }]);
+    await new ListAuditLogUseCase(audit).execute({
+      limit: 10,
+      partner_id: partnerId,
+      operator_key_id: operatorKeyId,
+      from: 1_795_315_285,
+      to: 1_795_315_300,
+    });
+    expect(asked).toEqual([
+      { limit: 11, before: undefined, partnerId, operatorKeyId, from: new Date(1_795_315_285_000), to: new Date(1_795_315_300_000) },
+    ]);
   });
 });

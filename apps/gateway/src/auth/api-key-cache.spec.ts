@@ -26,7 +26,12 @@ describe('ApiKeyCache', () => {
     const brief = new ApiKeyCache(keys, Object.assign(new GatewayConfig(), { API_KEY_NEGATIVE_CACHE_MS: 1_000 }));
     await authenticate(brief, 'pk_live_unknown');
     expect(brief.knownUnknown(unknown)).toBe(true);
-    await pollUntil('the negative entry expired', async () => brief.knownUnknown(unknown), (known) => !known, { timeoutMs: 5_000, intervalMs: 10 });
+    await pollUntil(
+      'the negative entry expired',
+      async () => brief.knownUnknown(unknown),
+      (known) => !known,
+      { timeoutMs: 5_000, intervalMs: 10 },
+    );
     const off = new ApiKeyCache(keys, Object.assign(new GatewayConfig(), { API_KEY_NEGATIVE_CACHE_MS: 0 }));
     await authenticate(off, 'pk_live_unknown');
     expect(off.knownUnknown(unknown)).toBe(false);
@@ -75,4 +80,3 @@ describe('ApiKeyCache', () => {
     expect(keys.lookups).toBe(2);
   });
 });
-

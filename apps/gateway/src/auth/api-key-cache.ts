@@ -25,7 +25,10 @@ export class ApiKeyCache {
    */
   private readonly unknown?: LRUCache<string, true>;
 
-  constructor(@Inject(ApiKeyRepository) private readonly keys: Pick<ApiKeyRepository, 'authenticate'>, private readonly config: GatewayConfig) {
+  constructor(
+    @Inject(ApiKeyRepository) private readonly keys: Pick<ApiKeyRepository, 'authenticate'>,
+    private readonly config: GatewayConfig,
+  ) {
     if (config.API_KEY_NEGATIVE_CACHE_MS > 0) this.unknown = new LRUCache({ max: 100_000, ttl: config.API_KEY_NEGATIVE_CACHE_MS });
   }
 

@@ -14,7 +14,12 @@ const contextWith = (headers: Record<string, string>, ip = '192.0.2.1') => {
   return { request, replyHeaders: sent.headers, context: httpContext(request, reply) };
 };
 
-const config = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, AUTH_FAILURES_PER_SECOND: 1, AUTH_FAILURE_BURST: 3, SANDBOX: true });
+const config = Object.assign(new GatewayConfig(), {
+  API_KEY_CACHE_MS: 60_000,
+  AUTH_FAILURES_PER_SECOND: 1,
+  AUTH_FAILURE_BURST: 3,
+  SANDBOX: true,
+});
 const throttle = () => new FailedAuthThrottle(config);
 
 describe('API keys', () => {
@@ -74,8 +79,18 @@ describe('ApiKeyGuard: keys carry their environment', () => {
   const production = Object.assign(new GatewayConfig(), { API_KEY_CACHE_MS: 60_000, SANDBOX: false });
 
   it.each([
-    ['a sandbox key on a production gateway', generateApiKey('sandbox').key, production, 'this API key belongs to the sandbox: a production gateway does not accept it'],
-    ['a live key on a sandbox gateway', generateApiKey('live').key, config, 'this API key belongs to the production environment: a sandbox gateway does not accept it'],
+    [
+      'a sandbox key on a production gateway',
+      generateApiKey('sandbox').key,
+      production,
+      'this API key belongs to the sandbox: a production gateway does not accept it',
+    ],
+    [
+      'a live key on a sandbox gateway',
+      generateApiKey('live').key,
+      config,
+      'this API key belongs to the production environment: a sandbox gateway does not accept it',
+    ],
   ])('refuses %s with 401 unauthorized saying why, without asking the database', async (_what, key, gatewayConfig, message) => {
     // The repository knows the key: only its environment keeps it out.
     const { keys } = repositoryWith(key);
@@ -178,7 +193,10 @@ describe('ApiKeyGuard and a disabled partner', () => {
     partners.put({ ...partner, disabled: true });
     const cache = new ApiKeyCache(keys, config);
     const guard = new ApiKeyGuard(cache, throttle(), config);
-    await expect(guard.canActivate(contextWith({ 'x-api-key': key }).context)).rejects.toMatchObject({ status: 403, detail: { code: 'partner_disabled' } });
+    await expect(guard.canActivate(contextWith({ 'x-api-key': key }).context)).rejects.toMatchObject({
+      status: 403,
+      detail: { code: 'partner_disabled' },
+    });
     // Still refused from the cache; re-enabled and forgotten (the broadcast), the next request reads it active.
     partners.put({ ...partner, disabled: false });
     await expect(guard.canActivate(contextWith({ 'x-api-key': key }).context)).rejects.toMatchObject({ status: 403 });

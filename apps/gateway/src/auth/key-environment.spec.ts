@@ -17,7 +17,11 @@ describe('key environments', () => {
   it('accepts a key of the gateway environment, and refuses the other one both ways, saying why', () => {
     expect(keyEnvironmentProblem('API key', 'sandbox', 'sandbox')).toBeUndefined();
     expect(keyEnvironmentProblem('operator key', 'production', 'production')).toBeUndefined();
-    expect(keyEnvironmentProblem('API key', 'sandbox', 'production')).toBe('this API key belongs to the sandbox: a production gateway does not accept it');
-    expect(keyEnvironmentProblem('operator key', 'production', 'sandbox')).toBe('this operator key belongs to the production environment: a sandbox gateway does not accept it');
+    expect(keyEnvironmentProblem('API key', 'sandbox', 'production')).toBe(
+      'this API key belongs to the sandbox: a production gateway does not accept it',
+    );
+    expect(keyEnvironmentProblem('operator key', 'production', 'sandbox')).toBe(
+      'this operator key belongs to the production environment: a sandbox gateway does not accept it',
+    );
   });
 });

@@ -117,7 +117,9 @@ export class PartnerRepository {
    * or undefined when it already was so (nothing written).
    */
   async setDisabled(tx: Transaction, partnerId: PartnerId, disabled: boolean): Promise<{ changedAt: Date } | undefined> {
-    const { rows: [row] } = await tx.query<{ changed_at: Date }>(SET_STATUS, [partnerId, disabled]);
+    const {
+      rows: [row],
+    } = await tx.query<{ changed_at: Date }>(SET_STATUS, [partnerId, disabled]);
     return row ? { changedAt: row.changed_at } : undefined;
   }
 }

@@ -1,7 +1,8 @@
 import { ConfigError, loadConfig } from '@partner/config';
 import { GatewayConfig } from './gateway.config';
 
-const load = (env: Record<string, string>) => () => loadConfig(GatewayConfig, { DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: '127.0.0.1:1', ...env });
+const load = (env: Record<string, string>) => () =>
+  loadConfig(GatewayConfig, { DATABASE_URL: 'postgresql://x@127.0.0.1/x', KAFKA_BROKERS: '127.0.0.1:1', ...env });
 
 describe('GatewayConfig: ADMIN_API_KEY', () => {
   it('is required (16+ characters) with SANDBOX=true, as before', () => {
@@ -15,7 +16,9 @@ describe('GatewayConfig: ADMIN_API_KEY', () => {
   });
 
   it('must be 32+ characters when given with SANDBOX=false, said clearly', () => {
-    expect(load({ SANDBOX: 'false', ADMIN_API_KEY: 'x'.repeat(31) })).toThrow(/ADMIN_API_KEY is too weak for SANDBOX=false: use 32\+ random characters/);
+    expect(load({ SANDBOX: 'false', ADMIN_API_KEY: 'x'.repeat(31) })).toThrow(
+      /ADMIN_API_KEY is too weak for SANDBOX=false: use 32\+ random characters/,
+    );
     expect(load({ SANDBOX: 'false', ADMIN_API_KEY: 'x'.repeat(32) })()).toMatchObject({ ADMIN_API_KEY: 'x'.repeat(32) });
   });
 
@@ -48,7 +51,9 @@ describe('GatewayConfig: PIX_PROVIDER_WEBHOOK_SECRET', () => {
   });
 
   it('must be 32+ characters when set, said clearly at start', () => {
-    expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(31) })).toThrow(/PIX_PROVIDER_WEBHOOK_SECRET is too weak: use 32\+ random characters/);
+    expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(31) })).toThrow(
+      /PIX_PROVIDER_WEBHOOK_SECRET is too weak: use 32\+ random characters/,
+    );
     expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32) })()).toMatchObject({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32) });
   });
 });

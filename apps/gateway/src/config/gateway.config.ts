@@ -20,7 +20,10 @@ function IsStrongEnoughAdminKey(): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: { message: (args: ValidationArguments) => adminKeyProblem(args.value, (args.object as GatewayConfig).SANDBOX) ?? '' },
-      validator: { validate: (value: unknown, args?: ValidationArguments) => !adminKeyProblem(value, Boolean((args?.object as GatewayConfig | undefined)?.SANDBOX)) },
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) =>
+          !adminKeyProblem(value, Boolean((args?.object as GatewayConfig | undefined)?.SANDBOX)),
+      },
     });
 }
 
@@ -62,7 +65,10 @@ export class GatewayConfig extends CommonConfig {
    */
   @ValidateIf((config: GatewayConfig) => config.PIX_PROVIDER_WEBHOOK_SECRET !== '')
   @IsString()
-  @MinLength(32, { message: 'PIX_PROVIDER_WEBHOOK_SECRET is too weak: use 32+ random characters (e.g. `openssl rand -hex 32`), or leave it empty to refuse every notification' })
+  @MinLength(32, {
+    message:
+      'PIX_PROVIDER_WEBHOOK_SECRET is too weak: use 32+ random characters (e.g. `openssl rand -hex 32`), or leave it empty to refuse every notification',
+  })
   PIX_PROVIDER_WEBHOOK_SECRET: string = '';
 
   /** How long a request waits for the service behind it before answering 503. */
@@ -133,12 +139,18 @@ export class GatewayConfig extends CommonConfig {
    * go there directly instead of through Kafka request-reply (docs/architecture.md: "Direct queries"); empty: Kafka.
    */
   @ValidateIf((c: GatewayConfig) => c.EVENTS_QUERY_URL !== '')
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'EVENTS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3102' })
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    { message: 'EVENTS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3102' },
+  )
   EVENTS_QUERY_URL: string = '';
 
   /** The same for the inflows service (GET /pix-in). */
   @ValidateIf((c: GatewayConfig) => c.INFLOWS_QUERY_URL !== '')
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'INFLOWS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3105' })
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    { message: 'INFLOWS_QUERY_URL must be an http(s) URL such as http://127.0.0.1:3105' },
+  )
   INFLOWS_QUERY_URL: string = '';
 
   /**

@@ -30,10 +30,18 @@ export class CustomersController {
   @ApiOperation({
     operationId: 'createBusinessCustomer',
     summary: 'Register a business customer',
-    description: 'One registration per CNPJ per partner; a business_customer event (state registered) follows in the feed. Only the first wrong field is reported, in the order of the body.',
+    description:
+      'One registration per CNPJ per partner; a business_customer event (state registered) follows in the feed. Only the first wrong field is reported, in the order of the body.',
   })
   @ApiAnswer(201, CreateBusinessCustomerResult, { description: 'Registered', example: { id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41' } })
-  @ApiErrors('business_customers', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists'])
+  @ApiErrors('business_customers', [
+    ...PARTNER_ERRORS,
+    ...JSON_BODY_ERRORS,
+    'invalid_cnpj',
+    'invalid_phone',
+    'invalid_owner',
+    'already_exists',
+  ])
   async create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreateBusinessCustomerRequest)) body: CreateBusinessCustomerRequest,
@@ -47,11 +55,17 @@ export class CustomersController {
   @ApiOperation({
     operationId: 'listBusinessCustomers',
     summary: 'List your business customers',
-    description: 'Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused.',
+    description:
+      'Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused.',
   })
-  @ApiAnswer(200, ListBusinessCustomersResult, { description: 'A page of customers, each as GET /partner/v1/customers/business/{id} answers it' })
+  @ApiAnswer(200, ListBusinessCustomersResult, {
+    description: 'A page of customers, each as GET /partner/v1/customers/business/{id} answers it',
+  })
   @ApiErrors('business_customers', [...PARTNER_ERRORS, 'invalid_request', 'invalid_cnpj'])
-  list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListBusinessCustomersRequest)) query: ListBusinessCustomersRequest): Promise<ListBusinessCustomersResult> {
+  list(
+    @CurrentPartner() partner: Partner,
+    @Query(new ContractPipe(ListBusinessCustomersRequest)) query: ListBusinessCustomersRequest,
+  ): Promise<ListBusinessCustomersResult> {
     return this.bus.call(Topics.CustomersList, { ...query, partner_id: partner.id });
   }
 
@@ -60,11 +74,15 @@ export class CustomersController {
   @ApiOperation({
     operationId: 'getBusinessCustomer',
     summary: 'Read back a business customer',
-    description: "The registered customer: the fields as the partner sent them, plus id and created_at. Another partner's customer is 404 like a missing one.",
+    description:
+      "The registered customer: the fields as the partner sent them, plus id and created_at. Another partner's customer is 404 like a missing one.",
   })
   @ApiAnswer(200, BusinessCustomerView, { description: 'The registered customer' })
   @ApiErrors('business_customers', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
-  get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(BusinessCustomerIdParams)) params: BusinessCustomerIdParams): Promise<BusinessCustomerView> {
+  get(
+    @CurrentPartner() partner: Partner,
+    @Param(new ContractPipe(BusinessCustomerIdParams)) params: BusinessCustomerIdParams,
+  ): Promise<BusinessCustomerView> {
     return this.bus.call(Topics.CustomersGet, { partner_id: partner.id, id: params.id });
   }
 }

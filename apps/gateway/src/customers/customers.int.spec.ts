@@ -49,18 +49,47 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
     const res = await gateway.app.inject({ method: 'GET', url: '/docs/openapi.json' });
     const doc = res.json<{
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
-      components: { schemas: Record<string, { properties: Record<string, { $ref?: string; items?: { $ref?: string } }>; required?: string[] }> };
+      components: {
+        schemas: Record<string, { properties: Record<string, { $ref?: string; items?: { $ref?: string } }>; required?: string[] }>;
+      };
     }>();
     expect(Object.keys(doc.paths[URL].post.responses)).toEqual(expect.arrayContaining(['201', '400', '409']));
     const { schemas } = doc.components;
     const body = schemas.CreateBusinessCustomerRequest;
-    expect(Object.keys(body.properties)).toEqual(['cnpj', 'legal_name', 'trade_name', 'email', 'phone', 'address', 'owners', 'metadata', 'config']);
+    expect(Object.keys(body.properties)).toEqual([
+      'cnpj',
+      'legal_name',
+      'trade_name',
+      'email',
+      'phone',
+      'address',
+      'owners',
+      'metadata',
+      'config',
+    ]);
     expect(body.required?.sort()).toEqual(['address', 'cnpj', 'email', 'legal_name', 'owners', 'phone']);
     expect(body.properties.owners.items?.$ref).toBe('#/components/schemas/CustomerOwner');
-    expect(schemas.CustomerOwner.required?.sort()).toEqual(
-      ['address', 'birth_date', 'document', 'email', 'name', 'nationality_country_code', 'owner_type', 'ownership', 'phone', 'tax_residence_country_code'],
-    );
-    expect(Object.keys(schemas.CustomerAddress.properties)).toEqual(['street', 'number', 'complement', 'neighborhood', 'city', 'state', 'postal_code']);
+    expect(schemas.CustomerOwner.required?.sort()).toEqual([
+      'address',
+      'birth_date',
+      'document',
+      'email',
+      'name',
+      'nationality_country_code',
+      'owner_type',
+      'ownership',
+      'phone',
+      'tax_residence_country_code',
+    ]);
+    expect(Object.keys(schemas.CustomerAddress.properties)).toEqual([
+      'street',
+      'number',
+      'complement',
+      'neighborhood',
+      'city',
+      'state',
+      'postal_code',
+    ]);
     expect(Object.keys(schemas.OwnerOwnership.properties)).toEqual(['ownership_type', 'ownership_bps']);
   });
 });

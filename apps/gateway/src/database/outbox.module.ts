@@ -17,6 +17,8 @@ class UnpublishedOutboxModule {}
 export const unpublishedOutboxModule = (): DynamicModule => ({
   module: UnpublishedOutboxModule,
   global: true,
-  providers: [{ provide: UnitOfWork, inject: [Database], useFactory: (db: Database) => new UnitOfWork(db, { wake: () => undefined }, eventOrigin) }],
+  providers: [
+    { provide: UnitOfWork, inject: [Database], useFactory: (db: Database) => new UnitOfWork(db, { wake: () => undefined }, eventOrigin) },
+  ],
   exports: [UnitOfWork],
 });

@@ -5,8 +5,6 @@ import { clientErrorHandler } from './framework-errors';
 
 const pathOf = (url: string): string => url.split('?')[0];
 
-
-
 const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 
 /**
@@ -14,10 +12,12 @@ const under = (path: string, prefix: string): boolean => path === prefix || path
  * sandbox gateway, the Pix provider's notifications (/provider, HMAC-signed), the API reference and liveness. Anything else (every route added later included) is
  * not public until it is listed here.
  */
-export const isPublicPath = (path: string): boolean => path === '/healthz' || under(path, '/partner') || under(path, '/provider') || under(path, '/sandbox') || under(path, '/docs');
+export const isPublicPath = (path: string): boolean =>
+  path === '/healthz' || under(path, '/partner') || under(path, '/provider') || under(path, '/sandbox') || under(path, '/docs');
 
 /** What the operator port (ADMIN_PORT) answers: the operator API, readiness (it names the dependencies), the metrics, liveness. */
-export const isOperatorPath = (path: string): boolean => path === '/healthz' || path === '/readyz' || path === '/metrics' || under(path, '/admin');
+export const isOperatorPath = (path: string): boolean =>
+  path === '/healthz' || path === '/readyz' || path === '/metrics' || under(path, '/admin');
 
 /**
  * The gateway's internal operator port (ADMIN_PORT, docs/adr/0019-production-safe-by-default.md): the

@@ -3,7 +3,10 @@ import { ErrorDetail } from '@partner/validation';
 
 /** A failure to answer with a given HTTP status; the filter renders it in the endpoint family's body shape. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly detail: ErrorDetail<ErrorCode>) {
+  constructor(
+    readonly status: number,
+    readonly detail: ErrorDetail<ErrorCode>,
+  ) {
     super(detail.message);
   }
 }

@@ -16,7 +16,8 @@ const ASSETS: Record<string, string> = {
  * styles and draws its icons as data: images. `validatorUrl: null`: Swagger UI would otherwise ask
  * validator.swagger.io about the document.
  */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const page = (base: string) => `<!doctype html>
 <html lang="en">
@@ -59,13 +60,21 @@ export function serveApiReference(app: NestFastifyApplication, base: string, doc
   const cache = new Map<string, Buffer>();
   const asset = (name: string) => cache.get(name) ?? cache.set(name, readFileSync(join(root, name))).get(name);
   const send = (reply: FastifyReply, type: string, body: string | Buffer) =>
-    reply.header('content-type', type).header('content-security-policy', CONTENT_SECURITY_POLICY).header('x-content-type-options', 'nosniff').send(body);
+    reply
+      .header('content-type', type)
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('x-content-type-options', 'nosniff')
+      .send(body);
 
   const html = page(base);
   const script = initScript(documentUrl);
   http.get(base, (_request: unknown, reply: FastifyReply) => send(reply, 'text/html; charset=utf-8', html));
-  http.get(`${base}/api-reference.js`, (_request: unknown, reply: FastifyReply) => send(reply, 'application/javascript; charset=utf-8', script));
+  http.get(`${base}/api-reference.js`, (_request: unknown, reply: FastifyReply) =>
+    send(reply, 'application/javascript; charset=utf-8', script),
+  );
   for (const [name, type] of Object.entries(ASSETS)) {
-    http.get(`${base}/swagger-ui/${name}`, (_request: unknown, reply: FastifyReply) => send(reply.header('cache-control', 'public, max-age=86400'), type, asset(name) as Buffer));
+    http.get(`${base}/swagger-ui/${name}`, (_request: unknown, reply: FastifyReply) =>
+      send(reply.header('cache-control', 'public, max-age=86400'), type, asset(name) as Buffer),
+    );
   }
 }

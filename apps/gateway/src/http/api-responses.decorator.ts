@@ -37,31 +37,100 @@ interface CodeSample {
 
 /** When each code is answered, and a sample of its body, for the document's descriptions and examples; total over ErrorCode. */
 const CODES: Record<ErrorCode, CodeSample> = {
-  invalid_request: { when: 'malformed input: wrong type, missing or unknown field, bad query value or cursor, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere', message: 'network must be one of ETH, MATIC', field: 'network' },
-  invalid_address: { when: 'the destination address is not a valid EVM address (EIP-55 checksum when mixed case)', message: 'address must be a non-zero EVM address (0x + 40 hex digits, EIP-55 checksum when mixed case)', field: 'address' },
-  invalid_document: { when: 'the CPF (body or path) is not 11 digits with valid check digits', message: 'document must be a valid CPF: 11 digits with valid check digits', field: 'document' },
-  invalid_cnpj: { when: 'the CNPJ is missing, malformed or has wrong check digits', message: 'cnpj is invalid: 14 characters, numeric or alphanumeric, with valid check digits', field: 'cnpj' },
-  invalid_phone: { when: "the company's or an owner's phone is not a valid E.164 number", message: 'owners.0.phone is invalid: an E.164 number such as +5511987654321', field: 'owners.0.phone' },
-  invalid_owner: { when: "an owner's CPF is invalid", message: 'owners.0.document is invalid: the owner CPF must be 11 digits with valid check digits', field: 'owners.0.document' },
-  unauthorized: { when: 'missing or unknown key (after too many unknown keys from one address: 429 rate_limited)', message: 'missing or unknown X-API-Key' },
-  partner_disabled: { when: 'the key is valid but an operator disabled its partner: every key of the partner is refused until it is re-enabled (its data is kept)', message: 'this partner is disabled: contact the operator' },
-  invalid_signature: { when: 'X-Pix-Signature is missing or malformed, its timestamp is over 300 s from now, it is not the HMAC-SHA256 of `<t>.<body>` with the provider secret, or no secret is configured', message: 'X-Pix-Signature does not match the body' },
-  invalid_transition: { when: 'the notified status cannot follow the inflow\'s current one (e.g. denied to approved, credited to processing)', message: 'a pix inflow cannot move from denied to approved' },
-  end_to_end_id_conflict: { when: 'the end_to_end_id is recorded with other details (amount, receiver, sender, method) or for another partner', message: 'end_to_end_id E60701190202611220316ChEFWNP0TTY is recorded with other details' },
+  invalid_request: {
+    when: 'malformed input: wrong type, missing or unknown field, bad query value or cursor, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere',
+    message: 'network must be one of ETH, MATIC',
+    field: 'network',
+  },
+  invalid_address: {
+    when: 'the destination address is not a valid EVM address (EIP-55 checksum when mixed case)',
+    message: 'address must be a non-zero EVM address (0x + 40 hex digits, EIP-55 checksum when mixed case)',
+    field: 'address',
+  },
+  invalid_document: {
+    when: 'the CPF (body or path) is not 11 digits with valid check digits',
+    message: 'document must be a valid CPF: 11 digits with valid check digits',
+    field: 'document',
+  },
+  invalid_cnpj: {
+    when: 'the CNPJ is missing, malformed or has wrong check digits',
+    message: 'cnpj is invalid: 14 characters, numeric or alphanumeric, with valid check digits',
+    field: 'cnpj',
+  },
+  invalid_phone: {
+    when: "the company's or an owner's phone is not a valid E.164 number",
+    message: 'owners.0.phone is invalid: an E.164 number such as +5511987654321',
+    field: 'owners.0.phone',
+  },
+  invalid_owner: {
+    when: "an owner's CPF is invalid",
+    message: 'owners.0.document is invalid: the owner CPF must be 11 digits with valid check digits',
+    field: 'owners.0.document',
+  },
+  unauthorized: {
+    when: 'missing or unknown key (after too many unknown keys from one address: 429 rate_limited)',
+    message: 'missing or unknown X-API-Key',
+  },
+  partner_disabled: {
+    when: 'the key is valid but an operator disabled its partner: every key of the partner is refused until it is re-enabled (its data is kept)',
+    message: 'this partner is disabled: contact the operator',
+  },
+  invalid_signature: {
+    when: 'X-Pix-Signature is missing or malformed, its timestamp is over 300 s from now, it is not the HMAC-SHA256 of `<t>.<body>` with the provider secret, or no secret is configured',
+    message: 'X-Pix-Signature does not match the body',
+  },
+  invalid_transition: {
+    when: "the notified status cannot follow the inflow's current one (e.g. denied to approved, credited to processing)",
+    message: 'a pix inflow cannot move from denied to approved',
+  },
+  end_to_end_id_conflict: {
+    when: 'the end_to_end_id is recorded with other details (amount, receiver, sender, method) or for another partner',
+    message: 'end_to_end_id E60701190202611220316ChEFWNP0TTY is recorded with other details',
+  },
   not_found: { when: 'no such resource for this partner', message: 'no such resource' },
   user_not_found: { when: 'no user with that CPF under this partner', message: 'no user with document 52998224725' },
-  partner_not_found: { when: 'no partner with the partner_id of the path', message: 'no partner with id 7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' },
+  partner_not_found: {
+    when: 'no partner with the partner_id of the path',
+    message: 'no partner with id 7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10',
+  },
   already_exists: { when: 'it exists already', message: 'already exists' },
   payload_too_large: { when: 'the body is over BODY_LIMIT_BYTES (64 KiB)', message: 'Request body is too large' },
   unsupported_media_type: { when: 'the body is not application/json', message: 'Unsupported Media Type: text/plain' },
-  uri_too_long: { when: 'a path parameter is over 100 characters (refused before routing)', message: 'a path parameter is longer than 100 characters' },
-  headers_too_large: { when: 'the request line and headers together are over 16 KiB (refused before the request is read)', message: 'the request line and headers are longer than 16 KiB' },
-  invalid_amount: { when: 'usdtmicros is not an integer from 10,000 to 1,000,000,000,000', message: 'usdtmicros must be an integer number of micros from 10000 to 1000000000000', field: 'usdtmicros' },
-  invalid_fee: { when: 'fee_choice is not LOW, MEDIUM or HIGH', message: 'fee_choice must be one of LOW, MEDIUM, HIGH', field: 'fee_choice' },
-  insufficient_funds: { when: 'the balance is below amount + network fee', message: 'the available balance does not cover the amount and the network fee' },
-  idempotency_key_reused: { when: 'the idempotency key was used before with a different request', message: 'idempotency_key was already used with a different request', field: 'idempotency_key' },
-  pix_key_not_registered: { when: 'method dict to a user without a registered Pix key', message: 'the user has no registered Pix key: a Pix by key (dict) cannot reach them' },
-  rate_limited: { when: "over the partner's rate limit, or too many unknown keys from the client's address (AUTH_FAILURES_*); wait Retry-After seconds", message: 'too many requests: at most 50 per second (bursts of 100); retry after 1 s' },
+  uri_too_long: {
+    when: 'a path parameter is over 100 characters (refused before routing)',
+    message: 'a path parameter is longer than 100 characters',
+  },
+  headers_too_large: {
+    when: 'the request line and headers together are over 16 KiB (refused before the request is read)',
+    message: 'the request line and headers are longer than 16 KiB',
+  },
+  invalid_amount: {
+    when: 'usdtmicros is not an integer from 10,000 to 1,000,000,000,000',
+    message: 'usdtmicros must be an integer number of micros from 10000 to 1000000000000',
+    field: 'usdtmicros',
+  },
+  invalid_fee: {
+    when: 'fee_choice is not LOW, MEDIUM or HIGH',
+    message: 'fee_choice must be one of LOW, MEDIUM, HIGH',
+    field: 'fee_choice',
+  },
+  insufficient_funds: {
+    when: 'the balance is below amount + network fee',
+    message: 'the available balance does not cover the amount and the network fee',
+  },
+  idempotency_key_reused: {
+    when: 'the idempotency key was used before with a different request',
+    message: 'idempotency_key was already used with a different request',
+    field: 'idempotency_key',
+  },
+  pix_key_not_registered: {
+    when: 'method dict to a user without a registered Pix key',
+    message: 'the user has no registered Pix key: a Pix by key (dict) cannot reach them',
+  },
+  rate_limited: {
+    when: "over the partner's rate limit, or too many unknown keys from the client's address (AUTH_FAILURES_*); wait Retry-After seconds",
+    message: 'too many requests: at most 50 per second (bursts of 100); retry after 1 s',
+  },
   service_unavailable: {
     when: 'the service behind the gateway did not answer in time, failed while handling the request, or could not be reached (or a database connection was not free in time): the outcome is unknown; wait Retry-After seconds and retry with the same idempotency_key, which gives the one outcome',
     message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
@@ -85,18 +154,28 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** On every answer of the gateway: the caller's own sane X-Request-Id, or one it made (docs/api.md: "Request ids"). */
 const REQUEST_ID = {
-  'X-Request-Id': { required: true, description: 'Your X-Request-Id when it is 1-128 characters of A-Z a-z 0-9 . _ : -, otherwise one the gateway made; quote it to support', schema: { type: 'string', maxLength: 128 } },
+  'X-Request-Id': {
+    required: true,
+    description:
+      'Your X-Request-Id when it is 1-128 characters of A-Z a-z 0-9 . _ : -, otherwise one the gateway made; quote it to support',
+    schema: { type: 'string', maxLength: 128 },
+  },
 };
 
 const RETRY_AFTER = {
-  'Retry-After': { required: true, description: 'Whole seconds until a request is allowed again (at least 1)', schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': {
+    required: true,
+    description: 'Whole seconds until a request is allowed again (at least 1)',
+    schema: { type: 'integer', minimum: 1 },
+  },
 };
 
 /** On an answer that may replay an idempotency key's first one (idempotent-replayed.ts). */
 const IDEMPOTENT_REPLAYED_HEADER = {
   'Idempotent-Replayed': {
     required: false,
-    description: "`true` when this answer replays the first answer to this idempotency_key (nothing was done again); absent on the request's first execution",
+    description:
+      "`true` when this answer replays the first answer to this idempotency_key (nothing was done again); absent on the request's first execution",
     schema: { type: 'string', enum: ['true'] },
   },
 };
@@ -125,21 +204,37 @@ export interface ApiAnswerOptions {
 }
 
 /** A success answer: `status`, with a body of schema `type` (a class of libs/contracts or of the gateway). */
-export function ApiAnswer(status: number, type: Type<unknown>, { description, narrow, example, replayable }: ApiAnswerOptions): MethodDecorator {
+export function ApiAnswer(
+  status: number,
+  type: Type<unknown>,
+  { description, narrow, example, replayable }: ApiAnswerOptions,
+): MethodDecorator {
   const body = narrow ? { schema: narrowed(type, narrow) } : { type };
   const headers = replayable ? { ...REQUEST_ID, ...IDEMPOTENT_REPLAYED_HEADER } : REQUEST_ID;
-  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description, ...body, headers, ...(example === undefined ? {} : { example }) }));
+  return applyDecorators(
+    ApiExtraModels(type),
+    ApiResponse({ status, description, ...body, headers, ...(example === undefined ? {} : { example }) }),
+  );
 }
-
 
 /** A code's sample where a family's own wording is truer than the partner API's (the operator API's). */
 export type ErrorSamples = Partial<Record<ErrorCode, CodeSample>>;
 
 /** The operator API's samples: its key, its path parameters, its rate limit. */
 export const OPERATOR_SAMPLES: ErrorSamples = {
-  unauthorized: { when: 'missing or unknown operator key (a partner key included); counted on /metrics, not written to the audit log', message: 'missing or unknown X-Admin-Key' },
-  invalid_request: { when: 'malformed input: a path parameter that is not a UUID, a wrong type, a missing or unknown field, a bad query value, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere', message: 'partner_id must be a UUID', field: 'partner_id' },
-  rate_limited: { when: "over the operator key's rate limit (ADMIN_RATE_LIMIT_*), or too many unknown keys from the client's address (AUTH_FAILURES_*); wait Retry-After seconds", message: 'too many requests: at most 20 per second (bursts of 40); retry after 1 s' },
+  unauthorized: {
+    when: 'missing or unknown operator key (a partner key included); counted on /metrics, not written to the audit log',
+    message: 'missing or unknown X-Admin-Key',
+  },
+  invalid_request: {
+    when: 'malformed input: a path parameter that is not a UUID, a wrong type, a missing or unknown field, a bad query value, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere',
+    message: 'partner_id must be a UUID',
+    field: 'partner_id',
+  },
+  rate_limited: {
+    when: "over the operator key's rate limit (ADMIN_RATE_LIMIT_*), or too many unknown keys from the client's address (AUTH_FAILURES_*); wait Retry-After seconds",
+    message: 'too many requests: at most 20 per second (bursts of 40); retry after 1 s',
+  },
   service_unavailable: {
     when: 'a service behind the gateway did not answer in time, failed, or could not be reached: the outcome is unknown; wait Retry-After seconds and retry (a credit with the same idempotency_key)',
     message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
@@ -149,9 +244,21 @@ export const OPERATOR_SAMPLES: ErrorSamples = {
 /** POST .../credits: the credit's own rules. */
 export const CREDIT_SAMPLES: ErrorSamples = {
   ...OPERATOR_SAMPLES,
-  invalid_request: { when: 'malformed input: usdt_micros not an integer from 1, an idempotency_key or reference out of its pattern, a path parameter that is not a UUID, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere', message: 'usdt_micros must be at least 1', field: 'usdt_micros' },
-  invalid_amount: { when: "the credit would take the user's balance past 9,007,199,254,740,991 micros (2^53 - 1: amounts are JSON integers)", message: 'the credit would take the balance over 9007199254740991 micros', field: 'usdt_micros' },
-  idempotency_key_reused: { when: 'the idempotency_key was used before with another document, amount or reference', message: 'idempotency_key was already used with a different credit', field: 'idempotency_key' },
+  invalid_request: {
+    when: 'malformed input: usdt_micros not an integer from 1, an idempotency_key or reference out of its pattern, a path parameter that is not a UUID, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere',
+    message: 'usdt_micros must be at least 1',
+    field: 'usdt_micros',
+  },
+  invalid_amount: {
+    when: "the credit would take the user's balance past 9,007,199,254,740,991 micros (2^53 - 1: amounts are JSON integers)",
+    message: 'the credit would take the balance over 9007199254740991 micros',
+    field: 'usdt_micros',
+  },
+  idempotency_key_reused: {
+    when: 'the idempotency_key was used before with another document, amount or reference',
+    message: 'idempotency_key was already used with a different credit',
+    field: 'idempotency_key',
+  },
 };
 
 /**
@@ -160,7 +267,11 @@ export const CREDIT_SAMPLES: ErrorSamples = {
  * and 503. `unauthorized` is `{error, ...}` on every family. A code that is neither the family's nor one the
  * gateway answers everywhere does not compile.
  */
-export function ApiErrors<F extends ErrorFamily>(family: F, codes: readonly (FamilyErrorCode<F> | GatewayErrorCode)[], samples: ErrorSamples = {}): MethodDecorator {
+export function ApiErrors<F extends ErrorFamily>(
+  family: F,
+  codes: readonly (FamilyErrorCode<F> | GatewayErrorCode)[],
+  samples: ErrorSamples = {},
+): MethodDecorator {
   const shape = shapeOf(family);
   const sample = (code: ErrorCode) => samples[code] ?? CODES[code];
   const byStatus = new Map<number, ErrorCode[]>();

@@ -31,7 +31,10 @@ export function attachContractDocumentation(): void {
       case 'pick':
         // As Swagger's PickType copies them: the picked properties' documentation, in the source's order.
         for (const key of documentedProperties(doc.source.prototype as object).filter((k) => doc.keys.includes(k))) {
-          ApiProperty(Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, doc.source.prototype as object, key))(doc.target.prototype as object, key);
+          ApiProperty(Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, doc.source.prototype as object, key))(
+            doc.target.prototype as object,
+            key,
+          );
         }
         break;
     }

@@ -47,7 +47,11 @@ describe('drain: a listener closed for a rolling restart', () => {
 
   it('refuses new connections at once, so a balancer goes to another instance', async () => {
     const drained = drain(server, 5_000);
-    const outcome = await new Promise<string>((resolve) => connect(port, '127.0.0.1').on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? '')).on('connect', () => resolve('connected')));
+    const outcome = await new Promise<string>((resolve) =>
+      connect(port, '127.0.0.1')
+        .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? ''))
+        .on('connect', () => resolve('connected')),
+    );
     expect(outcome).toBe('ECONNREFUSED');
     await drained;
   });

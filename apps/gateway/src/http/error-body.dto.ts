@@ -9,7 +9,10 @@ function errorBodyWithCodeIn(codeKey: 'error' | 'status', example: { code: strin
     @ApiProperty({ description: 'For humans; may change', example: example.message })
     message!: string;
 
-    @ApiPropertyOptional({ description: 'The offending input, when there is one (a dotted path for nested fields)', example: example.field })
+    @ApiPropertyOptional({
+      description: 'The offending input, when there is one (a dotted path for nested fields)',
+      example: example.field,
+    })
     field?: string;
 
     @ApiPropertyOptional({ description: 'The id of the request, to quote when asking about it' })
@@ -25,7 +28,11 @@ function errorBodyWithCodeIn(codeKey: 'error' | 'status', example: { code: strin
  * Schemas only: the code is `code` on these classes, `error` / `status` in the document.
  */
 @ApiSchema({ description: 'An error of every family but Pix keys' })
-export class ErrorBody extends errorBodyWithCodeIn('error', { code: 'invalid_request', message: 'network must be one of ETH, MATIC', field: 'network' }) {}
+export class ErrorBody extends errorBodyWithCodeIn('error', {
+  code: 'invalid_request',
+  message: 'network must be one of ETH, MATIC',
+  field: 'network',
+}) {}
 
 @ApiSchema({ description: 'An error of the Pix key family (but 401, an ErrorBody)' })
 export class PixKeyErrorBody extends errorBodyWithCodeIn('status', {

@@ -21,7 +21,15 @@ const partnerId = testPartnerId();
 describe('ForwardingBus', () => {
   it("sends the payload on the topic and answers the reply's data", async () => {
     const { forwarding, sent } = forwardingTo(ok({ id: 7, created: true }));
-    const command = { partner_id: partnerId, document: '52998224725', idempotency_key: 'a1b2', address: '0x0', network: 'ETH' as const, fee_choice: 'LOW' as const, usdtmicros: 1 };
+    const command = {
+      partner_id: partnerId,
+      document: '52998224725',
+      idempotency_key: 'a1b2',
+      address: '0x0',
+      network: 'ETH' as const,
+      fee_choice: 'LOW' as const,
+      usdtmicros: 1,
+    };
 
     await expect(forwarding.call(Topics.WithdrawalsCreate, command)).resolves.toEqual({ id: 7, created: true });
     expect(sent).toEqual([{ topic: Topics.WithdrawalsCreate, payload: command }]);

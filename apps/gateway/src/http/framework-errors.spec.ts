@@ -47,18 +47,27 @@ describe('answers given before routing, in the family shape', () => {
 
   it('bytes that are not HTTP are 400 invalid_request in the {error} shape', async () => {
     const res = await raw(port, 'NOT HTTP AT ALL\r\n\r\n');
-    expect([res.status, JSON.parse(res.body)]).toEqual([400, { error: 'invalid_request', message: 'the request is not valid HTTP/1.1', request_id: expect.any(String) }]);
+    expect([res.status, JSON.parse(res.body)]).toEqual([
+      400,
+      { error: 'invalid_request', message: 'the request is not valid HTTP/1.1', request_id: expect.any(String) },
+    ]);
   });
 
   it(`a path parameter over ${MAX_PATH_PARAMETER_LENGTH} characters is 414 uri_too_long; one of ${MAX_PATH_PARAMETER_LENGTH} reaches the route`, async () => {
     const long = await app.inject({ method: 'GET', url: `/partner/v1/pix-key/${'x'.repeat(MAX_PATH_PARAMETER_LENGTH + 1)}` });
-    expect([long.statusCode, long.json()]).toEqual([414, { status: 'uri_too_long', message: 'a path parameter is longer than 100 characters', request_id: expect.any(String) }]);
+    expect([long.statusCode, long.json()]).toEqual([
+      414,
+      { status: 'uri_too_long', message: 'a path parameter is longer than 100 characters', request_id: expect.any(String) },
+    ]);
     expect(long.headers['x-request-id']).toBe(long.json().request_id);
     expect((await app.inject({ method: 'GET', url: `/partner/v1/pix-key/${'x'.repeat(MAX_PATH_PARAMETER_LENGTH)}` })).statusCode).toBe(200);
   });
 
   it('a URL that is not valid percent-encoding is 400 invalid_request', async () => {
     const res = await app.inject({ method: 'GET', url: '/partner/v1/withdrawals/usdt/%E0%A4%A' });
-    expect([res.statusCode, res.json()]).toEqual([400, { error: 'invalid_request', message: 'the request URL is not valid percent-encoding', request_id: expect.any(String) }]);
+    expect([res.statusCode, res.json()]).toEqual([
+      400,
+      { error: 'invalid_request', message: 'the request URL is not valid percent-encoding', request_id: expect.any(String) },
+    ]);
   });
 });

@@ -11,7 +11,11 @@ import { REQUEST_ID_HEADER } from './request-id';
 export const MAX_PATH_PARAMETER_LENGTH = 100;
 
 /** The answer to a path parameter over MAX_PATH_PARAMETER_LENGTH: the router's, and the operator catch-all's (audit-hook). */
-export const URI_TOO_LONG = { status: 414, code: 'uri_too_long', message: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` } as const;
+export const URI_TOO_LONG = {
+  status: 414,
+  code: 'uri_too_long',
+  message: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`,
+} as const;
 
 /** Fastify's errors before routing, in our codes (docs/api.md "Errors"). */
 const BEFORE_ROUTING: Record<string, { status: number; code: ErrorCode; message: string }> = {
@@ -44,7 +48,8 @@ export function frameworkErrorHandler(
 
 /** What Node's HTTP parser refuses before there is a request at all, in our codes. */
 function clientErrorOf(code: string | undefined): { status: number; code: ErrorCode; message: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'headers_too_large', message: 'the request line and headers are longer than 16 KiB' };
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return { status: 431, code: 'headers_too_large', message: 'the request line and headers are longer than 16 KiB' };
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: INVALID_REQUEST, message: 'the request was not received in time' };
   return { status: 400, code: INVALID_REQUEST, message: 'the request is not valid HTTP/1.1' };
 }

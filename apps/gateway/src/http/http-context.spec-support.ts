@@ -19,4 +19,5 @@ export function recordingReply() {
  * The context of an HTTP call over this request and reply, as Nest builds it for guards (and, as an
  * ArgumentsHost, for exception filters): `switchToHttp()` hands them back.
  */
-export const httpContext = (request: object, reply: object = recordingReply().reply): ExecutionContext => new ExecutionContextHost([request, reply]);
+export const httpContext = (request: object, reply: object = recordingReply().reply): ExecutionContext =>
+  new ExecutionContextHost([request, reply]);

@@ -1,4 +1,10 @@
-import { BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException, UnsupportedMediaTypeException } from '@nestjs/common';
+import {
+  BadRequestException,
+  NotFoundException,
+  PayloadTooLargeException,
+  ServiceUnavailableException,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
 import { MalformedReplyError, ServiceUnavailableError } from '@partner/kafka';
 import { ErrorCode } from '@partner/contracts';
 import { apiErrorOf } from './api-error';
@@ -21,33 +27,44 @@ describe('error mapping (docs/api.md: "Errors")', () => {
   });
 
   // An unknown code does not compile (error-codes.type-spec.ts); only a service's reply off the wire can still hold one.
-  it('an unknown code is a server bug (500), never passed off as the caller\'s fault', () => {
+  it("an unknown code is a server bug (500), never passed off as the caller's fault", () => {
     const reply = { ok: false, error: { code: 'mystery', message: 'm' } };
-    expect(toHttpError(new MalformedReplyError('withdrawals.query.get.v1', reply))).toEqual({ status: 500, detail: { code: 'internal_error', message: 'internal error; it was logged' } });
+    expect(toHttpError(new MalformedReplyError('withdrawals.query.get.v1', reply))).toEqual({
+      status: 500,
+      detail: { code: 'internal_error', message: 'internal error; it was logged' },
+    });
   });
 
   it('a service that does not answer is 503 service_unavailable, the outcome unknown', () => {
     expect(toHttpError(new ServiceUnavailableError('withdrawals.command.create.v1', 'timed_out'))).toEqual({
       status: 503,
-      detail: { code: 'service_unavailable', message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key' },
+      detail: {
+        code: 'service_unavailable',
+        message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
+      },
     });
   });
 
   it('a service whose handler failed is never reported as "did not answer in time"', () => {
     const { status, detail } = toHttpError(new ServiceUnavailableError('withdrawals.command.create.v1', 'failed', 'invalid byte sequence'));
     expect({ status, code: detail.code }).toEqual({ status: 503, code: 'service_unavailable' });
-    expect(detail.message).toBe('the service failed while handling the request; the outcome is unknown: retry with the same idempotency_key');
+    expect(detail.message).toBe(
+      'the service failed while handling the request; the outcome is unknown: retry with the same idempotency_key',
+    );
     expect(detail.message).not.toContain('in time');
     // Nor does it leak the service's own error text.
     expect(detail.message).not.toContain('invalid byte sequence');
   });
 
   it.each([
-    ['terminated by an administrator (chaos: database outage)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    [
+      'terminated by an administrator (chaos: database outage)',
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ],
     ['refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['cut mid-query', new Error('Connection terminated unexpectedly')],
     ['no connection free in time', new Error('timeout exceeded when trying to connect')],
-  ])('the gateway\'s database %s is 503 service_unavailable, not a 500', (_label, error) => {
+  ])("the gateway's database %s is 503 service_unavailable, not a 500", (_label, error) => {
     expect(toHttpError(error)).toMatchObject({ status: 503, detail: { code: 'service_unavailable' } });
   });
 
@@ -75,10 +92,29 @@ describe('error mapping (docs/api.md: "Errors")', () => {
   it('renders each endpoint family in its own body shape, with the request id', () => {
     const detail: { code: ErrorCode; message: string; field: string } = { code: 'invalid_document', message: 'bad', field: 'document' };
     const at = (url: string) => ({ url, id: 'req-1' });
-    expect(errorBody(at('/partner/v1/withdrawals/usdt'), detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
-    expect(errorBody(at('/partner/v1/customers/business'), detail)).toEqual({ error: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
-    expect(errorBody(at('/partner/v1/pix-key/123'), detail)).toEqual({ status: 'invalid_document', message: 'bad', field: 'document', request_id: 'req-1' });
-    expect(errorBody(at('/partner/v1/pix-key'), { code: 'unauthorized', message: 'no key' })).toEqual({ error: 'unauthorized', message: 'no key', request_id: 'req-1' });
+    expect(errorBody(at('/partner/v1/withdrawals/usdt'), detail)).toEqual({
+      error: 'invalid_document',
+      message: 'bad',
+      field: 'document',
+      request_id: 'req-1',
+    });
+    expect(errorBody(at('/partner/v1/customers/business'), detail)).toEqual({
+      error: 'invalid_document',
+      message: 'bad',
+      field: 'document',
+      request_id: 'req-1',
+    });
+    expect(errorBody(at('/partner/v1/pix-key/123'), detail)).toEqual({
+      status: 'invalid_document',
+      message: 'bad',
+      field: 'document',
+      request_id: 'req-1',
+    });
+    expect(errorBody(at('/partner/v1/pix-key'), { code: 'unauthorized', message: 'no key' })).toEqual({
+      error: 'unauthorized',
+      message: 'no key',
+      request_id: 'req-1',
+    });
   });
 
   // The answer the filter writes: status, headers and body, through a reply that records them.
@@ -91,7 +127,10 @@ describe('error mapping (docs/api.md: "Errors")', () => {
   it.each([
     ['a service that did not answer', new ServiceUnavailableError('withdrawals.command.create.v1', 'timed_out')],
     ['the database out of reach', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
-    ["a readiness probe's 503 (/readyz on the operator port: a dependency down)", new ServiceUnavailableException({ status: 'error', error: { kafka: { status: 'down' } } })],
+    [
+      "a readiness probe's 503 (/readyz on the operator port: a dependency down)",
+      new ServiceUnavailableException({ status: 'error', error: { kafka: { status: 'down' } } }),
+    ],
   ])('every 503 says when to come back: %s has Retry-After', (_label, error) => {
     expect(answer(error)).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
   });

@@ -26,7 +26,15 @@ const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
-  if (code.startsWith('08') || code.startsWith('57P') || code === '53300' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT') return true;
+  if (
+    code.startsWith('08') ||
+    code.startsWith('57P') ||
+    code === '53300' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT'
+  )
+    return true;
   const message = typeof e?.message === 'string' ? e.message : '';
   return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message);
 }
@@ -54,7 +62,10 @@ export function toHttpError(error: unknown): { status: number; detail: ErrorDeta
   }
   if (isDatabaseUnavailable(error)) {
     logger.warn(`database unavailable: ${(error as Error).message}`);
-    return { status: 503, detail: { code: 'service_unavailable', message: 'a dependency is unavailable; retry (with the same idempotency_key)' } };
+    return {
+      status: 503,
+      detail: { code: 'service_unavailable', message: 'a dependency is unavailable; retry (with the same idempotency_key)' },
+    };
   }
   const status = error instanceof HttpException ? error.getStatus() : (error as { statusCode?: number })?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -62,7 +73,7 @@ export function toHttpError(error: unknown): { status: number; detail: ErrorDeta
     const message = code === INVALID_REQUEST ? 'request body is not valid JSON' : (error as Error).message;
     return { status: FRAMEWORK_CODES[status] ? status : 400, detail: { code, message } };
   }
-  logger.error(error instanceof Error ? error.stack ?? error.message : String(error));
+  logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return { status: 500, detail: { code: 'internal_error', message: 'internal error; it was logged' } };
 }
 

@@ -19,6 +19,9 @@ export function recordHttpMetrics(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onResponse', async (request, reply) => {
-      duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      duration.observe(
+        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
     });
 }

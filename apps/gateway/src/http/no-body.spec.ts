@@ -5,11 +5,16 @@ describe('assertNoBody', () => {
 
   it('refuses a field, naming it', () => {
     expect(() => assertNoBody({ delivered: true })).toThrow(
-      expect.objectContaining({ status: 400, detail: { code: 'invalid_request', field: 'delivered', message: 'unknown field delivered: this request takes no body' } }),
+      expect.objectContaining({
+        status: 400,
+        detail: { code: 'invalid_request', field: 'delivered', message: 'unknown field delivered: this request takes no body' },
+      }),
     );
   });
 
   it.each([[[]], ['text'], [0], [false]])('refuses the non-object body %p', (body) => {
-    expect(() => assertNoBody(body)).toThrow(expect.objectContaining({ status: 400, detail: expect.objectContaining({ code: 'invalid_request' }) }));
+    expect(() => assertNoBody(body)).toThrow(
+      expect.objectContaining({ status: 400, detail: expect.objectContaining({ code: 'invalid_request' }) }),
+    );
   });
 });

@@ -12,8 +12,13 @@ export function assertNoBody(body: unknown): void {
     throw apiErrorOf({ code: INVALID_REQUEST, message: 'this request takes no body: send none, or {}' });
   }
   const [field] = Object.keys(body);
-  if (field !== undefined) throw apiErrorOf({ code: INVALID_REQUEST, field, message: `unknown field ${field}: this request takes no body` });
+  if (field !== undefined)
+    throw apiErrorOf({ code: INVALID_REQUEST, field, message: `unknown field ${field}: this request takes no body` });
 }
 
 /** The OpenAPI body of such a route (`@ApiBody(NO_BODY)`). */
-export const NO_BODY = { required: false, description: 'None: an empty body or {} is accepted; any field is 400 invalid_request', schema: { type: 'object' as const, maxProperties: 0 } };
+export const NO_BODY = {
+  required: false,
+  description: 'None: an empty body or {} is accepted; any field is 400 invalid_request',
+  schema: { type: 'object' as const, maxProperties: 0 },
+};

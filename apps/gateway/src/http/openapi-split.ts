@@ -28,7 +28,8 @@ export const RATE_LIMIT_HEADERS = {
     schema: { type: 'string', example: '"partner";r=99;t=1' },
   },
   'RateLimit-Policy': {
-    description: 'draft-ietf-httpapi-ratelimit-headers-10: the bucket of this key, `"<policy>";q=<burst>;w=<seconds an empty bucket takes to fill>` (policy `partner` or `operator`).',
+    description:
+      'draft-ietf-httpapi-ratelimit-headers-10: the bucket of this key, `"<policy>";q=<burst>;w=<seconds an empty bucket takes to fill>` (policy `partner` or `operator`).',
     schema: { type: 'string', example: '"partner";q=100;w=2' },
   },
 };
@@ -56,7 +57,10 @@ export function withRateLimitHeaders(document: OpenAPIObject): OpenAPIObject {
     if (!schemes.some((scheme) => RATE_LIMITED_SCHEMES.has(scheme))) continue;
     for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
       if (status === '401') continue;
-      response.headers = { ...(response.headers as Json), ...Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }])) };
+      response.headers = {
+        ...(response.headers as Json),
+        ...Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+      };
     }
   }
   copy.components = { ...copy.components, headers: { ...copy.components?.headers, ...RATE_LIMIT_HEADERS } };
@@ -127,9 +131,13 @@ export function documentPart(document: OpenAPIObject, part: DocumentPart): OpenA
     if (Object.keys(kept).length) components[kind] = kept;
   }
   const used = operationsOf({ ...document, paths });
-  const schemes = new Set(used.flatMap(({ operation }) => ((operation.security as Record<string, unknown>[] | undefined) ?? []).flatMap((s) => Object.keys(s))));
+  const schemes = new Set(
+    used.flatMap(({ operation }) => ((operation.security as Record<string, unknown>[] | undefined) ?? []).flatMap((s) => Object.keys(s))),
+  );
   const tags = new Set(used.flatMap(({ operation }) => (operation.tags as string[] | undefined) ?? []));
-  const securitySchemes = Object.fromEntries(Object.entries(document.components?.securitySchemes ?? {}).filter(([name]) => schemes.has(name)));
+  const securitySchemes = Object.fromEntries(
+    Object.entries(document.components?.securitySchemes ?? {}).filter(([name]) => schemes.has(name)),
+  );
   return {
     ...document,
     info: part.info,

@@ -1,7 +1,14 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveApiReference } from './api-reference';
-import { documentPart, isOperatorApiPath, isProviderApiPath, withIntegerMoney, withRateLimitHeaders, withSandboxMarks } from './openapi-split';
+import {
+  documentPart,
+  isOperatorApiPath,
+  isProviderApiPath,
+  withIntegerMoney,
+  withRateLimitHeaders,
+  withSandboxMarks,
+} from './openapi-split';
 import { attachContractDocumentation } from './contract-documentation';
 
 /** The document's fixed part: title, description, tags, security schemes. The operations come from the controllers' decorators. */
@@ -10,18 +17,30 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .setTitle(OPENAPI_TITLE)
     .setDescription(OPENAPI_DESCRIPTION)
     .setVersion('v1')
-    .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'The partner API key: pk_sandbox_ and 43 characters' }, 'partner')
+    .addApiKey(
+      { type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'The partner API key: pk_sandbox_ and 43 characters' },
+      'partner',
+    )
     .addApiKey(
       {
         type: 'apiKey',
         name: 'X-Pix-Signature',
         in: 'header',
         description:
-          '`t=<unix seconds>,v1=<hex>`: `<hex>` is the HMAC-SHA256, 64 lowercase hex digits, of `<t>.<raw body>` (the timestamp, a dot, then the body\'s exact bytes as sent, never a re-serialisation) with the secret shared with the provider (PIX_PROVIDER_WEBHOOK_SECRET). `t` within 300 s of the gateway\'s clock either way. Compared in constant time; missing, malformed, stale or wrong: 401 `invalid_signature`.',
+          "`t=<unix seconds>,v1=<hex>`: `<hex>` is the HMAC-SHA256, 64 lowercase hex digits, of `<t>.<raw body>` (the timestamp, a dot, then the body's exact bytes as sent, never a re-serialisation) with the secret shared with the provider (PIX_PROVIDER_WEBHOOK_SECRET). `t` within 300 s of the gateway's clock either way. Compared in constant time; missing, malformed, stale or wrong: 401 `invalid_signature`.",
       },
       'pix-provider',
     )
-    .addApiKey({ type: 'apiKey', name: 'X-Admin-Key', in: 'header', description: 'An operator key (ADMIN_API_KEY, or one created with the CLI): the operator API /admin/v1, and sandbox partner creation' }, 'admin')
+    .addApiKey(
+      {
+        type: 'apiKey',
+        name: 'X-Admin-Key',
+        in: 'header',
+        description:
+          'An operator key (ADMIN_API_KEY, or one created with the CLI): the operator API /admin/v1, and sandbox partner creation',
+      },
+      'admin',
+    )
     .addTag('withdrawals', 'USDT withdrawals to EVM addresses; usdt_withdrawal events tell how each ended')
     .addTag('pix-keys', "The user's CPF as their Pix key; pix_key events tell how registration and deletion ended")
     .addTag('pix-in', 'Incoming Pix payments to your users; pix_in events report each step')
@@ -29,7 +48,10 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .addTag('events', 'The feed of events of every type, pulled and acknowledged')
     .addTag('sandbox', 'Test helpers, only on a sandbox gateway (SANDBOX=true); each is marked x-sandbox: true')
     .addTag('provider', 'For the Pix provider, not partners: its signed notifications of incoming Pix (X-Pix-Signature, HMAC-SHA256)')
-    .addTag('operator', "The operator API (/admin/v1, X-Admin-Key; not for partners): partners, their API keys, users and balances, and the audit log of every operator call")
+    .addTag(
+      'operator',
+      'The operator API (/admin/v1, X-Admin-Key; not for partners): partners, their API keys, users and balances, and the audit log of every operator call',
+    )
     .addTag('health', 'Probes, no key')
     .build();
 }
@@ -134,7 +156,9 @@ const PROVIDER_SERVERS = [
   { url: 'https://api.partner.example', description: 'Production (placeholder host: the real one comes with the webhook secret)' },
   { url: 'https://sandbox.partner.example', description: 'Sandbox (placeholder host: the real one comes with the webhook secret)' },
 ];
-const OPERATOR_SERVERS = [{ url: '/', description: 'The operator port (ADMIN_PORT) of the gateway that served this document; never exposed to partners' }];
+const OPERATOR_SERVERS = [
+  { url: '/', description: 'The operator port (ADMIN_PORT) of the gateway that served this document; never exposed to partners' },
+];
 
 /**
  * Every app's GET /metrics (libs/platform's metrics module) is for the internal network's scraper, in no
@@ -162,7 +186,13 @@ export function createOpenApiDocuments(app: NestFastifyApplication): OpenApiDocu
   attachContractDocumentation();
   const whole = withIntegerMoney(withRateLimitHeaders(withoutMetrics(SwaggerModule.createDocument(app, documentConfig()))));
   return {
-    partner: withSandboxMarks(documentPart(whole, { info: whole.info, servers: PARTNER_SERVERS, paths: (path) => !isOperatorApiPath(path) && !isProviderApiPath(path) })),
+    partner: withSandboxMarks(
+      documentPart(whole, {
+        info: whole.info,
+        servers: PARTNER_SERVERS,
+        paths: (path) => !isOperatorApiPath(path) && !isProviderApiPath(path),
+      }),
+    ),
     operator: documentPart(whole, {
       info: { ...whole.info, title: OPERATOR_OPENAPI_TITLE, description: OPERATOR_OPENAPI_DESCRIPTION },
       servers: OPERATOR_SERVERS,
@@ -190,7 +220,12 @@ export function setupOpenApi(app: NestFastifyApplication): void {
     ['admin/docs', documents.operator],
     ['provider/docs', documents.provider],
   ] as const) {
-    SwaggerModule.setup(base, app, document, { ui: false, raw: ['json', 'yaml'], jsonDocumentUrl: `${base}/openapi.json`, yamlDocumentUrl: `${base}/openapi.yaml` });
+    SwaggerModule.setup(base, app, document, {
+      ui: false,
+      raw: ['json', 'yaml'],
+      jsonDocumentUrl: `${base}/openapi.json`,
+      yamlDocumentUrl: `${base}/openapi.yaml`,
+    });
   }
   serveApiReference(app, '/docs', '/docs/openapi.json');
 }

@@ -45,7 +45,9 @@ describe('refuseMalformedText', () => {
     app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload });
 
   it('lets well-formed text through, Unicode of every plane included', async () => {
-    const res = await post(json({ name: 'São Paulo 😀\tlinha\r\n', nested: { list: ['𝄞'] } }), '/partner/v1/things/%C3%A9?q=%F0%9F%98%80', { 'x-api-key': 'pk_sandbox_abc' });
+    const res = await post(json({ name: 'São Paulo 😀\tlinha\r\n', nested: { list: ['𝄞'] } }), '/partner/v1/things/%C3%A9?q=%F0%9F%98%80', {
+      'x-api-key': 'pk_sandbox_abc',
+    });
     expect([res.statusCode, handled]).toEqual([200, 1]);
   });
 
@@ -62,7 +64,11 @@ describe('refuseMalformedText', () => {
     };
 
     it('in a body value, however nested: 400 with the field path', async () => {
-      expectRefused(await post(json({ metadata: { external_id: `a${bad}` } })), 'metadata.external_id', `field metadata.external_id ${problem}`);
+      expectRefused(
+        await post(json({ metadata: { external_id: `a${bad}` } })),
+        'metadata.external_id',
+        `field metadata.external_id ${problem}`,
+      );
       expectRefused(await post(json({ owners: [{ name: 'ok' }, { name: bad }] })), 'owners.1.name', `field owners.1.name ${problem}`);
     });
 
@@ -74,8 +80,16 @@ describe('refuseMalformedText', () => {
     it('in the query string, value or name', async () => {
       const encoded = encodeURIComponent(bad === LONE ? 'x' : bad);
       if (bad !== LONE) {
-        expectRefused(await app.inject({ method: 'GET', url: `/partner/v1/things/1?cursor=${encoded}` }), 'cursor', `query parameter cursor ${problem}`);
-        expectRefused(await app.inject({ method: 'GET', url: `/partner/v1/things/1?${encoded}=1` }), undefined, `a query parameter name ${problem}`);
+        expectRefused(
+          await app.inject({ method: 'GET', url: `/partner/v1/things/1?cursor=${encoded}` }),
+          'cursor',
+          `query parameter cursor ${problem}`,
+        );
+        expectRefused(
+          await app.inject({ method: 'GET', url: `/partner/v1/things/1?${encoded}=1` }),
+          undefined,
+          `a query parameter name ${problem}`,
+        );
       } else {
         // A lone surrogate cannot be percent-encoded (no UTF-8 for it): its CESU bytes are decoded as U+FFFD, which is well-formed.
         expect((await app.inject({ method: 'GET', url: '/partner/v1/things/1?cursor=%ED%A0%80' })).statusCode).toBe(200);
@@ -84,10 +98,19 @@ describe('refuseMalformedText', () => {
 
     it('in a path parameter, in the family of the path (Pix keys: {status, message})', async () => {
       // Neither reaches a route: a lone surrogate has no percent-encoding, and the router answers 414 for a parameter over 100 characters.
-      if (bad === LONE || bad === LONG) return expect(malformedTextOf({ headers: {}, params: { document: bad }, query: {}, body: undefined })).toMatchObject({ field: 'document', message: `path parameter document ${problem}` });
+      if (bad === LONE || bad === LONG)
+        return expect(malformedTextOf({ headers: {}, params: { document: bad }, query: {}, body: undefined })).toMatchObject({
+          field: 'document',
+          message: `path parameter document ${problem}`,
+        });
       const res = await app.inject({ method: 'GET', url: `/partner/v1/pix-key/${encodeURIComponent(bad)}` });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ status: 'invalid_request', field: 'document', message: `path parameter document ${problem}`, request_id: expect.any(String) });
+      expect(res.json()).toEqual({
+        status: 'invalid_request',
+        field: 'document',
+        message: `path parameter document ${problem}`,
+        request_id: expect.any(String),
+      });
       expect(handled).toBe(0);
     });
   });
@@ -95,9 +118,19 @@ describe('refuseMalformedText', () => {
   it('in a header the API reads: X-API-Key or X-Admin-Key with a tab or overlong (Node refuses the other controls itself)', async () => {
     const get = (headers: Record<string, string>) => app.inject({ method: 'GET', url: '/partner/v1/things/1', headers });
     const tab = await get({ 'x-api-key': 'pk_sandbox_\tx' });
-    expect([tab.statusCode, tab.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_request', field: 'X-API-Key', message: 'header X-API-Key holds a control character (U+0009)' })]);
+    expect([tab.statusCode, tab.json()]).toEqual([
+      400,
+      expect.objectContaining({
+        error: 'invalid_request',
+        field: 'X-API-Key',
+        message: 'header X-API-Key holds a control character (U+0009)',
+      }),
+    ]);
     const long = await get({ 'x-admin-key': LONG });
-    expect([long.statusCode, long.json()]).toEqual([400, expect.objectContaining({ field: 'X-Admin-Key', message: `header X-Admin-Key is longer than ${MAX_TEXT_LENGTH} characters` })]);
+    expect([long.statusCode, long.json()]).toEqual([
+      400,
+      expect.objectContaining({ field: 'X-Admin-Key', message: `header X-Admin-Key is longer than ${MAX_TEXT_LENGTH} characters` }),
+    ]);
     expect(handled).toBe(0);
     // A header the API does not read is none of its business.
     expect((await get({ 'x-something': 'a\tb' })).statusCode).toBe(200);

@@ -12,7 +12,9 @@ export const READ_HEADERS = ['X-API-Key', 'X-Admin-Key'] as const;
  * headers the API reads, the path parameters, the query string and the JSON body, keys included,
  * however nested; undefined when there is none. Never quotes the text.
  */
-export function malformedTextOf(request: Pick<FastifyRequest, 'headers' | 'params' | 'query' | 'body'>): ErrorDetail<InvalidRequest> | undefined {
+export function malformedTextOf(
+  request: Pick<FastifyRequest, 'headers' | 'params' | 'query' | 'body'>,
+): ErrorDetail<InvalidRequest> | undefined {
   const refuse = (field: string, message: string): ErrorDetail<InvalidRequest> => ({ code: INVALID_REQUEST, field, message });
   for (const name of READ_HEADERS) {
     const value = request.headers[name.toLowerCase()];

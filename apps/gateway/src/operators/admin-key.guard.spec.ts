@@ -54,9 +54,17 @@ describe('AdminKeyGuard', () => {
   });
 
   it('a sandbox gateway accepts that key and refuses the production one', async () => {
-    const sandboxGuard = new AdminKeyGuard(keys, new OperatorKeyCache(new GatewayConfig()), throttle, Object.assign(new GatewayConfig(), { SANDBOX: true }));
+    const sandboxGuard = new AdminKeyGuard(
+      keys,
+      new OperatorKeyCache(new GatewayConfig()),
+      throttle,
+      Object.assign(new GatewayConfig(), { SANDBOX: true }),
+    );
     expect(await sandboxGuard.canActivate(contextWith({ 'x-admin-key': sandboxKey }).context)).toBe(true);
-    await expect(sandboxGuard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context)).rejects.toMatchObject({ status: 401, detail: { code: 'unauthorized' } });
+    await expect(sandboxGuard.canActivate(contextWith({ 'x-admin-key': operatorKey }).context)).rejects.toMatchObject({
+      status: 401,
+      detail: { code: 'unauthorized' },
+    });
   });
 
   it.each([

@@ -18,7 +18,15 @@ export class FakeOperatorKeyRepository implements Pick<OperatorKeyRepository, 'f
   lookups = 0;
 
   /** Stores `key` as made earlier (by the CLI, or as some gateway's ADMIN_API_KEY with `name: 'environment'`). */
-  add(key: string, { id = randomUUID(), name = 'cli', prefix = key.slice(0, 16), environment = 'production' }: Partial<Omit<StoredOperatorKey, 'hash'>> = {}): void {
+  add(
+    key: string,
+    {
+      id = randomUUID(),
+      name = 'cli',
+      prefix = key.slice(0, 16),
+      environment = 'production',
+    }: Partial<Omit<StoredOperatorKey, 'hash'>> = {},
+  ): void {
     this.keys.push({ id, name, prefix, hash: hashApiKey(key), environment });
   }
 

@@ -20,7 +20,10 @@ function keysWith(existing: number, storedAs: Record<string, KeyEnvironment> = {
 const stored = (key: string, environment: KeyEnvironment) => ({ hash: hashApiKey(key), environment });
 
 const bootstrap = (adminKey: string, keys: FakeOperatorKeyRepository, sandbox = false) =>
-  new OperatorKeysBootstrap(Object.assign(new GatewayConfig(), { ADMIN_API_KEY: adminKey, SANDBOX: sandbox }), keys).onApplicationBootstrap();
+  new OperatorKeysBootstrap(
+    Object.assign(new GatewayConfig(), { ADMIN_API_KEY: adminKey, SANDBOX: sandbox }),
+    keys,
+  ).onApplicationBootstrap();
 
 describe('OperatorKeysBootstrap', () => {
   it("adds ADMIN_API_KEY to the operator keys at start, for the gateway's environment", async () => {
@@ -34,10 +37,14 @@ describe('OperatorKeysBootstrap', () => {
 
   it('refuses to start with an ADMIN_API_KEY a sandbox stored first (a volume a sandbox once used), saying what to do', async () => {
     const known = 'k'.repeat(32);
-    await expect(bootstrap(known, keysWith(3, { [known]: 'sandbox' }).keys)).rejects.toThrow(adminKeyOfOtherEnvironment('sandbox', 'production'));
+    await expect(bootstrap(known, keysWith(3, { [known]: 'sandbox' }).keys)).rejects.toThrow(
+      adminKeyOfOtherEnvironment('sandbox', 'production'),
+    );
     expect(adminKeyOfOtherEnvironment('sandbox', 'production')).toMatch(/set another ADMIN_API_KEY.*operator-key revoke/);
     // And the other way: a sandbox started with a production key.
-    await expect(bootstrap(known, keysWith(3, { [known]: 'production' }).keys, true)).rejects.toThrow(adminKeyOfOtherEnvironment('production', 'sandbox'));
+    await expect(bootstrap(known, keysWith(3, { [known]: 'production' }).keys, true)).rejects.toThrow(
+      adminKeyOfOtherEnvironment('production', 'sandbox'),
+    );
   });
 
   it('starts without ADMIN_API_KEY when operator keys exist (made by the CLI)', async () => {

@@ -4,7 +4,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { OperatorKeyRepository } from './operator-key.repository';
 
 export const NO_OPERATOR_KEY =
-  'no active operator key of this gateway\'s environment: set ADMIN_API_KEY (32+ random characters outside the sandbox) or create one in the database with `npm run cli -- operator-key create --name <who>`; the operator API (/admin/v1) would be unusable';
+  "no active operator key of this gateway's environment: set ADMIN_API_KEY (32+ random characters outside the sandbox) or create one in the database with `npm run cli -- operator-key create --name <who>`; the operator API (/admin/v1) would be unusable";
 
 /** ADMIN_API_KEY is stored as another environment's key: this gateway would refuse its own key. */
 export const adminKeyOfOtherEnvironment = (stored: string, gateway: string): string =>

@@ -1,6 +1,13 @@
 import { requireEnv } from '@partner/testing';
 import { Pool } from 'pg';
-import { addEnvironmentOperatorKey, countActiveOperatorKeys, createOperatorKey, hashApiKey, listOperatorKeys, revokeOperatorKey } from '@partner/platform';
+import {
+  addEnvironmentOperatorKey,
+  countActiveOperatorKeys,
+  createOperatorKey,
+  hashApiKey,
+  listOperatorKeys,
+  revokeOperatorKey,
+} from '@partner/platform';
 import { GatewayUnderTest } from '../gateway-app.spec-support';
 import { adminKeyOfOtherEnvironment } from './operator-keys.bootstrap';
 
@@ -31,10 +38,16 @@ describe('operator keys in the database (what the CLI calls)', () => {
   });
 
   it('stores the environment it is told, and counts active keys per environment', async () => {
-    const [sandboxBefore, productionBefore] = [await countActiveOperatorKeys(pool, 'sandbox'), await countActiveOperatorKeys(pool, 'production')];
+    const [sandboxBefore, productionBefore] = [
+      await countActiveOperatorKeys(pool, 'sandbox'),
+      await countActiveOperatorKeys(pool, 'production'),
+    ];
     const created = await createOperatorKey(pool, 'sandbox ops', 'sandbox');
     expect((await stored(created.id)).environment).toBe('sandbox');
-    expect([await countActiveOperatorKeys(pool, 'sandbox'), await countActiveOperatorKeys(pool, 'production')]).toEqual([sandboxBefore + 1, productionBefore]);
+    expect([await countActiveOperatorKeys(pool, 'sandbox'), await countActiveOperatorKeys(pool, 'production')]).toEqual([
+      sandboxBefore + 1,
+      productionBefore,
+    ]);
   });
 
   it('an ADMIN_API_KEY a sandbox stored first stays a sandbox key when a production gateway adds it (which then refuses to start)', async () => {
@@ -56,10 +69,18 @@ describe('operator keys in the database (what the CLI calls)', () => {
   it('adds the environment key once however many instances start, with a prefix that reveals none of it', async () => {
     // The key every in-process gateway of the suites starts with: it must stay active for them.
     const key = GatewayUnderTest.ADMIN_KEY;
-    const added = await Promise.all([addEnvironmentOperatorKey(pool, key, 'sandbox'), addEnvironmentOperatorKey(pool, key, 'sandbox'), addEnvironmentOperatorKey(pool, key, 'sandbox')]);
+    const added = await Promise.all([
+      addEnvironmentOperatorKey(pool, key, 'sandbox'),
+      addEnvironmentOperatorKey(pool, key, 'sandbox'),
+      addEnvironmentOperatorKey(pool, key, 'sandbox'),
+    ]);
     expect(added).toEqual(['sandbox', 'sandbox', 'sandbox']);
-    const { rows } = await pool.query('SELECT name, prefix, environment, revoked_at FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(key)]);
-    expect(rows).toEqual([{ name: 'environment', prefix: `env_${hashApiKey(key).slice(0, 12)}`, environment: 'sandbox', revoked_at: null }]);
+    const { rows } = await pool.query('SELECT name, prefix, environment, revoked_at FROM gateway.operator_keys WHERE hash = $1', [
+      hashApiKey(key),
+    ]);
+    expect(rows).toEqual([
+      { name: 'environment', prefix: `env_${hashApiKey(key).slice(0, 12)}`, environment: 'sandbox', revoked_at: null },
+    ]);
   });
 
   it('a second ADMIN_API_KEY is added beside the first (instances mid-rotation), and a revoked one stays revoked', async () => {
@@ -67,7 +88,8 @@ describe('operator keys in the database (what the CLI calls)', () => {
     const second = `second-env-key-${Date.now()}-${'s'.repeat(24)}`;
     await addEnvironmentOperatorKey(pool, first, 'sandbox');
     await addEnvironmentOperatorKey(pool, second, 'sandbox');
-    const state = async (key: string) => (await pool.query('SELECT revoked_at FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(key)])).rows[0]?.revoked_at;
+    const state = async (key: string) =>
+      (await pool.query('SELECT revoked_at FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(key)])).rows[0]?.revoked_at;
     expect([await state(first), await state(second)]).toEqual([null, null]);
     const { rows } = await pool.query('SELECT id FROM gateway.operator_keys WHERE hash = $1', [hashApiKey(second)]);
     await revokeOperatorKey(pool, rows[0].id);

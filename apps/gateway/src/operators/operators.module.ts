@@ -6,5 +6,8 @@ import { OperatorKeysBootstrap } from './operator-keys.bootstrap';
 
 /** Operator keys: the X-Admin-Key guard of /admin/v1 (and /sandbox/v1/partners), and the start-up check. */
 @Global()
-@Module({ providers: [OperatorKeyRepository, OperatorKeyCache, AdminKeyGuard, OperatorKeysBootstrap], exports: [OperatorKeyRepository, OperatorKeyCache, AdminKeyGuard] })
+@Module({
+  providers: [OperatorKeyRepository, OperatorKeyCache, AdminKeyGuard, OperatorKeysBootstrap],
+  exports: [OperatorKeyRepository, OperatorKeyCache, AdminKeyGuard],
+})
 export class OperatorsModule {}

@@ -27,7 +27,10 @@ export class ChangePartnerStatusUseCase {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     await this.unitOfWork.run(async (tx) => {
       const changed = await this.partners.setDisabled(tx, partnerId, status === 'disabled');
-      if (changed) tx.emit(outboxMessage(Topics.GatewayPartnerStatusChanged, { partner_id: partnerId, status, changed_at: changed.changedAt.toISOString() }));
+      if (changed)
+        tx.emit(
+          outboxMessage(Topics.GatewayPartnerStatusChanged, { partner_id: partnerId, status, changed_at: changed.changedAt.toISOString() }),
+        );
     });
     this.keyCache.forgetPartner(partnerId);
     return this.getPartner.execute(partnerId);

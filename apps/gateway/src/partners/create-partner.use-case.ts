@@ -9,7 +9,10 @@ export class CreatePartnerUseCase {
   constructor(private readonly partners: PartnerRepository) {}
 
   async execute(request: AdminPartnerRequest): Promise<AdminPartnerView> {
-    const partner = await this.partners.create(request.name, { rateLimitPerSecond: request.rate_limit_per_second, rateLimitBurst: request.rate_limit_burst });
+    const partner = await this.partners.create(request.name, {
+      rateLimitPerSecond: request.rate_limit_per_second,
+      rateLimitBurst: request.rate_limit_burst,
+    });
     return { id: partner.id, name: partner.name, created_at: unixSeconds(partner.createdAt) };
   }
 }

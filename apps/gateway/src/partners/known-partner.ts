@@ -11,4 +11,3 @@ export async function requireKnownPartner(partners: Pick<PartnerRepository, 'exi
   if (!(await partners.exists(partnerId))) throw apiErrorOf({ code: 'partner_not_found', message: `no partner with id ${partnerId}` });
   return authenticatedPartnerId(partnerId);
 }
-

@@ -9,6 +9,7 @@ describe('partner cursor', () => {
   });
 
   it('refuses what it did not issue', () => {
-    for (const text of ['', 'abc', Buffer.from('pa1:12:not-a-uuid').toString('base64url'), Buffer.from('pi1:12').toString('base64url')]) expect(decodePartnerCursor(text)).toBeNull();
+    for (const text of ['', 'abc', Buffer.from('pa1:12:not-a-uuid').toString('base64url'), Buffer.from('pi1:12').toString('base64url')])
+      expect(decodePartnerCursor(text)).toBeNull();
   });
 });

@@ -27,11 +27,19 @@ export class PartnersController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createPartner', summary: 'Create a partner', description: 'Without a key: issue one with POST /admin/v1/partners/{partner_id}/api-keys.' })
+  @ApiOperation({
+    operationId: 'createPartner',
+    summary: 'Create a partner',
+    description: 'Without a key: issue one with POST /admin/v1/partners/{partner_id}/api-keys.',
+  })
   @ApiAnswer(201, AdminPartnerView, { description: 'Created' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS], {
     ...OPERATOR_SAMPLES,
-    invalid_request: { when: 'malformed input: name missing or not 1-120 characters, a rate limit outside 1-1,000,000, an unknown field, invalid JSON', message: 'name must be longer than or equal to 1 characters', field: 'name' },
+    invalid_request: {
+      when: 'malformed input: name missing or not 1-120 characters, a rate limit outside 1-1,000,000, an unknown field, invalid JSON',
+      message: 'name must be longer than or equal to 1 characters',
+      field: 'name',
+    },
   })
   create(@Body(new ContractPipe(AdminPartnerRequest)) body: AdminPartnerRequest): Promise<AdminPartnerView> {
     return this.createPartner.execute(body);
@@ -46,7 +54,11 @@ export class PartnersController {
   }
 
   @Get(':partner_id')
-  @ApiOperation({ operationId: 'getPartner', summary: 'Read a partner', description: 'Its status (active or disabled), its active API keys, its rate limit.' })
+  @ApiOperation({
+    operationId: 'getPartner',
+    summary: 'Read a partner',
+    description: 'Its status (active or disabled), its active API keys, its rate limit.',
+  })
   @ApiAnswer(200, AdminPartnerDetail, { description: 'The partner' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
   get(@Param(new ContractPipe(PartnerParams)) params: PartnerParams): Promise<AdminPartnerDetail> {
@@ -70,7 +82,11 @@ export class PartnersController {
 
   @Post(':partner_id/enable')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'enablePartner', summary: 'Enable a disabled partner again', description: `Its API keys that are not revoked work again, on every instance within about a second. ${STATUS_NOTE}` })
+  @ApiOperation({
+    operationId: 'enablePartner',
+    summary: 'Enable a disabled partner again',
+    description: `Its API keys that are not revoked work again, on every instance within about a second. ${STATUS_NOTE}`,
+  })
   @ApiBody(NO_BODY)
   @ApiAnswer(200, AdminPartnerDetail, { description: 'The partner, active' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found'], OPERATOR_SAMPLES)

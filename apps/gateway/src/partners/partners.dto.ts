@@ -50,16 +50,29 @@ export class PartnerParams {
 
 /** A partner with what an operator checks first: whether it is enabled, and how many keys it holds. */
 export class AdminPartnerDetail extends AdminPartnerView {
-  @ApiProperty({ enum: PARTNER_STATUSES, description: 'disabled: every API key of the partner is refused (403 partner_disabled); its data is kept' })
+  @ApiProperty({
+    enum: PARTNER_STATUSES,
+    description: 'disabled: every API key of the partner is refused (403 partner_disabled); its data is kept',
+  })
   status!: PartnerStatus;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Unix seconds: since when it is disabled; null while active', example: null })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Unix seconds: since when it is disabled; null while active',
+    example: null,
+  })
   disabled_at!: number | null;
 
   @ApiProperty({ type: 'integer', description: 'API keys not revoked', example: 1 })
   active_api_keys!: number;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Its own rate limit (requests per second); null = the gateway default', example: null })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Its own rate limit (requests per second); null = the gateway default',
+    example: null,
+  })
   rate_limit_per_second!: number | null;
 
   @ApiProperty({ type: 'integer', nullable: true, description: 'Its own burst; null = the default', example: null })

@@ -23,7 +23,10 @@ export class PixInflowsController {
   })
   @ApiAnswer(200, ListPixInflowsResult, { description: 'The inflows, each with every Pix-in field' })
   @ApiErrors('pix_inflows', [...PARTNER_ERRORS, 'invalid_request'])
-  list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListPixInflowsRequest)) query: ListPixInflowsRequest): Promise<ListPixInflowsResult> {
+  list(
+    @CurrentPartner() partner: Partner,
+    @Query(new ContractPipe(ListPixInflowsRequest)) query: ListPixInflowsRequest,
+  ): Promise<ListPixInflowsResult> {
     return this.bus.call(Topics.InflowsList, { ...query, partner_id: partner.id });
   }
 }

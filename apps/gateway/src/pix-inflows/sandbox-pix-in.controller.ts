@@ -26,7 +26,10 @@ export class SandboxPixInController {
   })
   @ApiAnswer(202, SimulatePixInResult, { description: 'Sent by the simulated Pix network' })
   @ApiErrors('pix_inflows', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'])
-  simulate(@CurrentPartner() partner: Partner, @Body(new ContractPipe(SandboxPixInRequest)) body: SandboxPixInRequest): Promise<SimulatePixInResult> {
+  simulate(
+    @CurrentPartner() partner: Partner,
+    @Body(new ContractPipe(SandboxPixInRequest)) body: SandboxPixInRequest,
+  ): Promise<SimulatePixInResult> {
     return this.bus.call(Topics.InflowsSimulatePixIn, { ...body, partner_id: partner.id });
   }
 }

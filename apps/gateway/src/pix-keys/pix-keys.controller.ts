@@ -43,7 +43,14 @@ export class PixKeysController {
     replayable: true,
     example: { status: 'accepted' },
   })
-  @ApiErrors('pix_keys', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'])
+  @ApiErrors('pix_keys', [
+    ...PARTNER_ERRORS,
+    ...JSON_BODY_ERRORS,
+    'invalid_document',
+    'user_not_found',
+    'already_exists',
+    'idempotency_key_reused',
+  ])
   async create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,
@@ -59,11 +66,15 @@ export class PixKeysController {
   @ApiOperation({
     operationId: 'listPixKeys',
     summary: 'List your Pix keys',
-    description: 'Every key you asked for, ended ones (failed, canceled) included, so a user may appear more than once. Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused.',
+    description:
+      'Every key you asked for, ended ones (failed, canceled) included, so a user may appear more than once. Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused.',
   })
   @ApiAnswer(200, ListPixKeysResult, { description: 'A page of keys, each as GET /partner/v1/pix-key/{document} answers it' })
   @ApiErrors('pix_keys', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document'])
-  list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListPixKeysRequest)) query: ListPixKeysRequest): Promise<ListPixKeysResult> {
+  list(
+    @CurrentPartner() partner: Partner,
+    @Query(new ContractPipe(ListPixKeysRequest)) query: ListPixKeysRequest,
+  ): Promise<ListPixKeysResult> {
     return this.bus.call(Topics.PixKeysList, { ...query, partner_id: partner.id });
   }
 
@@ -73,11 +84,15 @@ export class PixKeysController {
   @ApiOperation({
     operationId: 'getPixKey',
     summary: "Read back a user's Pix key",
-    description: "The user's current key (the active one, else the latest that ended) and its state. A user who never had a key, or another partner's user, is 404.",
+    description:
+      "The user's current key (the active one, else the latest that ended) and its state. A user who never had a key, or another partner's user, is 404.",
   })
   @ApiAnswer(200, PixKeyView, { description: "The user's current key" })
   @ApiErrors('pix_keys', [...PARTNER_ERRORS, 'invalid_request', 'invalid_document', 'not_found'])
-  get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams): Promise<PixKeyView> {
+  get(
+    @CurrentPartner() partner: Partner,
+    @Param(new ContractPipe(PixKeyDocumentParams)) params: PixKeyDocumentParams,
+  ): Promise<PixKeyView> {
     return this.bus.call(Topics.PixKeysGet, { partner_id: partner.id, document: params.document });
   }
 
@@ -92,9 +107,15 @@ export class PixKeysController {
   @ApiOperation({
     operationId: 'deletePixKey',
     summary: "Delete the user's Pix key",
-    description: 'Asynchronous: pix_key events report deleting, then canceled. The path is checked before the body. Idempotent by idempotency_key.',
+    description:
+      'Asynchronous: pix_key events report deleting, then canceled. The path is checked before the body. Idempotent by idempotency_key.',
   })
-  @ApiAnswer(202, PixKeyStatusResult, { description: 'Deletion started (Idempotent-Replayed: true when the idempotency_key replays it)', narrow: { status: ['accepted'] }, example: { status: 'accepted' }, replayable: true })
+  @ApiAnswer(202, PixKeyStatusResult, {
+    description: 'Deletion started (Idempotent-Replayed: true when the idempotency_key replays it)',
+    narrow: { status: ['accepted'] },
+    example: { status: 'accepted' },
+    replayable: true,
+  })
   @ApiAnswer(200, PixKeyStatusResult, {
     description: 'already_sent: a deletion is in flight; succeeded: the key was already deleted',
     narrow: { status: ['already_sent', 'succeeded'] },

@@ -27,8 +27,18 @@ export class PixProviderController {
   })
   @ApiAnswer(201, IngestPixInflowResult, { description: 'The inflow was recorded at the notified status' })
   @ApiAnswer(200, IngestPixInflowResult, { description: 'The inflow moved, or was already at (or past) the notified status' })
-  @ApiErrors('pix_provider', ['invalid_signature', ...JSON_BODY_ERRORS, 'user_not_found', 'invalid_transition', 'end_to_end_id_conflict', 'service_unavailable'])
-  async ingest(@Body(new ContractPipe(IngestPixInflowCommand)) body: IngestPixInflowCommand, @Res({ passthrough: true }) reply: FastifyReply): Promise<IngestPixInflowResult> {
+  @ApiErrors('pix_provider', [
+    'invalid_signature',
+    ...JSON_BODY_ERRORS,
+    'user_not_found',
+    'invalid_transition',
+    'end_to_end_id_conflict',
+    'service_unavailable',
+  ])
+  async ingest(
+    @Body(new ContractPipe(IngestPixInflowCommand)) body: IngestPixInflowCommand,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<IngestPixInflowResult> {
     const result = await this.bus.call(Topics.InflowsIngest, body);
     if (result.created) reply.status(201);
     return result;

@@ -37,7 +37,12 @@ describe('PixSignatureGuard over the JSON body parser', () => {
 
   const post = (payload: Buffer, signedBytes: Buffer) => {
     const t = Math.floor(Date.now() / 1000);
-    return app.inject({ method: 'POST', url: PATH, headers: { 'content-type': 'application/json', 'x-pix-signature': `t=${t},v1=${pixSignature(secret, t, signedBytes)}` }, payload });
+    return app.inject({
+      method: 'POST',
+      url: PATH,
+      headers: { 'content-type': 'application/json', 'x-pix-signature': `t=${t},v1=${pixSignature(secret, t, signedBytes)}` },
+      payload,
+    });
   };
 
   it.each([

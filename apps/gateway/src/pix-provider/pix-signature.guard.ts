@@ -14,7 +14,12 @@ export class PixSignatureGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const problem = signatureProblem(this.config.PIX_PROVIDER_WEBHOOK_SECRET, request.headers['x-pix-signature'], request.rawBody ?? NO_BODY, Math.floor(Date.now() / 1000));
+    const problem = signatureProblem(
+      this.config.PIX_PROVIDER_WEBHOOK_SECRET,
+      request.headers['x-pix-signature'],
+      request.rawBody ?? NO_BODY,
+      Math.floor(Date.now() / 1000),
+    );
     if (problem) throw new ApiError(401, { code: 'invalid_signature', message: problem });
     return true;
   }

@@ -9,7 +9,8 @@ const HEADER = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
  * The v1 signature of a body at a timestamp: hex HMAC-SHA256 of `<t>.<body>` with the shared secret, over
  * the body's bytes (a string is taken as its UTF-8 bytes: only the provider's side and the tests sign strings).
  */
-export const pixSignature = (secret: string, t: number, body: Buffer | string): string => createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+export const pixSignature = (secret: string, t: number, body: Buffer | string): string =>
+  createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
 
 /**
  * Checks X-Pix-Signature (`t=<unix seconds>,v1=<hex>`) against the body's bytes as received: undefined

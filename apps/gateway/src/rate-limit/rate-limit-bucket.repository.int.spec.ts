@@ -30,7 +30,8 @@ describe('RateLimitBucketRepository (PostgreSQL, shared by every gateway instanc
     // 1 token back takes 100 s at 0.01/s: the refused are told so, in whole seconds.
     const refused = answers.filter((a) => !a.allowed);
     expect(refused).toHaveLength(30);
-    for (const r of refused) expect(r).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number), remaining: 0, resetSeconds: expect.any(Number) });
+    for (const r of refused)
+      expect(r).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number), remaining: 0, resetSeconds: expect.any(Number) });
     expect(Math.min(...refused.map((r) => (r.allowed ? 0 : r.retryAfterSeconds)))).toBeGreaterThanOrEqual(99);
   });
 
@@ -42,7 +43,12 @@ describe('RateLimitBucketRepository (PostgreSQL, shared by every gateway instanc
     expect(await gatewayA.take(partnerId, limit)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
 
     // 20/s: a token is back within 50 ms, on whichever instance asks.
-    await pollUntil('a refilled token', () => gatewayB.take(partnerId, limit), (t) => t.allowed, { timeoutMs: 5_000, intervalMs: 20 });
+    await pollUntil(
+      'a refilled token',
+      () => gatewayB.take(partnerId, limit),
+      (t) => t.allowed,
+      { timeoutMs: 5_000, intervalMs: 20 },
+    );
   });
 
   it('keeps one bucket per partner: one partner hammering does not slow another', async () => {

@@ -28,7 +28,10 @@ describe('RateLimitGuard', () => {
     expect(await call(guard, partner).result).toBe(true);
 
     const third = call(guard, partner);
-    await expect(third.result).rejects.toMatchObject({ status: 429, detail: { code: 'rate_limited', message: expect.stringContaining('at most 1 per second (bursts of 2)') } });
+    await expect(third.result).rejects.toMatchObject({
+      status: 429,
+      detail: { code: 'rate_limited', message: expect.stringContaining('at most 1 per second (bursts of 2)') },
+    });
     expect(third.headers['retry-after']).toBe('1');
   });
 
@@ -51,7 +54,10 @@ describe('RateLimitGuard', () => {
     const store: RateLimitStore = { take: (bucket, limit) => (taken.push(bucket), memory.take(bucket, limit)) };
     const guard = new RateLimitGuard(config, store);
     for (let i = 0; i < 3; i++) expect(await call(guard, undefined, { id: 'o1' }).result).toBe(true);
-    await expect(call(guard, undefined, { id: 'o1' }).result).rejects.toMatchObject({ status: 429, detail: { message: expect.stringContaining('bursts of 3') } });
+    await expect(call(guard, undefined, { id: 'o1' }).result).rejects.toMatchObject({
+      status: 429,
+      detail: { message: expect.stringContaining('bursts of 3') },
+    });
     expect(await call(guard, { id: 'o1' }).result).toBe(true);
     expect(new Set(taken)).toEqual(new Set(['operator:o1', 'o1']));
   });

@@ -50,7 +50,10 @@ export class RateLimitGuard implements CanActivate {
       bucketId = partner.id;
       policy = 'partner';
       const perSecond = partner.rateLimitPerSecond ?? this.defaults.perSecond;
-      limit = { perSecond, burst: partner.rateLimitBurst ?? (partner.rateLimitPerSecond ? Math.max(1, partner.rateLimitPerSecond) : this.defaults.burst) };
+      limit = {
+        perSecond,
+        burst: partner.rateLimitBurst ?? (partner.rateLimitPerSecond ? Math.max(1, partner.rateLimitPerSecond) : this.defaults.burst),
+      };
     } else if (request.operator) {
       bucketId = `operator:${request.operator.id}`;
       policy = 'operator';
@@ -62,7 +65,10 @@ export class RateLimitGuard implements CanActivate {
     if (!taken || taken.allowed) return true;
     const { perSecond, burst } = limit;
     void reply.header('retry-after', String(taken.retryAfterSeconds));
-    throw apiErrorOf({ code: 'rate_limited', message: `too many requests: at most ${perSecond} per second (bursts of ${burst}); retry after ${taken.retryAfterSeconds} s` });
+    throw apiErrorOf({
+      code: 'rate_limited',
+      message: `too many requests: at most ${perSecond} per second (bursts of ${burst}); retry after ${taken.retryAfterSeconds} s`,
+    });
   }
 
   /** The take, or undefined (let through, level unknown) when the store cannot be reached. */

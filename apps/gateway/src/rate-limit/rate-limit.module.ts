@@ -12,7 +12,8 @@ import { MemoryRateLimitStore, RATE_LIMIT_STORE } from './rate-limit.store';
     {
       provide: RATE_LIMIT_STORE,
       inject: [GatewayConfig, RateLimitBucketRepository],
-      useFactory: (config: GatewayConfig, shared: RateLimitBucketRepository) => (config.RATE_LIMIT_STORE === 'postgres' ? shared : new MemoryRateLimitStore()),
+      useFactory: (config: GatewayConfig, shared: RateLimitBucketRepository) =>
+        config.RATE_LIMIT_STORE === 'postgres' ? shared : new MemoryRateLimitStore(),
     },
     RateLimitGuard,
   ],

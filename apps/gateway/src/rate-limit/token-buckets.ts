@@ -25,7 +25,10 @@ export const retryAfterSeconds = (tokens: number, limit: RateLimit): number => M
 
 /** The answer to a take that left `tokens` in the bucket (the same arithmetic for the memory and the shared store). */
 export function takeResult(allowed: boolean, tokens: number, limit: RateLimit): TakeResult {
-  const level = { remaining: Math.max(0, Math.floor(tokens)), resetSeconds: Math.max(0, Math.ceil((limit.burst - tokens) / limit.perSecond)) };
+  const level = {
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.max(0, Math.ceil((limit.burst - tokens) / limit.perSecond)),
+  };
   return allowed ? { allowed: true, ...level } : { allowed: false, retryAfterSeconds: retryAfterSeconds(tokens, limit), ...level };
 }
 

@@ -6,7 +6,10 @@ import { CreatePartnerRequest, CreatePartnerResponse } from './sandbox.dto';
 /** The sandbox's one-call partner: the operator API's partner creation, then its first key. */
 @Injectable()
 export class CreateSandboxPartnerUseCase {
-  constructor(private readonly createPartner: CreatePartnerUseCase, private readonly createApiKey: CreateApiKeyUseCase) {}
+  constructor(
+    private readonly createPartner: CreatePartnerUseCase,
+    private readonly createApiKey: CreateApiKeyUseCase,
+  ) {}
 
   async execute(request: CreatePartnerRequest): Promise<CreatePartnerResponse> {
     const partner = await this.createPartner.execute({ ...request, name: request.name ?? 'sandbox partner' });

@@ -16,10 +16,17 @@ import { UpsertSandboxUserUseCase } from './upsert-sandbox-user.use-case';
 @ApiTags('sandbox')
 @Controller('sandbox/v1')
 export class SandboxController {
-  constructor(private readonly createPartner: CreateSandboxPartnerUseCase, private readonly upsertUser: UpsertSandboxUserUseCase) {}
+  constructor(
+    private readonly createPartner: CreateSandboxPartnerUseCase,
+    private readonly upsertUser: UpsertSandboxUserUseCase,
+  ) {}
 
   @Post('partners')
-  @ApiOperation({ operationId: 'createSandboxPartner', summary: 'Sandbox: create a partner and its API key', description: 'Only when SANDBOX=true; needs X-Admin-Key. Not rate limited.' })
+  @ApiOperation({
+    operationId: 'createSandboxPartner',
+    summary: 'Sandbox: create a partner and its API key',
+    description: 'Only when SANDBOX=true; needs X-Admin-Key. Not rate limited.',
+  })
   @ApiAnswer(201, CreatePartnerResponse, { description: 'Created; the API key is shown this once' })
   @ApiErrors('operator', ['unauthorized', ...JSON_BODY_ERRORS])
   @ApiSecurity('admin')

@@ -19,6 +19,9 @@ export class CreatePartnerResponse {
   @ApiProperty({ example: 'acme' })
   name!: string;
 
-  @ApiProperty({ description: 'The X-API-Key of the partner: pk_sandbox_ and 43 characters', example: 'pk_sandbox_Jr3BV9Z3Yp0x1Q2lUQm5u8b8wI1o7lZ0qYxv6w8d4Zk' })
+  @ApiProperty({
+    description: 'The X-API-Key of the partner: pk_sandbox_ and 43 characters',
+    example: 'pk_sandbox_Jr3BV9Z3Yp0x1Q2lUQm5u8b8wI1o7lZ0qYxv6w8d4Zk',
+  })
   api_key!: string;
 }

@@ -7,5 +7,9 @@ import { CreateSandboxPartnerUseCase } from './create-sandbox-partner.use-case';
 import { UpsertSandboxUserUseCase } from './upsert-sandbox-user.use-case';
 
 /** Test helpers (SANDBOX=true only), thin wrappers over the operator API's use cases. */
-@Module({ imports: [PartnersModule, ApiKeysModule, UsersModule], controllers: [SandboxController], providers: [CreateSandboxPartnerUseCase, UpsertSandboxUserUseCase] })
+@Module({
+  imports: [PartnersModule, ApiKeysModule, UsersModule],
+  controllers: [SandboxController],
+  providers: [CreateSandboxPartnerUseCase, UpsertSandboxUserUseCase],
+})
 export class SandboxModule {}

@@ -12,12 +12,21 @@ import { requireKnownPartner } from '../partners/known-partner';
  */
 @Injectable()
 export class CreditUserUseCase {
-  constructor(private readonly partners: PartnerRepository, private readonly bus: MessageBus) {}
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly bus: MessageBus,
+  ) {}
 
   async execute(pathPartnerId: string, document: string, credit: CreditRequest): Promise<CreditAccountResult> {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     const { usdt_micros, idempotency_key, reference } = credit;
-    const reply = await this.bus.request(Topics.WithdrawalsCreditAccount, { partner_id: partnerId, document, usdt_micros, idempotency_key, reference });
+    const reply = await this.bus.request(Topics.WithdrawalsCreditAccount, {
+      partner_id: partnerId,
+      document,
+      usdt_micros,
+      idempotency_key,
+      reference,
+    });
     return unwrap(reply);
   }
 }

@@ -12,7 +12,10 @@ import { requireKnownPartner } from '../partners/known-partner';
  */
 @Injectable()
 export class ReadUserBooksUseCase {
-  constructor(private readonly partners: PartnerRepository, private readonly bus: MessageBus) {}
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly bus: MessageBus,
+  ) {}
 
   async users(pathPartnerId: string, page: OperatorPageRequest): Promise<ListUsersResult> {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);

@@ -48,18 +48,29 @@ describe('RegisterUserUseCase', () => {
   });
 
   it('is not "created" when withdrawals knew the user, whatever the others say', async () => {
-    const { bus } = busWith({ [Topics.WithdrawalsUpsertUser]: upserted(false), [Topics.PixKeysUpsertUser]: upserted(true), [Topics.InflowsUpsertUser]: upserted(true) });
+    const { bus } = busWith({
+      [Topics.WithdrawalsUpsertUser]: upserted(false),
+      [Topics.PixKeysUpsertUser]: upserted(true),
+      [Topics.InflowsUpsertUser]: upserted(true),
+    });
     expect((await new RegisterUserUseCase(partners(), bus).execute(PARTNER, DOCUMENT)).created).toBe(false);
   });
 
   it('fails when any service refused (a retry completes the fan-out: every upsert is idempotent)', async () => {
-    const { bus } = busWith({ [Topics.WithdrawalsUpsertUser]: upserted(true), [Topics.PixKeysUpsertUser]: fail('invalid_request', 'no'), [Topics.InflowsUpsertUser]: upserted(true) });
+    const { bus } = busWith({
+      [Topics.WithdrawalsUpsertUser]: upserted(true),
+      [Topics.PixKeysUpsertUser]: fail('invalid_request', 'no'),
+      [Topics.InflowsUpsertUser]: upserted(true),
+    });
     await expect(new RegisterUserUseCase(partners(), bus).execute(PARTNER, DOCUMENT)).rejects.toMatchObject({ status: 400 });
   });
 
   it('answers 404 partner_not_found without asking any service', async () => {
     const { bus, sent } = busWith({});
-    await expect(new RegisterUserUseCase(partners(false), bus).execute(PARTNER, DOCUMENT)).rejects.toMatchObject({ status: 404, detail: { code: 'partner_not_found' } });
+    await expect(new RegisterUserUseCase(partners(false), bus).execute(PARTNER, DOCUMENT)).rejects.toMatchObject({
+      status: 404,
+      detail: { code: 'partner_not_found' },
+    });
     expect(sent).toEqual([]);
   });
 });

@@ -14,7 +14,11 @@ import { RegisterUserUseCase } from './register-user.use-case';
 import { AdminUserRequest, AdminUserView, UserParams } from './users.dto';
 
 const PARTNER_ID = { name: 'partner_id', schema: { type: 'string', format: 'uuid' } } as const;
-const DOCUMENT = { name: 'document', description: "The user's CPF, 11 digits", schema: { type: 'string', example: '52998224725' } } as const;
+const DOCUMENT = {
+  name: 'document',
+  description: "The user's CPF, 11 digits",
+  schema: { type: 'string', example: '52998224725' },
+} as const;
 
 /**
  * Operator API: a partner's users and their USDT balances. The path is validated before the body, in
@@ -32,7 +36,11 @@ export class UsersController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listUsers', summary: "List a partner's users", description: 'By CPF, with their USDT balances now; page with cursor=<next_cursor>.' })
+  @ApiOperation({
+    operationId: 'listUsers',
+    summary: "List a partner's users",
+    description: 'By CPF, with their USDT balances now; page with cursor=<next_cursor>.',
+  })
   @ApiParam(PARTNER_ID)
   @ApiAnswer(200, ListUsersResult, { description: 'A page of users' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'partner_not_found'], OPERATOR_SAMPLES)
@@ -46,12 +54,16 @@ export class UsersController {
     operationId: 'getUserLedger',
     summary: "Read a user's ledger",
     description:
-      'Every movement of the USDT balance, newest first: credits, and each withdrawal\'s hold (amount + fee, available to held), settlement (the hold paid out) or release (the hold back to available). Deltas are signed micros; the balances after each entry are given. Page with cursor=<next_cursor>.',
+      "Every movement of the USDT balance, newest first: credits, and each withdrawal's hold (amount + fee, available to held), settlement (the hold paid out) or release (the hold back to available). Deltas are signed micros; the balances after each entry are given. Page with cursor=<next_cursor>.",
   })
   @ApiParam(DOCUMENT)
   @ApiParam(PARTNER_ID)
   @ApiAnswer(200, LedgerPage, { description: 'A page of entries' })
-  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors(
+    'operator',
+    [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'],
+    OPERATOR_SAMPLES,
+  )
   ledger(@Param() params: unknown, @Query() query: OperatorPageRequest): Promise<LedgerPage> {
     const { partner_id, document } = new ContractPipe(UserParams).transform(params);
     return this.books.ledger(partner_id, document, new ContractPipe(OperatorPageRequest).transform(query));
@@ -80,14 +92,30 @@ export class UsersController {
   @ApiOperation({
     operationId: 'creditUser',
     summary: "Credit a user's USDT balance",
-    description: 'Money that arrived for the user (a deposit, a correction). The same idempotency_key again credits nothing and answers 200.',
+    description:
+      'Money that arrived for the user (a deposit, a correction). The same idempotency_key again credits nothing and answers 200.',
   })
   @ApiParam(DOCUMENT)
   @ApiParam(PARTNER_ID)
   @ApiBody({ type: CreditRequest })
   @ApiAnswer(201, AccountBalance, { description: 'Credited: the balance after it' })
-  @ApiAnswer(200, AccountBalance, { description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now (Idempotent-Replayed: true)', replayable: true })
-  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found', 'idempotency_key_reused', 'invalid_amount'], CREDIT_SAMPLES)
+  @ApiAnswer(200, AccountBalance, {
+    description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now (Idempotent-Replayed: true)',
+    replayable: true,
+  })
+  @ApiErrors(
+    'operator',
+    [
+      ...OPERATOR_ERRORS,
+      ...JSON_BODY_ERRORS,
+      'invalid_document',
+      'partner_not_found',
+      'user_not_found',
+      'idempotency_key_reused',
+      'invalid_amount',
+    ],
+    CREDIT_SAMPLES,
+  )
   @HttpCode(201)
   async credit(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountBalance> {
     const { partner_id, document } = new ContractPipe(UserParams).transform(params);
@@ -99,9 +127,17 @@ export class UsersController {
   }
 
   @Get(':document/balance')
-  @ApiOperation({ operationId: 'getUserBalance', summary: "Read a user's USDT balance", description: 'Available to withdraw, and held by withdrawals not final yet.' })
+  @ApiOperation({
+    operationId: 'getUserBalance',
+    summary: "Read a user's USDT balance",
+    description: 'Available to withdraw, and held by withdrawals not final yet.',
+  })
   @ApiAnswer(200, AccountBalance, { description: 'The balance' })
-  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors(
+    'operator',
+    [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'],
+    OPERATOR_SAMPLES,
+  )
   balance(@Param(new ContractPipe(UserParams)) params: UserParams): Promise<AccountBalance> {
     return this.getBalance.execute(params.partner_id, params.document);
   }

@@ -20,12 +20,22 @@ export class UserBalanceController {
   @ApiOperation({
     operationId: 'getPartnerUserBalance',
     summary: "Read a user's USDT balance",
-    description: "Available to withdraw, and held by withdrawals not final yet (created or sent). An unknown user, or another partner's, is 404 user_not_found.",
+    description:
+      "Available to withdraw, and held by withdrawals not final yet (created or sent). An unknown user, or another partner's, is 404 user_not_found.",
   })
-  @ApiAnswer(200, UserBalanceView, { description: 'The balance', example: { document: '52998224725', available_usdt_micros: 8_950_000, held_usdt_micros: 1_050_000 } })
+  @ApiAnswer(200, UserBalanceView, {
+    description: 'The balance',
+    example: { document: '52998224725', available_usdt_micros: 8_950_000, held_usdt_micros: 1_050_000 },
+  })
   @ApiErrors('users', [...PARTNER_ERRORS, 'invalid_request', 'user_not_found'])
-  async balance(@CurrentPartner() partner: Partner, @Param(new ContractPipe(UserDocumentParams)) params: UserDocumentParams): Promise<UserBalanceView> {
-    const { available_usdt_micros, held_usdt_micros } = await this.bus.call(Topics.WithdrawalsGetBalance, { partner_id: partner.id, document: params.document });
+  async balance(
+    @CurrentPartner() partner: Partner,
+    @Param(new ContractPipe(UserDocumentParams)) params: UserDocumentParams,
+  ): Promise<UserBalanceView> {
+    const { available_usdt_micros, held_usdt_micros } = await this.bus.call(Topics.WithdrawalsGetBalance, {
+      partner_id: partner.id,
+      document: params.document,
+    });
     return { document: params.document, available_usdt_micros, held_usdt_micros };
   }
 }

@@ -1,5 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { CreateUsdtWithdrawalRequest, CreateUsdtWithdrawalResponse, ListWithdrawalsRequest, ListWithdrawalsResult, Topics, UsdtWithdrawalView, WithdrawalIdParams } from '@partner/contracts';
+import {
+  CreateUsdtWithdrawalRequest,
+  CreateUsdtWithdrawalResponse,
+  ListWithdrawalsRequest,
+  ListWithdrawalsResult,
+  Topics,
+  UsdtWithdrawalView,
+  WithdrawalIdParams,
+} from '@partner/contracts';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
@@ -21,10 +29,15 @@ export class WithdrawalsController {
   @ApiOperation({
     operationId: 'createUsdtWithdrawal',
     summary: 'Withdraw USDT to an EVM address',
-    description: 'Holds amount + network fee, then sends on chain; usdt_withdrawal events report created, sent, settled (or failed). Idempotent by idempotency_key.',
+    description:
+      'Holds amount + network fee, then sends on chain; usdt_withdrawal events report created, sent, settled (or failed). Idempotent by idempotency_key.',
   })
   @ApiAnswer(201, CreateUsdtWithdrawalResponse, { description: 'Created', example: { id: 1 } })
-  @ApiAnswer(200, CreateUsdtWithdrawalResponse, { description: 'The idempotency key was used before with the same request: the same id, nothing new (Idempotent-Replayed: true)', example: { id: 1 }, replayable: true })
+  @ApiAnswer(200, CreateUsdtWithdrawalResponse, {
+    description: 'The idempotency key was used before with the same request: the same id, nothing new (Idempotent-Replayed: true)',
+    example: { id: 1 },
+    replayable: true,
+  })
   @ApiErrors('withdrawals', [
     ...PARTNER_ERRORS,
     ...JSON_BODY_ERRORS,
@@ -52,11 +65,15 @@ export class WithdrawalsController {
   @ApiOperation({
     operationId: 'listUsdtWithdrawals',
     summary: 'List your USDT withdrawals',
-    description: 'Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused. created_from is inclusive, created_to exclusive.',
+    description:
+      'Newest first (by creation time, then id). Page with limit (1-1000, default 100) and cursor=<next_cursor>, keeping the same filters; next_cursor is null on the last page. Any other query parameter is refused. created_from is inclusive, created_to exclusive.',
   })
   @ApiAnswer(200, ListWithdrawalsResult, { description: 'A page of withdrawals, each as GET /partner/v1/withdrawals/usdt/{id} answers it' })
   @ApiErrors('withdrawals', [...PARTNER_ERRORS, 'invalid_request'])
-  list(@CurrentPartner() partner: Partner, @Query(new ContractPipe(ListWithdrawalsRequest)) query: ListWithdrawalsRequest): Promise<ListWithdrawalsResult> {
+  list(
+    @CurrentPartner() partner: Partner,
+    @Query(new ContractPipe(ListWithdrawalsRequest)) query: ListWithdrawalsRequest,
+  ): Promise<ListWithdrawalsResult> {
     return this.bus.call(Topics.WithdrawalsList, { ...query, partner_id: partner.id });
   }
 
@@ -65,11 +82,15 @@ export class WithdrawalsController {
   @ApiOperation({
     operationId: 'getUsdtWithdrawal',
     summary: 'Read back a USDT withdrawal',
-    description: "The withdrawal as it is now: state, and tx_hash / failure_reason once known (null until then). Another partner's withdrawal is 404 like a missing one.",
+    description:
+      "The withdrawal as it is now: state, and tx_hash / failure_reason once known (null until then). Another partner's withdrawal is 404 like a missing one.",
   })
   @ApiAnswer(200, UsdtWithdrawalView, { description: 'The withdrawal' })
   @ApiErrors('withdrawals', [...PARTNER_ERRORS, 'invalid_request', 'not_found'])
-  get(@CurrentPartner() partner: Partner, @Param(new ContractPipe(WithdrawalIdParams)) params: WithdrawalIdParams): Promise<UsdtWithdrawalView> {
+  get(
+    @CurrentPartner() partner: Partner,
+    @Param(new ContractPipe(WithdrawalIdParams)) params: WithdrawalIdParams,
+  ): Promise<UsdtWithdrawalView> {
     return this.bus.call(Topics.WithdrawalsGet, { partner_id: partner.id, id: params.id });
   }
 }

@@ -11,10 +11,13 @@ describe('inflow cursor', () => {
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
-  it.each(['', 'abc', Buffer.from('123').toString('base64url'), Buffer.from('pi1:-1').toString('base64url'), Buffer.from('pi1:1x').toString('base64url')])(
-    'refuses %p, which it never issued',
-    (cursor) => {
-      expect(decodeCursor(cursor)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    Buffer.from('123').toString('base64url'),
+    Buffer.from('pi1:-1').toString('base64url'),
+    Buffer.from('pi1:1x').toString('base64url'),
+  ])('refuses %p, which it never issued', (cursor) => {
+    expect(decodeCursor(cursor)).toBeNull();
+  });
 });

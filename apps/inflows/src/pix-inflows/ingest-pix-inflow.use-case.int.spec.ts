@@ -26,7 +26,16 @@ async function notification(overrides: Partial<IngestPixInflowCommand> = {}): Pr
   const document = newCpf();
   await users.upsert(partnerId, document);
   const sender = completeSender({});
-  return { partner_id: partnerId, document, end_to_end_id: newEndToEndId(sender.sender_bank_code, new Date()), amount_cents: 5_000, method: 'dict', ...sender, status: 'processing', ...overrides };
+  return {
+    partner_id: partnerId,
+    document,
+    end_to_end_id: newEndToEndId(sender.sender_bank_code, new Date()),
+    amount_cents: 5_000,
+    method: 'dict',
+    ...sender,
+    status: 'processing',
+    ...overrides,
+  };
 }
 
 async function statesOf(partnerId: string): Promise<string[]> {
@@ -41,7 +50,10 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     expect(await ingest.execute(n)).toEqual({ ok: true, data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false } });
     for (const status of ['approved', 'success', 'approved', 'credited'] as const) await ingest.execute({ ...n, status });
     expect(await statesOf(n.partner_id)).toEqual(['processing', 'approved', 'success', 'credited']);
-    expect(await ingest.execute({ ...n, status: 'processing' })).toMatchObject({ ok: false, error: { code: 'invalid_transition', message: 'a pix inflow cannot move from credited to processing' } });
+    expect(await ingest.execute({ ...n, status: 'processing' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_transition', message: 'a pix inflow cannot move from credited to processing' },
+    });
   });
 
   it('refuses another payload for the id, an unknown user, and another partner taking the id; records nothing', async () => {
@@ -49,7 +61,10 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     await ingest.execute(n);
     expect(await ingest.execute({ ...n, amount_cents: 1 })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
     const other = await notification();
-    expect(await ingest.execute({ ...n, partner_id: other.partner_id, document: other.document })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
+    expect(await ingest.execute({ ...n, partner_id: other.partner_id, document: other.document })).toMatchObject({
+      ok: false,
+      error: { code: 'end_to_end_id_conflict' },
+    });
     expect(await ingest.execute({ ...other, document: newCpf() })).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
     expect(await statesOf(other.partner_id)).toEqual([]);
   });

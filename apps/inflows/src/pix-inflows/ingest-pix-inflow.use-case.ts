@@ -34,14 +34,18 @@ export class IngestPixInflowUseCase {
       }
       // Taken: by a concurrent first notification of this partner (committed now, so visible), or by another partner.
       const concurrent = await this.inflows.lockByEndToEndId(tx, n.partner_id, n.end_to_end_id);
-      return concurrent ? this.apply(tx, concurrent, n, now) : fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
+      return concurrent
+        ? this.apply(tx, concurrent, n, now)
+        : fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
     });
   }
 
   private async apply(tx: Transaction, inflow: PixInflowRecord, n: IngestPixInflowCommand, now: Date): Promise<Reply> {
-    if (!sameInflow(inflow, n)) return fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
+    if (!sameInflow(inflow, n))
+      return fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
     const transition = transitionOf(inflow.status, n.status);
-    if (transition === 'refuse') return fail('invalid_transition', `a pix inflow cannot move from ${inflow.status} to ${n.status}`, 'status');
+    if (transition === 'refuse')
+      return fail('invalid_transition', `a pix inflow cannot move from ${inflow.status} to ${n.status}`, 'status');
     if (transition === 'keep') return ok({ end_to_end_id: inflow.endToEndId, status: inflow.status, created: false });
     const moved = await this.inflows.move(tx, inflow.partnerId, inflow.id, n.status, now);
     tx.emit(pixInStateChanged(moved));

@@ -29,7 +29,16 @@ async function recordInflows(partnerId: PartnerId, count: number, overrides: Par
     await users.upsert(partnerId, document);
     const sender = completeSender({});
     const e2e = newEndToEndId(sender.sender_bank_code, new Date());
-    const reply = await ingest.execute({ partner_id: partnerId, document, end_to_end_id: e2e, amount_cents: 100 + i, method: 'manual', ...sender, status: 'processing', ...overrides });
+    const reply = await ingest.execute({
+      partner_id: partnerId,
+      document,
+      end_to_end_id: e2e,
+      amount_cents: 100 + i,
+      method: 'manual',
+      ...sender,
+      status: 'processing',
+      ...overrides,
+    });
     if (!reply.ok) throw new Error(`not recorded: ${JSON.stringify(reply.error)}`);
     ids.push(e2e);
   }
@@ -48,7 +57,7 @@ const cursorAfter = (result: ListPixInflowsResult): string => {
 const idsOf = (result: ListPixInflowsResult) => result.pix_in.map((p) => p.end_to_end_id);
 
 describe('ListPixInflowsUseCase (PostgreSQL)', () => {
-  it("answers the original shape without paging: every inflow of the partner, newest first, no next_cursor", async () => {
+  it('answers the original shape without paging: every inflow of the partner, newest first, no next_cursor', async () => {
     const partnerId = testPartnerId();
     const ids = await recordInflows(partnerId, 3);
 
@@ -74,11 +83,7 @@ describe('ListPixInflowsUseCase (PostgreSQL)', () => {
     const second = ok(await list.execute({ partner_id: partnerId, limit: 2, cursor: cursorAfter(first) }));
     const third = ok(await list.execute({ partner_id: partnerId, limit: 2, cursor: cursorAfter(second) }));
 
-    expect([idsOf(first), idsOf(second), idsOf(third)]).toEqual([
-      [ids[4], ids[3]],
-      [ids[2], ids[1]],
-      [ids[0]],
-    ]);
+    expect([idsOf(first), idsOf(second), idsOf(third)]).toEqual([[ids[4], ids[3]], [ids[2], ids[1]], [ids[0]]]);
     expect(first.next_cursor).toEqual(expect.any(String));
     expect(third.next_cursor).toBeNull();
   });

@@ -58,7 +58,10 @@ const toRecord = (r: PixInflowRow): PixInflowRecord => ({
 });
 
 /** The partner's inflow of an end-to-end id, locked until COMMIT: the Pix provider's notifications of one inflow apply one after the other. */
-const LOCK_BY_END_TO_END_ID = statement('inflows_pix_inflow_lock_by_e2e', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2 FOR UPDATE');
+const LOCK_BY_END_TO_END_ID = statement(
+  'inflows_pix_inflow_lock_by_e2e',
+  'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2 FOR UPDATE',
+);
 
 /**
  * Records an inflow the Pix provider (or the sandbox's simulated one) notifies, at the status it notified,
@@ -87,10 +90,7 @@ const MOVE = statement(
 );
 
 /** The partner's inflows, newest first, below an id: the (partner_id, id) index, read backwards. */
-const LIST = statement(
-  'inflows_pix_inflow_list',
-  'SELECT * FROM pix_inflows WHERE partner_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3',
-);
+const LIST = statement('inflows_pix_inflow_list', 'SELECT * FROM pix_inflows WHERE partner_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3');
 
 /** The same in one status: the (partner_id, status, id) index. A statement of its own, so each keeps its plan. */
 const LIST_BY_STATUS = statement(
@@ -111,13 +111,22 @@ export class PixInflowRepository {
 
   /** The partner's inflow of that end-to-end id, locked until the transaction ends; null when it has none. */
   async lockByEndToEndId(tx: Transaction, partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
-    const { rows: [row] } = await tx.query<PixInflowRow>(LOCK_BY_END_TO_END_ID, [partnerId, endToEndId]);
+    const {
+      rows: [row],
+    } = await tx.query<PixInflowRow>(LOCK_BY_END_TO_END_ID, [partnerId, endToEndId]);
     return row ? toRecord(row) : null;
   }
 
   /** Records a notified inflow (see RECORD_NOTIFIED): the inflow, or why not (unknown user, or its end-to-end id taken). */
-  async recordNotified(tx: Transaction, partnerId: PartnerId, n: IngestPixInflowCommand, now: Date): Promise<PixInflowRecord | 'user_not_found' | 'taken'> {
-    const { rows: [row] } = await tx.query<PixInflowRow & { user_known: boolean }>(RECORD_NOTIFIED, [
+  async recordNotified(
+    tx: Transaction,
+    partnerId: PartnerId,
+    n: IngestPixInflowCommand,
+    now: Date,
+  ): Promise<PixInflowRecord | 'user_not_found' | 'taken'> {
+    const {
+      rows: [row],
+    } = await tx.query<PixInflowRow & { user_known: boolean }>(RECORD_NOTIFIED, [
       partnerId,
       n.document,
       n.end_to_end_id,
@@ -134,7 +143,9 @@ export class PixInflowRepository {
 
   /** Moves a locked inflow of the partner to `status`, stamped `now`. */
   async move(tx: Transaction, partnerId: PartnerId, id: bigint, status: PixInStatus, now: Date): Promise<PixInflowRecord> {
-    const { rows: [row] } = await tx.query<PixInflowRow>(MOVE, [partnerId, id.toString(), status, now]);
+    const {
+      rows: [row],
+    } = await tx.query<PixInflowRow>(MOVE, [partnerId, id.toString(), status, now]);
     return toRecord(row);
   }
 

@@ -18,7 +18,13 @@ const apply = new ApplyPixKeyEventUseCase(replica);
 afterAll(() => prisma.$disconnect().then(() => db.close()));
 
 /** A pix_key event for one key, `secondsLater` after a fixed start so tests control the order. */
-const keyEvent = (partnerId: PartnerId, document: string, keyId: string, state: PixKeyState, secondsLater: number): PixKeyStateChangedEvent =>
+const keyEvent = (
+  partnerId: PartnerId,
+  document: string,
+  keyId: string,
+  state: PixKeyState,
+  secondsLater: number,
+): PixKeyStateChangedEvent =>
   pixKeyStateChanged(partnerId, { document, keyId, state, at: new Date(Date.UTC(2026, 10, 22, 12, 0, secondsLater)) });
 
 async function user() {
@@ -84,7 +90,9 @@ describe('Pix key replica (PostgreSQL)', () => {
     const event = keyEvent(partnerId, document, keyId, 'registered', 0);
     // Through the consumer boundary (@HandleEvent), which validates the snapshot with the envelope.
     const consumer = new PixKeyEventsHandler(apply);
-    await expect(consumer.handle({ ...event, resource: { ...event.resource, document: '123' } })).rejects.toMatchObject({ name: 'UnprocessableEventError' });
+    await expect(consumer.handle({ ...event, resource: { ...event.resource, document: '123' } })).rejects.toMatchObject({
+      name: 'UnprocessableEventError',
+    });
     expect(await prisma.pixKeyReplica.count({ where: { partnerId } })).toBe(0);
   });
 });

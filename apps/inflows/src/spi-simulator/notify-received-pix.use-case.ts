@@ -20,7 +20,9 @@ export class NotifyReceivedPixUseCase {
     const reply = await this.ingest.execute(notificationOf(payment, 'processing'));
     if (!reply.ok) {
       // End-to-end ids are unique network-wide: one recorded with other details (or for another partner) is the network's error.
-      this.logger.error(`Pix ${payment.end_to_end_id} announced by the simulated network not recorded: ${reply.error.code}: ${reply.error.message}`);
+      this.logger.error(
+        `Pix ${payment.end_to_end_id} announced by the simulated network not recorded: ${reply.error.code}: ${reply.error.message}`,
+      );
       return null;
     }
     if (!reply.data.created) this.logger.debug(`Pix ${payment.end_to_end_id} already recorded; repeated announcement ignored`);

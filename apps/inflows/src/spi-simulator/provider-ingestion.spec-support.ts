@@ -9,7 +9,8 @@ import { completeSender } from './sender-details';
 type Reply = RequestReply<typeof Topics.InflowsIngest>;
 
 /** Everything of a notification but its status: what must match for a later notification of the same inflow. */
-const detailsOf = ({ status: _status, ...details }: IngestPixInflowCommand) => JSON.stringify(Object.entries(details).sort(([a], [b]) => a.localeCompare(b)));
+const detailsOf = ({ status: _status, ...details }: IngestPixInflowCommand) =>
+  JSON.stringify(Object.entries(details).sort(([a], [b]) => a.localeCompare(b)));
 
 /**
  * The Pix provider's ingestion (IngestPixInflowUseCase) in memory, for the unit specs of its sandbox
@@ -27,7 +28,8 @@ export class InMemoryIngestion implements Pick<IngestPixInflowUseCase, 'execute'
     if (!valid.ok) throw new Error(`POST /provider/v1/pix/inflows would refuse ${JSON.stringify(n)}: ${valid.error.message}`);
     const known = this.inflows.get(n.end_to_end_id);
     if (!known) return this.reach(n, n.status, true);
-    if (detailsOf(known.notification) !== detailsOf(n)) return fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
+    if (detailsOf(known.notification) !== detailsOf(n))
+      return fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
     const from = known.notification.status;
     const transition = transitionOf(from, n.status);
     if (transition === 'refuse') return fail('invalid_transition', `a pix inflow cannot move from ${from} to ${n.status}`, 'status');

@@ -44,7 +44,8 @@ describe('the sandbox as the Pix provider', () => {
   it('only ever notifies a move the ingestion takes, and nothing after a final status', () => {
     for (const outcome of SIMULATED_PIX_IN_OUTCOMES) {
       const path = settlementOf(outcome);
-      for (let i = 1; i < path.length; i++) expect([outcome, path[i - 1], path[i], transitionOf(path[i - 1], path[i])]).toEqual([outcome, path[i - 1], path[i], 'move']);
+      for (let i = 1; i < path.length; i++)
+        expect([outcome, path[i - 1], path[i], transitionOf(path[i - 1], path[i])]).toEqual([outcome, path[i - 1], path[i], 'move']);
       for (const final of ['denied', 'failed', 'credited'] as const) expect(nextStatus(final, outcome)).toBeNull();
     }
   });

@@ -1,11 +1,5 @@
 import { getBankByIspb } from '@brazilian-utils/brazilian-utils';
-import {
-  ACCOUNT_NUMBER_PATTERN,
-  BRANCH_CODE_PATTERN,
-  isCpfOrCnpj,
-  PixReceivedEvent,
-  SENDER_ACCOUNT_TYPES,
-} from '@partner/contracts';
+import { ACCOUNT_NUMBER_PATTERN, BRANCH_CODE_PATTERN, isCpfOrCnpj, PixReceivedEvent, SENDER_ACCOUNT_TYPES } from '@partner/contracts';
 import { isCpf, validateContract } from '@partner/validation';
 import { newCpf, newUuid } from '@partner/testing';
 import { newEndToEndId } from './end-to-end-id';
@@ -15,7 +9,8 @@ describe('completeSender', () => {
   const generated = Array.from({ length: 300 }, () => completeSender({}));
 
   it('makes up a valid CPF or CNPJ, both kinds turning up', () => {
-    for (const s of generated) expect({ taxId: s.sender_tax_id, valid: isCpfOrCnpj(s.sender_tax_id) }).toEqual({ taxId: s.sender_tax_id, valid: true });
+    for (const s of generated)
+      expect({ taxId: s.sender_tax_id, valid: isCpfOrCnpj(s.sender_tax_id) }).toEqual({ taxId: s.sender_tax_id, valid: true });
     expect(generated.some((s) => isCpf(s.sender_tax_id))).toBe(true);
     expect(generated.some((s) => /^\d{14}$/.test(s.sender_tax_id))).toBe(true);
   });

@@ -21,7 +21,20 @@ export const PAYER_BANKS: ReadonlyArray<{ ispb: string; name: string; digital: b
   { ispb: '31872495', name: 'Banco C6', digital: true },
 ];
 
-const FIRST_NAMES = ['Ana', 'Bruno', 'Camila', 'Diego', 'Fernanda', 'Gabriel', 'Juliana', 'Lucas', 'Mariana', 'Rafael', 'Beatriz', 'Thiago'];
+const FIRST_NAMES = [
+  'Ana',
+  'Bruno',
+  'Camila',
+  'Diego',
+  'Fernanda',
+  'Gabriel',
+  'Juliana',
+  'Lucas',
+  'Mariana',
+  'Rafael',
+  'Beatriz',
+  'Thiago',
+];
 const SURNAMES = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro'];
 const COMPANY_KINDS = ['Comércio de Alimentos Ltda', 'Serviços Digitais Ltda', 'Tecnologia S.A.', 'Distribuidora ME', 'Consultoria Eireli'];
 
@@ -43,7 +56,8 @@ export function completeSender(given: Partial<SenderDetails>): SenderDetails {
   const company = isCompany(taxId);
   return {
     sender_name:
-      given.sender_name ?? (company ? `${pick(SURNAMES)} ${pick(COMPANY_KINDS)}` : `${pick(FIRST_NAMES)} ${pick(SURNAMES)} ${pick(SURNAMES)}`),
+      given.sender_name ??
+      (company ? `${pick(SURNAMES)} ${pick(COMPANY_KINDS)}` : `${pick(FIRST_NAMES)} ${pick(SURNAMES)} ${pick(SURNAMES)}`),
     sender_tax_id: taxId,
     // 5 to 9 digits, the last one being the account's check digit (the SPI carries it without a dash).
     sender_account_number: given.sender_account_number ?? String(randomInt(10_000, 1_000_000_000)),

@@ -1,5 +1,12 @@
 import { loadConfig } from '@partner/config';
-import { IngestPixInflowCommand, PartnerId, PixInStateChangedEvent, PixReceivedEvent, SimulatePixInCommand, Topics } from '@partner/contracts';
+import {
+  IngestPixInflowCommand,
+  PartnerId,
+  PixInStateChangedEvent,
+  PixReceivedEvent,
+  SimulatePixInCommand,
+  Topics,
+} from '@partner/contracts';
 import { validateContract } from '@partner/validation';
 import { eventPayloadOf, newCpf, outboxEventsOf, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
@@ -50,7 +57,8 @@ async function events(partnerId: string): Promise<PixInStateChangedEvent[]> {
 }
 
 const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);
-const statusOf = async (payment: PixReceivedEvent) => (await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } })).status;
+const statusOf = async (payment: PixReceivedEvent) =>
+  (await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } })).status;
 const later = (ms: number) => new Date(Date.now() + ms);
 
 describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provider ingestion (PostgreSQL)', () => {
@@ -77,7 +85,12 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
     const [event, ...more] = await events(payment.partner_id);
     expect(more).toEqual([]);
     expect(validateContract(PixInStateChangedEvent, event)).toMatchObject({ ok: true });
-    expect(event).toMatchObject({ type: 'pix_in', state: 'processing', resource_id: payment.end_to_end_id, resource: { document: payment.document, status: 'processing' } });
+    expect(event).toMatchObject({
+      type: 'pix_in',
+      state: 'processing',
+      resource_id: payment.end_to_end_id,
+      resource: { document: payment.document, status: 'processing' },
+    });
   });
 
   it('is the same inflow the provider would record: its notification at processing is then a repeat', async () => {
@@ -85,7 +98,10 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
     await notify.execute(payment);
 
     const providers: IngestPixInflowCommand = notificationOf(payment, 'processing');
-    expect(await ingest.execute(providers)).toEqual({ ok: true, data: { end_to_end_id: payment.end_to_end_id, status: 'processing', created: false } });
+    expect(await ingest.execute(providers)).toEqual({
+      ok: true,
+      data: { end_to_end_id: payment.end_to_end_id, status: 'processing', created: false },
+    });
     expect(await statesOf(payment.partner_id)).toEqual(['processing']);
   });
 
@@ -135,7 +151,11 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
     for (const event of all) expect(validateContract(PixInStateChangedEvent, event)).toMatchObject({ ok: true });
     expect(all[2].resource.status).toBe('success');
     const credited = await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } });
-    expect(all[3].resource).toMatchObject({ end_to_end_id: payment.end_to_end_id, status: 'credited', last_updated_at: Math.floor(credited.updatedAt.getTime() / 1000) });
+    expect(all[3].resource).toMatchObject({
+      end_to_end_id: payment.end_to_end_id,
+      status: 'credited',
+      last_updated_at: Math.floor(credited.updatedAt.getTime() / 1000),
+    });
   });
 
   it('wakes the outbox relay after a run that moved inflows, never after one that moved none', async () => {
@@ -202,7 +222,10 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
     const partnerId = testPartnerId();
     await users.upsert(partnerId, payment.document);
     // The provider's own inflow: another end-to-end id, no spi_payments row.
-    const providers = { ...notificationOf({ ...payment, partner_id: partnerId }, 'processing'), end_to_end_id: `${payment.end_to_end_id.slice(0, 21)}Provider001` };
+    const providers = {
+      ...notificationOf({ ...payment, partner_id: partnerId }, 'processing'),
+      end_to_end_id: `${payment.end_to_end_id.slice(0, 21)}Provider001`,
+    };
     expect(await ingest.execute(providers)).toMatchObject({ ok: true, data: { created: true } });
 
     await settle.execute(later(60 * STEP_MS));

@@ -24,7 +24,10 @@ function paymentsLog(ingestion: InMemoryIngestion, sent: SandboxPayment[]) {
     dueForSettlement: async (before: Date, limit: number): Promise<DuePayment[]> => {
       const due = sent
         .map((p) => ({ p, inflow: ingestion.inflows.get(p.end_to_end_id) }))
-        .filter(({ inflow }) => inflow && ['processing', 'approved', 'success'].includes(inflow.notification.status) && inflow.updatedAt <= before)
+        .filter(
+          ({ inflow }) =>
+            inflow && ['processing', 'approved', 'success'].includes(inflow.notification.status) && inflow.updatedAt <= before,
+        )
         .slice(0, limit)
         .map(({ p, inflow }) => ({ payment: p, status: inflow?.notification.status ?? 'processing' }));
       reads.push(due.length);

@@ -66,7 +66,14 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
     expect(message.key).toBe(e2e);
     expect(validateContract(PixReceivedEvent, message.payload)).toMatchObject({ ok: true });
     const event = message.payload;
-    expect(event).toMatchObject({ partner_id: partnerId, document, end_to_end_id: e2e, amount_cents: 15_000, method: 'manual', outcome: 'credited' });
+    expect(event).toMatchObject({
+      partner_id: partnerId,
+      document,
+      end_to_end_id: e2e,
+      amount_cents: 15_000,
+      method: 'manual',
+      outcome: 'credited',
+    });
     expect(event).not.toHaveProperty('description');
     // The id names the payer's institution and the UTC minute the payment was sent.
     expect(e2e.slice(1, 9)).toBe(event.sender_bank_code);
@@ -119,7 +126,10 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
       const again = await simulate.execute(command(partnerId, document, { idempotency_key }));
       expect(first.ok).toBe(true);
       expect(again).toEqual(first);
-      expect(await simulate.execute(command(partnerId, document, { idempotency_key, amount_cents: 1 }))).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused', field: 'idempotency_key' } });
+      expect(await simulate.execute(command(partnerId, document, { idempotency_key, amount_cents: 1 }))).toMatchObject({
+        ok: false,
+        error: { code: 'idempotency_key_reused', field: 'idempotency_key' },
+      });
       expect(await announced(partnerId)).toHaveLength(1);
       expect(await prisma.spiPayment.count({ where: { partnerId } })).toBe(1);
       // Scoped to the partner: another partner's request with the same key is its own.
@@ -131,7 +141,9 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
     it('concurrent duplicates send one payment, and every one of them answers it', async () => {
       const { partnerId, document } = await newUser();
       const idempotency_key = newUuid();
-      const replies = await Promise.all(Array.from({ length: 8 }, () => simulate.execute(command(partnerId, document, { idempotency_key }))));
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, () => simulate.execute(command(partnerId, document, { idempotency_key }))),
+      );
       const ids = new Set(replies.map((r) => (r.ok ? r.data.end_to_end_id : r.error.code)));
       expect(ids.size).toBe(1);
       expect([...ids][0]).toMatch(END_TO_END_ID_PATTERN);
@@ -141,7 +153,10 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
     it('a refused request binds nothing: the key sends the corrected request', async () => {
       const { partnerId, document } = await newUser();
       const idempotency_key = newUuid();
-      expect(await simulate.execute(command(partnerId, document, { idempotency_key, method: 'dict' }))).toMatchObject({ ok: false, error: { code: 'pix_key_not_registered' } });
+      expect(await simulate.execute(command(partnerId, document, { idempotency_key, method: 'dict' }))).toMatchObject({
+        ok: false,
+        error: { code: 'pix_key_not_registered' },
+      });
       expect((await simulate.execute(command(partnerId, document, { idempotency_key }))).ok).toBe(true);
     });
   });
@@ -177,7 +192,13 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
     await keyEvent(partnerId, document, keyId, 'canceled');
     await record();
 
-    expect(outcomes).toEqual(['pix_key_not_registered', 'pix_key_not_registered', 'sent', 'pix_key_not_registered', 'pix_key_not_registered']);
+    expect(outcomes).toEqual([
+      'pix_key_not_registered',
+      'pix_key_not_registered',
+      'sent',
+      'pix_key_not_registered',
+      'pix_key_not_registered',
+    ]);
     const sent = await announced(partnerId);
     expect(sent.map((m) => m.payload.method)).toEqual(['dict']);
     // Other methods reach the account directly, key or no key.
@@ -187,6 +208,9 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
   it('explains the dict refusal', async () => {
     const { partnerId, document } = await newUser();
     const reply = await simulate.execute(command(partnerId, document, { method: 'dict' }));
-    expect(reply).toEqual({ ok: false, error: { code: 'pix_key_not_registered', message: expect.stringContaining('no registered Pix key') } });
+    expect(reply).toEqual({
+      ok: false,
+      error: { code: 'pix_key_not_registered', message: expect.stringContaining('no registered Pix key') },
+    });
   });
 });

@@ -36,7 +36,8 @@ export class SimulatePixInUseCase {
       fingerprint,
       attempt: async () => {
         const outcome = await this.send(command, { idempotencyKey: key, fingerprint });
-        if (outcome === 'user_not_found' || outcome === 'pix_key_not_registered') throw new Rejected(outcome, refusal(outcome, command.document));
+        if (outcome === 'user_not_found' || outcome === 'pix_key_not_registered')
+          throw new Rejected(outcome, refusal(outcome, command.document));
         return 'taken' in outcome ? outcome : { done: outcome };
       },
       find: () => this.payments.findByKey(command.partner_id, key),

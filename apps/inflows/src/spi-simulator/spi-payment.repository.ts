@@ -93,7 +93,15 @@ export class SpiPaymentRepository {
 
   /** Logs the payment if the network can reach its user and its key is free (see SEND); tells what happened. */
   async send(tx: Transaction, partnerId: PartnerId, payment: Omit<PixReceivedEvent, 'partner_id'>, key?: PaymentKey): Promise<SendOutcome> {
-    const { rows: [reach] } = await tx.query<{ user_known: boolean; key_ok: boolean; logged: number; taken_end_to_end_id: string | null; taken_fingerprint: string | null }>(SEND, [
+    const {
+      rows: [reach],
+    } = await tx.query<{
+      user_known: boolean;
+      key_ok: boolean;
+      logged: number;
+      taken_end_to_end_id: string | null;
+      taken_fingerprint: string | null;
+    }>(SEND, [
       partnerId,
       payment.document,
       payment.end_to_end_id,
@@ -106,7 +114,8 @@ export class SpiPaymentRepository {
       key?.idempotencyKey ?? null,
       key?.fingerprint ?? null,
     ]);
-    if (reach.taken_end_to_end_id !== null) return { taken: { end_to_end_id: reach.taken_end_to_end_id, fingerprint: reach.taken_fingerprint ?? '' } };
+    if (reach.taken_end_to_end_id !== null)
+      return { taken: { end_to_end_id: reach.taken_end_to_end_id, fingerprint: reach.taken_fingerprint ?? '' } };
     if (!reach.user_known) return 'user_not_found';
     if (!reach.key_ok) return 'pix_key_not_registered';
     return reach.logged > 0 ? 'sent' : { taken: null };

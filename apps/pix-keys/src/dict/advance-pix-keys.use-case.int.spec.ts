@@ -23,12 +23,16 @@ async function userWithPendingKey(document = newCpf()) {
   return { partnerId, document, keyId: key.id };
 }
 
-const deleteKey = (partnerId: PartnerId, document: string) => remove.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
+const deleteKey = (partnerId: PartnerId, document: string) =>
+  remove.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
 
 async function events(partnerId: string) {
   const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
   return rows
-    .map((r) => r.payload as { partner_id: string; state: string; resource_id: string; resource: { state: string; failure_reason: string | null } })
+    .map(
+      (r) =>
+        r.payload as { partner_id: string; state: string; resource_id: string; resource: { state: string; failure_reason: string | null } },
+    )
     .filter((p) => p.partner_id === partnerId);
 }
 const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);
@@ -88,7 +92,10 @@ describe('AdvancePixKeysUseCase: the simulated DICT (PostgreSQL)', () => {
     await advance.execute(later());
     expect(await stateOf(keyId)).toBe('canceled');
 
-    expect(await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
+    expect(await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toEqual({
+      ok: true,
+      data: { status: 'accepted', replayed: false },
+    });
     await advance.execute(later());
     const keys = await prisma.pixKey.findMany({ where: { partnerId }, orderBy: { createdAt: 'asc' } });
     expect(keys.map((k) => [k.id === keyId, k.state])).toEqual([

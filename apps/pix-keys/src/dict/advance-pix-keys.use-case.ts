@@ -34,7 +34,14 @@ export class AdvancePixKeysUseCase {
     let moved = 0;
     for (;;) {
       const round = await this.unitOfWork.run(async (tx) => {
-        const keys = await this.pixKeys.advanceDue(tx, answeredBefore, BATCH, this.config.PIX_DICT_FAIL_DOCUMENTS, DICT_REJECTED, new Date());
+        const keys = await this.pixKeys.advanceDue(
+          tx,
+          answeredBefore,
+          BATCH,
+          this.config.PIX_DICT_FAIL_DOCUMENTS,
+          DICT_REJECTED,
+          new Date(),
+        );
         for (const k of keys) {
           tx.emit(stateChanged(k));
           if (k.state === 'failed') this.logger.log(`Pix key ${k.id} refused by the DICT: ${k.failureReason}`);

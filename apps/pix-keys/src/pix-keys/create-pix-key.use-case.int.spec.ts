@@ -19,7 +19,8 @@ const command = (partnerId: PartnerId, document: string, idempotencyKey = newUui
   idempotency_key: idempotencyKey,
 });
 
-const outboxStates = async (partnerId: string) => outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
+const outboxStates = async (partnerId: string) =>
+  outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
 
 const keysOf = (partnerId: string) => prisma.pixKey.findMany({ where: { partnerId } });
 
@@ -153,12 +154,18 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'already_exists' } });
     await endKey(partnerId, 'canceled');
     // The copy: its caller was told "already exists", so it is refused again and no key is made.
-    expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'already_exists', message: expect.stringContaining('already has a Pix key') } });
+    expect(await create.execute(refused, commandId)).toMatchObject({
+      ok: false,
+      error: { code: 'already_exists', message: expect.stringContaining('already has a Pix key') },
+    });
     expect((await keysOf(partnerId)).map((k) => k.state)).toEqual(['canceled']);
     // The partner's own retry is a new command: the key was left free by the refusal.
     expect(await create.execute(refused, `test-${newUuid()}`)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
     // Another partner cannot read the refusal kept under this command id.
     const other = await newUser();
-    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
+    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({
+      ok: true,
+      data: { status: 'accepted', replayed: false },
+    });
   });
 });

@@ -21,14 +21,22 @@ export class CreatePixKeyUseCase {
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
-  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: CreatePixKeyCommand, commandId?: string): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
-    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'create', document, commandId }, requestRefusalsOf(Topics.PixKeysCreate), async (tx, claim) => {
-      const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID());
-      if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${document}`);
-      if (outcome === 'already_exists') throw new Rejected('already_exists', 'the user already has a Pix key (registered or being registered)');
-      if ('taken' in outcome) return outcome;
-      tx.emit(stateChanged(outcome.created));
-      return { answer: 'accepted' };
-    });
+  execute(
+    { partner_id: partnerId, document, idempotency_key: idempotencyKey }: CreatePixKeyCommand,
+    commandId?: string,
+  ): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
+    return this.idempotent.run(
+      { partnerId, idempotencyKey, operation: 'create', document, commandId },
+      requestRefusalsOf(Topics.PixKeysCreate),
+      async (tx, claim) => {
+        const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID());
+        if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${document}`);
+        if (outcome === 'already_exists')
+          throw new Rejected('already_exists', 'the user already has a Pix key (registered or being registered)');
+        if ('taken' in outcome) return outcome;
+        tx.emit(stateChanged(outcome.created));
+        return { answer: 'accepted' };
+      },
+    );
   }
 }

@@ -27,7 +27,8 @@ async function userWithKey(...path: PixKeyState[]) {
   return { partnerId, document, keyId: key.id };
 }
 
-const outboxStates = async (partnerId: string) => outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
+const outboxStates = async (partnerId: string) =>
+  outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
 
 const stateOf = async (keyId: string) => (await prisma.pixKey.findUniqueOrThrow({ where: { id: keyId } })).state;
 /** A reply; `replayed` when it is the idempotency key's first answer again. */

@@ -25,15 +25,22 @@ export class DeletePixKeyUseCase {
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
-  execute({ partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand, commandId?: string): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
-    return this.idempotent.run({ partnerId, idempotencyKey, operation: 'delete', document, commandId }, requestRefusalsOf(Topics.PixKeysDelete), async (tx, claim) => {
-      const outcome = await this.pixKeys.requestDeletionClaimed(tx, partnerId, document, claim, new Date());
-      if (outcome === 'not_found') throw new Rejected('not_found', `no Pix key for document ${document}`);
-      if (outcome === 'superseded') throw new Superseded();
-      if ('taken' in outcome) return outcome;
-      // A pending key only gets marked: its move, and its event, come when the DICT registers it.
-      if (outcome.moved?.state === 'deleting') tx.emit(stateChanged(outcome.moved));
-      return { answer: outcome.answer };
-    });
+  execute(
+    { partner_id: partnerId, document, idempotency_key: idempotencyKey }: DeletePixKeyCommand,
+    commandId?: string,
+  ): Promise<RequestReply<typeof Topics.PixKeysDelete>> {
+    return this.idempotent.run(
+      { partnerId, idempotencyKey, operation: 'delete', document, commandId },
+      requestRefusalsOf(Topics.PixKeysDelete),
+      async (tx, claim) => {
+        const outcome = await this.pixKeys.requestDeletionClaimed(tx, partnerId, document, claim, new Date());
+        if (outcome === 'not_found') throw new Rejected('not_found', `no Pix key for document ${document}`);
+        if (outcome === 'superseded') throw new Superseded();
+        if ('taken' in outcome) return outcome;
+        // A pending key only gets marked: its move, and its event, come when the DICT registers it.
+        if (outcome.moved?.state === 'deleting') tx.emit(stateChanged(outcome.moved));
+        return { answer: outcome.answer };
+      },
+    );
   }
 }

@@ -52,12 +52,19 @@ describe('GetPixKeyUseCase (PostgreSQL)', () => {
     const before = Math.floor(Date.now() / 1000);
     const id = await keyThrough(partnerId, document);
     const pending = await get.execute({ partner_id: partnerId, document });
-    expect(pending).toEqual({ ok: true, data: { document, status: 'pending', created_at: expect.any(Number), last_updated_at: expect.any(Number) } });
+    expect(pending).toEqual({
+      ok: true,
+      data: { document, status: 'pending', created_at: expect.any(Number), last_updated_at: expect.any(Number) },
+    });
     const { created_at: createdAt } = pending.ok ? pending.data : { created_at: NaN };
     expect(Number.isInteger(createdAt)).toBe(true);
     expect(createdAt).toBeGreaterThanOrEqual(before);
 
-    for (const [from, to] of [['pending', 'registered'], ['registered', 'deleting'], ['deleting', 'canceled']] as const) {
+    for (const [from, to] of [
+      ['pending', 'registered'],
+      ['registered', 'deleting'],
+      ['deleting', 'canceled'],
+    ] as const) {
       await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, id, from, to));
       expect(await get.execute({ partner_id: partnerId, document })).toEqual({
         ok: true,
@@ -70,17 +77,29 @@ describe('GetPixKeyUseCase (PostgreSQL)', () => {
     const canceled = await newUser();
     await keyThrough(canceled.partnerId, canceled.document, 'registered', 'deleting', 'canceled');
     await keyThrough(canceled.partnerId, canceled.document);
-    expect(await get.execute({ partner_id: canceled.partnerId, document: canceled.document })).toMatchObject({ ok: true, data: { status: 'pending' } });
+    expect(await get.execute({ partner_id: canceled.partnerId, document: canceled.document })).toMatchObject({
+      ok: true,
+      data: { status: 'pending' },
+    });
 
     const failed = await newUser();
     await keyThrough(failed.partnerId, failed.document, 'failed');
-    expect(await get.execute({ partner_id: failed.partnerId, document: failed.document })).toMatchObject({ ok: true, data: { status: 'failed' } });
+    expect(await get.execute({ partner_id: failed.partnerId, document: failed.document })).toMatchObject({
+      ok: true,
+      data: { status: 'failed' },
+    });
     const second = await keyThrough(failed.partnerId, failed.document, 'registered');
-    expect(await get.execute({ partner_id: failed.partnerId, document: failed.document })).toMatchObject({ ok: true, data: { status: 'registered' } });
+    expect(await get.execute({ partner_id: failed.partnerId, document: failed.document })).toMatchObject({
+      ok: true,
+      data: { status: 'registered' },
+    });
     // Both ended: the latest one is the user's key.
     await unitOfWork.run((tx) => pixKeys.transition(tx, failed.partnerId, second, 'registered', 'deleting'));
     await unitOfWork.run((tx) => pixKeys.transition(tx, failed.partnerId, second, 'deleting', 'canceled'));
-    expect(await get.execute({ partner_id: failed.partnerId, document: failed.document })).toMatchObject({ ok: true, data: { status: 'canceled' } });
+    expect(await get.execute({ partner_id: failed.partnerId, document: failed.document })).toMatchObject({
+      ok: true,
+      data: { status: 'canceled' },
+    });
   });
 
   it("is not_found for a user without a key, an unknown user and another partner's key", async () => {

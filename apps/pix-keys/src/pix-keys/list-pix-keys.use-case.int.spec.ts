@@ -33,13 +33,10 @@ async function seed(partnerId: PartnerId, users: number): Promise<Seeded[]> {
     await db.query('INSERT INTO pix_keys.users (partner_id, document) VALUES ($1, $2)', [partnerId, document]);
     for (const state of ['canceled', 'failed', 'canceled', ACTIVE[u % ACTIVE.length]].slice(u % 2) as PixKeyState[]) {
       const seeded = { id: newUuid(), document, state, atMs: BASE + Math.floor(rows.length / 4) * 1000 };
-      await db.query('INSERT INTO pix_keys.pix_keys (id, partner_id, document, key, state, created_at, updated_at) VALUES ($1, $2, $3::text, $3::text, $4, $5, $5)', [
-        seeded.id,
-        partnerId,
-        document,
-        state,
-        new Date(seeded.atMs),
-      ]);
+      await db.query(
+        'INSERT INTO pix_keys.pix_keys (id, partner_id, document, key, state, created_at, updated_at) VALUES ($1, $2, $3::text, $3::text, $4, $5, $5)',
+        [seeded.id, partnerId, document, state, new Date(seeded.atMs)],
+      );
       rows.push(seeded);
     }
   }
@@ -55,7 +52,12 @@ const everyPage = (query: Omit<ListPixKeysQuery, 'cursor'>) => allReplyPages('pi
 const asItems = (rows: Seeded[]) =>
   [...rows]
     .sort((a, b) => b.atMs - a.atMs || (b.id < a.id ? -1 : 1))
-    .map((r) => ({ document: r.document, status: r.state, created_at: Math.floor(r.atMs / 1000), last_updated_at: Math.floor(r.atMs / 1000) }));
+    .map((r) => ({
+      document: r.document,
+      status: r.state,
+      created_at: Math.floor(r.atMs / 1000),
+      last_updated_at: Math.floor(r.atMs / 1000),
+    }));
 
 afterAll(() => db.close());
 
@@ -74,10 +76,16 @@ describe('ListPixKeysUseCase (PostgreSQL)', () => {
   it('filters by state and by user, alone and together', async () => {
     const partnerId = testPartnerId();
     const rows = await seed(partnerId, 4);
-    expect((await everyPage({ partner_id: partnerId, status: 'canceled', limit: 1 })).items).toEqual(asItems(rows.filter((r) => r.state === 'canceled')));
+    expect((await everyPage({ partner_id: partnerId, status: 'canceled', limit: 1 })).items).toEqual(
+      asItems(rows.filter((r) => r.state === 'canceled')),
+    );
     const document = rows[0].document;
-    expect((await everyPage({ partner_id: partnerId, document, limit: 2 })).items).toEqual(asItems(rows.filter((r) => r.document === document)));
-    expect((await everyPage({ partner_id: partnerId, document, status: 'registered' })).items).toEqual(asItems(rows.filter((r) => r.document === document && r.state === 'registered')));
+    expect((await everyPage({ partner_id: partnerId, document, limit: 2 })).items).toEqual(
+      asItems(rows.filter((r) => r.document === document)),
+    );
+    expect((await everyPage({ partner_id: partnerId, document, status: 'registered' })).items).toEqual(
+      asItems(rows.filter((r) => r.document === document && r.state === 'registered')),
+    );
     expect((await everyPage({ partner_id: partnerId, document: newCpf() })).items).toEqual([]);
   });
 
@@ -88,7 +96,7 @@ describe('ListPixKeysUseCase (PostgreSQL)', () => {
     await seed(other, 2);
     expect((await everyPage({ partner_id: other, document: rows[0].document })).items).toEqual([]);
     const first = await list.execute({ partner_id: partnerId, limit: 2 });
-    const cursor = first.ok ? first.data.next_cursor ?? undefined : undefined;
+    const cursor = first.ok ? (first.data.next_cursor ?? undefined) : undefined;
     expect(cursor).toEqual(expect.any(String));
     const refused = { ok: false, error: { code: 'invalid_request', field: 'cursor', message: expect.any(String) } };
     expect(await list.execute({ partner_id: other, cursor })).toEqual(refused);

@@ -26,7 +26,14 @@ describe('stateChanged', () => {
       state: 'registered',
       resource_id: '0b7f6c1e-2a41-4c55-9a7e-3e2d0f1b9c8d',
       occurred_at: '2026-11-24T10:00:05.100Z',
-      resource: { key_type: 'cpf', key: '52998224725', state: 'registered', failure_reason: null, created_at: 1795514400, last_updated_at: 1795514405 },
+      resource: {
+        key_type: 'cpf',
+        key: '52998224725',
+        state: 'registered',
+        failure_reason: null,
+        created_at: 1795514400,
+        last_updated_at: 1795514405,
+      },
     });
     expect(message.payload.event_id).toMatch(/^[0-9a-f-]{36}$/);
   });

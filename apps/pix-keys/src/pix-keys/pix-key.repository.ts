@@ -50,7 +50,15 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
  */
 function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
   const { id, partner_id, document, key, state, failure_reason, deletion_requested_at, created_at, updated_at } = r;
-  if (id === null || partner_id === null || document === null || key === null || state === null || created_at === null || updated_at === null) {
+  if (
+    id === null ||
+    partner_id === null ||
+    document === null ||
+    key === null ||
+    state === null ||
+    created_at === null ||
+    updated_at === null
+  ) {
     throw new Error(`pix key row ${id} is missing a column its table declares NOT NULL`);
   }
   return { id, partner_id, document, key, state, failure_reason, deletion_requested_at, created_at, updated_at };
@@ -175,7 +183,10 @@ const DELETE_CLAIMED = statement(
 );
 
 /** The user's current key (see CURRENT_FIRST), by the index on (partner_id, document, created_at). */
-const FIND_CURRENT = statement('pix_keys_find_current', `SELECT * FROM pix_keys WHERE partner_id = $1 AND document = $2 ${CURRENT_FIRST} LIMIT 1`);
+const FIND_CURRENT = statement(
+  'pix_keys_find_current',
+  `SELECT * FROM pix_keys WHERE partner_id = $1 AND document = $2 ${CURRENT_FIRST} LIMIT 1`,
+);
 
 /** One move of one key, if it is still in `from` (the row is locked by the UPDATE, the guard re-checked on its latest version). */
 const TRANSITION = statement(
@@ -251,7 +262,9 @@ export class PixKeyRepository {
    * CREATE_CLAIMED). Answers the key, or why there is none; the caller rolls back unless created.
    */
   async createClaimed(tx: Transaction, partnerId: PartnerId, document: string, claim: Claim, id: string): Promise<CreateOutcome> {
-    const { rows: [row] } = await tx.query<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; user_exists: boolean }>(CREATE_CLAIMED, [
+    const {
+      rows: [row],
+    } = await tx.query<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; user_exists: boolean }>(CREATE_CLAIMED, [
       partnerId,
       claim.idempotencyKey,
       document,
@@ -269,7 +282,9 @@ export class PixKeyRepository {
    * the key when it changed; the caller rolls back on `not_found` and `superseded`.
    */
   async requestDeletionClaimed(tx: Transaction, partnerId: PartnerId, document: string, claim: Claim, now: Date): Promise<DeleteOutcome> {
-    const { rows: [row] } = await tx.query<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; answer: PixKeyAnswer | null }>(DELETE_CLAIMED, [
+    const {
+      rows: [row],
+    } = await tx.query<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; answer: PixKeyAnswer | null }>(DELETE_CLAIMED, [
       partnerId,
       claim.idempotencyKey,
       document,
@@ -297,7 +312,17 @@ export class PixKeyRepository {
     patch: { failureReason?: string; deletionRequestedAt?: Date } = {},
     now = new Date(),
   ): Promise<PixKey | null> {
-    const { rows: [row] } = await tx.query<PixKeyRow>(TRANSITION, [partnerId, id, from, to, now, patch.failureReason ?? null, patch.deletionRequestedAt ?? null]);
+    const {
+      rows: [row],
+    } = await tx.query<PixKeyRow>(TRANSITION, [
+      partnerId,
+      id,
+      from,
+      to,
+      now,
+      patch.failureReason ?? null,
+      patch.deletionRequestedAt ?? null,
+    ]);
     return row ? toPixKey(row) : null;
   }
 

@@ -106,9 +106,7 @@ export interface NewCredit {
 
 /** What a credit did: applied (the balance after it), nothing for an unknown user, or nothing because the key holds an earlier credit. */
 export type CreditOutcome =
-  | { applied: Balance }
-  | 'user_not_found'
-  | { earlier: Pick<NewCredit, 'document' | 'micros' | 'reference'>; balance: Balance };
+  { applied: Balance } | 'user_not_found' | { earlier: Pick<NewCredit, 'document' | 'micros' | 'reference'>; balance: Balance };
 
 interface BalanceRow {
   available_micros: string;
@@ -133,7 +131,11 @@ export class AccountRepository {
 
   /** A page of the partner's users (their accounts), by CPF. */
   async page(partnerId: PartnerId, { afterDocument, take }: { afterDocument?: string; take: number }): Promise<UserAccount[]> {
-    const { rows } = await this.db.query<BalanceRow & { document: string; created_at: Date }>(PAGE, [partnerId, afterDocument ?? null, take]);
+    const { rows } = await this.db.query<BalanceRow & { document: string; created_at: Date }>(PAGE, [
+      partnerId,
+      afterDocument ?? null,
+      take,
+    ]);
     return rows.map((row) => ({ ...toBalance(row), document: row.document.trim(), createdAt: row.created_at }));
   }
 
@@ -156,7 +158,9 @@ export class AccountRepository {
    */
   async credit(tx: Transaction, credit: NewCredit, now: Date): Promise<CreditOutcome> {
     const { partnerId, idempotencyKey, document, micros, reference } = credit;
-    const { rows: [row] } = await tx.query<{ claimed: boolean; available_micros: string | null; held_micros: string | null }>(CREDIT, [
+    const {
+      rows: [row],
+    } = await tx.query<{ claimed: boolean; available_micros: string | null; held_micros: string | null }>(CREDIT, [
       partnerId,
       idempotencyKey,
       document,
@@ -165,9 +169,15 @@ export class AccountRepository {
       now,
     ]);
     // Both balance columns come from the one credited row: null together (nothing credited) or set together.
-    if (row.available_micros !== null && row.held_micros !== null) return { applied: toBalance({ available_micros: row.available_micros, held_micros: row.held_micros }) };
+    if (row.available_micros !== null && row.held_micros !== null)
+      return { applied: toBalance({ available_micros: row.available_micros, held_micros: row.held_micros }) };
     if (row.claimed) return 'user_not_found';
-    const { rows: [earlier] } = await tx.query<BalanceRow & { document: string; amount_micros: string; reference: string }>(FIND_CREDIT, [partnerId, idempotencyKey]);
+    const {
+      rows: [earlier],
+    } = await tx.query<BalanceRow & { document: string; amount_micros: string; reference: string }>(FIND_CREDIT, [
+      partnerId,
+      idempotencyKey,
+    ]);
     if (!earlier) throw new Error(`credit ${idempotencyKey} of partner ${partnerId} conflicted but cannot be read`);
     return {
       earlier: { document: earlier.document.trimEnd(), micros: BigInt(earlier.amount_micros), reference: earlier.reference },
@@ -192,7 +202,9 @@ export class AccountRepository {
       perAccount.set(key, sum);
     }
     const accounts = [...perAccount.values()];
-    const { rows: [{ updated }] } = await tx.query<{ updated: number }>(END_HOLDS, [
+    const {
+      rows: [{ updated }],
+    } = await tx.query<{ updated: number }>(END_HOLDS, [
       accounts.map((a) => a.partnerId),
       accounts.map((a) => a.document),
       accounts.map((a) => a.held.toString()),

@@ -102,12 +102,19 @@ describe('credit-account (PostgreSQL)', () => {
     const { partnerId, document } = await newUser();
     const command = creditOf(partnerId, document);
     const wakes = relay.wakes;
-    expect(await credit.execute(command)).toEqual({ ok: true, data: { available_usdt_micros: 2_500_000, held_usdt_micros: 0, replayed: false } });
+    expect(await credit.execute(command)).toEqual({
+      ok: true,
+      data: { available_usdt_micros: 2_500_000, held_usdt_micros: 0, replayed: false },
+    });
     expect(relay.wakes).toBe(wakes + 1);
 
     const rows = await written(partnerId);
-    expect(rows.credits).toEqual([{ idempotency_key: command.idempotency_key, amount_micros: '2500000', reference: command.reference, tx: expect.any(String) }]);
-    expect(rows.ledger).toEqual([{ reason: 'credit', available_delta: '2500000', held_delta: '0', reference: command.reference, tx: expect.any(String) }]);
+    expect(rows.credits).toEqual([
+      { idempotency_key: command.idempotency_key, amount_micros: '2500000', reference: command.reference, tx: expect.any(String) },
+    ]);
+    expect(rows.ledger).toEqual([
+      { reason: 'credit', available_delta: '2500000', held_delta: '0', reference: command.reference, tx: expect.any(String) },
+    ]);
     expect(rows.outbox).toEqual([
       {
         topic: Topics.AccountCredited,
@@ -138,7 +145,10 @@ describe('credit-account (PostgreSQL)', () => {
     const before = await written(partnerId);
     const wakes = relay.wakes;
 
-    expect(await credit.execute({ ...command })).toEqual({ ok: true, data: { available_usdt_micros: 3_500_000, held_usdt_micros: 0, replayed: true } });
+    expect(await credit.execute({ ...command })).toEqual({
+      ok: true,
+      data: { available_usdt_micros: 3_500_000, held_usdt_micros: 0, replayed: true },
+    });
     expect(await written(partnerId)).toEqual(before);
     expect(relay.wakes).toBe(wakes);
   });
@@ -194,7 +204,10 @@ describe('credit-account (PostgreSQL)', () => {
     expect(await credit.execute(command, commandId)).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
     expect(await getBalance.execute({ partner_id: partnerId, document })).toMatchObject({ ok: true, data: { available_usdt_micros: 0 } });
     // The operator's own retry, with the same key, is a new command: it is applied, once.
-    expect(await credit.execute(command, `test-${newUuid()}`)).toMatchObject({ ok: true, data: { available_usdt_micros: 2_500_000, replayed: false } });
+    expect(await credit.execute(command, `test-${newUuid()}`)).toMatchObject({
+      ok: true,
+      data: { available_usdt_micros: 2_500_000, replayed: false },
+    });
   });
 
   it("scopes users and keys by partner: another partner's user is not found, and the same key is another credit there", async () => {
@@ -203,7 +216,10 @@ describe('credit-account (PostgreSQL)', () => {
     const command = creditOf(a.partnerId, a.document);
     await credit.execute(command);
     expect(await credit.execute({ ...command, partner_id: b.partnerId })).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
-    expect(await credit.execute({ ...command, partner_id: b.partnerId, document: b.document })).toMatchObject({ ok: true, data: { replayed: false } });
+    expect(await credit.execute({ ...command, partner_id: b.partnerId, document: b.document })).toMatchObject({
+      ok: true,
+      data: { replayed: false },
+    });
   });
 
   it('credits exactly once when 20 identical credits race with one key', async () => {
@@ -243,7 +259,10 @@ describe('credit-account (PostgreSQL)', () => {
     const before = await written(partnerId);
     const command = creditOf(partnerId, document, { usdt_micros: MAX_CREDIT_MICROS });
 
-    expect(await credit.execute(command)).toEqual({ ok: false, error: { code: 'invalid_amount', message: expect.stringContaining('9007199254740991'), field: 'usdt_micros' } });
+    expect(await credit.execute(command)).toEqual({
+      ok: false,
+      error: { code: 'invalid_amount', message: expect.stringContaining('9007199254740991'), field: 'usdt_micros' },
+    });
     expect(await written(partnerId)).toEqual(before);
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 9n * BigInt(MAX_CREDIT_MICROS), heldMicros: 0n });
   });
@@ -252,9 +271,15 @@ describe('credit-account (PostgreSQL)', () => {
 describe('get-balance (PostgreSQL)', () => {
   it("answers the user's balance as committed, and user_not_found for an unknown user or another partner's", async () => {
     const { partnerId, document } = await newUser();
-    expect(await getBalance.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { available_usdt_micros: 0, held_usdt_micros: 0 } });
+    expect(await getBalance.execute({ partner_id: partnerId, document })).toEqual({
+      ok: true,
+      data: { available_usdt_micros: 0, held_usdt_micros: 0 },
+    });
     await credit.execute(creditOf(partnerId, document, { usdt_micros: 7_000_000 }));
-    expect(await getBalance.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { available_usdt_micros: 7_000_000, held_usdt_micros: 0 } });
+    expect(await getBalance.execute({ partner_id: partnerId, document })).toEqual({
+      ok: true,
+      data: { available_usdt_micros: 7_000_000, held_usdt_micros: 0 },
+    });
 
     const notFound = { ok: false, error: { code: 'user_not_found', message: expect.any(String) } };
     expect(await getBalance.execute({ partner_id: partnerId, document: newCpf() })).toEqual(notFound);

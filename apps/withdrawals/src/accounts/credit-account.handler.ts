@@ -10,7 +10,10 @@ export class CreditAccountHandler {
 
   // @Ctx() hands the message's context over (Nest passes only the payload to an undecorated handler): its command id.
   @HandleRequest(Topics.WithdrawalsCreditAccount)
-  handle(@Payload() command: CreditAccountCommand, @Ctx() context: KafkaMessageContext): Promise<RequestReply<typeof Topics.WithdrawalsCreditAccount>> {
+  handle(
+    @Payload() command: CreditAccountCommand,
+    @Ctx() context: KafkaMessageContext,
+  ): Promise<RequestReply<typeof Topics.WithdrawalsCreditAccount>> {
     return this.creditAccount.execute(command, commandIdOf(context));
   }
 }

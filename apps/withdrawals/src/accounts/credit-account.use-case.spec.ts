@@ -50,9 +50,16 @@ describe('CreditAccountUseCase', () => {
     const c = command();
     const { useCase, state, accounts } = setUp();
     accounts.seed(c.partner_id, c.document, { availableMicros: 5_000_000n, heldMicros: 1_000_000n });
-    expect(await useCase.execute(c)).toEqual({ ok: true, data: { available_usdt_micros: 7_500_000, held_usdt_micros: 1_000_000, replayed: false } });
+    expect(await useCase.execute(c)).toEqual({
+      ok: true,
+      data: { available_usdt_micros: 7_500_000, held_usdt_micros: 1_000_000, replayed: false },
+    });
     // The partner's key now holds this credit.
-    expect(accounts.creditOf(c.partner_id, c.idempotency_key)).toEqual({ document: c.document, micros: 2_500_000n, reference: c.reference });
+    expect(accounts.creditOf(c.partner_id, c.idempotency_key)).toEqual({
+      document: c.document,
+      micros: 2_500_000n,
+      reference: c.reference,
+    });
     expect(state).toMatchObject({ committed: 1, rolledBack: 0 });
     expect(state.emitted).toEqual([
       {
@@ -96,7 +103,10 @@ describe('CreditAccountUseCase', () => {
     const earlier = { document: c.document, micros: 2_500_000n, reference: c.reference, ...change };
     accounts.seed(c.partner_id, earlier.document, { availableMicros: 9_000_000n });
     accounts.seedCredit(c.partner_id, c.idempotency_key, earlier);
-    expect(await useCase.execute(c)).toEqual({ ok: false, error: { code: 'idempotency_key_reused', message: expect.any(String), field: 'idempotency_key' } });
+    expect(await useCase.execute(c)).toEqual({
+      ok: false,
+      error: { code: 'idempotency_key_reused', message: expect.any(String), field: 'idempotency_key' },
+    });
     expect(state.emitted).toEqual([]);
   });
 

@@ -1,11 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountCreditedEvent, CreditAccountCommand, CreditAccountResult, fail, RequestErrorCode, requestRefusalsOf, RequestReply, Topics } from '@partner/contracts';
+import {
+  AccountCreditedEvent,
+  CreditAccountCommand,
+  CreditAccountResult,
+  fail,
+  RequestErrorCode,
+  requestRefusalsOf,
+  RequestReply,
+  Topics,
+} from '@partner/contracts';
 import { onConstraintViolation, outboxMessage, Rejected, requestFingerprint, runIdempotent, UnitOfWork } from '@partner/db';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository, Balance, CreditOutcome, NewCredit } from './account.repository';
 
 /** What makes a credit the same request again: everything but the key (credits store no fingerprint: it is recomputed). */
-const fingerprintOf = (c: Pick<NewCredit, 'document' | 'micros' | 'reference'>): string => requestFingerprint([c.document, c.micros.toString(), c.reference]);
+const fingerprintOf = (c: Pick<NewCredit, 'document' | 'micros' | 'reference'>): string =>
+  requestFingerprint([c.document, c.micros.toString(), c.reference]);
 
 const result = (balance: Balance, replayed: boolean): CreditAccountResult => ({
   available_usdt_micros: Number(balance.availableMicros),
@@ -52,7 +62,11 @@ export class CreditAccountUseCase {
       reference: command.reference,
     };
     const now = new Date();
-    const credited = runIdempotent<CreditAccountResult, Extract<CreditOutcome, { earlier: unknown }>, RequestErrorCode<typeof Topics.WithdrawalsCreditAccount>>({
+    const credited = runIdempotent<
+      CreditAccountResult,
+      Extract<CreditOutcome, { earlier: unknown }>,
+      RequestErrorCode<typeof Topics.WithdrawalsCreditAccount>
+    >({
       refusalCodes: requestRefusalsOf(Topics.WithdrawalsCreditAccount),
       idempotencyKey: credit.idempotencyKey,
       fingerprint: fingerprintOf(credit),
@@ -75,7 +89,8 @@ export class CreditAccountUseCase {
     });
     // The balance would leave JSON's safe integers (the migration's CHECK): what the caller sent, not a fault of ours, so a 422, never a 500.
     return onConstraintViolation(credited, {
-      accounts_balance_safe_integer: () => fail('invalid_amount', `the credit would take the balance over ${Number.MAX_SAFE_INTEGER} micros`, 'usdt_micros'),
+      accounts_balance_safe_integer: () =>
+        fail('invalid_amount', `the credit would take the balance over ${Number.MAX_SAFE_INTEGER} micros`, 'usdt_micros'),
     });
   }
 }

@@ -14,7 +14,11 @@ export class FakeAccountRepository implements Pick<AccountRepository, 'find' | '
   failure?: Error;
 
   /** An account opened earlier, with a balance. */
-  seed(partnerId: string, document: string, { availableMicros = 0n, heldMicros = 0n, createdAt = new Date() }: Partial<Balance> & { createdAt?: Date } = {}): void {
+  seed(
+    partnerId: string,
+    document: string,
+    { availableMicros = 0n, heldMicros = 0n, createdAt = new Date() }: Partial<Balance> & { createdAt?: Date } = {},
+  ): void {
     this.accounts.set(`${partnerId}:${document}`, { availableMicros, heldMicros, createdAt });
   }
 

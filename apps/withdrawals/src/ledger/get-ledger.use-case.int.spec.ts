@@ -27,12 +27,20 @@ describe('the operator reads of the books', () => {
     const document = newCpf();
     await upsert.execute({ partner_id: partnerId, document });
     for (const [i, micros] of [100, 250, 4_000].entries()) {
-      const reply = await credit.execute({ partner_id: partnerId, document, usdt_micros: micros, idempotency_key: `k-${i}`, reference: `r-${i}` });
+      const reply = await credit.execute({
+        partner_id: partnerId,
+        document,
+        usdt_micros: micros,
+        idempotency_key: `k-${i}`,
+        reference: `r-${i}`,
+      });
       expect(reply.ok).toBe(true);
     }
     const first = await ledger.execute({ partner_id: partnerId, document, limit: 2 });
     if (!first.ok) throw new Error(first.error.message);
-    expect(first.data.entries.map((e) => [e.type, e.available_delta_micros, e.available_after_micros, e.idempotency_key, e.reference])).toEqual([
+    expect(
+      first.data.entries.map((e) => [e.type, e.available_delta_micros, e.available_after_micros, e.idempotency_key, e.reference]),
+    ).toEqual([
       ['credit', 4_000, 4_350, 'k-2', 'r-2'],
       ['credit', 250, 350, 'k-1', 'r-1'],
     ]);

@@ -21,12 +21,16 @@ const toView = (line: LedgerLine): LedgerEntryView => ({
 /** A page of a user's ledger, newest first; another partner's user is user_not_found, like a missing one. */
 @Injectable()
 export class GetLedgerUseCase {
-  constructor(private readonly accounts: AccountRepository, private readonly ledger: LedgerRepository) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly ledger: LedgerRepository,
+  ) {}
 
   async execute(query: GetLedgerQuery): Promise<RequestReply<typeof Topics.WithdrawalsLedger>> {
     const beforeId = query.cursor === undefined ? undefined : decodeLedgerCursor(query.cursor);
     if (beforeId === null) return fail('invalid_request', 'cursor must be the next_cursor of a previous page', 'cursor');
-    if (!(await this.accounts.find(query.partner_id, query.document))) return fail('user_not_found', `no user with document ${query.document}`);
+    if (!(await this.accounts.find(query.partner_id, query.document)))
+      return fail('user_not_found', `no user with document ${query.document}`);
     const limit = query.limit ?? DEFAULT_OPERATOR_PAGE;
     // One more than the page tells whether another page follows without a count query.
     const lines = await this.ledger.page(query.partner_id, query.document, { beforeId, take: limit + 1 });

@@ -9,7 +9,13 @@ describe('operator listing cursors', () => {
   it('refuse what they did not issue, and each other', () => {
     expect(decodeLedgerCursor(encodeUserCursor('52998224725'))).toBeNull();
     expect(decodeUserCursor(encodeLedgerCursor(42))).toBeNull();
-    for (const text of ['', 'x', Buffer.from('le1:0').toString('base64url'), Buffer.from('le1:-3').toString('base64url'), Buffer.from('us1:123').toString('base64url')]) {
+    for (const text of [
+      '',
+      'x',
+      Buffer.from('le1:0').toString('base64url'),
+      Buffer.from('le1:-3').toString('base64url'),
+      Buffer.from('us1:123').toString('base64url'),
+    ]) {
       expect(decodeLedgerCursor(text)).toBeNull();
       expect(decodeUserCursor(text)).toBeNull();
     }

@@ -29,7 +29,10 @@ describe('RefusedCommandRepository (PostgreSQL)', () => {
     const partnerId = testPartnerId();
     const [old, recent] = [`test-${newUuid()}`, `test-${newUuid()}`];
     for (const id of [old, recent]) await refusals.memoryOf(partnerId, id, newUuid())?.keep({ code: 'insufficient_funds', message: 'no' });
-    await db.query(`UPDATE refused_commands SET refused_at = now() - make_interval(hours => $2) WHERE command_id = $1`, [old, REFUSAL_RETENTION_HOURS + 1]);
+    await db.query(`UPDATE refused_commands SET refused_at = now() - make_interval(hours => $2) WHERE command_id = $1`, [
+      old,
+      REFUSAL_RETENTION_HOURS + 1,
+    ]);
     expect(await pruneRefusals(db, new Date())).toBeGreaterThanOrEqual(1);
     expect(await refusals.memoryOf(partnerId, old, newUuid())?.recall()).toBeNull();
     expect(await refusals.memoryOf(partnerId, recent, newUuid())?.recall()).toEqual({ code: 'insufficient_funds', message: 'no' });

@@ -10,7 +10,10 @@ export class CreateWithdrawalHandler {
 
   // @Ctx() hands the message's context over (Nest passes only the payload to an undecorated handler): its command id.
   @HandleRequest(Topics.WithdrawalsCreate)
-  handle(@Payload() command: CreateWithdrawalCommand, @Ctx() context: KafkaMessageContext): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
+  handle(
+    @Payload() command: CreateWithdrawalCommand,
+    @Ctx() context: KafkaMessageContext,
+  ): Promise<RequestReply<typeof Topics.WithdrawalsCreate>> {
     return this.createWithdrawal.execute(command, commandIdOf(context));
   }
 }

@@ -3,7 +3,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateWithdrawalCommand, PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { FAILING_ADDRESS, newCpf, newUuid, outboxStatesOf, pollUntil, withdrawalRequest, testPartnerId, prismaForSpecs } from '@partner/testing';
+import {
+  FAILING_ADDRESS,
+  newCpf,
+  newUuid,
+  outboxStatesOf,
+  pollUntil,
+  withdrawalRequest,
+  testPartnerId,
+  prismaForSpecs,
+} from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { PrismaClient } from '../generated/prisma-for-specs/client';
@@ -33,7 +42,9 @@ async function newAccount(micros: number) {
   const partnerId = testPartnerId();
   const document = newCpf();
   await accounts.open(partnerId, document, new Date());
-  await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: BigInt(micros), reference: 'test funds' }, new Date()));
+  await unitOfWork.run((tx) =>
+    accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: BigInt(micros), reference: 'test funds' }, new Date()),
+  );
   return { partnerId, document };
 }
 
@@ -42,7 +53,8 @@ const command = (partnerId: PartnerId, document: string, overrides: Partial<Crea
   ...withdrawalRequest(document, overrides),
 });
 
-const outboxStates = async (partnerId: string) => outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
+const outboxStates = async (partnerId: string) =>
+  outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
 
 /** The books balance: every account equals the sum of its ledger entries. */
 async function expectLedgerMatches(partnerId: PartnerId, document: string) {
@@ -92,9 +104,15 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const created = await create.execute(first);
     const id = created.ok ? created.data.id : -1;
     expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id, created: false } });
-    expect(await create.execute({ ...first, usdtmicros: 2_000_000 })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    expect(await create.execute({ ...first, usdtmicros: 2_000_000 })).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_key_reused' },
+    });
     // A key is never bound by a refusal: a new key on the spent balance is refused.
-    expect(await create.execute({ ...first, idempotency_key: newUuid() })).toMatchObject({ ok: false, error: { code: 'insufficient_funds' } });
+    expect(await create.execute({ ...first, idempotency_key: newUuid() })).toMatchObject({
+      ok: false,
+      error: { code: 'insufficient_funds' },
+    });
     expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
   });
 
@@ -108,12 +126,16 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
       // A chain move, as AdvanceWithdrawalsUseCase makes it: the withdrawal's row first, then its account.
       await move.query('BEGIN');
       await move.query('UPDATE withdrawals SET updated_at = now() WHERE id = $1', [id]);
-      const { rows: [{ pid: movePid }] } = await move.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const {
+        rows: [{ pid: movePid }],
+      } = await move.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       const retry = create.execute({ ...first });
       await pollUntil(
         'the retry to wait on the moving withdrawal',
         // Only backends blocked by this move: other suites running beside this one never count.
-        async () => (await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [movePid])).rows[0].n,
+        async () =>
+          (await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [movePid])).rows[0]
+            .n,
         (n) => n === 1,
         { timeoutMs: 10_000, intervalMs: 20 },
       );
@@ -151,16 +173,24 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const refused = command(partnerId, document);
     const commandId = `test-${newUuid()}`;
     expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'insufficient_funds' } });
-    await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: 5_000_000n, reference: 'top-up' }, new Date()));
+    await unitOfWork.run((tx) =>
+      accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: 5_000_000n, reference: 'top-up' }, new Date()),
+    );
     // The copy: its caller was told "refused", so it is refused again and nothing moves.
-    expect(await create.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'insufficient_funds', message: expect.stringContaining('balance does not cover') } });
+    expect(await create.execute(refused, commandId)).toMatchObject({
+      ok: false,
+      error: { code: 'insufficient_funds', message: expect.stringContaining('balance does not cover') },
+    });
     expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(0);
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 6_000_000n, heldMicros: 0n });
     // The partner's own retry after the top-up is a new command: the key was left free by the refusal.
     expect(await create.execute(refused, `test-${newUuid()}`)).toEqual({ ok: true, data: { id: expect.any(Number), created: true } });
     // Another partner cannot read the refusal kept under this command id.
     const other = await newAccount(5_000_000);
-    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({ ok: true, data: { id: expect.any(Number), created: true } });
+    expect(await create.execute(command(other.partnerId, other.document), commandId)).toEqual({
+      ok: true,
+      data: { id: expect.any(Number), created: true },
+    });
     await expectLedgerMatches(partnerId, document);
   });
 
@@ -173,8 +203,14 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const { partnerId, document } = await newAccount(5_000_000);
     const first = command(partnerId, document);
     const created = await create.execute(first);
-    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id: (created as { data: { id: number } }).data.id, created: false } });
-    expect(await create.execute({ ...first, usdtmicros: 2_000_000 })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    expect(await create.execute({ ...first })).toEqual({
+      ok: true,
+      data: { id: (created as { data: { id: number } }).data.id, created: false },
+    });
+    expect(await create.execute({ ...first, usdtmicros: 2_000_000 })).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_key_reused' },
+    });
     expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
   });
 
@@ -215,8 +251,14 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const id = created.ok ? created.data.id : -1;
 
     expect(await create.execute({ ...first, address: first.address.toLowerCase() })).toEqual({ ok: true, data: { id, created: false } });
-    expect(await create.execute({ ...first, address: `0x${first.address.slice(2).toUpperCase()}` })).toEqual({ ok: true, data: { id, created: false } });
-    expect(await create.execute({ ...first, address: FAILING_ADDRESS })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    expect(await create.execute({ ...first, address: `0x${first.address.slice(2).toUpperCase()}` })).toEqual({
+      ok: true,
+      data: { id, created: false },
+    });
+    expect(await create.execute({ ...first, address: FAILING_ADDRESS })).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_key_reused' },
+    });
     expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
     // The address is kept as it was first given.
     expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).address).toBe(first.address);
@@ -228,7 +270,9 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const created = await create.execute(first);
     const id = created.ok ? created.data.id : -1;
     // The row as the rule before wrote it: the mixed-case address hashed as given.
-    const before = createHash('sha256').update(JSON.stringify([document, first.address, first.usdtmicros, first.fee_choice, first.network])).digest('hex');
+    const before = createHash('sha256')
+      .update(JSON.stringify([document, first.address, first.usdtmicros, first.fee_choice, first.network]))
+      .digest('hex');
     await prisma.withdrawal.update({ where: { id }, data: { fingerprint: before } });
 
     await db.query(readFileSync(migrationFile('withdrawal_fingerprint_lowercase_address'), 'utf8'));

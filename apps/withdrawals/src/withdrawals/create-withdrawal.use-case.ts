@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { CreateWithdrawalCommand, CreateWithdrawalResult, RequestErrorCode, requestRefusalsOf, RequestReply, Topics } from '@partner/contracts';
+import {
+  CreateWithdrawalCommand,
+  CreateWithdrawalResult,
+  RequestErrorCode,
+  requestRefusalsOf,
+  RequestReply,
+  Topics,
+} from '@partner/contracts';
 import { normalEvmAddress } from '@partner/validation';
 import { Rejected, requestFingerprint, runIdempotent, Superseded, UnitOfWork } from '@partner/db';
 import { feeFor } from './fee-schedule';
@@ -71,7 +78,8 @@ export class CreateWithdrawalUseCase {
         }
         // The statement aborted: nothing of it committed, the key included.
         if (outcome === 'not_found') throw new Rejected('user_not_found', `no user with document ${command.document}`);
-        if (outcome === 'insufficient') throw new Rejected('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
+        if (outcome === 'insufficient')
+          throw new Rejected('insufficient_funds', `balance does not cover ${amountMicros} micros plus a ${feeMicros} micros fee`);
         // The key's withdrawal committed; the statement does not return it.
         return { taken: null };
       },

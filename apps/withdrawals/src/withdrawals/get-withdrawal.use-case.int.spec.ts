@@ -32,8 +32,15 @@ async function newWithdrawal(address?: string) {
   const partnerId = testPartnerId();
   const document = newCpf();
   await accounts.open(partnerId, document, new Date());
-  await unitOfWork.run((tx) => accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: 100_000_000n, reference: 'test funds' }, new Date()));
-  const request = withdrawalRequest(document, { usdtmicros: 2_500_000, network: 'ETH' as const, fee_choice: 'MEDIUM' as const, ...(address ? { address } : {}) });
+  await unitOfWork.run((tx) =>
+    accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: 100_000_000n, reference: 'test funds' }, new Date()),
+  );
+  const request = withdrawalRequest(document, {
+    usdtmicros: 2_500_000,
+    network: 'ETH' as const,
+    fee_choice: 'MEDIUM' as const,
+    ...(address ? { address } : {}),
+  });
   const reply = await create.execute({ partner_id: partnerId, ...request });
   if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);
   return { partnerId, request, id: reply.data.id };
@@ -76,10 +83,16 @@ describe('GetWithdrawalUseCase (PostgreSQL)', () => {
     const failed = await newWithdrawal(FAILING_ADDRESS);
     await sendOnly.execute(new Date(Date.now() + 1000));
     const sent = await get.execute({ partner_id: settled.partnerId, id: settled.id });
-    expect(sent).toMatchObject({ ok: true, data: { state: 'sent', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), failure_reason: null } });
+    expect(sent).toMatchObject({
+      ok: true,
+      data: { state: 'sent', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), failure_reason: null },
+    });
     await advance.execute(new Date(Date.now() + 1000));
     const txHash = sent.ok ? sent.data.tx_hash : undefined;
-    expect(await get.execute({ partner_id: settled.partnerId, id: settled.id })).toMatchObject({ ok: true, data: { state: 'settled', tx_hash: txHash } });
+    expect(await get.execute({ partner_id: settled.partnerId, id: settled.id })).toMatchObject({
+      ok: true,
+      data: { state: 'settled', tx_hash: txHash },
+    });
     expect(await get.execute({ partner_id: failed.partnerId, id: failed.id })).toMatchObject({
       ok: true,
       data: { state: 'failed', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), failure_reason: 'transfer_reverted' },

@@ -45,7 +45,8 @@ async function seed(partnerId: PartnerId, count: number, documents = [newCpf(), 
 /** Newest first: creation time, then id, both descending. */
 const newestFirst = (rows: Seeded[]) => [...rows].sort((a, b) => b.atMs - a.atMs || b.id - a.id).map((r) => r.id);
 
-const everyPage = (query: Omit<ListWithdrawalsQuery, 'cursor'>) => allReplyPages('withdrawals', (cursor) => list.execute({ ...query, cursor }));
+const everyPage = (query: Omit<ListWithdrawalsQuery, 'cursor'>) =>
+  allReplyPages('withdrawals', (cursor) => list.execute({ ...query, cursor }));
 
 afterAll(async () => {
   await db.query('DELETE FROM withdrawals.withdrawals WHERE partner_id = ANY($1)', [[...seededPartners]]);
@@ -109,7 +110,12 @@ describe('ListWithdrawalsUseCase (PostgreSQL)', () => {
     expect(window.items.map((w) => w.id)).toEqual(newestFirst(rows.filter((r) => r.atMs >= BASE + 1000 && r.atMs < BASE + 3000)));
     expect(window.items).toHaveLength(10);
     // The same instants in another offset and spelling are the same bounds.
-    const offset = await everyPage({ partner_id: partnerId, created_from: '2026-11-20T09:00:01-03:00', created_to: '2026-11-20T09:00:02.999-03:00', limit: 100 });
+    const offset = await everyPage({
+      partner_id: partnerId,
+      created_from: '2026-11-20T09:00:01-03:00',
+      created_to: '2026-11-20T09:00:02.999-03:00',
+      limit: 100,
+    });
     expect(offset.items.map((w) => w.id)).toEqual(newestFirst(rows.filter((r) => r.atMs === BASE + 1000 || r.atMs === BASE + 2000)));
   });
 
@@ -119,7 +125,7 @@ describe('ListWithdrawalsUseCase (PostgreSQL)', () => {
     const rows = await seed(partnerId, 6);
     await seed(other, 6);
     const first = await list.execute({ partner_id: partnerId, limit: 2 });
-    const cursor = first.ok ? first.data.next_cursor ?? undefined : undefined;
+    const cursor = first.ok ? (first.data.next_cursor ?? undefined) : undefined;
     expect(cursor).toEqual(expect.any(String));
     const refused = { ok: false, error: { code: 'invalid_request', field: 'cursor', message: expect.any(String) } };
     expect(await list.execute({ partner_id: other, limit: 2, cursor })).toEqual(refused);

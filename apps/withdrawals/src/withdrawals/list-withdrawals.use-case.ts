@@ -20,7 +20,11 @@ export class ListWithdrawalsUseCase {
     const scope = listScope('withdrawals', query.partner_id, [query.document, query.state, createdFrom?.getTime(), createdTo?.getTime()]);
     const page = pageRequestOf(query, scope, 'integer');
     if (!page) return fail('invalid_request', CURSOR_REFUSED, 'cursor');
-    const rows = await this.withdrawals.list(query.partner_id, { equals: { document: query.document, state: query.state }, createdFrom, createdTo }, page);
+    const rows = await this.withdrawals.list(
+      query.partner_id,
+      { equals: { document: query.document, state: query.state }, createdFrom, createdTo },
+      page,
+    );
     const { items, next_cursor } = pageOf(rows, page, scope, (w) => ({ atMs: w.createdAt.getTime(), id: String(w.id) }), toView);
     return ok({ withdrawals: items, next_cursor });
   }

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PageRequest, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
-import { commandStatement, Database, KeysetFilter, keysetPageStatement, OutboxMessage, statement, Transaction, UnitOfWork } from '@partner/db';
+import {
+  commandStatement,
+  Database,
+  KeysetFilter,
+  keysetPageStatement,
+  OutboxMessage,
+  statement,
+  Transaction,
+  UnitOfWork,
+} from '@partner/db';
 
 export interface Withdrawal {
   id: number;

@@ -23,7 +23,11 @@ describe('createPartnerApiClient', () => {
   it('sends the operator key as X-Admin-Key, and extra headers beside the keys', async () => {
     const { api, sent } = capturing({ apiKey: 'pk_sandbox_x', adminKey: 'adm_x', headers: { 'x-request-id': 'r-1' } });
     await api.GET('/partner/v1/events');
-    expect(Object.fromEntries(sent[0].headers)).toMatchObject({ 'x-api-key': 'pk_sandbox_x', 'x-admin-key': 'adm_x', 'x-request-id': 'r-1' });
+    expect(Object.fromEntries(sent[0].headers)).toMatchObject({
+      'x-api-key': 'pk_sandbox_x',
+      'x-admin-key': 'adm_x',
+      'x-request-id': 'r-1',
+    });
   });
 
   it('sends no key header when given none', async () => {

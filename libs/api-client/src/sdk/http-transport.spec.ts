@@ -5,15 +5,26 @@ import { TestServer } from './test-server.spec-support';
 // The SDK's fetch against a real local HTTP server: retries, Retry-After, timeouts and errors as a
 // partner's process meets them.
 
-const WITHDRAWAL = { document: '52998224725', address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', usdtmicros: 1_000_000, fee_choice: 'MEDIUM', network: 'MATIC' } as const;
+const WITHDRAWAL = {
+  document: '52998224725',
+  address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+  usdtmicros: 1_000_000,
+  fee_choice: 'MEDIUM',
+  network: 'MATIC',
+} as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const unavailable = (headers: Record<string, string> = {}) => ({ status: 503, body: { error: 'service_unavailable', message: 'the outcome is unknown' }, headers });
+const unavailable = (headers: Record<string, string> = {}) => ({
+  status: 503,
+  body: { error: 'service_unavailable', message: 'the outcome is unknown' },
+  headers,
+});
 
 let server: TestServer;
 beforeAll(async () => (server = await new TestServer().start()));
 afterAll(() => server.stop());
 
-const client = (options: Partial<PartnerClientOptions> = {}) => new PartnerClient({ baseUrl: server.url, apiKey: 'pk_test', retry: { baseDelayMs: 10 }, ...options });
+const client = (options: Partial<PartnerClientOptions> = {}) =>
+  new PartnerClient({ baseUrl: server.url, apiKey: 'pk_test', retry: { baseDelayMs: 10 }, ...options });
 const keysSent = () => server.received.map((r) => (r.body as { idempotency_key?: string }).idempotency_key);
 
 describe('retries', () => {
@@ -33,14 +44,19 @@ describe('retries', () => {
     const created = await client().withdrawals.create({ ...WITHDRAWAL, idempotency_key: 'my-key' }, { requestId: 'req-1' });
     expect(created).toEqual({ id: 7, idempotency_key: 'my-key' });
     expect(keysSent()).toEqual(['my-key', 'my-key']);
-    expect(server.received.map((r) => [r.method, r.url, r.headers['x-api-key'], r.headers['x-request-id'], r.headers['content-type']])).toEqual([
+    expect(
+      server.received.map((r) => [r.method, r.url, r.headers['x-api-key'], r.headers['x-request-id'], r.headers['content-type']]),
+    ).toEqual([
       ['POST', '/partner/v1/withdrawals/usdt', 'pk_test', 'req-1', 'application/json'],
       ['POST', '/partner/v1/withdrawals/usdt', 'pk_test', 'req-1', 'application/json'],
     ]);
   });
 
   it('waits the Retry-After seconds of a 429 before the retry', async () => {
-    server.script({ status: 429, body: { error: 'rate_limited', message: 'slow down' }, headers: { 'retry-after': '1' } }, { body: { id: 7 } });
+    server.script(
+      { status: 429, body: { error: 'rate_limited', message: 'slow down' }, headers: { 'retry-after': '1' } },
+      { body: { id: 7 } },
+    );
     await client({ retry: { baseDelayMs: 1 } }).withdrawals.get(7);
     expect(server.received[1].at - server.received[0].at).toBeGreaterThanOrEqual(1_000);
   });
@@ -54,7 +70,9 @@ describe('retries', () => {
 
   it('gives up (throwing the last error) after maxAttempts, backing off between attempts', async () => {
     server.script(unavailable());
-    const error = await client({ retry: { maxAttempts: 3, baseDelayMs: 40 } }).withdrawals.get(7).catch((e: unknown) => e);
+    const error = await client({ retry: { maxAttempts: 3, baseDelayMs: 40 } })
+      .withdrawals.get(7)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartnerApiError);
     expect(error).toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(server.received).toHaveLength(3);
@@ -65,7 +83,9 @@ describe('retries', () => {
 
   it('does not wait for a Retry-After longer than maxRetryAfterMs', async () => {
     server.script(unavailable({ 'retry-after': '120' }), { body: { id: 7 } });
-    const error = await client().withdrawals.get(7).catch((e: unknown) => e);
+    const error = await client()
+      .withdrawals.get(7)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503, retryAfterMs: 120_000 });
     expect(server.received).toHaveLength(1);
   });
@@ -112,7 +132,9 @@ describe('timeouts', () => {
   it('a call with no answer in time fails with PartnerTimeoutError; a per-call timeout overrides the default', async () => {
     server.script({ delayMs: 1_000, body: { id: 7 } });
     const started = Date.now();
-    const error = await client({ timeoutMs: 300, retry: { maxAttempts: 1 } }).withdrawals.get(7).catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 300, retry: { maxAttempts: 1 } })
+      .withdrawals.get(7)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartnerTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(900);
@@ -131,18 +153,33 @@ describe('PartnerApiError', () => {
   it('carries the code, HTTP status, request id, field and body', async () => {
     const body = { error: 'invalid_request', message: 'field usdtmicros must be an integer', field: 'usdtmicros', request_id: 'req-9' };
     server.script({ status: 400, body, headers: { 'x-request-id': 'req-9' } });
-    const error = (await client().withdrawals.create(WITHDRAWAL).catch((e: unknown) => e)) as PartnerApiError;
+    const error = (await client()
+      .withdrawals.create(WITHDRAWAL)
+      .catch((e: unknown) => e)) as PartnerApiError;
     expect(error).toBeInstanceOf(PartnerApiError);
     expect({ ...error, name: error.name, message: error.message }).toEqual({
-      name: 'PartnerApiError', code: 'invalid_request', status: 400, requestId: 'req-9', retryAfterMs: undefined, field: 'usdtmicros', body,
+      name: 'PartnerApiError',
+      code: 'invalid_request',
+      status: 400,
+      requestId: 'req-9',
+      retryAfterMs: undefined,
+      field: 'usdtmicros',
+      body,
       message: 'POST /partner/v1/withdrawals/usdt: 400 invalid_request: field usdtmicros must be an integer',
     });
   });
 
   it("takes the Pix key family's code from `status`, and Retry-After in milliseconds", async () => {
     server.script({ status: 409, body: { status: 'already_exists', message: 'the user already has a key' } });
-    await expect(client().pixKeys.create({ document: '52998224725' })).rejects.toMatchObject({ code: 'already_exists', status: 409, requestId: 'req-from-server' });
+    await expect(client().pixKeys.create({ document: '52998224725' })).rejects.toMatchObject({
+      code: 'already_exists',
+      status: 409,
+      requestId: 'req-from-server',
+    });
     server.script({ status: 429, body: { status: 'rate_limited', message: 'slow' }, headers: { 'retry-after': '2' } });
-    await expect(client({ retry: { maxAttempts: 1 } }).pixKeys.get('52998224725')).rejects.toMatchObject({ code: 'rate_limited', retryAfterMs: 2_000 });
+    await expect(client({ retry: { maxAttempts: 1 } }).pixKeys.get('52998224725')).rejects.toMatchObject({
+      code: 'rate_limited',
+      retryAfterMs: 2_000,
+    });
   });
 });

@@ -87,7 +87,9 @@ export class HttpTransport {
     } catch (error) {
       if (call.signal?.aborted) throw abortReason(call.signal);
       if (timedOut()) return new PartnerTimeoutError(`${request.method} ${request.path}: no answer within ${timeoutMs} ms`, timeoutMs);
-      return new PartnerNetworkError(`${request.method} ${request.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      return new PartnerNetworkError(`${request.method} ${request.path}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     } finally {
       done();
     }
@@ -113,7 +115,10 @@ export class HttpTransport {
 
 /** How long to wait before the next attempt, or undefined when the failure is not retried. */
 function retryWait(failure: PartnerSdkError, retryability: Retryability, policy: RetryPolicy, attempt: number): number | undefined {
-  const unknownOutcome = failure instanceof PartnerNetworkError || failure instanceof PartnerTimeoutError || (failure instanceof PartnerApiError && failure.status === 503);
+  const unknownOutcome =
+    failure instanceof PartnerNetworkError ||
+    failure instanceof PartnerTimeoutError ||
+    (failure instanceof PartnerApiError && failure.status === 503);
   const refused = failure instanceof PartnerApiError && failure.status === 429;
   if (!refused && !(unknownOutcome && retryability === 'idempotent')) return undefined;
   const retryAfterMs = failure instanceof PartnerApiError ? failure.retryAfterMs : undefined;

@@ -38,7 +38,11 @@ describe('Paginator', () => {
     server.script(pagesOf('pix_keys', 5));
     const pages = [];
     for await (const page of client().pixKeys.list({ status: 'registered' }).pages()) pages.push(page);
-    expect(pages.map((p) => [p.pix_keys.length, p.next_cursor])).toEqual([[2, '2'], [2, '4'], [1, null]]);
+    expect(pages.map((p) => [p.pix_keys.length, p.next_cursor])).toEqual([
+      [2, '2'],
+      [2, '4'],
+      [1, null],
+    ]);
 
     server.script(pagesOf('customers', 100));
     for await (const customer of client().customers.list({ external_id: 'ext-1' })) if (String(customer.id) === '2') break;
@@ -56,7 +60,10 @@ describe('Paginator', () => {
   it('Pix inflows: always sends limit (so the answer is a page), follows next_cursor', async () => {
     server.script(pagesOf('pix_in', 3));
     expect((await client().pixInflows.list({ status: 'credited', limit: 2 }).toArray()).length).toBe(3);
-    expect(server.received.map(query)).toEqual([{ status: 'credited', limit: '2' }, { status: 'credited', limit: '2', cursor: '2' }]);
+    expect(server.received.map(query)).toEqual([
+      { status: 'credited', limit: '2' },
+      { status: 'credited', limit: '2', cursor: '2' },
+    ]);
     server.script({ body: { pix_in: [] } });
     expect(await client().pixInflows.listPage()).toEqual({ pix_in: [], next_cursor: null });
     expect(query(server.received[0])).toEqual({ limit: '100' });
@@ -71,7 +78,11 @@ describe('Paginator', () => {
 
   it('balances: GET the user balance', async () => {
     server.script({ body: { document: '52998224725', available_usdt_micros: 5, held_usdt_micros: 1 } });
-    await expect(client().balances.get('52998224725')).resolves.toEqual({ document: '52998224725', available_usdt_micros: 5, held_usdt_micros: 1 });
+    await expect(client().balances.get('52998224725')).resolves.toEqual({
+      document: '52998224725',
+      available_usdt_micros: 5,
+      held_usdt_micros: 1,
+    });
     expect(server.received[0].url).toBe('/partner/v1/users/52998224725/balance');
   });
 });

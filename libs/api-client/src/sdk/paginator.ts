@@ -46,7 +46,11 @@ export class Paginator<Item, Page> implements AsyncIterable<Item> {
  * A resource with a cursor-paged list at `path`, whose pages hold their items under `key` and a
  * `next_cursor` (null on the last page): `listPage` reads one page, `list` iterates them all.
  */
-export abstract class ListedResource<Item, Query extends ListQuery & Record<string, string | number | boolean | undefined>, Key extends string> {
+export abstract class ListedResource<
+  Item,
+  Query extends ListQuery & Record<string, string | number | boolean | undefined>,
+  Key extends string,
+> {
   protected constructor(
     protected readonly http: HttpTransport,
     protected readonly path: string,
@@ -59,7 +63,10 @@ export abstract class ListedResource<Item, Query extends ListQuery & Record<stri
   }
 
   /** Every item matching the query, page after page, fetched as the loop goes: `for await (const item of resource.list(query))`. */
-  list(query: Omit<Query, 'cursor'> = {} as Omit<Query, 'cursor'>, options?: CallOptions): Paginator<Item, { [K in Key]: Item[] } & { next_cursor: string | null }> {
+  list(
+    query: Omit<Query, 'cursor'> = {} as Omit<Query, 'cursor'>,
+    options?: CallOptions,
+  ): Paginator<Item, { [K in Key]: Item[] } & { next_cursor: string | null }> {
     return new Paginator(async (cursor) => {
       const page = await this.listPage({ ...query, cursor } as Query, options);
       return { items: page[this.key], next: page.next_cursor, page };

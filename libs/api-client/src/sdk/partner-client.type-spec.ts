@@ -4,7 +4,13 @@ import { PartnerApiError } from './sdk-errors';
 // Type tests (*.type-spec.ts, never run): each line under a ts-expect-error directive fails
 // `tsc -p tsconfig.json` if the SDK stops refusing what the API does not accept.
 export async function partnerClientTyping(client: PartnerClient): Promise<unknown[]> {
-  const request = { document: '52998224725', address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', usdtmicros: 1_000_000, fee_choice: 'MEDIUM', network: 'MATIC' } as const;
+  const request = {
+    document: '52998224725',
+    address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+    usdtmicros: 1_000_000,
+    fee_choice: 'MEDIUM',
+    network: 'MATIC',
+  } as const;
   const { id, idempotency_key } = await client.withdrawals.create(request); // the key is optional: the SDK makes one
   // @ts-expect-error fee_choice is LOW, MEDIUM or HIGH
   await client.withdrawals.create({ ...request, fee_choice: 'ULTRA' });
@@ -31,7 +37,12 @@ export async function partnerClientTyping(client: PartnerClient): Promise<unknow
 // The list filters are the routes' own (docs/openapi.json): each wrong name or value below must not compile.
 export function listFilterTyping(client: PartnerClient): unknown[] {
   return [
-    client.withdrawals.list({ state: 'settled', created_from: '2026-11-01T00:00:00-03:00', created_to: '2026-12-01T00:00:00Z', document: '52998224725' }),
+    client.withdrawals.list({
+      state: 'settled',
+      created_from: '2026-11-01T00:00:00-03:00',
+      created_to: '2026-12-01T00:00:00Z',
+      document: '52998224725',
+    }),
     // @ts-expect-error created_from is an ISO 8601 date-time, not Unix seconds
     client.withdrawals.list({ created_from: 1_795_315_285 }),
     client.pixKeys.list({ status: 'canceled', document: '52998224725' }),

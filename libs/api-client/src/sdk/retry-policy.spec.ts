@@ -33,6 +33,11 @@ describe('parseRetryAfter', () => {
 
   it('a date already past is no wait; an absent or unreadable value is none', () => {
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
-    expect([parseRetryAfter(null, now), parseRetryAfter('', now), parseRetryAfter('soon', now), parseRetryAfter('-1', now)]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([parseRetryAfter(null, now), parseRetryAfter('', now), parseRetryAfter('soon', now), parseRetryAfter('-1', now)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -21,10 +21,19 @@ export class PartnerApiError extends PartnerSdkError {
   /** The parsed JSON body (the text when it was not JSON). */
   readonly body: unknown;
 
-  constructor(init: { status: number; body: unknown; requestId: string | undefined; retryAfterMs: number | undefined; method: string; path: string }) {
+  constructor(init: {
+    status: number;
+    body: unknown;
+    requestId: string | undefined;
+    retryAfterMs: number | undefined;
+    method: string;
+    path: string;
+  }) {
     const fields = isRecord(init.body) ? init.body : {};
     const code = stringOr(fields.error) ?? stringOr(fields.status);
-    super(`${init.method} ${init.path}: ${init.status}${code ? ` ${code}` : ''}${stringOr(fields.message) ? `: ${stringOr(fields.message)}` : ''}`);
+    super(
+      `${init.method} ${init.path}: ${init.status}${code ? ` ${code}` : ''}${stringOr(fields.message) ? `: ${stringOr(fields.message)}` : ''}`,
+    );
     this.code = code;
     this.status = init.status;
     this.requestId = init.requestId ?? stringOr(fields.request_id);

@@ -52,7 +52,13 @@ export class TestServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const received: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined, at: Date.now() };
+    const received: Received = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: text ? JSON.parse(text) : undefined,
+      at: Date.now(),
+    };
     this.received.push(received);
     const next = this.answers.length > 1 ? this.answers.shift() : this.answers[0];
     const answer = typeof next === 'function' ? next(received) : (next ?? {});

@@ -17,7 +17,12 @@ describe('INTERNAL_SECRET', () => {
 describe('REPLY_TARGETS', () => {
   it('is loopback by default, and a comma-separated list of addresses, CIDR blocks and host names', () => {
     expect(loadConfig(ServiceConfig, {}).REPLY_TARGETS).toEqual(['127.0.0.0/8', '::1/128', 'localhost']);
-    expect(loadConfig(ServiceConfig, { REPLY_TARGETS: '10.0.0.0/8, Gateway-1 ,fd00::/8,192.168.1.7' }).REPLY_TARGETS).toEqual(['10.0.0.0/8', 'gateway-1', 'fd00::/8', '192.168.1.7']);
+    expect(loadConfig(ServiceConfig, { REPLY_TARGETS: '10.0.0.0/8, Gateway-1 ,fd00::/8,192.168.1.7' }).REPLY_TARGETS).toEqual([
+      '10.0.0.0/8',
+      'gateway-1',
+      'fd00::/8',
+      '192.168.1.7',
+    ]);
   });
 
   it.each(['http://gateway', '10.0.0.0/40', 'a/b/c', 'under_score', '*'])('refuses %p at start-up', (entry) => {

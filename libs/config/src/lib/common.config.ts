@@ -1,5 +1,15 @@
 import { isIP } from 'node:net';
-import { IsIn, IsNotEmpty, IsString, Matches, MinLength, Validate, ValidateIf, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsIn,
+  IsNotEmpty,
+  IsString,
+  Matches,
+  MinLength,
+  Validate,
+  ValidateIf,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { CommaSeparated, Flag, IntInRange, PollIntervalMs } from './config.decorators';
 
 /** NODE_ENVs where INTERNAL_SECRET may be left empty (internal ports then trust their callers); unset counts as development, as in Node. */
@@ -11,7 +21,8 @@ export function hostOrBlockProblem(entry: string): string | undefined {
   const family = isIP(address);
   const what = `${entry} is not an IP address, a CIDR block or a host name`;
   if (extra !== undefined) return what;
-  if (family === 0) return bits === undefined && /^[A-Za-z0-9][A-Za-z0-9-]{0,62}(\.[A-Za-z0-9][A-Za-z0-9-]{0,62})*$/.test(address) ? undefined : what;
+  if (family === 0)
+    return bits === undefined && /^[A-Za-z0-9][A-Za-z0-9-]{0,62}(\.[A-Za-z0-9][A-Za-z0-9-]{0,62})*$/.test(address) ? undefined : what;
   const max = family === 4 ? 32 : 128;
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max) ? undefined : `${entry}: a prefix length is 0-${max}`;
 }
@@ -19,7 +30,9 @@ export function hostOrBlockProblem(entry: string): string | undefined {
 @ValidatorConstraint({ name: 'hostsOrBlocks' })
 class HostsOrBlocks implements ValidatorConstraintInterface {
   validate(entries: unknown): boolean {
-    return Array.isArray(entries) && entries.length > 0 && entries.every((e) => typeof e === 'string' && hostOrBlockProblem(e) === undefined);
+    return (
+      Array.isArray(entries) && entries.length > 0 && entries.every((e) => typeof e === 'string' && hostOrBlockProblem(e) === undefined)
+    );
   }
   defaultMessage(): string {
     return 'REPLY_TARGETS must be a comma-separated list of IP addresses, CIDR blocks (10.0.0.0/8) and host names';
@@ -68,18 +81,23 @@ export class CommonConfig {
   KAFKA_SSL_CA_FILE: string = '';
 
   /** SASL authentication to the brokers, with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD; empty: none. */
-  @IsIn(['', 'plain', 'scram-sha-256', 'scram-sha-512'], { message: 'KAFKA_SASL_MECHANISM must be plain, scram-sha-256, scram-sha-512 or empty' })
+  @IsIn(['', 'plain', 'scram-sha-256', 'scram-sha-512'], {
+    message: 'KAFKA_SASL_MECHANISM must be plain, scram-sha-256, scram-sha-512 or empty',
+  })
   KAFKA_SASL_MECHANISM: '' | 'plain' | 'scram-sha-256' | 'scram-sha-512' = '';
 
   @ValidateIf((c: CommonConfig) => c.KAFKA_SASL_MECHANISM !== '')
-  @IsString() @IsNotEmpty({ message: 'KAFKA_SASL_USERNAME is required with KAFKA_SASL_MECHANISM' })
+  @IsString()
+  @IsNotEmpty({ message: 'KAFKA_SASL_USERNAME is required with KAFKA_SASL_MECHANISM' })
   KAFKA_SASL_USERNAME: string = '';
 
   @ValidateIf((c: CommonConfig) => c.KAFKA_SASL_MECHANISM !== '')
-  @IsString() @IsNotEmpty({ message: 'KAFKA_SASL_PASSWORD is required with KAFKA_SASL_MECHANISM' })
+  @IsString()
+  @IsNotEmpty({ message: 'KAFKA_SASL_PASSWORD is required with KAFKA_SASL_MECHANISM' })
   KAFKA_SASL_PASSWORD: string = '';
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgresql:// URL' })
   DATABASE_URL: string = 'postgresql://postgres@127.0.0.1:5432/partner';
 
@@ -117,7 +135,10 @@ export class CommonConfig {
    */
   @ValidateIf((c: CommonConfig) => c.INTERNAL_SECRET !== '' || !TRUSTING_ENVIRONMENTS.includes(c.NODE_ENV))
   @IsString()
-  @MinLength(32, { message: 'INTERNAL_SECRET is required outside development and test: 32 or more characters, the same in every app (e.g. openssl rand -hex 32)' })
+  @MinLength(32, {
+    message:
+      'INTERNAL_SECRET is required outside development and test: 32 or more characters, the same in every app (e.g. openssl rand -hex 32)',
+  })
   INTERNAL_SECRET: string = '';
 }
 

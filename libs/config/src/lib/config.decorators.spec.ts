@@ -39,7 +39,15 @@ const problemsOf = (env: NodeJS.ProcessEnv): string => {
 
 describe('config decorators', () => {
   it('keep the defaults of unset variables', () => {
-    expect({ ...loadConfig(SampleConfig, {}) }).toEqual({ WORKERS: 3, STEP_DELAY_MS: 1_000, TICK_MS: 250, ENABLED: true, DISABLED: false, NAMES: ['a'], ADDRESSES: [] });
+    expect({ ...loadConfig(SampleConfig, {}) }).toEqual({
+      WORKERS: 3,
+      STEP_DELAY_MS: 1_000,
+      TICK_MS: 250,
+      ENABLED: true,
+      DISABLED: false,
+      NAMES: ['a'],
+      ADDRESSES: [],
+    });
   });
 
   it('IntInRange: a whole number within the bounds, class-validator naming the variable otherwise', () => {
@@ -52,7 +60,10 @@ describe('config decorators', () => {
 
   it('SimulatedDelayMs: none to an hour; PollIntervalMs: 10 ms to a minute', () => {
     expect(loadConfig(SampleConfig, { STEP_DELAY_MS: '0', TICK_MS: '10' })).toMatchObject({ STEP_DELAY_MS: 0, TICK_MS: 10 });
-    expect(loadConfig(SampleConfig, { STEP_DELAY_MS: '3600000', TICK_MS: '60000' })).toMatchObject({ STEP_DELAY_MS: 3_600_000, TICK_MS: 60_000 });
+    expect(loadConfig(SampleConfig, { STEP_DELAY_MS: '3600000', TICK_MS: '60000' })).toMatchObject({
+      STEP_DELAY_MS: 3_600_000,
+      TICK_MS: 60_000,
+    });
     expect(problemsOf({ STEP_DELAY_MS: '-1' })).toContain('STEP_DELAY_MS must not be less than 0');
     expect(problemsOf({ STEP_DELAY_MS: '3600001' })).toContain('STEP_DELAY_MS must not be greater than 3600000');
     expect(problemsOf({ TICK_MS: '9' })).toContain('TICK_MS must not be less than 10');
@@ -65,6 +76,9 @@ describe('config decorators', () => {
   });
 
   it('CommaSeparated: trimmed items, empty ones dropped, each adjusted when asked', () => {
-    expect(loadConfig(SampleConfig, { NAMES: ' x, ,y ,', ADDRESSES: '0xAB, 0xCd' })).toMatchObject({ NAMES: ['x', 'y'], ADDRESSES: ['0xab', '0xcd'] });
+    expect(loadConfig(SampleConfig, { NAMES: ' x, ,y ,', ADDRESSES: '0xAB, 0xCd' })).toMatchObject({
+      NAMES: ['x', 'y'],
+      ADDRESSES: ['0xab', '0xcd'],
+    });
   });
 });

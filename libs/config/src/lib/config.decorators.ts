@@ -39,10 +39,19 @@ export const PollIntervalMs = (): PropertyDecorator => IntInRange(10, 60_000);
  */
 export const Flag = (): PropertyDecorator =>
   stacked(
-    Transform(({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) => (obj[key] === undefined ? value : obj[key] === true || obj[key] === 'true')),
+    Transform(({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) =>
+      obj[key] === undefined ? value : obj[key] === true || obj[key] === 'true',
+    ),
     IsBoolean(),
   );
 
 /** A comma-separated list: items trimmed (then given to `item`, e.g. to lower-case them), empty ones dropped. */
 export const CommaSeparated = (item: (text: string) => string = (text) => text): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((s) => item(s.trim())).filter(Boolean) : value));
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => item(s.trim()))
+          .filter(Boolean)
+      : value,
+  );

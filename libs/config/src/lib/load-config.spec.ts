@@ -22,6 +22,9 @@ describe('loadConfig', () => {
 
   it('reads flags from their raw text: unset keeps the default, "false" is false', () => {
     expect(loadConfig(SampleConfig, {})).toMatchObject({ KAFKA_CREATE_TOPICS: true, KAFKA_SSL: false });
-    expect(loadConfig(SampleConfig, { KAFKA_CREATE_TOPICS: 'false', KAFKA_SSL: 'true' })).toMatchObject({ KAFKA_CREATE_TOPICS: false, KAFKA_SSL: true });
+    expect(loadConfig(SampleConfig, { KAFKA_CREATE_TOPICS: 'false', KAFKA_SSL: 'true' })).toMatchObject({
+      KAFKA_CREATE_TOPICS: false,
+      KAFKA_SSL: true,
+    });
   });
 });

@@ -1,5 +1,8 @@
 import type { ClassConstructor } from 'class-transformer';
-import { CreateBusinessCustomerCommand, CreateBusinessCustomerResult } from './customers/create-business-customer/create-business-customer.command';
+import {
+  CreateBusinessCustomerCommand,
+  CreateBusinessCustomerResult,
+} from './customers/create-business-customer/create-business-customer.command';
 import { GetBusinessCustomerQuery, GetBusinessCustomerResult } from './customers/get-business-customer/get-business-customer.query';
 import { AckEventsCommand, AckEventsResult } from './events/ack-events/ack-events.command';
 import { ListEventsQuery, ListEventsResult } from './events/list-events/list-events.query';
@@ -75,7 +78,10 @@ export const requestContracts = {
     key: (p) => `${p.partner_id}:${p.idempotency_key}`,
   }),
   [Topics.WithdrawalsUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
-  [Topics.WithdrawalsCreditAccount]: request<CreditAccountResult>()(CreditAccountCommand, { refusals: ['user_not_found', 'idempotency_key_reused', 'invalid_amount'], key: byUser }),
+  [Topics.WithdrawalsCreditAccount]: request<CreditAccountResult>()(CreditAccountCommand, {
+    refusals: ['user_not_found', 'idempotency_key_reused', 'invalid_amount'],
+    key: byUser,
+  }),
   [Topics.WithdrawalsGetBalance]: request<AccountBalance>()(GetBalanceQuery, { refusals: ['user_not_found'], key: byUser }),
   [Topics.WithdrawalsGet]: request<GetWithdrawalResult>()(GetWithdrawalQuery, { refusals: ['not_found'] }),
   [Topics.WithdrawalsList]: request<ListWithdrawalsResult>()(ListWithdrawalsQuery),
@@ -88,8 +94,14 @@ export const requestContracts = {
   [Topics.EventsAck]: request<AckEventsResult>()(AckEventsCommand, { key: byPartner }),
   [Topics.EventsPing]: request<PingResult>()(PingQuery),
   /** Both key commands by user: every request about one user's key is handled in turn (the unique index still holds alone). */
-  [Topics.PixKeysCreate]: request<PixKeyCommandResult>()(CreatePixKeyCommand, { refusals: ['invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'], key: byUser }),
-  [Topics.PixKeysDelete]: request<PixKeyCommandResult>()(DeletePixKeyCommand, { refusals: ['invalid_document', 'not_found', 'idempotency_key_reused'], key: byUser }),
+  [Topics.PixKeysCreate]: request<PixKeyCommandResult>()(CreatePixKeyCommand, {
+    refusals: ['invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'],
+    key: byUser,
+  }),
+  [Topics.PixKeysDelete]: request<PixKeyCommandResult>()(DeletePixKeyCommand, {
+    refusals: ['invalid_document', 'not_found', 'idempotency_key_reused'],
+    key: byUser,
+  }),
   [Topics.PixKeysGet]: request<GetPixKeyResult>()(GetPixKeyQuery, { refusals: ['invalid_document', 'not_found'] }),
   [Topics.PixKeysList]: request<ListPixKeysResult>()(ListPixKeysQuery, { refusals: ['invalid_document'] }),
   [Topics.PixKeysUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
@@ -104,9 +116,15 @@ export const requestContracts = {
   [Topics.CustomersPing]: request<PingResult>()(PingQuery),
   [Topics.InflowsList]: request<ListPixInflowsResult>()(ListPixInflowsQuery),
   [Topics.InflowsUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
-  [Topics.InflowsSimulatePixIn]: request<SimulatePixInResult>()(SimulatePixInCommand, { refusals: ['user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'], key: byUser }),
+  [Topics.InflowsSimulatePixIn]: request<SimulatePixInResult>()(SimulatePixInCommand, {
+    refusals: ['user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'],
+    key: byUser,
+  }),
   /** Keyed by end-to-end id: the notifications of one inflow are applied in turn. */
-  [Topics.InflowsIngest]: request<IngestPixInflowResult>()(IngestPixInflowCommand, { refusals: ['user_not_found', 'invalid_transition', 'end_to_end_id_conflict'], key: (p) => p.end_to_end_id }),
+  [Topics.InflowsIngest]: request<IngestPixInflowResult>()(IngestPixInflowCommand, {
+    refusals: ['user_not_found', 'invalid_transition', 'end_to_end_id_conflict'],
+    key: (p) => p.end_to_end_id,
+  }),
   [Topics.InflowsPing]: request<PingResult>()(PingQuery),
 } as const;
 
@@ -205,9 +223,7 @@ export function eventKeyOf<T extends EventTopic>(topic: T, payload: EventPayload
 
 /** The class that validates a topic's payload, whichever kind of topic it is. */
 export function payloadClassOf(topic: RequestTopic | EventTopic): ClassConstructor<object> {
-  return topic in requestContracts
-    ? requestContracts[topic as RequestTopic].payload
-    : eventContracts[topic as EventTopic].payload;
+  return topic in requestContracts ? requestContracts[topic as RequestTopic].payload : eventContracts[topic as EventTopic].payload;
 }
 
 export const requestTopics = Object.keys(requestContracts) as RequestTopic[];

@@ -31,7 +31,9 @@ describe('error codes (docs/api.md: "Errors")', () => {
   });
 
   it('sees the codes a payload class names (or the check below would prove nothing)', () => {
-    expect(new Set(codesNamedBy(requestPayloadClassOf(Topics.WithdrawalsCreate)))).toEqual(new Set(['invalid_address', 'invalid_amount', 'invalid_fee']));
+    expect(new Set(codesNamedBy(requestPayloadClassOf(Topics.WithdrawalsCreate)))).toEqual(
+      new Set(['invalid_address', 'invalid_amount', 'invalid_fee']),
+    );
   });
 
   // So a service's validation of a payload answers the code its constraint names, as the gateway did for the same class.

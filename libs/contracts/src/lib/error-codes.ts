@@ -9,7 +9,16 @@ import { CodedValidationOptions, withCode } from '@partner/validation';
  */
 export const FAMILY_ERROR_CODES = {
   /** POST/GET /partner/v1/withdrawals/usdt... */
-  withdrawals: ['invalid_request', 'invalid_address', 'invalid_amount', 'invalid_fee', 'not_found', 'user_not_found', 'insufficient_funds', 'idempotency_key_reused'],
+  withdrawals: [
+    'invalid_request',
+    'invalid_address',
+    'invalid_amount',
+    'invalid_fee',
+    'not_found',
+    'user_not_found',
+    'insufficient_funds',
+    'idempotency_key_reused',
+  ],
   /** /partner/v1/pix-key... (`{status, message}` bodies). */
   pix_keys: ['invalid_request', 'invalid_document', 'not_found', 'user_not_found', 'already_exists', 'idempotency_key_reused'],
   /** /partner/v1/customers/business... */
@@ -21,7 +30,15 @@ export const FAMILY_ERROR_CODES = {
   /** GET /partner/v1/users/{document}/balance. */
   users: ['invalid_request', 'user_not_found'],
   /** /admin/v1... on the operator port, and the sandbox's partners and users (thin wrappers over its use cases). */
-  operator: ['invalid_request', 'invalid_document', 'invalid_amount', 'not_found', 'partner_not_found', 'user_not_found', 'idempotency_key_reused'],
+  operator: [
+    'invalid_request',
+    'invalid_document',
+    'invalid_amount',
+    'not_found',
+    'partner_not_found',
+    'user_not_found',
+    'idempotency_key_reused',
+  ],
   /** POST /provider/v1/pix/inflows. */
   pix_provider: ['invalid_request', 'invalid_signature', 'user_not_found', 'invalid_transition', 'end_to_end_id_conflict'],
 } as const;
@@ -55,7 +72,9 @@ export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 export type ErrorCode = FamilyErrorCode<ErrorFamily> | GatewayErrorCode;
 
 /** Every ErrorCode once, for the guard (and a check that the lists cover the union: see error-codes.spec.ts). */
-export const ERROR_CODES: readonly ErrorCode[] = [...new Set<ErrorCode>([...Object.values(FAMILY_ERROR_CODES).flat(), ...GATEWAY_ERROR_CODES])];
+export const ERROR_CODES: readonly ErrorCode[] = [
+  ...new Set<ErrorCode>([...Object.values(FAMILY_ERROR_CODES).flat(), ...GATEWAY_ERROR_CODES]),
+];
 
 /** The ErrorCode a value read at run time (a reply off the wire, a stored refusal) is, or undefined. */
 export const errorCodeOf = (value: unknown): ErrorCode | undefined => ERROR_CODES.find((code) => code === value);

@@ -6,7 +6,8 @@ import { Topics } from './topics';
 // The catalogue against what it describes: the Nx projects, the prisma schemas and the topics. What reads
 // it (lint, scripts, compose checks, e2e) trusts it, so a service added or renamed in one place only fails here.
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
-const project = (dir: string): { name: string; tags?: string[] } => JSON.parse(readFileSync(join(repoRoot, 'apps', dir, 'project.json'), 'utf8'));
+const project = (dir: string): { name: string; tags?: string[] } =>
+  JSON.parse(readFileSync(join(repoRoot, 'apps', dir, 'project.json'), 'utf8'));
 
 describe('the catalogue of the apps', () => {
   it('lists the services in start order, then the gateway', () => {

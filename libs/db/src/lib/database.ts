@@ -19,7 +19,12 @@ function pgPool({ DATABASE_URL, DATABASE_ACQUIRE_TIMEOUT_MS }: DatabaseSettings,
   // A query that finds the pool's 10 connections busy waits for one at most the acquire timeout, then fails
   // (`timeout exceeded when trying to connect`), which the gateway answers 503 with Retry-After: an
   // exhausted pool (a flood, a slow database) sheds load instead of queueing requests without end.
-  const pool = new Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: DATABASE_ACQUIRE_TIMEOUT_MS, options: `-c search_path=${schema}` });
+  const pool = new Pool({
+    connectionString: DATABASE_URL,
+    max: 10,
+    connectionTimeoutMillis: DATABASE_ACQUIRE_TIMEOUT_MS,
+    options: `-c search_path=${schema}`,
+  });
   // When the server drops connections (a restart, pg_terminate_backend), a client can emit 'error' while
   // nothing listens: pg-pool's query() listens only `once` (and Prisma's adapter, when the apps ran on it,
   // removed its transaction listener on rollback). An unheard 'error' event kills the process (found by npm run chaos). A listener

@@ -1,4 +1,14 @@
-import { IdempotentCommand, keyReused, KeyedAttempt, Refusal, RefusalMemory, Rejected, requestFingerprint, runIdempotent, Superseded } from './idempotency';
+import {
+  IdempotentCommand,
+  keyReused,
+  KeyedAttempt,
+  Refusal,
+  RefusalMemory,
+  Rejected,
+  requestFingerprint,
+  runIdempotent,
+  Superseded,
+} from './idempotency';
 
 interface Stored {
   fingerprint: string;
@@ -9,7 +19,10 @@ interface Stored {
 // PostgreSQL in their integration specs (withdrawals, credits, Pix keys).
 type Refused = 'user_not_found' | 'invalid_amount' | 'insufficient_funds';
 
-function command(attempts: Array<() => Promise<KeyedAttempt<string, Stored>>>, more: Partial<IdempotentCommand<string, Stored, Refused>> = {}) {
+function command(
+  attempts: Array<() => Promise<KeyedAttempt<string, Stored>>>,
+  more: Partial<IdempotentCommand<string, Stored, Refused>> = {},
+) {
   let calls = 0;
   const spec: IdempotentCommand<string, Stored, Refused> = {
     refusalCodes: ['user_not_found', 'invalid_amount', 'insufficient_funds'],
@@ -53,7 +66,11 @@ describe('runIdempotent', () => {
     const taken = async () => ({ taken: { fingerprint: other, answer: 'accepted' } });
     expect(await runIdempotent(command([taken]).spec)).toEqual({
       ok: false,
-      error: { code: 'idempotency_key_reused', message: 'idempotency_key was already used with a different request', field: 'idempotency_key' },
+      error: {
+        code: 'idempotency_key_reused',
+        message: 'idempotency_key was already used with a different request',
+        field: 'idempotency_key',
+      },
     });
     expect(await runIdempotent(command([taken], { requestNoun: 'credit' }).spec)).toEqual(keyReused('credit'));
     expect(keyReused('credit')).toMatchObject({ error: { message: 'idempotency_key was already used with a different credit' } });
@@ -73,7 +90,10 @@ describe('runIdempotent', () => {
 
   it('answers a Rejected attempt with its code, message and field (none when it has none)', async () => {
     const rejected = (error: Rejected) => command([() => Promise.reject(error)]).spec;
-    expect(await runIdempotent(rejected(new Rejected('user_not_found', 'no user')))).toEqual({ ok: false, error: { code: 'user_not_found', message: 'no user' } });
+    expect(await runIdempotent(rejected(new Rejected('user_not_found', 'no user')))).toEqual({
+      ok: false,
+      error: { code: 'user_not_found', message: 'no user' },
+    });
     expect(await runIdempotent(rejected(new Rejected('invalid_amount', 'too much', 'usdt_micros')))).toEqual({
       ok: false,
       error: { code: 'invalid_amount', message: 'too much', field: 'usdt_micros' },
@@ -88,7 +108,9 @@ describe('runIdempotent', () => {
     );
     expect(kept).toEqual([]);
     const recalled: RefusalMemory = { recall: async () => ({ code: 'already_exists', message: 'exists' }), keep: async () => undefined };
-    await expect(runIdempotent(command([async () => ({ done: 'created' })], { refusals: recalled }).spec)).rejects.toThrow('already_exists is not a refusal');
+    await expect(runIdempotent(command([async () => ({ done: 'created' })], { refusals: recalled }).spec)).rejects.toThrow(
+      'already_exists is not a refusal',
+    );
   });
 
   it("keeps a refusal in the command's memory, and answers a copy of the command from it without attempting", async () => {

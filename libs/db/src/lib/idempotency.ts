@@ -104,7 +104,9 @@ function ownRefusal<C extends ErrorCode>(codes: readonly C[], code: ErrorCode): 
  * `idempotency_key_reused` when it is another; a `Rejected` attempt is answered with its error (its
  * transaction rolled back, so the key stays free for a corrected retry); a `Superseded` one runs again.
  */
-export async function runIdempotent<R, S, C extends ErrorCode>(command: IdempotentCommand<R, S, C>): Promise<Reply<R, C | 'idempotency_key_reused'>> {
+export async function runIdempotent<R, S, C extends ErrorCode>(
+  command: IdempotentCommand<R, S, C>,
+): Promise<Reply<R, C | 'idempotency_key_reused'>> {
   const refused = ({ code, message, field }: Refusal) => fail(ownRefusal(command.refusalCodes, code), message, field);
   const earlier = await command.refusals?.recall();
   if (earlier) return refused(earlier);

@@ -19,7 +19,14 @@ export interface KeysetFilter {
  * each combination of equality filters is a prepared statement of its own (its name ends with the
  * columns), so each keeps the plan of its index.
  */
-export function keysetPageStatement(prefix: string, table: string, idType: 'bigint' | 'uuid', partnerId: PartnerId, filter: KeysetFilter, page: PageRequest): { statement: Statement; values: unknown[] } {
+export function keysetPageStatement(
+  prefix: string,
+  table: string,
+  idType: 'bigint' | 'uuid',
+  partnerId: PartnerId,
+  filter: KeysetFilter,
+  page: PageRequest,
+): { statement: Statement; values: unknown[] } {
   const columns = Object.keys(filter.equals)
     .filter((column) => filter.equals[column] !== undefined)
     .sort();
@@ -43,7 +50,8 @@ export function keysetPageStatement(prefix: string, table: string, idType: 'bigi
  * id) is exactly created_at < created_to: no row has the lowest id (withdrawal ids start at 1, UUIDs are random).
  */
 function upperBound(createdTo: Date | undefined, page: PageRequest, idType: 'bigint' | 'uuid'): [Date | string, string] {
-  if (createdTo !== undefined && (page.after === undefined || page.after.atMs >= createdTo.getTime())) return [createdTo, LOWEST_ID[idType]];
+  if (createdTo !== undefined && (page.after === undefined || page.after.atMs >= createdTo.getTime()))
+    return [createdTo, LOWEST_ID[idType]];
   return page.after ? [new Date(page.after.atMs), page.after.id] : ['infinity', LOWEST_ID[idType]];
 }
 

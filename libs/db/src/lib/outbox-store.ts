@@ -35,7 +35,10 @@ export class OutboxStore {
       `outbox_pending_${schema}`,
       `SELECT id::text AS row_id, topic, key, payload, request_id, traceparent FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
     );
-    this.markPublished = statement(`outbox_published_${schema}`, `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`);
+    this.markPublished = statement(
+      `outbox_published_${schema}`,
+      `UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::bigint[])`,
+    );
   }
 
   /**
@@ -44,7 +47,9 @@ export class OutboxStore {
    */
   publishBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number | 'locked'> {
     return this.transactions.run(async (tx: Transaction) => {
-      const { rows: [{ locked }] } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [this.lockKey]);
+      const {
+        rows: [{ locked }],
+      } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [this.lockKey]);
       if (!locked) return 'locked';
       const { rows } = await tx.query<OutboxRow>(this.pending, [limit]);
       if (rows.length > 0) {

@@ -16,7 +16,12 @@ const KEEP = statement(
  * refused again, never carried out after its caller was told it failed. Undefined when the command has
  * no id (called in process, not over Kafka): there is no copy to guard against.
  */
-export function refusalMemoryOf(db: Queryable, partnerId: PartnerId, commandId: string | undefined, idempotencyKey: string): RefusalMemory | undefined {
+export function refusalMemoryOf(
+  db: Queryable,
+  partnerId: PartnerId,
+  commandId: string | undefined,
+  idempotencyKey: string,
+): RefusalMemory | undefined {
   if (commandId === undefined) return undefined;
   return {
     recall: async (): Promise<Refusal | null> => {
@@ -36,7 +41,10 @@ export function refusalMemoryOf(db: Queryable, partnerId: PartnerId, commandId: 
  */
 export const REFUSAL_RETENTION_HOURS = 24;
 
-const PRUNE = statement('refused_command_prune', 'DELETE FROM refused_commands WHERE refused_at < $1::timestamptz - make_interval(hours => $2)');
+const PRUNE = statement(
+  'refused_command_prune',
+  'DELETE FROM refused_commands WHERE refused_at < $1::timestamptz - make_interval(hours => $2)',
+);
 
 /** Removes the refusals older than the retention; resolves with how many. */
 export async function pruneRefusals(db: Queryable, now: Date, retentionHours = REFUSAL_RETENTION_HOURS): Promise<number> {

@@ -67,7 +67,9 @@ describe('UnitOfWork.runCommand', () => {
 
   it('refuses a call with the wrong number of parameters, and a unit of work without an outbox', async () => {
     const { pool, sent } = fakePool(1);
-    await expect(new UnitOfWork(pool, { wake: () => undefined }).runCommand(command, ['a'])).rejects.toThrow('thing_create takes 2 parameters, got 1');
+    await expect(new UnitOfWork(pool, { wake: () => undefined }).runCommand(command, ['a'])).rejects.toThrow(
+      'thing_create takes 2 parameters, got 1',
+    );
     await expect(new UnitOfWork(pool).runCommand(command, ['a', 'b'])).rejects.toThrow('no outbox');
     expect(sent).toHaveLength(0);
   });

@@ -31,15 +31,23 @@ export interface Queryable {
  * overloaded query API `runStatement` uses, so a spec's stand-in implements it without a cast.
  */
 export interface PgQueryable {
-  query<R extends QueryResultRow = QueryResultRow>(statement: string | QueryConfig, values?: unknown[]): Promise<{ rows: R[]; rowCount?: number | null }>;
+  query<R extends QueryResultRow = QueryResultRow>(
+    statement: string | QueryConfig,
+    values?: unknown[],
+  ): Promise<{ rows: R[]; rowCount?: number | null }>;
 }
 
 /**
  * Runs a statement on pg: a `Statement` as a named (prepared) one, a string as plain text. Builds the query
  * afresh each time: pg writes the values onto the config object it is given, never on a shared statement.
  */
-export async function runStatement<R extends QueryResultRow>(on: PgQueryable, s: Statement | string, values?: unknown[]): Promise<StatementResult<R>> {
-  const { rows, rowCount } = typeof s === 'string' ? await on.query<R>(s, values) : await on.query<R>({ name: s.name, text: s.text, values });
+export async function runStatement<R extends QueryResultRow>(
+  on: PgQueryable,
+  s: Statement | string,
+  values?: unknown[],
+): Promise<StatementResult<R>> {
+  const { rows, rowCount } =
+    typeof s === 'string' ? await on.query<R>(s, values) : await on.query<R>({ name: s.name, text: s.text, values });
   return { rows, rowCount: rowCount ?? null };
 }
 
@@ -175,7 +183,11 @@ export class UnitOfWork {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      const { rows } = await client.query<R & { outbox_rows: number }>({ name: command.name, text: command.text, values: [...values, command.topic, requestId, traceparent] });
+      const { rows } = await client.query<R & { outbox_rows: number }>({
+        name: command.name,
+        text: command.text,
+        values: [...values, command.topic, requestId, traceparent],
+      });
       if (rows.some((r) => r[OUTBOX_ROWS] > 0)) this.relay.wake();
       return rows;
     } catch (error) {
@@ -200,7 +212,13 @@ export class UnitOfWork {
         await client.query({
           name: INSERT_OUTBOX.name,
           text: INSERT_OUTBOX.text,
-          values: [tx.outbox.map((m) => m.topic), tx.outbox.map((m) => m.key), tx.outbox.map((m) => JSON.stringify(m.payload)), requestId, traceparent],
+          values: [
+            tx.outbox.map((m) => m.topic),
+            tx.outbox.map((m) => m.key),
+            tx.outbox.map((m) => JSON.stringify(m.payload)),
+            requestId,
+            traceparent,
+          ],
         });
       }
       await client.query('COMMIT');
@@ -232,7 +250,10 @@ export function violatedConstraint(error: unknown): string | undefined {
  * (or throws what it throws) instead. Every other failure propagates as it was. Constraint names are
  * unique within a schema, so the name alone says which rule the request broke.
  */
-export async function onConstraintViolation<T, A>(work: Promise<T>, answers: Readonly<Record<string, (error: Error) => A>>): Promise<T | A> {
+export async function onConstraintViolation<T, A>(
+  work: Promise<T>,
+  answers: Readonly<Record<string, (error: Error) => A>>,
+): Promise<T | A> {
   try {
     return await work;
   } catch (error) {

@@ -18,13 +18,19 @@ const subscriptions: BroadcastSubscription<typeof TOPIC>[] = [];
 
 async function subscribe(): Promise<{ received: ApiKeyRevokedEvent[]; subscription: BroadcastSubscription<typeof TOPIC> }> {
   const received: ApiKeyRevokedEvent[] = [];
-  const subscription = new BroadcastSubscription({ connection, topic: TOPIC, group: 'broadcast-spec', handle: (event) => void received.push(event) });
+  const subscription = new BroadcastSubscription({
+    connection,
+    topic: TOPIC,
+    group: 'broadcast-spec',
+    handle: (event) => void received.push(event),
+  });
   subscriptions.push(subscription);
   await subscription.start();
   return { received, subscription };
 }
 
-const publish = (...values: unknown[]) => producer.send({ topic: TOPIC, messages: values.map((v) => ({ key: newUuid(), value: typeof v === 'string' ? v : JSON.stringify(v) })) });
+const publish = (...values: unknown[]) =>
+  producer.send({ topic: TOPIC, messages: values.map((v) => ({ key: newUuid(), value: typeof v === 'string' ? v : JSON.stringify(v) })) });
 
 beforeAll(async () => {
   await ensureTopics(connection, topicLayout(loadConfig(CommonConfig)));
@@ -51,9 +57,16 @@ describe('BroadcastSubscription', () => {
     await publish('not json', { partner_id: 'not-a-uuid', key_id: newUuid(), revoked_at: 'x' }, ...events);
 
     for (const { received } of [a, b]) {
-      await pollUntil('every valid message', async () => received, (r) => r.length >= events.length, { timeoutMs: 15_000 });
+      await pollUntil(
+        'every valid message',
+        async () => received,
+        (r) => r.length >= events.length,
+        { timeoutMs: 15_000 },
+      );
       // Spread over partitions, so in any order; the invalid ones and the one published before the start are not there.
-      expect([...received].sort((x, y) => x.key_id.localeCompare(y.key_id))).toEqual([...events].sort((x, y) => x.key_id.localeCompare(y.key_id)));
+      expect([...received].sort((x, y) => x.key_id.localeCompare(y.key_id))).toEqual(
+        [...events].sort((x, y) => x.key_id.localeCompare(y.key_id)),
+      );
     }
   }, 60_000);
 

@@ -56,12 +56,19 @@ export class BroadcastSubscription<T extends EventTopic> {
       maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
       onStuck: leaveProcess,
       create: () => kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS }),
-      run: (consumer) => runJoined(consumer, [topic], false, this.runConfig(payloadClass, handle, next), { seek: [...next].map(([partition, offset]) => ({ topic, partition, offset })) }),
+      run: (consumer) =>
+        runJoined(consumer, [topic], false, this.runConfig(payloadClass, handle, next), {
+          seek: [...next].map(([partition, offset]) => ({ topic, partition, offset })),
+        }),
     });
     await this.consumer.start();
   }
 
-  private runConfig(payloadClass: ClassConstructor<object>, handle: (payload: EventPayload<T>) => void | Promise<void>, next: Map<number, string>): ConsumerRunConfig {
+  private runConfig(
+    payloadClass: ClassConstructor<object>,
+    handle: (payload: EventPayload<T>) => void | Promise<void>,
+    next: Map<number, string>,
+  ): ConsumerRunConfig {
     const { topic } = this.options;
     return {
       autoCommit: false,
@@ -94,7 +101,6 @@ export class BroadcastSubscription<T extends EventTopic> {
     await this.consumer?.disconnect().catch(() => undefined);
   }
 }
-
 
 /** The offset the next message of each partition of `topic` will get. */
 async function endsOf(kafka: Kafka, topic: string): Promise<Array<{ partition: number; high: string }>> {

@@ -14,20 +14,22 @@ describe('checkedReply (a reply off the wire, as its topic types it)', () => {
       ok: false,
       error: { code: 'not_found', message: 'no withdrawal 1' },
     });
-    expect(checkedReply(Topics.EventsList, { ok: false, error: { code: 'invalid_request', message: 'bad cursor', field: 'cursor' } })).toEqual({
+    expect(
+      checkedReply(Topics.EventsList, { ok: false, error: { code: 'invalid_request', message: 'bad cursor', field: 'cursor' } }),
+    ).toEqual({
       ok: false,
       error: { code: 'invalid_request', message: 'bad cursor', field: 'cursor' },
     });
   });
 
   it.each([
-    ['a code the topic does not name (another family\'s)', { ok: false, error: { code: 'invalid_document', message: 'm' } }],
+    ["a code the topic does not name (another family's)", { ok: false, error: { code: 'invalid_document', message: 'm' } }],
     ['a code that is no ErrorCode', { ok: false, error: { code: 'mystery', message: 'm' } }],
     ['a refusal without a message', { ok: false, error: { code: 'not_found' } }],
     ['a field that is not text', { ok: false, error: { code: 'not_found', message: 'm', field: 3 } }],
     ['no ok', { data: {} }],
     ['no object at all', 'not_found'],
-  ])('refuses %s as a MalformedReplyError (a bug of ours: 500, never the caller\'s fault)', (_what, reply) => {
+  ])("refuses %s as a MalformedReplyError (a bug of ours: 500, never the caller's fault)", (_what, reply) => {
     expect(() => checkedReply(Topics.WithdrawalsGet, reply)).toThrow(MalformedReplyError);
   });
 });

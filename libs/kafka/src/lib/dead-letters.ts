@@ -56,7 +56,8 @@ interface DeadLetterRow {
   replay_attempts: number;
 }
 
-const COLUMNS = 'id, topic, partition, kafka_offset::text AS kafka_offset, key, headers, value, reason, parked_at, replay_requested_at, replayed_at, replay_attempts';
+const COLUMNS =
+  'id, topic, partition, kafka_offset::text AS kafka_offset, key, headers, value, reason, parked_at, replay_requested_at, replayed_at, replay_attempts';
 
 function parseRow(row: DeadLetterRow): DeadLetter {
   return {
@@ -106,18 +107,30 @@ export class DeadLetterStore {
 
   /** Parks a message; true when it was not parked already. */
   async park(topic: string, partition: number, message: KafkaMessage, reason: string): Promise<boolean> {
-    const headers = Object.fromEntries(Object.entries(message.headers ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.toString()]])));
+    const headers = Object.fromEntries(
+      Object.entries(message.headers ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.toString()]])),
+    );
     const { rowCount } = await this.db.query(
       `INSERT INTO ${this.table} (topic, partition, kafka_offset, key, headers, value, reason) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (topic, partition, kafka_offset) DO NOTHING`,
-      [topic, partition, message.offset, message.key?.toString() ?? null, JSON.stringify(headers), message.value?.toString() ?? null, reason],
+      [
+        topic,
+        partition,
+        message.offset,
+        message.key?.toString() ?? null,
+        JSON.stringify(headers),
+        message.value?.toString() ?? null,
+        reason,
+      ],
     );
     return rowCount === 1;
   }
 
   /** Every dead letter not replayed yet (oldest first), or every one with `all`. */
   async list({ all = false }: { all?: boolean } = {}): Promise<DeadLetter[]> {
-    const { rows } = await this.db.query<DeadLetterRow>(`SELECT ${COLUMNS} FROM ${this.table} ${all ? '' : 'WHERE replayed_at IS NULL'} ORDER BY parked_at, id`);
+    const { rows } = await this.db.query<DeadLetterRow>(
+      `SELECT ${COLUMNS} FROM ${this.table} ${all ? '' : 'WHERE replayed_at IS NULL'} ORDER BY parked_at, id`,
+    );
     return rows.map(parseRow);
   }
 
@@ -145,12 +158,18 @@ export class DeadLetterStore {
   }
 
   async markReplayed(id: string): Promise<void> {
-    await this.db.query(`UPDATE ${this.table} SET replayed_at = now(), replay_requested_at = NULL, replay_attempts = replay_attempts + 1 WHERE id = $1`, [id]);
+    await this.db.query(
+      `UPDATE ${this.table} SET replayed_at = now(), replay_requested_at = NULL, replay_attempts = replay_attempts + 1 WHERE id = $1`,
+      [id],
+    );
   }
 
   /** The replay failed: it stays parked, with the new reason, until asked again. */
   async markReplayFailed(id: string, reason: string): Promise<void> {
-    await this.db.query(`UPDATE ${this.table} SET replay_requested_at = NULL, replay_attempts = replay_attempts + 1, reason = $2 WHERE id = $1`, [id, reason]);
+    await this.db.query(
+      `UPDATE ${this.table} SET replay_requested_at = NULL, replay_attempts = replay_attempts + 1, reason = $2 WHERE id = $1`,
+      [id, reason],
+    );
   }
 
   async parkedCount(): Promise<number> {
@@ -172,7 +191,12 @@ export class DeadLetters {
   constructor(readonly store: DeadLetterStore) {}
 
   registerIn(registry: Registry): void {
-    this.parkedTotal = new Counter({ name: 'dead_letters_total', help: 'Events parked as unprocessable, by topic', labelNames: ['topic'], registers: [registry] });
+    this.parkedTotal = new Counter({
+      name: 'dead_letters_total',
+      help: 'Events parked as unprocessable, by topic',
+      labelNames: ['topic'],
+      registers: [registry],
+    });
     const store = this.store;
     new Gauge({
       name: 'dead_letters_parked',
@@ -188,7 +212,9 @@ export class DeadLetters {
     const fresh = await this.store.park(topic, partition, message, reason);
     if (!fresh) return;
     this.parkedTotal?.inc({ topic });
-    this.logger.warn(`Parked an unprocessable event of ${topic} (partition ${partition}, offset ${message.offset}) as a dead letter: ${reason}. List and replay: npm run cli -- dead-letters list`);
+    this.logger.warn(
+      `Parked an unprocessable event of ${topic} (partition ${partition}, offset ${message.offset}) as a dead letter: ${reason}. List and replay: npm run cli -- dead-letters list`,
+    );
   }
 
   /** Runs every requested replay once; a letter that fails again stays parked with its new reason. */

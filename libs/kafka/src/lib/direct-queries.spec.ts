@@ -33,7 +33,11 @@ class FeedHandlers {
 }
 
 async function service(handlers: FeedHandlers, port = 0, secret = ''): Promise<{ http: FastifyInstance; url: string }> {
-  const server = new KafkaServer({ connection: { brokers: ['127.0.0.1:1'], clientId: 'direct-spec' }, groupId: 'direct-spec', maxInFlight: 4 });
+  const server = new KafkaServer({
+    connection: { brokers: ['127.0.0.1:1'], clientId: 'direct-spec' },
+    groupId: 'direct-spec',
+    maxInFlight: 4,
+  });
   server.addHandler(Topics.EventsList, handlers.list.bind(handlers) as never, false);
   server.addHandler(Topics.EventsAck, handlers.ack.bind(handlers) as never, false);
   const http = fastify();
@@ -55,11 +59,17 @@ describe('direct queries', () => {
     const client = new DirectQueryClient({ events: url }, 2_000);
     opened.push(http, client);
 
-    await expect(client.request(Topics.EventsList, { partner_id: partner, delivered: false, limit: 10 })).resolves.toEqual({ ok: true, data: { events: [], next_cursor: 'Mg' } });
+    await expect(client.request(Topics.EventsList, { partner_id: partner, delivered: false, limit: 10 })).resolves.toEqual({
+      ok: true,
+      data: { events: [], next_cursor: 'Mg' },
+    });
     expect(handlers.seen).toEqual([expect.objectContaining({ partner_id: partner, delivered: false, limit: 10 })]);
 
     // The handler's own contract validation runs: an invalid payload is an invalid_request reply, not a call.
-    await expect(client.request(Topics.EventsList, { partner_id: 'not-a-uuid' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    await expect(client.request(Topics.EventsList, { partner_id: 'not-a-uuid' })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
     expect(handlers.seen).toHaveLength(1);
   });
 
@@ -69,7 +79,11 @@ describe('direct queries', () => {
     const client = new DirectQueryClient({ events: url }, 2_000);
     opened.push(http, client);
 
-    await client.request(Topics.EventsList, { partner_id: partner }, contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'abc-123', partnerId: partner }));
+    await client.request(
+      Topics.EventsList,
+      { partner_id: partner },
+      contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'abc-123', partnerId: partner }),
+    );
     await client.request(Topics.EventsList, { partner_id: partner });
 
     expect(handlers.contexts).toEqual([{ requestId: 'abc-123', partnerId: partner }, undefined]);
@@ -79,7 +93,11 @@ describe('direct queries', () => {
     const { http, url } = await service(new FeedHandlers());
     opened.push(http);
     for (const topic of [Topics.EventsAck, Topics.WithdrawalsCreate, Topics.InflowsList, 'nope']) {
-      const response = await fetch(`${url}${DIRECT_QUERY_PATH}${topic}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ partner_id: partner, ids: [] }) });
+      const response = await fetch(`${url}${DIRECT_QUERY_PATH}${topic}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ partner_id: partner, ids: [] }),
+      });
       expect(response.status).toBe(404);
     }
   });
@@ -119,14 +137,24 @@ describe('direct queries', () => {
     const SECRET = 'a'.repeat(64);
     const other = randomUUID();
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${url}${DIRECT_QUERY_PATH}${Topics.EventsList}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      fetch(`${url}${DIRECT_QUERY_PATH}${Topics.EventsList}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
 
     it("answers the gateway's signed queries, context included", async () => {
       const handlers = new FeedHandlers();
       const { http, url } = await service(handlers, 0, SECRET);
       const client = new DirectQueryClient({ events: url }, 2_000, SECRET);
       opened.push(http, client);
-      await expect(client.request(Topics.EventsList, { partner_id: partner }, contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'r-1', partnerId: partner }))).resolves.toMatchObject({ ok: true });
+      await expect(
+        client.request(
+          Topics.EventsList,
+          { partner_id: partner },
+          contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'r-1', partnerId: partner }),
+        ),
+      ).resolves.toMatchObject({ ok: true });
       expect(handlers.contexts).toEqual([{ requestId: 'r-1', partnerId: partner }]);
     });
 
@@ -152,7 +180,11 @@ describe('direct queries', () => {
         expect([label, response.status, await response.json()]).toEqual([label, 401, { err: 'unauthorized' }]);
       }
       // Not even a command topic's existence is revealed to an unsigned caller.
-      const command = await fetch(`${url}${DIRECT_QUERY_PATH}${Topics.EventsAck}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const command = await fetch(`${url}${DIRECT_QUERY_PATH}${Topics.EventsAck}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(command.status).toBe(401);
       expect(handlers.seen).toEqual([]);
     });

@@ -36,10 +36,17 @@ export function serveDirectQueries(http: FastifyInstance, server: KafkaServer, s
     const { topic } = request.params;
     if (secret) {
       const h = request.headers;
-      const parts = { topic, requestId: header(h[CONTEXT_HTTP_HEADERS.requestId]), partnerId: header(h[CONTEXT_HTTP_HEADERS.partnerId]), body: JSON.stringify(request.body ?? null) };
-      if (!verifyInternalRequest(secret, h[INTERNAL_SIGNATURE_HEADERS.signature], h[INTERNAL_SIGNATURE_HEADERS.timestamp], parts)) return reply.code(401).send({ err: 'unauthorized' });
+      const parts = {
+        topic,
+        requestId: header(h[CONTEXT_HTTP_HEADERS.requestId]),
+        partnerId: header(h[CONTEXT_HTTP_HEADERS.partnerId]),
+        body: JSON.stringify(request.body ?? null),
+      };
+      if (!verifyInternalRequest(secret, h[INTERNAL_SIGNATURE_HEADERS.signature], h[INTERNAL_SIGNATURE_HEADERS.timestamp], parts))
+        return reply.code(401).send({ err: 'unauthorized' });
     }
-    if (!isDirectQueryTopic(topic) || !server.answers(topic)) return reply.code(404).send({ err: `${topic} is not a direct query of this service` });
+    if (!isDirectQueryTopic(topic) || !server.answers(topic))
+      return reply.code(404).send({ err: `${topic} is not a direct query of this service` });
     // The gateway's request context comes in headers, as it does on Kafka (docs/architecture.md: "Request context").
     const context = contextFromHeaders(request.headers[CONTEXT_HTTP_HEADERS.requestId], request.headers[CONTEXT_HTTP_HEADERS.partnerId]);
     const answer = async () => {
@@ -86,7 +93,12 @@ export class DirectQueryClient {
     const deadline = Date.now() + this.timeoutMs;
     const body = JSON.stringify(payload);
     const unsigned = contextHeaders ? { 'content-type': 'application/json', ...contextHeaders } : JSON_HEADERS;
-    const signed = { topic, requestId: contextHeaders?.[CONTEXT_HTTP_HEADERS.requestId], partnerId: contextHeaders?.[CONTEXT_HTTP_HEADERS.partnerId], body };
+    const signed = {
+      topic,
+      requestId: contextHeaders?.[CONTEXT_HTTP_HEADERS.requestId],
+      partnerId: contextHeaders?.[CONTEXT_HTTP_HEADERS.partnerId],
+      body,
+    };
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) throw new ServiceUnavailableError(topic, 'timed_out');
@@ -103,7 +115,8 @@ export class DirectQueryClient {
           bodyTimeout: left,
         });
         const text = await response.body.text();
-        if (response.statusCode !== 200) throw new ServiceUnavailableError(topic, 'unreachable', `HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+        if (response.statusCode !== 200)
+          throw new ServiceUnavailableError(topic, 'unreachable', `HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
         envelope = JSON.parse(text) as ReplyEnvelope;
       } catch (error) {
         if (error instanceof ServiceUnavailableError) throw error;

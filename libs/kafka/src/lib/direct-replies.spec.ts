@@ -55,7 +55,13 @@ describe('direct replies', () => {
   it('sends only to a reply listener: the header cannot point a service at another URL', async () => {
     const sender = new DirectReplySender();
     opened.push(sender);
-    for (const bad of ['https://127.0.0.1:1/internal/v1/replies/', 'http://127.0.0.1:1/admin/v1/partners', 'http://127.0.0.1:1/internal/v1/replies/?x=1', 'file:///etc/passwd', 'not a url']) {
+    for (const bad of [
+      'https://127.0.0.1:1/internal/v1/replies/',
+      'http://127.0.0.1:1/admin/v1/partners',
+      'http://127.0.0.1:1/internal/v1/replies/?x=1',
+      'file:///etc/passwd',
+      'not a url',
+    ]) {
       await expect(sender.send(bad, 'abc', '{}')).rejects.toThrow();
     }
   });
@@ -74,7 +80,11 @@ describe('direct replies', () => {
 
     const elsewhere = new DirectReplySender(new ReplyTargets(['10.0.0.0/8', 'gateway-1']));
     opened.push(elsewhere);
-    for (const url of [`http://127.0.0.1:${port}${DIRECT_REPLY_PATH}`, `http://localhost:${port}${DIRECT_REPLY_PATH}`, `http://[::1]:${port}${DIRECT_REPLY_PATH}`]) {
+    for (const url of [
+      `http://127.0.0.1:${port}${DIRECT_REPLY_PATH}`,
+      `http://localhost:${port}${DIRECT_REPLY_PATH}`,
+      `http://[::1]:${port}${DIRECT_REPLY_PATH}`,
+    ]) {
       await expect(elsewhere.send(url, 'c-9', '{}')).rejects.toThrow('outside REPLY_TARGETS');
     }
     expect(hits).toBe(0);

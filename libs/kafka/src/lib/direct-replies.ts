@@ -125,7 +125,8 @@ export class DirectReplySender {
     if (entry) return entry;
     const url = new URL(replyUrl);
     // Only plain internal HTTP, and only the reply path: the header cannot turn a service into a proxy.
-    if (url.protocol !== 'http:' || url.pathname !== DIRECT_REPLY_PATH || url.search || url.username) throw new Error(`not a reply URL: ${replyUrl}`);
+    if (url.protocol !== 'http:' || url.pathname !== DIRECT_REPLY_PATH || url.search || url.username)
+      throw new Error(`not a reply URL: ${replyUrl}`);
     // And only to a host the operator allowed: the header comes with a message anyone who may produce to the topic wrote.
     if (!this.targets.allows(url)) throw new Error(`reply URL outside REPLY_TARGETS: ${replyUrl}`);
     if (this.pools.size >= MAX_CALLERS) {

@@ -119,7 +119,9 @@ describe('HandleRequest over Kafka', () => {
     // The stalled ping holds the responder's only slot (maxInFlight 1), so the next one waits behind it
     // past the bus's timeout: a service stalled while a command sits in its queue.
     const stalled = bus.request(RESPONDED, { sent_at: STALL_SENT_AT }).catch((error: unknown) => error);
-    await pollUntil('the stalling ping started', async () => handled.some((q) => sentAtOf(q) === STALL_SENT_AT), Boolean, { timeoutMs: 15_000 });
+    await pollUntil('the stalling ping started', async () => handled.some((q) => sentAtOf(q) === STALL_SENT_AT), Boolean, {
+      timeoutMs: 15_000,
+    });
     const late = new Date(Date.now() - 60_000).toISOString();
     const outcome = await bus.request(RESPONDED, { sent_at: late }).catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(ServiceUnavailableError);

@@ -1,7 +1,16 @@
 import type { ClassConstructor } from 'class-transformer';
 import { Logger } from '@nestjs/common';
 import { EventPattern, MessagePattern } from '@nestjs/microservices';
-import { EventPayload, EventTopic, eventContracts, RequestPayload, requestPayloadClassOf, requestRefusalsOf, RequestReply, RequestTopic } from '@partner/contracts';
+import {
+  EventPayload,
+  EventTopic,
+  eventContracts,
+  RequestPayload,
+  requestPayloadClassOf,
+  requestRefusalsOf,
+  RequestReply,
+  RequestTopic,
+} from '@partner/contracts';
 import { validateCodedContract, validateContract } from '@partner/validation';
 import { UnprocessableEventError } from './dead-letters';
 

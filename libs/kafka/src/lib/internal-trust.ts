@@ -33,12 +33,22 @@ const mac = (secret: string, timestamp: string, p: SignedParts): Buffer =>
 /** The headers that vouch for a request the gateway sends on an internal port. */
 export function signInternalRequest(secret: string, parts: SignedParts, now = Date.now()): Record<string, string> {
   const timestamp = String(now);
-  return { [INTERNAL_SIGNATURE_HEADERS.timestamp]: timestamp, [INTERNAL_SIGNATURE_HEADERS.signature]: SCHEME + mac(secret, timestamp, parts).toString('hex') };
+  return {
+    [INTERNAL_SIGNATURE_HEADERS.timestamp]: timestamp,
+    [INTERNAL_SIGNATURE_HEADERS.signature]: SCHEME + mac(secret, timestamp, parts).toString('hex'),
+  };
 }
 
 /** Whether `signature` and `timestamp` (the headers as received) vouch for `parts` under `secret`, now. */
-export function verifyInternalRequest(secret: string, signature: unknown, timestamp: unknown, parts: SignedParts, now = Date.now()): boolean {
-  if (typeof signature !== 'string' || typeof timestamp !== 'string' || !signature.startsWith(SCHEME) || !/^\d{1,16}$/.test(timestamp)) return false;
+export function verifyInternalRequest(
+  secret: string,
+  signature: unknown,
+  timestamp: unknown,
+  parts: SignedParts,
+  now = Date.now(),
+): boolean {
+  if (typeof signature !== 'string' || typeof timestamp !== 'string' || !signature.startsWith(SCHEME) || !/^\d{1,16}$/.test(timestamp))
+    return false;
   if (Math.abs(now - Number(timestamp)) > SIGNATURE_MAX_AGE_MS) return false;
   const given = Buffer.from(signature.slice(SCHEME.length), 'hex');
   const expected = mac(secret, timestamp, parts);

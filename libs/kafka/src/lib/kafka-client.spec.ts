@@ -23,7 +23,9 @@ describe('kafkaConnection (the Kafka settings of every client, from the app conf
   });
 
   it('fails at start-up when the CA file cannot be read', () => {
-    expect(() => kafkaConnection(loadConfig(CommonConfig, { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' }), 'x')).toThrow(/ENOENT/);
+    expect(() => kafkaConnection(loadConfig(CommonConfig, { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' }), 'x')).toThrow(
+      /ENOENT/,
+    );
   });
 
   it.each(['plain', 'scram-sha-256', 'scram-sha-512'] as const)('authenticates with SASL %s', (mechanism) => {
@@ -34,10 +36,17 @@ describe('kafkaConnection (the Kafka settings of every client, from the app conf
 
 describe('CommonConfig Kafka settings', () => {
   it('refuses SASL without credentials, an unknown mechanism, and min.insync.replicas above the replication factor', () => {
-    expect(() => loadConfig(CommonConfig, { KAFKA_SASL_MECHANISM: 'plain' })).toThrow(/KAFKA_SASL_USERNAME is required[\s\S]*KAFKA_SASL_PASSWORD is required/);
+    expect(() => loadConfig(CommonConfig, { KAFKA_SASL_MECHANISM: 'plain' })).toThrow(
+      /KAFKA_SASL_USERNAME is required[\s\S]*KAFKA_SASL_PASSWORD is required/,
+    );
     expect(() => loadConfig(CommonConfig, { KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(ConfigError);
-    expect(() => loadConfig(CommonConfig, { KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toThrow(/must not exceed KAFKA_REPLICATION_FACTOR/);
-    expect(loadConfig(CommonConfig, { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toMatchObject({ KAFKA_REPLICATION_FACTOR: 3, KAFKA_MIN_INSYNC_REPLICAS: 2 });
+    expect(() => loadConfig(CommonConfig, { KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toThrow(
+      /must not exceed KAFKA_REPLICATION_FACTOR/,
+    );
+    expect(loadConfig(CommonConfig, { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toMatchObject({
+      KAFKA_REPLICATION_FACTOR: 3,
+      KAFKA_MIN_INSYNC_REPLICAS: 2,
+    });
   });
 });
 

@@ -3,7 +3,18 @@ import { connect as netConnect, Socket } from 'node:net';
 import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
 import { Logger } from '@nestjs/common';
 import { CommonConfig } from '@partner/config';
-import { Consumer, ConsumerRunConfig, ISocketFactory, Kafka, KafkaConfig, logCreator, logLevel, SASLOptions, Partitioners, Producer } from 'kafkajs';
+import {
+  Consumer,
+  ConsumerRunConfig,
+  ISocketFactory,
+  Kafka,
+  KafkaConfig,
+  logCreator,
+  logLevel,
+  SASLOptions,
+  Partitioners,
+  Producer,
+} from 'kafkajs';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer.fix';
 import { RequestContexts } from './request-context';
 
@@ -26,7 +37,11 @@ export function kafkaConnection(config: CommonConfig, clientId: string): KafkaCo
   const connection: KafkaConnection = { brokers: config.KAFKA_BROKERS, clientId };
   if (config.KAFKA_SSL) connection.ssl = config.KAFKA_SSL_CA_FILE ? { ca: [readFileSync(config.KAFKA_SSL_CA_FILE, 'utf8')] } : true;
   if (config.KAFKA_SASL_MECHANISM) {
-    connection.sasl = { mechanism: config.KAFKA_SASL_MECHANISM, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD };
+    connection.sasl = {
+      mechanism: config.KAFKA_SASL_MECHANISM,
+      username: config.KAFKA_SASL_USERNAME,
+      password: config.KAFKA_SASL_PASSWORD,
+    };
   }
   return connection;
 }
@@ -146,7 +161,10 @@ export async function runJoined(
   for (const position of seek) consumer.seek(position);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`consumer of ${topics.join(', ')} did not join its group within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`consumer of ${topics.join(', ')} did not join its group within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
   });
   await Promise.race([joined, deadline]).finally(() => clearTimeout(timer));
 }

@@ -70,7 +70,9 @@ beforeAll(async () => {
   await producer.connect();
   const moduleRef = await Test.createTestingModule({ controllers: [Recorder] }).compile();
   if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
-  server = moduleRef.createNestMicroservice({ strategy: new KafkaServer({ connection, groupId: GROUP, maxInFlight: 16, commitIntervalMs: 50 }) });
+  server = moduleRef.createNestMicroservice({
+    strategy: new KafkaServer({ connection, groupId: GROUP, maxInFlight: 16, commitIntervalMs: 50 }),
+  });
   await server.listen();
 }, 90_000);
 
@@ -99,7 +101,12 @@ describe('KafkaServer', () => {
     const keys = ['a', 'b', 'c', 'd', 'e'];
     await send(keys.flatMap((key) => Array.from({ length: 8 }, (_, n) => ({ key, n }))));
 
-    await pollUntil('every message handled', async () => state.done.length, (n) => n >= 40, { timeoutMs: 30_000 });
+    await pollUntil(
+      'every message handled',
+      async () => state.done.length,
+      (n) => n >= 40,
+      { timeoutMs: 30_000 },
+    );
 
     for (const key of keys) expect({ key, order: doneOf(key) }).toEqual({ key, order: [0, 1, 2, 3, 4, 5, 6, 7] });
     // One partition: with Nest's own transport these 40 would have run strictly one at a time.
@@ -111,10 +118,20 @@ describe('KafkaServer', () => {
     const message = (n: number, headers?: Record<string, string>) => ({ key: 'ctx', value: JSON.stringify({ key: 'ctx', n }), headers });
     await producer.send({
       topic: TOPIC,
-      messages: [message(0, { request_id: 'abc-123', partner_id: 'partner-1' }), message(1), message(2, { request_id: 'not sane' }), message(3, { request_id: 'only-id' })],
+      messages: [
+        message(0, { request_id: 'abc-123', partner_id: 'partner-1' }),
+        message(1),
+        message(2, { request_id: 'not sane' }),
+        message(3, { request_id: 'only-id' }),
+      ],
     });
 
-    await pollUntil('the ctx messages handled', async () => doneOf('ctx'), (done) => done.length === 4, { timeoutMs: 30_000 });
+    await pollUntil(
+      'the ctx messages handled',
+      async () => doneOf('ctx'),
+      (done) => done.length === 4,
+      { timeoutMs: 30_000 },
+    );
 
     expect([0, 1, 2, 3].map((n) => state.contexts.get(`ctx#${n}`))).toEqual([
       { requestId: 'abc-123', partnerId: 'partner-1' },
@@ -132,7 +149,12 @@ describe('KafkaServer', () => {
       { key: 'steady', n: 0 },
     ]);
 
-    await pollUntil('the flaky key handled', async () => doneOf('flaky'), (done) => done.length === 2, { timeoutMs: 30_000 });
+    await pollUntil(
+      'the flaky key handled',
+      async () => doneOf('flaky'),
+      (done) => done.length === 2,
+      { timeoutMs: 30_000 },
+    );
 
     expect(state.attempts.get('flaky#0')).toBe(3);
     expect(state.attempts.get('flaky#1')).toBe(1);
@@ -141,14 +163,24 @@ describe('KafkaServer', () => {
   }, 40_000);
 
   it('commits only up to the oldest message still running, then everything once it finishes', async () => {
-    await pollUntil('earlier messages committed', async () => (await committedOffset()) === (await endOffset()), Boolean, { timeoutMs: 30_000 });
+    await pollUntil('earlier messages committed', async () => (await committedOffset()) === (await endOffset()), Boolean, {
+      timeoutMs: 30_000,
+    });
     let open = () => undefined as void;
     state.gate = new Promise<void>((resolve) => (open = resolve));
     const gatedOffset = await endOffset();
     await send([{ key: 'gated', n: 0 }]);
-    await send([{ key: 'later', n: 0 }, { key: 'later', n: 1 }]);
+    await send([
+      { key: 'later', n: 0 },
+      { key: 'later', n: 1 },
+    ]);
 
-    await pollUntil('the later messages handled', async () => doneOf('later'), (done) => done.length === 2, { timeoutMs: 30_000 });
+    await pollUntil(
+      'the later messages handled',
+      async () => doneOf('later'),
+      (done) => done.length === 2,
+      { timeoutMs: 30_000 },
+    );
     await sleep(300); // several commit intervals: a wrong commit would have happened by now
     expect(await committedOffset()).toBe(gatedOffset);
 
@@ -174,16 +206,28 @@ describe('KafkaServer', () => {
       }
     }
     const moduleRef = await Test.createTestingModule({ controllers: [Slow] }).compile();
-    const slow = moduleRef.createNestMicroservice({ strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 1, commitIntervalMs: 50 }) });
+    const slow = moduleRef.createNestMicroservice({
+      strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 1, commitIntervalMs: 50 }),
+    });
     await slow.listen();
     try {
       await producer.send({ topic, messages: [0, 1].map((n) => ({ key: `k${n}`, value: JSON.stringify({ key: `k${n}`, n }) })) });
-      await pollUntil('the first message running', async () => handled.length === 0 && (await memberIds(group)).length, (n) => n === 1, { timeoutMs: 20_000 });
+      await pollUntil(
+        'the first message running',
+        async () => handled.length === 0 && (await memberIds(group)).length,
+        (n) => n === 1,
+        { timeoutMs: 20_000 },
+      );
       const before = await memberIds(group);
       await sleep(8_000); // longer than the 6 s session: the second message waits for the only slot all along
       expect(await memberIds(group)).toEqual(before);
       open();
-      await pollUntil('both messages handled', async () => [...handled], (h) => h.length === 2, { timeoutMs: 20_000 });
+      await pollUntil(
+        'both messages handled',
+        async () => [...handled],
+        (h) => h.length === 2,
+        { timeoutMs: 20_000 },
+      );
       expect(handled).toEqual([0, 1]);
     } finally {
       await slow.close();
@@ -200,7 +244,12 @@ describe('KafkaServer readiness', () => {
     const member = moduleRef.createNestMicroservice({ strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 4, groups }) });
     expect(groups.ready()).toBe(false);
     await member.listen();
-    await pollUntil('the consumer in its group', async () => groups.ready(), (ready) => ready, { timeoutMs: 30_000 });
+    await pollUntil(
+      'the consumer in its group',
+      async () => groups.ready(),
+      (ready) => ready,
+      { timeoutMs: 30_000 },
+    );
     expect(groups.snapshot()[group]).toEqual({ joined: true, detail: `member of ${group}` });
     expect((await memberIds(group)).length).toBe(1);
     await member.close();
@@ -272,7 +321,9 @@ describe('KafkaServer after a crash kafkajs does not restart (ADR 0015)', () => 
     const { faults, restore } = injectFaults(group);
     const groups = new RecordingGroups();
     const moduleRef = await Test.createTestingModule({ controllers: [Counter] }).compile();
-    const member = moduleRef.createNestMicroservice({ strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 8, commitIntervalMs: 50, groups }) });
+    const member = moduleRef.createNestMicroservice({
+      strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 8, commitIntervalMs: 50, groups }),
+    });
     // A producer of its own: the shared one keeps asking for the metadata of topics earlier tests deleted.
     const own = createKafka(connection).producer();
     await own.connect();
@@ -283,13 +334,23 @@ describe('KafkaServer after a crash kafkajs does not restart (ADR 0015)', () => 
       await member.listen();
       await pollUntil('the consumer in its group', async () => groups.ready(), Boolean, { timeoutMs: 30_000 });
       await publish(ids('before', 6));
-      await pollUntil('the first events handled', async () => handled.length, (n) => n >= 6, { timeoutMs: 30_000 });
+      await pollUntil(
+        'the first events handled',
+        async () => handled.length,
+        (n) => n >= 6,
+        { timeoutMs: 30_000 },
+      );
 
       faults.crashNext = true;
       await publish(['trigger']); // its batch crashes the consumer before any handler sees it
-      await pollUntil('the crash reported', async () => groups.history.some((h) => /crashed \(Failed to find group coordinator\), re-creating/.test(h.detail)), Boolean, {
-        timeoutMs: 30_000,
-      });
+      await pollUntil(
+        'the crash reported',
+        async () => groups.history.some((h) => /crashed \(Failed to find group coordinator\), re-creating/.test(h.detail)),
+        Boolean,
+        {
+          timeoutMs: 30_000,
+        },
+      );
       const crashedAt = groups.history.findIndex((h) => h.detail.includes('re-creating'));
       expect(groups.ready()).toBe(false); // readiness turns down at once, before the new consumer is in
       await pollUntil('a new consumer in the group', async () => groups.ready(), Boolean, { timeoutMs: 60_000 });
@@ -298,8 +359,12 @@ describe('KafkaServer after a crash kafkajs does not restart (ADR 0015)', () => 
 
       const after = ids('after', 20);
       await publish(after);
-      await pollUntil('every event after the crash handled', async () => [...after, 'trigger'].every((id) => count(id) > 0), Boolean, { timeoutMs: 30_000 });
-      await pollUntil('everything committed through the new consumer', async () => (await lag(group, topic)) === 0, Boolean, { timeoutMs: 30_000 });
+      await pollUntil('every event after the crash handled', async () => [...after, 'trigger'].every((id) => count(id) > 0), Boolean, {
+        timeoutMs: 30_000,
+      });
+      await pollUntil('everything committed through the new consumer', async () => (await lag(group, topic)) === 0, Boolean, {
+        timeoutMs: 30_000,
+      });
       expect([...after, 'trigger'].filter((id) => count(id) !== 1)).toEqual([]);
       expect(ids('before', 6).filter((id) => count(id) < 1)).toEqual([]);
     } finally {
@@ -326,7 +391,14 @@ describe('KafkaServer after a crash kafkajs does not restart (ADR 0015)', () => 
     const stuck: Array<{ groupId: string; outForMs: number }> = [];
     const moduleRef = await Test.createTestingModule({ controllers: [Quiet] }).compile();
     const member = moduleRef.createNestMicroservice({
-      strategy: new KafkaServer({ connection, groupId: group, maxInFlight: 2, groups, maxOutOfGroupMs: 3_000, onStuck: (groupId, outForMs) => stuck.push({ groupId, outForMs }) }),
+      strategy: new KafkaServer({
+        connection,
+        groupId: group,
+        maxInFlight: 2,
+        groups,
+        maxOutOfGroupMs: 3_000,
+        onStuck: (groupId, outForMs) => stuck.push({ groupId, outForMs }),
+      }),
     });
     try {
       await member.listen();
@@ -337,7 +409,12 @@ describe('KafkaServer after a crash kafkajs does not restart (ADR 0015)', () => 
       await own.connect();
       await own.send({ topic, messages: [{ key: 'k', value: '{}' }] });
       await own.disconnect();
-      await pollUntil('onStuck called', async () => stuck.length, (n) => n > 0, { timeoutMs: 30_000 });
+      await pollUntil(
+        'onStuck called',
+        async () => stuck.length,
+        (n) => n > 0,
+        { timeoutMs: 30_000 },
+      );
       expect(stuck).toHaveLength(1);
       expect(stuck[0].groupId).toBe(group);
       expect(stuck[0].outForMs).toBeGreaterThanOrEqual(3_000);

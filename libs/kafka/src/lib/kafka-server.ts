@@ -71,7 +71,14 @@ export function commandIdOf(context: KafkaMessageContext): string | undefined {
 
 /** The context of a request handled without a broker (the bench's in-process baseline), carrying its command id as a message would. */
 export function inProcessContext(topic: string, commandId: string): KafkaMessageContext {
-  const message = { key: null, value: null, timestamp: '0', attributes: 0, offset: '-1', headers: { [REPLY_HEADERS.correlationId]: commandId } } as KafkaMessage;
+  const message = {
+    key: null,
+    value: null,
+    timestamp: '0',
+    attributes: 0,
+    offset: '-1',
+    headers: { [REPLY_HEADERS.correlationId]: commandId },
+  } as KafkaMessage;
   return new KafkaMessageContext([message, -1, topic]);
 }
 
@@ -162,14 +169,25 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     // A new event group starts at the beginning: nothing published before the service's first start is lost.
     if (events.length > 0) {
       const waitMs = this.options.eventFetchWaitMs ?? 0;
-      await this.consume(this.kafka, this.options.groupId, events, true, waitMs > 0 ? { minBytes: EVENT_FETCH_MIN_BYTES, maxWaitTimeInMs: waitMs } : {});
+      await this.consume(
+        this.kafka,
+        this.options.groupId,
+        events,
+        true,
+        waitMs > 0 ? { minBytes: EVENT_FETCH_MIN_BYTES, maxWaitTimeInMs: waitMs } : {},
+      );
     }
     const deadLetters = this.options.deadLetters;
     if (events.length > 0 && deadLetters) {
       // A service that consumes events parks the unprocessable ones: its table must be there (fail at start, not at the first bad event).
       await deadLetters.store.check();
       // Replays an operator asked for (npm run cli -- dead-letters replay) run here, through the same handlers.
-      this.replays = new PeriodicJob({ name: 'dead-letter-replay', intervalMs: 1_000, run: () => deadLetters.replayRequested((letter) => this.replay(letter)), metrics: this.options.jobMetrics });
+      this.replays = new PeriodicJob({
+        name: 'dead-letter-replay',
+        intervalMs: 1_000,
+        run: () => deadLetters.replayRequested((letter) => this.replay(letter)),
+        metrics: this.options.jobMetrics,
+      });
       this.replays.start();
     }
     const intervalMs = this.options.commitIntervalMs ?? 200;
@@ -203,7 +221,8 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
           // ours to commit any more, and if one comes back it starts from the group's committed offset.
           consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
             const owned = new Set<string>();
-            for (const [topic, partitions] of Object.entries(payload.memberAssignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
+            for (const [topic, partitions] of Object.entries(payload.memberAssignment))
+              for (const p of partitions) owned.add(`${topic}:${p}`);
             for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
           });
           return consumer;
@@ -307,7 +326,8 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   private handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
     const context = contextFromHeaders(header(message, CONTEXT_HEADERS.requestId), header(message, CONTEXT_HEADERS.partnerId));
     // Inside a `process <topic>` span continuing the sender's trace (docs/operations.md: "Tracing"; a no-op untraced).
-    const work = () => processSpan(topic, message.headers, message.key?.toString() ?? null, () => this.handleMessage(topic, partition, message));
+    const work = () =>
+      processSpan(topic, message.headers, message.key?.toString() ?? null, () => this.handleMessage(topic, partition, message));
     return context ? RequestContexts.run(context, work) : work();
   }
 
@@ -364,7 +384,14 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
    * stays behind it, exactly as a redelivery would, without re-reading the partition. On shutdown the
    * retry stops and, uncommitted, the event comes back to the next consumer.
    */
-  private async runEvent(topic: string, partition: number, message: KafkaMessage, handler: MessageHandler, data: unknown, context: KafkaMessageContext): Promise<void> {
+  private async runEvent(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    handler: MessageHandler,
+    data: unknown,
+    context: KafkaMessageContext,
+  ): Promise<void> {
     let unprocessable: UnprocessableEventError | undefined;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -2,7 +2,15 @@ import { fixKafkajsIdleTimer, kafkajsRequestQueue, RequestQueue as Queue } from 
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const RequestQueue = kafkajsRequestQueue();
-const queue = (): Queue => new RequestQueue({ maxInFlightRequests: null, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'spec', broker: 'spec:9092', logger: silent });
+const queue = (): Queue =>
+  new RequestQueue({
+    maxInFlightRequests: null,
+    requestTimeout: 30_000,
+    enforceRequestTimeout: false,
+    clientId: 'spec',
+    broker: 'spec:9092',
+    logger: silent,
+  });
 
 describe('kafkajs idle timer fix', () => {
   const original = kafkajsRequestQueue().prototype.scheduleCheckPendingRequests;

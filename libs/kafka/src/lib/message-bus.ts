@@ -74,7 +74,14 @@ export class RequestReplyChannel {
   private counter = 0;
 
   constructor(
-    private readonly send: (topic: string, key: string | null, value: string, correlationId: string, deadline: string, context?: RequestContext) => Promise<void>,
+    private readonly send: (
+      topic: string,
+      key: string | null,
+      value: string,
+      correlationId: string,
+      deadline: string,
+      context?: RequestContext,
+    ) => Promise<void>,
     private readonly timeoutMs: number,
   ) {}
 
@@ -83,8 +90,8 @@ export class RequestReplyChannel {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.settle(correlationId, new ServiceUnavailableError(topic, 'timed_out')), this.timeoutMs);
       this.waiting.set(correlationId, { topic, resolve, reject, timer, context });
-      this.send(topic, key ?? null, JSON.stringify(payload), correlationId, deadlineAfter(this.timeoutMs), context).catch((error: unknown) =>
-        this.settle(correlationId, new ServiceUnavailableError(topic, 'unreachable', error)),
+      this.send(topic, key ?? null, JSON.stringify(payload), correlationId, deadlineAfter(this.timeoutMs), context).catch(
+        (error: unknown) => this.settle(correlationId, new ServiceUnavailableError(topic, 'unreachable', error)),
       );
     });
   }
@@ -160,7 +167,12 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     this.kafka = kafka;
     this.producer = producer;
     await producer.connect();
-    if (this.options.requests?.directQueryUrls) this.direct = new DirectQueryClient(this.options.requests.directQueryUrls, this.options.requests.timeoutMs, this.options.requests.internalSecret);
+    if (this.options.requests?.directQueryUrls)
+      this.direct = new DirectQueryClient(
+        this.options.requests.directQueryUrls,
+        this.options.requests.timeoutMs,
+        this.options.requests.internalSecret,
+      );
     if (this.options.requests && this.replyTopic) await this.openReplies(kafka, producer, this.replyTopic, this.options.requests.timeoutMs);
   }
 
@@ -201,23 +213,26 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     const replyTo = { [REPLY_HEADERS.topic]: topic, ...(this.replyUrl ? { [REPLY_HEADERS.url]: this.replyUrl } : {}) };
     // Commands are durable once acknowledged by all in-sync replicas; sends of one tick share a request.
     const commands = new SendCoalescer(producer, -1);
-    const channel = new RequestReplyChannel(
-      (t, key, value, correlationId, deadline, context) => {
-        // Called synchronously by request(), so the current trace context is still the caller's.
-        const traced = sendSpan(t, key);
-        return tracedSend(
-          [traced],
-          commands.send(t, {
-            key,
-            value,
-            // The request's id and partner ride along, so the service logs (and stamps its events) with them.
-            // The deadline lets the service drop the command once this instance has stopped waiting (ADR 0016).
-            headers: { ...replyTo, [REPLY_HEADERS.correlationId]: correlationId, [DEADLINE_HEADER]: deadline, ...contextHeaders(CONTEXT_HEADERS, context), ...traced.headers },
-          }),
-        );
-      },
-      timeoutMs,
-    );
+    const channel = new RequestReplyChannel((t, key, value, correlationId, deadline, context) => {
+      // Called synchronously by request(), so the current trace context is still the caller's.
+      const traced = sendSpan(t, key);
+      return tracedSend(
+        [traced],
+        commands.send(t, {
+          key,
+          value,
+          // The request's id and partner ride along, so the service logs (and stamps its events) with them.
+          // The deadline lets the service drop the command once this instance has stopped waiting (ADR 0016).
+          headers: {
+            ...replyTo,
+            [REPLY_HEADERS.correlationId]: correlationId,
+            [DEADLINE_HEADER]: deadline,
+            ...contextHeaders(CONTEXT_HEADERS, context),
+            ...traced.headers,
+          },
+        }),
+      );
+    }, timeoutMs);
     this.channel = channel;
     // The group never commits: a consumer re-created after a crash (ADR 0015) resumes after the last
     // reply read rather than at the topic's beginning.
@@ -283,7 +298,8 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
    */
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     const context = RequestContexts.current();
-    if (this.direct?.serves(topic)) return checkedReply(topic, await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context)));
+    if (this.direct?.serves(topic))
+      return checkedReply(topic, await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context)));
     if (!this.channel) throw new ServiceUnavailableError(topic, 'unreachable', 'this process does not send requests');
     return checkedReply(topic, await this.channel.request(topic, payload, requestKeyOf(topic, payload), context));
   }
@@ -292,7 +308,9 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
    * Publishes events, all or nothing per call, in the given order within each key. Only the outbox relay
    * calls it: events leave a service through its outbox, in the transaction of the change they report.
    */
-  async publishBatch(messages: Array<{ topic: EventTopic; key: string; payload: EventPayload<EventTopic>; headers?: Record<string, string> }>): Promise<void> {
+  async publishBatch(
+    messages: Array<{ topic: EventTopic; key: string; payload: EventPayload<EventTopic>; headers?: Record<string, string> }>,
+  ): Promise<void> {
     const byTopic = new Map<string, Array<{ key: string; value: string; headers?: Record<string, string> }>>();
     for (const m of messages) {
       const list = byTopic.get(m.topic) ?? [];

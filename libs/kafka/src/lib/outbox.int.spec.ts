@@ -110,7 +110,11 @@ async function unpublishedAmong(rows: Row[]): Promise<number> {
 
 /** A relay on `pool`: statements through libs/db's runStatement, as on a service's Database. */
 const newRelay = (pool: Pool, batchSize: number) =>
-  new OutboxRelay({ query: (s, values) => runStatement(pool, s, values), connect: () => pool.connect() }, bus, { schema, pollMs: 60_000, batchSize });
+  new OutboxRelay({ query: (s, values) => runStatement(pool, s, values), connect: () => pool.connect() }, bus, {
+    schema,
+    pollMs: 60_000,
+    batchSize,
+  });
 
 beforeAll(async () => {
   await ensureTopics(connection, topicLayout(loadConfig(CommonConfig)));
@@ -144,7 +148,8 @@ beforeAll(async () => {
     eachMessage: async ({ partition, message }) => {
       position.set(partition, Number(message.offset) + 1);
       const event = JSON.parse(message.value?.toString() ?? 'null') as WithdrawalStateChangedEvent | null;
-      if (event) received.push({ partition, key: message.key?.toString() ?? '', event, requestId: message.headers?.request_id?.toString() });
+      if (event)
+        received.push({ partition, key: message.key?.toString() ?? '', event, requestId: message.headers?.request_id?.toString() });
     },
   });
 }, 90_000);

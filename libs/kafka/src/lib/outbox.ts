@@ -9,7 +9,10 @@ import { currentTraceparent, sendSpanFromTraceparent, tracedSend } from './trace
  * Where the events of the current call come from, for a unit of work to store beside them: the request
  * context's id (null for timers' moves) and the current trace's traceparent (null untraced).
  */
-export const eventOrigin = (): EventOrigin => ({ requestId: RequestContexts.current()?.requestId ?? null, traceparent: currentTraceparent() });
+export const eventOrigin = (): EventOrigin => ({
+  requestId: RequestContexts.current()?.requestId ?? null,
+  traceparent: currentTraceparent(),
+});
 
 export interface OutboxRelayOptions {
   schema: string;
@@ -139,7 +142,11 @@ export function outboxModule(config: PollConfigClass, schema: string): DynamicMo
     global: true,
     providers: [
       outboxRelayProvider(config, schema),
-      { provide: UnitOfWork, inject: [Database, OutboxRelay], useFactory: (db: Database, relay: OutboxRelay) => new UnitOfWork(db, relay, eventOrigin) },
+      {
+        provide: UnitOfWork,
+        inject: [Database, OutboxRelay],
+        useFactory: (db: Database, relay: OutboxRelay) => new UnitOfWork(db, relay, eventOrigin),
+      },
     ],
     exports: [OutboxRelay, UnitOfWork],
   };

@@ -152,13 +152,16 @@ describe('PeriodicJob', () => {
     expect(calls).toBe(3);
     await job.stop();
   });
-
 });
 
 describe('PeriodicJob on real timers', () => {
   it('runs outside the request that woke it', async () => {
     const seen: Array<string | undefined> = [];
-    const job = new PeriodicJob({ name: 'test', intervalMs: 60_000, run: async () => void seen.push(RequestContexts.current()?.requestId) });
+    const job = new PeriodicJob({
+      name: 'test',
+      intervalMs: 60_000,
+      run: async () => void seen.push(RequestContexts.current()?.requestId),
+    });
     job.start();
     RequestContexts.run({ requestId: 'req-1' }, () => job.runNow());
     const deadline = Date.now() + 2_000;

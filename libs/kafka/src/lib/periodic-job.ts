@@ -8,9 +8,24 @@ import { RequestContexts } from './request-context';
  */
 @Injectable()
 export class PeriodicJobMetrics {
-  readonly runs = new Counter({ name: 'periodic_job_runs_total', help: 'Runs of each periodic job, failed ones included', labelNames: ['job'], registers: [] });
-  readonly failures = new Counter({ name: 'periodic_job_failures_total', help: 'Runs of each periodic job that failed (the job keeps going)', labelNames: ['job'], registers: [] });
-  readonly duration = new Histogram({ name: 'periodic_job_duration_seconds', help: 'How long each run of a periodic job took', labelNames: ['job'], registers: [] });
+  readonly runs = new Counter({
+    name: 'periodic_job_runs_total',
+    help: 'Runs of each periodic job, failed ones included',
+    labelNames: ['job'],
+    registers: [],
+  });
+  readonly failures = new Counter({
+    name: 'periodic_job_failures_total',
+    help: 'Runs of each periodic job that failed (the job keeps going)',
+    labelNames: ['job'],
+    registers: [],
+  });
+  readonly duration = new Histogram({
+    name: 'periodic_job_duration_seconds',
+    help: 'How long each run of a periodic job took',
+    labelNames: ['job'],
+    registers: [],
+  });
 
   registerIn(registry: Registry): void {
     for (const metric of [this.runs, this.failures, this.duration]) registry.registerMetric(metric);

@@ -98,7 +98,9 @@ export class RecoveringConsumer {
         return;
       }
       // kafkajs has disconnected it and will not restart it: it is dead.
-      this.logger.error(`Consumer of ${groupId} crashed and kafkajs will not restart it (${payload.error.name}: ${payload.error.message}); making a new one`);
+      this.logger.error(
+        `Consumer of ${groupId} crashed and kafkajs will not restart it (${payload.error.name}: ${payload.error.message}); making a new one`,
+      );
       this.out(`crashed (${payload.error.message}), re-creating`);
       this.retire(consumer);
       void this.recreate();
@@ -123,7 +125,9 @@ export class RecoveringConsumer {
         this.recreations++;
         try {
           await this.launch();
-          this.logger.warn(`Consumer of ${this.options.groupId} re-created (attempt ${attempt}); it re-joins from the group's committed offsets`);
+          this.logger.warn(
+            `Consumer of ${this.options.groupId} re-created (attempt ${attempt}); it re-joins from the group's committed offsets`,
+          );
         } catch (error) {
           this.logger.warn(`Consumer of ${this.options.groupId} could not be re-created (attempt ${attempt}): ${(error as Error).message}`);
           const failed = this.consumer;

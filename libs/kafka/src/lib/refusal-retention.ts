@@ -10,7 +10,13 @@ export class RefusalRetention implements OnApplicationBootstrap, BeforeApplicati
   private readonly job: PeriodicJob;
 
   constructor(db: Queryable, metrics?: PeriodicJobMetrics) {
-    this.job = new PeriodicJob({ name: 'refusal-retention', intervalMs: PRUNE_INTERVAL_MS, firstRunAfterMs: 10_000, run: () => pruneRefusals(db, new Date()), metrics });
+    this.job = new PeriodicJob({
+      name: 'refusal-retention',
+      intervalMs: PRUNE_INTERVAL_MS,
+      firstRunAfterMs: 10_000,
+      run: () => pruneRefusals(db, new Date()),
+      metrics,
+    });
   }
 
   onApplicationBootstrap(): void {

@@ -62,8 +62,9 @@ describe('RequestContexts', () => {
   });
 
   it('outside() leaves the request: a timer started there does not carry it', async () => {
-    const seen = await RequestContexts.run({ requestId: 'r-3' }, () =>
-      new Promise((resolve) => RequestContexts.outside(() => setTimeout(() => resolve(RequestContexts.current()), 1))),
+    const seen = await RequestContexts.run(
+      { requestId: 'r-3' },
+      () => new Promise((resolve) => RequestContexts.outside(() => setTimeout(() => resolve(RequestContexts.current()), 1))),
     );
     expect(seen).toBeUndefined();
   });

@@ -58,9 +58,14 @@ export const CONTEXT_HEADERS = { requestId: 'request_id', partnerId: 'partner_id
 export const CONTEXT_HTTP_HEADERS = { requestId: 'x-request-id', partnerId: 'x-partner-id' } as const;
 
 /** Headers carrying `context` (the current one by default); undefined outside a request. */
-export function contextHeaders(names: { requestId: string; partnerId: string }, context = storage.getStore()): Record<string, string> | undefined {
+export function contextHeaders(
+  names: { requestId: string; partnerId: string },
+  context = storage.getStore(),
+): Record<string, string> | undefined {
   if (!context) return undefined;
-  return context.partnerId ? { [names.requestId]: context.requestId, [names.partnerId]: context.partnerId } : { [names.requestId]: context.requestId };
+  return context.partnerId
+    ? { [names.requestId]: context.requestId, [names.partnerId]: context.partnerId }
+    : { [names.requestId]: context.requestId };
 }
 
 /** The context a message's headers carry, when they carry a sane request id. */

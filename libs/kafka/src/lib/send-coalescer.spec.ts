@@ -18,11 +18,7 @@ describe('SendCoalescer', () => {
   it('sends what was sent in one turn of the event loop as one produce request, grouped by topic, in order', async () => {
     const { producer, batches } = recordingProducer();
     const coalescer = new SendCoalescer(producer, -1);
-    await Promise.all([
-      coalescer.send('a', { value: '1' }),
-      coalescer.send('b', { value: '2' }),
-      coalescer.send('a', { value: '3' }),
-    ]);
+    await Promise.all([coalescer.send('a', { value: '1' }), coalescer.send('b', { value: '2' }), coalescer.send('a', { value: '3' })]);
     await coalescer.send('a', { value: '4' });
     expect(batches).toHaveLength(2);
     expect(batches[0].acks).toBe(-1);

@@ -15,6 +15,8 @@ export class ServiceUnavailableError extends Error {
     readonly reason: UnavailableReason,
     cause?: unknown,
   ) {
-    super(`No reply on ${topic} (${reason})${cause instanceof Error ? `: ${cause.message}` : typeof cause === 'string' ? `: ${cause}` : ''}`);
+    super(
+      `No reply on ${topic} (${reason})${cause instanceof Error ? `: ${cause.message}` : typeof cause === 'string' ? `: ${cause}` : ''}`,
+    );
   }
 }

@@ -30,7 +30,11 @@ describe('ensureTopics', () => {
     created.push(...topics);
 
     // Six starters at once: some create, the others find the topics half-created and must wait, not fail.
-    const results = await Promise.all(Array.from({ length: 6 }, (_, n) => ensureTopics(connection(n), { partitions: 3, replicationFactor: 1, minInsyncReplicas: 1 }, topics)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        ensureTopics(connection(n), { partitions: 3, replicationFactor: 1, minInsyncReplicas: 1 }, topics),
+      ),
+    );
 
     // Each topic was created by someone (at least one starter saw it missing), and every starter saw it whole.
     expect(new Set(results.flat())).toEqual(new Set(topics));
@@ -55,12 +59,19 @@ describe('ensureTopics', () => {
     const topic = `topic-admin-spec.${run}.isr`;
     created.push(topic);
     await ensureTopics(connection(0), { partitions: 1, replicationFactor: 1, minInsyncReplicas: 2 }, [topic]);
-    const { resources } = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: topic, configNames: ['min.insync.replicas'] }] });
+    const { resources } = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: 2, name: topic, configNames: ['min.insync.replicas'] }],
+    });
     expect(resources[0].configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue).toBe('2');
 
     // One broker cannot hold 3 copies: the start-up step says so at once instead of creating fewer.
-    const tooMany = ensureTopics(connection(0), { partitions: 1, replicationFactor: 3, minInsyncReplicas: 2 }, [`topic-admin-spec.${run}.rf3`]);
-    await expect(tooMany).rejects.toThrow('Kafka topics not ready after 1 attempt(s): Topic creation errors: Replication-factor is invalid');
+    const tooMany = ensureTopics(connection(0), { partitions: 1, replicationFactor: 3, minInsyncReplicas: 2 }, [
+      `topic-admin-spec.${run}.rf3`,
+    ]);
+    await expect(tooMany).rejects.toThrow(
+      'Kafka topics not ready after 1 attempt(s): Topic creation errors: Replication-factor is invalid',
+    );
   }, 60_000);
 
   it('verifyTopics (KAFKA_CREATE_TOPICS=false) passes when the topics exist, and otherwise names the missing ones and creates nothing', async () => {
@@ -70,7 +81,9 @@ describe('ensureTopics', () => {
     created.push(present);
     await ensureTopics(connection(0), { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }, [present]);
     await expect(verifyTopics(connection(0), [present])).resolves.toBeUndefined();
-    await expect(verifyTopics(connection(0), [present, absent])).rejects.toThrow(`Kafka topics missing: ${absent}. With KAFKA_CREATE_TOPICS=false the deploy step creates them`);
+    await expect(verifyTopics(connection(0), [present, absent])).rejects.toThrow(
+      `Kafka topics missing: ${absent}. With KAFKA_CREATE_TOPICS=false the deploy step creates them`,
+    );
     expect(await admin.listTopics()).not.toContain(absent);
   }, 60_000);
 });

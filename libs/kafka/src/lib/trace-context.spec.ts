@@ -6,7 +6,8 @@ import { RequestContexts } from './request-context';
 import { currentTraceparent, endSends, processSpan, sendSpan, sendSpanFromTraceparent, traceHeaders, tracedSend } from './trace-context';
 
 /** Headers as a consumer receives them: kafkajs hands them over as Buffers. */
-const received = (headers: Record<string, string>): IHeaders => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
+const received = (headers: Record<string, string>): IHeaders =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
 
 const COMMAND = 'withdrawals.command.create.v1';
 const EVENT = 'withdrawals.event.state-changed.v1';
@@ -16,7 +17,11 @@ describe('trace context across Kafka, with no SDK started (tracing off)', () => 
     const sent = sendSpan(COMMAND, 'user-1');
     expect(sent.headers).toEqual({});
     endSends([sent]);
-    expect(await processSpan(COMMAND, received({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }), null, async () => currentTraceparent())).toBeNull();
+    expect(
+      await processSpan(COMMAND, received({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }), null, async () =>
+        currentTraceparent(),
+      ),
+    ).toBeNull();
     expect(sendSpanFromTraceparent(EVENT, 'k', null)).toBeUndefined();
   });
 });
@@ -25,7 +30,9 @@ describe('trace context across Kafka, with the SDK started (in-memory exporter)'
   const exporter = new tracing.InMemorySpanExporter();
 
   beforeAll(() => {
-    const started = startTracing('kafka-spec', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, [new tracing.SimpleSpanProcessor(exporter)]);
+    const started = startTracing('kafka-spec', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, [
+      new tracing.SimpleSpanProcessor(exporter),
+    ]);
     expect(started).toBe(true);
   });
   afterAll(() => stopTracing());
@@ -59,7 +66,9 @@ describe('trace context across Kafka, with the SDK started (in-memory exporter)'
       if (!found) throw new Error(`no span ${name} among ${spans.map((s) => s.name).join(', ')}`);
       return found;
     };
-    expect(spans.map((s) => s.name).sort()).toEqual([`process ${COMMAND}`, `process ${EVENT}`, `send ${COMMAND}`, `send ${EVENT}`, 'POST /partner/v1/withdrawals'].sort());
+    expect(spans.map((s) => s.name).sort()).toEqual(
+      [`process ${COMMAND}`, `process ${EVENT}`, `send ${COMMAND}`, `send ${EVENT}`, 'POST /partner/v1/withdrawals'].sort(),
+    );
     const traceId = root.spanContext().traceId;
     expect(spans.every((s) => s.spanContext().traceId === traceId)).toBe(true);
     const parentOf = (name: string) => span(name).parentSpanContext?.spanId;
@@ -70,7 +79,11 @@ describe('trace context across Kafka, with the SDK started (in-memory exporter)'
     expect(parentOf(`process ${EVENT}`)).toBe(idOf(`send ${EVENT}`));
     expect(span(`send ${COMMAND}`).kind).toBe(SpanKind.PRODUCER);
     expect(span(`process ${EVENT}`).kind).toBe(SpanKind.CONSUMER);
-    expect(span(`send ${EVENT}`).attributes).toMatchObject({ 'messaging.system': 'kafka', 'messaging.destination.name': EVENT, 'messaging.kafka.message.key': 'user-1' });
+    expect(span(`send ${EVENT}`).attributes).toMatchObject({
+      'messaging.system': 'kafka',
+      'messaging.destination.name': EVENT,
+      'messaging.kafka.message.key': 'user-1',
+    });
   });
 
   it('starts a new trace for a message that carries none, and marks a failed handler’s span', async () => {
@@ -98,7 +111,10 @@ describe('trace context across Kafka, with the SDK started (in-memory exporter)'
 
   it('leaves the trace in RequestContexts.outside(): a relay woken by one request serves many', async () => {
     const span = trace.getTracer('spec').startSpan('a request');
-    const inside = context.with(trace.setSpan(context.active(), span), () => ({ here: currentTraceparent(), outside: RequestContexts.outside(() => currentTraceparent()) }));
+    const inside = context.with(trace.setSpan(context.active(), span), () => ({
+      here: currentTraceparent(),
+      outside: RequestContexts.outside(() => currentTraceparent()),
+    }));
     span.end();
     expect(inside.here).toContain(span.spanContext().traceId);
     expect(inside.outside).toBeNull();

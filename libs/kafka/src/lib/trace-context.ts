@@ -1,4 +1,15 @@
-import { Attributes, Context, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, TextMapGetter, trace } from '@opentelemetry/api';
+import {
+  Attributes,
+  Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  TextMapGetter,
+  trace,
+} from '@opentelemetry/api';
 import type { IHeaders } from 'kafkajs';
 
 /**
@@ -86,16 +97,21 @@ export function tracedSend<R>(traces: Array<OutgoingTrace | undefined>, sending:
 /** Runs `work` inside a `process <topic>` span, the child of the context the message's headers carry. */
 export function processSpan<R>(topic: string, headers: IHeaders | undefined, key: string | null, work: () => Promise<R>): Promise<R> {
   const parent = headers ? propagation.extract(ROOT_CONTEXT, headers, bufferHeaders) : ROOT_CONTEXT;
-  return tracer.startActiveSpan(`process ${topic}`, { kind: SpanKind.CONSUMER, attributes: messagingAttributes(topic, 'process', key) }, parent, async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      failed(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    `process ${topic}`,
+    { kind: SpanKind.CONSUMER, attributes: messagingAttributes(topic, 'process', key) },
+    parent,
+    async (span) => {
+      try {
+        return await work();
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 function failed(span: Span, error: unknown): void {

@@ -7,7 +7,18 @@ import { ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
 import { Registry } from 'prom-client';
 import { Database } from '@partner/db';
-import { ConsumerGroups, DeadLetters, DeadLetterStore, kafkaConnection, kafkaServerOptions, KafkaServer, PeriodicJobMetrics, prepareTopics, ReplyTargets, serveDirectQueries } from '@partner/kafka';
+import {
+  ConsumerGroups,
+  DeadLetters,
+  DeadLetterStore,
+  kafkaConnection,
+  kafkaServerOptions,
+  KafkaServer,
+  PeriodicJobMetrics,
+  prepareTopics,
+  ReplyTargets,
+  serveDirectQueries,
+} from '@partner/kafka';
 import { METRICS_REGISTRY } from './metrics.module';
 
 /**

@@ -46,7 +46,12 @@ beforeAll(() => {
   execFileSync(join(repoRoot, 'node_modules/.bin/tsx'), [join(repoRoot, 'scripts/db/migrate.ts')], {
     cwd: repoRoot,
     stdio: 'pipe',
-    env: { ...process.env, DATABASE_URL: urlAs(), DB_PASSWORD_WITHDRAWALS: 'withdrawals-it-password', DB_PASSWORD_EVENTS: 'events-it-password' },
+    env: {
+      ...process.env,
+      DATABASE_URL: urlAs(),
+      DB_PASSWORD_WITHDRAWALS: 'withdrawals-it-password',
+      DB_PASSWORD_EVENTS: 'events-it-password',
+    },
   });
 }, 120_000);
 
@@ -83,9 +88,12 @@ describe('per-service database roles (the migrate step)', () => {
     await db.connect();
     try {
       const schemasGranted = async (role: string) =>
-        (await db.query<{ schema: string }>('SELECT DISTINCT table_schema AS schema FROM information_schema.role_table_grants WHERE grantee = $1', [role])).rows.map(
-          (r) => r.schema,
-        );
+        (
+          await db.query<{ schema: string }>(
+            'SELECT DISTINCT table_schema AS schema FROM information_schema.role_table_grants WHERE grantee = $1',
+            [role],
+          )
+        ).rows.map((r) => r.schema);
       expect(await schemasGranted('svc_withdrawals')).toEqual(['withdrawals']);
       expect(await schemasGranted('svc_events')).toEqual(['events']);
       // No DB_PASSWORD_CUSTOMERS: that service connects as the owner (the local stack does).

@@ -18,7 +18,9 @@ const STACK = ['kafka', 'postgres', 'migrate', ...APP_NAMES];
 type Services = Record<string, { environment?: Record<string, string> }>;
 /** The secrets the file requires, each set: what `npm run compose:up` generates. */
 const SECRETS: Record<string, string> = Object.fromEntries(
-  ['ADMIN_API_KEY', 'INTERNAL_SECRET', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)].map((name) => [name, 'k'.repeat(44)]),
+  ['ADMIN_API_KEY', 'INTERNAL_SECRET', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)].map(
+    (name) => [name, 'k'.repeat(44)],
+  ),
 );
 
 function servicesOf(result: { status: number | null; stdout: string; stderr: string }): Services {
@@ -39,7 +41,12 @@ function composeConfig(env: Record<string, string>, envFile?: string): { status:
   try {
     if (!envFile) {
       envFile = join(dir, 'spec.env');
-      writeFileSync(envFile, Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
+      writeFileSync(
+        envFile,
+        Object.entries(env)
+          .map(([k, v]) => `${k}=${v}\n`)
+          .join(''),
+      );
     }
     const r = spawnSync('docker-compose', ['-f', composeFile, '--env-file', envFile, 'config'], {
       cwd: dir,
@@ -57,22 +64,30 @@ function composeConfig(env: Record<string, string>, envFile?: string): { status:
 }
 
 describe('docker-compose.yml, read by docker-compose', () => {
-  it('is a valid Compose file with the stack\'s services once every secret is set, sandbox off', () => {
+  it("is a valid Compose file with the stack's services once every secret is set, sandbox off", () => {
     const services = servicesOf(composeConfig(SECRETS));
     expect(Object.keys(services)).toEqual(expect.arrayContaining(STACK));
     expect(String(services.gateway.environment?.SANDBOX)).toBe('false');
     // The nested anchors (Kafka settings inside the apps' shared environment) resolve as intended.
-    expect(services.withdrawals.environment).toMatchObject({ KAFKA_BROKERS: 'kafka:9092', KAFKA_SSL: 'false', KAFKA_CREATE_TOPICS: 'false' });
+    expect(services.withdrawals.environment).toMatchObject({
+      KAFKA_BROKERS: 'kafka:9092',
+      KAFKA_SSL: 'false',
+      KAFKA_CREATE_TOPICS: 'false',
+    });
     expect(services.withdrawals.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/svc_withdrawals:/);
   }, 60_000);
 
   // docker-compose.spec.ts checks every required variable; Compose itself is asked for two (each call takes seconds).
-  it.each(['ADMIN_API_KEY', 'DB_PASSWORD_WITHDRAWALS'])('refuses the file without %s, saying so', (name) => {
-    const { [name]: _missing, ...others } = SECRETS;
-    const result = composeConfig(others);
-    expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain(name);
-  }, 60_000);
+  it.each(['ADMIN_API_KEY', 'DB_PASSWORD_WITHDRAWALS'])(
+    'refuses the file without %s, saying so',
+    (name) => {
+      const { [name]: _missing, ...others } = SECRETS;
+      const result = composeConfig(others);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(name);
+    },
+    60_000,
+  );
 
   it('reads docker-compose.sandbox.env as its env file, which turns the sandbox on', () => {
     const services = servicesOf(composeConfig({}, sandboxEnvFile));

@@ -49,13 +49,16 @@ interface ComposeConfig {
  * `${VAR:?message}` / `${VAR?message}` (required: an error), `${VAR}`, and `$$` for a `$`.
  */
 function interpolate(value: string, env: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g, (match, name: string, colon: string, op: string, arg: string) => {
-    if (match === '$$') return '$';
-    const set = name in env && (colon !== ':' || env[name] !== '');
-    if (set) return env[name];
-    if (op === '?') throw new Error(`required variable ${name} is missing a value: ${arg}`);
-    return op === '-' ? arg : '';
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g,
+    (match, name: string, colon: string, op: string, arg: string) => {
+      if (match === '$$') return '$';
+      const set = name in env && (colon !== ':' || env[name] !== '');
+      if (set) return env[name];
+      if (op === '?') throw new Error(`required variable ${name} is missing a value: ${arg}`);
+      return op === '-' ? arg : '';
+    },
+  );
 }
 
 const interpolateAll = (node: unknown, env: Record<string, string>): unknown => {
@@ -81,7 +84,12 @@ function loadCompose(env: Record<string, string>): ComposeConfig {
 }
 
 /** The secrets the file requires (`${NAME:?...}`), as `npm run compose:up` generates them (scripts/docker/compose.ts). */
-const SECRETS = ['ADMIN_API_KEY', 'INTERNAL_SECRET', 'POSTGRES_PASSWORD', ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`)];
+const SECRETS = [
+  'ADMIN_API_KEY',
+  'INTERNAL_SECRET',
+  'POSTGRES_PASSWORD',
+  ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`),
+];
 /** What an operator sets for a production start: every secret, nothing else. */
 const PRODUCTION_ENV: Record<string, string> = Object.fromEntries(SECRETS.map((name, i) => [name, `${'x'.repeat(40)}${i}`]));
 
@@ -140,7 +148,7 @@ describe('docker-compose.yml', () => {
     return s;
   };
 
-  it('is read with Compose\'s interpolation rules', () => {
+  it("is read with Compose's interpolation rules", () => {
     expect(interpolate('${A:-x}/${B-y}/${C}/$$D', {})).toBe('x/y//$D');
     expect(interpolate('${A:-x}/${A-y}/${A}', { A: '' })).toBe('x//');
     expect(() => interpolate('${A:?say why}', {})).toThrow('say why');
@@ -160,18 +168,32 @@ describe('docker-compose.yml', () => {
     });
     expect(service('gateway').image).not.toBe(service('migrate').image);
     for (const name of APPS.filter((a) => a !== 'gateway')) {
-      expect({ name, image: service(name).image, build: service(name).build, pull: service(name).pull_policy }).toEqual({ name, image: service('gateway').image, build: undefined, pull: 'never' });
+      expect({ name, image: service(name).image, build: service(name).build, pull: service(name).pull_policy }).toEqual({
+        name,
+        image: service('gateway').image,
+        build: undefined,
+        pull: 'never',
+      });
     }
-    expect({ image: service('topics').image, build: service('topics').build, pull: service('topics').pull_policy }).toEqual({ image: service('migrate').image, build: undefined, pull: 'never' });
+    expect({ image: service('topics').image, build: service('topics').build, pull: service('topics').pull_policy }).toEqual({
+      image: service('migrate').image,
+      build: undefined,
+      pull: 'never',
+    });
   });
 
   it('Dockerfile: the runtime stage holds dist/ and production dependencies only, on a Node LTS newer than 20, as a non-root user', () => {
     const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
-    const stage = (name: string) => dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\s`).test(s.split('\n')[0] + '\n')) ?? '';
+    const stage = (name: string) =>
+      dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\s`).test(s.split('\n')[0] + '\n')) ?? '';
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)-/m);
     const runtime = stage('runtime');
     expect(runtime).toMatch(/^USER node$/m);
-    expect(runtime.match(/^COPY .*/gm)).toEqual(['COPY --from=prod-deps /app/node_modules ./node_modules', 'COPY --from=build /app/dist ./dist', 'COPY package.json ./']);
+    expect(runtime.match(/^COPY .*/gm)).toEqual([
+      'COPY --from=prod-deps /app/node_modules ./node_modules',
+      'COPY --from=build /app/dist ./dist',
+      'COPY package.json ./',
+    ]);
     // The install npm test runs its end-to-end stack from (scripts/lib/runtime-tree.ts), flag for flag.
     const runtimeTree = readFileSync(join(repoRoot, 'scripts', 'lib', 'runtime-tree.ts'), 'utf8');
     const flags = JSON.parse((/RUNTIME_NPM_CI = (\[[^\]]*\])/.exec(runtimeTree)?.[1] ?? '[]').replace(/'/g, '"')) as string[];
@@ -182,7 +204,10 @@ describe('docker-compose.yml', () => {
   });
 
   it("Dockerfile: the apps run with npm start's heap and malloc settings (scripts/lib/services.ts), which no service overrides", () => {
-    const runtime = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8').split(/^FROM /m).find((s) => /AS runtime\s/.test(s.split('\n')[0] + '\n')) ?? '';
+    const runtime =
+      readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')
+        .split(/^FROM /m)
+        .find((s) => /AS runtime\s/.test(s.split('\n')[0] + '\n')) ?? '';
     const services = readFileSync(join(repoRoot, 'scripts', 'lib', 'services.ts'), 'utf8');
     const defaultOf = (variable: string) => new RegExp(`process\\.env\\.${variable} \\?\\? '([^']*)'`).exec(services)?.[1];
     const nodeFlags = defaultOf('APP_NODE_OPTIONS');
@@ -207,14 +232,30 @@ describe('docker-compose.yml', () => {
     expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
   });
 
-  it('names every base image by a variable, official by default; the Dockerfile\'s default Node image is the same', () => {
+  it("names every base image by a variable, official by default; the Dockerfile's default Node image is the same", () => {
     const raw = readFileSync(composeFile, 'utf8');
-    const defaults = Object.fromEntries(['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'NGINX_IMAGE'].map((v) => [v, new RegExp(`\\$\\{${v}:-([^}]+)\\}`).exec(raw)?.[1]]));
-    expect(defaults).toEqual({ NODE_IMAGE: expect.stringMatching(/^node:24-/), KAFKA_IMAGE: expect.stringMatching(/^apache\/kafka:/), POSTGRES_IMAGE: expect.stringMatching(/^postgres:15/), NGINX_IMAGE: expect.stringMatching(/^nginx:/) });
+    const defaults = Object.fromEntries(
+      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'NGINX_IMAGE'].map((v) => [v, new RegExp(`\\$\\{${v}:-([^}]+)\\}`).exec(raw)?.[1]]),
+    );
+    expect(defaults).toEqual({
+      NODE_IMAGE: expect.stringMatching(/^node:24-/),
+      KAFKA_IMAGE: expect.stringMatching(/^apache\/kafka:/),
+      POSTGRES_IMAGE: expect.stringMatching(/^postgres:15/),
+      NGINX_IMAGE: expect.stringMatching(/^nginx:/),
+    });
     expect(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')).toContain(`ARG NODE_IMAGE=${defaults.NODE_IMAGE}\n`);
-    const custom = loadCompose({ ...PRODUCTION_ENV, NODE_IMAGE: 'mirror.example/node:24', KAFKA_IMAGE: 'k:1', POSTGRES_IMAGE: 'p:15', NGINX_IMAGE: 'n:1' }).services;
+    const custom = loadCompose({
+      ...PRODUCTION_ENV,
+      NODE_IMAGE: 'mirror.example/node:24',
+      KAFKA_IMAGE: 'k:1',
+      POSTGRES_IMAGE: 'p:15',
+      NGINX_IMAGE: 'n:1',
+    }).services;
     expect([custom.kafka.image, custom.postgres.image, custom.proxy.image]).toEqual(['k:1', 'p:15', 'n:1']);
-    expect([custom.gateway.build, custom.migrate.build]).toEqual([expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } }), expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } })]);
+    expect([custom.gateway.build, custom.migrate.build]).toEqual([
+      expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } }),
+      expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } }),
+    ]);
   });
 
   it('gateway: its admin port (operator API, /readyz, /metrics) reaches the host through the proxy, on the loopback only', () => {
@@ -223,7 +264,9 @@ describe('docker-compose.yml', () => {
     expect(adminPort).toBe(String(GATEWAY.adminPort));
     expect(adminPort).not.toBe(String(gateway.environment?.PORT));
     // Only the proxy publishes anything: the database, the broker and the apps stay on the compose network.
-    const publishers = Object.entries(config.services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
+    const publishers = Object.entries(config.services)
+      .filter(([, s]) => (s.ports ?? []).length > 0)
+      .map(([name]) => name);
     expect(publishers).toEqual(['proxy']);
     expect(service('proxy').ports).toContain('127.0.0.1:3100:8081');
     expect(loadCompose({ ...PRODUCTION_ENV, OPERATOR_PORT: '9100' }).services.proxy.ports).toContain('127.0.0.1:9100:8081');
@@ -236,8 +279,28 @@ describe('docker-compose.yml', () => {
     const passes = [...publicServer.matchAll(/location ([^{]+)\{[^}]*proxy_pass/g)].map((m) => m[1].trim());
     expect(passes).toEqual(['~ ^/(partner/v1/|provider/v1/|provider/docs/|sandbox/v1/|docs/|docs$|healthz$)']);
     const allowed = new RegExp(passes[0].slice(2));
-    for (const path of ['/partner/v1/withdrawals/usdt', '/provider/v1/pix/inflows', '/provider/docs/openapi.json', '/docs', '/docs/openapi.json', '/healthz', '/sandbox/v1/partners']) expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: true });
-    for (const path of ['/admin/v1/partners', '/readyz', '/metrics', '/internal/queries', '/healthzz', '/docsx', '/', '/partner/v2/x', '/provider/v2/x']) expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: false });
+    for (const path of [
+      '/partner/v1/withdrawals/usdt',
+      '/provider/v1/pix/inflows',
+      '/provider/docs/openapi.json',
+      '/docs',
+      '/docs/openapi.json',
+      '/healthz',
+      '/sandbox/v1/partners',
+    ])
+      expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: true });
+    for (const path of [
+      '/admin/v1/partners',
+      '/readyz',
+      '/metrics',
+      '/internal/queries',
+      '/healthzz',
+      '/docsx',
+      '/',
+      '/partner/v2/x',
+      '/provider/v2/x',
+    ])
+      expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: false });
     expect(publicServer).toMatch(/location \/ \{[^}]*return 404 /);
     expect(nginxConfig).toMatch(/^server_tokens off;$/m);
     expect(nginxConfig).toMatch(/^client_body_timeout \d+s;$/m);
@@ -256,10 +319,22 @@ describe('docker-compose.yml', () => {
   });
 
   it('passes Kafka TLS and SASL settings to the apps and the topics step alike', () => {
-    const env = { ...PRODUCTION_ENV, KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw' };
+    const env = {
+      ...PRODUCTION_ENV,
+      KAFKA_SSL: 'true',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'svc',
+      KAFKA_SASL_PASSWORD: 'pw',
+    };
     const managed = loadCompose(env);
     for (const name of ['topics', ...APPS]) {
-      expect({ name, ...managed.services[name].environment }).toMatchObject({ name, KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw' });
+      expect({ name, ...managed.services[name].environment }).toMatchObject({
+        name,
+        KAFKA_SSL: 'true',
+        KAFKA_SASL_MECHANISM: 'scram-sha-512',
+        KAFKA_SASL_USERNAME: 'svc',
+        KAFKA_SASL_PASSWORD: 'pw',
+      });
     }
   });
 
@@ -312,7 +387,7 @@ describe('docker-compose.yml', () => {
     expect(migrate.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\//);
   });
 
-  it.each(APPS)('%s: runs its build output from the apps\' image, with a readiness (/readyz) healthcheck', (app) => {
+  it.each(APPS)("%s: runs its build output from the apps' image, with a readiness (/readyz) healthcheck", (app) => {
     const s = service(app);
     expect(s.image).toMatch(/^partner-service:/);
     expect(commandOf(s)).toBe(`node dist/apps/${app}/src/main.js`);
@@ -360,7 +435,9 @@ describe('docker-compose.yml', () => {
     const listen = /^\s*listen (\d+);/m.exec(nginxConfig)?.[1];
     expect(ports[0]).toEqual(`3000:${listen}`);
     expect(loadCompose({ ...PRODUCTION_ENV, GATEWAY_PORT: '8443' }).services.proxy.ports?.[0]).toEqual(`8443:${listen}`);
-    expect(proxy.volumes).toContainEqual(expect.stringMatching(/^\.\/deploy\/nginx\/gateway\.conf:\/etc\/nginx\/conf\.d\/default\.conf(:ro)?$/));
+    expect(proxy.volumes).toContainEqual(
+      expect.stringMatching(/^\.\/deploy\/nginx\/gateway\.conf:\/etc\/nginx\/conf\.d\/default\.conf(:ro)?$/),
+    );
     expect(dependsOn(proxy).gateway).toBe('service_healthy');
     // Re-resolved through Docker's DNS at request time (a variable in proxy_pass), so scaled replicas all get requests.
     expect(nginxConfig).toMatch(/^resolver 127\.0\.0\.11 /m);
@@ -379,6 +456,11 @@ describe('docker-compose.yml', () => {
     expect(secretProblems('x', { ADMIN_API_KEY: 'adm_live_Zk3v9QpLr2Xw8TnB5mYc1HdE' })).not.toEqual([]);
     expect(secretProblems('x', { DATABASE_URL: 'postgresql://app:S3cr3t-Pa55@db:5432/partner' })).not.toEqual([]);
     expect(secretProblems('x', { SIGNER: `0x${'ab'.repeat(32)}` })).not.toEqual([]);
-    expect(secretProblems('x', { ADMIN_API_KEY: 'change-me-dev-admin-key', DATABASE_URL: 'postgresql://postgres:postgres-dev-password@postgres:5432/partner' })).toEqual([]);
+    expect(
+      secretProblems('x', {
+        ADMIN_API_KEY: 'change-me-dev-admin-key',
+        DATABASE_URL: 'postgresql://postgres:postgres-dev-password@postgres:5432/partner',
+      }),
+    ).toEqual([]);
   });
 });

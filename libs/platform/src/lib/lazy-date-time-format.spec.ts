@@ -39,7 +39,11 @@ describe('withLazyDateTimeFormat', () => {
     expect(lazy.formatToParts(at)).toEqual(new Real('pt-BR', options).formatToParts(at));
     expect(lazy.resolvedOptions().locale).toBe('pt-BR');
     expect(lazy instanceof Real).toBe(true);
-    expect(() => withLazyDateTimeFormat(() => { throw new Error('load failed'); })).toThrow('load failed');
+    expect(() =>
+      withLazyDateTimeFormat(() => {
+        throw new Error('load failed');
+      }),
+    ).toThrow('load failed');
     expect(Intl.DateTimeFormat).toBe(Real);
   });
 });

@@ -19,7 +19,7 @@ async function scrape(relay?: Pick<OutboxRelay, 'backlog'>): Promise<string> {
 }
 
 describe('metricsModule', () => {
-  it("shows the outbox backlog the relay reports, labelled with the app, one query per scrape", async () => {
+  it('shows the outbox backlog the relay reports, labelled with the app, one query per scrape', async () => {
     let queries = 0;
     const text = await scrape({ backlog: async () => (queries++, { pending: 3, oldestAgeSeconds: 90.5 }) });
 
@@ -32,11 +32,18 @@ describe('metricsModule', () => {
   it("shows the runs and failures of the app's periodic jobs, labelled with the app and the job", async () => {
     const moduleRef = await Test.createTestingModule({ imports: [metricsModule('svc')] }).compile();
     try {
-      const job = new PeriodicJob({ name: 'pruner', intervalMs: 60_000, firstRunAfterMs: 0, run: () => Promise.reject(new Error('away')), metrics: moduleRef.get(PeriodicJobMetrics) });
+      const job = new PeriodicJob({
+        name: 'pruner',
+        intervalMs: 60_000,
+        firstRunAfterMs: 0,
+        run: () => Promise.reject(new Error('away')),
+        metrics: moduleRef.get(PeriodicJobMetrics),
+      });
       job.start();
       const registry = moduleRef.get<Registry>(METRICS_REGISTRY);
       const deadline = Date.now() + 2_000;
-      while (!(await registry.metrics()).includes('periodic_job_runs_total{job="pruner"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      while (!(await registry.metrics()).includes('periodic_job_runs_total{job="pruner"') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 5));
       await job.stop();
       const text = await registry.metrics();
       expect(text).toContain('\nperiodic_job_runs_total{job="pruner",app="svc"} 1\n');

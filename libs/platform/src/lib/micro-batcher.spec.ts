@@ -62,7 +62,10 @@ describe('MicroBatcher', () => {
 
     const all = Promise.all([1, 2, 3, 4, 5].map((i) => batcher.submit(i)));
     await turn();
-    expect(batches).toEqual([[1, 2], [3, 4]]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     releaseNext();
     await turn();
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);

@@ -42,8 +42,12 @@ export class MicroBatcher<T, R> {
   private scheduled = false;
   private readonly idleWaiters: Array<() => void> = [];
 
-  constructor(private readonly flush: FlushBatch<T, R>, private readonly options: MicroBatcherOptions) {
-    if (!Number.isInteger(options.maxBatchSize) || options.maxBatchSize < 1) throw new RangeError('maxBatchSize must be a positive integer');
+  constructor(
+    private readonly flush: FlushBatch<T, R>,
+    private readonly options: MicroBatcherOptions,
+  ) {
+    if (!Number.isInteger(options.maxBatchSize) || options.maxBatchSize < 1)
+      throw new RangeError('maxBatchSize must be a positive integer');
     const concurrency = options.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be a positive integer');
     this.maxBatchSize = options.maxBatchSize;

@@ -15,7 +15,12 @@ describe.each(['pix_keys', 'inflows'])('PartnerUserRepository and RecordPartnerU
   const users = new SchemaUsers(pool, schema);
   const recordUser = new RecordPartnerUserUseCase(users);
   const stored = async (partnerId: string, document?: string): Promise<Array<{ created_at: Date }>> =>
-    (await pool.query<{ created_at: Date }>('SELECT created_at FROM users WHERE partner_id = $1 AND ($2::text IS NULL OR document = $2)', [partnerId, document ?? null])).rows;
+    (
+      await pool.query<{ created_at: Date }>('SELECT created_at FROM users WHERE partner_id = $1 AND ($2::text IS NULL OR document = $2)', [
+        partnerId,
+        document ?? null,
+      ])
+    ).rows;
 
   afterAll(() => pool.end());
 

@@ -41,7 +41,10 @@ describe('RecordPartnerUserUseCase', () => {
   it('answers whether the user was new and when it was first recorded, in ISO 8601', async () => {
     const createdAt = new Date('2026-01-02T03:04:05.678Z');
     const { pool } = scriptedPool([[], [{ created_at: createdAt }]]);
-    const reply = await new RecordPartnerUserUseCase(new ServiceUsers(pool, 'svc')).execute({ partner_id: testPartnerId(), document: '12345678901' });
+    const reply = await new RecordPartnerUserUseCase(new ServiceUsers(pool, 'svc')).execute({
+      partner_id: testPartnerId(),
+      document: '12345678901',
+    });
     expect(reply).toEqual({ ok: true, data: { created: false, created_at: '2026-01-02T03:04:05.678Z' } });
   });
 });

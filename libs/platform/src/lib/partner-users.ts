@@ -13,7 +13,10 @@ export abstract class PartnerUserRepository {
   private readonly statements: Record<'upsert' | 'createdAt' | 'exists', Statement>;
 
   /** `statementPrefix` names the prepared statements (they are per connection: one service's own names). */
-  protected constructor(private readonly db: Queryable, statementPrefix: string) {
+  protected constructor(
+    private readonly db: Queryable,
+    statementPrefix: string,
+  ) {
     this.statements = {
       // Returns a row only when the user was new. A concurrent insert of the same user waits on the primary key, then inserts nothing.
       upsert: statement(
@@ -21,7 +24,10 @@ export abstract class PartnerUserRepository {
         'INSERT INTO users (partner_id, document) VALUES ($1, $2) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
       ),
       createdAt: statement(`${statementPrefix}_user_created_at`, 'SELECT created_at FROM users WHERE partner_id = $1 AND document = $2'),
-      exists: statement(`${statementPrefix}_user_exists`, 'SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1 AND document = $2) AS exists'),
+      exists: statement(
+        `${statementPrefix}_user_exists`,
+        'SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1 AND document = $2) AS exists',
+      ),
     };
   }
 

@@ -14,7 +14,8 @@ describe('the proxy access log', () => {
     expect(config).toMatch(new RegExp(`^\\s*access_log \\S+ ${format?.[1]};`, 'm'));
     const variables = format?.[2].match(/\$\w+/g) ?? [];
     expect(variables).toContain('$path_logged');
-    for (const leaky of ['$request', '$request_uri', '$uri', '$document_uri', '$args', '$query_string', '$http_referer', '$request_body']) expect(variables).not.toContain(leaky);
+    for (const leaky of ['$request', '$request_uri', '$uri', '$document_uri', '$args', '$query_string', '$http_referer', '$request_body'])
+      expect(variables).not.toContain(leaky);
     expect(variables.filter((v) => v.startsWith('$arg_'))).toEqual([]);
   });
 

@@ -17,7 +17,10 @@ export class ApiClient {
   private turn = 0;
 
   /** `baseUrl`: one gateway, or several instances in front of the same services, taken in turn request by request. */
-  constructor(baseUrl: string | readonly string[], private readonly headers: Record<string, string> = {}) {
+  constructor(
+    baseUrl: string | readonly string[],
+    private readonly headers: Record<string, string> = {},
+  ) {
     this.bases = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
     if (this.bases.length === 0) throw new Error('ApiClient needs a base URL');
     this.baseUrl = this.bases[0];
@@ -27,7 +30,12 @@ export class ApiClient {
     return new ApiClient(this.bases, { ...this.headers, ...headers });
   }
 
-  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
     const init: RequestInit = { method, headers: { ...this.headers, ...headers }, signal: AbortSignal.timeout(30_000) };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -36,7 +44,10 @@ export class ApiClient {
     const base = this.bases[this.turn++ % this.bases.length];
     const res = await fetch(`${base}${path}`, init);
     const text = await res.text();
-    const sent = { headers: Object.fromEntries(Object.entries(init.headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])), body: init.body as string | undefined };
+    const sent = {
+      headers: Object.fromEntries(Object.entries(init.headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])),
+      body: init.body as string | undefined,
+    };
     recordResponse(method, res.url || `${base}${path}`, res.status, res.headers, text, sent);
     let parsed: unknown = text;
     try {

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { EventPayload, EventTopic, PartnerId, payloadClassOf, PixKeyState, PixKeyStateChangedEvent, WithdrawalState, WithdrawalStateChangedEvent } from '@partner/contracts';
+import {
+  EventPayload,
+  EventTopic,
+  PartnerId,
+  payloadClassOf,
+  PixKeyState,
+  PixKeyStateChangedEvent,
+  WithdrawalState,
+  WithdrawalStateChangedEvent,
+} from '@partner/contracts';
 import { validateContract } from '@partner/validation';
 import { newCpf, VALID_ADDRESS } from './fixtures';
 
@@ -70,13 +79,23 @@ export function eventPayloadOf<T extends EventTopic>(topic: T, json: unknown): E
 
 function isPayloadOf<T extends EventTopic>(topic: T, json: unknown): json is EventPayload<T> {
   const checked = validateContract(payloadClassOf(topic), json);
-  if (!checked.ok) throw new Error(`a ${topic} payload breaks its contract (${checked.error.field ?? 'body'}: ${checked.error.message}): ${JSON.stringify(json)}`);
+  if (!checked.ok)
+    throw new Error(
+      `a ${topic} payload breaks its contract (${checked.error.field ?? 'body'}: ${checked.error.message}): ${JSON.stringify(json)}`,
+    );
   return true;
 }
 
 /** The payloads of `topic` among outbox rows, in the rows' order, each checked (eventPayloadOf); `partnerId`: that partner's only. */
-export function outboxEventsOf<T extends EventTopic>(topic: T, rows: ReadonlyArray<{ topic: string; payload: unknown }>, partnerId?: string): Array<EventPayload<T>> {
-  return rows.filter((r) => r.topic === topic && (partnerId === undefined || partnerOf(r.payload) === partnerId)).map((r) => eventPayloadOf(topic, r.payload));
+export function outboxEventsOf<T extends EventTopic>(
+  topic: T,
+  rows: ReadonlyArray<{ topic: string; payload: unknown }>,
+  partnerId?: string,
+): Array<EventPayload<T>> {
+  return rows
+    .filter((r) => r.topic === topic && (partnerId === undefined || partnerOf(r.payload) === partnerId))
+    .map((r) => eventPayloadOf(topic, r.payload));
 }
 
-const partnerOf = (json: unknown): unknown => (typeof json === 'object' && json !== null && 'partner_id' in json ? json.partner_id : undefined);
+const partnerOf = (json: unknown): unknown =>
+  typeof json === 'object' && json !== null && 'partner_id' in json ? json.partner_id : undefined;

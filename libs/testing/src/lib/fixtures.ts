@@ -70,8 +70,20 @@ export const registeredExampleCustomer = (id: string, cnpj: string) => ({
   phone: '+551133334444',
   address: BUSINESS_CUSTOMER_EXAMPLE.address,
   owners: [
-    { owner_type: 'partner', name: 'Maria da Silva', social_name: 'Maria', document: '52998224725', ownership: { ownership_type: 'direct', ownership_bps: 6000 } },
-    { owner_type: 'representative', name: 'João Souza', social_name: null, document: '11144477735', ownership: { ownership_type: 'indirect', ownership_bps: 4000 } },
+    {
+      owner_type: 'partner',
+      name: 'Maria da Silva',
+      social_name: 'Maria',
+      document: '52998224725',
+      ownership: { ownership_type: 'direct', ownership_bps: 6000 },
+    },
+    {
+      owner_type: 'representative',
+      name: 'João Souza',
+      social_name: null,
+      document: '11144477735',
+      ownership: { ownership_type: 'indirect', ownership_bps: 4000 },
+    },
   ],
   config: { auto_send_owner_sms: true, auto_send_owner_email: false },
 });

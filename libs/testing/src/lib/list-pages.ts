@@ -9,7 +9,10 @@ export interface ListPage<T> {
  * how many pages it took. Fails past `maxPages` (a cursor that never ends) and on an empty page that
  * still points further (a page must hold something unless it is the last).
  */
-export async function allPages<T>(page: (cursor: string | undefined) => Promise<ListPage<T>>, maxPages = 1000): Promise<{ items: T[]; pages: number }> {
+export async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<ListPage<T>>,
+  maxPages = 1000,
+): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let pages = 1; pages <= maxPages; pages++) {
@@ -23,10 +26,14 @@ export async function allPages<T>(page: (cursor: string | undefined) => Promise<
 }
 
 /** A list use case's reply: its items under `K` with the next cursor, or a refusal. */
-type ListReply<K extends string, T> = { ok: true; data: { [key in K]: T[] } & { next_cursor: string | null } } | { ok: false; error: { message: string } };
+type ListReply<K extends string, T> =
+  { ok: true; data: { [key in K]: T[] } & { next_cursor: string | null } } | { ok: false; error: { message: string } };
 
 /** allPages over a list use case: `execute(cursor)` answers each page; a refusal fails the test. */
-export function allReplyPages<K extends string, T>(items: K, execute: (cursor: string | undefined) => Promise<ListReply<K, T>>): Promise<{ items: T[]; pages: number }> {
+export function allReplyPages<K extends string, T>(
+  items: K,
+  execute: (cursor: string | undefined) => Promise<ListReply<K, T>>,
+): Promise<{ items: T[]; pages: number }> {
   return allPages(async (cursor) => {
     const reply = await execute(cursor);
     if (!reply.ok) throw new Error(`refused: ${reply.error.message}`);

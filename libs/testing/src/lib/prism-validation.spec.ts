@@ -31,14 +31,25 @@ describe("Prism's validation of the e2e exchanges", () => {
 
   it('reports a request the gateway accepted although the document says it is invalid, not one it refused', async () => {
     const invalid = JSON.stringify({ document: 52998224725, idempotency_key: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' });
-    expect(prismViolations(await operations, exchange({ requestBody: invalid }))).toEqual([expect.stringContaining('request accepted, yet invalid')]);
-    const refused = { status: 400, requestBody: invalid, responseBody: JSON.stringify({ status: 'invalid_request', message: 'document must be a string', field: 'document' }) };
+    expect(prismViolations(await operations, exchange({ requestBody: invalid }))).toEqual([
+      expect.stringContaining('request accepted, yet invalid'),
+    ]);
+    const refused = {
+      status: 400,
+      requestBody: invalid,
+      responseBody: JSON.stringify({ status: 'invalid_request', message: 'document must be a string', field: 'document' }),
+    };
     expect(prismViolations(await operations, exchange(refused))).toEqual([]);
   });
 
   it('reports a route the document does not have, unless it was answered 404', async () => {
     expect(prismViolations(await operations, exchange({ path: '/partner/v1/nowhere' }))).toEqual([expect.stringContaining('no operation')]);
-    expect(prismViolations(await operations, exchange({ path: '/partner/v1/nowhere', status: 404, responseBody: '{"error":"not_found","message":"no such route"}' }))).toEqual([]);
+    expect(
+      prismViolations(
+        await operations,
+        exchange({ path: '/partner/v1/nowhere', status: 404, responseBody: '{"error":"not_found","message":"no such route"}' }),
+      ),
+    ).toEqual([]);
   });
 
   it("validates the Pix provider's exchanges against its own document, which the partner document does not hold", async () => {
@@ -52,9 +63,12 @@ describe("Prism's validation of the e2e exchanges", () => {
       responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'processing', created: true }),
     });
     expect(prismViolations(await yamlOf('provider'), provider)).toEqual([]);
-    expect(prismViolations(await yamlOf('provider'), { ...provider, responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'settled', created: true }) })).toEqual([
-      expect.stringContaining('answer: body.status'),
-    ]);
+    expect(
+      prismViolations(await yamlOf('provider'), {
+        ...provider,
+        responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'settled', created: true }),
+      }),
+    ).toEqual([expect.stringContaining('answer: body.status')]);
     expect(prismViolations(await operations, provider)).toEqual([expect.stringContaining('no operation')]);
   });
 });

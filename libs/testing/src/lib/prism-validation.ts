@@ -60,7 +60,8 @@ function queryOf(search: string): Record<string, string | string[]> {
   return query;
 }
 
-const errorsOf = (diagnostics: IPrismDiagnostic[]) => diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => `${d.path?.join('.') ?? ''} ${d.message}`.trim());
+const errorsOf = (diagnostics: IPrismDiagnostic[]) =>
+  diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => `${d.path?.join('.') ?? ''} ${d.message}`.trim());
 
 /** Prism's verdict on one exchange against `operations`: [] when it conforms (by the rules above). */
 export function prismViolations(operations: IHttpOperation[], exchange: Exchange): string[] {
@@ -78,7 +79,8 @@ export function prismViolations(operations: IHttpOperation[], exchange: Exchange
   const accepted = exchange.status >= 200 && exchange.status < 300;
   if (accepted && !exchange.answerOnly) {
     const input = validateInput({ resource: operation, element: request });
-    if (input._tag === 'Left') found.push(...errorsOf(input.left).map((e) => `${where}: request accepted, yet invalid by the document: ${e}`));
+    if (input._tag === 'Left')
+      found.push(...errorsOf(input.left).map((e) => `${where}: request accepted, yet invalid by the document: ${e}`));
   }
   const answer: IHttpResponse = { statusCode: exchange.status, headers: exchange.responseHeaders, body: bodyOf(exchange.responseBody) };
   const output = validateOutput({ resource: operation, element: answer });

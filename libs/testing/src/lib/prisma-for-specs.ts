@@ -7,6 +7,9 @@ import type { Pool } from 'pg';
  * into apps/<service>/src/generated/prisma-for-specs (git-ignored; `npm run db:generate` makes it by hand).
  * It runs on `db`'s own pool, on its schema: the spec closes `db` after `$disconnect()`.
  */
-export function prismaForSpecs<T>(Client: new (options: { adapter: PrismaPg }) => T, db: { readonly pool: Pool; readonly schema: string }): T {
+export function prismaForSpecs<T>(
+  Client: new (options: { adapter: PrismaPg }) => T,
+  db: { readonly pool: Pool; readonly schema: string },
+): T {
   return new Client({ adapter: new PrismaPg(db.pool, { schema: db.schema }) });
 }

@@ -4,7 +4,8 @@ import { ResponseContract } from './response-contract';
 // The checker the e2e run relies on, against the committed document: it must accept what the API
 // answers and refuse what the document does not describe, or the e2e contract check proves nothing.
 const contract = ResponseContract.fromFile();
-const json = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...extra });
+const json = (extra: Record<string, string> = {}) =>
+  new Headers({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...extra });
 const check = (method: string, path: string, status: number, body: unknown, headers = json()) =>
   contract.violations(method, path, status, headers, body === undefined ? '' : JSON.stringify(body));
 
@@ -13,8 +14,12 @@ describe('ResponseContract (against docs/openapi.json)', () => {
     expect(check('POST', '/partner/v1/withdrawals/usdt', 201, { id: 1 })).toEqual([]);
     expect(check('POST', '/partner/v1/withdrawals/usdt', 200, { id: 1 })).toEqual([]);
     expect(check('POST', '/partner/v1/withdrawals/usdt', 422, { error: 'insufficient_funds', message: 'x' })).toEqual([]);
-    expect(check('POST', '/partner/v1/withdrawals/usdt', 400, { error: 'invalid_address', message: 'x', field: 'address', request_id: 'r-1' })).toEqual([]);
-    expect(check('DELETE', '/partner/v1/pix-key/52998224725', 400, { status: 'invalid_document', message: 'x', field: 'document' })).toEqual([]);
+    expect(
+      check('POST', '/partner/v1/withdrawals/usdt', 400, { error: 'invalid_address', message: 'x', field: 'address', request_id: 'r-1' }),
+    ).toEqual([]);
+    expect(
+      check('DELETE', '/partner/v1/pix-key/52998224725', 400, { status: 'invalid_document', message: 'x', field: 'document' }),
+    ).toEqual([]);
     expect(check('DELETE', '/partner/v1/pix-key/52998224725', 200, { status: 'succeeded' })).toEqual([]);
     expect(check('POST', '/partner/v1/pix-key', 401, { error: 'unauthorized', message: 'x' })).toEqual([]);
     expect(check('GET', '/partner/v1/events', 200, LIST_EVENTS_EXAMPLE)).toEqual([]);
@@ -23,15 +28,27 @@ describe('ResponseContract (against docs/openapi.json)', () => {
   });
 
   it('finds an undocumented status, a wrong or extra field, a code of another status or family, a missing header', () => {
-    expect(check('POST', '/partner/v1/withdrawals/usdt', 418, { id: 1 })).toEqual([expect.stringContaining('status 418 is not documented')]);
+    expect(check('POST', '/partner/v1/withdrawals/usdt', 418, { id: 1 })).toEqual([
+      expect.stringContaining('status 418 is not documented'),
+    ]);
     expect(check('POST', '/partner/v1/withdrawals/usdt', 201, { id: '1' })).toEqual([expect.stringContaining('/id must be integer')]);
     expect(check('POST', '/partner/v1/withdrawals/usdt', 201, { id: 1, created: true })).toEqual([expect.stringContaining('(created)')]);
-    expect(check('POST', '/partner/v1/withdrawals/usdt', 400, { error: 'insufficient_funds', message: 'x' })).toEqual([expect.stringContaining('body does not match')]);
-    expect(check('POST', '/partner/v1/pix-key', 409, { error: 'already_exists', message: 'x' })).toEqual([expect.stringContaining('body does not match')]);
+    expect(check('POST', '/partner/v1/withdrawals/usdt', 400, { error: 'insufficient_funds', message: 'x' })).toEqual([
+      expect.stringContaining('body does not match'),
+    ]);
+    expect(check('POST', '/partner/v1/pix-key', 409, { error: 'already_exists', message: 'x' })).toEqual([
+      expect.stringContaining('body does not match'),
+    ]);
     expect(check('POST', '/partner/v1/pix-key', 202, { status: 'succeeded' })).toEqual([expect.stringContaining('body does not match')]);
-    expect(check('GET', '/partner/v1/events', 429, { error: 'rate_limited', message: 'x' })).toEqual([expect.stringContaining('header Retry-After')]);
-    expect(check('POST', '/partner/v1/withdrawals/usdt', 201, { id: 1 }, new Headers({ 'content-type': 'application/json' }))).toEqual([expect.stringContaining('header X-Request-Id')]);
-    expect(check('GET', '/partner/v1/events', 200, LIST_EVENTS_EXAMPLE, new Headers({ 'content-type': 'text/plain', 'x-request-id': 'r-1' }))).toEqual([expect.stringContaining('content-type text/plain')]);
+    expect(check('GET', '/partner/v1/events', 429, { error: 'rate_limited', message: 'x' })).toEqual([
+      expect.stringContaining('header Retry-After'),
+    ]);
+    expect(check('POST', '/partner/v1/withdrawals/usdt', 201, { id: 1 }, new Headers({ 'content-type': 'application/json' }))).toEqual([
+      expect.stringContaining('header X-Request-Id'),
+    ]);
+    expect(
+      check('GET', '/partner/v1/events', 200, LIST_EVENTS_EXAMPLE, new Headers({ 'content-type': 'text/plain', 'x-request-id': 'r-1' })),
+    ).toEqual([expect.stringContaining('content-type text/plain')]);
   });
 
   it("checks each event's data by its type", () => {

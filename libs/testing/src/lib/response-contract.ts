@@ -45,7 +45,11 @@ export function committedOpenApiPath(file = 'openapi.json'): string {
   throw new Error(`docs/${file} not found above libs/testing: run \`npm run openapi\``);
 }
 
-const DOCUMENT_FILES: Record<ApiDocument, string> = { partner: 'openapi.json', operator: 'openapi-operator.json', provider: 'openapi-provider.json' };
+const DOCUMENT_FILES: Record<ApiDocument, string> = {
+  partner: 'openapi.json',
+  operator: 'openapi-operator.json',
+  provider: 'openapi-provider.json',
+};
 
 /** A committed document by its audience; its YAML is beside it (`.yaml`). */
 export const committedDocumentPath = (document: ApiDocument): string => committedOpenApiPath(DOCUMENT_FILES[document]);
@@ -67,7 +71,8 @@ function strict(node: unknown, allOfPart = false): unknown {
     if (key === 'allOf' && Array.isArray(value)) schema.allOf = value.map((part) => strict(part, true));
     else if (key === 'properties' && value && typeof value === 'object')
       schema.properties = Object.fromEntries(Object.entries(value as Schema).map(([name, sub]) => [name, strict(sub)]));
-    else if (key === 'discriminator' && value && typeof value === 'object') schema.discriminator = { propertyName: (value as Schema).propertyName };
+    else if (key === 'discriminator' && value && typeof value === 'object')
+      schema.discriminator = { propertyName: (value as Schema).propertyName };
     else if (key === 'example' || key === 'examples') schema[key] = value;
     else schema[key] = strict(value);
   }
@@ -135,8 +140,18 @@ export class ResponseContract {
     const json = response.content?.['application/json'];
     if (!json?.schema) return body === undefined ? found : [...found, `${at}: documented without a body, answered ${text.slice(0, 200)}`];
     const contentType = headers.get('content-type') ?? '';
-    if (!contentType.startsWith('application/json')) found.push(`${at}: content-type ${contentType || '(none)'}, documented application/json`);
-    const ref = pointer('paths', operation.template, operation.method.toLowerCase(), 'responses', status in operation.responses ? String(status) : 'default', 'content', 'application/json', 'schema');
+    if (!contentType.startsWith('application/json'))
+      found.push(`${at}: content-type ${contentType || '(none)'}, documented application/json`);
+    const ref = pointer(
+      'paths',
+      operation.template,
+      operation.method.toLowerCase(),
+      'responses',
+      status in operation.responses ? String(status) : 'default',
+      'content',
+      'application/json',
+      'schema',
+    );
     return [...found, ...this.problems(at, { $ref: ref }, body)];
   }
 
@@ -148,8 +163,13 @@ export class ResponseContract {
       this.validators.set(key, validate);
     }
     if (validate(body)) return [];
-    const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
-    return [`${at}: body does not match the document: ${[...new Set(errors)].slice(0, 5).join('; ')}; body: ${JSON.stringify(body)?.slice(0, 300)}`];
+    const errors = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+    );
+    return [
+      `${at}: body does not match the document: ${[...new Set(errors)].slice(0, 5).join('; ')}; body: ${JSON.stringify(body)?.slice(0, 300)}`,
+    ];
   }
 }
 
@@ -167,7 +187,9 @@ export function responseContractOf(document: ApiDocument): ResponseContract {
  * or a /provider/ one on an operator port, is an unknown route there, so its 404 is checked as one).
  */
 export function documentOf(url: URL): ApiDocument {
-  const operatorPorts = [process.env.GATEWAY_ADMIN_URL, ...(process.env.OPERATOR_GATEWAY_ADMIN_URLS?.split(',') ?? [])].filter(Boolean).map((u) => new URL(u as string).origin);
+  const operatorPorts = [process.env.GATEWAY_ADMIN_URL, ...(process.env.OPERATOR_GATEWAY_ADMIN_URLS?.split(',') ?? [])]
+    .filter(Boolean)
+    .map((u) => new URL(u as string).origin);
   const onOperatorPort = operatorPorts.includes(url.origin);
   if (url.pathname.startsWith('/admin/') && onOperatorPort) return 'operator';
   if (url.pathname.startsWith('/provider/') && !onOperatorPort) return 'provider';

@@ -15,8 +15,15 @@ export class ScriptedConnection {
 
   constructor(private readonly script: QueryResultRow[][] = []) {}
 
-  async query<R extends QueryResultRow = QueryResultRow>(statement: string | QueryConfig, values?: unknown[]): Promise<{ rows: R[]; rowCount: number }> {
-    this.sent.push(typeof statement === 'string' || values !== undefined ? { ...(typeof statement === 'string' ? { text: statement } : statement), values } : statement);
+  async query<R extends QueryResultRow = QueryResultRow>(
+    statement: string | QueryConfig,
+    values?: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number }> {
+    this.sent.push(
+      typeof statement === 'string' || values !== undefined
+        ? { ...(typeof statement === 'string' ? { text: statement } : statement), values }
+        : statement,
+    );
     if (this.failure) throw this.failure;
     const rows = (this.script.shift() ?? []) as R[];
     return { rows, rowCount: rows.length };

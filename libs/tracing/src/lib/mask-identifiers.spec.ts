@@ -4,11 +4,15 @@ describe('maskIdentifiers', () => {
   it.each([
     ['a CPF', 'user 52998224725 not found', `user ${MASKED} not found`],
     ['a formatted CPF', 'cpf 529.982.247-25', `cpf ${MASKED}`],
-    ['a CPF with wrong check digits (still a partner\'s typo of one)', '52998224726', MASKED],
+    ["a CPF with wrong check digits (still a partner's typo of one)", '52998224726', MASKED],
     ['a CNPJ', 'cnpj 11222333000181 taken', `cnpj ${MASKED} taken`],
     ['a formatted CNPJ', '11.222.333/0001-81', MASKED],
     ['an alphanumeric CNPJ', '12ABC34501DE35', MASKED],
-    ['a document in a message key', 'pix_key:0f8c7e2a-5d1b-4c3e-9a7f-6b2d1e0c9f8a:52998224725', `pix_key:0f8c7e2a-5d1b-4c3e-9a7f-6b2d1e0c9f8a:${MASKED}`],
+    [
+      'a document in a message key',
+      'pix_key:0f8c7e2a-5d1b-4c3e-9a7f-6b2d1e0c9f8a:52998224725',
+      `pix_key:0f8c7e2a-5d1b-4c3e-9a7f-6b2d1e0c9f8a:${MASKED}`,
+    ],
     ['a document in a path', '/partner/v1/pix-key/52998224725', `/partner/v1/pix-key/${MASKED}`],
     ['several', '52998224725 and 11222333000181', `${MASKED} and ${MASKED}`],
     ['a phone in E.164', 'owner phone +5511987654321, ok', `owner phone ${MASKED}, ok`],
@@ -80,9 +84,14 @@ describe('maskLogArguments', () => {
   });
 
   it('masks nested fields, arrays, and the own fields and cause of an error (PostgreSQL names a key in `detail`)', () => {
-    const unique = Object.assign(new Error('duplicate key value violates unique constraint "users_pkey"'), { code: '23505', detail: 'Key (document)=(52998224725) already exists.' });
+    const unique = Object.assign(new Error('duplicate key value violates unique constraint "users_pkey"'), {
+      code: '23505',
+      detail: 'Key (document)=(52998224725) already exists.',
+    });
     const wrapped = new Error('insert failed', { cause: unique });
-    const [fields] = maskLogArguments([{ payload: { owners: [{ email: 'maria@acme.com.br', phone: '+5511987654321' }] }, err: unique, wrapped }]) as [Record<string, Record<string, unknown> & { owners?: unknown; cause?: unknown }>];
+    const [fields] = maskLogArguments([
+      { payload: { owners: [{ email: 'maria@acme.com.br', phone: '+5511987654321' }] }, err: unique, wrapped },
+    ]) as [Record<string, Record<string, unknown> & { owners?: unknown; cause?: unknown }>];
     expect((fields.payload as Record<string, unknown>).owners).toEqual([{ email: MASKED, phone: MASKED }]);
     expect(fields.err).toMatchObject({ code: '23505', detail: `Key (document)=(${MASKED}) already exists.` });
     expect(fields.err.message).toBe(unique.message);

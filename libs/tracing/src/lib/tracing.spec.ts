@@ -51,13 +51,15 @@ describe('startTracing', () => {
   it('masks documents, phones and e-mails in every exported span: name, attributes, events and status', async () => {
     exported.length = 0;
     trace.disable(); // the provider an earlier test registered globally: the API keeps the first one otherwise
-    expect(startTracing('gateway', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, [new tracing.SimpleSpanProcessor(exporter)])).toBe(true);
+    expect(
+      startTracing('gateway', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, [new tracing.SimpleSpanProcessor(exporter)]),
+    ).toBe(true);
     const span = trace.getTracer('spec').startSpan('GET /partner/v1/users/52998224725');
     span.setAttributes({
       'url.full': 'http://gw/partner/v1/pix-in?document=529.982.247-25&limit=2',
       'messaging.kafka.message.key': 'pix_key:p1:11222333000181',
       'db.statement': 'SELECT 1 -- for maria@acme.com.br',
-      'phones': ['+5511987654321', 'none'],
+      phones: ['+5511987654321', 'none'],
       'http.response.status_code': 200,
     });
     span.addEvent('exception', { 'exception.message': 'duplicate +551133334444' });
@@ -71,7 +73,7 @@ describe('startTracing', () => {
       'url.full': 'http://gw/partner/v1/pix-in?document=[masked]&limit=2',
       'messaging.kafka.message.key': 'pix_key:p1:[masked]',
       'db.statement': 'SELECT 1 -- for [masked]',
-      'phones': ['[masked]', 'none'],
+      phones: ['[masked]', 'none'],
       'http.response.status_code': 200,
     });
     expect(done.events[0].attributes).toEqual({ 'exception.message': 'duplicate [masked]' });
@@ -80,7 +82,9 @@ describe('startTracing', () => {
 
   it('leaves no instrumentation behind at stop: Fastify instances created later are not decorated again', async () => {
     const fastifyCreated = channel('fastify.initialization');
-    expect(startTracing('gateway', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, [new tracing.SimpleSpanProcessor(exporter)])).toBe(true);
+    expect(
+      startTracing('gateway', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, [new tracing.SimpleSpanProcessor(exporter)]),
+    ).toBe(true);
     expect(fastifyCreated.hasSubscribers).toBe(true);
     await stopTracing();
     expect(fastifyCreated.hasSubscribers).toBe(false);

@@ -42,7 +42,8 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   // require, not import: loaded only when tracing is on (see above).
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const { UndiciInstrumentation } =
+    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const { FastifyOtelInstrumentation } = require('@fastify/otel') as typeof import('@fastify/otel');
   const enabled = [
@@ -53,7 +54,11 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     // simulators' timers would otherwise each start a trace of their own every few hundred ms.
     new PgInstrumentation({ requireParentSpan: true }),
     // Route and handler spans under the HTTP span, with the route's template; not one per hook.
-    new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false, ignorePaths: ({ url }) => UNTRACED_PATH.test(url) }),
+    new FastifyOtelInstrumentation({
+      registerOnInitialization: true,
+      instrumentHooks: false,
+      ignorePaths: ({ url }) => UNTRACED_PATH.test(url),
+    }),
     // Kafka: not @opentelemetry/instrumentation-kafkajs. Our transport (@partner/kafka) sends several
     // requests in one producer call and hands each message of a fetched batch to its handler later,
     // where that instrumentation would parent spans on the wrong request or start a new trace. The
@@ -65,7 +70,11 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   // here with its own function (not in its index; pinned with the SDK's version in package-lock.json).
   const fromEnv = require('@opentelemetry/sdk-node/build/src/utils') as { getSpanProcessorsFromEnv(this: void): SpanProcessor[] };
   const exporting = spanProcessors ?? fromEnv.getSpanProcessorsFromEnv();
-  sdk = new NodeSDK({ serviceName, spanProcessors: exporting.length > 0 ? [new MaskingSpanProcessor(), ...exporting] : [], instrumentations: enabled });
+  sdk = new NodeSDK({
+    serviceName,
+    spanProcessors: exporting.length > 0 ? [new MaskingSpanProcessor(), ...exporting] : [],
+    instrumentations: enabled,
+  });
   sdk.start();
   return true;
 }

@@ -45,7 +45,11 @@ describe('isPastCalendarDate', () => {
     }
     expect(validateContract(Sample, { birth_date: '2999-01-01' })).toEqual({
       ok: false,
-      error: { code: 'invalid_request', field: 'birth_date', message: 'birth_date must be a real date in the past, YYYY-MM-DD, not before 1900-01-01' },
+      error: {
+        code: 'invalid_request',
+        field: 'birth_date',
+        message: 'birth_date must be a real date in the past, YYYY-MM-DD, not before 1900-01-01',
+      },
     });
     expect(validateContract(Sample, { birth_date: '1985-04-12' }).ok).toBe(true);
   });
@@ -59,12 +63,15 @@ describe('isJsonObjectWithin', () => {
     expect(isJsonObjectWithin({ a: 'ç'.repeat(5) }, 14)).toBe(false); // 5 characters, 10 bytes: 18 in all
   });
 
-  it.each([[null], [[]], [[1, 2]], ['text'], [3], [undefined]])('refuses %p', (value) => expect(isJsonObjectWithin(value, 1000)).toBe(false));
+  it.each([[null], [[]], [[1, 2]], ['text'], [3], [undefined]])('refuses %p', (value) =>
+    expect(isJsonObjectWithin(value, 1000)).toBe(false),
+  );
 });
 
 describe('isDateTime', () => {
-  it.each(['2026-11-26T03:00:00Z', '2026-11-26T00:00:00.250-03:00', '2024-02-29T23:59:59.9+14:00', '1970-01-01T00:00:00.000Z'])('accepts %s', (value) =>
-    expect(isDateTime(value)).toBe(true),
+  it.each(['2026-11-26T03:00:00Z', '2026-11-26T00:00:00.250-03:00', '2024-02-29T23:59:59.9+14:00', '1970-01-01T00:00:00.000Z'])(
+    'accepts %s',
+    (value) => expect(isDateTime(value)).toBe(true),
   );
 
   it.each([

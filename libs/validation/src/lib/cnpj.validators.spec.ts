@@ -80,7 +80,11 @@ describe('@IsCnpj', () => {
   it('reports its code with the full path and a message saying the CNPJ is invalid', () => {
     expect(validateContract(Outer, { company: { cnpj: '11222333000182' } })).toEqual({
       ok: false,
-      error: { code: 'invalid_cnpj', field: 'company.cnpj', message: expect.stringMatching(/^company\.cnpj is invalid: a CNPJ is 14 characters/) },
+      error: {
+        code: 'invalid_cnpj',
+        field: 'company.cnpj',
+        message: expect.stringMatching(/^company\.cnpj is invalid: a CNPJ is 14 characters/),
+      },
     });
     expect(validateContract(Outer, { company: { cnpj: '12ABC34501DE35' } }).ok).toBe(true);
   });

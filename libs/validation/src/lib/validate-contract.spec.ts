@@ -17,7 +17,13 @@ class Sample {
   @ValidateNested() @Type(() => Inner) inner!: Inner;
 }
 
-const valid = { document: '52998224725', amount: 5, fee: 'A', address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', inner: { street: 'x' } };
+const valid = {
+  document: '52998224725',
+  amount: 5,
+  fee: 'A',
+  address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+  inner: { street: 'x' },
+};
 
 describe('validateContract', () => {
   it('accepts a valid object and returns an instance of the class', () => {
@@ -28,7 +34,10 @@ describe('validateContract', () => {
 
   it('carries the code attached to the failing constraint', () => {
     expect(validateContract(Sample, { ...valid, fee: 'C' })).toMatchObject({ ok: false, error: { code: 'invalid_fee', field: 'fee' } });
-    expect(validateContract(Sample, { ...valid, amount: '5' })).toMatchObject({ ok: false, error: { code: 'invalid_amount', field: 'amount' } });
+    expect(validateContract(Sample, { ...valid, amount: '5' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_amount', field: 'amount' },
+    });
   });
 
   it('reports the first failing field in declaration order, whatever else is wrong', () => {
@@ -47,7 +56,10 @@ describe('validateContract', () => {
     const result = validateContract(Sample, { ...valid, extra: 1, inner: { street: 'x', added: true } }, { unknownFields: 'ignore' });
     expect(result.ok).toBe(true);
     expect(result.ok && { ...result.value, inner: { ...result.value.inner } }).toEqual(valid);
-    expect(validateContract(Sample, { ...valid, extra: 1, fee: 'C' }, { unknownFields: 'ignore' })).toMatchObject({ ok: false, error: { code: 'invalid_fee' } });
+    expect(validateContract(Sample, { ...valid, extra: 1, fee: 'C' }, { unknownFields: 'ignore' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_fee' },
+    });
   });
 
   it('names nested fields by their path', () => {
@@ -66,12 +78,18 @@ describe('validateCodedContract', () => {
   const codes = ['invalid_amount', 'invalid_fee'] as const;
 
   it('carries a code of the list given, typed by it', () => {
-    expect(validateCodedContract(Sample, { ...valid, fee: 'C' }, codes)).toMatchObject({ ok: false, error: { code: 'invalid_fee', field: 'fee' } });
+    expect(validateCodedContract(Sample, { ...valid, fee: 'C' }, codes)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_fee', field: 'fee' },
+    });
     expect(validateCodedContract(Sample, valid, codes)).toMatchObject({ ok: true });
   });
 
   it('answers invalid_request, never a code outside the list, for a constraint naming one (a class validated against the wrong list)', () => {
-    expect(validateCodedContract(Sample, { ...valid, address: '0x1' }, codes)).toMatchObject({ ok: false, error: { code: 'invalid_request', field: 'address' } });
+    expect(validateCodedContract(Sample, { ...valid, address: '0x1' }, codes)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', field: 'address' },
+    });
   });
 });
 

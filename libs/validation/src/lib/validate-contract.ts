@@ -27,7 +27,11 @@ export interface ContractValidationOptions {
  * (`withCode`), untyped: for callers that only read the message (event consumers). Callers that answer
  * the code use validateCodedContract.
  */
-export function validateContract<T extends object>(cls: ClassConstructor<T>, plain: unknown, options: ContractValidationOptions = {}): ValidationResult<T> {
+export function validateContract<T extends object>(
+  cls: ClassConstructor<T>,
+  plain: unknown,
+  options: ContractValidationOptions = {},
+): ValidationResult<T> {
   return validate(cls, plain, (named) => (typeof named === 'string' ? named : undefined), options);
 }
 
@@ -61,7 +65,11 @@ function validate<T extends object, C extends string>(
   // Before any validator: some throw on such text (isEmail on a lone surrogate), and PostgreSQL refuses
   // NUL. The gateway refuses it at the HTTP boundary already; this guards every Kafka consumer too.
   const fault = findMalformedText(plain);
-  if (fault) return { ok: false, error: { code: INVALID_REQUEST, ...(fault.field ? { field: fault.field } : {}), message: describeTextFault(fault) } };
+  if (fault)
+    return {
+      ok: false,
+      error: { code: INVALID_REQUEST, ...(fault.field ? { field: fault.field } : {}), message: describeTextFault(fault) },
+    };
   // No implicit conversion: "100" is not an amount, and a boolean is not a string.
   const instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: unknownFields === 'refuse', forbidUnknownValues: true });
@@ -69,7 +77,11 @@ function validate<T extends object, C extends string>(
   return { ok: false, error: firstError(errors, codeOf) };
 }
 
-function firstError<C extends string>(errors: ValidationError[], codeOf: (named: unknown) => C | undefined, parent = ''): ErrorDetail<C | InvalidRequest> {
+function firstError<C extends string>(
+  errors: ValidationError[],
+  codeOf: (named: unknown) => C | undefined,
+  parent = '',
+): ErrorDetail<C | InvalidRequest> {
   const [error] = errors;
   const field = parent ? `${parent}.${error.property}` : error.property;
   if (error.children && error.children.length > 0 && !error.constraints) {

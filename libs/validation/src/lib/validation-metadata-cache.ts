@@ -2,7 +2,13 @@ import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 type Storage = ReturnType<typeof getMetadataStorage> & {
-  getTargetValidationMetadatas(target: object, schema: string | undefined, always: boolean, strictGroups: boolean, groups?: string[]): ValidationMetadata[];
+  getTargetValidationMetadatas(
+    target: object,
+    schema: string | undefined,
+    always: boolean,
+    strictGroups: boolean,
+    groups?: string[],
+  ): ValidationMetadata[];
   groupByPropertyName(metadata: ValidationMetadata[]): Record<string, ValidationMetadata[]>;
   addValidationMetadata(metadata: ValidationMetadata): void;
   addConstraintMetadata(metadata: unknown): void;

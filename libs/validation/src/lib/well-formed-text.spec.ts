@@ -41,11 +41,19 @@ describe('findMalformedText', () => {
   });
 
   it('gives the dotted path of a nested value, array items by index', () => {
-    expect(findMalformedText({ owners: [{ name: 'ok' }, { name: 'a\u0000' }] })).toEqual({ field: 'owners.1.name', inKey: false, problem: 'holds a control character (U+0000)' });
+    expect(findMalformedText({ owners: [{ name: 'ok' }, { name: 'a\u0000' }] })).toEqual({
+      field: 'owners.1.name',
+      inKey: false,
+      problem: 'holds a control character (U+0000)',
+    });
   });
 
   it('finds a bad key, naming the object that holds it, not the key', () => {
-    expect(findMalformedText({ metadata: { ['\uD800']: 1 } })).toEqual({ field: 'metadata', inKey: true, problem: 'holds a lone surrogate (U+D800)' });
+    expect(findMalformedText({ metadata: { ['\uD800']: 1 } })).toEqual({
+      field: 'metadata',
+      inKey: true,
+      problem: 'holds a lone surrogate (U+D800)',
+    });
     expect(findMalformedText({ ['k\u0000']: 1 })).toEqual({ field: '', inKey: true, problem: 'holds a control character (U+0000)' });
   });
 
@@ -60,9 +68,15 @@ describe('findMalformedText', () => {
   });
 
   it('describes a fault with where it is', () => {
-    expect(describeTextFault({ field: 'metadata.external_id', inKey: false, problem: 'holds a control character (U+0000)' })).toBe('field metadata.external_id holds a control character (U+0000)');
-    expect(describeTextFault({ field: 'metadata', inKey: true, problem: 'holds a lone surrogate (U+D800)' })).toBe('a field name in metadata holds a lone surrogate (U+D800)');
-    expect(describeTextFault({ field: 'cursor', inKey: false, problem: 'is longer than 4096 characters' }, 'query parameter')).toBe('query parameter cursor is longer than 4096 characters');
+    expect(describeTextFault({ field: 'metadata.external_id', inKey: false, problem: 'holds a control character (U+0000)' })).toBe(
+      'field metadata.external_id holds a control character (U+0000)',
+    );
+    expect(describeTextFault({ field: 'metadata', inKey: true, problem: 'holds a lone surrogate (U+D800)' })).toBe(
+      'a field name in metadata holds a lone surrogate (U+D800)',
+    );
+    expect(describeTextFault({ field: 'cursor', inKey: false, problem: 'is longer than 4096 characters' }, 'query parameter')).toBe(
+      'query parameter cursor is longer than 4096 characters',
+    );
   });
 });
 
@@ -80,7 +94,10 @@ describe('validateContract on text that is not well-formed (every Kafka consumer
   });
 
   it('refuses a NUL, which PostgreSQL would refuse, with the field path', () => {
-    expect(validateContract(Contact, { name: 'a\u0000', email: 'a@example.com' })).toMatchObject({ ok: false, error: { field: 'name', message: expect.stringContaining('U+0000') } });
+    expect(validateContract(Contact, { name: 'a\u0000', email: 'a@example.com' })).toMatchObject({
+      ok: false,
+      error: { field: 'name', message: expect.stringContaining('U+0000') },
+    });
   });
 
   it('refuses a bad key of an unknown field too, without naming it', () => {

@@ -30,7 +30,9 @@ export function textProblem(text: string, { lineBreaks = true }: { lineBreaks?: 
   const found = MALFORMED.exec(text) ?? (lineBreaks ? null : CONTROL.exec(text));
   if (!found) return undefined;
   const char = found[0];
-  return char >= '\uD800' && char <= '\uDFFF' ? `holds a lone surrogate (${codePoint(char)})` : `holds a control character (${codePoint(char)})`;
+  return char >= '\uD800' && char <= '\uDFFF'
+    ? `holds a lone surrogate (${codePoint(char)})`
+    : `holds a control character (${codePoint(char)})`;
 }
 
 /** Where in a JSON value text is not well-formed: the dotted path of the field (array items by index), and whether a key is at fault. */

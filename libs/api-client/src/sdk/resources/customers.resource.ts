@@ -14,7 +14,12 @@ export class CustomersResource extends ListedResource<BusinessCustomer, ListCust
    * means the first attempt registered it.
    */
   async createBusiness(request: CreateBusinessCustomerRequest, options?: CallOptions): Promise<CreateBusinessCustomerResult> {
-    return (await this.http.send<CreateBusinessCustomerResult>({ method: 'POST', path: this.path, body: request, retryability: 'unsafe' }, options)).body;
+    return (
+      await this.http.send<CreateBusinessCustomerResult>(
+        { method: 'POST', path: this.path, body: request, retryability: 'unsafe' },
+        options,
+      )
+    ).body;
   }
 
   get(id: string, options?: CallOptions): Promise<BusinessCustomer> {

@@ -79,7 +79,10 @@ export class EventsResource {
     const ids = events.map((event) => (typeof event === 'string' ? event : event.id));
     const total: AckEventsResult = { acknowledged: 0, not_found: [] };
     for (let start = 0; start < ids.length; start += ACK_BATCH) {
-      const answer = await this.http.send<AckEventsResult>({ method: 'POST', path: `${PATH}/ack`, body: { ids: ids.slice(start, start + ACK_BATCH) }, retryability: 'idempotent' }, options);
+      const answer = await this.http.send<AckEventsResult>(
+        { method: 'POST', path: `${PATH}/ack`, body: { ids: ids.slice(start, start + ACK_BATCH) }, retryability: 'idempotent' },
+        options,
+      );
       total.acknowledged += answer.body.acknowledged;
       total.not_found.push(...answer.body.not_found);
     }

@@ -12,7 +12,11 @@ export class PixInflowsResource extends ListedResource<PixInflow, ListPixInflows
 
   /** `limit` is always sent (default 100): that makes the answer a page with `next_cursor` (without it the API answers up to 1000, unpaged). */
   override async listPage(query: ListPixInflowsQuery = {}, options?: CallOptions): Promise<PixInflowsPage> {
-    const page = await this.http.get<{ pix_in: PixInflow[]; next_cursor?: string | null }>(this.path, { limit: DEFAULT_PAGE_SIZE, ...query }, options);
+    const page = await this.http.get<{ pix_in: PixInflow[]; next_cursor?: string | null }>(
+      this.path,
+      { limit: DEFAULT_PAGE_SIZE, ...query },
+      options,
+    );
     return { pix_in: page.pix_in, next_cursor: page.next_cursor ?? null };
   }
 }

@@ -24,7 +24,12 @@ export class PixKeysResource extends ListedResource<PixKey, ListPixKeysQuery, 'p
   }
 
   /** A key request with its idempotency key: the caller's, or one made once for this call and kept on every retry. */
-  private async keyed(method: 'POST' | 'DELETE', path: string, request: { idempotency_key?: string }, options?: CallOptions): Promise<PixKeyRequestResult> {
+  private async keyed(
+    method: 'POST' | 'DELETE',
+    path: string,
+    request: { idempotency_key?: string },
+    options?: CallOptions,
+  ): Promise<PixKeyRequestResult> {
     const body = { ...request, idempotency_key: request.idempotency_key ?? randomUUID() };
     const answer = await this.http.send<{ status: PixKeyStatus }>({ method, path, body, retryability: 'idempotent' }, options);
     return { status: answer.body.status, idempotency_key: body.idempotency_key };

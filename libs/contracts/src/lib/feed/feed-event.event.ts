@@ -20,10 +20,12 @@ export class FeedEvent<R extends object = object> {
   @IsIn(FEED_EVENT_TYPES)
   type!: FeedEventType;
 
-  @IsString() @MaxLength(64)
+  @IsString()
+  @MaxLength(64)
   state!: string;
 
-  @IsString() @MaxLength(128)
+  @IsString()
+  @MaxLength(128)
   resource_id!: string;
 
   @IsISO8601({ strict: true })

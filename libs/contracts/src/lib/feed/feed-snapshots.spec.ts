@@ -40,27 +40,47 @@ describe('feed event snapshots', () => {
 
   it.each(Object.keys(TOPIC_OF_TYPE))('refuses a %s event whose resource carries a field its snapshot does not have', (type) => {
     const event = eventOf(type);
-    expect(check(type, { ...event, resource: { ...event.resource, surprise: 1 } })).toMatchObject({ ok: false, error: { field: 'resource.surprise' } });
+    expect(check(type, { ...event, resource: { ...event.resource, surprise: 1 } })).toMatchObject({
+      ok: false,
+      error: { field: 'resource.surprise' },
+    });
   });
 
-  it("refuses a pix_key snapshot without a valid document (what the inflows replica reads)", () => {
+  it('refuses a pix_key snapshot without a valid document (what the inflows replica reads)', () => {
     const event = eventOf('pix_key');
-    expect(check('pix_key', { ...event, resource: { ...event.resource, document: '12345678900' } })).toMatchObject({ ok: false, error: { field: 'resource.document' } });
+    expect(check('pix_key', { ...event, resource: { ...event.resource, document: '12345678900' } })).toMatchObject({
+      ok: false,
+      error: { field: 'resource.document' },
+    });
   });
 
   it('takes null for a nullable field but not its absence, nor another type', () => {
     const event = eventOf('usdt_withdrawal');
     const { tx_hash: _txHash, ...withoutTxHash } = event.resource;
     expect(check('usdt_withdrawal', { ...event, resource: { ...event.resource, tx_hash: null } }).ok).toBe(true);
-    expect(check('usdt_withdrawal', { ...event, resource: withoutTxHash })).toMatchObject({ ok: false, error: { field: 'resource.tx_hash' } });
-    expect(check('usdt_withdrawal', { ...event, resource: { ...event.resource, usdtmicros: '1000000' } })).toMatchObject({ ok: false, error: { field: 'resource.usdtmicros' } });
+    expect(check('usdt_withdrawal', { ...event, resource: withoutTxHash })).toMatchObject({
+      ok: false,
+      error: { field: 'resource.tx_hash' },
+    });
+    expect(check('usdt_withdrawal', { ...event, resource: { ...event.resource, usdtmicros: '1000000' } })).toMatchObject({
+      ok: false,
+      error: { field: 'resource.usdtmicros' },
+    });
   });
 
   it("checks a business customer's nested owners and address", () => {
     const event = eventOf('business_customer');
     const [owner] = event.resource.owners as Array<Record<string, unknown>>;
     const badOwner = { ...owner, ownership: { ownership_type: 'nope', ownership_bps: 1 } };
-    expect(check('business_customer', { ...event, resource: { ...event.resource, owners: [badOwner] } })).toMatchObject({ ok: false, error: { field: 'resource.owners.0.ownership.ownership_type' } });
-    expect(check('business_customer', { ...event, resource: { ...event.resource, address: { ...(event.resource.address as object), state: 'XX' } } })).toMatchObject({ ok: false, error: { field: 'resource.address.state' } });
+    expect(check('business_customer', { ...event, resource: { ...event.resource, owners: [badOwner] } })).toMatchObject({
+      ok: false,
+      error: { field: 'resource.owners.0.ownership.ownership_type' },
+    });
+    expect(
+      check('business_customer', {
+        ...event,
+        resource: { ...event.resource, address: { ...(event.resource.address as object), state: 'XX' } },
+      }),
+    ).toMatchObject({ ok: false, error: { field: 'resource.address.state' } });
   });
 });

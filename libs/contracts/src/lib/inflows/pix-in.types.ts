@@ -19,7 +19,8 @@ export class PixInflow {
   amount_cents!: number;
 
   @ApiPropertyOptional({ description: "The payer's message; left out (never null) when there is none", example: 'pizza' })
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   description?: string;
 
   @ApiProperty({ description: 'SPI end-to-end id, 32 characters', example: 'E60701190202611220316ChEFWNP0TTY' })

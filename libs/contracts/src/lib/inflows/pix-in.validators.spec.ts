@@ -60,7 +60,10 @@ describe('SandboxPixInRequest', () => {
     [{ simulate_outcome: 'success' }, 'simulate_outcome'],
     [{ partner_id: 'x' }, 'partner_id'], // not part of the HTTP body: an unknown field
   ])('refuses %p naming %s', (override, field) => {
-    expect(validateContract(SandboxPixInRequest, { ...valid, ...override })).toMatchObject({ ok: false, error: { code: 'invalid_request', field } });
+    expect(validateContract(SandboxPixInRequest, { ...valid, ...override })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', field },
+    });
   });
 
   it('reports the first bad field in body order', () => {

@@ -12,7 +12,11 @@ describe('list cursor', () => {
   const scope = listScope('withdrawals', PARTNER, ['52998224725', undefined]);
 
   it('round-trips a position and its scope through an opaque base64url string', () => {
-    for (const position of [{ atMs: 0, id: '1' }, { atMs: 1_795_315_285_123, id: '9007199254740991' }, { atMs: 1_795_315_285_000, id: KEY_ID }]) {
+    for (const position of [
+      { atMs: 0, id: '1' },
+      { atMs: 1_795_315_285_123, id: '9007199254740991' },
+      { atMs: 1_795_315_285_000, id: KEY_ID },
+    ]) {
       const cursor = encodeListCursor(position, scope);
       expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(decodeListCursor(cursor)).toEqual({ ...position, scope });
@@ -22,7 +26,19 @@ describe('list cursor', () => {
   it('refuses anything a list did not issue', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64url');
     const good = encodeListCursor({ atMs: 5, id: '7' }, scope);
-    for (const bad of ['', 'garbage!', b64('5:7'), b64(`05:7:${scope}`), b64(`5:07:${scope}`), b64(`5:7:${scope.toUpperCase()}`), b64(`-5:7:${scope}`), b64(`5:abc:${scope}`), `${good}A`, 5, null]) {
+    for (const bad of [
+      '',
+      'garbage!',
+      b64('5:7'),
+      b64(`05:7:${scope}`),
+      b64(`5:07:${scope}`),
+      b64(`5:7:${scope.toUpperCase()}`),
+      b64(`-5:7:${scope}`),
+      b64(`5:abc:${scope}`),
+      `${good}A`,
+      5,
+      null,
+    ]) {
       expect(decodeListCursor(bad)).toBeUndefined();
     }
   });
@@ -76,9 +92,23 @@ describe('pageOf', () => {
 
 describe('list requests', () => {
   it('accept their filters and paging, converting limit', () => {
-    expect(validateContract(ListWithdrawalsRequest, { limit: '10', document: '52998224725', state: 'sent', created_from: '2026-11-01T00:00:00Z', created_to: '2026-11-02T00:00:00-03:00' })).toEqual({
+    expect(
+      validateContract(ListWithdrawalsRequest, {
+        limit: '10',
+        document: '52998224725',
+        state: 'sent',
+        created_from: '2026-11-01T00:00:00Z',
+        created_to: '2026-11-02T00:00:00-03:00',
+      }),
+    ).toEqual({
       ok: true,
-      value: { limit: 10, document: '52998224725', state: 'sent', created_from: '2026-11-01T00:00:00Z', created_to: '2026-11-02T00:00:00-03:00' },
+      value: {
+        limit: 10,
+        document: '52998224725',
+        state: 'sent',
+        created_from: '2026-11-01T00:00:00Z',
+        created_to: '2026-11-02T00:00:00-03:00',
+      },
     });
     expect(validateContract(ListPixKeysRequest, { status: 'canceled', document: '52998224725' })).toMatchObject({ ok: true });
     expect(validateContract(ListBusinessCustomersRequest, { cnpj: '12ABC34501DE35', external_id: 'acme-001' })).toMatchObject({ ok: true });

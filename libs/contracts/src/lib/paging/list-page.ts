@@ -35,7 +35,8 @@ export interface ListPosition {
  * and the filters. A cursor used by another partner or with other filters is refused as one this API
  * did not issue, so it can never resume a listing it was not made for.
  */
-export const encodeListCursor = (position: ListPosition, scope: string): string => Buffer.from(`${position.atMs}:${position.id}:${scope}`).toString('base64url');
+export const encodeListCursor = (position: ListPosition, scope: string): string =>
+  Buffer.from(`${position.atMs}:${position.id}:${scope}`).toString('base64url');
 
 interface DecodedListCursor extends ListPosition {
   scope: string;
@@ -99,7 +100,13 @@ export function pageRequestOf(query: { limit?: number; cursor?: string }, scope:
 }
 
 /** One page of items read with one more than asked (`limit + 1` rows): the page, and the cursor to the next one (null on the last). */
-export function pageOf<R, T>(rows: readonly R[], page: PageRequest, scope: string, positionOf: (row: R) => ListPosition, view: (row: R) => T): { items: T[]; next_cursor: string | null } {
+export function pageOf<R, T>(
+  rows: readonly R[],
+  page: PageRequest,
+  scope: string,
+  positionOf: (row: R) => ListPosition,
+  view: (row: R) => T,
+): { items: T[]; next_cursor: string | null } {
   const kept = rows.slice(0, page.limit);
   const next_cursor = rows.length > page.limit ? encodeListCursor(positionOf(kept[kept.length - 1]), scope) : null;
   return { items: kept.map(view), next_cursor };

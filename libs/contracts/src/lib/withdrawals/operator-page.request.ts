@@ -9,7 +9,13 @@ const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_OPERATOR_PAGE}`;
 
 /** `limit` and `cursor` of an operator listing (users, a user's ledger). The cursor is opaque: its shape is checked here, its content by the service. */
 export class OperatorPageRequest {
-  @ApiPropertyOptional({ type: 'integer', description: 'Page size', minimum: 1, maximum: MAX_OPERATOR_PAGE, default: DEFAULT_OPERATOR_PAGE })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'Page size',
+    minimum: 1,
+    maximum: MAX_OPERATOR_PAGE,
+    default: DEFAULT_OPERATOR_PAGE,
+  })
   @IsOptional()
   @Transform(integerString)
   @IsInt({ message: LIMIT_MESSAGE })

@@ -2,7 +2,17 @@ import { ScriptedConnection } from '@partner/testing';
 import { appendAuditEntry, AuditEntry } from './audit-log';
 
 describe('appendAuditEntry', () => {
-  const entry: AuditEntry = { operatorKeyId: 'o1', operatorKeyPrefix: 'adm_x', method: 'GET', route: '/admin/v1/partners/:partner_id/users/:document/balance', partnerId: 'p1', keyId: null, document: null, statusCode: 200, requestId: 'r1' };
+  const entry: AuditEntry = {
+    operatorKeyId: 'o1',
+    operatorKeyPrefix: 'adm_x',
+    method: 'GET',
+    route: '/admin/v1/partners/:partner_id/users/:document/balance',
+    partnerId: 'p1',
+    keyId: null,
+    document: null,
+    statusCode: 200,
+    requestId: 'r1',
+  };
   /** The values of the one statement written, as PostgreSQL would receive them. */
   async function written(e: AuditEntry): Promise<unknown[]> {
     const db = new ScriptedConnection();

@@ -31,7 +31,17 @@ const APPEND = statement(
 );
 
 export async function appendAuditEntry(db: Queryable, e: AuditEntry): Promise<void> {
-  const values = [e.operatorKeyId, e.operatorKeyPrefix, e.method, e.route, maskParameter(e.partnerId), maskParameter(e.keyId), maskParameter(e.document), e.statusCode, e.requestId];
+  const values = [
+    e.operatorKeyId,
+    e.operatorKeyPrefix,
+    e.method,
+    e.route,
+    maskParameter(e.partnerId),
+    maskParameter(e.keyId),
+    maskParameter(e.document),
+    e.statusCode,
+    e.requestId,
+  ];
   await db.query(APPEND, values);
 }
 

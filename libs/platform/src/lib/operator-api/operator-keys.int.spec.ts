@@ -9,16 +9,35 @@ afterAll(() => pool.end());
 const commands = new OperatorKeyCommands(pool);
 
 const auditOf = async (keyId: string) =>
-  (await pool.query('SELECT method, route, operator_key_id, partner_id, key_id, document, status_code, request_id FROM gateway.audit_log WHERE key_id = $1 ORDER BY id', [keyId])).rows;
+  (
+    await pool.query(
+      'SELECT method, route, operator_key_id, partner_id, key_id, document, status_code, request_id FROM gateway.audit_log WHERE key_id = $1 ORDER BY id',
+      [keyId],
+    )
+  ).rows;
 const broadcastsOf = async (keyId: string) =>
-  (await pool.query(`SELECT topic, key, payload, request_id FROM gateway.outbox_messages WHERE topic = $1 AND payload->>'key_id' = $2 ORDER BY id`, [Topics.GatewayApiKeyRevoked, keyId])).rows;
+  (
+    await pool.query(
+      `SELECT topic, key, payload, request_id FROM gateway.outbox_messages WHERE topic = $1 AND payload->>'key_id' = $2 ORDER BY id`,
+      [Topics.GatewayApiKeyRevoked, keyId],
+    )
+  ).rows;
 
 describe('OperatorKeyCommands (the CLI): audited and broadcast like the operator API', () => {
   it('a creation writes its audit entry in the same transaction, and broadcasts nothing', async () => {
     const created = await commands.create('cli audit spec');
     const [entry, ...more] = await auditOf(created.id);
     expect(more).toEqual([]);
-    expect(entry).toEqual({ method: 'CLI', route: 'operator-key create', operator_key_id: null, partner_id: null, key_id: created.id, document: null, status_code: 201, request_id: expect.any(String) });
+    expect(entry).toEqual({
+      method: 'CLI',
+      route: 'operator-key create',
+      operator_key_id: null,
+      partner_id: null,
+      key_id: created.id,
+      document: null,
+      status_code: 201,
+      request_id: expect.any(String),
+    });
     expect(await broadcastsOf(created.id)).toEqual([]);
   });
 
@@ -29,7 +48,11 @@ describe('OperatorKeyCommands (the CLI): audited and broadcast like the operator
     expect(await commands.revoke(id)).toMatchObject({ id, revoked_at: revoked?.revoked_at });
 
     const entries = await auditOf(id);
-    expect(entries.map((e) => [e.route, e.status_code])).toEqual([['operator-key create', 201], ['operator-key revoke', 200], ['operator-key revoke', 200]]);
+    expect(entries.map((e) => [e.route, e.status_code])).toEqual([
+      ['operator-key create', 201],
+      ['operator-key revoke', 200],
+      ['operator-key revoke', 200],
+    ]);
     const [broadcast, ...more] = await broadcastsOf(id);
     expect(more).toEqual([]);
     expect(broadcast).toEqual({

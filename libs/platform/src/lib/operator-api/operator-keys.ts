@@ -42,7 +42,11 @@ export const OPERATOR_KEY_LABEL = 'adm_';
  * Creates an operator key named `name` (who holds it: a person, a team, a system) for the gateways of
  * `environment` (production unless told otherwise), and returns it once.
  */
-export async function createOperatorKey(pool: Queryable, name: string, environment: KeyEnvironment = 'production'): Promise<CreatedOperatorKey> {
+export async function createOperatorKey(
+  pool: Queryable,
+  name: string,
+  environment: KeyEnvironment = 'production',
+): Promise<CreatedOperatorKey> {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 120) throw new Error('an operator key name is 1-120 characters');
   const { key, prefix, hash } = generateSecret(OPERATOR_KEY_LABEL);
@@ -69,13 +73,18 @@ export async function addEnvironmentOperatorKey(pool: Queryable, key: string, en
     `INSERT INTO gateway.operator_keys (id, name, prefix, hash, environment) VALUES ($1, 'environment', $2, $3, $4) ON CONFLICT (hash) DO NOTHING`,
     [randomUUID(), `env_${hash.slice(0, 12)}`, hash, environment],
   );
-  const { rows } = await pool.query<{ environment: KeyEnvironment }>('SELECT environment FROM gateway.operator_keys WHERE hash = $1', [hash]);
+  const { rows } = await pool.query<{ environment: KeyEnvironment }>('SELECT environment FROM gateway.operator_keys WHERE hash = $1', [
+    hash,
+  ]);
   return rows[0].environment;
 }
 
 /** How many operator keys of `environment` are active. */
 export async function countActiveOperatorKeys(pool: Queryable, environment: KeyEnvironment): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM gateway.operator_keys WHERE revoked_at IS NULL AND environment = $1', [environment]);
+  const { rows } = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM gateway.operator_keys WHERE revoked_at IS NULL AND environment = $1',
+    [environment],
+  );
   return rows[0].n;
 }
 
@@ -121,22 +130,44 @@ export class OperatorKeyCommands {
   /** null: no operator key with this id (audited as 404). Revoking a revoked key changes nothing and broadcasts nothing. */
   revoke(id: string): Promise<OperatorKey | null> {
     return this.audited('revoke', async (tx) => {
-      const before = isUUID(id) ? (await tx.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM gateway.operator_keys WHERE id = $1::uuid FOR UPDATE', [id])).rows : [];
+      const before = isUUID(id)
+        ? (await tx.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM gateway.operator_keys WHERE id = $1::uuid FOR UPDATE', [id]))
+            .rows
+        : [];
       const revoked = before.length > 0 ? await revokeOperatorKey(tx, id) : null;
       if (revoked && before[0].revoked_at === null) {
-        tx.emit(outboxMessage(Topics.GatewayApiKeyRevoked, { key_type: 'operator', key_id: revoked.id, revoked_at: (revoked.revoked_at as Date).toISOString() }));
+        tx.emit(
+          outboxMessage(Topics.GatewayApiKeyRevoked, {
+            key_type: 'operator',
+            key_id: revoked.id,
+            revoked_at: (revoked.revoked_at as Date).toISOString(),
+          }),
+        );
       }
       return { result: revoked, statusCode: revoked ? 200 : 404, keyId: isUUID(id) ? id : null };
     });
   }
 
   /** Runs `change` and appends its audit entry in the same transaction, under a request id of its own (the outbox row carries it too). */
-  private audited<T>(command: string, change: (tx: Transaction) => Promise<{ result: T; statusCode: number; keyId: string | null }>): Promise<T> {
+  private audited<T>(
+    command: string,
+    change: (tx: Transaction) => Promise<{ result: T; statusCode: number; keyId: string | null }>,
+  ): Promise<T> {
     const requestId = randomUUID();
     return RequestContexts.run({ requestId }, () =>
       this.unitOfWork.run(async (tx) => {
         const { result, statusCode, keyId } = await change(tx);
-        const entry: AuditEntry = { operatorKeyId: null, operatorKeyPrefix: null, method: 'CLI', route: `operator-key ${command}`, partnerId: null, keyId, document: null, statusCode, requestId };
+        const entry: AuditEntry = {
+          operatorKeyId: null,
+          operatorKeyPrefix: null,
+          method: 'CLI',
+          route: `operator-key ${command}`,
+          partnerId: null,
+          keyId,
+          document: null,
+          statusCode,
+          requestId,
+        };
         await appendAuditEntry(tx, entry);
         return result;
       }),

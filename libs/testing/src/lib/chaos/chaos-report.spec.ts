@@ -38,14 +38,18 @@ describe('chaosFailures (what makes `npm run chaos` exit 1)', () => {
   });
 
   it('fails a run without contention: no withdrawal refused for insufficient funds, or none accepted', () => {
-    expect(chaosFailures(outcome({ money: money({ insufficient: 0 }) }))).toEqual(['no contention: 90 withdrawals accepted, 0 refused for insufficient funds']);
+    expect(chaosFailures(outcome({ money: money({ insufficient: 0 }) }))).toEqual([
+      'no contention: 90 withdrawals accepted, 0 refused for insufficient funds',
+    ]);
     expect(chaosFailures(outcome({ money: money({ acceptedWithdrawals: 0 }) }))).toHaveLength(1);
   });
 
   it('fails a rolling restart that answered anything but a 503 with Retry-After', () => {
     const rolling = { label: 'rolling restart', statuses: new Map([[503, 3]]), failed: ['withdrawal: 503 without Retry-After'] };
 
-    expect(chaosFailures(outcome({ rolling }))).toEqual(['rolling restart: withdrawal: 503 without Retry-After (only a 503 with Retry-After may fail)']);
+    expect(chaosFailures(outcome({ rolling }))).toEqual([
+      'rolling restart: withdrawal: 503 without Retry-After (only a 503 with Retry-After may fail)',
+    ]);
   });
 
   it('carries the audits’ failures and the unresolved retries', () => {

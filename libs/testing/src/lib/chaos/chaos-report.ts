@@ -27,10 +27,17 @@ export interface ChaosOutcome {
 
 /** Every broken invariant of a fault-injection run; empty when nothing was lost, duplicated, overdrawn or slow to recover. */
 export function chaosFailures({ faults, load, retry, money, feeds, rolling }: ChaosOutcome): string[] {
-  const slow = faults.filter((f) => f.recoveryMs > f.limitMs).map((f) => `${f.label}: recovered in ${(f.recoveryMs / 1000).toFixed(1)} s, more than ${f.limitMs / 1000} s`);
+  const slow = faults
+    .filter((f) => f.recoveryMs > f.limitMs)
+    .map((f) => `${f.label}: recovered in ${(f.recoveryMs / 1000).toFixed(1)} s, more than ${f.limitMs / 1000} s`);
   // The load must have contended: some withdrawals accepted, some refused because the balance ran out.
-  const contention = money.acceptedWithdrawals === 0 || money.insufficient === 0 ? [`no contention: ${money.acceptedWithdrawals} withdrawals accepted, ${money.insufficient} refused for insufficient funds`] : [];
-  const rollingFailures = rolling ? rolling.failed.slice(0, 20).map((f) => `rolling restart: ${f} (only a 503 with Retry-After may fail)`) : [];
+  const contention =
+    money.acceptedWithdrawals === 0 || money.insufficient === 0
+      ? [`no contention: ${money.acceptedWithdrawals} withdrawals accepted, ${money.insufficient} refused for insufficient funds`]
+      : [];
+  const rollingFailures = rolling
+    ? rolling.failed.slice(0, 20).map((f) => `rolling restart: ${f} (only a 503 with Retry-After may fail)`)
+    : [];
   if (rolling && rolling.failed.length > 20) rollingFailures.push(`rolling restart: ${rolling.failed.length - 20} more`);
   return [
     ...slow,
@@ -51,11 +58,17 @@ export function chaosReport(outcome: ChaosOutcome): string {
   return [
     'chaos counts',
     `  faults injected:        ${faults.length}`,
-    ...faults.map((f) => `    ${f.recoveryMs <= f.limitMs ? 'ok  ' : 'SLOW'} ${f.label}: recovered in ${secs(f.recoveryMs)} (limit ${secs(f.limitMs)})`),
+    ...faults.map(
+      (f) => `    ${f.recoveryMs <= f.limitMs ? 'ok  ' : 'SLOW'} ${f.label}: recovered in ${secs(f.recoveryMs)} (limit ${secs(f.limitMs)})`,
+    ),
     `  requests:               ${load.requests} at ${load.achievedRate.toFixed(1)}/s (${counts(load.byOperation)}); late: ${load.late}`,
     `  answers:                ${counts(load.statuses, (s) => (s === 0 ? 'no answer' : String(s)))}`,
     `  without a final answer: ${[...retry.pending.values()].reduce((a, b) => a + b, 0)} (${counts(retry.pending)}); retried with the same key: ${retry.calls} calls, answered ${counts(retry.answers)}; ${retry.resolvedToAccepted} turned out accepted`,
-    ...(rolling ? [`  rolling restart:        ${counts(rolling.statuses, (s) => (s === 0 ? 'no answer' : String(s)))}; failed other than 503 + Retry-After: ${rolling.failed.length}`] : []),
+    ...(rolling
+      ? [
+          `  rolling restart:        ${counts(rolling.statuses, (s) => (s === 0 ? 'no answer' : String(s)))}; failed other than 503 + Retry-After: ${rolling.failed.length}`,
+        ]
+      : []),
     `  money audit: ${money.users} users, ${money.overdraft} overdraft, ${money.drift} drift (credited ${money.credited} µUSDT, settled ${money.spent}; withdrawals accepted ${money.acceptedWithdrawals}, refused for insufficient funds ${money.insufficient})`,
     ...feeds.paths.map(
       (p) =>

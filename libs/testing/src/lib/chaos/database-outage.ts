@@ -15,7 +15,10 @@ export async function databaseOutage(databaseUrl: string, ms: number): Promise<n
   try {
     const until = Date.now() + ms;
     while (Date.now() < until) {
-      const res = await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      const res = await client.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
       terminated += res.rowCount ?? 0;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

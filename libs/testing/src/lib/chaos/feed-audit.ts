@@ -90,7 +90,11 @@ const PATHS: PathSpec[] = [
     type: 'pix_key',
     query: 'SELECT partner_id, id::text AS id, state FROM pix_keys.pix_keys WHERE partner_id = ANY($1::uuid[])',
     expected: (state) =>
-      ({ registered: ['pending', 'registered'], failed: ['pending', 'failed'], canceled: ['pending', 'registered', 'deleting', 'canceled'] })[state],
+      ({
+        registered: ['pending', 'registered'],
+        failed: ['pending', 'failed'],
+        canceled: ['pending', 'registered', 'deleting', 'canceled'],
+      })[state],
     accepted: (l, p) => l.keyCreates.get(p)?.size ?? 0,
   },
   {
@@ -105,7 +109,11 @@ const PATHS: PathSpec[] = [
     type: 'pix_in',
     query: 'SELECT partner_id, end_to_end_id AS id, status AS state FROM inflows.pix_inflows WHERE partner_id = ANY($1::uuid[])',
     expected: (state) =>
-      ({ credited: ['processing', 'approved', 'success', 'credited'], denied: ['processing', 'denied'], failed: ['processing', 'approved', 'failed'] })[state],
+      ({
+        credited: ['processing', 'approved', 'success', 'credited'],
+        denied: ['processing', 'denied'],
+        failed: ['processing', 'approved', 'failed'],
+      })[state],
     accepted: (l, p) => l.inflows.get(p)?.size ?? 0,
     unknown: (l, p) => l.inflowsUnknown.get(p) ?? 0,
   },
@@ -165,7 +173,9 @@ export async function auditFeeds(options: {
     resources = await readResources(databaseUrl, partnerIds);
     const settled = PATHS.every((spec) => {
       const inFeed = statesByResource(feeds, spec.type);
-      return (resources.get(spec.path) ?? []).every((r) => r.expected && (inFeed.get(`${r.partnerId} ${r.id}`)?.length ?? 0) >= r.expected.length);
+      return (resources.get(spec.path) ?? []).every(
+        (r) => r.expected && (inFeed.get(`${r.partnerId} ${r.id}`)?.length ?? 0) >= r.expected.length,
+      );
     });
     if (settled || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -195,7 +205,16 @@ export async function auditFeeds(options: {
   for (const spec of PATHS) {
     const inFeed = statesByResource(feeds, spec.type);
     const held = resources.get(spec.path) ?? [];
-    const counts: PathCounts = { path: spec.path, accepted: 0, unknown: 0, database: held.length, feedResources: inFeed.size, eventsPerState: new Map(), duplicates: 0, missing: 0 };
+    const counts: PathCounts = {
+      path: spec.path,
+      accepted: 0,
+      unknown: 0,
+      database: held.length,
+      feedResources: inFeed.size,
+      eventsPerState: new Map(),
+      duplicates: 0,
+      missing: 0,
+    };
     for (const states of inFeed.values()) for (const s of states) counts.eventsPerState.set(s, (counts.eventsPerState.get(s) ?? 0) + 1);
     const known = new Set(held.map((r) => `${r.partnerId} ${r.id}`));
     for (const key of inFeed.keys()) if (!known.has(key)) fail(`${spec.path}: feed events for ${key}, which its service does not hold`);
@@ -211,7 +230,8 @@ export async function auditFeeds(options: {
       counts.duplicates += extra;
       const absent = r.expected.filter((s) => !got.includes(s));
       counts.missing += absent.length;
-      if (extra > 0 || absent.length > 0 || got.join() !== r.expected.join()) fail(`${spec.path}: ${key} has events [${got.join(', ')}], expected [${r.expected.join(', ')}]`);
+      if (extra > 0 || absent.length > 0 || got.join() !== r.expected.join())
+        fail(`${spec.path}: ${key} has events [${got.join(', ')}], expected [${r.expected.join(', ')}]`);
     }
     for (const partnerId of partnerIds) {
       const accepted = spec.accepted(ledger, partnerId);
@@ -220,7 +240,9 @@ export async function auditFeeds(options: {
       counts.unknown += unknown;
       const database = held.filter((r) => r.partnerId === partnerId).length;
       if (database < accepted || database > accepted + unknown) {
-        fail(`${spec.path}: partner ${partnerId}: ${database} in the database, the API accepted ${accepted}${unknown ? ` (+ up to ${unknown} without a final answer)` : ''}`);
+        fail(
+          `${spec.path}: partner ${partnerId}: ${database} in the database, the API accepted ${accepted}${unknown ? ` (+ up to ${unknown} without a final answer)` : ''}`,
+        );
       }
     }
     paths.push(counts);
@@ -237,7 +259,8 @@ export async function auditFeeds(options: {
     const delivered = new Map((feeds.get(partnerId)?.events ?? []).map((e) => [e.id, e.delivered]));
     for (const id of ids) {
       acknowledged++;
-      if (delivered.get(id) !== true) fail(`partner ${partnerId}: event ${id} acknowledged but reads ${delivered.has(id) ? 'undelivered' : 'absent'}`);
+      if (delivered.get(id) !== true)
+        fail(`partner ${partnerId}: event ${id} acknowledged but reads ${delivered.has(id) ? 'undelivered' : 'absent'}`);
     }
   }
   return { paths, events, acknowledged, failures };

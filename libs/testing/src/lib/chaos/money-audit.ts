@@ -87,22 +87,32 @@ export async function auditMoney(options: {
   try {
     const ids = [partners.map((p) => p.id)];
     rows = (await db.query<UserRow>(PER_USER, ids)).rows;
-    withdrawals = (await db.query('SELECT partner_id, trim(document) AS document, id FROM withdrawals.withdrawals WHERE partner_id = ANY($1::uuid[])', ids)).rows;
-    creditKeys = (await db.query('SELECT partner_id, idempotency_key FROM withdrawals.credits WHERE partner_id = ANY($1::uuid[])', ids)).rows;
-    guards = (await db.query("SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'withdrawals.accounts'::regclass AND contype = 'c'")).rows;
+    withdrawals = (
+      await db.query(
+        'SELECT partner_id, trim(document) AS document, id FROM withdrawals.withdrawals WHERE partner_id = ANY($1::uuid[])',
+        ids,
+      )
+    ).rows;
+    creditKeys = (await db.query('SELECT partner_id, idempotency_key FROM withdrawals.credits WHERE partner_id = ANY($1::uuid[])', ids))
+      .rows;
+    guards = (
+      await db.query("SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'withdrawals.accounts'::regclass AND contype = 'c'")
+    ).rows;
   } finally {
     await db.end();
   }
 
   for (const name of GUARDS) {
-    if (!guards.some((g) => g.conname === name && g.convalidated)) fail(`constraint ${name} is missing or not validated on withdrawals.accounts`);
+    if (!guards.some((g) => g.conname === name && g.convalidated))
+      fail(`constraint ${name} is missing or not validated on withdrawals.accounts`);
   }
 
   // What the clients were told, per user.
   const userKey = (partnerId: string, document: string) => `${partnerId} ${document}`;
   const told = new Map<string, { credited: number; credits: number; withdrawals: Set<number>; micros: Map<number, number> }>();
   for (const p of partners) {
-    for (const u of p.users) told.set(userKey(p.id, u.document), { credited: u.initialMicros, credits: 1, withdrawals: new Set(), micros: new Map() });
+    for (const u of p.users)
+      told.set(userKey(p.id, u.document), { credited: u.initialMicros, credits: 1, withdrawals: new Set(), micros: new Map() });
   }
   for (const c of ledger.credits.values()) {
     const t = told.get(userKey(c.partner.id, c.document));
@@ -118,7 +128,8 @@ export async function auditMoney(options: {
   }
   const operatorKeys = new Set([...ledger.credits.values()].map((c) => `${c.partner.id} ${c.key}`));
   const missingCredits = [...operatorKeys].filter((k) => !creditKeys.some((c) => `${c.partner_id} ${c.idempotency_key}` === k));
-  if (missingCredits.length > 0) fail(`${missingCredits.length} credits answered 201/200 are not in withdrawals.credits (e.g. ${missingCredits[0]})`);
+  if (missingCredits.length > 0)
+    fail(`${missingCredits.length} credits answered 201/200 are not in withdrawals.credits (e.g. ${missingCredits[0]})`);
   const inDatabase = new Map<string, Set<number>>();
   for (const w of withdrawals) {
     const k = userKey(w.partner_id, w.document);
@@ -139,22 +150,30 @@ export async function auditMoney(options: {
     const problems: string[] = [];
     if (available < 0n || held < 0n || BigInt(r.min_running_available) < 0n || BigInt(r.min_running_held) < 0n) {
       overdraft++;
-      fail(`user ${k}: below zero (available ${available}, held ${held}, lowest running ledger balance ${r.min_running_available} / ${r.min_running_held})`);
+      fail(
+        `user ${k}: below zero (available ${available}, held ${held}, lowest running ledger balance ${r.min_running_available} / ${r.min_running_held})`,
+      );
     }
     const t = told.get(k);
     if (!t) {
       problems.push('an account no client made');
     } else {
-      if (Number(r.credited) !== t.credited || Number(r.credits) !== t.credits) problems.push(`credited ${r.credited} in ${r.credits} credits, clients were told ${t.credited} in ${t.credits}`);
+      if (Number(r.credited) !== t.credited || Number(r.credits) !== t.credits)
+        problems.push(`credited ${r.credited} in ${r.credits} credits, clients were told ${t.credited} in ${t.credits}`);
       const db = inDatabase.get(k) ?? new Set<number>();
       const unknown = [...db].filter((id) => !t.withdrawals.has(id));
       const lost = [...t.withdrawals].filter((id) => !db.has(id));
-      if (unknown.length + lost.length > 0) problems.push(`withdrawals: ${unknown.length} in the database no client was answered for, ${lost.length} answered but not in the database`);
+      if (unknown.length + lost.length > 0)
+        problems.push(
+          `withdrawals: ${unknown.length} in the database no client was answered for, ${lost.length} answered but not in the database`,
+        );
     }
     // balance = credits − accepted withdrawals, fees included (failed ones gave their hold back; open ones still hold it).
-    if (available + held !== BigInt(r.credited) - BigInt(r.spent)) problems.push(`available ${available} + held ${held} ≠ credited ${r.credited} − settled ${r.spent}`);
+    if (available + held !== BigInt(r.credited) - BigInt(r.spent))
+      problems.push(`available ${available} + held ${held} ≠ credited ${r.credited} − settled ${r.spent}`);
     if (held !== BigInt(r.open_held)) problems.push(`held ${held} ≠ open withdrawals ${r.open_held}`);
-    if (BigInt(r.ledger_available) !== available || BigInt(r.ledger_held) !== held) problems.push(`ledger sums to ${r.ledger_available} / ${r.ledger_held}, balance is ${available} / ${held}`);
+    if (BigInt(r.ledger_available) !== available || BigInt(r.ledger_held) !== held)
+      problems.push(`ledger sums to ${r.ledger_available} / ${r.ledger_held}, balance is ${available} / ${held}`);
     if (problems.length > 0) {
       drift++;
       fail(`user ${k}: ${problems.join('; ')}`);
@@ -171,10 +190,22 @@ export async function auditMoney(options: {
   for (const p of partners) {
     const u = p.users[0];
     const row = rows.find((r) => r.partner_id === p.id && r.document === u.document);
-    const res = await callGateway(operatorUrl, 'GET', `/admin/v1/partners/${p.id}/users/${u.document}/balance`, { 'x-admin-key': adminKey });
+    const res = await callGateway(operatorUrl, 'GET', `/admin/v1/partners/${p.id}/users/${u.document}/balance`, {
+      'x-admin-key': adminKey,
+    });
     const answered = `${String(res.body?.available_usdt_micros)} / ${String(res.body?.held_usdt_micros)}`;
-    if (res.status !== 200 || !row || answered !== `${row.available} / ${row.held}`) fail(`user ${p.id} ${u.document}: the operator API answers ${res.status} ${answered}, the database ${row?.available} / ${row?.held}`);
+    if (res.status !== 200 || !row || answered !== `${row.available} / ${row.held}`)
+      fail(`user ${p.id} ${u.document}: the operator API answers ${res.status} ${answered}, the database ${row?.available} / ${row?.held}`);
   }
 
-  return { users: rows.length, overdraft, drift, credited, spent, acceptedWithdrawals: ledger.withdrawals.size, insufficient: ledger.insufficient, failures };
+  return {
+    users: rows.length,
+    overdraft,
+    drift,
+    credited,
+    spent,
+    acceptedWithdrawals: ledger.withdrawals.size,
+    insufficient: ledger.insufficient,
+    failures,
+  };
 }

@@ -5,7 +5,9 @@ import { GatewayPool } from './partner-load';
 /** A local HTTP server answering every request with `handler`; answers its base URL. */
 function serve(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
 }
 
 /** A port nothing listens on: a server started and closed again. */

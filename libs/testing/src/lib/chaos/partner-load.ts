@@ -49,7 +49,15 @@ export interface LoadOptions {
 }
 
 /** Withdrawals dominate, as in production; the rest keeps every other path busy beside them. */
-export const DEFAULT_MIX: Record<Operation, number> = { withdrawal: 45, credit: 10, pix_key_create: 10, pix_key_delete: 8, customer: 9, pix_in: 9, ack: 9 };
+export const DEFAULT_MIX: Record<Operation, number> = {
+  withdrawal: 45,
+  credit: 10,
+  pix_key_create: 10,
+  pix_key_delete: 8,
+  customer: 9,
+  pix_in: 9,
+  ack: 9,
+};
 
 /** USDT micros of one USDT. */
 export const USDT = 1_000_000;
@@ -108,10 +116,20 @@ const bump = <K>(m: Map<K, number>, k: K, n = 1) => m.set(k, (m.get(k) ?? 0) + n
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 
 /** A call that never throws: a network failure is status 0, as the load counts it. */
-export async function callGateway(gatewayUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<ChaosAnswer> {
+export async function callGateway(
+  gatewayUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<ChaosAnswer> {
   try {
     const res = await new ApiClient(gatewayUrl, headers).request<Record<string, unknown> | undefined>(method, path, body);
-    return { status: res.status, body: typeof res.body === 'object' ? res.body : { text: res.body }, retryAfter: res.headers.get('retry-after') };
+    return {
+      status: res.status,
+      body: typeof res.body === 'object' ? res.body : { text: res.body },
+      retryAfter: res.headers.get('retry-after'),
+    };
   } catch {
     return { status: 0, body: undefined, retryAfter: null };
   }
@@ -123,12 +141,24 @@ type Sent = ChaosAnswer | 'refused';
  * One request on a connection of its own (no keep-alive: a gateway shutting down never races a reused
  * socket). 'refused' when the connection was refused: nothing reached a gateway.
  */
-function sendOnce(base: string, method: string, path: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<Sent> {
+function sendOnce(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+  timeoutMs: number,
+): Promise<Sent> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const req = httpRequest(
       `${base}${path}`,
-      { method, agent: false, timeout: timeoutMs, headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+      {
+        method,
+        agent: false,
+        timeout: timeoutMs,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -147,7 +177,9 @@ function sendOnce(base: string, method: string, path: string, headers: Record<st
       },
     );
     req.on('timeout', () => req.destroy(new Error('client timeout')));
-    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED' ? 'refused' : { status: 0, body: undefined, retryAfter: null }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(error.code === 'ECONNREFUSED' ? 'refused' : { status: 0, body: undefined, retryAfter: null }),
+    );
     req.end(payload);
   });
 }
@@ -195,7 +227,13 @@ export class GatewayPool {
  * Partners (sandbox), each with `usersEach` users holding `initialMicros` USDT: few users, so that the
  * load's workers contend for the same accounts and balances run out.
  */
-export async function chaosPartners(gatewayUrl: string, adminKey: string, count: number, usersEach = 3, initialMicros = 20 * USDT): Promise<ChaosPartner[]> {
+export async function chaosPartners(
+  gatewayUrl: string,
+  adminKey: string,
+  count: number,
+  usersEach = 3,
+  initialMicros = 20 * USDT,
+): Promise<ChaosPartner[]> {
   const partners: ChaosPartner[] = [];
   for (let i = 0; i < count; i++) {
     const created = await callGateway(gatewayUrl, 'POST', '/sandbox/v1/partners', { 'x-admin-key': adminKey }, { name: `chaos ${i}` });
@@ -203,7 +241,13 @@ export async function chaosPartners(gatewayUrl: string, adminKey: string, count:
     const partner: ChaosPartner = { id: String(created.body?.id), apiKey: String(created.body?.api_key), users: [] };
     for (let u = 0; u < usersEach; u++) {
       const document = newCpf();
-      const user = await callGateway(gatewayUrl, 'POST', '/sandbox/v1/users', { 'x-api-key': partner.apiKey }, { document, usdt_micros: initialMicros });
+      const user = await callGateway(
+        gatewayUrl,
+        'POST',
+        '/sandbox/v1/users',
+        { 'x-api-key': partner.apiKey },
+        { document, usdt_micros: initialMicros },
+      );
       if (user.status !== 201) throw new Error(`user creation: ${user.status} ${JSON.stringify(user.body)}`);
       partner.users.push({ document, initialMicros });
     }
@@ -411,14 +455,17 @@ export class PartnerLoad {
     if (this.window) {
       bump(this.window.statuses, answer.status);
       if (!isFinal(answer) && !(answer.status === 503 && answer.retryAfter)) {
-        this.window.failed.push(`${attempt.op}: ${answer.status === 0 ? 'no answer' : answer.status}${answer.status === 503 ? ' without Retry-After' : ''}`);
+        this.window.failed.push(
+          `${attempt.op}: ${answer.status === 0 ? 'no answer' : answer.status}${answer.status === 503 ? ' without Retry-After' : ''}`,
+        );
       }
     }
     if (isFinal(answer)) {
       this.finalAnswers++;
       this.record(attempt, answer);
     } else {
-      if (answer.status !== 0 && answer.status !== 503) this.unexpected.push(`${attempt.op}: ${answer.status} ${JSON.stringify(answer.body)} (a fault must be a 503, never another 5xx)`);
+      if (answer.status !== 0 && answer.status !== 503)
+        this.unexpected.push(`${attempt.op}: ${answer.status} ${JSON.stringify(answer.body)} (a fault must be a 503, never another 5xx)`);
       this.unanswered.push(attempt);
     }
   }
@@ -439,7 +486,11 @@ export class PartnerLoad {
     switch (op) {
       case 'withdrawal': {
         // 1 to 4 USDT: a user's 20 runs out after a handful, so credits and refusals both matter.
-        const body = withdrawalRequest(document, { usdtmicros: (1 + Math.floor(Math.random() * 4)) * USDT, fee_choice: 'MEDIUM', network: 'MATIC' });
+        const body = withdrawalRequest(document, {
+          usdtmicros: (1 + Math.floor(Math.random() * 4)) * USDT,
+          fee_choice: 'MEDIUM',
+          network: 'MATIC',
+        });
         return { op, partner, method: 'POST', path: '/partner/v1/withdrawals/usdt', body, headers: asPartner };
       }
       case 'credit':
@@ -448,19 +499,51 @@ export class PartnerLoad {
           partner,
           method: 'POST',
           path: `/admin/v1/partners/${partner.id}/users/${document}/credits`,
-          body: { usdt_micros: (2 + Math.floor(Math.random() * 9)) * USDT, idempotency_key: `chaos-${newUuid()}`, reference: 'chaos deposit' },
+          body: {
+            usdt_micros: (2 + Math.floor(Math.random() * 9)) * USDT,
+            idempotency_key: `chaos-${newUuid()}`,
+            reference: 'chaos deposit',
+          },
           headers: { 'x-admin-key': this.adminKey },
         };
       case 'pix_key_create':
-        return { op, partner, method: 'POST', path: '/partner/v1/pix-key', body: { document, idempotency_key: newUuid() }, headers: asPartner };
+        return {
+          op,
+          partner,
+          method: 'POST',
+          path: '/partner/v1/pix-key',
+          body: { document, idempotency_key: newUuid() },
+          headers: asPartner,
+        };
       case 'pix_key_delete':
-        return { op, partner, method: 'DELETE', path: `/partner/v1/pix-key/${document}`, body: { idempotency_key: newUuid() }, headers: asPartner };
+        return {
+          op,
+          partner,
+          method: 'DELETE',
+          path: `/partner/v1/pix-key/${document}`,
+          body: { idempotency_key: newUuid() },
+          headers: asPartner,
+        };
       case 'customer': {
         const cnpj = generateCnpj({ version: 2 });
-        return { op, partner, method: 'POST', path: '/partner/v1/customers/business', body: { ...BUSINESS_CUSTOMER_EXAMPLE, cnpj, metadata: { external_id: cnpj } }, headers: asPartner };
+        return {
+          op,
+          partner,
+          method: 'POST',
+          path: '/partner/v1/customers/business',
+          body: { ...BUSINESS_CUSTOMER_EXAMPLE, cnpj, metadata: { external_id: cnpj } },
+          headers: asPartner,
+        };
       }
       case 'pix_in':
-        return { op, partner, method: 'POST', path: '/sandbox/v1/pix-in', body: { document, amount_cents: 100 + Math.floor(Math.random() * 100_000) }, headers: asPartner };
+        return {
+          op,
+          partner,
+          method: 'POST',
+          path: '/sandbox/v1/pix-in',
+          body: { document, amount_cents: 100 + Math.floor(Math.random() * 100_000) },
+          headers: asPartner,
+        };
       case 'ack':
         // The ids are chosen when it is sent (the partner's undelivered events of the moment).
         return { op, partner, method: 'POST', path: '/partner/v1/events/ack', body: {}, headers: asPartner };
@@ -517,7 +600,10 @@ export class PartnerLoad {
           ledger.setOf(ledger.keyDeletes, partner).add(key);
           return true;
         }
-        return (answer.status === 200 && (code === 'already_sent' || code === 'succeeded')) || (answer.status === 404 && code === 'not_found') ? false : unexpected();
+        return (answer.status === 200 && (code === 'already_sent' || code === 'succeeded')) ||
+          (answer.status === 404 && code === 'not_found')
+          ? false
+          : unexpected();
       case 'customer':
         if (answer.status === 201) {
           ledger.setOf(ledger.customers, partner).add(String(answer.body?.id));

@@ -3,7 +3,14 @@ import { Type } from 'class-transformer';
 import { Equals, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, IsUUID, ValidateNested } from 'class-validator';
 import { Nullable } from '../../feed/nullable.validator';
 import { FeedEvent } from '../../feed/feed-event.event';
-import { BRAZILIAN_STATES, BrazilianState, OWNER_TYPES, OWNERSHIP_TYPES, OwnershipType, OwnerType } from '../create-business-customer/create-business-customer.request';
+import {
+  BRAZILIAN_STATES,
+  BrazilianState,
+  OWNER_TYPES,
+  OWNERSHIP_TYPES,
+  OwnershipType,
+  OwnerType,
+} from '../create-business-customer/create-business-customer.request';
 import { UnixSeconds } from '../../feed/unix-seconds.property';
 
 export class BusinessCustomerAddressSnapshot {
@@ -16,7 +23,8 @@ export class BusinessCustomerAddressSnapshot {
   number!: string;
 
   @ApiProperty({ type: String, nullable: true, example: 'Sala 42' })
-  @Nullable() @IsString()
+  @Nullable()
+  @IsString()
   complement!: string | null;
 
   @ApiProperty({ example: 'Bela Vista' })
@@ -60,7 +68,8 @@ export class BusinessCustomerOwnerSnapshot {
   name!: string;
 
   @ApiProperty({ type: String, nullable: true, example: null })
-  @Nullable() @IsString()
+  @Nullable()
+  @IsString()
   social_name!: string | null;
 
   @ApiProperty({ description: "The owner's CPF", example: '52998224725' })
@@ -68,7 +77,8 @@ export class BusinessCustomerOwnerSnapshot {
   document!: string;
 
   @ApiProperty({ type: () => BusinessCustomerOwnershipSnapshot })
-  @ValidateNested() @Type(() => BusinessCustomerOwnershipSnapshot)
+  @ValidateNested()
+  @Type(() => BusinessCustomerOwnershipSnapshot)
   ownership!: BusinessCustomerOwnershipSnapshot;
 }
 
@@ -101,7 +111,8 @@ export class BusinessCustomerSnapshot {
   legal_name!: string;
 
   @ApiProperty({ type: String, nullable: true, example: 'Acme' })
-  @Nullable() @IsString()
+  @Nullable()
+  @IsString()
   trade_name!: string | null;
 
   @ApiProperty({ example: 'finance@acme.com.br' })
@@ -113,11 +124,14 @@ export class BusinessCustomerSnapshot {
   phone!: string;
 
   @ApiProperty({ type: () => BusinessCustomerAddressSnapshot })
-  @ValidateNested() @Type(() => BusinessCustomerAddressSnapshot)
+  @ValidateNested()
+  @Type(() => BusinessCustomerAddressSnapshot)
   address!: BusinessCustomerAddressSnapshot;
 
   @ApiProperty({ type: () => [BusinessCustomerOwnerSnapshot] })
-  @IsArray() @ValidateNested({ each: true }) @Type(() => BusinessCustomerOwnerSnapshot)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => BusinessCustomerOwnerSnapshot)
   owners!: BusinessCustomerOwnerSnapshot[];
 
   @ApiProperty({
@@ -131,7 +145,8 @@ export class BusinessCustomerSnapshot {
   metadata!: Record<string, unknown>;
 
   @ApiProperty({ type: () => BusinessCustomerConfigSnapshot })
-  @ValidateNested() @Type(() => BusinessCustomerConfigSnapshot)
+  @ValidateNested()
+  @Type(() => BusinessCustomerConfigSnapshot)
   config!: BusinessCustomerConfigSnapshot;
 
   @UnixSeconds()
@@ -145,6 +160,7 @@ export class BusinessCustomerRegisteredEvent extends FeedEvent<BusinessCustomerS
   @Equals('registered')
   override state!: 'registered';
 
-  @ValidateNested() @Type(() => BusinessCustomerSnapshot)
+  @ValidateNested()
+  @Type(() => BusinessCustomerSnapshot)
   override resource!: BusinessCustomerSnapshot;
 }

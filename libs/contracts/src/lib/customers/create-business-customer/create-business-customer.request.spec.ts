@@ -42,7 +42,9 @@ describe('CreateBusinessCustomerRequest (docs/api.md: "Business customers")', ()
   });
 
   describe('cnpj: 400 invalid_cnpj', () => {
-    it.each(['11222333000181', '12ABC34501DE35'])('accepts the numeric and the alphanumeric CNPJ %s', (cnpj) => expectValid(changed('cnpj', cnpj)));
+    it.each(['11222333000181', '12ABC34501DE35'])('accepts the numeric and the alphanumeric CNPJ %s', (cnpj) =>
+      expectValid(changed('cnpj', cnpj)),
+    );
     it.each([
       ['numeric, wrong check digit', '11222333000182'],
       ['alphanumeric, wrong check digit', '12ABC34501DE36'],
@@ -54,7 +56,10 @@ describe('CreateBusinessCustomerRequest (docs/api.md: "Business customers")', ()
     ])('refuses %s', (_label, cnpj) => expectError(changed('cnpj', cnpj), 'invalid_cnpj', 'cnpj'));
 
     it('says the CNPJ is invalid', () =>
-      expect(check(changed('cnpj', '11222333000182'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^cnpj is invalid/) } }));
+      expect(check(changed('cnpj', '11222333000182'))).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/^cnpj is invalid/) },
+      }));
   });
 
   describe('phone: 400 invalid_phone, for the company and each owner', () => {
@@ -70,7 +75,10 @@ describe('CreateBusinessCustomerRequest (docs/api.md: "Business customers")', ()
     });
 
     it('says the phone is invalid', () =>
-      expect(check(changed('owners.1.phone', '+55'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^owners\.1\.phone is invalid/) } }));
+      expect(check(changed('owners.1.phone', '+55'))).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/^owners\.1\.phone is invalid/) },
+      }));
   });
 
   describe('owner document: 400 invalid_owner', () => {
@@ -172,8 +180,20 @@ describe('CreateBusinessCustomerRequest (docs/api.md: "Business customers")', ()
       expectError(changed('owners', []), 'invalid_request', 'owners');
       expectError(changed('owners', undefined), 'invalid_request', 'owners');
       expectError(changed('owners', BUSINESS_CUSTOMER_EXAMPLE.owners[0]), 'invalid_request', 'owners');
-      expectError(changed('owners', Array.from({ length: MAX_OWNERS + 1 }, () => owner(1))), 'invalid_request', 'owners');
-      expectValid(changed('owners', Array.from({ length: MAX_OWNERS }, () => owner(500))));
+      expectError(
+        changed(
+          'owners',
+          Array.from({ length: MAX_OWNERS + 1 }, () => owner(1)),
+        ),
+        'invalid_request',
+        'owners',
+      );
+      expectValid(
+        changed(
+          'owners',
+          Array.from({ length: MAX_OWNERS }, () => owner(500)),
+        ),
+      );
       expectError(changed('owners', [null]), 'invalid_request', 'owners.0');
     });
 
@@ -233,7 +253,13 @@ describe('CreateBusinessCustomerRequest (docs/api.md: "Business customers")', ()
   it('is validated again, with its partner, as the command of the customers service', () => {
     const command = { ...BUSINESS_CUSTOMER_EXAMPLE, partner_id: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' };
     expect(validateContract(CreateBusinessCustomerCommand, command).ok).toBe(true);
-    expect(validateContract(CreateBusinessCustomerCommand, { ...command, partner_id: 'acme' })).toMatchObject({ ok: false, error: { field: 'partner_id' } });
-    expect(validateContract(CreateBusinessCustomerCommand, { ...command, cnpj: '1' })).toMatchObject({ ok: false, error: { code: 'invalid_cnpj' } });
+    expect(validateContract(CreateBusinessCustomerCommand, { ...command, partner_id: 'acme' })).toMatchObject({
+      ok: false,
+      error: { field: 'partner_id' },
+    });
+    expect(validateContract(CreateBusinessCustomerCommand, { ...command, cnpj: '1' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_cnpj' },
+    });
   });
 });

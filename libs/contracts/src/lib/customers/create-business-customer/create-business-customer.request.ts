@@ -29,8 +29,33 @@ export { BUSINESS_CUSTOMER_EXAMPLE } from './business-customer.example';
 
 /** The 26 states and the Federal District (UF codes). */
 export const BRAZILIAN_STATES = [
-  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
-  'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
 ] as const;
 export type BrazilianState = (typeof BRAZILIAN_STATES)[number];
 
@@ -53,7 +78,10 @@ export const MAX_EXTERNAL_ID_LENGTH = 128;
 const businessCustomersCode = codesOf('business_customers');
 const INVALID_CNPJ = businessCustomersCode('invalid_cnpj');
 const INVALID_PHONE = businessCustomersCode('invalid_phone');
-const INVALID_OWNER = businessCustomersCode('invalid_owner', 'document is invalid: the owner CPF must be 11 digits with valid check digits');
+const INVALID_OWNER = businessCustomersCode(
+  'invalid_owner',
+  'document is invalid: the owner CPF must be 11 digits with valid check digits',
+);
 
 /**
  * A CEP: 8 digits, unformatted. The ranges begin at 01000-000 (São Paulo); no place has a CEP starting
@@ -64,7 +92,9 @@ const CEP_MESSAGE = 'postal_code must be a CEP: 8 digits, unformatted, from 0100
 
 /** Non-blank text of at most `max` characters (one message for every way of failing). */
 function Text(max: number): PropertyDecorator {
-  const message = { message: ({ property }: { property: string }) => `${property} must be a non-blank string of at most ${max} characters` };
+  const message = {
+    message: ({ property }: { property: string }) => `${property} must be a non-blank string of at most ${max} characters`,
+  };
   return (target, key) => {
     IsString(message)(target, key);
     Matches(/\S/, message)(target, key);
@@ -82,7 +112,9 @@ function Email(): PropertyDecorator {
 
 /** ISO 3166-1 alpha-2 in upper case (class-validator alone also takes `br`). */
 function CountryCode(): PropertyDecorator {
-  const message = { message: ({ property }: { property: string }) => `${property} must be an ISO 3166-1 alpha-2 country code in upper case, such as BR` };
+  const message = {
+    message: ({ property }: { property: string }) => `${property} must be an ISO 3166-1 alpha-2 country code in upper case, such as BR`,
+  };
   return (target, key) => {
     IsISO31661Alpha2(message)(target, key);
     Matches(/^[A-Z]{2}$/, message)(target, key);
@@ -251,7 +283,9 @@ function OwnershipWithinWhole(options?: ValidationOptions): PropertyDecorator {
         validate: (owners: unknown) => {
           if (!Array.isArray(owners)) return true;
           const allValid = owners.every(
-            (o) => o instanceof CustomerOwner && validateSync(o, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }).length === 0,
+            (o) =>
+              o instanceof CustomerOwner &&
+              validateSync(o, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }).length === 0,
           );
           if (!allValid) return true;
           return (owners as CustomerOwner[]).reduce((sum, o) => sum + o.ownership.ownership_bps, 0) <= FULL_OWNERSHIP_BPS;
@@ -292,7 +326,8 @@ function IsCustomerMetadata(options?: ValidationOptions): PropertyDecorator {
  */
 export class CreateBusinessCustomerRequest {
   @ApiProperty({
-    description: 'CNPJ, 14 characters unformatted: numeric, or alphanumeric (IN RFB 2.229/2024: 12 digits or upper-case letters, then 2 check digits). Invalid: 400 invalid_cnpj',
+    description:
+      'CNPJ, 14 characters unformatted: numeric, or alphanumeric (IN RFB 2.229/2024: 12 digits or upper-case letters, then 2 check digits). Invalid: 400 invalid_cnpj',
     example: '12ABC34501DE35',
   })
   @IsCnpj(INVALID_CNPJ)

@@ -18,7 +18,11 @@ export class ListBusinessCustomersRequest extends PagedListRequest {
   @IsCnpj(businessCustomersCode('invalid_cnpj'))
   cnpj?: string;
 
-  @ApiPropertyOptional({ description: 'Only customers registered with this metadata.external_id (exact match)', maxLength: MAX_EXTERNAL_ID_LENGTH, example: 'acme-001' })
+  @ApiPropertyOptional({
+    description: 'Only customers registered with this metadata.external_id (exact match)',
+    maxLength: MAX_EXTERNAL_ID_LENGTH,
+    example: 'acme-001',
+  })
   @IsOptional()
   @IsString({ message: EXTERNAL_ID_MESSAGE })
   @MaxLength(MAX_EXTERNAL_ID_LENGTH, { message: EXTERNAL_ID_MESSAGE })
@@ -32,7 +36,10 @@ export class ListBusinessCustomersQuery extends ListBusinessCustomersRequest {
 }
 
 export class ListBusinessCustomersResult {
-  @ApiProperty({ type: () => [BusinessCustomerView], description: 'Newest first (by registration time), each as GET /partner/v1/customers/business/{id} answers it' })
+  @ApiProperty({
+    type: () => [BusinessCustomerView],
+    description: 'Newest first (by registration time), each as GET /partner/v1/customers/business/{id} answers it',
+  })
   customers!: BusinessCustomerView[];
 
   @ApiProperty(NEXT_CURSOR_PROPERTY)

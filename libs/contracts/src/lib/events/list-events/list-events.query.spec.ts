@@ -12,7 +12,18 @@ describe('events cursor', () => {
 
   it('refuses anything it did not issue', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64url');
-    for (const bad of ['', 'not a cursor', b64('-1'), b64('1.5'), b64('007'), b64('abc'), b64('99999999999999999'), `${encodeEventsCursor(5)}=`, 5, null]) {
+    for (const bad of [
+      '',
+      'not a cursor',
+      b64('-1'),
+      b64('1.5'),
+      b64('007'),
+      b64('abc'),
+      b64('99999999999999999'),
+      `${encodeEventsCursor(5)}=`,
+      5,
+      null,
+    ]) {
       expect(decodeEventsCursor(bad)).toBeUndefined();
     }
   });

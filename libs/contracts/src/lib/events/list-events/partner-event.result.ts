@@ -36,7 +36,11 @@ function partnerEventOf<T extends FeedEventType, S extends string, D>(type: T, s
     @ApiProperty({ description: 'Whether you acknowledged it' })
     delivered!: boolean;
 
-    @ApiProperty({ type: 'string', nullable: true, description: 'The X-Request-Id of your call that caused this event; null when none did (the chain, the Pix network, a timer)' })
+    @ApiProperty({
+      type: 'string',
+      nullable: true,
+      description: 'The X-Request-Id of your call that caused this event; null when none did (the chain, the Pix network, a timer)',
+    })
     request_id!: string | null;
 
     @ApiProperty({ type: () => data, description: 'The resource as it was right after the change' })

@@ -26,6 +26,9 @@ describe('IngestPixInflowCommand', () => {
   it('refuses a missing sender field and unknown fields', () => {
     const { sender_name: _, ...missing } = valid;
     expect(validateContract(IngestPixInflowCommand, missing)).toMatchObject({ ok: false, error: { field: 'sender_name' } });
-    expect(validateContract(IngestPixInflowCommand, { ...valid, outcome: 'credited' })).toMatchObject({ ok: false, error: { field: 'outcome' } });
+    expect(validateContract(IngestPixInflowCommand, { ...valid, outcome: 'credited' })).toMatchObject({
+      ok: false,
+      error: { field: 'outcome' },
+    });
   });
 });

@@ -19,6 +19,7 @@ export class PixInStateChangedEvent extends FeedEvent<PixInSnapshot> {
   @IsIn(PIX_IN_STATUSES)
   override state!: PixInStatus;
 
-  @ValidateNested() @Type(() => PixInSnapshot)
+  @ValidateNested()
+  @Type(() => PixInSnapshot)
   override resource!: PixInSnapshot;
 }

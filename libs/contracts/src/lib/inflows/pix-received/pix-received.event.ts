@@ -21,13 +21,17 @@ export class PixReceivedEvent {
   @Matches(END_TO_END_ID_PATTERN)
   end_to_end_id!: string;
 
-  @IsInt() @Min(1) @Max(MAX_PIX_IN_CENTS)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PIX_IN_CENTS)
   amount_cents!: number;
 
   @IsIn(PIX_IN_METHODS)
   method!: PixInMethod;
 
-  @IsOptional() @IsString() @Length(1, 140)
+  @IsOptional()
+  @IsString()
+  @Length(1, 140)
   description?: string;
 
   @IsString() @Length(1, 120) sender_name!: string;

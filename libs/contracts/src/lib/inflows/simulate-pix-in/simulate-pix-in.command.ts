@@ -73,7 +73,8 @@ export class SandboxPixInRequest {
   @ApiPropertyOptional({
     enum: SIMULATED_PIX_IN_OUTCOMES,
     default: 'credited',
-    description: 'How the settlement ends: credited (processing, approved, success, credited), denied (processing, denied) or failed (processing, approved, failed)',
+    description:
+      'How the settlement ends: credited (processing, approved, success, credited), denied (processing, denied) or failed (processing, approved, failed)',
   })
   @IsOptional()
   @IsIn(SIMULATED_PIX_IN_OUTCOMES, { message: `simulate_outcome must be one of ${SIMULATED_PIX_IN_OUTCOMES.join(', ')}` })

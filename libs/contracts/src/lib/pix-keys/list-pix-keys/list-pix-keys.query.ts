@@ -30,7 +30,8 @@ export class ListPixKeysQuery extends ListPixKeysRequest {
 export class ListPixKeysResult {
   @ApiProperty({
     type: () => [PixKeyView],
-    description: 'Every key asked for, ended ones (failed, canceled) included, newest first (by creation time), each as GET /partner/v1/pix-key/{document} answers it',
+    description:
+      'Every key asked for, ended ones (failed, canceled) included, newest first (by creation time), each as GET /partner/v1/pix-key/{document} answers it',
   })
   pix_keys!: PixKeyView[];
 

@@ -37,7 +37,8 @@ export class PixKeySnapshot {
   state!: PixKeyState;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why a failed registration failed (dict_rejected)', example: null })
-  @Nullable() @IsString()
+  @Nullable()
+  @IsString()
   failure_reason!: string | null;
 
   @UnixSeconds()
@@ -54,6 +55,7 @@ export class PixKeyStateChangedEvent extends FeedEvent<PixKeySnapshot> {
   @IsIn(PIX_KEY_STATES)
   override state!: PixKeyState;
 
-  @ValidateNested() @Type(() => PixKeySnapshot)
+  @ValidateNested()
+  @Type(() => PixKeySnapshot)
   override resource!: PixKeySnapshot;
 }

@@ -22,12 +22,22 @@ export class CreateUsdtWithdrawalRequest {
   @IsUUID('all', { message: 'idempotency_key must be a UUID' })
   idempotency_key!: string;
 
-  @ApiProperty({ description: 'Destination EVM address; mixed case must match EIP-55', example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' })
+  @ApiProperty({
+    description: 'Destination EVM address; mixed case must match EIP-55',
+    example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+  })
   @IsString(withdrawalsCode('invalid_address', 'address must be a string'))
   @IsEvmAddress(withdrawalsCode('invalid_address'))
   address!: string;
 
-  @ApiProperty({ type: 'integer', format: 'int64', description: 'Amount in USDT micros (1 USDT = 1,000,000)', minimum: MIN_WITHDRAWAL_MICROS, maximum: MAX_WITHDRAWAL_MICROS, example: 1_000_000 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    description: 'Amount in USDT micros (1 USDT = 1,000,000)',
+    minimum: MIN_WITHDRAWAL_MICROS,
+    maximum: MAX_WITHDRAWAL_MICROS,
+    example: 1_000_000,
+  })
   @IsInt(withdrawalsCode('invalid_amount', amountMessage))
   @Min(MIN_WITHDRAWAL_MICROS, withdrawalsCode('invalid_amount', amountMessage))
   @Max(MAX_WITHDRAWAL_MICROS, withdrawalsCode('invalid_amount', amountMessage))

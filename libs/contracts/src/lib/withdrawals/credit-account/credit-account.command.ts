@@ -14,18 +14,33 @@ export const CREDIT_IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
  * (a deposit, a correction). The same idempotency key again is the same credit: answered, never applied twice.
  */
 export class CreditRequest {
-  @ApiProperty({ type: 'integer', description: 'USDT micros to add to the available balance', minimum: 1, maximum: MAX_CREDIT_MICROS, example: 10_000_000 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'USDT micros to add to the available balance',
+    minimum: 1,
+    maximum: MAX_CREDIT_MICROS,
+    example: 10_000_000,
+  })
   @IsInt({ message: 'usdt_micros must be an integer number of micros' })
   @Min(1, { message: 'usdt_micros must be at least 1' })
   @Max(MAX_CREDIT_MICROS, { message: `usdt_micros must be at most ${MAX_CREDIT_MICROS}` })
   usdt_micros!: number;
 
-  @ApiProperty({ description: 'Unique per partner: a retry with the same key and body is answered 200 and credits nothing', pattern: CREDIT_IDEMPOTENCY_KEY.source, example: 'deposit-7f3a9c' })
+  @ApiProperty({
+    description: 'Unique per partner: a retry with the same key and body is answered 200 and credits nothing',
+    pattern: CREDIT_IDEMPOTENCY_KEY.source,
+    example: 'deposit-7f3a9c',
+  })
   @IsString()
   @Matches(CREDIT_IDEMPOTENCY_KEY, { message: 'idempotency_key must be 1-128 letters, digits, ".", "_", ":" or "-"' })
   idempotency_key!: string;
 
-  @ApiProperty({ description: 'Where the money came from (a deposit id, a ticket): kept in the ledger', minLength: 1, maxLength: 200, example: 'TED 2026-11-22 #4411' })
+  @ApiProperty({
+    description: 'Where the money came from (a deposit id, a ticket): kept in the ledger',
+    minLength: 1,
+    maxLength: 200,
+    example: 'TED 2026-11-22 #4411',
+  })
   @IsString()
   @Length(1, 200, { message: 'reference must be 1-200 characters' })
   reference!: string;

@@ -29,7 +29,11 @@ export class LedgerEntryView {
   @ApiProperty({ enum: LEDGER_ENTRY_TYPES })
   type!: LedgerEntryType;
 
-  @ApiProperty({ type: 'integer', description: 'Signed micros added to (positive) or taken from (negative) the available balance', example: -1_050_000 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Signed micros added to (positive) or taken from (negative) the available balance',
+    example: -1_050_000,
+  })
   available_delta_micros!: number;
 
   @ApiProperty({ type: 'integer', description: 'Signed micros added to or taken from the held balance', example: 1_050_000 })
@@ -41,16 +45,36 @@ export class LedgerEntryView {
   @ApiProperty({ type: 'integer', description: 'The held balance right after this entry', example: 1_050_000 })
   held_after_micros!: number;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The withdrawal it belongs to (withdrawal_* entries); null for credits', example: 7 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The withdrawal it belongs to (withdrawal_* entries); null for credits',
+    example: 7,
+  })
   withdrawal_id!: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: "The network fee within this movement (withdrawal_* entries: the withdrawal's fee, part of the deltas); null for credits", example: 50_000 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The network fee within this movement (withdrawal_* entries: the withdrawal's fee, part of the deltas); null for credits",
+    example: 50_000,
+  })
   fee_micros!: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: "The credit's idempotency key (credits); null for withdrawal moves", example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The credit's idempotency key (credits); null for withdrawal moves",
+    example: null,
+  })
   idempotency_key!: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: "The credit's reference (credits); null for withdrawal moves", example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The credit's reference (credits); null for withdrawal moves",
+    example: null,
+  })
   reference!: string | null;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds', example: 1795315285 })

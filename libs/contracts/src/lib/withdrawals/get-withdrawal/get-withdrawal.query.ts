@@ -42,7 +42,11 @@ export class UsdtWithdrawalView {
   @ApiProperty({ type: 'integer', description: 'Amount sent, in USDT micros', example: 1_000_000 })
   usdtmicros!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Network fee held with the amount and charged on settlement, in USDT micros', example: 50_000 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Network fee held with the amount and charged on settlement, in USDT micros',
+    example: 50_000,
+  })
   fee_usdtmicros!: number;
 
   @ApiProperty({ enum: WITHDRAWAL_STATES })

@@ -18,12 +18,20 @@ export class ListWithdrawalsRequest extends PagedListRequest {
   @IsIn(WITHDRAWAL_STATES, { message: `state must be one of ${WITHDRAWAL_STATES.join(', ')}` })
   state?: WithdrawalState;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Only withdrawals created at or after this instant (inclusive): ISO 8601 with its offset', example: '2026-11-01T00:00:00-03:00' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Only withdrawals created at or after this instant (inclusive): ISO 8601 with its offset',
+    example: '2026-11-01T00:00:00-03:00',
+  })
   @IsOptional()
   @IsDateTime()
   created_from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Only withdrawals created before this instant (exclusive): ISO 8601 with its offset', example: '2026-12-01T00:00:00-03:00' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Only withdrawals created before this instant (exclusive): ISO 8601 with its offset',
+    example: '2026-12-01T00:00:00-03:00',
+  })
   @IsOptional()
   @IsDateTime()
   created_to?: string;
@@ -35,7 +43,10 @@ export class ListWithdrawalsQuery extends ListWithdrawalsRequest {
 }
 
 export class ListWithdrawalsResult {
-  @ApiProperty({ type: () => [UsdtWithdrawalView], description: 'Newest first (by creation time, then id), each as GET /partner/v1/withdrawals/usdt/{id} answers it' })
+  @ApiProperty({
+    type: () => [UsdtWithdrawalView],
+    description: 'Newest first (by creation time, then id), each as GET /partner/v1/withdrawals/usdt/{id} answers it',
+  })
   withdrawals!: UsdtWithdrawalView[];
 
   @ApiProperty(NEXT_CURSOR_PROPERTY)

@@ -37,7 +37,11 @@ export class UsdtWithdrawalSnapshot {
   @IsInt()
   usdtmicros!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Network fee in USDT micros, held with the amount and charged on settlement', example: 50_000 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Network fee in USDT micros, held with the amount and charged on settlement',
+    example: 50_000,
+  })
   @IsInt()
   fee_micros!: number;
 
@@ -46,11 +50,13 @@ export class UsdtWithdrawalSnapshot {
   state!: WithdrawalState;
 
   @ApiProperty({ type: String, nullable: true, description: 'Set once sent', example: null })
-  @Nullable() @IsString()
+  @Nullable()
+  @IsString()
   tx_hash!: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why a failed withdrawal failed (e.g. transfer_reverted)', example: null })
-  @Nullable() @IsString()
+  @Nullable()
+  @IsString()
   failure_reason!: string | null;
 
   @UnixSeconds()
@@ -67,6 +73,7 @@ export class WithdrawalStateChangedEvent extends FeedEvent<UsdtWithdrawalSnapsho
   @IsIn(WITHDRAWAL_STATES)
   override state!: WithdrawalState;
 
-  @ValidateNested() @Type(() => UsdtWithdrawalSnapshot)
+  @ValidateNested()
+  @Type(() => UsdtWithdrawalSnapshot)
   override resource!: UsdtWithdrawalSnapshot;
 }
