@@ -147,7 +147,7 @@ async function main(): Promise<number> {
     execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts')], { stdio: 'inherit' });
     // Spec files and scripts are type-checked too: the type tests (*.type-spec.ts, @ts-expect-error lines) live there.
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
-    add(check('lint (type-aware rules, module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
+    add(check('lint (format, type-aware rules, module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
     add(
       check('OpenAPI document up to date (else: npm run openapi)', join(root, 'node_modules/.bin/tsx'), [
         join(root, 'scripts/openapi/openapi.ts'),
