@@ -44,6 +44,11 @@ export interface FeedBenchOptions {
   warmupSeconds?: number;
   /** Delete the seeded events afterwards (default false: the bench database is thrown away anyway). */
   cleanup?: boolean;
+  /**
+   * Called once the events are seeded, before the warm-up: what else should load the stack while the feed is
+   * read (the withdrawals bench starts its open loop here, issue #27 item 3: the feed's p99 while money flows).
+   */
+  onSeeded?: () => void;
   /** Accepted for the withdrawals bench's context object; this run uses its own partner and load shape. */
   partnerKeys?: string[];
   requests?: number;
@@ -207,6 +212,7 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     console.log(`feed bench: seeding partner ${partnerId} with ${events} delivered + ${undelivered} undelivered events...`);
     const seedMs = await seed(db, partnerId, events, undelivered);
     console.log(`  seeded in ${(seedMs / 1000).toFixed(1)} s`);
+    options.onSeeded?.();
 
     const url = new URL(`${gatewayUrl}${PATH}`);
     const expected = Math.min(100, undelivered);

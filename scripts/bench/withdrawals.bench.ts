@@ -18,7 +18,8 @@
  *   --poll-ms MS        BENCH_POLL_MS       period of the database checks that wait for a run to drain (default 250)
  *   --open-seconds S    BENCH_OPEN_SECONDS  length of the open-loop run (default 60)
  *   --open-rate R       BENCH_OPEN_RATE     open-loop rate in req/s (default: 50 % of the full stack's closed-loop peak)
- *   --runs LIST         BENCH_RUNS          closed,open,hot[,feed] (default closed,open,hot)
+ *   --runs LIST         BENCH_RUNS          closed,open,hot[,feed][,feed-load] (default closed,open,hot); feed-load: the feed run
+ *                                           while an open loop of withdrawals runs (--open-rate, default 50 % of the peak)
  *   --feed                                  adds the feed run (runFeedBench of scripts/bench/feed.bench.ts) to --runs
  *   --no-build          BENCH_NO_BUILD=1    use the existing dist/ instead of building first
  *
@@ -80,7 +81,7 @@ const CHAIN = { sendDelayMs: 2000, settleDelayMs: 5000 };
 const USER_BALANCE_MICROS = 1_000_000 * USDT;
 /** After a run's last answer: how long to wait until each of its withdrawals is final in the feed. */
 const DRAIN_TIMEOUT_MS = 180_000;
-const RUN_NAMES = ['closed', 'open', 'hot', 'feed'] as const;
+const RUN_NAMES = ['closed', 'open', 'hot', 'feed', 'feed-load'] as const;
 type RunName = (typeof RUN_NAMES)[number];
 const HOT_CONCURRENCY = 32;
 /** Issue #27: the six apps together, RSS summed, under a withdrawal load. */
@@ -824,6 +825,7 @@ async function main(): Promise<void> {
       results.open = { ...rest, load };
     }
     let hot: PhaseResult | undefined;
+    let feedLoad: { feed: FeedBenchResult; open: OpenRun } | undefined;
     if (o.runs.includes('hot') && !interrupted) {
       console.log(`\nhot account: ${o.requests} requests, one user of one partner, c=${HOT_CONCURRENCY}, full stack`);
       hot = await runHot(db, urls.full, partners[0], o);
@@ -843,6 +845,33 @@ async function main(): Promise<void> {
         requests: o.requests,
         concurrency: o.concurrency,
       });
+    }
+    if (o.runs.includes('feed-load') && !interrupted) {
+      // Issue #27 item 3: the feed's p99 while money flows, not only on an idle stack. The open loop starts once
+      // the feed's events are seeded and outlasts its warm-up and measured run.
+      const rate = o.openRate ?? (peakFull ? Math.max(1, Math.round(peakFull.throughput * 0.5 * 10) / 10) : 20);
+      const feedSeconds = Math.max(5, o.openSeconds - 8);
+      console.log(
+        `\nfeed run while withdrawals arrive at ${rate} req/s (open loop, ${o.openSeconds} s; the feed measured ${feedSeconds} s of it)`,
+      );
+      let loop: Promise<OpenRun> | undefined;
+      const feed = await runFeed({
+        gatewayUrl: urls.full,
+        databaseUrl: DATABASE_URL,
+        adminKey,
+        seconds: feedSeconds,
+        onSeeded: () => {
+          loop = runOpen(db, urls.full, partners, rate, o);
+        },
+      });
+      feedLoad = loop && { feed, open: await loop };
+      if (feedLoad) {
+        const {
+          load: { latencies: _l, ids: _i, ...load },
+          ...rest
+        } = feedLoad.open;
+        results.feedUnderLoad = { feed, withdrawals: { ...rest, load } };
+      }
     }
     assertAlive();
 
@@ -882,6 +911,14 @@ async function main(): Promise<void> {
       printWholeLife(open);
     }
     if (hot) printPhase(`HOT ACCOUNT  one user, c=${HOT_CONCURRENCY}, full stack`, hot);
+    if (feedLoad) {
+      const ol = feedLoad.open.load as OpenLoopResult;
+      const f = feedLoad.feed;
+      printPhase(`WITHDRAWALS DURING THE FEED RUN  ${ol.ratePerSecond} req/s for ${o.openSeconds} s, full stack`, feedLoad.open);
+      console.log(
+        `  FEED WHILE MONEY FLOWS  ${f.requests} reads of ${f.connections} connections in ${f.seconds} s, ${fmt(f.throughput)} req/s: p50 ${fmt(f.latencyMs?.p50)} p99 ${fmt(f.latencyMs?.p99)} ms (goal p99 ≤ 20 ms: ${(f.latencyMs?.p99 ?? Infinity) <= 20 ? 'met' : 'MISSED'})`,
+      );
+    }
     const loopRows = [...processes().keys()].map((n) => {
       const all = [...closed.flatMap((l) => l.passes), ...(open ? [open] : []), ...(hot ? [hot] : [])]
         .map((p) => p.costs.eventLoopP99Ms[n])
