@@ -6,8 +6,9 @@
  * does not apply (scripts may reach into apps, as the benches do); the other rules do.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { listServices } from './db/schema-engine';
 import { generateApiClientTypes } from './lib/api-client-types';
 
 const root = join(__dirname, '..');
@@ -23,10 +24,7 @@ try {
 generateApiClientTypes(root);
 // So are the integration specs' Prisma clients (scripts/db/generate.ts): generated where missing (npm test
 // generates them afresh; after a schema change, `npm run db:generate`).
-const specClientsMissing = readdirSync(join(root, 'prisma'), { withFileTypes: true })
-  .filter((d) => d.isDirectory() && existsSync(join(root, 'prisma', d.name, 'schema.prisma')))
-  .map((d) => d.name)
-  .filter((service) => !existsSync(join(root, 'apps', service, 'src/generated/prisma-for-specs')));
+const specClientsMissing = listServices().filter((service) => !existsSync(join(root, 'apps', service, 'src/generated/prisma-for-specs')));
 if (specClientsMissing.length > 0) {
   execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts'), ...specClientsMissing], {
     cwd: root,

@@ -811,9 +811,11 @@ async function main(): Promise<void> {
       results.peak = { full: peakFull, baseline: peakBase, ratio: Math.round((peakFull.throughput / peakBase.throughput) * 1000) / 1000 };
     }
 
+    // The open loops' rate: as asked, else half the full stack's closed-loop peak (20 req/s without a closed run).
+    const openRate = () => o.openRate ?? (peakFull ? Math.max(1, Math.round(peakFull.throughput * 0.5 * 10) / 10) : 20);
     let open: OpenRun | undefined;
     if (o.runs.includes('open') && !interrupted) {
-      const rate = o.openRate ?? (peakFull ? Math.max(1, Math.round(peakFull.throughput * 0.5 * 10) / 10) : 20);
+      const rate = openRate();
       console.log(
         `\nopen loop: ${rate} req/s for ${o.openSeconds} s on the full stack${o.openRate === null && !peakFull ? ' (no closed run: default 20 req/s)' : ''}`,
       );
@@ -849,7 +851,7 @@ async function main(): Promise<void> {
     if (o.runs.includes('feed-load') && !interrupted) {
       // Issue #27 item 3: the feed's p99 while money flows, not only on an idle stack. The open loop starts once
       // the feed's events are seeded and outlasts its warm-up and measured run.
-      const rate = o.openRate ?? (peakFull ? Math.max(1, Math.round(peakFull.throughput * 0.5 * 10) / 10) : 20);
+      const rate = openRate();
       const feedSeconds = Math.max(5, o.openSeconds - 8);
       console.log(
         `\nfeed run while withdrawals arrive at ${rate} req/s (open loop, ${o.openSeconds} s; the feed measured ${feedSeconds} s of it)`,
