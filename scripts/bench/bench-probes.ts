@@ -101,13 +101,52 @@ export class RssSampler {
 }
 
 // ------------------------------------------------------------------------------------ /metrics
-/**
- * `nodejs_eventloop_lag_p99_seconds` of one app, in ms. prom-client resets its event-loop histogram at
- * every scrape, so a scrape before a phase and one after it give the p99 over the phase.
- */
-export async function eventLoopP99Ms(url: string): Promise<number | null> {
-  const seconds = (await metricValues(url, ['nodejs_eventloop_lag_p99_seconds'])).nodejs_eventloop_lag_p99_seconds;
-  return seconds === undefined ? null : Math.round(seconds * 1000 * 100) / 100;
+/** Garbage collection of one app so far, from prom-client's `nodejs_gc_duration_seconds` (all kinds summed). */
+export interface GcTotals {
+  seconds: number;
+  collections: number;
+  /** Collections of at most 10 ms (the histogram's 0.01 bucket). */
+  upTo10ms: number;
+}
+
+/** What a window cost an app in garbage collection. */
+export interface GcWindow {
+  msPerSecond: number;
+  /** Collections of more than 10 ms in the window. */
+  over10ms: number;
+}
+
+export interface AppScrape {
+  /** `nodejs_eventloop_lag_p99_seconds` in ms: prom-client resets its event-loop histogram at every scrape, so a scrape before a phase and one after it give the p99 over the phase. */
+  loopP99Ms: number | null;
+  gc: GcTotals | null;
+}
+
+/** One scrape of an app's /metrics: its event-loop lag p99 since the last scrape, and its GC totals. */
+export async function scrapeApp(url: string): Promise<AppScrape> {
+  try {
+    const text = await (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text();
+    const loop = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? ([0-9.eE+-]+)$/m.exec(text);
+    const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((n, m) => n + Number(m[1]), 0);
+    const gc = text.includes('nodejs_gc_duration_seconds_count')
+      ? {
+          seconds: sum(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.eE+-]+)$/gm),
+          collections: sum(/^nodejs_gc_duration_seconds_count\{[^}]*\} ([0-9.eE+-]+)$/gm),
+          upTo10ms: sum(/^nodejs_gc_duration_seconds_bucket\{le="0\.01",[^}]*\} ([0-9.eE+-]+)$/gm),
+        }
+      : null;
+    return { loopP99Ms: loop ? Math.round(Number(loop[1]) * 1000 * 100) / 100 : null, gc };
+  } catch {
+    return { loopP99Ms: null, gc: null };
+  }
+}
+
+export function gcWindow(before: GcTotals | null | undefined, after: GcTotals | null | undefined, seconds: number): GcWindow | null {
+  if (!before || !after || seconds <= 0) return null;
+  return {
+    msPerSecond: Math.round((((after.seconds - before.seconds) * 1000) / seconds) * 100) / 100,
+    over10ms: after.collections - after.upTo10ms - (before.collections - before.upTo10ms),
+  };
 }
 
 /** Where an app's memory is, in MB, from prom-client's default metrics (process.memoryUsage()). */

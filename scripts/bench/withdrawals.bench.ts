@@ -18,8 +18,12 @@
  *   --poll-ms MS        BENCH_POLL_MS       period of the database checks that wait for a run to drain (default 250)
  *   --open-seconds S    BENCH_OPEN_SECONDS  length of the open-loop run (default 60)
  *   --open-rate R       BENCH_OPEN_RATE     open-loop rate in req/s (default: 50 % of the full stack's closed-loop peak)
- *   --runs LIST         BENCH_RUNS          closed,open,hot[,feed][,feed-load] (default closed,open,hot); feed-load: the feed run
- *                                           while an open loop of withdrawals runs (--open-rate, default 50 % of the peak)
+ *   --open-warmup S     BENCH_OPEN_WARMUP   unmeasured seconds of the same open loop before the measured one (default 30: the
+ *                                           broker's JIT at steady state; a fresh broker costs half again as much CPU per request)
+ *   --runs LIST         BENCH_RUNS          closed,open,hot[,feed][,feed-load][,scale] (default closed,open,hot); feed-load: the feed
+ *                                           run while an open loop of withdrawals runs (--open-rate, default 50 % of the peak);
+ *                                           scale: the closed loop at the highest --concurrency on one instance of every app, then
+ *                                           on two (a second set started beside the first), passes one-two-two-one
  *   --feed                                  adds the feed run (runFeedBench of scripts/bench/feed.bench.ts) to --runs
  *   --no-build          BENCH_NO_BUILD=1    use the existing dist/ instead of building first
  *
@@ -34,13 +38,14 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiClient, newCpf } from '../../libs/testing/src';
-import { APP_NODE_FLAGS, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { appNodeFlags, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import {
   appEnv,
   kafka,
   migrate,
   recreateDatabase,
   RunningStack,
+  startApps,
   StackOptions,
   startApp,
   stopProcess,
@@ -52,7 +57,9 @@ import {
   BacklogSampler,
   BenchDatabase,
   cpuMs,
-  eventLoopP99Ms,
+  gcWindow,
+  GcWindow,
+  scrapeApp,
   heapSplitMb,
   HeapSplit,
   LagResult,
@@ -63,6 +70,8 @@ import {
   rssMb,
 } from './bench-probes';
 import { runOnRequiredNode } from '../lib/node-runtime';
+import { GroupState, serviceGroups } from '../stack/consumer-groups';
+import { histogram, LATENCY_BUCKETS_MS, quantile, TailProbe, TailSources } from './tail-sources';
 
 runOnRequiredNode();
 
@@ -81,7 +90,7 @@ const CHAIN = { sendDelayMs: 2000, settleDelayMs: 5000 };
 const USER_BALANCE_MICROS = 1_000_000 * USDT;
 /** After a run's last answer: how long to wait until each of its withdrawals is final in the feed. */
 const DRAIN_TIMEOUT_MS = 180_000;
-const RUN_NAMES = ['closed', 'open', 'hot', 'feed', 'feed-load'] as const;
+const RUN_NAMES = ['closed', 'open', 'hot', 'feed', 'feed-load', 'scale'] as const;
 type RunName = (typeof RUN_NAMES)[number];
 const HOT_CONCURRENCY = 32;
 /** Issue #27: the six apps together, RSS summed, under a withdrawal load. */
@@ -96,6 +105,7 @@ interface Options {
   pollMs: number;
   openSeconds: number;
   openRate: number | null;
+  openWarmup: number;
   runs: RunName[];
   build: boolean;
 }
@@ -115,11 +125,23 @@ function parseOptions(argv: string[]): Options {
   if (flags.has('help')) {
     console.log(
       'usage: npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
-        '                        [--open-seconds S] [--open-rate R] [--runs closed,open,hot,feed] [--feed] [--no-build]',
+        '                        [--open-seconds S] [--open-rate R] [--open-warmup S] [--runs closed,open,hot,feed] [--feed] [--no-build]',
     );
     process.exit(0);
   }
-  const known = ['requests', 'concurrency', 'warmup', 'partners', 'users', 'poll-ms', 'open-seconds', 'open-rate', 'runs', ...booleans];
+  const known = [
+    'requests',
+    'concurrency',
+    'warmup',
+    'partners',
+    'users',
+    'poll-ms',
+    'open-seconds',
+    'open-rate',
+    'open-warmup',
+    'runs',
+    ...booleans,
+  ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}`);
   const get = (flag: string, env: string, fallback: string) => flags.get(flag) ?? process.env[env] ?? fallback;
   const num = (flag: string, env: string, fallback: number, min: number, integer = true) => {
@@ -155,6 +177,7 @@ function parseOptions(argv: string[]): Options {
     pollMs: num('poll-ms', 'BENCH_POLL_MS', 250, 10),
     openSeconds: num('open-seconds', 'BENCH_OPEN_SECONDS', 60, 1),
     openRate: openRate === '' ? null : num('open-rate', 'BENCH_OPEN_RATE', 0, 0.1, false),
+    openWarmup: num('open-warmup', 'BENCH_OPEN_WARMUP', 30, 0),
     runs,
     build: !(flags.has('no-build') || process.env.BENCH_NO_BUILD === '1'),
   };
@@ -192,6 +215,8 @@ function brokerPid(): number | undefined {
 type ProcName = AppName | 'baseline';
 let stack: RunningStack | undefined;
 let baseline: ChildProcess | undefined;
+/** The scale run's second instance of every app, while it runs. */
+let second: RunningStack | undefined;
 let kafkaStarted = false;
 let cleaning: Promise<void> | undefined;
 let interrupted = false;
@@ -201,6 +226,10 @@ const stopped = () => interrupted;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     if (baseline) await stopProcess(baseline, 10_000);
+    if (second)
+      await second
+        .stop(10_000)
+        .catch((e: unknown) => console.error(`bench: stopping the second instances failed: ${(e as Error).message}`));
     if (stack) {
       process.stderr.write('bench: stopping the apps\n');
       await stack.stop(10_000).catch((e: unknown) => console.error(`bench: stopping the apps failed: ${(e as Error).message}`));
@@ -237,7 +266,7 @@ async function startBenchApps(o: StackOptions): Promise<RunningStack> {
 
 /** The in-process baseline (apps/bench-baseline): the gateway's environment on its own port. */
 async function startBaseline(o: StackOptions): Promise<void> {
-  const child = spawn(process.execPath, [...APP_NODE_FLAGS, join(root, 'dist/apps/bench-baseline/src/main.js')], {
+  const child = spawn(process.execPath, [...appNodeFlags('withdrawals'), join(root, 'dist/apps/bench-baseline/src/main.js')], {
     cwd: root,
     env: { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0', ADMIN_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -331,6 +360,8 @@ interface PhaseCosts {
   cpuMs: Record<string, number>;
   /** Event-loop lag p99 (ms) of each Node app over the load window. */
   eventLoopP99Ms: Record<string, number | null>;
+  /** Garbage collection of each Node app over the load window. */
+  gc: Record<string, GcWindow | null>;
   /** pg_stat_database deltas from the first POST until the run drained (the whole life of its withdrawals). */
   db: ReturnType<typeof counterDelta>;
   commitsPerRequest: number;
@@ -358,13 +389,16 @@ async function measure(
 ): Promise<PhaseResult> {
   assertAlive();
   const names = [...processes().keys()];
-  await Promise.all(names.map((n) => eventLoopP99Ms(metricsUrl(n)))); // resets prom-client's histograms
+  // This scrape resets prom-client's event-loop histograms: the one after the load reads the window's alone.
+  const before = new Map(await Promise.all(names.map(async (n) => [n, await scrapeApp(metricsUrl(n))] as const)));
   const counters0 = await db.counters();
   const cpu0 = await cpuSnapshot(db);
+  const t0 = performance.now();
   if (fullStack) underLoad.start();
   const result = await load().finally(() => fullStack && underLoad.stop());
   const cpu1 = await cpuSnapshot(db);
-  const loops = await Promise.all(names.map(async (n) => [n, await eventLoopP99Ms(metricsUrl(n))] as const));
+  const seconds = (performance.now() - t0) / 1000;
+  const after = await Promise.all(names.map(async (n) => [n, await scrapeApp(metricsUrl(n))] as const));
   const drainStart = performance.now();
   const unfinished = await db.waitFinished(result.ids, DRAIN_TIMEOUT_MS, pollMs, stopped);
   const drainMs = unfinished === 0 ? Math.round(performance.now() - drainStart) : null;
@@ -382,7 +416,8 @@ async function measure(
     costs: {
       cpuMsPerRequest: perRequest,
       cpuMs: cpu,
-      eventLoopP99Ms: Object.fromEntries(loops),
+      eventLoopP99Ms: Object.fromEntries(after.map(([n, a]) => [n, a.loopP99Ms])),
+      gc: Object.fromEntries(after.map(([n, a]) => [n, gcWindow(before.get(n)?.gc, a.gc, seconds)])),
       db: dbDelta,
       commitsPerRequest: Math.round((dbDelta.xactCommit / Math.max(1, result.requests)) * 100) / 100,
       statementsPerRequest: dbDelta.statements === null ? null : Math.round((dbDelta.statements / Math.max(1, result.requests)) * 10) / 10,
@@ -518,24 +553,145 @@ async function runClosed(db: BenchDatabase, urls: Record<StackName, string>, par
 interface OpenRun extends PhaseResult {
   backlog: ReturnType<BacklogSampler['summary']>;
   samples: BacklogSampler['samples'];
+  tail: TailSources;
+  /** Answers per latency bucket (LATENCY_BUCKETS_MS, then above the last). */
+  histogram: number[];
 }
 
 async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[], rate: number, o: Options): Promise<OpenRun> {
+  if (o.openWarmup > 0) {
+    // The broker's JIT needs about a minute of load to reach its steady state: measured, the first 30 s of
+    // open loop on a fresh broker cost it 2.0 ms of CPU per withdrawal, the next ones 1.3-1.4 (docs/operations.md).
+    console.log(`  warm-up: ${o.openWarmup} s of the same open loop, not measured`);
+    await openLoop(rate, o.openWarmup, spread(url, partners), stopped);
+  }
   const sampler = new BacklogSampler(db, 1000);
+  const probe = new TailProbe(new Map([...(stack?.processes ?? [])].map(([app, p]) => [app, p.pid])), DATABASE_URL);
+  let tail: TailSources | undefined;
   await sampler.start();
   const r = await measure(
     db,
     async () => {
+      await probe.start();
       try {
         return await openLoop(rate, o.openSeconds, spread(url, partners), stopped);
       } finally {
+        tail = await probe.stop();
         await sampler.stop(); // the backlog while requests arrive; the drain after is reported apart
       }
     },
     o.pollMs,
     true,
   );
-  return { ...r, backlog: sampler.summary(), samples: sampler.samples };
+  if (!tail) throw new Error('the tail probe did not stop');
+  return { ...r, backlog: sampler.summary(), samples: sampler.samples, tail, histogram: histogram(r.load.latencies) };
+}
+
+/**
+ * Issue #27 item 6: two instances of every app on this machine against one, in one run. The same closed
+ * loop (o.requests at the highest --concurrency) on one instance, then on two (a second set of the six apps
+ * started beside the first on the same broker, database and consumer groups, requests alternating between
+ * the two gateways), then on one again once the second set has stopped: one-two-two-one, so the machine's
+ * drift falls on both alike. Each pass waits for its withdrawals to be final before the next, and each change of
+ * configuration is followed by an unmeasured warm-up pass: new processes start cold, and a group that lost a
+ * member pauses while it rebalances (measured: the first pass after the second set stopped, p99 5.3 s).
+ */
+interface ScalePass {
+  instances: 1 | 2;
+  throughput: number;
+  p99: number | null;
+  drainMs: number | null;
+  /** CPU per withdrawal of all the apps (both sets when two), the broker and PostgreSQL. */
+  cpuMsPerWithdrawal: number;
+  /** With two: the second set's share of the twelve apps' CPU (about half when the work is spread). */
+  secondSetShare: number | null;
+}
+interface ScaleResult {
+  concurrency: number;
+  passes: ScalePass[];
+  one: number;
+  two: number;
+  ratio: number;
+  members: Record<string, number>;
+}
+
+async function runScale(db: BenchDatabase, stackOptions: StackOptions, partners: BenchPartner[], o: Options): Promise<ScaleResult> {
+  if (!stack) throw new Error('no stack');
+  const first = stack;
+  const c = Math.max(...o.concurrency);
+  const passes: ScalePass[] = [];
+  const appsCpu = (sets: RunningStack[]) =>
+    sets.flatMap((set) => [...set.processes.values()].map((p) => cpuMs(p.pid) ?? 0)).reduce((n, ms) => n + ms, 0);
+  const pickOver = (sets: RunningStack[]): Pick => {
+    const clients = sets.map((set) => partners.map((p) => new LoadClient(set.gatewayUrl, p.key)));
+    // Each partner's requests alternate between the gateways (by index, not by partner: both gateways serve every partner).
+    return (i) => {
+      const p = i % partners.length;
+      const users = partners[p].users;
+      return {
+        api: clients[Math.floor(i / partners.length) % sets.length][p],
+        document: users[Math.floor(i / partners.length) % users.length],
+      };
+    };
+  };
+  // New processes (JIT, pools, a fresh assignment of partitions) are slower at first: each configuration
+  // takes an unmeasured --warmup pass at the same concurrency first, drained before the measured ones.
+  const warm = async (sets: RunningStack[]) => {
+    const r = await closedLoop(o.warmup, c, pickOver(sets), stopped);
+    await db.waitFinished(r.ids, DRAIN_TIMEOUT_MS, o.pollMs, stopped);
+  };
+  const pass = async (sets: RunningStack[]) => {
+    const extra0 = sets.length > 1 ? appsCpu(sets.slice(1)) : 0;
+    const r = await measure(db, () => closedLoop(o.requests, c, pickOver(sets), stopped), o.pollMs, true);
+    const extra = (sets.length > 1 ? appsCpu(sets.slice(1)) : 0) - extra0;
+    const firstApps = APPS.reduce((n, k) => n + (r.costs.cpuMs[k] ?? 0), 0);
+    const own = firstApps + (r.costs.cpuMs.kafka ?? 0) + (r.costs.cpuMs.postgres ?? 0);
+    const result: ScalePass = {
+      instances: sets.length as 1 | 2,
+      throughput: r.load.throughput,
+      p99: r.load.latencyMs?.p99 ?? null,
+      drainMs: r.drainMs,
+      cpuMsPerWithdrawal: Math.round(((own + extra) / Math.max(1, r.load.requests)) * 100) / 100,
+      secondSetShare: sets.length > 1 ? Math.round((extra / Math.max(1, firstApps + extra)) * 100) / 100 : null,
+    };
+    console.log(
+      `  ${result.instances} instance${result.instances === 1 ? ' ' : 's'}  ${fmt(result.throughput).padStart(7)} req/s  p99 ${fmt(result.p99)} ms  ` +
+        `non-2xx ${non2xx(r.load.statusCounts)}  drained ${result.drainMs === null ? 'NO' : secs(result.drainMs)}  CPU ${fmt(result.cpuMsPerWithdrawal)} ms/withdrawal` +
+        (result.secondSetShare === null ? '' : `  second set's share of the apps' CPU ${Math.round(result.secondSetShare * 100)} %`),
+    );
+    passes.push(result);
+  };
+  // Every service group at n members and Stable (its rebalance over): before that, a group's partitions are not consumed.
+  const groupsAt = async (n: number) => {
+    const deadline = Date.now() + 60_000;
+    const settled = (groups: Record<string, GroupState>) => Object.values(groups).every((g) => g.members === n && g.state === 'Stable');
+    let groups = await serviceGroups(KAFKA_PORT);
+    while (!settled(groups) && Date.now() < deadline) {
+      await sleep(500);
+      groups = await serviceGroups(KAFKA_PORT);
+    }
+    if (!settled(groups)) throw new Error(`consumer groups not at ${n} member(s) and stable after 60 s: ${JSON.stringify(groups)}`);
+    return Object.fromEntries(Object.entries(groups).map(([id, g]) => [id, g.members]));
+  };
+  await warm([first]);
+  await pass([first]);
+  second = await startApps(stackOptions, 1);
+  // Partitions are shared once every service group has its two members.
+  const members = await groupsAt(2);
+  await warm([first, second]);
+  await pass([first, second]);
+  await pass([first, second]);
+  await second.stop(30_000);
+  second = undefined;
+  await groupsAt(1);
+  await warm([first]);
+  await pass([first]);
+  const mean = (n: 1 | 2) => {
+    const of = passes.filter((p) => p.instances === n);
+    return Math.round((of.reduce((t, p) => t + p.throughput, 0) / of.length) * 10) / 10;
+  };
+  const [one, two] = [mean(1), mean(2)];
+  return { concurrency: c, passes, one, two, ratio: Math.round((two / one) * 1000) / 1000, members };
 }
 
 async function runHot(db: BenchDatabase, url: string, partner: BenchPartner, o: Options): Promise<PhaseResult> {
@@ -660,6 +816,34 @@ function printWholeLife(r: PhaseResult): void {
     `  WHOLE-LIFE CPU ms per withdrawal (open loop): ${parts.map((k) => `${k} ${fmt(per[k])}`).join(', ')}; TOTAL ${fmt(Math.round(total * 100) / 100)}`,
   );
   console.log(`    not in the total: baseline process (idle) ${fmt(per.baseline)}, generator ${fmt(per.bench)}`);
+}
+
+/**
+ * Issue #27 item 2: the open loop's latency distribution, and what each process spent the window on
+ * besides its work (scripts/bench/tail-sources.ts): waiting for a core, collecting garbage, and
+ * PostgreSQL's backends by what they waited on.
+ */
+function printTail(r: OpenRun): void {
+  const latencies = r.load.latencies;
+  const bounds = LATENCY_BUCKETS_MS.map((b, i) => `${i === 0 ? 0 : LATENCY_BUCKETS_MS[i - 1]}-${b}`).concat(
+    `>${LATENCY_BUCKETS_MS.at(-1)}`,
+  );
+  const q = (x: number) => fmt(quantile(latencies, x));
+  console.log(`  LATENCY DISTRIBUTION (POST, ms): p50 ${q(0.5)}, p90 ${q(0.9)}, p95 ${q(0.95)}, p99 ${q(0.99)}, p99.9 ${q(0.999)}`);
+  console.log(`    answers per bucket: ${bounds.map((b, i) => `${b} ms ${r.histogram[i]}`).join(', ')}`);
+  const t = r.tail;
+  console.log(
+    `  TAIL SOURCES over ${fmt(t.seconds)} s: some task waiting for a core ${fmt(t.cpuPressurePct)} % of the time (/proc/pressure/cpu)`,
+  );
+  const rows = Object.entries(t.runQueueMsPerS).map(([app, waiting]) => {
+    const gc = r.costs.gc[app];
+    return [app, fmt(waiting), fmt(gc?.msPerSecond), gc ? String(gc.over10ms) : '-', fmt(r.costs.eventLoopP99Ms[app])];
+  });
+  console.log(table(['app', 'main thread waiting for a core, ms/s', 'GC ms/s', 'GCs > 10 ms', 'event-loop lag p99 ms'], rows));
+  const waits = Object.entries(t.postgres.byWait)
+    .slice(0, 6)
+    .map(([w, pct]) => `${w} ${fmt(pct)} %`);
+  console.log(`    PostgreSQL active backends (${t.postgres.backendSamples} samples): ${waits.join(', ') || 'none active'}`);
 }
 
 /** The six apps' memory under load against the goal, and where it is (V8 heap, outside it) after the runs. */
@@ -862,6 +1046,8 @@ async function main(): Promise<void> {
         databaseUrl: DATABASE_URL,
         adminKey,
         seconds: feedSeconds,
+        // Its own 3 s, and the open loop's unmeasured warm-up: the feed is measured inside the loop's measured window.
+        warmupSeconds: 3 + o.openWarmup,
         onSeeded: () => {
           loop = runOpen(db, urls.full, partners, rate, o);
         },
@@ -874,6 +1060,14 @@ async function main(): Promise<void> {
         } = feedLoad.open;
         results.feedUnderLoad = { feed, withdrawals: { ...rest, load } };
       }
+    }
+    let scale: ScaleResult | undefined;
+    if (o.runs.includes('scale') && !interrupted) {
+      console.log(
+        `\nscale: ${o.requests} requests at c=${Math.max(...o.concurrency)} on one instance of every app, then on two (passes one-two-two-one)`,
+      );
+      scale = await runScale(db, stackOptions, partners, o);
+      results.scale = scale;
     }
     assertAlive();
 
@@ -911,6 +1105,7 @@ async function main(): Promise<void> {
         `generator: max ${ol.maxInFlight} in flight, sent at most ${fmt(ol.maxSendDelayMs)} ms late`,
       ]);
       printWholeLife(open);
+      printTail(open);
     }
     if (hot) printPhase(`HOT ACCOUNT  one user, c=${HOT_CONCURRENCY}, full stack`, hot);
     if (feedLoad) {
@@ -933,6 +1128,11 @@ async function main(): Promise<void> {
     printMemory(memory, heap, pss);
     if (db.statementsNote) console.log(`  ${db.statementsNote}`);
     if (results.feed) console.log(`\nFEED  ${JSON.stringify(results.feed)}`);
+    if (scale)
+      console.log(
+        `\nSCALE  c=${scale.concurrency}: one instance of every app ${fmt(scale.one)} req/s, two ${fmt(scale.two)} req/s: two/one ${scale.ratio.toFixed(3)} ` +
+          `(goal ≥ 0.90: ${scale.ratio >= 0.9 ? 'met' : 'MISSED'}); members per group with two: ${JSON.stringify(scale.members)}`,
+      );
   } finally {
     const resultFile = join(OUT_DIR, 'results.json');
     writeFileSync(

@@ -253,12 +253,13 @@ async function killDuringLoad(): Promise<void> {
     'crash of the withdrawals process (restart: unless-stopped)',
     (container) => {
       // The exec session dies with the container: its exit status says nothing; the outage below does.
+      // The app's command line may carry node flags of its own before the script (docker-compose.yml).
       docker([
         'exec',
         container,
         'sh',
         '-c',
-        `for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^node dist/apps' && kill -9 \${p#/proc/}; done; true`,
+        `for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^node .*dist/apps/' && kill -9 \${p#/proc/}; done; true`,
       ]);
     },
     () => undefined,

@@ -1,6 +1,6 @@
 // The catalogue file itself, not the @partner/contracts barrel: every script that starts a stack loads this
 // module, and the barrel (the DTOs' validators, Swagger decorators...) costs about a second of CPU to load.
-import { APP_NAMES, AppName, GATEWAY, pgSchemaOf, SERVICE_NAMES } from '../../libs/contracts/src/lib/services.catalogue';
+import { APP_NAMES, AppName, GATEWAY, ownNodeFlagsOf, pgSchemaOf, SERVICE_NAMES } from '../../libs/contracts/src/lib/services.catalogue';
 
 /** The apps of the stack, in start order: the catalogue's (libs/contracts, services.catalogue.ts). */
 export const SERVICES = SERVICE_NAMES;
@@ -25,6 +25,14 @@ export function healthPortOf(app: AppName, base: number): number {
 export const APP_NODE_FLAGS: string[] = (process.env.APP_NODE_OPTIONS ?? '--max-semi-space-size=2 --max-old-space-size=128')
   .split(/\s+/)
   .filter(Boolean);
+
+/**
+ * The node flags of one app: the shared ones, then its own (a larger young generation on the withdrawal
+ * path: the catalogue's SEMI_SPACE_MB; a later V8 flag wins). APP_NODE_OPTIONS, when set, is the whole of them.
+ */
+export function appNodeFlags(app: AppName): string[] {
+  return process.env.APP_NODE_OPTIONS === undefined ? [...APP_NODE_FLAGS, ...ownNodeFlagsOf(app)] : APP_NODE_FLAGS;
+}
 
 /**
  * glibc malloc settings every app runs with (environment variables: the Dockerfile sets the same). Any

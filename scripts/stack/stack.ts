@@ -9,7 +9,7 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { APP_MALLOC_ENV, APP_NODE_FLAGS, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
+import { APP_MALLOC_ENV, appNodeFlags, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 
 export interface StackOptions {
   kafkaPort: number;
@@ -290,7 +290,7 @@ export function startApp(app: AppName, o: StackOptions, logName: string = app): 
   const appRoot = o.appRoot ?? root;
   const pretty = o.prettyLogs && !o.logDir;
   const cache = o.compileCache ? ['--require', join(root, 'scripts/stack/compile-cache.js')] : [];
-  const child = spawn(process.execPath, [...APP_NODE_FLAGS, ...cache, join(appRoot, 'dist/apps', app, 'src/main.js')], {
+  const child = spawn(process.execPath, [...appNodeFlags(app), ...cache, join(appRoot, 'dist/apps', app, 'src/main.js')], {
     cwd: appRoot,
     env: {
       ...appEnv(app, o),

@@ -4,8 +4,8 @@
  * with each partner's requests going to the two gateways in turn. One check beside the suites: every
  * service's consumer groups had two members while they ran, and both gateways answered partner requests.
  */
-import { createKafka } from '@partner/kafka';
 import { SERVICES } from '../lib/services';
+import { serviceGroupMembers } from '../stack/consumer-groups';
 import { RunningStack, StackOptions, startApps } from '../stack/stack';
 
 export interface Totals {
@@ -14,20 +14,6 @@ export interface Totals {
 }
 
 const SUITES = ['apps/e2e/src/concurrency', 'apps/e2e/src/events-feed'];
-
-/** The service groups (`<service>` for events, `<service>.requests` for requests) and how many members each has. */
-async function serviceGroupMembers(kafkaPort: number): Promise<Record<string, number>> {
-  const admin = createKafka({ clientId: `two-instances-${process.pid}`, brokers: [`127.0.0.1:${kafkaPort}`] }).admin();
-  await admin.connect();
-  try {
-    const names = new Set<string>(SERVICES.flatMap((s) => [s, `${s}.requests`]));
-    const ids = (await admin.listGroups()).groups.map((g) => g.groupId).filter((id) => names.has(id));
-    const { groups } = await admin.describeGroups(ids);
-    return Object.fromEntries(groups.map((g) => [g.groupId, g.members.length]));
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 /** Partner requests a gateway has answered (its http_request_duration_seconds_count samples, summed). */
 async function answeredRequests(stack: RunningStack): Promise<number> {

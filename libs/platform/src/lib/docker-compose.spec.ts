@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
-import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
+import { APP_NAMES, GATEWAY, ownNodeFlagsOf, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
@@ -390,7 +390,8 @@ describe('docker-compose.yml', () => {
   it.each(APPS)("%s: runs its build output from the apps' image, with a readiness (/readyz) healthcheck", (app) => {
     const s = service(app);
     expect(s.image).toMatch(/^partner-service:/);
-    expect(commandOf(s)).toBe(`node dist/apps/${app}/src/main.js`);
+    // Its own node flags on the command line (a later V8 flag wins over NODE_OPTIONS'), as `npm start` runs it.
+    expect(commandOf(s)).toBe(['node', ...ownNodeFlagsOf(app), `dist/apps/${app}/src/main.js`].join(' '));
     expect(s.healthcheck?.disable).not.toBe(true);
     expect(healthTestOf(s)).toContain('/readyz');
     expect(s.restart).toBe('unless-stopped');

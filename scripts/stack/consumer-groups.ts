@@ -1,0 +1,31 @@
+/**
+ * The services' consumer groups as the broker sees them. Apart from stack.ts, which `npm start` loads, so
+ * that starting the stack does not load the Kafka client.
+ */
+import { createKafka } from '@partner/kafka';
+import { SERVICES } from '../lib/services';
+
+export interface GroupState {
+  members: number;
+  /** The broker's group state: `Stable` once a rebalance is over and every member has its partitions. */
+  state: string;
+}
+
+/** The service groups (`<service>` for events, `<service>.requests` for requests): members and state of each. */
+export async function serviceGroups(kafkaPort: number): Promise<Record<string, GroupState>> {
+  const admin = createKafka({ clientId: `consumer-groups-${process.pid}`, brokers: [`127.0.0.1:${kafkaPort}`] }).admin();
+  await admin.connect();
+  try {
+    const names = new Set<string>(SERVICES.flatMap((s) => [s, `${s}.requests`]));
+    const ids = (await admin.listGroups()).groups.map((g) => g.groupId).filter((id) => names.has(id));
+    const { groups } = await admin.describeGroups(ids);
+    return Object.fromEntries(groups.map((g) => [g.groupId, { members: g.members.length, state: g.state }]));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** How many members each service group has. */
+export async function serviceGroupMembers(kafkaPort: number): Promise<Record<string, number>> {
+  return Object.fromEntries(Object.entries(await serviceGroups(kafkaPort)).map(([id, g]) => [id, g.members]));
+}
