@@ -10,6 +10,8 @@
  *   npx tsx scripts/bench/feed.bench.ts --gateway-url http://127.0.0.1:3000 --database-url postgresql://postgres@127.0.0.1:5432/partner --admin-key adm_...
  *   npx tsx scripts/bench/feed.bench.ts --start-stack [--no-build]     (broker 39092, database partner_feedbench, gateway 33000, health 33101+)
  *   options: --events N (1000000) --undelivered N (50) --connections C (8) --seconds S (15) --warmup-seconds S (3)
+ *            --rate R (none: each connection reads again as soon as answered; R: R reads a second on a schedule, up to
+ *            C in flight, latency from the scheduled send, as partners' pollers read)
  *
  * Prints and returns req/s, latency p50/p90/p99/max (ms, measured by the client around each request),
  * status counts, the seeding time, and EXPLAIN ANALYZE of the events service's SQL for that partner.
@@ -39,6 +41,12 @@ export interface FeedBenchOptions {
   undelivered?: number;
   /** Concurrent keep-alive connections, one request in flight on each (default 8). */
   connections?: number;
+  /**
+   * Reads a second on a schedule (an open loop over the `connections`; a read waiting for a free one counts
+   * from its scheduled time). Without it, each connection reads again as soon as it is answered (a closed
+   * loop, which takes whatever the stack can give).
+   */
+  rate?: number;
   /** Measured run length (default 15 s), after an unmeasured warm-up (default 3 s). */
   seconds?: number;
   warmupSeconds?: number;
@@ -61,6 +69,8 @@ export interface FeedBenchResult {
   undelivered: number;
   seedMs: number;
   connections: number;
+  /** The open loop's reads a second, or null for the closed loop. */
+  rate: number | null;
   seconds: number;
   requests: number;
   throughput: number;
@@ -190,6 +200,39 @@ async function drive(agent: Agent, url: URL, apiKey: string, connections: number
   return { latencies, statusCounts, samples, durationMs: performance.now() - started };
 }
 
+/** Reads at `rate` a second on a schedule until `until`, at most `connections` in flight (the agent queues the rest). */
+async function driveAtRate(agent: Agent, url: URL, apiKey: string, rate: number, until: number, check: (a: Answer) => string | null) {
+  const latencies: number[] = [];
+  const statusCounts: Record<string, number> = {};
+  const samples: string[] = [];
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  const interval = 1000 / rate;
+  for (let i = 0; started + i * interval < until; i++) {
+    const scheduled = started + i * interval;
+    const wait = scheduled - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(
+      get(agent, url, apiKey).then(
+        (answer) => {
+          const problem = check(answer);
+          const status = problem === null ? String(answer.status) : `wrong:${answer.status}`;
+          if (problem !== null && samples.length < 5) samples.push(problem);
+          latencies.push(performance.now() - scheduled);
+          statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+        },
+        (error: unknown) => {
+          latencies.push(performance.now() - scheduled);
+          const status = `error:${(error as Error).message}`;
+          statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+        },
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return { latencies, statusCounts, samples, durationMs: performance.now() - started };
+}
+
 export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBenchResult> {
   const events = options.events ?? 1_000_000;
   const undelivered = options.undelivered ?? 50;
@@ -231,8 +274,11 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
       const problem = check(first);
       if (problem) throw new Error(`GET ${PATH}: ${problem}`);
 
-      await drive(agent, url, key, connections, performance.now() + warmupSeconds * 1000, check);
-      const run = await drive(agent, url, key, connections, performance.now() + seconds * 1000, check);
+      const rate = options.rate;
+      const load = (until: number) =>
+        rate === undefined ? drive(agent, url, key, connections, until, check) : driveAtRate(agent, url, key, rate, until, check);
+      await load(performance.now() + warmupSeconds * 1000);
+      const run = await load(performance.now() + seconds * 1000);
       const sql = await explain(db, partnerId);
       const result: FeedBenchResult = {
         partnerId,
@@ -240,6 +286,7 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
         undelivered,
         seedMs,
         connections,
+        rate: rate ?? null,
         seconds,
         requests: run.latencies.length,
         throughput: Math.round((run.latencies.length / (run.durationMs / 1000)) * 10) / 10,
@@ -262,7 +309,9 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
 function print(r: FeedBenchResult): void {
   const l = r.latencyMs;
   console.log(`\nFEED READ  GET ${PATH}, one partner with ${r.events} delivered + ${r.undelivered} undelivered events`);
-  console.log(`  ${r.connections} connections, ${r.seconds} s: ${r.requests} requests, ${r.throughput} req/s`);
+  console.log(
+    `  ${r.rate === null ? `${r.connections} connections, each reading again when answered` : `${r.rate} reads/s on a schedule over ${r.connections} connections`}, ${r.seconds} s: ${r.requests} requests, ${r.throughput} req/s`,
+  );
   console.log(`  latency ms: p50 ${l?.p50} p90 ${l?.p90} p99 ${l?.p99} max ${l?.max}`);
   console.log(
     `  status: ${Object.entries(r.statusCounts)
@@ -288,6 +337,7 @@ async function main(): Promise<void> {
     connections: num('connections'),
     seconds: num('seconds'),
     warmupSeconds: num('warmup-seconds'),
+    rate: num('rate'),
   };
   if (!argv.includes('--start-stack')) {
     const gatewayUrl = flag(argv, 'gateway-url') ?? process.env.GATEWAY_URL;

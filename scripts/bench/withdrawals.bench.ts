@@ -18,6 +18,8 @@
  *   --poll-ms MS        BENCH_POLL_MS       period of the database checks that wait for a run to drain (default 250)
  *   --open-seconds S    BENCH_OPEN_SECONDS  length of the open-loop run (default 60)
  *   --open-rate R       BENCH_OPEN_RATE     open-loop rate in req/s (default: 50 % of the full stack's closed-loop peak)
+ *   --feed-rate R       BENCH_FEED_RATE     the feed-load run's reads: R a second on a schedule (default: 8 connections each
+ *                                           reading again as soon as answered)
  *   --open-warmup S     BENCH_OPEN_WARMUP   unmeasured seconds of the same open loop before the measured one (default 30: the
  *                                           broker's JIT at steady state; a fresh broker costs half again as much CPU per request)
  *   --runs LIST         BENCH_RUNS          closed,open,hot[,feed][,feed-load][,scale] (default closed,open,hot); feed-load: the feed
@@ -106,6 +108,7 @@ interface Options {
   openSeconds: number;
   openRate: number | null;
   openWarmup: number;
+  feedRate: number | null;
   runs: RunName[];
   build: boolean;
 }
@@ -125,7 +128,7 @@ function parseOptions(argv: string[]): Options {
   if (flags.has('help')) {
     console.log(
       'usage: npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
-        '                        [--open-seconds S] [--open-rate R] [--open-warmup S] [--runs closed,open,hot,feed] [--feed] [--no-build]',
+        '                        [--open-seconds S] [--open-rate R] [--open-warmup S] [--feed-rate R] [--runs closed,open,hot,feed] [--feed] [--no-build]',
     );
     process.exit(0);
   }
@@ -139,6 +142,7 @@ function parseOptions(argv: string[]): Options {
     'open-seconds',
     'open-rate',
     'open-warmup',
+    'feed-rate',
     'runs',
     ...booleans,
   ];
@@ -168,6 +172,7 @@ function parseOptions(argv: string[]): Options {
   });
   if (flags.has('feed') && !runs.includes('feed')) runs.push('feed');
   const openRate = get('open-rate', 'BENCH_OPEN_RATE', '');
+  const feedRate = get('feed-rate', 'BENCH_FEED_RATE', '');
   return {
     requests: num('requests', 'BENCH_REQUESTS', 2000, 1),
     concurrency,
@@ -178,6 +183,7 @@ function parseOptions(argv: string[]): Options {
     openSeconds: num('open-seconds', 'BENCH_OPEN_SECONDS', 60, 1),
     openRate: openRate === '' ? null : num('open-rate', 'BENCH_OPEN_RATE', 0, 0.1, false),
     openWarmup: num('open-warmup', 'BENCH_OPEN_WARMUP', 30, 0),
+    feedRate: feedRate === '' ? null : num('feed-rate', 'BENCH_FEED_RATE', 0, 0.1, false),
     runs,
     build: !(flags.has('no-build') || process.env.BENCH_NO_BUILD === '1'),
   };
@@ -1048,6 +1054,7 @@ async function main(): Promise<void> {
         seconds: feedSeconds,
         // Its own 3 s, and the open loop's unmeasured warm-up: the feed is measured inside the loop's measured window.
         warmupSeconds: 3 + o.openWarmup,
+        ...(o.feedRate === null ? {} : { rate: o.feedRate }),
         onSeeded: () => {
           loop = runOpen(db, urls.full, partners, rate, o);
         },
@@ -1113,7 +1120,7 @@ async function main(): Promise<void> {
       const f = feedLoad.feed;
       printPhase(`WITHDRAWALS DURING THE FEED RUN  ${ol.ratePerSecond} req/s for ${o.openSeconds} s, full stack`, feedLoad.open);
       console.log(
-        `  FEED WHILE MONEY FLOWS  ${f.requests} reads of ${f.connections} connections in ${f.seconds} s, ${fmt(f.throughput)} req/s: p50 ${fmt(f.latencyMs?.p50)} p99 ${fmt(f.latencyMs?.p99)} ms (goal p99 ≤ 20 ms: ${(f.latencyMs?.p99 ?? Infinity) <= 20 ? 'met' : 'MISSED'})`,
+        `  FEED WHILE MONEY FLOWS  ${f.requests} reads ${f.rate === null ? `of ${f.connections} connections (closed loop)` : `at ${f.rate}/s on a schedule`} in ${f.seconds} s, ${fmt(f.throughput)} req/s: p50 ${fmt(f.latencyMs?.p50)} p99 ${fmt(f.latencyMs?.p99)} ms (goal p99 ≤ 20 ms: ${(f.latencyMs?.p99 ?? Infinity) <= 20 ? 'met' : 'MISSED'})`,
       );
     }
     const loopRows = [...processes().keys()].map((n) => {
