@@ -593,15 +593,6 @@ async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[],
   return { ...r, backlog: sampler.summary(), samples: sampler.samples, tail, histogram: histogram(r.load.latencies) };
 }
 
-/**
- * Issue #27 item 6: two instances of every app on this machine against one, in one run. The same closed
- * loop (o.requests at the highest --concurrency) on one instance, then on two (a second set of the six apps
- * started beside the first on the same broker, database and consumer groups, requests alternating between
- * the two gateways), then on one again once the second set has stopped: one-two-two-one, so the machine's
- * drift falls on both alike. Each pass waits for its withdrawals to be final before the next, and each change of
- * configuration is followed by an unmeasured warm-up pass: new processes start cold, and a group that lost a
- * member pauses while it rebalances (measured: the first pass after the second set stopped, p99 5.3 s).
- */
 interface ScalePass {
   instances: 1 | 2;
   throughput: number;
@@ -621,6 +612,15 @@ interface ScaleResult {
   members: Record<string, number>;
 }
 
+/**
+ * Issue #27 item 6: two instances of every app on this machine against one, in one run. The same closed
+ * loop (o.requests at the highest --concurrency) on one instance, then on two (a second set of the six apps
+ * started beside the first on the same broker, database and consumer groups, requests alternating between
+ * the two gateways), then on one again once the second set has stopped: one-two-two-one, so the machine's
+ * drift falls on both alike. Each pass waits for its withdrawals to be final before the next, and each change of
+ * configuration is followed by an unmeasured warm-up pass: new processes start cold, and a group that lost a
+ * member pauses while it rebalances (measured: the first pass after the second set stopped, p99 5.3 s).
+ */
 async function runScale(db: BenchDatabase, stackOptions: StackOptions, partners: BenchPartner[], o: Options): Promise<ScaleResult> {
   if (!stack) throw new Error('no stack');
   const first = stack;
