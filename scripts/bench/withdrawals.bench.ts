@@ -619,7 +619,7 @@ interface ScaleResult {
  * the two gateways), then on one again once the second set has stopped: one-two-two-one, so the machine's
  * drift falls on both alike. Each pass waits for its withdrawals to be final before the next, and each change of
  * configuration is followed by an unmeasured warm-up pass: new processes start cold, and a group that lost a
- * member pauses while it rebalances (measured: the first pass after the second set stopped, p99 5.3 s).
+ * member pauses while it rebalances (the first pass after the second set stopped answered at p99 5.3 s while idle fetches were held 5 s).
  */
 async function runScale(db: BenchDatabase, stackOptions: StackOptions, partners: BenchPartner[], o: Options): Promise<ScaleResult> {
   if (!stack) throw new Error('no stack');
