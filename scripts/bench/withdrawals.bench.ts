@@ -128,7 +128,7 @@ function parseOptions(argv: string[]): Options {
   if (flags.has('help')) {
     console.log(
       'usage: npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
-        '                        [--open-seconds S] [--open-rate R] [--open-warmup S] [--feed-rate R] [--runs closed,open,hot,feed] [--feed] [--no-build]',
+        '                        [--open-seconds S] [--open-rate R] [--open-warmup S] [--feed-rate R] [--runs closed,open,hot,feed,feed-load,scale] [--feed] [--no-build]',
     );
     process.exit(0);
   }
