@@ -124,21 +124,18 @@ export interface AppScrape {
 
 /** One scrape of an app's /metrics: its event-loop lag p99 since the last scrape, and its GC totals. */
 export async function scrapeApp(url: string): Promise<AppScrape> {
-  try {
-    const text = await (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text();
-    const loop = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? ([0-9.eE+-]+)$/m.exec(text);
-    const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((n, m) => n + Number(m[1]), 0);
-    const gc = text.includes('nodejs_gc_duration_seconds_count')
-      ? {
-          seconds: sum(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.eE+-]+)$/gm),
-          collections: sum(/^nodejs_gc_duration_seconds_count\{[^}]*\} ([0-9.eE+-]+)$/gm),
-          upTo10ms: sum(/^nodejs_gc_duration_seconds_bucket\{le="0\.01",[^}]*\} ([0-9.eE+-]+)$/gm),
-        }
-      : null;
-    return { loopP99Ms: loop ? Math.round(Number(loop[1]) * 1000 * 100) / 100 : null, gc };
-  } catch {
-    return { loopP99Ms: null, gc: null };
-  }
+  const text = await scrapeMetrics(url);
+  if (text === null) return { loopP99Ms: null, gc: null };
+  const [loop] = seriesValues(text, 'nodejs_eventloop_lag_p99_seconds');
+  const sum = (name: string, labels?: string) => seriesValues(text, name, labels).reduce((n, v) => n + v, 0);
+  const gc = text.includes('nodejs_gc_duration_seconds_count')
+    ? {
+        seconds: sum('nodejs_gc_duration_seconds_sum'),
+        collections: sum('nodejs_gc_duration_seconds_count'),
+        upTo10ms: sum('nodejs_gc_duration_seconds_bucket', 'le="0\\.01",[^}]*'),
+      }
+    : null;
+  return { loopP99Ms: loop === undefined ? null : Math.round(loop * 1000 * 100) / 100, gc };
 }
 
 export function gcWindow(before: GcTotals | null | undefined, after: GcTotals | null | undefined, seconds: number): GcWindow | null {
@@ -170,18 +167,28 @@ export async function heapSplitMb(url: string): Promise<HeapSplit | null> {
 
 /** The value of each metric of `names` (its first series) in one scrape of `url`; {} when the app does not answer. */
 async function metricValues(url: string, names: string[]): Promise<Record<string, number>> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-    const text = await res.text();
-    const out: Record<string, number> = {};
-    for (const name of names) {
-      const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text);
-      if (m) out[name] = Number(m[1]);
-    }
-    return out;
-  } catch {
-    return {};
+  const text = await scrapeMetrics(url);
+  const out: Record<string, number> = {};
+  for (const name of names) {
+    const [value] = text === null ? [] : seriesValues(text, name);
+    if (value !== undefined) out[name] = value;
   }
+  return out;
+}
+
+/** An app's /metrics page (Prometheus text format), or null when the app does not answer. */
+async function scrapeMetrics(url: string): Promise<string | null> {
+  try {
+    return await (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text();
+  } catch {
+    return null;
+  }
+}
+
+/** The values of metric `name`'s series in a scrape, in order; `labels` (a RegExp source) picks series by their label set. */
+function seriesValues(text: string, name: string, labels = '[^}]*'): number[] {
+  const series = new RegExp(`^${name}(?:\\{${labels}\\})? ([0-9.eE+-]+)$`, 'gm');
+  return [...text.matchAll(series)].map((m) => Number(m[1]));
 }
 
 // ------------------------------------------------------------------------------------ database

@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { repoRoot } from '../lib/services';
 import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
-import { distribution, Distribution } from './bench-load';
+import { distribution, Distribution, onSchedule } from './bench-load';
 
 export interface FeedBenchOptions {
   gatewayUrl: string;
@@ -174,63 +174,63 @@ async function explain(db: Client, partnerId: string): Promise<FeedBenchResult['
   };
 }
 
+/** One run's answers: latency from `since` (the send, or its scheduled time), status counts, the first wrong answers. */
+class ReadTally {
+  readonly latencies: number[] = [];
+  readonly statusCounts: Record<string, number> = {};
+  readonly samples: string[] = [];
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly read: () => Promise<Answer>,
+    private readonly check: (a: Answer) => string | null,
+  ) {}
+
+  async one(since: number): Promise<void> {
+    let status: string;
+    try {
+      const answer = await this.read();
+      const problem = this.check(answer);
+      status = problem === null ? String(answer.status) : `wrong:${answer.status}`;
+      if (problem !== null && this.samples.length < 5) this.samples.push(problem);
+    } catch (error) {
+      status = `error:${(error as Error).message}`;
+    }
+    this.latencies.push(performance.now() - since);
+    this.statusCounts[status] = (this.statusCounts[status] ?? 0) + 1;
+  }
+
+  result() {
+    return {
+      latencies: this.latencies,
+      statusCounts: this.statusCounts,
+      samples: this.samples,
+      durationMs: performance.now() - this.started,
+    };
+  }
+}
+
 /** `connections` workers, each sending its next GET when the previous one answered, until `until`. */
 async function drive(agent: Agent, url: URL, apiKey: string, connections: number, until: number, check: (a: Answer) => string | null) {
-  const latencies: number[] = [];
-  const statusCounts: Record<string, number> = {};
-  const samples: string[] = [];
+  const tally = new ReadTally(() => get(agent, url, apiKey), check);
   const worker = async () => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      let status: string;
-      try {
-        const answer = await get(agent, url, apiKey);
-        const problem = check(answer);
-        status = problem === null ? String(answer.status) : `wrong:${answer.status}`;
-        if (problem !== null && samples.length < 5) samples.push(problem);
-      } catch (error) {
-        status = `error:${(error as Error).message}`;
-      }
-      latencies.push(performance.now() - t0);
-      statusCounts[status] = (statusCounts[status] ?? 0) + 1;
-    }
+    while (performance.now() < until) await tally.one(performance.now());
   };
-  const started = performance.now();
   await Promise.all(Array.from({ length: connections }, worker));
-  return { latencies, statusCounts, samples, durationMs: performance.now() - started };
+  return tally.result();
 }
 
 /** Reads at `rate` a second on a schedule until `until`, at most `connections` in flight (the agent queues the rest). */
 async function driveAtRate(agent: Agent, url: URL, apiKey: string, rate: number, until: number, check: (a: Answer) => string | null) {
-  const latencies: number[] = [];
-  const statusCounts: Record<string, number> = {};
-  const samples: string[] = [];
-  const pending: Promise<void>[] = [];
-  const started = performance.now();
-  const interval = 1000 / rate;
-  for (let i = 0; started + i * interval < until; i++) {
-    const scheduled = started + i * interval;
-    const wait = scheduled - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(
-      get(agent, url, apiKey).then(
-        (answer) => {
-          const problem = check(answer);
-          const status = problem === null ? String(answer.status) : `wrong:${answer.status}`;
-          if (problem !== null && samples.length < 5) samples.push(problem);
-          latencies.push(performance.now() - scheduled);
-          statusCounts[status] = (statusCounts[status] ?? 0) + 1;
-        },
-        (error: unknown) => {
-          latencies.push(performance.now() - scheduled);
-          const status = `error:${(error as Error).message}`;
-          statusCounts[status] = (statusCounts[status] ?? 0) + 1;
-        },
-      ),
-    );
-  }
-  await Promise.all(pending);
-  return { latencies, statusCounts, samples, durationMs: performance.now() - started };
+  const tally = new ReadTally(() => get(agent, url, apiKey), check);
+  const total = Math.max(1, Math.ceil(((until - performance.now()) * rate) / 1000));
+  await onSchedule(
+    rate,
+    total,
+    () => false,
+    (_i, scheduled) => tally.one(scheduled),
+  );
+  return tally.result();
 }
 
 export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBenchResult> {

@@ -28,13 +28,6 @@ export function histogram(latencies: number[]): number[] {
   return counts;
 }
 
-/** The q-quantile of latencies (nearest rank), or null when there are none. */
-export function quantile(latencies: number[], q: number): number | null {
-  if (latencies.length === 0) return null;
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
 /** Microseconds during which some runnable task had no core, since boot; null without PSI. */
 function cpuPressureUs(): number | null {
   try {

@@ -73,7 +73,7 @@ import {
 } from './bench-probes';
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { GroupState, serviceGroups } from '../stack/consumer-groups';
-import { histogram, LATENCY_BUCKETS_MS, quantile, TailProbe, TailSources } from './tail-sources';
+import { histogram, LATENCY_BUCKETS_MS, TailProbe, TailSources } from './tail-sources';
 
 runOnRequiredNode();
 
@@ -830,12 +830,13 @@ function printWholeLife(r: PhaseResult): void {
  * PostgreSQL's backends by what they waited on.
  */
 function printTail(r: OpenRun): void {
-  const latencies = r.load.latencies;
   const bounds = LATENCY_BUCKETS_MS.map((b, i) => `${i === 0 ? 0 : LATENCY_BUCKETS_MS[i - 1]}-${b}`).concat(
     `>${LATENCY_BUCKETS_MS.at(-1)}`,
   );
-  const q = (x: number) => fmt(quantile(latencies, x));
-  console.log(`  LATENCY DISTRIBUTION (POST, ms): p50 ${q(0.5)}, p90 ${q(0.9)}, p95 ${q(0.95)}, p99 ${q(0.99)}, p99.9 ${q(0.999)}`);
+  const d = r.load.latencyMs;
+  console.log(
+    `  LATENCY DISTRIBUTION (POST, ms): p50 ${fmt(d?.p50)}, p90 ${fmt(d?.p90)}, p95 ${fmt(d?.p95)}, p99 ${fmt(d?.p99)}, p99.9 ${fmt(d?.p999)}`,
+  );
   console.log(`    answers per bucket: ${bounds.map((b, i) => `${b} ms ${r.histogram[i]}`).join(', ')}`);
   const t = r.tail;
   console.log(
