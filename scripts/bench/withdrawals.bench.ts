@@ -17,12 +17,17 @@
  *   --users U           BENCH_USERS         minimum users per partner (default 8)
  *   --poll-ms MS        BENCH_POLL_MS       period of the database checks that wait for a run to drain (default 250)
  *   --open-seconds S    BENCH_OPEN_SECONDS  length of the open-loop run (default 60)
- *   --open-rate R       BENCH_OPEN_RATE     open-loop rate in req/s (default: 50 % of the full stack's closed-loop peak)
+ *   --open-rate R       BENCH_OPEN_RATE     open-loop rate in req/s (default: --open-share of the peak)
+ *   --open-share F,..   BENCH_OPEN_SHARE    the open runs' rates as shares of the peak: of the sustained rate when the
+ *                                           sustained run found one, else of the closed loop's (default 0.5; 0.5,0.8: two runs)
  *   --feed-rate R       BENCH_FEED_RATE     the feed-load run's reads: R a second on a schedule (default: 8 connections each
  *                                           reading again as soon as answered)
  *   --open-warmup S     BENCH_OPEN_WARMUP   unmeasured seconds of the same open loop before the measured one (default 30: the
  *                                           broker's JIT at steady state; a fresh broker costs half again as much CPU per request)
- *   --runs LIST         BENCH_RUNS          closed,open,hot[,feed][,feed-load][,scale] (default closed,open,hot); feed-load: the feed
+ *   --sustained-seconds S BENCH_SUSTAINED_SECONDS  length of each open loop of the sustained run (default 20)
+ *   --runs LIST         BENCH_RUNS          closed,open,hot[,sustained][,feed][,feed-load][,scale] (default closed,open,hot);
+ *                                           sustained: the highest open-loop rate the whole stack keeps up with, found by
+ *                                           halving between 0 and the closed-loop peak (the peak of a burst); feed-load: the feed
  *                                           run while an open loop of withdrawals runs (--open-rate, default 50 % of the peak);
  *                                           scale: the closed loop at the highest --concurrency on one instance of every app, then
  *                                           on two (a second set started beside the first), passes one-two-two-one
@@ -92,7 +97,7 @@ const CHAIN = { sendDelayMs: 2000, settleDelayMs: 5000 };
 const USER_BALANCE_MICROS = 1_000_000 * USDT;
 /** After a run's last answer: how long to wait until each of its withdrawals is final in the feed. */
 const DRAIN_TIMEOUT_MS = 180_000;
-const RUN_NAMES = ['closed', 'open', 'hot', 'feed', 'feed-load', 'scale'] as const;
+const RUN_NAMES = ['closed', 'sustained', 'open', 'hot', 'feed', 'feed-load', 'scale'] as const;
 type RunName = (typeof RUN_NAMES)[number];
 const HOT_CONCURRENCY = 32;
 /** Issue #27: the six apps together, RSS summed, under a withdrawal load. */
@@ -107,8 +112,10 @@ interface Options {
   pollMs: number;
   openSeconds: number;
   openRate: number | null;
+  openShares: number[];
   openWarmup: number;
   feedRate: number | null;
+  sustainedSeconds: number;
   runs: RunName[];
   build: boolean;
 }
@@ -128,7 +135,8 @@ function parseOptions(argv: string[]): Options {
   if (flags.has('help')) {
     console.log(
       'usage: npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
-        '                        [--open-seconds S] [--open-rate R] [--open-warmup S] [--feed-rate R] [--runs closed,open,hot,feed,feed-load,scale] [--feed] [--no-build]',
+        '                        [--open-seconds S] [--open-rate R | --open-share F[,F...]] [--open-warmup S] [--feed-rate R] [--sustained-seconds S]\n' +
+        '                        [--runs closed,sustained,open,hot,feed,feed-load,scale] [--feed] [--no-build]',
     );
     process.exit(0);
   }
@@ -141,8 +149,10 @@ function parseOptions(argv: string[]): Options {
     'poll-ms',
     'open-seconds',
     'open-rate',
+    'open-share',
     'open-warmup',
     'feed-rate',
+    'sustained-seconds',
     'runs',
     ...booleans,
   ];
@@ -172,6 +182,12 @@ function parseOptions(argv: string[]): Options {
   });
   if (flags.has('feed') && !runs.includes('feed')) runs.push('feed');
   const openRate = get('open-rate', 'BENCH_OPEN_RATE', '');
+  const openShares = list('open-share', 'BENCH_OPEN_SHARE', '0.5').map((x) => {
+    const share = Number(x);
+    if (!(share > 0 && share <= 1)) throw new Error(`--open-share takes shares in (0, 1], got ${x}`);
+    return share;
+  });
+  if (openShares.length === 0) throw new Error('--open-share needs at least one share');
   const feedRate = get('feed-rate', 'BENCH_FEED_RATE', '');
   return {
     requests: num('requests', 'BENCH_REQUESTS', 2000, 1),
@@ -182,8 +198,10 @@ function parseOptions(argv: string[]): Options {
     pollMs: num('poll-ms', 'BENCH_POLL_MS', 250, 10),
     openSeconds: num('open-seconds', 'BENCH_OPEN_SECONDS', 60, 1),
     openRate: openRate === '' ? null : num('open-rate', 'BENCH_OPEN_RATE', 0, 0.1, false),
+    openShares,
     openWarmup: num('open-warmup', 'BENCH_OPEN_WARMUP', 30, 0),
     feedRate: feedRate === '' ? null : num('feed-rate', 'BENCH_FEED_RATE', 0, 0.1, false),
+    sustainedSeconds: num('sustained-seconds', 'BENCH_SUSTAINED_SECONDS', 20, 5),
     runs,
     build: !(flags.has('no-build') || process.env.BENCH_NO_BUILD === '1'),
   };
@@ -591,6 +609,86 @@ async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[],
   );
   if (!tail) throw new Error('the tail probe did not stop');
   return { ...r, backlog: sampler.summary(), samples: sampler.samples, tail, histogram: histogram(r.load.latencies) };
+}
+
+/** One open loop of the sustained run, and whether the whole stack kept up with it. */
+interface SustainedProbe {
+  rate: number;
+  keptUp: boolean;
+  /** What decided: the first criterion missed, or the figures that all passed. */
+  why: string;
+  throughput: number;
+  p99: number | null;
+  outboxEnd: number;
+  chainDueEnd: number;
+  drainMs: number | null;
+}
+
+/**
+ * Whether the whole stack kept up with an open loop: every POST answered 201, the answers came at the rate
+ * they were sent (an open loop whose answers lag ends late), and neither background stage was left behind
+ * by more than a second of arrivals when the loop ended: the outbox's unpublished rows, and the withdrawals
+ * whose simulated chain move was due but not made. A rate that leaves a backlog growing is not sustained,
+ * however fast the POSTs were answered.
+ */
+function keptUp(r: OpenRun, rate: number): { keptUp: boolean; why: string } {
+  const { requests, statusCounts, throughput, latencyMs } = r.load;
+  const created = statusCounts['201'] ?? 0;
+  const second = Math.max(10, Math.round(rate));
+  const { outbox, chainDue } = r.backlog;
+  if (created < requests) return { keptUp: false, why: `${requests - created} of ${requests} answers not 201` };
+  if (throughput < rate * 0.95) return { keptUp: false, why: `answered ${fmt(throughput)} req/s of ${fmt(rate)} sent` };
+  if (outbox.end > second) return { keptUp: false, why: `outbox backlog ${outbox.end} rows at the end (max ${outbox.max})` };
+  if (chainDue.end > chainDue.start + second)
+    return { keptUp: false, why: `chain backlog ${chainDue.end} due at the end (started at ${chainDue.start})` };
+  return {
+    keptUp: true,
+    why: `POST p99 ${fmt(latencyMs?.p99)} ms, backlogs at the end: outbox ${outbox.end}, chain ${chainDue.end}`,
+  };
+}
+
+/**
+ * Issue #27 item 2, "which peak": the closed loop's peak is a burst figure (its passes stop before the chain's
+ * moves and the projections they cause, which then run with nothing competing). This finds the highest rate of
+ * an open loop the whole stack keeps up with (keptUp), by halving between 0 and `ceiling` (the closed-loop
+ * peak) until the interval is within 5 % of it or `maxProbes` ran. Each probe starts from a drained stack.
+ */
+async function runSustained(
+  db: BenchDatabase,
+  url: string,
+  partners: BenchPartner[],
+  ceiling: number,
+  o: Options,
+  maxProbes = 6,
+): Promise<{ rate: number | null; ceiling: number; probes: SustainedProbe[] }> {
+  let low = 0;
+  let high = ceiling;
+  const probes: SustainedProbe[] = [];
+  let rate = Math.round(ceiling / 2);
+  while (probes.length < maxProbes && high - low > ceiling * 0.05 && !interrupted) {
+    // The first probe is warmed up like the open run; the later ones follow a loaded stack within seconds.
+    const r = await runOpen(db, url, partners, rate, {
+      ...o,
+      openSeconds: o.sustainedSeconds,
+      openWarmup: probes.length === 0 ? o.openWarmup : 0,
+    });
+    const verdict = keptUp(r, rate);
+    const probe: SustainedProbe = {
+      rate,
+      ...verdict,
+      throughput: r.load.throughput,
+      p99: r.load.latencyMs?.p99 ?? null,
+      outboxEnd: r.backlog.outbox.end,
+      chainDueEnd: r.backlog.chainDue.end,
+      drainMs: r.drainMs,
+    };
+    probes.push(probe);
+    console.log(`  ${fmt(rate)} req/s for ${o.sustainedSeconds} s: ${verdict.keptUp ? 'kept up' : 'fell behind'} (${verdict.why})`);
+    if (verdict.keptUp) low = rate;
+    else high = rate;
+    rate = Math.round((low + high) / 2);
+  }
+  return { rate: low > 0 ? low : null, ceiling, probes };
 }
 
 interface ScalePass {
@@ -1002,31 +1100,50 @@ async function main(): Promise<void> {
       results.peak = { full: peakFull, baseline: peakBase, ratio: Math.round((peakFull.throughput / peakBase.throughput) * 1000) / 1000 };
     }
 
-    // The open loops' rate: as asked, else half the full stack's closed-loop peak (20 req/s without a closed run).
-    const openRate = () => o.openRate ?? (peakFull ? Math.max(1, Math.round(peakFull.throughput * 0.5 * 10) / 10) : 20);
-    let open: OpenRun | undefined;
-    if (o.runs.includes('open') && !interrupted) {
-      const rate = openRate();
-      console.log(
-        `\nopen loop: ${rate} req/s for ${o.openSeconds} s on the full stack${o.openRate === null && !peakFull ? ' (no closed run: default 20 req/s)' : ''}`,
-      );
-      open = await runOpen(db, urls.full, partners, rate, o);
-      const {
-        load: { latencies: _l, ids: _i, ...load },
-        ...rest
-      } = open;
-      results.open = { ...rest, load };
+    let sustained: Awaited<ReturnType<typeof runSustained>> | undefined;
+    if (o.runs.includes('sustained') && !interrupted) {
+      // Without a closed run, the ceiling is twice the asked open rate (or 1,000 req/s).
+      const ceiling = peakFull?.throughput ?? (o.openRate === null ? 1000 : o.openRate * 2);
+      console.log(`\nsustained: the highest open-loop rate the stack keeps up with, halving between 0 and ${fmt(ceiling)} req/s`);
+      sustained = await runSustained(db, urls.full, partners, ceiling, o);
+      results.sustained = sustained;
+    }
+
+    // The open loops' rates: as asked, else each --open-share of the peak: the sustained rate when the sustained
+    // run found one, else the full stack's closed-loop peak (20 req/s without either).
+    const basis = sustained?.rate
+      ? { rate: sustained.rate, name: 'sustained rate' }
+      : peakFull
+        ? { rate: peakFull.throughput, name: 'closed-loop peak' }
+        : null;
+    const openRates = (): Array<{ rate: number; why: string }> =>
+      o.openRate !== null
+        ? [{ rate: o.openRate, why: 'as asked' }]
+        : basis
+          ? o.openShares.map((share) => ({
+              rate: Math.max(1, Math.round(basis.rate * share * 10) / 10),
+              why: `${Math.round(share * 100)} % of the ${basis.name}, ${fmt(basis.rate)} req/s`,
+            }))
+          : [{ rate: 20, why: 'no closed or sustained run: default 20 req/s' }];
+    const openRate = () => openRates()[0].rate;
+    const opens: OpenRun[] = [];
+    for (const { rate, why } of o.runs.includes('open') ? openRates() : []) {
+      if (interrupted) break;
+      console.log(`\nopen loop: ${rate} req/s for ${o.openSeconds} s on the full stack (${why})`);
+      opens.push(await runOpen(db, urls.full, partners, rate, o));
+    }
+    /** A run as results.json keeps it: without the raw latencies and ids. */
+    const withoutRaw = <R extends { load: LoadResult }>({ load: { latencies: _l, ids: _i, ...load }, ...rest }: R) => ({ ...rest, load });
+    if (opens.length > 0) {
+      results.open = withoutRaw(opens[0]);
+      results.opens = opens.map(withoutRaw);
     }
     let hot: PhaseResult | undefined;
     let feedLoad: { feed: FeedBenchResult; open: OpenRun } | undefined;
     if (o.runs.includes('hot') && !interrupted) {
       console.log(`\nhot account: ${o.requests} requests, one user of one partner, c=${HOT_CONCURRENCY}, full stack`);
       hot = await runHot(db, urls.full, partners[0], o);
-      const {
-        load: { latencies: _l, ids: _i, ...load },
-        ...rest
-      } = hot;
-      results.hot = { ...rest, load };
+      results.hot = withoutRaw(hot);
     }
     if (o.runs.includes('feed') && !interrupted) {
       console.log('\nfeed run (scripts/bench/feed.bench.ts)');
@@ -1061,13 +1178,7 @@ async function main(): Promise<void> {
         },
       });
       feedLoad = loop && { feed, open: await loop };
-      if (feedLoad) {
-        const {
-          load: { latencies: _l, ids: _i, ...load },
-          ...rest
-        } = feedLoad.open;
-        results.feedUnderLoad = { feed, withdrawals: { ...rest, load } };
-      }
+      if (feedLoad) results.feedUnderLoad = { feed, withdrawals: withoutRaw(feedLoad.open) };
     }
     let scale: ScaleResult | undefined;
     if (o.runs.includes('scale') && !interrupted) {
@@ -1105,7 +1216,33 @@ async function main(): Promise<void> {
         `\n  PEAK  full ${fmt(pk.full.throughput)} req/s (c=${pk.full.concurrency})  baseline ${fmt(pk.baseline.throughput)} req/s (c=${pk.baseline.concurrency})  ratio full/baseline ${pk.ratio.toFixed(3)}`,
       );
     }
-    if (open) {
+    if (sustained) {
+      const found = sustained.rate;
+      console.log(
+        `\nSUSTAINED  ${found === null ? 'no rate kept up' : `${fmt(found)} req/s`}: the highest open-loop rate the whole stack kept up with ` +
+          `(every POST 201, answered at the rate sent, outbox and chain backlogs within a second of arrivals at the end), ` +
+          `${sustained.probes.length} probes of ${o.sustainedSeconds} s below ${fmt(sustained.ceiling)} req/s` +
+          (found === null
+            ? ''
+            : `; ${fmt(found / sustained.ceiling)} of the closed-loop peak; 50 % ${fmt(found / 2)}, 80 % ${fmt(found * 0.8)} req/s`),
+      );
+      console.log(
+        table(
+          ['rate', 'kept up', 'answered req/s', 'POST p99 ms', 'outbox end', 'chain due end', 'drained s', 'why'],
+          sustained.probes.map((p) => [
+            fmt(p.rate),
+            p.keptUp ? 'yes' : 'no',
+            fmt(p.throughput),
+            fmt(p.p99),
+            String(p.outboxEnd),
+            String(p.chainDueEnd),
+            p.drainMs === null ? '-' : fmt(p.drainMs / 1000),
+            p.why,
+          ]),
+        ),
+      );
+    }
+    for (const open of opens) {
       const b = open.backlog;
       const ol = open.load as OpenLoopResult;
       printPhase(`OPEN LOOP  ${ol.ratePerSecond} req/s for ${o.openSeconds} s, full stack (latency from the scheduled send)`, open, [
@@ -1125,7 +1262,7 @@ async function main(): Promise<void> {
       );
     }
     const loopRows = [...processes().keys()].map((n) => {
-      const all = [...closed.flatMap((l) => l.passes), ...(open ? [open] : []), ...(hot ? [hot] : [])]
+      const all = [...closed.flatMap((l) => l.passes), ...opens, ...(hot ? [hot] : [])]
         .map((p) => p.costs.eventLoopP99Ms[n])
         .filter((v): v is number => typeof v === 'number');
       return [n, fmt(rss[n]), all.length ? fmt(Math.max(...all)) : '-'];
