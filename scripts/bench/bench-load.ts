@@ -89,7 +89,8 @@ export interface LoadResult {
   latencies: number[];
 }
 
-interface Outcome {
+/** One answer of a load: its status (or error), latency, the created id, a sample of what went wrong. */
+export interface Outcome {
   status: string;
   latency: number;
   id?: number;
@@ -109,7 +110,8 @@ async function postWithdrawal(api: LoadClient, document: string, since: number):
   }
 }
 
-class Tally {
+/** The answers of one run; `result` sums them up (the closed and open loops, the feed bench's reads). */
+export class Tally {
   readonly latencies: number[] = [];
   readonly statusCounts: Record<string, number> = {};
   readonly ids: number[] = [];

@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { repoRoot } from '../lib/services';
 import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
-import { distribution, Distribution, onSchedule } from './bench-load';
+import { Distribution, onSchedule, Outcome, Tally } from './bench-load';
 
 export interface FeedBenchOptions {
   gatewayUrl: string;
@@ -174,63 +174,40 @@ async function explain(db: Client, partnerId: string): Promise<FeedBenchResult['
   };
 }
 
-/** One run's answers: latency from `since` (the send, or its scheduled time), status counts, the first wrong answers. */
-class ReadTally {
-  readonly latencies: number[] = [];
-  readonly statusCounts: Record<string, number> = {};
-  readonly samples: string[] = [];
-  private readonly started = performance.now();
-
-  constructor(
-    private readonly read: () => Promise<Answer>,
-    private readonly check: (a: Answer) => string | null,
-  ) {}
-
-  async one(since: number): Promise<void> {
-    let status: string;
-    try {
-      const answer = await this.read();
-      const problem = this.check(answer);
-      status = problem === null ? String(answer.status) : `wrong:${answer.status}`;
-      if (problem !== null && this.samples.length < 5) this.samples.push(problem);
-    } catch (error) {
-      status = `error:${(error as Error).message}`;
-    }
-    this.latencies.push(performance.now() - since);
-    this.statusCounts[status] = (this.statusCounts[status] ?? 0) + 1;
-  }
-
-  result() {
-    return {
-      latencies: this.latencies,
-      statusCounts: this.statusCounts,
-      samples: this.samples,
-      durationMs: performance.now() - this.started,
-    };
+/** One read and its outcome, its latency counted from `since` (the send, or its scheduled time). */
+async function read(agent: Agent, url: URL, apiKey: string, check: (a: Answer) => string | null, since: number): Promise<Outcome> {
+  try {
+    const answer = await get(agent, url, apiKey);
+    const problem = check(answer);
+    if (problem === null) return { status: String(answer.status), latency: performance.now() - since };
+    return { status: `wrong:${answer.status}`, latency: performance.now() - since, sample: problem };
+  } catch (error) {
+    return { status: `error:${(error as Error).message}`, latency: performance.now() - since };
   }
 }
 
 /** `connections` workers, each sending its next GET when the previous one answered, until `until`. */
 async function drive(agent: Agent, url: URL, apiKey: string, connections: number, until: number, check: (a: Answer) => string | null) {
-  const tally = new ReadTally(() => get(agent, url, apiKey), check);
+  const tally = new Tally();
+  const started = performance.now();
   const worker = async () => {
-    while (performance.now() < until) await tally.one(performance.now());
+    while (performance.now() < until) tally.add(await read(agent, url, apiKey, check, performance.now()));
   };
   await Promise.all(Array.from({ length: connections }, worker));
-  return tally.result();
+  return tally.result(tally.latencies.length, started);
 }
 
 /** Reads at `rate` a second on a schedule until `until`, at most `connections` in flight (the agent queues the rest). */
 async function driveAtRate(agent: Agent, url: URL, apiKey: string, rate: number, until: number, check: (a: Answer) => string | null) {
-  const tally = new ReadTally(() => get(agent, url, apiKey), check);
+  const tally = new Tally();
   const total = Math.max(1, Math.ceil(((until - performance.now()) * rate) / 1000));
-  await onSchedule(
+  const { sent, started } = await onSchedule(
     rate,
     total,
     () => false,
-    (_i, scheduled) => tally.one(scheduled),
+    async (_i, scheduled) => tally.add(await read(agent, url, apiKey, check, scheduled)),
   );
-  return tally.result();
+  return tally.result(sent, started);
 }
 
 export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBenchResult> {
@@ -288,11 +265,11 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
         connections,
         rate: rate ?? null,
         seconds,
-        requests: run.latencies.length,
-        throughput: Math.round((run.latencies.length / (run.durationMs / 1000)) * 10) / 10,
-        latencyMs: distribution(run.latencies),
+        requests: run.requests,
+        throughput: run.throughput,
+        latencyMs: run.latencyMs,
         statusCounts: run.statusCounts,
-        samples: run.samples,
+        samples: run.non2xxSamples,
         sql,
       };
       print(result);
