@@ -14,6 +14,12 @@ const dbB = new Database(config, DB_SCHEMA);
 const gatewayA = new RateLimitBucketRepository(dbA);
 const gatewayB = new RateLimitBucketRepository(dbB);
 
+// Open both pools' first connection before any test: a connection opened mid-test takes long enough on a
+// loaded machine for a bucket to refill between two takes the test means to be back to back.
+beforeAll(async () => {
+  await Promise.all([gatewayA.take(newUuid(), { perSecond: 1, burst: 1 }), gatewayB.take(newUuid(), { perSecond: 1, burst: 1 })]);
+});
+
 afterAll(async () => {
   await dbA.close();
   await dbB.close();
@@ -37,12 +43,14 @@ describe('RateLimitBucketRepository (PostgreSQL, shared by every gateway instanc
 
   it('refills at the sustained rate, up to the burst', async () => {
     const partnerId = newUuid();
-    const limit = { perSecond: 20, burst: 2 };
+    // 2/s: a token takes 500 ms to come back, so the three back-to-back takes see an empty bucket even on
+    // a loaded machine (at 20/s, 50 ms between two takes was enough for CI to see a refill).
+    const limit = { perSecond: 2, burst: 2 };
     await gatewayA.take(partnerId, limit);
     await gatewayB.take(partnerId, limit);
     expect(await gatewayA.take(partnerId, limit)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
 
-    // 20/s: a token is back within 50 ms, on whichever instance asks.
+    // 2/s: a token is back within 500 ms, on whichever instance asks.
     await pollUntil(
       'a refilled token',
       () => gatewayB.take(partnerId, limit),
