@@ -13,7 +13,9 @@ import { buildStaleness } from '../lib/build-stamp';
 import { describeChanges } from '../lib/content-stamp';
 import { APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../lib/node-runtime';
-import { DbRoles, ensureKafka, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
+import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
+import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
+import { DEV_CHAIN_PORTS, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
 
 runOnRequiredNode();
 
@@ -40,6 +42,27 @@ async function migrateIfPending(databaseUrl: string, roles?: DbRoles): Promise<s
   const { migrateDatabase } = await import('../db/migrate');
   const passwords = Object.fromEntries(Object.entries(roles ?? {}).map(([app, password]) => [pgSchemaOf(app as AppName), password]));
   return migrateDatabase(databaseUrl, { passwords });
+}
+
+/**
+ * The local chains a fresh node forgot: when the dev database paid on another chain (a genesis it
+ * recorded that the running node does not have), the database starts afresh to match, and says so.
+ */
+async function matchDatabaseToChains(databaseUrl: string, chains: Record<LocalNetwork, LocalChain>, roles?: DbRoles): Promise<string> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  let recorded: Array<{ network: string; genesis_hash: string }> = [];
+  try {
+    recorded = (await client.query('SELECT network, genesis_hash FROM withdrawals.hot_wallets')).rows;
+  } finally {
+    await client.end();
+  }
+  const forgotten = recorded.filter((r) => chains[r.network as LocalNetwork] && chains[r.network as LocalNetwork].genesisHash !== r.genesis_hash);
+  if (forgotten.length === 0) return 'the database matches the chains';
+  await recreateDatabase(databaseUrl);
+  await migrateIfPending(databaseUrl, roles);
+  return `the local chains are new (a restarted node forgets its chain): the dev database was reset to match`;
 }
 
 /** When each app first answers its /readyz with 200 (its database, its consumers in their groups), in ms from now. */
@@ -81,7 +104,10 @@ async function main(): Promise<void> {
 
   // The broker, the database and the build need nothing of each other: all three at once. A warm restart
   // finds the broker running, no migration pending and the build current, and only checks each.
-  await Promise.all([
+  // The hot wallet's development key: generated once into a git-ignored file (production: a Compose secret).
+  const hotWalletKeyFile = process.env.HOT_WALLET_KEY_FILE ?? join(root, '.cache', 'chain', 'hot-wallet.key');
+  const hotWallet = ensureHotWalletKey(hotWalletKeyFile);
+  const [, , , chains] = await Promise.all([
     phase(
       'kafka',
       () => ensureKafka(kafkaPort),
@@ -97,7 +123,18 @@ async function main(): Promise<void> {
       () => buildIfStale(root),
       (r) => r,
     ),
+    // A real EVM node per network (ETH on :8545, MATIC on :8546), the USDT-like token, the hot wallet funded.
+    phase(
+      'chain',
+      () => ensureLocalChains({ ports: DEV_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: DEV_BLOCK_TIME_MS }),
+      (c) => Object.values(c).map((x) => `${x.network} ${x.started ? 'started' : 'already running'} on ${x.rpcUrl}`).join(', '),
+    ),
   ]);
+  await phase(
+    'chain check',
+    () => matchDatabaseToChains(databaseUrl, chains, dbRoles),
+    (r) => r,
+  );
 
   const options: StackOptions = {
     kafkaPort,
@@ -105,7 +142,11 @@ async function main(): Promise<void> {
     gatewayPort,
     healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? 3100),
     dbRoles,
-    env: { SANDBOX: String(sandbox), ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}) },
+    env: {
+      SANDBOX: String(sandbox),
+      ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}),
+      ...chainAppEnv(chains, hotWallet.keyFile, DEV_CHAIN_TIMINGS),
+    },
     // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
     prettyLogs: process.env.LOG_PRETTY !== 'false',
     // The apps' compiled code kept between starts (APP_COMPILE_CACHE=false: none).
@@ -137,7 +178,9 @@ async function main(): Promise<void> {
                      X-Admin-Key: ${adminKey && !process.env.ADMIN_API_KEY ? adminKey : '(your ADMIN_API_KEY or operator key)'}
   Mode:              ${sandbox ? 'sandbox (/sandbox/v1 helpers on; sandbox keys, refused by production)' : 'SANDBOX=false (no sandbox routes; production keys)'}${more.map((m, i) => `\n  Instance ${i + 2}:        ${m.gatewayUrl}/partner/v1   (operator ${m.adminUrl})`).join('')}
   Try:  curl -s -X POST ${stack.adminUrl}/admin/v1/partners -H "X-Admin-Key: ${shownKey}" -H 'Content-Type: application/json' -d '{"name":"acme"}'
-  Ctrl-C stops the apps (the broker keeps running: npm run kafka -- stop).
+  Chains:            ${Object.values(chains).map((c) => `${c.network} ${c.rpcUrl} (chain ${c.chainId}, USDT ${c.tokenAddress})`).join('; ')}
+  Hot wallet:        ${hotWallet.address} (key in ${hotWalletKeyFile}; fund it: npm run chain -- fund MATIC 1000)
+  Ctrl-C stops the apps (the broker and the chains keep running: npm run kafka -- stop, npm run chain -- stop).
 `);
 
   let stopping = false;

@@ -29,6 +29,8 @@ import { prepareRuntimeTree } from '../lib/runtime-tree';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
 import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
 import { twoInstances } from './two-instances';
+import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
+import { ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains, TEST_CHAIN_PORTS } from '../chain/local-chains';
 import { unitSuitesTouchNothing } from './unit-suites';
 import {
   kafka,
@@ -116,7 +118,7 @@ async function main(): Promise<number> {
     totals.passed += t.passed;
     totals.failed += t.failed;
   };
-  const testEnv = {
+  const testEnv: Record<string, string> = {
     KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
     DATABASE_URL: databaseUrl,
     GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
@@ -134,10 +136,17 @@ async function main(): Promise<number> {
   }
   rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
   kafka('start', kafkaPort);
+  // Fresh local chains of the test run's own (ports TEST_CHAIN_PORTS), the test hot wallet funded on each.
+  const hotWallet = ensureHotWalletKey(join(outDir, 'hot-wallet.key'));
+  let chains: Record<LocalNetwork, LocalChain> | undefined;
   let stack: RunningStack | undefined;
   let operatorGateways: RunningStack[] = [];
   let control: Server | undefined;
   try {
+    chains = await ensureLocalChains({ ports: TEST_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
+    const chainEnv = chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS);
+    // The integration specs pay on the same chains (apps/withdrawals' payout specs read these).
+    Object.assign(testEnv, chainEnv);
     await recreateDatabase(databaseUrl);
     // Every app of the stack connects as its own least-privilege role (svc_<schema>): the e2e suites run
     // against what a deployment enforces. The specs connect as the owner.
@@ -185,9 +194,7 @@ async function main(): Promise<number> {
         // debug: the gateway's line per request and each service's line per message handled, all with
         // their request_id, which request-ids.spec.ts looks for (a few MB for the whole e2e run).
         LOG_LEVEL: 'debug',
-        CHAIN_SEND_DELAY_MS: '300',
-        CHAIN_SETTLE_DELAY_MS: '600',
-        CHAIN_TICK_MS: '100',
+        ...chainEnv,
         PIX_DICT_DELAY_MS: '800',
         PIX_DICT_TICK_MS: '100',
         PIX_IN_STEP_DELAY_MS: '200',
@@ -260,6 +267,7 @@ async function main(): Promise<number> {
     await Promise.all(operatorGateways.map((g) => g.stop()));
     await stack?.stop();
     kafka('stop', kafkaPort);
+    await stopLocalChains(TEST_CHAIN_PORTS).catch(() => undefined);
   }
   console.log(`(app logs of the e2e stack: ${join(outDir, 'logs')})`);
   if (only.length > 0) console.log(`(only the suites matching ${only.join(' ')})`);

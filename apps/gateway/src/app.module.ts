@@ -20,6 +20,7 @@ import { OutboxModule, unpublishedOutboxModule } from './database/outbox.module'
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { UsersModule } from './users/users.module';
+import { HotWalletsModule } from './hot-wallets/hot-wallets.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 /** What the gateway's use cases need of the bus: `request` only (they send commands and queries). */
@@ -84,6 +85,7 @@ export class AppModule {
         PartnersModule,
         ApiKeysModule,
         UsersModule,
+        HotWalletsModule,
         AuditModule,
         ...(config.SANDBOX ? [SandboxModule] : []),
       ],

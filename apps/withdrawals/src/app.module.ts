@@ -4,6 +4,8 @@ import { AccountsModule } from './accounts/accounts.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { WithdrawalsConfig } from './config/withdrawals.config';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
+import { PayoutsModule } from './payouts/payouts.module';
+import { ChainViewsModule } from './hot-wallets/chain-views.module';
 
 @Module({})
 export class AppModule {
@@ -12,7 +14,7 @@ export class AppModule {
       name: 'withdrawals',
       configClass: WithdrawalsConfig,
       config,
-      features: [AccountsModule, WithdrawalsModule, LedgerModule],
+      features: [AccountsModule, WithdrawalsModule, LedgerModule, PayoutsModule, ChainViewsModule],
     });
   }
 }

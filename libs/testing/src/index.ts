@@ -12,3 +12,4 @@ export * from './lib/list-pages';
 export * from './lib/prism-validation';
 export * from './lib/scripted-sql';
 export * from './lib/prisma-for-specs';
+export * from './lib/local-chain';

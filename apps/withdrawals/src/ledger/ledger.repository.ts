@@ -12,6 +12,10 @@ export interface LedgerLine {
   heldAfter: bigint;
   withdrawalId: number | null;
   feeMicros: bigint | null;
+  /** The settlement's or release's transaction, and the gas it spent in wei (withdrawal_settle / _release). */
+  network: string | null;
+  txHash: string | null;
+  gasCostWei: string | null;
   idempotencyKey: string | null;
   reference: string | null;
   createdAt: Date;
@@ -26,6 +30,9 @@ interface LedgerRow {
   held_after: string;
   withdrawal_id: number | null;
   fee_micros: string | null;
+  network: string | null;
+  tx_hash: string | null;
+  gas_cost_wei: string | null;
   idempotency_key: string | null;
   reference: string | null;
   created_at: Date;
@@ -41,7 +48,10 @@ const PAGE = {
   name: 'ledger_page',
   text: `SELECT e.id::text AS id, e.reason, e.available_delta::text AS available_delta, e.held_delta::text AS held_delta,
                 e.available_after::text AS available_after, e.held_after::text AS held_after, e.withdrawal_id,
-                w.fee_micros::text AS fee_micros, e.idempotency_key, e.reference, e.created_at
+                w.fee_micros::text AS fee_micros, w.network,
+                CASE WHEN e.reason IN ('withdrawal_settle', 'withdrawal_release') THEN w.tx_hash END AS tx_hash,
+                CASE WHEN e.reason IN ('withdrawal_settle', 'withdrawal_release') THEN w.gas_cost_wei::text END AS gas_cost_wei,
+                e.idempotency_key, e.reference, e.created_at
          FROM (SELECT l.*, sum(l.available_delta) OVER running AS available_after, sum(l.held_delta) OVER running AS held_after
                FROM ledger_entries l WHERE l.partner_id = $1 AND l.document = $2
                WINDOW running AS (ORDER BY l.id)) e
@@ -64,6 +74,9 @@ const lineOf = (row: LedgerRow): LedgerLine => ({
   heldAfter: BigInt(row.held_after),
   withdrawalId: row.withdrawal_id,
   feeMicros: row.fee_micros === null ? null : BigInt(row.fee_micros),
+  network: row.network,
+  txHash: row.tx_hash,
+  gasCostWei: row.gas_cost_wei,
   idempotencyKey: row.idempotency_key,
   reference: row.reference,
   createdAt: row.created_at,

@@ -17,7 +17,6 @@ import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { AccountRepository } from '../accounts/account.repository';
-import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
 import { stateChanged } from './withdrawal-event';
@@ -25,7 +24,7 @@ import { RefusedCommandRepository } from '../refusals/refused-command.repository
 import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const config = loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '0' });
+const config = loadConfig(WithdrawalsConfig, process.env);
 const db = new Database(config, DB_SCHEMA);
 const prisma = prismaForSpecs(PrismaClient, db);
 const accounts = new AccountRepository(db);
@@ -34,7 +33,6 @@ const withdrawals = new WithdrawalRepository(db);
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(db, relay);
 const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db));
-const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
 
 const MATIC_LOW_FEE = 20_000;
 
@@ -123,7 +121,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const id = created.ok ? created.data.id : -1;
     const move = await db.connect();
     try {
-      // A chain move, as AdvanceWithdrawalsUseCase makes it: the withdrawal's row first, then its account.
+      // A payout's move (TrackPayoutsUseCase): the withdrawal's row first, then its account.
       await move.query('BEGIN');
       await move.query('UPDATE withdrawals SET updated_at = now() WHERE id = $1', [id]);
       const {
@@ -279,47 +277,5 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
 
     expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).fingerprint).toBe(fingerprintOf(first));
     expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id, created: false } });
-  });
-});
-
-describe('AdvanceWithdrawalsUseCase: the simulated chain (PostgreSQL)', () => {
-  it('moves created -> sent -> settled, capturing the hold, one event per move', async () => {
-    const { partnerId, document } = await newAccount(5_000_000);
-    const reply = await create.execute(command(partnerId, document));
-    const id = reply.ok ? reply.data.id : -1;
-    await advance.execute(new Date(Date.now() + 1000));
-    const sent = await prisma.withdrawal.findUniqueOrThrow({ where: { id } });
-    expect(sent.state === 'sent' || sent.state === 'settled').toBe(true);
-    expect(sent.txHash).toMatch(/^0x[0-9a-f]{64}$/);
-    await advance.execute(new Date(Date.now() + 1000));
-    expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).state).toBe('settled');
-    expect(await outboxStates(partnerId)).toEqual(['created', 'sent', 'settled']);
-    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 5_000_000n - 1_020_000n, heldMicros: 0n });
-    await expectLedgerMatches(partnerId, document);
-  });
-
-  it('fails transfers to a failing destination and releases the hold', async () => {
-    const { partnerId, document } = await newAccount(5_000_000);
-    const reply = await create.execute(command(partnerId, document, { address: FAILING_ADDRESS }));
-    const id = reply.ok ? reply.data.id : -1;
-    await advance.execute(new Date(Date.now() + 1000));
-    await advance.execute(new Date(Date.now() + 1000));
-    const failed = await prisma.withdrawal.findUniqueOrThrow({ where: { id } });
-    expect([failed.state, failed.failureReason]).toEqual(['failed', 'transfer_reverted']);
-    expect(await outboxStates(partnerId)).toEqual(['created', 'sent', 'failed']);
-    expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 5_000_000n, heldMicros: 0n });
-    await expectLedgerMatches(partnerId, document);
-  });
-
-  it('makes each move once when several chain workers run at the same time', async () => {
-    const { partnerId, document } = await newAccount(50_000_000);
-    for (let i = 0; i < 5; i++) await create.execute(command(partnerId, document));
-    const later = new Date(Date.now() + 1000);
-    await Promise.all([advance.execute(later), advance.execute(later), advance.execute(later)]);
-    await Promise.all([advance.execute(later), advance.execute(later), advance.execute(later)]);
-    const states = await outboxStates(partnerId);
-    expect(states.filter((s) => s === 'sent')).toHaveLength(5);
-    expect(states.filter((s) => s === 'settled')).toHaveLength(5);
-    await expectLedgerMatches(partnerId, document);
   });
 });

@@ -3,7 +3,7 @@ import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest, testPartnerId } fr
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { AccountRepository } from '../accounts/account.repository';
-import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
+import { payoutKit } from '../payouts/payout-kit.spec-support';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
@@ -11,20 +11,16 @@ import { RefusedCommandRepository } from '../refusals/refused-command.repository
 import { WithdrawalRepository } from './withdrawal.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const config = loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '0' });
+const config = loadConfig(WithdrawalsConfig, process.env);
 const db = new Database(config, DB_SCHEMA);
 const accounts = new AccountRepository(db);
 const withdrawals = new WithdrawalRepository(db);
 const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
 const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db));
-const advance = new AdvanceWithdrawalsUseCase(config, unitOfWork, withdrawals, accounts);
-/** The chain with a confirmation an hour away: it broadcasts and stops there, so `sent` can be read. */
-const sendOnly = new AdvanceWithdrawalsUseCase(
-  loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_SEND_DELAY_MS: '0', CHAIN_SETTLE_DELAY_MS: '3600000' }),
-  unitOfWork,
-  withdrawals,
-  accounts,
-);
+/** The payouts on the local chains (npm test starts them). */
+const payouts = payoutKit(config, db);
+/** The same with finality 10,000 blocks away: it broadcasts and stops there, so `sent` can be read. */
+const sendOnly = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_FINALITY_ETH: '10000' }), db);
 const get = new GetWithdrawalUseCase(withdrawals);
 
 /** A funded user of a new partner and one withdrawal of 2.5 USDT on Ethereum (MEDIUM fee: 3.5 USDT). */
@@ -65,6 +61,7 @@ describe('GetWithdrawalUseCase (PostgreSQL)', () => {
         fee_usdtmicros: 3_500_000,
         state: 'created',
         tx_hash: null,
+        block_number: null,
         failure_reason: null,
         created_at: expect.any(Number),
         last_updated_at: expect.any(Number),
@@ -81,13 +78,13 @@ describe('GetWithdrawalUseCase (PostgreSQL)', () => {
   it('follows the withdrawal through the chain: sent with its hash, then settled; failed with its reason', async () => {
     const settled = await newWithdrawal();
     const failed = await newWithdrawal(FAILING_ADDRESS);
-    await sendOnly.execute(new Date(Date.now() + 1000));
+    await sendOnly.until([settled.id, failed.id], ['sent']);
     const sent = await get.execute({ partner_id: settled.partnerId, id: settled.id });
     expect(sent).toMatchObject({
       ok: true,
       data: { state: 'sent', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), failure_reason: null },
     });
-    await advance.execute(new Date(Date.now() + 1000));
+    await payouts.until([settled.id, failed.id], ['settled', 'failed']);
     const txHash = sent.ok ? sent.data.tx_hash : undefined;
     expect(await get.execute({ partner_id: settled.partnerId, id: settled.id })).toMatchObject({
       ok: true,

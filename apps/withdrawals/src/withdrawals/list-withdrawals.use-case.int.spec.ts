@@ -72,6 +72,7 @@ describe('ListWithdrawalsUseCase (PostgreSQL)', () => {
       fee_usdtmicros: 20000,
       state: expect.any(String),
       tx_hash: null,
+      block_number: null,
       failure_reason: null,
       created_at: Math.floor((BASE + 4000) / 1000),
       last_updated_at: Math.floor((BASE + 4000) / 1000),

@@ -18,6 +18,7 @@ export function toSnapshot(w: Withdrawal): UsdtWithdrawalSnapshot {
     fee_micros: Number(w.feeMicros),
     state: w.state,
     tx_hash: w.txHash,
+    block_number: w.payout.blockNumber === null ? null : Number(w.payout.blockNumber),
     failure_reason: w.failureReason,
     created_at: unix(w.createdAt),
     last_updated_at: unix(w.updatedAt),

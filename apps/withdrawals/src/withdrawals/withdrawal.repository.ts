@@ -7,7 +7,6 @@ import {
   keysetPageStatement,
   OutboxMessage,
   statement,
-  Transaction,
   UnitOfWork,
 } from '@partner/db';
 
@@ -27,12 +26,34 @@ export interface Withdrawal {
   failureReason: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The payout: the hot wallet and nonce once signed, the block once mined, the gas it cost (wei). */
+  payout: PayoutFacts;
 }
 
-export type NewWithdrawal = Omit<Withdrawal, 'id' | 'state' | 'txHash' | 'failureReason' | 'createdAt' | 'updatedAt'>;
+export interface PayoutFacts {
+  fromAddress: string | null;
+  nonce: bigint | null;
+  blockNumber: bigint | null;
+  blockHash: string | null;
+  gasUsed: bigint | null;
+  effectiveGasPriceWei: bigint | null;
+  gasCostWei: bigint | null;
+}
 
-/** A row of `withdrawals` as the driver returns it (int8 as text). */
-interface WithdrawalRow {
+export const NO_PAYOUT: PayoutFacts = {
+  fromAddress: null,
+  nonce: null,
+  blockNumber: null,
+  blockHash: null,
+  gasUsed: null,
+  effectiveGasPriceWei: null,
+  gasCostWei: null,
+};
+
+export type NewWithdrawal = Omit<Withdrawal, 'id' | 'state' | 'txHash' | 'failureReason' | 'createdAt' | 'updatedAt' | 'payout'>;
+
+/** A row of `withdrawals` as the driver returns it (int8 and numeric as text). */
+export interface WithdrawalRow {
   id: number;
   partner_id: string;
   document: string;
@@ -48,10 +69,19 @@ interface WithdrawalRow {
   failure_reason: string | null;
   created_at: Date;
   updated_at: Date;
+  from_address: string | null;
+  nonce: string | null;
+  block_number: string | null;
+  block_hash: string | null;
+  gas_used: string | null;
+  effective_gas_price_wei: string | null;
+  gas_cost_wei: string | null;
 }
 
+const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
+
 /** A row parsed into the aggregate, field by field. Its partner id is one a PartnerId was stored as (every write takes one). */
-const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
+export const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
   id: r.id,
   partnerId: authenticatedPartnerId(r.partner_id),
   document: r.document.trimEnd(),
@@ -67,6 +97,15 @@ const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
   failureReason: r.failure_reason,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  payout: {
+    fromAddress: r.from_address ?? null,
+    nonce: big(r.nonce ?? null),
+    blockNumber: big(r.block_number ?? null),
+    blockHash: r.block_hash ?? null,
+    gasUsed: big(r.gas_used ?? null),
+    effectiveGasPriceWei: big(r.effective_gas_price_wei ?? null),
+    gasCostWei: big(r.gas_cost_wei ?? null),
+  },
 });
 
 /** `refused_before`: this very command (its command id) was refused before; nothing was done now. */
@@ -142,35 +181,6 @@ const FIND_BY_KEY = statement('withdrawal_by_key', 'SELECT * FROM withdrawals WH
 const FIND_BY_ID = statement('withdrawal_by_id', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND id = $2::bigint');
 
 /**
- * The simulated chain's moves, a batch per statement: due withdrawals of one state, oldest first, locked
- * with SKIP LOCKED so several instances share the work without waiting on each other, moved only if
- * still in that state. `id = ANY(ARRAY(...))`, not `id IN (...)`: with IN the planner hash-joins the
- * batch against every row of that state (dead versions included, under churn); with an array it fetches
- * the batch's rows by primary key (pg_stat_statements: 44 ms → well under 1 ms a batch under load).
- */
-const SEND_DUE = statement(
-  'withdrawal_send_due',
-  `UPDATE withdrawals SET state = 'sent', updated_at = $3,
-          tx_hash = '0x' || md5(random()::text || id::text) || md5(id::text || random()::text)
-   WHERE id = ANY(ARRAY(SELECT id FROM withdrawals WHERE state = 'created' AND updated_at <= $1
-                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-     AND state = 'created'
-   RETURNING *`,
-);
-
-const CONFIRM_DUE = statement(
-  'withdrawal_confirm_due',
-  `UPDATE withdrawals
-   SET state = CASE WHEN lower(address) = ANY($3::text[]) THEN 'failed' ELSE 'settled' END,
-       failure_reason = CASE WHEN lower(address) = ANY($3::text[]) THEN 'transfer_reverted' END,
-       updated_at = $4
-   WHERE id = ANY(ARRAY(SELECT id FROM withdrawals WHERE state = 'sent' AND updated_at <= $1
-                ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-     AND state = 'sent'
-   RETURNING *`,
-);
-
-/**
  * The Withdrawal aggregate's storage. Hot paths run prepared statements inside a UnitOfWork transaction;
  * every lookup a partner can cause is scoped by partner.
  */
@@ -212,7 +222,16 @@ export class WithdrawalRepository {
     commandId: string | null = null,
   ): Promise<CreateOutcome> {
     // The event as the builder makes it, for an id the statement sets: every other field is known here.
-    const pending: Withdrawal = { ...data, id: 0, state: 'created', txHash: null, failureReason: null, createdAt: now, updatedAt: now };
+    const pending: Withdrawal = {
+      ...data,
+      id: 0,
+      state: 'created',
+      txHash: null,
+      failureReason: null,
+      createdAt: now,
+      updatedAt: now,
+      payout: NO_PAYOUT,
+    };
     let row: WithdrawalRow & { id: number | null };
     try {
       [row] = await work.runCommand<WithdrawalRow & { id: number | null }>(CREATE_HELD, [
@@ -235,15 +254,5 @@ export class WithdrawalRepository {
       throw error;
     }
     return row.id === null ? 'duplicate' : { created: toWithdrawal(row) };
-  }
-
-  /** Broadcasts up to `limit` withdrawals `created` before `before` (`sent`, with a transaction hash). */
-  async sendDue(tx: Transaction, before: Date, limit: number, now: Date): Promise<Withdrawal[]> {
-    return (await tx.query<WithdrawalRow>(SEND_DUE, [before, limit, now])).rows.map(toWithdrawal);
-  }
-
-  /** Confirms up to `limit` withdrawals `sent` before `before`: `failed` for the failing destinations, else `settled`. */
-  async confirmDue(tx: Transaction, before: Date, limit: number, failingAddresses: string[], now: Date): Promise<Withdrawal[]> {
-    return (await tx.query<WithdrawalRow>(CONFIRM_DUE, [before, limit, failingAddresses, now])).rows.map(toWithdrawal);
   }
 }

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
-import { AdvanceWithdrawalsUseCase } from '../chain/advance-withdrawals.use-case';
-import { ChainSimulatorService } from '../chain/chain-simulator.service';
 import { RefusalsModule } from '../refusals/refusals.module';
 import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
@@ -19,8 +17,6 @@ import { WithdrawalRepository } from './withdrawal.repository';
     CreateWithdrawalUseCase,
     GetWithdrawalUseCase,
     ListWithdrawalsUseCase,
-    AdvanceWithdrawalsUseCase,
-    ChainSimulatorService,
   ],
 })
 export class WithdrawalsModule {}

@@ -29,6 +29,8 @@ import { AccountBalance, CreditAccountCommand, CreditAccountResult } from './wit
 import { GetBalanceQuery } from './withdrawals/get-balance/get-balance.query';
 import { GetLedgerQuery, LedgerPage } from './withdrawals/get-ledger/get-ledger.query';
 import { ListUsersQuery, ListUsersResult } from './withdrawals/list-users/list-users.query';
+import { ListHotWalletsQuery, ListHotWalletsResult } from './withdrawals/hot-wallets/list-hot-wallets.query';
+import { ListFindingsQuery, ListFindingsResult, ReconcileCommand, ReconcileResult } from './withdrawals/reconcile/reconcile.command';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
@@ -88,6 +90,9 @@ export const requestContracts = {
   /** A cursor the service did not issue is invalid_request (field cursor). */
   [Topics.WithdrawalsListUsers]: request<ListUsersResult>()(ListUsersQuery),
   [Topics.WithdrawalsLedger]: request<LedgerPage>()(GetLedgerQuery, { refusals: ['user_not_found'] }),
+  [Topics.WithdrawalsHotWallets]: request<ListHotWalletsResult>()(ListHotWalletsQuery),
+  [Topics.WithdrawalsReconcile]: request<ReconcileResult>()(ReconcileCommand),
+  [Topics.WithdrawalsFindings]: request<ListFindingsResult>()(ListFindingsQuery),
   [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
   [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredResult>()(MarkEventDeliveredCommand, { refusals: ['not_found'], key: byPartner }),

@@ -14,6 +14,10 @@ export const Topics = {
   /** The operator API's listings: a partner's users, a user's ledger. */
   WithdrawalsListUsers: 'withdrawals.query.list-users.v1',
   WithdrawalsLedger: 'withdrawals.query.ledger.v1',
+  /** The operator API's chain views: the hot wallets, a reconciliation run and its findings. */
+  WithdrawalsHotWallets: 'withdrawals.query.hot-wallets.v1',
+  WithdrawalsReconcile: 'withdrawals.command.reconcile.v1',
+  WithdrawalsFindings: 'withdrawals.query.reconciliation-findings.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */

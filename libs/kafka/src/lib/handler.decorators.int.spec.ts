@@ -167,6 +167,7 @@ describe('HandleEvent', () => {
       fee_micros: 1_000_000,
       state: 'created',
       tx_hash: null,
+      block_number: null,
       failure_reason: null,
       created_at: 1_700_000_000,
       last_updated_at: 1_700_000_000,

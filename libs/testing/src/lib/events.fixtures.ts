@@ -36,6 +36,7 @@ export function withdrawalStateChanged(
       fee_micros: 20_000,
       state,
       tx_hash: null,
+      block_number: null,
       failure_reason: null,
       created_at: unix,
       last_updated_at: unix,

@@ -27,6 +27,7 @@ export const LIST_EVENTS_EXAMPLE = {
         fee_micros: 50000,
         state: 'sent',
         tx_hash: '0x5c8e2d41f2a0c3b7e9d6f1a4b8c2e7d3f9a1b6c4e8d2f7a3b9c1e6d4f8a2b7c3',
+        block_number: null,
         failure_reason: null,
         created_at: 1795315285,
         last_updated_at: 1795315287,

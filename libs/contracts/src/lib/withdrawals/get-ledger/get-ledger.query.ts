@@ -61,6 +61,26 @@ export class LedgerEntryView {
   })
   fee_micros!: number | null;
 
+  @ApiProperty({ type: 'string', nullable: true, description: 'The network of the withdrawal it belongs to; null for credits', example: 'MATIC' })
+  network!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'withdrawal_settle / withdrawal_release: the transaction mined on chain; null otherwise',
+    example: null,
+  })
+  tx_hash!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "withdrawal_settle / withdrawal_release: the gas the hot wallet spent on it (gasUsed × effectiveGasPrice), in the network's native unit (wei), as a decimal string; null otherwise. The operator's cost, not charged to the user (the user pays fee_micros)",
+    example: '1234567890000000',
+  })
+  gas_cost_wei!: string | null;
+
   @ApiProperty({
     type: 'string',
     nullable: true,

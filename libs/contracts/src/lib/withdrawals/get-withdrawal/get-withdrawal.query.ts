@@ -52,8 +52,15 @@ export class UsdtWithdrawalView {
   @ApiProperty({ enum: WITHDRAWAL_STATES })
   state!: WithdrawalState;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Set once sent' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The transaction on `network`: set once a node accepted it (`sent`); from `settled` or `failed` on, the hash that was mined',
+  })
   tx_hash!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The block its transaction was mined in, once known' })
+  block_number!: number | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'Set when failed (transfer_reverted)' })
   failure_reason!: string | null;

@@ -49,10 +49,26 @@ export class UsdtWithdrawalSnapshot {
   @IsIn(WITHDRAWAL_STATES)
   state!: WithdrawalState;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Set once sent', example: null })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The transaction on `network`: set once a node accepted it (`sent`); from `settled` or `failed` on, the hash that was mined (a replacement with higher fees may have taken the first one\'s place)',
+    example: null,
+  })
   @Nullable()
   @IsString()
   tx_hash!: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The block its transaction was mined in, once known (always set when `settled` or `failed`)',
+    example: null,
+  })
+  @Nullable()
+  @IsInt()
+  block_number!: number | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why a failed withdrawal failed (e.g. transfer_reverted)', example: null })
   @Nullable()

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { PayoutsModule } from '../payouts/payouts.module';
+import { ListFindingsUseCase } from '../reconciliation/list-findings.use-case';
+import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
+import { ReconciliationService } from '../reconciliation/reconciliation.service';
+import { ChainViewsHandler } from './chain-views.handler';
+import { ListHotWalletsUseCase } from './list-hot-wallets.use-case';
+
+/** The operator's chain views (hot wallets, reconciliation) and the periodic reconciliation. */
+@Module({
+  imports: [PayoutsModule],
+  controllers: [ChainViewsHandler],
+  providers: [ListHotWalletsUseCase, ReconcileUseCase, ListFindingsUseCase, ReconciliationService],
+})
+export class ChainViewsModule {}

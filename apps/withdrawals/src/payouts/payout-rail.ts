@@ -1,0 +1,81 @@
+import { FeeChoice, Network } from '@partner/contracts';
+
+export type Address = `0x${string}`;
+export type Hex = `0x${string}`;
+
+/** Every network's fees now: the next block's base fee and the priority fee each choice offers, in wei. */
+export interface FeeMarket {
+  nextBaseFeeWei: bigint;
+  priorityFeeWei: Record<FeeChoice, bigint>;
+}
+
+/** A USDT `Transfer` log of a mined transaction. */
+export interface TransferLog {
+  token: Address;
+  from: Address;
+  to: Address;
+  value: bigint;
+}
+
+/** A mined transaction as its receipt tells it. */
+export interface MinedReceipt {
+  txHash: Hex;
+  blockNumber: bigint;
+  blockHash: Hex;
+  succeeded: boolean;
+  gasUsed: bigint;
+  effectiveGasPriceWei: bigint;
+  transfers: TransferLog[];
+}
+
+/** What a node said to a raw transaction: accepted now, already had it, or refused (with its words). */
+export type BroadcastOutcome = { accepted: true } | { accepted: false; reason: string; kind: 'known' | 'nonce_used' | 'underpriced' | 'refused' };
+
+/**
+ * The port the payouts speak to one network through (the EVM adapter: evm-payout-rail.ts). Every call may
+ * throw when the node is down, slow or answers nonsense: the caller waits and tries again next round.
+ */
+export interface PayoutRail {
+  readonly network: Network;
+  /** The USDT contract paid from. */
+  readonly token: Address;
+  chainId(): Promise<number>;
+  /** The hash of block 0: which chain this is, whatever its id says. */
+  genesisHash(): Promise<Hex>;
+  tokenDecimals(): Promise<number>;
+  balances(address: Address): Promise<{ usdtMicros: bigint; nativeWei: bigint }>;
+  feeMarket(): Promise<FeeMarket>;
+  /** Transactions of `address` mined so far (its next nonce on chain). */
+  minedNonce(address: Address): Promise<bigint>;
+  broadcast(rawTx: Hex): Promise<BroadcastOutcome>;
+  /** The receipt of `txHash` on the chain as the node sees it now, or null (not mined, or mined in a block a reorg dropped). */
+  receipt(txHash: Hex): Promise<MinedReceipt | null>;
+  /** Whether the node knows the transaction at all (pending or mined): false once a mempool dropped it. */
+  knows(txHash: Hex): Promise<boolean>;
+  /** The highest block final by this network's rule (the finalized tag, or N confirmations). */
+  finalBlock(): Promise<bigint>;
+  /** The calldata of `transfer(to, micros)` on the USDT contract. */
+  transferData(to: Address, micros: bigint): Hex;
+}
+
+/** What signs the hot wallet's transactions: a key file, or a remote signer (eth_signTransaction). */
+export interface PayoutSigner {
+  readonly address: Address;
+  sign(tx: UnsignedPayout): Promise<Hex>;
+}
+
+/** An EIP-1559 transfer call to the token, ready to sign. */
+export interface UnsignedPayout {
+  chainId: number;
+  nonce: bigint;
+  to: Address;
+  data: Hex;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export const PAYOUT_RAILS = Symbol('PAYOUT_RAILS');
+export const PAYOUT_SIGNER = Symbol('PAYOUT_SIGNER');
+/** The rails by network (a provider of the payouts module). */
+export type PayoutRails = Record<Network, PayoutRail>;

@@ -1,0 +1,171 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Network, NETWORKS } from '@partner/contracts';
+import { Database } from '@partner/db';
+import { PeriodicJobService } from '@partner/kafka';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { PayoutMetrics } from './payout-metrics';
+import { networkSettings, NetworkSettings } from './payout-settings';
+import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
+import { SignPayoutsUseCase } from './sign-payouts.use-case';
+import { TrackPayoutsUseCase } from './track-payouts.use-case';
+
+/** A start-up check failed on something the operator configured: the service does not start. */
+export class ChainMismatchError extends Error {}
+
+/**
+ * The payout rounds: every CHAIN_POLL_MS, for each network at once, check that its node still serves the
+ * configured chain, sign what can be paid, then follow what is signed (PayoutRounds.round). A node down,
+ * slow or wrong pauses its network only, with a warning when it starts and a line when it is back;
+ * withdrawals wait meanwhile and go on after. One instance at a time runs a network's round (a
+ * PostgreSQL advisory lock); the signing itself is also serialised by the wallet's row lock.
+ */
+@Injectable()
+export class PayoutRoundsService extends PeriodicJobService implements OnModuleInit {
+  private readonly logger = new Logger('payouts');
+  private readonly settings: Record<Network, NetworkSettings>;
+  /** Networks whose node was checked (chain id, token decimals, genesis): rounds run on these only. */
+  private readonly verified = new Set<Network>();
+  /** Why each network is paused now (to log a change once, not every round). */
+  private readonly paused = new Map<Network, string>();
+  private readonly crashRate: number;
+
+  constructor(
+    private readonly config: WithdrawalsConfig,
+    private readonly db: Database,
+    private readonly hotWallets: HotWalletRepository,
+    private readonly sign: SignPayoutsUseCase,
+    private readonly track: TrackPayoutsUseCase,
+    private readonly payoutMetrics: PayoutMetrics,
+    @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
+    @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
+  ) {
+    super({ name: 'payouts', intervalMs: config.CHAIN_POLL_MS, run: () => this.runOnce() });
+    this.settings = networkSettings(config);
+    this.crashRate = Number(config.PAYOUT_CRASH_AFTER_SIGN_RATE ?? 0);
+  }
+
+  /**
+   * At start: each node that answers must serve the configured chain, with a 6-decimal token, and the
+   * same chain this database paid on; otherwise the service refuses to start, naming the setting. A node
+   * that does not answer yet is checked again before its first round (withdrawals wait meanwhile).
+   */
+  async onModuleInit(): Promise<void> {
+    await this.checkChains();
+  }
+
+  /** The start-up check (onModuleInit); exposed for specs. */
+  async checkChains(): Promise<void> {
+    if (this.crashRate > 0 && this.config.NODE_ENV === 'production')
+      throw new ChainMismatchError('PAYOUT_CRASH_AFTER_SIGN_RATE is a test hook and is refused with NODE_ENV=production');
+    if (!this.config.PAYOUTS_ENABLED) return;
+    await Promise.all(
+      NETWORKS.map(async (n) => {
+        try {
+          await this.verify(n);
+        } catch (error) {
+          if (error instanceof ChainMismatchError) throw error;
+          this.pause(n, `its node at ${this.settings[n].names.rpcUrl} does not answer (${brief(error)})`);
+        }
+      }),
+    );
+  }
+
+  override onApplicationBootstrap(): void {
+    if (this.config.PAYOUTS_ENABLED) super.onApplicationBootstrap();
+  }
+
+  private async verify(network: Network): Promise<void> {
+    const s = this.settings[network];
+    const rail = this.rails[network];
+    const chainId = await rail.chainId();
+    if (chainId !== s.chainId)
+      throw new ChainMismatchError(`${s.names.chainId} is ${s.chainId} but the node at ${s.names.rpcUrl} serves chain ${chainId}`);
+    let decimals: number;
+    try {
+      decimals = await rail.tokenDecimals();
+    } catch (error) {
+      throw new ChainMismatchError(`${s.names.token} ${s.token} answers no decimals() on chain ${chainId}: is it the USDT contract? (${brief(error)})`);
+    }
+    if (decimals !== 6) throw new ChainMismatchError(`${s.names.token} ${s.token} has ${decimals} decimals; USDT has 6`);
+    const genesis = await rail.genesisHash();
+    const wallet = await this.hotWallets.register(network, this.signer.address, chainId, genesis, await rail.minedNonce(this.signer.address));
+    if (wallet.genesisHash !== genesis || wallet.chainId !== chainId)
+      throw new ChainMismatchError(
+        `the node at ${s.names.rpcUrl} serves another chain (genesis ${genesis}) than the one this database paid on (genesis ${wallet.genesisHash}); a local node that restarted forgets its chain: see docs/operations.md, "Local chains"`,
+      );
+    this.verified.add(network);
+  }
+
+  /** One round of every network now (the periodic job's run; specs call it directly). */
+  async runOnce(): Promise<void> {
+    await Promise.all(NETWORKS.map((n) => this.round(n)));
+  }
+
+  /** One network's round; never throws (a failure pauses that network until a round succeeds). */
+  private async round(network: Network): Promise<void> {
+    const lock = await this.db.connect();
+    try {
+      // One instance per network at a time; another instance's round is under way: nothing to do.
+      const { rows } = await lock.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS held', [`payouts:${network}`]);
+      if (!rows[0].held) return;
+      try {
+        await this.roundHeld(network);
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`payouts:${network}`]);
+      }
+    } catch (error) {
+      this.payoutMetrics.rpcFailures.inc({ network, reason: error instanceof ChainMismatchError ? 'wrong_chain' : 'unavailable' });
+      this.pause(network, error instanceof ChainMismatchError ? error.message : `its node or the database failed: ${brief(error)}`);
+    } finally {
+      lock.release();
+    }
+  }
+
+  private async roundHeld(network: Network): Promise<void> {
+    const s = this.settings[network];
+    if (!this.verified.has(network)) await this.verify(network);
+    // A node that now serves another chain (a misrouted URL, a failover to the wrong network) pauses payouts.
+    const chainId = await this.rails[network].chainId();
+    if (chainId !== s.chainId) {
+      this.verified.delete(network);
+      throw new ChainMismatchError(`the node at ${s.names.rpcUrl} now serves chain ${chainId}, not ${s.names.chainId}=${s.chainId}`);
+    }
+    const { signed, waiting } = await this.sign.execute(s);
+    for (const reason of ['usdt', 'gas', 'fee_cap'] as const) this.payoutMetrics.waiting.set({ network, reason }, waiting === reason ? 1 : 0);
+    this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
+    if (signed > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
+      // The chaos run's hook: die between the commit of signed transactions and their broadcast.
+      this.logger.warn('PAYOUT_CRASH_AFTER_SIGN_RATE: killing this process after signing, before broadcasting');
+      process.kill(process.pid, 'SIGKILL');
+    }
+    await this.track.execute(s);
+    this.resume(network, waiting);
+  }
+
+  private pause(network: Network, why: string): void {
+    this.payoutMetrics.waiting.set({ network, reason: 'node' }, 1);
+    if (this.paused.get(network) === why) return;
+    this.paused.set(network, why);
+    this.logger.warn(`payouts on ${network} wait: ${why}`);
+  }
+
+  private resume(network: Network, waiting?: string): void {
+    const why = waiting ? `the hot wallet cannot pay the next withdrawal (${waiting})` : undefined;
+    const was = this.paused.get(network);
+    if (was === why) return;
+    if (why) {
+      this.paused.set(network, why);
+      this.logger.warn(`payouts on ${network} wait: ${why}`);
+    } else {
+      this.paused.delete(network);
+      this.logger.log(`payouts on ${network} go on`);
+    }
+  }
+}
+
+/** The first line of an error's message, without the URL's query (a provider's key may sit there). */
+function brief(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? '').replace(/(https?:\/\/[^\s?]+)\?\S*/g, '$1?…').slice(0, 300);
+}

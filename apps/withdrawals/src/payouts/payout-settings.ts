@@ -1,0 +1,41 @@
+import { Network, NETWORKS } from '@partner/contracts';
+import { parseGwei } from 'viem';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { Address } from './payout-rail';
+
+/** One network's payout settings, read off the configuration once. */
+export interface NetworkSettings {
+  network: Network;
+  rpcUrl: string;
+  chainId: number;
+  token: Address;
+  finality: 'finalized' | number;
+  maxFeeWei: bigint;
+  minPriorityFeeWei: bigint;
+  replaceAfterMs: number;
+  lowUsdtMicros: bigint;
+  lowNativeWei: bigint;
+  /** The settings' names, for messages that tell the operator which one to fix. */
+  names: { rpcUrl: string; chainId: string; token: string };
+}
+
+export function networkSettings(c: WithdrawalsConfig): Record<Network, NetworkSettings> {
+  const of = (network: Network): NetworkSettings => {
+    const pick = <K extends string>(prefix: K) => c[`${prefix}_${network}` as keyof WithdrawalsConfig] as never;
+    const finality: string = pick('CHAIN_FINALITY');
+    return {
+      network,
+      rpcUrl: pick('CHAIN_RPC_URL'),
+      chainId: pick('CHAIN_ID'),
+      token: pick('USDT_CONTRACT'),
+      finality: finality === 'finalized' ? 'finalized' : Number(finality),
+      maxFeeWei: parseGwei(pick('CHAIN_MAX_FEE_GWEI')),
+      minPriorityFeeWei: parseGwei(pick('CHAIN_MIN_PRIORITY_FEE_GWEI')),
+      replaceAfterMs: pick('CHAIN_REPLACE_AFTER_MS'),
+      lowUsdtMicros: BigInt(c.HOT_WALLET_LOW_USDT_MICROS),
+      lowNativeWei: parseGwei(c.HOT_WALLET_LOW_NATIVE_GWEI),
+      names: { rpcUrl: `CHAIN_RPC_URL_${network}`, chainId: `CHAIN_ID_${network}`, token: `USDT_CONTRACT_${network}` },
+    };
+  };
+  return Object.fromEntries(NETWORKS.map((n) => [n, of(n)])) as Record<Network, NetworkSettings>;
+}

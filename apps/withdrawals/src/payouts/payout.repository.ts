@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { Network } from '@partner/contracts';
+import { Database, statement, Transaction } from '@partner/db';
+import { toWithdrawal, Withdrawal, WithdrawalRow } from '../withdrawals/withdrawal.repository';
+import { Address, Hex, MinedReceipt } from './payout-rail';
+
+/** One signed version of a withdrawal's payout transaction. */
+export interface PayoutVersion {
+  id: bigint;
+  withdrawalId: number;
+  nonce: bigint;
+  txHash: Hex;
+  rawTx: Hex;
+  maxFeePerGasWei: bigint;
+  maxPriorityFeeWei: bigint;
+  acceptedAt: Date | null;
+  broadcastAt: Date | null;
+  createdAt: Date;
+}
+
+interface PayoutVersionRow {
+  id: string;
+  withdrawal_id: number;
+  nonce: string;
+  tx_hash: Hex;
+  raw_tx: Hex;
+  max_fee_per_gas_wei: string;
+  max_priority_fee_wei: string;
+  accepted_at: Date | null;
+  broadcast_at: Date | null;
+  created_at: Date;
+}
+
+const toVersion = (r: PayoutVersionRow): PayoutVersion => ({
+  id: BigInt(r.id),
+  withdrawalId: r.withdrawal_id,
+  nonce: BigInt(r.nonce),
+  txHash: r.tx_hash,
+  rawTx: r.raw_tx,
+  maxFeePerGasWei: BigInt(r.max_fee_per_gas_wei),
+  maxPriorityFeeWei: BigInt(r.max_priority_fee_wei),
+  acceptedAt: r.accepted_at,
+  broadcastAt: r.broadcast_at,
+  createdAt: r.created_at,
+});
+
+/** A withdrawal being paid, with every signed version of its transaction, oldest first. */
+export interface OpenPayout {
+  withdrawal: Withdrawal;
+  versions: PayoutVersion[];
+}
+
+/** A withdrawal ready to sign: open, no nonce yet, in the order it was asked. */
+const UNSIGNED = statement(
+  'payout_unsigned',
+  `SELECT * FROM withdrawals WHERE network = $1 AND state IN ('created', 'sent') AND nonce IS NULL ORDER BY id LIMIT $2 FOR UPDATE`,
+);
+
+/** What is signed and not yet mined from the wallet: the USDT it will take, and how many transactions. */
+const OUTSTANDING = statement(
+  'payout_outstanding',
+  `SELECT coalesce(sum(amount_micros), 0)::text AS micros, count(*)::int AS transactions FROM withdrawals
+   WHERE network = $1 AND from_address = $2 AND state IN ('created', 'sent') AND nonce IS NOT NULL AND block_number IS NULL`,
+);
+
+const ASSIGN = statement(
+  'payout_assign',
+  `UPDATE withdrawals SET from_address = $2, nonce = $3 WHERE id = $1 AND nonce IS NULL RETURNING id`,
+);
+
+const INSERT_VERSION = statement(
+  'payout_insert_version',
+  `INSERT INTO payout_transactions (withdrawal_id, network, from_address, nonce, tx_hash, raw_tx, max_fee_per_gas_wei, max_priority_fee_wei, created_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+);
+
+/** Open withdrawals that hold a nonce, with their versions (oldest version first), by nonce. */
+const OPEN = statement(
+  'payout_open',
+  `SELECT w.*, (SELECT json_agg(p ORDER BY p.id) FROM payout_transactions p WHERE p.withdrawal_id = w.id) AS versions
+   FROM withdrawals w
+   WHERE w.network = $1 AND w.from_address = $2 AND w.state IN ('created', 'sent') AND w.nonce IS NOT NULL
+   ORDER BY w.nonce LIMIT $3`,
+);
+
+const MARK_BROADCAST = statement(
+  'payout_mark_broadcast',
+  `UPDATE payout_transactions SET broadcast_at = $2, accepted_at = CASE WHEN $3 THEN coalesce(accepted_at, $2) ELSE accepted_at END
+   WHERE id = $1`,
+);
+
+/**
+ * `created` → `sent` once a node accepted a version (updated_at moves: the event's time); for a later
+ * version accepted (a replacement) only tx_hash moves along. `previous`: the state before.
+ */
+const MARK_SENT = statement(
+  'payout_mark_sent',
+  `WITH before AS (SELECT id, state FROM withdrawals WHERE id = $1 AND state IN ('created', 'sent') FOR UPDATE)
+   UPDATE withdrawals w SET state = 'sent', tx_hash = $2, updated_at = CASE WHEN before.state = 'created' THEN $3 ELSE w.updated_at END
+   FROM before WHERE w.id = before.id
+   RETURNING w.*, before.state AS previous`,
+);
+
+const RECORD_MINED = statement(
+  'payout_record_mined',
+  `UPDATE withdrawals SET tx_hash = $2, block_number = $3, block_hash = $4, gas_used = $5, effective_gas_price_wei = $6,
+          gas_cost_wei = $5::numeric * $6::numeric
+   WHERE id = $1 AND state IN ('created', 'sent')`,
+);
+
+const CLEAR_MINED = statement(
+  'payout_clear_mined',
+  `UPDATE withdrawals SET block_number = NULL, block_hash = NULL, gas_used = NULL, effective_gas_price_wei = NULL, gas_cost_wei = NULL
+   WHERE id = $1 AND state IN ('created', 'sent')`,
+);
+
+/** The final move, from `sent` only: a withdrawal is settled or failed once, whatever runs twice. */
+const FINISH = statement(
+  'payout_finish',
+  `UPDATE withdrawals SET state = $2, failure_reason = $3, updated_at = $4 WHERE id = $1 AND state = 'sent' RETURNING *`,
+);
+
+/**
+ * The payouts' part of the Withdrawal aggregate: nonces given to withdrawals, every signed version of
+ * their transactions, and the moves the chain decides (sent, mined, settled or failed). Run by the
+ * payout rounds, for every partner at once (no partner asks for these).
+ */
+@Injectable()
+export class PayoutRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Open withdrawals of `network` without a nonce, oldest first, locked for this signing round. */
+  async unsigned(tx: Transaction, network: Network, limit: number): Promise<Withdrawal[]> {
+    return (await tx.query<WithdrawalRow>(UNSIGNED, [network, limit])).rows.map(toWithdrawal);
+  }
+
+  async outstanding(tx: Transaction, network: Network, from: Address): Promise<{ micros: bigint; transactions: number }> {
+    const [r] = (await tx.query<{ micros: string; transactions: number }>(OUTSTANDING, [network, from.toLowerCase()])).rows;
+    return { micros: BigInt(r.micros), transactions: r.transactions };
+  }
+
+  /** Gives `withdrawal` its nonce and stores its first signed version, in the signing round's transaction. */
+  async assign(tx: Transaction, w: Withdrawal, from: Address, version: Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>): Promise<void> {
+    const { rowCount } = await tx.query(ASSIGN, [w.id, from.toLowerCase(), version.nonce.toString()]);
+    if (rowCount !== 1) throw new Error(`withdrawal ${w.id} already holds a nonce`);
+    await this.addVersion(tx, w.id, w.network, from, version);
+  }
+
+  /** Stores another signed version (a replacement: the same nonce, higher fees), before it is broadcast. */
+  async addVersion(
+    tx: Transaction,
+    withdrawalId: number,
+    network: Network,
+    from: Address,
+    v: Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>,
+  ): Promise<PayoutVersion> {
+    const { rows } = await tx.query<{ id: string }>(INSERT_VERSION, [
+      withdrawalId,
+      network,
+      from.toLowerCase(),
+      v.nonce.toString(),
+      v.txHash,
+      v.rawTx,
+      v.maxFeePerGasWei.toString(),
+      v.maxPriorityFeeWei.toString(),
+      v.createdAt,
+    ]);
+    return { ...v, id: BigInt(rows[0].id), withdrawalId, acceptedAt: null, broadcastAt: null };
+  }
+
+  /** Open withdrawals holding a nonce of `from` on `network`, lowest nonce first, each with its versions. */
+  async open(network: Network, from: Address, limit: number): Promise<OpenPayout[]> {
+    const { rows } = await this.db.query<WithdrawalRow & { versions: PayoutVersionRow[] | null }>(OPEN, [network, from.toLowerCase(), limit]);
+    return rows.map((r) => ({
+      withdrawal: toWithdrawal(r),
+      versions: (r.versions ?? []).map((v) => toVersion({ ...v, accepted_at: date(v.accepted_at), broadcast_at: date(v.broadcast_at), created_at: date(v.created_at)! })),
+    }));
+  }
+
+  /** A version was broadcast now (`accepted`: a node took it or already had it). */
+  async markBroadcast(versionId: bigint, now: Date, accepted: boolean): Promise<void> {
+    await this.db.query(MARK_BROADCAST, [versionId.toString(), now, accepted]);
+  }
+
+  /** `created` → `sent`: the moved withdrawal, to report; null when it was `sent` already (tx_hash moved along) or is closed. */
+  async markSent(tx: Transaction, withdrawalId: number, txHash: Hex, now: Date): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow & { previous: string }>(MARK_SENT, [withdrawalId, txHash, now]);
+    return rows[0]?.previous === 'created' ? toWithdrawal(rows[0]) : null;
+  }
+
+  /** Where its transaction was mined and the gas it cost (in `tx` when given, else on its own). */
+  async recordMined(withdrawalId: number, r: MinedReceipt, tx?: Transaction): Promise<void> {
+    await (tx ?? this.db).query(RECORD_MINED, [
+      withdrawalId,
+      r.txHash,
+      r.blockNumber.toString(),
+      r.blockHash,
+      r.gasUsed.toString(),
+      r.effectiveGasPriceWei.toString(),
+    ]);
+  }
+
+  /** A reorg took the block away before it was final: the withdrawal waits for its transaction to be mined again. */
+  async clearMined(withdrawalId: number): Promise<void> {
+    await this.db.query(CLEAR_MINED, [withdrawalId]);
+  }
+
+  /** `sent` → `settled` or `failed` (null when it was not `sent`: moved before, by this or another instance). */
+  async finish(tx: Transaction, withdrawalId: number, outcome: 'settled' | 'failed', now: Date): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow>(FINISH, [withdrawalId, outcome, outcome === 'failed' ? 'transfer_reverted' : null, now]);
+    return rows[0] ? toWithdrawal(rows[0]) : null;
+  }
+}
+
+/** json_agg gives timestamps as text. */
+const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));

@@ -1,0 +1,228 @@
+import { loadConfig } from '@partner/config';
+import { PartnerId } from '@partner/contracts';
+import { Database, UnitOfWork } from '@partner/db';
+import {
+  FAILING_ADDRESS,
+  newCpf,
+  newUuid,
+  pollUntil,
+  setMining,
+  testPartnerId,
+  tokenAdmin,
+  tokenBalance,
+  transferLogs,
+  withdrawalRequest,
+} from '@partner/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { AccountRepository } from '../accounts/account.repository';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { DB_SCHEMA } from '../database/db-schema';
+import { RefusedCommandRepository } from '../refusals/refused-command.repository';
+import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-case';
+import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
+import { ChainMismatchError } from './payout-rounds.service';
+import { payoutKit } from './payout-kit.spec-support';
+
+// Integration: the test database and the local chains npm test starts (a real EVM node per network, the
+// USDT-like token, the hot wallet funded). Nothing of the chain is mocked: balances are read off the node.
+const config = loadConfig(WithdrawalsConfig, process.env);
+const db = new Database(config, DB_SCHEMA);
+const accounts = new AccountRepository(db);
+const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db));
+const kit = payoutKit(config, db);
+const eth = kit.settings.ETH;
+
+afterAll(() => db.close());
+
+/** A destination nobody has paid yet. */
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+async function newAccount(micros: number): Promise<{ partnerId: PartnerId; document: string }> {
+  const partnerId = testPartnerId();
+  const document = newCpf();
+  await accounts.open(partnerId, document, new Date());
+  await unitOfWork.run((tx) =>
+    accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: BigInt(micros), reference: 'test funds' }, new Date()),
+  );
+  return { partnerId, document };
+}
+
+async function withdraw(network: 'ETH' | 'MATIC', usdtmicros: number, address: `0x${string}` = freshAddress()) {
+  const { partnerId, document } = await newAccount(usdtmicros + 10_000_000);
+  const reply = await create.execute({ partner_id: partnerId, ...withdrawalRequest(document, { network, usdtmicros, address, fee_choice: 'LOW' }) });
+  if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);
+  return { id: reply.data.id, partnerId, document, address };
+}
+
+const row = async (id: number) =>
+  (
+    await db.query<{ state: string; tx_hash: string; failure_reason: string | null; block_number: string | null; gas_cost_wei: string | null; nonce: string | null }>(
+      'SELECT * FROM withdrawals WHERE id = $1',
+      [id],
+    )
+  ).rows[0];
+
+const eventStates = async (id: number) =>
+  (
+    await db.query<{ state: string }>(
+      `SELECT payload->>'state' AS state FROM outbox_messages WHERE key = $1 ORDER BY id`,
+      [`usdt_withdrawal:${id}`],
+    )
+  ).rows.map((r) => r.state);
+
+const versions = async (id: number) =>
+  (await db.query<{ tx_hash: string; nonce: string; max_fee_per_gas_wei: string }>('SELECT * FROM payout_transactions WHERE withdrawal_id = $1 ORDER BY id', [id]))
+    .rows;
+
+beforeAll(async () => {
+  await kit.rounds.checkChains();
+});
+
+describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
+  it.each(['ETH', 'MATIC'] as const)('pays a withdrawal on %s: created, sent, settled, and the destination holds the amount', async (network) => {
+    const w = await withdraw(network, 2_500_000);
+    await kit.until([w.id], ['settled']);
+    const settled = await row(w.id);
+    expect(await eventStates(w.id)).toEqual(['created', 'sent', 'settled']);
+    expect(await tokenBalance(kit.settings[network].rpcUrl, kit.settings[network].token, w.address)).toBe(2_500_000n);
+    const logs = await transferLogs(kit.settings[network].rpcUrl, kit.settings[network].token, { to: w.address });
+    expect(logs).toEqual([expect.objectContaining({ from: kit.signer.address, value: 2_500_000n, txHash: settled.tx_hash })]);
+    expect(settled.block_number).toBe(String(logs[0].blockNumber));
+    expect(BigInt(settled.gas_cost_wei ?? '0')).toBeGreaterThan(0n);
+    // The hold paid out: nothing held, the amount and the fee gone from the user's balance.
+    expect((await accounts.find(w.partnerId, w.document))?.heldMicros).toBe(0n);
+  });
+
+  it('a transfer the token reverts ends failed (transfer_reverted), mined with status 0, the hold released', async () => {
+    const w = await withdraw('MATIC', 1_000_000, FAILING_ADDRESS as `0x${string}`);
+    const before = await accounts.find(w.partnerId, w.document);
+    await kit.until([w.id], ['failed', 'settled']);
+    const failed = await row(w.id);
+    expect([failed.state, failed.failure_reason]).toEqual(['failed', 'transfer_reverted']);
+    expect(await eventStates(w.id)).toEqual(['created', 'sent', 'failed']);
+    const receipt = await kit.rails.MATIC.receipt(failed.tx_hash as `0x${string}`);
+    expect(receipt).toMatchObject({ succeeded: false, transfers: [] });
+    expect(await accounts.find(w.partnerId, w.document)).toEqual({ availableMicros: before!.availableMicros + before!.heldMicros, heldMicros: 0n });
+  });
+
+  it('three instances running rounds at once pay each withdrawal once, each with its own nonce', async () => {
+    const kits = [kit, payoutKit(config, db), payoutKit(config, db)];
+    const ws = await Promise.all([1, 2, 3, 4, 5].map(() => withdraw('MATIC', 1_100_000)));
+    const ids = ws.map((w) => w.id);
+    await pollUntil(
+      'five withdrawals settled by three instances',
+      async () => {
+        await Promise.all(kits.map((k) => k.rounds.runOnce()));
+        return (await db.query<{ state: string }>('SELECT state FROM withdrawals WHERE id = ANY($1::int[])', [ids])).rows;
+      },
+      (rows) => rows.every((r) => r.state === 'settled'),
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
+    for (const w of ws) {
+      expect(await transferLogs(kit.settings.MATIC.rpcUrl, kit.settings.MATIC.token, { to: w.address })).toHaveLength(1);
+      expect(await eventStates(w.id)).toEqual(['created', 'sent', 'settled']);
+    }
+    const nonces = await Promise.all(ids.map(async (id) => (await row(id)).nonce));
+    expect(new Set(nonces).size).toBe(5);
+  });
+
+  it('a crash between signing and broadcasting re-broadcasts the stored bytes: the mined hash is the one signed first', async () => {
+    const w = await withdraw('ETH', 1_200_000);
+    // The signing round alone (its commit), then "the process dies": nothing was broadcast.
+    await kit.rounds['sign'].execute(eth);
+    const [signed] = await versions(w.id);
+    expect(signed).toBeDefined();
+    expect(await kit.rails.ETH.knows(signed.tx_hash as `0x${string}`)).toBe(false);
+    // A new instance starts and goes on.
+    await payoutKit(config, db).until([w.id], ['settled']);
+    expect((await row(w.id)).tx_hash).toBe(signed.tx_hash);
+    expect(await versions(w.id)).toHaveLength(1);
+    expect(await transferLogs(eth.rpcUrl, eth.token, { to: w.address })).toHaveLength(1);
+  });
+
+  it('waits while the hot wallet lacks USDT, in order, and pays once it is refilled', async () => {
+    const admin = tokenAdmin(eth.rpcUrl, eth.token);
+    const left = await tokenBalance(eth.rpcUrl, eth.token, kit.signer.address);
+    await admin.drain(kit.signer.address);
+    try {
+      const first = await withdraw('ETH', 3_000_000);
+      const second = await withdraw('ETH', 1_000_000);
+      for (let i = 0; i < 5; i++) await kit.rounds.runOnce();
+      expect([(await row(first.id)).state, (await row(second.id)).state]).toEqual(['created', 'created']);
+      expect((await row(first.id)).nonce).toBeNull();
+      expect(await kit.metrics.waiting.get()).toMatchObject({
+        values: expect.arrayContaining([expect.objectContaining({ labels: { network: 'ETH', reason: 'usdt' }, value: 1 })]),
+      });
+      await admin.issueTo(kit.signer.address, left);
+      await kit.until([first.id, second.id], ['settled']);
+      // In the order they were asked: the first holds the lower nonce.
+      expect(BigInt((await row(first.id)).nonce!)).toBeLessThan(BigInt((await row(second.id)).nonce!));
+      expect(await tokenBalance(eth.rpcUrl, eth.token, first.address)).toBe(3_000_000n);
+    } finally {
+      if ((await tokenBalance(eth.rpcUrl, eth.token, kit.signer.address)) < left) await admin.issueTo(kit.signer.address, left);
+    }
+  });
+
+  it('replaces a transaction not mined within the bound: same nonce, both fees raised 10 % or more; one transfer mined', async () => {
+    const quick = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_REPLACE_AFTER_MS_ETH: '1000' }), db);
+    await setMining(eth.rpcUrl, { auto: false, intervalMs: 0 });
+    let w: Awaited<ReturnType<typeof withdraw>>;
+    try {
+      w = await withdraw('ETH', 1_300_000);
+      await pollUntil('the first version accepted', async () => (await quick.rounds.runOnce(), (await row(w.id)).state), (s) => s === 'sent');
+      await pollUntil(
+        'a replacement signed and accepted',
+        async () => (await quick.rounds.runOnce(), await versions(w.id)),
+        (v) => v.length >= 2,
+        { timeoutMs: 15_000, intervalMs: 200 },
+      );
+    } finally {
+      await setMining(eth.rpcUrl, { auto: false, intervalMs: 250 });
+    }
+    await quick.until([w.id], ['settled']);
+    const all = await versions(w.id);
+    expect(new Set(all.map((v) => v.nonce)).size).toBe(1);
+    expect(BigInt(all[1].max_fee_per_gas_wei) * 10n).toBeGreaterThanOrEqual(BigInt(all[0].max_fee_per_gas_wei) * 11n);
+    const mined = (await row(w.id)).tx_hash;
+    expect(all.map((v) => v.tx_hash)).toContain(mined);
+    expect(await transferLogs(eth.rpcUrl, eth.token, { to: w.address })).toEqual([expect.objectContaining({ value: 1_300_000n, txHash: mined })]);
+  });
+
+  it('a node that does not answer makes withdrawals wait, with no error; they go on when it is back', async () => {
+    const down = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_RPC_URL_MATIC: 'http://127.0.0.1:1', CHAIN_RPC_TIMEOUT_MS: '500' }), db);
+    const w = await withdraw('MATIC', 1_400_000);
+    await expect(down.rounds.runOnce()).resolves.toBeUndefined();
+    expect((await row(w.id)).state).toBe('created');
+    expect(await down.metrics.waiting.get()).toMatchObject({
+      values: expect.arrayContaining([expect.objectContaining({ labels: { network: 'MATIC', reason: 'node' }, value: 1 })]),
+    });
+    await kit.until([w.id], ['settled']);
+  });
+
+  it('refuses to start on a node of another chain or a token that is not 6-decimal USDT, naming the setting', async () => {
+    const wrongChain = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_ID_ETH: '1' }), db);
+    await expect(wrongChain.rounds.checkChains()).rejects.toThrow(ChainMismatchError);
+    await expect(wrongChain.rounds.checkChains()).rejects.toThrow(/CHAIN_ID_ETH is 1 but the node at CHAIN_RPC_URL_ETH serves chain/);
+    const notAToken = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, USDT_CONTRACT_MATIC: kit.signer.address }), db);
+    await expect(notAToken.rounds.checkChains()).rejects.toThrow(/USDT_CONTRACT_MATIC/);
+  });
+
+  it('reconciliation matches settled payouts with their receipts and records a mismatch once, never mending it', async () => {
+    const w = await withdraw('MATIC', 1_500_000);
+    await kit.until([w.id], ['settled']);
+    const first = await kit.reconcile.execute();
+    expect(first.networks.every((n) => n.error === null)).toBe(true);
+    expect((await db.query('SELECT reconciled_at FROM withdrawals WHERE id = $1', [w.id])).rows[0].reconciled_at).not.toBeNull();
+    // The books now say another destination than the chain paid: a finding, once.
+    await db.query('UPDATE withdrawals SET address = $2, reconciled_at = NULL WHERE id = $1', [w.id, freshAddress()]);
+    const second = await kit.reconcile.execute();
+    expect(second.new_findings).toBeGreaterThanOrEqual(1);
+    const { rows } = await db.query<{ kind: string }>('SELECT kind FROM reconciliation_findings WHERE withdrawal_id = $1', [w.id]);
+    expect(rows).toEqual([{ kind: 'transfer_mismatch' }]);
+    await db.query('UPDATE withdrawals SET reconciled_at = NULL WHERE id = $1', [w.id]);
+    await kit.reconcile.execute();
+    expect((await db.query('SELECT count(*)::int AS n FROM reconciliation_findings WHERE withdrawal_id = $1', [w.id])).rows[0].n).toBe(1);
+    await db.query('UPDATE withdrawals SET address = $2 WHERE id = $1', [w.id, w.address]);
+  });
+});

@@ -1,0 +1,61 @@
+import { Module } from '@nestjs/common';
+import { NETWORKS } from '@partner/contracts';
+import { AccountsModule } from '../accounts/accounts.module';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
+import { EvmPayoutRail } from './evm-payout-rail';
+import { PayoutMetrics } from './payout-metrics';
+import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
+import { PayoutRoundsService } from './payout-rounds.service';
+import { networkSettings } from './payout-settings';
+import { KeyFileSigner, RemoteSigner } from './payout-signers';
+import { PayoutRepository } from './payout.repository';
+import { SignPayoutsUseCase } from './sign-payouts.use-case';
+import { TrackPayoutsUseCase } from './track-payouts.use-case';
+
+/** A rail per network, to the nodes the configuration names. */
+export function railsFor(config: WithdrawalsConfig): PayoutRails {
+  const settings = networkSettings(config);
+    return Object.fromEntries(
+      NETWORKS.map((n) => [
+        n,
+        new EvmPayoutRail({
+          network: n,
+          rpcUrl: settings[n].rpcUrl,
+          token: settings[n].token,
+          finality: settings[n].finality,
+          minPriorityFeeWei: settings[n].minPriorityFeeWei,
+          timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+        }),
+      ]),
+  ) as unknown as PayoutRails;
+}
+
+/** The hot wallet's signer the configuration names (HOT_WALLET_SIGNER). */
+export function signerFor(config: WithdrawalsConfig): PayoutSigner {
+  return config.HOT_WALLET_SIGNER === 'remote'
+    ? new RemoteSigner(config.REMOTE_SIGNER_URL!, config.REMOTE_SIGNER_ADDRESS! as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS)
+    : new KeyFileSigner(config.HOT_WALLET_KEY_FILE!);
+}
+
+const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };
+const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory: signerFor };
+
+/** Real USDT payouts: a rail per network (viem over JSON-RPC), the hot wallet's signer, and the rounds that pay. */
+@Module({
+  imports: [AccountsModule],
+  providers: [
+    rails,
+    signer,
+    PayoutMetrics,
+    PayoutRepository,
+    HotWalletRepository,
+    ReconciliationRepository,
+    SignPayoutsUseCase,
+    TrackPayoutsUseCase,
+    PayoutRoundsService,
+  ],
+  exports: [rails, signer, PayoutMetrics, HotWalletRepository, ReconciliationRepository],
+})
+export class PayoutsModule {}

@@ -1,0 +1,102 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Network } from '@partner/contracts';
+import { UnitOfWork } from '@partner/db';
+import { getAddress } from 'viem';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { feesFor } from './payout-fees';
+import { PayoutMetrics } from './payout-metrics';
+import { NetworkSettings } from './payout-settings';
+import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
+import { PayoutRepository } from './payout.repository';
+import { hashOf } from './payout-signers';
+
+export type WaitReason = 'usdt' | 'gas' | 'fee_cap';
+
+/**
+ * Signs the next withdrawals of one network, in the order they were asked: each gets the wallet's next
+ * nonce, and its signed transaction and hash are stored in the same database transaction as the nonce,
+ * before anything is broadcast (so a crash at any point re-broadcasts these bytes and never signs a
+ * second payment). The wallet's row stays locked meanwhile: one signer per wallet across instances.
+ * A withdrawal the wallet cannot pay now (USDT, gas) or only above the fee cap waits, and every one
+ * after it too (they go in order).
+ */
+@Injectable()
+export class SignPayoutsUseCase {
+  private readonly logger = new Logger('payouts');
+  private readonly low = new Map<Network, number>();
+
+  constructor(
+    private readonly config: WithdrawalsConfig,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly payouts: PayoutRepository,
+    private readonly hotWallets: HotWalletRepository,
+    private readonly metrics: PayoutMetrics,
+    @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
+    @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
+  ) {}
+
+  /** Signs what can be paid now; says how many were signed and, when some wait, why. */
+  async execute(s: NetworkSettings, now = new Date()): Promise<{ signed: number; waiting?: WaitReason }> {
+    const rail = this.rails[s.network];
+    const from = this.signer.address;
+    const [market, balances] = await Promise.all([rail.feeMarket(), rail.balances(from)]);
+    this.watchBalances(s, balances);
+    const gasLimit = BigInt(this.config.CHAIN_GAS_LIMIT);
+    return this.unitOfWork.run(async (tx) => {
+      const wallet = await this.hotWallets.lock(tx, s.network, from);
+      const due = await this.payouts.unsigned(tx, s.network, this.config.CHAIN_BATCH);
+      if (due.length === 0) return { signed: 0 };
+      const out = await this.payouts.outstanding(tx, s.network, from);
+      let usdtLeft = balances.usdtMicros - out.micros;
+      // Gas still owed by what is signed and not mined: each may cost up to its limit at today's max fee.
+      let nativeLeft = balances.nativeWei - BigInt(out.transactions) * gasLimit * (2n * market.nextBaseFeeWei);
+      let nonce = wallet.nextNonce;
+      let waiting: WaitReason | undefined;
+      for (const w of due) {
+        const fees = feesFor(market, w.feeChoice, s.maxFeeWei);
+        if (!fees) waiting = 'fee_cap';
+        else if (usdtLeft < w.amountMicros) waiting = 'usdt';
+        else if (nativeLeft < gasLimit * fees.maxFeePerGas) waiting = 'gas';
+        if (waiting || !fees) break;
+        const rawTx = await this.signer.sign({
+          chainId: s.chainId,
+          nonce,
+          to: rail.token,
+          data: rail.transferData(getAddress(w.address.toLowerCase()), w.amountMicros),
+          gas: gasLimit,
+          ...fees,
+        });
+        await this.payouts.assign(tx, w, from, {
+          nonce,
+          txHash: hashOf(rawTx),
+          rawTx,
+          maxFeePerGasWei: fees.maxFeePerGas,
+          maxPriorityFeeWei: fees.maxPriorityFeePerGas,
+          createdAt: now,
+        });
+        nonce += 1n;
+        usdtLeft -= w.amountMicros;
+        nativeLeft -= gasLimit * fees.maxFeePerGas;
+      }
+      if (nonce !== wallet.nextNonce) await this.hotWallets.advance(tx, s.network, from, nonce, now);
+      return { signed: Number(nonce - wallet.nextNonce), ...(waiting ? { waiting } : {}) };
+    });
+  }
+
+  private watchBalances(s: NetworkSettings, b: { usdtMicros: bigint; nativeWei: bigint }): void {
+    this.metrics.usdt.set({ network: s.network }, Number(b.usdtMicros));
+    this.metrics.native.set({ network: s.network }, Number(b.nativeWei));
+    const lowUsdt = b.usdtMicros < s.lowUsdtMicros ? 1 : 0;
+    const lowNative = b.nativeWei < s.lowNativeWei ? 1 : 0;
+    // A line when the wallet goes low (not every round while it stays low).
+    const was = this.low.get(s.network) ?? 0;
+    if ((lowUsdt || lowNative) && !was)
+      this.logger.warn(
+        `hot wallet low on ${s.network}: ${b.usdtMicros} USDT micros, ${b.nativeWei} wei of gas (alerts below ${s.lowUsdtMicros} and ${s.lowNativeWei})`,
+      );
+    this.low.set(s.network, lowUsdt || lowNative);
+    this.metrics.low.set({ network: s.network, asset: 'usdt' }, lowUsdt);
+    this.metrics.low.set({ network: s.network, asset: 'native' }, lowNative);
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The local chains for real: two Hardhat nodes on spare ports (SPEC_CHAIN_PORT_ETH/_MATIC, 28545/28546),
+ * the token deployed, the hot wallet funded; transfers signed with the generated key through an ABI whose
+ * transfer declares no outputs (as Ethereum's USDT). Stops them at the end.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, createWalletClient, defineChain, Hex, http, parseEther, parseEventLogs } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import {
+  mineBlock,
+  nativeBalance,
+  pendingTransactions,
+  pollUntil,
+  setMining,
+  TEST_USDT_ABI,
+  tokenAdmin,
+  tokenBalance,
+  transferLogs,
+} from '@partner/testing';
+import {
+  BLACKLISTED_DESTINATION,
+  ChainPorts,
+  DEFAULT_USDT_MICROS,
+  ensureHotWalletKey,
+  ensureLocalChains,
+  killLocalChain,
+  LOCAL_CHAIN_IDS,
+  LocalChain,
+  LocalNetwork,
+  localChainRunning,
+  stopLocalChains,
+} from './local-chains';
+
+jest.setTimeout(120_000);
+
+const ports: ChainPorts = {
+  ETH: Number(process.env.SPEC_CHAIN_PORT_ETH ?? 28545),
+  MATIC: Number(process.env.SPEC_CHAIN_PORT_MATIC ?? 28546),
+};
+const BLOCK_TIME_MS = 1000;
+const keyDir = mkdtempSync(join(tmpdir(), 'local-chains-spec-'));
+const { address: hotWallet, keyFile } = ensureHotWalletKey(join(keyDir, 'hot-wallet.key'));
+let chains: Record<LocalNetwork, LocalChain>;
+
+const clientsOf = (chain: LocalChain) => {
+  const viemChain = defineChain({
+    id: chain.chainId,
+    name: chain.network,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  });
+  const transport = http(chain.rpcUrl, { retryCount: 0 });
+  const account = privateKeyToAccount(readFileSync(keyFile, 'utf8').trim() as Hex);
+  return {
+    reader: createPublicClient({ chain: viemChain, transport, pollingInterval: 100 }),
+    hot: createWalletClient({ account, chain: viemChain, transport }),
+  };
+};
+
+beforeAll(async () => {
+  chains = await ensureLocalChains({ ports, hotWallet, blockTimeMs: BLOCK_TIME_MS, fresh: true });
+});
+
+afterAll(async () => {
+  await stopLocalChains(ports);
+  rmSync(keyDir, { recursive: true, force: true });
+});
+
+it('keeps the hot wallet key in a 0600 file and reads the same one back', () => {
+  expect(readFileSync(keyFile, 'utf8')).toMatch(/^0x[0-9a-f]{64}\n$/);
+  expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  expect(ensureHotWalletKey(keyFile).address).toBe(hotWallet);
+});
+
+it.each(['ETH', 'MATIC'] as const)('%s: its chain id, a 6-decimal USDT, the hot wallet funded, 0x…dEaD blacklisted', async (network) => {
+  const chain = chains[network];
+  const { reader } = clientsOf(chain);
+  expect(chain.started).toBe(true);
+  expect(await reader.getChainId()).toBe(LOCAL_CHAIN_IDS[network]);
+  const token = { address: chain.tokenAddress, abi: TEST_USDT_ABI } as const;
+  expect(await reader.readContract({ ...token, functionName: 'decimals' })).toBe(6);
+  expect(await reader.readContract({ ...token, functionName: 'isBlackListed', args: [BLACKLISTED_DESTINATION] })).toBe(true);
+  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(DEFAULT_USDT_MICROS);
+  expect(await nativeBalance(chain.rpcUrl, hotWallet)).toBe(parseEther('100'));
+});
+
+it('gives each chain a genesis of its own', () => {
+  expect(chains.ETH.genesisHash).not.toBe(chains.MATIC.genesisHash);
+});
+
+it('moves USDT from the hot wallet with a transfer that returns nothing, and logs a Transfer', async () => {
+  const chain = chains.ETH;
+  const { reader, hot } = clientsOf(chain);
+  const recipient = privateKeyToAccount(generatePrivateKey()).address;
+  const before = await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet);
+
+  const hash = await hot.writeContract({
+    address: chain.tokenAddress,
+    abi: TEST_USDT_ABI,
+    functionName: 'transfer',
+    args: [recipient, 1_500_000n],
+  });
+  const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 30_000 });
+
+  expect(receipt.status).toBe('success');
+  expect(parseEventLogs({ abi: TEST_USDT_ABI, logs: receipt.logs, eventName: 'Transfer' }).map((log) => log.args)).toEqual([
+    { from: hotWallet, to: recipient, value: 1_500_000n },
+  ]);
+  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, recipient)).toBe(1_500_000n);
+  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(before - 1_500_000n);
+  expect(await transferLogs(chain.rpcUrl, chain.tokenAddress, { to: recipient })).toEqual([
+    { from: hotWallet, to: recipient, value: 1_500_000n, txHash: hash, blockNumber: receipt.blockNumber },
+  ]);
+});
+
+it('mines a transfer to the blacklisted 0x…dEaD with status reverted, moving nothing', async () => {
+  const chain = chains.MATIC;
+  const { reader, hot } = clientsOf(chain);
+  const before = await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet);
+
+  // A gas limit of its own: estimation would refuse to send a call that reverts.
+  const hash = await hot.writeContract({
+    address: chain.tokenAddress,
+    abi: TEST_USDT_ABI,
+    functionName: 'transfer',
+    args: [BLACKLISTED_DESTINATION, 1_000_000n],
+    gas: 100_000n,
+  });
+  const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 30_000 });
+
+  expect(receipt.status).toBe('reverted');
+  expect(receipt.logs).toEqual([]);
+  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(before);
+});
+
+it('makes blocks on the clock, and a transaction waits for the next block', async () => {
+  const chain = chains.ETH;
+  const { reader, hot } = clientsOf(chain);
+  const start = await reader.getBlockNumber();
+  await pollUntil(
+    'two blocks on the clock',
+    () => reader.getBlockNumber(),
+    (n) => n >= start + 2n,
+    { timeoutMs: 10_000 },
+  );
+
+  await setMining(chain.rpcUrl, { auto: false, intervalMs: 0 }); // the clock stopped: the transaction stays pending
+  try {
+    const hash = await hot.sendTransaction({ to: BLACKLISTED_DESTINATION, value: 1n });
+    expect(await pendingTransactions(chain.rpcUrl)).toContain(hash);
+    await expect(reader.getTransactionReceipt({ hash })).rejects.toThrow(/could not be found/);
+    await mineBlock(chain.rpcUrl);
+    expect((await reader.getTransactionReceipt({ hash })).status).toBe('success');
+  } finally {
+    await setMining(chain.rpcUrl, { auto: false, intervalMs: BLOCK_TIME_MS });
+  }
+});
+
+it("acts as the token's owner: drains and issues", async () => {
+  const chain = chains.MATIC;
+  const admin = tokenAdmin(chain.rpcUrl, chain.tokenAddress);
+  await admin.drain(hotWallet);
+  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(0n);
+  await admin.issueTo(hotWallet, 42_000_000n);
+  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(42_000_000n);
+});
+
+it('reuses a running chain, and a killed one comes back as a new chain', async () => {
+  await killLocalChain(ports.MATIC);
+  expect(await localChainRunning(ports.MATIC)).toBe(false);
+
+  const again = await ensureLocalChains({ ports, hotWallet, blockTimeMs: BLOCK_TIME_MS });
+
+  expect(again.ETH).toEqual({ ...chains.ETH, started: false });
+  expect(again.MATIC.started).toBe(true);
+  expect(again.MATIC.genesisHash).not.toBe(chains.MATIC.genesisHash);
+  expect(await tokenBalance(again.MATIC.rpcUrl, again.MATIC.tokenAddress, hotWallet)).toBe(DEFAULT_USDT_MICROS);
+});
