@@ -46,6 +46,7 @@ const VIEW_FIELDS = [
   'fee_usdtmicros',
   'state',
   'tx_hash',
+  'block_number',
   'failure_reason',
   'created_at',
   'last_updated_at',
@@ -88,6 +89,7 @@ describe('USDT withdrawals end to end', () => {
         fee_usdtmicros: MATIC_MEDIUM_FEE,
         state: 'settled',
         tx_hash: mine[1].data.tx_hash,
+        block_number: mine[2].data.block_number,
         failure_reason: null,
         created_at: mine[0].data.created_at,
         last_updated_at: mine[2].data.last_updated_at,
@@ -113,6 +115,7 @@ describe('USDT withdrawals end to end', () => {
     expect(mine[0].data.tx_hash).toBeNull();
     expect(mine[1].data.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(mine[2].data.tx_hash).toBe(mine[1].data.tx_hash);
+    expect(mine[2].data.block_number).toEqual(expect.any(Number));
     // Settled: amount and fee have left the account for good.
     expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - MATIC_MEDIUM_FEE);
 

@@ -17,10 +17,10 @@ export class HotWalletsController {
     operationId: 'listHotWallets',
     summary: 'Read the hot wallets',
     description:
-      "Each network's hot wallet: its address, the USDT contract, its USDT and native-coin (gas) balances read off the node now (null when the node does not answer), the withdrawals not final yet, and the nonce its next payout takes. Fund it by sending USDT and ETH/POL to the address (docs/operations.md, \"Funding the hot wallet\").",
+      'Each network\'s hot wallet: its address, the USDT contract, its USDT and native-coin (gas) balances read off the node now (null when the node does not answer), the withdrawals not final yet, and the nonce its next payout takes. Fund it by sending USDT and ETH/POL to the address (docs/operations.md, "Funding the hot wallet").',
   })
   @ApiAnswer(200, ListHotWalletsResult, { description: 'One entry per network' })
-  @ApiErrors('operator', [...OPERATOR_ERRORS], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
   hotWallets(): Promise<ListHotWalletsResult> {
     return this.books.hotWallets();
   }
@@ -31,10 +31,10 @@ export class HotWalletsController {
     operationId: 'runReconciliation',
     summary: 'Reconcile payouts with the chain now',
     description:
-      'Checks every final withdrawal not yet checked against its receipt (a settled one: exactly one USDT Transfer from the hot wallet to its address of exactly its amount; a failed one: reverted, nothing moved) and the wallet\'s nonce. Mismatches are recorded as findings (never mended). The same check runs every RECONCILE_INTERVAL_MS. `npm run cli -- reconcile` calls this.',
+      "Checks every final withdrawal not yet checked against its receipt (a settled one: exactly one USDT Transfer from the hot wallet to its address of exactly its amount; a failed one: reverted, nothing moved) and the wallet's nonce. Mismatches are recorded as findings (never mended). The same check runs every RECONCILE_INTERVAL_MS. `npm run cli -- reconcile` calls this.",
   })
   @ApiAnswer(200, ReconcileResult, { description: 'What this run checked and found' })
-  @ApiErrors('operator', [...OPERATOR_ERRORS], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
   reconcile(): Promise<ReconcileResult> {
     return this.books.reconcile();
   }
@@ -43,10 +43,11 @@ export class HotWalletsController {
   @ApiOperation({
     operationId: 'listReconciliationFindings',
     summary: 'Read the reconciliation findings',
-    description: 'Every mismatch the reconciliation found between the books and the chain, newest first (the last 200). Each is an alert to resolve by hand.',
+    description:
+      'Every mismatch the reconciliation found between the books and the chain, newest first (the last 200). Each is an alert to resolve by hand.',
   })
   @ApiAnswer(200, ListFindingsResult, { description: 'The findings' })
-  @ApiErrors('operator', [...OPERATOR_ERRORS], OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
   findings(): Promise<ListFindingsResult> {
     return this.books.findings();
   }

@@ -33,7 +33,10 @@ const REGISTER = statement(
 );
 const FIND = statement('hot_wallet_find', 'SELECT * FROM hot_wallets WHERE network = $1 AND address = $2');
 const LOCK = statement('hot_wallet_lock', 'SELECT * FROM hot_wallets WHERE network = $1 AND address = $2 FOR UPDATE');
-const ADVANCE = statement('hot_wallet_advance', 'UPDATE hot_wallets SET next_nonce = $3, updated_at = $4 WHERE network = $1 AND address = $2');
+const ADVANCE = statement(
+  'hot_wallet_advance',
+  'UPDATE hot_wallets SET next_nonce = $3, updated_at = $4 WHERE network = $1 AND address = $2',
+);
 const PENDING = statement(
   'hot_wallet_pending',
   `SELECT network, count(*)::int AS pending FROM withdrawals WHERE state IN ('created', 'sent') GROUP BY network`,

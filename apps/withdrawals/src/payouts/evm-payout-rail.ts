@@ -52,7 +52,8 @@ export function classifyRefusal(message: string): Exclude<BroadcastOutcome, { ac
   const m = message.toLowerCase();
   if (m.includes('already known') || m.includes('known transaction') || m.includes('already imported')) return 'known';
   if (m.includes('nonce too low') || m.includes('nonce has already been used')) return 'nonce_used';
-  if (m.includes('underpriced') || m.includes('fee too low') || m.includes('max fee per gas less than block base fee')) return 'underpriced';
+  if (m.includes('underpriced') || m.includes('fee too low') || m.includes('max fee per gas less than block base fee'))
+    return 'underpriced';
   return 'refused';
 }
 

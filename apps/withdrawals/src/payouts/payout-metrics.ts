@@ -41,7 +41,12 @@ export class PayoutMetrics {
     labelNames: ['network', 'state'],
     registers: [],
   });
-  readonly usdt = new Gauge({ name: 'hot_wallet_usdt_micros', help: "The hot wallet's USDT, in micros", labelNames: ['network'], registers: [] });
+  readonly usdt = new Gauge({
+    name: 'hot_wallet_usdt_micros',
+    help: "The hot wallet's USDT, in micros",
+    labelNames: ['network'],
+    registers: [],
+  });
   readonly native = new Gauge({
     name: 'hot_wallet_native_wei',
     help: "The hot wallet's native coin for gas (ETH, POL), in wei (a float: exact to 2^53)",
@@ -62,7 +67,18 @@ export class PayoutMetrics {
   });
 
   constructor(@Optional() @Inject(METRICS_REGISTRY) registry?: Registry) {
-    for (const m of [this.waiting, this.rpcFailures, this.broadcasts, this.replacements, this.reorgs, this.finished, this.usdt, this.native, this.low, this.mismatches])
+    for (const m of [
+      this.waiting,
+      this.rpcFailures,
+      this.broadcasts,
+      this.replacements,
+      this.reorgs,
+      this.finished,
+      this.usdt,
+      this.native,
+      this.low,
+      this.mismatches,
+    ])
       registry?.registerMetric(m);
   }
 }

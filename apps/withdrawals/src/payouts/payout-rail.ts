@@ -29,7 +29,8 @@ export interface MinedReceipt {
 }
 
 /** What a node said to a raw transaction: accepted now, already had it, or refused (with its words). */
-export type BroadcastOutcome = { accepted: true } | { accepted: false; reason: string; kind: 'known' | 'nonce_used' | 'underpriced' | 'refused' };
+export type BroadcastOutcome =
+  { accepted: true } | { accepted: false; reason: string; kind: 'known' | 'nonce_used' | 'underpriced' | 'refused' };
 
 /**
  * The port the payouts speak to one network through (the EVM adapter: evm-payout-rail.ts). Every call may

@@ -85,11 +85,19 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     try {
       decimals = await rail.tokenDecimals();
     } catch (error) {
-      throw new ChainMismatchError(`${s.names.token} ${s.token} answers no decimals() on chain ${chainId}: is it the USDT contract? (${brief(error)})`);
+      throw new ChainMismatchError(
+        `${s.names.token} ${s.token} answers no decimals() on chain ${chainId}: is it the USDT contract? (${brief(error)})`,
+      );
     }
     if (decimals !== 6) throw new ChainMismatchError(`${s.names.token} ${s.token} has ${decimals} decimals; USDT has 6`);
     const genesis = await rail.genesisHash();
-    const wallet = await this.hotWallets.register(network, this.signer.address, chainId, genesis, await rail.minedNonce(this.signer.address));
+    const wallet = await this.hotWallets.register(
+      network,
+      this.signer.address,
+      chainId,
+      genesis,
+      await rail.minedNonce(this.signer.address),
+    );
     if (wallet.genesisHash !== genesis || wallet.chainId !== chainId)
       throw new ChainMismatchError(
         `the node at ${s.names.rpcUrl} serves another chain (genesis ${genesis}) than the one this database paid on (genesis ${wallet.genesisHash}); a local node that restarted forgets its chain: see docs/operations.md, "Local chains"`,
@@ -132,7 +140,8 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       throw new ChainMismatchError(`the node at ${s.names.rpcUrl} now serves chain ${chainId}, not ${s.names.chainId}=${s.chainId}`);
     }
     const { signed, waiting } = await this.sign.execute(s);
-    for (const reason of ['usdt', 'gas', 'fee_cap'] as const) this.payoutMetrics.waiting.set({ network, reason }, waiting === reason ? 1 : 0);
+    for (const reason of ['usdt', 'gas', 'fee_cap'] as const)
+      this.payoutMetrics.waiting.set({ network, reason }, waiting === reason ? 1 : 0);
     this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
     if (signed > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
       // The chaos run's hook: die between the commit of signed transactions and their broadcast.

@@ -66,7 +66,8 @@ export class RemoteSigner implements PayoutSigner {
         },
       ],
     });
-    if (typeof raw !== 'string' || !isHex(raw) || !raw.startsWith('0x02')) throw new Error('the remote signer answered no signed EIP-1559 transaction');
+    if (typeof raw !== 'string' || !isHex(raw) || !raw.startsWith('0x02'))
+      throw new Error('the remote signer answered no signed EIP-1559 transaction');
     // What was signed must be what was asked, by this account: a signer that changed a field is refused.
     const signed = parseTransaction(raw);
     const same =
@@ -79,7 +80,9 @@ export class RemoteSigner implements PayoutSigner {
       signed.maxFeePerGas === tx.maxFeePerGas &&
       signed.maxPriorityFeePerGas === tx.maxPriorityFeePerGas;
     if (!same) throw new Error('the remote signer signed another transaction than the one asked');
-    const by = await recoverTransactionAddress({ serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
+    const by = await recoverTransactionAddress({
+      serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'],
+    });
     if (by.toLowerCase() !== this.address.toLowerCase()) throw new Error(`the remote signer signed as ${by}, not REMOTE_SIGNER_ADDRESS`);
     return raw;
   }

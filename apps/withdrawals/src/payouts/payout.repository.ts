@@ -140,7 +140,12 @@ export class PayoutRepository {
   }
 
   /** Gives `withdrawal` its nonce and stores its first signed version, in the signing round's transaction. */
-  async assign(tx: Transaction, w: Withdrawal, from: Address, version: Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>): Promise<void> {
+  async assign(
+    tx: Transaction,
+    w: Withdrawal,
+    from: Address,
+    version: Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>,
+  ): Promise<void> {
     const { rowCount } = await tx.query(ASSIGN, [w.id, from.toLowerCase(), version.nonce.toString()]);
     if (rowCount !== 1) throw new Error(`withdrawal ${w.id} already holds a nonce`);
     await this.addVersion(tx, w.id, w.network, from, version);
@@ -170,10 +175,16 @@ export class PayoutRepository {
 
   /** Open withdrawals holding a nonce of `from` on `network`, lowest nonce first, each with its versions. */
   async open(network: Network, from: Address, limit: number): Promise<OpenPayout[]> {
-    const { rows } = await this.db.query<WithdrawalRow & { versions: PayoutVersionRow[] | null }>(OPEN, [network, from.toLowerCase(), limit]);
+    const { rows } = await this.db.query<WithdrawalRow & { versions: PayoutVersionRow[] | null }>(OPEN, [
+      network,
+      from.toLowerCase(),
+      limit,
+    ]);
     return rows.map((r) => ({
       withdrawal: toWithdrawal(r),
-      versions: (r.versions ?? []).map((v) => toVersion({ ...v, accepted_at: date(v.accepted_at), broadcast_at: date(v.broadcast_at), created_at: date(v.created_at)! })),
+      versions: (r.versions ?? []).map((v) =>
+        toVersion({ ...v, accepted_at: date(v.accepted_at), broadcast_at: date(v.broadcast_at), created_at: new Date(v.created_at) }),
+      ),
     }));
   }
 

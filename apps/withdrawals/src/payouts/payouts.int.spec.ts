@@ -50,52 +50,65 @@ async function newAccount(micros: number): Promise<{ partnerId: PartnerId; docum
 
 async function withdraw(network: 'ETH' | 'MATIC', usdtmicros: number, address: `0x${string}` = freshAddress()) {
   const { partnerId, document } = await newAccount(usdtmicros + 10_000_000);
-  const reply = await create.execute({ partner_id: partnerId, ...withdrawalRequest(document, { network, usdtmicros, address, fee_choice: 'LOW' }) });
+  const reply = await create.execute({
+    partner_id: partnerId,
+    ...withdrawalRequest(document, { network, usdtmicros, address, fee_choice: 'LOW' }),
+  });
   if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);
   return { id: reply.data.id, partnerId, document, address };
 }
 
 const row = async (id: number) =>
   (
-    await db.query<{ state: string; tx_hash: string; failure_reason: string | null; block_number: string | null; gas_cost_wei: string | null; nonce: string | null }>(
-      'SELECT * FROM withdrawals WHERE id = $1',
-      [id],
-    )
+    await db.query<{
+      state: string;
+      tx_hash: string;
+      failure_reason: string | null;
+      block_number: string | null;
+      gas_cost_wei: string | null;
+      nonce: string | null;
+    }>('SELECT * FROM withdrawals WHERE id = $1', [id])
   ).rows[0];
 
 const eventStates = async (id: number) =>
   (
-    await db.query<{ state: string }>(
-      `SELECT payload->>'state' AS state FROM outbox_messages WHERE key = $1 ORDER BY id`,
-      [`usdt_withdrawal:${id}`],
-    )
+    await db.query<{ state: string }>(`SELECT payload->>'state' AS state FROM outbox_messages WHERE key = $1 ORDER BY id`, [
+      `usdt_withdrawal:${id}`,
+    ])
   ).rows.map((r) => r.state);
 
 const versions = async (id: number) =>
-  (await db.query<{ tx_hash: string; nonce: string; max_fee_per_gas_wei: string }>('SELECT * FROM payout_transactions WHERE withdrawal_id = $1 ORDER BY id', [id]))
-    .rows;
+  (
+    await db.query<{ tx_hash: string; nonce: string; max_fee_per_gas_wei: string }>(
+      'SELECT * FROM payout_transactions WHERE withdrawal_id = $1 ORDER BY id',
+      [id],
+    )
+  ).rows;
 
 beforeAll(async () => {
   await kit.rounds.checkChains();
 });
 
 describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
-  it.each(['ETH', 'MATIC'] as const)('pays a withdrawal on %s: created, sent, settled, and the destination holds the amount', async (network) => {
-    const w = await withdraw(network, 2_500_000);
-    await kit.until([w.id], ['settled']);
-    const settled = await row(w.id);
-    expect(await eventStates(w.id)).toEqual(['created', 'sent', 'settled']);
-    expect(await tokenBalance(kit.settings[network].rpcUrl, kit.settings[network].token, w.address)).toBe(2_500_000n);
-    const logs = await transferLogs(kit.settings[network].rpcUrl, kit.settings[network].token, { to: w.address });
-    expect(logs).toEqual([expect.objectContaining({ from: kit.signer.address, value: 2_500_000n, txHash: settled.tx_hash })]);
-    expect(settled.block_number).toBe(String(logs[0].blockNumber));
-    expect(BigInt(settled.gas_cost_wei ?? '0')).toBeGreaterThan(0n);
-    // The hold paid out: nothing held, the amount and the fee gone from the user's balance.
-    expect((await accounts.find(w.partnerId, w.document))?.heldMicros).toBe(0n);
-  });
+  it.each(['ETH', 'MATIC'] as const)(
+    'pays a withdrawal on %s: created, sent, settled, and the destination holds the amount',
+    async (network) => {
+      const w = await withdraw(network, 2_500_000);
+      await kit.until([w.id], ['settled']);
+      const settled = await row(w.id);
+      expect(await eventStates(w.id)).toEqual(['created', 'sent', 'settled']);
+      expect(await tokenBalance(kit.settings[network].rpcUrl, kit.settings[network].token, w.address)).toBe(2_500_000n);
+      const logs = await transferLogs(kit.settings[network].rpcUrl, kit.settings[network].token, { to: w.address });
+      expect(logs).toEqual([expect.objectContaining({ from: kit.signer.address, value: 2_500_000n, txHash: settled.tx_hash })]);
+      expect(settled.block_number).toBe(String(logs[0].blockNumber));
+      expect(BigInt(settled.gas_cost_wei ?? '0')).toBeGreaterThan(0n);
+      // The hold paid out: nothing held, the amount and the fee gone from the user's balance.
+      expect((await accounts.find(w.partnerId, w.document))?.heldMicros).toBe(0n);
+    },
+  );
 
   it('a transfer the token reverts ends failed (transfer_reverted), mined with status 0, the hold released', async () => {
-    const w = await withdraw('MATIC', 1_000_000, FAILING_ADDRESS as `0x${string}`);
+    const w = await withdraw('MATIC', 1_000_000, FAILING_ADDRESS);
     const before = await accounts.find(w.partnerId, w.document);
     await kit.until([w.id], ['failed', 'settled']);
     const failed = await row(w.id);
@@ -103,7 +116,10 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     expect(await eventStates(w.id)).toEqual(['created', 'sent', 'failed']);
     const receipt = await kit.rails.MATIC.receipt(failed.tx_hash as `0x${string}`);
     expect(receipt).toMatchObject({ succeeded: false, transfers: [] });
-    expect(await accounts.find(w.partnerId, w.document)).toEqual({ availableMicros: before!.availableMicros + before!.heldMicros, heldMicros: 0n });
+    expect(await accounts.find(w.partnerId, w.document)).toEqual({
+      availableMicros: (before?.availableMicros ?? 0n) + (before?.heldMicros ?? 0n),
+      heldMicros: 0n,
+    });
   });
 
   it('three instances running rounds at once pay each withdrawal once, each with its own nonce', async () => {
@@ -157,7 +173,7 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
       await admin.issueTo(kit.signer.address, left);
       await kit.until([first.id, second.id], ['settled']);
       // In the order they were asked: the first holds the lower nonce.
-      expect(BigInt((await row(first.id)).nonce!)).toBeLessThan(BigInt((await row(second.id)).nonce!));
+      expect(BigInt((await row(first.id)).nonce ?? -1)).toBeLessThan(BigInt((await row(second.id)).nonce ?? -1));
       expect(await tokenBalance(eth.rpcUrl, eth.token, first.address)).toBe(3_000_000n);
     } finally {
       if ((await tokenBalance(eth.rpcUrl, eth.token, kit.signer.address)) < left) await admin.issueTo(kit.signer.address, left);
@@ -170,7 +186,11 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     let w: Awaited<ReturnType<typeof withdraw>>;
     try {
       w = await withdraw('ETH', 1_300_000);
-      await pollUntil('the first version accepted', async () => (await quick.rounds.runOnce(), (await row(w.id)).state), (s) => s === 'sent');
+      await pollUntil(
+        'the first version accepted',
+        async () => (await quick.rounds.runOnce(), (await row(w.id)).state),
+        (s) => s === 'sent',
+      );
       await pollUntil(
         'a replacement signed and accepted',
         async () => (await quick.rounds.runOnce(), await versions(w.id)),
@@ -186,11 +206,16 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     expect(BigInt(all[1].max_fee_per_gas_wei) * 10n).toBeGreaterThanOrEqual(BigInt(all[0].max_fee_per_gas_wei) * 11n);
     const mined = (await row(w.id)).tx_hash;
     expect(all.map((v) => v.tx_hash)).toContain(mined);
-    expect(await transferLogs(eth.rpcUrl, eth.token, { to: w.address })).toEqual([expect.objectContaining({ value: 1_300_000n, txHash: mined })]);
+    expect(await transferLogs(eth.rpcUrl, eth.token, { to: w.address })).toEqual([
+      expect.objectContaining({ value: 1_300_000n, txHash: mined }),
+    ]);
   });
 
   it('a node that does not answer makes withdrawals wait, with no error; they go on when it is back', async () => {
-    const down = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_RPC_URL_MATIC: 'http://127.0.0.1:1', CHAIN_RPC_TIMEOUT_MS: '500' }), db);
+    const down = payoutKit(
+      loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_RPC_URL_MATIC: 'http://127.0.0.1:1', CHAIN_RPC_TIMEOUT_MS: '500' }),
+      db,
+    );
     const w = await withdraw('MATIC', 1_400_000);
     await expect(down.rounds.runOnce()).resolves.toBeUndefined();
     expect((await row(w.id)).state).toBe('created');

@@ -17,26 +17,28 @@ import { TrackPayoutsUseCase } from './track-payouts.use-case';
 /** A rail per network, to the nodes the configuration names. */
 export function railsFor(config: WithdrawalsConfig): PayoutRails {
   const settings = networkSettings(config);
-    return Object.fromEntries(
-      NETWORKS.map((n) => [
-        n,
-        new EvmPayoutRail({
-          network: n,
-          rpcUrl: settings[n].rpcUrl,
-          token: settings[n].token,
-          finality: settings[n].finality,
-          minPriorityFeeWei: settings[n].minPriorityFeeWei,
-          timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
-        }),
-      ]),
+  return Object.fromEntries(
+    NETWORKS.map((n) => [
+      n,
+      new EvmPayoutRail({
+        network: n,
+        rpcUrl: settings[n].rpcUrl,
+        token: settings[n].token,
+        finality: settings[n].finality,
+        minPriorityFeeWei: settings[n].minPriorityFeeWei,
+        timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+      }),
+    ]),
   ) as unknown as PayoutRails;
 }
 
 /** The hot wallet's signer the configuration names (HOT_WALLET_SIGNER). */
 export function signerFor(config: WithdrawalsConfig): PayoutSigner {
-  return config.HOT_WALLET_SIGNER === 'remote'
-    ? new RemoteSigner(config.REMOTE_SIGNER_URL!, config.REMOTE_SIGNER_ADDRESS! as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS)
-    : new KeyFileSigner(config.HOT_WALLET_KEY_FILE!);
+  // The configuration's validation requires the fields of the chosen signer: both are set here.
+  const { HOT_WALLET_SIGNER, REMOTE_SIGNER_URL = '', REMOTE_SIGNER_ADDRESS = '0x', HOT_WALLET_KEY_FILE = '' } = config;
+  return HOT_WALLET_SIGNER === 'remote'
+    ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS)
+    : new KeyFileSigner(HOT_WALLET_KEY_FILE);
 }
 
 const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };

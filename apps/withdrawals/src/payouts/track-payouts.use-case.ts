@@ -64,13 +64,22 @@ export class TrackPayoutsUseCase {
     if (mined) return this.onMined(s, w, mined, finalBlock, now);
     if (w.payout.blockNumber !== null) {
       this.metrics.reorgs.inc({ network: s.network });
-      this.logger.warn(`withdrawal ${w.id}: its transaction's block ${w.payout.blockNumber} left the chain before it was final; waiting for it to be mined again`);
+      this.logger.warn(
+        `withdrawal ${w.id}: its transaction's block ${w.payout.blockNumber} left the chain before it was final; waiting for it to be mined again`,
+      );
       await this.payouts.clearMined(w.id);
     }
     if (w.payout.nonce !== null && w.payout.nonce < minedNonce) {
       // The wallet's nonce was used and none of our versions holds it: another transaction took it. Never
       // signed again here (that could pay twice): the operator decides (docs/operations.md, "A stuck payout").
-      if (await this.findings.record(s.network, 'nonce_taken', w.id, `nonce ${w.payout.nonce} of ${this.signer.address} was mined by a transaction that is not this withdrawal's`))
+      if (
+        await this.findings.record(
+          s.network,
+          'nonce_taken',
+          w.id,
+          `nonce ${w.payout.nonce} of ${this.signer.address} was mined by a transaction that is not this withdrawal's`,
+        )
+      )
         this.metrics.mismatches.inc({ network: s.network, kind: 'nonce_taken' });
       return;
     }
@@ -106,12 +115,21 @@ export class TrackPayoutsUseCase {
       if (!done) return;
       await this.accounts.endHolds(
         tx,
-        [{ partnerId: done.partnerId, document: done.document, withdrawalId: done.id, micros: done.amountMicros + done.feeMicros, released: outcome === 'failed' }],
+        [
+          {
+            partnerId: done.partnerId,
+            document: done.document,
+            withdrawalId: done.id,
+            micros: done.amountMicros + done.feeMicros,
+            released: outcome === 'failed',
+          },
+        ],
         new Date(),
       );
       tx.emit(stateChanged(done));
       this.metrics.finished.inc({ network: s.network, state: outcome });
-      if (outcome === 'failed') this.logger.warn(`withdrawal ${w.id} failed on ${s.network}: ${r.txHash} reverted in block ${r.blockNumber}; hold released`);
+      if (outcome === 'failed')
+        this.logger.warn(`withdrawal ${w.id} failed on ${s.network}: ${r.txHash} reverted in block ${r.blockNumber}; hold released`);
     });
   }
 
@@ -128,7 +146,14 @@ export class TrackPayoutsUseCase {
       this.logger.warn(`withdrawal ${w.id}: the ${s.network} node refused ${v.txHash} (${outcome.kind}): ${outcome.reason}`);
   }
 
-  private async replace(s: NetworkSettings, rail: PayoutRail, w: Withdrawal, previous: PayoutVersion, market: FeeMarket, now: Date): Promise<void> {
+  private async replace(
+    s: NetworkSettings,
+    rail: PayoutRail,
+    w: Withdrawal,
+    previous: PayoutVersion,
+    market: FeeMarket,
+    now: Date,
+  ): Promise<void> {
     const fees = replacementFees(
       { maxFeePerGas: previous.maxFeePerGasWei, maxPriorityFeePerGas: previous.maxPriorityFeeWei },
       market,
@@ -137,7 +162,9 @@ export class TrackPayoutsUseCase {
     );
     if (!fees) {
       // At the cap: keep the version out there in front of the nodes, and say so.
-      this.logger.warn(`withdrawal ${w.id}: not mined after ${s.replaceAfterMs} ms and its fees are at the cap on ${s.network}; broadcasting it again`);
+      this.logger.warn(
+        `withdrawal ${w.id}: not mined after ${s.replaceAfterMs} ms and its fees are at the cap on ${s.network}; broadcasting it again`,
+      );
       return this.broadcast(s, rail, w, previous, now);
     }
     const rawTx = await this.signer.sign({
@@ -160,7 +187,9 @@ export class TrackPayoutsUseCase {
       }),
     );
     this.metrics.replacements.inc({ network: s.network });
-    this.logger.log(`withdrawal ${w.id}: ${previous.txHash} not mined in ${s.replaceAfterMs} ms; replaced by ${txHash} (max fee ${fees.maxFeePerGas} wei)`);
+    this.logger.log(
+      `withdrawal ${w.id}: ${previous.txHash} not mined in ${s.replaceAfterMs} ms; replaced by ${txHash} (max fee ${fees.maxFeePerGas} wei)`,
+    );
     await this.broadcast(s, rail, w, version, now);
   }
 

@@ -36,7 +36,13 @@ export class ReconcileUseCase {
         result.new_findings += r.newFindings;
         result.networks.push({ network, checked: r.checked, matched: r.matched, new_findings: r.newFindings, error: null });
       } catch (error) {
-        result.networks.push({ network, checked: 0, matched: 0, new_findings: 0, error: `the ${network} node did not answer: ${(error as Error).message.split('\n')[0]}` });
+        result.networks.push({
+          network,
+          checked: 0,
+          matched: 0,
+          new_findings: 0,
+          error: `the ${network} node did not answer: ${(error as Error).message.split('\n')[0]}`,
+        });
       }
     }
     return result;
@@ -72,7 +78,11 @@ export class ReconcileUseCase {
     if (wallet) {
       const minedNonce = await rail.minedNonce(this.signer.address);
       if (minedNonce > wallet.nextNonce)
-        await find('nonce_ahead', null, `the chain counts ${minedNonce} transactions from ${from}, the books handed out nonces up to ${wallet.nextNonce - 1n}`);
+        await find(
+          'nonce_ahead',
+          null,
+          `the chain counts ${minedNonce} transactions from ${from}, the books handed out nonces up to ${wallet.nextNonce - 1n}`,
+        );
     }
     return { checked, matched, newFindings };
   }
@@ -84,9 +94,13 @@ export class ReconcileUseCase {
       return { kind: 'block_changed', detail: `${r.txHash} is in block ${r.blockHash}, the books say ${w.payout.blockHash}` };
     const ours = r.transfers.filter((t) => t.token.toLowerCase() === token.toLowerCase());
     if (w.state === 'failed')
-      return r.succeeded || ours.length > 0 ? { kind: 'failed_but_paid', detail: `${r.txHash} succeeded or moved USDT, the books say it failed` } : undefined;
+      return r.succeeded || ours.length > 0
+        ? { kind: 'failed_but_paid', detail: `${r.txHash} succeeded or moved USDT, the books say it failed` }
+        : undefined;
     if (!r.succeeded) return { kind: 'settled_but_reverted', detail: `${r.txHash} reverted, the books say it settled` };
-    const exact = ours.filter((t) => t.from.toLowerCase() === from && t.to.toLowerCase() === w.address.toLowerCase() && t.value === w.amountMicros);
+    const exact = ours.filter(
+      (t) => t.from.toLowerCase() === from && t.to.toLowerCase() === w.address.toLowerCase() && t.value === w.amountMicros,
+    );
     if (ours.length !== 1 || exact.length !== 1)
       return {
         kind: 'transfer_mismatch',

@@ -45,11 +45,22 @@ export class ReconciliationRepository {
   }
 
   async list(limit: number): Promise<Finding[]> {
-    const { rows } = await this.db.query<{ id: string; network: Network; kind: string; withdrawal_id: number | null; detail: string; created_at: Date }>(
-      LIST,
-      [limit],
-    );
-    return rows.map((r) => ({ id: Number(r.id), network: r.network, kind: r.kind, withdrawalId: r.withdrawal_id, detail: r.detail, createdAt: r.created_at }));
+    const { rows } = await this.db.query<{
+      id: string;
+      network: Network;
+      kind: string;
+      withdrawal_id: number | null;
+      detail: string;
+      created_at: Date;
+    }>(LIST, [limit]);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      network: r.network,
+      kind: r.kind,
+      withdrawalId: r.withdrawal_id,
+      detail: r.detail,
+      createdAt: r.created_at,
+    }));
   }
 
   async unchecked(network: Network, limit: number): Promise<Withdrawal[]> {

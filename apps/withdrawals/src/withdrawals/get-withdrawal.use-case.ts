@@ -8,7 +8,17 @@ import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
  * conversions of micros and times) without the idempotency key, its fee named like the amount.
  */
 export function toView(w: Withdrawal): GetWithdrawalResult {
-  const { idempotency_key: _key, fee_micros, state, tx_hash, block_number, failure_reason, created_at, last_updated_at, ...head } = toSnapshot(w);
+  const {
+    idempotency_key: _key,
+    fee_micros,
+    state,
+    tx_hash,
+    block_number,
+    failure_reason,
+    created_at,
+    last_updated_at,
+    ...head
+  } = toSnapshot(w);
   return { ...head, fee_usdtmicros: fee_micros, state, tx_hash, block_number, failure_reason, created_at, last_updated_at };
 }
 

@@ -1,14 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PageRequest, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
-import {
-  commandStatement,
-  Database,
-  KeysetFilter,
-  keysetPageStatement,
-  OutboxMessage,
-  statement,
-  UnitOfWork,
-} from '@partner/db';
+import { commandStatement, Database, KeysetFilter, keysetPageStatement, OutboxMessage, statement, UnitOfWork } from '@partner/db';
 
 export interface Withdrawal {
   id: number;

@@ -12,11 +12,6 @@ import { WithdrawalRepository } from './withdrawal.repository';
 @Module({
   imports: [AccountsModule, RefusalsModule],
   controllers: [CreateWithdrawalHandler, GetWithdrawalHandler, ListWithdrawalsHandler],
-  providers: [
-    WithdrawalRepository,
-    CreateWithdrawalUseCase,
-    GetWithdrawalUseCase,
-    ListWithdrawalsUseCase,
-  ],
+  providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, ListWithdrawalsUseCase],
 })
 export class WithdrawalsModule {}

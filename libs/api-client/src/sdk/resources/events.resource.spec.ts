@@ -31,6 +31,7 @@ const event = (n: number): PartnerEvent => ({
     fee_micros: 20_000,
     state: 'created',
     tx_hash: null,
+    block_number: null,
     failure_reason: null,
     created_at: 1_795_315_285,
     last_updated_at: 1_795_315_285,

@@ -2,7 +2,7 @@ import { ApiProperty } from '../../api-documentation';
 import { IsUUID } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { PartnerId } from '../../tenancy/partner-id';
-import { AccountBalance } from '../credit-account/credit-account.command';
+import { UserBalances } from '../../inflows/accounts/brl-account.query';
 
 /** withdrawals.query.get-balance.v1: a user's balance (user_not_found when the partner has no such user). */
 export class GetBalanceQuery {
@@ -20,8 +20,8 @@ export class UserDocumentParams {
   document!: string;
 }
 
-/** A user's balance as GET /partner/v1/users/{document}/balance answers it: the operator API's AccountBalance with its CPF. */
-export class UserBalanceView extends AccountBalance {
+/** A user's balance as GET /partner/v1/users/{document}/balance answers it: the operator API's UserBalances (USDT and BRL) with its CPF. */
+export class UserBalanceView extends UserBalances {
   @ApiProperty({ description: "The user's CPF", example: '52998224725' })
   document!: string;
 }

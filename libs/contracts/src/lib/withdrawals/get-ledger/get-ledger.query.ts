@@ -61,7 +61,12 @@ export class LedgerEntryView {
   })
   fee_micros!: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The network of the withdrawal it belongs to; null for credits', example: 'MATIC' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The network of the withdrawal it belongs to; null for credits',
+    example: 'MATIC',
+  })
   network!: string | null;
 
   @ApiProperty({

@@ -55,7 +55,8 @@ export class UsdtWithdrawalView {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: 'The transaction on `network`: set once a node accepted it (`sent`); from `settled` or `failed` on, the hash that was mined',
+    description:
+      'The transaction on `network`: set once a node accepted it (`sent`); from `settled` or `failed` on, the hash that was mined',
   })
   tx_hash!: string | null;
 

@@ -21,7 +21,12 @@ export class HotWalletView {
   @ApiProperty({ description: 'The USDT contract paid from', example: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F' })
   token_contract!: string;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: "The wallet's USDT now, in micros (null: the node did not answer)", example: 250_000_000_000 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The wallet's USDT now, in micros (null: the node did not answer)",
+    example: 250_000_000_000,
+  })
   usdt_micros!: number | null;
 
   @ApiProperty({

@@ -17,7 +17,11 @@ export class NetworkReconciliation {
   matched!: number;
   @ApiProperty({ type: 'integer', description: 'Findings recorded by this run' })
   new_findings!: number;
-  @ApiProperty({ type: String, nullable: true, description: "Why this network was not checked (its node did not answer); null when it was" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why this network was not checked (its node did not answer); null when it was',
+  })
   error!: string | null;
 }
 

@@ -53,7 +53,7 @@ export class UsdtWithdrawalSnapshot {
     type: String,
     nullable: true,
     description:
-      'The transaction on `network`: set once a node accepted it (`sent`); from `settled` or `failed` on, the hash that was mined (a replacement with higher fees may have taken the first one\'s place)',
+      "The transaction on `network`: set once a node accepted it (`sent`); from `settled` or `failed` on, the hash that was mined (a replacement with higher fees may have taken the first one's place)",
     example: null,
   })
   @Nullable()

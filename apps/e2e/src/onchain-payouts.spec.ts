@@ -1,0 +1,244 @@
+import { Pool } from 'pg';
+import {
+  ApiClient,
+  FAILING_ADDRESS,
+  newUuid,
+  pollUntil,
+  requireEnv,
+  setMining,
+  tokenAdmin,
+  tokenBalance,
+  transferLogs,
+} from '@partner/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { balanceOf, gatewayAdminUrl, newPartner, newUser } from './support/sandbox';
+
+// Real payouts end to end: withdrawals through the partner API, paid by the withdrawals service to the
+// local EVM nodes npm test starts (a Hardhat node per network, the USDT-like token, a funded hot wallet).
+// What arrived is asked of the chain itself, never of the service.
+
+type Network = 'ETH' | 'MATIC';
+type Address = `0x${string}`;
+const USDT = 1_000_000;
+const chain = (network: Network) => ({
+  rpcUrl: requireEnv(`CHAIN_RPC_URL_${network}`),
+  token: requireEnv(`USDT_CONTRACT_${network}`) as Address,
+});
+const freshAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+const operator = () => new ApiClient(gatewayAdminUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
+
+interface HotWallet {
+  network: Network;
+  chain_id: number;
+  address: Address;
+  token_contract: string;
+  usdt_micros: number | null;
+  native_wei: string | null;
+  pending: number;
+  next_nonce: number;
+}
+
+async function hotWallet(network: Network): Promise<HotWallet> {
+  const res = await operator().get<{ hot_wallets: HotWallet[] }>('/admin/v1/hot-wallets');
+  if (res.status !== 200) throw new Error(`hot wallets: ${res.status} ${JSON.stringify(res.body)}`);
+  const wallet = res.body.hot_wallets.find((w) => w.network === network);
+  if (!wallet) throw new Error(`no hot wallet for ${network}`);
+  return wallet;
+}
+
+interface Event {
+  id: string;
+  type: string;
+  state: string;
+  resource_id: string;
+  data: { tx_hash: string | null; block_number: number | null; network: string; failure_reason: string | null };
+}
+
+/** The withdrawal's events in the partner's feed, once it reached `final` (polled with a deadline). */
+async function eventsUntil(api: ApiClient, id: number, final: string[], timeoutMs = 60_000): Promise<Event[]> {
+  return pollUntil(
+    `withdrawal ${id} to reach ${final.join(' or ')} in the feed`,
+    async () =>
+      (await api.get<{ events: Event[] }>('/partner/v1/events?type=usdt_withdrawal&limit=1000')).body.events.filter(
+        (e) => e.resource_id === String(id),
+      ),
+    (events) => events.some((e) => final.includes(e.state)),
+    { timeoutMs, intervalMs: 200 },
+  );
+}
+
+async function withdraw(api: ApiClient, document: string, body: Record<string, unknown>) {
+  const request = {
+    document,
+    idempotency_key: newUuid(),
+    usdtmicros: USDT,
+    fee_choice: 'MEDIUM',
+    network: 'MATIC',
+    address: freshAddress(),
+    ...body,
+  };
+  const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', request);
+  if (res.status !== 201) throw new Error(`withdrawal refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.id, request };
+}
+
+let db: Pool;
+beforeAll(() => {
+  db = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 2 });
+});
+afterAll(() => db.end());
+
+describe('USDT payouts on the local chains', () => {
+  it.each(['ETH', 'MATIC'] as const)(
+    'a withdrawal on %s ends settled and the destination holds the amount, read from the node',
+    async (network) => {
+      const { api } = await newPartner();
+      const document = await newUser(api, 20 * USDT);
+      const { id, request } = await withdraw(api, document, { network, usdtmicros: 2_345_678, fee_choice: 'LOW' });
+      const events = await eventsUntil(api, id, ['settled', 'failed']);
+      expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
+      const { rpcUrl, token } = chain(network);
+      expect(await tokenBalance(rpcUrl, token, request.address)).toBe(2_345_678n);
+      const [log] = await transferLogs(rpcUrl, token, { to: request.address });
+      const settled = events[2].data;
+      // The event carries where it was paid: network, the mined hash, its block.
+      expect(settled).toMatchObject({ network, tx_hash: log.txHash, block_number: Number(log.blockNumber) });
+      expect(log.from).toBe((await hotWallet(network)).address);
+      const read = await api.get<{ state: string; tx_hash: string; block_number: number }>(`/partner/v1/withdrawals/usdt/${id}`);
+      expect(read.body).toMatchObject({ state: 'settled', tx_hash: log.txHash, block_number: Number(log.blockNumber) });
+
+      // The same request again pays nothing more: the same id, and one transfer on chain.
+      const replay = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', request);
+      expect({ status: replay.status, body: replay.body }).toEqual({ status: 200, body: { id } });
+      expect(await tokenBalance(rpcUrl, token, request.address)).toBe(2_345_678n);
+      expect(await transferLogs(rpcUrl, token, { to: request.address })).toHaveLength(1);
+    },
+  );
+
+  it('a transfer the token reverts ends failed, with the hold released and nothing moved', async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 10 * USDT);
+    const { id } = await withdraw(api, document, { address: FAILING_ADDRESS, network: 'MATIC' });
+    const events = await eventsUntil(api, id, ['settled', 'failed']);
+    expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'failed']);
+    expect(events[2].data.failure_reason).toBe('transfer_reverted');
+    expect(events[2].data.block_number).toEqual(expect.any(Number));
+    expect(await balanceOf(api, document)).toBe(10 * USDT);
+    const { rpcUrl, token } = chain('MATIC');
+    const paid = await transferLogs(rpcUrl, token, { to: FAILING_ADDRESS });
+    expect(paid.filter((l) => l.txHash === events[2].data.tx_hash)).toEqual([]);
+  });
+
+  it('an empty hot wallet makes withdrawals wait in created; a refill pays them', async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 50 * USDT);
+    const wallet = await hotWallet('ETH');
+    const { rpcUrl, token } = chain('ETH');
+    const admin = tokenAdmin(rpcUrl, token);
+    const funds = await tokenBalance(rpcUrl, token, wallet.address);
+    await admin.drain(wallet.address);
+    try {
+      const { id, request } = await withdraw(api, document, { network: 'ETH', usdtmicros: 3 * USDT });
+      // It waits: still created after several payout rounds, and the operator sees it pending on an empty wallet.
+      await pollUntil(
+        'the operator to see the empty wallet and the withdrawal pending',
+        () => hotWallet('ETH'),
+        (w) => w.usdt_micros === 0 && w.pending >= 1,
+      );
+      const waiting = await api.get<{ state: string }>(`/partner/v1/withdrawals/usdt/${id}`);
+      expect(waiting.body.state).toBe('created');
+      await admin.issueTo(wallet.address, funds);
+      const events = await eventsUntil(api, id, ['settled', 'failed']);
+      expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
+      expect(await tokenBalance(rpcUrl, token, request.address)).toBe(BigInt(3 * USDT));
+    } finally {
+      if ((await tokenBalance(rpcUrl, token, wallet.address)) === 0n) await admin.issueTo(wallet.address, funds);
+    }
+  });
+
+  it('a transaction not mined in time is replaced (same nonce, higher fees); the replacement is the one paid', async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 10 * USDT);
+    const { rpcUrl, token } = chain('MATIC');
+    // No blocks: the first version stays in the mempool past the replacement bound (npm test: 4 s).
+    await setMining(rpcUrl, { auto: false, intervalMs: 0 });
+    let id: number;
+    let address: Address;
+    try {
+      ({
+        id,
+        request: { address },
+      } = (await withdraw(api, document, { network: 'MATIC' })) as { id: number; request: { address: Address } });
+      await pollUntil(
+        'a replacement signed',
+        async () =>
+          (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM withdrawals.payout_transactions WHERE withdrawal_id = $1', [id]))
+            .rows[0].n,
+        (n) => n >= 2,
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+    } finally {
+      await setMining(rpcUrl, { auto: false, intervalMs: 250 });
+    }
+    const events = await eventsUntil(api, id, ['settled', 'failed']);
+    expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
+    const [sent, settled] = [events[1].data.tx_hash, events[2].data.tx_hash];
+    expect(settled).not.toBe(sent);
+    const logs = await transferLogs(rpcUrl, token, { to: address });
+    expect(logs).toEqual([expect.objectContaining({ txHash: settled, value: BigInt(USDT) })]);
+  });
+
+  it("the operator reads the hot wallets, the gas each settlement spent in the user's ledger, and reconciles", async () => {
+    const { id: partnerId, api } = await newPartner();
+    const document = await newUser(api, 10 * USDT);
+    const { id } = await withdraw(api, document, { network: 'MATIC' });
+    await eventsUntil(api, id, ['settled']);
+    const wallets = await operator().get<{ hot_wallets: HotWallet[] }>('/admin/v1/hot-wallets');
+    expect(wallets.status).toBe(200);
+    expect(wallets.body.hot_wallets.map((w) => [w.network, w.chain_id])).toEqual([
+      ['ETH', Number(requireEnv('CHAIN_ID_ETH'))],
+      ['MATIC', Number(requireEnv('CHAIN_ID_MATIC'))],
+    ]);
+    for (const w of wallets.body.hot_wallets) {
+      expect(w).toEqual({
+        network: w.network,
+        chain_id: expect.any(Number),
+        address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+        token_contract: requireEnv(`USDT_CONTRACT_${w.network}`),
+        usdt_micros: expect.any(Number),
+        native_wei: expect.stringMatching(/^\d+$/),
+        pending: expect.any(Number),
+        next_nonce: expect.any(Number),
+      });
+      expect(w.next_nonce).toBeGreaterThan(0);
+    }
+    const ledger = await operator().get<{
+      entries: Array<{ type: string; withdrawal_id: number; gas_cost_wei: string | null; tx_hash: string | null }>;
+    }>(`/admin/v1/partners/${partnerId}/users/${document}/ledger`);
+    const settle = ledger.body.entries.find((e) => e.type === 'withdrawal_settle' && e.withdrawal_id === id);
+    expect(settle?.gas_cost_wei).toMatch(/^[1-9]\d*$/);
+    expect(settle?.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const run = await operator().post<{ checked: number; matched: number; networks: Array<{ error: string | null }> }>(
+      '/admin/v1/reconciliation/runs',
+      {},
+    );
+    expect(run.status).toBe(200);
+    expect(run.body.networks.map((n) => n.error)).toEqual([null, null]);
+    const findings = await operator().get<{ findings: unknown[] }>('/admin/v1/reconciliation/findings');
+    expect(findings.status).toBe(200);
+    expect(Array.isArray(findings.body.findings)).toBe(true);
+  });
+
+  it('the operator routes need the operator key', async () => {
+    const anonymous = new ApiClient(gatewayAdminUrl(), {});
+    for (const [method, path] of [
+      ['get', '/admin/v1/hot-wallets'],
+      ['post', '/admin/v1/reconciliation/runs'],
+      ['get', '/admin/v1/reconciliation/findings'],
+    ] as const) {
+      const res = method === 'get' ? await anonymous.get(path) : await anonymous.post(path, {});
+      expect(res.status).toBe(401);
+    }
+  });
+});
