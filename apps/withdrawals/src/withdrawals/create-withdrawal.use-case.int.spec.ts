@@ -20,6 +20,7 @@ import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
 import { stateChanged } from './withdrawal-event';
+import { hold } from './hold-rule';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { WithdrawalRepository } from './withdrawal.repository';
 
@@ -154,6 +155,19 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     await create.execute(command(partnerId, newCpf()));
     await create.execute(command(partnerId, document, { usdtmicros: 10_000_000 }));
     expect(relay.wakes).toBe(before + 1);
+  });
+
+  it('applies the hold rule of hold-rule.ts exactly: the statement and the TypeScript agree at the boundary', async () => {
+    const amount = 1_000_000;
+    for (const available of [amount + MATIC_LOW_FEE - 1, amount + MATIC_LOW_FEE, amount + MATIC_LOW_FEE + 1]) {
+      const { partnerId, document } = await newAccount(available);
+      const expected = hold({ availableMicros: BigInt(available), heldMicros: 0n }, BigInt(amount), BigInt(MATIC_LOW_FEE));
+      const reply = await create.execute(command(partnerId, document, { usdtmicros: amount, network: 'MATIC', fee_choice: 'LOW' }));
+      expect(reply.ok).toBe(typeof expected === 'object');
+      expect(await accounts.find(partnerId, document)).toEqual(
+        typeof expected === 'object' ? expected.held : { availableMicros: BigInt(available), heldMicros: 0n },
+      );
+    }
   });
 
   it('refuses unknown users and short balances without writing anything', async () => {

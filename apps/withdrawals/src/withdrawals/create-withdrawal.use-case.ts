@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   CreateWithdrawalCommand,
   CreateWithdrawalResult,
@@ -36,8 +36,8 @@ export function fingerprintOf(c: CreateWithdrawalCommand): string {
 export class CreateWithdrawalUseCase {
   constructor(
     private readonly unitOfWork: UnitOfWork,
-    private readonly withdrawals: WithdrawalRepository,
-    private readonly refusedCommands: RefusedCommandRepository,
+    @Inject(WithdrawalRepository) private readonly withdrawals: Pick<WithdrawalRepository, 'createHeld' | 'findByIdempotencyKey'>,
+    @Inject(RefusedCommandRepository) private readonly refusedCommands: Pick<RefusedCommandRepository, 'memoryOf'>,
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PageRequest, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
-import { commandStatement, Database, KeysetFilter, keysetPageStatement, OutboxMessage, statement, UnitOfWork } from '@partner/db';
+import {
+  commandStatement,
+  Database,
+  KeysetFilter,
+  keysetPageStatement,
+  OutboxMessage,
+  statement,
+  statementRefusal,
+  UnitOfWork,
+} from '@partner/db';
 
 export interface Withdrawal {
   id: number;
@@ -105,16 +114,7 @@ export type CreateOutcome = { created: Withdrawal } | 'duplicate' | 'not_found' 
 
 /** The reasons CREATE_HELD aborts with (the message of `refuse`), by outcome. */
 const REFUSED = { insufficient: 'insufficient', not_found: 'user_not_found', refused_before: 'refused_before' } as const;
-
-/** The outcome a `refuse(reason)` error stands for, or undefined for any other error. */
-function refusal(error: unknown): 'insufficient' | 'not_found' | 'refused_before' | undefined {
-  const e = error as { code?: string; hint?: string; message?: string };
-  if (e?.code !== 'P0001' || e.hint !== 'refused') return undefined;
-  if (e.message === REFUSED.insufficient) return 'insufficient';
-  if (e.message === REFUSED.not_found) return 'not_found';
-  if (e.message === REFUSED.refused_before) return 'refused_before';
-  return undefined;
-}
+const OUTCOME_OF_REASON = { insufficient: 'insufficient', user_not_found: 'not_found', refused_before: 'refused_before' } as const;
 
 /**
  * The whole creation in ONE statement, run as its own transaction (UnitOfWork.runCommand: one round trip,
@@ -122,7 +122,7 @@ function refusal(error: unknown): 'insufficient' | 'not_found' | 'refused_before
  * - `w` claims the idempotency key by inserting the withdrawal (a concurrent duplicate waits on the unique
  *   index, then inserts nothing). The key comes first and no lock is held while waiting on it: a key's
  *   withdrawal may be in the middle of a chain move whose transaction waits for the account row;
- * - `held` moves amount + fee from available to held with a guarded UPDATE that runs only if the insert
+ * - `held` applies the hold rule (hold-rule.ts): amount + fee from available to held, by a guarded UPDATE that runs only if the insert
  *   did (re-checked on the latest row version, so no overdraft under any concurrency), `ledger` writes the
  *   hold's entry and the outbox row reports `created`, all only if both happened;
  * - if the insert happened but not the hold, `refused` calls the migration's `refuse(reason)`, which
@@ -241,8 +241,8 @@ export class WithdrawalRepository {
         commandId,
       ]);
     } catch (error) {
-      const outcome = refusal(error);
-      if (outcome) return outcome;
+      const reason = statementRefusal(error, Object.values(REFUSED));
+      if (reason) return OUTCOME_OF_REASON[reason];
       throw error;
     }
     return row.id === null ? 'duplicate' : { created: toWithdrawal(row) };

@@ -235,6 +235,17 @@ export class UnitOfWork {
 }
 
 /**
+ * The reason a statement refused itself with (the migrations' `refuse(reason)`: SQLSTATE P0001, hint
+ * `refused`), when it is one of `reasons`; undefined for any other error. The one place a PostgreSQL
+ * error is read as a domain outcome, beside violatedConstraint.
+ */
+export function statementRefusal<const R extends string>(error: unknown, reasons: readonly R[]): R | undefined {
+  const e = error as { code?: unknown; hint?: unknown; message?: unknown } | null | undefined;
+  if (e?.code !== 'P0001' || e.hint !== 'refused' || typeof e.message !== 'string') return undefined;
+  return (reasons as readonly string[]).includes(e.message) ? (e.message as R) : undefined;
+}
+
+/**
  * The constraint a PostgreSQL integrity violation names (SQLSTATE class 23: unique 23505, check 23514,
  * foreign key 23503, exclusion 23P01, not null 23502), or undefined for any other error.
  */
