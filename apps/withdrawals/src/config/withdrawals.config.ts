@@ -56,6 +56,14 @@ export class WithdrawalsConfig extends ServiceConfig {
   @Matches(ADDRESS, { message: 'REMOTE_SIGNER_ADDRESS must be the signing account (HOT_WALLET_SIGNER=remote)' })
   REMOTE_SIGNER_ADDRESS?: string;
 
+  /** A network's own remote signer, when the signer serves one chain id per instance (Web3Signer). */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'REMOTE_SIGNER_URL_ETH must be an http(s) URL' })
+  REMOTE_SIGNER_URL_ETH?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'REMOTE_SIGNER_URL_MATIC must be an http(s) URL' })
+  REMOTE_SIGNER_URL_MATIC?: string;
+
   /**
    * When a block counts as final: `finalized` (the node's finalized tag: Ethereum's Casper FFG
    * checkpoint, about 13 minutes; Polygon PoS's milestones, seconds) or N confirmations.

@@ -34,18 +34,27 @@ export class KeyFileSigner implements PayoutSigner {
  * reaches this process. The answer is checked: a signed EIP-1559 transaction (0x02…), never broadcast here.
  */
 export class RemoteSigner implements PayoutSigner {
-  private readonly client;
+  private readonly clients = new Map<number, ReturnType<typeof createClient>>();
+  private readonly fallback: ReturnType<typeof createClient>;
 
+  /**
+   * `url`: the signer; `byChainId`: another signer for some chain ids (a signer such as Web3Signer is
+   * started for one chain id: one per network, then).
+   */
   constructor(
     url: string,
     readonly address: Address,
     timeoutMs: number,
+    byChainId: Record<number, string> = {},
   ) {
-    this.client = createClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }) });
+    const client = (to: string) => createClient({ transport: http(to, { timeout: timeoutMs, retryCount: 0 }) });
+    this.fallback = client(url);
+    for (const [chainId, to] of Object.entries(byChainId)) this.clients.set(Number(chainId), client(to));
   }
 
   async sign(tx: UnsignedPayout): Promise<Hex> {
-    const raw = await this.client.request<{
+    const signer = this.clients.get(tx.chainId) ?? this.fallback;
+    const raw = await signer.request<{
       Method: 'eth_signTransaction';
       Parameters: [Record<string, string>];
       ReturnType: Hex;

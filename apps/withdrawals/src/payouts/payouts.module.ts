@@ -36,8 +36,12 @@ export function railsFor(config: WithdrawalsConfig): PayoutRails {
 export function signerFor(config: WithdrawalsConfig): PayoutSigner {
   // The configuration's validation requires the fields of the chosen signer: both are set here.
   const { HOT_WALLET_SIGNER, REMOTE_SIGNER_URL = '', REMOTE_SIGNER_ADDRESS = '0x', HOT_WALLET_KEY_FILE = '' } = config;
+  // A network's own signer URL, where one is given, for that network's chain id.
+  const byChainId: Record<number, string> = {};
+  if (config.REMOTE_SIGNER_URL_ETH) byChainId[config.CHAIN_ID_ETH] = config.REMOTE_SIGNER_URL_ETH;
+  if (config.REMOTE_SIGNER_URL_MATIC) byChainId[config.CHAIN_ID_MATIC] = config.REMOTE_SIGNER_URL_MATIC;
   return HOT_WALLET_SIGNER === 'remote'
-    ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS)
+    ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS, byChainId)
     : new KeyFileSigner(HOT_WALLET_KEY_FILE);
 }
 
