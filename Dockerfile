@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 #
-# Two images from one build, as docker-compose.yml uses them:
+# Three images from one build, as docker-compose.yml (and docker-compose.local-chains.yml) use them:
 #   --target runtime  partner-service        the six apps: node dist/apps/<app>/src/main.js
 #                                            (compiled output and production dependencies only)
 #   --target tools    partner-service-tools  the deploy steps: node dist/deploy-steps/migrate.js (npm run
@@ -8,6 +8,8 @@
 #                                            service roles), node dist/deploy-steps/topics.js (npm run
 #                                            kafka:topics: creates the topics), and the operator CLI
 #                                            (npm run cli: scripts/ and libs/, no apps/)
+#   --target chain    partner-service-chain  development and CI only: a local EVM node per network and the
+#                                            step that deploys the test USDT (docker-compose.local-chains.yml)
 # The deploy steps need Prisma's schema engine and the CLI runs TypeScript through tsx, both development
 # dependencies, so they get an image of their own and the apps' image carries none of it.
 #
@@ -60,6 +62,33 @@ COPY libs ./libs
 RUN npm run build:deploy-steps
 USER node
 CMD ["node", "dist/deploy-steps/migrate.js"]
+
+# --- chain: the local test chains (docker-compose.local-chains.yml), development and CI only ---------
+# `chain-eth` and `chain-matic` run Hardhat's node (its EDR engine), `chain-setup` deploys the test USDT and
+# funds the hot wallet (scripts/docker/chain-setup.ts, bundled here; the token compiled here by solc-js).
+# Hardhat and solc are development dependencies: exactly the lockfile's, from the deps stage's npm ci (the
+# EDR engine's linux-x64 binding included). Never part of a production deployment.
+FROM deps AS chain
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
+    HARDHAT_DISABLE_TELEMETRY=true \
+    CHAIN_DATA_DIR=/tmp/hardhat
+# What chain-setup.ts imports (esbuild fails the build if it ever needs more), and the node's config.
+COPY libs/contracts/src/lib/services.catalogue.ts libs/contracts/src/lib/topics.ts ./libs/contracts/src/lib/
+COPY scripts/lib/services.ts ./scripts/lib/
+COPY scripts/chain ./scripts/chain
+COPY scripts/docker/chain-setup.ts ./scripts/docker/
+# The DICT test server and the notification sinks of the same overlay, run by tsx from the sources.
+COPY scripts/dict ./scripts/dict
+COPY scripts/notify ./scripts/notify
+COPY vendor/bacen-pix-dict-api ./vendor/bacen-pix-dict-api
+RUN npx esbuild scripts/docker/chain-setup.ts --bundle --platform=node --target=node22 --packages=external --format=cjs \
+      --outfile=dist/chain/chain-setup.js --log-level=warning \
+ && node dist/chain/chain-setup.js --compile-only
+USER node
+EXPOSE 8545
+# One chain per container: CHAIN_ID and BLOCK_TIME_MS from the environment (scripts/chain/node/hardhat.config.js);
+# 0.0.0.0 inside the container, published on the host's loopback only (docker-compose.local-chains.yml).
+CMD ["node", "node_modules/hardhat/dist/src/cli.js", "--config", "scripts/chain/node/hardhat.config.js", "node", "--hostname", "0.0.0.0", "--port", "8545"]
 
 # --- runtime: the apps ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -207,7 +207,7 @@ export interface Backlog {
   /** Unpublished outbox rows per schema. */
   outbox: Record<string, number>;
   outboxTotal: number;
-  /** Withdrawals past their simulated-chain due time (created older than the send delay, sent older than the settle delay). */
+  /** Withdrawals whose chain move is past due (created older than the send bound, sent older than the settle bound). */
   chainDue: number;
 }
 

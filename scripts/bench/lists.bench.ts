@@ -11,10 +11,12 @@
  * after 20 unmeasured), --limit N (page size, default 100), --no-build.
  * Ports and database (environment; never the dev ones): LISTS_BENCH_KAFKA_PORT (29192),
  * LISTS_BENCH_DATABASE_URL (partner_bench_lists, dropped first), LISTS_BENCH_GATEWAY_PORT (25000),
- * LISTS_BENCH_HEALTH_PORT_BASE (25100). Results: .cache/bench/lists.json; app logs in .cache/bench/lists-logs.
+ * LISTS_BENCH_HEALTH_PORT_BASE (25100), LISTS_BENCH_CHAIN_PORT_ETH / _MATIC (25545 / 25546: local chains of its
+ * own, fresh). Results: .cache/bench/lists.json; app logs in .cache/bench/lists-logs.
  *
  * The rows are written straight into the owning schemas with generate_series (the services' own tables,
- * as their statements would leave them); the chain and the DICT are set an hour away so nothing moves them.
+ * as their statements would leave them); the payout rounds are off (PAYOUTS_ENABLED=false: they would sign
+ * and pay the generated open withdrawals) and the DICT is set an hour away, so nothing moves them.
  * Each case is a first page and a deep one (the page after 90 % of the matching rows, its cursor made for
  * that position), timed over HTTP, and the statement the service runs for it is EXPLAINed with the plan a
  * prepared statement settles on (plan_cache_mode = force_generic_plan), to show which index it reads.
@@ -32,6 +34,8 @@ import { keysetPageStatement } from '../../libs/db/src/lib/keyset-page';
 import { ApiClient, newCpf } from '../../libs/testing/src';
 import { repoRoot } from '../lib/services';
 import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
+import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
+import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
 
 const root = repoRoot();
 const flag = (name: string, fallback: string) => {
@@ -46,6 +50,10 @@ const KAFKA_PORT = Number(process.env.LISTS_BENCH_KAFKA_PORT ?? 29192);
 const DATABASE_URL = process.env.LISTS_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_lists';
 const GATEWAY_PORT = Number(process.env.LISTS_BENCH_GATEWAY_PORT ?? 25000);
 const HEALTH_PORT_BASE = Number(process.env.LISTS_BENCH_HEALTH_PORT_BASE ?? 25100);
+const CHAIN_PORTS: ChainPorts = {
+  ETH: Number(process.env.LISTS_BENCH_CHAIN_PORT_ETH ?? 25545),
+  MATIC: Number(process.env.LISTS_BENCH_CHAIN_PORT_MATIC ?? 25546),
+};
 const OUT_DIR = join(root, '.cache', 'bench');
 const LOG_DIR = join(OUT_DIR, 'lists-logs');
 /** How many users the withdrawals belong to (1,000 each), and how many customers share an external_id. */
@@ -264,9 +272,17 @@ async function main(): Promise<void> {
   let stack: RunningStack | undefined;
   const db = new Client({ connectionString: DATABASE_URL });
   try {
+    // The withdrawals service checks its chains at start (chain id, token): nodes of this bench's own.
+    const hotWallet = ensureHotWalletKey(join(OUT_DIR, 'lists-hot-wallet.key'));
+    const chains = await ensureLocalChains({
+      ports: CHAIN_PORTS,
+      hotWallet: hotWallet.address,
+      blockTimeMs: DEV_BLOCK_TIME_MS,
+      fresh: true,
+    });
     await recreateDatabase(DATABASE_URL);
     migrate(DATABASE_URL);
-    // The longest the config allows: longer than the run, so no withdrawal or key moves meanwhile.
+    // The longest the config allows: longer than the run, so no key moves meanwhile.
     const hour = String(3600 * 1000);
     stack = await startApps({
       kafkaPort: KAFKA_PORT,
@@ -278,8 +294,9 @@ async function main(): Promise<void> {
         SANDBOX: 'true',
         ADMIN_API_KEY: adminKey,
         LOG_LEVEL: 'warn',
-        CHAIN_SEND_DELAY_MS: hour,
-        CHAIN_SETTLE_DELAY_MS: hour,
+        ...chainAppEnv(chains, hotWallet.keyFile, DEV_CHAIN_TIMINGS),
+        // The generated open withdrawals hold no nonce: the rounds would sign and pay them while the lists are read.
+        PAYOUTS_ENABLED: 'false',
         PIX_DICT_DELAY_MS: hour,
       },
     });
@@ -353,6 +370,7 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await stack?.stop(10_000);
     kafka('stop', KAFKA_PORT);
+    await stopLocalChains(CHAIN_PORTS).catch(() => undefined);
   }
 }
 

@@ -77,6 +77,8 @@ import {
   rssMb,
 } from './bench-probes';
 import { runOnRequiredNode } from '../lib/node-runtime';
+import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
+import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
 import { GroupState, serviceGroups } from '../stack/consumer-groups';
 import { histogram, LATENCY_BUCKETS_MS, TailProbe, TailSources } from './tail-sources';
 
@@ -92,7 +94,23 @@ const HEALTH_PORT_BASE = 23100;
 const OUT_DIR = join(root, '.cache', 'bench');
 const LOG_DIR = join(OUT_DIR, 'logs');
 const KAFKA_DATA_DIR = join(root, '.cache', 'kafka', `data-${KAFKA_PORT}`);
-const CHAIN = { sendDelayMs: 2000, settleDelayMs: 5000 };
+/**
+ * Local chains of the bench's own (fresh every run; BENCH_CHAIN_PORT_ETH / _MATIC), with npm test's timings:
+ * a block every 250 ms, final after 2, a payout round every 100 ms (scripts/chain/chain-env.ts).
+ */
+const CHAIN_PORTS: ChainPorts = {
+  ETH: Number(process.env.BENCH_CHAIN_PORT_ETH ?? 23545),
+  MATIC: Number(process.env.BENCH_CHAIN_PORT_MATIC ?? 23546),
+};
+/**
+ * When a withdrawal's chain move counts as due in the backlog samples: `created` (not yet broadcast) for
+ * longer than a round and its pause could take, or `sent` for longer than its block, its confirmations and
+ * a round (the payout rounds pace themselves: a second of slack each).
+ */
+const CHAIN = {
+  sendDelayMs: 2 * TEST_CHAIN_TIMINGS.pollMs + 1000,
+  settleDelayMs: (TEST_CHAIN_TIMINGS.confirmations + 1) * TEST_BLOCK_TIME_MS + 2 * TEST_CHAIN_TIMINGS.pollMs + 1000,
+};
 /** Plenty for every withdrawal a user can get in a run (the hot run included): balance is never what is measured. */
 const USER_BALANCE_MICROS = 1_000_000 * USDT;
 /** After a run's last answer: how long to wait until each of its withdrawals is final in the feed. */
@@ -242,6 +260,7 @@ let baseline: ChildProcess | undefined;
 /** The scale run's second instance of every app, while it runs. */
 let second: RunningStack | undefined;
 let kafkaStarted = false;
+let chainsStarted = false;
 let cleaning: Promise<void> | undefined;
 let interrupted = false;
 const stopped = () => interrupted;
@@ -266,6 +285,8 @@ function cleanup(): Promise<void> {
         console.error(`bench: stopping the broker failed: ${(e as Error).message}`);
       }
     }
+    if (chainsStarted)
+      await stopLocalChains(CHAIN_PORTS).catch((e: unknown) => console.error(`bench: stopping the chains failed: ${(e as Error).message}`));
   })();
   return cleaning;
 }
@@ -628,7 +649,7 @@ interface SustainedProbe {
  * Whether the whole stack kept up with an open loop: every POST answered 201, the answers came at the rate
  * they were sent (an open loop whose answers lag ends late), and neither background stage was left behind
  * by more than a second of arrivals when the loop ended: the outbox's unpublished rows, and the withdrawals
- * whose simulated chain move was due but not made. A rate that leaves a backlog growing is not sustained,
+ * whose chain move (the payout rounds') was due but not made. A rate that leaves a backlog growing is not sustained,
  * however fast the POSTs were answered.
  */
 function keptUp(r: OpenRun, rate: number): { keptUp: boolean; why: string } {
@@ -908,7 +929,7 @@ function printPhase(title: string, r: PhaseResult, extra: string[] = []): void {
 /**
  * The figure issue #27 judges: CPU per withdrawal over its whole life, every process of the full stack
  * (the six apps, the broker, PostgreSQL's backends), over the open loop's window. The window is long
- * against a withdrawal's life (the chain's delays are 7 s), so it holds as many chain moves and
+ * against a withdrawal's life (a few seconds on the bench's chains: 250 ms blocks, final after 2), so it holds as many chain moves and
  * projections of earlier withdrawals as of its own it leaves for after: a steady state. The baseline
  * process (idle while A runs) and the generator are shown apart, not in the total.
  */
@@ -1015,6 +1036,12 @@ async function main(): Promise<void> {
     rmSync(KAFKA_DATA_DIR, { recursive: true, force: true });
     kafkaStarted = true;
     await time('kafkaStartMs', () => kafka('start', KAFKA_PORT));
+    // The withdrawals are paid on chain (scripts/chain): a node per network, the bench's hot wallet funded.
+    const hotWallet = ensureHotWalletKey(join(OUT_DIR, 'hot-wallet.key'));
+    chainsStarted = true;
+    const chains = await time('chainsStartMs', () =>
+      ensureLocalChains({ ports: CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true }),
+    );
     await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
     if (o.build)
@@ -1032,8 +1059,7 @@ async function main(): Promise<void> {
         SANDBOX: 'true',
         ADMIN_API_KEY: adminKey,
         LOG_LEVEL: 'warn',
-        CHAIN_SEND_DELAY_MS: String(CHAIN.sendDelayMs),
-        CHAIN_SETTLE_DELAY_MS: String(CHAIN.settleDelayMs),
+        ...chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS),
         REQUEST_TIMEOUT_MS: '10000',
         // The bench measures the stack, not the per-partner rate limit.
         RATE_LIMIT_PER_SECOND: '100000',
@@ -1287,7 +1313,7 @@ async function main(): Promise<void> {
           environment,
           options: o,
           ports: { kafka: KAFKA_PORT, gateway: GATEWAY_PORT, baseline: BASELINE_PORT, healthBase: HEALTH_PORT_BASE },
-          chain: CHAIN,
+          chain: { ports: CHAIN_PORTS, blockTimeMs: TEST_BLOCK_TIME_MS, ...TEST_CHAIN_TIMINGS, due: CHAIN },
           timings,
           notes: db.statementsNote ? [db.statementsNote] : [],
           ...results,

@@ -11,6 +11,7 @@ import { Pool } from 'pg';
 import { createOperatorApiClient, createPartnerApiClient, Schemas } from '@partner/api-client';
 import { KEY_ENVIRONMENTS, KeyEnvironment, listOperatorKeys, OperatorKeyCommands } from '@partner/platform';
 import { deadLettersCommand } from './dead-letters.command';
+import { DEFAULT_SINK_URL, listReceived } from '../notify/notify';
 
 const HELP = `usage: npm run cli -- <command> [options]
 
@@ -19,10 +20,14 @@ operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_
   admin key create --partner ID                      issue an API key for the partner (printed once)
   admin key list --partner ID                        the partner's keys (prefix, created, last used, revoked)
   admin key revoke --partner ID --key KEY_ID         revoke a key (refused by every gateway within a second)
-  admin user create --partner ID --document CPF      register a user with every service
+  admin user create --partner ID --document CPF [--name NAME]
+                                                     register a user with every service (its payment account is
+                                                     opened the first time; --name sets the holder's name DICT records)
+  admin user backfill [--partner ID]                 register every existing user again (all partners' by default):
+                                                     hands the Pix keys service each user's account (idempotent)
   admin credit --partner ID --document CPF --micros N --idempotency-key K --reference TEXT
                                                      credit the user's USDT balance (same key again: no second credit)
-  admin balance --partner ID --document CPF          the user's available and held USDT micros
+  admin balance --partner ID --document CPF          the user's available and held USDT micros, and BRL cents
   admin audit [--partner ID] [--operator-key KEY_ID] [--from UNIX] [--to UNIX] [--limit N] [--before CURSOR]
                                                      the audit log, newest first, filtered
   admin partner list [--limit N] [--cursor C]        partners, newest first
@@ -31,7 +36,15 @@ operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_
   admin user list --partner ID [--limit N] [--cursor C]
                                                      the partner's users with their balances
   admin ledger --partner ID --document CPF [--limit N] [--cursor C]
-                                                     the user's ledger, newest first
+                                                     the user's ledger, newest first (settlements with their gas)
+  admin brl-ledger --partner ID --document CPF [--limit N] [--cursor C]
+                                                     the user's BRL ledger, newest first (each Pix inflow credited)
+  admin unmatched-inflows [--limit N] [--cursor C]   Pix inflows the provider notified for an account no user has
+  admin notifications --partner ID --customer ID    a business customer's owner e-mails and SMS: pending, sent or
+                                                     failed, attempts, next attempt, last error
+  admin hot-wallets                                  each network's hot wallet: address, USDT and gas now, pending, next nonce
+  reconcile                                          check the final withdrawals against the chain now (their receipts,
+                                                     the wallet's nonce); prints the run and every finding; exit 1 on any
 
 operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g. the first key of a deployment):
   operator-key create --name WHO [--environment production|sandbox]
@@ -42,6 +55,9 @@ operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g.
   operator-key list                                  every operator key (prefix, created, revoked)
   operator-key revoke --key KEY_ID                   revoke one (audited; every running gateway hears it and refuses the key within about a second)
 
+owner notifications' local sinks (npm start's; NOTIFY_SINK_URL, default http://127.0.0.1:8025):
+  notifications sent                                 every e-mail and SMS the sinks received (= npm run notify -- list)
+
 dead letters (events a service parked as unprocessable; straight in the database at DATABASE_URL):
   dead-letters list [--all]                          parked ones (--all: replayed ones too), one JSON line each
   dead-letters show ID                               one of them with its key, headers and value
@@ -49,7 +65,8 @@ dead letters (events a service parked as unprocessable; straight in the database
                                                      of the row's value if it needs one); waits and prints the outcome
 sandbox (SANDBOX=true only):
   partner create [--name NAME]                       create a sandbox partner (admin key); prints its API key
-  user credit --document CPF --micros N              create a user with N USDT micros, or credit an existing one
+  user credit --document CPF --micros N [--name NAME]
+                                                     create a user with N USDT micros, or credit an existing one
   withdraw --document CPF --micros N --address 0x..  [--network MATIC|ETH] [--fee LOW|MEDIUM|HIGH] [--key UUID]
   events [--delivered true|false] [--limit N]        list the partner's events (default: not yet delivered)
   ack EVENT_ID...                                    mark events delivered
@@ -87,6 +104,7 @@ async function main(argv: string[]): Promise<number> {
       delivered: { type: 'string', default: 'false' },
       limit: { type: 'string' },
       partner: { type: 'string' },
+      customer: { type: 'string' },
       'idempotency-key': { type: 'string' },
       reference: { type: 'string' },
       before: { type: 'string' },
@@ -110,15 +128,21 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   if (command === 'admin') return operatorCommand(sub, rest, o, need);
+  if (command === 'reconcile') return reconcileCommand(o, need);
   if (command === 'operator-key') return operatorKeyCommand(sub, o, need);
   if (command === 'dead-letters') return deadLettersCommand(sub, rest, { all: o.all });
+  if (command === 'notifications' && sub === 'sent') return listReceived(process.env.NOTIFY_SINK_URL ?? DEFAULT_SINK_URL);
   if (command === 'partner' && sub === 'create') {
     const admin = createPartnerApiClient({ baseUrl: o.gateway, adminKey: need(o['admin-key'], '--admin-key') });
     return print(await admin.POST('/sandbox/v1/partners', { body: o.name ? { name: o.name } : {} }));
   }
   const api = createPartnerApiClient({ baseUrl: o.gateway, apiKey: need(o['api-key'], '--api-key') });
   if (command === 'user' && sub === 'credit') {
-    return print(await api.POST('/sandbox/v1/users', { body: { document: need(o.document, '--document'), usdt_micros: micros() } }));
+    return print(
+      await api.POST('/sandbox/v1/users', {
+        body: { document: need(o.document, '--document'), usdt_micros: micros(), ...(o.name ? { name: o.name } : {}) },
+      }),
+    );
   }
   if (command === 'withdraw') {
     const body: Withdrawal = {
@@ -193,6 +217,67 @@ async function operatorKeyCommand(
   }
 }
 
+/**
+ * `reconcile`: a reconciliation run now (POST /admin/v1/reconciliation/runs), then the findings recorded
+ * so far. Exit 1 when any finding is on record or a network could not be checked: an alert to look at.
+ */
+async function reconcileCommand(o: Options, need: (value: string | undefined, flag: string) => string): Promise<number> {
+  const admin = createOperatorApiClient({
+    baseUrl: o.operator as string,
+    adminKey: need(o['admin-key'] as string | undefined, '--admin-key'),
+  });
+  const run = await admin.POST('/admin/v1/reconciliation/runs');
+  if (print(run) !== 0 || !run.data) return 1;
+  const findings = await admin.GET('/admin/v1/reconciliation/findings');
+  if (print(findings) !== 0 || !findings.data) return 1;
+  const unchecked = run.data.networks.filter((n) => n.error !== null).length;
+  console.log(
+    `reconcile: ${run.data.checked} checked, ${run.data.matched} matched, ${findings.data.findings.length} findings on record, ${unchecked} networks not reachable`,
+  );
+  return findings.data.findings.length === 0 && unchecked === 0 ? 0 : 1;
+}
+
+/**
+ * `admin user backfill`: registers every user of the partner (of every partner when none is named) again, page by
+ * page. Registration is idempotent: it changes nothing for a known user but hands the Pix keys service the user's
+ * payment account, which users registered before accounts existed lack there (docs/operations.md, "Accounts and
+ * BRL balances"). One line per partner; exit 1 when a registration failed (run it again: it resumes safely).
+ */
+async function backfillUsers(admin: ReturnType<typeof createOperatorApiClient>, only: string | undefined): Promise<number> {
+  const partners: string[] = [];
+  if (only) partners.push(only);
+  else
+    for (let cursor: string | undefined; ;) {
+      const { data, error } = await admin.GET('/admin/v1/partners', { params: { query: { limit: 200, ...(cursor ? { cursor } : {}) } } });
+      if (!data) throw new Error(`listing partners failed: ${JSON.stringify(error)}`);
+      partners.push(...data.partners.map((p) => p.id));
+      if (!data.next_cursor) break;
+      cursor = data.next_cursor;
+    }
+  let failed = 0;
+  for (const partner_id of partners) {
+    let registered = 0;
+    for (let cursor: string | undefined; ;) {
+      const { data, error } = await admin.GET('/admin/v1/partners/{partner_id}/users', {
+        params: { path: { partner_id }, query: { limit: 200, ...(cursor ? { cursor } : {}) } },
+      });
+      if (!data) throw new Error(`listing the users of ${partner_id} failed: ${JSON.stringify(error)}`);
+      for (const { document } of data.users) {
+        const { response } = await admin.POST('/admin/v1/partners/{partner_id}/users', {
+          params: { path: { partner_id } },
+          body: { document },
+        });
+        if (response.ok) registered++;
+        else failed++;
+      }
+      if (!data.next_cursor) break;
+      cursor = data.next_cursor;
+    }
+    console.log(`${partner_id}: ${registered} users registered again`);
+  }
+  return failed === 0 ? 0 : 1;
+}
+
 /** `admin ...`: one call of the operator API each. */
 async function operatorCommand(
   sub: string | undefined,
@@ -225,9 +310,11 @@ async function operatorCommand(
       return print(
         await admin.POST('/admin/v1/partners/{partner_id}/users', {
           params: { path: { partner_id: partner_id() } },
-          body: { document: document() },
+          body: { document: document(), ...(o.name ? { name: o.name as string } : {}) },
         }),
       );
+    case 'user backfill':
+      return backfillUsers(admin, o.partner as string | undefined);
     case 'credit':
       return print(
         await admin.POST('/admin/v1/partners/{partner_id}/users/{document}/credits', {
@@ -263,6 +350,22 @@ async function operatorCommand(
           params: { path: { partner_id: partner_id(), document: document() }, query: page() },
         }),
       );
+    case 'brl-ledger':
+      return print(
+        await admin.GET('/admin/v1/partners/{partner_id}/users/{document}/brl-ledger', {
+          params: { path: { partner_id: partner_id(), document: document() }, query: page() },
+        }),
+      );
+    case 'unmatched-inflows':
+      return print(await admin.GET('/admin/v1/unmatched-pix-inflows', { params: { query: page() } }));
+    case 'notifications':
+      return print(
+        await admin.GET('/admin/v1/partners/{partner_id}/business-customers/{id}/notifications', {
+          params: { path: { partner_id: partner_id(), id: need(o.customer as string | undefined, '--customer') } },
+        }),
+      );
+    case 'hot-wallets':
+      return print(await admin.GET('/admin/v1/hot-wallets'));
     case 'audit': {
       const query = {
         ...(o.partner ? { partner_id: o.partner as string } : {}),

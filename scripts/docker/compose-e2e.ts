@@ -2,15 +2,18 @@
  * `npm run compose:e2e`: the platform team's path proven end to end on a real Docker engine, as .ci/run
  * runs it after `npm test` (its counts are added to npm test's in the last line).
  *
- *   1. `npm run compose:up` in production mode (SANDBOX=false), with fresh secrets, on a project and ports
- *      of its own (partner-service-e2e; COMPOSE_E2E_GATEWAY_PORT 18000, COMPOSE_E2E_OPERATOR_PORT 18100);
+ *   1. `npm run compose:up -- --local-chains` in production mode (SANDBOX=false), with fresh secrets and a
+ *      fresh hot wallet key, on a project and ports of its own (partner-service-e2e; COMPOSE_E2E_GATEWAY_PORT
+ *      18000, COMPOSE_E2E_OPERATOR_PORT 18100, the chains' JSON-RPC on COMPOSE_E2E_CHAIN_PORT_ETH 18555 and
+ *      COMPOSE_E2E_CHAIN_PORT_MATIC 18556, all on 127.0.0.1 but the public port);
  *   2. the public port serves the partner API, /docs and /healthz only: the operator API (with the
  *      operator key), /readyz, /metrics, /internal and the sandbox routes are 404 there; no version in
  *      `Server`; a body over the cap is 413; the operator port is bound to the host's loopback only;
  *   3. the containers: the apps as `node` on Node 24, each database role limited to its own schema;
  *   4. a partner onboarded through the operator URL (partner, API key, user, credit), a withdrawal
- *      through the public URL settled in the partner's feed; the operator suite of apps/e2e against the
- *      operator port (COMPOSE_E2E_JEST=false skips it);
+ *      through the public URL settled in the partner's feed; a withdrawal on ETH to a new address settled,
+ *      and that address's USDT balance on the chain (balanceOf, read from the node's published port) the
+ *      amount; the operator suite of apps/e2e against the operator port (COMPOSE_E2E_JEST=false skips it);
  *   5. `docker kill` of the withdrawals container during a steady withdrawal load: a withdrawal is accepted
  *      again within RECOVERY_LIMIT_MS of the kill, and every accepted withdrawal settles exactly once (feed and balance);
  *   6. `npm run compose:down`: no container, network or volume of the project remains.
@@ -19,11 +22,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { pgSchemaOf, SERVICE_NAMES } from '@partner/contracts';
 import type { PartnerEvent } from '@partner/contracts';
-import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, tokenBalance, transferLogs, VALID_ADDRESS } from '@partner/testing';
 import { repoRoot } from '../lib/services';
-import { compose, composeDown, composeSettings, composeUp, containersOf, DOCKERD_LOG, readEnvFile } from './compose';
+import { compose, composeDown, composeEnv, composeSettings, composeUp, containersOf, DOCKERD_LOG, readEnvFile } from './compose';
 import { docker, ensureEngine } from './docker';
 
 const root = repoRoot();
@@ -35,9 +40,15 @@ const settings = composeSettings({
   GATEWAY_PORT: process.env.COMPOSE_E2E_GATEWAY_PORT ?? '18000',
   OPERATOR_PORT: process.env.COMPOSE_E2E_OPERATOR_PORT ?? '18100',
   SANDBOX: 'false',
+  // No real chain here: the local test chains (docker-compose.local-chains.yml), beside npm start's and npm test's.
+  COMPOSE_LOCAL_CHAINS: 'true',
+  CHAIN_PORT_ETH: process.env.COMPOSE_E2E_CHAIN_PORT_ETH ?? '18555',
+  CHAIN_PORT_MATIC: process.env.COMPOSE_E2E_CHAIN_PORT_MATIC ?? '18556',
 });
 const publicUrl = `http://127.0.0.1:${settings.gatewayPort}`;
 const operatorUrl = `http://127.0.0.1:${settings.operatorPort}`;
+/** The ETH chain node's JSON-RPC, as the stack publishes it on the host's loopback. */
+const ethChainUrl = `http://127.0.0.1:${settings.chainPorts.ETH}`;
 // After a `docker kill`, `compose up -d withdrawals` first runs the deploy steps again (migrate, then
 // topics: the app depends on both having completed), so their start-up is part of the outage; bundled, they
 // start in node alone (Dockerfile, tools stage). The consumer's re-join itself is the session timeout (6 s).
@@ -149,6 +160,7 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
   expectEqual('balance after every withdrawal settled', balance.body, {
     available_usdt_micros: partner.credited - accepted.size * (AMOUNT + MATIC_LOW_FEE),
     held_usdt_micros: 0,
+    available_brl_cents: 0,
   });
 }
 
@@ -273,12 +285,8 @@ async function killDuringLoad(): Promise<void> {
       assert(r.status === 0, `docker kill: ${r.stderr}`);
     },
     () => {
-      const r = compose(settings, ['up', '-d', '--no-build', 'withdrawals'], {
-        ...process.env,
-        SANDBOX: 'false',
-        GATEWAY_PORT: String(settings.gatewayPort),
-        OPERATOR_PORT: String(settings.operatorPort),
-      });
+      // The stack's own environment (its ports): anything else would recreate the containers it names.
+      const r = compose(settings, ['up', '-d', '--no-build', 'withdrawals'], composeEnv(settings));
       assert(r.status === 0, `compose up -d withdrawals: ${r.stderr}`);
     },
   );
@@ -328,10 +336,8 @@ async function main(): Promise<void> {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   if (leftovers().length > 0) composeDown(settings);
-  process.env.CHAIN_SEND_DELAY_MS ??= '300';
-  process.env.CHAIN_SETTLE_DELAY_MS ??= '1000';
 
-  const up = await check('compose:up brings the stack up in production mode, every service ready', async () => {
+  const up = await check('compose:up brings the stack up in production mode on local chains, every service ready', async () => {
     await composeUp(settings);
   });
   if (up) {
@@ -406,6 +412,38 @@ async function main(): Promise<void> {
           headers: { 'x-admin-key': adminKey() },
         });
         expectEqual('operator balance read on the public port', intruder.status, 404);
+      },
+    );
+
+    await check(
+      'a withdrawal on ETH through the public URL settles on the chain: balanceOf its destination, read from the published node, is the amount',
+      async () => {
+        const partner = await onboard('compose e2e chain', 10 * USDT);
+        const api = new ApiClient(publicUrl, { 'x-api-key': partner.apiKey });
+        // A new address: nothing but this withdrawal ever paid it.
+        const destination = privateKeyToAccount(generatePrivateKey()).address;
+        const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
+          ...withdrawal(partner.document),
+          address: destination,
+          network: 'ETH',
+        });
+        expectEqual('withdrawal', res.status, 201);
+        const final = await pollUntil(
+          'the withdrawal in a final state',
+          async () => (await api.get<{ state: string; tx_hash: string | null }>(`/partner/v1/withdrawals/usdt/${res.body.id}`)).body,
+          (w) => w.state === 'settled' || w.state === 'failed',
+          { timeoutMs: 90_000, intervalMs: 500 },
+        );
+        expectEqual('final state', final.state, 'settled');
+        const token = readEnvFile(settings.envFile).USDT_CONTRACT_ETH as Address;
+        expectEqual('balanceOf the destination', String(await tokenBalance(ethChainUrl, token, destination)), String(AMOUNT));
+        // One transfer to it, the one whose hash the API reports.
+        const logs = await transferLogs(ethChainUrl, token, { to: destination });
+        expectEqual(
+          'Transfer logs to the destination',
+          logs.map((log) => [log.txHash, String(log.value)]),
+          [[final.tx_hash, String(AMOUNT)]],
+        );
       },
     );
 

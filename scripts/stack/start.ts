@@ -16,6 +16,8 @@ import { runOnRequiredNode } from '../lib/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import { DEV_CHAIN_PORTS, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
+import { DEV_DICT_PORT, DEV_DICT_TIMINGS, startStackDict } from '../dict/dict-env';
+import { DEV_SINKS, sinkAppEnv, startSinks, withoutCredentials } from '../notify/sinks';
 
 runOnRequiredNode();
 
@@ -58,7 +60,9 @@ async function matchDatabaseToChains(databaseUrl: string, chains: Record<LocalNe
   } finally {
     await client.end();
   }
-  const forgotten = recorded.filter((r) => chains[r.network as LocalNetwork] && chains[r.network as LocalNetwork].genesisHash !== r.genesis_hash);
+  const forgotten = recorded.filter(
+    (r) => chains[r.network as LocalNetwork] && chains[r.network as LocalNetwork].genesisHash !== r.genesis_hash,
+  );
   if (forgotten.length === 0) return 'the database matches the chains';
   await recreateDatabase(databaseUrl);
   await migrateIfPending(databaseUrl, roles);
@@ -127,7 +131,10 @@ async function main(): Promise<void> {
     phase(
       'chain',
       () => ensureLocalChains({ ports: DEV_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: DEV_BLOCK_TIME_MS }),
-      (c) => Object.values(c).map((x) => `${x.network} ${x.started ? 'started' : 'already running'} on ${x.rpcUrl}`).join(', '),
+      (c) =>
+        Object.values(c)
+          .map((x) => `${x.network} ${x.started ? 'started' : 'already running'} on ${x.rpcUrl}`)
+          .join(', '),
     ),
   ]);
   await phase(
@@ -135,6 +142,35 @@ async function main(): Promise<void> {
     () => matchDatabaseToChains(databaseUrl, chains, dbRoles),
     (r) => r,
   );
+  // The DICT test server (scripts/dict/), in this process: pix-keys registers keys through it as through DICT.
+  const dict = await phase(
+    'dict',
+    () => startStackDict({ name: 'dev', port: DEV_DICT_PORT, timings: DEV_DICT_TIMINGS }),
+    (d) => `the DICT test server on ${d.server.url}`,
+  );
+
+  // The owner notifier's local sinks (scripts/notify/sinks.ts): SMTP on 127.0.0.1:1025 unless SMTP_URL names
+  // another server, Twilio's Messages API (and the listings of both) on 127.0.0.1:8025 unless TWILIO_API_URL does.
+  const sinks = await phase(
+    'notify sinks',
+    () => startSinks({ ...DEV_SINKS, smtpPort: process.env.SMTP_URL ? null : DEV_SINKS.smtpPort, smtpPortTakenMeansServer: true }),
+    (s) =>
+      `SMTP ${s.smtpUrl ?? (s.smtpSkipped || `not started: SMTP_URL is ${withoutCredentials(process.env.SMTP_URL)}`)}, Twilio API ${s.httpUrl}`,
+  );
+  const { SMTP_URL, ...twilioSink } = sinkAppEnv(sinks, DEV_SINKS);
+  // A development stack gives up on a failing server within half a minute (5 attempts, waits of 2, 4, 8, 10 s)
+  // rather than production's two hours, unless the environment says otherwise (docs/operations.md, "Owner notifications").
+  const devRetries = {
+    NOTIFY_MAX_ATTEMPTS: '5',
+    NOTIFY_RETRY_BASE_MS: '2000',
+    NOTIFY_RETRY_MAX_MS: '10000',
+    NOTIFY_SEND_TIMEOUT_MS: '5000',
+  };
+  const notifyEnv = {
+    ...(SMTP_URL ? { SMTP_URL } : {}),
+    ...(process.env.TWILIO_API_URL ? {} : twilioSink),
+    ...Object.fromEntries(Object.entries(devRetries).filter(([name]) => process.env[name] === undefined)),
+  };
 
   const options: StackOptions = {
     kafkaPort,
@@ -146,6 +182,8 @@ async function main(): Promise<void> {
       SANDBOX: String(sandbox),
       ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}),
       ...chainAppEnv(chains, hotWallet.keyFile, DEV_CHAIN_TIMINGS),
+      ...dict.env,
+      ...notifyEnv,
     },
     // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
     prettyLogs: process.env.LOG_PRETTY !== 'false',
@@ -178,8 +216,12 @@ async function main(): Promise<void> {
                      X-Admin-Key: ${adminKey && !process.env.ADMIN_API_KEY ? adminKey : '(your ADMIN_API_KEY or operator key)'}
   Mode:              ${sandbox ? 'sandbox (/sandbox/v1 helpers on; sandbox keys, refused by production)' : 'SANDBOX=false (no sandbox routes; production keys)'}${more.map((m, i) => `\n  Instance ${i + 2}:        ${m.gatewayUrl}/partner/v1   (operator ${m.adminUrl})`).join('')}
   Try:  curl -s -X POST ${stack.adminUrl}/admin/v1/partners -H "X-Admin-Key: ${shownKey}" -H 'Content-Type: application/json' -d '{"name":"acme"}'
-  Chains:            ${Object.values(chains).map((c) => `${c.network} ${c.rpcUrl} (chain ${c.chainId}, USDT ${c.tokenAddress})`).join('; ')}
+  Chains:            ${Object.values(chains)
+    .map((c) => `${c.network} ${c.rpcUrl} (chain ${c.chainId}, USDT ${c.tokenAddress})`)
+    .join('; ')}
+  Notifications:     e-mails to ${sinks.smtpUrl ?? withoutCredentials(process.env.SMTP_URL) ?? 'smtp://127.0.0.1:1025'}, SMS to ${process.env.TWILIO_API_URL ?? sinks.httpUrl}; what the sinks got: npm run notify -- list
   Hot wallet:        ${hotWallet.address} (key in ${hotWalletKeyFile}; fund it: npm run chain -- fund MATIC 1000)
+  DICT:              ${dict.server.url} (the DICT test server, operator ISPB ${dict.env.DICT_ISPB}; CPF 00000000191 is held at another institution)
   Ctrl-C stops the apps (the broker and the chains keep running: npm run kafka -- stop, npm run chain -- stop).
 `);
 
@@ -189,6 +231,8 @@ async function main(): Promise<void> {
     stopping = true;
     await Promise.all(more.map((m) => m.stop()));
     await stack.stop();
+    await dict.server.close();
+    await sinks.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());

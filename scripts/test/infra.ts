@@ -22,7 +22,12 @@ async function main(): Promise<void> {
   await recreateDatabase(TEST_DATABASE_URL);
   migrate(TEST_DATABASE_URL);
   const hotWallet = ensureHotWalletKey(join(repoRoot(), '.cache', 'test', 'hot-wallet.key'));
-  const chains = await ensureLocalChains({ ports: TEST_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
+  const chains = await ensureLocalChains({
+    ports: TEST_CHAIN_PORTS,
+    hotWallet: hotWallet.address,
+    blockTimeMs: TEST_BLOCK_TIME_MS,
+    fresh: true,
+  });
   const env = Object.entries(chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS)).map(([k, v]) => `${k}=${v}`);
   console.log(`test infrastructure ready: KAFKA_BROKERS=127.0.0.1:${TEST_KAFKA_PORT} DATABASE_URL=${TEST_DATABASE_URL} ${env.join(' ')}`);
 }

@@ -32,6 +32,8 @@ import { twoInstances } from './two-instances';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import { ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains, TEST_CHAIN_PORTS } from '../chain/local-chains';
 import { unitSuitesTouchNothing } from './unit-suites';
+import { StackDict, startStackDict, TEST_DICT_PORT, TEST_DICT_TIMINGS } from '../dict/dict-env';
+import { RunningSinks, sinkAppEnv, startSinks, TEST_SINKS } from '../notify/sinks';
 import {
   kafka,
   kafkaInBackground,
@@ -140,10 +142,17 @@ async function main(): Promise<number> {
   const hotWallet = ensureHotWalletKey(join(outDir, 'hot-wallet.key'));
   let chains: Record<LocalNetwork, LocalChain> | undefined;
   let stack: RunningStack | undefined;
+  let dict: StackDict | undefined;
   let operatorGateways: RunningStack[] = [];
   let control: Server | undefined;
+  let sinks: RunningSinks | undefined;
   try {
-    chains = await ensureLocalChains({ ports: TEST_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
+    chains = await ensureLocalChains({
+      ports: TEST_CHAIN_PORTS,
+      hotWallet: hotWallet.address,
+      blockTimeMs: TEST_BLOCK_TIME_MS,
+      fresh: true,
+    });
     const chainEnv = chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS);
     // The integration specs pay on the same chains (apps/withdrawals' payout specs read these).
     Object.assign(testEnv, chainEnv);
@@ -177,8 +186,19 @@ async function main(): Promise<number> {
     add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand', ...onlyArgs], testEnv));
 
     // This run's app logs only: apps/e2e/src/request-ids.spec.ts reads them.
+    // The owner notifier's sinks on the test run's own ports (SMTP 11025, Twilio API 18025): the stack sends there,
+    // apps/e2e/src/owner-notifications.spec.ts reads what arrived (NOTIFY_SINK_URL).
+    sinks = await startSinks({ ...TEST_SINKS });
     const logDir = join(outDir, 'logs');
     rmSync(logDir, { recursive: true, force: true });
+    mkdirSync(logDir, { recursive: true });
+    // The DICT test server (scripts/dict/) the stack's pix-keys registers keys through, in this process.
+    dict = await startStackDict({
+      name: 'test',
+      port: TEST_DICT_PORT,
+      timings: TEST_DICT_TIMINGS,
+      logFile: join(logDir, 'dict-test-server.log'),
+    });
     const stackOptions: StackOptions = {
       // The apps run as the image runs them: dist/ and production dependencies only (npm ci).
       appRoot: prepareRuntimeTree(root),
@@ -195,10 +215,11 @@ async function main(): Promise<number> {
         // their request_id, which request-ids.spec.ts looks for (a few MB for the whole e2e run).
         LOG_LEVEL: 'debug',
         ...chainEnv,
-        PIX_DICT_DELAY_MS: '800',
-        PIX_DICT_TICK_MS: '100',
+        ...dict.env,
         PIX_IN_STEP_DELAY_MS: '200',
         PIX_IN_TICK_MS: '50',
+        ...sinkAppEnv(sinks, TEST_SINKS),
+        NOTIFY_POLL_MS: '100',
         REQUEST_TIMEOUT_MS: '8000',
         // The other suites must never be throttled; the rate-limit test gives its own partner a low limit.
         RATE_LIMIT_PER_SECOND: '100000',
@@ -256,8 +277,11 @@ async function main(): Promise<number> {
       PRODUCTION_ADMIN_API_KEY: productionAdminKey,
       PIX_PROVIDER_WEBHOOK_SECRET: pixProviderSecret,
       OTLP_RECEIVER_PORT: String(otlpPort),
+      NOTIFY_SINK_URL: sinks.httpUrl,
       // The stack's internal secret: operations.spec.ts signs its direct queries as the gateway does.
       INTERNAL_SECRET,
+      // The DICT test server and the client certificates pix-keys uses (apps/e2e/src/dict.spec.ts reads DICT itself).
+      ...dict.env,
     };
     add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));
     // Scale-out: the concurrency proofs and the feed's suite again with two instances of every app (full runs).
@@ -266,6 +290,8 @@ async function main(): Promise<number> {
     control?.close();
     await Promise.all(operatorGateways.map((g) => g.stop()));
     await stack?.stop();
+    await dict?.server.close();
+    await sinks?.stop();
     kafka('stop', kafkaPort);
     await stopLocalChains(TEST_CHAIN_PORTS).catch(() => undefined);
   }

@@ -1,13 +1,16 @@
-import { GATEWAY, SERVICE_NAMES } from '@partner/contracts';
+import { GATEWAY, NETWORKS, SERVICE_NAMES } from '@partner/contracts';
 import {
+  auditChain,
   auditFeeds,
   auditMoney,
   ChaosOutcome,
   chaosFailures,
   chaosPartners,
+  chainAuditLine,
   chaosReport,
   databaseOutage,
   FaultRecovery,
+  latestBlocks,
   PartnerLoad,
   pollUntil,
   requireEnv,
@@ -25,7 +28,9 @@ import { stackControl } from './support/stack-control';
  * request without a final answer is retried with its own idempotency key, then the money audit (per user,
  * balance = credits − accepted withdrawals with their fees, the ledger sums to it, never below zero) and
  * the feed audit of every path (each event exactly once in its partner's sequence, counted against what
- * the API accepted), and each recovery within its bound.
+ * the API accepted), the chain audit (read off the local nodes npm test runs, from the block this suite
+ * started at: every settled withdrawal one transfer of its amount to its address, a failed one none, no
+ * other transfer from the hot wallet, its outflow = the settled amounts), and each recovery within its bound.
  *
  * The sequencer (apps/e2e/sequencer.js) runs it after every suite that sends requests: the faults would
  * otherwise break theirs.
@@ -37,11 +42,16 @@ const APP_RECOVERY_MS = 30_000;
 const BROKER_RECOVERY_MS = 60_000;
 
 describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and kill -9 broker restarts, and a database outage, under a mixed load', () => {
-  it('loses nothing, duplicates nothing, overdraws no one: the money and every feed path audit clean', async () => {
+  it('loses nothing, duplicates nothing, overdraws no one, pays nothing twice: the money, every feed path and the chain audit clean', async () => {
     const gateway = gatewayUrl();
     const databaseUrl = requireEnv('DATABASE_URL');
     const adminKey = requireEnv('ADMIN_API_KEY');
     const partners = await chaosPartners(gateway, adminKey, 3, 2);
+    // The chains npm test runs (the nodes themselves); other suites paid before this block.
+    const nodes = Object.fromEntries(
+      NETWORKS.map((n) => [n, { rpcUrl: requireEnv(`CHAIN_RPC_URL_${n}`), token: requireEnv(`USDT_CONTRACT_${n}`) as `0x${string}` }]),
+    );
+    const fromBlocks = await latestBlocks(nodes);
     // ~12 requests/s; the cap bounds the run should restarts be slow, and it is far above what the faults take.
     const load = new PartnerLoad(gateway, partners, adminKey, { rate: 12, maxRequests: 4_000, operatorUrls: [gatewayAdminUrl()] });
     const faults: FaultRecovery[] = [];
@@ -107,7 +117,16 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
       partners,
       ledger: load.ledger,
     });
-    const outcome: ChaosOutcome = { faults, load, retry, money, feeds };
+    const chain = await auditChain({
+      gatewayUrl: gateway,
+      operatorUrl: gatewayAdminUrl(),
+      adminKey,
+      databaseUrl,
+      chains: Object.fromEntries(NETWORKS.map((n) => [n, { ...nodes[n], fromBlock: fromBlocks[n] }])),
+      ledger: load.ledger,
+      settleTimeoutMs: 180_000,
+    });
+    const outcome: ChaosOutcome = { faults, load, retry, money, feeds, chain };
     console.log(chaosReport(outcome));
 
     expect(chaosFailures(outcome)).toEqual([]);
@@ -124,5 +143,9 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
       expect(path.feedResources).toBe(path.database);
     }
     expect(feeds.acknowledged).toBeGreaterThan(0);
+    // On chain: every accepted withdrawal paid once if settled, not at all if failed; nothing else left the wallet.
+    expect(chainAuditLine(chain)).toBe(chainAuditLine({ paid: chain.paid, paidTwice: 0, missing: 0, drift: 0 }));
+    expect(chain.paid).toBeGreaterThan(0);
+    expect(chain.failures).toEqual([]);
   }, 1_200_000);
 });

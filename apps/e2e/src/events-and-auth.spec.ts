@@ -159,8 +159,21 @@ describe('sandbox users', () => {
     const document = '52998224725';
     const first = await api.post('/sandbox/v1/users', { document, usdt_micros: 5 });
     const second = await api.post('/sandbox/v1/users', { document, usdt_micros: 7 });
-    expect([first.status, first.body]).toEqual([201, { document, usdt_micros: 5 }]);
-    expect([second.status, second.body]).toEqual([200, { document, usdt_micros: 12 }]);
+    expect([first.status, first.body]).toEqual([
+      201,
+      {
+        document,
+        usdt_micros: 5,
+        account: {
+          ispb: expect.stringMatching(/^\d{8}$/),
+          branch: '0001',
+          number: expect.stringMatching(/^\d{9}$/),
+          type: 'TRAN',
+          opened_at: expect.any(Number),
+        },
+      },
+    ]);
+    expect([second.status, second.body]).toEqual([200, { document, usdt_micros: 12, account: first.body.account }]);
     const invalid = await api.post('/sandbox/v1/users', { document: '11111111111', usdt_micros: 5 });
     expect([invalid.status, invalid.body.error, invalid.body.field]).toEqual([400, 'invalid_request', 'document']);
   });

@@ -101,7 +101,7 @@ describe('headers integrators rely on', () => {
     };
     expect([provider.info.title, Object.keys(provider.paths)]).toEqual([
       expect.stringContaining('Pix provider'),
-      ['/provider/v1/pix/inflows'],
+      ['/provider/v2/pix/inflows'],
     ]);
     expect((await fetch(`${gatewayUrl()}/provider/docs/openapi.yaml`)).status).toBe(200);
     // The public port does not answer the operator document, nor the operator port the provider's.

@@ -84,7 +84,17 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
       document,
     });
     expect(user.status).toBe(201);
-    expect(user.body).toEqual({ document, created_at: expect.any(Number) });
+    expect(user.body).toEqual({
+      document,
+      created_at: expect.any(Number),
+      account: {
+        ispb: expect.stringMatching(/^\d{8}$/),
+        branch: '0001',
+        number: expect.stringMatching(/^\d{9}$/),
+        type: 'TRAN',
+        opened_at: expect.any(Number),
+      },
+    });
     expect(isUnixSeconds(user.body.created_at)).toBe(true);
     // Registering again is not an error: 200, the same user.
     const again = await call(operator(secondAdmin), 'POST', `/admin/v1/partners/${partner.body.id}/users`, { document });
@@ -129,7 +139,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     const balance = await call(operator(), 'GET', `/admin/v1/partners/${partner.body.id}/users/${document}/balance`);
     expect({ status: balance.status, body: balance.body }).toEqual({
       status: 200,
-      body: { available_usdt_micros: 10 * USDT - 4 * USDT - MATIC_MEDIUM_FEE, held_usdt_micros: 0 },
+      body: { available_usdt_micros: 10 * USDT - 4 * USDT - MATIC_MEDIUM_FEE, held_usdt_micros: 0, available_brl_cents: 0 },
     });
   });
 
@@ -241,7 +251,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     });
     expect({ status: reused.status, error: reused.body.error }).toEqual({ status: 422, error: 'idempotency_key_reused' });
     const balance = await call(operator(), 'GET', `/admin/v1/partners/${partnerId}/users/${document}/balance`);
-    expect(balance.body).toEqual({ available_usdt_micros: USDT, held_usdt_micros: 0 });
+    expect(balance.body).toEqual({ available_usdt_micros: USDT, held_usdt_micros: 0, available_brl_cents: 0 });
   });
 
   it('writes every call of this suite to the audit log: who, what, when, request id, status', async () => {

@@ -1,9 +1,21 @@
 import { ApiClient, newCpf, newUuid, pollUntil } from '@partner/testing';
-import { FeedEvent, gatewayUrl, listEvents, newPartner, newUser } from './support/sandbox';
+import { FeedEvent, gatewayUrl, listEvents, newPartner } from './support/sandbox';
 
-/** The CPF the simulated DICT refuses (PIX_DICT_FAIL_DOCUMENTS default). */
+// Keys are registered in DICT: the stack's DICT test server (scripts/dict/), through pix-keys' production
+// adapter. apps/e2e/src/dict.spec.ts looks at DICT itself.
+
+/** The CPF the stack's DICT holds at another institution: its registration is refused (docs/api.md, "Pix keys"). */
 const DICT_REFUSED_CPF = '00000000191';
+/** The CPF whose deletion the stack's DICT answers only after 2 s. */
+const SLOW_DELETE_CPF = '00000000272';
 const CREATE = '/partner/v1/pix-key';
+
+/** A user of the partner with a holder's name (DICT records it with the key) and, through the sandbox, a payment account. */
+async function newUser(api: ApiClient, _micros = 0, document = newCpf()): Promise<string> {
+  const res = await api.post('/sandbox/v1/users', { document, usdt_micros: 0, name: 'Maria da Silva Souza' });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`user creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return document;
+}
 
 const createKey = (api: ApiClient, document: string, idempotencyKey = newUuid()) =>
   api.post(CREATE, { document, idempotency_key: idempotencyKey });
@@ -109,12 +121,13 @@ describe('Pix keys end to end', () => {
 
   it('reports a registration the DICT refuses as failed, with its reason; there is then no key to delete, and a new try is accepted', async () => {
     const { api } = await newPartner();
-    expect((await api.post('/sandbox/v1/users', { document: DICT_REFUSED_CPF, usdt_micros: 0 })).status).toBe(201);
+    await newUser(api, 0, DICT_REFUSED_CPF);
 
     expect((await createKey(api, DICT_REFUSED_CPF)).status).toBe(202);
     const events = await eventsUntil(api, DICT_REFUSED_CPF, 'failed');
     expect(events.map((e) => e.state)).toEqual(['pending', 'failed']);
-    expect(events[1].data).toMatchObject({ state: 'failed', failure_reason: 'dict_rejected', key: DICT_REFUSED_CPF });
+    // DICT's EntryKeyInCustodyOfDifferentParticipant, as the partner reads it.
+    expect(events[1].data).toMatchObject({ state: 'failed', failure_reason: 'key_held_elsewhere', key: DICT_REFUSED_CPF });
     expect(await getKey(api, DICT_REFUSED_CPF)).toMatchObject({ status: 200, body: { document: DICT_REFUSED_CPF, status: 'failed' } });
 
     const removed = await deleteKey(api, DICT_REFUSED_CPF);
@@ -273,7 +286,10 @@ describe('Pix keys end to end', () => {
     });
 
     it('DELETE 200 already_sent while a deletion is in flight', async () => {
-      const { document } = await userWithRegisteredKey(api);
+      // The stack's DICT answers this CPF's deletion after 2 s (scripts/dict/dict-env.ts), so it is still in flight.
+      const document = await newUser(api, 0, SLOW_DELETE_CPF);
+      expect((await createKey(api, document)).status).toBe(202);
+      await eventsUntil(api, document, 'registered');
       expect((await deleteKey(api, document)).status).toBe(202);
       const again = await deleteKey(api, document);
       expect(again.status).toBe(200);

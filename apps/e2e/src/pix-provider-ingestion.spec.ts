@@ -5,16 +5,18 @@ import { FeedEvent, listEvents } from './support/sandbox';
 
 // Pix provider ingestion (docs/api.md: "Pix provider ingestion") on the production shape of the stack: a
 // SANDBOX=false gateway (OPERATOR_GATEWAY_URLS) with PIX_PROVIDER_WEBHOOK_SECRET (scripts/test/run.ts).
-// Partner, key and user come from the operator API; the inflows only from signed notifications.
+// Partner, key and user (and the user's payment account) come from the operator API; the inflows only from
+// signed notifications, which name the receiving account (v2), never our partner id.
 
 const [gateway] = requireEnv('OPERATOR_GATEWAY_URLS').split(',');
 const [adminUrl] = requireEnv('OPERATOR_GATEWAY_ADMIN_URLS').split(',');
 const secret = () => requireEnv('PIX_PROVIDER_WEBHOOK_SECRET');
 const operator = () => new ApiClient(adminUrl, { 'x-admin-key': requireEnv('PRODUCTION_ADMIN_API_KEY') });
 const provider = new ApiClient(gateway);
-const PATH = '/provider/v1/pix/inflows';
+const PATH = '/provider/v2/pix/inflows';
 
-type Answer = { end_to_end_id: string; status: string; created: boolean } & { error?: string; message?: string };
+type Answer = { end_to_end_id: string; status: string; created: boolean; matched: boolean } & { error?: string; message?: string };
+type Account = { ispb: string; branch: string; number: string; type: string };
 
 const sign = (body: string, t = Math.floor(Date.now() / 1000), key = secret()) =>
   `t=${t},v1=${createHmac('sha256', key).update(`${t}.${body}`).digest('hex')}`;
@@ -29,23 +31,26 @@ function notify(notification: Record<string, unknown> | string, signature?: stri
 const stamp = () => new Date().toISOString().replace(/\D/g, '').slice(0, 12);
 const newEndToEndId = () => `E60701190${stamp()}${randomBytes(8).toString('hex').slice(0, 11)}`;
 
-async function newReceiver(): Promise<{ api: ApiClient; partnerId: string; document: string }> {
+async function newReceiver(): Promise<{ api: ApiClient; partnerId: string; document: string; account: Account }> {
   const partner = await operator().post<{ id: string }>('/admin/v1/partners', { name: 'Pix provider e2e' });
   expect(partner.status).toBe(201);
   const key = await operator().post<{ api_key: string }>(`/admin/v1/partners/${partner.body.id}/api-keys`);
   expect(key.status).toBe(201);
   const document = newCpf();
-  expect((await operator().post(`/admin/v1/partners/${partner.body.id}/users`, { document })).status).toBe(201);
-  return { api: new ApiClient(gateway, { 'x-api-key': key.body.api_key }), partnerId: partner.body.id, document };
+  const user = await operator().post<{ account: Account & { opened_at: number } }>(`/admin/v1/partners/${partner.body.id}/users`, {
+    document,
+  });
+  expect(user.status).toBe(201);
+  const { opened_at: _openedAt, ...account } = user.body.account;
+  return { api: new ApiClient(gateway, { 'x-api-key': key.body.api_key }), partnerId: partner.body.id, document, account };
 }
 
-const inflowOf = (partnerId: string, document: string, status = 'processing') => ({
-  partner_id: partnerId,
-  document,
+const inflowOf = (account: Account, status = 'processing') => ({
   end_to_end_id: newEndToEndId(),
   amount_cents: 25_000,
   method: 'manual',
   description: 'via provider',
+  receiver_account: account,
   sender_name: 'Maria Souza',
   sender_tax_id: newCpf(),
   sender_account_number: '12345678',
@@ -55,13 +60,8 @@ const inflowOf = (partnerId: string, document: string, status = 'processing') =>
   status,
 });
 
-/** The first notification: the user reaches the inflows service shortly after the operator created them. */
-const created = (n: Record<string, unknown> | string) =>
-  pollUntil(
-    'the inflow recorded',
-    () => notify(n),
-    (res) => res.status !== 404,
-  );
+/** The first notification: the operator's registration answered once the user's account was open, so it is recorded at once. */
+const created = (n: Record<string, unknown> | string) => notify(n);
 
 const listed = async (api: ApiClient): Promise<PixInflow[]> => {
   const res = await api.get<{ pix_in: PixInflow[] }>('/partner/v1/pix-in');
@@ -79,12 +79,12 @@ const feedStates = (api: ApiClient, e2e: string, count: number) =>
 
 describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
   it('records a signed notification (201), listed with the notified fields and a pix_in event; moves it to credited', async () => {
-    const { api, partnerId, document } = await newReceiver();
-    const n = inflowOf(partnerId, document);
+    const { api, account } = await newReceiver();
+    const n = inflowOf(account);
     const first = await created(n);
     expect({ status: first.status, body: first.body }).toEqual({
       status: 201,
-      body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true },
+      body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true, matched: true },
     });
     const [inflow] = await listed(api);
     expect(inflow).toMatchObject({
@@ -99,7 +99,7 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
       const moved = await notify({ ...n, status });
       expect({ status: moved.status, body: moved.body }).toEqual({
         status: 200,
-        body: { end_to_end_id: n.end_to_end_id, status, created: false },
+        body: { end_to_end_id: n.end_to_end_id, status, created: false, matched: true },
       });
     }
     expect((await listed(api)).map((p) => p.status)).toEqual(['credited']);
@@ -107,15 +107,15 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
   });
 
   it('reaches denied and failed; a final status refuses any move with 409 invalid_transition', async () => {
-    const { api, partnerId, document } = await newReceiver();
-    const denied = inflowOf(partnerId, document);
+    const { api, account } = await newReceiver();
+    const denied = inflowOf(account);
     expect((await created(denied)).status).toBe(201);
     expect((await notify({ ...denied, status: 'denied' })).body.status).toBe('denied');
     const illegal = await notify({ ...denied, status: 'approved' });
     expect({ status: illegal.status, error: illegal.body.error }).toEqual({ status: 409, error: 'invalid_transition' });
 
-    const failed = inflowOf(partnerId, document, 'approved');
-    expect((await notify(failed)).body).toEqual({ end_to_end_id: failed.end_to_end_id, status: 'approved', created: true });
+    const failed = inflowOf(account, 'approved');
+    expect((await notify(failed)).body).toEqual({ end_to_end_id: failed.end_to_end_id, status: 'approved', created: true, matched: true });
     expect((await notify({ ...failed, status: 'failed' })).body.status).toBe('failed');
     expect((await notify({ ...failed, status: 'processing' })).status).toBe(409);
 
@@ -128,13 +128,13 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
   });
 
   it('is idempotent: the same notification twice is one inflow and one event; another payload for the id is 409', async () => {
-    const { api, partnerId, document } = await newReceiver();
-    const n = inflowOf(partnerId, document);
+    const { api, account } = await newReceiver();
+    const n = inflowOf(account);
     expect((await created(n)).status).toBe(201);
     const again = await notify(n);
     expect({ status: again.status, body: again.body }).toEqual({
       status: 200,
-      body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false },
+      body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false, matched: true },
     });
     const conflict = await notify({ ...n, amount_cents: 1 });
     expect({ status: conflict.status, error: conflict.body.error }).toEqual({ status: 409, error: 'end_to_end_id_conflict' });
@@ -145,10 +145,10 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
   });
 
   it('verifies over the exact bytes: a payer name in raw UTF-8 or as a \\u00e3 escape passes signed as sent, not signed over a re-serialisation', async () => {
-    const { api, partnerId, document } = await newReceiver();
-    const rawUtf8 = JSON.stringify({ ...inflowOf(partnerId, document), sender_name: 'João Conceição' });
+    const { api, account } = await newReceiver();
+    const rawUtf8 = JSON.stringify({ ...inflowOf(account), sender_name: 'João Conceição' });
     expect(Buffer.byteLength(rawUtf8)).toBeGreaterThan(rawUtf8.length);
-    const escapedN = inflowOf(partnerId, document);
+    const escapedN = inflowOf(account);
     const escaped = JSON.stringify({ ...escapedN, sender_name: 'Jo_o' }).replace('"Jo_o"', '"Jo\\u00e3o"');
     // A verifier that parsed and re-serialised would sign other bytes than these (the escape comes back as raw UTF-8).
     const reserialised = JSON.stringify(JSON.parse(escaped));
@@ -167,8 +167,8 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
   });
 
   it('refuses a bad, stale or missing signature with 401 invalid_signature and a malformed body with 400, creating nothing', async () => {
-    const { api, partnerId, document } = await newReceiver();
-    const n = inflowOf(partnerId, document);
+    const { api, account } = await newReceiver();
+    const n = inflowOf(account);
     const body = JSON.stringify(n);
     const refusals = [
       await notify(body, null),
@@ -192,7 +192,16 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
       error: 'invalid_request',
       field: 'status',
     });
-    expect((await notify('{"partner_id":')).status).toBe(400);
+    expect((await notify('{"receiver_account":')).status).toBe(400);
+    // The retired v1 body (our partner id and the user's CPF) is refused by name, and the v1 path is gone.
+    const v1 = await notify({ ...n, partner_id: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10', document: newCpf() });
+    expect({ status: v1.status, error: v1.body.error, field: (v1.body as { field?: string }).field }).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      field: 'partner_id',
+    });
+    const retired = await provider.request<Answer>('POST', '/provider/v1/pix/inflows', body, { 'x-pix-signature': sign(body) });
+    expect({ status: retired.status, error: retired.body.error }).toEqual({ status: 404, error: 'not_found' });
     // Accepted once the notification is right: so the refusals above were the only reason nothing was recorded.
     expect((await created(n)).status).toBe(201);
     expect((await listed(api)).map((p) => p.end_to_end_id)).toEqual([n.end_to_end_id]);

@@ -1,4 +1,4 @@
-import { fail, ok, RequestPayload, RequestReply, RequestTopic, Topics } from '@partner/contracts';
+import { fail, ok, RequestPayload, RequestReply, RequestTopic, Topics, UserAccount } from '@partner/contracts';
 import { GatewayBus } from './app.module';
 
 interface Account {
@@ -9,7 +9,8 @@ interface Account {
 
 /**
  * The services as the gateway sees them over request-reply, in memory, for the gateway's integration
- * specs of the operator API: users (per service), balances and credits with their idempotency keys, and
+ * specs of the operator API: users (per service, with inflows' payment account), balances (a BRL balance of 0)
+ * and credits with their idempotency keys, and
  * "no such withdrawal" for reads. Every request is recorded, to check what the gateway sent.
  */
 export class FakeServices implements GatewayBus {
@@ -17,6 +18,8 @@ export class FakeServices implements GatewayBus {
   /** Users each service knows, by `<service>:<partner>:<document>`. */
   readonly users = new Set<string>();
   private readonly accounts = new Map<string, Account>();
+  /** The inflows service's payment accounts, by `<partner>:<document>`. */
+  private readonly paymentAccounts = new Map<string, UserAccount>();
 
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     this.sent.push({ topic, payload });
@@ -37,13 +40,27 @@ export class FakeServices implements GatewayBus {
         this.accounts.set(user, account);
         return ok({ created: true, created_at: account.createdAt });
       }
-      case Topics.PixKeysUpsertUser:
-      case Topics.InflowsUpsertUser: {
+      case Topics.PixKeysUpsertUser: {
         const key = `${topic}:${user}`;
         const created = !this.users.has(key);
         this.users.add(key);
         return ok({ created, created_at: new Date().toISOString() });
       }
+      case Topics.InflowsUpsertUser: {
+        // The user's payment account, opened the first time: the same one after.
+        const key = `${topic}:${user}`;
+        const created = !this.users.has(key);
+        this.users.add(key);
+        if (!this.paymentAccounts.has(user)) {
+          const number = String(100_000_000 + this.paymentAccounts.size * 10);
+          this.paymentAccounts.set(user, { ispb: '99999999', branch: '0001', number, type: 'TRAN', opened_at: new Date().toISOString() });
+        }
+        return ok({ created, created_at: new Date().toISOString(), account: this.paymentAccounts.get(user) });
+      }
+      case Topics.InflowsGetBalance:
+        return this.paymentAccounts.has(user)
+          ? ok({ available_brl_cents: 0 })
+          : fail('user_not_found', `no user with document ${p.document}`);
       case Topics.WithdrawalsCreditAccount: {
         const account = this.accounts.get(user);
         if (!account) return fail('user_not_found', `no user with document ${p.document}`);

@@ -275,7 +275,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     const operator = (await gateway.app.inject({ method: 'GET', url: '/admin/docs/openapi.json' })).json<Doc>();
     const provider = (await gateway.app.inject({ method: 'GET', url: '/provider/docs/openapi.json' })).json<Doc>();
     expect(Object.keys(partner.paths).filter((p) => p.startsWith('/admin') || p.startsWith('/provider'))).toEqual([]);
-    expect(Object.keys(provider.paths)).toEqual(['/provider/v1/pix/inflows']);
+    expect(Object.keys(provider.paths)).toEqual(['/provider/v2/pix/inflows']);
     expect(Object.keys(operator.paths).every((p) => p.startsWith('/admin/v1/') || p === '/healthz')).toBe(true);
     expect(Object.keys(operator.paths)).toEqual(
       expect.arrayContaining(['/admin/v1/partners', '/admin/v1/partners/{partner_id}/users/{document}/credits', '/admin/v1/audit-log']),
@@ -312,7 +312,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(schemes['pix-provider']).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Pix-Signature' });
     for (const part of ['t=<unix seconds>,v1=<hex>', 'HMAC-SHA256', '<t>.<raw body>', 'exact bytes', '300 s', 'invalid_signature'])
       expect(schemes['pix-provider'].description).toContain(part);
-    const operation = provider.paths['/provider/v1/pix/inflows'].post;
+    const operation = provider.paths['/provider/v2/pix/inflows'].post;
     expect(operation.security).toEqual([{ 'pix-provider': [] }]);
     for (const response of Object.values(operation.responses)) expect(Object.keys(response.headers ?? {})).not.toContain('RateLimit');
     expect(Object.keys(partner.components.securitySchemes)).not.toContain('pix-provider');

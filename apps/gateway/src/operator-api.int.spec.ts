@@ -216,11 +216,20 @@ describe('users and balances', () => {
   it('registers a user in every service: 201, then 200 with the same created_at', async () => {
     const document = newCpf();
     const first = await call('POST', users(), admin, { document });
-    expect(first).toMatchObject({ status: 201, body: { document, created_at: expect.any(Number) } });
-    expect(Object.keys(first.body).sort()).toEqual(['created_at', 'document']);
-    for (const topic of [Topics.WithdrawalsUpsertUser, Topics.PixKeysUpsertUser, Topics.InflowsUpsertUser]) {
+    expect(first).toMatchObject({
+      status: 201,
+      body: { document, created_at: expect.any(Number), account: { ispb: '99999999', branch: '0001', type: 'TRAN' } },
+    });
+    expect(Object.keys(first.body).sort()).toEqual(['account', 'created_at', 'document']);
+    for (const topic of [Topics.WithdrawalsUpsertUser, Topics.InflowsUpsertUser]) {
       expect(services.sentTo(topic)).toContainEqual({ partner_id: partnerId, document });
     }
+    // Pix keys gets the account inflows opened (DICT records it with a key).
+    expect(services.sentTo(Topics.PixKeysUpsertUser)).toContainEqual({
+      partner_id: partnerId,
+      document,
+      account: expect.objectContaining({ ispb: '99999999', branch: '0001', type: 'TRAN' }),
+    });
     const second = await call('POST', users(), admin, { document });
     expect([second.status, second.body]).toEqual([200, first.body]);
   });
@@ -238,7 +247,23 @@ describe('users and balances', () => {
     expect(services.sentTo(Topics.WithdrawalsCreditAccount)).toContainEqual({ partner_id: partnerId, document, ...credit });
 
     const balance = await call('GET', `${users()}/${document}/balance`);
-    expect([balance.status, balance.body]).toEqual([200, { available_usdt_micros: 10_000_000, held_usdt_micros: 0 }]);
+    expect([balance.status, balance.body]).toEqual([
+      200,
+      { available_usdt_micros: 10_000_000, held_usdt_micros: 0, available_brl_cents: 0 },
+    ]);
+  });
+
+  it("registers the holder's name with inflows and pix-keys; refuses one with control characters", async () => {
+    const document = newCpf();
+    expect((await call('POST', users(), admin, { document, name: 'Maria Souza' })).status).toBe(201);
+    for (const topic of [Topics.InflowsUpsertUser, Topics.PixKeysUpsertUser])
+      expect(services.sentTo(topic)).toContainEqual(expect.objectContaining({ partner_id: partnerId, document, name: 'Maria Souza' }));
+    expect(services.sentTo(Topics.WithdrawalsUpsertUser)).toContainEqual({ partner_id: partnerId, document });
+    for (const name of ['Maria\u0007', 'Maria\nSouza', '\u202EMaria', ' ', ''])
+      expect(await call('POST', users(), admin, { document, name })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_request', field: 'name' },
+      });
   });
 
   it('answers 404 user_not_found / partner_not_found, and 400 for a bad CPF (path or body) or credit', async () => {
@@ -403,11 +428,18 @@ describe('sandbox helpers over the same use cases (SANDBOX=true)', () => {
     const apiKey = await sandbox.newPartnerKey('sandbox users');
     const document = newCpf();
     const created = await sandbox.post('/sandbox/v1/users', { document, usdt_micros: 5_000_000 }, { 'x-api-key': apiKey });
-    expect([created.status, created.body]).toEqual([201, { document, usdt_micros: 5_000_000 }]);
+    const account = {
+      ispb: '99999999',
+      branch: '0001',
+      number: expect.stringMatching(/^\d{9}$/),
+      type: 'TRAN',
+      opened_at: expect.any(Number),
+    };
+    expect([created.status, created.body]).toEqual([201, { document, usdt_micros: 5_000_000, account }]);
     const credited = await sandbox.post('/sandbox/v1/users', { document, usdt_micros: 1_000_000 }, { 'x-api-key': apiKey });
-    expect([credited.status, credited.body]).toEqual([200, { document, usdt_micros: 6_000_000 }]);
+    expect([credited.status, credited.body]).toEqual([200, { document, usdt_micros: 6_000_000, account: created.body.account }]);
     const read = await sandbox.post('/sandbox/v1/users', { document, usdt_micros: 0 }, { 'x-api-key': apiKey });
-    expect([read.status, read.body]).toEqual([200, { document, usdt_micros: 6_000_000 }]);
+    expect([read.status, read.body]).toEqual([200, { document, usdt_micros: 6_000_000, account: created.body.account }]);
     // Each sandbox credit is a credit of its own: a fresh idempotency key, reference "sandbox".
     const credits = services
       .sentTo(Topics.WithdrawalsCreditAccount)

@@ -4,7 +4,7 @@ import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
 import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
-import { UsersModule } from './users/users.module';
+import { AccountsModule } from './accounts/accounts.module';
 
 @Module({})
 export class AppModule {
@@ -13,7 +13,7 @@ export class AppModule {
       name: 'inflows',
       configClass: InflowsConfig,
       config,
-      features: [UsersModule, PixKeyReplicaModule, SpiSimulatorModule, PixInflowsModule],
+      features: [AccountsModule, PixKeyReplicaModule, SpiSimulatorModule, PixInflowsModule],
     });
   }
 }

@@ -25,7 +25,7 @@ import { DB_SCHEMA } from './database/db-schema';
 import { newEndToEndId } from './spi-simulator/end-to-end-id';
 import { completeSender } from './spi-simulator/sender-details';
 import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
-import { UsersModule } from './users/users.module';
+import { AccountsModule } from './accounts/accounts.module';
 
 // Integration through the real broker and PostgreSQL: the inflows features wired as the service wires
 // them, consuming under a consumer group of this run's own (the health ping is left out: another suite
@@ -63,7 +63,7 @@ beforeAll(async () => {
       ConfigModule,
       KafkaModule.forRootAsync({ inject: [], useFactory: () => ({ connection, idempotentProducer: true }) }),
       outboxModule(InflowsConfig, DB_SCHEMA),
-      UsersModule,
+      AccountsModule,
       PixKeyReplicaModule,
       SpiSimulatorModule,
       PixInflowsModule,
@@ -99,6 +99,28 @@ function announcement(partnerId: PartnerId, document: string): PixReceivedEvent 
   };
 }
 
+/** Logs the payment as the simulated network does when it sends one (spi_payments): what its notification names the account from. */
+async function logged(payment: PixReceivedEvent): Promise<PixReceivedEvent> {
+  await prisma.spiPayment.create({
+    data: {
+      endToEndId: payment.end_to_end_id,
+      partnerId: payment.partner_id,
+      document: payment.document,
+      amountCents: BigInt(payment.amount_cents),
+      method: payment.method,
+      senderName: payment.sender_name,
+      senderTaxId: payment.sender_tax_id,
+      senderAccountNumber: payment.sender_account_number,
+      senderAccountType: payment.sender_account_type,
+      senderBankCode: payment.sender_bank_code,
+      senderBranchCode: payment.sender_branch_code,
+      outcome: payment.outcome,
+      sentAt: new Date(payment.sent_at),
+    },
+  });
+  return payment;
+}
+
 const keyEvent = (partnerId: PartnerId, document: string, keyId: string, state: PixKeyState): PixKeyStateChangedEvent =>
   pixKeyStateChanged(partnerId, { document, keyId, state });
 
@@ -127,8 +149,8 @@ describe('inflows service over Kafka', () => {
   it('records a payment the network announces twice only once', async () => {
     // A known user: the announcement goes through the provider's ingestion, which records inflows of known users only.
     const { partnerId, document } = await newUser();
-    const payment = announcement(partnerId, document);
-    const marker = announcement(partnerId, document);
+    const payment = await logged(announcement(partnerId, document));
+    const marker = await logged(announcement(partnerId, document));
 
     // One key: one partition, so when the marker is recorded both copies before it were handled.
     await publish(Topics.SpiPixReceived, partnerId, payment);

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { serviceModule } from '@partner/platform';
 import { PixKeysConfig } from './config/pix-keys.config';
+import { DictModule } from './dict/dict.module';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
 import { UsersModule } from './users/users.module';
 
@@ -11,7 +12,7 @@ export class AppModule {
       name: 'pix-keys',
       configClass: PixKeysConfig,
       config,
-      features: [UsersModule, PixKeysModule],
+      features: [UsersModule, PixKeysModule, DictModule],
     });
   }
 }

@@ -37,6 +37,7 @@ export * from './lib/customers/create-business-customer/create-business-customer
 export * from './lib/customers/create-business-customer/create-business-customer.command';
 export * from './lib/customers/get-business-customer/get-business-customer.query';
 export * from './lib/customers/list-business-customers/list-business-customers.query';
+export * from './lib/customers/list-owner-notifications/list-owner-notifications.query';
 export * from './lib/customers/business-customer-registered/business-customer-registered.event';
 export * from './lib/pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 export * from './lib/users/upsert-user/upsert-user.command';
@@ -48,5 +49,7 @@ export * from './lib/inflows/ingest-pix-inflow/ingest-pix-inflow.example';
 export * from './lib/inflows/pix-received/pix-received.event';
 export * from './lib/inflows/pix-in-state-changed/pix-in-state-changed.event';
 export * from './lib/inflows/list-pix-inflows/list-pix-inflows.query';
+export * from './lib/inflows/accounts/brl-account.query';
+export * from './lib/inflows/unmatched/list-unmatched-pix-inflows.query';
 export * from './lib/tenancy/partner-id';
 export { recordedDocumentation, type RecordedDocumentation } from './lib/api-documentation';

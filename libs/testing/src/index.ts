@@ -13,3 +13,4 @@ export * from './lib/prism-validation';
 export * from './lib/scripted-sql';
 export * from './lib/prisma-for-specs';
 export * from './lib/local-chain';
+export * from './lib/chaos/chain-audit';

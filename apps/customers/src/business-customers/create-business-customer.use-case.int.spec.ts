@@ -14,12 +14,11 @@ import { DB_SCHEMA } from '../database/db-schema';
 import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { CustomersConfig } from '../config/customers.config';
 import { OwnerNotificationRepository } from '../notifications/owner-notification.repository';
-import { SendOwnerNotificationsUseCase } from '../notifications/send-owner-notifications.use-case';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomerRepository } from './customer.repository';
 
 // Integration: the real customers schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const config = loadConfig(CustomersConfig, { ...process.env, OWNER_NOTIFY_DELAY_MS: '60000' });
+const config = loadConfig(CustomersConfig);
 const db = new Database(config, DB_SCHEMA);
 const prisma = prismaForSpecs(PrismaClient, db);
 const customers = new CustomerRepository(db);
@@ -27,7 +26,6 @@ const notifications = new OwnerNotificationRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, relay), customers);
-const notifier = new SendOwnerNotificationsUseCase(config, notifications);
 
 /** A command as the handler receives it: validated by the contract class, so nested values are instances. */
 function command(partnerId: PartnerId, overrides: Record<string, unknown> = {}): CreateBusinessCustomerCommand {
@@ -193,44 +191,5 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     expect(await prisma.ownerNotification.count({ where: { partnerId } })).toBe(0);
     // The CNPJ is free again: the failed attempt claimed nothing.
     expect((await create.execute(cmd)).ok).toBe(true);
-  });
-});
-
-describe('SendOwnerNotificationsUseCase: the simulated notifier (PostgreSQL)', () => {
-  const statuses = async (partnerId: PartnerId, customerId: string) =>
-    (await notifications.findByCustomer(partnerId, customerId)).map((n) => [n.status, n.sentAt !== null]);
-
-  it('sends notifications once they are due, each exactly once', async () => {
-    const partnerId = testPartnerId();
-    const id = idOf(await create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } })));
-
-    await notifier.execute(new Date()); // not due yet: the delay is 60 s here
-    expect(await statuses(partnerId, id)).toEqual(Array(4).fill(['pending', false]));
-
-    const later = new Date(Date.now() + 61_000);
-    await notifier.execute(later);
-    expect(await statuses(partnerId, id)).toEqual(Array(4).fill(['sent', true]));
-    // Already sent: another run leaves them as they are.
-    const sent = await notifications.findByCustomer(partnerId, id);
-    await notifier.execute(new Date(Date.now() + 120_000));
-    expect(await notifications.findByCustomer(partnerId, id)).toEqual(sent);
-  });
-
-  it('claims each due notification once when several notifiers run at the same time', async () => {
-    const partnerId = testPartnerId();
-    const ids = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        create.execute(command(partnerId, { config: { auto_send_owner_sms: true, auto_send_owner_email: true } })),
-      ),
-    );
-    const mine = new Set(ids.map(idOf));
-    const later = new Date(Date.now() + 61_000);
-    const claimed = (await Promise.all([1, 2, 3].map(() => notifications.markDueSentAcrossPartners(later, 7))))
-      .flat()
-      .filter((n) => mine.has(n.customerId));
-    const rest = (await notifications.markDueSentAcrossPartners(later, 1000)).filter((n) => mine.has(n.customerId));
-    const all = [...claimed, ...rest].map((n) => n.id.toString());
-    expect(all).toHaveLength(20);
-    expect(new Set(all).size).toBe(20);
   });
 });

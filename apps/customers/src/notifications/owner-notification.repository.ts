@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, PartnerId } from '@partner/contracts';
+import { authenticatedPartnerId, OwnerNotificationChannel, OwnerNotificationStatus, PartnerId } from '@partner/contracts';
 import { Database, statement } from '@partner/db';
+import { TemplateData } from './templates';
 
-export const NOTIFICATION_CHANNELS = ['sms', 'email'] as const;
-export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+export type NotificationChannel = OwnerNotificationChannel;
 
 /** A notification to record with its customer (CustomerRepository.create writes them in the same statement). */
 export interface NewOwnerNotification {
@@ -19,12 +19,30 @@ export interface OwnerNotification {
   ownerIndex: number;
   channel: NotificationChannel;
   destination: string;
-  status: 'pending' | 'sent';
+  status: OwnerNotificationStatus;
+  attempts: number;
   createdAt: Date;
+  nextAttemptAt: Date;
   sentAt: Date | null;
+  failedAt: Date | null;
+  lastError: string | null;
+  providerMessageId: string | null;
 }
 
-export type SentNotification = Pick<OwnerNotification, 'id' | 'partnerId' | 'customerId' | 'ownerIndex' | 'channel'>;
+/** A notification claimed for an attempt (its `attempts` counts this one), with what its template needs. */
+export interface ClaimedNotification {
+  id: bigint;
+  partnerId: PartnerId;
+  customerId: string;
+  ownerIndex: number;
+  channel: NotificationChannel;
+  destination: string;
+  attempts: number;
+  template: TemplateData;
+}
+
+/** An attempt's claim on its row: the row as claimed (id and attempt number). A later claim of the same row supersedes it. */
+export type Claim = Pick<ClaimedNotification, 'id' | 'attempts'>;
 
 /** A row of `owner_notifications` as the driver returns it (int8 as text). */
 interface OwnerNotificationRow {
@@ -34,9 +52,29 @@ interface OwnerNotificationRow {
   owner_index: number;
   channel: NotificationChannel;
   destination: string;
-  status: 'pending' | 'sent';
+  status: OwnerNotificationStatus;
+  attempts: number;
   created_at: Date;
+  next_attempt_at: Date;
   sent_at: Date | null;
+  failed_at: Date | null;
+  last_error: string | null;
+  provider_message_id: string | null;
+}
+
+interface ClaimedRow {
+  id: string;
+  partner_id: string;
+  customer_id: string;
+  owner_index: number;
+  channel: NotificationChannel;
+  destination: string;
+  attempts: number;
+  legal_name: string;
+  trade_name: string | null;
+  owner_name: string;
+  owner_social_name: string | null;
+  owner_type: TemplateData['ownerType'];
 }
 
 /** A row parsed field by field. Its partner id is its customer's, stored as a PartnerId. */
@@ -48,8 +86,30 @@ const toNotification = (r: OwnerNotificationRow): OwnerNotification => ({
   channel: r.channel,
   destination: r.destination,
   status: r.status,
+  attempts: r.attempts,
   createdAt: r.created_at,
+  nextAttemptAt: r.next_attempt_at,
   sentAt: r.sent_at,
+  failedAt: r.failed_at,
+  lastError: r.last_error,
+  providerMessageId: r.provider_message_id,
+});
+
+const toClaimed = (r: ClaimedRow): ClaimedNotification => ({
+  id: BigInt(r.id),
+  partnerId: authenticatedPartnerId(r.partner_id),
+  customerId: r.customer_id,
+  ownerIndex: r.owner_index,
+  channel: r.channel,
+  destination: r.destination,
+  attempts: r.attempts,
+  template: {
+    legalName: r.legal_name,
+    tradeName: r.trade_name,
+    ownerName: r.owner_name,
+    ownerSocialName: r.owner_social_name,
+    ownerType: r.owner_type,
+  },
 });
 
 const BY_CUSTOMER = statement(
@@ -57,24 +117,68 @@ const BY_CUSTOMER = statement(
   'SELECT * FROM owner_notifications WHERE partner_id = $1 AND customer_id = $2 ORDER BY owner_index, channel DESC',
 );
 
+const CUSTOMER_EXISTS = statement('owner_notifications_customer_exists', 'SELECT 1 FROM customers WHERE partner_id = $1 AND id = $2');
+
 /**
- * Claims and marks as sent a batch of due notifications. With SKIP LOCKED, notifiers running at the
- * same time never claim the same row; the outer guard re-checks `pending` on the row's latest version,
- * so a row another notifier sent meanwhile is not sent twice.
+ * Claims a batch of due notifications for an attempt each, across partners: with SKIP LOCKED, notifiers
+ * running at the same time (several instances) never claim the same row. Claiming counts the attempt and
+ * moves the row's due time to the end of a lease ($3): the attempt's outcome is written before it (or the
+ * row comes back to a notifier after it, when the instance died in the middle). Returns each with the names
+ * its template needs, read off its customer's registration (the owner at its index); nothing else of it.
  */
-const MARK_DUE_SENT = statement(
-  'owner_notifications_mark_due_sent',
-  `UPDATE owner_notifications SET status = 'sent', sent_at = now()
-   WHERE id = ANY(ARRAY(SELECT id FROM owner_notifications WHERE status = 'pending' AND created_at <= $1
-                ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED))
-     AND status = 'pending'
-   RETURNING id, partner_id, customer_id, owner_index, channel`,
+const CLAIM_DUE = statement(
+  'owner_notifications_claim_due',
+  `WITH due AS (
+     SELECT id FROM owner_notifications
+     WHERE status = 'pending' AND next_attempt_at <= $1
+     ORDER BY next_attempt_at, id LIMIT $2
+     FOR UPDATE SKIP LOCKED),
+   claimed AS (
+     UPDATE owner_notifications n SET attempts = n.attempts + 1, next_attempt_at = $3
+     FROM due WHERE n.id = due.id AND n.status = 'pending'
+     RETURNING n.id, n.partner_id, n.customer_id, n.owner_index, n.channel, n.destination, n.attempts)
+   SELECT claimed.*, c.legal_name,
+          c.body ->> 'trade_name' AS trade_name,
+          c.body -> 'owners' -> claimed.owner_index ->> 'name' AS owner_name,
+          c.body -> 'owners' -> claimed.owner_index ->> 'social_name' AS owner_social_name,
+          c.body -> 'owners' -> claimed.owner_index ->> 'owner_type' AS owner_type
+   FROM claimed JOIN customers c ON c.id = claimed.customer_id
+   ORDER BY claimed.id`,
 );
 
 /**
- * Messages to a customer's owners, recorded with the customer and sent later by the simulated notifier.
- * Sending writes no event, so it is one prepared statement on the pool, atomic on its own: a unit of
- * work would only add BEGIN and COMMIT around it.
+ * An attempt that never reported (its instance stopped during it) on a notification with no attempt left:
+ * failed, once its lease is over, instead of a further attempt past NOTIFY_MAX_ATTEMPTS.
+ */
+const FAIL_ABANDONED = statement(
+  'owner_notifications_fail_abandoned',
+  `UPDATE owner_notifications
+   SET status = 'failed', failed_at = $1, last_error = 'the last attempt never finished (its instance stopped during it)'
+   WHERE status = 'pending' AND next_attempt_at <= $1 AND attempts >= $2
+   RETURNING id`,
+);
+
+// The outcome of an attempt, written only while the row is still the attempt's (pending, its attempt number):
+// an attempt that outlived its lease, whose row another notifier claimed since, changes nothing.
+const MARK_SENT = statement(
+  'owner_notifications_mark_sent',
+  `UPDATE owner_notifications SET status = 'sent', sent_at = $3, provider_message_id = $4
+   WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
+);
+const SCHEDULE_RETRY = statement(
+  'owner_notifications_schedule_retry',
+  `UPDATE owner_notifications SET next_attempt_at = $3, last_error = $4
+   WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
+);
+const MARK_FAILED = statement(
+  'owner_notifications_mark_failed',
+  `UPDATE owner_notifications SET status = 'failed', failed_at = $3, last_error = $4
+   WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
+);
+
+/**
+ * Messages to a customer's owners, recorded with the customer and sent later by the notifier (its queue).
+ * Sending writes no event, so each change is one prepared statement on the pool, atomic on its own.
  */
 @Injectable()
 export class OwnerNotificationRepository {
@@ -85,21 +189,44 @@ export class OwnerNotificationRepository {
     return rows.map(toNotification);
   }
 
+  /** Whether the partner has a customer `customerId` (another partner's does not count). */
+  async customerExists(partnerId: PartnerId, customerId: string): Promise<boolean> {
+    const { rows } = await this.db.query(CUSTOMER_EXISTS, [partnerId, customerId]);
+    return rows.length > 0;
+  }
+
   /**
-   * Marks as sent the notifications pending since before `before`, across partners (the notifier is one
-   * system process serving every partner), and returns them (see MARK_DUE_SENT).
+   * Claims up to `limit` notifications due at `now`, across partners (the notifier is one system process
+   * serving every partner), each reserved until `leaseUntil` (see CLAIM_DUE).
    */
-  async markDueSentAcrossPartners(before: Date, limit: number): Promise<SentNotification[]> {
-    const { rows } = await this.db.query<Pick<OwnerNotificationRow, 'id' | 'partner_id' | 'customer_id' | 'owner_index' | 'channel'>>(
-      MARK_DUE_SENT,
-      [before, limit],
-    );
-    return rows.map((r) => ({
-      id: BigInt(r.id),
-      partnerId: authenticatedPartnerId(r.partner_id),
-      customerId: r.customer_id,
-      ownerIndex: r.owner_index,
-      channel: r.channel,
-    }));
+  async claimDueAcrossPartners(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedNotification[]> {
+    const { rows } = await this.db.query<ClaimedRow>(CLAIM_DUE, [now, limit, leaseUntil]);
+    return rows.map(toClaimed);
+  }
+
+  /** Fails, across partners, the notifications whose last attempt (of `maxAttempts`) never reported (see FAIL_ABANDONED); how many. */
+  async failAbandonedAcrossPartners(now: Date, maxAttempts: number): Promise<number> {
+    const { rows } = await this.db.query(FAIL_ABANDONED, [now, maxAttempts]);
+    return rows.length;
+  }
+
+  /** The attempt succeeded; false when the row is no longer this attempt's (see MARK_SENT). */
+  async markSent(claim: Claim, at: Date, providerMessageId: string): Promise<boolean> {
+    return this.outcome(MARK_SENT, claim, at, providerMessageId);
+  }
+
+  /** The attempt failed; another is due at `retryAt`. `error` is written as given: no personal data (SendError). */
+  async scheduleRetry(claim: Claim, retryAt: Date, error: string): Promise<boolean> {
+    return this.outcome(SCHEDULE_RETRY, claim, retryAt, error);
+  }
+
+  /** The attempt failed and was the last: failed for good. */
+  async markFailed(claim: Claim, at: Date, error: string): Promise<boolean> {
+    return this.outcome(MARK_FAILED, claim, at, error);
+  }
+
+  private async outcome(s: typeof MARK_SENT, claim: Claim, at: Date, text: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(s, [claim.id.toString(), claim.attempts, at, text]);
+    return rowCount === 1;
   }
 }

@@ -3,10 +3,10 @@ import { PeriodicJobService } from '@partner/kafka';
 import { CustomersConfig } from '../config/customers.config';
 import { SendOwnerNotificationsUseCase } from './send-owner-notifications.use-case';
 
-/** Drives the simulated notifier on a timer. */
+/** Drives the owner notifier every NOTIFY_POLL_MS (a run at a time; periodic_job_* metrics as owner-notifier). */
 @Injectable()
 export class OwnerNotifierService extends PeriodicJobService {
   constructor(config: CustomersConfig, send: SendOwnerNotificationsUseCase) {
-    super({ name: 'owner-notifier', intervalMs: config.OWNER_NOTIFY_TICK_MS, run: () => send.execute() });
+    super({ name: 'owner-notifier', intervalMs: config.NOTIFY_POLL_MS, run: () => send.execute() });
   }
 }

@@ -43,10 +43,10 @@ export async function limitedPartner(perSecond: number, burst: number): Promise<
   return new ApiClient(gatewayUrl(), { 'x-api-key': res.body.api_key });
 }
 
-/** A user of the partner with `micros` of USDT. */
-export async function newUser(api: ApiClient, micros: number): Promise<string> {
+/** A user of the partner with `micros` of USDT, and a holder's name (a Pix key needs one: DICT records it). */
+export async function newUser(api: ApiClient, micros: number, name = 'Maria da Silva Souza'): Promise<string> {
   const document = newCpf();
-  const res = await api.post('/sandbox/v1/users', { document, usdt_micros: micros });
+  const res = await api.post('/sandbox/v1/users', { document, usdt_micros: micros, name });
   if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return document;
 }

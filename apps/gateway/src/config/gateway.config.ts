@@ -59,7 +59,7 @@ export class GatewayConfig extends CommonConfig {
   ADMIN_API_KEY: string = '';
 
   /**
-   * The secret shared with the Pix provider: POST /provider/v1/pix/inflows takes a notification only when
+   * The secret shared with the Pix provider: POST /provider/v2/pix/inflows takes a notification only when
    * X-Pix-Signature is its HMAC-SHA256 (docs/api.md: "Pix provider ingestion"). Optional: left empty,
    * the route answers every call 401 invalid_signature. When set, 32+ characters.
    */

@@ -5,7 +5,7 @@ describe('which port answers which path', () => {
     '/partner/v1/events',
     '/partner/v1/withdrawals/usdt',
     '/sandbox/v1/users',
-    '/provider/v1/pix/inflows',
+    '/provider/v2/pix/inflows',
     '/provider/docs/openapi.json',
     '/docs',
     '/docs/openapi.json',

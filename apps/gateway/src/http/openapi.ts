@@ -94,7 +94,7 @@ Every answer past the key check carries \`RateLimit-Policy\` and \`RateLimit\` (
 the bucket, and what is left of it. An answer that replays an idempotency key's first one carries \`Idempotent-Replayed: true\`.
 The \`/sandbox/v1\` routes (test partners, users, simulated Pix payments; \`x-sandbox: true\`) exist only in the sandbox.
 The operator API (\`/admin/v1\`) is not part of this document: it has its own, on the operator's port.
-Nor is the Pix provider's signed route (\`/provider/v1\`, not for partners): its document is \`/provider/docs/openapi.json\`.
+Nor is the Pix provider's signed route (\`/provider/v2\`, not for partners): its document is \`/provider/docs/openapi.json\`.
 
 **Errors**: JSON in the body shape of the endpoint family: \`{error, message, field?}\` for withdrawals, business
 customers, Pix inflows and events; \`{status, message, field?}\` for Pix keys. \`error\`/\`status\` is a stable code
@@ -125,15 +125,20 @@ the audit log. Errors are \`{error, message, field?}\`; each operator key has it
 export const PROVIDER_OPENAPI_TITLE = 'Pix provider API: signed notifications of incoming Pix';
 
 const PROVIDER_OPENAPI_DESCRIPTION = `
-For the Pix provider (the institution connected to the SPI), not for partners: \`POST /provider/v1/pix/inflows\`
-tells the gateway that an incoming Pix to one of its partners' users is at a status. On the gateway's public port,
+For the Pix provider (the institution connected to the SPI), not for partners: \`POST /provider/v2/pix/inflows\`
+tells the gateway that an incoming Pix is at a status, naming the account it was paid into (\`receiver_account\`: the
+operator's ISPB, branch, number, type) and, for a Pix by key, the key (\`receiver_key\`), as an SPI credit notification
+does; the account says which partner's user receives it. (v1, which named our partner id and the user's CPF, is
+retired: its path answers 404.) On the gateway's public port,
 in production as in the sandbox (whose simulated Pix go through the same ingestion). No API key: every call is
 signed with \`X-Pix-Signature\` (the \`pix-provider\` security scheme), the HMAC-SHA256 of \`<t>.<raw body>\`
 over the body's exact bytes.
 
-Notifications are keyed by \`end_to_end_id\`: the first one records the inflow at its status (201), later ones
+Notifications are keyed by \`end_to_end_id\`: the first one records the inflow at its status (201), or, when no
+user has the receiving account, keeps it aside for the operator, credited to no one (202, \`matched: false\`); later ones
 move it along \`processing\` → \`approved\` → \`success\` → \`credited\` (or \`denied\` from \`processing\`, \`failed\`
-from \`processing\`, \`approved\` or \`success\`) (200). The same or an earlier status changes nothing (200);
+from \`processing\`, \`approved\` or \`success\`) (200; 202 while kept aside); reaching \`credited\` credits the user's
+BRL balance, once. The same or an earlier status changes nothing (200);
 any other move is 409 \`invalid_transition\`; other details for a recorded \`end_to_end_id\` are 409
 \`end_to_end_id_conflict\`. A 503 \`service_unavailable\` means the outcome is unknown: send the same
 notification again, which is safe. Errors are \`{error, message, field?}\`. docs/api.md, "Pix provider

@@ -7,30 +7,36 @@ import { ContractPipe } from '../http/contract-body.pipe';
 import { ForwardingBus } from '../http/forwarding-bus';
 import { PixSignatureGuard } from './pix-signature.guard';
 
-/** The Pix provider's notifications of incoming Pix (docs/api.md: "Pix provider ingestion"). Not a partner route. */
+/**
+ * The Pix provider's notifications of incoming Pix (docs/api.md: "Pix provider ingestion"). Not a partner
+ * route. v2 names the receiving account and key, as an SPI credit notification does; v1 (by our partner
+ * id and the user's CPF) is retired.
+ */
 @ApiTags('provider')
 @ApiSecurity('pix-provider')
-@Controller('provider/v1/pix/inflows')
+@Controller('provider/v2/pix/inflows')
 @UseGuards(PixSignatureGuard)
 export class PixProviderController {
   constructor(private readonly bus: ForwardingBus) {}
 
-  /** 201 when this notification recorded the inflow, 200 when it moved it or changed nothing (a repeat). */
+  /** 201 when this notification recorded a user's inflow, 202 when it is kept aside (no user has the account), 200 when it moved or changed nothing. */
   @Post()
   @HttpCode(200)
   @ApiBody({ type: IngestPixInflowCommand, examples: { processing: { value: INGEST_PIX_INFLOW_EXAMPLE } } })
   @ApiOperation({
     operationId: 'ingestPixInflow',
-    summary: 'Pix provider: notify an incoming Pix at a status',
+    summary: 'Pix provider: notify an incoming Pix at a status, by the receiving account',
     description:
-      'For the Pix provider, not partners. Signed with X-Pix-Signature. The first notification of an end_to_end_id records the inflow (201); later ones move it along the transitions of docs/api.md (200); the same or an earlier status changes nothing (200).',
+      "For the Pix provider, not partners. Signed with X-Pix-Signature. Names the receiving account (receiver_account: ISPB, branch, number, type) and, for a Pix by key, the key (receiver_key), as an SPI credit notification does. The first notification of an end_to_end_id records the inflow for the account's user (201) or, when no user has that account, keeps it aside for the operator, credited to no one (202, matched false); later ones move it along the transitions of docs/api.md (200, or 202 while kept aside); the same or an earlier status changes nothing. Reaching credited credits the user's BRL balance, once.",
   })
-  @ApiAnswer(201, IngestPixInflowResult, { description: 'The inflow was recorded at the notified status' })
-  @ApiAnswer(200, IngestPixInflowResult, { description: 'The inflow moved, or was already at (or past) the notified status' })
+  @ApiAnswer(201, IngestPixInflowResult, { description: "The inflow was recorded at the notified status for the account's user" })
+  @ApiAnswer(202, IngestPixInflowResult, {
+    description: 'No user has the receiving account: the inflow is kept aside for the operator (recorded, or moved), credited to no one',
+  })
+  @ApiAnswer(200, IngestPixInflowResult, { description: "The user's inflow moved, or was already at (or past) the notified status" })
   @ApiErrors('pix_provider', [
     'invalid_signature',
     ...JSON_BODY_ERRORS,
-    'user_not_found',
     'invalid_transition',
     'end_to_end_id_conflict',
     'service_unavailable',
@@ -40,7 +46,8 @@ export class PixProviderController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IngestPixInflowResult> {
     const result = await this.bus.call(Topics.InflowsIngest, body);
-    if (result.created) reply.status(201);
+    if (!result.matched) reply.status(202);
+    else if (result.created) reply.status(201);
     return result;
   }
 }

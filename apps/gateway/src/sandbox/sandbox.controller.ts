@@ -41,7 +41,8 @@ export class SandboxController {
   @ApiOperation({
     operationId: 'upsertSandboxUser',
     summary: 'Sandbox: create a user with a USDT balance, or credit one',
-    description: 'Only when SANDBOX=true. usdt_micros 0 reads the balance. Answers once every service knows the user.',
+    description:
+      "Only when SANDBOX=true. usdt_micros 0 reads the balance; name sets the holder's name. Answers once every service knows the user, with their payment account.",
   })
   @ApiAnswer(201, SandboxUserResponse, { description: 'Created, with this balance' })
   @ApiAnswer(200, SandboxUserResponse, { description: 'An existing user, credited: the new balance' })
@@ -54,6 +55,6 @@ export class SandboxController {
   ): Promise<SandboxUserResponse> {
     const result = await this.upsertUser.execute(partner.id, body);
     void reply.status(result.created ? 201 : 200);
-    return { document: result.document, usdt_micros: result.usdt_micros };
+    return { document: result.document, usdt_micros: result.usdt_micros, account: result.account };
   }
 }

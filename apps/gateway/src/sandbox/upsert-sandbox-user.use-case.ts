@@ -6,7 +6,8 @@ import { GetUserBalanceUseCase } from '../users/get-user-balance.use-case';
 import { RegisterUserUseCase } from '../users/register-user.use-case';
 
 /**
- * The sandbox's one-call user: registered in every service (the operator API's registration), credited
+ * The sandbox's one-call user: registered in every service (the operator API's registration, with the holder's
+ * name when given, answering the user's payment account), credited
  * when usdt_micros > 0 (a credit of its own each call: a fresh idempotency key, reference `sandbox`), and
  * answered with the available balance. `created`: the user is new.
  */
@@ -19,12 +20,12 @@ export class UpsertSandboxUserUseCase {
   ) {}
 
   async execute(partnerId: PartnerId, request: SandboxUserRequest): Promise<SandboxUserResponse & { created: boolean }> {
-    const { document, usdt_micros } = request;
-    const { created } = await this.registerUser.execute(partnerId, document);
+    const { document, usdt_micros, name } = request;
+    const { created, account } = await this.registerUser.execute(partnerId, document, name);
     const balance =
       usdt_micros > 0
         ? await this.creditUser.execute(partnerId, document, { usdt_micros, idempotency_key: randomUUID(), reference: 'sandbox' })
         : await this.getBalance.execute(partnerId, document);
-    return { document, usdt_micros: balance.available_usdt_micros, created };
+    return { document, usdt_micros: balance.available_usdt_micros, account, created };
   }
 }

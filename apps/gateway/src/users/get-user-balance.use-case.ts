@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AccountBalance, Topics } from '@partner/contracts';
+import { UserBalances } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { PartnerRepository } from '../auth/partner.repository';
-import { unwrap } from '../http/unwrap-reply';
 import { requireKnownPartner } from '../partners/known-partner';
+import { readUserBalances } from './user-balances';
 
-/** A user's USDT balance, available and held (withdrawals.query.get-balance.v1). */
+/** A user's balances for the operator: USDT available and held (withdrawals), BRL available (inflows). */
 @Injectable()
 export class GetUserBalanceUseCase {
   constructor(
@@ -13,11 +13,8 @@ export class GetUserBalanceUseCase {
     private readonly bus: MessageBus,
   ) {}
 
-  async execute(pathPartnerId: string, document: string): Promise<AccountBalance> {
+  async execute(pathPartnerId: string, document: string): Promise<UserBalances> {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
-    const { available_usdt_micros, held_usdt_micros } = unwrap(
-      await this.bus.request(Topics.WithdrawalsGetBalance, { partner_id: partnerId, document }),
-    );
-    return { available_usdt_micros, held_usdt_micros };
+    return readUserBalances(this.bus, partnerId, document);
   }
 }

@@ -1,6 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AccountBalance, CreditRequest, LedgerPage, ListUsersResult, OperatorPageRequest } from '@partner/contracts';
+import {
+  AccountBalance,
+  BrlLedgerPage,
+  CreditRequest,
+  LedgerPage,
+  ListUsersResult,
+  OperatorPageRequest,
+  UserBalances,
+} from '@partner/contracts';
 import { FastifyReply } from 'fastify';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, CREDIT_SAMPLES, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
@@ -21,7 +29,7 @@ const DOCUMENT = {
 } as const;
 
 /**
- * Operator API: a partner's users and their USDT balances. The path is validated before the body, in
+ * Operator API: a partner's users, their payment accounts and their balances (USDT and BRL) and ledgers. The path is validated before the body, in
  * that order every time (Nest would run two pipes at once, and whichever failed first would answer).
  */
 @ApiTags('operator')
@@ -69,11 +77,32 @@ export class UsersController {
     return this.books.ledger(partner_id, document, new ContractPipe(OperatorPageRequest).transform(query));
   }
 
+  @Get(':document/brl-ledger')
+  @ApiOperation({
+    operationId: 'getUserBrlLedger',
+    summary: "Read a user's BRL ledger",
+    description:
+      "Every movement of the BRL balance of the user's payment account, newest first: each Pix inflow credited (pix_in_credit, once per end_to_end_id). Deltas are signed cents; the balance after each entry is given. Page with cursor=<next_cursor>. The USDT ledger is GET .../ledger.",
+  })
+  @ApiParam(DOCUMENT)
+  @ApiParam(PARTNER_ID)
+  @ApiAnswer(200, BrlLedgerPage, { description: 'A page of entries' })
+  @ApiErrors(
+    'operator',
+    [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'],
+    OPERATOR_SAMPLES,
+  )
+  brlLedger(@Param() params: unknown, @Query() query: OperatorPageRequest): Promise<BrlLedgerPage> {
+    const { partner_id, document } = new ContractPipe(UserParams).transform(params);
+    return this.books.brlLedger(partner_id, document, new ContractPipe(OperatorPageRequest).transform(query));
+  }
+
   @Post()
   @ApiOperation({
     operationId: 'registerUser',
     summary: 'Register a user of a partner',
-    description: 'Known to every service (withdrawals, Pix keys, Pix inflows) when answered. Safe to retry.',
+    description:
+      "Known to every service (withdrawals, Pix keys, Pix inflows) when answered, with a payment account at the operator (opened at the first registration) and, when given, the holder's name. Safe to retry; registering an existing user again with a name sets it, and hands the Pix keys service the account (how users registered before accounts existed get theirs there).",
   })
   @ApiParam(PARTNER_ID)
   @ApiBody({ type: AdminUserRequest })
@@ -82,10 +111,10 @@ export class UsersController {
   @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found'], OPERATOR_SAMPLES)
   async register(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminUserView> {
     const { partner_id } = new ContractPipe(PartnerParams).transform(params);
-    const { document } = new ContractPipe(AdminUserRequest).transform(body);
-    const user = await this.registerUser.execute(partner_id, document);
+    const { document, name } = new ContractPipe(AdminUserRequest).transform(body);
+    const user = await this.registerUser.execute(partner_id, document, name);
     void reply.status(user.created ? 201 : 200);
-    return { document: user.document, created_at: user.created_at };
+    return { document: user.document, created_at: user.created_at, account: user.account };
   }
 
   @Post(':document/credits')
@@ -129,16 +158,17 @@ export class UsersController {
   @Get(':document/balance')
   @ApiOperation({
     operationId: 'getUserBalance',
-    summary: "Read a user's USDT balance",
-    description: 'Available to withdraw, and held by withdrawals not final yet.',
+    summary: "Read a user's balances (USDT and BRL)",
+    description:
+      "USDT available to withdraw, and held by withdrawals not final yet; BRL in the user's payment account (the Pix inflows credited to it).",
   })
-  @ApiAnswer(200, AccountBalance, { description: 'The balance' })
+  @ApiAnswer(200, UserBalances, { description: 'The balances' })
   @ApiErrors(
     'operator',
     [...OPERATOR_ERRORS, 'invalid_request', 'invalid_document', 'partner_not_found', 'user_not_found'],
     OPERATOR_SAMPLES,
   )
-  balance(@Param(new ContractPipe(UserParams)) params: UserParams): Promise<AccountBalance> {
+  balance(@Param(new ContractPipe(UserParams)) params: UserParams): Promise<UserBalances> {
     return this.getBalance.execute(params.partner_id, params.document);
   }
 }

@@ -1,3 +1,4 @@
+import { Matches } from 'class-validator';
 import { PollIntervalMs, ServiceConfig, SimulatedDelayMs } from '@partner/config';
 import { SERVICE_CATALOGUE } from '@partner/contracts';
 
@@ -11,4 +12,16 @@ export class InflowsConfig extends ServiceConfig {
   /** How often the simulated settlement looks for inflows to move. */
   @PollIntervalMs()
   PIX_IN_TICK_MS: number = 250;
+
+  /**
+   * The operator's ISPB (8 digits): the institution where users' payment accounts are, as DICT and the SPI
+   * name it. A Pix the provider notifies for another ISPB reaches no user (kept aside). Not stored with the
+   * accounts: changing it moves every account. The default is no institution's: set it in production.
+   */
+  @Matches(/^\d{8}$/, { message: 'OPERATOR_ISPB must be an ISPB of 8 digits' })
+  OPERATOR_ISPB: string = '99999999';
+
+  /** The branch (agência, 4 digits) new accounts are opened at; each account keeps the branch it was opened at. */
+  @Matches(/^\d{4}$/, { message: 'ACCOUNT_BRANCH must be 4 digits' })
+  ACCOUNT_BRANCH: string = '0001';
 }

@@ -1,71 +1,217 @@
 import { loadConfig } from '@partner/config';
-import { IngestPixInflowCommand, Topics } from '@partner/contracts';
-import { newCpf, outboxEventsOf, testPartnerId, prismaForSpecs } from '@partner/testing';
-import { Database, UnitOfWork } from '@partner/db';
+import { IngestPixInflowCommand, PartnerId, PixInStatus, Topics } from '@partner/contracts';
+import { newCpf, outboxEventsOf, prismaForSpecs, testPartnerId } from '@partner/testing';
+import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
+import { AccountRepository } from '../accounts/account.repository';
+import { GetBrlLedgerUseCase } from '../accounts/brl-balance.use-cases';
+import { ingestionOn, openAccount, receiverOf } from '../accounts/accounts.spec-support';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
-import { UserRepository } from '../users/user.repository';
-import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
-import { PixInflowRepository } from './pix-inflow.repository';
+import { ListUnmatchedPixInflowsUseCase } from './list-unmatched-pix-inflows.use-case';
+import { UnmatchedPixInflowRepository } from './unmatched-pix-inflow.repository';
 
-// Integration: the real inflows schema in PostgreSQL. Each test uses a partner of its own.
-const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
+// Integration: the real inflows schema in PostgreSQL. Each test uses a partner and user of its own.
+const config = loadConfig(InflowsConfig);
+const db = new Database(config, DB_SCHEMA);
 const prisma = prismaForSpecs(PrismaClient, db);
-const inflows = new PixInflowRepository(db);
-const users = new UserRepository(db);
-const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
-const ingest = new IngestPixInflowUseCase(unitOfWork, inflows);
+const accounts = new AccountRepository(db);
+const ingest = ingestionOn(db, config);
+const ledger = new GetBrlLedgerUseCase(accounts);
+const unmatched = new ListUnmatchedPixInflowsUseCase(new UnmatchedPixInflowRepository(db));
 
 afterAll(() => prisma.$disconnect().then(() => db.close()));
 
-async function notification(overrides: Partial<IngestPixInflowCommand> = {}): Promise<IngestPixInflowCommand> {
+interface Receiver {
+  partnerId: PartnerId;
+  document: string;
+}
+
+/** A notification of a new Pix to a new user's account, at `processing`. */
+async function notification(overrides: Partial<IngestPixInflowCommand> = {}): Promise<IngestPixInflowCommand & { receiver: Receiver }> {
   const partnerId = testPartnerId();
   const document = newCpf();
-  await users.upsert(partnerId, document);
+  const account = await openAccount(db, config, partnerId, document);
   const sender = completeSender({});
   return {
-    partner_id: partnerId,
-    document,
     end_to_end_id: newEndToEndId(sender.sender_bank_code, new Date()),
     amount_cents: 5_000,
     method: 'dict',
+    receiver_account: receiverOf(config, account),
+    receiver_key: document,
     ...sender,
     status: 'processing',
     ...overrides,
+    receiver: { partnerId, document },
   };
 }
+
+/** The notification as the provider sends it: without the spec's bookkeeping. */
+const sent = (
+  { receiver: _receiver, ...n }: IngestPixInflowCommand & { receiver?: Receiver },
+  status?: PixInStatus,
+): IngestPixInflowCommand => (status ? { ...n, status } : n);
 
 async function statesOf(partnerId: string): Promise<string[]> {
   const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
   return outboxEventsOf(Topics.PixInStateChanged, rows, partnerId).map((e) => e.state);
 }
 
+const balanceOf = async ({ partnerId, document }: Receiver) => (await accounts.find(partnerId, document))?.availableBrlCents;
+async function ledgerOf({ partnerId, document }: Receiver) {
+  const reply = await ledger.execute({ partner_id: partnerId, document });
+  if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+  return reply.data.entries.map((e) => [e.end_to_end_id, e.available_delta_cents, e.available_after_cents]);
+}
+
+/** Takes a notification to `success`, one status at a time. */
+async function toSuccess(n: IngestPixInflowCommand): Promise<void> {
+  for (const status of ['processing', 'approved', 'success'] as const) expect((await ingest.execute({ ...n, status })).ok).toBe(true);
+}
+
 describe('IngestPixInflowUseCase (PostgreSQL)', () => {
-  it('records at the notified status, moves along the table with one event per change, and leaves repeats alone', async () => {
+  it("records for the account's user at the notified status, moves along the table with one event per change, and leaves repeats alone", async () => {
     const n = await notification();
-    expect(await ingest.execute(n)).toEqual({ ok: true, data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true } });
-    expect(await ingest.execute(n)).toEqual({ ok: true, data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false } });
-    for (const status of ['approved', 'success', 'approved', 'credited'] as const) await ingest.execute({ ...n, status });
-    expect(await statesOf(n.partner_id)).toEqual(['processing', 'approved', 'success', 'credited']);
-    expect(await ingest.execute({ ...n, status: 'processing' })).toMatchObject({
+    const p = sent(n);
+    expect(await ingest.execute(p)).toEqual({
+      ok: true,
+      data: { end_to_end_id: p.end_to_end_id, status: 'processing', created: true, matched: true },
+    });
+    expect(await ingest.execute(p)).toEqual({
+      ok: true,
+      data: { end_to_end_id: p.end_to_end_id, status: 'processing', created: false, matched: true },
+    });
+    for (const status of ['approved', 'success', 'approved', 'credited'] as const) await ingest.execute({ ...p, status });
+    expect(await statesOf(n.receiver.partnerId)).toEqual(['processing', 'approved', 'success', 'credited']);
+    expect(await ingest.execute({ ...p, status: 'processing' })).toMatchObject({
       ok: false,
       error: { code: 'invalid_transition', message: 'a pix inflow cannot move from credited to processing' },
     });
+    const [event] = outboxEventsOf(
+      Topics.PixInStateChanged,
+      await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged } }),
+      n.receiver.partnerId,
+    );
+    expect(event.resource.document).toBe(n.receiver.document);
   });
 
-  it('refuses another payload for the id, an unknown user, and another partner taking the id; records nothing', async () => {
+  it('credits the BRL balance once, in the transaction of `credited`, whatever is redelivered or replayed', async () => {
+    const n = await notification({ amount_cents: 12_345 });
+    const p = sent(n);
+    await toSuccess(p);
+    expect(await balanceOf(n.receiver)).toBe(0n);
+    const credited = await ingest.execute({ ...p, status: 'credited' });
+    expect(credited).toMatchObject({ ok: true, data: { status: 'credited', created: false, matched: true } });
+    // Redelivery of the last notification, then a replay of the whole sequence: nothing more.
+    for (let i = 0; i < 3; i++) await ingest.execute({ ...p, status: 'credited' });
+    for (const status of ['processing', 'approved', 'success', 'credited'] as const) await ingest.execute({ ...p, status });
+
+    expect(await balanceOf(n.receiver)).toBe(12_345n);
+    expect(await ledgerOf(n.receiver)).toEqual([[p.end_to_end_id, 12_345, 12_345]]);
+    expect(await statesOf(n.receiver.partnerId)).toEqual(['processing', 'approved', 'success', 'credited']);
+  });
+
+  it('credits each inflow of a user once, with the balance after each entry', async () => {
+    const first = await notification({ amount_cents: 1_000 });
+    await toSuccess(sent(first));
+    await ingest.execute(sent(first, 'credited'));
+    const sender = completeSender({});
+    const second = { ...sent(first), ...sender, end_to_end_id: newEndToEndId(sender.sender_bank_code, new Date()), amount_cents: 250 };
+    await toSuccess(second);
+    await ingest.execute({ ...second, status: 'credited' });
+
+    expect(await balanceOf(first.receiver)).toBe(1_250n);
+    expect(await ledgerOf(first.receiver)).toEqual([
+      [second.end_to_end_id, 250, 1_250],
+      [first.end_to_end_id, 1_000, 1_000],
+    ]);
+  });
+
+  it('credits once under concurrent duplicates: of `credited` after success, and of a first notification already at `credited`', async () => {
+    const moved = await notification({ amount_cents: 700 });
+    await toSuccess(sent(moved));
+    const replies = await Promise.all(Array.from({ length: 8 }, () => ingest.execute(sent(moved, 'credited'))));
+    expect(replies.every((r) => r.ok && r.data.status === 'credited')).toBe(true);
+    expect(await balanceOf(moved.receiver)).toBe(700n);
+
+    const direct = await notification({ amount_cents: 900, status: 'credited' });
+    const first = await Promise.all(Array.from({ length: 8 }, () => ingest.execute(sent(direct))));
+    expect(first.filter((r) => r.ok && r.data.created)).toHaveLength(1);
+    expect(await balanceOf(direct.receiver)).toBe(900n);
+    expect(await ledgerOf(direct.receiver)).toEqual([[direct.end_to_end_id, 900, 900]]);
+    expect(await statesOf(direct.receiver.partnerId)).toEqual(['credited']);
+  });
+
+  it('credits nothing for an inflow that ends denied or failed', async () => {
+    const denied = await notification();
+    await ingest.execute(sent(denied));
+    await ingest.execute(sent(denied, 'denied'));
+    const failed = await notification();
+    await toSuccess(sent(failed));
+    await ingest.execute(sent(failed, 'failed'));
+    expect([await balanceOf(denied.receiver), await balanceOf(failed.receiver)]).toEqual([0n, 0n]);
+  });
+
+  it('refuses another payload for the id (amount, key, receiving account), and records nothing for it', async () => {
     const n = await notification();
-    await ingest.execute(n);
-    expect(await ingest.execute({ ...n, amount_cents: 1 })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
+    const p = sent(n);
+    await ingest.execute(p);
     const other = await notification();
-    expect(await ingest.execute({ ...n, partner_id: other.partner_id, document: other.document })).toMatchObject({
-      ok: false,
-      error: { code: 'end_to_end_id_conflict' },
-    });
-    expect(await ingest.execute({ ...other, document: newCpf() })).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
-    expect(await statesOf(other.partner_id)).toEqual([]);
+    for (const changed of [
+      { ...p, amount_cents: 1 },
+      { ...p, receiver_key: 'maria@example.com' },
+      { ...p, receiver_account: other.receiver_account },
+      { ...p, receiver_account: { ...p.receiver_account, ispb: '12345678' } },
+    ])
+      expect(await ingest.execute(changed)).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict', field: 'end_to_end_id' } });
+    expect(await statesOf(other.receiver.partnerId)).toEqual([]);
+    expect(await statesOf(n.receiver.partnerId)).toEqual(['processing']);
+  });
+
+  it('keeps aside an inflow for an account no user has (another ISPB, number or type): no event, no credit, listed for the operator', async () => {
+    const known = await notification();
+    const strangers = [
+      { ...sent(known), receiver_account: { ...known.receiver_account, number: '999999999999' } },
+      { ...sent(known), receiver_account: { ...known.receiver_account, ispb: '12345678' } },
+      { ...sent(known), receiver_account: { ...known.receiver_account, type: 'CACC' as const } },
+    ].map((n, i) => ({ ...n, end_to_end_id: `${n.end_to_end_id.slice(0, 31)}${i}` }));
+
+    for (const n of strangers) {
+      expect(await ingest.execute(n)).toEqual({
+        ok: true,
+        data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true, matched: false },
+      });
+      expect(await ingest.execute(n)).toEqual({
+        ok: true,
+        data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false, matched: false },
+      });
+    }
+    const [kept] = strangers;
+    for (const status of ['approved', 'success', 'credited'] as const)
+      expect(await ingest.execute({ ...kept, status })).toMatchObject({ ok: true, data: { status, matched: false } });
+    expect(await ingest.execute({ ...kept, status: 'failed' })).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
+    expect(await ingest.execute({ ...kept, amount_cents: 1 })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
+
+    expect(await statesOf(known.receiver.partnerId)).toEqual([]);
+    expect(await balanceOf(known.receiver)).toBe(0n);
+    expect(await prisma.pixInflow.count({ where: { endToEndId: { in: strangers.map((n) => n.end_to_end_id) } } })).toBe(0);
+    const listed = await unmatched.execute({ limit: 200 });
+    if (!listed.ok) throw new Error(JSON.stringify(listed.error));
+    const mine = listed.data.unmatched_pix_inflows.filter((u) => strangers.some((n) => n.end_to_end_id === u.end_to_end_id));
+    expect(mine.map((u) => [u.end_to_end_id, u.status, u.receiver_account])).toEqual(
+      [...strangers].reverse().map((n) => [n.end_to_end_id, n === kept ? 'credited' : 'processing', n.receiver_account]),
+    );
+    expect(mine[2]).toMatchObject({ amount_cents: kept.amount_cents, receiver_key: kept.receiver_key, sender_tax_id: kept.sender_tax_id });
+  });
+
+  it('keeps an id aside for good: an account opened later does not take an inflow first notified for no one', async () => {
+    const n = await notification();
+    const unknown = { ...sent(n), receiver_account: { ...n.receiver_account, number: '999999999998' } };
+    await ingest.execute(unknown);
+    // The same id named for a known account now: other details, refused; the kept one stays as it was.
+    expect(await ingest.execute(sent(n))).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
+    expect(await statesOf(n.receiver.partnerId)).toEqual([]);
   });
 });

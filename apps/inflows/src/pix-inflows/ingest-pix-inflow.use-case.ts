@@ -1,70 +1,133 @@
 import { Injectable } from '@nestjs/common';
-import { fail, IngestPixInflowCommand, ok, RequestReply, Topics } from '@partner/contracts';
+import { fail, IngestPixInflowCommand, ok, PixInStatus, RequestReply, Topics } from '@partner/contracts';
 import { Transaction, UnitOfWork } from '@partner/db';
+import { AccountRepository } from '../accounts/account.repository';
+import { InflowsConfig } from '../config/inflows.config';
 import { pixInStateChanged } from './pix-in-event';
 import { transitionOf } from './pix-in-transitions';
 import { PixInflowRecord, PixInflowRepository } from './pix-inflow.repository';
+import { UnmatchedPixInflowRecord, UnmatchedPixInflowRepository } from './unmatched-pix-inflow.repository';
 
 type Reply = RequestReply<typeof Topics.InflowsIngest>;
 
+const conflict = (n: IngestPixInflowCommand): Reply =>
+  fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
+
 /**
- * Applies a Pix provider notification (docs/api.md: "Pix provider ingestion"): the first one of an
- * end-to-end id records the inflow at its status, later ones move it along PIX_IN_TRANSITIONS. Each
- * change and its pix_in event are one unit of work (the event's outbox row before COMMIT); a repeated
- * or late notification changes nothing and emits nothing. The inflow's row is locked while a
- * notification applies, so two deliveries of one notification cannot both move it.
+ * Applies a Pix provider notification (docs/api.md: "Pix provider ingestion"). It names the receiving
+ * account, as an SPI credit notification does; the account (at OPERATOR_ISPB) says whose the inflow is. The
+ * first notification of an end-to-end id records the inflow at its status, for the account's user, or, when
+ * no user has the account, keeps it aside (unmatched_pix_inflows: for the operator, credited to no one);
+ * later ones move it along PIX_IN_TRANSITIONS, wherever it was recorded. Each change of a user's inflow, its
+ * pix_in event and, on reaching `credited`, the credit of its amount to the user's BRL account with its
+ * ledger entry, are one unit of work. A repeated or late notification changes nothing, emits nothing and
+ * credits nothing. The notifications of one end-to-end id apply one after the other (a lock on the id for
+ * the transaction), so two deliveries of one notification cannot both move (or credit) it, and an id is
+ * recorded in one place only.
  */
 @Injectable()
 export class IngestPixInflowUseCase {
   constructor(
+    private readonly config: InflowsConfig,
     private readonly unitOfWork: UnitOfWork,
     private readonly inflows: PixInflowRepository,
+    private readonly unmatched: UnmatchedPixInflowRepository,
+    private readonly accounts: AccountRepository,
   ) {}
 
   execute(n: IngestPixInflowCommand): Promise<Reply> {
     return this.unitOfWork.run(async (tx) => {
       const now = new Date();
-      const existing = await this.inflows.lockByEndToEndId(tx, n.partner_id, n.end_to_end_id);
+      await this.inflows.lockEndToEndId(tx, n.end_to_end_id);
+      const existing = await this.inflows.findByEndToEndId(tx, n.end_to_end_id);
       if (existing) return this.apply(tx, existing, n, now);
-      const recorded = await this.inflows.recordNotified(tx, n.partner_id, n, now);
-      if (recorded === 'user_not_found') return fail('user_not_found', `no user with document ${n.document}`);
-      if (recorded !== 'taken') {
-        tx.emit(pixInStateChanged(recorded));
-        return ok({ end_to_end_id: recorded.endToEndId, status: recorded.status, created: true });
+      const kept = await this.unmatched.findByEndToEndId(tx, n.end_to_end_id);
+      if (kept) return this.applyUnmatched(tx, kept, n, now);
+
+      const account = n.receiver_account.ispb === this.config.OPERATOR_ISPB ? await this.accounts.ownerOf(tx, n.receiver_account) : null;
+      if (!account) {
+        const recorded = await this.unmatched.record(tx, n, now);
+        // Under the id's lock nothing else can have taken it: a row without the lock would be a bug of ours.
+        if (!recorded) throw new Error(`end_to_end_id ${n.end_to_end_id} taken while locked`);
+        return ok({ end_to_end_id: n.end_to_end_id, status: n.status, created: true, matched: false });
       }
-      // Taken: by a concurrent first notification of this partner (committed now, so visible), or by another partner.
-      const concurrent = await this.inflows.lockByEndToEndId(tx, n.partner_id, n.end_to_end_id);
-      return concurrent
-        ? this.apply(tx, concurrent, n, now)
-        : fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
+      const recorded = await this.inflows.recordNotified(tx, account, n, now);
+      if (!recorded) throw new Error(`end_to_end_id ${n.end_to_end_id} taken while locked`);
+      await this.reached(tx, recorded);
+      return ok({ end_to_end_id: recorded.endToEndId, status: recorded.status, created: true, matched: true });
     });
   }
 
   private async apply(tx: Transaction, inflow: PixInflowRecord, n: IngestPixInflowCommand, now: Date): Promise<Reply> {
-    if (!sameInflow(inflow, n))
-      return fail('end_to_end_id_conflict', `end_to_end_id ${n.end_to_end_id} is recorded with other details`, 'end_to_end_id');
+    if (!this.sameInflow(inflow, n)) return conflict(n);
     const transition = transitionOf(inflow.status, n.status);
-    if (transition === 'refuse')
-      return fail('invalid_transition', `a pix inflow cannot move from ${inflow.status} to ${n.status}`, 'status');
-    if (transition === 'keep') return ok({ end_to_end_id: inflow.endToEndId, status: inflow.status, created: false });
+    if (transition === 'refuse') return refused(inflow.status, n.status);
+    if (transition === 'keep') return ok({ end_to_end_id: inflow.endToEndId, status: inflow.status, created: false, matched: true });
     const moved = await this.inflows.move(tx, inflow.partnerId, inflow.id, n.status, now);
-    tx.emit(pixInStateChanged(moved));
-    return ok({ end_to_end_id: moved.endToEndId, status: moved.status, created: false });
+    await this.reached(tx, moved);
+    return ok({ end_to_end_id: moved.endToEndId, status: moved.status, created: false, matched: true });
+  }
+
+  /** A user's inflow reached its status: its pix_in event, and its credit when the status is `credited` (once: credited is final). */
+  private async reached(tx: Transaction, inflow: PixInflowRecord): Promise<void> {
+    tx.emit(pixInStateChanged(inflow));
+    if (inflow.status === 'credited')
+      await this.accounts.credit(tx, inflow.partnerId, inflow.document, {
+        endToEndId: inflow.endToEndId,
+        amountCents: inflow.amountCents,
+        at: inflow.updatedAt,
+      });
+  }
+
+  private async applyUnmatched(tx: Transaction, kept: UnmatchedPixInflowRecord, n: IngestPixInflowCommand, now: Date): Promise<Reply> {
+    if (detailsOf(kept.notification) !== detailsOf(n)) return conflict(n);
+    const from = kept.notification.status;
+    const transition = transitionOf(from, n.status);
+    if (transition === 'refuse') return refused(from, n.status);
+    if (transition === 'move') await this.unmatched.move(tx, kept.id, n.status, now);
+    return ok({ end_to_end_id: n.end_to_end_id, status: transition === 'move' ? n.status : from, created: false, matched: false });
+  }
+
+  /** Whether a notification describes the recorded inflow: everything but its status must match, the receiving account included. */
+  private sameInflow(r: PixInflowRecord, n: IngestPixInflowCommand): boolean {
+    return (
+      n.receiver_account.ispb === this.config.OPERATOR_ISPB &&
+      r.receiverBranch === n.receiver_account.branch &&
+      r.receiverNumber === n.receiver_account.number &&
+      r.receiverType === n.receiver_account.type &&
+      r.receiverKey === (n.receiver_key ?? null) &&
+      r.amountCents === BigInt(n.amount_cents) &&
+      r.description === (n.description ?? null) &&
+      r.method === n.method &&
+      r.senderName === n.sender_name &&
+      r.senderTaxId === n.sender_tax_id &&
+      r.senderAccountNumber === n.sender_account_number &&
+      r.senderAccountType === n.sender_account_type &&
+      r.senderBankCode === n.sender_bank_code &&
+      r.senderBranchCode === n.sender_branch_code
+    );
   }
 }
 
-/** Whether a notification describes the recorded inflow: everything but its status must match. */
-function sameInflow(r: PixInflowRecord, n: IngestPixInflowCommand): boolean {
-  return (
-    r.document === n.document &&
-    r.amountCents === BigInt(n.amount_cents) &&
-    r.description === (n.description ?? null) &&
-    r.method === n.method &&
-    r.senderName === n.sender_name &&
-    r.senderTaxId === n.sender_tax_id &&
-    r.senderAccountNumber === n.sender_account_number &&
-    r.senderAccountType === n.sender_account_type &&
-    r.senderBankCode === n.sender_bank_code &&
-    r.senderBranchCode === n.sender_branch_code
-  );
-}
+const refused = (from: PixInStatus, to: PixInStatus): Reply =>
+  fail('invalid_transition', `a pix inflow cannot move from ${from} to ${to}`, 'status');
+
+/** Everything of a notification but its status, in a canonical form: what a later notification of the same inflow must repeat. */
+export const detailsOf = (n: IngestPixInflowCommand): string =>
+  JSON.stringify([
+    n.end_to_end_id,
+    n.amount_cents,
+    n.description ?? null,
+    n.method,
+    n.receiver_account.ispb,
+    n.receiver_account.branch,
+    n.receiver_account.number,
+    n.receiver_account.type,
+    n.receiver_key ?? null,
+    n.sender_name,
+    n.sender_tax_id,
+    n.sender_account_number,
+    n.sender_account_type,
+    n.sender_bank_code,
+    n.sender_branch_code,
+  ]);

@@ -1,22 +1,21 @@
 import { loadConfig } from '@partner/config';
 import { IngestPixInflowCommand, ListPixInflowsResult, PartnerId } from '@partner/contracts';
 import { newCpf, testPartnerId } from '@partner/testing';
-import { Database, UnitOfWork } from '@partner/db';
+import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { InflowsConfig } from '../config/inflows.config';
+import { ingestionOn, openAccount, receiverOf } from '../accounts/accounts.spec-support';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
-import { UserRepository } from '../users/user.repository';
 import { encodeCursor } from './inflow-cursor';
-import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
 import { ListPixInflowsUseCase } from './list-pix-inflows.use-case';
 import { PixInflowRepository } from './pix-inflow.repository';
 
 // Integration: listings against the real inflows schema in PostgreSQL. Each test uses a partner of its own.
-const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
+const config = loadConfig(InflowsConfig);
+const db = new Database(config, DB_SCHEMA);
 const inflows = new PixInflowRepository(db);
-const users = new UserRepository(db);
-const ingest = new IngestPixInflowUseCase(new UnitOfWork(db, { wake: () => undefined }), inflows);
+const ingest = ingestionOn(db, config);
 const list = new ListPixInflowsUseCase(inflows);
 
 afterAll(() => db.close());
@@ -25,13 +24,11 @@ afterAll(() => db.close());
 async function recordInflows(partnerId: PartnerId, count: number, overrides: Partial<IngestPixInflowCommand> = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const document = newCpf();
-    await users.upsert(partnerId, document);
+    const account = await openAccount(db, config, partnerId, newCpf());
     const sender = completeSender({});
     const e2e = newEndToEndId(sender.sender_bank_code, new Date());
     const reply = await ingest.execute({
-      partner_id: partnerId,
-      document,
+      receiver_account: receiverOf(config, account),
       end_to_end_id: e2e,
       amount_cents: 100 + i,
       method: 'manual',

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus, SenderAccountType } from '@partner/contracts';
+import {
+  AccountType,
+  authenticatedPartnerId,
+  IngestPixInflowCommand,
+  PartnerId,
+  PixInMethod,
+  PixInStatus,
+  SenderAccountType,
+} from '@partner/contracts';
 import type { QueryResultRow } from 'pg';
 import { Database, statement, Statement, Transaction } from '@partner/db';
 import { senderValues, SenderDetails } from './pix-in-sender';
@@ -18,6 +26,11 @@ export interface PixInflowRecord {
   senderAccountType: SenderAccountType;
   senderBankCode: string;
   senderBranchCode: string;
+  /** The receiving account as notified (at the operator's ISPB: the user's account), and the key of a Pix by key. */
+  receiverBranch: string;
+  receiverNumber: string;
+  receiverType: AccountType;
+  receiverKey: string | null;
   status: PixInStatus;
   createdAt: Date;
   updatedAt: Date;
@@ -32,6 +45,10 @@ interface PixInflowRow extends SenderDetails {
   amount_cents: string;
   description: string | null;
   method: PixInMethod;
+  receiver_branch: string;
+  receiver_number: string;
+  receiver_type: AccountType;
+  receiver_key: string | null;
   status: PixInStatus;
   created_at: Date;
   updated_at: Date;
@@ -52,35 +69,34 @@ const toRecord = (r: PixInflowRow): PixInflowRecord => ({
   senderAccountType: r.sender_account_type,
   senderBankCode: r.sender_bank_code,
   senderBranchCode: r.sender_branch_code,
+  receiverBranch: r.receiver_branch,
+  receiverNumber: r.receiver_number,
+  receiverType: r.receiver_type,
+  receiverKey: r.receiver_key,
   status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-/** The partner's inflow of an end-to-end id, locked until COMMIT: the Pix provider's notifications of one inflow apply one after the other. */
-const LOCK_BY_END_TO_END_ID = statement(
-  'inflows_pix_inflow_lock_by_e2e',
-  'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2 FOR UPDATE',
-);
-
 /**
- * Records an inflow the Pix provider (or the sandbox's simulated one) notifies, at the status it notified,
- * when the receiving user is known here and the end-to-end id is not recorded yet (for any partner).
- * One row always: whether the user is known, and the inflow's columns when it was inserted (else nulls).
+ * Every notification of one end-to-end id, whichever table it ends in (pix_inflows, or unmatched_pix_inflows
+ * when no user has the account), applies after the previous one committed: a transaction-scoped advisory
+ * lock on the id (class 38, the id's hash; a collision only makes two inflows wait for each other).
  */
+const LOCK_END_TO_END_ID = statement('inflows_pix_inflow_lock_e2e', 'SELECT pg_advisory_xact_lock(38, hashtext($1))');
+
+/** The inflow of an end-to-end id, whoever's, locked until COMMIT. */
+const BY_END_TO_END_ID = statement('inflows_pix_inflow_by_e2e', 'SELECT * FROM pix_inflows WHERE end_to_end_id = $1 FOR UPDATE');
+
+/** Records an inflow the Pix provider (or the sandbox's simulated one) notified for a user's account, at the status it notified. */
 const RECORD_NOTIFIED = statement(
   'inflows_pix_inflow_record_notified',
-  `WITH reach AS (SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1::uuid AND document = $2::bpchar) AS user_known),
-   inserted AS (
-     INSERT INTO pix_inflows (partner_id, document, end_to_end_id, amount_cents, description, method, sender_name, sender_tax_id,
-                              sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, status,
-                              created_at, updated_at)
-     SELECT $1::uuid, $2::bpchar, $3::bpchar, $4::bigint, $5::text, $6::text, $7::text, $8::text,
-            $9::text, $10::text, $11::bpchar, $12::text, $13::text, $14::timestamptz, $14::timestamptz
-     FROM reach WHERE user_known
-     ON CONFLICT (end_to_end_id) DO NOTHING
-     RETURNING *)
-   SELECT reach.user_known, inserted.* FROM reach LEFT JOIN inserted ON true`,
+  `INSERT INTO pix_inflows (partner_id, document, end_to_end_id, amount_cents, description, method, sender_name, sender_tax_id,
+                           sender_account_number, sender_account_type, sender_bank_code, sender_branch_code,
+                           receiver_branch, receiver_number, receiver_type, receiver_key, status, created_at, updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
+   ON CONFLICT (end_to_end_id) DO NOTHING
+   RETURNING *`,
 );
 
 /** One notified move of a locked inflow. */
@@ -109,36 +125,44 @@ const NO_CURSOR = '9223372036854775807';
 export class PixInflowRepository {
   constructor(private readonly db: Database) {}
 
-  /** The partner's inflow of that end-to-end id, locked until the transaction ends; null when it has none. */
-  async lockByEndToEndId(tx: Transaction, partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
+  /** Holds the end-to-end id until the transaction ends (see LOCK_END_TO_END_ID). */
+  async lockEndToEndId(tx: Transaction, endToEndId: string): Promise<void> {
+    await tx.query(LOCK_END_TO_END_ID, [endToEndId]);
+  }
+
+  /** The inflow of that end-to-end id (any partner's: the provider names accounts, not partners), locked; null when none. */
+  async findByEndToEndId(tx: Transaction, endToEndId: string): Promise<PixInflowRecord | null> {
     const {
       rows: [row],
-    } = await tx.query<PixInflowRow>(LOCK_BY_END_TO_END_ID, [partnerId, endToEndId]);
+    } = await tx.query<PixInflowRow>(BY_END_TO_END_ID, [endToEndId]);
     return row ? toRecord(row) : null;
   }
 
-  /** Records a notified inflow (see RECORD_NOTIFIED): the inflow, or why not (unknown user, or its end-to-end id taken). */
+  /** Records a notified inflow for the user whose account it names; null when its end-to-end id is taken. */
   async recordNotified(
     tx: Transaction,
-    partnerId: PartnerId,
+    receiver: { partnerId: PartnerId; document: string },
     n: IngestPixInflowCommand,
     now: Date,
-  ): Promise<PixInflowRecord | 'user_not_found' | 'taken'> {
+  ): Promise<PixInflowRecord | null> {
     const {
       rows: [row],
-    } = await tx.query<PixInflowRow & { user_known: boolean }>(RECORD_NOTIFIED, [
-      partnerId,
-      n.document,
+    } = await tx.query<PixInflowRow>(RECORD_NOTIFIED, [
+      receiver.partnerId,
+      receiver.document,
       n.end_to_end_id,
       n.amount_cents,
       n.description ?? null,
       n.method,
       ...senderValues(n),
+      n.receiver_account.branch,
+      n.receiver_account.number,
+      n.receiver_account.type,
+      n.receiver_key ?? null,
       n.status,
       now,
     ]);
-    if (!row.user_known) return 'user_not_found';
-    return row.id === null ? 'taken' : toRecord(row);
+    return row ? toRecord(row) : null;
   }
 
   /** Moves a locked inflow of the partner to `status`, stamped `now`. */

@@ -13,6 +13,7 @@ export class ApplyPixKeyEventUseCase {
   async execute(event: PixKeyStateChangedEvent): Promise<void> {
     const applied = await this.replica.apply(event.partner_id, {
       keyId: event.resource_id,
+      key: event.resource.key,
       document: event.resource.document,
       state: event.state,
       occurredAt: new Date(event.occurred_at),

@@ -9,10 +9,10 @@ import { Database, statement } from '@partner/db';
  */
 const APPLY = statement(
   'inflows_pix_key_replica_apply',
-  `INSERT INTO pix_key_replica (partner_id, key_id, document, state, occurred_at, updated_at)
-   VALUES ($1, $2, $3, $4, $5, now())
+  `INSERT INTO pix_key_replica (partner_id, key_id, document, state, occurred_at, updated_at, key)
+   VALUES ($1, $2, $3, $4, $5, now(), $7)
    ON CONFLICT (partner_id, key_id) DO UPDATE
-     SET document = EXCLUDED.document, state = EXCLUDED.state, occurred_at = EXCLUDED.occurred_at, updated_at = now()
+     SET document = EXCLUDED.document, state = EXCLUDED.state, occurred_at = EXCLUDED.occurred_at, updated_at = now(), key = EXCLUDED.key
      WHERE (pix_key_replica.occurred_at, array_position($6::text[], pix_key_replica.state))
          < (EXCLUDED.occurred_at, array_position($6::text[], EXCLUDED.state))`,
 );
@@ -38,8 +38,11 @@ export class PixKeyReplicaRepository {
   constructor(private readonly db: Database) {}
 
   /** Records `state` for the key unless a newer state is already known; tells whether it was applied. */
-  async apply(partnerId: PartnerId, key: { keyId: string; document: string; state: PixKeyState; occurredAt: Date }): Promise<boolean> {
-    const { rowCount } = await this.db.query(APPLY, [partnerId, key.keyId, key.document, key.state, key.occurredAt, LIFECYCLE]);
+  async apply(
+    partnerId: PartnerId,
+    key: { keyId: string; key: string; document: string; state: PixKeyState; occurredAt: Date },
+  ): Promise<boolean> {
+    const { rowCount } = await this.db.query(APPLY, [partnerId, key.keyId, key.document, key.state, key.occurredAt, LIFECYCLE, key.key]);
     return rowCount === 1;
   }
 

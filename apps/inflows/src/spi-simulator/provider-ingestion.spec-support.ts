@@ -1,16 +1,16 @@
 import { fail, IngestPixInflowCommand, ok, PixInStatus, PixReceivedEvent, RequestReply, Topics } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
 import { newCpf, testPartnerId } from '@partner/testing';
-import type { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
+import { detailsOf, type IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { transitionOf } from '../pix-inflows/pix-in-transitions';
 import { newEndToEndId } from './end-to-end-id';
+import { SandboxPayment } from './sandbox-notification';
 import { completeSender } from './sender-details';
 
 type Reply = RequestReply<typeof Topics.InflowsIngest>;
 
-/** Everything of a notification but its status: what must match for a later notification of the same inflow. */
-const detailsOf = ({ status: _status, ...details }: IngestPixInflowCommand) =>
-  JSON.stringify(Object.entries(details).sort(([a], [b]) => a.localeCompare(b)));
+/** The operator's ISPB in the unit specs. */
+export const SPEC_ISPB = '99999999';
 
 /**
  * The Pix provider's ingestion (IngestPixInflowUseCase) in memory, for the unit specs of its sandbox
@@ -33,7 +33,7 @@ export class InMemoryIngestion implements Pick<IngestPixInflowUseCase, 'execute'
     const from = known.notification.status;
     const transition = transitionOf(from, n.status);
     if (transition === 'refuse') return fail('invalid_transition', `a pix inflow cannot move from ${from} to ${n.status}`, 'status');
-    if (transition === 'keep') return ok({ end_to_end_id: n.end_to_end_id, status: from, created: false });
+    if (transition === 'keep') return ok({ end_to_end_id: n.end_to_end_id, status: from, created: false, matched: true });
     return this.reach(n, n.status, false);
   }
 
@@ -44,8 +44,19 @@ export class InMemoryIngestion implements Pick<IngestPixInflowUseCase, 'execute'
   private reach(n: IngestPixInflowCommand, status: PixInStatus, created: boolean): Reply {
     this.inflows.set(n.end_to_end_id, { notification: { ...n, status }, updatedAt: new Date() });
     this.changes.push(`${n.end_to_end_id}:${status}`);
-    return ok({ end_to_end_id: n.end_to_end_id, status, created });
+    return ok({ end_to_end_id: n.end_to_end_id, status, created, matched: true });
   }
+}
+
+let accountNumber = 200_000_000;
+
+/** An announced payment as the network's log holds it: with the receiving user's account and, for a Pix by key, the key (the CPF). */
+export function sandboxPaymentOf({ sent_at: _sentAt, ...announced }: PixReceivedEvent): SandboxPayment {
+  return {
+    ...announced,
+    receiver: { branch: '0001', number: String(accountNumber++), type: 'TRAN' },
+    ...(announced.method === 'dict' && { receiver_key: announced.document }),
+  };
 }
 
 /** An announcement as the simulated network makes it, to a new partner's new user. */

@@ -1,21 +1,26 @@
 import { IngestPixInflowCommand, PixInStatus, PixReceivedEvent, SimulatedPixInOutcome } from '@partner/contracts';
+import type { AccountRef } from '../accounts/account.repository';
 
-/** A payment the simulated network sent (spi_payments), and how the sandbox asked its settlement to end. */
-export type SandboxPayment = Omit<PixReceivedEvent, 'sent_at'>;
+/**
+ * A payment the simulated network sent (spi_payments), how the sandbox asked its settlement to end, and where
+ * it went: the receiving user's account (at the operator's ISPB) and, for a Pix by key, the key it was sent to.
+ */
+export type SandboxPayment = Omit<PixReceivedEvent, 'sent_at'> & { receiver: AccountRef; receiver_key?: string };
 
 /**
  * The notification the Pix provider would send for a sandbox payment at `status`: the body of POST
- * /provider/v1/pix/inflows as is, so the sandbox records and moves its inflows through the same use case
+ * /provider/v2/pix/inflows as is, naming the receiving account (at `operatorIspb`) and key, never the partner
+ * or the user, so the sandbox records and moves its inflows through the same use case
  * (IngestPixInflowUseCase) as the provider's route. The outcome stays with the simulated network.
  */
-export function notificationOf(payment: SandboxPayment, status: PixInStatus): IngestPixInflowCommand {
+export function notificationOf(payment: SandboxPayment, operatorIspb: string, status: PixInStatus): IngestPixInflowCommand {
   return {
-    partner_id: payment.partner_id,
-    document: payment.document,
     end_to_end_id: payment.end_to_end_id,
     amount_cents: payment.amount_cents,
     ...(payment.description !== undefined && { description: payment.description }),
     method: payment.method,
+    receiver_account: { ispb: operatorIspb, ...payment.receiver },
+    ...(payment.receiver_key !== undefined && { receiver_key: payment.receiver_key }),
     sender_name: payment.sender_name,
     sender_tax_id: payment.sender_tax_id,
     sender_account_number: payment.sender_account_number,

@@ -8,14 +8,16 @@ import {
   Topics,
 } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
-import { eventPayloadOf, newCpf, outboxEventsOf, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { eventPayloadOf, newCpf, newUuid, outboxEventsOf, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
+import { AccountRepository } from '../accounts/account.repository';
+import { openAccount } from '../accounts/accounts.spec-support';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
-import { UserRepository } from '../users/user.repository';
+import { UnmatchedPixInflowRepository } from '../pix-inflows/unmatched-pix-inflow.repository';
 import { NotifyReceivedPixUseCase } from './notify-received-pix.use-case';
 import { notificationOf } from './sandbox-notification';
 import { SettleSandboxPixUseCase } from './settle-sandbox-pix.use-case';
@@ -28,14 +30,14 @@ const STEP_MS = 1_000;
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: String(STEP_MS) });
 const db = new Database(config, DB_SCHEMA);
 const prisma = prismaForSpecs(PrismaClient, db);
-const users = new UserRepository(db);
 const payments = new SpiPaymentRepository(db);
+const accounts = new AccountRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(db, relay);
-const ingest = new IngestPixInflowUseCase(unitOfWork, new PixInflowRepository(db));
+const ingest = new IngestPixInflowUseCase(config, unitOfWork, new PixInflowRepository(db), new UnmatchedPixInflowRepository(db), accounts);
 const simulate = new SimulatePixInUseCase(unitOfWork, payments);
-const notify = new NotifyReceivedPixUseCase(ingest);
+const notify = new NotifyReceivedPixUseCase(config, payments, ingest);
 const settle = new SettleSandboxPixUseCase(config, payments, ingest);
 
 afterAll(() => prisma.$disconnect().then(() => db.close()));
@@ -43,7 +45,7 @@ afterAll(() => prisma.$disconnect().then(() => db.close()));
 /** A sandbox Pix to a new user of the partner, sent by the simulated network: its announcement, as it waits in the outbox. */
 async function sent(overrides: Partial<SimulatePixInCommand> = {}, partnerId: PartnerId = testPartnerId()): Promise<PixReceivedEvent> {
   const document = newCpf();
-  await users.upsert(partnerId, document);
+  await openAccount(db, config, partnerId, document);
   const reply = await simulate.execute({ partner_id: partnerId, document, amount_cents: 12_345, ...overrides });
   if (!reply.ok) throw new Error(`not sent: ${JSON.stringify(reply.error)}`);
   const row = await prisma.outboxMessage.findFirstOrThrow({ where: { topic: Topics.SpiPixReceived, key: reply.data.end_to_end_id } });
@@ -65,10 +67,20 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
   it('records the inflow in processing with every field, and its processing event, in one go', async () => {
     const payment = await sent({ description: 'pizza' });
 
-    expect(await notify.execute(payment)).toEqual({ end_to_end_id: payment.end_to_end_id, status: 'processing', created: true });
+    expect(await notify.execute(payment)).toEqual({
+      end_to_end_id: payment.end_to_end_id,
+      status: 'processing',
+      created: true,
+      matched: true,
+    });
 
+    const account = await accounts.find(payment.partner_id, payment.document);
     const row = await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } });
     expect(row).toMatchObject({
+      receiverBranch: account?.branch,
+      receiverNumber: account?.number,
+      receiverType: 'TRAN',
+      receiverKey: null,
       partnerId: payment.partner_id,
       document: payment.document,
       amountCents: 12_345n,
@@ -97,10 +109,12 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
     const payment = await sent();
     await notify.execute(payment);
 
-    const providers: IngestPixInflowCommand = notificationOf(payment, 'processing');
+    const logged = await payments.findSent(payment.end_to_end_id);
+    if (!logged) throw new Error('payment not in the log');
+    const providers: IngestPixInflowCommand = notificationOf(logged, config.OPERATOR_ISPB, 'processing');
     expect(await ingest.execute(providers)).toEqual({
       ok: true,
-      data: { end_to_end_id: payment.end_to_end_id, status: 'processing', created: false },
+      data: { end_to_end_id: payment.end_to_end_id, status: 'processing', created: false, matched: true },
     });
     expect(await statesOf(payment.partner_id)).toEqual(['processing']);
   });
@@ -122,7 +136,7 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
     const payment = await sent();
     await notify.execute(payment);
     const other = testPartnerId();
-    await users.upsert(other, payment.document);
+    await openAccount(db, config, other, payment.document);
 
     expect(await notify.execute({ ...payment, partner_id: other })).toBeNull();
 
@@ -132,7 +146,7 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
 });
 
 describe('SettleSandboxPixUseCase: the simulated settlement through the provider ingestion (PostgreSQL)', () => {
-  it('moves processing -> approved -> success -> credited, one step per delay, one event per move', async () => {
+  it('moves processing -> approved -> success -> credited, one step per delay, one event per move; credits the BRL balance once', async () => {
     const payment = await sent();
     await notify.execute(payment);
 
@@ -156,6 +170,24 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
       status: 'credited',
       last_updated_at: Math.floor(credited.updatedAt.getTime() / 1000),
     });
+    await settle.execute(later(9 * STEP_MS));
+    expect((await accounts.find(payment.partner_id, payment.document))?.availableBrlCents).toBe(12_345n);
+  });
+
+  it('sends a Pix by key to the key registered for the user, and names it in its notification', async () => {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    await openAccount(db, config, partnerId, document);
+    await prisma.pixKeyReplica.create({
+      data: { partnerId, keyId: newUuid(), document, key: document, state: 'registered', occurredAt: new Date() },
+    });
+    const reply = await simulate.execute({ partner_id: partnerId, document, amount_cents: 500, method: 'dict' });
+    if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+    const logged = await payments.findSent(reply.data.end_to_end_id);
+    expect(logged?.receiver_key).toBe(document);
+    const row = await prisma.outboxMessage.findFirstOrThrow({ where: { topic: Topics.SpiPixReceived, key: reply.data.end_to_end_id } });
+    await notify.execute(eventPayloadOf(Topics.SpiPixReceived, row.payload));
+    expect((await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: reply.data.end_to_end_id } })).receiverKey).toBe(document);
   });
 
   it('wakes the outbox relay after a run that moved inflows, never after one that moved none', async () => {
@@ -219,11 +251,11 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
 
   it("never moves an inflow the Pix provider notified (it has no sandbox payment): it moves by the provider's notifications only", async () => {
     const payment = await sent();
-    const partnerId = testPartnerId();
-    await users.upsert(partnerId, payment.document);
-    // The provider's own inflow: another end-to-end id, no spi_payments row.
+    const logged = await payments.findSent(payment.end_to_end_id);
+    if (!logged) throw new Error('payment not in the log');
+    // The provider's own inflow to the same account: another end-to-end id, no spi_payments row.
     const providers = {
-      ...notificationOf({ ...payment, partner_id: partnerId }, 'processing'),
+      ...notificationOf(logged, config.OPERATOR_ISPB, 'processing'),
       end_to_end_id: `${payment.end_to_end_id.slice(0, 21)}Provider001`,
     };
     expect(await ingest.execute(providers)).toMatchObject({ ok: true, data: { created: true } });

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SimulatedPixInOutcome } from '@partner/contracts';
 import { InflowsConfig } from '../config/inflows.config';
-import { announcedPayment, InMemoryIngestion } from './provider-ingestion.spec-support';
+import { announcedPayment, InMemoryIngestion, sandboxPaymentOf, SPEC_ISPB } from './provider-ingestion.spec-support';
 import { notificationOf, SandboxPayment } from './sandbox-notification';
 import { SettleSandboxPixUseCase } from './settle-sandbox-pix.use-case';
 import { DuePayment, SpiPaymentRepository } from './spi-payment.repository';
@@ -10,12 +10,9 @@ import { DuePayment, SpiPaymentRepository } from './spi-payment.repository';
 // due query as its statement reads it (status and updated_at of the recorded inflow). The PostgreSQL path:
 // settle-sandbox-pix.use-case.int.spec.ts.
 const STEP_MS = 1_000;
-const config = { PIX_IN_STEP_DELAY_MS: STEP_MS } as InflowsConfig;
+const config = { PIX_IN_STEP_DELAY_MS: STEP_MS, OPERATOR_ISPB: SPEC_ISPB } as InflowsConfig;
 
-const payment = (outcome: SimulatedPixInOutcome): SandboxPayment => {
-  const { sent_at: _sentAt, ...announced } = announcedPayment({ outcome, amount_cents: 500 });
-  return announced;
-};
+const payment = (outcome: SimulatedPixInOutcome): SandboxPayment => sandboxPaymentOf(announcedPayment({ outcome, amount_cents: 500 }));
 
 /** The payments log over the in-memory inflows: DUE's rows (settling, waited since before `before`, oldest first, at most `limit`). */
 function paymentsLog(ingestion: InMemoryIngestion, sent: SandboxPayment[]) {
@@ -47,7 +44,7 @@ describe('SettleSandboxPixUseCase', () => {
 
   async function recorded(outcomes: SimulatedPixInOutcome[]): Promise<SandboxPayment[]> {
     const sent = outcomes.map(payment);
-    for (const p of sent) await ingestion.execute(notificationOf(p, 'processing'));
+    for (const p of sent) await ingestion.execute(notificationOf(p, SPEC_ISPB, 'processing'));
     return sent;
   }
 
@@ -106,8 +103,8 @@ describe('SettleSandboxPixUseCase', () => {
   it('counts a step another instance made meanwhile as done, and one it made past as nothing to do', async () => {
     const [ahead, past] = await recorded(['credited', 'credited']);
     // Stale reads: both still look `processing` to this instance, the other one already moved them.
-    await ingestion.execute(notificationOf(ahead, 'approved'));
-    for (const status of ['approved', 'success', 'credited'] as const) await ingestion.execute(notificationOf(past, status));
+    await ingestion.execute(notificationOf(ahead, SPEC_ISPB, 'approved'));
+    for (const status of ['approved', 'success', 'credited'] as const) await ingestion.execute(notificationOf(past, SPEC_ISPB, status));
     const stale: DuePayment[] = [ahead, past].map((p) => ({ payment: p, status: 'processing' }));
     let served = false;
     const log: Pick<SpiPaymentRepository, 'dueForSettlement'> = { dueForSettlement: async () => (served ? [] : ((served = true), stale)) };

@@ -42,7 +42,7 @@ export class SettleSandboxPixUseCase {
   private async notifyNext({ payment, status }: DuePayment): Promise<boolean> {
     const next = nextStatus(status, payment.outcome);
     if (next === null) return false;
-    const reply = await this.ingest.execute(notificationOf(payment, next));
+    const reply = await this.ingest.execute(notificationOf(payment, this.config.OPERATOR_ISPB, next));
     if (reply.ok) return reply.data.status === next;
     // Another instance moved it past `next` meanwhile (invalid_transition): nothing to do. Anything else is unexpected.
     if (reply.error.code === 'invalid_transition') this.logger.debug(`Pix ${payment.end_to_end_id}: ${reply.error.message}`);

@@ -8,16 +8,16 @@ import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
-import { UserRepository } from '../users/user.repository';
+import { openAccount } from '../accounts/accounts.spec-support';
 import { utcMinute } from './end-to-end-id';
 import { SimulatePixInUseCase } from './simulate-pix-in.use-case';
 import { SpiPaymentRepository } from './spi-payment.repository';
 
 // Integration: the simulated network against the real inflows schema in PostgreSQL. The relay is not
 // running: what the network announces is read from the outbox, where it waits for the relay.
-const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
+const config = loadConfig(InflowsConfig);
+const db = new Database(config, DB_SCHEMA);
 const prisma = prismaForSpecs(PrismaClient, db);
-const users = new UserRepository(db);
 const replica = new PixKeyReplicaRepository(db);
 const applyKeyEvent = new ApplyPixKeyEventUseCase(replica);
 let wakes = 0;
@@ -29,7 +29,7 @@ afterAll(() => prisma.$disconnect().then(() => db.close()));
 async function newUser() {
   const partnerId = testPartnerId();
   const document = newCpf();
-  await users.upsert(partnerId, document);
+  await openAccount(db, config, partnerId, document);
   return { partnerId, document };
 }
 

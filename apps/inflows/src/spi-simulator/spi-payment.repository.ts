@@ -1,30 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, PartnerId, PixInMethod, PixInStatus, PixReceivedEvent, SimulatedPixInOutcome } from '@partner/contracts';
+import {
+  AccountType,
+  authenticatedPartnerId,
+  PartnerId,
+  PixInMethod,
+  PixInStatus,
+  PixReceivedEvent,
+  SimulatedPixInOutcome,
+} from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
 import { senderValues, SenderDetails } from '../pix-inflows/pix-in-sender';
 import { SandboxPayment } from './sandbox-notification';
 
 /**
  * One statement decides and logs: whether the network can reach the user (they exist under this
- * partner and, for a Pix by key, have a registered key in our replica), whether the request's idempotency
- * key already sent a payment, and if neither stops it the payment's log row, inserted in the same
- * statement so the checks and the write see the same state. When the user cannot be reached, or the key
- * was taken, nothing is written (a key taken by a transaction this one could not see yet: ON CONFLICT).
+ * partner and, for a Pix by key, have a registered key in our replica: the payment goes to that key),
+ * whether the request's idempotency key already sent a payment, and if neither stops it the payment's log
+ * row, inserted in the same statement so the checks and the write see the same state. When the user cannot
+ * be reached, or the key was taken, nothing is written (a key taken by a transaction this one could not see
+ * yet: ON CONFLICT).
  */
 const SEND = statement(
   'inflows_spi_payment_send',
   `WITH existing AS (
      SELECT end_to_end_id, fingerprint FROM spi_payments WHERE partner_id = $1::uuid AND idempotency_key = $15::uuid),
+   registered_key AS (
+     SELECT key FROM pix_key_replica WHERE partner_id = $1::uuid AND document = $2::bpchar AND state = 'registered'
+     ORDER BY occurred_at DESC LIMIT 1),
    reach AS (
      SELECT EXISTS (SELECT 1 FROM users WHERE partner_id = $1::uuid AND document = $2::bpchar) AS user_known,
-            ($4::text <> 'dict' OR EXISTS (SELECT 1 FROM pix_key_replica
-                                           WHERE partner_id = $1::uuid AND document = $2::bpchar AND state = 'registered')) AS key_ok),
+            ($4::text <> 'dict' OR EXISTS (SELECT 1 FROM registered_key)) AS key_ok,
+            CASE WHEN $4::text = 'dict' THEN (SELECT key FROM registered_key) END AS receiver_key),
    logged AS (
      INSERT INTO spi_payments (partner_id, document, end_to_end_id, method, amount_cents, description, sender_name, sender_tax_id,
                                sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, outcome, sent_at,
-                               idempotency_key, fingerprint)
+                               idempotency_key, fingerprint, receiver_key)
      SELECT $1::uuid, $2::bpchar, $3::bpchar, $4::text, $5::bigint, $6::text, $7::text, $8::text,
-            $9::text, $10::text, $11::bpchar, $12::text, $13::text, $14::timestamptz, $15::uuid, $16::text
+            $9::text, $10::text, $11::bpchar, $12::text, $13::text, $14::timestamptz, $15::uuid, $16::text, receiver_key
      FROM reach WHERE user_known AND key_ok AND NOT EXISTS (SELECT 1 FROM existing)
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING 1)
@@ -38,6 +50,11 @@ const BY_KEY = statement(
   'SELECT end_to_end_id, fingerprint FROM spi_payments WHERE partner_id = $1::uuid AND idempotency_key = $2::uuid',
 );
 
+/** A payment's columns as the network notifies it: its log row and the receiving user's account. */
+const PAYMENT_COLUMNS = `s.partner_id, s.document, s.end_to_end_id, s.amount_cents, s.method, s.description, s.sender_name, s.sender_tax_id,
+          s.sender_account_number, s.sender_account_type, s.sender_bank_code, s.sender_branch_code, s.outcome, s.receiver_key,
+          a.branch AS receiver_branch, a.number AS receiver_number, a.type AS receiver_type`;
+
 /**
  * The simulated settlement's work: up to $2 sandbox payments whose inflow has waited in a settling status
  * since before $1, oldest first (the (status, updated_at) index), each with that status. Only payments of
@@ -47,14 +64,22 @@ const BY_KEY = statement(
  */
 const DUE = statement(
   'inflows_spi_payment_due',
-  `SELECT s.partner_id, s.document, s.end_to_end_id, s.amount_cents, s.method, s.description, s.sender_name, s.sender_tax_id,
-          s.sender_account_number, s.sender_account_type, s.sender_bank_code, s.sender_branch_code, s.outcome, p.status
+  `SELECT ${PAYMENT_COLUMNS}, p.status
    FROM pix_inflows p JOIN spi_payments s ON s.end_to_end_id = p.end_to_end_id AND s.partner_id = p.partner_id
+   JOIN accounts a ON a.partner_id = s.partner_id AND a.document = s.document
    WHERE p.status IN ('processing', 'approved', 'success') AND p.updated_at <= $1
    ORDER BY p.updated_at LIMIT $2`,
 );
 
-interface DueRow extends SenderDetails {
+/** A payment the network sent, with the account it paid: what its first notification names. */
+const SENT = statement(
+  'inflows_spi_payment_sent',
+  `SELECT ${PAYMENT_COLUMNS}
+   FROM spi_payments s JOIN accounts a ON a.partner_id = s.partner_id AND a.document = s.document
+   WHERE s.end_to_end_id = $1`,
+);
+
+interface PaymentRow extends SenderDetails {
   partner_id: string;
   document: string;
   end_to_end_id: string;
@@ -62,8 +87,29 @@ interface DueRow extends SenderDetails {
   method: PixInMethod;
   description: string | null;
   outcome: SimulatedPixInOutcome;
-  status: PixInStatus;
+  receiver_key: string | null;
+  receiver_branch: string;
+  receiver_number: string;
+  receiver_type: AccountType;
 }
+
+const toPayment = (r: PaymentRow): SandboxPayment => ({
+  partner_id: authenticatedPartnerId(r.partner_id),
+  document: r.document,
+  end_to_end_id: r.end_to_end_id,
+  amount_cents: Number(r.amount_cents),
+  method: r.method,
+  ...(r.description !== null && { description: r.description }),
+  sender_name: r.sender_name,
+  sender_tax_id: r.sender_tax_id,
+  sender_account_number: r.sender_account_number,
+  sender_account_type: r.sender_account_type,
+  sender_bank_code: r.sender_bank_code,
+  sender_branch_code: r.sender_branch_code,
+  outcome: r.outcome,
+  receiver: { branch: r.receiver_branch, number: r.receiver_number, type: r.receiver_type },
+  ...(r.receiver_key !== null && { receiver_key: r.receiver_key }),
+});
 
 /** A sandbox payment whose inflow is due for its next settlement step, and the status it waits in. */
 export interface DuePayment {
@@ -123,25 +169,14 @@ export class SpiPaymentRepository {
 
   /** The payments whose inflow is due for its next step (see DUE). Every partner's: the settlement is one system process. */
   async dueForSettlement(before: Date, limit: number): Promise<DuePayment[]> {
-    const { rows } = await this.db.query<DueRow>(DUE, [before, limit]);
-    return rows.map((r) => ({
-      payment: {
-        partner_id: authenticatedPartnerId(r.partner_id),
-        document: r.document,
-        end_to_end_id: r.end_to_end_id,
-        amount_cents: Number(r.amount_cents),
-        method: r.method,
-        ...(r.description !== null && { description: r.description }),
-        sender_name: r.sender_name,
-        sender_tax_id: r.sender_tax_id,
-        sender_account_number: r.sender_account_number,
-        sender_account_type: r.sender_account_type,
-        sender_bank_code: r.sender_bank_code,
-        sender_branch_code: r.sender_branch_code,
-        outcome: r.outcome,
-      },
-      status: r.status,
-    }));
+    const { rows } = await this.db.query<PaymentRow & { status: PixInStatus }>(DUE, [before, limit]);
+    return rows.map((r) => ({ payment: toPayment(r), status: r.status }));
+  }
+
+  /** The payment the network sent with that end-to-end id, and the account it paid; null when it sent none. */
+  async findSent(endToEndId: string): Promise<SandboxPayment | null> {
+    const { rows } = await this.db.query<PaymentRow>(SENT, [endToEndId]);
+    return rows[0] ? toPayment(rows[0]) : null;
   }
 
   /** The committed payment of a key, read afresh (after a concurrent request with the same key won). */

@@ -1,20 +1,77 @@
-import { Matches } from 'class-validator';
-import { CommaSeparated, PollIntervalMs, ServiceConfig, SimulatedDelayMs } from '@partner/config';
+import { IsNotEmpty, IsString, Matches } from 'class-validator';
+import { IntInRange, PollIntervalMs, ServiceConfig } from '@partner/config';
 import { SERVICE_CATALOGUE } from '@partner/contracts';
 
+const file = (name: string, what: string) => ({ message: `${name} must name the PEM file of ${what}` });
+
+/**
+ * The pix-keys service's settings: above all, how it reaches DICT (docs/operations.md, "DICT"). Every DICT
+ * setting is required, without a default: a deployment names its DICT, its ISPB and its certificates, and
+ * the files are read and checked at start-up (dict-credentials.ts), so a missing or wrong one stops the
+ * service at once. `npm start`, `npm test` and the chaos run point them at the DICT test server (scripts/dict/).
+ */
 export class PixKeysConfig extends ServiceConfig {
   override HEALTH_PORT: number = SERVICE_CATALOGUE['pix-keys'].healthPort;
 
-  /** Simulated DICT: how long a registration (`pending`) or a deletion (`deleting`) takes to be answered. */
-  @SimulatedDelayMs()
-  PIX_DICT_DELAY_MS: number = 1_000;
+  /** DICT's API base URL, https only: production `https://dict.pi.rsfn.net.br:16422/api/v1`, homologation `https://dict-h.pi.rsfn.net.br:16522/api/v1`. */
+  @Matches(/^https:\/\/[^\s/]+(\/\S*)?$/, {
+    message: 'DICT_URL must be the https:// base URL of the DICT API (e.g. https://dict.pi.rsfn.net.br:16422/api/v1)',
+  })
+  DICT_URL: string = '';
 
-  /** How often the simulated DICT looks for keys to move. */
+  /** The operator's ISPB (8 digits): the participant DICT knows it as, and the account's institution. */
+  @Matches(/^\d{8}$/, { message: "DICT_ISPB must be the operator's ISPB, 8 digits" })
+  DICT_ISPB: string = '';
+
+  /** Mutual TLS: the operator's client certificate and key, and the CA certificates DICT's server certificate must chain to. */
+  @IsString()
+  @IsNotEmpty(file('DICT_CLIENT_CERT_FILE', 'the TLS client certificate'))
+  DICT_CLIENT_CERT_FILE: string = '';
+  @IsString()
+  @IsNotEmpty(file('DICT_CLIENT_KEY_FILE', "the TLS client certificate's private key"))
+  DICT_CLIENT_KEY_FILE: string = '';
+  @IsString()
+  @IsNotEmpty(file('DICT_CA_FILE', "the CA certificates of DICT's server"))
+  DICT_CA_FILE: string = '';
+
+  /** XML-DSig: the certificate and key that sign every request that changes DICT (createEntry, deleteEntry). */
+  @IsString()
+  @IsNotEmpty(file('DICT_SIGNING_CERT_FILE', 'the XML signing certificate'))
+  DICT_SIGNING_CERT_FILE: string = '';
+  @IsString()
+  @IsNotEmpty(file('DICT_SIGNING_KEY_FILE', "the XML signing certificate's private key"))
+  DICT_SIGNING_KEY_FILE: string = '';
+
+  /** DICT's signing certificate: every answer's signature is checked with it (never with the one an answer carries). */
+  @IsString()
+  @IsNotEmpty(file('DICT_RESPONSE_SIGNING_CERT_FILE', "DICT's signing certificate"))
+  DICT_RESPONSE_SIGNING_CERT_FILE: string = '';
+
+  /** One call's deadline: a call not answered by then counts as unavailable and is made again later. */
+  @IntInRange(100, 120_000)
+  DICT_TIMEOUT_MS: number = 10_000;
+
+  /** How often the DICT queue looks for registrations and deletions due. */
   @PollIntervalMs()
-  PIX_DICT_TICK_MS: number = 250;
+  DICT_POLL_MS: number = 500;
 
-  /** CPFs whose registration the simulated DICT refuses (comma-separated), to exercise the failure path. */
-  @CommaSeparated()
-  @Matches(/^\d{11}$/, { each: true, message: 'PIX_DICT_FAIL_DOCUMENTS must be CPFs of 11 digits, comma-separated' })
-  PIX_DICT_FAIL_DOCUMENTS: string[] = ['00000000191'];
+  /** Keys taken per run of the queue, and how many calls to DICT are in flight at once. */
+  @IntInRange(1, 1_000)
+  DICT_BATCH: number = 50;
+  @IntInRange(1, 64)
+  DICT_CONCURRENCY: number = 8;
+
+  /** Backoff of a call DICT did not answer (timeout, 5xx, 429...): the first wait, doubled per attempt, at most the second. */
+  @IntInRange(10, 3_600_000)
+  DICT_RETRY_BASE_MS: number = 1_000;
+  @IntInRange(10, 86_400_000)
+  DICT_RETRY_MAX_MS: number = 300_000;
+
+  /** Reconciliation: how often registered entries are read back from DICT, how many per run, and how old a check may get. */
+  @IntInRange(1_000, 86_400_000)
+  DICT_RECONCILE_INTERVAL_MS: number = 300_000;
+  @IntInRange(1, 10_000)
+  DICT_RECONCILE_BATCH: number = 100;
+  @IntInRange(0, 2_592_000_000)
+  DICT_RECONCILE_EVERY_MS: number = 86_400_000;
 }

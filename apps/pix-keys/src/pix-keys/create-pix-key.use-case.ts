@@ -9,9 +9,10 @@ import { PixKeyRepository } from './pix-key.repository';
 /**
  * Requests the registration of the user's CPF as a Pix key (docs/api.md: "Pix keys"). In one transaction of one
  * statement (PixKeyRepository.createClaimed): claims the idempotency key, checks the user, inserts the
- * key `pending` (refused when the user already has an active key, a pending one included); then the
- * `pending` event, which the unit of work writes to the outbox before COMMIT. The simulated DICT
- * answers later.
+ * key `pending` (refused when the user already has an active key, a pending one included) with the user's
+ * holder name and account and a fresh DICT RequestId; then the `pending` event, which the unit of work writes
+ * to the outbox before COMMIT. The DICT queue (dict/process-dict-queue.use-case.ts) registers it in DICT
+ * afterwards, or fails it with its reason.
  */
 @Injectable()
 export class CreatePixKeyUseCase {
@@ -29,7 +30,7 @@ export class CreatePixKeyUseCase {
       { partnerId, idempotencyKey, operation: 'create', document, commandId },
       requestRefusalsOf(Topics.PixKeysCreate),
       async (tx, claim) => {
-        const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID());
+        const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID(), randomUUID());
         if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${document}`);
         if (outcome === 'already_exists')
           throw new Rejected('already_exists', 'the user already has a Pix key (registered or being registered)');

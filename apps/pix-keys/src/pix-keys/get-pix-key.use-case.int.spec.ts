@@ -1,10 +1,9 @@
 import { PixKeyState, PartnerId } from '@partner/contracts';
-import { loadConfig } from '@partner/config';
 import { newCpf, newUuid, testPartnerId, prismaForSpecs } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
+import { specConfig } from './pix-key-commands.spec-support';
 import { PrismaClient } from '../generated/prisma-for-specs/client';
-import { PixKeysConfig } from '../config/pix-keys.config';
 import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
@@ -14,7 +13,7 @@ import { PixKeyRepository } from './pix-key.repository';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
 // its own; the DICT's moves are made here by hand.
-const db = new Database(loadConfig(PixKeysConfig), DB_SCHEMA);
+const db = new Database(specConfig(), DB_SCHEMA);
 const prisma = prismaForSpecs(PrismaClient, db);
 const users = new UserRepository(db);
 const pixKeys = new PixKeyRepository(db);

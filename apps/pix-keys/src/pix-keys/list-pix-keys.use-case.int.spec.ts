@@ -1,14 +1,13 @@
-import { loadConfig } from '@partner/config';
 import { ListPixKeysQuery, PartnerId, PixKeyState } from '@partner/contracts';
 import { allReplyPages, newCpf, newUuid, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PixKeysConfig } from '../config/pix-keys.config';
+import { specConfig } from './pix-key-commands.spec-support';
 import { ListPixKeysUseCase } from './list-pix-keys.use-case';
 import { PixKeyRepository } from './pix-key.repository';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses partners of its own.
-const db = new Database(loadConfig(PixKeysConfig), DB_SCHEMA);
+const db = new Database(specConfig(), DB_SCHEMA);
 const list = new ListPixKeysUseCase(new PixKeyRepository(db));
 const STATES: PixKeyState[] = ['pending', 'registered', 'failed', 'deleting', 'canceled'];
 /** At most one active key per user (the partial unique index): each user's is one of these in turn. */

@@ -12,11 +12,30 @@ import { IdempotentCommandService } from './idempotent-command.service';
 import { PixKeyRepository } from './pix-key.repository';
 
 /**
+ * DICT settings for specs that never call DICT (the commands): the config requires them, nothing reads
+ * them. Specs of the DICT queue point them at a DICT test server of their own (dict/*.int.spec.ts).
+ */
+export const UNUSED_DICT_SETTINGS = {
+  DICT_URL: 'https://127.0.0.1:9/api/v1',
+  DICT_ISPB: '12345678',
+  DICT_CLIENT_CERT_FILE: 'unused',
+  DICT_CLIENT_KEY_FILE: 'unused',
+  DICT_CA_FILE: 'unused',
+  DICT_SIGNING_CERT_FILE: 'unused',
+  DICT_SIGNING_KEY_FILE: 'unused',
+  DICT_RESPONSE_SIGNING_CERT_FILE: 'unused',
+};
+
+/** The service's configuration for specs: the environment's, DICT's settings defaulted to UNUSED_DICT_SETTINGS. */
+export const specConfig = (env: Record<string, string> = {}) =>
+  loadConfig(PixKeysConfig, { ...UNUSED_DICT_SETTINGS, ...process.env, ...env });
+
+/**
  * The Pix key commands wired as the module wires them, on the real pix_keys schema (integration specs).
  * `relay.wakes` counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events.
  * `prisma` reads the rows back (a spec-only client); `close` ends both after the suite.
  */
-export function pixKeyCommands(config: PixKeysConfig = loadConfig(PixKeysConfig)) {
+export function pixKeyCommands(config: PixKeysConfig = specConfig()) {
   const db = new Database(config, DB_SCHEMA);
   const pixKeys = new PixKeyRepository(db);
   const relay = { wakes: 0, wake: () => void relay.wakes++ };

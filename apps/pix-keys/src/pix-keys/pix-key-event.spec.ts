@@ -13,6 +13,14 @@ const key = (overrides: Partial<PixKey> = {}): PixKey => ({
   deletionRequestedAt: null,
   createdAt: new Date('2026-11-24T10:00:00.900Z'),
   updatedAt: new Date('2026-11-24T10:00:05.100Z'),
+  holderName: 'Maria da Silva',
+  account: { ispb: '12345678', branch: '0001', number: '1234567', type: 'TRAN', openedAt: new Date('2026-11-24T09:00:00.000Z') },
+  dictRequestId: '5d6e7f80-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
+  dictAttempts: 0,
+  dictNextAttemptAt: null,
+  dictLastError: null,
+  dictCheckedAt: null,
+  dictMismatch: null,
   ...overrides,
 });
 

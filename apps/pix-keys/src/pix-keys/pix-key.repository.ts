@@ -1,7 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, PageRequest, PartnerId, PixKeyAnswer, PixKeyState } from '@partner/contracts';
+import {
+  ACCOUNT_TYPES,
+  AccountType,
+  authenticatedPartnerId,
+  PageRequest,
+  PartnerId,
+  PIX_KEY_FAILURE_REASONS,
+  PixKeyAnswer,
+  PixKeyFailureReason,
+  PixKeyState,
+} from '@partner/contracts';
 import { Database, KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/db';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
+
+/** A user's payment account at the operator, as copied onto the key when it was asked for. */
+export interface HolderAccount {
+  ispb: string;
+  branch: string;
+  number: string;
+  type: AccountType;
+  openedAt: Date;
+}
 
 export interface PixKey {
   id: string;
@@ -9,10 +28,22 @@ export interface PixKey {
   document: string;
   key: string;
   state: PixKeyState;
-  failureReason: string | null;
+  failureReason: PixKeyFailureReason | null;
   deletionRequestedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The holder's name and account sent to DICT (the user's when the key was asked for); null when the user had none. */
+  holderName: string | null;
+  account: HolderAccount | null;
+  /** DICT's RequestId of the registration, the same on every retry. */
+  dictRequestId: string;
+  /** The DICT queue (see schema.prisma): calls made for the current registration or deletion, the next one's time, the last failure. */
+  dictAttempts: number;
+  dictNextAttemptAt: Date | null;
+  dictLastError: string | null;
+  /** The reconciliation: when DICT's entry was last read back, and what differed (null: it matched). */
+  dictCheckedAt: Date | null;
+  dictMismatch: string | null;
 }
 
 /** A row of `pix_keys` as the driver returns it. */
@@ -26,6 +57,40 @@ export interface PixKeyRow {
   deletion_requested_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  holder_name: string | null;
+  account_ispb: string | null;
+  account_branch: string | null;
+  account_number: string | null;
+  account_type: string | null;
+  account_opened_at: Date | null;
+  dict_request_id: string;
+  dict_attempts: number;
+  dict_next_attempt_at: Date | null;
+  dict_last_error: string | null;
+  dict_checked_at: Date | null;
+  dict_mismatch: string | null;
+}
+
+const isAccountType = (t: string): t is AccountType => (ACCOUNT_TYPES as readonly string[]).includes(t);
+const isFailureReason = (r: string): r is PixKeyFailureReason => (PIX_KEY_FAILURE_REASONS as readonly string[]).includes(r);
+
+function failureReasonOf(r: string | null): PixKeyFailureReason | null {
+  if (r === null) return null;
+  if (!isFailureReason(r)) throw new Error(`pix key failure_reason ${r} is none of PIX_KEY_FAILURE_REASONS`);
+  return r;
+}
+
+/** The account columns of a row (of `pix_keys` or `users`) as one account, or null unless every one is there. */
+export function accountOf(r: {
+  account_ispb: string | null;
+  account_branch: string | null;
+  account_number: string | null;
+  account_type: string | null;
+  account_opened_at: Date | null;
+}): HolderAccount | null {
+  const { account_ispb: ispb, account_branch: branch, account_number: number, account_type: type, account_opened_at: openedAt } = r;
+  if (ispb === null || branch === null || number === null || type === null || openedAt === null || !isAccountType(type)) return null;
+  return { ispb, branch, number, type, openedAt };
 }
 
 /** A row parsed into the aggregate, field by field. Its partner id is one a PartnerId was stored as (every write takes one). */
@@ -35,33 +100,80 @@ export const toPixKey = (r: PixKeyRow): PixKey => ({
   document: r.document,
   key: r.key,
   state: r.state,
-  failureReason: r.failure_reason,
+  failureReason: failureReasonOf(r.failure_reason),
   deletionRequestedAt: r.deletion_requested_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  holderName: r.holder_name,
+  account: accountOf(r),
+  dictRequestId: r.dict_request_id,
+  dictAttempts: r.dict_attempts,
+  dictNextAttemptAt: r.dict_next_attempt_at,
+  dictLastError: r.dict_last_error,
+  dictCheckedAt: r.dict_checked_at,
+  dictMismatch: r.dict_mismatch,
 });
 
 /** A row of a LEFT JOIN whose right side may be missing. */
 type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/** The columns of `pix_keys` its table declares NOT NULL. */
+const NOT_NULL_COLUMNS = [
+  'id',
+  'partner_id',
+  'document',
+  'key',
+  'state',
+  'created_at',
+  'updated_at',
+  'dict_request_id',
+  'dict_attempts',
+] as const;
 
 /**
  * The key's columns of a claiming statement's row, once its key is known to be there (a non-null id: the
  * LEFT JOIN matched). Checked column by column rather than cast, so a missing one fails loudly.
  */
 function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
-  const { id, partner_id, document, key, state, failure_reason, deletion_requested_at, created_at, updated_at } = r;
+  const missing = NOT_NULL_COLUMNS.filter((c) => r[c] === null || r[c] === undefined);
+  const { id, partner_id, document, key, state, created_at, updated_at, dict_request_id, dict_attempts } = r;
   if (
+    missing.length > 0 ||
     id === null ||
     partner_id === null ||
     document === null ||
     key === null ||
     state === null ||
     created_at === null ||
-    updated_at === null
+    updated_at === null ||
+    dict_request_id === null ||
+    dict_attempts === null
   ) {
-    throw new Error(`pix key row ${id} is missing a column its table declares NOT NULL`);
+    throw new Error(`pix key row ${r.id} is missing ${missing.join(', ')}, which its table declares NOT NULL`);
   }
-  return { id, partner_id, document, key, state, failure_reason, deletion_requested_at, created_at, updated_at };
+  return {
+    id,
+    partner_id,
+    document,
+    key,
+    state,
+    failure_reason: r.failure_reason,
+    deletion_requested_at: r.deletion_requested_at,
+    created_at,
+    updated_at,
+    holder_name: r.holder_name,
+    account_ispb: r.account_ispb,
+    account_branch: r.account_branch,
+    account_number: r.account_number,
+    account_type: r.account_type,
+    account_opened_at: r.account_opened_at,
+    dict_request_id,
+    dict_attempts,
+    dict_next_attempt_at: r.dict_next_attempt_at,
+    dict_last_error: r.dict_last_error,
+    dict_checked_at: r.dict_checked_at,
+    dict_mismatch: r.dict_mismatch,
+  };
 }
 
 /** The idempotency key a command claims, with the fingerprint of its request. */
@@ -109,7 +221,8 @@ const CURRENT_FIRST = `ORDER BY state IN ${ACTIVE} DESC, created_at DESC, id DES
 /**
  * A creation in one statement, one round trip: claims the idempotency key (recording its answer at
  * once, as the key is only kept if the creation succeeds), checks the user, and inserts the `pending`
- * key only if the claim is ours and the user exists. Both inserts are ON CONFLICT DO NOTHING: a
+ * key only if the claim is ours and the user exists, with the user's holder name and account as they
+ * are now (what DICT will be sent, on every retry alike) and DICT's RequestId for its registration. Both inserts are ON CONFLICT DO NOTHING: a
  * concurrent duplicate of the key waits on the primary key of `idempotency_records`, a concurrent
  * creation for the same user on the partial unique index of active keys, and each then yields to the
  * transaction that committed. The caller rolls back unless a key was created (data-modifying CTEs
@@ -126,10 +239,14 @@ const CREATE_CLAIMED = statement(
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING 1),
    owner AS (
-     SELECT 1 FROM users WHERE partner_id = $1 AND document = $3),
+     SELECT name, account_ispb, account_branch, account_number, account_type, account_opened_at
+     FROM users WHERE partner_id = $1 AND document = $3),
    created AS (
-     INSERT INTO pix_keys (id, partner_id, document, key, state)
-     SELECT $5::uuid, $1::uuid, $3::bpchar, $3::bpchar, 'pending' WHERE EXISTS (SELECT 1 FROM claim) AND EXISTS (SELECT 1 FROM owner)
+     INSERT INTO pix_keys (id, partner_id, document, key, state, dict_request_id,
+                           holder_name, account_ispb, account_branch, account_number, account_type, account_opened_at)
+     SELECT $5::uuid, $1::uuid, $3::bpchar, $3::bpchar, 'pending', $6::uuid,
+            o.name, o.account_ispb, o.account_branch, o.account_number, o.account_type, o.account_opened_at
+     FROM owner o WHERE EXISTS (SELECT 1 FROM claim)
      ON CONFLICT (partner_id, document) WHERE state IN ${ACTIVE} DO NOTHING
      RETURNING *)
    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, EXISTS (SELECT 1 FROM owner) AS user_exists, c.*, ${PREVIOUS_COLUMNS}
@@ -198,43 +315,81 @@ const TRANSITION = statement(
 );
 
 /**
- * The simulated DICT's answers, a batch of each kind per statement: due registrations (`pending` →
- * `registered`, or `failed` for the refused CPFs), deletions asked for while pending of keys now
- * registered (→ `deleting`, no delay), and due deletions (`deleting` → `canceled`). Each kind claims
- * its rows with SKIP LOCKED, so several instances share the work without waiting on each other, and
- * moves them only if still in the state they were due in, so no move is made twice. A row is in one
- * state in the statement's snapshot, so no row is updated by two of the CTEs.
+ * The DICT queue's claim: a batch of keys whose DICT call is due (a `pending` key's registration, a
+ * `deleting` key's deletion; never tried, or its backoff over), oldest due first, each counted as one more
+ * attempt and leased until `$2`: another instance (or this one's next run) takes it again only once the
+ * lease is over, which is how a call lost with its process is made again. SKIP LOCKED: instances share
+ * the queue without waiting on each other.
  */
-const ADVANCE_DUE = statement(
-  'pix_keys_advance_due',
-  `WITH answered AS (
-     UPDATE pix_keys
-     SET state = CASE WHEN document = ANY($3::bpchar[]) THEN 'failed' ELSE 'registered' END,
-         failure_reason = CASE WHEN document = ANY($3::bpchar[]) THEN $4 END,
-         updated_at = $5
-     WHERE id = ANY(ARRAY(SELECT id FROM pix_keys WHERE state = 'pending' AND updated_at <= $1
-                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-       AND state = 'pending'
-     RETURNING *),
-   deleting AS (
-     UPDATE pix_keys SET state = 'deleting', updated_at = $5
-     WHERE id = ANY(ARRAY(SELECT id FROM pix_keys WHERE state = 'registered' AND deletion_requested_at IS NOT NULL
-                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-       AND state = 'registered'
-     RETURNING *),
-   canceled AS (
-     UPDATE pix_keys SET state = 'canceled', updated_at = $5
-     WHERE id = ANY(ARRAY(SELECT id FROM pix_keys WHERE state = 'deleting' AND updated_at <= $1
-                  ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-       AND state = 'deleting'
-     RETURNING *)
-   SELECT * FROM answered UNION ALL SELECT * FROM deleting UNION ALL SELECT * FROM canceled`,
+const CLAIM_DICT_WORK = statement(
+  'pix_keys_claim_dict_work',
+  `UPDATE pix_keys SET dict_attempts = dict_attempts + 1, dict_next_attempt_at = $2
+   WHERE id = ANY(ARRAY(SELECT id FROM pix_keys
+                        WHERE state IN ('pending', 'deleting') AND (dict_next_attempt_at IS NULL OR dict_next_attempt_at <= $1)
+                        ORDER BY dict_next_attempt_at NULLS FIRST, updated_at LIMIT $3 FOR UPDATE SKIP LOCKED))
+     AND state IN ('pending', 'deleting')
+   RETURNING *`,
+);
+
+/**
+ * DICT's final answer to a key's registration or deletion: the move from `$3` to `$4` (with the failure's
+ * reason), the queue emptied for the key, a registered key counted as checked now. Only from the state the
+ * call was made in: a move already made (by another instance whose lease ran out) is not made twice.
+ */
+const FINISH = statement(
+  'pix_keys_dict_finish',
+  `UPDATE pix_keys SET state = $4, updated_at = $5, failure_reason = $6,
+          dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL,
+          dict_checked_at = CASE WHEN $4 = 'registered' THEN $5 ELSE dict_checked_at END
+   WHERE id = $2 AND partner_id = $1 AND state = $3
+   RETURNING *`,
+);
+
+/** A registered key whose deletion was asked for while it was pending: to `deleting`, its deletion due at once. */
+const DELETE_MARKED = statement(
+  'pix_keys_dict_delete_marked',
+  `UPDATE pix_keys SET state = 'deleting', updated_at = $3, dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL
+   WHERE id = $2 AND partner_id = $1 AND state = 'registered' AND deletion_requested_at IS NOT NULL
+   RETURNING *`,
+);
+
+/** The next attempt of a call DICT did not answer, at `$3`; only by the attempt that holds the key (the count matches). */
+const RETRY_LATER = statement(
+  'pix_keys_dict_retry_later',
+  `UPDATE pix_keys SET dict_next_attempt_at = $3, dict_last_error = $4
+   WHERE id = $1 AND dict_attempts = $2 AND state IN ('pending', 'deleting')`,
+);
+
+/** Registrations and deletions waiting for another attempt after a failed one. */
+const RETRYING = statement(
+  'pix_keys_dict_retrying',
+  `SELECT count(*)::int AS retrying FROM pix_keys WHERE state IN ('pending', 'deleting') AND dict_last_error IS NOT NULL`,
+);
+
+/**
+ * The reconciliation's claim: registered keys not read back from DICT since `$1` (never first), marked as
+ * checked now (`$3`) so that no other instance reads them in this round.
+ */
+const CLAIM_RECONCILIATION = statement(
+  'pix_keys_claim_reconciliation',
+  `UPDATE pix_keys SET dict_checked_at = $3
+   WHERE id = ANY(ARRAY(SELECT id FROM pix_keys
+                        WHERE state = 'registered' AND (dict_checked_at IS NULL OR dict_checked_at <= $1)
+                        ORDER BY dict_checked_at NULLS FIRST, updated_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+     AND state = 'registered'
+   RETURNING *`,
+);
+
+/** What the read back found (null: DICT holds the entry as registered), for a key still registered. */
+const RECORD_MISMATCH = statement(
+  'pix_keys_record_mismatch',
+  `UPDATE pix_keys SET dict_mismatch = $2 WHERE id = $1 AND state = 'registered'`,
 );
 
 /**
  * The PixKey aggregate's storage: prepared statements, run inside a UnitOfWork transaction for commands. Every
- * method a partner's request can reach takes the partner; the DICT's batch is the one system process
- * serving every partner, and each key it moves carries its partner into its event.
+ * method a partner's request can reach takes the partner; the DICT queue and the reconciliation are the
+ * system processes serving every partner, and each key they move carries its partner into its event.
  */
 @Injectable()
 export class PixKeyRepository {
@@ -258,10 +413,17 @@ export class PixKeyRepository {
   }
 
   /**
-   * Claims `claim` for the creation of a `pending` CPF key with id `id` and creates it (see
-   * CREATE_CLAIMED). Answers the key, or why there is none; the caller rolls back unless created.
+   * Claims `claim` for the creation of a `pending` CPF key with id `id` (and DICT's RequestId
+   * `dictRequestId`) and creates it (see CREATE_CLAIMED). Answers the key, or why there is none; the caller rolls back unless created.
    */
-  async createClaimed(tx: Transaction, partnerId: PartnerId, document: string, claim: Claim, id: string): Promise<CreateOutcome> {
+  async createClaimed(
+    tx: Transaction,
+    partnerId: PartnerId,
+    document: string,
+    claim: Claim,
+    id: string,
+    dictRequestId: string,
+  ): Promise<CreateOutcome> {
     const {
       rows: [row],
     } = await tx.query<Nullable<PixKeyRow> & PreviousRow & { claimed: boolean; user_exists: boolean }>(CREATE_CLAIMED, [
@@ -270,6 +432,7 @@ export class PixKeyRepository {
       document,
       claim.fingerprint,
       id,
+      dictRequestId,
     ]);
     if (!row.claimed) return { taken: previousOf(partnerId, claim.idempotencyKey, row) };
     if (!row.user_exists) return 'user_not_found';
@@ -309,7 +472,7 @@ export class PixKeyRepository {
     id: string,
     from: PixKeyState,
     to: PixKeyState,
-    patch: { failureReason?: string; deletionRequestedAt?: Date } = {},
+    patch: { failureReason?: PixKeyFailureReason; deletionRequestedAt?: Date } = {},
     now = new Date(),
   ): Promise<PixKey | null> {
     const {
@@ -326,11 +489,51 @@ export class PixKeyRepository {
     return row ? toPixKey(row) : null;
   }
 
-  /**
-   * Makes the DICT's answers due at `before`, up to `limit` of each kind, in one statement (see
-   * ADVANCE_DUE). `refused` are the CPFs whose registration fails with `refusal`.
-   */
-  async advanceDue(tx: Transaction, before: Date, limit: number, refused: string[], refusal: string, now: Date): Promise<PixKey[]> {
-    return (await tx.query<PixKeyRow>(ADVANCE_DUE, [before, limit, refused, refusal, now])).rows.map(toPixKey);
+  /** Takes up to `limit` keys whose DICT call is due at `now`, leased until `leaseUntil` (see CLAIM_DICT_WORK). */
+  async claimDictWork(now: Date, leaseUntil: Date, limit: number): Promise<PixKey[]> {
+    return (await this.db.query<PixKeyRow>(CLAIM_DICT_WORK, [now, leaseUntil, limit])).rows.map(toPixKey);
+  }
+
+  /** DICT's final answer: `key` from `from` to `to` (see FINISH); null when it had moved already. */
+  async finish(
+    tx: Transaction,
+    key: PixKey,
+    from: PixKeyState,
+    to: PixKeyState,
+    failureReason: PixKeyFailureReason | null,
+    now: Date,
+  ): Promise<PixKey | null> {
+    const {
+      rows: [row],
+    } = await tx.query<PixKeyRow>(FINISH, [key.partnerId, key.id, from, to, now, failureReason]);
+    return row ? toPixKey(row) : null;
+  }
+
+  /** A key registered while its deletion was asked for: to `deleting` (see DELETE_MARKED); null unless marked. */
+  async deleteMarked(tx: Transaction, key: PixKey, now: Date): Promise<PixKey | null> {
+    const {
+      rows: [row],
+    } = await tx.query<PixKeyRow>(DELETE_MARKED, [key.partnerId, key.id, now]);
+    return row ? toPixKey(row) : null;
+  }
+
+  /** Another attempt of `key`'s call at `at`, unless another attempt took it meanwhile. */
+  async retryLater(key: PixKey, at: Date, error: string): Promise<void> {
+    await this.db.query(RETRY_LATER, [key.id, key.dictAttempts, at, error.slice(0, 500)]);
+  }
+
+  /** How many registrations and deletions wait for another attempt. */
+  async retrying(): Promise<number> {
+    return (await this.db.query<{ retrying: number }>(RETRYING, [])).rows[0].retrying;
+  }
+
+  /** Up to `limit` registered keys last read back before `checkedBefore`, marked checked at `now` (see CLAIM_RECONCILIATION). */
+  async claimReconciliation(checkedBefore: Date, limit: number, now: Date): Promise<PixKey[]> {
+    return (await this.db.query<PixKeyRow>(CLAIM_RECONCILIATION, [checkedBefore, limit, now])).rows.map(toPixKey);
+  }
+
+  /** What the read back of `key` found (null: the entry matches). */
+  async recordMismatch(key: PixKey, mismatch: string | null): Promise<void> {
+    await this.db.query(RECORD_MISMATCH, [key.id, mismatch]);
   }
 }

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { refusalRetentionProvider } from '@partner/kafka';
-import { AdvancePixKeysUseCase } from '../dict/advance-pix-keys.use-case';
-import { DictSimulatorService } from '../dict/dict-simulator.service';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
@@ -22,8 +20,6 @@ import { PixKeysHandler } from './pix-keys.handler';
     DeletePixKeyUseCase,
     GetPixKeyUseCase,
     ListPixKeysUseCase,
-    AdvancePixKeysUseCase,
-    DictSimulatorService,
   ],
 })
 export class PixKeysModule {}

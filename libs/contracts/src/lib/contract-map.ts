@@ -15,6 +15,8 @@ import { PixReceivedEvent } from './inflows/pix-received/pix-received.event';
 import { SimulatePixInCommand, SimulatePixInResult } from './inflows/simulate-pix-in/simulate-pix-in.command';
 import { CreatePixKeyCommand, PixKeyCommandResult } from './pix-keys/create-pix-key/create-pix-key.command';
 import { IngestPixInflowCommand, IngestPixInflowResult } from './inflows/ingest-pix-inflow/ingest-pix-inflow.command';
+import { BrlBalance, BrlLedgerPage, GetBrlBalanceQuery, GetBrlLedgerQuery } from './inflows/accounts/brl-account.query';
+import { ListUnmatchedPixInflowsQuery, UnmatchedPixInflowsPage } from './inflows/unmatched/list-unmatched-pix-inflows.query';
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
@@ -38,6 +40,10 @@ import { GetWithdrawalQuery, GetWithdrawalResult } from './withdrawals/get-withd
 import { ListWithdrawalsQuery, ListWithdrawalsResult } from './withdrawals/list-withdrawals/list-withdrawals.query';
 import { ListPixKeysQuery, ListPixKeysResult } from './pix-keys/list-pix-keys/list-pix-keys.query';
 import { ListBusinessCustomersQuery, ListBusinessCustomersResult } from './customers/list-business-customers/list-business-customers.query';
+import {
+  ListOwnerNotificationsQuery,
+  ListOwnerNotificationsResult,
+} from './customers/list-owner-notifications/list-owner-notifications.query';
 import { WithdrawalStateChangedEvent } from './withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 
 /**
@@ -118,6 +124,10 @@ export const requestContracts = {
   }),
   [Topics.CustomersGet]: request<GetBusinessCustomerResult>()(GetBusinessCustomerQuery, { refusals: ['not_found'] }),
   [Topics.CustomersList]: request<ListBusinessCustomersResult>()(ListBusinessCustomersQuery, { refusals: ['invalid_cnpj'] }),
+  /** not_found: the partner has no business customer with that id. */
+  [Topics.CustomersListOwnerNotifications]: request<ListOwnerNotificationsResult>()(ListOwnerNotificationsQuery, {
+    refusals: ['not_found'],
+  }),
   [Topics.CustomersPing]: request<PingResult>()(PingQuery),
   [Topics.InflowsList]: request<ListPixInflowsResult>()(ListPixInflowsQuery),
   [Topics.InflowsUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
@@ -127,9 +137,13 @@ export const requestContracts = {
   }),
   /** Keyed by end-to-end id: the notifications of one inflow are applied in turn. */
   [Topics.InflowsIngest]: request<IngestPixInflowResult>()(IngestPixInflowCommand, {
-    refusals: ['user_not_found', 'invalid_transition', 'end_to_end_id_conflict'],
+    refusals: ['invalid_transition', 'end_to_end_id_conflict'],
     key: (p) => p.end_to_end_id,
   }),
+  [Topics.InflowsGetBalance]: request<BrlBalance>()(GetBrlBalanceQuery, { refusals: ['user_not_found'], key: byUser }),
+  /** A cursor the service did not issue is invalid_request (field cursor). */
+  [Topics.InflowsLedger]: request<BrlLedgerPage>()(GetBrlLedgerQuery, { refusals: ['user_not_found'] }),
+  [Topics.InflowsListUnmatched]: request<UnmatchedPixInflowsPage>()(ListUnmatchedPixInflowsQuery),
   [Topics.InflowsPing]: request<PingResult>()(PingQuery),
 } as const;
 

@@ -40,7 +40,7 @@ export const FAMILY_ERROR_CODES = {
     'idempotency_key_reused',
   ],
   /** POST /provider/v1/pix/inflows. */
-  pix_provider: ['invalid_request', 'invalid_signature', 'user_not_found', 'invalid_transition', 'end_to_end_id_conflict'],
+  pix_provider: ['invalid_request', 'invalid_signature', 'invalid_transition', 'end_to_end_id_conflict'],
 } as const;
 
 export type ErrorFamily = keyof typeof FAMILY_ERROR_CODES;

@@ -39,13 +39,20 @@ export const Topics = {
   CustomersCreateBusiness: 'customers.command.create-business.v1',
   CustomersGet: 'customers.query.get.v1',
   CustomersList: 'customers.query.list.v1',
+  /** The operator API's view of a business customer's owner notifications. */
+  CustomersListOwnerNotifications: 'customers.query.list-owner-notifications.v1',
   CustomersPing: 'customers.query.ping.v1',
   BusinessCustomerRegistered: 'customers.event.business-registered.v1',
 
   InflowsList: 'inflows.query.list.v1',
   InflowsUpsertUser: 'inflows.command.upsert-user.v1',
   InflowsSimulatePixIn: 'inflows.command.simulate-pix-in.v1',
-  InflowsIngest: 'inflows.command.ingest.v1',
+  /** v2: the receiving account and key identify the receiver, as an SPI credit notification does (v1, by partner id and CPF, is retired). */
+  InflowsIngest: 'inflows.command.ingest.v2',
+  /** The BRL account: a user's balance, their ledger (operator API), and the inflows kept aside (no user has their account). */
+  InflowsGetBalance: 'inflows.query.get-balance.v1',
+  InflowsLedger: 'inflows.query.brl-ledger.v1',
+  InflowsListUnmatched: 'inflows.query.list-unmatched.v1',
   InflowsPing: 'inflows.query.ping.v1',
   PixInStateChanged: 'inflows.event.state-changed.v1',
 

@@ -12,6 +12,7 @@ import { APP_NAMES, GATEWAY, ownNodeFlagsOf, pgSchemaOf, SERVICE_CATALOGUE, SERV
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
+const localChainsFile = join(repoRoot, 'docker-compose.local-chains.yml');
 const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
 
 // The file is checked against the catalogue of the apps (libs/contracts, services.catalogue.ts).
@@ -23,6 +24,9 @@ const nginxConfig = readFileSync(join(repoRoot, 'deploy', 'nginx', 'gateway.conf
 /** The only secret-like values the file may hold: its documented, clearly fake dev defaults. */
 const DEV_DEFAULTS = new Set([
   'change-me-dev-admin-key',
+  // The local notification sinks' fake Twilio credentials (scripts/notify/sinks.ts DEV_SINKS).
+  'AC00000000000000000000000000000000',
+  'local-sms-sink-token',
   'change-me-dev-internal-secret-of-32-characters',
   'postgres-dev-password',
   ...APP_NAMES.map((app) => `${app}-dev-password`),
@@ -39,9 +43,11 @@ interface Service {
   healthcheck?: { test?: string[] | string; disable?: boolean };
   ports?: Array<{ target?: number | string; published?: number | string } | string>;
   restart?: string;
+  secrets?: Array<string | { source: string }>;
 }
 interface ComposeConfig {
   services: Record<string, Service>;
+  secrets?: Record<string, { file?: string; external?: boolean; environment?: string }>;
 }
 
 /**
@@ -78,9 +84,42 @@ const readEnvFile = (file: string): Record<string, string> =>
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
 
+/**
+ * A file as Compose reads it: interpolated, and each environment entry without a value (`NAME:`) taken from
+ * the environment when set there, else left out (the container does not get it).
+ */
+const loadFile = (file: string, env: Record<string, string>): unknown => {
+  const config = interpolateAll(load(readFileSync(file, 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }), env) as ComposeConfig;
+  for (const s of Object.values(config.services ?? {})) {
+    if (!s.environment) continue;
+    s.environment = Object.fromEntries(
+      Object.entries(s.environment)
+        .map(([name, value]): [string, string | number | boolean | null] => [name, value === null ? (env[name] ?? null) : value])
+        .filter(([, value]) => value !== null),
+    );
+  }
+  return config;
+};
+
 /** docker-compose.yml as Compose resolves it with only `env` set. */
 function loadCompose(env: Record<string, string>): ComposeConfig {
-  return interpolateAll(load(readFileSync(composeFile, 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }), env) as ComposeConfig;
+  return loadFile(composeFile, env) as ComposeConfig;
+}
+
+/** Compose's merge of a later file into an earlier one: mappings key by key, sequences joined (as ports, secrets). */
+const merge = (base: unknown, over: unknown): unknown => {
+  if (Array.isArray(base) && Array.isArray(over)) return [...new Set([...base, ...over])];
+  if (base && over && typeof base === 'object' && typeof over === 'object' && !Array.isArray(base) && !Array.isArray(over)) {
+    const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(over)) out[k] = k in out ? merge(out[k], v) : v;
+    return out;
+  }
+  return over;
+};
+
+/** docker-compose.yml with docker-compose.local-chains.yml over it, as `-f ... -f ...` (or COMPOSE_FILE) reads them. */
+function loadWithLocalChains(env: Record<string, string>): ComposeConfig {
+  return merge(loadCompose(env), loadFile(localChainsFile, env)) as ComposeConfig;
 }
 
 /** The secrets the file requires (`${NAME:?...}`), as `npm run compose:up` generates them (scripts/docker/compose.ts). */
@@ -90,8 +129,39 @@ const SECRETS = [
   'POSTGRES_PASSWORD',
   ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`),
 ];
-/** What an operator sets for a production start: every secret, nothing else. */
-const PRODUCTION_ENV: Record<string, string> = Object.fromEntries(SECRETS.map((name, i) => [name, `${'x'.repeat(40)}${i}`]));
+/**
+ * What else a production start must be given, with no default to fall back on: the chain nodes the
+ * withdrawals service pays through, and the host file holding the hot wallet's key (the Compose secret).
+ */
+const CHAIN_REQUIRED: Record<string, string> = {
+  CHAIN_RPC_URL_ETH: 'https://eth.node.example/rpc',
+  CHAIN_RPC_URL_MATIC: 'https://polygon.node.example/rpc',
+  HOT_WALLET_KEY_SECRET_FILE: '/etc/partner/hot-wallet.key',
+};
+/** The other counterparties a production start must name: DICT (and the folder of its certificates), SMTP, Twilio. */
+const COUNTERPARTIES_REQUIRED: Record<string, string> = {
+  DICT_URL: 'https://dict.pi.rsfn.net.br:16422/api/v1',
+  DICT_ISPB: '12345678',
+  DICT_CERTS_DIR: '/etc/partner/dict',
+  SMTP_URL: 'smtps://mailer:secret@smtp.example:465',
+  SMTP_FROM: 'Cadastro <nao-responda@example.com.br>',
+  TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+  TWILIO_AUTH_TOKEN: 'token',
+};
+/** What an operator sets for a production start: every secret, the chain nodes and the key file, nothing else. */
+const PRODUCTION_ENV: Record<string, string> = {
+  ...Object.fromEntries(SECRETS.map((name, i) => [name, `${'x'.repeat(40)}${i}`])),
+  ...CHAIN_REQUIRED,
+  ...COUNTERPARTIES_REQUIRED,
+};
+/** Settings that drove the simulated chain, gone with it (the service pays on real chains). */
+const TIMER_SETTINGS = ['CHAIN_SEND_DELAY_MS', 'CHAIN_SETTLE_DELAY_MS', 'CHAIN_TICK_MS', 'CHAIN_FAIL_ADDRESSES'];
+/** Where the withdrawals service reads the hot wallet's key: the secret Compose mounts. */
+const KEY_FILE_IN_CONTAINER = '/run/secrets/hot_wallet_key';
+/** Variable names that would carry a key (or what derives one) itself rather than the path of a file holding it. */
+const KEY_VARIABLE = /(PRIVATE|WALLET|SIGNER|MNEMONIC|SEED)/;
+const keyVariables = (env: Record<string, unknown> = {}): string[] =>
+  Object.keys(env).filter((name) => KEY_VARIABLE.test(name) && /(KEY|MNEMONIC|SEED|PHRASE)/.test(name) && !name.endsWith('_FILE'));
 
 const dependsOn = (s: Service): Record<string, string | undefined> => {
   const d = s.depends_on ?? {};
@@ -99,11 +169,19 @@ const dependsOn = (s: Service): Record<string, string | undefined> => {
   if (Array.isArray(d)) return Object.fromEntries(d.map((name) => [name, undefined]));
   return Object.fromEntries(Object.entries(d).map(([name, v]) => [name, v?.condition]));
 };
+/** A published port as Compose's short syntax writes it (`[ip:]published:target`). */
+const portOf = (p: NonNullable<Service['ports']>[number] | undefined): string =>
+  p === undefined ? '' : typeof p === 'string' ? p : `${p.published}:${p.target}`;
 const commandOf = (s: Service): string => (Array.isArray(s.command) ? s.command.join(' ') : (s.command ?? ''));
 const healthTestOf = (s: Service): string => {
   const t = s.healthcheck?.test;
   return Array.isArray(t) ? t.join(' ') : (t ?? '');
 };
+
+/** A 20-byte EVM address (a token contract, an account): public, never a secret. */
+const ADDRESS = /\b0x[0-9a-fA-F]{40}\b/g;
+/** A file the container reads a secret from (Compose's secrets): a path, not the secret. */
+const SECRET_FILE_PATH = /^\/run\/(secrets|dict)\/[a-z0-9_.-]+$/;
 
 /** Values that look like real credentials, whatever the variable is called. */
 const SECRET_PATTERNS: Array<[string, RegExp]> = [
@@ -122,7 +200,7 @@ function secretProblems(service: string, env: Record<string, string | number | b
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(env)) {
     const value = raw === null || raw === undefined ? '' : String(raw);
-    if (SECRET_NAME.test(name) && value !== '' && !DEV_DEFAULTS.has(value)) {
+    if (SECRET_NAME.test(name) && value !== '' && !DEV_DEFAULTS.has(value) && !SECRET_FILE_PATH.test(value)) {
       problems.push(`${service}.${name} holds a value that is not a documented dev default`);
     }
     // Credentials inside URLs (postgresql://user:password@host/db).
@@ -130,7 +208,7 @@ function secretProblems(service: string, env: Record<string, string | number | b
       const password = decodeURIComponent(m[1]);
       if (password !== '' && !DEV_DEFAULTS.has(password)) problems.push(`${service}.${name} has a URL password that is not a dev default`);
     }
-    const withoutDefaults = [...DEV_DEFAULTS].reduce((v, d) => v.split(d).join(''), value);
+    const withoutDefaults = [...DEV_DEFAULTS].reduce((v, d) => v.split(d).join(''), value).replace(ADDRESS, '');
     for (const [label, pattern] of SECRET_PATTERNS) {
       if (pattern.test(withoutDefaults)) problems.push(`${service}.${name} looks like a ${label}`);
     }
@@ -222,15 +300,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.each(SECRETS)('refuses to start without %s (no default secret), and runs outside the sandbox unless asked', (name) => {
-    const { [name]: _left, ...others } = PRODUCTION_ENV;
-    expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
-    // Every use of the variable is required: none has a default to fall back on.
-    const raw = readFileSync(composeFile, 'utf8');
-    expect(raw.match(new RegExp(`\\$\\{${name}(?![A-Z_])[^}]*\\}`, 'g'))?.every((use) => use.startsWith(`\${${name}:?`))).toBe(true);
-    expect(service('gateway').environment?.SANDBOX).toBe('false');
-    expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
-  });
+  it.each([...SECRETS, ...Object.keys(CHAIN_REQUIRED)])(
+    'refuses to start without %s (no default), and runs outside the sandbox unless asked',
+    (name) => {
+      const { [name]: _left, ...others } = PRODUCTION_ENV;
+      expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
+      // Every use of the variable is required: none has a default to fall back on.
+      const raw = readFileSync(composeFile, 'utf8');
+      expect(raw.match(new RegExp(`\\$\\{${name}(?![A-Z_])[^}]*\\}`, 'g'))?.every((use) => use.startsWith(`\${${name}:?`))).toBe(true);
+      expect(service('gateway').environment?.SANDBOX).toBe('false');
+      expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
+    },
+  );
 
   it("names every base image by a variable, official by default; the Dockerfile's default Node image is the same", () => {
     const raw = readFileSync(composeFile, 'utf8');
@@ -277,11 +358,11 @@ describe('docker-compose.yml', () => {
   it("proxy: the public port passes the partner API, the Pix provider's route and document, /docs and /healthz only; the rest is 404 before the gateway; no version shown; bodies capped", () => {
     const publicServer = nginxConfig.slice(nginxConfig.indexOf('listen 8080;'), nginxConfig.indexOf('listen 8081;'));
     const passes = [...publicServer.matchAll(/location ([^{]+)\{[^}]*proxy_pass/g)].map((m) => m[1].trim());
-    expect(passes).toEqual(['~ ^/(partner/v1/|provider/v1/|provider/docs/|sandbox/v1/|docs/|docs$|healthz$)']);
+    expect(passes).toEqual(['~ ^/(partner/v1/|provider/v2/|provider/docs/|sandbox/v1/|docs/|docs$|healthz$)']);
     const allowed = new RegExp(passes[0].slice(2));
     for (const path of [
       '/partner/v1/withdrawals/usdt',
-      '/provider/v1/pix/inflows',
+      '/provider/v2/pix/inflows',
       '/provider/docs/openapi.json',
       '/docs',
       '/docs/openapi.json',
@@ -298,7 +379,8 @@ describe('docker-compose.yml', () => {
       '/docsx',
       '/',
       '/partner/v2/x',
-      '/provider/v2/x',
+      '/provider/v1/pix/inflows',
+      '/provider/v3/x',
     ])
       expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: false });
     expect(publicServer).toMatch(/location \/ \{[^}]*return 404 /);
@@ -354,9 +436,18 @@ describe('docker-compose.yml', () => {
     const key = String(gateway.environment?.ADMIN_API_KEY ?? '');
     expect(DEV_DEFAULTS.has(key)).toBe(true);
     expect(key.length).toBeGreaterThanOrEqual(16);
-    // The sandbox and the required secrets, each a documented dev default: everything else as in production mode.
+    // The sandbox and the required secrets, each a documented dev default, and the local test chains
+    // (docker-compose.local-chains.spec.ts checks those): everything else as in production mode.
     const file = readEnvFile(sandboxEnvFile);
-    expect(Object.keys(file).sort()).toEqual(['SANDBOX', ...SECRETS].sort());
+    const chainSettings = Object.keys(file).filter((name) =>
+      /^(COMPOSE_FILE|HOT_WALLET_KEY_SECRET_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(name),
+    );
+    expect(
+      Object.keys(file)
+        .filter((name) => !chainSettings.includes(name))
+        .sort(),
+    ).toEqual(['SANDBOX', ...SECRETS].sort());
+    expect(chainSettings).toEqual(expect.arrayContaining(Object.keys(CHAIN_REQUIRED)));
     for (const name of SECRETS) expect({ name, dev: DEV_DEFAULTS.has(file[name]) }).toEqual({ name, dev: true });
   });
 
@@ -453,15 +544,230 @@ describe('docker-compose.yml', () => {
     expect(problems).toEqual([]);
   });
 
+  it('withdrawals: the hot wallet key is a Compose secret (a file), never in an environment or in the file', () => {
+    const withdrawals = service('withdrawals');
+    // The secret: mounted into the withdrawals service, which reads it from there, and into no other service.
+    expect(withdrawals.secrets).toEqual(['hot_wallet_key']);
+    expect(withdrawals.environment?.HOT_WALLET_KEY_FILE).toBe(KEY_FILE_IN_CONTAINER);
+    expect(withdrawals.environment?.HOT_WALLET_SIGNER).toBe('key-file');
+    const mounting = Object.entries(config.services)
+      .filter(([, s]) => (s.secrets ?? []).length > 0)
+      .map(([name]) => name);
+    expect(mounting).toEqual(['withdrawals']);
+    // From a host file the operator names, no default (a generated one: npm run compose:up); not swarm's external secrets.
+    expect(config.secrets?.hot_wallet_key).toEqual({ file: CHAIN_REQUIRED.HOT_WALLET_KEY_SECRET_FILE });
+    expect(readFileSync(composeFile, 'utf8')).toMatch(/^ {4}file: \$\{HOT_WALLET_KEY_SECRET_FILE:\?[^}]+\}$/m);
+    // No variable of any service carries a key itself, in production mode or in the sandbox.
+    for (const [mode, c] of [
+      ['production', config],
+      ['sandbox', sandbox],
+    ] as const) {
+      const carrying = Object.entries(c.services).flatMap(([name, s]) => keyVariables(s.environment ?? {}).map((v) => `${name}.${v}`));
+      expect({ mode, carrying }).toEqual({ mode, carrying: [] });
+    }
+    expect(secretProblems('withdrawals', sandbox.services.withdrawals.environment ?? {})).toEqual([]);
+    // Nor anywhere in the file: no 32-byte hex string at all.
+    expect(readFileSync(composeFile, 'utf8').match(/\b(0x)?[0-9a-fA-F]{64}\b/g)).toBeNull();
+  });
+
+  it('withdrawals: pays through the nodes the operator names (no default), on the mainnets unless told otherwise; no timer left', () => {
+    const env = service('withdrawals').environment ?? {};
+    expect(env).toMatchObject({
+      CHAIN_RPC_URL_ETH: CHAIN_REQUIRED.CHAIN_RPC_URL_ETH,
+      CHAIN_RPC_URL_MATIC: CHAIN_REQUIRED.CHAIN_RPC_URL_MATIC,
+      CHAIN_ID_ETH: '1',
+      CHAIN_ID_MATIC: '137',
+      // Tether's contracts on Ethereum and Polygon PoS.
+      USDT_CONTRACT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      USDT_CONTRACT_MATIC: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+    });
+    const raw = readFileSync(composeFile, 'utf8');
+    for (const name of ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC'])
+      expect(raw.match(new RegExp(`\\$\\{${name}(?![A-Z_])[^}]*\\}`, 'g'))?.every((use) => use.startsWith(`\${${name}:?`))).toBe(true);
+    for (const [name, s] of Object.entries(config.services)) {
+      const left = Object.keys(s.environment ?? {}).filter((key) => TIMER_SETTINGS.includes(key));
+      expect({ name, left }).toEqual({ name, left: [] });
+    }
+    expect(TIMER_SETTINGS.filter((name) => raw.includes(name))).toEqual([]);
+  });
+
+  it("withdrawals: every setting of the service can be given; a default the file states is the service's own, none is empty", () => {
+    // WithdrawalsConfig's settings and defaults, read from its source: `NAME: type = value;` or `NAME?: type;`.
+    const source = readFileSync(join(repoRoot, 'apps', 'withdrawals', 'src', 'config', 'withdrawals.config.ts'), 'utf8');
+    const settings = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+)\??: [^=;]+(?: = ([^;]+))?;$/gm)].map(([, name, value]) => ({
+      name,
+      value: value
+        ?.trim()
+        .replace(/^'(.*)'$/, '$1')
+        .replace(/_/g, ''),
+    }));
+    expect(settings.map((s) => s.name)).toEqual(expect.arrayContaining(['CHAIN_RPC_URL_ETH', 'HOT_WALLET_KEY_FILE', 'CHAIN_POLL_MS']));
+    const env = service('withdrawals').environment ?? {};
+    // As written, before Compose leaves out what is passed through and unset.
+    const written = (load(readFileSync(composeFile, 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as ComposeConfig).services
+      .withdrawals.environment;
+    // All but the chaos run's fault injection, which production refuses.
+    const missing = settings.map((s) => s.name).filter((name) => !(name in (written ?? {})) && name !== 'PAYOUT_CRASH_AFTER_SIGN_RATE');
+    expect(missing).toEqual([]);
+    expect('PAYOUT_CRASH_AFTER_SIGN_RATE' in (written ?? {})).toBe(false);
+    // Passed through: set in the environment, it reaches the service; unset, the service's default applies.
+    const tuned = loadCompose({ ...PRODUCTION_ENV, CHAIN_FINALITY_ETH: '12', REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000' }).services
+      .withdrawals;
+    expect(tuned.environment).toMatchObject({ CHAIN_FINALITY_ETH: '12', REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000' });
+    expect(Object.keys(env)).not.toContain('CHAIN_FINALITY_ETH');
+    // Unset, a setting passed through (`NAME:`, no value) is left out and the service's default applies; a
+    // `${NAME:-default}` repeats the service's own.
+    const stated = [...readFileSync(composeFile, 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]+): \$\{\1:-([^}]*)\}$/gm)]
+      .map(([, name, value]) => ({ name, value }))
+      .filter(({ name }) => settings.some((s) => s.name === name && s.value !== undefined) && name !== 'HEALTH_PORT');
+    expect(stated.map((s) => s.name).sort()).toEqual(
+      ['CHAIN_ID_ETH', 'CHAIN_ID_MATIC', 'HOT_WALLET_SIGNER', 'USDT_CONTRACT_ETH', 'USDT_CONTRACT_MATIC'].sort(),
+    );
+    for (const { name, value } of stated) expect({ name, value }).toEqual({ name, value: settings.find((s) => s.name === name)?.value });
+    const empty = settings.filter(({ name }) => env[name] === '').map(({ name }) => name);
+    expect(empty).toEqual([]);
+  });
+
   it('the secret check itself catches real-looking values', () => {
     expect(secretProblems('x', { ADMIN_API_KEY: 'adm_live_Zk3v9QpLr2Xw8TnB5mYc1HdE' })).not.toEqual([]);
     expect(secretProblems('x', { DATABASE_URL: 'postgresql://app:S3cr3t-Pa55@db:5432/partner' })).not.toEqual([]);
     expect(secretProblems('x', { SIGNER: `0x${'ab'.repeat(32)}` })).not.toEqual([]);
+    // An address is public; a key is not, even where an address-long run of hex digits sits inside it.
+    expect(secretProblems('x', { USDT_CONTRACT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7' })).toEqual([]);
+    expect(secretProblems('x', { CONTRACT: `0x${'ab'.repeat(32)}` })).not.toEqual([]);
+    expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key' })).toEqual([]);
+    expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/etc/keys/hot' })).not.toEqual([]);
+    expect(
+      keyVariables({ HOT_WALLET_KEY: 'x', PRIVATE_KEY: 'x', SIGNER_MNEMONIC: 'x', HOT_WALLET_KEY_FILE: 'x', HOT_WALLET_SIGNER: 'x' }),
+    ).toEqual(['HOT_WALLET_KEY', 'PRIVATE_KEY', 'SIGNER_MNEMONIC']);
     expect(
       secretProblems('x', {
         ADMIN_API_KEY: 'change-me-dev-admin-key',
         DATABASE_URL: 'postgresql://postgres:postgres-dev-password@postgres:5432/partner',
       }),
     ).toEqual([]);
+  });
+});
+
+describe('docker-compose.local-chains.yml (development and CI: local test chains)', () => {
+  const sandboxEnv = readEnvFile(sandboxEnvFile);
+  const config = loadWithLocalChains(sandboxEnv);
+  const overlay = loadFile(localChainsFile, sandboxEnv) as ComposeConfig;
+  const CHAINS = { ETH: 'chain-eth', MATIC: 'chain-matic' } as const;
+  const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+  const chainStage = dockerfile.split(/^FROM /m).find((s) => /AS chain\s/.test(s.split('\n')[0] + '\n')) ?? '';
+
+  it('adds a node per network, the chain-setup step, the DICT test server and the notification sinks; the withdrawals service waits for the step', () => {
+    expect(Object.keys(overlay.services).sort()).toEqual([
+      'chain-eth',
+      'chain-matic',
+      'chain-setup',
+      'customers',
+      'dict-test',
+      'notify-sinks',
+      'pix-keys',
+      'withdrawals',
+    ]);
+    // Only a dependency for the withdrawals service: its settings come from the environment, as in production.
+    expect(Object.keys(overlay.services.withdrawals)).toEqual(['depends_on']);
+    expect(dependsOn(config.services.withdrawals)).toEqual(
+      expect.objectContaining({
+        'chain-setup': 'service_completed_successfully',
+        kafka: 'service_healthy',
+        postgres: 'service_healthy',
+        migrate: 'service_completed_successfully',
+        topics: 'service_completed_successfully',
+      }),
+    );
+    const setup = config.services['chain-setup'];
+    expect(commandOf(setup)).toBe('node dist/chain/chain-setup.js');
+    expect(setup.restart).toBe('no');
+    expect(dependsOn(setup)).toEqual({ 'chain-eth': 'service_healthy', 'chain-matic': 'service_healthy' });
+  });
+
+  it("runs Hardhat's node from the Dockerfile's chain stage, one image built by one service (two exports of one tag fail)", () => {
+    const builders = Object.entries(config.services).filter(([, s]) => s.build);
+    const tags = builders.map(([, s]) => String(s.image));
+    expect(new Set(tags).size).toBe(tags.length);
+    const image = config.services['chain-eth'].image;
+    expect(image).toMatch(/^partner-service-chain:/);
+    expect(config.services['chain-eth'].build).toEqual(expect.objectContaining({ target: 'chain' }));
+    for (const name of ['chain-matic', 'chain-setup'])
+      expect({
+        name,
+        image: config.services[name].image,
+        build: config.services[name].build,
+        pull: config.services[name].pull_policy,
+      }).toEqual({
+        name,
+        image,
+        build: undefined,
+        pull: 'never',
+      });
+    // Development dependencies exactly as the lockfile has them (the deps stage's npm ci), as a non-root user;
+    // the node listens on every interface of its container, which publishes it on the host's loopback only.
+    expect(chainStage).toMatch(/^chain\b|deps AS chain/);
+    expect(chainStage).toMatch(/^USER node$/m);
+    expect(chainStage).toMatch(/hardhat\/dist\/src\/cli\.js.*"node", "--hostname", "0\.0\.0\.0", "--port", "8545"/);
+  });
+
+  it.each(Object.entries(CHAINS))(
+    '%s: its own chain id, a block a second, healthy once it answers, published on 127.0.0.1 only',
+    (network, name) => {
+      const node = config.services[name];
+      expect(String(node.environment?.CHAIN_ID)).toBe(sandboxEnv[`CHAIN_ID_${network}`]);
+      expect(String(node.environment?.BLOCK_TIME_MS)).toBe('1000');
+      expect(healthTestOf(node)).toContain('eth_chainId');
+      expect(node.ports).toHaveLength(1);
+      expect(portOf(node.ports?.[0])).toMatch(/^127\.0\.0\.1:\d+:8545$/);
+      expect(node.restart).toBe('no');
+    },
+  );
+
+  it("publishes the chains on distinct loopback ports, beside npm start's (8545, 8546); only the proxy publishes beyond the host", () => {
+    const ports = Object.values(CHAINS).map((name) => portOf(config.services[name].ports?.[0]));
+    expect(ports).toEqual(['127.0.0.1:8555:8545', '127.0.0.1:8556:8545']);
+    const moved = loadWithLocalChains({ ...sandboxEnv, CHAIN_PORT_ETH: '18555', CHAIN_PORT_MATIC: '18556' });
+    expect(Object.values(CHAINS).map((name) => portOf(moved.services[name].ports?.[0]))).toEqual([
+      '127.0.0.1:18555:8545',
+      '127.0.0.1:18556:8545',
+    ]);
+    const beyondLoopback = Object.entries(config.services)
+      .filter(([, s]) => (s.ports ?? []).some((p) => !String(typeof p === 'string' ? p : p.published).startsWith('127.0.0.1:')))
+      .map(([name]) => name);
+    expect(beyondLoopback).toEqual(['proxy']);
+  });
+
+  it('the sandbox env file points the withdrawals service at these nodes: their names, chain ids and the deployed token', () => {
+    const env = config.services.withdrawals.environment ?? {};
+    const setupEnv = config.services['chain-setup'].environment ?? {};
+    for (const [network, name] of Object.entries(CHAINS)) {
+      expect(env[`CHAIN_RPC_URL_${network}`]).toBe(`http://${name}:8545`);
+      expect(setupEnv[`CHAIN_RPC_URL_${network}`]).toBe(env[`CHAIN_RPC_URL_${network}`]);
+      expect(String(env[`CHAIN_ID_${network}`])).toBe(String(config.services[name].environment?.CHAIN_ID));
+      // Hardhat's development account #0's first deployment on a new chain (scripts/docker/chain-setup.ts).
+      expect(env[`USDT_CONTRACT_${network}`]).toBe('0x5FbDB2315678afecb367f032d93F642f64180aa3');
+      // A local node's `finalized` is its latest block: confirmations instead.
+      expect(String(env[`CHAIN_FINALITY_${network}`])).toMatch(/^[1-9]\d*$/);
+    }
+    // The local chain ids, never a mainnet's (the service checks them against the nodes at start).
+    expect([env.CHAIN_ID_ETH, env.CHAIN_ID_MATIC].map(String)).toEqual(['31337', '31338']);
+    expect(sandboxEnv.COMPOSE_FILE?.split(':')).toEqual(['docker-compose.yml', 'docker-compose.local-chains.yml']);
+  });
+
+  it('the hot wallet key stays a secret file here too: chain-setup reads the address from it; the sandbox key is the clearly fake key 1', () => {
+    const setup = config.services['chain-setup'];
+    expect(setup.secrets).toEqual(['hot_wallet_key']);
+    expect(setup.environment?.HOT_WALLET_KEY_FILE).toBe(KEY_FILE_IN_CONTAINER);
+    for (const [name, s] of Object.entries(overlay.services)) {
+      expect({ name, carrying: keyVariables(s.environment ?? {}), problems: secretProblems(name, s.environment ?? {}) }).toEqual({
+        name,
+        carrying: [],
+        problems: [],
+      });
+    }
+    expect(readFileSync(localChainsFile, 'utf8').match(/\b(0x)?[0-9a-fA-F]{64}\b/g)).toBeNull();
+    const keyFile = resolve(repoRoot, sandboxEnv.HOT_WALLET_KEY_SECRET_FILE ?? '');
+    expect(readFileSync(keyFile, 'utf8').trim()).toBe(`0x${'0'.repeat(63)}1`);
   });
 });

@@ -56,17 +56,17 @@ describe("Prism's validation of the e2e exchanges", () => {
     const notification = { ...INGEST_PIX_INFLOW_EXAMPLE, sender_name: 'João Souza' };
     const provider = exchange({
       document: 'provider',
-      path: '/provider/v1/pix/inflows',
+      path: '/provider/v2/pix/inflows',
       requestHeaders: { 'content-type': 'application/json', 'x-pix-signature': `t=1764131400,v1=${'a'.repeat(64)}` },
       requestBody: JSON.stringify(notification),
       status: 201,
-      responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'processing', created: true }),
+      responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'processing', created: true, matched: true }),
     });
     expect(prismViolations(await yamlOf('provider'), provider)).toEqual([]);
     expect(
       prismViolations(await yamlOf('provider'), {
         ...provider,
-        responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'settled', created: true }),
+        responseBody: JSON.stringify({ end_to_end_id: notification.end_to_end_id, status: 'settled', created: true, matched: true }),
       }),
     ).toEqual([expect.stringContaining('answer: body.status')]);
     expect(prismViolations(await operations, provider)).toEqual([expect.stringContaining('no operation')]);

@@ -29,3 +29,32 @@ export function IsCpfOrCnpj(options?: ValidationOptions): PropertyDecorator {
       validator: { validate: (value: unknown) => isCpfOrCnpj(value) },
     });
 }
+
+/**
+ * A Pix key as DICT writes it (its `Key` by `KeyType`): a CPF (11 digits) or CNPJ (14 characters), a
+ * phone in E.164 (`+5511987654321`), an e-mail in lower case (up to 77 characters), or a random key
+ * (EVP: a lower-case UUID). What the SPI carries for a Pix sent by key (`method: dict`).
+ */
+const PHONE_KEY = /^\+[1-9]\d{1,14}$/;
+const EMAIL_KEY = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const EVP_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const MAX_PIX_KEY_LENGTH = 77;
+
+export function isPixKey(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_PIX_KEY_LENGTH) return false;
+  return isCpfOrCnpj(value) || PHONE_KEY.test(value) || EMAIL_KEY.test(value) || EVP_KEY.test(value);
+}
+
+export function IsPixKey(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isPixKey',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: {
+        message: `${String(propertyName)} must be a Pix key: a CPF, a CNPJ, a phone in E.164 (+5511987654321), a lower-case e-mail (up to ${MAX_PIX_KEY_LENGTH} characters) or a random key (UUID)`,
+        ...options,
+      },
+      validator: { validate: (value: unknown) => isPixKey(value) },
+    });
+}

@@ -1,3 +1,4 @@
+import { ChainAudit } from './chain-audit';
 import { chaosFailures, chaosReport, ChaosOutcome } from './chaos-report';
 import { FeedAudit } from './feed-audit';
 import { MoneyAudit } from './money-audit';
@@ -64,5 +65,27 @@ describe('chaosFailures (what makes `npm run chaos` exit 1)', () => {
       'pix keys: k has events [pending], expected [pending, registered]',
       'retry never got a final answer: withdrawal POST /partner/v1/withdrawals/usdt {}',
     ]);
+  });
+
+  it('fails on any count of the chain audit but the paid ones, and prints its one line', () => {
+    const chain = (overrides: Partial<ChainAudit> = {}): ChainAudit => ({
+      paid: 40,
+      failedUnpaid: 2,
+      othersPaid: 0,
+      paidTwice: 0,
+      missing: 0,
+      drift: 0,
+      networks: [],
+      failures: [],
+      ...overrides,
+    });
+
+    expect(chaosFailures(outcome({ chain: chain() }))).toEqual([]);
+    expect(chaosReport(outcome({ chain: chain() }))).toContain('chain audit: 40 paid, 0 paid twice, 0 missing, 0 drift');
+    expect(chaosFailures(outcome({ chain: chain({ paidTwice: 1 }) }))).toEqual(['chain audit: 40 paid, 1 paid twice, 0 missing, 0 drift']);
+    expect(chaosFailures(outcome({ chain: chain({ drift: 1, failures: ['MATIC: outflow 2, settled 1'] }) }))).toEqual([
+      'MATIC: outflow 2, settled 1',
+    ]);
+    expect(chaosFailures(outcome({ chain: chain({ paid: 0 }) }))).toEqual(['chain audit: no withdrawal of the load was paid']);
   });
 });

@@ -1,3 +1,4 @@
+import { ChainAudit, chainAuditLine, chainAuditReport } from './chain-audit';
 import { FeedAudit } from './feed-audit';
 import { MoneyAudit } from './money-audit';
 import { LoadWindow, PartnerLoad, RetryOutcome } from './partner-load';
@@ -23,10 +24,12 @@ export interface ChaosOutcome {
   feeds: FeedAudit;
   /** The rolling restart's window of the load, when the run had one. */
   rolling?: LoadWindow;
+  /** The on-chain audit (chain-audit.ts), when the run paid on chains. */
+  chain?: ChainAudit;
 }
 
 /** Every broken invariant of a fault-injection run; empty when nothing was lost, duplicated, overdrawn or slow to recover. */
-export function chaosFailures({ faults, load, retry, money, feeds, rolling }: ChaosOutcome): string[] {
+export function chaosFailures({ faults, load, retry, money, feeds, rolling, chain }: ChaosOutcome): string[] {
   const slow = faults
     .filter((f) => f.recoveryMs > f.limitMs)
     .map((f) => `${f.label}: recovered in ${(f.recoveryMs / 1000).toFixed(1)} s, more than ${f.limitMs / 1000} s`);
@@ -39,11 +42,16 @@ export function chaosFailures({ faults, load, retry, money, feeds, rolling }: Ch
     ? rolling.failed.slice(0, 20).map((f) => `rolling restart: ${f} (only a 503 with Retry-After may fail)`)
     : [];
   if (rolling && rolling.failed.length > 20) rollingFailures.push(`rolling restart: ${rolling.failed.length - 20} more`);
+  // Any count but the paid ones fails the run, named even when the audit gave no line for it.
+  const chainFailures = chain ? [...chain.failures] : [];
+  if (chain && chain.paidTwice + chain.missing + chain.drift > 0 && chain.failures.length === 0) chainFailures.push(chainAuditLine(chain));
+  if (chain && chain.paid === 0) chainFailures.push('chain audit: no withdrawal of the load was paid');
   return [
     ...slow,
     ...contention,
     ...money.failures,
     ...feeds.failures,
+    ...chainFailures,
     ...rollingFailures,
     ...load.unexpected.slice(0, 50),
     ...retry.unresolved.map((r) => `retry never got a final answer: ${r}`),
@@ -52,7 +60,7 @@ export function chaosFailures({ faults, load, retry, money, feeds, rolling }: Ch
 
 /** The counts of a fault-injection run, as `npm run chaos` and the short chaos suite print them. */
 export function chaosReport(outcome: ChaosOutcome): string {
-  const { faults, load, retry, money, feeds, rolling } = outcome;
+  const { faults, load, retry, money, feeds, rolling, chain } = outcome;
   const failures = chaosFailures(outcome);
   const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   return [
@@ -75,6 +83,7 @@ export function chaosReport(outcome: ChaosOutcome): string {
         `  feed ${p.path.padEnd(12)} API accepted ${p.accepted}${p.unknown ? ` (+${p.unknown} unknown)` : ''}, database ${p.database}, feed ${p.feedResources} resources (${counts(p.eventsPerState)}), duplicates ${p.duplicates}, missing ${p.missing}`,
     ),
     `  feed events:            ${feeds.events} in all, ${feeds.acknowledged} acknowledged (all read back delivered unless listed below)`,
+    ...(chain ? chainAuditReport(chain) : []),
     `  invariants:             ${failures.length === 0 ? 'all hold' : `${failures.length} FAILED`}`,
     ...failures.slice(0, 60).map((f) => `    - ${f}`),
   ].join('\n');

@@ -1,8 +1,10 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
-import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
+import { BUSINESS_CUSTOMER_EXAMPLE, Network } from '@partner/contracts';
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { getAddress } from 'viem';
 import { ApiClient } from '../api-client';
-import { newCpf, newUuid, withdrawalRequest } from '../fixtures';
+import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '../fixtures';
 
 /**
  * The load of the fault-injection runs (`npm run chaos` and the short chaos suite of `npm test`): a
@@ -46,6 +48,12 @@ export interface LoadOptions {
   mix?: Partial<Record<Operation, number>>;
   /** Where the operator API answers (each gateway instance's operator port, ADMIN_PORT), taken in turn like the gateways: the credits go there. Default: the gateways. */
   operatorUrls?: readonly string[];
+  /**
+   * Shares of the withdrawals (default CHAOS_WITHDRAWAL_SHARES): on Ethereum (LOW fee), and to the
+   * blacklisted address (Polygon), whose transfer is mined and reverts (the withdrawal ends failed); the
+   * rest on Polygon (MEDIUM fee). Each other withdrawal goes to a fresh address of its own.
+   */
+  withdrawals?: { eth: number; failing: number };
 }
 
 /** Withdrawals dominate, as in production; the rest keeps every other path busy beside them. */
@@ -61,8 +69,17 @@ export const DEFAULT_MIX: Record<Operation, number> = {
 
 /** USDT micros of one USDT. */
 export const USDT = 1_000_000;
-/** The network fee the load's withdrawals choose (MATIC, MEDIUM): docs/api.md, "Fees". */
+/** The network fee the load's Polygon withdrawals choose (MATIC, MEDIUM): docs/api.md, "Fees". */
 export const CHAOS_FEE_MICROS = 50_000;
+/** The fee of each kind of withdrawal the load sends: Polygon MEDIUM, Ethereum LOW (docs/api.md, "Fees"). */
+export const CHAOS_FEES: Record<Network, { choice: 'LOW' | 'MEDIUM'; micros: number }> = {
+  MATIC: { choice: 'MEDIUM', micros: CHAOS_FEE_MICROS },
+  ETH: { choice: 'LOW', micros: 2_000_000 },
+};
+export const CHAOS_WITHDRAWAL_SHARES = { eth: 0.2, failing: 0.05 };
+
+/** A fresh EIP-55 destination: each withdrawal's own, so that a second payment to it shows on chain. */
+export const freshDestination = (): `0x${string}` => getAddress(`0x${randomBytes(20).toString('hex')}`);
 
 export interface AcceptedWithdrawal {
   partner: ChaosPartner;
@@ -70,6 +87,10 @@ export interface AcceptedWithdrawal {
   id: number;
   /** Amount plus fee: what it holds, and takes for good once settled. */
   micros: number;
+  /** As the client asked it: what the chain audit holds the transfer against. */
+  network: Network;
+  address: string;
+  amountMicros: number;
 }
 
 export interface AcceptedCredit {
@@ -246,7 +267,8 @@ export async function chaosPartners(
         'POST',
         '/sandbox/v1/users',
         { 'x-api-key': partner.apiKey },
-        { document, usdt_micros: initialMicros },
+        // A holder's name: the load asks for Pix keys, which DICT registers with it.
+        { document, usdt_micros: initialMicros, name: 'Usuário de Teste' },
       );
       if (user.status !== 201) throw new Error(`user creation: ${user.status} ${JSON.stringify(user.body)}`);
       partner.users.push({ document, initialMicros });
@@ -486,10 +508,14 @@ export class PartnerLoad {
     switch (op) {
       case 'withdrawal': {
         // 1 to 4 USDT: a user's 20 runs out after a handful, so credits and refusals both matter.
+        const shares = this.options.withdrawals ?? CHAOS_WITHDRAWAL_SHARES;
+        const kind = Math.random();
+        const network: Network = kind < shares.failing || kind >= shares.failing + shares.eth ? 'MATIC' : 'ETH';
         const body = withdrawalRequest(document, {
           usdtmicros: (1 + Math.floor(Math.random() * 4)) * USDT,
-          fee_choice: 'MEDIUM',
-          network: 'MATIC',
+          fee_choice: CHAOS_FEES[network].choice,
+          network,
+          address: kind < shares.failing ? FAILING_ADDRESS : freshDestination(),
         });
         return { op, partner, method: 'POST', path: '/partner/v1/withdrawals/usdt', body, headers: asPartner };
       }
@@ -581,7 +607,16 @@ export class PartnerLoad {
         const id = Number(answer.body?.id);
         const earlier = ledger.withdrawals.get(key);
         if (earlier && earlier.id !== id) this.unexpected.push(`withdrawal key ${key} answered ids ${earlier.id} and ${id}`);
-        ledger.withdrawals.set(key, { partner, document: String(body.document), id, micros: Number(body.usdtmicros) + CHAOS_FEE_MICROS });
+        const network = body.network as Network;
+        ledger.withdrawals.set(key, {
+          partner,
+          document: String(body.document),
+          id,
+          micros: Number(body.usdtmicros) + CHAOS_FEES[network].micros,
+          network,
+          address: String(body.address),
+          amountMicros: Number(body.usdtmicros),
+        });
         return true;
       }
       case 'credit': {

@@ -14,6 +14,23 @@ import { UnixSeconds } from '../../feed/unix-seconds.property';
 export const PIX_KEY_STATES = ['pending', 'registered', 'failed', 'deleting', 'canceled'] as const;
 export type PixKeyState = (typeof PIX_KEY_STATES)[number];
 
+/**
+ * Why a registration `failed` (docs/api.md, "Pix keys"): the user has no holder's name, or no payment account,
+ * or a name DICT does not take (before any call to DICT); DICT refused the key because another institution holds
+ * it (`key_held_elsewhere`, EntryKeyInCustodyOfDifferentParticipant), because it is already linked to another
+ * account at this operator (`key_linked_to_another_account`, EntryAlreadyExists), or for any other reason
+ * (`dict_rejected`).
+ */
+export const PIX_KEY_FAILURE_REASONS = [
+  'holder_name_missing',
+  'account_missing',
+  'holder_name_invalid',
+  'key_held_elsewhere',
+  'key_linked_to_another_account',
+  'dict_rejected',
+] as const;
+export type PixKeyFailureReason = (typeof PIX_KEY_FAILURE_REASONS)[number];
+
 /** The key as partners see it inside a pix_key event. */
 export class PixKeySnapshot {
   @ApiProperty({ format: 'uuid', description: "The key's id (the event's resource_id)" })
@@ -36,10 +53,16 @@ export class PixKeySnapshot {
   @IsIn(PIX_KEY_STATES)
   state!: PixKeyState;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Why a failed registration failed (dict_rejected)', example: null })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Why a failed registration failed (one of holder_name_missing, account_missing, holder_name_invalid, key_held_elsewhere, key_linked_to_another_account, dict_rejected); null in every other state. holder_name_missing, account_missing, holder_name_invalid: the user lacks what DICT records, or has a name DICT does not take (the operator registers the user again with it, then the partner asks again); key_held_elsewhere: another institution holds the CPF as a key (the user must release it there); key_linked_to_another_account: the CPF is a key of another account at this operator; dict_rejected: DICT refused it otherwise',
+    example: null,
+  })
   @Nullable()
-  @IsString()
-  failure_reason!: string | null;
+  @IsIn(PIX_KEY_FAILURE_REASONS)
+  failure_reason!: PixKeyFailureReason | null;
 
   @UnixSeconds()
   created_at!: number;

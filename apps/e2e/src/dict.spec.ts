@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { ApiClient, newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
+import { FeedEvent, gatewayAdminUrl, listEvents, newPartner } from './support/sandbox';
+
+// DICT, as the stack runs it (docs/api.md "Pix keys", docs/operations.md "DICT"): pix-keys registers and
+// deletes keys through its production adapter (signed XML, mutual TLS) at the DICT test server
+// (scripts/dict/), which answers only requests that validate against the Central Bank's published document
+// and carry a valid signature. This suite reads DICT itself with pix-keys' client certificate (DICT_*,
+// scripts/test/run.ts), and the test server's log of what it answered (STACK_LOG_DIR/dict-test-server.log).
+
+/** The CPF the stack's DICT holds at another institution (scripts/dict/dict-env.ts). */
+const HELD_ELSEWHERE = '00000000191';
+const NAME = "Joana D'Arc Prado-Araújo";
+
+const operator = () => new ApiClient(gatewayAdminUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
+
+/** GET /entries/{Key} at the DICT test server, as pix-keys' reconciliation reads it. */
+async function dictEntry(key: string): Promise<{ status: number; xml: string }> {
+  const agent = new Agent({
+    connect: {
+      ca: readFileSync(requireEnv('DICT_CA_FILE')),
+      cert: readFileSync(requireEnv('DICT_CLIENT_CERT_FILE')),
+      key: readFileSync(requireEnv('DICT_CLIENT_KEY_FILE')),
+    },
+  });
+  try {
+    const res = await request(`${requireEnv('DICT_URL')}/entries/${key}`, {
+      dispatcher: agent,
+      headers: {
+        'PI-RequestingParticipant': requireEnv('DICT_ISPB'),
+        'PI-PayerId': key,
+        'PI-EndToEndId': `E${requireEnv('DICT_ISPB')}${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}e2edictspec`,
+      },
+    });
+    return { status: res.statusCode, xml: await res.body.text() };
+  } finally {
+    await agent.close();
+  }
+}
+
+/** The test server's lines about `key` (what it answered, after validating and checking each request). */
+const dictLog = (key: string) =>
+  readFileSync(join(requireEnv('STACK_LOG_DIR'), 'dict-test-server.log'), 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(`key=${key}`))
+    .map((line) => line.replace(/^\S+ dict-test-server: /, ''));
+
+const keyEvents = async (api: ApiClient, document: string): Promise<FeedEvent[]> =>
+  (await listEvents(api)).filter((e) => e.type === 'pix_key' && e.data.document === document);
+
+const until = (api: ApiClient, document: string, state: string, after = 0) =>
+  pollUntil(
+    `a pix_key ${state} event`,
+    () => keyEvents(api, document),
+    (events) => events.slice(after).some((e) => e.state === state),
+  );
+
+const createKey = (api: ApiClient, document: string) => api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid() });
+
+describe('DICT: keys registered and deleted through the DICT test server', () => {
+  it('registers a key with a signed, schema-valid request carrying the holder and account, and deletes it the same way', async () => {
+    const { api } = await newPartner();
+    const document = newCpf();
+    expect((await api.post('/sandbox/v1/users', { document, usdt_micros: 0, name: NAME })).status).toBe(201);
+
+    expect(await createKey(api, document)).toMatchObject({ status: 202, body: { status: 'accepted' } });
+    const registered = await until(api, document, 'registered');
+    expect(registered.map((e) => e.state)).toEqual(['pending', 'registered']);
+
+    // DICT has the entry: the user's CPF, its holder's name, an account at the operator's ISPB.
+    const entry = await dictEntry(document);
+    expect(entry.status).toBe(200);
+    expect(entry.xml).toContain(`<Key>${document}</Key>`);
+    expect(entry.xml).toContain('<KeyType>CPF</KeyType>');
+    expect(entry.xml).toContain(`<Participant>${requireEnv('DICT_ISPB')}</Participant>`);
+    expect(entry.xml).toContain('<AccountType>TRAN</AccountType>');
+    expect(entry.xml).toMatch(/<Name>Joana D(?:'|&apos;)Arc Prado-Araújo<\/Name>/);
+    expect(entry.xml).toMatch(/<ds:SignatureValue>/);
+
+    expect(await api.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() })).toMatchObject({ status: 202 });
+    const canceled = await until(api, document, 'canceled');
+    expect(canceled.map((e) => e.state)).toEqual(['pending', 'registered', 'deleting', 'canceled']);
+    expect((await dictEntry(document)).status).toBe(404);
+
+    // What the test server answered: each request validated against the document and its signature checked first.
+    expect(dictLog(document)).toEqual(
+      expect.arrayContaining([
+        `POST /api/v1/entries/ createEntry 201 key=${document}`,
+        `GET /api/v1/entries/${document} getEntry 200 key=${document}`,
+        `POST /api/v1/entries/${document}/delete deleteEntry 200 key=${document}`,
+      ]),
+    );
+  });
+
+  it('reports a key held at another institution as failed, key_held_elsewhere, in the feed and on the key', async () => {
+    const { api } = await newPartner();
+    const created = await api.post('/sandbox/v1/users', { document: HELD_ELSEWHERE, usdt_micros: 0, name: NAME });
+    expect(created.status).toBe(201);
+    expect((await createKey(api, HELD_ELSEWHERE)).status).toBe(202);
+    const events = await until(api, HELD_ELSEWHERE, 'failed');
+    expect(events.map((e) => [e.state, e.data.failure_reason])).toEqual([
+      ['pending', null],
+      ['failed', 'key_held_elsewhere'],
+    ]);
+    expect(await api.get(`/partner/v1/pix-key/${HELD_ELSEWHERE}`)).toMatchObject({ status: 200, body: { status: 'failed' } });
+    // Still the other institution's.
+    expect((await dictEntry(HELD_ELSEWHERE)).xml).toContain('<Participant>00000000</Participant>');
+  });
+
+  it('fails a key of a user registered without a name (holder_name_missing); registered again with the name, a new key registers', async () => {
+    const { id, api } = await newPartner();
+    const document = newCpf();
+    // The document alone stays a valid registration (every client before names existed).
+    expect((await operator().post(`/admin/v1/partners/${id}/users`, { document })).status).toBe(201);
+    expect((await createKey(api, document)).status).toBe(202);
+    const failed = await until(api, document, 'failed');
+    expect(failed.map((e) => [e.state, e.data.failure_reason])).toEqual([
+      ['pending', null],
+      ['failed', 'holder_name_missing'],
+    ]);
+    expect((await dictEntry(document)).status).toBe(404);
+
+    // The migration path of users registered before names: the operator registers them again, with the name.
+    const again = await operator().post(`/admin/v1/partners/${id}/users`, { document, name: NAME });
+    expect(again.status).toBe(200);
+    expect((await createKey(api, document)).status).toBe(202);
+    const all = await until(api, document, 'registered', failed.length);
+    expect(all.slice(failed.length).map((e) => e.state)).toEqual(['pending', 'registered']);
+    expect((await dictEntry(document)).xml).toMatch(/<Name>Joana D(?:'|&apos;)Arc Prado-Araújo<\/Name>/);
+  });
+});
+
+describe("the holder's name: hostile input gets the family's 400, never a 5xx", () => {
+  const hostile: Array<[string, unknown]> = [
+    ['a NUL character', 'Maria\u0000Souza'],
+    ['a bell', 'Maria\u0007'],
+    ['a line break', 'Maria\nSouza'],
+    ['an escape sequence', '\u001b[31mMaria'],
+    ['a right-to-left override (a format character)', '\u202eMaria'],
+    ['blanks only', '   '],
+    ['nothing', ''],
+    ['121 characters', 'a'.repeat(121)],
+    ['a number', 42],
+    ['a list', ['Maria']],
+    ['an object', { first: 'Maria' }],
+  ];
+
+  it.each(hostile)('operator registration refuses a name with %s', async (_label, name) => {
+    const { id } = await newPartner();
+    const res = await operator().post(`/admin/v1/partners/${id}/users`, { document: newCpf(), name });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_request', field: 'name', message: expect.any(String) });
+  });
+
+  it.each(hostile)('the sandbox helper refuses a name with %s', async (_label, name) => {
+    const { api } = await newPartner();
+    const res = await api.post('/sandbox/v1/users', { document: newCpf(), usdt_micros: 0, name });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'name', message: expect.any(String) });
+  });
+
+  it('refuses an oversized body on both with 413, and registers nobody', async () => {
+    const { id, api } = await newPartner();
+    const document = newCpf();
+    const huge = { document, name: 'M'.repeat(100_000) };
+    const answers = [
+      await operator().post(`/admin/v1/partners/${id}/users`, huge),
+      await api.post('/sandbox/v1/users', { ...huge, usdt_micros: 0 }),
+    ];
+    for (const res of answers) expect(res.status).toBe(413);
+    expect(await createKey(api, document)).toMatchObject({ status: 404, body: { status: 'user_not_found' } });
+  });
+});

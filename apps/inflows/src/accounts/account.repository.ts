@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { AccountType, authenticatedPartnerId, PartnerId } from '@partner/contracts';
+import { Database, Queryable, statement, Transaction } from '@partner/db';
+
+/** A user's payment account here (its ISPB is the operator's, OPERATOR_ISPB, not stored). */
+export interface UserAccountRecord {
+  partnerId: PartnerId;
+  document: string;
+  branch: string;
+  number: string;
+  type: AccountType;
+  openedAt: Date;
+  availableBrlCents: bigint;
+}
+
+/** The account fields a Pix names (with the operator's ISPB): how an inflow finds its user. */
+export interface AccountRef {
+  branch: string;
+  number: string;
+  type: AccountType;
+}
+
+export interface BrlLedgerLine {
+  id: number;
+  endToEndId: string;
+  availableDeltaCents: bigint;
+  availableAfterCents: bigint;
+  createdAt: Date;
+}
+
+interface AccountRow {
+  partner_id: string;
+  document: string;
+  branch: string;
+  number: string;
+  type: AccountType;
+  opened_at: Date;
+  available_brl_cents: string;
+}
+
+const toAccount = (r: AccountRow): UserAccountRecord => ({
+  partnerId: authenticatedPartnerId(r.partner_id),
+  document: r.document,
+  branch: r.branch,
+  number: r.number,
+  type: r.type,
+  openedAt: r.opened_at,
+  availableBrlCents: BigInt(r.available_brl_cents),
+});
+
+/** A new user (nothing when known: a concurrent first upsert waits on the primary key, then inserts nothing). */
+const INSERT_USER = statement(
+  'inflows_user_insert',
+  'INSERT INTO users (partner_id, document, name) VALUES ($1, $2, $3) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
+);
+
+/** A known user: its name set when one is given (a later registration with a name sets or replaces it). */
+const NAME_USER = statement(
+  'inflows_user_name',
+  'UPDATE users SET name = COALESCE($3, name) WHERE partner_id = $1 AND document = $2 RETURNING created_at',
+);
+
+/**
+ * Opens the user's account unless it has one: the number from the sequence `account_numbers` with its check
+ * digit (function `account_number`, migration brl_accounts). The sequence is drawn only when an account
+ * is opened; a concurrent opening of the same user's account waits on the primary key, then opens nothing.
+ */
+const OPEN_ACCOUNT = statement(
+  'inflows_account_open',
+  `INSERT INTO accounts (partner_id, document, branch, number, type, opened_at)
+   SELECT $1, $2, $3, account_number(nextval('account_numbers')), 'TRAN', $4
+   WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE partner_id = $1 AND document = $2)
+   ON CONFLICT (partner_id, document) DO NOTHING
+   RETURNING *`,
+);
+
+const BY_USER = statement('inflows_account_by_user', 'SELECT * FROM accounts WHERE partner_id = $1 AND document = $2');
+
+/** Whose account a Pix names: the unique (branch, number), and its type too (another type is another account). */
+const BY_ACCOUNT = statement('inflows_account_by_account', 'SELECT * FROM accounts WHERE branch = $1 AND number = $2 AND type = $3');
+
+/**
+ * Credits an inflow to its user's account, with its ledger entry, in the caller's transaction (the inflow's
+ * move to `credited`). The account row is locked by the UPDATE, so the entries of one account follow each
+ * other and each one's balance after is exact; `end_to_end_id` is unique in the ledger, so a second credit
+ * of one inflow fails the whole transaction rather than credit twice.
+ */
+const CREDIT = statement(
+  'inflows_account_credit',
+  `WITH account AS (
+     UPDATE accounts SET available_brl_cents = available_brl_cents + $4 WHERE partner_id = $1 AND document = $2
+     RETURNING available_brl_cents)
+   INSERT INTO brl_ledger_entries (partner_id, document, type, end_to_end_id, available_delta_cents, available_after_cents, created_at)
+   SELECT $1, $2, 'pix_in_credit', $3, $4, account.available_brl_cents, $5 FROM account
+   RETURNING id`,
+);
+
+/** A page of a user's BRL ledger below an id, newest first: the (partner_id, document, id) index, read backwards. */
+const LEDGER = statement(
+  'inflows_brl_ledger_page',
+  `SELECT id, end_to_end_id, available_delta_cents, available_after_cents, created_at FROM brl_ledger_entries
+   WHERE partner_id = $1 AND document = $2 AND id < $3 ORDER BY id DESC LIMIT $4`,
+);
+
+const NO_CURSOR = '9223372036854775807';
+
+/**
+ * The users known here and their payment accounts, with the BRL balance (the accounts and the ledger).
+ * Every lookup a partner can cause is scoped by partner; the one that is not (`ownerOf`) is how the Pix
+ * provider's notification, which names an account, finds its partner and user.
+ */
+@Injectable()
+export class AccountRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Records the user (and its name, when given) and opens its account unless it has one, in the caller's
+   * transaction: the user is never known without an account. `created`: the user is new here.
+   */
+  async open(
+    tx: Transaction,
+    user: { partnerId: PartnerId; document: string; name?: string; branch: string; now: Date },
+  ): Promise<{ created: boolean; createdAt: Date; account: UserAccountRecord }> {
+    const values = [user.partnerId, user.document, user.name ?? null];
+    const inserted = (await tx.query<{ created_at: Date }>(INSERT_USER, values)).rows[0];
+    // Known already (or a concurrent first upsert won, committed now): this statement sees the row.
+    const known = inserted ?? (await tx.query<{ created_at: Date }>(NAME_USER, values)).rows[0];
+    const opened = (await tx.query<AccountRow>(OPEN_ACCOUNT, [user.partnerId, user.document, user.branch, user.now])).rows[0];
+    const account = opened ?? (await tx.query<AccountRow>(BY_USER, [user.partnerId, user.document])).rows[0];
+    return { created: inserted !== undefined, createdAt: known.created_at, account: toAccount(account) };
+  }
+
+  /** The partner's user's account; null when the partner has no such user here. */
+  async find(partnerId: PartnerId, document: string, on: Queryable = this.db): Promise<UserAccountRecord | null> {
+    const { rows } = await on.query<AccountRow>(BY_USER, [partnerId, document]);
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** The account a Pix names (at the operator's ISPB, which the caller checked); null when no user has it. */
+  async ownerOf(tx: Transaction, ref: AccountRef): Promise<UserAccountRecord | null> {
+    const { rows } = await tx.query<AccountRow>(BY_ACCOUNT, [ref.branch, ref.number, ref.type]);
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** Credits `amountCents` of the inflow `endToEndId` to the user's account, with its ledger entry (see CREDIT). */
+  async credit(tx: Transaction, partnerId: PartnerId, document: string, credit: { endToEndId: string; amountCents: bigint; at: Date }) {
+    const { rows } = await tx.query<{ id: string }>(CREDIT, [
+      partnerId,
+      document,
+      credit.endToEndId,
+      credit.amountCents.toString(),
+      credit.at,
+    ]);
+    if (rows.length === 0) throw new Error(`no account for the user of inflow ${credit.endToEndId}: nothing credited`);
+  }
+
+  /** A page of the user's BRL ledger, newest first, below `beforeId` when given. */
+  async ledger(partnerId: PartnerId, document: string, page: { beforeId?: bigint; take: number }): Promise<BrlLedgerLine[]> {
+    const { rows } = await this.db.query<{
+      id: string;
+      end_to_end_id: string;
+      available_delta_cents: string;
+      available_after_cents: string;
+      created_at: Date;
+    }>(LEDGER, [partnerId, document, page.beforeId?.toString() ?? NO_CURSOR, page.take]);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      endToEndId: r.end_to_end_id,
+      availableDeltaCents: BigInt(r.available_delta_cents),
+      availableAfterCents: BigInt(r.available_after_cents),
+      createdAt: r.created_at,
+    }));
+  }
+}

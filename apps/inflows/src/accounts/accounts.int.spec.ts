@@ -1,0 +1,103 @@
+import { loadConfig } from '@partner/config';
+import { newCpf, prismaForSpecs, testPartnerId } from '@partner/testing';
+import { Database, UnitOfWork } from '@partner/db';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PrismaClient } from '../generated/prisma-for-specs/client';
+import { InflowsConfig } from '../config/inflows.config';
+import { AccountRepository } from './account.repository';
+import { GetBrlBalanceUseCase, GetBrlLedgerUseCase } from './brl-balance.use-cases';
+import { OpenAccountUseCase } from './open-account.use-case';
+import { newEndToEndId } from '../spi-simulator/end-to-end-id';
+
+// Integration: users and their payment accounts in the real inflows schema. Each test uses a partner of its own.
+const config = loadConfig(InflowsConfig, { ...process.env, OPERATOR_ISPB: '12345678', ACCOUNT_BRANCH: '0042' });
+const db = new Database(config, DB_SCHEMA);
+const prisma = prismaForSpecs(PrismaClient, db);
+const accounts = new AccountRepository(db);
+const open = new OpenAccountUseCase(config, new UnitOfWork(db, { wake: () => undefined }), accounts);
+const balance = new GetBrlBalanceUseCase(accounts);
+const ledger = new GetBrlLedgerUseCase(accounts);
+
+afterAll(() => prisma.$disconnect().then(() => db.close()));
+
+/** The modulo-11 check digit of an account number's base (weights 2-9 from the right; remainders 0 and 1 give 0). */
+function checkDigit(base: string): number {
+  const sum = [...base].reverse().reduce((acc, d, i) => acc + Number(d) * (2 + (i % 8)), 0);
+  return ((11 - (sum % 11)) % 11) % 10;
+}
+
+async function opened(partnerId = testPartnerId(), document = newCpf(), name?: string) {
+  const reply = await open.execute({ partner_id: partnerId, document, ...(name !== undefined && { name }) });
+  if (!reply.ok) throw new Error(JSON.stringify(reply));
+  return { partnerId, document, ...reply.data };
+}
+
+describe('OpenAccountUseCase (PostgreSQL)', () => {
+  it("opens a payment account at the operator's ISPB and ACCOUNT_BRANCH the first time, with a check-digit number; the same after", async () => {
+    const first = await opened();
+    expect(first).toMatchObject({ created: true, account: { ispb: '12345678', branch: '0042', type: 'TRAN' } });
+    expect(first.account?.number).toMatch(/^[1-9]\d{8}$/);
+    const number = first.account?.number ?? '';
+    expect(Number(number.slice(-1))).toBe(checkDigit(number.slice(0, -1)));
+
+    const again = await opened(first.partnerId, first.document);
+    expect(again).toEqual({ ...first, created: false });
+  });
+
+  it('gives every user a number of their own, also under concurrent registrations of one user', async () => {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    const replies = await Promise.all(Array.from({ length: 6 }, () => opened(partnerId, document)));
+    expect(replies.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(replies.map((r) => r.account?.number)).size).toBe(1);
+    expect(await prisma.account.count({ where: { partnerId, document } })).toBe(1);
+
+    const others = await Promise.all(Array.from({ length: 5 }, () => opened(partnerId)));
+    expect(new Set([...others, replies[0]].map((r) => r.account?.number)).size).toBe(6);
+  });
+
+  it("stores the holder's name when given: a later one replaces it, a registration without one keeps it", async () => {
+    const { partnerId, document } = await opened();
+    const nameOf = async () => (await prisma.user.findUniqueOrThrow({ where: { partnerId_document: { partnerId, document } } })).name;
+    expect(await nameOf()).toBeNull();
+    await opened(partnerId, document, 'Maria Souza');
+    expect(await nameOf()).toBe('Maria Souza');
+    await opened(partnerId, document);
+    expect(await nameOf()).toBe('Maria Souza');
+    await opened(partnerId, document, 'Maria Souza Lima');
+    expect(await nameOf()).toBe('Maria Souza Lima');
+  });
+
+  it("answers the BRL balance and ledger of the partner's user only: another partner's is user_not_found", async () => {
+    const { partnerId, document } = await opened();
+    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { available_brl_cents: 0 } });
+    expect(await ledger.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { entries: [], next_cursor: null } });
+    expect(await balance.execute({ partner_id: testPartnerId(), document })).toMatchObject({
+      ok: false,
+      error: { code: 'user_not_found' },
+    });
+    expect(await ledger.execute({ partner_id: testPartnerId(), document })).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
+    expect(await ledger.execute({ partner_id: partnerId, document, cursor: 'bm9wZQ' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', field: 'cursor' },
+    });
+  });
+
+  it('pages the ledger newest first, with each entry once', async () => {
+    const { partnerId, document } = await opened();
+    const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+    for (const cents of [100n, 200n, 300n])
+      await unitOfWork.run((tx) =>
+        accounts.credit(tx, partnerId, document, { endToEndId: newEndToEndId('60701190', new Date()), amountCents: cents, at: new Date() }),
+      );
+    const first = await ledger.execute({ partner_id: partnerId, document, limit: 2 });
+    if (!first.ok) throw new Error(JSON.stringify(first));
+    expect(first.data.entries.map((e) => [e.available_delta_cents, e.available_after_cents, e.currency, e.type])).toEqual([
+      [300, 600, 'BRL', 'pix_in_credit'],
+      [200, 300, 'BRL', 'pix_in_credit'],
+    ]);
+    const second = await ledger.execute({ partner_id: partnerId, document, limit: 2, cursor: first.data.next_cursor ?? undefined });
+    expect(second).toMatchObject({ ok: true, data: { entries: [{ available_after_cents: 100 }], next_cursor: null } });
+    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { available_brl_cents: 600 } });
+  });
+});

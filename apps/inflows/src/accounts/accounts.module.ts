@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AccountRepository } from './account.repository';
+import { AccountsHandler } from './accounts.handler';
+import { GetBrlBalanceUseCase, GetBrlLedgerUseCase } from './brl-balance.use-cases';
+import { OpenAccountUseCase } from './open-account.use-case';
+
+/** Users and their payment accounts at the operator: opened at registration, credited by inflows, read by the operator and partners. */
+@Module({
+  controllers: [AccountsHandler],
+  providers: [AccountRepository, OpenAccountUseCase, GetBrlBalanceUseCase, GetBrlLedgerUseCase],
+  exports: [AccountRepository],
+})
+export class AccountsModule {}

@@ -1,0 +1,182 @@
+import { Logger, OnModuleDestroy } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Element } from '@xmldom/xmldom';
+import { Agent, Dispatcher, request } from 'undici';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { DictCredentials } from './dict-credentials';
+import { CreateEntryRequest, DeleteReason, DictAnswer, DictDirectory, DictRegisteredEntry } from './dict-directory';
+import { DictMetrics } from './dict-metrics';
+import {
+  child,
+  childText,
+  createEntryXml,
+  deleteEntryXml,
+  DictXmlError,
+  expectRoot,
+  readEntry,
+  readProblem,
+  signXml,
+  verifiedDocument,
+} from './dict-xml';
+
+/** Answers larger than this are not read (DICT's are a few KB). */
+const MAX_ANSWER_BYTES = 256 * 1024;
+
+/**
+ * The production adapter of DictDirectory: DICT's API as the Central Bank publishes it
+ * (vendor/bacen-pix-dict-api, `openapi/openapi.yaml`). XML bodies as the document's examples, each request
+ * that changes DICT signed with XML-DSig (the operator's signing certificate), mutual TLS with the operator's
+ * client certificate on a pool of kept-alive connections (the document asks for reuse: a mutual TLS
+ * handshake is costly), every answer's signature checked with DICT's certificate before it is read.
+ *
+ * Each call ends in one of three outcomes (DictAnswer): `done`, `refused` (DICT's problem, a 4xx), or
+ * `unavailable` (no answer within DICT_TIMEOUT_MS, a connection that failed, a 5xx or 429, or an answer
+ * that cannot be trusted). Retrying is the queue's: the same request again, later, with the same RequestId.
+ * Built by DictModule's factory (its credentials are read and checked first).
+ */
+export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
+  private readonly logger = new Logger('DICT');
+  private readonly agent: Agent;
+  private readonly base: string;
+
+  constructor(
+    private readonly config: PixKeysConfig,
+    private readonly credentials: DictCredentials,
+    private readonly metrics?: DictMetrics,
+  ) {
+    this.base = config.DICT_URL.replace(/\/+$/, '');
+    this.agent = new Agent({
+      connect: { ca: credentials.ca, cert: credentials.clientCert, key: credentials.clientKey, rejectUnauthorized: true },
+      keepAliveTimeout: 30_000,
+      connections: Math.max(2, config.DICT_CONCURRENCY),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.agent.close();
+  }
+
+  createEntry(req: CreateEntryRequest): Promise<DictAnswer<DictRegisteredEntry>> {
+    const body = signXml(createEntryXml(req), { key: this.credentials.signingKey, cert: this.credentials.signingCert });
+    return this.call('createEntry', 'POST', '/entries/', body, {}, 201, (root) =>
+      readEntry(child(expectRoot(root, 'CreateEntryResponse'), 'Entry')),
+    );
+  }
+
+  deleteEntry(key: string, reason: DeleteReason): Promise<DictAnswer<{ key: string }>> {
+    const body = signXml(deleteEntryXml(key, this.config.DICT_ISPB, reason), {
+      key: this.credentials.signingKey,
+      cert: this.credentials.signingCert,
+    });
+    return this.call('deleteEntry', 'POST', `/entries/${encodeURIComponent(key)}/delete`, body, {}, 200, (root) => {
+      const answered = childText(expectRoot(root, 'DeleteEntryResponse'), 'Key');
+      if (answered !== key) throw new DictXmlError(`the answer deletes key ${answered}, not ${key}`);
+      return { key };
+    });
+  }
+
+  getEntry(key: string, payerId: string): Promise<DictAnswer<DictRegisteredEntry>> {
+    const headers = {
+      'PI-RequestingParticipant': this.config.DICT_ISPB,
+      'PI-PayerId': payerId,
+      // Required by getEntry, made for a payment's lookup; a reconciliation read has no payment, so it names
+      // one of its own, in the SPI's format (E + ISPB + UTC yyyyMMddHHmm + 11 alphanumerics).
+      'PI-EndToEndId': endToEndId(this.config.DICT_ISPB),
+    };
+    return this.call('getEntry', 'GET', `/entries/${encodeURIComponent(key)}`, undefined, headers, 200, (root) =>
+      readEntry(child(expectRoot(root, 'GetEntryResponse'), 'Entry')),
+    );
+  }
+
+  private async call<T>(
+    operation: string,
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+    success: number,
+    read: (root: Element) => T,
+  ): Promise<DictAnswer<T>> {
+    const started = performance.now();
+    const answer = await this.exchange(method, path, body, headers, success, read);
+    this.metrics?.requests.inc({ operation, outcome: answer.outcome === 'refused' ? `refused_${answer.problem.type}` : answer.outcome });
+    this.metrics?.duration.observe({ operation }, (performance.now() - started) / 1000);
+    if (answer.outcome === 'unavailable') this.logger.warn(`${operation} ${path}: DICT unavailable: ${answer.reason}`);
+    return answer;
+  }
+
+  private async exchange<T>(
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+    success: number,
+    read: (root: Element) => T,
+  ): Promise<DictAnswer<T>> {
+    const timeout = this.config.DICT_TIMEOUT_MS;
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(`${this.base}${path}`, {
+        method,
+        dispatcher: this.agent,
+        headers: {
+          accept: 'application/xml',
+          ...(body === undefined ? {} : { 'content-type': 'application/xml; charset=utf-8' }),
+          ...headers,
+        },
+        body,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: AbortSignal.timeout(timeout),
+      });
+      status = res.statusCode;
+      text = await readLimited(res.body, MAX_ANSWER_BYTES);
+    } catch (error) {
+      return { outcome: 'unavailable', reason: describe(error) };
+    }
+    if (status >= 500 || status === 429) return { outcome: 'unavailable', reason: `HTTP ${status}${problemSummary(text)}` };
+    try {
+      // Every answer is signed by DICT, problems included; an unsigned or tampered one is not believed.
+      const root = verifiedDocument(text, this.credentials.responseCert);
+      if (status === success) return { outcome: 'done', value: read(root) };
+      if (status >= 400) return { outcome: 'refused', problem: readProblem(root, status) };
+      return { outcome: 'unavailable', reason: `unexpected HTTP ${status}` };
+    } catch (error) {
+      return { outcome: 'unavailable', reason: `HTTP ${status}, answer not trusted: ${describe(error)}` };
+    }
+  }
+}
+
+async function readLimited(body: AsyncIterable<Buffer | Uint8Array>, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) throw new Error(`answer larger than ${limit} bytes`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as Error & { cause?: unknown }).cause;
+  const code = (error as NodeJS.ErrnoException).code ?? (cause instanceof Error ? (cause as NodeJS.ErrnoException).code : undefined);
+  return `${error.name}: ${error.message}${code ? ` (${code})` : ''}`;
+}
+
+/** The problem's type in a 5xx answer, for the log (unverified: it changes no decision). */
+function problemSummary(text: string): string {
+  const type = /<type>[^<]*\/([A-Za-z]+)<\/type>/.exec(text)?.[1];
+  return type ? ` ${type}` : '';
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** An end-to-end id in the SPI's format: `E`, the ISPB, the UTC minute (yyyyMMddHHmm), 11 alphanumerics. */
+export function endToEndId(ispb: string, at = new Date()): string {
+  const minute = at.toISOString().replace(/[-:T]/g, '').slice(0, 12);
+  const tail = Array.from(randomBytes(11), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
+  return `E${ispb}${minute}${tail}`;
+}

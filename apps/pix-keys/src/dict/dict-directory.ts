@@ -1,0 +1,86 @@
+import { AccountType } from '@partner/contracts';
+
+/**
+ * The port to DICT, the Central Bank's directory of Pix keys (its API: vendor/bacen-pix-dict-api,
+ * `openapi/openapi.yaml`). The service registers the user's CPF as a key (createEntry), deletes it
+ * (deleteEntry) and reads it back for the reconciliation (getEntry). The production adapter is
+ * BacenDictDirectory (XML signed with XML-DSig over mutual TLS); the stack's default DICT is the test
+ * server of scripts/dict/, which speaks the same API.
+ */
+export interface DictDirectory {
+  /** createEntry (`POST /entries/`): idempotent by `requestId`, which must be the same on every retry. */
+  createEntry(request: CreateEntryRequest): Promise<DictAnswer<DictRegisteredEntry>>;
+  /** deleteEntry (`POST /entries/{Key}/delete`): the entry of `key` at this participant. DICT gives it no request id. */
+  deleteEntry(key: string, reason: DeleteReason): Promise<DictAnswer<{ key: string }>>;
+  /** getEntry (`GET /entries/{Key}`): the entry as DICT holds it now; `payerId` is the CPF the read is made for. */
+  getEntry(key: string, payerId: string): Promise<DictAnswer<DictRegisteredEntry>>;
+}
+
+export const DICT_DIRECTORY = Symbol('DictDirectory');
+
+/** DICT's `BrazilianAccount`. */
+export interface DictAccount {
+  /** The ISPB of the institution that holds the account (this operator's). */
+  participant: string;
+  branch: string;
+  accountNumber: string;
+  accountType: AccountType;
+  openingDate: Date;
+}
+
+/** DICT's `NaturalPerson` (a CPF key's owner is a natural person, its CPF the key). */
+export interface DictOwner {
+  type: 'NATURAL_PERSON';
+  taxIdNumber: string;
+  name: string;
+}
+
+/** DICT's `Entry`: a key, the account it points at and the account's owner. */
+export interface DictEntry {
+  key: string;
+  keyType: 'CPF';
+  account: DictAccount;
+  owner: DictOwner;
+}
+
+/** DICT's `ExtendedEntry`: the entry as DICT answers it. */
+export interface DictRegisteredEntry extends DictEntry {
+  creationDate: Date;
+  keyOwnershipDate: Date;
+}
+
+export interface CreateEntryRequest {
+  entry: DictEntry;
+  /** DICT's RequestId: a UUID v4, unique per participant, the same on every retry of one registration. */
+  requestId: string;
+  reason: 'USER_REQUESTED';
+}
+
+export type DeleteReason = 'USER_REQUESTED';
+
+/** An RFC 7807 problem as DICT answers a refusal (`type` ends in the error's name, e.g. `EntryKeyInCustodyOfDifferentParticipant`). */
+export interface DictProblem {
+  /** The last segment of the problem's `type` (`https://dict.pi.rsfn.net.br/api/v1/error/<TipoErro>`). */
+  type: string;
+  status: number;
+  title: string;
+  detail: string | null;
+}
+
+/**
+ * What a call came to: `done`; `refused`, a problem DICT answered (a 4xx); or `unavailable`: no answer
+ * to rely on (a timeout, a connection that failed, a 5xx or 429, an answer whose signature or shape is
+ * wrong). Only `unavailable` is worth the same call again later as it is; a refusal is for the caller to judge.
+ */
+export type DictAnswer<T> =
+  { outcome: 'done'; value: T } | { outcome: 'refused'; problem: DictProblem } | { outcome: 'unavailable'; reason: string };
+
+/**
+ * DICT's rule for a natural person's name (`openapi/schemas/NaturalPerson.yaml`, `Name`): letters (Latin-1
+ * accented ones included), spaces, apostrophes and hyphens, at most 120. A user's name outside it is never
+ * sent: the key fails with `holder_name_invalid`. A spec checks it against the published document.
+ */
+export const DICT_NATURAL_PERSON_NAME = /^([A-Za-zÀ-ÖØ-öø-ÿ' -]+)$/;
+export const DICT_NAME_MAX_LENGTH = 120;
+
+export const isDictName = (name: string): boolean => name.length <= DICT_NAME_MAX_LENGTH && DICT_NATURAL_PERSON_NAME.test(name);

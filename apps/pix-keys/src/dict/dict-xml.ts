@@ -1,0 +1,232 @@
+import { DOMParser, Document, Element, Node } from '@xmldom/xmldom';
+import { SignedXml } from 'xml-crypto';
+import { ACCOUNT_TYPES, AccountType } from '@partner/contracts';
+import { CreateEntryRequest, DeleteReason, DictProblem, DictRegisteredEntry } from './dict-directory';
+
+/**
+ * The XML of the DICT API (vendor/bacen-pix-dict-api/openapi): the requests this service sends, built as
+ * the document's examples are, signed with XML-DSig; and the answers it reads, their signature checked
+ * first. The Pix security manual's profile: an enveloped signature (`ds:Signature`, first child of the
+ * root, as the examples place `Signature`), one reference to the whole document (`URI=""`, the
+ * enveloped-signature and exclusive C14N transforms, SHA-256), RSA-SHA256 over the exclusively
+ * canonicalised SignedInfo, and the signer's certificate in KeyInfo/X509Data.
+ */
+export const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+export const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+export const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+export const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
+export const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+
+/** The PEM of the key that signs and of the certificate that goes with it (KeyInfo). */
+export interface SigningIdentity {
+  key: string;
+  cert: string;
+}
+
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/** `<Name>value</Name>` for each pair, escaped. */
+const elements = (pairs: Array<[string, string]>, indent: string) => pairs.map(([n, v]) => `${indent}<${n}>${escape(v)}</${n}>`).join('\n');
+
+/** CreateEntryRequest, unsigned, in the order and layout of `openapi/examples/entries/CreateEntryRequest.xml`. */
+export function createEntryXml({ entry, requestId, reason }: CreateEntryRequest): string {
+  const { account, owner } = entry;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<CreateEntryRequest>
+    <Entry>
+${elements(
+  [
+    ['Key', entry.key],
+    ['KeyType', entry.keyType],
+  ],
+  '        ',
+)}
+        <Account>
+${elements(
+  [
+    ['Participant', account.participant],
+    ['Branch', account.branch],
+    ['AccountNumber', account.accountNumber],
+    ['AccountType', account.accountType],
+    ['OpeningDate', account.openingDate.toISOString()],
+  ],
+  '            ',
+)}
+        </Account>
+        <Owner>
+${elements(
+  [
+    ['Type', owner.type],
+    ['TaxIdNumber', owner.taxIdNumber],
+    ['Name', owner.name],
+  ],
+  '            ',
+)}
+        </Owner>
+    </Entry>
+${elements(
+  [
+    ['Reason', reason],
+    ['RequestId', requestId],
+  ],
+  '    ',
+)}
+</CreateEntryRequest>`;
+}
+
+/** DeleteEntryRequest, unsigned, as `openapi/examples/entries/DeleteEntryRequest.xml`. */
+export function deleteEntryXml(key: string, participant: string, reason: DeleteReason): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<DeleteEntryRequest>
+${elements(
+  [
+    ['Key', key],
+    ['Participant', participant],
+    ['Reason', reason],
+  ],
+  '    ',
+)}
+</DeleteEntryRequest>`;
+}
+
+/** `xml` with an enveloped XML-DSig signature as the root's first child (see above). */
+export function signXml(xml: string, signer: SigningIdentity): string {
+  const sig = new SignedXml({
+    privateKey: signer.key,
+    publicCert: signer.cert,
+    signatureAlgorithm: RSA_SHA256,
+    canonicalizationAlgorithm: EXC_C14N,
+  });
+  sig.addReference({ xpath: '/*', digestAlgorithm: SHA256, transforms: [ENVELOPED, EXC_C14N], isEmptyUri: true });
+  sig.computeSignature(xml, { prefix: 'ds', location: { reference: '/*', action: 'prepend' } });
+  return sig.getSignedXml();
+}
+
+export class DictXmlError extends Error {}
+
+/**
+ * Parses XML strictly: any error or warning of the parser is an error, and so is a document type
+ * declaration (DICT uses none; refusing them rules out entity expansion).
+ */
+export function parseXml(xml: string): Document {
+  if (/<!DOCTYPE/i.test(xml)) throw new DictXmlError('a document type declaration is not allowed');
+  let doc: Document;
+  try {
+    doc = new DOMParser({
+      onError: (level, message) => {
+        throw new DictXmlError(`${level}: ${message}`);
+      },
+    }).parseFromString(xml, 'application/xml');
+  } catch (error) {
+    throw new DictXmlError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!doc.documentElement) throw new DictXmlError('no root element');
+  return doc;
+}
+
+const isElement = (n: Node): n is Element => n.nodeType === Node.ELEMENT_NODE;
+const childElements = (parent: Element): Element[] => Array.from(parent.childNodes).filter(isElement);
+
+/**
+ * Checks the enveloped signature of `xml` against `trustedCert` (never the certificate the document
+ * carries) and answers the signed document, re-parsed from what the signature covers: nothing unsigned is
+ * read. Refuses anything but one `ds:Signature` child of the root with one whole-document reference.
+ */
+export function verifiedDocument(xml: string, trustedCert: string): Element {
+  const doc = parseXml(xml);
+  const root = doc.documentElement;
+  if (!root) throw new DictXmlError('no root element');
+  const signatures = Array.from(doc.getElementsByTagNameNS(XMLDSIG_NS, 'Signature'));
+  if (signatures.length !== 1) throw new DictXmlError(`expected one XML-DSig signature, found ${signatures.length}`);
+  if (signatures[0].parentNode !== root) throw new DictXmlError('the signature is not enveloped by the root element');
+  const sig = new SignedXml({ publicCert: trustedCert, getCertFromKeyInfo: () => null });
+  sig.loadSignature(signatures[0]);
+  if (sig.signatureAlgorithm !== RSA_SHA256) throw new DictXmlError(`signature algorithm ${sig.signatureAlgorithm} is not RSA-SHA256`);
+  const references = sig.getReferences();
+  if (references.length !== 1 || !(references[0].uri === '' || references[0].isEmptyUri) || !references[0].transforms.includes(ENVELOPED)) {
+    throw new DictXmlError('the signature must have one reference to the whole document (URI="", enveloped)');
+  }
+  let valid = false;
+  try {
+    valid = sig.checkSignature(xml);
+  } catch (error) {
+    throw new DictXmlError(`signature invalid: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const [signed] = sig.getSignedReferences();
+  if (!valid || !signed) throw new DictXmlError('signature invalid');
+  const signedRoot = parseXml(signed).documentElement;
+  if (!signedRoot) throw new DictXmlError('the signed document has no root element');
+  return signedRoot;
+}
+
+/** The text of the one child element `name` of `parent`; undefined when there is none. */
+export function childText(parent: Element, name: string): string | undefined {
+  const found = childElements(parent).filter((e) => e.localName === name);
+  if (found.length > 1) throw new DictXmlError(`<${name}> appears ${found.length} times in <${parent.localName}>`);
+  return found[0]?.textContent ?? undefined;
+}
+
+export function child(parent: Element, name: string): Element {
+  const found = childElements(parent).filter((e) => e.localName === name);
+  if (found.length !== 1) throw new DictXmlError(`expected one <${name}> in <${parent.localName}>, found ${found.length}`);
+  return found[0];
+}
+
+const required = (parent: Element, name: string): string => {
+  const text = childText(parent, name);
+  if (text === undefined) throw new DictXmlError(`<${parent.localName}> has no <${name}>`);
+  return text;
+};
+
+const date = (parent: Element, name: string): Date => {
+  const text = required(parent, name);
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) throw new DictXmlError(`<${name}> is not a date-time: ${text}`);
+  return at;
+};
+
+/** An `Entry` element of an answer (`ExtendedEntry`). */
+export function readEntry(entry: Element): DictRegisteredEntry {
+  const account = child(entry, 'Account');
+  const owner = child(entry, 'Owner');
+  const keyType = required(entry, 'KeyType');
+  const accountType = required(account, 'AccountType');
+  const ownerType = required(owner, 'Type');
+  if (keyType !== 'CPF') throw new DictXmlError(`KeyType ${keyType}: this service registers CPF keys only`);
+  if (!(ACCOUNT_TYPES as readonly string[]).includes(accountType)) throw new DictXmlError(`unknown AccountType ${accountType}`);
+  if (ownerType !== 'NATURAL_PERSON') throw new DictXmlError(`Owner Type ${ownerType} is not NATURAL_PERSON`);
+  return {
+    key: required(entry, 'Key'),
+    keyType,
+    account: {
+      participant: required(account, 'Participant'),
+      branch: childText(account, 'Branch') ?? '',
+      accountNumber: required(account, 'AccountNumber'),
+      accountType: accountType as AccountType,
+      openingDate: date(account, 'OpeningDate'),
+    },
+    owner: { type: ownerType, taxIdNumber: required(owner, 'TaxIdNumber'), name: required(owner, 'Name') },
+    creationDate: date(entry, 'CreationDate'),
+    keyOwnershipDate: date(entry, 'KeyOwnershipDate'),
+  };
+}
+
+/** An RFC 7807 problem (`openapi/schemas.yaml`, `Problem`): `<problem xmlns="urn:ietf:rfc:7807">`. */
+export function readProblem(problem: Element, httpStatus: number): DictProblem {
+  if (problem.localName !== 'problem') throw new DictXmlError(`expected a <problem>, got <${problem.localName}>`);
+  const type = required(problem, 'type');
+  const status = Number(childText(problem, 'status') ?? httpStatus);
+  return {
+    type: type.slice(type.lastIndexOf('/') + 1),
+    status: Number.isInteger(status) ? status : httpStatus,
+    title: required(problem, 'title'),
+    detail: childText(problem, 'detail') ?? null,
+  };
+}
+
+/** The root element's name, or the problem it is. */
+export function expectRoot(root: Element, name: string): Element {
+  if (root.localName !== name) throw new DictXmlError(`expected <${name}>, got <${root.localName}>`);
+  return root;
+}

@@ -1,0 +1,178 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PixKeyFailureReason } from '@partner/contracts';
+import { UnitOfWork } from '@partner/db';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { stateChanged } from '../pix-keys/pix-key-event';
+import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
+import { DICT_DIRECTORY, DictDirectory, DictEntry, isDictName } from './dict-directory';
+import { DictMetrics } from './dict-metrics';
+import { deletionDone, registrationVerdict } from './dict-refusals';
+import { inParallel } from './in-parallel';
+
+/** What became of one key in a run. */
+export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere';
+
+/**
+ * The DICT queue (docs/architecture.md, "Services"): the keys themselves are the queue. A `pending` key is a
+ * registration to send to DICT (createEntry), a `deleting` key a deletion (deleteEntry). Each run claims the
+ * keys whose call is due (PixKeyRepository.claimDictWork: one more attempt each, leased so no other instance
+ * takes them meanwhile), calls DICT for each, a few at a time, and records what DICT answered:
+ *
+ * - registration done → `registered` (then `deleting` at once when its deletion was asked for meanwhile);
+ * - deletion done, or DICT holds no such entry (NotFound) → `canceled`;
+ * - a final refusal of a registration → `failed` with the partner-facing reason (dict-refusals.ts); before any
+ *   call, a key whose user had no holder's name, no account or a name DICT does not take fails the same way;
+ * - no answer to rely on (timeout, 5xx, 429, untrusted answer), or a refusal the operator must fix
+ *   (Forbidden, RequestSignatureInvalid): the same call again after a backoff (DICT_RETRY_BASE_MS doubled per
+ *   attempt, at most DICT_RETRY_MAX_MS, jittered), with the same RequestId, so DICT creates the entry once.
+ *
+ * Each move is one transaction with its event (the outbox). A process that dies mid-call leaves the key
+ * leased; once the lease is over the call is made again, which DICT's idempotency makes harmless.
+ */
+@Injectable()
+export class ProcessDictQueueUseCase {
+  private readonly logger = new Logger('DictQueue');
+
+  constructor(
+    private readonly config: PixKeysConfig,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly pixKeys: PixKeyRepository,
+    @Inject(DICT_DIRECTORY) private readonly dict: DictDirectory,
+    private readonly metrics: DictMetrics,
+  ) {}
+
+  /** One run: every key due now, batch after batch while batches come full; returns how many keys were worked on. */
+  async execute(now = () => new Date()): Promise<number> {
+    let worked = 0;
+    for (;;) {
+      const started = now();
+      // A call may take DICT_TIMEOUT_MS; the lease covers the batch's calls, DICT_CONCURRENCY at a time, with room to spare.
+      const rounds = Math.ceil(this.config.DICT_BATCH / this.config.DICT_CONCURRENCY);
+      const lease = new Date(started.getTime() + (rounds + 1) * this.config.DICT_TIMEOUT_MS + 5_000);
+      const keys = await this.pixKeys.claimDictWork(started, lease, this.config.DICT_BATCH);
+      await inParallel(keys, this.config.DICT_CONCURRENCY, (k) => this.process(k));
+      worked += keys.length;
+      if (keys.length < this.config.DICT_BATCH) break;
+    }
+    this.metrics.waiting.set(await this.pixKeys.retrying());
+    return worked;
+  }
+
+  /** The call a claimed key is due for, and the move its answer makes. */
+  async process(key: PixKey): Promise<QueueOutcome> {
+    try {
+      return key.state === 'pending' ? await this.register(key) : await this.delete(key);
+    } catch (error) {
+      // A failure of ours (the database, a bug): the key stays leased and is taken again after its lease.
+      this.logger.error(
+        `Pix key ${key.id}: ${key.state === 'pending' ? 'registration' : 'deletion'} interrupted: ${(error as Error).message}`,
+      );
+      return 'retry';
+    }
+  }
+
+  private async register(key: PixKey): Promise<QueueOutcome> {
+    const problem = this.missing(key);
+    if (problem) return this.fail(key, problem.reason, problem.detail);
+    const entry = this.entryOf(key);
+    const answer = await this.dict.createEntry({ entry, requestId: key.dictRequestId, reason: 'USER_REQUESTED' });
+    if (answer.outcome === 'done') return this.registered(key);
+    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason);
+    const verdict = registrationVerdict(answer.problem);
+    const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    if (verdict.final) return this.fail(key, verdict.reason, what);
+    if (verdict.operatorProblem)
+      this.logger.error(`Pix key ${key.id}: ${what}: check DICT_ISPB and the DICT certificates (docs/operations.md, "DICT")`);
+    return this.retry(key, what);
+  }
+
+  private async delete(key: PixKey): Promise<QueueOutcome> {
+    const answer = await this.dict.deleteEntry(key.key, 'USER_REQUESTED');
+    if (answer.outcome === 'done' || (answer.outcome === 'refused' && deletionDone(answer.problem))) {
+      const moved = await this.unitOfWork.run(async (tx) => {
+        const canceled = await this.pixKeys.finish(tx, key, 'deleting', 'canceled', null, new Date());
+        if (canceled) tx.emit(stateChanged(canceled));
+        return canceled;
+      });
+      if (!moved) return 'moved_elsewhere';
+      this.metrics.finished.inc({ state: 'canceled', reason: '' });
+      return 'canceled';
+    }
+    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason);
+    const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    this.logger.error(`Pix key ${key.id}: deletion refused, retried later: ${what}`);
+    return this.retry(key, what);
+  }
+
+  /** Why the key cannot be sent to DICT at all, from what its user had when it was asked for. */
+  private missing(key: PixKey): { reason: PixKeyFailureReason; detail: string } | undefined {
+    if (key.holderName === null) return { reason: 'holder_name_missing', detail: 'the user had no holder name when the key was asked for' };
+    if (key.account === null) return { reason: 'account_missing', detail: 'the user had no payment account when the key was asked for' };
+    if (!isDictName(key.holderName))
+      return { reason: 'holder_name_invalid', detail: "the holder's name is not one DICT takes (letters, spaces, ' and -)" };
+    if (key.account.ispb !== this.config.DICT_ISPB) {
+      return {
+        reason: 'dict_rejected',
+        detail: `the account is at ISPB ${key.account.ispb}, this operator is ${this.config.DICT_ISPB} (DICT_ISPB)`,
+      };
+    }
+    return undefined;
+  }
+
+  private entryOf(key: PixKey): DictEntry {
+    // missing() has made sure of both.
+    const account = key.account;
+    if (!account || key.holderName === null) throw new Error(`Pix key ${key.id} has no holder`);
+    return {
+      key: key.key,
+      keyType: 'CPF',
+      account: {
+        participant: account.ispb,
+        branch: account.branch,
+        accountNumber: account.number,
+        accountType: account.type,
+        openingDate: account.openedAt,
+      },
+      owner: { type: 'NATURAL_PERSON', taxIdNumber: key.document, name: key.holderName },
+    };
+  }
+
+  private async registered(key: PixKey): Promise<QueueOutcome> {
+    const moved = await this.unitOfWork.run(async (tx) => {
+      const now = new Date();
+      const registered = await this.pixKeys.finish(tx, key, 'pending', 'registered', null, now);
+      if (!registered) return null;
+      tx.emit(stateChanged(registered));
+      // Its deletion was asked for while it was pending: it goes at once (its deletion is due now).
+      const deleting = registered.deletionRequestedAt ? await this.pixKeys.deleteMarked(tx, registered, now) : null;
+      if (deleting) tx.emit(stateChanged(deleting));
+      return registered;
+    });
+    if (!moved) return 'moved_elsewhere';
+    this.metrics.finished.inc({ state: 'registered', reason: '' });
+    return 'registered';
+  }
+
+  private async fail(key: PixKey, reason: PixKeyFailureReason, detail: string): Promise<QueueOutcome> {
+    const moved = await this.unitOfWork.run(async (tx) => {
+      const failed = await this.pixKeys.finish(tx, key, 'pending', 'failed', reason, new Date());
+      if (failed) tx.emit(stateChanged(failed));
+      return failed;
+    });
+    if (!moved) return 'moved_elsewhere';
+    this.logger.log(`Pix key ${key.id} failed: ${reason} (${detail})`);
+    this.metrics.finished.inc({ state: 'failed', reason });
+    return 'failed';
+  }
+
+  private async retry(key: PixKey, error: string): Promise<QueueOutcome> {
+    await this.pixKeys.retryLater(key, new Date(Date.now() + this.backoffMs(key.dictAttempts)), error);
+    return 'retry';
+  }
+
+  /** DICT_RETRY_BASE_MS × 2^(attempt-1), at most DICT_RETRY_MAX_MS, the upper half jittered. */
+  backoffMs(attempt: number): number {
+    const ceiling = Math.min(this.config.DICT_RETRY_MAX_MS, this.config.DICT_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+  }
+}

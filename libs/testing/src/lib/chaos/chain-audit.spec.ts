@@ -1,0 +1,108 @@
+import { AskedWithdrawal, BookEntry, chainAuditLine, ChainTransfer, judgeChain, NetworkReading } from './chain-audit';
+
+const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const A = '0x1111111111111111111111111111111111111111';
+const B = '0x2222222222222222222222222222222222222222';
+const DEAD = '0x000000000000000000000000000000000000dEaD';
+const h = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+
+const book = (id: number, over: Partial<BookEntry> = {}): BookEntry => ({
+  id,
+  address: A,
+  amountMicros: 1_000_000n,
+  state: 'settled',
+  txHash: h(id),
+  blockNumber: 10n,
+  versions: [h(id)],
+  ...over,
+});
+const transfer = (txHash: string, to = A, value = 1_000_000n): ChainTransfer => ({ to, value, txHash, blockNumber: 10n });
+const asked = (id: number, over: Partial<AskedWithdrawal> = {}): AskedWithdrawal => ({
+  id,
+  network: 'MATIC',
+  address: A,
+  amountMicros: 1_000_000n,
+  final: { state: 'settled', tx_hash: h(id), address: A, usdtmicros: 1_000_000, network: 'MATIC' },
+  ...over,
+});
+const reading = (books: BookEntry[], transfers: ChainTransfer[], over: Partial<NetworkReading> = {}): NetworkReading => ({
+  network: 'MATIC',
+  wallet: WALLET,
+  fromBlock: 0n,
+  transfers,
+  books,
+  nextNonce: books.filter((b) => b.versions.length > 0).length,
+  chainNonce: books.filter((b) => b.versions.length > 0).length,
+  ...over,
+});
+const counts = (a: ReturnType<typeof judgeChain>) => chainAuditLine(a);
+
+describe('judgeChain (the on-chain verdict of a chaos run)', () => {
+  it('a settled withdrawal paid once as asked, a failed one with nothing moved: clean', () => {
+    const failed = book(2, { address: DEAD, state: 'failed' });
+    const a = judgeChain(
+      [
+        asked(1),
+        asked(2, { address: DEAD, final: { state: 'failed', tx_hash: h(2), address: DEAD, usdtmicros: 1_000_000, network: 'MATIC' } }),
+      ],
+      [reading([book(1), failed], [transfer(h(1))])],
+    );
+
+    expect(counts(a)).toBe('chain audit: 1 paid, 0 paid twice, 0 missing, 0 drift');
+    expect(a.failedUnpaid).toBe(1);
+    expect(a.failures).toEqual([]);
+  });
+
+  it('a second transaction of the same withdrawal mined (another nonce): paid twice, and the outflow drifts', () => {
+    const a = judgeChain([asked(1)], [reading([book(1, { versions: [h(1), h(99)] })], [transfer(h(1)), transfer(h(99))])]);
+
+    expect(counts(a)).toBe('chain audit: 0 paid, 1 paid twice, 0 missing, 1 drift');
+    expect(a.failures.join('\n')).toContain('withdrawal 1 (settled');
+  });
+
+  it('a failed withdrawal whose transaction moved USDT after all: paid twice', () => {
+    const a = judgeChain(
+      [asked(3, { final: { state: 'failed', tx_hash: h(3), address: A, usdtmicros: 1_000_000, network: 'MATIC' } })],
+      [reading([book(3, { state: 'failed' })], [transfer(h(3))])],
+    );
+
+    expect(a.paidTwice).toBe(1);
+    expect(a.failedUnpaid).toBe(0);
+    expect(a.failures.join('\n')).toContain('failed but was paid');
+  });
+
+  it('settled without its transfer, to another address or of another amount: missing', () => {
+    expect(counts(judgeChain([asked(1)], [reading([book(1)], [])]))).toBe('chain audit: 0 paid, 0 paid twice, 1 missing, 1 drift');
+    expect(judgeChain([asked(1)], [reading([book(1)], [transfer(h(1), B)])]).missing).toBe(1);
+    expect(judgeChain([asked(1)], [reading([book(1)], [transfer(h(1), A, 999_999n)])]).missing).toBe(1);
+  });
+
+  it('an accepted withdrawal not final at the deadline, or answered other than it was asked: missing', () => {
+    const open = judgeChain([asked(1, { final: undefined })], [reading([], [])]);
+    expect(open.missing).toBe(1);
+    const other = judgeChain(
+      [asked(1, { final: { state: 'settled', tx_hash: h(1), address: B, usdtmicros: 1_000_000, network: 'MATIC' } })],
+      [reading([book(1, { address: B })], [transfer(h(1), B)])],
+    );
+    expect(other.missing).toBe(1);
+  });
+
+  it('a transfer from the wallet no withdrawal names, and a nonce signed but never mined: drift', () => {
+    const stray = judgeChain([asked(1)], [reading([book(1)], [transfer(h(1)), transfer(h(77), B)])]);
+    expect(counts(stray)).toBe('chain audit: 1 paid, 0 paid twice, 0 missing, 2 drift');
+    const nonce = judgeChain([asked(1)], [reading([book(1)], [transfer(h(1))], { nextNonce: 2, chainNonce: 1 })]);
+    expect(nonce.drift).toBe(1);
+  });
+
+  it('withdrawals outside the load (before the window, or of other partners) are checked the same way, not counted as paid', () => {
+    const before = book(5, { blockNumber: 3n, address: B });
+    const other = book(6, { address: B });
+    const a = judgeChain(
+      [asked(1)],
+      [reading([book(1), before, other], [transfer(h(1)), transfer(h(6), B)], { fromBlock: 5n, nextNonce: 3, chainNonce: 3 })],
+    );
+
+    expect(counts(a)).toBe('chain audit: 1 paid, 0 paid twice, 0 missing, 0 drift');
+    expect(a.othersPaid).toBe(1);
+  });
+});

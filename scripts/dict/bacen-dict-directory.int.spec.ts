@@ -1,0 +1,343 @@
+import { readFileSync } from 'node:fs';
+import { createServer, Server } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { Agent, request } from 'undici';
+import { newCpf, newUuid } from '@partner/testing';
+import { DICT_DOCUMENT_DIR, DictDocument } from './dict-document';
+import { StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from './dict-env';
+import { PixKeysConfig } from '../../apps/pix-keys/src/config/pix-keys.config';
+import { specConfig } from '../../apps/pix-keys/src/pix-keys/pix-key-commands.spec-support';
+import { BacenDictDirectory } from '../../apps/pix-keys/src/dict/bacen-dict-directory';
+import { DictCredentialsError, loadDictCredentials } from '../../apps/pix-keys/src/dict/dict-credentials';
+import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME, DictEntry } from '../../apps/pix-keys/src/dict/dict-directory';
+import { createEntryXml, parseXml, signXml } from '../../apps/pix-keys/src/dict/dict-xml';
+
+// Integration: pix-keys' production DICT adapter (apps/pix-keys/src/dict/bacen-dict-directory.ts) against the
+// DICT test server over mutual TLS, and its requests checked against the Central Bank's published document
+// itself, as vendored verbatim in vendor/bacen-pix-dict-api (DictDocument reads openapi/openapi.yaml and
+// follows its $refs; Ajv compiles its schemas). No database, no broker. Here rather than beside the adapter:
+// an app may not import scripts/ (module boundaries), scripts may import the apps.
+
+let dict: StackDict;
+let config: PixKeysConfig;
+let adapter: BacenDictDirectory;
+const document = new DictDocument();
+const createEntry = document.operation('createEntry');
+const deleteEntry = document.operation('deleteEntry');
+const requestSchema = (op: typeof createEntry) => {
+  if (!op.requestSchema) throw new Error(`${op.operationId} has no request body`);
+  return op.requestSchema;
+};
+/** The root element of `xml`. */
+const rootOf = (xml: string) => {
+  const root = parseXml(xml).documentElement;
+  if (!root) throw new Error('no root element');
+  return root;
+};
+
+const entryFor = (cpf: string, name = 'José da Silva'): DictEntry => ({
+  key: cpf,
+  keyType: 'CPF',
+  account: {
+    participant: STACK_OPERATOR_ISPB,
+    branch: '0001',
+    accountNumber: '0007654321',
+    accountType: 'TRAN',
+    openingDate: new Date('2026-10-01T03:00:00Z'),
+  },
+  owner: { type: 'NATURAL_PERSON', taxIdNumber: cpf, name },
+});
+
+/** An https server with the test server's certificates (mutual TLS) that records what it is sent and answers 503. */
+async function capturingServer(): Promise<{ server: Server; url: string; bodies: Array<{ path: string; body: string }> }> {
+  const bodies: Array<{ path: string; body: string }> = [];
+  const server = createServer(
+    {
+      key: readFileSync(dict.pki.serverKeyFile),
+      cert: readFileSync(dict.pki.serverCertFile),
+      ca: readFileSync(dict.pki.caFile),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(503).end();
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, bodies };
+}
+
+/** The same client certificate as pix-keys, to send the test server requests the adapter would never make. */
+const rawClient = () =>
+  new Agent({
+    connect: {
+      ca: readFileSync(dict.pki.caFile),
+      cert: readFileSync(dict.pki.clientCertFile),
+      key: readFileSync(dict.pki.clientKeyFile),
+    },
+  });
+const signer = () => ({ key: readFileSync(dict.pki.signingKeyFile, 'utf8'), cert: readFileSync(dict.pki.signingCertFile, 'utf8') });
+
+async function post(path: string, body: string): Promise<{ status: number; text: string }> {
+  const agent = rawClient();
+  try {
+    const res = await request(`${dict.server.url}${path}`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/xml' },
+      body,
+    });
+    return { status: res.statusCode, text: await res.body.text() };
+  } finally {
+    await agent.close();
+  }
+}
+
+beforeAll(async () => {
+  dict = await startStackDict({ name: 'spec', port: 0, timings: TEST_DICT_TIMINGS });
+  config = specConfig(dict.env);
+  adapter = new BacenDictDirectory(config, loadDictCredentials(config));
+});
+
+afterAll(async () => {
+  await adapter?.onModuleDestroy();
+  await dict?.server.close();
+});
+
+describe('the published document, as vendored', () => {
+  it('is the Central Bank document, version 1.8.0, with createEntry, deleteEntry and getEntry', () => {
+    expect(DICT_DOCUMENT_DIR).toBe(join(__dirname, '../../vendor/bacen-pix-dict-api/openapi'));
+    expect(document.version).toBe('1.8.0');
+    expect([createEntry.method, createEntry.path, deleteEntry.method, deleteEntry.path]).toEqual([
+      'post',
+      '/entries/',
+      'post',
+      '/entries/{Key}/delete',
+    ]);
+    expect(document.operation('getEntry').headers.map((h) => [h.name, h.required])).toEqual([
+      ['PI-RequestingParticipant', true],
+      ['PI-PayerId', true],
+      ['PI-EndToEndId', true],
+    ]);
+  });
+
+  it("states the name rule the service checks before sending (NaturalPerson's Name)", () => {
+    const person = load(readFileSync(join(DICT_DOCUMENT_DIR, 'schemas/NaturalPerson.yaml'), 'utf8')) as {
+      properties: { Name: { pattern: string; maxLength: number } };
+    };
+    expect(person.properties.Name.pattern).toBe(DICT_NATURAL_PERSON_NAME.source);
+    expect(person.properties.Name.maxLength).toBe(DICT_NAME_MAX_LENGTH);
+  });
+});
+
+describe("BacenDictDirectory's requests against the published document", () => {
+  it('sends createEntry and deleteEntry bodies, signed, that validate against the document; a wrong field fails it', async () => {
+    const capture = await capturingServer();
+    const captured = new BacenDictDirectory(specConfig({ ...dict.env, DICT_URL: capture.url }), loadDictCredentials(config));
+    try {
+      const cpf = newCpf();
+      const requestId = newUuid();
+      expect(await captured.createEntry({ entry: entryFor(cpf), requestId, reason: 'USER_REQUESTED' })).toMatchObject({
+        outcome: 'unavailable',
+      });
+      expect(await captured.deleteEntry(cpf, 'USER_REQUESTED')).toMatchObject({ outcome: 'unavailable' });
+      const [create, remove] = capture.bodies;
+      expect([create.path, remove.path]).toEqual(['/api/v1/entries/', `/api/v1/entries/${cpf}/delete`]);
+
+      const created = document.validateXml(requestSchema(createEntry), rootOf(create.body));
+      expect(created).toEqual({
+        ok: true,
+        value: {
+          Signature: {},
+          Entry: {
+            Key: cpf,
+            KeyType: 'CPF',
+            Account: {
+              Participant: STACK_OPERATOR_ISPB,
+              Branch: '0001',
+              AccountNumber: '0007654321',
+              AccountType: 'TRAN',
+              OpeningDate: '2026-10-01T03:00:00.000Z',
+            },
+            Owner: { Type: 'NATURAL_PERSON', TaxIdNumber: cpf, Name: 'José da Silva' },
+          },
+          Reason: 'USER_REQUESTED',
+          RequestId: requestId,
+        },
+      });
+      expect(document.validateXml(requestSchema(deleteEntry), rootOf(remove.body))).toEqual({
+        ok: true,
+        value: { Signature: {}, Key: cpf, Participant: STACK_OPERATOR_ISPB, Reason: 'USER_REQUESTED' },
+      });
+      expect(create.body).toMatch(/<ds:Signature xmlns:ds="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">/);
+      expect(remove.body).toMatch(/<ds:SignatureMethod Algorithm="http:\/\/www\.w3\.org\/2001\/04\/xmldsig-more#rsa-sha256"\/>/);
+
+      const wrong: Array<[string, string, string]> = [
+        ['<AccountType>TRAN</AccountType>', '<AccountType>CHEQ</AccountType>', 'Entry.Account.AccountType'],
+        ['<Branch>0001</Branch>', '<Branch>00001</Branch>', 'Entry.Account.Branch'],
+        [`<Participant>${STACK_OPERATOR_ISPB}</Participant>`, '<Participant>1234567</Participant>', 'Entry.Account.Participant'],
+        ['<Name>José da Silva</Name>', '<Name>José da Silva 2</Name>', 'Entry.Owner.Name'],
+        [`<RequestId>${requestId}</RequestId>`, '', 'RequestId'],
+        [`<RequestId>${requestId}</RequestId>`, '<RequestId>not-a-uuid</RequestId>', 'RequestId'],
+        ['<Reason>USER_REQUESTED</Reason>', '<Reason>BECAUSE</Reason>', 'Reason'],
+        ['<OpeningDate>2026-10-01T03:00:00.000Z</OpeningDate>', '<OpeningDate>2026-10-01</OpeningDate>', 'Entry.Account.OpeningDate'],
+      ];
+      for (const [from, to, property] of wrong) {
+        expect(create.body).toContain(from);
+        const result = document.validateXml(requestSchema(createEntry), rootOf(create.body.replace(from, to)));
+        expect({ property, ok: result.ok }).toEqual({ property, ok: false });
+        if (!result.ok) expect(result.violations.map((v) => v.property)).toContain(property);
+      }
+    } finally {
+      await captured.onModuleDestroy();
+      capture.server.closeAllConnections();
+      capture.server.close();
+    }
+  });
+
+  it('registers, reads and deletes an entry through the DICT test server, which validated and verified each request', async () => {
+    const cpf = newCpf();
+    const requestId = newUuid();
+    const created = await adapter.createEntry({ entry: entryFor(cpf, "Ana O'Neil-Araújo"), requestId, reason: 'USER_REQUESTED' });
+    expect(created).toMatchObject({
+      outcome: 'done',
+      value: { key: cpf, owner: { name: "Ana O'Neil-Araújo" }, account: { participant: STACK_OPERATOR_ISPB } },
+    });
+    // The same RequestId again: DICT's idempotency answers the first answer, and keeps one entry.
+    expect(await adapter.createEntry({ entry: entryFor(cpf, "Ana O'Neil-Araújo"), requestId, reason: 'USER_REQUESTED' })).toEqual(created);
+    // The same RequestId for another entry is refused.
+    expect(await adapter.createEntry({ entry: entryFor(cpf, 'Outra Pessoa'), requestId, reason: 'USER_REQUESTED' })).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'RequestIdAlreadyUsed', status: 400 },
+    });
+    expect(await adapter.getEntry(cpf, cpf)).toMatchObject({ outcome: 'done', value: { key: cpf, keyType: 'CPF' } });
+    expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toEqual({ outcome: 'done', value: { key: cpf } });
+    expect(await adapter.getEntry(cpf, cpf)).toMatchObject({ outcome: 'refused', problem: { type: 'NotFound', status: 404 } });
+    expect(dict.server.requests.filter((r) => r.key === cpf).map((r) => [r.operationId, r.status, r.signed])).toEqual([
+      ['createEntry', 201, true],
+      ['createEntry', 201, true],
+      ['createEntry', 400, true],
+      ['getEntry', 200, false],
+      ['deleteEntry', 200, true],
+      ['getEntry', 404, false],
+    ]);
+  });
+
+  it('is refused by the test server when the body breaks the schema, the signature is not the participant’s, or the body was changed after signing', async () => {
+    const cpf = newCpf();
+    const requestId = newUuid();
+    const good = createEntryXml({ entry: entryFor(cpf), requestId, reason: 'USER_REQUESTED' });
+
+    const invalid = await post(
+      '/entries/',
+      signXml(good.replace('<AccountType>TRAN</AccountType>', '<AccountType>CHEQ</AccountType>'), signer()),
+    );
+    expect(invalid.status).toBe(400);
+    expect(invalid.text).toContain('/error/EntryInvalid</type>');
+    expect(invalid.text).toContain('<property>Entry.Account.AccountType</property>');
+
+    const unsigned = await post('/entries/', good);
+    expect([unsigned.status, unsigned.text]).toEqual([400, expect.stringContaining('/error/RequestSignatureInvalid</type>')]);
+
+    const otherSigner = {
+      key: readFileSync(dict.pki.dictSigningKeyFile, 'utf8'),
+      cert: readFileSync(dict.pki.dictSigningCertFile, 'utf8'),
+    };
+    const foreign = await post('/entries/', signXml(good, otherSigner));
+    expect([foreign.status, foreign.text]).toEqual([400, expect.stringContaining('/error/RequestSignatureInvalid</type>')]);
+
+    const tampered = await post('/entries/', signXml(good, signer()).replace('<Branch>0001</Branch>', '<Branch>0002</Branch>'));
+    expect([tampered.status, tampered.text]).toEqual([400, expect.stringContaining('/error/RequestSignatureInvalid</type>')]);
+
+    const notXml = await post('/entries/', '<CreateEntryRequest><Entry>');
+    expect([notXml.status, notXml.text]).toEqual([400, expect.stringContaining('/error/BadRequest</type>')]);
+    const entity = await post('/entries/', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><CreateEntryRequest/>');
+    expect([entity.status, entity.text]).toEqual([400, expect.stringContaining('/error/BadRequest</type>')]);
+    const huge = await post('/entries/', `<CreateEntryRequest>${'x'.repeat(70_000)}</CreateEntryRequest>`).catch((e: Error) => ({
+      status: 0,
+      text: e.message,
+    }));
+    expect(huge.status === 400 || huge.status === 0).toBe(true);
+    expect(dict.server.entries.has(cpf)).toBe(false);
+  });
+
+  it('refuses a client without the trusted certificate at the TLS handshake', async () => {
+    const agent = new Agent({ connect: { ca: readFileSync(dict.pki.caFile) } });
+    try {
+      await expect(request(`${dict.server.url}/entries/${newCpf()}`, { dispatcher: agent })).rejects.toThrow();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('does not believe an answer signed by anyone but DICT: unavailable, never done', async () => {
+    // The adapter told to trust pix-keys' own signing certificate for DICT's answers: the test server's answers fail it.
+    const distrusting = new BacenDictDirectory(
+      specConfig({ ...dict.env, DICT_RESPONSE_SIGNING_CERT_FILE: dict.pki.signingCertFile }),
+      loadDictCredentials(specConfig({ ...dict.env, DICT_RESPONSE_SIGNING_CERT_FILE: dict.pki.signingCertFile })),
+    );
+    try {
+      const answer = await distrusting.createEntry({ entry: entryFor(newCpf()), requestId: newUuid(), reason: 'USER_REQUESTED' });
+      expect(answer).toMatchObject({
+        outcome: 'unavailable',
+        reason: expect.stringMatching(/^HTTP 201, answer not trusted: .*signature invalid/),
+      });
+    } finally {
+      await distrusting.onModuleDestroy();
+    }
+  });
+
+  it('times a call out: no answer within DICT_TIMEOUT_MS is unavailable', async () => {
+    const impatient = new BacenDictDirectory(specConfig({ ...dict.env, DICT_TIMEOUT_MS: '200' }), loadDictCredentials(config));
+    dict.server.injectFault({ operationId: 'getEntry', kind: 'late', delayMs: 1_000, times: 1 });
+    try {
+      expect(await impatient.getEntry(newCpf(), newCpf())).toMatchObject({
+        outcome: 'unavailable',
+        reason: expect.stringMatching(/Timeout|abort/i),
+      });
+    } finally {
+      await impatient.onModuleDestroy();
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  });
+});
+
+describe('loadDictCredentials', () => {
+  it('stops the start-up on a missing file, a key that is not its certificate’s, or something that is not a certificate', () => {
+    const wrong = specConfig({
+      ...dict.env,
+      DICT_CLIENT_KEY_FILE: dict.pki.signingKeyFile,
+      DICT_CA_FILE: dict.pki.clientKeyFile,
+      DICT_RESPONSE_SIGNING_CERT_FILE: join(dict.pki.dir, 'missing.pem'),
+    });
+    expect(() => loadDictCredentials(wrong)).toThrow(DictCredentialsError);
+    try {
+      loadDictCredentials(wrong);
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('DICT_CLIENT_KEY_FILE: the key is not the one of DICT_CLIENT_CERT_FILE');
+      expect(message).toContain('DICT_CA_FILE: no PEM certificate in it');
+      expect(message).toMatch(/DICT_RESPONSE_SIGNING_CERT_FILE: cannot read .*missing\.pem \(ENOENT\)/);
+      // Never the content of a key.
+      expect(message).not.toContain('PRIVATE KEY');
+    }
+  });
+
+  it('takes the stack’s development certificates', () => {
+    expect(Object.keys(loadDictCredentials(config)).sort()).toEqual([
+      'ca',
+      'clientCert',
+      'clientKey',
+      'responseCert',
+      'signingCert',
+      'signingKey',
+    ]);
+  });
+});

@@ -1,0 +1,270 @@
+import { PartnerId } from '@partner/contracts';
+import { newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { HELD_ELSEWHERE_CPF, HELD_ELSEWHERE_ISPB, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from './dict-env';
+import { pixKeyCommands, specConfig } from '../../apps/pix-keys/src/pix-keys/pix-key-commands.spec-support';
+import { UserHolder } from '../../apps/pix-keys/src/users/user.repository';
+import { BacenDictDirectory } from '../../apps/pix-keys/src/dict/bacen-dict-directory';
+import { loadDictCredentials } from '../../apps/pix-keys/src/dict/dict-credentials';
+import { DictMetrics } from '../../apps/pix-keys/src/dict/dict-metrics';
+import { ProcessDictQueueUseCase } from '../../apps/pix-keys/src/dict/process-dict-queue.use-case';
+import { ReconcileDictUseCase } from '../../apps/pix-keys/src/dict/reconcile-dict.use-case';
+
+// Integration: pix-keys' DICT queue and reconciliation (apps/pix-keys/src/dict/) on the real pix_keys schema in
+// PostgreSQL and a DICT test server of this spec's own (the published document's schemas, signatures, mutual
+// TLS), driven by the production adapter. Each test uses a partner (and CPFs) of its own. Here rather than
+// beside the use case: an app may not import scripts/ (module boundaries), scripts may import the apps.
+
+const HOLDER: UserHolder = {
+  name: "Maria d'Ávila Souza-Lima",
+  account: { ispb: STACK_OPERATOR_ISPB, branch: '0001', number: '12345678', type: 'TRAN', openedAt: new Date('2026-11-01T03:00:00.000Z') },
+};
+
+let dict: StackDict;
+let commands: ReturnType<typeof pixKeyCommands>;
+let directory: BacenDictDirectory;
+let queue: ProcessDictQueueUseCase;
+let reconcile: ReconcileDictUseCase;
+let metrics: DictMetrics;
+
+beforeAll(async () => {
+  dict = await startStackDict({ name: 'spec', port: 0, timings: TEST_DICT_TIMINGS });
+  // Quick retries (10-20 ms); a deadline a late answer (below) misses, and that a 2-core machine meets.
+  // Every registered key of the database read back in one run (other suites leave theirs).
+  const config = specConfig({
+    ...dict.env,
+    DICT_TIMEOUT_MS: '3000',
+    DICT_RETRY_BASE_MS: '10',
+    DICT_RETRY_MAX_MS: '20',
+    DICT_RECONCILE_BATCH: '10000',
+  });
+  commands = pixKeyCommands(config);
+  metrics = new DictMetrics();
+  directory = new BacenDictDirectory(config, loadDictCredentials(config), metrics);
+  queue = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics);
+  reconcile = new ReconcileDictUseCase(config, commands.pixKeys, directory, metrics);
+});
+
+afterAll(async () => {
+  await directory?.onModuleDestroy();
+  await commands?.close();
+  await dict?.server.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function pendingKey(holder: UserHolder | undefined = HOLDER, document = newCpf(), partnerId: PartnerId = testPartnerId()) {
+  await commands.users.upsert(partnerId, document, holder);
+  expect(await commands.create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toMatchObject({ ok: true });
+  const [key] = await commands.prisma.pixKey.findMany({ where: { partnerId, document }, orderBy: { createdAt: 'desc' } });
+  return { partnerId, document, keyId: key.id, requestId: key.dictRequestId };
+}
+
+async function events(partnerId: string) {
+  const rows = await commands.prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  return rows
+    .map(
+      (r) =>
+        r.payload as { partner_id: string; state: string; resource_id: string; resource: { state: string; failure_reason: string | null } },
+    )
+    .filter((p) => p.partner_id === partnerId);
+}
+const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);
+const keyRow = (id: string) => commands.prisma.pixKey.findUniqueOrThrow({ where: { id } });
+const callsFor = (key: string, operationId: string) => dict.server.requests.filter((r) => r.key === key && r.operationId === operationId);
+const remove = (partnerId: PartnerId, document: string) =>
+  commands.remove.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
+
+describe('ProcessDictQueueUseCase: registrations and deletions through DICT (PostgreSQL, DICT test server)', () => {
+  it('registers the key with a signed, schema-valid request carrying the holder and account, then deletes it the same way', async () => {
+    const { partnerId, document, keyId, requestId } = await pendingKey();
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('registered');
+    // The test server answered 201 only after the body validated against the published document and its signature checked.
+    expect(callsFor(document, 'createEntry')).toEqual([
+      { operationId: 'createEntry', status: 201, signed: true, key: document, requestId },
+    ]);
+    expect(dict.server.entries.get(document)).toMatchObject({
+      keyType: 'CPF',
+      participant: STACK_OPERATOR_ISPB,
+      branch: '0001',
+      accountNumber: '12345678',
+      accountType: 'TRAN',
+      openingDate: '2026-11-01T03:00:00.000Z',
+      ownerType: 'NATURAL_PERSON',
+      taxIdNumber: document,
+      name: "Maria d'Ávila Souza-Lima",
+      requestId,
+    });
+
+    expect(await remove(partnerId, document)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('canceled');
+    expect(callsFor(document, 'deleteEntry')).toEqual([{ operationId: 'deleteEntry', status: 200, signed: true, key: document }]);
+    expect(dict.server.entries.has(document)).toBe(false);
+    const all = await events(partnerId);
+    expect(all.map((e) => e.state)).toEqual(['pending', 'registered', 'deleting', 'canceled']);
+    expect(all.every((e) => e.resource_id === keyId && e.resource.state === e.state && e.resource.failure_reason === null)).toBe(true);
+  });
+
+  it.each([
+    ['holder_name_missing', 'a user registered with its document alone', {}],
+    ['account_missing', 'a user with a name and no account yet', { name: 'Maria Souza' }],
+    ['holder_name_invalid', 'a name DICT does not take (digits)', { ...HOLDER, name: 'Maria 2' }],
+  ] as Array<[string, string, UserHolder]>)('fails the key with %s for %s, without calling DICT', async (reason, _label, holder) => {
+    const { partnerId, document, keyId } = await pendingKey(holder);
+    await queue.execute();
+    const key = await keyRow(keyId);
+    expect([key.state, key.failureReason]).toEqual(['failed', reason]);
+    expect(dict.server.requests.filter((r) => r.key === document)).toEqual([]);
+    const all = await events(partnerId);
+    expect(all.map((e) => [e.state, e.resource.failure_reason])).toEqual([
+      ['pending', null],
+      ['failed', reason],
+    ]);
+  });
+
+  it('takes the name given later: a user registered again with a name gets its next key registered', async () => {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    const first = await pendingKey({}, document, partnerId);
+    await queue.execute();
+    expect((await keyRow(first.keyId)).failureReason).toBe('holder_name_missing');
+    expect(await commands.users.upsert(partnerId, document, HOLDER)).toMatchObject({ created: false });
+    // A later upsert without them keeps them (a client that sends the document alone erases nothing).
+    await commands.users.upsert(partnerId, document);
+    const second = await pendingKey(undefined, document, partnerId);
+    await queue.execute();
+    expect((await keyRow(second.keyId)).state).toBe('registered');
+  });
+
+  it('reports a CPF held at another institution (EntryKeyInCustodyOfDifferentParticipant) as failed, key_held_elsewhere', async () => {
+    const { partnerId, keyId } = await pendingKey(HOLDER, HELD_ELSEWHERE_CPF);
+    await queue.execute();
+    const key = await keyRow(keyId);
+    expect([key.state, key.failureReason]).toEqual(['failed', 'key_held_elsewhere']);
+    expect(dict.server.entries.get(HELD_ELSEWHERE_CPF)?.participant).toBe(HELD_ELSEWHERE_ISPB);
+    expect((await events(partnerId)).map((e) => [e.state, e.resource.failure_reason])).toEqual([
+      ['pending', null],
+      ['failed', 'key_held_elsewhere'],
+    ]);
+  });
+
+  it('reports the same CPF asked for through a second partner (EntryAlreadyExists) as failed, key_linked_to_another_account', async () => {
+    const document = newCpf();
+    const first = await pendingKey(HOLDER, document);
+    await queue.execute();
+    expect((await keyRow(first.keyId)).state).toBe('registered');
+    const account = HOLDER.account;
+    if (!account) throw new Error('HOLDER has an account');
+    const second = await pendingKey({ ...HOLDER, account: { ...account, number: '999' } }, document);
+    await queue.execute();
+    const key = await keyRow(second.keyId);
+    expect([key.state, key.failureReason]).toEqual(['failed', 'key_linked_to_another_account']);
+  });
+
+  it('retries a 503 with backoff and the same RequestId: one entry, registered once', async () => {
+    const { partnerId, document, keyId, requestId } = await pendingKey();
+    dict.server.injectFault({ operationId: 'createEntry', kind: 'unavailable', times: 1 });
+    await queue.execute();
+    const waiting = await keyRow(keyId);
+    expect(waiting.state).toBe('pending');
+    expect(waiting.dictAttempts).toBe(1);
+    expect(waiting.dictLastError).toMatch(/503/);
+    expect(waiting.dictNextAttemptAt).not.toBeNull();
+    await sleep(50);
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('registered');
+    // The 503 came before the body was read (it names no key): the call just before the 201, the same RequestId's.
+    const created = dict.server.requests.findIndex((r) => r.key === document && r.status === 201);
+    expect(dict.server.requests[created - 1]).toMatchObject({ operationId: 'createEntry', status: 503, problem: 'ServiceUnavailable' });
+    expect(callsFor(document, 'createEntry')).toEqual([
+      { operationId: 'createEntry', status: 201, signed: true, key: document, requestId },
+    ]);
+    expect(dict.server.entries.get(document)?.requestId).toBe(requestId);
+    expect(await statesOf(partnerId)).toEqual(['pending', 'registered']);
+  });
+
+  it('retries an answer lost to the deadline: DICT had created the entry, and answers the retry with it again (201)', async () => {
+    const { partnerId, document, keyId, requestId } = await pendingKey();
+    dict.server.injectFault({ operationId: 'createEntry', kind: 'late', delayMs: 3_500, times: 1 });
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('pending');
+    expect(dict.server.entries.get(document)?.requestId).toBe(requestId);
+    await sleep(50);
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('registered');
+    expect(await statesOf(partnerId)).toEqual(['pending', 'registered']);
+    await sleep(3_500); // the late answer goes out to a closed connection before the next test
+  }, 15_000);
+
+  it('deletes right after registration a key whose deletion was asked for while it was pending', async () => {
+    const { partnerId, document, keyId } = await pendingKey();
+    expect(await remove(partnerId, document)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('deleting');
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('canceled');
+    expect(await statesOf(partnerId)).toEqual(['pending', 'registered', 'deleting', 'canceled']);
+  });
+
+  it('ends a deletion canceled when DICT holds no such entry (NotFound), and retries one DICT refuses', async () => {
+    const gone = await pendingKey();
+    await queue.execute();
+    dict.server.entries.delete(gone.document);
+    await remove(gone.partnerId, gone.document);
+    await queue.execute();
+    expect((await keyRow(gone.keyId)).state).toBe('canceled');
+
+    const refused = await pendingKey();
+    await queue.execute();
+    const entry = dict.server.entries.get(refused.document);
+    if (!entry) throw new Error('not registered');
+    // Now another participant's entry: DICT answers Forbidden, and the deletion waits, `deleting`.
+    dict.server.entries.set(refused.document, { ...entry, participant: HELD_ELSEWHERE_ISPB });
+    await remove(refused.partnerId, refused.document);
+    await queue.execute();
+    const waiting = await keyRow(refused.keyId);
+    expect([waiting.state, waiting.dictLastError]).toEqual(['deleting', expect.stringMatching(/Forbidden/)]);
+    dict.server.entries.set(refused.document, entry);
+    await sleep(50);
+    await queue.execute();
+    expect((await keyRow(refused.keyId)).state).toBe('canceled');
+  });
+
+  it('moves each key once when several queue runs go at the same time', async () => {
+    const keys = await Promise.all(Array.from({ length: 5 }, () => pendingKey()));
+    await Promise.all([queue.execute(), queue.execute(), queue.execute()]);
+    for (const { partnerId, document } of keys) {
+      expect(await statesOf(partnerId)).toEqual(['pending', 'registered']);
+      expect(callsFor(document, 'createEntry')).toHaveLength(1);
+    }
+  });
+});
+
+describe('ReconcileDictUseCase: registered entries read back from DICT', () => {
+  it('records nothing for an entry as registered, entry_differs for a changed one, entry_missing for one DICT lost', async () => {
+    const { document, keyId } = await pendingKey();
+    await queue.execute();
+    // Each run a day after the last, so every registered key is due again.
+    let day = 1;
+    const later = () => new Date(Date.now() + 86_400_000 * (365 + day++));
+    const before = (await metrics.mismatches.get()).values.reduce((n, v) => n + v.value, 0);
+
+    const matched = await reconcile.execute(later());
+    expect(matched.checked).toBeGreaterThanOrEqual(1);
+    expect((await keyRow(keyId)).dictMismatch).toBeNull();
+
+    const entry = dict.server.entries.get(document);
+    if (!entry) throw new Error('not registered');
+    dict.server.entries.set(document, { ...entry, name: 'Outra Pessoa', accountNumber: '1' });
+    await reconcile.execute(later());
+    expect((await keyRow(keyId)).dictMismatch).toBe('entry_differs: account_number, name');
+
+    dict.server.entries.delete(document);
+    await reconcile.execute(later());
+    const key = await keyRow(keyId);
+    expect([key.state, key.dictMismatch]).toEqual(['registered', 'entry_missing']);
+    const after = (await metrics.mismatches.get()).values.reduce((n, v) => n + v.value, 0);
+    expect(after - before).toBeGreaterThanOrEqual(2);
+  }, 30_000);
+});

@@ -1,0 +1,580 @@
+/**
+ * The DICT test server: the Central Bank's DICT API (vendor/bacen-pix-dict-api, version 1.8.0) for one
+ * participant, in memory, so that `npm start`, `npm test` and the chaos run register Pix keys through the
+ * same adapter, the same signed XML and the same mutual TLS as production. It is a stand-in for DICT, run
+ * by the stack, never by a deployment (docs/operations.md, "DICT").
+ *
+ * Every request is checked as DICT would before it is answered:
+ *   - mutual TLS: a client certificate issued by the configured CA, or no connection at all;
+ *   - the route and the method, as the document's paths say (createEntry, deleteEntry, getEntry);
+ *   - the body: well-formed XML, then validated against the operation's schema in the published document
+ *     itself (DictDocument: Ajv on the document's own schemas), refusals answered with their violations;
+ *   - the XML-DSig signature of every request that changes the directory (createEntry, deleteEntry),
+ *     verified with the participant's signing certificate (never the one the request carries);
+ *   - the rules of the document's descriptions: the participant of the account is the caller's, a CPF key is
+ *     its owner's CPF, a RequestId is never reused for another entry, one entry per key.
+ * Answers are the document's: 201 CreateEntryResponse, 200 DeleteEntryResponse or GetEntryResponse, built as
+ * its examples are and signed, or an RFC 7807 problem (`application/problem+xml`) of the document's error
+ * types. Each answer is validated against the document's response schema too (a mismatch is a bug here: 500).
+ *
+ * Keys held at other institutions are preloaded (`heldElsewhere`; `npm start` and `npm test` hold
+ * 00000000191 at ISPB 00000000): registering one is refused with EntryKeyInCustodyOfDifferentParticipant.
+ * The deletion of a `slowDeletes` key (00000000272 on the stacks) is answered after `slowDeleteMs` (2 s).
+ * `injectFault` makes the next calls answer 503 or answer late, for the specs of the client's retries.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, Server } from 'node:https';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Document, DOMParser, Element } from '@xmldom/xmldom';
+import { SignedXml } from 'xml-crypto';
+import { DictDocument, DictOperation, Violation } from './dict-document';
+import { DictPki } from './dict-pki';
+
+const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+const ERROR_BASE = 'https://dict.pi.rsfn.net.br/api/v1/error/';
+/** The API's base path, as the document's servers give it (`https://dict.pi.rsfn.net.br:16422/api/v1/`). */
+export const DICT_BASE_PATH = '/api/v1';
+/** Bodies larger than this are refused unread (DICT's requests are a few KB). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface DictTestServerOptions {
+  /** 0: any free port. */
+  port: number;
+  host?: string;
+  pki: DictPki;
+  /** The ISPB of the participant whose client and signing certificates the server trusts (the operator's). */
+  participant: string;
+  /** Keys already held by other participants, refused to this one. */
+  heldElsewhere?: HeldKey[];
+  /** Keys whose deletion is answered only after `slowDeleteMs` (a deletion that stays in flight a while, for the e2e suites). */
+  slowDeletes?: string[];
+  slowDeleteMs?: number;
+  /** One line per request; none by default. */
+  log?: (line: string) => void;
+  document?: DictDocument;
+}
+
+export interface HeldKey {
+  key: string;
+  participant: string;
+}
+
+/** One entry as the test server keeps it. */
+export interface TestEntry {
+  key: string;
+  keyType: string;
+  participant: string;
+  branch: string;
+  accountNumber: string;
+  accountType: string;
+  openingDate: string;
+  ownerType: string;
+  taxIdNumber: string;
+  name: string;
+  tradeName: string;
+  creationDate: string;
+  keyOwnershipDate: string;
+  requestId: string;
+  cid: string;
+}
+
+/** What the server did with one request, for specs to look at. */
+export interface RecordedRequest {
+  operationId: string | undefined;
+  status: number;
+  problem?: string;
+  signed: boolean;
+  key?: string;
+  requestId?: string;
+  violations?: Violation[];
+}
+
+export interface Fault {
+  /** Only calls of this operation (default: any). */
+  operationId?: string;
+  /** `unavailable`: a 503 ServiceUnavailable problem; `late`: the call is carried out, its answer sent after `delayMs`. */
+  kind: 'unavailable' | 'late';
+  delayMs?: number;
+  /** How many calls it applies to. */
+  times: number;
+}
+
+export interface DictTestServer {
+  /** The API's base URL, e.g. `https://127.0.0.1:18443/api/v1`: pix-keys' DICT_URL. */
+  url: string;
+  port: number;
+  entries: Map<string, TestEntry>;
+  requests: RecordedRequest[];
+  injectFault(fault: Fault): void;
+  close(): Promise<void>;
+}
+
+class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly title: string,
+    readonly detail?: string,
+    readonly violations: Violation[] = [],
+  ) {
+    super(`${type}: ${detail ?? title}`);
+  }
+}
+
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/** `<Name>value</Name>` lines, as the examples lay them out. */
+const lines = (indent: string, pairs: Array<[string, string | undefined]>) =>
+  pairs
+    .filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '')
+    .map(([n, v]) => `${indent}<${n}>${escape(v)}</${n}>`)
+    .join('\n');
+
+function strictParse(xml: string): Document {
+  const refuse = (detail: string) => new Problem(400, 'BadRequest', 'Bad Request', `Could not parse request body: ${detail}`.slice(0, 300));
+  if (/<!DOCTYPE/i.test(xml)) throw refuse('a document type declaration is not allowed');
+  let doc: Document;
+  try {
+    doc = new DOMParser({
+      onError: (level, message) => {
+        throw new Error(`${level}: ${message}`);
+      },
+    }).parseFromString(xml, 'application/xml');
+  } catch (error) {
+    throw refuse((error as Error).message);
+  }
+  if (!doc.documentElement) throw refuse('no root element');
+  return doc;
+}
+
+/** The document's root element (strictParse made sure there is one). */
+const rootOf = (doc: Document): Element => {
+  if (!doc.documentElement) throw new Problem(400, 'BadRequest', 'Bad Request', 'Could not parse request body: no root element');
+  return doc.documentElement;
+};
+
+/** The value at a dotted path of the object a body was read into. */
+function at(value: unknown, path: string): string {
+  let v: unknown = value;
+  for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
+/** DICT's CID (the document's "Cálculo de CID"): HMAC-SHA256 keyed by the RequestId's 16 bytes over the entry's attributes. */
+export function cidOf(e: Omit<TestEntry, 'cid' | 'creationDate' | 'keyOwnershipDate' | 'openingDate' | 'ownerType'>): string {
+  const attributes = [e.keyType, e.key, e.taxIdNumber, e.name, e.tradeName, e.participant, e.branch, e.accountNumber, e.accountType].join(
+    '&',
+  );
+  return createHmac('sha256', Buffer.from(e.requestId.replace(/-/g, ''), 'hex'))
+    .update(attributes, 'utf8')
+    .digest('hex');
+}
+
+export async function startDictTestServer(options: DictTestServerOptions): Promise<DictTestServer> {
+  const document = options.document ?? new DictDocument();
+  const read = (file: string) => readFileSync(file, 'utf8');
+  const trustedSigner = read(options.pki.signingCertFile);
+  const ownSigner = { key: read(options.pki.dictSigningKeyFile), cert: read(options.pki.dictSigningCertFile) };
+  const entries = new Map<string, TestEntry>();
+  const byRequestId = new Map<string, { cid: string; key: string; answer: string }>();
+  const requests: RecordedRequest[] = [];
+  const faults: Fault[] = [];
+  const log = options.log ?? (() => undefined);
+  const now = () => new Date().toISOString();
+
+  for (const held of options.heldElsewhere ?? []) {
+    const creation = '2024-01-02T03:00:00.000Z';
+    const entry = {
+      key: held.key,
+      keyType: 'CPF',
+      participant: held.participant,
+      branch: '0001',
+      accountNumber: '1234567',
+      accountType: 'CACC',
+      openingDate: creation,
+      ownerType: 'NATURAL_PERSON',
+      taxIdNumber: held.key,
+      name: 'Titular em Outra Instituicao',
+      tradeName: '',
+      creationDate: creation,
+      keyOwnershipDate: creation,
+      requestId: '00000000-0000-4000-8000-000000000000',
+    };
+    entries.set(held.key, { ...entry, cid: cidOf(entry) });
+  }
+
+  const sign = (xml: string) => {
+    const sig = new SignedXml({
+      privateKey: ownSigner.key,
+      publicCert: ownSigner.cert,
+      signatureAlgorithm: RSA_SHA256,
+      canonicalizationAlgorithm: EXC_C14N,
+    });
+    sig.addReference({
+      xpath: '/*',
+      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+      transforms: [ENVELOPED, EXC_C14N],
+      isEmptyUri: true,
+    });
+    sig.computeSignature(xml, { prefix: 'ds', location: { reference: '/*', action: 'prepend' } });
+    return sig.getSignedXml();
+  };
+
+  /** Checks the request's enveloped signature with the participant's signing certificate. */
+  const checkSignature = (xml: string, doc: Document) => {
+    const invalid = (detail: string) => new Problem(400, 'RequestSignatureInvalid', 'Request signature is invalid', detail);
+    const signatures = Array.from(doc.getElementsByTagNameNS(XMLDSIG_NS, 'Signature'));
+    if (signatures.length !== 1) throw invalid(`expected one ds:Signature, found ${signatures.length}`);
+    if (signatures[0].parentNode !== doc.documentElement) throw invalid('the signature must be enveloped by the root element');
+    const sig = new SignedXml({ publicCert: trustedSigner, getCertFromKeyInfo: () => null });
+    try {
+      sig.loadSignature(signatures[0]);
+    } catch (error) {
+      throw invalid(`unreadable signature: ${(error as Error).message}`);
+    }
+    if (sig.signatureAlgorithm !== RSA_SHA256) throw invalid(`signature algorithm must be ${RSA_SHA256}`);
+    const refs = sig.getReferences();
+    if (refs.length !== 1 || !(refs[0].uri === '' || refs[0].isEmptyUri) || !refs[0].transforms.includes(ENVELOPED)) {
+      throw invalid('the signature must have one reference to the whole document (URI="", enveloped-signature transform)');
+    }
+    let valid: boolean;
+    try {
+      valid = sig.checkSignature(xml);
+    } catch (error) {
+      throw invalid((error as Error).message.slice(0, 200));
+    }
+    if (!valid) throw invalid('the signature does not match the document or the participant certificate');
+  };
+
+  const entryXml = (e: TestEntry, indent: string, extended: boolean) => `${indent}<Entry>
+${lines(`${indent}    `, [
+  ['Key', e.key],
+  ['KeyType', e.keyType],
+])}
+${indent}    <Account>
+${lines(`${indent}        `, [
+  ['Participant', e.participant],
+  ['Branch', e.branch],
+  ['AccountNumber', e.accountNumber],
+  ['AccountType', e.accountType],
+  ['OpeningDate', e.openingDate],
+])}
+${indent}    </Account>
+${indent}    <Owner>
+${lines(`${indent}        `, [
+  ['Type', e.ownerType],
+  ['TaxIdNumber', e.taxIdNumber],
+  ['Name', e.name],
+  ['TradeName', e.tradeName],
+])}
+${indent}    </Owner>
+${
+  extended
+    ? `${lines(`${indent}    `, [
+        ['CreationDate', e.creationDate],
+        ['KeyOwnershipDate', e.keyOwnershipDate],
+      ])}\n`
+    : ''
+}${indent}</Entry>`;
+
+  const correlationId = () => randomBytes(16).toString('hex');
+  const answer = (root: string, body: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<${root}>\n    <ResponseTime>${now()}</ResponseTime>\n    <CorrelationId>${correlationId()}</CorrelationId>\n${body}\n</${root}>`;
+
+  const problemXml = (p: Problem) =>
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<problem xmlns="urn:ietf:rfc:7807">
+    <type>${ERROR_BASE}${p.type}</type>
+    <title>${escape(p.title)}</title>
+    <status>${p.status}</status>
+${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationId>${correlationId()}</correlationId>${
+      p.violations.length > 0
+        ? `\n    <violations>\n${p.violations
+            .map(
+              (v) =>
+                `        <violation>\n${lines('            ', [
+                  ['reason', v.reason],
+                  ['value', v.value],
+                  ['property', v.property],
+                ])}\n        </violation>`,
+            )
+            .join('\n')}\n    </violations>`
+        : ''
+    }
+</problem>`;
+
+  /** An answer of `operation` validated against the document's schema for its status before it is sent. */
+  const checkedAnswer = (operation: DictOperation | undefined, status: number, xml: string): string => {
+    const location = operation?.responseSchemas[String(status)];
+    if (location) {
+      const result = document.validateXml(location, rootOf(strictParse(xml)));
+      if (!result.ok)
+        throw new Error(
+          `the test server's own ${operation?.operationId} ${status} answer breaks the document: ${JSON.stringify(result.violations)}`,
+        );
+    }
+    return xml;
+  };
+
+  const createEntry = (body: unknown, record: RecordedRequest): { status: number; xml: string } => {
+    const requestId = at(body, 'RequestId');
+    const entry: Omit<TestEntry, 'cid'> = {
+      key: at(body, 'Entry.Key'),
+      keyType: at(body, 'Entry.KeyType'),
+      participant: at(body, 'Entry.Account.Participant'),
+      branch: at(body, 'Entry.Account.Branch'),
+      accountNumber: at(body, 'Entry.Account.AccountNumber'),
+      accountType: at(body, 'Entry.Account.AccountType'),
+      openingDate: new Date(at(body, 'Entry.Account.OpeningDate')).toISOString(),
+      ownerType: at(body, 'Entry.Owner.Type'),
+      taxIdNumber: at(body, 'Entry.Owner.TaxIdNumber'),
+      name: at(body, 'Entry.Owner.Name'),
+      tradeName: at(body, 'Entry.Owner.TradeName'),
+      creationDate: now(),
+      keyOwnershipDate: now(),
+      requestId,
+    };
+    record.key = entry.key;
+    record.requestId = requestId;
+    const reason = at(body, 'Reason');
+    if (!['USER_REQUESTED', 'RECONCILIATION'].includes(reason))
+      throw new Problem(400, 'InvalidReason', 'Invalid reason', `Reason ${reason} is not valid to create an entry`);
+    if (entry.participant !== options.participant)
+      throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not allowed to access this resource');
+    if (entry.keyType !== 'CPF') {
+      throw new Problem(400, 'EntryInvalid', 'Entry is invalid', 'Entry has invalid fields', [
+        { reason: 'the DICT test server registers CPF keys only', value: entry.keyType, property: 'entry.keyType' },
+      ]);
+    }
+    if (!/^[0-9]{11}$/.test(entry.key)) {
+      throw new Problem(400, 'EntryInvalid', 'Entry is invalid', 'Entry has invalid fields', [
+        { reason: "Value does not match regex '^[0-9]{11}$'", value: entry.key, property: 'entry.key' },
+      ]);
+    }
+    if (entry.ownerType !== 'NATURAL_PERSON' || entry.taxIdNumber !== entry.key) {
+      throw new Problem(
+        400,
+        'EntryTaxIdNumberByDifferentOwner',
+        'Entry tax id number belongs to a different owner',
+        "A CPF key must be its owner's CPF",
+      );
+    }
+    const cid = cidOf(entry);
+    const seen = byRequestId.get(requestId);
+    if (seen) {
+      // The document's idempotency: a repeated request (the same CID) gets the first answer again.
+      if (seen.cid === cid) return { status: 201, xml: seen.answer };
+      throw new Problem(400, 'RequestIdAlreadyUsed', 'Request id already used', `RequestId ${requestId} was used for another entry`);
+    }
+    const existing = entries.get(entry.key);
+    if (existing) {
+      if (existing.participant !== options.participant) {
+        if (existing.taxIdNumber === entry.taxIdNumber) {
+          throw new Problem(
+            400,
+            'EntryKeyInCustodyOfDifferentParticipant',
+            'Entry key is in custody of a different participant',
+            'The key is held by the same owner at another participant: a portability claim is needed',
+          );
+        }
+        throw new Problem(
+          400,
+          'EntryKeyOwnedByDifferentPerson',
+          'Entry key is owned by a different person',
+          'The key is held by another person: an ownership claim is needed',
+        );
+      }
+      throw new Problem(
+        400,
+        'EntryAlreadyExists',
+        'Entry already exists',
+        'An entry for this key already exists for this participant and owner',
+      );
+    }
+    const stored: TestEntry = { ...entry, cid };
+    entries.set(entry.key, stored);
+    const xml = sign(answer('CreateEntryResponse', entryXml(stored, '    ', true)));
+    byRequestId.set(requestId, { cid, key: entry.key, answer: xml });
+    return { status: 201, xml };
+  };
+
+  const deleteEntry = (body: unknown, pathKey: string, record: RecordedRequest): { status: number; xml: string } => {
+    const key = at(body, 'Key');
+    record.key = key;
+    if (key !== pathKey) throw new Problem(400, 'BadRequest', 'Bad Request', 'The body Key is not the key of the path');
+    const reason = at(body, 'Reason');
+    if (!['USER_REQUESTED', 'ACCOUNT_CLOSURE', 'RECONCILIATION', 'FRAUD'].includes(reason)) {
+      throw new Problem(400, 'InvalidReason', 'Invalid reason', `Reason ${reason} is not valid to delete an entry`);
+    }
+    if (at(body, 'Participant') !== options.participant)
+      throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not allowed to access this resource');
+    const existing = entries.get(key);
+    if (!existing) throw new Problem(404, 'NotFound', 'Not found', 'Entry associated with given key does not exist');
+    if (existing.participant !== options.participant)
+      throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not allowed to access this resource');
+    entries.delete(key);
+    for (const [id, r] of byRequestId) if (r.key === key) byRequestId.delete(id);
+    return { status: 200, xml: sign(answer('DeleteEntryResponse', lines('    ', [['Key', key]]))) };
+  };
+
+  const getEntry = (
+    operation: DictOperation,
+    req: IncomingMessage,
+    pathKey: string,
+    record: RecordedRequest,
+  ): { status: number; xml: string } => {
+    record.key = pathKey;
+    for (const header of operation.headers) {
+      const value = req.headers[header.name.toLowerCase()];
+      if (value === undefined) {
+        if (header.required) throw new Problem(400, 'BadRequest', 'Bad Request', `Header ${header.name} is required`);
+        continue;
+      }
+      if (typeof value !== 'string' || !document.validateHeader(header.schema, value)) {
+        throw new Problem(400, 'BadRequest', 'Bad Request', `Header ${header.name} is invalid`);
+      }
+    }
+    if (req.headers['pi-requestingparticipant'] !== options.participant)
+      throw new Problem(403, 'Forbidden', 'Forbidden', 'PI-RequestingParticipant is not the authenticated participant');
+    const existing = entries.get(pathKey);
+    if (!existing) throw new Problem(404, 'NotFound', 'Not found', 'Entry associated with given key does not exist');
+    const statistics = ['SETTLEMENTS', 'REPORTED_FRAUDS', 'CONFIRMED_FRAUDS', 'REJECTED']
+      .flatMap((type) => ['KEY', 'OWNER', 'ACCOUNT'].map((by) => `            <Counter type="${type}" by="${by}" d3="0" d30="0" m6="0"/>`))
+      .join('\n');
+    const body = `${entryXml(existing, '    ', true)}\n    <Statistics>\n        <LastUpdated>${now()}</LastUpdated>\n        <Counters>\n${statistics}\n        </Counters>\n    </Statistics>`;
+    return { status: 200, xml: sign(answer('GetEntryResponse', body)) };
+  };
+
+  const readBody = (req: IncomingMessage): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          reject(new Problem(400, 'BadRequest', 'Bad Request', `Request body larger than ${MAX_BODY_BYTES} bytes`));
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      req.on('error', reject);
+    });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'https://dict.test');
+    const record: RecordedRequest = { operationId: undefined, status: 0, signed: false };
+    let operation: DictOperation | undefined;
+    let fault: Fault | undefined;
+    let status: number;
+    let xml: string;
+    try {
+      if (!url.pathname.startsWith(`${DICT_BASE_PATH}/`)) throw new Problem(404, 'NotFound', 'Not found', 'No such resource');
+      const matched = document.match(req.method ?? 'GET', url.pathname.slice(DICT_BASE_PATH.length));
+      if (!matched || !['createEntry', 'deleteEntry', 'getEntry'].includes(matched.operation.operationId)) {
+        throw new Problem(404, 'NotFound', 'Not found', 'The DICT test server answers createEntry, deleteEntry and getEntry');
+      }
+      operation = matched.operation;
+      record.operationId = operation.operationId;
+      fault = faults.find((f) => f.times > 0 && (!f.operationId || f.operationId === operation?.operationId));
+      if (fault) fault.times--;
+      if (fault?.kind === 'unavailable') {
+        throw new Problem(503, 'ServiceUnavailable', 'Service Unavailable', 'Service is under scheduled maintenance');
+      }
+      let result: { status: number; xml: string };
+      if (operation.requestSchema) {
+        if (!/xml/i.test(req.headers['content-type'] ?? ''))
+          throw new Problem(400, 'BadRequest', 'Bad Request', 'Content-Type must be application/xml');
+        const text = await readBody(req);
+        const doc = strictParse(text);
+        const validation = document.validateXml(operation.requestSchema, rootOf(doc));
+        if (!validation.ok) {
+          const type = operation.operationId === 'createEntry' ? 'EntryInvalid' : 'BadRequest';
+          throw new Problem(
+            400,
+            type,
+            type === 'EntryInvalid' ? 'Entry is invalid' : 'Bad Request',
+            'Request has invalid fields',
+            validation.violations.slice(0, 20),
+          );
+        }
+        checkSignature(text, doc);
+        record.signed = true;
+        // The signature covers the whole document (checked above), so the body read is the one signed.
+        result =
+          operation.operationId === 'createEntry'
+            ? createEntry(validation.value, record)
+            : deleteEntry(validation.value, matched.params.Key, record);
+      } else {
+        result = getEntry(operation, req, matched.params.Key, record);
+      }
+      status = result.status;
+      xml = checkedAnswer(operation, status, result.xml);
+    } catch (error) {
+      const problem =
+        error instanceof Problem
+          ? error
+          : new Problem(500, 'InternalServerError', 'Internal Server Error', (error as Error).message.slice(0, 300));
+      if (!(error instanceof Problem)) log(`dict-test-server: ${(error as Error).stack ?? String(error)}`);
+      status = problem.status;
+      record.problem = problem.type;
+      if (problem.violations.length > 0) record.violations = problem.violations;
+      xml = sign(problemXml(problem));
+      if (status === 503) res.setHeader('Retry-After', '1');
+    }
+    // A late answer: the call was carried out (or refused) as usual; its answer leaves after the delay.
+    if (fault?.kind === 'late') await new Promise((r) => setTimeout(r, fault?.delayMs ?? 5_000));
+    if (record.operationId === 'deleteEntry' && record.key && options.slowDeletes?.includes(record.key)) {
+      await new Promise((r) => setTimeout(r, options.slowDeleteMs ?? 2_000));
+    }
+    record.status = status;
+    requests.push(record);
+    if (requests.length > 1_000) requests.shift();
+    log(
+      `dict-test-server: ${req.method} ${url.pathname} ${record.operationId ?? '-'} ${status}${record.problem ? ` ${record.problem}` : ''}${record.key ? ` key=${record.key}` : ''}`,
+    );
+    if (res.destroyed) return;
+    res.writeHead(status, {
+      'content-type': status >= 400 ? 'application/problem+xml; charset=utf-8' : 'application/xml; charset=utf-8',
+      'keep-alive': 'timeout=60',
+    });
+    res.end(xml);
+  };
+
+  const server: Server = createServer(
+    {
+      key: read(options.pki.serverKeyFile),
+      cert: read(options.pki.serverCertFile),
+      ca: read(options.pki.caFile),
+      requestCert: true,
+      rejectUnauthorized: true,
+      minVersion: 'TLSv1.2',
+    },
+    (req, res) => void handle(req, res),
+  );
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `https://127.0.0.1:${port}${DICT_BASE_PATH}`,
+    port,
+    entries,
+    requests,
+    injectFault: (fault) => void faults.push({ ...fault }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
