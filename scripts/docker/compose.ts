@@ -435,10 +435,11 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   if (problem) throw new Error(`no Docker engine answers (${problem})`);
   // `down` needs no secret, but Compose interpolates the whole file first: stand-ins for the missing ones.
   const stored = readEnvFile(settings.envFile);
+  const paths = ['HOT_WALLET_KEY_SECRET_FILE', 'DICT_CERTS_DIR'];
   const placeholders = Object.fromEntries(
-    [...SECRET_VARIABLES, ...CHAIN_URL_VARIABLES, 'HOT_WALLET_KEY_SECRET_FILE']
+    [...SECRET_VARIABLES, ...CHAIN_URL_VARIABLES, ...paths, ...Object.keys(LOCAL_COUNTERPARTY_ENV)]
       .filter((name) => !process.env[name] && !stored[name])
-      .map((name) => [name, name === 'HOT_WALLET_KEY_SECRET_FILE' ? '/dev/null' : 'unused-by-down']),
+      .map((name) => [name, paths.includes(name) ? '/dev/null' : 'unused-by-down']),
   );
   // With the local chains' file whatever the stack ran with, so that their containers go too.
   composeVisible(
