@@ -8,7 +8,7 @@
  * databaseUrl and adminKey), or alone against a running stack or one of its own:
  *
  *   npx tsx scripts/bench/feed.bench.ts --gateway-url http://127.0.0.1:3000 --database-url postgresql://postgres@127.0.0.1:5432/partner --admin-key adm_...
- *   npx tsx scripts/bench/feed.bench.ts --start-stack [--no-build]     (broker 39092, database partner_feedbench, gateway 33000, health 33101+)
+ *   npx tsx scripts/bench/feed.bench.ts --start-stack [--no-build]     (broker 27092, database partner_feedbench, gateway 27000, health 27101+)
  *   options: --events N (1000000) --undelivered N (50) --connections C (8) --seconds S (15) --warmup-seconds S (3)
  *            --rate R (none: each connection reads again as soon as answered; R: R reads a second on a schedule, up to
  *            C in flight, latency from the scheduled send, as partners' pollers read)
@@ -25,6 +25,8 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { repoRoot } from '../lib/services';
 import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
+import { ensureHotWalletKey } from '../chain/local-chains';
+import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
 import { Distribution, onSchedule, Outcome, Tally } from './bench-load';
 
 export interface FeedBenchOptions {
@@ -325,12 +327,18 @@ async function main(): Promise<void> {
   }
   // A stack of its own, on ports and a database nobody else uses; stopped at the end, also on error.
   const root = repoRoot();
-  const kafkaPort = 39092;
+  // Below Linux's ephemeral range (32768-60999): on a busy machine an outgoing connection took 33104 once.
+  const kafkaPort = 27092;
   const databaseUrl = 'postgresql://postgres@127.0.0.1:5432/partner_feedbench';
   const adminKey = `adm_feedbench_${randomBytes(18).toString('base64url')}`;
   kafka('start', kafkaPort);
   let stack: RunningStack | undefined;
+  let counterparties: BenchCounterparties | undefined;
   try {
+    // pix-keys' DICT test server and the owner notifier's sinks (bench-counterparties.ts); no chain: the feed's
+    // withdrawals are never paid (PAYOUTS_ENABLED=false), but the service reads its hot wallet's key at start.
+    counterparties = await startBenchCounterparties('feed');
+    const hotWallet = ensureHotWalletKey(join(root, '.cache', 'feed-bench', 'hot-wallet.key'));
     await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
     if (!argv.includes('--no-build'))
@@ -338,15 +346,24 @@ async function main(): Promise<void> {
     stack = await startApps({
       kafkaPort,
       databaseUrl,
-      gatewayPort: 33000,
-      healthPortBase: 33100,
+      gatewayPort: 27000,
+      healthPortBase: 27100,
       logDir: join(root, '.cache', 'feed-bench', 'logs'),
-      env: { SANDBOX: 'true', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn' },
+      env: {
+        SANDBOX: 'true',
+        ADMIN_API_KEY: adminKey,
+        LOG_LEVEL: 'warn',
+        PAYOUTS_ENABLED: 'false',
+        HOT_WALLET_SIGNER: 'key-file',
+        HOT_WALLET_KEY_FILE: hotWallet.keyFile,
+        ...counterparties.env,
+      },
     });
     await runFeedBench({ gatewayUrl: stack.gatewayUrl, databaseUrl, adminKey, ...shape });
   } finally {
     await stack?.stop();
     kafka('stop', kafkaPort);
+    await counterparties?.stop();
   }
 }
 

@@ -36,6 +36,7 @@ import { repoRoot } from '../lib/services';
 import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
+import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
 
 const root = repoRoot();
 const flag = (name: string, fallback: string) => {
@@ -197,7 +198,8 @@ async function deepPosition(db: Client, c: Case, partnerId: string): Promise<{ m
     `SELECT created_at AS at, id::text FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $${equals.length + 4} LIMIT 1`,
     [...values, Math.max(0, Math.floor(matching * 0.9) - 1)],
   );
-  return { matching, atMs: rows[0].at.getTime(), id: rows[0].id };
+  // No row matches (a filter outside the rows' time span at a small --rows): no deep page, the first page only.
+  return rows[0] ? { matching, atMs: rows[0].at.getTime(), id: rows[0].id } : { matching, atMs: 0, id: '0' };
 }
 
 /** The generic plan of the service's statement for this page: its index scans and its execution time. */
@@ -270,6 +272,7 @@ async function main(): Promise<void> {
   rmSync(join(root, '.cache', 'kafka', `data-${KAFKA_PORT}`), { recursive: true, force: true });
   kafka('start', KAFKA_PORT);
   let stack: RunningStack | undefined;
+  let counterparties: BenchCounterparties | undefined;
   const db = new Client({ connectionString: DATABASE_URL });
   try {
     // The withdrawals service checks its chains at start (chain id, token): nodes of this bench's own.
@@ -280,6 +283,8 @@ async function main(): Promise<void> {
       blockTimeMs: DEV_BLOCK_TIME_MS,
       fresh: true,
     });
+    // pix-keys' DICT test server and the owner notifier's sinks (bench-counterparties.ts).
+    counterparties = await startBenchCounterparties('lists');
     await recreateDatabase(DATABASE_URL);
     migrate(DATABASE_URL);
     // The longest the config allows: longer than the run, so no key moves meanwhile.
@@ -297,6 +302,7 @@ async function main(): Promise<void> {
         ...chainAppEnv(chains, hotWallet.keyFile, DEV_CHAIN_TIMINGS),
         // The generated open withdrawals hold no nonce: the rounds would sign and pay them while the lists are read.
         PAYOUTS_ENABLED: 'false',
+        ...counterparties.env,
         PIX_DICT_DELAY_MS: hour,
       },
     });
@@ -371,6 +377,7 @@ async function main(): Promise<void> {
     await stack?.stop(10_000);
     kafka('stop', KAFKA_PORT);
     await stopLocalChains(CHAIN_PORTS).catch(() => undefined);
+    await counterparties?.stop();
   }
 }
 

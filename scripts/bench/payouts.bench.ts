@@ -47,6 +47,7 @@ import { runOnRequiredNode } from '../lib/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';
 import { distribution, Distribution, LoadClient, onSchedule, sleep, USDT } from './bench-load';
+import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
 import { cpuMs } from './bench-probes';
 
 runOnRequiredNode();
@@ -1002,6 +1003,7 @@ let kafkaStarted = false;
 let chainsStarted = false;
 let tap: RpcTap | undefined;
 let pgTap: PgTap | undefined;
+let counterparties: BenchCounterparties | undefined;
 let interrupted = false;
 let cleaning: Promise<void> | undefined;
 
@@ -1010,6 +1012,7 @@ function cleanup(): Promise<void> {
     if (stack) await stack.stop(15_000).catch((e: unknown) => console.error(`bench: stopping the apps failed: ${(e as Error).message}`));
     await tap?.stop().catch(() => undefined);
     await pgTap?.stop().catch(() => undefined);
+    await counterparties?.stop();
     if (kafkaStarted)
       try {
         kafka('stop', KAFKA_PORT);
@@ -1124,6 +1127,8 @@ async function main(): Promise<void> {
         env: { ...process.env, DATABASE_URL },
       });
     else migrate(DATABASE_URL);
+    // pix-keys' DICT test server and the owner notifier's sinks, as npm start and npm test run them.
+    counterparties = await startBenchCounterparties('payouts');
     const stackOptions: StackOptions = {
       ...(o.appRoot ? { appRoot: o.appRoot } : {}),
       kafkaPort: KAFKA_PORT,
@@ -1137,6 +1142,7 @@ async function main(): Promise<void> {
         LOG_LEVEL: 'warn',
         ...chainAppEnv(serviceChains, hotWallet.keyFile, timings),
         ...(o.batch !== null ? { CHAIN_BATCH: String(o.batch) } : {}),
+        ...counterparties.env,
         RATE_LIMIT_PER_SECOND: '100000',
         RATE_LIMIT_BURST: '100000',
       },
@@ -1237,7 +1243,7 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
   );
   console.log(
     table(
-      ['', 'service', 'floor (mean of the passes before and after)', 'service/floor'],
+      ['', 'service', 'floor (2 passes)', 'service/floor'],
       [
         row('mined per second (count / first asked → last mined)', service.minedPerSecond, floor.minedPerSecond),
         row('settled per second (service) | final per second (floor)', service.settledPerSecond, floor.finalPerSecond),

@@ -79,6 +79,7 @@ import {
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
+import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
 import { GroupState, serviceGroups } from '../stack/consumer-groups';
 import { histogram, LATENCY_BUCKETS_MS, TailProbe, TailSources } from './tail-sources';
 
@@ -261,6 +262,7 @@ let baseline: ChildProcess | undefined;
 let second: RunningStack | undefined;
 let kafkaStarted = false;
 let chainsStarted = false;
+let counterparties: BenchCounterparties | undefined;
 let cleaning: Promise<void> | undefined;
 let interrupted = false;
 const stopped = () => interrupted;
@@ -287,6 +289,7 @@ function cleanup(): Promise<void> {
     }
     if (chainsStarted)
       await stopLocalChains(CHAIN_PORTS).catch((e: unknown) => console.error(`bench: stopping the chains failed: ${(e as Error).message}`));
+    await counterparties?.stop();
   })();
   return cleaning;
 }
@@ -1042,6 +1045,7 @@ async function main(): Promise<void> {
     const chains = await time('chainsStartMs', () =>
       ensureLocalChains({ ports: CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true }),
     );
+    counterparties = await startBenchCounterparties('withdrawals');
     await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
     if (o.build)
@@ -1060,6 +1064,8 @@ async function main(): Promise<void> {
         ADMIN_API_KEY: adminKey,
         LOG_LEVEL: 'warn',
         ...chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS),
+        // pix-keys' DICT test server and the owner notifier's sinks (bench-counterparties.ts).
+        ...counterparties.env,
         REQUEST_TIMEOUT_MS: '10000',
         // The bench measures the stack, not the per-partner rate limit.
         RATE_LIMIT_PER_SECOND: '100000',
