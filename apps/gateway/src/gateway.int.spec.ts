@@ -213,6 +213,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
       'fee_usdtmicros',
       'state',
       'tx_hash',
+      'block_number',
       'failure_reason',
       'created_at',
       'last_updated_at',
