@@ -31,6 +31,9 @@ interface LedgerEntry {
   held_after_micros: number;
   withdrawal_id: number | null;
   fee_micros: number | null;
+  network: string | null;
+  tx_hash: string | null;
+  gas_cost_wei: string | null;
   idempotency_key: string | null;
   reference: string | null;
   created_at: number;
@@ -252,6 +255,10 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
         held_after_micros: 0,
         withdrawal_id: withdrawal.body.id,
         fee_micros: MATIC_MEDIUM_FEE,
+        // The transfer mined on chain and the gas the hot wallet spent on it (wei).
+        network: 'MATIC',
+        tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        gas_cost_wei: expect.stringMatching(/^[1-9]\d*$/),
         idempotency_key: null,
         reference: null,
       },
@@ -263,6 +270,9 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
         held_after_micros: held,
         withdrawal_id: withdrawal.body.id,
         fee_micros: MATIC_MEDIUM_FEE,
+        network: 'MATIC',
+        tx_hash: null,
+        gas_cost_wei: null,
         idempotency_key: null,
         reference: null,
       },
@@ -274,6 +284,9 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
         held_after_micros: 0,
         withdrawal_id: null,
         fee_micros: null,
+        network: null,
+        tx_hash: null,
+        gas_cost_wei: null,
         idempotency_key: `dep-${document}`,
         reference: 'TED 1',
       },
