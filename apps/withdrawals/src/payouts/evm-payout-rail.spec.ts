@@ -1,4 +1,4 @@
-import { classifyRefusal, EvmPayoutRail } from './evm-payout-rail';
+import { classifyRefusal, EvmPayoutRail, isTransportFailure } from './evm-payout-rail';
 
 describe('classifyRefusal', () => {
   it.each([
@@ -40,5 +40,9 @@ describe('EvmPayoutRail', () => {
     });
     await expect(rail.chainId()).rejects.toThrow();
     await expect(rail.broadcast('0x02')).rejects.toThrow();
+    // Told apart from a node that answered: a start-up check then waits instead of refusing to start.
+    const failure = await rail.tokenDecimals().catch((error: unknown) => error);
+    expect(isTransportFailure(failure)).toBe(true);
+    expect(isTransportFailure(new Error('execution reverted'))).toBe(false);
   });
 });

@@ -1,5 +1,8 @@
 import {
+  BaseError,
   createPublicClient,
+  HttpRequestError,
+  TimeoutError,
   decodeEventLog,
   encodeFunctionData,
   http,
@@ -168,6 +171,14 @@ export class EvmPayoutRail implements PayoutRail {
   transferData(to: Address, micros: bigint): Hex {
     return encodeFunctionData({ abi: USDT_ABI, functionName: 'transfer', args: [to, micros] });
   }
+}
+
+/**
+ * Whether a call failed because the node did not answer (unreachable, too slow, not JSON-RPC over HTTP),
+ * as opposed to answering something: a wrong contract is a configuration error, a node down is a pause.
+ */
+export function isTransportFailure(error: unknown): boolean {
+  return error instanceof BaseError && error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError) !== null;
 }
 
 /** The node's own words when it answered a JSON-RPC error; undefined when it did not answer at all. */

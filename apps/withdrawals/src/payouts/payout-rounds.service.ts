@@ -4,6 +4,7 @@ import { Database } from '@partner/db';
 import { PeriodicJobService } from '@partner/kafka';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { isTransportFailure } from './evm-payout-rail';
 import { PayoutMetrics } from './payout-metrics';
 import { networkSettings, NetworkSettings } from './payout-settings';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
@@ -85,6 +86,8 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     try {
       decimals = await rail.tokenDecimals();
     } catch (error) {
+      // A node that did not answer says nothing of the contract: the network waits, the service starts.
+      if (isTransportFailure(error)) throw error;
       throw new ChainMismatchError(
         `${s.names.token} ${s.token} answers no decimals() on chain ${chainId}: is it the USDT contract? (${brief(error)})`,
       );
