@@ -443,7 +443,7 @@ async function main(): Promise<number> {
             running.replace('withdrawals', hooked);
             running.expectExit(hooked); // its death is the fault: restarted below, not by the supervisor
             const died = await Promise.race([
-              new Promise<NodeJS.Signals | null>((resolve) => hooked.once('exit', (_code, signal) => resolve(signal))),
+              new Promise<string>((resolve) => hooked.once('exit', (code, signal) => resolve(signal ?? `code ${code}`))),
               sleep(120_000).then(() => 'timeout' as const),
             ]);
             if (died !== 'SIGKILL') {
@@ -549,7 +549,8 @@ async function main(): Promise<number> {
 
     const retry = await load.retryUnanswered(120_000);
     log('every request has its final answer; waiting for every resource to settle, then auditing');
-    const feeds = await auditFeeds({ gatewayUrl, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 240_000 });
+    // Up to 10 minutes for every resource to be final: the payouts work off the backlog the load built at their own pace.
+    const feeds = await auditFeeds({ gatewayUrl, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 600_000 });
     const money = await auditMoney({ gatewayUrl, operatorUrl: running.adminUrl, databaseUrl, adminKey, partners, ledger: load.ledger });
     // Read off the nodes themselves, not through the proxies.
     const chain = await auditChain({
@@ -559,7 +560,7 @@ async function main(): Promise<number> {
       databaseUrl,
       chains: Object.fromEntries(LOCAL_NETWORKS.map((n) => [n, { rpcUrl: chains[n].rpcUrl, token: chains[n].tokenAddress }])),
       ledger: load.ledger,
-      settleTimeoutMs: 180_000,
+      settleTimeoutMs: 300_000,
     });
     // The transactions the crashes left signed and unbroadcast: each withdrawal paid with the bytes stored before the crash.
     if (leftUnbroadcast.length > 0) {
