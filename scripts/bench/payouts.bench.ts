@@ -13,7 +13,7 @@
  * Options: --count N (1000: transfers of the floor, withdrawals of the service), --block-time-ms MS (1000),
  * --network ETH|MATIC (MATIC), --rate R (0: every withdrawal asked at once, by --concurrency 16 clients; R: R a
  * second on a schedule, the floor's transfers too), --poll-ms MS (CHAIN_POLL_MS, 1000 as npm start),
- * --batch N (CHAIN_BATCH, the service's default 50), --confirmations N (3, as npm start), --cpu-prof
+ * --batch N (CHAIN_BATCH, the service's default 200), --confirmations N (3, as npm start), --cpu-prof
  * (profiles the withdrawals service: --cpu-prof in its NODE_OPTIONS, the measured window's samples
  * summarised), --trace-rpc (the service reaches its nodes through a counting proxy in this process: calls
  * per payout and their latency, by JSON-RPC method), --trace-pg (the withdrawals service reaches PostgreSQL
@@ -1074,7 +1074,7 @@ async function main(): Promise<void> {
   const timings: LocalChainTimings = { confirmations: o.confirmations, pollMs: o.pollMs, replaceAfterMs: 30_000 };
   console.log(
     `payouts bench: node ${environment.node}, ${environment.cpus} cpus, load ${environment.loadavgAtStart.join(' ')}; ${o.count} transfers on ${o.network}, ` +
-      `block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '50 (default)'}, ` +
+      `block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ` +
       `${o.rate > 0 ? `${o.rate} a second` : `all at once (${o.concurrency} clients)`}; apps from ${o.appRoot ?? root}`,
   );
   if (o.build) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
@@ -1235,7 +1235,7 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
   const row = (label: string, s: number | null | undefined, fl: number | null | undefined) => [label, fmt(s), fmt(fl), fmt(ratio(s, fl))];
   console.log(
     `\nPAYOUTS  ${o.count} on ${o.network}; block time ${o.blockTimeMs} ms (seen: floor ${fmt(floor.chain.meanIntervalMs)} ms, service ${fmt(service.chain.meanIntervalMs)} ms between blocks); ` +
-      `final after ${o.confirmations} blocks; CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? 50}; ${o.rate > 0 ? `${o.rate}/s` : 'all at once'}`,
+      `final after ${o.confirmations} blocks; CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? 200}; ${o.rate > 0 ? `${o.rate}/s` : 'all at once'}`,
   );
   console.log(
     `  service: ${service.created} created (${service.createPerSecond}/s), ${service.settled} settled, ${service.failed} failed${service.timedOut ? ', TIMED OUT' : ''}; ` +

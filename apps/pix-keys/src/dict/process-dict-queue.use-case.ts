@@ -7,7 +7,7 @@ import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
 import { DICT_DIRECTORY, DictDirectory, DictEntry, isDictName } from './dict-directory';
 import { DictMetrics } from './dict-metrics';
 import { deletionDone, registrationVerdict } from './dict-refusals';
-import { inParallel } from './in-parallel';
+import { inParallel } from '@partner/platform';
 
 /** What became of one key in a run. */
 export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere';
@@ -82,7 +82,7 @@ export class ProcessDictQueueUseCase {
     const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
     if (verdict.final) return this.fail(key, verdict.reason, what);
     if (verdict.operatorProblem)
-      this.logger.error(`Pix key ${key.id}: ${what}: check DICT_ISPB and the DICT certificates (docs/operations.md, "DICT")`);
+      this.logger.error(`Pix key ${key.id}: ${what}: check DICT_ISPB and the DICT certificates (docs/operations/pix-and-dict.md, "DICT")`);
     return this.retry(key, what);
   }
 

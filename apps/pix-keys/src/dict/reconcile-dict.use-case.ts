@@ -3,7 +3,7 @@ import { PixKeysConfig } from '../config/pix-keys.config';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
 import { DICT_DIRECTORY, DictDirectory, DictRegisteredEntry } from './dict-directory';
 import { DictMetrics } from './dict-metrics';
-import { inParallel } from './in-parallel';
+import { inParallel } from '@partner/platform';
 
 export interface ReconciliationRun {
   checked: number;
@@ -14,7 +14,7 @@ export interface ReconciliationRun {
 }
 
 /**
- * The reconciliation (docs/operations.md, "DICT"): every DICT_RECONCILE_INTERVAL_MS, up to
+ * The reconciliation (docs/operations/pix-and-dict.md, "Reconciliation"): every DICT_RECONCILE_INTERVAL_MS, up to
  * DICT_RECONCILE_BATCH registered keys not read back for DICT_RECONCILE_EVERY_MS (never-checked ones
  * first) are read from DICT (getEntry) and compared with what was registered: the key, the participant,
  * the account, the owner's CPF and name. A missing entry (`entry_missing`: removed at DICT, by a claim

@@ -105,7 +105,7 @@ export class WithdrawalsConfig extends ServiceConfig {
 
   /** Withdrawals signed per round and network. */
   @IntInRange(1, 1_000)
-  CHAIN_BATCH: number = 50;
+  CHAIN_BATCH: number = 200;
 
   /** Below these balances the hot wallet is reported low (metric hot_wallet_low, a warning line). */
   @IntInRange(0, Number.MAX_SAFE_INTEGER)

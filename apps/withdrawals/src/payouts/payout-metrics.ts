@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { METRICS_REGISTRY } from '@partner/platform';
 import { Counter, Gauge, Registry } from 'prom-client';
 
-/** The payouts' metrics (docs/operations.md, "Metrics"), labelled by network. */
+/** The payouts' metrics (docs/operations/observability.md, "Metrics"), labelled by network. */
 @Injectable()
 export class PayoutMetrics {
   readonly waiting = new Gauge({

@@ -103,37 +103,43 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     );
     if (wallet.genesisHash !== genesis || wallet.chainId !== chainId)
       throw new ChainMismatchError(
-        `the node at ${s.names.rpcUrl} serves another chain (genesis ${genesis}) than the one this database paid on (genesis ${wallet.genesisHash}); a local node that restarted forgets its chain: see docs/operations.md, "Local chains"`,
+        `the node at ${s.names.rpcUrl} serves another chain (genesis ${genesis}) than the one this database paid on (genesis ${wallet.genesisHash}); a local node that restarted forgets its chain: see docs/operations/payouts.md, "Local chains"`,
       );
     this.verified.add(network);
   }
 
-  /** One round of every network now (the periodic job's run; specs call it directly). */
+  /**
+   * One round of every network now (the periodic job's run; specs call it directly). A round that signed
+   * a full batch with more waiting asks for the next round at once: a backlog is worked off back to back,
+   * not one CHAIN_BATCH per CHAIN_POLL_MS.
+   */
   async runOnce(): Promise<void> {
-    await Promise.all(NETWORKS.map((n) => this.round(n)));
+    const more = await Promise.all(NETWORKS.map((n) => this.round(n)));
+    if (more.some(Boolean)) this.runAgainNow();
   }
 
-  /** One network's round; never throws (a failure pauses that network until a round succeeds). */
-  private async round(network: Network): Promise<void> {
+  /** One network's round (whether more is waiting to be signed); never throws (a failure pauses that network until a round succeeds). */
+  private async round(network: Network): Promise<boolean> {
     const lock = await this.db.connect();
     try {
       // One instance per network at a time; another instance's round is under way: nothing to do.
       const { rows } = await lock.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS held', [`payouts:${network}`]);
-      if (!rows[0].held) return;
+      if (!rows[0].held) return false;
       try {
-        await this.roundHeld(network);
+        return await this.roundHeld(network);
       } finally {
         await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`payouts:${network}`]);
       }
     } catch (error) {
       this.payoutMetrics.rpcFailures.inc({ network, reason: error instanceof ChainMismatchError ? 'wrong_chain' : 'unavailable' });
       this.pause(network, error instanceof ChainMismatchError ? error.message : `its node or the database failed: ${brief(error)}`);
+      return false;
     } finally {
       lock.release();
     }
   }
 
-  private async roundHeld(network: Network): Promise<void> {
+  private async roundHeld(network: Network): Promise<boolean> {
     const s = this.settings[network];
     if (!this.verified.has(network)) await this.verify(network);
     // A node that now serves another chain (a misrouted URL, a failover to the wrong network) pauses payouts.
@@ -142,7 +148,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       this.verified.delete(network);
       throw new ChainMismatchError(`the node at ${s.names.rpcUrl} now serves chain ${chainId}, not ${s.names.chainId}=${s.chainId}`);
     }
-    const { signed, waiting } = await this.sign.execute(s);
+    const { signed, waiting, more } = await this.sign.execute(s);
     for (const reason of ['usdt', 'gas', 'fee_cap'] as const)
       this.payoutMetrics.waiting.set({ network, reason }, waiting === reason ? 1 : 0);
     this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
@@ -153,6 +159,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     }
     await this.track.execute(s);
     this.resume(network, waiting);
+    return more === true;
   }
 
   private pause(network: Network, why: string): void {

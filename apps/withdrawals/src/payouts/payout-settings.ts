@@ -3,6 +3,12 @@ import { parseGwei } from 'viem';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { Address } from './payout-rail';
 
+/**
+ * Payouts of one wallet signed and not final at most (a round follows all of them): signing waits above it,
+ * so that a backlog stays unsigned in the database, in order, rather than signed ahead of what is followed.
+ */
+export const MAX_OPEN_PAYOUTS = 2_000;
+
 /** One network's payout settings, read off the configuration once. */
 export interface NetworkSettings {
   network: Network;

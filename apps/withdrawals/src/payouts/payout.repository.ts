@@ -56,11 +56,15 @@ const UNSIGNED = statement(
   `SELECT * FROM withdrawals WHERE network = $1 AND state IN ('created', 'sent') AND nonce IS NULL ORDER BY id LIMIT $2 FOR UPDATE`,
 );
 
-/** What is signed and not yet mined from the wallet: the USDT it will take, and how many transactions. */
+/**
+ * The wallet's payouts not final: how many (`open`), and of those not yet mined the USDT they will take
+ * and how many transactions they are.
+ */
 const OUTSTANDING = statement(
   'payout_outstanding',
-  `SELECT coalesce(sum(amount_micros), 0)::text AS micros, count(*)::int AS transactions FROM withdrawals
-   WHERE network = $1 AND from_address = $2 AND state IN ('created', 'sent') AND nonce IS NOT NULL AND block_number IS NULL`,
+  `SELECT coalesce(sum(amount_micros) FILTER (WHERE block_number IS NULL), 0)::text AS micros,
+          (count(*) FILTER (WHERE block_number IS NULL))::int AS transactions, count(*)::int AS open
+   FROM withdrawals WHERE network = $1 AND from_address = $2 AND state IN ('created', 'sent') AND nonce IS NOT NULL`,
 );
 
 const ASSIGN = statement(
@@ -134,9 +138,9 @@ export class PayoutRepository {
     return (await tx.query<WithdrawalRow>(UNSIGNED, [network, limit])).rows.map(toWithdrawal);
   }
 
-  async outstanding(tx: Transaction, network: Network, from: Address): Promise<{ micros: bigint; transactions: number }> {
-    const [r] = (await tx.query<{ micros: string; transactions: number }>(OUTSTANDING, [network, from.toLowerCase()])).rows;
-    return { micros: BigInt(r.micros), transactions: r.transactions };
+  async outstanding(tx: Transaction, network: Network, from: Address): Promise<{ micros: bigint; transactions: number; open: number }> {
+    const [r] = (await tx.query<{ micros: string; transactions: number; open: number }>(OUTSTANDING, [network, from.toLowerCase()])).rows;
+    return { micros: BigInt(r.micros), transactions: r.transactions, open: r.open };
   }
 
   /** Gives `withdrawal` its nonce and stores its first signed version, in the signing round's transaction. */
@@ -188,9 +192,9 @@ export class PayoutRepository {
     }));
   }
 
-  /** A version was broadcast now (`accepted`: a node took it or already had it). */
-  async markBroadcast(versionId: bigint, now: Date, accepted: boolean): Promise<void> {
-    await this.db.query(MARK_BROADCAST, [versionId.toString(), now, accepted]);
+  /** A version was broadcast now (`accepted`: a node took it or already had it); in `tx` when given. */
+  async markBroadcast(versionId: bigint, now: Date, accepted: boolean, tx?: Transaction): Promise<void> {
+    await (tx ?? this.db).query(MARK_BROADCAST, [versionId.toString(), now, accepted]);
   }
 
   /** `created` → `sent`: the moved withdrawal, to report; null when it was `sent` already (tx_hash moved along) or is closed. */

@@ -2,6 +2,7 @@ import { loadConfig } from '@partner/config';
 import { PartnerId } from '@partner/contracts';
 import { Database, UnitOfWork } from '@partner/db';
 import {
+  dropTransaction,
   FAILING_ADDRESS,
   newCpf,
   newUuid,
@@ -208,6 +209,39 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     expect(all.map((v) => v.tx_hash)).toContain(mined);
     expect(await transferLogs(eth.rpcUrl, eth.token, { to: w.address })).toEqual([
       expect.objectContaining({ value: 1_300_000n, txHash: mined }),
+    ]);
+  });
+
+  it('broadcasts again the very bytes a node dropped from its mempool; one transfer mined, no second signature', async () => {
+    // The round asks whether the node still knows it after half the replacement bound: 4 s here, replaced after 8 s.
+    const quick = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_REPLACE_AFTER_MS_ETH: '8000' }), db);
+    await setMining(eth.rpcUrl, { auto: false, intervalMs: 0 });
+    let w: Awaited<ReturnType<typeof withdraw>>;
+    let signed: { tx_hash: string };
+    try {
+      w = await withdraw('ETH', 1_400_000);
+      await pollUntil(
+        'accepted by the node',
+        async () => (await quick.rounds.runOnce(), (await row(w.id)).state),
+        (s) => s === 'sent',
+      );
+      [signed] = await versions(w.id);
+      await dropTransaction(eth.rpcUrl, signed.tx_hash as `0x${string}`);
+      expect(await kit.rails.ETH.knows(signed.tx_hash as `0x${string}`)).toBe(false);
+      await pollUntil(
+        'the dropped transaction known to the node again',
+        async () => (await quick.rounds.runOnce(), await kit.rails.ETH.knows(signed.tx_hash as `0x${string}`)),
+        (known) => known,
+        { timeoutMs: 7_000, intervalMs: 250 },
+      );
+    } finally {
+      await setMining(eth.rpcUrl, { auto: false, intervalMs: 250 });
+    }
+    await quick.until([w.id], ['settled']);
+    expect(await versions(w.id)).toHaveLength(1);
+    expect((await row(w.id)).tx_hash).toBe(signed.tx_hash);
+    expect(await transferLogs(eth.rpcUrl, eth.token, { to: w.address })).toEqual([
+      expect.objectContaining({ value: 1_400_000n, txHash: signed.tx_hash }),
     ]);
   });
 

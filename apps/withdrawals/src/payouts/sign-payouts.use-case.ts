@@ -6,7 +6,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { feesFor } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
-import { NetworkSettings } from './payout-settings';
+import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
 import { PayoutRepository } from './payout.repository';
 import { hashOf } from './payout-signers';
@@ -36,8 +36,11 @@ export class SignPayoutsUseCase {
     @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
   ) {}
 
-  /** Signs what can be paid now; says how many were signed and, when some wait, why. */
-  async execute(s: NetworkSettings, now = new Date()): Promise<{ signed: number; waiting?: WaitReason }> {
+  /**
+   * Signs what can be paid now; says how many were signed, when some wait, why, and whether a full batch
+   * was signed with room for more (`more`: the next round need not wait its pause).
+   */
+  async execute(s: NetworkSettings, now = new Date()): Promise<{ signed: number; waiting?: WaitReason; more?: boolean }> {
     const rail = this.rails[s.network];
     const from = this.signer.address;
     const [market, balances] = await Promise.all([rail.feeMarket(), rail.balances(from)]);
@@ -45,9 +48,11 @@ export class SignPayoutsUseCase {
     const gasLimit = BigInt(this.config.CHAIN_GAS_LIMIT);
     return this.unitOfWork.run(async (tx) => {
       const wallet = await this.hotWallets.lock(tx, s.network, from);
-      const due = await this.payouts.unsigned(tx, s.network, this.config.CHAIN_BATCH);
-      if (due.length === 0) return { signed: 0 };
       const out = await this.payouts.outstanding(tx, s.network, from);
+      const room = Math.min(this.config.CHAIN_BATCH, MAX_OPEN_PAYOUTS - out.open);
+      if (room <= 0) return { signed: 0 };
+      const due = await this.payouts.unsigned(tx, s.network, room);
+      if (due.length === 0) return { signed: 0 };
       let usdtLeft = balances.usdtMicros - out.micros;
       // Gas still owed by what is signed and not mined: each may cost up to its limit at today's max fee.
       let nativeLeft = balances.nativeWei - BigInt(out.transactions) * gasLimit * (2n * market.nextBaseFeeWei);
@@ -80,7 +85,9 @@ export class SignPayoutsUseCase {
         nativeLeft -= gasLimit * fees.maxFeePerGas;
       }
       if (nonce !== wallet.nextNonce) await this.hotWallets.advance(tx, s.network, from, nonce, now);
-      return { signed: Number(nonce - wallet.nextNonce), ...(waiting ? { waiting } : {}) };
+      const signed = Number(nonce - wallet.nextNonce);
+      if (waiting) return { signed, waiting };
+      return { signed, more: signed === this.config.CHAIN_BATCH && out.open + signed < MAX_OPEN_PAYOUTS };
     });
   }
 

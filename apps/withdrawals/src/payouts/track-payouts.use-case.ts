@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { UnitOfWork } from '@partner/db';
+import { Transaction, UnitOfWork } from '@partner/db';
+import { inParallel } from '@partner/platform';
 import { getAddress } from 'viem';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -8,22 +9,34 @@ import { Withdrawal } from '../withdrawals/withdrawal.repository';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { replacementFees } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
-import { NetworkSettings } from './payout-settings';
+import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
 import { FeeMarket, Hex, MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner } from './payout-rail';
 import { hashOf } from './payout-signers';
 import { OpenPayout, PayoutRepository, PayoutVersion } from './payout.repository';
 
-/** Open payouts followed per round and network. */
-const OPEN_PER_ROUND = 500;
+/** JSON-RPC calls in flight at once while a round reads receipts and asks the node what it knows. */
+const RPC_CONCURRENCY = 16;
+/** Payouts ended (settled or failed) per database transaction. */
+const FINISH_PER_TRANSACTION = 100;
+
+interface Mined {
+  w: Withdrawal;
+  r: MinedReceipt;
+}
 
 /**
  * Follows every signed payout of one network to its end, as the chain tells it:
- * - a version not yet accepted by a node is broadcast (the stored bytes, always); accepted → `sent`;
+ * - a version not yet accepted by a node is broadcast (the stored bytes, always), in nonce order; accepted → `sent`;
  * - a version the node no longer knows (dropped from its mempool) is broadcast again;
  * - one not mined within the bound is replaced: the same nonce, both fees raised at least 10 %, up to the cap;
  * - a receipt is recorded (block, gas spent); once its block is final the withdrawal is `settled`
  *   (status 1: the hold paid out) or `failed` (status 0: `transfer_reverted`, the hold released), in one
  *   transaction with its event and ledger entries; a receipt a reorg took away first sends it back to waiting.
+ *
+ * A round's cost grows with the payouts in flight, so it asks the node only what can have changed: a
+ * receipt only for nonces below the wallet's mined nonce (a higher one cannot be mined yet), whether the
+ * node still knows a transaction only once it has had time to be mined; the calls go RPC_CONCURRENCY at
+ * a time, and the payouts that end in a round end together, in one transaction per FINISH_PER_TRANSACTION.
  */
 @Injectable()
 export class TrackPayoutsUseCase {
@@ -41,56 +54,65 @@ export class TrackPayoutsUseCase {
   ) {}
 
   async execute(s: NetworkSettings, now = new Date()): Promise<void> {
-    const open = await this.payouts.open(s.network, this.signer.address, OPEN_PER_ROUND);
+    const open = await this.payouts.open(s.network, this.signer.address, MAX_OPEN_PAYOUTS);
     if (open.length === 0) return;
     const rail = this.rails[s.network];
     const [finalBlock, minedNonce] = await Promise.all([rail.finalBlock(), rail.minedNonce(this.signer.address)]);
+
+    const mined: Mined[] = [];
+    const pending: OpenPayout[] = [];
+    await inParallel(open, RPC_CONCURRENCY, async (p) => {
+      // A nonce at or above the wallet's mined nonce is in no block yet: no receipt to ask for.
+      const r = nonceOf(p) < minedNonce ? await this.minedVersion(rail, p.versions) : null;
+      if (r) mined.push({ w: p.withdrawal, r });
+      else pending.push(p);
+    });
+    mined.sort((a, b) => a.w.id - b.w.id);
+    pending.sort((a, b) => (nonceOf(a) < nonceOf(b) ? -1 : 1));
+
+    await this.recordMined(
+      mined.filter((m) => m.r.blockNumber > finalBlock),
+      now,
+    );
+    const final = mined.filter((m) => m.r.blockNumber <= finalBlock);
+    for (let i = 0; i < final.length; i += FINISH_PER_TRANSACTION) await this.finish(s, final.slice(i, i + FINISH_PER_TRANSACTION), now);
+
     let market: FeeMarket | undefined;
     const marketNow = async () => (market ??= await rail.feeMarket());
-    for (const p of open) await this.follow(s, rail, p, finalBlock, minedNonce, marketNow, now);
-  }
-
-  private async follow(
-    s: NetworkSettings,
-    rail: PayoutRail,
-    p: OpenPayout,
-    finalBlock: bigint,
-    minedNonce: bigint,
-    market: () => Promise<FeeMarket>,
-    now: Date,
-  ): Promise<void> {
-    const w = p.withdrawal;
-    const mined = await this.minedVersion(rail, p.versions);
-    if (mined) return this.onMined(s, w, mined, finalBlock, now);
-    if (w.payout.blockNumber !== null) {
-      this.metrics.reorgs.inc({ network: s.network });
-      this.logger.warn(
-        `withdrawal ${w.id}: its transaction's block ${w.payout.blockNumber} left the chain before it was final; waiting for it to be mined again`,
-      );
-      await this.payouts.clearMined(w.id);
+    const toBroadcast: { w: Withdrawal; v: PayoutVersion }[] = [];
+    const toAsk: { w: Withdrawal; v: PayoutVersion }[] = [];
+    for (const p of pending) {
+      const w = p.withdrawal;
+      if (w.payout.blockNumber !== null) {
+        this.metrics.reorgs.inc({ network: s.network });
+        this.logger.warn(
+          `withdrawal ${w.id}: its transaction's block ${w.payout.blockNumber} left the chain before it was final; waiting for it to be mined again`,
+        );
+        await this.payouts.clearMined(w.id);
+      }
+      if (nonceOf(p) < minedNonce) {
+        await this.nonceTaken(s, w);
+        continue;
+      }
+      const latest = p.versions[p.versions.length - 1];
+      if (!latest) continue;
+      const overdue = now.getTime() - latest.createdAt.getTime() >= s.replaceAfterMs;
+      // Never broadcast (a crash came between signing and broadcasting): these very bytes go out first.
+      if (!latest.acceptedAt && (latest.broadcastAt === null || !overdue)) toBroadcast.push({ w, v: latest });
+      else if (overdue) {
+        // Not mined in time, or refused all along (underpriced once the base fee rose): a replacement.
+        const version = await this.replace(s, rail, w, latest, await marketNow(), now);
+        toBroadcast.push({ w, v: version });
+      } else if (now.getTime() - (latest.broadcastAt ?? latest.createdAt).getTime() >= knownCheckAfterMs(s)) toAsk.push({ w, v: latest });
     }
-    if (w.payout.nonce !== null && w.payout.nonce < minedNonce) {
-      // The wallet's nonce was used and none of our versions holds it: another transaction took it. Never
-      // signed again here (that could pay twice): the operator decides (docs/operations.md, "A stuck payout").
-      if (
-        await this.findings.record(
-          s.network,
-          'nonce_taken',
-          w.id,
-          `nonce ${w.payout.nonce} of ${this.signer.address} was mined by a transaction that is not this withdrawal's`,
-        )
-      )
-        this.metrics.mismatches.inc({ network: s.network, kind: 'nonce_taken' });
-      return;
-    }
-    const latest = p.versions[p.versions.length - 1];
-    if (!latest) return;
-    if (!latest.acceptedAt) return this.broadcast(s, rail, w, latest, now);
-    if (now.getTime() - latest.createdAt.getTime() >= s.replaceAfterMs) return this.replace(s, rail, w, latest, await market(), now);
-    if (!(await rail.knows(latest.txHash))) {
-      this.logger.warn(`withdrawal ${w.id}: ${latest.txHash} is no longer known to the ${s.network} node; broadcasting it again`);
-      await this.broadcast(s, rail, w, latest, now);
-    }
+    // Whether the node still knows what it accepted a while ago and has not mined (a mempool may drop it).
+    await inParallel(toAsk, RPC_CONCURRENCY, async (a) => {
+      if (await rail.knows(a.v.txHash)) return;
+      this.logger.warn(`withdrawal ${a.w.id}: ${a.v.txHash} is no longer known to the ${s.network} node; broadcasting it again`);
+      toBroadcast.push(a);
+    });
+    toBroadcast.sort((a, b) => (a.v.nonce < b.v.nonce ? -1 : 1));
+    await this.broadcast(s, rail, toBroadcast, now);
   }
 
   /** The receipt of whichever version was mined (newest first: a replacement is the likelier). */
@@ -102,50 +124,105 @@ export class TrackPayoutsUseCase {
     return null;
   }
 
-  private async onMined(s: NetworkSettings, w: Withdrawal, r: MinedReceipt, finalBlock: bigint, now: Date): Promise<void> {
-    if (w.state === 'created') await this.markSent(w, r.txHash, now); // accepted before a crash took the answer
-    if (r.blockNumber > finalBlock) {
-      if (w.payout.blockHash !== r.blockHash || w.txHash !== r.txHash) await this.payouts.recordMined(w.id, r);
-      return;
-    }
-    const outcome = r.succeeded ? 'settled' : 'failed';
+  /** Mined, not final yet: `sent` if the node's answer was lost to a crash, and where it was mined. */
+  private async recordMined(mined: Mined[], now: Date): Promise<void> {
+    const changed = mined.filter((m) => m.w.state === 'created' || m.w.payout.blockHash !== m.r.blockHash || m.w.txHash !== m.r.txHash);
+    if (changed.length === 0) return;
     await this.unitOfWork.run(async (tx) => {
-      await this.payouts.recordMined(w.id, r, tx);
-      const done = await this.payouts.finish(tx, w.id, outcome, new Date());
-      if (!done) return;
-      await this.accounts.endHolds(
-        tx,
-        [
-          {
-            partnerId: done.partnerId,
-            document: done.document,
-            withdrawalId: done.id,
-            micros: done.amountMicros + done.feeMicros,
-            released: outcome === 'failed',
-          },
-        ],
-        new Date(),
-      );
-      tx.emit(stateChanged(done));
-      this.metrics.finished.inc({ network: s.network, state: outcome });
-      if (outcome === 'failed')
-        this.logger.warn(`withdrawal ${w.id} failed on ${s.network}: ${r.txHash} reverted in block ${r.blockNumber}; hold released`);
+      for (const { w, r } of changed) {
+        if (w.state === 'created') await this.markSent(tx, w.id, r.txHash, now);
+        await this.payouts.recordMined(w.id, r, tx);
+      }
     });
   }
 
-  private async broadcast(s: NetworkSettings, rail: PayoutRail, w: Withdrawal, v: PayoutVersion, now: Date): Promise<void> {
-    const outcome = await rail.broadcast(v.rawTx);
-    const label = outcome.accepted ? 'accepted' : outcome.kind;
-    this.metrics.broadcasts.inc({ network: s.network, outcome: label });
-    const accepted = outcome.accepted || outcome.kind === 'known';
-    await this.payouts.markBroadcast(v.id, now, accepted);
-    if (accepted) await this.markSent(w, v.txHash, now);
-    else if (!outcome.accepted)
-      // nonce_used: a version of ours was mined (its receipt ends it next round) or the nonce was taken;
-      // underpriced: the base fee rose above its max fee (replaced after the bound); refused: logged, tried again.
-      this.logger.warn(`withdrawal ${w.id}: the ${s.network} node refused ${v.txHash} (${outcome.kind}): ${outcome.reason}`);
+  /**
+   * Final: settled (status 1) or failed (status 0), each with its event and ledger entries, all of `batch`
+   * in one transaction. Should that transaction fail, each is tried in one of its own, so that one
+   * withdrawal the database refuses does not hold the others back.
+   */
+  private async finish(s: NetworkSettings, batch: Mined[], now: Date): Promise<void> {
+    try {
+      await this.unitOfWork.run((tx) => this.finishIn(tx, s, batch, now));
+    } catch (error) {
+      if (batch.length === 1) throw error;
+      this.logger.warn(`ending ${batch.length} payouts on ${s.network} together failed (${(error as Error).message}); ending each alone`);
+      for (const m of batch) await this.unitOfWork.run((tx) => this.finishIn(tx, s, [m], now));
+    }
   }
 
+  private async finishIn(tx: Transaction, s: NetworkSettings, batch: Mined[], now: Date): Promise<void> {
+    const ended: { done: Withdrawal; failed: boolean; r: MinedReceipt }[] = [];
+    for (const { w, r } of batch) {
+      if (w.state === 'created') await this.markSent(tx, w.id, r.txHash, now); // accepted before a crash took the answer
+      await this.payouts.recordMined(w.id, r, tx);
+      const done = await this.payouts.finish(tx, w.id, r.succeeded ? 'settled' : 'failed', new Date());
+      if (done) ended.push({ done, failed: !r.succeeded, r });
+    }
+    await this.accounts.endHolds(
+      tx,
+      ended.map(({ done, failed }) => ({
+        partnerId: done.partnerId,
+        document: done.document,
+        withdrawalId: done.id,
+        micros: done.amountMicros + done.feeMicros,
+        released: failed,
+      })),
+      new Date(),
+    );
+    for (const { done, failed, r } of ended) {
+      tx.emit(stateChanged(done));
+      this.metrics.finished.inc({ network: s.network, state: failed ? 'failed' : 'settled' });
+      if (failed)
+        this.logger.warn(`withdrawal ${done.id} failed on ${s.network}: ${r.txHash} reverted in block ${r.blockNumber}; hold released`);
+    }
+  }
+
+  /**
+   * The wallet's nonce was used and none of our versions holds it: another transaction took it. Never
+   * signed again here (that could pay twice): the operator decides (docs/operations/payouts.md, "A stuck payout").
+   */
+  private async nonceTaken(s: NetworkSettings, w: Withdrawal): Promise<void> {
+    const recorded = await this.findings.record(
+      s.network,
+      'nonce_taken',
+      w.id,
+      `nonce ${w.payout.nonce} of ${this.signer.address} was mined by a transaction that is not this withdrawal's`,
+    );
+    if (recorded) this.metrics.mismatches.inc({ network: s.network, kind: 'nonce_taken' });
+  }
+
+  /**
+   * Broadcasts the stored bytes of each version, one after another in nonce order (a node takes a nonce
+   * gap badly), then records what the nodes said in one transaction: accepted (or already known) → `sent`.
+   */
+  private async broadcast(s: NetworkSettings, rail: PayoutRail, items: { w: Withdrawal; v: PayoutVersion }[], now: Date): Promise<void> {
+    if (items.length === 0) return;
+    const said: { w: Withdrawal; v: PayoutVersion; accepted: boolean }[] = [];
+    try {
+      for (const { w, v } of items) {
+        const outcome = await rail.broadcast(v.rawTx);
+        this.metrics.broadcasts.inc({ network: s.network, outcome: outcome.accepted ? 'accepted' : outcome.kind });
+        const accepted = outcome.accepted || outcome.kind === 'known';
+        said.push({ w, v, accepted });
+        if (!outcome.accepted && !accepted)
+          // nonce_used: a version of ours was mined (its receipt ends it next round) or the nonce was taken;
+          // underpriced: the base fee rose above its max fee (replaced after the bound); refused: logged, tried again.
+          this.logger.warn(`withdrawal ${w.id}: the ${s.network} node refused ${v.txHash} (${outcome.kind}): ${outcome.reason}`);
+      }
+    } finally {
+      // What the node said before it stopped answering is kept; the rest is broadcast again next round.
+      if (said.length > 0)
+        await this.unitOfWork.run(async (tx) => {
+          for (const { w, v, accepted } of said) {
+            await this.payouts.markBroadcast(v.id, now, accepted, tx);
+            if (accepted) await this.markSent(tx, w.id, v.txHash, now);
+          }
+        });
+    }
+  }
+
+  /** Signs and stores a replacement of `previous` (same nonce, higher fees); at the cap, `previous` goes out again. */
   private async replace(
     s: NetworkSettings,
     rail: PayoutRail,
@@ -153,7 +230,7 @@ export class TrackPayoutsUseCase {
     previous: PayoutVersion,
     market: FeeMarket,
     now: Date,
-  ): Promise<void> {
+  ): Promise<PayoutVersion> {
     const fees = replacementFees(
       { maxFeePerGas: previous.maxFeePerGasWei, maxPriorityFeePerGas: previous.maxPriorityFeeWei },
       market,
@@ -161,11 +238,10 @@ export class TrackPayoutsUseCase {
       s.maxFeeWei,
     );
     if (!fees) {
-      // At the cap: keep the version out there in front of the nodes, and say so.
       this.logger.warn(
         `withdrawal ${w.id}: not mined after ${s.replaceAfterMs} ms and its fees are at the cap on ${s.network}; broadcasting it again`,
       );
-      return this.broadcast(s, rail, w, previous, now);
+      return previous;
     }
     const rawTx = await this.signer.sign({
       chainId: s.chainId,
@@ -190,13 +266,20 @@ export class TrackPayoutsUseCase {
     this.logger.log(
       `withdrawal ${w.id}: ${previous.txHash} not mined in ${s.replaceAfterMs} ms; replaced by ${txHash} (max fee ${fees.maxFeePerGas} wei)`,
     );
-    await this.broadcast(s, rail, w, version, now);
+    return version;
   }
 
-  private async markSent(w: Withdrawal, txHash: Hex, now: Date): Promise<void> {
-    await this.unitOfWork.run(async (tx) => {
-      const sent = await this.payouts.markSent(tx, w.id, txHash, now);
-      if (sent) tx.emit(stateChanged(sent));
-    });
+  private async markSent(tx: Transaction, withdrawalId: number, txHash: Hex, now: Date): Promise<void> {
+    const sent = await this.payouts.markSent(tx, withdrawalId, txHash, now);
+    if (sent) tx.emit(stateChanged(sent));
   }
 }
+
+/** Every open payout holds a nonce (PayoutRepository.open). */
+const nonceOf = (p: OpenPayout): bigint => p.withdrawal.payout.nonce ?? -1n;
+
+/**
+ * How long an accepted transaction may go unmined before the round asks the node whether it still knows
+ * it: half the replacement bound, at most 10 s (most are mined in a block or two and never asked).
+ */
+const knownCheckAfterMs = (s: NetworkSettings): number => Math.min(s.replaceAfterMs / 2, 10_000);

@@ -136,4 +136,9 @@ export abstract class PeriodicJobService implements OnApplicationBootstrap, Befo
   async beforeApplicationShutdown(): Promise<void> {
     await this.job?.stop();
   }
+
+  /** Another run right after this one, without the pause (work is left over); a no-op before start. */
+  protected runAgainNow(): void {
+    this.job?.runNow();
+  }
 }

@@ -141,6 +141,11 @@ export async function mineBlock(rpcUrl: string): Promise<void> {
   await testClient(rpcUrl).mine({ blocks: 1 });
 }
 
+/** Drops a pending transaction from the node's mempool, as a node under pressure evicts one (hardhat_dropTransaction). */
+export async function dropTransaction(rpcUrl: string, hash: Hash): Promise<void> {
+  await testClient(rpcUrl).dropTransaction({ hash });
+}
+
 export interface TransferLog {
   from: Address;
   to: Address;

@@ -1,4 +1,4 @@
-/** `work` on every item, at most `limit` at a time (DICT_CONCURRENCY calls in flight). */
+/** `work` on every item, at most `limit` at a time (calls to a counterparty in flight, bounded). */
 export async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
   const worker = async () => {
