@@ -2,7 +2,7 @@
  * `npm run bench:lists` (or `npm run bench -- --lists`): the partner lists (GET /partner/v1/withdrawals/usdt,
  * /pix-key, /customers/business) at a million rows of ONE partner each, through the whole stack (HTTP →
  * gateway → Kafka request-reply → service → PostgreSQL). Not a test: it prints numbers and plans. See
- * README.md next to this file and docs/operations.md, "Lists at a million rows".
+ * README.md next to this file and docs/benchmarks/2026-11-26-lists-at-a-million-rows.md.
  *
  *   npm run bench:lists
  *   npm run bench:lists -- --no-build --rows 200000 --samples 100       (quick)

@@ -609,7 +609,7 @@ interface OpenRun extends PhaseResult {
 async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[], rate: number, o: Options): Promise<OpenRun> {
   if (o.openWarmup > 0) {
     // The broker's JIT needs about a minute of load to reach its steady state: measured, the first 30 s of
-    // open loop on a fresh broker cost it 2.0 ms of CPU per withdrawal, the next ones 1.3-1.4 (docs/operations.md).
+    // open loop on a fresh broker cost it 2.0 ms of CPU per withdrawal, the next ones 1.3-1.4 (docs/benchmarks/2026-11-22-throughput-and-latency.md).
     console.log(`  warm-up: ${o.openWarmup} s of the same open loop, not measured`);
     await openLoop(rate, o.openWarmup, spread(url, partners), stopped);
   }

@@ -240,7 +240,7 @@ async function reconcileCommand(o: Options, need: (value: string | undefined, fl
 /**
  * `admin user backfill`: registers every user of the partner (of every partner when none is named) again, page by
  * page. Registration is idempotent: it changes nothing for a known user but hands the Pix keys service the user's
- * payment account, which users registered before accounts existed lack there (docs/operations.md, "Accounts and
+ * payment account, which users registered before accounts existed lack there (docs/operations/pix-and-dict.md, "Accounts and
  * BRL balances"). One line per partner; exit 1 when a registration failed (run it again: it resumes safely).
  */
 async function backfillUsers(admin: ReturnType<typeof createOperatorApiClient>, only: string | undefined): Promise<number> {

@@ -1,7 +1,7 @@
 /**
  * The development certificates of the DICT test server and of its client, pix-keys: generated once into
  * a git-ignored folder (`.cache/dict/<name>/`, keys mode 0600), never committed, worthless anywhere else.
- * Production uses the operator's ICP-Brasil certificates and the RSFN's chain instead (docs/operations.md, "DICT").
+ * Production uses the operator's ICP-Brasil certificates and the RSFN's chain instead (docs/operations/pix-and-dict.md, "What production needs").
  *
  *   ca.pem                     the development CA: issues every certificate below
  *   server.pem, server.key     the test server's TLS certificate (127.0.0.1, localhost, dict-test)

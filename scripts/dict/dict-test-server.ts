@@ -2,7 +2,7 @@
  * The DICT test server: the Central Bank's DICT API (vendor/bacen-pix-dict-api, version 1.8.0) for one
  * participant, in memory, so that `npm start`, `npm test` and the chaos run register Pix keys through the
  * same adapter, the same signed XML and the same mutual TLS as production. It is a stand-in for DICT, run
- * by the stack, never by a deployment (docs/operations.md, "DICT").
+ * by the stack, never by a deployment (docs/operations/pix-and-dict.md, "The DICT test server").
  *
  * Every request is checked as DICT would before it is answered:
  *   - mutual TLS: a client certificate issued by the configured CA, or no connection at all;

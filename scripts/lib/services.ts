@@ -20,7 +20,7 @@ export function healthPortOf(app: AppName, base: number): number {
  * V8 heap settings every app runs with. Node's defaults size the young generation for throughput
  * (16 MB semi-spaces) and let the old one grow to a large share of the machine; six apps on one host
  * then hold about 1.2 GB after the bench. Measured with these: about 0.87 GB, no loss of throughput
- * (docs/operations.md: "Performance"). A live heap is ~40-60 MB per app under load. APP_NODE_OPTIONS overrides them.
+ * (docs/benchmarks/2026-11-22-throughput-and-latency.md). A live heap is ~40-60 MB per app under load. APP_NODE_OPTIONS overrides them.
  */
 export const APP_NODE_FLAGS: string[] = (process.env.APP_NODE_OPTIONS ?? '--max-semi-space-size=2 --max-old-space-size=128')
   .split(/\s+/)

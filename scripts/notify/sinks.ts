@@ -1,5 +1,5 @@
 /**
- * The local sinks of the owner notifier (docs/operations.md: "Owner notifications"), for development and
+ * The local sinks of the owner notifier (docs/operations/notifications.md: "Local sinks"), for development and
  * tests only: nothing sent to them leaves the machine.
  *
  * - an SMTP server (npm `smtp-server`, nodemailer's own) on 127.0.0.1:1025 that accepts every message and

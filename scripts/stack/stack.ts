@@ -169,7 +169,7 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
-    // The gateway's operator API, /readyz and /metrics on its operator port, as deployed (docs/operations.md: "Health, readiness and the admin port").
+    // The gateway's operator API, /readyz and /metrics on its operator port, as deployed (docs/operations/observability.md: "Health, readiness and the admin port").
     ADMIN_PORT: String(healthPortOf('gateway', o.healthPortBase)),
     // The gateway reads the feed and the Pix-in list straight from their services (docs/architecture.md: "Direct queries"),
     // and has its replies sent straight to it (docs/architecture.md: "Direct replies"), on a free port of its own.

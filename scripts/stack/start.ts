@@ -159,7 +159,7 @@ async function main(): Promise<void> {
   );
   const { SMTP_URL, ...twilioSink } = sinkAppEnv(sinks, DEV_SINKS);
   // A development stack gives up on a failing server within half a minute (5 attempts, waits of 2, 4, 8, 10 s)
-  // rather than production's two hours, unless the environment says otherwise (docs/operations.md, "Owner notifications").
+  // rather than production's two hours, unless the environment says otherwise (docs/operations/notifications.md, "Local sinks").
   const devRetries = {
     NOTIFY_MAX_ATTEMPTS: '5',
     NOTIFY_RETRY_BASE_MS: '2000',

@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import { ApiClient, newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { FeedEvent, gatewayAdminUrl, listEvents, newPartner } from './support/sandbox';
 
-// DICT, as the stack runs it (docs/api.md "Pix keys", docs/operations.md "DICT"): pix-keys registers and
+// DICT, as the stack runs it (docs/api.md "Pix keys", docs/operations/pix-and-dict.md "DICT"): pix-keys registers and
 // deletes keys through its production adapter (signed XML, mutual TLS) at the DICT test server
 // (scripts/dict/), which answers only requests that validate against the Central Bank's published document
 // and carry a valid signature. This suite reads DICT itself with pix-keys' client certificate (DICT_*,

@@ -4,7 +4,7 @@ import { pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 import { gatewayAdminUrl, listEvents, newPartner, newUser } from './support/sandbox';
 
 /**
- * What an operator scrapes (docs/operations.md: "Metrics"): every app's /metrics in Prometheus' text format,
+ * What an operator scrapes (docs/operations/observability.md: "Metrics"): every app's /metrics in Prometheus' text format,
  * with the outbox backlog of each service that has an outbox. npm test passes the services' health
  * URLs in SERVICE_HEALTH_URLS.
  */

@@ -3,7 +3,7 @@ import { newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing'
 import { newPartner, newUser } from './support/sandbox';
 import { OtlpReceiver, ReceivedSpan, SPAN_KIND } from './support/otlp-receiver';
 
-// Tracing (docs/operations.md: "Tracing"). npm test starts the stack with OTEL_EXPORTER_OTLP_ENDPOINT pointing here
+// Tracing (docs/operations/observability.md: "Tracing"). npm test starts the stack with OTEL_EXPORTER_OTLP_ENDPOINT pointing here
 // and OTEL_TRACES_SAMPLER=parentbased_always_off: only a request that arrives with a sampled W3C
 // traceparent is recorded, so the rest of the run exports nothing and this suite sees only its trace.
 

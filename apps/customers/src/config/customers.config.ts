@@ -19,7 +19,7 @@ const inProduction = (c: CustomersConfig) => !SINK_ENVIRONMENTS.includes(c.NODE_
 
 /** What a required provider setting says when it is missing in production. */
 const required = (name: string, what: string) =>
-  `${name} must be ${what}; it is required outside development and test (docs/operations.md, "Owner notifications")`;
+  `${name} must be ${what}; it is required outside development and test (docs/operations/notifications.md, "Settings")`;
 
 @ValidatorConstraint({ name: 'longerThanSendTimeout' })
 class LongerThanSendTimeout implements ValidatorConstraintInterface {
@@ -32,7 +32,7 @@ class LongerThanSendTimeout implements ValidatorConstraintInterface {
 }
 
 /**
- * The customers service's settings. The owner notifier's (docs/operations.md: "Owner notifications"): an SMTP
+ * The customers service's settings. The owner notifier's (docs/operations/notifications.md): an SMTP
  * server for e-mails, Twilio's Messages API for SMS. In development and test every provider setting left
  * empty points at the local sinks the stack starts (notifier-settings.ts); in production each is required,
  * and the service refuses to start without it.

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { METRICS_REGISTRY } from '@partner/platform';
 import { Counter, Registry } from 'prom-client';
 
-/** The owner notifier's metrics (docs/operations.md: "Owner notifications"), labelled by channel. */
+/** The owner notifier's metrics (docs/operations/notifications.md), labelled by channel. */
 @Injectable()
 export class NotificationMetrics {
   readonly attempts = new Counter({

@@ -15,7 +15,7 @@ export interface NotifierRun {
 }
 
 /**
- * The owner notifier (docs/operations.md: "Owner notifications"): sends the e-mails and SMS that
+ * The owner notifier (docs/operations/notifications.md): sends the e-mails and SMS that
  * registrations asked for, each through its channel's adapter, from the owner_notifications queue the
  * registration wrote in its own transaction (so sending never holds up a registration, and a registration
  * never loses its notifications).

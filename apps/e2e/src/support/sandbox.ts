@@ -8,7 +8,7 @@ export const gatewayUrl = () => requireEnv('GATEWAY_URL');
  * against two instances of every app, else the one gateway.
  */
 export const gatewayUrls = (): string[] => process.env.GATEWAY_URLS?.split(',').filter(Boolean) ?? [gatewayUrl()];
-/** The gateway's admin port: its /readyz and /metrics answer there only (docs/operations.md: "Health, readiness and the admin port"). */
+/** The gateway's admin port: its /readyz and /metrics answer there only (docs/operations/observability.md: "Health, readiness and the admin port"). */
 export const gatewayAdminUrl = () => requireEnv('GATEWAY_ADMIN_URL');
 
 /** The typed client (libs/api-client) with a partner's key; its answers are checked against the document like ApiClient's. */

@@ -3,7 +3,7 @@ import { EventsConfig } from './events.config';
 
 describe('EventsConfig', () => {
   // A held fetch returns empty every few milliseconds while idle (about 10 % of a core between the
-  // broker and the service, docs/operations.md: "Performance"), so only the projector, which gets three events per
+  // broker and the service, docs/benchmarks/2026-11-22-throughput-and-latency.md), so only the projector, which gets three events per
   // withdrawal, holds its fetches by default.
   it('holds the projector fetches 100 ms by default, where other services answer with the first event', () => {
     expect(loadConfig(EventsConfig, {}).KAFKA_EVENT_FETCH_WAIT_MS).toBe(100);

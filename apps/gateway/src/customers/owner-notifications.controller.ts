@@ -14,7 +14,7 @@ const SAMPLES: ErrorSamples = {
   },
 };
 
-/** Operator API: what became of the e-mails and SMS a business customer's registration asked for (docs/operations.md: "Owner notifications"). */
+/** Operator API: what became of the e-mails and SMS a business customer's registration asked for (docs/operations/notifications.md: "A failed owner notification"). */
 @ApiTags('operator')
 @Controller('admin/v1/partners/:partner_id/business-customers')
 @OperatorAuth()

@@ -17,7 +17,7 @@ export class HotWalletsController {
     operationId: 'listHotWallets',
     summary: 'Read the hot wallets',
     description:
-      'Each network\'s hot wallet: its address, the USDT contract, its USDT and native-coin (gas) balances read off the node now (null when the node does not answer), the withdrawals not final yet, and the nonce its next payout takes. Fund it by sending USDT and ETH/POL to the address (docs/operations.md, "Funding the hot wallet").',
+      'Each network\'s hot wallet: its address, the USDT contract, its USDT and native-coin (gas) balances read off the node now (null when the node does not answer), the withdrawals not final yet, and the nonce its next payout takes. Fund it by sending USDT and ETH/POL to the address (docs/operations/payouts.md, "Funding the hot wallet").',
   })
   @ApiAnswer(200, ListHotWalletsResult, { description: 'One entry per network' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)

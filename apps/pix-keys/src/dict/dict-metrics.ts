@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { METRICS_REGISTRY } from '@partner/platform';
 import { Counter, Gauge, Histogram, Metric, Registry } from 'prom-client';
 
-/** The DICT client's metrics (docs/operations.md, "Metrics" and "DICT"). */
+/** The DICT client's metrics (docs/operations/observability.md, "Metrics"; docs/operations/pix-and-dict.md, "DICT"). */
 @Injectable()
 export class DictMetrics {
   readonly requests = new Counter({

@@ -58,7 +58,7 @@ export interface Transaction extends Queryable {
 }
 
 // request_id: the request that caused the events (docs/architecture.md: "Request context"), null for timers' moves;
-// traceparent: the trace the events continue when the relay publishes them (docs/operations.md: "Tracing").
+// traceparent: the trace the events continue when the relay publishes them (docs/operations/observability.md: "Tracing").
 const INSERT_OUTBOX = statement(
   'outbox_insert',
   'INSERT INTO outbox_messages (topic, key, payload, request_id, traceparent) SELECT t, k, p, $4::text, $5::text FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS u(t, k, p)',
@@ -121,7 +121,7 @@ export interface Wakeable {
 
 /**
  * Where the events a unit of work writes come from, stored beside them: the request they serve
- * (docs/architecture.md: "Request context") and the trace they continue (docs/operations.md: "Tracing").
+ * (docs/architecture.md: "Request context") and the trace they continue (docs/operations/observability.md: "Tracing").
  */
 export interface EventOrigin {
   requestId: string | null;

@@ -325,7 +325,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
    */
   private handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
     const context = contextFromHeaders(header(message, CONTEXT_HEADERS.requestId), header(message, CONTEXT_HEADERS.partnerId));
-    // Inside a `process <topic>` span continuing the sender's trace (docs/operations.md: "Tracing"; a no-op untraced).
+    // Inside a `process <topic>` span continuing the sender's trace (docs/operations/observability.md: "Tracing"; a no-op untraced).
     const work = () =>
       processSpan(topic, message.headers, message.key?.toString() ?? null, () => this.handleMessage(topic, partition, message));
     return context ? RequestContexts.run(context, work) : work();

@@ -5,7 +5,7 @@
  * after 1 ms (kafkajs issues #1556 and #1704; the fix of PRs #1667 and #1768 was never released). Every
  * app has several connections (producers, consumers, admin), so each spun a few thousand timers a
  * second while idle: about 2 % of a core per app with no traffic, and the same on top of every request
- * (docs/architecture.md: "Fetching, publishing and connections"; docs/operations.md: "Performance").
+ * (docs/architecture.md: "Fetching, publishing and connections"; docs/benchmarks/2026-11-22-throughput-and-latency.md).
  *
  * The replacement is upstream's proposed fix: schedule a check only when a request is waiting (in 10 ms,
  * or when the broker's throttling ends) or while throttling lasts. Requests that can go out immediately

@@ -89,7 +89,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   /** One transaction (OutboxStore.publishBatch): take the lock, read, publish, mark. */
   private publishBatch(limit: number): Promise<number | 'locked'> {
     return this.store.publishBatch(limit, async (rows: OutboxRow[]) => {
-      // Each event continues the trace of the transaction that wrote it (docs/operations.md: "Tracing").
+      // Each event continues the trace of the transaction that wrote it (docs/operations/observability.md: "Tracing").
       const traces = rows.map((r) => sendSpanFromTraceparent(r.topic, r.key, r.traceparent));
       // The id of the request that caused an event travels as a header; the payload stays the contract's.
       const messages = rows.map((r, i) => ({

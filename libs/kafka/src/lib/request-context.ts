@@ -44,7 +44,7 @@ export const RequestContexts = {
   /**
    * Runs `work` outside any request: for timers and batches started by one request but serving many (an
    * outbox relay woken after a commit, a micro-batch), which would otherwise carry that request's id
-   * in every later log line, and its trace (docs/operations.md: "Tracing") in every later span.
+   * in every later log line, and its trace (docs/operations/observability.md: "Tracing") in every later span.
    */
   outside<R>(work: () => R): R {
     return storage.exit(() => traceContext.with(ROOT_CONTEXT, work));

@@ -13,7 +13,7 @@ import {
 import type { IHeaders } from 'kafkajs';
 
 /**
- * Tracing across Kafka (docs/operations.md: "Tracing"): W3C trace context (`traceparent`, `tracestate`) in the
+ * Tracing across Kafka (docs/operations/observability.md: "Tracing"): W3C trace context (`traceparent`, `tracestate`) in the
  * headers of every request, reply and event, as OpenTelemetry's messaging conventions and its kafkajs
  * instrumentation write them, so any traced consumer continues the trace.
  *

@@ -20,7 +20,7 @@ const MAX_LOGGED_URL = 512;
 
 /**
  * Every line written inside a request context (docs/architecture.md: "Request context") gets its `request_id` and
- * `partner_id` (null while the partner is unknown), and inside a recorded trace its `trace_id` (docs/operations.md:
+ * `partner_id` (null while the partner is unknown), and inside a recorded trace its `trace_id` (docs/operations/observability.md:
  * "Tracing"), so a log line leads to its trace. A fresh object each time: pino merges the line's own
  * fields into it.
  */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// deploy/nginx/gateway.conf: the proxy's access log holds no document, phone or e-mail (docs/operations.md:
+// deploy/nginx/gateway.conf: the proxy's access log holds no document, phone or e-mail (docs/operations/observability.md:
 // "Personal data"). nginx is not installed here; the checks read the file, and its path map's expression
 // (PCRE) is run in JavaScript, whose syntax it keeps to.
 const config = readFileSync(join(__dirname, '..', '..', '..', '..', 'deploy', 'nginx', 'gateway.conf'), 'utf8');

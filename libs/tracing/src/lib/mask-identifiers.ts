@@ -1,5 +1,5 @@
 /**
- * What logs, span attributes and the audit log must never show (docs/operations.md: "Personal data"): a
+ * What logs, span attributes and the audit log must never show (docs/operations/observability.md: "Personal data"): a
  * CPF (11 digits, also written `123.456.789-09`), a CNPJ (14 digits or the alphanumeric form, also written
  * `12.345.678/0001-95`), which is also what a Pix key is here, a phone in E.164 (`+5511987654321`) and an
  * e-mail address. A document must stand alone (no letter or digit right before or after it), so UUIDs,

@@ -4,7 +4,7 @@ import { MaskingSpanProcessor } from './masking-span-processor';
 type SpanProcessor = tracing.SpanProcessor;
 
 /**
- * OpenTelemetry tracing of one app (docs/operations.md: "Tracing"). Each app's `src/tracing.ts` calls `startTracing`
+ * OpenTelemetry tracing of one app (docs/operations/observability.md: "Tracing"). Each app's `src/tracing.ts` calls `startTracing`
  * and is the first import of its main.ts: the instrumentations patch `http`, `pg` and Fastify as they
  * are loaded, so they must be in place before anything loads them.
  *
