@@ -16,7 +16,7 @@ export class ChainMismatchError extends Error {}
 
 /**
  * The payout rounds: every CHAIN_POLL_MS, for each network at once, check that its node still serves the
- * configured chain, sign what can be paid, then follow what is signed (PayoutRounds.round). A node down,
+ * configured chain, follow what is signed, then sign what can be paid and broadcast it. A node down,
  * slow or wrong pauses its network only, with a warning when it starts and a line when it is back;
  * withdrawals wait meanwhile and go on after. One instance at a time runs a network's round (a
  * PostgreSQL advisory lock); the signing itself is also serialised by the wallet's row lock.
@@ -148,16 +148,22 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       this.verified.delete(network);
       throw new ChainMismatchError(`the node at ${s.names.rpcUrl} now serves chain ${chainId}, not ${s.names.chainId}=${s.chainId}`);
     }
+    // What is in flight first (stored bytes broadcast, receipts, settlements), so that a backlog of new
+    // withdrawals to sign never delays them; then sign, and broadcast what was signed at once.
+    await this.track.execute(s);
     const { signed, waiting, more } = await this.sign.execute(s);
     for (const reason of ['usdt', 'gas', 'fee_cap'] as const)
       this.payoutMetrics.waiting.set({ network, reason }, waiting === reason ? 1 : 0);
     this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
-    if (signed > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
+    if (signed.length > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
       // The chaos run's hook: die between the commit of signed transactions and their broadcast.
       this.logger.warn('PAYOUT_CRASH_AFTER_SIGN_RATE: killing this process after signing, before broadcasting');
       process.kill(process.pid, 'SIGKILL');
     }
-    await this.track.execute(s);
+    await this.track.broadcast(
+      s,
+      signed.map(({ withdrawal, version }) => ({ w: withdrawal, v: version })),
+    );
     this.resume(network, waiting);
     return more === true;
   }

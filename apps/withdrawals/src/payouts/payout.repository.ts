@@ -44,6 +44,9 @@ const toVersion = (r: PayoutVersionRow): PayoutVersion => ({
   createdAt: r.created_at,
 });
 
+/** A version signed and not yet stored. */
+export type NewPayoutVersion = Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>;
+
 /** A withdrawal being paid, with every signed version of its transaction, oldest first. */
 export interface OpenPayout {
   withdrawal: Withdrawal;
@@ -67,9 +70,22 @@ const OUTSTANDING = statement(
    FROM withdrawals WHERE network = $1 AND from_address = $2 AND state IN ('created', 'sent') AND nonce IS NOT NULL`,
 );
 
+/** Gives each withdrawal its nonce: $1 ids, $3 nonces (as text), $2 the wallet. */
 const ASSIGN = statement(
   'payout_assign',
-  `UPDATE withdrawals SET from_address = $2, nonce = $3 WHERE id = $1 AND nonce IS NULL RETURNING id`,
+  `UPDATE withdrawals w SET from_address = $2, nonce = u.nonce::bigint
+   FROM unnest($1::int[], $3::text[]) AS u(id, nonce)
+   WHERE w.id = u.id AND w.nonce IS NULL RETURNING w.id`,
+);
+
+/** Stores the first signed version of each: one row per array element. */
+const INSERT_VERSIONS = statement(
+  'payout_insert_versions',
+  `INSERT INTO payout_transactions (withdrawal_id, network, from_address, nonce, tx_hash, raw_tx, max_fee_per_gas_wei, max_priority_fee_wei, created_at)
+   SELECT u.withdrawal_id, $2, $3, u.nonce::bigint, u.tx_hash, u.raw_tx, u.max_fee::numeric, u.max_tip::numeric, u.created_at
+   FROM unnest($1::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+        AS u(withdrawal_id, nonce, tx_hash, raw_tx, max_fee, max_tip, created_at)
+   RETURNING id, withdrawal_id`,
 );
 
 const INSERT_VERSION = statement(
@@ -143,26 +159,43 @@ export class PayoutRepository {
     return { micros: BigInt(r.micros), transactions: r.transactions, open: r.open };
   }
 
-  /** Gives `withdrawal` its nonce and stores its first signed version, in the signing round's transaction. */
+  /**
+   * Gives each withdrawal its nonce and stores its first signed version, in the signing round's
+   * transaction (two statements for the whole batch). Throws if any already held a nonce.
+   */
   async assign(
     tx: Transaction,
-    w: Withdrawal,
+    network: Network,
     from: Address,
-    version: Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>,
-  ): Promise<void> {
-    const { rowCount } = await tx.query(ASSIGN, [w.id, from.toLowerCase(), version.nonce.toString()]);
-    if (rowCount !== 1) throw new Error(`withdrawal ${w.id} already holds a nonce`);
-    await this.addVersion(tx, w.id, w.network, from, version);
+    signed: { withdrawal: Withdrawal; version: NewPayoutVersion }[],
+  ): Promise<{ withdrawal: Withdrawal; version: PayoutVersion }[]> {
+    if (signed.length === 0) return [];
+    const wallet = from.toLowerCase();
+    const ids = signed.map((s) => s.withdrawal.id);
+    const nonces = signed.map((s) => s.version.nonce.toString());
+    const { rowCount } = await tx.query(ASSIGN, [ids, wallet, nonces]);
+    if (rowCount !== signed.length)
+      throw new Error(`${signed.length - (rowCount ?? 0)} of withdrawals ${ids.join(', ')} already held a nonce`);
+    const { rows } = await tx.query<{ id: string; withdrawal_id: number }>(INSERT_VERSIONS, [
+      ids,
+      network,
+      wallet,
+      nonces,
+      signed.map((s) => s.version.txHash),
+      signed.map((s) => s.version.rawTx),
+      signed.map((s) => s.version.maxFeePerGasWei.toString()),
+      signed.map((s) => s.version.maxPriorityFeeWei.toString()),
+      signed.map((s) => s.version.createdAt),
+    ]);
+    const idOf = new Map(rows.map((r) => [r.withdrawal_id, BigInt(r.id)]));
+    return signed.map(({ withdrawal, version }) => ({
+      withdrawal,
+      version: { ...version, id: idOf.get(withdrawal.id) ?? -1n, withdrawalId: withdrawal.id, acceptedAt: null, broadcastAt: null },
+    }));
   }
 
   /** Stores another signed version (a replacement: the same nonce, higher fees), before it is broadcast. */
-  async addVersion(
-    tx: Transaction,
-    withdrawalId: number,
-    network: Network,
-    from: Address,
-    v: Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>,
-  ): Promise<PayoutVersion> {
+  async addVersion(tx: Transaction, withdrawalId: number, network: Network, from: Address, v: NewPayoutVersion): Promise<PayoutVersion> {
     const { rows } = await tx.query<{ id: string }>(INSERT_VERSION, [
       withdrawalId,
       network,

@@ -8,10 +8,18 @@ import { feesFor } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
 import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
-import { PayoutRepository } from './payout.repository';
+import { NewPayoutVersion, PayoutRepository, PayoutVersion } from './payout.repository';
+import { Withdrawal } from '../withdrawals/withdrawal.repository';
 import { hashOf } from './payout-signers';
 
 export type WaitReason = 'usdt' | 'gas' | 'fee_cap';
+
+/** What a signing round did: the versions it stored (to broadcast), why the rest wait, whether more can be signed now. */
+export interface SigningRound {
+  signed: { withdrawal: Withdrawal; version: PayoutVersion }[];
+  waiting?: WaitReason;
+  more?: boolean;
+}
 
 /**
  * Signs the next withdrawals of one network, in the order they were asked: each gets the wallet's next
@@ -37,10 +45,10 @@ export class SignPayoutsUseCase {
   ) {}
 
   /**
-   * Signs what can be paid now; says how many were signed, when some wait, why, and whether a full batch
-   * was signed with room for more (`more`: the next round need not wait its pause).
+   * Signs what can be paid now; answers what was signed (stored, to broadcast), when some wait, why, and
+   * whether a full batch was signed with room for more (`more`: the next round need not wait its pause).
    */
-  async execute(s: NetworkSettings, now = new Date()): Promise<{ signed: number; waiting?: WaitReason; more?: boolean }> {
+  async execute(s: NetworkSettings, now = new Date()): Promise<SigningRound> {
     const rail = this.rails[s.network];
     const from = this.signer.address;
     const [market, balances] = await Promise.all([rail.feeMarket(), rail.balances(from)]);
@@ -50,14 +58,15 @@ export class SignPayoutsUseCase {
       const wallet = await this.hotWallets.lock(tx, s.network, from);
       const out = await this.payouts.outstanding(tx, s.network, from);
       const room = Math.min(this.config.CHAIN_BATCH, MAX_OPEN_PAYOUTS - out.open);
-      if (room <= 0) return { signed: 0 };
+      if (room <= 0) return { signed: [] };
       const due = await this.payouts.unsigned(tx, s.network, room);
-      if (due.length === 0) return { signed: 0 };
+      if (due.length === 0) return { signed: [] };
       let usdtLeft = balances.usdtMicros - out.micros;
       // Gas still owed by what is signed and not mined: each may cost up to its limit at today's max fee.
       let nativeLeft = balances.nativeWei - BigInt(out.transactions) * gasLimit * (2n * market.nextBaseFeeWei);
       let nonce = wallet.nextNonce;
       let waiting: WaitReason | undefined;
+      const batch: { withdrawal: Withdrawal; version: NewPayoutVersion }[] = [];
       for (const w of due) {
         const fees = feesFor(market, w.feeChoice, s.maxFeeWei);
         if (!fees) waiting = 'fee_cap';
@@ -72,22 +81,25 @@ export class SignPayoutsUseCase {
           gas: gasLimit,
           ...fees,
         });
-        await this.payouts.assign(tx, w, from, {
-          nonce,
-          txHash: hashOf(rawTx),
-          rawTx,
-          maxFeePerGasWei: fees.maxFeePerGas,
-          maxPriorityFeeWei: fees.maxPriorityFeePerGas,
-          createdAt: now,
+        batch.push({
+          withdrawal: w,
+          version: {
+            nonce,
+            txHash: hashOf(rawTx),
+            rawTx,
+            maxFeePerGasWei: fees.maxFeePerGas,
+            maxPriorityFeeWei: fees.maxPriorityFeePerGas,
+            createdAt: now,
+          },
         });
         nonce += 1n;
         usdtLeft -= w.amountMicros;
         nativeLeft -= gasLimit * fees.maxFeePerGas;
       }
+      const signed = await this.payouts.assign(tx, s.network, from, batch);
       if (nonce !== wallet.nextNonce) await this.hotWallets.advance(tx, s.network, from, nonce, now);
-      const signed = Number(nonce - wallet.nextNonce);
       if (waiting) return { signed, waiting };
-      return { signed, more: signed === this.config.CHAIN_BATCH && out.open + signed < MAX_OPEN_PAYOUTS };
+      return { signed, more: signed.length === this.config.CHAIN_BATCH && out.open + signed.length < MAX_OPEN_PAYOUTS };
     });
   }
 

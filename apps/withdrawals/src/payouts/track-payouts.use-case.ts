@@ -112,7 +112,7 @@ export class TrackPayoutsUseCase {
       toBroadcast.push(a);
     });
     toBroadcast.sort((a, b) => (a.v.nonce < b.v.nonce ? -1 : 1));
-    await this.broadcast(s, rail, toBroadcast, now);
+    await this.broadcast(s, toBroadcast, now);
   }
 
   /** The receipt of whichever version was mined (newest first: a replacement is the likelier). */
@@ -196,8 +196,9 @@ export class TrackPayoutsUseCase {
    * Broadcasts the stored bytes of each version, one after another in nonce order (a node takes a nonce
    * gap badly), then records what the nodes said in one transaction: accepted (or already known) → `sent`.
    */
-  private async broadcast(s: NetworkSettings, rail: PayoutRail, items: { w: Withdrawal; v: PayoutVersion }[], now: Date): Promise<void> {
+  async broadcast(s: NetworkSettings, items: { w: Withdrawal; v: PayoutVersion }[], now = new Date()): Promise<void> {
     if (items.length === 0) return;
+    const rail = this.rails[s.network];
     const said: { w: Withdrawal; v: PayoutVersion; accepted: boolean }[] = [];
     try {
       for (const { w, v } of items) {
