@@ -39,7 +39,7 @@ describe('EvmPayoutRail', () => {
       timeoutMs: 500,
     });
     await expect(rail.chainId()).rejects.toThrow();
-    await expect(rail.broadcast('0x02')).rejects.toThrow();
+    await expect(rail.broadcast(['0x02', '0x03'])).rejects.toThrow();
     // Told apart from a node that answered: a start-up check then waits instead of refusing to start.
     const failure = await rail.tokenDecimals().catch((error: unknown) => error);
     expect(isTransportFailure(failure)).toBe(true);

@@ -65,12 +65,17 @@ export class EvmPayoutRail implements PayoutRail {
   readonly network: Network;
   readonly token: Address;
   private readonly client: PublicClient;
+  /** The same node, requests of one tick sent as one JSON-RPC batch (broadcasts). */
+  private readonly batching: PublicClient;
 
   constructor(private readonly settings: EvmRailSettings) {
     this.network = settings.network;
     this.token = settings.token;
     // No retries inside a call: a round that fails waits for the next one (its own backoff).
     this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0 }) });
+    this.batching = createPublicClient({
+      transport: http(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0, batch: { batchSize: 1_000, wait: 0 } }),
+    });
   }
 
   chainId(): Promise<number> {
@@ -110,16 +115,18 @@ export class EvmPayoutRail implements PayoutRail {
     return BigInt(await this.client.getTransactionCount({ address, blockTag: 'latest' }));
   }
 
-  async broadcast(rawTx: Hex): Promise<BroadcastOutcome> {
-    try {
-      await this.client.request({ method: 'eth_sendRawTransaction', params: [rawTx] });
-      return { accepted: true };
-    } catch (error) {
+  async broadcast(rawTxs: Hex[]): Promise<BroadcastOutcome[]> {
+    // Requested in the same tick: viem sends them as one JSON-RPC batch, in this order.
+    const answers = await Promise.allSettled(
+      rawTxs.map((rawTx) => this.batching.request({ method: 'eth_sendRawTransaction', params: [rawTx] })),
+    );
+    return answers.map((answer): BroadcastOutcome => {
+      if (answer.status === 'fulfilled') return { accepted: true };
       // A node that answered with a JSON-RPC error refused it; anything else (down, timeout) is thrown on.
-      const rpc = rpcErrorMessage(error);
-      if (rpc === undefined) throw error;
+      const rpc = rpcErrorMessage(answer.reason);
+      if (rpc === undefined) throw answer.reason;
       return { accepted: false, reason: rpc, kind: classifyRefusal(rpc) };
-    }
+    });
   }
 
   async receipt(txHash: Hex): Promise<MinedReceipt | null> {

@@ -48,7 +48,11 @@ export interface PayoutRail {
   feeMarket(): Promise<FeeMarket>;
   /** Transactions of `address` mined so far (its next nonce on chain). */
   minedNonce(address: Address): Promise<bigint>;
-  broadcast(rawTx: Hex): Promise<BroadcastOutcome>;
+  /**
+   * Sends signed transactions, in this order, in one request (a JSON-RPC batch): what the node said to each.
+   * Throws when the node did not answer (it may still have taken some: broadcasting the same bytes again is harmless).
+   */
+  broadcast(rawTxs: Hex[]): Promise<BroadcastOutcome[]>;
   /** The receipt of `txHash` on the chain as the node sees it now, or null (not mined, or mined in a block a reorg dropped). */
   receipt(txHash: Hex): Promise<MinedReceipt | null>;
   /** Whether the node knows the transaction at all (pending or mined): false once a mempool dropped it. */

@@ -103,16 +103,26 @@ const OPEN = statement(
    ORDER BY w.nonce LIMIT $3`,
 );
 
+/** Versions broadcast at $2: $1 their ids, $3 whether a node accepted (or already had) each. */
 const MARK_BROADCAST = statement(
   'payout_mark_broadcast',
-  `UPDATE payout_transactions SET broadcast_at = $2, accepted_at = CASE WHEN $3 THEN coalesce(accepted_at, $2) ELSE accepted_at END
-   WHERE id = $1`,
+  `UPDATE payout_transactions p SET broadcast_at = $2, accepted_at = CASE WHEN u.accepted THEN coalesce(p.accepted_at, $2) ELSE p.accepted_at END
+   FROM unnest($1::bigint[], $3::bool[]) AS u(id, accepted) WHERE p.id = u.id`,
 );
 
 /**
  * `created` → `sent` once a node accepted a version (updated_at moves: the event's time); for a later
  * version accepted (a replacement) only tx_hash moves along. `previous`: the state before.
  */
+const MARK_SENT_MANY = statement(
+  'payout_mark_sent_many',
+  `WITH u AS (SELECT * FROM unnest($1::int[], $2::text[]) AS u(id, tx_hash)),
+        before AS (SELECT w.id, w.state FROM withdrawals w JOIN u ON u.id = w.id WHERE w.state IN ('created', 'sent') ORDER BY w.id FOR UPDATE OF w)
+   UPDATE withdrawals w SET state = 'sent', tx_hash = u.tx_hash, updated_at = CASE WHEN before.state = 'created' THEN $3 ELSE w.updated_at END
+   FROM before JOIN u ON u.id = before.id WHERE w.id = before.id
+   RETURNING w.*, before.state AS previous`,
+);
+
 const MARK_SENT = statement(
   'payout_mark_sent',
   `WITH before AS (SELECT id, state FROM withdrawals WHERE id = $1 AND state IN ('created', 'sent') FOR UPDATE)
@@ -225,9 +235,21 @@ export class PayoutRepository {
     }));
   }
 
-  /** A version was broadcast now (`accepted`: a node took it or already had it); in `tx` when given. */
-  async markBroadcast(versionId: bigint, now: Date, accepted: boolean, tx?: Transaction): Promise<void> {
-    await (tx ?? this.db).query(MARK_BROADCAST, [versionId.toString(), now, accepted]);
+  /** Versions broadcast now (`accepted`: a node took it or already had it). */
+  async markBroadcast(tx: Transaction, said: { versionId: bigint; accepted: boolean }[], now: Date): Promise<void> {
+    if (said.length === 0) return;
+    await tx.query(MARK_BROADCAST, [said.map((x) => x.versionId.toString()), now, said.map((x) => x.accepted)]);
+  }
+
+  /** `created` → `sent` for each accepted version: the withdrawals moved, to report (those `sent` already only move tx_hash along). */
+  async markSentMany(tx: Transaction, accepted: { withdrawalId: number; txHash: Hex }[], now: Date): Promise<Withdrawal[]> {
+    if (accepted.length === 0) return [];
+    const { rows } = await tx.query<WithdrawalRow & { previous: string }>(MARK_SENT_MANY, [
+      accepted.map((a) => a.withdrawalId),
+      accepted.map((a) => a.txHash),
+      now,
+    ]);
+    return rows.filter((r) => r.previous === 'created').map(toWithdrawal);
   }
 
   /** `created` → `sent`: the moved withdrawal, to report; null when it was `sent` already (tx_hash moved along) or is closed. */

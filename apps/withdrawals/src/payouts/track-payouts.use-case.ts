@@ -16,6 +16,8 @@ import { OpenPayout, PayoutRepository, PayoutVersion } from './payout.repository
 
 /** JSON-RPC calls in flight at once while a round reads receipts and asks the node what it knows. */
 const RPC_CONCURRENCY = 16;
+/** Signed transactions sent to a node in one JSON-RPC batch. */
+const BROADCAST_BATCH = 100;
 /** Payouts ended (settled or failed) per database transaction. */
 const FINISH_PER_TRANSACTION = 100;
 
@@ -193,32 +195,44 @@ export class TrackPayoutsUseCase {
   }
 
   /**
-   * Broadcasts the stored bytes of each version, one after another in nonce order (a node takes a nonce
-   * gap badly), then records what the nodes said in one transaction: accepted (or already known) → `sent`.
+   * Broadcasts the stored bytes of each version in nonce order, BROADCAST_BATCH to a JSON-RPC batch (one
+   * round trip each, the batches one after another), then records what the nodes said in one transaction:
+   * accepted (or already known) → `sent`.
    */
   async broadcast(s: NetworkSettings, items: { w: Withdrawal; v: PayoutVersion }[], now = new Date()): Promise<void> {
     if (items.length === 0) return;
     const rail = this.rails[s.network];
     const said: { w: Withdrawal; v: PayoutVersion; accepted: boolean }[] = [];
     try {
-      for (const { w, v } of items) {
-        const outcome = await rail.broadcast(v.rawTx);
-        this.metrics.broadcasts.inc({ network: s.network, outcome: outcome.accepted ? 'accepted' : outcome.kind });
-        const accepted = outcome.accepted || outcome.kind === 'known';
-        said.push({ w, v, accepted });
-        if (!outcome.accepted && !accepted)
-          // nonce_used: a version of ours was mined (its receipt ends it next round) or the nonce was taken;
-          // underpriced: the base fee rose above its max fee (replaced after the bound); refused: logged, tried again.
-          this.logger.warn(`withdrawal ${w.id}: the ${s.network} node refused ${v.txHash} (${outcome.kind}): ${outcome.reason}`);
+      for (let i = 0; i < items.length; i += BROADCAST_BATCH) {
+        const chunk = items.slice(i, i + BROADCAST_BATCH);
+        const outcomes = await rail.broadcast(chunk.map(({ v }) => v.rawTx));
+        chunk.forEach(({ w, v }, j) => {
+          const outcome = outcomes[j];
+          this.metrics.broadcasts.inc({ network: s.network, outcome: outcome.accepted ? 'accepted' : outcome.kind });
+          const accepted = outcome.accepted || outcome.kind === 'known';
+          said.push({ w, v, accepted });
+          if (!outcome.accepted && !accepted)
+            // nonce_used: a version of ours was mined (its receipt ends it next round) or the nonce was taken;
+            // underpriced: the base fee rose above its max fee (replaced after the bound); refused: logged, tried again.
+            this.logger.warn(`withdrawal ${w.id}: the ${s.network} node refused ${v.txHash} (${outcome.kind}): ${outcome.reason}`);
+        });
       }
     } finally {
       // What the node said before it stopped answering is kept; the rest is broadcast again next round.
       if (said.length > 0)
         await this.unitOfWork.run(async (tx) => {
-          for (const { w, v, accepted } of said) {
-            await this.payouts.markBroadcast(v.id, now, accepted, tx);
-            if (accepted) await this.markSent(tx, w.id, v.txHash, now);
-          }
+          await this.payouts.markBroadcast(
+            tx,
+            said.map(({ v, accepted }) => ({ versionId: v.id, accepted })),
+            now,
+          );
+          const sent = await this.payouts.markSentMany(
+            tx,
+            said.filter((x) => x.accepted).map(({ w, v }) => ({ withdrawalId: w.id, txHash: v.txHash })),
+            now,
+          );
+          for (const w of sent) tx.emit(stateChanged(w));
         });
     }
   }
