@@ -25,7 +25,7 @@
  * off the nodes: every settled withdrawal one transfer of its amount to its address, a failed one none,
  * no other transfer from the hot wallet, its outflow = the settled amounts: `chain audit: N paid, 0 paid
  * twice, 0 missing, 0 drift`), the rolling restart with no failure other than a 503 carrying Retry-After,
- * and each recovery within its bound (app 10 s, broker 20 s, the payouts a chain fault interrupted final in 20 s). Prints the
+ * and each recovery within its bound (app kill 12 s, app stop 10 s, broker 20 s, the payouts a chain fault interrupted final in 20 s). Prints the
  * counts; exits 1 when an invariant fails.
  */
 import { execFileSync } from 'node:child_process';
@@ -100,7 +100,13 @@ const proxyPorts: ChainPorts = {
 const appRoot = join(root, '.cache', 'chaos', 'app');
 const adminKey = `adm_chaos_${randomBytes(18).toString('base64url')}`;
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-/** Recovery bounds, from the restart command to the stack ready and serving again. */
+/**
+ * Recovery bounds, from the restart command to the stack ready and serving again. A `kill -9` leaves the
+ * app's consumer group member to the broker's 6 s session timeout (its minimum) before the restarted
+ * process gets its partitions, on top of a start under the chaos load (4-6 s): 12 s. A graceful stop
+ * leaves the group at once: 10 s.
+ */
+const APP_KILL_RECOVERY_MS = 12_000;
 const APP_RECOVERY_MS = 10_000;
 const BROKER_RECOVERY_MS = 20_000;
 const DATABASE_RECOVERY_MS = 20_000;
@@ -402,7 +408,7 @@ async function main(): Promise<number> {
       for (const app of APPS) {
         await fault(
           `kill -9 ${app}, restart`,
-          APP_RECOVERY_MS,
+          APP_KILL_RECOVERY_MS,
           async () => {
             await killApp(running, app);
             await sleep(1_000);
