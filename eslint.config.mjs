@@ -10,13 +10,18 @@ const { APP_NAMES } = await tsImport('./libs/contracts/src/lib/services.catalogu
 // (type:api-client) is for callers of the API (e2e suites, scripts), never for the apps that serve it,
 // and depends on no lib of ours: its types are generated from the OpenAPI document.
 // The database library (type:db, libs/db) sits under the platform libraries: apps and libs/kafka use it, it
-// uses none of them.
+// uses none of them. A domain library (type:domain) is one app's domain code that scripts share too (the
+// operator CLI runs where there is no apps/); its scope is that app's, and no platform library uses it.
+// The runtime library (type:runtime, libs/runtime: the request context and periodic jobs) sits under
+// everything that runs in a service, libs/db included, and uses no lib of ours.
 const typeRules = {
-  'type:app': ['type:contracts', 'type:util', 'type:platform', 'type:db'],
+  'type:app': ['type:contracts', 'type:util', 'type:platform', 'type:db', 'type:domain', 'type:runtime'],
   'type:e2e': ['type:contracts', 'type:util', 'type:testing', 'type:api-client'],
   'type:api-client': [],
-  'type:platform': ['type:contracts', 'type:util', 'type:platform', 'type:db'],
-  'type:db': ['type:contracts', 'type:util'],
+  'type:platform': ['type:contracts', 'type:util', 'type:platform', 'type:db', 'type:runtime'],
+  'type:domain': ['type:contracts', 'type:util', 'type:platform', 'type:db', 'type:runtime'],
+  'type:db': ['type:contracts', 'type:util', 'type:runtime'],
+  'type:runtime': [],
   'type:contracts': ['type:util'],
   'type:testing': ['type:util', 'type:contracts'],
   'type:util': ['type:util'],
@@ -72,6 +77,26 @@ const noRawWithCode = {
     "Name an error code through its family's helper: codesOf('<family>') from @partner/contracts (libs/contracts/src/lib/error-codes.ts)",
 };
 const restrictedImports = (...paths) => ['error', { paths }];
+
+// libs/kafka holds Kafka only (docs/adr/0026-library-names-and-what-each-holds.md): the internal HTTP hops are
+// libs/internal-http's, which depends on kafka, never the reverse; their callers hand them to the bus and the server.
+const kafkaOnlyMessage =
+  'libs/kafka holds Kafka only (docs/adr/0026-library-names-and-what-each-holds.md): HTTP belongs in libs/internal-http, which the caller hands to the bus or server';
+const noHttpInKafka = {
+  paths: [
+    'undici',
+    'node:http',
+    'node:https',
+    'http',
+    'https',
+    'node:http2',
+    'http2',
+    'fastify',
+    '@nestjs/platform-fastify',
+    '@partner/internal-http',
+  ].map((name) => ({ name, message: kafkaOnlyMessage })),
+  patterns: [{ group: ['undici/**', 'fastify/**', '@fastify/**'], message: kafkaOnlyMessage }],
+};
 const partnerIdMinters = [
   'apps/gateway/src/auth/**/*.ts',
   'apps/gateway/src/partners/known-partner.ts',
@@ -123,6 +148,15 @@ export default [
   },
   { files: ['**/*.spec.ts', '**/*.spec-support.ts'], rules: { 'no-restricted-syntax': [...noPartnerIdCast, ...noCastThroughUnknown] } },
   { files: partnerIdMinters, rules: { 'no-restricted-imports': restrictedImports(noRawWithCode) } },
+  {
+    files: ['libs/kafka/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noPartnerIdMinting, noRawWithCode, ...noHttpInKafka.paths], patterns: noHttpInKafka.patterns },
+      ],
+    },
+  },
   // The family helpers are built on it; type tests show what it refuses.
   {
     files: ['libs/contracts/src/lib/error-codes.ts', 'libs/contracts/src/lib/error-codes.type-spec.ts'],

@@ -11,7 +11,7 @@ module.exports = {
         .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
         .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),
     ),
-    // The scripts' unit specs (scripts/lib/content-stamp.spec.ts...): not an Nx project, so listed here.
+    // The scripts' specs, the Compose deployment's among them (scripts/docker/): not an Nx project, so listed here.
     '<rootDir>/scripts/jest.config.js',
   ],
 };

@@ -1,6 +1,7 @@
-// Unit specs of the scripts' own logic (the build's change detection...): no broker, no database. Not an
-// Nx project (scripts/ belongs to none): the root jest.config.js, which npm test runs, lists it. The
-// preset's paths assume a project two folders down; scripts/ is one.
+// Specs of the scripts and of what they deploy (the build's change detection, the Compose files in
+// scripts/docker/, the migrate step's database roles in scripts/db/...): unit and integration (npm test runs
+// both; JEST_SUITE unset, the unit ones). Not an Nx project (scripts/ belongs to none): the root
+// jest.config.js, which npm test runs, lists it. The preset's paths assume a project two folders down; scripts/ is one.
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('../tsconfig.base.json');
 const preset = require('../jest.preset.js');

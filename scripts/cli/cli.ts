@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { createOperatorApiClient, createPartnerApiClient, Schemas } from '@partner/api-client';
-import { KEY_ENVIRONMENTS, KeyEnvironment, listOperatorKeys, OperatorKeyCommands } from '@partner/platform';
+import { KEY_ENVIRONMENTS, KeyEnvironment, listOperatorKeys, OperatorKeyCommands } from '@partner/operator-access';
 import { deadLettersCommand } from './dead-letters.command';
 import { DEFAULT_SINK_URL, listReceived } from '../notify/notify';
 
@@ -178,7 +178,7 @@ async function main(argv: string[]): Promise<number> {
 type Options = Record<string, string | boolean | undefined>;
 
 /**
- * `operator-key ...`: the gateway's own functions (libs/platform) on a pg pool, so the first key needs no
+ * `operator-key ...`: the gateway's own functions (libs/operator-access) on a pg pool, so the first key needs no
  * running gateway. Create and revoke are audited in gateway.audit_log, and a revocation is broadcast through
  * the gateway's outbox (OperatorKeyCommands), like the operator API's key operations.
  */

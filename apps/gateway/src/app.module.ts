@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { databaseProvider } from '@partner/db';
+import { DirectQueryClient, DirectReplyListener } from '@partner/internal-http';
 import { KafkaModule, kafkaConnection, MessageBus } from '@partner/kafka';
 import { loggingModule, metricsModule } from '@partner/platform';
 import { ApiKeyRevocationsListener } from './api-keys/api-key-revocations.listener';
@@ -59,13 +60,18 @@ export class AppModule {
               inject: [],
               useFactory: () => ({
                 connection: kafkaConnection(config, `gateway-${process.pid}`),
+                // Requests over Kafka; the listings and the replies take the internal HTTP hops where configured
+                // (docs/architecture.md: "Direct queries", "Direct replies"); the queries signed with INTERNAL_SECRET.
                 requests: {
                   timeoutMs: config.REQUEST_TIMEOUT_MS,
-                  directQueryUrls: { events: config.EVENTS_QUERY_URL || undefined, inflows: config.INFLOWS_QUERY_URL || undefined },
-                  directReplies: config.DIRECT_REPLIES
-                    ? { host: config.HOST, port: config.DIRECT_REPLY_PORT, advertisedHost: directReplyHostOf(config) }
+                  directQueries: new DirectQueryClient(
+                    { events: config.EVENTS_QUERY_URL || undefined, inflows: config.INFLOWS_QUERY_URL || undefined },
+                    config.REQUEST_TIMEOUT_MS,
+                    config.INTERNAL_SECRET,
+                  ),
+                  replyListener: config.DIRECT_REPLIES
+                    ? new DirectReplyListener(config.HOST, config.DIRECT_REPLY_PORT, directReplyHostOf(config))
                     : undefined,
-                  internalSecret: config.INTERNAL_SECRET,
                 },
                 idempotentProducer: false,
                 maxOutOfGroupMs: config.KAFKA_MAX_OUT_OF_GROUP_MS,

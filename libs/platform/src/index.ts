@@ -7,8 +7,3 @@ export * from './lib/in-parallel';
 // The one masking helper lives with tracing (its span processor uses it before the apps load); logs use it too.
 export { MASKED, maskIdentifiers, maskLogArguments, maskUrl } from '@partner/tracing';
 export * from './lib/service.module';
-export * from './lib/partner-users';
-export * from './lib/operator-api/secret-keys';
-export * from './lib/operator-api/audit-log';
-export * from './lib/operator-api/key-environment';
-export * from './lib/operator-api/operator-keys';

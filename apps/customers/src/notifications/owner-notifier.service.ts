@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicJobService } from '@partner/kafka';
+import { PeriodicJobService } from '@partner/runtime';
 import { CustomersConfig } from '../config/customers.config';
 import { SendOwnerNotificationsUseCase } from './send-owner-notifications.use-case';
 

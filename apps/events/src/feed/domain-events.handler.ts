@@ -6,7 +6,8 @@ import {
   Topics,
   WithdrawalStateChangedEvent,
 } from '@partner/contracts';
-import { HandleEvent, RequestContexts } from '@partner/kafka';
+import { HandleEvent } from '@partner/kafka';
+import { RequestContexts } from '@partner/runtime';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicJobService } from '@partner/kafka';
+import { PeriodicJobService } from '@partner/runtime';
 import { EventsConfig } from '../config/events.config';
 import { PruneFeedUseCase } from './prune-feed.use-case';
 

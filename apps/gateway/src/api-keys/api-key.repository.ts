@@ -3,7 +3,7 @@ import { PartnerId } from '@partner/contracts';
 import { randomUUID } from 'node:crypto';
 import { Database, statement, Statement, Transaction } from '@partner/db';
 import { generateApiKey } from '../auth/api-key';
-import { environmentOf, KeyEnvironment } from '@partner/platform';
+import { environmentOf, KeyEnvironment } from '@partner/operator-access';
 import { Partner, partnerOf, PartnerRow } from '../auth/partner.repository';
 import { GatewayConfig } from '../config/gateway.config';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hashApiKey } from '../auth/api-key';
 import { ApiKeyCache } from '../auth/api-key-cache';
-import { environmentOf } from '@partner/platform';
+import { environmentOf } from '@partner/operator-access';
 import { PartnerRepository } from '../auth/partner.repository';
 import { GatewayConfig } from '../config/gateway.config';
 import { unixSeconds } from '../http/unix-seconds';

@@ -1,4 +1,4 @@
-import { KeyEnvironment } from '@partner/platform';
+import { KeyEnvironment } from '@partner/operator-access';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, hashApiKey, PREFIX_LENGTH } from '../auth/api-key';
 import { FakePartnerRepository } from '../auth/fake-partner-repository.spec-support';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { appendAuditEntry, AuditEntry } from '@partner/platform';
+import { appendAuditEntry, AuditEntry } from '@partner/operator-access';
 import { Database } from '@partner/db';
 
-/** One /admin/v1 call as recorded (the CLI's operator-key commands write the same, libs/platform). */
+/** One /admin/v1 call as recorded (the CLI's operator-key commands write the same, libs/operator-access). */
 export type { AuditEntry };
 
 export interface AuditRow {

@@ -5,7 +5,7 @@ import { ApiError } from '../http/api-error';
 import { hashApiKey } from './api-key';
 import { ApiKeyCache } from './api-key-cache';
 import { FailedAuthThrottle } from './failed-auth-throttle';
-import { claimedEnvironment, environmentOf, KeyEnvironment, keyEnvironmentProblem } from '@partner/platform';
+import { claimedEnvironment, environmentOf, KeyEnvironment, keyEnvironmentProblem } from '@partner/operator-access';
 import { Partner } from './partner.repository';
 
 export type AuthenticatedRequest = FastifyRequest & { partner: Partner };

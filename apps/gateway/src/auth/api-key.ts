@@ -1,7 +1,7 @@
-import { generateSecret } from '@partner/platform';
+import { generateSecret } from '@partner/operator-access';
 
-// The secret functions partner keys share with operator keys (the CLI creates those) live in libs/platform.
-export { generateSecret, hashApiKey, PREFIX_LENGTH, sameDigest } from '@partner/platform';
+// The secret functions partner keys share with operator keys (the CLI creates those) live in libs/operator-access.
+export { generateSecret, hashApiKey, PREFIX_LENGTH, sameDigest } from '@partner/operator-access';
 
 /** Which environment a partner key belongs to, readable from the key itself: `pk_live_` or `pk_sandbox_`. */
 export type ApiKeyKind = 'live' | 'sandbox';

@@ -1,6 +1,6 @@
 import { GatewayConfig } from '../config/gateway.config';
 import { generateApiKey } from './api-key';
-import { claimedEnvironment, environmentOf, keyEnvironmentProblem } from '@partner/platform';
+import { claimedEnvironment, environmentOf, keyEnvironmentProblem } from '@partner/operator-access';
 
 describe('key environments', () => {
   it('a gateway is in the sandbox only with SANDBOX=true', () => {

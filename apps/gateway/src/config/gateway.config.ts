@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { IsIn, IsString, IsUrl, MinLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { CommonConfig, Flag, IntInRange } from '@partner/config';
 import { GATEWAY } from '@partner/contracts';
-import { OPERATOR_KEY_CACHE_MS } from '@partner/platform';
+import { OPERATOR_KEY_CACHE_MS } from '@partner/operator-access';
 
 /** Sandbox: a key is required, 16+ characters. Production: none (CLI-made keys) or 32+ characters. */
 const adminKeyProblem = (key: unknown, sandbox: boolean): string | undefined => {

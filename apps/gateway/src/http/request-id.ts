@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { saneRequestId } from '@partner/kafka';
+import { saneRequestId } from '@partner/runtime';
 import { openRequestContexts } from '@partner/platform';
 
 /** The header a caller may name its request with, and every answer carries (docs/api.md: "Request ids"). */

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, sameDigest } from '../auth/api-key';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
-import { environmentOf, KeyEnvironment, keyEnvironmentProblem } from '@partner/platform';
+import { environmentOf, KeyEnvironment, keyEnvironmentProblem } from '@partner/operator-access';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiError } from '../http/api-error';
 import { OperatorKeyCache } from './operator-key-cache';

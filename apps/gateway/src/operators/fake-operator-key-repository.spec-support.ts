@@ -1,4 +1,4 @@
-import { KeyEnvironment } from '@partner/platform';
+import { KeyEnvironment } from '@partner/operator-access';
 import { randomUUID } from 'node:crypto';
 import { hashApiKey } from '../auth/api-key';
 import { Operator, OperatorKeyRepository } from './operator-key.repository';

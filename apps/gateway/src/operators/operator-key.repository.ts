@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { KeyEnvironment } from '@partner/platform';
-import { addEnvironmentOperatorKey, countActiveOperatorKeys } from '@partner/platform';
+import { KeyEnvironment } from '@partner/operator-access';
+import { addEnvironmentOperatorKey, countActiveOperatorKeys } from '@partner/operator-access';
 import { Database } from '@partner/db';
 
 /** An authenticated operator, as the guard puts it on the request (the audit log and the rate limit read it). */
@@ -16,7 +16,7 @@ const BY_HASH = {
   text: 'SELECT id, name, prefix, hash, environment FROM operator_keys WHERE hash = $1 AND revoked_at IS NULL LIMIT 1',
 };
 
-/** Operator keys on the pg driver (the statements the CLI shares are in libs/platform, operator-api/operator-keys.ts). */
+/** Operator keys on the pg driver (the statements the CLI shares are in libs/operator-access, operator-keys.ts). */
 @Injectable()
 export class OperatorKeyRepository {
   constructor(private readonly db: Database) {}

@@ -1,4 +1,4 @@
-import { KeyEnvironment } from '@partner/platform';
+import { KeyEnvironment } from '@partner/operator-access';
 import { hashApiKey } from '../auth/api-key';
 import { GatewayConfig } from '../config/gateway.config';
 import { FakeOperatorKeyRepository } from './fake-operator-key-repository.spec-support';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { environmentOf } from '@partner/platform';
+import { environmentOf } from '@partner/operator-access';
 import { GatewayConfig } from '../config/gateway.config';
 import { OperatorKeyRepository } from './operator-key.repository';
 

@@ -7,7 +7,7 @@ import {
   hashApiKey,
   listOperatorKeys,
   revokeOperatorKey,
-} from '@partner/platform';
+} from '@partner/operator-access';
 import { GatewayUnderTest } from '../gateway-app.spec-support';
 import { adminKeyOfOtherEnvironment } from './operator-keys.bootstrap';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicJobService } from '@partner/kafka';
+import { PeriodicJobService } from '@partner/runtime';
 import { InflowsConfig } from '../config/inflows.config';
 import { SettleSandboxPixUseCase } from './settle-sandbox-pix.use-case';
 

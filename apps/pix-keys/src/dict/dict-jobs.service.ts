@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicJobService } from '@partner/kafka';
+import { PeriodicJobService } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { ProcessDictQueueUseCase } from './process-dict-queue.use-case';
 import { ReconcileDictUseCase } from './reconcile-dict.use-case';

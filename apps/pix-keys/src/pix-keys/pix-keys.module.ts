@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { refusalRetentionProvider } from '@partner/kafka';
+import { refusalRetentionProvider } from '@partner/db';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';

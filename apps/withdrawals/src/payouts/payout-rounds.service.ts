@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Network, NETWORKS } from '@partner/contracts';
 import { Database } from '@partner/db';
-import { PeriodicJobService } from '@partner/kafka';
+import { PeriodicJobService } from '@partner/runtime';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { isTransportFailure } from './evm-payout-rail';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicJobService } from '@partner/kafka';
+import { PeriodicJobService } from '@partner/runtime';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { ReconcileUseCase } from './reconcile.use-case';
 

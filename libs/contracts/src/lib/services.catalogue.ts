@@ -44,22 +44,6 @@ export type AppName = ServiceName | typeof GATEWAY.name;
 export const APP_NAMES: readonly AppName[] = [...SERVICE_NAMES, GATEWAY.name];
 
 /**
- * V8's semi-space size (MB; the young generation is three of them) of the apps every withdrawal crosses,
- * on top of the heap flags all apps share (scripts/lib/services.ts APP_NODE_FLAGS, the Dockerfile's
- * NODE_OPTIONS: 2 MB). Measured in the bench's open loop at 200 withdrawals/s: with 8 MB their garbage
- * collection took 39, 25 and 13 ms a second instead of 93, 59 and 33, the whole life of a withdrawal 6.75
- * ms of CPU instead of 7.54, POST p50 6.5 ms instead of 12.8, for about 12 MB more RSS each
- * (docs/adr/0023-a-larger-young-generation-on-the-withdrawal-path.md). Apps not named keep 2 MB.
- */
-export const SEMI_SPACE_MB: Readonly<Partial<Record<AppName, number>>> = { withdrawals: 8, events: 8, gateway: 8 };
-
-/** The node flags an app runs with on top of the shared ones (the Compose command line holds the same). */
-export const ownNodeFlagsOf = (app: AppName): string[] => {
-  const mb = SEMI_SPACE_MB[app];
-  return mb === undefined ? [] : [`--max-semi-space-size=${mb}`];
-};
-
-/**
  * The PostgreSQL schema (namespace) of an app: its name with '-' turned into '_' (pix-keys -> pix_keys),
  * so that raw SQL and psql never need to quote it. Its login role is `svc_<schema>`.
  */

@@ -3,6 +3,7 @@ import { connect as netConnect, Socket } from 'node:net';
 import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
 import { Logger } from '@nestjs/common';
 import { CommonConfig } from '@partner/config';
+import { RequestContexts } from '@partner/runtime';
 import {
   Consumer,
   ConsumerRunConfig,
@@ -16,7 +17,6 @@ import {
   Producer,
 } from 'kafkajs';
 import { fixKafkajsIdleTimer } from './kafkajs-idle-timer.fix';
-import { RequestContexts } from './request-context';
 
 export interface KafkaConnection {
   brokers: string[];

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createKafka, KafkaConnection } from './kafka-client';
 import { ConsumerGroups } from './consumer-groups';
 import { KafkaServer } from './kafka-server';
-import { RequestContext, RequestContexts } from './request-context';
+import { RequestContext, RequestContexts } from '@partner/runtime';
 
 // Integration through the real broker, on a scratch topic of this run (one partition, so every message
 // below shares it and only the keys tell them apart).

@@ -2,17 +2,14 @@ import { Logger } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
+import { CONTEXT_HEADERS, contextFromHeaders, PeriodicJob, PeriodicJobMetrics, RequestContexts } from '@partner/runtime';
 import { ConsumerGroups } from './consumer-groups';
 import { DeadLetter, DeadLetters, messageOf, UnprocessableEventError } from './dead-letters';
 import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
-import { DirectReplySender } from './direct-replies';
-import type { ReplyTargets } from './internal-trust';
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried } from './kafka-client';
 import { PartitionProgress } from './partition-progress';
-import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DEADLINE_HEADER, deadlinePassed } from './request-deadline';
-import { CONTEXT_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
 import { processSpan, traceHeaders } from './trace-context';
 
@@ -30,8 +27,11 @@ export interface KafkaServerOptions {
   groups?: ConsumerGroups;
   /** Where the offset-commit job counts its runs (the service's /metrics). */
   jobMetrics?: PeriodicJobMetrics;
-  /** The hosts direct replies may be sent to (REPLY_TARGETS); unset: loopback only. */
-  replyTargets?: ReplyTargets;
+  /**
+   * Sends a reply to the listener a request names in its `reply_url` header (internal-http's
+   * DirectReplySender, which holds REPLY_TARGETS). Unset: every reply goes on its reply topic.
+   */
+  directReplies?: DirectReplies;
   /**
    * How long a consumer may stay out of its group before `onStuck` (default: leave the process, ADR 0015);
    * 0 or unset: never.
@@ -162,7 +162,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       this.producer = createProducer(this.kafka);
       await this.producer.connect();
       // A lost reply only makes the gateway time out and the partner retry with the same key: acks=1.
-      this.replies = new ReplySender(new SendCoalescer(this.producer, 1), new DirectReplySender(this.options.replyTargets), this.logger);
+      this.replies = new ReplySender(new SendCoalescer(this.producer, 1), this.options.directReplies, this.logger);
       // Requests older than this consumer have timed out at the gateway: a new group starts at the end.
       await this.consume(this.kafka, `${this.options.groupId}.requests`, requests, false);
     }
@@ -365,8 +365,8 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
 
   /**
    * Runs a request's handler (which validates the payload first) and wraps the outcome as the caller
-   * receives it. Kafka requests come here, and so do direct queries (serveDirectQueries), whose context
-   * carries no Kafka message.
+   * receives it. Kafka requests come here, and so do direct queries (internal-http's serveDirectQueries),
+   * whose context carries no Kafka message.
    */
   async answer(topic: string, data: unknown, context = new KafkaMessageContext([DIRECT_MESSAGE, -1, topic])): Promise<ReplyEnvelope> {
     const handler = this.handlerOf(topic);
@@ -504,21 +504,28 @@ function header(message: KafkaMessage, name: string): string | undefined {
   return value === undefined ? undefined : value.toString();
 }
 
+/** A way to send a reply other than its reply topic (internal-http's DirectReplySender implements it over HTTP). */
+export interface DirectReplies {
+  /** Rejects when the reply was not taken (the address is not allowed, the caller is gone): it then goes on Kafka. */
+  send(replyUrl: string, correlationId: string, envelopeJson: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
- * Sends a request's reply to the caller's direct-reply listener when the request names one, and on its
- * reply topic when it does not or the listener did not take it. A reply lost both ways makes the caller
- * time out (503) and the partner retry with the same idempotency key.
+ * Sends a request's reply to the caller's direct-reply listener when the request names one and `direct`
+ * is given, and on its reply topic otherwise or when the listener did not take it. A reply lost both ways
+ * makes the caller time out (503) and the partner retry with the same idempotency key.
  */
 export class ReplySender {
   constructor(
     private readonly kafka: Pick<SendCoalescer, 'send'>,
-    private readonly direct: DirectReplySender,
+    private readonly direct: DirectReplies | undefined,
     private readonly logger: Pick<Logger, 'debug' | 'warn'>,
   ) {}
 
   async send(envelope: ReplyEnvelope, correlationId: string, replyUrl: string | undefined, replyTopic: string | undefined): Promise<void> {
     const value = JSON.stringify(envelope);
-    if (replyUrl) {
+    if (replyUrl && this.direct) {
       try {
         await this.direct.send(replyUrl, correlationId, value);
         return;
@@ -532,8 +539,8 @@ export class ReplySender {
       .catch((error: unknown) => this.logger.warn(`Reply on ${replyTopic} lost (the caller times out and retries): ${describe(error)}`));
   }
 
-  close(): Promise<void> {
-    return this.direct.close();
+  async close(): Promise<void> {
+    await this.direct?.close();
   }
 }
 

@@ -1,4 +1,7 @@
-import { RequestReplyChannel, ServiceUnavailableError } from './message-bus';
+import { DirectQueryTopic, isDirectQueryTopic, Topics } from '@partner/contracts';
+import { RequestContext, RequestContexts } from '@partner/runtime';
+import { testPartnerId } from '@partner/testing';
+import { DirectQueries, MessageBus, RequestReplyChannel, ServiceUnavailableError } from './message-bus';
 import { ReplyEnvelope } from './reply-envelope';
 
 /** A channel whose wire answers each request with `answer` (or never): no broker needed for the mapping. */
@@ -78,5 +81,50 @@ describe('RequestReplyChannel (MessageBus.request)', () => {
     const waiting = channel.request('t', {});
     channel.abortAll();
     await expect(waiting).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+});
+
+describe('MessageBus with direct queries (the port internal-http implements)', () => {
+  /** Answers every events listing it is given, and records what it was sent with. */
+  class FakeDirectQueries implements DirectQueries {
+    sent: Array<{ topic: string; context?: RequestContext }> = [];
+    closed = false;
+    serves(topic: string): topic is DirectQueryTopic {
+      return isDirectQueryTopic(topic) && topic === Topics.EventsList;
+    }
+    async request(topic: DirectQueryTopic, _payload: unknown, context?: RequestContext): Promise<unknown> {
+      this.sent.push({ topic, context });
+      return { ok: true, data: { events: [], next_cursor: null } };
+    }
+    async close(): Promise<void> {
+      this.closed = true;
+    }
+  }
+
+  // Never connected: a request the port does not serve would need the reply topic this bus never opened.
+  const busWith = (direct: DirectQueries) =>
+    new MessageBus({
+      connection: { brokers: ['127.0.0.1:1'], clientId: 'bus-spec' },
+      requests: { timeoutMs: 1_000, directQueries: direct },
+      idempotentProducer: false,
+    });
+
+  it("sends what the port serves there, in the caller's request context, and checks the reply as over Kafka", async () => {
+    const direct = new FakeDirectQueries();
+    const bus = busWith(direct);
+    const partner = testPartnerId();
+    const context = { requestId: 'req-1', partnerId: partner };
+    await expect(RequestContexts.run(context, () => bus.request(Topics.EventsList, { partner_id: partner }))).resolves.toEqual({
+      ok: true,
+      data: { events: [], next_cursor: null },
+    });
+    expect(direct.sent).toEqual([{ topic: Topics.EventsList, context }]);
+
+    const other = bus.request(Topics.InflowsList, { partner_id: partner });
+    await expect(other).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(direct.sent).toHaveLength(1);
+
+    await bus.onApplicationShutdown();
+    expect(direct.closed).toBe(true);
   });
 });

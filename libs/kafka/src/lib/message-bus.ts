@@ -2,16 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Kafka, Producer } from 'kafkajs';
-import { EventPayload, EventTopic, requestKeyOf, RequestPayload, RequestReply, RequestTopic, ServiceName } from '@partner/contracts';
+import { DirectQueryTopic, EventPayload, EventTopic, requestKeyOf, RequestPayload, RequestReply, RequestTopic } from '@partner/contracts';
+import { CONTEXT_HEADERS, contextHeaders, RequestContext, RequestContexts } from '@partner/runtime';
 import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried, runJoined } from './kafka-client';
 import { ConsumerGroups } from './consumer-groups';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DEADLINE_HEADER, deadlineAfter } from './request-deadline';
-import { DirectQueryClient } from './direct-queries';
-import { DirectReplyListener } from './direct-replies';
-import { CONTEXT_HEADERS, CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
 import { SendCoalescer } from './send-coalescer';
 import { sendSpan, tracedSend } from './trace-context';
 import { ServiceUnavailableError } from './service-unavailable.error';
@@ -28,19 +26,17 @@ export interface MessageBusOptions {
   requests?: {
     timeoutMs: number;
     /**
-     * Internal HTTP addresses of services (their health port) that answer direct queries: when a
-     * service's address is set, its read-only queries (directQueryTopics) go there instead of through
-     * Kafka (docs/architecture.md: "Direct queries"). Unset: everything goes through Kafka.
+     * Read-only queries (directQueryTopics) sent another way than Kafka: those it `serves` go there
+     * (internal-http's DirectQueryClient; docs/architecture.md: "Direct queries"). Unset: everything goes
+     * through Kafka. The bus closes it at shutdown.
      */
-    directQueryUrls?: Partial<Record<ServiceName, string>>;
+    directQueries?: DirectQueries;
     /**
-     * Direct replies (direct-replies.ts): listen on `host:port` (0: any free port) and ask services to
-     * reply there, reached as `advertisedHost`, instead of through the reply topic (which stays the
-     * fallback). Unset: replies come through Kafka only.
+     * A listener replies may come to instead of the reply topic (which stays the fallback), named in each
+     * request's `reply_url` header (internal-http's DirectReplyListener; "Direct replies"). Unset: replies
+     * come through Kafka only. The bus opens it before the first request and closes it at shutdown.
      */
-    directReplies?: { host: string; port: number; advertisedHost: string };
-    /** INTERNAL_SECRET: signs the direct queries (docs/adr/0017-internal-trust.md); empty: unsigned (development). */
-    internalSecret?: string;
+    replyListener?: ReplyListener;
   };
   /**
    * An idempotent producer with one request in flight keeps the outbox relay's events unduplicated and
@@ -52,6 +48,22 @@ export interface MessageBusOptions {
   replicationFactor?: number;
   /** How long the reply consumer may stay out of its group before the process leaves (ADR 0015); 0 or unset: never. */
   maxOutOfGroupMs?: number;
+}
+
+/** A way to send read-only queries other than Kafka, answered as over Kafka (the same handlers, envelope and errors). */
+export interface DirectQueries {
+  /** Whether `topic` goes this way from this process. */
+  serves(topic: string): topic is DirectQueryTopic;
+  /** The handler's answer, sent in `context`; fails with ServiceUnavailableError as a request over Kafka does. */
+  request(topic: DirectQueryTopic, payload: unknown, context?: RequestContext): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Where replies may come to besides the reply topic. */
+export interface ReplyListener {
+  /** Starts taking replies, each handed to `deliver`; resolves with the address requests name (`reply_url`). */
+  listen(deliver: (correlationId: string, envelope: ReplyEnvelope) => void): Promise<string>;
+  close(): Promise<void>;
 }
 
 interface Waiting {
@@ -146,15 +158,16 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   private producer?: Producer;
   private replyConsumer?: RecoveringConsumer;
   private channel?: RequestReplyChannel;
-  private direct?: DirectQueryClient;
-  private replyListener?: DirectReplyListener;
+  private readonly direct?: DirectQueries;
+  private replyListener?: ReplyListener;
   readonly replyTopic?: string;
-  /** This instance's direct-reply address, when it listens for replies over HTTP. */
+  /** This instance's direct-reply address, when it has a reply listener. */
   replyUrl?: string;
   /** Whether the reply consumer is in its group (the gateway's /readyz reads it). */
   readonly groups = new ConsumerGroups();
 
   constructor(@Inject(KAFKA_BUS_OPTIONS) private readonly options: MessageBusOptions) {
+    this.direct = options.requests?.directQueries;
     if (options.requests) {
       const instance = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`.replace(/[^a-zA-Z0-9._-]/g, '_');
       this.replyTopic = `replies.${options.connection.clientId.replace(/-\d+$/, '')}.${instance}`.slice(0, 240);
@@ -167,12 +180,6 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     this.kafka = kafka;
     this.producer = producer;
     await producer.connect();
-    if (this.options.requests?.directQueryUrls)
-      this.direct = new DirectQueryClient(
-        this.options.requests.directQueryUrls,
-        this.options.requests.timeoutMs,
-        this.options.requests.internalSecret,
-      );
     if (this.options.requests && this.replyTopic) await this.openReplies(kafka, producer, this.replyTopic, this.options.requests.timeoutMs);
   }
 
@@ -204,10 +211,10 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       await admin.disconnect();
     }
     // Direct replies first: the listener must be bound before a request can name it.
-    const direct = this.options.requests?.directReplies;
-    if (direct) {
-      this.replyListener = new DirectReplyListener((correlationId, envelope) => this.channel?.deliver(correlationId, envelope));
-      this.replyUrl = await this.replyListener.listen(direct.host, direct.port, direct.advertisedHost);
+    const listener = this.options.requests?.replyListener;
+    if (listener) {
+      this.replyListener = listener;
+      this.replyUrl = await listener.listen((correlationId, envelope) => this.channel?.deliver(correlationId, envelope));
       this.logger.log(`Replies come to ${this.replyUrl} (direct), or on ${topic}`);
     }
     const replyTo = { [REPLY_HEADERS.topic]: topic, ...(this.replyUrl ? { [REPLY_HEADERS.url]: this.replyUrl } : {}) };
@@ -298,8 +305,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
    */
   async request<T extends RequestTopic>(topic: T, payload: RequestPayload<T>): Promise<RequestReply<T>> {
     const context = RequestContexts.current();
-    if (this.direct?.serves(topic))
-      return checkedReply(topic, await this.direct.request(topic, payload, contextHeaders(CONTEXT_HTTP_HEADERS, context)));
+    if (this.direct?.serves(topic)) return checkedReply(topic, await this.direct.request(topic, payload, context));
     if (!this.channel) throw new ServiceUnavailableError(topic, 'unreachable', 'this process does not send requests');
     return checkedReply(topic, await this.channel.request(topic, payload, requestKeyOf(topic, payload), context));
   }

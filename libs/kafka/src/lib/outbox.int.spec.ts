@@ -9,7 +9,7 @@ import { Pool } from 'pg';
 import { KafkaConnection } from './kafka.options';
 import { MessageBus } from './message-bus';
 import { eventOrigin, OutboxRelay } from './outbox';
-import { RequestContexts } from './request-context';
+import { RequestContexts } from '@partner/runtime';
 import { ensureTopics, topicLayout } from './topic-admin';
 
 // Integration: a real broker and a real PostgreSQL. The outbox lives in a scratch schema of this run,

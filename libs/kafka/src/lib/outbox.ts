@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, DynamicModule, FactoryProvider, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { ConnectionPool, Database, EventOrigin, OutboxRow, OutboxStore, Queryable, UnitOfWork } from '@partner/db';
+import { CONTEXT_HEADERS, PeriodicJob, PeriodicJobMetrics, RequestContexts } from '@partner/runtime';
 import { MessageBus } from './message-bus';
-import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
-import { CONTEXT_HEADERS, RequestContexts } from './request-context';
 import { currentTraceparent, sendSpanFromTraceparent, tracedSend } from './trace-context';
 
 /**

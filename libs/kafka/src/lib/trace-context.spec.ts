@@ -2,7 +2,7 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { tracing } from '@opentelemetry/sdk-node';
 import type { IHeaders } from 'kafkajs';
 import { startTracing, stopTracing } from '@partner/tracing';
-import { RequestContexts } from './request-context';
+import { RequestContexts } from '@partner/runtime';
 import { currentTraceparent, endSends, processSpan, sendSpan, sendSpanFromTraceparent, traceHeaders, tracedSend } from './trace-context';
 
 /** Headers as a consumer receives them: kafkajs hands them over as Buffers. */

@@ -7,6 +7,7 @@ import { ServiceConfig } from '@partner/config';
 import { ServiceName } from '@partner/contracts';
 import { Registry } from 'prom-client';
 import { Database } from '@partner/db';
+import { DirectReplySender, ReplyTargets, serveDirectQueries } from '@partner/internal-http';
 import {
   ConsumerGroups,
   DeadLetters,
@@ -14,11 +15,9 @@ import {
   kafkaConnection,
   kafkaServerOptions,
   KafkaServer,
-  PeriodicJobMetrics,
   prepareTopics,
-  ReplyTargets,
-  serveDirectQueries,
 } from '@partner/kafka';
+import { PeriodicJobMetrics } from '@partner/runtime';
 import { METRICS_REGISTRY } from './metrics.module';
 
 /**
@@ -43,7 +42,8 @@ export async function bootstrapService(name: ServiceName, module: unknown, confi
     eventFetchWaitMs: config.KAFKA_EVENT_FETCH_WAIT_MS,
     groups: app.get(ConsumerGroups),
     jobMetrics: app.get(PeriodicJobMetrics),
-    replyTargets: new ReplyTargets(config.REPLY_TARGETS),
+    // Replies go straight to the gateway instance that asked, on a host REPLY_TARGETS allows (docs/adr/0017-internal-trust.md).
+    directReplies: new DirectReplySender(new ReplyTargets(config.REPLY_TARGETS)),
     // A consumer out of its group longer than this takes the process down for its supervisor (ADR 0015).
     maxOutOfGroupMs: config.KAFKA_MAX_OUT_OF_GROUP_MS,
     deadLetters,

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { RequestContexts } from '@partner/kafka';
+import { RequestContexts } from '@partner/runtime';
 import { logOptions } from './logging.module';
 
 /** A logger with the apps' options, writing its JSON lines into an array. */

@@ -3,7 +3,7 @@ import { trace } from '@opentelemetry/api';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import type { LoggerOptions } from 'pino';
-import { RequestContext, RequestContexts } from '@partner/kafka';
+import { RequestContext, RequestContexts } from '@partner/runtime';
 import { maskLogArguments, maskUrl, stopTracing } from '@partner/tracing';
 
 declare module 'fastify' {

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { OutboxRelay, PeriodicJob, PeriodicJobMetrics } from '@partner/kafka';
+import { OutboxRelay } from '@partner/kafka';
+import { PeriodicJob, PeriodicJobMetrics } from '@partner/runtime';
 import { Registry } from 'prom-client';
 import { METRICS_REGISTRY, metricsModule } from './metrics.module';
 

@@ -1,5 +1,6 @@
 import { Controller, DynamicModule, Get, Header, Inject, Module } from '@nestjs/common';
-import { OutboxRelay, PeriodicJobMetrics } from '@partner/kafka';
+import { OutboxRelay } from '@partner/kafka';
+import { PeriodicJobMetrics } from '@partner/runtime';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');

@@ -1,4 +1,4 @@
-import { RequestContexts } from '@partner/kafka';
+import { RequestContexts } from '@partner/runtime';
 
 /**
  * Turns many concurrent single-item calls into a few batched ones: `submit(item)` queues the item and

@@ -1,8 +1,8 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DirectReplies, ReplyEnvelope, ReplyListener } from '@partner/kafka';
 import { Pool } from './undici-pool';
 import { ReplyTargets } from './internal-trust';
-import type { ReplyEnvelope } from './reply-envelope';
 
 /**
  * Direct replies (docs/architecture.md: "Direct replies"). A request goes to its service through Kafka: durable, in
@@ -25,20 +25,25 @@ const CONNECTIONS_PER_CALLER = 16;
 const MAX_CALLERS = 64;
 
 /**
- * Caller side: the internal listener that hands each reply to the request waiting for it. Plain
- * node:http, not Fastify: one reply per request passes here, and a Fastify route cost the gateway
- * 0.3-0.4 ms of CPU more per request (bench at c=8 and c=32, A/B in one sitting).
+ * Caller side: the internal listener that hands each reply to the request waiting for it (the gateway
+ * gives it to its MessageBus). Plain node:http, not Fastify: one reply per request passes here, and a
+ * Fastify route cost the gateway 0.3-0.4 ms of CPU more per request (bench at c=8 and c=32, A/B in one sitting).
  */
-export class DirectReplyListener {
+export class DirectReplyListener implements ReplyListener {
   private server?: Server;
+  private deliver: (correlationId: string, envelope: ReplyEnvelope) => void = () => undefined;
 
-  constructor(private readonly deliver: (correlationId: string, envelope: ReplyEnvelope) => void) {}
+  /** On `host:port` (port 0: any free port), reached by services as `advertisedHost`. */
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    private readonly advertisedHost: string,
+  ) {}
 
-  /**
-   * Listens on `host:port` (port 0: any free port) and returns the URL to name in requests, with
-   * `advertisedHost` (the name services reach this instance by) and the port actually bound.
-   */
-  async listen(host: string, port: number, advertisedHost: string): Promise<string> {
+  /** Listens, handing each reply to `deliver`, and returns the URL to name in requests (with the port actually bound). */
+  async listen(deliver: (correlationId: string, envelope: ReplyEnvelope) => void): Promise<string> {
+    this.deliver = deliver;
+    const { host, port, advertisedHost } = this;
     const server = createServer((req, res) => this.onRequest(req, res));
     // Services keep their connections open between replies (undici's keep-alive is shorter than this).
     server.keepAliveTimeout = 65_000;
@@ -93,8 +98,11 @@ export class DirectReplyListener {
   }
 }
 
-/** Service side: sends a reply to the caller's listener. Rejects when it was not taken (the caller falls back to Kafka). */
-export class DirectReplySender {
+/**
+ * Service side: sends a reply to the caller's listener (bootstrapService gives it to the service's
+ * KafkaServer). Rejects when it was not taken (the caller falls back to Kafka).
+ */
+export class DirectReplySender implements DirectReplies {
   private readonly pools = new Map<string, { pool: Pool; path: string }>();
 
   /** `targets`: the hosts replies may go to (REPLY_TARGETS; loopback only by default). */

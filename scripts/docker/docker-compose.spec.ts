@@ -8,9 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
-import { APP_NAMES, GATEWAY, ownNodeFlagsOf, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
+import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
+import { ownNodeFlagsOf } from '../lib/services';
 
-const repoRoot = resolve(__dirname, '..', '..', '..', '..');
+const repoRoot = resolve(__dirname, '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
 const localChainsFile = join(repoRoot, 'docker-compose.local-chains.yml');
 const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');

@@ -1,7 +1,8 @@
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { Topics } from '@partner/contracts';
-import { eventOrigin, RequestContexts } from '@partner/kafka';
+import { eventOrigin } from '@partner/kafka';
+import { RequestContexts } from '@partner/runtime';
 import { ConnectionPool, outboxMessage, Transaction, UnitOfWork } from '@partner/db';
 import { appendAuditEntry, AuditEntry, Queryable } from './audit-log';
 import { KeyEnvironment } from './key-environment';

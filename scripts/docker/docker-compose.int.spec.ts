@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
 import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
 
-const repoRoot = resolve(__dirname, '..', '..', '..', '..');
+const repoRoot = resolve(__dirname, '..', '..');
 const composeFile = join(repoRoot, 'docker-compose.yml');
 const localChainsFile = join(repoRoot, 'docker-compose.local-chains.yml');
 const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');

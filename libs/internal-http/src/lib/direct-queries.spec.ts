@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import fastify, { FastifyInstance } from 'fastify';
 import { AckEventsCommand, ListEventsQuery, ListEventsResult, RequestReply, Topics } from '@partner/contracts';
+import { HandleRequest, KafkaServer, ServiceUnavailableError } from '@partner/kafka';
+import { CONTEXT_HTTP_HEADERS, RequestContext, RequestContexts } from '@partner/runtime';
 import { DIRECT_QUERY_PATH, DirectQueryClient, serveDirectQueries } from './direct-queries';
-import { HandleRequest } from './handler.decorators';
-import { KafkaServer } from './kafka-server';
 import { INTERNAL_SIGNATURE_HEADERS, signInternalRequest } from './internal-trust';
-import { CONTEXT_HTTP_HEADERS, contextHeaders, RequestContext, RequestContexts } from './request-context';
-import { ServiceUnavailableError } from './service-unavailable.error';
 
 // A real HTTP server and client on loopback; the KafkaServer is never started (no broker needed): the
 // route runs the handlers registered on it, as bootstrapService wires it in every service.
@@ -79,11 +77,7 @@ describe('direct queries', () => {
     const client = new DirectQueryClient({ events: url }, 2_000);
     opened.push(http, client);
 
-    await client.request(
-      Topics.EventsList,
-      { partner_id: partner },
-      contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'abc-123', partnerId: partner }),
-    );
+    await client.request(Topics.EventsList, { partner_id: partner }, { requestId: 'abc-123', partnerId: partner });
     await client.request(Topics.EventsList, { partner_id: partner });
 
     expect(handlers.contexts).toEqual([{ requestId: 'abc-123', partnerId: partner }, undefined]);
@@ -149,11 +143,7 @@ describe('direct queries', () => {
       const client = new DirectQueryClient({ events: url }, 2_000, SECRET);
       opened.push(http, client);
       await expect(
-        client.request(
-          Topics.EventsList,
-          { partner_id: partner },
-          contextHeaders(CONTEXT_HTTP_HEADERS, { requestId: 'r-1', partnerId: partner }),
-        ),
+        client.request(Topics.EventsList, { partner_id: partner }, { requestId: 'r-1', partnerId: partner }),
       ).resolves.toMatchObject({ ok: true });
       expect(handlers.contexts).toEqual([{ requestId: 'r-1', partnerId: partner }]);
     });

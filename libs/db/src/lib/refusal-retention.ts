@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, FactoryProvider, OnApplicationBootstrap } from '@nestjs/common';
-import { Database, pruneRefusals, Queryable } from '@partner/db';
-import { PeriodicJob, PeriodicJobMetrics } from './periodic-job';
+import { PeriodicJob, PeriodicJobMetrics } from '@partner/runtime';
+import { Database } from './database';
+import { pruneRefusals } from './refused-commands';
+import { Queryable } from './unit-of-work';
 
 /** The first prune 10 s after start, then every 10 minutes (one indexed DELETE on `refused_at`). */
 const PRUNE_INTERVAL_MS = 10 * 60_000;

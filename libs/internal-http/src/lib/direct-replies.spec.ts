@@ -2,11 +2,9 @@ import { Logger } from '@nestjs/common';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { ReplyEnvelope, ReplySender } from '@partner/kafka';
 import { ReplyTargets } from './internal-trust';
 import { DIRECT_REPLY_PATH, DirectReplyListener, DirectReplySender } from './direct-replies';
-import { ReplySender } from './kafka-server';
-import { SendCoalescer } from './send-coalescer';
-import { ReplyEnvelope } from './reply-envelope';
 
 // A real listener and sender on loopback; no broker: the Kafka reply path is a recording stand-in.
 
@@ -17,8 +15,8 @@ afterEach(async () => {
 
 async function listener(): Promise<{ url: string; delivered: Array<[string, ReplyEnvelope]>; listener: DirectReplyListener }> {
   const delivered: Array<[string, ReplyEnvelope]> = [];
-  const l = new DirectReplyListener((id, envelope) => delivered.push([id, envelope]));
-  const url = await l.listen('127.0.0.1', 0, 'localhost');
+  const l = new DirectReplyListener('127.0.0.1', 0, 'localhost');
+  const url = await l.listen((id, envelope) => delivered.push([id, envelope]));
   opened.push(l);
   return { url, delivered, listener: l };
 }
@@ -123,11 +121,11 @@ describe('direct replies', () => {
     });
   });
 
-  describe('ReplySender (how KafkaServer replies)', () => {
+  describe("ReplySender (how KafkaServer replies, with bootstrapService's DirectReplySender)", () => {
     /** A service's reply path with its Kafka producer replaced by a recorder. */
     function server(replyTargets?: ReplyTargets) {
       const kafkaReplies: Array<{ topic: string; value: string; correlationId: string }> = [];
-      const kafka: Pick<SendCoalescer, 'send'> = {
+      const kafka: ConstructorParameters<typeof ReplySender>[0] = {
         send: async (topic, message) => {
           kafkaReplies.push({ topic, value: String(message.value), correlationId: String(message.headers?.correlation_id) });
         },

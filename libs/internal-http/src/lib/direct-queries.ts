@@ -1,12 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { DirectQueryTopic, isDirectQueryTopic, ownerOfQuery, ServiceName } from '@partner/contracts';
+import { DirectQueries, type KafkaServer, ReplyEnvelope, ServiceUnavailableError } from '@partner/kafka';
+import { CONTEXT_HTTP_HEADERS, contextFromHeaders, contextHeaders, RequestContext, RequestContexts } from '@partner/runtime';
 import type { FastifyInstance } from 'fastify';
 import { Pool } from './undici-pool';
 import { INTERNAL_SIGNATURE_HEADERS, signInternalRequest, verifyInternalRequest } from './internal-trust';
-import type { KafkaServer } from './kafka-server';
-import { ReplyEnvelope } from './reply-envelope';
-import { CONTEXT_HTTP_HEADERS, contextFromHeaders, RequestContexts } from './request-context';
-import { ServiceUnavailableError } from './service-unavailable.error';
 
 /**
  * Direct queries (docs/architecture.md: "Direct queries"). A read-only query (contracts' directQueryTopics) needs no
@@ -64,9 +62,10 @@ const header = (value: string | string[] | undefined): string | undefined => (Ar
  * Gateway side: sends a direct query to the service that owns it and returns the handler's answer.
  * Errors become ServiceUnavailableError (the gateway's 503), as they do over Kafka. While the service
  * cannot be reached the query is retried until its deadline, so a restarting service costs the caller
- * a wait, not an error, exactly as with a request parked in Kafka.
+ * a wait, not an error, exactly as with a request parked in Kafka. The gateway gives it to its
+ * MessageBus, which sends the queries it `serves` here.
  */
-export class DirectQueryClient {
+export class DirectQueryClient implements DirectQueries {
   private readonly logger = new Logger('DirectQueries');
   private readonly pools = new Map<ServiceName, Pool>();
 
@@ -86,17 +85,18 @@ export class DirectQueryClient {
     return isDirectQueryTopic(topic) && this.pools.has(ownerOfQuery(topic));
   }
 
-  /** `contextHeaders`: the request context's headers (CONTEXT_HTTP_HEADERS), when there is one. */
-  async request(topic: DirectQueryTopic, payload: unknown, contextHeaders?: Record<string, string>): Promise<unknown> {
+  /** `context`: the request's context (the current one by default), sent in headers (CONTEXT_HTTP_HEADERS). */
+  async request(topic: DirectQueryTopic, payload: unknown, context?: RequestContext): Promise<unknown> {
     const pool = this.pools.get(ownerOfQuery(topic));
     if (!pool) throw new ServiceUnavailableError(topic, 'unreachable', 'no address for its service');
     const deadline = Date.now() + this.timeoutMs;
     const body = JSON.stringify(payload);
-    const unsigned = contextHeaders ? { 'content-type': 'application/json', ...contextHeaders } : JSON_HEADERS;
+    const carried = contextHeaders(CONTEXT_HTTP_HEADERS, context);
+    const unsigned = carried ? { 'content-type': 'application/json', ...carried } : JSON_HEADERS;
     const signed = {
       topic,
-      requestId: contextHeaders?.[CONTEXT_HTTP_HEADERS.requestId],
-      partnerId: contextHeaders?.[CONTEXT_HTTP_HEADERS.partnerId],
+      requestId: carried?.[CONTEXT_HTTP_HEADERS.requestId],
+      partnerId: carried?.[CONTEXT_HTTP_HEADERS.partnerId],
       body,
     };
     for (;;) {

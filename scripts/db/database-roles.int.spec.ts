@@ -7,7 +7,7 @@ import { Client } from 'pg';
 // Integration with PostgreSQL: the migrate step (scripts/db/migrate.ts) on a scratch database of this run,
 // with a password for two services' roles, then what each role may touch. Dropped at the end.
 
-const repoRoot = resolve(__dirname, '..', '..', '..', '..');
+const repoRoot = resolve(__dirname, '..', '..');
 const base = new URL(requireEnv('DATABASE_URL'));
 const database = `roles_it_${randomBytes(5).toString('hex')}`;
 const urlAs = (user?: string, password?: string): string => {

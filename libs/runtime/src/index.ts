@@ -1,0 +1,2 @@
+export * from './lib/request-context';
+export * from './lib/periodic-job';
