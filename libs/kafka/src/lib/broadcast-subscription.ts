@@ -107,7 +107,7 @@ async function endsOf(kafka: Kafka, topic: string): Promise<Array<{ partition: n
   const admin = kafka.admin();
   await admin.connect();
   try {
-    return await retried(() => admin.fetchTopicOffsets(topic));
+    return await retried(`reading the offsets of ${topic}`, () => admin.fetchTopicOffsets(topic));
   } finally {
     await admin.disconnect();
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommonConfig, ConfigError, loadConfig } from '@partner/config';
-import { kafkaClientConfig, kafkaConnection } from './kafka-client';
+import { kafkaClientConfig, kafkaConnection, retried } from './kafka-client';
 
 describe('kafkaConnection (the Kafka settings of every client, from the app configuration)', () => {
   it('is plain TCP without authentication by default', () => {
@@ -69,5 +69,26 @@ describe('the retry schedule of every kafkajs client', () => {
 
   it('rides out a broker restart of a minute before a client gives up (its consumer is then re-created)', () => {
     expect(waits().reduce((a, b) => a + b, 0) * 0.8).toBeGreaterThanOrEqual(60_000);
+  });
+});
+
+describe('retried (a start-up step the broker refuses for a while, e.g. a topic whose leader is not elected yet)', () => {
+  it('runs the step again until it succeeds', async () => {
+    let calls = 0;
+    const step = async () => {
+      if (++calls < 3) throw new Error('This server does not host this topic-partition');
+      return 'joined';
+    };
+    await expect(retried('subscribing to t', step, 5_000)).resolves.toBe('joined');
+    expect(calls).toBe(3);
+  });
+
+  it('gives up at its deadline with an error that names the step, the cause kept', async () => {
+    const refusal = new Error('This server does not host this topic-partition');
+    const failure = retried('subscribing to partner.withdrawals.v1', () => Promise.reject(refusal), 300);
+    await expect(failure).rejects.toThrow(
+      'subscribing to partner.withdrawals.v1: This server does not host this topic-partition (still, after 0.3 s)',
+    );
+    await expect(failure).rejects.toMatchObject({ cause: refusal });
   });
 });

@@ -143,15 +143,18 @@ export function createProducer(kafka: Kafka, { idempotent = false }: { idempoten
 }
 
 /**
- * Runs a start-up step until it succeeds, for about 10 s at most. Right after topics are created (every
- * process ensures them at start) the broker may answer "does not host this topic-partition" for a moment.
+ * Runs a start-up step (`what` names it in the error) until it succeeds, for `withinMs` at most. Right after
+ * topics are created the broker may answer "does not host this topic-partition" for a while: seconds on a
+ * loaded machine, as long as its leaders take to be elected.
  */
-export async function retried<T>(step: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export async function retried<T>(what: string, step: () => Promise<T>, withinMs = 60_000): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
     try {
       return await step();
     } catch (error) {
-      if (attempt >= 50) throw error;
+      if (Date.now() >= deadline)
+        throw new Error(`${what}: ${(error as Error).message} (still, after ${withinMs / 1000} s)`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -171,7 +174,7 @@ export async function runJoined(
 ): Promise<void> {
   const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
   await consumer.connect();
-  await retried(() => consumer.subscribe({ topics, fromBeginning }));
+  await retried(`subscribing to ${topics.join(', ')}`, () => consumer.subscribe({ topics, fromBeginning }));
   await consumer.run(run);
   for (const position of seek) consumer.seek(position);
   let timer: NodeJS.Timeout | undefined;

@@ -230,7 +230,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
         run: async (consumer) => {
           const progress = lane.live?.consumer === consumer ? lane.live.progress : new Map<string, PartitionProgress>();
           await consumer.connect();
-          await retried(() => consumer.subscribe({ topics, fromBeginning }));
+          await retried(`subscribing to ${topics.join(', ')}`, () => consumer.subscribe({ topics, fromBeginning }));
           await consumer.run({
             autoCommit: false,
             eachBatchAutoResolve: false,

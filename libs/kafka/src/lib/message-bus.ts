@@ -189,7 +189,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
     const admin = kafka.admin();
     await admin.connect();
     try {
-      await retried(() =>
+      await retried(`creating the reply topic ${topic}`, () =>
         admin.createTopics({
           waitForLeaders: true,
           topics: [
@@ -203,7 +203,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
           ],
         }),
       );
-      await retried(async () => {
+      await retried(`waiting for the leader of ${topic}`, async () => {
         const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
         if (!(topics[0]?.partitions[0]?.leader >= 0)) throw new Error(`reply topic ${topic} has no leader yet`);
       });

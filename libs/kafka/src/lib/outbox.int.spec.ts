@@ -73,7 +73,7 @@ async function insertRows(partnerId: PartnerId, keys: string[], count: number): 
 /** Waits until the consumer has read everything the topic holds now, so that what it saw is complete. */
 async function consumeEverythingPublished(): Promise<void> {
   // Retried: right after the suite's topics are created the broker may not have their leaders yet.
-  const ends = await retried(() => admin.fetchTopicOffsets(TOPIC));
+  const ends = await retried('reading the offsets', () => admin.fetchTopicOffsets(TOPIC));
   await pollUntil(
     'the test consumer to reach the end of every partition',
     async () => ends.filter((p) => (position.get(p.partition) ?? Number(p.low)) < Number(p.high)).map((p) => p.partition),

@@ -32,6 +32,8 @@ export interface ChaosAnswer {
   status: number;
   body: Record<string, unknown> | undefined;
   retryAfter: string | null;
+  /** With status 0: what happened instead of an answer (which gateway, reset or timeout, after how long). */
+  noAnswer?: string;
 }
 
 export const OPERATIONS = ['withdrawal', 'credit', 'pix_key_create', 'pix_key_delete', 'customer', 'pix_in', 'ack'] as const;
@@ -171,6 +173,13 @@ function sendOnce(
   timeoutMs: number,
 ): Promise<Sent> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
+  const started = Date.now();
+  const noAnswer = (what: string): ChaosAnswer => ({
+    status: 0,
+    body: undefined,
+    retryAfter: null,
+    noAnswer: `${what} (${base}, after ${Date.now() - started} ms)`,
+  });
   return new Promise((resolve) => {
     const req = httpRequest(
       `${base}${path}`,
@@ -183,7 +192,7 @@ function sendOnce(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', () => resolve({ status: 0, body: undefined, retryAfter: null }));
+        res.on('error', (error) => resolve(noAnswer(`answer cut: ${error.message}`)));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed: Record<string, unknown> | undefined;
@@ -199,7 +208,7 @@ function sendOnce(
     );
     req.on('timeout', () => req.destroy(new Error('client timeout')));
     req.on('error', (error: NodeJS.ErrnoException) =>
-      resolve(error.code === 'ECONNREFUSED' ? 'refused' : { status: 0, body: undefined, retryAfter: null }),
+      resolve(error.code === 'ECONNREFUSED' ? 'refused' : noAnswer(error.code ?? error.message)),
     );
     req.end(payload);
   });
@@ -228,7 +237,7 @@ export class GatewayPool {
       const sent = await sendOnce(bases[(first + i) % bases.length], method, path, headers, body, this.timeoutMs);
       if (sent !== 'refused') return sent;
     }
-    return { status: 0, body: undefined, retryAfter: null };
+    return { status: 0, body: undefined, retryAfter: null, noAnswer: `every gateway refused the connection (${bases.join(', ')})` };
   }
 
   /**
@@ -467,6 +476,8 @@ export class PartnerLoad {
   }
 
   private async fire(attempt: Attempt): Promise<void> {
+    // The clock time it was sent, as the chaos log prints it, to line a failure up with the step under way.
+    const sentAt = new Date().toISOString().slice(11, 19);
     this.requests++;
     bump(this.byOperation, attempt.op);
     this.inFlight++;
@@ -478,7 +489,7 @@ export class PartnerLoad {
       bump(this.window.statuses, answer.status);
       if (!isFinal(answer) && !(answer.status === 503 && answer.retryAfter)) {
         this.window.failed.push(
-          `${attempt.op}: ${answer.status === 0 ? 'no answer' : answer.status}${answer.status === 503 ? ' without Retry-After' : ''}`,
+          `${attempt.op} sent ${sentAt}: ${answer.status === 0 ? `no answer: ${answer.noAnswer ?? 'unknown'}` : answer.status}${answer.status === 503 ? ' without Retry-After' : ''}`,
         );
       }
     }
