@@ -77,9 +77,12 @@ COPY libs/contracts/src/lib/services.catalogue.ts libs/contracts/src/lib/topics.
 COPY scripts/lib/services.ts ./scripts/lib/
 COPY scripts/chain ./scripts/chain
 COPY scripts/docker/chain-setup.ts ./scripts/docker/
-# The DICT test server and the notification sinks of the same overlay, run by tsx from the sources.
-COPY scripts/dict ./scripts/dict
-COPY scripts/notify ./scripts/notify
+# The DICT test server and the notification sinks of the same overlay (libs/dict-test-server,
+# libs/notification-sinks), run by tsx from the sources; tsx resolves their aliases from the tsconfig files.
+COPY tsconfig.json tsconfig.base.json ./
+COPY libs/dict-test-server ./libs/dict-test-server
+COPY libs/notification-sinks ./libs/notification-sinks
+COPY scripts/notify/notify.ts ./scripts/notify/
 COPY vendor/bacen-pix-dict-api ./vendor/bacen-pix-dict-api
 RUN npx esbuild scripts/docker/chain-setup.ts --bundle --platform=node --target=node22 --packages=external --format=cjs \
       --outfile=dist/chain/chain-setup.js --log-level=warning \

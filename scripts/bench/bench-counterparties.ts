@@ -1,11 +1,11 @@
 /**
  * The counterparties a bench's stack talks to besides the chains, started in the bench's process as `npm start`
- * and `npm test` start theirs: the DICT test server pix-keys registers keys through (scripts/dict) and the owner
+ * and `npm test` start theirs: the DICT test server pix-keys registers keys through (libs/dict-test-server) and the owner
  * notifier's sinks, SMTP and Twilio's Messages API (scripts/notify). On ports the OS picks, so that a bench runs
  * beside any other stack; its DICT certificates in `.cache/dict/bench-<name>/`.
  */
-import { DEV_DICT_TIMINGS, startStackDict } from '../dict/dict-env';
-import { DEV_SINKS, sinkAppEnv, startSinks } from '../notify/sinks';
+import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
+import { DEV_SINKS, sinkAppEnv, startSinks } from '@partner/notification-sinks';
 
 export interface BenchCounterparties {
   /** The apps' settings for them (pix-keys' DICT_*, the customers service's SMTP_URL and TWILIO_*). */

@@ -80,7 +80,8 @@ import {
   waitUntilReady,
 } from '../stack/stack';
 import { ChainProxyProcess, ProxyCounts, ProxyMode } from './chain-proxy';
-import { CHAOS_DICT_PORT, StackDict, startStackDict, TEST_DICT_TIMINGS } from '../dict/dict-env';
+import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import { CHAOS_DICT_PORT } from '../dict/dict-ports';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.CHAOS_KAFKA_PORT ?? 57092);
@@ -340,7 +341,7 @@ async function main(): Promise<number> {
     // resolve from the checkout's node_modules, up the tree.
     rmSync(appRoot, { recursive: true, force: true });
     cpSync(join(root, 'dist'), join(appRoot, 'dist'), { recursive: true });
-    // pix-keys registers keys through the DICT test server (scripts/dict/), in this process.
+    // pix-keys registers keys through the DICT test server (libs/dict-test-server/), in this process.
     dict = await startStackDict({ name: 'chaos', port: CHAOS_DICT_PORT, timings: TEST_DICT_TIMINGS });
     Object.assign(options.env as Record<string, string>, dict.env);
     stack = await startApps(options);

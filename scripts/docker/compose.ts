@@ -33,9 +33,8 @@ import { chmodSync, chownSync, existsSync, readFileSync, rmSync, statSync, write
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { STACK_OPERATOR_ISPB } from '../dict/dict-env';
-import { ensureDictPki } from '../dict/dict-pki';
-import { DEV_SINKS } from '../notify/sinks';
+import { ensureDictPki, STACK_OPERATOR_ISPB } from '@partner/dict-test-server';
+import { DEV_SINKS } from '@partner/notification-sinks';
 import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
 import { repoRoot } from '../lib/services';
 import { composeCommand, docker, engineProblem, ensureEngine, run, runVisible } from './docker';

@@ -25,7 +25,7 @@ const nginxConfig = readFileSync(join(repoRoot, 'deploy', 'nginx', 'gateway.conf
 /** The only secret-like values the file may hold: its documented, clearly fake dev defaults. */
 const DEV_DEFAULTS = new Set([
   'change-me-dev-admin-key',
-  // The local notification sinks' fake Twilio credentials (scripts/notify/sinks.ts DEV_SINKS).
+  // The local notification sinks' fake Twilio credentials (libs/notification-sinks DEV_SINKS).
   'AC00000000000000000000000000000000',
   'local-sms-sink-token',
   'change-me-dev-internal-secret-of-32-characters',

@@ -1,5 +1,5 @@
 /**
- * `npm run notify -- <command>`: the owner notifier's local sinks (scripts/notify/sinks.ts).
+ * `npm run notify -- <command>`: the owner notifier's local sinks (libs/notification-sinks).
  *
  *   list [--sink URL]    what the sinks of a running stack received: every e-mail (envelope, From, To, Subject,
  *                        text) and SMS (To, From, Body, its SID), oldest first, one JSON line each
@@ -11,7 +11,7 @@
  * The sink's URL: --sink, else NOTIFY_SINK_URL, else http://127.0.0.1:8025 (`npm start`'s).
  */
 import { parseArgs } from 'node:util';
-import { DEV_SINKS, ReceivedEmail, ReceivedSms, sinkAppEnv, startSinks } from './sinks';
+import { DEV_SINKS, ReceivedEmail, ReceivedSms, sinkAppEnv, startSinks } from '@partner/notification-sinks';
 
 export const DEFAULT_SINK_URL = `http://127.0.0.1:${DEV_SINKS.httpPort}`;
 

@@ -16,8 +16,9 @@ import { runOnRequiredNode } from '../lib/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import { DEV_CHAIN_PORTS, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
-import { DEV_DICT_PORT, DEV_DICT_TIMINGS, startStackDict } from '../dict/dict-env';
-import { DEV_SINKS, sinkAppEnv, startSinks, withoutCredentials } from '../notify/sinks';
+import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
+import { DEV_SINKS, sinkAppEnv, startSinks, withoutCredentials } from '@partner/notification-sinks';
+import { DEV_DICT_PORT } from '../dict/dict-ports';
 
 runOnRequiredNode();
 
@@ -142,14 +143,14 @@ async function main(): Promise<void> {
     () => matchDatabaseToChains(databaseUrl, chains, dbRoles),
     (r) => r,
   );
-  // The DICT test server (scripts/dict/), in this process: pix-keys registers keys through it as through DICT.
+  // The DICT test server (libs/dict-test-server/), in this process: pix-keys registers keys through it as through DICT.
   const dict = await phase(
     'dict',
     () => startStackDict({ name: 'dev', port: DEV_DICT_PORT, timings: DEV_DICT_TIMINGS }),
     (d) => `the DICT test server on ${d.server.url}`,
   );
 
-  // The owner notifier's local sinks (scripts/notify/sinks.ts): SMTP on 127.0.0.1:1025 unless SMTP_URL names
+  // The owner notifier's local sinks (libs/notification-sinks): SMTP on 127.0.0.1:1025 unless SMTP_URL names
   // another server, Twilio's Messages API (and the listings of both) on 127.0.0.1:8025 unless TWILIO_API_URL does.
   const sinks = await phase(
     'notify sinks',

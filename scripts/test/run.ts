@@ -32,8 +32,9 @@ import { twoInstances } from './two-instances';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import { ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains, TEST_CHAIN_PORTS } from '../chain/local-chains';
 import { unitSuitesTouchNothing } from './unit-suites';
-import { StackDict, startStackDict, TEST_DICT_PORT, TEST_DICT_TIMINGS } from '../dict/dict-env';
-import { RunningSinks, sinkAppEnv, startSinks, TEST_SINKS } from '../notify/sinks';
+import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import { RunningSinks, sinkAppEnv, startSinks, TEST_SINKS } from '@partner/notification-sinks';
+import { TEST_DICT_PORT } from '../dict/dict-ports';
 import {
   kafka,
   kafkaInBackground,
@@ -192,7 +193,7 @@ async function main(): Promise<number> {
     const logDir = join(outDir, 'logs');
     rmSync(logDir, { recursive: true, force: true });
     mkdirSync(logDir, { recursive: true });
-    // The DICT test server (scripts/dict/) the stack's pix-keys registers keys through, in this process.
+    // The DICT test server (libs/dict-test-server/) the stack's pix-keys registers keys through, in this process.
     dict = await startStackDict({
       name: 'test',
       port: TEST_DICT_PORT,

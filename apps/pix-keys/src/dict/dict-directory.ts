@@ -5,7 +5,7 @@ import { AccountType } from '@partner/contracts';
  * `openapi/openapi.yaml`). The service registers the user's CPF as a key (createEntry), deletes it
  * (deleteEntry) and reads it back for the reconciliation (getEntry). The production adapter is
  * BacenDictDirectory (XML signed with XML-DSig over mutual TLS); the stack's default DICT is the test
- * server of scripts/dict/, which speaks the same API.
+ * server of libs/dict-test-server/, which speaks the same API.
  */
 export interface DictDirectory {
   /** createEntry (`POST /entries/`): idempotent by `requestId`, which must be the same on every retry. */

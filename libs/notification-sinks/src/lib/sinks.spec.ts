@@ -9,7 +9,7 @@ import { RunningSinks, startSinks } from './sinks';
 // by Stoplight Prism's validator, and it refuses what Twilio refuses.
 
 const ACCOUNT = { accountSid: 'AC00000000000000000000000000000000', authToken: 'local-sms-sink-token' };
-const DOCUMENT = join(__dirname, '../../vendor/twilio-oai/spec/json/twilio_api_v2010.json');
+const DOCUMENT = join(__dirname, '../../../../vendor/twilio-oai/spec/json/twilio_api_v2010.json');
 const PATH = `/2010-04-01/Accounts/${ACCOUNT.accountSid}/Messages.json`;
 const BASIC = `Basic ${Buffer.from(`${ACCOUNT.accountSid}:${ACCOUNT.authToken}`).toString('base64')}`;
 

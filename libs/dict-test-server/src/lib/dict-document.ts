@@ -17,9 +17,8 @@ import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Element, Node } from '@xmldom/xmldom';
 import { load } from 'js-yaml';
-import { repoRoot } from '../lib/services';
 
-export const DICT_DOCUMENT_DIR = join(repoRoot(), 'vendor', 'bacen-pix-dict-api', 'openapi');
+export const DICT_DOCUMENT_DIR = join(__dirname, '..', '..', '..', '..', 'vendor', 'bacen-pix-dict-api', 'openapi');
 /** The base the document's files are known to Ajv by (any absolute URI: relative $refs resolve against it). */
 const BASE = 'https://vendor.invalid/bacen-pix-dict-api/openapi/';
 

@@ -1,18 +1,17 @@
 import { PartnerId } from '@partner/contracts';
 import { newCpf, newUuid, testPartnerId } from '@partner/testing';
-import { HELD_ELSEWHERE_CPF, HELD_ELSEWHERE_ISPB, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from './dict-env';
-import { pixKeyCommands, specConfig } from '../../apps/pix-keys/src/pix-keys/pix-key-commands.spec-support';
-import { UserHolder } from '../../apps/pix-keys/src/users/user.repository';
-import { BacenDictDirectory } from '../../apps/pix-keys/src/dict/bacen-dict-directory';
-import { loadDictCredentials } from '../../apps/pix-keys/src/dict/dict-credentials';
-import { DictMetrics } from '../../apps/pix-keys/src/dict/dict-metrics';
-import { ProcessDictQueueUseCase } from '../../apps/pix-keys/src/dict/process-dict-queue.use-case';
-import { ReconcileDictUseCase } from '../../apps/pix-keys/src/dict/reconcile-dict.use-case';
+import { HELD_ELSEWHERE_CPF, HELD_ELSEWHERE_ISPB, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import { pixKeyCommands, specConfig } from '../pix-keys/pix-key-commands.spec-support';
+import { UserHolder } from '../users/user.repository';
+import { BacenDictDirectory } from './bacen-dict-directory';
+import { loadDictCredentials } from './dict-credentials';
+import { DictMetrics } from './dict-metrics';
+import { ProcessDictQueueUseCase } from './process-dict-queue.use-case';
+import { ReconcileDictUseCase } from './reconcile-dict.use-case';
 
 // Integration: pix-keys' DICT queue and reconciliation (apps/pix-keys/src/dict/) on the real pix_keys schema in
 // PostgreSQL and a DICT test server of this spec's own (the published document's schemas, signatures, mutual
-// TLS), driven by the production adapter. Each test uses a partner (and CPFs) of its own. Here rather than
-// beside the use case: an app may not import scripts/ (module boundaries), scripts may import the apps.
+// TLS), driven by the production adapter. Each test uses a partner (and CPFs) of its own.
 
 const HOLDER: UserHolder = {
   name: "Maria d'Ávila Souza-Lima",

@@ -5,20 +5,18 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { Agent, request } from 'undici';
 import { newCpf, newUuid } from '@partner/testing';
-import { DICT_DOCUMENT_DIR, DictDocument } from './dict-document';
-import { StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from './dict-env';
-import { PixKeysConfig } from '../../apps/pix-keys/src/config/pix-keys.config';
-import { specConfig } from '../../apps/pix-keys/src/pix-keys/pix-key-commands.spec-support';
-import { BacenDictDirectory } from '../../apps/pix-keys/src/dict/bacen-dict-directory';
-import { DictCredentialsError, loadDictCredentials } from '../../apps/pix-keys/src/dict/dict-credentials';
-import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME, DictEntry } from '../../apps/pix-keys/src/dict/dict-directory';
-import { createEntryXml, parseXml, signXml } from '../../apps/pix-keys/src/dict/dict-xml';
+import { DICT_DOCUMENT_DIR, DictDocument, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { specConfig } from '../pix-keys/pix-key-commands.spec-support';
+import { BacenDictDirectory } from './bacen-dict-directory';
+import { DictCredentialsError, loadDictCredentials } from './dict-credentials';
+import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME, DictEntry } from './dict-directory';
+import { createEntryXml, parseXml, signXml } from './dict-xml';
 
 // Integration: pix-keys' production DICT adapter (apps/pix-keys/src/dict/bacen-dict-directory.ts) against the
 // DICT test server over mutual TLS, and its requests checked against the Central Bank's published document
 // itself, as vendored verbatim in vendor/bacen-pix-dict-api (DictDocument reads openapi/openapi.yaml and
-// follows its $refs; Ajv compiles its schemas). No database, no broker. Here rather than beside the adapter:
-// an app may not import scripts/ (module boundaries), scripts may import the apps.
+// follows its $refs; Ajv compiles its schemas). No database, no broker.
 
 let dict: StackDict;
 let config: PixKeysConfig;
@@ -113,7 +111,7 @@ afterAll(async () => {
 
 describe('the published document, as vendored', () => {
   it('is the Central Bank document, version 1.8.0, with createEntry, deleteEntry and getEntry', () => {
-    expect(DICT_DOCUMENT_DIR).toBe(join(__dirname, '../../vendor/bacen-pix-dict-api/openapi'));
+    expect(DICT_DOCUMENT_DIR).toBe(join(__dirname, '../../../../vendor/bacen-pix-dict-api/openapi'));
     expect(document.version).toBe('1.8.0');
     expect([createEntry.method, createEntry.path, deleteEntry.method, deleteEntry.path]).toEqual([
       'post',

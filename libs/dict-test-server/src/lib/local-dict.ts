@@ -1,13 +1,15 @@
 /**
- * The DICT test server as the stack runs it (`npm start`, `npm test`, the chaos run): started in the
- * calling process (it stops with it), its development certificates in `.cache/dict/<name>/`, and the
- * settings that point pix-keys at it. One place for every script that starts the stack.
+ * The DICT test server as the local stacks run it (`npm start`, `npm test`, the chaos run, the DICT
+ * integration specs): started in the calling process (it stops with it), its development certificates in
+ * `.cache/dict/<name>/`, and the settings that point pix-keys at it.
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../lib/services';
 import { ensureDictPki, DictPki } from './dict-pki';
 import { DictTestServer, HeldKey, startDictTestServer } from './dict-test-server';
+
+/** The repository's root: the development certificates go to its .cache/ (git ignores it). */
+const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 
 /**
  * The operator's ISPB on the local stacks: the participant the test server trusts, pix-keys' DICT_ISPB. It is
@@ -39,19 +41,6 @@ export function heldElsewhereFrom(value = process.env.DICT_TEST_HELD_ELSEWHERE ?
     });
   return [...DEFAULT_HELD_ELSEWHERE, ...more];
 }
-
-const envPort = (name: string, fallback: number): number => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a TCP port, got "${value}"`);
-  return port;
-};
-
-/** `npm start`'s DICT (DICT_TEST_PORT to move it); `npm test`'s (TEST_DICT_PORT); the chaos run's (CHAOS_DICT_PORT). */
-export const DEV_DICT_PORT = envPort('DICT_TEST_PORT', 8443);
-export const TEST_DICT_PORT = envPort('TEST_DICT_PORT', 18443);
-export const CHAOS_DICT_PORT = envPort('CHAOS_DICT_PORT', 58443);
 
 /** How quickly pix-keys works its DICT queue and reconciles: npm start's pace, and the tests' (quick retries, frequent read backs). */
 export interface DictTimings {
@@ -117,7 +106,7 @@ export async function startStackDict(options: {
   logFile?: string;
   heldElsewhere?: HeldKey[];
 }): Promise<StackDict> {
-  const pki = await ensureDictPki(join(repoRoot(), '.cache', 'dict', options.name));
+  const pki = await ensureDictPki(join(REPO_ROOT, '.cache', 'dict', options.name));
   const server = await startDictTestServer({
     port: options.port,
     pki,

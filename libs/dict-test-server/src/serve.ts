@@ -2,11 +2,11 @@
  * The DICT test server alone, in the foreground: the Compose path's `dict-test` container
  * (docker-compose.local-chains.yml). Its certificates are read from DICT_PKI_DIR, made by
  * `npm run compose:up` (scripts/docker/compose.ts) and mounted into pix-keys too; it listens on
- * DICT_TEST_HOST:DICT_TEST_PORT and holds the stacks' usual keys at other institutions (dict-env.ts).
+ * DICT_TEST_HOST:DICT_TEST_PORT and holds the stacks' usual keys at other institutions (local-dict.ts).
  */
-import { dictPkiFiles } from './dict-pki';
-import { heldElsewhereFrom, SLOW_DELETE_CPF, STACK_OPERATOR_ISPB } from './dict-env';
-import { startDictTestServer } from './dict-test-server';
+import { dictPkiFiles } from './lib/dict-pki';
+import { heldElsewhereFrom, SLOW_DELETE_CPF, STACK_OPERATOR_ISPB } from './lib/local-dict';
+import { startDictTestServer } from './lib/dict-test-server';
 
 async function main(): Promise<void> {
   const dir = process.env.DICT_PKI_DIR;
