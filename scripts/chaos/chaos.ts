@@ -12,7 +12,7 @@
  * feed acknowledgements. The faults, one after another, each followed by load on the recovered stack:
  * kill -9 of every app and a restart; kill -9 of the withdrawals service at random points of sending, and
  * twice between the commit of signed transactions and their broadcast (the PAYOUT_CRASH_AFTER_SIGN_RATE
- * hook); the chain nodes unreachable, frozen, slow, and answering garbage (chain-proxy.ts: the nodes keep
+ * hook); the chain nodes unreachable, frozen, slow, and answering garbage (libs/testing's chain-proxy.ts: the nodes keep
  * mining); two graceful broker restarts and two kill -9 of the broker; a database outage (the PostgreSQL
  * server is shared with other work on this machine, so every connection of the stack to its database is
  * terminated repeatedly instead: what the services see of a PostgreSQL restart); and a rolling restart
@@ -42,12 +42,15 @@ import {
   chaosFailures,
   chaosPartners,
   chaosReport,
+  ChainProxyProcess,
   databaseOutage,
   FaultRecovery,
   GatewayPool,
   LoadWindow,
   PartnerLoad,
   pollUntil,
+  ProxyCounts,
+  ProxyMode,
   USDT,
   withdrawalRequest,
 } from '@partner/testing';
@@ -79,7 +82,6 @@ import {
   stopApp,
   waitUntilReady,
 } from '../stack/stack';
-import { ChainProxyProcess, ProxyCounts, ProxyMode } from './chain-proxy';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { CHAOS_DICT_PORT } from '../dict/dict-ports';
 

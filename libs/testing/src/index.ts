@@ -14,3 +14,4 @@ export * from './lib/scripted-sql';
 export * from './lib/prisma-for-specs';
 export * from './lib/local-chain';
 export * from './lib/chaos/chain-audit';
+export * from './lib/chaos/chain-proxy';
