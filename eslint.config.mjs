@@ -164,19 +164,18 @@ export default [
   },
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
-  // Prisma Client is for the integration specs only (ADR 0021): the apps run every statement through
-  // @partner/db, on pg. The specs' generated clients and the adapter they run on stay out of production code.
+  // Prisma is for the schemas and migrations (ADR 0021): the apps and their specs run every statement
+  // through @partner/db, on pg (the specs with libs/testing's selectRows and its kin).
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/*.spec-support.ts', '**/*.type-spec.ts', 'libs/testing/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/generated/prisma-for-specs/*', '@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'],
-              message: 'Prisma Client is for the integration specs only (ADR 0021): run statements through @partner/db',
+              group: ['@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'],
+              message: 'Prisma is for schemas and migrations only (ADR 0021): run statements through @partner/db',
             },
           ],
         },

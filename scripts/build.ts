@@ -6,8 +6,7 @@
  * `--if-stale` (npm start, the Nx build targets) runs only the steps whose inputs or outputs changed since
  * they last succeeded (scripts/lib/build-stamp.ts): the API client's types when a document changed, the
  * compilation when any source did. Without it (npm run build, npm test) every step runs. No Prisma client is
- * generated: the apps run every query on pg (ADR 0021); the integration specs' clients are npm test's to
- * generate (scripts/db/generate.ts).
+ * generated: the apps and their specs run every query on pg (ADR 0021).
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';

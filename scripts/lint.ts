@@ -6,9 +6,7 @@
  * does not apply (scripts may reach into apps, as the benches do); the other rules do.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { listServices } from './db/schema-engine';
 import { generateApiClientTypes } from './lib/api-client-types';
 
 const root = join(__dirname, '..');
@@ -22,14 +20,5 @@ try {
 // The typed client's types are generated, never committed: without them every rule that reads types sees `any`
 // (a fresh clone before its first build). Written again from the committed documents, identical when current.
 generateApiClientTypes(root);
-// So are the integration specs' Prisma clients (scripts/db/generate.ts): generated where missing (npm test
-// generates them afresh; after a schema change, `npm run db:generate`).
-const specClientsMissing = listServices().filter((service) => !existsSync(join(root, 'apps', service, 'src/generated/prisma-for-specs')));
-if (specClientsMissing.length > 0) {
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts'), ...specClientsMissing], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-}
 execFileSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, env, stdio: 'ignore' });
 execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts'], { cwd: root, env, stdio: 'inherit' });

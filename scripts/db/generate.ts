@@ -1,10 +1,10 @@
 /**
  * Generates each service's Prisma client (`prisma generate --schema prisma/<service>/schema.prisma`) into
- * apps/<service>/src/generated/prisma-for-specs: for the integration specs only, which read and seed rows
- * through it (ADR 0021: no app loads Prisma Client; the build and `npm start` generate none). `npm test`
- * runs it; run it by hand before a spec run or typecheck outside npm test (`npm run db:generate`).
+ * .cache/prisma-client/<service> (git-ignored). Nothing in the build, `npm start` or `npm test` needs one
+ * (ADR 0021: the apps and their specs run every query on pg); `npm run bench:prisma` generates the
+ * withdrawals client it measures through this script.
  *
- *   npx tsx scripts/db/generate.ts [service...]
+ *   npx tsx scripts/db/generate.ts [service...]      (npm run db:generate [-- service...])
  *
  * Without arguments: every service that has a prisma/<service>/schema.prisma. Needs no database.
  */

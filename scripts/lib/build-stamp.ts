@@ -30,8 +30,7 @@ export const API_CLIENT_TYPES_STEP: Step = {
 
 /** Never compiled into dist/ (tsconfig.build.json), nor read by the build: editing them does not rebuild. */
 const NOT_BUILT = /\.(spec|type-spec)\.ts$/;
-// prisma-for-specs: the integration specs' Prisma clients (npm test generates them), never built either.
-const NEVER_SOURCES = new Set(['node_modules', 'dist', 'coverage', '.cache', 'prisma-for-specs']);
+const NEVER_SOURCES = new Set(['node_modules', 'dist', 'coverage', '.cache']);
 const skipBuildInput: Skip = (path, isDirectory) => (isDirectory ? NEVER_SOURCES.has(posix.basename(path)) : NOT_BUILT.test(path));
 
 /**

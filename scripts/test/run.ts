@@ -2,7 +2,7 @@
  * `npm test`: every suite against real infrastructure, on ports and a database of its own so that it
  * can run beside a dev stack.
  *   1. a fresh Kafka broker (port TEST_KAFKA_PORT, default 19092) and a fresh database (partner_test);
- *   2. build (type-checks the workspace), the integration specs' Prisma clients, and migrate; typecheck,
+ *   2. build (type-checks the workspace) and migrate; typecheck,
  *      lint, the OpenAPI document's checks (committed = generated, Redocly lint);
  *   3. the unit suites as `npx nx run-many -t test` runs them (no broker, no database; the dev database's
  *      rows counted before and after), then the unit and integration suites of every app and lib in one
@@ -162,8 +162,6 @@ async function main(): Promise<number> {
     // against what a deployment enforces. The specs connect as the owner.
     migrate(databaseUrl, dbRoles);
     execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
-    // The integration specs' Prisma clients (ADR 0021: no app has one), before the typecheck reads them.
-    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts')], { stdio: 'inherit' });
     // Spec files and scripts are type-checked too: the type tests (*.type-spec.ts, @ts-expect-error lines) live there.
     add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
     add(check('lint (format, type-aware rules, module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));

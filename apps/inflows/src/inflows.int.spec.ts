@@ -14,10 +14,9 @@ import {
   createProducer,
 } from '@partner/kafka';
 import { Producer } from 'kafkajs';
-import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { Database, databaseProvider } from '@partner/db';
-import { PrismaClient } from './generated/prisma-for-specs/client';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
@@ -45,7 +44,7 @@ class ConfigModule {}
 
 let service: INestMicroservice;
 let bus: MessageBus;
-let prisma: PrismaClient;
+let db: Database;
 let producer: Producer;
 
 /**
@@ -71,7 +70,7 @@ beforeAll(async () => {
   }).compile();
   if (!process.env.TEST_LOGS) Logger.overrideLogger(false);
   service = moduleRef.createNestMicroservice(kafkaServerOptions({ connection, groupId: `inflows-int-${run}`, maxInFlight: 3 }));
-  prisma = prismaForSpecs(PrismaClient, moduleRef.get(Database));
+  db = moduleRef.get(Database);
 
   bus = new MessageBus({
     connection: { ...connection, clientId: `inflows-int-client-${process.pid}` },
@@ -101,23 +100,26 @@ function announcement(partnerId: PartnerId, document: string): PixReceivedEvent 
 
 /** Logs the payment as the simulated network does when it sends one (spi_payments): what its notification names the account from. */
 async function logged(payment: PixReceivedEvent): Promise<PixReceivedEvent> {
-  await prisma.spiPayment.create({
-    data: {
-      endToEndId: payment.end_to_end_id,
-      partnerId: payment.partner_id,
-      document: payment.document,
-      amountCents: BigInt(payment.amount_cents),
-      method: payment.method,
-      senderName: payment.sender_name,
-      senderTaxId: payment.sender_tax_id,
-      senderAccountNumber: payment.sender_account_number,
-      senderAccountType: payment.sender_account_type,
-      senderBankCode: payment.sender_bank_code,
-      senderBranchCode: payment.sender_branch_code,
-      outcome: payment.outcome,
-      sentAt: new Date(payment.sent_at),
-    },
-  });
+  await db.query(
+    `INSERT INTO spi_payments (end_to_end_id, partner_id, document, amount_cents, method, sender_name, sender_tax_id,
+       sender_account_number, sender_account_type, sender_bank_code, sender_branch_code, outcome, sent_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [
+      payment.end_to_end_id,
+      payment.partner_id,
+      payment.document,
+      payment.amount_cents,
+      payment.method,
+      payment.sender_name,
+      payment.sender_tax_id,
+      payment.sender_account_number,
+      payment.sender_account_type,
+      payment.sender_bank_code,
+      payment.sender_branch_code,
+      payment.outcome,
+      payment.sent_at,
+    ],
+  );
   return payment;
 }
 
@@ -125,12 +127,16 @@ const keyEvent = (partnerId: PartnerId, document: string, keyId: string, state: 
   pixKeyStateChanged(partnerId, { document, keyId, state });
 
 async function processingEvents(partnerId: string): Promise<string[]> {
-  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
+  const rows = await selectRows<{ payload: unknown }>(db, 'SELECT payload FROM outbox_messages WHERE topic = $1 ORDER BY id', [
+    Topics.PixInStateChanged,
+  ]);
   return rows
     .map((r) => r.payload as { partner_id: string; state: string; resource_id: string })
     .filter((p) => p.partner_id === partnerId)
     .map((p) => `${p.resource_id}:${p.state}`);
 }
+
+const inflowCount = (endToEndId: string) => selectCount(db, 'SELECT count(*) FROM pix_inflows WHERE end_to_end_id = $1', [endToEndId]);
 
 /** A user of a new partner, known to the service; retried until the fresh consumer groups answer. */
 async function newUser(): Promise<{ partnerId: PartnerId; document: string }> {
@@ -158,12 +164,12 @@ describe('inflows service over Kafka', () => {
     await publish(Topics.SpiPixReceived, partnerId, marker);
     await pollUntil(
       'the marker payment to be recorded',
-      () => prisma.pixInflow.count({ where: { endToEndId: marker.end_to_end_id } }),
+      () => inflowCount(marker.end_to_end_id),
       (n) => n === 1,
       { timeoutMs: 45_000 },
     );
 
-    expect(await prisma.pixInflow.count({ where: { endToEndId: payment.end_to_end_id } })).toBe(1);
+    expect(await inflowCount(payment.end_to_end_id)).toBe(1);
     expect(await processingEvents(partnerId)).toEqual([`${payment.end_to_end_id}:processing`, `${marker.end_to_end_id}:processing`]);
   }, 90_000);
 

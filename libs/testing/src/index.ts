@@ -11,7 +11,7 @@ export * from './lib/chaos/chaos-report';
 export * from './lib/list-pages';
 export * from './lib/prism-validation';
 export * from './lib/scripted-sql';
-export * from './lib/prisma-for-specs';
+export * from './lib/spec-sql';
 export * from './lib/local-chain';
 export * from './lib/chaos/chain-audit';
 export * from './lib/chaos/chain-proxy';

@@ -7,11 +7,10 @@ import {
   Topics,
 } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { outboxEventsOf, registeredExampleCustomer, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { outboxEventsOf, registeredExampleCustomer, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import { ConnectionPool, Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { CustomersConfig } from '../config/customers.config';
 import { OwnerNotificationRepository } from '../notifications/owner-notification.repository';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
@@ -20,7 +19,6 @@ import { CustomerRepository } from './customer.repository';
 // Integration: the real customers schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(CustomersConfig);
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const customers = new CustomerRepository(db);
 const notifications = new OwnerNotificationRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
@@ -40,9 +38,13 @@ function command(partnerId: PartnerId, overrides: Record<string, unknown> = {}):
 }
 
 async function eventsOf(partnerId: string): Promise<BusinessCustomerRegisteredEvent[]> {
-  const rows = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  const rows = await selectRows<{ topic: string; payload: unknown }>(db, 'SELECT topic, payload FROM outbox_messages ORDER BY id');
   return outboxEventsOf(Topics.BusinessCustomerRegistered, rows, partnerId);
 }
+
+const customerCount = (partnerId: string) => selectCount(db, 'SELECT count(*) FROM customers WHERE partner_id = $1', [partnerId]);
+const notificationCount = (partnerId: string) =>
+  selectCount(db, 'SELECT count(*) FROM owner_notifications WHERE partner_id = $1', [partnerId]);
 
 /** The service's database, except that the outbox INSERT the unit of work sends before COMMIT fails. */
 const failingOutboxPool: ConnectionPool = {
@@ -66,7 +68,7 @@ const failingOutboxPool: ConnectionPool = {
 
 const idOf = (reply: Awaited<ReturnType<typeof create.execute>>) => (reply.ok ? reply.data.id : `refused: ${reply.error.code}`);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
   it('stores the customer, its owner notifications and its registered event together', async () => {
@@ -154,9 +156,9 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
       ok: false,
       error: { code: 'already_exists', field: 'cnpj', message: `a business customer with CNPJ ${first.cnpj} is already registered` },
     });
-    expect(await prisma.customer.count({ where: { partnerId } })).toBe(1);
+    expect(await customerCount(partnerId)).toBe(1);
     expect((await customers.findByCnpj(partnerId, first.cnpj))?.legalName).toBe('Acme Pagamentos Ltda');
-    expect(await prisma.ownerNotification.count({ where: { partnerId } })).toBe(2);
+    expect(await notificationCount(partnerId)).toBe(2);
     expect((await eventsOf(partnerId)).map((e) => e.resource_id)).toEqual([id]);
   });
 
@@ -177,8 +179,8 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     const replies = await Promise.all(Array.from({ length: 10 }, () => create.execute(cmd)));
     expect(replies.filter((r) => r.ok)).toHaveLength(1);
     expect(replies.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(Array(9).fill('already_exists'));
-    expect(await prisma.customer.count({ where: { partnerId } })).toBe(1);
-    expect(await prisma.ownerNotification.count({ where: { partnerId } })).toBe(2);
+    expect(await customerCount(partnerId)).toBe(1);
+    expect(await notificationCount(partnerId)).toBe(2);
     expect(await eventsOf(partnerId)).toHaveLength(1);
   });
 
@@ -187,8 +189,8 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers);
     const cmd = command(partnerId);
     await expect(broken.execute(cmd)).rejects.toThrow('outbox unavailable');
-    expect(await prisma.customer.count({ where: { partnerId } })).toBe(0);
-    expect(await prisma.ownerNotification.count({ where: { partnerId } })).toBe(0);
+    expect(await customerCount(partnerId)).toBe(0);
+    expect(await notificationCount(partnerId)).toBe(0);
     // The CNPJ is free again: the failed attempt claimed nothing.
     expect((await create.execute(cmd)).ok).toBe(true);
   });

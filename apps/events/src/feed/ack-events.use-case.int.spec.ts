@@ -1,9 +1,8 @@
 import { PartnerId } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { newUuid, requireEnv, selectRow, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
 import { AckEventsUseCase } from './ack-events.use-case';
 import { FeedEventRepository } from './feed-event.repository';
@@ -11,11 +10,10 @@ import { FeedEventRepository } from './feed-event.repository';
 // Integration against the real `events` schema; each test has partners of its own.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const feed = new FeedEventRepository(db);
 const useCase = new AckEventsUseCase(feed);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 async function store(partnerId: PartnerId, count: number): Promise<string[]> {
   const ids: string[] = [];
@@ -33,20 +31,25 @@ async function seed(partnerId: PartnerId, count: number): Promise<string[]> {
     const e = withdrawalStateChanged(partnerId);
     return {
       id: e.event_id,
-      partnerId,
+      partner_id: partnerId,
       sequence: i + 1,
       type: e.type,
       state: e.state,
-      resourceId: e.resource_id,
-      occurredAt: new Date(e.occurred_at),
-      data: {},
+      resource_id: e.resource_id,
+      occurred_at: e.occurred_at,
     };
   });
-  await prisma.feedEvent.createMany({ data: rows });
+  await db.query(
+    `INSERT INTO feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data)
+     SELECT id, partner_id, sequence, type, state, resource_id, occurred_at, '{}'
+       FROM jsonb_to_recordset($1) AS e(id uuid, partner_id uuid, sequence bigint, type text, state text, resource_id text, occurred_at timestamptz)`,
+    [JSON.stringify(rows)],
+  );
   return rows.map((r) => r.id);
 }
 
-const deliveredAt = async (id: string) => (await prisma.feedEvent.findUniqueOrThrow({ where: { id } })).deliveredAt;
+const deliveredAt = async (id: string) =>
+  (await selectRow<{ delivered_at: Date | null }>(db, 'SELECT delivered_at FROM feed_events WHERE id = $1', [id])).delivered_at;
 
 describe('AckEventsUseCase (PostgreSQL)', () => {
   it("marks all of the partner's given events delivered and reports the others, leaving them untouched", async () => {

@@ -1,9 +1,8 @@
 import { loadConfig } from '@partner/config';
 import { WithdrawalStateChangedEvent, WithdrawalState, PartnerId } from '@partner/contracts';
-import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { newUuid, requireEnv, selectCount, selectRow, selectRows, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
 import { FeedEventRepository } from './feed-event.repository';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
@@ -13,10 +12,9 @@ import { DomainEventsHandler } from './domain-events.handler';
 // partners of its own, so the shared table can hold anything else.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const feed = new FeedEventRepository(db);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 let resourceSeq = 1;
 
@@ -40,6 +38,10 @@ async function storeEvents(partnerId: PartnerId, count: number): Promise<Withdra
   return events;
 }
 
+const countById = (id: string) => selectCount(db, 'SELECT count(*) FROM feed_events WHERE id = $1', [id]);
+const deliveredAt = async (id: string) =>
+  (await selectRow<{ delivered_at: Date | null }>(db, 'SELECT delivered_at FROM feed_events WHERE id = $1', [id])).delivered_at;
+
 const ids = (events: Array<{ id: string } | { event_id: string }>) => events.map((e) => ('id' in e ? e.id : e.event_id));
 
 describe('FeedEventRepository (PostgreSQL)', () => {
@@ -50,7 +52,7 @@ describe('FeedEventRepository (PostgreSQL)', () => {
     expect(await feed.insertIfAbsent(partnerId, event)).toBe(1);
     expect(await feed.insertIfAbsent(partnerId, { ...event, state: 'sent' })).toBeUndefined();
 
-    expect(await prisma.feedEvent.count({ where: { id: event.event_id } })).toBe(1);
+    expect(await countById(event.event_id)).toBe(1);
     expect(await feed.list(partnerId, {})).toEqual([
       {
         id: event.event_id,
@@ -107,12 +109,12 @@ describe('FeedEventRepository (PostgreSQL)', () => {
     const [event] = await storeEvents(partnerId, 1);
 
     expect(await feed.markDelivered(partnerId, event.event_id)).toBe(true);
-    const first = await prisma.feedEvent.findUniqueOrThrow({ where: { id: event.event_id } });
+    const first = await deliveredAt(event.event_id);
     expect(await feed.markDelivered(partnerId, event.event_id)).toBe(true);
-    const second = await prisma.feedEvent.findUniqueOrThrow({ where: { id: event.event_id } });
+    const second = await deliveredAt(event.event_id);
 
-    expect(first.deliveredAt).toBeInstanceOf(Date);
-    expect(second.deliveredAt).toEqual(first.deliveredAt);
+    expect(first).toBeInstanceOf(Date);
+    expect(second).toEqual(first);
   });
 
   it("refuses another partner's event and an unknown id, and leaves the owner's event untouched", async () => {
@@ -179,7 +181,7 @@ describe('per-partner sequence under concurrency (PostgreSQL)', () => {
     const given = await Promise.all(Array.from({ length: 10 }, () => project.execute(event)));
 
     expect(given.filter((n) => n !== undefined)).toEqual([2]);
-    expect(await prisma.feedEvent.count({ where: { id: event.event_id } })).toBe(1);
+    expect(await countById(event.event_id)).toBe(1);
     const next = withdrawalEvent(partnerId);
     expect(await project.execute(next)).toBe(3);
     expect((await feed.list(partnerId, {})).map((e) => [e.id, e.sequence])).toEqual([
@@ -187,7 +189,9 @@ describe('per-partner sequence under concurrency (PostgreSQL)', () => {
       [event.event_id, 2],
       [next.event_id, 3],
     ]);
-    expect(await prisma.partnerSequence.findUnique({ where: { partnerId } })).toEqual({ partnerId, lastSequence: 3n });
+    expect(await selectRows(db, 'SELECT * FROM partner_sequences WHERE partner_id = $1', [partnerId])).toEqual([
+      { partner_id: partnerId, last_sequence: '3' },
+    ]);
   });
 
   it('numbers each partner on its own', async () => {

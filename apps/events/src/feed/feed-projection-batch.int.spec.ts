@@ -1,9 +1,8 @@
 import { loadConfig } from '@partner/config';
 import { FeedEvent } from '@partner/contracts';
-import { newUuid, requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { newUuid, requireEnv, selectCount, selectRows, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
 import { FeedEventRepository } from './feed-event.repository';
 import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
@@ -12,22 +11,23 @@ import { ProjectFeedEventUseCase } from './project-feed-event.use-case';
 // keeps the guarantees of the one-event projection. Every test has partners of its own.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const feed = new FeedEventRepository(db);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 /** The partner's stored [event id, sequence] pairs in sequence order, and its counter. */
 async function storedOf(partnerId: string): Promise<{ rows: Array<[string, number]>; counter: bigint | undefined }> {
-  const rows = await prisma.feedEvent.findMany({
-    where: { partnerId },
-    orderBy: { sequence: 'asc' },
-    select: { id: true, sequence: true },
-  });
-  const counter = await prisma.partnerSequence.findUnique({ where: { partnerId } });
-  return { rows: rows.map((r) => [r.id, Number(r.sequence)]), counter: counter?.lastSequence };
+  const rows = await selectRows<{ id: string; sequence: string }>(
+    db,
+    'SELECT id, sequence FROM feed_events WHERE partner_id = $1 ORDER BY sequence',
+    [partnerId],
+  );
+  const [counter] = await selectRows<{ last_sequence: string }>(db, 'SELECT last_sequence FROM partner_sequences WHERE partner_id = $1', [
+    partnerId,
+  ]);
+  return { rows: rows.map((r) => [r.id, Number(r.sequence)]), counter: counter && BigInt(counter.last_sequence) };
 }
 
 /** Deterministic shuffle, so concurrent batches list the same partners in different orders. */
@@ -169,7 +169,7 @@ describe('FeedEventRepository.insertBatch (PostgreSQL)', () => {
     await Promise.allSettled([feed.insertBatch([x, fillA]), feed.insertBatch([y, fillB])]);
     await feed.insertBatch([fillA, fillB]); // what Kafka's redelivery of a rolled-back batch would do
 
-    expect(await prisma.feedEvent.count({ where: { id } })).toBe(1);
+    expect(await selectCount(db, 'SELECT count(*) FROM feed_events WHERE id = $1', [id])).toBe(1);
     for (const p of [a, b]) {
       const { rows, counter } = await storedOf(p);
       expect(rows.map(([, n]) => n)).toEqual(range(rows.length));

@@ -8,10 +8,9 @@ import {
   PartnerEvent,
   PartnerId,
 } from '@partner/contracts';
-import { requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
 import { FeedEventRepository } from './feed-event.repository';
 import { ListEventsUseCase } from './list-events.use-case';
@@ -19,11 +18,10 @@ import { ListEventsUseCase } from './list-events.use-case';
 // Integration against the real `events` schema; each test has partners of its own.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') });
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const feed = new FeedEventRepository(db);
 const useCase = new ListEventsUseCase(feed);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 /** A feed event of the given type (the repository stores any valid envelope). */
 function eventOf(partnerId: PartnerId, type: FeedEventType): FeedEvent {

@@ -1,8 +1,7 @@
 import { loadConfig } from '@partner/config';
-import { requireEnv, withdrawalStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { EventsConfig } from '../config/events.config';
 import { FeedEventRepository } from './feed-event.repository';
 import { PruneFeedUseCase } from './prune-feed.use-case';
@@ -11,11 +10,10 @@ import { PruneFeedUseCase } from './prune-feed.use-case';
 // pruning relative to it can only remove the delivery dates this test back-dates.
 const config = loadConfig(EventsConfig, { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL'), FEED_RETENTION_DAYS: '30' });
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const feed = new FeedEventRepository(db);
 const useCase = new PruneFeedUseCase(config, feed);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 const NOW = new Date('2020-06-30T12:00:00Z');
 const daysBefore = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
@@ -29,7 +27,11 @@ describe('PruneFeedUseCase (PostgreSQL)', () => {
     await feed.markManyDelivered(partnerId, [old.event_id], daysBefore(31));
     await feed.markManyDelivered(partnerId, [borderline.event_id], daysBefore(30));
     await feed.markManyDelivered(partnerId, [recent.event_id], daysBefore(1));
-    await prisma.feedEvent.update({ where: { id: ancientUndelivered.event_id }, data: { occurredAt: daysBefore(400) } });
+    const backdated = await db.query('UPDATE feed_events SET occurred_at = $2 WHERE id = $1', [
+      ancientUndelivered.event_id,
+      daysBefore(400),
+    ]);
+    expect(backdated.rowCount).toBe(1);
 
     expect(await useCase.execute(NOW)).toBe(1);
 

@@ -1,8 +1,7 @@
 import { loadConfig } from '@partner/config';
-import { newCpf, prismaForSpecs, testPartnerId } from '@partner/testing';
+import { newCpf, selectCount, selectRow, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { AccountRepository } from './account.repository';
 import { GetBrlBalanceUseCase, GetBrlLedgerUseCase } from './brl-balance.use-cases';
@@ -12,13 +11,12 @@ import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 // Integration: users and their payment accounts in the real inflows schema. Each test uses a partner of its own.
 const config = loadConfig(InflowsConfig, { ...process.env, OPERATOR_ISPB: '12345678', ACCOUNT_BRANCH: '0042' });
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const accounts = new AccountRepository(db);
 const open = new OpenAccountUseCase(config, new UnitOfWork(db, { wake: () => undefined }), accounts);
 const balance = new GetBrlBalanceUseCase(accounts);
 const ledger = new GetBrlLedgerUseCase(accounts);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 /** The modulo-11 check digit of an account number's base (weights 2-9 from the right; remainders 0 and 1 give 0). */
 function checkDigit(base: string): number {
@@ -50,7 +48,7 @@ describe('OpenAccountUseCase (PostgreSQL)', () => {
     const replies = await Promise.all(Array.from({ length: 6 }, () => opened(partnerId, document)));
     expect(replies.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(replies.map((r) => r.account?.number)).size).toBe(1);
-    expect(await prisma.account.count({ where: { partnerId, document } })).toBe(1);
+    expect(await selectCount(db, 'SELECT count(*) FROM accounts WHERE partner_id = $1 AND document = $2', [partnerId, document])).toBe(1);
 
     const others = await Promise.all(Array.from({ length: 5 }, () => opened(partnerId)));
     expect(new Set([...others, replies[0]].map((r) => r.account?.number)).size).toBe(6);
@@ -58,7 +56,13 @@ describe('OpenAccountUseCase (PostgreSQL)', () => {
 
   it("stores the holder's name when given: a later one replaces it, a registration without one keeps it", async () => {
     const { partnerId, document } = await opened();
-    const nameOf = async () => (await prisma.user.findUniqueOrThrow({ where: { partnerId_document: { partnerId, document } } })).name;
+    const nameOf = async () =>
+      (
+        await selectRow<{ name: string | null }>(db, 'SELECT name FROM users WHERE partner_id = $1 AND document = $2', [
+          partnerId,
+          document,
+        ])
+      ).name;
     expect(await nameOf()).toBeNull();
     await opened(partnerId, document, 'Maria Souza');
     expect(await nameOf()).toBe('Maria Souza');

@@ -1,9 +1,8 @@
 import { loadConfig } from '@partner/config';
 import { IngestPixInflowCommand, PartnerId, PixInStatus, Topics } from '@partner/contracts';
-import { newCpf, outboxEventsOf, prismaForSpecs, testPartnerId } from '@partner/testing';
+import { newCpf, outboxEventsOf, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { AccountRepository } from '../accounts/account.repository';
 import { GetBrlLedgerUseCase } from '../accounts/brl-balance.use-cases';
@@ -16,13 +15,12 @@ import { UnmatchedPixInflowRepository } from './unmatched-pix-inflow.repository'
 // Integration: the real inflows schema in PostgreSQL. Each test uses a partner and user of its own.
 const config = loadConfig(InflowsConfig);
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const accounts = new AccountRepository(db);
 const ingest = ingestionOn(db, config);
 const ledger = new GetBrlLedgerUseCase(accounts);
 const unmatched = new ListUnmatchedPixInflowsUseCase(new UnmatchedPixInflowRepository(db));
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 interface Receiver {
   partnerId: PartnerId;
@@ -54,9 +52,14 @@ const sent = (
   status?: PixInStatus,
 ): IngestPixInflowCommand => (status ? { ...n, status } : n);
 
+/** The pix_in events waiting in the outbox, in commit order. */
+const pixInMessages = () =>
+  selectRows<{ topic: string; payload: unknown }>(db, 'SELECT topic, payload FROM outbox_messages WHERE topic = $1 ORDER BY id', [
+    Topics.PixInStateChanged,
+  ]);
+
 async function statesOf(partnerId: string): Promise<string[]> {
-  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
-  return outboxEventsOf(Topics.PixInStateChanged, rows, partnerId).map((e) => e.state);
+  return outboxEventsOf(Topics.PixInStateChanged, await pixInMessages(), partnerId).map((e) => e.state);
 }
 
 const balanceOf = async ({ partnerId, document }: Receiver) => (await accounts.find(partnerId, document))?.availableBrlCents;
@@ -89,11 +92,7 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
       ok: false,
       error: { code: 'invalid_transition', message: 'a pix inflow cannot move from credited to processing' },
     });
-    const [event] = outboxEventsOf(
-      Topics.PixInStateChanged,
-      await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged } }),
-      n.receiver.partnerId,
-    );
+    const [event] = outboxEventsOf(Topics.PixInStateChanged, await pixInMessages(), n.receiver.partnerId);
     expect(event.resource.document).toBe(n.receiver.document);
   });
 
@@ -196,7 +195,9 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
 
     expect(await statesOf(known.receiver.partnerId)).toEqual([]);
     expect(await balanceOf(known.receiver)).toBe(0n);
-    expect(await prisma.pixInflow.count({ where: { endToEndId: { in: strangers.map((n) => n.end_to_end_id) } } })).toBe(0);
+    expect(
+      await selectCount(db, 'SELECT count(*) FROM pix_inflows WHERE end_to_end_id = ANY($1)', [strangers.map((n) => n.end_to_end_id)]),
+    ).toBe(0);
     const listed = await unmatched.execute({ limit: 200 });
     if (!listed.ok) throw new Error(JSON.stringify(listed.error));
     const mine = listed.data.unmatched_pix_inflows.filter((u) => strangers.some((n) => n.end_to_end_id === u.end_to_end_id));

@@ -1,9 +1,8 @@
 import { loadConfig } from '@partner/config';
 import { PixKeyState, PixKeyStateChangedEvent, PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, pixKeyStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, selectCount, selectRow, testPartnerId } from '@partner/testing';
 import { Database } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from './apply-pix-key-event.use-case';
 import { PixKeyEventsHandler } from './pix-key-events.handler';
@@ -11,11 +10,10 @@ import { PixKeyReplicaRepository } from './pix-key-replica.repository';
 
 // Integration: the replica in PostgreSQL, fed with pix_key events as the pix-keys service publishes them.
 const db = new Database(loadConfig(InflowsConfig), DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const replica = new PixKeyReplicaRepository(db);
 const apply = new ApplyPixKeyEventUseCase(replica);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 /** A pix_key event for one key, `secondsLater` after a fixed start so tests control the order. */
 const keyEvent = (
@@ -68,8 +66,12 @@ describe('Pix key replica (PostgreSQL)', () => {
     await apply.execute(registered);
     await apply.execute(keyEvent(partnerId, document, keyId, 'pending', 0));
     expect(await replica.hasRegisteredKey(partnerId, document)).toBe(false);
-    const row = await prisma.pixKeyReplica.findUniqueOrThrow({ where: { partnerId_keyId: { partnerId, keyId } } });
-    expect([row.state, row.occurredAt.toISOString()]).toEqual(['canceled', canceled.occurred_at]);
+    const row = await selectRow<{ state: string; occurred_at: Date }>(
+      db,
+      'SELECT state, occurred_at FROM pix_key_replica WHERE partner_id = $1 AND key_id = $2',
+      [partnerId, keyId],
+    );
+    expect([row.state, row.occurred_at.toISOString()]).toEqual(['canceled', canceled.occurred_at]);
   });
 
   it('orders two events of the same millisecond by the key lifecycle', async () => {
@@ -93,6 +95,6 @@ describe('Pix key replica (PostgreSQL)', () => {
     await expect(consumer.handle({ ...event, resource: { ...event.resource, document: '123' } })).rejects.toMatchObject({
       name: 'UnprocessableEventError',
     });
-    expect(await prisma.pixKeyReplica.count({ where: { partnerId } })).toBe(0);
+    expect(await selectCount(db, 'SELECT count(*) FROM pix_key_replica WHERE partner_id = $1', [partnerId])).toBe(0);
   });
 });

@@ -8,10 +8,9 @@ import {
   Topics,
 } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
-import { eventPayloadOf, newCpf, newUuid, outboxEventsOf, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { eventPayloadOf, newCpf, newUuid, outboxEventsOf, selectCount, selectRow, selectRows, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { AccountRepository } from '../accounts/account.repository';
 import { openAccount } from '../accounts/accounts.spec-support';
@@ -29,7 +28,6 @@ import { SpiPaymentRepository } from './spi-payment.repository';
 const STEP_MS = 1_000;
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: String(STEP_MS) });
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const payments = new SpiPaymentRepository(db);
 const accounts = new AccountRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
@@ -40,7 +38,7 @@ const simulate = new SimulatePixInUseCase(unitOfWork, payments);
 const notify = new NotifyReceivedPixUseCase(config, payments, ingest);
 const settle = new SettleSandboxPixUseCase(config, payments, ingest);
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 /** A sandbox Pix to a new user of the partner, sent by the simulated network: its announcement, as it waits in the outbox. */
 async function sent(overrides: Partial<SimulatePixInCommand> = {}, partnerId: PartnerId = testPartnerId()): Promise<PixReceivedEvent> {
@@ -48,19 +46,35 @@ async function sent(overrides: Partial<SimulatePixInCommand> = {}, partnerId: Pa
   await openAccount(db, config, partnerId, document);
   const reply = await simulate.execute({ partner_id: partnerId, document, amount_cents: 12_345, ...overrides });
   if (!reply.ok) throw new Error(`not sent: ${JSON.stringify(reply.error)}`);
-  const row = await prisma.outboxMessage.findFirstOrThrow({ where: { topic: Topics.SpiPixReceived, key: reply.data.end_to_end_id } });
+  return announcementOf(reply.data.end_to_end_id);
+}
+
+/** The network's announcement of the payment, as it waits in the outbox. */
+async function announcementOf(endToEndId: string): Promise<PixReceivedEvent> {
+  const row = await selectRow<{ payload: unknown }>(db, 'SELECT payload FROM outbox_messages WHERE topic = $1 AND key = $2', [
+    Topics.SpiPixReceived,
+    endToEndId,
+  ]);
   return eventPayloadOf(Topics.SpiPixReceived, row.payload);
 }
 
 /** The pix_in events waiting in the outbox for the partner, in commit order. */
 async function events(partnerId: string): Promise<PixInStateChangedEvent[]> {
-  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.PixInStateChanged }, orderBy: { id: 'asc' } });
+  const rows = await selectRows<{ topic: string; payload: unknown }>(
+    db,
+    'SELECT topic, payload FROM outbox_messages WHERE topic = $1 ORDER BY id',
+    [Topics.PixInStateChanged],
+  );
   return outboxEventsOf(Topics.PixInStateChanged, rows, partnerId);
 }
 
 const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);
-const statusOf = async (payment: PixReceivedEvent) =>
-  (await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } })).status;
+/** The inflow recorded under the end-to-end id, every column. */
+const inflowOf = (endToEndId: string) =>
+  selectRow<{ status: string; receiver_key: string | null; updated_at: Date }>(db, 'SELECT * FROM pix_inflows WHERE end_to_end_id = $1', [
+    endToEndId,
+  ]);
+const statusOf = async (payment: PixReceivedEvent) => (await inflowOf(payment.end_to_end_id)).status;
 const later = (ms: number) => new Date(Date.now() + ms);
 
 describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provider ingestion (PostgreSQL)', () => {
@@ -75,23 +89,24 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
     });
 
     const account = await accounts.find(payment.partner_id, payment.document);
-    const row = await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } });
+    const row = await inflowOf(payment.end_to_end_id);
+    const { sender_name, sender_tax_id, sender_account_number, sender_account_type, sender_bank_code, sender_branch_code } = payment;
     expect(row).toMatchObject({
-      receiverBranch: account?.branch,
-      receiverNumber: account?.number,
-      receiverType: 'TRAN',
-      receiverKey: null,
-      partnerId: payment.partner_id,
+      receiver_branch: account?.branch,
+      receiver_number: account?.number,
+      receiver_type: 'TRAN',
+      receiver_key: null,
+      partner_id: payment.partner_id,
       document: payment.document,
-      amountCents: 12_345n,
+      amount_cents: '12345',
       description: 'pizza',
       method: 'manual',
-      senderName: payment.sender_name,
-      senderTaxId: payment.sender_tax_id,
-      senderAccountNumber: payment.sender_account_number,
-      senderAccountType: payment.sender_account_type,
-      senderBankCode: payment.sender_bank_code,
-      senderBranchCode: payment.sender_branch_code,
+      sender_name,
+      sender_tax_id,
+      sender_account_number,
+      sender_account_type,
+      sender_bank_code,
+      sender_branch_code,
       status: 'processing',
     });
     const [event, ...more] = await events(payment.partner_id);
@@ -128,7 +143,7 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
     expect(results.filter((r) => r?.created)).toHaveLength(1);
     expect(results.every((r) => r?.status === 'processing')).toBe(true);
     expect(relay.wakes).toBe(before + 1);
-    expect(await prisma.pixInflow.count({ where: { endToEndId: payment.end_to_end_id } })).toBe(1);
+    expect(await selectCount(db, 'SELECT count(*) FROM pix_inflows WHERE end_to_end_id = $1', [payment.end_to_end_id])).toBe(1);
     expect(await statesOf(payment.partner_id)).toEqual(['processing']);
   });
 
@@ -140,8 +155,10 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
 
     expect(await notify.execute({ ...payment, partner_id: other })).toBeNull();
 
-    const rows = await prisma.pixInflow.findMany({ where: { endToEndId: payment.end_to_end_id } });
-    expect(rows.map((r) => r.partnerId)).toEqual([payment.partner_id]);
+    const rows = await selectRows<{ partner_id: string }>(db, 'SELECT partner_id FROM pix_inflows WHERE end_to_end_id = $1', [
+      payment.end_to_end_id,
+    ]);
+    expect(rows.map((r) => r.partner_id)).toEqual([payment.partner_id]);
   });
 });
 
@@ -164,11 +181,11 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
     const all = await events(payment.partner_id);
     for (const event of all) expect(validateContract(PixInStateChangedEvent, event)).toMatchObject({ ok: true });
     expect(all[2].resource.status).toBe('success');
-    const credited = await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: payment.end_to_end_id } });
+    const credited = await inflowOf(payment.end_to_end_id);
     expect(all[3].resource).toMatchObject({
       end_to_end_id: payment.end_to_end_id,
       status: 'credited',
-      last_updated_at: Math.floor(credited.updatedAt.getTime() / 1000),
+      last_updated_at: Math.floor(credited.updated_at.getTime() / 1000),
     });
     await settle.execute(later(9 * STEP_MS));
     expect((await accounts.find(payment.partner_id, payment.document))?.availableBrlCents).toBe(12_345n);
@@ -178,16 +195,16 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
     const partnerId = testPartnerId();
     const document = newCpf();
     await openAccount(db, config, partnerId, document);
-    await prisma.pixKeyReplica.create({
-      data: { partnerId, keyId: newUuid(), document, key: document, state: 'registered', occurredAt: new Date() },
-    });
+    await db.query(
+      "INSERT INTO pix_key_replica (partner_id, key_id, document, key, state, occurred_at) VALUES ($1, $2, $3, $4, 'registered', now())",
+      [partnerId, newUuid(), document, document],
+    );
     const reply = await simulate.execute({ partner_id: partnerId, document, amount_cents: 500, method: 'dict' });
     if (!reply.ok) throw new Error(JSON.stringify(reply.error));
     const logged = await payments.findSent(reply.data.end_to_end_id);
     expect(logged?.receiver_key).toBe(document);
-    const row = await prisma.outboxMessage.findFirstOrThrow({ where: { topic: Topics.SpiPixReceived, key: reply.data.end_to_end_id } });
-    await notify.execute(eventPayloadOf(Topics.SpiPixReceived, row.payload));
-    expect((await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: reply.data.end_to_end_id } })).receiverKey).toBe(document);
+    await notify.execute(await announcementOf(reply.data.end_to_end_id));
+    expect((await inflowOf(reply.data.end_to_end_id)).receiver_key).toBe(document);
   });
 
   it('wakes the outbox relay after a run that moved inflows, never after one that moved none', async () => {
@@ -262,6 +279,6 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
 
     await settle.execute(later(60 * STEP_MS));
 
-    expect((await prisma.pixInflow.findUniqueOrThrow({ where: { endToEndId: providers.end_to_end_id } })).status).toBe('processing');
+    expect((await inflowOf(providers.end_to_end_id)).status).toBe('processing');
   });
 });

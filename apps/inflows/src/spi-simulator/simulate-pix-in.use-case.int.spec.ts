@@ -1,10 +1,9 @@
 import { loadConfig } from '@partner/config';
 import { END_TO_END_ID_PATTERN, PixKeyState, PixReceivedEvent, SimulatePixInCommand, Topics, PartnerId } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
-import { eventPayloadOf, newCpf, newUuid, pixKeyStateChanged, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { eventPayloadOf, newCpf, newUuid, pixKeyStateChanged, selectCount, selectRow, selectRows, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { InflowsConfig } from '../config/inflows.config';
 import { ApplyPixKeyEventUseCase } from '../pix-key-replica/apply-pix-key-event.use-case';
 import { PixKeyReplicaRepository } from '../pix-key-replica/pix-key-replica.repository';
@@ -17,14 +16,13 @@ import { SpiPaymentRepository } from './spi-payment.repository';
 // running: what the network announces is read from the outbox, where it waits for the relay.
 const config = loadConfig(InflowsConfig);
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const replica = new PixKeyReplicaRepository(db);
 const applyKeyEvent = new ApplyPixKeyEventUseCase(replica);
 let wakes = 0;
 const relay = { wake: () => void wakes++ };
 const simulate = new SimulatePixInUseCase(new UnitOfWork(db, relay), new SpiPaymentRepository(db));
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 async function newUser() {
   const partnerId = testPartnerId();
@@ -42,7 +40,11 @@ const command = (partnerId: PartnerId, document: string, overrides: Partial<Simu
 
 /** What the network announced for the partner, in order. */
 async function announced(partnerId: string): Promise<Array<{ topic: string; key: string; payload: PixReceivedEvent }>> {
-  const rows = await prisma.outboxMessage.findMany({ where: { topic: Topics.SpiPixReceived }, orderBy: { id: 'asc' } });
+  const rows = await selectRows<{ topic: string; key: string; payload: unknown }>(
+    db,
+    'SELECT topic, key, payload FROM outbox_messages WHERE topic = $1 ORDER BY id',
+    [Topics.SpiPixReceived],
+  );
   return rows
     .map((r) => ({ topic: r.topic, key: r.key, payload: eventPayloadOf(Topics.SpiPixReceived, r.payload) }))
     .filter((r) => r.payload.partner_id === partnerId);
@@ -78,8 +80,14 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
     // The id names the payer's institution and the UTC minute the payment was sent.
     expect(e2e.slice(1, 9)).toBe(event.sender_bank_code);
     expect(e2e.slice(9, 21)).toBe(utcMinute(new Date(event.sent_at)));
-    const logged = await prisma.spiPayment.findUniqueOrThrow({ where: { endToEndId: e2e } });
-    expect(logged).toMatchObject({ partnerId, document, amountCents: 15_000n, senderTaxId: event.sender_tax_id, outcome: 'credited' });
+    const logged = await selectRow(db, 'SELECT * FROM spi_payments WHERE end_to_end_id = $1', [e2e]);
+    expect(logged).toMatchObject({
+      partner_id: partnerId,
+      document,
+      amount_cents: '15000',
+      sender_tax_id: event.sender_tax_id,
+      outcome: 'credited',
+    });
     expect(wakes).toBe(wakesBefore + 1);
   });
 
@@ -115,7 +123,7 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
 
     expect(await announced(partnerId)).toEqual([]);
     expect(await announced(stranger)).toEqual([]);
-    expect(await prisma.spiPayment.count({ where: { partnerId: { in: [partnerId, stranger] } } })).toBe(0);
+    expect(await selectCount(db, 'SELECT count(*) FROM spi_payments WHERE partner_id = ANY($1)', [[partnerId, stranger]])).toBe(0);
   });
 
   describe('with an idempotency key', () => {
@@ -131,7 +139,7 @@ describe('SimulatePixInUseCase: the simulated Pix network (PostgreSQL)', () => {
         error: { code: 'idempotency_key_reused', field: 'idempotency_key' },
       });
       expect(await announced(partnerId)).toHaveLength(1);
-      expect(await prisma.spiPayment.count({ where: { partnerId } })).toBe(1);
+      expect(await selectCount(db, 'SELECT count(*) FROM spi_payments WHERE partner_id = $1', [partnerId])).toBe(1);
       // Scoped to the partner: another partner's request with the same key is its own.
       const other = await newUser();
       const theirs = await simulate.execute(command(other.partnerId, other.document, { idempotency_key }));

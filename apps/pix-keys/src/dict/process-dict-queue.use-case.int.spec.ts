@@ -1,5 +1,5 @@
 import { PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
 import { HELD_ELSEWHERE_CPF, HELD_ELSEWHERE_ISPB, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { pixKeyCommands, specConfig } from '../pix-keys/pix-key-commands.spec-support';
 import { UserHolder } from '../users/user.repository';
@@ -54,12 +54,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function pendingKey(holder: UserHolder | undefined = HOLDER, document = newCpf(), partnerId: PartnerId = testPartnerId()) {
   await commands.users.upsert(partnerId, document, holder);
   expect(await commands.create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toMatchObject({ ok: true });
-  const [key] = await commands.prisma.pixKey.findMany({ where: { partnerId, document }, orderBy: { createdAt: 'desc' } });
-  return { partnerId, document, keyId: key.id, requestId: key.dictRequestId };
+  const [key] = await selectRows<{ id: string; dict_request_id: string }>(
+    commands.db,
+    'SELECT id, dict_request_id FROM pix_keys WHERE partner_id = $1 AND document = $2 ORDER BY created_at DESC',
+    [partnerId, document],
+  );
+  return { partnerId, document, keyId: key.id, requestId: key.dict_request_id };
 }
 
 async function events(partnerId: string) {
-  const rows = await commands.prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  const rows = await selectRows<{ payload: unknown }>(commands.db, 'SELECT payload FROM outbox_messages ORDER BY id');
   return rows
     .map(
       (r) =>
@@ -68,7 +72,7 @@ async function events(partnerId: string) {
     .filter((p) => p.partner_id === partnerId);
 }
 const statesOf = async (partnerId: string) => (await events(partnerId)).map((e) => e.state);
-const keyRow = (id: string) => commands.prisma.pixKey.findUniqueOrThrow({ where: { id } });
+const keyRow = (id: string) => commands.keyRow(id);
 const callsFor = (key: string, operationId: string) => dict.server.requests.filter((r) => r.key === key && r.operationId === operationId);
 const remove = (partnerId: PartnerId, document: string) =>
   commands.remove.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
@@ -113,7 +117,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     const { partnerId, document, keyId } = await pendingKey(holder);
     await queue.execute();
     const key = await keyRow(keyId);
-    expect([key.state, key.failureReason]).toEqual(['failed', reason]);
+    expect([key.state, key.failure_reason]).toEqual(['failed', reason]);
     expect(dict.server.requests.filter((r) => r.key === document)).toEqual([]);
     const all = await events(partnerId);
     expect(all.map((e) => [e.state, e.resource.failure_reason])).toEqual([
@@ -127,7 +131,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     const document = newCpf();
     const first = await pendingKey({}, document, partnerId);
     await queue.execute();
-    expect((await keyRow(first.keyId)).failureReason).toBe('holder_name_missing');
+    expect((await keyRow(first.keyId)).failure_reason).toBe('holder_name_missing');
     expect(await commands.users.upsert(partnerId, document, HOLDER)).toMatchObject({ created: false });
     // A later upsert without them keeps them (a client that sends the document alone erases nothing).
     await commands.users.upsert(partnerId, document);
@@ -140,7 +144,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     const { partnerId, keyId } = await pendingKey(HOLDER, HELD_ELSEWHERE_CPF);
     await queue.execute();
     const key = await keyRow(keyId);
-    expect([key.state, key.failureReason]).toEqual(['failed', 'key_held_elsewhere']);
+    expect([key.state, key.failure_reason]).toEqual(['failed', 'key_held_elsewhere']);
     expect(dict.server.entries.get(HELD_ELSEWHERE_CPF)?.participant).toBe(HELD_ELSEWHERE_ISPB);
     expect((await events(partnerId)).map((e) => [e.state, e.resource.failure_reason])).toEqual([
       ['pending', null],
@@ -158,7 +162,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     const second = await pendingKey({ ...HOLDER, account: { ...account, number: '999' } }, document);
     await queue.execute();
     const key = await keyRow(second.keyId);
-    expect([key.state, key.failureReason]).toEqual(['failed', 'key_linked_to_another_account']);
+    expect([key.state, key.failure_reason]).toEqual(['failed', 'key_linked_to_another_account']);
   });
 
   it('retries a 503 with backoff and the same RequestId: one entry, registered once', async () => {
@@ -167,9 +171,9 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     await queue.execute();
     const waiting = await keyRow(keyId);
     expect(waiting.state).toBe('pending');
-    expect(waiting.dictAttempts).toBe(1);
-    expect(waiting.dictLastError).toMatch(/503/);
-    expect(waiting.dictNextAttemptAt).not.toBeNull();
+    expect(waiting.dict_attempts).toBe(1);
+    expect(waiting.dict_last_error).toMatch(/503/);
+    expect(waiting.dict_next_attempt_at).not.toBeNull();
     await sleep(50);
     await queue.execute();
     expect((await keyRow(keyId)).state).toBe('registered');
@@ -223,7 +227,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     await remove(refused.partnerId, refused.document);
     await queue.execute();
     const waiting = await keyRow(refused.keyId);
-    expect([waiting.state, waiting.dictLastError]).toEqual(['deleting', expect.stringMatching(/Forbidden/)]);
+    expect([waiting.state, waiting.dict_last_error]).toEqual(['deleting', expect.stringMatching(/Forbidden/)]);
     dict.server.entries.set(refused.document, entry);
     await sleep(50);
     await queue.execute();
@@ -251,18 +255,18 @@ describe('ReconcileDictUseCase: registered entries read back from DICT', () => {
 
     const matched = await reconcile.execute(later());
     expect(matched.checked).toBeGreaterThanOrEqual(1);
-    expect((await keyRow(keyId)).dictMismatch).toBeNull();
+    expect((await keyRow(keyId)).dict_mismatch).toBeNull();
 
     const entry = dict.server.entries.get(document);
     if (!entry) throw new Error('not registered');
     dict.server.entries.set(document, { ...entry, name: 'Outra Pessoa', accountNumber: '1' });
     await reconcile.execute(later());
-    expect((await keyRow(keyId)).dictMismatch).toBe('entry_differs: account_number, name');
+    expect((await keyRow(keyId)).dict_mismatch).toBe('entry_differs: account_number, name');
 
     dict.server.entries.delete(document);
     await reconcile.execute(later());
     const key = await keyRow(keyId);
-    expect([key.state, key.dictMismatch]).toEqual(['registered', 'entry_missing']);
+    expect([key.state, key.dict_mismatch]).toEqual(['registered', 'entry_missing']);
     const after = (await metrics.mismatches.get()).values.reduce((n, v) => n + v.value, 0);
     expect(after - before).toBeGreaterThanOrEqual(2);
   }, 30_000);

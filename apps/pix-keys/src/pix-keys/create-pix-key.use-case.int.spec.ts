@@ -1,10 +1,10 @@
 import { CreatePixKeyCommand, PixKeyState, PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, outboxStatesOf, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, outboxStatesOf, selectRows, testPartnerId } from '@partner/testing';
 import { fingerprintOf } from './idempotency';
 import { pixKeyCommands } from './pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const { prisma, close, users, pixKeys, relay, unitOfWork, create } = pixKeyCommands();
+const { db, close, keysOf, users, pixKeys, relay, unitOfWork, create } = pixKeyCommands();
 
 async function newUser() {
   const partnerId = testPartnerId();
@@ -20,9 +20,7 @@ const command = (partnerId: PartnerId, document: string, idempotencyKey = newUui
 });
 
 const outboxStates = async (partnerId: string) =>
-  outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
-
-const keysOf = (partnerId: string) => prisma.pixKey.findMany({ where: { partnerId } });
+  outboxStatesOf(await selectRows<{ payload: unknown }>(db, 'SELECT payload FROM outbox_messages ORDER BY id'), partnerId);
 
 /** Ends the user's pending key as the DICT would (refused, or registered then deleted), so that a new one may be asked for. */
 async function endKey(partnerId: PartnerId, to: 'failed' | 'canceled') {
@@ -40,8 +38,12 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     const { partnerId, document } = await newUser();
     expect(await create.execute(command(partnerId, document))).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
     const keys = await keysOf(partnerId);
-    expect(keys).toEqual([expect.objectContaining({ document, key: document, state: 'pending', failureReason: null })]);
-    const [event] = (await prisma.outboxMessage.findMany({ where: { key: `pix_key:${partnerId}:${document}` } })).map((r) => r.payload);
+    expect(keys).toEqual([expect.objectContaining({ document, key: document, state: 'pending', failure_reason: null })]);
+    const [event] = (
+      await selectRows<{ payload: unknown }>(db, 'SELECT payload FROM outbox_messages WHERE key = $1 ORDER BY id', [
+        `pix_key:${partnerId}:${document}`,
+      ])
+    ).map((r) => r.payload);
     expect(event).toMatchObject({
       partner_id: partnerId,
       type: 'pix_key',

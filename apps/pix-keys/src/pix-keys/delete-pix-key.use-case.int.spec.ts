@@ -1,10 +1,10 @@
 import { DeletePixKeyCommand, PixKeyState, PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, outboxStatesOf, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, outboxStatesOf, selectRows, testPartnerId } from '@partner/testing';
 import { pixKeyCommands } from './pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
 // its own; the DICT's moves are made here by hand (AdvancePixKeysUseCase has its own suite).
-const { prisma, close, users, pixKeys, relay, unitOfWork, create, remove } = pixKeyCommands();
+const { db, close, keysOf, keyRow, users, pixKeys, relay, unitOfWork, create, remove } = pixKeyCommands();
 
 const command = (partnerId: PartnerId, document: string, idempotencyKey = newUuid()): DeletePixKeyCommand => ({
   partner_id: partnerId,
@@ -18,7 +18,7 @@ async function userWithKey(...path: PixKeyState[]) {
   const document = newCpf();
   await users.upsert(partnerId, document);
   await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
-  const [key] = await prisma.pixKey.findMany({ where: { partnerId } });
+  const [key] = await keysOf(partnerId);
   let from: PixKeyState = 'pending';
   for (const to of path) {
     await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, key.id, from, to));
@@ -28,9 +28,9 @@ async function userWithKey(...path: PixKeyState[]) {
 }
 
 const outboxStates = async (partnerId: string) =>
-  outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
+  outboxStatesOf(await selectRows<{ payload: unknown }>(db, 'SELECT payload FROM outbox_messages ORDER BY id'), partnerId);
 
-const stateOf = async (keyId: string) => (await prisma.pixKey.findUniqueOrThrow({ where: { id: keyId } })).state;
+const stateOf = async (keyId: string) => (await keyRow(keyId)).state;
 /** A reply; `replayed` when it is the idempotency key's first answer again. */
 const answer = (status: string, replayed = false) => ({ ok: true, data: { status, replayed } });
 
@@ -72,8 +72,8 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
   it('accepts the deletion of a key still pending: marked, deleted once registered; a second request is already_sent', async () => {
     const { partnerId, document, keyId } = await userWithKey();
     expect(await remove.execute(command(partnerId, document))).toEqual(answer('accepted'));
-    const key = await prisma.pixKey.findUniqueOrThrow({ where: { id: keyId } });
-    expect([key.state, key.deletionRequestedAt]).toEqual(['pending', expect.any(Date)]);
+    const key = await keyRow(keyId);
+    expect([key.state, key.deletion_requested_at]).toEqual(['pending', expect.any(Date)]);
     expect(await remove.execute(command(partnerId, document))).toEqual(answer('already_sent'));
     // Still an active key: no new one may be registered meanwhile.
     expect(await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toMatchObject({
@@ -141,7 +141,7 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
     const commandId = `test-${newUuid()}`;
     expect(await remove.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
-    const [key] = await prisma.pixKey.findMany({ where: { partnerId } });
+    const [key] = await keysOf(partnerId);
     await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, key.id, 'pending', 'registered'));
     // The copy of the deletion the partner was told found nothing: refused again, the new key untouched.
     expect(await remove.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'not_found' } });

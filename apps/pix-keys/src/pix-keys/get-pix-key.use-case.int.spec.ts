@@ -1,9 +1,8 @@
 import { PixKeyState, PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { specConfig } from './pix-key-commands.spec-support';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
@@ -14,7 +13,6 @@ import { PixKeyRepository } from './pix-key.repository';
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
 // its own; the DICT's moves are made here by hand.
 const db = new Database(specConfig(), DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const users = new UserRepository(db);
 const pixKeys = new PixKeyRepository(db);
 const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
@@ -32,7 +30,11 @@ async function newUser() {
 async function keyThrough(partnerId: PartnerId, document: string, ...path: PixKeyState[]): Promise<string> {
   const reply = await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
   if (!reply.ok) throw new Error(`key refused: ${reply.error.code}`);
-  const [key] = await prisma.pixKey.findMany({ where: { partnerId, document, state: 'pending' } });
+  const [key] = await selectRows<{ id: string }>(
+    db,
+    "SELECT id FROM pix_keys WHERE partner_id = $1 AND document = $2 AND state = 'pending'",
+    [partnerId, document],
+  );
   let from: PixKeyState = 'pending';
   for (const to of path) {
     await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, key.id, from, to));
@@ -43,7 +45,7 @@ async function keyThrough(partnerId: PartnerId, document: string, ...path: PixKe
 
 const notFound = { ok: false, error: { code: 'not_found', message: expect.any(String) } };
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 describe('GetPixKeyUseCase (PostgreSQL)', () => {
   it('answers the document, the state as status, and integer Unix times, as the key moves', async () => {

@@ -1,8 +1,7 @@
 import { loadConfig } from '@partner/config';
 import { Database, UnitOfWork } from '@partner/db';
-import { prismaForSpecs } from '@partner/testing';
+import { selectRow, selectRows } from '@partner/testing';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
@@ -30,10 +29,25 @@ export const UNUSED_DICT_SETTINGS = {
 export const specConfig = (env: Record<string, string> = {}) =>
   loadConfig(PixKeysConfig, { ...UNUSED_DICT_SETTINGS, ...process.env, ...env });
 
+/** A pix_keys row as pg reads it: the columns the specs look at. */
+export interface PixKeyRow {
+  id: string;
+  document: string;
+  key: string;
+  state: string;
+  failure_reason: string | null;
+  deletion_requested_at: Date | null;
+  dict_request_id: string;
+  dict_attempts: number;
+  dict_next_attempt_at: Date | null;
+  dict_last_error: string | null;
+  dict_mismatch: string | null;
+}
+
 /**
  * The Pix key commands wired as the module wires them, on the real pix_keys schema (integration specs).
  * `relay.wakes` counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events.
- * `prisma` reads the rows back (a spec-only client); `close` ends both after the suite.
+ * `keysOf` and `keyRow` read the keys back, `db` anything else; `close` ends the pool after the suite.
  */
 export function pixKeyCommands(config: PixKeysConfig = specConfig()) {
   const db = new Database(config, DB_SCHEMA);
@@ -41,10 +55,13 @@ export function pixKeyCommands(config: PixKeysConfig = specConfig()) {
   const relay = { wakes: 0, wake: () => void relay.wakes++ };
   const unitOfWork = new UnitOfWork(db, relay);
   const idempotent = new IdempotentCommandService(unitOfWork, new IdempotencyRecordRepository(db));
-  const prisma = prismaForSpecs(PrismaClient, db);
   return {
-    prisma,
-    close: () => prisma.$disconnect().then(() => db.close()),
+    db,
+    close: () => db.close(),
+    /** The partner's keys, oldest first. */
+    keysOf: (partnerId: string) =>
+      selectRows<PixKeyRow>(db, 'SELECT * FROM pix_keys WHERE partner_id = $1 ORDER BY created_at, id', [partnerId]),
+    keyRow: (id: string) => selectRow<PixKeyRow>(db, 'SELECT * FROM pix_keys WHERE id = $1', [id]),
     users: new UserRepository(db),
     pixKeys,
     relay,

@@ -1,9 +1,8 @@
 import { loadConfig } from '@partner/config';
 import { CreditAccountCommand, MAX_CREDIT_MICROS, Topics, PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, testPartnerId, prismaForSpecs } from '@partner/testing';
+import { newCpf, newUuid, selectCount, selectRow, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AccountRepository } from './account.repository';
@@ -13,7 +12,6 @@ import { OpenUserAccountUseCase } from './open-user-account.use-case';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const db = new Database(loadConfig(WithdrawalsConfig), DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const accounts = new AccountRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
@@ -59,12 +57,16 @@ async function written(partnerId: string) {
 /** The books balance: the account equals the sum of its ledger entries. */
 async function expectLedgerMatches(partnerId: PartnerId, document: string) {
   const account = await accounts.find(partnerId, document);
-  const sums = await prisma.ledgerEntry.aggregate({ where: { partnerId, document }, _sum: { availableDelta: true, heldDelta: true } });
-  expect(sums._sum.availableDelta).toBe(account?.availableMicros);
-  expect(sums._sum.heldDelta ?? 0n).toBe(account?.heldMicros);
+  const sums = await selectRow<{ available: string | null; held: string }>(
+    db,
+    'SELECT sum(available_delta) AS available, coalesce(sum(held_delta), 0) AS held FROM ledger_entries WHERE partner_id = $1 AND document = $2',
+    [partnerId, document],
+  );
+  expect(sums.available).toBe(String(account?.availableMicros));
+  expect(sums.held).toBe(String(account?.heldMicros));
 }
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 describe('upsert-user (PostgreSQL)', () => {
   it('opens the account once with a zero balance and no ledger entry, and answers its opening time every time', async () => {
@@ -78,7 +80,7 @@ describe('upsert-user (PostgreSQL)', () => {
 
     expect(await openAccount.execute(command)).toEqual({ ok: true, data: { created: false, created_at: createdAt } });
     expect(await accounts.find(command.partner_id, command.document)).toEqual({ availableMicros: 0n, heldMicros: 0n });
-    expect(await prisma.ledgerEntry.count({ where: { partnerId: command.partner_id } })).toBe(0);
+    expect(await selectCount(db, 'SELECT count(*) FROM ledger_entries WHERE partner_id = $1', [command.partner_id])).toBe(0);
   });
 
   it('creates exactly once under 10 concurrent upserts, all answering the same opening time', async () => {
@@ -86,7 +88,7 @@ describe('upsert-user (PostgreSQL)', () => {
     const replies = await Promise.all(Array.from({ length: 10 }, () => openAccount.execute({ ...command })));
     expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
     expect(new Set(replies.map((r) => (r.ok ? r.data.created_at : r.error.code))).size).toBe(1);
-    expect(await prisma.account.count({ where: { partnerId: command.partner_id } })).toBe(1);
+    expect(await selectCount(db, 'SELECT count(*) FROM accounts WHERE partner_id = $1', [command.partner_id])).toBe(1);
   });
 
   it('keeps a credited balance when the user is upserted again', async () => {

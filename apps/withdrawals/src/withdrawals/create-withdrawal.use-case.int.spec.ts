@@ -10,12 +10,13 @@ import {
   outboxStatesOf,
   pollUntil,
   withdrawalRequest,
+  selectCount,
+  selectRow,
+  selectRows,
   testPartnerId,
-  prismaForSpecs,
 } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { PrismaClient } from '../generated/prisma-for-specs/client';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
@@ -27,7 +28,6 @@ import { WithdrawalRepository } from './withdrawal.repository';
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(WithdrawalsConfig, process.env);
 const db = new Database(config, DB_SCHEMA);
-const prisma = prismaForSpecs(PrismaClient, db);
 const accounts = new AccountRepository(db);
 const withdrawals = new WithdrawalRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
@@ -53,14 +53,22 @@ const command = (partnerId: PartnerId, document: string, overrides: Partial<Crea
 });
 
 const outboxStates = async (partnerId: string) =>
-  outboxStatesOf(await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } }), partnerId);
+  outboxStatesOf(await selectRows<{ payload: unknown }>(db, 'SELECT payload FROM outbox_messages ORDER BY id'), partnerId);
+
+const withdrawalCount = (partnerId: string) => selectCount(db, 'SELECT count(*) FROM withdrawals WHERE partner_id = $1', [partnerId]);
+const withdrawalRow = (id: number) =>
+  selectRow<{ address: string; fingerprint: string }>(db, 'SELECT * FROM withdrawals WHERE id = $1', [id]);
 
 /** The books balance: every account equals the sum of its ledger entries. */
 async function expectLedgerMatches(partnerId: PartnerId, document: string) {
   const account = await accounts.find(partnerId, document);
-  const sums = await prisma.ledgerEntry.aggregate({ where: { partnerId, document }, _sum: { availableDelta: true, heldDelta: true } });
-  expect(sums._sum.availableDelta).toBe(account?.availableMicros);
-  expect(sums._sum.heldDelta).toBe(account?.heldMicros);
+  const sums = await selectRow<{ available: string | null; held: string | null }>(
+    db,
+    'SELECT sum(available_delta) AS available, sum(held_delta) AS held FROM ledger_entries WHERE partner_id = $1 AND document = $2',
+    [partnerId, document],
+  );
+  expect(sums.available).toBe(String(account?.availableMicros));
+  expect(sums.held).toBe(String(account?.heldMicros));
 }
 
 /** The migration.sql of the withdrawals migration with that name (its folder is prefixed with a timestamp). */
@@ -71,7 +79,7 @@ function migrationFile(name: string): string {
   return join(folder, match, 'migration.sql');
 }
 
-afterAll(() => prisma.$disconnect().then(() => db.close()));
+afterAll(() => db.close());
 
 describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
   it('creates the withdrawal, holds amount plus fee and writes the created event in one go', async () => {
@@ -87,7 +95,11 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const { partnerId, document } = await newAccount(5_000_000);
     const reply = await create.execute(command(partnerId, document));
     const id = reply.ok ? reply.data.id : -1;
-    const [row] = await prisma.outboxMessage.findMany({ where: { payload: { path: ['partner_id'], equals: partnerId } } });
+    const [row] = await selectRows<{ topic: string; key: string; payload: unknown }>(
+      db,
+      "SELECT topic, key, payload FROM outbox_messages WHERE payload->>'partner_id' = $1 ORDER BY id",
+      [partnerId],
+    );
     const stored = await withdrawals.findById(partnerId, id);
     if (!stored) throw new Error(`withdrawal ${id} not found`);
     const expected = stateChanged(stored);
@@ -112,7 +124,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
       ok: false,
       error: { code: 'insufficient_funds' },
     });
-    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+    expect(await withdrawalCount(partnerId)).toBe(1);
   });
 
   it('a duplicate arriving while its withdrawal is in a chain move waits for the move, holding no lock the move needs', async () => {
@@ -174,7 +186,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const { partnerId, document } = await newAccount(1_000_000);
     expect(await create.execute(command(partnerId, newCpf()))).toMatchObject({ ok: false, error: { code: 'user_not_found' } });
     expect(await create.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'insufficient_funds' } });
-    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(0);
+    expect(await withdrawalCount(partnerId)).toBe(0);
     expect(await outboxStates(partnerId)).toEqual([]);
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 1_000_000n, heldMicros: 0n });
   });
@@ -193,7 +205,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
       ok: false,
       error: { code: 'insufficient_funds', message: expect.stringContaining('balance does not cover') },
     });
-    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(0);
+    expect(await withdrawalCount(partnerId)).toBe(0);
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 6_000_000n, heldMicros: 0n });
     // The partner's own retry after the top-up is a new command: the key was left free by the refusal.
     expect(await create.execute(refused, `test-${newUuid()}`)).toEqual({ ok: true, data: { id: expect.any(Number), created: true } });
@@ -223,7 +235,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
       ok: false,
       error: { code: 'idempotency_key_reused' },
     });
-    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+    expect(await withdrawalCount(partnerId)).toBe(1);
   });
 
   it('turns 50 concurrent duplicates into exactly one withdrawal, even when the balance covers only one', async () => {
@@ -233,7 +245,7 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const ids = new Set(replies.map((r) => (r.ok ? r.data.id : r.error.code)));
     expect(ids.size).toBe(1);
     expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
-    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+    expect(await withdrawalCount(partnerId)).toBe(1);
     expect(await accounts.find(partnerId, document)).toEqual({ availableMicros: 0n, heldMicros: 1_020_000n });
   });
 
@@ -271,9 +283,9 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
       ok: false,
       error: { code: 'idempotency_key_reused' },
     });
-    expect(await prisma.withdrawal.count({ where: { partnerId } })).toBe(1);
+    expect(await withdrawalCount(partnerId)).toBe(1);
     // The address is kept as it was first given.
-    expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).address).toBe(first.address);
+    expect((await withdrawalRow(id)).address).toBe(first.address);
   });
 
   it('migration withdrawal_fingerprint_lowercase_address gives rows fingerprinted from the address as given the fingerprint of today', async () => {
@@ -285,11 +297,11 @@ describe('CreateWithdrawalUseCase (PostgreSQL)', () => {
     const before = createHash('sha256')
       .update(JSON.stringify([document, first.address, first.usdtmicros, first.fee_choice, first.network]))
       .digest('hex');
-    await prisma.withdrawal.update({ where: { id }, data: { fingerprint: before } });
+    expect((await db.query('UPDATE withdrawals SET fingerprint = $2 WHERE id = $1', [id, before])).rowCount).toBe(1);
 
     await db.query(readFileSync(migrationFile('withdrawal_fingerprint_lowercase_address'), 'utf8'));
 
-    expect((await prisma.withdrawal.findUniqueOrThrow({ where: { id } })).fingerprint).toBe(fingerprintOf(first));
+    expect((await withdrawalRow(id)).fingerprint).toBe(fingerprintOf(first));
     expect(await create.execute({ ...first })).toEqual({ ok: true, data: { id, created: false } });
   });
 });
