@@ -1,5 +1,5 @@
 import type { PartnerApiClient, Schemas } from '@partner/api-client';
-import { ApiClient, FAILING_ADDRESS, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, FAILING_ADDRESS, newCpf, pollUntil, VALID_ADDRESS, withdrawalRequest } from '@partner/testing';
 import { balanceOf, newPartner, newUser } from './support/sandbox';
 
 // Withdrawals through the typed client (libs/api-client): requests and answers are typed by the OpenAPI
@@ -13,15 +13,8 @@ const ETH_HIGH_FEE = 6_000_000;
 type WithdrawalRequest = Schemas['CreateUsdtWithdrawalRequest'];
 type WithdrawalEvent = Schemas['UsdtWithdrawalEvent'];
 
-const body = (document: string, overrides: Partial<WithdrawalRequest> = {}): WithdrawalRequest => ({
-  document,
-  idempotency_key: newUuid(),
-  address: VALID_ADDRESS,
-  usdtmicros: USDT,
-  fee_choice: 'MEDIUM',
-  network: 'MATIC',
-  ...overrides,
-});
+const body = (document: string, overrides: Partial<WithdrawalRequest> = {}): WithdrawalRequest =>
+  withdrawalRequest(document, { usdtmicros: USDT, fee_choice: 'MEDIUM', ...overrides });
 
 const withdraw = (client: PartnerApiClient, request: WithdrawalRequest) => client.POST('/partner/v1/withdrawals/usdt', { body: request });
 
