@@ -20,6 +20,7 @@ import { Database, databaseProvider } from '@partner/db';
 import { PrismaClient } from './generated/prisma-for-specs/client';
 import { InflowsConfig } from './config/inflows.config';
 import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
+import { senderRecordOf } from './pix-inflows/pix-in-sender';
 import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
 import { DB_SCHEMA } from './database/db-schema';
 import { newEndToEndId } from './spi-simulator/end-to-end-id';
@@ -108,12 +109,7 @@ async function logged(payment: PixReceivedEvent): Promise<PixReceivedEvent> {
       document: payment.document,
       amountCents: BigInt(payment.amount_cents),
       method: payment.method,
-      senderName: payment.sender_name,
-      senderTaxId: payment.sender_tax_id,
-      senderAccountNumber: payment.sender_account_number,
-      senderAccountType: payment.sender_account_type,
-      senderBankCode: payment.sender_bank_code,
-      senderBranchCode: payment.sender_branch_code,
+      ...senderRecordOf(payment),
       outcome: payment.outcome,
       sentAt: new Date(payment.sent_at),
     },

@@ -29,3 +29,22 @@ export const senderOf = (s: SenderDetails): SenderDetails => ({
   sender_bank_code: s.sender_bank_code,
   sender_branch_code: s.sender_branch_code,
 });
+
+/** The sender fields as the aggregate (PixInflowRecord) names them. */
+export interface SenderRecord {
+  senderName: string;
+  senderTaxId: string;
+  senderAccountNumber: string;
+  senderAccountType: SenderAccountType;
+  senderBankCode: string;
+  senderBranchCode: string;
+}
+
+export const senderRecordOf = (s: SenderDetails): SenderRecord => ({
+  senderName: s.sender_name,
+  senderTaxId: s.sender_tax_id,
+  senderAccountNumber: s.sender_account_number,
+  senderAccountType: s.sender_account_type,
+  senderBankCode: s.sender_bank_code,
+  senderBranchCode: s.sender_branch_code,
+});

@@ -18,6 +18,7 @@ import { openAccount } from '../accounts/accounts.spec-support';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
 import { UnmatchedPixInflowRepository } from '../pix-inflows/unmatched-pix-inflow.repository';
+import { senderRecordOf } from '../pix-inflows/pix-in-sender';
 import { NotifyReceivedPixUseCase } from './notify-received-pix.use-case';
 import { notificationOf } from './sandbox-notification';
 import { SettleSandboxPixUseCase } from './settle-sandbox-pix.use-case';
@@ -86,12 +87,7 @@ describe('NotifyReceivedPixUseCase: an announced sandbox Pix through the provide
       amountCents: 12_345n,
       description: 'pizza',
       method: 'manual',
-      senderName: payment.sender_name,
-      senderTaxId: payment.sender_tax_id,
-      senderAccountNumber: payment.sender_account_number,
-      senderAccountType: payment.sender_account_type,
-      senderBankCode: payment.sender_bank_code,
-      senderBranchCode: payment.sender_branch_code,
+      ...senderRecordOf(payment),
       status: 'processing',
     });
     const [event, ...more] = await events(payment.partner_id);
