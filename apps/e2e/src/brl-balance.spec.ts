@@ -1,6 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ApiClient, ApiResponse, newCpf, pollUntil, requireEnv } from '@partner/testing';
-import { gatewayAdminUrl, newPartner } from './support/sandbox';
+import { pixInflowTo, signNotification } from './support/pix-provider';
+import { ACCOUNT_SHAPE, gatewayAdminUrl, newPartner } from './support/sandbox';
 
 // Accounts for users and their BRL balance (docs/api.md: "A user's balance", "Pix provider ingestion",
 // "Operator API"): every user gets a payment account at the operator; a Pix inflow reaching `credited`
@@ -27,14 +28,6 @@ type Unmatched = {
   receiver_key: string | null;
 };
 
-const ACCOUNT = {
-  ispb: expect.stringMatching(/^\d{8}$/),
-  branch: '0001',
-  number: expect.stringMatching(/^\d{9}$/),
-  type: 'TRAN',
-  opened_at: expect.any(Number),
-};
-
 // The sandbox stack.
 const sandboxOperator = () => new ApiClient(gatewayAdminUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
 
@@ -45,32 +38,11 @@ const prodOperator = () => new ApiClient(prodAdmin, { 'x-admin-key': requireEnv(
 const provider = new ApiClient(prodGateway);
 const PROVIDER_PATH = '/provider/v2/pix/inflows';
 
-const sign = (body: string, t = Math.floor(Date.now() / 1000)) =>
-  `t=${t},v1=${createHmac('sha256', requireEnv('PIX_PROVIDER_WEBHOOK_SECRET')).update(`${t}.${body}`).digest('hex')}`;
-
 /** POSTs a notification signed as the provider does. */
 function notify(notification: Record<string, unknown> | string): Promise<ApiResponse<Answer>> {
   const body = typeof notification === 'string' ? notification : JSON.stringify(notification);
-  return provider.request<Answer>('POST', PROVIDER_PATH, body, { 'x-pix-signature': sign(body) });
+  return provider.request<Answer>('POST', PROVIDER_PATH, body, { 'x-pix-signature': signNotification(body) });
 }
-
-const stamp = () => new Date().toISOString().replace(/\D/g, '').slice(0, 12);
-const newEndToEndId = () => `E60701190${stamp()}${randomBytes(8).toString('hex').slice(0, 11)}`;
-
-const inflowTo = (account: Omit<Account, 'opened_at'>, overrides: Record<string, unknown> = {}) => ({
-  end_to_end_id: newEndToEndId(),
-  amount_cents: 12_345,
-  method: 'manual',
-  receiver_account: account,
-  sender_name: 'Maria Souza',
-  sender_tax_id: newCpf(),
-  sender_account_number: '12345678',
-  sender_account_type: 'checking',
-  sender_bank_code: '60701190',
-  sender_branch_code: '0001',
-  status: 'processing',
-  ...overrides,
-});
 
 /** A partner, its key and a named user, made through the production operator API; the user's account as answered. */
 async function productionUser(): Promise<{ api: ApiClient; partnerId: string; document: string; account: Omit<Account, 'opened_at'> }> {
@@ -84,7 +56,7 @@ async function productionUser(): Promise<{ api: ApiClient; partnerId: string; do
   );
   expect({ status: user.status, body: user.body }).toEqual({
     status: 201,
-    body: { document, created_at: expect.any(Number), account: ACCOUNT },
+    body: { document, created_at: expect.any(Number), account: ACCOUNT_SHAPE },
   });
   const { opened_at: _openedAt, ...account } = user.body.account;
   return { api: new ApiClient(prodGateway, { 'x-api-key': key.body.api_key }), partnerId: partner.body.id, document, account };
@@ -113,7 +85,10 @@ describe('BRL balance: sandbox inflows', () => {
       usdt_micros: 1_000_000,
       name: 'Ana Lima',
     });
-    expect({ status: user.status, body: user.body }).toEqual({ status: 201, body: { document, usdt_micros: 1_000_000, account: ACCOUNT } });
+    expect({ status: user.status, body: user.body }).toEqual({
+      status: 201,
+      body: { document, usdt_micros: 1_000_000, account: ACCOUNT_SHAPE },
+    });
     expect(await balances(api, document)).toEqual({
       document,
       available_usdt_micros: 1_000_000,
@@ -172,7 +147,7 @@ describe('BRL balance: sandbox inflows', () => {
 describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
   it('credits an inflow notified by account once, under redelivery, concurrent duplicates and a replay of every notification', async () => {
     const { api, partnerId, document, account } = await productionUser();
-    const n = inflowTo(account, { amount_cents: 25_000 });
+    const n = pixInflowTo(account, { amount_cents: 25_000 });
 
     expect((await notify(n)).status).toBe(201);
     for (const status of ['approved', 'success']) expect((await notify({ ...n, status })).status).toBe(200);
@@ -195,7 +170,7 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
     ]);
 
     // A second inflow, its first notification already at credited, sent concurrently: one more credit.
-    const direct = inflowTo(account, { amount_cents: 5, status: 'credited', method: 'dict', receiver_key: document });
+    const direct = pixInflowTo(account, { amount_cents: 5, status: 'credited', method: 'dict', receiver_key: document });
     const first = await Promise.all(Array.from({ length: 5 }, () => notify(direct)));
     expect(first.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
     expect((await balances(api, document)).available_brl_cents).toBe(25_005);
@@ -209,9 +184,9 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
   it('keeps an inflow for an account no user has aside (202): credited to no one, in no listing, listed for the operator', async () => {
     const { api, document, account } = await productionUser();
     const strangers = [
-      inflowTo({ ...account, number: `9${randomBytes(4).readUInt32BE(0)}`.slice(0, 12) }),
-      inflowTo({ ...account, ispb: '12345678' }),
-      inflowTo({ ...account, type: 'CACC' }),
+      pixInflowTo({ ...account, number: `9${randomBytes(4).readUInt32BE(0)}`.slice(0, 12) }),
+      pixInflowTo({ ...account, ispb: '12345678' }),
+      pixInflowTo({ ...account, type: 'CACC' }),
     ];
     for (const n of strangers) {
       const first = await notify(n);
@@ -250,7 +225,7 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
 
   it("refuses hostile receiving accounts, keys and oversized bodies with the family's 400 (413), never a 5xx, recording nothing", async () => {
     const { api, account } = await productionUser();
-    const base = inflowTo(account);
+    const base = pixInflowTo(account);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...base, receiver_account: { ...account, ispb: '1234567' } }, 'receiver_account.ispb'],
       [{ ...base, receiver_account: { ...account, ispb: 12345678 } }, 'receiver_account.ispb'],

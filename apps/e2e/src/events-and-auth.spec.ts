@@ -1,6 +1,6 @@
 import { SERVICE_NAMES } from '@partner/contracts';
-import { ApiClient, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
-import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser, sendWithdrawals } from './support/sandbox';
+import { ApiClient, newUuid, pollUntil, withdrawalRequest } from '@partner/testing';
+import { ACCOUNT_SHAPE, gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser, sendWithdrawals } from './support/sandbox';
 
 describe('authentication', () => {
   const anonymous = () => new ApiClient(gatewayUrl());
@@ -41,14 +41,7 @@ describe('events feed', () => {
     const a = await newPartner('partner A');
     const b = await newPartner('partner B');
     const document = await newUser(a.api, 10_000_000);
-    const created = await a.api.post('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: 1_000_000,
-      fee_choice: 'LOW',
-      network: 'MATIC',
-    });
+    const created = await a.api.post('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
     expect(created.status).toBe(201);
     const [event] = await pollUntil(
       'the created event',
@@ -63,14 +56,7 @@ describe('events feed', () => {
     expect((await listEvents(a.api)).find((e) => e.id === event.id)?.delivered).toBe(false);
 
     // B cannot spend A's user's balance: to B, that user does not exist.
-    const stolen = await b.api.post('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: 1_000_000,
-      fee_choice: 'LOW',
-      network: 'MATIC',
-    });
+    const stolen = await b.api.post('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
     expect(stolen.status).toBe(404);
     expect(stolen.body).toMatchObject({ error: 'user_not_found' });
   });
@@ -88,14 +74,7 @@ describe('events feed', () => {
   it('PATCH takes Content-Type: application/json with an empty body, or {}: 200 {}; malformed JSON or a field is 400', async () => {
     const { api } = await newPartner();
     const document = await newUser(api, 10_000_000);
-    const created = await api.post('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: 1_000_000,
-      fee_choice: 'LOW',
-      network: 'MATIC',
-    });
+    const created = await api.post('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
     expect(created.status).toBe(201);
     const [first, second] = await pollUntil(
       'two events',
@@ -164,13 +143,7 @@ describe('sandbox users', () => {
       {
         document,
         usdt_micros: 5,
-        account: {
-          ispb: expect.stringMatching(/^\d{8}$/),
-          branch: '0001',
-          number: expect.stringMatching(/^\d{9}$/),
-          type: 'TRAN',
-          opened_at: expect.any(Number),
-        },
+        account: ACCOUNT_SHAPE,
       },
     ]);
     expect([second.status, second.body]).toEqual([200, { document, usdt_micros: 12, account: first.body.account }]);

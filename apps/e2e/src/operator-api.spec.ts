@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClient, ApiResponse, newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, ApiResponse, newCpf, newUuid, pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
+import { ACCOUNT_SHAPE } from './support/sandbox';
 
 // The operator API (docs/api.md: "Operator API") on the production shape of the stack: two gateway instances
 // started with SANDBOX=false (scripts/test/run.ts, OPERATOR_GATEWAY_URLS) in front of the same services,
@@ -87,13 +88,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     expect(user.body).toEqual({
       document,
       created_at: expect.any(Number),
-      account: {
-        ispb: expect.stringMatching(/^\d{8}$/),
-        branch: '0001',
-        number: expect.stringMatching(/^\d{9}$/),
-        type: 'TRAN',
-        opened_at: expect.any(Number),
-      },
+      account: ACCOUNT_SHAPE,
     });
     expect(isUnixSeconds(user.body.created_at)).toBe(true);
     // Registering again is not an error: 200, the same user.
@@ -115,14 +110,10 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
 
     // The partner, with the key the operator issued, withdraws through the other instance and sees the feed.
     const api = partnerOn(second, key.body.api_key);
-    const withdrawal = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: 4 * USDT,
-      fee_choice: 'MEDIUM',
-      network: 'MATIC',
-    });
+    const withdrawal = await api.post<{ id: number }>(
+      '/partner/v1/withdrawals/usdt',
+      withdrawalRequest(document, { usdtmicros: 4 * USDT, fee_choice: 'MEDIUM' }),
+    );
     expect(withdrawal.status).toBe(201);
     const states = await pollUntil(
       'created, sent and settled in the partner feed',

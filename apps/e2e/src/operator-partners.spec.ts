@@ -1,4 +1,4 @@
-import { ApiClient, ApiResponse, newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, ApiResponse, newCpf, newUuid, pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 
 // The operator's day (docs/api.md: "Operator API"): partners listed and read, disabled and enabled again on
 // both production gateway instances of the test stack (OPERATOR_GATEWAY_URLS, SANDBOX=false), a partner's
@@ -129,14 +129,10 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const partner = await newPartner('disabled for a while');
     const document = await newUser(partner.id, 10 * USDT);
     const api = partnerOn(first, partner.apiKey);
-    const withdrawal = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: USDT,
-      fee_choice: 'MEDIUM',
-      network: 'MATIC',
-    });
+    const withdrawal = await api.post<{ id: number }>(
+      '/partner/v1/withdrawals/usdt',
+      withdrawalRequest(document, { fee_choice: 'MEDIUM' }),
+    );
     expect(withdrawal.status).toBe(201);
     // The key is cached on both instances.
     for (const url of [first, second]) expect((await partnerOn(url, partner.apiKey).get('/partner/v1/events')).status).toBe(200);
@@ -229,14 +225,10 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
     const partner = await newPartner('with a ledger');
     const document = await newUser(partner.id, 10 * USDT);
     const api = partnerOn(second, partner.apiKey);
-    const withdrawal = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: 4 * USDT,
-      fee_choice: 'MEDIUM',
-      network: 'MATIC',
-    });
+    const withdrawal = await api.post<{ id: number }>(
+      '/partner/v1/withdrawals/usdt',
+      withdrawalRequest(document, { usdtmicros: 4 * USDT, fee_choice: 'MEDIUM' }),
+    );
     expect(withdrawal.status).toBe(201);
     const path = `/admin/v1/partners/${partner.id}/users/${document}/ledger`;
     const ledger = await pollUntil(

@@ -1,6 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { PixInflow } from '@partner/contracts';
 import { ApiClient, ApiResponse, newCpf, pollUntil, requireEnv } from '@partner/testing';
+import { pixInflowTo, signNotification } from './support/pix-provider';
 import { FeedEvent, listEvents } from './support/sandbox';
 
 // Pix provider ingestion (docs/api.md: "Pix provider ingestion") on the production shape of the stack: a
@@ -10,7 +10,6 @@ import { FeedEvent, listEvents } from './support/sandbox';
 
 const [gateway] = requireEnv('OPERATOR_GATEWAY_URLS').split(',');
 const [adminUrl] = requireEnv('OPERATOR_GATEWAY_ADMIN_URLS').split(',');
-const secret = () => requireEnv('PIX_PROVIDER_WEBHOOK_SECRET');
 const operator = () => new ApiClient(adminUrl, { 'x-admin-key': requireEnv('PRODUCTION_ADMIN_API_KEY') });
 const provider = new ApiClient(gateway);
 const PATH = '/provider/v2/pix/inflows';
@@ -18,18 +17,12 @@ const PATH = '/provider/v2/pix/inflows';
 type Answer = { end_to_end_id: string; status: string; created: boolean; matched: boolean } & { error?: string; message?: string };
 type Account = { ispb: string; branch: string; number: string; type: string };
 
-const sign = (body: string, t = Math.floor(Date.now() / 1000), key = secret()) =>
-  `t=${t},v1=${createHmac('sha256', key).update(`${t}.${body}`).digest('hex')}`;
-
 /** POSTs the notification signed as the provider does (or with the given header; none when null). */
 function notify(notification: Record<string, unknown> | string, signature?: string | null): Promise<ApiResponse<Answer>> {
   const body = typeof notification === 'string' ? notification : JSON.stringify(notification);
-  const header = signature === undefined ? sign(body) : signature;
+  const header = signature === undefined ? signNotification(body) : signature;
   return provider.request<Answer>('POST', PATH, body, header === null ? {} : { 'x-pix-signature': header });
 }
-
-const stamp = () => new Date().toISOString().replace(/\D/g, '').slice(0, 12);
-const newEndToEndId = () => `E60701190${stamp()}${randomBytes(8).toString('hex').slice(0, 11)}`;
 
 async function newReceiver(): Promise<{ api: ApiClient; partnerId: string; document: string; account: Account }> {
   const partner = await operator().post<{ id: string }>('/admin/v1/partners', { name: 'Pix provider e2e' });
@@ -45,20 +38,8 @@ async function newReceiver(): Promise<{ api: ApiClient; partnerId: string; docum
   return { api: new ApiClient(gateway, { 'x-api-key': key.body.api_key }), partnerId: partner.body.id, document, account };
 }
 
-const inflowOf = (account: Account, status = 'processing') => ({
-  end_to_end_id: newEndToEndId(),
-  amount_cents: 25_000,
-  method: 'manual',
-  description: 'via provider',
-  receiver_account: account,
-  sender_name: 'Maria Souza',
-  sender_tax_id: newCpf(),
-  sender_account_number: '12345678',
-  sender_account_type: 'checking',
-  sender_bank_code: '60701190',
-  sender_branch_code: '0001',
-  status,
-});
+const inflowOf = (account: Account, status = 'processing') =>
+  pixInflowTo(account, { amount_cents: 25_000, description: 'via provider', status });
 
 /** The first notification: the operator's registration answered once the user's account was open, so it is recorded at once. */
 const created = (n: Record<string, unknown> | string) => notify(n);
@@ -154,7 +135,7 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
     const reserialised = JSON.stringify(JSON.parse(escaped));
     expect(reserialised).not.toBe(escaped);
 
-    const refused = await notify(escaped, sign(reserialised));
+    const refused = await notify(escaped, signNotification(reserialised));
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 401, error: 'invalid_signature' });
     expect((await created(rawUtf8)).status).toBe(201);
     expect((await notify(escaped)).status).toBe(201);
@@ -172,10 +153,10 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
     const body = JSON.stringify(n);
     const refusals = [
       await notify(body, null),
-      await notify(body, sign(body, undefined, 'x'.repeat(64))),
-      await notify(body, sign(body, Math.floor(Date.now() / 1000) - 301)),
+      await notify(body, signNotification(body, undefined, 'x'.repeat(64))),
+      await notify(body, signNotification(body, Math.floor(Date.now() / 1000) - 301)),
       await notify(body, 'v1=deadbeef'),
-      await notify(body, sign(JSON.stringify({ ...n, amount_cents: 1 }))),
+      await notify(body, signNotification(JSON.stringify({ ...n, amount_cents: 1 }))),
     ];
     for (const res of refusals) expect({ status: res.status, error: res.body.error }).toEqual({ status: 401, error: 'invalid_signature' });
     expect(refusals.map((r) => r.body.message)).toEqual([
@@ -200,7 +181,7 @@ describe('Pix provider ingestion on a SANDBOX=false gateway', () => {
       error: 'invalid_request',
       field: 'partner_id',
     });
-    const retired = await provider.request<Answer>('POST', '/provider/v1/pix/inflows', body, { 'x-pix-signature': sign(body) });
+    const retired = await provider.request<Answer>('POST', '/provider/v1/pix/inflows', body, { 'x-pix-signature': signNotification(body) });
     expect({ status: retired.status, error: retired.body.error }).toEqual({ status: 404, error: 'not_found' });
     // Accepted once the notification is right: so the refusals above were the only reason nothing was recorded.
     expect((await created(n)).status).toBe(201);

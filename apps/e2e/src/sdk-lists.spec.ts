@@ -1,6 +1,6 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
-import { ApiClient, newCpf, newUuid, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
 import { gatewayUrl, newPartner, newUser } from './support/sandbox';
 import { installPackedSdk, removeProject, runInProject, SDK_PACKAGE } from './support/sdk-package';
 
@@ -21,14 +21,7 @@ beforeAll(async () => {
 afterAll(() => removeProject(project));
 
 async function withdraw(api: ApiClient, document: string): Promise<number> {
-  const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', {
-    document,
-    idempotency_key: newUuid(),
-    address: VALID_ADDRESS,
-    usdtmicros: USDT,
-    fee_choice: 'LOW',
-    network: 'MATIC',
-  });
+  const res = await api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
   if (res.status !== 201) throw new Error(`withdrawal failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 import { newPartner, newUser } from './support/sandbox';
 import { OtlpReceiver, ReceivedSpan, SPAN_KIND } from './support/otlp-receiver';
 
@@ -25,14 +25,9 @@ describe('tracing across the gateway, Kafka and the services', () => {
     const traceId = randomBytes(16).toString('hex');
     const callerSpan = randomBytes(8).toString('hex');
 
-    const created = await api.withHeaders({ traceparent: `00-${traceId}-${callerSpan}-01` }).post('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: USDT,
-      fee_choice: 'MEDIUM',
-      network: 'MATIC',
-    });
+    const created = await api
+      .withHeaders({ traceparent: `00-${traceId}-${callerSpan}-01` })
+      .post('/partner/v1/withdrawals/usdt', withdrawalRequest(document, { fee_choice: 'MEDIUM' }));
     expect(created.status).toBe(201);
 
     const find = (spans: ReceivedSpan[], service: string, kind: number, name?: string, parent?: ReceivedSpan | string) =>

@@ -1,4 +1,4 @@
-import { ApiClient, newUuid, pollUntil, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 import { Pool } from 'pg';
 import { balanceOf, newPartner, newUser } from './support/sandbox';
 
@@ -17,14 +17,7 @@ describe('a service stalled past the gateway timeout', () => {
   it('answers 503 with Retry-After, outcome unknown; the retry with the same key gives the one withdrawal, debited once', async () => {
     const { id: partnerId, api } = await newPartner('stalled withdrawals');
     const document = await newUser(api, 10 * USDT);
-    const request = {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: USDT,
-      fee_choice: 'MEDIUM',
-      network: 'MATIC',
-    };
+    const request = withdrawalRequest(document, { fee_choice: 'MEDIUM' });
 
     const lock = await db.connect();
     let first: Awaited<ReturnType<ApiClient['post']>>;

@@ -1,5 +1,13 @@
 import type { PartnerApiClient, Schemas } from '@partner/api-client';
-import { ApiClient, FAILING_ADDRESS, newCpf, newUuid, pollUntil, VALID_ADDRESS } from '@partner/testing';
+import {
+  ApiClient,
+  FAILING_ADDRESS,
+  newCpf,
+  pollUntil,
+  USDT_WITHDRAWAL_VIEW_FIELDS,
+  VALID_ADDRESS,
+  withdrawalRequest,
+} from '@partner/testing';
 import { balanceOf, newPartner, newUser } from './support/sandbox';
 
 // Withdrawals through the typed client (libs/api-client): requests and answers are typed by the OpenAPI
@@ -13,15 +21,8 @@ const ETH_HIGH_FEE = 6_000_000;
 type WithdrawalRequest = Schemas['CreateUsdtWithdrawalRequest'];
 type WithdrawalEvent = Schemas['UsdtWithdrawalEvent'];
 
-const body = (document: string, overrides: Partial<WithdrawalRequest> = {}): WithdrawalRequest => ({
-  document,
-  idempotency_key: newUuid(),
-  address: VALID_ADDRESS,
-  usdtmicros: USDT,
-  fee_choice: 'MEDIUM',
-  network: 'MATIC',
-  ...overrides,
-});
+const body = (document: string, overrides: Partial<WithdrawalRequest> = {}): WithdrawalRequest =>
+  withdrawalRequest(document, { usdtmicros: USDT, fee_choice: 'MEDIUM', ...overrides });
 
 const withdraw = (client: PartnerApiClient, request: WithdrawalRequest) => client.POST('/partner/v1/withdrawals/usdt', { body: request });
 
@@ -36,21 +37,6 @@ async function eventsOf(client: PartnerApiClient, id: number, delivered?: boolea
 
 /** What GET /partner/v1/withdrawals/usdt/{id} answers for the withdrawal as an event's data shows it. */
 const viewOf = ({ idempotency_key: _key, fee_micros, ...data }: Record<string, unknown>) => ({ ...data, fee_usdtmicros: fee_micros });
-const VIEW_FIELDS = [
-  'id',
-  'document',
-  'address',
-  'network',
-  'fee_choice',
-  'usdtmicros',
-  'fee_usdtmicros',
-  'state',
-  'tx_hash',
-  'block_number',
-  'failure_reason',
-  'created_at',
-  'last_updated_at',
-];
 const getWithdrawal = (api: ApiClient, id: number | string) => api.get(`/partner/v1/withdrawals/usdt/${id}`);
 
 describe('USDT withdrawals end to end', () => {
@@ -65,7 +51,7 @@ describe('USDT withdrawals end to end', () => {
     // Read back at once: whatever state it has reached, it is a withdrawal of this partner's, every field typed.
     const early = await getWithdrawal(api, id);
     expect(early.status).toBe(200);
-    expect(Object.keys(early.body).sort()).toEqual([...VIEW_FIELDS].sort());
+    expect(Object.keys(early.body).sort()).toEqual([...USDT_WITHDRAWAL_VIEW_FIELDS].sort());
 
     const mine = await pollUntil(
       'created, sent and settled events',

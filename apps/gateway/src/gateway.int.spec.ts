@@ -1,5 +1,5 @@
 import { ServicePings } from '@partner/contracts';
-import { committedDocumentPath, newCpf, withdrawalRequest } from '@partner/testing';
+import { committedDocumentPath, newCpf, USDT_WITHDRAWAL_VIEW_FIELDS, withdrawalRequest } from '@partner/testing';
 import { readFileSync } from 'node:fs';
 import { GatewayUnderTest } from './gateway-app.spec-support';
 
@@ -203,21 +203,7 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     );
     const read = doc.paths['/partner/v1/withdrawals/usdt/{id}'].get as { responses: Record<string, unknown> };
     expect(Object.keys(read.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
-    expect(Object.keys(doc.components.schemas.UsdtWithdrawalView.properties)).toEqual([
-      'id',
-      'document',
-      'address',
-      'network',
-      'fee_choice',
-      'usdtmicros',
-      'fee_usdtmicros',
-      'state',
-      'tx_hash',
-      'block_number',
-      'failure_reason',
-      'created_at',
-      'last_updated_at',
-    ]);
+    expect(Object.keys(doc.components.schemas.UsdtWithdrawalView.properties)).toEqual(USDT_WITHDRAWAL_VIEW_FIELDS);
     expect(Object.keys(doc.components.schemas.PixKeyView.properties)).toEqual(['document', 'status', 'created_at', 'last_updated_at']);
     const body = doc.components.schemas.CreateUsdtWithdrawalRequest;
     expect(Object.keys(body.properties).sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);

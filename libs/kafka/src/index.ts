@@ -5,6 +5,7 @@ export * from './lib/kafka.module';
 export * from './lib/kafka-server';
 export * from './lib/message-bus';
 export * from './lib/handler.decorators';
+export * from './lib/request-handlers';
 export * from './lib/topic-admin';
 export * from './lib/outbox';
 export * from './lib/service-unavailable.error';

@@ -1,24 +1,17 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { METRICS_REGISTRY } from '@partner/platform';
-import { Counter, Registry } from 'prom-client';
+import { Injectable } from '@nestjs/common';
+import { metric, metricSet } from '@partner/platform';
 
 /** The owner notifier's metrics (docs/operations/notifications.md), labelled by channel. */
 @Injectable()
-export class NotificationMetrics {
-  readonly attempts = new Counter({
-    name: 'owner_notification_attempts_total',
-    help: 'Attempts to send an owner notification, by channel (sms, email) and outcome: sent, retry (failed, another attempt scheduled), failed (the last one failed)',
-    labelNames: ['channel', 'outcome'],
-    registers: [],
-  });
-  readonly failed = new Counter({
-    name: 'owner_notifications_failed_total',
-    help: 'Owner notifications failed for good (every attempt failed, or the last one never finished): each one an alert for an operator',
-    labelNames: ['channel'],
-    registers: [],
-  });
-
-  constructor(@Optional() @Inject(METRICS_REGISTRY) registry?: Registry) {
-    for (const m of [this.attempts, this.failed]) registry?.registerMetric(m);
-  }
-}
+export class NotificationMetrics extends metricSet({
+  attempts: metric.counter(
+    'owner_notification_attempts_total',
+    ['channel', 'outcome'],
+    'Attempts to send an owner notification, by channel (sms, email) and outcome: sent, retry (failed, another attempt scheduled), failed (the last one failed)',
+  ),
+  failed: metric.counter(
+    'owner_notifications_failed_total',
+    ['channel'],
+    'Owner notifications failed for good (every attempt failed, or the last one never finished): each one an alert for an operator',
+  ),
+}) {}

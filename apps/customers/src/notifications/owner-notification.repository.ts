@@ -30,14 +30,10 @@ export interface OwnerNotification {
 }
 
 /** A notification claimed for an attempt (its `attempts` counts this one), with what its template needs. */
-export interface ClaimedNotification {
-  id: bigint;
-  partnerId: PartnerId;
-  customerId: string;
-  ownerIndex: number;
-  channel: NotificationChannel;
-  destination: string;
-  attempts: number;
+export interface ClaimedNotification extends Pick<
+  OwnerNotification,
+  'id' | 'partnerId' | 'customerId' | 'ownerIndex' | 'channel' | 'destination' | 'attempts'
+> {
   template: TemplateData;
 }
 
@@ -62,14 +58,10 @@ interface OwnerNotificationRow {
   provider_message_id: string | null;
 }
 
-interface ClaimedRow {
-  id: string;
-  partner_id: string;
-  customer_id: string;
-  owner_index: number;
-  channel: NotificationChannel;
-  destination: string;
-  attempts: number;
+interface ClaimedRow extends Pick<
+  OwnerNotificationRow,
+  'id' | 'partner_id' | 'customer_id' | 'owner_index' | 'channel' | 'destination' | 'attempts'
+> {
   legal_name: string;
   trade_name: string | null;
   owner_name: string;
@@ -77,16 +69,20 @@ interface ClaimedRow {
   owner_type: TemplateData['ownerType'];
 }
 
-/** A row parsed field by field. Its partner id is its customer's, stored as a PartnerId. */
-const toNotification = (r: OwnerNotificationRow): OwnerNotification => ({
+/** What a notification and its claim both hold, parsed field by field. Its partner id is its customer's, stored as a PartnerId. */
+const toClaim = (r: ClaimedRow | OwnerNotificationRow): Omit<ClaimedNotification, 'template'> => ({
   id: BigInt(r.id),
   partnerId: authenticatedPartnerId(r.partner_id),
   customerId: r.customer_id,
   ownerIndex: r.owner_index,
   channel: r.channel,
   destination: r.destination,
-  status: r.status,
   attempts: r.attempts,
+});
+
+const toNotification = (r: OwnerNotificationRow): OwnerNotification => ({
+  ...toClaim(r),
+  status: r.status,
   createdAt: r.created_at,
   nextAttemptAt: r.next_attempt_at,
   sentAt: r.sent_at,
@@ -96,13 +92,7 @@ const toNotification = (r: OwnerNotificationRow): OwnerNotification => ({
 });
 
 const toClaimed = (r: ClaimedRow): ClaimedNotification => ({
-  id: BigInt(r.id),
-  partnerId: authenticatedPartnerId(r.partner_id),
-  customerId: r.customer_id,
-  ownerIndex: r.owner_index,
-  channel: r.channel,
-  destination: r.destination,
-  attempts: r.attempts,
+  ...toClaim(r),
   template: {
     legalName: r.legal_name,
     tradeName: r.trade_name,

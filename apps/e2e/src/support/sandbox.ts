@@ -1,6 +1,6 @@
 import { createPartnerApiClient, PartnerApiClient } from '@partner/api-client';
 import type { PartnerEvent } from '@partner/contracts';
-import { ApiClient, contractCheckedFetch, newCpf, newUuid, requireEnv, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, contractCheckedFetch, newCpf, requireEnv, withdrawalRequest } from '@partner/testing';
 
 export const gatewayUrl = () => requireEnv('GATEWAY_URL');
 /**
@@ -51,17 +51,19 @@ export async function newUser(api: ApiClient, micros: number, name = 'Maria da S
   return document;
 }
 
+/** A user's payment account as the API shows it: at the operator's ISPB, branch 0001, a 9-digit transactional account. */
+export const ACCOUNT_SHAPE = {
+  ispb: expect.stringMatching(/^\d{8}$/),
+  branch: '0001',
+  number: expect.stringMatching(/^\d{9}$/),
+  type: 'TRAN',
+  opened_at: expect.any(Number),
+};
+
 /** `count` withdrawals of 1 USDT from the user, each accepted (201); each then lives created, sent, settled. */
 export async function sendWithdrawals(api: ApiClient, document: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const res = await api.post('/partner/v1/withdrawals/usdt', {
-      document,
-      idempotency_key: newUuid(),
-      address: VALID_ADDRESS,
-      usdtmicros: 1_000_000,
-      fee_choice: 'LOW',
-      network: 'MATIC',
-    });
+    const res = await api.post('/partner/v1/withdrawals/usdt', withdrawalRequest(document));
     expect(res.status).toBe(201);
   }
 }

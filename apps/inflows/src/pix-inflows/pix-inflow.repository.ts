@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AccountType,
-  authenticatedPartnerId,
-  IngestPixInflowCommand,
-  PartnerId,
-  PixInMethod,
-  PixInStatus,
-  SenderAccountType,
-} from '@partner/contracts';
+import { AccountType, authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus } from '@partner/contracts';
 import type { QueryResultRow } from 'pg';
 import { Database, statement, Statement, Transaction } from '@partner/db';
-import { senderValues, SenderDetails } from './pix-in-sender';
+import { SenderDetails, SenderRecord, senderRecordOf, senderValues } from './pix-in-sender';
 
-export interface PixInflowRecord {
+export interface PixInflowRecord extends SenderRecord {
   id: bigint;
   partnerId: PartnerId;
   document: string;
@@ -20,12 +12,6 @@ export interface PixInflowRecord {
   amountCents: bigint;
   description: string | null;
   method: PixInMethod;
-  senderName: string;
-  senderTaxId: string;
-  senderAccountNumber: string;
-  senderAccountType: SenderAccountType;
-  senderBankCode: string;
-  senderBranchCode: string;
   /** The receiving account as notified (at the operator's ISPB: the user's account), and the key of a Pix by key. */
   receiverBranch: string;
   receiverNumber: string;
@@ -63,12 +49,7 @@ const toRecord = (r: PixInflowRow): PixInflowRecord => ({
   amountCents: BigInt(r.amount_cents),
   description: r.description,
   method: r.method,
-  senderName: r.sender_name,
-  senderTaxId: r.sender_tax_id,
-  senderAccountNumber: r.sender_account_number,
-  senderAccountType: r.sender_account_type,
-  senderBankCode: r.sender_bank_code,
-  senderBranchCode: r.sender_branch_code,
+  ...senderRecordOf(r),
   receiverBranch: r.receiver_branch,
   receiverNumber: r.receiver_number,
   receiverType: r.receiver_type,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountType, IngestPixInflowCommand, PixInMethod, PixInStatus, UnmatchedPixInflowView } from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
-import { SenderDetails, senderValues } from './pix-in-sender';
+import { SenderDetails, senderOf, senderValues } from './pix-in-sender';
 
 /** A row of `unmatched_pix_inflows` as the driver returns it (int8 as text, timestamptz as Date). */
 interface UnmatchedRow extends SenderDetails {
@@ -37,12 +37,7 @@ const toRecord = (r: UnmatchedRow): UnmatchedPixInflowRecord => ({
     method: r.method,
     receiver_account: { ispb: r.receiver_ispb, branch: r.receiver_branch, number: r.receiver_number, type: r.receiver_type },
     ...(r.receiver_key !== null && { receiver_key: r.receiver_key }),
-    sender_name: r.sender_name,
-    sender_tax_id: r.sender_tax_id,
-    sender_account_number: r.sender_account_number,
-    sender_account_type: r.sender_account_type,
-    sender_bank_code: r.sender_bank_code,
-    sender_branch_code: r.sender_branch_code,
+    ...senderOf(r),
     status: r.status,
   },
   createdAt: r.created_at,

@@ -9,7 +9,7 @@ import {
   SimulatedPixInOutcome,
 } from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
-import { senderValues, SenderDetails } from '../pix-inflows/pix-in-sender';
+import { senderOf, senderValues, SenderDetails } from '../pix-inflows/pix-in-sender';
 import { SandboxPayment } from './sandbox-notification';
 
 /**
@@ -100,12 +100,7 @@ const toPayment = (r: PaymentRow): SandboxPayment => ({
   amount_cents: Number(r.amount_cents),
   method: r.method,
   ...(r.description !== null && { description: r.description }),
-  sender_name: r.sender_name,
-  sender_tax_id: r.sender_tax_id,
-  sender_account_number: r.sender_account_number,
-  sender_account_type: r.sender_account_type,
-  sender_bank_code: r.sender_bank_code,
-  sender_branch_code: r.sender_branch_code,
+  ...senderOf(r),
   outcome: r.outcome,
   receiver: { branch: r.receiver_branch, number: r.receiver_number, type: r.receiver_type },
   ...(r.receiver_key !== null && { receiver_key: r.receiver_key }),

@@ -22,6 +22,16 @@ import {
 /** Answers larger than this are not read (DICT's are a few KB). */
 const MAX_ANSWER_BYTES = 256 * 1024;
 
+/** One request to DICT: the body (signed already), extra headers, the status of success and how to read its answer. */
+type DictRequest<T> = [
+  method: Dispatcher.HttpMethod,
+  path: string,
+  body: string | undefined,
+  headers: Record<string, string>,
+  success: number,
+  read: (root: Element) => T,
+];
+
 /**
  * The production adapter of DictDirectory: DICT's API as the Central Bank publishes it
  * (vendor/bacen-pix-dict-api, `openapi/openapi.yaml`). XML bodies as the document's examples, each request
@@ -88,31 +98,17 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     );
   }
 
-  private async call<T>(
-    operation: string,
-    method: Dispatcher.HttpMethod,
-    path: string,
-    body: string | undefined,
-    headers: Record<string, string>,
-    success: number,
-    read: (root: Element) => T,
-  ): Promise<DictAnswer<T>> {
+  private async call<T>(operation: string, ...request: DictRequest<T>): Promise<DictAnswer<T>> {
     const started = performance.now();
-    const answer = await this.exchange(method, path, body, headers, success, read);
+    const answer = await this.exchange(...request);
+    const [, path] = request;
     this.metrics?.requests.inc({ operation, outcome: answer.outcome === 'refused' ? `refused_${answer.problem.type}` : answer.outcome });
     this.metrics?.duration.observe({ operation }, (performance.now() - started) / 1000);
     if (answer.outcome === 'unavailable') this.logger.warn(`${operation} ${path}: DICT unavailable: ${answer.reason}`);
     return answer;
   }
 
-  private async exchange<T>(
-    method: Dispatcher.HttpMethod,
-    path: string,
-    body: string | undefined,
-    headers: Record<string, string>,
-    success: number,
-    read: (root: Element) => T,
-  ): Promise<DictAnswer<T>> {
+  private async exchange<T>(...[method, path, body, headers, success, read]: DictRequest<T>): Promise<DictAnswer<T>> {
     const timeout = this.config.DICT_TIMEOUT_MS;
     let status: number;
     let text: string;

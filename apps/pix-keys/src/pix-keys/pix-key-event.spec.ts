@@ -1,28 +1,11 @@
 import { Topics } from '@partner/contracts';
-import { testPartnerId } from '@partner/testing';
 import { stateChanged } from './pix-key-event';
 import { PixKey } from './pix-key.repository';
+import { registeredPixKey } from './pix-key.spec-support';
 
-const key = (overrides: Partial<PixKey> = {}): PixKey => ({
-  id: '0b7f6c1e-2a41-4c55-9a7e-3e2d0f1b9c8d',
-  partnerId: testPartnerId('c6b0f8f6-3f6e-4d38-9d7f-5d1c3a9b2f10'),
-  document: '52998224725',
-  key: '52998224725',
-  state: 'registered',
-  failureReason: null,
-  deletionRequestedAt: null,
-  createdAt: new Date('2026-11-24T10:00:00.900Z'),
-  updatedAt: new Date('2026-11-24T10:00:05.100Z'),
-  holderName: 'Maria da Silva',
-  account: { ispb: '12345678', branch: '0001', number: '1234567', type: 'TRAN', openedAt: new Date('2026-11-24T09:00:00.000Z') },
-  dictRequestId: '5d6e7f80-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
-  dictAttempts: 0,
-  dictNextAttemptAt: null,
-  dictLastError: null,
-  dictCheckedAt: null,
-  dictMismatch: null,
-  ...overrides,
-});
+// Times with milliseconds: the event's occurred_at keeps them, the resource's times are whole seconds.
+const key = (overrides: Partial<PixKey> = {}): PixKey =>
+  registeredPixKey({ createdAt: new Date('2026-11-24T10:00:00.900Z'), updatedAt: new Date('2026-11-24T10:00:05.100Z'), ...overrides });
 
 describe('stateChanged', () => {
   it('reports the key in its current state on the pix-key topic, with the snapshot partners read', () => {

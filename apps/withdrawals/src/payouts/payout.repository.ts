@@ -78,20 +78,14 @@ const ASSIGN = statement(
    WHERE w.id = u.id AND w.nonce IS NULL RETURNING w.id`,
 );
 
-/** Stores the first signed version of each: one row per array element. */
+/** Stores signed versions, one row per array element: $2 the network, $3 the wallet. */
 const INSERT_VERSIONS = statement(
   'payout_insert_versions',
   `INSERT INTO payout_transactions (withdrawal_id, network, from_address, nonce, tx_hash, raw_tx, max_fee_per_gas_wei, max_priority_fee_wei, created_at)
    SELECT u.withdrawal_id, $2, $3, u.nonce::bigint, u.tx_hash, u.raw_tx, u.max_fee::numeric, u.max_tip::numeric, u.created_at
    FROM unnest($1::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
         AS u(withdrawal_id, nonce, tx_hash, raw_tx, max_fee, max_tip, created_at)
-   RETURNING id, withdrawal_id`,
-);
-
-const INSERT_VERSION = statement(
-  'payout_insert_version',
-  `INSERT INTO payout_transactions (withdrawal_id, network, from_address, nonce, tx_hash, raw_tx, max_fee_per_gas_wei, max_priority_fee_wei, created_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+   RETURNING id, tx_hash`,
 );
 
 /** Open withdrawals that hold a nonce, with their versions (oldest version first), by nonce. */
@@ -114,20 +108,12 @@ const MARK_BROADCAST = statement(
  * `created` → `sent` once a node accepted a version (updated_at moves: the event's time); for a later
  * version accepted (a replacement) only tx_hash moves along. `previous`: the state before.
  */
-const MARK_SENT_MANY = statement(
-  'payout_mark_sent_many',
+const MARK_SENT = statement(
+  'payout_mark_sent',
   `WITH u AS (SELECT * FROM unnest($1::int[], $2::text[]) AS u(id, tx_hash)),
         before AS (SELECT w.id, w.state FROM withdrawals w JOIN u ON u.id = w.id WHERE w.state IN ('created', 'sent') ORDER BY w.id FOR UPDATE OF w)
    UPDATE withdrawals w SET state = 'sent', tx_hash = u.tx_hash, updated_at = CASE WHEN before.state = 'created' THEN $3 ELSE w.updated_at END
    FROM before JOIN u ON u.id = before.id WHERE w.id = before.id
-   RETURNING w.*, before.state AS previous`,
-);
-
-const MARK_SENT = statement(
-  'payout_mark_sent',
-  `WITH before AS (SELECT id, state FROM withdrawals WHERE id = $1 AND state IN ('created', 'sent') FOR UPDATE)
-   UPDATE withdrawals w SET state = 'sent', tx_hash = $2, updated_at = CASE WHEN before.state = 'created' THEN $3 ELSE w.updated_at END
-   FROM before WHERE w.id = before.id
    RETURNING w.*, before.state AS previous`,
 );
 
@@ -180,44 +166,52 @@ export class PayoutRepository {
     signed: { withdrawal: Withdrawal; version: NewPayoutVersion }[],
   ): Promise<{ withdrawal: Withdrawal; version: PayoutVersion }[]> {
     if (signed.length === 0) return [];
-    const wallet = from.toLowerCase();
     const ids = signed.map((s) => s.withdrawal.id);
     const nonces = signed.map((s) => s.version.nonce.toString());
-    const { rowCount } = await tx.query(ASSIGN, [ids, wallet, nonces]);
+    const { rowCount } = await tx.query(ASSIGN, [ids, from.toLowerCase(), nonces]);
     if (rowCount !== signed.length)
       throw new Error(`${signed.length - (rowCount ?? 0)} of withdrawals ${ids.join(', ')} already held a nonce`);
-    const { rows } = await tx.query<{ id: string; withdrawal_id: number }>(INSERT_VERSIONS, [
-      ids,
+    const versions = await this.addVersions(
+      tx,
       network,
-      wallet,
-      nonces,
-      signed.map((s) => s.version.txHash),
-      signed.map((s) => s.version.rawTx),
-      signed.map((s) => s.version.maxFeePerGasWei.toString()),
-      signed.map((s) => s.version.maxPriorityFeeWei.toString()),
-      signed.map((s) => s.version.createdAt),
-    ]);
-    const idOf = new Map(rows.map((r) => [r.withdrawal_id, BigInt(r.id)]));
-    return signed.map(({ withdrawal, version }) => ({
-      withdrawal,
-      version: { ...version, id: idOf.get(withdrawal.id) ?? -1n, withdrawalId: withdrawal.id, acceptedAt: null, broadcastAt: null },
-    }));
+      from,
+      signed.map(({ withdrawal, version }) => ({ withdrawalId: withdrawal.id, version })),
+    );
+    return signed.map(({ withdrawal }, i) => ({ withdrawal, version: versions[i] }));
   }
 
-  /** Stores another signed version (a replacement: the same nonce, higher fees), before it is broadcast. */
-  async addVersion(tx: Transaction, withdrawalId: number, network: Network, from: Address, v: NewPayoutVersion): Promise<PayoutVersion> {
-    const { rows } = await tx.query<{ id: string }>(INSERT_VERSION, [
-      withdrawalId,
+  /**
+   * Stores signed versions not yet broadcast (a first one by `assign`, a replacement: the same nonce, higher
+   * fees), in the order given; one statement for them all.
+   */
+  async addVersions(
+    tx: Transaction,
+    network: Network,
+    from: Address,
+    added: { withdrawalId: number; version: NewPayoutVersion }[],
+  ): Promise<PayoutVersion[]> {
+    if (added.length === 0) return [];
+    const versions = added.map((a) => a.version);
+    const { rows } = await tx.query<{ id: string; tx_hash: Hex }>(INSERT_VERSIONS, [
+      added.map((a) => a.withdrawalId),
       network,
       from.toLowerCase(),
-      v.nonce.toString(),
-      v.txHash,
-      v.rawTx,
-      v.maxFeePerGasWei.toString(),
-      v.maxPriorityFeeWei.toString(),
-      v.createdAt,
+      versions.map((v) => v.nonce.toString()),
+      versions.map((v) => v.txHash),
+      versions.map((v) => v.rawTx),
+      versions.map((v) => v.maxFeePerGasWei.toString()),
+      versions.map((v) => v.maxPriorityFeeWei.toString()),
+      versions.map((v) => v.createdAt),
     ]);
-    return { ...v, id: BigInt(rows[0].id), withdrawalId, acceptedAt: null, broadcastAt: null };
+    // Each version's hash is its own: it names the row RETURNING gave back.
+    const idOf = new Map(rows.map((r) => [r.tx_hash, BigInt(r.id)]));
+    return added.map(({ withdrawalId, version }) => ({
+      ...version,
+      id: idOf.get(version.txHash) ?? -1n,
+      withdrawalId,
+      acceptedAt: null,
+      broadcastAt: null,
+    }));
   }
 
   /** Open withdrawals holding a nonce of `from` on `network`, lowest nonce first, each with its versions. */
@@ -242,20 +236,14 @@ export class PayoutRepository {
   }
 
   /** `created` → `sent` for each accepted version: the withdrawals moved, to report (those `sent` already only move tx_hash along). */
-  async markSentMany(tx: Transaction, accepted: { withdrawalId: number; txHash: Hex }[], now: Date): Promise<Withdrawal[]> {
+  async markSent(tx: Transaction, accepted: { withdrawalId: number; txHash: Hex }[], now: Date): Promise<Withdrawal[]> {
     if (accepted.length === 0) return [];
-    const { rows } = await tx.query<WithdrawalRow & { previous: string }>(MARK_SENT_MANY, [
+    const { rows } = await tx.query<WithdrawalRow & { previous: string }>(MARK_SENT, [
       accepted.map((a) => a.withdrawalId),
       accepted.map((a) => a.txHash),
       now,
     ]);
     return rows.filter((r) => r.previous === 'created').map(toWithdrawal);
-  }
-
-  /** `created` → `sent`: the moved withdrawal, to report; null when it was `sent` already (tx_hash moved along) or is closed. */
-  async markSent(tx: Transaction, withdrawalId: number, txHash: Hex, now: Date): Promise<Withdrawal | null> {
-    const { rows } = await tx.query<WithdrawalRow & { previous: string }>(MARK_SENT, [withdrawalId, txHash, now]);
-    return rows[0]?.previous === 'created' ? toWithdrawal(rows[0]) : null;
   }
 
   /** Where its transaction was mined and the gas it cost (in `tx` when given, else on its own). */

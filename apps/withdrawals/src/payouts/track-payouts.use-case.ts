@@ -10,7 +10,7 @@ import { ReconciliationRepository } from '../reconciliation/reconciliation.repos
 import { replacementFees } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
 import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
-import { FeeMarket, Hex, MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner } from './payout-rail';
+import { FeeMarket, MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner } from './payout-rail';
 import { hashOf } from './payout-signers';
 import { OpenPayout, PayoutRepository, PayoutVersion } from './payout.repository';
 
@@ -131,10 +131,8 @@ export class TrackPayoutsUseCase {
     const changed = mined.filter((m) => m.w.state === 'created' || m.w.payout.blockHash !== m.r.blockHash || m.w.txHash !== m.r.txHash);
     if (changed.length === 0) return;
     await this.unitOfWork.run(async (tx) => {
-      for (const { w, r } of changed) {
-        if (w.state === 'created') await this.markSent(tx, w.id, r.txHash, now);
-        await this.payouts.recordMined(w.id, r, tx);
-      }
+      await this.markSent(tx, changed, now);
+      for (const { w, r } of changed) await this.payouts.recordMined(w.id, r, tx);
     });
   }
 
@@ -155,8 +153,8 @@ export class TrackPayoutsUseCase {
 
   private async finishIn(tx: Transaction, s: NetworkSettings, batch: Mined[], now: Date): Promise<void> {
     const ended: { done: Withdrawal; failed: boolean; r: MinedReceipt }[] = [];
+    await this.markSent(tx, batch, now);
     for (const { w, r } of batch) {
-      if (w.state === 'created') await this.markSent(tx, w.id, r.txHash, now); // accepted before a crash took the answer
       await this.payouts.recordMined(w.id, r, tx);
       const done = await this.payouts.finish(tx, w.id, r.succeeded ? 'settled' : 'failed', new Date());
       if (done) ended.push({ done, failed: !r.succeeded, r });
@@ -227,7 +225,7 @@ export class TrackPayoutsUseCase {
             said.map(({ v, accepted }) => ({ versionId: v.id, accepted })),
             now,
           );
-          const sent = await this.payouts.markSentMany(
+          const sent = await this.payouts.markSent(
             tx,
             said.filter((x) => x.accepted).map(({ w, v }) => ({ withdrawalId: w.id, txHash: v.txHash })),
             now,
@@ -267,15 +265,20 @@ export class TrackPayoutsUseCase {
       ...fees,
     });
     const txHash = hashOf(rawTx);
-    const version = await this.unitOfWork.run((tx) =>
-      this.payouts.addVersion(tx, w.id, s.network, this.signer.address, {
-        nonce: previous.nonce,
-        txHash,
-        rawTx,
-        maxFeePerGasWei: fees.maxFeePerGas,
-        maxPriorityFeeWei: fees.maxPriorityFeePerGas,
-        createdAt: now,
-      }),
+    const [version] = await this.unitOfWork.run((tx) =>
+      this.payouts.addVersions(tx, s.network, this.signer.address, [
+        {
+          withdrawalId: w.id,
+          version: {
+            nonce: previous.nonce,
+            txHash,
+            rawTx,
+            maxFeePerGasWei: fees.maxFeePerGas,
+            maxPriorityFeeWei: fees.maxPriorityFeePerGas,
+            createdAt: now,
+          },
+        },
+      ]),
     );
     this.metrics.replacements.inc({ network: s.network });
     this.logger.log(
@@ -284,9 +287,15 @@ export class TrackPayoutsUseCase {
     return version;
   }
 
-  private async markSent(tx: Transaction, withdrawalId: number, txHash: Hex, now: Date): Promise<void> {
-    const sent = await this.payouts.markSent(tx, withdrawalId, txHash, now);
-    if (sent) tx.emit(stateChanged(sent));
+  /** Those still `created` were mined before the node's answer was recorded (a crash took it): `sent` first, each with its event. */
+  private async markSent(tx: Transaction, mined: Mined[], now: Date): Promise<void> {
+    const created = mined.filter(({ w }) => w.state === 'created');
+    const sent = await this.payouts.markSent(
+      tx,
+      created.map(({ w, r }) => ({ withdrawalId: w.id, txHash: r.txHash })),
+      now,
+    );
+    for (const w of sent) tx.emit(stateChanged(w));
   }
 }
 

@@ -2,7 +2,7 @@ import { PartnerId, Topics } from '@partner/contracts';
 import { OutboxMessage, UnitOfWork } from '@partner/db';
 import { FakeAccountRepository } from '../accounts/fake-account-repository.spec-support';
 import { hold } from './hold-rule';
-import { CreateOutcome, NewWithdrawal, NO_PAYOUT, Withdrawal, WithdrawalRepository } from './withdrawal.repository';
+import { CreateOutcome, createdWithdrawal, NewWithdrawal, Withdrawal, WithdrawalRepository } from './withdrawal.repository';
 
 /**
  * The withdrawals table in memory, for unit specs: createHeld applies the hold rule (hold-rule.ts) to the
@@ -33,16 +33,7 @@ export class FakeWithdrawalRepository implements Pick<WithdrawalRepository, 'cre
     const outcome = hold(await this.accounts.find(data.partnerId, data.document), data.amountMicros, data.feeMicros);
     if (typeof outcome === 'string') return outcome;
     this.accounts.seed(data.partnerId, data.document, outcome.held);
-    const w: Withdrawal = {
-      ...data,
-      id: this.rows.length + 1,
-      state: 'created',
-      txHash: null,
-      failureReason: null,
-      createdAt: now,
-      updatedAt: now,
-      payout: NO_PAYOUT,
-    };
+    const w = createdWithdrawal(data, this.rows.length + 1, now);
     this.rows.push(w);
     this.events.push(created(w));
     return { created: w };

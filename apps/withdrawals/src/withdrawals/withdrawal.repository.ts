@@ -41,7 +41,7 @@ export interface PayoutFacts {
   gasCostWei: bigint | null;
 }
 
-export const NO_PAYOUT: PayoutFacts = {
+const NO_PAYOUT: PayoutFacts = {
   fromAddress: null,
   nonce: null,
   blockNumber: null,
@@ -50,6 +50,18 @@ export const NO_PAYOUT: PayoutFacts = {
   effectiveGasPriceWei: null,
   gasCostWei: null,
 };
+
+/** A withdrawal as it is created (`created`, nothing paid yet), with its id. */
+export const createdWithdrawal = (data: NewWithdrawal, id: number, now: Date): Withdrawal => ({
+  ...data,
+  id,
+  state: 'created',
+  txHash: null,
+  failureReason: null,
+  createdAt: now,
+  updatedAt: now,
+  payout: NO_PAYOUT,
+});
 
 export type NewWithdrawal = Omit<Withdrawal, 'id' | 'state' | 'txHash' | 'failureReason' | 'createdAt' | 'updatedAt' | 'payout'>;
 
@@ -214,16 +226,7 @@ export class WithdrawalRepository {
     commandId: string | null = null,
   ): Promise<CreateOutcome> {
     // The event as the builder makes it, for an id the statement sets: every other field is known here.
-    const pending: Withdrawal = {
-      ...data,
-      id: 0,
-      state: 'created',
-      txHash: null,
-      failureReason: null,
-      createdAt: now,
-      updatedAt: now,
-      payout: NO_PAYOUT,
-    };
+    const pending = createdWithdrawal(data, 0, now);
     let row: WithdrawalRow & { id: number | null };
     try {
       [row] = await work.runCommand<WithdrawalRow & { id: number | null }>(CREATE_HELD, [

@@ -6,7 +6,7 @@ import { Database, UnitOfWork } from '@partner/db';
 import { ConsumerGroups, MessageBus, OutboxRelay } from '@partner/kafka';
 import { Logger } from 'nestjs-pino';
 import { METRICS_REGISTRY } from './metrics.module';
-import { serviceModule } from './service.module';
+import { serviceAppModule } from './service.module';
 
 // Unit: what serviceModule provides, compiled without starting (no broker, no database is reached).
 class SampleConfig extends ServiceConfig {}
@@ -23,13 +23,10 @@ class SampleUseCase {
 @Module({ providers: [SampleUseCase], exports: [SampleUseCase] })
 class SampleFeatureModule {}
 
-@Module({})
-class SampleAppModule {}
-
 const config = loadConfig(SampleConfig, {});
 
 async function composed(name: ServiceName): Promise<TestingModule> {
-  const root = serviceModule(SampleAppModule, { name, configClass: SampleConfig, config, features: [SampleFeatureModule] });
+  const root = serviceAppModule({ name, configClass: SampleConfig, features: [SampleFeatureModule] }).register(config);
   return Test.createTestingModule({ imports: [root] }).compile();
 }
 
@@ -42,7 +39,7 @@ const has = (moduleRef: TestingModule, token: unknown): boolean => {
   }
 };
 
-describe('serviceModule', () => {
+describe('serviceAppModule', () => {
   it("gives the service's own modules its config and its database, one instance each", async () => {
     const moduleRef = await composed('events');
     try {

@@ -1,4 +1,4 @@
-import { DynamicModule, Type } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ServiceConfig } from '@partner/config';
 import { pgSchemaOf, SERVICE_CATALOGUE, ServiceName } from '@partner/contracts';
 import { databaseProvider } from '@partner/db';
@@ -43,4 +43,13 @@ export function serviceModule<C extends ServiceConfig>(module: Type, options: Se
     exports: [configClass, database.provide],
     imports: [loggingModule(name, config.LOG_LEVEL), ...outbox, serviceHealthModule(name), ...features],
   };
+}
+
+/** A service's `AppModule`: `register(config)` composes it with `serviceModule`, the rest of the options fixed. */
+export function serviceAppModule<C extends ServiceConfig>(
+  options: Omit<ServiceModuleOptions<C>, 'config'>,
+): { register(config: C): DynamicModule } {
+  @Module({})
+  class AppModule {}
+  return { register: (config) => serviceModule(AppModule, { ...options, config }) };
 }

@@ -56,6 +56,23 @@ export const PIX_IN_SPEC_FIELDS: readonly string[] = [
   'status',
 ];
 
+/** The fields of a USDT withdrawal as GET /partner/v1/withdrawals/usdt/{id} answers it (docs/api.md, "Withdrawals"), in the document's order. */
+export const USDT_WITHDRAWAL_VIEW_FIELDS: readonly string[] = [
+  'id',
+  'document',
+  'address',
+  'network',
+  'fee_choice',
+  'usdtmicros',
+  'fee_usdtmicros',
+  'state',
+  'tx_hash',
+  'block_number',
+  'failure_reason',
+  'created_at',
+  'last_updated_at',
+];
+
 /**
  * What the registered event (and so the feed) carries of a business customer registered with
  * BUSINESS_CUSTOMER_EXAMPLE's body: the owners without their personal details, their missing social
