@@ -33,7 +33,7 @@ export interface StackOptions {
    * would in each app (a pino-pretty worker thread per app: about a tenth of an app's start-up CPU).
    */
   prettyLogs?: boolean;
-  /** A folder for the apps' V8 code cache (scripts/stack/compile-cache.js): npm start only; the others run the apps as deployed. */
+  /** A folder for the apps' V8 code cache (Node's NODE_COMPILE_CACHE): npm start only; the others run the apps as deployed. */
   compileCache?: string;
 }
 
@@ -289,13 +289,13 @@ function prettyLine(): (line: string) => string {
 export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
   const appRoot = o.appRoot ?? root;
   const pretty = o.prettyLogs && !o.logDir;
-  const cache = o.compileCache ? ['--require', join(root, 'scripts/stack/compile-cache.js')] : [];
-  const child = spawn(process.execPath, [...appNodeFlags(app), ...cache, join(appRoot, 'dist/apps', app, 'src/main.js')], {
+  const child = spawn(process.execPath, [...appNodeFlags(app), join(appRoot, 'dist/apps', app, 'src/main.js')], {
     cwd: appRoot,
     env: {
       ...appEnv(app, o),
       ...(pretty ? { LOG_PRETTY: 'false' } : {}),
-      ...(o.compileCache ? { APP_COMPILE_CACHE_DIR: o.compileCache } : {}),
+      // Node's own V8 code cache (module.enableCompileCache): each file's compiled code kept between starts.
+      ...(o.compileCache ? { NODE_COMPILE_CACHE: o.compileCache } : {}),
     },
     stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
   });

@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     },
     // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
     prettyLogs: process.env.LOG_PRETTY !== 'false',
-    // The apps' compiled code kept between starts (APP_COMPILE_CACHE=false: none).
+    // The apps' compiled code kept between starts by Node (NODE_COMPILE_CACHE; APP_COMPILE_CACHE=false: none).
     compileCache: process.env.APP_COMPILE_CACHE === 'false' ? undefined : join(root, '.cache', 'compile-cache'),
   };
   // The six apps start side by side; ready means the gateway's /readyz is 200 (every service ready).
