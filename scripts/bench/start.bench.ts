@@ -23,12 +23,12 @@
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { APPS, healthPortOf, repoRoot } from '../lib/services';
+import { listening } from '../stack/stack';
 
 const { values: args } = parseArgs({
   options: {
@@ -68,16 +68,6 @@ function forgetBuild(t: Target): void {
   for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp'])
     rmSync(join(t.dir, path), { recursive: true, force: true });
 }
-
-const listening = (port: number) =>
-  new Promise<boolean>((done) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
 
 async function untilPortsFree(deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;

@@ -49,8 +49,8 @@ const envPort = (name: string, fallback: number): number => {
   return port;
 };
 
-/** `npm start` and `npm run chain`. */
-export const DEV_CHAIN_PORTS: ChainPorts = { ETH: 8545, MATIC: 8546 };
+/** `npm start` and `npm run chain` (CHAIN_PORT_ETH, CHAIN_PORT_MATIC to move them). */
+export const DEV_CHAIN_PORTS: ChainPorts = { ETH: envPort('CHAIN_PORT_ETH', 8545), MATIC: envPort('CHAIN_PORT_MATIC', 8546) };
 /** `npm test` (TEST_CHAIN_PORT_ETH, TEST_CHAIN_PORT_MATIC to move them). */
 export const TEST_CHAIN_PORTS: ChainPorts = {
   ETH: envPort('TEST_CHAIN_PORT_ETH', 18545),

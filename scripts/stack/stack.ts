@@ -6,6 +6,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
@@ -33,7 +34,7 @@ export interface StackOptions {
    * would in each app (a pino-pretty worker thread per app: about a tenth of an app's start-up CPU).
    */
   prettyLogs?: boolean;
-  /** A folder for the apps' V8 code cache (scripts/stack/compile-cache.js): npm start only; the others run the apps as deployed. */
+  /** A folder for the apps' V8 code cache (Node's NODE_COMPILE_CACHE): npm start only; the others run the apps as deployed. */
   compileCache?: string;
 }
 
@@ -193,8 +194,11 @@ interface Relaunch {
 /** Restart backoff of the supervisor: 1 s, 2 s, 4 s... up to 30 s; back to 1 s once an app stayed up a minute. */
 const restartDelayMs = (restarts: number) => Math.min(30_000, 1_000 * 2 ** Math.min(restarts, 5));
 
+/** Signals a terminal sends the whole process group (Ctrl-C, a closed terminal): an app ended by one is never started again. */
+const TERMINAL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGHUP'];
+
 export class RunningStack {
-  private stopping = false;
+  private stopping?: Promise<void>;
   /** Processes whose exit was asked for (a stop, a fault injected): the supervisor leaves them alone. */
   private readonly expectedExits = new WeakSet<ChildProcess>();
   private relaunch?: Relaunch;
@@ -239,6 +243,11 @@ export class RunningStack {
     p.once('exit', (code, signal) => {
       const relaunch = this.relaunch;
       if (this.stopping || !relaunch || this.expectedExits.has(p) || this.processes.get(app) !== p) return;
+      // The group's Ctrl-C reached the app before this process's own handler ran: the stack is stopping.
+      if (signal && TERMINAL_SIGNALS.includes(signal)) {
+        console.error(`[supervisor] ${app} stopped by ${signal}: not started again`);
+        return;
+      }
       this.unexpectedExits.push({ app, code, signal, at: new Date() });
       const previous = Date.now() - started > 60_000 ? 0 : restarts;
       const delay = restartDelayMs(previous);
@@ -254,13 +263,16 @@ export class RunningStack {
 
   /**
    * Stops the apps: SIGTERM for a graceful shutdown, SIGKILL after a deadline. The gateway goes first,
-   * so no new request reaches a service that is already stopping.
+   * so no new request reaches a service that is already stopping. The supervisor restarts nothing from
+   * the call on (it is marked at once, before any await); a second call waits for the first.
    */
-  async stop(deadlineMs = 10_000): Promise<void> {
-    this.stopping = true;
-    const gateway = this.processes.get('gateway');
-    if (gateway) await stopProcess(gateway, deadlineMs);
-    await Promise.all([...this.processes.values()].map((p) => stopProcess(p, deadlineMs)));
+  stop(deadlineMs = 10_000): Promise<void> {
+    this.stopping ??= (async () => {
+      const gateway = this.processes.get('gateway');
+      if (gateway) await stopProcess(gateway, deadlineMs);
+      await Promise.all([...this.processes.values()].map((p) => stopProcess(p, deadlineMs)));
+    })();
+    return this.stopping;
   }
 }
 
@@ -289,13 +301,13 @@ function prettyLine(): (line: string) => string {
 export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
   const appRoot = o.appRoot ?? root;
   const pretty = o.prettyLogs && !o.logDir;
-  const cache = o.compileCache ? ['--require', join(root, 'scripts/stack/compile-cache.js')] : [];
-  const child = spawn(process.execPath, [...appNodeFlags(app), ...cache, join(appRoot, 'dist/apps', app, 'src/main.js')], {
+  const child = spawn(process.execPath, [...appNodeFlags(app), join(appRoot, 'dist/apps', app, 'src/main.js')], {
     cwd: appRoot,
     env: {
       ...appEnv(app, o),
       ...(pretty ? { LOG_PRETTY: 'false' } : {}),
-      ...(o.compileCache ? { APP_COMPILE_CACHE_DIR: o.compileCache } : {}),
+      // Node's own V8 code cache (module.enableCompileCache): each file's compiled code kept between starts.
+      ...(o.compileCache ? { NODE_COMPILE_CACHE: o.compileCache } : {}),
     },
     stdio: o.logDir ? ['ignore', 'pipe', 'pipe'] : ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
   });
@@ -322,7 +334,7 @@ export function startApp(app: AppName, o: StackOptions, logName: string = app): 
 /** How long a started stack may take to be ready: 120 s, or STACK_READY_TIMEOUT_MS on a machine under heavy load. */
 const READY_TIMEOUT_MS = Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000);
 
-export async function startApps(o: StackOptions, instance = 0): Promise<RunningStack> {
+export async function startApps(o: StackOptions, instance = 0, track?: (stack: RunningStack) => void): Promise<RunningStack> {
   const at = instance === 0 ? o : { ...o, gatewayPort: o.gatewayPort + 10 * instance, healthPortBase: o.healthPortBase + 10 * instance };
   const processes = new Map<AppName, ChildProcess>();
   for (const app of APPS) processes.set(app, startApp(app, at, instance === 0 ? app : `${app}-${instance}`));
@@ -331,6 +343,8 @@ export async function startApps(o: StackOptions, instance = 0): Promise<RunningS
     `http://127.0.0.1:${at.gatewayPort}`,
     `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`,
   );
+  // Known before it is ready: a Ctrl-C meanwhile stops these apps too.
+  track?.(stack);
   try {
     await waitUntilReady(stack, READY_TIMEOUT_MS);
   } catch (error) {
@@ -372,6 +386,18 @@ export async function startGatewayInstances(
     throw error;
   }
   return instances;
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
 }
 
 /** Polls the gateway's /readyz (broker, database and every service) until it answers 200 or the deadline passes. */

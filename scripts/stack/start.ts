@@ -5,6 +5,10 @@
  * Sandbox by default (the sandbox routes on, a fresh admin key per run). `SANDBOX=false npm start` runs
  * it as production would: no sandbox routes, the operator key taken from ADMIN_API_KEY (32+ characters)
  * or one created earlier with `npm run cli -- operator-key create` (docs/api.md: "Operator API").
+ *
+ * Run as `node --import tsx`, not through the tsx command: that one relays a Ctrl-C to its child and
+ * SIGKILLs the child when it has not acknowledged within about 60 ms, as a loaded machine often has not:
+ * then nothing stopped the apps, DICT or the sinks.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -93,7 +97,30 @@ function timeReadiness(o: StackOptions): { stop: () => void; readyAfter: Map<App
   return { stop, readyAfter };
 }
 
+/** What a Ctrl-C stops: the stacks of apps (from the moment their processes exist) and the in-process servers. */
+const running: { stacks: RunningStack[]; close: Array<() => Promise<void>> } = { stacks: [], close: [] };
+let interrupted = false;
+
+/**
+ * The first SIGINT, SIGTERM or SIGHUP stops everything, from any phase of the start: every stack is
+ * marked stopping at once, before the apps' own exits (the terminal signals the whole group) can reach
+ * the supervisor. Later signals are ignored; the broker and the chains keep running (their own sessions).
+ */
+function stopOnSignals(): void {
+  const shutdown = async () => {
+    if (interrupted) return;
+    interrupted = true;
+    const stopping = performance.now();
+    await Promise.all(running.stacks.map((stack) => stack.stop()));
+    await Promise.all(running.close.map((close) => close().catch(() => undefined)));
+    console.log(`stop: the apps, DICT and the sinks stopped in ${seconds(performance.now() - stopping)}`);
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown());
+}
+
 async function main(): Promise<void> {
+  stopOnSignals();
   const root = repoRoot();
   const kafkaPort = Number(process.env.KAFKA_PORT ?? 9092);
   const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner';
@@ -149,6 +176,7 @@ async function main(): Promise<void> {
     () => startStackDict({ name: 'dev', port: DEV_DICT_PORT, timings: DEV_DICT_TIMINGS }),
     (d) => `the DICT test server on ${d.server.url}`,
   );
+  running.close.push(() => dict.server.close());
 
   // The owner notifier's local sinks (libs/notification-sinks): SMTP on 127.0.0.1:1025 unless SMTP_URL names
   // another server, Twilio's Messages API (and the listings of both) on 127.0.0.1:8025 unless TWILIO_API_URL does.
@@ -158,6 +186,7 @@ async function main(): Promise<void> {
     (s) =>
       `SMTP ${s.smtpUrl ?? (s.smtpSkipped || `not started: SMTP_URL is ${withoutCredentials(process.env.SMTP_URL)}`)}, Twilio API ${s.httpUrl}`,
   );
+  running.close.push(() => sinks.stop());
   const { SMTP_URL, ...twilioSink } = sinkAppEnv(sinks, DEV_SINKS);
   // A development stack gives up on a failing server within half a minute (5 attempts, waits of 2, 4, 8, 10 s)
   // rather than production's two hours, unless the environment says otherwise (docs/operations/notifications.md, "Local sinks").
@@ -188,14 +217,14 @@ async function main(): Promise<void> {
     },
     // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
     prettyLogs: process.env.LOG_PRETTY !== 'false',
-    // The apps' compiled code kept between starts (APP_COMPILE_CACHE=false: none).
+    // The apps' compiled code kept between starts by Node (NODE_COMPILE_CACHE; APP_COMPILE_CACHE=false: none).
     compileCache: process.env.APP_COMPILE_CACHE === 'false' ? undefined : join(root, '.cache', 'compile-cache'),
   };
   // The six apps start side by side; ready means the gateway's /readyz is 200 (every service ready).
   const readiness = timeReadiness(options);
   const stack = await phase(
     'apps',
-    () => startApps(options).finally(readiness.stop),
+    () => startApps(options, 0, (s) => running.stacks.push(s)).finally(readiness.stop),
     () =>
       [...readiness.readyAfter]
         .sort((a, b) => a[1] - b[1])
@@ -206,7 +235,7 @@ async function main(): Promise<void> {
   // each with its own gateway (port + 10 per instance).
   const instances = Math.max(1, Number(process.env.STACK_INSTANCES ?? 1));
   const more: RunningStack[] = [];
-  for (let i = 1; i < instances; i++) more.push(await startApps(options, i));
+  for (let i = 1; i < instances; i++) more.push(await startApps(options, i, (s) => running.stacks.push(s)));
 
   console.log(`start: ready in ${seconds(performance.now())} (from the process's start)`);
 
@@ -225,24 +254,12 @@ async function main(): Promise<void> {
   DICT:              ${dict.server.url} (the DICT test server, operator ISPB ${dict.env.DICT_ISPB}; CPF 00000000191 is held at another institution)
   Ctrl-C stops the apps (the broker and the chains keep running: npm run kafka -- stop, npm run chain -- stop).
 `);
-
-  let stopping = false;
-  const shutdown = async () => {
-    if (stopping) return;
-    stopping = true;
-    await Promise.all(more.map((m) => m.stop()));
-    await stack.stop();
-    await dict.server.close();
-    await sinks.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
   // An app that exits unexpectedly is started again by the stack's supervisor (scripts/stack/stack.ts,
-  // ADR 0015), which prints a line each time.
+  // ADR 0015), which prints a line each time; Ctrl-C stops everything (stopOnSignals).
 }
 
 main().catch((error: unknown) => {
+  if (interrupted) return; // a phase cut short by Ctrl-C: the shutdown exits
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -21,10 +21,13 @@ import { randomBytes } from 'node:crypto';
 import { simpleParser, AddressObject } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** Where the sinks listen and which credentials the Twilio endpoint takes (the customers service's development defaults). */
+/**
+ * Where the sinks listen (SMTP_SINK_PORT, NOTIFY_SINK_PORT to move them) and which credentials the Twilio
+ * endpoint takes (the customers service's development defaults).
+ */
 export const DEV_SINKS = {
-  smtpPort: 1025,
-  httpPort: 8025,
+  smtpPort: Number(process.env.SMTP_SINK_PORT ?? 1025),
+  httpPort: Number(process.env.NOTIFY_SINK_PORT ?? 8025),
   accountSid: 'AC00000000000000000000000000000000',
   authToken: 'local-sms-sink-token',
 } as const;
