@@ -279,6 +279,11 @@ describe('docker-compose.yml', () => {
     expect(flags).toEqual(expect.arrayContaining(['ci', '--omit=dev']));
     expect(stage('prod-deps')).toContain(`RUN npm ${flags.join(' ')}`);
     expect(stage('deps')).toMatch(/RUN npm ci /);
+    // The reviewed patches (patches/, ADR 0027), which --ignore-scripts leaves to an explicit step: in both
+    // trees of the image, and in the runtime tree.
+    const appliesPatches = /node \S*node_modules\/patch-package\/index\.js --error-on-fail/;
+    for (const name of ['deps', 'prod-deps']) expect(stage(name)).toMatch(appliesPatches);
+    expect(runtimeTree).toContain("node_modules/patch-package/index.js'), '--error-on-fail'");
     expect(stage('tools')).toMatch(/^USER node$/m);
   });
 
