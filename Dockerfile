@@ -24,11 +24,15 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: the project relies on no install script (npm 11 skips them unless approved; the
-# base image's npm 10 would run them). npm ci installs exactly the lockfile, or fails; the lockfile
+COPY patches ./patches
+# --ignore-scripts: the project relies on no dependency's install script (npm 11 skips them unless approved;
+# the base image's npm 10 would run them). npm ci installs exactly the lockfile, or fails; the lockfile
 # holds every platform's optional bindings (package.json `overrides` pins unrs-resolver to a release
-# whose bindings all exist), so npm 10 and 11 alike accept it.
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# whose bindings all exist), so npm 10 and 11 alike accept it. The one script of our own, the root
+# `postinstall`, applies the reviewed patches (patches/; kafkajs's: docs/adr/0027-kafkajs-risk-and-a-way-out.md):
+# run here explicitly, and it fails the build if a patch no longer applies.
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+ && node node_modules/patch-package/index.js --error-on-fail
 
 # --- build: tsc + tsc-alias into dist/ (no Prisma client: ADR 0021) -------------------------------
 FROM deps AS build
@@ -42,7 +46,12 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --omit=dev --omit=optional --omit=peer --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# The same patched packages (patches/), taken from the deps stage, which applied them: patch-package is a
+# development dependency, and the lockfile makes both stages' copies the same version. (A plain COPY, not
+# `RUN --mount`: the legacy builder of Compose 1.x has no BuildKit mounts.)
+COPY --from=deps /app/node_modules/kafkajs ./node_modules/kafkajs
 
 # --- tools: the deploy steps (migrations, topics) ----------------------------------------------------
 FROM ${NODE_IMAGE} AS tools

@@ -5,7 +5,7 @@
  * committed in the file. That Compose itself accepts the file is docker-compose.int.spec.ts (it needs the
  * docker-compose tool).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
@@ -279,6 +279,15 @@ describe('docker-compose.yml', () => {
     expect(flags).toEqual(expect.arrayContaining(['ci', '--omit=dev']));
     expect(stage('prod-deps')).toContain(`RUN npm ${flags.join(' ')}`);
     expect(stage('deps')).toMatch(/RUN npm ci /);
+    // The reviewed patches (patches/, ADR 0027), which --ignore-scripts leaves to an explicit step: applied in
+    // the deps stage, every patched package copied from there into the production tree, and in the runtime tree.
+    expect(stage('deps')).toMatch(/node \S*node_modules\/patch-package\/index\.js --error-on-fail/);
+    const patched = readdirSync(join(repoRoot, 'patches')).map((file) => file.split('+')[0]);
+    expect(patched).toContain('kafkajs');
+    for (const name of patched) expect(stage('prod-deps')).toContain(`COPY --from=deps /app/node_modules/${name} ./node_modules/${name}`);
+    // No BuildKit-only syntax: Compose 1.x builds with the legacy builder.
+    expect(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')).not.toMatch(/^RUN --mount/m);
+    expect(runtimeTree).toContain("node_modules/patch-package/index.js'), '--error-on-fail'");
     expect(stage('tools')).toMatch(/^USER node$/m);
   });
 

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -21,15 +21,21 @@ export function prepareRuntimeTree(root: string): string {
   const dir = join(root, '.cache', 'runtime');
   mkdirSync(dir, { recursive: true });
   const manifests = ['package.json', 'package-lock.json'];
+  const patches = readdirSync(join(root, 'patches')).sort();
   const hash = createHash('sha256');
-  for (const file of manifests) hash.update(readFileSync(join(root, file)));
+  for (const file of [...manifests, ...patches.map((p) => join('patches', p))]) hash.update(readFileSync(join(root, file)));
   const stamp = join(dir, '.installed');
   const wanted = hash.digest('hex');
-  // The install takes ~25 s; done again only when package.json or the lockfile changed.
+  // The install takes ~25 s; done again only when package.json, the lockfile or a patch changed.
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted || !existsSync(join(dir, 'node_modules'))) {
     rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
     for (const file of manifests) copyFileSync(join(root, file), join(dir, file));
+    rmSync(join(dir, 'patches'), { recursive: true, force: true });
     execFileSync('npm', RUNTIME_NPM_CI, { cwd: dir, stdio: 'inherit' });
+    // The reviewed patches (kafkajs's: docs/adr/0027-kafkajs-risk-and-a-way-out.md), as the root `postinstall`
+    // applies them, which `--ignore-scripts` skips; as in the image, by the development tree's patch-package.
+    cpSync(join(root, 'patches'), join(dir, 'patches'), { recursive: true });
+    execFileSync(process.execPath, [join(root, 'node_modules/patch-package/index.js'), '--error-on-fail'], { cwd: dir, stdio: 'inherit' });
     writeFileSync(stamp, wanted);
   }
   rmSync(join(dir, 'dist'), { recursive: true, force: true });

@@ -13,7 +13,6 @@ import {
   outboxModule,
   createProducer,
 } from '@partner/kafka';
-import { Producer } from 'kafkajs';
 import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { Database, databaseProvider } from '@partner/db';
@@ -45,7 +44,7 @@ class ConfigModule {}
 let service: INestMicroservice;
 let bus: MessageBus;
 let db: Database;
-let producer: Producer;
+let producer: ReturnType<typeof createProducer>;
 
 /**
  * Puts an event on its topic as another service's outbox relay would, but under a key the test chooses:

@@ -16,7 +16,7 @@ import {
   Partitioners,
   Producer,
 } from 'kafkajs';
-import { fixKafkajsIdleTimer } from './kafkajs-idle-timer.fix';
+import { assertKafkajsPatched } from './kafkajs-patch.check';
 
 export interface KafkaConnection {
   brokers: string[];
@@ -88,9 +88,12 @@ const toAppLogger: logCreator = () => {
   };
 };
 
-/** Every kafkajs client of the project is configured here, so the idle-timer fix is applied here too. */
+/**
+ * Every kafkajs client of the project is configured here, so the installed kafkajs is checked here too: the
+ * first client of a process fails unless it is the patched 2.2.4 (docs/adr/0027-kafkajs-risk-and-a-way-out.md).
+ */
 export function kafkaClientConfig(conn: KafkaConnection): KafkaConfig {
-  fixKafkajsIdleTimer();
+  assertKafkajsPatched();
   return {
     clientId: conn.clientId,
     brokers: conn.brokers,
