@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { Agent, request } from 'undici';
 import { newCpf, newUuid } from '@partner/testing';
-import { DICT_DOCUMENT_DIR, DictDocument, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import {
+  DICT_DOCUMENT_DIR,
+  DictDocument,
+  StackDict,
+  startStackDict,
+  STACK_OPERATOR_ISPB,
+  TEST_DICT_TIMINGS,
+} from '@partner/dict-test-server';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { specConfig } from '../pix-keys/pix-key-commands.spec-support';
 import { BacenDictDirectory } from './bacen-dict-directory';

@@ -1,6 +1,13 @@
 import { PartnerId } from '@partner/contracts';
 import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
-import { HELD_ELSEWHERE_CPF, HELD_ELSEWHERE_ISPB, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import {
+  HELD_ELSEWHERE_CPF,
+  HELD_ELSEWHERE_ISPB,
+  StackDict,
+  startStackDict,
+  STACK_OPERATOR_ISPB,
+  TEST_DICT_TIMINGS,
+} from '@partner/dict-test-server';
 import { pixKeyCommands, specConfig } from '../pix-keys/pix-key-commands.spec-support';
 import { UserHolder } from '../users/user.repository';
 import { BacenDictDirectory } from './bacen-dict-directory';
