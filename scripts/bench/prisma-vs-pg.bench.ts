@@ -1,8 +1,8 @@
 /**
- * `npm run bench:prisma`: what Prisma Client would cost on a cold path against the
- * prepared pg statement the services use (ADR 0023): a withdrawal read by partner and id, the same SQL
- * result, N times each, alternating rounds; plus each one's resident memory. Seeds partner_bench_prisma
- * (dropped and migrated first). Not a test: it prints numbers.
+ * `npm run bench:prisma`: Prisma Client against the prepared pg statement the services use on a cold read
+ * (ADR 0021): a withdrawal by partner and id, PRISMA_BENCH_QUERIES (3000) times a round, four rounds
+ * alternating, plus each one's resident memory. Database PRISMA_BENCH_DATABASE_URL (partner_bench_prisma),
+ * dropped and migrated first.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,18 +11,17 @@ import { performance } from 'node:perf_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { PrismaClient } from '../../apps/withdrawals/src/generated/prisma-for-specs/client';
-import { repoRoot } from '../lib/services';
+import { distribution, root } from './harness';
 
 const DATABASE_URL = process.env.PRISMA_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_prisma';
 const N = Number(process.env.PRISMA_BENCH_QUERIES ?? 3000);
 const ROUNDS = 4;
 const rssMb = () => Math.round(process.memoryUsage().rss / 1048576);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const median = (xs: number[]) => distribution(xs, 3)?.p50 ?? NaN;
 
 async function main(): Promise<void> {
-  const root = repoRoot();
   const admin = new Pool({ connectionString: DATABASE_URL.replace(/\/[^/]+$/, '/postgres') });
-  await admin.query('DROP DATABASE IF EXISTS partner_bench_prisma');
+  await admin.query(`DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)}`);
   await admin.end();
   execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts'), 'withdrawals'], {
     env: { ...process.env, DATABASE_URL },
@@ -43,7 +42,6 @@ async function main(): Promise<void> {
   const viaPg = async (id: number) => (await pool.query({ name: 'bench_withdrawal_by_id', text, values: [partner, id] })).rows[0];
   await viaPg(ids[0]);
   const rssPg = rssMb();
-
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: DATABASE_URL, max: 4 }, { schema: 'withdrawals' }) });
   const viaPrisma = (id: number) => prisma.withdrawal.findFirst({ where: { partnerId: partner, id } });
   await viaPrisma(ids[0]);
@@ -51,29 +49,25 @@ async function main(): Promise<void> {
 
   const time = async (fn: (id: number) => Promise<unknown>) => {
     const lat: number[] = [];
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
+    const [cpu0, t0] = [process.cpuUsage(), performance.now()];
     for (let i = 0; i < N; i++) {
       const s = performance.now();
       await fn(ids[i % ids.length]);
       lat.push(performance.now() - s);
     }
-    const wall = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    return { perSec: (N / wall) * 1000, p50: pct(lat, 50), p99: pct(lat, 99), cpuMs: (cpu.user + cpu.system) / 1000 / N };
+    const [wall, cpu, d] = [performance.now() - t0, process.cpuUsage(cpu0), distribution(lat, 3)];
+    return { perSec: (N / wall) * 1000, p50: d?.p50 ?? NaN, p99: d?.p99 ?? NaN, cpuMs: (cpu.user + cpu.system) / 1000 / N };
   };
   const results: Record<'pg' | 'prisma', Awaited<ReturnType<typeof time>>[]> = { pg: [], prisma: [] };
   for (let r = 0; r < ROUNDS; r++) {
     results.pg.push(await time(viaPg));
     results.prisma.push(await time(viaPrisma));
   }
-  const median = (xs: number[]) => pct(xs, 50);
   console.log(`${N} reads per round, ${ROUNDS} rounds alternating; medians of the rounds (node ${process.version})`);
   for (const k of ['pg', 'prisma'] as const) {
-    const rs = results[k];
+    const m = (f: (x: Awaited<ReturnType<typeof time>>) => number) => median(results[k].map(f));
     console.log(
-      `  ${k.padEnd(6)} ${median(rs.map((x) => x.perSec)).toFixed(0)} reads/s, p50 ${median(rs.map((x) => x.p50)).toFixed(3)} ms, p99 ${median(rs.map((x) => x.p99)).toFixed(3)} ms, ` +
-        `client CPU ${median(rs.map((x) => x.cpuMs)).toFixed(3)} ms per read`,
+      `  ${k.padEnd(6)} ${m((x) => x.perSec).toFixed(0)} reads/s, p50 ${m((x) => x.p50).toFixed(3)} ms, p99 ${m((x) => x.p99).toFixed(3)} ms, client CPU ${m((x) => x.cpuMs).toFixed(3)} ms per read`,
     );
   }
   console.log(

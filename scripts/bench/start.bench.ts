@@ -1,34 +1,18 @@
 /**
- * `npm run bench:start`: how long `npm start` takes to be ready, cold against warm, in one run so that
- * the ratio means something on a noisy machine. A run is `npm start` in its own process group, timed from
- * its launch to the "Partner API ready" line (the gateway's /readyz answered 200: every consumer group
- * joined), then stopped as Ctrl-C stops it (SIGINT to the group), its ports free again before the next.
- *
- *   cold   the build's stamps and the apps' code cache removed first: every client generated, tsc, no cache
- *   warm   nothing changed since the run before
- *
- * Cold and warm alternate (cold, warm, cold, warm...), after one unmeasured warm start (the broker
- * started, the stamps written), and each case is given as min / median / max; warm/cold is taken pair
- * by pair. The broker keeps running between runs, as `npm start` leaves it, unless --stop-broker. With --vs,
- * the other checkout's npm start gets KAFKA_PORT=--vs-kafka-port (9192): its own broker beside this one's.
- *
- *   npm run bench:start                              5 runs of each case in this checkout
- *   npm run bench:start -- --runs 3 --stop-broker    the broker stopped before every run (its JVM's start counted)
- *   npm run bench:start -- --checkout ../other        another checkout
- *   npm run bench:start -- --vs ../main --cases warm  and an older checkout beside (cloned at another commit), each
- *                                                     case run in both back to back: before against after
- *
- * It uses npm start's own ports (PORT, HEALTH_PORT_BASE, KAFKA_PORT and DATABASE_URL as npm start reads
- * them): no other stack may run on them meanwhile. Results also go to .cache/bench/start.json.
+ * `npm run bench:start`: `npm start` to ready, cold (the build's stamps and the code cache removed) against
+ * warm, alternately in one run after an unmeasured warm start; each run in its own process group, timed to
+ * "Partner API ready" and stopped as Ctrl-C stops it. Flags (--runs, --warmup, --cases, --checkout, --vs,
+ * --vs-kafka-port, --stop-broker): README.md next to this file. Uses npm start's own ports and database.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { APPS, healthPortOf, repoRoot } from '../lib/services';
+import { writeResults } from './harness';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,7 +30,7 @@ const cases = args.cases.split(',') as Case[];
 const gatewayPort = Number(process.env.PORT ?? 3000);
 const healthPortBase = Number(process.env.HEALTH_PORT_BASE ?? 3100);
 const ports = [gatewayPort, ...APPS.map((app) => healthPortOf(app, healthPortBase))];
-/** A stack that is not ready after this long failed (a cold build on a busy 2-core machine takes minutes). */
+/** A cold build on a busy 2-core machine takes minutes. */
 const READY_DEADLINE_MS = 10 * 60_000;
 
 type Case = 'cold' | 'warm';
@@ -179,16 +163,14 @@ async function main(): Promise<void> {
   for (const [label, xs] of Object.entries(times)) console.log(`${label.padEnd(14)}${spread(xs, seconds)}`);
   for (const [label, xs] of Object.entries(ratios)) console.log(`${label.padEnd(14)}${spread(xs, (r) => r.toFixed(2))}   (pair by pair)`);
   if (phases.warm?.length) console.log(`\nthe last warm start:\n  ${phases.warm.join('\n  ')}`);
-  const out = join(repoRoot(), '.cache', 'bench');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(
-    join(out, 'start.json'),
-    JSON.stringify(
-      { targets: targets.map((t) => t.dir), stopBroker: args['stop-broker'], times, ratios, phases, at: new Date().toISOString() },
-      null,
-      2,
-    ),
-  );
+  writeResults('start.json', {
+    targets: targets.map((t) => t.dir),
+    stopBroker: args['stop-broker'],
+    times,
+    ratios,
+    phases,
+    at: new Date().toISOString(),
+  });
 }
 
 main().catch((error: unknown) => {
