@@ -10,45 +10,37 @@ import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { APPS, healthPortOf, repoRoot } from '../lib/services';
-import { writeResults } from './harness';
+import { cli, flag, list, number, text, writeResults } from './harness';
 
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '1' },
-    checkout: { type: 'string', default: repoRoot() },
-    vs: { type: 'string' },
-    'vs-kafka-port': { type: 'string', default: '9192' },
-    cases: { type: 'string', default: 'cold,warm' },
-    'stop-broker': { type: 'boolean', default: false },
+const args = cli(
+  'npm run bench:start -- [--runs N] [--warmup N] [--cases cold,warm] [--stop-broker] [--checkout DIR] [--vs DIR] [--vs-kafka-port P]',
+  {
+    runs: number(5, 1),
+    warmup: number(1),
+    checkout: text(repoRoot()),
+    vs: text(undefined),
+    'vs-kafka-port': text('9192'),
+    cases: text('cold,warm'),
+    'stop-broker': flag(),
   },
-});
-const runs = Number(args.runs);
-const cases = args.cases.split(',') as Case[];
+);
+const cases = list(args.cases) as Array<'cold' | 'warm'>;
 const gatewayPort = Number(process.env.PORT ?? 3000);
 const healthPortBase = Number(process.env.HEALTH_PORT_BASE ?? 3100);
 const ports = [gatewayPort, ...APPS.map((app) => healthPortOf(app, healthPortBase))];
 /** A cold build on a busy 2-core machine takes minutes. */
 const READY_DEADLINE_MS = 10 * 60_000;
 
-type Case = 'cold' | 'warm';
-
-/** A checkout to start, with the environment of its npm start. */
-interface Target {
-  label: string;
-  dir: string;
-  env: NodeJS.ProcessEnv;
-}
-const targets: Target[] = [
+/** The checkouts to start, each with the environment of its npm start. */
+const targets: Array<{ label: string; dir: string; env: NodeJS.ProcessEnv }> = [
   { label: '', dir: resolve(args.checkout), env: process.env },
   // Its own broker beside this one's (both keep running): each checkout's kafka.sh refuses a port another's broker holds.
-  ...(args.vs ? [{ label: 'vs ', dir: resolve(args.vs), env: { ...process.env, KAFKA_PORT: args['vs-kafka-port'] } }] : []),
+  ...(args.vs ? [{ label: 'vs ', dir: resolve(args.vs), env: { ...process.env, KAFKA_PORT: args.vsKafkaPort } }] : []),
 ];
 
 /** What a warm start can skip: removed, `npm start` finds nothing to reuse (this checkout's, and an older checkout's mtime stamp). */
-function forgetBuild(t: Target): void {
+function forgetBuild(t: (typeof targets)[number]): void {
   for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp'])
     rmSync(join(t.dir, path), { recursive: true, force: true });
 }
@@ -87,9 +79,8 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** One `npm start` to ready and stopped again: its time to ready and its `start:` lines. */
-async function startOnce(t: Target): Promise<{ ms: number; phases: string[] }> {
-  if (args['stop-broker'])
-    execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
+async function startOnce(t: (typeof targets)[number]): Promise<{ ms: number; phases: string[] }> {
+  if (args.stopBroker) execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
   await untilPortsFree(30_000);
   const started = performance.now();
   const child = spawn('npm', ['start'], { cwd: t.dir, env: t.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -133,15 +124,14 @@ const spread = (xs: number[], show: (x: number) => string) =>
   [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => show(x).padStart(9)).join(' ');
 
 async function main(): Promise<void> {
-  const broker = args['stop-broker'] ? 'the broker stopped before each' : 'the broker kept running';
+  const broker = args.stopBroker ? 'the broker stopped before each' : 'the broker kept running';
   console.log(
-    `npm start to ready: ${runs} runs of ${cases.join(' and ')} in ${targets.map((t) => t.dir).join(', then in ')}, alternately; ${broker}`,
+    `npm start to ready: ${args.runs} runs of ${cases.join(' and ')} in ${targets.map((t) => t.dir).join(', then in ')}, alternately; ${broker}`,
   );
-  for (const t of targets)
-    for (let i = 0; i < Number(args.warmup); i++) console.log(`${t.label}warm-up: ${seconds((await startOnce(t)).ms)}`);
+  for (const t of targets) for (let i = 0; i < args.warmup; i++) console.log(`${t.label}warm-up: ${seconds((await startOnce(t)).ms)}`);
   const times: Record<string, number[]> = {};
   const phases: Record<string, string[]> = {};
-  for (let run = 1; run <= runs; run++) {
+  for (let run = 1; run <= args.runs; run++) {
     const line: string[] = [];
     // Each case in every checkout back to back, so that a ratio pairs runs of the same minute.
     for (const c of cases) {
@@ -165,7 +155,7 @@ async function main(): Promise<void> {
   if (phases.warm?.length) console.log(`\nthe last warm start:\n  ${phases.warm.join('\n  ')}`);
   writeResults('start.json', {
     targets: targets.map((t) => t.dir),
-    stopBroker: args['stop-broker'],
+    stopBroker: args.stopBroker,
     times,
     ratios,
     phases,
