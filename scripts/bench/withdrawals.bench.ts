@@ -384,43 +384,30 @@ async function runScale(db: p.BenchDatabase, stackOptions: StackOptions, partner
 }
 
 // -------------------------------------------------------------------------------------- output
-const latencyCells = (d: Distribution | null | undefined) => [d?.p50, d?.p90, d?.p99, d?.max].map(fmt);
+const latencyOf = (d: Distribution | null | undefined) => [d?.p50, d?.p90, d?.p99, d?.max];
+/** Table cells: numbers through fmt, text as it is. */
+const cells = (...xs: Array<string | number | null | undefined>) => xs.map((x) => (typeof x === 'string' ? x : fmt(x)));
 
 function printClosed(levels: ClosedLevel[]): void {
   console.log('\nCLOSED LOOP  A = full stack (Kafka request-reply), B = in-process baseline; passes A-B-B-A, both passes merged');
   const both = (l: ClosedLevel) => [['A full', l.full] as const, ['B base', l.baseline] as const];
+  const row = (l: ClosedLevel, ...xs: Array<string | number | null | undefined>) => cells(String(l.concurrency), ...xs);
   const rows = levels.flatMap((l) =>
-    both(l).map(([name, a]) => [
-      String(l.concurrency),
-      name,
-      fmt(a.throughput),
-      ...latencyCells(a.latencyMs),
-      String(a.non2xx),
-      ...[a.lagMs?.p50, a.lagMs?.p99, a.lagMs?.max].map(fmt),
-    ]),
+    both(l).map(([name, a]) =>
+      row(l, name, a.throughput, ...latencyOf(a.latencyMs), String(a.non2xx), a.lagMs?.p50, a.lagMs?.p99, a.lagMs?.max),
+    ),
   );
   console.log(table(['conc', 'stack', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'lag p50', 'lag p99', 'lag max'], rows));
   console.log('\n  full − baseline (ms) and throughput ratio per level');
-  console.log(
-    table(
-      ['conc', 'Δp50', 'Δp99', 'full/base req/s'],
-      levels.map((l) => [String(l.concurrency), ...[l.deltaP50Ms, l.deltaP99Ms, l.throughputRatio].map(fmt)]),
-    ),
-  );
+  const deltas = levels.map((l) => row(l, l.deltaP50Ms, l.deltaP99Ms, l.throughputRatio));
+  console.log(table(['conc', 'Δp50', 'Δp99', 'full/base req/s'], deltas));
   console.log(
     '\n  CPU ms per request while the POSTs ran (postgres = backends of partner_bench); commits and tuples written per request (until drained)',
   );
   const cpuRows = levels.flatMap((l) =>
     both(l).map(([name, a]) => {
       const total = Object.entries(a.cpuMsPerRequest).reduce((n, [k, v]) => (k === 'bench' ? n : n + v), 0);
-      return [
-        String(l.concurrency),
-        name,
-        ...CPU_COLUMNS.map((k) => fmt(a.cpuMsPerRequest[k])),
-        fmt(total),
-        fmt(a.commitsPerRequest),
-        fmt(a.tuplesWrittenPerRequest),
-      ];
+      return row(l, name, ...CPU_COLUMNS.map((k) => a.cpuMsPerRequest[k]), total, a.commitsPerRequest, a.tuplesWrittenPerRequest);
     }),
   );
   console.log(table(['conc', 'stack', ...CPU_COLUMNS, 'total-bench', 'commits', 'tup w'], cpuRows));
@@ -429,17 +416,10 @@ function printClosed(levels: ClosedLevel[]): void {
 function printPhase(title: string, r: PhaseResult, extra: string[] = []): void {
   const { load, lag } = r;
   console.log(`\n${title}`);
-  const row = [
-    String(load.requests),
-    fmt(load.throughput),
-    ...latencyCells(load.latencyMs),
-    String(non2xx(load.statusCounts)),
-    String(count5xx(load.statusCounts)),
-  ];
-  row.push(
-    ...[lag.lagMs?.p50, lag.lagMs?.p99, lag.lagMs?.max].map(fmt),
-    r.drainMs === null ? `NO (${r.unfinished} left)` : secs(r.drainMs),
-  );
+  const drained = r.drainMs === null ? `NO (${r.unfinished} left)` : secs(r.drainMs);
+  const [counts, l] = [load.statusCounts, lag.lagMs];
+  const row = cells(String(load.requests), load.throughput, ...latencyOf(load.latencyMs), String(non2xx(counts)), String(count5xx(counts)));
+  row.push(...cells(l?.p50, l?.p99, l?.max, drained));
   console.log(
     table(['requests', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', '5xx', 'lag p50', 'lag p99', 'lag max', 'drained'], [row]),
   );
@@ -693,16 +673,18 @@ async function main(): Promise<void> {
             ? ''
             : `; ${fmt(found / sustained.ceiling)} of the closed-loop peak; 50 % ${fmt(found / 2)}, 80 % ${fmt(found * 0.8)} req/s`),
       );
-      const rows = sustained.probes.map((x) => [
-        fmt(x.rate),
-        x.keptUp ? 'yes' : 'no',
-        fmt(x.throughput),
-        fmt(x.p99),
-        String(x.outboxEnd),
-        String(x.chainDueEnd),
-        x.drainMs === null ? '-' : fmt(x.drainMs / 1000),
-        x.why,
-      ]);
+      const rows = sustained.probes.map((x) =>
+        cells(
+          x.rate,
+          x.keptUp ? 'yes' : 'no',
+          x.throughput,
+          x.p99,
+          String(x.outboxEnd),
+          String(x.chainDueEnd),
+          x.drainMs === null ? '-' : (x.drainMs ?? 0) / 1000,
+          x.why,
+        ),
+      );
       console.log(table(['rate', 'kept up', 'answered req/s', 'POST p99 ms', 'outbox end', 'chain due end', 'drained s', 'why'], rows));
     }
     for (const open of opens) {
