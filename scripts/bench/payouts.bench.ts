@@ -607,21 +607,17 @@ bench.run(async () => {
     const chain = chains[o.network];
     // The floor's wallet: a key of this run only, funded by the token's owner as the hot wallet was, for two passes.
     const floorKey = generatePrivateKey();
-    await fundFromOwner(
-      o.network,
-      CHAIN_PORTS[o.network],
-      privateKeyToAccount(floorKey).address,
-      BigInt(o.count) * AMOUNT_MICROS * 2n,
-      parseEther('100'),
-    );
+    const floorWallet = privateKeyToAccount(floorKey).address;
+    await fundFromOwner(o.network, CHAIN_PORTS[o.network], floorWallet, BigInt(o.count) * AMOUNT_MICROS * 2n, parseEther('100'));
     const taps = { ...(o.traceRpc ? { rpc: new Waits() } : {}), ...(o.tracePg ? { pg: new Waits() } : {}) };
     const serviceChains = taps.rpc ? { ...chains, [o.network]: { ...chain, rpcUrl: await rpcTap(chain.rpcUrl, taps.rpc) } } : chains;
     if (o.appRoot) {
       await recreateDatabase(DATABASE_URL);
+      const env = { ...process.env, DATABASE_URL };
       execFileSync(join(h.root, 'node_modules/.bin/tsx'), [join(o.appRoot, 'scripts/db/migrate.ts')], {
         stdio: 'inherit',
         cwd: o.appRoot,
-        env: { ...process.env, DATABASE_URL },
+        env,
       });
     } else await bench.database(DATABASE_URL);
     const counterparties = await bench.counterparties();
@@ -631,14 +627,10 @@ bench.run(async () => {
       databaseUrl: DATABASE_URL,
       gatewayPort: env('GATEWAY_PORT', 26000),
       healthPortBase: HEALTH_PORT_BASE,
-      logDir: LOG_DIR,
     };
     const batch: Record<string, string> = o.batch === undefined ? {} : { CHAIN_BATCH: String(o.batch) };
-    const options = h.stackOptions({ ...at, ...(o.appRoot ? { appRoot: o.appRoot } : {}) }, adminKey, {
-      ...chainEnv(timings, serviceChains),
-      ...batch,
-      ...counterparties,
-    });
+    const apps = { ...at, logDir: LOG_DIR, ...(o.appRoot ? { appRoot: o.appRoot } : {}) };
+    const options = h.stackOptions(apps, adminKey, { ...chainEnv(timings, serviceChains), ...batch, ...counterparties });
     const stack = await bench.apps(options, (app, x): StackOptions => {
       if (app !== 'withdrawals') return x;
       const tapped = new URL(x.databaseUrl);
@@ -652,14 +644,13 @@ bench.run(async () => {
     const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
     const watcher = new BlockWatcher(client);
     await watcher.start();
-    const nodePid = () => pidFile(join(h.root, '.cache', 'chain', `node-${CHAIN_PORTS[o.network]}`, 'node.pid'));
-    const kafkaPid = () => pidFile(join(h.root, '.cache', 'kafka', `data-${KAFKA_PORT}`, 'kafka.pid'));
-    const pids = () =>
-      new Map<string, number | undefined>([
-        ...[...stack.processes].map(([app, c]) => [app, c.pid] as const),
-        ['chain node', nodePid()],
-        ['kafka', kafkaPid()],
-      ]);
+    const pidOf = (...path: string[]) => pidFile(join(h.root, '.cache', ...path));
+    const others = () =>
+      [
+        ['chain node', pidOf('chain', `node-${CHAIN_PORTS[o.network]}`, 'node.pid')],
+        ['kafka', pidOf('kafka', `data-${KAFKA_PORT}`, 'kafka.pid')],
+      ] as const;
+    const pids = () => new Map<string, number | undefined>([...[...stack.processes].map(([app, c]) => [app, c.pid] as const), ...others()]);
     const cpu = () => cpuSnapshot(pids(), db);
 
     // Floor, service, floor: the machine's drift falls on both sides.
@@ -687,16 +678,15 @@ bench.run(async () => {
       console.log(
         `\nPROFILE  withdrawals service over the service window: ${prof.windowMs} ms sampled, busy ${prof.busyMs} ms (${newest})`,
       );
-      for (const [title, rows] of [
-        ['self time by origin', prof.byOrigin],
-        ['self time by function', prof.byFunction],
-      ] as const)
+      const top = (title: string, rows: typeof prof.byOrigin) =>
         console.log(
           table(
             [title, 'ms', 'share of busy'],
             rows.map((r) => [r.name.slice(0, 90), String(r.ms), `${(r.shareOfBusy * 100).toFixed(1)} %`]),
           ),
         );
+      top('self time by origin', prof.byOrigin);
+      top('self time by function', prof.byFunction);
     }
   } finally {
     h.writeResults('payouts.json', results, LOG_DIR);
@@ -713,12 +703,8 @@ function meanOf<T>(a: T, b: T): T {
 
 function report(o: Options, floor: FloorResult, service: ServiceResult): void {
   const [f, t] = [floor.times, service.times];
-  const row = (label: string, s: number | null | undefined, fl: number | null | undefined) => [
-    label,
-    fmt(s),
-    fmt(fl),
-    fmt(s == null || !fl ? null : round(s / fl)),
-  ];
+  type N = number | null | undefined;
+  const row = (label: string, s: N, fl: N) => [label, fmt(s), fmt(fl), fmt(s == null || !fl ? null : round(s / fl))];
   console.log(
     `\nPAYOUTS  ${o.count} on ${o.network}; block time ${o.blockTimeMs} ms (seen: floor ${fmt(floor.chain.meanIntervalMs)} ms, service ${fmt(service.chain.meanIntervalMs)} ms between blocks); ` +
       `final after ${o.confirmations} blocks; CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? 200}; ${o.rate > 0 ? `${o.rate}/s` : 'all at once'}`,
@@ -750,19 +736,10 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
   const calls = (stats: ServiceResult['rpc'], head: string, title: (n: number, total: number) => string, most = Infinity) => {
     if (!stats) return;
     const sorted = Object.entries(stats).sort((a, b) => b[1].totalS - a[1].totalS);
-    const total = sorted.reduce((n, [, r]) => n + r.totalS, 0);
-    console.log(
-      `\n${title(
-        sorted.reduce((n, [, r]) => n + r.calls, 0),
-        total,
-      )}`,
-    );
-    console.log(
-      table(
-        [head, 'calls', 'per payout', 'p50 ms', 'p99 ms', 'total s'],
-        sorted.slice(0, most).map(([m, r]) => [m, String(r.calls), fmt(r.perPayout), fmt(r.p50Ms), fmt(r.p99Ms), fmt(r.totalS)]),
-      ),
-    );
+    const [calls, total] = [sorted.reduce((n, [, r]) => n + r.calls, 0), sorted.reduce((n, [, r]) => n + r.totalS, 0)];
+    console.log(`\n${title(calls, total)}`);
+    const rows = sorted.slice(0, most).map(([m, r]) => [m, String(r.calls), ...[r.perPayout, r.p50Ms, r.p99Ms, r.totalS].map(fmt)]);
+    console.log(table([head, 'calls', 'per payout', 'p50 ms', 'p99 ms', 'total s'], rows));
   };
   const perRound = (total: number) => fmt(service.rounds.runs ? (total * 1000) / service.rounds.runs : null);
   calls(
