@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { Bench, cli, Distribution, LoadClient, number, onSchedule, Outcome, sandboxPartner, Tally, text } from './harness';
+import { Bench, cli, LoadClient, number, onSchedule, Outcome, sandboxPartner, Tally, text } from './harness';
 
 export interface FeedBenchOptions {
   gatewayUrl: string;
@@ -25,22 +25,7 @@ export interface FeedBenchOptions {
   onSeeded?: () => void;
 }
 
-export interface FeedBenchResult {
-  partnerId: string;
-  events: number;
-  undelivered: number;
-  seedMs: number;
-  connections: number;
-  rate: number | null;
-  seconds: number;
-  requests: number;
-  throughput: number;
-  latencyMs: Distribution | null;
-  statusCounts: Record<string, number>;
-  samples: string[];
-  /** The events service's statement, EXPLAIN (ANALYZE) on the seeded table. */
-  sql: { executionMs: number; planningMs: number; index: string | null; plan: string };
-}
+export type FeedBenchResult = Awaited<ReturnType<typeof runFeedBench>>;
 
 const PATH = '/partner/v1/events?delivered=false&limit=100';
 
@@ -86,7 +71,7 @@ async function seed(db: Client, partnerId: string, delivered: number, undelivere
   return Math.round(performance.now() - started);
 }
 
-async function explain(db: Client, partnerId: string): Promise<FeedBenchResult['sql']> {
+async function explain(db: Client, partnerId: string) {
   await db.query(`EXPLAIN (ANALYZE) ${LIST_SQL}`, [partnerId, 0, 100]); // the cache warm, as the load leaves it
   const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${LIST_SQL}`, [partnerId, 0, 100]);
   const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -95,7 +80,7 @@ async function explain(db: Client, partnerId: string): Promise<FeedBenchResult['
   return { executionMs: ms(/Execution Time: ([\d.]+) ms/), planningMs: ms(/Planning Time: ([\d.]+) ms/), index, plan };
 }
 
-export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBenchResult> {
+export async function runFeedBench(options: FeedBenchOptions) {
   const { events = 1_000_000, undelivered = 50, connections = 8, seconds = 15, warmupSeconds = 3, rate } = options;
   const partner = await sandboxPartner(options.gatewayUrl, options.adminKey, 'feed bench');
   const db = new Client({ connectionString: options.databaseUrl });
@@ -148,21 +133,10 @@ export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBench
     };
     await load(warmupSeconds);
     const run = await load(seconds);
-    const result: FeedBenchResult = {
-      partnerId: partner.id,
-      events,
-      undelivered,
-      seedMs,
-      connections,
-      rate: rate ?? null,
-      seconds,
-      requests: run.requests,
-      throughput: run.throughput,
-      latencyMs: run.latencyMs,
-      statusCounts: run.statusCounts,
-      samples: run.non2xxSamples,
-      sql: await explain(db, partner.id),
-    };
+    const { requests, throughput, latencyMs, statusCounts, non2xxSamples: samples } = run;
+    const given = { partnerId: partner.id, events, undelivered, seedMs, connections, rate: rate ?? null, seconds };
+    // sql: the events service's statement, EXPLAIN (ANALYZE) on the seeded table.
+    const result = { ...given, requests, throughput, latencyMs, statusCounts, samples, sql: await explain(db, partner.id) };
     const l = result.latencyMs;
     console.log(`\nFEED READ  GET ${PATH}, one partner with ${events} delivered + ${undelivered} undelivered events`);
     const shape =

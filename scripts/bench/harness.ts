@@ -389,7 +389,8 @@ export class Bench {
 
   /** The six apps, held from the first spawn so that Ctrl-C stops them; `tweak` changes one app's options. */
   async apps(o: StackOptions, tweak: (app: AppName, o: StackOptions) => StackOptions = (_, x) => x): Promise<RunningStack> {
-    for (const app of APPS) rmSync(join(o.logDir ?? '', `${app}.log`), { force: true });
+    const logDir = o.logDir;
+    if (logDir) for (const app of APPS) rmSync(join(logDir, `${app}.log`), { force: true });
     const processes = new Map<AppName, ChildProcess>();
     const stack = new RunningStack(
       processes,
