@@ -1,111 +1,51 @@
 /**
- * `npm run bench:auth-flood` (or `npm run bench -- --auth-flood`): what a flood of made-up API keys does
- * to an honest partner. The gateway as built (dist/), in a process of its own on its own database, with
- * its defaults for failed authentication (API_KEY_NEGATIVE_CACHE_MS, AUTH_FAILURES_*) and its services
- * answered at once in its process (the gateway is what a flood of keys hits); an honest partner reads its
- * feed (GET /partner/v1/events) in a closed loop, first alone, then while another process floods the same
- * route with a fresh made-up key on every request, from the same address (the worst case: one proxy in
- * front). Not a test: it prints both p99s and their ratio. See README.md next to this file.
- *
- *   npm run bench:auth-flood
- *   npm run bench:auth-flood -- --no-build --seconds 6 --flood-connections 480
- *
- * Options: --seconds S (each phase, default 8), --honest-connections N (default 4), --flood-connections N
- * (default 480: ten times the 48 of the measurement in ADR 0016), --no-build.
- * Port and database (environment): AUTH_FLOOD_GATEWAY_PORT (24000), AUTH_FLOOD_DATABASE_URL
- * (partner_bench_auth_flood, dropped first). Results: .cache/bench/auth-flood.json; the gateway's log in
- * .cache/bench/auth-flood-gateway.log.
+ * `npm run bench:auth-flood` (or `npm run bench -- --auth-flood`): an honest partner's p99 reading its feed
+ * alone, then inside a flood of made-up API keys from the same address, against the built gateway in a process
+ * of its own with its services answered at once (README.md next to this file; ADR 0016).
+ * Options: --seconds S (8), --honest-connections N (4), --flood-connections N (480), --no-build; environment
+ * AUTH_FLOOD_GATEWAY_PORT (24000), AUTH_FLOOD_DATABASE_URL (partner_bench_auth_flood, dropped first).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { repoRoot } from '../lib/services';
-import { migrate, recreateDatabase } from '../stack/stack';
+import { Bench, cli, distribution, flag, number, OUT_DIR, root, sandboxPartner, sleep, untilHealthy, writeResults } from './harness';
 
-const root = repoRoot();
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const ROUTE = '/partner/v1/events?limit=1';
+const tsx = join(root, 'node_modules/.bin/tsx');
 
-interface PhaseResult {
-  requests: number;
-  p50Ms: number;
-  p99Ms: number;
-  /** Answers other than 200, by status. */
-  failures: Record<string, number>;
-}
-
-/** `connections` loops, each sending the next request as soon as the last is answered, for `seconds`. */
-async function closedLoop(
-  url: string,
-  connections: number,
-  seconds: number,
-  headers: () => Record<string, string>,
-): Promise<PhaseResult & { statuses: Record<string, number> }> {
+/** `connections` loops, each sending the next GET as soon as the last is answered, for `seconds`. */
+async function closedLoop(url: string, connections: number, seconds: number, headers: () => Record<string, string>) {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const until = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        try {
-          const res = await pool.request({ method: 'GET', path: ROUTE, headers: headers() });
+  const worker = async () => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      const status = await pool.request({ method: 'GET', path: ROUTE, headers: headers() }).then(
+        async (res) => {
           await res.body.dump();
-          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-        } catch (error) {
-          const name = (error as Error).name;
-          statuses[name] = (statuses[name] ?? 0) + 1;
-        }
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
+          return String(res.statusCode);
+        },
+        (error: Error) => error.name,
+      );
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
   await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => +(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN).toFixed(1);
+  const d = distribution(latencies, 1);
   const failures = Object.fromEntries(Object.entries(statuses).filter(([s]) => s !== '200'));
-  return { requests: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), failures, statuses };
+  return { requests: latencies.length, p50Ms: d?.p50 ?? NaN, p99Ms: d?.p99 ?? NaN, failures, statuses };
 }
 
-/** The flooding process: made-up keys, a fresh one per request; prints its answers' statuses as JSON. */
-async function floodWorker(): Promise<void> {
-  const result = await closedLoop(arg('url', ''), Number(arg('connections', '480')), Number(arg('seconds', '8')), () => ({
-    'x-api-key': `pk_live_${randomBytes(32).toString('base64url')}`,
-  }));
-  process.stdout.write(JSON.stringify({ requests: result.requests, statuses: result.statuses }));
-}
-
-function startFlood(url: string, connections: number, seconds: number): Promise<{ requests: number; statuses: Record<string, number> }> {
-  const child = spawn(
-    join(root, 'node_modules/.bin/tsx'),
-    [__filename, '--flood-worker', '--url', url, '--connections', String(connections), '--seconds', String(seconds)],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  return new Promise((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`flood worker exited with ${code}`)))),
-  );
-}
-
-/**
- * The gateway under test, in a process of its own: the built gateway (dist/, as deployed) on its own
- * database, its services replaced by a bus that answers every request at once (an empty feed page), so
- * what is measured is the gateway's own work: authentication, the rate limit, routing, the answer.
- */
+/** The gateway as built (dist/: tsx emits no decorator metadata), its services replaced by a bus that answers an empty feed page at once. */
 async function serveGateway(): Promise<void> {
   require('reflect-metadata');
-  // The built modules, not the sources: tsx does not emit the decorator metadata Nest's injection reads.
   const dist = <T>(path: string): T => require(join(root, 'dist', path)) as T;
   const { createGatewayApp } = dist<{
     createGatewayApp: (config: unknown, options: unknown) => Promise<{ listen(o: unknown): Promise<unknown> }>;
@@ -118,130 +58,97 @@ async function serveGateway(): Promise<void> {
   await app.listen({ port: config.PORT, host: '127.0.0.1' });
 }
 
-async function main(): Promise<void> {
-  const seconds = Number(arg('seconds', '8'));
-  const honestConnections = Number(arg('honest-connections', '4'));
-  const floodConnections = Number(arg('flood-connections', '480'));
+async function main(bench: Bench): Promise<void> {
+  const { seconds, honestConnections, floodConnections, noBuild } = cli(
+    'npm run bench:auth-flood -- [--seconds S] [--honest-connections N] [--flood-connections N] [--no-build]',
+    { seconds: number(8, 1), 'honest-connections': number(4, 1), 'flood-connections': number(480, 1), 'no-build': flag() },
+  );
   const port = Number(process.env.AUTH_FLOOD_GATEWAY_PORT ?? 24000);
   const databaseUrl = process.env.AUTH_FLOOD_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_auth_flood';
   const adminKey = randomBytes(24).toString('base64url');
   const url = `http://127.0.0.1:${port}`;
-  if (!process.argv.includes('--no-build'))
-    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
-  await recreateDatabase(databaseUrl);
-  migrate(databaseUrl);
-  const logDir = join(root, '.cache', 'bench');
-  mkdirSync(logDir, { recursive: true });
-  const log = createWriteStream(join(logDir, 'auth-flood-gateway.log'));
+  if (!noBuild) bench.build();
+  await bench.database(databaseUrl);
+  mkdirSync(OUT_DIR, { recursive: true });
+  const logFile = join(OUT_DIR, 'auth-flood-gateway.log');
   // The gateway's defaults for failed authentication (API_KEY_NEGATIVE_CACHE_MS, AUTH_FAILURES_*) are what is measured.
-  const gateway = spawn(join(root, 'node_modules/.bin/tsx'), [__filename, '--serve-gateway'], {
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    ADMIN_PORT: '0',
+    DATABASE_URL: databaseUrl,
+    KAFKA_BROKERS: '127.0.0.1:1',
+    SANDBOX: 'true',
+    ADMIN_API_KEY: adminKey,
+    LOG_LEVEL: 'warn',
+  };
+  const gateway = spawn(tsx, [__filename, '--serve-gateway'], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      ADMIN_PORT: '0',
-      DATABASE_URL: databaseUrl,
-      KAFKA_BROKERS: '127.0.0.1:1',
-      SANDBOX: 'true',
-      ADMIN_API_KEY: adminKey,
-      LOG_LEVEL: 'warn',
-      // The honest partner's own rate limit is not what is measured.
-      RATE_LIMIT_PER_SECOND: '100000',
-      RATE_LIMIT_BURST: '100000',
-    },
+    env: { ...env, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  bench.onStop('the gateway', () => gateway.exitCode === null && gateway.kill('SIGTERM'));
+  const log = createWriteStream(logFile);
   gateway.stdout.pipe(log);
   gateway.stderr.pipe(log);
-  const stop = () => {
-    if (gateway.exitCode === null) gateway.kill('SIGTERM');
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      stop();
-      process.exit(130);
-    });
-  }
-  try {
-    const until = Date.now() + 180_000;
-    for (;;) {
-      if (gateway.exitCode !== null)
-        throw new Error(`the gateway exited with ${gateway.exitCode}; see .cache/bench/auth-flood-gateway.log`);
-      const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (up) break;
-      if (Date.now() > until) throw new Error('the gateway did not come up in 180 s');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    const created = await fetch(`${url}/sandbox/v1/partners`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-key': adminKey },
-      body: JSON.stringify({ name: 'honest partner' }),
-    });
-    if (created.status !== 201) throw new Error(`partner creation answered ${created.status}: ${await created.text()}`);
-    const { api_key: apiKey } = (await created.json()) as { api_key: string };
-    const honest = () => ({ 'x-api-key': apiKey });
+  await untilHealthy(`${url}/healthz`, 180_000, gateway, logFile);
+  const partner = await sandboxPartner(url, adminKey, 'honest partner');
+  const honest = () => ({ 'x-api-key': partner.key });
 
-    await closedLoop(url, honestConnections, 3, honest); // warm-up: JIT, connections, the key cache
-    const alone = await closedLoop(url, honestConnections, seconds, honest);
-    // The flood runs a second longer on each side, so the honest phase is inside it throughout.
-    const flood = startFlood(url, floodConnections, seconds + 2);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const flooded = await closedLoop(url, honestConnections, seconds, honest);
-    const floodResult = await flood;
+  await closedLoop(url, honestConnections, 3, honest); // warm-up: JIT, connections, the key cache
+  const alone = await closedLoop(url, honestConnections, seconds, honest);
+  // The flood, from another process, runs a second longer on each side so the honest run is inside it throughout.
+  const floodSeconds = seconds + 2;
+  const worker = spawn(tsx, [__filename, '--flood-worker', url, String(floodConnections), String(floodSeconds)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  worker.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const flood = new Promise<{ requests: number; statuses: Record<string, number> }>((resolve, reject) =>
+    worker.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`flood worker exited with ${code}`)))),
+  );
+  await sleep(1_000);
+  const flooded = await closedLoop(url, honestConnections, seconds, honest);
+  const floodResult = await flood;
 
-    const { statuses: _a, ...aloneRow } = alone;
-    const { statuses: _f, ...floodedRow } = flooded;
-    console.log(
-      `auth flood: an honest partner (${honestConnections} connections, GET ${ROUTE}) for ${seconds} s alone, then ${seconds} s inside a flood of made-up keys (${floodConnections} connections)`,
-    );
-    console.table({ alone: aloneRow, 'in the flood': floodedRow });
-    const floodSeconds = seconds + 2;
-    console.log(
-      `flood: ${floodResult.requests} requests in ${floodSeconds} s (${Math.round(floodResult.requests / floodSeconds)}/s), answers ${JSON.stringify(floodResult.statuses)}`,
-    );
-    const ratio = flooded.p99Ms / alone.p99Ms;
-    console.log(`honest p99: ${alone.p99Ms} ms alone, ${flooded.p99Ms} ms in the flood: ratio ${ratio.toFixed(2)}`);
-    writeFileSync(
-      join(logDir, 'auth-flood.json'),
-      JSON.stringify(
-        {
-          at: new Date().toISOString(),
-          seconds,
-          honestConnections,
-          floodConnections,
-          alone: aloneRow,
-          flooded: floodedRow,
-          flood: floodResult,
-          ratio,
-        },
-        null,
-        2,
-      ),
-    );
-  } finally {
-    stop();
-  }
+  const [{ statuses: _a, ...aloneRow }, { statuses: _f, ...floodedRow }] = [alone, flooded];
+  console.log(
+    `auth flood: an honest partner (${honestConnections} connections, GET ${ROUTE}) for ${seconds} s alone, then ${seconds} s inside a flood of made-up keys (${floodConnections} connections)`,
+  );
+  console.table({ alone: aloneRow, 'in the flood': floodedRow });
+  console.log(
+    `flood: ${floodResult.requests} requests in ${floodSeconds} s (${Math.round(floodResult.requests / floodSeconds)}/s), answers ${JSON.stringify(floodResult.statuses)}`,
+  );
+  const ratio = flooded.p99Ms / alone.p99Ms;
+  console.log(`honest p99: ${alone.p99Ms} ms alone, ${flooded.p99Ms} ms in the flood: ratio ${ratio.toFixed(2)}`);
+  writeResults('auth-flood.json', {
+    at: new Date().toISOString(),
+    seconds,
+    honestConnections,
+    floodConnections,
+    alone: aloneRow,
+    flooded: floodedRow,
+    flood: floodResult,
+    ratio,
+  });
 }
 
-const entry = process.argv.includes('--flood-worker') ? floodWorker : process.argv.includes('--serve-gateway') ? serveGateway : undefined;
-if (entry) {
-  entry().then(
-    // The flood worker ends when it has printed; the gateway serves until it is stopped.
-    () => (entry === floodWorker ? process.exit(0) : undefined),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-} else {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
+const [role, ...rest] = process.argv.slice(2);
+if (role === '--flood-worker') {
+  // Made-up keys, a fresh one per request; prints its answers' statuses as JSON.
+  const [url, connections, seconds] = rest;
+  const key = () => ({ 'x-api-key': `pk_live_${randomBytes(32).toString('base64url')}` });
+  void closedLoop(url, Number(connections), Number(seconds), key).then(({ requests, statuses }) => {
+    process.stdout.write(JSON.stringify({ requests, statuses }));
+    process.exit(0);
+  });
+} else if (role === '--serve-gateway')
+  serveGateway().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+else {
+  const bench = new Bench('auth flood');
+  bench.run(() => main(bench));
 }

@@ -1,131 +1,41 @@
 /**
- * The feed's hot read: `GET /partner/v1/events?delivered=false&limit=100` for ONE partner holding a
- * long delivered history (default 1,000,000 events) and a short undelivered backlog (50), through the
- * real gateway (HTTP → gateway → Kafka request-reply → events → PostgreSQL). The history is what makes
- * it interesting: without the partial index of undelivered events every request steps over it.
- *
- * Called by the withdrawals bench (`npm run bench -- --feed`, which passes its stack's gatewayUrl,
- * databaseUrl and adminKey), or alone against a running stack or one of its own:
- *
- *   npx tsx scripts/bench/feed.bench.ts --gateway-url http://127.0.0.1:3000 --database-url postgresql://postgres@127.0.0.1:5432/partner --admin-key adm_...
- *   npx tsx scripts/bench/feed.bench.ts --start-stack [--no-build]     (broker 27092, database partner_feedbench, gateway 27000, health 27101+)
- *   options: --events N (1000000) --undelivered N (50) --connections C (8) --seconds S (15) --warmup-seconds S (3)
- *            --rate R (none: each connection reads again as soon as answered; R: R reads a second on a schedule, up to
- *            C in flight, latency from the scheduled send, as partners' pollers read)
- *
- * Prints and returns req/s, latency p50/p90/p99/max (ms, measured by the client around each request),
- * status counts, the seeding time, and EXPLAIN ANALYZE of the events service's SQL for that partner.
- * Not a test: it never fails on numbers, only when the stack answers something wrong.
+ * The feed's hot read, `GET /partner/v1/events?delivered=false&limit=100`, for ONE partner holding a long
+ * delivered history and a short undelivered backlog, through the real gateway: `npm run bench -- --feed`
+ * (or `--runs feed-load`), or against a running stack (README.md next to this file, "Feed read").
+ * Never fails on numbers, only when the stack answers something wrong.
  */
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { repoRoot } from '../lib/services';
-import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../stack/stack';
-import { ensureHotWalletKey } from '../chain/local-chains';
-import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
-import { Distribution, onSchedule, Outcome, Tally } from './bench-load';
+import { Bench, cli, LoadClient, number, onSchedule, Outcome, sandboxPartner, Tally, text } from './harness';
 
 export interface FeedBenchOptions {
   gatewayUrl: string;
   databaseUrl: string;
-  /** X-Admin-Key, to create the bench's partner through POST /sandbox/v1/partners. Not needed with partnerId + apiKey. */
-  adminKey?: string;
-  /** An existing partner to use instead (its events are kept; the seeded ones are numbered after them). */
-  partnerId?: string;
-  apiKey?: string;
-  /** Delivered events seeded (default 1,000,000). */
+  /** X-Admin-Key, to create the bench's partner. */
+  adminKey: string;
   events?: number;
-  /** Undelivered events seeded after them (default 50). */
   undelivered?: number;
-  /** Concurrent keep-alive connections, one request in flight on each (default 8). */
+  /** Keep-alive connections, one request in flight on each (default 8). */
   connections?: number;
-  /**
-   * Reads a second on a schedule (an open loop over the `connections`; a read waiting for a free one counts
-   * from its scheduled time). Without it, each connection reads again as soon as it is answered (a closed
-   * loop, which takes whatever the stack can give).
-   */
+  /** Reads a second on a schedule (latency from the scheduled send); without it each connection reads again when answered. */
   rate?: number;
-  /** Measured run length (default 15 s), after an unmeasured warm-up (default 3 s). */
   seconds?: number;
   warmupSeconds?: number;
-  /** Delete the seeded events afterwards (default false: the bench database is thrown away anyway). */
-  cleanup?: boolean;
-  /**
-   * Called once the events are seeded, before the warm-up: what else should load the stack while the feed is
-   * read (the withdrawals bench starts its open loop here, issue #27 item 3: the feed's p99 while money flows).
-   */
+  /** Called once the events are seeded, before the warm-up: what else should load the stack meanwhile. */
   onSeeded?: () => void;
-  /** Accepted for the withdrawals bench's context object; this run uses its own partner and load shape. */
-  partnerKeys?: string[];
-  requests?: number;
-  concurrency?: number[];
 }
 
-export interface FeedBenchResult {
-  partnerId: string;
-  events: number;
-  undelivered: number;
-  seedMs: number;
-  connections: number;
-  /** The open loop's reads a second, or null for the closed loop. */
-  rate: number | null;
-  seconds: number;
-  requests: number;
-  throughput: number;
-  latencyMs: Distribution | null;
-  statusCounts: Record<string, number>;
-  samples: string[];
-  /** The events service's statement for this request, EXPLAIN (ANALYZE) on the seeded table. */
-  sql: { executionMs: number; planningMs: number; index: string | null; plan: string };
-}
+export type FeedBenchResult = Awaited<ReturnType<typeof runFeedBench>>;
 
 const PATH = '/partner/v1/events?delivered=false&limit=100';
 
-/** The same statement FeedEventRepository.list sends for delivered=false without type (keep in step). */
+/** The statement FeedEventRepository.list sends for delivered=false without type (keep in step). */
 const LIST_SQL = `SELECT id::text AS id, sequence, type, state, resource_id, occurred_at, data, delivered_at
   FROM events.feed_events
   WHERE partner_id = $1::uuid AND delivered_at IS NULL AND sequence > $2::bigint
   ORDER BY sequence LIMIT $3::int`;
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function get(agent: Agent, url: URL, apiKey: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { 'x-api-key': apiKey } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** A partner of the bench's own, with a rate limit far above the load (the limit is not what is measured). */
-async function createPartner(gatewayUrl: string, adminKey: string): Promise<{ partnerId: string; apiKey: string }> {
-  const res = await fetch(`${gatewayUrl}/sandbox/v1/partners`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-admin-key': adminKey },
-    body: JSON.stringify({ name: 'feed bench', rate_limit_per_second: 1_000_000, rate_limit_burst: 1_000_000 }),
-  });
-  const body = (await res.json()) as { id?: string; api_key?: string };
-  if (res.status !== 201 || !body.id || !body.api_key) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(body)}`);
-  return { partnerId: body.id, apiKey: body.api_key };
-}
-
-/**
- * One INSERT ... SELECT generate_series: `delivered` delivered events then `undelivered` undelivered
- * ones, numbered after the partner's last sequence, with the counter moved past them in the same
- * transaction (its row locked first, as the projection does, so a concurrent projection waits).
- */
+/** `delivered` then `undelivered` events numbered after the partner's last sequence, its counter moved past them (row locked first, as the projection does). */
 async function seed(db: Client, partnerId: string, delivered: number, undelivered: number): Promise<number> {
   const started = performance.now();
   await db.query('BEGIN');
@@ -149,227 +59,123 @@ async function seed(db: Client, partnerId: string, delivered: number, undelivere
     );
     await db.query('UPDATE events.partner_sequences SET last_sequence = $2::bigint WHERE partner_id = $1::uuid', [
       partnerId,
-      (base + BigInt(total)).toString(),
+      String(base + BigInt(total)),
     ]);
     await db.query('COMMIT');
   } catch (error) {
     await db.query('ROLLBACK');
     throw error;
   }
-  // The state autovacuum reaches a little later (fresh statistics, visibility map set, hint bits
-  // written): the run then measures the steady-state read, not autovacuum's first pass over a
-  // million new rows running beside it.
+  // What autovacuum reaches a little later (statistics, visibility map, hint bits): the steady-state read is measured.
   await db.query('VACUUM (ANALYZE) events.feed_events');
   return Math.round(performance.now() - started);
 }
 
-async function explain(db: Client, partnerId: string): Promise<FeedBenchResult['sql']> {
-  await db.query(`EXPLAIN (ANALYZE) ${LIST_SQL}`, [partnerId, 0, 100]); // warm the cache, as the load will have
+async function explain(db: Client, partnerId: string) {
+  await db.query(`EXPLAIN (ANALYZE) ${LIST_SQL}`, [partnerId, 0, 100]); // the cache warm, as the load leaves it
   const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${LIST_SQL}`, [partnerId, 0, 100]);
   const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-  const num = (re: RegExp) => Number(re.exec(plan)?.[1] ?? NaN);
-  return {
-    executionMs: num(/Execution Time: ([\d.]+) ms/),
-    planningMs: num(/Planning Time: ([\d.]+) ms/),
-    index: /Index (?:Only )?Scan(?: Backward)? using (\S+)/.exec(plan)?.[1] ?? null,
-    plan,
-  };
+  const ms = (re: RegExp) => Number(re.exec(plan)?.[1] ?? NaN);
+  const index = /Index (?:Only )?Scan(?: Backward)? using (\S+)/.exec(plan)?.[1] ?? null;
+  return { executionMs: ms(/Execution Time: ([\d.]+) ms/), planningMs: ms(/Planning Time: ([\d.]+) ms/), index, plan };
 }
 
-/** One read and its outcome, its latency counted from `since` (the send, or its scheduled time). */
-async function read(agent: Agent, url: URL, apiKey: string, check: (a: Answer) => string | null, since: number): Promise<Outcome> {
-  try {
-    const answer = await get(agent, url, apiKey);
-    const problem = check(answer);
-    if (problem === null) return { status: String(answer.status), latency: performance.now() - since };
-    return { status: `wrong:${answer.status}`, latency: performance.now() - since, sample: problem };
-  } catch (error) {
-    return { status: `error:${(error as Error).message}`, latency: performance.now() - since };
-  }
-}
-
-/** `connections` workers, each sending its next GET when the previous one answered, until `until`. */
-async function drive(agent: Agent, url: URL, apiKey: string, connections: number, until: number, check: (a: Answer) => string | null) {
-  const tally = new Tally();
-  const started = performance.now();
-  const worker = async () => {
-    while (performance.now() < until) tally.add(await read(agent, url, apiKey, check, performance.now()));
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  return tally.result(tally.latencies.length, started);
-}
-
-/** Reads at `rate` a second on a schedule until `until`, at most `connections` in flight (the agent queues the rest). */
-async function driveAtRate(agent: Agent, url: URL, apiKey: string, rate: number, until: number, check: (a: Answer) => string | null) {
-  const tally = new Tally();
-  const total = Math.max(1, Math.ceil(((until - performance.now()) * rate) / 1000));
-  const { sent, started } = await onSchedule(
-    rate,
-    total,
-    () => false,
-    async (_i, scheduled) => tally.add(await read(agent, url, apiKey, check, scheduled)),
-  );
-  return tally.result(sent, started);
-}
-
-export async function runFeedBench(options: FeedBenchOptions): Promise<FeedBenchResult> {
-  const events = options.events ?? 1_000_000;
-  const undelivered = options.undelivered ?? 50;
-  const connections = options.connections ?? 8;
-  const seconds = options.seconds ?? 15;
-  const warmupSeconds = options.warmupSeconds ?? 3;
-  const gatewayUrl = options.gatewayUrl.replace(/\/$/, '');
-
-  let partnerId = options.partnerId;
-  let apiKey = options.apiKey;
-  if (!partnerId || !apiKey) {
-    if (!options.adminKey) throw new Error('runFeedBench needs adminKey, or partnerId and apiKey');
-    ({ partnerId, apiKey } = await createPartner(gatewayUrl, options.adminKey));
-  }
-  const key = apiKey;
-
+export async function runFeedBench(options: FeedBenchOptions) {
+  const { events = 1_000_000, undelivered = 50, connections = 8, seconds = 15, warmupSeconds = 3, rate } = options;
+  const partner = await sandboxPartner(options.gatewayUrl, options.adminKey, 'feed bench');
   const db = new Client({ connectionString: options.databaseUrl });
   await db.connect();
   try {
-    console.log(`feed bench: seeding partner ${partnerId} with ${events} delivered + ${undelivered} undelivered events...`);
-    const seedMs = await seed(db, partnerId, events, undelivered);
+    console.log(`feed bench: seeding partner ${partner.id} with ${events} delivered + ${undelivered} undelivered events...`);
+    const seedMs = await seed(db, partner.id, events, undelivered);
     console.log(`  seeded in ${(seedMs / 1000).toFixed(1)} s`);
     options.onSeeded?.();
-
-    const url = new URL(`${gatewayUrl}${PATH}`);
+    const api = new LoadClient(options.gatewayUrl, partner.key, connections);
     const expected = Math.min(100, undelivered);
     // Every answer must be the backlog itself: right count, all undelivered, in sequence order.
-    const check = (a: Answer): string | null => {
-      if (a.status !== 200) return `${a.status} ${a.body.slice(0, 200)}`;
-      const body = JSON.parse(a.body) as { events: Array<{ delivered: boolean; sequence: number }> };
-      const ordered = body.events.every((e, i) => !e.delivered && (i === 0 || e.sequence > body.events[i - 1].sequence));
-      return body.events.length === expected && ordered
-        ? null
-        : `wrong page: ${body.events.length} events (expected ${expected} undelivered, in order)`;
+    const read = async (since: number): Promise<Outcome> => {
+      try {
+        const { status, text } = await api.send('GET', PATH);
+        if (status !== 200)
+          return { status: `wrong:${status}`, latency: performance.now() - since, sample: `${status} ${text.slice(0, 200)}` };
+        const page = (JSON.parse(text) as { events: Array<{ delivered: boolean; sequence: number }> }).events;
+        const ordered = page.every((e, i) => !e.delivered && (i === 0 || e.sequence > page[i - 1].sequence));
+        if (page.length === expected && ordered) return { status: '200', latency: performance.now() - since };
+        return {
+          status: 'wrong:200',
+          latency: performance.now() - since,
+          sample: `wrong page: ${page.length} events (expected ${expected} undelivered, in order)`,
+        };
+      } catch (error) {
+        return { status: `error:${(error as Error).message}`, latency: performance.now() - since };
+      }
     };
-    const agent = new Agent({ keepAlive: true, maxSockets: connections });
-    try {
-      const first = await get(agent, url, key);
-      const problem = check(first);
-      if (problem) throw new Error(`GET ${PATH}: ${problem}`);
-
-      const rate = options.rate;
-      const load = (until: number) =>
-        rate === undefined ? drive(agent, url, key, connections, until, check) : driveAtRate(agent, url, key, rate, until, check);
-      await load(performance.now() + warmupSeconds * 1000);
-      const run = await load(performance.now() + seconds * 1000);
-      const sql = await explain(db, partnerId);
-      const result: FeedBenchResult = {
-        partnerId,
-        events,
-        undelivered,
-        seedMs,
-        connections,
-        rate: rate ?? null,
-        seconds,
-        requests: run.requests,
-        throughput: run.throughput,
-        latencyMs: run.latencyMs,
-        statusCounts: run.statusCounts,
-        samples: run.non2xxSamples,
-        sql,
+    const first = await read(performance.now());
+    if (first.sample) throw new Error(`GET ${PATH}: ${first.sample}`);
+    const load = async (s: number) => {
+      const tally = new Tally();
+      const until = performance.now() + s * 1000;
+      if (rate !== undefined) {
+        const { sent, started } = await onSchedule(
+          rate,
+          Math.max(1, Math.ceil(s * rate)),
+          () => false,
+          async (_i, at) => tally.add(await read(at)),
+        );
+        return tally.result(sent, started);
+      }
+      const started = performance.now();
+      const worker = async () => {
+        while (performance.now() < until) tally.add(await read(performance.now()));
       };
-      print(result);
-      return result;
-    } finally {
-      agent.destroy();
-      if (options.cleanup) await db.query('DELETE FROM events.feed_events WHERE partner_id = $1::uuid', [partnerId]);
-    }
+      await Promise.all(Array.from({ length: connections }, worker));
+      return tally.result(tally.latencies.length, started);
+    };
+    await load(warmupSeconds);
+    const run = await load(seconds);
+    const { requests, throughput, latencyMs, statusCounts, non2xxSamples: samples } = run;
+    const given = { partnerId: partner.id, events, undelivered, seedMs, connections, rate: rate ?? null, seconds };
+    // sql: the events service's statement, EXPLAIN (ANALYZE) on the seeded table.
+    const result = { ...given, requests, throughput, latencyMs, statusCounts, samples, sql: await explain(db, partner.id) };
+    const l = result.latencyMs;
+    console.log(`\nFEED READ  GET ${PATH}, one partner with ${events} delivered + ${undelivered} undelivered events`);
+    const shape =
+      rate === undefined
+        ? `${connections} connections, each reading again when answered`
+        : `${rate} reads/s on a schedule over ${connections} connections`;
+    console.log(`  ${shape}, ${seconds} s: ${result.requests} requests, ${result.throughput} req/s`);
+    console.log(`  latency ms: p50 ${l?.p50} p90 ${l?.p90} p99 ${l?.p99} max ${l?.max}`);
+    console.log(
+      `  status: ${Object.entries(result.statusCounts)
+        .map(([k, v]) => `${k} ×${v}`)
+        .join(', ')}`,
+    );
+    for (const s of result.samples) console.log(`  sample: ${s}`);
+    console.log(
+      `  events SQL: ${result.sql.executionMs} ms execution, ${result.sql.planningMs} ms planning, index ${result.sql.index ?? 'none'}`,
+    );
+    return result;
   } finally {
     await db.end();
   }
 }
 
-function print(r: FeedBenchResult): void {
-  const l = r.latencyMs;
-  console.log(`\nFEED READ  GET ${PATH}, one partner with ${r.events} delivered + ${r.undelivered} undelivered events`);
-  console.log(
-    `  ${r.rate === null ? `${r.connections} connections, each reading again when answered` : `${r.rate} reads/s on a schedule over ${r.connections} connections`}, ${r.seconds} s: ${r.requests} requests, ${r.throughput} req/s`,
-  );
-  console.log(`  latency ms: p50 ${l?.p50} p90 ${l?.p90} p99 ${l?.p99} max ${l?.max}`);
-  console.log(
-    `  status: ${Object.entries(r.statusCounts)
-      .map(([k, v]) => `${k} ×${v}`)
-      .join(', ')}`,
-  );
-  for (const s of r.samples) console.log(`  sample: ${s}`);
-  console.log(`  events SQL: ${r.sql.executionMs} ms execution, ${r.sql.planningMs} ms planning, index ${r.sql.index ?? 'none'}`);
-}
-
-// ------------------------------------------------------------------------------ run on its own
-function flag(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-}
-
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const num = (name: string) => (flag(argv, name) === undefined ? undefined : Number(flag(argv, name)));
-  const shape = {
-    events: num('events'),
-    undelivered: num('undelivered'),
-    connections: num('connections'),
-    seconds: num('seconds'),
-    warmupSeconds: num('warmup-seconds'),
-    rate: num('rate'),
-  };
-  if (!argv.includes('--start-stack')) {
-    const gatewayUrl = flag(argv, 'gateway-url') ?? process.env.GATEWAY_URL;
-    const databaseUrl = flag(argv, 'database-url') ?? process.env.DATABASE_URL;
-    if (!gatewayUrl || !databaseUrl) throw new Error('give --gateway-url and --database-url (or --start-stack)');
-    await runFeedBench({ gatewayUrl, databaseUrl, adminKey: flag(argv, 'admin-key') ?? process.env.ADMIN_API_KEY, ...shape });
-    return;
-  }
-  // A stack of its own, on ports and a database nobody else uses; stopped at the end, also on error.
-  const root = repoRoot();
-  // Below Linux's ephemeral range (32768-60999): on a busy machine an outgoing connection took 33104 once.
-  const kafkaPort = 27092;
-  const databaseUrl = 'postgresql://postgres@127.0.0.1:5432/partner_feedbench';
-  const adminKey = `adm_feedbench_${randomBytes(18).toString('base64url')}`;
-  kafka('start', kafkaPort);
-  let stack: RunningStack | undefined;
-  let counterparties: BenchCounterparties | undefined;
-  try {
-    // pix-keys' DICT test server and the owner notifier's sinks (bench-counterparties.ts); no chain: the feed's
-    // withdrawals are never paid (PAYOUTS_ENABLED=false), but the service reads its hot wallet's key at start.
-    counterparties = await startBenchCounterparties('feed');
-    const hotWallet = ensureHotWalletKey(join(root, '.cache', 'feed-bench', 'hot-wallet.key'));
-    await recreateDatabase(databaseUrl);
-    migrate(databaseUrl);
-    if (!argv.includes('--no-build'))
-      execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
-    stack = await startApps({
-      kafkaPort,
-      databaseUrl,
-      gatewayPort: 27000,
-      healthPortBase: 27100,
-      logDir: join(root, '.cache', 'feed-bench', 'logs'),
-      env: {
-        SANDBOX: 'true',
-        ADMIN_API_KEY: adminKey,
-        LOG_LEVEL: 'warn',
-        PAYOUTS_ENABLED: 'false',
-        HOT_WALLET_SIGNER: 'key-file',
-        HOT_WALLET_KEY_FILE: hotWallet.keyFile,
-        ...counterparties.env,
-      },
-    });
-    await runFeedBench({ gatewayUrl: stack.gatewayUrl, databaseUrl, adminKey, ...shape });
-  } finally {
-    await stack?.stop();
-    kafka('stop', kafkaPort);
-    await counterparties?.stop();
-  }
-}
-
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`feed bench: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+  const f = cli('npx tsx scripts/bench/feed.bench.ts --gateway-url URL --database-url URL --admin-key KEY [shape flags]', {
+    'gateway-url': text(undefined, 'GATEWAY_URL'),
+    'database-url': text(undefined, 'DATABASE_URL'),
+    'admin-key': text(undefined, 'ADMIN_API_KEY'),
+    events: number(undefined),
+    undelivered: number(undefined),
+    connections: number(undefined, 1),
+    seconds: number(undefined, 1),
+    'warmup-seconds': number(undefined),
+    rate: number(undefined, 0.1, undefined, false),
   });
+  const { gatewayUrl, databaseUrl, adminKey, ...shape } = f;
+  if (!gatewayUrl || !databaseUrl || !adminKey)
+    throw new Error('give --gateway-url, --database-url and --admin-key (a stack of its own: npm run bench -- --runs feed)');
+  new Bench('feed').run(() =>
+    runFeedBench({ gatewayUrl: gatewayUrl.replace(/\/$/, ''), databaseUrl, adminKey, ...shape }).then(() => undefined),
+  );
 }

@@ -29,7 +29,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 async function main(): Promise<void> {
   const root = repoRoot();
   const admin = new Pool({ connectionString: DATABASE_URL.replace(/\/[^/]+$/, '/postgres') });
-  await admin.query('DROP DATABASE IF EXISTS partner_bench_prisma');
+  await admin.query(`DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)}`);
   await admin.end();
   execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts'), 'withdrawals'], {
     env: { ...process.env, DATABASE_URL },

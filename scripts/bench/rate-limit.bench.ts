@@ -1,18 +1,9 @@
 /**
- * `npm run bench:rate-limit`: what the rate limit costs per request, memory store against the shared
- * PostgreSQL store (RATE_LIMIT_STORE), in one run so that the ratio means something on a noisy machine.
- * Takes go straight to the stores (no HTTP): the figure is the limiter's own cost. The PostgreSQL store
- * is measured on one partner (every take queues on one row: the worst case) and spread over 100 partners.
- *
- *   npm run bench:rate-limit                     3000 takes per case, concurrency 1,8,32
- *   npm run bench:rate-limit -- --takes 10000
- *
- * Database: partner_bench_rate_limit (dropped and migrated first). Results also go to
- * .cache/bench/rate-limit.json.
+ * `npm run bench:rate-limit [-- --takes N --concurrency 1,8,32]`: the rate limit's cost per take, the memory
+ * store against the shared PostgreSQL store (RATE_LIMIT_STORE), straight to the stores (no HTTP), on one
+ * partner (every take on one row) and on 100. Database partner_bench_rate_limit, dropped and migrated first.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '@partner/config';
 import { Database } from '@partner/db';
@@ -20,52 +11,37 @@ import { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
 import { DB_SCHEMA } from '../../apps/gateway/src/database/db-schema';
 import { RateLimitBucketRepository } from '../../apps/gateway/src/rate-limit/rate-limit-bucket.repository';
 import { MemoryRateLimitStore, RateLimitStore } from '../../apps/gateway/src/rate-limit/rate-limit.store';
-import { repoRoot } from '../lib/services';
 import { migrate, recreateDatabase } from '../stack/stack';
+import { cli, distribution, number, numbers, writeResults } from './harness';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner_bench_rate_limit';
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const TAKES = Number(arg('takes', '3000'));
-const CONCURRENCY = arg('concurrency', '1,8,32').split(',').map(Number);
+const { takes: TAKES, concurrency: CONCURRENCY } = cli('npm run bench:rate-limit -- [--takes N] [--concurrency C[,C...]]', {
+  takes: number(3000, 1),
+  concurrency: numbers('1,8,32', 1),
+});
 // Never refused: the bench measures the cost of a take, not the refusals.
 const LIMIT = { perSecond: 1e9, burst: 1e9 };
 
-interface Row {
-  store: string;
-  partners: number;
-  concurrency: number;
-  takesPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-}
-
-async function measure(store: RateLimitStore, partners: string[], concurrency: number): Promise<Omit<Row, 'store'>> {
+async function measure(store: RateLimitStore, partners: string[], concurrency: number) {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < TAKES) {
-        const partner = partners[next++ % partners.length];
-        const t0 = performance.now();
-        const taken = await store.take(partner, LIMIT);
-        latencies.push(performance.now() - t0);
-        if (!taken.allowed) throw new Error('a take was refused: the bench limit is too low');
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  const worker = async () => {
+    while (next < TAKES) {
+      const partner = partners[next++ % partners.length];
+      const t0 = performance.now();
+      if (!(await store.take(partner, LIMIT)).allowed) throw new Error('a take was refused: the bench limit is too low');
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const d = distribution(latencies, 3);
   return {
     partners: partners.length,
     concurrency,
-    takesPerSecond: Math.round(TAKES / seconds),
-    p50Ms: +at(0.5).toFixed(3),
-    p99Ms: +at(0.99).toFixed(3),
+    takesPerSecond: Math.round(TAKES / ((performance.now() - started) / 1000)),
+    p50Ms: d?.p50,
+    p99Ms: d?.p99,
   };
 }
 
@@ -77,13 +53,13 @@ async function main(): Promise<void> {
     ['memory', new MemoryRateLimitStore()],
     ['postgres', new RateLimitBucketRepository(db)],
   ];
-  const rows: Row[] = [];
+  const rows: Array<{ store: string } & Awaited<ReturnType<typeof measure>>> = [];
   try {
     for (const partnerCount of [1, 100]) {
       const partners = Array.from({ length: partnerCount }, () => randomUUID());
-      for (const [name, store] of stores) {
-        await measure(store, partners, 8); // warm-up: connections, plans, first rows
-        for (const c of CONCURRENCY) rows.push({ store: name, ...(await measure(store, partners, c)) });
+      for (const [store, s] of stores) {
+        await measure(s, partners, 8); // warm-up: connections, plans, first rows
+        for (const c of CONCURRENCY) rows.push({ store, ...(await measure(s, partners, c)) });
       }
     }
   } finally {
@@ -91,19 +67,17 @@ async function main(): Promise<void> {
   }
   console.log(`rate limit: ${TAKES} takes per case`);
   console.table(rows);
-  for (const partnerCount of [1, 100]) {
+  for (const partners of [1, 100])
     for (const c of CONCURRENCY) {
-      const memory = rows.find((r) => r.store === 'memory' && r.partners === partnerCount && r.concurrency === c);
-      const postgres = rows.find((r) => r.store === 'postgres' && r.partners === partnerCount && r.concurrency === c);
+      const [memory, postgres] = ['memory', 'postgres'].map((s) =>
+        rows.find((r) => r.store === s && r.partners === partners && r.concurrency === c),
+      );
       if (memory && postgres)
         console.log(
-          `partners ${partnerCount}, concurrency ${c}: postgres p50 ${postgres.p50Ms} ms per take, ${(memory.takesPerSecond / postgres.takesPerSecond).toFixed(0)}x fewer takes/s than memory`,
+          `partners ${partners}, concurrency ${c}: postgres p50 ${postgres.p50Ms} ms per take, ${(memory.takesPerSecond / postgres.takesPerSecond).toFixed(0)}x fewer takes/s than memory`,
         );
     }
-  }
-  const out = join(repoRoot(), '.cache', 'bench');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'rate-limit.json'), JSON.stringify({ at: new Date().toISOString(), takes: TAKES, rows }, null, 2));
+  writeResults('rate-limit.json', { at: new Date().toISOString(), takes: TAKES, rows });
 }
 
 main().then(

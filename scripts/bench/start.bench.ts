@@ -1,70 +1,46 @@
 /**
- * `npm run bench:start`: how long `npm start` takes to be ready, cold against warm, in one run so that
- * the ratio means something on a noisy machine. A run is `npm start` in its own process group, timed from
- * its launch to the "Partner API ready" line (the gateway's /readyz answered 200: every consumer group
- * joined), then stopped as Ctrl-C stops it (SIGINT to the group), its ports free again before the next.
- *
- *   cold   the build's stamps and the apps' code cache removed first: every client generated, tsc, no cache
- *   warm   nothing changed since the run before
- *
- * Cold and warm alternate (cold, warm, cold, warm...), after one unmeasured warm start (the broker
- * started, the stamps written), and each case is given as min / median / max; warm/cold is taken pair
- * by pair. The broker keeps running between runs, as `npm start` leaves it, unless --stop-broker. With --vs,
- * the other checkout's npm start gets KAFKA_PORT=--vs-kafka-port (9192): its own broker beside this one's.
- *
- *   npm run bench:start                              5 runs of each case in this checkout
- *   npm run bench:start -- --runs 3 --stop-broker    the broker stopped before every run (its JVM's start counted)
- *   npm run bench:start -- --checkout ../other        another checkout
- *   npm run bench:start -- --vs ../main --cases warm  and an older checkout beside (cloned at another commit), each
- *                                                     case run in both back to back: before against after
- *
- * It uses npm start's own ports (PORT, HEALTH_PORT_BASE, KAFKA_PORT and DATABASE_URL as npm start reads
- * them): no other stack may run on them meanwhile. Results also go to .cache/bench/start.json.
+ * `npm run bench:start`: `npm start` to ready, cold (the build's stamps and the code cache removed) against
+ * warm, alternately in one run after an unmeasured warm start; each run in its own process group, timed to
+ * "Partner API ready" and stopped as Ctrl-C stops it. Flags (--runs, --warmup, --cases, --checkout, --vs,
+ * --vs-kafka-port, --stop-broker): README.md next to this file. Uses npm start's own ports and database.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { APPS, healthPortOf, repoRoot } from '../lib/services';
 import { listening } from '../stack/stack';
+import { cli, flag, list, number, text, writeResults } from './harness';
 
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '1' },
-    checkout: { type: 'string', default: repoRoot() },
-    vs: { type: 'string' },
-    'vs-kafka-port': { type: 'string', default: '9192' },
-    cases: { type: 'string', default: 'cold,warm' },
-    'stop-broker': { type: 'boolean', default: false },
+const args = cli(
+  'npm run bench:start -- [--runs N] [--warmup N] [--cases cold,warm] [--stop-broker] [--checkout DIR] [--vs DIR] [--vs-kafka-port P]',
+  {
+    runs: number(5, 1),
+    warmup: number(1),
+    checkout: text(repoRoot()),
+    vs: text(undefined),
+    'vs-kafka-port': text('9192'),
+    cases: text('cold,warm'),
+    'stop-broker': flag(),
   },
-});
-const runs = Number(args.runs);
-const cases = args.cases.split(',') as Case[];
+);
+const cases = list(args.cases) as Array<'cold' | 'warm'>;
 const gatewayPort = Number(process.env.PORT ?? 3000);
 const healthPortBase = Number(process.env.HEALTH_PORT_BASE ?? 3100);
 const ports = [gatewayPort, ...APPS.map((app) => healthPortOf(app, healthPortBase))];
-/** A stack that is not ready after this long failed (a cold build on a busy 2-core machine takes minutes). */
+/** A cold build on a busy 2-core machine takes minutes. */
 const READY_DEADLINE_MS = 10 * 60_000;
 
-type Case = 'cold' | 'warm';
-
-/** A checkout to start, with the environment of its npm start. */
-interface Target {
-  label: string;
-  dir: string;
-  env: NodeJS.ProcessEnv;
-}
-const targets: Target[] = [
+/** The checkouts to start, each with the environment of its npm start. */
+const targets: Array<{ label: string; dir: string; env: NodeJS.ProcessEnv }> = [
   { label: '', dir: resolve(args.checkout), env: process.env },
   // Its own broker beside this one's (both keep running): each checkout's kafka.sh refuses a port another's broker holds.
-  ...(args.vs ? [{ label: 'vs ', dir: resolve(args.vs), env: { ...process.env, KAFKA_PORT: args['vs-kafka-port'] } }] : []),
+  ...(args.vs ? [{ label: 'vs ', dir: resolve(args.vs), env: { ...process.env, KAFKA_PORT: args.vsKafkaPort } }] : []),
 ];
 
 /** What a warm start can skip: removed, `npm start` finds nothing to reuse (this checkout's, and an older checkout's mtime stamp). */
-function forgetBuild(t: Target): void {
+function forgetBuild(t: (typeof targets)[number]): void {
   for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp'])
     rmSync(join(t.dir, path), { recursive: true, force: true });
 }
@@ -93,9 +69,8 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** One `npm start` to ready and stopped again: its time to ready and its `start:` lines. */
-async function startOnce(t: Target): Promise<{ ms: number; phases: string[] }> {
-  if (args['stop-broker'])
-    execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
+async function startOnce(t: (typeof targets)[number]): Promise<{ ms: number; phases: string[] }> {
+  if (args.stopBroker) execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
   await untilPortsFree(30_000);
   const started = performance.now();
   const child = spawn('npm', ['start'], { cwd: t.dir, env: t.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -139,15 +114,14 @@ const spread = (xs: number[], show: (x: number) => string) =>
   [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => show(x).padStart(9)).join(' ');
 
 async function main(): Promise<void> {
-  const broker = args['stop-broker'] ? 'the broker stopped before each' : 'the broker kept running';
+  const broker = args.stopBroker ? 'the broker stopped before each' : 'the broker kept running';
   console.log(
-    `npm start to ready: ${runs} runs of ${cases.join(' and ')} in ${targets.map((t) => t.dir).join(', then in ')}, alternately; ${broker}`,
+    `npm start to ready: ${args.runs} runs of ${cases.join(' and ')} in ${targets.map((t) => t.dir).join(', then in ')}, alternately; ${broker}`,
   );
-  for (const t of targets)
-    for (let i = 0; i < Number(args.warmup); i++) console.log(`${t.label}warm-up: ${seconds((await startOnce(t)).ms)}`);
+  for (const t of targets) for (let i = 0; i < args.warmup; i++) console.log(`${t.label}warm-up: ${seconds((await startOnce(t)).ms)}`);
   const times: Record<string, number[]> = {};
   const phases: Record<string, string[]> = {};
-  for (let run = 1; run <= runs; run++) {
+  for (let run = 1; run <= args.runs; run++) {
     const line: string[] = [];
     // Each case in every checkout back to back, so that a ratio pairs runs of the same minute.
     for (const c of cases) {
@@ -169,16 +143,14 @@ async function main(): Promise<void> {
   for (const [label, xs] of Object.entries(times)) console.log(`${label.padEnd(14)}${spread(xs, seconds)}`);
   for (const [label, xs] of Object.entries(ratios)) console.log(`${label.padEnd(14)}${spread(xs, (r) => r.toFixed(2))}   (pair by pair)`);
   if (phases.warm?.length) console.log(`\nthe last warm start:\n  ${phases.warm.join('\n  ')}`);
-  const out = join(repoRoot(), '.cache', 'bench');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(
-    join(out, 'start.json'),
-    JSON.stringify(
-      { targets: targets.map((t) => t.dir), stopBroker: args['stop-broker'], times, ratios, phases, at: new Date().toISOString() },
-      null,
-      2,
-    ),
-  );
+  writeResults('start.json', {
+    targets: targets.map((t) => t.dir),
+    stopBroker: args.stopBroker,
+    times,
+    ratios,
+    phases,
+    at: new Date().toISOString(),
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,341 +1,105 @@
 /**
  * `npm run bench`: USDT withdrawals through the whole stack (HTTP → gateway → Kafka request-reply →
- * withdrawals → outbox → Kafka → events → feed), held against an in-process baseline (the same gateway
- * and the same withdrawals handler in one process, apps/bench-baseline) in the same launch, on the same
- * database and broker. Not a test: it prints numbers. See README.md next to this file.
- *
- *   npm run bench
- *   npm run bench -- --no-build --requests 300 --concurrency 1,32 --open-seconds 15      (quick)
- *   npm run bench -- --auth-flood [--no-build]     an honest partner's p99 alone and in a flood of made-up keys (auth-flood.bench.ts)
- *   npm run bench -- --lists [--no-build]          the partner lists at a million rows of one partner (lists.bench.ts)
- *
- * Options (flag, or environment variable):
- *   --requests N        BENCH_REQUESTS      POSTs per closed-loop pass and for the hot run (default 2000)
- *   --concurrency C,..  BENCH_CONCURRENCY   closed-loop levels (default 1,8,32,64)
- *   --warmup N          BENCH_WARMUP        unmeasured POSTs on each stack first (default 1000 at c=16, then half as many at the lowest measured concurrency: JIT and broker warm-up; a cold stack's first pass is slower)
- *   --partners P        BENCH_PARTNERS      partners (default 4)
- *   --users U           BENCH_USERS         minimum users per partner (default 8)
- *   --poll-ms MS        BENCH_POLL_MS       period of the database checks that wait for a run to drain (default 250)
- *   --open-seconds S    BENCH_OPEN_SECONDS  length of the open-loop run (default 60)
- *   --open-rate R       BENCH_OPEN_RATE     open-loop rate in req/s (default: --open-share of the peak)
- *   --open-share F,..   BENCH_OPEN_SHARE    the open runs' rates as shares of the peak: of the sustained rate when the
- *                                           sustained run found one, else of the closed loop's (default 0.5; 0.5,0.8: two runs)
- *   --feed-rate R       BENCH_FEED_RATE     the feed-load run's reads: R a second on a schedule (default: 8 connections each
- *                                           reading again as soon as answered)
- *   --open-warmup S     BENCH_OPEN_WARMUP   unmeasured seconds of the same open loop before the measured one (default 30: the
- *                                           broker's JIT at steady state; a fresh broker costs half again as much CPU per request)
- *   --sustained-seconds S BENCH_SUSTAINED_SECONDS  length of each open loop of the sustained run (default 20)
- *   --runs LIST         BENCH_RUNS          closed,open,hot[,sustained][,feed][,feed-load][,scale] (default closed,open,hot);
- *                                           sustained: the highest open-loop rate the whole stack keeps up with, found by
- *                                           halving between 0 and the closed-loop peak (the peak of a burst); feed-load: the feed
- *                                           run while an open loop of withdrawals runs (--open-rate, default 50 % of the peak);
- *                                           scale: the closed loop at the highest --concurrency on one instance of every app, then
- *                                           on two (a second set started beside the first), passes one-two-two-one
- *   --feed                                  adds the feed run (runFeedBench of scripts/bench/feed.bench.ts) to --runs
- *   --no-build          BENCH_NO_BUILD=1    use the existing dist/ instead of building first
- *
- * It starts a stack of its own (broker on 29092, database partner_bench, gateway on 23000, health ports
- * from 23101, baseline on 23001, logs in .cache/bench/logs) and stops it at the end, also on Ctrl-C.
- * Results: .cache/bench/results.json.
+ * withdrawals → outbox → Kafka → events → feed), held against an in-process baseline (apps/bench-baseline)
+ * in the same launch, on the same database and broker. Runs, flags and measures: README.md next to this file.
+ * `--auth-flood` and `--lists` run auth-flood.bench.ts and lists.bench.ts instead, with the other flags.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ApiClient, newCpf } from '../../libs/testing/src';
-import { appNodeFlags, APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
-import {
-  appEnv,
-  kafka,
-  migrate,
-  recreateDatabase,
-  RunningStack,
-  startApps,
-  StackOptions,
-  startApp,
-  stopProcess,
-  waitUntilReady,
-} from '../stack/stack';
-import { closedLoop, distribution, Distribution, LoadClient, LoadResult, openLoop, OpenLoopResult, Pick, sleep, USDT } from './bench-load';
-import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
-import {
-  BacklogSampler,
-  BenchDatabase,
-  cpuMs,
-  gcWindow,
-  GcWindow,
-  scrapeApp,
-  heapSplitMb,
-  HeapSplit,
-  LagResult,
-  MemoryUnderLoad,
-  PgCounters,
-  pssMb,
-  RssSampler,
-  rssMb,
-} from './bench-probes';
-import { runOnRequiredNode } from '../lib/node-runtime';
-import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
-import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
-import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
+import { appEnv, migrate, recreateDatabase, RunningStack, StackOptions, startApps, stopProcess } from '../stack/stack';
+import { TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
+import { ChainPorts } from '../chain/local-chains';
+import { appNodeFlags, APPS, AppName, healthPortOf } from '../lib/services';
 import { GroupState, serviceGroups } from '../stack/consumer-groups';
-import { histogram, LATENCY_BUCKETS_MS, TailProbe, TailSources } from './tail-sources';
+import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
+import * as h from './harness';
+import { Distribution, fmt, LoadClient, LoadResult, Outcome, SandboxPartner, secs, table } from './harness';
+import * as p from './probes';
 
-runOnRequiredNode();
-
-// ------------------------------------------------------------------------------------ settings
-const root = repoRoot();
 const KAFKA_PORT = 29092;
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner_bench';
 const GATEWAY_PORT = 23000;
 const BASELINE_PORT = 23001;
 const HEALTH_PORT_BASE = 23100;
-const OUT_DIR = join(root, '.cache', 'bench');
-const LOG_DIR = join(OUT_DIR, 'logs');
-const KAFKA_DATA_DIR = join(root, '.cache', 'kafka', `data-${KAFKA_PORT}`);
-/**
- * Local chains of the bench's own (fresh every run; BENCH_CHAIN_PORT_ETH / _MATIC), with npm test's timings:
- * a block every 250 ms, final after 2, a payout round every 100 ms (scripts/chain/chain-env.ts).
- */
+const LOG_DIR = join(h.OUT_DIR, 'logs');
 const CHAIN_PORTS: ChainPorts = {
   ETH: Number(process.env.BENCH_CHAIN_PORT_ETH ?? 23545),
   MATIC: Number(process.env.BENCH_CHAIN_PORT_MATIC ?? 23546),
 };
-/**
- * When a withdrawal's chain move counts as due in the backlog samples: `created` (not yet broadcast) for
- * longer than a round and its pause could take, or `sent` for longer than its block, its confirmations and
- * a round (the payout rounds pace themselves: a second of slack each).
- */
+/** A chain move is due once `created` outlasts two payout rounds, or `sent` its confirmations' blocks and two rounds; a second of slack each. */
 const CHAIN = {
   sendDelayMs: 2 * TEST_CHAIN_TIMINGS.pollMs + 1000,
   settleDelayMs: (TEST_CHAIN_TIMINGS.confirmations + 1) * TEST_BLOCK_TIME_MS + 2 * TEST_CHAIN_TIMINGS.pollMs + 1000,
 };
-/** Plenty for every withdrawal a user can get in a run (the hot run included): balance is never what is measured. */
-const USER_BALANCE_MICROS = 1_000_000 * USDT;
-/** After a run's last answer: how long to wait until each of its withdrawals is final in the feed. */
 const DRAIN_TIMEOUT_MS = 180_000;
 const RUN_NAMES = ['closed', 'sustained', 'open', 'hot', 'feed', 'feed-load', 'scale'] as const;
 type RunName = (typeof RUN_NAMES)[number];
 const HOT_CONCURRENCY = 32;
 /** Issue #27: the six apps together, RSS summed, under a withdrawal load. */
 const MEMORY_GOAL_MB = 600;
+const CPU_COLUMNS = ['gateway', 'baseline', 'withdrawals', 'events', 'kafka', 'postgres', 'bench'];
+const bench = new h.Bench('bench');
+const stopped = bench.stopped;
 
-interface Options {
-  requests: number;
-  concurrency: number[];
-  warmup: number;
-  partners: number;
-  users: number;
-  pollMs: number;
-  openSeconds: number;
-  openRate: number | null;
-  openShares: number[];
-  openWarmup: number;
-  feedRate: number | null;
-  sustainedSeconds: number;
-  runs: RunName[];
-  build: boolean;
-}
-
-function parseOptions(argv: string[]): Options {
-  const flags = new Map<string, string>();
-  const booleans = ['no-build', 'help', 'feed'];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') continue;
-    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
-    const eq = arg.indexOf('=');
-    if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else if (booleans.includes(arg.slice(2))) flags.set(arg.slice(2), 'true');
-    else flags.set(arg.slice(2), argv[++i] ?? '');
-  }
-  if (flags.has('help')) {
-    console.log(
-      'usage: npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
-        '                        [--open-seconds S] [--open-rate R | --open-share F[,F...]] [--open-warmup S] [--feed-rate R] [--sustained-seconds S]\n' +
-        '                        [--runs closed,sustained,open,hot,feed,feed-load,scale] [--feed] [--no-build]',
-    );
-    process.exit(0);
-  }
-  const known = [
-    'requests',
-    'concurrency',
-    'warmup',
-    'partners',
-    'users',
-    'poll-ms',
-    'open-seconds',
-    'open-rate',
-    'open-share',
-    'open-warmup',
-    'feed-rate',
-    'sustained-seconds',
-    'runs',
-    ...booleans,
-  ];
-  for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}`);
-  const get = (flag: string, env: string, fallback: string) => flags.get(flag) ?? process.env[env] ?? fallback;
-  const num = (flag: string, env: string, fallback: number, min: number, integer = true) => {
-    const raw = get(flag, env, String(fallback));
-    const n = Number(raw);
-    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min)
-      throw new Error(`--${flag} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${raw}`);
-    return n;
-  };
-  const list = (flag: string, env: string, fallback: string) =>
-    get(flag, env, fallback)
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  const concurrency = list('concurrency', 'BENCH_CONCURRENCY', '1,8,32,64').map((s) => {
-    const n = Number(s);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency takes positive integers, got ${s}`);
-    return n;
-  });
-  if (concurrency.length === 0) throw new Error('--concurrency needs at least one level');
-  const runs = list('runs', 'BENCH_RUNS', 'closed,open,hot').map((s) => {
+function parseOptions() {
+  const o = h.cli(
+    'npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
+      '  [--open-seconds S] [--open-rate R | --open-share F[,F...]] [--open-warmup S] [--feed-rate R] [--sustained-seconds S]\n' +
+      '  [--runs closed,sustained,open,hot,feed,feed-load,scale] [--feed] [--no-build] | --auth-flood ... | --lists ...',
+    {
+      requests: h.number(2000, 1, 'BENCH_REQUESTS'),
+      concurrency: h.numbers('1,8,32,64', 1, 'BENCH_CONCURRENCY'),
+      warmup: h.number(1000, 0, 'BENCH_WARMUP'),
+      partners: h.number(4, 1, 'BENCH_PARTNERS'),
+      users: h.number(8, 1, 'BENCH_USERS'),
+      'poll-ms': h.number(250, 10, 'BENCH_POLL_MS'),
+      'open-seconds': h.number(60, 1, 'BENCH_OPEN_SECONDS'),
+      'open-rate': h.number(undefined, 0.1, 'BENCH_OPEN_RATE', false),
+      'open-share': h.numbers('0.5', 0.01, 'BENCH_OPEN_SHARE', false),
+      'open-warmup': h.number(30, 0, 'BENCH_OPEN_WARMUP'),
+      'feed-rate': h.number(undefined, 0.1, 'BENCH_FEED_RATE', false),
+      'sustained-seconds': h.number(20, 5, 'BENCH_SUSTAINED_SECONDS'),
+      runs: h.text('closed,open,hot', 'BENCH_RUNS'),
+      feed: h.flag(),
+      'no-build': h.flag('BENCH_NO_BUILD'),
+    },
+  );
+  const runs = h.list(o.runs).map((s) => {
     if (!(RUN_NAMES as readonly string[]).includes(s)) throw new Error(`--runs takes ${RUN_NAMES.join(',')}, got ${s}`);
     return s as RunName;
   });
-  if (flags.has('feed') && !runs.includes('feed')) runs.push('feed');
-  const openRate = get('open-rate', 'BENCH_OPEN_RATE', '');
-  const openShares = list('open-share', 'BENCH_OPEN_SHARE', '0.5').map((x) => {
-    const share = Number(x);
-    if (!(share > 0 && share <= 1)) throw new Error(`--open-share takes shares in (0, 1], got ${x}`);
-    return share;
-  });
-  if (openShares.length === 0) throw new Error('--open-share needs at least one share');
-  const feedRate = get('feed-rate', 'BENCH_FEED_RATE', '');
-  return {
-    requests: num('requests', 'BENCH_REQUESTS', 2000, 1),
-    concurrency,
-    warmup: num('warmup', 'BENCH_WARMUP', 1000, 0),
-    partners: num('partners', 'BENCH_PARTNERS', 4, 1),
-    users: num('users', 'BENCH_USERS', 8, 1),
-    pollMs: num('poll-ms', 'BENCH_POLL_MS', 250, 10),
-    openSeconds: num('open-seconds', 'BENCH_OPEN_SECONDS', 60, 1),
-    openRate: openRate === '' ? null : num('open-rate', 'BENCH_OPEN_RATE', 0, 0.1, false),
-    openShares,
-    openWarmup: num('open-warmup', 'BENCH_OPEN_WARMUP', 30, 0),
-    feedRate: feedRate === '' ? null : num('feed-rate', 'BENCH_FEED_RATE', 0, 0.1, false),
-    sustainedSeconds: num('sustained-seconds', 'BENCH_SUSTAINED_SECONDS', 20, 5),
-    runs,
-    build: !(flags.has('no-build') || process.env.BENCH_NO_BUILD === '1'),
-  };
+  if (o.feed && !runs.includes('feed')) runs.push('feed');
+  if (o.openShare.some((x) => x > 1)) throw new Error('--open-share takes shares in (0, 1]');
+  return { ...o, runs, build: !o.noBuild };
 }
+type Options = ReturnType<typeof parseOptions>;
 
-// ------------------------------------------------------------------------------------- helpers
-const fmt = (n: number | null | undefined) =>
-  n === null || n === undefined || !Number.isFinite(n)
-    ? '-'
-    : Math.abs(n) >= 100
-      ? n.toFixed(0)
-      : Math.abs(n) >= 10
-        ? n.toFixed(1)
-        : n.toFixed(2);
-const secs = (n: number) => `${(n / 1000).toFixed(1)} s`;
-const table = (head: string[], rows: string[][]) => {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(head), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
-};
-const non2xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('2') ? n : n + v), 0);
-const count5xx = (counts: Record<string, number>) =>
-  Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('5') || k.startsWith('error') ? n + v : n), 0);
-
-function brokerPid(): number | undefined {
-  try {
-    const pid = Number(readFileSync(join(KAFKA_DATA_DIR, 'kafka.pid'), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-// ------------------------------------------------------------------------------ stack lifecycle
+// ------------------------------------------------------------------------------ the processes
 type ProcName = AppName | 'baseline';
 let stack: RunningStack | undefined;
 let baseline: ChildProcess | undefined;
 /** The scale run's second instance of every app, while it runs. */
 let second: RunningStack | undefined;
-let kafkaStarted = false;
-let chainsStarted = false;
-let counterparties: BenchCounterparties | undefined;
-let cleaning: Promise<void> | undefined;
-let interrupted = false;
-const stopped = () => interrupted;
+const brokerPid = () => p.pidFile(join(h.root, '.cache', 'kafka', `data-${KAFKA_PORT}`, 'kafka.pid'));
+const appPids = (s = stack) => new Map([...(s?.processes ?? [])].map(([app, c]) => [app as string, c.pid]));
 
-/** Stops the apps, the baseline and the broker; safe to call twice (Ctrl-C during the finally block). */
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    if (baseline) await stopProcess(baseline, 10_000);
-    if (second)
-      await second
-        .stop(10_000)
-        .catch((e: unknown) => console.error(`bench: stopping the second instances failed: ${(e as Error).message}`));
-    if (stack) {
-      process.stderr.write('bench: stopping the apps\n');
-      await stack.stop(10_000).catch((e: unknown) => console.error(`bench: stopping the apps failed: ${(e as Error).message}`));
-    }
-    if (kafkaStarted) {
-      process.stderr.write('bench: stopping the broker\n');
-      try {
-        kafka('stop', KAFKA_PORT);
-      } catch (e) {
-        console.error(`bench: stopping the broker failed: ${(e as Error).message}`);
-      }
-    }
-    if (chainsStarted)
-      await stopLocalChains(CHAIN_PORTS).catch((e: unknown) => console.error(`bench: stopping the chains failed: ${(e as Error).message}`));
-    await counterparties?.stop();
-  })();
-  return cleaning;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) return; // a second Ctrl-C while stopping: keep stopping
-    interrupted = true;
-    console.error(`\nbench: ${signal}, stopping the stack...`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-/** Like stack.ts startApps, but the bench holds the processes from the first spawn so Ctrl-C can stop them. */
-async function startBenchApps(o: StackOptions): Promise<RunningStack> {
-  const processes = new Map<AppName, ReturnType<typeof startApp>>();
-  stack = new RunningStack(processes, `http://127.0.0.1:${o.gatewayPort}`, `http://127.0.0.1:${healthPortOf('gateway', o.healthPortBase)}`);
-  for (const app of APPS) processes.set(app, startApp(app, o));
-  await waitUntilReady(stack, 120_000);
-  return stack;
-}
-
-/** The in-process baseline (apps/bench-baseline): the gateway's environment on its own port. */
+/** The in-process baseline: the gateway's environment on its own port; its /readyz would report the services it does not serve. */
 async function startBaseline(o: StackOptions): Promise<void> {
-  const child = spawn(process.execPath, [...appNodeFlags('withdrawals'), join(root, 'dist/apps/bench-baseline/src/main.js')], {
-    cwd: root,
+  const child = spawn(process.execPath, [...appNodeFlags('withdrawals'), join(h.root, 'dist/apps/bench-baseline/src/main.js')], {
+    cwd: h.root,
     env: { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0', ADMIN_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   baseline = child;
-  const log = createWriteStream(join(LOG_DIR, 'baseline.log'), { flags: 'a' });
+  bench.onStop('the baseline', () => stopProcess(child, 10_000));
+  const logFile = join(LOG_DIR, 'baseline.log');
+  rmSync(logFile, { force: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
-  // Its /readyz would report the services it does not serve as down: /healthz is the one to wait for.
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`baseline exited with ${child.exitCode}; see ${join(LOG_DIR, 'baseline.log')}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${BASELINE_PORT}/healthz`, { signal: AbortSignal.timeout(2_000) });
-      if (res.status === 200) return;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(200);
-  }
-  throw new Error('baseline not listening after 60 s');
+  await h.untilHealthy(`http://127.0.0.1:${BASELINE_PORT}/healthz`, 60_000, child, logFile);
 }
 
 function processes(): Map<ProcName, ChildProcess> {
@@ -344,369 +108,203 @@ function processes(): Map<ProcName, ChildProcess> {
   return all;
 }
 
-/** The six apps' RSS while the full stack takes POSTs (every full-stack window of every run). */
-const underLoad = new RssSampler(() => new Map([...(stack?.processes ?? [])].map(([app, p]) => [app, p.pid])));
+/** The six apps' RSS while the full stack takes POSTs. */
+const underLoad = new p.RssSampler(() => appPids());
 
 function assertAlive(): void {
-  for (const [name, p] of processes()) {
-    if (p.exitCode !== null || p.signalCode !== null) {
-      throw new Error(`${name} exited (${p.exitCode ?? p.signalCode}) during the bench; see ${LOG_DIR}`);
-    }
-  }
+  for (const [name, c] of processes())
+    if (c.exitCode !== null || c.signalCode !== null)
+      throw new Error(`${name} exited (${c.exitCode ?? c.signalCode}) during the bench; see ${LOG_DIR}`);
 }
 
-/** Where each Node process serves /metrics: the gateway on its admin port, the baseline on its HTTP port, services on their health port. */
-function metricsUrl(name: ProcName): string {
-  if (name === 'gateway') return `http://127.0.0.1:${healthPortOf('gateway', HEALTH_PORT_BASE)}/metrics`;
-  if (name === 'baseline') return `http://127.0.0.1:${BASELINE_PORT}/metrics`;
-  return `http://127.0.0.1:${healthPortOf(name, HEALTH_PORT_BASE)}/metrics`;
-}
+/** The gateway serves /metrics on its admin port, the baseline on its HTTP port, services on their health port. */
+const metricsUrl = (name: ProcName) =>
+  `http://127.0.0.1:${name === 'baseline' ? BASELINE_PORT : healthPortOf(name, HEALTH_PORT_BASE)}/metrics`;
 
-// ------------------------------------------------------------------------------------ phases
-type CpuSnapshot = { procs: Record<string, number | null>; postgres: Map<number, number> };
+// ------------------------------------------------------------------------------------ one measured run
+const non2xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('2') ? n : n + v), 0);
+const count5xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (/^(5|error)/.test(k) ? n + v : n), 0);
+type PhaseResult = Awaited<ReturnType<typeof measure>>;
 
-async function cpuSnapshot(db: BenchDatabase): Promise<CpuSnapshot> {
-  const procs: Record<string, number | null> = {};
-  for (const [name, p] of processes()) procs[name] = cpuMs(p.pid);
-  procs.kafka = cpuMs(brokerPid());
-  const own = process.cpuUsage();
-  procs.bench = (own.user + own.system) / 1000;
-  const postgres = new Map<number, number>();
-  for (const pid of await db.backendPids()) {
-    const c = cpuMs(pid);
-    if (c !== null) postgres.set(pid, c);
-  }
-  return { procs, postgres };
-}
-
-/** CPU ms used between two snapshots; a backend that appeared in between counts from its start. */
-function cpuDelta(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [key, a] of Object.entries(after.procs)) {
-    const b = before.procs[key];
-    if (a !== null && b !== null && b !== undefined) out[key] = Math.round(a - b);
-  }
-  let pg = 0;
-  for (const [pid, a] of after.postgres) pg += a - (before.postgres.get(pid) ?? 0);
-  out.postgres = Math.round(pg);
-  return out;
-}
-
-const counterDelta = (a: PgCounters, b: PgCounters) => ({
-  xactCommit: b.xactCommit - a.xactCommit,
-  xactRollback: b.xactRollback - a.xactRollback,
-  tupInserted: b.tupInserted - a.tupInserted,
-  tupUpdated: b.tupUpdated - a.tupUpdated,
-  tupDeleted: b.tupDeleted - a.tupDeleted,
-  tupFetched: b.tupFetched - a.tupFetched,
-  statements: a.statements === null || b.statements === null ? null : b.statements - a.statements,
-});
-
-interface PhaseCosts {
-  /** CPU ms per request while the POSTs ran, per process (apps, baseline, kafka, postgres backends, bench). */
-  cpuMsPerRequest: Record<string, number>;
-  cpuMs: Record<string, number>;
-  /** Event-loop lag p99 (ms) of each Node app over the load window. */
-  eventLoopP99Ms: Record<string, number | null>;
-  /** Garbage collection of each Node app over the load window. */
-  gc: Record<string, GcWindow | null>;
-  /** pg_stat_database deltas from the first POST until the run drained (the whole life of its withdrawals). */
-  db: ReturnType<typeof counterDelta>;
-  commitsPerRequest: number;
-  statementsPerRequest: number | null;
-}
-
-interface PhaseResult {
-  load: LoadResult | OpenLoopResult;
-  lag: LagResult;
-  /** From the last answer until every withdrawal was final in the feed; null when it timed out. */
-  drainMs: number | null;
-  unfinished: number;
-  costs: PhaseCosts;
-}
-
-/**
- * One measured run: load, then drain, with CPU, event-loop, database and lag measures around it; with
- * `fullStack`, the six apps' RSS is sampled while the load runs.
- */
-async function measure(
-  db: BenchDatabase,
-  load: () => Promise<LoadResult | OpenLoopResult>,
-  pollMs: number,
-  fullStack: boolean,
-): Promise<PhaseResult> {
+/** One measured run: load, then drain, with CPU, event-loop, GC, database and lag measures around it. */
+async function measure<L extends LoadResult>(db: p.BenchDatabase, load: () => Promise<L>, pollMs: number, fullStack: boolean) {
   assertAlive();
   const names = [...processes().keys()];
-  // This scrape resets prom-client's event-loop histograms: the one after the load reads the window's alone.
-  const before = new Map(await Promise.all(names.map(async (n) => [n, await scrapeApp(metricsUrl(n))] as const)));
+  const pids = () =>
+    new Map<string, number | undefined>([...[...processes()].map(([n, c]) => [n, c.pid] as const), ['kafka', brokerPid()]]);
+  const scrape = () => Promise.all(names.map(async (n) => [n, await p.scrapeApp(metricsUrl(n))] as const));
+  const before = new Map(await scrape()); // resets prom-client's event-loop histograms
   const counters0 = await db.counters();
-  const cpu0 = await cpuSnapshot(db);
+  const cpu0 = await p.cpuSnapshot(pids(), db.client);
   const t0 = performance.now();
   if (fullStack) underLoad.start();
   const result = await load().finally(() => fullStack && underLoad.stop());
-  const cpu1 = await cpuSnapshot(db);
+  const cpu1 = await p.cpuSnapshot(pids(), db.client);
   const seconds = (performance.now() - t0) / 1000;
-  const after = await Promise.all(names.map(async (n) => [n, await scrapeApp(metricsUrl(n))] as const));
+  const after = await scrape();
   const drainStart = performance.now();
   const unfinished = await db.waitFinished(result.ids, DRAIN_TIMEOUT_MS, pollMs, stopped);
   const drainMs = unfinished === 0 ? Math.round(performance.now() - drainStart) : null;
-  const counters1 = await db.counters();
-  const lag = await db.creationToFeedLag(result.ids);
-  const cpu = cpuDelta(cpu0, cpu1);
-  const perRequest: Record<string, number> = {};
-  for (const [k, v] of Object.entries(cpu)) perRequest[k] = Math.round((v / Math.max(1, result.requests)) * 100) / 100;
-  const dbDelta = counterDelta(counters0, counters1);
+  const dbDelta = p.counterDelta(counters0, await db.counters());
+  const cpu = Object.fromEntries(Object.entries(p.cpuDelta(cpu0, cpu1)).map(([k, v]) => [k, Math.round(v)]));
+  const per = (n: number, digits: number) => h.round(n / Math.max(1, result.requests), digits);
   return {
     load: result,
-    lag,
+    lag: await db.creationToFeedLag(result.ids),
+    /** From the last answer until every withdrawal was final in the feed; null when it timed out. */
     drainMs,
     unfinished,
     costs: {
-      cpuMsPerRequest: perRequest,
+      cpuMsPerRequest: p.perUnit(cpu, result.requests),
       cpuMs: cpu,
       eventLoopP99Ms: Object.fromEntries(after.map(([n, a]) => [n, a.loopP99Ms])),
-      gc: Object.fromEntries(after.map(([n, a]) => [n, gcWindow(before.get(n)?.gc, a.gc, seconds)])),
+      gc: Object.fromEntries(after.map(([n, a]) => [n, p.gcWindow(before.get(n)?.gc, a.gc, seconds)])),
       db: dbDelta,
-      commitsPerRequest: Math.round((dbDelta.xactCommit / Math.max(1, result.requests)) * 100) / 100,
-      statementsPerRequest: dbDelta.statements === null ? null : Math.round((dbDelta.statements / Math.max(1, result.requests)) * 10) / 10,
+      commitsPerRequest: per(dbDelta.xactCommit, 2),
+      statementsPerRequest: dbDelta.statements === null ? null : per(dbDelta.statements, 1),
     },
   };
 }
 
-// ------------------------------------------------------------------------------------ workload
-interface BenchPartner {
-  key: string;
-  users: string[];
-}
-
-async function createPartners(admin: ApiClient, partners: number, usersPerPartner: number): Promise<BenchPartner[]> {
-  return Promise.all(
-    Array.from({ length: partners }, async (_, index) => {
-      const res = await admin.post<{ api_key: string }>('/sandbox/v1/partners', { name: `bench #${index}` });
-      if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-      const api = new ApiClient(admin.baseUrl, { 'x-api-key': res.body.api_key });
-      const users: string[] = [];
-      for (let u = 0; u < usersPerPartner; u++) {
-        const document = newCpf();
-        const created = await api.post('/sandbox/v1/users', { document, usdt_micros: USER_BALANCE_MICROS });
-        if (created.status !== 201) throw new Error(`user creation failed: ${created.status} ${JSON.stringify(created.body)}`);
-        users.push(document);
-      }
-      return { key: res.body.api_key, users };
-    }),
-  );
-}
-
-/**
- * Request i goes to partner i mod P, user (i div P) mod U: the requests in flight hit different users
- * while P×U is well above the concurrency (U is raised to twice it), so no account lock is what is
- * measured (the hot run measures that).
- */
-function spread(url: string, partners: BenchPartner[]): Pick {
-  const clients = partners.map((p) => new LoadClient(url, p.key));
-  return (i) => {
-    const p = i % partners.length;
-    const users = partners[p].users;
-    return { api: clients[p], document: users[Math.floor(i / partners.length) % users.length] };
+/** Request i: partner i mod P, user (i div P) mod U, gateway (i div P) mod G: requests in flight hit different users. */
+function spread(urls: string[], partners: SandboxPartner[]) {
+  const clients = urls.map((url) => partners.map((x) => new LoadClient(url, x.key)));
+  return (i: number, since: number): Promise<Outcome> => {
+    const [k, j] = [i % partners.length, Math.floor(i / partners.length)];
+    return h.postWithdrawal(clients[j % urls.length][k], partners[k].users[j % partners[k].users.length], since);
   };
 }
 
-// ------------------------------------------------------------------------------------ runs
+// ------------------------------------------------------------------------------------ closed loop, A-B-B-A
 type StackName = 'full' | 'baseline';
-interface ClosedPass extends PhaseResult {
-  stack: StackName;
-  pass: number;
-}
-interface ClosedLevel {
-  concurrency: number;
-  passes: ClosedPass[];
-  full: Aggregate;
-  baseline: Aggregate;
-  /** full − baseline, ms. */
-  deltaP50Ms: number | null;
-  deltaP99Ms: number | null;
-  throughputRatio: number | null;
-}
-interface Aggregate {
-  requests: number;
-  throughput: number;
-  latencyMs: Distribution | null;
-  non2xx: number;
-  lagMs: Distribution | null;
-  cpuMsPerRequest: Record<string, number>;
-  commitsPerRequest: number;
-  tuplesWrittenPerRequest: number;
-}
-
-function aggregate(passes: ClosedPass[]): Aggregate {
-  const requests = passes.reduce((n, p) => n + p.load.requests, 0);
-  const duration = passes.reduce((n, p) => n + p.load.durationMs, 0);
+type ClosedPass = PhaseResult & { stack: StackName; pass: number };
+function aggregate(passes: ClosedPass[]) {
+  const requests = passes.reduce((n, x) => n + x.load.requests, 0);
+  const sum = (f: (x: ClosedPass) => number) => passes.reduce((n, x) => n + f(x), 0);
   const cpu: Record<string, number> = {};
-  for (const p of passes) for (const [k, v] of Object.entries(p.costs.cpuMs)) cpu[k] = (cpu[k] ?? 0) + v;
-  const db = passes.reduce(
-    (acc, p) => ({
-      commits: acc.commits + p.costs.db.xactCommit,
-      written: acc.written + p.costs.db.tupInserted + p.costs.db.tupUpdated + p.costs.db.tupDeleted,
-    }),
-    { commits: 0, written: 0 },
-  );
-  const lags = passes.flatMap((p) => (p.lag.lagMs ? [p.lag.lagMs] : []));
+  for (const x of passes) for (const [k, v] of Object.entries(x.costs.cpuMs)) cpu[k] = (cpu[k] ?? 0) + v;
+  const lags = passes.flatMap((x) => (x.lag.lagMs ? [x.lag.lagMs] : []));
   return {
     requests,
-    throughput: Math.round((requests / (duration / 1000)) * 10) / 10,
-    latencyMs: distribution(passes.flatMap((p) => p.load.latencies)),
-    non2xx: passes.reduce((n, p) => n + non2xx(p.load.statusCounts), 0),
-    // Lag per pass is a distribution already; across passes the worst pass is what matters.
+    throughput: h.round(requests / (sum((x) => x.load.durationMs) / 1000), 1),
+    latencyMs: h.distribution(passes.flatMap((x) => x.load.latencies)),
+    non2xx: sum((x) => non2xx(x.load.statusCounts)),
+    // Across passes the worst pass's lag is what matters.
     lagMs: lags.length ? lags.reduce((a, b) => (b.p99 > a.p99 ? b : a)) : null,
-    cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round((v / requests) * 100) / 100])),
-    commitsPerRequest: Math.round((db.commits / requests) * 100) / 100,
-    tuplesWrittenPerRequest: Math.round((db.written / requests) * 100) / 100,
+    cpuMsPerRequest: p.perUnit(cpu, requests),
+    commitsPerRequest: h.round(sum((x) => x.costs.db.xactCommit) / requests),
+    tuplesWrittenPerRequest: h.round(sum((x) => x.costs.db.tupInserted + x.costs.db.tupUpdated + x.costs.db.tupDeleted) / requests),
   };
 }
 
-async function runClosed(db: BenchDatabase, urls: Record<StackName, string>, partners: BenchPartner[], o: Options): Promise<ClosedLevel[]> {
+/** A level's two stacks, their passes merged; Δ = full − baseline, ms. */
+function level(concurrency: number, passes: ClosedPass[]) {
+  const [full, baseline] = [aggregate(passes.filter((x) => x.stack === 'full')), aggregate(passes.filter((x) => x.stack === 'baseline'))];
+  const d = (f: (x: Distribution) => number) =>
+    full.latencyMs && baseline.latencyMs ? h.round(f(full.latencyMs) - f(baseline.latencyMs)) : null;
+  const throughputRatio = baseline.throughput ? h.round(full.throughput / baseline.throughput, 3) : null;
+  return { concurrency, passes, full, baseline, deltaP50Ms: d((x) => x.p50), deltaP99Ms: d((x) => x.p99), throughputRatio };
+}
+type ClosedLevel = ReturnType<typeof level>;
+
+async function runClosed(db: p.BenchDatabase, urls: Record<StackName, string>, partners: SandboxPartner[], o: Options) {
   const levels: ClosedLevel[] = [];
-  const picks = { full: spread(urls.full, partners), baseline: spread(urls.baseline, partners) };
   for (const c of o.concurrency) {
     const passes: ClosedPass[] = [];
-    // A-B-B-A: drift of the machine (other load, a growing database) falls on both stacks alike.
-    const order: StackName[] = ['full', 'baseline', 'baseline', 'full'];
-    for (const [k, stackName] of order.entries()) {
-      if (interrupted) return levels;
-      const r = await measure(db, () => closedLoop(o.requests, c, picks[stackName], stopped), o.pollMs, stackName === 'full');
-      const pass = { ...r, stack: stackName, pass: k + 1 };
-      passes.push(pass);
+    // A-B-B-A: the machine's drift falls on both stacks alike.
+    for (const [k, name] of (['full', 'baseline', 'baseline', 'full'] as const).entries()) {
+      if (stopped()) return levels;
+      const r = await measure(db, () => h.closedLoop(o.requests, c, spread([urls[name]], partners), stopped), o.pollMs, name === 'full');
+      passes.push({ ...r, stack: name, pass: k + 1 });
       const l = r.load.latencyMs;
       console.log(
-        `  c=${c} pass ${k + 1} ${stackName.padEnd(8)} ${fmt(r.load.throughput).padStart(7)} req/s  p50 ${fmt(l?.p50)}  p99 ${fmt(l?.p99)} ms  non-2xx ${non2xx(r.load.statusCounts)}  lag p99 ${fmt(r.lag.lagMs?.p99)} ms  drained ${r.drainMs === null ? 'NO' : secs(r.drainMs)}`,
+        `  c=${c} pass ${k + 1} ${name.padEnd(8)} ${fmt(r.load.throughput).padStart(7)} req/s  p50 ${fmt(l?.p50)}  p99 ${fmt(l?.p99)} ms  non-2xx ${non2xx(r.load.statusCounts)}  lag p99 ${fmt(r.lag.lagMs?.p99)} ms  drained ${r.drainMs === null ? 'NO' : secs(r.drainMs)}`,
       );
     }
-    const full = aggregate(passes.filter((p) => p.stack === 'full'));
-    const base = aggregate(passes.filter((p) => p.stack === 'baseline'));
-    const d = (f: (x: Distribution) => number) =>
-      full.latencyMs && base.latencyMs ? Math.round((f(full.latencyMs) - f(base.latencyMs)) * 100) / 100 : null;
-    levels.push({
-      concurrency: c,
-      passes,
-      full,
-      baseline: base,
-      deltaP50Ms: d((x) => x.p50),
-      deltaP99Ms: d((x) => x.p99),
-      throughputRatio: base.throughput ? Math.round((full.throughput / base.throughput) * 1000) / 1000 : null,
-    });
+    levels.push(level(c, passes));
   }
   return levels;
 }
 
-interface OpenRun extends PhaseResult {
-  backlog: ReturnType<BacklogSampler['summary']>;
-  samples: BacklogSampler['samples'];
-  tail: TailSources;
-  /** Answers per latency bucket (LATENCY_BUCKETS_MS, then above the last). */
-  histogram: number[];
-}
+const peak = (levels: ClosedLevel[], s: StackName) => {
+  const best = levels.reduce((a, b) => (b[s].throughput > a[s].throughput ? b : a));
+  return { throughput: best[s].throughput, concurrency: best.concurrency };
+};
 
-async function runOpen(db: BenchDatabase, url: string, partners: BenchPartner[], rate: number, o: Options): Promise<OpenRun> {
+// ------------------------------------------------------------------------------------ open loop and sustained rate
+type OpenRun = Awaited<ReturnType<typeof runOpen>>;
+
+async function runOpen(db: p.BenchDatabase, url: string, partners: SandboxPartner[], rate: number, o: Options) {
+  // A fresh broker's JIT is not at its steady state after the closed warm-up (README "The runs").
   if (o.openWarmup > 0) {
-    // The broker's JIT needs about a minute of load to reach its steady state: measured, the first 30 s of
-    // open loop on a fresh broker cost it 2.0 ms of CPU per withdrawal, the next ones 1.3-1.4 (docs/benchmarks/2026-11-22-throughput-and-latency.md).
     console.log(`  warm-up: ${o.openWarmup} s of the same open loop, not measured`);
-    await openLoop(rate, o.openWarmup, spread(url, partners), stopped);
+    await h.openLoop(rate, o.openWarmup, spread([url], partners), stopped);
   }
-  const sampler = new BacklogSampler(db, 1000);
-  const probe = new TailProbe(new Map([...(stack?.processes ?? [])].map(([app, p]) => [app, p.pid])), DATABASE_URL);
-  let tail: TailSources | undefined;
+  const sampler = new p.BacklogSampler(db);
+  const probe = new p.TailProbe(appPids(), DATABASE_URL);
+  let tail: p.TailSources | undefined;
   await sampler.start();
   const r = await measure(
     db,
     async () => {
       await probe.start();
       try {
-        return await openLoop(rate, o.openSeconds, spread(url, partners), stopped);
+        return await h.openLoop(rate, o.openSeconds, spread([url], partners), stopped);
       } finally {
         tail = await probe.stop();
-        await sampler.stop(); // the backlog while requests arrive; the drain after is reported apart
+        await sampler.stop(); // the backlog while requests arrive; the drain is reported apart
       }
     },
     o.pollMs,
     true,
   );
-  if (!tail) throw new Error('the tail probe did not stop');
-  return { ...r, backlog: sampler.summary(), samples: sampler.samples, tail, histogram: histogram(r.load.latencies) };
+  return {
+    ...r,
+    backlog: sampler.summary(),
+    samples: sampler.samples,
+    tail: tail as p.TailSources,
+    histogram: p.histogram(r.load.latencies),
+  };
 }
 
-/** One open loop of the sustained run, and whether the whole stack kept up with it. */
-interface SustainedProbe {
-  rate: number;
-  keptUp: boolean;
-  /** What decided: the first criterion missed, or the figures that all passed. */
-  why: string;
-  throughput: number;
-  p99: number | null;
-  outboxEnd: number;
-  chainDueEnd: number;
-  drainMs: number | null;
-}
-
-/**
- * Whether the whole stack kept up with an open loop: every POST answered 201, the answers came at the rate
- * they were sent (an open loop whose answers lag ends late), and neither background stage was left behind
- * by more than a second of arrivals when the loop ended: the outbox's unpublished rows, and the withdrawals
- * whose chain move (the payout rounds') was due but not made. A rate that leaves a backlog growing is not sustained,
- * however fast the POSTs were answered.
- */
+/** Kept up with: every POST 201, answered at the rate sent, and the outbox and chain backlogs within a second of arrivals at the end. */
 function keptUp(r: OpenRun, rate: number): { keptUp: boolean; why: string } {
   const { requests, statusCounts, throughput, latencyMs } = r.load;
   const created = statusCounts['201'] ?? 0;
   const second = Math.max(10, Math.round(rate));
   const { outbox, chainDue } = r.backlog;
-  if (created < requests) return { keptUp: false, why: `${requests - created} of ${requests} answers not 201` };
-  if (throughput < rate * 0.95) return { keptUp: false, why: `answered ${fmt(throughput)} req/s of ${fmt(rate)} sent` };
-  if (outbox.end > second) return { keptUp: false, why: `outbox backlog ${outbox.end} rows at the end (max ${outbox.max})` };
-  if (chainDue.end > chainDue.start + second)
-    return { keptUp: false, why: `chain backlog ${chainDue.end} due at the end (started at ${chainDue.start})` };
-  return {
-    keptUp: true,
-    why: `POST p99 ${fmt(latencyMs?.p99)} ms, backlogs at the end: outbox ${outbox.end}, chain ${chainDue.end}`,
-  };
+  const no = (why: string) => ({ keptUp: false, why });
+  if (created < requests) return no(`${requests - created} of ${requests} answers not 201`);
+  if (throughput < rate * 0.95) return no(`answered ${fmt(throughput)} req/s of ${fmt(rate)} sent`);
+  if (outbox.end > second) return no(`outbox backlog ${outbox.end} rows at the end (max ${outbox.max})`);
+  if (chainDue.end > chainDue.start + second) return no(`chain backlog ${chainDue.end} due at the end (started at ${chainDue.start})`);
+  return { keptUp: true, why: `POST p99 ${fmt(latencyMs?.p99)} ms, backlogs at the end: outbox ${outbox.end}, chain ${chainDue.end}` };
 }
 
-/**
- * Issue #27 item 2, "which peak": the closed loop's peak is a burst figure (its passes stop before the chain's
- * moves and the projections they cause, which then run with nothing competing). This finds the highest rate of
- * an open loop the whole stack keeps up with (keptUp), by halving between 0 and `ceiling` (the closed-loop
- * peak) until the interval is within 5 % of it or `maxProbes` ran. Each probe starts from a drained stack.
- */
-async function runSustained(
-  db: BenchDatabase,
-  url: string,
-  partners: BenchPartner[],
-  ceiling: number,
-  o: Options,
-  maxProbes = 6,
-): Promise<{ rate: number | null; ceiling: number; probes: SustainedProbe[] }> {
-  let low = 0;
-  let high = ceiling;
-  const probes: SustainedProbe[] = [];
-  let rate = Math.round(ceiling / 2);
-  while (probes.length < maxProbes && high - low > ceiling * 0.05 && !interrupted) {
-    // The first probe is warmed up like the open run; the later ones follow a loaded stack within seconds.
+/** The highest open-loop rate kept up with, halving between 0 and `ceiling` (at most 6 probes, or within 5 % of it). */
+async function runSustained(db: p.BenchDatabase, url: string, partners: SandboxPartner[], ceiling: number, o: Options) {
+  let [low, high, rate] = [0, ceiling, Math.round(ceiling / 2)];
+  const probes: Array<
+    { rate: number; keptUp: boolean; why: string } & Record<'throughput' | 'p99' | 'outboxEnd' | 'chainDueEnd' | 'drainMs', number | null>
+  > = [];
+  while (probes.length < 6 && high - low > ceiling * 0.05 && !stopped()) {
+    // Only the first probe is warmed up; the later ones follow a loaded stack within seconds.
     const r = await runOpen(db, url, partners, rate, {
       ...o,
       openSeconds: o.sustainedSeconds,
       openWarmup: probes.length === 0 ? o.openWarmup : 0,
     });
     const verdict = keptUp(r, rate);
-    const probe: SustainedProbe = {
+    const { outbox, chainDue } = r.backlog;
+    probes.push({
       rate,
       ...verdict,
       throughput: r.load.throughput,
       p99: r.load.latencyMs?.p99 ?? null,
-      outboxEnd: r.backlog.outbox.end,
-      chainDueEnd: r.backlog.chainDue.end,
+      outboxEnd: outbox.end,
+      chainDueEnd: chainDue.end,
       drainMs: r.drainMs,
-    };
-    probes.push(probe);
+    });
     console.log(`  ${fmt(rate)} req/s for ${o.sustainedSeconds} s: ${verdict.keptUp ? 'kept up' : 'fell behind'} (${verdict.why})`);
     if (verdict.keptUp) low = rate;
     else high = rate;
@@ -715,96 +313,59 @@ async function runSustained(
   return { rate: low > 0 ? low : null, ceiling, probes };
 }
 
-interface ScalePass {
-  instances: 1 | 2;
-  throughput: number;
-  p99: number | null;
-  drainMs: number | null;
-  /** CPU per withdrawal of all the apps (both sets when two), the broker and PostgreSQL. */
-  cpuMsPerWithdrawal: number;
-  /** With two: the second set's share of the twelve apps' CPU (about half when the work is spread). */
-  secondSetShare: number | null;
-}
-interface ScaleResult {
-  concurrency: number;
-  passes: ScalePass[];
-  one: number;
-  two: number;
-  ratio: number;
-  members: Record<string, number>;
-}
-
-/**
- * Issue #27 item 6: two instances of every app on this machine against one, in one run. The same closed
- * loop (o.requests at the highest --concurrency) on one instance, then on two (a second set of the six apps
- * started beside the first on the same broker, database and consumer groups, requests alternating between
- * the two gateways), then on one again once the second set has stopped: one-two-two-one, so the machine's
- * drift falls on both alike. Each pass waits for its withdrawals to be final before the next, and each change of
- * configuration is followed by an unmeasured warm-up pass: new processes start cold, and a group that lost a
- * member pauses while it rebalances (the first pass after the second set stopped answered at p99 5.3 s while idle fetches were held 5 s).
- */
-async function runScale(db: BenchDatabase, stackOptions: StackOptions, partners: BenchPartner[], o: Options): Promise<ScaleResult> {
-  if (!stack) throw new Error('no stack');
-  const first = stack;
+// ------------------------------------------------------------------------------------ scale: one, two, two, one
+/** Two instances of every app against one: each configuration warmed up unmeasured, each group Stable at its members first (README "The runs"). */
+async function runScale(db: p.BenchDatabase, stackOptions: StackOptions, partners: SandboxPartner[], o: Options) {
+  const first = stack as RunningStack;
   const c = Math.max(...o.concurrency);
-  const passes: ScalePass[] = [];
+  const passes: Array<
+    { instances: number; throughput: number; p99: number | null; drainMs: number | null } & Record<string, number | null>
+  > = [];
   const appsCpu = (sets: RunningStack[]) =>
-    sets.flatMap((set) => [...set.processes.values()].map((p) => cpuMs(p.pid) ?? 0)).reduce((n, ms) => n + ms, 0);
-  const pickOver = (sets: RunningStack[]): Pick => {
-    const clients = sets.map((set) => partners.map((p) => new LoadClient(set.gatewayUrl, p.key)));
-    // Each partner's requests alternate between the gateways (by index, not by partner: both gateways serve every partner).
-    return (i) => {
-      const p = i % partners.length;
-      const users = partners[p].users;
-      return {
-        api: clients[Math.floor(i / partners.length) % sets.length][p],
-        document: users[Math.floor(i / partners.length) % users.length],
-      };
-    };
-  };
-  // New processes (JIT, pools, a fresh assignment of partitions) are slower at first: each configuration
-  // takes an unmeasured --warmup pass at the same concurrency first, drained before the measured ones.
+    sets.flatMap((s) => [...s.processes.values()].map((x) => p.cpuMs(x.pid) ?? 0)).reduce((n, ms) => n + ms, 0);
+  const send = (sets: RunningStack[]) =>
+    spread(
+      sets.map((s) => s.gatewayUrl),
+      partners,
+    );
   const warm = async (sets: RunningStack[]) => {
-    const r = await closedLoop(o.warmup, c, pickOver(sets), stopped);
+    const r = await h.closedLoop(o.warmup, c, send(sets), stopped);
     await db.waitFinished(r.ids, DRAIN_TIMEOUT_MS, o.pollMs, stopped);
   };
   const pass = async (sets: RunningStack[]) => {
-    const extra0 = sets.length > 1 ? appsCpu(sets.slice(1)) : 0;
-    const r = await measure(db, () => closedLoop(o.requests, c, pickOver(sets), stopped), o.pollMs, true);
-    const extra = (sets.length > 1 ? appsCpu(sets.slice(1)) : 0) - extra0;
+    const extra0 = appsCpu(sets.slice(1));
+    const r = await measure(db, () => h.closedLoop(o.requests, c, send(sets), stopped), o.pollMs, true);
+    const extra = appsCpu(sets.slice(1)) - extra0;
     const firstApps = APPS.reduce((n, k) => n + (r.costs.cpuMs[k] ?? 0), 0);
     const own = firstApps + (r.costs.cpuMs.kafka ?? 0) + (r.costs.cpuMs.postgres ?? 0);
-    const result: ScalePass = {
-      instances: sets.length as 1 | 2,
+    // CPU per withdrawal of all the apps (both sets when two), the broker and PostgreSQL; the second set's share of the apps'.
+    const x = {
+      instances: sets.length,
       throughput: r.load.throughput,
       p99: r.load.latencyMs?.p99 ?? null,
       drainMs: r.drainMs,
-      cpuMsPerWithdrawal: Math.round(((own + extra) / Math.max(1, r.load.requests)) * 100) / 100,
-      secondSetShare: sets.length > 1 ? Math.round((extra / Math.max(1, firstApps + extra)) * 100) / 100 : null,
+      cpuMsPerWithdrawal: h.round((own + extra) / Math.max(1, r.load.requests)),
+      secondSetShare: sets.length > 1 ? h.round(extra / Math.max(1, firstApps + extra)) : null,
     };
     console.log(
-      `  ${result.instances} instance${result.instances === 1 ? ' ' : 's'}  ${fmt(result.throughput).padStart(7)} req/s  p99 ${fmt(result.p99)} ms  ` +
-        `non-2xx ${non2xx(r.load.statusCounts)}  drained ${result.drainMs === null ? 'NO' : secs(result.drainMs)}  CPU ${fmt(result.cpuMsPerWithdrawal)} ms/withdrawal` +
-        (result.secondSetShare === null ? '' : `  second set's share of the apps' CPU ${Math.round(result.secondSetShare * 100)} %`),
+      `  ${x.instances} instance${x.instances === 1 ? ' ' : 's'}  ${fmt(x.throughput).padStart(7)} req/s  p99 ${fmt(x.p99)} ms  ` +
+        `non-2xx ${non2xx(r.load.statusCounts)}  drained ${x.drainMs === null ? 'NO' : secs(x.drainMs)}  CPU ${fmt(x.cpuMsPerWithdrawal)} ms/withdrawal` +
+        (x.secondSetShare === null ? '' : `  second set's share of the apps' CPU ${Math.round(x.secondSetShare * 100)} %`),
     );
-    passes.push(result);
+    passes.push(x);
   };
-  // Every service group at n members and Stable (its rebalance over): before that, a group's partitions are not consumed.
   const groupsAt = async (n: number) => {
     const deadline = Date.now() + 60_000;
-    const settled = (groups: Record<string, GroupState>) => Object.values(groups).every((g) => g.members === n && g.state === 'Stable');
+    const settled = (g: Record<string, GroupState>) => Object.values(g).every((x) => x.members === n && x.state === 'Stable');
     let groups = await serviceGroups(KAFKA_PORT);
-    while (!settled(groups) && Date.now() < deadline) {
-      await sleep(500);
-      groups = await serviceGroups(KAFKA_PORT);
-    }
+    for (; !settled(groups) && Date.now() < deadline; groups = await serviceGroups(KAFKA_PORT)) await h.sleep(500);
     if (!settled(groups)) throw new Error(`consumer groups not at ${n} member(s) and stable after 60 s: ${JSON.stringify(groups)}`);
     return Object.fromEntries(Object.entries(groups).map(([id, g]) => [id, g.members]));
   };
   await warm([first]);
   await pass([first]);
   second = await startApps(stackOptions, 1);
-  // Partitions are shared once every service group has its two members.
+  bench.onStop('the second instances', () => second?.stop(10_000));
   const members = await groupsAt(2);
   await warm([first, second]);
   await pass([first, second]);
@@ -814,152 +375,77 @@ async function runScale(db: BenchDatabase, stackOptions: StackOptions, partners:
   await groupsAt(1);
   await warm([first]);
   await pass([first]);
-  const mean = (n: 1 | 2) => {
-    const of = passes.filter((p) => p.instances === n);
-    return Math.round((of.reduce((t, p) => t + p.throughput, 0) / of.length) * 10) / 10;
+  const mean = (n: number) => {
+    const of = passes.filter((x) => x.instances === n);
+    return h.round(of.reduce((t, x) => t + x.throughput, 0) / of.length, 1);
   };
   const [one, two] = [mean(1), mean(2)];
-  return { concurrency: c, passes, one, two, ratio: Math.round((two / one) * 1000) / 1000, members };
-}
-
-async function runHot(db: BenchDatabase, url: string, partner: BenchPartner, o: Options): Promise<PhaseResult> {
-  const api = new LoadClient(url, partner.key);
-  const document = partner.users[0];
-  return measure(db, () => closedLoop(o.requests, HOT_CONCURRENCY, () => ({ api, document }), stopped), o.pollMs, true);
-}
-
-/**
- * The feed run (scripts/bench/feed.bench.ts, its own load shape: one partner with a long delivered
- * history, GET ?delivered=false through the full stack). It seeds its own partner in the bench database.
- */
-async function runFeed(context: FeedBenchOptions): Promise<FeedBenchResult> {
-  return runFeedBench(context);
+  return { concurrency: c, passes, one, two, ratio: h.round(two / one, 3), members };
 }
 
 // -------------------------------------------------------------------------------------- output
-const CPU_COLUMNS = ['gateway', 'baseline', 'withdrawals', 'events', 'kafka', 'postgres', 'bench'];
+const latencyOf = (d: Distribution | null | undefined) => [d?.p50, d?.p90, d?.p99, d?.max];
+/** Table cells: numbers through fmt, text as it is. */
+const cells = (...xs: Array<string | number | null | undefined>) => xs.map((x) => (typeof x === 'string' ? x : fmt(x)));
 
 function printClosed(levels: ClosedLevel[]): void {
   console.log('\nCLOSED LOOP  A = full stack (Kafka request-reply), B = in-process baseline; passes A-B-B-A, both passes merged');
-  const rows: string[][] = [];
-  for (const l of levels) {
-    for (const [name, a] of [
-      ['A full', l.full],
-      ['B base', l.baseline],
-    ] as const) {
-      const d = a.latencyMs;
-      rows.push([
-        String(l.concurrency),
-        name,
-        fmt(a.throughput),
-        fmt(d?.p50),
-        fmt(d?.p90),
-        fmt(d?.p99),
-        fmt(d?.max),
-        String(a.non2xx),
-        fmt(a.lagMs?.p50),
-        fmt(a.lagMs?.p99),
-        fmt(a.lagMs?.max),
-      ]);
-    }
-  }
-  console.log(table(['conc', 'stack', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'lag p50', 'lag p99', 'lag max'], rows));
-  console.log('\n  full − baseline (ms) and throughput ratio per level');
-  console.log(
-    table(
-      ['conc', 'Δp50', 'Δp99', 'full/base req/s'],
-      levels.map((l) => [String(l.concurrency), fmt(l.deltaP50Ms), fmt(l.deltaP99Ms), fmt(l.throughputRatio)]),
+  const both = (l: ClosedLevel) => [['A full', l.full] as const, ['B base', l.baseline] as const];
+  const row = (l: ClosedLevel, ...xs: Array<string | number | null | undefined>) => cells(String(l.concurrency), ...xs);
+  const rows = levels.flatMap((l) =>
+    both(l).map(([name, a]) =>
+      row(l, name, a.throughput, ...latencyOf(a.latencyMs), String(a.non2xx), a.lagMs?.p50, a.lagMs?.p99, a.lagMs?.max),
     ),
   );
+  console.log(table(['conc', 'stack', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'lag p50', 'lag p99', 'lag max'], rows));
+  console.log('\n  full − baseline (ms) and throughput ratio per level');
+  const deltas = levels.map((l) => row(l, l.deltaP50Ms, l.deltaP99Ms, l.throughputRatio));
+  console.log(table(['conc', 'Δp50', 'Δp99', 'full/base req/s'], deltas));
   console.log(
     '\n  CPU ms per request while the POSTs ran (postgres = backends of partner_bench); commits and tuples written per request (until drained)',
   );
-  const cpuRows: string[][] = [];
-  for (const l of levels) {
-    for (const [name, a] of [
-      ['A full', l.full],
-      ['B base', l.baseline],
-    ] as const) {
+  const cpuRows = levels.flatMap((l) =>
+    both(l).map(([name, a]) => {
       const total = Object.entries(a.cpuMsPerRequest).reduce((n, [k, v]) => (k === 'bench' ? n : n + v), 0);
-      cpuRows.push([
-        String(l.concurrency),
-        name,
-        ...CPU_COLUMNS.map((k) => fmt(a.cpuMsPerRequest[k])),
-        fmt(total),
-        fmt(a.commitsPerRequest),
-        fmt(a.tuplesWrittenPerRequest),
-      ]);
-    }
-  }
+      return row(l, name, ...CPU_COLUMNS.map((k) => a.cpuMsPerRequest[k]), total, a.commitsPerRequest, a.tuplesWrittenPerRequest);
+    }),
+  );
   console.log(table(['conc', 'stack', ...CPU_COLUMNS, 'total-bench', 'commits', 'tup w'], cpuRows));
 }
 
-function peak(levels: ClosedLevel[], s: StackName): { throughput: number; concurrency: number } {
-  const best = levels.reduce((a, b) => (b[s].throughput > a[s].throughput ? b : a));
-  return { throughput: best[s].throughput, concurrency: best.concurrency };
-}
-
 function printPhase(title: string, r: PhaseResult, extra: string[] = []): void {
-  const l = r.load.latencyMs;
+  const { load, lag } = r;
   console.log(`\n${title}`);
+  const drained = r.drainMs === null ? `NO (${r.unfinished} left)` : secs(r.drainMs);
+  const [counts, l] = [load.statusCounts, lag.lagMs];
+  const row = cells(String(load.requests), load.throughput, ...latencyOf(load.latencyMs), String(non2xx(counts)), String(count5xx(counts)));
+  row.push(...cells(l?.p50, l?.p99, l?.max, drained));
   console.log(
-    table(
-      ['requests', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', '5xx', 'lag p50', 'lag p99', 'lag max', 'drained'],
-      [
-        [
-          String(r.load.requests),
-          fmt(r.load.throughput),
-          fmt(l?.p50),
-          fmt(l?.p90),
-          fmt(l?.p99),
-          fmt(l?.max),
-          String(non2xx(r.load.statusCounts)),
-          String(count5xx(r.load.statusCounts)),
-          fmt(r.lag.lagMs?.p50),
-          fmt(r.lag.lagMs?.p99),
-          fmt(r.lag.lagMs?.max),
-          r.drainMs === null ? `NO (${r.unfinished} left)` : secs(r.drainMs),
-        ],
-      ],
-    ),
+    table(['requests', 'req/s', 'p50', 'p90', 'p99', 'max', 'non-2xx', '5xx', 'lag p50', 'lag p99', 'lag max', 'drained'], [row]),
   );
   for (const e of extra) console.log(`  ${e}`);
   const cpu = CPU_COLUMNS.filter((k) => r.costs.cpuMsPerRequest[k] !== undefined).map((k) => `${k} ${fmt(r.costs.cpuMsPerRequest[k])}`);
   console.log(`  CPU ms/req: ${cpu.join(', ')}; commits/req ${fmt(r.costs.commitsPerRequest)}`);
-  if (r.load.non2xxSamples.length) for (const b of r.load.non2xxSamples.slice(0, 3)) console.log(`  non-2xx: ${b}`);
+  for (const b of load.non2xxSamples.slice(0, 3)) console.log(`  non-2xx: ${b}`);
 }
 
-/**
- * The figure issue #27 judges: CPU per withdrawal over its whole life, every process of the full stack
- * (the six apps, the broker, PostgreSQL's backends), over the open loop's window. The window is long
- * against a withdrawal's life (a few seconds on the bench's chains: 250 ms blocks, final after 2), so it holds as many chain moves and
- * projections of earlier withdrawals as of its own it leaves for after: a steady state. The baseline
- * process (idle while A runs) and the generator are shown apart, not in the total.
- */
+/** Issue #27's figure: CPU per withdrawal over its whole life, every process of the full stack, over the open loop's window. */
 function printWholeLife(r: PhaseResult): void {
   const per = r.costs.cpuMsPerRequest;
   const parts = [...APPS, 'kafka', 'postgres'].filter((k) => per[k] !== undefined);
-  const total = parts.reduce((n, k) => n + per[k], 0);
-  console.log(
-    `  WHOLE-LIFE CPU ms per withdrawal (open loop): ${parts.map((k) => `${k} ${fmt(per[k])}`).join(', ')}; TOTAL ${fmt(Math.round(total * 100) / 100)}`,
-  );
+  const total = h.round(parts.reduce((n, k) => n + per[k], 0));
+  console.log(`  WHOLE-LIFE CPU ms per withdrawal (open loop): ${parts.map((k) => `${k} ${fmt(per[k])}`).join(', ')}; TOTAL ${fmt(total)}`);
   console.log(`    not in the total: baseline process (idle) ${fmt(per.baseline)}, generator ${fmt(per.bench)}`);
 }
 
-/**
- * Issue #27 item 2: the open loop's latency distribution, and what each process spent the window on
- * besides its work (scripts/bench/tail-sources.ts): waiting for a core, collecting garbage, and
- * PostgreSQL's backends by what they waited on.
- */
 function printTail(r: OpenRun): void {
-  const bounds = LATENCY_BUCKETS_MS.map((b, i) => `${i === 0 ? 0 : LATENCY_BUCKETS_MS[i - 1]}-${b}`).concat(
-    `>${LATENCY_BUCKETS_MS.at(-1)}`,
-  );
+  const b = p.LATENCY_BUCKETS_MS;
+  const bounds = b.map((x, i) => `${i === 0 ? 0 : b[i - 1]}-${x}`).concat(`>${b.at(-1)}`);
   const d = r.load.latencyMs;
   console.log(
     `  LATENCY DISTRIBUTION (POST, ms): p50 ${fmt(d?.p50)}, p90 ${fmt(d?.p90)}, p95 ${fmt(d?.p95)}, p99 ${fmt(d?.p99)}, p99.9 ${fmt(d?.p999)}`,
   );
-  console.log(`    answers per bucket: ${bounds.map((b, i) => `${b} ms ${r.histogram[i]}`).join(', ')}`);
+  console.log(`    answers per bucket: ${bounds.map((x, i) => `${x} ms ${r.histogram[i]}`).join(', ')}`);
   const t = r.tail;
   console.log(
     `  TAIL SOURCES over ${fmt(t.seconds)} s: some task waiting for a core ${fmt(t.cpuPressurePct)} % of the time (/proc/pressure/cpu)`,
@@ -975,24 +461,18 @@ function printTail(r: OpenRun): void {
   console.log(`    PostgreSQL active backends (${t.postgres.backendSamples} samples): ${waits.join(', ') || 'none active'}`);
 }
 
-/** The six apps' memory under load against the goal, and where it is (V8 heap, outside it) after the runs. */
-function printMemory(m: MemoryUnderLoad, heap: Record<string, HeapSplit | null>, pss: Record<string, number | null>): void {
+function printMemory(m: p.MemoryUnderLoad, heap: Record<string, p.HeapSplit | null>, pss: Record<string, number | null>): void {
   console.log(
     `\nMEMORY  the six apps' RSS while the full stack took POSTs (every ${underLoad.everyMs} ms, ${m.samples} samples); heap and PSS after the bench, MB`,
   );
   const mb = (n: number | null | undefined) => (n === null || n === undefined ? '-' : String(Math.round(n)));
   const rows = APPS.map((app) => {
-    const a = m.perApp[app];
-    const h = heap[app];
-    return [app, mb(a?.median), mb(a?.peak), h ? `${h.heapUsed} / ${h.heapTotal}` : '-', mb(h?.external), mb(pss[app])];
+    const [a, x] = [m.perApp[app], heap[app]];
+    return [app, mb(a?.median), mb(a?.peak), x ? `${x.heapUsed} / ${x.heapTotal}` : '-', mb(x?.external), mb(pss[app])];
   });
-  const pssSum = APPS.reduce((n, app) => n + (pss[app] ?? 0), 0);
-  rows.push(['six apps', mb(m.sum?.median), mb(m.sum?.peak), '', '', mb(pssSum)]);
+  rows.push(['six apps', mb(m.sum?.median), mb(m.sum?.peak), '', '', mb(APPS.reduce((n, app) => n + (pss[app] ?? 0), 0))]);
   console.log(table(['app', 'RSS median', 'RSS peak', 'heap used / total', 'external', 'PSS'], rows));
-  if (!m.sum) {
-    console.log(`  goal ≤ ${MEMORY_GOAL_MB} MB: not measured (no full-stack run)`);
-    return;
-  }
+  if (!m.sum) return console.log(`  goal ≤ ${MEMORY_GOAL_MB} MB: not measured (no full-stack run)`);
   const over = m.sum.peak - MEMORY_GOAL_MB;
   console.log(
     `  six apps under load: peak ${mb(m.sum.peak)} MB, median ${mb(m.sum.median)} MB; goal ≤ ${MEMORY_GOAL_MB} MB: ` +
@@ -1000,11 +480,14 @@ function printMemory(m: MemoryUnderLoad, heap: Record<string, HeapSplit | null>,
   );
 }
 
+/** A run as results.json keeps it: without the raw latencies and ids. */
+const withoutRaw = <R extends { load: LoadResult }>({ load: { latencies: _l, ids: _i, ...load }, ...rest }: R) => ({ ...rest, load });
+
 // ---------------------------------------------------------------------------------------- main
 async function main(): Promise<void> {
-  const o = parseOptions(process.argv.slice(2));
+  const o = parseOptions();
   mkdirSync(LOG_DIR, { recursive: true });
-  const adminKey = `adm_bench_${randomBytes(18).toString('base64url')}`;
+  const adminKey = h.adminKey();
   const timings: Record<string, number> = {};
   const time = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
     const t0 = performance.now();
@@ -1012,15 +495,7 @@ async function main(): Promise<void> {
     timings[name] = Math.round(performance.now() - t0);
     return result;
   };
-  const environment = {
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    loadavgAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
-    startedAt: new Date().toISOString(),
-  };
+  const environment = h.machine();
   console.log(
     `withdrawals bench: node ${environment.node}, ${environment.cpus} cpus (${environment.cpuModel}), load ${environment.loadavgAtStart.join(' ')}`,
   );
@@ -1028,51 +503,28 @@ async function main(): Promise<void> {
     `  runs ${o.runs.join(',')}; ${o.requests} requests per pass at concurrency ${o.concurrency.join(', ')}; open loop ${o.openSeconds} s; warm-up ${o.warmup}`,
   );
 
-  const db = new BenchDatabase(DATABASE_URL, CHAIN);
+  const db = new p.BenchDatabase(DATABASE_URL, CHAIN);
   const results: Record<string, unknown> = {};
   try {
-    try {
-      kafka('stop', KAFKA_PORT);
-    } catch {
-      /* not running */
-    }
-    rmSync(KAFKA_DATA_DIR, { recursive: true, force: true });
-    kafkaStarted = true;
-    await time('kafkaStartMs', () => kafka('start', KAFKA_PORT));
-    // The withdrawals are paid on chain (scripts/chain): a node per network, the bench's hot wallet funded.
-    const hotWallet = ensureHotWalletKey(join(OUT_DIR, 'hot-wallet.key'));
-    chainsStarted = true;
-    const chains = await time('chainsStartMs', () =>
-      ensureLocalChains({ ports: CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true }),
-    );
-    counterparties = await startBenchCounterparties('withdrawals');
+    await time('kafkaStartMs', () => bench.broker(KAFKA_PORT));
+    const chains = await time('chainsStartMs', () => bench.chains(CHAIN_PORTS, TEST_BLOCK_TIME_MS, join(h.OUT_DIR, 'hot-wallet.key')));
+    const counterparties = await bench.counterparties();
     await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
-    if (o.build)
-      await time('buildMs', () =>
-        execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' }),
-      );
-    for (const name of [...APPS, 'baseline']) rmSync(join(LOG_DIR, `${name}.log`), { force: true });
-    const stackOptions: StackOptions = {
+    if (o.build) await time('buildMs', () => bench.build());
+    const at = {
       kafkaPort: KAFKA_PORT,
       databaseUrl: DATABASE_URL,
       gatewayPort: GATEWAY_PORT,
       healthPortBase: HEALTH_PORT_BASE,
       logDir: LOG_DIR,
-      env: {
-        SANDBOX: 'true',
-        ADMIN_API_KEY: adminKey,
-        LOG_LEVEL: 'warn',
-        ...chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS),
-        // pix-keys' DICT test server and the owner notifier's sinks (bench-counterparties.ts).
-        ...counterparties.env,
-        REQUEST_TIMEOUT_MS: '10000',
-        // The bench measures the stack, not the per-partner rate limit.
-        RATE_LIMIT_PER_SECOND: '100000',
-        RATE_LIMIT_BURST: '100000',
-      },
     };
-    const s = await time('stackReadyMs', () => startBenchApps(stackOptions));
+    const stackOptions = h.stackOptions(at, adminKey, {
+      ...chains.env(TEST_CHAIN_TIMINGS),
+      ...counterparties,
+      REQUEST_TIMEOUT_MS: '10000',
+    });
+    const s = (stack = await time('stackReadyMs', () => bench.apps(stackOptions)));
     await time('baselineReadyMs', () => startBaseline(stackOptions));
     await db.connect();
     console.log(
@@ -1081,28 +533,22 @@ async function main(): Promise<void> {
     );
     if (db.statementsNote) console.log(`note: ${db.statementsNote}`);
 
-    const admin = new ApiClient(s.gatewayUrl, { 'x-admin-key': adminKey });
     const maxConcurrency = Math.max(...o.concurrency, HOT_CONCURRENCY);
-    // Twice the concurrency: in a closed loop the requests in flight are not a window of consecutive
-    // indices (a slow one is still running when later ones start), so with P×U equal to the concurrency,
-    // requests i and i+P×U of one user met often enough at c=64 to serialize on its account row and on
-    // its Kafka key: c=64 measured that queueing (the in-process baseline too fell 23 % from c=32 to c=64,
-    // 899 → 692 req/s), not the stack's concurrency. With 2×: c=32 421 → c=64 519 req/s, the baseline
-    // 680 → 742, the same day.
+    // Partners × users at least twice the concurrency: requests in flight are not consecutive indices, and
+    // with P×U = c two of one user met often enough to serialize on its account row (README "The runs").
     const usersPerPartner = Math.max(o.users, Math.ceil((2 * maxConcurrency) / o.partners));
-    const partners = await time('setupMs', () => createPartners(admin, o.partners, usersPerPartner));
+    const partners = await time('setupMs', () =>
+      Promise.all(Array.from({ length: o.partners }, (_, i) => h.sandboxPartner(s.gatewayUrl, adminKey, `bench #${i}`, usersPerPartner))),
+    );
     const urls: Record<StackName, string> = { full: s.gatewayUrl, baseline: `http://127.0.0.1:${BASELINE_PORT}` };
 
     if (o.warmup > 0) {
-      // JIT, pools and the broker's first produce; not measured, drained before the first pass. Then a
-      // share at the lowest measured concurrency: one request at a time runs paths a concurrent load does
-      // not (a batch of one everywhere), and without it the first c=1 pass measured warm-up, not the stack
-      // (p50 12 ms in the first full pass against 6-9 ms in the fourth, three runs out of three).
+      // JIT, pools, the broker's first produce; then a share at the lowest measured concurrency, whose paths a concurrent load does not run.
       const warm: Record<string, unknown> = {};
       const lowest = Math.min(...o.concurrency);
       for (const n of ['full', 'baseline'] as const) {
-        const r = await closedLoop(o.warmup, Math.min(16, maxConcurrency), spread(urls[n], partners), stopped);
-        const low = lowest < 16 ? await closedLoop(Math.ceil(o.warmup / 2), lowest, spread(urls[n], partners), stopped) : null;
+        const r = await h.closedLoop(o.warmup, Math.min(16, maxConcurrency), spread([urls[n]], partners), stopped);
+        const low = lowest < 16 ? await h.closedLoop(Math.ceil(o.warmup / 2), lowest, spread([urls[n]], partners), stopped) : null;
         await db.waitFinished([...r.ids, ...(low?.ids ?? [])], DRAIN_TIMEOUT_MS, o.pollMs, stopped);
         warm[n] = {
           throughput: r.throughput,
@@ -1112,99 +558,78 @@ async function main(): Promise<void> {
       }
       results.warmup = warm;
       console.log(
-        `warm-up: ${o.warmup} requests on each stack (then half as many at the lowest measured concurrency), ${JSON.stringify(results.warmup)}`,
+        `warm-up: ${o.warmup} requests on each stack (then half as many at the lowest measured concurrency), ${JSON.stringify(warm)}`,
       );
     }
 
     let closed: ClosedLevel[] = [];
-    if (o.runs.includes('closed') && !interrupted) {
+    if (o.runs.includes('closed') && !stopped()) {
       console.log('\nclosed loop, A-B-B-A per level:');
       closed = await runClosed(db, urls, partners, o);
-      results.closed = closed.map((l) => ({
-        ...l,
-        passes: l.passes.map(({ load: { latencies: _omit, ids: _ids, ...load }, ...rest }) => ({ ...rest, load })),
-      }));
+      results.closed = closed.map((l) => ({ ...l, passes: l.passes.map(withoutRaw) }));
     }
-    let peakFull: ReturnType<typeof peak> | null = null;
-    if (closed.length > 0) {
-      peakFull = peak(closed, 'full');
-      const peakBase = peak(closed, 'baseline');
-      results.peak = { full: peakFull, baseline: peakBase, ratio: Math.round((peakFull.throughput / peakBase.throughput) * 1000) / 1000 };
-    }
+    const [full, base] = closed.length > 0 ? [peak(closed, 'full'), peak(closed, 'baseline')] : [];
+    const pk = full && base ? { full, baseline: base, ratio: h.round(full.throughput / base.throughput, 3) } : null;
+    if (pk) results.peak = pk;
 
     let sustained: Awaited<ReturnType<typeof runSustained>> | undefined;
-    if (o.runs.includes('sustained') && !interrupted) {
+    if (o.runs.includes('sustained') && !stopped()) {
       // Without a closed run, the ceiling is twice the asked open rate (or 1,000 req/s).
-      const ceiling = peakFull?.throughput ?? (o.openRate === null ? 1000 : o.openRate * 2);
+      const ceiling = pk?.full.throughput ?? (o.openRate === undefined ? 1000 : o.openRate * 2);
       console.log(`\nsustained: the highest open-loop rate the stack keeps up with, halving between 0 and ${fmt(ceiling)} req/s`);
-      sustained = await runSustained(db, urls.full, partners, ceiling, o);
-      results.sustained = sustained;
+      results.sustained = sustained = await runSustained(db, urls.full, partners, ceiling, o);
     }
 
-    // The open loops' rates: as asked, else each --open-share of the peak: the sustained rate when the sustained
-    // run found one, else the full stack's closed-loop peak (20 req/s without either).
+    // Open rates: as asked, else each --open-share of the sustained rate, else of the closed-loop peak (20 req/s without either).
     const basis = sustained?.rate
       ? { rate: sustained.rate, name: 'sustained rate' }
-      : peakFull
-        ? { rate: peakFull.throughput, name: 'closed-loop peak' }
+      : pk
+        ? { rate: pk.full.throughput, name: 'closed-loop peak' }
         : null;
-    const openRates = (): Array<{ rate: number; why: string }> =>
-      o.openRate !== null
+    const openRates =
+      o.openRate !== undefined
         ? [{ rate: o.openRate, why: 'as asked' }]
         : basis
-          ? o.openShares.map((share) => ({
-              rate: Math.max(1, Math.round(basis.rate * share * 10) / 10),
+          ? o.openShare.map((share) => ({
+              rate: Math.max(1, h.round(basis.rate * share, 1)),
               why: `${Math.round(share * 100)} % of the ${basis.name}, ${fmt(basis.rate)} req/s`,
             }))
           : [{ rate: 20, why: 'no closed or sustained run: default 20 req/s' }];
-    const openRate = () => openRates()[0].rate;
     const opens: OpenRun[] = [];
-    for (const { rate, why } of o.runs.includes('open') ? openRates() : []) {
-      if (interrupted) break;
+    for (const { rate, why } of o.runs.includes('open') ? openRates : []) {
+      if (stopped()) break;
       console.log(`\nopen loop: ${rate} req/s for ${o.openSeconds} s on the full stack (${why})`);
       opens.push(await runOpen(db, urls.full, partners, rate, o));
     }
-    /** A run as results.json keeps it: without the raw latencies and ids. */
-    const withoutRaw = <R extends { load: LoadResult }>({ load: { latencies: _l, ids: _i, ...load }, ...rest }: R) => ({ ...rest, load });
-    if (opens.length > 0) {
-      results.open = withoutRaw(opens[0]);
-      results.opens = opens.map(withoutRaw);
-    }
+    if (opens.length > 0) [results.open, results.opens] = [withoutRaw(opens[0]), opens.map(withoutRaw)];
+
     let hot: PhaseResult | undefined;
-    let feedLoad: { feed: FeedBenchResult; open: OpenRun } | undefined;
-    if (o.runs.includes('hot') && !interrupted) {
+    if (o.runs.includes('hot') && !stopped()) {
       console.log(`\nhot account: ${o.requests} requests, one user of one partner, c=${HOT_CONCURRENCY}, full stack`);
-      hot = await runHot(db, urls.full, partners[0], o);
-      results.hot = withoutRaw(hot);
+      const api = new LoadClient(urls.full, partners[0].key);
+      const one = (_i: number, since: number) => h.postWithdrawal(api, partners[0].users[0], since);
+      results.hot = withoutRaw((hot = await measure(db, () => h.closedLoop(o.requests, HOT_CONCURRENCY, one, stopped), o.pollMs, true)));
     }
-    if (o.runs.includes('feed') && !interrupted) {
+    const feedContext: FeedBenchOptions = { gatewayUrl: urls.full, databaseUrl: DATABASE_URL, adminKey };
+    if (o.runs.includes('feed') && !stopped()) {
       console.log('\nfeed run (scripts/bench/feed.bench.ts)');
-      results.feed = await runFeed({
-        gatewayUrl: urls.full,
-        databaseUrl: DATABASE_URL,
-        adminKey,
-        partnerKeys: partners.map((p) => p.key),
-        requests: o.requests,
-        concurrency: o.concurrency,
-      });
+      results.feed = await runFeedBench(feedContext);
     }
-    if (o.runs.includes('feed-load') && !interrupted) {
-      // Issue #27 item 3: the feed's p99 while money flows, not only on an idle stack. The open loop starts once
-      // the feed's events are seeded and outlasts its warm-up and measured run.
-      const rate = openRate();
-      const feedSeconds = Math.max(5, o.openSeconds - 8);
+    let feedLoad: { feed: FeedBenchResult; open: OpenRun } | undefined;
+    if (o.runs.includes('feed-load') && !stopped()) {
+      // Issue #27 item 3: the feed's p99 while money flows; the open loop starts once the feed is seeded and outlasts its run.
+      const rate = openRates[0].rate;
+      const seconds = Math.max(5, o.openSeconds - 8);
       console.log(
-        `\nfeed run while withdrawals arrive at ${rate} req/s (open loop, ${o.openSeconds} s; the feed measured ${feedSeconds} s of it)`,
+        `\nfeed run while withdrawals arrive at ${rate} req/s (open loop, ${o.openSeconds} s; the feed measured ${seconds} s of it)`,
       );
       let loop: Promise<OpenRun> | undefined;
-      const feed = await runFeed({
-        gatewayUrl: urls.full,
-        databaseUrl: DATABASE_URL,
-        adminKey,
-        seconds: feedSeconds,
-        // Its own 3 s, and the open loop's unmeasured warm-up: the feed is measured inside the loop's measured window.
+      const feed = await runFeedBench({
+        ...feedContext,
+        seconds,
+        // Its own 3 s and the loop's unmeasured warm-up: the feed is measured inside the loop's measured window.
         warmupSeconds: 3 + o.openWarmup,
-        ...(o.feedRate === null ? {} : { rate: o.feedRate }),
+        ...(o.feedRate === undefined ? {} : { rate: o.feedRate }),
         onSeeded: () => {
           loop = runOpen(db, urls.full, partners, rate, o);
         },
@@ -1212,38 +637,28 @@ async function main(): Promise<void> {
       feedLoad = loop && { feed, open: await loop };
       if (feedLoad) results.feedUnderLoad = { feed, withdrawals: withoutRaw(feedLoad.open) };
     }
-    let scale: ScaleResult | undefined;
-    if (o.runs.includes('scale') && !interrupted) {
+    let scale: Awaited<ReturnType<typeof runScale>> | undefined;
+    if (o.runs.includes('scale') && !stopped()) {
       console.log(
         `\nscale: ${o.requests} requests at c=${Math.max(...o.concurrency)} on one instance of every app, then on two (passes one-two-two-one)`,
       );
-      scale = await runScale(db, stackOptions, partners, o);
-      results.scale = scale;
+      results.scale = scale = await runScale(db, stackOptions, partners, o);
     }
     assertAlive();
 
-    // After everything: memory and the full run's event-loop lag are per process, not per run.
-    const rss: Record<string, number | null> = {};
-    for (const [name, p] of processes()) rss[name] = rssMb(p.pid);
-    rss.kafka = rssMb(brokerPid());
-    results.rssMbAfter = rss;
-    const heap: Record<string, HeapSplit | null> = {};
+    // Memory and event-loop lag are per process, not per run.
+    const rss: Record<string, number | null> = Object.fromEntries([...processes()].map(([n, c]) => [n, p.rssMb(c.pid)]));
+    rss.kafka = p.rssMb(brokerPid());
+    const heap: Record<string, p.HeapSplit | null> = {};
     const pss: Record<string, number | null> = {};
-    for (const [name, p] of processes()) {
-      heap[name] = await heapSplitMb(metricsUrl(name));
-      pss[name] = pssMb(p.pid);
-    }
+    for (const [name, c] of processes()) [heap[name], pss[name]] = [await p.heapSplitMb(metricsUrl(name)), p.pssMb(c.pid)];
     const memory = underLoad.summary();
+    results.rssMbAfter = rss;
     results.memory = { goalMb: MEMORY_GOAL_MB, underLoad: memory, heapMbAfter: heap, pssMbAfter: pss };
 
-    if (interrupted) return;
-    if (closed.length > 0) {
+    if (stopped()) return;
+    if (pk) {
       printClosed(closed);
-      const pk = results.peak as {
-        full: { throughput: number; concurrency: number };
-        baseline: { throughput: number; concurrency: number };
-        ratio: number;
-      };
       console.log(
         `\n  PEAK  full ${fmt(pk.full.throughput)} req/s (c=${pk.full.concurrency})  baseline ${fmt(pk.baseline.throughput)} req/s (c=${pk.baseline.concurrency})  ratio full/baseline ${pk.ratio.toFixed(3)}`,
       );
@@ -1258,25 +673,22 @@ async function main(): Promise<void> {
             ? ''
             : `; ${fmt(found / sustained.ceiling)} of the closed-loop peak; 50 % ${fmt(found / 2)}, 80 % ${fmt(found * 0.8)} req/s`),
       );
-      console.log(
-        table(
-          ['rate', 'kept up', 'answered req/s', 'POST p99 ms', 'outbox end', 'chain due end', 'drained s', 'why'],
-          sustained.probes.map((p) => [
-            fmt(p.rate),
-            p.keptUp ? 'yes' : 'no',
-            fmt(p.throughput),
-            fmt(p.p99),
-            String(p.outboxEnd),
-            String(p.chainDueEnd),
-            p.drainMs === null ? '-' : fmt(p.drainMs / 1000),
-            p.why,
-          ]),
+      const rows = sustained.probes.map((x) =>
+        cells(
+          x.rate,
+          x.keptUp ? 'yes' : 'no',
+          x.throughput,
+          x.p99,
+          String(x.outboxEnd),
+          String(x.chainDueEnd),
+          x.drainMs === null ? '-' : (x.drainMs ?? 0) / 1000,
+          x.why,
         ),
       );
+      console.log(table(['rate', 'kept up', 'answered req/s', 'POST p99 ms', 'outbox end', 'chain due end', 'drained s', 'why'], rows));
     }
     for (const open of opens) {
-      const b = open.backlog;
-      const ol = open.load as OpenLoopResult;
+      const [b, ol] = [open.backlog, open.load];
       printPhase(`OPEN LOOP  ${ol.ratePerSecond} req/s for ${o.openSeconds} s, full stack (latency from the scheduled send)`, open, [
         `outbox backlog (rows, all services): start ${b.outbox.start}, max ${b.outbox.max}, end ${b.outbox.end}; chain backlog (due, not moved): start ${b.chainDue.start}, max ${b.chainDue.max}, end ${b.chainDue.end}; ${b.samples} samples`,
         `generator: max ${ol.maxInFlight} in flight, sent at most ${fmt(ol.maxSendDelayMs)} ms late`,
@@ -1286,8 +698,7 @@ async function main(): Promise<void> {
     }
     if (hot) printPhase(`HOT ACCOUNT  one user, c=${HOT_CONCURRENCY}, full stack`, hot);
     if (feedLoad) {
-      const ol = feedLoad.open.load as OpenLoopResult;
-      const f = feedLoad.feed;
+      const [ol, f] = [feedLoad.open.load, feedLoad.feed];
       printPhase(`WITHDRAWALS DURING THE FEED RUN  ${ol.ratePerSecond} req/s for ${o.openSeconds} s, full stack`, feedLoad.open);
       console.log(
         `  FEED WHILE MONEY FLOWS  ${f.requests} reads ${f.rate === null ? `of ${f.connections} connections (closed loop)` : `at ${f.rate}/s on a schedule`} in ${f.seconds} s, ${fmt(f.throughput)} req/s: p50 ${fmt(f.latencyMs?.p50)} p99 ${fmt(f.latencyMs?.p99)} ms (goal p99 ≤ 20 ms: ${(f.latencyMs?.p99 ?? Infinity) <= 20 ? 'met' : 'MISSED'})`,
@@ -1295,13 +706,12 @@ async function main(): Promise<void> {
     }
     const loopRows = [...processes().keys()].map((n) => {
       const all = [...closed.flatMap((l) => l.passes), ...opens, ...(hot ? [hot] : [])]
-        .map((p) => p.costs.eventLoopP99Ms[n])
+        .map((x) => x.costs.eventLoopP99Ms[n])
         .filter((v): v is number => typeof v === 'number');
       return [n, fmt(rss[n]), all.length ? fmt(Math.max(...all)) : '-'];
     });
-    loopRows.push(['kafka', fmt(rss.kafka), '-']);
     console.log('\nPROCESSES  RSS after the bench; event-loop lag p99 = worst over the measured runs');
-    console.log(table(['process', 'RSS MB', 'loop p99 ms'], loopRows));
+    console.log(table(['process', 'RSS MB', 'loop p99 ms'], [...loopRows, ['kafka', fmt(rss.kafka), '-']]));
     printMemory(memory, heap, pss);
     if (db.statementsNote) console.log(`  ${db.statementsNote}`);
     if (results.feed) console.log(`\nFEED  ${JSON.stringify(results.feed)}`);
@@ -1311,44 +721,22 @@ async function main(): Promise<void> {
           `(goal ≥ 0.90: ${scale.ratio >= 0.9 ? 'met' : 'MISSED'}); members per group with two: ${JSON.stringify(scale.members)}`,
       );
   } finally {
-    const resultFile = join(OUT_DIR, 'results.json');
-    writeFileSync(
-      resultFile,
-      `${JSON.stringify(
-        {
-          environment,
-          options: o,
-          ports: { kafka: KAFKA_PORT, gateway: GATEWAY_PORT, baseline: BASELINE_PORT, healthBase: HEALTH_PORT_BASE },
-          chain: { ports: CHAIN_PORTS, blockTimeMs: TEST_BLOCK_TIME_MS, ...TEST_CHAIN_TIMINGS, due: CHAIN },
-          timings,
-          notes: db.statementsNote ? [db.statementsNote] : [],
-          ...results,
-        },
-        null,
-        2,
-      )}\n`,
+    const ports = { kafka: KAFKA_PORT, gateway: GATEWAY_PORT, baseline: BASELINE_PORT, healthBase: HEALTH_PORT_BASE };
+    const chain = { ports: CHAIN_PORTS, blockTimeMs: TEST_BLOCK_TIME_MS, ...TEST_CHAIN_TIMINGS, due: CHAIN };
+    h.writeResults(
+      'results.json',
+      { environment, options: o, ports, chain, timings, notes: db.statementsNote ? [db.statementsNote] : [], ...results },
+      LOG_DIR,
     );
-    console.log(`\nresults: ${resultFile}; app logs: ${LOG_DIR}`);
     await db.end();
-    await cleanup();
   }
 }
 
-// `--auth-flood` / `--lists`: the flood-of-made-up-keys case (auth-flood.bench.ts) or the lists at a million
-// rows (lists.bench.ts) instead, with the other arguments.
-const otherBench = (['auth-flood', 'lists'] as const).find((name) => process.argv.includes(`--${name}`));
-if (otherBench) {
-  const args = process.argv.slice(2).filter((a) => a !== `--${otherBench}` && a !== '--');
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, `scripts/bench/${otherBench}.bench.ts`), ...args], {
-    stdio: 'inherit',
-  });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else
-  main().then(
-    () => process.exit(interrupted ? 130 : 0),
-    async (error: unknown) => {
-      console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
-      await cleanup();
-      process.exit(1);
-    },
+const other = (['auth-flood', 'lists'] as const).find((name) => process.argv.includes(`--${name}`));
+if (other) {
+  const args = process.argv.slice(2).filter((a) => a !== `--${other}` && a !== '--');
+  spawn(join(h.root, 'node_modules/.bin/tsx'), [join(h.root, `scripts/bench/${other}.bench.ts`), ...args], { stdio: 'inherit' }).on(
+    'exit',
+    (code) => process.exit(code ?? 1),
   );
+} else bench.run(main);
