@@ -16,7 +16,7 @@
  * (partner_bench_auth_flood, dropped first). Results: .cache/bench/auth-flood.json; the gateway's log in
  * .cache/bench/auth-flood-gateway.log.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { repoRoot } from '../lib/services';
 import { migrate, recreateDatabase } from '../stack/stack';
+import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
 const arg = (name: string, fallback: string) => {
@@ -126,8 +127,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.AUTH_FLOOD_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_auth_flood';
   const adminKey = randomBytes(24).toString('base64url');
   const url = `http://127.0.0.1:${port}`;
-  if (!process.argv.includes('--no-build'))
-    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+  if (!process.argv.includes('--no-build')) buildWorkspace(root);
   await recreateDatabase(databaseUrl);
   migrate(databaseUrl);
   const logDir = join(root, '.cache', 'bench');

@@ -17,7 +17,6 @@
  * status counts, the seeding time, and EXPLAIN ANALYZE of the events service's SQL for that partner.
  * Not a test: it never fails on numbers, only when the stack answers something wrong.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
@@ -28,6 +27,7 @@ import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../st
 import { ensureHotWalletKey } from '../chain/local-chains';
 import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
 import { Distribution, onSchedule, Outcome, Tally } from './bench-load';
+import { buildWorkspace } from '../lib/build-stamp';
 
 export interface FeedBenchOptions {
   gatewayUrl: string;
@@ -341,8 +341,7 @@ async function main(): Promise<void> {
     const hotWallet = ensureHotWalletKey(join(root, '.cache', 'feed-bench', 'hot-wallet.key'));
     await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
-    if (!argv.includes('--no-build'))
-      execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+    if (!argv.includes('--no-build')) buildWorkspace(root);
     stack = await startApps({
       kafkaPort,
       databaseUrl,

@@ -21,7 +21,6 @@
  * that position), timed over HTTP, and the statement the service runs for it is EXPLAINed with the plan a
  * prepared statement settles on (plan_cache_mode = force_generic_plan), to show which index it reads.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -37,6 +36,7 @@ import { kafka, migrate, recreateDatabase, RunningStack, startApps } from '../st
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
 import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
+import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
 const flag = (name: string, fallback: string) => {
@@ -267,8 +267,7 @@ async function main(): Promise<void> {
   console.log(
     `lists bench: ${ROWS} rows per list, ${SAMPLES} samples per case, page ${LIMIT}; ${cpus().length} cpus; gateway ${GATEWAY_PORT}, broker ${KAFKA_PORT}, ${new URL(DATABASE_URL).pathname.slice(1)}`,
   );
-  if (!process.argv.includes('--no-build'))
-    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+  if (!process.argv.includes('--no-build')) buildWorkspace(root);
   rmSync(join(root, '.cache', 'kafka', `data-${KAFKA_PORT}`), { recursive: true, force: true });
   kafka('start', KAFKA_PORT);
   let stack: RunningStack | undefined;

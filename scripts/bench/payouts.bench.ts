@@ -49,6 +49,7 @@ import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp,
 import { distribution, Distribution, LoadClient, onSchedule, sleep, USDT } from './bench-load';
 import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
 import { cpuMs } from './bench-probes';
+import { buildWorkspace } from '../lib/build-stamp';
 
 runOnRequiredNode();
 
@@ -1077,7 +1078,7 @@ async function main(): Promise<void> {
       `block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ` +
       `${o.rate > 0 ? `${o.rate} a second` : `all at once (${o.concurrency} clients)`}; apps from ${o.appRoot ?? root}`,
   );
-  if (o.build) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
+  if (o.build) buildWorkspace(root);
   if (o.cpuProf) rmSync(PROFILE_DIR, { recursive: true, force: true });
   for (const app of APPS) rmSync(join(LOG_DIR, `${app}.log`), { force: true });
 

@@ -63,10 +63,11 @@ const targets: Target[] = [
   ...(args.vs ? [{ label: 'vs ', dir: resolve(args.vs), env: { ...process.env, KAFKA_PORT: args['vs-kafka-port'] } }] : []),
 ];
 
-/** What a warm start can skip: removed, `npm start` finds nothing to reuse (this checkout's, and an older checkout's mtime stamp). */
+/** What a warm start can skip: removed (the build's stamps, older checkouts' too, Nx's cache, dist/), `npm start` finds nothing to reuse. */
 function forgetBuild(t: Target): void {
-  for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp'])
+  for (const path of ['.cache/build-stamp.json', '.cache/stamps', '.cache/compile-cache', 'dist'])
     rmSync(join(t.dir, path), { recursive: true, force: true });
+  execFileSync(join(t.dir, 'node_modules/.bin/nx'), ['reset', '--onlyCache'], { cwd: t.dir, stdio: 'ignore' });
 }
 
 const listening = (port: number) =>

@@ -38,7 +38,7 @@
  * from 23101, baseline on 23001, logs in .cache/bench/logs) and stops it at the end, also on Ctrl-C.
  * Results: .cache/bench/results.json.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -82,6 +82,7 @@ import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } fr
 import { BenchCounterparties, startBenchCounterparties } from './bench-counterparties';
 import { GroupState, serviceGroups } from '../stack/consumer-groups';
 import { histogram, LATENCY_BUCKETS_MS, TailProbe, TailSources } from './tail-sources';
+import { buildWorkspace } from '../lib/build-stamp';
 
 runOnRequiredNode();
 
@@ -1048,10 +1049,7 @@ async function main(): Promise<void> {
     counterparties = await startBenchCounterparties('withdrawals');
     await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
-    if (o.build)
-      await time('buildMs', () =>
-        execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' }),
-      );
+    if (o.build) await time('buildMs', () => buildWorkspace(root));
     for (const name of [...APPS, 'baseline']) rmSync(join(LOG_DIR, `${name}.log`), { force: true });
     const stackOptions: StackOptions = {
       kafkaPort: KAFKA_PORT,
