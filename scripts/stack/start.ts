@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildInputs, buildStaleness, describeChanges, NX_BUILD, recordBuild } from '../lib/build-stamp';
+import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBuild } from '../lib/build-stamp';
 import { APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
@@ -35,7 +35,7 @@ async function buildIfStale(root: string): Promise<string> {
   const why = buildStaleness(root);
   if (why.length === 0) return 'up to date';
   const inputs = buildInputs(root);
-  await runInBackground(join(root, 'node_modules/.bin/nx'), NX_BUILD);
+  await runInBackground(join(root, 'node_modules/.bin/nx'), NX_BUILD, nxEnv());
   recordBuild(root, inputs);
   return `nx build: ${describeChanges(why)}`;
 }
