@@ -3,7 +3,7 @@
  * (nearest-rank percentiles, tables), the load generators and a stack of its own that is stopped at the
  * end, also on Ctrl-C. What each bench measures and why: scripts/bench/README.md.
  */
-import { ChildProcess, execFileSync } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -18,6 +18,7 @@ import { chainAppEnv, LocalChainTimings } from '../chain/chain-env';
 import { ChainPorts, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains } from '../chain/local-chains';
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
+import { buildWorkspace } from '../lib/build-stamp';
 import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';
 
 export const root = repoRoot();
@@ -383,8 +384,8 @@ export class Bench {
     migrate(url);
   }
 
-  build(...args: string[]): void {
-    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts'), ...args], { stdio: 'inherit' });
+  build(): void {
+    buildWorkspace(root);
   }
 
   /** The six apps, held from the first spawn so that Ctrl-C stops them; `tweak` changes one app's options. */

@@ -597,7 +597,7 @@ bench.run(async () => {
       `block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ` +
       `${o.rate > 0 ? `${o.rate} a second` : `all at once (${o.concurrency} clients)`}; apps from ${o.appRoot ?? h.root}`,
   );
-  if (o.build) bench.build('--if-stale');
+  if (o.build) bench.build();
   if (o.cpuProf) rmSync(PROFILE_DIR, { recursive: true, force: true });
   const results: Record<string, unknown> = { environment, options: o };
   const db = new Client({ connectionString: DATABASE_URL, application_name: 'bench-probe' });

@@ -5,7 +5,7 @@
  * --vs-kafka-port, --stop-broker): README.md next to this file. Uses npm start's own ports and database.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -39,10 +39,12 @@ const targets: Array<{ label: string; dir: string; env: NodeJS.ProcessEnv }> = [
   ...(args.vs ? [{ label: 'vs ', dir: resolve(args.vs), env: { ...process.env, KAFKA_PORT: args.vsKafkaPort } }] : []),
 ];
 
-/** What a warm start can skip: removed, `npm start` finds nothing to reuse (this checkout's, and an older checkout's mtime stamp). */
+/** What a warm start can skip: removed, `npm start` finds nothing to reuse (the build stamp, Nx's cache, dist/, the code cache; an older checkout's too). */
 function forgetBuild(t: (typeof targets)[number]): void {
-  for (const path of ['.cache/stamps', '.cache/compile-cache', 'dist/.build-stamp'])
+  for (const path of ['.cache/build-stamp.json', '.cache/stamps', '.cache/compile-cache', 'dist', 'dist/.build-stamp'])
     rmSync(join(t.dir, path), { recursive: true, force: true });
+  if (existsSync(join(t.dir, 'project.json')))
+    execFileSync(join(t.dir, 'node_modules/.bin/nx'), ['reset', '--onlyCache'], { cwd: t.dir, stdio: 'ignore' });
 }
 
 async function untilPortsFree(deadlineMs: number): Promise<void> {

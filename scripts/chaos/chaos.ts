@@ -28,7 +28,6 @@
  * and each recovery within its bound (app kill 12 s, app stop 10 s, broker 20 s, the payouts a chain fault interrupted final in 20 s). Prints the
  * counts; exits 1 when an invariant fails.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,6 +83,7 @@ import {
 } from '../stack/stack';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { CHAOS_DICT_PORT } from '../dict/dict-ports';
+import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.CHAOS_KAFKA_PORT ?? 57092);
@@ -337,7 +337,7 @@ async function main(): Promise<number> {
 
     await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
-    if (!args['no-build']) execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
+    if (!args['no-build']) buildWorkspace(root);
     // The apps run from a copy of the build: another build of this checkout (npm test, npm start) rewrites
     // dist/ meanwhile, and an app restarted by a fault must find the code it started with. Dependencies
     // resolve from the checkout's node_modules, up the tree.

@@ -26,3 +26,6 @@ export function generateApiClientTypes(root: string): void {
     });
   }
 }
+
+// The workspace's Nx target `api-client-types` (project.json) runs this file.
+if (require.main === module) generateApiClientTypes(join(__dirname, '..', '..'));

@@ -1,81 +1,110 @@
 /**
- * What `npm run build -- --if-stale` (and so `npm start`) may skip: each generator and the compilation is a
- * step with its inputs and outputs, recorded by content in a stamp under .cache/stamps/ (content-stamp.ts).
- * A step runs again when any input or output differs from its stamp; a plain `npm run build` (and
- * `npm test`) runs every step regardless.
+ * npm start's quick answer to "is dist/ current?", without starting Nx. Nx builds and caches (the root
+ * project's `build` target in project.json, its inputs named in nx.json), but every `nx run` costs about
+ * 1 s of CPU here before it knows nothing changed (no Nx daemon on these machines, and a cache hit copies
+ * dist/ back): most of a warm start's build phase. So after each build it ran, npm start records the
+ * SHA-256 of every input file of that target (the patterns read from nx.json and project.json, never
+ * listed twice) and of every file in dist/; while both still match, it skips Nx. By content: a saved but
+ * unchanged file or a rewritten mtime rebuilds nothing; an edit, an added or deleted file, or a damaged
+ * dist/ always goes through Nx. docs/development.md, "Build".
  */
-import { join, posix } from 'node:path';
-import { digest, readStamp, Skip, Stamp, staleness, writeStamp } from './content-stamp';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-export interface Step {
-  name: string;
-  /** Files or folders, relative to the repository root. */
-  inputs: string[];
-  outputs: string[];
-  /** Inputs left out (spec files, installed packages...). */
-  skipInputs?: Skip;
-}
-
-const stampFile = (root: string, step: Step) => join(root, '.cache', 'stamps', `${step.name}.json`);
-
-/** The installed packages whose code a generator is: their version is in their package.json. */
-const installed = (...packages: string[]) => packages.map((p) => `node_modules/${p}/package.json`);
-
-/** The typed API client's types (scripts/lib/api-client-types.ts), from the committed OpenAPI documents. */
-export const API_CLIENT_TYPES_STEP: Step = {
-  name: 'api-client-types',
-  inputs: ['docs/openapi.json', 'docs/openapi-operator.json', 'scripts/lib/api-client-types.ts', ...installed('openapi-typescript')],
-  outputs: ['libs/api-client/src/generated'],
+// Node 22+ has it (the project runs on 24); the installed @types/node (20) does not declare it.
+const { globSync } = fs as unknown as {
+  globSync: (patterns: string[], options: { cwd: string; exclude: string[]; withFileTypes: true }) => fs.Dirent[];
 };
 
-/** Never compiled into dist/ (tsconfig.build.json), nor read by the build: editing them does not rebuild. */
-const NOT_BUILT = /\.(spec|type-spec)\.ts$/;
-const NEVER_SOURCES = new Set(['node_modules', 'dist', 'coverage', '.cache']);
-const skipBuildInput: Skip = (path, isDirectory) => (isDirectory ? NEVER_SOURCES.has(posix.basename(path)) : NOT_BUILT.test(path));
+/** What `npm run build` runs: the workspace's one compilation, through Nx's cache. */
+export const NX_BUILD = ['run', 'workspace:build'];
+
+/** Nx's two plugins loaded in its own process, not one worker each: 0.6 times the CPU of a cached build here. */
+export const nxEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NX_ISOLATE_PLUGINS: 'false' });
+
+/** `npm run build`, waited for. */
+export function buildWorkspace(root: string): void {
+  execFileSync(join(root, 'node_modules/.bin/nx'), NX_BUILD, { cwd: root, stdio: 'inherit', env: nxEnv() });
+}
+
+/** Path relative to the root → SHA-256 of its content (base64url). */
+export type Digest = Record<string, string>;
+
+export interface Stamp {
+  inputs: Digest;
+  outputs: Digest;
+}
+
+const stampFile = (root: string) => join(root, '.cache', 'build-stamp.json');
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, never>;
 
 /**
- * The compilation: every source of the apps and libs, the API client's generated types among them; what
- * generates them (the OpenAPI documents); the compiler's settings and every dependency's version; and
- * the build scripts themselves. So its stamp matching also means every generator's step is current.
+ * The file patterns of the build target's inputs, named inputs expanded: `{workspaceRoot}/x` as `x`,
+ * exclusions (`!…`) apart. Other kinds of input (external dependencies) are versions in package-lock.json,
+ * itself an input.
  */
-export function buildStep(): Step {
-  return {
-    name: 'build',
-    inputs: [
-      'apps',
-      'libs',
-      'docs/openapi.json',
-      'docs/openapi-operator.json',
-      'tsconfig.base.json',
-      'tsconfig.build.json',
-      'package-lock.json',
-      'scripts/build.ts',
-      ...['build-stamp.ts', 'content-stamp.ts', 'api-client-types.ts'].map((file) => `scripts/lib/${file}`),
-    ],
-    outputs: ['dist'],
-    skipInputs: skipBuildInput,
+export function buildInputPatterns(root: string): { include: string[]; exclude: string[] } {
+  const named = (readJson(join(root, 'nx.json')).namedInputs ?? {}) as Record<string, unknown[]>;
+  const target = (readJson(join(root, 'project.json')).targets as Record<string, { inputs: unknown[] }>).build;
+  const include: string[] = [];
+  const exclude: string[] = [];
+  const expand = (input: unknown): void => {
+    if (typeof input !== 'string') return;
+    if (input in named) return named[input].forEach(expand);
+    const negated = input.startsWith('!');
+    const pattern = input.replace(/^!/, '').replace('{workspaceRoot}/', '');
+    if (pattern.includes('{')) throw new Error(`build-stamp: input ${input} is not relative to the workspace root`);
+    (negated ? exclude : include).push(pattern);
   };
+  target.inputs.forEach(expand);
+  return { include, exclude };
 }
 
-/** A step's inputs and outputs as they are now. */
-export function currentState(root: string, step: Step): Stamp {
-  return { inputs: digest(root, step.inputs, step.skipInputs), outputs: digest(root, step.outputs) };
+function digest(root: string, include: string[], exclude: string[] = []): Digest {
+  const out: Digest = {};
+  for (const path of globSync(include, { cwd: root, exclude, withFileTypes: true }).filter((e) => e.isFile())) {
+    const rel = join(path.parentPath, path.name).slice(root.length + 1);
+    out[rel] = createHash('sha256')
+      .update(readFileSync(join(root, rel)))
+      .digest('base64url');
+  }
+  return out;
 }
 
-/** Why `step` must run: empty when its stamp matches every input and output now. */
-export function stepStaleness(root: string, step: Step): string[] {
-  return staleness(readStamp(stampFile(root, step)), currentState(root, step));
+/** The build's inputs as they are now: read them BEFORE a build, so a file saved meanwhile rebuilds next time. */
+export function buildInputs(root: string): Digest {
+  const { include, exclude } = buildInputPatterns(root);
+  return digest(root, include, exclude);
 }
 
-/**
- * Records a step that just succeeded: the inputs as read BEFORE it ran (a file saved meanwhile then
- * differs, and the next run redoes the step), the outputs as they are now.
- */
-export function recordStep(root: string, step: Step, inputsBefore: Stamp['inputs']): void {
-  writeStamp(stampFile(root, step), { inputs: inputsBefore, outputs: digest(root, step.outputs) });
+/** Why dist/ may not be current: the paths that differ from the stamp (empty: it matches). */
+export function buildStaleness(root: string): string[] {
+  let stamp: Stamp;
+  try {
+    stamp = readJson(stampFile(root)) as unknown as Stamp;
+  } catch {
+    return ['(no stamp)'];
+  }
+  const outputs = digest(root, ['dist/**']);
+  if (Object.keys(outputs).length === 0) return ['(no dist/)'];
+  const differences = (recorded: Digest = {}, current: Digest) =>
+    [...new Set([...Object.keys(recorded), ...Object.keys(current)])].filter((path) => recorded[path] !== current[path]);
+  return [...differences(stamp.inputs, buildInputs(root)), ...differences(stamp.outputs, outputs)].sort();
 }
 
-/** Why dist/ must be rebuilt (empty: it was built from exactly the sources, documents and settings there are now). */
-export const buildStaleness = (root: string): string[] => stepStaleness(root, buildStep());
+/** Records a build that just succeeded, whole or not at all (a rename). */
+export function recordBuild(root: string, inputsBefore: Digest): void {
+  const file = stampFile(root);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, JSON.stringify({ inputs: inputsBefore, outputs: digest(root, ['dist/**']) } satisfies Stamp));
+  renameSync(`${file}.tmp`, file);
+}
 
-export const buildIsCurrent = (root: string): boolean => buildStaleness(root).length === 0;
+/** "3 changed: a, b, c" for a log line; the first few paths only. */
+export function describeChanges(changed: readonly string[], shown = 3): string {
+  const head = changed.slice(0, shown).join(', ');
+  return `${changed.length} changed: ${head}${changed.length > shown ? ', ...' : ''}`;
+}

@@ -24,16 +24,15 @@ import {
   PROVIDER_OPENAPI_JSON,
   PROVIDER_OPENAPI_YAML,
 } from '../lib/api-client-types';
-import { buildIsCurrent } from '../lib/build-stamp';
 import { repoRoot } from '../lib/services';
+import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
 const REGENERATE = 'npm run openapi';
 
 /** The committed files and their text as the current code generates it: JSON, and YAML as the gateway serves it (SwaggerModule's js-yaml options). */
 function generate(): [path: string, text: string][] {
-  if (!buildIsCurrent(root))
-    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { cwd: root, stdio: 'inherit' });
+  buildWorkspace(root);
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
     const files = [join(dir, 'partner.json'), join(dir, 'operator.json'), join(dir, 'provider.json')];

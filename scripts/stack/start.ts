@@ -13,8 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildStaleness } from '../lib/build-stamp';
-import { describeChanges } from '../lib/content-stamp';
+import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBuild } from '../lib/build-stamp';
 import { APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
@@ -36,12 +35,14 @@ async function phase<T>(name: string, work: () => Promise<T>, outcome: (result: 
   return result;
 }
 
-/** Builds only when a source, schema or setting changed since the last build (scripts/lib/build-stamp.ts); says what it did. */
+/** Runs the Nx build (from its cache when it can) only when an input or dist/ changed since this last did (scripts/lib/build-stamp.ts). */
 async function buildIfStale(root: string): Promise<string> {
   const why = buildStaleness(root);
   if (why.length === 0) return 'up to date';
-  await runInBackground(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts'), '--if-stale']);
-  return `built: ${describeChanges(why)}`;
+  const inputs = buildInputs(root);
+  await runInBackground(join(root, 'node_modules/.bin/nx'), NX_BUILD, nxEnv());
+  recordBuild(root, inputs);
+  return `nx build: ${describeChanges(why)}`;
 }
 
 /** Applies what migrations are pending, in this process (scripts/db/migrate.ts), and sets every app's role password. */

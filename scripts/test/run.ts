@@ -2,8 +2,7 @@
  * `npm test`: every suite against real infrastructure, on ports and a database of its own so that it
  * can run beside a dev stack.
  *   1. a fresh Kafka broker (port TEST_KAFKA_PORT, default 19092) and a fresh database (partner_test);
- *   2. build (type-checks the workspace) and migrate; typecheck,
- *      lint, the OpenAPI document's checks (committed = generated, Redocly lint);
+ *   2. migrate, build (`npm run build`: Nx, from its cache when nothing changed); typecheck, lint, the OpenAPI document's checks (committed = generated, Redocly lint);
  *   3. the unit suites as `npx nx run-many -t test` runs them (no broker, no database; the dev database's
  *      rows counted before and after), then the unit and integration suites of every app and lib in one
  *      Jest run against the test broker and database (JEST_SUITE=all);
@@ -18,7 +17,7 @@
  * nx run-many check; typecheck and lint as always), e.g. `npm test -- apps/withdrawals apps/e2e/src/withdrawals`: for
  * working on one family; CI runs everything.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +52,7 @@ import {
   INTERNAL_SECRET,
   waitUntilReady,
 } from '../stack/stack';
+import { buildWorkspace } from '../lib/build-stamp';
 
 runOnRequiredNode();
 
@@ -161,22 +161,17 @@ async function main(): Promise<number> {
     // Every app of the stack connects as its own least-privilege role (svc_<schema>): the e2e suites run
     // against what a deployment enforces. The specs connect as the owner.
     migrate(databaseUrl, dbRoles);
-    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/build.ts')], { stdio: 'inherit' });
-    // Spec files and scripts are type-checked too: the type tests (*.type-spec.ts, @ts-expect-error lines) live there.
-    add(check('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']));
-    add(check('lint (format, type-aware rules, module boundaries)', join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/lint.ts')]));
-    add(
-      check('OpenAPI document up to date (else: npm run openapi)', join(root, 'node_modules/.bin/tsx'), [
-        join(root, 'scripts/openapi/openapi.ts'),
-        'check',
-      ]),
-    );
-    add(
-      check('OpenAPI lint (Redocly CLI, redocly.yaml)', join(root, 'node_modules/.bin/tsx'), [
-        join(root, 'scripts/openapi/openapi.ts'),
-        'lint',
-      ]),
-    );
+    buildWorkspace(root);
+    // Whole-workspace checks, one test each. Spec files and scripts are type-checked too: the type tests
+    // (*.type-spec.ts, @ts-expect-error lines) live there.
+    const tsx = join(root, 'node_modules/.bin/tsx');
+    for (const [label, command, args] of [
+      ['typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+      ['lint (format, type-aware rules, module boundaries)', tsx, [join(root, 'scripts/lint.ts')]],
+      ['OpenAPI document up to date (else: npm run openapi)', tsx, [join(root, 'scripts/openapi/openapi.ts'), 'check']],
+      ['OpenAPI lint (Redocly CLI, redocly.yaml)', tsx, [join(root, 'scripts/openapi/openapi.ts'), 'lint']],
+    ] as const)
+      add(check(label, command, [...args]));
 
     // The per-project unit suites as Nx runs them, with nothing to connect to (on a full run only).
     if (only.length === 0) add(await unitSuitesTouchNothing(root));
@@ -191,7 +186,7 @@ async function main(): Promise<number> {
     const logDir = join(outDir, 'logs');
     rmSync(logDir, { recursive: true, force: true });
     mkdirSync(logDir, { recursive: true });
-    // The DICT test server (libs/dict-test-server/) the stack's pix-keys registers keys through, in this process.
+    // The DICT test server (libs/dict-test-server) the stack's pix-keys registers keys through, in this process.
     dict = await startStackDict({
       name: 'test',
       port: TEST_DICT_PORT,
@@ -305,7 +300,6 @@ async function main(): Promise<number> {
  * ephemeral localhost port:
  *   POST /kill/<app>     kill -9 of one app
  *   POST /stop/<app>     SIGTERM of one app (its graceful shutdown), answers once it exited
- *   POST /stop/kafka     graceful stop of the broker
  *   POST /restart/<app>  starts it again, answers once the whole stack is ready
  *   POST /kill/kafka     kill -9 of the broker
  *   POST /restart/kafka  starts the broker again, answers once the whole stack is ready
