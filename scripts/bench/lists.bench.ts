@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { authenticatedPartnerId, BUSINESS_CUSTOMER_EXAMPLE, encodeListCursor, listScope } from '../../libs/contracts/src';
 import { keysetPageStatement } from '../../libs/db/src/lib/keyset-page';
-import { ApiClient, newCpf } from '../../libs/testing/src';
+import { ApiClient, newCpf } from '@partner/testing';
 import { DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import * as h from './harness';
 

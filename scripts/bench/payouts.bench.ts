@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { Pool } from 'undici';
 import { createPublicClient, encodeFunctionData, Hex, http, keccak256, parseAbi, parseEther, parseGwei, PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { VALID_ADDRESS } from '../../libs/testing/src';
+import { VALID_ADDRESS } from '@partner/testing';
 import { fundFromOwner, LocalChain, LOCAL_NETWORKS, LocalNetwork } from '../chain/local-chains';
 import { healthPortOf } from '../lib/services';
 import { recreateDatabase, StackOptions } from '../stack/stack';

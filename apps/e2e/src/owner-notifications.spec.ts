@@ -1,5 +1,6 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
+import type { ReceivedEmail as SinkEmail, ReceivedSms as SinkSms } from '@partner/notification-sinks';
 import { ApiClient, newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { gatewayAdminUrl, newPartner } from './support/sandbox';
 
@@ -15,20 +16,6 @@ const operator = () => new ApiClient(gatewayAdminUrl(), { 'x-admin-key': require
 const notificationsPath = (partnerId: string, customerId: string) =>
   `/admin/v1/partners/${partnerId}/business-customers/${customerId}/notifications`;
 
-interface SinkEmail {
-  envelope: { from: string | null; to: string[] };
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  message_id: string | null;
-}
-interface SinkSms {
-  sid: string;
-  to: string;
-  from: string | null;
-  body: string;
-}
 interface NotificationView {
   owner_index: number;
   channel: 'sms' | 'email';
