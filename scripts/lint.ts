@@ -1,9 +1,6 @@
 /**
- * `npm run lint`: the format (Prettier, .prettierrc.json: `npm run format` rewrites what it finds), then ESLint
- * over apps, libs and scripts, type-aware rules and module boundaries included.
- * The boundary rule reads Nx's project graph and silently skips itself when none is cached, so the graph
- * is computed first. It checks files inside Nx projects only: scripts/ belongs to none, so there it
- * does not apply (scripts may reach into apps, as the benches do); the other rules do.
+ * `npm run lint`: Prettier's check, then ESLint over apps, libs and scripts. The module-boundary rule skips
+ * itself without a cached Nx project graph, so the graph is computed first (scripts/ is in no project).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -17,8 +14,7 @@ try {
   console.error('lint: the files above are not formatted; `npm run format` formats them (Prettier, .prettierrc.json)');
   process.exit(1);
 }
-// The typed client's types are generated, never committed: without them every rule that reads types sees `any`
-// (a fresh clone before its first build). Written again from the committed documents, identical when current.
+// The typed client's generated types: without them every type-aware rule sees `any` (a fresh clone).
 generateApiClientTypes(root);
 execFileSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, env, stdio: 'ignore' });
 execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts'], { cwd: root, env, stdio: 'inherit' });

@@ -1,14 +1,6 @@
-/**
- * `npm run chain -- <command>`: the dev local chains (scripts/chain/README.md).
- *   start [--fresh]                 ETH on :8545 and MATIC on :8546, blocks every second, the hot wallet
- *                                   (HOT_WALLET_KEY_FILE, else .cache/chain/hot-wallet.key, created once)
- *                                   funded; reuses running ones (--fresh: new chains)
- *   stop                            stops both (everything on them is gone)
- *   status                          each node: pid, chain id, block, token, the hot wallet's balances
- *   fund <ETH|MATIC> <usdt> [eth]   issues <usdt> USDT to the hot wallet and sends it [eth] of the native coin
- */
+/** `npm run chain -- <command>`: the dev local chains by hand (docs/operations/payouts.md, "Local chains"). */
 import { join } from 'node:path';
-import { Address, formatEther, formatUnits, parseEther, parseUnits } from 'viem';
+import { formatEther, formatUnits, parseEther, parseUnits } from 'viem';
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { repoRoot } from '../lib/services';
 import { DEV_BLOCK_TIME_MS } from './chain-env';
@@ -25,61 +17,41 @@ import {
 
 runOnRequiredNode();
 
-// The same key file and block time as `npm start` (scripts/stack/start.ts): a chain started with others
-// would not be reused by it, and a restarted chain is a new one.
+// npm start's key file and block time: chains started with others would not be reused by it.
 const HOT_WALLET_KEY_FILE = process.env.HOT_WALLET_KEY_FILE ?? join(repoRoot(), '.cache', 'chain', 'hot-wallet.key');
-
-const isNetwork = (name: string | undefined): name is LocalNetwork => (LOCAL_NETWORKS as readonly (string | undefined)[]).includes(name);
-
 const usage = 'usage: npm run chain -- start [--fresh] | stop | status | fund <ETH|MATIC> <usdt> [eth]';
 
-async function main(args: string[]): Promise<void> {
-  const [command, ...rest] = args;
-  const hotWallet = (): Address => ensureHotWalletKey(HOT_WALLET_KEY_FILE).address;
-  switch (command) {
-    case 'start': {
-      const chains = await ensureLocalChains({
-        ports: DEV_CHAIN_PORTS,
-        hotWallet: hotWallet(),
-        blockTimeMs: DEV_BLOCK_TIME_MS,
-        fresh: rest.includes('--fresh'),
-      });
-      for (const chain of Object.values(chains)) {
-        if (!chain.started)
-          console.log(`chain: ${chain.network} local node on ${chain.rpcUrl} (chain id ${chain.chainId}) already running`);
-      }
-      console.log(`chain: hot wallet ${hotWallet()} (key in ${HOT_WALLET_KEY_FILE})`);
-      return;
+async function main([command, ...rest]: string[]): Promise<void> {
+  // Not made for a stop or a wrong command.
+  const hotWallet = ['start', 'status', 'fund'].includes(command) ? ensureHotWalletKey(HOT_WALLET_KEY_FILE).address : '0x';
+  if (command === 'start') {
+    const chains = await ensureLocalChains({
+      ports: DEV_CHAIN_PORTS,
+      hotWallet,
+      blockTimeMs: DEV_BLOCK_TIME_MS,
+      fresh: rest.includes('--fresh'),
+    });
+    for (const c of Object.values(chains))
+      if (!c.started) console.log(`chain: ${c.network} local node on ${c.rpcUrl} (chain id ${c.chainId}) already running`);
+    console.log(`chain: hot wallet ${hotWallet} (key in ${HOT_WALLET_KEY_FILE})`);
+  } else if (command === 'stop') {
+    await stopLocalChains(DEV_CHAIN_PORTS);
+    console.log('chain: stopped');
+  } else if (command === 'status') {
+    for (const network of LOCAL_NETWORKS) {
+      const s = await localChainStatus(network, DEV_CHAIN_PORTS[network], hotWallet);
+      console.log(
+        s
+          ? `${network}: pid ${s.pid} on ${s.rpcUrl}, chain id ${s.chainId}, block ${s.blockNumber}, USDT ${s.tokenAddress}; ` +
+              `hot wallet ${hotWallet}: ${formatUnits(s.usdtMicros, 6)} USDT, ${formatEther(s.nativeWei)} native`
+          : `${network}: not running on :${DEV_CHAIN_PORTS[network]}`,
+      );
     }
-    case 'stop':
-      await stopLocalChains(DEV_CHAIN_PORTS);
-      console.log('chain: stopped');
-      return;
-    case 'status': {
-      const holder = hotWallet();
-      for (const network of LOCAL_NETWORKS) {
-        const port = DEV_CHAIN_PORTS[network];
-        const s = await localChainStatus(network, port, holder);
-        console.log(
-          s
-            ? `${network}: pid ${s.pid} on ${s.rpcUrl}, chain id ${s.chainId}, block ${s.blockNumber}, USDT ${s.tokenAddress}; ` +
-                `hot wallet ${holder}: ${formatUnits(s.usdtMicros, 6)} USDT, ${formatEther(s.nativeWei)} native`
-            : `${network}: not running on :${port}`,
-        );
-      }
-      return;
-    }
-    case 'fund': {
-      const [network, usdt, eth = '0'] = rest;
-      if (!isNetwork(network) || usdt === undefined) throw new Error(usage);
-      const holder = hotWallet();
-      await fundFromOwner(network, DEV_CHAIN_PORTS[network], holder, parseUnits(usdt, 6), parseEther(eth));
-      console.log(`chain: ${network} hot wallet ${holder} funded with ${usdt} USDT and ${eth} native`);
-      return;
-    }
-    default:
-      throw new Error(usage);
-  }
+  } else if (command === 'fund' && LOCAL_NETWORKS.includes(rest[0] as LocalNetwork) && rest[1] !== undefined) {
+    const [network, usdt, eth = '0'] = rest as [LocalNetwork, string, string?];
+    await fundFromOwner(network, DEV_CHAIN_PORTS[network], hotWallet, parseUnits(usdt, 6), parseEther(eth));
+    console.log(`chain: ${network} hot wallet ${hotWallet} funded with ${usdt} USDT and ${eth} native`);
+  } else throw new Error(usage);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,12 +1,8 @@
 /**
- * The project's local EVM chains: a real chain on this machine, one JSON-RPC node per network (Hardhat 3's
- * node, its EDR engine, in memory), each with the test USDT (contracts/TestUsdt.sol) deployed and the hot
- * wallet funded. `npm start` (dev ports), `npm test` (test ports) and `npm run chain` use it.
- *
- * A node runs detached (its own process group, its output in `<dataDir>/node-<port>/node.log`), so it
- * outlives the process that started it, as the Kafka broker does; the next call reuses it when it is still
- * ours and still the chain its `deployment.json` describes. A restarted node is a new chain: in memory, it
- * forgets every block, balance and contract, and has a new genesis hash.
+ * The local EVM chains (docs/operations/payouts.md, "Local chains"): a Hardhat node per network, in memory, detached (its own
+ * process group, log in `<dataDir>/node-<port>/node.log`), the test USDT deployed and the hot wallet funded.
+ * A running node is reused while it is ours and still the chain its `deployment.json` records; a restarted
+ * node is a new chain (ADR 0024).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
@@ -34,35 +30,24 @@ import {
   WalletClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { repoRoot } from '../lib/services';
+import { envPort, repoRoot } from '../lib/services';
 
 export const LOCAL_CHAIN_IDS = { ETH: 31337, MATIC: 31338 } as const;
 export type LocalNetwork = keyof typeof LOCAL_CHAIN_IDS;
 export const LOCAL_NETWORKS: readonly LocalNetwork[] = ['ETH', 'MATIC'];
 export type ChainPorts = Record<LocalNetwork, number>;
 
-const envPort = (name: string, fallback: number): number => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`${name} must be a TCP port, got "${value}"`);
-  return port;
-};
-
 /** `npm start` and `npm run chain` (CHAIN_PORT_ETH, CHAIN_PORT_MATIC to move them). */
-export const DEV_CHAIN_PORTS: ChainPorts = { ETH: envPort('CHAIN_PORT_ETH', 8545), MATIC: envPort('CHAIN_PORT_MATIC', 8546) };
+export const DEV_CHAIN_PORTS: ChainPorts = { ETH: envPort('CHAIN_PORT_ETH', 8545, 1), MATIC: envPort('CHAIN_PORT_MATIC', 8546, 1) };
 /** `npm test` (TEST_CHAIN_PORT_ETH, TEST_CHAIN_PORT_MATIC to move them). */
 export const TEST_CHAIN_PORTS: ChainPorts = {
-  ETH: envPort('TEST_CHAIN_PORT_ETH', 18545),
-  MATIC: envPort('TEST_CHAIN_PORT_MATIC', 18546),
+  ETH: envPort('TEST_CHAIN_PORT_ETH', 18545, 1),
+  MATIC: envPort('TEST_CHAIN_PORT_MATIC', 18546, 1),
 };
 
-/** The project's documented failing destination: blacklisted on every local chain, so a transfer to it is mined and reverts. */
+/** The documented failing destination: blacklisted on every local chain, so a transfer to it is mined and reverts. */
 export const BLACKLISTED_DESTINATION: Address = '0x000000000000000000000000000000000000dEaD';
-/**
- * Hardhat's prefunded development account #0 (from its public test mnemonic; every Hardhat and Anvil node
- * has it): the token's deployer and owner. A well-known key, worthless anywhere but a local chain.
- */
+/** Hardhat's public development account #0 (worthless off a local chain): the token's deployer and owner. */
 export const LOCAL_OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 /** 10,000,000 USDT in micros (6 decimals). */
 export const DEFAULT_USDT_MICROS = 10_000_000_000_000n;
@@ -83,60 +68,37 @@ export interface EnsureLocalChainsOptions {
   hotWallet: Address;
   /** > 0: a block every N ms, automine off (as a real chain); 0: a block per transaction, at once. */
   blockTimeMs: number;
-  /** Start new chains even where ours run (the old ones are killed: everything on them is gone). */
+  /** New chains even where ours run (the old ones are killed: everything on them is gone). */
   fresh?: boolean;
-  /** USDT issued to the hot wallet on a new chain; DEFAULT_USDT_MICROS. */
-  usdtMicros?: bigint;
-  /** Native coin sent to the hot wallet on a new chain; DEFAULT_NATIVE_WEI (100 ETH). */
-  nativeWei?: bigint;
-  /** Where the nodes' folders and the compiled token go; `.cache/chain`. */
+  /** The nodes' folders and the compiled token: `.cache/chain`. */
   dataDir?: string;
 }
 
 /** What `deployment.json` in a node's folder records. */
-export interface LocalChainDeployment {
-  network: LocalNetwork;
-  chainId: number;
-  rpcUrl: string;
-  tokenAddress: Address;
-  genesisHash: Hash;
-  hotWallet: Address;
-  blockTimeMs: number;
-  deployedAt: string;
-}
+export type LocalChainDeployment = Omit<LocalChain, 'started'> & { hotWallet: Address; blockTimeMs: number; deployedAt: string };
 
 const root = repoRoot();
 const defaultDataDir = join(root, '.cache', 'chain');
 const hardhatCli = join(root, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js');
 const hardhatConfig = join(root, 'scripts', 'chain', 'node', 'hardhat.config.js');
 const tokenSource = join(root, 'scripts', 'chain', 'contracts', 'TestUsdt.sol');
-const nodeDir = (dataDir: string, port: number) => join(dataDir, `node-${port}`);
+const nodeFile = (dataDir: string, port: number, file = '') => join(dataDir, `node-${port}`, file);
 const rpcUrlOf = (port: number) => `http://127.0.0.1:${port}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const READY_DEADLINE_MS = 60_000;
 
-// ---------------------------------------------------------------------------------------------------------
-// The hot wallet's key
-
-/**
- * The hot wallet's private key in `file` (created, mode 0600, when missing: a fresh random key, 0x-hex,
- * newline-terminated); returns its address. Never prints the key.
- */
+/** The hot wallet's key in `file` (a fresh random one, mode 0600, when missing); its address. Never prints the key. */
 export function ensureHotWalletKey(file: string): { address: Address; keyFile: string } {
   mkdirSync(dirname(file), { recursive: true });
-  if (!existsSync(file)) {
-    try {
-      writeFileSync(file, `${generatePrivateKey()}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // another process made it first: read theirs
-    }
+  try {
+    writeFileSync(file, `${generatePrivateKey()}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // there already (or another process made it first)
   }
   const key = readFileSync(file, 'utf8').trim();
   if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error(`${file} does not hold a 0x-prefixed 32-byte hex private key`);
   return { address: privateKeyToAccount(key as Hex).address, keyFile: file };
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// The token, compiled by solc-js and cached by content
 
 export interface CompiledToken {
   abi: Abi;
@@ -144,13 +106,10 @@ export interface CompiledToken {
   solcVersion: string;
 }
 
-/**
- * TestUsdt's ABI and bytecode: from `<dataDir>/TestUsdt-<hash>.json` when the source, the solc version and
- * the settings are those it was compiled from, else compiled by solc-js (about a second) and cached.
- */
+/** TestUsdt compiled by solc-js (about a second), cached in `<dataDir>/TestUsdt-<hash of source, solc version, settings>.json`. */
 export function compileTestUsdt(dataDir = defaultDataDir): CompiledToken {
   const source = readFileSync(tokenSource, 'utf8');
-  // solc-js's package version is its compiler's version; reading it spares loading the compiler on a cache hit.
+  // solc-js's package version is its compiler's: a cache hit never loads the 8 MB compiler.
   const solcVersion = (JSON.parse(readFileSync(join(root, 'node_modules', 'solc', 'package.json'), 'utf8')) as { version: string }).version;
   const settings = {
     optimizer: { enabled: true, runs: 200 },
@@ -161,7 +120,6 @@ export function compileTestUsdt(dataDir = defaultDataDir): CompiledToken {
   const cacheFile = join(dataDir, `TestUsdt-${hash}.json`);
   if (existsSync(cacheFile)) return JSON.parse(readFileSync(cacheFile, 'utf8')) as CompiledToken;
 
-  // solc-js loads an 8 MB compiler: only on a cache miss.
   const solc = require('solc') as { compile(input: string): string };
   const input = { language: 'Solidity', sources: { 'TestUsdt.sol': { content: source } }, settings };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
@@ -179,56 +137,48 @@ export function compileTestUsdt(dataDir = defaultDataDir): CompiledToken {
   return compiled;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// The nodes' processes
-
 /** The pid in the node's pid file when that process is our Hardhat node on `port` (its command line says so). */
 function ourNodePid(port: number, dataDir: string): number | undefined {
   try {
-    const pid = Number(readFileSync(join(nodeDir(dataDir, port), 'node.pid'), 'utf8').trim());
+    const pid = Number(readFileSync(nodeFile(dataDir, port, 'node.pid'), 'utf8').trim());
     if (!Number.isInteger(pid) || pid <= 0) return undefined;
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const ours = cmdline.includes(hardhatCli) && cmdline.includes(hardhatConfig) && cmdline.includes('node');
-    const port_ = cmdline[cmdline.indexOf('--port') + 1];
-    return ours && port_ === String(port) ? pid : undefined;
+    return ours && cmdline[cmdline.indexOf('--port') + 1] === String(port) ? pid : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Whether `pid` is gone (a zombie, killed and not yet reaped by its parent, counts as gone). */
-function gone(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
-  } catch {
-    return true;
-  }
-}
-
+/** Waits until `pid` is gone (a zombie, killed and not yet reaped, counts as gone); false after `deadlineMs`. */
 async function waitGone(pid: number, deadlineMs: number): Promise<boolean> {
   const deadline = Date.now() + deadlineMs;
-  while (!gone(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal); // the node leads its own process group (spawned detached)
-  } catch {
+  for (;;) {
     try {
-      process.kill(pid, signal);
+      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true) return true;
     } catch {
-      // already gone
+      return true;
     }
+    if (Date.now() > deadline) return false;
+    await sleep(50);
   }
 }
 
-function forget(port: number, dataDir: string): void {
-  for (const file of ['node.pid', 'deployment.json']) rmSync(join(nodeDir(dataDir, port), file), { force: true });
+/** Signals the node's process group (it was spawned detached), else the process alone; nothing when it is gone. */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  const send = (target: number) => {
+    try {
+      return process.kill(target, signal);
+    } catch {
+      return false;
+    }
+  };
+  if (!send(-pid)) send(pid);
 }
+
+const forget = (port: number, dataDir: string) => {
+  for (const file of ['node.pid', 'deployment.json']) rmSync(nodeFile(dataDir, port, file), { force: true });
+};
 
 /** kill -9 of our node on `port` (fault injection: the chain and all on it are gone); waits until the process is. */
 export async function killLocalChain(port: number, dataDir = defaultDataDir): Promise<void> {
@@ -244,13 +194,12 @@ export async function killLocalChain(port: number, dataDir = defaultDataDir): Pr
 export async function stopLocalChains(ports: ChainPorts, dataDir = defaultDataDir): Promise<void> {
   await Promise.all(
     LOCAL_NETWORKS.map(async (network) => {
-      const port = ports[network];
-      const pid = ourNodePid(port, dataDir);
+      const pid = ourNodePid(ports[network], dataDir);
       if (pid !== undefined) {
         signalGroup(pid, 'SIGTERM');
-        if (!(await waitGone(pid, 5_000))) await killLocalChain(port, dataDir);
+        if (!(await waitGone(pid, 5_000))) await killLocalChain(ports[network], dataDir);
       }
-      forget(port, dataDir);
+      forget(ports[network], dataDir);
     }),
   );
 }
@@ -269,15 +218,18 @@ async function chainIdAt(port: number): Promise<number | undefined> {
   }
 }
 
-function startNode(network: LocalNetwork, port: number, blockTimeMs: number, dataDir: string): ChildProcess {
-  const dir = nodeDir(dataDir, port);
-  mkdirSync(dir, { recursive: true });
-  const log = openSync(join(dir, 'node.log'), 'w');
+/** Kills our old node on `port` (if any) and starts a new one; fails when something else holds the port. */
+async function launch(network: LocalNetwork, port: number, blockTimeMs: number, dataDir: string): Promise<ChildProcess> {
+  await killLocalChain(port, dataDir);
+  const foreign = await chainIdAt(port);
+  if (foreign !== undefined) throw new Error(`port ${port} is taken by a JSON-RPC node that is not this checkout's (chain id ${foreign})`);
+  mkdirSync(nodeFile(dataDir, port), { recursive: true });
+  const log = openSync(nodeFile(dataDir, port, 'node.log'), 'w');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CHAIN_ID: String(LOCAL_CHAIN_IDS[network]),
     BLOCK_TIME_MS: String(blockTimeMs),
-    CHAIN_DATA_DIR: join(dir, 'hardhat'), // the node creates <artifacts>/build-info there
+    CHAIN_DATA_DIR: nodeFile(dataDir, port, 'hardhat'), // the node creates <artifacts>/build-info there
     HARDHAT_DISABLE_TELEMETRY: 'true',
     GENESIS_SALT: String(randomInt(1, 2 ** 47)), // a genesis of its own (hardhat.config.js says why)
   };
@@ -289,49 +241,40 @@ function startNode(network: LocalNetwork, port: number, blockTimeMs: number, dat
   );
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start the ${network} chain node (${hardhatCli})`);
-  writeFileSync(join(dir, 'node.pid'), `${child.pid}\n`);
+  writeFileSync(nodeFile(dataDir, port, 'node.pid'), `${child.pid}\n`);
   child.unref();
   return child;
 }
 
-function logTail(port: number, dataDir: string): string {
-  try {
-    return readFileSync(join(nodeDir(dataDir, port), 'node.log'), 'utf8')
-      .trim()
-      .split('\n')
-      .slice(-15)
-      .join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-/** Polls eth_chainId until the new node answers it, it exits, or the deadline passes. */
+/** Polls eth_chainId until the new node answers it; fails (with its log's tail) when it exits or the deadline passes. */
 async function waitForNode(network: LocalNetwork, port: number, child: ChildProcess, dataDir: string): Promise<void> {
   const deadline = Date.now() + READY_DEADLINE_MS;
   for (;;) {
     const chainId = await chainIdAt(port);
     if (chainId === LOCAL_CHAIN_IDS[network]) return;
     if (chainId !== undefined) throw new Error(`the node on :${port} answers chain id ${chainId}, not ${LOCAL_CHAIN_IDS[network]}`);
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `the ${network} chain node on :${port} exited (${child.exitCode ?? child.signalCode}) before it answered:\n${logTail(port, dataDir)}`,
-      );
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    if (exited || Date.now() > deadline) {
+      let tail = '(no log)';
+      try {
+        tail = readFileSync(nodeFile(dataDir, port, 'node.log'), 'utf8')
+          .trim()
+          .split('\n')
+          .slice(-15)
+          .join('\n');
+      } catch {
+        // no log
+      }
+      const why = exited
+        ? `exited (${child.exitCode ?? child.signalCode}) before it answered`
+        : `did not answer within ${READY_DEADLINE_MS / 1000} s`;
+      throw new Error(`the ${network} chain node on :${port} ${why}:\n${tail}`);
     }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `the ${network} chain node on :${port} did not answer within ${READY_DEADLINE_MS / 1000} s:\n${logTail(port, dataDir)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Deploying and funding
-
 interface Clients {
-  chain: Chain;
   publicClient: PublicClient;
   owner: WalletClient<Transport, Chain, Account>;
 }
@@ -341,27 +284,22 @@ function clients(network: LocalNetwork, port: number): Clients {
   const chain = defineChain({
     id: LOCAL_CHAIN_IDS[network],
     name: `local ${network}`,
-    nativeCurrency: network === 'ETH' ? { name: 'Ether', symbol: 'ETH', decimals: 18 } : { name: 'POL', symbol: 'POL', decimals: 18 },
+    nativeCurrency: { name: network === 'ETH' ? 'Ether' : 'POL', symbol: network === 'ETH' ? 'ETH' : 'POL', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
   const transport = http(rpcUrl, { retryCount: 0, timeout: 10_000 });
   return {
-    chain,
     publicClient: createPublicClient({ chain, transport, pollingInterval: 100 }),
     owner: createWalletClient({ account: privateKeyToAccount(LOCAL_OWNER_KEY), chain, transport }),
   };
 }
 
-// Calls into a contract sent before it is mined cannot be estimated (the state they run on is not there
-// yet): a fixed limit, well above what each needs (under 60k).
+// A call sent before the previous transaction is mined cannot be estimated: a fixed limit, well above the 60k each needs.
 const CALL_GAS = 150_000n;
 
 type OwnerTx = { to: Address; data?: Hex; value?: bigint } | { deploy: CompiledToken };
 
-/**
- * Sends the owner's transactions at consecutive nonces without waiting between them (with interval mining
- * they land in the same block), then waits for every receipt; fails unless all succeeded.
- */
+/** The owner's transactions at consecutive nonces, sent without waiting (one block with interval mining); fails unless all succeed. */
 async function sendAsOwner({ publicClient, owner }: Clients, txs: OwnerTx[]): Promise<{ contractAddress?: Address }[]> {
   let nonce = await publicClient.getTransactionCount({ address: owner.account.address, blockTag: 'pending' });
   const hashes: Hash[] = [];
@@ -378,7 +316,7 @@ async function sendAsOwner({ publicClient, owner }: Clients, txs: OwnerTx[]): Pr
   return receipts.map((receipt) => ({ contractAddress: receipt.contractAddress ?? undefined }));
 }
 
-// The owner's calls, and balanceOf (TestUsdt's ABI has them; written here so that funding needs no compiler).
+// The owner's calls and balanceOf, written here so that funding needs no compiler.
 const adminAbi = parseAbi([
   'function issue(uint256 amount)',
   'function transfer(address to, uint256 value)',
@@ -409,7 +347,7 @@ async function deploy(
   const tokenAddress = getContractAddress({ from: owner, nonce: BigInt(nonce) });
   const [deployed] = await sendAsOwner(c, [
     { deploy: token },
-    ...fundingTxs(tokenAddress, o.hotWallet, o.usdtMicros ?? DEFAULT_USDT_MICROS, o.nativeWei ?? DEFAULT_NATIVE_WEI),
+    ...fundingTxs(tokenAddress, o.hotWallet, DEFAULT_USDT_MICROS, DEFAULT_NATIVE_WEI),
     { to: tokenAddress, data: encodeFunctionData({ abi: adminAbi, functionName: 'addBlackList', args: [BLACKLISTED_DESTINATION] }) },
   ]);
   if (deployed?.contractAddress === undefined || getAddress(deployed.contractAddress) !== tokenAddress) {
@@ -428,6 +366,15 @@ async function deploy(
   };
 }
 
+/** The deployment record of our node on `port`, if there is one. */
+export function readDeployment(port: number, dataDir = defaultDataDir): LocalChainDeployment | undefined {
+  try {
+    return JSON.parse(readFileSync(nodeFile(dataDir, port, 'deployment.json'), 'utf8')) as LocalChainDeployment;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Issues `usdtMicros` and sends `nativeWei` to `to` on our chain on `port` (`npm run chain fund`). */
 export async function fundFromOwner(
   network: LocalNetwork,
@@ -442,18 +389,6 @@ export async function fundFromOwner(
     throw new Error(`no local ${network} chain of ours on :${port}: npm run chain start`);
   await sendAsOwner(clients(network, port), fundingTxs(record.tokenAddress, to, usdtMicros, nativeWei));
 }
-
-/** The deployment record of our node on `port`, if there is one. */
-export function readDeployment(port: number, dataDir = defaultDataDir): LocalChainDeployment | undefined {
-  try {
-    return JSON.parse(readFileSync(join(nodeDir(dataDir, port), 'deployment.json'), 'utf8')) as LocalChainDeployment;
-  } catch {
-    return undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The whole thing
 
 /** The running chain on `port` when it is ours and still the one its record describes, with the same settings. */
 async function reusable(
@@ -481,58 +416,35 @@ async function reusable(
   return { network, rpcUrl, chainId, tokenAddress, genesisHash, started: false };
 }
 
-/** Kills our old node on `port` (if any) and starts a new one; fails when something else holds the port. */
-async function launch(network: LocalNetwork, port: number, blockTimeMs: number, dataDir: string): Promise<ChildProcess> {
-  await killLocalChain(port, dataDir);
-  const foreign = await chainIdAt(port);
-  if (foreign !== undefined) throw new Error(`port ${port} is taken by a JSON-RPC node that is not this checkout's (chain id ${foreign})`);
-  return startNode(network, port, blockTimeMs, dataDir);
-}
-
-/** Waits for a launched node, deploys and funds, records the deployment; prints the one line. */
-async function bringUp(
-  network: LocalNetwork,
-  port: number,
-  child: ChildProcess,
-  o: EnsureLocalChainsOptions,
-  dataDir: string,
-  compiled: CompiledToken,
-  startedAt: number,
-): Promise<LocalChain> {
-  await waitForNode(network, port, child, dataDir);
-  const record = await deploy(network, port, o, compiled);
-  writeFileSync(join(nodeDir(dataDir, port), 'deployment.json'), `${JSON.stringify(record, null, 2)}\n`);
-  const { chainId, rpcUrl, tokenAddress, genesisHash } = record;
-  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-  console.log(`chain: ${network} local node on :${port} (chain id ${chainId}), USDT at ${tokenAddress}, started in ${seconds} s`);
-  return { network, rpcUrl, chainId, tokenAddress, genesisHash, started: true };
-}
-
 /**
  * One local chain per network on `o.ports`, each with TestUsdt deployed, the hot wallet funded and
- * 0x…dEaD blacklisted: our running ones reused (unless `fresh`), the others started (both in parallel).
+ * 0x…dEaD blacklisted: our running ones reused (unless `fresh`), the others started, in parallel.
  */
 export async function ensureLocalChains(o: EnsureLocalChainsOptions): Promise<Record<LocalNetwork, LocalChain>> {
   const startedAt = performance.now();
   const dataDir = o.dataDir ?? defaultDataDir;
   if (!existsSync(hardhatCli)) throw new Error(`${hardhatCli} is missing: npm install`);
   const reused = await Promise.all(
-    LOCAL_NETWORKS.map(async (network) => (o.fresh ? undefined : await reusable(network, o.ports[network], o, dataDir))),
+    LOCAL_NETWORKS.map(async (network) => (o.fresh ? undefined : reusable(network, o.ports[network], o, dataDir))),
   );
-  const launched = await Promise.all(
-    LOCAL_NETWORKS.filter((_, i) => reused[i] === undefined).map(async (network) => ({
-      network,
-      child: await launch(network, o.ports[network], o.blockTimeMs, dataDir),
-    })),
-  );
+  const toStart = LOCAL_NETWORKS.filter((_, i) => reused[i] === undefined);
+  const children = await Promise.all(toStart.map((network) => launch(network, o.ports[network], o.blockTimeMs, dataDir)));
   // solc-js (synchronous, about a second on a cache miss) while the new nodes start in their own processes.
-  const compiled = launched.length > 0 ? compileTestUsdt(dataDir) : undefined;
-  const started =
-    compiled === undefined
-      ? []
-      : await Promise.all(launched.map(({ network, child }) => bringUp(network, o.ports[network], child, o, dataDir, compiled, startedAt)));
-  const chains = [...reused.filter((chain) => chain !== undefined), ...started];
-  return Object.fromEntries(LOCAL_NETWORKS.map((network) => [network, chains.find((chain) => chain.network === network)])) as Record<
+  const compiled = toStart.length > 0 ? compileTestUsdt(dataDir) : undefined;
+  const started = await Promise.all(
+    toStart.map(async (network, i): Promise<LocalChain> => {
+      const port = o.ports[network];
+      await waitForNode(network, port, children[i], dataDir);
+      const record = await deploy(network, port, o, compiled as CompiledToken);
+      writeFileSync(nodeFile(dataDir, port, 'deployment.json'), `${JSON.stringify(record, null, 2)}\n`);
+      const { chainId, rpcUrl, tokenAddress, genesisHash } = record;
+      const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+      console.log(`chain: ${network} local node on :${port} (chain id ${chainId}), USDT at ${tokenAddress}, started in ${seconds} s`);
+      return { network, rpcUrl, chainId, tokenAddress, genesisHash, started: true };
+    }),
+  );
+  const chains = [...reused, ...started];
+  return Object.fromEntries(LOCAL_NETWORKS.map((network) => [network, chains.find((chain) => chain?.network === network)])) as Record<
     LocalNetwork,
     LocalChain
   >;

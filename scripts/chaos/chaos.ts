@@ -1,32 +1,8 @@
 /**
- * `npm run chaos [-- --no-build] [--rate R] [--partners P] [--users U] [--faults GROUPS]` (`--help`): fault
- * injection against a real stack of its own (Kafka 57092, database partner_chaos, gateway 19500 and a
- * second gateway instance on 19501, health ports 19601..; a local chain node per network on 58545/58546
- * behind fault-injecting proxies on 58555/58556; override with CHAOS_* variables).
- *
- * The load is a partner's whole day through the partner API, at a fixed rate (open loop; by default half
- * of the closed-loop peak measured on this machine in the first seconds): USDT withdrawals on few users
- * whose balances run out (some are refused for insufficient funds), paid by signed USDT transfers on the
- * local chains (Polygon, Ethereum, and some to the blacklisted address, whose transfer reverts), operator
- * credits arriving meanwhile, Pix key creations and deletions, business customers, sandbox Pix inflows and
- * feed acknowledgements. The faults, one after another, each followed by load on the recovered stack:
- * kill -9 of every app and a restart; kill -9 of the withdrawals service at random points of sending, and
- * twice between the commit of signed transactions and their broadcast (the PAYOUT_CRASH_AFTER_SIGN_RATE
- * hook); the chain nodes unreachable, frozen, slow, and answering garbage (libs/testing's chain-proxy.ts: the nodes keep
- * mining); two graceful broker restarts and two kill -9 of the broker; a database outage (the PostgreSQL
- * server is shared with other work on this machine, so every connection of the stack to its database is
- * terminated repeatedly instead: what the services see of a PostgreSQL restart); and a rolling restart
- * (SIGTERM of one app at a time, started again and ready before the next, with traffic flowing).
- *
- * Afterwards every answer that was not final (503, no answer) is retried with the SAME idempotency key,
- * and once everything settled: the money audit (per user, balance = credits − accepted withdrawals with
- * their fees, the ledger sums to the balance and never went below zero), every feed event exactly once in
- * its partner's sequence on every path, counted against what the API accepted, the on-chain audit (read
- * off the nodes: every settled withdrawal one transfer of its amount to its address, a failed one none,
- * no other transfer from the hot wallet, its outflow = the settled amounts: `chain audit: N paid, 0 paid
- * twice, 0 missing, 0 drift`), the rolling restart with no failure other than a 503 carrying Retry-After,
- * and each recovery within its bound (app kill 12 s, app stop 10 s, broker 20 s, the payouts a chain fault interrupted final in 20 s). Prints the
- * counts; exits 1 when an invariant fails.
+ * `npm run chaos` (`-- --help` for the flags): fault injection against a real stack of its own under a
+ * partner's whole day of load at a fixed rate, then the audits (money, feeds, chain, the rolling restart,
+ * each recovery within its bound); exits 1 when an invariant fails. What it injects and checks:
+ * docs/guarantees.md, "Faults (`npm run chaos`)".
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, rmSync } from 'node:fs';
@@ -63,8 +39,9 @@ import {
   LocalNetwork,
   stopLocalChains,
 } from '../chain/local-chains';
-import { APPS, repoRoot } from '../lib/services';
+import { APPS, CHAOS_DICT_PORT, repoRoot } from '../lib/services';
 import {
+  freshKafka,
   kafka,
   kafkaInBackground,
   killApp,
@@ -79,10 +56,10 @@ import {
   startApps,
   startGatewayInstances,
   stopApp,
+  TEST_STACK_ENV,
   waitUntilReady,
 } from '../stack/stack';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
-import { CHAOS_DICT_PORT } from '../dict/dict-ports';
 import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
@@ -103,21 +80,16 @@ const proxyPorts: ChainPorts = {
 const appRoot = join(root, '.cache', 'chaos', 'app');
 const adminKey = `adm_chaos_${randomBytes(18).toString('base64url')}`;
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-/**
- * Recovery bounds, from the restart command to the stack ready and serving again. A `kill -9` leaves the
- * app's consumer group member to the broker's 6 s session timeout (its minimum) before the restarted
- * process gets its partitions, on top of a start under the chaos load (4-6 s): 12 s. A graceful stop
- * leaves the group at once: 10 s.
- */
+/** Recovery bounds, from the restart command to serving again (docs/guarantees.md says why each). */
 const APP_KILL_RECOVERY_MS = 12_000;
 const APP_RECOVERY_MS = 10_000;
 const BROKER_RECOVERY_MS = 20_000;
 const DATABASE_RECOVERY_MS = 20_000;
-/** From the end of a chain fault (or the withdrawals service's restart) to every payout it left in flight final (settled or failed). */
+/** From a chain fault's end (or the withdrawals service's restart) to every payout it left in flight final. */
 const PAYOUT_RECOVERY_MS = 20_000;
 /** Each JSON-RPC call's deadline in the apps (CHAIN_RPC_TIMEOUT_MS): a frozen node costs a round this long. */
 const RPC_TIMEOUT_MS = 5_000;
-/** The slow nodes' delay of every answer, ± jitter: some answers come in time, some after the apps gave up (the node acted anyway). */
+/** The slow nodes' delay of every answer, ± jitter: some come in time, some after the apps gave up. */
 const SLOW_MS = 4_500;
 const SLOW_JITTER_MS = 2_500;
 const FAULT_GROUPS = ['apps', 'chain', 'broker', 'database', 'rolling'] as const;
@@ -152,11 +124,7 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const groups = new Set(
-  String(args.faults)
-    .split(',')
-    .map((g) => g.trim()),
-);
+const groups = new Set(args.faults.split(',').map((g) => g.trim()));
 for (const g of groups)
   if (!(FAULT_GROUPS as readonly string[]).includes(g)) throw new Error(`--faults: unknown group ${g} (${FAULT_GROUPS.join(', ')})`);
 const runs = (group: FaultGroup) => groups.has(group);
@@ -169,21 +137,11 @@ const options: StackOptions = {
   logDir: join(root, '.cache', 'chaos', 'logs'),
   appRoot,
   env: {
-    SANDBOX: 'true',
+    ...TEST_STACK_ENV,
     ADMIN_API_KEY: adminKey,
     LOG_LEVEL: 'warn',
     // The chain settings (nodes behind the proxies, token, hot wallet, timings) are added once the chains run.
     CHAIN_RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
-    PIX_IN_STEP_DELAY_MS: '200',
-    PIX_IN_TICK_MS: '50',
-    REQUEST_TIMEOUT_MS: '8000',
-    // Chaos measures recovery from faults, not the rate limits (retries come in bursts; credits are operator calls).
-    RATE_LIMIT_PER_SECOND: '100000',
-    RATE_LIMIT_BURST: '100000',
-    ADMIN_RATE_LIMIT_PER_SECOND: '100000',
-    ADMIN_RATE_LIMIT_BURST: '100000',
-    // ...but through the shared store, so that the database outage also hits it.
-    RATE_LIMIT_STORE: 'postgres',
   },
 };
 
@@ -214,31 +172,7 @@ async function measurePeak(gateways: GatewayPool, seconds: number): Promise<numb
   return closedLoop(seconds * 1000);
 }
 
-/**
- * Waits until the peak measurement's burst is worked off (no withdrawal still being paid on the chain,
- * no withdrawal event unpublished): the load and the faults start from a steady stack, so the
- * first fault's recovery is not also the burst's backlog.
- */
-async function untilQuiet(timeoutMs: number): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const busy = async () =>
-      Number(
-        (
-          await db.query<{ busy: string }>(
-            `SELECT (SELECT count(*) FROM withdrawals.withdrawals WHERE state IN ('created', 'sent'))
-                  + (SELECT count(*) FROM withdrawals.outbox_messages WHERE published_at IS NULL) AS busy`,
-          )
-        ).rows[0].busy,
-      );
-    await pollUntil('the peak measurement worked off', busy, (n) => n === 0, { timeoutMs, intervalMs: 250 });
-  } finally {
-    await db.end();
-  }
-}
-
-/** A query on the stack's database (the withdrawals service's tables), on a connection of its own. */
+/** A query on the stack's database, on a connection of its own. */
 async function sql<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -249,61 +183,40 @@ async function sql<T extends Record<string, unknown>>(text: string, params: unkn
   }
 }
 
+const OPEN = `state IN ('created', 'sent')`;
+/** Withdrawals matching `where`. */
+const withdrawals = async (where: string, params: unknown[] = []) =>
+  Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM withdrawals.withdrawals WHERE ${where}`, params))[0].n);
 /** Withdrawals being paid now: signed (a nonce) and not final. */
-const inFlight = async () =>
-  Number(
-    (
-      await sql<{ n: string }>(`SELECT count(*) AS n FROM withdrawals.withdrawals WHERE nonce IS NOT NULL AND state IN ('created', 'sent')`)
-    )[0].n,
-  );
-
-/** The withdrawals being paid now (signed: a nonce, and not final): what a fault interrupts. */
+const inFlight = () => withdrawals(`nonce IS NOT NULL AND ${OPEN}`);
 const payingNow = async () =>
-  (await sql<{ id: number }>(`SELECT id FROM withdrawals.withdrawals WHERE nonce IS NOT NULL AND state IN ('created', 'sent')`)).map(
-    (r) => r.id,
-  );
+  (await sql<{ id: number }>(`SELECT id FROM withdrawals.withdrawals WHERE nonce IS NOT NULL AND ${OPEN}`)).map((r) => r.id);
 
-/**
- * Resolves once every one of `ids` (the payouts a fault interrupted) is final, settled or failed: the
- * payouts took up their work again. Answers how many accepted withdrawals still wait to be signed or
- * sent (the backlog the load built meanwhile, which the payouts work off at their own pace).
- */
+/** Until the peak measurement's burst is worked off (nothing being paid, no event unpublished): the faults start from a steady stack. */
+async function untilQuiet(timeoutMs: number): Promise<void> {
+  const busy = async () =>
+    (await withdrawals(OPEN)) +
+    Number((await sql<{ n: string }>('SELECT count(*) AS n FROM withdrawals.outbox_messages WHERE published_at IS NULL'))[0].n);
+  await pollUntil('the peak measurement worked off', busy, (n) => n === 0, { timeoutMs, intervalMs: 250 });
+}
+
+/** Once every one of `ids` (the payouts a fault interrupted) is final; answers how many accepted withdrawals still wait to be signed. */
 async function interruptedFinal(ids: number[], timeoutMs: number): Promise<number> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const open = async () =>
-      Number(
-        (
-          await db.query<{ n: string }>(
-            `SELECT count(*) AS n FROM withdrawals.withdrawals WHERE id = ANY($1::int[]) AND state IN ('created', 'sent')`,
-            [ids],
-          )
-        ).rows[0].n,
-      );
-    await pollUntil(`the ${ids.length} interrupted payouts final`, open, (n) => n === 0, { timeoutMs, intervalMs: 200 });
-    return Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM withdrawals.withdrawals WHERE state = 'created'`)).rows[0].n);
-  } finally {
-    await db.end();
-  }
+  const open = () => withdrawals(`id = ANY($1::int[]) AND ${OPEN}`, [ids]);
+  await pollUntil(`the ${ids.length} interrupted payouts final`, open, (n) => n === 0, { timeoutMs, intervalMs: 200 });
+  return withdrawals(`state = 'created'`);
 }
 
 /** Signed transactions stored and never broadcast, of withdrawals not final: what a crash between the two leaves. */
 const unbroadcast = async () =>
   sql<{ withdrawal_id: number; tx_hash: string }>(
     `SELECT p.withdrawal_id, p.tx_hash FROM withdrawals.payout_transactions p JOIN withdrawals.withdrawals w ON w.id = p.withdrawal_id
-     WHERE p.broadcast_at IS NULL AND w.state IN ('created', 'sent')`,
+     WHERE p.broadcast_at IS NULL AND w.${OPEN}`,
   );
 
 async function main(): Promise<number> {
-  try {
-    kafka('stop', kafkaPort);
-  } catch {
-    /* not running */
-  }
-  rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
   rmSync(options.logDir as string, { recursive: true, force: true });
-  kafka('start', kafkaPort);
+  freshKafka(kafkaPort);
   let stack: RunningStack | undefined;
   let dict: StackDict | undefined;
   let second: RunningStack[] = [];
@@ -338,9 +251,8 @@ async function main(): Promise<number> {
     await recreateDatabase(databaseUrl);
     migrate(databaseUrl);
     if (!args['no-build']) buildWorkspace(root);
-    // The apps run from a copy of the build: another build of this checkout (npm test, npm start) rewrites
-    // dist/ meanwhile, and an app restarted by a fault must find the code it started with. Dependencies
-    // resolve from the checkout's node_modules, up the tree.
+    // From a copy of the build: an app restarted by a fault must find the code it started with, whatever
+    // another build of the checkout does meanwhile. Dependencies resolve from the checkout's node_modules.
     rmSync(appRoot, { recursive: true, force: true });
     cpSync(join(root, 'dist'), join(appRoot, 'dist'), { recursive: true });
     // pix-keys registers keys through the DICT test server (libs/dict-test-server/), in this process.
@@ -348,8 +260,7 @@ async function main(): Promise<number> {
     Object.assign(options.env as Record<string, string>, dict.env);
     stack = await startApps(options);
     const running = stack;
-    // A second gateway instance, as deployed behind the proxy: the load goes to both, so that a planned
-    // restart of one (the rolling restart) is invisible to the partners.
+    // A second gateway instance, as deployed behind a balancer: a rolling restart is invisible to the partners.
     second = await startGatewayInstances(options, [{ port: gatewayPort + 1, adminPort: healthPortBase + 51 }], {});
     const gatewayUrls = [gatewayUrl, second[0].gatewayUrl];
 
@@ -362,18 +273,14 @@ async function main(): Promise<number> {
     }
     const partners = await chaosPartners(gatewayUrl, adminKey, Number(args.partners), Number(args.users));
     log(`stack ready; ${partners.length} partners × ${args.users} users; load starts at ${rate} requests/s`);
-    // Credits go to the operator API, on each gateway instance's operator port (ADMIN_PORT), in turn, as
-    // an operator's tooling reaches them behind its own balancer: a restarting instance is passed by.
+    // Credits go to each instance's operator port in turn: a restarting instance is passed by.
     const load = new PartnerLoad(gatewayUrls, partners, adminKey, { rate, operatorUrls: [running.adminUrl, second[0].adminUrl] });
     load.start();
     const settle = () => load.progress(Math.max(100, rate * 3));
     await settle();
 
     const faults: FaultRecovery[] = [];
-    /**
-     * Injects a fault, undoes it with `recover`, and times from the recovery command to ready and a first
-     * success (and, with `payouts`, to every payout the fault left in flight final).
-     */
+    /** Injects a fault, undoes it with `recover`, and times from then to ready and a first success (and, with `payouts`, every payout it left in flight final). */
     const fault = async (label: string, limitMs: number, inject: () => Promise<void>, recover: () => Promise<void>, payouts = false) => {
       log(`fault: ${label}`);
       await inject();
@@ -408,17 +315,13 @@ async function main(): Promise<number> {
     };
 
     if (runs('apps'))
-      for (const app of APPS) {
+      for (const app of APPS)
         await fault(
           `kill -9 ${app}, restart`,
           APP_KILL_RECOVERY_MS,
-          async () => {
-            await killApp(running, app);
-            await sleep(1_000);
-          },
+          () => killApp(running, app).then(() => sleep(1_000)),
           () => restartApp(running, app, options),
         );
-      }
 
     /** Transactions signed and committed, never broadcast, when the hook killed the service: their withdrawals must each be paid once. */
     const leftUnbroadcast: { withdrawal_id: number; tx_hash: string }[] = [];
@@ -506,19 +409,13 @@ async function main(): Promise<number> {
         await fault(
           `graceful broker restart ${round} (stop, start)`,
           BROKER_RECOVERY_MS,
-          async () => {
-            await kafkaInBackground('stop', kafkaPort);
-            await sleep(2_000);
-          },
+          () => kafkaInBackground('stop', kafkaPort).then(() => sleep(2_000)),
           () => restartKafka(running, options),
         );
         await fault(
           `kill -9 of the broker ${round}, start`,
           BROKER_RECOVERY_MS,
-          async () => {
-            await killKafka(kafkaPort);
-            await sleep(2_000);
-          },
+          () => killKafka(kafkaPort).then(() => sleep(2_000)),
           () => restartKafka(running, options),
         );
       }
@@ -530,9 +427,8 @@ async function main(): Promise<number> {
         () => waitUntilReady(running, 60_000),
       );
 
-    // The rolling restart: one app at a time, SIGTERM, started again and ready before the next. The gateway
-    // is first taken out of rotation, as a balancer does before a planned stop (docs/operations.md: a
-    // connection the kernel accepts in the instant a port closes is reset, whatever the server does).
+    // The rolling restart: one app at a time, SIGTERM, started again and ready before the next; the gateway
+    // taken out of rotation first, as a balancer does before a planned stop (docs/operations.md).
     let rolling: LoadWindow | undefined;
     if (runs('rolling')) {
       rolling = load.openWindow('rolling restart');

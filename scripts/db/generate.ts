@@ -1,12 +1,6 @@
 /**
- * Generates each service's Prisma client (`prisma generate --schema prisma/<service>/schema.prisma`) into
- * .cache/prisma-client/<service> (git-ignored). Nothing in the build, `npm start` or `npm test` needs one
- * (ADR 0021: the apps and their specs run every query on pg); `npm run bench:prisma` generates the
- * withdrawals client it measures through this script.
- *
- *   npx tsx scripts/db/generate.ts [service...]      (npm run db:generate [-- service...])
- *
- * Without arguments: every service that has a prisma/<service>/schema.prisma. Needs no database.
+ * `npm run db:generate [-- service...]`: `prisma generate` per service into the git-ignored
+ * .cache/prisma-client/<service>; only `npm run bench:prisma` needs one (ADR 0021). No database needed.
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
@@ -14,10 +8,8 @@ import { errorMessage, listServices, prismaDir, repoRoot } from './schema-engine
 
 const env = {
   ...process.env,
-  // The CLI downloads its native schema engine at start-up, even for `generate`, which never runs
-  // it; that download fails offline. Naming any existing file here skips the download.
+  // The CLI downloads its engine at start-up even for `generate`, which never runs it: any existing file skips that.
   PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY || __filename,
-  // No update check or telemetry call to Prisma's servers (unreachable here, slow to time out).
   PRISMA_HIDE_UPDATE_MESSAGE: '1',
   CHECKPOINT_DISABLE: '1',
 };
@@ -44,7 +36,7 @@ async function main() {
   const services = args.length ? args : known;
   if (services.length === 0) throw new Error(`No prisma/<service>/schema.prisma under ${repoRoot}`);
   const started = Date.now();
-  // Each run is a separate CLI start-up (~2 s); they are independent, so run them side by side.
+  // A CLI start-up (~2 s) each, independent: side by side.
   const results = await Promise.allSettled(services.map(generate));
   let failed = false;
   results.forEach((r, i) => {

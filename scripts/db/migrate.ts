@@ -1,20 +1,7 @@
 /**
- * Applies each service's migrations to its own PostgreSQL schema, offline.
- *
- *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/partner npx tsx scripts/db/migrate.ts [service...]
- *
- * Without arguments: every service that has a prisma/<service>/ folder. Creates the database and the
- * schema when missing, then applies what `prisma migrate deploy` would apply, recording it in
- * <schema>._prisma_migrations the same way. Idempotent: a second run applies nothing.
- *
- * Per-service roles: for each service whose DB_PASSWORD_<SCHEMA> is set (DB_PASSWORD_WITHDRAWALS,
- * DB_PASSWORD_PIX_KEYS, ...), the login role svc_<schema> with that password, allowed to read and write
- * the rows of its own schema and nothing else: no other schema, no DDL (migrations run as the owner).
- * The service then connects as that role, so "no service reads another's tables" is the database's rule.
- *
- * A schema whose `_prisma_migrations` already lists every migration folder, applied with the same
- * checksum, is left alone without starting the engine (loading its WebAssembly is most of a run's time).
- * `npm start` calls `migrateDatabase` in its own process.
+ * `npm run db:migrate [-- service...]` (DATABASE_URL): each service's migrations on its own schema, offline,
+ * as `prisma migrate deploy` would; with DB_PASSWORD_<SCHEMA>, that service's role svc_<schema>, allowed its
+ * own schema's rows only (ADR 0010). scripts/db/README.md. `npm start` calls `migrateDatabase` in-process.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -48,9 +35,9 @@ async function ensureDatabase(url: string): Promise<void> {
 }
 
 /**
- * Whether every migration folder of the service is applied, with the checksum of the file as it is now
- * (what `migrate deploy` records: the SHA-256 of migration.sql), and nothing else is recorded: no failed
- * or unknown migration, which the engine must report. Anything unexpected (no schema yet...) is a no.
+ * Whether every migration folder is applied with its file's checksum (SHA-256 of migration.sql, as `migrate
+ * deploy` records it) and nothing else is recorded (a failed or unknown one is the engine's to report).
+ * Then the engine's WebAssembly, most of a run's time, is not even loaded.
  */
 async function appliedAlready(client: Client, service: string): Promise<boolean> {
   const dir = path.join(repoRoot, 'prisma', service, 'migrations');
@@ -78,8 +65,7 @@ async function migrate(service: string, url: string): Promise<void> {
   const started = Date.now();
   const svc = await openEngine(service, url);
   try {
-    // The engine creates a missing schema as well; doing it here keeps that from depending on
-    // engine internals.
+    // The engine would too; here it depends on no engine internals.
     await runSql(url, `CREATE SCHEMA IF NOT EXISTS "${svc.pgSchema}"`).catch((err) => {
       // 23505/42P06: created concurrently by another process.
       if (!['23505', '42P06'].includes((err as { code?: string }).code ?? '')) throw err;
@@ -90,8 +76,7 @@ async function migrate(service: string, url: string): Promise<void> {
     }
     const migrationsList = readMigrations(svc.migrationsDir);
     const { appliedMigrationNames } = await svc.engine.applyMigrations({ migrationsList, filters: noFilter });
-    // Like `migrate deploy`, applying ignores edits to already-applied migrations; say so, since the
-    // database then no longer matches what the files describe.
+    // Like `migrate deploy`, applying ignores edits to applied migrations: say so.
     const { editedMigrationNames } = await svc.engine.diagnoseMigrationHistory({
       migrationsList,
       optInToShadowDatabase: false,
@@ -101,27 +86,20 @@ async function migrate(service: string, url: string): Promise<void> {
       console.warn(`${service}: WARNING applied migrations edited since (checksum differs): ${editedMigrationNames.join(', ')}`);
     }
     const took = `${Date.now() - started} ms`;
-    if (appliedMigrationNames.length === 0) {
-      console.log(`${service}: schema "${svc.pgSchema}" is up to date (${took})`);
-    } else {
-      console.log(`${service}: applied ${appliedMigrationNames.join(', ')} to schema "${svc.pgSchema}" (${took})`);
-    }
+    console.log(
+      appliedMigrationNames.length === 0
+        ? `${service}: schema "${svc.pgSchema}" is up to date (${took})`
+        : `${service}: applied ${appliedMigrationNames.join(', ')} to schema "${svc.pgSchema}" (${took})`,
+    );
   } finally {
     await svc.close();
   }
 }
 
-/** The role a service connects as: svc_<schema>. */
-const roleFor = (schema: string): string => `svc_${schema}`;
-
-/**
- * Creates (or updates the password of) the service's role and grants it the rows of its schema, the
- * tables and sequences that exist now and those later migrations create (default privileges of the
- * migrating owner). Idempotent.
- */
+/** Creates (or re-keys) the service's role svc_<schema>, granted its schema's rows, now and after later migrations. Idempotent. */
 async function grantServiceRole(service: string, url: string, password: string): Promise<void> {
   const schema = pgSchemaFor(service);
-  const role = roleFor(schema);
+  const role = `svc_${schema}`;
   const literal = `'${password.replace(/'/g, "''")}'`;
   await runSql(
     url,
@@ -186,20 +164,15 @@ export async function migrateDatabase(url: string, o: MigrateOptions = {}): Prom
   return engineRuns === 0 ? 'up to date' : 'applied';
 }
 
-/** DB_PASSWORD_<SCHEMA> of the environment, by schema. */
-function passwordsFromEnv(): Record<string, string> {
-  const prefix = 'DB_PASSWORD_';
-  return Object.fromEntries(
-    Object.entries(process.env)
-      .filter(([name, value]) => name.startsWith(prefix) && value)
-      .map(([name, value]) => [name.slice(prefix.length).toLowerCase(), value as string]),
-  );
-}
-
 if (require.main === module) {
-  migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords: passwordsFromEnv() }).then(
-    // The engine leaves an un-cleared timer (its 10 s advisory-lock timeout) that would keep Node
-    // alive for 10 s after the work is done.
+  // DB_PASSWORD_<SCHEMA> of the environment, by schema.
+  const passwords = Object.fromEntries(
+    Object.entries(process.env)
+      .filter(([name, value]) => name.startsWith('DB_PASSWORD_') && value)
+      .map(([name, value]) => [name.slice('DB_PASSWORD_'.length).toLowerCase(), value as string]),
+  );
+  migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords }).then(
+    // The engine leaves a 10 s timer (its advisory-lock timeout) that would keep Node alive.
     () => process.exit(0),
     (err) => {
       console.error(`migrate: ${errorMessage(err)}`);

@@ -1,12 +1,7 @@
 /**
- * Writes a new migration for one service from the changes in its schema.prisma, offline: the
- * equivalent of `prisma migrate dev --create-only --name <name>`.
- *
- *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/partner npx tsx scripts/db/new-migration.ts <service> <name>
- *
- * The starting point is the migrations folder itself, replayed into a throw-away shadow database
- * created and dropped on the DATABASE_URL server, so the new SQL never depends on the state of
- * anyone's local database (the database DATABASE_URL names need not even exist). Apply it with scripts/db/migrate.ts.
+ * `npm run db:new-migration -- <service> <name>` (DATABASE_URL's server): `prisma migrate dev --create-only`,
+ * offline. The migrations folder is replayed into a throw-away shadow database, so the new SQL never depends
+ * on anyone's local database (scripts/db/README.md).
  */
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -36,8 +31,7 @@ async function main() {
   if (!known.includes(service)) throw new Error(`Unknown service "${service}" (known: ${known.join(', ') || 'none'})`);
   const dirName = folderName(name);
 
-  // The engine insists on a live main connection though a diff never touches it: give it the
-  // server's maintenance database so the app database need not exist.
+  // The engine wants a live main connection a diff never uses: the server's maintenance database.
   const svc = await openEngine(service, withDatabase(databaseUrl(), 'postgres'));
   try {
     const migrations = readMigrations(svc.migrationsDir);
@@ -64,8 +58,7 @@ async function main() {
     const lockPath = path.join(svc.migrationsDir, 'migration_lock.toml');
     if (!existsSync(lockPath)) writeFileSync(lockPath, LOCKFILE);
     console.log(`${service}: wrote ${path.relative(repoRoot, path.join(dir, 'migration.sql'))} (${Date.now() - started} ms)`);
-    // `prisma migrate dev` warns about data loss through an engine call the WebAssembly build cannot
-    // serve here; a line scan catches the usual cases.
+    // `migrate dev`'s data-loss warnings need an engine call the WebAssembly build cannot serve: a line scan.
     const risky = stdout
       .split('\n')
       .filter((l) => /\bDROP (TABLE|COLUMN)\b|SET DATA TYPE|SET NOT NULL|ADD COLUMN .* NOT NULL(?!.*DEFAULT)/.test(l));
@@ -77,8 +70,7 @@ async function main() {
 }
 
 main().then(
-  // The engine leaves an un-cleared timer (its 10 s advisory-lock timeout) that would keep Node
-  // alive for 10 s after the work is done.
+  // The engine leaves a 10 s timer (its advisory-lock timeout) that would keep Node alive.
   () => process.exit(0),
   (err) => {
     console.error(`new-migration: ${errorMessage(err)}`);

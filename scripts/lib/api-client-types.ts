@@ -1,16 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-/** The committed OpenAPI documents: the partner API's (the source of the typed client, libs/api-client), the operator API's and the Pix provider's. */
+/** The committed OpenAPI documents: the partner API's, the operator API's (both typed clients' sources) and the Pix provider's (none). */
 export const OPENAPI_JSON = 'docs/openapi.json';
 export const OPENAPI_YAML = 'docs/openapi.yaml';
 export const OPERATOR_OPENAPI_JSON = 'docs/openapi-operator.json';
 export const OPERATOR_OPENAPI_YAML = 'docs/openapi-operator.yaml';
-/** The Pix provider's document: no typed client (the provider is not ours to ship one to). */
 export const PROVIDER_OPENAPI_JSON = 'docs/openapi-provider.json';
 export const PROVIDER_OPENAPI_YAML = 'docs/openapi-provider.yaml';
 
-/** The client's generated types: gitignored, written by every build, so a breaking change to a document fails compilation. */
+/** The clients' generated types: gitignored, written by every build (a breaking change fails compilation). */
 export const API_CLIENT_TYPES = 'libs/api-client/src/generated/partner-api.ts';
 export const OPERATOR_API_CLIENT_TYPES = 'libs/api-client/src/generated/operator-api.ts';
 

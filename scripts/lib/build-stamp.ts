@@ -1,12 +1,7 @@
 /**
- * npm start's quick answer to "is dist/ current?", without starting Nx. Nx builds and caches (the root
- * project's `build` target in project.json, its inputs named in nx.json), but every `nx run` costs about
- * 1 s of CPU here before it knows nothing changed (no Nx daemon on these machines, and a cache hit copies
- * dist/ back): most of a warm start's build phase. So after each build it ran, npm start records the
- * SHA-256 of every input file of that target (the patterns read from nx.json and project.json, never
- * listed twice) and of every file in dist/; while both still match, it skips Nx. By content: a saved but
- * unchanged file or a rewritten mtime rebuilds nothing; an edit, an added or deleted file, or a damaged
- * dist/ always goes through Nx. docs/development.md, "Build".
+ * npm start's quick answer to "is dist/ current?" without Nx (every `nx run` costs ~1 s of CPU): the SHA-256
+ * of every input of the build target (patterns read from nx.json and project.json) and of dist/, recorded
+ * after each build; while both match, Nx is skipped (docs/development.md, "Build").
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -41,11 +36,7 @@ export interface Stamp {
 const stampFile = (root: string) => join(root, '.cache', 'build-stamp.json');
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, never>;
 
-/**
- * The file patterns of the build target's inputs, named inputs expanded: `{workspaceRoot}/x` as `x`,
- * exclusions (`!…`) apart. Other kinds of input (external dependencies) are versions in package-lock.json,
- * itself an input.
- */
+/** The build target's input file patterns, named inputs expanded, exclusions (`!…`) apart; dependencies are package-lock.json, an input. */
 export function buildInputPatterns(root: string): { include: string[]; exclude: string[] } {
   const named = (readJson(join(root, 'nx.json')).namedInputs ?? {}) as Record<string, unknown[]>;
   const target = (readJson(join(root, 'project.json')).targets as Record<string, { inputs: unknown[] }>).build;

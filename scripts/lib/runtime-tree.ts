@@ -1,19 +1,13 @@
 /**
- * The apps as the image's `runtime` stage holds them (Dockerfile): the build output and the production
- * dependencies only, installed by `npm ci` from the lockfile. `npm test` runs its whole end-to-end stack
- * from this tree, so a runtime dependency kept among the development ones, a lockfile `npm ci` refuses,
- * or a file the apps read from the source tree fails the tests here, not in a deployment.
+ * The apps as the image's `runtime` stage holds them (Dockerfile): dist/ and the production dependencies
+ * (`npm ci`). `npm test`'s e2e stack runs from it, so a misplaced dependency fails here, not in a deployment.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * The install of the runtime stage, flag for flag. `--omit=optional --omit=peer` as well as dev: npm
- * otherwise installs the Prisma CLI (an optional peer of @prisma/client, a dev dependency here) and its
- * tooling, about 240 MB the apps never load.
- */
+/** The runtime stage's install, flag for flag (optional and peer omitted: else npm adds the Prisma CLI, 240 MB). */
 export const RUNTIME_NPM_CI = ['ci', '--omit=dev', '--omit=optional', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund'];
 
 /** Builds (or refreshes) the tree under .cache/runtime from `root`'s dist/ and lockfile; returns its path. */
@@ -32,8 +26,7 @@ export function prepareRuntimeTree(root: string): string {
     for (const file of manifests) copyFileSync(join(root, file), join(dir, file));
     rmSync(join(dir, 'patches'), { recursive: true, force: true });
     execFileSync('npm', RUNTIME_NPM_CI, { cwd: dir, stdio: 'inherit' });
-    // The reviewed patches (kafkajs's: docs/adr/0027-kafkajs-risk-and-a-way-out.md), as the root `postinstall`
-    // applies them, which `--ignore-scripts` skips; as in the image, by the development tree's patch-package.
+    // The reviewed patches (ADR 0027), which `--ignore-scripts` skips: as the image does, by the development tree's patch-package.
     cpSync(join(root, 'patches'), join(dir, 'patches'), { recursive: true });
     execFileSync(process.execPath, [join(root, 'node_modules/patch-package/index.js'), '--error-on-fail'], { cwd: dir, stdio: 'inherit' });
     writeFileSync(stamp, wanted);

@@ -1,14 +1,9 @@
 /**
  * `npm run notify -- <command>`: the owner notifier's local sinks (libs/notification-sinks).
- *
- *   list [--sink URL]    what the sinks of a running stack received: every e-mail (envelope, From, To, Subject,
- *                        text) and SMS (To, From, Body, its SID), oldest first, one JSON line each
- *                        (`npm run cli -- notifications sent` is the same)
+ *   list [--sink URL]    what a running stack's sinks received, oldest first, a JSON line each (= `npm run cli -- notifications sent`)
  *   clear [--sink URL]   forget them
- *   start [--host H]     the sinks alone, on the development ports (SMTP 127.0.0.1:1025, HTTP 127.0.0.1:8025),
- *                        until Ctrl-C: for a customers service run by hand (--host 0.0.0.0 in a container)
- *
- * The sink's URL: --sink, else NOTIFY_SINK_URL, else http://127.0.0.1:8025 (`npm start`'s).
+ *   start [--host H]     the sinks alone on the dev ports until Ctrl-C (a customers service run by hand)
+ * The sink's URL: --sink, else NOTIFY_SINK_URL, else npm start's.
  */
 import { parseArgs } from 'node:util';
 import { DEV_SINKS, ReceivedEmail, ReceivedSms, sinkAppEnv, startSinks } from '@partner/notification-sinks';

@@ -1,14 +1,7 @@
 /**
- * The committed OpenAPI documents, the partner API's (docs/openapi.json and .yaml), the operator API's
- * (docs/openapi-operator.json and .yaml) and the Pix provider's (docs/openapi-provider.json and .yaml), and
- * their checks:
- *
- *   npm run openapi             regenerates them from the gateway's decorators (building first when dist/ is
- *                               stale), then the typed client's types
- *   npm run openapi -- check    exit 1 when a committed document differs from what the code generates
- *   npm run openapi -- lint     Redocly CLI's lint, rules in redocly.yaml (errors fail; accepted warnings listed there)
- *
- * `npm test` runs `check` and `lint` after its build.
+ * `npm run openapi [-- check|lint]`: regenerate the committed documents (docs/openapi*.json, .yaml) and the
+ * typed client's types; `check` exits 1 when one differs from what the code generates; `lint` is Redocly's
+ * (redocly.yaml). docs/development.md, "The OpenAPI document".
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,9 +21,8 @@ import { repoRoot } from '../lib/services';
 import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
-const REGENERATE = 'npm run openapi';
 
-/** The committed files and their text as the current code generates it: JSON, and YAML as the gateway serves it (SwaggerModule's js-yaml options). */
+/** The committed files as the code generates them: JSON, and YAML as the gateway serves it (SwaggerModule's js-yaml options). */
 function generate(): [path: string, text: string][] {
   buildWorkspace(root);
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
@@ -85,13 +77,12 @@ function check(): number {
       `openapi: ${path} is not what the code generates (${current === undefined ? 'missing' : firstDifference(text, current)})`,
     );
   }
-  if (stale.length > 0) console.error(`openapi: run \`${REGENERATE}\` and commit the result`);
+  if (stale.length > 0) console.error('openapi: run `npm run openapi` and commit the result');
   else console.log(`openapi: ${OPENAPI_JSON}, ${OPERATOR_OPENAPI_JSON}, ${PROVIDER_OPENAPI_JSON} and their YAML are up to date`);
   return stale.length > 0 ? 1 : 0;
 }
 
 function lint(): number {
-  // No telemetry and no update check: nothing of a test run leaves the machine.
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   const result = spawnSync(
     join(root, 'node_modules/.bin/redocly'),

@@ -1,9 +1,6 @@
 /**
- * `npm run sdk:pack`: the SDK (libs/api-client/src/sdk) as an npm package a partner installs,
- * dist/sdk/<name>-<version>.tgz (name and version from libs/api-client/package.json). Built with tsc as
- * CommonJS with declarations, plus an ES module wrapper over it (Node's documented way to offer both
- * `require()` and `import` from one copy of the code: one PartnerApiError class whichever way it is
- * loaded). No runtime dependency: Node >= 18's fetch.
+ * `npm run sdk:pack`: the SDK (libs/api-client/src/sdk) as dist/sdk/<name>-<version>.tgz: CommonJS with
+ * declarations, and an ES module wrapper over it (one PartnerApiError class whichever way it is loaded).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';

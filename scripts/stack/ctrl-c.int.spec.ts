@@ -1,11 +1,9 @@
 /**
- * Ctrl-C stops `npm start`, under load too: a real `npm start` in a process group of its own, on spare
- * ports (CTRL_C_PORT_BASE, 22000: gateway +0, operator and health +100.., DICT +443, chains +545/+546,
- * sinks +25/+80, broker +92) with a broker, database and chains of its own, gets partner traffic through
- * its gateway, then SIGINT to the whole group as a terminal sends it, while its start process is held off
- * the processor for a moment as on a loaded machine. Nothing of the group may remain, its ports must be
- * free, the start process must have run its own shutdown to the end, and no app may have been started again. The broker and the chains run in sessions of their own
- * and outlive a Ctrl-C by design (the next start reuses them); they are stopped at the end.
+ * Ctrl-C stops `npm start`, under load too (docs/development.md, "The local stack"): a real `npm start` in a
+ * group of its own on spare ports (CTRL_C_PORT_BASE, 22000) with a broker, database and chains of its own,
+ * partner traffic, then SIGINT to the group while its start process is held off the processor. Nothing of
+ * the group may remain, its ports must be free, its shutdown must have run to the end, no app restarted.
+ * The broker and the chains outlive a Ctrl-C by design; they are stopped at the end.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,8 +12,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chaosPartners, PartnerLoad, pollUntil } from '@partner/testing';
 import { stopLocalChains } from '../chain/local-chains';
-import { APPS, healthPortOf, repoRoot } from '../lib/services';
-import { TEST_DATABASE_URL } from '../test/test-infra';
+import { APPS, healthPortOf, repoRoot, TEST_DATABASE_URL } from '../lib/services';
 import { killKafka, listening, recreateDatabase } from './stack';
 
 jest.setTimeout(15 * 60_000);
@@ -166,10 +163,7 @@ describe('Ctrl-C on npm start', () => {
           'no process left in the group of npm start',
           async () => (groupAlive(pgid) ? groupMembers(pgid) : []),
           (left) => left.length === 0,
-          {
-            timeoutMs: 90_000,
-            intervalMs: 200,
-          },
+          { timeoutMs: 90_000, intervalMs: 200 },
         );
         const busy = (await Promise.all(stackPorts.map(async (port) => ((await listening(port)) ? port : undefined)))).filter(Boolean);
         expect(busy).toEqual([]);

@@ -1,11 +1,11 @@
 /**
- * Starts and stops the whole stack on this machine: the Kafka broker (scripts/kafka/kafka.sh), the
- * database (created and migrated), and the six apps as child processes. Shared by `npm start`,
- * `npm test` and `npm run bench`, which differ only in ports, database and timings.
+ * The whole stack on this machine: the broker (scripts/kafka/kafka.sh), the database (created, migrated) and
+ * the six apps as supervised child processes. `npm start`, `npm test`, the bench and chaos differ only in
+ * ports, database and timings.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,26 +22,20 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Where app logs go; undefined means this terminal. */
   logDir?: string;
-  /**
-   * Each app's own database role (svc_<schema>, password by app), as created by `migrate(url, roles)`:
-   * the app connects as it and may use its own schema only. Undefined: every app connects as the owner.
-   */
+  /** Each app connects as its own role (svc_<schema>, made by `migrate(url, roles)`); undefined: as the owner. */
   dbRoles?: DbRoles;
-  /** Where the apps' dist/ and node_modules are: the repository by default; npm test runs them from the runtime tree (scripts/lib/runtime-tree.ts). */
+  /** Where the apps' dist/ and node_modules are: the repository, or npm test's runtime tree (scripts/lib/runtime-tree.ts). */
   appRoot?: string;
-  /**
-   * Without logDir: the apps' JSON lines made readable here, in this one process, as LOG_PRETTY=true
-   * would in each app (a pino-pretty worker thread per app: about a tenth of an app's start-up CPU).
-   */
+  /** Without logDir: the apps' JSON lines made readable in this one process (not a pino-pretty worker per app). */
   prettyLogs?: boolean;
-  /** A folder for the apps' V8 code cache (Node's NODE_COMPILE_CACHE): npm start only; the others run the apps as deployed. */
+  /** A folder for the apps' V8 code cache (NODE_COMPILE_CACHE): npm start only; the others run the apps as deployed. */
   compileCache?: string;
 }
 
-/** A password per app for its database role (`serviceRoles()` makes fresh ones). */
+/** A password per app for its database role. */
 export type DbRoles = Record<AppName, string>;
 
-/** A fresh random password for every app's database role. */
+/** Fresh random passwords for every app's database role. */
 export function serviceRoles(): DbRoles {
   return Object.fromEntries(APPS.map((app) => [app, randomBytes(18).toString('base64url')])) as DbRoles;
 }
@@ -83,10 +77,8 @@ const kafkaDataDir = (port: number) =>
   process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
 
 /**
- * Whether this checkout's broker on `port` runs and is ready, checked as kafka.sh's probe checks it but
- * without starting a JVM (about 3 s of CPU on these machines): the process its pid file names is our
- * broker (`kafka.Kafka` with that data folder's config), it answers on its port and lists itself as a
- * broker in the metadata, which it does only once its controller has unfenced it.
+ * Whether this checkout's broker on `port` runs and is ready, as kafka.sh's probe checks it without a JVM
+ * (3 s of CPU): its pid file names our `kafka.Kafka`, and it lists itself in the metadata (once unfenced).
  */
 export async function kafkaIsReady(port: number): Promise<boolean> {
   const dataDir = kafkaDataDir(port);
@@ -97,7 +89,6 @@ export async function kafkaIsReady(port: number): Promise<boolean> {
   } catch {
     return false;
   }
-  // Loaded here: the apps' client, only for the processes that probe.
   const { Kafka, logLevel } = require('kafkajs') as typeof import('kafkajs');
   const admin = new Kafka({
     clientId: 'stack-probe',
@@ -124,10 +115,18 @@ export async function ensureKafka(port: number): Promise<'already running' | 'st
   return 'started';
 }
 
-/**
- * Drops and creates the database of `databaseUrl` (tests and the bench start from nothing). The admin
- * connection goes to the `postgres` database of the same server.
- */
+/** A broker of its own for a run (npm test, chaos), emptied first: no offsets or topics of an earlier run. */
+export function freshKafka(port: number): void {
+  try {
+    kafka('stop', port);
+  } catch {
+    // not running
+  }
+  rmSync(kafkaDataDir(port), { recursive: true, force: true });
+  kafka('start', port);
+}
+
+/** Drops and creates the database of `databaseUrl` (tests and the bench start from nothing), through `postgres`. */
 export async function recreateDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = url.pathname.slice(1);
@@ -154,10 +153,22 @@ export function migrate(databaseUrl: string, roles?: DbRoles): void {
 }
 
 /**
- * The secret every app of the stacks this process starts signs and checks internal requests with
- * (docs/adr/0017-internal-trust.md): INTERNAL_SECRET when set, else one made for this process, so that a
- * restarted app gets the same one as the others.
+ * What the test and chaos stacks share: the sandbox, quick simulated Pix inflows, and rate limits far above
+ * any load (a suite that tests one sets its own) but through the shared store, which a database outage hits.
  */
+export const TEST_STACK_ENV: Record<string, string> = {
+  SANDBOX: 'true',
+  PIX_IN_STEP_DELAY_MS: '200',
+  PIX_IN_TICK_MS: '50',
+  REQUEST_TIMEOUT_MS: '8000',
+  RATE_LIMIT_PER_SECOND: '100000',
+  RATE_LIMIT_BURST: '100000',
+  ADMIN_RATE_LIMIT_PER_SECOND: '100000',
+  ADMIN_RATE_LIMIT_BURST: '100000',
+  RATE_LIMIT_STORE: 'postgres',
+};
+
+/** The apps' internal-request secret (ADR 0017): INTERNAL_SECRET, else one per process (a restarted app gets the same). */
 export const INTERNAL_SECRET = process.env.INTERNAL_SECRET || randomBytes(32).toString('hex');
 
 export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
@@ -170,10 +181,9 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
-    // The gateway's operator API, /readyz and /metrics on its operator port, as deployed (docs/operations/observability.md: "Health, readiness and the admin port").
+    // The operator port, as deployed (docs/operations/observability.md).
     ADMIN_PORT: String(healthPortOf('gateway', o.healthPortBase)),
-    // The gateway reads the feed and the Pix-in list straight from their services (docs/architecture.md: "Direct queries"),
-    // and has its replies sent straight to it (docs/architecture.md: "Direct replies"), on a free port of its own.
+    // Direct queries and direct replies (docs/architecture.md).
     ...(app === 'gateway'
       ? {
           EVENTS_QUERY_URL: `http://127.0.0.1:${healthPortOf('events', o.healthPortBase)}`,
@@ -191,10 +201,10 @@ interface Relaunch {
   logName: (app: AppName) => string;
 }
 
-/** Restart backoff of the supervisor: 1 s, 2 s, 4 s... up to 30 s; back to 1 s once an app stayed up a minute. */
+/** The supervisor's backoff: 1 s, 2 s, 4 s... up to 30 s; back to 1 s once an app stayed up a minute. */
 const restartDelayMs = (restarts: number) => Math.min(30_000, 1_000 * 2 ** Math.min(restarts, 5));
 
-/** Signals a terminal sends the whole process group (Ctrl-C, a closed terminal): an app ended by one is never started again. */
+/** A terminal's signals to the whole group (Ctrl-C, a closed terminal): an app ended by one is never started again. */
 const TERMINAL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGHUP'];
 
 export class RunningStack {
@@ -202,8 +212,6 @@ export class RunningStack {
   /** Processes whose exit was asked for (a stop, a fault injected): the supervisor leaves them alone. */
   private readonly expectedExits = new WeakSet<ChildProcess>();
   private relaunch?: Relaunch;
-  /** Every exit nobody asked for, and the restart the supervisor made of it. */
-  readonly unexpectedExits: Array<{ app: AppName; code: number | null; signal: NodeJS.Signals | null; at: Date }> = [];
 
   /** `adminUrl`: the gateway's operator port, where its operator API, /readyz and /metrics answer (ADMIN_PORT; the API URL without one). */
   constructor(
@@ -217,11 +225,7 @@ export class RunningStack {
     return this.relaunch !== undefined;
   }
 
-  /**
-   * The stack's supervisor (ADR 0015): an app that exits without being asked to (a crash, or a service
-   * leaving because a consumer could not get back into its group) is started again after a backoff, with
-   * a line saying so. `npm start`, `npm test` and `npm run chaos` all run their apps under it.
-   */
+  /** The supervisor (ADR 0015): an app that exits unasked is started again after a backoff, with a line saying so. */
   supervise(options: StackOptions, logName: (app: AppName) => string = (app) => app): void {
     this.relaunch = { options, logName };
     for (const [app, p] of this.processes) this.watch(app, p, 0);
@@ -248,7 +252,6 @@ export class RunningStack {
         console.error(`[supervisor] ${app} stopped by ${signal}: not started again`);
         return;
       }
-      this.unexpectedExits.push({ app, code, signal, at: new Date() });
       const previous = Date.now() - started > 60_000 ? 0 : restarts;
       const delay = restartDelayMs(previous);
       console.error(`[supervisor] ${app} exited unexpectedly (${signal ?? `code ${code}`}); starting it again in ${delay / 1000} s`);
@@ -262,9 +265,8 @@ export class RunningStack {
   }
 
   /**
-   * Stops the apps: SIGTERM for a graceful shutdown, SIGKILL after a deadline. The gateway goes first,
-   * so no new request reaches a service that is already stopping. The supervisor restarts nothing from
-   * the call on (it is marked at once, before any await); a second call waits for the first.
+   * SIGTERM, SIGKILL after a deadline; the gateway first, so no request reaches a stopping service. Marked at
+   * once (before any await): the supervisor restarts nothing from the call on; a second call waits for the first.
    */
   stop(deadlineMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
@@ -288,14 +290,8 @@ export function stopProcess(p: ChildProcess, deadlineMs: number): Promise<void> 
   });
 }
 
-let prettifier: ((line: string) => string) | undefined;
-/** pino-pretty's formatting of one line, as the apps' own LOG_PRETTY=true formats it (a line that is not JSON passes as it is). */
-function prettyLine(): (line: string) => string {
-  prettifier ??= (require('pino-pretty') as { prettyFactory(options: object): (line: string) => string }).prettyFactory({
-    singleLine: true,
-  });
-  return prettifier;
-}
+/** pino-pretty's formatting of one line, as LOG_PRETTY=true formats it (a line that is not JSON passes as it is). */
+let prettyLine: ((line: string) => string) | undefined;
 
 /** Starts one app from the build output; its log (with logDir) is `<logName>.log`, the app's name by default. */
 export function startApp(app: AppName, o: StackOptions, logName: string = app): ChildProcess {
@@ -313,7 +309,8 @@ export function startApp(app: AppName, o: StackOptions, logName: string = app): 
   });
   if (pretty && child.stdout) {
     // Whole lines only, each written at once (stdout is synchronous on a terminal or a pipe): the apps' lines never mix.
-    const line = prettyLine();
+    prettyLine ??= (require('pino-pretty') as { prettyFactory(o: object): (line: string) => string }).prettyFactory({ singleLine: true });
+    const line = prettyLine;
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (text) => process.stdout.write(line(text)));
   }
   if (o.logDir) {
@@ -325,19 +322,17 @@ export function startApp(app: AppName, o: StackOptions, logName: string = app): 
   return child;
 }
 
-/**
- * Starts every app and waits until the gateway answers ready. `instance` > 0 starts another instance of
- * every app beside a running stack, as a deployment scales out: the same broker, database and consumer
- * groups (the services share their partitions with the first instances), its gateway on `gatewayPort +
- * 10 × instance` and its ports from `healthPortBase + 10 × instance`, logs in `<app>-<instance>.log`.
- */
 /** How long a started stack may take to be ready: 120 s, or STACK_READY_TIMEOUT_MS on a machine under heavy load. */
 const READY_TIMEOUT_MS = Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000);
 
+/**
+ * Starts every app and waits until the gateway answers ready. `instance` > 0: another instance of every app
+ * beside a running stack (same broker, database and consumer groups), ports + 10 × instance, logs `<app>-<instance>.log`.
+ */
 export async function startApps(o: StackOptions, instance = 0, track?: (stack: RunningStack) => void): Promise<RunningStack> {
   const at = instance === 0 ? o : { ...o, gatewayPort: o.gatewayPort + 10 * instance, healthPortBase: o.healthPortBase + 10 * instance };
-  const processes = new Map<AppName, ChildProcess>();
-  for (const app of APPS) processes.set(app, startApp(app, at, instance === 0 ? app : `${app}-${instance}`));
+  const logName = (app: AppName) => (instance === 0 ? app : `${app}-${instance}`);
+  const processes = new Map<AppName, ChildProcess>(APPS.map((app) => [app, startApp(app, at, logName(app))]));
   const stack = new RunningStack(
     processes,
     `http://127.0.0.1:${at.gatewayPort}`,
@@ -351,16 +346,11 @@ export async function startApps(o: StackOptions, instance = 0, track?: (stack: R
     await stack.stop();
     throw error;
   }
-  // From now on an app that exits unexpectedly is started again (ADR 0015).
-  stack.supervise(at, (app) => (instance === 0 ? app : `${app}-${instance}`));
+  stack.supervise(at, logName);
   return stack;
 }
 
-/**
- * More gateway instances in front of a running stack's services (the gateway is stateless: each instance
- * has its own reply topic and key cache), each on its `port` and operator port `adminPort`, with `env` on
- * top of the stack's (e.g. SANDBOX=false). Answers once each one's /readyz is 200; logs go to `gateway-<port>.log`.
- */
+/** More (stateless) gateway instances in front of a running stack's services, `env` on top; ready once each /readyz is 200. */
 export async function startGatewayInstances(
   o: StackOptions,
   at: Array<{ port: number; adminPort: number }>,
@@ -380,7 +370,7 @@ export async function startGatewayInstances(
       ),
   );
   try {
-    await Promise.all(instances.map((instance) => waitUntilReady(instance, Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000))));
+    await Promise.all(instances.map((instance) => waitUntilReady(instance, READY_TIMEOUT_MS)));
   } catch (error) {
     await Promise.all(instances.map((instance) => instance.stop()));
     throw error;
@@ -452,10 +442,9 @@ export async function restartKafka(stack: RunningStack, o: StackOptions, deadlin
   await waitUntilReady(stack, deadlineMs);
 }
 
-/** kill -9 of the broker (its pid file is written by scripts/kafka/kafka.sh); `kafka('start', port)` brings it back. */
+/** kill -9 of the broker (the pid file kafka.sh writes); `kafka('start', port)` brings it back. */
 export async function killKafka(port: number): Promise<void> {
-  const pidFile = join(root, '.cache', 'kafka', `data-${port}`, 'kafka.pid');
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  const pid = Number(readFileSync(join(kafkaDataDir(port), 'kafka.pid'), 'utf8').trim());
   process.kill(pid, 'SIGKILL');
   const deadline = Date.now() + 30_000;
   for (;;) {

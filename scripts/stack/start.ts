@@ -1,41 +1,33 @@
 /**
- * `npm start`: the whole stack in the foreground on this machine: broker, database, migrations, build,
- * and the six apps; Ctrl-C stops everything. Prints the URL and the admin key.
- *
- * Sandbox by default (the sandbox routes on, a fresh admin key per run). `SANDBOX=false npm start` runs
- * it as production would: no sandbox routes, the operator key taken from ADMIN_API_KEY (32+ characters)
- * or one created earlier with `npm run cli -- operator-key create` (docs/api.md: "Operator API").
- *
- * Run as `node --import tsx`, not through the tsx command: that one relays a Ctrl-C to its child and
- * SIGKILLs the child when it has not acknowledged within about 60 ms, as a loaded machine often has not:
- * then nothing stopped the apps, DICT or the sinks.
+ * `npm start`: the whole stack in the foreground (docs/development.md, "The local stack"); Ctrl-C stops it.
+ * Sandbox by default; `SANDBOX=false` runs it as production would (docs/api.md: "Operator API"). Run as
+ * `node --import tsx`: the tsx command SIGKILLs a child that has not acknowledged a Ctrl-C within ~60 ms.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBuild } from '../lib/build-stamp';
-import { APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
+import { APPS, AppName, DEV_DICT_PORT, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import { DEV_CHAIN_PORTS, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
 import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
 import { DEV_SINKS, sinkAppEnv, startSinks, withoutCredentials } from '@partner/notification-sinks';
-import { DEV_DICT_PORT } from '../dict/dict-ports';
 
 runOnRequiredNode();
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Runs one phase of the start and prints one line when it is done: `start: build 0.3 s (up to date)`. */
-async function phase<T>(name: string, work: () => Promise<T>, outcome: (result: T) => string): Promise<T> {
+async function phase<T>(name: string, work: () => Promise<T>, outcome: (result: T) => string = String): Promise<T> {
   const started = performance.now();
   const result = await work();
   console.log(`start: ${name} ${seconds(performance.now() - started)} (${outcome(result)})`);
   return result;
 }
 
-/** Runs the Nx build (from its cache when it can) only when an input or dist/ changed since this last did (scripts/lib/build-stamp.ts). */
+/** The Nx build only when an input or dist/ changed since this last ran it (scripts/lib/build-stamp.ts). */
 async function buildIfStale(root: string): Promise<string> {
   const why = buildStaleness(root);
   if (why.length === 0) return 'up to date';
@@ -45,17 +37,14 @@ async function buildIfStale(root: string): Promise<string> {
   return `nx build: ${describeChanges(why)}`;
 }
 
-/** Applies what migrations are pending, in this process (scripts/db/migrate.ts), and sets every app's role password. */
+/** Pending migrations, in this process (scripts/db/migrate.ts), and every app's role password. */
 async function migrateIfPending(databaseUrl: string, roles?: DbRoles): Promise<string> {
   const { migrateDatabase } = await import('../db/migrate');
   const passwords = Object.fromEntries(Object.entries(roles ?? {}).map(([app, password]) => [pgSchemaOf(app as AppName), password]));
   return migrateDatabase(databaseUrl, { passwords });
 }
 
-/**
- * The local chains a fresh node forgot: when the dev database paid on another chain (a genesis it
- * recorded that the running node does not have), the database starts afresh to match, and says so.
- */
+/** When the dev database paid on a chain the running nodes do not have (another genesis), it starts afresh to match. */
 async function matchDatabaseToChains(databaseUrl: string, chains: Record<LocalNetwork, LocalChain>, roles?: DbRoles): Promise<string> {
   const { Client } = await import('pg');
   const client = new Client({ connectionString: databaseUrl });
@@ -98,14 +87,13 @@ function timeReadiness(o: StackOptions): { stop: () => void; readyAfter: Map<App
   return { stop, readyAfter };
 }
 
-/** What a Ctrl-C stops: the stacks of apps (from the moment their processes exist) and the in-process servers. */
+/** What a Ctrl-C stops: the apps (from the moment their processes exist) and the in-process servers. */
 const running: { stacks: RunningStack[]; close: Array<() => Promise<void>> } = { stacks: [], close: [] };
 let interrupted = false;
 
 /**
- * The first SIGINT, SIGTERM or SIGHUP stops everything, from any phase of the start: every stack is
- * marked stopping at once, before the apps' own exits (the terminal signals the whole group) can reach
- * the supervisor. Later signals are ignored; the broker and the chains keep running (their own sessions).
+ * The first SIGINT, SIGTERM or SIGHUP stops everything, from any phase: every stack is marked stopping at once,
+ * before the apps' own exits reach the supervisor. Later signals are ignored; the broker and chains keep running.
  */
 function stopOnSignals(): void {
   const shutdown = async () => {
@@ -127,36 +115,20 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner';
   const gatewayPort = Number(process.env.PORT ?? 3000);
   const sandbox = process.env.SANDBOX !== 'false';
-  // Sandbox: a fresh admin key per run unless one is given; it is printed below, never stored in clear.
-  // Outside the sandbox only the operator's own key (or keys already in the database) is used.
+  // Sandbox: a fresh admin key per run unless one is given (printed, never stored in clear); else the operator's own.
   const adminKey = process.env.ADMIN_API_KEY ?? (sandbox ? `adm_dev_${randomBytes(24).toString('base64url')}` : undefined);
 
-  // Each app connects as its own role, allowed its own schema only (fresh passwords every start), unless
-  // DB_ROLES=false (a database where this user may not create roles).
+  // Each app as its own role (fresh passwords every start), unless DB_ROLES=false (no right to create roles).
   const dbRoles = process.env.DB_ROLES === 'false' ? undefined : serviceRoles();
 
-  // The broker, the database and the build need nothing of each other: all three at once. A warm restart
-  // finds the broker running, no migration pending and the build current, and only checks each.
+  // Broker, database, build and chains need nothing of each other: all at once (a warm start only checks each).
   // The hot wallet's development key: generated once into a git-ignored file (production: a Compose secret).
   const hotWalletKeyFile = process.env.HOT_WALLET_KEY_FILE ?? join(root, '.cache', 'chain', 'hot-wallet.key');
   const hotWallet = ensureHotWalletKey(hotWalletKeyFile);
   const [, , , chains] = await Promise.all([
-    phase(
-      'kafka',
-      () => ensureKafka(kafkaPort),
-      (r) => r,
-    ),
-    phase(
-      'migrate',
-      () => migrateIfPending(databaseUrl, dbRoles),
-      (r) => r,
-    ),
-    phase(
-      'build',
-      () => buildIfStale(root),
-      (r) => r,
-    ),
-    // A real EVM node per network (ETH on :8545, MATIC on :8546), the USDT-like token, the hot wallet funded.
+    phase('kafka', () => ensureKafka(kafkaPort)),
+    phase('migrate', () => migrateIfPending(databaseUrl, dbRoles)),
+    phase('build', () => buildIfStale(root)),
     phase(
       'chain',
       () => ensureLocalChains({ ports: DEV_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: DEV_BLOCK_TIME_MS }),
@@ -166,12 +138,8 @@ async function main(): Promise<void> {
           .join(', '),
     ),
   ]);
-  await phase(
-    'chain check',
-    () => matchDatabaseToChains(databaseUrl, chains, dbRoles),
-    (r) => r,
-  );
-  // The DICT test server (libs/dict-test-server/), in this process: pix-keys registers keys through it as through DICT.
+  await phase('chain check', () => matchDatabaseToChains(databaseUrl, chains, dbRoles));
+  // The DICT test server (libs/dict-test-server/), in this process: pix-keys registers keys through it.
   const dict = await phase(
     'dict',
     () => startStackDict({ name: 'dev', port: DEV_DICT_PORT, timings: DEV_DICT_TIMINGS }),
@@ -179,8 +147,7 @@ async function main(): Promise<void> {
   );
   running.close.push(() => dict.server.close());
 
-  // The owner notifier's local sinks (libs/notification-sinks): SMTP on 127.0.0.1:1025 unless SMTP_URL names
-  // another server, Twilio's Messages API (and the listings of both) on 127.0.0.1:8025 unless TWILIO_API_URL does.
+  // The owner notifier's local sinks (libs/notification-sinks), unless SMTP_URL or TWILIO_API_URL name other servers.
   const sinks = await phase(
     'notify sinks',
     () => startSinks({ ...DEV_SINKS, smtpPort: process.env.SMTP_URL ? null : DEV_SINKS.smtpPort, smtpPortTakenMeansServer: true }),
@@ -189,8 +156,7 @@ async function main(): Promise<void> {
   );
   running.close.push(() => sinks.stop());
   const { SMTP_URL, ...twilioSink } = sinkAppEnv(sinks, DEV_SINKS);
-  // A development stack gives up on a failing server within half a minute (5 attempts, waits of 2, 4, 8, 10 s)
-  // rather than production's two hours, unless the environment says otherwise (docs/operations/notifications.md, "Local sinks").
+  // Gives up on a failing server within half a minute, not production's two hours (docs/operations/notifications.md).
   const devRetries = {
     NOTIFY_MAX_ATTEMPTS: '5',
     NOTIFY_RETRY_BASE_MS: '2000',
@@ -216,12 +182,9 @@ async function main(): Promise<void> {
       ...dict.env,
       ...notifyEnv,
     },
-    // Readable lines unless LOG_PRETTY=false (then the apps' JSON as it is).
     prettyLogs: process.env.LOG_PRETTY !== 'false',
-    // The apps' compiled code kept between starts by Node (NODE_COMPILE_CACHE; APP_COMPILE_CACHE=false: none).
     compileCache: process.env.APP_COMPILE_CACHE === 'false' ? undefined : join(root, '.cache', 'compile-cache'),
   };
-  // The six apps start side by side; ready means the gateway's /readyz is 200 (every service ready).
   const readiness = timeReadiness(options);
   const stack = await phase(
     'apps',
@@ -232,8 +195,7 @@ async function main(): Promise<void> {
         .map(([app, ms]) => `${app} ${seconds(ms)}`)
         .join(', '),
   );
-  // STACK_INSTANCES=2 (or more): further instances of every app, sharing the services' consumer groups,
-  // each with its own gateway (port + 10 per instance).
+  // STACK_INSTANCES=2 (or more): further instances of every app, sharing the services' consumer groups.
   const instances = Math.max(1, Number(process.env.STACK_INSTANCES ?? 1));
   const more: RunningStack[] = [];
   for (let i = 1; i < instances; i++) more.push(await startApps(options, i, (s) => running.stacks.push(s)));
@@ -255,8 +217,6 @@ async function main(): Promise<void> {
   DICT:              ${dict.server.url} (the DICT test server, operator ISPB ${dict.env.DICT_ISPB}; CPF 00000000191 is held at another institution)
   Ctrl-C stops the apps (the broker and the chains keep running: npm run kafka -- stop, npm run chain -- stop).
 `);
-  // An app that exits unexpectedly is started again by the stack's supervisor (scripts/stack/stack.ts,
-  // ADR 0015), which prints a line each time; Ctrl-C stops everything (stopOnSignals).
 }
 
 main().catch((error: unknown) => {

@@ -1,16 +1,12 @@
 /**
- * `npm run test:infra`: the test broker and the test database that integration specs run against, left
- * running for `npx nx run <project>:integration`: a broker on TEST_KAFKA_PORT (default 19092) and the
- * database of TEST_DATABASE_URL (default partner_test), recreated and migrated. `npm run test:infra --
- * stop` stops the broker and the chains. The local chains (a node per network, fresh) are printed as the
- * environment the withdrawals' payout specs need. `npm test` starts (and stops) its own on the same port, emptied first.
+ * `npm run test:infra [-- stop]`: the test broker (TEST_KAFKA_PORT), database (TEST_DATABASE_URL, recreated and
+ * migrated) and fresh local chains that integration specs run against, left running; prints their environment.
  */
 import { join } from 'node:path';
 import { kafka, migrate, recreateDatabase } from '../stack/stack';
-import { repoRoot } from '../lib/services';
+import { repoRoot, TEST_DATABASE_URL, TEST_KAFKA_PORT } from '../lib/services';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import { ensureHotWalletKey, ensureLocalChains, stopLocalChains, TEST_CHAIN_PORTS } from '../chain/local-chains';
-import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
 
 async function main(): Promise<void> {
   if (process.argv.includes('stop')) {

@@ -1,16 +1,14 @@
 /**
- * `npx nx run <project>:integration`: the project's integration specs (*.int.spec.ts) against the test
- * broker and the test database (`npm run test:infra` starts them; KAFKA_BROKERS and DATABASE_URL, when
- * set, point elsewhere). Fails at once, with what to do, when either is not there: never against the dev
- * database. Extra arguments go to Jest.
+ * `npx nx run <project>:integration [-- jest args]`: the project's *.int.spec.ts against the test broker and
+ * database (`npm run test:infra`; KAFKA_BROKERS, DATABASE_URL elsewhere); fails at once, with what to do,
+ * when either is missing, and never runs against the dev database.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { probeBroker } from '@partner/kafka';
-import { repoRoot } from '../lib/services';
-import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
+import { repoRoot, TEST_DATABASE_URL, TEST_KAFKA_PORT } from '../lib/services';
 
 const HINT = 'start them with `npm run test:infra` (`npm test` runs every suite with its own)';
 

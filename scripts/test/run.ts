@@ -1,21 +1,9 @@
 /**
- * `npm test`: every suite against real infrastructure, on ports and a database of its own so that it
- * can run beside a dev stack.
- *   1. a fresh Kafka broker (port TEST_KAFKA_PORT, default 19092) and a fresh database (partner_test);
- *   2. migrate, build (`npm run build`: Nx, from its cache when nothing changed); typecheck, lint, the OpenAPI document's checks (committed = generated, Redocly lint);
- *   3. the unit suites as `npx nx run-many -t test` runs them (no broker, no database; the dev database's
- *      rows counted before and after), then the unit and integration suites of every app and lib in one
- *      Jest run against the test broker and database (JEST_SUITE=all);
- *   4. the whole stack started from the runtime image's tree (dist/ and production dependencies only,
- *      scripts/lib/runtime-tree.ts) with tracing on for sampled requests, then the end-to-end suite over
- *      HTTP (each answer checked against the
- *      OpenAPI document; the last suite fails on any that does not match); then a second instance of
- *      every app beside it and the concurrency proofs and feed suite again across both (two-instances.ts);
- *   5. everything stopped; the last line is `N passed, N failed`.
- *
- * `npm test -- <path patterns>` runs only the Jest suites whose paths match (steps 3 and 4, without the
- * nx run-many check; typecheck and lint as always), e.g. `npm test -- apps/withdrawals apps/e2e/src/withdrawals`: for
- * working on one family; CI runs everything.
+ * `npm test`: every suite against infrastructure of its own, beside a dev stack (docs/development.md, "Tests"):
+ * a fresh broker and database; migrate, build; typecheck, lint, the OpenAPI checks; the unit suites as
+ * `nx run-many -t test` runs them (unit-suites.ts); every project's unit and integration specs in one Jest
+ * run; the whole stack from the runtime tree and the e2e suites; then two instances (two-instances.ts).
+ * The last line is `N passed, N failed`. `npm test -- <path patterns>`: only the matching Jest suites.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -25,16 +13,16 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { runOnRequiredNode } from '../lib/node-runtime';
 import { prepareRuntimeTree } from '../lib/runtime-tree';
-import { APPS, AppName, healthPortOf, repoRoot, SERVICES } from '../lib/services';
-import { TEST_DATABASE_URL, TEST_KAFKA_PORT } from './test-infra';
-import { twoInstances } from './two-instances';
+import { APPS, AppName, healthPortOf, repoRoot, SERVICES, TEST_DATABASE_URL, TEST_DICT_PORT, TEST_KAFKA_PORT } from '../lib/services';
+import { Totals, twoInstances } from './two-instances';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import { ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains, TEST_CHAIN_PORTS } from '../chain/local-chains';
 import { unitSuitesTouchNothing } from './unit-suites';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { RunningSinks, sinkAppEnv, startSinks, TEST_SINKS } from '@partner/notification-sinks';
-import { TEST_DICT_PORT } from '../dict/dict-ports';
+
 import {
+  freshKafka,
   kafka,
   kafkaInBackground,
   killApp,
@@ -47,6 +35,7 @@ import {
   serviceRoles,
   StackOptions,
   startApps,
+  TEST_STACK_ENV,
   startGatewayInstances,
   stopApp,
   INTERNAL_SECRET,
@@ -76,11 +65,6 @@ const productionAdminKey = `adm_prod_${randomBytes(32).toString('base64url')}`;
 const pixProviderSecret = randomBytes(32).toString('hex');
 const dbRoles = serviceRoles();
 
-interface Totals {
-  passed: number;
-  failed: number;
-}
-
 /** A whole-workspace check that counts as one test. */
 function check(label: string, command: string, args: string[]): Totals {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
@@ -101,8 +85,7 @@ async function jest(label: string, args: string[], env: NodeJS.ProcessEnv): Prom
   await new Promise((resolve) => child.once('exit', resolve));
   try {
     const r = JSON.parse(readFileSync(resultFile, 'utf8'));
-    // A suite that failed without a failed test (it could not load, or its beforeAll threw) still fails
-    // the run: Jest may list its tests as not run rather than failed.
+    // A suite failed without a failed test (it could not load, its beforeAll threw) fails the run too.
     const brokenSuites = r.testResults.filter(
       (s: { status: string; assertionResults: Array<{ status: string }> }) =>
         s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed'),
@@ -131,15 +114,7 @@ async function main(): Promise<number> {
     JEST_SUITE: 'all',
   };
 
-  // A broker of the test run's own, emptied first: no offsets or topics left from an earlier run.
-  try {
-    kafka('stop', kafkaPort);
-  } catch {
-    /* not running */
-  }
-  rmSync(join(root, '.cache', 'kafka', `data-${kafkaPort}`), { recursive: true, force: true });
-  kafka('start', kafkaPort);
-  // Fresh local chains of the test run's own (ports TEST_CHAIN_PORTS), the test hot wallet funded on each.
+  freshKafka(kafkaPort);
   const hotWallet = ensureHotWalletKey(join(outDir, 'hot-wallet.key'));
   let chains: Record<LocalNetwork, LocalChain> | undefined;
   let stack: RunningStack | undefined;
@@ -158,12 +133,10 @@ async function main(): Promise<number> {
     // The integration specs pay on the same chains (apps/withdrawals' payout specs read these).
     Object.assign(testEnv, chainEnv);
     await recreateDatabase(databaseUrl);
-    // Every app of the stack connects as its own least-privilege role (svc_<schema>): the e2e suites run
-    // against what a deployment enforces. The specs connect as the owner.
+    // The apps connect as their own roles, as deployed; the specs as the owner.
     migrate(databaseUrl, dbRoles);
     buildWorkspace(root);
-    // Whole-workspace checks, one test each. Spec files and scripts are type-checked too: the type tests
-    // (*.type-spec.ts, @ts-expect-error lines) live there.
+    // Whole-workspace checks, one test each (tsconfig.json includes the specs: the type tests live there).
     const tsx = join(root, 'node_modules/.bin/tsx');
     for (const [label, command, args] of [
       ['typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit']],
@@ -179,14 +152,11 @@ async function main(): Promise<number> {
     // jest.config.js holds every project but e2e, which runs below against the started stack.
     add(await jest('unit-integration', ['-c', 'jest.config.js', '--runInBand', ...onlyArgs], testEnv));
 
-    // This run's app logs only: apps/e2e/src/request-ids.spec.ts reads them.
-    // The owner notifier's sinks on the test run's own ports (SMTP 11025, Twilio API 18025): the stack sends there,
-    // apps/e2e/src/owner-notifications.spec.ts reads what arrived (NOTIFY_SINK_URL).
+    // The owner notifier's sinks on the test ports (owner-notifications.spec.ts reads them: NOTIFY_SINK_URL).
     sinks = await startSinks({ ...TEST_SINKS });
-    const logDir = join(outDir, 'logs');
+    const logDir = join(outDir, 'logs'); // this run's only: request-ids.spec.ts reads them
     rmSync(logDir, { recursive: true, force: true });
     mkdirSync(logDir, { recursive: true });
-    // The DICT test server (libs/dict-test-server) the stack's pix-keys registers keys through, in this process.
     dict = await startStackDict({
       name: 'test',
       port: TEST_DICT_PORT,
@@ -203,34 +173,20 @@ async function main(): Promise<number> {
       logDir,
       dbRoles,
       env: {
-        SANDBOX: 'true',
+        ...TEST_STACK_ENV,
         ADMIN_API_KEY: adminKey,
-        // debug: the gateway's line per request and each service's line per message handled, all with
-        // their request_id, which request-ids.spec.ts looks for (a few MB for the whole e2e run).
+        // A line per request and per message handled, with request_id: request-ids.spec.ts looks for them.
         LOG_LEVEL: 'debug',
         ...chainEnv,
         ...dict.env,
-        PIX_IN_STEP_DELAY_MS: '200',
-        PIX_IN_TICK_MS: '50',
         ...sinkAppEnv(sinks, TEST_SINKS),
         NOTIFY_POLL_MS: '100',
-        REQUEST_TIMEOUT_MS: '8000',
-        // The other suites must never be throttled; the rate-limit test gives its own partner a low limit.
-        RATE_LIMIT_PER_SECOND: '100000',
-        RATE_LIMIT_BURST: '100000',
-        // Every suite sends from one address, unknown keys included: only the flood suite's instance throttles them.
+        // Every suite sends from one address: only the flood suite's instance throttles unknown keys.
         AUTH_FAILURES_PER_SECOND: '100000',
         AUTH_FAILURE_BURST: '100000',
-        // The operator API's too: the fuzz suite sends it thousands of requests (apps/e2e/src/fuzz.spec.ts).
-        ADMIN_RATE_LIMIT_PER_SECOND: '100000',
-        ADMIN_RATE_LIMIT_BURST: '100000',
-        // The shared store, so that every e2e request (and the chaos run's database outage) goes through it.
-        RATE_LIMIT_STORE: 'postgres',
-        // Operator keys trusted from memory for 2 minutes: a revoked one refused sooner was dropped by its
-        // revocation's broadcast (apps/e2e/src/internal-trust.spec.ts), whatever the machine's load.
+        // A revoked key refused within 2 minutes was dropped by the broadcast (internal-trust.spec.ts), whatever the load.
         OPERATOR_KEY_CACHE_MS: '120000',
-        // Tracing on, as deployed with a collector, but only for requests that come with a sampled
-        // traceparent (the tracing suite's): the rest of the run records and exports nothing.
+        // Tracing only for requests with a sampled traceparent (the tracing suite's): otherwise nothing exported.
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_TRACES_SAMPLER: 'parentbased_always_off',
@@ -238,9 +194,7 @@ async function main(): Promise<number> {
       },
     };
     stack = await startApps(stackOptions);
-    // The production shape beside it (apps/e2e/src/operator-api.spec.ts): two more gateway instances with
-    // SANDBOX=false in front of the same services and database, each with its operator port, so a key
-    // revoked on one must be refused by the other, and the sandbox's keys by both (operator-port.spec.ts).
+    // The production shape beside it: two SANDBOX=false gateways on the same services (operator-api.spec.ts, operator-port.spec.ts).
     operatorGateways = await startGatewayInstances(
       stackOptions,
       [1, 2].map((i) => ({ port: gatewayPort + i, adminPort: healthPortBase + 50 + i })),
@@ -272,9 +226,7 @@ async function main(): Promise<number> {
       PIX_PROVIDER_WEBHOOK_SECRET: pixProviderSecret,
       OTLP_RECEIVER_PORT: String(otlpPort),
       NOTIFY_SINK_URL: sinks.httpUrl,
-      // The stack's internal secret: operations.spec.ts signs its direct queries as the gateway does.
-      INTERNAL_SECRET,
-      // The DICT test server and the client certificates pix-keys uses (apps/e2e/src/dict.spec.ts reads DICT itself).
+      INTERNAL_SECRET, // operations.spec.ts signs its direct queries as the gateway does
       ...dict.env,
     };
     add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));
@@ -296,17 +248,9 @@ async function main(): Promise<number> {
 }
 
 /**
- * The e2e stack's control channel for the short chaos suite (apps/e2e/src/chaos.spec.ts), on an
- * ephemeral localhost port:
- *   POST /kill/<app>     kill -9 of one app
- *   POST /stop/<app>     SIGTERM of one app (its graceful shutdown), answers once it exited
- *   POST /restart/<app>  starts it again, answers once the whole stack is ready
- *   POST /kill/kafka     kill -9 of the broker
- *   POST /restart/kafka  starts the broker again, answers once the whole stack is ready
- *   POST /stop/kafka     a graceful stop of the broker (SIGTERM, as `kafka.sh stop`): a rolling upgrade's restart
- *   POST /crash/<app>    kill -9 of one app behind the supervisor's back (an unexpected exit): answers once the
- *                        stack's supervisor has started it again and the whole stack is ready (ADR 0015)
- * The stack object stays the owner of the processes, so the final stop also stops the restarted ones.
+ * The e2e stack's control channel for apps/e2e/src/chaos.spec.ts, on an ephemeral localhost port:
+ * POST /kill|stop|restart/<app|kafka> (kill -9, graceful stop, start again and wait until ready), and
+ * POST /crash/<app>: kill -9 behind the supervisor's back, answered once it restarted the app (ADR 0015).
  */
 function controlServer(stack: RunningStack, o: StackOptions): Promise<Server> {
   const actions: Record<string, (target: string) => Promise<void>> = {

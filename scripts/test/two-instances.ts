@@ -1,8 +1,7 @@
 /**
- * A step of `npm test`: the concurrency proofs and the feed's suite again, against two instances of every
- * app (the stack's, and a second set started beside it on the same broker, database and consumer groups),
- * with each partner's requests going to the two gateways in turn. One check beside the suites: every
- * service's consumer groups had two members while they ran, and both gateways answered partner requests.
+ * A step of `npm test`: the concurrency proofs and the feed's suite again against two instances of every app
+ * (same broker, database and consumer groups), requests to both gateways in turn; plus one check: every
+ * service group had two members meanwhile, and both gateways answered partner requests.
  */
 import { SERVICES } from '../lib/services';
 import { serviceGroupMembers } from '../stack/consumer-groups';
@@ -35,7 +34,7 @@ export async function twoInstances(
   let second: RunningStack | undefined;
   try {
     second = await startApps(options, 1);
-    // Wait (with a deadline) until each service's second instance is in its groups: partitions are then shared.
+    // Until each service's second instance is in its groups (partitions shared), with a deadline.
     const deadline = Date.now() + 60_000;
     let members = await serviceGroupMembers(kafkaPort);
     while (Object.values(members).some((n) => n < 2) && Date.now() < deadline) {
@@ -46,8 +45,7 @@ export async function twoInstances(
     const suites = await runJest('e2e-two-instances', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...SUITES], {
       ...env,
       GATEWAY_URLS: `${stack.gatewayUrl},${second.gatewayUrl}`,
-      // Twelve Node processes on the same 2 cores: half the requests in flight keeps answers inside
-      // REQUEST_TIMEOUT_MS; each still competes with 24 others, across two processes, for one balance row.
+      // Twelve Node processes on 2 cores: half the requests in flight keeps answers inside REQUEST_TIMEOUT_MS.
       E2E_IN_FLIGHT: '25',
     });
     const after = await Promise.all([answeredRequests(stack), answeredRequests(second)]);

@@ -1,13 +1,7 @@
 /**
- * One check of `npm test`: the per-project unit suites, run the way an Nx user runs them
- * (`npx nx run-many -t test`), pass with no infrastructure and leave the dev database alone.
- *
- * Unit specs get DATABASE_URL and KAFKA_BROKERS pointed at a closed port (jest.setup.js), so a spec that
- * reached for a database would fail rather than fall back to the config default, the dev database that
- * `npm start` uses. This check proves it from the outside: it counts every row of that database before
- * and after the run. The dev database is migrated first (as `npm start` would) so that there are tables
- * to write into. If another client is connected to it (a dev stack running beside the tests), its rows
- * move on their own: the suites must still pass, and the row comparison is reported as not made.
+ * One check of `npm test`: `npx nx run-many -t test` passes with no infrastructure and leaves the dev database
+ * alone (jest.setup.js points unit specs at a closed port): every row of that database (migrated first)
+ * counted before and after. With other clients on it (a dev stack), the rows are not compared.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
