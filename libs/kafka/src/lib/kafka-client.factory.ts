@@ -9,7 +9,6 @@ import { KafkajsClient } from './kafkajs-client';
  */
 export function kafkaClient(conn: KafkaConnection): KafkaClient {
   if ((conn.client ?? 'kafkajs') === 'kafkajs') return new KafkajsClient(conn);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand (see above)
   const { PlatformaticClient } = require('./platformatic-client') as typeof import('./platformatic-client');
   return new PlatformaticClient(conn);
 }

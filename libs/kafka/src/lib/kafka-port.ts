@@ -88,7 +88,7 @@ export interface ConsumeSpec {
   /** Positions to start from instead (applied once it runs); a consumer with them never reads committed offsets. */
   seek?: PartitionOffset[];
   /** Called with each batch, one partition's batches one after the other; the consumer fetches on once it returns. */
-  eachBatch(batch: ConsumedBatch): Promise<void>;
+  eachBatch: (batch: ConsumedBatch) => Promise<void>;
   /** Every message handed over counts as resolved (consumers that do not `resolveOffset`). */
   autoResolve?: boolean;
   /** How many partitions' batches may be handed over at once. */

@@ -298,7 +298,9 @@ class PlatformaticAdmin implements BusAdmin {
   }
 
   /** It connects at its first request. */
-  async connect(): Promise<void> {}
+  connect(): Promise<void> {
+    return Promise.resolve();
+  }
 
   async disconnect(): Promise<void> {
     await this.admin.close();
