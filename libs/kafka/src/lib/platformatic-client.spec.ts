@@ -21,7 +21,13 @@ describe("@platformatic/kafka's partitioner", () => {
   it('puts every key on the partition kafkajs (the Java client) puts it on, and spreads keyless messages', () => {
     const partitions = 6;
     const kafkajs = Partitioners.DefaultPartitioner();
-    const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({ partitionId, leader: 0 }));
+    const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
+      partitionId,
+      leader: 0,
+      partitionErrorCode: 0,
+      replicas: [0],
+      isr: [0],
+    }));
     const ours = javaCompatiblePartitioner();
     const keys = ['withdrawal-1', '3fa85f64-5717-4562-a567-0b7c2c963f66', '12345678909', 'é', ''.padEnd(64, 'k')];
     for (const key of keys) {
