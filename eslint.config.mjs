@@ -76,7 +76,7 @@ const noRawWithCode = {
   message:
     "Name an error code through its family's helper: codesOf('<family>') from @partner/contracts (libs/contracts/src/lib/error-codes.ts)",
 };
-const restrictedImports = (...paths) => ['error', { paths: [...paths, noKafkajs], patterns: noKafkajsPatterns }];
+const restrictedImports = (...paths) => ['error', { paths: [...paths, ...noKafkajs], patterns: noKafkajsPatterns }];
 
 // libs/kafka holds Kafka only (docs/adr/0026-library-names-and-what-each-holds.md): the internal HTTP hops are
 // libs/internal-http's, which depends on kafka, never the reverse; their callers hand them to the bus and the server.
@@ -97,12 +97,16 @@ const noHttpInKafka = {
   ].map((name) => ({ name, message: kafkaOnlyMessage })),
   patterns: [{ group: ['undici/**', 'fastify/**', '@fastify/**'], message: kafkaOnlyMessage }],
 };
-// kafkajs is imported by libs/kafka alone (docs/adr/0027-kafkajs-risk-and-a-way-out.md): a change of Kafka client
-// is then a change of one library. The end-to-end suite writes a raw record as another producer would; it may
-// use no library of ours but the API client and the testing helpers (typeRules), so it uses the client directly.
-const kafkajsMessage = "kafkajs is libs/kafka's alone (docs/adr/0027-kafkajs-risk-and-a-way-out.md): use @partner/kafka";
-const noKafkajs = { name: 'kafkajs', message: kafkajsMessage };
-const noKafkajsPatterns = [{ group: ['kafkajs/**'], message: kafkajsMessage }];
+// The Kafka clients, kafkajs and @platformatic/kafka (KAFKA_CLIENT), are imported by libs/kafka alone
+// (docs/adr/0027-kafkajs-risk-and-a-way-out.md): a change of Kafka client is then a change of one library. The
+// end-to-end suite writes a raw record as another producer would; it may use no library of ours but the API
+// client and the testing helpers (typeRules), so it uses kafkajs directly.
+const kafkajsMessage = "The Kafka clients are libs/kafka's alone (docs/adr/0027-kafkajs-risk-and-a-way-out.md): use @partner/kafka";
+const noKafkajs = [
+  { name: 'kafkajs', message: kafkajsMessage },
+  { name: '@platformatic/kafka', message: kafkajsMessage },
+];
+const noKafkajsPatterns = [{ group: ['kafkajs/**', '@platformatic/kafka/**'], message: kafkajsMessage }];
 const partnerIdMinters = [
   'apps/gateway/src/auth/**/*.ts',
   'apps/gateway/src/partners/known-partner.ts',

@@ -14,6 +14,8 @@ module.exports = {
         .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
         .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),
     ),
+    // libs/kafka's integration specs on its second client (KAFKA_CLIENT=platformatic, docs/adr/0027-kafkajs-risk-and-a-way-out.md).
+    '<rootDir>/libs/kafka/jest.platformatic.config.js',
     // The scripts' specs, the Compose deployment's among them (scripts/docker/): not an Nx project, so listed here.
     '<rootDir>/scripts/jest.config.js',
   ],

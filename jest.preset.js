@@ -19,7 +19,10 @@ module.exports = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.json' }],
+    // ES modules only, which Jest cannot require: compiled to CommonJS (KAFKA_CLIENT=platformatic, ADR 0027).
+    '/node_modules/@platformatic/.+\\.js$': '<rootDir>/../../scripts/jest/esm-to-cjs.transform.js',
   },
+  transformIgnorePatterns: ['/node_modules/(?!@platformatic/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/../../' }),
   testMatch: suite === 'integration' ? ['<rootDir>/src/**/*.int.spec.ts'] : ['<rootDir>/src/**/*.spec.ts'],

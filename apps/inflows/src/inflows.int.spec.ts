@@ -12,6 +12,7 @@ import {
   MessageBus,
   outboxModule,
   createProducer,
+  kafkaClientFromEnv,
 } from '@partner/kafka';
 import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +32,11 @@ import { AccountsModule } from './accounts/accounts.module';
 // recording only and leaves the other suites' rows alone.
 
 const run = randomBytes(4).toString('hex');
-const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `inflows-int-${process.pid}` };
+const connection: KafkaConnection = {
+  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  clientId: `inflows-int-${process.pid}`,
+  client: kafkaClientFromEnv(),
+};
 const config = loadConfig(InflowsConfig, { ...process.env, PIX_IN_STEP_DELAY_MS: '3600000', OUTBOX_POLL_MS: '100' });
 
 @Global()

@@ -1,4 +1,7 @@
 export * from './lib/kafka-client';
+export * from './lib/kafka-client.factory';
+export * from './lib/kafka-port';
+export { createKafka, createProducer, kafkaClientConfig } from './lib/kafkajs-client';
 export { kafkaServerOptions } from './lib/kafka.options';
 export * from './lib/kafka.tokens';
 export * from './lib/kafka.module';

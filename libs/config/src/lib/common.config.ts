@@ -39,8 +39,19 @@ class HostsOrBlocks implements ValidatorConstraintInterface {
   }
 }
 
+/** The Kafka clients libs/kafka can run on (KAFKA_CLIENT; docs/adr/0027-kafkajs-risk-and-a-way-out.md). */
+export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
+export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
+
 /** Settings every process shares: where Kafka and PostgreSQL are, and how to log. */
 export class CommonConfig {
+  /**
+   * The Kafka client library every producer, consumer and admin of the process uses: kafkajs (the design's,
+   * the default) or @platformatic/kafka, an opt-in alternative (docs/adr/0027-kafkajs-risk-and-a-way-out.md).
+   */
+  @IsIn(KAFKA_CLIENTS, { message: `KAFKA_CLIENT must be one of ${KAFKA_CLIENTS.join(', ')}` })
+  KAFKA_CLIENT: KafkaClientName = 'kafkajs';
+
   /** Comma-separated host:port list of the broker listener (never the controller listener). */
   @CommaSeparated()
   @IsString({ each: true })

@@ -4,12 +4,17 @@ import { newUuid, pollUntil, requireEnv, testPartnerId } from '@partner/testing'
 import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
 import { BroadcastSubscription } from './broadcast-subscription';
 import { KafkaConnection } from './kafka-client';
+import { kafkaClientFromEnv } from './kafka-client.factory';
 import { ensureTopics, topicLayout } from './topic-admin';
 
 // Integration with a real broker: two subscriptions stand for two gateway instances.
 
 const TOPIC = Topics.GatewayApiKeyRevoked;
-const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `broadcast-spec-${process.pid}` };
+const connection: KafkaConnection = {
+  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  clientId: `broadcast-spec-${process.pid}`,
+  client: kafkaClientFromEnv(),
+};
 const revoked = (): ApiKeyRevokedEvent => ({ partner_id: testPartnerId(), key_id: newUuid(), revoked_at: new Date().toISOString() });
 
 let producer: Producer;

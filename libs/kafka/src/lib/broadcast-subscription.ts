@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Logger } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
-import { ConsumerRunConfig, Kafka } from 'kafkajs';
 import { EventPayload, EventTopic, eventContracts } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
 import { ConsumerGroups } from './consumer-groups';
-import { CONSUMER_TIMINGS, createKafka, KafkaConnection, retried, runJoined } from './kafka-client';
+import { CONSUMER_TIMINGS, KafkaConnection, retried, runJoined } from './kafka-client';
+import { kafkaClient } from './kafka-client.factory';
+import { ConsumeSpec, KafkaClient } from './kafka-port';
 import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
 
 export interface BroadcastSubscriptionOptions<T extends EventTopic> {
@@ -45,7 +46,7 @@ export class BroadcastSubscription<T extends EventTopic> {
   async start(): Promise<void> {
     const { topic, handle } = this.options;
     const payloadClass: ClassConstructor<object> = eventContracts[topic].payload;
-    const kafka = createKafka(this.options.connection);
+    const kafka = kafkaClient(this.options.connection);
     const ends = await endsOf(kafka, topic);
     // Where to start each partition: the topic's end now; after a message, the one after it, so that a
     // consumer re-created after a crash (ADR 0015) misses nothing published meanwhile.
@@ -55,24 +56,27 @@ export class BroadcastSubscription<T extends EventTopic> {
       groups: this.options.groups ?? new ConsumerGroups(),
       maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
       onStuck: leaveProcess,
-      create: () => kafka.consumer({ groupId: this.groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS }),
+      create: () => kafka.consumer({ groupId: this.groupId, ...CONSUMER_TIMINGS }),
       run: (consumer) =>
-        runJoined(consumer, [topic], false, this.runConfig(payloadClass, handle, next), {
+        runJoined(consumer, {
+          topics: [topic],
+          fromBeginning: false,
+          autoResolve: true,
           seek: [...next].map(([partition, offset]) => ({ topic, partition, offset })),
+          eachBatch: this.eachBatch(payloadClass, handle, next),
         }),
     });
     await this.consumer.start();
   }
 
-  private runConfig(
+  private eachBatch(
     payloadClass: ClassConstructor<object>,
     handle: (payload: EventPayload<T>) => void | Promise<void>,
     next: Map<number, string>,
-  ): ConsumerRunConfig {
+  ): ConsumeSpec['eachBatch'] {
     const { topic } = this.options;
-    return {
-      autoCommit: false,
-      eachMessage: async ({ partition, message }) => {
+    return async ({ partition, messages }) => {
+      for (const message of messages) {
         next.set(partition, String(Number(message.offset) + 1));
         let payload: unknown;
         try {
@@ -85,7 +89,7 @@ export class BroadcastSubscription<T extends EventTopic> {
         const checked = validateContract(payloadClass, payload, { unknownFields: 'ignore' });
         if (!checked.ok) {
           this.logger.error(`Skipped invalid message on ${topic}: ${checked.error.message}`);
-          return;
+          continue;
         }
         try {
           await handle(checked.value as EventPayload<T>);
@@ -93,7 +97,7 @@ export class BroadcastSubscription<T extends EventTopic> {
           // Nothing to retry into: the next notice, or the database at the next start, is the remedy.
           this.logger.error(`Handler of ${topic} failed: ${(error as Error).message}`);
         }
-      },
+      }
     };
   }
 
@@ -103,11 +107,11 @@ export class BroadcastSubscription<T extends EventTopic> {
 }
 
 /** The offset the next message of each partition of `topic` will get. */
-async function endsOf(kafka: Kafka, topic: string): Promise<Array<{ partition: number; high: string }>> {
+async function endsOf(kafka: KafkaClient, topic: string): Promise<Array<{ partition: number; high: string }>> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    return await retried(`reading the offsets of ${topic}`, () => admin.fetchTopicOffsets(topic));
+    return await retried(`reading the offsets of ${topic}`, () => admin.topicEnds(topic));
   } finally {
     await admin.disconnect();
   }

@@ -1,7 +1,10 @@
 import { pollUntil, requireEnv } from '@partner/testing';
-import { Admin, Consumer } from 'kafkajs';
+import { Admin } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
-import { CONSUMER_TIMINGS, createKafka, KafkaConnection } from './kafka-client';
+import { CONSUMER_TIMINGS, KafkaConnection } from './kafka-client';
+import { kafkaClient, kafkaClientFromEnv } from './kafka-client.factory';
+import { GroupConsumer } from './kafka-port';
+import { createKafka } from './kafkajs-client';
 
 // Through the real broker: an idle group hands its partitions over promptly when an instance joins or
 // leaves. kafkajs heartbeats only between fetches, so this holds only while an idle fetch is held for
@@ -11,32 +14,34 @@ import { CONSUMER_TIMINGS, createKafka, KafkaConnection } from './kafka-client';
 const run = randomBytes(4).toString('hex');
 const TOPIC = `consumer-timings-spec-${run}`;
 const PARTITIONS = 4;
-const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `consumer-timings-spec-${process.pid}` };
+const connection: KafkaConnection = {
+  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  clientId: `consumer-timings-spec-${process.pid}`,
+  client: kafkaClientFromEnv(),
+};
 /** Measured here, three runs each: 0.5-1.5 s with 1 s held fetches; 3.5-8.5 s with kafkajs's default 5 s. */
 const HANDOVER_BOUND_MS = 2_500;
 /** Longer than one held fetch: the members are idle, mid-fetch, when the group changes. */
 const IDLE_MS = 1_500;
 
-const kafka = createKafka(connection);
+const kafka = kafkaClient(connection);
 let admin: Admin;
-const consumers: Consumer[] = [];
+const consumers: GroupConsumer[] = [];
 
 /** A member of the group and the partitions its last join gave it. */
-async function member(groupId: string): Promise<{ consumer: Consumer; owned: () => number[] }> {
-  const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false });
+async function member(groupId: string): Promise<{ consumer: GroupConsumer; owned: () => number[] }> {
+  const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS });
   consumers.push(consumer);
   let owned: number[] = [];
-  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => (owned = payload.memberAssignment[TOPIC] ?? []));
-  await consumer.connect();
-  await consumer.subscribe({ topics: [TOPIC] });
-  await consumer.run({ eachMessage: async () => undefined });
+  consumer.on('joined', (assignment) => (owned = assignment[TOPIC] ?? []));
+  await consumer.run({ topics: [TOPIC], fromBeginning: false, eachBatch: async () => undefined });
   return { consumer, owned: () => owned };
 }
 
 const idle = () => new Promise((resolve) => setTimeout(resolve, IDLE_MS));
 
 beforeAll(async () => {
-  admin = kafka.admin();
+  admin = createKafka(connection).admin();
   await admin.connect();
   await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: PARTITIONS }], waitForLeaders: true });
 });

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
-import { KafkaMessage } from 'kafkajs';
+import type { KafkaMessage } from './kafka-port';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Queryable } from '@partner/db';
 

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { UnprocessableEventError } from './dead-letters';
 import { HandleEvent, HandleRequest } from './handler.decorators';
 import { commandIdOf, KafkaMessageContext } from './kafka-server';
+import { kafkaClientFromEnv } from './kafka-client.factory';
 import { KafkaConnection, kafkaServerOptions } from './kafka.options';
 import { MessageBus, ServiceUnavailableError } from './message-bus';
 import { ensureTopics, topicLayout } from './topic-admin';
@@ -20,7 +21,11 @@ const RESPONDED = Topics.InflowsPing;
 const UNANSWERED = Topics.CustomersPing;
 const TIMEOUT_MS = 1500;
 const run = randomBytes(4).toString('hex');
-const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `decorators-spec-${process.pid}` };
+const connection: KafkaConnection = {
+  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  clientId: `decorators-spec-${process.pid}`,
+  client: kafkaClientFromEnv(),
+};
 
 /** Every payload the responder's method body ran with: the decorator must keep invalid ones out. */
 const handled: unknown[] = [];

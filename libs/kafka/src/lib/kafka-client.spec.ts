@@ -2,12 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommonConfig, ConfigError, loadConfig } from '@partner/config';
-import { kafkaClientConfig, kafkaConnection, retried } from './kafka-client';
+import { kafkaConnection, retried } from './kafka-client';
+import { kafkaClientConfig } from './kafkajs-client';
 
 describe('kafkaConnection (the Kafka settings of every client, from the app configuration)', () => {
   it('is plain TCP without authentication by default', () => {
     const conn = kafkaConnection(loadConfig(CommonConfig, { KAFKA_BROKERS: 'k1:9092,k2:9092' }), 'withdrawals-1');
-    expect(conn).toEqual({ brokers: ['k1:9092', 'k2:9092'], clientId: 'withdrawals-1' });
+    expect(conn).toEqual({ brokers: ['k1:9092', 'k2:9092'], clientId: 'withdrawals-1', client: 'kafkajs' });
     const client = kafkaClientConfig(conn);
     expect(client.ssl).toBeUndefined();
     expect(client.sasl).toBeUndefined();

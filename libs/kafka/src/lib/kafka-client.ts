@@ -1,22 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { connect as netConnect, Socket } from 'node:net';
-import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
-import { Logger } from '@nestjs/common';
-import { CommonConfig } from '@partner/config';
-import { RequestContexts } from '@partner/runtime';
-import {
-  Consumer,
-  ConsumerRunConfig,
-  ISocketFactory,
-  Kafka,
-  KafkaConfig,
-  logCreator,
-  logLevel,
-  SASLOptions,
-  Partitioners,
-  Producer,
-} from 'kafkajs';
-import { assertKafkajsPatched } from './kafkajs-patch.check';
+import { ConnectionOptions } from 'node:tls';
+import { CommonConfig, KafkaClientName } from '@partner/config';
+import { ConsumeSpec, GroupConsumer } from './kafka-port';
 
 export interface KafkaConnection {
   brokers: string[];
@@ -25,16 +10,24 @@ export interface KafkaConnection {
   /** TLS to the brokers: true for the system's CAs, or Node's TLS options (a CA bundle). */
   ssl?: boolean | ConnectionOptions;
   /** SASL PLAIN or SCRAM credentials. */
-  sasl?: SASLOptions;
+  sasl?: SaslCredentials;
+  /** The client library (KAFKA_CLIENT); unset: kafkajs. */
+  client?: KafkaClientName;
+}
+
+export interface SaslCredentials {
+  mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
+  username: string;
+  password: string;
 }
 
 /**
  * The connection every client of an app uses, from its validated configuration (KAFKA_BROKERS, KAFKA_SSL,
- * KAFKA_SSL_CA_FILE, KAFKA_SASL_*): apps name the client, never assemble the settings themselves. A CA
+ * KAFKA_SSL_CA_FILE, KAFKA_SASL_*, KAFKA_CLIENT): apps name the client, never assemble the settings themselves. A CA
  * file that cannot be read stops the app at start-up.
  */
 export function kafkaConnection(config: CommonConfig, clientId: string): KafkaConnection {
-  const connection: KafkaConnection = { brokers: config.KAFKA_BROKERS, clientId };
+  const connection: KafkaConnection = { brokers: config.KAFKA_BROKERS, clientId, client: config.KAFKA_CLIENT };
   if (config.KAFKA_SSL) connection.ssl = config.KAFKA_SSL_CA_FILE ? { ca: [readFileSync(config.KAFKA_SSL_CA_FILE, 'utf8')] } : true;
   if (config.KAFKA_SASL_MECHANISM) {
     connection.sasl = {
@@ -51,63 +44,9 @@ export function kafkaConnection(config: CommonConfig, clientId: string): KafkaCo
  * instead of crashing the process. The wait between two attempts is capped at 2 s, not kafkajs's 30 s
  * nor the 10 s used before: a broker back after 9 s was found 6 to 8 s late by clients sleeping a
  * 6.4 s backoff (chaos, 2026-11-26: broker kill -9 recovered in 16.7-17.1 s, 7.8 s of it the broker's
- * own start), and a reconnect attempt every 2 s costs nothing.
+ * own start), and a reconnect attempt every 2 s costs nothing. Both clients follow it.
  */
-const RETRY = { initialRetryTime: 200, retries: 40, maxRetryTime: 2_000 } as const;
-
-/**
- * kafkajs's own socket factory leaves Nagle's algorithm on: a small produce request then waits for the
- * previous one's ACK (up to 40 ms with delayed ACKs) before it leaves. Request-reply is all small writes.
- */
-const noDelaySocketFactory: ISocketFactory = ({ host, port, ssl, onConnect }) => {
-  const socket: Socket = ssl ? tlsConnect({ host, port, servername: host, ...ssl }, onConnect) : netConnect({ host, port }, onConnect);
-  socket.setKeepAlive(true, 60_000);
-  socket.setNoDelay(true);
-  return socket;
-};
-
-/** The fields of a kafkajs log entry worth keeping; never a message's key or value (a key may hold a CPF). */
-const KAFKAJS_FIELDS = ['broker', 'clientId', 'groupId', 'topic', 'partition', 'retryCount', 'retryTime', 'error'] as const;
-
-/**
- * kafkajs's lines go through the app's logger (pino JSON, masked like every line) instead of kafkajs's
- * own console output. They concern connections shared by every request, so they are written outside
- * any request context rather than under whichever request happened to be running.
- */
-const toAppLogger: logCreator = () => {
-  const logger = new Logger('kafkajs');
-  return ({ namespace, level, log }) => {
-    const details = KAFKAJS_FIELDS.filter((f) => log[f] !== undefined).map((f) => `${f}=${String(log[f])}`);
-    const line = `${namespace ? `[${namespace}] ` : ''}${log.message}${details.length ? ` (${details.join(', ')})` : ''}`;
-    RequestContexts.outside(() => {
-      if (level === logLevel.ERROR || level === logLevel.NOTHING) logger.error(line);
-      else if (level === logLevel.WARN) logger.warn(line);
-      else if (level === logLevel.INFO) logger.log(line);
-      else logger.debug(line);
-    });
-  };
-};
-
-/**
- * Every kafkajs client of the project is configured here, so the installed kafkajs is checked here too: the
- * first client of a process fails unless it is the patched 2.2.4 (docs/adr/0027-kafkajs-risk-and-a-way-out.md).
- */
-export function kafkaClientConfig(conn: KafkaConnection): KafkaConfig {
-  assertKafkajsPatched();
-  return {
-    clientId: conn.clientId,
-    brokers: conn.brokers,
-    ...(conn.ssl ? { ssl: conn.ssl } : {}),
-    ...(conn.sasl ? { sasl: conn.sasl } : {}),
-    retry: RETRY,
-    logLevel: logLevel.WARN,
-    logCreator: toAppLogger,
-    socketFactory: noDelaySocketFactory,
-  };
-}
-
-/** The one way the project builds a kafkajs client (apps never do it by hand). */
-export const createKafka = (conn: KafkaConnection): Kafka => new Kafka(kafkaClientConfig(conn));
+export const RETRY = { initialRetryTime: 200, retries: 40, maxRetryTime: 2_000 } as const;
 
 /**
  * Consumer group timings. A crashed instance holds its partitions until its session times out, so the
@@ -131,21 +70,6 @@ export const CONSUMER_TIMINGS = {
 } as const;
 
 /**
- * A producer as every process of ours makes one. Its partitioner is named: kafkajs's default since 2.0
- * (the Java client's murmur2, so keys land where other clients put them); named explicitly, kafkajs no
- * longer warns about the 2.0 change at every producer's creation. Topics are never auto-created (a
- * deploy step creates them). `idempotent`: one request in flight and no duplicate on a retried send,
- * which keeps the outbox relay's events unduplicated and in order.
- */
-export function createProducer(kafka: Kafka, { idempotent = false }: { idempotent?: boolean } = {}): Producer {
-  return kafka.producer({
-    createPartitioner: Partitioners.DefaultPartitioner,
-    allowAutoTopicCreation: false,
-    ...(idempotent ? { idempotent: true, maxInFlightRequests: 1 } : {}),
-  });
-}
-
-/**
  * Runs a start-up step (`what` names it in the error) until it succeeds, for `withinMs` at most. Right after
  * topics are created the broker may answer "does not host this topic-partition" for a while: seconds on a
  * loaded machine, as long as its leaders take to be elected.
@@ -164,26 +88,21 @@ export async function retried<T>(what: string, step: () => Promise<T>, withinMs 
 }
 
 /**
- * Connects, subscribes and runs a consumer, and resolves once it has joined its group (its partitions
- * assigned). `seek`: positions to start from (applied once it runs), instead of the group's committed
- * offsets or `fromBeginning`. Fails when the group is not joined within `timeoutMs`.
+ * Runs a consumer and resolves once it has joined its group (its partitions assigned). `spec.seek`:
+ * positions to start from, instead of the group's committed offsets or `fromBeginning`. Fails when the
+ * group is not joined within `timeoutMs`.
  */
 export async function runJoined(
-  consumer: Consumer,
-  topics: string[],
-  fromBeginning: boolean,
-  run: ConsumerRunConfig,
-  { seek = [], timeoutMs = 60_000 }: { seek?: Array<{ topic: string; partition: number; offset: string }>; timeoutMs?: number } = {},
+  consumer: GroupConsumer,
+  spec: ConsumeSpec,
+  { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
 ): Promise<void> {
-  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-  await consumer.connect();
-  await retried(`subscribing to ${topics.join(', ')}`, () => consumer.subscribe({ topics, fromBeginning }));
-  await consumer.run(run);
-  for (const position of seek) consumer.seek(position);
+  const joined = new Promise<void>((resolve) => consumer.on('joined', () => resolve()));
+  await consumer.run(spec);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`consumer of ${topics.join(', ')} did not join its group within ${timeoutMs / 1000} s`)),
+      () => reject(new Error(`consumer of ${spec.topics.join(', ')} did not join its group within ${timeoutMs / 1000} s`)),
       timeoutMs,
     );
   });

@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
-import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
 import { CONTEXT_HEADERS, contextFromHeaders, PeriodicJob, PeriodicJobMetrics, RequestContexts } from '@partner/runtime';
 import { ConsumerGroups } from './consumer-groups';
 import { DeadLetter, DeadLetters, messageOf, UnprocessableEventError } from './dead-letters';
 import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
-import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried } from './kafka-client';
+import { CONSUMER_TIMINGS, KafkaConnection } from './kafka-client';
+import { kafkaClient } from './kafka-client.factory';
+import { BusProducer, ConsumedBatch, GroupConsumer, KafkaClient, KafkaMessage } from './kafka-port';
 import { PartitionProgress } from './partition-progress';
 import { REPLY_HEADERS, ReplyEnvelope } from './reply-envelope';
 import { DEADLINE_HEADER, deadlinePassed } from './request-deadline';
@@ -45,8 +46,8 @@ export interface KafkaServerOptions {
 /** One consumer group of the server: its consumer (re-created after a fatal crash) and, per live consumer, its partitions' progress. */
 interface Lane {
   consumer: RecoveringConsumer;
-  /** The live kafkajs consumer and its progress; a dead consumer's progress is dropped with it. */
-  live?: { consumer: Consumer; progress: Map<string, PartitionProgress> };
+  /** The live consumer and its progress; a dead consumer's progress is dropped with it. */
+  live?: { consumer: GroupConsumer; progress: Map<string, PartitionProgress> };
 }
 
 /**
@@ -125,8 +126,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export class KafkaServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(KafkaServer.name);
-  private kafka?: Kafka;
-  private producer?: Producer;
+  private kafka?: KafkaClient;
+  private producer?: BusProducer;
   private replies?: ReplySender;
   private readonly lanes: Lane[] = [];
   private readonly chains = new Map<string, Promise<void>>();
@@ -157,9 +158,9 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     const requests: string[] = [];
     const events: string[] = [];
     for (const [pattern, handler] of this.messageHandlers) (handler.isEventHandler ? events : requests).push(pattern);
-    this.kafka = createKafka(this.options.connection);
+    this.kafka = kafkaClient(this.options.connection);
     if (requests.length > 0) {
-      this.producer = createProducer(this.kafka);
+      this.producer = this.kafka.producer();
       await this.producer.connect();
       // A lost reply only makes the gateway time out and the partner retry with the same key: acks=1.
       this.replies = new ReplySender(new SendCoalescer(this.producer, 1), this.options.directReplies, this.logger);
@@ -196,7 +197,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
   }
 
   private async consume(
-    kafka: Kafka,
+    kafka: KafkaClient,
     groupId: string,
     topics: string[],
     fromBeginning: boolean,
@@ -214,28 +215,25 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
         maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
         onStuck: this.options.onStuck ?? leaveProcess,
         create: () => {
-          const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, ...fetch, allowAutoTopicCreation: false });
+          const consumer = kafka.consumer({ groupId, ...CONSUMER_TIMINGS, ...fetch });
           const progress = new Map<string, PartitionProgress>();
           lane.live = { consumer, progress };
           // After a rebalance, forget partitions this member no longer owns: their finished offsets are not
           // ours to commit any more, and if one comes back it starts from the group's committed offset.
-          consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+          consumer.on('joined', (assignment) => {
             const owned = new Set<string>();
-            for (const [topic, partitions] of Object.entries(payload.memberAssignment))
-              for (const p of partitions) owned.add(`${topic}:${p}`);
+            for (const [topic, partitions] of Object.entries(assignment)) for (const p of partitions) owned.add(`${topic}:${p}`);
             for (const key of [...progress.keys()]) if (!owned.has(key)) progress.delete(key);
           });
           return consumer;
         },
-        run: async (consumer) => {
+        run: (consumer) => {
           const progress = lane.live?.consumer === consumer ? lane.live.progress : new Map<string, PartitionProgress>();
-          await consumer.connect();
-          await retried(`subscribing to ${topics.join(', ')}`, () => consumer.subscribe({ topics, fromBeginning }));
-          await consumer.run({
-            autoCommit: false,
-            eachBatchAutoResolve: false,
+          return consumer.run({
+            topics,
+            fromBeginning,
             partitionsConsumedConcurrently: 4,
-            eachBatch: (payload) => this.dispatchBatch(progress, payload),
+            eachBatch: (batch) => this.dispatchBatch(progress, batch),
           });
         },
         retire: (consumer) => {
@@ -247,16 +245,15 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
     await lane.consumer.start();
   }
 
-  private async dispatchBatch(progress: Map<string, PartitionProgress>, payload: EachBatchPayload): Promise<void> {
-    const { batch } = payload;
+  private async dispatchBatch(progress: Map<string, PartitionProgress>, batch: ConsumedBatch): Promise<void> {
     const partitionKey = `${batch.topic}:${batch.partition}`;
     let tracker = progress.get(partitionKey);
     if (!tracker) progress.set(partitionKey, (tracker = new PartitionProgress()));
     for (const message of batch.messages) {
-      if (!payload.isRunning() || payload.isStale() || this.closing) return;
+      if (!batch.isActive() || this.closing) return;
       const offset = Number(message.offset);
       if (!tracker.seen(offset)) {
-        if (!(await this.takeSlot(payload))) return;
+        if (!(await this.takeSlot(batch))) return;
         tracker.start(offset);
         const owner = tracker;
         const key = `${partitionKey}:${message.key?.toString() ?? `offset:${offset}`}`;
@@ -270,9 +267,9 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
         });
       }
       // Fetch on from the next message; what may be committed is decided by `finish`, not by this.
-      payload.resolveOffset(message.offset);
+      batch.resolveOffset(message.offset);
     }
-    await payload.heartbeat();
+    await batch.heartbeat();
   }
 
   /**
@@ -280,7 +277,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
    * wait (every slot busy, e.g. handlers retrying while the database is away) heartbeats every second:
    * otherwise the group would drop this member after its 6 s session. False when the batch went stale.
    */
-  private async takeSlot(payload: EachBatchPayload): Promise<boolean> {
+  private async takeSlot(batch: ConsumedBatch): Promise<boolean> {
     const waiting = this.slots.acquire();
     if (!waiting) return true;
     let acquired = false;
@@ -290,12 +287,12 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
       await Promise.race([waiting, new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)))]);
       clearTimeout(timer);
       if (acquired) break;
-      if (!payload.isRunning() || payload.isStale() || this.closing) {
+      if (!batch.isActive() || this.closing) {
         // Give the slot back as soon as it comes: this batch will not use it.
         void waiting.then(() => this.slots.release());
         return false;
       }
-      await payload.heartbeat().catch(() => undefined);
+      await batch.heartbeat().catch(() => undefined);
     }
     return true;
   }
@@ -454,7 +451,7 @@ export class KafkaServer extends Server implements CustomTransportStrategy {
         }
         if (offsets.length === 0) return;
         try {
-          await consumer.commitOffsets(offsets);
+          await consumer.commit(offsets);
           for (const [tracker, offset] of trackers) tracker.markCommitted(offset);
         } catch (error) {
           // A rebalance is under way; the next tick commits what this member still owns.

@@ -62,7 +62,7 @@ describe('the start-up check of kafkajs', () => {
   it('stops the first client of a process, with what to do, when kafkajs is not the patched 2.2.4', () => {
     jest.isolateModules(() => {
       jest.doMock('kafkajs/package.json', () => ({ version: '2.2.5' }));
-      const { createKafka } = require('./kafka-client') as typeof import('./kafka-client');
+      const { createKafka } = require('./kafkajs-client') as typeof import('./kafkajs-client');
       expect(() => createKafka({ brokers: ['127.0.0.1:1'], clientId: 'spec' })).toThrow(
         'kafkajs 2.2.5 is installed; the project runs 2.2.4 with its patch. Run `npm install`',
       );

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Kafka, Producer } from 'kafkajs';
 import { DirectQueryTopic, EventPayload, EventTopic, requestKeyOf, RequestPayload, RequestReply, RequestTopic } from '@partner/contracts';
 import { CONTEXT_HEADERS, contextHeaders, RequestContext, RequestContexts } from '@partner/runtime';
-import { CONSUMER_TIMINGS, createKafka, createProducer, KafkaConnection, retried, runJoined } from './kafka-client';
+import { CONSUMER_TIMINGS, KafkaConnection, retried, runJoined } from './kafka-client';
+import { kafkaClient } from './kafka-client.factory';
+import { BusProducer, KafkaClient } from './kafka-port';
 import { ConsumerGroups } from './consumer-groups';
 import { KAFKA_BUS_OPTIONS } from './kafka.tokens';
 import { leaveProcess, RecoveringConsumer } from './recovering-consumer';
@@ -154,8 +155,8 @@ export class RequestReplyChannel {
 @Injectable()
 export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(MessageBus.name);
-  private kafka?: Kafka;
-  private producer?: Producer;
+  private kafka?: KafkaClient;
+  private producer?: BusProducer;
   private replyConsumer?: RecoveringConsumer;
   private channel?: RequestReplyChannel;
   private readonly direct?: DirectQueries;
@@ -175,37 +176,37 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    const kafka = createKafka(this.options.connection);
-    const producer = createProducer(kafka, { idempotent: this.options.idempotentProducer });
+    const kafka = kafkaClient(this.options.connection);
+    const producer = kafka.producer({ idempotent: this.options.idempotentProducer });
     this.kafka = kafka;
     this.producer = producer;
     await producer.connect();
     if (this.options.requests && this.replyTopic) await this.openReplies(kafka, producer, this.replyTopic, this.options.requests.timeoutMs);
   }
 
-  private async openReplies(kafka: Kafka, producer: Producer, topic: string, timeoutMs: number): Promise<void> {
+  private async openReplies(kafka: KafkaClient, producer: BusProducer, topic: string, timeoutMs: number): Promise<void> {
     // The broker may answer "does not host this topic-partition" for a moment after creating a topic,
     // above all while other processes create theirs: each step is retried until it goes through.
     const admin = kafka.admin();
     await admin.connect();
     try {
       await retried(`creating the reply topic ${topic}`, () =>
-        admin.createTopics({
-          waitForLeaders: true,
-          topics: [
+        admin.createTopics(
+          [
             {
               topic,
               numPartitions: 1,
               replicationFactor: this.options.replicationFactor ?? 1,
               // Replies are useless after the request timed out; a topic left by a killed process stays small.
-              configEntries: [{ name: 'retention.ms', value: String(60 * 60_000) }],
+              configs: { 'retention.ms': String(60 * 60_000) },
             },
           ],
-        }),
+          { waitForLeaders: true },
+        ),
       );
       await retried(`waiting for the leader of ${topic}`, async () => {
-        const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-        if (!(topics[0]?.partitions[0]?.leader >= 0)) throw new Error(`reply topic ${topic} has no leader yet`);
+        const [reply] = await admin.partitionLeaders([topic]);
+        if (!(reply?.leaders[0] >= 0)) throw new Error(`reply topic ${topic} has no leader yet`);
       });
     } finally {
       await admin.disconnect();
@@ -249,31 +250,27 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       groups: this.groups,
       maxOutOfGroupMs: this.options.maxOutOfGroupMs ?? 0,
       onStuck: leaveProcess,
-      create: () => kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS, allowAutoTopicCreation: false }),
+      create: () => kafka.consumer({ groupId: topic, ...CONSUMER_TIMINGS }),
       // From the beginning of a topic that is new: a reply that arrives before the group is joined is kept.
       run: (consumer) =>
-        runJoined(
-          consumer,
-          [topic],
-          true,
-          {
-            autoCommit: false,
-            eachBatchAutoResolve: true,
-            eachBatch: async ({ batch }) => {
-              for (const message of batch.messages) {
-                next = String(Number(message.offset) + 1);
-                const correlationId = message.headers?.[REPLY_HEADERS.correlationId]?.toString();
-                if (!correlationId || !message.value) continue;
-                try {
-                  channel.deliver(correlationId, JSON.parse(message.value.toString()) as ReplyEnvelope);
-                } catch (error) {
-                  this.logger.warn(`Unreadable reply ignored: ${(error as Error).message}`);
-                }
+        runJoined(consumer, {
+          topics: [topic],
+          fromBeginning: true,
+          autoResolve: true,
+          seek: next === undefined ? [] : [{ topic, partition: 0, offset: next }],
+          eachBatch: async ({ messages }) => {
+            for (const message of messages) {
+              next = String(Number(message.offset) + 1);
+              const correlationId = message.headers?.[REPLY_HEADERS.correlationId]?.toString();
+              if (!correlationId || !message.value) continue;
+              try {
+                channel.deliver(correlationId, JSON.parse(message.value.toString()) as ReplyEnvelope);
+              } catch (error) {
+                this.logger.warn(`Unreadable reply ignored: ${(error as Error).message}`);
               }
-            },
+            }
           },
-          { seek: next === undefined ? [] : [{ topic, partition: 0, offset: next }] },
-        ),
+        }),
     });
     await this.replyConsumer.start();
   }
@@ -287,7 +284,7 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       const admin = this.kafka.admin();
       try {
         await admin.connect();
-        await admin.deleteTopics({ topics: [this.replyTopic], timeout: 5_000 });
+        await admin.deleteTopics([this.replyTopic], 5_000);
       } catch (error) {
         this.logger.warn(`Reply topic ${this.replyTopic} not deleted (it expires by retention): ${(error as Error).message}`);
       } finally {
@@ -324,9 +321,9 @@ export class MessageBus implements OnModuleInit, OnApplicationShutdown {
       byTopic.set(m.topic, list);
     }
     if (!this.producer) throw new Error('MessageBus is not connected');
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
-    });
+    await this.producer.sendBatch(
+      -1,
+      [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { retried } from './kafka-client';
+import { kafkaClientFromEnv } from './kafka-client.factory';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { PartnerId, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { outboxMessage, runStatement, UnitOfWork } from '@partner/db';
@@ -16,7 +17,11 @@ import { ensureTopics, topicLayout } from './topic-admin';
 // shaped like the services' own outbox_messages (prisma/withdrawals/migrations), and is dropped at the end.
 
 const TOPIC = Topics.WithdrawalStateChanged;
-const connection: KafkaConnection = { brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `outbox-spec-${process.pid}` };
+const connection: KafkaConnection = {
+  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  clientId: `outbox-spec-${process.pid}`,
+  client: kafkaClientFromEnv(),
+};
 const databaseUrl = requireEnv('DATABASE_URL');
 const schema = `outbox_it_${randomBytes(6).toString('hex')}`;
 const table = `"${schema}"."outbox_messages"`;

@@ -1,17 +1,17 @@
 import { Logger } from '@nestjs/common';
-import { Consumer } from 'kafkajs';
+import { GroupConsumer } from './kafka-port';
 import { ConsumerGroups } from './consumer-groups';
 
 export interface RecoveringConsumerOptions {
   groupId: string;
   /** Where membership is reported (the process's readiness reads it). */
   groups: ConsumerGroups;
-  /** Makes a new kafkajs consumer (the first one, and one after each crash kafkajs does not restart). */
-  create: () => Consumer;
+  /** Makes a new consumer (the first one, and one after each crash its client does not restart). */
+  create: () => GroupConsumer;
   /** Connects, subscribes and runs `consumer`; rejects when it could not (the next attempt follows the backoff). */
-  run: (consumer: Consumer) => Promise<void>;
+  run: (consumer: GroupConsumer) => Promise<void>;
   /** The consumer is dead and will not be used again: forget what belongs to it (progress, positions). */
-  retire?: (consumer: Consumer) => void;
+  retire?: (consumer: GroupConsumer) => void;
   /**
    * How long the consumer may stay out of its group (crashed, re-creating, disconnected) before
    * `onStuck` is called; 0 never calls it. ADR 0015: the process then leaves so that its supervisor
@@ -29,14 +29,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * A consumer that does not die silently (ADR 0015). kafkajs restarts a consumer by itself after a
  * retriable crash, but not after a non-retriable one (e.g. `KafkaJSNonRetriableError: Failed to find group
  * coordinator` after a broker restart): the consumer is then disconnected for good while the process
- * lives on. Here such a crash makes a NEW consumer of the same group, with backoff, which re-joins and
+ * lives on (@platformatic/kafka restarts none: platformatic-client.ts). Here such a crash makes a NEW consumer of the same group, with backoff, which re-joins and
  * resumes from the group's committed offsets (what the dead one had not committed is delivered again:
  * at least once, as after any crash). Membership is reported into `groups` at every step, so readiness
  * turns down at the crash; and if the group is not joined again within `maxOutOfGroupMs`, `onStuck` says so.
  */
 export class RecoveringConsumer {
   private readonly logger = new Logger(RecoveringConsumer.name);
-  private current?: Consumer;
+  private current?: GroupConsumer;
   private stopping = false;
   private recreating = false;
   private outSince?: number;
@@ -47,7 +47,7 @@ export class RecoveringConsumer {
   constructor(private readonly options: RecoveringConsumerOptions) {}
 
   /** The live consumer; undefined between a crash and its replacement. */
-  get consumer(): Consumer | undefined {
+  get consumer(): GroupConsumer | undefined {
     return this.current;
   }
 
@@ -61,7 +61,7 @@ export class RecoveringConsumer {
     }
   }
 
-  /** Stops the live consumer (kafkajs leaves the group) and makes no new one. */
+  /** Stops the live consumer and makes no new one. */
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.stuckTimer);
@@ -81,35 +81,35 @@ export class RecoveringConsumer {
     await this.options.run(consumer);
   }
 
-  private watch(consumer: Consumer): void {
+  private watch(consumer: GroupConsumer): void {
     const { groupId } = this.options;
     const mine = () => this.current === consumer;
     const live = () => mine() && !this.stopping;
-    consumer.on(consumer.events.GROUP_JOIN, () => {
+    consumer.on('joined', () => {
       if (!live()) return;
       clearTimeout(this.stuckTimer);
       this.outSince = undefined;
       this.options.groups.report(groupId, true, `member of ${groupId}`);
     });
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
+    consumer.on('crashed', (error, restarting) => {
       if (!live()) return;
-      if (payload.restart) {
-        this.out(`crashed (${payload.error.message}), restarting`);
+      if (restarting) {
+        this.out(`crashed (${error.message}), restarting`);
         return;
       }
-      // kafkajs has disconnected it and will not restart it: it is dead.
+      // Its client has given it up and will not restart it: it is dead.
       this.logger.error(
-        `Consumer of ${groupId} crashed and kafkajs will not restart it (${payload.error.name}: ${payload.error.message}); making a new one`,
+        `Consumer of ${groupId} crashed and its client will not restart it (${error.name}: ${error.message}); making a new one`,
       );
-      this.out(`crashed (${payload.error.message}), re-creating`);
+      this.out(`crashed (${error.message}), re-creating`);
       this.retire(consumer);
       void this.recreate();
     });
-    consumer.on(consumer.events.STOP, () => mine() && this.out('stopped'));
-    consumer.on(consumer.events.DISCONNECT, () => mine() && this.out('disconnected'));
+    consumer.on('stopped', () => mine() && this.out('stopped'));
+    consumer.on('disconnected', () => mine() && this.out('disconnected'));
   }
 
-  private retire(consumer: Consumer): void {
+  private retire(consumer: GroupConsumer): void {
     if (this.current === consumer) this.current = undefined;
     this.options.retire?.(consumer);
   }

@@ -1,14 +1,19 @@
-import { Producer, ProducerBatch } from 'kafkajs';
+import { BusProducer, TopicMessages } from './kafka-port';
+
+/** One produce request as the producer was asked for it. */
+interface ProducerBatch {
+  acks: -1 | 1;
+  topicMessages: TopicMessages[];
+}
 import { SendCoalescer } from './send-coalescer';
 
 /** A producer that records each produce request it is asked to make, and fails while `failing()` says so. */
 function recordingProducer(fail = false, failing = () => fail) {
   const batches: ProducerBatch[] = [];
-  const producer: Pick<Producer, 'sendBatch'> = {
-    sendBatch: async (batch: ProducerBatch) => {
-      batches.push(batch);
+  const producer: Pick<BusProducer, 'sendBatch'> = {
+    sendBatch: async (acks, topicMessages) => {
+      batches.push({ acks, topicMessages });
       if (failing()) throw new Error('broker down');
-      return [];
     },
   };
   return { producer, batches };
@@ -38,10 +43,10 @@ describe('SendCoalescer', () => {
   it('sends one request at a time: what comes while one is in flight leaves, together, once it is acknowledged', async () => {
     const batches: ProducerBatch[] = [];
     const acks: Array<() => void> = [];
-    const producer: Pick<Producer, 'sendBatch'> = {
-      sendBatch: (batch: ProducerBatch) => {
-        batches.push(batch);
-        return new Promise((resolve) => acks.push(() => resolve([])));
+    const producer: Pick<BusProducer, 'sendBatch'> = {
+      sendBatch: (ack, topicMessages) => {
+        batches.push({ acks: ack, topicMessages });
+        return new Promise((resolve) => acks.push(() => resolve()));
       },
     };
     const coalescer = new SendCoalescer(producer, -1);

@@ -1,8 +1,8 @@
-import { CompressionTypes, Message, Producer } from 'kafkajs';
+import { BusProducer, OutgoingMessage } from './kafka-port';
 
 interface Pending {
   topic: string;
-  message: Message;
+  message: OutgoingMessage;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -26,11 +26,11 @@ export class SendCoalescer {
   private inFlight = false;
 
   constructor(
-    private readonly producer: Pick<Producer, 'sendBatch'>,
+    private readonly producer: Pick<BusProducer, 'sendBatch'>,
     private readonly acks: -1 | 1,
   ) {}
 
-  send(topic: string, message: Message): Promise<void> {
+  send(topic: string, message: OutgoingMessage): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ topic, message, resolve, reject });
       this.schedule();
@@ -48,18 +48,17 @@ export class SendCoalescer {
     this.queue = [];
     this.scheduled = false;
     this.inFlight = true;
-    const byTopic = new Map<string, Message[]>();
+    const byTopic = new Map<string, OutgoingMessage[]>();
     for (const p of batch) {
       const list = byTopic.get(p.topic) ?? [];
       list.push(p.message);
       byTopic.set(p.topic, list);
     }
     try {
-      await this.producer.sendBatch({
-        acks: this.acks,
-        compression: CompressionTypes.None,
-        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-      });
+      await this.producer.sendBatch(
+        this.acks,
+        [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      );
       for (const p of batch) p.resolve();
     } catch (error) {
       for (const p of batch) p.reject(error);

@@ -1,7 +1,7 @@
-import { Kafka } from 'kafkajs';
 import { CommonConfig } from '@partner/config';
 import { eventTopics, requestTopics } from '@partner/contracts';
-import { kafkaClientConfig, KafkaConnection } from './kafka-client';
+import { KafkaConnection } from './kafka-client';
+import { kafkaClient } from './kafka-client.factory';
 
 /**
  * Every shared topic the system uses: commands and queries, and domain events. Replies go to a topic of
@@ -36,7 +36,7 @@ const TOPICS_READY_WITHIN_MS = 30_000;
  * out, with a deadline; kafkajs's own `waitForLeaders` retries only "leader not available".
  */
 export async function ensureTopics(conn: KafkaConnection, layout: TopicLayout, topics: string[] = allTopics()): Promise<string[]> {
-  const admin = new Kafka(kafkaClientConfig(conn)).admin();
+  const admin = kafkaClient(conn).admin();
   await admin.connect();
   try {
     const deadline = Date.now() + TOPICS_READY_WITHIN_MS;
@@ -46,29 +46,28 @@ export async function ensureTopics(conn: KafkaConnection, layout: TopicLayout, t
         if (!created) {
           const existing = new Set(await admin.listTopics());
           const missing = topics.filter((t) => !existing.has(t));
-          // Another process may create some of them meanwhile: kafkajs then answers false, not an error.
+          // Another process may create some of them meanwhile: that is no error.
           if (missing.length > 0) {
-            await admin.createTopics({
-              waitForLeaders: false,
-              topics: missing.map((topic) => ({
+            await admin.createTopics(
+              missing.map((topic) => ({
                 topic,
                 numPartitions: layout.partitions,
                 replicationFactor: layout.replicationFactor,
-                configEntries: [{ name: 'min.insync.replicas', value: String(layout.minInsyncReplicas) }],
+                configs: { 'min.insync.replicas': String(layout.minInsyncReplicas) },
               })),
-            });
+            );
           }
           created = missing;
         }
-        const withoutLeader = (await admin.fetchTopicMetadata({ topics })).topics
-          .filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0))
+        const withoutLeader = (await admin.partitionLeaders(topics))
+          .filter((t) => t.leaders.length === 0 || t.leaders.some((leader) => leader < 0))
           .map((t) => t.name);
         if (withoutLeader.length === 0) return created;
         throw Object.assign(new Error(`topics without a leader yet: ${withoutLeader.join(', ')}`), { retriable: true });
       } catch (error) {
         const retriable = (error as { retriable?: boolean }).retriable === true;
         if (!retriable || Date.now() >= deadline) {
-          // kafkajs reports failed creations as one "Topic creation errors" with the broker's reasons inside.
+          // Failed creations come as one "Topic creation errors" with the broker's reasons inside (both clients).
           const reasons = (error as { errors?: Error[] }).errors?.map((e) => e.message) ?? [];
           const detail = [(error as Error).message, ...new Set(reasons)].join(': ');
           throw new Error(`Kafka topics not ready after ${attempt} attempt(s): ${detail}`, { cause: error });
@@ -86,7 +85,7 @@ export async function ensureTopics(conn: KafkaConnection, layout: TopicLayout, t
  * the start with the missing topics named and what makes them.
  */
 export async function verifyTopics(conn: KafkaConnection, topics: string[] = allTopics()): Promise<void> {
-  const admin = new Kafka(kafkaClientConfig(conn)).admin();
+  const admin = kafkaClient(conn).admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
@@ -110,11 +109,10 @@ export async function prepareTopics(conn: KafkaConnection, config: CommonConfig)
 
 /** Liveness of the broker itself, for readiness probes. */
 export async function probeBroker(conn: KafkaConnection): Promise<number> {
-  const admin = new Kafka({ ...kafkaClientConfig(conn), retry: { retries: 0 } }).admin();
+  const admin = kafkaClient(conn).admin({ retries: 0 });
   await admin.connect();
   try {
-    const { brokers } = await admin.describeCluster();
-    return brokers.length;
+    return await admin.brokerCount();
   } finally {
     await admin.disconnect();
   }

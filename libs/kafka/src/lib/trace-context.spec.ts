@@ -1,12 +1,14 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { tracing } from '@opentelemetry/sdk-node';
-import type { IHeaders } from 'kafkajs';
+import type { KafkaMessage } from './kafka-port';
+
+type MessageHeaders = NonNullable<KafkaMessage['headers']>;
 import { startTracing, stopTracing } from '@partner/tracing';
 import { RequestContexts } from '@partner/runtime';
 import { currentTraceparent, endSends, processSpan, sendSpan, sendSpanFromTraceparent, traceHeaders, tracedSend } from './trace-context';
 
 /** Headers as a consumer receives them: kafkajs hands them over as Buffers. */
-const received = (headers: Record<string, string>): IHeaders =>
+const received = (headers: Record<string, string>): MessageHeaders =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
 
 const COMMAND = 'withdrawals.command.create.v1';

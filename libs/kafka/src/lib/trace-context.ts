@@ -10,7 +10,9 @@ import {
   TextMapGetter,
   trace,
 } from '@opentelemetry/api';
-import type { IHeaders } from 'kafkajs';
+import type { KafkaMessage } from './kafka-port';
+
+type MessageHeaders = NonNullable<KafkaMessage['headers']>;
 
 /**
  * Tracing across Kafka (docs/operations/observability.md: "Tracing"): W3C trace context (`traceparent`, `tracestate`) in the
@@ -24,7 +26,7 @@ import type { IHeaders } from 'kafkajs';
  */
 const tracer = trace.getTracer('@partner/kafka');
 
-const bufferHeaders: TextMapGetter<IHeaders> = {
+const bufferHeaders: TextMapGetter<MessageHeaders> = {
   keys: (carrier) => Object.keys(carrier),
   get: (carrier, key) => {
     const value = carrier[key];
@@ -95,7 +97,7 @@ export function tracedSend<R>(traces: Array<OutgoingTrace | undefined>, sending:
 }
 
 /** Runs `work` inside a `process <topic>` span, the child of the context the message's headers carry. */
-export function processSpan<R>(topic: string, headers: IHeaders | undefined, key: string | null, work: () => Promise<R>): Promise<R> {
+export function processSpan<R>(topic: string, headers: MessageHeaders | undefined, key: string | null, work: () => Promise<R>): Promise<R> {
   const parent = headers ? propagation.extract(ROOT_CONTEXT, headers, bufferHeaders) : ROOT_CONTEXT;
   return tracer.startActiveSpan(
     `process ${topic}`,
