@@ -1,9 +1,7 @@
 /**
- * `npm run bench:auth-flood` (or `npm run bench -- --auth-flood`): an honest partner's p99 reading its feed
- * alone, then inside a flood of made-up API keys from the same address, against the built gateway in a process
- * of its own with its services answered at once (README.md next to this file; ADR 0016).
- * Options: --seconds S (8), --honest-connections N (4), --flood-connections N (480), --no-build; environment
- * AUTH_FLOOD_GATEWAY_PORT (24000), AUTH_FLOOD_DATABASE_URL (partner_bench_auth_flood, dropped first).
+ * `npm run bench:auth-flood` (or `npm run bench -- --auth-flood`): an honest partner's p99 alone, then inside a
+ * flood of made-up API keys, against the built gateway with its services answered at once (ADR 0016). Flags and
+ * environment: docs/benchmarks/README.md, "A flood of made-up keys".
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +9,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import * as h from './harness';
 import { Bench, cli, distribution, flag, number, OUT_DIR, root, sandboxPartner, sleep, untilHealthy, writeResults } from './harness';
 
 const ROUTE = '/partner/v1/events?limit=1';
@@ -19,24 +18,16 @@ const tsx = join(root, 'node_modules/.bin/tsx');
 /** `connections` loops, each sending the next GET as soon as the last is answered, for `seconds`. */
 async function closedLoop(url: string, connections: number, seconds: number, headers: () => Record<string, string>) {
   const pool = new Pool(url, { connections, pipelining: 1 });
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
   const until = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      const status = await pool.request({ method: 'GET', path: ROUTE, headers: headers() }).then(
-        async (res) => {
-          await res.body.dump();
-          return String(res.statusCode);
-        },
-        (error: Error) => error.name,
-      );
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      latencies.push(performance.now() - t0);
-    }
+  const get = async (_i: number, since: number): Promise<h.Outcome> => {
+    const answer = pool.request({ method: 'GET', path: ROUTE, headers: headers() });
+    const status = await answer.then(
+      async (res) => (await res.body.dump(), String(res.statusCode)),
+      (error: Error) => error.name,
+    );
+    return { status, latency: performance.now() - since };
   };
-  await Promise.all(Array.from({ length: connections }, worker));
+  const { latencies, statusCounts: statuses } = await h.closedLoop(Infinity, connections, get, () => performance.now() >= until);
   await pool.close();
   const d = distribution(latencies, 1);
   const failures = Object.fromEntries(Object.entries(statuses).filter(([s]) => s !== '200'));
@@ -59,10 +50,12 @@ async function serveGateway(): Promise<void> {
 }
 
 async function main(bench: Bench): Promise<void> {
-  const { seconds, honestConnections, floodConnections, noBuild } = cli(
-    'npm run bench:auth-flood -- [--seconds S] [--honest-connections N] [--flood-connections N] [--no-build]',
-    { seconds: number(8, 1), 'honest-connections': number(4, 1), 'flood-connections': number(480, 1), 'no-build': flag() },
-  );
+  const { seconds, honestConnections, floodConnections, noBuild } = cli('npm run bench:auth-flood -- [flags]', {
+    seconds: number(8, 1),
+    'honest-connections': number(4, 1),
+    'flood-connections': number(480, 1),
+    'no-build': flag(),
+  });
   const port = Number(process.env.AUTH_FLOOD_GATEWAY_PORT ?? 24000);
   const databaseUrl = process.env.AUTH_FLOOD_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_auth_flood';
   const adminKey = randomBytes(24).toString('base64url');
@@ -81,12 +74,10 @@ async function main(bench: Bench): Promise<void> {
     SANDBOX: 'true',
     ADMIN_API_KEY: adminKey,
     LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
   };
-  const gateway = spawn(tsx, [__filename, '--serve-gateway'], {
-    cwd: root,
-    env: { ...env, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const gateway = spawn(tsx, [__filename, '--serve-gateway'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   bench.onStop('the gateway', () => gateway.exitCode === null && gateway.kill('SIGTERM'));
   const log = createWriteStream(logFile);
   gateway.stdout.pipe(log);

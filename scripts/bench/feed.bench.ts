@@ -1,12 +1,11 @@
 /**
- * The feed's hot read, `GET /partner/v1/events?delivered=false&limit=100`, for ONE partner holding a long
- * delivered history and a short undelivered backlog, through the real gateway: `npm run bench -- --feed`
- * (or `--runs feed-load`), or against a running stack (README.md next to this file, "Feed read").
- * Never fails on numbers, only when the stack answers something wrong.
+ * The feed's hot read for ONE partner with a long delivered history and a short undelivered backlog, through the
+ * real gateway: `npm run bench -- --feed` (or `--runs feed-load`), or against a running stack
+ * (docs/benchmarks/README.md, "Feed read"). Fails only on a wrong answer, never on numbers.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { Bench, cli, LoadClient, number, onSchedule, Outcome, sandboxPartner, Tally, text } from './harness';
+import { Bench, cli, closedLoop, LoadClient, number, onSchedule, Outcome, sandboxPartner, Tally, text } from './harness';
 
 export interface FeedBenchOptions {
   gatewayUrl: string;
@@ -112,24 +111,13 @@ export async function runFeedBench(options: FeedBenchOptions) {
     };
     const first = await read(performance.now());
     if (first.sample) throw new Error(`GET ${PATH}: ${first.sample}`);
+    const send = (_i: number, since: number) => read(since);
     const load = async (s: number) => {
-      const tally = new Tally();
-      const until = performance.now() + s * 1000;
-      if (rate !== undefined) {
-        const { sent, started } = await onSchedule(
-          rate,
-          Math.max(1, Math.ceil(s * rate)),
-          () => false,
-          async (_i, at) => tally.add(await read(at)),
-        );
-        return tally.result(sent, started);
-      }
-      const started = performance.now();
-      const worker = async () => {
-        while (performance.now() < until) tally.add(await read(performance.now()));
-      };
-      await Promise.all(Array.from({ length: connections }, worker));
-      return tally.result(tally.latencies.length, started);
+      const [tally, until] = [new Tally(), performance.now() + s * 1000];
+      if (rate === undefined) return closedLoop(Infinity, connections, send, () => performance.now() >= until);
+      const add = async (_i: number, at: number) => tally.add(await read(at));
+      const { sent, started } = await onSchedule(rate, Math.max(1, Math.ceil(s * rate)), () => false, add);
+      return tally.result(sent, started);
     };
     await load(warmupSeconds);
     const run = await load(seconds);
@@ -145,11 +133,8 @@ export async function runFeedBench(options: FeedBenchOptions) {
         : `${rate} reads/s on a schedule over ${connections} connections`;
     console.log(`  ${shape}, ${seconds} s: ${result.requests} requests, ${result.throughput} req/s`);
     console.log(`  latency ms: p50 ${l?.p50} p90 ${l?.p90} p99 ${l?.p99} max ${l?.max}`);
-    console.log(
-      `  status: ${Object.entries(result.statusCounts)
-        .map(([k, v]) => `${k} ×${v}`)
-        .join(', ')}`,
-    );
+    const statuses = Object.entries(result.statusCounts).map(([k, v]) => `${k} ×${v}`);
+    console.log(`  status: ${statuses.join(', ')}`);
     for (const s of result.samples) console.log(`  sample: ${s}`);
     console.log(
       `  events SQL: ${result.sql.executionMs} ms execution, ${result.sql.planningMs} ms planning, index ${result.sql.index ?? 'none'}`,
@@ -161,10 +146,10 @@ export async function runFeedBench(options: FeedBenchOptions) {
 }
 
 if (require.main === module) {
-  const f = cli('npx tsx scripts/bench/feed.bench.ts --gateway-url URL --database-url URL --admin-key KEY [shape flags]', {
-    'gateway-url': text(undefined, 'GATEWAY_URL'),
-    'database-url': text(undefined, 'DATABASE_URL'),
-    'admin-key': text(undefined, 'ADMIN_API_KEY'),
+  const f = cli('npx tsx scripts/bench/feed.bench.ts --gateway-url URL --database-url URL --admin-key KEY [flags]', {
+    'gateway-url': text(undefined, 'GATEWAY_URL', 'URL'),
+    'database-url': text(undefined, 'DATABASE_URL', 'URL'),
+    'admin-key': text(undefined, 'ADMIN_API_KEY', 'KEY'),
     events: number(undefined),
     undelivered: number(undefined),
     connections: number(undefined, 1),

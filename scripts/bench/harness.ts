@@ -1,7 +1,7 @@
 /**
- * What every bench shares: its flags (node:util parseArgs, with an environment fallback), its figures
- * (nearest-rank percentiles, tables), the load generators and a stack of its own that is stopped at the
- * end, also on Ctrl-C. What each bench measures and why: scripts/bench/README.md.
+ * What every bench shares: flags (node:util parseArgs, an environment fallback), figures (nearest-rank
+ * percentiles, tables), the load generators and a stack of its own, stopped at the end and on Ctrl-C.
+ * What each bench measures and why: docs/benchmarks/README.md.
  */
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,11 +28,39 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 export const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export const adminKey = () => `adm_bench_${randomBytes(18).toString('base64url')}`;
+/** A number from `<prefix>_<name>` in the environment, else `fallback` (a bench's ports). */
+export const envNumber = (prefix: string) => (name: string, fallback: number) => Number(process.env[`${prefix}_${name}`] ?? fallback);
+
+/** Runs `f`, its wall time in ms into `into[name]`. */
+export async function timed<T>(into: Record<string, number>, name: string, f: () => T | Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await f();
+  into[name] = Math.round(performance.now() - t0);
+  return result;
+}
+
+/** `tick` now (awaited), then `ms` after each one ends until `stop()`, which waits only for a tick under way. */
+export async function every(ms: number, tick: () => unknown) {
+  let [running, wake] = [true, (): void => undefined];
+  await tick();
+  const loop = (async () => {
+    while (running) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => (clearTimeout(timer), resolve());
+      });
+      if (running) await tick();
+    }
+  })();
+  return { stop: () => ((running = false), wake(), loop) };
+}
 
 // ------------------------------------------------------------------------------------ flags
 interface Flag<T> {
   type: 'string' | 'boolean';
   env?: string;
+  /** What `--help` shows after the flag's name. */
+  hint: string;
   parse(raw: string | undefined, name: string): T;
 }
 type Camel<S> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
@@ -47,22 +75,25 @@ export function num(name: string, raw: string, min = 0, integer = true): number 
 }
 export const list = (raw: string) => raw.split(',').flatMap((s) => (s.trim() ? [s.trim()] : []));
 
-export const flag = (env?: string): Flag<boolean> => ({ type: 'boolean', env, parse: (raw) => raw === 'true' || raw === '1' });
-export const text = <D extends string | undefined>(fallback: D, env?: string): Flag<string | D> => ({
+export const flag = (env?: string): Flag<boolean> => ({ type: 'boolean', env, hint: '', parse: (raw) => raw === 'true' || raw === '1' });
+export const text = <D extends string | undefined>(fallback: D, env?: string, hint = 'VALUE'): Flag<string | D> => ({
   type: 'string',
   env,
+  hint: `${hint}${fallback === undefined ? '' : ` (${fallback})`}`,
   parse: (raw) => raw ?? fallback,
 });
 /** A number of at least `min`; `integer` false for rates and shares. */
 export const number = <D extends number | undefined>(fallback: D, min = 0, env?: string, integer = true): Flag<number | D> => ({
   type: 'string',
   env,
+  hint: `N${fallback === undefined ? '' : ` (${fallback})`}`,
   parse: (raw, name) => (raw === undefined ? fallback : num(name, raw, min, integer)),
 });
 /** A comma-separated list of numbers, at least one, each at least `min`. */
 export const numbers = (fallback: string, min: number, env?: string, integer = true): Flag<number[]> => ({
   type: 'string',
   env,
+  hint: `N[,N...] (${fallback})`,
   parse: (raw, name) => {
     const values = list(raw ?? fallback).map((x) => num(name, x, min, integer));
     if (values.length === 0) throw new Error(`--${name} needs at least one value`);
@@ -70,12 +101,16 @@ export const numbers = (fallback: string, min: number, env?: string, integer = t
   },
 });
 
-/** The command line read by node:util parseArgs (unknown flags refused), each flag's environment variable when not given; `--help` prints `usage`. */
-export function cli<S extends Record<string, Flag<unknown>>>(usage: string, spec: S, argv = process.argv.slice(2)): Values<S> {
+/**
+ * The command line read by node:util parseArgs (unknown flags refused), each flag's environment variable when
+ * not given; `--help` prints `command` and the flags with their defaults and variables.
+ */
+export function cli<S extends Record<string, Flag<unknown>>>(command: string, spec: S, argv = process.argv.slice(2)): Values<S> {
   const options = Object.fromEntries(Object.entries(spec).map(([k, f]) => [k, { type: f.type }]));
   const { values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, strict: true });
   if (values.help) {
-    console.log(`usage: ${usage}`);
+    const lines = Object.entries(spec).map(([k, f]) => ['  --' + k, f.hint, f.env && `[${f.env}]`].filter(Boolean).join(' '));
+    console.log([`usage: ${command}`, ...lines].join('\n'));
     process.exit(0);
   }
   const given = values as Record<string, string | boolean | undefined>;
@@ -130,7 +165,7 @@ export function writeResults(name: string, data: unknown, logDir?: string): void
 // ------------------------------------------------------------------------------------ load
 /**
  * The load's HTTP client: one undici Pool of keep-alive sockets per origin, no fetch() (it cost the
- * generator twice the CPU per request, taken from the stack it measures; README "The measures").
+ * generator twice the CPU per request, taken from the stack it measures; docs/benchmarks/README.md, "The measures").
  * No cap on sockets unless asked: a request in flight never queues in the generator.
  */
 export class LoadClient {
@@ -202,7 +237,7 @@ export class Tally {
   }
 }
 
-/** `requests` sends from `concurrency` workers, each waiting for its answer before the next. */
+/** `requests` sends (Infinity: until `stopped()`) from `concurrency` workers, each waiting for its answer before the next. */
 export async function closedLoop(
   requests: number,
   concurrency: number,
@@ -216,7 +251,7 @@ export async function closedLoop(
     for (let i = next++; i < requests && !stopped(); i = next++) tally.add(await send(i, performance.now()));
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return tally.result(requests, started);
+  return tally.result(Number.isFinite(requests) ? requests : tally.latencies.length, started);
 }
 
 /**
@@ -247,7 +282,6 @@ export async function onSchedule(
 }
 
 /** `rate` sends a second for `seconds`, latency from each one's scheduled time. */
-export type OpenLoopResult = Awaited<ReturnType<typeof openLoop>>;
 export async function openLoop(
   rate: number,
   seconds: number,
@@ -352,16 +386,10 @@ export class Bench {
   }
 
   /** New local chains on `ports`, the hot wallet in `keyFile` funded (scripts/chain). */
-  async chains(ports: ChainPorts, blockTimeMs: number, keyFile: string, dataDir?: string) {
+  async chains(ports: ChainPorts, blockTimeMs: number, keyFile: string) {
     const hotWallet = ensureHotWalletKey(keyFile);
-    this.onStop('the chains', () => stopLocalChains(ports, dataDir));
-    const chains = await ensureLocalChains({
-      ports,
-      hotWallet: hotWallet.address,
-      blockTimeMs,
-      fresh: true,
-      ...(dataDir ? { dataDir } : {}),
-    });
+    this.onStop('the chains', () => stopLocalChains(ports));
+    const chains = await ensureLocalChains({ ports, hotWallet: hotWallet.address, blockTimeMs, fresh: true });
     return {
       chains,
       hotWallet,
@@ -390,14 +418,10 @@ export class Bench {
 
   /** The six apps, held from the first spawn so that Ctrl-C stops them; `tweak` changes one app's options. */
   async apps(o: StackOptions, tweak: (app: AppName, o: StackOptions) => StackOptions = (_, x) => x): Promise<RunningStack> {
-    const logDir = o.logDir;
-    if (logDir) for (const app of APPS) rmSync(join(logDir, `${app}.log`), { force: true });
+    if (o.logDir) for (const app of APPS) rmSync(join(o.logDir, `${app}.log`), { force: true });
     const processes = new Map<AppName, ChildProcess>();
-    const stack = new RunningStack(
-      processes,
-      `http://127.0.0.1:${o.gatewayPort}`,
-      `http://127.0.0.1:${healthPortOf('gateway', o.healthPortBase)}`,
-    );
+    const health = `http://127.0.0.1:${healthPortOf('gateway', o.healthPortBase)}`;
+    const stack = new RunningStack(processes, `http://127.0.0.1:${o.gatewayPort}`, health);
     this.onStop('the apps', () => stack.stop(15_000));
     for (const app of APPS) processes.set(app, startApp(app, tweak(app, o)));
     await waitUntilReady(stack, 120_000);
@@ -416,11 +440,8 @@ export async function untilHealthy(url: string, deadlineMs: number, child?: Chil
   const until = Date.now() + deadlineMs;
   for (;;) {
     if (child && child.exitCode !== null) throw new Error(`${url}: its process exited with ${child.exitCode}; see ${log}`);
-    const up = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (up) return;
+    const answer = fetch(url, { signal: AbortSignal.timeout(2_000) });
+    if (await answer.then((r) => r.status === 200).catch(() => false)) return;
     if (Date.now() > until) throw new Error(`${url} not healthy after ${deadlineMs / 1000} s`);
     await sleep(200);
   }

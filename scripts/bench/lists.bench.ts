@@ -1,8 +1,7 @@
 /**
- * `npm run bench:lists` (or `npm run bench -- --lists`): the partner lists at a million rows of ONE partner
- * each, through the whole stack; each case's first page and a deep one timed over HTTP, its statement
- * EXPLAINed with the generic plan a prepared statement settles on. README.md next to this file and
- * docs/benchmarks/2026-11-26-lists-at-a-million-rows.md.
+ * `npm run bench:lists` (or `npm run bench -- --lists`): the partner lists at a million rows of ONE partner,
+ * each case's first page and a deep one timed over HTTP and EXPLAINed with the generic plan
+ * (docs/benchmarks/README.md, "Lists at a million rows").
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,19 +14,10 @@ import { DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import * as h from './harness';
 
 const bench = new h.Bench('lists');
-const {
-  rows: ROWS,
-  samples: SAMPLES,
-  limit: LIMIT,
-  noBuild,
-} = h.cli('npm run bench:lists -- [--rows N] [--samples N] [--limit N] [--no-build]', {
-  rows: h.number(1_000_000, 1),
-  samples: h.number(200, 1),
-  limit: h.number(100, 1),
-  'no-build': h.flag(),
-});
+const flags = { rows: h.number(1_000_000, 1), samples: h.number(200, 1), limit: h.number(100, 1), 'no-build': h.flag() };
+const { rows: ROWS, samples: SAMPLES, limit: LIMIT, noBuild } = h.cli('npm run bench:lists -- [flags]', flags);
 const WARMUP = 20;
-const env = (name: string, fallback: number) => Number(process.env[`LISTS_BENCH_${name}`] ?? fallback);
+const env = h.envNumber('LISTS_BENCH');
 const KAFKA_PORT = env('KAFKA_PORT', 29192);
 const DATABASE_URL = process.env.LISTS_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_lists';
 const GATEWAY_PORT = env('GATEWAY_PORT', 25000);
@@ -64,11 +54,7 @@ async function fill(
   base: Date,
 ): Promise<Record<string, number>> {
   const took: Record<string, number> = {};
-  const timed = async (name: string, sql: string, values: unknown[]) => {
-    const t0 = performance.now();
-    await db.query(sql, values);
-    took[name] = Math.round(performance.now() - t0);
-  };
+  const timed = (name: string, sql: string, values: unknown[]) => h.timed(took, name, () => db.query(sql, values));
   await timed(
     'withdrawals',
     `INSERT INTO withdrawals.withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice, amount_micros, fee_micros, state, created_at, updated_at)
@@ -100,9 +86,7 @@ async function fill(
      FROM generate_series(1, $3::int) AS i`,
     [partnerId, known.cnpj, ROWS, JSON.stringify(BUSINESS_CUSTOMER_EXAMPLE), base],
   );
-  const t0 = performance.now();
-  await db.query('ANALYZE withdrawals.withdrawals; ANALYZE pix_keys.pix_keys; ANALYZE customers.customers');
-  took.analyze = Math.round(performance.now() - t0);
+  await timed('analyze', 'ANALYZE withdrawals.withdrawals; ANALYZE pix_keys.pix_keys; ANALYZE customers.customers', []);
   return took;
 }
 
@@ -182,11 +166,12 @@ bench.run(async () => {
     databaseUrl: DATABASE_URL,
     gatewayPort: GATEWAY_PORT,
     healthPortBase: env('HEALTH_PORT_BASE', 25100),
-    logDir: LOG_DIR,
   };
   // The generated open withdrawals hold no nonce: the rounds would sign and pay them; the DICT waits an hour.
   const quiet = { PAYOUTS_ENABLED: 'false', PIX_DICT_DELAY_MS: String(3600 * 1000) };
-  const stack = await bench.apps(h.stackOptions(at, adminKey, { ...chains.env(DEV_CHAIN_TIMINGS), ...counterparties, ...quiet }));
+  const stack = await bench.apps(
+    h.stackOptions({ ...at, logDir: LOG_DIR }, adminKey, { ...chains.env(DEV_CHAIN_TIMINGS), ...counterparties, ...quiet }),
+  );
   const partner = await h.sandboxPartner(stack.gatewayUrl, adminKey, 'lists bench');
   const partnerId = partner.id;
   const api = new ApiClient(stack.gatewayUrl, { 'x-api-key': partner.key });

@@ -1,20 +1,18 @@
 /**
- * The outbox relay's own cost per round (README.md next to this file, "Outbox relay round"):
- * `npx tsx scripts/bench/outbox-relay.bench.ts [--rounds N] [--rows K]`. Each round inserts K rows into the
- * withdrawals service's real outbox table and drains them through `OutboxRelay` with a bus that acknowledges
- * at once, on one connection; prints the drain's wall time and the CPU per round of this process and its backend.
+ * The outbox relay's own cost per round: K rows into the withdrawals service's real outbox, drained through
+ * `OutboxRelay` with a bus that acknowledges at once (docs/benchmarks/README.md, "The others").
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { MessageBus, OutboxRelay } from '@partner/kafka';
 import { migrate, recreateDatabase } from '../stack/stack';
-import { cli, distribution, number } from './harness';
+import { Bench, cli, distribution, number } from './harness';
 import { cpuMs } from './probes';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner_relaybench';
 
 async function main(): Promise<void> {
-  const { rounds, rows: rowsPerRound } = cli('npx tsx scripts/bench/outbox-relay.bench.ts [--rounds N] [--rows K]', {
+  const { rounds, rows: rowsPerRound } = cli('npx tsx scripts/bench/outbox-relay.bench.ts [flags]', {
     rounds: number(2000, 1),
     rows: number(1, 1),
   });
@@ -50,7 +48,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+new Bench('outbox relay bench').run(main);

@@ -1,9 +1,7 @@
 /**
- * `npm run bench:payouts`: how many USDT payouts a second ONE hot wallet sustains on a local chain, and how
- * long a withdrawal takes from `created` to `sent` and `settled`, against a floor measured in the same run
- * on the same node before and after the service (their mean): a bare script that signs and pushes the same
- * transfers from a wallet of its own. Flags, ports and what it reads: README.md next to this file
- * ("Payouts on a local chain"); figures: docs/benchmarks/2026-11-27-payouts.md.
+ * `npm run bench:payouts`: USDT payouts a second of ONE hot wallet on a local chain, and created → sent →
+ * settled, against a floor on the same node before and after the service (their mean): a bare script signing
+ * the same transfers. Flags and what it reads: docs/benchmarks/README.md, "Payouts on a local chain".
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -21,10 +19,10 @@ import { healthPortOf } from '../lib/services';
 import { recreateDatabase, StackOptions } from '../stack/stack';
 import * as h from './harness';
 import { distribution, fmt, round, sleep, table } from './harness';
-import { cpuDelta, cpuSnapshot, perUnit, pidFile, scrapeMetrics } from './probes';
+import { brokerPid, cpuDelta, cpuSnapshot, perUnit, pidFile, scrapeMetrics, seriesSum } from './probes';
 
 const bench = new h.Bench('payouts bench');
-const env = (name: string, fallback: number) => Number(process.env[`PAYOUTS_BENCH_${name}`] ?? fallback);
+const env = h.envNumber('PAYOUTS_BENCH');
 const KAFKA_PORT = env('KAFKA_PORT', 26092);
 const DATABASE_URL = process.env.PAYOUTS_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_payouts';
 const HEALTH_PORT_BASE = env('HEALTH_PORT_BASE', 26100);
@@ -38,26 +36,22 @@ const PRIORITY_FEE_WEI = parseGwei('1');
 const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 value)']);
 
 function parseOptions() {
-  const o = h.cli(
-    'npm run bench:payouts -- [--count N] [--block-time-ms MS] [--network ETH|MATIC] [--rate R] [--concurrency C]\n' +
-      '  [--poll-ms MS] [--batch N] [--confirmations N] [--cpu-prof] [--trace-rpc] [--trace-pg] [--no-build] [--app-root DIR]',
-    {
-      count: h.number(1000, 1),
-      'block-time-ms': h.number(1000, 100),
-      network: h.text('MATIC'),
-      rate: h.number(0, 0, undefined, false),
-      concurrency: h.number(16, 1),
-      'poll-ms': h.number(1000, 10),
-      batch: h.number(undefined, 1),
-      confirmations: h.number(3, 1),
-      'cpu-prof': h.flag(),
-      'trace-rpc': h.flag(),
-      'trace-pg': h.flag(),
-      'no-build': h.flag(),
-      /** Another checkout whose dist/ the apps run from (its migrations applied): a commit measured apart from a working tree. */
-      'app-root': h.text(undefined, 'PAYOUTS_BENCH_APP_ROOT'),
-    },
-  );
+  const o = h.cli('npm run bench:payouts -- [flags]', {
+    count: h.number(1000, 1),
+    'block-time-ms': h.number(1000, 100),
+    network: h.text('MATIC', undefined, 'ETH|MATIC'),
+    rate: h.number(0, 0, undefined, false),
+    concurrency: h.number(16, 1),
+    'poll-ms': h.number(1000, 10),
+    batch: h.number(undefined, 1),
+    confirmations: h.number(3, 1),
+    'cpu-prof': h.flag(),
+    'trace-rpc': h.flag(),
+    'trace-pg': h.flag(),
+    'no-build': h.flag(),
+    /** Another checkout whose dist/ the apps run from (its migrations applied): a commit measured apart from a working tree. */
+    'app-root': h.text(undefined, 'PAYOUTS_BENCH_APP_ROOT', 'DIR'),
+  });
   const network = o.network.toUpperCase() as LocalNetwork;
   if (!LOCAL_NETWORKS.includes(network)) throw new Error(`--network takes ETH or MATIC, got ${network}`);
   return { ...o, network, build: !o.noBuild && o.appRoot === undefined };
@@ -75,40 +69,26 @@ class BlockWatcher {
   readonly blocks = new Map<bigint, { number: bigint; seenAt: number; transactions: number; gasShare: number }>();
   private readonly minedIn = new Map<string, bigint>();
   private last = -1n;
-  private running = false;
-  private loop?: Promise<void>;
+  private polling?: Awaited<ReturnType<typeof h.every>>;
 
   constructor(private readonly client: PublicClient) {}
 
   async start(): Promise<void> {
     this.last = await this.client.getBlockNumber({ cacheTime: 0 });
-    this.running = true;
-    this.loop = (async () => {
-      while (this.running) {
-        try {
-          const head = await this.client.getBlockNumber({ cacheTime: 0 });
-          const seenAt = nowMs();
-          for (let n = this.last + 1n; n <= head; this.last = n++) {
-            const b = await this.client.getBlock({ blockNumber: n });
-            this.blocks.set(n, {
-              number: n,
-              seenAt,
-              transactions: b.transactions.length,
-              gasShare: Number(b.gasUsed) / Number(b.gasLimit),
-            });
-            for (const hash of b.transactions) this.minedIn.set(hash.toLowerCase(), n);
-          }
-        } catch (error) {
-          console.error(`block watcher: ${(error as Error).message.split('\n')[0]}`);
-        }
-        await sleep(20);
-      }
-    })();
+    const failed = (error: Error) => console.error(`block watcher: ${error.message.split('\n')[0]}`);
+    this.polling = await h.every(20, () => this.poll().catch(failed));
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+  stop = () => this.polling?.stop();
+
+  private async poll(): Promise<void> {
+    const head = await this.client.getBlockNumber({ cacheTime: 0 });
+    const seenAt = nowMs();
+    for (let n = this.last + 1n; n <= head; this.last = n++) {
+      const b = await this.client.getBlock({ blockNumber: n });
+      this.blocks.set(n, { number: n, seenAt, transactions: b.transactions.length, gasShare: Number(b.gasUsed) / Number(b.gasLimit) });
+      for (const hash of b.transactions) this.minedIn.set(hash.toLowerCase(), n);
+    }
   }
 
   mined(hash: string) {
@@ -146,15 +126,11 @@ class Waits {
 
   /** Calls, p50/p99 and total time of each name, and its calls per payout. */
   perPayout(payouts: number) {
-    return Object.fromEntries(
-      [...this.latencies].map(([name, values]) => {
-        const [d, totalS] = [distribution(values), round(values.reduce((a, b) => a + b, 0) / 1000)];
-        return [
-          name,
-          { calls: values.length, p50Ms: d?.p50 ?? 0, p99Ms: d?.p99 ?? 0, totalS, perPayout: round(values.length / Math.max(1, payouts)) },
-        ];
-      }),
-    );
+    const stats = (v: number[], d = distribution(v)) => {
+      const totalS = round(v.reduce((a, b) => a + b, 0) / 1000);
+      return { calls: v.length, p50Ms: d?.p50 ?? 0, p99Ms: d?.p99 ?? 0, totalS, perPayout: round(v.length / Math.max(1, payouts)) };
+    };
+    return Object.fromEntries([...this.latencies].map(([name, values]) => [name, stats(values)]));
   }
 }
 
@@ -201,63 +177,54 @@ async function rpcTap(upstream: string, waits: Waits): Promise<string> {
 async function pgTap(upstream: URL, waits: Waits): Promise<number> {
   const sockets = new Set<Socket>();
   const words = (text: string) => text.trim().split(/\s+/).slice(0, 3).join(' ').slice(0, 40);
-  /** Calls `each(type, body)` for every whole message in `buffer`, returning what is left; `untyped` skips the startup message. */
-  const messages = (buffer: Buffer, untyped: () => boolean, each: (type: number, body: Buffer) => void): Buffer => {
-    for (;;) {
-      const skip = untyped() ? 0 : 1;
-      if (buffer.length < 4 + skip) return buffer;
-      const len = buffer.readInt32BE(skip);
-      if (buffer.length < len + skip) return buffer;
-      each(skip ? buffer[0] : -1, buffer.subarray(skip + 4, len + skip));
-      buffer = buffer.subarray(len + skip);
-    }
+  /** `from`'s bytes on to `to`, each whole message to `each(type, body)` (type -1: the untyped startup message). */
+  const pipe = (from: Socket, to: Socket, typed: () => boolean, each: (type: number, body: Buffer) => void) => {
+    from.setNoDelay(true);
+    sockets.add(from);
+    from.on('close', () => (sockets.delete(from), to.destroy()));
+    from.on('error', () => to.destroy());
+    let buffer = Buffer.alloc(0);
+    from.on('data', (chunk: Buffer) => {
+      to.write(chunk);
+      for (buffer = Buffer.concat([buffer, chunk]); ;) {
+        const skip = typed() ? 1 : 0;
+        const len = buffer.length < 4 + skip ? Infinity : buffer.readInt32BE(skip);
+        if (buffer.length < len + skip) return;
+        each(skip ? buffer[0] : -1, buffer.subarray(skip + 4, len + skip));
+        buffer = buffer.subarray(len + skip);
+      }
+    });
   };
   const server: Server = createTcpServer((client) => {
-    const upstreamSocket = connect(Number(upstream.port || 5432), upstream.hostname);
-    for (const [a, b] of [
-      [client, upstreamSocket],
-      [upstreamSocket, client],
-    ]) {
-      a.setNoDelay(true);
-      sockets.add(a);
-      a.on('close', () => {
-        sockets.delete(a);
-        b.destroy();
-      });
-      a.on('error', () => b.destroy());
-    }
-    let [fromClient, fromServer, started]: [Buffer, Buffer, boolean] = [Buffer.alloc(0), Buffer.alloc(0), false];
+    const up = connect(Number(upstream.port || 5432), upstream.hostname);
+    let started = false;
     let current: { name: string; t0: number } | undefined;
-    client.on('data', (chunk: Buffer) => {
-      upstreamSocket.write(chunk);
-      fromClient = messages(
-        Buffer.concat([fromClient, chunk]),
-        () => !started,
-        (code, body) => {
-          if (code === -1) return void (started = true);
-          const type = String.fromCharCode(code);
-          const cstring = (from: number) => body.subarray(from, body.indexOf(0, from)).toString('utf8');
-          let name: string | undefined;
-          if (type === 'Q') name = words(cstring(0));
-          else if (type === 'P') name = cstring(0) || words(cstring(body.indexOf(0) + 1));
-          else if (type === 'B') name = cstring(body.indexOf(0) + 1) || undefined;
-          if (!current && type !== 'X') current = { name: name ?? type, t0: performance.now() };
-          else if (current && name && (current.name.length === 1 || type === 'B')) current.name = name;
-        },
-      );
-    });
-    upstreamSocket.on('data', (chunk: Buffer) => {
-      client.write(chunk);
-      fromServer = messages(
-        Buffer.concat([fromServer, chunk]),
-        () => false,
-        (code) => {
-          if (code !== 0x5a /* Z: ReadyForQuery */ || !current) return;
-          waits.add(current.name, performance.now() - current.t0);
-          current = undefined;
-        },
-      );
-    });
+    pipe(
+      client,
+      up,
+      () => started,
+      (code, body) => {
+        if (code === -1) return void (started = true);
+        const type = String.fromCharCode(code);
+        const cstring = (from: number) => body.subarray(from, body.indexOf(0, from)).toString('utf8');
+        let name: string | undefined;
+        if (type === 'Q') name = words(cstring(0));
+        else if (type === 'P') name = cstring(0) || words(cstring(body.indexOf(0) + 1));
+        else if (type === 'B') name = cstring(body.indexOf(0) + 1) || undefined;
+        if (!current && type !== 'X') current = { name: name ?? type, t0: performance.now() };
+        else if (current && name && (current.name.length === 1 || type === 'B')) current.name = name;
+      },
+    );
+    pipe(
+      up,
+      client,
+      () => true,
+      (code) => {
+        if (code !== 0x5a /* Z: ReadyForQuery */ || !current) return;
+        waits.add(current.name, performance.now() - current.t0);
+        current = undefined;
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bench.onStop('the PostgreSQL tap', async () => {
@@ -265,6 +232,13 @@ async function pgTap(upstream: URL, waits: Waits): Promise<number> {
     await new Promise((resolve) => server.close(resolve));
   });
   return (server.address() as AddressInfo).port;
+}
+
+/** Mean gas used, effective gas price and cost (gwei) of transfers given as [gas used, price wei, cost wei]. */
+function gasOf(paid: Array<[number, number, number]>) {
+  const mean = (k: number) => (paid.length ? paid.reduce((n, x) => n + x[k], 0) / paid.length : NaN);
+  const or = (n: number, digits: number) => (paid.length ? round(n, digits) : null);
+  return { gasUsedMean: or(mean(0), 0), effectiveGasPriceGwei: or(mean(1) / 1e9, 4), gasCostGwei: or(mean(2) / 1e9, 1) };
 }
 
 // ------------------------------------------------------------------------------------ the floor
@@ -317,7 +291,6 @@ async function runFloor(o: Options, chain: LocalChain, client: PublicClient, wat
     receipts.push(...(await Promise.all(hashes.slice(i, i + 50).map((hash) => client.getTransactionReceipt({ hash })))));
   const failed = receipts.filter((r) => r.status !== 'success').length;
   if (failed > 0) throw new Error(`floor: ${failed} transfers reverted`);
-  const mean = (f: (r: (typeof receipts)[number]) => number) => receipts.reduce((n, r) => n + f(r), 0) / receipts.length;
   const perSecond = (until: number) => round(o.count / ((until - t0) / 1000), 1);
   return {
     count: o.count,
@@ -332,12 +305,7 @@ async function runFloor(o: Options, chain: LocalChain, client: PublicClient, wat
       toFinal: distribution(finals.map((x, i) => x - asked[i])),
       sentToMined: distribution(mined.map((m, i) => m - submitted[i])),
     },
-    gasUsedMean: round(
-      mean((r) => Number(r.gasUsed)),
-      0,
-    ),
-    effectiveGasPriceGwei: round(mean((r) => Number(r.effectiveGasPrice)) / 1e9, 4),
-    gasCostGwei: round(mean((r) => Number(r.gasUsed * r.effectiveGasPrice)) / 1e9, 1),
+    ...gasOf(receipts.map((r) => [Number(r.gasUsed), Number(r.effectiveGasPrice), Number(r.gasUsed * r.effectiveGasPrice)])),
     chain: watcher.between(t0, lastFinal),
     cpuMsPerTransfer: perUnit(cpuDelta(cpu0, cpu1), o.count),
   };
@@ -349,16 +317,6 @@ type Row = { id: number; state: string; created_ms: number; signed_ms: number | 
   'gas_used' | 'effective_gas_price_wei' | 'gas_cost_wei',
   string | null
 >;
-const ROUND_METRICS = ['periodic_job_duration_seconds_sum', 'periodic_job_duration_seconds_count', 'payout_broadcasts_total'];
-
-/** Each series of `names` by its label set (`name{labels}`), from one scrape. */
-async function scrapeSeries(url: string): Promise<Record<string, number>> {
-  const text = (await scrapeMetrics(url)) ?? '';
-  const out: Record<string, number> = {};
-  for (const name of ROUND_METRICS)
-    for (const m of text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'gm'))) out[`${name}${m[1] ?? ''}`] = Number(m[2]);
-  return out;
-}
 
 /** A sandbox partner, 8 users, `count` withdrawals through the partner API (all at once or at --rate), waited for until every one is final. */
 async function runService(
@@ -375,7 +333,8 @@ async function runService(
   const create = (i: number, since: number) =>
     h.postWithdrawal(load, partner.users[i % partner.users.length], since, o.network, Number(AMOUNT_MICROS));
   const metricsUrl = `http://127.0.0.1:${healthPortOf('withdrawals', HEALTH_PORT_BASE)}/metrics`;
-  const metrics0 = await scrapeSeries(metricsUrl);
+  const scrape = async () => (await scrapeMetrics(metricsUrl)) ?? '';
+  const metrics0 = await scrape();
   const commits = async () =>
     Number((await db.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
   const commits0 = await commits();
@@ -385,32 +344,29 @@ async function runService(
   const t0 = nowMs();
   const timeline: Array<{ atS: number; unsigned: number; signed: number; sent: number; mined: number; settled: number }> = [];
   const roundTrips: number[] = [];
-  let sampling = true;
   let progress = { settled: 0, failed: 0 };
-  const sampler = (async () => {
-    while (sampling) {
-      const { rows } = await db.query<{ unsigned: number; signed: number; sent: number; mined: number; settled: number; failed: number }>(
-        `SELECT count(*) FILTER (WHERE state = 'created' AND nonce IS NULL)::int AS unsigned,
+  // Not awaited: the load starts with the first sample.
+  const sampler = h.every(1000, async () => {
+    const { rows } = await db.query<{ unsigned: number; signed: number; sent: number; mined: number; settled: number; failed: number }>(
+      `SELECT count(*) FILTER (WHERE state = 'created' AND nonce IS NULL)::int AS unsigned,
                 count(*) FILTER (WHERE state = 'created' AND nonce IS NOT NULL)::int AS signed,
                 count(*) FILTER (WHERE state = 'sent' AND block_number IS NULL)::int AS sent,
                 count(*) FILTER (WHERE state = 'sent' AND block_number IS NOT NULL)::int AS mined,
                 count(*) FILTER (WHERE state = 'settled')::int AS settled,
                 count(*) FILTER (WHERE state = 'failed')::int AS failed
          FROM withdrawals.withdrawals WHERE partner_id = $1`,
-        [partner.id],
-      );
-      const { failed, ...stages } = rows[0];
-      progress = { settled: stages.settled, failed };
-      // A statement's round trip now: what each of the rounds' statements waits at least.
-      for (let k = 0; k < 3; k++) {
-        const q0 = performance.now();
-        await db.query('SELECT 1');
-        roundTrips.push(performance.now() - q0);
-      }
-      timeline.push({ atS: round((nowMs() - t0) / 1000, 1), ...stages });
-      await sleep(1000);
+      [partner.id],
+    );
+    const { failed, ...stages } = rows[0];
+    progress = { settled: stages.settled, failed };
+    // A statement's round trip now: what each of the rounds' statements waits at least.
+    for (let k = 0; k < 3; k++) {
+      const q0 = performance.now();
+      await db.query('SELECT 1');
+      roundTrips.push(performance.now() - q0);
     }
-  })();
+    timeline.push({ atS: round((nowMs() - t0) / 1000, 1), ...stages });
+  });
   const created =
     o.rate > 0
       ? await h.openLoop(o.rate, o.count / o.rate, create, bench.stopped)
@@ -433,28 +389,20 @@ async function runService(
   const endUs = monotonicUs();
   for (const w of Object.values(taps)) w.recording = false;
   const cpu1 = await cpu();
-  const metrics1 = await scrapeSeries(metricsUrl);
-  sampling = false;
-  await sampler;
+  const metrics1 = await scrape();
+  await (await sampler).stop();
   await sleep(1_500); // PostgreSQL 15 flushes a backend's counters once it idles, at most once a second
   const commits1 = await commits();
 
   // Each move's time as the service recorded it (occurred_at) and when the feed had it (created_at).
   type FeedRow = { resource_id: string; state: string; occurred_ms: number; feed_ms: number };
+  const feedSql = `SELECT resource_id, state, EXTRACT(EPOCH FROM occurred_at)::float8 * 1000 AS occurred_ms, EXTRACT(EPOCH FROM created_at)::float8 * 1000 AS feed_ms
+    FROM events.feed_events WHERE partner_id = $1 AND type = 'usdt_withdrawal'`;
   let feed: FeedRow[] = [];
+  const finalInFeed = () => feed.filter((x) => x.state === 'settled' || x.state === 'failed').length;
   for (const until = Date.now() + 30_000; ; await sleep(250)) {
-    feed = (
-      await db.query<FeedRow>(
-        `SELECT resource_id, state, EXTRACT(EPOCH FROM occurred_at)::float8 * 1000 AS occurred_ms, EXTRACT(EPOCH FROM created_at)::float8 * 1000 AS feed_ms
-         FROM events.feed_events WHERE partner_id = $1 AND type = 'usdt_withdrawal'`,
-        [partner.id],
-      )
-    ).rows;
-    if (
-      feed.filter((x) => x.state === 'settled' || x.state === 'failed').length >= progress.settled + progress.failed ||
-      Date.now() > until
-    )
-      break;
+    feed = (await db.query<FeedRow>(feedSql, [partner.id])).rows;
+    if (finalInFeed() >= progress.settled + progress.failed || Date.now() > until) break;
   }
   const eventOf = new Map(feed.map((x) => [`${x.resource_id}:${x.state}`, x]));
   const { rows } = await db.query<Row>(
@@ -469,31 +417,27 @@ async function runService(
   const sentAt = (r: Row) => eventOf.get(`${r.id}:sent`)?.occurred_ms;
   const settledAt = (r: Row) => eventOf.get(`${r.id}:${r.state}`)?.occurred_ms;
   const minedAt = (r: Row) => (r.tx_hash ? watcher.mined(r.tx_hash)?.seenAt : undefined);
-  const spans = (to: (r: Row) => number | null | undefined, from: (r: Row) => number | undefined = (r) => r.created_ms) =>
-    distribution(
-      rows.flatMap((r) => {
-        const [a, b] = [from(r), to(r)];
-        return a == null || b == null ? [] : [b - a];
-      }),
-    );
+  const spans = (to: (r: Row) => number | null | undefined, from: (r: Row) => number | undefined = (r) => r.created_ms) => {
+    const pairs = rows.map((r) => [from(r), to(r)] as const);
+    return distribution(pairs.flatMap(([a, b]) => (a == null || b == null ? [] : [b - a])));
+  };
   const firstCreated = Math.min(...rows.map((r) => r.created_ms));
   const settledTimes = finalRows.map(settledAt).filter((t): t is number => t !== undefined);
   const minedTimes = rows.map(minedAt).filter((t): t is number => t !== undefined);
   const [firstSettled, lastSettled] = [Math.min(...settledTimes), Math.max(...settledTimes)];
-  const gas = finalRows.filter((r) => r.gas_used !== null);
-  const gasMean = (f: (r: Row) => number) => (gas.length ? gas.reduce((n, r) => n + f(r), 0) / gas.length : null);
+  const paid = finalRows.filter((r) => r.gas_used !== null);
   // Series carry the app's default label too: summed over every label set that has the ones asked for.
-  const delta = (pick: (k: string) => boolean) =>
-    Object.keys(metrics1)
-      .filter(pick)
-      .reduce((n, k) => n + metrics1[k] - (metrics0[k] ?? 0), 0);
-  const ofPayouts = (name: string) => delta((k) => k.startsWith(`${name}{`) && k.includes('job="payouts"'));
+  const delta = (name: string, ...has: string[]) => {
+    const labels = `${has.map((x) => `(?=[^}]*${x})`).join('')}[^}]*`;
+    return seriesSum(metrics1, name, labels) - seriesSum(metrics0, name, labels);
+  };
+  const ofPayouts = (name: string) => delta(name, 'job="payouts"');
   const runs = ofPayouts('periodic_job_duration_seconds_count');
-  const broadcasts: Record<string, number> = {};
-  for (const k of Object.keys(metrics1).filter((x) => x.startsWith('payout_broadcasts_total{') && x.includes(`network="${o.network}"`))) {
-    const outcome = /outcome="([^"]*)"/.exec(k)?.[1] ?? k;
-    broadcasts[outcome] = (broadcasts[outcome] ?? 0) + delta((x) => x === k);
-  }
+  const network = `network="${o.network}"`;
+  const outcomes = [...metrics1.matchAll(new RegExp(`^payout_broadcasts_total\\{(?=[^}]*${network})[^}]*outcome="([^"]*)"`, 'gm'))];
+  const broadcasts = Object.fromEntries(
+    [...new Set(outcomes.map((m) => m[1]))].map((x) => [x, delta('payout_broadcasts_total', network, `outcome="${x}"`)]),
+  );
   const non201 = Object.fromEntries(Object.entries(created.statusCounts).filter(([k]) => k !== '201'));
   return {
     count: o.count,
@@ -518,9 +462,7 @@ async function runService(
       toSettledInFeed: spans((r) => eventOf.get(`${r.id}:${r.state}`)?.feed_ms),
       sentToMined: spans(minedAt, sentAt),
     },
-    gasUsedMean: gas.length ? round(gasMean((r) => Number(r.gas_used)) ?? 0, 0) : null,
-    effectiveGasPriceGwei: gas.length ? round((gasMean((r) => Number(r.effective_gas_price_wei)) ?? 0) / 1e9, 4) : null,
-    gasCostGwei: gas.length ? round((gasMean((r) => Number(r.gas_cost_wei)) ?? 0) / 1e9, 1) : null,
+    ...gasOf(paid.map((r) => [Number(r.gas_used), Number(r.effective_gas_price_wei), Number(r.gas_cost_wei)])),
     replaced: rows.filter((r) => r.versions > 1).length,
     chain: watcher.between(firstCreated, lastSettled),
     cpuMsPerPayout: perUnit(cpuDelta(cpu0, cpu1), finalRows.length),
@@ -613,11 +555,11 @@ bench.run(async () => {
     const serviceChains = taps.rpc ? { ...chains, [o.network]: { ...chain, rpcUrl: await rpcTap(chain.rpcUrl, taps.rpc) } } : chains;
     if (o.appRoot) {
       await recreateDatabase(DATABASE_URL);
-      const env = { ...process.env, DATABASE_URL };
-      execFileSync(join(h.root, 'node_modules/.bin/tsx'), [join(o.appRoot, 'scripts/db/migrate.ts')], {
+      const migrateOf = [join(o.appRoot, 'scripts/db/migrate.ts')];
+      execFileSync(join(h.root, 'node_modules/.bin/tsx'), migrateOf, {
         stdio: 'inherit',
         cwd: o.appRoot,
-        env,
+        env: { ...process.env, DATABASE_URL },
       });
     } else await bench.database(DATABASE_URL);
     const counterparties = await bench.counterparties();
@@ -644,13 +586,9 @@ bench.run(async () => {
     const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
     const watcher = new BlockWatcher(client);
     await watcher.start();
-    const pidOf = (...path: string[]) => pidFile(join(h.root, '.cache', ...path));
-    const others = () =>
-      [
-        ['chain node', pidOf('chain', `node-${CHAIN_PORTS[o.network]}`, 'node.pid')],
-        ['kafka', pidOf('kafka', `data-${KAFKA_PORT}`, 'kafka.pid')],
-      ] as const;
-    const pids = () => new Map<string, number | undefined>([...[...stack.processes].map(([app, c]) => [app, c.pid] as const), ...others()]);
+    const chainPid = () => pidFile(join(h.root, '.cache', 'chain', `node-${CHAIN_PORTS[o.network]}`, 'node.pid'));
+    const appPids = () => [...stack.processes].map(([app, c]) => [app, c.pid] as const);
+    const pids = () => new Map<string, number | undefined>([...appPids(), ['chain node', chainPid()], ['kafka', brokerPid(KAFKA_PORT)]]);
     const cpu = () => cpuSnapshot(pids(), db);
 
     // Floor, service, floor: the machine's drift falls on both sides.
@@ -678,13 +616,10 @@ bench.run(async () => {
       console.log(
         `\nPROFILE  withdrawals service over the service window: ${prof.windowMs} ms sampled, busy ${prof.busyMs} ms (${newest})`,
       );
-      const top = (title: string, rows: typeof prof.byOrigin) =>
-        console.log(
-          table(
-            [title, 'ms', 'share of busy'],
-            rows.map((r) => [r.name.slice(0, 90), String(r.ms), `${(r.shareOfBusy * 100).toFixed(1)} %`]),
-          ),
-        );
+      const top = (title: string, rows: typeof prof.byOrigin) => {
+        const cells = rows.map((r) => [r.name.slice(0, 90), String(r.ms), `${(r.shareOfBusy * 100).toFixed(1)} %`]);
+        console.log(table([title, 'ms', 'share of busy'], cells));
+      };
       top('self time by origin', prof.byOrigin);
       top('self time by function', prof.byFunction);
     }
@@ -742,19 +677,12 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
     console.log(table([head, 'calls', 'per payout', 'p50 ms', 'p99 ms', 'total s'], rows));
   };
   const perRound = (total: number) => fmt(service.rounds.runs ? (total * 1000) / service.rounds.runs : null);
-  calls(
-    service.rpc,
-    'method',
-    (n, total) =>
-      `JSON-RPC of the service to the ${o.network} node over the window (--trace-rpc): ${n} calls, ${fmt(total)} s waited in all (${perRound(total)} ms per round)`,
-  );
-  calls(
-    service.pg,
-    'statement',
-    (n, total) =>
-      `PostgreSQL statements of the withdrawals service over the window (--trace-pg; every connection: creation, outbox relay, payout rounds): ${n} statements, ${fmt(total)} s waited in all`,
-    20,
-  );
+  const rpcTitle = (n: number, total: number) =>
+    `JSON-RPC of the service to the ${o.network} node over the window (--trace-rpc): ${n} calls, ${fmt(total)} s waited in all (${perRound(total)} ms per round)`;
+  const pgTitle = (n: number, total: number) =>
+    `PostgreSQL statements of the withdrawals service over the window (--trace-pg; every connection: creation, outbox relay, payout rounds): ${n} statements, ${fmt(total)} s waited in all`;
+  calls(service.rpc, 'method', rpcTitle);
+  calls(service.pg, 'statement', pgTitle, 20);
   console.log(
     `\nPostgreSQL: commits per payout (every service, the withdrawal's creation included) ${fmt(service.commitsPerPayout)}; ` +
       `SELECT 1 round trip from the bench during the window p50 ${fmt(service.dbRoundTripMs?.p50)} ms, p99 ${fmt(service.dbRoundTripMs?.p99)} ms`,
@@ -767,19 +695,11 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
   );
   const names = [...new Set([...Object.keys(service.cpuMsPerPayout), ...Object.keys(floor.cpuMsPerTransfer)])];
   console.log('\nCPU ms per payout (service window) and per transfer (floor window)');
-  console.log(
-    table(
-      ['process', 'service', 'floor'],
-      names.map((n) => [n, fmt(service.cpuMsPerPayout[n]), fmt(floor.cpuMsPerTransfer[n])]),
-    ),
-  );
+  const cpuRows = names.map((n) => [n, fmt(service.cpuMsPerPayout[n]), fmt(floor.cpuMsPerTransfer[n])]);
+  console.log(table(['process', 'service', 'floor'], cpuRows));
   const step = Math.max(1, Math.ceil(service.timeline.length / 20));
   console.log('\nTIMELINE of the service window (withdrawals in each stage)');
   const timeline = service.timeline.filter((_, i) => i % step === 0 || i === service.timeline.length - 1);
-  console.log(
-    table(
-      ['s', 'unsigned', 'signed', 'sent', 'mined', 'settled'],
-      timeline.map((x) => [fmt(x.atS), ...[x.unsigned, x.signed, x.sent, x.mined, x.settled].map(String)]),
-    ),
-  );
+  const stageRows = timeline.map((x) => [fmt(x.atS), ...[x.unsigned, x.signed, x.sent, x.mined, x.settled].map(String)]);
+  console.log(table(['s', 'unsigned', 'signed', 'sent', 'mined', 'settled'], stageRows));
 }

@@ -1,9 +1,7 @@
 /**
- * `npm run bench:prisma`: what Prisma Client would cost on a cold path against the
- * prepared pg statement the services use (ADR 0023): a withdrawal read by partner and id, the same SQL
- * result, N times each, alternating rounds; plus each one's resident memory. Seeds partner_bench_prisma
- * (dropped and migrated first), generates the withdrawals client first (scripts/db/generate.ts: nothing
- * else needs one). Not a test: it prints numbers.
+ * `npm run bench:prisma`: Prisma Client against the prepared pg statement the services use (ADR 0021): one
+ * withdrawal by partner and id, N reads each in alternating rounds, and each one's resident memory. Generates
+ * the withdrawals client first (scripts/db/generate.ts: nothing else needs one).
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { repoRoot } from '../lib/services';
+import { recreateDatabase } from '../stack/stack';
+import { Bench } from './harness';
 
 const DATABASE_URL = process.env.PRISMA_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_prisma';
 const N = Number(process.env.PRISMA_BENCH_QUERIES ?? 3000);
@@ -28,15 +28,11 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 async function main(): Promise<void> {
   const root = repoRoot();
-  const admin = new Pool({ connectionString: DATABASE_URL.replace(/\/[^/]+$/, '/postgres') });
-  await admin.query(`DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)}`);
-  await admin.end();
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts'), 'withdrawals'], {
-    env: { ...process.env, DATABASE_URL },
-    stdio: 'ignore',
-  });
-
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/generate.ts'), 'withdrawals'], { stdio: 'ignore' });
+  await recreateDatabase(DATABASE_URL);
+  const tsx = (script: string, env = process.env) =>
+    execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, script), 'withdrawals'], { env, stdio: 'ignore' });
+  tsx('scripts/db/migrate.ts', { ...process.env, DATABASE_URL });
+  tsx('scripts/db/generate.ts');
   const { PrismaClient } = (await import(join(root, '.cache/prisma-client/withdrawals/client.ts'))) as { PrismaClient: ClientClass };
 
   const rssStart = rssMb();
@@ -93,7 +89,4 @@ async function main(): Promise<void> {
   await pool.end();
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+new Bench('prisma bench').run(main);

@@ -1,12 +1,12 @@
 /**
- * What the benches read besides HTTP answers, each where the kernel, V8 or PostgreSQL already counts it:
- * /proc (CPU, memory, run-queue waits, CPU pressure), the apps' /metrics (event-loop lag, GC, heap) and
- * the bench database (commit timestamps, backlogs, pg_stat_database). Definitions: scripts/bench/README.md.
+ * What the benches read besides HTTP answers, where the kernel, V8 or PostgreSQL already counts it: /proc, the
+ * apps' /metrics and the bench database. Definitions: docs/benchmarks/README.md, "The measures".
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { distribution, Distribution, list, round, sleep } from './harness';
+import { distribution, Distribution, every, list, root, round, sleep } from './harness';
 
 // ------------------------------------------------------------------------------------ /proc
 const readProc = <T>(path: string, parse: (text: string) => T): T | null => {
@@ -37,23 +37,15 @@ export const pidFile = (file: string) =>
     const pid = Number(t.trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   }) ?? undefined;
+export const brokerPid = (port: number) => pidFile(join(root, '.cache', 'kafka', `data-${port}`, 'kafka.pid'));
 
-/** PIDs of the backends connected to the client's database, its own excluded. */
-export async function backendPids(db: Client): Promise<number[]> {
-  const r = await db.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-  );
-  return r.rows.map((row) => row.pid);
-}
-
-/** CPU ms of each process so far, `bench` (this one) and each PostgreSQL backend (`pg:<pid>`) of `db` included. */
+/** CPU ms of each process so far, `bench` (this one) and each PostgreSQL backend (`pg:<pid>`) of `db`'s database included. */
 export async function cpuSnapshot(pids: Map<string, number | undefined>, db?: Client): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const own = process.cpuUsage();
-  const all: Array<[string, number | undefined]> = [
-    ...pids,
-    ...(db ? (await backendPids(db)).map((p) => [`pg:${p}`, p] as [string, number]) : []),
-  ];
+  const sql = 'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()';
+  const backends = db ? (await db.query<{ pid: number }>(sql)).rows.map(({ pid }) => [`pg:${pid}`, pid] as const) : [];
+  const all: Array<readonly [string, number | undefined]> = [...pids, ...backends];
   for (const [name, pid] of all) {
     const ms = cpuMs(pid);
     if (ms !== null) out.set(name, ms);
@@ -78,25 +70,31 @@ export const perUnit = (totals: Record<string, number>, units: number) =>
 
 export type MemoryUnderLoad = ReturnType<RssSampler['summary']>;
 
-/** The apps' RSS sampled while load runs (start/stop around each measured window); a sample with an app missing is dropped. */
-export class RssSampler {
-  private readonly sums: number[] = [];
-  private readonly perApp = new Map<string, number[]>();
-  private timer?: NodeJS.Timeout;
+/** `sample()` every `everyMs` from start() to stop(), and once more at stop(). */
+abstract class Sampler {
+  private sampling?: Awaited<ReturnType<typeof every>>;
 
-  constructor(
-    private readonly pids: () => Map<string, number | undefined>,
-    readonly everyMs = 500,
-  ) {}
+  constructor(readonly everyMs: number) {}
 
-  start(): void {
-    this.sample();
-    this.timer = setInterval(() => this.sample(), this.everyMs);
+  async start(): Promise<void> {
+    this.sampling = await every(this.everyMs, () => this.sample());
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-    this.sample();
+  async stop(): Promise<void> {
+    await this.sampling?.stop();
+    await this.sample();
+  }
+
+  protected abstract sample(): unknown;
+}
+
+/** The apps' RSS sampled while load runs (start/stop around each measured window); a sample with an app missing is dropped. */
+export class RssSampler extends Sampler {
+  private readonly sums: number[] = [];
+  private readonly perApp = new Map<string, number[]>();
+
+  constructor(private readonly pids: () => Map<string, number | undefined>) {
+    super(500);
   }
 
   /** Median and peak per app, and of the apps' RSS summed (MB). */
@@ -109,7 +107,7 @@ export class RssSampler {
     return { samples: this.sums.length, sum: stats(this.sums), perApp };
   }
 
-  private sample(): void {
+  protected sample(): void {
     const read = [...this.pids()].map(([app, pid]) => [app, rssMb(pid)] as const);
     if (read.some(([, mb]) => mb === null)) return;
     for (const [app, mb] of read) this.perApp.set(app, [...(this.perApp.get(app) ?? []), mb as number]);
@@ -136,7 +134,6 @@ export const seriesSum = (text: string, name: string, labels?: string) => series
 
 /** GC so far from `nodejs_gc_duration_seconds` (all kinds), with the collections of at most 10 ms. */
 type GcTotals = Record<'seconds' | 'collections' | 'upTo10ms', number>;
-export type GcWindow = ReturnType<typeof gcWindow>;
 
 /**
  * An app's event-loop lag p99 (prom-client resets its histogram at every scrape: a scrape before a window and
@@ -192,8 +189,6 @@ export const counterDelta = (a: PgCounters, b: PgCounters) =>
 
 /** Unpublished outbox rows per schema, and withdrawals whose chain move is past due. */
 type Backlog = { outbox: Record<string, number>; outboxTotal: number; chainDue: number };
-/** Creation → feed lag, and the withdrawals whose `created` event is not in the feed. */
-export type LagResult = { lagMs: Distribution | null; missing: number };
 
 export class BenchDatabase {
   readonly client: Client;
@@ -280,8 +275,8 @@ export class BenchDatabase {
     return ids.length - done;
   }
 
-  /** Creation → feed lag from the database's own clocks: the withdrawal's created_at against its feed row's. */
-  async creationToFeedLag(ids: number[]): Promise<LagResult> {
+  /** Creation → feed lag from the database's clocks (created_at against its feed row's), and the withdrawals not in the feed. */
+  async creationToFeedLag(ids: number[]): Promise<{ lagMs: Distribution | null; missing: number }> {
     if (ids.length === 0) return { lagMs: null, missing: 0 };
     const r = await this.client.query<{ lag_ms: number }>(
       `SELECT EXTRACT(EPOCH FROM f.created_at - w.created_at)::float8 * 1000 AS lag_ms
@@ -295,24 +290,13 @@ export class BenchDatabase {
   }
 }
 
-/** Samples the backlog every `everyMs` while a run goes on (a slow database skips a tick). */
-export class BacklogSampler {
+/** Samples the backlog every second while a run goes on. */
+export class BacklogSampler extends Sampler {
   readonly samples: Array<{ atMs: number } & Backlog> = [];
-  private timer?: NodeJS.Timeout;
-  private busy = false;
   private readonly t0 = Date.now();
 
-  constructor(private readonly db: BenchDatabase) {}
-
-  async start(): Promise<void> {
-    await this.sample();
-    this.timer = setInterval(() => void this.sample(), 1000);
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    while (this.busy) await sleep(10);
-    await this.sample();
+  constructor(private readonly db: BenchDatabase) {
+    super(1000);
   }
 
   summary() {
@@ -324,16 +308,12 @@ export class BacklogSampler {
     return { outbox: pick((b) => b.outboxTotal), chainDue: pick((b) => b.chainDue), samples: this.samples.length };
   }
 
-  private async sample(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      this.samples.push({ atMs: Date.now() - this.t0, ...(await this.db.backlog()) });
-    } catch {
-      /* a missed sample shows as a gap */
-    } finally {
-      this.busy = false;
-    }
+  protected async sample(): Promise<void> {
+    // A missed sample shows as a gap.
+    await this.db.backlog().then(
+      (b) => this.samples.push({ atMs: Date.now() - this.t0, ...b }),
+      () => undefined,
+    );
   }
 }
 
@@ -366,14 +346,13 @@ const runQueueWaitNs = (pid: number | undefined) => (pid ? readProc(`/proc/${pid
  */
 export type TailSources = Awaited<ReturnType<TailProbe['stop']>>;
 
-/** What could hold a request besides its own work, over an open loop's window (README "Tail sources"). */
+/** What could hold a request besides its own work, over an open loop's window (docs/benchmarks/README.md, "The measures"). */
 export class TailProbe {
   private t0 = 0;
   private pressure0: number | null = null;
   private runQueue0 = new Map<string, number | null>();
   private readonly waits = new Map<string, number>();
-  private sampling?: Promise<void>;
-  private running = false;
+  private sampling?: Awaited<ReturnType<typeof every>>;
   private readonly client: Client;
 
   constructor(
@@ -388,17 +367,13 @@ export class TailProbe {
     this.pressure0 = cpuPressureUs();
     this.t0 = performance.now();
     await this.client.connect();
-    this.running = true;
-    this.sampling = (async () => {
-      while (this.running) {
-        const { rows } = await this.client.query<{ wait: string; n: number }>(
-          `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, count(*)::int AS n FROM pg_stat_activity
-           WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`,
-        );
-        for (const { wait, n } of rows) this.waits.set(wait, (this.waits.get(wait) ?? 0) + n);
-        await sleep(50);
-      }
-    })();
+    this.sampling = await every(50, async () => {
+      const { rows } = await this.client.query<{ wait: string; n: number }>(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`,
+      );
+      for (const { wait, n } of rows) this.waits.set(wait, (this.waits.get(wait) ?? 0) + n);
+    });
   }
 
   async stop() {
@@ -409,8 +384,7 @@ export class TailProbe {
       const [rq0, rq1] = [this.runQueue0.get(name), runQueueWaitNs(pid)];
       runQueueMsPerS[name] = rq0 == null || rq1 == null ? null : round((rq1 - rq0) / 1e6 / seconds);
     }
-    this.running = false;
-    await this.sampling;
+    await this.sampling?.stop();
     await this.client.end();
     const samples = [...this.waits.values()].reduce((n, c) => n + c, 0);
     const byWait = Object.fromEntries(

@@ -1,7 +1,6 @@
 /**
- * `npm run bench:rate-limit [-- --takes N --concurrency 1,8,32]`: the rate limit's cost per take, the memory
- * store against the shared PostgreSQL store (RATE_LIMIT_STORE), straight to the stores (no HTTP), on one
- * partner (every take on one row) and on 100. Database partner_bench_rate_limit, dropped and migrated first.
+ * `npm run bench:rate-limit`: the rate limit's cost per take, memory store against the PostgreSQL store, straight
+ * to the stores, on one partner (one row) and on 100 (docs/benchmarks/README.md, "The others").
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -12,10 +11,10 @@ import { DB_SCHEMA } from '../../apps/gateway/src/database/db-schema';
 import { RateLimitBucketRepository } from '../../apps/gateway/src/rate-limit/rate-limit-bucket.repository';
 import { MemoryRateLimitStore, RateLimitStore } from '../../apps/gateway/src/rate-limit/rate-limit.store';
 import { migrate, recreateDatabase } from '../stack/stack';
-import { cli, distribution, number, numbers, writeResults } from './harness';
+import { Bench, cli, distribution, number, numbers, writeResults } from './harness';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner_bench_rate_limit';
-const { takes: TAKES, concurrency: CONCURRENCY } = cli('npm run bench:rate-limit -- [--takes N] [--concurrency C[,C...]]', {
+const { takes: TAKES, concurrency: CONCURRENCY } = cli('npm run bench:rate-limit -- [flags]', {
   takes: number(3000, 1),
   concurrency: numbers('1,8,32', 1),
 });
@@ -80,10 +79,4 @@ async function main(): Promise<void> {
   writeResults('rate-limit.json', { at: new Date().toISOString(), takes: TAKES, rows });
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+new Bench('rate limit bench').run(main);

@@ -1,8 +1,6 @@
 /**
- * `npm run bench:start`: `npm start` to ready, cold (the build's stamps and the code cache removed) against
- * warm, alternately in one run after an unmeasured warm start; each run in its own process group, timed to
- * "Partner API ready" and stopped as Ctrl-C stops it. Flags (--runs, --warmup, --cases, --checkout, --vs,
- * --vs-kafka-port, --stop-broker): README.md next to this file. Uses npm start's own ports and database.
+ * `npm run bench:start`: `npm start` to "Partner API ready", cold against warm, alternately after an unmeasured
+ * warm start, each run stopped as Ctrl-C stops it. Flags: docs/benchmarks/README.md, "The others".
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -11,20 +9,17 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { APPS, healthPortOf, repoRoot } from '../lib/services';
 import { listening } from '../stack/stack';
-import { cli, flag, list, number, text, writeResults } from './harness';
+import { Bench, cli, flag, list, number, secs as seconds, sleep, text, writeResults } from './harness';
 
-const args = cli(
-  'npm run bench:start -- [--runs N] [--warmup N] [--cases cold,warm] [--stop-broker] [--checkout DIR] [--vs DIR] [--vs-kafka-port P]',
-  {
-    runs: number(5, 1),
-    warmup: number(1),
-    checkout: text(repoRoot()),
-    vs: text(undefined),
-    'vs-kafka-port': text('9192'),
-    cases: text('cold,warm'),
-    'stop-broker': flag(),
-  },
-);
+const args = cli('npm run bench:start -- [flags]', {
+  runs: number(5, 1),
+  warmup: number(1),
+  checkout: text(repoRoot(), undefined, 'DIR'),
+  vs: text(undefined, undefined, 'DIR'),
+  'vs-kafka-port': text('9192', undefined, 'PORT'),
+  cases: text('cold,warm'),
+  'stop-broker': flag(),
+});
 const cases = list(args.cases) as Array<'cold' | 'warm'>;
 const gatewayPort = Number(process.env.PORT ?? 3000);
 const healthPortBase = Number(process.env.HEALTH_PORT_BASE ?? 3100);
@@ -50,12 +45,11 @@ function forgetBuild(t: (typeof targets)[number]): void {
 async function untilPortsFree(deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   for (;;) {
-    const busy = (await Promise.all(ports.map(async (port) => ((await listening(port)) ? port : undefined)))).filter(
-      (p) => p !== undefined,
-    );
+    const open = await Promise.all(ports.map(listening));
+    const busy = ports.filter((_, i) => open[i]);
     if (busy.length === 0) return;
     if (Date.now() > until) throw new Error(`ports still in use: ${busy.join(', ')} (a stack running? stop it first)`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }
 
@@ -107,7 +101,6 @@ async function startOnce(t: (typeof targets)[number]): Promise<{ ms: number; pha
   }
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -145,17 +138,8 @@ async function main(): Promise<void> {
   for (const [label, xs] of Object.entries(times)) console.log(`${label.padEnd(14)}${spread(xs, seconds)}`);
   for (const [label, xs] of Object.entries(ratios)) console.log(`${label.padEnd(14)}${spread(xs, (r) => r.toFixed(2))}   (pair by pair)`);
   if (phases.warm?.length) console.log(`\nthe last warm start:\n  ${phases.warm.join('\n  ')}`);
-  writeResults('start.json', {
-    targets: targets.map((t) => t.dir),
-    stopBroker: args.stopBroker,
-    times,
-    ratios,
-    phases,
-    at: new Date().toISOString(),
-  });
+  const at = new Date().toISOString();
+  writeResults('start.json', { targets: targets.map((t) => t.dir), stopBroker: args.stopBroker, times, ratios, phases, at });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+new Bench('start bench').run(main);

@@ -1,8 +1,7 @@
 /**
- * `npm run bench`: USDT withdrawals through the whole stack (HTTP → gateway → Kafka request-reply →
- * withdrawals → outbox → Kafka → events → feed), held against an in-process baseline (apps/bench-baseline)
- * in the same launch, on the same database and broker. Runs, flags and measures: README.md next to this file.
- * `--auth-flood` and `--lists` run auth-flood.bench.ts and lists.bench.ts instead, with the other flags.
+ * `npm run bench`: USDT withdrawals through the whole stack against an in-process baseline (apps/bench-baseline),
+ * same launch, database and broker. Runs, flags, measures: docs/benchmarks/README.md. `--auth-flood` and `--lists`
+ * run auth-flood.bench.ts and lists.bench.ts instead, with the other flags.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
@@ -25,8 +24,8 @@ const BASELINE_PORT = 23001;
 const HEALTH_PORT_BASE = 23100;
 const LOG_DIR = join(h.OUT_DIR, 'logs');
 const CHAIN_PORTS: ChainPorts = {
-  ETH: Number(process.env.BENCH_CHAIN_PORT_ETH ?? 23545),
-  MATIC: Number(process.env.BENCH_CHAIN_PORT_MATIC ?? 23546),
+  ETH: h.envNumber('BENCH')('CHAIN_PORT_ETH', 23545),
+  MATIC: h.envNumber('BENCH')('CHAIN_PORT_MATIC', 23546),
 };
 /** A chain move is due once `created` outlasts two payout rounds, or `sent` its confirmations' blocks and two rounds; a second of slack each. */
 const CHAIN = {
@@ -44,28 +43,23 @@ const bench = new h.Bench('bench');
 const stopped = bench.stopped;
 
 function parseOptions() {
-  const o = h.cli(
-    'npm run bench -- [--requests N] [--concurrency C[,C...]] [--warmup N] [--partners P] [--users U] [--poll-ms MS]\n' +
-      '  [--open-seconds S] [--open-rate R | --open-share F[,F...]] [--open-warmup S] [--feed-rate R] [--sustained-seconds S]\n' +
-      '  [--runs closed,sustained,open,hot,feed,feed-load,scale] [--feed] [--no-build] | --auth-flood ... | --lists ...',
-    {
-      requests: h.number(2000, 1, 'BENCH_REQUESTS'),
-      concurrency: h.numbers('1,8,32,64', 1, 'BENCH_CONCURRENCY'),
-      warmup: h.number(1000, 0, 'BENCH_WARMUP'),
-      partners: h.number(4, 1, 'BENCH_PARTNERS'),
-      users: h.number(8, 1, 'BENCH_USERS'),
-      'poll-ms': h.number(250, 10, 'BENCH_POLL_MS'),
-      'open-seconds': h.number(60, 1, 'BENCH_OPEN_SECONDS'),
-      'open-rate': h.number(undefined, 0.1, 'BENCH_OPEN_RATE', false),
-      'open-share': h.numbers('0.5', 0.01, 'BENCH_OPEN_SHARE', false),
-      'open-warmup': h.number(30, 0, 'BENCH_OPEN_WARMUP'),
-      'feed-rate': h.number(undefined, 0.1, 'BENCH_FEED_RATE', false),
-      'sustained-seconds': h.number(20, 5, 'BENCH_SUSTAINED_SECONDS'),
-      runs: h.text('closed,open,hot', 'BENCH_RUNS'),
-      feed: h.flag(),
-      'no-build': h.flag('BENCH_NO_BUILD'),
-    },
-  );
+  const o = h.cli(`npm run bench -- [flags] | --auth-flood ... | --lists ...; runs: ${RUN_NAMES.join(',')}`, {
+    requests: h.number(2000, 1, 'BENCH_REQUESTS'),
+    concurrency: h.numbers('1,8,32,64', 1, 'BENCH_CONCURRENCY'),
+    warmup: h.number(1000, 0, 'BENCH_WARMUP'),
+    partners: h.number(4, 1, 'BENCH_PARTNERS'),
+    users: h.number(8, 1, 'BENCH_USERS'),
+    'poll-ms': h.number(250, 10, 'BENCH_POLL_MS'),
+    'open-seconds': h.number(60, 1, 'BENCH_OPEN_SECONDS'),
+    'open-rate': h.number(undefined, 0.1, 'BENCH_OPEN_RATE', false),
+    'open-share': h.numbers('0.5', 0.01, 'BENCH_OPEN_SHARE', false),
+    'open-warmup': h.number(30, 0, 'BENCH_OPEN_WARMUP'),
+    'feed-rate': h.number(undefined, 0.1, 'BENCH_FEED_RATE', false),
+    'sustained-seconds': h.number(20, 5, 'BENCH_SUSTAINED_SECONDS'),
+    runs: h.text('closed,open,hot', 'BENCH_RUNS', 'LIST'),
+    feed: h.flag(),
+    'no-build': h.flag('BENCH_NO_BUILD'),
+  });
   const runs = h.list(o.runs).map((s) => {
     if (!(RUN_NAMES as readonly string[]).includes(s)) throw new Error(`--runs takes ${RUN_NAMES.join(',')}, got ${s}`);
     return s as RunName;
@@ -82,7 +76,7 @@ let stack: RunningStack | undefined;
 let baseline: ChildProcess | undefined;
 /** The scale run's second instance of every app, while it runs. */
 let second: RunningStack | undefined;
-const brokerPid = () => p.pidFile(join(h.root, '.cache', 'kafka', `data-${KAFKA_PORT}`, 'kafka.pid'));
+const brokerPid = () => p.brokerPid(KAFKA_PORT);
 const appPids = (s = stack) => new Map([...(s?.processes ?? [])].map(([app, c]) => [app as string, c.pid]));
 
 /** The in-process baseline: the gateway's environment on its own port; its /readyz would report the services it does not serve. */
@@ -137,7 +131,7 @@ async function measure<L extends LoadResult>(db: p.BenchDatabase, load: () => Pr
   const counters0 = await db.counters();
   const cpu0 = await p.cpuSnapshot(pids(), db.client);
   const t0 = performance.now();
-  if (fullStack) underLoad.start();
+  if (fullStack) await underLoad.start();
   const result = await load().finally(() => fullStack && underLoad.stop());
   const cpu1 = await p.cpuSnapshot(pids(), db.client);
   const seconds = (performance.now() - t0) / 1000;
@@ -235,7 +229,7 @@ const peak = (levels: ClosedLevel[], s: StackName) => {
 type OpenRun = Awaited<ReturnType<typeof runOpen>>;
 
 async function runOpen(db: p.BenchDatabase, url: string, partners: SandboxPartner[], rate: number, o: Options) {
-  // A fresh broker's JIT is not at its steady state after the closed warm-up (README "The runs").
+  // A fresh broker's JIT is not at its steady state after the closed warm-up (docs/benchmarks/README.md, "The runs").
   if (o.openWarmup > 0) {
     console.log(`  warm-up: ${o.openWarmup} s of the same open loop, not measured`);
     await h.openLoop(rate, o.openWarmup, spread([url], partners), stopped);
@@ -314,7 +308,7 @@ async function runSustained(db: p.BenchDatabase, url: string, partners: SandboxP
 }
 
 // ------------------------------------------------------------------------------------ scale: one, two, two, one
-/** Two instances of every app against one: each configuration warmed up unmeasured, each group Stable at its members first (README "The runs"). */
+/** Two instances of every app against one: each configuration warmed up unmeasured, each group Stable at its members first (docs/benchmarks/README.md, "The runs"). */
 async function runScale(db: p.BenchDatabase, stackOptions: StackOptions, partners: SandboxPartner[], o: Options) {
   const first = stack as RunningStack;
   const c = Math.max(...o.concurrency);
@@ -323,11 +317,8 @@ async function runScale(db: p.BenchDatabase, stackOptions: StackOptions, partner
   > = [];
   const appsCpu = (sets: RunningStack[]) =>
     sets.flatMap((s) => [...s.processes.values()].map((x) => p.cpuMs(x.pid) ?? 0)).reduce((n, ms) => n + ms, 0);
-  const send = (sets: RunningStack[]) =>
-    spread(
-      sets.map((s) => s.gatewayUrl),
-      partners,
-    );
+  const gateway = (s: RunningStack) => s.gatewayUrl;
+  const send = (sets: RunningStack[]) => spread(sets.map(gateway), partners);
   const warm = async (sets: RunningStack[]) => {
     const r = await h.closedLoop(o.warmup, c, send(sets), stopped);
     await db.waitFinished(r.ids, DRAIN_TIMEOUT_MS, o.pollMs, stopped);
@@ -489,12 +480,7 @@ async function main(): Promise<void> {
   mkdirSync(LOG_DIR, { recursive: true });
   const adminKey = h.adminKey();
   const timings: Record<string, number> = {};
-  const time = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    const result = await f();
-    timings[name] = Math.round(performance.now() - t0);
-    return result;
-  };
+  const time = <T>(name: string, f: () => T | Promise<T>) => h.timed(timings, name, f);
   const environment = h.machine();
   console.log(
     `withdrawals bench: node ${environment.node}, ${environment.cpus} cpus (${environment.cpuModel}), load ${environment.loadavgAtStart.join(' ')}`,
@@ -512,14 +498,8 @@ async function main(): Promise<void> {
     await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
     await time('migrateMs', () => migrate(DATABASE_URL));
     if (o.build) await time('buildMs', () => bench.build());
-    const at = {
-      kafkaPort: KAFKA_PORT,
-      databaseUrl: DATABASE_URL,
-      gatewayPort: GATEWAY_PORT,
-      healthPortBase: HEALTH_PORT_BASE,
-      logDir: LOG_DIR,
-    };
-    const stackOptions = h.stackOptions(at, adminKey, {
+    const at = { kafkaPort: KAFKA_PORT, databaseUrl: DATABASE_URL, gatewayPort: GATEWAY_PORT, healthPortBase: HEALTH_PORT_BASE };
+    const stackOptions = h.stackOptions({ ...at, logDir: LOG_DIR }, adminKey, {
       ...chains.env(TEST_CHAIN_TIMINGS),
       ...counterparties,
       REQUEST_TIMEOUT_MS: '10000',
@@ -535,7 +515,7 @@ async function main(): Promise<void> {
 
     const maxConcurrency = Math.max(...o.concurrency, HOT_CONCURRENCY);
     // Partners × users at least twice the concurrency: requests in flight are not consecutive indices, and
-    // with P×U = c two of one user met often enough to serialize on its account row (README "The runs").
+    // with P×U = c two of one user met often enough to serialize on its account row (docs/benchmarks/README.md, "The runs").
     const usersPerPartner = Math.max(o.users, Math.ceil((2 * maxConcurrency) / o.partners));
     const partners = await time('setupMs', () =>
       Promise.all(Array.from({ length: o.partners }, (_, i) => h.sandboxPartner(s.gatewayUrl, adminKey, `bench #${i}`, usersPerPartner))),
@@ -630,9 +610,7 @@ async function main(): Promise<void> {
         // Its own 3 s and the loop's unmeasured warm-up: the feed is measured inside the loop's measured window.
         warmupSeconds: 3 + o.openWarmup,
         ...(o.feedRate === undefined ? {} : { rate: o.feedRate }),
-        onSeeded: () => {
-          loop = runOpen(db, urls.full, partners, rate, o);
-        },
+        onSeeded: () => void (loop = runOpen(db, urls.full, partners, rate, o)),
       });
       feedLoad = loop && { feed, open: await loop };
       if (feedLoad) results.feedUnderLoad = { feed, withdrawals: withoutRaw(feedLoad.open) };
@@ -647,8 +625,10 @@ async function main(): Promise<void> {
     assertAlive();
 
     // Memory and event-loop lag are per process, not per run.
-    const rss: Record<string, number | null> = Object.fromEntries([...processes()].map(([n, c]) => [n, p.rssMb(c.pid)]));
-    rss.kafka = p.rssMb(brokerPid());
+    const rss: Record<string, number | null> = {
+      ...Object.fromEntries([...processes()].map(([n, c]) => [n, p.rssMb(c.pid)])),
+      kafka: p.rssMb(brokerPid()),
+    };
     const heap: Record<string, p.HeapSplit | null> = {};
     const pss: Record<string, number | null> = {};
     for (const [name, c] of processes()) [heap[name], pss[name]] = [await p.heapSplitMb(metricsUrl(name)), p.pssMb(c.pid)];
@@ -673,18 +653,10 @@ async function main(): Promise<void> {
             ? ''
             : `; ${fmt(found / sustained.ceiling)} of the closed-loop peak; 50 % ${fmt(found / 2)}, 80 % ${fmt(found * 0.8)} req/s`),
       );
-      const rows = sustained.probes.map((x) =>
-        cells(
-          x.rate,
-          x.keptUp ? 'yes' : 'no',
-          x.throughput,
-          x.p99,
-          String(x.outboxEnd),
-          String(x.chainDueEnd),
-          x.drainMs === null ? '-' : (x.drainMs ?? 0) / 1000,
-          x.why,
-        ),
-      );
+      const rows = sustained.probes.map((x) => {
+        const [drained, kept] = [x.drainMs === null ? '-' : (x.drainMs ?? 0) / 1000, x.keptUp ? 'yes' : 'no'];
+        return cells(x.rate, kept, x.throughput, x.p99, String(x.outboxEnd), String(x.chainDueEnd), drained, x.why);
+      });
       console.log(table(['rate', 'kept up', 'answered req/s', 'POST p99 ms', 'outbox end', 'chain due end', 'drained s', 'why'], rows));
     }
     for (const open of opens) {
@@ -723,20 +695,14 @@ async function main(): Promise<void> {
   } finally {
     const ports = { kafka: KAFKA_PORT, gateway: GATEWAY_PORT, baseline: BASELINE_PORT, healthBase: HEALTH_PORT_BASE };
     const chain = { ports: CHAIN_PORTS, blockTimeMs: TEST_BLOCK_TIME_MS, ...TEST_CHAIN_TIMINGS, due: CHAIN };
-    h.writeResults(
-      'results.json',
-      { environment, options: o, ports, chain, timings, notes: db.statementsNote ? [db.statementsNote] : [], ...results },
-      LOG_DIR,
-    );
+    const notes = db.statementsNote ? [db.statementsNote] : [];
+    h.writeResults('results.json', { environment, options: o, ports, chain, timings, notes, ...results }, LOG_DIR);
     await db.end();
   }
 }
 
 const other = (['auth-flood', 'lists'] as const).find((name) => process.argv.includes(`--${name}`));
 if (other) {
-  const args = process.argv.slice(2).filter((a) => a !== `--${other}` && a !== '--');
-  spawn(join(h.root, 'node_modules/.bin/tsx'), [join(h.root, `scripts/bench/${other}.bench.ts`), ...args], { stdio: 'inherit' }).on(
-    'exit',
-    (code) => process.exit(code ?? 1),
-  );
+  const args = [join(__dirname, `${other}.bench.ts`), ...process.argv.slice(2).filter((a) => a !== `--${other}` && a !== '--')];
+  spawn(join(h.root, 'node_modules/.bin/tsx'), args, { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 1));
 } else bench.run(main);
