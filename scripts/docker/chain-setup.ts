@@ -1,21 +1,16 @@
 /**
- * `chain-setup`, the local chains' one-shot deploy step (docker-compose.local-chains.yml; development and CI
- * only, never with real chains): on each network's node (`chain-eth`, `chain-matic`, Hardhat's node in the
- * Dockerfile's `chain` image) it deploys the test USDT (scripts/chain/contracts/TestUsdt.sol) as Hardhat's
- * public development account #0, issues 10,000,000 USDT to the hot wallet, sends it 100 ETH (or POL) and
- * blacklists 0x…dEaD (the documented failing destination), as scripts/chain/local-chains.ts does for the
- * nodes `npm start` runs.
+ * `chain-setup`, the local chains' one-shot deploy step (docker-compose.local-chains.yml; never with real
+ * chains), as scripts/chain/local-chains.ts does for `npm start`'s nodes: on each network's node it deploys the
+ * test USDT as Hardhat's public account #0 (so at 0x5FbDB2315678afecb367f032d93F642f64180aa3, the
+ * USDT_CONTRACT_* the stack is given), blacklists 0x…dEaD and funds the hot wallet (10,000,000 USDT, 100 ETH or
+ * POL). Compose runs it before every start of the withdrawals service: on a chain it set up it only checks the
+ * token and funds a hot wallet that holds nothing (a new key).
  *
- * `docker compose up` runs it again before every start of the withdrawals service (its dependency): on a
- * chain it already set up it only checks the token and funds a hot wallet that holds nothing (a new key),
- * in about a second. The token's address is deterministic: the owner's first transaction on a new chain
- * (0x5FbDB2315678afecb367f032d93F642f64180aa3), the USDT_CONTRACT_* the stack is given.
- *
- * Environment: CHAIN_RPC_URL_ETH, CHAIN_RPC_URL_MATIC (the nodes), HOT_WALLET_KEY_FILE (the Compose secret:
- * only the address is derived from it). `--compile-only` compiles the token into the image at build time.
- * By hand against the published ports: CHAIN_RPC_URL_ETH=http://127.0.0.1:8555 ... npx tsx scripts/docker/chain-setup.ts
+ * Environment: CHAIN_RPC_URL_ETH, CHAIN_RPC_URL_MATIC, HOT_WALLET_KEY_FILE (the Compose secret: only the address
+ * is derived). `--compile-only` compiles the token into the image at build time.
  */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Address,
   Chain,
@@ -59,8 +54,6 @@ const tokenAbi = parseAbi([
 const CALL_GAS = 150_000n;
 const READY_DEADLINE_MS = 60_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function hotWalletAddress(): Address {
   const file = process.env.HOT_WALLET_KEY_FILE;
   if (!file) throw new Error('HOT_WALLET_KEY_FILE must name the hot wallet key file (the Compose secret)');
@@ -70,44 +63,44 @@ function hotWalletAddress(): Address {
   return privateKeyToAccount(key as Hex).address;
 }
 
-/** Waits until the node answers its network's local chain id (a node that serves another one fails at once). */
+/** Waits until the node answers; one that serves another chain than its network's local one fails at once. */
 async function waitForChain(network: LocalNetwork, client: PublicClient, rpcUrl: string): Promise<void> {
   const deadline = Date.now() + READY_DEADLINE_MS;
-  for (;;) {
-    try {
-      const id = await client.getChainId();
-      if (id !== LOCAL_CHAIN_IDS[network])
-        throw new Error(`${rpcUrl} serves chain ${id}, not the local ${network} chain (${LOCAL_CHAIN_IDS[network]})`);
-      return;
-    } catch (error) {
-      if (error instanceof Error && error.message.includes('not the local')) throw error;
-      if (Date.now() > deadline) throw new Error(`${network}: no node answers at ${rpcUrl} after ${READY_DEADLINE_MS / 1000} s`);
-      await sleep(500);
-    }
+  let id: number | undefined;
+  while (id === undefined) {
+    id = await client.getChainId().catch(() => undefined);
+    if (id === undefined && Date.now() > deadline)
+      throw new Error(`${network}: no node answers at ${rpcUrl} after ${READY_DEADLINE_MS / 1000} s`);
+    if (id === undefined) await sleep(500);
   }
+  if (id !== LOCAL_CHAIN_IDS[network])
+    throw new Error(`${rpcUrl} serves chain ${id}, not the local ${network} chain (${LOCAL_CHAIN_IDS[network]})`);
 }
 
 type OwnerTx = { to: Address; data?: Hex; value?: bigint } | { deploy: CompiledToken };
 
 /** Deploys (or checks) the token on one network's node and funds the hot wallet there; returns what it did. */
 async function setUp(network: LocalNetwork, rpcUrl: string, hotWallet: Address): Promise<string> {
+  const symbol = network === 'ETH' ? 'ETH' : 'POL';
   const chain: Chain = defineChain({
     id: LOCAL_CHAIN_IDS[network],
     name: `local ${network}`,
-    nativeCurrency: network === 'ETH' ? { name: 'Ether', symbol: 'ETH', decimals: 18 } : { name: 'POL', symbol: 'POL', decimals: 18 },
+    nativeCurrency: { name: network === 'ETH' ? 'Ether' : 'POL', symbol, decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
   const transport = http(rpcUrl, { retryCount: 0, timeout: 10_000 });
   const client = createPublicClient({ chain, transport, pollingInterval: 200 });
   const owner = createWalletClient({ account: privateKeyToAccount(LOCAL_OWNER_KEY), chain, transport });
   await waitForChain(network, client, rpcUrl);
+  const token = { address: LOCAL_TOKEN_ADDRESS, abi: tokenAbi } as const;
+  const call = (data: Hex): OwnerTx => ({ to: LOCAL_TOKEN_ADDRESS, data });
 
   const code = await client.getCode({ address: LOCAL_TOKEN_ADDRESS });
   const deployed = code !== undefined && code !== '0x';
+  let nonce = await client.getTransactionCount({ address: owner.account.address, blockTag: 'pending' });
   const txs: OwnerTx[] = [];
   let done: string;
   if (!deployed) {
-    const nonce = await client.getTransactionCount({ address: owner.account.address, blockTag: 'pending' });
     if (nonce !== 0)
       throw new Error(
         `${network}: the owner has sent ${nonce} transactions on ${rpcUrl} but no token is at ${LOCAL_TOKEN_ADDRESS}: ` +
@@ -115,16 +108,13 @@ async function setUp(network: LocalNetwork, rpcUrl: string, hotWallet: Address):
       );
     txs.push(
       { deploy: compileTestUsdt() },
-      {
-        to: LOCAL_TOKEN_ADDRESS,
-        data: encodeFunctionData({ abi: tokenAbi, functionName: 'addBlackList', args: [BLACKLISTED_DESTINATION] }),
-      },
+      call(encodeFunctionData({ abi: tokenAbi, functionName: 'addBlackList', args: [BLACKLISTED_DESTINATION] })),
     );
     done = `TestUsdt deployed at ${LOCAL_TOKEN_ADDRESS}, 0x…dEaD blacklisted`;
   } else {
     const [decimals, blacklisted] = await Promise.all([
-      client.readContract({ address: LOCAL_TOKEN_ADDRESS, abi: tokenAbi, functionName: 'decimals' }),
-      client.readContract({ address: LOCAL_TOKEN_ADDRESS, abi: tokenAbi, functionName: 'isBlackListed', args: [BLACKLISTED_DESTINATION] }),
+      client.readContract({ ...token, functionName: 'decimals' }),
+      client.readContract({ ...token, functionName: 'isBlackListed', args: [BLACKLISTED_DESTINATION] }),
     ]);
     if (decimals !== 6 || !blacklisted)
       throw new Error(`${network}: the contract at ${LOCAL_TOKEN_ADDRESS} is not the test USDT this step deploys`);
@@ -133,32 +123,26 @@ async function setUp(network: LocalNetwork, rpcUrl: string, hotWallet: Address):
   // A hot wallet that holds nothing (a new chain, or a new key) gets the usual funds; one that has been paying keeps what it has.
   const [usdt, native] = deployed
     ? await Promise.all([
-        client.readContract({ address: LOCAL_TOKEN_ADDRESS, abi: tokenAbi, functionName: 'balanceOf', args: [hotWallet] }),
+        client.readContract({ ...token, functionName: 'balanceOf', args: [hotWallet] }),
         client.getBalance({ address: hotWallet }),
       ])
     : [0n, 0n];
   if (usdt === 0n)
     txs.push(
-      { to: LOCAL_TOKEN_ADDRESS, data: encodeFunctionData({ abi: tokenAbi, functionName: 'issue', args: [DEFAULT_USDT_MICROS] }) },
-      {
-        to: LOCAL_TOKEN_ADDRESS,
-        data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [hotWallet, DEFAULT_USDT_MICROS] }),
-      },
+      call(encodeFunctionData({ abi: tokenAbi, functionName: 'issue', args: [DEFAULT_USDT_MICROS] })),
+      call(encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [hotWallet, DEFAULT_USDT_MICROS] })),
     );
   if (native === 0n) txs.push({ to: hotWallet, value: DEFAULT_NATIVE_WEI });
-  if (usdt === 0n || native === 0n) done += `, hot wallet ${hotWallet} funded`;
-  else done += `, hot wallet ${hotWallet} already funded`;
+  done += `, hot wallet ${hotWallet} ${usdt === 0n || native === 0n ? 'funded' : 'already funded'}`;
 
   // The owner's transactions at consecutive nonces without waiting between them (one block), then every receipt.
-  let nonce = await client.getTransactionCount({ address: owner.account.address, blockTag: 'pending' });
   const hashes: Hash[] = [];
-  for (const tx of txs) {
+  for (const tx of txs)
     hashes.push(
       'deploy' in tx
         ? await owner.deployContract({ abi: tx.deploy.abi, bytecode: tx.deploy.bytecode, nonce: nonce++ })
         : await owner.sendTransaction({ to: tx.to, data: tx.data, value: tx.value, nonce: nonce++, gas: tx.data ? CALL_GAS : 21_000n }),
     );
-  }
   for (const hash of hashes) {
     const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
     if (receipt.status !== 'success') throw new Error(`${network}: the owner's transaction ${hash} reverted`);
@@ -168,20 +152,18 @@ async function setUp(network: LocalNetwork, rpcUrl: string, hotWallet: Address):
 
 async function main(args: string[]): Promise<void> {
   if (args.includes('--compile-only')) {
-    const token = compileTestUsdt();
-    console.log(`chain-setup: TestUsdt compiled (solc ${token.solcVersion})`);
+    console.log(`chain-setup: TestUsdt compiled (solc ${compileTestUsdt().solcVersion})`);
     return;
   }
   const started = Date.now();
   const hotWallet = hotWalletAddress();
-  const urls = Object.fromEntries(
+  const lines = await Promise.all(
     LOCAL_NETWORKS.map((network) => {
       const url = process.env[`CHAIN_RPC_URL_${network}`];
       if (!url) throw new Error(`CHAIN_RPC_URL_${network} must name the local ${network} node`);
-      return [network, url];
+      return setUp(network, url, hotWallet);
     }),
-  ) as Record<LocalNetwork, string>;
-  const lines = await Promise.all(LOCAL_NETWORKS.map((network) => setUp(network, urls[network], hotWallet)));
+  );
   for (const line of lines) console.log(`chain-setup: ${line}`);
   console.log(`chain-setup: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -1,28 +1,31 @@
 /**
- * Checks docker-compose.yml the way Compose reads it, with nothing installed: js-yaml resolves the anchors
- * and `<<` merge keys (its merge tag, as in Compose's YAML 1.1), and ${VAR...} is interpolated from a given
- * environment: only what a test sets, or the sandbox's env file, so every other setting is the default
- * committed in the file. That Compose itself accepts the file is docker-compose.int.spec.ts (it needs the
- * docker-compose tool).
+ * docker-compose.yml (alone and with docker-compose.local-chains.yml) as Compose reads it, with nothing
+ * installed: js-yaml's merge tag resolves the anchors and `<<` keys (Compose's YAML 1.1), and ${VAR...} is
+ * interpolated from only what a test sets or the sandbox env file, so every other setting is the file's
+ * default. That Compose itself accepts the file: docker-compose.int.spec.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
 import { ownNodeFlagsOf } from '../lib/services';
+import { EXAMPLE_CHAIN_ENV, EXAMPLE_PRODUCTION_ENV as PRODUCTION_ENV, SECRET_VARIABLES as SECRETS } from './compose-variables';
 
 const repoRoot = resolve(__dirname, '..', '..');
-const composeFile = join(repoRoot, 'docker-compose.yml');
-const localChainsFile = join(repoRoot, 'docker-compose.local-chains.yml');
-const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
+const read = (...path: string[]): string => readFileSync(join(repoRoot, ...path), 'utf8');
+const rawCompose = read('docker-compose.yml');
+const rawLocalChains = read('docker-compose.local-chains.yml');
+const dockerfile = read('Dockerfile');
+const nginxConfig = read('deploy', 'nginx', 'gateway.conf');
+const sandboxEnv = parseEnv(read('docker-compose.sandbox.env')) as Record<string, string>;
 
-// The file is checked against the catalogue of the apps (libs/contracts, services.catalogue.ts).
+// Checked against the apps' catalogue (libs/contracts, services.catalogue.ts).
 const SERVICES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, String(SERVICE_CATALOGUE[name].healthPort)]));
 const APPS = [GATEWAY.name, ...SERVICE_NAMES] as const;
 const INFRA = ['kafka', 'postgres', 'migrate', 'topics', 'proxy'] as const;
-const nginxConfig = readFileSync(join(repoRoot, 'deploy', 'nginx', 'gateway.conf'), 'utf8');
 
-/** The only secret-like values the file may hold: its documented, clearly fake dev defaults. */
+/** The only secret-like values the files may hold: their documented, clearly fake dev defaults. */
 const DEV_DEFAULTS = new Set([
   'change-me-dev-admin-key',
   // The local notification sinks' fake Twilio credentials (libs/notification-sinks DEV_SINKS).
@@ -39,7 +42,7 @@ interface Service {
   volumes?: string[];
   pull_policy?: string;
   command?: string[] | string;
-  environment?: Record<string, string | number | boolean | null>;
+  environment?: Record<string, string>;
   depends_on?: Record<string, { condition?: string }> | string[];
   healthcheck?: { test?: string[] | string; disable?: boolean };
   ports?: Array<{ target?: number | string; published?: number | string } | string>;
@@ -51,21 +54,14 @@ interface ComposeConfig {
   secrets?: Record<string, { file?: string; external?: boolean; environment?: string }>;
 }
 
-/**
- * Compose's interpolation: `${VAR:-default}` (default when unset or empty), `${VAR-default}` (when unset),
- * `${VAR:?message}` / `${VAR?message}` (required: an error), `${VAR}`, and `$$` for a `$`.
- */
+/** Compose's interpolation: `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`, `${VAR}`, `$$`. */
 function interpolate(value: string, env: Record<string, string>): string {
-  return value.replace(
-    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g,
-    (match, name: string, colon: string, op: string, arg: string) => {
-      if (match === '$$') return '$';
-      const set = name in env && (colon !== ':' || env[name] !== '');
-      if (set) return env[name];
-      if (op === '?') throw new Error(`required variable ${name} is missing a value: ${arg}`);
-      return op === '-' ? arg : '';
-    },
-  );
+  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g, (match, name: string, colon, op, arg: string) => {
+    if (match === '$$') return '$';
+    if (name in env && (colon !== ':' || env[name] !== '')) return env[name];
+    if (op === '?') throw new Error(`required variable ${name} is missing a value: ${arg}`);
+    return op === '-' ? arg : '';
+  });
 }
 
 const interpolateAll = (node: unknown, env: Record<string, string>): unknown => {
@@ -75,115 +71,89 @@ const interpolateAll = (node: unknown, env: Record<string, string>): unknown => 
   return node;
 };
 
-/** The variables of an env file as Compose reads it (`NAME=value` lines; `#` starts a comment line). */
-const readEnvFile = (file: string): Record<string, string> =>
-  Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '' && !line.startsWith('#'))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+const parse = (text: string): ComposeConfig => load(text, { schema: CORE_SCHEMA.withTags(mergeTag) }) as ComposeConfig;
 
 /**
- * A file as Compose reads it: interpolated, and each environment entry without a value (`NAME:`) taken from
- * the environment when set there, else left out (the container does not get it).
+ * A file as Compose reads it: interpolated; environment values as strings, one without a value (`NAME:`)
+ * taken from the environment when set there, else left out.
  */
-const loadFile = (file: string, env: Record<string, string>): unknown => {
-  const config = interpolateAll(load(readFileSync(file, 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }), env) as ComposeConfig;
+function loadFile(text: string, env: Record<string, string>): ComposeConfig {
+  const config = interpolateAll(parse(text), env) as ComposeConfig;
   for (const s of Object.values(config.services ?? {})) {
     if (!s.environment) continue;
-    s.environment = Object.fromEntries(
-      Object.entries(s.environment)
-        .map(([name, value]): [string, string | number | boolean | null] => [name, value === null ? (env[name] ?? null) : value])
-        .filter(([, value]) => value !== null),
-    );
+    // Numbers and booleans as Compose passes them: their YAML text.
+    const entries = Object.entries(s.environment as Record<string, string | number | boolean | null>).map(([name, v]) => [
+      name,
+      v === null ? env[name] : String(v),
+    ]);
+    s.environment = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
   }
   return config;
-};
-
-/** docker-compose.yml as Compose resolves it with only `env` set. */
-function loadCompose(env: Record<string, string>): ComposeConfig {
-  return loadFile(composeFile, env) as ComposeConfig;
 }
+
+const loadCompose = (env: Record<string, string>): ComposeConfig => loadFile(rawCompose, env);
+/** A production start with some settings added. */
+const withEnv = (over: Record<string, string>): ComposeConfig => loadCompose({ ...PRODUCTION_ENV, ...over });
 
 /** Compose's merge of a later file into an earlier one: mappings key by key, sequences joined (as ports, secrets). */
 const merge = (base: unknown, over: unknown): unknown => {
   if (Array.isArray(base) && Array.isArray(over)) return [...new Set([...base, ...over])];
-  if (base && over && typeof base === 'object' && typeof over === 'object' && !Array.isArray(base) && !Array.isArray(over)) {
-    const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-    for (const [k, v] of Object.entries(over)) out[k] = k in out ? merge(out[k], v) : v;
-    return out;
-  }
-  return over;
+  const isMap = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+  if (!isMap(base) || !isMap(over)) return over;
+  return { ...base, ...Object.fromEntries(Object.entries(over).map(([k, v]) => [k, k in base ? merge(base[k], v) : v])) };
 };
 
 /** docker-compose.yml with docker-compose.local-chains.yml over it, as `-f ... -f ...` (or COMPOSE_FILE) reads them. */
-function loadWithLocalChains(env: Record<string, string>): ComposeConfig {
-  return merge(loadCompose(env), loadFile(localChainsFile, env)) as ComposeConfig;
-}
+const loadWithLocalChains = (env: Record<string, string>): ComposeConfig =>
+  merge(loadCompose(env), loadFile(rawLocalChains, env)) as ComposeConfig;
 
-/** The secrets the file requires (`${NAME:?...}`), as `npm run compose:up` generates them (scripts/docker/compose.ts). */
-const SECRETS = [
-  'ADMIN_API_KEY',
-  'INTERNAL_SECRET',
-  'POSTGRES_PASSWORD',
-  ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`),
-];
-/**
- * What else a production start must be given, with no default to fall back on: the chain nodes the
- * withdrawals service pays through, and the host file holding the hot wallet's key (the Compose secret).
- */
-const CHAIN_REQUIRED: Record<string, string> = {
-  CHAIN_RPC_URL_ETH: 'https://eth.node.example/rpc',
-  CHAIN_RPC_URL_MATIC: 'https://polygon.node.example/rpc',
-  HOT_WALLET_KEY_SECRET_FILE: '/etc/partner/hot-wallet.key',
-};
-/** The other counterparties a production start must name: DICT (and the folder of its certificates), SMTP, Twilio. */
-const COUNTERPARTIES_REQUIRED: Record<string, string> = {
-  DICT_URL: 'https://dict.pi.rsfn.net.br:16422/api/v1',
-  DICT_ISPB: '12345678',
-  DICT_CERTS_DIR: '/etc/partner/dict',
-  SMTP_URL: 'smtps://mailer:secret@smtp.example:465',
-  SMTP_FROM: 'Cadastro <nao-responda@example.com.br>',
-  TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
-  TWILIO_AUTH_TOKEN: 'token',
-};
-/** What an operator sets for a production start: every secret, the chain nodes and the key file, nothing else. */
-const PRODUCTION_ENV: Record<string, string> = {
-  ...Object.fromEntries(SECRETS.map((name, i) => [name, `${'x'.repeat(40)}${i}`])),
-  ...CHAIN_REQUIRED,
-  ...COUNTERPARTIES_REQUIRED,
-};
 /** Settings that drove the simulated chain, gone with it (the service pays on real chains). */
 const TIMER_SETTINGS = ['CHAIN_SEND_DELAY_MS', 'CHAIN_SETTLE_DELAY_MS', 'CHAIN_TICK_MS', 'CHAIN_FAIL_ADDRESSES'];
 /** Where the withdrawals service reads the hot wallet's key: the secret Compose mounts. */
 const KEY_FILE_IN_CONTAINER = '/run/secrets/hot_wallet_key';
-/** Variable names that would carry a key (or what derives one) itself rather than the path of a file holding it. */
-const KEY_VARIABLE = /(PRIVATE|WALLET|SIGNER|MNEMONIC|SEED)/;
+/** Variables that would carry a key (or what derives one) itself rather than the path of a file holding it. */
 const keyVariables = (env: Record<string, unknown> = {}): string[] =>
-  Object.keys(env).filter((name) => KEY_VARIABLE.test(name) && /(KEY|MNEMONIC|SEED|PHRASE)/.test(name) && !name.endsWith('_FILE'));
+  Object.keys(env).filter(
+    (name) => /(PRIVATE|WALLET|SIGNER|MNEMONIC|SEED)/.test(name) && /(KEY|MNEMONIC|SEED|PHRASE)/.test(name) && !name.endsWith('_FILE'),
+  );
 
-const dependsOn = (s: Service): Record<string, string | undefined> => {
-  const d = s.depends_on ?? {};
-  // The short list form has no conditions: report them as missing.
-  if (Array.isArray(d)) return Object.fromEntries(d.map((name) => [name, undefined]));
-  return Object.fromEntries(Object.entries(d).map(([name, v]) => [name, v?.condition]));
-};
+/** Conditions by dependency; the short list form has none: reported as missing. */
+const dependsOn = ({ depends_on: d = {} }: Service): Record<string, string | undefined> =>
+  Array.isArray(d)
+    ? Object.fromEntries(d.map((name) => [name, undefined]))
+    : Object.fromEntries(Object.entries(d).map(([name, v]) => [name, v?.condition]));
 /** A published port as Compose's short syntax writes it (`[ip:]published:target`). */
 const portOf = (p: NonNullable<Service['ports']>[number] | undefined): string =>
   p === undefined ? '' : typeof p === 'string' ? p : `${p.published}:${p.target}`;
-const commandOf = (s: Service): string => (Array.isArray(s.command) ? s.command.join(' ') : (s.command ?? ''));
-const healthTestOf = (s: Service): string => {
-  const t = s.healthcheck?.test;
-  return Array.isArray(t) ? t.join(' ') : (t ?? '');
+const joined = (x: string[] | string | undefined): string => (Array.isArray(x) ? x.join(' ') : (x ?? ''));
+const commandOf = (s: Service): string => joined(s.command);
+const healthTestOf = (s: Service): string => joined(s.healthcheck?.test);
+/** The Dockerfile stage `FROM ... AS name`. */
+const stage = (name: string): string =>
+  dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\s`).test(`${s.split('\n')[0]}\n`)) ?? '';
+/** Whether every use of the variable in docker-compose.yml is required (`${NAME:?...}`): no default to fall back on. */
+const requiredEverywhere = (name: string): boolean | undefined =>
+  rawCompose.match(new RegExp(`\\$\\{${name}(?![A-Z_])[^}]*\\}`, 'g'))?.every((use) => use.startsWith(`\${${name}:?`));
+
+/** One service builds each image tag (two exports of one tag fail). */
+const expectOneBuilderPerTag = (c: ComposeConfig): void => {
+  const tags = Object.values(c.services).flatMap((s) => (s.build ? [String(s.image)] : []));
+  expect(tags).toEqual([...new Set(tags)]);
+};
+/** `names` run `builder`'s image without building or pulling it. */
+const expectRunsImageOf = (c: ComposeConfig, builder: string, names: readonly string[]): void => {
+  for (const name of names) {
+    const { image, build, pull_policy } = c.services[name];
+    expect({ name, image, build, pull_policy }).toEqual({ name, image: c.services[builder].image, build: undefined, pull_policy: 'never' });
+  }
 };
 
 /** A 20-byte EVM address (a token contract, an account): public, never a secret. */
 const ADDRESS = /\b0x[0-9a-fA-F]{40}\b/g;
+const HEX_KEY = /\b(0x)?[0-9a-fA-F]{64}\b/g;
 /** A file the container reads a secret from (Compose's secrets): a path, not the secret. */
 const SECRET_FILE_PATH = /^\/run\/(secrets|dict)\/[a-z0-9_.-]+$/;
-
+const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE)/i;
 /** Values that look like real credentials, whatever the variable is called. */
 const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['private key block', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
@@ -195,34 +165,28 @@ const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['JWT', /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./],
   ['long random-looking token', /[A-Za-z0-9+/_-]{32,}/],
 ];
-const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE)/i;
 
-function secretProblems(service: string, env: Record<string, string | number | boolean | null>): string[] {
-  const problems: string[] = [];
-  for (const [name, raw] of Object.entries(env)) {
-    const value = raw === null || raw === undefined ? '' : String(raw);
-    if (SECRET_NAME.test(name) && value !== '' && !DEV_DEFAULTS.has(value) && !SECRET_FILE_PATH.test(value)) {
+function secretProblems(service: string, env: Record<string, string> = {}): string[] {
+  return Object.entries(env).flatMap(([name, value]) => {
+    const problems: string[] = [];
+    if (SECRET_NAME.test(name) && value !== '' && !DEV_DEFAULTS.has(value) && !SECRET_FILE_PATH.test(value))
       problems.push(`${service}.${name} holds a value that is not a documented dev default`);
-    }
     // Credentials inside URLs (postgresql://user:password@host/db).
-    for (const m of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:([^@\s]*)@/gi)) {
-      const password = decodeURIComponent(m[1]);
-      if (password !== '' && !DEV_DEFAULTS.has(password)) problems.push(`${service}.${name} has a URL password that is not a dev default`);
-    }
+    for (const [, password] of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:([^@\s]*)@/gi))
+      if (password !== '' && !DEV_DEFAULTS.has(decodeURIComponent(password)))
+        problems.push(`${service}.${name} has a URL password that is not a dev default`);
     const withoutDefaults = [...DEV_DEFAULTS].reduce((v, d) => v.split(d).join(''), value).replace(ADDRESS, '');
-    for (const [label, pattern] of SECRET_PATTERNS) {
+    for (const [label, pattern] of SECRET_PATTERNS)
       if (pattern.test(withoutDefaults)) problems.push(`${service}.${name} looks like a ${label}`);
-    }
-  }
-  return problems;
+    return problems;
+  });
 }
 
 describe('docker-compose.yml', () => {
   const config = loadCompose(PRODUCTION_ENV);
-  const sandbox = loadCompose(readEnvFile(sandboxEnvFile));
-
+  const sandbox = loadCompose(sandboxEnv);
   const service = (name: string): Service => {
-    const s = config?.services?.[name];
+    const s = config.services[name];
     if (!s) throw new Error(`service "${name}" is missing from docker-compose.yml`);
     return s;
   };
@@ -235,46 +199,25 @@ describe('docker-compose.yml', () => {
   });
 
   it('builds each image tag in one service only (two exports of one tag fail), the others run it without building', () => {
-    const builders = new Map<string, string[]>();
-    for (const [name, s] of Object.entries(config.services)) {
-      if (s.build) builders.set(String(s.image), [...(builders.get(String(s.image)) ?? []), name]);
-    }
-    for (const [image, names] of builders) expect({ image, builders: names }).toEqual({ image, builders: [names[0]] });
-    // The apps' image is the Dockerfile's runtime stage (production dependencies only); the deploy steps' is its tools stage.
-    expect({ gateway: service('gateway').build, migrate: service('migrate').build }).toEqual({
-      gateway: expect.objectContaining({ target: 'runtime' }),
-      migrate: expect.objectContaining({ target: 'tools' }),
-    });
+    expectOneBuilderPerTag(config);
+    // The apps' image is the Dockerfile's runtime stage (production dependencies only); the deploy steps' its tools stage.
+    expect(service('gateway').build).toMatchObject({ target: 'runtime' });
+    expect(service('migrate').build).toMatchObject({ target: 'tools' });
     expect(service('gateway').image).not.toBe(service('migrate').image);
-    for (const name of APPS.filter((a) => a !== 'gateway')) {
-      expect({ name, image: service(name).image, build: service(name).build, pull: service(name).pull_policy }).toEqual({
-        name,
-        image: service('gateway').image,
-        build: undefined,
-        pull: 'never',
-      });
-    }
-    expect({ image: service('topics').image, build: service('topics').build, pull: service('topics').pull_policy }).toEqual({
-      image: service('migrate').image,
-      build: undefined,
-      pull: 'never',
-    });
+    expectRunsImageOf(config, 'gateway', SERVICE_NAMES);
+    expectRunsImageOf(config, 'migrate', ['topics']);
   });
 
   it('Dockerfile: the runtime stage holds dist/ and production dependencies only, on a Node LTS newer than 20, as a non-root user', () => {
-    const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
-    const stage = (name: string) =>
-      dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\s`).test(s.split('\n')[0] + '\n')) ?? '';
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)-/m);
-    const runtime = stage('runtime');
-    expect(runtime).toMatch(/^USER node$/m);
-    expect(runtime.match(/^COPY .*/gm)).toEqual([
+    expect(stage('runtime')).toMatch(/^USER node$/m);
+    expect(stage('runtime').match(/^COPY .*/gm)).toEqual([
       'COPY --from=prod-deps /app/node_modules ./node_modules',
       'COPY --from=build /app/dist ./dist',
       'COPY package.json ./',
     ]);
     // The install npm test runs its end-to-end stack from (scripts/lib/runtime-tree.ts), flag for flag.
-    const runtimeTree = readFileSync(join(repoRoot, 'scripts', 'lib', 'runtime-tree.ts'), 'utf8');
+    const runtimeTree = read('scripts', 'lib', 'runtime-tree.ts');
     const flags = JSON.parse((/RUNTIME_NPM_CI = (\[[^\]]*\])/.exec(runtimeTree)?.[1] ?? '[]').replace(/'/g, '"')) as string[];
     expect(flags).toEqual(expect.arrayContaining(['ci', '--omit=dev']));
     expect(stage('prod-deps')).toContain(`RUN npm ${flags.join(' ')}`);
@@ -286,83 +229,68 @@ describe('docker-compose.yml', () => {
     expect(patched).toContain('kafkajs');
     for (const name of patched) expect(stage('prod-deps')).toContain(`COPY --from=deps /app/node_modules/${name} ./node_modules/${name}`);
     // No BuildKit-only syntax: Compose 1.x builds with the legacy builder.
-    expect(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')).not.toMatch(/^RUN --mount/m);
+    expect(dockerfile).not.toMatch(/^RUN --mount/m);
     expect(runtimeTree).toContain("node_modules/patch-package/index.js'), '--error-on-fail'");
     expect(stage('tools')).toMatch(/^USER node$/m);
   });
 
   it("Dockerfile: the apps run with npm start's heap and malloc settings (scripts/lib/services.ts), which no service overrides", () => {
-    const runtime =
-      readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')
-        .split(/^FROM /m)
-        .find((s) => /AS runtime\s/.test(s.split('\n')[0] + '\n')) ?? '';
-    const services = readFileSync(join(repoRoot, 'scripts', 'lib', 'services.ts'), 'utf8');
+    const services = read('scripts', 'lib', 'services.ts');
     const defaultOf = (variable: string) => new RegExp(`process\\.env\\.${variable} \\?\\? '([^']*)'`).exec(services)?.[1];
     const nodeFlags = defaultOf('APP_NODE_OPTIONS');
     const malloc = defaultOf('APP_MALLOC_ENV')?.split(/\s+/).filter(Boolean) ?? [];
     expect(nodeFlags).toMatch(/--max-old-space-size=/);
     expect(malloc).not.toEqual([]);
-    expect(runtime).toContain(`NODE_OPTIONS="${nodeFlags}"`);
-    for (const setting of malloc) expect(runtime).toMatch(new RegExp(`^\\s+${setting}( \\\\)?$`, 'm'));
-    for (const name of APPS) {
-      const overridden = Object.keys(service(name).environment ?? {}).filter((key) => key === 'NODE_OPTIONS' || key.startsWith('MALLOC_'));
-      expect({ name, overridden }).toEqual({ name, overridden: [] });
-    }
+    expect(stage('runtime')).toContain(`NODE_OPTIONS="${nodeFlags}"`);
+    for (const setting of malloc) expect(stage('runtime')).toMatch(new RegExp(`^\\s+${setting}( \\\\)?$`, 'm'));
+    const overridden = APPS.flatMap((name) =>
+      Object.keys(service(name).environment ?? {})
+        .filter((key) => key === 'NODE_OPTIONS' || key.startsWith('MALLOC_'))
+        .map((key) => `${name}.${key}`),
+    );
+    expect(overridden).toEqual([]);
   });
 
-  it.each([...SECRETS, ...Object.keys(CHAIN_REQUIRED)])(
+  it.each([...SECRETS, ...Object.keys(EXAMPLE_CHAIN_ENV)])(
     'refuses to start without %s (no default), and runs outside the sandbox unless asked',
     (name) => {
       const { [name]: _left, ...others } = PRODUCTION_ENV;
       expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
-      // Every use of the variable is required: none has a default to fall back on.
-      const raw = readFileSync(composeFile, 'utf8');
-      expect(raw.match(new RegExp(`\\$\\{${name}(?![A-Z_])[^}]*\\}`, 'g'))?.every((use) => use.startsWith(`\${${name}:?`))).toBe(true);
+      expect(requiredEverywhere(name)).toBe(true);
       expect(service('gateway').environment?.SANDBOX).toBe('false');
       expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
     },
   );
 
   it("names every base image by a variable, official by default; the Dockerfile's default Node image is the same", () => {
-    const raw = readFileSync(composeFile, 'utf8');
-    const defaults = Object.fromEntries(
-      ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'NGINX_IMAGE'].map((v) => [v, new RegExp(`\\$\\{${v}:-([^}]+)\\}`).exec(raw)?.[1]]),
-    );
+    const variables = ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'NGINX_IMAGE'];
+    const defaults = Object.fromEntries(variables.map((v) => [v, new RegExp(`\\$\\{${v}:-([^}]+)\\}`).exec(rawCompose)?.[1]]));
     expect(defaults).toEqual({
       NODE_IMAGE: expect.stringMatching(/^node:24-/),
       KAFKA_IMAGE: expect.stringMatching(/^apache\/kafka:/),
       POSTGRES_IMAGE: expect.stringMatching(/^postgres:15/),
       NGINX_IMAGE: expect.stringMatching(/^nginx:/),
     });
-    expect(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')).toContain(`ARG NODE_IMAGE=${defaults.NODE_IMAGE}\n`);
-    const custom = loadCompose({
-      ...PRODUCTION_ENV,
+    expect(dockerfile).toContain(`ARG NODE_IMAGE=${defaults.NODE_IMAGE}\n`);
+    const custom = withEnv({
       NODE_IMAGE: 'mirror.example/node:24',
       KAFKA_IMAGE: 'k:1',
       POSTGRES_IMAGE: 'p:15',
       NGINX_IMAGE: 'n:1',
     }).services;
     expect([custom.kafka.image, custom.postgres.image, custom.proxy.image]).toEqual(['k:1', 'p:15', 'n:1']);
-    expect([custom.gateway.build, custom.migrate.build]).toEqual([
-      expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } }),
-      expect.objectContaining({ args: { NODE_IMAGE: 'mirror.example/node:24' } }),
-    ]);
+    for (const s of [custom.gateway, custom.migrate]) expect(s.build).toMatchObject({ args: { NODE_IMAGE: 'mirror.example/node:24' } });
   });
 
   it('gateway: its admin port (operator API, /readyz, /metrics) reaches the host through the proxy, on the loopback only', () => {
-    const gateway = service('gateway');
-    const adminPort = String(gateway.environment?.ADMIN_PORT);
+    const adminPort = service('gateway').environment?.ADMIN_PORT;
     expect(adminPort).toBe(String(GATEWAY.adminPort));
-    expect(adminPort).not.toBe(String(gateway.environment?.PORT));
+    expect(adminPort).not.toBe(service('gateway').environment?.PORT);
     // Only the proxy publishes anything: the database, the broker and the apps stay on the compose network.
-    const publishers = Object.entries(config.services)
-      .filter(([, s]) => (s.ports ?? []).length > 0)
-      .map(([name]) => name);
-    expect(publishers).toEqual(['proxy']);
+    expect(Object.keys(config.services).filter((name) => (service(name).ports ?? []).length > 0)).toEqual(['proxy']);
     expect(service('proxy').ports).toContain('127.0.0.1:3100:8081');
-    expect(loadCompose({ ...PRODUCTION_ENV, OPERATOR_PORT: '9100' }).services.proxy.ports).toContain('127.0.0.1:9100:8081');
-    const operatorServer = nginxConfig.slice(nginxConfig.indexOf('listen 8081;'));
-    expect(operatorServer).toContain(`set $gateway http://gateway:${adminPort};`);
+    expect(withEnv({ OPERATOR_PORT: '9100' }).services.proxy.ports).toContain('127.0.0.1:9100:8081');
+    expect(nginxConfig.slice(nginxConfig.indexOf('listen 8081;'))).toContain(`set $gateway http://gateway:${adminPort};`);
   });
 
   it("proxy: the public port passes the partner API, the Pix provider's route and document, /docs and /healthz only; the rest is 404 before the gateway; no version shown; bodies capped", () => {
@@ -370,29 +298,12 @@ describe('docker-compose.yml', () => {
     const passes = [...publicServer.matchAll(/location ([^{]+)\{[^}]*proxy_pass/g)].map((m) => m[1].trim());
     expect(passes).toEqual(['~ ^/(partner/v1/|provider/v2/|provider/docs/|sandbox/v1/|docs/|docs$|healthz$)']);
     const allowed = new RegExp(passes[0].slice(2));
-    for (const path of [
-      '/partner/v1/withdrawals/usdt',
-      '/provider/v2/pix/inflows',
-      '/provider/docs/openapi.json',
-      '/docs',
-      '/docs/openapi.json',
-      '/healthz',
-      '/sandbox/v1/partners',
-    ])
-      expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: true });
-    for (const path of [
-      '/admin/v1/partners',
-      '/readyz',
-      '/metrics',
-      '/internal/queries',
-      '/healthzz',
-      '/docsx',
-      '/',
-      '/partner/v2/x',
-      '/provider/v1/pix/inflows',
-      '/provider/v3/x',
-    ])
-      expect({ path, allowed: allowed.test(path) }).toEqual({ path, allowed: false });
+    const passed =
+      '/partner/v1/withdrawals/usdt /provider/v2/pix/inflows /provider/docs/openapi.json /docs /docs/openapi.json /healthz /sandbox/v1/partners';
+    const refused =
+      '/admin/v1/partners /readyz /metrics /internal/queries /healthzz /docsx / /partner/v2/x /provider/v1/pix/inflows /provider/v3/x';
+    expect(passed.split(' ').filter((path) => !allowed.test(path))).toEqual([]);
+    expect(refused.split(' ').filter((path) => allowed.test(path))).toEqual([]);
     expect(publicServer).toMatch(/location \/ \{[^}]*return 404 /);
     expect(nginxConfig).toMatch(/^server_tokens off;$/m);
     expect(nginxConfig).toMatch(/^client_body_timeout \d+s;$/m);
@@ -401,81 +312,84 @@ describe('docker-compose.yml', () => {
   it('creates the topics in a deploy step with a configurable layout; the apps only check them', () => {
     const topics = service('topics');
     expect(commandOf(topics)).toBe('node dist/deploy-steps/topics.js');
-    expect(topics.image).toBe(service('migrate').image);
-    expect(topics.build).toBeUndefined();
     expect(dependsOn(topics).kafka).toBe('service_healthy');
     expect(topics.environment).toMatchObject({ KAFKA_PARTITIONS: '6', KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '1' });
-    const production = loadCompose({ ...PRODUCTION_ENV, KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
-    expect(production.services.topics.environment).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
-    for (const app of APPS) expect({ app, create: service(app).environment?.KAFKA_CREATE_TOPICS }).toEqual({ app, create: 'false' });
+    const layout = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
+    expect(withEnv(layout).services.topics.environment).toMatchObject(layout);
+    expect(APPS.filter((app) => service(app).environment?.KAFKA_CREATE_TOPICS !== 'false')).toEqual([]);
   });
 
   it('passes Kafka TLS and SASL settings to the apps and the topics step alike', () => {
-    const env = {
-      ...PRODUCTION_ENV,
-      KAFKA_SSL: 'true',
-      KAFKA_SASL_MECHANISM: 'scram-sha-512',
-      KAFKA_SASL_USERNAME: 'svc',
-      KAFKA_SASL_PASSWORD: 'pw',
-    };
-    const managed = loadCompose(env);
-    for (const name of ['topics', ...APPS]) {
-      expect({ name, ...managed.services[name].environment }).toMatchObject({
-        name,
-        KAFKA_SSL: 'true',
-        KAFKA_SASL_MECHANISM: 'scram-sha-512',
-        KAFKA_SASL_USERNAME: 'svc',
-        KAFKA_SASL_PASSWORD: 'pw',
-      });
-    }
+    const kafka = { KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw' };
+    const managed = withEnv(kafka);
+    for (const name of ['topics', ...APPS]) expect({ name, ...managed.services[name].environment }).toMatchObject({ name, ...kafka });
   });
 
-  it.each(APPS)('%s: connects as its own database role, which the migrate step creates with the same password', (app) => {
+  it.each(APPS)("%s: its own database role, the apps' image with its node flags, a /readyz healthcheck, after the deploy steps", (app) => {
+    const s = service(app);
+    const env = s.environment ?? {};
+    // Its own role, which the migrate step creates with the same password; the owner's credentials are the migrate step's alone.
     const schema = pgSchemaOf(app);
-    const url = new URL(String(service(app).environment?.DATABASE_URL));
+    const url = new URL(String(env.DATABASE_URL));
     expect(url.username).toBe(`svc_${schema}`);
     expect(url.password).not.toBe('');
     expect(decodeURIComponent(url.password)).toBe(service('migrate').environment?.[`DB_PASSWORD_${schema.toUpperCase()}`]);
-    // The owner's credentials are the migrate step's alone.
     expect(url.username).not.toBe(new URL(String(service('migrate').environment?.DATABASE_URL)).username);
+    // Its own node flags on the command line (a later V8 flag wins over NODE_OPTIONS'), as `npm start` runs it.
+    expect(s.image).toMatch(/^partner-service:/);
+    expect(commandOf(s)).toBe(['node', ...ownNodeFlagsOf(app), `dist/apps/${app}/src/main.js`].join(' '));
+    expect(s.healthcheck?.disable).not.toBe(true);
+    expect(healthTestOf(s)).toContain('/readyz');
+    expect(s.restart).toBe('unless-stopped');
+    expect(dependsOn(s)).toMatchObject({
+      kafka: 'service_healthy',
+      postgres: 'service_healthy',
+      migrate: 'service_completed_successfully',
+      topics: 'service_completed_successfully',
+    });
+    // Configured for containers: Kafka, database, listen address.
+    expect(env.KAFKA_BROKERS).toMatch(/^[^:,]+:\d+(,[^:,]+:\d+)*$/);
+    expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\/\w+/);
+    expect(env.HOST).toBe('0.0.0.0');
   });
 
   it('docker-compose.sandbox.env turns the sandbox on, with clearly fake dev secrets (an admin key of 16+ characters)', () => {
     const gateway = sandbox.services.gateway;
     expect(gateway.environment?.SANDBOX).toBe('true');
-    const key = String(gateway.environment?.ADMIN_API_KEY ?? '');
+    const key = gateway.environment?.ADMIN_API_KEY ?? '';
     expect(DEV_DEFAULTS.has(key)).toBe(true);
     expect(key.length).toBeGreaterThanOrEqual(16);
-    // The sandbox and the required secrets, each a documented dev default, and the local test chains
-    // (docker-compose.local-chains.spec.ts checks those): everything else as in production mode.
-    const file = readEnvFile(sandboxEnvFile);
-    const chainSettings = Object.keys(file).filter((name) =>
+    // The sandbox and the required secrets, each a documented dev default, and the local test chains and
+    // counterparties (checked below): everything else as in production mode.
+    const chainSettings = Object.keys(sandboxEnv).filter((name) =>
       /^(COMPOSE_FILE|HOT_WALLET_KEY_SECRET_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(name),
     );
     expect(
-      Object.keys(file)
+      Object.keys(sandboxEnv)
         .filter((name) => !chainSettings.includes(name))
         .sort(),
     ).toEqual(['SANDBOX', ...SECRETS].sort());
-    expect(chainSettings).toEqual(expect.arrayContaining(Object.keys(CHAIN_REQUIRED)));
-    for (const name of SECRETS) expect({ name, dev: DEV_DEFAULTS.has(file[name]) }).toEqual({ name, dev: true });
+    expect(chainSettings).toEqual(expect.arrayContaining(Object.keys(EXAMPLE_CHAIN_ENV)));
+    expect(SECRETS.filter((name) => !DEV_DEFAULTS.has(sandboxEnv[name]))).toEqual([]);
   });
 
-  it('defines Kafka, PostgreSQL, the migration job and the six apps', () => {
+  it('defines Kafka, PostgreSQL, the migration job and the six apps, and no app the catalogue does not name', () => {
     expect(Object.keys(config.services)).toEqual(expect.arrayContaining([...INFRA, ...APPS]));
-    // And no app the catalogue does not name: every service run from the apps' image is one of them.
-    const fromAppsImage = Object.entries(config.services).filter(([, s]) => /^partner-service:/.test(String(s.image)));
-    expect(fromAppsImage.map(([name]) => name).sort()).toEqual([...APPS].sort());
+    const fromAppsImage = Object.keys(config.services).filter((name) => /^partner-service:/.test(String(service(name).image)));
+    expect(fromAppsImage.sort()).toEqual([...APPS].sort());
   });
 
   it('runs the official Apache Kafka image in KRaft combined mode, without topic auto-creation', () => {
-    const kafka = service('kafka');
-    expect(kafka.image).toMatch(/^apache\/kafka:/);
-    expect(kafka.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
-    expect(kafka.environment?.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
-    expect(String(kafka.environment?.KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR)).toBe('1');
-    expect(String(kafka.environment?.KAFKA_AUTO_CREATE_TOPICS_ENABLE)).toBe('false');
-    expect(healthTestOf(kafka)).toContain('--bootstrap-server');
+    expect(service('kafka')).toMatchObject({
+      image: expect.stringMatching(/^apache\/kafka:/),
+      environment: {
+        KAFKA_PROCESS_ROLES: 'broker,controller',
+        KAFKA_ADVERTISED_LISTENERS: 'PLAINTEXT://kafka:9092',
+        KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+        KAFKA_AUTO_CREATE_TOPICS_ENABLE: 'false',
+      },
+    });
+    expect(healthTestOf(service('kafka'))).toContain('--bootstrap-server');
   });
 
   it('gives PostgreSQL a pg_isready healthcheck and the migration job the tools image', () => {
@@ -488,55 +402,24 @@ describe('docker-compose.yml', () => {
     expect(migrate.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\//);
   });
 
-  it.each(APPS)("%s: runs its build output from the apps' image, with a readiness (/readyz) healthcheck", (app) => {
-    const s = service(app);
-    expect(s.image).toMatch(/^partner-service:/);
-    // Its own node flags on the command line (a later V8 flag wins over NODE_OPTIONS'), as `npm start` runs it.
-    expect(commandOf(s)).toBe(['node', ...ownNodeFlagsOf(app), `dist/apps/${app}/src/main.js`].join(' '));
-    expect(s.healthcheck?.disable).not.toBe(true);
-    expect(healthTestOf(s)).toContain('/readyz');
-    expect(s.restart).toBe('unless-stopped');
-  });
-
-  it.each(APPS)('%s: waits for healthy Kafka and PostgreSQL and for the migrations', (app) => {
-    expect(dependsOn(service(app))).toEqual(
-      expect.objectContaining({
-        kafka: 'service_healthy',
-        postgres: 'service_healthy',
-        migrate: 'service_completed_successfully',
-        topics: 'service_completed_successfully',
-      }),
-    );
-  });
-
-  it.each(APPS)('%s: is configured for containers (Kafka, database, listen address)', (app) => {
-    const env = service(app).environment ?? {};
-    expect(env.KAFKA_BROKERS).toMatch(/^[^:,]+:\d+(,[^:,]+:\d+)*$/);
-    expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\/\w+/);
-    expect(env.HOST).toBe('0.0.0.0');
-  });
-
   it.each(Object.entries(SERVICES))('%s: health server on HEALTH_PORT %s, which its healthcheck probes', (name, port) => {
-    const s = service(name);
-    expect(String(s.environment?.HEALTH_PORT)).toBe(port);
-    expect(healthTestOf(s)).toMatch(new RegExp(`process\\.env\\.HEALTH_PORT|:${port}/healthz`));
+    expect(service(name).environment?.HEALTH_PORT).toBe(port);
+    expect(healthTestOf(service(name))).toMatch(new RegExp(`process\\.env\\.HEALTH_PORT|:${port}/healthz`));
   });
 
   it('gateway: publishes nothing itself (it scales), listens on 3000 and starts after the five services are healthy', () => {
     const gateway = service('gateway');
-    expect(String(gateway.environment?.PORT)).toBe(String(GATEWAY.port));
+    expect(gateway.environment?.PORT).toBe(String(GATEWAY.port));
     expect(gateway.ports ?? []).toEqual([]);
     expect(healthTestOf(gateway)).toMatch(/process\.env\.ADMIN_PORT|:3100\/readyz/);
-    const deps = dependsOn(gateway);
-    for (const name of Object.keys(SERVICES)) expect({ name, condition: deps[name] }).toEqual({ name, condition: 'service_healthy' });
+    expect(dependsOn(gateway)).toMatchObject(Object.fromEntries(Object.keys(SERVICES).map((name) => [name, 'service_healthy'])));
   });
 
   it('proxy: publishes GATEWAY_PORT (3000) and spreads requests over every gateway replica by name', () => {
     const proxy = service('proxy');
-    const ports = (proxy.ports ?? []).map((p) => (typeof p === 'string' ? p : `${p.published}:${p.target}`));
     const listen = /^\s*listen (\d+);/m.exec(nginxConfig)?.[1];
-    expect(ports[0]).toEqual(`3000:${listen}`);
-    expect(loadCompose({ ...PRODUCTION_ENV, GATEWAY_PORT: '8443' }).services.proxy.ports?.[0]).toEqual(`8443:${listen}`);
+    expect(portOf(proxy.ports?.[0])).toEqual(`3000:${listen}`);
+    expect(portOf(withEnv({ GATEWAY_PORT: '8443' }).services.proxy.ports?.[0])).toEqual(`8443:${listen}`);
     expect(proxy.volumes).toContainEqual(
       expect.stringMatching(/^\.\/deploy\/nginx\/gateway\.conf:\/etc\/nginx\/conf\.d\/default\.conf(:ro)?$/),
     );
@@ -550,92 +433,85 @@ describe('docker-compose.yml', () => {
   });
 
   it('holds no real-looking secret in any environment, only the documented dev defaults', () => {
-    const problems = Object.entries(sandbox.services).flatMap(([name, s]) => secretProblems(name, s.environment ?? {}));
-    expect(problems).toEqual([]);
+    expect(Object.entries(sandbox.services).flatMap(([name, s]) => secretProblems(name, s.environment))).toEqual([]);
   });
 
   it('withdrawals: the hot wallet key is a Compose secret (a file), never in an environment or in the file', () => {
     const withdrawals = service('withdrawals');
-    // The secret: mounted into the withdrawals service, which reads it from there, and into no other service.
+    // Mounted into the withdrawals service, which reads it from there, and into no other service.
     expect(withdrawals.secrets).toEqual(['hot_wallet_key']);
-    expect(withdrawals.environment?.HOT_WALLET_KEY_FILE).toBe(KEY_FILE_IN_CONTAINER);
-    expect(withdrawals.environment?.HOT_WALLET_SIGNER).toBe('key-file');
-    const mounting = Object.entries(config.services)
-      .filter(([, s]) => (s.secrets ?? []).length > 0)
-      .map(([name]) => name);
-    expect(mounting).toEqual(['withdrawals']);
+    expect(withdrawals.environment).toMatchObject({ HOT_WALLET_KEY_FILE: KEY_FILE_IN_CONTAINER, HOT_WALLET_SIGNER: 'key-file' });
+    expect(Object.keys(config.services).filter((name) => (service(name).secrets ?? []).length > 0)).toEqual(['withdrawals']);
     // From a host file the operator names, no default (a generated one: npm run compose:up); not swarm's external secrets.
-    expect(config.secrets?.hot_wallet_key).toEqual({ file: CHAIN_REQUIRED.HOT_WALLET_KEY_SECRET_FILE });
-    expect(readFileSync(composeFile, 'utf8')).toMatch(/^ {4}file: \$\{HOT_WALLET_KEY_SECRET_FILE:\?[^}]+\}$/m);
+    expect(config.secrets?.hot_wallet_key).toEqual({ file: EXAMPLE_CHAIN_ENV.HOT_WALLET_KEY_SECRET_FILE });
+    expect(rawCompose).toMatch(/^ {4}file: \$\{HOT_WALLET_KEY_SECRET_FILE:\?[^}]+\}$/m);
     // No variable of any service carries a key itself, in production mode or in the sandbox.
-    for (const [mode, c] of [
-      ['production', config],
-      ['sandbox', sandbox],
-    ] as const) {
-      const carrying = Object.entries(c.services).flatMap(([name, s]) => keyVariables(s.environment ?? {}).map((v) => `${name}.${v}`));
+    for (const [mode, c] of Object.entries({ production: config, sandbox })) {
+      const carrying = Object.entries(c.services).flatMap(([name, s]) => keyVariables(s.environment).map((v) => `${name}.${v}`));
       expect({ mode, carrying }).toEqual({ mode, carrying: [] });
     }
-    expect(secretProblems('withdrawals', sandbox.services.withdrawals.environment ?? {})).toEqual([]);
+    expect(secretProblems('withdrawals', sandbox.services.withdrawals.environment)).toEqual([]);
     // Nor anywhere in the file: no 32-byte hex string at all.
-    expect(readFileSync(composeFile, 'utf8').match(/\b(0x)?[0-9a-fA-F]{64}\b/g)).toBeNull();
+    expect(rawCompose.match(HEX_KEY)).toBeNull();
   });
 
   it('withdrawals: pays through the nodes the operator names (no default), on the mainnets unless told otherwise; no timer left', () => {
-    const env = service('withdrawals').environment ?? {};
-    expect(env).toMatchObject({
-      CHAIN_RPC_URL_ETH: CHAIN_REQUIRED.CHAIN_RPC_URL_ETH,
-      CHAIN_RPC_URL_MATIC: CHAIN_REQUIRED.CHAIN_RPC_URL_MATIC,
+    expect(service('withdrawals').environment).toMatchObject({
+      CHAIN_RPC_URL_ETH: EXAMPLE_CHAIN_ENV.CHAIN_RPC_URL_ETH,
+      CHAIN_RPC_URL_MATIC: EXAMPLE_CHAIN_ENV.CHAIN_RPC_URL_MATIC,
       CHAIN_ID_ETH: '1',
       CHAIN_ID_MATIC: '137',
       // Tether's contracts on Ethereum and Polygon PoS.
       USDT_CONTRACT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
       USDT_CONTRACT_MATIC: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
     });
-    const raw = readFileSync(composeFile, 'utf8');
-    for (const name of ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC'])
-      expect(raw.match(new RegExp(`\\$\\{${name}(?![A-Z_])[^}]*\\}`, 'g'))?.every((use) => use.startsWith(`\${${name}:?`))).toBe(true);
-    for (const [name, s] of Object.entries(config.services)) {
-      const left = Object.keys(s.environment ?? {}).filter((key) => TIMER_SETTINGS.includes(key));
-      expect({ name, left }).toEqual({ name, left: [] });
-    }
-    expect(TIMER_SETTINGS.filter((name) => raw.includes(name))).toEqual([]);
+    for (const name of ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC']) expect(requiredEverywhere(name)).toBe(true);
+    const left = Object.entries(config.services).flatMap(([name, s]) =>
+      Object.keys(s.environment ?? {})
+        .filter((key) => TIMER_SETTINGS.includes(key))
+        .map((key) => `${name}.${key}`),
+    );
+    expect(left).toEqual([]);
+    expect(TIMER_SETTINGS.filter((name) => rawCompose.includes(name))).toEqual([]);
   });
 
   it("withdrawals: every setting of the service can be given; a default the file states is the service's own, none is empty", () => {
     // WithdrawalsConfig's settings and defaults, read from its source: `NAME: type = value;` or `NAME?: type;`.
-    const source = readFileSync(join(repoRoot, 'apps', 'withdrawals', 'src', 'config', 'withdrawals.config.ts'), 'utf8');
-    const settings = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+)\??: [^=;]+(?: = ([^;]+))?;$/gm)].map(([, name, value]) => ({
-      name,
-      value: value
-        ?.trim()
-        .replace(/^'(.*)'$/, '$1')
-        .replace(/_/g, ''),
-    }));
-    expect(settings.map((s) => s.name)).toEqual(expect.arrayContaining(['CHAIN_RPC_URL_ETH', 'HOT_WALLET_KEY_FILE', 'CHAIN_POLL_MS']));
-    const env = service('withdrawals').environment ?? {};
-    // As written, before Compose leaves out what is passed through and unset.
-    const written = (load(readFileSync(composeFile, 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as ComposeConfig).services
-      .withdrawals.environment;
-    // All but the chaos run's fault injection, which production refuses.
-    const missing = settings.map((s) => s.name).filter((name) => !(name in (written ?? {})) && name !== 'PAYOUT_CRASH_AFTER_SIGN_RATE');
-    expect(missing).toEqual([]);
-    expect('PAYOUT_CRASH_AFTER_SIGN_RATE' in (written ?? {})).toBe(false);
-    // Passed through: set in the environment, it reaches the service; unset, the service's default applies.
-    const tuned = loadCompose({ ...PRODUCTION_ENV, CHAIN_FINALITY_ETH: '12', REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000' }).services
-      .withdrawals;
-    expect(tuned.environment).toMatchObject({ CHAIN_FINALITY_ETH: '12', REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000' });
-    expect(Object.keys(env)).not.toContain('CHAIN_FINALITY_ETH');
-    // Unset, a setting passed through (`NAME:`, no value) is left out and the service's default applies; a
-    // `${NAME:-default}` repeats the service's own.
-    const stated = [...readFileSync(composeFile, 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]+): \$\{\1:-([^}]*)\}$/gm)]
-      .map(([, name, value]) => ({ name, value }))
-      .filter(({ name }) => settings.some((s) => s.name === name && s.value !== undefined) && name !== 'HEALTH_PORT');
-    expect(stated.map((s) => s.name).sort()).toEqual(
-      ['CHAIN_ID_ETH', 'CHAIN_ID_MATIC', 'HOT_WALLET_SIGNER', 'USDT_CONTRACT_ETH', 'USDT_CONTRACT_MATIC'].sort(),
+    const source = read('apps', 'withdrawals', 'src', 'config', 'withdrawals.config.ts');
+    const defaults = new Map(
+      [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+)\??: [^=;]+(?: = ([^;]+))?;$/gm)].map(([, name, value]) => [
+        name,
+        value
+          ?.trim()
+          .replace(/^'(.*)'$/, '$1')
+          .replace(/_/g, ''),
+      ]),
     );
-    for (const { name, value } of stated) expect({ name, value }).toEqual({ name, value: settings.find((s) => s.name === name)?.value });
-    const empty = settings.filter(({ name }) => env[name] === '').map(({ name }) => name);
-    expect(empty).toEqual([]);
+    expect([...defaults.keys()]).toEqual(expect.arrayContaining(['CHAIN_RPC_URL_ETH', 'HOT_WALLET_KEY_FILE', 'CHAIN_POLL_MS']));
+    // As written, before Compose leaves out what is passed through and unset: all but the chaos run's fault
+    // injection, which production refuses.
+    const written = parse(rawCompose).services.withdrawals.environment ?? {};
+    expect([...defaults.keys()].filter((name) => !(name in written) && name !== 'PAYOUT_CRASH_AFTER_SIGN_RATE')).toEqual([]);
+    expect('PAYOUT_CRASH_AFTER_SIGN_RATE' in written).toBe(false);
+    // Passed through (`NAME:`, no value): set in the environment, it reaches the service; unset, it is left out
+    // and the service's default applies.
+    const tuned = { CHAIN_FINALITY_ETH: '12', REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000' };
+    expect(withEnv(tuned).services.withdrawals.environment).toMatchObject(tuned);
+    const env = service('withdrawals').environment ?? {};
+    expect(Object.keys(env)).not.toContain('CHAIN_FINALITY_ETH');
+    // A `${NAME:-default}` repeats the service's own.
+    const stated = [...rawCompose.matchAll(/^\s+([A-Z][A-Z0-9_]+): \$\{\1:-([^}]*)\}$/gm)]
+      .map(([, name, value]) => ({ name, value }))
+      .filter(({ name }) => defaults.get(name) !== undefined && name !== 'HEALTH_PORT');
+    expect(stated.map((s) => s.name).sort()).toEqual([
+      'CHAIN_ID_ETH',
+      'CHAIN_ID_MATIC',
+      'HOT_WALLET_SIGNER',
+      'USDT_CONTRACT_ETH',
+      'USDT_CONTRACT_MATIC',
+    ]);
+    for (const { name, value } of stated) expect({ name, value }).toEqual({ name, value: defaults.get(name) });
+    expect([...defaults.keys()].filter((name) => env[name] === '')).toEqual([]);
   });
 
   it('the secret check itself catches real-looking values', () => {
@@ -647,25 +523,21 @@ describe('docker-compose.yml', () => {
     expect(secretProblems('x', { CONTRACT: `0x${'ab'.repeat(32)}` })).not.toEqual([]);
     expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key' })).toEqual([]);
     expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/etc/keys/hot' })).not.toEqual([]);
-    expect(
-      keyVariables({ HOT_WALLET_KEY: 'x', PRIVATE_KEY: 'x', SIGNER_MNEMONIC: 'x', HOT_WALLET_KEY_FILE: 'x', HOT_WALLET_SIGNER: 'x' }),
-    ).toEqual(['HOT_WALLET_KEY', 'PRIVATE_KEY', 'SIGNER_MNEMONIC']);
-    expect(
-      secretProblems('x', {
-        ADMIN_API_KEY: 'change-me-dev-admin-key',
-        DATABASE_URL: 'postgresql://postgres:postgres-dev-password@postgres:5432/partner',
-      }),
-    ).toEqual([]);
+    const named = { HOT_WALLET_KEY: 'x', PRIVATE_KEY: 'x', SIGNER_MNEMONIC: 'x', HOT_WALLET_KEY_FILE: 'x', HOT_WALLET_SIGNER: 'x' };
+    expect(keyVariables(named)).toEqual(['HOT_WALLET_KEY', 'PRIVATE_KEY', 'SIGNER_MNEMONIC']);
+    const devDefaults = {
+      ADMIN_API_KEY: 'change-me-dev-admin-key',
+      DATABASE_URL: 'postgresql://postgres:postgres-dev-password@postgres:5432/partner',
+    };
+    expect(secretProblems('x', devDefaults)).toEqual([]);
   });
 });
 
 describe('docker-compose.local-chains.yml (development and CI: local test chains)', () => {
-  const sandboxEnv = readEnvFile(sandboxEnvFile);
   const config = loadWithLocalChains(sandboxEnv);
-  const overlay = loadFile(localChainsFile, sandboxEnv) as ComposeConfig;
+  const overlay = loadFile(rawLocalChains, sandboxEnv);
   const CHAINS = { ETH: 'chain-eth', MATIC: 'chain-matic' } as const;
-  const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
-  const chainStage = dockerfile.split(/^FROM /m).find((s) => /AS chain\s/.test(s.split('\n')[0] + '\n')) ?? '';
+  const chainPortsOf = (c: ComposeConfig): string[] => Object.values(CHAINS).map((name) => portOf(c.services[name].ports?.[0]));
 
   it('adds a node per network, the chain-setup step, the DICT test server and the notification sinks; the withdrawals service waits for the step', () => {
     expect(Object.keys(overlay.services).sort()).toEqual([
@@ -680,15 +552,13 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
     ]);
     // Only a dependency for the withdrawals service: its settings come from the environment, as in production.
     expect(Object.keys(overlay.services.withdrawals)).toEqual(['depends_on']);
-    expect(dependsOn(config.services.withdrawals)).toEqual(
-      expect.objectContaining({
-        'chain-setup': 'service_completed_successfully',
-        kafka: 'service_healthy',
-        postgres: 'service_healthy',
-        migrate: 'service_completed_successfully',
-        topics: 'service_completed_successfully',
-      }),
-    );
+    expect(dependsOn(config.services.withdrawals)).toMatchObject({
+      'chain-setup': 'service_completed_successfully',
+      kafka: 'service_healthy',
+      postgres: 'service_healthy',
+      migrate: 'service_completed_successfully',
+      topics: 'service_completed_successfully',
+    });
     const setup = config.services['chain-setup'];
     expect(commandOf(setup)).toBe('node dist/chain/chain-setup.js');
     expect(setup.restart).toBe('no');
@@ -696,37 +566,22 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
   });
 
   it("runs Hardhat's node from the Dockerfile's chain stage, one image built by one service (two exports of one tag fail)", () => {
-    const builders = Object.entries(config.services).filter(([, s]) => s.build);
-    const tags = builders.map(([, s]) => String(s.image));
-    expect(new Set(tags).size).toBe(tags.length);
-    const image = config.services['chain-eth'].image;
-    expect(image).toMatch(/^partner-service-chain:/);
-    expect(config.services['chain-eth'].build).toEqual(expect.objectContaining({ target: 'chain' }));
-    for (const name of ['chain-matic', 'chain-setup'])
-      expect({
-        name,
-        image: config.services[name].image,
-        build: config.services[name].build,
-        pull: config.services[name].pull_policy,
-      }).toEqual({
-        name,
-        image,
-        build: undefined,
-        pull: 'never',
-      });
+    expectOneBuilderPerTag(config);
+    expect(config.services['chain-eth'].image).toMatch(/^partner-service-chain:/);
+    expect(config.services['chain-eth'].build).toMatchObject({ target: 'chain' });
+    expectRunsImageOf(config, 'chain-eth', ['chain-matic', 'chain-setup']);
     // Development dependencies exactly as the lockfile has them (the deps stage's npm ci), as a non-root user;
     // the node listens on every interface of its container, which publishes it on the host's loopback only.
-    expect(chainStage).toMatch(/^chain\b|deps AS chain/);
-    expect(chainStage).toMatch(/^USER node$/m);
-    expect(chainStage).toMatch(/hardhat\/dist\/src\/cli\.js.*"node", "--hostname", "0\.0\.0\.0", "--port", "8545"/);
+    expect(stage('chain')).toMatch(/^chain\b|deps AS chain/);
+    expect(stage('chain')).toMatch(/^USER node$/m);
+    expect(stage('chain')).toMatch(/hardhat\/dist\/src\/cli\.js.*"node", "--hostname", "0\.0\.0\.0", "--port", "8545"/);
   });
 
   it.each(Object.entries(CHAINS))(
     '%s: its own chain id, a block a second, healthy once it answers, published on 127.0.0.1 only',
     (network, name) => {
       const node = config.services[name];
-      expect(String(node.environment?.CHAIN_ID)).toBe(sandboxEnv[`CHAIN_ID_${network}`]);
-      expect(String(node.environment?.BLOCK_TIME_MS)).toBe('1000');
+      expect(node.environment).toMatchObject({ CHAIN_ID: sandboxEnv[`CHAIN_ID_${network}`], BLOCK_TIME_MS: '1000' });
       expect(healthTestOf(node)).toContain('eth_chainId');
       expect(node.ports).toHaveLength(1);
       expect(portOf(node.ports?.[0])).toMatch(/^127\.0\.0\.1:\d+:8545$/);
@@ -735,33 +590,28 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
   );
 
   it("publishes the chains on distinct loopback ports, beside npm start's (8545, 8546); only the proxy publishes beyond the host", () => {
-    const ports = Object.values(CHAINS).map((name) => portOf(config.services[name].ports?.[0]));
-    expect(ports).toEqual(['127.0.0.1:8555:8545', '127.0.0.1:8556:8545']);
+    expect(chainPortsOf(config)).toEqual(['127.0.0.1:8555:8545', '127.0.0.1:8556:8545']);
     const moved = loadWithLocalChains({ ...sandboxEnv, CHAIN_PORT_ETH: '18555', CHAIN_PORT_MATIC: '18556' });
-    expect(Object.values(CHAINS).map((name) => portOf(moved.services[name].ports?.[0]))).toEqual([
-      '127.0.0.1:18555:8545',
-      '127.0.0.1:18556:8545',
-    ]);
-    const beyondLoopback = Object.entries(config.services)
-      .filter(([, s]) => (s.ports ?? []).some((p) => !String(typeof p === 'string' ? p : p.published).startsWith('127.0.0.1:')))
-      .map(([name]) => name);
-    expect(beyondLoopback).toEqual(['proxy']);
+    expect(chainPortsOf(moved)).toEqual(['127.0.0.1:18555:8545', '127.0.0.1:18556:8545']);
+    const beyondLoopback = Object.entries(config.services).filter(([, s]) =>
+      (s.ports ?? []).some((p) => !portOf(p).startsWith('127.0.0.1:')),
+    );
+    expect(beyondLoopback.map(([name]) => name)).toEqual(['proxy']);
   });
 
   it('the sandbox env file points the withdrawals service at these nodes: their names, chain ids and the deployed token', () => {
     const env = config.services.withdrawals.environment ?? {};
-    const setupEnv = config.services['chain-setup'].environment ?? {};
     for (const [network, name] of Object.entries(CHAINS)) {
       expect(env[`CHAIN_RPC_URL_${network}`]).toBe(`http://${name}:8545`);
-      expect(setupEnv[`CHAIN_RPC_URL_${network}`]).toBe(env[`CHAIN_RPC_URL_${network}`]);
-      expect(String(env[`CHAIN_ID_${network}`])).toBe(String(config.services[name].environment?.CHAIN_ID));
+      expect(config.services['chain-setup'].environment?.[`CHAIN_RPC_URL_${network}`]).toBe(env[`CHAIN_RPC_URL_${network}`]);
+      expect(env[`CHAIN_ID_${network}`]).toBe(config.services[name].environment?.CHAIN_ID);
       // Hardhat's development account #0's first deployment on a new chain (scripts/docker/chain-setup.ts).
       expect(env[`USDT_CONTRACT_${network}`]).toBe('0x5FbDB2315678afecb367f032d93F642f64180aa3');
       // A local node's `finalized` is its latest block: confirmations instead.
-      expect(String(env[`CHAIN_FINALITY_${network}`])).toMatch(/^[1-9]\d*$/);
+      expect(env[`CHAIN_FINALITY_${network}`]).toMatch(/^[1-9]\d*$/);
     }
     // The local chain ids, never a mainnet's (the service checks them against the nodes at start).
-    expect([env.CHAIN_ID_ETH, env.CHAIN_ID_MATIC].map(String)).toEqual(['31337', '31338']);
+    expect([env.CHAIN_ID_ETH, env.CHAIN_ID_MATIC]).toEqual(['31337', '31338']);
     expect(sandboxEnv.COMPOSE_FILE?.split(':')).toEqual(['docker-compose.yml', 'docker-compose.local-chains.yml']);
   });
 
@@ -770,14 +620,10 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
     expect(setup.secrets).toEqual(['hot_wallet_key']);
     expect(setup.environment?.HOT_WALLET_KEY_FILE).toBe(KEY_FILE_IN_CONTAINER);
     for (const [name, s] of Object.entries(overlay.services)) {
-      expect({ name, carrying: keyVariables(s.environment ?? {}), problems: secretProblems(name, s.environment ?? {}) }).toEqual({
-        name,
-        carrying: [],
-        problems: [],
-      });
+      const found = { name, carrying: keyVariables(s.environment), problems: secretProblems(name, s.environment) };
+      expect(found).toEqual({ name, carrying: [], problems: [] });
     }
-    expect(readFileSync(localChainsFile, 'utf8').match(/\b(0x)?[0-9a-fA-F]{64}\b/g)).toBeNull();
-    const keyFile = resolve(repoRoot, sandboxEnv.HOT_WALLET_KEY_SECRET_FILE ?? '');
-    expect(readFileSync(keyFile, 'utf8').trim()).toBe(`0x${'0'.repeat(63)}1`);
+    expect(rawLocalChains.match(HEX_KEY)).toBeNull();
+    expect(readFileSync(resolve(repoRoot, sandboxEnv.HOT_WALLET_KEY_SECRET_FILE ?? ''), 'utf8').trim()).toBe(`0x${'0'.repeat(63)}1`);
   });
 });

@@ -1,17 +1,9 @@
-/**
- * The Docker engine and Compose as the compose scripts use them: the `docker` CLI, and whichever Compose
- * is installed (the `docker compose` plugin, v2, or Debian's Python `docker-compose` 1.29: the same
- * docker-compose.yml runs under both).
- */
+/** The `docker` CLI and whichever Compose is installed (the v2 plugin, or Debian's docker-compose 1.29: the file runs under both). */
 import { spawn, spawnSync, SpawnSyncOptions } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type Run = { status: number | null; stdout: string; stderr: string };
 
 /** Runs a command to completion, capturing its output (never throws on a non-zero exit). */
 export function run(command: string, args: string[], options: SpawnSyncOptions = {}): Run {
@@ -27,22 +19,7 @@ export function runVisible(what: string, command: string, args: string[], option
   if (r.status !== 0) throw new Error(`${what} failed (${command} ${args.join(' ')}: exit ${r.status ?? r.signal})`);
 }
 
-/** Runs a command without blocking this process meanwhile; resolves with its exit status. */
-export function runAsync(
-  command: string,
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {},
-): Promise<number | null> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: options.quiet ? 'ignore' : 'inherit' });
-  return new Promise((resolve) => {
-    child.once('error', () => resolve(null));
-    child.once('exit', (code) => resolve(code));
-  });
-}
-
-export function docker(args: string[], options: SpawnSyncOptions = {}): Run {
-  return run('docker', args, options);
-}
+export const docker = (args: string[], options: SpawnSyncOptions = {}): Run => run('docker', args, options);
 
 /** Whether a Docker engine answers (`docker info`), and why not. */
 export function engineProblem(): string | undefined {

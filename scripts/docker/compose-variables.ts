@@ -1,0 +1,34 @@
+/** The variables docker-compose.yml requires (`${NAME:?...}`), shared by compose:up and the Compose files' specs. */
+import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
+
+/** The secrets: no default anywhere; compose:up generates the missing ones. */
+export const SECRET_VARIABLES: readonly string[] = [
+  'ADMIN_API_KEY',
+  'INTERNAL_SECRET',
+  'POSTGRES_PASSWORD',
+  ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`),
+];
+
+/** The operator's chain nodes: required in production mode. */
+export const CHAIN_URL_VARIABLES: readonly string[] = ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC'];
+
+/** For the specs: the chain nodes and the host file of the hot wallet key (the Compose secret), fake. */
+export const EXAMPLE_CHAIN_ENV: Readonly<Record<string, string>> = {
+  CHAIN_RPC_URL_ETH: 'https://eth.node.example/rpc',
+  CHAIN_RPC_URL_MATIC: 'https://polygon.node.example/rpc',
+  HOT_WALLET_KEY_SECRET_FILE: '/etc/partner/hot-wallet.key',
+};
+
+/** For the specs: what an operator sets for a production start (fake values), nothing else. */
+export const EXAMPLE_PRODUCTION_ENV: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(SECRET_VARIABLES.map((name, i) => [name, `${'x'.repeat(40)}${i}`])),
+  ...EXAMPLE_CHAIN_ENV,
+  // The other counterparties: DICT (and the folder of its certificates), SMTP, Twilio.
+  DICT_URL: 'https://dict.pi.rsfn.net.br:16422/api/v1',
+  DICT_ISPB: '12345678',
+  DICT_CERTS_DIR: '/etc/partner/dict',
+  SMTP_URL: 'smtps://mailer:secret@smtp.example:465',
+  SMTP_FROM: 'Cadastro <nao-responda@example.com.br>',
+  TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+  TWILIO_AUTH_TOKEN: 'token',
+};
