@@ -2,16 +2,18 @@
 #
 # Three images from one build, as docker-compose.yml (and docker-compose.local-chains.yml) use them:
 #   --target runtime  partner-service        the six apps: node dist/apps/<app>/src/main.js
-#                                            (compiled output and production dependencies only)
+#                                            (compiled output and production dependencies only), and the
+#                                            operator CLI compiled with them: node dist/apps/operator-cli/src/main.js
 #   --target tools    partner-service-tools  the deploy steps: node dist/deploy-steps/migrate.js (npm run
 #                                            db:migrate: applies every service's migrations, creates the
 #                                            service roles), node dist/deploy-steps/topics.js (npm run
-#                                            kafka:topics: creates the topics), and the operator CLI
-#                                            (npm run cli: scripts/ and libs/, no apps/)
+#                                            kafka:topics: creates the topics), and the operator CLI from
+#                                            its sources (npm run cli: apps/operator-cli, libs/, scripts/)
 #   --target chain    partner-service-chain  development and CI only: a local EVM node per network and the
 #                                            step that deploys the test USDT (docker-compose.local-chains.yml)
-# The deploy steps need Prisma's schema engine and the CLI runs TypeScript through tsx, both development
-# dependencies, so they get an image of their own and the apps' image carries none of it.
+# The deploy steps need Prisma's schema engine and `npm run cli` runs TypeScript through tsx, both development
+# dependencies, so they get an image of their own and the apps' image carries none of it (its CLI is the
+# compiled one: docs/adr/0028-the-operator-cli-is-an-app.md).
 #
 # Both run as the unprivileged `node` user of the base image; everything in /app stays owned by root.
 
@@ -65,6 +67,7 @@ COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY prisma ./prisma
 COPY scripts ./scripts
 COPY libs ./libs
+COPY apps/operator-cli ./apps/operator-cli
 # The two deploy steps bundled once here: `docker compose up` runs both before any app starts, including
 # the `up -d` that restarts one killed app, so their start-up is part of that outage. npm + tsx compiling
 # on every run cost 1.5-2 s each on a busy 2-core machine; the bundle starts in node alone.

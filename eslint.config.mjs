@@ -7,15 +7,18 @@ const { APP_NAMES } = await tsImport('./libs/contracts/src/lib/services.catalogu
 
 // Which projects may import which, by the tags in each project.json. Services never import each other:
 // they share only contracts and platform libraries, and talk over Kafka. The typed API client
-// (type:api-client) is for callers of the API (e2e suites, scripts), never for the apps that serve it,
+// (type:api-client) is for callers of the API (e2e suites, the operator CLI, scripts), never for the apps that serve it,
 // and depends on no lib of ours: its types are generated from the OpenAPI document.
 // The database library (type:db, libs/db) sits under the platform libraries: apps and libs/kafka use it, it
-// uses none of them. A domain library (type:domain) is one app's domain code that scripts share too (the
-// operator CLI runs where there is no apps/); its scope is that app's, and no platform library uses it.
+// uses none of them. A domain library (type:domain) is one app's domain code that the operator CLI shares;
+// its scope is that app's, and no platform library uses it. The operator CLI (type:cli, apps/operator-cli)
+// calls the API through the typed client and runs the gateway's key functions (libs/operator-access, scope
+// gateway) and the services' dead-letter stores on the database; no app or library imports it.
 // The runtime library (type:runtime, libs/runtime: the request context and periodic jobs) sits under
 // everything that runs in a service, libs/db included, and uses no lib of ours.
 const typeRules = {
   'type:app': ['type:contracts', 'type:util', 'type:platform', 'type:db', 'type:domain', 'type:runtime'],
+  'type:cli': ['type:contracts', 'type:util', 'type:platform', 'type:domain', 'type:api-client'],
   'type:e2e': ['type:contracts', 'type:util', 'type:testing', 'type:api-client'],
   'type:api-client': [],
   'type:platform': ['type:contracts', 'type:util', 'type:platform', 'type:db', 'type:runtime'],
@@ -36,6 +39,7 @@ const boundaries = (extraForTypes = []) => [
     depConstraints: [
       ...Object.entries(typeRules).map(([sourceTag, tags]) => ({ sourceTag, onlyDependOnLibsWithTags: [...tags, ...extraForTypes] })),
       ...scopes.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: ['scope:shared', `scope:${s}`] })),
+      { sourceTag: 'scope:operator', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     ],
   },

@@ -6,28 +6,9 @@
  * The sink's URL: --sink, else NOTIFY_SINK_URL, else npm start's.
  */
 import { parseArgs } from 'node:util';
-import { DEV_SINKS, ReceivedEmail, ReceivedSms, sinkAppEnv, startSinks } from '@partner/notification-sinks';
+import { DEV_SINKS, sinkAppEnv, startSinks } from '@partner/notification-sinks';
 
-export const DEFAULT_SINK_URL = `http://127.0.0.1:${DEV_SINKS.httpPort}`;
-
-async function read<T>(url: string): Promise<T> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) }).catch((error: Error) => {
-    throw new Error(`no sink answers at ${url} (${error.message}): is the stack running? (npm start starts the sinks)`);
-  });
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return (await res.json()) as T;
-}
-
-/** Prints what the sinks at `sinkUrl` received, one JSON line per message; 0. */
-export async function listReceived(sinkUrl: string): Promise<number> {
-  const { smtp_sink, emails } = await read<{ smtp_sink: string | null; emails: ReceivedEmail[] }>(`${sinkUrl}/emails`);
-  const { sms } = await read<{ sms: ReceivedSms[] }>(`${sinkUrl}/sms`);
-  for (const email of emails) console.log(JSON.stringify({ kind: 'email', ...email }));
-  for (const message of sms) console.log(JSON.stringify({ kind: 'sms', ...message }));
-  const smtpNote = smtp_sink ? `at ${smtp_sink}` : 'not started: SMTP_URL named another server, or another took its port';
-  console.log(`${emails.length} e-mails (SMTP sink ${smtpNote}), ${sms.length} SMS (Twilio sink at ${sinkUrl})`);
-  return 0;
-}
+const DEFAULT_SINK_URL = `http://127.0.0.1:${DEV_SINKS.httpPort}`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -39,7 +20,9 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   const [command] = positionals;
-  if (command === 'list') return listReceived(values.sink);
+  // The operator CLI's reader (its `notifications sent`), loaded only here: the chain image runs `start` and
+  // carries the sinks alone (Dockerfile, chain stage).
+  if (command === 'list') return (await import('../../apps/operator-cli/src/sandbox/notifications-sent.command')).listReceived(values.sink);
   if (command === 'clear') {
     const res = await fetch(`${values.sink}/messages`, { method: 'DELETE' });
     console.log(res.ok ? 'cleared' : `HTTP ${res.status}`);
@@ -60,11 +43,10 @@ async function main(argv: string[]): Promise<number> {
   return 1;
 }
 
-if (require.main === module)
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    },
-  );
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

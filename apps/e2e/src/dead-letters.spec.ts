@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Kafka, Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { Topics } from '@partner/contracts';
 import { pollUntil, requireEnv, testPartnerId, withdrawalStateChanged } from '@partner/testing';
+import { operatorCli } from './support/operator-cli';
 import { listEvents, newPartner } from './support/sandbox';
 
 /**
@@ -14,8 +12,6 @@ import { listEvents, newPartner } from './support/sandbox';
  * operator command it is projected exactly once.
  */
 const TOPIC = Topics.WithdrawalStateChanged;
-const root = join(__dirname, '..', '..', '..');
-const run = promisify(execFile);
 
 let producer: Producer;
 let db: Client;
@@ -34,19 +30,8 @@ afterAll(async () => {
 
 const publish = (key: string, payload: unknown) => producer.send({ topic: TOPIC, messages: [{ key, value: JSON.stringify(payload) }] });
 
-/** `npm run cli -- dead-letters ...` as an operator runs it (exit code and output, a failure included). */
-async function cli(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout } = await run(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/cli/cli.ts'), 'dead-letters', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') },
-    });
-    return { code: 0, out: stdout };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? 1, out: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  }
-}
+/** `npm run cli -- dead-letters ...` (exit code and output, a failure included). */
+const cli = (...args: string[]) => operatorCli('dead-letters', ...args);
 
 /** The events service's /metrics value of one sample (0 when absent). */
 async function metric(name: string, labels = ''): Promise<number> {

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Pool } from 'pg';
 import { Topics } from '@partner/contracts';
 import { ApiClient, newUuid, pollUntil, requireEnv } from '@partner/testing';
+import { operatorCli } from './support/operator-cli';
 import { newPartner, newUser } from './support/sandbox';
 
 // Internal trust (docs/adr/0017-internal-trust.md): the services' internal ports answer only the gateway's signed
@@ -20,18 +18,10 @@ const gateways = (): string[] => requireEnv('OPERATOR_GATEWAY_ADMIN_URLS').split
 const db = new Pool({ connectionString: requireEnv('DATABASE_URL'), max: 2, options: '-c search_path=gateway' });
 afterAll(() => db.end());
 
-const root = join(__dirname, '..', '..', '..');
 /** `npm run cli -- operator-key ...`, as an operator runs it: its own process, against the database only. */
 async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    join(root, 'node_modules/.bin/tsx'),
-    [join(root, 'scripts/cli/cli.ts'), 'operator-key', ...args],
-    {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: requireEnv('DATABASE_URL') },
-      timeout: 120_000,
-    },
-  );
+  const { code, stdout, out } = await operatorCli('operator-key', ...args);
+  if (code !== 0) throw new Error(`operator-key ${args.join(' ')}: exit ${code}\n${out}`);
   return stdout.trim();
 }
 

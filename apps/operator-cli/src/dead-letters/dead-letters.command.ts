@@ -8,6 +8,7 @@
 import { Pool } from 'pg';
 import { pgSchemaOf, SERVICE_NAMES, ServiceName } from '@partner/contracts';
 import { DeadLetter, DeadLetterStore } from '@partner/kafka';
+import { Commands } from '../command-context';
 
 interface ServiceLetters {
   service: ServiceName;
@@ -55,12 +56,19 @@ async function find(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export const DEAD_LETTER_COMMANDS: Commands = Object.fromEntries(
+  (['list', 'show', 'replay'] as const).map((sub) => [
+    `dead-letters ${sub}`,
+    (c) => deadLettersCommand(sub, c.args, { all: c.flags.all, databaseUrl: c.databaseUrl }),
+  ]),
+);
+
 export async function deadLettersCommand(
-  sub: string | undefined,
+  sub: 'list' | 'show' | 'replay',
   ids: string[],
-  { all = false, waitMs = 30_000 }: { all?: boolean; waitMs?: number },
+  { all = false, waitMs = 30_000, databaseUrl }: { all?: boolean; waitMs?: number; databaseUrl: string },
 ): Promise<number> {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner', max: 1 });
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
     const stores = await storesOf(pool);
     if (sub === 'list') {

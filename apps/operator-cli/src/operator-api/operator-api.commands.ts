@@ -1,0 +1,91 @@
+/** `admin ...`: one call of the operator API each (docs/api.md: "Operator API"), its answer printed. */
+import { CommandContext, Commands, defined, print } from '../command-context';
+import { backfillUsers } from './user-backfill';
+
+const partner = (c: CommandContext) => ({ path: { partner_id: c.need('partner') } });
+const user = (c: CommandContext) => ({ path: { partner_id: c.need('partner'), document: c.need('document') } });
+const page = (c: CommandContext) => defined({ limit: c.number('limit'), cursor: c.flags.cursor });
+
+export const OPERATOR_API_COMMANDS: Commands = {
+  'admin partner create': async (c) => print(await c.operatorApi().POST('/admin/v1/partners', { body: { name: c.need('name') } })),
+  'admin partner list': async (c) => print(await c.operatorApi().GET('/admin/v1/partners', { params: { query: page(c) } })),
+  'admin partner show': async (c) => print(await c.operatorApi().GET('/admin/v1/partners/{partner_id}', { params: partner(c) })),
+  'admin partner disable': async (c) =>
+    print(await c.operatorApi().POST('/admin/v1/partners/{partner_id}/disable', { params: partner(c) })),
+  'admin partner enable': async (c) => print(await c.operatorApi().POST('/admin/v1/partners/{partner_id}/enable', { params: partner(c) })),
+  'admin key create': async (c) => print(await c.operatorApi().POST('/admin/v1/partners/{partner_id}/api-keys', { params: partner(c) })),
+  'admin key list': async (c) => print(await c.operatorApi().GET('/admin/v1/partners/{partner_id}/api-keys', { params: partner(c) })),
+  'admin key revoke': async (c) =>
+    print(
+      await c.operatorApi().DELETE('/admin/v1/partners/{partner_id}/api-keys/{key_id}', {
+        params: { path: { partner_id: c.need('partner'), key_id: c.need('key') } },
+      }),
+    ),
+  'admin user create': async (c) =>
+    print(
+      await c.operatorApi().POST('/admin/v1/partners/{partner_id}/users', {
+        params: partner(c),
+        body: { document: c.need('document'), ...defined({ name: c.flags.name }) },
+      }),
+    ),
+  'admin user backfill': async (c) => backfillUsers(c.operatorApi(), c.flags.partner),
+  'admin user list': async (c) =>
+    print(await c.operatorApi().GET('/admin/v1/partners/{partner_id}/users', { params: { ...partner(c), query: page(c) } })),
+  'admin credit': async (c) =>
+    print(
+      await c.operatorApi().POST('/admin/v1/partners/{partner_id}/users/{document}/credits', {
+        params: user(c),
+        body: { usdt_micros: Number(c.need('micros')), idempotency_key: c.need('idempotency-key'), reference: c.need('reference') },
+      }),
+    ),
+  'admin balance': async (c) =>
+    print(await c.operatorApi().GET('/admin/v1/partners/{partner_id}/users/{document}/balance', { params: user(c) })),
+  'admin ledger': async (c) =>
+    print(await c.operatorApi().GET('/admin/v1/partners/{partner_id}/users/{document}/ledger', { params: { ...user(c), query: page(c) } })),
+  'admin brl-ledger': async (c) =>
+    print(
+      await c.operatorApi().GET('/admin/v1/partners/{partner_id}/users/{document}/brl-ledger', { params: { ...user(c), query: page(c) } }),
+    ),
+  'admin unmatched-inflows': async (c) =>
+    print(await c.operatorApi().GET('/admin/v1/unmatched-pix-inflows', { params: { query: page(c) } })),
+  'admin notifications': async (c) =>
+    print(
+      await c.operatorApi().GET('/admin/v1/partners/{partner_id}/business-customers/{id}/notifications', {
+        params: { path: { partner_id: c.need('partner'), id: c.need('customer') } },
+      }),
+    ),
+  'admin hot-wallets': async (c) => print(await c.operatorApi().GET('/admin/v1/hot-wallets')),
+  'admin audit': async (c) =>
+    print(
+      await c.operatorApi().GET('/admin/v1/audit-log', {
+        params: {
+          query: defined({
+            partner_id: c.flags.partner,
+            operator_key_id: c.flags['operator-key'],
+            from: c.number('from'),
+            to: c.number('to'),
+            limit: c.number('limit'),
+            before: c.number('before'),
+          }),
+        },
+      }),
+    ),
+  reconcile,
+};
+
+/**
+ * `reconcile`: a reconciliation run now (POST /admin/v1/reconciliation/runs), then the findings recorded
+ * so far. Exit 1 when any finding is on record or a network could not be checked: an alert to look at.
+ */
+async function reconcile(c: CommandContext): Promise<number> {
+  const admin = c.operatorApi();
+  const run = await admin.POST('/admin/v1/reconciliation/runs');
+  if (print(run) !== 0 || !run.data) return 1;
+  const findings = await admin.GET('/admin/v1/reconciliation/findings');
+  if (print(findings) !== 0 || !findings.data) return 1;
+  const unchecked = run.data.networks.filter((n) => n.error !== null).length;
+  console.log(
+    `reconcile: ${run.data.checked} checked, ${run.data.matched} matched, ${findings.data.findings.length} findings on record, ${unchecked} networks not reachable`,
+  );
+  return findings.data.findings.length === 0 && unchecked === 0 ? 0 : 1;
+}
