@@ -14,7 +14,7 @@ module.exports = {
         .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
         .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),
     ),
-    // The scripts' specs, the Compose deployment's among them (scripts/docker/): not an Nx project, so listed here.
+    // The specs of scripts/ and offline/, the Compose deployment's among them (scripts/docker/): not an Nx project, so listed here.
     '<rootDir>/scripts/jest.config.js',
   ],
 };

@@ -1,8 +1,8 @@
 /**
  * `npm run lint`: the format (Prettier, .prettierrc.json: `npm run format` rewrites what it finds), then ESLint
- * over apps, libs and scripts, type-aware rules and module boundaries included.
+ * over apps, libs, scripts and offline (the network workarounds, offline/README.md), type-aware rules and module boundaries included.
  * The boundary rule reads Nx's project graph and silently skips itself when none is cached, so the graph
- * is computed first. It checks files inside Nx projects only: scripts/ belongs to none, so there it
+ * is computed first. It checks files inside Nx projects only: scripts/ and offline/ belong to none, so there it
  * does not apply (scripts may reach into apps, as the benches do); the other rules do.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,4 +21,8 @@ try {
 // (a fresh clone before its first build). Written again from the committed documents, identical when current.
 generateApiClientTypes(root);
 execFileSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, env, stdio: 'ignore' });
-execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts'], { cwd: root, env, stdio: 'inherit' });
+execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts', 'offline'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { Address, formatEther, formatUnits, parseEther, parseUnits } from 'viem';
-import { runOnRequiredNode } from '../lib/node-runtime';
+import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { repoRoot } from '../lib/services';
 import { DEV_BLOCK_TIME_MS } from './chain-env';
 import {

@@ -25,7 +25,7 @@
  *
  * Environment: COMPOSE_PROJECT_NAME (partner-service), COMPOSE_ENV_FILE, SANDBOX (false), GATEWAY_PORT
  * (3000), OPERATOR_PORT (3100), CHAIN_PORT_ETH (8555) and CHAIN_PORT_MATIC (8556) for local chains,
- * COMPOSE_READY_TIMEOUT_S (420), COMPOSE_STAND_INS and the *_IMAGE variables (scripts/docker/stand-ins.ts),
+ * COMPOSE_READY_TIMEOUT_S (420), COMPOSE_STAND_INS and the *_IMAGE variables (offline/images/stand-ins.ts),
  * COMPOSE_COMMAND (`docker compose` when that answers, else docker-compose).
  */
 import { randomBytes } from 'node:crypto';
@@ -38,7 +38,7 @@ import { DEV_SINKS } from '@partner/notification-sinks';
 import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
 import { repoRoot } from '../lib/services';
 import { composeCommand, docker, engineProblem, ensureEngine, run, runVisible } from './docker';
-import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from './stand-ins';
+import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from '../../offline/images/stand-ins';
 
 const root = repoRoot();
 

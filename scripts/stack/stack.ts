@@ -1,5 +1,5 @@
 /**
- * Starts and stops the whole stack on this machine: the Kafka broker (scripts/kafka/kafka.sh), the
+ * Starts and stops the whole stack on this machine: the Kafka broker (offline/kafka/kafka.sh), the
  * database (created and migrated), and the six apps as child processes. Shared by `npm start`,
  * `npm test` and `npm run bench`, which differ only in ports, database and timings.
  */
@@ -57,12 +57,12 @@ function roleUrl(databaseUrl: string, app: AppName, roles: DbRoles): string {
 const root = repoRoot();
 
 export function kafka(command: 'start' | 'stop' | 'status', port: number): void {
-  execFileSync('bash', [join(root, 'scripts/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
+  execFileSync('bash', [join(root, 'offline/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
 }
 
 /** `kafka()` without blocking this process meanwhile (it keeps reading the apps' log pipes). */
 export function kafkaInBackground(command: 'start' | 'stop', port: number): Promise<void> {
-  return runInBackground('bash', [join(root, 'scripts/kafka/kafka.sh'), command], kafkaEnv(port));
+  return runInBackground('bash', [join(root, 'offline/kafka/kafka.sh'), command], kafkaEnv(port));
 }
 
 /** Runs a command to its end, its output on this terminal, without blocking this process meanwhile; fails on a non-zero exit. */
@@ -78,7 +78,7 @@ export function runInBackground(command: string, args: string[], env: NodeJS.Pro
 
 const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({ ...process.env, KAFKA_PORT: String(port) });
 
-/** The data folder scripts/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
+/** The data folder offline/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
 const kafkaDataDir = (port: number) =>
   process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
 
@@ -452,7 +452,7 @@ export async function restartKafka(stack: RunningStack, o: StackOptions, deadlin
   await waitUntilReady(stack, deadlineMs);
 }
 
-/** kill -9 of the broker (its pid file is written by scripts/kafka/kafka.sh); `kafka('start', port)` brings it back. */
+/** kill -9 of the broker (its pid file is written by offline/kafka/kafka.sh); `kafka('start', port)` brings it back. */
 export async function killKafka(port: number): Promise<void> {
   const pidFile = join(root, '.cache', 'kafka', `data-${port}`, 'kafka.pid');
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
