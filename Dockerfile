@@ -19,7 +19,7 @@
 
 # Node 24: the active LTS line (Node 20 reached its end of life in April 2026). docker-compose.yml passes
 # its NODE_IMAGE (the same default); where no registry answers, npm run compose:up builds a local stand-in
-# under that name (scripts/docker/stand-ins.ts).
+# under that name (offline/images/stand-ins.ts).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- deps: every dependency, cached until package*.json changes --------------------------------------
@@ -66,6 +66,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY prisma ./prisma
 COPY scripts ./scripts
+# The migrations' engine (offline/prisma: Prisma's schema engine as WebAssembly), bundled into migrate.js below.
+COPY offline/prisma ./offline/prisma
 COPY libs ./libs
 COPY apps/operator-cli ./apps/operator-cli
 # The two deploy steps bundled once here: `docker compose up` runs both before any app starts, including

@@ -16,7 +16,7 @@ module.exports = {
     ),
     // libs/kafka's integration specs on its second client (KAFKA_CLIENT=platformatic, docs/adr/0027-kafkajs-risk-and-a-way-out.md).
     '<rootDir>/libs/kafka/jest.platformatic.config.js',
-    // The scripts' specs, the Compose deployment's among them (scripts/docker/): not an Nx project, so listed here.
+    // The specs of scripts/ and offline/, the Compose deployment's among them (scripts/docker/): not an Nx project, so listed here.
     '<rootDir>/scripts/jest.config.js',
   ],
 };

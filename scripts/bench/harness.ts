@@ -16,7 +16,7 @@ import { DEV_SINKS, sinkAppEnv, startSinks } from '@partner/notification-sinks';
 import { ApiClient, newCpf, newUuid, VALID_ADDRESS } from '@partner/testing';
 import { chainAppEnv, LocalChainTimings } from '../chain/chain-env';
 import { ChainPorts, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains } from '../chain/local-chains';
-import { runOnRequiredNode } from '../lib/node-runtime';
+import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { buildWorkspace } from '../lib/build-stamp';
 import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';

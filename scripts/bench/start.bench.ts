@@ -66,7 +66,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /** One `npm start` to ready and stopped again: its time to ready and its `start:` lines. */
 async function startOnce(t: (typeof targets)[number]): Promise<{ ms: number; phases: string[] }> {
-  if (args.stopBroker) execFileSync('bash', [join(t.dir, 'scripts/kafka/kafka.sh'), 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
+  // `npm run kafka`: the broker's script wherever the checkout keeps it (an older one, compared with --vs, too).
+  if (args.stopBroker) execFileSync('npm', ['run', '-s', 'kafka', '--', 'stop'], { cwd: t.dir, stdio: 'ignore', env: t.env });
   await untilPortsFree(30_000);
   const started = performance.now();
   const child = spawn('npm', ['start'], { cwd: t.dir, env: t.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

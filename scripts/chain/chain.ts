@@ -1,7 +1,7 @@
 /** `npm run chain -- <command>`: the dev local chains by hand (docs/operations/payouts.md, "Local chains"). */
 import { join } from 'node:path';
 import { formatEther, formatUnits, parseEther, parseUnits } from 'viem';
-import { runOnRequiredNode } from '../lib/node-runtime';
+import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { repoRoot } from '../lib/services';
 import { DEV_BLOCK_TIME_MS } from './chain-env';
 import {

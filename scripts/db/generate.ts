@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { errorMessage, listServices, prismaDir, repoRoot } from './schema-engine';
+import { errorMessage, listServices, prismaDir, repoRoot } from '../../offline/prisma/schema-engine';
 
 const env = {
   ...process.env,

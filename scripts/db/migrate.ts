@@ -19,7 +19,7 @@ import {
   readMigrations,
   repoRoot,
   runSql,
-} from './schema-engine';
+} from '../../offline/prisma/schema-engine';
 
 async function ensureDatabase(url: string): Promise<void> {
   const name = databaseName(url);

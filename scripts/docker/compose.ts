@@ -12,7 +12,7 @@
  * git-ignored, mode 600), which plain `docker compose` reuses; the hot wallet key is a file, never a variable.
  * Environment: COMPOSE_PROJECT_NAME, COMPOSE_ENV_FILE, SANDBOX, COMPOSE_LOCAL_CHAINS, GATEWAY_PORT, OPERATOR_PORT,
  * CHAIN_PORT_ETH, CHAIN_PORT_MATIC, COMPOSE_READY_TIMEOUT_S, COMPOSE_STAND_INS and the *_IMAGE variables
- * (stand-ins.ts), COMPOSE_COMMAND.
+ * (offline/images/stand-ins.ts), COMPOSE_COMMAND.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ import { ensureDictPki } from '@partner/dict-test-server';
 import { repoRoot } from '../lib/services';
 import { CHAIN_URL_VARIABLES, SECRET_VARIABLES } from './compose-variables';
 import { composeCommand, docker, engineProblem, ensureEngine, run, Run, runVisible } from './docker';
-import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from './stand-ins';
+import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from '../../offline/images/stand-ins';
 
 const root = repoRoot();
 const shown = (file: string): string => relative(root, file) || file;

@@ -1,5 +1,5 @@
 /**
- * The whole stack on this machine: the broker (scripts/kafka/kafka.sh), the database (created, migrated) and
+ * The whole stack on this machine: the broker (offline/kafka/kafka.sh), the database (created, migrated) and
  * the six apps as supervised child processes. `npm start`, `npm test`, the bench and chaos differ only in
  * ports, database and timings.
  */
@@ -51,12 +51,12 @@ function roleUrl(databaseUrl: string, app: AppName, roles: DbRoles): string {
 const root = repoRoot();
 
 export function kafka(command: 'start' | 'stop' | 'status', port: number): void {
-  execFileSync('bash', [join(root, 'scripts/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
+  execFileSync('bash', [join(root, 'offline/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
 }
 
 /** `kafka()` without blocking this process meanwhile (it keeps reading the apps' log pipes). */
 export function kafkaInBackground(command: 'start' | 'stop', port: number): Promise<void> {
-  return runInBackground('bash', [join(root, 'scripts/kafka/kafka.sh'), command], kafkaEnv(port));
+  return runInBackground('bash', [join(root, 'offline/kafka/kafka.sh'), command], kafkaEnv(port));
 }
 
 /** Runs a command to its end, its output on this terminal, without blocking this process meanwhile; fails on a non-zero exit. */
@@ -72,7 +72,7 @@ export function runInBackground(command: string, args: string[], env: NodeJS.Pro
 
 const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({ ...process.env, KAFKA_PORT: String(port) });
 
-/** The data folder scripts/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
+/** The data folder offline/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
 const kafkaDataDir = (port: number) =>
   process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
 

