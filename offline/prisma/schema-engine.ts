@@ -7,7 +7,7 @@
  * (@prisma/schema-engine-wasm, the same engine build as the pinned `prisma` CLI) and produces the
  * same migration SQL and the same `_prisma_migrations` rows as `prisma migrate deploy`.
  *
- * Layout convention (see scripts/db/README.md, "Layout and names"): prisma/<service>/schema.prisma, migrations in
+ * Layout convention (see docs/database-migrations.md, "Layout and names"): prisma/<service>/schema.prisma, migrations in
  * prisma/<service>/migrations, tables and `_prisma_migrations` in the PostgreSQL schema
  * pgSchemaFor(service) of the database named by DATABASE_URL.
  */

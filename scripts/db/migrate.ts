@@ -1,7 +1,7 @@
 /**
  * `npm run db:migrate [-- service...]` (DATABASE_URL): each service's migrations on its own schema, offline,
  * as `prisma migrate deploy` would; with DB_PASSWORD_<SCHEMA>, that service's role svc_<schema>, allowed its
- * own schema's rows only (ADR 0010). scripts/db/README.md. `npm start` calls `migrateDatabase` in-process.
+ * own schema's rows only (ADR 0010). docs/database-migrations.md. `npm start` calls `migrateDatabase` in-process.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * `npm run db:new-migration -- <service> <name>` (DATABASE_URL's server): `prisma migrate dev --create-only`,
  * offline. The migrations folder is replayed into a throw-away shadow database, so the new SQL never depends
- * on anyone's local database (scripts/db/README.md).
+ * on anyone's local database (docs/database-migrations.md).
  */
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
