@@ -18,7 +18,7 @@ import {
   PROVIDER_OPENAPI_YAML,
 } from '../lib/api-client-types';
 import { repoRoot } from '../lib/services';
-import { buildWorkspace } from '../lib/build-stamp';
+import { buildWorkspace } from '../lib/build';
 
 const root = repoRoot();
 

@@ -41,7 +41,7 @@ import {
   INTERNAL_SECRET,
   waitUntilReady,
 } from '../stack/stack';
-import { buildWorkspace } from '../lib/build-stamp';
+import { buildWorkspace } from '../lib/build';
 
 runOnRequiredNode();
 
