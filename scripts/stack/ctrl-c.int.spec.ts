@@ -83,16 +83,6 @@ function startProcess(pgid: number): number {
   return deepest.pid;
 }
 
-/** Whether any process of the group `pgid` is left (signal 0 checks without sending anything). */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 interface Started {
   child: ChildProcess;
   output: string[];
@@ -161,7 +151,7 @@ describe('Ctrl-C on npm start', () => {
 
         await pollUntil(
           'no process left in the group of npm start',
-          async () => (groupAlive(pgid) ? groupMembers(pgid) : []),
+          async () => groupMembers(pgid),
           (left) => left.length === 0,
           { timeoutMs: 90_000, intervalMs: 200 },
         );
@@ -176,7 +166,7 @@ describe('Ctrl-C on npm start', () => {
         expect(await listening(ports.chains.MATIC)).toBe(true);
       } finally {
         await load?.stop();
-        if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+        if (groupMembers(pgid).length > 0) process.kill(-pgid, 'SIGKILL');
       }
     });
   }

@@ -118,7 +118,11 @@ async function main(): Promise<void> {
   const [, , , chains] = await Promise.all([
     phase('kafka', () => ensureKafka(kafkaPort)),
     phase('migrate', () => migrateIfPending(databaseUrl, dbRoles)),
-    phase('build', () => buildInBackground(root), () => 'nx run workspace:build'),
+    phase(
+      'build',
+      () => buildInBackground(root),
+      () => 'nx run workspace:build',
+    ),
     phase(
       'chain',
       () => ensureLocalChains({ ports: DEV_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: DEV_BLOCK_TIME_MS }),
