@@ -43,14 +43,10 @@ async function ensureDatabase(url: string): Promise<void> {
 async function appliedAlready(client: Client, service: string): Promise<boolean> {
   const dir = path.join(repoRoot, 'prisma', service, 'migrations');
   try {
+    const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
     const local = readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory())
-      .map(
-        (d) =>
-          `${d.name} ${createHash('sha256')
-            .update(readFileSync(path.join(dir, d.name, 'migration.sql')))
-            .digest('hex')}`,
-      );
+      .map((d) => `${d.name} ${sha256(path.join(dir, d.name, 'migration.sql'))}`);
     const { rows } = await client.query<{ entry: string; finished: boolean }>(
       `SELECT migration_name || ' ' || checksum AS entry, finished_at IS NOT NULL AS finished
          FROM "${pgSchemaFor(service)}"._prisma_migrations WHERE rolled_back_at IS NULL`,
@@ -176,5 +172,5 @@ if (require.main === module) {
       .filter(([name, value]) => name.startsWith('DB_PASSWORD_') && value)
       .map(([name, value]) => [name.slice('DB_PASSWORD_'.length).toLowerCase(), value as string]),
   );
-  runMain('migrate', () => migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords }), errorMessage);
+  runMain('migrate', async () => migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords }), errorMessage);
 }

@@ -1,6 +1,6 @@
 /**
- * Runs a script's `main`, then exits at once (the schema engine leaves a 10 s timer that would keep Node
- * alive): with main's code when it answers a number, else 0; with 1 after `<label>: <message>` when it throws.
+ * Runs a script's `main` (an async function: it throws only by rejecting), then exits at once (the schema engine leaves
+ * a 10 s timer): with main's code when it answers a number, else 0; with 1 after `<label>: <message>` on a throw.
  */
 export function runMain(
   label: string,

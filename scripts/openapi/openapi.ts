@@ -4,7 +4,7 @@
  * (redocly.yaml). docs/development.md, "The OpenAPI document".
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
@@ -33,13 +33,7 @@ function generate(): [path: string, text: string][] {
   }
 }
 
-const committed = (path: string) => {
-  try {
-    return readFileSync(join(root, path), 'utf8');
-  } catch {
-    return undefined;
-  }
-};
+const committed = (path: string) => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined);
 
 /** The first line where two texts differ, to say where the committed document is behind. */
 function firstDifference(expected: string, actual: string): string {

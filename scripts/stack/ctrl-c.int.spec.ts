@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chaosPartners, PartnerLoad, pollUntil } from '@partner/testing';
 import { stopLocalChains } from '../chain/local-chains';
+import { databaseName, withDatabase } from '../../offline/prisma/schema-engine';
 import { APPS, healthPortOf, repoRoot, TEST_DATABASE_URL } from '../lib/services';
 import { killKafka, listening, recreateDatabase } from './stack';
 
@@ -30,11 +31,7 @@ const ports = {
 };
 /** What npm start itself listens on (its apps, the DICT test server, the sinks): free again once it stopped. */
 const stackPorts = [ports.gateway, ...APPS.map((app) => healthPortOf(app, ports.healthBase)), ports.dict, ports.smtpSink, ports.notifySink];
-const databaseUrl = (() => {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `${url.pathname}_ctrl_c`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(TEST_DATABASE_URL, `${databaseName(TEST_DATABASE_URL)}_ctrl_c`);
 const adminKey = `adm_ctrl_c_${'x'.repeat(24)}`;
 const keyDir = mkdtempSync(join(tmpdir(), 'ctrl-c-spec-'));
 /** Two Ctrl-Cs: the first start brings up the broker and the chains, the second finds them running. */
