@@ -18,7 +18,7 @@ import { chainAppEnv, LocalChainTimings } from '../chain/chain-env';
 import { ChainPorts, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains } from '../chain/local-chains';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
-import { buildWorkspace } from '../lib/build';
+import { buildWorkspace } from '../lib/build-stamp';
 import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';
 
 export const root = repoRoot();

@@ -60,7 +60,7 @@ import {
   waitUntilReady,
 } from '../stack/stack';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
-import { buildWorkspace } from '../lib/build';
+import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.CHAOS_KAFKA_PORT ?? 57092);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { API_DOCUMENTS, generateApiClientTypes } from '../lib/api-client-types';
 import { repoRoot } from '../lib/services';
-import { buildWorkspace } from '../lib/build';
+import { buildWorkspace } from '../lib/build-stamp';
 
 const root = repoRoot();
 

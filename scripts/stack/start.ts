@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildInBackground } from '../lib/build';
+import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBuild } from '../lib/build-stamp';
 import { APPS, AppName, DEV_DICT_PORT, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
-import { DbRoles, ensureKafka, recreateDatabase, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
+import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
 import { DEV_CHAIN_PORTS, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
 import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
@@ -19,12 +19,22 @@ runOnRequiredNode();
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Runs one phase of the start and prints one line when it is done: `start: kafka 0.1 s (already running)`. */
+/** Runs one phase of the start and prints one line when it is done: `start: build 0.3 s (up to date)`. */
 async function phase<T>(name: string, work: () => Promise<T>, outcome: (result: T) => string = String): Promise<T> {
   const started = performance.now();
   const result = await work();
   console.log(`start: ${name} ${seconds(performance.now() - started)} (${outcome(result)})`);
   return result;
+}
+
+/** The Nx build only when an input or dist/ changed since this last ran it (scripts/lib/build-stamp.ts). */
+async function buildIfStale(root: string): Promise<string> {
+  const why = buildStaleness(root);
+  if (why.length === 0) return 'up to date';
+  const inputs = buildInputs(root);
+  await runInBackground(join(root, 'node_modules/.bin/nx'), NX_BUILD, nxEnv());
+  recordBuild(root, inputs);
+  return `nx build: ${describeChanges(why)}`;
 }
 
 /** Pending migrations, in this process (scripts/db/migrate.ts), and every app's role password. */
@@ -118,11 +128,7 @@ async function main(): Promise<void> {
   const [, , , chains] = await Promise.all([
     phase('kafka', () => ensureKafka(kafkaPort)),
     phase('migrate', () => migrateIfPending(databaseUrl, dbRoles)),
-    phase(
-      'build',
-      () => buildInBackground(root),
-      () => 'nx run workspace:build',
-    ),
+    phase('build', () => buildIfStale(root)),
     phase(
       'chain',
       () => ensureLocalChains({ ports: DEV_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: DEV_BLOCK_TIME_MS }),

@@ -36,7 +36,7 @@ import {
   INTERNAL_SECRET,
   waitUntilReady,
 } from '../stack/stack';
-import { buildWorkspace } from '../lib/build';
+import { buildWorkspace } from '../lib/build-stamp';
 
 runOnRequiredNode();
 
