@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { requireEnv } from '@partner/testing';
 import { Client } from 'pg';
+import { onMaintenanceDb } from '../../offline/prisma/schema-engine';
 
 // Integration with PostgreSQL: the migrate step (scripts/db/migrate.ts) on a scratch database of this run,
 // with a password for two services' roles, then what each role may touch. Dropped at the end.
@@ -18,11 +19,6 @@ const urlAs = (user?: string, password?: string): string => {
     url.password = password ?? '';
   }
   return url.toString();
-};
-const maintenance = (): Client => {
-  const url = new URL(base.toString());
-  url.pathname = '/postgres';
-  return new Client({ connectionString: url.toString() });
 };
 
 async function asRole<T>(role: string, password: string, work: (c: Client) => Promise<T>): Promise<T> {
@@ -55,15 +51,7 @@ beforeAll(() => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  const client = maintenance();
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-});
+afterAll(() => onMaintenanceDb(urlAs(), `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
 
 describe('per-service database roles (the migrate step)', () => {
   it('lets a service read and write the rows of its own schema, and nothing of another service', async () => {

@@ -4,7 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { errorMessage, listServices, prismaDir, repoRoot } from '../../offline/prisma/schema-engine';
+import { errorMessage, prismaDir, repoRoot } from '../../offline/prisma/schema-engine';
+import { servicesOrAll } from './migrate';
+import { runMain } from '../lib/main';
 
 const env = {
   ...process.env,
@@ -28,13 +30,7 @@ function generate(service: string): Promise<string> {
 }
 
 async function main() {
-  const known = listServices();
-  const args = process.argv.slice(2);
-  for (const s of args) {
-    if (!known.includes(s)) throw new Error(`Unknown service "${s}" (known: ${known.join(', ') || 'none'})`);
-  }
-  const services = args.length ? args : known;
-  if (services.length === 0) throw new Error(`No prisma/<service>/schema.prisma under ${repoRoot}`);
+  const services = servicesOrAll(process.argv.slice(2));
   const started = Date.now();
   // A CLI start-up (~2 s) each, independent: side by side.
   const results = await Promise.allSettled(services.map(generate));
@@ -52,7 +48,4 @@ async function main() {
   console.log(`generated ${services.length} client(s) in ${Date.now() - started} ms`);
 }
 
-main().catch((err) => {
-  console.error(`generate: ${errorMessage(err)}`);
-  process.exit(1);
-});
+runMain('generate', main, errorMessage);

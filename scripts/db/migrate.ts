@@ -20,6 +20,7 @@ import {
   repoRoot,
   runSql,
 } from '../../offline/prisma/schema-engine';
+import { runMain } from '../lib/main';
 
 async function ensureDatabase(url: string): Promise<void> {
   const name = databaseName(url);
@@ -42,14 +43,10 @@ async function ensureDatabase(url: string): Promise<void> {
 async function appliedAlready(client: Client, service: string): Promise<boolean> {
   const dir = path.join(repoRoot, 'prisma', service, 'migrations');
   try {
+    const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
     const local = readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory())
-      .map(
-        (d) =>
-          `${d.name} ${createHash('sha256')
-            .update(readFileSync(path.join(dir, d.name, 'migration.sql')))
-            .digest('hex')}`,
-      );
+      .map((d) => `${d.name} ${sha256(path.join(dir, d.name, 'migration.sql'))}`);
     const { rows } = await client.query<{ entry: string; finished: boolean }>(
       `SELECT migration_name || ' ' || checksum AS entry, finished_at IS NOT NULL AS finished
          FROM "${pgSchemaFor(service)}"._prisma_migrations WHERE rolled_back_at IS NULL`,
@@ -126,15 +123,19 @@ export interface MigrateOptions {
   passwords?: Record<string, string>;
 }
 
+/** The services named on a command line, each one checked, or every service (prisma/<service>/) when none is. */
+export function servicesOrAll(named: string[]): string[] {
+  const known = listServices();
+  const unknown = named.find((s) => !known.includes(s));
+  if (unknown) throw new Error(`Unknown service "${unknown}" (known: ${known.join(', ') || 'none'})`);
+  if (known.length === 0) throw new Error(`No prisma/<service>/schema.prisma under ${repoRoot}`);
+  return named.length ? named : known;
+}
+
 /** Creates the database when missing, applies what is pending and sets up the roles. Returns what it did, one word. */
 export async function migrateDatabase(url: string, o: MigrateOptions = {}): Promise<'up to date' | 'applied'> {
-  const known = listServices();
-  for (const s of o.services ?? []) {
-    if (!known.includes(s)) throw new Error(`Unknown service "${s}" (known: ${known.join(', ') || 'none'})`);
-    pgSchemaFor(s);
-  }
-  const targets = o.services?.length ? o.services : known;
-  if (targets.length === 0) throw new Error(`No prisma/<service>/schema.prisma under ${repoRoot}`);
+  const targets = servicesOrAll(o.services ?? []);
+  targets.forEach(pgSchemaFor); // a service without a schema fails before anything runs
 
   await ensureDatabase(url).catch((err) => {
     throw new Error(`Cannot reach or create database "${databaseName(url)}": ${errorMessage(err)}`);
@@ -171,12 +172,5 @@ if (require.main === module) {
       .filter(([name, value]) => name.startsWith('DB_PASSWORD_') && value)
       .map(([name, value]) => [name.slice('DB_PASSWORD_'.length).toLowerCase(), value as string]),
   );
-  migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords }).then(
-    // The engine leaves a 10 s timer (its advisory-lock timeout) that would keep Node alive.
-    () => process.exit(0),
-    (err) => {
-      console.error(`migrate: ${errorMessage(err)}`);
-      process.exit(1);
-    },
-  );
+  runMain('migrate', async () => migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords }), errorMessage);
 }

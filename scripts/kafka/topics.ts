@@ -7,6 +7,7 @@
  */
 import { CommonConfig, loadConfig } from '@partner/config';
 import { allTopics, ensureTopics, kafkaConnection, topicLayout } from '@partner/kafka';
+import { runMain } from '../lib/main';
 
 async function main(): Promise<void> {
   const config = loadConfig(CommonConfig);
@@ -18,10 +19,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().then(
-  () => process.exit(0),
-  (error: Error) => {
-    console.error(`kafka:topics: ${error.message}`);
-    process.exit(1);
-  },
-);
+runMain('kafka:topics', main);

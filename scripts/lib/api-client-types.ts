@@ -1,25 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-/** The committed OpenAPI documents: the partner API's, the operator API's (both typed clients' sources) and the Pix provider's (none). */
-export const OPENAPI_JSON = 'docs/openapi.json';
-export const OPENAPI_YAML = 'docs/openapi.yaml';
-export const OPERATOR_OPENAPI_JSON = 'docs/openapi-operator.json';
-export const OPERATOR_OPENAPI_YAML = 'docs/openapi-operator.yaml';
-export const PROVIDER_OPENAPI_JSON = 'docs/openapi-provider.json';
-export const PROVIDER_OPENAPI_YAML = 'docs/openapi-provider.yaml';
-
-/** The clients' generated types: gitignored, written by every build (a breaking change fails compilation). */
-export const API_CLIENT_TYPES = 'libs/api-client/src/generated/partner-api.ts';
-export const OPERATOR_API_CLIENT_TYPES = 'libs/api-client/src/generated/operator-api.ts';
+/**
+ * The committed OpenAPI documents, in the order the gateway's openapi-document.js writes them: the partner
+ * API's and the operator API's, each with its typed client's types (gitignored, written by every build: a
+ * breaking change fails compilation), and the Pix provider's (no client).
+ */
+export const API_DOCUMENTS: ReadonlyArray<{ json: string; yaml: string; types?: string }> = [
+  { json: 'docs/openapi.json', yaml: 'docs/openapi.yaml', types: 'libs/api-client/src/generated/partner-api.ts' },
+  { json: 'docs/openapi-operator.json', yaml: 'docs/openapi-operator.yaml', types: 'libs/api-client/src/generated/operator-api.ts' },
+  { json: 'docs/openapi-provider.json', yaml: 'docs/openapi-provider.yaml' },
+];
 
 /** openapi-typescript: each document's paths, operations and schemas as TypeScript types (openapi-fetch types its calls with them). */
 export function generateApiClientTypes(root: string): void {
-  for (const [document, output] of [
-    [OPENAPI_JSON, API_CLIENT_TYPES],
-    [OPERATOR_OPENAPI_JSON, OPERATOR_API_CLIENT_TYPES],
-  ]) {
-    execFileSync(join(root, 'node_modules/.bin/openapi-typescript'), [document, '--output', output, '--default-non-nullable=false'], {
+  for (const { json, types } of API_DOCUMENTS) {
+    if (!types) continue;
+    execFileSync(join(root, 'node_modules/.bin/openapi-typescript'), [json, '--output', types, '--default-non-nullable=false'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DEV_SINKS, sinkAppEnv, startSinks } from '@partner/notification-sinks';
+import { runMain } from '../lib/main';
 
 const DEFAULT_SINK_URL = `http://127.0.0.1:${DEV_SINKS.httpPort}`;
 
@@ -43,10 +44,4 @@ async function main(argv: string[]): Promise<number> {
   return 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runMain('notify', () => main(process.argv.slice(2)));

@@ -4,19 +4,11 @@
  * (redocly.yaml). docs/development.md, "The OpenAPI document".
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import {
-  generateApiClientTypes,
-  OPENAPI_JSON,
-  OPENAPI_YAML,
-  OPERATOR_OPENAPI_JSON,
-  OPERATOR_OPENAPI_YAML,
-  PROVIDER_OPENAPI_JSON,
-  PROVIDER_OPENAPI_YAML,
-} from '../lib/api-client-types';
+import { API_DOCUMENTS, generateApiClientTypes } from '../lib/api-client-types';
 import { repoRoot } from '../lib/services';
 import { buildWorkspace } from '../lib/build-stamp';
 
@@ -27,30 +19,21 @@ function generate(): [path: string, text: string][] {
   buildWorkspace(root);
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
-    const files = [join(dir, 'partner.json'), join(dir, 'operator.json'), join(dir, 'provider.json')];
+    const files = API_DOCUMENTS.map((_, i) => join(dir, `${i}.json`));
     execFileSync(process.execPath, [join(root, 'dist/apps/gateway/src/openapi-document.js'), ...files], { cwd: root, stdio: 'inherit' });
-    const [partner, operator, provider] = files.map((file) => readFileSync(file, 'utf8'));
-    const yaml = (json: string) => dump(JSON.parse(json), { skipInvalid: true, noRefs: true });
-    return [
-      [OPENAPI_JSON, partner],
-      [OPENAPI_YAML, yaml(partner)],
-      [OPERATOR_OPENAPI_JSON, operator],
-      [OPERATOR_OPENAPI_YAML, yaml(operator)],
-      [PROVIDER_OPENAPI_JSON, provider],
-      [PROVIDER_OPENAPI_YAML, yaml(provider)],
-    ];
+    return API_DOCUMENTS.flatMap(({ json, yaml }, i): [string, string][] => {
+      const text = readFileSync(files[i], 'utf8');
+      return [
+        [json, text],
+        [yaml, dump(JSON.parse(text), { skipInvalid: true, noRefs: true })],
+      ];
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const committed = (path: string) => {
-  try {
-    return readFileSync(join(root, path), 'utf8');
-  } catch {
-    return undefined;
-  }
-};
+const committed = (path: string) => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined);
 
 /** The first line where two texts differ, to say where the committed document is behind. */
 function firstDifference(expected: string, actual: string): string {
@@ -78,7 +61,7 @@ function check(): number {
     );
   }
   if (stale.length > 0) console.error('openapi: run `npm run openapi` and commit the result');
-  else console.log(`openapi: ${OPENAPI_JSON}, ${OPERATOR_OPENAPI_JSON}, ${PROVIDER_OPENAPI_JSON} and their YAML are up to date`);
+  else console.log(`openapi: ${API_DOCUMENTS.map((d) => d.json).join(', ')} and their YAML are up to date`);
   return stale.length > 0 ? 1 : 0;
 }
 
@@ -86,7 +69,7 @@ function lint(): number {
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   const result = spawnSync(
     join(root, 'node_modules/.bin/redocly'),
-    ['lint', '--config', 'redocly.yaml', OPENAPI_JSON, OPERATOR_OPENAPI_JSON, PROVIDER_OPENAPI_JSON],
+    ['lint', '--config', 'redocly.yaml', ...API_DOCUMENTS.map((d) => d.json)],
     { cwd: root, stdio: 'inherit', env },
   );
   return result.status ?? 1;

@@ -24,8 +24,3 @@ export async function serviceGroups(kafkaPort: number): Promise<Record<string, G
     await admin.disconnect();
   }
 }
-
-/** How many members each service group has. */
-export async function serviceGroupMembers(kafkaPort: number): Promise<Record<string, number>> {
-  return Object.fromEntries(Object.entries(await serviceGroups(kafkaPort)).map(([id, g]) => [id, g.members]));
-}

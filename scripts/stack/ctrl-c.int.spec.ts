@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chaosPartners, PartnerLoad, pollUntil } from '@partner/testing';
 import { stopLocalChains } from '../chain/local-chains';
+import { databaseName, withDatabase } from '../../offline/prisma/schema-engine';
 import { APPS, healthPortOf, repoRoot, TEST_DATABASE_URL } from '../lib/services';
 import { killKafka, listening, recreateDatabase } from './stack';
 
@@ -30,11 +31,7 @@ const ports = {
 };
 /** What npm start itself listens on (its apps, the DICT test server, the sinks): free again once it stopped. */
 const stackPorts = [ports.gateway, ...APPS.map((app) => healthPortOf(app, ports.healthBase)), ports.dict, ports.smtpSink, ports.notifySink];
-const databaseUrl = (() => {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `${url.pathname}_ctrl_c`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(TEST_DATABASE_URL, `${databaseName(TEST_DATABASE_URL)}_ctrl_c`);
 const adminKey = `adm_ctrl_c_${'x'.repeat(24)}`;
 const keyDir = mkdtempSync(join(tmpdir(), 'ctrl-c-spec-'));
 /** Two Ctrl-Cs: the first start brings up the broker and the chains, the second finds them running. */
@@ -81,16 +78,6 @@ function startProcess(pgid: number): number {
   const deepest = procs.find((p) => !procs.some((child) => child.ppid === p.pid));
   if (!deepest) throw new Error(`no start.ts process in group ${pgid}`);
   return deepest.pid;
-}
-
-/** Whether any process of the group `pgid` is left (signal 0 checks without sending anything). */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 interface Started {
@@ -161,7 +148,7 @@ describe('Ctrl-C on npm start', () => {
 
         await pollUntil(
           'no process left in the group of npm start',
-          async () => (groupAlive(pgid) ? groupMembers(pgid) : []),
+          async () => groupMembers(pgid),
           (left) => left.length === 0,
           { timeoutMs: 90_000, intervalMs: 200 },
         );
@@ -176,7 +163,7 @@ describe('Ctrl-C on npm start', () => {
         expect(await listening(ports.chains.MATIC)).toBe(true);
       } finally {
         await load?.stop();
-        if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+        if (groupMembers(pgid).length > 0) process.kill(-pgid, 'SIGKILL');
       }
     });
   }

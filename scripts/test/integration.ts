@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { probeBroker } from '@partner/kafka';
 import { repoRoot, TEST_DATABASE_URL, TEST_KAFKA_PORT } from '../lib/services';
+import { runMain } from '../lib/main';
 
 const HINT = 'start them with `npm run test:infra` (`npm test` runs every suite with its own)';
 
@@ -73,10 +74,4 @@ async function main(): Promise<number> {
   return run.status ?? 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    console.error(error.message);
-    process.exit(1);
-  },
-);
+runMain('integration', main);

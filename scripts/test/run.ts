@@ -15,20 +15,15 @@ import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { prepareRuntimeTree } from '../lib/runtime-tree';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES, TEST_DATABASE_URL, TEST_DICT_PORT, TEST_KAFKA_PORT } from '../lib/services';
 import { Totals, twoInstances } from './two-instances';
-import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
-import { ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains, TEST_CHAIN_PORTS } from '../chain/local-chains';
+import { startTestInfra, stopTestInfra } from './infra';
 import { unitSuitesTouchNothing } from './unit-suites';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { RunningSinks, sinkAppEnv, startSinks, TEST_SINKS } from '@partner/notification-sinks';
 
 import {
-  freshKafka,
-  kafka,
   kafkaInBackground,
   killApp,
   killKafka,
-  migrate,
-  recreateDatabase,
   restartApp,
   restartKafka,
   RunningStack,
@@ -114,27 +109,16 @@ async function main(): Promise<number> {
     JEST_SUITE: 'all',
   };
 
-  freshKafka(kafkaPort);
-  const hotWallet = ensureHotWalletKey(join(outDir, 'hot-wallet.key'));
-  let chains: Record<LocalNetwork, LocalChain> | undefined;
   let stack: RunningStack | undefined;
   let dict: StackDict | undefined;
   let operatorGateways: RunningStack[] = [];
   let control: Server | undefined;
   let sinks: RunningSinks | undefined;
   try {
-    chains = await ensureLocalChains({
-      ports: TEST_CHAIN_PORTS,
-      hotWallet: hotWallet.address,
-      blockTimeMs: TEST_BLOCK_TIME_MS,
-      fresh: true,
-    });
-    const chainEnv = chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS);
+    // A fresh broker, database and chains. The apps connect as their own roles, as deployed; the specs as the owner.
+    const chainEnv = await startTestInfra(dbRoles);
     // The integration specs pay on the same chains (apps/withdrawals' payout specs read these).
     Object.assign(testEnv, chainEnv);
-    await recreateDatabase(databaseUrl);
-    // The apps connect as their own roles, as deployed; the specs as the owner.
-    migrate(databaseUrl, dbRoles);
     buildWorkspace(root);
     // Whole-workspace checks, one test each (tsconfig.json includes the specs: the type tests live there).
     const tsx = join(root, 'node_modules/.bin/tsx');
@@ -238,8 +222,7 @@ async function main(): Promise<number> {
     await stack?.stop();
     await dict?.server.close();
     await sinks?.stop();
-    kafka('stop', kafkaPort);
-    await stopLocalChains(TEST_CHAIN_PORTS).catch(() => undefined);
+    await stopTestInfra().catch(() => undefined);
   }
   console.log(`(app logs of the e2e stack: ${join(outDir, 'logs')})`);
   if (only.length > 0) console.log(`(only the suites matching ${only.join(' ')})`);

@@ -4,7 +4,7 @@
  * service group had two members meanwhile, and both gateways answered partner requests.
  */
 import { SERVICES } from '../lib/services';
-import { serviceGroupMembers } from '../stack/consumer-groups';
+import { serviceGroups } from '../stack/consumer-groups';
 import { RunningStack, StackOptions, startApps } from '../stack/stack';
 
 export interface Totals {
@@ -36,10 +36,11 @@ export async function twoInstances(
     second = await startApps(options, 1);
     // Until each service's second instance is in its groups (partitions shared), with a deadline.
     const deadline = Date.now() + 60_000;
-    let members = await serviceGroupMembers(kafkaPort);
+    const groupMembers = async () => Object.fromEntries(Object.entries(await serviceGroups(kafkaPort)).map(([id, g]) => [id, g.members]));
+    let members = await groupMembers();
     while (Object.values(members).some((n) => n < 2) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      members = await serviceGroupMembers(kafkaPort);
+      members = await groupMembers();
     }
     const before = await Promise.all([answeredRequests(stack), answeredRequests(second)]);
     const suites = await runJest('e2e-two-instances', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...SUITES], {

@@ -10,7 +10,7 @@ import { CommonConfig } from '@partner/config';
 import { migrate } from '../stack/stack';
 
 /** The DATABASE_URL default of every app (CommonConfig): where a spec would fall back to. */
-export const DEV_DATABASE_URL = process.env.DEV_DATABASE_URL ?? new CommonConfig().DATABASE_URL;
+const DEV_DATABASE_URL = process.env.DEV_DATABASE_URL ?? new CommonConfig().DATABASE_URL;
 
 /** Rows per table of every schema but PostgreSQL's own, and how many other clients are connected. */
 async function snapshot(databaseUrl: string): Promise<{ rows: Record<string, number>; otherClients: number }> {
