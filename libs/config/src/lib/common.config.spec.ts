@@ -14,6 +14,18 @@ describe('INTERNAL_SECRET', () => {
   });
 });
 
+describe('KAFKA_CLIENT', () => {
+  it('refuses platformatic with NODE_ENV=production, and takes it elsewhere', () => {
+    const secret = 'x'.repeat(32);
+    expect(() => loadConfig(CommonConfig, { NODE_ENV: 'production', INTERNAL_SECRET: secret, KAFKA_CLIENT: 'platformatic' })).toThrow(
+      /KAFKA_CLIENT=platformatic is refused with NODE_ENV=production/,
+    );
+    expect(loadConfig(CommonConfig, { NODE_ENV: 'production', INTERNAL_SECRET: secret }).KAFKA_CLIENT).toBe('kafkajs');
+    for (const NODE_ENV of ['development', 'test', undefined])
+      expect(loadConfig(CommonConfig, { NODE_ENV, KAFKA_CLIENT: 'platformatic' }).KAFKA_CLIENT).toBe('platformatic');
+  });
+});
+
 describe('REPLY_TARGETS', () => {
   it('is loopback by default, and a comma-separated list of addresses, CIDR blocks and host names', () => {
     expect(loadConfig(ServiceConfig, {}).REPLY_TARGETS).toEqual(['127.0.0.0/8', '::1/128', 'localhost']);

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import {
   IsIn,
+  type ValidationArguments,
   IsNotEmpty,
   IsString,
   Matches,
@@ -43,13 +44,29 @@ class HostsOrBlocks implements ValidatorConstraintInterface {
 export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
 export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
 
+/**
+ * KAFKA_CLIENT=platformatic is for trials: a production process refuses it (ADR 0027: after a kill -9 of the
+ * broker its consumers were seen re-joined and fetching nothing).
+ */
+@ValidatorConstraint({ name: 'kafkaClientForEnvironment' })
+class KafkaClientForEnvironment implements ValidatorConstraintInterface {
+  validate(client: unknown, args: ValidationArguments): boolean {
+    return client !== 'platformatic' || (args.object as CommonConfig).NODE_ENV !== 'production';
+  }
+  defaultMessage(): string {
+    return 'KAFKA_CLIENT=platformatic is refused with NODE_ENV=production: it is for trials only (its consumers did not recover from a broker crash, docs/adr/0027-kafkajs-risk-and-a-way-out.md); use kafkajs';
+  }
+}
+
 /** Settings every process shares: where Kafka and PostgreSQL are, and how to log. */
 export class CommonConfig {
   /**
    * The Kafka client library every producer, consumer and admin of the process uses: kafkajs (the design's,
-   * the default) or @platformatic/kafka, an opt-in alternative (docs/adr/0027-kafkajs-risk-and-a-way-out.md).
+   * the default) or @platformatic/kafka, an opt-in alternative for trials, refused with NODE_ENV=production
+   * (docs/adr/0027-kafkajs-risk-and-a-way-out.md).
    */
   @IsIn(KAFKA_CLIENTS, { message: `KAFKA_CLIENT must be one of ${KAFKA_CLIENTS.join(', ')}` })
+  @Validate(KafkaClientForEnvironment)
   KAFKA_CLIENT: KafkaClientName = 'kafkajs';
 
   /** Comma-separated host:port list of the broker listener (never the controller listener). */

@@ -61,6 +61,9 @@ export function javaCompatiblePartitioner(): (
   return (message, key) => (key ? compatibilityPartitioner(message, key) : next++ & 0x7fffffff);
 }
 
+/** How long a crashed consumer waits before trying to leave its group again (its broker is away). */
+const LEAVE_RETRY_MS = 1_000;
+
 /** @platformatic/kafka has no log hook: its failures reach us as errors and events, logged here outside any request. */
 const logger = new Logger('platformatic-kafka');
 const logOutside = (level: 'warn' | 'error', line: string) => RequestContexts.outside(() => logger[level](line));
@@ -155,6 +158,9 @@ class PlatformaticGroupConsumer implements GroupConsumer {
   private loop?: Promise<void>;
   private stopping = false;
   private dead = false;
+  /** Closing after a crash; `retryLeave` cuts its wait short. */
+  private leaving = false;
+  private retryLeave?: () => void;
   /** Each assigned partition (`topic:partition`) and the generation of the group that assigned it. */
   private assigned = new Map<string, number>();
 
@@ -173,6 +179,8 @@ class PlatformaticGroupConsumer implements GroupConsumer {
       autocommit: false,
     });
     this.consumer.on('consumer:group:join', ({ assignments = [], generationId = 0 }) => {
+      // A dead consumer that re-joined (its close failed while the broker was away): out again, now that it can.
+      if (this.dead) return this.retryLeave?.();
       const assigned = new Map<string, number>();
       const byTopic: Record<string, number[]> = {};
       for (const { topic, partitions } of assignments) {
@@ -249,9 +257,36 @@ class PlatformaticGroupConsumer implements GroupConsumer {
     logOutside('error', `Consumer of ${this.settings.groupId} failed: ${error.message}`);
     // As kafkajs after a crash it does not restart: out of the group at once, so that its partitions go to
     // the members that consume (a dead member that still heartbeats would keep them).
-    void this.stream?.close().catch(() => undefined);
-    void this.consumer.close(true).catch(() => undefined);
+    void this.leave();
     for (const listener of this.listeners.crashed) listener(error, false);
+  }
+
+  /**
+   * Closes the dead consumer for good. Its `close` fails while the broker is away (the LeaveGroup cannot be
+   * sent) and then leaves the client open: its heartbeat re-joins once the broker is back, as a member that
+   * subscribes to nothing, and as the group's leader it assigns the live members no partitions (after a
+   * kill -9 of the broker every consumer re-joined and fetched nothing). So: tried again until it closes,
+   * and at once when it re-joins.
+   */
+  private async leave(): Promise<void> {
+    if (this.leaving) return;
+    this.leaving = true;
+    await this.stream?.close().catch(() => undefined);
+    for (let attempt = 1; !this.consumer.closed; attempt++) {
+      try {
+        await this.consumer.close(true);
+      } catch (error) {
+        if (attempt === 1)
+          logOutside(
+            'warn',
+            `Consumer of ${this.settings.groupId} could not leave its group yet (${(error as Error).message}); trying again`,
+          );
+        await new Promise<void>((resolve) => {
+          this.retryLeave = resolve;
+          setTimeout(resolve, LEAVE_RETRY_MS).unref();
+        });
+      }
+    }
   }
 
   async commit(offsets: PartitionOffset[]): Promise<void> {
