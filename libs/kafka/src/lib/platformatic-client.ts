@@ -281,11 +281,13 @@ class PlatformaticGroupConsumer implements GroupConsumer {
             'warn',
             `Consumer of ${this.settings.groupId} could not leave its group yet (${(error as Error).message}); trying again`,
           );
+      }
+      // Also when close resolved and left it open: never a busy loop.
+      if (!this.consumer.closed)
         await new Promise<void>((resolve) => {
           this.retryLeave = resolve;
           setTimeout(resolve, LEAVE_RETRY_MS).unref();
         });
-      }
     }
   }
 
