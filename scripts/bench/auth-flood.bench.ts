@@ -5,12 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import * as h from './harness';
-import { Bench, cli, distribution, flag, number, OUT_DIR, root, sandboxPartner, sleep, untilHealthy, writeResults } from './harness';
+import { buildWorkspace } from '../lib/build-stamp';
+import { migrate, recreateDatabase } from '../stack/stack';
+import { Bench, cli, distribution, flag, number, OUT_DIR, root, sandboxEnv, sandboxPartner, sleep, writeResults } from './harness';
 
 const ROUTE = '/partner/v1/events?limit=1';
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -58,31 +60,23 @@ async function main(bench: Bench): Promise<void> {
   });
   const port = Number(process.env.AUTH_FLOOD_GATEWAY_PORT ?? 24000);
   const databaseUrl = process.env.AUTH_FLOOD_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_auth_flood';
-  const adminKey = randomBytes(24).toString('base64url');
+  const adminKey = h.adminKey();
   const url = `http://127.0.0.1:${port}`;
-  if (!noBuild) bench.build();
-  await bench.database(databaseUrl);
+  if (!noBuild) buildWorkspace(root);
+  await recreateDatabase(databaseUrl);
+  migrate(databaseUrl);
   mkdirSync(OUT_DIR, { recursive: true });
-  const logFile = join(OUT_DIR, 'auth-flood-gateway.log');
   // The gateway's defaults for failed authentication (API_KEY_NEGATIVE_CACHE_MS, AUTH_FAILURES_*) are what is measured.
   const env = {
     ...process.env,
+    ...sandboxEnv(adminKey),
     PORT: String(port),
     ADMIN_PORT: '0',
     DATABASE_URL: databaseUrl,
     KAFKA_BROKERS: '127.0.0.1:1',
-    SANDBOX: 'true',
-    ADMIN_API_KEY: adminKey,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_SECOND: '100000',
-    RATE_LIMIT_BURST: '100000',
   };
-  const gateway = spawn(tsx, [__filename, '--serve-gateway'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  bench.onStop('the gateway', () => gateway.exitCode === null && gateway.kill('SIGTERM'));
-  const log = createWriteStream(logFile);
-  gateway.stdout.pipe(log);
-  gateway.stderr.pipe(log);
-  await untilHealthy(`${url}/healthz`, 180_000, gateway, logFile);
+  const logFile = join(OUT_DIR, 'auth-flood-gateway.log');
+  await bench.process('the gateway', tsx, [__filename, '--serve-gateway'], env, logFile, `${url}/healthz`, 180_000);
   const partner = await sandboxPartner(url, adminKey, 'honest partner');
   const honest = () => ({ 'x-api-key': partner.key });
 

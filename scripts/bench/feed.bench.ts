@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { Bench, cli, closedLoop, LoadClient, number, onSchedule, Outcome, sandboxPartner, Tally, text } from './harness';
+import { Bench, cli, closedLoop, LoadClient, number, openLoop, Outcome, sandboxPartner, text } from './harness';
 
 export interface FeedBenchOptions {
   gatewayUrl: string;
@@ -113,11 +113,9 @@ export async function runFeedBench(options: FeedBenchOptions) {
     if (first.sample) throw new Error(`GET ${PATH}: ${first.sample}`);
     const send = (_i: number, since: number) => read(since);
     const load = async (s: number) => {
-      const [tally, until] = [new Tally(), performance.now() + s * 1000];
+      const until = performance.now() + s * 1000;
       if (rate === undefined) return closedLoop(Infinity, connections, send, () => performance.now() >= until);
-      const add = async (_i: number, at: number) => tally.add(await read(at));
-      const { sent, started } = await onSchedule(rate, Math.max(1, Math.ceil(s * rate)), () => false, add);
-      return tally.result(sent, started);
+      return openLoop(rate, s, send, () => false);
     };
     await load(warmupSeconds);
     const run = await load(seconds);

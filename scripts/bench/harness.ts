@@ -3,9 +3,9 @@
  * percentiles, tables), the load generators and a stack of its own, stopped at the end and on Ctrl-C.
  * What each bench measures and why: docs/benchmarks/README.md.
  */
-import { ChildProcess } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,7 +19,17 @@ import { ChainPorts, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNet
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { buildWorkspace } from '../lib/build-stamp';
-import { kafka, migrate, recreateDatabase, RunningStack, StackOptions, startApp, waitUntilReady } from '../stack/stack';
+import {
+  freshKafka,
+  kafka,
+  migrate,
+  recreateDatabase,
+  RunningStack,
+  StackOptions,
+  startApp,
+  stopProcess,
+  waitUntilReady,
+} from '../stack/stack';
 
 export const root = repoRoot();
 export const OUT_DIR = join(root, '.cache', 'bench');
@@ -28,8 +38,6 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 export const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export const adminKey = () => `adm_bench_${randomBytes(18).toString('base64url')}`;
-/** A number from `<prefix>_<name>` in the environment, else `fallback` (a bench's ports). */
-export const envNumber = (prefix: string) => (name: string, fallback: number) => Number(process.env[`${prefix}_${name}`] ?? fallback);
 
 /** Runs `f`, its wall time in ms into `into[name]`. */
 export async function timed<T>(into: Record<string, number>, name: string, f: () => T | Promise<T>): Promise<T> {
@@ -308,6 +316,15 @@ export async function openLoop(
 // ------------------------------------------------------------------------------------ a stack of its own
 export type SandboxPartner = Awaited<ReturnType<typeof sandboxPartner>>;
 
+/** The apps' settings for a bench: a sandbox administered with `admin`, quiet logs, a default rate limit far above any load. */
+export const sandboxEnv = (admin: string) => ({
+  SANDBOX: 'true',
+  ADMIN_API_KEY: admin,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_SECOND: '100000',
+  RATE_LIMIT_BURST: '100000',
+});
+
 /** A sandbox partner with a rate limit far above any load (the limit is not what is measured) and `users` users credited `balance`. */
 export async function sandboxPartner(gatewayUrl: string, admin: string, name: string, users = 0, balance = 1_000_000 * USDT) {
   const client = new ApiClient(gatewayUrl, { 'x-admin-key': admin });
@@ -323,6 +340,41 @@ export async function sandboxPartner(gatewayUrl: string, admin: string, name: st
     documents.push(document);
   }
   return { id: res.body.id, key: res.body.api_key, users: documents };
+}
+
+/**
+ * Where a bench's stack runs, all its own: broker, database, gateway, health ports and chains, moved by
+ * `<env>_KAFKA_PORT`, `_DATABASE_URL`, `_GATEWAY_PORT`, `_HEALTH_PORT_BASE`, `_CHAIN_PORT_ETH` and `_CHAIN_PORT_MATIC`;
+ * its database, app logs and hot wallet named after `name` ('' for the withdrawals bench).
+ */
+export function benchPlace(env: string, name: string, at: Record<'kafka' | 'gateway' | 'health' | 'chain', number>) {
+  const port = (key: string, fallback: number) => Number(process.env[`${env}_${key}`] ?? fallback);
+  const file = (f: string) => join(OUT_DIR, name ? `${name}-${f}` : f);
+  const chainPorts: ChainPorts = { ETH: port('CHAIN_PORT_ETH', at.chain), MATIC: port('CHAIN_PORT_MATIC', at.chain + 1) };
+  return {
+    kafkaPort: port('KAFKA_PORT', at.kafka),
+    databaseUrl: process.env[`${env}_DATABASE_URL`] ?? `postgresql://postgres@127.0.0.1:5432/partner_bench${name ? `_${name}` : ''}`,
+    gatewayPort: port('GATEWAY_PORT', at.gateway),
+    healthPortBase: port('HEALTH_PORT_BASE', at.health),
+    logDir: file('logs'),
+    chainPorts,
+    hotWalletKey: file('hot-wallet.key'),
+  };
+}
+export type BenchPlace = ReturnType<typeof benchPlace>;
+
+/** What a bench's stack runs with; `env` on top of a sandbox, quiet logs, a rate limit far above any load and the chains' settings. */
+export interface BenchStack {
+  build: boolean;
+  blockTimeMs: number;
+  chainTimings: LocalChainTimings;
+  env?: Record<string, string>;
+  /** Another checkout whose dist/ the apps run from and whose migrations are applied. */
+  appRoot?: string;
+  /** The chains as the apps reach them (a proxy in front of one). */
+  reach?: (chains: Record<LocalNetwork, LocalChain>) => Promise<Record<LocalNetwork, LocalChain>>;
+  /** One app's options changed. */
+  tweak?: (app: AppName, o: StackOptions) => StackOptions;
 }
 
 /**
@@ -373,76 +425,62 @@ export class Bench {
       );
   }
 
-  /** A fresh broker on `port` (its data directory emptied first). */
-  broker(port: number): void {
-    try {
-      kafka('stop', port);
-    } catch {
-      /* not running */
-    }
-    rmSync(join(root, '.cache', 'kafka', `data-${port}`), { recursive: true, force: true });
-    this.onStop('the broker', () => kafka('stop', port));
-    kafka('start', port);
-  }
-
-  /** New local chains on `ports`, the hot wallet in `keyFile` funded (scripts/chain). */
-  async chains(ports: ChainPorts, blockTimeMs: number, keyFile: string) {
-    const hotWallet = ensureHotWalletKey(keyFile);
-    this.onStop('the chains', () => stopLocalChains(ports));
-    const chains = await ensureLocalChains({ ports, hotWallet: hotWallet.address, blockTimeMs, fresh: true });
-    return {
-      chains,
-      hotWallet,
-      env: (t: LocalChainTimings, c: Record<LocalNetwork, LocalChain> = chains) => chainAppEnv(c, hotWallet.keyFile, t),
-    };
-  }
-
-  /** pix-keys' DICT test server and the owner notifier's sinks, on ports the OS picks; their apps' settings. */
-  async counterparties(): Promise<Record<string, string>> {
+  /**
+   * The stack a bench measures, at `at`: the workspace built (unless not asked), a fresh broker, new chains with the
+   * hot wallet funded, pix-keys' DICT test server and the owner notifier's sinks on ports the OS picks, the database
+   * recreated and migrated, then the six apps, held from the first spawn so that Ctrl-C stops them. Each step's ms
+   * into `timings`; `admin` is the sandbox's admin key.
+   */
+  async stack(at: BenchPlace, s: BenchStack, timings: Record<string, number> = {}) {
+    const time = <T>(name: string, f: () => T | Promise<T>) => timed(timings, name, f);
+    if (s.build) await time('buildMs', () => buildWorkspace(root));
+    this.onStop('the broker', () => kafka('stop', at.kafkaPort));
+    await time('kafkaStartMs', () => freshKafka(at.kafkaPort));
+    const hotWallet = ensureHotWalletKey(at.hotWalletKey);
+    this.onStop('the chains', () => stopLocalChains(at.chainPorts));
+    const chains = await time('chainsStartMs', () =>
+      ensureLocalChains({ ports: at.chainPorts, hotWallet: hotWallet.address, blockTimeMs: s.blockTimeMs, fresh: true }),
+    );
     const dict = await startStackDict({ name: `bench-${this.name}`, port: 0, timings: DEV_DICT_TIMINGS });
     this.onStop('the DICT test server', () => dict.server.close());
     const sinks = await startSinks({ ...DEV_SINKS, smtpPort: 0, httpPort: 0 });
     this.onStop('the sinks', () => sinks.stop());
-    return { ...dict.env, ...sinkAppEnv(sinks, DEV_SINKS) };
-  }
-
-  /** The database dropped, created and migrated. */
-  async database(url: string): Promise<void> {
-    await recreateDatabase(url);
-    migrate(url);
-  }
-
-  build(): void {
-    buildWorkspace(root);
-  }
-
-  /** The six apps, held from the first spawn so that Ctrl-C stops them; `tweak` changes one app's options. */
-  async apps(o: StackOptions, tweak: (app: AppName, o: StackOptions) => StackOptions = (_, x) => x): Promise<RunningStack> {
-    if (o.logDir) for (const app of APPS) rmSync(join(o.logDir, `${app}.log`), { force: true });
+    await time('databaseRecreateMs', () => recreateDatabase(at.databaseUrl));
+    await time('migrateMs', () => migrate(at.databaseUrl, undefined, s.appRoot));
+    const admin = adminKey();
+    const reached = chainAppEnv((await s.reach?.(chains)) ?? chains, hotWallet.keyFile, s.chainTimings);
+    const env = { ...sandboxEnv(admin), ...reached, ...dict.env, ...sinkAppEnv(sinks, DEV_SINKS), ...s.env };
+    const options: StackOptions = { ...at, appRoot: s.appRoot, env };
+    for (const app of APPS) rmSync(join(at.logDir, `${app}.log`), { force: true });
     const processes = new Map<AppName, ChildProcess>();
-    const health = `http://127.0.0.1:${healthPortOf('gateway', o.healthPortBase)}`;
-    const stack = new RunningStack(processes, `http://127.0.0.1:${o.gatewayPort}`, health);
-    this.onStop('the apps', () => stack.stop(15_000));
-    for (const app of APPS) processes.set(app, startApp(app, tweak(app, o)));
-    await waitUntilReady(stack, 120_000);
-    return stack;
+    const health = `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`;
+    const apps = new RunningStack(processes, `http://127.0.0.1:${at.gatewayPort}`, health);
+    this.onStop('the apps', () => apps.stop(15_000));
+    for (const app of APPS) processes.set(app, startApp(app, s.tweak?.(app, options) ?? options));
+    await time('stackReadyMs', () => waitUntilReady(apps, 120_000));
+    return { stack: apps, options, chains, admin };
   }
-}
 
-/** A bench stack's options: a sandbox administered with `admin`, quiet logs, a default rate limit far above any load, then `env`. */
-export function stackOptions(at: Omit<StackOptions, 'env'>, admin: string, env: Record<string, string>): StackOptions {
-  const quiet = { SANDBOX: 'true', ADMIN_API_KEY: admin, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' };
-  return { ...at, env: { ...quiet, ...env } };
-}
-
-/** Polls `url` until it answers 200 (or `child` exits, or `deadlineMs` passes). */
-export async function untilHealthy(url: string, deadlineMs: number, child?: ChildProcess, log = ''): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: its process exited with ${child.exitCode}; see ${log}`);
-    const answer = fetch(url, { signal: AbortSignal.timeout(2_000) });
-    if (await answer.then((r) => r.status === 200).catch(() => false)) return;
-    if (Date.now() > until) throw new Error(`${url} not healthy after ${deadlineMs / 1000} s`);
-    await sleep(200);
+  /** `args` run by `command` until the end, its output into `logFile`; ready once `healthUrl` answers 200 within `deadlineMs`. */
+  async process(
+    what: string,
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    logFile: string,
+    healthUrl: string,
+    deadlineMs: number,
+  ) {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.onStop(what, () => stopProcess(child, 10_000));
+    const log = createWriteStream(logFile);
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+    for (const until = Date.now() + deadlineMs; ; await sleep(200)) {
+      if (child.exitCode !== null) throw new Error(`${what}: its process exited with ${child.exitCode}; see ${logFile}`);
+      const answer = fetch(healthUrl, { signal: AbortSignal.timeout(2_000) });
+      if (await answer.then((r) => r.status === 200).catch(() => false)) return child;
+      if (Date.now() > until) throw new Error(`${healthUrl} not healthy after ${deadlineMs / 1000} s`);
+    }
   }
 }

@@ -3,7 +3,6 @@
  * each case's first page and a deep one timed over HTTP and EXPLAINed with the generic plan
  * (docs/benchmarks/README.md, "Lists at a million rows").
  */
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
@@ -17,11 +16,8 @@ const bench = new h.Bench('lists');
 const flags = { rows: h.number(1_000_000, 1), samples: h.number(200, 1), limit: h.number(100, 1), 'no-build': h.flag() };
 const { rows: ROWS, samples: SAMPLES, limit: LIMIT, noBuild } = h.cli('npm run bench:lists -- [flags]', flags);
 const WARMUP = 20;
-const env = h.envNumber('LISTS_BENCH');
-const KAFKA_PORT = env('KAFKA_PORT', 29192);
-const DATABASE_URL = process.env.LISTS_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_lists';
-const GATEWAY_PORT = env('GATEWAY_PORT', 25000);
-const LOG_DIR = join(h.OUT_DIR, 'lists-logs');
+// The withdrawals service checks its chains at start (chain id, token): nodes of this bench's own.
+const AT = h.benchPlace('LISTS_BENCH', 'lists', { kafka: 29192, gateway: 25000, health: 25100, chain: 25545 });
 /** How many users the withdrawals belong to (1,000 each), and how many customers share an external_id. */
 const GROUPS = 1000;
 
@@ -150,32 +146,17 @@ async function timeGets(api: ApiClient, path: string, ok: (body: Record<string, 
 }
 
 bench.run(async () => {
-  const adminKey = h.adminKey();
   console.log(
-    `lists bench: ${ROWS} rows per list, ${SAMPLES} samples per case, page ${LIMIT}; ${h.machine().cpus} cpus; gateway ${GATEWAY_PORT}, broker ${KAFKA_PORT}, ${new URL(DATABASE_URL).pathname.slice(1)}`,
+    `lists bench: ${ROWS} rows per list, ${SAMPLES} samples per case, page ${LIMIT}; ${h.machine().cpus} cpus; gateway ${AT.gatewayPort}, broker ${AT.kafkaPort}, ${new URL(AT.databaseUrl).pathname.slice(1)}`,
   );
-  if (!noBuild) bench.build();
-  bench.broker(KAFKA_PORT);
-  // The withdrawals service checks its chains at start (chain id, token): nodes of this bench's own.
-  const chainPorts = { ETH: env('CHAIN_PORT_ETH', 25545), MATIC: env('CHAIN_PORT_MATIC', 25546) };
-  const chains = await bench.chains(chainPorts, DEV_BLOCK_TIME_MS, join(h.OUT_DIR, 'lists-hot-wallet.key'));
-  const counterparties = await bench.counterparties();
-  await bench.database(DATABASE_URL);
-  const at = {
-    kafkaPort: KAFKA_PORT,
-    databaseUrl: DATABASE_URL,
-    gatewayPort: GATEWAY_PORT,
-    healthPortBase: env('HEALTH_PORT_BASE', 25100),
-  };
   // The generated open withdrawals hold no nonce: the rounds would sign and pay them; the DICT waits an hour.
-  const quiet = { PAYOUTS_ENABLED: 'false', PIX_DICT_DELAY_MS: String(3600 * 1000) };
-  const stack = await bench.apps(
-    h.stackOptions({ ...at, logDir: LOG_DIR }, adminKey, { ...chains.env(DEV_CHAIN_TIMINGS), ...counterparties, ...quiet }),
-  );
+  const env = { PAYOUTS_ENABLED: 'false', PIX_DICT_DELAY_MS: String(3600 * 1000) };
+  const chainTimings = DEV_CHAIN_TIMINGS;
+  const { stack, admin: adminKey } = await bench.stack(AT, { build: !noBuild, blockTimeMs: DEV_BLOCK_TIME_MS, chainTimings, env });
   const partner = await h.sandboxPartner(stack.gatewayUrl, adminKey, 'lists bench');
   const partnerId = partner.id;
   const api = new ApiClient(stack.gatewayUrl, { 'x-api-key': partner.key });
-  const db = new Client({ connectionString: DATABASE_URL });
+  const db = new Client({ connectionString: AT.databaseUrl });
   await db.connect();
   bench.onStop('the database client', () => db.end());
 
@@ -229,6 +210,6 @@ bench.run(async () => {
   h.writeResults(
     'lists.json',
     { rows: ROWS, samples: SAMPLES, limit: LIMIT, cpus: h.machine().cpus, at: new Date().toISOString(), fillMs, floor, results },
-    LOG_DIR,
+    AT.logDir,
   );
 });

@@ -3,7 +3,6 @@
  * settled, against a floor on the same node before and after the service (their mean): a bare script signing
  * the same transfers. Flags and what it reads: docs/benchmarks/README.md, "Payouts on a local chain".
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, ServerResponse } from 'node:http';
 import { AddressInfo, connect, createServer as createTcpServer, Server, Socket } from 'node:net';
@@ -16,18 +15,12 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { VALID_ADDRESS } from '@partner/testing';
 import { fundFromOwner, LocalChain, LOCAL_NETWORKS, LocalNetwork } from '../chain/local-chains';
 import { healthPortOf } from '../lib/services';
-import { recreateDatabase, StackOptions } from '../stack/stack';
 import * as h from './harness';
 import { distribution, fmt, round, sleep, table } from './harness';
 import { brokerPid, cpuDelta, cpuSnapshot, perUnit, pidFile, scrapeMetrics, seriesSum } from './probes';
 
 const bench = new h.Bench('payouts bench');
-const env = h.envNumber('PAYOUTS_BENCH');
-const KAFKA_PORT = env('KAFKA_PORT', 26092);
-const DATABASE_URL = process.env.PAYOUTS_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_bench_payouts';
-const HEALTH_PORT_BASE = env('HEALTH_PORT_BASE', 26100);
-const CHAIN_PORTS = { ETH: env('CHAIN_PORT_ETH', 26545), MATIC: env('CHAIN_PORT_MATIC', 26546) };
-const LOG_DIR = join(h.OUT_DIR, 'payouts-logs');
+const AT = h.benchPlace('PAYOUTS_BENCH', 'payouts', { kafka: 26092, gateway: 26000, health: 26100, chain: 26545 });
 const PROFILE_DIR = join(h.OUT_DIR, 'payouts-prof');
 /** Every transfer, floor and service alike: 1 USDT to the same address, the service's gas limit and tip (chainAppEnv's on local chains). */
 const AMOUNT_MICROS = BigInt(h.USDT);
@@ -332,7 +325,7 @@ async function runService(
   const load = new h.LoadClient(url, partner.key);
   const create = (i: number, since: number) =>
     h.postWithdrawal(load, partner.users[i % partner.users.length], since, o.network, Number(AMOUNT_MICROS));
-  const metricsUrl = `http://127.0.0.1:${healthPortOf('withdrawals', HEALTH_PORT_BASE)}/metrics`;
+  const metricsUrl = `http://127.0.0.1:${healthPortOf('withdrawals', AT.healthPortBase)}/metrics`;
   const scrape = async () => (await scrapeMetrics(metricsUrl)) ?? '';
   const metrics0 = await scrape();
   const commits = async () =>
@@ -531,7 +524,6 @@ function summariseProfile(file: string, window: { startUs: number; endUs: number
 // ------------------------------------------------------------------------------------ main
 bench.run(async () => {
   const o = parseOptions();
-  const adminKey = h.adminKey();
   const environment = h.machine();
   const timings = { confirmations: o.confirmations, pollMs: o.pollMs, replaceAfterMs: 30_000 };
   console.log(
@@ -539,56 +531,42 @@ bench.run(async () => {
       `block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ` +
       `${o.rate > 0 ? `${o.rate} a second` : `all at once (${o.concurrency} clients)`}; apps from ${o.appRoot ?? h.root}`,
   );
-  if (o.build) bench.build();
   if (o.cpuProf) rmSync(PROFILE_DIR, { recursive: true, force: true });
   const results: Record<string, unknown> = { environment, options: o };
-  const db = new Client({ connectionString: DATABASE_URL, application_name: 'bench-probe' });
+  const db = new Client({ connectionString: AT.databaseUrl, application_name: 'bench-probe' });
   try {
-    bench.broker(KAFKA_PORT);
-    const { chains, env: chainEnv } = await bench.chains(CHAIN_PORTS, o.blockTimeMs, join(h.OUT_DIR, 'payouts-hot-wallet.key'));
+    const taps = { ...(o.traceRpc ? { rpc: new Waits() } : {}), ...(o.tracePg ? { pg: new Waits() } : {}) };
+    const pgPort = taps.pg ? await pgTap(new URL(AT.databaseUrl), taps.pg) : undefined;
+    const { stack, chains, admin } = await bench.stack(AT, {
+      build: o.build,
+      blockTimeMs: o.blockTimeMs,
+      chainTimings: timings,
+      env: o.batch === undefined ? {} : { CHAIN_BATCH: String(o.batch) },
+      appRoot: o.appRoot,
+      reach: async (all) =>
+        taps.rpc ? { ...all, [o.network]: { ...all[o.network], rpcUrl: await rpcTap(all[o.network].rpcUrl, taps.rpc) } } : all,
+      tweak: (app, x) => {
+        if (app !== 'withdrawals') return x;
+        const tapped = new URL(x.databaseUrl);
+        tapped.host = `127.0.0.1:${pgPort}`;
+        const profiled: Record<string, string> = o.cpuProf ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {};
+        return { ...x, ...(pgPort === undefined ? {} : { databaseUrl: tapped.toString() }), env: { ...x.env, ...profiled } };
+      },
+    });
     const chain = chains[o.network];
     // The floor's wallet: a key of this run only, funded by the token's owner as the hot wallet was, for two passes.
     const floorKey = generatePrivateKey();
     const floorWallet = privateKeyToAccount(floorKey).address;
-    await fundFromOwner(o.network, CHAIN_PORTS[o.network], floorWallet, BigInt(o.count) * AMOUNT_MICROS * 2n, parseEther('100'));
-    const taps = { ...(o.traceRpc ? { rpc: new Waits() } : {}), ...(o.tracePg ? { pg: new Waits() } : {}) };
-    const serviceChains = taps.rpc ? { ...chains, [o.network]: { ...chain, rpcUrl: await rpcTap(chain.rpcUrl, taps.rpc) } } : chains;
-    if (o.appRoot) {
-      await recreateDatabase(DATABASE_URL);
-      const migrateOf = [join(o.appRoot, 'scripts/db/migrate.ts')];
-      execFileSync(join(h.root, 'node_modules/.bin/tsx'), migrateOf, {
-        stdio: 'inherit',
-        cwd: o.appRoot,
-        env: { ...process.env, DATABASE_URL },
-      });
-    } else await bench.database(DATABASE_URL);
-    const counterparties = await bench.counterparties();
-    const pgPort = taps.pg ? await pgTap(new URL(DATABASE_URL), taps.pg) : undefined;
-    const at = {
-      kafkaPort: KAFKA_PORT,
-      databaseUrl: DATABASE_URL,
-      gatewayPort: env('GATEWAY_PORT', 26000),
-      healthPortBase: HEALTH_PORT_BASE,
-    };
-    const batch: Record<string, string> = o.batch === undefined ? {} : { CHAIN_BATCH: String(o.batch) };
-    const apps = { ...at, logDir: LOG_DIR, ...(o.appRoot ? { appRoot: o.appRoot } : {}) };
-    const options = h.stackOptions(apps, adminKey, { ...chainEnv(timings, serviceChains), ...batch, ...counterparties });
-    const stack = await bench.apps(options, (app, x): StackOptions => {
-      if (app !== 'withdrawals') return x;
-      const tapped = new URL(x.databaseUrl);
-      tapped.host = `127.0.0.1:${pgPort}`;
-      const profiled: Record<string, string> = o.cpuProf ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {};
-      return { ...x, ...(pgPort === undefined ? {} : { databaseUrl: tapped.toString() }), env: { ...x.env, ...profiled } };
-    });
+    await fundFromOwner(o.network, AT.chainPorts[o.network], floorWallet, BigInt(o.count) * AMOUNT_MICROS * 2n, parseEther('100'));
     await db.connect();
     bench.onStop('the database client', () => db.end());
 
     const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
     const watcher = new BlockWatcher(client);
     await watcher.start();
-    const chainPid = () => pidFile(join(h.root, '.cache', 'chain', `node-${CHAIN_PORTS[o.network]}`, 'node.pid'));
+    const chainPid = () => pidFile(join(h.root, '.cache', 'chain', `node-${AT.chainPorts[o.network]}`, 'node.pid'));
     const appPids = () => [...stack.processes].map(([app, c]) => [app, c.pid] as const);
-    const pids = () => new Map<string, number | undefined>([...appPids(), ['chain node', chainPid()], ['kafka', brokerPid(KAFKA_PORT)]]);
+    const pids = () => new Map<string, number | undefined>([...appPids(), ['chain node', chainPid()], ['kafka', brokerPid(AT.kafkaPort)]]);
     const cpu = () => cpuSnapshot(pids(), db);
 
     // Floor, service, floor: the machine's drift falls on both sides.
@@ -600,7 +578,7 @@ bench.run(async () => {
     };
     const floorBefore = await floor('floor: a bare script signs and pushes the transfers from its own wallet...');
     console.log('service: withdrawals through the partner API, paid by the payout rounds...');
-    const service = (results.service = await runService(o, stack.gatewayUrl, adminKey, db, watcher, cpu, taps));
+    const service = (results.service = await runService(o, stack.gatewayUrl, admin, db, watcher, cpu, taps));
     const floorAfter = await floor('floor again, after the service...');
     const floorMean = meanOf(floorBefore, floorAfter);
     results.floor = { before: floorBefore, after: floorAfter, mean: floorMean };
@@ -624,7 +602,7 @@ bench.run(async () => {
       top('self time by function', prof.byFunction);
     }
   } finally {
-    h.writeResults('payouts.json', results, LOG_DIR);
+    h.writeResults('payouts.json', results, AT.logDir);
   }
 });
 

@@ -4,12 +4,10 @@
  * run auth-flood.bench.ts and lists.bench.ts instead, with the other flags.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { appEnv, migrate, recreateDatabase, RunningStack, StackOptions, startApps, stopProcess } from '../stack/stack';
+import { appEnv, RunningStack, StackOptions, startApps } from '../stack/stack';
 import { TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
-import { ChainPorts } from '../chain/local-chains';
 import { appNodeFlags, APPS, AppName, healthPortOf } from '../lib/services';
 import { GroupState, serviceGroups } from '../stack/consumer-groups';
 import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
@@ -17,16 +15,8 @@ import * as h from './harness';
 import { Distribution, fmt, LoadClient, LoadResult, Outcome, SandboxPartner, secs, table } from './harness';
 import * as p from './probes';
 
-const KAFKA_PORT = 29092;
-const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner_bench';
-const GATEWAY_PORT = 23000;
-const BASELINE_PORT = 23001;
-const HEALTH_PORT_BASE = 23100;
-const LOG_DIR = join(h.OUT_DIR, 'logs');
-const CHAIN_PORTS: ChainPorts = {
-  ETH: h.envNumber('BENCH')('CHAIN_PORT_ETH', 23545),
-  MATIC: h.envNumber('BENCH')('CHAIN_PORT_MATIC', 23546),
-};
+const AT = h.benchPlace('BENCH', '', { kafka: 29092, gateway: 23000, health: 23100, chain: 23545 });
+const BASELINE_PORT = AT.gatewayPort + 1;
 /** A chain move is due once `created` outlasts two payout rounds, or `sent` its confirmations' blocks and two rounds; a second of slack each. */
 const CHAIN = {
   sendDelayMs: 2 * TEST_CHAIN_TIMINGS.pollMs + 1000,
@@ -76,24 +66,15 @@ let stack: RunningStack | undefined;
 let baseline: ChildProcess | undefined;
 /** The scale run's second instance of every app, while it runs. */
 let second: RunningStack | undefined;
-const brokerPid = () => p.brokerPid(KAFKA_PORT);
+const brokerPid = () => p.brokerPid(AT.kafkaPort);
 const appPids = (s = stack) => new Map([...(s?.processes ?? [])].map(([app, c]) => [app as string, c.pid]));
 
 /** The in-process baseline: the gateway's environment on its own port; its /readyz would report the services it does not serve. */
 async function startBaseline(o: StackOptions): Promise<void> {
-  const child = spawn(process.execPath, [...appNodeFlags('withdrawals'), join(h.root, 'dist/apps/bench-baseline/src/main.js')], {
-    cwd: h.root,
-    env: { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0', ADMIN_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  baseline = child;
-  bench.onStop('the baseline', () => stopProcess(child, 10_000));
-  const logFile = join(LOG_DIR, 'baseline.log');
-  rmSync(logFile, { force: true });
-  const log = createWriteStream(logFile, { flags: 'a' });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  await h.untilHealthy(`http://127.0.0.1:${BASELINE_PORT}/healthz`, 60_000, child, logFile);
+  const main = join(h.root, 'dist/apps/bench-baseline/src/main.js');
+  const env = { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0', ADMIN_PORT: '0' };
+  const [log, health] = [join(AT.logDir, 'baseline.log'), `http://127.0.0.1:${BASELINE_PORT}/healthz`];
+  baseline = await bench.process('the baseline', process.execPath, [...appNodeFlags('withdrawals'), main], env, log, health, 60_000);
 }
 
 function processes(): Map<ProcName, ChildProcess> {
@@ -108,12 +89,12 @@ const underLoad = new p.RssSampler(() => appPids());
 function assertAlive(): void {
   for (const [name, c] of processes())
     if (c.exitCode !== null || c.signalCode !== null)
-      throw new Error(`${name} exited (${c.exitCode ?? c.signalCode}) during the bench; see ${LOG_DIR}`);
+      throw new Error(`${name} exited (${c.exitCode ?? c.signalCode}) during the bench; see ${AT.logDir}`);
 }
 
 /** The gateway serves /metrics on its admin port, the baseline on its HTTP port, services on their health port. */
 const metricsUrl = (name: ProcName) =>
-  `http://127.0.0.1:${name === 'baseline' ? BASELINE_PORT : healthPortOf(name, HEALTH_PORT_BASE)}/metrics`;
+  `http://127.0.0.1:${name === 'baseline' ? BASELINE_PORT : healthPortOf(name, AT.healthPortBase)}/metrics`;
 
 // ------------------------------------------------------------------------------------ one measured run
 const non2xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('2') ? n : n + v), 0);
@@ -235,7 +216,7 @@ async function runOpen(db: p.BenchDatabase, url: string, partners: SandboxPartne
     await h.openLoop(rate, o.openWarmup, spread([url], partners), stopped);
   }
   const sampler = new p.BacklogSampler(db);
-  const probe = new p.TailProbe(appPids(), DATABASE_URL);
+  const probe = new p.TailProbe(appPids(), AT.databaseUrl);
   let tail: p.TailSources | undefined;
   await sampler.start();
   const r = await measure(
@@ -348,8 +329,8 @@ async function runScale(db: p.BenchDatabase, stackOptions: StackOptions, partner
   const groupsAt = async (n: number) => {
     const deadline = Date.now() + 60_000;
     const settled = (g: Record<string, GroupState>) => Object.values(g).every((x) => x.members === n && x.state === 'Stable');
-    let groups = await serviceGroups(KAFKA_PORT);
-    for (; !settled(groups) && Date.now() < deadline; groups = await serviceGroups(KAFKA_PORT)) await h.sleep(500);
+    let groups = await serviceGroups(AT.kafkaPort);
+    for (; !settled(groups) && Date.now() < deadline; groups = await serviceGroups(AT.kafkaPort)) await h.sleep(500);
     if (!settled(groups)) throw new Error(`consumer groups not at ${n} member(s) and stable after 60 s: ${JSON.stringify(groups)}`);
     return Object.fromEntries(Object.entries(groups).map(([id, g]) => [id, g.members]));
   };
@@ -477,8 +458,6 @@ const withoutRaw = <R extends { load: LoadResult }>({ load: { latencies: _l, ids
 // ---------------------------------------------------------------------------------------- main
 async function main(): Promise<void> {
   const o = parseOptions();
-  mkdirSync(LOG_DIR, { recursive: true });
-  const adminKey = h.adminKey();
   const timings: Record<string, number> = {};
   const time = <T>(name: string, f: () => T | Promise<T>) => h.timed(timings, name, f);
   const environment = h.machine();
@@ -489,22 +468,12 @@ async function main(): Promise<void> {
     `  runs ${o.runs.join(',')}; ${o.requests} requests per pass at concurrency ${o.concurrency.join(', ')}; open loop ${o.openSeconds} s; warm-up ${o.warmup}`,
   );
 
-  const db = new p.BenchDatabase(DATABASE_URL, CHAIN);
+  const db = new p.BenchDatabase(AT.databaseUrl, CHAIN);
   const results: Record<string, unknown> = {};
   try {
-    await time('kafkaStartMs', () => bench.broker(KAFKA_PORT));
-    const chains = await time('chainsStartMs', () => bench.chains(CHAIN_PORTS, TEST_BLOCK_TIME_MS, join(h.OUT_DIR, 'hot-wallet.key')));
-    const counterparties = await bench.counterparties();
-    await time('databaseRecreateMs', () => recreateDatabase(DATABASE_URL));
-    await time('migrateMs', () => migrate(DATABASE_URL));
-    if (o.build) await time('buildMs', () => bench.build());
-    const at = { kafkaPort: KAFKA_PORT, databaseUrl: DATABASE_URL, gatewayPort: GATEWAY_PORT, healthPortBase: HEALTH_PORT_BASE };
-    const stackOptions = h.stackOptions({ ...at, logDir: LOG_DIR }, adminKey, {
-      ...chains.env(TEST_CHAIN_TIMINGS),
-      ...counterparties,
-      REQUEST_TIMEOUT_MS: '10000',
-    });
-    const s = (stack = await time('stackReadyMs', () => bench.apps(stackOptions)));
+    const env = { REQUEST_TIMEOUT_MS: '10000' };
+    const run = await bench.stack(AT, { build: o.build, blockTimeMs: TEST_BLOCK_TIME_MS, chainTimings: TEST_CHAIN_TIMINGS, env }, timings);
+    const [s, stackOptions, adminKey] = [(stack = run.stack), run.options, run.admin];
     await time('baselineReadyMs', () => startBaseline(stackOptions));
     await db.connect();
     console.log(
@@ -590,7 +559,7 @@ async function main(): Promise<void> {
       const one = (_i: number, since: number) => h.postWithdrawal(api, partners[0].users[0], since);
       results.hot = withoutRaw((hot = await measure(db, () => h.closedLoop(o.requests, HOT_CONCURRENCY, one, stopped), o.pollMs, true)));
     }
-    const feedContext: FeedBenchOptions = { gatewayUrl: urls.full, databaseUrl: DATABASE_URL, adminKey };
+    const feedContext: FeedBenchOptions = { gatewayUrl: urls.full, databaseUrl: AT.databaseUrl, adminKey };
     if (o.runs.includes('feed') && !stopped()) {
       console.log('\nfeed run (scripts/bench/feed.bench.ts)');
       results.feed = await runFeedBench(feedContext);
@@ -693,10 +662,10 @@ async function main(): Promise<void> {
           `(goal ≥ 0.90: ${scale.ratio >= 0.9 ? 'met' : 'MISSED'}); members per group with two: ${JSON.stringify(scale.members)}`,
       );
   } finally {
-    const ports = { kafka: KAFKA_PORT, gateway: GATEWAY_PORT, baseline: BASELINE_PORT, healthBase: HEALTH_PORT_BASE };
-    const chain = { ports: CHAIN_PORTS, blockTimeMs: TEST_BLOCK_TIME_MS, ...TEST_CHAIN_TIMINGS, due: CHAIN };
+    const ports = { kafka: AT.kafkaPort, gateway: AT.gatewayPort, baseline: BASELINE_PORT, healthBase: AT.healthPortBase };
+    const chain = { ports: AT.chainPorts, blockTimeMs: TEST_BLOCK_TIME_MS, ...TEST_CHAIN_TIMINGS, due: CHAIN };
     const notes = db.statementsNote ? [db.statementsNote] : [];
-    h.writeResults('results.json', { environment, options: o, ports, chain, timings, notes, ...results }, LOG_DIR);
+    h.writeResults('results.json', { environment, options: o, ports, chain, timings, notes, ...results }, AT.logDir);
     await db.end();
   }
 }

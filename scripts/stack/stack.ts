@@ -141,13 +141,14 @@ export async function recreateDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Applies every service's migrations; with `roles`, also creates or updates each app's database role. */
-export function migrate(databaseUrl: string, roles?: DbRoles): void {
+/** Applies every service's migrations (`appRoot`'s: another checkout's); with `roles`, also creates or updates each app's database role. */
+export function migrate(databaseUrl: string, roles?: DbRoles, appRoot = root): void {
   const passwords = Object.fromEntries(
     Object.entries(roles ?? {}).map(([app, pw]) => [`DB_PASSWORD_${pgSchemaOf(app as AppName).toUpperCase()}`, pw]),
   );
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/db/migrate.ts')], {
+  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(appRoot, 'scripts/db/migrate.ts')], {
     stdio: 'inherit',
+    cwd: appRoot,
     env: { ...process.env, DATABASE_URL: databaseUrl, ...passwords },
   });
 }
