@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, defineChain, Hex, http, parseEther, parseEventLogs } from 'viem';
+import { Address, Hex, parseEther, parseEventLogs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   mineBlock,
@@ -28,6 +28,7 @@ import {
   killLocalChain,
   LOCAL_CHAIN_IDS,
   LocalChain,
+  localChainClients,
   LocalNetwork,
   localChainRunning,
   stopLocalChains,
@@ -45,19 +46,17 @@ const { address: hotWallet, keyFile } = ensureHotWalletKey(join(keyDir, 'hot-wal
 let chains: Record<LocalNetwork, LocalChain>;
 
 const clientsOf = (chain: LocalChain) => {
-  const viemChain = defineChain({
-    id: chain.chainId,
-    name: chain.network,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-  });
-  const transport = http(chain.rpcUrl, { retryCount: 0 });
-  const account = privateKeyToAccount(readFileSync(keyFile, 'utf8').trim() as Hex);
-  return {
-    reader: createPublicClient({ chain: viemChain, transport, pollingInterval: 100 }),
-    hot: createWalletClient({ account, chain: viemChain, transport }),
-  };
+  const { publicClient, wallet } = localChainClients(chain.network, chain.rpcUrl, readFileSync(keyFile, 'utf8').trim() as Hex);
+  return { reader: publicClient, hot: wallet };
 };
+
+/** A USDT transfer signed with the hot wallet's key, and its receipt; a gas limit of its own, as estimation refuses a call that reverts. */
+async function hotTransfer(chain: LocalChain, to: Address, value: bigint) {
+  const { reader, hot } = clientsOf(chain);
+  const { tokenAddress: address } = chain;
+  const hash = await hot.writeContract({ address, abi: TEST_USDT_ABI, functionName: 'transfer', args: [to, value], gas: 100_000n });
+  return { hash, receipt: await reader.waitForTransactionReceipt({ hash, timeout: 30_000 }) };
+}
 
 beforeAll(async () => {
   chains = await ensureLocalChains({ ports, hotWallet, blockTimeMs: BLOCK_TIME_MS, fresh: true });
@@ -92,17 +91,10 @@ it('gives each chain a genesis of its own', () => {
 
 it('moves USDT from the hot wallet with a transfer that returns nothing, and logs a Transfer', async () => {
   const chain = chains.ETH;
-  const { reader, hot } = clientsOf(chain);
   const recipient = privateKeyToAccount(generatePrivateKey()).address;
   const before = await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet);
 
-  const hash = await hot.writeContract({
-    address: chain.tokenAddress,
-    abi: TEST_USDT_ABI,
-    functionName: 'transfer',
-    args: [recipient, 1_500_000n],
-  });
-  const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 30_000 });
+  const { hash, receipt } = await hotTransfer(chain, recipient, 1_500_000n);
 
   expect(receipt.status).toBe('success');
   expect(parseEventLogs({ abi: TEST_USDT_ABI, logs: receipt.logs, eventName: 'Transfer' }).map((log) => log.args)).toEqual([
@@ -117,18 +109,9 @@ it('moves USDT from the hot wallet with a transfer that returns nothing, and log
 
 it('mines a transfer to the blacklisted 0x…dEaD with status reverted, moving nothing', async () => {
   const chain = chains.MATIC;
-  const { reader, hot } = clientsOf(chain);
   const before = await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet);
 
-  // A gas limit of its own: estimation would refuse to send a call that reverts.
-  const hash = await hot.writeContract({
-    address: chain.tokenAddress,
-    abi: TEST_USDT_ABI,
-    functionName: 'transfer',
-    args: [BLACKLISTED_DESTINATION, 1_000_000n],
-    gas: 100_000n,
-  });
-  const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 30_000 });
+  const { receipt } = await hotTransfer(chain, BLACKLISTED_DESTINATION, 1_000_000n);
 
   expect(receipt.status).toBe('reverted');
   expect(receipt.logs).toEqual([]);

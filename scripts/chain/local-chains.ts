@@ -1,8 +1,9 @@
 /**
  * The local EVM chains (docs/operations/payouts.md, "Local chains"): a Hardhat node per network, in memory, detached (its own
- * process group, log in `<dataDir>/node-<port>/node.log`), the test USDT deployed and the hot wallet funded.
+ * process group, log in `.cache/chain/node-<port>/node.log`), the test USDT deployed and the hot wallet funded.
  * A running node is reused while it is ours and still the chain its `deployment.json` records; a restarted
- * node is a new chain (ADR 0024).
+ * node is a new chain (ADR 0024). Compose's `chain-setup` (scripts/docker/chain-setup.ts) sets up its nodes
+ * with the same steps (setUpLocalChain).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
@@ -11,9 +12,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   Abi,
-  Account,
   Address,
-  Chain,
   createPublicClient,
   createWalletClient,
   defineChain,
@@ -25,9 +24,6 @@ import {
   http,
   parseAbi,
   parseEther,
-  PublicClient,
-  Transport,
-  WalletClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { envPort, repoRoot } from '../lib/services';
@@ -49,6 +45,8 @@ export const TEST_CHAIN_PORTS: ChainPorts = {
 export const BLACKLISTED_DESTINATION: Address = '0x000000000000000000000000000000000000dEaD';
 /** Hardhat's public development account #0 (worthless off a local chain): the token's deployer and owner. */
 export const LOCAL_OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+/** Where the owner's first deployment lands on a new chain: what USDT_CONTRACT_* say for Compose's local chains. */
+export const LOCAL_TOKEN_ADDRESS: Address = getContractAddress({ from: privateKeyToAccount(LOCAL_OWNER_KEY).address, nonce: 0n });
 /** 10,000,000 USDT in micros (6 decimals). */
 export const DEFAULT_USDT_MICROS = 10_000_000_000_000n;
 export const DEFAULT_NATIVE_WEI = parseEther('100');
@@ -70,19 +68,18 @@ export interface EnsureLocalChainsOptions {
   blockTimeMs: number;
   /** New chains even where ours run (the old ones are killed: everything on them is gone). */
   fresh?: boolean;
-  /** The nodes' folders and the compiled token: `.cache/chain`. */
-  dataDir?: string;
 }
 
 /** What `deployment.json` in a node's folder records. */
 export type LocalChainDeployment = Omit<LocalChain, 'started'> & { hotWallet: Address; blockTimeMs: number; deployedAt: string };
 
 const root = repoRoot();
-const defaultDataDir = join(root, '.cache', 'chain');
+/** The nodes' folders and the compiled token. */
+const dataDir = join(root, '.cache', 'chain');
 const hardhatCli = join(root, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js');
 const hardhatConfig = join(root, 'scripts', 'chain', 'node', 'hardhat.config.js');
 const tokenSource = join(root, 'scripts', 'chain', 'contracts', 'TestUsdt.sol');
-const nodeFile = (dataDir: string, port: number, file = '') => join(dataDir, `node-${port}`, file);
+const nodeFile = (port: number, file = '') => join(dataDir, `node-${port}`, file);
 const rpcUrlOf = (port: number) => `http://127.0.0.1:${port}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const READY_DEADLINE_MS = 60_000;
@@ -95,9 +92,14 @@ export function ensureHotWalletKey(file: string): { address: Address; keyFile: s
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // there already (or another process made it first)
   }
+  return { address: hotWalletAddress(file), keyFile: file };
+}
+
+/** The address of the key in `file`; the message names the file, never what is in it. */
+export function hotWalletAddress(file: string): Address {
   const key = readFileSync(file, 'utf8').trim();
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error(`${file} does not hold a 0x-prefixed 32-byte hex private key`);
-  return { address: privateKeyToAccount(key as Hex).address, keyFile: file };
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error(`${file} does not hold a private key (0x + 64 hex digits)`);
+  return privateKeyToAccount(key as Hex).address;
 }
 
 export interface CompiledToken {
@@ -106,8 +108,8 @@ export interface CompiledToken {
   solcVersion: string;
 }
 
-/** TestUsdt compiled by solc-js (about a second), cached in `<dataDir>/TestUsdt-<hash of source, solc version, settings>.json`. */
-export function compileTestUsdt(dataDir = defaultDataDir): CompiledToken {
+/** TestUsdt compiled by solc-js (about a second), cached in `.cache/chain/TestUsdt-<hash of source, solc version, settings>.json`. */
+export function compileTestUsdt(): CompiledToken {
   const source = readFileSync(tokenSource, 'utf8');
   // solc-js's package version is its compiler's: a cache hit never loads the 8 MB compiler.
   const solcVersion = (JSON.parse(readFileSync(join(root, 'node_modules', 'solc', 'package.json'), 'utf8')) as { version: string }).version;
@@ -138,9 +140,9 @@ export function compileTestUsdt(dataDir = defaultDataDir): CompiledToken {
 }
 
 /** The pid in the node's pid file when that process is our Hardhat node on `port` (its command line says so). */
-function ourNodePid(port: number, dataDir: string): number | undefined {
+function ourNodePid(port: number): number | undefined {
   try {
-    const pid = Number(readFileSync(nodeFile(dataDir, port, 'node.pid'), 'utf8').trim());
+    const pid = Number(readFileSync(nodeFile(port, 'node.pid'), 'utf8').trim());
     if (!Number.isInteger(pid) || pid <= 0) return undefined;
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const ours = cmdline.includes(hardhatCli) && cmdline.includes(hardhatConfig) && cmdline.includes('node');
@@ -176,60 +178,60 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   if (!send(-pid)) send(pid);
 }
 
-const forget = (port: number, dataDir: string) => {
-  for (const file of ['node.pid', 'deployment.json']) rmSync(nodeFile(dataDir, port, file), { force: true });
+const forget = (port: number) => {
+  for (const file of ['node.pid', 'deployment.json']) rmSync(nodeFile(port, file), { force: true });
 };
 
 /** kill -9 of our node on `port` (fault injection: the chain and all on it are gone); waits until the process is. */
-export async function killLocalChain(port: number, dataDir = defaultDataDir): Promise<void> {
-  const pid = ourNodePid(port, dataDir);
+export async function killLocalChain(port: number): Promise<void> {
+  const pid = ourNodePid(port);
   if (pid !== undefined) {
     signalGroup(pid, 'SIGKILL');
     if (!(await waitGone(pid, 10_000))) throw new Error(`chain node pid ${pid} (port ${port}) still present 10 s after kill -9`);
   }
-  forget(port, dataDir);
+  forget(port);
 }
 
 /** Stops our nodes on `ports` (SIGTERM, then SIGKILL after 5 s: in memory, they have nothing to save). */
-export async function stopLocalChains(ports: ChainPorts, dataDir = defaultDataDir): Promise<void> {
+export async function stopLocalChains(ports: ChainPorts): Promise<void> {
   await Promise.all(
     LOCAL_NETWORKS.map(async (network) => {
-      const pid = ourNodePid(ports[network], dataDir);
+      const pid = ourNodePid(ports[network]);
       if (pid !== undefined) {
         signalGroup(pid, 'SIGTERM');
-        if (!(await waitGone(pid, 5_000))) await killLocalChain(ports[network], dataDir);
+        if (!(await waitGone(pid, 5_000))) await killLocalChain(ports[network]);
       }
-      forget(ports[network], dataDir);
+      forget(ports[network]);
     }),
   );
 }
 
 /** Whether our node runs on `port` and answers JSON-RPC. */
-export async function localChainRunning(port: number, dataDir = defaultDataDir): Promise<boolean> {
-  return ourNodePid(port, dataDir) !== undefined && (await chainIdAt(port)) !== undefined;
+export async function localChainRunning(port: number): Promise<boolean> {
+  return ourNodePid(port) !== undefined && (await chainIdAt(rpcUrlOf(port))) !== undefined;
 }
 
-/** The chain id the node on `port` answers, or undefined when nothing answers there. */
-async function chainIdAt(port: number): Promise<number | undefined> {
+/** The chain id the node at `rpcUrl` answers, or undefined when nothing answers there. */
+async function chainIdAt(rpcUrl: string): Promise<number | undefined> {
   try {
-    return await createPublicClient({ transport: http(rpcUrlOf(port), { retryCount: 0, timeout: 2_000 }) }).getChainId();
+    return await createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 2_000 }) }).getChainId();
   } catch {
     return undefined;
   }
 }
 
 /** Kills our old node on `port` (if any) and starts a new one; fails when something else holds the port. */
-async function launch(network: LocalNetwork, port: number, blockTimeMs: number, dataDir: string): Promise<ChildProcess> {
-  await killLocalChain(port, dataDir);
-  const foreign = await chainIdAt(port);
+async function launch(network: LocalNetwork, port: number, blockTimeMs: number): Promise<ChildProcess> {
+  await killLocalChain(port);
+  const foreign = await chainIdAt(rpcUrlOf(port));
   if (foreign !== undefined) throw new Error(`port ${port} is taken by a JSON-RPC node that is not this checkout's (chain id ${foreign})`);
-  mkdirSync(nodeFile(dataDir, port), { recursive: true });
-  const log = openSync(nodeFile(dataDir, port, 'node.log'), 'w');
+  mkdirSync(nodeFile(port), { recursive: true });
+  const log = openSync(nodeFile(port, 'node.log'), 'w');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CHAIN_ID: String(LOCAL_CHAIN_IDS[network]),
     BLOCK_TIME_MS: String(blockTimeMs),
-    CHAIN_DATA_DIR: nodeFile(dataDir, port, 'hardhat'), // the node creates <artifacts>/build-info there
+    CHAIN_DATA_DIR: nodeFile(port, 'hardhat'), // the node creates <artifacts>/build-info there
     HARDHAT_DISABLE_TELEMETRY: 'true',
     GENESIS_SALT: String(randomInt(1, 2 ** 47)), // a genesis of its own (hardhat.config.js says why)
   };
@@ -241,46 +243,42 @@ async function launch(network: LocalNetwork, port: number, blockTimeMs: number, 
   );
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start the ${network} chain node (${hardhatCli})`);
-  writeFileSync(nodeFile(dataDir, port, 'node.pid'), `${child.pid}\n`);
+  writeFileSync(nodeFile(port, 'node.pid'), `${child.pid}\n`);
   child.unref();
   return child;
 }
 
-/** Polls eth_chainId until the new node answers it; fails (with its log's tail) when it exits or the deadline passes. */
-async function waitForNode(network: LocalNetwork, port: number, child: ChildProcess, dataDir: string): Promise<void> {
+/**
+ * Polls eth_chainId until the node at `rpcUrl` answers its network's; fails when it serves another chain, or
+ * when the node `launched` here exits first or the deadline passes (with its log's tail).
+ */
+async function waitForNode(network: LocalNetwork, rpcUrl: string, launched?: { child: ChildProcess; port: number }): Promise<void> {
   const deadline = Date.now() + READY_DEADLINE_MS;
   for (;;) {
-    const chainId = await chainIdAt(port);
+    const chainId = await chainIdAt(rpcUrl);
     if (chainId === LOCAL_CHAIN_IDS[network]) return;
-    if (chainId !== undefined) throw new Error(`the node on :${port} answers chain id ${chainId}, not ${LOCAL_CHAIN_IDS[network]}`);
-    const exited = child.exitCode !== null || child.signalCode !== null;
+    if (chainId !== undefined)
+      throw new Error(`${rpcUrl} serves chain ${chainId}, not the local ${network} chain (${LOCAL_CHAIN_IDS[network]})`);
+    const child = launched?.child;
+    const exited = child !== undefined && (child.exitCode !== null || child.signalCode !== null);
     if (exited || Date.now() > deadline) {
       let tail = '(no log)';
       try {
-        tail = readFileSync(nodeFile(dataDir, port, 'node.log'), 'utf8')
-          .trim()
-          .split('\n')
-          .slice(-15)
-          .join('\n');
+        if (launched) tail = readFileSync(nodeFile(launched.port, 'node.log'), 'utf8').trim().split('\n').slice(-15).join('\n');
       } catch {
         // no log
       }
       const why = exited
         ? `exited (${child.exitCode ?? child.signalCode}) before it answered`
         : `did not answer within ${READY_DEADLINE_MS / 1000} s`;
-      throw new Error(`the ${network} chain node on :${port} ${why}:\n${tail}`);
+      throw new Error(`the ${network} chain node at ${rpcUrl} ${why}${launched ? `:\n${tail}` : ''}`);
     }
     await sleep(100);
   }
 }
 
-interface Clients {
-  publicClient: PublicClient;
-  owner: WalletClient<Transport, Chain, Account>;
-}
-
-function clients(network: LocalNetwork, port: number): Clients {
-  const rpcUrl = rpcUrlOf(port);
+/** A reader and a wallet (the token's owner unless `key` says otherwise) on the local chain at `rpcUrl`. */
+export function localChainClients(network: LocalNetwork, rpcUrl: string, key: Hex = LOCAL_OWNER_KEY) {
   const chain = defineChain({
     id: LOCAL_CHAIN_IDS[network],
     name: `local ${network}`,
@@ -290,9 +288,10 @@ function clients(network: LocalNetwork, port: number): Clients {
   const transport = http(rpcUrl, { retryCount: 0, timeout: 10_000 });
   return {
     publicClient: createPublicClient({ chain, transport, pollingInterval: 100 }),
-    owner: createWalletClient({ account: privateKeyToAccount(LOCAL_OWNER_KEY), chain, transport }),
+    wallet: createWalletClient({ account: privateKeyToAccount(key), chain, transport }),
   };
 }
+type Clients = ReturnType<typeof localChainClients>;
 
 // A call sent before the previous transaction is mined cannot be estimated: a fixed limit, well above the 60k each needs.
 const CALL_GAS = 150_000n;
@@ -300,28 +299,29 @@ const CALL_GAS = 150_000n;
 type OwnerTx = { to: Address; data?: Hex; value?: bigint } | { deploy: CompiledToken };
 
 /** The owner's transactions at consecutive nonces, sent without waiting (one block with interval mining); fails unless all succeed. */
-async function sendAsOwner({ publicClient, owner }: Clients, txs: OwnerTx[]): Promise<{ contractAddress?: Address }[]> {
-  let nonce = await publicClient.getTransactionCount({ address: owner.account.address, blockTag: 'pending' });
+async function sendAsOwner({ publicClient, wallet }: Clients, txs: OwnerTx[]): Promise<void> {
+  let nonce = await publicClient.getTransactionCount({ address: wallet.account.address, blockTag: 'pending' });
   const hashes: Hash[] = [];
   for (const tx of txs) {
     hashes.push(
       'deploy' in tx
-        ? await owner.deployContract({ abi: tx.deploy.abi, bytecode: tx.deploy.bytecode, nonce: nonce++ })
-        : await owner.sendTransaction({ to: tx.to, data: tx.data, value: tx.value, nonce: nonce++, gas: tx.data ? CALL_GAS : 21_000n }),
+        ? await wallet.deployContract({ abi: tx.deploy.abi, bytecode: tx.deploy.bytecode, nonce: nonce++ })
+        : await wallet.sendTransaction({ to: tx.to, data: tx.data, value: tx.value, nonce: nonce++, gas: tx.data ? CALL_GAS : 21_000n }),
     );
   }
   const receipts = await Promise.all(hashes.map((hash) => publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 })));
   const failed = receipts.find((receipt) => receipt.status !== 'success');
   if (failed) throw new Error(`owner transaction ${failed.transactionHash} reverted`);
-  return receipts.map((receipt) => ({ contractAddress: receipt.contractAddress ?? undefined }));
 }
 
-// The owner's calls and balanceOf, written here so that funding needs no compiler.
+// The owner's calls and the reads, written here so that funding and checking need no compiler.
 const adminAbi = parseAbi([
   'function issue(uint256 amount)',
   'function transfer(address to, uint256 value)',
   'function addBlackList(address evilUser)',
   'function balanceOf(address who) view returns (uint256)',
+  'function decimals() view returns (uint8)',
+  'function isBlackListed(address who) view returns (bool)',
 ]);
 
 const fundingTxs = (token: Address, to: Address, usdtMicros: bigint, nativeWei: bigint): OwnerTx[] => [
@@ -334,75 +334,77 @@ const fundingTxs = (token: Address, to: Address, usdtMicros: bigint, nativeWei: 
   ...(nativeWei > 0n ? [{ to, value: nativeWei }] : []),
 ];
 
-/** Deploys TestUsdt on a new chain, funds the hot wallet, blacklists 0x…dEaD; returns the deployment record. */
-async function deploy(
+/**
+ * The test USDT and the hot wallet's funds on the local chain at `rpcUrl` (npm start's nodes, Compose's
+ * `chain-setup`). On a new chain: the token deployed as the local owner (so at LOCAL_TOKEN_ADDRESS), 0x…dEaD
+ * blacklisted, the wallet funded (10,000,000 USDT, 100 ETH or POL). On a chain it set up: the token checked, and a
+ * wallet that holds nothing (a new key) funded; one that has been paying keeps what it has. Returns what it did.
+ */
+export async function setUpLocalChain(
   network: LocalNetwork,
-  port: number,
-  o: EnsureLocalChainsOptions,
-  token: CompiledToken,
-): Promise<LocalChainDeployment> {
-  const c = clients(network, port);
-  const owner = c.owner.account.address;
-  const nonce = await c.publicClient.getTransactionCount({ address: owner, blockTag: 'pending' });
-  const tokenAddress = getContractAddress({ from: owner, nonce: BigInt(nonce) });
-  const [deployed] = await sendAsOwner(c, [
-    { deploy: token },
-    ...fundingTxs(tokenAddress, o.hotWallet, DEFAULT_USDT_MICROS, DEFAULT_NATIVE_WEI),
-    { to: tokenAddress, data: encodeFunctionData({ abi: adminAbi, functionName: 'addBlackList', args: [BLACKLISTED_DESTINATION] }) },
-  ]);
-  if (deployed?.contractAddress === undefined || getAddress(deployed.contractAddress) !== tokenAddress) {
-    throw new Error(`TestUsdt deployed at ${deployed?.contractAddress}, expected ${tokenAddress}`);
+  rpcUrl: string,
+  hotWallet: Address,
+  compiled: () => CompiledToken = compileTestUsdt,
+): Promise<string> {
+  await waitForNode(network, rpcUrl);
+  const c = localChainClients(network, rpcUrl);
+  const token = { address: LOCAL_TOKEN_ADDRESS, abi: adminAbi } as const;
+  const code = await c.publicClient.getCode(token);
+  const deployed = code !== undefined && code !== '0x';
+  const txs: OwnerTx[] = [];
+  let done = `TestUsdt already at ${LOCAL_TOKEN_ADDRESS}`;
+  if (!deployed) {
+    const nonce = await c.publicClient.getTransactionCount({ address: c.wallet.account.address, blockTag: 'pending' });
+    if (nonce !== 0)
+      throw new Error(
+        `${network}: the owner has sent ${nonce} transactions on ${rpcUrl} but no token is at ${LOCAL_TOKEN_ADDRESS}: ` +
+          'a chain not set up here (start it anew: npm run compose:down, or npm run chain -- start --fresh)',
+      );
+    const blacklist = encodeFunctionData({ abi: adminAbi, functionName: 'addBlackList', args: [BLACKLISTED_DESTINATION] });
+    txs.push({ deploy: compiled() }, { to: LOCAL_TOKEN_ADDRESS, data: blacklist });
+    done = `TestUsdt deployed at ${LOCAL_TOKEN_ADDRESS}, 0x…dEaD blacklisted`;
+  } else {
+    const [decimals, blacklisted] = await Promise.all([
+      c.publicClient.readContract({ ...token, functionName: 'decimals' }),
+      c.publicClient.readContract({ ...token, functionName: 'isBlackListed', args: [BLACKLISTED_DESTINATION] }),
+    ]);
+    if (decimals !== 6 || !blacklisted) throw new Error(`${network}: the contract at ${LOCAL_TOKEN_ADDRESS} is not the test USDT`);
   }
-  const genesis = await c.publicClient.getBlock({ blockNumber: 0n });
-  return {
-    network,
-    chainId: LOCAL_CHAIN_IDS[network],
-    rpcUrl: rpcUrlOf(port),
-    tokenAddress,
-    genesisHash: genesis.hash,
-    hotWallet: getAddress(o.hotWallet),
-    blockTimeMs: o.blockTimeMs,
-    deployedAt: new Date().toISOString(),
-  };
+  const [usdt, native] = deployed
+    ? await Promise.all([
+        c.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [hotWallet] }),
+        c.publicClient.getBalance({ address: hotWallet }),
+      ])
+    : [0n, 0n];
+  txs.push(...fundingTxs(LOCAL_TOKEN_ADDRESS, hotWallet, usdt === 0n ? DEFAULT_USDT_MICROS : 0n, native === 0n ? DEFAULT_NATIVE_WEI : 0n));
+  await sendAsOwner(c, txs);
+  return `${done}, hot wallet ${hotWallet} ${usdt === 0n || native === 0n ? 'funded' : 'already funded'}`;
 }
 
 /** The deployment record of our node on `port`, if there is one. */
-export function readDeployment(port: number, dataDir = defaultDataDir): LocalChainDeployment | undefined {
+export function readDeployment(port: number): LocalChainDeployment | undefined {
   try {
-    return JSON.parse(readFileSync(nodeFile(dataDir, port, 'deployment.json'), 'utf8')) as LocalChainDeployment;
+    return JSON.parse(readFileSync(nodeFile(port, 'deployment.json'), 'utf8')) as LocalChainDeployment;
   } catch {
     return undefined;
   }
 }
 
 /** Issues `usdtMicros` and sends `nativeWei` to `to` on our chain on `port` (`npm run chain fund`). */
-export async function fundFromOwner(
-  network: LocalNetwork,
-  port: number,
-  to: Address,
-  usdtMicros: bigint,
-  nativeWei: bigint,
-  dataDir = defaultDataDir,
-) {
-  const record = readDeployment(port, dataDir);
-  if (!record || !(await localChainRunning(port, dataDir)))
-    throw new Error(`no local ${network} chain of ours on :${port}: npm run chain start`);
-  await sendAsOwner(clients(network, port), fundingTxs(record.tokenAddress, to, usdtMicros, nativeWei));
+export async function fundFromOwner(network: LocalNetwork, port: number, to: Address, usdtMicros: bigint, nativeWei: bigint) {
+  const record = readDeployment(port);
+  if (!record || !(await localChainRunning(port))) throw new Error(`no local ${network} chain of ours on :${port}: npm run chain start`);
+  await sendAsOwner(localChainClients(network, rpcUrlOf(port)), fundingTxs(record.tokenAddress, to, usdtMicros, nativeWei));
 }
 
 /** The running chain on `port` when it is ours and still the one its record describes, with the same settings. */
-async function reusable(
-  network: LocalNetwork,
-  port: number,
-  o: EnsureLocalChainsOptions,
-  dataDir: string,
-): Promise<LocalChain | undefined> {
-  const record = readDeployment(port, dataDir);
-  if (ourNodePid(port, dataDir) === undefined || !record) return undefined;
+async function reusable(network: LocalNetwork, port: number, o: EnsureLocalChainsOptions): Promise<LocalChain | undefined> {
+  const record = readDeployment(port);
+  if (ourNodePid(port) === undefined || !record) return undefined;
   if (record.chainId !== LOCAL_CHAIN_IDS[network] || record.blockTimeMs !== o.blockTimeMs) return undefined;
   if (getAddress(record.hotWallet) !== getAddress(o.hotWallet)) return undefined;
-  if ((await chainIdAt(port)) !== LOCAL_CHAIN_IDS[network]) return undefined;
-  const { publicClient } = clients(network, port);
+  if ((await chainIdAt(record.rpcUrl)) !== LOCAL_CHAIN_IDS[network]) return undefined;
+  const { publicClient } = localChainClients(network, record.rpcUrl);
   try {
     const [code, genesis] = await Promise.all([
       publicClient.getCode({ address: record.tokenAddress }),
@@ -422,22 +424,31 @@ async function reusable(
  */
 export async function ensureLocalChains(o: EnsureLocalChainsOptions): Promise<Record<LocalNetwork, LocalChain>> {
   const startedAt = performance.now();
-  const dataDir = o.dataDir ?? defaultDataDir;
   if (!existsSync(hardhatCli)) throw new Error(`${hardhatCli} is missing: npm install`);
-  const reused = await Promise.all(
-    LOCAL_NETWORKS.map(async (network) => (o.fresh ? undefined : reusable(network, o.ports[network], o, dataDir))),
-  );
+  const reused = await Promise.all(LOCAL_NETWORKS.map(async (network) => (o.fresh ? undefined : reusable(network, o.ports[network], o))));
   const toStart = LOCAL_NETWORKS.filter((_, i) => reused[i] === undefined);
-  const children = await Promise.all(toStart.map((network) => launch(network, o.ports[network], o.blockTimeMs, dataDir)));
+  const children = await Promise.all(toStart.map((network) => launch(network, o.ports[network], o.blockTimeMs)));
   // solc-js (synchronous, about a second on a cache miss) while the new nodes start in their own processes.
-  const compiled = toStart.length > 0 ? compileTestUsdt(dataDir) : undefined;
+  const compiled = toStart.length > 0 ? compileTestUsdt() : undefined;
   const started = await Promise.all(
     toStart.map(async (network, i): Promise<LocalChain> => {
       const port = o.ports[network];
-      await waitForNode(network, port, children[i], dataDir);
-      const record = await deploy(network, port, o, compiled as CompiledToken);
-      writeFileSync(nodeFile(dataDir, port, 'deployment.json'), `${JSON.stringify(record, null, 2)}\n`);
-      const { chainId, rpcUrl, tokenAddress, genesisHash } = record;
+      const rpcUrl = rpcUrlOf(port);
+      await waitForNode(network, rpcUrl, { child: children[i], port });
+      await setUpLocalChain(network, rpcUrl, o.hotWallet, () => compiled as CompiledToken);
+      const genesis = await localChainClients(network, rpcUrl).publicClient.getBlock({ blockNumber: 0n });
+      const record: LocalChainDeployment = {
+        network,
+        chainId: LOCAL_CHAIN_IDS[network],
+        rpcUrl,
+        tokenAddress: LOCAL_TOKEN_ADDRESS,
+        genesisHash: genesis.hash,
+        hotWallet: getAddress(o.hotWallet),
+        blockTimeMs: o.blockTimeMs,
+        deployedAt: new Date().toISOString(),
+      };
+      const { chainId, tokenAddress, genesisHash } = record;
+      writeFileSync(nodeFile(port, 'deployment.json'), `${JSON.stringify(record, null, 2)}\n`);
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`chain: ${network} local node on :${port} (chain id ${chainId}), USDT at ${tokenAddress}, started in ${seconds} s`);
       return { network, rpcUrl, chainId, tokenAddress, genesisHash, started: true };
@@ -451,14 +462,14 @@ export async function ensureLocalChains(o: EnsureLocalChainsOptions): Promise<Re
 }
 
 /** What `npm run chain status` shows of the node on `port`. */
-export async function localChainStatus(network: LocalNetwork, port: number, holder: Address, dataDir = defaultDataDir) {
-  const record = readDeployment(port, dataDir);
-  if (!record || !(await localChainRunning(port, dataDir))) return undefined;
-  const { publicClient } = clients(network, port);
+export async function localChainStatus(network: LocalNetwork, port: number, holder: Address) {
+  const record = readDeployment(port);
+  if (!record || !(await localChainRunning(port))) return undefined;
+  const { publicClient } = localChainClients(network, record.rpcUrl);
   const [blockNumber, usdtMicros, nativeWei] = await Promise.all([
     publicClient.getBlockNumber(),
     publicClient.readContract({ address: record.tokenAddress, abi: adminAbi, functionName: 'balanceOf', args: [holder] }),
     publicClient.getBalance({ address: holder }),
   ]);
-  return { ...record, pid: ourNodePid(port, dataDir), blockNumber, usdtMicros, nativeWei };
+  return { ...record, pid: ourNodePid(port), blockNumber, usdtMicros, nativeWei };
 }

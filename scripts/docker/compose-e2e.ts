@@ -15,7 +15,6 @@
  *   8. `compose:down`: no container, network or volume of the project remains.
  */
 import assert from 'node:assert';
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +25,7 @@ import type { PartnerEvent } from '@partner/contracts';
 import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, tokenBalance, transferLogs, VALID_ADDRESS } from '@partner/testing';
 import { repoRoot } from '../lib/services';
 import { compose, composeDown, composeEnv, composeSettings, composeUp, containersOf, DOCKERD_LOG, readEnvFile } from './compose';
-import { docker, ensureEngine } from './docker';
+import { docker, ensureEngine, runVisible } from './docker';
 
 const root = repoRoot();
 const project = process.env.COMPOSE_E2E_PROJECT ?? 'partner-service-e2e';
@@ -143,13 +142,12 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
  * (the proxy spreads calls over the gateway replicas), the production operator key is the stack's. HTTP only:
  * no database and no broker, as unit specs get none (jest.setup.js).
  */
-function operatorSuite(): Promise<void> {
+function operatorSuite(): void {
   // No sandbox gateway in a production stack: the suite's one check against it does not apply.
   const { GATEWAY_URL: _noSandboxGateway, ...env } = process.env;
   const spec = 'apps/e2e/src/operator-api.spec.ts';
-  const child = spawn(join(root, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', spec], {
+  runVisible(spec, join(root, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', spec], {
     cwd: root,
-    stdio: 'inherit',
     env: {
       ...env,
       JEST_SUITE: 'all',
@@ -160,9 +158,6 @@ function operatorSuite(): Promise<void> {
       KAFKA_BROKERS: '127.0.0.1:9',
     },
   });
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${spec}: jest exited with ${code}`)))),
-  );
 }
 
 async function killDuringLoad(): Promise<void> {

@@ -1,4 +1,4 @@
-/** The variables docker-compose.yml requires (`${NAME:?...}`), shared by compose:up and the Compose files' specs. */
+/** The variables docker-compose.yml requires (`${NAME:?...}`), shared by compose:up and the Compose files' specs; the files' shape for the specs. */
 import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
 
 /** The secrets: no default anywhere; compose:up generates the missing ones. */
@@ -32,3 +32,22 @@ export const EXAMPLE_PRODUCTION_ENV: Readonly<Record<string, string>> = {
   TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
   TWILIO_AUTH_TOKEN: 'token',
 };
+
+/** A service of the Compose files, as far as the specs read it. */
+export interface Service {
+  image?: string;
+  build?: { target?: string } | string;
+  volumes?: string[];
+  pull_policy?: string;
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition?: string }> | string[];
+  healthcheck?: { test?: string[] | string; disable?: boolean };
+  ports?: Array<{ target?: number | string; published?: number | string } | string>;
+  restart?: string;
+  secrets?: Array<string | { source: string }>;
+}
+export interface ComposeConfig {
+  services: Record<string, Service>;
+  secrets?: Record<string, { file?: string; external?: boolean; environment?: string }>;
+}

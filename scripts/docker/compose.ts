@@ -18,9 +18,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { Address, Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { Address } from 'viem';
+import { generatePrivateKey } from 'viem/accounts';
 import { ensureDictPki } from '@partner/dict-test-server';
+import { hotWalletAddress } from '../chain/local-chains';
 import { repoRoot } from '../lib/services';
 import { CHAIN_URL_VARIABLES, SECRET_VARIABLES } from './compose-variables';
 import { composeCommand, docker, engineProblem, ensureEngine, run, Run, runVisible } from './docker';
@@ -36,19 +37,9 @@ const LOCAL_CHAINS_FILE = 'docker-compose.local-chains.yml';
 /** The uid of the images' `node` user: it reads the bind-mounted secret (outside swarm, the host file's mode applies). */
 const CONTAINER_UID = 1000;
 
-export interface ComposeSettings {
-  project: string;
-  envFile: string;
-  gatewayPort: number;
-  operatorPort: number;
-  sandbox: boolean;
-  /** Local test chains (docker-compose.local-chains.yml) rather than the operator's nodes. */
-  localChains: boolean;
-  /** The local chains' JSON-RPC ports on the host's loopback. */
-  chainPorts: { ETH: number; MATIC: number };
-}
+export type ComposeSettings = ReturnType<typeof composeSettings>;
 
-export function composeSettings(env: NodeJS.ProcessEnv = process.env): ComposeSettings {
+export function composeSettings(env: NodeJS.ProcessEnv = process.env) {
   const envFile = env.COMPOSE_ENV_FILE || join(root, '.env');
   const stored = readEnvFile(envFile);
   const sandbox = env.SANDBOX === 'true';
@@ -61,8 +52,10 @@ export function composeSettings(env: NodeJS.ProcessEnv = process.env): ComposeSe
     gatewayPort: Number(env.GATEWAY_PORT || 3000),
     operatorPort: Number(env.OPERATOR_PORT || 3100),
     sandbox,
-    // The sandbox never holds real money: local chains unless it is given nodes (a testnet's, say).
+    // Local test chains (LOCAL_CHAINS_FILE) rather than the operator's nodes. The sandbox never holds real
+    // money: local chains unless it is given nodes (a testnet's, say).
     localChains: env.COMPOSE_LOCAL_CHAINS === 'true' || remembered || (sandbox && !nodesGiven),
+    // The local chains' JSON-RPC ports on the host's loopback.
     chainPorts: { ETH: Number(env.CHAIN_PORT_ETH || 8555), MATIC: Number(env.CHAIN_PORT_MATIC || 8556) },
   };
 }
@@ -154,13 +147,10 @@ async function ensureLocalCounterparties(settings: ComposeSettings): Promise<str
  * holds a key and uid 1000 may read it. When none is named: a remote signer gets /dev/null (not read);
  * key-file signing gets a new key beside the env file, named there. Never prints the key.
  */
-function ensureHotWalletKey(
-  settings: ComposeSettings,
-  env: NodeJS.ProcessEnv = process.env,
-): { file: string; address?: Address; generated: boolean } {
+function ensureHotWalletKey(settings: ComposeSettings): { file: string; address?: Address; generated: boolean } {
   const stored = readEnvFile(settings.envFile);
-  const signer = env.HOT_WALLET_SIGNER || stored.HOT_WALLET_SIGNER || 'key-file';
-  const named = env.HOT_WALLET_KEY_SECRET_FILE || stored.HOT_WALLET_KEY_SECRET_FILE;
+  const signer = process.env.HOT_WALLET_SIGNER || stored.HOT_WALLET_SIGNER || 'key-file';
+  const named = process.env.HOT_WALLET_KEY_SECRET_FILE || stored.HOT_WALLET_KEY_SECRET_FILE;
   if (signer === 'remote') {
     if (!named)
       appendToEnvFile(settings, [
@@ -181,17 +171,14 @@ function ensureHotWalletKey(
     ]);
   }
   if (!existsSync(file)) throw new Error(`HOT_WALLET_KEY_SECRET_FILE ${named} does not exist`);
-  const key = readFileSync(file, 'utf8').trim();
-  // The message names the file, never what is in it.
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key))
-    throw new Error(`HOT_WALLET_KEY_SECRET_FILE ${file} does not hold a private key (0x + 64 hex digits)`);
+  const address = hotWalletAddress(file);
   const { uid, gid, mode } = statSync(file);
   const readable = uid === CONTAINER_UID ? (mode & 0o400) !== 0 : (mode & 0o004) !== 0 || (gid === CONTAINER_UID && (mode & 0o040) !== 0);
   if (!readable)
     throw new Error(
       `HOT_WALLET_KEY_SECRET_FILE ${file}: the withdrawals container reads it as uid ${CONTAINER_UID} (its \`node\` user; outside swarm a secret is a bind mount with the host file's owner and mode): chown ${CONTAINER_UID} ${file} (and keep it mode 600)`,
     );
-  return { file, address: privateKeyToAccount(key as Hex).address, generated };
+  return { file, address, generated };
 }
 
 /** Compose's command line for this project: its files, its name, its env file. */

@@ -9,17 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
 import { APP_NAMES } from '@partner/contracts';
-import { EXAMPLE_PRODUCTION_ENV as PRODUCTION_ENV } from './compose-variables';
+import { ComposeConfig, EXAMPLE_PRODUCTION_ENV as PRODUCTION_ENV, Service } from './compose-variables';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const sandboxEnvFile = join(repoRoot, 'docker-compose.sandbox.env');
 const STACK = ['kafka', 'postgres', 'migrate', ...APP_NAMES];
-interface Service {
-  environment?: Record<string, string>;
-  depends_on?: Record<string, { condition?: string }>;
-  secrets?: Array<{ source: string } | string>;
-  ports?: unknown[];
-}
 const secretNames = (s: Service): string[] => (s.secrets ?? []).map((x) => (typeof x === 'string' ? x : x.source));
 
 /** `docker-compose config` with only `env` set (or the variables of `envFile`): nothing from this environment or a local .env. */
@@ -58,13 +52,10 @@ function composeConfig(env: Record<string, string>, envFile?: string, localChain
   }
 }
 
-function configOf(...args: Parameters<typeof composeConfig>): {
-  services: Record<string, Service>;
-  secrets?: Record<string, { file?: string }>;
-} {
+function configOf(...args: Parameters<typeof composeConfig>): ComposeConfig {
   const r = composeConfig(...args);
   if (r.status !== 0) throw new Error(`docker-compose config failed (exit ${r.status}):\n${r.stderr}`);
-  return load(r.stdout) as ReturnType<typeof configOf>;
+  return load(r.stdout) as ComposeConfig;
 }
 
 describe('docker-compose.yml, read by docker-compose', () => {

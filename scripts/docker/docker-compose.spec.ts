@@ -9,8 +9,15 @@ import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
+import { LOCAL_TOKEN_ADDRESS } from '../chain/local-chains';
 import { ownNodeFlagsOf } from '../lib/services';
-import { EXAMPLE_CHAIN_ENV, EXAMPLE_PRODUCTION_ENV as PRODUCTION_ENV, SECRET_VARIABLES as SECRETS } from './compose-variables';
+import {
+  ComposeConfig,
+  EXAMPLE_CHAIN_ENV,
+  EXAMPLE_PRODUCTION_ENV as PRODUCTION_ENV,
+  SECRET_VARIABLES as SECRETS,
+  Service,
+} from './compose-variables';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const read = (...path: string[]): string => readFileSync(join(repoRoot, ...path), 'utf8');
@@ -35,24 +42,6 @@ const DEV_DEFAULTS = new Set([
   'postgres-dev-password',
   ...APP_NAMES.map((app) => `${app}-dev-password`),
 ]);
-
-interface Service {
-  image?: string;
-  build?: { target?: string } | string;
-  volumes?: string[];
-  pull_policy?: string;
-  command?: string[] | string;
-  environment?: Record<string, string>;
-  depends_on?: Record<string, { condition?: string }> | string[];
-  healthcheck?: { test?: string[] | string; disable?: boolean };
-  ports?: Array<{ target?: number | string; published?: number | string } | string>;
-  restart?: string;
-  secrets?: Array<string | { source: string }>;
-}
-interface ComposeConfig {
-  services: Record<string, Service>;
-  secrets?: Record<string, { file?: string; external?: boolean; environment?: string }>;
-}
 
 /** Compose's interpolation: `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`, `${VAR}`, `$$`. */
 function interpolate(value: string, env: Record<string, string>): string {
@@ -107,8 +96,6 @@ const merge = (base: unknown, over: unknown): unknown => {
 const loadWithLocalChains = (env: Record<string, string>): ComposeConfig =>
   merge(loadCompose(env), loadFile(rawLocalChains, env)) as ComposeConfig;
 
-/** Settings that drove the simulated chain, gone with it (the service pays on real chains). */
-const TIMER_SETTINGS = ['CHAIN_SEND_DELAY_MS', 'CHAIN_SETTLE_DELAY_MS', 'CHAIN_TICK_MS', 'CHAIN_FAIL_ADDRESSES'];
 /** Where the withdrawals service reads the hot wallet's key: the secret Compose mounts. */
 const KEY_FILE_IN_CONTAINER = '/run/secrets/hot_wallet_key';
 /** Variables that would carry a key (or what derives one) itself rather than the path of a file holding it. */
@@ -117,6 +104,13 @@ const keyVariables = (env: Record<string, unknown> = {}): string[] =>
     (name) => /(PRIVATE|WALLET|SIGNER|MNEMONIC|SEED)/.test(name) && /(KEY|MNEMONIC|SEED|PHRASE)/.test(name) && !name.endsWith('_FILE'),
   );
 
+/** What an app waits for: the broker and the database healthy, the deploy steps done. */
+const AFTER_DEPLOY_STEPS = {
+  kafka: 'service_healthy',
+  postgres: 'service_healthy',
+  migrate: 'service_completed_successfully',
+  topics: 'service_completed_successfully',
+};
 /** Conditions by dependency; the short list form has none: reported as missing. */
 const dependsOn = ({ depends_on: d = {} }: Service): Record<string, string | undefined> =>
   Array.isArray(d)
@@ -341,12 +335,7 @@ describe('docker-compose.yml', () => {
     expect(s.healthcheck?.disable).not.toBe(true);
     expect(healthTestOf(s)).toContain('/readyz');
     expect(s.restart).toBe('unless-stopped');
-    expect(dependsOn(s)).toMatchObject({
-      kafka: 'service_healthy',
-      postgres: 'service_healthy',
-      migrate: 'service_completed_successfully',
-      topics: 'service_completed_successfully',
-    });
+    expect(dependsOn(s)).toMatchObject(AFTER_DEPLOY_STEPS);
     // Configured for containers: Kafka, database, listen address.
     expect(env.KAFKA_BROKERS).toMatch(/^[^:,]+:\d+(,[^:,]+:\d+)*$/);
     expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\/\w+/);
@@ -455,7 +444,7 @@ describe('docker-compose.yml', () => {
     expect(rawCompose.match(HEX_KEY)).toBeNull();
   });
 
-  it('withdrawals: pays through the nodes the operator names (no default), on the mainnets unless told otherwise; no timer left', () => {
+  it('withdrawals: pays through the nodes the operator names (no default), on the mainnets unless told otherwise', () => {
     expect(service('withdrawals').environment).toMatchObject({
       CHAIN_RPC_URL_ETH: EXAMPLE_CHAIN_ENV.CHAIN_RPC_URL_ETH,
       CHAIN_RPC_URL_MATIC: EXAMPLE_CHAIN_ENV.CHAIN_RPC_URL_MATIC,
@@ -465,14 +454,6 @@ describe('docker-compose.yml', () => {
       USDT_CONTRACT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
       USDT_CONTRACT_MATIC: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
     });
-    for (const name of ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC']) expect(requiredEverywhere(name)).toBe(true);
-    const left = Object.entries(config.services).flatMap(([name, s]) =>
-      Object.keys(s.environment ?? {})
-        .filter((key) => TIMER_SETTINGS.includes(key))
-        .map((key) => `${name}.${key}`),
-    );
-    expect(left).toEqual([]);
-    expect(TIMER_SETTINGS.filter((name) => rawCompose.includes(name))).toEqual([]);
   });
 
   it("withdrawals: every setting of the service can be given; a default the file states is the service's own, none is empty", () => {
@@ -553,11 +534,8 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
     // Only a dependency for the withdrawals service: its settings come from the environment, as in production.
     expect(Object.keys(overlay.services.withdrawals)).toEqual(['depends_on']);
     expect(dependsOn(config.services.withdrawals)).toMatchObject({
+      ...AFTER_DEPLOY_STEPS,
       'chain-setup': 'service_completed_successfully',
-      kafka: 'service_healthy',
-      postgres: 'service_healthy',
-      migrate: 'service_completed_successfully',
-      topics: 'service_completed_successfully',
     });
     const setup = config.services['chain-setup'];
     expect(commandOf(setup)).toBe('node dist/chain/chain-setup.js');
@@ -605,8 +583,8 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
       expect(env[`CHAIN_RPC_URL_${network}`]).toBe(`http://${name}:8545`);
       expect(config.services['chain-setup'].environment?.[`CHAIN_RPC_URL_${network}`]).toBe(env[`CHAIN_RPC_URL_${network}`]);
       expect(env[`CHAIN_ID_${network}`]).toBe(config.services[name].environment?.CHAIN_ID);
-      // Hardhat's development account #0's first deployment on a new chain (scripts/docker/chain-setup.ts).
-      expect(env[`USDT_CONTRACT_${network}`]).toBe('0x5FbDB2315678afecb367f032d93F642f64180aa3');
+      // Hardhat's development account #0's first deployment on a new chain, where chain-setup puts the token.
+      expect(env[`USDT_CONTRACT_${network}`]).toBe(LOCAL_TOKEN_ADDRESS);
       // A local node's `finalized` is its latest block: confirmations instead.
       expect(env[`CHAIN_FINALITY_${network}`]).toMatch(/^[1-9]\d*$/);
     }
