@@ -10,8 +10,8 @@
  *   4-5. a partner onboarded through the operator URL, withdrawals through the public URL settled in its feed
  *      and, on ETH, on the chain (balanceOf and the Transfer log, read from the published node);
  *   6. the apps/e2e operator suite against the operator port (COMPOSE_E2E_JEST=false skips it);
- *   7. a crash of the withdrawals process and a `docker kill` of its container under load: accepting again
- *      within RECOVERY_LIMIT_MS, every accepted withdrawal settled exactly once (feed and balance);
+ *   7. a crash of the withdrawals process and a `docker kill` of its container under load: every accepted
+ *      withdrawal settled exactly once (feed and balance), the kill's recovery within RECOVERY_RATIO of the crash's;
  *   8. `compose:down`: no container, network or volume of the project remains.
  */
 import assert from 'node:assert';
@@ -44,9 +44,11 @@ const settings = composeSettings({
 const publicUrl = `http://127.0.0.1:${settings.gatewayPort}`;
 const operatorUrl = `http://127.0.0.1:${settings.operatorPort}`;
 const ethChainUrl = `http://127.0.0.1:${settings.chainPorts.ETH}`;
-// After a `docker kill`, `compose up -d withdrawals` first runs the deploy steps again (migrate, then topics),
-// so their start-up is part of the outage; the consumer's re-join itself is the session timeout (6 s).
-const RECOVERY_LIMIT_MS = 15_000;
+// The recovery bound is a ratio to a floor of the same run (a machine's pace differs from day to day): the
+// crash's outage (Docker's restart of the process: its start and the consumer's 6 s session timeout). After a
+// `docker kill`, `compose up -d withdrawals` first runs the deploy steps again (migrate, then topics), timed
+// apart; what follows them is the same start, within RECOVERY_RATIO times the floor.
+const RECOVERY_RATIO = 1.5;
 const USDT = 1_000_000;
 const AMOUNT = 100_000;
 const MATIC_LOW_FEE = 20_000;
@@ -196,8 +198,8 @@ async function killDuringLoad(): Promise<void> {
     );
 
   const recoveries: string[] = [];
-  /** Stops the withdrawals service one way, starts it again another (or lets Docker), and times the outage. */
-  const outage = async (what: string, stopIt: (container: string) => void, startIt: () => void): Promise<void> => {
+  /** Stops the withdrawals service one way, starts it again another (or lets Docker); answers the outage's ms, start command's apart. */
+  const outage = async (what: string, stopIt: (container: string) => void, startIt: () => void) => {
     await acceptedMore(`withdrawals accepted before the ${what}`, 20, 60_000);
     const victim = running('withdrawals');
     assert(victim, 'no running withdrawals container');
@@ -219,20 +221,20 @@ async function killDuringLoad(): Promise<void> {
       `compose e2e: ${what}: accepting again ${(ms / 1000).toFixed(1)} s after it (start command ${(startMs / 1000).toFixed(1)} s; ` +
         `${accepted.size} withdrawals accepted so far)`,
     );
-    if (ms >= RECOVERY_LIMIT_MS) recoveries.push(`${what}: ${ms} ms`);
+    return { ms, startMs };
   };
   // A crash: the app's process dies (SIGKILL from inside); the restart policy brings the container back. The
   // exec session dies with the container: its exit status says nothing, the outage does. The command line may
   // carry node flags of its own before the script (docker-compose.yml).
   const killApp = `for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^node .*dist/apps/' && kill -9 \${p#/proc/}; done; true`;
-  await outage(
+  const floor = await outage(
     'crash of the withdrawals process (restart: unless-stopped)',
     (container) => docker(['exec', container, 'sh', '-c', killApp]),
     () => undefined,
   );
   // `docker kill`: Docker counts it as a deliberate stop and does not restart the container; the operator's
   // `docker compose up -d` does, at once (with the stack's own environment: any other would recreate containers).
-  await outage(
+  const killed = await outage(
     'docker kill of the withdrawals container, then compose up -d',
     (container) => {
       const r = docker(['kill', container]);
@@ -243,6 +245,9 @@ async function killDuringLoad(): Promise<void> {
       assert(r.status === 0, `compose up -d withdrawals: ${r.stderr}`);
     },
   );
+  const limitMs = killed.startMs + RECOVERY_RATIO * floor.ms;
+  if (killed.ms > limitMs)
+    recoveries.push(`docker kill: ${killed.ms} ms, over its start command plus ${RECOVERY_RATIO} × the crash's ${floor.ms} ms`);
   await acceptedMore('load after the recovery', 10, 30_000);
   stop = true;
   await Promise.all(workers);
@@ -253,8 +258,8 @@ async function killDuringLoad(): Promise<void> {
   };
   await pollUntil('every request answered for good', retried, (n) => n === 0, { timeoutMs: 60_000, intervalMs: 500 });
   console.log(`compose e2e: ${accepted.size} withdrawals accepted in all`);
-  assert(recoveries.length === 0, `recovery over ${RECOVERY_LIMIT_MS} ms: ${recoveries.join('; ')}`);
   await auditSettled(partner, accepted, 120_000);
+  assert(recoveries.length === 0, recoveries.join('; '));
 }
 
 /** The project's containers, networks and volumes the engine still has. */
@@ -380,7 +385,7 @@ async function main(): Promise<void> {
     if (process.env.COMPOSE_E2E_JEST !== 'false') await check('apps/e2e operator suite against the operator port', operatorSuite);
 
     await check(
-      `docker kill of the withdrawals container under load: accepting again within ${RECOVERY_LIMIT_MS / 1000} s, every accepted withdrawal settled once`,
+      `docker kill of the withdrawals container under load: every accepted withdrawal settled once, accepting again within its start command plus ${RECOVERY_RATIO} × a crash's outage`,
       killDuringLoad,
     );
   }
