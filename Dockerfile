@@ -86,9 +86,10 @@ FROM deps AS chain
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     HARDHAT_DISABLE_TELEMETRY=true \
     CHAIN_DATA_DIR=/tmp/hardhat
-# What chain-setup.ts imports (esbuild fails the build if it ever needs more), and the node's config.
+# What chain-setup.ts imports (esbuild fails the build if it ever needs more), and the node's config;
+# scripts/lib/main.ts for notify.ts below.
 COPY libs/contracts/src/lib/services.catalogue.ts libs/contracts/src/lib/topics.ts ./libs/contracts/src/lib/
-COPY scripts/lib/services.ts ./scripts/lib/
+COPY scripts/lib/services.ts scripts/lib/main.ts ./scripts/lib/
 COPY scripts/chain ./scripts/chain
 COPY scripts/docker/chain-setup.ts ./scripts/docker/
 # The DICT test server and the notification sinks of the same overlay (libs/dict-test-server,
