@@ -6,10 +6,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { appEnv, RunningStack, StackOptions, startApps } from '../stack/stack';
+import { appEnv, RunningStack, StackOptions } from '../stack/stack';
 import { TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import { appNodeFlags, APPS, AppName, healthPortOf } from '../lib/services';
-import { GroupState, serviceGroups } from '../stack/consumer-groups';
 import { FeedBenchOptions, FeedBenchResult, runFeedBench } from './feed.bench';
 import * as h from './harness';
 import { Distribution, fmt, LoadClient, LoadResult, Outcome, SandboxPartner, secs, table } from './harness';
@@ -23,7 +22,7 @@ const CHAIN = {
   settleDelayMs: (TEST_CHAIN_TIMINGS.confirmations + 1) * TEST_BLOCK_TIME_MS + 2 * TEST_CHAIN_TIMINGS.pollMs + 1000,
 };
 const DRAIN_TIMEOUT_MS = 180_000;
-const RUN_NAMES = ['closed', 'sustained', 'open', 'hot', 'feed', 'feed-load', 'scale'] as const;
+const RUN_NAMES = ['closed', 'sustained', 'open', 'hot', 'feed', 'feed-load'] as const;
 type RunName = (typeof RUN_NAMES)[number];
 const HOT_CONCURRENCY = 32;
 /** Issue #27: the six apps together, RSS summed, under a withdrawal load. */
@@ -64,10 +63,8 @@ type Options = ReturnType<typeof parseOptions>;
 type ProcName = AppName | 'baseline';
 let stack: RunningStack | undefined;
 let baseline: ChildProcess | undefined;
-/** The scale run's second instance of every app, while it runs. */
-let second: RunningStack | undefined;
 const brokerPid = () => p.brokerPid(AT.kafkaPort);
-const appPids = (s = stack) => new Map([...(s?.processes ?? [])].map(([app, c]) => [app as string, c.pid]));
+const appPids = () => new Map([...(stack?.processes ?? [])].map(([app, c]) => [app as string, c.pid]));
 
 /** The in-process baseline: the gateway's environment on its own port; its /readyz would report the services it does not serve. */
 async function startBaseline(o: StackOptions): Promise<void> {
@@ -141,12 +138,12 @@ async function measure<L extends LoadResult>(db: p.BenchDatabase, load: () => Pr
   };
 }
 
-/** Request i: partner i mod P, user (i div P) mod U, gateway (i div P) mod G: requests in flight hit different users. */
-function spread(urls: string[], partners: SandboxPartner[]) {
-  const clients = urls.map((url) => partners.map((x) => new LoadClient(url, x.key)));
+/** Request i: partner i mod P, user (i div P) mod U: requests in flight hit different users. */
+function spread(url: string, partners: SandboxPartner[]) {
+  const clients = partners.map((x) => new LoadClient(url, x.key));
   return (i: number, since: number): Promise<Outcome> => {
     const [k, j] = [i % partners.length, Math.floor(i / partners.length)];
-    return h.postWithdrawal(clients[j % urls.length][k], partners[k].users[j % partners[k].users.length], since);
+    return h.postWithdrawal(clients[k], partners[k].users[j % partners[k].users.length], since);
   };
 }
 
@@ -189,7 +186,7 @@ async function runClosed(db: p.BenchDatabase, urls: Record<StackName, string>, p
     // A-B-B-A: the machine's drift falls on both stacks alike.
     for (const [k, name] of (['full', 'baseline', 'baseline', 'full'] as const).entries()) {
       if (stopped()) return levels;
-      const r = await measure(db, () => h.closedLoop(o.requests, c, spread([urls[name]], partners), stopped), o.pollMs, name === 'full');
+      const r = await measure(db, () => h.closedLoop(o.requests, c, spread(urls[name], partners), stopped), o.pollMs, name === 'full');
       passes.push({ ...r, stack: name, pass: k + 1 });
       const l = r.load.latencyMs;
       console.log(
@@ -213,7 +210,7 @@ async function runOpen(db: p.BenchDatabase, url: string, partners: SandboxPartne
   // A fresh broker's JIT is not at its steady state after the closed warm-up (docs/benchmarks/README.md, "The runs").
   if (o.openWarmup > 0) {
     console.log(`  warm-up: ${o.openWarmup} s of the same open loop, not measured`);
-    await h.openLoop(rate, o.openWarmup, spread([url], partners), stopped);
+    await h.openLoop(rate, o.openWarmup, spread(url, partners), stopped);
   }
   const sampler = new p.BacklogSampler(db);
   const probe = new p.TailProbe(appPids(), AT.databaseUrl);
@@ -224,7 +221,7 @@ async function runOpen(db: p.BenchDatabase, url: string, partners: SandboxPartne
     async () => {
       await probe.start();
       try {
-        return await h.openLoop(rate, o.openSeconds, spread([url], partners), stopped);
+        return await h.openLoop(rate, o.openSeconds, spread(url, partners), stopped);
       } finally {
         tail = await probe.stop();
         await sampler.stop(); // the backlog while requests arrive; the drain is reported apart
@@ -286,73 +283,6 @@ async function runSustained(db: p.BenchDatabase, url: string, partners: SandboxP
     rate = Math.round((low + high) / 2);
   }
   return { rate: low > 0 ? low : null, ceiling, probes };
-}
-
-// ------------------------------------------------------------------------------------ scale: one, two, two, one
-/** Two instances of every app against one: each configuration warmed up unmeasured, each group Stable at its members first (docs/benchmarks/README.md, "The runs"). */
-async function runScale(db: p.BenchDatabase, stackOptions: StackOptions, partners: SandboxPartner[], o: Options) {
-  const first = stack as RunningStack;
-  const c = Math.max(...o.concurrency);
-  const passes: Array<
-    { instances: number; throughput: number; p99: number | null; drainMs: number | null } & Record<string, number | null>
-  > = [];
-  const appsCpu = (sets: RunningStack[]) =>
-    sets.flatMap((s) => [...s.processes.values()].map((x) => p.cpuMs(x.pid) ?? 0)).reduce((n, ms) => n + ms, 0);
-  const gateway = (s: RunningStack) => s.gatewayUrl;
-  const send = (sets: RunningStack[]) => spread(sets.map(gateway), partners);
-  const warm = async (sets: RunningStack[]) => {
-    const r = await h.closedLoop(o.warmup, c, send(sets), stopped);
-    await db.waitFinished(r.ids, DRAIN_TIMEOUT_MS, o.pollMs, stopped);
-  };
-  const pass = async (sets: RunningStack[]) => {
-    const extra0 = appsCpu(sets.slice(1));
-    const r = await measure(db, () => h.closedLoop(o.requests, c, send(sets), stopped), o.pollMs, true);
-    const extra = appsCpu(sets.slice(1)) - extra0;
-    const firstApps = APPS.reduce((n, k) => n + (r.costs.cpuMs[k] ?? 0), 0);
-    const own = firstApps + (r.costs.cpuMs.kafka ?? 0) + (r.costs.cpuMs.postgres ?? 0);
-    // CPU per withdrawal of all the apps (both sets when two), the broker and PostgreSQL; the second set's share of the apps'.
-    const x = {
-      instances: sets.length,
-      throughput: r.load.throughput,
-      p99: r.load.latencyMs?.p99 ?? null,
-      drainMs: r.drainMs,
-      cpuMsPerWithdrawal: h.round((own + extra) / Math.max(1, r.load.requests)),
-      secondSetShare: sets.length > 1 ? h.round(extra / Math.max(1, firstApps + extra)) : null,
-    };
-    console.log(
-      `  ${x.instances} instance${x.instances === 1 ? ' ' : 's'}  ${fmt(x.throughput).padStart(7)} req/s  p99 ${fmt(x.p99)} ms  ` +
-        `non-2xx ${non2xx(r.load.statusCounts)}  drained ${x.drainMs === null ? 'NO' : secs(x.drainMs)}  CPU ${fmt(x.cpuMsPerWithdrawal)} ms/withdrawal` +
-        (x.secondSetShare === null ? '' : `  second set's share of the apps' CPU ${Math.round(x.secondSetShare * 100)} %`),
-    );
-    passes.push(x);
-  };
-  const groupsAt = async (n: number) => {
-    const deadline = Date.now() + 60_000;
-    const settled = (g: Record<string, GroupState>) => Object.values(g).every((x) => x.members === n && x.state === 'Stable');
-    let groups = await serviceGroups(AT.kafkaPort);
-    for (; !settled(groups) && Date.now() < deadline; groups = await serviceGroups(AT.kafkaPort)) await h.sleep(500);
-    if (!settled(groups)) throw new Error(`consumer groups not at ${n} member(s) and stable after 60 s: ${JSON.stringify(groups)}`);
-    return Object.fromEntries(Object.entries(groups).map(([id, g]) => [id, g.members]));
-  };
-  await warm([first]);
-  await pass([first]);
-  second = await startApps(stackOptions, 1);
-  bench.onStop('the second instances', () => second?.stop(10_000));
-  const members = await groupsAt(2);
-  await warm([first, second]);
-  await pass([first, second]);
-  await pass([first, second]);
-  await second.stop(30_000);
-  second = undefined;
-  await groupsAt(1);
-  await warm([first]);
-  await pass([first]);
-  const mean = (n: number) => {
-    const of = passes.filter((x) => x.instances === n);
-    return h.round(of.reduce((t, x) => t + x.throughput, 0) / of.length, 1);
-  };
-  const [one, two] = [mean(1), mean(2)];
-  return { concurrency: c, passes, one, two, ratio: h.round(two / one, 3), members };
 }
 
 // -------------------------------------------------------------------------------------- output
@@ -496,8 +426,8 @@ async function main(): Promise<void> {
       const warm: Record<string, unknown> = {};
       const lowest = Math.min(...o.concurrency);
       for (const n of ['full', 'baseline'] as const) {
-        const r = await h.closedLoop(o.warmup, Math.min(16, maxConcurrency), spread([urls[n]], partners), stopped);
-        const low = lowest < 16 ? await h.closedLoop(Math.ceil(o.warmup / 2), lowest, spread([urls[n]], partners), stopped) : null;
+        const r = await h.closedLoop(o.warmup, Math.min(16, maxConcurrency), spread(urls[n], partners), stopped);
+        const low = lowest < 16 ? await h.closedLoop(Math.ceil(o.warmup / 2), lowest, spread(urls[n], partners), stopped) : null;
         await db.waitFinished([...r.ids, ...(low?.ids ?? [])], DRAIN_TIMEOUT_MS, o.pollMs, stopped);
         warm[n] = {
           throughput: r.throughput,
@@ -584,13 +514,6 @@ async function main(): Promise<void> {
       feedLoad = loop && { feed, open: await loop };
       if (feedLoad) results.feedUnderLoad = { feed, withdrawals: withoutRaw(feedLoad.open) };
     }
-    let scale: Awaited<ReturnType<typeof runScale>> | undefined;
-    if (o.runs.includes('scale') && !stopped()) {
-      console.log(
-        `\nscale: ${o.requests} requests at c=${Math.max(...o.concurrency)} on one instance of every app, then on two (passes one-two-two-one)`,
-      );
-      results.scale = scale = await runScale(db, stackOptions, partners, o);
-    }
     assertAlive();
 
     // Memory and event-loop lag are per process, not per run.
@@ -656,11 +579,6 @@ async function main(): Promise<void> {
     printMemory(memory, heap, pss);
     if (db.statementsNote) console.log(`  ${db.statementsNote}`);
     if (results.feed) console.log(`\nFEED  ${JSON.stringify(results.feed)}`);
-    if (scale)
-      console.log(
-        `\nSCALE  c=${scale.concurrency}: one instance of every app ${fmt(scale.one)} req/s, two ${fmt(scale.two)} req/s: two/one ${scale.ratio.toFixed(3)} ` +
-          `(goal ≥ 0.90: ${scale.ratio >= 0.9 ? 'met' : 'MISSED'}); members per group with two: ${JSON.stringify(scale.members)}`,
-      );
   } finally {
     const ports = { kafka: AT.kafkaPort, gateway: AT.gatewayPort, baseline: BASELINE_PORT, healthBase: AT.healthPortBase };
     const chain = { ports: AT.chainPorts, blockTimeMs: TEST_BLOCK_TIME_MS, ...TEST_CHAIN_TIMINGS, due: CHAIN };
