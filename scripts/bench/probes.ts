@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { distribution, Distribution, every, list, root, round, sleep } from './harness';
 
@@ -317,7 +316,7 @@ export class BacklogSampler extends Sampler {
   }
 }
 
-// ------------------------------------------------------------------------------------ tail sources
+// ------------------------------------------------------------------------------------ latency buckets
 /** Upper bounds (ms) of the latency buckets printed for an open loop; the last is open. */
 export const LATENCY_BUCKETS_MS = [5, 10, 20, 50, 100, 200, 500, 1000] as const;
 
@@ -328,73 +327,4 @@ export function histogram(latencies: number[]): number[] {
     counts[i === -1 ? LATENCY_BUCKETS_MS.length : i]++;
   }
   return counts;
-}
-
-/** µs in which some runnable task had no core, since boot (/proc/pressure/cpu "some"). */
-const cpuPressureUs = () =>
-  readProc('/proc/pressure/cpu', (t) => {
-    const m = /^some .*total=(\d+)/m.exec(t);
-    return m ? Number(m[1]) : null;
-  });
-/** ns the main thread (the event loop) has waited on a run queue. */
-const runQueueWaitNs = (pid: number | undefined) => (pid ? readProc(`/proc/${pid}/schedstat`, (t) => Number(t.split(' ')[1])) : null);
-
-/**
- * Over the window: the share (%) of time some runnable task of the machine waited for a core; each app's event
- * loop's ms per second ready without a core; the bench database's active backends sampled every 50 ms, share (%)
- * per wait event (`CPU` on none).
- */
-export type TailSources = Awaited<ReturnType<TailProbe['stop']>>;
-
-/** What could hold a request besides its own work, over an open loop's window (docs/benchmarks/README.md, "The measures"). */
-export class TailProbe {
-  private t0 = 0;
-  private pressure0: number | null = null;
-  private runQueue0 = new Map<string, number | null>();
-  private readonly waits = new Map<string, number>();
-  private sampling?: Awaited<ReturnType<typeof every>>;
-  private readonly client: Client;
-
-  constructor(
-    private readonly apps: Map<string, number | undefined>,
-    databaseUrl: string,
-  ) {
-    this.client = new Client({ connectionString: databaseUrl });
-  }
-
-  async start(): Promise<void> {
-    this.runQueue0 = new Map([...this.apps].map(([name, pid]) => [name, runQueueWaitNs(pid)]));
-    this.pressure0 = cpuPressureUs();
-    this.t0 = performance.now();
-    await this.client.connect();
-    this.sampling = await every(50, async () => {
-      const { rows } = await this.client.query<{ wait: string; n: number }>(
-        `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, count(*)::int AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`,
-      );
-      for (const { wait, n } of rows) this.waits.set(wait, (this.waits.get(wait) ?? 0) + n);
-    });
-  }
-
-  async stop() {
-    const seconds = (performance.now() - this.t0) / 1000;
-    const pressure = cpuPressureUs();
-    const runQueueMsPerS: Record<string, number | null> = {};
-    for (const [name, pid] of this.apps) {
-      const [rq0, rq1] = [this.runQueue0.get(name), runQueueWaitNs(pid)];
-      runQueueMsPerS[name] = rq0 == null || rq1 == null ? null : round((rq1 - rq0) / 1e6 / seconds);
-    }
-    await this.sampling?.stop();
-    await this.client.end();
-    const samples = [...this.waits.values()].reduce((n, c) => n + c, 0);
-    const byWait = Object.fromEntries(
-      [...this.waits].sort((a, b) => b[1] - a[1]).map(([w, c]) => [w, round((c / Math.max(1, samples)) * 100)]),
-    );
-    return {
-      seconds: round(seconds),
-      cpuPressurePct: this.pressure0 === null || pressure === null ? null : round((pressure - this.pressure0) / 1e4 / seconds),
-      runQueueMsPerS,
-      postgres: { backendSamples: samples, byWait },
-    };
-  }
 }

@@ -213,30 +213,11 @@ async function runOpen(db: p.BenchDatabase, url: string, partners: SandboxPartne
     await h.openLoop(rate, o.openWarmup, spread(url, partners), stopped);
   }
   const sampler = new p.BacklogSampler(db);
-  const probe = new p.TailProbe(appPids(), AT.databaseUrl);
-  let tail: p.TailSources | undefined;
   await sampler.start();
-  const r = await measure(
-    db,
-    async () => {
-      await probe.start();
-      try {
-        return await h.openLoop(rate, o.openSeconds, spread(url, partners), stopped);
-      } finally {
-        tail = await probe.stop();
-        await sampler.stop(); // the backlog while requests arrive; the drain is reported apart
-      }
-    },
-    o.pollMs,
-    true,
-  );
-  return {
-    ...r,
-    backlog: sampler.summary(),
-    samples: sampler.samples,
-    tail: tail as p.TailSources,
-    histogram: p.histogram(r.load.latencies),
-  };
+  const load = () => h.openLoop(rate, o.openSeconds, spread(url, partners), stopped);
+  // The backlog while requests arrive; the drain is reported apart.
+  const r = await measure(db, () => load().finally(() => sampler.stop()), o.pollMs, true);
+  return { ...r, backlog: sampler.summary(), samples: sampler.samples, histogram: p.histogram(r.load.latencies) };
 }
 
 /** Kept up with: every POST 201, answered at the rate sent, and the outbox and chain backlogs within a second of arrivals at the end. */
@@ -340,7 +321,7 @@ function printWholeLife(r: PhaseResult): void {
   console.log(`    not in the total: baseline process (idle) ${fmt(per.baseline)}, generator ${fmt(per.bench)}`);
 }
 
-function printTail(r: OpenRun): void {
+function printLatency(r: OpenRun): void {
   const b = p.LATENCY_BUCKETS_MS;
   const bounds = b.map((x, i) => `${i === 0 ? 0 : b[i - 1]}-${x}`).concat(`>${b.at(-1)}`);
   const d = r.load.latencyMs;
@@ -348,19 +329,8 @@ function printTail(r: OpenRun): void {
     `  LATENCY DISTRIBUTION (POST, ms): p50 ${fmt(d?.p50)}, p90 ${fmt(d?.p90)}, p95 ${fmt(d?.p95)}, p99 ${fmt(d?.p99)}, p99.9 ${fmt(d?.p999)}`,
   );
   console.log(`    answers per bucket: ${bounds.map((x, i) => `${x} ms ${r.histogram[i]}`).join(', ')}`);
-  const t = r.tail;
-  console.log(
-    `  TAIL SOURCES over ${fmt(t.seconds)} s: some task waiting for a core ${fmt(t.cpuPressurePct)} % of the time (/proc/pressure/cpu)`,
-  );
-  const rows = Object.entries(t.runQueueMsPerS).map(([app, waiting]) => {
-    const gc = r.costs.gc[app];
-    return [app, fmt(waiting), fmt(gc?.msPerSecond), gc ? String(gc.over10ms) : '-', fmt(r.costs.eventLoopP99Ms[app])];
-  });
-  console.log(table(['app', 'main thread waiting for a core, ms/s', 'GC ms/s', 'GCs > 10 ms', 'event-loop lag p99 ms'], rows));
-  const waits = Object.entries(t.postgres.byWait)
-    .slice(0, 6)
-    .map(([w, pct]) => `${w} ${fmt(pct)} %`);
-  console.log(`    PostgreSQL active backends (${t.postgres.backendSamples} samples): ${waits.join(', ') || 'none active'}`);
+  const rows = Object.entries(r.costs.gc).map(([name, gc]) => [name, fmt(gc?.msPerSecond), gc ? String(gc.over10ms) : '-']);
+  console.log(table(['process', 'GC ms/s', 'GCs > 10 ms'], rows));
 }
 
 function printMemory(m: p.MemoryUnderLoad, heap: Record<string, p.HeapSplit | null>, pss: Record<string, number | null>): void {
@@ -558,7 +528,7 @@ async function main(): Promise<void> {
         `generator: max ${ol.maxInFlight} in flight, sent at most ${fmt(ol.maxSendDelayMs)} ms late`,
       ]);
       printWholeLife(open);
-      printTail(open);
+      printLatency(open);
     }
     if (hot) printPhase(`HOT ACCOUNT  one user, c=${HOT_CONCURRENCY}, full stack`, hot);
     if (feedLoad) {
