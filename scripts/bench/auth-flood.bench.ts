@@ -1,7 +1,7 @@
 /**
- * `npm run bench:auth-flood` (or `npm run bench -- --auth-flood`): an honest partner's p99 alone, then inside a
- * flood of made-up API keys, against the built gateway with its services answered at once (ADR 0016). Flags and
- * environment: docs/benchmarks/README.md, "A flood of made-up keys".
+ * `npm run bench:auth-flood`: an honest partner's p99 alone, then inside a flood of made-up API keys, against the
+ * built gateway with its services answered at once (ADR 0016). Flags and environment: docs/benchmarks/README.md,
+ * "A flood of made-up keys".
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,6 @@
 /**
- * `npm run bench:lists` (or `npm run bench -- --lists`): the partner lists at a million rows of ONE partner,
- * each case's first page and a deep one timed over HTTP and EXPLAINed with the generic plan
- * (docs/benchmarks/README.md, "Lists at a million rows").
+ * `npm run bench:lists`: the partner lists at a million rows of ONE partner, each case's first page and a deep
+ * one timed over HTTP and EXPLAINed with the generic plan (docs/benchmarks/README.md, "Lists at a million rows").
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';

@@ -1,9 +1,8 @@
 /**
  * `npm run bench`: USDT withdrawals through the whole stack against an in-process baseline (apps/bench-baseline),
- * same launch, database and broker. Runs, flags, measures: docs/benchmarks/README.md. `--auth-flood` and `--lists`
- * run auth-flood.bench.ts and lists.bench.ts instead, with the other flags.
+ * same launch, database and broker. Runs, flags, measures: docs/benchmarks/README.md.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appEnv, RunningStack, StackOptions } from '../stack/stack';
@@ -32,7 +31,7 @@ const bench = new h.Bench('bench');
 const stopped = bench.stopped;
 
 function parseOptions() {
-  const o = h.cli(`npm run bench -- [flags] | --auth-flood ... | --lists ...; runs: ${RUN_NAMES.join(',')}`, {
+  const o = h.cli(`npm run bench -- [flags]; runs: ${RUN_NAMES.join(',')}`, {
     requests: h.number(2000, 1, 'BENCH_REQUESTS'),
     concurrency: h.numbers('1,8,32,64', 1, 'BENCH_CONCURRENCY'),
     warmup: h.number(1000, 0, 'BENCH_WARMUP'),
@@ -558,8 +557,4 @@ async function main(): Promise<void> {
   }
 }
 
-const other = (['auth-flood', 'lists'] as const).find((name) => process.argv.includes(`--${name}`));
-if (other) {
-  const args = [join(__dirname, `${other}.bench.ts`), ...process.argv.slice(2).filter((a) => a !== `--${other}` && a !== '--')];
-  spawn(join(h.root, 'node_modules/.bin/tsx'), args, { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 1));
-} else bench.run(main);
+bench.run(main);
