@@ -34,37 +34,22 @@ const LIST_SQL = `SELECT id::text AS id, sequence, type, state, resource_id, occ
   WHERE partner_id = $1::uuid AND delivered_at IS NULL AND sequence > $2::bigint
   ORDER BY sequence LIMIT $3::int`;
 
-/** `delivered` then `undelivered` events numbered after the partner's last sequence, its counter moved past them (row locked first, as the projection does). */
+/** `delivered` then `undelivered` events numbered after the partner's last sequence, its counter moved past them in the same statement (row locked first, as the projection does). */
 async function seed(db: Client, partnerId: string, delivered: number, undelivered: number): Promise<number> {
   const started = performance.now();
-  await db.query('BEGIN');
-  try {
-    const { rows } = await db.query<{ last: string }>(
-      `INSERT INTO events.partner_sequences (partner_id, last_sequence) VALUES ($1::uuid, 0)
-       ON CONFLICT (partner_id) DO UPDATE SET last_sequence = events.partner_sequences.last_sequence
-       RETURNING last_sequence::text AS last`,
-      [partnerId],
-    );
-    const base = BigInt(rows[0].last);
-    const total = delivered + undelivered;
-    await db.query(
-      `INSERT INTO events.feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data, delivered_at)
-       SELECT gen_random_uuid(), $1::uuid, $2::bigint + g, 'usdt_withdrawal', 'settled', (1000000000 + g)::text,
-              now() - make_interval(secs => $3::int - g),
-              jsonb_build_object('id', 1000000000 + g, 'status', 'settled', 'usdtmicros', 1000000, 'network', 'MATIC'),
-              CASE WHEN g <= $4::int THEN now() END
-       FROM generate_series(1, $3::int) AS g`,
-      [partnerId, base.toString(), total, delivered],
-    );
-    await db.query('UPDATE events.partner_sequences SET last_sequence = $2::bigint WHERE partner_id = $1::uuid', [
-      partnerId,
-      String(base + BigInt(total)),
-    ]);
-    await db.query('COMMIT');
-  } catch (error) {
-    await db.query('ROLLBACK');
-    throw error;
-  }
+  await db.query(
+    `WITH counter AS (
+       INSERT INTO events.partner_sequences AS s (partner_id, last_sequence) VALUES ($1::uuid, $2::int)
+       ON CONFLICT (partner_id) DO UPDATE SET last_sequence = s.last_sequence + $2::int
+       RETURNING last_sequence - $2::int AS base)
+     INSERT INTO events.feed_events (id, partner_id, sequence, type, state, resource_id, occurred_at, data, delivered_at)
+     SELECT gen_random_uuid(), $1::uuid, counter.base + g, 'usdt_withdrawal', 'settled', (1000000000 + g)::text,
+            now() - make_interval(secs => $2::int - g),
+            jsonb_build_object('id', 1000000000 + g, 'status', 'settled', 'usdtmicros', 1000000, 'network', 'MATIC'),
+            CASE WHEN g <= $3::int THEN now() END
+     FROM counter, generate_series(1, $2::int) AS g`,
+    [partnerId, delivered + undelivered, delivered],
+  );
   // What autovacuum reaches a little later (statistics, visibility map, hint bits): the steady-state read is measured.
   await db.query('VACUUM (ANALYZE) events.feed_events');
   return Math.round(performance.now() - started);
@@ -93,20 +78,16 @@ export async function runFeedBench(options: FeedBenchOptions) {
     const expected = Math.min(100, undelivered);
     // Every answer must be the backlog itself: right count, all undelivered, in sequence order.
     const read = async (since: number): Promise<Outcome> => {
+      const answer = (status: string, sample?: string) => ({ status, latency: performance.now() - since, sample });
       try {
         const { status, text } = await api.send('GET', PATH);
-        if (status !== 200)
-          return { status: `wrong:${status}`, latency: performance.now() - since, sample: `${status} ${text.slice(0, 200)}` };
+        if (status !== 200) return answer(`wrong:${status}`, `${status} ${text.slice(0, 200)}`);
         const page = (JSON.parse(text) as { events: Array<{ delivered: boolean; sequence: number }> }).events;
         const ordered = page.every((e, i) => !e.delivered && (i === 0 || e.sequence > page[i - 1].sequence));
-        if (page.length === expected && ordered) return { status: '200', latency: performance.now() - since };
-        return {
-          status: 'wrong:200',
-          latency: performance.now() - since,
-          sample: `wrong page: ${page.length} events (expected ${expected} undelivered, in order)`,
-        };
+        if (page.length === expected && ordered) return answer('200');
+        return answer('wrong:200', `wrong page: ${page.length} events (expected ${expected} undelivered, in order)`);
       } catch (error) {
-        return { status: `error:${(error as Error).message}`, latency: performance.now() - since };
+        return answer(`error:${(error as Error).message}`);
       }
     };
     const first = await read(performance.now());

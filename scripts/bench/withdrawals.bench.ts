@@ -63,7 +63,7 @@ type ProcName = AppName | 'baseline';
 let stack: RunningStack | undefined;
 let baseline: ChildProcess | undefined;
 const brokerPid = () => p.brokerPid(AT.kafkaPort);
-const appPids = () => new Map([...(stack?.processes ?? [])].map(([app, c]) => [app as string, c.pid]));
+const pidsOf = (m: Map<string, ChildProcess>) => new Map<string, number | undefined>([...m].map(([name, c]) => [name, c.pid]));
 
 /** The in-process baseline: the gateway's environment on its own port; its /readyz would report the services it does not serve. */
 async function startBaseline(o: StackOptions): Promise<void> {
@@ -80,7 +80,7 @@ function processes(): Map<ProcName, ChildProcess> {
 }
 
 /** The six apps' RSS while the full stack takes POSTs. */
-const underLoad = new p.RssSampler(() => appPids());
+const underLoad = new p.RssSampler(() => pidsOf(stack?.processes ?? new Map()));
 
 function assertAlive(): void {
   for (const [name, c] of processes())
@@ -101,8 +101,7 @@ type PhaseResult = Awaited<ReturnType<typeof measure>>;
 async function measure<L extends LoadResult>(db: p.BenchDatabase, load: () => Promise<L>, pollMs: number, fullStack: boolean) {
   assertAlive();
   const names = [...processes().keys()];
-  const pids = () =>
-    new Map<string, number | undefined>([...[...processes()].map(([n, c]) => [n, c.pid] as const), ['kafka', brokerPid()]]);
+  const pids = () => pidsOf(processes()).set('kafka', brokerPid());
   const scrape = () => Promise.all(names.map(async (n) => [n, await p.scrapeApp(metricsUrl(n))] as const));
   const before = new Map(await scrape()); // resets prom-client's event-loop histograms
   const counters0 = await db.counters();
