@@ -5,21 +5,15 @@
 import { createKafka } from '@partner/kafka';
 import { SERVICES } from '../lib/services';
 
-export interface GroupState {
-  members: number;
-  /** The broker's group state: `Stable` once a rebalance is over and every member has its partitions. */
-  state: string;
-}
-
-/** The service groups (`<service>` for events, `<service>.requests` for requests): members and state of each. */
-export async function serviceGroups(kafkaPort: number): Promise<Record<string, GroupState>> {
+/** The service groups (`<service>` for events, `<service>.requests` for requests): the members of each. */
+export async function serviceGroups(kafkaPort: number): Promise<Record<string, number>> {
   const admin = createKafka({ clientId: `consumer-groups-${process.pid}`, brokers: [`127.0.0.1:${kafkaPort}`] }).admin();
   await admin.connect();
   try {
     const names = new Set<string>(SERVICES.flatMap((s) => [s, `${s}.requests`]));
     const ids = (await admin.listGroups()).groups.map((g) => g.groupId).filter((id) => names.has(id));
     const { groups } = await admin.describeGroups(ids);
-    return Object.fromEntries(groups.map((g) => [g.groupId, { members: g.members.length, state: g.state }]));
+    return Object.fromEntries(groups.map((g) => [g.groupId, g.members.length]));
   } finally {
     await admin.disconnect();
   }

@@ -36,11 +36,10 @@ export async function twoInstances(
     second = await startApps(options, 1);
     // Until each service's second instance is in its groups (partitions shared), with a deadline.
     const deadline = Date.now() + 60_000;
-    const groupMembers = async () => Object.fromEntries(Object.entries(await serviceGroups(kafkaPort)).map(([id, g]) => [id, g.members]));
-    let members = await groupMembers();
+    let members = await serviceGroups(kafkaPort);
     while (Object.values(members).some((n) => n < 2) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      members = await groupMembers();
+      members = await serviceGroups(kafkaPort);
     }
     const before = await Promise.all([answeredRequests(stack), answeredRequests(second)]);
     const suites = await runJest('e2e-two-instances', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...SUITES], {
