@@ -3,13 +3,10 @@
  * settled, against a floor on the same node before and after the service (their mean): a bare script signing
  * the same transfers. Flags and what it reads: docs/benchmarks/README.md, "Payouts on a local chain".
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, ServerResponse } from 'node:http';
-import { AddressInfo, connect, createServer as createTcpServer, Server, Socket } from 'node:net';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { Pool } from 'undici';
 import { createPublicClient, encodeFunctionData, Hex, http, keccak256, parseAbi, parseEther, parseGwei, PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { VALID_ADDRESS } from '@partner/testing';
@@ -39,8 +36,6 @@ function parseOptions() {
     batch: h.number(undefined, 1),
     confirmations: h.number(3, 1),
     'cpu-prof': h.flag(),
-    'trace-rpc': h.flag(),
-    'trace-pg': h.flag(),
     'no-build': h.flag(),
     /** Another checkout whose dist/ the apps run from (its migrations applied): a commit measured apart from a working tree. */
     'app-root': h.text(undefined, 'PAYOUTS_BENCH_APP_ROOT', 'DIR'),
@@ -53,8 +48,6 @@ type Options = ReturnType<typeof parseOptions>;
 
 /** Wall-clock ms, sub-millisecond (the service's and PostgreSQL's times are on the same clock). */
 const nowMs = () => performance.timeOrigin + performance.now();
-/** The monotonic clock in µs: V8's CPU profiles time their samples on it. */
-const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 // ------------------------------------------------------------------------------------ the chain, watched
 /** Every new block, seen by polling eth_blockNumber every 20 ms: floor and service are "mined" by the same clock. */
@@ -105,126 +98,6 @@ class BlockWatcher {
       maxGasShare: round(Math.max(0, ...blocks.map((b) => b.gasShare)), 3),
     };
   }
-}
-
-// ------------------------------------------------------------------------------------ the service's calls, counted
-/** Named waits recorded while `recording` (the taps below). */
-class Waits {
-  recording = false;
-  private readonly latencies = new Map<string, number[]>();
-
-  add(name: string, ms: number): void {
-    if (this.recording) this.latencies.set(name, [...(this.latencies.get(name) ?? []), ms]);
-  }
-
-  /** Calls, p50/p99 and total time of each name, and its calls per payout. */
-  perPayout(payouts: number) {
-    const stats = (v: number[], d = distribution(v)) => {
-      const totalS = round(v.reduce((a, b) => a + b, 0) / 1000);
-      return { calls: v.length, p50Ms: d?.p50 ?? 0, p99Ms: d?.p99 ?? 0, totalS, perPayout: round(v.length / Math.max(1, payouts)) };
-    };
-    return Object.fromEntries([...this.latencies].map(([name, values]) => [name, stats(values)]));
-  }
-}
-
-/** --trace-rpc: a JSON-RPC proxy in front of the measured network's node, each call timed by method (the node's answer, not the hop). */
-async function rpcTap(upstream: string, waits: Waits): Promise<string> {
-  const u = new URL(upstream);
-  const pool = new Pool(u.origin, { connections: 64, keepAliveTimeout: 30_000 });
-  const forward = async (body: Buffer, res: ServerResponse) => {
-    let methods = ['(unparsed)'];
-    try {
-      const parsed = JSON.parse(body.toString('utf8')) as { method?: string } | { method?: string }[];
-      methods = (Array.isArray(parsed) ? parsed : [parsed]).map((r) => String(r.method));
-    } catch {
-      /* counted as unparsed */
-    }
-    const t0 = performance.now();
-    try {
-      const up = await pool.request({ method: 'POST', path: u.pathname || '/', headers: { 'content-type': 'application/json' }, body });
-      const answer = Buffer.from(await up.body.arrayBuffer());
-      for (const m of methods) waits.add(m, (performance.now() - t0) / methods.length);
-      res.writeHead(up.statusCode, { 'content-type': 'application/json' }).end(answer);
-    } catch (error) {
-      res.writeHead(502).end((error as Error).message);
-    }
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void forward(Buffer.concat(chunks), res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  bench.onStop('the RPC tap', async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await pool.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/**
- * --trace-pg: a TCP proxy in front of PostgreSQL for the withdrawals service that reads the wire protocol's
- * framing and times each exchange up to ReadyForQuery, named by its prepared statement or its first words.
- */
-async function pgTap(upstream: URL, waits: Waits): Promise<number> {
-  const sockets = new Set<Socket>();
-  const words = (text: string) => text.trim().split(/\s+/).slice(0, 3).join(' ').slice(0, 40);
-  /** `from`'s bytes on to `to`, each whole message to `each(type, body)` (type -1: the untyped startup message). */
-  const pipe = (from: Socket, to: Socket, typed: () => boolean, each: (type: number, body: Buffer) => void) => {
-    from.setNoDelay(true);
-    sockets.add(from);
-    from.on('close', () => (sockets.delete(from), to.destroy()));
-    from.on('error', () => to.destroy());
-    let buffer = Buffer.alloc(0);
-    from.on('data', (chunk: Buffer) => {
-      to.write(chunk);
-      for (buffer = Buffer.concat([buffer, chunk]); ;) {
-        const skip = typed() ? 1 : 0;
-        const len = buffer.length < 4 + skip ? Infinity : buffer.readInt32BE(skip);
-        if (buffer.length < len + skip) return;
-        each(skip ? buffer[0] : -1, buffer.subarray(skip + 4, len + skip));
-        buffer = buffer.subarray(len + skip);
-      }
-    });
-  };
-  const server: Server = createTcpServer((client) => {
-    const up = connect(Number(upstream.port || 5432), upstream.hostname);
-    let started = false;
-    let current: { name: string; t0: number } | undefined;
-    pipe(
-      client,
-      up,
-      () => started,
-      (code, body) => {
-        if (code === -1) return void (started = true);
-        const type = String.fromCharCode(code);
-        const cstring = (from: number) => body.subarray(from, body.indexOf(0, from)).toString('utf8');
-        let name: string | undefined;
-        if (type === 'Q') name = words(cstring(0));
-        else if (type === 'P') name = cstring(0) || words(cstring(body.indexOf(0) + 1));
-        else if (type === 'B') name = cstring(body.indexOf(0) + 1) || undefined;
-        if (!current && type !== 'X') current = { name: name ?? type, t0: performance.now() };
-        else if (current && name && (current.name.length === 1 || type === 'B')) current.name = name;
-      },
-    );
-    pipe(
-      up,
-      client,
-      () => true,
-      (code) => {
-        if (code !== 0x5a /* Z: ReadyForQuery */ || !current) return;
-        waits.add(current.name, performance.now() - current.t0);
-        current = undefined;
-      },
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  bench.onStop('the PostgreSQL tap', async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return (server.address() as AddressInfo).port;
 }
 
 /** Mean gas used, effective gas price and cost (gwei) of transfers given as [gas used, price wei, cost wei]. */
@@ -312,15 +185,7 @@ type Row = { id: number; state: string; created_ms: number; signed_ms: number | 
 >;
 
 /** A sandbox partner, 8 users, `count` withdrawals through the partner API (all at once or at --rate), waited for until every one is final. */
-async function runService(
-  o: Options,
-  url: string,
-  admin: string,
-  db: Client,
-  watcher: BlockWatcher,
-  cpu: Cpu,
-  taps: { rpc?: Waits; pg?: Waits },
-) {
+async function runService(o: Options, url: string, admin: string, db: Client, watcher: BlockWatcher, cpu: Cpu) {
   const partner = await h.sandboxPartner(url, admin, 'payouts bench', 8);
   const load = new h.LoadClient(url, partner.key);
   const create = (i: number, since: number) =>
@@ -332,8 +197,6 @@ async function runService(
     Number((await db.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
   const commits0 = await commits();
   const cpu0 = await cpu();
-  for (const w of Object.values(taps)) w.recording = true;
-  const startUs = monotonicUs();
   const t0 = nowMs();
   const timeline: Array<{ atS: number; unsigned: number; signed: number; sent: number; mined: number; settled: number }> = [];
   const roundTrips: number[] = [];
@@ -379,8 +242,6 @@ async function runService(
     }
     await sleep(200);
   }
-  const endUs = monotonicUs();
-  for (const w of Object.values(taps)) w.recording = false;
   const cpu1 = await cpu();
   const metrics1 = await scrape();
   await (await sampler).stop();
@@ -462,64 +323,10 @@ async function runService(
     rounds: { runs, meanMs: runs > 0 ? round((ofPayouts('periodic_job_duration_seconds_sum') / runs) * 1000, 1) : null, broadcasts },
     dbRoundTripMs: distribution(roundTrips),
     commitsPerPayout: finalRows.length ? round((commits1 - commits0) / finalRows.length, 1) : null,
-    rpc: taps.rpc?.perPayout(finalRows.length) ?? null,
-    pg: taps.pg?.perPayout(finalRows.length) ?? null,
     timeline,
-    window: { startUs, endUs },
   };
 }
 type ServiceResult = Awaited<ReturnType<typeof runService>>;
-
-// ------------------------------------------------------------------------------------ the profile
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Where a frame's code comes from: an npm package, the app's own code, Node's internals, or V8's pseudo-frames. */
-function origin(url: string, fn: string): string {
-  if (!url) return fn.startsWith('(') ? fn : '(native)';
-  const own = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url) ?? /dist\/((?:apps|libs)\/[^/]+)/.exec(url);
-  return url.startsWith('node:') ? 'node internals' : (own?.[1] ?? url);
-}
-
-/** The profile's samples within the service window (V8 stamps them on the monotonic clock): self time by origin and by function. */
-function summariseProfile(file: string, window: { startUs: number; endUs: number }) {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
-  const [byOrigin, byFunction] = [new Map<string, number>(), new Map<string, number>()];
-  const add = (m: Map<string, number>, k: string, us: number) => m.set(k, (m.get(k) ?? 0) + us);
-  let [t, total] = [profile.startTime, 0];
-  for (let i = 0; i < profile.samples.length; i++) {
-    t += profile.timeDeltas[i];
-    const frame = byId.get(profile.samples[i]);
-    if (t < window.startUs || t > window.endUs || !frame) continue;
-    const us = profile.timeDeltas[i + 1] ?? 0;
-    total += us;
-    add(byOrigin, origin(frame.url, frame.functionName), us);
-    const where = frame.url ? `${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}` : '';
-    add(byFunction, `${frame.functionName || '(anonymous)'} ${where}`.trim(), us);
-  }
-  const idle = byOrigin.get('(idle)') ?? 0;
-  const busy = total - idle;
-  const top = (m: Map<string, number>, n: number) =>
-    [...m]
-      .filter(([k]) => k !== '(idle)')
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([name, us]) => ({ name, ms: round(us / 1000, 0), shareOfBusy: round(us / Math.max(1, busy), 3) }));
-  const ms = (us: number) => round(us / 1000, 0);
-  return {
-    file,
-    windowMs: ms(total),
-    busyMs: ms(busy),
-    idleOrProgramMs: ms(idle + (byOrigin.get('(program)') ?? 0)),
-    byOrigin: top(byOrigin, 12),
-    byFunction: top(byFunction, 20),
-  };
-}
 
 // ------------------------------------------------------------------------------------ main
 bench.run(async () => {
@@ -535,23 +342,14 @@ bench.run(async () => {
   const results: Record<string, unknown> = { environment, options: o };
   const db = new Client({ connectionString: AT.databaseUrl, application_name: 'bench-probe' });
   try {
-    const taps = { ...(o.traceRpc ? { rpc: new Waits() } : {}), ...(o.tracePg ? { pg: new Waits() } : {}) };
-    const pgPort = taps.pg ? await pgTap(new URL(AT.databaseUrl), taps.pg) : undefined;
     const { stack, chains, admin } = await bench.stack(AT, {
       build: o.build,
       blockTimeMs: o.blockTimeMs,
       chainTimings: timings,
       env: o.batch === undefined ? {} : { CHAIN_BATCH: String(o.batch) },
       appRoot: o.appRoot,
-      reach: async (all) =>
-        taps.rpc ? { ...all, [o.network]: { ...all[o.network], rpcUrl: await rpcTap(all[o.network].rpcUrl, taps.rpc) } } : all,
-      tweak: (app, x) => {
-        if (app !== 'withdrawals') return x;
-        const tapped = new URL(x.databaseUrl);
-        tapped.host = `127.0.0.1:${pgPort}`;
-        const profiled: Record<string, string> = o.cpuProf ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {};
-        return { ...x, ...(pgPort === undefined ? {} : { databaseUrl: tapped.toString() }), env: { ...x.env, ...profiled } };
-      },
+      tweak: (app, x) =>
+        app === 'withdrawals' && o.cpuProf ? { ...x, env: { ...x.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } } : x,
     });
     const chain = chains[o.network];
     // The floor's wallet: a key of this run only, funded by the token's owner as the hot wallet was, for two passes.
@@ -564,7 +362,10 @@ bench.run(async () => {
     const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
     const watcher = new BlockWatcher(client);
     await watcher.start();
-    const chainPid = () => pidFile(join(h.root, '.cache', 'chain', `node-${AT.chainPorts[o.network]}`, 'node.pid'));
+    const nodeFile = (name: string) => join(h.root, '.cache', 'chain', `node-${AT.chainPorts[o.network]}`, name);
+    const chainPid = () => pidFile(nodeFile('node.pid'));
+    // The node logs each JSON-RPC call it answers, a line each: the service window's lines are its calls (the docs count them).
+    const nodeLogLines = () => readFileSync(nodeFile('node.log'), 'utf8').split('\n').length;
     const appPids = () => [...stack.processes].map(([app, c]) => [app, c.pid] as const);
     const pids = () => new Map<string, number | undefined>([...appPids(), ['chain node', chainPid()], ['kafka', brokerPid(AT.kafkaPort)]]);
     const cpu = () => cpuSnapshot(pids(), db);
@@ -578,28 +379,20 @@ bench.run(async () => {
     };
     const floorBefore = await floor('floor: a bare script signs and pushes the transfers from its own wallet...');
     console.log('service: withdrawals through the partner API, paid by the payout rounds...');
-    const service = (results.service = await runService(o, stack.gatewayUrl, admin, db, watcher, cpu, taps));
+    const fromLine = nodeLogLines();
+    const service = (results.service = await runService(o, stack.gatewayUrl, admin, db, watcher, cpu));
+    const nodeLog = (results.nodeLog = { file: nodeFile('node.log'), serviceLines: [fromLine, nodeLogLines()] });
     const floorAfter = await floor('floor again, after the service...');
     const floorMean = meanOf(floorBefore, floorAfter);
     results.floor = { before: floorBefore, after: floorAfter, mean: floorMean };
     await watcher.stop();
     report(o, floorMean, service);
+    console.log(`\nJSON-RPC calls of the service window: lines ${nodeLog.serviceLines.join('-')} of ${nodeLog.file}`);
 
     if (o.cpuProf) {
       await stack.stop(30_000); // the profile is written on exit
-      const files = existsSync(PROFILE_DIR) ? readdirSync(PROFILE_DIR).filter((x) => x.endsWith('.cpuprofile')) : [];
-      const newest = files.map((x) => join(PROFILE_DIR, x)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
-      if (!newest) return console.log('\nPROFILE  no .cpuprofile written (did the withdrawals service exit cleanly?)');
-      const prof = (results.profile = summariseProfile(newest, service.window));
-      console.log(
-        `\nPROFILE  withdrawals service over the service window: ${prof.windowMs} ms sampled, busy ${prof.busyMs} ms (${newest})`,
-      );
-      const top = (title: string, rows: typeof prof.byOrigin) => {
-        const cells = rows.map((r) => [r.name.slice(0, 90), String(r.ms), `${(r.shareOfBusy * 100).toFixed(1)} %`]);
-        console.log(table([title, 'ms', 'share of busy'], cells));
-      };
-      top('self time by origin', prof.byOrigin);
-      top('self time by function', prof.byFunction);
+      const files = (results.profiles = existsSync(PROFILE_DIR) ? readdirSync(PROFILE_DIR).map((x) => join(PROFILE_DIR, x)) : []);
+      console.log(`\nPROFILE  ${files.join(' ') || 'no .cpuprofile written (did the withdrawals service exit cleanly?)'}`);
     }
   } finally {
     h.writeResults('payouts.json', results, AT.logDir);
@@ -646,21 +439,6 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
     row('largest block, share of its gas limit', service.chain.maxGasShare, floor.chain.maxGasShare),
   ];
   console.log(table(['', 'service', 'floor (2 passes)', 'service/floor'], rows));
-  const calls = (stats: ServiceResult['rpc'], head: string, title: (n: number, total: number) => string, most = Infinity) => {
-    if (!stats) return;
-    const sorted = Object.entries(stats).sort((a, b) => b[1].totalS - a[1].totalS);
-    const [calls, total] = [sorted.reduce((n, [, r]) => n + r.calls, 0), sorted.reduce((n, [, r]) => n + r.totalS, 0)];
-    console.log(`\n${title(calls, total)}`);
-    const rows = sorted.slice(0, most).map(([m, r]) => [m, String(r.calls), ...[r.perPayout, r.p50Ms, r.p99Ms, r.totalS].map(fmt)]);
-    console.log(table([head, 'calls', 'per payout', 'p50 ms', 'p99 ms', 'total s'], rows));
-  };
-  const perRound = (total: number) => fmt(service.rounds.runs ? (total * 1000) / service.rounds.runs : null);
-  const rpcTitle = (n: number, total: number) =>
-    `JSON-RPC of the service to the ${o.network} node over the window (--trace-rpc): ${n} calls, ${fmt(total)} s waited in all (${perRound(total)} ms per round)`;
-  const pgTitle = (n: number, total: number) =>
-    `PostgreSQL statements of the withdrawals service over the window (--trace-pg; every connection: creation, outbox relay, payout rounds): ${n} statements, ${fmt(total)} s waited in all`;
-  calls(service.rpc, 'method', rpcTitle);
-  calls(service.pg, 'statement', pgTitle, 20);
   console.log(
     `\nPostgreSQL: commits per payout (every service, the withdrawal's creation included) ${fmt(service.commitsPerPayout)}; ` +
       `SELECT 1 round trip from the bench during the window p50 ${fmt(service.dbRoundTripMs?.p50)} ms, p99 ${fmt(service.dbRoundTripMs?.p99)} ms`,
