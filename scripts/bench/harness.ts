@@ -15,7 +15,7 @@ import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
 import { DEV_SINKS, sinkAppEnv, startSinks } from '@partner/notification-sinks';
 import { ApiClient, newCpf, newUuid, VALID_ADDRESS } from '@partner/testing';
 import { chainAppEnv, LocalChainTimings } from '../chain/chain-env';
-import { ChainPorts, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork, stopLocalChains } from '../chain/local-chains';
+import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { buildWorkspace } from '../lib/build-stamp';
@@ -371,8 +371,6 @@ export interface BenchStack {
   env?: Record<string, string>;
   /** Another checkout whose dist/ the apps run from and whose migrations are applied. */
   appRoot?: string;
-  /** The chains as the apps reach them (a proxy in front of one). */
-  reach?: (chains: Record<LocalNetwork, LocalChain>) => Promise<Record<LocalNetwork, LocalChain>>;
   /** One app's options changed. */
   tweak?: (app: AppName, o: StackOptions) => StackOptions;
 }
@@ -448,8 +446,8 @@ export class Bench {
     await time('databaseRecreateMs', () => recreateDatabase(at.databaseUrl));
     await time('migrateMs', () => migrate(at.databaseUrl, undefined, s.appRoot));
     const admin = adminKey();
-    const reached = chainAppEnv((await s.reach?.(chains)) ?? chains, hotWallet.keyFile, s.chainTimings);
-    const env = { ...sandboxEnv(admin), ...reached, ...dict.env, ...sinkAppEnv(sinks, DEV_SINKS), ...s.env };
+    const chainEnv = chainAppEnv(chains, hotWallet.keyFile, s.chainTimings);
+    const env = { ...sandboxEnv(admin), ...chainEnv, ...dict.env, ...sinkAppEnv(sinks, DEV_SINKS), ...s.env };
     const options: StackOptions = { ...at, appRoot: s.appRoot, env };
     for (const app of APPS) rmSync(join(at.logDir, `${app}.log`), { force: true });
     const processes = new Map<AppName, ChildProcess>();
