@@ -61,6 +61,7 @@ import {
 } from '../stack/stack';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { buildWorkspace } from '../lib/build-stamp';
+import { runMain } from '../lib/main';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.CHAOS_KAFKA_PORT ?? 57092);
@@ -530,10 +531,4 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain('chaos', main, (error) => (error instanceof Error ? (error.stack ?? error.message) : String(error)));
