@@ -212,11 +212,7 @@ async function measureFloors(stack: RunningStack): Promise<Floors> {
 async function sql<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
-  try {
-    return (await db.query<T>(text, params)).rows;
-  } finally {
-    await db.end();
-  }
+  return (await db.query<T>(text, params).finally(() => db.end())).rows;
 }
 
 const OPEN = `state IN ('created', 'sent')`;
