@@ -86,8 +86,8 @@ FROM deps AS chain
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     HARDHAT_DISABLE_TELEMETRY=true \
     CHAIN_DATA_DIR=/tmp/hardhat
-# What chain-setup.ts imports (esbuild fails the build if it ever needs more), and the node's config;
-# scripts/lib/main.ts for notify.ts below.
+# What chain-setup.ts imports (esbuild fails the build if it ever needs more; notify.ts below needs
+# scripts/lib/main.ts too), and the node's config.
 COPY libs/contracts/src/lib/services.catalogue.ts libs/contracts/src/lib/topics.ts ./libs/contracts/src/lib/
 COPY scripts/lib/services.ts scripts/lib/main.ts ./scripts/lib/
 COPY scripts/chain ./scripts/chain

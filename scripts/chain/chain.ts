@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { formatEther, formatUnits, parseEther, parseUnits } from 'viem';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
+import { runMain } from '../lib/main';
 import { repoRoot } from '../lib/services';
 import { DEV_BLOCK_TIME_MS } from './chain-env';
 import {
@@ -54,7 +55,4 @@ async function main([command, ...rest]: string[]): Promise<void> {
   } else throw new Error(usage);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain('chain', () => main(process.argv.slice(2)));

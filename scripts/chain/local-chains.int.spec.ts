@@ -121,13 +121,9 @@ it('mines a transfer to the blacklisted 0x…dEaD with status reverted, moving n
 it('makes blocks on the clock, and a transaction waits for the next block', async () => {
   const chain = chains.ETH;
   const { reader, hot } = clientsOf(chain);
-  const start = await reader.getBlockNumber();
-  await pollUntil(
-    'two blocks on the clock',
-    () => reader.getBlockNumber(),
-    (n) => n >= start + 2n,
-    { timeoutMs: 10_000 },
-  );
+  const blockNumber = () => reader.getBlockNumber();
+  const start = await blockNumber();
+  await pollUntil('two blocks on the clock', blockNumber, (n) => n >= start + 2n, { timeoutMs: 10_000 });
 
   await setMining(chain.rpcUrl, { auto: false, intervalMs: 0 }); // the clock stopped: the transaction stays pending
   try {

@@ -26,7 +26,7 @@ import {
   parseEther,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { envPort, repoRoot } from '../lib/services';
+import { envPort, repoRoot, waitGone } from '../lib/services';
 
 export const LOCAL_CHAIN_IDS = { ETH: 31337, MATIC: 31338 } as const;
 export type LocalNetwork = keyof typeof LOCAL_CHAIN_IDS;
@@ -152,20 +152,6 @@ function ourNodePid(port: number): number | undefined {
   }
 }
 
-/** Waits until `pid` is gone (a zombie, killed and not yet reaped, counts as gone); false after `deadlineMs`. */
-async function waitGone(pid: number, deadlineMs: number): Promise<boolean> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true) return true;
-    } catch {
-      return true;
-    }
-    if (Date.now() > deadline) return false;
-    await sleep(50);
-  }
-}
-
 /** Signals the node's process group (it was spawned detached), else the process alone; nothing when it is gone. */
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   const send = (target: number) => {
@@ -262,12 +248,8 @@ async function waitForNode(network: LocalNetwork, rpcUrl: string, launched?: { c
     const child = launched?.child;
     const exited = child !== undefined && (child.exitCode !== null || child.signalCode !== null);
     if (exited || Date.now() > deadline) {
-      let tail = '(no log)';
-      try {
-        if (launched) tail = readFileSync(nodeFile(launched.port, 'node.log'), 'utf8').trim().split('\n').slice(-15).join('\n');
-      } catch {
-        // no log
-      }
+      const log = launched && nodeFile(launched.port, 'node.log');
+      const tail = log && existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-15).join('\n') : '(no log)';
       const why = exited
         ? `exited (${child.exitCode ?? child.signalCode}) before it answered`
         : `did not answer within ${READY_DEADLINE_MS / 1000} s`;
@@ -437,28 +419,23 @@ export async function ensureLocalChains(o: EnsureLocalChainsOptions): Promise<Re
       await waitForNode(network, rpcUrl, { child: children[i], port });
       await setUpLocalChain(network, rpcUrl, o.hotWallet, () => compiled as CompiledToken);
       const genesis = await localChainClients(network, rpcUrl).publicClient.getBlock({ blockNumber: 0n });
+      const chain = { network, chainId: LOCAL_CHAIN_IDS[network], rpcUrl, tokenAddress: LOCAL_TOKEN_ADDRESS, genesisHash: genesis.hash };
       const record: LocalChainDeployment = {
-        network,
-        chainId: LOCAL_CHAIN_IDS[network],
-        rpcUrl,
-        tokenAddress: LOCAL_TOKEN_ADDRESS,
-        genesisHash: genesis.hash,
+        ...chain,
         hotWallet: getAddress(o.hotWallet),
         blockTimeMs: o.blockTimeMs,
         deployedAt: new Date().toISOString(),
       };
-      const { chainId, tokenAddress, genesisHash } = record;
       writeFileSync(nodeFile(port, 'deployment.json'), `${JSON.stringify(record, null, 2)}\n`);
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-      console.log(`chain: ${network} local node on :${port} (chain id ${chainId}), USDT at ${tokenAddress}, started in ${seconds} s`);
-      return { network, rpcUrl, chainId, tokenAddress, genesisHash, started: true };
+      console.log(
+        `chain: ${network} local node on :${port} (chain id ${chain.chainId}), USDT at ${chain.tokenAddress}, started in ${seconds} s`,
+      );
+      return { ...chain, started: true };
     }),
   );
-  const chains = [...reused, ...started];
-  return Object.fromEntries(LOCAL_NETWORKS.map((network) => [network, chains.find((chain) => chain?.network === network)])) as Record<
-    LocalNetwork,
-    LocalChain
-  >;
+  const chains = LOCAL_NETWORKS.map((network, i) => [network, reused[i] ?? started[toStart.indexOf(network)]]);
+  return Object.fromEntries(chains) as Record<LocalNetwork, LocalChain>;
 }
 
 /** What `npm run chain status` shows of the node on `port`. */

@@ -61,6 +61,7 @@ import {
 } from '../stack/stack';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { buildWorkspace } from '../lib/build-stamp';
+import { runMain } from '../lib/main';
 
 const root = repoRoot();
 const kafkaPort = Number(process.env.CHAOS_KAFKA_PORT ?? 57092);
@@ -180,24 +181,28 @@ async function measurePeak(gateways: GatewayPool, seconds: number): Promise<numb
   return closedLoop(seconds * 1000);
 }
 
+/** A fault: what injects it, what undoes it. The floors and the faults under load share the ones below. */
+type Fault = [inject: () => Promise<void>, recover: () => Promise<void>];
+const appKill = (stack: RunningStack, app: AppName): Fault => [
+  () => killApp(stack, app).then(() => sleep(1_000)),
+  () => restartApp(stack, app, options),
+];
+const brokerStop = (stack: RunningStack): Fault => [
+  () => kafkaInBackground('stop', kafkaPort).then(() => sleep(2_000)),
+  () => restartKafka(stack, options),
+];
+
 /** The floors the recovery bounds are ratios to: each fault's idle twin (see RECOVERY_RATIO). */
 async function measureFloors(stack: RunningStack): Promise<Floors> {
-  const timed = async (inject: () => Promise<void>, recover: () => Promise<void>) => {
+  const timed = async ([inject, recover]: Fault) => {
     await inject();
     const started = Date.now();
     await recover();
     return Date.now() - started;
   };
   const app = {} as Record<AppName, number>;
-  for (const name of APPS)
-    app[name] = await timed(
-      () => killApp(stack, name).then(() => sleep(1_000)),
-      () => restartApp(stack, name, options),
-    );
-  const broker = await timed(
-    () => kafkaInBackground('stop', kafkaPort).then(() => sleep(2_000)),
-    () => restartKafka(stack, options),
-  );
+  for (const name of APPS) app[name] = await timed(appKill(stack, name));
+  const broker = await timed(brokerStop(stack));
   const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   log(`floors (idle): ${APPS.map((name) => `${name} ${secs(app[name])}`).join(', ')}; broker ${secs(broker)}`);
   return { app: Math.max(...Object.values(app)), broker };
@@ -207,11 +212,7 @@ async function measureFloors(stack: RunningStack): Promise<Floors> {
 async function sql<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
-  try {
-    return (await db.query<T>(text, params)).rows;
-  } finally {
-    await db.end();
-  }
+  return (await db.query<T>(text, params).finally(() => db.end())).rows;
 }
 
 const OPEN = `state IN ('created', 'sent')`;
@@ -349,13 +350,7 @@ async function main(): Promise<number> {
     };
 
     if (runs('apps'))
-      for (const app of APPS)
-        await fault(
-          `kill -9 ${app}, restart`,
-          bound(RECOVERY_RATIO, floors.app),
-          () => killApp(running, app).then(() => sleep(1_000)),
-          () => restartApp(running, app, options),
-        );
+      for (const app of APPS) await fault(`kill -9 ${app}, restart`, bound(RECOVERY_RATIO, floors.app), ...appKill(running, app));
 
     /** Transactions signed and committed, never broadcast, when the hook killed the service: their withdrawals must each be paid once. */
     const leftUnbroadcast: { withdrawal_id: number; tx_hash: string }[] = [];
@@ -440,12 +435,7 @@ async function main(): Promise<number> {
 
     if (runs('broker'))
       for (const round of [1, 2]) {
-        await fault(
-          `graceful broker restart ${round} (stop, start)`,
-          bound(RECOVERY_RATIO, floors.broker),
-          () => kafkaInBackground('stop', kafkaPort).then(() => sleep(2_000)),
-          () => restartKafka(running, options),
-        );
+        await fault(`graceful broker restart ${round} (stop, start)`, bound(RECOVERY_RATIO, floors.broker), ...brokerStop(running));
         await fault(
           `kill -9 of the broker ${round}, start`,
           bound(RECOVERY_RATIO, floors.broker),
@@ -537,10 +527,4 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain('chaos', main, (error) => (error instanceof Error ? (error.stack ?? error.message) : String(error)));

@@ -24,11 +24,7 @@ const urlAs = (user?: string, password?: string): string => {
 async function asRole<T>(role: string, password: string, work: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: urlAs(role, password) });
   await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+  return work(client).finally(() => client.end());
 }
 
 /** The SQLSTATE a statement fails with, or 'ok'. */

@@ -34,17 +34,12 @@ async function main() {
   const started = Date.now();
   // A CLI start-up (~2 s) each, independent: side by side.
   const results = await Promise.allSettled(services.map(generate));
-  let failed = false;
   results.forEach((r, i) => {
-    if (r.status === 'fulfilled') {
-      const line = r.value.split('\n').find((l) => l.includes('Generated Prisma Client'));
-      console.log(`${services[i]}: ${line?.replace(/^\W+/, '').trim() ?? 'generated'}`);
-    } else {
-      failed = true;
-      console.error(errorMessage(r.reason));
-    }
+    if (r.status === 'rejected') return console.error(errorMessage(r.reason));
+    const line = r.value.split('\n').find((l) => l.includes('Generated Prisma Client'));
+    console.log(`${services[i]}: ${line?.replace(/^\W+/, '').trim() ?? 'generated'}`);
   });
-  if (failed) throw new Error('some clients were not generated');
+  if (results.some((r) => r.status === 'rejected')) throw new Error('some clients were not generated');
   console.log(`generated ${services.length} client(s) in ${Date.now() - started} ms`);
 }
 

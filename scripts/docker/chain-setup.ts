@@ -8,6 +8,7 @@
  * is derived). `--compile-only` compiles the token into the image at build time.
  */
 import { compileTestUsdt, hotWalletAddress, LOCAL_CHAIN_IDS, LOCAL_NETWORKS, setUpLocalChain } from '../chain/local-chains';
+import { runMain } from '../lib/main';
 
 async function main(args: string[]): Promise<void> {
   if (args.includes('--compile-only')) {
@@ -29,7 +30,4 @@ async function main(args: string[]): Promise<void> {
   console.log(`chain-setup: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(`chain-setup: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+runMain('chain-setup', () => main(process.argv.slice(2)));

@@ -22,6 +22,7 @@ import { Address } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { ensureDictPki } from '@partner/dict-test-server';
 import { hotWalletAddress } from '../chain/local-chains';
+import { runMain } from '../lib/main';
 import { repoRoot } from '../lib/services';
 import { CHAIN_URL_VARIABLES, SECRET_VARIABLES } from './compose-variables';
 import { composeCommand, docker, engineProblem, ensureEngine, run, Run, runVisible } from './docker';
@@ -345,14 +346,10 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
 
 if (require.main === module) {
   const [command, ...rest] = process.argv.slice(2).filter((a) => a !== '--');
-  const main = async (): Promise<void> => {
+  runMain('compose', async () => {
     if (command === 'up')
       await composeUp(composeSettings(rest.includes('--local-chains') ? { ...process.env, COMPOSE_LOCAL_CHAINS: 'true' } : process.env));
     else if (command === 'down') composeDown(composeSettings(), rest.includes('--forget-secrets'));
     else throw new Error('usage: tsx scripts/docker/compose.ts up [--local-chains] | down [--forget-secrets]');
-  };
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
   });
 }

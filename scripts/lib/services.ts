@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // The catalogue file itself, not the @partner/contracts barrel: every script that starts a stack loads this
 // module, and the barrel (the DTOs' validators, Swagger decorators...) costs about a second of CPU to load.
 import { APP_NAMES, AppName, GATEWAY, pgSchemaOf, SERVICE_NAMES } from '../../libs/contracts/src/lib/services.catalogue';
@@ -9,6 +10,20 @@ export type { AppName };
 export { pgSchemaOf };
 
 export const repoRoot = (): string => require('node:path').resolve(__dirname, '..', '..');
+
+/** Waits until `pid` is gone (a zombie, killed and not yet reaped, counts as gone); false after `deadlineMs`. */
+export async function waitGone(pid: number, deadlineMs: number): Promise<boolean> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true) return true;
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** The TCP port in the variable `name`, else `fallback`; `min` 1 where 0 (any free port) makes no sense. */
 export function envPort(name: string, fallback: number, min = 0): number {

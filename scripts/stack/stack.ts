@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { APP_MALLOC_ENV, appNodeFlags, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
+import { APP_MALLOC_ENV, appNodeFlags, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot, waitGone } from '../lib/services';
 
 export interface StackOptions {
   kafkaPort: number;
@@ -50,7 +50,7 @@ function roleUrl(databaseUrl: string, app: AppName, roles: DbRoles): string {
 
 const root = repoRoot();
 
-export function kafka(command: 'start' | 'stop' | 'status', port: number): void {
+export function kafka(command: 'start' | 'stop', port: number): void {
   execFileSync('bash', [join(root, 'offline/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
 }
 
@@ -341,14 +341,19 @@ export async function startApps(o: StackOptions, instance = 0, track?: (stack: R
   );
   // Known before it is ready: a Ctrl-C meanwhile stops these apps too.
   track?.(stack);
-  try {
-    await waitUntilReady(stack, READY_TIMEOUT_MS);
-  } catch (error) {
-    await stack.stop();
-    throw error;
-  }
+  await readyOrStopped([stack]);
   stack.supervise(at, logName);
   return stack;
+}
+
+/** Waits until every one of `stacks` is ready; stops them all when one is not. */
+async function readyOrStopped(stacks: RunningStack[]): Promise<void> {
+  try {
+    await Promise.all(stacks.map((stack) => waitUntilReady(stack, READY_TIMEOUT_MS)));
+  } catch (error) {
+    await Promise.all(stacks.map((stack) => stack.stop()));
+    throw error;
+  }
 }
 
 /** More (stateless) gateway instances in front of a running stack's services, `env` on top; ready once each /readyz is 200. */
@@ -357,25 +362,12 @@ export async function startGatewayInstances(
   at: Array<{ port: number; adminPort: number }>,
   env: Record<string, string>,
 ): Promise<RunningStack[]> {
-  const instances = at.map(
-    ({ port, adminPort }) =>
-      new RunningStack(
-        new Map([
-          [
-            'gateway',
-            startApp('gateway', { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: String(adminPort), ...env } }, `gateway-${port}`),
-          ],
-        ]),
-        `http://127.0.0.1:${port}`,
-        `http://127.0.0.1:${adminPort}`,
-      ),
-  );
-  try {
-    await Promise.all(instances.map((instance) => waitUntilReady(instance, READY_TIMEOUT_MS)));
-  } catch (error) {
-    await Promise.all(instances.map((instance) => instance.stop()));
-    throw error;
-  }
+  const instances = at.map(({ port, adminPort }) => {
+    const options = { ...o, gatewayPort: port, env: { ...o.env, ADMIN_PORT: String(adminPort), ...env } };
+    const gateway = startApp('gateway', options, `gateway-${port}`);
+    return new RunningStack(new Map([['gateway', gateway]]), `http://127.0.0.1:${port}`, `http://127.0.0.1:${adminPort}`);
+  });
+  await readyOrStopped(instances);
   return instances;
 }
 
@@ -447,14 +439,5 @@ export async function restartKafka(stack: RunningStack, o: StackOptions, deadlin
 export async function killKafka(port: number): Promise<void> {
   const pid = Number(readFileSync(join(kafkaDataDir(port), 'kafka.pid'), 'utf8').trim());
   process.kill(pid, 'SIGKILL');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`broker pid ${pid} still present 30 s after kill -9`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  if (!(await waitGone(pid, 30_000))) throw new Error(`broker pid ${pid} still present 30 s after kill -9`);
 }

@@ -49,12 +49,9 @@ async function matchDatabaseToChains(databaseUrl: string, chains: Record<LocalNe
   const { Client } = await import('pg');
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
-  let recorded: Array<{ network: string; genesis_hash: string }> = [];
-  try {
-    recorded = (await client.query('SELECT network, genesis_hash FROM withdrawals.hot_wallets')).rows;
-  } finally {
-    await client.end();
-  }
+  const { rows: recorded } = await client
+    .query<{ network: string; genesis_hash: string }>('SELECT network, genesis_hash FROM withdrawals.hot_wallets')
+    .finally(() => client.end());
   const forgotten = recorded.filter(
     (r) => chains[r.network as LocalNetwork] && chains[r.network as LocalNetwork].genesisHash !== r.genesis_hash,
   );

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
+import { pollUntil } from '../../libs/testing/src/lib/poll';
 import { prepareRuntimeTree } from '../lib/runtime-tree';
 import { APPS, AppName, healthPortOf, repoRoot, SERVICES, TEST_DATABASE_URL, TEST_DICT_PORT, TEST_KAFKA_PORT } from '../lib/services';
 import { Totals, twoInstances } from './two-instances';
@@ -261,11 +262,8 @@ async function crashApp(stack: RunningStack, app: AppName): Promise<void> {
   const victim = stack.processes.get(app);
   if (!victim || victim.exitCode !== null) throw new Error(`${app} is not running`);
   victim.kill('SIGKILL');
-  const deadline = Date.now() + 90_000;
-  while (stack.processes.get(app) === victim) {
-    if (Date.now() > deadline) throw new Error(`${app} was not started again by the supervisor`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const running = async () => stack.processes.get(app);
+  await pollUntil(`${app} started again by the supervisor`, running, (p) => p !== victim, { timeoutMs: 90_000 });
   await waitUntilReady(stack, 90_000);
 }
 

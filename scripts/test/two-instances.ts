@@ -3,6 +3,7 @@
  * (same broker, database and consumer groups), requests to both gateways in turn; plus one check: every
  * service group had two members meanwhile, and both gateways answered partner requests.
  */
+import { pollUntil } from '../../libs/testing/src/lib/poll';
 import { SERVICES } from '../lib/services';
 import { serviceGroups } from '../stack/consumer-groups';
 import { RunningStack, StackOptions, startApps } from '../stack/stack';
@@ -35,12 +36,10 @@ export async function twoInstances(
   try {
     second = await startApps(options, 1);
     // Until each service's second instance is in its groups (partitions shared), with a deadline.
-    const deadline = Date.now() + 60_000;
-    let members = await serviceGroups(kafkaPort);
-    while (Object.values(members).some((n) => n < 2) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      members = await serviceGroups(kafkaPort);
-    }
+    const groupMembers = () => serviceGroups(kafkaPort);
+    const twoEach = (members: Record<string, number>) => Object.values(members).every((n) => n >= 2);
+    const poll = { timeoutMs: 60_000, intervalMs: 500 };
+    const members = await pollUntil('two members in every group', groupMembers, twoEach, poll).catch(groupMembers);
     const before = await Promise.all([answeredRequests(stack), answeredRequests(second)]);
     const suites = await runJest('e2e-two-instances', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...SUITES], {
       ...env,
