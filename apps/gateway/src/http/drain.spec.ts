@@ -56,7 +56,23 @@ describe('drain: a listener closed for a rolling restart', () => {
     await drained;
   });
 
-  it('closes an idle keep-alive connection at once, and cuts a request still running after maxMs', async () => {
+  it('answers the next request on an idle keep-alive connection with Connection: close, never resets it', async () => {
+    const idle = await accepted(server, port);
+    expect(await ask(idle)).toBe('HTTP/1.1 200 OK');
+    const drained = drain(server, 5_000);
+    const closedByClient = new Promise<void>((resolve) => idle.on('close', () => resolve()));
+    const answer = await new Promise<string>((resolve) => {
+      idle.once('data', (chunk) => resolve(chunk.toString()));
+      idle.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(answer.toLowerCase()).toContain('connection: close');
+    await closedByClient;
+    await drained;
+    expect(server.listening).toBe(false);
+  });
+
+  it('cuts an idle connection and a request still running after maxMs', async () => {
     const idle = await accepted(server, port);
     expect(await ask(idle)).toBe('HTTP/1.1 200 OK');
     const idleClosed = new Promise<void>((resolve) => idle.on('close', () => resolve()));
