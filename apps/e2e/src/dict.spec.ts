@@ -109,26 +109,67 @@ describe('DICT: keys registered and deleted through the DICT test server', () =>
     expect((await dictEntry(HELD_ELSEWHERE)).xml).toContain('<Participant>00000000</Participant>');
   });
 
-  it('fails a key of a user registered without a name (holder_name_missing); registered again with the name, a new key registers', async () => {
+  it("refuses at once a key for a user without a holder's name (422 holder_name_missing), and registers it once the request gives the name", async () => {
     const { id, api } = await newPartner();
     const document = newCpf();
     // The document alone stays a valid registration (every client before names existed).
     expect((await operator().post(`/admin/v1/partners/${id}/users`, { document })).status).toBe(201);
-    expect((await createKey(api, document)).status).toBe(202);
-    const failed = await until(api, document, 'failed');
-    expect(failed.map((e) => [e.state, e.data.failure_reason])).toEqual([
-      ['pending', null],
-      ['failed', 'holder_name_missing'],
-    ]);
-    expect((await dictEntry(document)).status).toBe(404);
+    const refused = await createKey(api, document);
+    expect(refused).toMatchObject({ status: 422, body: { status: 'holder_name_missing', field: 'name', message: expect.any(String) } });
+    // Nothing was accepted: no key, no event, and the refusal bound no idempotency key.
+    expect(await api.get(`/partner/v1/pix-key/${document}`)).toMatchObject({ status: 404, body: { status: 'not_found' } });
+    expect(await keyEvents(api, document)).toEqual([]);
 
-    // The migration path of users registered before names: the operator registers them again, with the name.
-    const again = await operator().post(`/admin/v1/partners/${id}/users`, { document, name: NAME });
-    expect(again.status).toBe(200);
-    expect((await createKey(api, document)).status).toBe(202);
-    const all = await until(api, document, 'registered', failed.length);
-    expect(all.slice(failed.length).map((e) => e.state)).toEqual(['pending', 'registered']);
+    // The partner gives the name with the key request: accepted, registered with that name, now the user's.
+    expect(await api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid(), name: NAME })).toMatchObject({
+      status: 202,
+      body: { status: 'accepted' },
+    });
+    expect((await until(api, document, 'registered')).map((e) => e.state)).toEqual(['pending', 'registered']);
     expect((await dictEntry(document)).xml).toMatch(/<Name>Joana D(?:'|&apos;)Arc Prado-Araújo<\/Name>/);
+
+    // The next key, asked with the CPF alone, uses the name the partner gave.
+    expect((await api.request('DELETE', `/partner/v1/pix-key/${document}`, { idempotency_key: newUuid() })).status).toBe(202);
+    const canceled = await until(api, document, 'canceled');
+    expect((await createKey(api, document)).status).toBe(202);
+    expect((await until(api, document, 'registered', canceled.length)).length).toBe(canceled.length + 2);
+    expect((await dictEntry(document)).xml).toMatch(/<Name>Joana D(?:'|&apos;)Arc Prado-Araújo<\/Name>/);
+  });
+
+  it('a key for a user whose name on file DICT would refuse is 422 holder_name_invalid; a name in the request corrects it', async () => {
+    const { id, api } = await newPartner();
+    const document = newCpf();
+    // The operator's registration takes any printable name; DICT takes letters, spaces, ' and - only.
+    expect((await operator().post(`/admin/v1/partners/${id}/users`, { document, name: 'Maria Souza 2ª' })).status).toBe(201);
+    expect(await createKey(api, document)).toMatchObject({ status: 422, body: { status: 'holder_name_invalid', field: 'name' } });
+    expect(await api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid(), name: 'Maria Souza' })).toMatchObject({
+      status: 202,
+    });
+    await until(api, document, 'registered');
+    expect((await dictEntry(document)).xml).toContain('<Name>Maria Souza</Name>');
+  });
+
+  it('gives a sandbox user made with its document alone a holder name of its own, so its key registers', async () => {
+    const { api } = await newPartner();
+    const document = newCpf();
+    expect((await api.post('/sandbox/v1/users', { document, usdt_micros: 0 })).status).toBe(201);
+    expect((await createKey(api, document)).status).toBe(202);
+    expect((await until(api, document, 'registered')).map((e) => e.state)).toEqual(['pending', 'registered']);
+    expect((await dictEntry(document)).xml).toMatch(/<Name>[A-Za-zÀ-ÿ]+ [A-Za-zÀ-ÿ]+ Sandbox<\/Name>/);
+  });
+
+  it('binds the name to the idempotency key: the same key with another name is 422 idempotency_key_reused', async () => {
+    const { api } = await newPartner();
+    const document = newCpf();
+    expect((await api.post('/sandbox/v1/users', { document, usdt_micros: 0 })).status).toBe(201);
+    const key = newUuid();
+    expect((await api.post('/partner/v1/pix-key', { document, idempotency_key: key, name: 'Maria Souza' })).status).toBe(202);
+    const replay = await api.post('/partner/v1/pix-key', { document, idempotency_key: key, name: 'Maria Souza' });
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+    expect(await api.post('/partner/v1/pix-key', { document, idempotency_key: key, name: 'Ana Souza' })).toMatchObject({
+      status: 422,
+      body: { status: 'idempotency_key_reused', field: 'idempotency_key' },
+    });
   });
 });
 
@@ -153,6 +194,18 @@ describe("the holder's name: hostile input gets the family's 400, never a 5xx", 
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_request', field: 'name', message: expect.any(String) });
   });
+
+  it.each([...hostile, ['a digit (DICT takes letters only)', 'Maria 2'], ['a full stop', 'Maria S.']] as Array<[string, unknown]>)(
+    'the key request refuses a name with %s (400 invalid_request, field name), accepting nothing',
+    async (_label, name) => {
+      const { api } = await newPartner();
+      const document = newCpf();
+      expect((await api.post('/sandbox/v1/users', { document, usdt_micros: 0 })).status).toBe(201);
+      const res = await api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid(), name });
+      expect(res).toMatchObject({ status: 400, body: { status: 'invalid_request', field: 'name', message: expect.any(String) } });
+      expect((await api.get(`/partner/v1/pix-key/${document}`)).status).toBe(404);
+    },
+  );
 
   it.each(hostile)('the sandbox helper refuses a name with %s', async (_label, name) => {
     const { api } = await newPartner();

@@ -39,6 +39,8 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   insufficient_funds: 422,
   idempotency_key_reused: 422,
   pix_key_not_registered: 422,
+  holder_name_missing: 422,
+  holder_name_invalid: 422,
   rate_limited: 429,
   headers_too_large: 431,
   not_implemented: 501,

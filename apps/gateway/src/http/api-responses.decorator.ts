@@ -123,6 +123,16 @@ const CODES: Record<ErrorCode, CodeSample> = {
     message: 'idempotency_key was already used with a different request',
     field: 'idempotency_key',
   },
+  holder_name_missing: {
+    when: "the user has no holder's name on file and the request gives none: DICT records a name with every key",
+    message: "the user has no holder's name: give name in the request, or have the operator register the user with one",
+    field: 'name',
+  },
+  holder_name_invalid: {
+    when: "the holder's name on file is outside DICT's rule (letters, spaces, ' and -, up to 120), and the request gives none",
+    message: "the user's holder name on file is not one DICT takes: give name in the request",
+    field: 'name',
+  },
   pix_key_not_registered: {
     when: 'method dict to a user without a registered Pix key',
     message: 'the user has no registered Pix key: a Pix by key (dict) cannot reach them',

@@ -9,6 +9,7 @@ import {
   PixKeyDocumentParams,
   PixKeyStatusResult,
   PixKeyView,
+  requestRefusalsOf,
   Topics,
 } from '@partner/contracts';
 import { FastifyReply } from 'fastify';
@@ -35,7 +36,8 @@ export class PixKeysController {
   @ApiOperation({
     operationId: 'createPixKey',
     summary: "Register the user's CPF as their Pix key",
-    description: 'Asynchronous: pix_key events report pending, then registered (or failed). Idempotent by idempotency_key.',
+    description:
+      "Asynchronous: pix_key events report pending, then registered (or failed). Idempotent by idempotency_key. DICT records the holder's name with the key: the name given here, else the user's name on file; with neither, 422 holder_name_missing at once.",
   })
   @ApiAnswer(202, PixKeyStatusResult, {
     description: 'Registration started (also for a replayed idempotency_key: then with Idempotent-Replayed: true)',
@@ -43,14 +45,7 @@ export class PixKeysController {
     replayable: true,
     example: { status: 'accepted' },
   })
-  @ApiErrors('pix_keys', [
-    ...PARTNER_ERRORS,
-    ...JSON_BODY_ERRORS,
-    'invalid_document',
-    'user_not_found',
-    'already_exists',
-    'idempotency_key_reused',
-  ])
+  @ApiErrors('pix_keys', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, ...requestRefusalsOf(Topics.PixKeysCreate)])
   async create(
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(CreatePixKeyRequest)) body: CreatePixKeyRequest,

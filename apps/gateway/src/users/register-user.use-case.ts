@@ -37,9 +37,15 @@ export class RegisterUserUseCase {
     @Inject(MessageBus) private readonly bus: Pick<MessageBus, 'request'>,
   ) {}
 
-  async execute(pathPartnerId: string, document: string, name?: string): Promise<RegisteredUser> {
+  /** `defaultName`: the holder's name of a user that has none (the sandbox's); never replaces one. */
+  async execute(pathPartnerId: string, document: string, name?: string, defaultName?: string): Promise<RegisteredUser> {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
-    const user = { partner_id: partnerId, document, ...(name !== undefined && { name }) };
+    const user = {
+      partner_id: partnerId,
+      document,
+      ...(name !== undefined && { name }),
+      ...(defaultName !== undefined && { default_name: defaultName }),
+    };
     const [withdrawals, inflows] = await Promise.all([
       this.bus.request(Topics.WithdrawalsUpsertUser, { partner_id: partnerId, document }),
       this.bus.request(Topics.InflowsUpsertUser, user),

@@ -51,13 +51,16 @@ const toAccount = (r: AccountRow): UserAccountRecord => ({
 /** A new user (nothing when known: a concurrent first upsert waits on the primary key, then inserts nothing). */
 const INSERT_USER = statement(
   'inflows_user_insert',
-  'INSERT INTO users (partner_id, document, name) VALUES ($1, $2, $3) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
+  'INSERT INTO users (partner_id, document, name) VALUES ($1, $2, COALESCE($3, $4)) ON CONFLICT (partner_id, document) DO NOTHING RETURNING created_at',
 );
 
-/** A known user: its name set when one is given (a later registration with a name sets or replaces it). */
+/**
+ * A known user: its name set when one is given (a later registration with a name sets or replaces it); the
+ * default name ($4) only when it has none.
+ */
 const NAME_USER = statement(
   'inflows_user_name',
-  'UPDATE users SET name = COALESCE($3, name) WHERE partner_id = $1 AND document = $2 RETURNING created_at',
+  'UPDATE users SET name = COALESCE($3, name, $4) WHERE partner_id = $1 AND document = $2 RETURNING created_at',
 );
 
 /**
@@ -119,9 +122,9 @@ export class AccountRepository {
    */
   async open(
     tx: Transaction,
-    user: { partnerId: PartnerId; document: string; name?: string; branch: string; now: Date },
+    user: { partnerId: PartnerId; document: string; name?: string; defaultName?: string; branch: string; now: Date },
   ): Promise<{ created: boolean; createdAt: Date; account: UserAccountRecord }> {
-    const values = [user.partnerId, user.document, user.name ?? null];
+    const values = [user.partnerId, user.document, user.name ?? null, user.defaultName ?? null];
     const inserted = (await tx.query<{ created_at: Date }>(INSERT_USER, values)).rows[0];
     // Known already (or a concurrent first upsert won, committed now): this statement sees the row.
     const known = inserted ?? (await tx.query<{ created_at: Date }>(NAME_USER, values)).rows[0];

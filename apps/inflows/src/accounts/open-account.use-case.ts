@@ -35,6 +35,7 @@ export class OpenAccountUseCase {
         partnerId: command.partner_id,
         document: command.document,
         name: command.name,
+        defaultName: command.default_name,
         branch: this.config.ACCOUNT_BRANCH,
         now,
       }),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { Agent, request } from 'undici';
 import { newCpf, newUuid } from '@partner/testing';
+import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME } from '@partner/contracts';
 import {
   DICT_DOCUMENT_DIR,
   DictDocument,
@@ -17,7 +18,7 @@ import { PixKeysConfig } from '../config/pix-keys.config';
 import { specConfig } from '../pix-keys/pix-key-commands.spec-support';
 import { BacenDictDirectory } from './bacen-dict-directory';
 import { DictCredentialsError, loadDictCredentials } from './dict-credentials';
-import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME, DictEntry } from './dict-directory';
+import { DictEntry } from './dict-directory';
 import { createEntryXml, parseXml, signXml } from './dict-xml';
 
 // Integration: pix-keys' production DICT adapter (apps/pix-keys/src/dict/bacen-dict-directory.ts) against the

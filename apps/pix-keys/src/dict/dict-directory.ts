@@ -74,13 +74,3 @@ export interface DictProblem {
  */
 export type DictAnswer<T> =
   { outcome: 'done'; value: T } | { outcome: 'refused'; problem: DictProblem } | { outcome: 'unavailable'; reason: string };
-
-/**
- * DICT's rule for a natural person's name (`openapi/schemas/NaturalPerson.yaml`, `Name`): letters (Latin-1
- * accented ones included), spaces, apostrophes and hyphens, at most 120. A user's name outside it is never
- * sent: the key fails with `holder_name_invalid`. A spec checks it against the published document.
- */
-export const DICT_NATURAL_PERSON_NAME = /^([A-Za-zÀ-ÖØ-öø-ÿ' -]+)$/;
-export const DICT_NAME_MAX_LENGTH = 120;
-
-export const isDictName = (name: string): boolean => name.length <= DICT_NAME_MAX_LENGTH && DICT_NATURAL_PERSON_NAME.test(name);

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { endToEndId } from './bacen-dict-directory';
-import { isDictName } from './dict-directory';
 import {
   child,
   childText,
@@ -106,20 +105,6 @@ describe('the DICT XML', () => {
     );
     expect(readProblem(problem, 400)).toEqual({ type: 'EntryKeyInCustodyOfDifferentParticipant', status: 400, title: 't', detail: null });
   });
-});
-
-describe('isDictName', () => {
-  it.each([
-    ['Maria da Silva', true],
-    ["Ana D'Ávila-Souza", true],
-    ['Ñandú Øster', true],
-    ['A'.repeat(120), true],
-    ['A'.repeat(121), false],
-    ['Maria 2', false],
-    ['Maria\tSilva', false],
-    ['Maria.', false],
-    ['', false],
-  ])('%p → %p', (name, ok) => expect(isDictName(name)).toBe(ok));
 });
 
 describe('endToEndId', () => {

@@ -116,29 +116,42 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect(all.every((e) => e.resource_id === keyId && e.resource.state === e.state && e.resource.failure_reason === null)).toBe(true);
   });
 
+  /**
+   * A key accepted before names were checked at request time (CreatePixKeyUseCase refuses both now): its
+   * holder name as it was copied then.
+   */
+  async function keyAcceptedUnchecked(holderName: string | null) {
+    const key = await pendingKey(HOLDER);
+    await commands.db.query('UPDATE pix_keys SET holder_name = $2 WHERE id = $1', [key.keyId, holderName]);
+    return key;
+  }
+
   it.each([
-    ['holder_name_missing', 'a user registered with its document alone', {}],
-    ['account_missing', 'a user with a name and no account yet', { name: 'Maria Souza' }],
-    ['holder_name_invalid', 'a name DICT does not take (digits)', { ...HOLDER, name: 'Maria 2' }],
-  ] as Array<[string, string, UserHolder]>)('fails the key with %s for %s, without calling DICT', async (reason, _label, holder) => {
-    const { partnerId, document, keyId } = await pendingKey(holder);
-    await queue.execute();
-    const key = await keyRow(keyId);
-    expect([key.state, key.failure_reason]).toEqual(['failed', reason]);
-    expect(dict.server.requests.filter((r) => r.key === document)).toEqual([]);
-    const all = await events(partnerId);
-    expect(all.map((e) => [e.state, e.resource.failure_reason])).toEqual([
-      ['pending', null],
-      ['failed', reason],
-    ]);
-  });
+    ['holder_name_missing', 'a key accepted without a holder name', () => keyAcceptedUnchecked(null)],
+    ['account_missing', 'a user with a name and no account yet', () => pendingKey({ name: 'Maria Souza' })],
+    ['holder_name_invalid', 'a key accepted with a name DICT does not take (digits)', () => keyAcceptedUnchecked('Maria 2')],
+  ] as Array<[string, string, () => ReturnType<typeof pendingKey>]>)(
+    'fails the key with %s for %s, without calling DICT',
+    async (reason, _label, make) => {
+      const { partnerId, document, keyId } = await make();
+      await queue.execute();
+      const key = await keyRow(keyId);
+      expect([key.state, key.failure_reason]).toEqual(['failed', reason]);
+      expect(dict.server.requests.filter((r) => r.key === document)).toEqual([]);
+      const all = await events(partnerId);
+      expect(all.map((e) => [e.state, e.resource.failure_reason])).toEqual([
+        ['pending', null],
+        ['failed', reason],
+      ]);
+    },
+  );
 
   it('takes the name given later: a user registered again with a name gets its next key registered', async () => {
     const partnerId = testPartnerId();
     const document = newCpf();
-    const first = await pendingKey({}, document, partnerId);
+    const first = await pendingKey({ name: 'Maria Souza' }, document, partnerId);
     await queue.execute();
-    expect((await keyRow(first.keyId)).failure_reason).toBe('holder_name_missing');
+    expect((await keyRow(first.keyId)).failure_reason).toBe('account_missing');
     expect(await commands.users.upsert(partnerId, document, HOLDER)).toMatchObject({ created: false });
     // A later upsert without them keeps them (a client that sends the document alone erases nothing).
     await commands.users.upsert(partnerId, document);

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PixKeyFailureReason } from '@partner/contracts';
+import { isDictName, PixKeyFailureReason } from '@partner/contracts';
 import { UnitOfWork } from '@partner/db';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
-import { DICT_DIRECTORY, DictDirectory, DictEntry, isDictName } from './dict-directory';
+import { DICT_DIRECTORY, DictDirectory, DictEntry } from './dict-directory';
 import { DictMetrics } from './dict-metrics';
 import { deletionDone, registrationVerdict } from './dict-refusals';
 import { inParallel } from '@partner/platform';

@@ -1,7 +1,7 @@
 import { CreatePixKeyCommand, PixKeyState, PartnerId } from '@partner/contracts';
 import { newCpf, newUuid, outboxStatesOf, selectRows, testPartnerId } from '@partner/testing';
 import { fingerprintOf } from './idempotency';
-import { pixKeyCommands } from './pix-key-commands.spec-support';
+import { NAMED, pixKeyCommands } from './pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const { db, close, keysOf, users, pixKeys, relay, unitOfWork, create } = pixKeyCommands();
@@ -9,7 +9,7 @@ const { db, close, keysOf, users, pixKeys, relay, unitOfWork, create } = pixKeyC
 async function newUser() {
   const partnerId = testPartnerId();
   const document = newCpf();
-  await users.upsert(partnerId, document);
+  await users.upsert(partnerId, document, NAMED);
   return { partnerId, document };
 }
 
@@ -73,7 +73,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(await keysOf(partnerId)).toEqual([]);
     expect(await outboxStates(partnerId)).toEqual([]);
 
-    await users.upsert(partnerId, document);
+    await users.upsert(partnerId, document, NAMED);
     expect(await create.execute(first)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
   });
 
@@ -103,7 +103,7 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(await create.execute({ ...first })).toEqual({ ok: true, data: { status: 'accepted', replayed: true } });
 
     const otherUser = newCpf();
-    await users.upsert(partnerId, otherUser);
+    await users.upsert(partnerId, otherUser, NAMED);
     expect(await create.execute({ ...first, document: otherUser })).toEqual({
       ok: false,
       error: { code: 'idempotency_key_reused', message: expect.any(String), field: 'idempotency_key' },
@@ -141,11 +141,73 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(states).toEqual([ended, 'pending'].sort());
   });
 
-  it('fingerprints the operation and the document', () => {
+  it('fingerprints the operation, the document and the name when given', () => {
     const document = newCpf();
     expect(fingerprintOf('create', document)).toBe(fingerprintOf('create', document));
     expect(fingerprintOf('create', document)).not.toBe(fingerprintOf('delete', document));
     expect(fingerprintOf('create', document)).not.toBe(fingerprintOf('create', newCpf()));
+    expect(fingerprintOf('create', document, 'Ana')).not.toBe(fingerprintOf('create', document));
+    expect(fingerprintOf('create', document, 'Ana')).not.toBe(fingerprintOf('create', document, 'Bia'));
+  });
+
+  const holderOf = async (partnerId: PartnerId, document: string) =>
+    (
+      await selectRows<{ name: string | null }>(db, 'SELECT name FROM users WHERE partner_id = $1 AND document = $2', [partnerId, document])
+    )[0]?.name;
+  const claimsOf = (partnerId: PartnerId) =>
+    selectRows<{ idempotency_key: string }>(db, 'SELECT idempotency_key FROM idempotency_records WHERE partner_id = $1', [partnerId]);
+
+  it.each([
+    ['holder_name_missing', 'no name on file', {}],
+    ['holder_name_invalid', 'a name on file DICT does not take', { name: 'Maria Souza 2ª' }],
+  ])('refuses a key at request time with %s (%s): no key, no event, the idempotency key left free', async (code, _label, holder) => {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    await users.upsert(partnerId, document, holder);
+    const first = command(partnerId, document);
+    expect(await create.execute(first)).toEqual({ ok: false, error: { code, message: expect.any(String), field: 'name' } });
+    expect(await keysOf(partnerId)).toEqual([]);
+    expect(await outboxStates(partnerId)).toEqual([]);
+    expect(await claimsOf(partnerId)).toEqual([]);
+    // The same idempotency key, now with the name: accepted.
+    expect(await create.execute({ ...first, name: 'Maria Souza' })).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
+  });
+
+  it("takes the name the request gives: the key's holder name, and the user's from then on", async () => {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    await users.upsert(partnerId, document);
+    expect(await create.execute({ ...command(partnerId, document), name: "Joana D'Arc Prado-Araújo" })).toMatchObject({ ok: true });
+    const [key] = await keysOf(partnerId);
+    expect(key.holder_name).toBe("Joana D'Arc Prado-Araújo");
+    expect(await holderOf(partnerId, document)).toBe("Joana D'Arc Prado-Araújo");
+
+    // Corrects a name on file, too; a refused request (already_exists) changes nothing.
+    expect(await create.execute({ ...command(partnerId, document), name: 'Outra Pessoa' })).toMatchObject({
+      ok: false,
+      error: { code: 'already_exists' },
+    });
+    expect(await holderOf(partnerId, document)).toBe("Joana D'Arc Prado-Araújo");
+    await endKey(partnerId, 'canceled');
+    expect(await create.execute({ ...command(partnerId, document), name: 'Joana Prado' })).toMatchObject({ ok: true });
+    expect(await holderOf(partnerId, document)).toBe('Joana Prado');
+    expect((await keysOf(partnerId)).map((k) => k.holder_name)).toEqual(["Joana D'Arc Prado-Araújo", 'Joana Prado']);
+  });
+
+  it('binds the name to the idempotency key: a replay with it is the first answer, another name is idempotency_key_reused', async () => {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    await users.upsert(partnerId, document);
+    const first = { ...command(partnerId, document), name: 'Maria Souza' };
+    await create.execute(first);
+    expect(await create.execute({ ...first })).toEqual({ ok: true, data: { status: 'accepted', replayed: true } });
+    for (const other of [
+      { ...first, name: 'Ana Souza' },
+      { ...first, name: undefined },
+    ]) {
+      expect(await create.execute(other)).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    }
+    expect(await holderOf(partnerId, document)).toBe('Maria Souza');
   });
   it('refuses a copy of a refused command again, even once its cause is gone; a new request with the same key is attempted', async () => {
     // A redelivery after a crash, or a retried send, hands the service the same command (same id) twice.

@@ -1,6 +1,6 @@
 import { DeletePixKeyCommand, PixKeyState, PartnerId } from '@partner/contracts';
 import { newCpf, newUuid, outboxStatesOf, selectRows, testPartnerId } from '@partner/testing';
-import { pixKeyCommands } from './pix-key-commands.spec-support';
+import { NAMED, pixKeyCommands } from './pix-key-commands.spec-support';
 
 // Integration: the real pix_keys schema in PostgreSQL (npm test migrates it). Each test uses a partner of
 // its own; the DICT's moves are made here by hand (AdvancePixKeysUseCase has its own suite).
@@ -16,7 +16,7 @@ const command = (partnerId: PartnerId, document: string, idempotencyKey = newUui
 async function userWithKey(...path: PixKeyState[]) {
   const partnerId = testPartnerId();
   const document = newCpf();
-  await users.upsert(partnerId, document);
+  await users.upsert(partnerId, document, NAMED);
   await create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() });
   const [key] = await keysOf(partnerId);
   let from: PixKeyState = 'pending';
@@ -85,7 +85,7 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
   it('answers not_found when the user never had a key, binding nothing', async () => {
     const partnerId = testPartnerId();
     const document = newCpf();
-    await users.upsert(partnerId, document);
+    await users.upsert(partnerId, document, NAMED);
     const first = command(partnerId, document);
     expect(await remove.execute(first)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     // The refusal bound nothing: once there is a key, the same idempotency key deletes it.
@@ -136,7 +136,7 @@ describe('DeletePixKeyUseCase (PostgreSQL)', () => {
   it('refuses a copy of a refused deletion again, even once a key exists: a key made after a 404 is never deleted by it', async () => {
     const partnerId = testPartnerId();
     const document = newCpf();
-    await users.upsert(partnerId, document);
+    await users.upsert(partnerId, document, NAMED);
     const refused = command(partnerId, document);
     const commandId = `test-${newUuid()}`;
     expect(await remove.execute(refused, commandId)).toMatchObject({ ok: false, error: { code: 'not_found' } });

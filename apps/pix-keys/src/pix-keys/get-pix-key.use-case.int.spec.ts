@@ -2,7 +2,7 @@ import { PixKeyState, PartnerId } from '@partner/contracts';
 import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
-import { specConfig } from './pix-key-commands.spec-support';
+import { NAMED, specConfig } from './pix-key-commands.spec-support';
 import { UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { GetPixKeyUseCase } from './get-pix-key.use-case';
@@ -22,7 +22,7 @@ const get = new GetPixKeyUseCase(pixKeys);
 async function newUser() {
   const partnerId = testPartnerId();
   const document = newCpf();
-  await users.upsert(partnerId, document);
+  await users.upsert(partnerId, document, NAMED);
   return { partnerId, document };
 }
 

@@ -3,8 +3,9 @@ import { PixKeyOperation } from './idempotency-record.repository';
 
 /**
  * What identifies "the same request" for an idempotency key: the operation and every field but the key.
- * The operation is part of it, so a key used for a creation cannot be replayed as a deletion.
+ * The operation is part of it, so a key used for a creation cannot be replayed as a deletion. A request
+ * without `name` keeps the fingerprint it had before the field existed, so keys bound then still replay.
  */
-export function fingerprintOf(operation: PixKeyOperation, document: string): string {
-  return requestFingerprint([operation, document]);
+export function fingerprintOf(operation: PixKeyOperation, document: string, name?: string): string {
+  return requestFingerprint(name === undefined ? [operation, document] : [operation, document, name]);
 }

@@ -10,6 +10,8 @@ export interface PixKeyCommandClaim {
   idempotencyKey: string;
   operation: PixKeyOperation;
   document: string;
+  /** The holder's name a creation gives (part of what makes it the same request). */
+  name?: string;
   /** The command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
   commandId?: string;
 }
@@ -36,7 +38,10 @@ export class IdempotentCommandService {
     refusalCodes: readonly C[],
     act: (tx: Transaction, claim: Claim) => Promise<PixKeyCommandOutcome>,
   ): Promise<Reply<PixKeyCommandResult, C | 'idempotency_key_reused'>> {
-    const claim: Claim = { idempotencyKey: command.idempotencyKey, fingerprint: fingerprintOf(command.operation, command.document) };
+    const claim: Claim = {
+      idempotencyKey: command.idempotencyKey,
+      fingerprint: fingerprintOf(command.operation, command.document, command.name),
+    };
     return runIdempotent<PixKeyCommandResult, IdempotencyRecord, C>({
       ...claim,
       refusalCodes,

@@ -3,7 +3,7 @@ import { Database, UnitOfWork } from '@partner/db';
 import { selectRow, selectRows } from '@partner/testing';
 import { DB_SCHEMA } from '../database/db-schema';
 import { PixKeysConfig } from '../config/pix-keys.config';
-import { UserRepository } from '../users/user.repository';
+import { UserHolder, UserRepository } from '../users/user.repository';
 import { CreatePixKeyUseCase } from './create-pix-key.use-case';
 import { DeletePixKeyUseCase } from './delete-pix-key.use-case';
 import { IdempotencyRecordRepository } from './idempotency-record.repository';
@@ -29,6 +29,9 @@ export const UNUSED_DICT_SETTINGS = {
 export const specConfig = (env: Record<string, string> = {}) =>
   loadConfig(PixKeysConfig, { ...UNUSED_DICT_SETTINGS, ...process.env, ...env });
 
+/** What a user needs on file for a key to be accepted: a holder's name DICT takes (the account is checked later). */
+export const NAMED: UserHolder = { name: 'Maria Souza' };
+
 /** A pix_keys row as pg reads it: the columns the specs look at. */
 export interface PixKeyRow {
   id: string;
@@ -36,6 +39,7 @@ export interface PixKeyRow {
   key: string;
   state: string;
   failure_reason: string | null;
+  holder_name: string | null;
   deletion_requested_at: Date | null;
   dict_request_id: string;
   dict_attempts: number;

@@ -222,7 +222,8 @@ const CURRENT_FIRST = `ORDER BY state IN ${ACTIVE} DESC, created_at DESC, id DES
  * A creation in one statement, one round trip: claims the idempotency key (recording its answer at
  * once, as the key is only kept if the creation succeeds), checks the user, and inserts the `pending`
  * key only if the claim is ours and the user exists, with the user's holder name and account as they
- * are now (what DICT will be sent, on every retry alike) and DICT's RequestId for its registration. Both inserts are ON CONFLICT DO NOTHING: a
+ * are now (what DICT will be sent, on every retry alike) and DICT's RequestId for its registration. A name
+ * the request gives ($7) is the key's holder name and replaces the user's (`named`). Both inserts are ON CONFLICT DO NOTHING: a
  * concurrent duplicate of the key waits on the primary key of `idempotency_records`, a concurrent
  * creation for the same user on the partial unique index of active keys, and each then yields to the
  * transaction that committed. The caller rolls back unless a key was created (data-modifying CTEs
@@ -241,11 +242,14 @@ const CREATE_CLAIMED = statement(
    owner AS (
      SELECT name, account_ispb, account_branch, account_number, account_type, account_opened_at
      FROM users WHERE partner_id = $1 AND document = $3),
+   named AS (
+     UPDATE users SET name = $7 WHERE partner_id = $1 AND document = $3 AND $7::text IS NOT NULL
+       AND name IS DISTINCT FROM $7 AND EXISTS (SELECT 1 FROM claim)),
    created AS (
      INSERT INTO pix_keys (id, partner_id, document, key, state, dict_request_id,
                            holder_name, account_ispb, account_branch, account_number, account_type, account_opened_at)
      SELECT $5::uuid, $1::uuid, $3::bpchar, $3::bpchar, 'pending', $6::uuid,
-            o.name, o.account_ispb, o.account_branch, o.account_number, o.account_type, o.account_opened_at
+            COALESCE($7::text, o.name), o.account_ispb, o.account_branch, o.account_number, o.account_type, o.account_opened_at
      FROM owner o WHERE EXISTS (SELECT 1 FROM claim)
      ON CONFLICT (partner_id, document) WHERE state IN ${ACTIVE} DO NOTHING
      RETURNING *)
@@ -414,7 +418,7 @@ export class PixKeyRepository {
 
   /**
    * Claims `claim` for the creation of a `pending` CPF key with id `id` (and DICT's RequestId
-   * `dictRequestId`) and creates it (see CREATE_CLAIMED). Answers the key, or why there is none; the caller rolls back unless created.
+   * `dictRequestId`) and creates it (see CREATE_CLAIMED), with `holderName` when given (it also becomes the user's). Answers the key, or why there is none; the caller rolls back unless created.
    */
   async createClaimed(
     tx: Transaction,
@@ -423,6 +427,7 @@ export class PixKeyRepository {
     claim: Claim,
     id: string,
     dictRequestId: string,
+    holderName?: string,
   ): Promise<CreateOutcome> {
     const {
       rows: [row],
@@ -433,6 +438,7 @@ export class PixKeyRepository {
       claim.fingerprint,
       id,
       dictRequestId,
+      holderName ?? null,
     ]);
     if (!row.claimed) return { taken: previousOf(partnerId, claim.idempotencyKey, row) };
     if (!row.user_exists) return 'user_not_found';

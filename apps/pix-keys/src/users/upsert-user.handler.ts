@@ -22,6 +22,7 @@ export class UpsertUserHandler {
     }
     const { created, createdAt } = await this.users.upsert(command.partner_id, command.document, {
       name: command.name,
+      defaultName: command.default_name,
       account:
         account && openedAt
           ? { ispb: account.ispb, branch: account.branch, number: account.number, type: account.type, openedAt }

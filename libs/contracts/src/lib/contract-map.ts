@@ -106,7 +106,14 @@ export const requestContracts = {
   [Topics.EventsPing]: request<PingResult>()(PingQuery),
   /** Both key commands by user: every request about one user's key is handled in turn (the unique index still holds alone). */
   [Topics.PixKeysCreate]: request<PixKeyCommandResult>()(CreatePixKeyCommand, {
-    refusals: ['invalid_document', 'user_not_found', 'already_exists', 'idempotency_key_reused'],
+    refusals: [
+      'invalid_document',
+      'user_not_found',
+      'already_exists',
+      'holder_name_missing',
+      'holder_name_invalid',
+      'idempotency_key_reused',
+    ],
     key: byUser,
   }),
   [Topics.PixKeysDelete]: request<PixKeyCommandResult>()(DeletePixKeyCommand, {

@@ -20,7 +20,18 @@ export const FAMILY_ERROR_CODES = {
     'idempotency_key_reused',
   ],
   /** /partner/v1/pix-key... (`{status, message}` bodies). */
-  pix_keys: ['invalid_request', 'invalid_document', 'not_found', 'user_not_found', 'already_exists', 'idempotency_key_reused'],
+  pix_keys: [
+    'invalid_request',
+    'invalid_document',
+    'not_found',
+    'user_not_found',
+    'already_exists',
+    /** A key asked for a user with no holder's name on file and none in the request (422). */
+    'holder_name_missing',
+    /** The holder's name on file is not one DICT takes (422). */
+    'holder_name_invalid',
+    'idempotency_key_reused',
+  ],
   /** /partner/v1/customers/business... */
   business_customers: ['invalid_request', 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'not_found', 'already_exists'],
   /** GET /partner/v1/pix-in, and POST /sandbox/v1/pix-in. */

@@ -14,6 +14,19 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
 export const HOLDER_NAME = /^[^\p{Cc}\p{Cf}]*[^\p{Cc}\p{Cf}\s][^\p{Cc}\p{Cf}]*$/u;
 export const HOLDER_NAME_MESSAGE = 'name must be 1 to 120 characters, not blank, without control characters';
 
+/**
+ * DICT's rule for a natural person's name (`openapi/schemas/NaturalPerson.yaml`, `Name`): letters (Latin-1
+ * accented ones included), spaces, apostrophes and hyphens, at most 120. Stricter than HOLDER_NAME: a name
+ * the operator stored outside it is refused when a key is asked for (`holder_name_invalid`); a name given
+ * with the key request is held to it at once. A pix-keys spec checks it against the published document.
+ */
+export const DICT_NATURAL_PERSON_NAME = /^([A-Za-zÀ-ÖØ-öø-ÿ' -]+)$/;
+export const DICT_NAME_MAX_LENGTH = 120;
+export const DICT_NAME_MESSAGE = "name must be 1 to 120 letters (accented ones included), spaces, ' or -, as DICT takes a holder's name";
+
+export const isDictName = (name: string): boolean =>
+  name.length <= DICT_NAME_MAX_LENGTH && DICT_NATURAL_PERSON_NAME.test(name) && name.trim().length > 0;
+
 /** A user's transactional account at the operator, as DICT and the SPI name it. */
 export class UserAccount {
   /** The operator's ISPB (8 digits). */
@@ -55,6 +68,16 @@ export class UpsertUserCommand {
   @Matches(HOLDER_NAME, { message: HOLDER_NAME_MESSAGE })
   @Length(1, 120, { message: HOLDER_NAME_MESSAGE })
   name?: string;
+
+  /**
+   * A name for a user that has none (the sandbox's made-up holder name); never replaces one, and `name`
+   * wins when both are given.
+   */
+  @IsOptional()
+  @IsString({ message: HOLDER_NAME_MESSAGE })
+  @Matches(HOLDER_NAME, { message: HOLDER_NAME_MESSAGE })
+  @Length(1, 120, { message: HOLDER_NAME_MESSAGE })
+  default_name?: string;
 
   @IsOptional()
   @ValidateNested()
