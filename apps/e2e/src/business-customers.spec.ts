@@ -1,4 +1,5 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
+import { randomUUID } from 'node:crypto';
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
 import { ApiClient, pollUntil, registeredExampleCustomer } from '@partner/testing';
 import { FeedEvent, listEvents, newPartner } from './support/sandbox';
@@ -146,11 +147,100 @@ describe('Business customers end to end', () => {
 
     const again = await api.post(URL, { ...body, legal_name: 'Other Name Ltda' });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ error: 'already_exists', message: expect.stringMatching(/already registered/), field: 'cnpj' });
+    expect(again.body).toMatchObject({ error: 'already_exists', message: expect.stringMatching(/already registered/), field: 'cnpj', id });
 
     await eventOf(api, id);
     const events = customerEvents(await listEvents(api));
     expect(events.map((e) => [e.resource_id, e.data.legal_name])).toEqual([[id, 'Acme Pagamentos Ltda']]);
+  });
+
+  describe('retries under an Idempotency-Key', () => {
+    const keyed = (api: ApiClient, body: Body, key: string) => api.request('POST', URL, body, { 'idempotency-key': key });
+
+    it('201, then 200 with Idempotent-Replayed: true and the same id for the same request (fields in any order); one customer, one event', async () => {
+      const { api } = await newPartner();
+      const body = customer();
+      const key = randomUUID();
+      const first = await keyed(api, body, key);
+      expect({ status: first.status, body: first.body, replayed: first.headers.get('idempotent-replayed') }).toEqual({
+        status: 201,
+        body: { id: expect.stringMatching(UUID) },
+        replayed: null,
+      });
+      const id = first.body.id as string;
+      const reordered = Object.fromEntries(Object.entries(body).reverse());
+      for (const again of [body, reordered]) {
+        const res = await keyed(api, again, key);
+        expect({ status: res.status, body: res.body, replayed: res.headers.get('idempotent-replayed') }).toEqual({
+          status: 200,
+          body: { id },
+          replayed: 'true',
+        });
+      }
+      await eventOf(api, id);
+      const listed = await api.get(`${URL}?cnpj=${body.cnpj as string}`);
+      expect((listed.body.customers as Body[]).map((c) => c.id)).toEqual([id]);
+      expect(customerEvents(await listEvents(api, 'limit=1000')).map((e) => e.resource_id)).toEqual([id]);
+    });
+
+    it('422 idempotency_key_reused naming the header for another registration under a used key', async () => {
+      const { api } = await newPartner();
+      const key = `crm:${randomUUID()}`;
+      const body = customer();
+      expect((await keyed(api, body, key)).status).toBe(201);
+      for (const other of [customer(), { ...body, legal_name: 'Outra Ltda' }]) {
+        const res = await keyed(api, other, key);
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 422,
+          body: {
+            error: 'idempotency_key_reused',
+            field: 'Idempotency-Key',
+            message: 'Idempotency-Key was already used with a different registration',
+            request_id: expect.any(String),
+          },
+        });
+      }
+      // Another partner's keys are its own.
+      expect((await keyed((await newPartner()).api, customer(), key)).status).toBe(201);
+    });
+
+    it('409 already_exists names the registered id under a new key; the refused key binds nothing', async () => {
+      const { api } = await newPartner();
+      const body = customer();
+      const id = await register(api, body);
+      const key = randomUUID();
+      const refused = await keyed(api, body, key);
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 409,
+        body: {
+          error: 'already_exists',
+          field: 'cnpj',
+          message: expect.stringMatching(/already registered/),
+          id,
+          request_id: expect.any(String),
+        },
+      });
+      const corrected = await keyed(api, customer(), key);
+      expect(corrected.status).toBe(201);
+      expect(corrected.body.id).not.toBe(id);
+    });
+
+    it.each([
+      ['empty', ''],
+      ['256 characters', 'k'.repeat(256)],
+      ['a space', 'my key'],
+    ])('400 invalid_request naming the header for a bad Idempotency-Key: %s', async (_what, key) => {
+      const { api } = await newPartner();
+      const res = await keyed(api, customer(), key);
+      expect({ status: res.status, body: res.body }).toMatchObject({
+        status: 400,
+        body: {
+          error: 'invalid_request',
+          field: 'Idempotency-Key',
+          message: expect.stringMatching(/^Idempotency-Key must be 1-255 visible ASCII/),
+        },
+      });
+    });
   });
 
   it('partners are apart: another partner registers the same CNPJ and sees only its own events', async () => {

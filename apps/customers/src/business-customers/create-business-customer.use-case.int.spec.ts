@@ -7,7 +7,7 @@ import {
   Topics,
 } from '@partner/contracts';
 import { loadConfig } from '@partner/config';
-import { outboxEventsOf, registeredExampleCustomer, selectCount, selectRows, testPartnerId } from '@partner/testing';
+import { newUuid, outboxEventsOf, registeredExampleCustomer, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import { ConnectionPool, Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
@@ -66,6 +66,19 @@ const failingOutboxPool: ConnectionPool = {
   },
 };
 
+const recordCount = (partnerId: string) => selectCount(db, 'SELECT count(*) FROM idempotency_records WHERE partner_id = $1', [partnerId]);
+
+/** The same JSON with every object's keys in reverse order. */
+function reordered<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(reordered) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, v]) => [key, reordered(v)]),
+  ) as T;
+}
+
 const idOf = (reply: Awaited<ReturnType<typeof create.execute>>) => (reply.ok ? reply.data.id : `refused: ${reply.error.code}`);
 
 afterAll(() => db.close());
@@ -77,7 +90,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     const reply = await create.execute(cmd);
     expect(reply).toEqual({
       ok: true,
-      data: { id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) },
+      data: { id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), replayed: false },
     });
     const id = idOf(reply);
 
@@ -154,7 +167,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     const again = await create.execute(command(partnerId, { cnpj: first.cnpj, legal_name: 'Another Name Ltda' }));
     expect(again).toEqual({
       ok: false,
-      error: { code: 'already_exists', field: 'cnpj', message: `a business customer with CNPJ ${first.cnpj} is already registered` },
+      error: { code: 'already_exists', field: 'cnpj', message: `a business customer with CNPJ ${first.cnpj} is already registered`, id },
     });
     expect(await customerCount(partnerId)).toBe(1);
     expect((await customers.findByCnpj(partnerId, first.cnpj))?.legalName).toBe('Acme Pagamentos Ltda');
@@ -193,5 +206,97 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
     expect(await notificationCount(partnerId)).toBe(0);
     // The CNPJ is free again: the failed attempt claimed nothing.
     expect((await create.execute(cmd)).ok).toBe(true);
+  });
+
+  describe('with an idempotency key', () => {
+    it('replays the first answer to the same request under the same key (fields in any order): same id, replayed, nothing new', async () => {
+      const partnerId = testPartnerId();
+      const cmd = command(partnerId, { idempotency_key: `key-${newUuid()}` });
+      const first = await create.execute(cmd);
+      expect(first).toEqual({ ok: true, data: { id: expect.any(String), replayed: false } });
+      const wakes = relay.wakes;
+
+      for (const again of [cmd, reordered(cmd)]) {
+        expect(await create.execute(again)).toEqual({ ok: true, data: { id: idOf(first), replayed: true } });
+      }
+      expect(relay.wakes).toBe(wakes);
+      expect(await customerCount(partnerId)).toBe(1);
+      expect(await notificationCount(partnerId)).toBe(2);
+      expect(await recordCount(partnerId)).toBe(1);
+      expect((await eventsOf(partnerId)).map((e) => e.resource_id)).toEqual([idOf(first)]);
+    });
+
+    it('refuses another request under a used key with idempotency_key_reused, writing nothing', async () => {
+      const partnerId = testPartnerId();
+      const key = `key-${newUuid()}`;
+      const id = idOf(await create.execute(command(partnerId, { idempotency_key: key })));
+      // Another CNPJ; and the same CNPJ with another name: both are other requests.
+      for (const other of [
+        command(partnerId, { idempotency_key: key }),
+        command(partnerId, { idempotency_key: key, legal_name: 'Outra Ltda' }),
+      ]) {
+        expect(await create.execute(other)).toEqual({
+          ok: false,
+          error: {
+            code: 'idempotency_key_reused',
+            field: 'idempotency_key',
+            message: 'idempotency_key was already used with a different registration',
+          },
+        });
+      }
+      expect(await customerCount(partnerId)).toBe(1);
+      expect((await eventsOf(partnerId)).map((e) => e.resource_id)).toEqual([id]);
+    });
+
+    it("answers already_exists naming the partner's customer that holds the CNPJ, whatever the key, and binds no key", async () => {
+      const partnerId = testPartnerId();
+      const first = command(partnerId);
+      const id = idOf(await create.execute(first));
+      const key = `key-${newUuid()}`;
+      const refused = await create.execute({ ...first, idempotency_key: key });
+      expect(refused).toEqual({
+        ok: false,
+        error: { code: 'already_exists', field: 'cnpj', message: `a business customer with CNPJ ${first.cnpj} is already registered`, id },
+      });
+      expect(await recordCount(partnerId)).toBe(0);
+      // The key is still free: a corrected request (another CNPJ) registers under it, then replays.
+      const corrected = command(partnerId, { idempotency_key: key });
+      const registered = await create.execute(corrected);
+      expect(registered).toEqual({ ok: true, data: { id: expect.any(String), replayed: false } });
+      expect(idOf(registered)).not.toBe(id);
+      expect(await create.execute(corrected)).toEqual({ ok: true, data: { id: idOf(registered), replayed: true } });
+      expect(await customerCount(partnerId)).toBe(2);
+    });
+
+    it('registers one customer out of concurrent duplicates under one key; the others wait for it and replay it', async () => {
+      const partnerId = testPartnerId();
+      const cmd = command(partnerId, { idempotency_key: newUuid() });
+      const replies = await Promise.all(Array.from({ length: 10 }, () => create.execute(cmd)));
+      const ids = new Set(replies.map(idOf));
+      expect(ids.size).toBe(1);
+      expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(replies.map((r) => r.ok && r.data.replayed).sort()).toEqual([false, ...Array(9).fill(true)]);
+      expect(await customerCount(partnerId)).toBe(1);
+      expect(await notificationCount(partnerId)).toBe(2);
+      expect(await eventsOf(partnerId)).toHaveLength(1);
+    });
+
+    it('keeps keys apart per partner: another partner may use the same key', async () => {
+      const [a, b] = [testPartnerId(), testPartnerId()];
+      const key = `key-${newUuid()}`;
+      const idA = idOf(await create.execute(command(a, { idempotency_key: key })));
+      const replyB = await create.execute(command(b, { idempotency_key: key }));
+      expect(replyB).toEqual({ ok: true, data: { id: expect.any(String), replayed: false } });
+      expect(idOf(replyB)).not.toBe(idA);
+    });
+
+    it('leaves the key free when the registration fails: its claim is part of the transaction', async () => {
+      const partnerId = testPartnerId();
+      const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers);
+      const cmd = command(partnerId, { idempotency_key: newUuid() });
+      await expect(broken.execute(cmd)).rejects.toThrow('outbox unavailable');
+      expect(await recordCount(partnerId)).toBe(0);
+      expect(await create.execute(cmd)).toEqual({ ok: true, data: { id: expect.any(String), replayed: false } });
+    });
   });
 });

@@ -27,6 +27,9 @@ interface CustomerRow {
   created_at: Date;
 }
 
+/** A row of a LEFT JOIN whose right side may be missing. */
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
 /** A row parsed into the aggregate, field by field. Its partner id is one a PartnerId was stored as (every write takes one). */
 const toCustomer = (r: CustomerRow): Customer => ({
   id: r.id,
@@ -38,17 +41,46 @@ const toCustomer = (r: CustomerRow): Customer => ({
   createdAt: r.created_at,
 });
 
+/** The idempotency key a registration claims, with the fingerprint of its request (idempotency.ts). */
+export interface Claim {
+  idempotencyKey: string;
+  fingerprint: string;
+}
+
+/** What a registration's key is bound to: the fingerprint of the request that bound it and the customer it registered. */
+export interface IdempotencyRecord {
+  fingerprint: string;
+  customerId: string;
+}
+
 /**
- * A registration in one statement, one round trip: inserts the customer unless the partner already
- * has one with this CNPJ (a concurrent registration of the same CNPJ waits on the unique index, then
- * inserts nothing), and its owner notifications only if it was inserted. Returns the customer, or no
- * row for a duplicate.
+ * What a registration's statement did: registered the customer; found the CNPJ registered already (the
+ * caller rolls back: a claim made with it must not stay); or found the key taken, with its record when
+ * this statement's snapshot shows it.
  */
-const INSERT_WITH_NOTIFICATIONS = statement(
-  'customers_insert_with_notifications',
-  `WITH c AS (
+export type CreateOutcome = { created: Customer } | 'already_exists' | { taken: IdempotencyRecord | null };
+
+/**
+ * A registration in one statement, one round trip. With an idempotency key ($10, null without one), claims
+ * it first (ON CONFLICT DO NOTHING on the primary key of `idempotency_records`: a concurrent duplicate
+ * waits for the first transaction, then claims nothing), and inserts the rest only if the claim is ours.
+ * Inserts the customer unless the partner already has one with this CNPJ (a concurrent registration of
+ * the same CNPJ waits on the unique index, then inserts nothing), and its owner notifications only if it
+ * was inserted. Data-modifying CTEs always run, so a claim whose customer was not inserted is there until
+ * the caller rolls back. The key's record is joined for the replay of a key committed before this
+ * statement started; one committed while it waited is not in its snapshot, and is read afterwards.
+ */
+const INSERT_CLAIMED_WITH_NOTIFICATIONS = statement(
+  'customers_insert_claimed_with_notifications',
+  `WITH claim AS (
+     INSERT INTO idempotency_records (partner_id, idempotency_key, fingerprint, customer_id)
+     SELECT $2::uuid, $10::varchar, $11::bpchar, $1::uuid WHERE $10::varchar IS NOT NULL
+     ON CONFLICT (partner_id, idempotency_key) DO NOTHING
+     RETURNING 1),
+   c AS (
      INSERT INTO customers (id, partner_id, cnpj, legal_name, external_id, body)
-     VALUES ($1, $2, $3, $4, $5, $6)
+     SELECT $1::uuid, $2::uuid, $3::bpchar, $4::text, $5::text, $6::jsonb
+     WHERE $10::varchar IS NULL OR EXISTS (SELECT 1 FROM claim)
      ON CONFLICT (partner_id, cnpj) DO NOTHING
      RETURNING *),
    n AS (
@@ -56,7 +88,16 @@ const INSERT_WITH_NOTIFICATIONS = statement(
      SELECT c.partner_id, c.id, n.owner_index, n.channel, n.destination
      FROM c, unnest($7::int[], $8::text[], $9::text[]) AS n(owner_index, channel, destination)
      RETURNING 1)
-   SELECT * FROM c`,
+   SELECT $10::varchar IS NULL OR EXISTS (SELECT 1 FROM claim) AS claimed, c.*,
+          p.fingerprint AS p_fingerprint, p.customer_id AS p_customer_id
+   FROM (SELECT 1) AS one
+   LEFT JOIN c ON true
+   LEFT JOIN idempotency_records p ON p.partner_id = $2 AND p.idempotency_key = $10`,
+);
+
+const FIND_RECORD = statement(
+  'customers_idempotency_find',
+  'SELECT fingerprint, customer_id FROM idempotency_records WHERE partner_id = $1 AND idempotency_key = $2',
 );
 
 const FIND_BY_CNPJ = statement('customers_by_cnpj', 'SELECT * FROM customers WHERE partner_id = $1 AND cnpj = $2');
@@ -68,8 +109,9 @@ export class CustomerRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Inserts the customer with the owner notifications its config asks for (see INSERT_WITH_NOTIFICATIONS);
-   * null when the partner already has a customer with this CNPJ, even one registered concurrently.
+   * Claims `claim` (none: no key) and inserts the customer with the owner notifications its config asks for
+   * (see INSERT_CLAIMED_WITH_NOTIFICATIONS). Answers the customer, or why there is none; the caller rolls
+   * back unless created.
    */
   async create(
     tx: Transaction,
@@ -77,22 +119,38 @@ export class CustomerRepository {
     id: string,
     body: BusinessCustomerBody,
     notifications: NewOwnerNotification[],
-  ): Promise<Customer | null> {
+    claim?: Claim,
+  ): Promise<CreateOutcome> {
     const {
       rows: [row],
-    } = await tx.query<CustomerRow>(INSERT_WITH_NOTIFICATIONS, [
-      id,
-      partnerId,
-      body.cnpj,
-      body.legal_name,
-      body.metadata?.external_id ?? null,
-      // As JSON text: the driver would send an array as a PostgreSQL array, and `body` is an object anyway.
-      JSON.stringify(body),
-      notifications.map((n) => n.ownerIndex),
-      notifications.map((n) => n.channel),
-      notifications.map((n) => n.destination),
-    ]);
-    return row ? toCustomer(row) : null;
+    } = await tx.query<Nullable<CustomerRow> & { claimed: boolean; p_fingerprint: string | null; p_customer_id: string | null }>(
+      INSERT_CLAIMED_WITH_NOTIFICATIONS,
+      [
+        id,
+        partnerId,
+        body.cnpj,
+        body.legal_name,
+        body.metadata?.external_id ?? null,
+        // As JSON text: the driver would send an array as a PostgreSQL array, and `body` is an object anyway.
+        JSON.stringify(body),
+        notifications.map((n) => n.ownerIndex),
+        notifications.map((n) => n.channel),
+        notifications.map((n) => n.destination),
+        claim?.idempotencyKey ?? null,
+        claim?.fingerprint ?? null,
+      ],
+    );
+    if (!row.claimed) {
+      const { p_fingerprint: fingerprint, p_customer_id: customerId } = row;
+      return { taken: fingerprint !== null && customerId !== null ? { fingerprint, customerId } : null };
+    }
+    return row.id === null ? 'already_exists' : { created: toCustomer(row as CustomerRow) };
+  }
+
+  /** The committed record of the partner's idempotency key, read outside any transaction (a fresh snapshot). */
+  async findIdempotencyRecord(partnerId: PartnerId, idempotencyKey: string): Promise<IdempotencyRecord | null> {
+    const { rows } = await this.db.query<{ fingerprint: string; customer_id: string }>(FIND_RECORD, [partnerId, idempotencyKey]);
+    return rows[0] ? { fingerprint: rows[0].fingerprint, customerId: rows[0].customer_id } : null;
   }
 
   /** The partner's customer `id`; null when the partner has none with that id (another partner's included). */

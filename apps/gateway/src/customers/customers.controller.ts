@@ -1,11 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
 import {
   BUSINESS_CUSTOMER_EXAMPLE,
   BusinessCustomerIdParams,
   BusinessCustomerView,
   CreateBusinessCustomerRequest,
   CreateBusinessCustomerResult,
+  IDEMPOTENCY_KEY_HEADER_PATTERN,
+  IDEMPOTENCY_KEY_HEADER_RULE,
   ListBusinessCustomersRequest,
   ListBusinessCustomersResult,
   Topics,
@@ -13,9 +16,11 @@ import {
 import { PartnerAuth } from '../auth/partner-auth.decorator';
 import { CurrentPartner } from '../auth/current-partner.decorator';
 import { Partner } from '../auth/partner.repository';
-import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
+import { ApiAnswer, ApiErrors, CREATE_BUSINESS_CUSTOMER_SAMPLES, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
 import { ForwardingBus } from '../http/forwarding-bus';
+import { asHeaderRefusal, IDEMPOTENCY_KEY, IdempotencyKeyHeader } from '../http/idempotency-key.header';
+import { markReplayed } from '../http/idempotent-replayed';
 
 @ApiTags('business customers')
 @Controller('partner/v1/customers')
@@ -23,30 +28,48 @@ import { ForwardingBus } from '../http/forwarding-bus';
 export class CustomersController {
   constructor(private readonly bus: ForwardingBus) {}
 
-  /** Spec 4.2: 201 {id}; 409 already_exists when this partner registered the CNPJ before. */
+  /**
+   * Spec 4.2: 201 {id}; 409 already_exists (with the customer's id) when this partner registered the CNPJ before.
+   * With an Idempotency-Key: 200 with the same id (Idempotent-Replayed) for the same request again, 422 for another.
+   */
   @Post('business')
   @HttpCode(201)
   @ApiBody({ type: CreateBusinessCustomerRequest, examples: { customer: { value: BUSINESS_CUSTOMER_EXAMPLE } } })
+  @ApiHeader({
+    name: IDEMPOTENCY_KEY,
+    required: false,
+    description: `Optional; ${IDEMPOTENCY_KEY_HEADER_RULE}, scoped to your partner, never expiring. The same request again with the same key answers 200 with the first id (Idempotent-Replayed: true); another request with it, 422 idempotency_key_reused. A refused request binds nothing. A UUID per registration is a good key.`,
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_HEADER_PATTERN.source },
+  })
   @ApiOperation({
     operationId: 'createBusinessCustomer',
     summary: 'Register a business customer',
     description:
-      'One registration per CNPJ per partner; a business_customer event (state registered) follows in the feed. Only the first wrong field is reported, in the order of the body.',
+      'One registration per CNPJ per partner; a business_customer event (state registered) follows in the feed. Only the first wrong field is reported, in the order of the body. Idempotent by the optional Idempotency-Key header.',
   })
   @ApiAnswer(201, CreateBusinessCustomerResult, { description: 'Registered', example: { id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41' } })
-  @ApiErrors('business_customers', [
-    ...PARTNER_ERRORS,
-    ...JSON_BODY_ERRORS,
-    'invalid_cnpj',
-    'invalid_phone',
-    'invalid_owner',
-    'already_exists',
-  ])
+  @ApiAnswer(200, CreateBusinessCustomerResult, {
+    description: 'The Idempotency-Key was used before with the same registration: the same id, nothing new (Idempotent-Replayed: true)',
+    example: { id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41' },
+    replayable: true,
+  })
+  @ApiErrors(
+    'business_customers',
+    [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists', 'idempotency_key_reused'],
+    CREATE_BUSINESS_CUSTOMER_SAMPLES,
+  )
   async create(
     @CurrentPartner() partner: Partner,
+    @IdempotencyKeyHeader() idempotencyKey: string | undefined,
     @Body(new ContractPipe(CreateBusinessCustomerRequest)) body: CreateBusinessCustomerRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ id: string }> {
-    const { id } = await this.bus.call(Topics.CustomersCreateBusiness, { ...body, partner_id: partner.id });
+    const command = { ...body, partner_id: partner.id, ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }) };
+    const { id, replayed } = await this.bus.call(Topics.CustomersCreateBusiness, command).catch((error: unknown) => {
+      throw asHeaderRefusal(error);
+    });
+    void reply.status(replayed ? 200 : 201);
+    markReplayed(reply, replayed);
     return { id };
   }
 

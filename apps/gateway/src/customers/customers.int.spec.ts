@@ -41,6 +41,45 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
     expect(res.elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
   }, 15_000);
 
+  it.each([
+    ['empty', ''],
+    ['256 characters', 'k'.repeat(256)],
+    ['a space inside', 'key 1'],
+    ['a character outside ASCII', 'chave-ç'],
+    ['sent twice (the server joins the two with ", ")', 'key-1, key-2'],
+  ])('answers 400 invalid_request naming the Idempotency-Key header at once: %s', async (_what, key) => {
+    const res = await post(URL, BUSINESS_CUSTOMER_EXAMPLE, { 'x-api-key': apiKey, 'idempotency-key': key });
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        error: 'invalid_request',
+        field: 'Idempotency-Key',
+        message: 'Idempotency-Key must be 1-255 visible ASCII characters (! to ~, no space)',
+      },
+    });
+    expect(res.elapsed).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+  });
+
+  it('reports a bad Idempotency-Key before the body', async () => {
+    const res = await post(URL, { ...BUSINESS_CUSTOMER_EXAMPLE, cnpj: '1' }, { 'x-api-key': apiKey, 'idempotency-key': '' });
+    expect(res).toMatchObject({ status: 400, body: { error: 'invalid_request', field: 'Idempotency-Key' } });
+  });
+
+  it('keeps refusing the key as a body field: it is a header', async () => {
+    const res = await post(URL, { ...BUSINESS_CUSTOMER_EXAMPLE, idempotency_key: 'k-1' }, { 'x-api-key': apiKey });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', field: 'idempotency_key', message: expect.stringMatching(/unknown/) },
+    });
+  });
+
+  it('sends a registration with a key of 1 or 255 visible ASCII characters on to the service (503 when it does not answer)', async () => {
+    for (const key of ['!', `${'~'.repeat(127)}${'a'.repeat(128)}`]) {
+      const res = await post(URL, BUSINESS_CUSTOMER_EXAMPLE, { 'x-api-key': apiKey, 'idempotency-key': key });
+      expect(res).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
+    }
+  }, 15_000);
+
   it('needs an API key', async () => {
     expect(await post(URL, BUSINESS_CUSTOMER_EXAMPLE)).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
   });
@@ -53,7 +92,7 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
         schemas: Record<string, { properties: Record<string, { $ref?: string; items?: { $ref?: string } }>; required?: string[] }>;
       };
     }>();
-    expect(Object.keys(doc.paths[URL].post.responses)).toEqual(expect.arrayContaining(['201', '400', '409']));
+    expect(Object.keys(doc.paths[URL].post.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '409', '422']));
     const { schemas } = doc.components;
     const body = schemas.CreateBusinessCustomerRequest;
     expect(Object.keys(body.properties)).toEqual([

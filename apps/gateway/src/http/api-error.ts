@@ -1,11 +1,10 @@
-import { ErrorCode } from '@partner/contracts';
-import { ErrorDetail } from '@partner/validation';
+import { ErrorCode, ReplyError } from '@partner/contracts';
 
 /** A failure to answer with a given HTTP status; the filter renders it in the endpoint family's body shape. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly detail: ErrorDetail<ErrorCode>,
+    readonly detail: ReplyError<ErrorCode>,
   ) {
     super(detail.message);
   }
@@ -53,4 +52,4 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
  * contracts library owns, validateCodedContract), or one of the gateway's own. Total: no code falls
  * back to a status, a code outside ErrorCode does not compile.
  */
-export const apiErrorOf = (detail: ErrorDetail<ErrorCode>): ApiError => new ApiError(STATUS_OF_CODE[detail.code], detail);
+export const apiErrorOf = (detail: ReplyError<ErrorCode>): ApiError => new ApiError(STATUS_OF_CODE[detail.code], detail);

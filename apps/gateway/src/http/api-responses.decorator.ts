@@ -2,7 +2,7 @@ import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorCode, ErrorFamily, FamilyErrorCode, GatewayErrorCode } from '@partner/contracts';
 import { STATUS_OF_CODE } from './api-error';
-import { ErrorBody, PixKeyErrorBody } from './error-body.dto';
+import { ErrorBody, ExistingResourceErrorBody, PixKeyErrorBody } from './error-body.dto';
 
 /**
  * OpenAPI decorators for the answers of a route, so that documenting one is a few lines:
@@ -33,6 +33,8 @@ interface CodeSample {
   when: string;
   message: string;
   field?: string;
+  /** The answer names the resource that exists already: its body is an ExistingResourceErrorBody. */
+  id?: string;
 }
 
 /** When each code is answered, and a sample of its body, for the document's descriptions and examples; total over ErrorCode. */
@@ -185,7 +187,7 @@ const IDEMPOTENT_REPLAYED_HEADER = {
   'Idempotent-Replayed': {
     required: false,
     description:
-      "`true` when this answer replays the first answer to this idempotency_key (nothing was done again); absent on the request's first execution",
+      "`true` when this answer replays the first answer to this idempotency key (nothing was done again); absent on the request's first execution",
     schema: { type: 'string', enum: ['true'] },
   },
 };
@@ -271,6 +273,26 @@ export const CREDIT_SAMPLES: ErrorSamples = {
   },
 };
 
+/** POST /partner/v1/customers/business: its Idempotency-Key header, and the 409 that names the customer registered first. */
+export const CREATE_BUSINESS_CUSTOMER_SAMPLES: ErrorSamples = {
+  invalid_request: {
+    when: 'malformed input: a wrong type, a missing or unknown field, invalid JSON, text that is not well-formed (a control character, a lone surrogate, over 4096 characters) anywhere; an Idempotency-Key header that is not 1-255 visible ASCII characters, reported before the body with field Idempotency-Key',
+    message: 'Idempotency-Key must be 1-255 visible ASCII characters (! to ~, no space)',
+    field: 'Idempotency-Key',
+  },
+  already_exists: {
+    when: "this partner registered this CNPJ already, under another Idempotency-Key or none; id is that customer's",
+    message: 'a business customer with CNPJ 12ABC34501DE35 is already registered',
+    field: 'cnpj',
+    id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41',
+  },
+  idempotency_key_reused: {
+    when: 'the Idempotency-Key was used before with a different registration, compared as stored, field order aside',
+    message: 'Idempotency-Key was already used with a different registration',
+    field: 'Idempotency-Key',
+  },
+};
+
 /**
  * The error answers of a route of `family`: one response per status of the `codes` given, whose body is the
  * family's error schema with the code narrowed to those codes, an example per code, and Retry-After on 429
@@ -289,14 +311,16 @@ export function ApiErrors<F extends ErrorFamily>(
     const status = STATUS_OF_CODE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  const namedResource = [...byStatus.values()].flat().some((code) => sample(code).id !== undefined);
   const responses = [...byStatus].map(([status, statusCodes]) => {
     // Authentication's refusals are `{error, ...}` on every family (error-body.ts).
     const key = status === 401 || status === 403 ? 'error' : shape;
-    const body = key === 'error' ? ErrorBody : PixKeyErrorBody;
+    const namesResource = statusCodes.some((code) => sample(code).id !== undefined);
+    const body = key === 'error' ? (namesResource ? ExistingResourceErrorBody : ErrorBody) : PixKeyErrorBody;
     const examples = Object.fromEntries(
       statusCodes.map((code) => {
-        const { message, field } = sample(code);
-        return [code, { summary: code, value: { [key]: code, message, ...(field ? { field } : {}) } }];
+        const { message, field, id } = sample(code);
+        return [code, { summary: code, value: { [key]: code, message, ...(field ? { field } : {}), ...(id ? { id } : {}) } }];
       }),
     );
     return ApiResponse({
@@ -307,5 +331,5 @@ export function ApiErrors<F extends ErrorFamily>(
       examples,
     });
   });
-  return applyDecorators(ApiExtraModels(ErrorBody, PixKeyErrorBody), ...responses);
+  return applyDecorators(ApiExtraModels(ErrorBody, PixKeyErrorBody, ...(namedResource ? [ExistingResourceErrorBody] : [])), ...responses);
 }

@@ -40,3 +40,16 @@ export class PixKeyErrorBody extends errorBodyWithCodeIn('status', {
   message: 'document must be a valid CPF: 11 digits with valid check digits',
   field: 'document',
 }) {}
+
+@ApiSchema({
+  description:
+    "An error of a resource that exists already (a business customer's already_exists): an ErrorBody naming the partner's own resource",
+})
+export class ExistingResourceErrorBody extends ErrorBody {
+  @ApiProperty({
+    format: 'uuid',
+    description: "The id of the partner's resource that is already there",
+    example: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41',
+  })
+  id!: string;
+}

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
-import { ErrorCode } from '@partner/contracts';
+import { ErrorCode, ReplyError } from '@partner/contracts';
 import { ServiceUnavailableError, UnavailableReason } from '@partner/kafka';
-import { ErrorDetail, INVALID_REQUEST } from '@partner/validation';
+import { INVALID_REQUEST } from '@partner/validation';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 import { errorBody } from './error-body';
@@ -54,7 +54,7 @@ export const UNAVAILABLE_MESSAGES: Record<UnavailableReason, string> = {
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 /** Turns anything thrown while serving a request into a status and a family-shaped body. */
-export function toHttpError(error: unknown): { status: number; detail: ErrorDetail<ErrorCode> } {
+export function toHttpError(error: unknown): { status: number; detail: ReplyError<ErrorCode> } {
   if (error instanceof ApiError) return { status: error.status, detail: error.detail };
   if (error instanceof ServiceUnavailableError) {
     logger.warn(error.message);

@@ -1,5 +1,5 @@
 import { PartnerClient, PartnerClientOptions } from './partner-client';
-import { PartnerApiError, PartnerNetworkError, PartnerTimeoutError } from './sdk-errors';
+import { PartnerApiError, PartnerTimeoutError } from './sdk-errors';
 import { TestServer } from './test-server.spec-support';
 
 // The SDK's fetch against a real local HTTP server: retries, Retry-After, timeouts and errors as a
@@ -104,17 +104,26 @@ describe('retries', () => {
     expect(server.received).toHaveLength(2);
   });
 
-  it('retries a write without an idempotency key (business customer) on 429 only, never after an unknown outcome', async () => {
+  it('registers a business customer under one Idempotency-Key per call, the same on every retry; replayed on a 200', async () => {
     const customer = { cnpj: '12ABC34501DE35' } as Parameters<PartnerClient['customers']['createBusiness']>[0];
-    server.script({ status: 429, body: { error: 'rate_limited', message: 'slow' } }, { status: 201, body: { id: 'c-1' } });
-    await expect(client().customers.createBusiness(customer)).resolves.toEqual({ id: 'c-1' });
-    expect(server.received).toHaveLength(2);
+    const headerKeys = () => server.received.map((r) => r.headers['idempotency-key']);
+    server.script(unavailable(), { destroy: true }, { status: 200, body: { id: 'c-1' } });
+    const created = await client({ retry: { baseDelayMs: 1 } }).customers.createBusiness(customer);
+    expect(created).toEqual({ id: 'c-1', idempotency_key: expect.stringMatching(UUID), replayed: true });
+    expect(headerKeys()).toEqual([created.idempotency_key, created.idempotency_key, created.idempotency_key]);
 
-    server.script(unavailable(), { status: 201, body: { id: 'c-2' } });
-    await expect(client().customers.createBusiness(customer)).rejects.toMatchObject({ status: 503 });
-    server.script({ destroy: true }, { status: 201, body: { id: 'c-2' } });
-    await expect(client().customers.createBusiness(customer)).rejects.toBeInstanceOf(PartnerNetworkError);
-    expect(server.received).toHaveLength(1);
+    server.script({ status: 201, body: { id: 'c-2' } });
+    const other = await client().customers.createBusiness(customer);
+    expect(other).toEqual({ id: 'c-2', idempotency_key: expect.stringMatching(UUID), replayed: false });
+    expect(other.idempotency_key).not.toBe(created.idempotency_key);
+
+    server.script({ status: 201, body: { id: 'c-3' } });
+    expect(await client().customers.createBusiness(customer, { idempotencyKey: 'crm-42', requestId: 'req-1' })).toEqual({
+      id: 'c-3',
+      idempotency_key: 'crm-42',
+      replayed: false,
+    });
+    expect(server.received[0].headers).toMatchObject({ 'idempotency-key': 'crm-42', 'x-request-id': 'req-1' });
   });
 
   it("stops at once on the caller's AbortSignal, during a backoff too", async () => {

@@ -33,6 +33,8 @@ export interface HttpRequest {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** This request's own headers (an Idempotency-Key), sent on every attempt. */
+  headers?: Record<string, string>;
   retryability: Retryability;
 }
 
@@ -108,6 +110,7 @@ export class HttpTransport {
       ...this.options.headers,
       'x-api-key': this.options.apiKey,
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...request.headers,
       ...(call.requestId ? { 'x-request-id': call.requestId } : {}),
     };
   }

@@ -1,4 +1,5 @@
 import type { components, operations } from '../generated/partner-api';
+import type { CallOptions } from './http-transport';
 
 /** The OpenAPI document's schemas by name, e.g. `Schemas['UsdtWithdrawalEvent']`. */
 export type Schemas = components['schemas'];
@@ -47,7 +48,15 @@ export type PixKeysPage = Schemas['ListPixKeysResult'];
 
 // Business customers
 export type CreateBusinessCustomerRequest = Schemas['CreateBusinessCustomerRequest'];
-export type CreateBusinessCustomerResult = Schemas['CreateBusinessCustomerResult'];
+/**
+ * The customer's id, the Idempotency-Key it was registered under (yours, or the one the SDK made), and whether
+ * the answer replays an earlier registration under that key (200, `Idempotent-Replayed: true`) instead of making one.
+ */
+export type CreateBusinessCustomerResult = Schemas['CreateBusinessCustomerResult'] & { idempotency_key: string; replayed: boolean };
+/** `createBusiness`'s options: a call's, and the Idempotency-Key to send (1-255 visible ASCII characters; default: one UUID per call). */
+export interface CreateBusinessCustomerOptions extends CallOptions {
+  idempotencyKey?: string;
+}
 export type BusinessCustomer = Schemas['BusinessCustomerView'];
 /** Filters `cnpj` and `external_id` (metadata.external_id), and paging. */
 export type ListCustomersQuery = QueryOf<'listBusinessCustomers'>;

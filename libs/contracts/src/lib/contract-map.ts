@@ -1,7 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import {
   CreateBusinessCustomerCommand,
-  CreateBusinessCustomerResult,
+  CreateBusinessCustomerCommandResult,
 } from './customers/create-business-customer/create-business-customer.command';
 import { GetBusinessCustomerQuery, GetBusinessCustomerResult } from './customers/get-business-customer/get-business-customer.query';
 import { AckEventsCommand, AckEventsResult } from './events/ack-events/ack-events.command';
@@ -124,9 +124,12 @@ export const requestContracts = {
   [Topics.PixKeysList]: request<ListPixKeysResult>()(ListPixKeysQuery, { refusals: ['invalid_document'] }),
   [Topics.PixKeysUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
   [Topics.PixKeysPing]: request<PingResult>()(PingQuery),
-  /** Keyed by partner and CNPJ, so registrations of one CNPJ land on one partition and are handled in turn. */
-  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerResult>()(CreateBusinessCustomerCommand, {
-    refusals: ['invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists'],
+  /**
+   * Keyed by partner and CNPJ, so registrations of one CNPJ (the retries of one request under its idempotency
+   * key included) land on one partition and are handled in turn.
+   */
+  [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommandResult>()(CreateBusinessCustomerCommand, {
+    refusals: ['invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists', 'idempotency_key_reused'],
     key: (p) => `${p.partner_id}:${p.cnpj}`,
   }),
   [Topics.CustomersGet]: request<GetBusinessCustomerResult>()(GetBusinessCustomerQuery, { refusals: ['not_found'] }),

@@ -33,7 +33,15 @@ export const FAMILY_ERROR_CODES = {
     'idempotency_key_reused',
   ],
   /** /partner/v1/customers/business... */
-  business_customers: ['invalid_request', 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'not_found', 'already_exists'],
+  business_customers: [
+    'invalid_request',
+    'invalid_cnpj',
+    'invalid_phone',
+    'invalid_owner',
+    'not_found',
+    'already_exists',
+    'idempotency_key_reused',
+  ],
   /** GET /partner/v1/pix-in, and POST /sandbox/v1/pix-in. */
   pix_inflows: ['invalid_request', 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'],
   /** /partner/v1/events... */

@@ -1,8 +1,12 @@
 import type { ErrorDetail } from '@partner/validation';
 import type { ErrorCode } from './error-codes';
 
-/** A failure as a reply carries it: an ErrorDetail whose code is one the contract names. */
-export type ReplyError<C extends ErrorCode = ErrorCode> = ErrorDetail<C>;
+/**
+ * A failure as a reply carries it: an ErrorDetail whose code is one the contract names, and, for a refusal
+ * because the resource exists already (a business customer's `already_exists`), that resource's `id`: the
+ * caller's own, so a retry whose first answer was lost learns what it registered.
+ */
+export type ReplyError<C extends ErrorCode = ErrorCode> = ErrorDetail<C> & { id?: string };
 
 /**
  * What every request-reply handler answers. Domain outcomes (user_not_found, insufficient_funds...)

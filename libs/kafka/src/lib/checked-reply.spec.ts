@@ -22,11 +22,20 @@ describe('checkedReply (a reply off the wire, as its topic types it)', () => {
     });
   });
 
+  it("passes the id of the resource a refusal names (a business customer's already_exists), and nothing else", () => {
+    const error = { code: 'already_exists', message: 'm', field: 'cnpj', id: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41' };
+    expect(checkedReply(Topics.CustomersCreateBusiness, { ok: false, error: { ...error, extra: 'dropped' } })).toEqual({
+      ok: false,
+      error,
+    });
+  });
+
   it.each([
     ["a code the topic does not name (another family's)", { ok: false, error: { code: 'invalid_document', message: 'm' } }],
     ['a code that is no ErrorCode', { ok: false, error: { code: 'mystery', message: 'm' } }],
     ['a refusal without a message', { ok: false, error: { code: 'not_found' } }],
     ['a field that is not text', { ok: false, error: { code: 'not_found', message: 'm', field: 3 } }],
+    ['an id that is not text', { ok: false, error: { code: 'not_found', message: 'm', id: 3 } }],
     ['no ok', { data: {} }],
     ['no object at all', 'not_found'],
   ])("refuses %s as a MalformedReplyError (a bug of ours: 500, never the caller's fault)", (_what, reply) => {

@@ -25,11 +25,12 @@ export function checkedReply<T extends RequestTopic>(topic: T, reply: unknown): 
   // The data is the service's result, an interface (no class to validate it with): trusted, as from our own code.
   if (isRecord(reply) && reply.ok === true) return { ok: true, data: reply.data as RequestResult<T> };
   if (isRecord(reply) && reply.ok === false && isRecord(reply.error)) {
-    const { code, message, field } = reply.error;
+    const { code, message, field, id } = reply.error;
     const known = requestErrorCodeOf(topic, code);
-    if (known !== undefined && typeof message === 'string') {
-      if (field === undefined) return { ok: false, error: { code: known, message } };
-      if (typeof field === 'string') return { ok: false, error: { code: known, message, field } };
+    const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
+    if (known !== undefined && typeof message === 'string' && optionalText(field) && optionalText(id)) {
+      const extra = { ...(typeof field === 'string' ? { field } : {}), ...(typeof id === 'string' ? { id } : {}) };
+      return { ok: false, error: { code: known, message, ...extra } };
     }
   }
   throw new MalformedReplyError(topic, reply);

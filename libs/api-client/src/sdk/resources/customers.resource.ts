@@ -1,6 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { CallOptions, HttpTransport } from '../http-transport';
 import { ListedResource } from '../paginator';
-import type { BusinessCustomer, CreateBusinessCustomerRequest, CreateBusinessCustomerResult, ListCustomersQuery } from '../sdk.types';
+import type {
+  BusinessCustomer,
+  CreateBusinessCustomerOptions,
+  CreateBusinessCustomerRequest,
+  CreateBusinessCustomerResult,
+  ListCustomersQuery,
+} from '../sdk.types';
 
 /** Business customers; `list`/`listPage` filtered by CNPJ and metadata.external_id. */
 export class CustomersResource extends ListedResource<BusinessCustomer, ListCustomersQuery, 'customers'> {
@@ -9,17 +16,20 @@ export class CustomersResource extends ListedResource<BusinessCustomer, ListCust
   }
 
   /**
-   * Registers a business customer. It takes no idempotency key, so it is retried only on 429 (refused
-   * before it was read); after a 503 or a timeout, send it again yourself: 409 `already_exists` then
-   * means the first attempt registered it.
+   * Registers a business customer under an Idempotency-Key: `options.idempotencyKey`, else one made (a UUID)
+   * for this call and sent on every retry of it, so a retried registration never makes two and answers the
+   * same id (`replayed`). Pass your own to be safe across restarts too.
    */
-  async createBusiness(request: CreateBusinessCustomerRequest, options?: CallOptions): Promise<CreateBusinessCustomerResult> {
-    return (
-      await this.http.send<CreateBusinessCustomerResult>(
-        { method: 'POST', path: this.path, body: request, retryability: 'unsafe' },
-        options,
-      )
-    ).body;
+  async createBusiness(
+    request: CreateBusinessCustomerRequest,
+    options: CreateBusinessCustomerOptions = {},
+  ): Promise<CreateBusinessCustomerResult> {
+    const { idempotencyKey = randomUUID(), ...call } = options;
+    const answer = await this.http.send<{ id: string }>(
+      { method: 'POST', path: this.path, body: request, headers: { 'idempotency-key': idempotencyKey }, retryability: 'idempotent' },
+      call,
+    );
+    return { id: answer.body.id, idempotency_key: idempotencyKey, replayed: answer.status === 200 };
   }
 
   get(id: string, options?: CallOptions): Promise<BusinessCustomer> {

@@ -12,8 +12,9 @@ import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '../fixtures
  * run out: USDT withdrawals (some refused for insufficient funds), operator credits arriving meanwhile,
  * Pix key creations and deletions, business customers, sandbox Pix inflows and feed acknowledgements.
  * Every answer is classified as final (accepted, or refused for good) or not (5xx, no answer at all);
- * afterwards every request without a final answer is retried with its own idempotency key, as a careful
- * partner would, and what the clients were told is kept for the audits (money-audit.ts, feed-audit.ts).
+ * afterwards every request without a final answer is retried with its own idempotency key (a business
+ * customer's in its Idempotency-Key header), as a careful partner would, and what the clients were told is
+ * kept for the audits (money-audit.ts, feed-audit.ts).
  */
 export interface ChaosUser {
   document: string;
@@ -299,9 +300,9 @@ export class LoadLedger {
   readonly keyCreates = new Map<string, Set<string>>();
   /** Idempotency keys of Pix key deletions answered 202 (each started one key's deletion), by partner. */
   readonly keyDeletes = new Map<string, Set<string>>();
-  /** Customer ids answered 201, by partner; and CNPJs whose retry found them registered (409 after a 5xx). */
+  /** Customer ids answered 201, or 200 to a retry replaying its Idempotency-Key, by partner; and the id each key was answered with. */
   readonly customers = new Map<string, Set<string>>();
-  readonly customersByRetry = new Map<string, number>();
+  readonly customerKeys = new Map<string, string>();
   /** End-to-end ids answered 202, by partner; and Pix-in requests that got no final answer (not retried: the route has no idempotency key). */
   readonly inflows = new Map<string, Set<string>>();
   readonly inflowsUnknown = new Map<string, number>();
@@ -569,7 +570,8 @@ export class PartnerLoad {
           method: 'POST',
           path: '/partner/v1/customers/business',
           body: { ...BUSINESS_CUSTOMER_EXAMPLE, cnpj, metadata: { external_id: cnpj } },
-          headers: asPartner,
+          // Its key travels in a header, sent again with every retry of this registration.
+          headers: { ...asPartner, 'idempotency-key': `chaos-${newUuid()}` },
         };
       }
       case 'pix_in':
@@ -650,17 +652,18 @@ export class PartnerLoad {
           (answer.status === 404 && code === 'not_found')
           ? false
           : unexpected();
-      case 'customer':
-        if (answer.status === 201) {
-          ledger.setOf(ledger.customers, partner).add(String(answer.body?.id));
-          return true;
-        }
-        // Registered by the try whose answer was lost: the CNPJ is fresh, so only that try can hold it.
-        if (answer.status === 409 && code === 'already_exists' && attempt.retried) {
-          bump(ledger.customersByRetry, partner.id);
-          return true;
-        }
-        return unexpected();
+      case 'customer': {
+        // 201 registered now; 200 the replay of the try whose answer was lost (the CNPJ is fresh: never a 409).
+        if (answer.status !== 201 && answer.status !== 200) return unexpected();
+        const customerKey = attempt.headers['idempotency-key'];
+        const id = String(answer.body?.id);
+        const earlier = ledger.customerKeys.get(customerKey);
+        if (earlier !== undefined && earlier !== id) this.unexpected.push(`customer key ${customerKey} answered ids ${earlier} and ${id}`);
+        ledger.customerKeys.set(customerKey, id);
+        // A set: a customer told twice (its first answer, then a replay) counts once.
+        ledger.setOf(ledger.customers, partner).add(id);
+        return true;
+      }
       case 'pix_in':
         if (answer.status !== 202) return unexpected();
         ledger.setOf(ledger.inflows, partner).add(String(answer.body?.end_to_end_id));
