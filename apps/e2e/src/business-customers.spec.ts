@@ -1,7 +1,7 @@
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { randomUUID } from 'node:crypto';
 import { BUSINESS_CUSTOMER_EXAMPLE } from '@partner/contracts';
-import { ApiClient, pollUntil, registeredExampleCustomer } from '@partner/testing';
+import { ApiClient, ApiResponse, pollUntil, registeredExampleCustomer } from '@partner/testing';
 import { FeedEvent, listEvents, newPartner } from './support/sandbox';
 
 const URL = '/partner/v1/customers/business';
@@ -156,6 +156,9 @@ describe('Business customers end to end', () => {
 
   describe('retries under an Idempotency-Key', () => {
     const keyed = (api: ApiClient, body: Body, key: string) => api.request('POST', URL, body, { 'idempotency-key': key });
+    /** An answer as a whole: its status and its error body (which always carries the request's id). */
+    const expectError = (res: ApiResponse, status: number, body: Body) =>
+      expect({ status: res.status, body: res.body }).toEqual({ status, body: { ...body, request_id: expect.any(String) } });
 
     it('201, then 200 with Idempotent-Replayed: true and the same id for the same request (fields in any order); one customer, one event', async () => {
       const { api } = await newPartner();
@@ -189,15 +192,10 @@ describe('Business customers end to end', () => {
       const body = customer();
       expect((await keyed(api, body, key)).status).toBe(201);
       for (const other of [customer(), { ...body, legal_name: 'Outra Ltda' }]) {
-        const res = await keyed(api, other, key);
-        expect({ status: res.status, body: res.body }).toEqual({
-          status: 422,
-          body: {
-            error: 'idempotency_key_reused',
-            field: 'Idempotency-Key',
-            message: 'Idempotency-Key was already used with a different registration',
-            request_id: expect.any(String),
-          },
+        expectError(await keyed(api, other, key), 422, {
+          error: 'idempotency_key_reused',
+          field: 'Idempotency-Key',
+          message: 'Idempotency-Key was already used with a different registration',
         });
       }
       // Another partner's keys are its own.
@@ -209,16 +207,11 @@ describe('Business customers end to end', () => {
       const body = customer();
       const id = await register(api, body);
       const key = randomUUID();
-      const refused = await keyed(api, body, key);
-      expect({ status: refused.status, body: refused.body }).toEqual({
-        status: 409,
-        body: {
-          error: 'already_exists',
-          field: 'cnpj',
-          message: expect.stringMatching(/already registered/),
-          id,
-          request_id: expect.any(String),
-        },
+      expectError(await keyed(api, body, key), 409, {
+        error: 'already_exists',
+        field: 'cnpj',
+        message: expect.stringMatching(/already registered/),
+        id,
       });
       const corrected = await keyed(api, customer(), key);
       expect(corrected.status).toBe(201);

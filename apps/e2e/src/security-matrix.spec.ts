@@ -159,7 +159,12 @@ describe('security matrix: partner B against partner A', () => {
     expect(await snapshot(a.api, document)).toEqual(before);
     expect(before.events.every((e) => !e.delivered)).toBe(true);
     expectAnswer(await a.api.post('/partner/v1/pix-key', { document, idempotency_key: newUuid() }), 409, { status: 'already_exists' });
-    expectAnswer(await a.api.post('/partner/v1/customers/business', customer(cnpj)), 409, { error: 'already_exists', field: 'cnpj' });
+    // The 409 names A's own customer, never B's of the same CNPJ.
+    expectAnswer(await a.api.post('/partner/v1/customers/business', customer(cnpj)), 409, {
+      error: 'already_exists',
+      field: 'cnpj',
+      id: aCustomer.body.id,
+    });
     const replay = await a.api.post<{ id: number }>('/partner/v1/withdrawals/usdt', withdrawal(document, withdrawalKey));
     expect({ status: replay.status, id: replay.body.id }).toEqual({ status: 200, id: created.body.id });
     // A reads its own: the withdrawal settled, the key registered, the customer its own.

@@ -73,11 +73,13 @@ describe('POST /partner/v1/customers/business at the gateway (no service running
     });
   });
 
-  it('sends a registration with a key of 1 or 255 visible ASCII characters on to the service (503 when it does not answer)', async () => {
+  it('takes a key of 1 to 255 visible ASCII characters, no longer: the service gets it (503 when it does not answer)', async () => {
     for (const key of ['!', `${'~'.repeat(127)}${'a'.repeat(128)}`]) {
       const res = await post(URL, BUSINESS_CUSTOMER_EXAMPLE, { 'x-api-key': apiKey, 'idempotency-key': key });
       expect(res).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
     }
+    const longer = await post(URL, BUSINESS_CUSTOMER_EXAMPLE, { 'x-api-key': apiKey, 'idempotency-key': 'a'.repeat(256) });
+    expect(longer).toMatchObject({ status: 400, body: { field: 'Idempotency-Key' } });
   }, 15_000);
 
   it('needs an API key', async () => {

@@ -105,12 +105,14 @@ A 503 \`service_unavailable\` (always with \`Retry-After\`) means the outcome is
 done or not; wait \`Retry-After\` seconds and retry with the same idempotency key, which gives its one outcome. Answers may gain fields in a later
 version of v1: ignore the ones you do not know.
 
-**Idempotency**: withdrawals and Pix key requests carry an \`idempotency_key\` (a UUID of yours, scoped to the
-partner, never expiring). Sending the same request with the same key again replays the first answer (a
-withdrawal: 200 with the same \`id\`) and changes nothing; the key with a different request is 422
+**Idempotency**: withdrawals and Pix key requests carry an \`idempotency_key\` (a UUID of yours), business customer
+registrations an optional \`Idempotency-Key\` header (1-255 visible ASCII characters); keys are scoped to the
+partner and never expire. Sending the same request with the same key again replays the first answer (a
+withdrawal or a business customer: 200 with the same \`id\`) and changes nothing; the key with a different request is 422
 \`idempotency_key_reused\`. Requests are compared in their normal form: an address in another letter case is the
-same address. A refused request binds no key. Business customers have no key: one registration per CNPJ per
-partner, a second one is 409 \`already_exists\`.
+same address, a registration's fields in another order the same registration. A refused request binds no key. One
+registration per CNPJ per partner: a second one, without a key or under another, is 409 \`already_exists\` naming the
+customer's \`id\`.
 `.trim();
 
 export const OPERATOR_OPENAPI_TITLE = 'Operator API: partners, their keys, users and balances, the audit log';
