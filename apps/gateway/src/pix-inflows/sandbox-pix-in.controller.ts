@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SandboxPixInRequest, SimulatePixInResult, Topics } from '@partner/contracts';
@@ -30,6 +31,12 @@ export class SandboxPixInController {
     @CurrentPartner() partner: Partner,
     @Body(new ContractPipe(SandboxPixInRequest)) body: SandboxPixInRequest,
   ): Promise<SimulatePixInResult> {
-    return this.bus.call(Topics.InflowsSimulatePixIn, { ...body, partner_id: partner.id });
+    // Without the partner's key each call is a payment of its own, and one only: a key of the call's own makes
+    // every copy of its command (a producer's retry, a redelivery after a broker restart) that one payment.
+    return this.bus.call(Topics.InflowsSimulatePixIn, {
+      ...body,
+      idempotency_key: body.idempotency_key ?? randomUUID(),
+      partner_id: partner.id,
+    });
   }
 }

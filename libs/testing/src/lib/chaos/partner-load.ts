@@ -420,8 +420,9 @@ export class PartnerLoad {
 
   /**
    * Retries every request without a final answer, with its own idempotency key, until it has one or the
-   * deadline passes. Pix-in has no idempotency key (docs/api.md, Sandbox): its unanswered requests are not
-   * sent again but counted, and the audit allows that many inflows no client was told of.
+   * deadline passes. Pix-in is sent without a key, as by a partner that gives none (docs/api.md, Sandbox): its
+   * unanswered requests are not sent again but counted, and the audit allows that many inflows no client was
+   * told of, never more (one call is one payment whatever the broker redelivers).
    */
   async retryUnanswered(deadlineMs: number): Promise<RetryOutcome> {
     const pending = this.unanswered.splice(0);
