@@ -7,6 +7,7 @@ import {
   newCpf,
   newUuid,
   pollUntil,
+  mineBlock,
   setMining,
   testPartnerId,
   tokenAdmin,
@@ -14,7 +15,7 @@ import {
   transferLogs,
   withdrawalRequest,
 } from '@partner/testing';
-import { createPublicClient, http } from 'viem';
+import { createPublicClient, createTestClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -68,6 +69,7 @@ const row = async (id: number) =>
       tx_hash: string;
       failure_reason: string | null;
       block_number: string | null;
+      block_hash: string | null;
       gas_cost_wei: string | null;
       nonce: string | null;
     }>('SELECT * FROM withdrawals WHERE id = $1', [id])
@@ -346,6 +348,49 @@ describe('settlement trusts no single unchecked answer (issue #48)', () => {
     },
     90_000,
   );
+
+  it('a reorg before finality (evm_snapshot, evm_revert, other blocks): not settled on the dropped block, paid once after', async () => {
+    const chain = createTestClient({ mode: 'hardhat', transport: http(matic.rpcUrl) });
+    // Nothing final while the fork is played: the block is recorded, not settled.
+    const slow = through({ CHAIN_FINALITY_MATIC: '1000' });
+    const w = await withdraw('MATIC', 2_300_000);
+    let dropped: { tx_hash: string; block_hash: string | null };
+    await setMining(matic.rpcUrl, { auto: false, intervalMs: 0 });
+    try {
+      await pollUntil(
+        'accepted by the node',
+        async () => (await slow.rounds.runOnce(), (await row(w.id)).state),
+        (s) => s === 'sent',
+      );
+      const snapshot = await chain.snapshot();
+      await mineBlock(matic.rpcUrl);
+      dropped = await pollUntil(
+        'its block recorded',
+        async () => (await slow.rounds.runOnce(), await row(w.id)),
+        (r) => r.block_hash !== null,
+      );
+      await chain.revert({ id: snapshot });
+      // The fork that wins holds other blocks at that height; the payout is out of every block and mempool.
+      await chain.dropTransaction({ hash: dropped.tx_hash as `0x${string}` });
+      await mineBlock(matic.rpcUrl);
+      await mineBlock(matic.rpcUrl);
+      expect(await kit.rails.MATIC.receipt(dropped.tx_hash as `0x${string}`)).toBeNull();
+    } finally {
+      await setMining(matic.rpcUrl, { auto: false, intervalMs: 250 });
+    }
+    await pollUntil(
+      'the dropped block forgotten',
+      async () => (await slow.rounds.runOnce(), await row(w.id)),
+      (r) => r.block_hash === null,
+    );
+    expect((await slow.metrics.reorgs.get()).values.find((v) => v.labels.network === 'MATIC')?.value).toBeGreaterThanOrEqual(1);
+    await kit.until([w.id], ['settled', 'failed']);
+    const settled = await row(w.id);
+    expect(settled.state).toBe('settled');
+    expect(settled.block_hash).not.toBe(dropped.block_hash);
+    expect(await transferLogs(matic.rpcUrl, matic.token, { to: w.address })).toEqual([expect.objectContaining({ value: 2_300_000n })]);
+    expect(await eventStates(w.id)).toEqual(['created', 'sent', 'settled']);
+  }, 90_000);
 
   it("a receipt from a block that is not the node's block at that height (a reorg under way) is not mined; paid once after", async () => {
     const w = await withdraw('MATIC', 1_800_000);
