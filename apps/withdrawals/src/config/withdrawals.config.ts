@@ -23,6 +23,26 @@ export class WithdrawalsConfig extends ServiceConfig {
   @Matches(/^https?:\/\/\S+$/, { message: 'CHAIN_RPC_URL_MATIC must be an http(s) URL' })
   CHAIN_RPC_URL_MATIC: string = 'http://127.0.0.1:8546';
 
+  /**
+   * A second node per network (optional): then a withdrawal settles or fails only when both nodes tell the
+   * same receipt and both hold its block final; broadcasts go to both.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'CHAIN_RPC_URL_2_ETH must be an http(s) URL' })
+  CHAIN_RPC_URL_2_ETH?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'CHAIN_RPC_URL_2_MATIC must be an http(s) URL' })
+  CHAIN_RPC_URL_2_MATIC?: string;
+
+  /**
+   * A node whose newest block is older than this many seconds is behind and is not asked: the network's
+   * round waits (Ethereum makes a block every 12 s, Polygon PoS every 2 s).
+   */
+  @IntInRange(1, 86_400)
+  CHAIN_MAX_HEAD_AGE_S_ETH: number = 180;
+  @IntInRange(1, 86_400)
+  CHAIN_MAX_HEAD_AGE_S_MATIC: number = 60;
+
   /** The chain id each node must serve (1: Ethereum mainnet; 137: Polygon PoS). Checked at start. */
   @IntInRange(1, 2_147_483_647)
   CHAIN_ID_ETH: number = 1;

@@ -21,6 +21,7 @@ describe('EvmPayoutRail', () => {
       rpcUrl: 'http://127.0.0.1:1',
       token: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
       finality: 'finalized',
+      maxHeadAgeS: 60,
       minPriorityFeeWei: 0n,
       timeoutMs: 100,
     });
@@ -35,6 +36,7 @@ describe('EvmPayoutRail', () => {
       rpcUrl: 'http://127.0.0.1:1',
       token: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
       finality: 3,
+      maxHeadAgeS: 60,
       minPriorityFeeWei: 0n,
       timeoutMs: 500,
     });

@@ -3,16 +3,16 @@ import {
   createPublicClient,
   HttpRequestError,
   TimeoutError,
-  decodeEventLog,
   encodeFunctionData,
   http,
   parseAbi,
+  parseEventLogs,
   PublicClient,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { FEE_CHOICES, FeeChoice, Network } from '@partner/contracts';
-import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, TransferLog } from './payout-rail';
+import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, ReceiptInDoubt, TransferLog } from './payout-rail';
 
 /**
  * USDT's calls as Ethereum's contract has them: `transfer` declares no return value (Tether's contract
@@ -40,6 +40,8 @@ export interface EvmRailSettings {
   token: Address;
   /** `finalized` or a number of confirmations. */
   finality: 'finalized' | number;
+  /** A node whose newest block is older than this (seconds) is behind: not asked. */
+  maxHeadAgeS: number;
   minPriorityFeeWei: bigint;
   timeoutMs: number;
 }
@@ -137,17 +139,17 @@ export class EvmPayoutRail implements PayoutRail {
       if (error instanceof TransactionReceiptNotFoundError) return null;
       throw error;
     }
-    const transfers: TransferLog[] = [];
-    for (const log of r.logs) {
-      if (log.address.toLowerCase() !== this.token.toLowerCase()) continue;
-      try {
-        const decoded = decodeEventLog({ abi: USDT_ABI, data: log.data, topics: log.topics });
-        if (decoded.eventName === 'Transfer')
-          transfers.push({ token: log.address, from: decoded.args.from, to: decoded.args.to, value: decoded.args.value });
-      } catch {
-        /* another event of the token */
-      }
-    }
+    // A receipt counts only from the node's own block at that height: another hash is a reorg under way.
+    const canonical = await this.client.getBlock({ blockNumber: r.blockNumber });
+    if (canonical.hash !== r.blockHash)
+      throw new ReceiptInDoubt(
+        'reorg',
+        `${txHash}'s receipt is in block ${r.blockHash} but the node's block ${r.blockNumber} is ${canonical.hash}`,
+      );
+    // Logs that are not the token's Transfer (or do not decode as one) are left out.
+    const transfers: TransferLog[] = parseEventLogs({ abi: USDT_ABI, eventName: 'Transfer', logs: r.logs })
+      .filter((log) => log.address.toLowerCase() === this.token.toLowerCase())
+      .map((log) => ({ token: log.address, from: log.args.from, to: log.args.to, value: log.args.value }));
     return {
       txHash: r.transactionHash,
       blockNumber: r.blockNumber,
@@ -167,6 +169,19 @@ export class EvmPayoutRail implements PayoutRail {
       if (error instanceof TransactionNotFoundError) return false;
       throw error;
     }
+  }
+
+  async health(now: Date): Promise<string | undefined> {
+    const [syncing, head] = await Promise.all([
+      // Not in viem's public schema; every node answers it (false, or its progress).
+      (this.client.request as (args: { method: 'eth_syncing' }) => Promise<unknown>)({ method: 'eth_syncing' }),
+      this.client.getBlock({ blockTag: 'latest' }),
+    ]);
+    if (syncing !== false) return 'its node is syncing (eth_syncing is not false)';
+    const ageS = Math.floor(now.getTime() / 1000) - Number(head.timestamp);
+    if (ageS > this.settings.maxHeadAgeS)
+      return `its node is behind: its newest block ${head.number} is ${ageS} s old (more than ${this.settings.maxHeadAgeS} s)`;
+    return undefined;
   }
 
   async finalBlock(): Promise<bigint> {

@@ -12,7 +12,7 @@ export class PayoutMetrics extends metricSet({
   rpcFailures: metric.counter(
     'chain_rpc_failures_total',
     ['network', 'reason'],
-    "Payout rounds cut short because the network's node was down, slow, answered garbage or served another chain",
+    "Payout rounds cut short because the network's node was down, slow, answered garbage (unavailable), served another chain (wrong_chain), or was syncing or behind (unfit)",
   ),
   broadcasts: metric.counter(
     'payout_broadcasts_total',

@@ -33,6 +33,20 @@ export type BroadcastOutcome =
   { accepted: true } | { accepted: false; reason: string; kind: 'known' | 'nonce_used' | 'underpriced' | 'refused' };
 
 /**
+ * A receipt that must not be acted on now: `reorg`, the node's receipt is from a block that is not its block
+ * at that height (a reorganisation under way); `lagging`, one of two nodes has it and the other not yet;
+ * `disagreement`, two nodes tell different receipts (block, status or transfers). The withdrawal waits.
+ */
+export class ReceiptInDoubt extends Error {
+  constructor(
+    readonly kind: 'reorg' | 'lagging' | 'disagreement',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * The port the payouts speak to one network through (the EVM adapter: evm-payout-rail.ts). Every call may
  * throw when the node is down, slow or answers nonsense: the caller waits and tries again next round.
  */
@@ -53,10 +67,18 @@ export interface PayoutRail {
    * Throws when the node did not answer (it may still have taken some: broadcasting the same bytes again is harmless).
    */
   broadcast(rawTxs: Hex[]): Promise<BroadcastOutcome[]>;
-  /** The receipt of `txHash` on the chain as the node sees it now, or null (not mined, or mined in a block a reorg dropped). */
+  /**
+   * The receipt of `txHash` on the chain as the node sees it now, or null (not mined, or mined in a block a
+   * reorg dropped). Throws ReceiptInDoubt when its block is not the node's canonical block at that height.
+   */
   receipt(txHash: Hex): Promise<MinedReceipt | null>;
   /** Whether the node knows the transaction at all (pending or mined): false once a mempool dropped it. */
   knows(txHash: Hex): Promise<boolean>;
+  /**
+   * Why the node must not be asked now (it is syncing, or its newest block is older than the allowed lag),
+   * or undefined when it is fit to answer.
+   */
+  health(now: Date): Promise<string | undefined>;
   /** The highest block final by this network's rule (the finalized tag, or N confirmations). */
   finalBlock(): Promise<bigint>;
   /** The calldata of `transfer(to, micros)` on the USDT contract. */

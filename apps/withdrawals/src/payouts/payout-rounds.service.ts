@@ -13,6 +13,8 @@ import { TrackPayoutsUseCase } from './track-payouts.use-case';
 
 /** A start-up check failed on something the operator configured: the service does not start. */
 export class ChainMismatchError extends Error {}
+/** A node that answers but must not be trusted now (syncing, or behind): its network's round waits. */
+export class NodeUnfitError extends Error {}
 
 /**
  * The payout rounds: every CHAIN_POLL_MS, for each network at once, check that its node still serves the
@@ -131,8 +133,9 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
         await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`payouts:${network}`]);
       }
     } catch (error) {
-      this.payoutMetrics.rpcFailures.inc({ network, reason: error instanceof ChainMismatchError ? 'wrong_chain' : 'unavailable' });
-      this.pause(network, error instanceof ChainMismatchError ? error.message : `its node or the database failed: ${brief(error)}`);
+      const reason = error instanceof ChainMismatchError ? 'wrong_chain' : error instanceof NodeUnfitError ? 'unfit' : 'unavailable';
+      this.payoutMetrics.rpcFailures.inc({ network, reason });
+      this.pause(network, reason === 'unavailable' ? `its node or the database failed: ${brief(error)}` : (error as Error).message);
       return false;
     } finally {
       lock.release();
@@ -148,6 +151,9 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       this.verified.delete(network);
       throw new ChainMismatchError(`the node at ${s.names.rpcUrl} now serves chain ${chainId}, not ${s.names.chainId}=${s.chainId}`);
     }
+    // A syncing or lagging node would tell an old chain as the truth: not asked until it has caught up.
+    const unfit = await this.rails[network].health(new Date());
+    if (unfit) throw new NodeUnfitError(unfit);
     // What is in flight first (stored bytes broadcast, receipts, settlements), so that a backlog of new
     // withdrawals to sign never delays them; then sign, and broadcast what was signed at once.
     await this.track.execute(s);

@@ -13,9 +13,12 @@ export const MAX_OPEN_PAYOUTS = 2_000;
 export interface NetworkSettings {
   network: Network;
   rpcUrl: string;
+  /** The second node, when one is configured (ConfirmingRail). */
+  rpcUrl2?: string;
   chainId: number;
   token: Address;
   finality: 'finalized' | number;
+  maxHeadAgeS: number;
   maxFeeWei: bigint;
   minPriorityFeeWei: bigint;
   replaceAfterMs: number;
@@ -32,9 +35,11 @@ export function networkSettings(c: WithdrawalsConfig): Record<Network, NetworkSe
     return {
       network,
       rpcUrl: pick('CHAIN_RPC_URL'),
+      rpcUrl2: pick('CHAIN_RPC_URL_2'),
       chainId: pick('CHAIN_ID'),
       token: pick('USDT_CONTRACT'),
       finality: finality === 'finalized' ? 'finalized' : Number(finality),
+      maxHeadAgeS: pick('CHAIN_MAX_HEAD_AGE_S'),
       maxFeeWei: parseGwei(pick('CHAIN_MAX_FEE_GWEI')),
       minPriorityFeeWei: parseGwei(pick('CHAIN_MIN_PRIORITY_FEE_GWEI')),
       replaceAfterMs: pick('CHAIN_REPLACE_AFTER_MS'),

@@ -7,6 +7,7 @@ import {
   newCpf,
   newUuid,
   pollUntil,
+  mineBlock,
   setMining,
   testPartnerId,
   tokenAdmin,
@@ -14,6 +15,7 @@ import {
   transferLogs,
   withdrawalRequest,
 } from '@partner/testing';
+import { createPublicClient, createTestClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
@@ -23,6 +25,7 @@ import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-ca
 import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { ChainMismatchError } from './payout-rounds.service';
 import { payoutKit } from './payout-kit.spec-support';
+import { aboutReceiptsTo, lyingNode, oneMicroMore, onAnotherFork, reverted } from './lying-node.spec-support';
 
 // Integration: the test database and the local chains npm test starts (a real EVM node per network, the
 // USDT-like token, the hot wallet funded). Nothing of the chain is mocked: balances are read off the node.
@@ -66,6 +69,7 @@ const row = async (id: number) =>
       tx_hash: string;
       failure_reason: string | null;
       block_number: string | null;
+      block_hash: string | null;
       gas_cost_wei: string | null;
       nonce: string | null;
     }>('SELECT * FROM withdrawals WHERE id = $1', [id])
@@ -284,4 +288,169 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM reconciliation_findings WHERE withdrawal_id = $1', [w.id])).rows[0].n).toBe(1);
     await db.query('UPDATE withdrawals SET address = $2 WHERE id = $1', [w.id, w.address]);
   });
+});
+
+describe('settlement trusts no single unchecked answer (issue #48)', () => {
+  const matic = kit.settings.MATIC;
+  const through = (env: Record<string, string>) => payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, ...env }), db);
+  let node: Awaited<ReturnType<typeof lyingNode>>;
+  beforeEach(async () => {
+    node = await lyingNode(matic.rpcUrl);
+  });
+  afterEach(() => node.close());
+
+  const findingKinds = async (id: number) =>
+    (await db.query<{ kind: string }>('SELECT kind FROM reconciliation_findings WHERE withdrawal_id = $1 ORDER BY id', [id])).rows.map(
+      (r) => r.kind,
+    );
+  const counted = async (k: ReturnType<typeof payoutKit>, kind: string) =>
+    (await k.metrics.mismatches.get()).values.find((v) => v.labels.network === 'MATIC' && v.labels.kind === kind)?.value ?? 0;
+
+  /**
+   * Runs rounds of `k` until the payout's true block (as the node itself tells it) is final with a block to
+   * spare: whatever `k` was going to make of it, it has by then.
+   */
+  async function roundsPastFinality(k: ReturnType<typeof payoutKit>, id: number) {
+    await pollUntil(
+      `withdrawal ${id}'s block final by a margin`,
+      async () => {
+        await k.rounds.runOnce();
+        const hash = (await row(id)).tx_hash as `0x${string}` | null;
+        const mined = hash ? await kit.rails.MATIC.receipt(hash) : null;
+        return mined !== null && (await kit.rails.MATIC.finalBlock()) > mined.blockNumber + 1n;
+      },
+      (done) => done,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    await k.rounds.runOnce();
+    return row(id);
+  }
+
+  it.each([
+    ['a status-1 receipt without exactly its Transfer', oneMicroMore, 'CHAIN_RPC_URL_MATIC', 'transfer_mismatch_at_settlement'],
+    ['a status-0 receipt that moved USDT (no refund of a paid withdrawal)', reverted, 'CHAIN_RPC_URL_MATIC', 'usdt_moved_at_failure'],
+    ['a second node that tells another receipt than the first', reverted, 'CHAIN_RPC_URL_2_MATIC', 'nodes_disagree'],
+  ] as const)(
+    '%s: neither settled nor failed, a finding; the hold stays until the nodes tell the truth',
+    async (_, lie, setting, kind) => {
+      const w = await withdraw('MATIC', 1_600_000);
+      node.lie(aboutReceiptsTo(w.address, lie));
+      const k = through({ [setting]: node.url });
+      expect((await roundsPastFinality(k, w.id)).state).toBe('sent');
+      expect(await findingKinds(w.id)).toEqual([kind]);
+      expect(await counted(k, kind)).toBe(1);
+      expect((await accounts.find(w.partnerId, w.document))?.heldMicros).toBeGreaterThanOrEqual(1_600_000n);
+      expect(await eventStates(w.id)).toEqual(['created', 'sent']);
+      node.lie();
+      await k.until([w.id], ['settled', 'failed']);
+      expect((await row(w.id)).state).toBe('settled');
+      expect((await accounts.find(w.partnerId, w.document))?.heldMicros).toBe(0n);
+    },
+    90_000,
+  );
+
+  it('a reorg before finality (evm_snapshot, evm_revert, other blocks): not settled on the dropped block, paid once after', async () => {
+    const chain = createTestClient({ mode: 'hardhat', transport: http(matic.rpcUrl) });
+    // Nothing final while the fork is played: the block is recorded, not settled.
+    const slow = through({ CHAIN_FINALITY_MATIC: '1000' });
+    const w = await withdraw('MATIC', 2_300_000);
+    let dropped: { tx_hash: string; block_hash: string | null };
+    await setMining(matic.rpcUrl, { auto: false, intervalMs: 0 });
+    try {
+      await pollUntil(
+        'accepted by the node',
+        async () => (await slow.rounds.runOnce(), (await row(w.id)).state),
+        (s) => s === 'sent',
+      );
+      const snapshot = await chain.snapshot();
+      await mineBlock(matic.rpcUrl);
+      dropped = await pollUntil(
+        'its block recorded',
+        async () => (await slow.rounds.runOnce(), await row(w.id)),
+        (r) => r.block_hash !== null,
+      );
+      await chain.revert({ id: snapshot });
+      // The fork that wins holds other blocks at that height; the payout is out of every block and mempool.
+      await chain.dropTransaction({ hash: dropped.tx_hash as `0x${string}` });
+      await mineBlock(matic.rpcUrl);
+      await mineBlock(matic.rpcUrl);
+      expect(await kit.rails.MATIC.receipt(dropped.tx_hash as `0x${string}`)).toBeNull();
+    } finally {
+      await setMining(matic.rpcUrl, { auto: false, intervalMs: 250 });
+    }
+    await pollUntil(
+      'the dropped block forgotten',
+      async () => (await slow.rounds.runOnce(), await row(w.id)),
+      (r) => r.block_hash === null,
+    );
+    expect((await slow.metrics.reorgs.get()).values.find((v) => v.labels.network === 'MATIC')?.value).toBeGreaterThanOrEqual(1);
+    await kit.until([w.id], ['settled', 'failed']);
+    const settled = await row(w.id);
+    expect(settled.state).toBe('settled');
+    expect(settled.block_hash).not.toBe(dropped.block_hash);
+    expect(await transferLogs(matic.rpcUrl, matic.token, { to: w.address })).toEqual([expect.objectContaining({ value: 2_300_000n })]);
+    expect(await eventStates(w.id)).toEqual(['created', 'sent', 'settled']);
+  }, 90_000);
+
+  it("a receipt from a block that is not the node's block at that height (a reorg under way) is not mined; paid once after", async () => {
+    const w = await withdraw('MATIC', 1_800_000);
+    node.lie(aboutReceiptsTo(w.address, onAnotherFork));
+    const k = through({ CHAIN_RPC_URL_MATIC: node.url });
+    const waiting = await roundsPastFinality(k, w.id);
+    expect(waiting.state).toBe('sent');
+    expect(waiting.block_number).toBeNull();
+    node.lie();
+    await k.until([w.id], ['settled', 'failed']);
+    const settled = (
+      await db.query<{ state: string; tx_hash: `0x${string}`; block_hash: string }>('SELECT * FROM withdrawals WHERE id = $1', [w.id])
+    ).rows[0];
+    // Settled in the block the node itself holds at that height, not the other fork's.
+    expect(settled).toMatchObject({ state: 'settled', block_hash: (await kit.rails.MATIC.receipt(settled.tx_hash))?.blockHash });
+    expect(await transferLogs(matic.rpcUrl, matic.token, { to: w.address })).toEqual([expect.objectContaining({ value: 1_800_000n })]);
+    expect(await findingKinds(w.id)).toEqual([]);
+  }, 90_000);
+
+  it("with CHAIN_FINALITY=finalized settles only once the node's finalized block reaches the receipt's", async () => {
+    const held = await createPublicClient({ transport: http(matic.rpcUrl) }).getBlockNumber();
+    // The node's finalized tag held back where it was when the spec began.
+    node.lie((method, params, result) =>
+      method === 'eth_getBlockByNumber' && params[0] === 'finalized' ? { ...(result as object), number: `0x${held.toString(16)}` } : result,
+    );
+    const k = through({ CHAIN_RPC_URL_MATIC: node.url, CHAIN_FINALITY_MATIC: 'finalized' });
+    const w = await withdraw('MATIC', 1_900_000);
+    const mined = await roundsPastFinality(k, w.id);
+    expect(mined.state).toBe('sent');
+    expect(BigInt(mined.block_number ?? -1)).toBeGreaterThan(held);
+    node.lie();
+    await k.until([w.id], ['settled']);
+    expect(await eventStates(w.id)).toEqual(['created', 'sent', 'settled']);
+  }, 90_000);
+
+  it.each([
+    ['syncing', { method: 'eth_syncing', result: { startingBlock: '0x0', currentBlock: '0x1', highestBlock: '0xffff' } }],
+    ['behind (its newest block an hour old)', { method: 'eth_getBlockByNumber', result: 'an hour old' }],
+  ] as const)(
+    'a node that is %s is not asked: the round waits with the reason; it goes on once the node is fit',
+    async (_, fault) => {
+      node.lie((method, params, result) => {
+        if (method !== fault.method) return result;
+        if (fault.result !== 'an hour old') return fault.result;
+        const hourAgo = Math.floor(Date.now() / 1000) - 3_600;
+        return params[0] === 'latest' ? { ...(result as object), timestamp: `0x${hourAgo.toString(16)}` } : result;
+      });
+      const k = through({ CHAIN_RPC_URL_MATIC: node.url });
+      const w = await withdraw('MATIC', 2_200_000);
+      for (let i = 0; i < 5; i++) await k.rounds.runOnce();
+      expect((await row(w.id)).state).toBe('created');
+      expect(await k.metrics.waiting.get()).toMatchObject({
+        values: expect.arrayContaining([expect.objectContaining({ labels: { network: 'MATIC', reason: 'node' }, value: 1 })]),
+      });
+      expect(await k.metrics.rpcFailures.get()).toMatchObject({
+        values: expect.arrayContaining([expect.objectContaining({ labels: { network: 'MATIC', reason: 'unfit' } })]),
+      });
+      node.lie();
+      await k.until([w.id], ['settled']);
+    },
+    60_000,
+  );
 });

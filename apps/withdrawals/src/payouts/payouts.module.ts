@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { NETWORKS } from '@partner/contracts';
+import { Network, NETWORKS } from '@partner/contracts';
 import { AccountsModule } from '../accounts/accounts.module';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
+import { ConfirmingRail } from './confirming-rail';
 import { EvmPayoutRail } from './evm-payout-rail';
 import { PayoutMetrics } from './payout-metrics';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
@@ -14,21 +15,25 @@ import { PayoutRepository } from './payout.repository';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
 
-/** A rail per network, to the nodes the configuration names. */
+/** A rail per network, to the node the configuration names, or to both nodes where it names two. */
 export function railsFor(config: WithdrawalsConfig): PayoutRails {
   const settings = networkSettings(config);
+  const rail = (n: Network, rpcUrl: string) =>
+    new EvmPayoutRail({
+      network: n,
+      rpcUrl,
+      token: settings[n].token,
+      finality: settings[n].finality,
+      maxHeadAgeS: settings[n].maxHeadAgeS,
+      minPriorityFeeWei: settings[n].minPriorityFeeWei,
+      timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+    });
   return Object.fromEntries(
-    NETWORKS.map((n) => [
-      n,
-      new EvmPayoutRail({
-        network: n,
-        rpcUrl: settings[n].rpcUrl,
-        token: settings[n].token,
-        finality: settings[n].finality,
-        minPriorityFeeWei: settings[n].minPriorityFeeWei,
-        timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
-      }),
-    ]),
+    NETWORKS.map((n) => {
+      const first = rail(n, settings[n].rpcUrl);
+      const second = settings[n].rpcUrl2;
+      return [n, second ? new ConfirmingRail(first, rail(n, second)) : first];
+    }),
   ) as unknown as PayoutRails;
 }
 

@@ -10,8 +10,9 @@ import { ReconciliationRepository } from '../reconciliation/reconciliation.repos
 import { replacementFees } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
 import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
-import { FeeMarket, MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner } from './payout-rail';
+import { FeeMarket, MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner, ReceiptInDoubt } from './payout-rail';
 import { hashOf } from './payout-signers';
+import { transferMismatch, usdtMoved } from './settlement-rule';
 import { OpenPayout, PayoutRepository, PayoutVersion } from './payout.repository';
 
 /** JSON-RPC calls in flight at once while a round reads receipts and asks the node what it knows. */
@@ -32,8 +33,11 @@ interface Mined {
  * - a version the node no longer knows (dropped from its mempool) is broadcast again;
  * - one not mined within the bound is replaced: the same nonce, both fees raised at least 10 %, up to the cap;
  * - a receipt is recorded (block, gas spent); once its block is final the withdrawal is `settled`
- *   (status 1: the hold paid out) or `failed` (status 0: `transfer_reverted`, the hold released), in one
- *   transaction with its event and ledger entries; a receipt a reorg took away first sends it back to waiting.
+ *   (status 1 and exactly one USDT Transfer of its amount from the hot wallet to its address: the hold paid
+ *   out) or `failed` (status 0 and no USDT moved: `transfer_reverted`, the hold released), in one
+ *   transaction with its event and ledger entries; a receipt a reorg took away first sends it back to waiting;
+ * - a final receipt that is neither (status 1 with other transfers, status 0 with USDT moved), or one two
+ *   nodes tell differently, ends nothing: a finding for the operator, the withdrawal and its hold stay.
  *
  * A round's cost grows with the payouts in flight, so it asks the node only what can have changed: a
  * receipt only for nonces below the wallet's mined nonce (a higher one cannot be mined yet), whether the
@@ -63,20 +67,32 @@ export class TrackPayoutsUseCase {
 
     const mined: Mined[] = [];
     const pending: OpenPayout[] = [];
+    const doubts: { w: Withdrawal; doubt: ReceiptInDoubt }[] = [];
     await inParallel(open, RPC_CONCURRENCY, async (p) => {
-      // A nonce at or above the wallet's mined nonce is in no block yet: no receipt to ask for.
-      const r = nonceOf(p) < minedNonce ? await this.minedVersion(rail, p.versions) : null;
-      if (r) mined.push({ w: p.withdrawal, r });
-      else pending.push(p);
+      try {
+        // A nonce at or above the wallet's mined nonce is in no block yet: no receipt to ask for.
+        const r = nonceOf(p) < minedNonce ? await this.minedVersion(rail, p.versions) : null;
+        if (r) mined.push({ w: p.withdrawal, r });
+        else pending.push(p);
+      } catch (error) {
+        if (!(error instanceof ReceiptInDoubt)) throw error;
+        doubts.push({ w: p.withdrawal, doubt: error });
+      }
     });
     mined.sort((a, b) => a.w.id - b.w.id);
     pending.sort((a, b) => (nonceOf(a) < nonceOf(b) ? -1 : 1));
+    for (const d of doubts) await this.inDoubt(s, d.w, d.doubt);
 
     await this.recordMined(
       mined.filter((m) => m.r.blockNumber > finalBlock),
       now,
     );
-    const final = mined.filter((m) => m.r.blockNumber <= finalBlock);
+    const final: Mined[] = [];
+    for (const m of mined.filter((x) => x.r.blockNumber <= finalBlock)) {
+      const problem = this.settlementProblem(rail, m);
+      if (problem) await this.finding(s, problem.kind, m.w, problem.detail);
+      else final.push(m);
+    }
     for (let i = 0; i < final.length; i += FINISH_PER_TRANSACTION) await this.finish(s, final.slice(i, i + FINISH_PER_TRANSACTION), now);
 
     let market: FeeMarket | undefined;
@@ -115,6 +131,39 @@ export class TrackPayoutsUseCase {
     });
     toBroadcast.sort((a, b) => (a.v.nonce < b.v.nonce ? -1 : 1));
     await this.broadcast(s, toBroadcast, now);
+  }
+
+  /**
+   * Why a final receipt ends nothing, or undefined when it settles or fails the withdrawal: status 1 must
+   * hold exactly its transfer, status 0 must have moved no USDT (else a refund could pay the user twice).
+   */
+  private settlementProblem(rail: PayoutRail, { w, r }: Mined): { kind: string; detail: string } | undefined {
+    if (!r.succeeded)
+      return usdtMoved(r, rail.token)
+        ? { kind: 'usdt_moved_at_failure', detail: `${r.txHash} reverted (status 0) yet its receipt holds USDT transfers` }
+        : undefined;
+    const mismatch = transferMismatch(r, { token: rail.token, from: this.signer.address, to: w.address, micros: w.amountMicros });
+    return mismatch ? { kind: 'transfer_mismatch_at_settlement', detail: mismatch } : undefined;
+  }
+
+  /**
+   * A receipt not to act on this round: a reorg under way sends a recorded block back to waiting; nodes
+   * that disagree are a finding. Either way the withdrawal stays as it is, and nothing is broadcast for it.
+   */
+  private async inDoubt(s: NetworkSettings, w: Withdrawal, doubt: ReceiptInDoubt): Promise<void> {
+    if (doubt.kind === 'disagreement') return this.finding(s, 'nodes_disagree', w, doubt.message);
+    this.logger.warn(`withdrawal ${w.id} waits on ${s.network}: ${doubt.message}`);
+    if (doubt.kind === 'reorg' && w.payout.blockNumber !== null) {
+      this.metrics.reorgs.inc({ network: s.network });
+      await this.payouts.clearMined(w.id);
+    }
+  }
+
+  /** Records a finding once, counted and logged as an error: the operator decides (docs/operations/payouts.md). */
+  private async finding(s: NetworkSettings, kind: string, w: Withdrawal, detail: string): Promise<void> {
+    if (!(await this.findings.record(s.network, kind, w.id, detail))) return;
+    this.metrics.mismatches.inc({ network: s.network, kind });
+    this.logger.error(`withdrawal ${w.id} on ${s.network}: ${kind}: ${detail}; it waits for the operator`);
   }
 
   /** The receipt of whichever version was mined (newest first: a replacement is the likelier). */
@@ -183,13 +232,12 @@ export class TrackPayoutsUseCase {
    * signed again here (that could pay twice): the operator decides (docs/operations/payouts.md, "A stuck payout").
    */
   private async nonceTaken(s: NetworkSettings, w: Withdrawal): Promise<void> {
-    const recorded = await this.findings.record(
-      s.network,
+    await this.finding(
+      s,
       'nonce_taken',
-      w.id,
+      w,
       `nonce ${w.payout.nonce} of ${this.signer.address} was mined by a transaction that is not this withdrawal's`,
     );
-    if (recorded) this.metrics.mismatches.inc({ network: s.network, kind: 'nonce_taken' });
   }
 
   /**

@@ -3,6 +3,8 @@ import { Network, NETWORKS, ReconcileResult } from '@partner/contracts';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { PayoutMetrics } from '../payouts/payout-metrics';
 import { MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from '../payouts/payout-rail';
+import { ReceiptInDoubt } from '../payouts/payout-rail';
+import { transferMismatch, usdtMoved } from '../payouts/settlement-rule';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
 import { ReconciliationRepository } from './reconciliation.repository';
 
@@ -65,7 +67,14 @@ export class ReconcileUseCase {
       const ok: number[] = [];
       for (const w of batch) {
         checked++;
-        const receipt = w.txHash ? await rail.receipt(w.txHash as `0x${string}`) : null;
+        let receipt;
+        try {
+          receipt = w.txHash ? await rail.receipt(w.txHash as `0x${string}`) : null;
+        } catch (error) {
+          // A reorg under way or nodes that disagree now: checked again on the next run.
+          if (error instanceof ReceiptInDoubt) continue;
+          throw error;
+        }
         const problem = this.problemOf(w, receipt, from, rail.token);
         if (problem) await find(problem.kind, w.id, problem.detail);
         else matched++;
@@ -92,20 +101,13 @@ export class ReconcileUseCase {
     if (!r) return { kind: 'receipt_missing', detail: `no receipt for ${w.txHash ?? '(no hash)'} on chain` };
     if (w.payout.blockHash && r.blockHash !== w.payout.blockHash)
       return { kind: 'block_changed', detail: `${r.txHash} is in block ${r.blockHash}, the books say ${w.payout.blockHash}` };
-    const ours = r.transfers.filter((t) => t.token.toLowerCase() === token.toLowerCase());
     if (w.state === 'failed')
-      return r.succeeded || ours.length > 0
+      return r.succeeded || usdtMoved(r, token)
         ? { kind: 'failed_but_paid', detail: `${r.txHash} succeeded or moved USDT, the books say it failed` }
         : undefined;
     if (!r.succeeded) return { kind: 'settled_but_reverted', detail: `${r.txHash} reverted, the books say it settled` };
-    const exact = ours.filter(
-      (t) => t.from.toLowerCase() === from && t.to.toLowerCase() === w.address.toLowerCase() && t.value === w.amountMicros,
-    );
-    if (ours.length !== 1 || exact.length !== 1)
-      return {
-        kind: 'transfer_mismatch',
-        detail: `${r.txHash} moved ${ours.map((t) => `${t.value} from ${t.from} to ${t.to}`).join('; ') || 'nothing'}; the books say ${w.amountMicros} to ${w.address}`,
-      };
+    const mismatch = transferMismatch(r, { token, from, to: w.address, micros: w.amountMicros });
+    if (mismatch) return { kind: 'transfer_mismatch', detail: mismatch };
     return undefined;
   }
 }

@@ -49,7 +49,7 @@ export class ReconciliationFindingView {
   network!: Network;
   @ApiProperty({
     description:
-      'receipt_missing, block_changed, settled_but_reverted, failed_but_paid, transfer_mismatch (a settled withdrawal whose transfer is not exactly its amount to its address), nonce_ahead (the wallet sent a transaction the books do not know), nonce_taken',
+      'receipt_missing, block_changed, settled_but_reverted, failed_but_paid, transfer_mismatch (a settled withdrawal whose transfer is not exactly its amount to its address), nonce_ahead (the wallet sent a transaction the books do not know), nonce_taken; found before a withdrawal ends (it waits for the operator): transfer_mismatch_at_settlement, usdt_moved_at_failure, nodes_disagree',
     example: 'transfer_mismatch',
   })
   kind!: string;
