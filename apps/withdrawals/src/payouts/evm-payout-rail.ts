@@ -5,13 +5,13 @@ import {
   TimeoutError,
   decodeEventLog,
   encodeFunctionData,
-  http,
   parseAbi,
   PublicClient,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { FEE_CHOICES, FeeChoice, Network } from '@partner/contracts';
+import { redactedHttp } from './redacted-http';
 import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, TransferLog } from './payout-rail';
 
 /**
@@ -72,9 +72,9 @@ export class EvmPayoutRail implements PayoutRail {
     this.network = settings.network;
     this.token = settings.token;
     // No retries inside a call: a round that fails waits for the next one (its own backoff).
-    this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0 }) });
+    this.client = createPublicClient({ transport: redactedHttp(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0 }) });
     this.batching = createPublicClient({
-      transport: http(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0, batch: { batchSize: 1_000, wait: 0 } }),
+      transport: redactedHttp(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0, batch: { batchSize: 1_000, wait: 0 } }),
     });
   }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Network, NETWORKS } from '@partner/contracts';
 import { Database } from '@partner/db';
 import { PeriodicJobService } from '@partner/runtime';
+import { redactSecrets } from '@partner/tracing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { isTransportFailure } from './evm-payout-rail';
@@ -189,8 +190,8 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
   }
 }
 
-/** The first line of an error's message, without the URL's query (a provider's key may sit there). */
+/** The first line of an error's message, without the secrets of a node's URL (a provider's key may sit in its path or query). */
 function brief(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return (text.split('\n')[0] ?? '').replace(/(https?:\/\/[^\s?]+)\?\S*/g, '$1?…').slice(0, 300);
+  return redactSecrets(text.split('\n')[0] ?? '').slice(0, 300);
 }

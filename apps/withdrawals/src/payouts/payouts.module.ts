@@ -13,6 +13,7 @@ import { KeyFileSigner, RemoteSigner } from './payout-signers';
 import { PayoutRepository } from './payout.repository';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
+import { refuseWellKnownWallet } from './well-known-wallets';
 
 /** A rail per network, to the nodes the configuration names. */
 export function railsFor(config: WithdrawalsConfig): PayoutRails {
@@ -40,9 +41,13 @@ export function signerFor(config: WithdrawalsConfig): PayoutSigner {
   const byChainId: Record<number, string> = {};
   if (config.REMOTE_SIGNER_URL_ETH) byChainId[config.CHAIN_ID_ETH] = config.REMOTE_SIGNER_URL_ETH;
   if (config.REMOTE_SIGNER_URL_MATIC) byChainId[config.CHAIN_ID_MATIC] = config.REMOTE_SIGNER_URL_MATIC;
-  return HOT_WALLET_SIGNER === 'remote'
-    ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS, byChainId)
-    : new KeyFileSigner(HOT_WALLET_KEY_FILE);
+  const production = config.NODE_ENV === 'production';
+  const signer =
+    HOT_WALLET_SIGNER === 'remote'
+      ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS, byChainId)
+      : new KeyFileSigner(HOT_WALLET_KEY_FILE, { privateFileOnly: production });
+  if (production) refuseWellKnownWallet(signer.address, HOT_WALLET_SIGNER === 'remote' ? 'REMOTE_SIGNER_ADDRESS' : 'HOT_WALLET_KEY_FILE');
+  return signer;
 }
 
 const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };
