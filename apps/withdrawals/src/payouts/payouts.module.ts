@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { NETWORKS } from '@partner/contracts';
+import { Database } from '@partner/db';
 import { AccountsModule } from '../accounts/accounts.module';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
@@ -7,6 +8,7 @@ import { ReconciliationRepository } from '../reconciliation/reconciliation.repos
 import { EvmPayoutRail } from './evm-payout-rail';
 import { PayoutMetrics } from './payout-metrics';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
+import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
 import { networkSettings } from './payout-settings';
 import { KeyFileSigner, RemoteSigner } from './payout-signers';
@@ -52,6 +54,11 @@ export function signerFor(config: WithdrawalsConfig): PayoutSigner {
 
 const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };
 const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory: signerFor };
+const leases = {
+  provide: PayoutRoundLeaseRepository,
+  inject: [Database],
+  useFactory: (db: Database) => new PayoutRoundLeaseRepository(db),
+};
 
 /** Real USDT payouts: a rail per network (viem over JSON-RPC), the hot wallet's signer, and the rounds that pay. */
 @Module({
@@ -59,6 +66,7 @@ const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory
   providers: [
     rails,
     signer,
+    leases,
     PayoutMetrics,
     PayoutRepository,
     HotWalletRepository,
