@@ -484,10 +484,12 @@ describe('docker-compose.yml', () => {
     const stated = [...rawCompose.matchAll(/^\s+([A-Z][A-Z0-9_]+): \$\{\1:-([^}]*)\}$/gm)]
       .map(([, name, value]) => ({ name, value }))
       .filter(({ name }) => defaults.get(name) !== undefined && name !== 'HEALTH_PORT');
-    expect(stated.map((s) => s.name).sort()).toEqual([
+    // SANDBOX is stated for the gateway too, alike.
+    expect([...new Set(stated.map((s) => s.name))].sort()).toEqual([
       'CHAIN_ID_ETH',
       'CHAIN_ID_MATIC',
       'HOT_WALLET_SIGNER',
+      'SANDBOX',
       'USDT_CONTRACT_ETH',
       'USDT_CONTRACT_MATIC',
     ]);
@@ -531,8 +533,10 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
       'pix-keys',
       'withdrawals',
     ]);
-    // Only a dependency for the withdrawals service: its settings come from the environment, as in production.
-    expect(Object.keys(overlay.services.withdrawals)).toEqual(['depends_on']);
+    // For the withdrawals service a dependency, and NODE_ENV=development (production refuses the test chains'
+    // http:// and the sandbox's public key); its other settings come from the environment, as in production.
+    expect(Object.keys(overlay.services.withdrawals)).toEqual(['environment', 'depends_on']);
+    expect(overlay.services.withdrawals.environment).toEqual({ NODE_ENV: 'development' });
     expect(dependsOn(config.services.withdrawals)).toMatchObject({
       ...AFTER_DEPLOY_STEPS,
       'chain-setup': 'service_completed_successfully',

@@ -1,3 +1,4 @@
 export * from './lib/tracing';
 export * from './lib/mask-identifiers';
 export * from './lib/masking-span-processor';
+export * from './lib/redact-url';

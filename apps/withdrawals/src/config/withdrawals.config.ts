@@ -1,6 +1,53 @@
-import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { Flag, IntInRange, PollIntervalMs, ServiceConfig } from '@partner/config';
 import { SERVICE_CATALOGUE } from '@partner/contracts';
+
+/**
+ * Chain ids of public mainnets, where a transfer pays real money: refused with SANDBOX=true, whose
+ * /sandbox/v1 helpers credit balances out of nothing (chainlist.org's ids).
+ */
+export const MAINNET_CHAIN_IDS: ReadonlyMap<number, string> = new Map([
+  [1, 'Ethereum mainnet'],
+  [10, 'OP Mainnet'],
+  [56, 'BNB Smart Chain'],
+  [100, 'Gnosis'],
+  [137, 'Polygon PoS'],
+  [324, 'zkSync Era'],
+  [1101, 'Polygon zkEVM'],
+  [8453, 'Base'],
+  [42161, 'Arbitrum One'],
+  [43114, 'Avalanche C-Chain'],
+  [59144, 'Linea'],
+]);
+
+/** Why `value` (a chain id setting) is refused with this configuration's SANDBOX, or undefined. */
+const sandboxChainProblem = (name: string, value: unknown, config: WithdrawalsConfig): string | undefined => {
+  const mainnet = typeof value === 'number' ? MAINNET_CHAIN_IDS.get(value) : undefined;
+  return config.SANDBOX && mainnet
+    ? `SANDBOX=true refuses ${name}=${String(value)} (${mainnet}): the sandbox credits balances out of nothing, which would pay real USDT; set SANDBOX=false or a test chain's id`
+    : undefined;
+};
+
+/** Why `value` (an RPC or signer URL setting) is refused under this configuration's NODE_ENV, or undefined. */
+const plainHttpProblem = (name: string, value: unknown, config: WithdrawalsConfig): string | undefined =>
+  config.NODE_ENV === 'production' && typeof value === 'string' && !value.startsWith('https://')
+    ? `${name} must be an https:// URL with NODE_ENV=production (plain http carries the transactions and any API key in clear)`
+    : undefined;
+
+/** A property check against the rest of the configuration, whose message comes from `problem`. */
+function Refuses(problem: (name: string, value: unknown, config: WithdrawalsConfig) => string | undefined): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'refuses',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: (a: ValidationArguments) => problem(a.property, a.value, a.object as WithdrawalsConfig) ?? '' },
+      validator: {
+        validate: (value: unknown, a?: ValidationArguments) =>
+          !a || problem(a.property, value, a.object as WithdrawalsConfig) === undefined,
+      },
+    });
+}
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** `finalized` (the node's finalized block tag) or a number of confirmations, 1 to 10,000. */
@@ -17,10 +64,19 @@ const gwei = (name: string) => ({ message: `${name} must be a number of gwei (up
 export class WithdrawalsConfig extends ServiceConfig {
   override HEALTH_PORT: number = SERVICE_CATALOGUE.withdrawals.healthPort;
 
+  /**
+   * The gateway's SANDBOX, given to this service too: a sandbox credits balances out of nothing, so it
+   * must never pay on a mainnet (MAINNET_CHAIN_IDS are refused at start).
+   */
+  @Flag()
+  SANDBOX: boolean = false;
+
   /** JSON-RPC endpoint of each network's node (a provider's URL may carry its API key: never logged). */
   @Matches(/^https?:\/\/\S+$/, { message: 'CHAIN_RPC_URL_ETH must be an http(s) URL' })
+  @Refuses(plainHttpProblem)
   CHAIN_RPC_URL_ETH: string = 'http://127.0.0.1:8545';
   @Matches(/^https?:\/\/\S+$/, { message: 'CHAIN_RPC_URL_MATIC must be an http(s) URL' })
+  @Refuses(plainHttpProblem)
   CHAIN_RPC_URL_MATIC: string = 'http://127.0.0.1:8546';
 
   /**
@@ -29,9 +85,11 @@ export class WithdrawalsConfig extends ServiceConfig {
    */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'CHAIN_RPC_URL_2_ETH must be an http(s) URL' })
+  @Refuses(plainHttpProblem)
   CHAIN_RPC_URL_2_ETH?: string;
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'CHAIN_RPC_URL_2_MATIC must be an http(s) URL' })
+  @Refuses(plainHttpProblem)
   CHAIN_RPC_URL_2_MATIC?: string;
 
   /**
@@ -45,8 +103,10 @@ export class WithdrawalsConfig extends ServiceConfig {
 
   /** The chain id each node must serve (1: Ethereum mainnet; 137: Polygon PoS). Checked at start. */
   @IntInRange(1, 2_147_483_647)
+  @Refuses(sandboxChainProblem)
   CHAIN_ID_ETH: number = 1;
   @IntInRange(1, 2_147_483_647)
+  @Refuses(sandboxChainProblem)
   CHAIN_ID_MATIC: number = 137;
 
   /** The USDT contract per network (Tether's own on each mainnet; 6 decimals, checked at start). */
@@ -70,6 +130,7 @@ export class WithdrawalsConfig extends ServiceConfig {
 
   @ValidateIf((c: WithdrawalsConfig) => c.HOT_WALLET_SIGNER === 'remote')
   @Matches(/^https?:\/\/\S+$/, { message: 'REMOTE_SIGNER_URL must be an http(s) URL (HOT_WALLET_SIGNER=remote)' })
+  @Refuses(plainHttpProblem)
   REMOTE_SIGNER_URL?: string;
 
   @ValidateIf((c: WithdrawalsConfig) => c.HOT_WALLET_SIGNER === 'remote')
@@ -79,9 +140,11 @@ export class WithdrawalsConfig extends ServiceConfig {
   /** A network's own remote signer, when the signer serves one chain id per instance (Web3Signer). */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'REMOTE_SIGNER_URL_ETH must be an http(s) URL' })
+  @Refuses(plainHttpProblem)
   REMOTE_SIGNER_URL_ETH?: string;
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'REMOTE_SIGNER_URL_MATIC must be an http(s) URL' })
+  @Refuses(plainHttpProblem)
   REMOTE_SIGNER_URL_MATIC?: string;
 
   /**

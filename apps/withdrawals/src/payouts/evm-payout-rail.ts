@@ -4,7 +4,6 @@ import {
   HttpRequestError,
   TimeoutError,
   encodeFunctionData,
-  http,
   parseAbi,
   parseEventLogs,
   PublicClient,
@@ -12,6 +11,7 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { FEE_CHOICES, FeeChoice, Network } from '@partner/contracts';
+import { redactedHttp } from './redacted-http';
 import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, ReceiptInDoubt, TransferLog } from './payout-rail';
 
 /**
@@ -74,9 +74,9 @@ export class EvmPayoutRail implements PayoutRail {
     this.network = settings.network;
     this.token = settings.token;
     // No retries inside a call: a round that fails waits for the next one (its own backoff).
-    this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0 }) });
+    this.client = createPublicClient({ transport: redactedHttp(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0 }) });
     this.batching = createPublicClient({
-      transport: http(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0, batch: { batchSize: 1_000, wait: 0 } }),
+      transport: redactedHttp(settings.rpcUrl, { timeout: settings.timeoutMs, retryCount: 0, batch: { batchSize: 1_000, wait: 0 } }),
     });
   }
 

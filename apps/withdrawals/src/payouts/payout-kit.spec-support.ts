@@ -6,6 +6,7 @@ import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
 import { PayoutMetrics } from './payout-metrics';
+import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
 import { networkSettings } from './payout-settings';
 import { PayoutRepository } from './payout.repository';
@@ -27,7 +28,7 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
   const findings = new ReconciliationRepository(db);
   const sign = new SignPayoutsUseCase(config, unitOfWork, payouts, hotWallets, metrics, rails, signer);
   const track = new TrackPayoutsUseCase(config, unitOfWork, payouts, new AccountRepository(db), findings, metrics, rails, signer);
-  const rounds = new PayoutRoundsService(config, db, hotWallets, sign, track, metrics, rails, signer);
+  const rounds = new PayoutRoundsService(config, new PayoutRoundLeaseRepository(db), hotWallets, sign, track, metrics, rails, signer);
   const reconcile = new ReconcileUseCase(findings, hotWallets, metrics, rails, signer);
   const settings = networkSettings(config);
   return {

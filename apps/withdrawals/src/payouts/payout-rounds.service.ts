@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Network, NETWORKS } from '@partner/contracts';
-import { Database } from '@partner/db';
 import { PeriodicJobService } from '@partner/runtime';
+import { redactSecrets } from '@partner/tracing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { isTransportFailure } from './evm-payout-rail';
 import { PayoutMetrics } from './payout-metrics';
+import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { networkSettings, NetworkSettings } from './payout-settings';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
@@ -20,8 +21,8 @@ export class NodeUnfitError extends Error {}
  * The payout rounds: every CHAIN_POLL_MS, for each network at once, check that its node still serves the
  * configured chain, follow what is signed, then sign what can be paid and broadcast it. A node down,
  * slow or wrong pauses its network only, with a warning when it starts and a line when it is back;
- * withdrawals wait meanwhile and go on after. One instance at a time runs a network's round (a
- * PostgreSQL advisory lock); the signing itself is also serialised by the wallet's row lock.
+ * withdrawals wait meanwhile and go on after. One instance at a time runs a network's round (a lease row,
+ * PayoutRoundLeaseRepository); the signing itself is also serialised by the wallet's row lock.
  */
 @Injectable()
 export class PayoutRoundsService extends PeriodicJobService implements OnModuleInit {
@@ -35,7 +36,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
 
   constructor(
     private readonly config: WithdrawalsConfig,
-    private readonly db: Database,
+    private readonly leases: PayoutRoundLeaseRepository,
     private readonly hotWallets: HotWalletRepository,
     private readonly sign: SignPayoutsUseCase,
     private readonly track: TrackPayoutsUseCase,
@@ -122,23 +123,15 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
 
   /** One network's round (whether more is waiting to be signed); never throws (a failure pauses that network until a round succeeds). */
   private async round(network: Network): Promise<boolean> {
-    const lock = await this.db.connect();
     try {
       // One instance per network at a time; another instance's round is under way: nothing to do.
-      const { rows } = await lock.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS held', [`payouts:${network}`]);
-      if (!rows[0].held) return false;
-      try {
-        return await this.roundHeld(network);
-      } finally {
-        await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`payouts:${network}`]);
-      }
+      const round = await this.leases.whileHeld(network, () => this.roundHeld(network));
+      return round.ran && round.value;
     } catch (error) {
       const reason = error instanceof ChainMismatchError ? 'wrong_chain' : error instanceof NodeUnfitError ? 'unfit' : 'unavailable';
       this.payoutMetrics.rpcFailures.inc({ network, reason });
       this.pause(network, reason === 'unavailable' ? `its node or the database failed: ${brief(error)}` : (error as Error).message);
       return false;
-    } finally {
-      lock.release();
     }
   }
 
@@ -195,8 +188,8 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
   }
 }
 
-/** The first line of an error's message, without the URL's query (a provider's key may sit there). */
+/** The first line of an error's message, without the secrets of a node's URL (a provider's key may sit in its path or query). */
 function brief(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return (text.split('\n')[0] ?? '').replace(/(https?:\/\/[^\s?]+)\?\S*/g, '$1?…').slice(0, 300);
+  return redactSecrets(text.split('\n')[0] ?? '').slice(0, 300);
 }

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createClient, http, isHex, keccak256, numberToHex, parseTransaction, recoverTransactionAddress } from 'viem';
+import { readFileSync, statSync } from 'node:fs';
+import { createClient, isHex, keccak256, numberToHex, parseTransaction, recoverTransactionAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Address, Hex, PayoutSigner, UnsignedPayout } from './payout-rail';
+import { redactedHttp } from './redacted-http';
 
 /**
  * Signs with a private key read once from a file (HOT_WALLET_KEY_FILE: a Compose secret in production,
@@ -11,11 +12,19 @@ export class KeyFileSigner implements PayoutSigner {
   readonly address: Address;
   private readonly account: ReturnType<typeof privateKeyToAccount>;
 
-  constructor(file: string) {
+  /** `privateFileOnly`: refuse a file that group or others may read or write (production). */
+  constructor(file: string, { privateFileOnly = false } = {}) {
     let key: string;
     try {
+      const mode = statSync(file).mode & 0o777;
+      // Checked before reading: the key of a file others can read is as good as leaked.
+      if (privateFileOnly && (mode & 0o077) !== 0)
+        throw new Error(
+          `HOT_WALLET_KEY_FILE ${file} may be read or written by group or others (mode ${mode.toString(8).padStart(4, '0')}): chmod 600 ${file} (its owner alone reads it)`,
+        );
       key = readFileSync(file, 'utf8').trim();
     } catch (error) {
+      if (!(error as NodeJS.ErrnoException).code) throw error;
       throw new Error(`HOT_WALLET_KEY_FILE ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
     // The message names the file, never what is in it.
@@ -47,7 +56,7 @@ export class RemoteSigner implements PayoutSigner {
     timeoutMs: number,
     byChainId: Record<number, string> = {},
   ) {
-    const client = (to: string) => createClient({ transport: http(to, { timeout: timeoutMs, retryCount: 0 }) });
+    const client = (to: string) => createClient({ transport: redactedHttp(to, { timeout: timeoutMs, retryCount: 0 }) });
     this.fallback = client(url);
     for (const [chainId, to] of Object.entries(byChainId)) this.clients.set(Number(chainId), client(to));
   }

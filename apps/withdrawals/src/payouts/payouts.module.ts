@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Network, NETWORKS } from '@partner/contracts';
+import { Database } from '@partner/db';
 import { AccountsModule } from '../accounts/accounts.module';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
@@ -8,12 +9,14 @@ import { ConfirmingRail } from './confirming-rail';
 import { EvmPayoutRail } from './evm-payout-rail';
 import { PayoutMetrics } from './payout-metrics';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
+import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
 import { networkSettings } from './payout-settings';
 import { KeyFileSigner, RemoteSigner } from './payout-signers';
 import { PayoutRepository } from './payout.repository';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
+import { refuseWellKnownWallet } from './well-known-wallets';
 
 /** A rail per network, to the node the configuration names, or to both nodes where it names two. */
 export function railsFor(config: WithdrawalsConfig): PayoutRails {
@@ -45,13 +48,22 @@ export function signerFor(config: WithdrawalsConfig): PayoutSigner {
   const byChainId: Record<number, string> = {};
   if (config.REMOTE_SIGNER_URL_ETH) byChainId[config.CHAIN_ID_ETH] = config.REMOTE_SIGNER_URL_ETH;
   if (config.REMOTE_SIGNER_URL_MATIC) byChainId[config.CHAIN_ID_MATIC] = config.REMOTE_SIGNER_URL_MATIC;
-  return HOT_WALLET_SIGNER === 'remote'
-    ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS, byChainId)
-    : new KeyFileSigner(HOT_WALLET_KEY_FILE);
+  const production = config.NODE_ENV === 'production';
+  const signer =
+    HOT_WALLET_SIGNER === 'remote'
+      ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS, byChainId)
+      : new KeyFileSigner(HOT_WALLET_KEY_FILE, { privateFileOnly: production });
+  if (production) refuseWellKnownWallet(signer.address, HOT_WALLET_SIGNER === 'remote' ? 'REMOTE_SIGNER_ADDRESS' : 'HOT_WALLET_KEY_FILE');
+  return signer;
 }
 
 const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };
 const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory: signerFor };
+const leases = {
+  provide: PayoutRoundLeaseRepository,
+  inject: [Database],
+  useFactory: (db: Database) => new PayoutRoundLeaseRepository(db),
+};
 
 /** Real USDT payouts: a rail per network (viem over JSON-RPC), the hot wallet's signer, and the rounds that pay. */
 @Module({
@@ -59,6 +71,7 @@ const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory
   providers: [
     rails,
     signer,
+    leases,
     PayoutMetrics,
     PayoutRepository,
     HotWalletRepository,

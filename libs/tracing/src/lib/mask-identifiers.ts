@@ -1,3 +1,5 @@
+import { redactSecrets } from './redact-url';
+
 /**
  * What logs, span attributes and the audit log must never show (docs/operations/observability.md: "Personal data"): a
  * CPF (11 digits, also written `123.456.789-09`), a CNPJ (14 digits or the alphanumeric form, also written
@@ -56,11 +58,16 @@ export function maskUrl(url: string): string {
   return maskCallerText(decoded);
 }
 
+/** A logged or recorded text: identifiers masked, secrets of URLs hidden (redactSecrets). */
+export function maskText(text: string): string {
+  return maskIdentifiers(redactSecrets(text));
+}
+
 /** How deep a logged object is masked: deeper than anything this project logs, bounded against cycles. */
 const MAX_DEPTH = 6;
 
 /**
- * The arguments of a pino call with every string masked: the message, interpolation values, and every
+ * The arguments of a pino call with every string masked (maskText): the message, interpolation values, and every
  * string inside a merge object, its errors included (their message, stack and own fields, such as
  * PostgreSQL's `detail`, which names the values of a violated key). The caller's objects are never
  * changed: what needs masking is copied, what does not is handed back as it is.
@@ -70,7 +77,7 @@ export function maskLogArguments(args: unknown[]): unknown[] {
 }
 
 function maskValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return maskIdentifiers(value);
+  if (typeof value === 'string') return maskText(value);
   if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return value;
   if (value instanceof Error) return maskedError(value, depth);
   if (Array.isArray(value)) {
@@ -89,8 +96,8 @@ function maskValue(value: unknown, depth: number): unknown {
 }
 
 function maskedError(error: Error, depth: number): Error {
-  const message = maskIdentifiers(error.message);
-  const stack = error.stack === undefined ? undefined : maskIdentifiers(error.stack);
+  const message = maskText(error.message);
+  const stack = error.stack === undefined ? undefined : maskText(error.stack);
   const fields: Record<string, unknown> = {};
   let changed = message !== error.message || stack !== error.stack;
   for (const [key, field] of Object.entries(error)) {

@@ -1,17 +1,17 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import type { tracing } from '@opentelemetry/sdk-node';
-import { maskIdentifiers } from './mask-identifiers';
+import { maskText } from './mask-identifiers';
 
 type Span = Parameters<NonNullable<tracing.SpanProcessor['onEnding']>>[0];
 
 const maskValue = (value: AttributeValue | undefined): AttributeValue | undefined => {
-  if (typeof value === 'string') return maskIdentifiers(value);
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? maskIdentifiers(v) : v)) as AttributeValue;
+  if (typeof value === 'string') return maskText(value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? maskText(v) : v)) as AttributeValue;
   return value;
 };
 
 /**
- * Masks every CPF, CNPJ, phone and e-mail (maskIdentifiers) in a span before any exporter sees it: its
+ * Masks every CPF, CNPJ, phone and e-mail, and hides the secrets of URLs (maskText), in a span before any exporter sees it: its
  * name, its string attributes, its events' attributes and its status message. The instrumentations write
  * what they see (the URL of `GET /partner/v1/pix-in?document=...`, a Kafka message's key, an exception's
  * message), so the one place that sees every span is the provider's processor chain. `onEnding` runs
@@ -23,7 +23,7 @@ export class MaskingSpanProcessor implements tracing.SpanProcessor {
   }
 
   onEnding(span: Span): void {
-    const name = maskIdentifiers(span.name);
+    const name = maskText(span.name);
     if (name !== span.name) span.updateName(name);
     for (const [key, value] of Object.entries(span.attributes)) {
       const masked = maskValue(value);
@@ -33,7 +33,7 @@ export class MaskingSpanProcessor implements tracing.SpanProcessor {
       if (!event.attributes) continue;
       for (const [key, value] of Object.entries(event.attributes)) event.attributes[key] = maskValue(value);
     }
-    if (span.status.message) span.setStatus({ ...span.status, message: maskIdentifiers(span.status.message) });
+    if (span.status.message) span.setStatus({ ...span.status, message: maskText(span.status.message) });
   }
 
   onEnd(): void {
