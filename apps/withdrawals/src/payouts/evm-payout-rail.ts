@@ -12,7 +12,7 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { FEE_CHOICES, FeeChoice, Network } from '@partner/contracts';
-import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, TransferLog } from './payout-rail';
+import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, TransferLog, WalletTransfer } from './payout-rail';
 
 /**
  * USDT's calls as Ethereum's contract has them: `transfer` declares no return value (Tether's contract
@@ -167,6 +167,28 @@ export class EvmPayoutRail implements PayoutRail {
       if (error instanceof TransactionNotFoundError) return false;
       throw error;
     }
+  }
+
+  latestBlock(): Promise<bigint> {
+    return this.client.getBlockNumber({ cacheTime: 0 });
+  }
+
+  async transfersFrom(from: Address, fromBlock: bigint, toBlock: bigint): Promise<WalletTransfer[]> {
+    const logs = await this.client.getLogs({
+      address: this.token,
+      event: USDT_ABI[3],
+      args: { from },
+      fromBlock,
+      toBlock,
+      strict: true,
+    });
+    return logs.map((log) => ({
+      txHash: log.transactionHash,
+      logIndex: log.logIndex,
+      blockNumber: log.blockNumber,
+      to: log.args.to,
+      value: log.args.value,
+    }));
   }
 
   async finalBlock(): Promise<bigint> {

@@ -5,6 +5,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { EvmPayoutRail } from './evm-payout-rail';
+import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
 import { PayoutRoundsService } from './payout-rounds.service';
@@ -60,8 +61,18 @@ const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory
     ReconciliationRepository,
     SignPayoutsUseCase,
     TrackPayoutsUseCase,
+    GuardWalletNonceUseCase,
     PayoutRoundsService,
   ],
-  exports: [rails, signer, PayoutMetrics, HotWalletRepository, ReconciliationRepository],
+  exports: [
+    rails,
+    signer,
+    PayoutMetrics,
+    PayoutRepository,
+    HotWalletRepository,
+    ReconciliationRepository,
+    GuardWalletNonceUseCase,
+    AccountsModule,
+  ],
 })
 export class PayoutsModule {}

@@ -6,7 +6,7 @@ import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { stateChanged } from '../withdrawals/withdrawal-event';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
-import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
+import { findingSubject, ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { replacementFees } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
 import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
@@ -180,16 +180,18 @@ export class TrackPayoutsUseCase {
 
   /**
    * The wallet's nonce was used and none of our versions holds it: another transaction took it. Never
-   * signed again here (that could pay twice): the operator decides (docs/operations/payouts.md, "A stuck payout").
+   * signed again here (that could pay twice): the operator decides, and resolving the finding fails the
+   * withdrawal and releases its hold (docs/operations/payouts.md, "A reconciliation finding").
    */
   private async nonceTaken(s: NetworkSettings, w: Withdrawal): Promise<void> {
     const recorded = await this.findings.record(
       s.network,
       'nonce_taken',
       w.id,
+      findingSubject.withdrawal(w.id),
       `nonce ${w.payout.nonce} of ${this.signer.address} was mined by a transaction that is not this withdrawal's`,
     );
-    if (recorded) this.metrics.mismatches.inc({ network: s.network, kind: 'nonce_taken' });
+    if (recorded !== null) this.metrics.mismatches.inc({ network: s.network, kind: 'nonce_taken' });
   }
 
   /**
