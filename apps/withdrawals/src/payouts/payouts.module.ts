@@ -49,30 +49,13 @@ export function signerFor(config: WithdrawalsConfig): PayoutSigner {
 const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };
 const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory: signerFor };
 
+/** What the chain views (hot wallets, reconciliation, the findings' workflow) use too. */
+const shared = [rails, signer, PayoutMetrics, PayoutRepository, HotWalletRepository, ReconciliationRepository, GuardWalletNonceUseCase];
+
 /** Real USDT payouts: a rail per network (viem over JSON-RPC), the hot wallet's signer, and the rounds that pay. */
 @Module({
   imports: [AccountsModule],
-  providers: [
-    rails,
-    signer,
-    PayoutMetrics,
-    PayoutRepository,
-    HotWalletRepository,
-    ReconciliationRepository,
-    SignPayoutsUseCase,
-    TrackPayoutsUseCase,
-    GuardWalletNonceUseCase,
-    PayoutRoundsService,
-  ],
-  exports: [
-    rails,
-    signer,
-    PayoutMetrics,
-    PayoutRepository,
-    HotWalletRepository,
-    ReconciliationRepository,
-    GuardWalletNonceUseCase,
-    AccountsModule,
-  ],
+  providers: [...shared, SignPayoutsUseCase, TrackPayoutsUseCase, PayoutRoundsService],
+  exports: [...shared, AccountsModule],
 })
 export class PayoutsModule {}
