@@ -309,10 +309,10 @@ describe('USDT payouts on the local chains', () => {
     });
     expect((await findingsOf('open')).map((f) => f.id)).not.toContain(id);
     expect((await findingsOf('acknowledged')).map((f) => f.id)).toContain(id);
-    const again = await operator().post<{ code: string }>(`/admin/v1/reconciliation/findings/${id}/acknowledge`, { note: 'twice' });
-    expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
-    const noNote = await operator().post<{ code: string }>(`/admin/v1/reconciliation/findings/${id}/resolve`, {});
-    expect({ status: noNote.status, code: noNote.body.code }).toEqual({ status: 400, code: 'invalid_request' });
+    const again = await operator().post<{ error: string }>(`/admin/v1/reconciliation/findings/${id}/acknowledge`, { note: 'twice' });
+    expect({ status: again.status, error: again.body.error }).toEqual({ status: 409, error: 'invalid_transition' });
+    const noNote = await operator().post<{ error: string }>(`/admin/v1/reconciliation/findings/${id}/resolve`, {});
+    expect({ status: noNote.status, error: noNote.body.error }).toEqual({ status: 400, error: 'invalid_request' });
     const resolved = await operator().post<Finding>(`/admin/v1/reconciliation/findings/${id}/resolve`, {
       note: 'key rotated, funds written off',
     });
@@ -320,10 +320,10 @@ describe('USDT payouts on the local chains', () => {
       status: 200,
       body: { status: 'resolved', resolved_by: expect.any(String), note: 'looking into it\nkey rotated, funds written off' },
     });
-    const twice = await operator().post<{ code: string }>(`/admin/v1/reconciliation/findings/${id}/resolve`, { note: 'again' });
-    expect({ status: twice.status, code: twice.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
-    const missing = await operator().post<{ code: string }>('/admin/v1/reconciliation/findings/2000000000/resolve', { note: 'x' });
-    expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 404, code: 'not_found' });
+    const twice = await operator().post<{ error: string }>(`/admin/v1/reconciliation/findings/${id}/resolve`, { note: 'again' });
+    expect({ status: twice.status, error: twice.body.error }).toEqual({ status: 409, error: 'invalid_transition' });
+    const missing = await operator().post<{ error: string }>('/admin/v1/reconciliation/findings/2000000000/resolve', { note: 'x' });
+    expect({ status: missing.status, error: missing.body.error }).toEqual({ status: 404, error: 'not_found' });
     expect((await operator().get('/admin/v1/reconciliation/findings?status=closed')).status).toBe(400);
 
     // The stop is lifted by resolving its nonce_ahead finding (after rotating the key, in production); ETH pays again.
