@@ -191,7 +191,7 @@ describe('the operator API commands', () => {
     ['an open finding', [{ kind: 'outside_transfer' }], [], [null, null], 1],
     ['only acknowledged findings', [], [{ kind: 'nonce_ahead' }], [null, null], 0],
     ['a network not reached', [], [], [null, 'timeout'], 1],
-  ])('reconcile: %s gives exit %s', async (_case, open, acknowledged, errors, expected) => {
+  ])('reconcile: %s', async (_case, open, acknowledged, errors, expected) => {
     const run = { checked: 3, matched: 3, new_findings: 0, networks: errors.map((error) => ({ network: 'ETH', error })) };
     const { code, sent, printed } = await cli(['reconcile'], (url) => [
       200,
