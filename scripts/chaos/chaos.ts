@@ -21,14 +21,18 @@ import {
   databaseOutage,
   FaultRecovery,
   GatewayPool,
+  callGateway,
   LoadWindow,
+  outsideTransfer,
   PartnerLoad,
   pollUntil,
   ProxyCounts,
   ProxyMode,
   USDT,
   withdrawalRequest,
+  whilePayoutRoundHeld,
 } from '@partner/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import {
   ChainPorts,
@@ -239,6 +243,45 @@ async function interruptedFinal(ids: number[], timeoutMs: number, final = ids.le
   await pollUntil(what, open, (n) => ids.length - n >= final, { timeoutMs, intervalMs: 200 });
 }
 
+/** Runs `work` while no payout round of `network` runs (it holds the round's lease): no signed payout is left unsent meanwhile. */
+async function roundsHeld<T>(network: LocalNetwork, work: () => Promise<T>): Promise<T> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    return await whilePayoutRoundHeld(db, network, work);
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * What the operator does once the nonce guard stopped `network`'s hot wallet (docs/operations/payouts.md, "A
+ * reconciliation finding"): waits until GET /admin/v1/hot-wallets shows it stopped, resolves the finding
+ * named there through the operator API, until it signs again.
+ */
+async function resolveWalletStop(operatorUrl: string, network: LocalNetwork): Promise<void> {
+  const headers = { 'x-admin-key': adminKey };
+  const walletOf = async () => {
+    const res = await callGateway(operatorUrl, 'GET', '/admin/v1/hot-wallets', headers);
+    const wallets = (res.body?.hot_wallets ?? []) as { network: string; state: string; stopped_by: number | null }[];
+    return wallets.find((w) => w.network === network);
+  };
+  await pollUntil(`the ${network} hot wallet stopped`, walletOf, (w) => w?.state === 'stopped', { timeoutMs: 60_000, intervalMs: 250 });
+  await pollUntil(
+    `the ${network} hot wallet signing again`,
+    async () => {
+      const w = await walletOf();
+      if (w?.stopped_by)
+        await callGateway(operatorUrl, 'POST', `/admin/v1/reconciliation/findings/${w.stopped_by}/resolve`, headers, {
+          note: 'chaos: the outside transfer was the fault injected; key considered rotated',
+        });
+      return walletOf();
+    },
+    (w) => w?.state === 'signing',
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+}
+
 /** Signed transactions stored and never broadcast, of withdrawals not final: what a crash between the two leaves. */
 const unbroadcast = async () =>
   sql<{ withdrawal_id: number; tx_hash: string }>(
@@ -438,6 +481,27 @@ async function main(): Promise<number> {
       }
     }
 
+    /** The outside transfers the faults sent from the hot wallets: the chain audit checks each was reported. */
+    const outside: Record<LocalNetwork, string[]> = { ETH: [], MATIC: [] };
+    if (runs('chain'))
+      // A stolen key, during the load: a USDT transfer out of the MATIC hot wallet that no withdrawal made. Its
+      // nonce moves the wallet's: the service stops signing on MATIC until the operator resolves the
+      // nonce_ahead finding through the operator API; the payouts in flight then end, the backlog goes on.
+      await fault(
+        'an outside transfer from the MATIC hot wallet (a stolen key); the operator resolves the stop',
+        bound(PAYOUT_RATIO, floors.app),
+        async () => {
+          const to = privateKeyToAccount(generatePrivateKey()).address;
+          const hash = await roundsHeld('MATIC', () =>
+            outsideTransfer(chains.MATIC.rpcUrl, chains.MATIC.tokenAddress, hotWallet.address, to, BigInt(USDT)),
+          );
+          outside.MATIC.push(hash);
+          log(`  ${hash}: 1 USDT sent as the hot wallet to ${to}`);
+        },
+        () => resolveWalletStop(running.adminUrl, 'MATIC'),
+        true,
+      );
+
     if (runs('broker'))
       for (const round of [1, 2]) {
         await fault(`graceful broker restart ${round} (stop, start)`, bound(RECOVERY_RATIO, floors.broker), ...brokerStop(running));
@@ -495,6 +559,7 @@ async function main(): Promise<number> {
       chains: Object.fromEntries(LOCAL_NETWORKS.map((n) => [n, { rpcUrl: chains[n].rpcUrl, token: chains[n].tokenAddress }])),
       ledger: load.ledger,
       settleTimeoutMs: 300_000,
+      outsideTransfers: outside,
     });
     // The transactions the crashes left signed and unbroadcast: each withdrawal paid with the bytes stored before the crash.
     if (leftUnbroadcast.length > 0) {

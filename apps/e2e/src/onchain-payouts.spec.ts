@@ -3,12 +3,14 @@ import {
   ApiClient,
   FAILING_ADDRESS,
   newUuid,
+  outsideTransfer,
   pollUntil,
   requireEnv,
   setMining,
   tokenAdmin,
   tokenBalance,
   transferLogs,
+  whilePayoutRoundHeld,
 } from '@partner/testing';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { balanceOf, gatewayAdminUrl, newPartner, newUser } from './support/sandbox';
@@ -36,7 +38,28 @@ interface HotWallet {
   native_wei: string | null;
   pending: number;
   next_nonce: number;
+  state: 'signing' | 'stopped';
+  stopped_by: number | null;
+  stopped_reason: string | null;
 }
+
+interface Finding {
+  id: number;
+  network: Network;
+  kind: string;
+  subject: string;
+  detail: string;
+  status: 'open' | 'acknowledged' | 'resolved';
+  acknowledged_by: string | null;
+  resolved_by: string | null;
+  note: string | null;
+}
+
+const findingsOf = async (status: string): Promise<Finding[]> => {
+  const res = await operator().get<{ findings: Finding[] }>(`/admin/v1/reconciliation/findings?status=${status}`);
+  if (res.status !== 200) throw new Error(`findings: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.findings;
+};
 
 async function hotWallet(network: Network): Promise<HotWallet> {
   const res = await operator().get<{ hot_wallets: HotWallet[] }>('/admin/v1/hot-wallets');
@@ -209,6 +232,9 @@ describe('USDT payouts on the local chains', () => {
         native_wei: expect.stringMatching(/^\d+$/),
         pending: expect.any(Number),
         next_nonce: expect.any(Number),
+        state: expect.stringMatching(/^(signing|stopped)$/),
+        stopped_by: w.state === 'stopped' ? expect.any(Number) : null,
+        stopped_reason: w.state === 'stopped' ? expect.any(String) : null,
       });
       expect(w.next_nonce).toBeGreaterThan(0);
     }
@@ -236,9 +262,78 @@ describe('USDT payouts on the local chains', () => {
       ['get', '/admin/v1/hot-wallets'],
       ['post', '/admin/v1/reconciliation/runs'],
       ['get', '/admin/v1/reconciliation/findings'],
+      ['post', '/admin/v1/reconciliation/findings/1/acknowledge'],
+      ['post', '/admin/v1/reconciliation/findings/1/resolve'],
     ] as const) {
       const res = method === 'get' ? await anonymous.get(path) : await anonymous.post(path, {});
       expect(res.status).toBe(401);
     }
+  });
+
+  it('a transfer out of the hot wallet no withdrawal made: a finding the operator acknowledges and resolves; the wallet stops until its nonce_ahead is resolved', async () => {
+    const wallet = await hotWallet('ETH');
+    const { rpcUrl, token } = chain('ETH');
+    const to = freshAddress();
+    // Sent as the hot wallet while no payout round of ETH runs (it holds the round's lease): no nonce of ours is taken.
+    const hash = await whilePayoutRoundHeld(db, 'ETH', () => outsideTransfer(rpcUrl, token, wallet.address, to, 777_000n));
+    const found = await pollUntil(
+      'the outside transfer reported',
+      async () => {
+        await operator().post('/admin/v1/reconciliation/runs', {});
+        return (await findingsOf('open')).find((f) => f.kind === 'outside_transfer' && f.subject.startsWith(`transfer:${hash}:`));
+      },
+      (f) => f !== undefined,
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    expect(found?.detail).toContain(`moved 777000 USDT micros from ${wallet.address.toLowerCase()} to ${to.toLowerCase()}`);
+    const id = found?.id ?? 0;
+    // The wallet's nonce moved too: signing on ETH stops, and the hot wallet says why.
+    const stopped = await pollUntil(
+      'the ETH wallet stopped',
+      () => hotWallet('ETH'),
+      (w) => w.state === 'stopped',
+    );
+    expect(stopped.stopped_reason).toMatch(/never signed/);
+
+    const ack = await operator().post<Finding>(`/admin/v1/reconciliation/findings/${id}/acknowledge`, { note: 'looking into it' });
+    expect({ status: ack.status, body: ack.body }).toMatchObject({
+      status: 200,
+      body: { id, status: 'acknowledged', acknowledged_by: expect.any(String), note: 'looking into it' },
+    });
+    expect((await findingsOf('open')).map((f) => f.id)).not.toContain(id);
+    expect((await findingsOf('acknowledged')).map((f) => f.id)).toContain(id);
+    const again = await operator().post<{ error: string }>(`/admin/v1/reconciliation/findings/${id}/acknowledge`, { note: 'twice' });
+    expect({ status: again.status, error: again.body.error }).toEqual({ status: 409, error: 'invalid_transition' });
+    const noNote = await operator().post<{ error: string }>(`/admin/v1/reconciliation/findings/${id}/resolve`, {});
+    expect({ status: noNote.status, error: noNote.body.error }).toEqual({ status: 400, error: 'invalid_request' });
+    const resolved = await operator().post<Finding>(`/admin/v1/reconciliation/findings/${id}/resolve`, {
+      note: 'key rotated, funds written off',
+    });
+    expect({ status: resolved.status, body: resolved.body }).toMatchObject({
+      status: 200,
+      body: { status: 'resolved', resolved_by: expect.any(String), note: 'looking into it\nkey rotated, funds written off' },
+    });
+    const twice = await operator().post<{ error: string }>(`/admin/v1/reconciliation/findings/${id}/resolve`, { note: 'again' });
+    expect({ status: twice.status, error: twice.body.error }).toEqual({ status: 409, error: 'invalid_transition' });
+    const missing = await operator().post<{ error: string }>('/admin/v1/reconciliation/findings/2000000000/resolve', { note: 'x' });
+    expect({ status: missing.status, error: missing.body.error }).toEqual({ status: 404, error: 'not_found' });
+    expect((await operator().get('/admin/v1/reconciliation/findings?status=closed')).status).toBe(400);
+
+    // The stop is lifted by resolving its nonce_ahead finding (after rotating the key, in production); ETH pays again.
+    await pollUntil(
+      'the ETH wallet signing again',
+      async () => {
+        const w = await hotWallet('ETH');
+        if (w.stopped_by !== null)
+          await operator().post(`/admin/v1/reconciliation/findings/${w.stopped_by}/resolve`, { note: 'spec: key rotated' });
+        return hotWallet('ETH');
+      },
+      (w) => w.state === 'signing',
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    const { api } = await newPartner();
+    const document = await newUser(api, 10 * USDT);
+    const { id: paid } = await withdraw(api, document, { network: 'ETH' });
+    expect((await eventsUntil(api, paid, ['settled', 'failed'])).map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
   });
 });

@@ -30,6 +30,8 @@ export function flagsOf(env: NodeJS.ProcessEnv) {
     'operator-key': { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
+    status: { type: 'string' },
+    note: { type: 'string' },
     all: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   } as const;

@@ -31,9 +31,16 @@ operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_
   admin unmatched-inflows [--limit N] [--cursor C]   Pix inflows the provider notified for an account no user has
   admin notifications --partner ID --customer ID    a business customer's owner e-mails and SMS: pending, sent or
                                                      failed, attempts, next attempt, last error
-  admin hot-wallets                                  each network's hot wallet: address, USDT and gas now, pending, next nonce
-  reconcile                                          check the final withdrawals against the chain now (their receipts,
-                                                     the wallet's nonce); prints the run and every finding; exit 1 on any
+  admin hot-wallets                                  each network's hot wallet: address, USDT and gas now, pending, next nonce,
+                                                     signing or stopped (and why)
+  admin findings [--status open|acknowledged|resolved]
+                                                     the reconciliation's findings, newest first (all, or one status)
+  admin finding acknowledge ID --note TEXT           someone is on it: the finding stays listed, no longer fails reconcile
+  admin finding resolve ID --note TEXT               done (a nonce_ahead's wallet signs again; a nonce_taken's withdrawal
+                                                     fails and its hold is released): docs/operations/payouts.md
+  reconcile                                          check the books against the chain now (receipts, the wallet's nonce,
+                                                     its USDT transfers out); prints the run and the findings not
+                                                     resolved; exit 1 while any is open or a network was not reached
 
 operator keys (straight in the database at DATABASE_URL; no gateway needed, e.g. the first key of a deployment):
   operator-key create --name WHO [--environment production|sandbox]

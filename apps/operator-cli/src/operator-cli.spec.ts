@@ -187,20 +187,53 @@ describe('the operator API commands', () => {
   });
 
   it.each([
-    ['no findings and every network reached', [], [null, null], 0],
-    ['a finding on record', [{ kind: 'transfer_mismatch' }], [null, null], 1],
-    ['a network not reached', [], [null, 'timeout'], 1],
-  ])('reconcile: %s gives exit %s', async (_case, findings, errors, expected) => {
+    ['no findings and every network reached', [], [], [null, null], 0],
+    ['an open finding', [{ kind: 'outside_transfer' }], [], [null, null], 1],
+    ['only acknowledged findings', [], [{ kind: 'nonce_ahead' }], [null, null], 0],
+    ['a network not reached', [], [], [null, 'timeout'], 1],
+  ])('reconcile: %s', async (_case, open, acknowledged, errors, expected) => {
     const run = { checked: 3, matched: 3, new_findings: 0, networks: errors.map((error) => ({ network: 'ETH', error })) };
-    const { code, sent, printed } = await cli(['reconcile'], (url) => [200, url.pathname.endsWith('/runs') ? run : { findings }]);
+    const { code, sent, printed } = await cli(['reconcile'], (url) => [
+      200,
+      url.pathname.endsWith('/runs') ? run : { findings: url.searchParams.get('status') === 'open' ? open : acknowledged },
+    ]);
     expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual([
       'POST http://operator.test/admin/v1/reconciliation/runs',
-      'GET http://operator.test/admin/v1/reconciliation/findings',
+      'GET http://operator.test/admin/v1/reconciliation/findings?status=open',
+      'GET http://operator.test/admin/v1/reconciliation/findings?status=acknowledged',
     ]);
     expect(printed.at(-1)).toBe(
-      `reconcile: 3 checked, 3 matched, ${findings.length} findings on record, ${errors.filter(Boolean).length} networks not reachable`,
+      `reconcile: 3 checked, 3 matched, ${open.length} findings open, ${acknowledged.length} acknowledged, ${errors.filter(Boolean).length} networks not reachable`,
     );
     expect(code).toBe(expected);
+  });
+
+  it.each(['acknowledge', 'resolve'])('admin finding %s ID --note TEXT posts the note to the finding', async (step) => {
+    const { code, sent } = await cli(['admin', 'finding', step, '42', '--note', 'key rotated'], () => [200, { id: 42 }]);
+    expect(sent).toEqual([
+      {
+        method: 'POST',
+        url: `http://operator.test/admin/v1/reconciliation/findings/42/${step}`,
+        adminKey: 'adm_x',
+        apiKey: null,
+        body: { note: 'key rotated' },
+      },
+    ]);
+    expect(code).toBe(0);
+  });
+
+  it('a finding step needs its id and a note; a refused step exits 1', async () => {
+    await expect(cli(['admin', 'finding', 'resolve', '--note', 'x'])).rejects.toThrow("needs the finding's id");
+    await expect(cli(['admin', 'finding', 'resolve', '7'])).rejects.toThrow('--note is required');
+    const refused = await cli(['admin', 'finding', 'acknowledge', '7', '--note', 'x'], () => [409, { code: 'invalid_transition' }]);
+    expect(refused.code).toBe(1);
+  });
+
+  it('admin findings filters by --status and refuses an unknown one', async () => {
+    const { sent } = await cli(['admin', 'findings', '--status', 'open'], () => [200, { findings: [] }]);
+    expect(sent.map((s) => s.url)).toEqual(['http://operator.test/admin/v1/reconciliation/findings?status=open']);
+    expect((await cli(['admin', 'findings'])).sent.map((s) => s.url)).toEqual(['http://operator.test/admin/v1/reconciliation/findings']);
+    await expect(cli(['admin', 'findings', '--status', 'closed'])).rejects.toThrow('--status must be one of open, acknowledged, resolved');
   });
 });
 

@@ -15,3 +15,4 @@ export * from './lib/spec-sql';
 export * from './lib/local-chain';
 export * from './lib/chaos/chain-audit';
 export * from './lib/chaos/chain-proxy';
+export * from './lib/payout-round-hold';

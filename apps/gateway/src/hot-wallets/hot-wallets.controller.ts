@@ -1,9 +1,30 @@
-import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ListFindingsResult, ListHotWalletsResult, ReconcileResult } from '@partner/contracts';
-import { ApiAnswer, ApiErrors, OPERATOR_ERRORS, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
+import {
+  FindingNoteRequest,
+  FindingParams,
+  FindingsFilter,
+  FindingStep,
+  ListFindingsResult,
+  ListHotWalletsResult,
+  ReconcileResult,
+  ReconciliationFindingView,
+} from '@partner/contracts';
+import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
+import { ContractPipe } from '../http/contract-body.pipe';
+import type { OperatorRequest } from '../operators/admin-key.guard';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
 import { ReadChainBooksUseCase } from './read-chain-books.use-case';
+
+/** The steps' refusals, as the operator reads them. */
+const FINDING_SAMPLES = {
+  ...OPERATOR_SAMPLES,
+  not_found: { when: 'no finding with the id of the path', message: 'no finding 42' },
+  invalid_transition: {
+    when: 'the finding is resolved already, or acknowledged already (acknowledge)',
+    message: 'finding 42 is resolved: it cannot be acknowledged',
+  },
+};
 
 /** Operator API: the hot wallets that pay withdrawals on chain, and the reconciliation of payouts with the chain. */
 @ApiTags('operator')
@@ -44,11 +65,57 @@ export class HotWalletsController {
     operationId: 'listReconciliationFindings',
     summary: 'Read the reconciliation findings',
     description:
-      'Every mismatch the reconciliation found between the books and the chain, newest first (the last 200). Each is an alert to resolve by hand.',
+      'Every mismatch the reconciliation found between the books and the chain, newest first (the last 200), or only those of one `status`. Each is an alert: acknowledge it while you look into it, resolve it when done (docs/operations/payouts.md, "A reconciliation finding").',
   })
   @ApiAnswer(200, ListFindingsResult, { description: 'The findings' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
-  findings(): Promise<ListFindingsResult> {
-    return this.books.findings();
+  findings(@Query(new ContractPipe(FindingsFilter)) query: FindingsFilter): Promise<ListFindingsResult> {
+    return this.books.findings(query.status);
+  }
+
+  @Post('reconciliation/findings/:id/acknowledge')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'acknowledgeReconciliationFinding',
+    summary: 'Acknowledge a finding',
+    description:
+      'open → acknowledged: someone is on it. Records the operator key and the note. An acknowledged finding still shows in the list, but no longer makes `npm run cli -- reconcile` exit non-zero. Audited like every operator call.',
+  })
+  @ApiAnswer(200, ReconciliationFindingView, { description: 'The finding, acknowledged' })
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'not_found', 'invalid_transition'], FINDING_SAMPLES)
+  acknowledge(
+    @Param(new ContractPipe(FindingParams)) params: FindingParams,
+    @Body(new ContractPipe(FindingNoteRequest)) body: FindingNoteRequest,
+    @Req() request: OperatorRequest,
+  ): Promise<ReconciliationFindingView> {
+    return this.step(params, 'acknowledge', body, request);
+  }
+
+  @Post('reconciliation/findings/:id/resolve')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'resolveReconciliationFinding',
+    summary: 'Resolve a finding',
+    description:
+      'open or acknowledged → resolved, with the operator key and the note. Resolving a nonce_ahead finding lets its hot wallet sign again (rotate the key first); resolving a nonce_taken finding fails its withdrawal and releases the hold. A resolved finding cannot move again (409 invalid_transition). Audited like every operator call.',
+  })
+  @ApiAnswer(200, ReconciliationFindingView, { description: 'The finding, resolved' })
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'not_found', 'invalid_transition'], FINDING_SAMPLES)
+  resolve(
+    @Param(new ContractPipe(FindingParams)) params: FindingParams,
+    @Body(new ContractPipe(FindingNoteRequest)) body: FindingNoteRequest,
+    @Req() request: OperatorRequest,
+  ): Promise<ReconciliationFindingView> {
+    return this.step(params, 'resolve', body, request);
+  }
+
+  private step(
+    params: FindingParams,
+    step: FindingStep,
+    body: FindingNoteRequest,
+    request: OperatorRequest,
+  ): Promise<ReconciliationFindingView> {
+    const operator = request.operator;
+    return this.books.step(params.id, step, body, operator ? `${operator.name} (${operator.prefix})` : 'operator');
   }
 }

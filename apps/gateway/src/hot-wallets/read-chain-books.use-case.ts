@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { ListFindingsResult, ListHotWalletsResult, ReconcileResult, Topics } from '@partner/contracts';
+import {
+  FindingNoteRequest,
+  FindingStatus,
+  FindingStep,
+  ListFindingsResult,
+  ListHotWalletsResult,
+  ReconcileResult,
+  ReconciliationFindingView,
+  Topics,
+} from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { unwrap } from '../http/unwrap-reply';
 
 /**
  * The operator's chain views, kept by the withdrawals service: the hot wallets (balances read off each
- * network's node now), a reconciliation run, and its findings.
+ * network's node now), a reconciliation run, its findings, and an operator's step on one.
  */
 @Injectable()
 export class ReadChainBooksUseCase {
@@ -19,7 +28,22 @@ export class ReadChainBooksUseCase {
     return unwrap(await this.bus.request(Topics.WithdrawalsReconcile, { asked_at: new Date().toISOString() }));
   }
 
-  async findings(): Promise<ListFindingsResult> {
-    return unwrap(await this.bus.request(Topics.WithdrawalsFindings, { asked_at: new Date().toISOString() }));
+  async findings(status?: FindingStatus): Promise<ListFindingsResult> {
+    return unwrap(
+      await this.bus.request(Topics.WithdrawalsFindings, { asked_at: new Date().toISOString(), ...(status ? { status } : {}) }),
+    );
+  }
+
+  /** Acknowledges or resolves finding `id`, recorded as done `by` the operator key. */
+  async step(id: number, step: FindingStep, body: FindingNoteRequest, by: string): Promise<ReconciliationFindingView> {
+    return unwrap(
+      await this.bus.request(Topics.WithdrawalsFindingStep, {
+        finding_id: id,
+        step,
+        note: body.note,
+        by,
+        asked_at: new Date().toISOString(),
+      }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { ok, RequestTopic } from '@partner/contracts';
+import { ok, RequestPayload, RequestReply, RequestTopic } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { ForwardingBus } from '../http/forwarding-bus';
 import { Partner } from '../auth/partner.repository';
@@ -9,11 +9,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 describe('SandboxPixInController: the command of a call', () => {
   const sent: Array<Record<string, unknown>> = [];
   const bus = {
-    request: async (_topic: RequestTopic, payload: Record<string, unknown>) => {
-      sent.push(payload);
-      return ok({ end_to_end_id: 'E00000000202611290000aaaaaaaaaaa' });
+    request: async <T extends RequestTopic>(_topic: T, payload: RequestPayload<T>) => {
+      sent.push(payload as Record<string, unknown>);
+      return ok({ end_to_end_id: 'E00000000202611290000aaaaaaaaaaa' }) as RequestReply<T>;
     },
-  } as unknown as MessageBus;
+  } as Pick<MessageBus, 'request'> as MessageBus;
   const controller = new SandboxPixInController(new ForwardingBus(bus));
   const partner = { id: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' } as Partner;
   const body = { document: '52998224725', amount_cents: 100 };

@@ -5,6 +5,28 @@ import { backfillUsers } from './user-backfill';
 const partner = (c: CommandContext) => ({ path: { partner_id: c.need('partner') } });
 const user = (c: CommandContext) => ({ path: { partner_id: c.need('partner'), document: c.need('document') } });
 const page = (c: CommandContext) => defined({ limit: c.number('limit'), cursor: c.flags.cursor });
+const FINDING_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
+
+/** `--status`, checked here: the API would refuse another value too, less plainly. */
+function findingStatus(c: CommandContext): (typeof FINDING_STATUSES)[number] | undefined {
+  const status = c.flags.status;
+  if (status === undefined) return undefined;
+  const known = FINDING_STATUSES.find((s) => s === status);
+  if (!known) throw new Error(`--status must be one of ${FINDING_STATUSES.join(', ')}`);
+  return known;
+}
+
+/** `admin finding acknowledge|resolve ID --note TEXT`: one step of the finding's workflow. */
+const findingStep = (step: 'acknowledge' | 'resolve') => async (c: CommandContext) => {
+  const [id] = c.args;
+  if (!id || !/^[1-9][0-9]*$/.test(id)) throw new Error(`admin finding ${step} needs the finding's id (see --help)`);
+  return print(
+    await c.operatorApi().POST(`/admin/v1/reconciliation/findings/{id}/${step}`, {
+      params: { path: { id: Number(id) } },
+      body: { note: c.need('note') },
+    }),
+  );
+};
 
 export const OPERATOR_API_COMMANDS: Commands = {
   'admin partner create': async (c) => print(await c.operatorApi().POST('/admin/v1/partners', { body: { name: c.need('name') } })),
@@ -55,6 +77,10 @@ export const OPERATOR_API_COMMANDS: Commands = {
       }),
     ),
   'admin hot-wallets': async (c) => print(await c.operatorApi().GET('/admin/v1/hot-wallets')),
+  'admin findings': async (c) =>
+    print(await c.operatorApi().GET('/admin/v1/reconciliation/findings', { params: { query: defined({ status: findingStatus(c) }) } })),
+  'admin finding acknowledge': findingStep('acknowledge'),
+  'admin finding resolve': findingStep('resolve'),
   'admin audit': async (c) =>
     print(
       await c.operatorApi().GET('/admin/v1/audit-log', {
@@ -74,18 +100,21 @@ export const OPERATOR_API_COMMANDS: Commands = {
 };
 
 /**
- * `reconcile`: a reconciliation run now (POST /admin/v1/reconciliation/runs), then the findings recorded
- * so far. Exit 1 when any finding is on record or a network could not be checked: an alert to look at.
+ * `reconcile`: a reconciliation run now (POST /admin/v1/reconciliation/runs), then the findings not resolved.
+ * Exit 1 while any finding is open (nobody has taken it yet) or a network could not be checked: an alert to
+ * look at. Acknowledged ones are listed but do not fail it (someone is on them); resolved ones are not listed.
  */
 async function reconcile(c: CommandContext): Promise<number> {
   const admin = c.operatorApi();
   const run = await admin.POST('/admin/v1/reconciliation/runs');
   if (print(run) !== 0 || !run.data) return 1;
-  const findings = await admin.GET('/admin/v1/reconciliation/findings');
-  if (print(findings) !== 0 || !findings.data) return 1;
+  const open = await admin.GET('/admin/v1/reconciliation/findings', { params: { query: { status: 'open' } } });
+  if (print(open) !== 0 || !open.data) return 1;
+  const acknowledged = await admin.GET('/admin/v1/reconciliation/findings', { params: { query: { status: 'acknowledged' } } });
+  if (print(acknowledged) !== 0 || !acknowledged.data) return 1;
   const unchecked = run.data.networks.filter((n) => n.error !== null).length;
   console.log(
-    `reconcile: ${run.data.checked} checked, ${run.data.matched} matched, ${findings.data.findings.length} findings on record, ${unchecked} networks not reachable`,
+    `reconcile: ${run.data.checked} checked, ${run.data.matched} matched, ${open.data.findings.length} findings open, ${acknowledged.data.findings.length} acknowledged, ${unchecked} networks not reachable`,
   );
-  return findings.data.findings.length === 0 && unchecked === 0 ? 0 : 1;
+  return open.data.findings.length === 0 && unchecked === 0 ? 0 : 1;
 }

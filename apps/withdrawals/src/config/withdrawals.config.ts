@@ -200,6 +200,19 @@ export class WithdrawalsConfig extends ServiceConfig {
   @IntInRange(1_000, 86_400_000)
   RECONCILE_INTERVAL_MS: number = 300_000;
 
+  /** The most blocks one eth_getLogs asks for when the reconciliation reads the wallet's transfers out (providers cap it). */
+  @IntInRange(1, 100_000)
+  RECONCILE_LOGS_MAX_BLOCKS: number = 2_000;
+
+  /**
+   * Where the first scan of a wallet's transfers out starts when its registration block is unknown (a wallet
+   * registered before the scan existed); a wallet registered since starts at its registration block.
+   */
+  @IntInRange(0, Number.MAX_SAFE_INTEGER)
+  RECONCILE_FROM_BLOCK_ETH: number = 0;
+  @IntInRange(0, Number.MAX_SAFE_INTEGER)
+  RECONCILE_FROM_BLOCK_MATIC: number = 0;
+
   /**
    * Fault injection for the chaos run only: the share of signing rounds after which the process kills
    * itself (SIGKILL) between the commit of the signed transactions and their broadcast. Refused in production.

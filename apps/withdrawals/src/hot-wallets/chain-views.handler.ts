@@ -1,17 +1,19 @@
 import { Controller } from '@nestjs/common';
-import { ListFindingsQuery, ListHotWalletsQuery, ok, ReconcileCommand, RequestReply, Topics } from '@partner/contracts';
+import { FindingStepCommand, ListFindingsQuery, ListHotWalletsQuery, ok, ReconcileCommand, RequestReply, Topics } from '@partner/contracts';
 import { HandleRequest } from '@partner/kafka';
 import { ListFindingsUseCase } from '../reconciliation/list-findings.use-case';
 import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
+import { StepFindingUseCase } from '../reconciliation/step-finding.use-case';
 import { ListHotWalletsUseCase } from './list-hot-wallets.use-case';
 
-/** The operator API's chain requests: the hot wallets, a reconciliation run now, the findings. */
+/** The operator API's chain requests: the hot wallets, a reconciliation run now, the findings and their workflow. */
 @Controller()
 export class ChainViewsHandler {
   constructor(
     private readonly hotWallets: ListHotWalletsUseCase,
     private readonly reconcile: ReconcileUseCase,
     private readonly findings: ListFindingsUseCase,
+    private readonly step: StepFindingUseCase,
   ) {}
 
   @HandleRequest(Topics.WithdrawalsHotWallets)
@@ -25,7 +27,12 @@ export class ChainViewsHandler {
   }
 
   @HandleRequest(Topics.WithdrawalsFindings)
-  async listFindings(_query: ListFindingsQuery): Promise<RequestReply<typeof Topics.WithdrawalsFindings>> {
-    return this.findings.execute().then(ok);
+  async listFindings(query: ListFindingsQuery): Promise<RequestReply<typeof Topics.WithdrawalsFindings>> {
+    return this.findings.execute(query.status).then(ok);
+  }
+
+  @HandleRequest(Topics.WithdrawalsFindingStep)
+  stepFinding(command: FindingStepCommand): Promise<RequestReply<typeof Topics.WithdrawalsFindingStep>> {
+    return this.step.execute(command);
   }
 }

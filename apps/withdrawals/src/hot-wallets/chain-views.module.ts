@@ -3,6 +3,7 @@ import { PayoutsModule } from '../payouts/payouts.module';
 import { ListFindingsUseCase } from '../reconciliation/list-findings.use-case';
 import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
 import { ReconciliationService } from '../reconciliation/reconciliation.service';
+import { StepFindingUseCase } from '../reconciliation/step-finding.use-case';
 import { ChainViewsHandler } from './chain-views.handler';
 import { ListHotWalletsUseCase } from './list-hot-wallets.use-case';
 
@@ -10,6 +11,6 @@ import { ListHotWalletsUseCase } from './list-hot-wallets.use-case';
 @Module({
   imports: [PayoutsModule],
   controllers: [ChainViewsHandler],
-  providers: [ListHotWalletsUseCase, ReconcileUseCase, ListFindingsUseCase, ReconciliationService],
+  providers: [ListHotWalletsUseCase, ReconcileUseCase, ListFindingsUseCase, StepFindingUseCase, ReconciliationService],
 })
 export class ChainViewsModule {}

@@ -8,6 +8,12 @@ export interface HotWallet {
   chainId: number;
   genesisHash: string;
   nextNonce: bigint;
+  /** The chain's block when it was registered (null: registered before this was kept). */
+  registeredBlock: bigint | null;
+  /** The last block the scan for outside transfers has read (null: none yet). */
+  scannedBlock: bigint | null;
+  /** The open nonce_ahead finding that stopped its signing, and its detail (null: it signs). */
+  stopped: { findingId: number; detail: string } | null;
 }
 
 interface HotWalletRow {
@@ -16,6 +22,10 @@ interface HotWalletRow {
   chain_id: number;
   genesis_hash: string;
   next_nonce: string;
+  registered_block: string | null;
+  scanned_block: string | null;
+  stopped_by: string | null;
+  stopped_detail: string | null;
 }
 
 const toHotWallet = (r: HotWalletRow): HotWallet => ({
@@ -24,15 +34,27 @@ const toHotWallet = (r: HotWalletRow): HotWallet => ({
   chainId: r.chain_id,
   genesisHash: r.genesis_hash,
   nextNonce: BigInt(r.next_nonce),
+  registeredBlock: r.registered_block === null ? null : BigInt(r.registered_block),
+  scannedBlock: r.scanned_block === null ? null : BigInt(r.scanned_block),
+  stopped: r.stopped_by === null ? null : { findingId: Number(r.stopped_by), detail: r.stopped_detail ?? '' },
 });
 
 const REGISTER = statement(
   'hot_wallet_register',
-  `INSERT INTO hot_wallets (network, address, chain_id, genesis_hash, next_nonce) VALUES ($1, $2, $3, $4, $5)
+  `INSERT INTO hot_wallets (network, address, chain_id, genesis_hash, next_nonce, registered_block) VALUES ($1, $2, $3, $4, $5, $6)
    ON CONFLICT (network, address) DO NOTHING`,
 );
-const FIND = statement('hot_wallet_find', 'SELECT * FROM hot_wallets WHERE network = $1 AND address = $2');
-const LOCK = statement('hot_wallet_lock', 'SELECT * FROM hot_wallets WHERE network = $1 AND address = $2 FOR UPDATE');
+const WITH_STOP = `SELECT h.*, f.detail AS stopped_detail FROM hot_wallets h LEFT JOIN reconciliation_findings f ON f.id = h.stopped_by
+   WHERE h.network = $1 AND h.address = $2`;
+const FIND = statement('hot_wallet_find', WITH_STOP);
+const LOCK = statement('hot_wallet_lock', `${WITH_STOP} FOR UPDATE OF h`);
+const STOP = statement('hot_wallet_stop', 'UPDATE hot_wallets SET stopped_by = $3, updated_at = $4 WHERE network = $1 AND address = $2');
+/** Lifts the stop a finding put, taking the chain's count of the wallet's transactions as its next nonce. */
+const LIFT = statement(
+  'hot_wallet_lift',
+  'UPDATE hot_wallets SET stopped_by = NULL, next_nonce = greatest(next_nonce, $2::bigint), updated_at = $3 WHERE stopped_by = $1',
+);
+const SCANNED = statement('hot_wallet_scanned', 'UPDATE hot_wallets SET scanned_block = $3 WHERE network = $1 AND address = $2');
 const ADVANCE = statement(
   'hot_wallet_advance',
   'UPDATE hot_wallets SET next_nonce = $3, updated_at = $4 WHERE network = $1 AND address = $2',
@@ -51,8 +73,15 @@ export class HotWalletRepository {
   constructor(private readonly db: Database) {}
 
   /** The wallet's row, registered with `firstNonce` (the chain's count of its transactions) the first time. */
-  async register(network: Network, address: string, chainId: number, genesisHash: string, firstNonce: bigint): Promise<HotWallet> {
-    await this.db.query(REGISTER, [network, address.toLowerCase(), chainId, genesisHash, firstNonce.toString()]);
+  async register(
+    network: Network,
+    address: string,
+    chainId: number,
+    genesisHash: string,
+    firstNonce: bigint,
+    block: bigint,
+  ): Promise<HotWallet> {
+    await this.db.query(REGISTER, [network, address.toLowerCase(), chainId, genesisHash, firstNonce.toString(), block.toString()]);
     const { rows } = await this.db.query<HotWalletRow>(FIND, [network, address.toLowerCase()]);
     return toHotWallet(rows[0]);
   }
@@ -71,6 +100,21 @@ export class HotWalletRepository {
 
   async advance(tx: Transaction, network: Network, address: string, nextNonce: bigint, now: Date): Promise<void> {
     await tx.query(ADVANCE, [network, address.toLowerCase(), nextNonce.toString(), now]);
+  }
+
+  /** Stops signing from the wallet until `findingId` is resolved. */
+  async stop(tx: Transaction, network: Network, address: string, findingId: number, now: Date): Promise<void> {
+    await tx.query(STOP, [network, address.toLowerCase(), findingId, now]);
+  }
+
+  /** Lifts the stop `findingId` put (if any), the wallet's next nonce at least `minedNonce`. */
+  async lift(tx: Transaction, findingId: number, minedNonce: bigint, now: Date): Promise<void> {
+    await tx.query(LIFT, [findingId, minedNonce.toString(), now]);
+  }
+
+  /** The scan for outside transfers has read up to `block`. */
+  async scanned(network: Network, address: string, block: bigint): Promise<void> {
+    await this.db.query(SCANNED, [network, address.toLowerCase(), block.toString()]);
   }
 
   /** Withdrawals not final yet, by network. */

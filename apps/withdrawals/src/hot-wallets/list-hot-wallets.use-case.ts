@@ -5,7 +5,7 @@ import { networkSettings } from '../payouts/payout-settings';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from '../payouts/payout-rail';
 import { HotWalletRepository } from './hot-wallet.repository';
 
-/** The operator's view of each network's hot wallet: balances read off the chain now, the books' nonce and pending count. */
+/** The operator's view of each network's hot wallet: balances read off the chain now, the books' nonce, pending count and whether it signs. */
 @Injectable()
 export class ListHotWalletsUseCase {
   constructor(
@@ -33,6 +33,9 @@ export class ListHotWalletsUseCase {
           native_wei: balances ? balances.nativeWei.toString() : null,
           pending: pending.get(network) ?? 0,
           next_nonce: wallet ? Number(wallet.nextNonce) : 0,
+          state: wallet?.stopped ? 'stopped' : 'signing',
+          stopped_by: wallet?.stopped?.findingId ?? null,
+          stopped_reason: wallet?.stopped?.detail ?? null,
         };
       }),
     );

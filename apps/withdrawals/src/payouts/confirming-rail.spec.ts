@@ -30,6 +30,8 @@ const node = (answers: { receipt?: MinedReceipt | null; finalBlock?: bigint; hea
   minedNonce: unasked,
   broadcast: unasked,
   knows: unasked,
+  latestBlock: unasked,
+  transfersFrom: unasked,
   transferData: unasked,
 });
 

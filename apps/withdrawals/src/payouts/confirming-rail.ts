@@ -1,4 +1,4 @@
-import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, ReceiptInDoubt } from './payout-rail';
+import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, ReceiptInDoubt, WalletTransfer } from './payout-rail';
 
 /** What two nodes must agree on: the block, the status and every USDT transfer. */
 const fingerprint = (r: MinedReceipt): string =>
@@ -76,6 +76,21 @@ export class ConfirmingRail implements PayoutRail {
 
   knows(txHash: Hex): Promise<boolean> {
     return this.first.knows(txHash);
+  }
+
+  latestBlock(): Promise<bigint> {
+    return this.first.latestBlock();
+  }
+
+  /** What either node shows leaving the wallet: one node hiding a transfer must not hide it from the books. */
+  async transfersFrom(from: Address, fromBlock: bigint, toBlock: bigint): Promise<WalletTransfer[]> {
+    const [a, b] = await Promise.all([
+      this.first.transfersFrom(from, fromBlock, toBlock),
+      this.second.transfersFrom(from, fromBlock, toBlock),
+    ]);
+    const seen = new Map(a.map((t) => [`${t.txHash.toLowerCase()}:${t.logIndex}`, t]));
+    for (const t of b) if (!seen.has(`${t.txHash.toLowerCase()}:${t.logIndex}`)) seen.set(`${t.txHash.toLowerCase()}:${t.logIndex}`, t);
+    return [...seen.values()];
   }
 
   async health(now: Date): Promise<string | undefined> {

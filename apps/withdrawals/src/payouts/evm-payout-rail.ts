@@ -12,7 +12,17 @@ import {
 } from 'viem';
 import { FEE_CHOICES, FeeChoice, Network } from '@partner/contracts';
 import { redactedHttp } from './redacted-http';
-import { Address, BroadcastOutcome, FeeMarket, Hex, MinedReceipt, PayoutRail, ReceiptInDoubt, TransferLog } from './payout-rail';
+import {
+  Address,
+  BroadcastOutcome,
+  FeeMarket,
+  Hex,
+  MinedReceipt,
+  PayoutRail,
+  ReceiptInDoubt,
+  TransferLog,
+  WalletTransfer,
+} from './payout-rail';
 
 /**
  * USDT's calls as Ethereum's contract has them: `transfer` declares no return value (Tether's contract
@@ -182,6 +192,28 @@ export class EvmPayoutRail implements PayoutRail {
     if (ageS > this.settings.maxHeadAgeS)
       return `its node is behind: its newest block ${head.number} is ${ageS} s old (more than ${this.settings.maxHeadAgeS} s)`;
     return undefined;
+  }
+
+  latestBlock(): Promise<bigint> {
+    return this.client.getBlockNumber({ cacheTime: 0 });
+  }
+
+  async transfersFrom(from: Address, fromBlock: bigint, toBlock: bigint): Promise<WalletTransfer[]> {
+    const logs = await this.client.getLogs({
+      address: this.token,
+      event: USDT_ABI[3],
+      args: { from },
+      fromBlock,
+      toBlock,
+      strict: true,
+    });
+    return logs.map((log) => ({
+      txHash: log.transactionHash,
+      logIndex: log.logIndex,
+      blockNumber: log.blockNumber,
+      to: log.args.to,
+      value: log.args.value,
+    }));
   }
 
   async finalBlock(): Promise<bigint> {

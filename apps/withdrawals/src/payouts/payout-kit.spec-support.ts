@@ -5,6 +5,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
+import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
@@ -28,8 +29,19 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
   const findings = new ReconciliationRepository(db);
   const sign = new SignPayoutsUseCase(config, unitOfWork, payouts, hotWallets, metrics, rails, signer);
   const track = new TrackPayoutsUseCase(config, unitOfWork, payouts, new AccountRepository(db), findings, metrics, rails, signer);
-  const rounds = new PayoutRoundsService(config, new PayoutRoundLeaseRepository(db), hotWallets, sign, track, metrics, rails, signer);
-  const reconcile = new ReconcileUseCase(findings, hotWallets, metrics, rails, signer);
+  const guard = new GuardWalletNonceUseCase(unitOfWork, hotWallets, findings, metrics, rails);
+  const rounds = new PayoutRoundsService(
+    config,
+    new PayoutRoundLeaseRepository(db),
+    hotWallets,
+    sign,
+    track,
+    guard,
+    metrics,
+    rails,
+    signer,
+  );
+  const reconcile = new ReconcileUseCase(config, findings, hotWallets, guard, metrics, rails, signer);
   const settings = networkSettings(config);
   return {
     rounds,
@@ -38,6 +50,7 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
     settings,
     metrics,
     reconcile,
+    guard,
     /** Runs payout rounds until every one of `ids` is in one of `states` (polling with a deadline). */
     async until(ids: number[], states: string[], timeoutMs = 30_000): Promise<void> {
       await pollUntil(

@@ -7,7 +7,7 @@ export class PayoutMetrics extends metricSet({
   waiting: metric.gauge(
     'payouts_waiting',
     ['network', 'reason'],
-    'Withdrawals waiting to be signed, by why: usdt or gas (hot wallet short), fee_cap (fees above the cap), node (node down or wrong)',
+    'Withdrawals waiting to be signed, by why: usdt or gas (hot wallet short), fee_cap (fees above the cap), node (node down or wrong), stopped (a nonce_ahead finding stopped the wallet)',
   ),
   rpcFailures: metric.counter(
     'chain_rpc_failures_total',

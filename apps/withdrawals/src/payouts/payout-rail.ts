@@ -17,6 +17,15 @@ export interface TransferLog {
   value: bigint;
 }
 
+/** A USDT `Transfer` out of a wallet, as the chain's logs tell it (one per log: a transaction may hold several). */
+export interface WalletTransfer {
+  txHash: Hex;
+  logIndex: number;
+  blockNumber: bigint;
+  to: Address;
+  value: bigint;
+}
+
 /** A mined transaction as its receipt tells it. */
 export interface MinedReceipt {
   txHash: Hex;
@@ -79,6 +88,10 @@ export interface PayoutRail {
    * or undefined when it is fit to answer.
    */
   health(now: Date): Promise<string | undefined>;
+  /** The latest block's number. */
+  latestBlock(): Promise<bigint>;
+  /** Every USDT Transfer from `from` in blocks `fromBlock` to `toBlock` (one eth_getLogs: the caller bounds the range). */
+  transfersFrom(from: Address, fromBlock: bigint, toBlock: bigint): Promise<WalletTransfer[]>;
   /** The highest block final by this network's rule (the finalized tag, or N confirmations). */
   finalBlock(): Promise<bigint>;
   /** The calldata of `transfer(to, micros)` on the USDT contract. */

@@ -5,6 +5,7 @@ import { redactSecrets } from '@partner/tracing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { isTransportFailure } from './evm-payout-rail';
+import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { networkSettings, NetworkSettings } from './payout-settings';
@@ -40,6 +41,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     private readonly hotWallets: HotWalletRepository,
     private readonly sign: SignPayoutsUseCase,
     private readonly track: TrackPayoutsUseCase,
+    private readonly guard: GuardWalletNonceUseCase,
     private readonly payoutMetrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
     @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
@@ -103,6 +105,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       chainId,
       genesis,
       await rail.minedNonce(this.signer.address),
+      await rail.latestBlock(),
     );
     if (wallet.genesisHash !== genesis || wallet.chainId !== chainId)
       throw new ChainMismatchError(
@@ -150,10 +153,17 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     // What is in flight first (stored bytes broadcast, receipts, settlements), so that a backlog of new
     // withdrawals to sign never delays them; then sign, and broadcast what was signed at once.
     await this.track.execute(s);
+    // A transaction mined from the wallet that the books never signed stops new signing until resolved.
+    const stop = await this.guard.execute(network, this.signer.address);
+    this.payoutMetrics.waiting.set({ network, reason: 'stopped' }, stop ? 1 : 0);
+    this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
+    if (stop) {
+      this.resume(network, `stopped by reconciliation finding ${stop.findingId} (nonce_ahead)`);
+      return false;
+    }
     const { signed, waiting, more } = await this.sign.execute(s);
     for (const reason of ['usdt', 'gas', 'fee_cap'] as const)
       this.payoutMetrics.waiting.set({ network, reason }, waiting === reason ? 1 : 0);
-    this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
     if (signed.length > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
       // The chaos run's hook: die between the commit of signed transactions and their broadcast.
       this.logger.warn('PAYOUT_CRASH_AFTER_SIGN_RATE: killing this process after signing, before broadcasting');
@@ -163,7 +173,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       s,
       signed.map(({ withdrawal, version }) => ({ w: withdrawal, v: version })),
     );
-    this.resume(network, waiting);
+    this.resume(network, waiting && `the hot wallet cannot pay the next withdrawal (${waiting})`);
     return more === true;
   }
 
@@ -174,8 +184,8 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     this.logger.warn(`payouts on ${network} wait: ${why}`);
   }
 
-  private resume(network: Network, waiting?: string): void {
-    const why = waiting ? `the hot wallet cannot pay the next withdrawal (${waiting})` : undefined;
+  /** The network's round went through; `why` it still waits, if it does. */
+  private resume(network: Network, why?: string): void {
     const was = this.paused.get(network);
     if (was === why) return;
     if (why) {

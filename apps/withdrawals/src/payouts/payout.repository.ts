@@ -135,6 +135,12 @@ const FINISH = statement(
   'payout_finish',
   `UPDATE withdrawals SET state = $2, failure_reason = $3, updated_at = $4 WHERE id = $1 AND state = 'sent' RETURNING *`,
 );
+/** A payout whose nonce another transaction took, failed by the operator's decision (never by a round). */
+const GIVE_UP = statement(
+  'payout_give_up',
+  `UPDATE withdrawals SET state = 'failed', failure_reason = $2, updated_at = $3
+   WHERE id = $1 AND state IN ('created', 'sent') AND nonce IS NOT NULL RETURNING *`,
+);
 
 /**
  * The payouts' part of the Withdrawal aggregate: nonces given to withdrawals, every signed version of
@@ -264,6 +270,12 @@ export class PayoutRepository {
   }
 
   /** `sent` → `settled` or `failed` (null when it was not `sent`: moved before, by this or another instance). */
+  /** Fails a signed withdrawal that will never be mined (its nonce was taken); null when it is no longer open. */
+  async giveUp(tx: Transaction, withdrawalId: number, reason: string, now: Date): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow>(GIVE_UP, [withdrawalId, reason, now]);
+    return rows[0] ? toWithdrawal(rows[0]) : null;
+  }
+
   async finish(tx: Transaction, withdrawalId: number, outcome: 'settled' | 'failed', now: Date): Promise<Withdrawal | null> {
     const { rows } = await tx.query<WithdrawalRow>(FINISH, [withdrawalId, outcome, outcome === 'failed' ? 'transfer_reverted' : null, now]);
     return rows[0] ? toWithdrawal(rows[0]) : null;

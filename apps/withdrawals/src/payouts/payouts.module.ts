@@ -7,6 +7,7 @@ import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { ConfirmingRail } from './confirming-rail';
 import { EvmPayoutRail } from './evm-payout-rail';
+import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
 import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
@@ -65,21 +66,13 @@ const leases = {
   useFactory: (db: Database) => new PayoutRoundLeaseRepository(db),
 };
 
+/** What the chain views (hot wallets, reconciliation, the findings' workflow) use too. */
+const shared = [rails, signer, PayoutMetrics, PayoutRepository, HotWalletRepository, ReconciliationRepository, GuardWalletNonceUseCase];
+
 /** Real USDT payouts: a rail per network (viem over JSON-RPC), the hot wallet's signer, and the rounds that pay. */
 @Module({
   imports: [AccountsModule],
-  providers: [
-    rails,
-    signer,
-    leases,
-    PayoutMetrics,
-    PayoutRepository,
-    HotWalletRepository,
-    ReconciliationRepository,
-    SignPayoutsUseCase,
-    TrackPayoutsUseCase,
-    PayoutRoundsService,
-  ],
-  exports: [rails, signer, PayoutMetrics, HotWalletRepository, ReconciliationRepository],
+  providers: [...shared, leases, SignPayoutsUseCase, TrackPayoutsUseCase, PayoutRoundsService],
+  exports: [...shared, AccountsModule],
 })
 export class PayoutsModule {}

@@ -46,6 +46,7 @@ const rail = () =>
     rpcUrl: secretUrl,
     token: `0x${'1'.repeat(40)}`,
     finality: 2,
+    maxHeadAgeS: 60,
     minPriorityFeeWei: 1n,
     timeoutMs: 2_000,
   });
@@ -69,6 +70,7 @@ describe('a node URL with credentials never shows in errors, log lines or spans'
       rpcUrl: 'http://127.0.0.1:9/v3/PATHKEY7f3a9c2e1b',
       token: `0x${'1'.repeat(40)}`,
       finality: 2,
+      maxHeadAgeS: 60,
       minPriorityFeeWei: 1n,
       timeoutMs: 2_000,
     });
@@ -106,6 +108,7 @@ describe('a node URL with credentials never shows in errors, log lines or spans'
     try {
       const rounds = new PayoutRoundsService(
         config,
+        {} as never,
         {} as never,
         {} as never,
         {} as never,

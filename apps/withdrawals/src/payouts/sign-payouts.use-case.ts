@@ -56,6 +56,8 @@ export class SignPayoutsUseCase {
     const gasLimit = BigInt(this.config.CHAIN_GAS_LIMIT);
     return this.unitOfWork.run(async (tx) => {
       const wallet = await this.hotWallets.lock(tx, s.network, from);
+      // Stopped by a nonce_ahead finding (GuardWalletNonceUseCase): nothing is signed until it is resolved.
+      if (wallet.stopped) return { signed: [] };
       const out = await this.payouts.outstanding(tx, s.network, from);
       const room = Math.min(this.config.CHAIN_BATCH, MAX_OPEN_PAYOUTS - out.open);
       if (room <= 0) return { signed: [] };

@@ -6,7 +6,7 @@ import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { stateChanged } from '../withdrawals/withdrawal-event';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
-import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
+import { findingSubject, ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { replacementFees } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
 import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
@@ -161,7 +161,7 @@ export class TrackPayoutsUseCase {
 
   /** Records a finding once, counted and logged as an error: the operator decides (docs/operations/payouts.md). */
   private async finding(s: NetworkSettings, kind: string, w: Withdrawal, detail: string): Promise<void> {
-    if (!(await this.findings.record(s.network, kind, w.id, detail))) return;
+    if ((await this.findings.record(s.network, kind, w.id, findingSubject.withdrawal(w.id), detail)) === null) return;
     this.metrics.mismatches.inc({ network: s.network, kind });
     this.logger.error(`withdrawal ${w.id} on ${s.network}: ${kind}: ${detail}; it waits for the operator`);
   }
@@ -229,7 +229,8 @@ export class TrackPayoutsUseCase {
 
   /**
    * The wallet's nonce was used and none of our versions holds it: another transaction took it. Never
-   * signed again here (that could pay twice): the operator decides (docs/operations/payouts.md, "A stuck payout").
+   * signed again here (that could pay twice): the operator decides, and resolving the finding fails the
+   * withdrawal and releases its hold (docs/operations/payouts.md, "A reconciliation finding").
    */
   private async nonceTaken(s: NetworkSettings, w: Withdrawal): Promise<void> {
     await this.finding(

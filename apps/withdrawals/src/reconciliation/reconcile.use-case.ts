@@ -1,28 +1,35 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Network, NETWORKS, ReconcileResult } from '@partner/contracts';
-import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { HotWallet, HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { GuardWalletNonceUseCase } from '../payouts/guard-wallet-nonce.use-case';
 import { PayoutMetrics } from '../payouts/payout-metrics';
-import { MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from '../payouts/payout-rail';
-import { ReceiptInDoubt } from '../payouts/payout-rail';
+import { MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner, ReceiptInDoubt } from '../payouts/payout-rail';
 import { transferMismatch, usdtMoved } from '../payouts/settlement-rule';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
-import { ReconciliationRepository } from './reconciliation.repository';
+import { findingSubject, ReconciliationRepository } from './reconciliation.repository';
+
+type Find = (kind: string, withdrawalId: number | null, subject: string, detail: string) => Promise<void>;
 
 const BATCH = 200;
 
 /**
  * Checks the books against the chain: every final withdrawal's receipt (a settled one: exactly one USDT
  * Transfer from the hot wallet to its address of exactly its amount, in the block recorded; a failed
- * one: reverted, nothing moved) and the wallet's nonce (nothing mined from it that the books do not
- * know). A mismatch is recorded once as a finding, counted and logged as an error: never mended here.
+ * one: reverted, nothing moved), the wallet's nonce (nothing mined from it that the books do not know:
+ * GuardWalletNonceUseCase, which also stops its signing) and every USDT Transfer out of the wallet up to
+ * the final block (each one a withdrawal of ours explains, by its hash, destination and amount). A
+ * mismatch is recorded once as a finding, counted and logged as an error: never mended here.
  */
 @Injectable()
 export class ReconcileUseCase {
   private readonly logger = new Logger('reconciliation');
 
   constructor(
+    private readonly config: WithdrawalsConfig,
     private readonly findings: ReconciliationRepository,
     private readonly hotWallets: HotWalletRepository,
+    private readonly guard: GuardWalletNonceUseCase,
     private readonly metrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
     @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
@@ -56,8 +63,8 @@ export class ReconcileUseCase {
     let checked = 0;
     let matched = 0;
     let newFindings = 0;
-    const find = async (kind: string, withdrawalId: number | null, detail: string) => {
-      if (!(await this.findings.record(network, kind, withdrawalId, detail))) return;
+    const find: Find = async (kind, withdrawalId, subject, detail) => {
+      if ((await this.findings.record(network, kind, withdrawalId, subject, detail)) === null) return;
       newFindings++;
       this.metrics.mismatches.inc({ network, kind });
       this.logger.error(`reconciliation on ${network}: ${kind}${withdrawalId === null ? '' : ` (withdrawal ${withdrawalId})`}: ${detail}`);
@@ -76,7 +83,7 @@ export class ReconcileUseCase {
           throw error;
         }
         const problem = this.problemOf(w, receipt, from, rail.token);
-        if (problem) await find(problem.kind, w.id, problem.detail);
+        if (problem) await find(problem.kind, w.id, findingSubject.withdrawal(w.id), problem.detail);
         else matched++;
         ok.push(w.id); // checked: a finding stays recorded, the withdrawal is not looked at again
       }
@@ -85,15 +92,48 @@ export class ReconcileUseCase {
     }
     const wallet = await this.hotWallets.find(network, from);
     if (wallet) {
-      const minedNonce = await rail.minedNonce(this.signer.address);
-      if (minedNonce > wallet.nextNonce)
-        await find(
-          'nonce_ahead',
-          null,
-          `the chain counts ${minedNonce} transactions from ${from}, the books handed out nonces up to ${wallet.nextNonce - 1n}`,
-        );
+      if ((await this.guard.execute(network, this.signer.address, now))?.recorded) newFindings++;
+      await this.outsideTransfers(rail, wallet, find);
     }
     return { checked, matched, newFindings };
+  }
+
+  /**
+   * Every USDT Transfer out of the wallet since the last block scanned (first: its registration block, or
+   * RECONCILE_FROM_BLOCK_<network>) up to the final block, RECONCILE_LOGS_MAX_BLOCKS per eth_getLogs; the
+   * cursor moves after each range, so a run cut short goes on where it stopped. One finding per Transfer
+   * no withdrawal of ours explains (its hash, destination and amount).
+   */
+  private async outsideTransfers(rail: PayoutRail, wallet: HotWallet, find: Find): Promise<void> {
+    const network = rail.network;
+    const final = await rail.finalBlock();
+    const maxBlocks = BigInt(this.config.RECONCILE_LOGS_MAX_BLOCKS);
+    let start = wallet.scannedBlock !== null ? wallet.scannedBlock + 1n : (wallet.registeredBlock ?? BigInt(this.fromBlock(network)));
+    while (start <= final) {
+      const end = start + maxBlocks - 1n < final ? start + maxBlocks - 1n : final;
+      const transfers = await rail.transfersFrom(this.signer.address, start, end);
+      const paid = await this.findings.paidBy(network, wallet.address, [...new Set(transfers.map((t) => t.txHash))]);
+      for (const t of transfers) {
+        const ours = paid.get(t.txHash.toLowerCase()) ?? [];
+        if (ours.some((w) => w.address === t.to.toLowerCase() && w.micros === t.value)) continue;
+        const books =
+          ours.length === 0
+            ? 'no withdrawal of ours has that hash'
+            : `the books say ${ours.map((w) => `${w.micros} to ${w.address}`).join('; ')}`;
+        await find(
+          'outside_transfer',
+          null,
+          findingSubject.transfer(t.txHash, t.logIndex),
+          `${t.txHash} (log ${t.logIndex}, block ${t.blockNumber}) moved ${t.value} USDT micros from ${wallet.address} to ${t.to.toLowerCase()}; ${books}`,
+        );
+      }
+      await this.hotWallets.scanned(network, wallet.address, end);
+      start = end + 1n;
+    }
+  }
+
+  private fromBlock(network: Network): number {
+    return network === 'ETH' ? this.config.RECONCILE_FROM_BLOCK_ETH : this.config.RECONCILE_FROM_BLOCK_MATIC;
   }
 
   /** What is wrong with a final withdrawal's receipt, or undefined when it is exactly as the books say. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Network } from '@partner/contracts';
-import { Database, statement } from '@partner/db';
+import { FindingStatus, Network } from '@partner/contracts';
+import { Database, statement, Transaction } from '@partner/db';
 import { toWithdrawal, Withdrawal, WithdrawalRow } from '../withdrawals/withdrawal.repository';
 
 export interface Finding {
@@ -8,19 +8,77 @@ export interface Finding {
   network: Network;
   kind: string;
   withdrawalId: number | null;
+  subject: string;
   detail: string;
+  status: FindingStatus;
+  acknowledgedAt: Date | null;
+  acknowledgedBy: string | null;
+  resolvedAt: Date | null;
+  resolvedBy: string | null;
+  note: string | null;
   createdAt: Date;
 }
 
-/** Once per (network, kind, withdrawal): a finding seen again by a later run is not a new one. */
+interface FindingRow {
+  id: string;
+  network: Network;
+  kind: string;
+  withdrawal_id: number | null;
+  subject: string;
+  detail: string;
+  status: FindingStatus;
+  acknowledged_at: Date | null;
+  acknowledged_by: string | null;
+  resolved_at: Date | null;
+  resolved_by: string | null;
+  note: string | null;
+  created_at: Date;
+}
+
+const toFinding = (r: FindingRow): Finding => ({
+  id: Number(r.id),
+  network: r.network,
+  kind: r.kind,
+  withdrawalId: r.withdrawal_id,
+  subject: r.subject,
+  detail: r.detail,
+  status: r.status,
+  acknowledgedAt: r.acknowledged_at,
+  acknowledgedBy: r.acknowledged_by,
+  resolvedAt: r.resolved_at,
+  resolvedBy: r.resolved_by,
+  note: r.note,
+  createdAt: r.created_at,
+});
+
+/** What a finding is about, once: a withdrawal, one Transfer log, or the wallet's nonce count on chain. */
+export const findingSubject = {
+  withdrawal: (id: number) => `withdrawal:${id}`,
+  transfer: (txHash: string, logIndex: number) => `transfer:${txHash.toLowerCase()}:${logIndex}`,
+  nonce: (wallet: string, minedNonce: bigint) => `nonce:${wallet.toLowerCase()}:${minedNonce}`,
+};
+
+/** Once per (network, kind, subject): a finding seen again by a later run is not a new one. */
 const RECORD = statement(
   'finding_record',
-  `INSERT INTO reconciliation_findings (network, kind, withdrawal_id, detail)
-   SELECT $1, $2, $3, $4 WHERE NOT EXISTS (
-     SELECT 1 FROM reconciliation_findings WHERE network = $1 AND kind = $2 AND withdrawal_id IS NOT DISTINCT FROM $3)
-   RETURNING id`,
+  `INSERT INTO reconciliation_findings (network, kind, withdrawal_id, subject, detail) VALUES ($1, $2, $3, $4, $5)
+   ON CONFLICT (network, kind, subject) DO NOTHING RETURNING id`,
 );
-const LIST = statement('finding_list', 'SELECT * FROM reconciliation_findings ORDER BY id DESC LIMIT $1');
+const LIST = statement(
+  'finding_list',
+  'SELECT * FROM reconciliation_findings WHERE $2::text IS NULL OR status = $2 ORDER BY id DESC LIMIT $1',
+);
+const LOCK = statement('finding_lock', 'SELECT * FROM reconciliation_findings WHERE id = $1 FOR UPDATE');
+const ACKNOWLEDGE = statement(
+  'finding_acknowledge',
+  `UPDATE reconciliation_findings SET status = 'acknowledged', acknowledged_at = $2, acknowledged_by = $3,
+     note = concat_ws(E'\\n', note, $4::text) WHERE id = $1 RETURNING *`,
+);
+const RESOLVE = statement(
+  'finding_resolve',
+  `UPDATE reconciliation_findings SET status = 'resolved', resolved_at = $2, resolved_by = $3,
+     note = concat_ws(E'\\n', note, $4::text) WHERE id = $1 RETURNING *`,
+);
 /** Final withdrawals that were paid from a wallet and not yet checked against the chain. */
 const UNCHECKED = statement(
   'finding_unchecked',
@@ -32,35 +90,48 @@ const SETTLED_TOTAL = statement(
   'finding_settled_total',
   `SELECT coalesce(sum(amount_micros), 0)::text AS micros, count(*)::int AS n FROM withdrawals WHERE network = $1 AND from_address = $2 AND state = 'settled'`,
 );
+/** The withdrawals of `from` whose signed versions carry one of these hashes: what explains a Transfer. */
+const PAID_BY = statement(
+  'finding_paid_by',
+  `SELECT DISTINCT p.tx_hash, w.address, w.amount_micros::text AS amount_micros FROM payout_transactions p
+   JOIN withdrawals w ON w.id = p.withdrawal_id
+   WHERE p.network = $1 AND p.from_address = $2 AND p.tx_hash = ANY($3::text[])`,
+);
 
-/** What the reconciliation keeps: its findings, and which withdrawals it has checked. */
+/** What the reconciliation keeps: its findings and their workflow, and which withdrawals it has checked. */
 @Injectable()
 export class ReconciliationRepository {
   constructor(private readonly db: Database) {}
 
-  /** Records a finding; true when it is new. */
-  async record(network: Network, kind: string, withdrawalId: number | null, detail: string): Promise<boolean> {
-    const { rows } = await this.db.query(RECORD, [network, kind, withdrawalId, detail]);
-    return rows.length === 1;
+  /** Records a finding (open); its id when it is new, null when it was already recorded. */
+  async record(
+    network: Network,
+    kind: string,
+    withdrawalId: number | null,
+    subject: string,
+    detail: string,
+    tx?: Transaction,
+  ): Promise<number | null> {
+    const { rows } = await (tx ?? this.db).query<{ id: string }>(RECORD, [network, kind, withdrawalId, subject, detail]);
+    return rows[0] ? Number(rows[0].id) : null;
   }
 
-  async list(limit: number): Promise<Finding[]> {
-    const { rows } = await this.db.query<{
-      id: string;
-      network: Network;
-      kind: string;
-      withdrawal_id: number | null;
-      detail: string;
-      created_at: Date;
-    }>(LIST, [limit]);
-    return rows.map((r) => ({
-      id: Number(r.id),
-      network: r.network,
-      kind: r.kind,
-      withdrawalId: r.withdrawal_id,
-      detail: r.detail,
-      createdAt: r.created_at,
-    }));
+  async list(limit: number, status?: FindingStatus): Promise<Finding[]> {
+    return (await this.db.query<FindingRow>(LIST, [limit, status ?? null])).rows.map(toFinding);
+  }
+
+  /** The finding locked until `tx` ends (one operator's step at a time), or null. */
+  async lock(tx: Transaction, id: number): Promise<Finding | null> {
+    const { rows } = await tx.query<FindingRow>(LOCK, [id]);
+    return rows[0] ? toFinding(rows[0]) : null;
+  }
+
+  async acknowledge(tx: Transaction, id: number, by: string, note: string, now: Date): Promise<Finding> {
+    return toFinding((await tx.query<FindingRow>(ACKNOWLEDGE, [id, now, by, note])).rows[0]);
+  }
+
+  async resolve(tx: Transaction, id: number, by: string, note: string, now: Date): Promise<Finding> {
+    return toFinding((await tx.query<FindingRow>(RESOLVE, [id, now, by, note])).rows[0]);
   }
 
   async unchecked(network: Network, limit: number): Promise<Withdrawal[]> {
@@ -75,5 +146,21 @@ export class ReconciliationRepository {
   async settledTotal(network: Network, from: string): Promise<{ micros: bigint; count: number }> {
     const [r] = (await this.db.query<{ micros: string; n: number }>(SETTLED_TOTAL, [network, from.toLowerCase()])).rows;
     return { micros: BigInt(r.micros), count: r.n };
+  }
+
+  /** By transaction hash: the destination and amount of the withdrawal of ours each hash pays (absent: none). */
+  async paidBy(network: Network, from: string, txHashes: string[]): Promise<Map<string, { address: string; micros: bigint }[]>> {
+    const paid = new Map<string, { address: string; micros: bigint }[]>();
+    if (txHashes.length === 0) return paid;
+    const { rows } = await this.db.query<{ tx_hash: string; address: string; amount_micros: string }>(PAID_BY, [
+      network,
+      from.toLowerCase(),
+      txHashes.map((h) => h.toLowerCase()),
+    ]);
+    for (const r of rows) {
+      const key = r.tx_hash.toLowerCase();
+      paid.set(key, [...(paid.get(key) ?? []), { address: r.address.toLowerCase(), micros: BigInt(r.amount_micros) }]);
+    }
+    return paid;
   }
 }

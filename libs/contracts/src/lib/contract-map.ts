@@ -32,7 +32,14 @@ import { GetBalanceQuery } from './withdrawals/get-balance/get-balance.query';
 import { GetLedgerQuery, LedgerPage } from './withdrawals/get-ledger/get-ledger.query';
 import { ListUsersQuery, ListUsersResult } from './withdrawals/list-users/list-users.query';
 import { ListHotWalletsQuery, ListHotWalletsResult } from './withdrawals/hot-wallets/list-hot-wallets.query';
-import { ListFindingsQuery, ListFindingsResult, ReconcileCommand, ReconcileResult } from './withdrawals/reconcile/reconcile.command';
+import {
+  ListFindingsQuery,
+  ListFindingsResult,
+  ReconcileCommand,
+  ReconcileResult,
+  ReconciliationFindingView,
+} from './withdrawals/reconcile/reconcile.command';
+import { FindingStepCommand } from './withdrawals/finding-workflow/finding-workflow.command';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
@@ -99,6 +106,11 @@ export const requestContracts = {
   [Topics.WithdrawalsHotWallets]: request<ListHotWalletsResult>()(ListHotWalletsQuery),
   [Topics.WithdrawalsReconcile]: request<ReconcileResult>()(ReconcileCommand),
   [Topics.WithdrawalsFindings]: request<ListFindingsResult>()(ListFindingsQuery),
+  /** Keyed by finding: two operators' steps on one finding are handled in turn. */
+  [Topics.WithdrawalsFindingStep]: request<ReconciliationFindingView>()(FindingStepCommand, {
+    refusals: ['not_found', 'invalid_transition'],
+    key: (p) => `finding:${p.finding_id}`,
+  }),
   [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
   [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredResult>()(MarkEventDeliveredCommand, { refusals: ['not_found'], key: byPartner }),

@@ -57,6 +57,7 @@ export const FAMILY_ERROR_CODES = {
     'partner_not_found',
     'user_not_found',
     'idempotency_key_reused',
+    'invalid_transition',
   ],
   /** POST /provider/v1/pix/inflows. */
   pix_provider: ['invalid_request', 'invalid_signature', 'invalid_transition', 'end_to_end_id_conflict'],

@@ -18,6 +18,7 @@ export const Topics = {
   WithdrawalsHotWallets: 'withdrawals.query.hot-wallets.v1',
   WithdrawalsReconcile: 'withdrawals.command.reconcile.v1',
   WithdrawalsFindings: 'withdrawals.query.reconciliation-findings.v1',
+  WithdrawalsFindingStep: 'withdrawals.command.reconciliation-finding-step.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */

@@ -65,6 +65,16 @@ export interface TokenAdmin {
 
 const ownerQueues = new Map<string, Promise<unknown>>();
 
+/** The node's chain as viem's wallet client wants it. */
+async function localChain(rpcUrl: string): Promise<Chain> {
+  return defineChain({
+    id: await publicClient(rpcUrl).getChainId(),
+    name: 'local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
 /** Runs the owner's actions on one node one after another (consecutive nonces). */
 function asOwner<T>(rpcUrl: string, work: () => Promise<T>): Promise<T> {
   const previous = ownerQueues.get(rpcUrl) ?? Promise.resolve();
@@ -79,12 +89,7 @@ function asOwner<T>(rpcUrl: string, work: () => Promise<T>): Promise<T> {
 /** Sends the owner's calls at consecutive nonces (one block with interval mining), then waits for every receipt. */
 async function ownerCalls(rpcUrl: string, token: Address, calls: Hex[]): Promise<void> {
   const client = publicClient(rpcUrl);
-  const chain: Chain = defineChain({
-    id: await client.getChainId(),
-    name: 'local',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  });
+  const chain = await localChain(rpcUrl);
   const account = privateKeyToAccount(OWNER_KEY);
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl, { retryCount: 0, timeout: 10_000 }) });
   let nonce = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
@@ -182,4 +187,39 @@ export async function pendingTransactions(rpcUrl: string): Promise<Hash[]> {
   });
   const pending = await client.request({ method: 'eth_pendingTransactions', params: [] });
   return pending.map((tx) => tx.hash);
+}
+
+/**
+ * Sends a transaction AS `from` without its key (hardhat_impersonateAccount + eth_sendTransaction), as a thief
+ * holding the hot wallet's key would: it takes `from`'s next nonce (or `nonce`). Waits for its receipt; answers its hash.
+ */
+export async function sendAs(
+  rpcUrl: string,
+  from: Address,
+  tx: { to: Address; data?: Hex; value?: bigint; nonce?: number },
+): Promise<Hash> {
+  const test = testClient(rpcUrl);
+  const client = publicClient(rpcUrl);
+  await test.impersonateAccount({ address: from });
+  try {
+    const wallet = createWalletClient({
+      account: from,
+      chain: await localChain(rpcUrl),
+      transport: http(rpcUrl, { retryCount: 0, timeout: 10_000 }),
+    });
+    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: tx.value ?? 0n, nonce: tx.nonce, gas: OWNER_CALL_GAS });
+    const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} sent as ${from} reverted`);
+    return hash;
+  } finally {
+    await test.stopImpersonatingAccount({ address: from });
+  }
+}
+
+/** A USDT transfer out of `from` that no withdrawal made (sent as `from`, see sendAs): its hash. */
+export function outsideTransfer(rpcUrl: string, token: Address, from: Address, to: Address, micros: bigint): Promise<Hash> {
+  return sendAs(rpcUrl, from, {
+    to: token,
+    data: encodeFunctionData({ abi: TEST_USDT_ABI, functionName: 'transfer', args: [to, micros] }),
+  });
 }

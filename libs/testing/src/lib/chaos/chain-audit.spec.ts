@@ -105,4 +105,24 @@ describe('judgeChain (the on-chain verdict of a chaos run)', () => {
     expect(counts(a)).toBe('chain audit: 1 paid, 0 paid twice, 0 missing, 0 drift');
     expect(a.othersPaid).toBe(1);
   });
+
+  it("a fault's outside transfer is no withdrawal (no drift), and fails the audit unless it was reported", () => {
+    const out = transfer(h(88), B, 5_000_000n);
+    // The outside transfer took a nonce of the wallet: the service's next nonce counts it once its finding is resolved.
+    const at = { nextNonce: 2, chainNonce: 2 };
+    const reported = judgeChain(
+      [asked(1)],
+      [reading([book(1)], [transfer(h(1)), out], { ...at, outside: { hashes: [h(88)], reported: [h(88)] } })],
+    );
+    expect(counts(reported)).toBe('chain audit: 1 paid, 0 paid twice, 0 missing, 0 drift');
+    expect([reported.outsideTransfers, reported.outsideReported, reported.failures]).toEqual([1, 1, []]);
+    const unreported = judgeChain(
+      [asked(1)],
+      [reading([book(1)], [transfer(h(1)), out], { ...at, outside: { hashes: [h(88)], reported: [] } })],
+    );
+    expect([unreported.outsideTransfers, unreported.outsideReported]).toEqual([1, 0]);
+    expect(unreported.failures).toEqual([`MATIC: the outside transfer ${h(88)} (5000000 to ${B}) was not reported as a finding`]);
+    const absent = judgeChain([asked(1)], [reading([book(1)], [transfer(h(1))], { outside: { hashes: [h(89)], reported: [] } })]);
+    expect(absent.failures).toEqual([`MATIC: the outside transfer ${h(89)} is not on chain`]);
+  });
 });

@@ -18,7 +18,12 @@ import { callGateway, LoadLedger } from './partner-load';
  * - the wallet's outflow equals the settled amounts of the books, and the nonce the service will sign
  *   next is the wallet's nonce on chain (nothing signed was left unmined, nothing mined unbooked).
  *
- * It prints as one line: `chain audit: N paid, 0 paid twice, 0 missing, 0 drift` (chainAuditLine).
+ * - every USDT transfer out of the wallet that a fault made on purpose (an "outside transfer": sent as the
+ *   hot wallet, as a stolen key would) is no withdrawal: it is left out of the counts above, and must be
+ *   reported by the service's reconciliation as an `outside_transfer` finding naming its hash.
+ *
+ * It prints as one line: `chain audit: N paid, 0 paid twice, 0 missing, 0 drift` (chainAuditLine), and
+ * `N outside transfers reported`.
  */
 export interface ChainAudit {
   /** Withdrawals of the load settled and paid exactly once as asked. */
@@ -33,6 +38,9 @@ export interface ChainAudit {
   missing: number;
   /** Transfers no withdrawal explains, outflow ≠ settled amounts, the service's next nonce ≠ the chain's. */
   drift: number;
+  /** The faults' outside transfers found on chain, and how many of them the reconciliation reported. */
+  outsideTransfers: number;
+  outsideReported: number;
   networks: NetworkBooks[];
   failures: string[];
 }
@@ -107,18 +115,43 @@ export interface NetworkReading {
   /** The nonce the service will sign next (GET /admin/v1/hot-wallets), and the wallet's nonce on chain. */
   nextNonce: number | undefined;
   chainNonce: number;
+  /** The faults' outside transfers on this network (their hashes), and which of them have an outside_transfer finding. */
+  outside?: { hashes: string[]; reported: string[] };
 }
 
 const lower = (s: string | null | undefined) => (s ?? '').toLowerCase();
 
 export function judgeChain(asked: AskedWithdrawal[], readings: NetworkReading[]): ChainAudit {
-  const audit: ChainAudit = { paid: 0, failedUnpaid: 0, othersPaid: 0, paidTwice: 0, missing: 0, drift: 0, networks: [], failures: [] };
+  const audit: ChainAudit = {
+    paid: 0,
+    failedUnpaid: 0,
+    othersPaid: 0,
+    paidTwice: 0,
+    missing: 0,
+    drift: 0,
+    outsideTransfers: 0,
+    outsideReported: 0,
+    networks: [],
+    failures: [],
+  };
   const fail = (line: string) => {
     if (audit.failures.length < 50) audit.failures.push(line);
   };
   const loadIds = new Set(asked.map((w) => `${w.network} ${w.id}`));
 
-  for (const r of readings) {
+  for (const reading of readings) {
+    // A fault's outside transfer is no withdrawal: out of every count below, but it must have been reported.
+    const outside = new Set((reading.outside?.hashes ?? []).map(lower));
+    const reported = new Set((reading.outside?.reported ?? []).map(lower));
+    for (const t of reading.transfers.filter((x) => outside.has(lower(x.txHash)))) {
+      audit.outsideTransfers++;
+      if (reported.has(lower(t.txHash))) audit.outsideReported++;
+      else fail(`${reading.network}: the outside transfer ${t.txHash} (${t.value} to ${t.to}) was not reported as a finding`);
+    }
+    for (const hash of outside)
+      if (!reading.transfers.some((t) => lower(t.txHash) === hash))
+        fail(`${reading.network}: the outside transfer ${hash} is not on chain`);
+    const r = { ...reading, transfers: reading.transfers.filter((t) => !outside.has(lower(t.txHash))) };
     const byHash = new Map<string, ChainTransfer[]>();
     const byAddress = new Map<string, ChainTransfer[]>();
     for (const t of r.transfers) {
@@ -351,8 +384,10 @@ export async function auditChain(options: {
   chains: Partial<Record<Network, AuditedChain>>;
   ledger: LoadLedger;
   settleTimeoutMs: number;
+  /** The hashes of the outside transfers the faults made, by network: each must be reported as a finding. */
+  outsideTransfers?: Partial<Record<Network, string[]>>;
 }): Promise<ChainAudit> {
-  const { gatewayUrl, operatorUrl, adminKey, databaseUrl, chains, ledger, settleTimeoutMs } = options;
+  const { gatewayUrl, operatorUrl, adminKey, databaseUrl, chains, ledger, settleTimeoutMs, outsideTransfers = {} } = options;
   const deadline = Date.now() + settleTimeoutMs;
   const accepted = [...ledger.withdrawals.values()];
   const byPartner = new Map<string, { apiKey: string; ids: number[] }>();
@@ -424,7 +459,9 @@ export async function auditChain(options: {
         readBooks(db, network, wallet),
         nodeClient(c.rpcUrl).getTransactionCount({ address: wallet, blockTag: 'latest' }),
       ]);
-      readings.push({ network, wallet, fromBlock, transfers, books, nextNonce, chainNonce });
+      const hashes = outsideTransfers[network] ?? [];
+      const reported = hashes.length > 0 ? await reportedOutside(operatorUrl, adminKey, hashes, deadline) : [];
+      readings.push({ network, wallet, fromBlock, transfers, books, nextNonce, chainNonce, outside: { hashes, reported } });
     }
   } finally {
     await db.end();
@@ -442,11 +479,30 @@ export async function auditChain(options: {
   return audit;
 }
 
+/**
+ * Which of `hashes` the service reported as outside_transfer findings: reconciliation runs asked through the
+ * operator API (POST /admin/v1/reconciliation/runs) until all are, or the deadline (they are read once final).
+ */
+async function reportedOutside(operatorUrl: string, adminKey: string, hashes: string[], deadline: number): Promise<string[]> {
+  const headers = { 'x-admin-key': adminKey };
+  for (;;) {
+    await callGateway(operatorUrl, 'POST', '/admin/v1/reconciliation/runs', headers);
+    const res = await callGateway(operatorUrl, 'GET', '/admin/v1/reconciliation/findings', headers);
+    const subjects = ((res.body?.findings ?? []) as { kind: string; subject: string }[])
+      .filter((f) => f.kind === 'outside_transfer')
+      .map((f) => lower(f.subject));
+    const reported = hashes.filter((h) => subjects.some((s) => s.startsWith(`transfer:${lower(h)}:`)));
+    if (reported.length === hashes.length || Date.now() > deadline) return reported;
+    await sleep(1_000);
+  }
+}
+
 /** The audit's lines in a run's report: the one line, then what it covered. */
 export function chainAuditReport(a: ChainAudit): string[] {
   const usdt = (micros: bigint) => `${micros / 1_000_000n}.${(micros % 1_000_000n).toString().padStart(6, '0')}`;
   return [
     `  ${chainAuditLine(a)}`,
+    `  ${a.outsideReported} outside transfers reported (of ${a.outsideTransfers} the faults made from the hot wallets)`,
     `    (${a.paid} settled withdrawals of the load paid once as asked, ${a.failedUnpaid} failed with nothing moved; ${a.othersPaid} withdrawals outside the load paid once)`,
     ...a.networks.map(
       (n) =>

@@ -75,6 +75,8 @@ describe('chaosFailures (what makes `npm run chaos` exit 1)', () => {
       paidTwice: 0,
       missing: 0,
       drift: 0,
+      outsideTransfers: 1,
+      outsideReported: 1,
       networks: [],
       failures: [],
       ...overrides,
@@ -82,6 +84,7 @@ describe('chaosFailures (what makes `npm run chaos` exit 1)', () => {
 
     expect(chaosFailures(outcome({ chain: chain() }))).toEqual([]);
     expect(chaosReport(outcome({ chain: chain() }))).toContain('chain audit: 40 paid, 0 paid twice, 0 missing, 0 drift');
+    expect(chaosReport(outcome({ chain: chain() }))).toContain('1 outside transfers reported (of 1 the faults made from the hot wallets)');
     expect(chaosFailures(outcome({ chain: chain({ paidTwice: 1 }) }))).toEqual(['chain audit: 40 paid, 1 paid twice, 0 missing, 0 drift']);
     expect(chaosFailures(outcome({ chain: chain({ drift: 1, failures: ['MATIC: outflow 2, settled 1'] }) }))).toEqual([
       'MATIC: outflow 2, settled 1',

@@ -8,6 +8,9 @@ export class ListHotWalletsQuery {
   asked_at!: string;
 }
 
+export const HOT_WALLET_STATES = ['signing', 'stopped'] as const;
+export type HotWalletState = (typeof HOT_WALLET_STATES)[number];
+
 export class HotWalletView {
   @ApiProperty({ enum: NETWORKS })
   network!: Network;
@@ -42,6 +45,25 @@ export class HotWalletView {
 
   @ApiProperty({ type: 'integer', description: 'The nonce the next payout will take', example: 1042 })
   next_nonce!: number;
+
+  @ApiProperty({
+    enum: HOT_WALLET_STATES,
+    description:
+      'signing: payouts go on; stopped: a transaction the books never signed was mined from this wallet (a stolen key, a restored backup): nothing is signed from it until the nonce_ahead finding `stopped_by` is resolved',
+    example: 'signing',
+  })
+  state!: HotWalletState;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The reconciliation finding that stopped it (null while signing)',
+    example: null,
+  })
+  stopped_by!: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "Why it is stopped: the finding's detail (null while signing)", example: null })
+  stopped_reason!: string | null;
 }
 
 export class ListHotWalletsResult {
