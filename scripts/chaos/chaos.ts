@@ -531,7 +531,7 @@ async function main(): Promise<number> {
           `rolling restart: SIGTERM ${app}, start`,
           bound(RECOVERY_RATIO, floors.app),
           async () => {
-            if (app === 'gateway') load.takeOutOfRotation(...behindBalancer);
+            if (app === 'gateway') await load.takeOutOfRotation(...behindBalancer);
             await stopApp(running, app);
           },
           async () => {

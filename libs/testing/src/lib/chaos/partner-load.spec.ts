@@ -52,6 +52,23 @@ describe('GatewayPool (the chaos load as a proxy in front of several gateways se
     expect(hits).toEqual({ a: 2, b: 6 });
   });
 
+  it('drains an instance taken out of rotation: resolves only once the requests already sent to it are answered', async () => {
+    let answer: (() => void) | undefined;
+    const slow = await serve((_req, res) => void (answer = () => res.end('{}')));
+    servers.push(slow.server);
+    const pool = new GatewayPool([slow.url]);
+    const sent = pool.send('GET', '/x', {});
+    await new Promise<void>((resolve) => slow.server.once('request', () => resolve()));
+    pool.takeOutOfRotation(slow.url);
+    let drained = false;
+    const draining = pool.drained(slow.url).then(() => (drained = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    answer?.();
+    await Promise.all([sent, draining]);
+    expect(drained).toBe(true);
+  });
+
   it('answers status 0 when no gateway accepts the connection', async () => {
     const pool = new GatewayPool([await closedPortUrl(), await closedPortUrl()]);
 

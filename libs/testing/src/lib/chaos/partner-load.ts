@@ -224,6 +224,8 @@ export class GatewayPool {
   private turn = 0;
   /** Instances taken out of rotation for a planned stop: no new request goes to them. */
   private readonly resting = new Set<string>();
+  /** Requests under way, by instance: what a balancer's connection draining waits for. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(
     private readonly bases: readonly string[],
@@ -235,8 +237,14 @@ export class GatewayPool {
     const inRotation = this.bases.filter((base) => !this.resting.has(base));
     const bases = inRotation.length ? inRotation : this.bases;
     for (let i = 0; i < bases.length; i++) {
-      const sent = await sendOnce(bases[(first + i) % bases.length], method, path, headers, body, this.timeoutMs);
-      if (sent !== 'refused') return sent;
+      const base = bases[(first + i) % bases.length];
+      this.inFlight.set(base, (this.inFlight.get(base) ?? 0) + 1);
+      try {
+        const sent = await sendOnce(base, method, path, headers, body, this.timeoutMs);
+        if (sent !== 'refused') return sent;
+      } finally {
+        this.inFlight.set(base, (this.inFlight.get(base) ?? 1) - 1);
+      }
     }
     return { status: 0, body: undefined, retryAfter: null, noAnswer: `every gateway refused the connection (${bases.join(', ')})` };
   }
@@ -247,6 +255,16 @@ export class GatewayPool {
    */
   takeOutOfRotation(base: string): void {
     if (this.bases.includes(base)) this.resting.add(base);
+  }
+
+  /**
+   * A balancer's connection draining (a deregistration delay): resolves once no request sent to `base` is
+   * still under way, so the planned stop that follows closes a port nobody is connecting to. Bounded: a
+   * request still out after `timeoutMs` is left to the instance's own drain.
+   */
+  async drained(base: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((this.inFlight.get(base) ?? 0) > 0 && Date.now() < deadline) await sleep(20);
   }
 
   restore(base: string): void {
@@ -370,8 +388,11 @@ export class PartnerLoad {
   }
 
   /** A planned stop of the gateway instance at these URLs (its API and operator ports): the load sends it nothing new until `restore`. */
-  takeOutOfRotation(...urls: string[]): void {
-    for (const url of urls) for (const pool of new Set([this.gateways, this.operators])) pool.takeOutOfRotation(url);
+  /** Takes the instances out of rotation, then waits for the requests already sent to them (connection draining). */
+  async takeOutOfRotation(...urls: string[]): Promise<void> {
+    const pools = [...new Set([this.gateways, this.operators])];
+    for (const url of urls) for (const pool of pools) pool.takeOutOfRotation(url);
+    await Promise.all(urls.flatMap((url) => pools.map((pool) => pool.drained(url))));
   }
 
   restore(...urls: string[]): void {
