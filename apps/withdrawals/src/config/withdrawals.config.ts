@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Matches, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
+import { IsIn, IsOptional, Matches, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { Flag, IntInRange, PollIntervalMs, ServiceConfig } from '@partner/config';
 import { SERVICE_CATALOGUE } from '@partner/contracts';
 
@@ -50,6 +50,8 @@ function Refuses(problem: (name: string, value: unknown, config: WithdrawalsConf
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** One address or several, comma-separated. */
+const ADDRESSES = /^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/;
 /** `finalized` (the node's finalized block tag) or a number of confirmations, 1 to 10,000. */
 const FINALITY = /^(finalized|[1-9][0-9]{0,3}|10000)$/;
 /** Gwei with up to 9 decimals (1 wei), e.g. `0.05`, `30`. */
@@ -118,14 +120,20 @@ export class WithdrawalsConfig extends ServiceConfig {
   /**
    * How the hot wallet signs: `key-file` (HOT_WALLET_KEY_FILE, a Compose secret in production) or
    * `remote` (a signer serving eth_signTransaction over JSON-RPC, such as Web3Signer, at REMOTE_SIGNER_URL
-   * for the account REMOTE_SIGNER_ADDRESS). One wallet pays on both networks.
+   * for the accounts REMOTE_SIGNER_ADDRESS). Each key (or account) is a wallet of the pool, and pays on
+   * both networks: one nonce lane per network and wallet.
    */
   @IsIn(['key-file', 'remote'])
   HOT_WALLET_SIGNER: 'key-file' | 'remote' = 'key-file';
 
-  /** A file holding the hot wallet's private key (0x + 64 hex digits). Its content is never logged. */
+  /**
+   * The files holding the pool's private keys (0x + 64 hex digits each), comma-separated: one file per
+   * wallet. Their content is never logged.
+   */
   @ValidateIf((c: WithdrawalsConfig) => c.HOT_WALLET_SIGNER === 'key-file')
-  @IsString({ message: 'HOT_WALLET_KEY_FILE must name the file holding the hot wallet key (HOT_WALLET_SIGNER=key-file)' })
+  @Matches(/^[^,\s]+(,[^,\s]+)*$/, {
+    message: 'HOT_WALLET_KEY_FILE must name the files holding the hot wallet keys, comma-separated (HOT_WALLET_SIGNER=key-file)',
+  })
   HOT_WALLET_KEY_FILE?: string;
 
   @ValidateIf((c: WithdrawalsConfig) => c.HOT_WALLET_SIGNER === 'remote')
@@ -134,8 +142,27 @@ export class WithdrawalsConfig extends ServiceConfig {
   REMOTE_SIGNER_URL?: string;
 
   @ValidateIf((c: WithdrawalsConfig) => c.HOT_WALLET_SIGNER === 'remote')
-  @Matches(ADDRESS, { message: 'REMOTE_SIGNER_ADDRESS must be the signing account (HOT_WALLET_SIGNER=remote)' })
+  @Matches(ADDRESSES, {
+    message: 'REMOTE_SIGNER_ADDRESS must be the signing accounts, 0x-prefixed addresses, comma-separated (HOT_WALLET_SIGNER=remote)',
+  })
   REMOTE_SIGNER_ADDRESS?: string;
+
+  /**
+   * Wallets of the pool given no new withdrawals (comma-separated addresses): what they signed is still
+   * followed to its end (broadcast, replaced, cancelled if asked). Drop a key from the pool once its wallet
+   * shows nothing in flight.
+   */
+  @IsOptional()
+  @Matches(ADDRESSES, { message: 'HOT_WALLETS_RETIRED must be 0x-prefixed addresses, comma-separated' })
+  HOT_WALLETS_RETIRED?: string;
+
+  /** Transactions signed and not yet mined per wallet and network at most (geth keeps 16 executable slots per sender). */
+  @IntInRange(1, 1_000)
+  CHAIN_MAX_IN_FLIGHT_PER_WALLET: number = 16;
+
+  /** Transfers of one wallet mined as reverts in a row that stop it (a reconciliation finding; resolved by the operator). */
+  @IntInRange(1, 1_000)
+  CHAIN_REVERTS_TO_STOP: number = 3;
 
   /** A network's own remote signer, when the signer serves one chain id per instance (Web3Signer). */
   @IsOptional()

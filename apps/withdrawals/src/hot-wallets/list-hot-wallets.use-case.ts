@@ -1,44 +1,81 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HotWalletView, ListHotWalletsResult, NETWORKS } from '@partner/contracts';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
+import { HOT_WALLET_POOL, HotWalletPool } from '../payouts/hot-wallet-pool';
 import { networkSettings } from '../payouts/payout-settings';
-import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from '../payouts/payout-rail';
-import { HotWalletRepository } from './hot-wallet.repository';
+import { Address, PAYOUT_RAILS, PayoutRails } from '../payouts/payout-rail';
+import { HotWallet, HotWalletRepository } from './hot-wallet.repository';
 
-/** The operator's view of each network's hot wallet: balances read off the chain now, the books' nonce, pending count and whether it signs. */
+const seconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+/**
+ * The operator's view of the pool: one entry per wallet and network (a lane), configured or only known to
+ * the books: balances read off the chain now, the books' nonce, what is in flight, its state and why; and
+ * the withdrawals waiting aside because no wallet can pay them now.
+ */
 @Injectable()
 export class ListHotWalletsUseCase {
   constructor(
     private readonly config: WithdrawalsConfig,
     private readonly hotWallets: HotWalletRepository,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
-    @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
+    @Inject(HOT_WALLET_POOL) private readonly pool: HotWalletPool,
   ) {}
 
   async execute(): Promise<ListHotWalletsResult> {
     const settings = networkSettings(this.config);
-    const pending = await this.hotWallets.pendingByNetwork();
+    const [pending, inFlight, known, aside] = await Promise.all([
+      this.hotWallets.pendingByNetwork(),
+      this.hotWallets.inFlight(),
+      this.hotWallets.list(),
+      this.hotWallets.aside(),
+    ]);
+    // The configured wallets first (in the configuration's order), then any other the books know.
+    const lanes: { network: (typeof NETWORKS)[number]; address: string; row: HotWallet | undefined }[] = [];
+    for (const network of NETWORKS) {
+      const rows = known.filter((w) => w.network === network);
+      for (const w of this.pool.wallets)
+        lanes.push({ network, address: w.address, row: rows.find((r) => r.address === w.address.toLowerCase()) });
+      for (const r of rows) if (!this.pool.signerOf(r.address)) lanes.push({ network, address: r.address, row: r });
+    }
     const hot_wallets = await Promise.all(
-      NETWORKS.map(async (network): Promise<HotWalletView> => {
-        const [wallet, balances] = await Promise.all([
-          this.hotWallets.find(network, this.signer.address),
-          this.rails[network].balances(this.signer.address).catch(() => null),
-        ]);
+      lanes.map(async ({ network, address, row }): Promise<HotWalletView> => {
+        const balances = await this.rails[network].balances(address as Address).catch(() => null);
+        const configured = this.pool.signerOf(address) !== undefined;
+        const view = this.state(row, configured, this.pool.isRetired(address));
         return {
           network,
           chain_id: settings[network].chainId,
-          address: this.signer.address,
+          address,
           token_contract: settings[network].token,
           usdt_micros: balances ? Number(balances.usdtMicros) : null,
           native_wei: balances ? balances.nativeWei.toString() : null,
           pending: pending.get(network) ?? 0,
-          next_nonce: wallet ? Number(wallet.nextNonce) : 0,
-          state: wallet?.stopped ? 'stopped' : 'signing',
-          stopped_by: wallet?.stopped?.findingId ?? null,
-          stopped_reason: wallet?.stopped?.detail ?? null,
+          in_flight: inFlight.get(`${network}:${address.toLowerCase()}`)?.inFlight ?? 0,
+          next_nonce: row ? Number(row.nextNonce) : 0,
+          ...view,
+          stopped_by: row?.stopped?.findingId ?? null,
+          stopped_reason: row?.stopped?.detail ?? null,
         };
       }),
     );
-    return { hot_wallets };
+    return {
+      hot_wallets,
+      aside: aside.map((a) => ({
+        network: a.network,
+        reason: a.reason,
+        count: a.count,
+        usdt_micros: Number(a.micros),
+        since: seconds(a.since),
+      })),
+    };
+  }
+
+  private state(row: HotWallet | undefined, configured: boolean, retired: boolean): Pick<HotWalletView, 'state' | 'reason' | 'waiting_since'> {
+    if (row?.stopped) return { state: 'stopped', reason: null, waiting_since: null };
+    if (!configured) return { state: 'retired', reason: 'key_not_configured', waiting_since: null };
+    if (retired) return { state: 'retired', reason: 'HOT_WALLETS_RETIRED', waiting_since: null };
+    if (row?.waiting) return { state: 'waiting', reason: row.waiting.reason, waiting_since: seconds(row.waiting.since) };
+    return { state: 'active', reason: null, waiting_since: null };
   }
 }

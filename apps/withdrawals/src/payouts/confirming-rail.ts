@@ -103,6 +103,12 @@ export class ConfirmingRail implements PayoutRail {
     return a < b ? a : b;
   }
 
+  /** A transfer goes through only if both nodes say so (a node that hides a refusal must not get it signed). */
+  async simulateTransfer(from: Address, to: Address, micros: bigint): Promise<string | undefined> {
+    const [a, b] = await Promise.all([this.first.simulateTransfer(from, to, micros), this.second.simulateTransfer(from, to, micros)]);
+    return a ?? b;
+  }
+
   transferData(to: Address, micros: bigint): Hex {
     return this.first.transferData(to, micros);
   }

@@ -1,5 +1,6 @@
 import {
   BaseError,
+  ExecutionRevertedError,
   createPublicClient,
   HttpRequestError,
   TimeoutError,
@@ -220,6 +221,19 @@ export class EvmPayoutRail implements PayoutRail {
     if (this.settings.finality === 'finalized') return (await this.client.getBlock({ blockTag: 'finalized' })).number;
     const latest = await this.client.getBlockNumber({ cacheTime: 0 });
     return latest - BigInt(this.settings.finality - 1);
+  }
+
+  async simulateTransfer(from: Address, to: Address, micros: bigint): Promise<string | undefined> {
+    try {
+      await this.client.call({ account: from, to: this.token, data: this.transferData(to, micros), blockTag: 'pending' });
+      return undefined;
+    } catch (error) {
+      // Only a revert is an answer about the transfer; a node down or any other error: the round waits.
+      const revert = error instanceof BaseError ? error.walk((e) => e instanceof ExecutionRevertedError) : null;
+      const said = rpcErrorMessage(error) ?? '';
+      if (revert === null && !/revert/i.test(said)) throw error;
+      return (revert as BaseError | null)?.shortMessage?.split('\n')[0] || said || 'reverted';
+    }
   }
 
   transferData(to: Address, micros: bigint): Hex {

@@ -34,3 +34,15 @@ export function replacementFees(previous: Fees, market: FeeMarket, choice: FeeCh
   if (capped < bump(previous.maxFeePerGas) || priority > capped) return null;
   return { maxFeePerGas: capped, maxPriorityFeePerGas: priority };
 }
+
+/**
+ * The fees of a cancel at a stuck nonce (the operator's decision): both raised by at least 10 % over the
+ * version it replaces and at least HIGH now, whatever the cap (a cancel costs 21,000 gas and unblocks a lane).
+ */
+export function cancelFees(previous: Fees, market: FeeMarket): Fees {
+  const priority = max(bump(previous.maxPriorityFeePerGas), market.priorityFeeWei.HIGH);
+  return { maxFeePerGas: max(bump(previous.maxFeePerGas), 2n * market.nextBaseFeeWei + priority), maxPriorityFeePerGas: priority };
+}
+
+/** Gas of a cancel: a plain transfer of no value to the wallet itself. */
+export const CANCEL_GAS = 21_000n;

@@ -7,7 +7,7 @@ export class PayoutMetrics extends metricSet({
   waiting: metric.gauge(
     'payouts_waiting',
     ['network', 'reason'],
-    'Withdrawals waiting to be signed, by why: usdt or gas (hot wallet short), fee_cap (fees above the cap), node (node down or wrong), stopped (a nonce_ahead finding stopped the wallet)',
+    "Why payouts wait: node (1 while the network's node is down, wrong or unfit), or the number of hot wallets (lanes) waiting for token_refuses_wallet, usdt_short, gas_short, in_flight_cap, stopped (a finding stopped it)",
   ),
   rpcFailures: metric.counter(
     'chain_rpc_failures_total',
@@ -24,21 +24,27 @@ export class PayoutMetrics extends metricSet({
     ['network'],
     'Transactions replaced (same nonce, fees raised) because they were not mined in time',
   ),
+  cancels: metric.counter(
+    'payout_cancels_total',
+    ['network', 'outcome'],
+    "Operators' cancels of a stuck nonce: signed (a 0-value self-transfer at it), cancelled (it took the nonce: the withdrawal gets a new one)",
+  ),
   reorgs: metric.counter(
     'payout_reorgs_total',
     ['network'],
     'Receipts lost to a reorganisation before finality (the withdrawal waits to be mined again)',
   ),
   finished: metric.counter('payouts_finished_total', ['network', 'state'], 'Withdrawals settled or failed on chain'),
-  usdt: metric.gauge('hot_wallet_usdt_micros', ['network'], "The hot wallet's USDT, in micros"),
+  aside: metric.gauge('payouts_aside', ['network'], 'Withdrawals waiting aside: no hot wallet can pay them now (exceeds_float, fee_cap)'),
+  usdt: metric.gauge('hot_wallet_usdt_micros', ['network', 'wallet'], "Each hot wallet's USDT, in micros"),
   native: metric.gauge(
     'hot_wallet_native_wei',
-    ['network'],
+    ['network', 'wallet'],
     "The hot wallet's native coin for gas (ETH, POL), in wei (a float: exact to 2^53)",
   ),
   low: metric.gauge(
     'hot_wallet_low',
-    ['network', 'asset'],
+    ['network', 'wallet', 'asset'],
     '1 when the hot wallet holds less than its alert threshold (HOT_WALLET_LOW_USDT_MICROS, HOT_WALLET_LOW_NATIVE_GWEI)',
   ),
   mismatches: metric.counter(

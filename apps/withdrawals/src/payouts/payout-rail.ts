@@ -94,17 +94,22 @@ export interface PayoutRail {
   transfersFrom(from: Address, fromBlock: bigint, toBlock: bigint): Promise<WalletTransfer[]>;
   /** The highest block final by this network's rule (the finalized tag, or N confirmations). */
   finalBlock(): Promise<bigint>;
+  /**
+   * Simulates `transfer(to, micros)` from `from` against the pending state (eth_call): undefined when it
+   * would go through, else the node's revert reason (or `reverted`). Throws when the node does not answer.
+   */
+  simulateTransfer(from: Address, to: Address, micros: bigint): Promise<string | undefined>;
   /** The calldata of `transfer(to, micros)` on the USDT contract. */
   transferData(to: Address, micros: bigint): Hex;
 }
 
-/** What signs the hot wallet's transactions: a key file, or a remote signer (eth_signTransaction). */
+/** What signs one hot wallet's transactions: a key file, or a remote signer (eth_signTransaction). */
 export interface PayoutSigner {
   readonly address: Address;
   sign(tx: UnsignedPayout): Promise<Hex>;
 }
 
-/** An EIP-1559 transfer call to the token, ready to sign. */
+/** An EIP-1559 transaction of no value, ready to sign: a transfer call to the token, or a cancel (to itself, no data). */
 export interface UnsignedPayout {
   chainId: number;
   nonce: bigint;
@@ -116,6 +121,5 @@ export interface UnsignedPayout {
 }
 
 export const PAYOUT_RAILS = Symbol('PAYOUT_RAILS');
-export const PAYOUT_SIGNER = Symbol('PAYOUT_SIGNER');
 /** The rails by network (a provider of the payouts module). */
 export type PayoutRails = Record<Network, PayoutRail>;

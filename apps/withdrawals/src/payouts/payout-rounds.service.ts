@@ -9,9 +9,12 @@ import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { networkSettings, NetworkSettings } from './payout-settings';
-import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
-import { SignPayoutsUseCase } from './sign-payouts.use-case';
+import { HOT_WALLET_POOL, HotWalletPool } from './hot-wallet-pool';
+import { PAYOUT_RAILS, PayoutRails } from './payout-rail';
+import { LaneWait, SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
+
+const LANE_WAITS: readonly LaneWait[] = ['stopped', 'token_refuses_wallet', 'gas_short', 'usdt_short', 'in_flight_cap'];
 
 /** A start-up check failed on something the operator configured: the service does not start. */
 export class ChainMismatchError extends Error {}
@@ -44,7 +47,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     private readonly guard: GuardWalletNonceUseCase,
     private readonly payoutMetrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
-    @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
+    @Inject(HOT_WALLET_POOL) private readonly pool: HotWalletPool,
   ) {
     super({ name: 'payouts', intervalMs: config.CHAIN_POLL_MS, run: () => this.runOnce() });
     this.settings = networkSettings(config);
@@ -99,18 +102,22 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     }
     if (decimals !== 6) throw new ChainMismatchError(`${s.names.token} ${s.token} has ${decimals} decimals; USDT has 6`);
     const genesis = await rail.genesisHash();
-    const wallet = await this.hotWallets.register(
-      network,
-      this.signer.address,
-      chainId,
-      genesis,
-      await rail.minedNonce(this.signer.address),
-      await rail.latestBlock(),
-    );
-    if (wallet.genesisHash !== genesis || wallet.chainId !== chainId)
-      throw new ChainMismatchError(
-        `the node at ${s.names.rpcUrl} serves another chain (genesis ${genesis}) than the one this database paid on (genesis ${wallet.genesisHash}); a local node that restarted forgets its chain: see docs/operations/payouts.md, "Local chains"`,
+    // Every wallet of the pool gets its lane on the network (a wallet added to the configuration starts at
+    // the chain's count of its transactions).
+    for (const { address } of this.pool.wallets) {
+      const wallet = await this.hotWallets.register(
+        network,
+        address,
+        chainId,
+        genesis,
+        await rail.minedNonce(address),
+        await rail.latestBlock(),
       );
+      if (wallet.genesisHash !== genesis || wallet.chainId !== chainId)
+        throw new ChainMismatchError(
+          `the node at ${s.names.rpcUrl} serves another chain (genesis ${genesis}) than the one this database paid on (genesis ${wallet.genesisHash}); a local node that restarted forgets its chain: see docs/operations/payouts.md, "Local chains"`,
+        );
+    }
     this.verified.add(network);
   }
 
@@ -150,20 +157,17 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     // A syncing or lagging node would tell an old chain as the truth: not asked until it has caught up.
     const unfit = await this.rails[network].health(new Date());
     if (unfit) throw new NodeUnfitError(unfit);
-    // What is in flight first (stored bytes broadcast, receipts, settlements), so that a backlog of new
-    // withdrawals to sign never delays them; then sign, and broadcast what was signed at once.
-    await this.track.execute(s);
-    // A transaction mined from the wallet that the books never signed stops new signing until resolved.
-    const stop = await this.guard.execute(network, this.signer.address);
-    this.payoutMetrics.waiting.set({ network, reason: 'stopped' }, stop ? 1 : 0);
+    // What is in flight first, lane by lane (stored bytes broadcast, receipts, settlements), so that a
+    // backlog of new withdrawals to sign never delays them; every lane the books know, a wallet retired or
+    // dropped from the configuration included (followed to the end of what it signed).
+    const known = (await this.hotWallets.list()).filter((w) => w.network === network).map((w) => w.address);
+    await Promise.all(known.map((address) => this.track.execute(s, this.track.lane(address))));
+    // A transaction mined from a wallet that the books never signed stops that lane until resolved.
+    for (const { address } of this.pool.signing) await this.guard.execute(network, address);
     this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
-    if (stop) {
-      this.resume(network, `stopped by reconciliation finding ${stop.findingId} (nonce_ahead)`);
-      return false;
-    }
-    const { signed, waiting, more } = await this.sign.execute(s);
-    for (const reason of ['usdt', 'gas', 'fee_cap'] as const)
-      this.payoutMetrics.waiting.set({ network, reason }, waiting === reason ? 1 : 0);
+    const { signed, lanes, more } = await this.sign.execute(s);
+    for (const reason of LANE_WAITS)
+      this.payoutMetrics.waiting.set({ network, reason }, lanes.filter((l) => l.wait === reason).length);
     if (signed.length > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
       // The chaos run's hook: die between the commit of signed transactions and their broadcast.
       this.logger.warn('PAYOUT_CRASH_AFTER_SIGN_RATE: killing this process after signing, before broadcasting');
@@ -173,7 +177,11 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       s,
       signed.map(({ withdrawal, version }) => ({ w: withdrawal, v: version })),
     );
-    this.resume(network, waiting && `the hot wallet cannot pay the next withdrawal (${waiting})`);
+    const idle = lanes.filter((l) => l.wait !== null && l.wait !== 'in_flight_cap');
+    this.resume(
+      network,
+      lanes.length > 0 && idle.length === lanes.length ? `every hot wallet waits (${[...new Set(idle.map((l) => l.wait))].join(', ')})` : undefined,
+    );
     return more === true;
   }
 

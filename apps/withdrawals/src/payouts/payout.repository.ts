@@ -3,6 +3,7 @@ import { Network } from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
 import { toWithdrawal, Withdrawal, WithdrawalRow } from '../withdrawals/withdrawal.repository';
 import { Address, Hex, MinedReceipt } from './payout-rail';
+import { from, HOLDS_NONCE, PayoutState, UNSIGNED } from './payout-state';
 
 /** One signed version of a withdrawal's payout transaction. */
 export interface PayoutVersion {
@@ -16,7 +17,11 @@ export interface PayoutVersion {
   acceptedAt: Date | null;
   broadcastAt: Date | null;
   createdAt: Date;
+  /** `transfer`: the withdrawal's USDT transfer; `cancel`: a 0-value self-transfer that takes its nonce. */
+  kind: VersionKind;
 }
+
+export type VersionKind = 'transfer' | 'cancel';
 
 interface PayoutVersionRow {
   id: string;
@@ -29,6 +34,7 @@ interface PayoutVersionRow {
   accepted_at: Date | null;
   broadcast_at: Date | null;
   created_at: Date;
+  kind: VersionKind;
 }
 
 const toVersion = (r: PayoutVersionRow): PayoutVersion => ({
@@ -42,7 +48,14 @@ const toVersion = (r: PayoutVersionRow): PayoutVersion => ({
   acceptedAt: r.accepted_at,
   broadcastAt: r.broadcast_at,
   createdAt: r.created_at,
+  kind: r.kind,
 });
+
+export interface Outstanding {
+  micros: bigint;
+  transactions: number;
+  open: number;
+}
 
 /** A version signed and not yet stored. */
 export type NewPayoutVersion = Omit<PayoutVersion, 'id' | 'withdrawalId' | 'acceptedAt' | 'broadcastAt'>;
@@ -53,48 +66,99 @@ export interface OpenPayout {
   versions: PayoutVersion[];
 }
 
-/** A withdrawal ready to sign: open, no nonce yet, in the order it was asked. */
-const UNSIGNED = statement(
+const list = (states: readonly PayoutState[]): string => states.map((x) => `'${x}'`).join(', ');
+
+/**
+ * Withdrawals waiting for a nonce that some wallet's float can cover ($3: the largest), in the order they
+ * were asked; one waiting aside is taken again as soon as it fits.
+ */
+const UNSIGNED_DUE = statement(
   'payout_unsigned',
-  `SELECT * FROM withdrawals WHERE network = $1 AND state IN ('created', 'sent') AND nonce IS NULL ORDER BY id LIMIT $2 FOR UPDATE`,
+  `SELECT * FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND amount_micros <= $3::bigint
+   ORDER BY id LIMIT $2 FOR UPDATE`,
 );
 
 /**
- * The wallet's payouts not final: how many (`open`), and of those not yet mined the USDT they will take
- * and how many transactions they are.
+ * Per wallet of the network, its payouts holding a nonce: how many (`open`), and of those not yet mined the
+ * USDT they will take and how many transactions they are (in flight).
  */
 const OUTSTANDING = statement(
   'payout_outstanding',
-  `SELECT coalesce(sum(amount_micros) FILTER (WHERE block_number IS NULL), 0)::text AS micros,
-          (count(*) FILTER (WHERE block_number IS NULL))::int AS transactions, count(*)::int AS open
-   FROM withdrawals WHERE network = $1 AND from_address = $2 AND state IN ('created', 'sent') AND nonce IS NOT NULL`,
+  `SELECT from_address, coalesce(sum(amount_micros) FILTER (WHERE payout_state <> 'mined'), 0)::text AS micros,
+          (count(*) FILTER (WHERE payout_state <> 'mined'))::int AS transactions, count(*)::int AS open
+   FROM withdrawals WHERE network = $1 AND payout_state IN (${list(HOLDS_NONCE)}) GROUP BY from_address`,
 );
 
 /** Gives each withdrawal its nonce: $1 ids, $3 nonces (as text), $2 the wallet. */
 const ASSIGN = statement(
   'payout_assign',
-  `UPDATE withdrawals w SET from_address = $2, nonce = u.nonce::bigint
+  `UPDATE withdrawals w SET from_address = $2, nonce = u.nonce::bigint, payout_state = 'signed', payout_reason = NULL, payout_waiting_since = NULL
    FROM unnest($1::int[], $3::text[]) AS u(id, nonce)
-   WHERE w.id = u.id AND w.nonce IS NULL RETURNING w.id`,
+   WHERE w.id = u.id AND w.payout_state IN (${list(from('signed'))}) RETURNING w.id`,
+);
+
+/** Withdrawals no wallet can pay now ($1 ids), aside with why ($2); `since` kept while they stay aside. */
+const SET_ASIDE = statement(
+  'payout_set_aside',
+  `UPDATE withdrawals SET payout_state = 'aside', payout_reason = $2, payout_waiting_since = coalesce(payout_waiting_since, $3)
+   WHERE id = ANY($1::int[]) AND payout_state IN (${list(UNSIGNED)})`,
+);
+
+/** Those larger than every wallet's float ($2), aside (the others stay in their turn). */
+const ASIDE_ABOVE = statement(
+  'payout_aside_above',
+  `UPDATE withdrawals SET payout_state = 'aside', payout_reason = 'exceeds_float', payout_waiting_since = coalesce(payout_waiting_since, $3)
+   WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND amount_micros > $2::bigint
+     AND payout_reason IS DISTINCT FROM 'exceeds_float'`,
+);
+
+/** A withdrawal refused before it was signed (the token refuses its destination): failed, never signed. */
+const FAIL_UNSIGNED = statement(
+  'payout_fail_unsigned',
+  `UPDATE withdrawals SET state = 'failed', payout_state = 'finished', failure_reason = $2, updated_at = $3
+   WHERE id = ANY($1::int[]) AND state IN ('created', 'sent') AND payout_state IN (${list(from('finished'))}) AND nonce IS NULL RETURNING *`,
+);
+
+/** The operator cancels a signed payout's nonce: `cancelling` (from signed or broadcast only: not once mined). */
+const REQUEST_CANCEL = statement(
+  'payout_request_cancel',
+  `UPDATE withdrawals SET payout_state = 'cancelling', payout_reason = $2
+   WHERE id = $1 AND payout_state IN (${list(from('cancelling'))}) RETURNING *`,
+);
+
+/** The cancel took the nonce (final): the withdrawal waits for a new one, from whichever wallet. */
+const RELEASE_NONCE = statement(
+  'payout_release_nonce',
+  `UPDATE withdrawals SET payout_state = 'queued', payout_reason = NULL, from_address = NULL, nonce = NULL,
+          block_number = NULL, block_hash = NULL, gas_used = NULL, effective_gas_price_wei = NULL, gas_cost_wei = NULL
+   WHERE id = $1 AND payout_state = 'cancelling' RETURNING *`,
 );
 
 /** Stores signed versions, one row per array element: $2 the network, $3 the wallet. */
 const INSERT_VERSIONS = statement(
   'payout_insert_versions',
-  `INSERT INTO payout_transactions (withdrawal_id, network, from_address, nonce, tx_hash, raw_tx, max_fee_per_gas_wei, max_priority_fee_wei, created_at)
-   SELECT u.withdrawal_id, $2, $3, u.nonce::bigint, u.tx_hash, u.raw_tx, u.max_fee::numeric, u.max_tip::numeric, u.created_at
-   FROM unnest($1::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
-        AS u(withdrawal_id, nonce, tx_hash, raw_tx, max_fee, max_tip, created_at)
+  `INSERT INTO payout_transactions (withdrawal_id, network, from_address, nonce, tx_hash, raw_tx, max_fee_per_gas_wei, max_priority_fee_wei, created_at, kind)
+   SELECT u.withdrawal_id, $2, $3, u.nonce::bigint, u.tx_hash, u.raw_tx, u.max_fee::numeric, u.max_tip::numeric, u.created_at, u.kind
+   FROM unnest($1::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
+        AS u(withdrawal_id, nonce, tx_hash, raw_tx, max_fee, max_tip, created_at, kind)
    RETURNING id, tx_hash`,
 );
 
-/** Open withdrawals that hold a nonce, with their versions (oldest version first), by nonce. */
+/** Withdrawals holding a nonce of the wallet, with the versions at that nonce (oldest first), by nonce. */
 const OPEN = statement(
   'payout_open',
-  `SELECT w.*, (SELECT json_agg(p ORDER BY p.id) FROM payout_transactions p WHERE p.withdrawal_id = w.id) AS versions
+  `SELECT w.*, (SELECT json_agg(p ORDER BY p.id) FROM payout_transactions p
+                WHERE p.withdrawal_id = w.id AND p.from_address = w.from_address AND p.nonce = w.nonce) AS versions
    FROM withdrawals w
-   WHERE w.network = $1 AND w.from_address = $2 AND w.state IN ('created', 'sent') AND w.nonce IS NOT NULL
+   WHERE w.network = $1 AND w.from_address = $2 AND w.payout_state IN (${list(HOLDS_NONCE)})
    ORDER BY w.nonce LIMIT $3`,
+);
+
+const LOCK_ONE = statement(
+  'payout_lock_one',
+  `SELECT w.*, (SELECT json_agg(p ORDER BY p.id) FROM payout_transactions p
+                WHERE p.withdrawal_id = w.id AND p.from_address = w.from_address AND p.nonce = w.nonce) AS versions
+   FROM withdrawals w WHERE w.id = $1 FOR UPDATE OF w`,
 );
 
 /** Versions broadcast at $2: $1 their ids, $3 whether a node accepted (or already had) each. */
@@ -112,7 +176,8 @@ const MARK_SENT = statement(
   'payout_mark_sent',
   `WITH u AS (SELECT * FROM unnest($1::int[], $2::text[]) AS u(id, tx_hash)),
         before AS (SELECT w.id, w.state FROM withdrawals w JOIN u ON u.id = w.id WHERE w.state IN ('created', 'sent') ORDER BY w.id FOR UPDATE OF w)
-   UPDATE withdrawals w SET state = 'sent', tx_hash = u.tx_hash, updated_at = CASE WHEN before.state = 'created' THEN $3 ELSE w.updated_at END
+   UPDATE withdrawals w SET state = 'sent', tx_hash = u.tx_hash, updated_at = CASE WHEN before.state = 'created' THEN $3 ELSE w.updated_at END,
+          payout_state = CASE WHEN w.payout_state = 'signed' THEN 'broadcast' ELSE w.payout_state END
    FROM before JOIN u ON u.id = before.id WHERE w.id = before.id
    RETURNING w.*, before.state AS previous`,
 );
@@ -120,26 +185,28 @@ const MARK_SENT = statement(
 const RECORD_MINED = statement(
   'payout_record_mined',
   `UPDATE withdrawals SET tx_hash = $2, block_number = $3, block_hash = $4, gas_used = $5, effective_gas_price_wei = $6,
-          gas_cost_wei = $5::numeric * $6::numeric
-   WHERE id = $1 AND state IN ('created', 'sent')`,
+          gas_cost_wei = $5::numeric * $6::numeric, payout_state = 'mined'
+   WHERE id = $1 AND state IN ('created', 'sent') AND payout_state IN (${list(from('mined'))}, 'mined')`,
 );
 
 const CLEAR_MINED = statement(
   'payout_clear_mined',
-  `UPDATE withdrawals SET block_number = NULL, block_hash = NULL, gas_used = NULL, effective_gas_price_wei = NULL, gas_cost_wei = NULL
+  `UPDATE withdrawals SET block_number = NULL, block_hash = NULL, gas_used = NULL, effective_gas_price_wei = NULL, gas_cost_wei = NULL,
+          payout_state = CASE WHEN payout_state = 'mined' THEN 'broadcast' ELSE payout_state END
    WHERE id = $1 AND state IN ('created', 'sent')`,
 );
 
 /** The final move, from `sent` only: a withdrawal is settled or failed once, whatever runs twice. */
 const FINISH = statement(
   'payout_finish',
-  `UPDATE withdrawals SET state = $2, failure_reason = $3, updated_at = $4 WHERE id = $1 AND state = 'sent' RETURNING *`,
+  `UPDATE withdrawals SET state = $2, failure_reason = $3, updated_at = $4, payout_state = 'finished'
+   WHERE id = $1 AND state = 'sent' AND payout_state IN (${list(from('finished'))}) RETURNING *`,
 );
 /** A payout whose nonce another transaction took, failed by the operator's decision (never by a round). */
 const GIVE_UP = statement(
   'payout_give_up',
-  `UPDATE withdrawals SET state = 'failed', failure_reason = $2, updated_at = $3
-   WHERE id = $1 AND state IN ('created', 'sent') AND nonce IS NOT NULL RETURNING *`,
+  `UPDATE withdrawals SET state = 'failed', failure_reason = $2, updated_at = $3, payout_state = 'finished'
+   WHERE id = $1 AND state IN ('created', 'sent') AND payout_state IN (${list(HOLDS_NONCE)}) RETURNING *`,
 );
 
 /**
@@ -151,14 +218,52 @@ const GIVE_UP = statement(
 export class PayoutRepository {
   constructor(private readonly db: Database) {}
 
-  /** Open withdrawals of `network` without a nonce, oldest first, locked for this signing round. */
-  async unsigned(tx: Transaction, network: Network, limit: number): Promise<Withdrawal[]> {
-    return (await tx.query<WithdrawalRow>(UNSIGNED, [network, limit])).rows.map(toWithdrawal);
+  /**
+   * Withdrawals of `network` waiting for a nonce whose amount is at most `maxMicros` (the largest float of
+   * the pool), oldest first, locked for this signing round.
+   */
+  async unsigned(tx: Transaction, network: Network, limit: number, maxMicros: bigint): Promise<Withdrawal[]> {
+    return (await tx.query<WithdrawalRow>(UNSIGNED_DUE, [network, limit, maxMicros.toString()])).rows.map(toWithdrawal);
   }
 
-  async outstanding(tx: Transaction, network: Network, from: Address): Promise<{ micros: bigint; transactions: number; open: number }> {
-    const [r] = (await tx.query<{ micros: string; transactions: number; open: number }>(OUTSTANDING, [network, from.toLowerCase()])).rows;
-    return { micros: BigInt(r.micros), transactions: r.transactions, open: r.open };
+  /** Per wallet (lower-case address): its payouts holding a nonce, and of those not mined the USDT and transactions. */
+  async outstanding(tx: Transaction, network: Network): Promise<Map<string, Outstanding>> {
+    const { rows } = await tx.query<{ from_address: string; micros: string; transactions: number; open: number }>(OUTSTANDING, [network]);
+    return new Map(rows.map((r) => [r.from_address, { micros: BigInt(r.micros), transactions: r.transactions, open: r.open }]));
+  }
+
+  /** `ids` wait aside: no wallet of the pool can pay them now, for `reason`. */
+  async setAside(tx: Transaction, ids: number[], reason: string, now: Date): Promise<void> {
+    if (ids.length > 0) await tx.query(SET_ASIDE, [ids, reason, now]);
+  }
+
+  /** Those of `network` larger than every wallet's float (`maxMicros`) wait aside (`exceeds_float`): how many moved. */
+  async setAsideAbove(tx: Transaction, network: Network, maxMicros: bigint, now: Date): Promise<number> {
+    return (await tx.query(ASIDE_ABOVE, [network, maxMicros.toString(), now])).rowCount ?? 0;
+  }
+
+  /** Fails withdrawals never signed (`reason`: why the token would refuse them); those still open, failed. */
+  async failUnsigned(tx: Transaction, ids: number[], reason: string, now: Date): Promise<Withdrawal[]> {
+    if (ids.length === 0) return [];
+    return (await tx.query<WithdrawalRow>(FAIL_UNSIGNED, [ids, reason, now])).rows.map(toWithdrawal);
+  }
+
+  /** The operator's cancel of a signed, unmined payout: `cancelling` (null when it is in no state to cancel). */
+  async requestCancel(tx: Transaction, withdrawalId: number, note: string): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow>(REQUEST_CANCEL, [withdrawalId, note]);
+    return rows[0] ? toWithdrawal(rows[0]) : null;
+  }
+
+  /** Its nonce was taken by its cancel (final): back to `queued`, no wallet, no nonce. */
+  async releaseNonce(tx: Transaction, withdrawalId: number): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow>(RELEASE_NONCE, [withdrawalId]);
+    return rows[0] ? toWithdrawal(rows[0]) : null;
+  }
+
+  /** A withdrawal locked (to check its payout before an operator's step), whatever its state. */
+  async lockOne(tx: Transaction, withdrawalId: number): Promise<OpenPayout | null> {
+    const { rows } = await tx.query<WithdrawalRow & { versions: PayoutVersionRow[] | null }>(LOCK_ONE, [withdrawalId]);
+    return rows[0] ? toOpen(rows[0]) : null;
   }
 
   /**
@@ -208,6 +313,7 @@ export class PayoutRepository {
       versions.map((v) => v.maxFeePerGasWei.toString()),
       versions.map((v) => v.maxPriorityFeeWei.toString()),
       versions.map((v) => v.createdAt),
+      versions.map((v) => v.kind),
     ]);
     // Each version's hash is its own: it names the row RETURNING gave back.
     const idOf = new Map(rows.map((r) => [r.tx_hash, BigInt(r.id)]));
@@ -227,12 +333,7 @@ export class PayoutRepository {
       from.toLowerCase(),
       limit,
     ]);
-    return rows.map((r) => ({
-      withdrawal: toWithdrawal(r),
-      versions: (r.versions ?? []).map((v) =>
-        toVersion({ ...v, accepted_at: date(v.accepted_at), broadcast_at: date(v.broadcast_at), created_at: new Date(v.created_at) }),
-      ),
-    }));
+    return rows.map(toOpen);
   }
 
   /** Versions broadcast now (`accepted`: a node took it or already had it). */
@@ -269,18 +370,25 @@ export class PayoutRepository {
     await this.db.query(CLEAR_MINED, [withdrawalId]);
   }
 
-  /** `sent` → `settled` or `failed` (null when it was not `sent`: moved before, by this or another instance). */
   /** Fails a signed withdrawal that will never be mined (its nonce was taken); null when it is no longer open. */
   async giveUp(tx: Transaction, withdrawalId: number, reason: string, now: Date): Promise<Withdrawal | null> {
     const { rows } = await tx.query<WithdrawalRow>(GIVE_UP, [withdrawalId, reason, now]);
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
+  /** `sent` → `settled` or `failed` (null when it was not `sent`: moved before, by this or another instance). */
   async finish(tx: Transaction, withdrawalId: number, outcome: 'settled' | 'failed', now: Date): Promise<Withdrawal | null> {
     const { rows } = await tx.query<WithdrawalRow>(FINISH, [withdrawalId, outcome, outcome === 'failed' ? 'transfer_reverted' : null, now]);
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 }
+
+const toOpen = (r: WithdrawalRow & { versions: PayoutVersionRow[] | null }): OpenPayout => ({
+  withdrawal: toWithdrawal(r),
+  versions: (r.versions ?? []).map((v) =>
+    toVersion({ ...v, accepted_at: date(v.accepted_at), broadcast_at: date(v.broadcast_at), created_at: new Date(v.created_at) }),
+  ),
+});
 
 /** json_agg gives timestamps as text. */
 const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));

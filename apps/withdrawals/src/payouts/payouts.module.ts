@@ -9,7 +9,8 @@ import { ConfirmingRail } from './confirming-rail';
 import { EvmPayoutRail } from './evm-payout-rail';
 import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
-import { PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRails, PayoutSigner } from './payout-rail';
+import { HOT_WALLET_POOL, HotWalletPool, listOf } from './hot-wallet-pool';
+import { Address, PAYOUT_RAILS, PayoutRails, PayoutSigner } from './payout-rail';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
 import { networkSettings } from './payout-settings';
@@ -41,25 +42,29 @@ export function railsFor(config: WithdrawalsConfig): PayoutRails {
   ) as unknown as PayoutRails;
 }
 
-/** The hot wallet's signer the configuration names (HOT_WALLET_SIGNER). */
-export function signerFor(config: WithdrawalsConfig): PayoutSigner {
+/** The pool of hot wallets the configuration names (HOT_WALLET_SIGNER, one key file or account per wallet). */
+export function poolFor(config: WithdrawalsConfig): HotWalletPool {
   // The configuration's validation requires the fields of the chosen signer: both are set here.
-  const { HOT_WALLET_SIGNER, REMOTE_SIGNER_URL = '', REMOTE_SIGNER_ADDRESS = '0x', HOT_WALLET_KEY_FILE = '' } = config;
+  const { HOT_WALLET_SIGNER, REMOTE_SIGNER_URL = '' } = config;
   // A network's own signer URL, where one is given, for that network's chain id.
   const byChainId: Record<number, string> = {};
   if (config.REMOTE_SIGNER_URL_ETH) byChainId[config.CHAIN_ID_ETH] = config.REMOTE_SIGNER_URL_ETH;
   if (config.REMOTE_SIGNER_URL_MATIC) byChainId[config.CHAIN_ID_MATIC] = config.REMOTE_SIGNER_URL_MATIC;
   const production = config.NODE_ENV === 'production';
-  const signer =
+  const signers: PayoutSigner[] =
     HOT_WALLET_SIGNER === 'remote'
-      ? new RemoteSigner(REMOTE_SIGNER_URL, REMOTE_SIGNER_ADDRESS as `0x${string}`, config.CHAIN_RPC_TIMEOUT_MS, byChainId)
-      : new KeyFileSigner(HOT_WALLET_KEY_FILE, { privateFileOnly: production });
-  if (production) refuseWellKnownWallet(signer.address, HOT_WALLET_SIGNER === 'remote' ? 'REMOTE_SIGNER_ADDRESS' : 'HOT_WALLET_KEY_FILE');
-  return signer;
+      ? listOf(config.REMOTE_SIGNER_ADDRESS).map(
+          (address) => new RemoteSigner(REMOTE_SIGNER_URL, address as Address, config.CHAIN_RPC_TIMEOUT_MS, byChainId),
+        )
+      : listOf(config.HOT_WALLET_KEY_FILE).map((file) => new KeyFileSigner(file, { privateFileOnly: production }));
+  if (production)
+    for (const s of signers) refuseWellKnownWallet(s.address, HOT_WALLET_SIGNER === 'remote' ? 'REMOTE_SIGNER_ADDRESS' : 'HOT_WALLET_KEY_FILE');
+  const retired = new Set(listOf(config.HOT_WALLETS_RETIRED).map((a) => a.toLowerCase()));
+  return new HotWalletPool(signers.map((signer) => ({ address: signer.address, signer, retired: retired.has(signer.address.toLowerCase()) })));
 }
 
 const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };
-const signer = { provide: PAYOUT_SIGNER, inject: [WithdrawalsConfig], useFactory: signerFor };
+const pool = { provide: HOT_WALLET_POOL, inject: [WithdrawalsConfig], useFactory: poolFor };
 const leases = {
   provide: PayoutRoundLeaseRepository,
   inject: [Database],
@@ -67,9 +72,9 @@ const leases = {
 };
 
 /** What the chain views (hot wallets, reconciliation, the findings' workflow) use too. */
-const shared = [rails, signer, PayoutMetrics, PayoutRepository, HotWalletRepository, ReconciliationRepository, GuardWalletNonceUseCase];
+const shared = [rails, pool, PayoutMetrics, PayoutRepository, HotWalletRepository, ReconciliationRepository, GuardWalletNonceUseCase];
 
-/** Real USDT payouts: a rail per network (viem over JSON-RPC), the hot wallet's signer, and the rounds that pay. */
+/** Real USDT payouts: a rail per network (viem over JSON-RPC), the pool of hot wallets, and the rounds that pay. */
 @Module({
   imports: [AccountsModule],
   providers: [...shared, leases, SignPayoutsUseCase, TrackPayoutsUseCase, PayoutRoundsService],

@@ -7,13 +7,15 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { stateChanged } from '../withdrawals/withdrawal-event';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
 import { findingSubject, ReconciliationRepository } from '../reconciliation/reconciliation.repository';
-import { replacementFees } from './payout-fees';
+import { CANCEL_GAS, cancelFees, replacementFees } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
 import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
-import { FeeMarket, MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner, ReceiptInDoubt } from './payout-rail';
+import { HOT_WALLET_POOL, HotWalletPool } from './hot-wallet-pool';
+import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { Address, FeeMarket, MinedReceipt, PAYOUT_RAILS, PayoutRail, PayoutRails, PayoutSigner, ReceiptInDoubt } from './payout-rail';
 import { hashOf } from './payout-signers';
 import { transferMismatch, usdtMoved } from './settlement-rule';
-import { OpenPayout, PayoutRepository, PayoutVersion } from './payout.repository';
+import { NewPayoutVersion, OpenPayout, PayoutRepository, PayoutVersion } from './payout.repository';
 
 /** JSON-RPC calls in flight at once while a round reads receipts and asks the node what it knows. */
 const RPC_CONCURRENCY = 16;
@@ -25,15 +27,33 @@ const FINISH_PER_TRANSACTION = 100;
 interface Mined {
   w: Withdrawal;
   r: MinedReceipt;
+  /** The version mined: the transfer (a replacement maybe), or the operator's cancel. */
+  kind: 'transfer' | 'cancel';
+}
+
+/** A replacement waits twice as long as the one before, up to this many times the first bound. */
+const MAX_BACKOFF = 8;
+
+/** One lane followed: its wallet on one network, and its signer (undefined: its key left the pool, nothing is re-signed). */
+export interface TrackedLane {
+  address: Address;
+  signer: PayoutSigner | undefined;
 }
 
 /**
- * Follows every signed payout of one network to its end, as the chain tells it:
- * - a version not yet accepted by a node is broadcast (the stored bytes, always), in nonce order; accepted → `sent`;
- * - a version the node no longer knows (dropped from its mempool) is broadcast again;
- * - one not mined within the bound is replaced: the same nonce, both fees raised at least 10 %, up to the cap;
- * - a receipt is recorded (block, gas spent); once its block is final the withdrawal is `settled`
- *   (status 1 and exactly one USDT Transfer of its amount from the hot wallet to its address: the hold paid
+ * Follows every signed payout of one lane (a wallet on one network) to its end, as the chain tells it, in
+ * three steps each round:
+ * - confirm: a receipt is recorded (block, gas spent); once its block is final the withdrawal is `settled`
+ *   or `failed` (below); a cancel's final receipt gives the nonce up and the withdrawal waits for a new one;
+ * - replace: only the lane's lowest unmined nonce can be stuck (the others wait behind it): when it is not
+ *   mined within the bound it is replaced (the same nonce, both fees raised at least 10 %, up to the cap),
+ *   each next replacement after twice the wait before (up to MAX_BACKOFF times the bound); a nonce the
+ *   operator cancels gets a 0-value self-transfer at that nonce instead;
+ * - broadcast: a version not yet accepted by a node is broadcast (the stored bytes, always), in nonce order;
+ *   accepted → `sent`; a version the node no longer knows (dropped from its mempool) is broadcast again.
+ *
+ * What ends a withdrawal:
+ * - `settled`: status 1 and exactly one USDT Transfer of its amount from the hot wallet to its address: the hold paid
  *   out) or `failed` (status 0 and no USDT moved: `transfer_reverted`, the hold released), in one
  *   transaction with its event and ledger entries; a receipt a reorg took away first sends it back to waiting;
  * - a final receipt that is neither (status 1 with other transfers, status 0 with USDT moved), or one two
@@ -54,17 +74,40 @@ export class TrackPayoutsUseCase {
     private readonly payouts: PayoutRepository,
     private readonly accounts: AccountRepository,
     private readonly findings: ReconciliationRepository,
+    private readonly hotWallets: HotWalletRepository,
     private readonly metrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
-    @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
+    @Inject(HOT_WALLET_POOL) private readonly pool: HotWalletPool,
   ) {}
 
-  async execute(s: NetworkSettings, now = new Date()): Promise<void> {
-    const open = await this.payouts.open(s.network, this.signer.address, MAX_OPEN_PAYOUTS);
+  /** The lane of `address` on the network, with its signer if its key is still in the pool. */
+  lane(address: string): TrackedLane {
+    return { address: address as Address, signer: this.pool.signerOf(address) };
+  }
+
+  async execute(s: NetworkSettings, lane: TrackedLane, now = new Date()): Promise<void> {
+    const open = await this.payouts.open(s.network, lane.address, MAX_OPEN_PAYOUTS);
     if (open.length === 0) return;
     const rail = this.rails[s.network];
-    const [finalBlock, minedNonce] = await Promise.all([rail.finalBlock(), rail.minedNonce(this.signer.address)]);
+    const [finalBlock, minedNonce] = await Promise.all([rail.finalBlock(), rail.minedNonce(lane.address)]);
+    const pending = await this.confirm(s, lane, open, finalBlock, minedNonce, now);
+    const toBroadcast = await this.replace(s, lane, pending, minedNonce, now);
+    await this.broadcast(s, toBroadcast, now);
+  }
 
+  /**
+   * The confirm step: receipts read, recorded, and the final ones acted on (settled, failed, a cancel's
+   * nonce given up, or a finding). What is not mined (or mined and dropped by a reorg) is answered, by nonce.
+   */
+  private async confirm(
+    s: NetworkSettings,
+    lane: TrackedLane,
+    open: OpenPayout[],
+    finalBlock: bigint,
+    minedNonce: bigint,
+    now: Date,
+  ): Promise<OpenPayout[]> {
+    const rail = this.rails[s.network];
     const mined: Mined[] = [];
     const pending: OpenPayout[] = [];
     const doubts: { w: Withdrawal; doubt: ReceiptInDoubt }[] = [];
@@ -72,7 +115,8 @@ export class TrackPayoutsUseCase {
       try {
         // A nonce at or above the wallet's mined nonce is in no block yet: no receipt to ask for.
         const r = nonceOf(p) < minedNonce ? await this.minedVersion(rail, p.versions) : null;
-        if (r) mined.push({ w: p.withdrawal, r });
+        const kind = r && p.versions.find((v) => v.txHash.toLowerCase() === r.txHash.toLowerCase())?.kind === 'cancel' ? 'cancel' : 'transfer';
+        if (r) mined.push({ w: p.withdrawal, r, kind });
         else pending.push(p);
       } catch (error) {
         if (!(error instanceof ReceiptInDoubt)) throw error;
@@ -83,22 +127,25 @@ export class TrackPayoutsUseCase {
     pending.sort((a, b) => (nonceOf(a) < nonceOf(b) ? -1 : 1));
     for (const d of doubts) await this.inDoubt(s, d.w, d.doubt);
 
+    // A cancel acts only once final (a reorg could still hand the nonce back to the transfer).
     await this.recordMined(
-      mined.filter((m) => m.r.blockNumber > finalBlock),
+      mined.filter((m) => m.r.blockNumber > finalBlock && m.kind === 'transfer'),
       now,
     );
     const final: Mined[] = [];
     for (const m of mined.filter((x) => x.r.blockNumber <= finalBlock)) {
-      const problem = this.settlementProblem(rail, m);
+      if (m.kind === 'cancel') {
+        await this.cancelled(s, lane, m);
+        continue;
+      }
+      const problem = this.settlementProblem(rail, lane, m);
       if (problem) await this.finding(s, problem.kind, m.w, problem.detail);
       else final.push(m);
     }
-    for (let i = 0; i < final.length; i += FINISH_PER_TRANSACTION) await this.finish(s, final.slice(i, i + FINISH_PER_TRANSACTION), now);
+    for (let i = 0; i < final.length; i += FINISH_PER_TRANSACTION)
+      await this.finish(s, lane, final.slice(i, i + FINISH_PER_TRANSACTION), now);
 
-    let market: FeeMarket | undefined;
-    const marketNow = async () => (market ??= await rail.feeMarket());
-    const toBroadcast: { w: Withdrawal; v: PayoutVersion }[] = [];
-    const toAsk: { w: Withdrawal; v: PayoutVersion }[] = [];
+    const left: OpenPayout[] = [];
     for (const p of pending) {
       const w = p.withdrawal;
       if (w.payout.blockNumber !== null) {
@@ -109,19 +156,50 @@ export class TrackPayoutsUseCase {
         await this.payouts.clearMined(w.id);
       }
       if (nonceOf(p) < minedNonce) {
-        await this.nonceTaken(s, w);
+        await this.nonceTaken(s, lane, w);
         continue;
       }
+      left.push(p);
+    }
+    return left;
+  }
+
+  /**
+   * The replace step, then what to broadcast: the lowest unmined nonce alone may be re-priced (the others
+   * wait behind it, whatever their age), and a nonce the operator cancels gets its cancel signed.
+   */
+  private async replace(
+    s: NetworkSettings,
+    lane: TrackedLane,
+    pending: OpenPayout[],
+    minedNonce: bigint,
+    now: Date,
+  ): Promise<{ w: Withdrawal; v: PayoutVersion }[]> {
+    const rail = this.rails[s.network];
+    let market: FeeMarket | undefined;
+    const marketNow = async () => (market ??= await rail.feeMarket());
+    const toBroadcast: { w: Withdrawal; v: PayoutVersion }[] = [];
+    const toAsk: { w: Withdrawal; v: PayoutVersion }[] = [];
+    for (const p of pending) {
+      const w = p.withdrawal;
       const latest = p.versions[p.versions.length - 1];
       if (!latest) continue;
-      const overdue = now.getTime() - latest.createdAt.getTime() >= s.replaceAfterMs;
-      // Never broadcast (a crash came between signing and broadcasting): these very bytes go out first.
-      if (!latest.acceptedAt && (latest.broadcastAt === null || !overdue)) toBroadcast.push({ w, v: latest });
-      else if (overdue) {
+      if (w.payout.state === 'cancelling' && latest.kind !== 'cancel' && lane.signer) {
+        toBroadcast.push({ w, v: await this.signCancel(s, lane, lane.signer, w, latest, await marketNow(), now) });
+        continue;
+      }
+      const replacements = p.versions.length - 1;
+      const bound = s.replaceAfterMs * Math.min(2 ** replacements, MAX_BACKOFF);
+      // Bytes never broadcast (a crash came between signing and broadcasting) go out as they are first.
+      const stuck = nonceOf(p) === minedNonce && latest.broadcastAt !== null && now.getTime() - latest.createdAt.getTime() >= bound;
+      if (stuck && lane.signer) {
         // Not mined in time, or refused all along (underpriced once the base fee rose): a replacement.
-        const version = await this.replace(s, rail, w, latest, await marketNow(), now);
+        const version = await this.reprice(s, rail, lane, lane.signer, w, latest, await marketNow(), now);
         toBroadcast.push({ w, v: version });
-      } else if (now.getTime() - (latest.broadcastAt ?? latest.createdAt).getTime() >= knownCheckAfterMs(s)) toAsk.push({ w, v: latest });
+      } else if (!latest.acceptedAt)
+        // Never broadcast (a crash came between signing and broadcasting), or refused so far: these very bytes.
+        toBroadcast.push({ w, v: latest });
+      else if (now.getTime() - (latest.broadcastAt ?? latest.createdAt).getTime() >= knownCheckAfterMs(s)) toAsk.push({ w, v: latest });
     }
     // Whether the node still knows what it accepted a while ago and has not mined (a mempool may drop it).
     await inParallel(toAsk, RPC_CONCURRENCY, async (a) => {
@@ -129,20 +207,19 @@ export class TrackPayoutsUseCase {
       this.logger.warn(`withdrawal ${a.w.id}: ${a.v.txHash} is no longer known to the ${s.network} node; broadcasting it again`);
       toBroadcast.push(a);
     });
-    toBroadcast.sort((a, b) => (a.v.nonce < b.v.nonce ? -1 : 1));
-    await this.broadcast(s, toBroadcast, now);
+    return toBroadcast.sort((a, b) => (a.v.nonce < b.v.nonce ? -1 : 1));
   }
 
   /**
    * Why a final receipt ends nothing, or undefined when it settles or fails the withdrawal: status 1 must
    * hold exactly its transfer, status 0 must have moved no USDT (else a refund could pay the user twice).
    */
-  private settlementProblem(rail: PayoutRail, { w, r }: Mined): { kind: string; detail: string } | undefined {
+  private settlementProblem(rail: PayoutRail, lane: TrackedLane, { w, r }: Mined): { kind: string; detail: string } | undefined {
     if (!r.succeeded)
       return usdtMoved(r, rail.token)
         ? { kind: 'usdt_moved_at_failure', detail: `${r.txHash} reverted (status 0) yet its receipt holds USDT transfers` }
         : undefined;
-    const mismatch = transferMismatch(r, { token: rail.token, from: this.signer.address, to: w.address, micros: w.amountMicros });
+    const mismatch = transferMismatch(r, { token: rail.token, from: lane.address, to: w.address, micros: w.amountMicros });
     return mismatch ? { kind: 'transfer_mismatch_at_settlement', detail: mismatch } : undefined;
   }
 
@@ -190,17 +267,17 @@ export class TrackPayoutsUseCase {
    * in one transaction. Should that transaction fail, each is tried in one of its own, so that one
    * withdrawal the database refuses does not hold the others back.
    */
-  private async finish(s: NetworkSettings, batch: Mined[], now: Date): Promise<void> {
+  private async finish(s: NetworkSettings, lane: TrackedLane, batch: Mined[], now: Date): Promise<void> {
     try {
-      await this.unitOfWork.run((tx) => this.finishIn(tx, s, batch, now));
+      await this.unitOfWork.run((tx) => this.finishIn(tx, s, lane, batch, now));
     } catch (error) {
       if (batch.length === 1) throw error;
       this.logger.warn(`ending ${batch.length} payouts on ${s.network} together failed (${(error as Error).message}); ending each alone`);
-      for (const m of batch) await this.unitOfWork.run((tx) => this.finishIn(tx, s, [m], now));
+      for (const m of batch) await this.unitOfWork.run((tx) => this.finishIn(tx, s, lane, [m], now));
     }
   }
 
-  private async finishIn(tx: Transaction, s: NetworkSettings, batch: Mined[], now: Date): Promise<void> {
+  private async finishIn(tx: Transaction, s: NetworkSettings, lane: TrackedLane, batch: Mined[], now: Date): Promise<void> {
     const ended: { done: Withdrawal; failed: boolean; r: MinedReceipt }[] = [];
     await this.markSent(tx, batch, now);
     for (const { w, r } of batch) {
@@ -225,6 +302,82 @@ export class TrackPayoutsUseCase {
       if (failed)
         this.logger.warn(`withdrawal ${done.id} failed on ${s.network}: ${r.txHash} reverted in block ${r.blockNumber}; hold released`);
     }
+    await this.breaker(tx, s, lane, ended, now);
+  }
+
+  /**
+   * Counts the lane's reverts in a row (in nonce order): at CHAIN_REVERTS_TO_STOP the lane stops with a
+   * `reverts_in_a_row` finding (a cause of the wallet's, such as the token pausing or blacklisting it after
+   * the pre-flight, would burn gas on every payout). Resolving the finding lets it sign again.
+   */
+  private async breaker(
+    tx: Transaction,
+    s: NetworkSettings,
+    lane: TrackedLane,
+    ended: { done: Withdrawal; failed: boolean }[],
+    now: Date,
+  ): Promise<void> {
+    if (ended.length === 0) return;
+    const inOrder = [...ended].sort((a, b) => ((a.done.payout.nonce ?? 0n) < (b.done.payout.nonce ?? 0n) ? -1 : 1));
+    const count = await this.hotWallets.countReverts(
+      tx,
+      s.network,
+      lane.address,
+      inOrder.map((e) => e.failed),
+    );
+    if (count < this.config.CHAIN_REVERTS_TO_STOP) return;
+    const wallet = await this.hotWallets.lock(tx, s.network, lane.address);
+    if (wallet.stopped) return;
+    const last = inOrder[inOrder.length - 1].done;
+    const detail =
+      `${count} transfers from ${lane.address} in a row were mined as reverts (the last: withdrawal ${last.id}, nonce ${last.payout.nonce}); ` +
+      'signing from this wallet stops until this finding is resolved: check the token (paused? the wallet blacklisted?) first';
+    const id = await this.findings.record(s.network, 'reverts_in_a_row', null, findingSubject.nonce(lane.address, last.payout.nonce ?? 0n), detail, tx);
+    if (id === null) return;
+    await this.hotWallets.stop(tx, s.network, lane.address, id, now);
+    this.metrics.mismatches.inc({ network: s.network, kind: 'reverts_in_a_row' });
+    this.logger.error(`hot wallet ${lane.address} on ${s.network} stopped (finding ${id}, reverts_in_a_row): ${detail}`);
+  }
+
+  /** The operator's cancel took the nonce, final: the withdrawal waits for a new nonce (its transfer can never be mined now). */
+  private async cancelled(s: NetworkSettings, lane: TrackedLane, m: Mined): Promise<void> {
+    const released = await this.unitOfWork.run((tx) => this.payouts.releaseNonce(tx, m.w.id));
+    if (!released) return;
+    this.metrics.cancels.inc({ network: s.network, outcome: 'cancelled' });
+    this.logger.log(
+      `withdrawal ${m.w.id}: its nonce ${m.w.payout.nonce} of ${lane.address} on ${s.network} was taken by its cancel ${m.r.txHash} (final); it waits for a new nonce`,
+    );
+  }
+
+  /** Signs and stores the cancel of `w`'s nonce: a 0-value transfer of the wallet to itself, fees above its latest version. */
+  private async signCancel(
+    s: NetworkSettings,
+    lane: TrackedLane,
+    signer: PayoutSigner,
+    w: Withdrawal,
+    latest: PayoutVersion,
+    market: FeeMarket,
+    now: Date,
+  ): Promise<PayoutVersion> {
+    const fees = cancelFees({ maxFeePerGas: latest.maxFeePerGasWei, maxPriorityFeePerGas: latest.maxPriorityFeeWei }, market);
+    const rawTx = await signer.sign({ chainId: s.chainId, nonce: latest.nonce, to: lane.address, data: '0x', gas: CANCEL_GAS, ...fees });
+    const version = await this.store(s, lane, w, {
+      nonce: latest.nonce,
+      txHash: hashOf(rawTx),
+      rawTx,
+      maxFeePerGasWei: fees.maxFeePerGas,
+      maxPriorityFeeWei: fees.maxPriorityFeePerGas,
+      createdAt: now,
+      kind: 'cancel',
+    });
+    this.metrics.cancels.inc({ network: s.network, outcome: 'signed' });
+    this.logger.warn(`withdrawal ${w.id}: its nonce ${latest.nonce} of ${lane.address} is cancelled by ${version.txHash} (the operator's decision)`);
+    return version;
+  }
+
+  private async store(s: NetworkSettings, lane: TrackedLane, w: Withdrawal, version: NewPayoutVersion): Promise<PayoutVersion> {
+    const [stored] = await this.unitOfWork.run((tx) => this.payouts.addVersions(tx, s.network, lane.address, [{ withdrawalId: w.id, version }]));
+    return stored;
   }
 
   /**
@@ -232,13 +385,8 @@ export class TrackPayoutsUseCase {
    * signed again here (that could pay twice): the operator decides, and resolving the finding fails the
    * withdrawal and releases its hold (docs/operations/payouts.md, "A reconciliation finding").
    */
-  private async nonceTaken(s: NetworkSettings, w: Withdrawal): Promise<void> {
-    await this.finding(
-      s,
-      'nonce_taken',
-      w,
-      `nonce ${w.payout.nonce} of ${this.signer.address} was mined by a transaction that is not this withdrawal's`,
-    );
+  private async nonceTaken(s: NetworkSettings, lane: TrackedLane, w: Withdrawal): Promise<void> {
+    await this.finding(s, 'nonce_taken', w, `nonce ${w.payout.nonce} of ${lane.address} was mined by a transaction that is not this withdrawal's`);
   }
 
   /**
@@ -274,9 +422,10 @@ export class TrackPayoutsUseCase {
             said.map(({ v, accepted }) => ({ versionId: v.id, accepted })),
             now,
           );
+          // A cancel accepted moves nothing of the withdrawal: only its transfer is what the partner is told of.
           const sent = await this.payouts.markSent(
             tx,
-            said.filter((x) => x.accepted).map(({ w, v }) => ({ withdrawalId: w.id, txHash: v.txHash })),
+            said.filter((x) => x.accepted && x.v.kind === 'transfer').map(({ w, v }) => ({ withdrawalId: w.id, txHash: v.txHash })),
             now,
           );
           for (const w of sent) tx.emit(stateChanged(w));
@@ -284,15 +433,21 @@ export class TrackPayoutsUseCase {
     }
   }
 
-  /** Signs and stores a replacement of `previous` (same nonce, higher fees); at the cap, `previous` goes out again. */
-  private async replace(
+  /**
+   * Signs and stores a replacement of `previous` (same nonce, higher fees); at the cap, `previous` goes out
+   * again. A cancel is replaced by a cancel.
+   */
+  private async reprice(
     s: NetworkSettings,
     rail: PayoutRail,
+    lane: TrackedLane,
+    signer: PayoutSigner,
     w: Withdrawal,
     previous: PayoutVersion,
     market: FeeMarket,
     now: Date,
   ): Promise<PayoutVersion> {
+    if (previous.kind === 'cancel') return this.signCancel(s, lane, signer, w, previous, market, now);
     const fees = replacementFees(
       { maxFeePerGas: previous.maxFeePerGasWei, maxPriorityFeePerGas: previous.maxPriorityFeeWei },
       market,
@@ -305,7 +460,7 @@ export class TrackPayoutsUseCase {
       );
       return previous;
     }
-    const rawTx = await this.signer.sign({
+    const rawTx = await signer.sign({
       chainId: s.chainId,
       nonce: previous.nonce,
       to: rail.token,
@@ -314,24 +469,18 @@ export class TrackPayoutsUseCase {
       ...fees,
     });
     const txHash = hashOf(rawTx);
-    const [version] = await this.unitOfWork.run((tx) =>
-      this.payouts.addVersions(tx, s.network, this.signer.address, [
-        {
-          withdrawalId: w.id,
-          version: {
-            nonce: previous.nonce,
-            txHash,
-            rawTx,
-            maxFeePerGasWei: fees.maxFeePerGas,
-            maxPriorityFeeWei: fees.maxPriorityFeePerGas,
-            createdAt: now,
-          },
-        },
-      ]),
-    );
+    const version = await this.store(s, lane, w, {
+      nonce: previous.nonce,
+      txHash,
+      rawTx,
+      maxFeePerGasWei: fees.maxFeePerGas,
+      maxPriorityFeeWei: fees.maxPriorityFeePerGas,
+      createdAt: now,
+      kind: 'transfer',
+    });
     this.metrics.replacements.inc({ network: s.network });
     this.logger.log(
-      `withdrawal ${w.id}: ${previous.txHash} not mined in ${s.replaceAfterMs} ms; replaced by ${txHash} (max fee ${fees.maxFeePerGas} wei)`,
+      `withdrawal ${w.id}: ${previous.txHash} (the lowest nonce of ${lane.address}) not mined in time; replaced by ${txHash} (max fee ${fees.maxFeePerGas} wei)`,
     );
     return version;
   }

@@ -4,7 +4,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWallet, HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { GuardWalletNonceUseCase } from '../payouts/guard-wallet-nonce.use-case';
 import { PayoutMetrics } from '../payouts/payout-metrics';
-import { MinedReceipt, PAYOUT_RAILS, PAYOUT_SIGNER, PayoutRail, PayoutRails, PayoutSigner, ReceiptInDoubt } from '../payouts/payout-rail';
+import { Address, MinedReceipt, PAYOUT_RAILS, PayoutRail, PayoutRails, ReceiptInDoubt } from '../payouts/payout-rail';
 import { transferMismatch, usdtMoved } from '../payouts/settlement-rule';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
 import { findingSubject, ReconciliationRepository } from './reconciliation.repository';
@@ -32,7 +32,6 @@ export class ReconcileUseCase {
     private readonly guard: GuardWalletNonceUseCase,
     private readonly metrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
-    @Inject(PAYOUT_SIGNER) private readonly signer: PayoutSigner,
   ) {}
 
   async execute(now = new Date()): Promise<ReconcileResult> {
@@ -59,7 +58,6 @@ export class ReconcileUseCase {
 
   private async network(network: Network, now: Date): Promise<{ checked: number; matched: number; newFindings: number }> {
     const rail = this.rails[network];
-    const from = this.signer.address.toLowerCase();
     let checked = 0;
     let matched = 0;
     let newFindings = 0;
@@ -82,7 +80,7 @@ export class ReconcileUseCase {
           if (error instanceof ReceiptInDoubt) continue;
           throw error;
         }
-        const problem = this.problemOf(w, receipt, from, rail.token);
+        const problem = this.problemOf(w, receipt, (w.payout.fromAddress ?? '').toLowerCase(), rail.token);
         if (problem) await find(problem.kind, w.id, findingSubject.withdrawal(w.id), problem.detail);
         else matched++;
         ok.push(w.id); // checked: a finding stays recorded, the withdrawal is not looked at again
@@ -90,9 +88,9 @@ export class ReconcileUseCase {
       await this.findings.markChecked(ok, now);
       if (batch.length < BATCH) break;
     }
-    const wallet = await this.hotWallets.find(network, from);
-    if (wallet) {
-      if ((await this.guard.execute(network, this.signer.address, now))?.recorded) newFindings++;
+    // Every wallet the books know on the network, in the pool or retired from it.
+    for (const wallet of (await this.hotWallets.list()).filter((w) => w.network === network)) {
+      if ((await this.guard.execute(network, wallet.address as Address, now))?.recorded) newFindings++;
       await this.outsideTransfers(rail, wallet, find);
     }
     return { checked, matched, newFindings };
@@ -111,7 +109,7 @@ export class ReconcileUseCase {
     let start = wallet.scannedBlock !== null ? wallet.scannedBlock + 1n : (wallet.registeredBlock ?? BigInt(this.fromBlock(network)));
     while (start <= final) {
       const end = start + maxBlocks - 1n < final ? start + maxBlocks - 1n : final;
-      const transfers = await rail.transfersFrom(this.signer.address, start, end);
+      const transfers = await rail.transfersFrom(wallet.address as Address, start, end);
       const paid = await this.findings.paidBy(network, wallet.address, [...new Set(transfers.map((t) => t.txHash))]);
       for (const t of transfers) {
         const ours = paid.get(t.txHash.toLowerCase()) ?? [];

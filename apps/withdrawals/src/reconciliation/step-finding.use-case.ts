@@ -42,7 +42,7 @@ export class StepFindingUseCase {
   }
 
   private async resolveEffects(tx: Transaction, f: Finding, now: Date): Promise<void> {
-    if (f.kind === 'nonce_ahead') {
+    if (f.kind === 'nonce_ahead' || f.kind === 'reverts_in_a_row') {
       // The subject ends with the chain's count of the wallet's transactions when it was found.
       await this.hotWallets.lift(tx, f.id, BigInt(f.subject.slice(f.subject.lastIndexOf(':') + 1)), now);
     } else if (f.kind === 'nonce_taken' && f.withdrawalId !== null) {

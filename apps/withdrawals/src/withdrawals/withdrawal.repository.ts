@@ -10,6 +10,7 @@ import {
   statementRefusal,
   UnitOfWork,
 } from '@partner/db';
+import { PayoutState } from '../payouts/payout-state';
 
 export interface Withdrawal {
   id: number;
@@ -32,6 +33,9 @@ export interface Withdrawal {
 }
 
 export interface PayoutFacts {
+  /** Where its payout stands (payouts/payout-state.ts), and why it waits aside. */
+  state: PayoutState;
+  reason: string | null;
   fromAddress: string | null;
   nonce: bigint | null;
   blockNumber: bigint | null;
@@ -42,6 +46,8 @@ export interface PayoutFacts {
 }
 
 const NO_PAYOUT: PayoutFacts = {
+  state: 'queued',
+  reason: null,
   fromAddress: null,
   nonce: null,
   blockNumber: null,
@@ -82,6 +88,8 @@ export interface WithdrawalRow {
   failure_reason: string | null;
   created_at: Date;
   updated_at: Date;
+  payout_state?: PayoutState;
+  payout_reason?: string | null;
   from_address: string | null;
   nonce: string | null;
   block_number: string | null;
@@ -111,6 +119,8 @@ export const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   payout: {
+    state: r.payout_state ?? (r.state === 'created' || r.state === 'sent' ? 'queued' : 'finished'),
+    reason: r.payout_reason ?? null,
     fromAddress: r.from_address ?? null,
     nonce: big(r.nonce ?? null),
     blockNumber: big(r.block_number ?? null),

@@ -8,7 +8,7 @@ export class ListHotWalletsQuery {
   asked_at!: string;
 }
 
-export const HOT_WALLET_STATES = ['signing', 'stopped'] as const;
+export const HOT_WALLET_STATES = ['active', 'waiting', 'stopped', 'retired'] as const;
 export type HotWalletState = (typeof HOT_WALLET_STATES)[number];
 
 export class HotWalletView {
@@ -40,8 +40,11 @@ export class HotWalletView {
   })
   native_wei!: string | null;
 
-  @ApiProperty({ type: 'integer', description: 'Withdrawals of this network not final yet (waiting, signed or sent)', example: 3 })
+  @ApiProperty({ type: 'integer', description: 'Withdrawals of this network not final yet (waiting, signed or sent), all wallets together', example: 3 })
   pending!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Transactions this wallet signed on this network and not yet mined (at most CHAIN_MAX_IN_FLIGHT_PER_WALLET)', example: 4 })
+  in_flight!: number;
 
   @ApiProperty({ type: 'integer', description: 'The nonce the next payout will take', example: 1042 })
   next_nonce!: number;
@@ -49,10 +52,23 @@ export class HotWalletView {
   @ApiProperty({
     enum: HOT_WALLET_STATES,
     description:
-      'signing: payouts go on; stopped: a transaction the books never signed was mined from this wallet (a stolen key, a restored backup): nothing is signed from it until the nonce_ahead finding `stopped_by` is resolved',
-    example: 'signing',
+      'active: it signs; waiting: it signs nothing now, for `reason` (token_refuses_wallet, usdt_short, gas_short, in_flight_cap), and goes on by itself when the cause is lifted; ' +
+      'stopped: a finding stopped it (nonce_ahead: a transaction the books never signed was mined from it; reverts_in_a_row) until `stopped_by` is resolved; ' +
+      'retired: given no new withdrawals (HOT_WALLETS_RETIRED, or its key is no longer configured), what it signed still followed',
+    example: 'active',
   })
   state!: HotWalletState;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why it waits (state waiting), or what retired it; null when active or stopped',
+    example: null,
+  })
+  reason!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Since when (Unix seconds) it waits; null unless waiting', example: null })
+  waiting_since!: number | null;
 
   @ApiProperty({
     type: 'integer',
@@ -66,7 +82,31 @@ export class HotWalletView {
   stopped_reason!: string | null;
 }
 
+/** Withdrawals no wallet of the pool can pay now, by network and reason. */
+export class AsideView {
+  @ApiProperty({ enum: NETWORKS })
+  network!: Network;
+
+  @ApiProperty({
+    description: 'exceeds_float: larger than every wallet\'s USDT beyond what is in flight (top one up); fee_cap: its fee choice costs more than CHAIN_MAX_FEE_GWEI now',
+    example: 'exceeds_float',
+  })
+  reason!: string;
+
+  @ApiProperty({ type: 'integer', example: 1 })
+  count!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Their amounts together, in micros', example: 1_500_000_000_000 })
+  usdt_micros!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Since when (Unix seconds) the oldest waits aside', example: 1795315285 })
+  since!: number;
+}
+
 export class ListHotWalletsResult {
-  @ApiProperty({ type: [HotWalletView] })
+  @ApiProperty({ type: [HotWalletView], description: 'One entry per wallet of the pool and network (a lane)' })
   hot_wallets!: HotWalletView[];
+
+  @ApiProperty({ type: [AsideView], description: 'Withdrawals waiting aside: no wallet can pay them now (the others go on)' })
+  aside!: AsideView[];
 }
