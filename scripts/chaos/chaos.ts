@@ -277,7 +277,7 @@ async function resolveWalletStop(operatorUrl: string, network: LocalNetwork): Pr
         });
       return walletOf();
     },
-    (w) => w?.state === 'signing',
+    (w) => w?.state === 'active',
     { timeoutMs: 60_000, intervalMs: 500 },
   );
 }

@@ -116,7 +116,7 @@ describe('USDT withdrawals end to end', () => {
     expect((await client.PATCH('/partner/v1/events/{id}', { params: { path: { id: mine[0].id } } })).response.status).toBe(200);
   });
 
-  it('reports a failed transfer and gives the held funds back', async () => {
+  it('fails a withdrawal whose destination the token refuses before anything is signed, and gives the held funds back', async () => {
     const { api, client } = await newPartner();
     const document = await newUser(api, 10 * USDT);
     const created = await withdraw(client, body(document, { address: FAILING_ADDRESS, network: 'ETH', fee_choice: 'HIGH' }));
@@ -129,16 +129,17 @@ describe('USDT withdrawals end to end', () => {
       () => eventsOf(client, id),
       (all) => all.some((e) => e.state === 'failed'),
     );
-    expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'failed']);
-    expect(events[2].data.failure_reason).toBe('transfer_reverted');
+    // The pre-flight simulation caught it: never signed, never sent, no gas spent on it.
+    expect(events.map((e) => e.state)).toEqual(['created', 'failed']);
+    expect(events[1].data.failure_reason).toBe('destination_refused');
     expect(await balanceOf(api, document)).toBe(10 * USDT);
     const failed = await getWithdrawal(api, id);
     expect(failed.status).toBe(200);
-    expect(failed.body).toEqual(viewOf({ ...events[2].data }));
+    expect(failed.body).toEqual(viewOf({ ...events[1].data }));
     expect(failed.body).toMatchObject({
       state: 'failed',
-      failure_reason: 'transfer_reverted',
-      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      failure_reason: 'destination_refused',
+      tx_hash: null,
       fee_usdtmicros: ETH_HIGH_FEE,
     });
   });

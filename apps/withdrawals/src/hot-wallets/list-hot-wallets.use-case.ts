@@ -71,7 +71,11 @@ export class ListHotWalletsUseCase {
     };
   }
 
-  private state(row: HotWallet | undefined, configured: boolean, retired: boolean): Pick<HotWalletView, 'state' | 'reason' | 'waiting_since'> {
+  private state(
+    row: HotWallet | undefined,
+    configured: boolean,
+    retired: boolean,
+  ): Pick<HotWalletView, 'state' | 'reason' | 'waiting_since'> {
     if (row?.stopped) return { state: 'stopped', reason: null, waiting_since: null };
     if (!configured) return { state: 'retired', reason: 'key_not_configured', waiting_since: null };
     if (retired) return { state: 'retired', reason: 'HOT_WALLETS_RETIRED', waiting_since: null };

@@ -16,7 +16,7 @@ const unasked = (): never => {
 };
 
 /** A node that answers these (the rest is not asked in these specs). */
-const node = (answers: { receipt?: MinedReceipt | null; finalBlock?: bigint; health?: string }): PayoutRail => ({
+const node = (answers: { receipt?: MinedReceipt | null; finalBlock?: bigint; health?: string; refusal?: string }): PayoutRail => ({
   network: 'ETH',
   token: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
   receipt: () => Promise.resolve(answers.receipt ?? null),
@@ -33,6 +33,7 @@ const node = (answers: { receipt?: MinedReceipt | null; finalBlock?: bigint; hea
   latestBlock: unasked,
   transfersFrom: unasked,
   transferData: unasked,
+  simulateTransfer: () => Promise.resolve(answers.refusal),
 });
 
 const doubt = (rail: PayoutRail) => rail.receipt('0xabc').catch((error: unknown) => error);
@@ -63,5 +64,12 @@ describe('ConfirmingRail', () => {
     await expect(new ConfirmingRail(node({ finalBlock: 9n }), node({ finalBlock: 7n })).finalBlock()).resolves.toBe(7n);
     const rail = new ConfirmingRail(node({}), node({ health: 'its node is syncing (eth_syncing is not false)' }));
     await expect(rail.health(new Date())).resolves.toBe('the second node: it is syncing (eth_syncing is not false)');
+  });
+
+  it('lets a transfer through the pre-flight only when both nodes do (either refusing refuses it)', async () => {
+    const both = new ConfirmingRail(node({}), node({}));
+    await expect(both.simulateTransfer('0x1', '0x2', 5n)).resolves.toBeUndefined();
+    const second = new ConfirmingRail(node({}), node({ refusal: 'recipient is blacklisted' }));
+    await expect(second.simulateTransfer('0x1', '0x2', 5n)).resolves.toBe('recipient is blacklisted');
   });
 });

@@ -1,5 +1,10 @@
 import { Database, UnitOfWork } from '@partner/db';
-import { pollUntil } from '@partner/testing';
+import { PartnerId } from '@partner/contracts';
+import { newCpf, newUuid, pollUntil, testPartnerId, withdrawalRequest } from '@partner/testing';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { RefusedCommandRepository } from '../refusals/refused-command.repository';
+import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-case';
+import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
@@ -11,7 +16,7 @@ import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
 import { networkSettings } from './payout-settings';
 import { PayoutRepository } from './payout.repository';
-import { railsFor, signerFor } from './payouts.module';
+import { poolFor, railsFor } from './payouts.module';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
 
@@ -23,30 +28,28 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
   const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
   const metrics = new PayoutMetrics();
   const rails = railsFor(config);
-  const signer = signerFor(config);
+  const pool = poolFor(config);
+  /** The pool's first wallet (the only one, unless the spec's configuration names several). */
+  const signer = pool.first.signer;
   const payouts = new PayoutRepository(db);
   const hotWallets = new HotWalletRepository(db);
   const findings = new ReconciliationRepository(db);
-  const sign = new SignPayoutsUseCase(config, unitOfWork, payouts, hotWallets, metrics, rails, signer);
-  const track = new TrackPayoutsUseCase(config, unitOfWork, payouts, new AccountRepository(db), findings, metrics, rails, signer);
+  const accounts = new AccountRepository(db);
+  const sign = new SignPayoutsUseCase(config, unitOfWork, payouts, hotWallets, accounts, metrics, rails, pool);
+  const track = new TrackPayoutsUseCase(config, unitOfWork, payouts, accounts, findings, hotWallets, metrics, rails, pool);
   const guard = new GuardWalletNonceUseCase(unitOfWork, hotWallets, findings, metrics, rails);
-  const rounds = new PayoutRoundsService(
-    config,
-    new PayoutRoundLeaseRepository(db),
-    hotWallets,
-    sign,
-    track,
-    guard,
-    metrics,
-    rails,
-    signer,
-  );
-  const reconcile = new ReconcileUseCase(config, findings, hotWallets, guard, metrics, rails, signer);
+  const rounds = new PayoutRoundsService(config, new PayoutRoundLeaseRepository(db), hotWallets, sign, track, guard, metrics, rails, pool);
+  const reconcile = new ReconcileUseCase(config, findings, hotWallets, guard, metrics, rails);
   const settings = networkSettings(config);
   return {
+    config,
     rounds,
     rails,
+    pool,
     signer,
+    payouts,
+    hotWallets,
+    unitOfWork,
     settings,
     metrics,
     reconcile,
@@ -63,6 +66,74 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
         (found) => found.length === ids.length && found.every((s) => states.includes(s)),
         { timeoutMs, intervalMs: 100 },
       );
+    },
+  };
+}
+
+/** A destination nobody has paid yet. */
+export const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+/**
+ * Users and withdrawals made as the service makes them (the create use case), and what the specs read back
+ * of them: the row, the events in the outbox, the signed versions.
+ */
+export function payoutFixtures(db: Database) {
+  const accounts = new AccountRepository(db);
+  const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+  const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db));
+
+  async function newAccount(micros: number): Promise<{ partnerId: PartnerId; document: string }> {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    await accounts.open(partnerId, document, new Date());
+    await unitOfWork.run((tx) =>
+      accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: BigInt(micros), reference: 'test funds' }, new Date()),
+    );
+    return { partnerId, document };
+  }
+
+  return {
+    accounts,
+    unitOfWork,
+    newAccount,
+    /** A withdrawal of `usdtmicros` (LOW) by a new user credited for it and its fee. */
+    async withdraw(network: 'ETH' | 'MATIC', usdtmicros: number, address: `0x${string}` = freshAddress()) {
+      const { partnerId, document } = await newAccount(usdtmicros + 10_000_000);
+      const reply = await create.execute({
+        partner_id: partnerId,
+        ...withdrawalRequest(document, { network, usdtmicros, address, fee_choice: 'LOW' }),
+      });
+      if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);
+      return { id: reply.data.id, partnerId, document, address };
+    },
+    async row(id: number) {
+      const { rows } = await db.query<{
+        state: string;
+        tx_hash: string;
+        failure_reason: string | null;
+        block_number: string | null;
+        block_hash: string | null;
+        gas_cost_wei: string | null;
+        nonce: string | null;
+        from_address: string | null;
+        payout_state: string;
+        payout_reason: string | null;
+      }>('SELECT * FROM withdrawals WHERE id = $1', [id]);
+      return rows[0];
+    },
+    async eventStates(id: number) {
+      const { rows } = await db.query<{ state: string }>(
+        `SELECT payload->>'state' AS state FROM outbox_messages WHERE key = $1 ORDER BY id`,
+        [`usdt_withdrawal:${id}`],
+      );
+      return rows.map((r) => r.state);
+    },
+    async versions(id: number) {
+      const { rows } = await db.query<{ tx_hash: string; nonce: string; max_fee_per_gas_wei: string; kind: string; from_address: string }>(
+        'SELECT * FROM payout_transactions WHERE withdrawal_id = $1 ORDER BY id',
+        [id],
+      );
+      return rows;
     },
   };
 }

@@ -166,8 +166,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     for (const { address } of this.pool.signing) await this.guard.execute(network, address);
     this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
     const { signed, lanes, more } = await this.sign.execute(s);
-    for (const reason of LANE_WAITS)
-      this.payoutMetrics.waiting.set({ network, reason }, lanes.filter((l) => l.wait === reason).length);
+    for (const reason of LANE_WAITS) this.payoutMetrics.waiting.set({ network, reason }, lanes.filter((l) => l.wait === reason).length);
     if (signed.length > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
       // The chaos run's hook: die between the commit of signed transactions and their broadcast.
       this.logger.warn('PAYOUT_CRASH_AFTER_SIGN_RATE: killing this process after signing, before broadcasting');
@@ -180,7 +179,9 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     const idle = lanes.filter((l) => l.wait !== null && l.wait !== 'in_flight_cap');
     this.resume(
       network,
-      lanes.length > 0 && idle.length === lanes.length ? `every hot wallet waits (${[...new Set(idle.map((l) => l.wait))].join(', ')})` : undefined,
+      lanes.length > 0 && idle.length === lanes.length
+        ? `every hot wallet waits (${[...new Set(idle.map((l) => l.wait))].join(', ')})`
+        : undefined,
     );
     return more === true;
   }

@@ -1,94 +1,32 @@
 import { loadConfig } from '@partner/config';
-import { PartnerId } from '@partner/contracts';
-import { Database, UnitOfWork } from '@partner/db';
+import { Database } from '@partner/db';
 import {
   dropTransaction,
   FAILING_ADDRESS,
-  newCpf,
-  newUuid,
   pollUntil,
   mineBlock,
   setMining,
-  testPartnerId,
   tokenAdmin,
   tokenBalance,
   transferLogs,
-  withdrawalRequest,
 } from '@partner/testing';
 import { createPublicClient, createTestClient, http } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { DB_SCHEMA } from '../database/db-schema';
-import { RefusedCommandRepository } from '../refusals/refused-command.repository';
-import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-case';
-import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { ChainMismatchError } from './payout-rounds.service';
-import { payoutKit } from './payout-kit.spec-support';
+import { freshAddress, payoutFixtures, payoutKit } from './payout-kit.spec-support';
 import { aboutReceiptsTo, lyingNode, oneMicroMore, onAnotherFork, reverted } from './lying-node.spec-support';
 
 // Integration: the test database and the local chains npm test starts (a real EVM node per network, the
 // USDT-like token, the hot wallet funded). Nothing of the chain is mocked: balances are read off the node.
 const config = loadConfig(WithdrawalsConfig, process.env);
 const db = new Database(config, DB_SCHEMA);
-const accounts = new AccountRepository(db);
-const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
-const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db));
+const fixtures = payoutFixtures(db);
+const { accounts, withdraw, row, eventStates, versions } = fixtures;
 const kit = payoutKit(config, db);
 const eth = kit.settings.ETH;
 
 afterAll(() => db.close());
-
-/** A destination nobody has paid yet. */
-const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
-
-async function newAccount(micros: number): Promise<{ partnerId: PartnerId; document: string }> {
-  const partnerId = testPartnerId();
-  const document = newCpf();
-  await accounts.open(partnerId, document, new Date());
-  await unitOfWork.run((tx) =>
-    accounts.credit(tx, { partnerId, idempotencyKey: newUuid(), document, micros: BigInt(micros), reference: 'test funds' }, new Date()),
-  );
-  return { partnerId, document };
-}
-
-async function withdraw(network: 'ETH' | 'MATIC', usdtmicros: number, address: `0x${string}` = freshAddress()) {
-  const { partnerId, document } = await newAccount(usdtmicros + 10_000_000);
-  const reply = await create.execute({
-    partner_id: partnerId,
-    ...withdrawalRequest(document, { network, usdtmicros, address, fee_choice: 'LOW' }),
-  });
-  if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);
-  return { id: reply.data.id, partnerId, document, address };
-}
-
-const row = async (id: number) =>
-  (
-    await db.query<{
-      state: string;
-      tx_hash: string;
-      failure_reason: string | null;
-      block_number: string | null;
-      block_hash: string | null;
-      gas_cost_wei: string | null;
-      nonce: string | null;
-    }>('SELECT * FROM withdrawals WHERE id = $1', [id])
-  ).rows[0];
-
-const eventStates = async (id: number) =>
-  (
-    await db.query<{ state: string }>(`SELECT payload->>'state' AS state FROM outbox_messages WHERE key = $1 ORDER BY id`, [
-      `usdt_withdrawal:${id}`,
-    ])
-  ).rows.map((r) => r.state);
-
-const versions = async (id: number) =>
-  (
-    await db.query<{ tx_hash: string; nonce: string; max_fee_per_gas_wei: string }>(
-      'SELECT * FROM payout_transactions WHERE withdrawal_id = $1 ORDER BY id',
-      [id],
-    )
-  ).rows;
 
 beforeAll(async () => {
   await kit.rounds.checkChains();
@@ -112,15 +50,21 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     },
   );
 
-  it('a transfer the token reverts ends failed (transfer_reverted), mined with status 0, the hold released', async () => {
+  it('a destination the token refuses fails before signing (destination_refused): nothing signed, the hold released', async () => {
     const w = await withdraw('MATIC', 1_000_000, FAILING_ADDRESS);
     const before = await accounts.find(w.partnerId, w.document);
     await kit.until([w.id], ['failed', 'settled']);
     const failed = await row(w.id);
-    expect([failed.state, failed.failure_reason]).toEqual(['failed', 'transfer_reverted']);
-    expect(await eventStates(w.id)).toEqual(['created', 'sent', 'failed']);
-    const receipt = await kit.rails.MATIC.receipt(failed.tx_hash as `0x${string}`);
-    expect(receipt).toMatchObject({ succeeded: false, transfers: [] });
+    expect([failed.state, failed.failure_reason, failed.tx_hash, failed.nonce, failed.payout_state]).toEqual([
+      'failed',
+      'destination_refused',
+      null,
+      null,
+      'finished',
+    ]);
+    expect(await eventStates(w.id)).toEqual(['created', 'failed']);
+    // No gas burnt on it: nothing was ever signed.
+    expect(await versions(w.id)).toEqual([]);
     expect(await accounts.find(w.partnerId, w.document)).toEqual({
       availableMicros: (before?.availableMicros ?? 0n) + (before?.heldMicros ?? 0n),
       heldMicros: 0n,
@@ -173,7 +117,7 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
       expect([(await row(first.id)).state, (await row(second.id)).state]).toEqual(['created', 'created']);
       expect((await row(first.id)).nonce).toBeNull();
       expect(await kit.metrics.waiting.get()).toMatchObject({
-        values: expect.arrayContaining([expect.objectContaining({ labels: { network: 'ETH', reason: 'usdt' }, value: 1 })]),
+        values: expect.arrayContaining([expect.objectContaining({ labels: { network: 'ETH', reason: 'usdt_short' }, value: 1 })]),
       });
       await admin.issueTo(kit.signer.address, left);
       await kit.until([first.id, second.id], ['settled']);

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { loadConfig } from '@partner/config';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { signerFor } from './payouts.module';
+import { poolFor } from './payouts.module';
+
+/** The pool's one wallet (a configuration naming one key file or account). */
+const signerFor = (c: WithdrawalsConfig) => poolFor(c).first.signer;
 
 const SANDBOX_KEY = `0x${'0'.repeat(63)}1` as const;
 /** Hardhat's development account #0 and #19 (test test … junk): public keys, anyone can spend from them. */
@@ -29,7 +32,7 @@ const config = (env: Record<string, string>) =>
   });
 const production = (env: Record<string, string>) => config({ NODE_ENV: 'production', ...env });
 
-describe('signerFor: production refuses hot wallets anyone can spend from', () => {
+describe('poolFor: production refuses hot wallets anyone can spend from', () => {
   it.each([
     ['the committed sandbox key', SANDBOX_KEY, /the sandbox key committed in deploy\/chains/],
     ["Hardhat's development account #0", HARDHAT_0, /development account #0 of test…junk/],
@@ -60,5 +63,29 @@ describe('signerFor: production refuses hot wallets anyone can spend from', () =
     expect(() => signerFor(production({ HOT_WALLET_KEY_FILE: file }))).toThrow(
       `HOT_WALLET_KEY_FILE ${file} may be read or written by group or others (mode 0${mode.toString(8)}): chmod 600 ${file}`,
     );
+  });
+});
+
+describe('poolFor: a pool of hot wallets', () => {
+  it('makes one wallet per key file, in order, and marks those HOT_WALLETS_RETIRED retired', () => {
+    const [a, b] = [generatePrivateKey(), generatePrivateKey()];
+    const addressB = privateKeyToAccount(b).address;
+    const pool = poolFor(config({ HOT_WALLET_KEY_FILE: `${keyFile(a)},${keyFile(b)}`, HOT_WALLETS_RETIRED: addressB.toLowerCase() }));
+    expect(pool.wallets.map((w) => [w.address, w.retired])).toEqual([
+      [privateKeyToAccount(a).address, false],
+      [addressB, true],
+    ]);
+    expect(pool.signing.map((w) => w.address)).toEqual([privateKeyToAccount(a).address]);
+    expect(pool.signerOf(addressB.toLowerCase())).toBe(pool.wallets[1].signer);
+  });
+
+  it('refuses the same key twice', () => {
+    const file = keyFile(generatePrivateKey());
+    expect(() => poolFor(config({ HOT_WALLET_KEY_FILE: `${file},${file}` }))).toThrow(/is configured twice/);
+  });
+
+  it('refuses a well-known key anywhere in the pool in production', () => {
+    const files = `${keyFile(generatePrivateKey())},${keyFile(HARDHAT_0)}`;
+    expect(() => poolFor(production({ HOT_WALLET_KEY_FILE: files }))).toThrow(/development account #0 of test…junk/);
   });
 });

@@ -58,9 +58,12 @@ export function poolFor(config: WithdrawalsConfig): HotWalletPool {
         )
       : listOf(config.HOT_WALLET_KEY_FILE).map((file) => new KeyFileSigner(file, { privateFileOnly: production }));
   if (production)
-    for (const s of signers) refuseWellKnownWallet(s.address, HOT_WALLET_SIGNER === 'remote' ? 'REMOTE_SIGNER_ADDRESS' : 'HOT_WALLET_KEY_FILE');
+    for (const s of signers)
+      refuseWellKnownWallet(s.address, HOT_WALLET_SIGNER === 'remote' ? 'REMOTE_SIGNER_ADDRESS' : 'HOT_WALLET_KEY_FILE');
   const retired = new Set(listOf(config.HOT_WALLETS_RETIRED).map((a) => a.toLowerCase()));
-  return new HotWalletPool(signers.map((signer) => ({ address: signer.address, signer, retired: retired.has(signer.address.toLowerCase()) })));
+  return new HotWalletPool(
+    signers.map((signer) => ({ address: signer.address, signer, retired: retired.has(signer.address.toLowerCase()) })),
+  );
 }
 
 const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };

@@ -7,6 +7,7 @@ import { loadConfig } from '@partner/config';
 import { maskLogArguments, startTracing, stopTracing } from '@partner/tracing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { EvmPayoutRail } from './evm-payout-rail';
+import { HotWalletPool } from './hot-wallet-pool';
 import { PayoutMetrics } from './payout-metrics';
 import { PayoutRoundsService } from './payout-rounds.service';
 import { RemoteSigner } from './payout-signers';
@@ -115,10 +116,13 @@ describe('a node URL with credentials never shows in errors, log lines or spans'
         {} as never,
         new PayoutMetrics(),
         railsFor(config),
-        {
-          address: `0x${'2'.repeat(40)}`,
-          sign: () => Promise.reject(new Error('unused')),
-        },
+        new HotWalletPool([
+          {
+            address: `0x${'2'.repeat(40)}`,
+            signer: { address: `0x${'2'.repeat(40)}`, sign: () => Promise.reject(new Error('unused')) },
+            retired: false,
+          },
+        ]),
       );
       await rounds.checkChains();
     } finally {

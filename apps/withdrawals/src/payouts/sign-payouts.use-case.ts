@@ -143,8 +143,8 @@ export class SignPayoutsUseCase {
         await this.hotWallets.advance(tx, s.network, lane.wallet.address, lane.nonce, now);
       }
       await this.payouts.setAside(tx, plan.feeCapped, 'fee_cap', now);
-      // Larger than every lane's float (when some lane could pay at all): aside, the others go on.
-      const aside = able.length > 0 ? await this.payouts.setAsideAbove(tx, s.network, maxFloat, now) : 0;
+      // Larger than every lane's float (when some lane holds any: an empty pool makes all wait in turn): aside, the others go on.
+      const aside = maxFloat > 0n ? await this.payouts.setAsideAbove(tx, s.network, maxFloat, now) : 0;
       await this.failRefused(tx, refused, now);
       for (const lane of lanes) await this.laneWaits(tx, s.network, lane, now);
       return {
@@ -231,13 +231,21 @@ export class SignPayoutsUseCase {
     const failed = await this.payouts.failUnsigned(tx, [...refused.keys()], 'destination_refused', now);
     await this.accounts.endHolds(
       tx,
-      failed.map((w) => ({ partnerId: w.partnerId, document: w.document, withdrawalId: w.id, micros: w.amountMicros + w.feeMicros, released: true })),
+      failed.map((w) => ({
+        partnerId: w.partnerId,
+        document: w.document,
+        withdrawalId: w.id,
+        micros: w.amountMicros + w.feeMicros,
+        released: true,
+      })),
       now,
     );
     for (const w of failed) {
       tx.emit(stateChanged(w));
       this.metrics.finished.inc({ network: w.network, state: 'failed' });
-      this.logger.warn(`withdrawal ${w.id} failed on ${w.network} before signing: the token refuses its destination (${refused.get(w.id)}); hold released`);
+      this.logger.warn(
+        `withdrawal ${w.id} failed on ${w.network} before signing: the token refuses its destination (${refused.get(w.id)}); hold released`,
+      );
     }
   }
 

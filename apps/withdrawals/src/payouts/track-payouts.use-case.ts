@@ -115,7 +115,8 @@ export class TrackPayoutsUseCase {
       try {
         // A nonce at or above the wallet's mined nonce is in no block yet: no receipt to ask for.
         const r = nonceOf(p) < minedNonce ? await this.minedVersion(rail, p.versions) : null;
-        const kind = r && p.versions.find((v) => v.txHash.toLowerCase() === r.txHash.toLowerCase())?.kind === 'cancel' ? 'cancel' : 'transfer';
+        const kind =
+          r && p.versions.find((v) => v.txHash.toLowerCase() === r.txHash.toLowerCase())?.kind === 'cancel' ? 'cancel' : 'transfer';
         if (r) mined.push({ w: p.withdrawal, r, kind });
         else pending.push(p);
       } catch (error) {
@@ -332,7 +333,14 @@ export class TrackPayoutsUseCase {
     const detail =
       `${count} transfers from ${lane.address} in a row were mined as reverts (the last: withdrawal ${last.id}, nonce ${last.payout.nonce}); ` +
       'signing from this wallet stops until this finding is resolved: check the token (paused? the wallet blacklisted?) first';
-    const id = await this.findings.record(s.network, 'reverts_in_a_row', null, findingSubject.nonce(lane.address, last.payout.nonce ?? 0n), detail, tx);
+    const id = await this.findings.record(
+      s.network,
+      'reverts_in_a_row',
+      null,
+      findingSubject.nonce(lane.address, last.payout.nonce ?? 0n),
+      detail,
+      tx,
+    );
     if (id === null) return;
     await this.hotWallets.stop(tx, s.network, lane.address, id, now);
     this.metrics.mismatches.inc({ network: s.network, kind: 'reverts_in_a_row' });
@@ -371,12 +379,16 @@ export class TrackPayoutsUseCase {
       kind: 'cancel',
     });
     this.metrics.cancels.inc({ network: s.network, outcome: 'signed' });
-    this.logger.warn(`withdrawal ${w.id}: its nonce ${latest.nonce} of ${lane.address} is cancelled by ${version.txHash} (the operator's decision)`);
+    this.logger.warn(
+      `withdrawal ${w.id}: its nonce ${latest.nonce} of ${lane.address} is cancelled by ${version.txHash} (the operator's decision)`,
+    );
     return version;
   }
 
   private async store(s: NetworkSettings, lane: TrackedLane, w: Withdrawal, version: NewPayoutVersion): Promise<PayoutVersion> {
-    const [stored] = await this.unitOfWork.run((tx) => this.payouts.addVersions(tx, s.network, lane.address, [{ withdrawalId: w.id, version }]));
+    const [stored] = await this.unitOfWork.run((tx) =>
+      this.payouts.addVersions(tx, s.network, lane.address, [{ withdrawalId: w.id, version }]),
+    );
     return stored;
   }
 
@@ -386,7 +398,12 @@ export class TrackPayoutsUseCase {
    * withdrawal and releases its hold (docs/operations/payouts.md, "A reconciliation finding").
    */
   private async nonceTaken(s: NetworkSettings, lane: TrackedLane, w: Withdrawal): Promise<void> {
-    await this.finding(s, 'nonce_taken', w, `nonce ${w.payout.nonce} of ${lane.address} was mined by a transaction that is not this withdrawal's`);
+    await this.finding(
+      s,
+      'nonce_taken',
+      w,
+      `nonce ${w.payout.nonce} of ${lane.address} was mined by a transaction that is not this withdrawal's`,
+    );
   }
 
   /**

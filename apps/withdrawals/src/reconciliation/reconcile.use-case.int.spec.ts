@@ -39,7 +39,7 @@ const kit = payoutKit(config, db);
 const matic = kit.settings.MATIC;
 const wallet = kit.signer.address;
 const steps = new StepFindingUseCase(unitOfWork, findings, new HotWalletRepository(db), new PayoutRepository(db), accounts);
-const hotWallets = new ListHotWalletsUseCase(config, new HotWalletRepository(db), kit.rails, kit.signer);
+const hotWallets = new ListHotWalletsUseCase(config, new HotWalletRepository(db), kit.rails, kit.pool);
 
 afterAll(() => db.close());
 beforeAll(() => kit.rounds.checkChains());
@@ -164,7 +164,7 @@ describe('the books against the chain (PostgreSQL + real EVM nodes)', () => {
     expect(await step(view?.stopped_by ?? 0, 'resolve', 'again')).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
     await kit.until([w.id], ['settled']);
     expect((await hotWallets.execute()).hot_wallets.find((h) => h.network === 'MATIC')).toMatchObject({
-      state: 'signing',
+      state: 'active',
       stopped_by: null,
     });
   });

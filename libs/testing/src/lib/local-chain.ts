@@ -13,10 +13,13 @@ import {
   createTestClient,
   createWalletClient,
   defineChain,
+  encodeAbiParameters,
   encodeFunctionData,
   Hash,
   Hex,
   http,
+  keccak256,
+  pad,
   parseAbi,
   PublicClient,
   rpcSchema,
@@ -222,4 +225,25 @@ export function outsideTransfer(rpcUrl: string, token: Address, from: Address, t
     to: token,
     data: encodeFunctionData({ abi: TEST_USDT_ABI, functionName: 'transfer', args: [to, micros] }),
   });
+}
+
+/** The test USDT's storage slot of `isBlackListed` (TestUsdt.sol: name, symbol, owner, _totalSupply, balances, allowed, isBlackListed). */
+const BLACKLIST_SLOT = 6n;
+
+/**
+ * Blacklists (or clears) `address` on the test token at once, without a transaction (hardhat_setStorageAt):
+ * for specs that need the token to turn against a wallet while mining is paused, between the signing of its
+ * transfers and their mining. Checks the token agrees afterwards.
+ */
+export async function setBlacklistedNow(rpcUrl: string, token: Address, address: Address, listed: boolean): Promise<void> {
+  const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [address, BLACKLIST_SLOT]));
+  await testClient(rpcUrl).setStorageAt({ address: token, index: slot, value: pad(listed ? '0x01' : '0x00', { size: 32 }) });
+  const now = await publicClient(rpcUrl).readContract({
+    address: token,
+    abi: TEST_USDT_ABI,
+    functionName: 'isBlackListed',
+    args: [address],
+  });
+  if (now !== listed)
+    throw new Error(`the test token's isBlackListed is not at slot ${BLACKLIST_SLOT}: TestUsdt.sol's storage layout changed`);
 }

@@ -40,10 +40,18 @@ export class HotWalletView {
   })
   native_wei!: string | null;
 
-  @ApiProperty({ type: 'integer', description: 'Withdrawals of this network not final yet (waiting, signed or sent), all wallets together', example: 3 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Withdrawals of this network not final yet (waiting, signed or sent), all wallets together',
+    example: 3,
+  })
   pending!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Transactions this wallet signed on this network and not yet mined (at most CHAIN_MAX_IN_FLIGHT_PER_WALLET)', example: 4 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Transactions this wallet signed on this network and not yet mined (at most CHAIN_MAX_IN_FLIGHT_PER_WALLET)',
+    example: 4,
+  })
   in_flight!: number;
 
   @ApiProperty({ type: 'integer', description: 'The nonce the next payout will take', example: 1042 })
@@ -88,7 +96,8 @@ export class AsideView {
   network!: Network;
 
   @ApiProperty({
-    description: 'exceeds_float: larger than every wallet\'s USDT beyond what is in flight (top one up); fee_cap: its fee choice costs more than CHAIN_MAX_FEE_GWEI now',
+    description:
+      "exceeds_float: larger than every wallet's USDT beyond what is in flight (top one up); fee_cap: its fee choice costs more than CHAIN_MAX_FEE_GWEI now",
     example: 'exceeds_float',
   })
   reason!: string;
