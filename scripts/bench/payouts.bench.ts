@@ -1,17 +1,28 @@
 /**
- * `npm run bench:payouts`: USDT payouts a second of ONE hot wallet on a local chain, and created → sent →
- * settled, against a floor on the same node before and after the service (their mean): a bare script signing
- * the same transfers. Flags and what it reads: docs/benchmarks/README.md, "Payouts on a local chain".
+ * `npm run bench:payouts`: USDT payouts a second of a pool of N hot wallets on a local chain (`--wallets`, each
+ * size in turn), and created → sent → settled, against a floor of the same N on the same node before and after
+ * the service (their mean): N bare senders, one process per key, signing the same transfers. Flags and what it
+ * reads: docs/benchmarks/README.md, "Payouts on a local chain".
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { createPublicClient, encodeFunctionData, Hex, http, keccak256, parseAbi, parseEther, parseGwei, PublicClient } from 'viem';
+import { createPublicClient, Hex, http, parseEther, parseGwei, PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { VALID_ADDRESS } from '@partner/testing';
-import { fundFromOwner, LocalChain, LOCAL_NETWORKS, LocalNetwork } from '../chain/local-chains';
-import { healthPortOf } from '../lib/services';
+import { hotWallets, pollUntil, VALID_ADDRESS } from '@partner/testing';
+import {
+  DEFAULT_NATIVE_WEI,
+  DEFAULT_USDT_MICROS,
+  fundFromOwner,
+  hotWalletAddress,
+  LocalChain,
+  LOCAL_NETWORKS,
+  LocalNetwork,
+} from '../chain/local-chains';
+import { AppName, healthPortOf } from '../lib/services';
+import { RunningStack, restartApp, StackOptions, stopApp } from '../stack/stack';
+import { FloorSender, SenderResult } from './payouts-floor-sender';
 import * as h from './harness';
 import { distribution, fmt, round, sleep, table } from './harness';
 import { brokerPid, cpuDelta, cpuSnapshot, perUnit, pidFile, scrapeMetrics, seriesSum } from './probes';
@@ -23,11 +34,12 @@ const PROFILE_DIR = join(h.OUT_DIR, 'payouts-prof');
 const AMOUNT_MICROS = BigInt(h.USDT);
 const GAS_LIMIT = 100_000n;
 const PRIORITY_FEE_WEI = parseGwei('1');
-const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 value)']);
 
 function parseOptions() {
   const o = h.cli('npm run bench:payouts -- [flags]', {
     count: h.number(1000, 1),
+    /** Pool sizes measured, each against a floor of as many senders: ascending (a size's wallets are the smaller one's and more). */
+    wallets: h.numbers('1,2,4', 1),
     'block-time-ms': h.number(1000, 100),
     network: h.text('MATIC', undefined, 'ETH|MATIC'),
     rate: h.number(0, 0, undefined, false),
@@ -42,7 +54,8 @@ function parseOptions() {
   });
   const network = o.network.toUpperCase() as LocalNetwork;
   if (!LOCAL_NETWORKS.includes(network)) throw new Error(`--network takes ETH or MATIC, got ${network}`);
-  return { ...o, network, build: !o.noBuild && o.appRoot === undefined };
+  const wallets = [...new Set(o.wallets)].sort((a, b) => a - b);
+  return { ...o, network, wallets, build: !o.noBuild && o.appRoot === undefined };
 }
 type Options = ReturnType<typeof parseOptions>;
 
@@ -110,35 +123,45 @@ function gasOf(paid: Array<[number, number, number]>) {
 // ------------------------------------------------------------------------------------ the floor
 type Cpu = () => Promise<Map<string, number>>;
 
-/** A funded wallet of the bench's own signs `count` transfers as the service would, at consecutive nonces, each pushed once signed (or on the --rate schedule). */
-async function runFloor(o: Options, chain: LocalChain, client: PublicClient, watcher: BlockWatcher, key: Hex, cpu: Cpu) {
-  const account = privateKeyToAccount(key);
-  const baseNonce = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
-  const maxFeePerGas = 2n * ((await client.getBlock({ blockTag: 'latest' })).baseFeePerGas ?? 0n) + PRIORITY_FEE_WEI;
-  const data = encodeFunctionData({ abi: TRANSFER_ABI, functionName: 'transfer', args: [VALID_ADDRESS, AMOUNT_MICROS] });
-  const [asked, submitted, hashes] = [new Array<number>(o.count), new Array<number>(o.count), new Array<Hex>(o.count)];
-  const send = async (i: number, askedAt: number) => {
-    asked[i] = askedAt;
-    const raw = await account.signTransaction({
-      type: 'eip1559',
-      chainId: chain.chainId,
-      nonce: baseNonce + i,
-      to: chain.tokenAddress,
-      data,
-      gas: GAS_LIMIT,
-      maxFeePerGas,
-      maxPriorityFeePerGas: PRIORITY_FEE_WEI,
-      value: 0n,
-    });
-    hashes[i] = keccak256(raw);
-    await client.request({ method: 'eth_sendRawTransaction', params: [raw] });
-    submitted[i] = nowMs();
-  };
+/**
+ * `keys.length` bare senders, a process and a funded wallet of the bench's own each, sign `count` transfers in
+ * all (shared out evenly) as the service would, each at its own consecutive nonces, each pushed once signed (or
+ * on its share of the --rate schedule): what the node takes from that many wallets with nothing in between.
+ */
+async function runFloor(o: Options, chain: LocalChain, watcher: BlockWatcher, keys: Hex[], cpu: Cpu) {
+  const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
+  const shares = keys.map((_, i) => Math.floor(o.count / keys.length) + (i < o.count % keys.length ? 1 : 0));
+  const senders = await Promise.all(
+    keys.map((key, i) =>
+      FloorSender.start(
+        {
+          key,
+          count: shares[i],
+          rate: o.rate > 0 ? o.rate / keys.length : 0,
+          rpcUrl: chain.rpcUrl,
+          chainId: chain.chainId,
+          token: chain.tokenAddress,
+          to: VALID_ADDRESS,
+          amountMicros: String(AMOUNT_MICROS),
+          gasLimit: String(GAS_LIMIT),
+          priorityFeeWei: String(PRIORITY_FEE_WEI),
+        },
+        h.root,
+      ),
+    ),
+  );
+  let sent: SenderResult[];
   const cpu0 = await cpu();
   const t0 = nowMs();
-  if (o.rate > 0) await h.onSchedule(o.rate, o.count, bench.stopped, (i, scheduled) => send(i, performance.timeOrigin + scheduled));
-  else for (let i = 0; i < o.count && !bench.interrupted; i++) await send(i, t0);
-  const submittedAll = nowMs();
+  try {
+    sent = await Promise.all(senders.map((x) => x.go()));
+  } finally {
+    for (const x of senders) x.stop();
+  }
+  const asked = sent.flatMap((x) => x.asked);
+  const submitted = sent.flatMap((x) => x.submitted);
+  const hashes = sent.flatMap((x) => x.hashes);
+  const submittedAll = Math.max(...submitted);
   const deadline = Date.now() + 120_000 + o.count * 100;
   const finalOf = (hash: Hex) => {
     const b = watcher.mined(hash);
@@ -149,6 +172,8 @@ async function runFloor(o: Options, chain: LocalChain, client: PublicClient, wat
     await sleep(50);
   }
   const cpu1 = await cpu();
+  // The senders' own CPU, as they measured it: processes of their own, not in the snapshots.
+  const cpuSpent = { ...cpuDelta(cpu0, cpu1), senders: sent.reduce((n, x) => n + x.cpuMs, 0) };
   const mined = hashes.map((x) => watcher.mined(x)?.seenAt ?? NaN);
   const finals = hashes.map((x) => finalOf(x) ?? NaN);
   const [lastMined, lastFinal] = [Math.max(...mined), Math.max(...finals)];
@@ -160,6 +185,7 @@ async function runFloor(o: Options, chain: LocalChain, client: PublicClient, wat
   const perSecond = (until: number) => round(o.count / ((until - t0) / 1000), 1);
   return {
     count: o.count,
+    senders: keys.length,
     mined: mined.filter(Number.isFinite).length,
     /** Transfers mined, final and pushed per second: count over first ask → last one. */
     minedPerSecond: perSecond(lastMined),
@@ -173,7 +199,7 @@ async function runFloor(o: Options, chain: LocalChain, client: PublicClient, wat
     },
     ...gasOf(receipts.map((r) => [Number(r.gasUsed), Number(r.effectiveGasPrice), Number(r.gasUsed * r.effectiveGasPrice)])),
     chain: watcher.between(t0, lastFinal),
-    cpuMsPerTransfer: perUnit(cpuDelta(cpu0, cpu1), o.count),
+    cpuMsPerTransfer: perUnit(cpuSpent, o.count),
   };
 }
 type FloorResult = Awaited<ReturnType<typeof runFloor>>;
@@ -275,6 +301,11 @@ async function runService(o: Options, url: string, admin: string, db: Client, wa
     const pairs = rows.map((r) => [from(r), to(r)] as const);
     return distribution(pairs.flatMap(([a, b]) => (a == null || b == null ? [] : [b - a])));
   };
+  // How the pool shared them out: payouts by the wallet that signed them.
+  const byWallet = await db.query<{ from_address: string | null; n: number }>(
+    'SELECT from_address, count(*)::int AS n FROM withdrawals.withdrawals WHERE id = ANY($1::int[]) GROUP BY from_address ORDER BY n DESC',
+    [ids],
+  );
   const firstCreated = Math.min(...rows.map((r) => r.created_ms));
   const settledTimes = finalRows.map(settledAt).filter((t): t is number => t !== undefined);
   const minedTimes = rows.map(minedAt).filter((t): t is number => t !== undefined);
@@ -318,6 +349,7 @@ async function runService(o: Options, url: string, admin: string, db: Client, wa
     },
     ...gasOf(paid.map((r) => [Number(r.gas_used), Number(r.effective_gas_price_wei), Number(r.gas_cost_wei)])),
     replaced: rows.filter((r) => r.versions > 1).length,
+    byWallet: Object.fromEntries(byWallet.rows.map((r) => [r.from_address ?? 'unsigned', r.n])),
     chain: watcher.between(firstCreated, lastSettled),
     cpuMsPerPayout: perUnit(cpuDelta(cpu0, cpu1), finalRows.length),
     rounds: { runs, meanMs: runs > 0 ? round((ofPayouts('periodic_job_duration_seconds_sum') / runs) * 1000, 1) : null, broadcasts },
@@ -329,40 +361,55 @@ async function runService(o: Options, url: string, admin: string, db: Client, wa
 type ServiceResult = Awaited<ReturnType<typeof runService>>;
 
 // ------------------------------------------------------------------------------------ main
+/** A fresh private key in `file` (replacing any), mode 0600, as ensureHotWalletKey writes one. */
+function freshKeyFile(file: string): string {
+  rmSync(file, { force: true });
+  writeFileSync(file, `${generatePrivateKey()}\n`, { mode: 0o600 });
+  return file;
+}
+
 bench.run(async () => {
   const o = parseOptions();
   const environment = h.machine();
   const timings = { confirmations: o.confirmations, pollMs: o.pollMs, replaceAfterMs: 30_000 };
   console.log(
-    `payouts bench: node ${environment.node}, ${environment.cpus} cpus, load ${environment.loadavgAtStart.join(' ')}; ${o.count} transfers on ${o.network}, ` +
-      `block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ` +
+    `payouts bench: node ${environment.node}, ${environment.cpus} cpus, load ${environment.loadavgAtStart.join(' ')}; ${o.count} transfers on ${o.network} per pool size, ` +
+      `pools of ${o.wallets.join(', ')} hot wallets, block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ` +
       `${o.rate > 0 ? `${o.rate} a second` : `all at once (${o.concurrency} clients)`}; apps from ${o.appRoot ?? h.root}`,
   );
   if (o.cpuProf) rmSync(PROFILE_DIR, { recursive: true, force: true });
   const results: Record<string, unknown> = { environment, options: o };
+  const sizes: Record<number, unknown> = (results.sizes = {});
   const db = new Client({ connectionString: AT.databaseUrl, application_name: 'bench-probe' });
   try {
-    const { stack, chains, admin } = await bench.stack(AT, {
+    const tweak = (app: AppName, x: StackOptions): StackOptions =>
+      app === 'withdrawals' && o.cpuProf ? { ...x, env: { ...x.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } } : x;
+    // The stack starts with one hot wallet (the harness's key, funded by the fresh chains): the pool of size 1.
+    const { stack, chains, admin, options } = await bench.stack(AT, {
       build: o.build,
       blockTimeMs: o.blockTimeMs,
       chainTimings: timings,
       env: o.batch === undefined ? {} : { CHAIN_BATCH: String(o.batch) },
       appRoot: o.appRoot,
-      tweak: (app, x) =>
-        app === 'withdrawals' && o.cpuProf ? { ...x, env: { ...x.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } } : x,
+      tweak,
     });
     const chain = chains[o.network];
-    // The floor's wallet: a key of this run only, funded by the token's owner as the hot wallet was, for two passes.
-    const floorKey = generatePrivateKey();
-    const floorWallet = privateKeyToAccount(floorKey).address;
-    await fundFromOwner(o.network, AT.chainPorts[o.network], floorWallet, BigInt(o.count) * AMOUNT_MICROS * 2n, parseEther('100'));
+    const port = AT.chainPorts[o.network];
+    // The pool's other wallets: fresh keys of this run, funded as the first (the sizes add wallets, never drop one).
+    const largest = o.wallets[o.wallets.length - 1];
+    const poolFiles = [AT.hotWalletKey];
+    for (let i = 2; i <= largest; i++) {
+      const file = freshKeyFile(join(h.OUT_DIR, `payouts-hot-wallet-${i}.key`));
+      await fundFromOwner(o.network, port, hotWalletAddress(file), DEFAULT_USDT_MICROS, DEFAULT_NATIVE_WEI);
+      poolFiles.push(file);
+    }
     await db.connect();
     bench.onStop('the database client', () => db.end());
 
     const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
     const watcher = new BlockWatcher(client);
     await watcher.start();
-    const nodeFile = (name: string) => join(h.root, '.cache', 'chain', `node-${AT.chainPorts[o.network]}`, name);
+    const nodeFile = (name: string) => join(h.root, '.cache', 'chain', `node-${port}`, name);
     const chainPid = () => pidFile(nodeFile('node.pid'));
     // The node logs each JSON-RPC call it answers, a line each: the service window's lines are its calls (the docs count them).
     const nodeLogLines = () => readFileSync(nodeFile('node.log'), 'utf8').split('\n').length;
@@ -370,27 +417,45 @@ bench.run(async () => {
     const pids = () => new Map<string, number | undefined>([...appPids(), ['chain node', chainPid()], ['kafka', brokerPid(AT.kafkaPort)]]);
     const cpu = () => cpuSnapshot(pids(), db);
 
-    // Floor, service, floor: the machine's drift falls on both sides.
-    const floor = async (what: string) => {
-      console.log(`\n${what}`);
-      const r = await runFloor(o, chain, client, watcher, floorKey, cpu);
-      console.log(`  ${r.minedPerSecond} transfers/s mined, ${r.submitPerSecond}/s pushed`);
-      return r;
-    };
-    const floorBefore = await floor('floor: a bare script signs and pushes the transfers from its own wallet...');
-    console.log('service: withdrawals through the partner API, paid by the payout rounds...');
-    const fromLine = nodeLogLines();
-    const service = (results.service = await runService(o, stack.gatewayUrl, admin, db, watcher, cpu));
-    const nodeLog = (results.nodeLog = { file: nodeFile('node.log'), serviceLines: [fromLine, nodeLogLines()] });
-    const floorAfter = await floor('floor again, after the service...');
-    const floorMean = meanOf(floorBefore, floorAfter);
-    results.floor = { before: floorBefore, after: floorAfter, mean: floorMean };
+    const summary: Array<{ wallets: number; floor: FloorResult; service: ServiceResult }> = [];
+    let running = 1;
+    for (const n of o.wallets) {
+      if (bench.interrupted) break;
+      if (n !== running) await usePool(stack, options, tweak, admin, o.network, poolFiles.slice(0, n));
+      running = n;
+      // The floor's wallets: N keys of this run only, each funded by the token's owner for its share, two passes.
+      const floorKeys = Array.from({ length: n }, () => generatePrivateKey());
+      const share = BigInt(Math.ceil(o.count / n));
+      for (const key of floorKeys)
+        await fundFromOwner(o.network, port, privateKeyToAccount(key).address, share * AMOUNT_MICROS * 2n, parseEther('100'));
+
+      // Floor, service, floor: the machine's drift falls on both sides.
+      const floor = async (what: string) => {
+        console.log(`\n${what}`);
+        const r = await runFloor(o, chain, watcher, floorKeys, cpu);
+        console.log(`  ${r.minedPerSecond} transfers/s mined, ${r.submitPerSecond}/s pushed`);
+        return r;
+      };
+      console.log(`\n=== a pool of ${n} hot wallet${n > 1 ? 's' : ''}`);
+      const floorBefore = await floor(
+        `floor: ${n} bare sender${n > 1 ? 's' : ''} sign and push the transfers, each from its own wallet...`,
+      );
+      console.log(`service: withdrawals through the partner API, paid by the payout rounds from ${n} wallet${n > 1 ? 's' : ''}...`);
+      const fromLine = nodeLogLines();
+      const service = await runService(o, stack.gatewayUrl, admin, db, watcher, cpu);
+      const nodeLog = { file: nodeFile('node.log'), serviceLines: [fromLine, nodeLogLines()] };
+      const floorAfter = await floor('floor again, after the service...');
+      const floorMean = meanOf(floorBefore, floorAfter);
+      sizes[n] = { floor: { before: floorBefore, after: floorAfter, mean: floorMean }, service, nodeLog };
+      summary.push({ wallets: n, floor: floorMean, service });
+      report(o, n, floorMean, service);
+      console.log(`\nJSON-RPC calls of the service window: lines ${nodeLog.serviceLines.join('-')} of ${nodeLog.file}`);
+    }
     await watcher.stop();
-    report(o, floorMean, service);
-    console.log(`\nJSON-RPC calls of the service window: lines ${nodeLog.serviceLines.join('-')} of ${nodeLog.file}`);
+    reportSizes(summary);
 
     if (o.cpuProf) {
-      await stack.stop(30_000); // the profile is written on exit
+      await stack.stop(30_000); // the profile is written on exit (one file per pool size: the service restarts for each)
       const files = (results.profiles = existsSync(PROFILE_DIR) ? readdirSync(PROFILE_DIR).map((x) => join(PROFILE_DIR, x)) : []);
       console.log(`\nPROFILE  ${files.join(' ') || 'no .cpuprofile written (did the withdrawals service exit cleanly?)'}`);
     }
@@ -398,6 +463,35 @@ bench.run(async () => {
     h.writeResults('payouts.json', results, AT.logDir);
   }
 });
+
+/**
+ * The withdrawals service restarted paying from the wallets in `files` (HOT_WALLET_KEY_FILE); resolves once the
+ * operator view lists each of them active on `network` (else the sizes would not be what they say).
+ */
+async function usePool(
+  stack: RunningStack,
+  options: StackOptions,
+  tweak: (app: AppName, x: StackOptions) => StackOptions,
+  admin: string,
+  network: LocalNetwork,
+  files: string[],
+): Promise<void> {
+  const addresses = files.map((f) => hotWalletAddress(f).toLowerCase());
+  console.log(`\nthe withdrawals service restarted with ${files.length} hot wallets: ${addresses.join(', ')}`);
+  await stopApp(stack, 'withdrawals');
+  await restartApp(
+    stack,
+    'withdrawals',
+    tweak('withdrawals', { ...options, env: { ...options.env, HOT_WALLET_KEY_FILE: files.join(',') } }),
+  );
+  await pollUntil(
+    `GET /admin/v1/hot-wallets listing the ${files.length} wallets active on ${network}`,
+    async () =>
+      (await hotWallets(stack.adminUrl, admin)).filter((v) => v.network === network).map((v) => `${v.address.toLowerCase()} ${v.state}`),
+    (listed) => addresses.every((a) => listed.includes(`${a} active`)),
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
+}
 
 /** Two passes as one: every number the mean of the two (distributions field by field), anything else the first's. */
 function meanOf<T>(a: T, b: T): T {
@@ -407,17 +501,19 @@ function meanOf<T>(a: T, b: T): T {
   return a;
 }
 
-function report(o: Options, floor: FloorResult, service: ServiceResult): void {
+type N = number | null | undefined;
+const ratio = (s: N, fl: N) => fmt(s == null || !fl ? null : round(s / fl));
+
+function report(o: Options, wallets: number, floor: FloorResult, service: ServiceResult): void {
   const [f, t] = [floor.times, service.times];
-  type N = number | null | undefined;
-  const row = (label: string, s: N, fl: N) => [label, fmt(s), fmt(fl), fmt(s == null || !fl ? null : round(s / fl))];
+  const row = (label: string, s: N, fl: N) => [label, fmt(s), fmt(fl), ratio(s, fl)];
   console.log(
-    `\nPAYOUTS  ${o.count} on ${o.network}; block time ${o.blockTimeMs} ms (seen: floor ${fmt(floor.chain.meanIntervalMs)} ms, service ${fmt(service.chain.meanIntervalMs)} ms between blocks); ` +
+    `\nPAYOUTS  ${o.count} on ${o.network} from ${wallets} hot wallet${wallets > 1 ? 's' : ''} (floor: ${floor.senders} sender${floor.senders > 1 ? 's' : ''}); block time ${o.blockTimeMs} ms (seen: floor ${fmt(floor.chain.meanIntervalMs)} ms, service ${fmt(service.chain.meanIntervalMs)} ms between blocks); ` +
       `final after ${o.confirmations} blocks; CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? 200}; ${o.rate > 0 ? `${o.rate}/s` : 'all at once'}`,
   );
   console.log(
     `  service: ${service.created} created (${service.createPerSecond}/s), ${service.settled} settled, ${service.failed} failed${service.timedOut ? ', TIMED OUT' : ''}; ` +
-      `non-201 ${JSON.stringify(service.non201)}; replaced ${service.replaced}; payout rounds ${service.rounds.runs} (mean ${fmt(service.rounds.meanMs)} ms), broadcasts ${JSON.stringify(service.rounds.broadcasts)}`,
+      `non-201 ${JSON.stringify(service.non201)}; replaced ${service.replaced}; by wallet ${JSON.stringify(service.byWallet)}; payout rounds ${service.rounds.runs} (mean ${fmt(service.rounds.meanMs)} ms), broadcasts ${JSON.stringify(service.rounds.broadcasts)}`,
   );
   const rows = [
     row('mined per second (count / first asked → last mined)', service.minedPerSecond, floor.minedPerSecond),
@@ -438,7 +534,7 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
     row('transactions per busy block (mean)', service.chain.meanTransactionsPerBusyBlock, floor.chain.meanTransactionsPerBusyBlock),
     row('largest block, share of its gas limit', service.chain.maxGasShare, floor.chain.maxGasShare),
   ];
-  console.log(table(['', 'service', 'floor (2 passes)', 'service/floor'], rows));
+  console.log(table(['', 'service', `floor (${floor.senders} senders, 2 passes)`, 'service/floor'], rows));
   console.log(
     `\nPostgreSQL: commits per payout (every service, the withdrawal's creation included) ${fmt(service.commitsPerPayout)}; ` +
       `SELECT 1 round trip from the bench during the window p50 ${fmt(service.dbRoundTripMs?.p50)} ms, p99 ${fmt(service.dbRoundTripMs?.p99)} ms`,
@@ -458,4 +554,28 @@ function report(o: Options, floor: FloorResult, service: ServiceResult): void {
   const timeline = service.timeline.filter((_, i) => i % step === 0 || i === service.timeline.length - 1);
   const stageRows = timeline.map((x) => [fmt(x.atS), ...[x.unsigned, x.signed, x.sent, x.mined, x.settled].map(String)]);
   console.log(table(['s', 'unsigned', 'signed', 'sent', 'mined', 'settled'], stageRows));
+}
+
+/** Every size side by side: payouts a second and created → settled p99, each against the floor of the same size. */
+function reportSizes(summary: Array<{ wallets: number; floor: FloorResult; service: ServiceResult }>): void {
+  console.log('\nPAYOUTS BY POOL SIZE  (each against its own floor: as many bare senders, the mean of the passes before and after)');
+  const rows = summary.map(({ wallets, floor, service }) => [
+    String(wallets),
+    fmt(service.settledPerSecond),
+    fmt(floor.finalPerSecond),
+    ratio(service.settledPerSecond, floor.finalPerSecond),
+    fmt(service.times.toFinal?.p99),
+    fmt(floor.times.toFinal?.p99),
+    ratio(service.times.toFinal?.p99, floor.times.toFinal?.p99),
+  ]);
+  const head = [
+    'wallets',
+    'settled/s',
+    'floor final/s',
+    'service/floor',
+    'created → settled p99 ms',
+    'floor asked → final p99 ms',
+    'service/floor',
+  ];
+  console.log(table(head, rows));
 }

@@ -22,16 +22,26 @@ import {
   FaultRecovery,
   GatewayPool,
   callGateway,
+  CHAOS_FEES,
+  FAILING_ADDRESS,
+  freshDestination,
+  hotWallets,
+  HotWalletView,
   LoadWindow,
   outsideTransfer,
   PartnerLoad,
   pollUntil,
   ProxyCounts,
   ProxyMode,
+  tokenAdmin,
+  tokenBalance,
+  transferLogs,
+  unminedCount,
   USDT,
   withdrawalRequest,
   whilePayoutRoundHeld,
 } from '@partner/testing';
+import { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
 import {
@@ -41,6 +51,7 @@ import {
   LOCAL_NETWORKS,
   LocalChain,
   LocalNetwork,
+  setUpLocalChain,
   stopLocalChains,
 } from '../chain/local-chains';
 import { AppName, APPS, CHAOS_DICT_PORT, repoRoot } from '../lib/services';
@@ -105,7 +116,19 @@ const RPC_TIMEOUT_MS = 5_000;
 /** The slow nodes' delay of every answer, ± jitter: some come in time, some after the apps gave up. */
 const SLOW_MS = 4_500;
 const SLOW_JITTER_MS = 2_500;
-const FAULT_GROUPS = ['apps', 'chain', 'broker', 'database', 'rolling'] as const;
+/**
+ * The hot wallet pool: two wallets, each funded on every network as npm start's one is, then brought to this
+ * much USDT, under the API's largest withdrawal (MAX_WITHDRAWAL_MICROS) so that one withdrawal can exceed every float.
+ */
+const POOL_SIZE = 2;
+const POOL_FLOAT_MICROS = 200_000n * BigInt(USDT);
+const MAX_WITHDRAWAL_MICROS = 1_000_000n * BigInt(USDT);
+/** The pool faults: on the network most of the load pays on, each wallet refused or drained this long. */
+const POOL_NETWORK: LocalNetwork = 'MATIC';
+const POOL_FAULT_MS = 20_000;
+/** After a pool fault is lifted, how long a withdrawal failing still counts as the fault's. */
+const POOL_FAULT_GRACE_MS = 30_000;
+const FAULT_GROUPS = ['apps', 'chain', 'pool', 'broker', 'database', 'rolling'] as const;
 type FaultGroup = (typeof FAULT_GROUPS)[number];
 
 const USAGE = `npm run chaos [-- options]: fault injection against a stack of its own, then the audits (money, feeds, chain).
@@ -119,6 +142,7 @@ const USAGE = `npm run chaos [-- options]: fault injection against a stack of it
   --help              this text
 
 A shorter run while developing (about 3 minutes): npm run chaos -- --no-build --rate 30 --partners 2 --faults chain,database
+The hot wallet pool's faults alone (about 3 minutes): npm run chaos -- --no-build --rate 30 --partners 2 --faults pool
 Ports: CHAOS_KAFKA_PORT (57092), CHAOS_DATABASE_URL (partner_chaos), CHAOS_GATEWAY_PORT (19500, and +1),
 CHAOS_HEALTH_PORT_BASE (19600), CHAOS_CHAIN_PORT_ETH/_MATIC (58545/58546), CHAOS_CHAIN_PROXY_PORT_ETH/_MATIC (58555/58556).`;
 
@@ -254,21 +278,28 @@ async function roundsHeld<T>(network: LocalNetwork, work: () => Promise<T>): Pro
   }
 }
 
+/** The operator view's entry of `wallet` on `network` (GET /admin/v1/hot-wallets: one per network and wallet of the pool). */
+async function walletView(operatorUrl: string, network: LocalNetwork, wallet: Address): Promise<HotWalletView | undefined> {
+  const views = await hotWallets(operatorUrl, adminKey);
+  return views.find((v) => v.network === network && v.address.toLowerCase() === wallet.toLowerCase());
+}
+const viewText = (v: HotWalletView | undefined) =>
+  v ? `state ${v.state}${v.reason ? ` (${v.reason})` : ''}, ${v.in_flight} in flight` : 'not listed';
+
 /**
- * What the operator does once the nonce guard stopped `network`'s hot wallet (docs/operations/payouts.md, "A
+ * What the operator does once the nonce guard stopped `wallet` on `network` (docs/operations/payouts.md, "A
  * reconciliation finding"): waits until GET /admin/v1/hot-wallets shows it stopped, resolves the finding
  * named there through the operator API, until it signs again.
  */
-async function resolveWalletStop(operatorUrl: string, network: LocalNetwork): Promise<void> {
+async function resolveWalletStop(operatorUrl: string, network: LocalNetwork, wallet: Address): Promise<void> {
   const headers = { 'x-admin-key': adminKey };
-  const walletOf = async () => {
-    const res = await callGateway(operatorUrl, 'GET', '/admin/v1/hot-wallets', headers);
-    const wallets = (res.body?.hot_wallets ?? []) as { network: string; state: string; stopped_by: number | null }[];
-    return wallets.find((w) => w.network === network);
-  };
-  await pollUntil(`the ${network} hot wallet stopped`, walletOf, (w) => w?.state === 'stopped', { timeoutMs: 60_000, intervalMs: 250 });
+  const walletOf = () => walletView(operatorUrl, network, wallet);
+  await pollUntil(`the ${network} hot wallet ${wallet} stopped`, walletOf, (w) => w?.state === 'stopped', {
+    timeoutMs: 60_000,
+    intervalMs: 250,
+  });
   await pollUntil(
-    `the ${network} hot wallet signing again`,
+    `the ${network} hot wallet ${wallet} signing again`,
     async () => {
       const w = await walletOf();
       if (w?.stopped_by)
@@ -281,6 +312,35 @@ async function resolveWalletStop(operatorUrl: string, network: LocalNetwork): Pr
     { timeoutMs: 60_000, intervalMs: 500 },
   );
 }
+
+/**
+ * Runs `work` (a change of the token's mind about `wallet`: a blacklist, a drain) with no payout of `wallet`
+ * between signed and mined: `network`'s payout rounds held, what the node holds of it mined first. A payout
+ * signed before the change and mined after it would revert: a race of the injection, not the service's doing.
+ */
+async function walletQuiet<T>(chain: LocalChain, network: LocalNetwork, wallet: Address, work: () => Promise<T>): Promise<T> {
+  return roundsHeld(network, async () => {
+    await pollUntil(
+      `${wallet}'s transactions on ${network} mined`,
+      () => unminedCount(chain.rpcUrl, wallet),
+      (n) => n === 0,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      },
+    );
+    return work();
+  });
+}
+
+/** Withdrawals on `network` settled since `since` by a wallet other than `notFrom` (any with undefined), `except` one left out. */
+const settledSince = (network: LocalNetwork, since: Date, notFrom?: Address, except = 0) =>
+  withdrawals(`network = $1 AND state = 'settled' AND updated_at >= $2 AND lower(coalesce(from_address, '')) <> $3 AND id <> $4`, [
+    network,
+    since,
+    (notFrom ?? '').toLowerCase(),
+    except,
+  ]);
 
 /** Signed transactions stored and never broadcast, of withdrawals not final: what a crash between the two leaves. */
 const unbroadcast = async () =>
@@ -298,8 +358,11 @@ async function main(): Promise<number> {
   const proxies: ChainProxyProcess[] = [];
   const failures: string[] = [];
   try {
-    // Fresh chains of the run's own, the hot wallet funded; the apps reach them through the proxies.
-    const hotWallet = ensureHotWalletKey(join(root, '.cache', 'chaos', 'hot-wallet.key'));
+    // Fresh chains of the run's own, the hot wallets funded; the apps reach them through the proxies.
+    const pool = Array.from({ length: POOL_SIZE }, (_, i) =>
+      ensureHotWalletKey(join(root, '.cache', 'chaos', i === 0 ? 'hot-wallet.key' : `hot-wallet-${i + 1}.key`)),
+    );
+    const hotWallet = pool[0];
     const freshChains = () =>
       ensureLocalChains({ ports: chainPorts, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
     // Once more after a pause: a node of the previous run may still hold its port for a moment.
@@ -308,6 +371,17 @@ async function main(): Promise<number> {
       await sleep(5_000);
       return freshChains();
     });
+    // The pool's other wallets funded as the first was, then every wallet brought to POOL_FLOAT_MICROS (no
+    // Transfer out of a wallet: a drain burns, an issue comes from the owner), before any app runs.
+    for (const network of LOCAL_NETWORKS) {
+      for (const w of pool.slice(1)) await setUpLocalChain(network, chains[network].rpcUrl, w.address);
+      const admin = tokenAdmin(chains[network].rpcUrl, chains[network].tokenAddress);
+      for (const w of pool) {
+        await admin.drain(w.address);
+        await admin.issueTo(w.address, POOL_FLOAT_MICROS);
+      }
+    }
+    log(`hot wallet pool: ${pool.map((w) => w.address).join(', ')}; ${POOL_FLOAT_MICROS / BigInt(USDT)} USDT each on every network`);
     const proxied = {} as Record<LocalNetwork, LocalChain>;
     for (const network of LOCAL_NETWORKS) {
       const proxy = await ChainProxyProcess.start({
@@ -320,7 +394,8 @@ async function main(): Promise<number> {
       proxies.push(proxy);
       proxied[network] = { ...chains[network], rpcUrl: proxy.url };
     }
-    Object.assign(options.env as Record<string, string>, chainAppEnv(proxied, hotWallet.keyFile, TEST_CHAIN_TIMINGS));
+    const keyFiles = pool.map((w) => w.keyFile).join(',');
+    Object.assign(options.env as Record<string, string>, chainAppEnv(proxied, keyFiles, TEST_CHAIN_TIMINGS));
     log(`chains: ${LOCAL_NETWORKS.map((n) => `${n} node ${chains[n].rpcUrl}, the apps through ${proxied[n].rpcUrl}`).join('; ')}`);
 
     await recreateDatabase(databaseUrl);
@@ -498,9 +573,184 @@ async function main(): Promise<number> {
           outside.MATIC.push(hash);
           log(`  ${hash}: 1 USDT sent as the hot wallet to ${to}`);
         },
-        () => resolveWalletStop(running.adminUrl, 'MATIC'),
+        () => resolveWalletStop(running.adminUrl, 'MATIC', hotWallet.address),
         true,
       );
+
+    /** What each pool fault showed (printed after the report), and the windows no withdrawal may fail in because of it. */
+    const poolLines: string[] = [];
+    const poolWindows: { label: string; from: Date; to: Date }[] = [];
+    if (runs('pool')) {
+      const n = POOL_NETWORK;
+      const chain = chains[n];
+      const admin = tokenAdmin(chain.rpcUrl, chain.tokenAddress);
+      const [first, second] = pool.map((w) => w.address);
+      const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+      /**
+       * While the token refuses or starves `wallet` (for POOL_FAULT_MS from now): GET /admin/v1/hot-wallets
+       * polled until it shows the wallet waiting (a failed check when it never does), and the other lanes'
+       * payouts meanwhile. Answers the line the fault prints.
+       */
+      const whileWaiting = async (label: string, wallet: Address, expected: string) => {
+        const started = Date.now();
+        const since = new Date();
+        const seen = await pollUntil(
+          `${wallet} waiting on ${n}`,
+          () => walletView(running.adminUrl, n, wallet),
+          (v) => v?.state === 'waiting',
+          {
+            timeoutMs: POOL_FAULT_MS,
+            intervalMs: 250,
+          },
+        ).catch(() => undefined);
+        const seenAfter = Date.now() - started;
+        const last = seen ?? (await walletView(running.adminUrl, n, wallet).catch(() => undefined));
+        await sleep(Math.max(0, started + POOL_FAULT_MS - Date.now()));
+        const others = await settledSince(n, since, wallet);
+        const line = seen
+          ? `${label}: ${wallet} seen waiting after ${secs(seenAfter)} (${viewText(seen)}; expected reason ${expected}); ${others} withdrawals settled by the other wallets in the ${secs(POOL_FAULT_MS)}`
+          : `${label}: ${wallet} NEVER seen waiting in ${secs(POOL_FAULT_MS)} (last: ${viewText(last)}); ${others} withdrawals settled by the other wallets meanwhile`;
+        log(`  ${line}`);
+        poolLines.push(line);
+        if (!seen) failures.push(`${label}: GET /admin/v1/hot-wallets never showed ${wallet} on ${n} waiting (last: ${viewText(last)})`);
+      };
+      /** Once lifted: until the view shows `wallet` active again (a failed check after 60 s). */
+      const activeAgain = async (label: string, wallet: Address) => {
+        await pollUntil(
+          `${wallet} active again on ${n}`,
+          () => walletView(running.adminUrl, n, wallet),
+          (v) => v?.state === 'active',
+          {
+            timeoutMs: 60_000,
+            intervalMs: 250,
+          },
+        ).catch((error: Error) => failures.push(`${label}: lifted, but ${error.message}`));
+      };
+      const window = (label: string, from: Date) => poolWindows.push({ label, from, to: new Date(Date.now() + POOL_FAULT_GRACE_MS) });
+
+      // 1. The token refuses a wallet: its lane waits (nothing signed, nobody failed), the other pays.
+      const refused = `token refuses hot wallet 2 on ${n}`;
+      let refusedFrom = new Date();
+      await fault(
+        `${refused} (blacklisted ${secs(POOL_FAULT_MS)}, then lifted)`,
+        bound(PAYOUT_RATIO, floors.app),
+        async () => {
+          refusedFrom = new Date();
+          await walletQuiet(chain, n, second, () => admin.blacklist(second));
+          await whileWaiting(refused, second, 'token_refuses_wallet');
+        },
+        async () => {
+          await admin.unblacklist(second);
+          await activeAgain(refused, second);
+          window(refused, refusedFrom);
+        },
+      );
+
+      // 2. A wallet's float drained (burned: no Transfer, so no outside transfer): it waits until its USDT is back.
+      const drained = `float of hot wallet 1 drained on ${n}`;
+      let drainedFrom = new Date();
+      let held = 0n;
+      await fault(
+        `${drained} (${secs(POOL_FAULT_MS)}, then issued back)`,
+        bound(PAYOUT_RATIO, floors.app),
+        async () => {
+          drainedFrom = new Date();
+          held = await walletQuiet(chain, n, first, async () => {
+            const balance = await tokenBalance(chain.rpcUrl, chain.tokenAddress, first);
+            await admin.drain(first);
+            return balance;
+          });
+          log(`  ${first}: ${held} µUSDT burned`);
+          await whileWaiting(drained, first, 'usdt_short');
+        },
+        async () => {
+          await admin.issueTo(first, held);
+          await activeAgain(drained, first);
+          window(drained, drainedFrom);
+        },
+      );
+
+      // 3. One withdrawal larger than every wallet's float, among the load's small ones: it waits aside, they go on;
+      // once a wallet is topped up it is paid, once.
+      const large = `a withdrawal larger than every hot wallet's float on ${n}`;
+      let big: { id: number; address: Address; micros: bigint; apiKey: string; createdAt: Date } | undefined;
+      await fault(
+        `${large}, then a wallet topped up`,
+        bound(PAYOUT_RATIO, floors.app),
+        async () => {
+          const floats = await Promise.all(pool.map((w) => tokenBalance(chain.rpcUrl, chain.tokenAddress, w.address)));
+          const largest = floats.reduce((a, b) => (a > b ? a : b), 0n);
+          // Whole USDT above the largest float: more than any wallet holds, whatever it holds for payouts in flight.
+          const micros = (largest / BigInt(USDT) + 1n) * BigInt(USDT);
+          if (micros > MAX_WITHDRAWAL_MICROS) {
+            failures.push(`${large}: the largest float is ${largest} µUSDT, past the API's largest withdrawal: not injected`);
+            return;
+          }
+          // A partner of its own (not the load's: the money audit holds the load's users to the load's ledger).
+          const [whale] = await chaosPartners(gatewayUrl, adminKey, 1, 1, Number(micros) + 10 * USDT);
+          const address = freshDestination();
+          const body = withdrawalRequest(whale.users[0].document, {
+            usdtmicros: Number(micros),
+            fee_choice: CHAOS_FEES[n].choice,
+            network: n,
+            address,
+          });
+          const res = await callGateway(gatewayUrl, 'POST', '/partner/v1/withdrawals/usdt', { 'x-api-key': whale.apiKey }, body);
+          if (res.status !== 201) {
+            failures.push(`${large}: POST answered ${res.status} ${JSON.stringify(res.body)}`);
+            return;
+          }
+          big = { id: Number(res.body?.id), address, micros, apiKey: whale.apiKey, createdAt: new Date() };
+          const b = big;
+          log(`  withdrawal ${b.id}: ${micros} µUSDT to ${address}; floats ${floats.join(', ')} µUSDT`);
+          // The small ones keep settling meanwhile (at least 5 within 60 s), while it stays unsigned.
+          const after = await pollUntil(
+            '5 withdrawals settled after the large one was created',
+            () => settledSince(n, b.createdAt, undefined, b.id),
+            (c) => c >= 5,
+            {
+              timeoutMs: 60_000,
+              intervalMs: 500,
+            },
+          ).catch(() => settledSince(n, b.createdAt, undefined, b.id));
+          const [row] = await sql<{ state: string; nonce: string | null }>(
+            'SELECT state, nonce::text FROM withdrawals.withdrawals WHERE id = $1',
+            [b.id],
+          );
+          const views = (await hotWallets(running.adminUrl, adminKey)).filter((v) => v.network === n);
+          const line = `${large}: withdrawal ${b.id} of ${micros / BigInt(USDT)} USDT ${row?.state ?? 'not found'}${row?.nonce === null ? ', unsigned' : `, SIGNED (nonce ${row?.nonce})`} while ${after} others settled after it was created; wallets: ${views.map((v) => `${v.address} ${viewText(v)}`).join('; ')}`;
+          log(`  ${line}`);
+          poolLines.push(line);
+          if (after === 0) failures.push(`${large}: no other withdrawal settled on ${n} in the 60 s after it was created`);
+          if (row?.nonce !== null)
+            failures.push(`${large}: withdrawal ${b.id} was signed (nonce ${row?.nonce}) though no wallet could pay it`);
+        },
+        async () => {
+          const b = big;
+          if (!b) return;
+          await admin.issueTo(first, b.micros);
+          const ended = await pollUntil(
+            `withdrawal ${b.id} final`,
+            async () => (await callGateway(gatewayUrl, 'GET', `/partner/v1/withdrawals/usdt/${b.id}`, { 'x-api-key': b.apiKey })).body,
+            (w) => w?.state === 'settled' || w?.state === 'failed',
+            { timeoutMs: 120_000, intervalMs: 250 },
+          ).catch((error: Error): Record<string, unknown> => ({ state: `not final (${error.message})`, tx_hash: null }));
+          const [state, txHash] = [String(ended?.state), String(ended?.tx_hash)];
+          // Paid once: one Transfer to its address (fresh), of its amount, from a wallet of the pool.
+          const paid = await transferLogs(chain.rpcUrl, chain.tokenAddress, { to: b.address });
+          const once =
+            paid.length === 1 && paid[0].value === b.micros && pool.some((w) => w.address.toLowerCase() === paid[0].from.toLowerCase());
+          const line = `${large}: withdrawal ${b.id} ${state} after the top-up (${txHash}); ${paid.length} transfers to its address on chain${once ? `, ${b.micros} µUSDT from ${paid[0].from}: paid once` : ''}`;
+          log(`  ${line}`);
+          poolLines.push(line);
+          if (state !== 'settled' || !once)
+            failures.push(
+              `${large}: withdrawal ${b.id} ended ${state}, ${paid.map((t) => `${t.value} from ${t.from} in ${t.txHash}`).join(', ') || 'no transfer'} on chain`,
+            );
+          window(large, b.createdAt);
+        },
+      );
+    }
 
     if (runs('broker'))
       for (const round of [1, 2]) {
@@ -576,8 +826,38 @@ async function main(): Promise<number> {
       for (const w of ended)
         if (w.state !== 'settled' && w.state !== 'failed') failures.push(`withdrawal ${w.id}, signed before a crash, is still ${w.state}`);
     }
+    // The pool faults caused no failure: none of the withdrawals that ended failed in a fault's window (to its
+    // lift and POOL_FAULT_GRACE_MS after) but those the load sent to the destination the token refuses.
+    for (const w of poolWindows) {
+      const failed = await sql<{ id: number; address: string; failure_reason: string | null }>(
+        `SELECT id, address, failure_reason FROM withdrawals.withdrawals
+         WHERE state = 'failed' AND updated_at BETWEEN $1 AND $2 AND lower(address) <> lower($3) ORDER BY id`,
+        [w.from, w.to, FAILING_ADDRESS],
+      );
+      poolLines.push(`${w.label}: ${failed.length} withdrawals failed meanwhile other than those sent to ${FAILING_ADDRESS} on purpose`);
+      if (failed.length > 0)
+        failures.push(
+          `${w.label}: ${failed.length} withdrawals failed: ${failed
+            .slice(0, 10)
+            .map((f) => `${f.id} to ${f.address} (${f.failure_reason})`)
+            .join(', ')}`,
+        );
+    }
+    // The destination the token refuses: every withdrawal to it failed before signing (destination_refused, no tx_hash).
+    const [dead] = await sql<{ total: number; refused: number }>(
+      `SELECT count(*)::int AS total,
+              count(*) FILTER (WHERE state = 'failed' AND failure_reason = 'destination_refused' AND tx_hash IS NULL AND nonce IS NULL)::int AS refused
+       FROM withdrawals.withdrawals WHERE lower(address) = lower($1)`,
+      [FAILING_ADDRESS],
+    );
+    poolLines.push(`${dead.refused} of the ${dead.total} withdrawals to ${FAILING_ADDRESS} failed destination_refused before signing`);
+    if (dead.refused !== dead.total)
+      failures.push(
+        `${dead.total - dead.refused} withdrawals to ${FAILING_ADDRESS} ended other than failed destination_refused with nothing signed`,
+      );
     const outcome: ChaosOutcome = { faults, load, retry, money, feeds, rolling, chain };
     console.log(`\n${chaosReport(outcome)}`);
+    console.log(`  hot wallet pool (${pool.length} wallets a network):\n${poolLines.map((l) => `    ${l}`).join('\n')}`);
     // What failed outside the report's invariants (the crash hook, payouts that did not catch up).
     if (failures.length > 0) console.log(`  also failed:\n${failures.map((f) => `    - ${f}`).join('\n')}`);
     failures.push(...chaosFailures(outcome));

@@ -129,6 +129,16 @@ export function tokenAdmin(rpcUrl: string, token: Address): TokenAdmin {
   };
 }
 
+/** Transactions of `address` the node holds and has not mined: its pending nonce less its latest. */
+export async function unminedCount(rpcUrl: string, address: Address): Promise<number> {
+  const client = publicClient(rpcUrl);
+  const [pending, latest] = await Promise.all([
+    client.getTransactionCount({ address, blockTag: 'pending' }),
+    client.getTransactionCount({ address, blockTag: 'latest' }),
+  ]);
+  return pending - latest;
+}
+
 /** Sets the native balance of `address` (hardhat_setBalance). */
 export async function setNativeBalance(rpcUrl: string, address: Address, wei: bigint): Promise<void> {
   await testClient(rpcUrl).setBalance({ address, value: wei });

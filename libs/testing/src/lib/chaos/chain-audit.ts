@@ -9,16 +9,18 @@ import { callGateway, LoadLedger } from './partner-load';
  * read off the nodes themselves (never through a proxy the run put in front of them):
  * - every withdrawal the load was answered 201/200 for reaches a final state (the partner API, polled
  *   with a deadline), as the client asked it (address, amount, network);
- * - a settled one: exactly one USDT `Transfer` from the hot wallet, in the transaction its `tx_hash`
- *   names, of exactly its amount to exactly its address, and no other transfer from the wallet to that
- *   address; a failed one: none (no version of its transaction moved anything);
- * - every `Transfer` from the hot wallet (in the window audited) belongs to a settled withdrawal of the
+ * A network pays from a pool of hot wallets (every one GET /admin/v1/hot-wallets lists for it, retired ones
+ * included): "the pool" below is all of them together, "a wallet" each one.
+ * - a settled one: exactly one USDT `Transfer` from the pool, in the transaction its `tx_hash` names,
+ *   from the wallet its books name, of exactly its amount to exactly its address, and no other transfer
+ *   from the pool to that address; a failed one: none (no version of its transaction moved anything);
+ * - every `Transfer` from the pool (in the window audited) belongs to a settled withdrawal of the
  *   service's books, in the transaction those books name: one that belongs to a withdrawal through
  *   another version of its transaction is a payment twice, one that belongs to none is drift;
- * - the wallet's outflow equals the settled amounts of the books, and the nonce the service will sign
- *   next is the wallet's nonce on chain (nothing signed was left unmined, nothing mined unbooked).
+ * - each wallet's outflow equals the settled amounts of the books it paid, and the nonce the service will
+ *   sign next from it is its nonce on chain (nothing signed was left unmined, nothing mined unbooked).
  *
- * - every USDT transfer out of the wallet that a fault made on purpose (an "outside transfer": sent as the
+ * - every USDT transfer out of a wallet that a fault made on purpose (an "outside transfer": sent as the
  *   hot wallet, as a stolen key would) is no withdrawal: it is left out of the counts above, and must be
  *   reported by the service's reconciliation as an `outside_transfer` finding naming its hash.
  *
@@ -41,6 +43,7 @@ export interface ChainAudit {
   /** The faults' outside transfers found on chain, and how many of them the reconciliation reported. */
   outsideTransfers: number;
   outsideReported: number;
+  /** One per hot wallet of each network's pool. */
   networks: NetworkBooks[];
   failures: string[];
 }
@@ -87,7 +90,7 @@ export interface AskedWithdrawal {
   final?: { state: string; tx_hash: string | null; address: string; usdtmicros: number; network: string };
 }
 
-/** A withdrawal of the service's books (its own table) paid from the wallet, with every signed version's hash. */
+/** A withdrawal of the service's books (its own table) paid from a wallet, with every signed version's hash. */
 export interface BookEntry {
   id: number;
   address: string;
@@ -105,16 +108,23 @@ export interface ChainTransfer {
   blockNumber: bigint;
 }
 
-export interface NetworkReading {
-  network: Network;
+/** One hot wallet of a network's pool, as read. */
+export interface WalletReading {
   wallet: Address;
-  fromBlock: bigint;
-  /** Every Transfer from the wallet since fromBlock. */
+  /** Every Transfer from the wallet since the network's fromBlock. */
   transfers: ChainTransfer[];
+  /** The withdrawals its books say it paid (from_address). */
   books: BookEntry[];
-  /** The nonce the service will sign next (GET /admin/v1/hot-wallets), and the wallet's nonce on chain. */
+  /** The nonce the service will sign next from it (GET /admin/v1/hot-wallets), and its nonce on chain. */
   nextNonce: number | undefined;
   chainNonce: number;
+}
+
+export interface NetworkReading {
+  network: Network;
+  fromBlock: bigint;
+  /** Every wallet of the network's pool. */
+  wallets: WalletReading[];
   /** The faults' outside transfers on this network (their hashes), and which of them have an outside_transfer finding. */
   outside?: { hashes: string[]; reported: string[] };
 }
@@ -143,15 +153,24 @@ export function judgeChain(asked: AskedWithdrawal[], readings: NetworkReading[])
     // A fault's outside transfer is no withdrawal: out of every count below, but it must have been reported.
     const outside = new Set((reading.outside?.hashes ?? []).map(lower));
     const reported = new Set((reading.outside?.reported ?? []).map(lower));
-    for (const t of reading.transfers.filter((x) => outside.has(lower(x.txHash)))) {
+    const everyTransfer = reading.wallets.flatMap((w) => w.transfers);
+    for (const t of everyTransfer.filter((x) => outside.has(lower(x.txHash)))) {
       audit.outsideTransfers++;
       if (reported.has(lower(t.txHash))) audit.outsideReported++;
       else fail(`${reading.network}: the outside transfer ${t.txHash} (${t.value} to ${t.to}) was not reported as a finding`);
     }
     for (const hash of outside)
-      if (!reading.transfers.some((t) => lower(t.txHash) === hash))
-        fail(`${reading.network}: the outside transfer ${hash} is not on chain`);
-    const r = { ...reading, transfers: reading.transfers.filter((t) => !outside.has(lower(t.txHash))) };
+      if (!everyTransfer.some((t) => lower(t.txHash) === hash)) fail(`${reading.network}: the outside transfer ${hash} is not on chain`);
+    // The pool as one: a withdrawal's versions, its transfer and a second payment to its address may be any wallet's.
+    const wallets = reading.wallets.map((w) => ({ ...w, transfers: w.transfers.filter((t) => !outside.has(lower(t.txHash))) }));
+    const payerOf = new Map<string, string>();
+    for (const w of wallets) for (const t of w.transfers) payerOf.set(lower(t.txHash), lower(w.wallet));
+    const r = {
+      network: reading.network,
+      fromBlock: reading.fromBlock,
+      transfers: wallets.flatMap((w) => w.transfers),
+      books: wallets.flatMap((w) => w.books.map((b) => ({ ...b, wallet: lower(w.wallet) }))),
+    };
     const byHash = new Map<string, ChainTransfer[]>();
     const byAddress = new Map<string, ChainTransfer[]>();
     for (const t of r.transfers) {
@@ -172,13 +191,13 @@ export function judgeChain(asked: AskedWithdrawal[], readings: NetworkReading[])
       if (b.state !== 'settled' || !inWindow(b)) continue;
       const found = byHash.get(lower(b.txHash)) ?? [];
       const exact = found.filter((t) => lower(t.to) === lower(b.address) && t.value === b.amountMicros);
-      if (exact.length === 1 && found.length === 1) {
+      if (exact.length === 1 && found.length === 1 && payerOf.get(lower(b.txHash)) === b.wallet) {
         paidOnce.add(b.id);
         if (!loadIds.has(`${r.network} ${b.id}`)) audit.othersPaid++;
       } else if (!loadIds.has(`${r.network} ${b.id}`)) {
         audit.missing++;
         fail(
-          `${r.network} withdrawal ${b.id} (outside the load): settled with ${b.txHash}, which moved ${found.map((t) => `${t.value} to ${t.to}`).join(', ') || 'nothing'}; booked ${b.amountMicros} to ${b.address}`,
+          `${r.network} withdrawal ${b.id} (outside the load): settled with ${b.txHash}, which moved ${found.map((t) => `${t.value} to ${t.to}`).join(', ') || 'nothing'} from ${payerOf.get(lower(b.txHash)) ?? 'no wallet of the pool'}; booked ${b.amountMicros} to ${b.address} from ${b.wallet}`,
         );
       }
     }
@@ -196,31 +215,34 @@ export function judgeChain(asked: AskedWithdrawal[], readings: NetworkReading[])
       } else {
         audit.drift++;
         fail(
-          `${r.network}: ${t.value} µUSDT left the hot wallet to ${t.to} in ${t.txHash} (block ${t.blockNumber}), which no withdrawal's books name`,
+          `${r.network}: ${t.value} µUSDT left hot wallet ${payerOf.get(hash)} to ${t.to} in ${t.txHash} (block ${t.blockNumber}), which no withdrawal's books name`,
         );
       }
     }
 
-    const outflow = r.transfers.reduce((sum, t) => sum + t.value, 0n);
-    const settled = r.books.filter((b) => b.state === 'settled' && inWindow(b)).reduce((sum, b) => sum + b.amountMicros, 0n);
-    if (outflow !== settled) {
-      audit.drift++;
-      fail(
-        `${r.network}: the hot wallet's outflow is ${outflow} µUSDT in ${r.transfers.length} transfers, the settled withdrawals ${settled}`,
-      );
+    // Each wallet on its own: its outflow, what its books settled, its nonce.
+    for (const w of wallets) {
+      const outflow = w.transfers.reduce((sum, t) => sum + t.value, 0n);
+      const settled = w.books.filter((b) => b.state === 'settled' && inWindow(b)).reduce((sum, b) => sum + b.amountMicros, 0n);
+      if (outflow !== settled) {
+        audit.drift++;
+        fail(
+          `${r.network}: hot wallet ${w.wallet}'s outflow is ${outflow} µUSDT in ${w.transfers.length} transfers, the withdrawals it settled ${settled}`,
+        );
+      }
+      if (w.nextNonce === undefined || BigInt(w.nextNonce) !== BigInt(w.chainNonce)) {
+        audit.drift++;
+        fail(`${r.network}: the service's next nonce of ${w.wallet} is ${w.nextNonce ?? 'unknown'}, its nonce on chain ${w.chainNonce}`);
+      }
+      audit.networks.push({
+        network: r.network,
+        wallet: w.wallet,
+        fromBlock: r.fromBlock,
+        transfers: w.transfers.length,
+        outflowMicros: outflow,
+        settledMicros: settled,
+      });
     }
-    if (r.nextNonce === undefined || BigInt(r.nextNonce) !== BigInt(r.chainNonce)) {
-      audit.drift++;
-      fail(`${r.network}: the service's next nonce is ${r.nextNonce ?? 'unknown'}, the wallet's nonce on chain ${r.chainNonce}`);
-    }
-    audit.networks.push({
-      network: r.network,
-      wallet: r.wallet,
-      fromBlock: r.fromBlock,
-      transfers: r.transfers.length,
-      outflowMicros: outflow,
-      settledMicros: settled,
-    });
 
     // The load's withdrawals on this network, as their clients asked them.
     for (const w of asked.filter((x) => x.network === r.network)) {
@@ -252,7 +274,7 @@ export function judgeChain(asked: AskedWithdrawal[], readings: NetworkReading[])
       if (inTx.length !== 1 || lower(inTx[0].to) !== lower(w.address) || inTx[0].value !== w.amountMicros) {
         audit.missing++;
         fail(
-          `${r.network} withdrawal ${w.id}: settled with ${f.tx_hash}, which moved ${inTx.map((t) => `${t.value} to ${t.to}`).join(', ') || 'nothing'} from the hot wallet; asked ${w.amountMicros} to ${w.address}`,
+          `${r.network} withdrawal ${w.id}: settled with ${f.tx_hash}, which moved ${inTx.map((t) => `${t.value} to ${t.to}`).join(', ') || 'nothing'} from the hot wallets; asked ${w.amountMicros} to ${w.address}`,
         );
         continue;
       }
@@ -317,10 +339,11 @@ interface BookRow {
 }
 
 async function readBooks(db: Client, network: Network, wallet: Address): Promise<BookEntry[]> {
+  // from_address as the service stores it (lowercase today): compared without case, so either way matches.
   const { rows } = await db.query<BookRow>(
     `SELECT w.id, w.address, w.amount_micros::text, w.state, w.tx_hash, w.block_number::text,
             (SELECT array_agg(p.tx_hash ORDER BY p.id) FROM withdrawals.payout_transactions p WHERE p.withdrawal_id = w.id) AS versions
-     FROM withdrawals.withdrawals w WHERE w.network = $1 AND w.from_address = $2`,
+     FROM withdrawals.withdrawals w WHERE w.network = $1 AND lower(w.from_address) = $2`,
     [network, wallet.toLowerCase()],
   );
   return rows.map((r) => ({
@@ -334,12 +357,26 @@ async function readBooks(db: Client, network: Network, wallet: Address): Promise
   }));
 }
 
-interface HotWalletView {
+/** An entry of GET /admin/v1/hot-wallets: one per (network, wallet of the pool). */
+export interface HotWalletView {
   network: Network;
   address: string;
   token_contract: string;
   pending: number;
   next_nonce: number;
+  /** `active`, `waiting` (with a `reason`), `stopped` or `retired`. */
+  state: string;
+  reason: string | null;
+  in_flight: number;
+  stopped_by: number | null;
+  usdt_micros: number | null;
+}
+
+/** GET /admin/v1/hot-wallets: every wallet of every network's pool. */
+export async function hotWallets(operatorUrl: string, adminKey: string): Promise<HotWalletView[]> {
+  const res = await callGateway(operatorUrl, 'GET', '/admin/v1/hot-wallets', { 'x-admin-key': adminKey });
+  if (res.status !== 200) throw new Error(`GET /admin/v1/hot-wallets: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body?.hot_wallets ?? []) as HotWalletView[];
 }
 
 interface WithdrawalView {
@@ -419,9 +456,7 @@ export async function auditChain(options: {
   }
 
   // The wallets, as the operator reads them.
-  const wallets = await callGateway(operatorUrl, 'GET', '/admin/v1/hot-wallets', { 'x-admin-key': adminKey });
-  if (wallets.status !== 200) throw new Error(`GET /admin/v1/hot-wallets: ${wallets.status} ${JSON.stringify(wallets.body)}`);
-  const views = wallets.body?.hot_wallets as HotWalletView[];
+  const views = await hotWallets(operatorUrl, adminKey);
 
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -430,38 +465,53 @@ export async function auditChain(options: {
     for (const network of NETWORKS) {
       const c = chains[network];
       if (!c) continue;
-      const view = views.find((v) => v.network === network);
-      if (!view) {
+      const pool = views.filter((v) => v.network === network);
+      if (pool.length === 0) {
         early.push(`${network}: GET /admin/v1/hot-wallets names no hot wallet`);
         continue;
       }
-      if (lower(view.token_contract) !== lower(c.token))
-        early.push(`${network}: the service pays from token ${view.token_contract}, the chain's USDT is ${c.token}`);
-      const wallet = getAddress(view.address);
-      // No signed withdrawal still open (its transaction would be mined after the reading).
+      for (const view of pool)
+        if (lower(view.token_contract) !== lower(c.token))
+          early.push(`${network}: hot wallet ${view.address} pays from token ${view.token_contract}, the chain's USDT is ${c.token}`);
+      const addresses = pool.map((v) => lower(v.address));
+      // No signed withdrawal still open (its transaction would be mined after the reading), from any wallet.
       let stillOpen = 0;
       for (;;) {
         const { rows } = await db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM withdrawals.withdrawals WHERE network = $1 AND from_address = $2 AND nonce IS NOT NULL AND state IN ('created', 'sent')`,
-          [network, wallet.toLowerCase()],
+          `SELECT count(*)::int AS n FROM withdrawals.withdrawals WHERE network = $1 AND lower(from_address) = ANY($2::text[]) AND nonce IS NOT NULL AND state IN ('created', 'sent')`,
+          [network, addresses],
         );
         stillOpen = rows[0].n;
         if (stillOpen === 0 || Date.now() > deadline) break;
         await sleep(1_000);
       }
       if (stillOpen > 0) early.push(`${network}: ${stillOpen} signed withdrawals still open after ${settleTimeoutMs} ms`);
+      // Paid from a wallet the operator view does not list: its transfers would escape the audit.
+      const { rows: strays } = await db.query<{ from_address: string; n: number }>(
+        `SELECT from_address, count(*)::int AS n FROM withdrawals.withdrawals
+         WHERE network = $1 AND from_address IS NOT NULL AND NOT (lower(from_address) = ANY($2::text[])) GROUP BY from_address`,
+        [network, addresses],
+      );
+      for (const s of strays)
+        early.push(`${network}: ${s.n} withdrawals signed by ${s.from_address}, a wallet GET /admin/v1/hot-wallets does not list`);
       const fromBlock = c.fromBlock ?? 0n;
-      // The wallet's next nonce after the books are final: read again, as the operator would.
-      const again = await callGateway(operatorUrl, 'GET', '/admin/v1/hot-wallets', { 'x-admin-key': adminKey });
-      const nextNonce = (again.body?.hot_wallets as HotWalletView[] | undefined)?.find((v) => v.network === network)?.next_nonce;
-      const [transfers, books, chainNonce] = await Promise.all([
-        transfersFrom(c.rpcUrl, c.token, wallet, fromBlock),
-        readBooks(db, network, wallet),
-        nodeClient(c.rpcUrl).getTransactionCount({ address: wallet, blockTag: 'latest' }),
-      ]);
+      // The wallets' next nonces after the books are final: read again, as the operator would.
+      const again = (await hotWallets(operatorUrl, adminKey).catch(() => [])).filter((v) => v.network === network);
+      const wallets = await Promise.all(
+        pool.map(async (view): Promise<WalletReading> => {
+          const wallet = getAddress(view.address);
+          const [transfers, books, chainNonce] = await Promise.all([
+            transfersFrom(c.rpcUrl, c.token, wallet, fromBlock),
+            readBooks(db, network, wallet),
+            nodeClient(c.rpcUrl).getTransactionCount({ address: wallet, blockTag: 'latest' }),
+          ]);
+          const nextNonce = again.find((v) => lower(v.address) === lower(wallet))?.next_nonce;
+          return { wallet, transfers, books, nextNonce, chainNonce };
+        }),
+      );
       const hashes = outsideTransfers[network] ?? [];
       const reported = hashes.length > 0 ? await reportedOutside(operatorUrl, adminKey, hashes, deadline) : [];
-      readings.push({ network, wallet, fromBlock, transfers, books, nextNonce, chainNonce, outside: { hashes, reported } });
+      readings.push({ network, fromBlock, wallets, outside: { hashes, reported } });
     }
   } finally {
     await db.end();

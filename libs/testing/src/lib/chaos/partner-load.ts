@@ -53,7 +53,7 @@ export interface LoadOptions {
   operatorUrls?: readonly string[];
   /**
    * Shares of the withdrawals (default CHAOS_WITHDRAWAL_SHARES): on Ethereum (LOW fee), and to the
-   * blacklisted address (Polygon), whose transfer is mined and reverts (the withdrawal ends failed); the
+   * blacklisted address (Polygon), which the token refuses (the withdrawal ends failed, nothing moved); the
    * rest on Polygon (MEDIUM fee). Each other withdrawal goes to a fresh address of its own.
    */
   withdrawals?: { eth: number; failing: number };
