@@ -22,6 +22,8 @@ export interface SenderJob {
   amountMicros: string;
   gasLimit: string;
   priorityFeeWei: string;
+  /** Transactions of this sender unmined at most (public nodes keep a handful per sender; the service keeps CHAIN_MAX_IN_FLIGHT_PER_WALLET). */
+  maxInFlight: number;
 }
 
 /** What a sender did: wall-clock ms (the parent's clock: same machine) of each transfer asked and pushed, its hash; its own CPU ms. */
@@ -110,8 +112,17 @@ async function prepare(job: SenderJob): Promise<() => Promise<SenderResult>> {
   const maxFeePerGas = 2n * ((await client.getBlock({ blockTag: 'latest' })).baseFeePerGas ?? 0n) + priority;
   const data = encodeFunctionData({ abi: TRANSFER_ABI, functionName: 'transfer', args: [job.to, BigInt(job.amountMicros)] });
   const [asked, submitted, hashes] = [new Array<number>(job.count), new Array<number>(job.count), new Array<Hex>(job.count)];
+  let mined = baseNonce;
+  /** Waits (polling the node) until nonce `baseNonce + i` is within maxInFlight of the mined ones, as the service's lanes do. */
+  const room = async (i: number) => {
+    while (baseNonce + i - mined >= job.maxInFlight) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      mined = await client.getTransactionCount({ address: account.address, blockTag: 'latest' });
+    }
+  };
   const push = async (i: number, askedAt: number) => {
     asked[i] = askedAt;
+    await room(i);
     const raw = await account.signTransaction({
       type: 'eip1559',
       chainId: job.chainId,

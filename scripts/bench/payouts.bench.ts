@@ -45,6 +45,8 @@ function parseOptions() {
     rate: h.number(0, 0, undefined, false),
     concurrency: h.number(16, 1),
     'poll-ms': h.number(1000, 10),
+    /** Transactions unmined per wallet at most, the service's (CHAIN_MAX_IN_FLIGHT_PER_WALLET) and each floor sender's alike. */
+    'in-flight': h.number(16, 1),
     batch: h.number(undefined, 1),
     confirmations: h.number(3, 1),
     'cpu-prof': h.flag(),
@@ -145,6 +147,7 @@ async function runFloor(o: Options, chain: LocalChain, watcher: BlockWatcher, ke
           amountMicros: String(AMOUNT_MICROS),
           gasLimit: String(GAS_LIMIT),
           priorityFeeWei: String(PRIORITY_FEE_WEI),
+          maxInFlight: o.inFlight,
         },
         h.root,
       ),
@@ -374,7 +377,7 @@ bench.run(async () => {
   const timings = { confirmations: o.confirmations, pollMs: o.pollMs, replaceAfterMs: 30_000 };
   console.log(
     `payouts bench: node ${environment.node}, ${environment.cpus} cpus, load ${environment.loadavgAtStart.join(' ')}; ${o.count} transfers on ${o.network} per pool size, ` +
-      `pools of ${o.wallets.join(', ')} hot wallets, block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ` +
+      `pools of ${o.wallets.join(', ')} hot wallets, block time ${o.blockTimeMs} ms, final after ${o.confirmations} blocks, CHAIN_POLL_MS ${o.pollMs}, CHAIN_BATCH ${o.batch ?? '200 (default)'}, ${o.inFlight} in flight per wallet, ` +
       `${o.rate > 0 ? `${o.rate} a second` : `all at once (${o.concurrency} clients)`}; apps from ${o.appRoot ?? h.root}`,
   );
   if (o.cpuProf) rmSync(PROFILE_DIR, { recursive: true, force: true });
@@ -389,7 +392,7 @@ bench.run(async () => {
       build: o.build,
       blockTimeMs: o.blockTimeMs,
       chainTimings: timings,
-      env: o.batch === undefined ? {} : { CHAIN_BATCH: String(o.batch) },
+      env: { CHAIN_MAX_IN_FLIGHT_PER_WALLET: String(o.inFlight), ...(o.batch === undefined ? {} : { CHAIN_BATCH: String(o.batch) }) },
       appRoot: o.appRoot,
       tweak,
     });
