@@ -301,7 +301,7 @@ async function main(): Promise<number> {
     // Fresh chains of the run's own, the hot wallet funded; the apps reach them through the proxies.
     const hotWallet = ensureHotWalletKey(join(root, '.cache', 'chaos', 'hot-wallet.key'));
     const freshChains = () =>
-      ensureLocalChains({ ports: chainPorts, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
+      ensureLocalChains({ ports: chainPorts, hotWallets: [hotWallet.address], blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
     // Once more after a pause: a node of the previous run may still hold its port for a moment.
     const chains = await freshChains().catch(async (error: Error) => {
       log(`chains: ${error.message.split('\n')[0]}; trying again in 5 s`);
@@ -320,7 +320,7 @@ async function main(): Promise<number> {
       proxies.push(proxy);
       proxied[network] = { ...chains[network], rpcUrl: proxy.url };
     }
-    Object.assign(options.env as Record<string, string>, chainAppEnv(proxied, hotWallet.keyFile, TEST_CHAIN_TIMINGS));
+    Object.assign(options.env as Record<string, string>, chainAppEnv(proxied, [hotWallet.keyFile], TEST_CHAIN_TIMINGS));
     log(`chains: ${LOCAL_NETWORKS.map((n) => `${n} node ${chains[n].rpcUrl}, the apps through ${proxied[n].rpcUrl}`).join('; ')}`);
 
     await recreateDatabase(databaseUrl);
