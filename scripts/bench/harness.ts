@@ -437,7 +437,7 @@ export class Bench {
     const hotWallet = ensureHotWalletKey(at.hotWalletKey);
     this.onStop('the chains', () => stopLocalChains(at.chainPorts));
     const chains = await time('chainsStartMs', () =>
-      ensureLocalChains({ ports: at.chainPorts, hotWallet: hotWallet.address, blockTimeMs: s.blockTimeMs, fresh: true }),
+      ensureLocalChains({ ports: at.chainPorts, hotWallets: [hotWallet.address], blockTimeMs: s.blockTimeMs, fresh: true }),
     );
     const dict = await startStackDict({ name: `bench-${this.name}`, port: 0, timings: DEV_DICT_TIMINGS });
     this.onStop('the DICT test server', () => dict.server.close());
@@ -446,7 +446,7 @@ export class Bench {
     await time('databaseRecreateMs', () => recreateDatabase(at.databaseUrl));
     await time('migrateMs', () => migrate(at.databaseUrl, undefined, s.appRoot));
     const admin = adminKey();
-    const chainEnv = chainAppEnv(chains, hotWallet.keyFile, s.chainTimings);
+    const chainEnv = chainAppEnv(chains, [hotWallet.keyFile], s.chainTimings);
     const env = { ...sandboxEnv(admin), ...chainEnv, ...dict.env, ...sinkAppEnv(sinks, DEV_SINKS), ...s.env };
     const options: StackOptions = { ...at, appRoot: s.appRoot, env };
     for (const app of APPS) rmSync(join(at.logDir, `${app}.log`), { force: true });

@@ -1,7 +1,9 @@
 /**
  * What the withdrawals service needs to pay on the local chains: each network's node, chain id and token,
- * the hot wallet's key file, and the local timings. One place for npm start, npm test, the bench and chaos.
+ * the hot wallets' key files, and the local timings. One place for npm start, npm test, the bench and chaos.
  */
+import { join } from 'node:path';
+import { repoRoot } from '../lib/services';
 import { LocalChain, LocalNetwork } from './local-chains';
 
 export interface LocalChainTimings {
@@ -20,8 +22,32 @@ export const TEST_CHAIN_TIMINGS: LocalChainTimings = { confirmations: 2, pollMs:
 export const DEV_BLOCK_TIME_MS = 1_000;
 export const TEST_BLOCK_TIME_MS = 250;
 
-export function chainAppEnv(chains: Record<LocalNetwork, LocalChain>, keyFile: string, t: LocalChainTimings): Record<string, string> {
-  const env: Record<string, string> = { HOT_WALLET_SIGNER: 'key-file', HOT_WALLET_KEY_FILE: keyFile, CHAIN_POLL_MS: String(t.pollMs) };
+/**
+ * npm start's and `npm run chain`'s hot wallet pool: the files of HOT_WALLET_KEY_FILE (a comma list), else two
+ * keys generated under `.cache/chain/`. A running chain funds a wallet new to it (scripts/chain/local-chains.ts).
+ */
+export function devHotWalletKeyFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const given = (env.HOT_WALLET_KEY_FILE ?? '')
+    .split(',')
+    .map((file) => file.trim())
+    .filter(Boolean);
+  return given.length > 0 ? given : ['hot-wallet.key', 'hot-wallet-2.key'].map((file) => join(repoRoot(), '.cache', 'chain', file));
+}
+
+/** The withdrawals service's chain settings; `keyFiles`, its hot wallet pool (HOT_WALLET_KEY_FILE, comma-separated). */
+export function chainAppEnv(
+  chains: Record<LocalNetwork, LocalChain>,
+  keyFiles: readonly string[],
+  t: LocalChainTimings,
+): Record<string, string> {
+  if (keyFiles.length === 0) throw new Error('no hot wallet key file given');
+  const comma = keyFiles.find((file) => file.includes(','));
+  if (comma) throw new Error(`hot wallet key file ${comma}: a comma in its path would split it in HOT_WALLET_KEY_FILE`);
+  const env: Record<string, string> = {
+    HOT_WALLET_SIGNER: 'key-file',
+    HOT_WALLET_KEY_FILE: keyFiles.join(','),
+    CHAIN_POLL_MS: String(t.pollMs),
+  };
   for (const [network, chain] of Object.entries(chains)) {
     env[`CHAIN_RPC_URL_${network}`] = chain.rpcUrl;
     env[`CHAIN_ID_${network}`] = String(chain.chainId);

@@ -1,6 +1,6 @@
 /**
  * The local chains for real: two Hardhat nodes on spare ports (SPEC_CHAIN_PORT_ETH/_MATIC, 28545/28546),
- * the token deployed, the hot wallet funded; transfers signed with the generated key through an ABI whose
+ * the token deployed, a pool of two hot wallets funded; transfers signed with a generated key through an ABI whose
  * transfer declares no outputs (as Ethereum's USDT). Stops them at the end.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -24,6 +24,7 @@ import {
   ChainPorts,
   DEFAULT_USDT_MICROS,
   ensureHotWalletKey,
+  ensureHotWalletKeys,
   ensureLocalChains,
   killLocalChain,
   LOCAL_CHAIN_IDS,
@@ -42,7 +43,8 @@ const ports: ChainPorts = {
 };
 const BLOCK_TIME_MS = 1000;
 const keyDir = mkdtempSync(join(tmpdir(), 'local-chains-spec-'));
-const { address: hotWallet, keyFile } = ensureHotWalletKey(join(keyDir, 'hot-wallet.key'));
+const pool = ensureHotWalletKeys([join(keyDir, 'hot-wallet.key'), join(keyDir, 'hot-wallet-2.key')]);
+const [{ address: hotWallet, keyFile }, { address: secondWallet }] = pool;
 let chains: Record<LocalNetwork, LocalChain>;
 
 const clientsOf = (chain: LocalChain) => {
@@ -59,7 +61,7 @@ async function hotTransfer(chain: LocalChain, to: Address, value: bigint) {
 }
 
 beforeAll(async () => {
-  chains = await ensureLocalChains({ ports, hotWallet, blockTimeMs: BLOCK_TIME_MS, fresh: true });
+  chains = await ensureLocalChains({ ports, hotWallets: [hotWallet, secondWallet], blockTimeMs: BLOCK_TIME_MS, fresh: true });
 });
 
 afterAll(async () => {
@@ -73,7 +75,14 @@ it('keeps the hot wallet key in a 0600 file and reads the same one back', () => 
   expect(ensureHotWalletKey(keyFile).address).toBe(hotWallet);
 });
 
-it.each(['ETH', 'MATIC'] as const)('%s: its chain id, a 6-decimal USDT, the hot wallet funded, 0x…dEaD blacklisted', async (network) => {
+it("makes each wallet of a pool its own key, and refuses one key twice (two lanes of one account's nonces)", () => {
+  expect(secondWallet).not.toBe(hotWallet);
+  expect(ensureHotWalletKeys(pool.map((w) => w.keyFile))).toEqual(pool);
+  expect(() => ensureHotWalletKeys([keyFile, keyFile])).toThrow(`${keyFile} and ${keyFile} hold the same key (${hotWallet})`);
+  expect(() => ensureHotWalletKeys([])).toThrow('no hot wallet key file');
+});
+
+it.each(['ETH', 'MATIC'] as const)('%s: its chain id, a 6-decimal USDT, each hot wallet funded, 0x…dEaD blacklisted', async (network) => {
   const chain = chains[network];
   const { reader } = clientsOf(chain);
   expect(chain.started).toBe(true);
@@ -81,8 +90,13 @@ it.each(['ETH', 'MATIC'] as const)('%s: its chain id, a 6-decimal USDT, the hot 
   const token = { address: chain.tokenAddress, abi: TEST_USDT_ABI } as const;
   expect(await reader.readContract({ ...token, functionName: 'decimals' })).toBe(6);
   expect(await reader.readContract({ ...token, functionName: 'isBlackListed', args: [BLACKLISTED_DESTINATION] })).toBe(true);
-  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(DEFAULT_USDT_MICROS);
-  expect(await nativeBalance(chain.rpcUrl, hotWallet)).toBe(parseEther('100'));
+  for (const address of [hotWallet, secondWallet]) {
+    expect({ address, usdt: await tokenBalance(chain.rpcUrl, chain.tokenAddress, address) }).toEqual({
+      address,
+      usdt: DEFAULT_USDT_MICROS,
+    });
+    expect({ address, native: await nativeBalance(chain.rpcUrl, address) }).toEqual({ address, native: parseEther('100') });
+  }
 });
 
 it('gives each chain a genesis of its own', () => {
@@ -146,14 +160,25 @@ it("acts as the token's owner: drains and issues", async () => {
   expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(42_000_000n);
 });
 
-it('reuses a running chain, and a killed one comes back as a new chain', async () => {
+it('reuses a running chain, funding a wallet added to the pool there; a killed one comes back as a new chain', async () => {
   await killLocalChain(ports.MATIC);
   expect(await localChainRunning(ports.MATIC)).toBe(false);
+  const spentOnEth = await tokenBalance(chains.ETH.rpcUrl, chains.ETH.tokenAddress, hotWallet);
+  expect(spentOnEth).toBeLessThan(DEFAULT_USDT_MICROS); // the transfer above
+  const { address: added } = ensureHotWalletKey(join(keyDir, 'hot-wallet-3.key'));
 
-  const again = await ensureLocalChains({ ports, hotWallet, blockTimeMs: BLOCK_TIME_MS });
+  const again = await ensureLocalChains({ ports, hotWallets: [hotWallet, secondWallet, added], blockTimeMs: BLOCK_TIME_MS });
 
   expect(again.ETH).toEqual({ ...chains.ETH, started: false });
   expect(again.MATIC.started).toBe(true);
   expect(again.MATIC.genesisHash).not.toBe(chains.MATIC.genesisHash);
-  expect(await tokenBalance(again.MATIC.rpcUrl, again.MATIC.tokenAddress, hotWallet)).toBe(DEFAULT_USDT_MICROS);
+  // The reused chain: the new wallet funded, the one that has been paying left as it was.
+  expect(await tokenBalance(again.ETH.rpcUrl, again.ETH.tokenAddress, added)).toBe(DEFAULT_USDT_MICROS);
+  expect(await nativeBalance(again.ETH.rpcUrl, added)).toBe(parseEther('100'));
+  expect(await tokenBalance(again.ETH.rpcUrl, again.ETH.tokenAddress, hotWallet)).toBe(spentOnEth);
+  for (const address of [hotWallet, secondWallet, added])
+    expect({ address, usdt: await tokenBalance(again.MATIC.rpcUrl, again.MATIC.tokenAddress, address) }).toEqual({
+      address,
+      usdt: DEFAULT_USDT_MICROS,
+    });
 });

@@ -1,9 +1,9 @@
 /**
  * The local EVM chains (docs/operations/payouts.md, "Local chains"): a Hardhat node per network, in memory, detached (its own
- * process group, log in `.cache/chain/node-<port>/node.log`), the test USDT deployed and the hot wallet funded.
- * A running node is reused while it is ours and still the chain its `deployment.json` records; a restarted
- * node is a new chain (ADR 0024). Compose's `chain-setup` (scripts/docker/chain-setup.ts) sets up its nodes
- * with the same steps (setUpLocalChain).
+ * process group, log in `.cache/chain/node-<port>/node.log`), the test USDT deployed and each hot wallet of the
+ * pool funded. A running node is reused while it is ours and still the chain its `deployment.json` records (a
+ * wallet new to it is funded there); a restarted node is a new chain (ADR 0024). Compose's `chain-setup`
+ * (scripts/docker/chain-setup.ts) sets up its nodes with the same steps (setUpLocalChain).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
@@ -63,15 +63,16 @@ export interface LocalChain {
 
 export interface EnsureLocalChainsOptions {
   ports: ChainPorts;
-  hotWallet: Address;
+  /** The hot wallets to fund on every network (the withdrawals service's pool: each a nonce lane). */
+  hotWallets: readonly Address[];
   /** > 0: a block every N ms, automine off (as a real chain); 0: a block per transaction, at once. */
   blockTimeMs: number;
   /** New chains even where ours run (the old ones are killed: everything on them is gone). */
   fresh?: boolean;
 }
 
-/** What `deployment.json` in a node's folder records. */
-export type LocalChainDeployment = Omit<LocalChain, 'started'> & { hotWallet: Address; blockTimeMs: number; deployedAt: string };
+/** What `deployment.json` in a node's folder records: `hotWallets`, those funded there (absent in records older than the pool). */
+export type LocalChainDeployment = Omit<LocalChain, 'started'> & { hotWallets?: Address[]; blockTimeMs: number; deployedAt: string };
 
 const root = repoRoot();
 /** The nodes' folders and the compiled token. */
@@ -93,6 +94,21 @@ export function ensureHotWalletKey(file: string): { address: Address; keyFile: s
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // there already (or another process made it first)
   }
   return { address: hotWalletAddress(file), keyFile: file };
+}
+
+/**
+ * ensureHotWalletKey for each file of a pool, in order; refuses two files holding one key: that wallet would
+ * be two nonce lanes of one account.
+ */
+export function ensureHotWalletKeys(files: readonly string[]): Array<{ address: Address; keyFile: string }> {
+  if (files.length === 0) throw new Error('no hot wallet key file given');
+  const wallets = files.map(ensureHotWalletKey);
+  wallets.forEach((wallet, i) => {
+    const first = wallets.findIndex((other) => other.address === wallet.address);
+    if (first !== i)
+      throw new Error(`${files[first]} and ${wallet.keyFile} hold the same key (${wallet.address}): give each wallet its own`);
+  });
+  return wallets;
 }
 
 /** The address of the key in `file`; the message names the file, never what is in it. */
@@ -317,15 +333,16 @@ const fundingTxs = (token: Address, to: Address, usdtMicros: bigint, nativeWei: 
 ];
 
 /**
- * The test USDT and the hot wallet's funds on the local chain at `rpcUrl` (npm start's nodes, Compose's
+ * The test USDT and the hot wallets' funds on the local chain at `rpcUrl` (npm start's nodes, Compose's
  * `chain-setup`). On a new chain: the token deployed as the local owner (so at LOCAL_TOKEN_ADDRESS), 0x…dEaD
- * blacklisted, the wallet funded (10,000,000 USDT, 100 ETH or POL). On a chain it set up: the token checked, and a
- * wallet that holds nothing (a new key) funded; one that has been paying keeps what it has. Returns what it did.
+ * blacklisted, each wallet funded (10,000,000 USDT, 100 ETH or POL). On a chain it set up: the token checked, and
+ * a wallet that holds no USDT or no native coin (a new key) funded with what it lacks; one that has been paying
+ * keeps what it has. Returns what it did.
  */
 export async function setUpLocalChain(
   network: LocalNetwork,
   rpcUrl: string,
-  hotWallet: Address,
+  hotWallets: readonly Address[],
   compiled: () => CompiledToken = compileTestUsdt,
 ): Promise<string> {
   await waitForNode(network, rpcUrl);
@@ -352,15 +369,21 @@ export async function setUpLocalChain(
     ]);
     if (decimals !== 6 || !blacklisted) throw new Error(`${network}: the contract at ${LOCAL_TOKEN_ADDRESS} is not the test USDT`);
   }
-  const [usdt, native] = deployed
-    ? await Promise.all([
-        c.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [hotWallet] }),
-        c.publicClient.getBalance({ address: hotWallet }),
-      ])
-    : [0n, 0n];
-  txs.push(...fundingTxs(LOCAL_TOKEN_ADDRESS, hotWallet, usdt === 0n ? DEFAULT_USDT_MICROS : 0n, native === 0n ? DEFAULT_NATIVE_WEI : 0n));
+  const funded: string[] = [];
+  for (const hotWallet of hotWallets) {
+    const [usdt, native] = deployed
+      ? await Promise.all([
+          c.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [hotWallet] }),
+          c.publicClient.getBalance({ address: hotWallet }),
+        ])
+      : [0n, 0n];
+    txs.push(
+      ...fundingTxs(LOCAL_TOKEN_ADDRESS, hotWallet, usdt === 0n ? DEFAULT_USDT_MICROS : 0n, native === 0n ? DEFAULT_NATIVE_WEI : 0n),
+    );
+    funded.push(`hot wallet ${hotWallet} ${usdt === 0n || native === 0n ? 'funded' : 'already funded'}`);
+  }
   await sendAsOwner(c, txs);
-  return `${done}, hot wallet ${hotWallet} ${usdt === 0n || native === 0n ? 'funded' : 'already funded'}`;
+  return [done, ...funded].join(', ');
 }
 
 /** The deployment record of our node on `port`, if there is one. */
@@ -372,11 +395,18 @@ export function readDeployment(port: number): LocalChainDeployment | undefined {
   }
 }
 
-/** Issues `usdtMicros` and sends `nativeWei` to `to` on our chain on `port` (`npm run chain fund`). */
-export async function fundFromOwner(network: LocalNetwork, port: number, to: Address, usdtMicros: bigint, nativeWei: bigint) {
+/** Issues `usdtMicros` and sends `nativeWei` to each of `to` on our chain on `port` (`npm run chain fund`). */
+export async function fundFromOwner(
+  network: LocalNetwork,
+  port: number,
+  to: Address | readonly Address[],
+  usdtMicros: bigint,
+  nativeWei: bigint,
+) {
   const record = readDeployment(port);
   if (!record || !(await localChainRunning(port))) throw new Error(`no local ${network} chain of ours on :${port}: npm run chain start`);
-  await sendAsOwner(localChainClients(network, rpcUrlOf(port)), fundingTxs(record.tokenAddress, to, usdtMicros, nativeWei));
+  const txs = (typeof to === 'string' ? [to] : to).flatMap((address) => fundingTxs(record.tokenAddress, address, usdtMicros, nativeWei));
+  await sendAsOwner(localChainClients(network, rpcUrlOf(port)), txs);
 }
 
 /** The running chain on `port` when it is ours and still the one its record describes, with the same settings. */
@@ -384,7 +414,6 @@ async function reusable(network: LocalNetwork, port: number, o: EnsureLocalChain
   const record = readDeployment(port);
   if (ourNodePid(port) === undefined || !record) return undefined;
   if (record.chainId !== LOCAL_CHAIN_IDS[network] || record.blockTimeMs !== o.blockTimeMs) return undefined;
-  if (getAddress(record.hotWallet) !== getAddress(o.hotWallet)) return undefined;
   if ((await chainIdAt(record.rpcUrl)) !== LOCAL_CHAIN_IDS[network]) return undefined;
   const { publicClient } = localChainClients(network, record.rpcUrl);
   try {
@@ -400,15 +429,32 @@ async function reusable(network: LocalNetwork, port: number, o: EnsureLocalChain
   return { network, rpcUrl, chainId, tokenAddress, genesisHash, started: false };
 }
 
+/** On a reused chain, funds the wallets its record does not list (added to the pool since), and records them. */
+async function fundNewWallets(network: LocalNetwork, port: number, chain: LocalChain, o: EnsureLocalChainsOptions): Promise<void> {
+  const record = readDeployment(port) as LocalChainDeployment;
+  const known = new Set((record.hotWallets ?? []).map((address) => getAddress(address)));
+  const added = o.hotWallets.map((address) => getAddress(address)).filter((address) => !known.has(address));
+  if (added.length === 0) return;
+  console.log(`chain: ${network} on :${port}: ${await setUpLocalChain(network, chain.rpcUrl, added)}`);
+  writeFileSync(nodeFile(port, 'deployment.json'), `${JSON.stringify({ ...record, hotWallets: [...known, ...added] }, null, 2)}\n`);
+}
+
 /**
- * One local chain per network on `o.ports`, each with TestUsdt deployed, the hot wallet funded and
- * 0x…dEaD blacklisted: our running ones reused (unless `fresh`), the others started, in parallel.
+ * One local chain per network on `o.ports`, each with TestUsdt deployed, every hot wallet funded and
+ * 0x…dEaD blacklisted: our running ones reused (unless `fresh`; a wallet new to one is funded there), the
+ * others started, in parallel.
  */
 export async function ensureLocalChains(o: EnsureLocalChainsOptions): Promise<Record<LocalNetwork, LocalChain>> {
   const startedAt = performance.now();
   if (!existsSync(hardhatCli)) throw new Error(`${hardhatCli} is missing: npm install`);
   const reused = await Promise.all(LOCAL_NETWORKS.map(async (network) => (o.fresh ? undefined : reusable(network, o.ports[network], o))));
   const toStart = LOCAL_NETWORKS.filter((_, i) => reused[i] === undefined);
+  await Promise.all(
+    LOCAL_NETWORKS.map(async (network, i) => {
+      const chain = reused[i];
+      if (chain) await fundNewWallets(network, o.ports[network], chain, o);
+    }),
+  );
   const children = await Promise.all(toStart.map((network) => launch(network, o.ports[network], o.blockTimeMs)));
   // solc-js (synchronous, about a second on a cache miss) while the new nodes start in their own processes.
   const compiled = toStart.length > 0 ? compileTestUsdt() : undefined;
@@ -417,12 +463,12 @@ export async function ensureLocalChains(o: EnsureLocalChainsOptions): Promise<Re
       const port = o.ports[network];
       const rpcUrl = rpcUrlOf(port);
       await waitForNode(network, rpcUrl, { child: children[i], port });
-      await setUpLocalChain(network, rpcUrl, o.hotWallet, () => compiled as CompiledToken);
+      await setUpLocalChain(network, rpcUrl, o.hotWallets, () => compiled as CompiledToken);
       const genesis = await localChainClients(network, rpcUrl).publicClient.getBlock({ blockNumber: 0n });
       const chain = { network, chainId: LOCAL_CHAIN_IDS[network], rpcUrl, tokenAddress: LOCAL_TOKEN_ADDRESS, genesisHash: genesis.hash };
       const record: LocalChainDeployment = {
         ...chain,
-        hotWallet: getAddress(o.hotWallet),
+        hotWallets: o.hotWallets.map((address) => getAddress(address)),
         blockTimeMs: o.blockTimeMs,
         deployedAt: new Date().toISOString(),
       };
@@ -438,15 +484,18 @@ export async function ensureLocalChains(o: EnsureLocalChainsOptions): Promise<Re
   return Object.fromEntries(chains) as Record<LocalNetwork, LocalChain>;
 }
 
-/** What `npm run chain status` shows of the node on `port`. */
-export async function localChainStatus(network: LocalNetwork, port: number, holder: Address) {
+/** What `npm run chain status` shows of the node on `port`: the chain, and each of `holders`' balances. */
+export async function localChainStatus(network: LocalNetwork, port: number, holders: readonly Address[]) {
   const record = readDeployment(port);
   if (!record || !(await localChainRunning(port))) return undefined;
   const { publicClient } = localChainClients(network, record.rpcUrl);
-  const [blockNumber, usdtMicros, nativeWei] = await Promise.all([
-    publicClient.getBlockNumber(),
-    publicClient.readContract({ address: record.tokenAddress, abi: adminAbi, functionName: 'balanceOf', args: [holder] }),
-    publicClient.getBalance({ address: holder }),
-  ]);
-  return { ...record, pid: ourNodePid(port), blockNumber, usdtMicros, nativeWei };
+  const balancesOf = async (address: Address) => {
+    const [usdtMicros, nativeWei] = await Promise.all([
+      publicClient.readContract({ address: record.tokenAddress, abi: adminAbi, functionName: 'balanceOf', args: [address] }),
+      publicClient.getBalance({ address }),
+    ]);
+    return { address, usdtMicros, nativeWei };
+  };
+  const [blockNumber, wallets] = await Promise.all([publicClient.getBlockNumber(), Promise.all(holders.map(balancesOf))]);
+  return { ...record, pid: ourNodePid(port), blockNumber, wallets };
 }

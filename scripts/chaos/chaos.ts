@@ -51,7 +51,6 @@ import {
   LOCAL_NETWORKS,
   LocalChain,
   LocalNetwork,
-  setUpLocalChain,
   stopLocalChains,
 } from '../chain/local-chains';
 import { AppName, APPS, CHAOS_DICT_PORT, repoRoot } from '../lib/services';
@@ -364,17 +363,16 @@ async function main(): Promise<number> {
     );
     const hotWallet = pool[0];
     const freshChains = () =>
-      ensureLocalChains({ ports: chainPorts, hotWallet: hotWallet.address, blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
+      ensureLocalChains({ ports: chainPorts, hotWallets: pool.map((w) => w.address), blockTimeMs: TEST_BLOCK_TIME_MS, fresh: true });
     // Once more after a pause: a node of the previous run may still hold its port for a moment.
     const chains = await freshChains().catch(async (error: Error) => {
       log(`chains: ${error.message.split('\n')[0]}; trying again in 5 s`);
       await sleep(5_000);
       return freshChains();
     });
-    // The pool's other wallets funded as the first was, then every wallet brought to POOL_FLOAT_MICROS (no
-    // Transfer out of a wallet: a drain burns, an issue comes from the owner), before any app runs.
+    // Every wallet of the pool brought to POOL_FLOAT_MICROS (no Transfer out of a wallet: a drain burns, an
+    // issue comes from the owner), before any app runs.
     for (const network of LOCAL_NETWORKS) {
-      for (const w of pool.slice(1)) await setUpLocalChain(network, chains[network].rpcUrl, w.address);
       const admin = tokenAdmin(chains[network].rpcUrl, chains[network].tokenAddress);
       for (const w of pool) {
         await admin.drain(w.address);
@@ -394,8 +392,14 @@ async function main(): Promise<number> {
       proxies.push(proxy);
       proxied[network] = { ...chains[network], rpcUrl: proxy.url };
     }
-    const keyFiles = pool.map((w) => w.keyFile).join(',');
-    Object.assign(options.env as Record<string, string>, chainAppEnv(proxied, keyFiles, TEST_CHAIN_TIMINGS));
+    Object.assign(
+      options.env as Record<string, string>,
+      chainAppEnv(
+        proxied,
+        pool.map((w) => w.keyFile),
+        TEST_CHAIN_TIMINGS,
+      ),
+    );
     log(`chains: ${LOCAL_NETWORKS.map((n) => `${n} node ${chains[n].rpcUrl}, the apps through ${proxied[n].rpcUrl}`).join('; ')}`);
 
     await recreateDatabase(databaseUrl);

@@ -4,8 +4,9 @@
  * Compose runs it before every start of the withdrawals service: on a chain it set up it only checks the token
  * and funds a hot wallet that holds nothing (a new key).
  *
- * Environment: CHAIN_RPC_URL_ETH, CHAIN_RPC_URL_MATIC, HOT_WALLET_KEY_FILE (the Compose secret: only the address
- * is derived). `--compile-only` compiles the token into the image at build time.
+ * Environment: CHAIN_RPC_URL_ETH, CHAIN_RPC_URL_MATIC, HOT_WALLET_KEY_FILE (the Compose secrets, comma-separated
+ * as the withdrawals service reads them: every wallet of the pool is funded; only the addresses are derived).
+ * `--compile-only` compiles the token into the image at build time.
  */
 import { compileTestUsdt, hotWalletAddress, LOCAL_CHAIN_IDS, LOCAL_NETWORKS, setUpLocalChain } from '../chain/local-chains';
 import { runMain } from '../lib/main';
@@ -16,14 +17,18 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   const started = Date.now();
-  const keyFile = process.env.HOT_WALLET_KEY_FILE;
-  if (!keyFile) throw new Error('HOT_WALLET_KEY_FILE must name the hot wallet key file (the Compose secret)');
-  const hotWallet = hotWalletAddress(keyFile);
+  const keyFiles = (process.env.HOT_WALLET_KEY_FILE ?? '')
+    .split(',')
+    .map((file) => file.trim())
+    .filter(Boolean);
+  if (keyFiles.length === 0)
+    throw new Error('HOT_WALLET_KEY_FILE must name the hot wallet key files, comma-separated (the Compose secrets)');
+  const hotWallets = keyFiles.map(hotWalletAddress);
   const lines = await Promise.all(
     LOCAL_NETWORKS.map(async (network) => {
       const url = process.env[`CHAIN_RPC_URL_${network}`];
       if (!url) throw new Error(`CHAIN_RPC_URL_${network} must name the local ${network} node`);
-      return `${network} (chain ${LOCAL_CHAIN_IDS[network]}, ${url}): ${await setUpLocalChain(network, url, hotWallet)}`;
+      return `${network} (chain ${LOCAL_CHAIN_IDS[network]}, ${url}): ${await setUpLocalChain(network, url, hotWallets)}`;
     }),
   );
   for (const line of lines) console.log(`chain-setup: ${line}`);

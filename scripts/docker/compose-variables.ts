@@ -12,11 +12,21 @@ export const SECRET_VARIABLES: readonly string[] = [
 /** The operator's chain nodes: required in production mode. */
 export const CHAIN_URL_VARIABLES: readonly string[] = ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC'];
 
-/** For the specs: the chain nodes and the host file of the hot wallet key (the Compose secret), fake. */
+/**
+ * The hot wallet pool's keys: each a Compose secret from the host file its variable names, mounted at
+ * /run/secrets/<secret>; the withdrawals service reads them all (HOT_WALLET_KEY_FILE, comma-separated).
+ */
+export const HOT_WALLET_KEY_SECRETS: ReadonlyArray<{ secret: string; variable: string }> = [
+  { secret: 'hot_wallet_key', variable: 'HOT_WALLET_KEY_SECRET_FILE' },
+  { secret: 'hot_wallet_key_2', variable: 'HOT_WALLET_KEY_2_SECRET_FILE' },
+];
+
+/** For the specs: the chain nodes and the host files of the hot wallet keys (the Compose secrets), fake. */
 export const EXAMPLE_CHAIN_ENV: Readonly<Record<string, string>> = {
   CHAIN_RPC_URL_ETH: 'https://eth.node.example/rpc',
   CHAIN_RPC_URL_MATIC: 'https://polygon.node.example/rpc',
   HOT_WALLET_KEY_SECRET_FILE: '/etc/partner/hot-wallet.key',
+  HOT_WALLET_KEY_2_SECRET_FILE: '/etc/partner/hot-wallet-2.key',
 };
 
 /** For the specs: what an operator sets for a production start (fake values), nothing else. */

@@ -5,11 +5,11 @@
  *   npm run compose:up [-- --local-chains]        base images (official, or stand-ins: ADR 0018), the Dockerfile's
  *                                                 images, the stack (with local test chains instead of real ones);
  *                                                 waits until every service is ready, prints the URLs
- *   npm run compose:down [-- --forget-secrets]    removes containers, networks and volumes (and the env file, and a
- *                                                 hot wallet key generated for local chains: never one that may hold funds)
+ *   npm run compose:down [-- --forget-secrets]    removes containers, networks and volumes (and the env file, and the
+ *                                                 hot wallet keys generated for local chains: never one that may hold funds)
  *
  * Secrets missing from the environment are generated once into the env file (COMPOSE_ENV_FILE, default .env:
- * git-ignored, mode 600), which plain `docker compose` reuses; the hot wallet key is a file, never a variable.
+ * git-ignored, mode 600), which plain `docker compose` reuses; each hot wallet key is a file, never a variable.
  * Environment: COMPOSE_PROJECT_NAME, COMPOSE_ENV_FILE, SANDBOX, COMPOSE_LOCAL_CHAINS, GATEWAY_PORT, OPERATOR_PORT,
  * CHAIN_PORT_ETH, CHAIN_PORT_MATIC, COMPOSE_READY_TIMEOUT_S, COMPOSE_STAND_INS and the *_IMAGE variables
  * (offline/images/stand-ins.ts), COMPOSE_COMMAND.
@@ -24,7 +24,7 @@ import { ensureDictPki } from '@partner/dict-test-server';
 import { hotWalletAddress } from '../chain/local-chains';
 import { runMain } from '../lib/main';
 import { repoRoot } from '../lib/services';
-import { CHAIN_URL_VARIABLES, SECRET_VARIABLES } from './compose-variables';
+import { CHAIN_URL_VARIABLES, HOT_WALLET_KEY_SECRETS, SECRET_VARIABLES } from './compose-variables';
 import { composeCommand, docker, engineProblem, ensureEngine, run, Run, runVisible } from './docker';
 import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from '../../offline/images/stand-ins';
 
@@ -143,43 +143,73 @@ async function ensureLocalCounterparties(settings: ComposeSettings): Promise<str
   });
 }
 
+interface HotWalletKeyFile {
+  /** The Compose secret and the variable naming its host file (HOT_WALLET_KEY_SECRETS). */
+  secret: string;
+  variable: string;
+  file: string;
+  /** Not with a remote signer (the file is not read). */
+  address?: Address;
+  generated: boolean;
+}
+
 /**
- * The hot wallet key file (HOT_WALLET_KEY_SECRET_FILE from the environment or the env file), checked: it
- * holds a key and uid 1000 may read it. When none is named: a remote signer gets /dev/null (not read);
- * key-file signing gets a new key beside the env file, named there. Never prints the key.
+ * The hot wallet pool's key files (HOT_WALLET_KEY_SECRETS: HOT_WALLET_KEY_SECRET_FILE and
+ * HOT_WALLET_KEY_2_SECRET_FILE, from the environment or the env file), checked: each holds a key of its own
+ * and uid 1000 may read it. One not named: with a remote signer /dev/null (not read); with key-file signing a
+ * new key beside the env file (`.env.hot_wallet_key`, `.env.hot_wallet_key_2`), named there. Never prints a key.
  */
-function ensureHotWalletKey(settings: ComposeSettings): { file: string; address?: Address; generated: boolean } {
+function ensureHotWalletKeys(settings: ComposeSettings): HotWalletKeyFile[] {
   const stored = readEnvFile(settings.envFile);
   const signer = process.env.HOT_WALLET_SIGNER || stored.HOT_WALLET_SIGNER || 'key-file';
-  const named = process.env.HOT_WALLET_KEY_SECRET_FILE || stored.HOT_WALLET_KEY_SECRET_FILE;
+  const named = (variable: string): string | undefined => process.env[variable] || stored[variable];
   if (signer === 'remote') {
-    if (!named)
+    const unnamed = HOT_WALLET_KEY_SECRETS.filter(({ variable }) => !named(variable));
+    if (unnamed.length > 0)
       appendToEnvFile(settings, [
-        '# The remote signer holds the hot wallet key: the secret file is not read.',
-        'HOT_WALLET_KEY_SECRET_FILE=/dev/null',
+        '# The remote signer holds the hot wallet keys: the secret files are not read.',
+        ...unnamed.map(({ variable }) => `${variable}=/dev/null`),
       ]);
-    return { file: named || '/dev/null', generated: false };
+    return HOT_WALLET_KEY_SECRETS.map(({ secret, variable }) => ({
+      secret,
+      variable,
+      file: named(variable) || '/dev/null',
+      generated: false,
+    }));
   }
-  const file = named ? resolve(root, named) : besideEnvFile(settings, 'hot_wallet_key');
+  const keys = HOT_WALLET_KEY_SECRETS.map(({ secret, variable }) => ensureHotWalletKey(settings, secret, variable, named(variable)));
+  keys.forEach((key, i) => {
+    const first = keys.findIndex((other) => other.address === key.address);
+    if (first !== i)
+      throw new Error(
+        `${keys[first].variable} and ${key.variable} hold the same key (${key.address}): each wallet of the pool needs its own`,
+      );
+  });
+  return keys;
+}
+
+/** One key file of the pool (ensureHotWalletKeys): `named` checked, or a new one generated beside the env file. */
+function ensureHotWalletKey(settings: ComposeSettings, secret: string, variable: string, named: string | undefined): HotWalletKeyFile {
+  const file = named ? resolve(root, named) : besideEnvFile(settings, secret);
   const generated = !named && !existsSync(file);
   if (generated) writeFileSync(file, `${generatePrivateKey()}\n`, { mode: 0o600, flag: 'wx' });
   if (!named) {
     if (process.getuid?.() === 0) chownSync(file, CONTAINER_UID, CONTAINER_UID);
     const path = relative(root, file);
     appendToEnvFile(settings, [
-      '# The hot wallet key (the Compose secret hot_wallet_key): a file, never a variable. Back it up.',
-      `HOT_WALLET_KEY_SECRET_FILE=${path.startsWith('..') || isAbsolute(path) ? file : `./${path}`}`,
+      `# A hot wallet key (the Compose secret ${secret}): a file, never a variable. Back it up.`,
+      `${variable}=${path.startsWith('..') || isAbsolute(path) ? file : `./${path}`}`,
     ]);
   }
-  if (!existsSync(file)) throw new Error(`HOT_WALLET_KEY_SECRET_FILE ${named} does not exist`);
+  if (!existsSync(file)) throw new Error(`${variable} ${named} does not exist`);
   const address = hotWalletAddress(file);
   const { uid, gid, mode } = statSync(file);
   const readable = uid === CONTAINER_UID ? (mode & 0o400) !== 0 : (mode & 0o004) !== 0 || (gid === CONTAINER_UID && (mode & 0o040) !== 0);
   if (!readable)
     throw new Error(
-      `HOT_WALLET_KEY_SECRET_FILE ${file}: the withdrawals container reads it as uid ${CONTAINER_UID} (its \`node\` user; outside swarm a secret is a bind mount with the host file's owner and mode): chown ${CONTAINER_UID} ${file} (and keep it mode 600)`,
+      `${variable} ${file}: the withdrawals container reads it as uid ${CONTAINER_UID} (its \`node\` user; outside swarm a secret is a bind mount with the host file's owner and mode): chown ${CONTAINER_UID} ${file} (and keep it mode 600)`,
     );
-  return { file, address, generated };
+  return { secret, variable, file, address, generated };
 }
 
 /** Compose's command line for this project: its files, its name, its env file. */
@@ -283,12 +313,15 @@ export async function composeUp(settings: ComposeSettings = composeSettings()): 
     wrote('local chains: wrote', ensureLocalChainSettings(settings));
     wrote('local DICT and notification sinks: wrote', await ensureLocalCounterparties(settings));
   }
-  const wallet = ensureHotWalletKey(settings);
-  if (wallet.generated)
+  const wallets = ensureHotWalletKeys(settings);
+  for (const wallet of wallets.filter((w) => w.generated))
     console.log(
       `hot wallet: generated a new key into ${shown(wallet.file)} (mode 600, owner uid ${CONTAINER_UID}); ` +
         `address ${wallet.address}${settings.localChains ? ' (chain-setup funds it on the local chains)' : ': fund it on both networks, and back the file up'}`,
     );
+  const signing = wallets.every((w) => w.address)
+    ? wallets.map((w) => `${w.address} (key: ${shown(w.file)})`).join('\n                 ')
+    : 'the remote signer (REMOTE_SIGNER_ADDRESS)';
   const env = composeEnv(settings);
 
   await ensureBaseImages(imageNames(env));
@@ -312,7 +345,7 @@ export async function composeUp(settings: ComposeSettings = composeSettings()): 
       ? `local test chains (never real money): ETH http://127.0.0.1:${ETH} (chain ${LOCAL_CHAIN_ENV.CHAIN_ID_ETH}), MATIC http://127.0.0.1:${MATIC} (chain ${LOCAL_CHAIN_ENV.CHAIN_ID_MATIC}), USDT ${LOCAL_CHAIN_ENV.USDT_CONTRACT_ETH}`
       : 'the nodes of CHAIN_RPC_URL_ETH and CHAIN_RPC_URL_MATIC'
   }
-  Hot wallet:    ${wallet.address ? `${wallet.address} (key: ${shown(wallet.file)})` : 'the remote signer (REMOTE_SIGNER_ADDRESS)'}
+  Hot wallets:   ${signing}
   Try:  curl -s -X POST ${operatorUrl}/admin/v1/partners -H "X-Admin-Key: $ADMIN_API_KEY" -H 'Content-Type: application/json' -d '{"name":"acme"}'
   Stop: npm run compose:down   (removes containers, networks and volumes; keeps ${envFile})
 `);
@@ -323,7 +356,7 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   if (problem) throw new Error(`no Docker engine answers (${problem})`);
   // `down` needs no secret, but Compose interpolates the whole file first: stand-ins for the missing ones.
   const stored = readEnvFile(settings.envFile);
-  const paths = ['HOT_WALLET_KEY_SECRET_FILE', 'DICT_CERTS_DIR'];
+  const paths = [...HOT_WALLET_KEY_SECRETS.map((s) => s.variable), 'DICT_CERTS_DIR'];
   const placeholders = Object.fromEntries(
     [...SECRET_VARIABLES, ...CHAIN_URL_VARIABLES, ...paths, ...Object.keys(LOCAL_COUNTERPARTY_ENV)]
       .filter((name) => !process.env[name] && !stored[name])
@@ -333,15 +366,16 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   const args = ['--profile', 'tools', 'down', '--volumes', '--remove-orphans'];
   composeVisible('removing the stack', { ...settings, localChains: true }, args, { ...composeEnv(settings), ...placeholders });
   if (!forgetSecrets) return;
-  // A generated hot wallet key goes too only when it paid on local chains; else it may control funds: kept
+  // Generated hot wallet keys go too only when they paid on local chains; else they may control funds: kept
   // (and reused by the next compose:up).
-  const keyFile = besideEnvFile(settings, 'hot_wallet_key');
+  const keyFiles = HOT_WALLET_KEY_SECRETS.map(({ secret }) => besideEnvFile(settings, secret));
   const localKey = (stored.COMPOSE_FILE ?? '').includes(LOCAL_CHAINS_FILE);
-  for (const file of [settings.envFile, ...(localKey ? [keyFile] : [])].filter((f) => existsSync(f))) {
+  for (const file of [settings.envFile, ...(localKey ? keyFiles : [])].filter((f) => existsSync(f))) {
     rmSync(file);
     console.log(`removed ${shown(file)}`);
   }
-  if (!localKey && existsSync(keyFile)) console.log(`kept ${shown(keyFile)}: the hot wallet key (its funds); remove it yourself`);
+  for (const keyFile of keyFiles)
+    if (!localKey && existsSync(keyFile)) console.log(`kept ${shown(keyFile)}: a hot wallet key (its funds); remove it yourself`);
 }
 
 if (require.main === module) {

@@ -59,7 +59,7 @@ function configOf(...args: Parameters<typeof composeConfig>): ComposeConfig {
 }
 
 describe('docker-compose.yml, read by docker-compose', () => {
-  it("is a valid Compose file with the stack's services once every required variable is set, sandbox off; the withdrawals service gets its nodes and the hot wallet key as a secret file", () => {
+  it("is a valid Compose file with the stack's services once every required variable is set, sandbox off; the withdrawals service gets its nodes and the two hot wallet keys as secret files", () => {
     const { services, secrets } = configOf(PRODUCTION_ENV);
     expect(Object.keys(services)).toEqual(expect.arrayContaining(STACK));
     expect(String(services.gateway.environment?.SANDBOX)).toBe('false');
@@ -72,15 +72,24 @@ describe('docker-compose.yml, read by docker-compose', () => {
       CHAIN_RPC_URL_MATIC: PRODUCTION_ENV.CHAIN_RPC_URL_MATIC,
       CHAIN_ID_ETH: '1',
       CHAIN_ID_MATIC: '137',
-      HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key',
+      HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
     });
     expect(services.withdrawals.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/svc_withdrawals:/);
-    expect(secretNames(services.withdrawals)).toEqual(['hot_wallet_key']);
+    expect(secretNames(services.withdrawals)).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
     expect(secrets?.hot_wallet_key?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_SECRET_FILE);
+    expect(secrets?.hot_wallet_key_2?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_2_SECRET_FILE);
   }, 60_000);
 
   // docker-compose.spec.ts checks every required variable; Compose itself is asked for a few (each call takes seconds).
-  it.each(['ADMIN_API_KEY', 'DB_PASSWORD_WITHDRAWALS', 'CHAIN_RPC_URL_ETH', 'HOT_WALLET_KEY_SECRET_FILE', 'DICT_URL', 'SMTP_URL'])(
+  it.each([
+    'ADMIN_API_KEY',
+    'DB_PASSWORD_WITHDRAWALS',
+    'CHAIN_RPC_URL_ETH',
+    'HOT_WALLET_KEY_SECRET_FILE',
+    'HOT_WALLET_KEY_2_SECRET_FILE',
+    'DICT_URL',
+    'SMTP_URL',
+  ])(
     'refuses the file without %s, saying so',
     (name) => {
       const { [name]: _missing, ...others } = PRODUCTION_ENV;
@@ -106,7 +115,8 @@ describe('docker-compose.yml, read by docker-compose', () => {
       kafka: { condition: 'service_healthy' },
     });
     expect(services.withdrawals.environment).toMatchObject({ CHAIN_RPC_URL_ETH: 'http://chain-eth:8545', CHAIN_ID_ETH: '31337' });
-    expect(secretNames(services['chain-setup'])).toEqual(['hot_wallet_key']);
+    expect(secretNames(services['chain-setup'])).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
+    expect(services['chain-setup'].environment?.HOT_WALLET_KEY_FILE).toBe('/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2');
     expect(JSON.stringify(services['chain-eth'].ports)).toContain('127.0.0.1');
   }, 60_000);
 });

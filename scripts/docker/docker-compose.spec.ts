@@ -15,6 +15,7 @@ import {
   ComposeConfig,
   EXAMPLE_CHAIN_ENV,
   EXAMPLE_PRODUCTION_ENV as PRODUCTION_ENV,
+  HOT_WALLET_KEY_SECRETS,
   SECRET_VARIABLES as SECRETS,
   Service,
 } from './compose-variables';
@@ -96,8 +97,9 @@ const merge = (base: unknown, over: unknown): unknown => {
 const loadWithLocalChains = (env: Record<string, string>): ComposeConfig =>
   merge(loadCompose(env), loadFile(rawLocalChains, env)) as ComposeConfig;
 
-/** Where the withdrawals service reads the hot wallet's key: the secret Compose mounts. */
-const KEY_FILE_IN_CONTAINER = '/run/secrets/hot_wallet_key';
+/** The pool's key secrets, and where the withdrawals service reads them (HOT_WALLET_KEY_FILE): the files Compose mounts. */
+const KEY_SECRETS = HOT_WALLET_KEY_SECRETS.map(({ secret }) => secret);
+const KEY_FILES_IN_CONTAINER = KEY_SECRETS.map((secret) => `/run/secrets/${secret}`).join(',');
 /** Variables that would carry a key (or what derives one) itself rather than the path of a file holding it. */
 const keyVariables = (env: Record<string, unknown> = {}): string[] =>
   Object.keys(env).filter(
@@ -145,8 +147,8 @@ const expectRunsImageOf = (c: ComposeConfig, builder: string, names: readonly st
 /** A 20-byte EVM address (a token contract, an account): public, never a secret. */
 const ADDRESS = /\b0x[0-9a-fA-F]{40}\b/g;
 const HEX_KEY = /\b(0x)?[0-9a-fA-F]{64}\b/g;
-/** A file the container reads a secret from (Compose's secrets): a path, not the secret. */
-const SECRET_FILE_PATH = /^\/run\/(secrets|dict)\/[a-z0-9_.-]+$/;
+/** Files the container reads secrets from (Compose's secrets), one or a comma list: paths, not the secrets. */
+const SECRET_FILE_PATH = /^\/run\/(secrets|dict)\/[a-z0-9_.-]+(,\/run\/(secrets|dict)\/[a-z0-9_.-]+)*$/;
 const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE)/i;
 /** Values that look like real credentials, whatever the variable is called. */
 const SECRET_PATTERNS: Array<[string, RegExp]> = [
@@ -351,7 +353,7 @@ describe('docker-compose.yml', () => {
     // The sandbox and the required secrets, each a documented dev default, and the local test chains and
     // counterparties (checked below): everything else as in production mode.
     const chainSettings = Object.keys(sandboxEnv).filter((name) =>
-      /^(COMPOSE_FILE|HOT_WALLET_KEY_SECRET_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(name),
+      /^(COMPOSE_FILE|HOT_WALLET_KEY(_2)?_SECRET_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(name),
     );
     expect(
       Object.keys(sandboxEnv)
@@ -425,15 +427,22 @@ describe('docker-compose.yml', () => {
     expect(Object.entries(sandbox.services).flatMap(([name, s]) => secretProblems(name, s.environment))).toEqual([]);
   });
 
-  it('withdrawals: the hot wallet key is a Compose secret (a file), never in an environment or in the file', () => {
+  it('withdrawals: a pool of two hot wallets, each key a Compose secret (a file), never in an environment or in the file', () => {
     const withdrawals = service('withdrawals');
-    // Mounted into the withdrawals service, which reads it from there, and into no other service.
-    expect(withdrawals.secrets).toEqual(['hot_wallet_key']);
-    expect(withdrawals.environment).toMatchObject({ HOT_WALLET_KEY_FILE: KEY_FILE_IN_CONTAINER, HOT_WALLET_SIGNER: 'key-file' });
+    // Mounted into the withdrawals service, which reads them from there (a comma list), and into no other service.
+    expect(KEY_SECRETS).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
+    expect(withdrawals.secrets).toEqual(KEY_SECRETS);
+    expect(withdrawals.environment).toMatchObject({
+      HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
+      HOT_WALLET_SIGNER: 'key-file',
+    });
     expect(Object.keys(config.services).filter((name) => (service(name).secrets ?? []).length > 0)).toEqual(['withdrawals']);
-    // From a host file the operator names, no default (a generated one: npm run compose:up); not swarm's external secrets.
-    expect(config.secrets?.hot_wallet_key).toEqual({ file: EXAMPLE_CHAIN_ENV.HOT_WALLET_KEY_SECRET_FILE });
-    expect(rawCompose).toMatch(/^ {4}file: \$\{HOT_WALLET_KEY_SECRET_FILE:\?[^}]+\}$/m);
+    // Each from a host file the operator names, no default (generated ones: npm run compose:up); not swarm's external secrets.
+    expect(Object.keys(config.secrets ?? {})).toEqual(KEY_SECRETS);
+    for (const { secret, variable } of HOT_WALLET_KEY_SECRETS) {
+      expect(config.secrets?.[secret]).toEqual({ file: EXAMPLE_CHAIN_ENV[variable] });
+      expect(rawCompose).toMatch(new RegExp(`^ {4}file: \\$\\{${variable}:\\?[^}]+\\}$`, 'm'));
+    }
     // No variable of any service carries a key itself, in production mode or in the sandbox.
     for (const [mode, c] of Object.entries({ production: config, sandbox })) {
       const carrying = Object.entries(c.services).flatMap(([name, s]) => keyVariables(s.environment).map((v) => `${name}.${v}`));
@@ -474,9 +483,18 @@ describe('docker-compose.yml', () => {
     const written = parse(rawCompose).services.withdrawals.environment ?? {};
     expect([...defaults.keys()].filter((name) => !(name in written) && name !== 'PAYOUT_CRASH_AFTER_SIGN_RATE')).toEqual([]);
     expect('PAYOUT_CRASH_AFTER_SIGN_RATE' in written).toBe(false);
+    // The pool's settings, whether or not the source above declares them yet.
+    for (const name of ['CHAIN_MAX_IN_FLIGHT_PER_WALLET', 'CHAIN_REVERTS_TO_STOP', 'HOT_WALLETS_RETIRED', 'REMOTE_SIGNER_ADDRESS'])
+      expect({ name, written: written[name] }).toEqual({ name, written: null });
     // Passed through (`NAME:`, no value): set in the environment, it reaches the service; unset, it is left out
     // and the service's default applies.
-    const tuned = { CHAIN_FINALITY_ETH: '12', REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000' };
+    const tuned = {
+      CHAIN_FINALITY_ETH: '12',
+      REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000',
+      CHAIN_MAX_IN_FLIGHT_PER_WALLET: '8',
+      CHAIN_REVERTS_TO_STOP: '5',
+      HOT_WALLETS_RETIRED: '0x00000000000000000000000000000000000000a1,0x00000000000000000000000000000000000000a2',
+    };
     expect(withEnv(tuned).services.withdrawals.environment).toMatchObject(tuned);
     const env = service('withdrawals').environment ?? {};
     expect(Object.keys(env)).not.toContain('CHAIN_FINALITY_ETH');
@@ -505,7 +523,10 @@ describe('docker-compose.yml', () => {
     expect(secretProblems('x', { USDT_CONTRACT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7' })).toEqual([]);
     expect(secretProblems('x', { CONTRACT: `0x${'ab'.repeat(32)}` })).not.toEqual([]);
     expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key' })).toEqual([]);
+    expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2' })).toEqual([]);
     expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/etc/keys/hot' })).not.toEqual([]);
+    expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/etc/keys/hot' })).not.toEqual([]);
+    expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,' })).not.toEqual([]);
     const named = { HOT_WALLET_KEY: 'x', PRIVATE_KEY: 'x', SIGNER_MNEMONIC: 'x', HOT_WALLET_KEY_FILE: 'x', HOT_WALLET_SIGNER: 'x' };
     expect(keyVariables(named)).toEqual(['HOT_WALLET_KEY', 'PRIVATE_KEY', 'SIGNER_MNEMONIC']);
     const devDefaults = {
@@ -597,15 +618,18 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
     expect(sandboxEnv.COMPOSE_FILE?.split(':')).toEqual(['docker-compose.yml', 'docker-compose.local-chains.yml']);
   });
 
-  it('the hot wallet key stays a secret file here too: chain-setup reads the address from it; the sandbox key is the clearly fake key 1', () => {
+  it("the hot wallet keys stay secret files here too: chain-setup reads the pool's addresses from them; the sandbox keys are the clearly fake keys 1 and 2", () => {
     const setup = config.services['chain-setup'];
-    expect(setup.secrets).toEqual(['hot_wallet_key']);
-    expect(setup.environment?.HOT_WALLET_KEY_FILE).toBe(KEY_FILE_IN_CONTAINER);
+    expect(setup.secrets).toEqual(KEY_SECRETS);
+    // The very pool the withdrawals service pays from: chain-setup funds each.
+    expect(setup.environment?.HOT_WALLET_KEY_FILE).toBe(KEY_FILES_IN_CONTAINER);
+    expect(config.services.withdrawals.environment?.HOT_WALLET_KEY_FILE).toBe(KEY_FILES_IN_CONTAINER);
     for (const [name, s] of Object.entries(overlay.services)) {
       const found = { name, carrying: keyVariables(s.environment), problems: secretProblems(name, s.environment) };
       expect(found).toEqual({ name, carrying: [], problems: [] });
     }
     expect(rawLocalChains.match(HEX_KEY)).toBeNull();
-    expect(readFileSync(resolve(repoRoot, sandboxEnv.HOT_WALLET_KEY_SECRET_FILE ?? ''), 'utf8').trim()).toBe(`0x${'0'.repeat(63)}1`);
+    const sandboxKey = (variable: string) => readFileSync(resolve(repoRoot, sandboxEnv[variable] ?? ''), 'utf8').trim();
+    expect(HOT_WALLET_KEY_SECRETS.map(({ variable }) => sandboxKey(variable))).toEqual([`0x${'0'.repeat(63)}1`, `0x${'0'.repeat(63)}2`]);
   });
 });

@@ -10,8 +10,8 @@ import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBu
 import { APPS, AppName, DEV_DICT_PORT, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
-import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS } from '../chain/chain-env';
-import { DEV_CHAIN_PORTS, ensureHotWalletKey, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
+import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS, devHotWalletKeyFiles } from '../chain/chain-env';
+import { DEV_CHAIN_PORTS, ensureHotWalletKeys, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
 import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
 import { DEV_SINKS, sinkAppEnv, startSinks, withoutCredentials } from '@partner/notification-sinks';
 
@@ -119,16 +119,17 @@ async function main(): Promise<void> {
   const dbRoles = process.env.DB_ROLES === 'false' ? undefined : serviceRoles();
 
   // Broker, database, build and chains need nothing of each other: all at once (a warm start only checks each).
-  // The hot wallet's development key: generated once into a git-ignored file (production: a Compose secret).
-  const hotWalletKeyFile = process.env.HOT_WALLET_KEY_FILE ?? join(root, '.cache', 'chain', 'hot-wallet.key');
-  const hotWallet = ensureHotWalletKey(hotWalletKeyFile);
+  // The hot wallets' development keys (a pool of two unless HOT_WALLET_KEY_FILE names others): each generated
+  // once into a git-ignored file (production: Compose secrets).
+  const hotWalletKeyFiles = devHotWalletKeyFiles();
+  const hotWallets = ensureHotWalletKeys(hotWalletKeyFiles);
   const [, , , chains] = await Promise.all([
     phase('kafka', () => ensureKafka(kafkaPort)),
     phase('migrate', () => migrateIfPending(databaseUrl, dbRoles)),
     phase('build', () => buildIfStale(root)),
     phase(
       'chain',
-      () => ensureLocalChains({ ports: DEV_CHAIN_PORTS, hotWallet: hotWallet.address, blockTimeMs: DEV_BLOCK_TIME_MS }),
+      () => ensureLocalChains({ ports: DEV_CHAIN_PORTS, hotWallets: hotWallets.map((w) => w.address), blockTimeMs: DEV_BLOCK_TIME_MS }),
       (c) =>
         Object.values(c)
           .map((x) => `${x.network} ${x.started ? 'started' : 'already running'} on ${x.rpcUrl}`)
@@ -175,7 +176,7 @@ async function main(): Promise<void> {
     env: {
       SANDBOX: String(sandbox),
       ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}),
-      ...chainAppEnv(chains, hotWallet.keyFile, DEV_CHAIN_TIMINGS),
+      ...chainAppEnv(chains, hotWalletKeyFiles, DEV_CHAIN_TIMINGS),
       ...dict.env,
       ...notifyEnv,
     },
@@ -210,7 +211,8 @@ async function main(): Promise<void> {
     .map((c) => `${c.network} ${c.rpcUrl} (chain ${c.chainId}, USDT ${c.tokenAddress})`)
     .join('; ')}
   Notifications:     e-mails to ${sinks.smtpUrl ?? withoutCredentials(process.env.SMTP_URL) ?? 'smtp://127.0.0.1:1025'}, SMS to ${process.env.TWILIO_API_URL ?? sinks.httpUrl}; what the sinks got: npm run notify -- list
-  Hot wallet:        ${hotWallet.address} (key in ${hotWalletKeyFile}; fund it: npm run chain -- fund MATIC 1000)
+  Hot wallets:       ${hotWallets.map((w) => `${w.address} (key in ${w.keyFile})`).join('\n                     ')}
+                     fund each: npm run chain -- fund MATIC 1000 (one: add --wallet <address>)
   DICT:              ${dict.server.url} (the DICT test server, operator ISPB ${dict.env.DICT_ISPB}; CPF 00000000191 is held at another institution)
   Ctrl-C stops the apps (the broker and the chains keep running: npm run kafka -- stop, npm run chain -- stop).
 `);

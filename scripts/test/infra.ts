@@ -18,11 +18,12 @@ export async function startTestInfra(roles?: DbRoles): Promise<Record<string, st
   const hotWallet = ensureHotWalletKey(join(repoRoot(), '.cache', 'test', 'hot-wallet.key'));
   const chains = await ensureLocalChains({
     ports: TEST_CHAIN_PORTS,
-    hotWallet: hotWallet.address,
+    // One wallet, not npm start's pool of two: the integration specs assume a single signer per network.
+    hotWallets: [hotWallet.address],
     blockTimeMs: TEST_BLOCK_TIME_MS,
     fresh: true,
   });
-  return chainAppEnv(chains, hotWallet.keyFile, TEST_CHAIN_TIMINGS);
+  return chainAppEnv(chains, [hotWallet.keyFile], TEST_CHAIN_TIMINGS);
 }
 
 export async function stopTestInfra(): Promise<void> {

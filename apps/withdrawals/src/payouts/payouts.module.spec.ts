@@ -34,7 +34,8 @@ const production = (env: Record<string, string>) => config({ NODE_ENV: 'producti
 
 describe('poolFor: production refuses hot wallets anyone can spend from', () => {
   it.each([
-    ['the committed sandbox key', SANDBOX_KEY, /the sandbox key committed in deploy\/chains/],
+    ['the committed sandbox key', SANDBOX_KEY, /a sandbox key committed in deploy\/chains/],
+    ['the second committed sandbox key', `0x${'0'.repeat(63)}2`, /a sandbox key committed in deploy\/chains/],
     ["Hardhat's development account #0", HARDHAT_0, /development account #0 of test…junk/],
   ])('refuses %s in a key file, naming HOT_WALLET_KEY_FILE', (_what, key, which) => {
     const make = () => signerFor(production({ HOT_WALLET_KEY_FILE: keyFile(key) }));

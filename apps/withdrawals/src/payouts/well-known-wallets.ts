@@ -3,18 +3,20 @@ import { Address } from './payout-rail';
 
 /** Hardhat's (and Anvil's) development mnemonic: its accounts are funded on every local node and emptied on every mainnet. */
 const DEVELOPMENT_MNEMONIC = 'test test test test test test test test test test test junk';
-/** deploy/chains/sandbox-hot-wallet.key, committed: private key 1. */
-const SANDBOX_KEY = `0x${'0'.repeat(63)}1` as const;
+/** deploy/chains/sandbox-hot-wallet.key and sandbox-hot-wallet-2.key, committed: private keys 1 and 2. */
+const SANDBOX_KEYS = [`0x${'0'.repeat(63)}1`, `0x${'0'.repeat(63)}2`] as const;
 
 let known: Map<string, string> | undefined;
 
 /**
- * Wallets whose private key is public, by lower-case address: the sandbox's committed key and the 20
+ * Wallets whose private key is public, by lower-case address: the sandbox's committed keys and the 20
  * accounts of the development mnemonic (derived here rather than pasted; about half a second, once).
  */
 export function wellKnownWallets(): ReadonlyMap<string, string> {
   if (!known) {
-    known = new Map([[privateKeyToAccount(SANDBOX_KEY).address.toLowerCase(), 'the sandbox key committed in deploy/chains']]);
+    known = new Map(
+      SANDBOX_KEYS.map((key) => [privateKeyToAccount(key).address.toLowerCase(), 'a sandbox key committed in deploy/chains']),
+    );
     for (let i = 0; i < 20; i++)
       known.set(
         mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: i }).address.toLowerCase(),
