@@ -227,8 +227,11 @@ describe('USDT payouts on the local chains', () => {
         usdt_micros: expect.any(Number),
         native_wei: expect.stringMatching(/^\d+$/),
         pending: expect.any(Number),
+        in_flight: expect.any(Number),
         next_nonce: expect.any(Number),
-        state: expect.stringMatching(/^(signing|stopped)$/),
+        state: expect.stringMatching(/^(active|waiting|stopped|retired)$/),
+        reason: w.state === 'waiting' || w.state === 'retired' ? expect.any(String) : null,
+        waiting_since: w.state === 'waiting' ? expect.any(Number) : null,
         stopped_by: w.state === 'stopped' ? expect.any(Number) : null,
         stopped_reason: w.state === 'stopped' ? expect.any(String) : null,
       });

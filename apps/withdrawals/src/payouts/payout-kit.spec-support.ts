@@ -97,7 +97,7 @@ export function payoutFixtures(db: Database) {
     unitOfWork,
     newAccount,
     /** A withdrawal of `usdtmicros` (LOW) by a new user credited for it and its fee. */
-    async withdraw(network: 'ETH' | 'MATIC', usdtmicros: number, address: `0x${string}` = freshAddress()) {
+    withdraw: async (network: 'ETH' | 'MATIC', usdtmicros: number, address: `0x${string}` = freshAddress()) => {
       const { partnerId, document } = await newAccount(usdtmicros + 10_000_000);
       const reply = await create.execute({
         partner_id: partnerId,
@@ -106,7 +106,7 @@ export function payoutFixtures(db: Database) {
       if (!reply.ok) throw new Error(`withdrawal refused: ${reply.error.code}`);
       return { id: reply.data.id, partnerId, document, address };
     },
-    async row(id: number) {
+    row: async (id: number) => {
       const { rows } = await db.query<{
         state: string;
         tx_hash: string;
@@ -121,14 +121,14 @@ export function payoutFixtures(db: Database) {
       }>('SELECT * FROM withdrawals WHERE id = $1', [id]);
       return rows[0];
     },
-    async eventStates(id: number) {
+    eventStates: async (id: number) => {
       const { rows } = await db.query<{ state: string }>(
         `SELECT payload->>'state' AS state FROM outbox_messages WHERE key = $1 ORDER BY id`,
         [`usdt_withdrawal:${id}`],
       );
       return rows.map((r) => r.state);
     },
-    async versions(id: number) {
+    versions: async (id: number) => {
       const { rows } = await db.query<{ tx_hash: string; nonce: string; max_fee_per_gas_wei: string; kind: string; from_address: string }>(
         'SELECT * FROM payout_transactions WHERE withdrawal_id = $1 ORDER BY id',
         [id],
