@@ -71,6 +71,21 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     });
   });
 
+  it('one payout the database refuses to end does not hold the others back: a finding, and it ends once mended', async () => {
+    const bad = await withdraw('MATIC', 1_010_000);
+    const good = await withdraw('MATIC', 1_020_000);
+    // The first one's hold vanishes from its account (a hand-made edit gone wrong): ending it can only fail.
+    await db.query('UPDATE accounts SET held_micros = 0 WHERE partner_id = $1 AND document = $2', [bad.partnerId, bad.document]);
+    await kit.until([good.id], ['settled']);
+    expect((await row(bad.id)).state).toBe('sent');
+    const { rows } = await db.query<{ kind: string }>('SELECT kind FROM reconciliation_findings WHERE withdrawal_id = $1', [bad.id]);
+    expect(rows).toEqual([{ kind: 'finish_refused' }]);
+    const held = 1_010_000 + Number((await db.query<{ fee_micros: string }>('SELECT fee_micros FROM withdrawals WHERE id = $1', [bad.id])).rows[0].fee_micros);
+    await db.query('UPDATE accounts SET held_micros = $3 WHERE partner_id = $1 AND document = $2', [bad.partnerId, bad.document, held]);
+    await kit.until([bad.id], ['settled']);
+    expect(await eventStates(bad.id)).toEqual(['created', 'sent', 'settled']);
+  });
+
   it('three instances running rounds at once pay each withdrawal once, each with its own nonce', async () => {
     const kits = [kit, payoutKit(config, db), payoutKit(config, db)];
     const ws = await Promise.all([1, 2, 3, 4, 5].map(() => withdraw('MATIC', 1_100_000)));

@@ -272,9 +272,18 @@ export class TrackPayoutsUseCase {
     try {
       await this.unitOfWork.run((tx) => this.finishIn(tx, s, lane, batch, now));
     } catch (error) {
-      if (batch.length === 1) throw error;
-      this.logger.warn(`ending ${batch.length} payouts on ${s.network} together failed (${(error as Error).message}); ending each alone`);
-      for (const m of batch) await this.unitOfWork.run((tx) => this.finishIn(tx, s, lane, [m], now));
+      if (transient(error)) throw error;
+      if (batch.length > 1)
+        this.logger.warn(`ending ${batch.length} payouts on ${s.network} together failed (${(error as Error).message}); ending each alone`);
+      for (const m of batch)
+        try {
+          await this.unitOfWork.run((tx) => this.finishIn(tx, s, lane, [m], now));
+        } catch (alone) {
+          if (transient(alone)) throw alone;
+          // One row the database refuses must not hold the network back: a finding; the others go on, and
+          // it is tried again each round (it ends by itself once the cause is mended).
+          await this.finding(s, 'finish_refused', m.w, `the database refused to end it: ${(alone as Error).message.split('\n')[0]}`);
+        }
     }
   }
 
@@ -512,6 +521,16 @@ export class TrackPayoutsUseCase {
     );
     for (const w of sent) tx.emit(stateChanged(w));
   }
+}
+
+/**
+ * Whether an error is the database or the network failing for now (a connection lost, a deadlock, a
+ * timeout: the round is tried again) rather than refusing this very row (a constraint, a hold not found).
+ */
+function transient(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (/^(08|40|53|57|58)/.test(code) || /^E[A-Z]+$/.test(code))) return true;
+  return /connection|timeout|terminated/i.test((error as Error).message ?? '');
 }
 
 /** Every open payout holds a nonce (PayoutRepository.open). */
