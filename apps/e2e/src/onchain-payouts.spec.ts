@@ -69,6 +69,17 @@ async function hotWallet(network: Network): Promise<HotWallet> {
   return wallet;
 }
 
+interface PayoutView {
+  withdrawal_id: number;
+  network: Network;
+  state: string;
+  payout_state: string;
+  reason: string | null;
+  from_address: string | null;
+  nonce: number | null;
+  tx_hash: string | null;
+}
+
 interface Event {
   id: string;
   type: string;
@@ -263,6 +274,7 @@ describe('USDT payouts on the local chains', () => {
       ['get', '/admin/v1/reconciliation/findings'],
       ['post', '/admin/v1/reconciliation/findings/1/acknowledge'],
       ['post', '/admin/v1/reconciliation/findings/1/resolve'],
+      ['post', '/admin/v1/payouts/1/cancel'],
     ] as const) {
       const res = method === 'get' ? await anonymous.get(path) : await anonymous.post(path, {});
       expect(res.status).toBe(401);
@@ -334,5 +346,110 @@ describe('USDT payouts on the local chains', () => {
     const document = await newUser(api, 10 * USDT);
     const { id: paid } = await withdraw(api, document, { network: 'ETH' });
     expect((await eventsUntil(api, paid, ['settled', 'failed'])).map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
+  });
+
+  it("the operator cancels a stuck payout's nonce: a 0-value self-transfer takes it, and the withdrawal is paid once with a new nonce", async () => {
+    const { api } = await newPartner();
+    const document = await newUser(api, 10 * USDT);
+    const { rpcUrl, token } = chain('MATIC');
+    const wallets = (await operator().get<{ hot_wallets: HotWallet[] }>('/admin/v1/hot-wallets')).body.hot_wallets
+      .filter((w) => w.network === 'MATIC')
+      .map((w) => w.address.toLowerCase());
+    const note = 'spec: the node keeps it in the mempool';
+    const requestId = `cancel-${newUuid()}`;
+    // No blocks: the transfer stays broadcast and unmined, as one the chain will never take would.
+    await setMining(rpcUrl, { auto: false, intervalMs: 0 });
+    let id: number;
+    let address: Address;
+    let stuck: PayoutView;
+    try {
+      ({
+        id,
+        request: { address },
+      } = (await withdraw(api, document, { network: 'MATIC' })) as { id: number; request: { address: Address } });
+      await pollUntil(
+        'the transfer broadcast',
+        async () => (await api.get<{ state: string }>(`/partner/v1/withdrawals/usdt/${id}`)).body.state,
+        (state) => state === 'sent',
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+      const asked = new ApiClient(gatewayAdminUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY'), 'x-request-id': requestId });
+      const cancelled = await asked.post<PayoutView>(`/admin/v1/payouts/${id}/cancel`, { note });
+      expect({ status: cancelled.status, body: cancelled.body }).toEqual({
+        status: 200,
+        body: {
+          withdrawal_id: id,
+          network: 'MATIC',
+          state: 'sent',
+          payout_state: 'cancelling',
+          reason: expect.stringMatching(new RegExp(`: ${note}$`)),
+          from_address: expect.any(String),
+          nonce: expect.any(Number),
+          tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        },
+      });
+      stuck = cancelled.body;
+      expect(wallets).toContain(stuck.from_address);
+      const twice = await operator().post<{ error: string }>(`/admin/v1/payouts/${id}/cancel`, { note: 'again' });
+      expect({ status: twice.status, error: twice.body.error }).toEqual({ status: 409, error: 'invalid_transition' });
+      await pollUntil(
+        'the cancel signed',
+        async () =>
+          (
+            await db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM withdrawals.payout_transactions WHERE withdrawal_id = $1 AND kind = 'cancel'`,
+              [id],
+            )
+          ).rows[0].n,
+        (n) => n >= 1,
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+    } finally {
+      await setMining(rpcUrl, { auto: false, intervalMs: 250 });
+    }
+    // The cancel took the nonce: the withdrawal was paid again with another one; the partner saw it sent, then settled.
+    const events = await eventsUntil(api, id, ['settled', 'failed']);
+    expect(events.map((e) => e.state)).toEqual(['created', 'sent', 'settled']);
+    const settled = events[2].data.tx_hash;
+    expect(settled).not.toBe(stuck.tx_hash);
+    expect(await transferLogs(rpcUrl, token, { to: address })).toEqual([expect.objectContaining({ txHash: settled, value: BigInt(USDT) })]);
+    const versions = await db.query<{ kind: string; nonce: string; tx_hash: string }>(
+      'SELECT kind, nonce::text, tx_hash FROM withdrawals.payout_transactions WHERE withdrawal_id = $1 ORDER BY id',
+      [id],
+    );
+    expect(versions.rows.filter((v) => v.kind === 'cancel').map((v) => Number(v.nonce))).toEqual([stuck.nonce]);
+    expect(versions.rows.find((v) => v.tx_hash === settled)?.nonce).not.toBe(String(stuck.nonce));
+
+    // Audited like every operator call; a settled one has nothing to cancel.
+    const audit = await operator().get<{ entries: Array<{ request_id: string; method: string; route: string; status_code: number }> }>(
+      '/admin/v1/audit-log?limit=200',
+    );
+    expect(audit.body.entries.find((e) => e.request_id === requestId)).toMatchObject({
+      method: 'POST',
+      route: '/admin/v1/payouts/:withdrawal_id/cancel',
+      status_code: 200,
+    });
+    const done = await operator().post<{ error: string }>(`/admin/v1/payouts/${id}/cancel`, { note: 'too late' });
+    expect({ status: done.status, error: done.body.error }).toEqual({ status: 409, error: 'invalid_transition' });
+  });
+
+  it('a cancel is refused for a withdrawal that does not exist, a malformed id and a missing or overlong note', async () => {
+    const missing = await operator().post<{ error: string }>('/admin/v1/payouts/2000000000/cancel', { note: 'x' });
+    expect({ status: missing.status, error: missing.body.error }).toEqual({ status: 404, error: 'not_found' });
+    for (const [path, body, field] of [
+      ['/admin/v1/payouts/abc/cancel', { note: 'x' }, 'withdrawal_id'],
+      ['/admin/v1/payouts/0/cancel', { note: 'x' }, 'withdrawal_id'],
+      ['/admin/v1/payouts/1/cancel', {}, 'note'],
+      ['/admin/v1/payouts/1/cancel', { note: '' }, 'note'],
+      ['/admin/v1/payouts/1/cancel', { note: 'x'.repeat(1001) }, 'note'],
+    ] as const) {
+      const res = await operator().post<{ error: string; field?: string }>(path, body);
+      expect({ path, status: res.status, error: res.body.error, field: res.body.field }).toEqual({
+        path,
+        status: 400,
+        error: 'invalid_request',
+        field,
+      });
+    }
   });
 });

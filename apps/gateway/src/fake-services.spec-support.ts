@@ -10,8 +10,8 @@ interface Account {
 /**
  * The services as the gateway sees them over request-reply, in memory, for the gateway's integration
  * specs of the operator API: users (per service, with inflows' payment account), balances (a BRL balance of 0)
- * and credits with their idempotency keys, and
- * "no such withdrawal" for reads. Every request is recorded, to check what the gateway sent.
+ * and credits with their idempotency keys,
+ * "no such withdrawal" for reads, and a payout's cancel (withdrawal 404 unknown, 409's payout mined). Every request is recorded, to check what the gateway sent.
  */
 export class FakeServices implements GatewayBus {
   readonly sent: Array<{ topic: RequestTopic; payload: unknown }> = [];
@@ -83,6 +83,25 @@ export class FakeServices implements GatewayBus {
       }
       case Topics.WithdrawalsGet:
         return fail('not_found', 'no such withdrawal');
+      case Topics.WithdrawalsCancelPayout: {
+        // Withdrawal 404 does not exist, 409's payout is mined; any other is cancelled.
+        const id = p.withdrawal_id as number;
+        if (id === 404) return fail('not_found', `no withdrawal ${id}`);
+        if (id === 409)
+          return fail('invalid_transition', `withdrawal ${id}'s payout is mined: only a signed payout not yet mined can be cancelled`);
+        const [from_address, tx_hash] = [`0x${'11'.repeat(20)}`, `0x${'ab'.repeat(32)}`];
+        const reason = `${String(p.by)}: ${String(p.note)}`;
+        return ok({
+          withdrawal_id: id,
+          network: 'MATIC',
+          state: 'sent',
+          payout_state: 'cancelling',
+          reason,
+          from_address,
+          nonce: 7,
+          tx_hash,
+        });
+      }
       default:
         return fail('not_implemented', `the fake services do not answer ${topic}`);
     }

@@ -318,6 +318,65 @@ describe('users and balances', () => {
   });
 });
 
+describe("the cancel of a payout's nonce", () => {
+  it('hands the withdrawals service the withdrawal, the note and the operator key; answers the payout, audited', async () => {
+    const requestId = `int-${newUuid()}`;
+    const res = await call(
+      'POST',
+      '/admin/v1/payouts/42/cancel',
+      { ...admin, 'x-request-id': requestId },
+      { note: 'the node keeps refusing it' },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      withdrawal_id: 42,
+      network: 'MATIC',
+      state: 'sent',
+      payout_state: 'cancelling',
+      reason: expect.stringMatching(/\(env_[0-9a-f]{12}\): the node keeps refusing it$/),
+      from_address: `0x${'11'.repeat(20)}`,
+      nonce: 7,
+      tx_hash: `0x${'ab'.repeat(32)}`,
+    });
+    expect(services.sentTo(Topics.WithdrawalsCancelPayout).at(-1)).toEqual({
+      withdrawal_id: 42,
+      note: 'the node keeps refusing it',
+      by: expect.stringMatching(/^.+ \(env_[0-9a-f]{12}\)$/),
+      asked_at: expect.any(String),
+    });
+    expect(await auditOf(requestId)).toMatchObject({ method: 'POST', route: '/admin/v1/payouts/:withdrawal_id/cancel', status_code: 200 });
+  });
+
+  it('answers 404 not_found, 409 invalid_transition, and 400 with the field for a malformed id or note, asking nothing then', async () => {
+    expect(await call('POST', '/admin/v1/payouts/404/cancel', admin, { note: 'x' })).toMatchObject({
+      status: 404,
+      body: { error: 'not_found', message: 'no withdrawal 404' },
+    });
+    expect(await call('POST', '/admin/v1/payouts/409/cancel', admin, { note: 'x' })).toMatchObject({
+      status: 409,
+      body: { error: 'invalid_transition', message: expect.stringContaining('only a signed payout not yet mined can be cancelled') },
+    });
+    const asked = services.sentTo(Topics.WithdrawalsCancelPayout).length;
+    for (const [url, body, field] of [
+      ['/admin/v1/payouts/abc/cancel', { note: 'x' }, 'withdrawal_id'],
+      ['/admin/v1/payouts/0/cancel', { note: 'x' }, 'withdrawal_id'],
+      ['/admin/v1/payouts/9007199254740992/cancel', { note: 'x' }, 'withdrawal_id'],
+      ['/admin/v1/payouts/1/cancel', {}, 'note'],
+      ['/admin/v1/payouts/1/cancel', { note: '' }, 'note'],
+      ['/admin/v1/payouts/1/cancel', { note: 'x'.repeat(1001) }, 'note'],
+      ['/admin/v1/payouts/1/cancel', { note: 'x', extra: 1 }, 'extra'],
+    ] as const) {
+      const res = await call('POST', url, admin, body);
+      expect({ url, status: res.status, body: res.body }).toEqual({
+        url,
+        status: 400,
+        body: expect.objectContaining({ error: 'invalid_request', field, message: expect.any(String) }),
+      });
+    }
+    expect(services.sentTo(Topics.WithdrawalsCancelPayout)).toHaveLength(asked);
+  });
+});
+
 describe('audit log', () => {
   it('records every call with its operator, route pattern, path parameters, status and request id', async () => {
     const partnerId = await newPartner('audited');

@@ -38,6 +38,9 @@ operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_
   admin finding acknowledge ID --note TEXT           someone is on it: the finding stays listed, no longer fails reconcile
   admin finding resolve ID --note TEXT               done (a nonce_ahead's wallet signs again; a nonce_taken's withdrawal
                                                      fails and its hold is released): docs/operations/payouts.md
+  admin payout cancel WITHDRAWAL_ID --note TEXT      cancel the nonce its payout holds (signed, not yet mined): a 0-value
+                                                     self-transfer takes it, then it is paid with a new nonce (or its
+                                                     transfer is mined first and it settles): docs/operations/payouts.md
   reconcile                                          check the books against the chain now (receipts, the wallet's nonce,
                                                      its USDT transfers out); prints the run and the findings not
                                                      resolved; exit 1 while any is open or a network was not reached

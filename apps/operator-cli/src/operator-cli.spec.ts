@@ -229,6 +229,34 @@ describe('the operator API commands', () => {
     expect(refused.code).toBe(1);
   });
 
+  it("admin payout cancel ID --note TEXT posts the note to the withdrawal's payout and prints the answer", async () => {
+    const view = { withdrawal_id: 42, network: 'MATIC', state: 'sent', payout_state: 'cancelling', nonce: 7 };
+    const { code, sent, printed } = await cli(['admin', 'payout', 'cancel', '42', '--note', 'the node keeps refusing it'], () => [
+      200,
+      view,
+    ]);
+    expect(sent).toEqual([
+      {
+        method: 'POST',
+        url: 'http://operator.test/admin/v1/payouts/42/cancel',
+        adminKey: 'adm_x',
+        apiKey: null,
+        body: { note: 'the node keeps refusing it' },
+      },
+    ]);
+    expect({ code, printed }).toEqual({ code: 0, printed: [`200 ${JSON.stringify(view)}`] });
+  });
+
+  it('a cancel needs the withdrawal id and a note; a refused cancel exits 1', async () => {
+    await expect(cli(['admin', 'payout', 'cancel', '--note', 'x'])).rejects.toThrow("needs the withdrawal's id");
+    await expect(cli(['admin', 'payout', 'cancel', '0', '--note', 'x'])).rejects.toThrow("needs the withdrawal's id");
+    await expect(cli(['admin', 'payout', 'cancel', '7'])).rejects.toThrow('--note is required');
+    const refused = await cli(['admin', 'payout', 'cancel', '7', '--note', 'x'], () => [409, { error: 'invalid_transition' }]);
+    expect(refused.code).toBe(1);
+    const missing = await cli(['admin', 'payout', 'cancel', '7', '--note', 'x'], () => [404, { error: 'not_found' }]);
+    expect(missing.code).toBe(1);
+  });
+
   it('admin findings filters by --status and refuses an unknown one', async () => {
     const { sent } = await cli(['admin', 'findings', '--status', 'open'], () => [200, { findings: [] }]);
     expect(sent.map((s) => s.url)).toEqual(['http://operator.test/admin/v1/reconciliation/findings?status=open']);

@@ -16,6 +16,7 @@ export * from './lib/withdrawals/get-ledger/get-ledger.query';
 export * from './lib/withdrawals/hot-wallets/list-hot-wallets.query';
 export * from './lib/withdrawals/reconcile/reconcile.command';
 export * from './lib/withdrawals/finding-workflow/finding-workflow.command';
+export * from './lib/withdrawals/cancel-payout/cancel-payout.command';
 export * from './lib/withdrawals/account-credited/account-credited.event';
 export * from './lib/users/sandbox-user/sandbox-user.request';
 export * from './lib/gateway/api-key-revoked/api-key-revoked.event';

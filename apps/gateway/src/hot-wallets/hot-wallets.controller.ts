@@ -1,12 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  CancelPayoutRequest,
   FindingNoteRequest,
   FindingParams,
   FindingsFilter,
   FindingStep,
   ListFindingsResult,
   ListHotWalletsResult,
+  PayoutParams,
+  PayoutView,
   ReconcileResult,
   ReconciliationFindingView,
 } from '@partner/contracts';
@@ -26,7 +29,20 @@ const FINDING_SAMPLES = {
   },
 };
 
-/** Operator API: the hot wallets that pay withdrawals on chain, and the reconciliation of payouts with the chain. */
+/** A cancel's refusals, as the operator reads them. */
+const CANCEL_SAMPLES = {
+  ...OPERATOR_SAMPLES,
+  not_found: { when: 'no withdrawal with the id of the path', message: 'no withdrawal 42' },
+  invalid_transition: {
+    when: 'its payout holds no nonce to cancel (queued, aside), is mined already, is cancelling already, or finished',
+    message: "withdrawal 42's payout is mined: only a signed payout not yet mined can be cancelled",
+  },
+};
+
+/**
+ * Operator API: the hot wallets that pay withdrawals on chain, the reconciliation of payouts with the chain,
+ * and the cancel of a payout's stuck nonce.
+ */
 @ApiTags('operator')
 @Controller('admin/v1')
 @OperatorAuth()
@@ -109,13 +125,36 @@ export class HotWalletsController {
     return this.step(params, 'resolve', body, request);
   }
 
+  @Post('payouts/:withdrawal_id/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'cancelPayout',
+    summary: "Cancel a payout's nonce",
+    description:
+      'signed or broadcast (not yet mined) → cancelling, with the operator key and the note. The next payout round signs a 0-value transfer of the hot wallet to itself at that nonce, with higher fees, and broadcasts it. If the cancel is mined and final, the withdrawal waits for a new nonce (from whichever wallet) and is paid again (the partner still sees it `sent`; its tx_hash changes); if its transfer is mined first, it settles as usual. It can never pay twice: the two share the nonce. For a nonce that can never be mined (docs/operations/payouts.md, "Cancelling a stuck nonce"). Audited like every operator call.',
+  })
+  @ApiAnswer(200, PayoutView, { description: 'The payout, cancelling' })
+  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'not_found', 'invalid_transition'], CANCEL_SAMPLES)
+  cancelPayout(
+    @Param(new ContractPipe(PayoutParams)) params: PayoutParams,
+    @Body(new ContractPipe(CancelPayoutRequest)) body: CancelPayoutRequest,
+    @Req() request: OperatorRequest,
+  ): Promise<PayoutView> {
+    return this.books.cancelPayout(params.withdrawal_id, body, operatorName(request));
+  }
+
   private step(
     params: FindingParams,
     step: FindingStep,
     body: FindingNoteRequest,
     request: OperatorRequest,
   ): Promise<ReconciliationFindingView> {
-    const operator = request.operator;
-    return this.books.step(params.id, step, body, operator ? `${operator.name} (${operator.prefix})` : 'operator');
+    return this.books.step(params.id, step, body, operatorName(request));
   }
+}
+
+/** Who asked, as a step or a cancel records it: the operator key's name and prefix. */
+function operatorName(request: OperatorRequest): string {
+  const operator = request.operator;
+  return operator ? `${operator.name} (${operator.prefix})` : 'operator';
 }

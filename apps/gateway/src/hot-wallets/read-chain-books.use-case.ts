@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
+  CancelPayoutRequest,
   FindingNoteRequest,
   FindingStatus,
   FindingStep,
   ListFindingsResult,
   ListHotWalletsResult,
+  PayoutView,
   ReconcileResult,
   ReconciliationFindingView,
   Topics,
@@ -14,7 +16,8 @@ import { unwrap } from '../http/unwrap-reply';
 
 /**
  * The operator's chain views, kept by the withdrawals service: the hot wallets (balances read off each
- * network's node now), a reconciliation run, its findings, and an operator's step on one.
+ * network's node now), a reconciliation run, its findings, an operator's step on one, and the cancel of a
+ * payout's nonce.
  */
 @Injectable()
 export class ReadChainBooksUseCase {
@@ -40,6 +43,18 @@ export class ReadChainBooksUseCase {
       await this.bus.request(Topics.WithdrawalsFindingStep, {
         finding_id: id,
         step,
+        note: body.note,
+        by,
+        asked_at: new Date().toISOString(),
+      }),
+    );
+  }
+
+  /** Cancels the nonce withdrawal `withdrawalId`'s payout holds, recorded as asked `by` the operator key. */
+  async cancelPayout(withdrawalId: number, body: CancelPayoutRequest, by: string): Promise<PayoutView> {
+    return unwrap(
+      await this.bus.request(Topics.WithdrawalsCancelPayout, {
+        withdrawal_id: withdrawalId,
         note: body.note,
         by,
         asked_at: new Date().toISOString(),

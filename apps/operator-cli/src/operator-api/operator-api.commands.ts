@@ -28,6 +28,18 @@ const findingStep = (step: 'acknowledge' | 'resolve') => async (c: CommandContex
   );
 };
 
+/** `admin payout cancel WITHDRAWAL_ID --note TEXT`: cancel the nonce the withdrawal's payout holds. */
+async function cancelPayout(c: CommandContext) {
+  const [id] = c.args;
+  if (!id || !/^[1-9][0-9]*$/.test(id)) throw new Error("admin payout cancel needs the withdrawal's id (see --help)");
+  return print(
+    await c.operatorApi().POST('/admin/v1/payouts/{withdrawal_id}/cancel', {
+      params: { path: { withdrawal_id: Number(id) } },
+      body: { note: c.need('note') },
+    }),
+  );
+}
+
 export const OPERATOR_API_COMMANDS: Commands = {
   'admin partner create': async (c) => print(await c.operatorApi().POST('/admin/v1/partners', { body: { name: c.need('name') } })),
   'admin partner list': async (c) => print(await c.operatorApi().GET('/admin/v1/partners', { params: { query: page(c) } })),
@@ -81,6 +93,7 @@ export const OPERATOR_API_COMMANDS: Commands = {
     print(await c.operatorApi().GET('/admin/v1/reconciliation/findings', { params: { query: defined({ status: findingStatus(c) }) } })),
   'admin finding acknowledge': findingStep('acknowledge'),
   'admin finding resolve': findingStep('resolve'),
+  'admin payout cancel': cancelPayout,
   'admin audit': async (c) =>
     print(
       await c.operatorApi().GET('/admin/v1/audit-log', {

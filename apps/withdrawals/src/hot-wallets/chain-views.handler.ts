@@ -1,12 +1,25 @@
 import { Controller } from '@nestjs/common';
-import { FindingStepCommand, ListFindingsQuery, ListHotWalletsQuery, ok, ReconcileCommand, RequestReply, Topics } from '@partner/contracts';
+import {
+  CancelPayoutCommand,
+  FindingStepCommand,
+  ListFindingsQuery,
+  ListHotWalletsQuery,
+  ok,
+  ReconcileCommand,
+  RequestReply,
+  Topics,
+} from '@partner/contracts';
 import { HandleRequest } from '@partner/kafka';
+import { CancelPayoutUseCase } from '../payouts/cancel-payout.use-case';
 import { ListFindingsUseCase } from '../reconciliation/list-findings.use-case';
 import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
 import { StepFindingUseCase } from '../reconciliation/step-finding.use-case';
 import { ListHotWalletsUseCase } from './list-hot-wallets.use-case';
 
-/** The operator API's chain requests: the hot wallets, a reconciliation run now, the findings and their workflow. */
+/**
+ * The operator API's chain requests: the hot wallets, a reconciliation run now, the findings and their
+ * workflow, and the cancel of a payout's nonce.
+ */
 @Controller()
 export class ChainViewsHandler {
   constructor(
@@ -14,6 +27,7 @@ export class ChainViewsHandler {
     private readonly reconcile: ReconcileUseCase,
     private readonly findings: ListFindingsUseCase,
     private readonly step: StepFindingUseCase,
+    private readonly cancel: CancelPayoutUseCase,
   ) {}
 
   @HandleRequest(Topics.WithdrawalsHotWallets)
@@ -34,5 +48,10 @@ export class ChainViewsHandler {
   @HandleRequest(Topics.WithdrawalsFindingStep)
   stepFinding(command: FindingStepCommand): Promise<RequestReply<typeof Topics.WithdrawalsFindingStep>> {
     return this.step.execute(command);
+  }
+
+  @HandleRequest(Topics.WithdrawalsCancelPayout)
+  cancelPayout(command: CancelPayoutCommand): Promise<RequestReply<typeof Topics.WithdrawalsCancelPayout>> {
+    return this.cancel.execute(command);
   }
 }

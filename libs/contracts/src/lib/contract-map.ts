@@ -40,6 +40,7 @@ import {
   ReconciliationFindingView,
 } from './withdrawals/reconcile/reconcile.command';
 import { FindingStepCommand } from './withdrawals/finding-workflow/finding-workflow.command';
+import { CancelPayoutCommand, PayoutView } from './withdrawals/cancel-payout/cancel-payout.command';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
@@ -110,6 +111,11 @@ export const requestContracts = {
   [Topics.WithdrawalsFindingStep]: request<ReconciliationFindingView>()(FindingStepCommand, {
     refusals: ['not_found', 'invalid_transition'],
     key: (p) => `finding:${p.finding_id}`,
+  }),
+  /** Keyed by withdrawal: two operators' cancels of one payout are handled in turn. */
+  [Topics.WithdrawalsCancelPayout]: request<PayoutView>()(CancelPayoutCommand, {
+    refusals: ['not_found', 'invalid_transition'],
+    key: (p) => `withdrawal:${p.withdrawal_id}`,
   }),
   [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
   [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),

@@ -45,6 +45,12 @@ describe('request keys', () => {
     expect(requestKeyOf(Topics.EventsAck, { partner_id: partner, ids: ['e-1'] })).toBe(partner);
   });
 
+  it("keys an operator's step on a finding by finding, a payout's cancel by withdrawal", () => {
+    const asked = { note: 'n', by: 'ops (adm_1)', asked_at: '2026-01-01T00:00:00.000Z' };
+    expect(requestKeyOf(Topics.WithdrawalsFindingStep, { ...asked, finding_id: 9, step: 'resolve' })).toBe('finding:9');
+    expect(requestKeyOf(Topics.WithdrawalsCancelPayout, { ...asked, withdrawal_id: 42 })).toBe('withdrawal:42');
+  });
+
   it('leaves reads unkeyed, so they spread over partitions', () => {
     expect(requestKeyOf(Topics.WithdrawalsGet, { partner_id: partner, id: 1 })).toBeNull();
     expect(requestKeyOf(Topics.PixKeysGet, { partner_id: partner, document })).toBeNull();

@@ -19,6 +19,8 @@ export const Topics = {
   WithdrawalsReconcile: 'withdrawals.command.reconcile.v1',
   WithdrawalsFindings: 'withdrawals.query.reconciliation-findings.v1',
   WithdrawalsFindingStep: 'withdrawals.command.reconciliation-finding-step.v1',
+  /** The operator cancels the nonce a withdrawal's payout holds (docs/operations/payouts.md). */
+  WithdrawalsCancelPayout: 'withdrawals.command.cancel-payout.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */

@@ -3,14 +3,14 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsString, Length, Max, Min } from 'class-validator';
 import { positiveIntegerString } from '../../query-transforms';
 
-/** A note: printable text, 1 to 1,000 characters. */
-const NOTE_MESSAGE = 'note must be 1 to 1000 characters of text';
+/** An operator's note (a finding's step, a payout's cancel): printable text, 1 to 1,000 characters. */
+export const OPERATOR_NOTE_MESSAGE = 'note must be 1 to 1000 characters of text';
 
 /** The body of POST /admin/v1/reconciliation/findings/{id}/acknowledge and /resolve. */
 export class FindingNoteRequest {
   @ApiProperty({ description: 'What was checked or decided (kept with the finding, one line per step)', minLength: 1, maxLength: 1000 })
-  @IsString({ message: NOTE_MESSAGE })
-  @Length(1, 1000, { message: NOTE_MESSAGE })
+  @IsString({ message: OPERATOR_NOTE_MESSAGE })
+  @Length(1, 1000, { message: OPERATOR_NOTE_MESSAGE })
   note!: string;
 }
 
