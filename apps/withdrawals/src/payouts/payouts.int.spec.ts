@@ -80,7 +80,9 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     expect((await row(bad.id)).state).toBe('sent');
     const { rows } = await db.query<{ kind: string }>('SELECT kind FROM reconciliation_findings WHERE withdrawal_id = $1', [bad.id]);
     expect(rows).toEqual([{ kind: 'finish_refused' }]);
-    const held = 1_010_000 + Number((await db.query<{ fee_micros: string }>('SELECT fee_micros FROM withdrawals WHERE id = $1', [bad.id])).rows[0].fee_micros);
+    const held =
+      1_010_000 +
+      Number((await db.query<{ fee_micros: string }>('SELECT fee_micros FROM withdrawals WHERE id = $1', [bad.id])).rows[0].fee_micros);
     await db.query('UPDATE accounts SET held_micros = $3 WHERE partner_id = $1 AND document = $2', [bad.partnerId, bad.document, held]);
     await kit.until([bad.id], ['settled']);
     expect(await eventStates(bad.id)).toEqual(['created', 'sent', 'settled']);

@@ -81,8 +81,15 @@ const PATHS: PathSpec[] = [
   {
     path: 'withdrawals',
     type: 'usdt_withdrawal',
-    query: 'SELECT partner_id, id::text AS id, state FROM withdrawals.withdrawals WHERE partner_id = ANY($1::uuid[])',
-    expected: (state) => (state === 'settled' || state === 'failed' ? ['created', 'sent', state] : undefined),
+    // A withdrawal refused before signing (its destination: destination_refused, no nonce) was never sent.
+    query: `SELECT partner_id, id::text AS id, CASE WHEN state = 'failed' AND nonce IS NULL THEN 'failed before signing' ELSE state END AS state
+            FROM withdrawals.withdrawals WHERE partner_id = ANY($1::uuid[])`,
+    expected: (state) =>
+      state === 'failed before signing'
+        ? ['created', 'failed']
+        : state === 'settled' || state === 'failed'
+          ? ['created', 'sent', state]
+          : undefined,
     accepted: (l, p) => [...l.withdrawals.values()].filter((w) => w.partner.id === p).length,
   },
   {
