@@ -39,6 +39,7 @@ interface HotWallet {
   pending: number;
   next_nonce: number;
   state: 'active' | 'waiting' | 'stopped' | 'retired';
+  reason: string | null;
   stopped_by: number | null;
   stopped_reason: string | null;
 }
@@ -225,11 +226,16 @@ describe('USDT payouts on the local chains', () => {
     await eventsUntil(api, id, ['settled']);
     const wallets = await operator().get<{ hot_wallets: HotWallet[] }>('/admin/v1/hot-wallets');
     expect(wallets.status).toBe(200);
-    expect(wallets.body.hot_wallets.map((w) => [w.network, w.chain_id])).toEqual([
+    // The stack's own wallet (one a network); wallets other specs registered in this database are listed too,
+    // retired: the books know them, their keys are not configured here.
+    const known = wallets.body.hot_wallets.filter((w) => w.reason === 'key_not_configured');
+    expect(known.every((w) => w.state === 'retired')).toBe(true);
+    const configured = wallets.body.hot_wallets.filter((w) => w.reason !== 'key_not_configured');
+    expect(configured.map((w) => [w.network, w.chain_id])).toEqual([
       ['ETH', Number(requireEnv('CHAIN_ID_ETH'))],
       ['MATIC', Number(requireEnv('CHAIN_ID_MATIC'))],
     ]);
-    for (const w of wallets.body.hot_wallets) {
+    for (const w of configured) {
       expect(w).toEqual({
         network: w.network,
         chain_id: expect.any(Number),

@@ -63,7 +63,12 @@ export class UsdtWithdrawalView {
   @ApiProperty({ type: 'integer', nullable: true, description: 'The block its transaction was mined in, once known' })
   block_number!: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Set when failed (transfer_reverted)' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'Set when failed: destination_refused (the token refuses the destination; found before signing, so no tx_hash), transfer_reverted (mined and reverted), nonce_taken',
+  })
   failure_reason!: string | null;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds' })

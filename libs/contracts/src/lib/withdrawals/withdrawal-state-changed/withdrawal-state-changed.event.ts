@@ -70,7 +70,12 @@ export class UsdtWithdrawalSnapshot {
   @IsInt()
   block_number!: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Why a failed withdrawal failed (e.g. transfer_reverted)', example: null })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why a failed withdrawal failed: destination_refused (before signing, no tx_hash), transfer_reverted, nonce_taken',
+    example: null,
+  })
   @Nullable()
   @IsString()
   failure_reason!: string | null;
