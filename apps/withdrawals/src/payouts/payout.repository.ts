@@ -97,6 +97,15 @@ const ASSIGN = statement(
    WHERE w.id = u.id AND w.payout_state IN (${list(from('signed'))}) RETURNING w.id`,
 );
 
+/** Whether a round could sign anything: a withdrawal waits for a nonce and some wallet has fewer than $2 unmined. */
+const WORK_FOR = statement(
+  'payout_work_for',
+  `SELECT EXISTS (SELECT 1 FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}))
+      AND EXISTS (SELECT 1 FROM hot_wallets h WHERE h.network = $1 AND h.stopped_by IS NULL
+            AND (SELECT count(*) FROM withdrawals w WHERE w.network = $1 AND w.from_address = h.address
+                 AND w.payout_state IN ('signed', 'broadcast', 'cancelling')) < $2) AS work`,
+);
+
 /** Withdrawals no wallet can pay now ($1 ids), aside with why ($2); `since` kept while they stay aside. */
 const SET_ASIDE = statement(
   'payout_set_aside',
@@ -230,6 +239,12 @@ export class PayoutRepository {
   async outstanding(tx: Transaction, network: Network): Promise<Map<string, Outstanding>> {
     const { rows } = await tx.query<{ from_address: string; micros: string; transactions: number; open: number }>(OUTSTANDING, [network]);
     return new Map(rows.map((r) => [r.from_address, { micros: BigInt(r.micros), transactions: r.transactions, open: r.open }]));
+  }
+
+  /** Whether a signing round of `network` could sign anything now (see WORK_FOR). */
+  async workFor(network: Network, maxInFlight: number): Promise<boolean> {
+    const { rows } = await this.db.query<{ work: boolean }>(WORK_FOR, [network, maxInFlight]);
+    return rows[0]?.work === true;
   }
 
   /** `ids` wait aside: no wallet of the pool can pay them now, for `reason`. */

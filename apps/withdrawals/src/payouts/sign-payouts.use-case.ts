@@ -20,7 +20,8 @@ import { NewPayoutVersion, Outstanding, PayoutRepository, PayoutVersion } from '
  * Why a lane of the pool signs nothing now: `stopped` (a finding: nonce_ahead, reverts_in_a_row),
  * `token_refuses_wallet` (the token refuses any transfer from it: paused, or the wallet blacklisted),
  * `gas_short` (not enough native coin for one more transfer), `usdt_short` (no USDT left beyond what is in
- * flight), `in_flight_cap` (CHAIN_MAX_IN_FLIGHT_PER_WALLET transactions not yet mined).
+ * flight), `in_flight_cap` (full: CHAIN_MAX_IN_FLIGHT_PER_WALLET transactions not yet mined; busy rather than
+ * held back, so only the metric counts it).
  */
 export type LaneWait = 'stopped' | 'token_refuses_wallet' | 'gas_short' | 'usdt_short' | 'in_flight_cap';
 /** Why a withdrawal waits aside: larger than every lane's float, or its fee choice above the cap now. */
@@ -32,6 +33,9 @@ export interface SigningRound {
   lanes: { address: Address; wait: LaneWait | null }[];
   more?: boolean;
 }
+
+/** How often the lanes are read off the chain while there is nothing they could sign (their states kept fresh). */
+const LANE_RECHECK_MS = 10_000;
 
 /** A lane as this round sees it. */
 interface Lane {
@@ -65,6 +69,8 @@ interface Lane {
 export class SignPayoutsUseCase {
   private readonly logger = new Logger('payouts');
   private readonly low = new Map<string, number>();
+  /** When each network's lanes were last read off the chain, and what they were. */
+  private readonly looked = new Map<Network, { at: number; lanes: SigningRound['lanes'] }>();
 
   constructor(
     private readonly config: WithdrawalsConfig,
@@ -81,6 +87,15 @@ export class SignPayoutsUseCase {
     const rail = this.rails[s.network];
     const wallets = this.pool.signing;
     if (wallets.length === 0) return { signed: [], lanes: [] };
+    // Nothing to sign, or no lane with room: the chain is not asked (a probe and balances per lane each round
+    // would cost the node for nothing), but the lanes are looked at again every LANE_RECHECK_MS all the same.
+    const last = this.looked.get(s.network);
+    if (
+      last &&
+      now.getTime() - last.at < LANE_RECHECK_MS &&
+      !(await this.payouts.workFor(s.network, this.config.CHAIN_MAX_IN_FLIGHT_PER_WALLET))
+    )
+      return { signed: [], lanes: last.lanes };
     const market = await rail.feeMarket();
     // Chain reads first, outside the database transaction: balances, and whether the token lets the wallet transfer at all.
     const seen = await Promise.all(
@@ -154,6 +169,7 @@ export class SignPayoutsUseCase {
         aside,
       };
     });
+    this.looked.set(s.network, { at: now.getTime(), lanes: round.lanes });
     if (round.aside > 0)
       this.logger.warn(`${round.aside} withdrawal(s) on ${s.network} larger than every hot wallet's float wait aside (exceeds_float)`);
     return { signed: round.signed, lanes: round.lanes, more: round.more };
@@ -252,8 +268,9 @@ export class SignPayoutsUseCase {
   /** Records why the lane waits (the operator's view), logged once when it changes. */
   private async laneWaits(tx: Transaction, network: Network, lane: Lane, now: Date): Promise<void> {
     const address = lane.wallet.address;
-    // `stopped` is the finding's (stopped_by): not a waiting reason of its own.
-    const reason = lane.wait === 'stopped' ? null : lane.wait;
+    // `stopped` is the finding's (stopped_by), and a lane full (in_flight_cap) is busy, not held back: neither
+    // is a waiting reason of the lane (the view shows `in_flight`; the metric counts full lanes).
+    const reason = lane.wait === 'stopped' || lane.wait === 'in_flight_cap' ? null : lane.wait;
     if (!(await this.hotWallets.setWaiting(tx, network, address, reason, now))) return;
     if (reason) this.logger.warn(`hot wallet ${address} on ${network} waits: ${reason}`);
     else if (lane.row.waiting) this.logger.log(`hot wallet ${address} on ${network} signs again (was waiting: ${lane.row.waiting.reason})`);

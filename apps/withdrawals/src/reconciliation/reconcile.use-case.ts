@@ -67,6 +67,12 @@ export class ReconcileUseCase {
       this.metrics.mismatches.inc({ network, kind });
       this.logger.error(`reconciliation on ${network}: ${kind}${withdrawalId === null ? '' : ` (withdrawal ${withdrawalId})`}: ${detail}`);
     };
+    // The wallets first (their nonces, every transfer out): a stolen key must not wait behind thousands of
+    // receipts. Every wallet the books know on the network, in the pool or retired from it.
+    for (const wallet of (await this.hotWallets.list()).filter((w) => w.network === network)) {
+      if ((await this.guard.execute(network, wallet.address as Address, now))?.recorded) newFindings++;
+      await this.outsideTransfers(rail, wallet, find);
+    }
     for (;;) {
       const batch = await this.findings.unchecked(network, BATCH);
       const ok: number[] = [];
@@ -87,11 +93,6 @@ export class ReconcileUseCase {
       }
       await this.findings.markChecked(ok, now);
       if (batch.length < BATCH) break;
-    }
-    // Every wallet the books know on the network, in the pool or retired from it.
-    for (const wallet of (await this.hotWallets.list()).filter((w) => w.network === network)) {
-      if ((await this.guard.execute(network, wallet.address as Address, now))?.recorded) newFindings++;
-      await this.outsideTransfers(rail, wallet, find);
     }
     return { checked, matched, newFindings };
   }

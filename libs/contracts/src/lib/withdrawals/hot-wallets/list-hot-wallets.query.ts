@@ -60,7 +60,7 @@ export class HotWalletView {
   @ApiProperty({
     enum: HOT_WALLET_STATES,
     description:
-      'active: it signs; waiting: it signs nothing now, for `reason` (token_refuses_wallet, usdt_short, gas_short, in_flight_cap), and goes on by itself when the cause is lifted; ' +
+      'active: it signs; waiting: it signs nothing now, for `reason` (token_refuses_wallet, usdt_short, gas_short), and goes on by itself when the cause is lifted (a lane full, in_flight at the cap, stays active); ' +
       'stopped: a finding stopped it (nonce_ahead: a transaction the books never signed was mined from it; reverts_in_a_row) until `stopped_by` is resolved; ' +
       'retired: given no new withdrawals (HOT_WALLETS_RETIRED, or its key is no longer configured), what it signed still followed',
     example: 'active',
