@@ -150,7 +150,8 @@ export class RecoveringConsumer {
     this.outSince = Date.now();
     if (maxOutOfGroupMs > 0 && onStuck) {
       this.stuckTimer = setTimeout(() => {
-        if (!this.stopping && this.outSince !== undefined) onStuck(groupId, Date.now() - this.outSince);
+        // The timer fired after the bound on the event loop's clock, which may run a millisecond behind Date.now.
+        if (!this.stopping && this.outSince !== undefined) onStuck(groupId, Math.max(maxOutOfGroupMs, Date.now() - this.outSince));
       }, maxOutOfGroupMs);
       this.stuckTimer.unref();
     }
