@@ -122,8 +122,8 @@ describe('USDT withdrawals end to end', () => {
     const created = await withdraw(client, body(document, { address: FAILING_ADDRESS, network: 'ETH', fee_choice: 'HIGH' }));
     expect(created.response.status).toBe(201);
     const id = created.data?.id as number;
-    expect(await balanceOf(api, document)).toBe(10 * USDT - USDT - ETH_HIGH_FEE);
-
+    // The pre-flight refuses it within a payout round (100 ms here): the hold may already be released by now,
+    // so the balance is read once the failure is reported.
     const events = await pollUntil(
       'failed event',
       () => eventsOf(client, id),
