@@ -15,6 +15,8 @@ import * as p from './probes';
 
 const AT = h.benchPlace('BENCH', '', { kafka: 29092, gateway: 23000, health: 23100, chain: 23545 });
 const BASELINE_PORT = AT.gatewayPort + 1;
+/** The payout worker's health port with --payouts-apart: past the stack's (gateway, five services). */
+const PAYOUT_WORKER_PORT = AT.healthPortBase + 20;
 /** A chain move is due once `created` outlasts two payout rounds, or `sent` its confirmations' blocks and two rounds; a second of slack each. */
 const CHAIN = {
   sendDelayMs: 2 * TEST_CHAIN_TIMINGS.pollMs + 1000,
@@ -26,7 +28,7 @@ type RunName = (typeof RUN_NAMES)[number];
 const HOT_CONCURRENCY = 32;
 /** Issue #27: the six apps together, RSS summed, under a withdrawal load. */
 const MEMORY_GOAL_MB = 600;
-const CPU_COLUMNS = ['gateway', 'baseline', 'withdrawals', 'events', 'kafka', 'postgres', 'bench'];
+const CPU_COLUMNS = ['gateway', 'baseline', 'withdrawals', 'payouts', 'events', 'kafka', 'postgres', 'bench'];
 const bench = new h.Bench('bench');
 const stopped = bench.stopped;
 
@@ -46,6 +48,8 @@ function parseOptions() {
     'sustained-seconds': h.number(20, 5, 'BENCH_SUSTAINED_SECONDS'),
     runs: h.text('closed,open,hot', 'BENCH_RUNS', 'LIST'),
     feed: h.flag(),
+    /** The payout rounds in a worker of their own (PAYOUTS_ONLY, as Compose runs them), the stack's withdrawals with PAYOUTS_ENABLED=false. */
+    'payouts-apart': h.flag('BENCH_PAYOUTS_APART'),
     'no-build': h.flag('BENCH_NO_BUILD'),
   });
   const runs = h.list(o.runs).map((s) => {
@@ -59,9 +63,10 @@ function parseOptions() {
 type Options = ReturnType<typeof parseOptions>;
 
 // ------------------------------------------------------------------------------ the processes
-type ProcName = AppName | 'baseline';
+type ProcName = AppName | 'baseline' | 'payouts';
 let stack: RunningStack | undefined;
 let baseline: ChildProcess | undefined;
+let payoutWorker: ChildProcess | undefined;
 const brokerPid = () => p.brokerPid(AT.kafkaPort);
 const pidsOf = (m: Map<string, ChildProcess>) => new Map<string, number | undefined>([...m].map(([name, c]) => [name, c.pid]));
 
@@ -73,14 +78,34 @@ async function startBaseline(o: StackOptions): Promise<void> {
   baseline = await bench.process('the baseline', process.execPath, [...appNodeFlags('withdrawals'), main], env, log, health, 60_000);
 }
 
+/** --payouts-apart: the withdrawals app as a payout worker (PAYOUTS_ONLY), Compose's `payouts` service. */
+async function startPayoutWorker(o: StackOptions): Promise<void> {
+  const main = join(h.root, 'dist/apps/withdrawals/src/main.js');
+  const env = { ...appEnv('withdrawals', o), PAYOUTS_ENABLED: 'true', PAYOUTS_ONLY: 'true', HEALTH_PORT: String(PAYOUT_WORKER_PORT) };
+  const [log, health] = [join(AT.logDir, 'payouts.log'), `http://127.0.0.1:${PAYOUT_WORKER_PORT}/readyz`];
+  payoutWorker = await bench.process(
+    'the payout worker',
+    process.execPath,
+    [...appNodeFlags('withdrawals'), main],
+    env,
+    log,
+    health,
+    60_000,
+  );
+}
+
 function processes(): Map<ProcName, ChildProcess> {
   const all = new Map<ProcName, ChildProcess>(stack?.processes ?? []);
   if (baseline) all.set('baseline', baseline);
+  if (payoutWorker) all.set('payouts', payoutWorker);
   return all;
 }
 
-/** The six apps' RSS while the full stack takes POSTs. */
-const underLoad = new p.RssSampler(() => pidsOf(stack?.processes ?? new Map()));
+/** The six apps' RSS (and the payout worker's) while the full stack takes POSTs. */
+const underLoad = new p.RssSampler(() => {
+  const pids = pidsOf(stack?.processes ?? new Map());
+  return payoutWorker ? pids.set('payouts', payoutWorker.pid) : pids;
+});
 
 function assertAlive(): void {
   for (const [name, c] of processes())
@@ -90,7 +115,7 @@ function assertAlive(): void {
 
 /** The gateway serves /metrics on its admin port, the baseline on its HTTP port, services on their health port. */
 const metricsUrl = (name: ProcName) =>
-  `http://127.0.0.1:${name === 'baseline' ? BASELINE_PORT : healthPortOf(name, AT.healthPortBase)}/metrics`;
+  `http://127.0.0.1:${name === 'baseline' ? BASELINE_PORT : name === 'payouts' ? PAYOUT_WORKER_PORT : healthPortOf(name, AT.healthPortBase)}/metrics`;
 
 // ------------------------------------------------------------------------------------ one measured run
 const non2xx = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [k, v]) => (k.startsWith('2') ? n : n + v), 0);
@@ -313,7 +338,7 @@ function printPhase(title: string, r: PhaseResult, extra: string[] = []): void {
 /** Issue #27's figure: CPU per withdrawal over its whole life, every process of the full stack, over the open loop's window. */
 function printWholeLife(r: PhaseResult): void {
   const per = r.costs.cpuMsPerRequest;
-  const parts = [...APPS, 'kafka', 'postgres'].filter((k) => per[k] !== undefined);
+  const parts = [...APPS, 'payouts', 'kafka', 'postgres'].filter((k) => per[k] !== undefined);
   const total = h.round(parts.reduce((n, k) => n + per[k], 0));
   console.log(`  WHOLE-LIFE CPU ms per withdrawal (open loop): ${parts.map((k) => `${k} ${fmt(per[k])}`).join(', ')}; TOTAL ${fmt(total)}`);
   console.log(`    not in the total: baseline process (idle) ${fmt(per.baseline)}, generator ${fmt(per.bench)}`);
@@ -333,19 +358,20 @@ function printLatency(r: OpenRun): void {
 
 function printMemory(m: p.MemoryUnderLoad, heap: Record<string, p.HeapSplit | null>, pss: Record<string, number | null>): void {
   console.log(
-    `\nMEMORY  the six apps' RSS while the full stack took POSTs (every ${underLoad.everyMs} ms, ${m.samples} samples); heap and PSS after the bench, MB`,
+    `\nMEMORY  the apps' RSS while the full stack took POSTs (every ${underLoad.everyMs} ms, ${m.samples} samples); heap and PSS after the bench, MB`,
   );
   const mb = (n: number | null | undefined) => (n === null || n === undefined ? '-' : String(Math.round(n)));
-  const rows = APPS.map((app) => {
+  const rows = [...APPS, ...(heap.payouts === undefined ? [] : ['payouts' as const])].map((app) => {
     const [a, x] = [m.perApp[app], heap[app]];
     return [app, mb(a?.median), mb(a?.peak), x ? `${x.heapUsed} / ${x.heapTotal}` : '-', mb(x?.external), mb(pss[app])];
   });
-  rows.push(['six apps', mb(m.sum?.median), mb(m.sum?.peak), '', '', mb(APPS.reduce((n, app) => n + (pss[app] ?? 0), 0))]);
+  const all = payoutWorker ? 'six apps and the payout worker' : 'six apps';
+  rows.push([all, mb(m.sum?.median), mb(m.sum?.peak), '', '', mb([...APPS, 'payouts'].reduce((n, app) => n + (pss[app] ?? 0), 0))]);
   console.log(table(['app', 'RSS median', 'RSS peak', 'heap used / total', 'external', 'PSS'], rows));
   if (!m.sum) return console.log(`  goal ≤ ${MEMORY_GOAL_MB} MB: not measured (no full-stack run)`);
   const over = m.sum.peak - MEMORY_GOAL_MB;
   console.log(
-    `  six apps under load: peak ${mb(m.sum.peak)} MB, median ${mb(m.sum.median)} MB; goal ≤ ${MEMORY_GOAL_MB} MB: ` +
+    `  ${all} under load: peak ${mb(m.sum.peak)} MB, median ${mb(m.sum.median)} MB; goal ≤ ${MEMORY_GOAL_MB} MB: ` +
       (over <= 0 ? `MET (peak ${mb(-over)} MB under)` : `MISSED (peak ${mb(over)} MB over)`),
   );
 }
@@ -369,10 +395,13 @@ async function main(): Promise<void> {
   const db = new p.BenchDatabase(AT.databaseUrl, CHAIN);
   const results: Record<string, unknown> = {};
   try {
-    const env = { REQUEST_TIMEOUT_MS: '10000' };
+    // Only the withdrawals app reads PAYOUTS_ENABLED: with --payouts-apart its stack instance takes the requests only.
+    const env = { REQUEST_TIMEOUT_MS: '10000', ...(o.payoutsApart ? { PAYOUTS_ENABLED: 'false' } : {}) };
     const run = await bench.stack(AT, { build: o.build, blockTimeMs: TEST_BLOCK_TIME_MS, chainTimings: TEST_CHAIN_TIMINGS, env }, timings);
     const [s, stackOptions, adminKey] = [(stack = run.stack), run.options, run.admin];
     await time('baselineReadyMs', () => startBaseline(stackOptions));
+    if (o.payoutsApart) await time('payoutWorkerReadyMs', () => startPayoutWorker(stackOptions));
+    console.log(`payouts: ${o.payoutsApart ? 'a worker of their own (PAYOUTS_ONLY)' : "in the withdrawals service's process"}`);
     await db.connect();
     console.log(
       `kafka start ${secs(timings.kafkaStartMs)}, database ${secs(timings.databaseRecreateMs)}, migrate ${secs(timings.migrateMs)}` +

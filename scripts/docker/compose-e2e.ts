@@ -10,8 +10,9 @@
  *   4-5. a partner onboarded through the operator URL, withdrawals through the public URL settled in its feed
  *      and, on ETH, on the chain (balanceOf and the Transfer log, read from the published node);
  *   6. the apps/e2e operator suite against the operator port (COMPOSE_E2E_JEST=false skips it);
- *   7. a crash of the withdrawals process and a `docker kill` of its container under load: every accepted
- *      withdrawal settled exactly once (feed and balance), the kill's recovery within RECOVERY_RATIO of the crash's;
+ *   7. a crash of the withdrawals process and a `docker kill` of its container under load, then a crash of the
+ *      payout worker (`payouts`) that the requests never notice: every accepted withdrawal settled exactly
+ *      once (feed and balance), the kill's recovery within RECOVERY_RATIO of the crash's;
  *   8. `compose:down`: no container, network or volume of the project remains.
  */
 import assert from 'node:assert';
@@ -238,6 +239,15 @@ async function killDuringLoad(): Promise<void> {
   );
   const slow = killed.ms > killed.startMs + RECOVERY_RATIO * floor.ms;
   await acceptedMore('load after the recovery', 10, 30_000);
+  // The payout worker's crash is not the request path's: withdrawals go on being accepted while Docker
+  // restarts it, not one refused, and it pays them afterwards (the audit below).
+  const worker = running('payouts');
+  assert(worker, 'no running payouts container');
+  const unansweredBefore = pending.size;
+  docker(['exec', worker, 'sh', '-c', killApp]);
+  await acceptedMore('withdrawals accepted while the payout worker restarts', 20, 60_000);
+  const unanswered = pending.size - unansweredBefore;
+  console.log(`compose e2e: crash of the payout worker: ${unanswered} requests without an answer meanwhile`);
   stop = true;
   await Promise.all(workers);
   // A careful partner retries every request without a final answer with the same key.
@@ -249,6 +259,7 @@ async function killDuringLoad(): Promise<void> {
   console.log(`compose e2e: ${accepted.size} withdrawals accepted in all`);
   await auditSettled(partner, accepted, 120_000);
   assert(!slow, `docker kill: ${killed.ms} ms, over its start command plus ${RECOVERY_RATIO} × the crash's ${floor.ms} ms`);
+  assert(unanswered === 0, `${unanswered} requests went unanswered while the payout worker restarted: it is on the request path`);
 }
 
 /** The project's containers, networks and volumes the engine still has. */
@@ -374,7 +385,7 @@ async function main(): Promise<void> {
     if (process.env.COMPOSE_E2E_JEST !== 'false') await check('apps/e2e operator suite against the operator port', operatorSuite);
 
     await check(
-      `docker kill of the withdrawals container under load: every accepted withdrawal settled once, accepting again within its start command plus ${RECOVERY_RATIO} × a crash's outage`,
+      `docker kill of the withdrawals container under load: every accepted withdrawal settled once, accepting again within its start command plus ${RECOVERY_RATIO} × a crash's outage; the payout worker's crash unseen by requests`,
       killDuringLoad,
     );
   }

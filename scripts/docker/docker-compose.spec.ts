@@ -31,6 +31,10 @@ const sandboxEnv = parseEnv(read('docker-compose.sandbox.env')) as Record<string
 // Checked against the apps' catalogue (libs/contracts, services.catalogue.ts).
 const SERVICES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, String(SERVICE_CATALOGUE[name].healthPort)]));
 const APPS = [GATEWAY.name, ...SERVICE_NAMES] as const;
+/** An app run again in another role: the withdrawals app as a payout worker (PAYOUTS_ONLY, ADR 0031). */
+const PAYOUT_WORKER = 'payouts';
+/** Every service that runs an app: the catalogue's and the payout worker. */
+const APP_SERVICES = [...APPS, PAYOUT_WORKER] as const;
 const INFRA = ['kafka', 'postgres', 'migrate', 'topics', 'proxy'] as const;
 
 /** The only secret-like values the files may hold: their documented, clearly fake dev defaults. */
@@ -200,7 +204,7 @@ describe('docker-compose.yml', () => {
     expect(service('gateway').build).toMatchObject({ target: 'runtime' });
     expect(service('migrate').build).toMatchObject({ target: 'tools' });
     expect(service('gateway').image).not.toBe(service('migrate').image);
-    expectRunsImageOf(config, 'gateway', SERVICE_NAMES);
+    expectRunsImageOf(config, 'gateway', [...SERVICE_NAMES, PAYOUT_WORKER]);
     expectRunsImageOf(config, 'migrate', ['topics']);
   });
 
@@ -239,7 +243,7 @@ describe('docker-compose.yml', () => {
     expect(malloc).not.toEqual([]);
     expect(stage('runtime')).toContain(`NODE_OPTIONS="${nodeFlags}"`);
     for (const setting of malloc) expect(stage('runtime')).toMatch(new RegExp(`^\\s+${setting}( \\\\)?$`, 'm'));
-    const overridden = APPS.flatMap((name) =>
+    const overridden = APP_SERVICES.flatMap((name) =>
       Object.keys(service(name).environment ?? {})
         .filter((key) => key === 'NODE_OPTIONS' || key.startsWith('MALLOC_'))
         .map((key) => `${name}.${key}`),
@@ -312,13 +316,14 @@ describe('docker-compose.yml', () => {
     expect(topics.environment).toMatchObject({ KAFKA_PARTITIONS: '6', KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '1' });
     const layout = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
     expect(withEnv(layout).services.topics.environment).toMatchObject(layout);
-    expect(APPS.filter((app) => service(app).environment?.KAFKA_CREATE_TOPICS !== 'false')).toEqual([]);
+    expect(APP_SERVICES.filter((app) => service(app).environment?.KAFKA_CREATE_TOPICS !== 'false')).toEqual([]);
   });
 
   it('passes Kafka TLS and SASL settings to the apps and the topics step alike', () => {
     const kafka = { KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw' };
     const managed = withEnv(kafka);
-    for (const name of ['topics', ...APPS]) expect({ name, ...managed.services[name].environment }).toMatchObject({ name, ...kafka });
+    for (const name of ['topics', ...APP_SERVICES])
+      expect({ name, ...managed.services[name].environment }).toMatchObject({ name, ...kafka });
   });
 
   it.each(APPS)("%s: its own database role, the apps' image with its node flags, a /readyz healthcheck, after the deploy steps", (app) => {
@@ -364,10 +369,10 @@ describe('docker-compose.yml', () => {
     expect(SECRETS.filter((name) => !DEV_DEFAULTS.has(sandboxEnv[name]))).toEqual([]);
   });
 
-  it('defines Kafka, PostgreSQL, the migration job and the six apps, and no app the catalogue does not name', () => {
+  it('defines Kafka, PostgreSQL, the migration job, the six apps and the payout worker, and no app the catalogue does not name', () => {
     expect(Object.keys(config.services)).toEqual(expect.arrayContaining([...INFRA, ...APPS]));
     const fromAppsImage = Object.keys(config.services).filter((name) => /^partner-service:/.test(String(service(name).image)));
-    expect(fromAppsImage.sort()).toEqual([...APPS].sort());
+    expect(fromAppsImage.sort()).toEqual([...APP_SERVICES].sort());
   });
 
   it('runs the official Apache Kafka image in KRaft combined mode, without topic auto-creation', () => {
@@ -436,7 +441,7 @@ describe('docker-compose.yml', () => {
       HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
       HOT_WALLET_SIGNER: 'key-file',
     });
-    expect(Object.keys(config.services).filter((name) => (service(name).secrets ?? []).length > 0)).toEqual(['withdrawals']);
+    expect(Object.keys(config.services).filter((name) => (service(name).secrets ?? []).length > 0)).toEqual(['withdrawals', PAYOUT_WORKER]);
     // Each from a host file the operator names, no default (generated ones: npm run compose:up); not swarm's external secrets.
     expect(Object.keys(config.secrets ?? {})).toEqual(KEY_SECRETS);
     for (const { secret, variable } of HOT_WALLET_KEY_SECRETS) {
@@ -451,6 +456,30 @@ describe('docker-compose.yml', () => {
     expect(secretProblems('withdrawals', sandbox.services.withdrawals.environment)).toEqual([]);
     // Nor anywhere in the file: no 32-byte hex string at all.
     expect(rawCompose.match(HEX_KEY)).toBeNull();
+  });
+
+  it('payouts: the withdrawals app again, as a payout worker with the same settings and keys; the requests instance pays nothing', () => {
+    const withdrawals = service('withdrawals');
+    const worker = service(PAYOUT_WORKER);
+    expect(commandOf(worker)).toBe(commandOf(withdrawals));
+    expect(worker.secrets).toEqual(withdrawals.secrets);
+    const roleOf = ({ HEALTH_PORT, PAYOUTS_ENABLED, PAYOUTS_ONLY, ...rest }: Record<string, unknown>) => ({
+      role: { HEALTH_PORT, PAYOUTS_ENABLED, PAYOUTS_ONLY },
+      rest,
+    });
+    const requests = roleOf(withdrawals.environment ?? {});
+    const payouts = roleOf(worker.environment ?? {});
+    // Everything else alike: its database role, the chains, the pool, the payouts' settings.
+    expect(payouts.rest).toEqual(requests.rest);
+    expect(requests.role).toEqual({ HEALTH_PORT: '3101', PAYOUTS_ENABLED: 'false', PAYOUTS_ONLY: 'false' });
+    // Its own health port (none of the catalogue's); PAYOUTS_ENABLED passed through to it alone (false stops payouts).
+    expect(payouts.role).toEqual({ HEALTH_PORT: '3106', PAYOUTS_ENABLED: undefined, PAYOUTS_ONLY: 'true' });
+    expect(Object.values(SERVICES)).not.toContain('3106');
+    expect(withEnv({ PAYOUTS_ENABLED: 'false' }).services[PAYOUT_WORKER].environment).toMatchObject({ PAYOUTS_ENABLED: 'false' });
+    expect(withEnv({ PAYOUTS_ENABLED: 'true' }).services.withdrawals.environment).toMatchObject({ PAYOUTS_ENABLED: 'false' });
+    expect(healthTestOf(worker)).toContain('process.env.HEALTH_PORT');
+    expect(worker.restart).toBe('unless-stopped');
+    expect(dependsOn(worker)).toMatchObject(AFTER_DEPLOY_STEPS);
   });
 
   it('withdrawals: pays through the nodes the operator names (no default), on the mainnets unless told otherwise', () => {
@@ -551,6 +580,7 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
       'customers',
       'dict-test',
       'notify-sinks',
+      'payouts',
       'pix-keys',
       'withdrawals',
     ]);
@@ -562,6 +592,9 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
       ...AFTER_DEPLOY_STEPS,
       'chain-setup': 'service_completed_successfully',
     });
+    // Its payout worker alike.
+    expect(overlay.services[PAYOUT_WORKER]).toEqual(overlay.services.withdrawals);
+    expect(dependsOn(config.services[PAYOUT_WORKER])).toEqual(dependsOn(config.services.withdrawals));
     const setup = config.services['chain-setup'];
     expect(commandOf(setup)).toBe('node dist/chain/chain-setup.js');
     expect(setup.restart).toBe('no');

@@ -8,5 +8,8 @@ import { WithdrawalsConfig } from './config/withdrawals.config';
 
 runMain(async () => {
   const config = loadConfig(WithdrawalsConfig);
-  await bootstrapService('withdrawals', AppModule.register(config), config);
+  // A payout worker consumes nothing; the instances that take the requests run without payouts (ADR 0031).
+  await bootstrapService('withdrawals', AppModule.register(config), config, {
+    worker: config.PAYOUTS_ONLY ? 'PAYOUTS_ONLY: payout rounds and reconciliation' : undefined,
+  });
 });

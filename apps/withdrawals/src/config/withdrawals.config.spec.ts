@@ -60,3 +60,14 @@ describe('WithdrawalsConfig: https only in production', () => {
     expect(load({ ...production, CHAIN_RPC_URL_ETH: 'http://127.0.0.1:8545' })).toThrow(/CHAIN_RPC_URL_ETH must be an https:\/\//);
   });
 });
+
+describe('WithdrawalsConfig: a payout worker', () => {
+  it('takes PAYOUTS_ONLY=true (payouts on), and is a full instance by default', () => {
+    expect(load({ PAYOUTS_ONLY: 'true' })()).toMatchObject({ PAYOUTS_ONLY: true, PAYOUTS_ENABLED: true });
+    expect(load({})()).toMatchObject({ PAYOUTS_ONLY: false, PAYOUTS_ENABLED: true });
+  });
+
+  it('takes a worker with payouts stopped (PAYOUTS_ENABLED=false): it goes on reconciling', () => {
+    expect(load({ PAYOUTS_ONLY: 'true', PAYOUTS_ENABLED: 'false' })()).toMatchObject({ PAYOUTS_ONLY: true, PAYOUTS_ENABLED: false });
+  });
+});

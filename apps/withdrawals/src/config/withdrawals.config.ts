@@ -251,4 +251,13 @@ export class WithdrawalsConfig extends ServiceConfig {
   /** Whether this instance runs the payout rounds (every instance may: one sender per wallet at a time). */
   @Flag()
   PAYOUTS_ENABLED: boolean = true;
+
+  /**
+   * A payout worker: this instance consumes no command and answers no query; it runs the payout rounds
+   * (unless PAYOUTS_ENABLED=false, which stops them: reconciliation goes on) and reconciliation, so payouts
+   * scale and are throttled apart from the request path (ADR 0031). The instances that take the requests then
+   * run with PAYOUTS_ENABLED=false.
+   */
+  @Flag()
+  PAYOUTS_ONLY: boolean = false;
 }

@@ -20,17 +20,38 @@ import {
 import { PeriodicJobMetrics } from '@partner/runtime';
 import { METRICS_REGISTRY } from './metrics.module';
 
+/** How a service process starts. */
+export interface ServiceStart {
+  /**
+   * Why this process consumes no topic and answers no query, when it is a worker (the withdrawals service's
+   * PAYOUTS_ONLY): it runs its periodic jobs and its outbox relay, with health and metrics, and the group's
+   * other instances take its commands. Unset: a full instance.
+   */
+  worker?: string;
+}
+
 /**
  * Starts a Kafka-driven service: its command/event consumers (one consumer group per service), plus a
  * small HTTP server for health probes. Topics are ensured first, since the broker does not create them.
  */
-export async function bootstrapService(name: ServiceName, module: unknown, config: ServiceConfig): Promise<INestApplication> {
+export async function bootstrapService(
+  name: ServiceName,
+  module: unknown,
+  config: ServiceConfig,
+  start: ServiceStart = {},
+): Promise<INestApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(module as never, new FastifyAdapter(), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   const connection = kafkaConnection(config, `${name}-${process.pid}`);
   const created = await prepareTopics(connection, config);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
+  if (start.worker !== undefined) {
+    app.get(ConsumerGroups).none(start.worker);
+    await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });
+    new NestLogger('Bootstrap').log(`${name} ready as a worker (${start.worker}); health on ${await app.getUrl()}`);
+    return app;
+  }
   // Unprocessable events are parked in the service's own dead_letters table, counted on its /metrics (ADR 0015).
   const deadLetters = new DeadLetters(new DeadLetterStore(app.get(Database)));
   deadLetters.registerIn(app.get<Registry>(METRICS_REGISTRY));

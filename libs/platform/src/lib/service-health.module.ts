@@ -49,6 +49,8 @@ export function serviceHealthModule(name: ServiceName): DynamicModule {
     private consumersIndicator() {
       const check = this.indicator.check('kafka_consumers');
       const groups = this.groups.snapshot();
+      const none = this.groups.noConsumers();
+      if (none !== undefined) return check.up({ groups, none });
       return this.groups.ready() ? check.up({ groups }) : check.down({ groups });
     }
 
