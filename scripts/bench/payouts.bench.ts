@@ -545,7 +545,7 @@ function report(o: Options, wallets: number, floor: FloorResult, service: Servic
   const roundsPerPayout =
     service.rounds.meanMs !== null ? (service.rounds.meanMs * service.rounds.runs) / Math.max(1, service.settled + service.failed) : null;
   console.log(
-    `payout rounds: ${service.rounds.runs}, mean ${fmt(service.rounds.meanMs)} ms each (+ CHAIN_POLL_MS ${o.pollMs} between them): ` +
+    `payout rounds: ${service.rounds.runs}, mean ${fmt(service.rounds.meanMs)} ms each (one starts every CHAIN_POLL_MS, ${o.pollMs} ms, or at once after a longer one): ` +
       `${fmt(roundsPerPayout)} ms of rounds per payout (all rounds' time over the payouts finished)`,
   );
   const names = [...new Set([...Object.keys(service.cpuMsPerPayout), ...Object.keys(floor.cpuMsPerTransfer)])];

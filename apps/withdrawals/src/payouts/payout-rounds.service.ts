@@ -49,7 +49,9 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
     @Inject(HOT_WALLET_POOL) private readonly pool: HotWalletPool,
   ) {
-    super({ name: 'payouts', intervalMs: config.CHAIN_POLL_MS, run: () => this.runOnce() });
+    // A round every CHAIN_POLL_MS from start to start: a lane at its in-flight cap is refilled once a block
+    // mines, and a round's length grows with the lanes (docs/benchmarks/2026-11-29-payout-pool-and-worker.md).
+    super({ name: 'payouts', intervalMs: config.CHAIN_POLL_MS, fixedRate: true, run: () => this.runOnce() });
     this.settings = networkSettings(config);
     this.crashRate = Number(config.PAYOUT_CRASH_AFTER_SIGN_RATE ?? 0);
   }

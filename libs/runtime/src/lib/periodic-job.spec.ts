@@ -83,6 +83,29 @@ describe('PeriodicJob', () => {
     expect(maxActive()).toBe(1);
   });
 
+  it('with fixedRate, runs start every intervalMs: a run that took d waits intervalMs − d, a longer one none', async () => {
+    const { job, runs, maxActive } = jobOf({ intervalMs: 1_000, fixedRate: true });
+    job.start();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(runs).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(300);
+    runs[0].finish();
+    // Started at 1,000 and took 300 ms: the next starts at 2,000, not 1,000 ms after it ended.
+    await jest.advanceTimersByTimeAsync(699);
+    expect(runs).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(runs).toHaveLength(2);
+    // Longer than the interval: the next one at once, still never two at a time.
+    await jest.advanceTimersByTimeAsync(1_500);
+    expect(runs).toHaveLength(2);
+    runs[1].finish();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(runs).toHaveLength(3);
+    runs[2].finish();
+    await job.stop();
+    expect(maxActive()).toBe(1);
+  });
+
   it('runNow runs at once when idle, and not before start or after stop', async () => {
     const { job, runs } = jobOf({ intervalMs: 60_000 });
     job.runNow();

@@ -35,8 +35,14 @@ export class PeriodicJobMetrics {
 export interface PeriodicJobOptions {
   /** Names the job in logs and in the metrics' `job` label. */
   name: string;
-  /** The pause between the end of one run and the start of the next. */
+  /** The pause between the end of one run and the start of the next (with `fixedRate`, between their starts). */
   intervalMs: number;
+  /**
+   * Runs start every `intervalMs` rather than `intervalMs` after the last one ended: a run that took d waits
+   * `intervalMs` − d (none when it took longer). For a job whose run's length grows with its work and whose
+   * work comes at a pace of its own (the payout rounds and the chain's blocks).
+   */
+  fixedRate?: boolean;
   /** The pause before the first run (default: `intervalMs`). */
   firstRunAfterMs?: number;
   /** One run. A rejection is logged and counted; the next run comes after the usual pause. */
@@ -95,10 +101,13 @@ export class PeriodicJob {
     this.timer = undefined;
     if (this.state !== 'started') return;
     this.again = false;
+    const started = Date.now();
     this.current = this.runOnce();
     await this.current;
     this.current = undefined;
-    if (this.state === 'started') this.schedule(this.again ? 0 : this.options.intervalMs);
+    if (this.state !== 'started') return;
+    const { intervalMs, fixedRate } = this.options;
+    this.schedule(this.again ? 0 : fixedRate ? Math.max(0, intervalMs - (Date.now() - started)) : intervalMs);
   }
 
   private async runOnce(): Promise<void> {
