@@ -5,7 +5,7 @@
  */
 export class ConsumerGroups {
   private readonly groups = new Map<string, { joined: boolean; detail: string }>();
-  /** Why this process consumes no topic at all (a worker: bootstrapService's `consumers: false`); it is then ready without groups. */
+  /** Why this process consumes no topic at all (a worker: bootstrapService's `worker`); it is then ready without groups. */
   private consumesNothing: string | undefined;
 
   /** This process runs no consumer, by design: readiness does not wait for a group. */
