@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { hostname } from 'node:os';
 import { loadConfig } from '@partner/config';
 import { Network } from '@partner/contracts';
 import { Database } from '@partner/db';
@@ -74,6 +77,55 @@ describe('PayoutRoundLeaseRepository (PostgreSQL)', () => {
     open();
     await held;
     expect((await other.whileHeld(n, () => Promise.resolve('ran'))).ran).toBe(true);
+  });
+
+  /** The pid of a process of this host that ran and is gone (killed). */
+  const deadPid = async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    return child.pid as number;
+  };
+
+  /** What a process killed inside its round leaves: a claim nobody renews nor deletes, for `ttl` more. */
+  const leftBy = (n: Network, owner: string, ttl = '30 seconds') =>
+    db.query(`INSERT INTO payout_round_leases (network, owner, locked_until) VALUES ($1, $2, now() + $3::interval)`, [n, owner, ttl]);
+
+  it('takes over at once the lease of a process of this host that is gone, not of one that runs', async () => {
+    // A payout process killed in its round and started again: another pid on this host, no longer running.
+    const gonePid = await deadPid();
+    const killed = network();
+    await leftBy(killed, `${hostname()}:${gonePid}:${randomUUID()}:${randomUUID()}`);
+    // A container restarted: the same pid as this process, another start of it.
+    const restarted = network();
+    await leftBy(restarted, `${hostname()}:${process.pid}:${randomUUID()}:${randomUUID()}`);
+    // Still running on this host (this test's parent), and a holder on another host: both wait.
+    const running = network();
+    await leftBy(running, `${hostname()}:${process.ppid}:${randomUUID()}:${randomUUID()}`);
+    const elsewhere = network();
+    await leftBy(elsewhere, `another-host:${gonePid}:${randomUUID()}:${randomUUID()}`);
+
+    const leases = new PayoutRoundLeaseRepository(db, 5_000);
+    const ran = async (n: Network) => (await leases.whileHeld(n, () => Promise.resolve())).ran;
+    expect({ killed: await ran(killed), restarted: await ran(restarted) }).toEqual({ killed: true, restarted: true });
+    expect({ running: await ran(running), elsewhere: await ran(elsewhere) }).toEqual({ running: false, elsewhere: false });
+  });
+
+  it("lets one of two processes of the host take a gone holder's lease, never both", async () => {
+    const n = network();
+    await leftBy(n, `${hostname()}:${await deadPid()}:${randomUUID()}:${randomUUID()}`);
+    // Two processes of this host: this one and its parent (running), each with its own start.
+    const [a, b] = [process.pid, process.ppid].map(
+      (pid) => new PayoutRoundLeaseRepository(db, 5_000, { host: hostname(), pid, boot: randomUUID() }),
+    );
+    const { open, opened } = gate();
+    const tries = [a.whileHeld(n, () => opened), b.whileHeld(n, () => opened)];
+    // The first to answer is the one that did not take it (the taker waits in its round, held open): it
+    // met the taker's lease, not a row already given back.
+    expect(await Promise.race(tries)).toEqual({ ran: false });
+    open();
+    expect((await Promise.all(tries)).filter((r) => r.ran)).toHaveLength(1);
   });
 
   it("takes over a crashed holder's lease once it expired, not before", async () => {
