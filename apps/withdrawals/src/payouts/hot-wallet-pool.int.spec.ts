@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@partner/config';
+import { PartnerId } from '@partner/contracts';
 import { Database } from '@partner/db';
 import {
   mineBlock,
@@ -22,6 +23,9 @@ import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ListHotWalletsUseCase } from '../hot-wallets/list-hot-wallets.use-case';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { StepFindingUseCase } from '../reconciliation/step-finding.use-case';
+import { GetWithdrawalUseCase } from '../withdrawals/get-withdrawal.use-case';
+import { WaitingReasons } from '../withdrawals/waiting-reasons.service';
+import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { payoutFixtures, payoutKit } from './payout-kit.spec-support';
 import { PayoutRepository } from './payout.repository';
 
@@ -62,7 +66,14 @@ async function poolKit(files: string, env: Record<string, string> = {}) {
   const view = new ListHotWalletsUseCase(kit.config, hotWallets, kit.rails, kit.pool);
   const lane = async (address: string) =>
     (await view.execute()).hot_wallets.find((h) => h.network === 'MATIC' && h.address.toLowerCase() === address.toLowerCase());
-  return { ...kit, view, lane };
+  // What the partner reads back (GET /partner/v1/withdrawals/usdt/{id}) with this pool configured.
+  const read = new GetWithdrawalUseCase(new WithdrawalRepository(db), new WaitingReasons(hotWallets, kit.pool));
+  const waitingReason = async (w: { id: number; partnerId: PartnerId }) => {
+    const reply = await read.execute({ partner_id: w.partnerId, id: w.id });
+    if (!reply.ok) throw new Error(`withdrawal ${w.id}: ${reply.error.code}`);
+    return reply.data.waiting_reason;
+  };
+  return { ...kit, view, lane, waitingReason };
 }
 
 /** Rounds of `kit` until `check` holds of what `read` answers. */
@@ -106,6 +117,8 @@ describe('a pool of hot wallets on the local MATIC node (issue #48)', () => {
       );
       for (let i = 0; i < 3; i++) await kit.rounds.runOnce();
       expect(await row(w.id)).toMatchObject({ state: 'created', payout_state: 'queued', nonce: null });
+      // Never a silent hold: the partner reads why it waits.
+      expect(await kit.waitingReason(w)).toBe('operator_wallet_unavailable');
       expect(await versions(w.id)).toEqual([]);
       expect(await kit.metrics.waiting.get()).toMatchObject({
         values: expect.arrayContaining([
@@ -138,8 +151,10 @@ describe('a pool of hot wallets on the local MATIC node (issue #48)', () => {
     );
     // Waiting in turn, not aside: no wallet of the pool holds anything at all.
     expect([(await row(first.id)).payout_state, (await row(second.id)).payout_state]).toEqual(['queued', 'queued']);
+    expect([await kit.waitingReason(first), await kit.waitingReason(second)]).toEqual(['awaiting_liquidity', 'awaiting_liquidity']);
     await admin.issueTo(addresses[0], BigInt(10 * USDT));
     await kit.until([first.id, second.id], ['settled']);
+    expect(await kit.waitingReason(first)).toBeNull();
     expect(BigInt((await row(first.id)).nonce ?? -1)).toBeLessThan(BigInt((await row(second.id)).nonce ?? -1));
     expect(await kit.lane(addresses[0])).toMatchObject({ state: 'active' });
   });
@@ -154,6 +169,7 @@ describe('a pool of hot wallets on the local MATIC node (issue #48)', () => {
       ['settled'],
     );
     expect(await row(big.id)).toMatchObject({ state: 'created', payout_state: 'aside', payout_reason: 'exceeds_float', nonce: null });
+    expect(await kit.waitingReason(big)).toBe('awaiting_liquidity');
     expect((await kit.view.execute()).aside).toEqual(
       expect.arrayContaining([expect.objectContaining({ network: 'MATIC', reason: 'exceeds_float', count: expect.any(Number) })]),
     );

@@ -8,7 +8,9 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
+import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
+import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(WithdrawalsConfig, process.env);
@@ -21,7 +23,7 @@ const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedC
 const payouts = payoutKit(config, db);
 /** The same with finality 10,000 blocks away: it broadcasts and stops there, so `sent` can be read. */
 const sendOnly = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_FINALITY_ETH: '10000' }), db);
-const get = new GetWithdrawalUseCase(withdrawals);
+const get = new GetWithdrawalUseCase(withdrawals, new WaitingReasons(new HotWalletRepository(db), payouts.pool));
 
 /** A funded user of a new partner and one withdrawal of 2.5 USDT on Ethereum (MEDIUM fee: 3.5 USDT). */
 async function newWithdrawal(address?: string) {
@@ -63,6 +65,7 @@ describe('GetWithdrawalUseCase (PostgreSQL)', () => {
         tx_hash: null,
         block_number: null,
         failure_reason: null,
+        waiting_reason: null,
         created_at: expect.any(Number),
         last_updated_at: expect.any(Number),
       },

@@ -6,10 +6,14 @@ import { DB_SCHEMA } from '../database/db-schema';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { ListWithdrawalsUseCase } from './list-withdrawals.use-case';
 import { WithdrawalRepository } from './withdrawal.repository';
+import { WaitingReasons } from './waiting-reasons.service';
+import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { poolFor } from '../payouts/payouts.module';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses partners of its own.
-const db = new Database(loadConfig(WithdrawalsConfig, process.env), DB_SCHEMA);
-const list = new ListWithdrawalsUseCase(new WithdrawalRepository(db));
+const config = loadConfig(WithdrawalsConfig, process.env);
+const db = new Database(config, DB_SCHEMA);
+const list = new ListWithdrawalsUseCase(new WithdrawalRepository(db), new WaitingReasons(new HotWalletRepository(db), poolFor(config)));
 const STATES: WithdrawalState[] = ['created', 'sent', 'settled', 'failed'];
 const BASE = Date.parse('2026-11-20T12:00:00.000Z');
 
@@ -74,6 +78,7 @@ describe('ListWithdrawalsUseCase (PostgreSQL)', () => {
       tx_hash: null,
       block_number: null,
       failure_reason: null,
+      waiting_reason: null,
       created_at: Math.floor((BASE + 4000) / 1000),
       last_updated_at: Math.floor((BASE + 4000) / 1000),
     });

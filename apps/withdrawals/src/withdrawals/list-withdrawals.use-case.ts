@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CURSOR_REFUSED, fail, listScope, ListWithdrawalsQuery, ok, pageOf, pageRequestOf, RequestReply, Topics } from '@partner/contracts';
 import { toView } from './get-withdrawal.use-case';
+import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 const dateOf = (value: string | undefined): Date | undefined => (value === undefined ? undefined : new Date(value));
@@ -12,7 +13,10 @@ const dateOf = (value: string | undefined): Date | undefined => (value === undef
  */
 @Injectable()
 export class ListWithdrawalsUseCase {
-  constructor(private readonly withdrawals: WithdrawalRepository) {}
+  constructor(
+    private readonly withdrawals: WithdrawalRepository,
+    private readonly waiting: WaitingReasons,
+  ) {}
 
   async execute(query: ListWithdrawalsQuery): Promise<RequestReply<typeof Topics.WithdrawalsList>> {
     const createdFrom = dateOf(query.created_from);
@@ -25,7 +29,14 @@ export class ListWithdrawalsUseCase {
       { equals: { document: query.document, state: query.state }, createdFrom, createdTo },
       page,
     );
-    const { items, next_cursor } = pageOf(rows, page, scope, (w) => ({ atMs: w.createdAt.getTime(), id: String(w.id) }), toView);
+    const reasons = new Map((await this.waiting.of(rows)).map((reason, i) => [rows[i], reason]));
+    const { items, next_cursor } = pageOf(
+      rows,
+      page,
+      scope,
+      (w) => ({ atMs: w.createdAt.getTime(), id: String(w.id) }),
+      (w) => toView(w, reasons.get(w) ?? null),
+    );
     return ok({ withdrawals: items, next_cursor });
   }
 }

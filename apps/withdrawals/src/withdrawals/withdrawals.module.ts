@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { PayoutsModule } from '../payouts/payouts.module';
 import { RefusalsModule } from '../refusals/refusals.module';
 import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
@@ -7,11 +8,12 @@ import { GetWithdrawalHandler } from './get-withdrawal.handler';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
 import { ListWithdrawalsHandler } from './list-withdrawals.handler';
 import { ListWithdrawalsUseCase } from './list-withdrawals.use-case';
+import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 @Module({
-  imports: [AccountsModule, RefusalsModule],
+  imports: [AccountsModule, RefusalsModule, PayoutsModule],
   controllers: [CreateWithdrawalHandler, GetWithdrawalHandler, ListWithdrawalsHandler],
-  providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, ListWithdrawalsUseCase],
+  providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, ListWithdrawalsUseCase, WaitingReasons],
 })
 export class WithdrawalsModule {}

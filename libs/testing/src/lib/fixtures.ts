@@ -69,6 +69,7 @@ export const USDT_WITHDRAWAL_VIEW_FIELDS: readonly string[] = [
   'tx_hash',
   'block_number',
   'failure_reason',
+  'waiting_reason',
   'created_at',
   'last_updated_at',
 ];

@@ -2,7 +2,16 @@ import { ApiProperty } from '../../api-documentation';
 import { Transform } from 'class-transformer';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { positiveIntegerString } from '../../query-transforms';
-import { FEE_CHOICES, FeeChoice, Network, NETWORKS, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
+import {
+  FEE_CHOICES,
+  FeeChoice,
+  Network,
+  NETWORKS,
+  WITHDRAWAL_STATES,
+  WITHDRAWAL_WAITING_REASONS,
+  WithdrawalState,
+  WithdrawalWaitingReason,
+} from '../withdrawal.types';
 import { PartnerId } from '../../tenancy/partner-id';
 
 const ID_MESSAGE = 'id must be a positive integer (the id POST /partner/v1/withdrawals/usdt answered)';
@@ -70,6 +79,15 @@ export class UsdtWithdrawalView {
       'Set when failed: destination_refused (the token refuses the destination; found before signing, so no tx_hash), transfer_reverted (mined and reverted), nonce_taken',
   })
   failure_reason!: string | null;
+
+  @ApiProperty({
+    // null among the values too: OpenAPI 3.0 validators check `enum` before `nullable`.
+    enum: [...WITHDRAWAL_WAITING_REASONS, null],
+    nullable: true,
+    description:
+      'While `created`: why it is not being paid now (the operator has a cause to lift: awaiting_liquidity, network_fees_above_cap, operator_wallet_unavailable, operator_review); null while it is simply in its turn, and in every other state. It goes on by itself; no action is asked of the partner',
+  })
+  waiting_reason!: WithdrawalWaitingReason | null;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds' })
   created_at!: number;
