@@ -13,6 +13,7 @@ import {
   DeadLetters,
   DeadLetterStore,
   kafkaConnection,
+  KafkaConnection,
   kafkaServerOptions,
   KafkaServer,
   prepareTopics,
@@ -46,12 +47,21 @@ export async function bootstrapService(
   const connection = kafkaConnection(config, `${name}-${process.pid}`);
   const created = await prepareTopics(connection, config);
   if (created.length > 0) new NestLogger('Bootstrap').log(`Created ${created.length} topics`);
-  if (start.worker !== undefined) {
-    app.get(ConsumerGroups).none(start.worker);
-    await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });
-    new NestLogger('Bootstrap').log(`${name} ready as a worker (${start.worker}); health on ${await app.getUrl()}`);
-    return app;
-  }
+  if (start.worker === undefined) await startConsumers(app, name, connection, config);
+  else app.get(ConsumerGroups).none(start.worker);
+  await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });
+  const role = start.worker === undefined ? '' : ` as a worker (${start.worker})`;
+  new NestLogger('Bootstrap').log(`${name} ready${role}; health on ${await app.getUrl()}`);
+  return app;
+}
+
+/** The service's consumers of its topics and its direct queries over HTTP, started. */
+async function startConsumers(
+  app: NestFastifyApplication,
+  name: ServiceName,
+  connection: KafkaConnection,
+  config: ServiceConfig,
+): Promise<void> {
   // Unprocessable events are parked in the service's own dead_letters table, counted on its /metrics (ADR 0015).
   const deadLetters = new DeadLetters(new DeadLetterStore(app.get(Database)));
   deadLetters.registerIn(app.get<Registry>(METRICS_REGISTRY));
@@ -74,9 +84,6 @@ export async function bootstrapService(
   // Only the gateway's signed requests are answered (docs/adr/0017-internal-trust.md).
   serveDirectQueries(app.getHttpAdapter().getInstance(), transport.strategy as KafkaServer, config.INTERNAL_SECRET);
   await app.startAllMicroservices();
-  await app.listen({ port: config.HEALTH_PORT, host: process.env.HOST ?? '127.0.0.1' });
-  new NestLogger('Bootstrap').log(`${name} ready; health on ${await app.getUrl()}`);
-  return app;
 }
 
 /** Runs `main` and turns a start-up failure (bad configuration, unreachable broker) into one clear line and exit 1. */
