@@ -44,6 +44,7 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
   return {
     config,
     rounds,
+    sign,
     rails,
     pool,
     signer,

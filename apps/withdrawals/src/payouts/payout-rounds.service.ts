@@ -51,7 +51,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
   ) {
     // A round every CHAIN_POLL_MS from start to start: a lane at its in-flight cap is refilled once a block
     // mines, and a round's length grows with the lanes (docs/benchmarks/2026-11-29-payout-pool-and-worker.md).
-    super({ name: 'payouts', intervalMs: config.CHAIN_POLL_MS, fixedRate: true, run: () => this.runOnce() });
+    super({ name: 'payouts', intervalMs: config.CHAIN_POLL_MS, fixedRate: true, run: (signal) => this.runOnce(signal) });
     this.settings = networkSettings(config);
     this.crashRate = Number(config.PAYOUT_CRASH_AFTER_SIGN_RATE ?? 0);
   }
@@ -126,18 +126,20 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
   /**
    * One round of every network now (the periodic job's run; specs call it directly). A round that signed
    * a full batch with more waiting asks for the next round at once: a backlog is worked off back to back,
-   * not one CHAIN_BATCH per CHAIN_POLL_MS.
+   * not one CHAIN_BATCH per CHAIN_POLL_MS. Once `stopping` is aborted (the process shuts down) the round
+   * ends after the step under way: each step commits on its own, as it must for a crash, so what is left
+   * is the next round's, in this process or the one that takes over.
    */
-  async runOnce(): Promise<void> {
-    const more = await Promise.all(NETWORKS.map((n) => this.round(n)));
-    if (more.some(Boolean)) this.runAgainNow();
+  async runOnce(stopping?: AbortSignal): Promise<void> {
+    const more = await Promise.all(NETWORKS.map((n) => this.round(n, stopping)));
+    if (more.some(Boolean) && !stopping?.aborted) this.runAgainNow();
   }
 
   /** One network's round (whether more is waiting to be signed); never throws (a failure pauses that network until a round succeeds). */
-  private async round(network: Network): Promise<boolean> {
+  private async round(network: Network, stopping?: AbortSignal): Promise<boolean> {
     try {
       // One instance per network at a time; another instance's round is under way: nothing to do.
-      const round = await this.leases.whileHeld(network, () => this.roundHeld(network));
+      const round = await this.leases.whileHeld(network, () => this.roundHeld(network, stopping));
       return round.ran && round.value;
     } catch (error) {
       const reason = error instanceof ChainMismatchError ? 'wrong_chain' : error instanceof NodeUnfitError ? 'unfit' : 'unavailable';
@@ -147,7 +149,7 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     }
   }
 
-  private async roundHeld(network: Network): Promise<boolean> {
+  private async roundHeld(network: Network, stopping?: AbortSignal): Promise<boolean> {
     const s = this.settings[network];
     if (!this.verified.has(network)) await this.verify(network);
     // A node that now serves another chain (a misrouted URL, a failover to the wrong network) pauses payouts.
@@ -163,10 +165,12 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     // backlog of new withdrawals to sign never delays them; every lane the books know, a wallet retired or
     // dropped from the configuration included (followed to the end of what it signed).
     const known = (await this.hotWallets.list()).filter((w) => w.network === network).map((w) => w.address);
-    await Promise.all(known.map((address) => this.track.execute(s, this.track.lane(address))));
+    await Promise.all(known.map((address) => this.track.execute(s, this.track.lane(address), { stopping })));
+    if (stopping?.aborted) return false;
     // A transaction mined from a wallet that the books never signed stops that lane until resolved.
     for (const { address } of this.pool.signing) await this.guard.execute(network, address);
     this.payoutMetrics.waiting.set({ network, reason: 'node' }, 0);
+    if (stopping?.aborted) return false;
     const { signed, lanes, more } = await this.sign.execute(s);
     for (const reason of LANE_WAITS) this.payoutMetrics.waiting.set({ network, reason }, lanes.filter((l) => l.wait === reason).length);
     if (signed.length > 0 && this.crashRate > 0 && Math.random() < this.crashRate) {
@@ -174,9 +178,12 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
       this.logger.warn('PAYOUT_CRASH_AFTER_SIGN_RATE: killing this process after signing, before broadcasting');
       process.kill(process.pid, 'SIGKILL');
     }
+    // Stopping: what was just signed is stored, and the next round broadcasts stored bytes first.
+    if (stopping?.aborted) return false;
     await this.track.broadcast(
       s,
       signed.map(({ withdrawal, version }) => ({ w: withdrawal, v: version })),
+      { stopping },
     );
     const idle = lanes.filter((l) => l.wait !== null && l.wait !== 'in_flight_cap');
     this.resume(

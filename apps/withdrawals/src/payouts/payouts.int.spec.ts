@@ -146,6 +146,36 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
     }
   });
 
+  it('a round told to stop after signing keeps what it signed, broadcasts nothing, and the next round sends it', async () => {
+    const w = await withdraw('MATIC', 1_100_000);
+    const stopping = new AbortController();
+    const sign = kit.sign.execute.bind(kit.sign);
+    // The process is told to stop (SIGTERM) while this round signs.
+    const signing = jest.spyOn(kit.sign, 'execute').mockImplementation(async (s) => {
+      const out = await sign(s);
+      if (out.signed.some((x) => x.withdrawal.id === w.id)) stopping.abort();
+      return out;
+    });
+    try {
+      await pollUntil(
+        'the withdrawal signed by a round that was then told to stop',
+        async () => (await kit.rounds.runOnce(stopping.signal), stopping.signal.aborted),
+        (aborted) => aborted,
+      );
+    } finally {
+      signing.mockRestore();
+    }
+    const [signed] = await versions(w.id);
+    expect([(await row(w.id)).payout_state, (await row(w.id)).state]).toEqual(['signed', 'created']);
+    expect(await kit.rails.MATIC.knows(signed.tx_hash as `0x${string}`)).toBe(false);
+    // The next round (this process's or its successor's) broadcasts the stored bytes: one transfer, no new signature.
+    await kit.until([w.id], ['settled']);
+    expect((await versions(w.id)).map((v) => v.tx_hash)).toEqual([signed.tx_hash]);
+    expect(await transferLogs(kit.settings.MATIC.rpcUrl, kit.settings.MATIC.token, { to: w.address })).toEqual([
+      expect.objectContaining({ value: 1_100_000n, txHash: signed.tx_hash }),
+    ]);
+  });
+
   it('replaces a transaction not mined within the bound: same nonce, both fees raised 10 % or more; one transfer mined', async () => {
     const quick = payoutKit(loadConfig(WithdrawalsConfig, { ...process.env, CHAIN_REPLACE_AFTER_MS_ETH: '1000' }), db);
     await setMining(eth.rpcUrl, { auto: false, intervalMs: 0 });

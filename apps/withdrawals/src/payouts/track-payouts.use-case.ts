@@ -40,6 +40,12 @@ export interface TrackedLane {
   signer: PayoutSigner | undefined;
 }
 
+/** A round's clock, and the signal that tells it to end early (the process stops). */
+export interface RoundOptions {
+  now?: Date;
+  stopping?: AbortSignal;
+}
+
 /**
  * Follows every signed payout of one lane (a wallet on one network) to its end, as the chain tells it, in
  * three steps each round:
@@ -85,14 +91,20 @@ export class TrackPayoutsUseCase {
     return { address: address as Address, signer: this.pool.signerOf(address) };
   }
 
-  async execute(s: NetworkSettings, lane: TrackedLane, now = new Date()): Promise<void> {
+  /**
+   * One lane's tracking: confirm, replace, broadcast. Each step (and each batch within one) commits on its
+   * own; once `stopping` is aborted, what is left waits for the next round.
+   */
+  async execute(s: NetworkSettings, lane: TrackedLane, { now = new Date(), stopping }: RoundOptions = {}): Promise<void> {
     const open = await this.payouts.open(s.network, lane.address, MAX_OPEN_PAYOUTS);
     if (open.length === 0) return;
     const rail = this.rails[s.network];
     const [finalBlock, minedNonce] = await Promise.all([rail.finalBlock(), rail.minedNonce(lane.address)]);
-    const pending = await this.confirm(s, lane, open, finalBlock, minedNonce, now);
+    const pending = await this.confirm(s, lane, open, finalBlock, minedNonce, now, stopping);
+    if (stopping?.aborted) return;
     const toBroadcast = await this.replace(s, lane, pending, minedNonce, now);
-    await this.broadcast(s, toBroadcast, now);
+    if (stopping?.aborted) return;
+    await this.broadcast(s, toBroadcast, { now, stopping });
   }
 
   /**
@@ -106,6 +118,7 @@ export class TrackPayoutsUseCase {
     finalBlock: bigint,
     minedNonce: bigint,
     now: Date,
+    stopping?: AbortSignal,
   ): Promise<OpenPayout[]> {
     const rail = this.rails[s.network];
     const mined: Mined[] = [];
@@ -143,7 +156,7 @@ export class TrackPayoutsUseCase {
       if (problem) await this.finding(s, problem.kind, m.w, problem.detail);
       else final.push(m);
     }
-    for (let i = 0; i < final.length; i += FINISH_PER_TRANSACTION)
+    for (let i = 0; i < final.length && !stopping?.aborted; i += FINISH_PER_TRANSACTION)
       await this.finish(s, lane, final.slice(i, i + FINISH_PER_TRANSACTION), now);
 
     const left: OpenPayout[] = [];
@@ -420,12 +433,16 @@ export class TrackPayoutsUseCase {
    * round trip each, the batches one after another), then records what the nodes said in one transaction:
    * accepted (or already known) → `sent`.
    */
-  async broadcast(s: NetworkSettings, items: { w: Withdrawal; v: PayoutVersion }[], now = new Date()): Promise<void> {
+  async broadcast(
+    s: NetworkSettings,
+    items: { w: Withdrawal; v: PayoutVersion }[],
+    { now = new Date(), stopping }: RoundOptions = {},
+  ): Promise<void> {
     if (items.length === 0) return;
     const rail = this.rails[s.network];
     const said: { w: Withdrawal; v: PayoutVersion; accepted: boolean }[] = [];
     try {
-      for (let i = 0; i < items.length; i += BROADCAST_BATCH) {
+      for (let i = 0; i < items.length && !stopping?.aborted; i += BROADCAST_BATCH) {
         const chunk = items.slice(i, i + BROADCAST_BATCH);
         const outcomes = await rail.broadcast(chunk.map(({ v }) => v.rawTx));
         chunk.forEach(({ w, v }, j) => {

@@ -160,6 +160,31 @@ describe('PeriodicJob', () => {
     expect(await registry.metrics()).toMatch(/^periodic_job_duration_seconds_count\{job="flaky"\} 2$/m);
   });
 
+  it('stop aborts the signal of the run in progress, so a long run can end early', async () => {
+    const steps: number[] = [];
+    const job = new PeriodicJob({
+      name: 'long',
+      intervalMs: 10,
+      firstRunAfterMs: 0,
+      // A run of ten steps of 100 ms that looks at its signal between steps.
+      run: async (signal) => {
+        for (let step = 0; step < 10 && !signal.aborted; step++) {
+          steps.push(step);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      },
+    });
+    job.start();
+    await jest.advanceTimersByTimeAsync(150);
+    expect(steps).toEqual([0, 1]);
+    let stopped = false;
+    const stopping = job.stop().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(100);
+    await stopping;
+    expect(stopped).toBe(true);
+    expect(steps).toEqual([0, 1]);
+  });
+
   it('keeps going after a run that throws synchronously', async () => {
     let calls = 0;
     const job = new PeriodicJob({

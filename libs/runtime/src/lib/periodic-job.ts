@@ -45,8 +45,12 @@ export interface PeriodicJobOptions {
   fixedRate?: boolean;
   /** The pause before the first run (default: `intervalMs`). */
   firstRunAfterMs?: number;
-  /** One run. A rejection is logged and counted; the next run comes after the usual pause. */
-  run: () => Promise<unknown>;
+  /**
+   * One run. A rejection is logged and counted; the next run comes after the usual pause. `signal` is aborted
+   * when the job stops: a long run checks it between its steps and ends early, so that shutting down does
+   * not wait for the whole of it.
+   */
+  run: (signal: AbortSignal) => Promise<unknown>;
   metrics?: PeriodicJobMetrics;
 }
 
@@ -54,7 +58,7 @@ export interface PeriodicJobOptions {
  * Runs `run` every `intervalMs`, one run at a time: the next one is scheduled only once the previous
  * one has settled, so a slow run delays the next instead of overlapping it. `runNow()` asks for a run
  * at once (one more right after the current one, when it comes during a run: wakes during a run fold
- * into that one). `stop()` cancels what is scheduled and waits for a run in progress.
+ * into that one). `stop()` cancels what is scheduled, aborts the run in progress's signal and waits for it.
  *
  * Runs belong to no request: a `runNow()` from inside one (the outbox relay woken after a commit) would
  * otherwise carry its request id and trace into every later run.
@@ -65,6 +69,7 @@ export class PeriodicJob {
   private timer?: NodeJS.Timeout;
   private current?: Promise<void>;
   private again = false;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: PeriodicJobOptions) {
     this.logger = new Logger(options.name);
@@ -84,11 +89,12 @@ export class PeriodicJob {
     else this.schedule(0);
   }
 
-  /** No run starts after this; resolves once the run in progress, if any, has settled. */
+  /** No run starts after this; the run in progress, if any, is told to end early; resolves once it has settled. */
   async stop(): Promise<void> {
     this.state = 'stopped';
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.stopping.abort();
     await this.current;
   }
 
@@ -114,7 +120,7 @@ export class PeriodicJob {
     const { name, metrics } = this.options;
     const done = metrics?.duration.startTimer({ job: name });
     try {
-      await this.options.run();
+      await this.options.run(this.stopping.signal);
     } catch (error) {
       metrics?.failures.inc({ job: name });
       this.logger.warn(`${name} failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
@@ -127,7 +133,7 @@ export class PeriodicJob {
 
 /**
  * A periodic job as a Nest provider: started when the application has bootstrapped, stopped (its run in
- * progress awaited) before shutdown takes the database and the broker away. A subclass only says what
+ * progress told to end early, and awaited) before shutdown takes the database and the broker away. A subclass only says what
  * the job is: `super({ name, intervalMs: config.X_MS, run: () => useCase.execute() })`.
  */
 export abstract class PeriodicJobService implements OnApplicationBootstrap, BeforeApplicationShutdown {
