@@ -23,6 +23,8 @@ import {
   GatewayPool,
   callGateway,
   CHAOS_FEES,
+  CHAOS_WITHDRAWAL_SHARES,
+  DEFAULT_MIX,
   FAILING_ADDRESS,
   freshDestination,
   hotWallets,
@@ -135,7 +137,8 @@ type FaultGroup = (typeof FAULT_GROUPS)[number];
 const USAGE = `npm run chaos [-- options]: fault injection against a stack of its own, then the audits (money, feeds, chain).
 
   --no-build          use the apps' current build (dist/) instead of building first
-  --rate R            requests per second (default: half of the closed-loop peak measured first)
+  --rate R            requests per second (default: half of the closed-loop peak measured first, at most
+                      what keeps Polygon's withdrawals at a third of the payouts' pace measured then)
   --partners P        partners of the load (default 4)
   --users U           users per partner (default 3)
   --peak-seconds S    how long the peak is measured (default 6)
@@ -188,10 +191,12 @@ const log = (message: string) => console.log(`[chaos ${new Date().toISOString().
 
 /**
  * The closed-loop peak of this machine, as `npm run bench` measures it (withdrawals, 32 at a time, each
- * sent as soon as the previous answered), for a few seconds on a partner of its own with plenty of balance.
+ * sent as soon as the previous answered), for a few seconds on a partner of its own with plenty of balance;
+ * with how many withdrawals the burst created (all on Polygon) and when it began, for the payouts' pace.
  */
-async function measurePeak(gateways: GatewayPool, seconds: number): Promise<number> {
+async function measurePeak(gateways: GatewayPool, seconds: number): Promise<{ peak: number; created: number; startedAt: number }> {
   const [probe] = await chaosPartners(gatewayUrl, adminKey, 1, 4, 1_000_000 * USDT);
+  let created = 0;
   const closedLoop = async (ms: number) => {
     let answered = 0;
     const started = Date.now();
@@ -204,11 +209,27 @@ async function measurePeak(gateways: GatewayPool, seconds: number): Promise<numb
         }
       }),
     );
+    created += answered;
     return answered / ((Date.now() - started) / 1000);
   };
+  const startedAt = Date.now();
   await closedLoop(3_000); // unmeasured: a cold stack (JIT, broker, pools) is slower at first, as the bench's warm-up knows
-  return closedLoop(seconds * 1000);
+  const peak = await closedLoop(seconds * 1000);
+  return { peak, created, startedAt };
 }
+
+/**
+ * The load's share of requests that are Polygon withdrawals (the network the peak's burst is paid on):
+ * withdrawals' weight in the mix times the share of them not sent on Ethereum.
+ */
+const MATIC_WITHDRAWAL_SHARE =
+  (DEFAULT_MIX.withdrawal / Object.values(DEFAULT_MIX).reduce((sum, w) => sum + w, 0)) * (1 - CHAOS_WITHDRAWAL_SHARES.eth);
+/**
+ * The load's withdrawals on a network are held to this share of its payouts' pace: a backlog left by a fault
+ * of T seconds is then worked off in T × in / (pace − in) = T / 2 once it is undone, so a payout fault's
+ * recovery measures the fault rather than a queue the load outran.
+ */
+const PAYOUT_PACE_SHARE = 1 / 3;
 
 /** A fault: what injects it, what undoes it. The floors and the faults under load share the ones below. */
 type Fault = [inject: () => Promise<void>, recover: () => Promise<void>];
@@ -435,10 +456,16 @@ async function main(): Promise<number> {
 
     let rate = Number(args.rate ?? 0);
     if (!rate) {
-      const peak = await measurePeak(new GatewayPool(gatewayUrls), Number(args['peak-seconds']));
-      rate = Math.max(10, Math.round(peak / 2));
-      log(`closed-loop peak ${peak.toFixed(0)} withdrawals/s; the load runs at half: ${rate} requests/s (--rate to choose)`);
+      const { peak, created, startedAt } = await measurePeak(new GatewayPool(gatewayUrls), Number(args['peak-seconds']));
       await untilQuiet(240_000);
+      // Every withdrawal of the burst final: a lower bound of the pool's pace (it includes the last one's finality).
+      const pace = created / ((Date.now() - startedAt) / 1000);
+      const payable = Math.floor((pace * PAYOUT_PACE_SHARE) / MATIC_WITHDRAWAL_SHARE);
+      rate = Math.max(10, Math.min(Math.round(peak / 2), payable));
+      log(
+        `closed-loop peak ${peak.toFixed(0)} withdrawals/s; payouts' pace ${pace.toFixed(0)}/s (${created} paid from the burst on); ` +
+          `the load runs at ${rate} requests/s: half the peak, at most ${payable}/s, which sends Polygon a third of that pace (--rate to choose)`,
+      );
     }
     const partners = await chaosPartners(gatewayUrl, adminKey, Number(args.partners), Number(args.users));
     log(`stack ready; ${partners.length} partners × ${args.users} users; load starts at ${rate} requests/s`);
