@@ -5,6 +5,7 @@ import { HOT_WALLET_POOL, HotWalletPool } from '../payouts/hot-wallet-pool';
 import { networkSettings } from '../payouts/payout-settings';
 import { Address, PAYOUT_RAILS, PayoutRails } from '../payouts/payout-rail';
 import { HotWallet, HotWalletRepository } from './hot-wallet.repository';
+import { laneState } from './lane-state';
 
 const seconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 
@@ -41,8 +42,7 @@ export class ListHotWalletsUseCase {
     const hot_wallets = await Promise.all(
       lanes.map(async ({ network, address, row }): Promise<HotWalletView> => {
         const balances = await this.rails[network].balances(address as Address).catch(() => null);
-        const configured = this.pool.signerOf(address) !== undefined;
-        const view = this.state(row, configured, this.pool.isRetired(address));
+        const view = laneState(row, { configured: this.pool.signerOf(address) !== undefined, retired: this.pool.isRetired(address) });
         return {
           network,
           chain_id: settings[network].chainId,
@@ -69,17 +69,5 @@ export class ListHotWalletsUseCase {
         since: seconds(a.since),
       })),
     };
-  }
-
-  private state(
-    row: HotWallet | undefined,
-    configured: boolean,
-    retired: boolean,
-  ): Pick<HotWalletView, 'state' | 'reason' | 'waiting_since'> {
-    if (row?.stopped) return { state: 'stopped', reason: null, waiting_since: null };
-    if (!configured) return { state: 'retired', reason: 'key_not_configured', waiting_since: null };
-    if (retired) return { state: 'retired', reason: 'HOT_WALLETS_RETIRED', waiting_since: null };
-    if (row?.waiting) return { state: 'waiting', reason: row.waiting.reason, waiting_since: seconds(row.waiting.since) };
-    return { state: 'active', reason: null, waiting_since: null };
   }
 }

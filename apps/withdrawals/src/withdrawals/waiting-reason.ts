@@ -1,5 +1,6 @@
 import { Network, WithdrawalWaitingReason } from '@partner/contracts';
 import { HotWallet } from '../hot-wallets/hot-wallet.repository';
+import { laneSigns, laneState } from '../hot-wallets/lane-state';
 import { Withdrawal } from './withdrawal.repository';
 
 /** What a partner is told of a lane's wait, most telling first: a top-up ends the first two. */
@@ -15,8 +16,8 @@ export type NetworkWaits = ReadonlyMap<Network, WithdrawalWaitingReason>;
 
 /**
  * Why no lane of each network signs now, from the lanes the payout rounds keep (the operator's view,
- * GET /admin/v1/hot-wallets, reads the same rows): a network with one lane that signs, or whose lanes are
- * only full (in_flight_cap, a queue that moves), is absent. Only the wallets that are given withdrawals
+ * GET /admin/v1/hot-wallets, reads the same rows and states: laneState): a network with one lane that signs
+ * (laneSigns: active, or only full) is absent. Only the wallets that are given withdrawals
  * (`signing`: configured, not retired) count; the others sign nothing by design.
  */
 export function networkWaits(lanes: readonly HotWallet[], signing: ReadonlySet<string>): NetworkWaits {
@@ -25,8 +26,9 @@ export function networkWaits(lanes: readonly HotWallet[], signing: ReadonlySet<s
     if (signing.has(lane.address.toLowerCase())) byNetwork.set(lane.network, [...(byNetwork.get(lane.network) ?? []), lane]);
   const waits = new Map<Network, WithdrawalWaitingReason>();
   for (const [network, own] of byNetwork) {
-    if (own.some((l) => !l.stopped && (l.waiting === null || l.waiting.reason === 'in_flight_cap'))) continue;
-    const reasons = new Set(own.map((l) => (l.stopped ? 'stopped' : (l.waiting?.reason ?? ''))));
+    const states = own.map((l) => laneState(l, { configured: true, retired: false }));
+    if (states.some(laneSigns)) continue;
+    const reasons = new Set(states.map((l) => (l.state === 'stopped' ? 'stopped' : (l.reason ?? ''))));
     const told = LANE_REASONS.find(([lane]) => reasons.has(lane));
     waits.set(network, told ? told[1] : 'operator_review');
   }
