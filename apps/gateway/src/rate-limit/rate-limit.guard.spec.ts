@@ -15,9 +15,9 @@ const config = loadConfig(GatewayConfig, {
   ADMIN_RATE_LIMIT_BURST: '3',
 });
 
-function call(guard: RateLimitGuard, partner?: { id: string }, operator?: { id: string }) {
+function call(guard: RateLimitGuard, partner?: { id: string }, operator?: { id: string }, method = 'GET') {
   const { reply, sent } = recordingReply();
-  return { result: guard.canActivate(httpContext({ partner, operator }, reply)), headers: sent.headers };
+  return { result: guard.canActivate(httpContext({ partner, operator, method }, reply)), headers: sent.headers };
 }
 
 describe('RateLimitGuard', () => {
@@ -67,11 +67,23 @@ describe('RateLimitGuard', () => {
     expect(await call(new RateLimitGuard(config, refuseAll)).result).toBe(true);
   });
 
-  it('lets the request through when the shared store fails: a database hiccup is not a 429 or a 500', async () => {
+  it('lets a read through when the shared store fails: a database hiccup is not a 429 or a 500', async () => {
     const broken: RateLimitStore = { take: async () => Promise.reject(new Error('connection terminated')) };
     const answer = call(new RateLimitGuard(config, broken), { id: 'p1' });
     expect(await answer.result).toBe(true);
     // The level is unknown then: the policy alone, no made-up RateLimit.
     expect(answer.headers).toEqual({ 'ratelimit-policy': '"partner";q=2;w=2' });
+  });
+
+  it('refuses a write 503 service_unavailable when the shared store fails: an unlimited caller moves nothing', async () => {
+    const broken: RateLimitStore = { take: async () => Promise.reject(new Error('connection terminated')) };
+    const guard = new RateLimitGuard(config, broken);
+    for (const method of ['POST', 'DELETE', 'PUT', 'PATCH'])
+      await expect(call(guard, { id: 'p1' }, undefined, method).result).rejects.toMatchObject({
+        status: 503,
+        detail: { code: 'service_unavailable', message: expect.stringContaining('nothing was done') },
+      });
+    await expect(call(guard, undefined, { id: 'o1' }, 'POST').result).rejects.toMatchObject({ status: 503 });
+    expect(await call(guard, { id: 'p1' }, undefined, 'HEAD').result).toBe(true);
   });
 });

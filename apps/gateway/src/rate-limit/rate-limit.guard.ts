@@ -15,8 +15,10 @@ import { rateLimitFields } from './rate-limit-fields';
  * not counted; it runs before validation (pipes), so malformed requests count too. The partner's own
  * limit (set at creation) wins over the defaults. On operator routes it runs after AdminKeyGuard
  * (OperatorAuth) and limits each operator key (ADMIN_RATE_LIMIT_*, bucket `operator:<key id>`). When the
- * shared store cannot be reached the request is let through (logged): a database hiccup must not turn
- * into a 429 or a 500 for every partner.
+ * shared store cannot be reached, a read is let through (logged): a database hiccup must not turn into a
+ * 429 or a 500 for every partner's GET; a write is refused 503 `service_unavailable` with Retry-After
+ * (fails closed): an unlimited caller must not move money or flood DICT and SMS while the limit is blind.
+ * The partner retries it with the same idempotency key, as after any 503.
  *
  * Every answer it lets through or refuses carries the bucket's RateLimit-Policy and RateLimit fields
  * (rate-limit-fields.ts), read from the take itself: no second look at the store. They are set on the
@@ -25,6 +27,9 @@ import { rateLimitFields } from './rate-limit-fields';
  * A guard, not an interceptor: with no interceptor on a route Nest calls the handler directly, without
  * the RxJS pipeline and the AsyncResource it builds per request (about a tenth of the gateway's CPU).
  */
+/** Methods that change nothing: let through when the store is down. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   private readonly logger = new Logger(RateLimitGuard.name);
@@ -59,7 +64,7 @@ export class RateLimitGuard implements CanActivate {
       policy = 'operator';
       limit = this.operatorLimit;
     } else return true;
-    const taken = await this.take(bucketId, limit);
+    const taken = await this.take(bucketId, limit, request.method);
     const reply = http.getResponse<FastifyReply>();
     for (const [name, value] of Object.entries(rateLimitFields(policy, limit, taken))) void reply.header(name, value);
     if (!taken || taken.allowed) return true;
@@ -71,13 +76,23 @@ export class RateLimitGuard implements CanActivate {
     });
   }
 
-  /** The take, or undefined (let through, level unknown) when the store cannot be reached. */
-  private async take(bucketId: string, limit: RateLimit): Promise<TakeResult | undefined> {
+  /**
+   * The take; when the store cannot be reached, undefined for a read (let through, level unknown) and a 503
+   * for a write.
+   */
+  private async take(bucketId: string, limit: RateLimit, method: string | undefined): Promise<TakeResult | undefined> {
     try {
       return await this.store.take(bucketId, limit);
     } catch (error) {
-      this.logger.warn(`rate limit store unavailable, request let through: ${(error as Error).message}`);
-      return undefined;
+      const read = method === undefined || READS.has(method);
+      this.logger.warn(
+        `rate limit store unavailable, ${read ? 'read let through' : `${method} refused (503)`}: ${(error as Error).message}`,
+      );
+      if (read) return undefined;
+      throw apiErrorOf({
+        code: 'service_unavailable',
+        message: 'the rate limit cannot be checked now; nothing was done: retry (with the same idempotency_key)',
+      });
     }
   }
 }
