@@ -192,3 +192,38 @@ describe('PartnerApiError', () => {
     });
   });
 });
+
+describe('redirects', () => {
+  let elsewhere: TestServer;
+  beforeAll(async () => (elsewhere = await new TestServer().start()));
+  afterAll(() => elsewhere.stop());
+
+  it('follows a redirect on its own origin with the API key, and one to another origin without it', async () => {
+    server.script(
+      { status: 307, headers: { location: '/moved/withdrawals/usdt/7' } },
+      { status: 308, headers: { location: `${elsewhere.url}/w/7` } },
+    );
+    elsewhere.script({ status: 200, body: { id: 7 } });
+    expect(await client().withdrawals.get(7)).toEqual({ id: 7 });
+    expect(server.received.map((r) => [r.url, r.headers['x-api-key']])).toEqual([
+      ['/partner/v1/withdrawals/usdt/7', 'pk_test'],
+      ['/moved/withdrawals/usdt/7', 'pk_test'],
+    ]);
+    expect(elsewhere.received.map((r) => [r.url, r.headers['x-api-key']])).toEqual([['/w/7', undefined]]);
+  });
+
+  it('turns a POST answered 303 into a GET without its body, and stops after 5 hops with the last answer', async () => {
+    server.script({ status: 303, headers: { location: '/see/other' } }, { status: 201, body: { id: 9 } });
+    await client().withdrawals.create(WITHDRAWAL);
+    expect(server.received.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['POST', '/partner/v1/withdrawals/usdt', expect.objectContaining({ usdtmicros: 1_000_000 })],
+      ['GET', '/see/other', undefined],
+    ]);
+
+    server.script({ status: 302, headers: { location: '/again' }, body: { error: 'loop', message: 'again' } });
+    const error = (await client()
+      .withdrawals.get(1)
+      .catch((e: unknown) => e)) as PartnerApiError;
+    expect([error.status, server.received.length]).toEqual([302, 6]);
+  });
+});

@@ -74,7 +74,7 @@ export class HttpTransport {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { signal, done, timedOut } = deadline(timeoutMs, call.signal);
     try {
-      const response = await fetch(this.url(request), {
+      const response = await fetchFollowing(this.url(request), {
         method: request.method,
         headers: this.headers(request, call),
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
@@ -115,6 +115,37 @@ export class HttpTransport {
     };
   }
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+/**
+ * fetch that follows redirects itself (at most MAX_REDIRECTS), so that the API key never leaves the origin
+ * it was given for: fetch's own following drops only `Authorization` on a cross-origin hop, and would send
+ * `X-API-Key` to whatever host a redirect names (a misconfigured proxy, a hijacked DNS name). From the first
+ * hop to another origin on, the request goes without it. A 303 (and a 301 or 302 after a POST) goes on as a
+ * GET without its body, as fetch does.
+ */
+async function fetchFollowing(url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) {
+  const origin = new URL(url).origin;
+  let { method, headers, body } = init;
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(url, { method, headers, body, signal: init.signal, redirect: 'manual' });
+    const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+    if (location === null || hop === MAX_REDIRECTS) return response;
+    await response.body?.cancel();
+    url = new URL(location, url).toString();
+    if (new URL(url).origin !== origin) headers = withoutHeaders(headers, ['x-api-key']);
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+      headers = withoutHeaders(headers, ['content-type']);
+    }
+  }
+}
+
+const withoutHeaders = (headers: Record<string, string>, names: string[]): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name.toLowerCase())));
 
 /** How long to wait before the next attempt, or undefined when the failure is not retried. */
 function retryWait(failure: PartnerSdkError, retryability: Retryability, policy: RetryPolicy, attempt: number): number | undefined {
