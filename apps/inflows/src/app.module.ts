@@ -8,5 +8,6 @@ import { AccountsModule } from './accounts/accounts.module';
 export const AppModule = serviceAppModule({
   name: 'inflows',
   configClass: InflowsConfig,
-  features: [AccountsModule, PixKeyReplicaModule, SpiSimulatorModule, PixInflowsModule],
+  // The simulated payment network credits BRL out of nothing: loaded with SANDBOX=true only, never in production.
+  features: (config) => [AccountsModule, PixKeyReplicaModule, ...(config.SANDBOX ? [SpiSimulatorModule] : []), PixInflowsModule],
 });

@@ -1,9 +1,16 @@
 import { Matches } from 'class-validator';
-import { PollIntervalMs, ServiceConfig, SimulatedDelayMs } from '@partner/config';
+import { Flag, PollIntervalMs, ServiceConfig, SimulatedDelayMs } from '@partner/config';
 import { SERVICE_CATALOGUE } from '@partner/contracts';
 
 export class InflowsConfig extends ServiceConfig {
   override HEALTH_PORT: number = SERVICE_CATALOGUE.inflows.healthPort;
+
+  /**
+   * The gateway's SANDBOX, given to this service too: only then is the simulated payment network (the
+   * sandbox's Pix payments, SpiSimulatorModule) loaded, since it credits BRL balances out of nothing.
+   */
+  @Flag()
+  SANDBOX: boolean = false;
 
   /** Simulated settlement: how long an inflow waits in each step (processing, approved, success) before it moves on. */
   @SimulatedDelayMs()

@@ -12,8 +12,8 @@ export interface ServiceModuleOptions<C extends ServiceConfig> {
   /** Its configuration class, the token its modules inject, and the values loaded at start-up. */
   configClass: Type<C>;
   config: C;
-  /** The modules that are the service's own (its use cases, handlers, simulators). */
-  features: Array<Type | DynamicModule>;
+  /** The modules that are the service's own (its use cases, handlers, simulators); a function of the config when some depend on it. */
+  features: Array<Type | DynamicModule> | ((config: C) => Array<Type | DynamicModule>);
 }
 
 /**
@@ -24,7 +24,8 @@ export interface ServiceModuleOptions<C extends ServiceConfig> {
  * /metrics and the ping), then the service's own modules. `module` is the app's AppModule class.
  */
 export function serviceModule<C extends ServiceConfig>(module: Type, options: ServiceModuleOptions<C>): DynamicModule {
-  const { name, configClass, config, features } = options;
+  const { name, configClass, config } = options;
+  const features = typeof options.features === 'function' ? options.features(config) : options.features;
   const schema = pgSchemaOf(name);
   const database = databaseProvider(configClass, schema);
   const outbox = SERVICE_CATALOGUE[name].outbox
