@@ -309,6 +309,13 @@ describe('docker-compose.yml', () => {
     expect(nginxConfig).toMatch(/^client_body_timeout \d+s;$/m);
   });
 
+  it("proxy: X-Forwarded-For is overwritten with the proxy's peer on both ports, and the gateway trusts that one hop", () => {
+    const forwarded = [...nginxConfig.matchAll(/proxy_set_header X-Forwarded-For (\S+);/g)].map((m) => m[1]);
+    // Appending ($proxy_add_x_forwarded_for) would keep what the client wrote in front of it.
+    expect(forwarded).toEqual(['$remote_addr', '$remote_addr']);
+    expect(String(service('gateway').environment?.TRUST_PROXY_HOPS)).toBe('1');
+  });
+
   it('creates the topics in a deploy step with a configurable layout; the apps only check them', () => {
     const topics = service('topics');
     expect(commandOf(topics)).toBe('node dist/deploy-steps/topics.js');

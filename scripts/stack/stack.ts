@@ -167,6 +167,8 @@ export const TEST_STACK_ENV: Record<string, string> = {
   ADMIN_RATE_LIMIT_PER_SECOND: '100000',
   ADMIN_RATE_LIMIT_BURST: '100000',
   RATE_LIMIT_STORE: 'postgres',
+  // The specs play the proxy: a client's address is the X-Forwarded-For they send (auth-flood.spec.ts).
+  TRUST_PROXY_HOPS: '1',
 };
 
 /** The apps' internal-request secret (ADR 0017): INTERNAL_SECRET, else one per process (a restarted app gets the same). */

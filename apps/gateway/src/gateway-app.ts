@@ -43,10 +43,12 @@ export async function createGatewayApp(
   // Request ids: the caller's sane X-Request-Id or a UUID (docs/api.md: "Request ids"); never the raw header.
   const adapter = new FastifyAdapter({
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // The client address (request.ip) is X-Forwarded-For's entry that many hops in, or the peer: never what a client wrote.
+    trustProxy: config.TRUST_PROXY_HOPS === 0 ? false : config.TRUST_PROXY_HOPS,
     // Fastify's own 503 while closing has neither Retry-After nor the family's body: a request that
     // arrives during the drain is served instead (with Connection: close), and the bus is still up then.
     return503OnClosing: false,
+    ...httpTimeouts(config),
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
       frameworkErrorHandler(error, request, reply, audit.beforeFrameworkError),
     clientErrorHandler,
@@ -76,4 +78,19 @@ export async function createGatewayApp(
   setupOpenApi(app);
   app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * The public port's timeouts (the operator port copies them, admin-port.ts): a client must send its headers
+ * within HTTP_HEADERS_TIMEOUT_MS and its whole request within HTTP_RECEIVE_TIMEOUT_MS, else 408 and the
+ * connection closed (clientErrorHandler); an idle connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS.
+ * Node looks at the first two once per connectionsCheckingInterval (30 s by default): once a second here.
+ */
+export function httpTimeouts(config: GatewayConfig) {
+  const receive = config.HTTP_RECEIVE_TIMEOUT_MS;
+  return {
+    requestTimeout: receive,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    http: { headersTimeout: Math.min(config.HTTP_HEADERS_TIMEOUT_MS, receive), connectionsCheckingInterval: 1_000 },
+  };
 }

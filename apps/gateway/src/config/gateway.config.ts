@@ -75,6 +75,33 @@ export class GatewayConfig extends CommonConfig {
   @IntInRange(100, 120_000)
   REQUEST_TIMEOUT_MS: number = 10_000;
 
+  /**
+   * How many proxies in front of the gateway set `X-Forwarded-For` (each appending the address it was
+   * called from): the client address, which the unknown-key throttle keys on, is taken that many hops in
+   * from the connection's peer. 0 (no proxy): the peer itself, and `X-Forwarded-For` is ignored, since a
+   * client could write anything there. Compose's nginx is one hop (and overwrites the header).
+   */
+  @IntInRange(0, 10)
+  TRUST_PROXY_HOPS: number = 0;
+
+  /**
+   * A client's time to send a request's line and headers; past it the connection is answered 408 and closed
+   * (a slow-headers client holds no connection for long). At most HTTP_RECEIVE_TIMEOUT_MS.
+   */
+  @IntInRange(1_000, 120_000)
+  HTTP_HEADERS_TIMEOUT_MS: number = 10_000;
+
+  /** A client's time to send a whole request, body included; past it, 408 and the connection closed. */
+  @IntInRange(1_000, 300_000)
+  HTTP_RECEIVE_TIMEOUT_MS: number = 30_000;
+
+  /**
+   * How long an idle kept-alive connection stays open. Longer than the balancers' usual 60 s idle timeout,
+   * so that a balancer never reuses a connection the gateway has just closed (Fastify's default, 72 s).
+   */
+  @IntInRange(1_000, 600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 72_000;
+
   /** Largest accepted request body; larger bodies get 413. */
   @IntInRange(1024, 10 * 1024 * 1024)
   BODY_LIMIT_BYTES: number = 64 * 1024;

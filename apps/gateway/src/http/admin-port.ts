@@ -31,10 +31,14 @@ export const isOperatorPath = (path: string): boolean =>
  */
 export function installAdminPort(app: NestFastifyApplication, port: number, host: string, drainMs: number): void {
   const fastify = app.getHttpAdapter().getInstance();
-  const server = createServer((req, res) => fastify.routing(req, res));
-  // Idle connections kept as long as on the public port (Fastify's keepAliveTimeout, 72 s by default), not
-  // Node's own 5 s: a client reusing a connection just as the server closed it got "other side closed".
-  server.keepAliveTimeout = fastify.initialConfig.keepAliveTimeout ?? server.keepAliveTimeout;
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => fastify.routing(req, res));
+  // The public port's timeouts (gateway-app.ts, httpTimeouts): idle connections kept as long as there (72 s
+  // by default), not Node's own 5 s, which a client reusing a connection just as it closed met as "other
+  // side closed"; headers and the whole request received within the same bounds.
+  const publicServer = fastify.server;
+  server.keepAliveTimeout = publicServer.keepAliveTimeout;
+  server.headersTimeout = publicServer.headersTimeout;
+  server.requestTimeout = publicServer.requestTimeout;
   // What the HTTP parser refuses never reaches Fastify: answered here as on the public port.
   server.on('clientError', clientErrorHandler);
   fastify.addHook('onRequest', (request, reply, done) => {
