@@ -144,7 +144,7 @@ const CODES: Record<ErrorCode, CodeSample> = {
     message: 'too many requests: at most 50 per second (bursts of 100); retry after 1 s',
   },
   service_unavailable: {
-    when: 'the service behind the gateway did not answer in time, failed while handling the request, or could not be reached (or a database connection was not free in time): the outcome is unknown; wait Retry-After seconds and retry with the same idempotency_key, which gives the one outcome',
+    when: 'the service behind the gateway did not answer in time, failed while handling the request, or could not be reached (or a database connection was not free in time, or, for a write, the shared rate-limit store could not be reached): the outcome is unknown; wait Retry-After seconds and retry with the same idempotency_key, which gives the one outcome',
     message: 'the service did not answer in time; the outcome is unknown: retry with the same idempotency_key',
   },
   not_implemented: { when: 'the request is not served here', message: 'not implemented' },
