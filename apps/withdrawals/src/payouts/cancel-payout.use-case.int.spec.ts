@@ -129,7 +129,12 @@ describe('CancelPayoutUseCase (PostgreSQL)', () => {
     });
   });
 
-  it('a withdrawal that does not exist is not_found', async () => {
+  it("a withdrawal that does not exist is not_found, an id past the column's integer range too (the path takes any safe integer)", async () => {
     expect(await cancelOf(2_000_000_000)).toEqual({ ok: false, error: { code: 'not_found', message: 'no withdrawal 2000000000' } });
+    expect(await cancelOf(52_998_224_725)).toEqual({ ok: false, error: { code: 'not_found', message: 'no withdrawal 52998224725' } });
+    expect(await cancelOf(Number.MAX_SAFE_INTEGER)).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: `no withdrawal ${Number.MAX_SAFE_INTEGER}` },
+    });
   });
 });

@@ -163,11 +163,12 @@ const OPEN = statement(
    ORDER BY w.nonce LIMIT $3`,
 );
 
+/** $1 as bigint: the operator's path takes any safe integer, past the int4 column's range (then no row, not an error). */
 const LOCK_ONE = statement(
   'payout_lock_one',
   `SELECT w.*, (SELECT json_agg(p ORDER BY p.id) FROM payout_transactions p
                 WHERE p.withdrawal_id = w.id AND p.from_address = w.from_address AND p.nonce = w.nonce) AS versions
-   FROM withdrawals w WHERE w.id = $1 FOR UPDATE OF w`,
+   FROM withdrawals w WHERE w.id = $1::bigint FOR UPDATE OF w`,
 );
 
 /** Versions broadcast at $2: $1 their ids, $3 whether a node accepted (or already had) each. */
