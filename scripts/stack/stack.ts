@@ -167,6 +167,8 @@ export const TEST_STACK_ENV: Record<string, string> = {
   ADMIN_RATE_LIMIT_PER_SECOND: '100000',
   ADMIN_RATE_LIMIT_BURST: '100000',
   RATE_LIMIT_STORE: 'postgres',
+  // The SMS quota far above any load too (create-business-customer.use-case.int.spec.ts tests it).
+  NOTIFY_SMS_PER_PARTNER_PER_DAY: '10000000',
   // The specs play the proxy: a client's address is the X-Forwarded-For they send (auth-flood.spec.ts).
   TRUST_PROXY_HOPS: '1',
 };

@@ -289,6 +289,23 @@ describe('Business customers end to end', () => {
     }
   });
 
+  it('422 sms_country_not_allowed for SMS to an owner at a number abroad, registering nothing; by e-mail only it registers', async () => {
+    const { api } = await newPartner();
+    const abroad = customer({ 'owners.1.phone': '+447400123456' });
+    const refused = await api.post(URL, abroad);
+    expect({ status: refused.status, body: refused.body }).toMatchObject({
+      status: 422,
+      body: {
+        error: 'sms_country_not_allowed',
+        field: 'owners.1.phone',
+        message: expect.stringMatching(/^owners\.1\.phone is a number of GB: /),
+      },
+    });
+    expect((await api.get(`${URL}?cnpj=${abroad.cnpj as string}`)).body).toMatchObject({ customers: [] });
+    const emailOnly = await api.post(URL, { ...abroad, config: { auto_send_owner_sms: false, auto_send_owner_email: true } });
+    expect(emailOnly.status).toBe(201);
+  });
+
   describe('documented errors and malformed input, in the {error, message} body shape', () => {
     let api: ApiClient;
     beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { CreateBusinessCustomerHandler } from './create-business-customer.handler';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomerRepository } from './customer.repository';
@@ -8,6 +9,7 @@ import { ListBusinessCustomersHandler } from './list-business-customers.handler'
 import { ListBusinessCustomersUseCase } from './list-business-customers.use-case';
 
 @Module({
+  imports: [NotificationsModule],
   controllers: [CreateBusinessCustomerHandler, GetBusinessCustomerHandler, ListBusinessCustomersHandler],
   providers: [CustomerRepository, CreateBusinessCustomerUseCase, GetBusinessCustomerUseCase, ListBusinessCustomersUseCase],
 })

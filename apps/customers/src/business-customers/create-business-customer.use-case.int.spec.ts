@@ -23,7 +23,7 @@ const customers = new CustomerRepository(db);
 const notifications = new OwnerNotificationRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
-const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, relay), customers);
+const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, relay), customers, notifications, config);
 
 /** A command as the handler receives it: validated by the contract class, so nested values are instances. */
 function command(partnerId: PartnerId, overrides: Record<string, unknown> = {}): CreateBusinessCustomerCommand {
@@ -199,7 +199,7 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
 
   it('leaves nothing behind when the event cannot be written: customer, notifications and event are one transaction', async () => {
     const partnerId = testPartnerId();
-    const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers);
+    const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers, notifications, config);
     const cmd = command(partnerId);
     await expect(broken.execute(cmd)).rejects.toThrow('outbox unavailable');
     expect(await customerCount(partnerId)).toBe(0);
@@ -292,11 +292,106 @@ describe('CreateBusinessCustomerUseCase (PostgreSQL)', () => {
 
     it('leaves the key free when the registration fails: its claim is part of the transaction', async () => {
       const partnerId = testPartnerId();
-      const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers);
+      const broken = new CreateBusinessCustomerUseCase(new UnitOfWork(failingOutboxPool, relay), customers, notifications, config);
       const cmd = command(partnerId, { idempotency_key: newUuid() });
       await expect(broken.execute(cmd)).rejects.toThrow('outbox unavailable');
       expect(await recordCount(partnerId)).toBe(0);
       expect(await create.execute(cmd)).toEqual({ ok: true, data: { id: expect.any(String), replayed: false } });
+    });
+  });
+
+  describe("SMS to owners: the countries they go to and the partner's quota of 24 hours", () => {
+    /** The example's owners, the second one at `phone`. */
+    const withSecondPhone = (phone: string) => {
+      const owners = structuredClone(BUSINESS_CUSTOMER_EXAMPLE.owners);
+      owners[1].phone = phone;
+      return { owners };
+    };
+    /** The use case under a quota of `perDay` SMS (the example asks 2, one per owner). */
+    const underQuota = (perDay: number) =>
+      new CreateBusinessCustomerUseCase(new UnitOfWork(db, relay), customers, notifications, {
+        NOTIFY_SMS_COUNTRIES: 'BR',
+        NOTIFY_SMS_PER_PARTNER_PER_DAY: perDay,
+      });
+
+    it('refuses SMS to an owner at a number abroad with sms_country_not_allowed naming the owner, storing nothing; without SMS it registers', async () => {
+      const partnerId = testPartnerId();
+      const key = `key-${newUuid()}`;
+      const abroad = command(partnerId, { ...withSecondPhone('+14155552671'), idempotency_key: key });
+      expect(await create.execute(abroad)).toEqual({
+        ok: false,
+        error: {
+          code: 'sms_country_not_allowed',
+          message:
+            'owners.1.phone is a number of US: owners are sent SMS only at numbers of BR; give a number there, or register without auto_send_owner_sms',
+          field: 'owners.1.phone',
+        },
+      });
+      expect([await customerCount(partnerId), await notificationCount(partnerId), await recordCount(partnerId)]).toEqual([0, 0, 0]);
+      // E-mail only: the number abroad is kept on the owner, and no SMS is recorded. The refusal bound no key.
+      const emailOnly = { ...abroad, config: { auto_send_owner_sms: false, auto_send_owner_email: true } };
+      expect(await create.execute(emailOnly)).toMatchObject({ ok: true, data: { replayed: false } });
+      expect(
+        (await selectRows<{ channel: string }>(db, 'SELECT channel FROM owner_notifications WHERE partner_id = $1', [partnerId])).map(
+          (r) => r.channel,
+        ),
+      ).toEqual(['email', 'email']);
+      // A second country the operator adds is taken.
+      const alsoUs = new CreateBusinessCustomerUseCase(new UnitOfWork(db, relay), customers, notifications, {
+        NOTIFY_SMS_COUNTRIES: 'BR,US',
+        NOTIFY_SMS_PER_PARTNER_PER_DAY: 1000,
+      });
+      expect(await alsoUs.execute(command(partnerId, withSecondPhone('+14155552671')))).toMatchObject({ ok: true });
+    });
+
+    it('refuses SMS past the quota with sms_quota_exceeded and when they fit again, storing nothing; registrations without SMS and other partners go on', async () => {
+      const [partnerId, other] = [testPartnerId(), testPartnerId()];
+      const create3 = underQuota(3);
+      expect(await create3.execute(command(partnerId))).toMatchObject({ ok: true });
+      const refused = await create3.execute(command(partnerId, { idempotency_key: `key-${newUuid()}` }));
+      expect(refused).toEqual({
+        ok: false,
+        error: {
+          code: 'sms_quota_exceeded',
+          message: expect.stringMatching(
+            /^this registration would send 2 SMS; 2 of the 3 a partner may send in 24 hours are used: retry in \d+ s, or register without auto_send_owner_sms$/,
+          ),
+          retry_after_seconds: expect.any(Number),
+        },
+      });
+      // The first registration's SMS leave the 24 hours in (just under) a day.
+      const seconds = !refused.ok ? (refused.error.retry_after_seconds ?? 0) : 0;
+      expect(seconds).toBeGreaterThan(86_400 - 60);
+      expect(seconds).toBeLessThanOrEqual(86_400);
+      expect([await customerCount(partnerId), await notificationCount(partnerId), await recordCount(partnerId)]).toEqual([1, 2, 0]);
+      const noSms = { config: { auto_send_owner_sms: false, auto_send_owner_email: true } };
+      expect(await create3.execute(command(partnerId, noSms))).toMatchObject({ ok: true });
+      expect(await create3.execute(command(other))).toMatchObject({ ok: true });
+      // SMS over 24 hours old no longer count.
+      await db.query(`UPDATE owner_notifications SET created_at = created_at - interval '25 hours' WHERE partner_id = $1`, [partnerId]);
+      expect(await create3.execute(command(partnerId))).toMatchObject({ ok: true });
+    });
+
+    it('never lets concurrent registrations pass the quota together', async () => {
+      const partnerId = testPartnerId();
+      const replies = await Promise.all(Array.from({ length: 8 }, () => underQuota(7).execute(command(partnerId))));
+      expect(replies.filter((r) => r.ok)).toHaveLength(3);
+      expect(replies.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(Array(5).fill('sms_quota_exceeded'));
+      expect(await selectCount(db, `SELECT count(*) FROM owner_notifications WHERE partner_id = $1 AND channel = 'sms'`, [partnerId])).toBe(
+        6,
+      );
+    });
+
+    it('a registration asking more SMS than the whole quota is refused without a time to retry: it would never fit', async () => {
+      const partnerId = testPartnerId();
+      expect(await underQuota(1).execute(command(partnerId))).toEqual({
+        ok: false,
+        error: {
+          code: 'sms_quota_exceeded',
+          message: 'this registration would send 2 SMS, more than the 1 a partner may in 24 hours: register without auto_send_owner_sms',
+        },
+      });
+      expect(await customerCount(partnerId)).toBe(0);
     });
   });
 });

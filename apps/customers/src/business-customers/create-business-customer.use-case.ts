@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
   CreateBusinessCustomerCommand,
@@ -9,8 +9,10 @@ import {
   RequestReply,
   Topics,
 } from '@partner/contracts';
-import { KeyedAttempt, Rejected, runIdempotent, UnitOfWork } from '@partner/db';
-import { NewOwnerNotification } from '../notifications/owner-notification.repository';
+import { KeyedAttempt, Rejected, runIdempotent, Transaction, UnitOfWork } from '@partner/db';
+import { phoneCountryOf } from '@partner/validation';
+import { CustomersConfig } from '../config/customers.config';
+import { NewOwnerNotification, OwnerNotificationRepository } from '../notifications/owner-notification.repository';
 import { registered } from './business-customer-event';
 import { BusinessCustomerBody, Claim, CreateOutcome, CustomerRepository, IdempotencyRecord } from './customer.repository';
 import { fingerprintOf } from './idempotency';
@@ -25,6 +27,29 @@ export function notificationsFor(body: BusinessCustomerBody): NewOwnerNotificati
 
 type CreateReply = RequestReply<typeof Topics.CustomersCreateBusiness>;
 
+/** Where and how many SMS owners are sent (docs/operations/notifications.md, "SMS: countries and quota"). */
+export type SmsPolicy = Pick<CustomersConfig, 'NOTIFY_SMS_COUNTRIES' | 'NOTIFY_SMS_PER_PARTNER_PER_DAY'>;
+
+/** A registration whose SMS would pass the partner's quota: thrown in its transaction (rolled back), answered as its refusal. */
+class SmsQuotaExceeded extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The first SMS the registration asks for at a number outside `countries`, with that number's country. */
+function smsAbroad(notifications: NewOwnerNotification[], countries: readonly string[]) {
+  for (const n of notifications) {
+    const country = n.channel === 'sms' ? phoneCountryOf(n.destination) : undefined;
+    if (n.channel === 'sms' && (country === undefined || !countries.includes(country)))
+      return { ...n, country: country ?? 'no single country' };
+  }
+  return undefined;
+}
+
 /**
  * Registers a business customer: in one transaction of one statement (CustomerRepository.create), the
  * idempotency key's claim when the request has one, the customer and the owner notifications its config
@@ -33,20 +58,49 @@ type CreateReply = RequestReply<typeof Topics.CustomersCreateBusiness>;
  * customer registered first, and changes nothing (its transaction rolls back, so it binds no key). Under
  * an Idempotency-Key (runIdempotent, as withdrawals and Pix keys), the same request again replays the first
  * answer (`replayed`), a concurrent duplicate waiting on the claim first; another request is refused as
- * idempotency_key_reused.
+ * idempotency_key_reused. SMS to owners are bounded (SmsPolicy): a number outside the countries SMS go to is
+ * refused before anything is done (sms_country_not_allowed); in the transaction, under the partner's quota lock,
+ * SMS past its quota of 24 hours are refused (sms_quota_exceeded, with when they would fit). Neither binds a key.
  */
 @Injectable()
 export class CreateBusinessCustomerUseCase {
+  private readonly smsCountries: readonly string[];
+  private readonly smsPerDay: number;
+
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly customers: CustomerRepository,
-  ) {}
+    private readonly notifications: OwnerNotificationRepository,
+    @Inject(CustomersConfig) sms: SmsPolicy,
+  ) {
+    this.smsCountries = sms.NOTIFY_SMS_COUNTRIES.split(',');
+    this.smsPerDay = sms.NOTIFY_SMS_PER_PARTNER_PER_DAY;
+  }
 
   async execute(command: CreateBusinessCustomerCommand): Promise<CreateReply> {
     const { partner_id: partnerId, idempotency_key: idempotencyKey, ...request } = command;
     // Plain JSON from here on: what is stored is exactly what is echoed in the event, and what the key's fingerprint covers.
     const body = JSON.parse(JSON.stringify(request)) as BusinessCustomerBody;
-    const reply = idempotencyKey == null ? await this.register(partnerId, body) : await this.registerKeyed(partnerId, body, idempotencyKey);
+    const abroad = smsAbroad(notificationsFor(body), this.smsCountries);
+    if (abroad) {
+      const field = `owners.${abroad.ownerIndex}.phone`;
+      return fail(
+        'sms_country_not_allowed',
+        `${field} is a number of ${abroad.country}: owners are sent SMS only at numbers of ${this.smsCountries.join(', ')}; give a number there, or register without auto_send_owner_sms`,
+        field,
+      );
+    }
+    let reply: CreateReply;
+    try {
+      reply = idempotencyKey == null ? await this.register(partnerId, body) : await this.registerKeyed(partnerId, body, idempotencyKey);
+    } catch (error) {
+      if (!(error instanceof SmsQuotaExceeded)) throw error;
+      const { message, retryAfterSeconds } = error;
+      return {
+        ok: false,
+        error: { code: 'sms_quota_exceeded', message, ...(retryAfterSeconds ? { retry_after_seconds: retryAfterSeconds } : {}) },
+      };
+    }
     if (reply.ok || reply.error.code !== 'already_exists') return reply;
     // The partner's customer that holds the CNPJ: committed, since the refusing statement waited for it.
     const existing = await this.customers.findByCnpj(partnerId, body.cnpj);
@@ -84,11 +138,29 @@ export class CreateBusinessCustomerUseCase {
   /** One transaction: the claim (if any), the customer, its notifications and its event; rolled back (Rejected) when the CNPJ is taken. */
   private attempt(partnerId: PartnerId, body: BusinessCustomerBody, claim?: Claim): Promise<Exclude<CreateOutcome, 'already_exists'>> {
     return this.unitOfWork.run(async (tx) => {
-      const outcome = await this.customers.create(tx, partnerId, randomUUID(), body, notificationsFor(body), claim);
+      const notifications = notificationsFor(body);
+      await this.withinSmsQuota(tx, partnerId, notifications.filter((n) => n.channel === 'sms').length);
+      const outcome = await this.customers.create(tx, partnerId, randomUUID(), body, notifications, claim);
       if (outcome === 'already_exists')
         throw new Rejected('already_exists', `a business customer with CNPJ ${body.cnpj} is already registered`, 'cnpj');
       if ('created' in outcome) tx.emit(registered(outcome.created));
       return outcome;
     });
+  }
+
+  /** Throws SmsQuotaExceeded when `wanted` more SMS would pass the partner's quota of 24 hours; else holds its lock to COMMIT. */
+  private async withinSmsQuota(tx: Transaction, partnerId: PartnerId, wanted: number): Promise<void> {
+    if (wanted === 0) return;
+    const quota = this.smsPerDay;
+    const what = `this registration would send ${wanted} SMS`;
+    if (wanted > quota)
+      throw new SmsQuotaExceeded(`${what}, more than the ${quota} a partner may in 24 hours: register without auto_send_owner_sms`);
+    const used = await this.notifications.lockSmsWithinDay(tx, partnerId);
+    if (used + wanted <= quota) return;
+    const seconds = await this.notifications.smsFreedIn(tx, partnerId, used + wanted - quota);
+    throw new SmsQuotaExceeded(
+      `${what}; ${used} of the ${quota} a partner may send in 24 hours are used: retry in ${seconds} s, or register without auto_send_owner_sms`,
+      seconds,
+    );
   }
 }

@@ -6,14 +6,21 @@ import { validateContract } from '@partner/validation';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { CustomersConfig } from '../config/customers.config';
+import { OwnerNotificationRepository } from '../notifications/owner-notification.repository';
 import { CreateBusinessCustomerUseCase } from './create-business-customer.use-case';
 import { CustomerRepository } from './customer.repository';
 import { GetBusinessCustomerUseCase } from './get-business-customer.use-case';
 
 // Integration: the real customers schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
-const db = new Database(loadConfig(CustomersConfig), DB_SCHEMA);
+const config = loadConfig(CustomersConfig);
+const db = new Database(config, DB_SCHEMA);
 const customers = new CustomerRepository(db);
-const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, { wake: () => undefined }), customers);
+const create = new CreateBusinessCustomerUseCase(
+  new UnitOfWork(db, { wake: () => undefined }),
+  customers,
+  new OwnerNotificationRepository(db),
+  config,
+);
 const get = new GetBusinessCustomerUseCase(customers);
 
 /** Registers `body` (with a CNPJ of its own) for the partner, as the handler would after validating it. */

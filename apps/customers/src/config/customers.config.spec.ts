@@ -63,5 +63,18 @@ describe('CustomersConfig: the owner notifier', () => {
     expect(() => loadConfig(CustomersConfig, { NOTIFY_SEND_TIMEOUT_MS: '30000', NOTIFY_LEASE_MS: '20000' })).toThrow(
       /NOTIFY_LEASE_MS must be longer/,
     );
+    for (const countries of ['br', 'BRA', 'BR,', 'BR PT', ''])
+      expect(() => loadConfig(CustomersConfig, { NOTIFY_SMS_COUNTRIES: countries })).toThrow(/NOTIFY_SMS_COUNTRIES must be ISO 3166-1/);
+    expect(() => loadConfig(CustomersConfig, { NOTIFY_SMS_PER_PARTNER_PER_DAY: '-1' })).toThrow(/NOTIFY_SMS_PER_PARTNER_PER_DAY/);
+  });
+
+  it('sends SMS only to Brazilian numbers, at most 1,000 per partner a day, unless the operator says otherwise', () => {
+    expect(loadConfig(CustomersConfig, PRODUCTION)).toMatchObject({ NOTIFY_SMS_COUNTRIES: 'BR', NOTIFY_SMS_PER_PARTNER_PER_DAY: 1000 });
+    expect(
+      loadConfig(CustomersConfig, { ...PRODUCTION, NOTIFY_SMS_COUNTRIES: 'BR,PT', NOTIFY_SMS_PER_PARTNER_PER_DAY: '0' }),
+    ).toMatchObject({
+      NOTIFY_SMS_COUNTRIES: 'BR,PT',
+      NOTIFY_SMS_PER_PARTNER_PER_DAY: 0,
+    });
   });
 });

@@ -126,4 +126,21 @@ export class CustomersConfig extends ServiceConfig {
   @IntInRange(2_000, 3_600_000)
   @Validate(LongerThanSendTimeout)
   NOTIFY_LEASE_MS: number = 120_000;
+
+  /**
+   * The countries (ISO 3166-1 alpha-2, comma-separated) whose numbers owners are sent SMS at. A registration
+   * asking SMS for an owner elsewhere is refused (422 sms_country_not_allowed): an SMS abroad costs many times
+   * a Brazilian one and is how SMS toll fraud bills the sender's account.
+   */
+  @Matches(/^[A-Z]{2}(,[A-Z]{2})*$/, {
+    message: 'NOTIFY_SMS_COUNTRIES must be ISO 3166-1 alpha-2 codes separated by commas (BR, or BR,PT)',
+  })
+  NOTIFY_SMS_COUNTRIES: string = 'BR';
+
+  /**
+   * SMS one partner's registrations may ask for in any 24 hours (0: none). A registration that would pass it is
+   * refused (429 sms_quota_exceeded, Retry-After): a leaked partner key cannot run up the Twilio bill.
+   */
+  @IntInRange(0, 10_000_000)
+  NOTIFY_SMS_PER_PARTNER_PER_DAY: number = 1_000;
 }

@@ -32,5 +32,7 @@ import { TwilioSmsSender } from './twilio-sms.sender';
     OwnerNotifierService,
     ListOwnerNotificationsUseCase,
   ],
+  // The registration counts a partner's SMS against its quota where it records them.
+  exports: [OwnerNotificationRepository],
 })
 export class NotificationsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, OwnerNotificationChannel, OwnerNotificationStatus, PartnerId } from '@partner/contracts';
-import { Database, statement } from '@partner/db';
+import { Database, statement, Transaction } from '@partner/db';
 import { TemplateData } from './templates';
 
 export type NotificationChannel = OwnerNotificationChannel;
@@ -166,6 +166,26 @@ const MARK_FAILED = statement(
    WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
 );
 
+/** One partner's SMS quota at a time: held to the end of the transaction that counts and then records SMS. */
+const LOCK_SMS_QUOTA = statement(
+  'owner_sms_quota_lock',
+  `SELECT pg_advisory_xact_lock(hashtextextended('owner-sms-quota:' || $1::text, 0))`,
+);
+/** The partner's SMS of the last 24 hours (the partial index owner_notifications_sms_idx). */
+const SMS_WITHIN_DAY = statement(
+  'owner_sms_within_day',
+  `SELECT count(*)::int AS used FROM owner_notifications
+   WHERE partner_id = $1 AND channel = 'sms' AND created_at > now() - interval '24 hours'`,
+);
+/** Whole seconds until the $2 oldest of them have left the 24 hours. */
+const SMS_FREED_IN = statement(
+  'owner_sms_freed_in',
+  `SELECT greatest(1, ceil(extract(epoch FROM created_at + interval '24 hours' - now())))::int AS seconds
+   FROM owner_notifications
+   WHERE partner_id = $1 AND channel = 'sms' AND created_at > now() - interval '24 hours'
+   ORDER BY created_at OFFSET $2::int - 1 LIMIT 1`,
+);
+
 /**
  * Messages to a customer's owners, recorded with the customer and sent later by the notifier (its queue).
  * Sending writes no event, so each change is one prepared statement on the pool, atomic on its own.
@@ -173,6 +193,22 @@ const MARK_FAILED = statement(
 @Injectable()
 export class OwnerNotificationRepository {
   constructor(private readonly db: Database) {}
+
+  /**
+   * The SMS the partner's registrations recorded in the last 24 hours, counted under the partner's quota lock,
+   * which `tx` holds until it ends: concurrent registrations of one partner count and record their SMS in turn.
+   */
+  async lockSmsWithinDay(tx: Transaction, partnerId: PartnerId): Promise<number> {
+    await tx.query(LOCK_SMS_QUOTA, [partnerId]);
+    const { rows } = await tx.query<{ used: number }>(SMS_WITHIN_DAY, [partnerId]);
+    return rows[0].used;
+  }
+
+  /** Whole seconds until `count` of the partner's SMS of the last 24 hours (the oldest) have left them. */
+  async smsFreedIn(tx: Transaction, partnerId: PartnerId, count: number): Promise<number> {
+    const { rows } = await tx.query<{ seconds: number }>(SMS_FREED_IN, [partnerId, count]);
+    return rows[0]?.seconds ?? 1;
+  }
 
   async findByCustomer(partnerId: PartnerId, customerId: string): Promise<OwnerNotification[]> {
     const { rows } = await this.db.query<OwnerNotificationRow>(BY_CUSTOMER, [partnerId, customerId]);

@@ -36,7 +36,7 @@ const config = loadConfig(CustomersConfig, {
 const db = new Database(config, DB_SCHEMA);
 const customers = new CustomerRepository(db);
 const notifications = new OwnerNotificationRepository(db);
-const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, { wake: () => undefined }), customers);
+const create = new CreateBusinessCustomerUseCase(new UnitOfWork(db, { wake: () => undefined }), customers, notifications, config);
 const list = new ListOwnerNotificationsUseCase(notifications);
 
 interface Received {

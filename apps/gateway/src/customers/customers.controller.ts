@@ -11,6 +11,7 @@ import {
   IDEMPOTENCY_KEY_HEADER_RULE,
   ListBusinessCustomersRequest,
   ListBusinessCustomersResult,
+  requestRefusalsOf,
   Topics,
 } from '@partner/contracts';
 import { PartnerAuth } from '../auth/partner-auth.decorator';
@@ -55,7 +56,8 @@ export class CustomersController {
   })
   @ApiErrors(
     'business_customers',
-    [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, 'invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists', 'idempotency_key_reused'],
+    // The service's refusals, as the topic's contract lists them.
+    [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, ...requestRefusalsOf(Topics.CustomersCreateBusiness)],
     CREATE_BUSINESS_CUSTOMER_SAMPLES,
   )
   async create(

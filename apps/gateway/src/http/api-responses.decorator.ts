@@ -69,6 +69,17 @@ const CODES: Record<ErrorCode, CodeSample> = {
     message: 'owners.0.document is invalid: the owner CPF must be 11 digits with valid check digits',
     field: 'owners.0.document',
   },
+  sms_country_not_allowed: {
+    when: "auto_send_owner_sms is true and an owner's phone is a number of a country SMS are not sent to (Brazil only by default, the operator's NOTIFY_SMS_COUNTRIES); nothing is registered",
+    message:
+      'owners.1.phone is a number of US: owners are sent SMS only at numbers of BR; give a number there, or register without auto_send_owner_sms',
+    field: 'owners.1.phone',
+  },
+  sms_quota_exceeded: {
+    when: "auto_send_owner_sms would send more SMS than the partner's quota in 24 hours (1,000 by default, the operator's NOTIFY_SMS_PER_PARTNER_PER_DAY); nothing is registered: retry after Retry-After seconds, or register without auto_send_owner_sms",
+    message:
+      'this registration would send 2 SMS; 999 of the 1000 a partner may send in 24 hours are used: retry in 3600 s, or register without auto_send_owner_sms',
+  },
   unauthorized: {
     when: 'missing or unknown key (after too many unknown keys from one address: 429 rate_limited)',
     message: 'missing or unknown X-API-Key',

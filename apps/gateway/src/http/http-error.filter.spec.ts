@@ -134,4 +134,11 @@ describe('error mapping (docs/api.md: "Errors")', () => {
   ])('every 503 says when to come back: %s has Retry-After', (_label, error) => {
     expect(answer(error)).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
   });
+
+  it("a service's 429 (an SMS quota) says when it lifts: its retry_after_seconds as Retry-After, not in the body", () => {
+    const quota = apiErrorOf({ code: 'sms_quota_exceeded', message: 'over the quota', retry_after_seconds: 3600 });
+    const sent = answer(quota);
+    expect(sent).toMatchObject({ status: 429, headers: { 'retry-after': '3600' } });
+    expect(sent.body).toEqual({ error: 'sms_quota_exceeded', message: 'over the quota', request_id: 'req-1' });
+  });
 });

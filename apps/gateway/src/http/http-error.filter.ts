@@ -89,8 +89,10 @@ export class HttpErrorFilter implements ExceptionFilter {
       return;
     }
     const { status, detail } = toHttpError(error);
-    // Every 503 says when to come back (a 429 sets its own, from its bucket, before it throws).
+    // Every 503 says when to come back; a 429 too: the rate limit's sets its own, from its bucket, before it
+    // throws; a service's (a quota's) comes with its refusal.
     if (status === 503) void reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    if (status === 429 && detail.retry_after_seconds !== undefined) void reply.header('retry-after', String(detail.retry_after_seconds));
     void reply.status(status).send(errorBody(request, detail));
   }
 }

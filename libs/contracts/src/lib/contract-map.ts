@@ -147,7 +147,15 @@ export const requestContracts = {
    * key included) land on one partition and are handled in turn.
    */
   [Topics.CustomersCreateBusiness]: request<CreateBusinessCustomerCommandResult>()(CreateBusinessCustomerCommand, {
-    refusals: ['invalid_cnpj', 'invalid_phone', 'invalid_owner', 'already_exists', 'idempotency_key_reused'],
+    refusals: [
+      'invalid_cnpj',
+      'invalid_phone',
+      'invalid_owner',
+      'already_exists',
+      'idempotency_key_reused',
+      'sms_country_not_allowed',
+      'sms_quota_exceeded',
+    ],
     key: (p) => `${p.partner_id}:${p.cnpj}`,
   }),
   [Topics.CustomersGet]: request<GetBusinessCustomerResult>()(GetBusinessCustomerQuery, { refusals: ['not_found'] }),

@@ -41,6 +41,10 @@ export const FAMILY_ERROR_CODES = {
     'not_found',
     'already_exists',
     'idempotency_key_reused',
+    /** auto_send_owner_sms for an owner whose phone is outside NOTIFY_SMS_COUNTRIES (422). */
+    'sms_country_not_allowed',
+    /** auto_send_owner_sms past the partner's SMS in 24 hours (NOTIFY_SMS_PER_PARTNER_PER_DAY; 429 with Retry-After). */
+    'sms_quota_exceeded',
   ],
   /** GET /partner/v1/pix-in, and POST /sandbox/v1/pix-in. */
   pix_inflows: ['invalid_request', 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'],

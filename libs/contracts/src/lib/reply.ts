@@ -6,7 +6,11 @@ import type { ErrorCode } from './error-codes';
  * because the resource exists already (a business customer's `already_exists`), that resource's `id`: the
  * caller's own, so a retry whose first answer was lost learns what it registered.
  */
-export type ReplyError<C extends ErrorCode = ErrorCode> = ErrorDetail<C> & { id?: string };
+export type ReplyError<C extends ErrorCode = ErrorCode> = ErrorDetail<C> & {
+  id?: string;
+  /** A refusal that lifts by itself (a quota's window): whole seconds until it may, the answer's Retry-After. */
+  retry_after_seconds?: number;
+};
 
 /**
  * What every request-reply handler answers. Domain outcomes (user_not_found, insufficient_funds...)

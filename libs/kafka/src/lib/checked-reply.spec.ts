@@ -30,12 +30,18 @@ describe('checkedReply (a reply off the wire, as its topic types it)', () => {
     });
   });
 
+  it("passes the seconds until a refusal lifts (an SMS quota), the answer's Retry-After", () => {
+    const error = { code: 'sms_quota_exceeded', message: 'm', retry_after_seconds: 3600 };
+    expect(checkedReply(Topics.CustomersCreateBusiness, { ok: false, error })).toEqual({ ok: false, error });
+  });
+
   it.each([
     ["a code the topic does not name (another family's)", { ok: false, error: { code: 'invalid_document', message: 'm' } }],
     ['a code that is no ErrorCode', { ok: false, error: { code: 'mystery', message: 'm' } }],
     ['a refusal without a message', { ok: false, error: { code: 'not_found' } }],
     ['a field that is not text', { ok: false, error: { code: 'not_found', message: 'm', field: 3 } }],
     ['an id that is not text', { ok: false, error: { code: 'not_found', message: 'm', id: 3 } }],
+    ['seconds that are not a positive integer', { ok: false, error: { code: 'not_found', message: 'm', retry_after_seconds: 0.5 } }],
     ['no ok', { data: {} }],
     ['no object at all', 'not_found'],
   ])("refuses %s as a MalformedReplyError (a bug of ours: 500, never the caller's fault)", (_what, reply) => {

@@ -25,11 +25,16 @@ export function checkedReply<T extends RequestTopic>(topic: T, reply: unknown): 
   // The data is the service's result, an interface (no class to validate it with): trusted, as from our own code.
   if (isRecord(reply) && reply.ok === true) return { ok: true, data: reply.data as RequestResult<T> };
   if (isRecord(reply) && reply.ok === false && isRecord(reply.error)) {
-    const { code, message, field, id } = reply.error;
+    const { code, message, field, id, retry_after_seconds: retryAfter } = reply.error;
     const known = requestErrorCodeOf(topic, code);
     const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
-    if (known !== undefined && typeof message === 'string' && optionalText(field) && optionalText(id)) {
-      const extra = { ...(typeof field === 'string' ? { field } : {}), ...(typeof id === 'string' ? { id } : {}) };
+    const optionalSeconds = retryAfter === undefined || (Number.isSafeInteger(retryAfter) && (retryAfter as number) > 0);
+    if (known !== undefined && typeof message === 'string' && optionalText(field) && optionalText(id) && optionalSeconds) {
+      const extra = {
+        ...(typeof field === 'string' ? { field } : {}),
+        ...(typeof id === 'string' ? { id } : {}),
+        ...(typeof retryAfter === 'number' ? { retry_after_seconds: retryAfter } : {}),
+      };
       return { ok: false, error: { code: known, message, ...extra } };
     }
   }

@@ -1,4 +1,4 @@
-import { IsE164Phone, isE164Phone } from './phone.validators';
+import { IsE164Phone, isE164Phone, phoneCountryOf } from './phone.validators';
 import { withCode } from './error-detail';
 import { validateContract } from './validate-contract';
 
@@ -29,6 +29,17 @@ describe('isE164Phone', () => {
   ])('refuses %s (%s)', (phone) => expect(isE164Phone(phone)).toBe(false));
 
   it.each([[5511987654321], [null], [undefined], [{}]])('refuses the non-string %p', (value) => expect(isE164Phone(value)).toBe(false));
+});
+
+describe('phoneCountryOf', () => {
+  it.each([
+    ['+5511987654321', 'BR'],
+    ['+14155552671', 'US'],
+    ['+447400123456', 'GB'],
+    ['+351912345678', 'PT'],
+  ])('%s is a number of %s', (phone, country) => expect(phoneCountryOf(phone)).toBe(country));
+
+  it('is undefined for what is not a number', () => expect(phoneCountryOf('x')).toBeUndefined());
 });
 
 describe('@IsE164Phone', () => {

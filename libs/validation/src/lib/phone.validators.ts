@@ -15,6 +15,15 @@ export function isE164Phone(value: unknown): value is string {
   return phone !== undefined && phone.number === value && phone.isValid();
 }
 
+/**
+ * The country (ISO 3166-1 alpha-2, `BR`) a valid number belongs to, as libphonenumber reads it; undefined for
+ * a value that is not one, or a number shared by several countries with no way to tell (a non-geographic
+ * +800 say).
+ */
+export function phoneCountryOf(value: string): string | undefined {
+  return parsePhoneNumberFromString(value)?.country;
+}
+
 export function IsE164Phone(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
