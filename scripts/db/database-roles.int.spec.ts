@@ -43,6 +43,7 @@ beforeAll(() => {
       DATABASE_URL: urlAs(),
       DB_PASSWORD_WITHDRAWALS: 'withdrawals-it-password',
       DB_PASSWORD_EVENTS: 'events-it-password',
+      DB_PASSWORD_GATEWAY: 'gateway-it-password',
     },
   });
 }, 120_000);
@@ -85,5 +86,22 @@ describe('per-service database roles (the migrate step)', () => {
     } finally {
       await db.end();
     }
+  });
+
+  it("withholds from the gateway's role what would rewrite its records: the audit log's rows, an approval's removal", async () => {
+    await asRole('svc_gateway', 'gateway-it-password', async (c) => {
+      const audit = `INSERT INTO gateway.audit_log (method, route, status_code, request_id) VALUES ('GET', '/admin/v1/x', 200, 'r1')`;
+      expect(await outcome(c, audit)).toBe('ok');
+      expect(await outcome(c, 'SELECT count(*) FROM gateway.audit_log')).toBe('ok');
+      // 42501 insufficient_privilege: refused before any trigger runs, TRUNCATE (which row triggers never see) included.
+      expect(await outcome(c, 'UPDATE gateway.audit_log SET status_code = 500')).toBe('42501');
+      expect(await outcome(c, 'DELETE FROM gateway.audit_log')).toBe('42501');
+      expect(await outcome(c, 'TRUNCATE gateway.audit_log')).toBe('42501');
+      expect(await outcome(c, 'SELECT count(*) FROM gateway.approvals')).toBe('ok');
+      expect(await outcome(c, 'DELETE FROM gateway.approvals')).toBe('42501');
+      expect(await outcome(c, 'TRUNCATE gateway.approvals')).toBe('42501');
+      // Its other tables as before.
+      expect(await outcome(c, 'DELETE FROM gateway.rate_limit_buckets')).toBe('ok');
+    });
   });
 });

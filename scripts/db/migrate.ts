@@ -93,6 +93,15 @@ async function migrate(service: string, url: string): Promise<void> {
   }
 }
 
+/**
+ * What a service's role may not do to its own tables, although it writes the rest of its schema: the records
+ * no application may rewrite (an audit row, a decided approval). Their triggers refuse it too; without the
+ * privilege the role cannot even try, nor TRUNCATE (which row triggers do not see).
+ */
+const WITHHELD: Record<string, string[]> = {
+  gateway: ['REVOKE UPDATE, DELETE, TRUNCATE ON "gateway"."audit_log"', 'REVOKE DELETE, TRUNCATE ON "gateway"."approvals"'],
+};
+
 /** Creates (or re-keys) the service's role svc_<schema>, granted its schema's rows, now and after later migrations. Idempotent. */
 async function grantServiceRole(service: string, url: string, password: string): Promise<void> {
   const schema = pgSchemaFor(service);
@@ -111,7 +120,8 @@ async function grantServiceRole(service: string, url: string, password: string):
      GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA "${schema}" TO "${role}";
      GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA "${schema}" TO "${role}";
      ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO "${role}";
-     ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO "${role}";`,
+     ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO "${role}";
+     ${(WITHHELD[schema] ?? []).map((revoke) => `${revoke} FROM "${role}";`).join('\n     ')}`,
   );
   console.log(`${service}: role ${role} may use schema "${schema}" only`);
 }

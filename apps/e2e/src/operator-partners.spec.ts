@@ -253,6 +253,7 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
         gas_cost_wei: expect.stringMatching(/^[1-9]\d*$/),
         idempotency_key: null,
         reference: null,
+        operators: null,
       },
       {
         type: 'withdrawal_hold',
@@ -267,6 +268,7 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
         gas_cost_wei: null,
         idempotency_key: null,
         reference: null,
+        operators: null,
       },
       {
         type: 'credit',
@@ -281,6 +283,8 @@ describe('the operator day on a SANDBOX=false stack with two gateway instances',
         gas_cost_wei: null,
         idempotency_key: `dep-${document}`,
         reference: 'TED 1',
+        // The operator key that credited.
+        operators: expect.stringMatching(/^environment \(env_[0-9a-f]{12}\)$/),
       },
     ]);
     const { items, pages } = await allPages<LedgerEntry>(`${path}?limit=1`, (body) => body.entries as never);

@@ -244,7 +244,13 @@ describe('users and balances', () => {
     expect([replay.status, replay.body]).toEqual([200, { available_usdt_micros: 10_000_000, held_usdt_micros: 0 }]);
     const reused = await call('POST', `${users()}/${document}/credits`, admin, { ...credit, usdt_micros: 1 });
     expect(reused).toMatchObject({ status: 422, body: { error: 'idempotency_key_reused' } });
-    expect(services.sentTo(Topics.WithdrawalsCreditAccount)).toContainEqual({ partner_id: partnerId, document, ...credit });
+    expect(services.sentTo(Topics.WithdrawalsCreditAccount)).toContainEqual({
+      partner_id: partnerId,
+      document,
+      ...credit,
+      // The key that credited, for the ledger line.
+      operators: expect.stringMatching(/^environment \(env_[0-9a-f]{12}\)$/),
+    });
 
     const balance = await call('GET', `${users()}/${document}/balance`);
     expect([balance.status, balance.body]).toEqual([
@@ -403,6 +409,8 @@ describe('audit log', () => {
       document: null,
       status_code: 200,
       request_id: requestId,
+      usdt_micros: null,
+      client_address: '127.0.0.1',
     });
     expect(res.body.next_cursor).toBeNull();
   });

@@ -29,7 +29,23 @@ describe('auditEntryOf', () => {
       document: null,
       statusCode: 200,
       requestId: 'req-1',
+      usdtMicros: null,
+      clientAddress: null,
     });
+  });
+
+  it("records the amount a call asked to move (a credit's usdt_micros, whole micros only) and the client's address", () => {
+    const credit = (body: unknown) =>
+      auditEntryOf(
+        request({ routeOptions: { url: '/admin/v1/partners/:partner_id/users/:document/credits' }, body, ip: '203.0.113.7' }),
+        reply(202),
+      );
+    expect(credit({ usdt_micros: 25_000_000_000, idempotency_key: 'k', reference: 'r' })).toMatchObject({
+      usdtMicros: 25_000_000_000,
+      clientAddress: '203.0.113.7',
+    });
+    for (const body of [{ usdt_micros: 1.5 }, { usdt_micros: '10' }, null, undefined, 'text'])
+      expect(credit(body)).toMatchObject({ usdtMicros: null, clientAddress: '203.0.113.7' });
   });
 
   it('records a refused call without an operator, with its parameters as sent (bounded)', () => {

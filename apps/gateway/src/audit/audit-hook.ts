@@ -22,8 +22,19 @@ const param = (params: unknown, name: string): string | null => {
   return kept !== null && textProblem(kept) ? null : kept;
 };
 
-/** What an audit entry reads of a request: the call, its path parameters, the route it matched, the operator the guard put on it. */
-export type AuditedRequest = Pick<FastifyRequest, 'method' | 'id' | 'params'> & { routeOptions?: { url?: string }; operator?: Operator };
+/** What an audit entry reads of a request: the call, its path parameters and body, the route it matched, the client, the operator the guard put on it. */
+export type AuditedRequest = Pick<FastifyRequest, 'method' | 'id' | 'params'> & {
+  routeOptions?: { url?: string };
+  operator?: Operator;
+  body?: unknown;
+  ip?: string;
+};
+
+/** The amount a call asked to move: a body's usdt_micros when it is a whole number of micros (a refused call's too). */
+const amountOf = (body: unknown): number | null => {
+  const micros = (body as Record<string, unknown> | null | undefined)?.usdt_micros;
+  return Number.isSafeInteger(micros) ? (micros as number) : null;
+};
 
 /** The audit entry of an answered operator call. */
 export function auditEntryOf(request: AuditedRequest, reply: Pick<FastifyReply, 'statusCode'>): AuditEntry {
@@ -39,6 +50,8 @@ export function auditEntryOf(request: AuditedRequest, reply: Pick<FastifyReply, 
     document: param(request.params, 'document'),
     statusCode: reply.statusCode,
     requestId: request.id,
+    usdtMicros: amountOf(request.body),
+    clientAddress: request.ip?.slice(0, 64) ?? null,
   };
 }
 

@@ -18,6 +18,9 @@ export interface AuditRow {
   document: string | null;
   status_code: number;
   request_id: string;
+  /** bigint as text. */
+  usdt_micros: string | null;
+  client_address: string | null;
 }
 
 /** What a page of the audit log is limited to; every filter is optional. */
@@ -36,7 +39,8 @@ export interface AuditFilter {
  */
 const PAGE = {
   name: 'audit_page',
-  text: `SELECT id::text AS id, occurred_at, operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id
+  text: `SELECT id::text AS id, occurred_at, operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id,
+                usdt_micros::text AS usdt_micros, client_address
          FROM audit_log
          WHERE ($1::bigint IS NULL OR id < $1) AND ($2::text IS NULL OR partner_id = $2)
            AND ($4::uuid IS NULL OR operator_key_id = $4)

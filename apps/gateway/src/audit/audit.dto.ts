@@ -116,6 +116,22 @@ export class AuditLogEntryView {
 
   @ApiProperty({ description: 'The X-Request-Id of the call', example: '4f1d2c3b-5a6e-4b7c-8d9e-0f1a2b3c4d5e' })
   request_id!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The amount the call asked to move (a credit's usdt_micros, refused or not); null when it named none",
+    example: null,
+  })
+  usdt_micros!: number | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The client's address as the gateway read it (behind TRUST_PROXY_HOPS proxies); null for the CLI's entries",
+    example: '203.0.113.7',
+  })
+  client_address!: string | null;
 }
 
 /** Answer of GET /admin/v1/audit-log. */

@@ -13,6 +13,8 @@ const row = (id: number): AuditRow => ({
   document: null,
   status_code: 401,
   request_id: `r${id}`,
+  usdt_micros: null,
+  client_address: null,
 });
 
 /** The log holds ids 1..n; the repository answers a page as the SQL does (newest first, before, limit). */
@@ -58,6 +60,8 @@ describe('ListAuditLogUseCase', () => {
       document: null,
       status_code: 401,
       request_id: 'r60',
+      usdt_micros: null,
+      client_address: null,
     });
     const exact = await logOf(50).useCase.execute({});
     expect(exact.next_cursor).toBeNull();

@@ -15,6 +15,8 @@ const toView = (row: AuditRow): AuditLogEntryView => ({
   document: row.document,
   status_code: row.status_code,
   request_id: row.request_id,
+  usdt_micros: row.usdt_micros === null ? null : Number(row.usdt_micros),
+  client_address: row.client_address,
 });
 
 /** A page of the audit log, newest first; one row more than asked tells whether an older page exists. */

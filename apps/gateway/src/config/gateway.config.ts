@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { IsIn, IsString, IsUrl, MinLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { CommonConfig, Flag, IntInRange } from '@partner/config';
-import { GATEWAY } from '@partner/contracts';
+import { GATEWAY, MAX_CREDIT_MICROS } from '@partner/contracts';
 import { OPERATOR_KEY_CACHE_MS } from '@partner/operator-access';
 
 /** Sandbox: a key is required, 16+ characters. Production: none (CLI-made keys) or 32+ characters. */
@@ -136,6 +136,13 @@ export class GatewayConfig extends CommonConfig {
    */
   @IntInRange(0, 600_000)
   OPERATOR_KEY_CACHE_MS: number = OPERATOR_KEY_CACHE_MS;
+
+  /**
+   * Dual control: an operator credit above this many USDT micros (default 10,000 USDT) is not applied until a
+   * second operator key approves it (POST /admin/v1/approvals/{id}); at or below it, one key credits.
+   */
+  @IntInRange(1, MAX_CREDIT_MICROS)
+  CREDIT_APPROVAL_THRESHOLD_USDT_MICROS: number = 10_000_000_000;
 
   /** Sustained requests per second each partner may make; a partner's own limit wins. */
   @IntInRange(1, 1_000_000)

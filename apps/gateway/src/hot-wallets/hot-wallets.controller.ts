@@ -17,6 +17,7 @@ import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, OPERATOR_SAMPL
 import { ContractPipe } from '../http/contract-body.pipe';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
+import { operatorName } from '../operators/operator-name';
 import { ReadChainBooksUseCase } from './read-chain-books.use-case';
 
 /** The steps' refusals, as the operator reads them. */
@@ -151,10 +152,4 @@ export class HotWalletsController {
   ): Promise<ReconciliationFindingView> {
     return this.books.step(params.id, step, body, operatorName(request));
   }
-}
-
-/** Who asked, as a step or a cancel records it: the operator key's name and prefix. */
-function operatorName(request: OperatorRequest): string {
-  const operator = request.operator;
-  return operator ? `${operator.name} (${operator.prefix})` : 'operator';
 }

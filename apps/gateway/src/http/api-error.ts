@@ -24,6 +24,7 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   unauthorized: 401,
   invalid_signature: 401,
   partner_disabled: 403,
+  same_operator: 403,
   not_found: 404,
   user_not_found: 404,
   partner_not_found: 404,

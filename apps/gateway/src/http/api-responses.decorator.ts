@@ -84,6 +84,10 @@ const CODES: Record<ErrorCode, CodeSample> = {
     when: 'missing or unknown key (after too many unknown keys from one address: 429 rate_limited)',
     message: 'missing or unknown X-API-Key',
   },
+  same_operator: {
+    when: 'the operator key deciding an approval is the one that asked for it: a second, different key must decide (dual control)',
+    message: 'approval 5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41 was asked for with this operator key: another key must approve or reject it',
+  },
   partner_disabled: {
     when: 'the key is valid but an operator disabled its partner: every key of the partner is refused until it is re-enabled (its data is kept)',
     message: 'this partner is disabled: contact the operator',

@@ -26,7 +26,7 @@ export class UpsertSandboxUserUseCase {
     const { created, account } = await this.registerUser.execute(partnerId, document, name, sandboxHolderName(document));
     const balance =
       usdt_micros > 0
-        ? await this.creditUser.execute(partnerId, document, { usdt_micros, idempotency_key: randomUUID(), reference: 'sandbox' })
+        ? await this.creditUser.sandbox(partnerId, document, { usdt_micros, idempotency_key: randomUUID(), reference: 'sandbox' })
         : await this.getBalance.execute(partnerId, document);
     return { document, usdt_micros: balance.available_usdt_micros, account, created };
   }

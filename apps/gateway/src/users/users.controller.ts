@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   AccountBalance,
@@ -12,7 +12,11 @@ import {
 import { FastifyReply } from 'fastify';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, CREDIT_SAMPLES, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
 import { ContractPipe } from '../http/contract-body.pipe';
+import type { OperatorRequest } from '../operators/admin-key.guard';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
+import { actorOf } from '../operators/operator-name';
+import { toApprovalView } from '../approvals/approval-view';
+import { ApprovalView } from '../approvals/approvals.dto';
 import { PartnerParams } from '../partners/partners.dto';
 import { CreditUserUseCase } from './credit-user.use-case';
 import { markReplayed } from '../http/idempotent-replayed';
@@ -122,7 +126,7 @@ export class UsersController {
     operationId: 'creditUser',
     summary: "Credit a user's USDT balance",
     description:
-      'Money that arrived for the user (a deposit, a correction). The same idempotency_key again credits nothing and answers 200.',
+      'Money that arrived for the user (a deposit, a correction). The same idempotency_key again credits nothing and answers 200. Dual control: a credit above CREDIT_APPROVAL_THRESHOLD_USDT_MICROS (default 10,000 USDT) moves nothing yet: it answers 202 with an approval (status pending_approval) that a second, different operator key approves or rejects (POST /admin/v1/approvals/{id}); the same request again answers that approval (its status now). The ledger line names the key(s) that credited.',
   })
   @ApiParam(DOCUMENT)
   @ApiParam(PARTNER_ID)
@@ -131,6 +135,10 @@ export class UsersController {
   @ApiAnswer(200, AccountBalance, {
     description: 'The idempotency_key was used before with the same credit: nothing credited, the balance now (Idempotent-Replayed: true)',
     replayable: true,
+  })
+  @ApiAnswer(202, ApprovalView, {
+    description:
+      'Above the approval threshold: nothing credited yet; a second operator key must approve it (POST /admin/v1/approvals/{id})',
   })
   @ApiErrors(
     'operator',
@@ -146,10 +154,20 @@ export class UsersController {
     CREDIT_SAMPLES,
   )
   @HttpCode(201)
-  async credit(@Param() params: unknown, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountBalance> {
+  async credit(
+    @Param() params: unknown,
+    @Body() body: unknown,
+    @Req() request: OperatorRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AccountBalance | ApprovalView> {
     const { partner_id, document } = new ContractPipe(UserParams).transform(params);
     const credit = new ContractPipe(CreditRequest).transform(body);
-    const { available_usdt_micros, held_usdt_micros, replayed } = await this.creditUser.execute(partner_id, document, credit);
+    const outcome = await this.creditUser.execute(partner_id, document, credit, actorOf(request));
+    if ('pending' in outcome) {
+      void reply.status(202);
+      return toApprovalView(outcome.pending);
+    }
+    const { available_usdt_micros, held_usdt_micros, replayed } = outcome.credited;
     void reply.status(replayed ? 200 : 201);
     markReplayed(reply, replayed);
     return { available_usdt_micros, held_usdt_micros };

@@ -59,8 +59,8 @@ const CREATED_AT = statement('accounts_created_at', 'SELECT created_at FROM acco
 const CREDIT = statement(
   'accounts_credit',
   `WITH claim AS (
-     INSERT INTO credits (partner_id, idempotency_key, document, amount_micros, reference, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
+     INSERT INTO credits (partner_id, idempotency_key, document, amount_micros, reference, created_at, operators)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING 1),
    credited AS (
@@ -68,8 +68,8 @@ const CREDIT = statement(
      WHERE partner_id = $1 AND document = $3 AND EXISTS (SELECT 1 FROM claim)
      RETURNING available_micros, held_micros),
    ledger AS (
-     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, reference, idempotency_key, created_at)
-     SELECT $1, $3, 'credit', $4::bigint, 0, $5, $2, $6 FROM credited)
+     INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, reference, idempotency_key, created_at, operators)
+     SELECT $1, $3, 'credit', $4::bigint, 0, $5, $2, $6, $7 FROM credited)
    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, c.available_micros, c.held_micros
    FROM (SELECT 1) AS one LEFT JOIN credited c ON true`,
 );
@@ -102,6 +102,8 @@ export interface NewCredit {
   document: string;
   micros: bigint;
   reference: string;
+  /** Who credited: the operator key(s) (null when no operator sent it). Recorded, not part of what makes a retry the same credit. */
+  operators?: string | null;
 }
 
 /** What a credit did: applied (the balance after it), nothing for an unknown user, or nothing because the key holds an earlier credit. */
@@ -157,7 +159,7 @@ export class AccountRepository {
    * On 'user_not_found' the caller must roll back: the key was claimed.
    */
   async credit(tx: Transaction, credit: NewCredit, now: Date): Promise<CreditOutcome> {
-    const { partnerId, idempotencyKey, document, micros, reference } = credit;
+    const { partnerId, idempotencyKey, document, micros, reference, operators } = credit;
     const {
       rows: [row],
     } = await tx.query<{ claimed: boolean; available_micros: string | null; held_micros: string | null }>(CREDIT, [
@@ -167,6 +169,7 @@ export class AccountRepository {
       micros.toString(),
       reference,
       now,
+      operators ?? null,
     ]);
     // Both balance columns come from the one credited row: null together (nothing credited) or set together.
     if (row.available_micros !== null && row.held_micros !== null)

@@ -60,6 +60,7 @@ export class CreditAccountUseCase {
       document: command.document,
       micros: BigInt(command.usdt_micros),
       reference: command.reference,
+      operators: command.operators ?? null,
     };
     const now = new Date();
     const credited = runIdempotent<

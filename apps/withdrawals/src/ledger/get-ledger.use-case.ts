@@ -18,6 +18,7 @@ const toView = (line: LedgerLine): LedgerEntryView => ({
   gas_cost_wei: line.gasCostWei,
   idempotency_key: line.idempotencyKey,
   reference: line.reference,
+  operators: line.operators,
   created_at: Math.floor(line.createdAt.getTime() / 1000),
 });
 

@@ -18,6 +18,7 @@ export interface LedgerLine {
   gasCostWei: string | null;
   idempotencyKey: string | null;
   reference: string | null;
+  operators: string | null;
   createdAt: Date;
 }
 
@@ -35,6 +36,7 @@ interface LedgerRow {
   gas_cost_wei: string | null;
   idempotency_key: string | null;
   reference: string | null;
+  operators: string | null;
   created_at: Date;
 }
 
@@ -51,7 +53,7 @@ const PAGE = {
                 w.fee_micros::text AS fee_micros, w.network,
                 CASE WHEN e.reason IN ('withdrawal_settle', 'withdrawal_release') THEN w.tx_hash END AS tx_hash,
                 CASE WHEN e.reason IN ('withdrawal_settle', 'withdrawal_release') THEN w.gas_cost_wei::text END AS gas_cost_wei,
-                e.idempotency_key, e.reference, e.created_at
+                e.idempotency_key, e.reference, e.operators, e.created_at
          FROM (SELECT l.*, sum(l.available_delta) OVER running AS available_after, sum(l.held_delta) OVER running AS held_after
                FROM ledger_entries l WHERE l.partner_id = $1 AND l.document = $2
                WINDOW running AS (ORDER BY l.id)) e
@@ -79,6 +81,7 @@ const lineOf = (row: LedgerRow): LedgerLine => ({
   gasCostWei: row.gas_cost_wei,
   idempotencyKey: row.idempotency_key,
   reference: row.reference,
+  operators: row.operators,
   createdAt: row.created_at,
 });
 

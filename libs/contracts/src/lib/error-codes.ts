@@ -62,6 +62,8 @@ export const FAMILY_ERROR_CODES = {
     'user_not_found',
     'idempotency_key_reused',
     'invalid_transition',
+    /** The operator key that asked for a credit cannot approve or reject it (403): dual control. */
+    'same_operator',
   ],
   /** POST /provider/v1/pix/inflows. */
   pix_provider: ['invalid_request', 'invalid_signature', 'invalid_transition', 'end_to_end_id_conflict'],

@@ -45,6 +45,7 @@ describe('appendAuditEntry', () => {
   });
 
   it('writes every other field as given, and a missing document as null', async () => {
-    expect(await written(entry)).toEqual(['o1', 'adm_x', 'GET', entry.route, 'p1', null, null, 200, 'r1']);
+    expect(await written(entry)).toEqual(['o1', 'adm_x', 'GET', entry.route, 'p1', null, null, 200, 'r1', null, null]);
+    expect((await written({ ...entry, usdtMicros: 42, clientAddress: '203.0.113.7' })).slice(9)).toEqual([42, '203.0.113.7']);
   });
 });

@@ -21,13 +21,18 @@ export interface AuditEntry {
   document: string | null;
   statusCode: number;
   requestId: string;
+  /** The amount the call asked to move (a credit's usdt_micros); null or absent when it named none. */
+  usdtMicros?: number | null;
+  /** The client's address as the gateway read it; absent for the CLI. */
+  clientAddress?: string | null;
 }
 
 /** Named with its schema: any pool on the database can append, whatever its search_path. */
 const APPEND = statement(
   'audit_append',
-  `INSERT INTO gateway.audit_log (operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  `INSERT INTO gateway.audit_log (operator_key_id, operator_key_prefix, method, route, partner_id, key_id, document, status_code, request_id,
+                                  usdt_micros, client_address)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 );
 
 export async function appendAuditEntry(db: Queryable, e: AuditEntry): Promise<void> {
@@ -41,6 +46,8 @@ export async function appendAuditEntry(db: Queryable, e: AuditEntry): Promise<vo
     maskParameter(e.document),
     e.statusCode,
     e.requestId,
+    e.usdtMicros ?? null,
+    e.clientAddress ?? null,
   ];
   await db.query(APPEND, values);
 }

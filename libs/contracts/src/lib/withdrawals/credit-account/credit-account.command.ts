@@ -1,5 +1,5 @@
 import { ApiProperty } from '../../api-documentation';
-import { IsInt, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { PartnerId } from '../../tenancy/partner-id';
 
@@ -53,6 +53,12 @@ export class CreditAccountCommand extends CreditRequest {
 
   @IsCpf()
   document!: string;
+
+  /** Who credited, kept on the ledger line: the operator key that asked, and the one that approved (dual control). */
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  operators?: string;
 }
 
 /** A user's USDT balance: available to withdraw, and held by withdrawals not final yet. */

@@ -102,6 +102,15 @@ export class LedgerEntryView {
   })
   reference!: string | null;
 
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "Who credited (credits): the operator key that asked and, above the approval threshold, the one that approved ('ops (adm_1a2b3c4d); approved by risk (adm_9f8e7d6c)'); null for withdrawal moves and sandbox credits",
+    example: null,
+  })
+  operators!: string | null;
+
   @ApiProperty({ type: 'integer', description: 'Unix seconds', example: 1795315285 })
   created_at!: number;
 }
