@@ -56,4 +56,14 @@ describe('GatewayConfig: PIX_PROVIDER_WEBHOOK_SECRET', () => {
     );
     expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32) })()).toMatchObject({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32) });
   });
+
+  it('takes the previous secret of a rotation, 32+ characters too', () => {
+    expect(load({})()).toMatchObject({ PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: '' });
+    expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32), PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: 'y'.repeat(31) })).toThrow(
+      /PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS must be the previous 32\+ character secret/,
+    );
+    expect(load({ PIX_PROVIDER_WEBHOOK_SECRET: 'x'.repeat(32), PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: 'y'.repeat(32) })()).toMatchObject({
+      PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: 'y'.repeat(32),
+    });
+  });
 });

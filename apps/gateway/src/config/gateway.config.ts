@@ -71,6 +71,15 @@ export class GatewayConfig extends CommonConfig {
   })
   PIX_PROVIDER_WEBHOOK_SECRET: string = '';
 
+  /**
+   * The secret before PIX_PROVIDER_WEBHOOK_SECRET, still taken while the provider moves to the new one: a
+   * rotation without refused notifications (docs/operations.md, "Secrets and their rotation"). Empty once done.
+   */
+  @ValidateIf((config: GatewayConfig) => config.PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS !== '')
+  @IsString()
+  @MinLength(32, { message: 'PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS must be the previous 32+ character secret, or empty' })
+  PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: string = '';
+
   /** How long a request waits for the service behind it before answering 503. */
   @IntInRange(100, 120_000)
   REQUEST_TIMEOUT_MS: number = 10_000;

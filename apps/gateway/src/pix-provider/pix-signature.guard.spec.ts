@@ -22,7 +22,7 @@ describe('PixSignatureGuard over the JSON body parser', () => {
   beforeAll(async () => {
     app = Fastify();
     installJsonBodyParser(app);
-    const guard = new PixSignatureGuard({ PIX_PROVIDER_WEBHOOK_SECRET: secret } as GatewayConfig);
+    const guard = new PixSignatureGuard({ PIX_PROVIDER_WEBHOOK_SECRET: secret, PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: '' } as GatewayConfig);
     app.post(PATH, async (request, reply) => {
       try {
         guard.canActivate(httpContext(request, reply));

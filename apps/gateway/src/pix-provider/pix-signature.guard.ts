@@ -15,7 +15,7 @@ export class PixSignatureGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const problem = signatureProblem(
-      this.config.PIX_PROVIDER_WEBHOOK_SECRET,
+      [this.config.PIX_PROVIDER_WEBHOOK_SECRET, this.config.PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS],
       request.headers['x-pix-signature'],
       request.rawBody ?? NO_BODY,
       Math.floor(Date.now() / 1000),
