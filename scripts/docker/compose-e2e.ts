@@ -7,6 +7,8 @@
  *   2. the public port: the partner API, /docs and /healthz only (404 for the rest, even with the operator
  *      key), no version in `Server`, 413 over the body cap; the operator port on the loopback only;
  *   3. the apps as `node` on Node 24, each database role reaching its own schema only;
+ *   then the proxy reaching the gateway and neither the broker nor the database (the edge network), and
+ *      every app read-only, without capabilities or new privileges, writing /tmp only;
  *   4-5. a partner onboarded through the operator URL, withdrawals through the public URL settled in its feed
  *      and, on ETH, on the chain (balanceOf and the Transfer log, read from the published node);
  *   6. the apps/e2e operator suite against the operator port (COMPOSE_E2E_JEST=false skips it);
@@ -335,6 +337,46 @@ async function main(): Promise<void> {
           return (role === `svc_${schema}`) !== (usage === 't');
         });
       assert(wrong.length === 0, `roles with the wrong reach: ${wrong.join('; ')}`);
+    });
+
+    await check('the proxy reaches the gateway, never the broker or the database; the apps run read-only, without capabilities', () => {
+      const proxy = running('proxy');
+      assert(proxy, 'no running proxy container');
+      /** Whether a TCP connection from the proxy's container opens (bash's /dev/tcp: the images have no nc). */
+      const reach = (host: string, port: number) =>
+        docker([
+          'exec',
+          proxy,
+          'bash',
+          '-c',
+          `timeout 5 bash -c 'exec 3<>/dev/tcp/${host}/${port}' 2>/dev/null && echo open || echo closed`,
+        ]).stdout.trim();
+      expectEqual('proxy to gateway:3000', reach('gateway', 3000), 'open');
+      for (const [service, port] of [
+        ['kafka', 9092],
+        ['postgres', 5432],
+      ] as const) {
+        const container = running(service);
+        assert(container, `no running ${service} container`);
+        // By name (Docker's DNS on the proxy's network does not know it) and by address (no route to its network).
+        const address = docker(['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}', container])
+          .stdout.trim()
+          .split(' ')[0];
+        expectEqual(`proxy to ${service}:${port}`, [reach(service, port), reach(address, port)], ['closed', 'closed']);
+      }
+      const apps = ['gateway', ...SERVICE_NAMES];
+      for (const c of containersOf(project, false).filter((c) => apps.includes(c.service))) {
+        const hardening = docker([
+          'inspect',
+          '-f',
+          '{{.HostConfig.ReadonlyRootfs}} {{json .HostConfig.CapDrop}} {{json .HostConfig.SecurityOpt}}',
+          c.name,
+        ]);
+        expectEqual(`${c.service}: hardening`, hardening.stdout.trim(), 'true ["ALL"] ["no-new-privileges:true"]');
+        const writes = (path: string) =>
+          docker(['exec', c.name, 'sh', '-c', `touch ${path} 2>/dev/null && echo written || echo refused`]).stdout.trim();
+        expectEqual(`${c.service}: writes`, [writes('/app/intruder'), writes('/tmp/scratch')], ['refused', 'written']);
+      }
     });
 
     await check(

@@ -56,8 +56,17 @@ export interface Service {
   ports?: Array<{ target?: number | string; published?: number | string } | string>;
   restart?: string;
   secrets?: Array<string | { source: string }>;
+  networks?: string[] | Record<string, unknown>;
+  read_only?: boolean;
+  tmpfs?: string[] | string;
+  cap_drop?: string[];
+  security_opt?: string[];
+  mem_limit?: string;
+  pids_limit?: number;
+  ulimits?: Record<string, number | { soft: number; hard: number }>;
 }
 export interface ComposeConfig {
   services: Record<string, Service>;
+  networks?: Record<string, unknown>;
   secrets?: Record<string, { file?: string; external?: boolean; environment?: string }>;
 }

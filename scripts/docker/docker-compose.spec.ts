@@ -435,6 +435,35 @@ describe('docker-compose.yml', () => {
     expect(Number(size) * (unit === 'm' ? 1024 * 1024 : 1024)).toBeGreaterThan(64 * 1024);
   });
 
+  it('networks: the proxy is on the edge network only, with the gateway; the broker, the database and the services are not', () => {
+    const networksOf = (name: string) => {
+      const n = service(name).networks;
+      return n === undefined ? ['default'] : Array.isArray(n) ? n : Object.keys(n);
+    };
+    expect(Object.keys(config.networks ?? {})).toContain('edge');
+    expect(networksOf('proxy')).toEqual(['edge']);
+    expect(networksOf('gateway').sort()).toEqual(['default', 'edge']);
+    const onEdge = Object.keys(config.services).filter((name) => networksOf(name).includes('edge'));
+    expect(onEdge.sort()).toEqual(['gateway', 'proxy']);
+  });
+
+  it('hardens every app container: read-only root with /tmp, no capability, no new privileges, memory and pid limits; no core dump where the wallet key is', () => {
+    for (const name of APP_SERVICES) {
+      const s = service(name);
+      expect({ name, read_only: s.read_only, tmpfs: s.tmpfs, cap_drop: s.cap_drop, security_opt: s.security_opt }).toEqual({
+        name,
+        read_only: true,
+        tmpfs: ['/tmp'],
+        cap_drop: ['ALL'],
+        security_opt: ['no-new-privileges:true'],
+      });
+      expect(s.mem_limit).toBe('1g');
+      expect(s.pids_limit).toBeGreaterThan(0);
+    }
+    for (const name of ['withdrawals', PAYOUT_WORKER]) expect(service(name).ulimits).toEqual({ core: 0 });
+    expect(withEnv({ APP_MEM_LIMIT: '2g' }).services.gateway.mem_limit).toBe('2g');
+  });
+
   it('holds no real-looking secret in any environment, only the documented dev defaults', () => {
     expect(Object.entries(sandbox.services).flatMap(([name, s]) => secretProblems(name, s.environment))).toEqual([]);
   });
