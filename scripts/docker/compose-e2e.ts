@@ -1,9 +1,10 @@
 /**
  * `npm run compose:e2e`: the Compose path end to end on a real Docker engine, as .ci/run runs it after
  * `npm test` (which adds this step's counts to its own from the last line, `N passed, N failed`). On a project
- * and ports of its own (COMPOSE_E2E_PROJECT, COMPOSE_E2E_GATEWAY_PORT 18000, COMPOSE_E2E_OPERATOR_PORT 18100,
+ * and ports of its own (COMPOSE_E2E_PROJECT, COMPOSE_E2E_GATEWAY_PORT 18000 (HTTPS), COMPOSE_E2E_OPERATOR_PORT 18100,
  * COMPOSE_E2E_CHAIN_PORT_ETH 18555, COMPOSE_E2E_CHAIN_PORT_MATIC 18556), one check each:
  *   1. `compose:up -- --local-chains` in production mode, fresh secrets and hot wallet key, every service ready;
+ *   then HTTPS only on the public port, with HSTS (plain HTTP redirected; a client without the certificate refuses it);
  *   2. the public port: the partner API, /docs and /healthz only (404 for the rest, even with the operator
  *      key), no version in `Server`, 413 over the body cap; the operator port on the loopback only;
  *   3. the apps as `node` on Node 24, each database role reaching its own schema only;
@@ -15,12 +16,15 @@
  *   7. a crash of the withdrawals process and a `docker kill` of its container under load, then a crash of the
  *      payout worker (`payouts`) that the requests never notice: every accepted withdrawal settled exactly
  *      once (feed and balance), the kill's recovery within RECOVERY_RATIO of the crash's;
+ *   then forged X-Forwarded-For headers, which do not spare unknown keys the throttle (the proxy overwrites them);
  *   8. `compose:down`: no container, network or volume of the project remains.
  */
 import assert from 'node:assert';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { get as httpsGet } from 'node:https';
+import * as tls from 'node:tls';
 import { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { pgSchemaOf, SERVICE_NAMES } from '@partner/contracts';
@@ -44,7 +48,17 @@ const settings = composeSettings({
   CHAIN_PORT_ETH: process.env.COMPOSE_E2E_CHAIN_PORT_ETH ?? '18555',
   CHAIN_PORT_MATIC: process.env.COMPOSE_E2E_CHAIN_PORT_MATIC ?? '18556',
 });
-const publicUrl = `http://127.0.0.1:${settings.gatewayPort}`;
+const publicUrl = `https://127.0.0.1:${settings.gatewayPort}`;
+/** The self-signed certificate compose:up gave the proxy: what this run's clients trust (none other). */
+const proxyCertificate = () => join(workDir, '.env.tls.pem');
+
+/** Node 24's runtime CA setters (tls.setDefaultCACertificates, v22.19/v24.5), not in @types/node 20 yet. */
+type TlsCaStore = { getCACertificates(kind: 'default'): string[]; setDefaultCACertificates(certs: string[]): void };
+/** Every TLS client of this process (fetch, ApiClient's) trusts the proxy's self-signed certificate too. */
+function trustProxyCertificate(): void {
+  const store = tls as unknown as TlsCaStore;
+  store.setDefaultCACertificates([...store.getCACertificates('default'), readFileSync(proxyCertificate(), 'utf8')]);
+}
 const operatorUrl = `http://127.0.0.1:${settings.operatorPort}`;
 const ethChainUrl = `http://127.0.0.1:${settings.chainPorts.ETH}`;
 // The recovery bound is a ratio to a floor of the same run (a machine's pace differs from day to day): the
@@ -156,6 +170,8 @@ function operatorSuite(): void {
     env: {
       ...env,
       JEST_SUITE: 'all',
+      // The public port is HTTPS with compose:up's self-signed certificate: the suite's process trusts it.
+      NODE_EXTRA_CA_CERTS: proxyCertificate(),
       OPERATOR_GATEWAY_URLS: `${publicUrl},${publicUrl}`,
       OPERATOR_GATEWAY_ADMIN_URLS: `${operatorUrl},${operatorUrl}`,
       PRODUCTION_ADMIN_API_KEY: adminKey(),
@@ -290,6 +306,27 @@ async function main(): Promise<void> {
   if (leftovers().length > 0) composeDown(settings);
 
   if (await check('compose:up brings the stack up in production mode on local chains, every service ready', () => composeUp(settings))) {
+    trustProxyCertificate();
+    await check('the public port answers HTTPS only, with HSTS; plain HTTP is redirected to HTTPS, untrusted TLS refused', async () => {
+      const res = await fetch(`${publicUrl}/healthz`);
+      expectEqual('GET /healthz over HTTPS', res.status, 200);
+      expectEqual('HSTS', res.headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains');
+      const missing = await fetch(`${publicUrl}/admin/v1/partners`);
+      expectEqual(
+        'HSTS on a 404 of the proxy',
+        [missing.status, missing.headers.get('strict-transport-security')],
+        [404, 'max-age=31536000; includeSubDomains'],
+      );
+      const plain = await fetch(`http://127.0.0.1:${settings.gatewayPort}/healthz`, { redirect: 'manual' });
+      expectEqual('plain HTTP', [plain.status, plain.headers.get('location')], [308, `${publicUrl}/healthz`]);
+      // A client that trusts the public CAs only (Mozilla's, as a partner's would) refuses the self-signed one.
+      const untrusted = await new Promise<string>((done) =>
+        httpsGet(`${publicUrl}/healthz`, { ca: [...tls.rootCertificates] }, () => done('trusted')).on('error', (error) =>
+          done(error.message),
+        ),
+      );
+      assert(/self[- ]signed|certificate/i.test(untrusted), `a client without the certificate was not refused: ${untrusted}`);
+    });
     await check('the public port serves the partner API, /docs and /healthz, and nothing else, even with the operator key', async () => {
       expectEqual('GET /healthz', (await fetch(`${publicUrl}/healthz`)).status, 200);
       expectEqual('GET /docs', (await fetch(`${publicUrl}/docs`)).status, 200);
@@ -430,6 +467,24 @@ async function main(): Promise<void> {
       `docker kill of the withdrawals container under load: every accepted withdrawal settled once, accepting again within its start command plus ${RECOVERY_RATIO} × a crash's outage; the payout worker's crash unseen by requests`,
       killDuringLoad,
     );
+
+    // Last: it throttles this host's address for a few seconds.
+    await check('a forged X-Forwarded-For does not change the address the unknown-key throttle sees', async () => {
+      // Each call with an unknown key and an address of its own in the header: had the gateway believed it, no
+      // address would pass the burst (AUTH_FAILURE_BURST, 20); the proxy overwrote it with this host's.
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const res = await fetch(`${publicUrl}/partner/v1/events`, {
+          headers: { 'x-api-key': `pk_live_unknown${i}`, 'x-forwarded-for': `198.51.100.${i}` },
+        });
+        statuses.push(res.status);
+      }
+      assert(
+        statuses.slice(0, 5).every((s) => s === 401),
+        `the first unknown keys were not 401: ${statuses.join(' ')}`,
+      );
+      assert(statuses.includes(429), `40 unknown keys under forged addresses were never throttled: ${statuses.join(' ')}`);
+    });
   }
 
   await check('compose:down leaves no container, network or volume of the project', () => {

@@ -10,6 +10,8 @@
  *
  * Secrets missing from the environment are generated once into the env file (COMPOSE_ENV_FILE, default .env:
  * git-ignored, mode 600), which plain `docker compose` reuses; each hot wallet key is a file, never a variable.
+ * The public port's TLS certificate: PROXY_TLS_CERT_FILE and PROXY_TLS_KEY_FILE, or a self-signed pair generated
+ * beside the env file (scripts/docker/proxy-tls.ts).
  * Environment: COMPOSE_PROJECT_NAME, COMPOSE_ENV_FILE, SANDBOX, COMPOSE_LOCAL_CHAINS, GATEWAY_PORT, OPERATOR_PORT,
  * CHAIN_PORT_ETH, CHAIN_PORT_MATIC, COMPOSE_READY_TIMEOUT_S, COMPOSE_STAND_INS and the *_IMAGE variables
  * (offline/images/stand-ins.ts), COMPOSE_COMMAND.
@@ -27,6 +29,7 @@ import { repoRoot } from '../lib/services';
 import { CHAIN_URL_VARIABLES, HOT_WALLET_KEY_SECRETS, SECRET_VARIABLES } from './compose-variables';
 import { composeCommand, docker, engineProblem, ensureEngine, run, Run, runVisible } from './docker';
 import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from '../../offline/images/stand-ins';
+import { ensureSelfSignedCertificate } from './proxy-tls';
 
 const root = repoRoot();
 const shown = (file: string): string => relative(root, file) || file;
@@ -141,6 +144,41 @@ async function ensureLocalCounterparties(settings: ComposeSettings): Promise<str
     ...LOCAL_COUNTERPARTY_ENV,
     DICT_CERTS_DIR: dir,
   });
+}
+
+/** The proxy's certificate and key files (the Compose secrets proxy_tls_cert and proxy_tls_key). */
+export const PROXY_TLS_VARIABLES = { cert: 'PROXY_TLS_CERT_FILE', key: 'PROXY_TLS_KEY_FILE' } as const;
+
+/**
+ * The public port's TLS certificate: the operator's (PROXY_TLS_CERT_FILE and PROXY_TLS_KEY_FILE, both or
+ * neither), or a self-signed one generated beside the env file (`.env.tls.pem`, `.env.tls.key`) and named there.
+ * Answers the certificate's file, and whether it is self-signed here.
+ */
+export async function ensureProxyTls(settings: ComposeSettings): Promise<{ certFile: string; selfSigned: boolean }> {
+  const stored = readEnvFile(settings.envFile);
+  const named = (variable: string): string | undefined => process.env[variable] || stored[variable];
+  const [cert, key] = [named(PROXY_TLS_VARIABLES.cert), named(PROXY_TLS_VARIABLES.key)];
+  if (cert && key) {
+    for (const file of [cert, key])
+      if (!existsSync(resolve(root, file))) throw new Error(`${file} (the proxy's TLS certificate or key) does not exist`);
+    return { certFile: resolve(root, cert), selfSigned: false };
+  }
+  if (cert || key)
+    throw new Error(
+      `${PROXY_TLS_VARIABLES.cert} and ${PROXY_TLS_VARIABLES.key} go together: name both files, or neither for a self-signed pair`,
+    );
+  const [certFile, keyFile] = [besideEnvFile(settings, 'tls.pem'), besideEnvFile(settings, 'tls.key')];
+  await ensureSelfSignedCertificate(certFile, keyFile);
+  const asNamed = (file: string) => {
+    const path = relative(root, file);
+    return path.startsWith('..') || isAbsolute(path) ? file : `./${path}`;
+  };
+  appendToEnvFile(settings, [
+    "# The public port's TLS certificate, self-signed by compose:up (clients must be given it): replace it with your own.",
+    `${PROXY_TLS_VARIABLES.cert}=${asNamed(certFile)}`,
+    `${PROXY_TLS_VARIABLES.key}=${asNamed(keyFile)}`,
+  ]);
+  return { certFile, selfSigned: true };
 }
 
 interface HotWalletKeyFile {
@@ -313,6 +351,9 @@ export async function composeUp(settings: ComposeSettings = composeSettings()): 
     wrote('local chains: wrote', ensureLocalChainSettings(settings));
     wrote('local DICT and notification sinks: wrote', await ensureLocalCounterparties(settings));
   }
+  const tls = await ensureProxyTls(settings);
+  if (tls.selfSigned)
+    console.log(`TLS: the public port uses the self-signed certificate ${shown(tls.certFile)} (give it to clients, or name your own)`);
   const wallets = ensureHotWalletKeys(settings);
   for (const wallet of wallets.filter((w) => w.generated))
     console.log(
@@ -332,7 +373,7 @@ export async function composeUp(settings: ComposeSettings = composeSettings()): 
   const starting = Date.now();
   composeVisible('starting the stack', settings, ['up', '-d', '--remove-orphans'], env);
   await waitUntilReady(settings, Number(process.env.COMPOSE_READY_TIMEOUT_S ?? 420) * 1000);
-  const publicUrl = `http://localhost:${settings.gatewayPort}`;
+  const publicUrl = `https://localhost:${settings.gatewayPort}`;
   const operatorUrl = `http://127.0.0.1:${settings.operatorPort}`;
   const { ETH, MATIC } = settings.chainPorts;
   console.log(`
@@ -356,7 +397,7 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   if (problem) throw new Error(`no Docker engine answers (${problem})`);
   // `down` needs no secret, but Compose interpolates the whole file first: stand-ins for the missing ones.
   const stored = readEnvFile(settings.envFile);
-  const paths = [...HOT_WALLET_KEY_SECRETS.map((s) => s.variable), 'DICT_CERTS_DIR'];
+  const paths = [...HOT_WALLET_KEY_SECRETS.map((s) => s.variable), ...Object.values(PROXY_TLS_VARIABLES), 'DICT_CERTS_DIR'];
   const placeholders = Object.fromEntries(
     [...SECRET_VARIABLES, ...CHAIN_URL_VARIABLES, ...paths, ...Object.keys(LOCAL_COUNTERPARTY_ENV)]
       .filter((name) => !process.env[name] && !stored[name])
@@ -370,7 +411,8 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   // (and reused by the next compose:up).
   const keyFiles = HOT_WALLET_KEY_SECRETS.map(({ secret }) => besideEnvFile(settings, secret));
   const localKey = (stored.COMPOSE_FILE ?? '').includes(LOCAL_CHAINS_FILE);
-  for (const file of [settings.envFile, ...(localKey ? keyFiles : [])].filter((f) => existsSync(f))) {
+  const tlsFiles = [besideEnvFile(settings, 'tls.pem'), besideEnvFile(settings, 'tls.key')];
+  for (const file of [settings.envFile, ...tlsFiles, ...(localKey ? keyFiles : [])].filter((f) => existsSync(f))) {
     rmSync(file);
     console.log(`removed ${shown(file)}`);
   }

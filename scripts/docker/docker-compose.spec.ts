@@ -294,7 +294,7 @@ describe('docker-compose.yml', () => {
   });
 
   it("proxy: the public port passes the partner API, the Pix provider's route and document, /docs and /healthz only; the rest is 404 before the gateway; no version shown; bodies capped", () => {
-    const publicServer = nginxConfig.slice(nginxConfig.indexOf('listen 8080;'), nginxConfig.indexOf('listen 8081;'));
+    const publicServer = nginxConfig.slice(nginxConfig.indexOf('listen 8443 ssl;'), nginxConfig.indexOf('listen 8081;'));
     const passes = [...publicServer.matchAll(/location ([^{]+)\{[^}]*proxy_pass/g)].map((m) => m[1].trim());
     expect(passes).toEqual(['~ ^/(partner/v1/|provider/v2/|provider/docs/|sandbox/v1/|docs/|docs$|healthz$)']);
     const allowed = new RegExp(passes[0].slice(2));
@@ -365,7 +365,9 @@ describe('docker-compose.yml', () => {
     // The sandbox and the required secrets, each a documented dev default, and the local test chains and
     // counterparties (checked below): everything else as in production mode.
     const chainSettings = Object.keys(sandboxEnv).filter((name) =>
-      /^(COMPOSE_FILE|HOT_WALLET_KEY(_2)?_SECRET_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(name),
+      /^(COMPOSE_FILE|HOT_WALLET_KEY(_2)?_SECRET_FILE|PROXY_TLS_(CERT|KEY)_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(
+        name,
+      ),
     );
     expect(
       Object.keys(sandboxEnv)
@@ -420,7 +422,7 @@ describe('docker-compose.yml', () => {
 
   it('proxy: publishes GATEWAY_PORT (3000) and spreads requests over every gateway replica by name', () => {
     const proxy = service('proxy');
-    const listen = /^\s*listen (\d+);/m.exec(nginxConfig)?.[1];
+    const listen = /^\s*listen (\d+) ssl;/m.exec(nginxConfig)?.[1];
     expect(portOf(proxy.ports?.[0])).toEqual(`3000:${listen}`);
     expect(portOf(withEnv({ GATEWAY_PORT: '8443' }).services.proxy.ports?.[0])).toEqual(`8443:${listen}`);
     expect(proxy.volumes).toContainEqual(
@@ -433,6 +435,24 @@ describe('docker-compose.yml', () => {
     // Bigger than the gateway's body limit, so the gateway (with the API's error body) refuses oversized requests.
     const [, size, unit] = /client_max_body_size (\d+)([km]);/.exec(nginxConfig) ?? [];
     expect(Number(size) * (unit === 'm' ? 1024 * 1024 : 1024)).toBeGreaterThan(64 * 1024);
+  });
+
+  it('proxy: the public port speaks TLS only, from the Compose secrets, with HSTS on every answer; plain HTTP is redirected', () => {
+    const publicServer = nginxConfig.slice(nginxConfig.indexOf('listen 8443 ssl;'), nginxConfig.indexOf('listen 8081;'));
+    expect(publicServer).toMatch(/ssl_certificate \/run\/secrets\/proxy_tls_cert;/);
+    expect(publicServer).toMatch(/ssl_certificate_key \/run\/secrets\/proxy_tls_key;/);
+    expect(publicServer).toMatch(/ssl_protocols TLSv1\.2 TLSv1\.3;/);
+    expect(publicServer).toMatch(/error_page 497 =308 https:\/\/\$http_host\$request_uri;/);
+    // add_header is not inherited by a block that sets its own: HSTS in each of them too.
+    const blocks = publicServer.split(/\n\s*location /);
+    const setting = blocks.filter((block) => /add_header /.test(block));
+    expect(setting.length).toBeGreaterThan(1);
+    for (const block of setting)
+      expect(block).toMatch(/add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;/);
+    expect(config.secrets).toMatchObject({
+      proxy_tls_cert: { file: PRODUCTION_ENV.PROXY_TLS_CERT_FILE },
+      proxy_tls_key: { file: PRODUCTION_ENV.PROXY_TLS_KEY_FILE },
+    });
   });
 
   it('networks: the proxy is on the edge network only, with the gateway; the broker, the database and the services are not', () => {
@@ -477,9 +497,15 @@ describe('docker-compose.yml', () => {
       HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
       HOT_WALLET_SIGNER: 'key-file',
     });
-    expect(Object.keys(config.services).filter((name) => (service(name).secrets ?? []).length > 0)).toEqual(['withdrawals', PAYOUT_WORKER]);
+    // The keys only where they are read; the proxy mounts its TLS pair, nothing else.
+    const mounted = (name: string) => (service(name).secrets ?? []).map((s) => (typeof s === 'string' ? s : s.source));
+    expect(Object.keys(config.services).filter((name) => mounted(name).some((s) => KEY_SECRETS.includes(s)))).toEqual([
+      'withdrawals',
+      PAYOUT_WORKER,
+    ]);
+    expect(mounted('proxy')).toEqual(['proxy_tls_cert', 'proxy_tls_key']);
     // Each from a host file the operator names, no default (generated ones: npm run compose:up); not swarm's external secrets.
-    expect(Object.keys(config.secrets ?? {})).toEqual(KEY_SECRETS);
+    expect(Object.keys(config.secrets ?? {}).filter((s) => s.startsWith('hot_wallet_key'))).toEqual(KEY_SECRETS);
     for (const { secret, variable } of HOT_WALLET_KEY_SECRETS) {
       expect(config.secrets?.[secret]).toEqual({ file: EXAMPLE_CHAIN_ENV[variable] });
       expect(rawCompose).toMatch(new RegExp(`^ {4}file: \\$\\{${variable}:\\?[^}]+\\}$`, 'm'));
