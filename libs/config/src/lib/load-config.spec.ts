@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { IsInt, Min } from 'class-validator';
 import { CommonConfig } from './common.config';
 import { ConfigError, loadConfig } from './load-config';
@@ -25,6 +28,37 @@ describe('loadConfig', () => {
     expect(loadConfig(SampleConfig, { KAFKA_CREATE_TOPICS: 'false', KAFKA_SSL: 'true' })).toMatchObject({
       KAFKA_CREATE_TOPICS: false,
       KAFKA_SSL: true,
+    });
+  });
+
+  describe('a setting from a file (<NAME>_FILE), as Docker and Kubernetes mount secrets', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-files-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text, { mode: 0o600 });
+      return path;
+    };
+
+    it('reads the value from the file, without its trailing newline, and converts it like the variable', () => {
+      const config = loadConfig(SampleConfig, {
+        INTERNAL_SECRET_FILE: file('internal', `${'s'.repeat(32)}\n`),
+        WORKERS_FILE: file('workers', '9'),
+      });
+      expect(config).toMatchObject({ INTERNAL_SECRET: 's'.repeat(32), WORKERS: 9 });
+    });
+
+    it('refuses both ways at once, and a file it cannot read, naming each', () => {
+      const both = () => loadConfig(SampleConfig, { WORKERS: '3', WORKERS_FILE: file('w2', '4') });
+      expect(both).toThrow(ConfigError);
+      expect(both).toThrow(/WORKERS: set WORKERS or WORKERS_FILE, not both/);
+      expect(() => loadConfig(SampleConfig, { INTERNAL_SECRET_FILE: join(dir, 'missing') })).toThrow(
+        new RegExp(`INTERNAL_SECRET_FILE: ${join(dir, 'missing')} cannot be read \\(ENOENT\\)`),
+      );
+    });
+
+    it('reads only the settings the class has', () => {
+      expect(loadConfig(SampleConfig, { UNKNOWN_FILE: join(dir, 'missing') })).not.toHaveProperty('UNKNOWN');
     });
   });
 });

@@ -1,16 +1,44 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
 export class ConfigError extends Error {}
 
 /**
+ * The environment with each setting of `names` given as a file (`<NAME>_FILE`, the path of a file holding
+ * the value, as Docker and Kubernetes mount secrets) read into `<NAME>`; one trailing newline is dropped.
+ * Both given, or a file that cannot be read, is a ConfigError naming it.
+ */
+export function withSettingFiles(names: readonly string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const resolved = { ...env };
+  const problems: string[] = [];
+  for (const name of names) {
+    const file = env[`${name}_FILE`];
+    if (!file) continue;
+    if (env[name]) {
+      problems.push(`  - ${name}: set ${name} or ${name}_FILE, not both`);
+      continue;
+    }
+    try {
+      resolved[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      problems.push(`  - ${name}_FILE: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return resolved;
+}
+
+/**
  * Reads an app's configuration from the environment once, at start-up, into a typed class, and fails
  * fast with every problem listed: a service that starts with a wrong broker address or a missing
- * database URL should die with a clear sentence, not time out later.
+ * database URL should die with a clear sentence, not time out later. Any setting may come from a file
+ * instead (`<NAME>_FILE`, withSettingFiles): secrets stay out of the process's environment.
  */
 export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: NodeJS.ProcessEnv = process.env): T {
-  const config = plainToInstance(cls, { ...env }, { enableImplicitConversion: true, exposeDefaultValues: true });
+  const settings = withSettingFiles(Object.keys(new cls()), env);
+  const config = plainToInstance(cls, settings, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, skipMissingProperties: false });
   if (errors.length > 0) {
     const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `  - ${e.property}: ${m}`));
