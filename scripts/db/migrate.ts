@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { withSettingFiles } from '@partner/config';
+import { withDatabasePassword } from '@partner/db';
 import {
   databaseName,
   databaseUrl,
@@ -176,11 +178,15 @@ export async function migrateDatabase(url: string, o: MigrateOptions = {}): Prom
 }
 
 if (require.main === module) {
-  // DB_PASSWORD_<SCHEMA> of the environment, by schema.
+  // DB_PASSWORD_<SCHEMA> of the environment (or of the file DB_PASSWORD_<SCHEMA>_FILE names), by schema; the
+  // owner's password from DATABASE_PASSWORD(_FILE) when the URL carries none (Compose's secrets).
+  const roleVariables = listServices().map((service) => `DB_PASSWORD_${pgSchemaFor(service).toUpperCase()}`);
+  const env = withSettingFiles(['DATABASE_PASSWORD', ...roleVariables], process.env);
   const passwords = Object.fromEntries(
-    Object.entries(process.env)
-      .filter(([name, value]) => name.startsWith('DB_PASSWORD_') && value)
+    Object.entries(env)
+      .filter(([name, value]) => name.startsWith('DB_PASSWORD_') && !name.endsWith('_FILE') && value)
       .map(([name, value]) => [name.slice('DB_PASSWORD_'.length).toLowerCase(), value as string]),
   );
-  runMain('migrate', async () => migrateDatabase(databaseUrl(), { services: process.argv.slice(2), passwords }), errorMessage);
+  const url = withDatabasePassword(databaseUrl(), env.DATABASE_PASSWORD);
+  runMain('migrate', async () => migrateDatabase(url, { services: process.argv.slice(2), passwords }), errorMessage);
 }

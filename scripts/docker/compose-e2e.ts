@@ -8,6 +8,7 @@
  *   2. the public port: the partner API, /docs and /healthz only (404 for the rest, even with the operator
  *      key), no version in `Server`, 413 over the body cap; the operator port on the loopback only;
  *   3. the apps as `node` on Node 24, each database role reaching its own schema only;
+ *   then no container's environment holding a secret (docker inspect: each reads its files of /run/secrets),
  *   then the proxy reaching the gateway and neither the broker nor the database (the edge network), and
  *      every app read-only, without capabilities or new privileges, writing /tmp only;
  *   4-5. a partner onboarded through the operator URL, withdrawals through the public URL settled in its feed
@@ -32,6 +33,7 @@ import type { PartnerEvent } from '@partner/contracts';
 import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, tokenBalance, transferLogs, VALID_ADDRESS } from '@partner/testing';
 import { repoRoot } from '../lib/services';
 import { compose, composeDown, composeEnv, composeSettings, composeUp, containersOf, DOCKERD_LOG, readEnvFile } from './compose';
+import { SECRET_VARIABLES } from './compose-variables';
 import { docker, ensureEngine, runVisible } from './docker';
 
 const root = repoRoot();
@@ -374,6 +376,20 @@ async function main(): Promise<void> {
           return (role === `svc_${schema}`) !== (usage === 't');
         });
       assert(wrong.length === 0, `roles with the wrong reach: ${wrong.join('; ')}`);
+    });
+
+    await check("no container's environment holds a secret (docker inspect): each reads its own from /run/secrets", () => {
+      const stored = readEnvFile(settings.envFile);
+      const secrets = SECRET_VARIABLES.map((variable) => stored[variable]).filter((value): value is string => Boolean(value));
+      expectEqual('secrets generated', secrets.length, SECRET_VARIABLES.length);
+      // Every container of the project, the deploy steps that ran and exited included.
+      const containers = containersOf(project);
+      assert(containers.length > 10, `only ${containers.length} containers found`);
+      for (const c of containers) {
+        const env = JSON.parse(docker(['inspect', '-f', '{{json .Config.Env}}', c.name]).stdout) as string[];
+        const holding = env.filter((entry) => secrets.some((secret) => entry.includes(secret))).map((entry) => entry.split('=')[0]);
+        expectEqual(`${c.service}: variables holding a secret`, holding, []);
+      }
     });
 
     await check('the proxy reaches the gateway, never the broker or the database; the apps run read-only, without capabilities', () => {

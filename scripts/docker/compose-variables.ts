@@ -41,6 +41,8 @@ export const EXAMPLE_PRODUCTION_ENV: Readonly<Record<string, string>> = {
   SMTP_FROM: 'Cadastro <nao-responda@example.com.br>',
   TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
   TWILIO_AUTH_TOKEN: 'token',
+  // The folder of the deployment's secret files (the Compose secrets admin_api_key, db_password_<schema>...).
+  COMPOSE_SECRETS_DIR: '/etc/partner/secrets',
   // The public port's TLS certificate and key (the Compose secrets proxy_tls_cert and proxy_tls_key).
   PROXY_TLS_CERT_FILE: '/etc/partner/tls/api.pem',
   PROXY_TLS_KEY_FILE: '/etc/partner/tls/api.key',

@@ -17,7 +17,7 @@
  * (offline/images/stand-ins.ts), COMPOSE_COMMAND.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { Address } from 'viem';
@@ -104,6 +104,43 @@ function ensureSecrets(settings: ComposeSettings, env: NodeJS.ProcessEnv = proce
   return missing;
 }
 
+/** The Compose secret (a file of COMPOSE_SECRETS_DIR) that holds a secret variable's value. */
+export const secretFileName = (variable: string): string => variable.toLowerCase();
+
+/**
+ * Writes each secret (SECRET_VARIABLES, from the environment or the env file: ensureSecrets first) to its
+ * file in the secrets folder (COMPOSE_SECRETS_DIR, default `<env file>.secrets`, named in the env file), which
+ * docker-compose.yml mounts as Compose secrets: no container's environment holds one. The folder is mode 700
+ * (the host's guard); the files 644, as the containers read them under their own users (node, postgres). A
+ * changed value (a rotation) rewrites its file. Returns the folder.
+ */
+export function writeSecretFiles(settings: ComposeSettings, env: NodeJS.ProcessEnv = process.env): string {
+  const stored = readEnvFile(settings.envFile);
+  const named = env.COMPOSE_SECRETS_DIR || stored.COMPOSE_SECRETS_DIR;
+  const dir = named ? resolve(root, named) : besideEnvFile(settings, 'secrets');
+  if (!named)
+    appendToEnvFile(settings, [
+      '# The folder of the Compose secrets, written from the variables above by compose:up.',
+      `COMPOSE_SECRETS_DIR=${asEnvPath(dir)}`,
+    ]);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  for (const variable of SECRET_VARIABLES) {
+    const value = env[variable] || stored[variable];
+    if (!value) throw new Error(`${variable} has no value to write as a secret file`);
+    const file = join(dir, secretFileName(variable));
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== value) writeFileSync(file, value, { mode: 0o644 });
+    chmodSync(file, 0o644);
+  }
+  return dir;
+}
+
+/** A path as the env file names it: relative to the repository (./...) when inside it, else absolute. */
+function asEnvPath(file: string): string {
+  const path = relative(root, file);
+  return path.startsWith('..') || isAbsolute(path) ? file : `./${path}`;
+}
+
 /**
  * The local chains' and local counterparties' settings (the DICT test server, the notification sinks): those
  * of docker-compose.sandbox.env, which runs the same overlay (its nodes by service name, their chain ids, the
@@ -169,14 +206,10 @@ export async function ensureProxyTls(settings: ComposeSettings): Promise<{ certF
     );
   const [certFile, keyFile] = [besideEnvFile(settings, 'tls.pem'), besideEnvFile(settings, 'tls.key')];
   await ensureSelfSignedCertificate(certFile, keyFile);
-  const asNamed = (file: string) => {
-    const path = relative(root, file);
-    return path.startsWith('..') || isAbsolute(path) ? file : `./${path}`;
-  };
   appendToEnvFile(settings, [
     "# The public port's TLS certificate, self-signed by compose:up (clients must be given it): replace it with your own.",
-    `${PROXY_TLS_VARIABLES.cert}=${asNamed(certFile)}`,
-    `${PROXY_TLS_VARIABLES.key}=${asNamed(keyFile)}`,
+    `${PROXY_TLS_VARIABLES.cert}=${asEnvPath(certFile)}`,
+    `${PROXY_TLS_VARIABLES.key}=${asEnvPath(keyFile)}`,
   ]);
   return { certFile, selfSigned: true };
 }
@@ -347,6 +380,7 @@ export async function composeUp(settings: ComposeSettings = composeSettings()): 
   const wrote = (what: string, names: string[]) =>
     names.length > 0 && console.log(`${what} ${names.join(', ')} into ${envFile} (mode 600)`);
   wrote('secrets: generated', ensureSecrets(settings));
+  console.log(`secrets: written as Compose secrets into ${shown(writeSecretFiles(settings))} (mode 700)`);
   if (settings.localChains) {
     wrote('local chains: wrote', ensureLocalChainSettings(settings));
     wrote('local DICT and notification sinks: wrote', await ensureLocalCounterparties(settings));
@@ -397,7 +431,12 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   if (problem) throw new Error(`no Docker engine answers (${problem})`);
   // `down` needs no secret, but Compose interpolates the whole file first: stand-ins for the missing ones.
   const stored = readEnvFile(settings.envFile);
-  const paths = [...HOT_WALLET_KEY_SECRETS.map((s) => s.variable), ...Object.values(PROXY_TLS_VARIABLES), 'DICT_CERTS_DIR'];
+  const paths = [
+    ...HOT_WALLET_KEY_SECRETS.map((s) => s.variable),
+    ...Object.values(PROXY_TLS_VARIABLES),
+    'DICT_CERTS_DIR',
+    'COMPOSE_SECRETS_DIR',
+  ];
   const placeholders = Object.fromEntries(
     [...SECRET_VARIABLES, ...CHAIN_URL_VARIABLES, ...paths, ...Object.keys(LOCAL_COUNTERPARTY_ENV)]
       .filter((name) => !process.env[name] && !stored[name])
@@ -411,9 +450,9 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   // (and reused by the next compose:up).
   const keyFiles = HOT_WALLET_KEY_SECRETS.map(({ secret }) => besideEnvFile(settings, secret));
   const localKey = (stored.COMPOSE_FILE ?? '').includes(LOCAL_CHAINS_FILE);
-  const tlsFiles = [besideEnvFile(settings, 'tls.pem'), besideEnvFile(settings, 'tls.key')];
-  for (const file of [settings.envFile, ...tlsFiles, ...(localKey ? keyFiles : [])].filter((f) => existsSync(f))) {
-    rmSync(file);
+  const generated = [besideEnvFile(settings, 'tls.pem'), besideEnvFile(settings, 'tls.key'), besideEnvFile(settings, 'secrets')];
+  for (const file of [settings.envFile, ...generated, ...(localKey ? keyFiles : [])].filter((f) => existsSync(f))) {
+    rmSync(file, { recursive: true });
     console.log(`removed ${shown(file)}`);
   }
   for (const keyFile of keyFiles)

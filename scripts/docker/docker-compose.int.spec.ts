@@ -74,8 +74,11 @@ describe('docker-compose.yml, read by docker-compose', () => {
       CHAIN_ID_MATIC: '137',
       HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
     });
-    expect(services.withdrawals.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/svc_withdrawals:/);
-    expect(secretNames(services.withdrawals)).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
+    // Its own role, its password a secret file (COMPOSE_SECRETS_DIR), not in the URL.
+    expect(services.withdrawals.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/svc_withdrawals@/);
+    expect(services.withdrawals.environment?.DATABASE_PASSWORD_FILE).toBe('/run/secrets/db_password_withdrawals');
+    expect(secretNames(services.withdrawals)).toEqual(['hot_wallet_key', 'hot_wallet_key_2', 'internal_secret', 'db_password_withdrawals']);
+    expect(secrets?.db_password_withdrawals?.file).toBe(`${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/db_password_withdrawals`);
     expect(secrets?.hot_wallet_key?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_SECRET_FILE);
     expect(secrets?.hot_wallet_key_2?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_2_SECRET_FILE);
   }, 60_000);
@@ -83,7 +86,7 @@ describe('docker-compose.yml, read by docker-compose', () => {
   // docker-compose.spec.ts checks every required variable; Compose itself is asked for a few (each call takes seconds).
   it.each([
     'ADMIN_API_KEY',
-    'DB_PASSWORD_WITHDRAWALS',
+    'COMPOSE_SECRETS_DIR',
     'CHAIN_RPC_URL_ETH',
     'HOT_WALLET_KEY_SECRET_FILE',
     'HOT_WALLET_KEY_2_SECRET_FILE',

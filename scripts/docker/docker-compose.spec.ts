@@ -175,6 +175,8 @@ function secretProblems(service: string, env: Record<string, string> = {}): stri
     for (const [, password] of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:([^@\s]*)@/gi))
       if (password !== '' && !DEV_DEFAULTS.has(decodeURIComponent(password)))
         problems.push(`${service}.${name} has a URL password that is not a dev default`);
+    // A path to a secret file names the secret, it holds none.
+    if (SECRET_FILE_PATH.test(value)) return problems;
     const withoutDefaults = [...DEV_DEFAULTS].reduce((v, d) => v.split(d).join(''), value).replace(ADDRESS, '');
     for (const [label, pattern] of SECRET_PATTERNS)
       if (pattern.test(withoutDefaults)) problems.push(`${service}.${name} looks like a ${label}`);
@@ -251,16 +253,48 @@ describe('docker-compose.yml', () => {
     expect(overridden).toEqual([]);
   });
 
-  it.each([...SECRETS, ...Object.keys(EXAMPLE_CHAIN_ENV)])(
+  it.each([...Object.keys(EXAMPLE_CHAIN_ENV), 'COMPOSE_SECRETS_DIR', 'ADMIN_API_KEY', 'POSTGRES_PASSWORD'])(
     'refuses to start without %s (no default), and runs outside the sandbox unless asked',
     (name) => {
       const { [name]: _left, ...others } = PRODUCTION_ENV;
       expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
       expect(requiredEverywhere(name)).toBe(true);
       expect(service('gateway').environment?.SANDBOX).toBe('false');
-      expect(service('gateway').environment?.ADMIN_API_KEY).toBe(PRODUCTION_ENV.ADMIN_API_KEY);
     },
   );
+
+  it("keeps every secret of the deployment in a file of COMPOSE_SECRETS_DIR, a Compose secret its readers mount and read as <NAME>_FILE; no running service's environment holds one", () => {
+    const mounted = (name: string) => (service(name).secrets ?? []).map((s) => (typeof s === 'string' ? s : s.source));
+    for (const variable of SECRETS) {
+      const secret = variable.toLowerCase();
+      expect(config.secrets?.[secret]).toEqual({ file: `${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/${secret}` });
+    }
+    const running = Object.keys(config.services).filter((name) => name !== 'tools');
+    for (const name of running) {
+      const env = service(name).environment ?? {};
+      // Each file it is told to read is one it mounts.
+      for (const [key, value] of Object.entries(env).filter(([key]) => key.endsWith('_FILE') && key !== 'HOT_WALLET_KEY_FILE'))
+        if (value.startsWith('/run/secrets/'))
+          expect({ name, key, mounted: mounted(name) }).toEqual({
+            name,
+            key,
+            mounted: expect.arrayContaining([value.slice('/run/secrets/'.length)]),
+          });
+      // No secret's value anywhere in it: not as a variable, not inside a URL.
+      const holding = Object.entries(env).filter(([, value]) => SECRETS.some((s) => value.includes(PRODUCTION_ENV[s])));
+      expect({ name, holding }).toEqual({ name, holding: [] });
+    }
+    // Who reads what: the apps INTERNAL_SECRET and their own role's password; the gateway the operator key;
+    // migrate the owner's password and every role's; PostgreSQL the owner's.
+    for (const app of APP_SERVICES)
+      expect(mounted(app)).toEqual(
+        expect.arrayContaining(['internal_secret', `db_password_${pgSchemaOf(app === PAYOUT_WORKER ? 'withdrawals' : app)}`]),
+      );
+    expect(mounted('gateway')).toContain('admin_api_key');
+    expect(mounted('migrate').sort()).toEqual(['postgres_password', ...APPS.map((app) => `db_password_${pgSchemaOf(app)}`)].sort());
+    expect(mounted('postgres')).toEqual(['postgres_password']);
+    expect(service('postgres').environment?.POSTGRES_PASSWORD_FILE).toBe('/run/secrets/postgres_password');
+  });
 
   it("names every base image by a variable, official by default; the Dockerfile's default Node image is the same", () => {
     const variables = ['NODE_IMAGE', 'KAFKA_IMAGE', 'POSTGRES_IMAGE', 'NGINX_IMAGE'];
@@ -340,8 +374,10 @@ describe('docker-compose.yml', () => {
     const schema = pgSchemaOf(app);
     const url = new URL(String(env.DATABASE_URL));
     expect(url.username).toBe(`svc_${schema}`);
-    expect(url.password).not.toBe('');
-    expect(decodeURIComponent(url.password)).toBe(service('migrate').environment?.[`DB_PASSWORD_${schema.toUpperCase()}`]);
+    // The password from the secret file the migrate step sets on the role, never in the URL.
+    expect(url.password).toBe('');
+    expect(env.DATABASE_PASSWORD_FILE).toBe(`/run/secrets/db_password_${schema}`);
+    expect(service('migrate').environment?.[`DB_PASSWORD_${schema.toUpperCase()}_FILE`]).toBe(env.DATABASE_PASSWORD_FILE);
     expect(url.username).not.toBe(new URL(String(service('migrate').environment?.DATABASE_URL)).username);
     // Its own node flags on the command line (a later V8 flag wins over NODE_OPTIONS'), as `npm start` runs it.
     expect(s.image).toMatch(/^partner-service:/);
@@ -359,7 +395,14 @@ describe('docker-compose.yml', () => {
   it('docker-compose.sandbox.env turns the sandbox on, with clearly fake dev secrets (an admin key of 16+ characters)', () => {
     const gateway = sandbox.services.gateway;
     expect(gateway.environment?.SANDBOX).toBe('true');
-    const key = gateway.environment?.ADMIN_API_KEY ?? '';
+    // The secret files it names hold the same dev values as its variables (the `tools` service reads those).
+    expect(sandboxEnv.COMPOSE_SECRETS_DIR).toBe('./deploy/sandbox-secrets');
+    for (const variable of SECRETS)
+      expect({ variable, file: read('deploy', 'sandbox-secrets', variable.toLowerCase()) }).toEqual({
+        variable,
+        file: sandboxEnv[variable],
+      });
+    const key = sandboxEnv.ADMIN_API_KEY ?? '';
     expect(DEV_DEFAULTS.has(key)).toBe(true);
     expect(key.length).toBeGreaterThanOrEqual(16);
     // The sandbox and the required secrets, each a documented dev default, and the local test chains and
@@ -373,7 +416,7 @@ describe('docker-compose.yml', () => {
       Object.keys(sandboxEnv)
         .filter((name) => !chainSettings.includes(name))
         .sort(),
-    ).toEqual(['SANDBOX', ...SECRETS].sort());
+    ).toEqual(['SANDBOX', 'COMPOSE_SECRETS_DIR', ...SECRETS].sort());
     expect(chainSettings).toEqual(expect.arrayContaining(Object.keys(EXAMPLE_CHAIN_ENV)));
     expect(SECRETS.filter((name) => !DEV_DEFAULTS.has(sandboxEnv[name]))).toEqual([]);
   });
@@ -492,7 +535,7 @@ describe('docker-compose.yml', () => {
     const withdrawals = service('withdrawals');
     // Mounted into the withdrawals service, which reads them from there (a comma list), and into no other service.
     expect(KEY_SECRETS).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
-    expect(withdrawals.secrets).toEqual(KEY_SECRETS);
+    expect(withdrawals.secrets).toEqual([...KEY_SECRETS, 'internal_secret', 'db_password_withdrawals']);
     expect(withdrawals.environment).toMatchObject({
       HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
       HOT_WALLET_SIGNER: 'key-file',

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The official postgres image's start-up, for the variables docker-compose.yml and operators use: on an
-# empty PGDATA, initdb with POSTGRES_USER's password (POSTGRES_PASSWORD, required unless
+# empty PGDATA, initdb with POSTGRES_USER's password (POSTGRES_PASSWORD or the file POSTGRES_PASSWORD_FILE, required unless
 # POSTGRES_HOST_AUTH_METHOD=trust), create POSTGRES_DB, run /docker-entrypoint-initdb.d/*.sh, *.sql,
 # *.sql.gz in name order against a server listening on its socket only; then run the server.
 set -Eeuo pipefail
@@ -13,6 +13,15 @@ if [ "$1" = 'postgres' ] && [ "$(id -u)" = '0' ]; then
   chown -R postgres:postgres "$PGDATA"
   chmod 700 "$PGDATA"
   exec setpriv --reuid=postgres --regid=postgres --init-groups "$0" "$@"
+fi
+
+# POSTGRES_PASSWORD_FILE, as the official image reads it: the password from a file (a Compose secret).
+if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then
+  if [ -n "${POSTGRES_PASSWORD:-}" ]; then
+    echo 'error: both POSTGRES_PASSWORD and POSTGRES_PASSWORD_FILE are set (but they are exclusive)' >&2
+    exit 1
+  fi
+  POSTGRES_PASSWORD="$(< "$POSTGRES_PASSWORD_FILE")"
 fi
 
 if [ "$1" = 'postgres' ] && [ ! -s "$PGDATA/PG_VERSION" ]; then

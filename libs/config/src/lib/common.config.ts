@@ -130,6 +130,13 @@ export class CommonConfig {
   DATABASE_URL: string = 'postgresql://postgres@127.0.0.1:5432/partner';
 
   /**
+   * The database password, when DATABASE_URL carries none: what Compose gives as a file
+   * (DATABASE_PASSWORD_FILE), so that no environment holds it. Empty: the URL's own, if any.
+   */
+  @IsString()
+  DATABASE_PASSWORD: string = '';
+
+  /**
    * How long a query waits for one of the pool's connections (or for a new one to open) before it fails:
    * the gateway then answers 503 with Retry-After, a service's handler fails (its caller gets 503). Never
    * an endless queue behind an exhausted pool.

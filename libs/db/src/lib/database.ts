@@ -8,6 +8,16 @@ const logger = new Logger('PostgreSQL');
 export interface DatabaseSettings {
   DATABASE_URL: string;
   DATABASE_ACQUIRE_TIMEOUT_MS: number;
+  /** Set into the URL when given (a password read from a file, DATABASE_PASSWORD_FILE); the URL's own otherwise. */
+  DATABASE_PASSWORD?: string;
+}
+
+/** `url` with `password` as its password; `url` itself without one. */
+export function withDatabasePassword(url: string, password: string | undefined): string {
+  if (!password) return url;
+  const parsed = new URL(url);
+  parsed.password = encodeURIComponent(password);
+  return parsed.toString();
 }
 
 /**
@@ -15,12 +25,12 @@ export interface DatabaseSettings {
  * names its tables unqualified (right whichever database it shares with other services); only SQL that may
  * run on another pool (the operator-key CLI's, scripts', specs') names the schema.
  */
-function pgPool({ DATABASE_URL, DATABASE_ACQUIRE_TIMEOUT_MS }: DatabaseSettings, schema: string): Pool {
+function pgPool({ DATABASE_URL, DATABASE_ACQUIRE_TIMEOUT_MS, DATABASE_PASSWORD }: DatabaseSettings, schema: string): Pool {
   // A query that finds the pool's 10 connections busy waits for one at most the acquire timeout, then fails
   // (`timeout exceeded when trying to connect`), which the gateway answers 503 with Retry-After: an
   // exhausted pool (a flood, a slow database) sheds load instead of queueing requests without end.
   const pool = new Pool({
-    connectionString: DATABASE_URL,
+    connectionString: withDatabasePassword(DATABASE_URL, DATABASE_PASSWORD),
     max: 10,
     connectionTimeoutMillis: DATABASE_ACQUIRE_TIMEOUT_MS,
     options: `-c search_path=${schema}`,
