@@ -266,10 +266,9 @@ function ensureHotWalletKey(settings: ComposeSettings, secret: string, variable:
   if (generated) writeFileSync(file, `${generatePrivateKey()}\n`, { mode: 0o600, flag: 'wx' });
   if (!named) {
     if (process.getuid?.() === 0) chownSync(file, CONTAINER_UID, CONTAINER_UID);
-    const path = relative(root, file);
     appendToEnvFile(settings, [
       `# A hot wallet key (the Compose secret ${secret}): a file, never a variable. Back it up.`,
-      `${variable}=${path.startsWith('..') || isAbsolute(path) ? file : `./${path}`}`,
+      `${variable}=${asEnvPath(file)}`,
     ]);
   }
   if (!existsSync(file)) throw new Error(`${variable} ${named} does not exist`);

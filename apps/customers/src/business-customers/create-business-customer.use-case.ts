@@ -42,10 +42,9 @@ class SmsQuotaExceeded extends Error {
 
 /** The first SMS the registration asks for at a number outside `countries`, with that number's country. */
 function smsAbroad(notifications: NewOwnerNotification[], countries: readonly string[]) {
-  for (const n of notifications) {
-    const country = n.channel === 'sms' ? phoneCountryOf(n.destination) : undefined;
-    if (n.channel === 'sms' && (country === undefined || !countries.includes(country)))
-      return { ...n, country: country ?? 'no single country' };
+  for (const n of notifications.filter((n) => n.channel === 'sms')) {
+    const country = phoneCountryOf(n.destination);
+    if (country === undefined || !countries.includes(country)) return { ...n, country: country ?? 'no single country' };
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import { errorBody } from '../http/error-body';
 import { MAX_PATH_PARAMETER_LENGTH, URI_TOO_LONG } from '../http/framework-errors';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import type { Operator } from '../operators/operator-key.repository';
+import { clientAddressOf } from '../operators/operator-name';
 import { AuditEntry, AuditLogRepository } from './audit-log.repository';
 
 /** The operator API's path prefix: every call under it is audited. */
@@ -51,7 +52,7 @@ export function auditEntryOf(request: AuditedRequest, reply: Pick<FastifyReply, 
     statusCode: reply.statusCode,
     requestId: request.id,
     usdtMicros: amountOf(request.body),
-    clientAddress: request.ip?.slice(0, 64) ?? null,
+    clientAddress: clientAddressOf(request),
   };
 }
 

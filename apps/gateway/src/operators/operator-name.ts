@@ -7,6 +7,9 @@ export interface Actor {
   address: string | null;
 }
 
+/** The client's address as the gateway read it (TRUST_PROXY_HOPS), bounded, as the records keep it. */
+export const clientAddressOf = (request: { ip?: string }): string | null => request.ip?.slice(0, 64) ?? null;
+
 /** Who asked, as a record names an operator key: its name and prefix (never enough of the key to use it). */
 export function operatorName(request: OperatorRequest): string {
   const operator = request.operator;
@@ -17,5 +20,5 @@ export function operatorName(request: OperatorRequest): string {
 export function actorOf(request: OperatorRequest): Actor {
   const operator = request.operator;
   if (!operator) throw new Error('an operator route ran without an operator (OperatorAuth must guard it)');
-  return { keyId: operator.id, name: operatorName(request), address: request.ip?.slice(0, 64) ?? null };
+  return { keyId: operator.id, name: operatorName(request), address: clientAddressOf(request) };
 }
