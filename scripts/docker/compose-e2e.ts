@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { get as httpsGet } from 'node:https';
 import * as tls from 'node:tls';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { pgSchemaOf, SERVICE_NAMES } from '@partner/contracts';
@@ -55,11 +56,17 @@ const publicUrl = `https://127.0.0.1:${settings.gatewayPort}`;
 const proxyCertificate = () => join(workDir, '.env.tls.pem');
 
 /** Node 24's runtime CA setters (tls.setDefaultCACertificates, v22.19/v24.5), not in @types/node 20 yet. */
-type TlsCaStore = { getCACertificates(kind: 'default'): string[]; setDefaultCACertificates(certs: string[]): void };
-/** Every TLS client of this process (fetch, ApiClient's) trusts the proxy's self-signed certificate too. */
+type TlsCaStore = { getCACertificates?(kind: 'default'): string[]; setDefaultCACertificates?(certs: string[]): void };
+/**
+ * Every TLS client of this process (fetch, ApiClient's) trusts the proxy's self-signed certificate too: the
+ * default CAs themselves on Node 24; on an older Node (run without the project's), fetch's global dispatcher.
+ */
 function trustProxyCertificate(): void {
+  const certificate = readFileSync(proxyCertificate(), 'utf8');
   const store = tls as unknown as TlsCaStore;
-  store.setDefaultCACertificates([...store.getCACertificates('default'), readFileSync(proxyCertificate(), 'utf8')]);
+  if (store.setDefaultCACertificates && store.getCACertificates)
+    store.setDefaultCACertificates([...store.getCACertificates('default'), certificate]);
+  else setGlobalDispatcher(new Agent({ connect: { ca: [...tls.rootCertificates, certificate] } }));
 }
 const operatorUrl = `http://127.0.0.1:${settings.operatorPort}`;
 const ethChainUrl = `http://127.0.0.1:${settings.chainPorts.ETH}`;
