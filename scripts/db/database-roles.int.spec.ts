@@ -104,4 +104,14 @@ describe('per-service database roles (the migrate step)', () => {
       expect(await outcome(c, 'DELETE FROM gateway.rate_limit_buckets')).toBe('ok');
     });
   });
+
+  it("withholds from the withdrawals service's role any rewrite of its credits' audit rows", async () => {
+    await asRole('svc_withdrawals', 'withdrawals-it-password', async (c) => {
+      expect(await outcome(c, 'SELECT count(*) FROM withdrawals.audit_log')).toBe('ok');
+      expect(await outcome(c, "UPDATE withdrawals.audit_log SET operators = 'someone else'")).toBe('42501');
+      expect(await outcome(c, 'DELETE FROM withdrawals.audit_log')).toBe('42501');
+      expect(await outcome(c, 'TRUNCATE withdrawals.audit_log')).toBe('42501');
+      expect(await outcome(c, 'DELETE FROM withdrawals.refused_commands WHERE false')).toBe('ok');
+    });
+  });
 });

@@ -102,6 +102,7 @@ async function migrate(service: string, url: string): Promise<void> {
  */
 const WITHHELD: Record<string, string[]> = {
   gateway: ['REVOKE UPDATE, DELETE, TRUNCATE ON "gateway"."audit_log"', 'REVOKE DELETE, TRUNCATE ON "gateway"."approvals"'],
+  withdrawals: ['REVOKE UPDATE, DELETE, TRUNCATE ON "withdrawals"."audit_log"'],
 };
 
 /** Creates (or re-keys) the service's role svc_<schema>, granted its schema's rows, now and after later migrations. Idempotent. */

@@ -42,7 +42,7 @@ export class DecideApprovalUseCase {
     if (wanted === 'rejected') return { ...view, available_usdt_micros: null, held_usdt_micros: null };
     const credit = { usdt_micros: decided.usdtMicros, idempotency_key: decided.idempotencyKey, reference: decided.reference };
     const operators = `${decided.requestedBy}; approved by ${decided.decidedBy ?? by.name}`;
-    const balance = await applyCredit(this.bus, decided.partnerId, decided.document, credit, operators);
+    const balance = await applyCredit(this.bus, decided.partnerId, decided.document, credit, { operators, clientAddress: by.address });
     return { ...view, available_usdt_micros: balance.available_usdt_micros, held_usdt_micros: balance.held_usdt_micros };
   }
 }

@@ -15,17 +15,26 @@ export type CreditOutcome = { credited: CreditAccountResult } | { pending: Appro
 
 /**
  * Applies a credit (withdrawals.command.credit-account.v2) under its idempotency key, naming on the ledger
- * line the operator key(s) that credited: the same key again is answered `replayed` and credits nothing.
+ * line and the audit row the operator key(s) that credited and the client's address: the same key again is
+ * answered `replayed` and credits nothing.
  */
 export async function applyCredit(
   bus: MessageBus,
   partnerId: PartnerId,
   document: string,
   credit: CreditRequest,
-  operators?: string,
+  by?: { operators: string; clientAddress: string | null },
 ): Promise<CreditAccountResult> {
   const { usdt_micros, idempotency_key, reference } = credit;
-  const command = { partner_id: partnerId, document, usdt_micros, idempotency_key, reference, ...(operators ? { operators } : {}) };
+  const command = {
+    partner_id: partnerId,
+    document,
+    usdt_micros,
+    idempotency_key,
+    reference,
+    ...(by ? { operators: by.operators } : {}),
+    ...(by?.clientAddress ? { client_address: by.clientAddress } : {}),
+  };
   return unwrap(await bus.request(Topics.WithdrawalsCreditAccount, command));
 }
 
@@ -64,7 +73,8 @@ export class CreditUserUseCase {
     const partnerId = await requireKnownPartner(this.partners, pathPartnerId);
     const asked = await this.approvals.findByKey(partnerId, credit.idempotency_key);
     if (asked) return { pending: sameRequest(asked, document, credit) };
-    if (credit.usdt_micros <= this.threshold) return { credited: await applyCredit(this.bus, partnerId, document, credit, by.name) };
+    if (credit.usdt_micros <= this.threshold)
+      return { credited: await applyCredit(this.bus, partnerId, document, credit, { operators: by.name, clientAddress: by.address }) };
     // Refused now rather than at approval: the request names a user the books know.
     unwrap(await this.bus.request(Topics.WithdrawalsGetBalance, { partner_id: partnerId, document }));
     const request = {

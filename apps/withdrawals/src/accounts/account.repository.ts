@@ -53,7 +53,8 @@ const CREATED_AT = statement('accounts_created_at', 'SELECT created_at FROM acco
  * A credit in one statement: claims the idempotency key by inserting the credit first (a concurrent
  * credit with the same key waits on the primary key, then inserts nothing), adds the amount to the
  * account only if the claim did (a guarded UPDATE on the latest row version, so concurrent credits to
- * one account add up), and writes its ledger entry. The caller rolls the transaction back when the key
+ * one account add up), and writes its ledger entry and its audit row (who, from where, how much: the
+ * statement fails, and the credit with it, if that row cannot be written). The caller rolls the transaction back when the key
  * was claimed but no account was credited (unknown user): data-modifying CTEs always run.
  */
 const CREDIT = statement(
@@ -69,7 +70,11 @@ const CREDIT = statement(
      RETURNING available_micros, held_micros),
    ledger AS (
      INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, reference, idempotency_key, created_at, operators)
-     SELECT $1, $3, 'credit', $4::bigint, 0, $5, $2, $6, $7 FROM credited)
+     SELECT $1, $3, 'credit', $4::bigint, 0, $5, $2, $6, $7 FROM credited),
+   -- The audit row, in this very statement: a failed write fails the credit.
+   audit AS (
+     INSERT INTO audit_log (action, partner_id, document, usdt_micros, idempotency_key, reference, operators, client_address, available_micros_after, recorded_at)
+     SELECT 'credit', $1, $3, $4::bigint, $2, $5, $7, $8, available_micros, $6 FROM credited)
    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, c.available_micros, c.held_micros
    FROM (SELECT 1) AS one LEFT JOIN credited c ON true`,
 );
@@ -104,6 +109,8 @@ export interface NewCredit {
   reference: string;
   /** Who credited: the operator key(s) (null when no operator sent it). Recorded, not part of what makes a retry the same credit. */
   operators?: string | null;
+  /** The address of the operator's client, for the audit row (null when no operator sent it). */
+  clientAddress?: string | null;
 }
 
 /** What a credit did: applied (the balance after it), nothing for an unknown user, or nothing because the key holds an earlier credit. */
@@ -159,7 +166,7 @@ export class AccountRepository {
    * On 'user_not_found' the caller must roll back: the key was claimed.
    */
   async credit(tx: Transaction, credit: NewCredit, now: Date): Promise<CreditOutcome> {
-    const { partnerId, idempotencyKey, document, micros, reference, operators } = credit;
+    const { partnerId, idempotencyKey, document, micros, reference, operators, clientAddress } = credit;
     const {
       rows: [row],
     } = await tx.query<{ claimed: boolean; available_micros: string | null; held_micros: string | null }>(CREDIT, [
@@ -170,6 +177,7 @@ export class AccountRepository {
       reference,
       now,
       operators ?? null,
+      clientAddress ?? null,
     ]);
     // Both balance columns come from the one credited row: null together (nothing credited) or set together.
     if (row.available_micros !== null && row.held_micros !== null)

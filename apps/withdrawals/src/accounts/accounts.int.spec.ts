@@ -100,6 +100,63 @@ describe('upsert-user (PostgreSQL)', () => {
 });
 
 describe('credit-account (PostgreSQL)', () => {
+  it("writes the credit's audit row in the credit's own transaction: amount, operator keys, client address, balance after", async () => {
+    const { partnerId, document } = await newUser();
+    const command = creditOf(partnerId, document, {
+      operators: 'alice (adm_1a2b); approved by bob (adm_3c4d)',
+      client_address: '203.0.113.7',
+    });
+    expect(await credit.execute(command)).toMatchObject({ ok: true });
+    const audit = await db.query<Record<string, string | null>>(
+      `SELECT action, usdt_micros, idempotency_key, reference, operators, client_address, available_micros_after, xmin::text AS tx
+       FROM audit_log WHERE partner_id = $1 AND document = $2`,
+      [partnerId, document],
+    );
+    const [ledger] = (await written(partnerId)).ledger;
+    expect(audit.rows).toEqual([
+      {
+        action: 'credit',
+        usdt_micros: '2500000',
+        idempotency_key: command.idempotency_key,
+        reference: command.reference,
+        operators: command.operators,
+        client_address: '203.0.113.7',
+        available_micros_after: '2500000',
+        tx: ledger.tx,
+      },
+    ]);
+    // A replay credits nothing and writes no second row.
+    expect(await credit.execute(command)).toMatchObject({ ok: true, data: { replayed: true } });
+    expect(await selectCount(db, 'SELECT count(*) FROM audit_log WHERE partner_id = $1', [partnerId])).toBe(1);
+  });
+
+  it('rolls the credit back when its audit row cannot be written: no balance, ledger, credit or event, and the key stays free', async () => {
+    const { partnerId, document } = await newUser();
+    const command = creditOf(partnerId, document, { operators: 'alice (adm_1a2b)', client_address: '203.0.113.7' });
+    // The audit table refusing this partner's rows (a full disk, a broken constraint, a trigger gone wrong).
+    const trigger = `audit_refuses_${partnerId.replace(/-/g, '_')}`;
+    await db.query(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.partner_id = '${partnerId}' THEN RAISE EXCEPTION 'audit write failed'; END IF; RETURN NEW; END; $$`);
+    await db.query(`CREATE TRIGGER ${trigger} BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+    try {
+      await expect(credit.execute(command)).rejects.toThrow(/audit write failed/);
+    } finally {
+      await db.query(`DROP TRIGGER ${trigger} ON audit_log`);
+      await db.query(`DROP FUNCTION ${trigger}()`);
+    }
+    expect(await written(partnerId)).toEqual({ credits: [], ledger: [], outbox: [], accounts: [{ tx: expect.any(String) }] });
+    expect(await getBalance.execute({ partner_id: partnerId, document })).toEqual({
+      ok: true,
+      data: { available_usdt_micros: 0, held_usdt_micros: 0 },
+    });
+    // Once the audit can be written, the same request credits (the failed attempt held nothing).
+    expect(await credit.execute(command)).toEqual({
+      ok: true,
+      data: { available_usdt_micros: 2_500_000, held_usdt_micros: 0, replayed: false },
+    });
+    expect(await selectCount(db, 'SELECT count(*) FROM audit_log WHERE partner_id = $1', [partnerId])).toBe(1);
+  });
+
   it('applies a credit once: the balance, one ledger entry with its reference and one event, all in one transaction', async () => {
     const { partnerId, document } = await newUser();
     const command = creditOf(partnerId, document);

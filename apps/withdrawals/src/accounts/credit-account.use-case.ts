@@ -38,8 +38,8 @@ function accountCredited(credit: NewCredit, after: Balance, at: Date) {
 }
 
 /**
- * Credits a user's USDT account, once per idempotency key of the partner: the credit, its ledger entry and
- * its account-credited event commit together (AccountRepository.credit). The same key again with the same
+ * Credits a user's USDT account, once per idempotency key of the partner: the credit, its ledger entry, its
+ * audit row and its account-credited event commit together (AccountRepository.credit), or none of them. The same key again with the same
  * document, amount and reference is a replay, answered with the current balance; with anything else it is
  * refused. An unknown user binds nothing: the key may be used again once the user exists; a copy of the
  * refused command itself (same command id) is refused again, so a credit answered 404 is never applied later.
@@ -61,6 +61,7 @@ export class CreditAccountUseCase {
       micros: BigInt(command.usdt_micros),
       reference: command.reference,
       operators: command.operators ?? null,
+      clientAddress: command.client_address ?? null,
     };
     const now = new Date();
     const credited = runIdempotent<

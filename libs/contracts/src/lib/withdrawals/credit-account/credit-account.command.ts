@@ -59,6 +59,12 @@ export class CreditAccountCommand extends CreditRequest {
   @IsString()
   @Length(1, 500)
   operators?: string;
+
+  /** The address of the operator's client (for an approved credit, the approver's), kept on the credit's audit row. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  client_address?: string;
 }
 
 /** A user's USDT balance: available to withdraw, and held by withdrawals not final yet. */
