@@ -6,8 +6,8 @@
 #                                            operator CLI compiled with them: node dist/apps/operator-cli/src/main.js
 #   --target tools    partner-service-tools  the deploy steps: node dist/deploy-steps/migrate.js (npm run
 #                                            db:migrate: applies every service's migrations, creates the
-#                                            service roles), node dist/deploy-steps/topics.js (npm run
-#                                            kafka:topics: creates the topics), and the operator CLI from
+#                                            service roles), node dist/deploy-steps/setup.js (npm run
+#                                            kafka:setup: the topics, principals and ACLs), and the operator CLI from
 #                                            its sources (npm run cli: apps/operator-cli, libs/, scripts/)
 #   --target chain    partner-service-chain  development and CI only: a local EVM node per network and the
 #                                            step that deploys the test USDT (docker-compose.local-chains.yml)

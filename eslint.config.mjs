@@ -103,8 +103,9 @@ const noHttpInKafka = {
 };
 // The Kafka clients, kafkajs and @platformatic/kafka (KAFKA_CLIENT), are imported by libs/kafka alone
 // (docs/adr/0027-kafkajs-risk-and-a-way-out.md): a change of Kafka client is then a change of one library. The
-// end-to-end suite writes a raw record as another producer would; it may use no library of ours but the API
-// client and the testing helpers (typeRules), so it uses kafkajs directly.
+// end-to-end suite writes a raw record as another producer would, and plays each principal of the bus against
+// the broker's ACLs; it may use no library of ours but the API client and the testing helpers (typeRules), so
+// it uses kafkajs directly.
 const kafkajsMessage = "The Kafka clients are libs/kafka's alone (docs/adr/0027-kafkajs-risk-and-a-way-out.md): use @partner/kafka";
 const noKafkajs = [
   { name: 'kafkajs', message: kafkajsMessage },
@@ -169,7 +170,7 @@ export default [
   { files: ['**/*.spec.ts', '**/*.spec-support.ts'], rules: { 'no-restricted-syntax': [...noPartnerIdCast, ...noCastThroughUnknown] } },
   { files: partnerIdMinters, rules: { 'no-restricted-imports': restrictedImports(noRawWithCode) } },
   {
-    files: ['apps/e2e/src/dead-letters.spec.ts'],
+    files: ['apps/e2e/src/dead-letters.spec.ts', 'apps/e2e/src/bus-acls.spec.ts', 'apps/e2e/src/support/bus.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noPartnerIdMinting, noRawWithCode] }] },
   },
   {

@@ -11,7 +11,11 @@ module.exports = {
   ...preset,
   displayName: 'scripts',
   rootDir: __dirname,
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.json' }],
+    // As the preset: @platformatic/kafka's ES modules compiled to CommonJS (a spec that loads an app's config loads it).
+    '/node_modules/@platformatic/.+\\.js$': '<rootDir>/jest/esm-to-cjs.transform.js',
+  },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/../' }),
   roots: ['<rootDir>', '<rootDir>/../offline'],
   testMatch: ['**/*.spec.ts'],

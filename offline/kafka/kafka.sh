@@ -28,6 +28,11 @@
 #   KAFKA_JAVA [java]                 java binary
 #   KAFKA_JVM_OPTS [unset]            extra JVM flags for the broker (a -XX:+Use*GC flag replaces Serial GC)
 #   KAFKA_EXTRA_CONFIG [unset]        extra server.properties lines, appended last (they win)
+#   KAFKA_ADMIN_PASSWORD_FILE [unset] a file holding the password of the super user `admin` (16+ letters,
+#                                     digits, `_`, `-`): the client listener then takes SASL/SCRAM-SHA-512 only
+#                                     and every request is checked against the ACLs (StandardAuthorizer);
+#                                     `admin` is added when the storage is formatted, the apps' principals by
+#                                     the setup step (libs/kafka: bus-security.ts). Unset: plain, no ACLs.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -48,6 +53,8 @@ PID_FILE="$DATA/kafka.pid"
 OUT="$DATA/kafka.out"
 SERVER_LOG="$DATA/logs/server.log"
 TOOLS_LOG4J="$DATA/tools-log4j.properties"
+# The command-line tools' client settings (SASL as `admin` when authentication is on); mode 600.
+CLIENT_CONFIG="$DATA/client.properties"
 # Java for the command-line tools and the readiness probe: small heap, fast start-up, quiet logging.
 TOOL_JAVA=("$KAFKA_JAVA" -Xmx128m -Xss1m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto
   -Djava.awt.headless=true "-Dlog4j.configuration=file:$TOOLS_LOG4J" -cp "$LIBS/*")
@@ -101,7 +108,7 @@ port_open() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
 probe() {
   local out
   out="$(timeout 20 "${TOOL_JAVA[@]}" kafka.admin.BrokerApiVersionsCommand --bootstrap-server "$HOST:$KAFKA_PORT" \
-    </dev/null 2>/dev/null)" || return 1
+    --command-config "$CLIENT_CONFIG" </dev/null 2>/dev/null)" || return 1
   [[ "$out" == *"(id: $NODE_ID rack:"*"Produce(0):"* ]]
 }
 
@@ -147,8 +154,25 @@ cds_archive() {
 cds_pending() { printf '%s.%s.new' "$(cds_archive)" "$KAFKA_PORT"; }
 
 # ------------------------------------------------------------------------------------- config
+# The admin's password, checked: it goes into a SCRAM credential and a JAAS line unquoted.
+admin_password() {
+  local pw
+  pw="$(tr -d '\n' <"$KAFKA_ADMIN_PASSWORD_FILE")" || die "cannot read KAFKA_ADMIN_PASSWORD_FILE $KAFKA_ADMIN_PASSWORD_FILE"
+  [[ "$pw" =~ ^[A-Za-z0-9_-]{16,}$ ]] || die "KAFKA_ADMIN_PASSWORD_FILE must hold 16+ letters, digits, '_' or '-'"
+  printf '%s' "$pw"
+}
+
 write_tools_log4j() {
   mkdir -p "$DATA"
+  (
+    umask 077
+    if [[ -n "${KAFKA_ADMIN_PASSWORD_FILE:-}" ]]; then
+      printf '%s\n' 'security.protocol=SASL_PLAINTEXT' 'sasl.mechanism=SCRAM-SHA-512' \
+        "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"admin\" password=\"$(admin_password)\";" >"$CLIENT_CONFIG"
+    else
+      : >"$CLIENT_CONFIG"
+    fi
+  )
   cat >"$TOOLS_LOG4J" <<'EOF'
 log4j.rootLogger=WARN, stderr
 log4j.appender.stderr=org.apache.log4j.ConsoleAppender
@@ -160,6 +184,26 @@ log4j.logger.org.apache.kafka.clients=ERROR
 EOF
 }
 
+# The listeners: with KAFKA_ADMIN_PASSWORD_FILE, clients authenticate (SASL/SCRAM-SHA-512) and are authorised
+# by ACLs. The controller listener stays plain on 127.0.0.1: KRaft cannot take SCRAM there (its credentials
+# live in the metadata it serves), so its principal, ANONYMOUS, must be a super user; no client uses it.
+listener_config() {
+  if [[ -z "${KAFKA_ADMIN_PASSWORD_FILE:-}" ]]; then
+    printf '%s\n' "listeners=PLAINTEXT://$HOST:$KAFKA_PORT,CONTROLLER://$HOST:$KAFKA_CONTROLLER_PORT" \
+      "advertised.listeners=PLAINTEXT://$HOST:$KAFKA_PORT" inter.broker.listener.name=PLAINTEXT \
+      listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+    return
+  fi
+  printf '%s\n' "listeners=BROKER://$HOST:$KAFKA_PORT,CONTROLLER://$HOST:$KAFKA_CONTROLLER_PORT" \
+    "advertised.listeners=BROKER://$HOST:$KAFKA_PORT" inter.broker.listener.name=BROKER \
+    listener.security.protocol.map=CONTROLLER:PLAINTEXT,BROKER:SASL_PLAINTEXT \
+    sasl.enabled.mechanisms=SCRAM-SHA-512 sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512 \
+    '# One node: no other broker logs in to this one, so the login module needs no credential of its own.' \
+    'listener.name.broker.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;' \
+    authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer \
+    'super.users=User:ANONYMOUS;User:admin' allow.everyone.if.no.acl.found=false
+}
+
 write_config() {
   mkdir -p "$DATA/kraft-logs" "$DATA/logs"
   cat >"$CONFIG" <<EOF
@@ -167,12 +211,9 @@ write_config() {
 process.roles=broker,controller
 node.id=$NODE_ID
 controller.quorum.bootstrap.servers=$HOST:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://$HOST:$KAFKA_PORT,CONTROLLER://$HOST:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$HOST:$KAFKA_PORT
-inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$DATA/kraft-logs
+$(listener_config)
 
 # Single node: internal topics with one replica, no rebalance delay.
 offsets.topic.replication.factor=1
@@ -241,8 +282,10 @@ format_storage() {
     echo "$id" >"$DATA/cluster.id"
   fi
   log "formatting $DATA/kraft-logs (cluster id $(cat "$DATA/cluster.id"))"
+  local scram=()
+  [[ -z "${KAFKA_ADMIN_PASSWORD_FILE:-}" ]] || scram=(--add-scram "SCRAM-SHA-512=[name=admin,password=$(admin_password)]")
   "${TOOL_JAVA[@]}" kafka.tools.StorageTool format -t "$(cat "$DATA/cluster.id")" -c "$CONFIG" --standalone \
-    --ignore-formatted </dev/null >>"$OUT" 2>&1 || { tail -n 20 "$OUT" >&2; die "storage format failed"; }
+    --ignore-formatted "${scram[@]}" </dev/null >>"$OUT" 2>&1 || { tail -n 20 "$OUT" >&2; die "storage format failed"; }
 }
 
 # ---------------------------------------------------------------------------------- commands
@@ -386,7 +429,7 @@ case "$cmd" in
   bootstrap) echo "$HOST:$KAFKA_PORT" ;;
   topics)
     need_libs
-    "${TOOL_JAVA[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$HOST:$KAFKA_PORT" "$@" </dev/null
+    "${TOOL_JAVA[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$HOST:$KAFKA_PORT" --command-config "$CLIENT_CONFIG" "$@" </dev/null
     ;;
   run-class)
     [[ $# -ge 1 ]] || die "usage: $0 run-class CLASS [ARGS...]"

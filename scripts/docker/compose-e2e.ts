@@ -29,12 +29,12 @@ import * as tls from 'node:tls';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { pgSchemaOf, SERVICE_NAMES } from '@partner/contracts';
+import { pgSchemaOf, SERVICE_NAMES, Topics } from '@partner/contracts';
 import type { PartnerEvent } from '@partner/contracts';
 import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, tokenBalance, transferLogs, VALID_ADDRESS } from '@partner/testing';
 import { repoRoot } from '../lib/services';
 import { compose, composeDown, composeEnv, composeSettings, composeUp, containersOf, DOCKERD_LOG, readEnvFile } from './compose';
-import { SECRET_VARIABLES } from './compose-variables';
+import { OPERATOR_SECRET_VARIABLES, SECRET_VARIABLES } from './compose-variables';
 import { docker, ensureEngine, runVisible } from './docker';
 
 const root = repoRoot();
@@ -392,10 +392,16 @@ async function main(): Promise<void> {
       // Every container of the project, the deploy steps that ran and exited included.
       const containers = containersOf(project);
       assert(containers.length > 10, `only ${containers.length} containers found`);
+      // The operator's own (node URLs, SMTP, Twilio, the Pix provider's): files too, in the apps; test values here.
+      const operatorSecrets = [...OPERATOR_SECRET_VARIABLES.required, ...OPERATOR_SECRET_VARIABLES.optional];
+      const apps = ['gateway', 'payouts', ...SERVICE_NAMES];
       for (const c of containers) {
         const env = JSON.parse(docker(['inspect', '-f', '{{json .Config.Env}}', c.name]).stdout) as string[];
         const holding = env.filter((entry) => secrets.some((secret) => entry.includes(secret))).map((entry) => entry.split('=')[0]);
         expectEqual(`${c.service}: variables holding a secret`, holding, []);
+        if (!apps.includes(c.service)) continue;
+        const named = env.map((entry) => entry.split('=')[0]).filter((name) => (operatorSecrets as readonly string[]).includes(name));
+        expectEqual(`${c.service}: the operator's secrets as variables`, named, []);
       }
     });
 
@@ -437,6 +443,41 @@ async function main(): Promise<void> {
           docker(['exec', c.name, 'sh', '-c', `touch ${path} 2>/dev/null && echo written || echo refused`]).stdout.trim();
         expectEqual(`${c.service}: writes`, [writes('/app/intruder'), writes('/tmp/scratch')], ['refused', 'written']);
       }
+    });
+
+    await check("from inside an app's container the broker refuses another service's topic, and a client without its password", () => {
+      // What a foothold in the events service can try: its own credentials, the withdrawals service's name
+      // with a guessed password, and no authentication at all. Each send is a credit command (1e9 USDT).
+      const events = running('events');
+      assert(events, 'no running events container');
+      const attempt = (sasl: string) =>
+        docker([
+          'exec',
+          events,
+          'node',
+          '-e',
+          `const { Kafka, logLevel } = require('kafkajs');
+           const password = require('fs').readFileSync('/run/secrets/kafka_password_events', 'utf8').trim();
+           const sasl = ${sasl};
+           const ssl = { ca: [require('fs').readFileSync('/run/secrets/kafka_tls_cert', 'utf8')] };
+           const producer = new Kafka({ clientId: 'intruder', brokers: ['kafka:9092'], ssl, sasl, logLevel: logLevel.NOTHING,
+             connectionTimeout: 3000, retry: { retries: 1 } }).producer();
+           producer.connect()
+             .then(() => producer.send({ topic: '${Topics.WithdrawalsCreditAccount}', messages: [{ value: '{"usdt_micros":"1000000000000000"}' }] }))
+             .then(() => console.log('went through'), (e) => { while (e.cause) e = e.cause; console.log(e.type || e.name); })
+             .finally(() => producer.disconnect().catch(() => {}));`,
+        ]).stdout.trim();
+      expectEqual(
+        "events' own principal",
+        attempt("{ mechanism: 'scram-sha-512', username: 'events', password }"),
+        'TOPIC_AUTHORIZATION_FAILED',
+      );
+      expectEqual(
+        "withdrawals' name, events' password",
+        attempt("{ mechanism: 'scram-sha-512', username: 'withdrawals', password }"),
+        'KafkaJSSASLAuthenticationError',
+      );
+      assert(attempt('undefined') !== 'went through', 'a client without credentials published a credit command');
     });
 
     await check(

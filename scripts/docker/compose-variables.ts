@@ -1,5 +1,5 @@
 /** The variables docker-compose.yml requires (`${NAME:?...}`), shared by compose:up and the Compose files' specs; the files' shape for the specs. */
-import { APP_NAMES, pgSchemaOf } from '@partner/contracts';
+import { APP_NAMES, BUS_ADMIN, busPasswordVariable, pgSchemaOf } from '@partner/contracts';
 
 /** The secrets: no default anywhere; compose:up generates the missing ones. */
 export const SECRET_VARIABLES: readonly string[] = [
@@ -7,7 +7,27 @@ export const SECRET_VARIABLES: readonly string[] = [
   'INTERNAL_SECRET',
   'POSTGRES_PASSWORD',
   ...APP_NAMES.map((app) => `DB_PASSWORD_${pgSchemaOf(app).toUpperCase()}`),
+  ...[BUS_ADMIN, ...APP_NAMES].map(busPasswordVariable),
 ];
+
+/**
+ * The operator's own secrets, never generated: Compose secret files too (compose:up writes each from the
+ * environment or the env file), so no container's environment holds a node URL with a provider's key, the
+ * SMTP password or the Twilio token. The required ones stop compose:up when missing; an optional one not
+ * given is an empty file, which the apps read as unset.
+ */
+export const OPERATOR_SECRET_VARIABLES = {
+  required: ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC', 'SMTP_URL', 'TWILIO_AUTH_TOKEN'],
+  optional: [
+    'CHAIN_RPC_URL_2_ETH',
+    'CHAIN_RPC_URL_2_MATIC',
+    'REMOTE_SIGNER_URL',
+    'REMOTE_SIGNER_URL_ETH',
+    'REMOTE_SIGNER_URL_MATIC',
+    'PIX_PROVIDER_WEBHOOK_SECRET',
+    'PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS',
+  ],
+} as const;
 
 /** The operator's chain nodes: required in production mode. */
 export const CHAIN_URL_VARIABLES: readonly string[] = ['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC'];
@@ -46,6 +66,9 @@ export const EXAMPLE_PRODUCTION_ENV: Readonly<Record<string, string>> = {
   // The public port's TLS certificate and key (the Compose secrets proxy_tls_cert and proxy_tls_key).
   PROXY_TLS_CERT_FILE: '/etc/partner/tls/api.pem',
   PROXY_TLS_KEY_FILE: '/etc/partner/tls/api.key',
+  // The broker's (the Compose secrets kafka_tls_cert and kafka_tls_key).
+  KAFKA_TLS_CERT_FILE: '/etc/partner/tls/kafka.pem',
+  KAFKA_TLS_KEY_FILE: '/etc/partner/tls/kafka.key',
 };
 
 /** A service of the Compose files, as far as the specs read it. */

@@ -26,7 +26,7 @@ import { ensureDictPki } from '@partner/dict-test-server';
 import { hotWalletAddress } from '../chain/local-chains';
 import { runMain } from '../lib/main';
 import { repoRoot } from '../lib/services';
-import { CHAIN_URL_VARIABLES, HOT_WALLET_KEY_SECRETS, SECRET_VARIABLES } from './compose-variables';
+import { CHAIN_URL_VARIABLES, HOT_WALLET_KEY_SECRETS, OPERATOR_SECRET_VARIABLES, SECRET_VARIABLES } from './compose-variables';
 import { composeCommand, docker, engineProblem, ensureEngine, run, Run, runVisible } from './docker';
 import { ensureBaseImages, imageNames, IMAGE_VARIABLE, KINDS } from '../../offline/images/stand-ins';
 import { ensureSelfSignedCertificate } from './proxy-tls';
@@ -108,7 +108,8 @@ function ensureSecrets(settings: ComposeSettings, env: NodeJS.ProcessEnv = proce
 export const secretFileName = (variable: string): string => variable.toLowerCase();
 
 /**
- * Writes each secret (SECRET_VARIABLES, from the environment or the env file: ensureSecrets first) to its
+ * Writes each secret (SECRET_VARIABLES, from the environment or the env file: ensureSecrets first; and the
+ * operator's own, OPERATOR_SECRET_VARIABLES, an optional one not given as an empty file) to its
  * file in the secrets folder (COMPOSE_SECRETS_DIR, default `<env file>.secrets`, named in the env file), which
  * docker-compose.yml mounts as Compose secrets: no container's environment holds one. The folder is mode 700
  * (the host's guard); the files 644, as the containers read them under their own users (node, postgres). A
@@ -125,9 +126,24 @@ export function writeSecretFiles(settings: ComposeSettings, env: NodeJS.ProcessE
     ]);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  for (const variable of SECRET_VARIABLES) {
-    const value = env[variable] || stored[variable];
-    if (!value) throw new Error(`${variable} has no value to write as a secret file`);
+  const missing = OPERATOR_SECRET_VARIABLES.required.filter((variable) => !(env[variable] || stored[variable]));
+  if (missing.length > 0)
+    throw new Error(
+      `${missing.join(', ')} not set: your own secrets, written as Compose secrets like the generated ones (export them, or put ` +
+        'them in the env file; npm run compose:up -- --local-chains sets test ones; docs/operations.md: "Secrets and their rotation")',
+    );
+  const values: Array<[string, string]> = [
+    ...SECRET_VARIABLES.map((variable): [string, string] => {
+      const value = env[variable] || stored[variable];
+      if (!value) throw new Error(`${variable} has no value to write as a secret file`);
+      return [variable, value];
+    }),
+    ...[...OPERATOR_SECRET_VARIABLES.required, ...OPERATOR_SECRET_VARIABLES.optional].map((variable): [string, string] => [
+      variable,
+      env[variable] || stored[variable] || '',
+    ]),
+  ];
+  for (const [variable, value] of values) {
     const file = join(dir, secretFileName(variable));
     if (!existsSync(file) || readFileSync(file, 'utf8') !== value) writeFileSync(file, value, { mode: 0o644 });
     chmodSync(file, 0o644);
@@ -186,33 +202,63 @@ async function ensureLocalCounterparties(settings: ComposeSettings): Promise<str
 /** The proxy's certificate and key files (the Compose secrets proxy_tls_cert and proxy_tls_key). */
 export const PROXY_TLS_VARIABLES = { cert: 'PROXY_TLS_CERT_FILE', key: 'PROXY_TLS_KEY_FILE' } as const;
 
+/** The broker's certificate and key files (the Compose secrets kafka_tls_cert and kafka_tls_key): the bus's TLS. */
+export const KAFKA_TLS_VARIABLES = { cert: 'KAFKA_TLS_CERT_FILE', key: 'KAFKA_TLS_KEY_FILE' } as const;
+
+interface TlsPair {
+  variables: { cert: string; key: string };
+  /** What the pair is for, in messages. */
+  what: string;
+  /** The self-signed pair's files beside the env file: `.env.<base>.pem` and `.env.<base>.key`. */
+  base: string;
+  /** Host names of the self-signed certificate besides localhost. */
+  hosts?: readonly string[];
+  /** The key's reader in its container when not root (a secret outside swarm keeps the host file's owner and mode). */
+  keyOwnerUid?: number;
+}
+
 /**
- * The public port's TLS certificate: the operator's (PROXY_TLS_CERT_FILE and PROXY_TLS_KEY_FILE, both or
- * neither), or a self-signed one generated beside the env file (`.env.tls.pem`, `.env.tls.key`) and named there.
- * Answers the certificate's file, and whether it is self-signed here.
+ * A TLS certificate of the stack: the operator's (both variables naming their files), or a self-signed one
+ * generated beside the env file and named there. Answers the certificate's file, and whether it is self-signed here.
  */
-export async function ensureProxyTls(settings: ComposeSettings): Promise<{ certFile: string; selfSigned: boolean }> {
+async function ensureTlsPair(settings: ComposeSettings, pair: TlsPair): Promise<{ certFile: string; selfSigned: boolean }> {
   const stored = readEnvFile(settings.envFile);
   const named = (variable: string): string | undefined => process.env[variable] || stored[variable];
-  const [cert, key] = [named(PROXY_TLS_VARIABLES.cert), named(PROXY_TLS_VARIABLES.key)];
+  const [cert, key] = [named(pair.variables.cert), named(pair.variables.key)];
   if (cert && key) {
     for (const file of [cert, key])
-      if (!existsSync(resolve(root, file))) throw new Error(`${file} (the proxy's TLS certificate or key) does not exist`);
+      if (!existsSync(resolve(root, file))) throw new Error(`${file} (${pair.what}'s certificate or key) does not exist`);
     return { certFile: resolve(root, cert), selfSigned: false };
   }
   if (cert || key)
-    throw new Error(
-      `${PROXY_TLS_VARIABLES.cert} and ${PROXY_TLS_VARIABLES.key} go together: name both files, or neither for a self-signed pair`,
-    );
-  const [certFile, keyFile] = [besideEnvFile(settings, 'tls.pem'), besideEnvFile(settings, 'tls.key')];
-  await ensureSelfSignedCertificate(certFile, keyFile);
+    throw new Error(`${pair.variables.cert} and ${pair.variables.key} go together: name both files, or neither for a self-signed pair`);
+  const [certFile, keyFile] = [besideEnvFile(settings, `${pair.base}.pem`), besideEnvFile(settings, `${pair.base}.key`)];
+  await ensureSelfSignedCertificate(certFile, keyFile, pair.hosts);
+  if (pair.keyOwnerUid !== undefined && process.getuid?.() === 0) chownSync(keyFile, pair.keyOwnerUid, pair.keyOwnerUid);
   appendToEnvFile(settings, [
-    "# The public port's TLS certificate, self-signed by compose:up (clients must be given it): replace it with your own.",
-    `${PROXY_TLS_VARIABLES.cert}=${asEnvPath(certFile)}`,
-    `${PROXY_TLS_VARIABLES.key}=${asEnvPath(keyFile)}`,
+    `# ${pair.what}'s TLS certificate, self-signed by compose:up (clients must be given it): replace it with your own.`,
+    `${pair.variables.cert}=${asEnvPath(certFile)}`,
+    `${pair.variables.key}=${asEnvPath(keyFile)}`,
   ]);
   return { certFile, selfSigned: true };
 }
+
+/** The public port's TLS certificate (PROXY_TLS_CERT_FILE and PROXY_TLS_KEY_FILE, or `.env.tls.pem` and `.env.tls.key`). */
+export const ensureProxyTls = (settings: ComposeSettings) =>
+  ensureTlsPair(settings, { variables: PROXY_TLS_VARIABLES, what: 'the public port', base: 'tls' });
+
+/**
+ * The broker's TLS certificate (KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE, or `.env.kafka-tls.pem` and
+ * `.env.kafka-tls.key`), for the host name `kafka`; the apps trust it by its file (KAFKA_SSL_CA_FILE).
+ */
+export const ensureKafkaTls = (settings: ComposeSettings) =>
+  ensureTlsPair(settings, {
+    variables: KAFKA_TLS_VARIABLES,
+    what: 'the broker',
+    base: 'kafka-tls',
+    hosts: ['kafka'],
+    keyOwnerUid: CONTAINER_UID,
+  });
 
 interface HotWalletKeyFile {
   /** The Compose secret and the variable naming its host file (HOT_WALLET_KEY_SECRETS). */
@@ -321,7 +367,7 @@ export function containersOf(
 }
 
 /** The one-shot steps: done once exited 0. */
-const ONE_SHOT = new Set(['migrate', 'topics', 'chain-setup']);
+const ONE_SHOT = new Set(['migrate', 'kafka-setup', 'chain-setup']);
 
 /** Waits until every long-running container is healthy and every one-shot step has exited 0. */
 async function waitUntilReady(settings: ComposeSettings, timeoutMs: number): Promise<void> {
@@ -379,14 +425,16 @@ export async function composeUp(settings: ComposeSettings = composeSettings()): 
   const wrote = (what: string, names: string[]) =>
     names.length > 0 && console.log(`${what} ${names.join(', ')} into ${envFile} (mode 600)`);
   wrote('secrets: generated', ensureSecrets(settings));
-  console.log(`secrets: written as Compose secrets into ${shown(writeSecretFiles(settings))} (mode 700)`);
   if (settings.localChains) {
     wrote('local chains: wrote', ensureLocalChainSettings(settings));
     wrote('local DICT and notification sinks: wrote', await ensureLocalCounterparties(settings));
   }
+  console.log(`secrets: written as Compose secrets into ${shown(writeSecretFiles(settings))} (mode 700)`);
   const tls = await ensureProxyTls(settings);
   if (tls.selfSigned)
     console.log(`TLS: the public port uses the self-signed certificate ${shown(tls.certFile)} (give it to clients, or name your own)`);
+  const busTls = await ensureKafkaTls(settings);
+  if (busTls.selfSigned) console.log(`TLS: the broker uses the self-signed certificate ${shown(busTls.certFile)} (the apps are given it)`);
   const wallets = ensureHotWalletKeys(settings);
   for (const wallet of wallets.filter((w) => w.generated))
     console.log(
@@ -433,6 +481,7 @@ export function composeDown(settings: ComposeSettings = composeSettings(), forge
   const paths = [
     ...HOT_WALLET_KEY_SECRETS.map((s) => s.variable),
     ...Object.values(PROXY_TLS_VARIABLES),
+    ...Object.values(KAFKA_TLS_VARIABLES),
     'DICT_CERTS_DIR',
     'COMPOSE_SECRETS_DIR',
   ];

@@ -4,11 +4,25 @@
  * interpolated from only what a test sets or the sandbox env file, so every other setting is the file's
  * default. That Compose itself accepts the file: docker-compose.int.spec.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
-import { APP_NAMES, GATEWAY, pgSchemaOf, SERVICE_CATALOGUE, SERVICE_NAMES } from '@partner/contracts';
+import {
+  APP_NAMES,
+  BUS_ADMIN,
+  BUS_SASL_MECHANISM,
+  busPasswordVariable,
+  GATEWAY,
+  pgSchemaOf,
+  SERVICE_CATALOGUE,
+  SERVICE_NAMES,
+} from '@partner/contracts';
+import { loadConfig } from '@partner/config';
+import { CustomersConfig } from '../../apps/customers/src/config/customers.config';
+import { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
+import { WithdrawalsConfig } from '../../apps/withdrawals/src/config/withdrawals.config';
 import { LOCAL_TOKEN_ADDRESS } from '../chain/local-chains';
 import { ownNodeFlagsOf } from '../lib/services';
 import {
@@ -16,6 +30,7 @@ import {
   EXAMPLE_CHAIN_ENV,
   EXAMPLE_PRODUCTION_ENV as PRODUCTION_ENV,
   HOT_WALLET_KEY_SECRETS,
+  OPERATOR_SECRET_VARIABLES,
   SECRET_VARIABLES as SECRETS,
   Service,
 } from './compose-variables';
@@ -35,7 +50,54 @@ const APPS = [GATEWAY.name, ...SERVICE_NAMES] as const;
 const PAYOUT_WORKER = 'payouts';
 /** Every service that runs an app: the catalogue's and the payout worker. */
 const APP_SERVICES = [...APPS, PAYOUT_WORKER] as const;
-const INFRA = ['kafka', 'postgres', 'migrate', 'topics', 'proxy'] as const;
+const INFRA = ['kafka', 'postgres', 'migrate', 'kafka-setup', 'proxy'] as const;
+/** The bus's principal of a service that runs an app: the app's name (the payout worker is the withdrawals app). */
+const principalOf = (name: string): string => (name === PAYOUT_WORKER ? 'withdrawals' : name);
+/** Every client of the broker: its deploy step, the CLI and the apps. */
+const KAFKA_CLIENTS = ['kafka-setup', 'tools', ...APP_SERVICES] as const;
+/** Where a Kafka client finds the broker's certificate, and a principal its password (a Compose secret). */
+const KAFKA_CA_FILE = '/run/secrets/kafka_tls_cert';
+const busPasswordSecret = (principal: string): string => `kafka_password_${pgSchemaOf(principal)}`;
+/** A secret variable's Compose secret (and file of COMPOSE_SECRETS_DIR, as compose:up writes it): its name in lower case. */
+const secretOf = (variable: string): string => variable.toLowerCase();
+
+/** The operator's own secrets (never generated; compose:up writes each from its variable): Compose secret files too. */
+const OPERATOR_SECRETS: readonly string[] = [...OPERATOR_SECRET_VARIABLES.required, ...OPERATOR_SECRET_VARIABLES.optional];
+/** The withdrawals app's nodes and signers, read by both of its processes. */
+const WITHDRAWALS_PROCESSES = ['withdrawals', PAYOUT_WORKER] as const;
+/** Which app services read each (`<NAME>_FILE`), and the app's configuration that takes it. */
+const OPERATOR_SECRET_READERS: Readonly<Record<string, readonly string[]>> = {
+  CHAIN_RPC_URL_ETH: WITHDRAWALS_PROCESSES,
+  CHAIN_RPC_URL_MATIC: WITHDRAWALS_PROCESSES,
+  CHAIN_RPC_URL_2_ETH: WITHDRAWALS_PROCESSES,
+  CHAIN_RPC_URL_2_MATIC: WITHDRAWALS_PROCESSES,
+  REMOTE_SIGNER_URL: WITHDRAWALS_PROCESSES,
+  REMOTE_SIGNER_URL_ETH: WITHDRAWALS_PROCESSES,
+  REMOTE_SIGNER_URL_MATIC: WITHDRAWALS_PROCESSES,
+  SMTP_URL: ['customers'],
+  TWILIO_AUTH_TOKEN: ['customers'],
+  PIX_PROVIDER_WEBHOOK_SECRET: [GATEWAY.name],
+  PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: [GATEWAY.name],
+};
+const CONFIG_OF: Readonly<Record<string, new () => object>> = {
+  withdrawals: WithdrawalsConfig,
+  [PAYOUT_WORKER]: WithdrawalsConfig,
+  customers: CustomersConfig,
+  [GATEWAY.name]: GatewayConfig,
+};
+/** A valid value of each, unlike any other setting's, for the checks that follow it. */
+const OPERATOR_SECRET_SAMPLES: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    OPERATOR_SECRETS.filter((name) => /^(CHAIN_RPC|REMOTE_SIGNER)_URL/.test(name)).map((name) => [
+      name,
+      `https://${secretOf(name).replace(/_/g, '-')}.provider.example/v3/k3y-of-${secretOf(name)}`,
+    ]),
+  ),
+  SMTP_URL: 'smtps://mailer:sample-smtp-password@smtp.example:465',
+  TWILIO_AUTH_TOKEN: 'sample-twilio-auth-token-0123456789',
+  PIX_PROVIDER_WEBHOOK_SECRET: 'sample-pix-webhook-secret-0123456789abcdef',
+  PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: 'sample-pix-webhook-secret-previous-0123456789',
+};
 
 /** The only secret-like values the files may hold: their documented, clearly fake dev defaults. */
 const DEV_DEFAULTS = new Set([
@@ -46,6 +108,8 @@ const DEV_DEFAULTS = new Set([
   'change-me-dev-internal-secret-of-32-characters',
   'postgres-dev-password',
   ...APP_NAMES.map((app) => `${app}-dev-password`),
+  // The bus's principals' (KAFKA_PASSWORD_<PRINCIPAL>).
+  ...[BUS_ADMIN, ...APP_NAMES].map((principal) => `${principal}-bus-dev-password`),
 ]);
 
 /** Compose's interpolation: `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`, `${VAR}`, `$$`. */
@@ -115,7 +179,7 @@ const AFTER_DEPLOY_STEPS = {
   kafka: 'service_healthy',
   postgres: 'service_healthy',
   migrate: 'service_completed_successfully',
-  topics: 'service_completed_successfully',
+  'kafka-setup': 'service_completed_successfully',
 };
 /** Conditions by dependency; the short list form has none: reported as missing. */
 const dependsOn = ({ depends_on: d = {} }: Service): Record<string, string | undefined> =>
@@ -128,6 +192,14 @@ const portOf = (p: NonNullable<Service['ports']>[number] | undefined): string =>
 const joined = (x: string[] | string | undefined): string => (Array.isArray(x) ? x.join(' ') : (x ?? ''));
 const commandOf = (s: Service): string => joined(s.command);
 const healthTestOf = (s: Service): string => joined(s.healthcheck?.test);
+const entrypointOf = (s: Service): string => joined((s as Service & { entrypoint?: string[] | string }).entrypoint);
+/** The Compose secrets a service mounts, by name. */
+const mountedBy = (s: Service): string[] => (s.secrets ?? []).map((secret) => (typeof secret === 'string' ? secret : secret.source));
+/** The secret files a service is told to read, anywhere: its environment, its entrypoint, its command, its health check. */
+const secretFilesReadBy = (s: Service): string[] => {
+  const text = [...Object.values(s.environment ?? {}), entrypointOf(s), commandOf(s), healthTestOf(s)].join('\n');
+  return [...new Set([...text.matchAll(/\/run\/secrets\/([a-z0-9_.-]+)/g)].map((m) => m[1]))];
+};
 /** The Dockerfile stage `FROM ... AS name`. */
 const stage = (name: string): string =>
   dockerfile.split(/^FROM /m).find((s) => new RegExp(`AS ${name}\\s`).test(`${s.split('\n')[0]}\n`)) ?? '';
@@ -153,7 +225,8 @@ const ADDRESS = /\b0x[0-9a-fA-F]{40}\b/g;
 const HEX_KEY = /\b(0x)?[0-9a-fA-F]{64}\b/g;
 /** Files the container reads secrets from (Compose's secrets), one or a comma list: paths, not the secrets. */
 const SECRET_FILE_PATH = /^\/run\/(secrets|dict)\/[a-z0-9_.-]+(,\/run\/(secrets|dict)\/[a-z0-9_.-]+)*$/;
-const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE)/i;
+/** Settings that would hold a secret; a key store's type and location (the broker's PEM one) name a kind and a file. */
+const SECRET_NAME = /(KEY(?!STORE_(TYPE|LOCATION)$)|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE)/i;
 /** Values that look like real credentials, whatever the variable is called. */
 const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['private key block', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
@@ -207,7 +280,7 @@ describe('docker-compose.yml', () => {
     expect(service('migrate').build).toMatchObject({ target: 'tools' });
     expect(service('gateway').image).not.toBe(service('migrate').image);
     expectRunsImageOf(config, 'gateway', [...SERVICE_NAMES, PAYOUT_WORKER]);
-    expectRunsImageOf(config, 'migrate', ['topics']);
+    expectRunsImageOf(config, 'migrate', ['kafka-setup', 'tools']);
   });
 
   it('Dockerfile: the runtime stage holds dist/ and production dependencies only, on a Node LTS newer than 20, as a non-root user', () => {
@@ -253,47 +326,151 @@ describe('docker-compose.yml', () => {
     expect(overridden).toEqual([]);
   });
 
-  it.each([...Object.keys(EXAMPLE_CHAIN_ENV), 'COMPOSE_SECRETS_DIR', 'ADMIN_API_KEY', 'POSTGRES_PASSWORD'])(
-    'refuses to start without %s (no default), and runs outside the sandbox unless asked',
-    (name) => {
-      const { [name]: _left, ...others } = PRODUCTION_ENV;
-      expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
-      expect(requiredEverywhere(name)).toBe(true);
-      expect(service('gateway').environment?.SANDBOX).toBe('false');
-    },
-  );
+  it.each([
+    // The hot wallets' key files; the nodes are the operator's secrets, files of COMPOSE_SECRETS_DIR (below).
+    ...Object.keys(EXAMPLE_CHAIN_ENV).filter((name) => !OPERATOR_SECRETS.includes(name)),
+    'COMPOSE_SECRETS_DIR',
+    'ADMIN_API_KEY',
+    'POSTGRES_PASSWORD',
+    'KAFKA_TLS_CERT_FILE',
+    'KAFKA_TLS_KEY_FILE',
+    // The customers service's counterparties' settings that are no secret.
+    'SMTP_FROM',
+    'TWILIO_ACCOUNT_SID',
+  ])('refuses to start without %s (no default), and runs outside the sandbox unless asked', (name) => {
+    const { [name]: _left, ...others } = PRODUCTION_ENV;
+    expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
+    expect(requiredEverywhere(name)).toBe(true);
+    expect(service('gateway').environment?.SANDBOX).toBe('false');
+  });
 
   it("keeps every secret of the deployment in a file of COMPOSE_SECRETS_DIR, a Compose secret its readers mount and read as <NAME>_FILE; no running service's environment holds one", () => {
-    const mounted = (name: string) => (service(name).secrets ?? []).map((s) => (typeof s === 'string' ? s : s.source));
-    for (const variable of SECRETS) {
-      const secret = variable.toLowerCase();
-      expect(config.secrets?.[secret]).toEqual({ file: `${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/${secret}` });
+    const mounted = (name: string) => mountedBy(service(name));
+    // The generated ones and the operator's own alike.
+    for (const variable of [...SECRETS, ...OPERATOR_SECRETS]) {
+      const secret = secretOf(variable);
+      expect({ variable, secret: config.secrets?.[secret] }).toEqual({
+        variable,
+        secret: { file: `${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/${secret}` },
+      });
     }
+    // Each file a service is told to read (a variable, the broker's start script, a health check) is one it mounts.
+    for (const name of Object.keys(config.services))
+      expect({ name, unmounted: secretFilesReadBy(service(name)).filter((secret) => !mounted(name).includes(secret)) }).toEqual({
+        name,
+        unmounted: [],
+      });
+    const holdingIn = (name: string) =>
+      [...Object.entries(service(name).environment ?? {}), ['entrypoint', entrypointOf(service(name))]].flatMap(([key, value]) =>
+        SECRETS.filter((s) => value.includes(PRODUCTION_ENV[s])).map((s) => `${key}: ${s}`),
+      );
     const running = Object.keys(config.services).filter((name) => name !== 'tools');
-    for (const name of running) {
-      const env = service(name).environment ?? {};
-      // Each file it is told to read is one it mounts.
-      for (const [key, value] of Object.entries(env).filter(([key]) => key.endsWith('_FILE') && key !== 'HOT_WALLET_KEY_FILE'))
-        if (value.startsWith('/run/secrets/'))
-          expect({ name, key, mounted: mounted(name) }).toEqual({
-            name,
-            key,
-            mounted: expect.arrayContaining([value.slice('/run/secrets/'.length)]),
-          });
-      // No secret's value anywhere in it: not as a variable, not inside a URL.
-      const holding = Object.entries(env).filter(([, value]) => SECRETS.some((s) => value.includes(PRODUCTION_ENV[s])));
-      expect({ name, holding }).toEqual({ name, holding: [] });
-    }
-    // Who reads what: the apps INTERNAL_SECRET and their own role's password; the gateway the operator key;
-    // migrate the owner's password and every role's; PostgreSQL the owner's.
+    // No secret's value anywhere in it: not as a variable, not inside a URL, not in a start script.
+    for (const name of running) expect({ name, holding: holdingIn(name) }).toEqual({ name, holding: [] });
+    // The CLI run by hand: the operator key and the owner's password as variables, nothing else.
+    expect(holdingIn('tools').sort()).toEqual(['ADMIN_API_KEY: ADMIN_API_KEY', 'DATABASE_URL: POSTGRES_PASSWORD']);
+    // Who reads what: the apps INTERNAL_SECRET, their own role's password and their own principal's on the bus;
+    // the gateway the operator key; migrate the owner's password and every role's; PostgreSQL the owner's.
     for (const app of APP_SERVICES)
       expect(mounted(app)).toEqual(
-        expect.arrayContaining(['internal_secret', `db_password_${pgSchemaOf(app === PAYOUT_WORKER ? 'withdrawals' : app)}`]),
+        expect.arrayContaining([
+          'internal_secret',
+          `db_password_${pgSchemaOf(principalOf(app))}`,
+          busPasswordSecret(principalOf(app)),
+          'kafka_tls_cert',
+        ]),
       );
     expect(mounted('gateway')).toContain('admin_api_key');
     expect(mounted('migrate').sort()).toEqual(['postgres_password', ...APPS.map((app) => `db_password_${pgSchemaOf(app)}`)].sort());
     expect(mounted('postgres')).toEqual(['postgres_password']);
     expect(service('postgres').environment?.POSTGRES_PASSWORD_FILE).toBe('/run/secrets/postgres_password');
+  });
+
+  it("keeps the operator's own secrets (the node and signer URLs, SMTP_URL, TWILIO_AUTH_TOKEN, the Pix provider's) in files of COMPOSE_SECRETS_DIR too: Compose takes none of them as a variable", () => {
+    // compose:up stops without a required one (the nodes, the notifiers'); an optional one not set is an empty file.
+    expect(OPERATOR_SECRET_VARIABLES.required).toEqual(['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC', 'SMTP_URL', 'TWILIO_AUTH_TOKEN']);
+    expect(Object.keys(OPERATOR_SECRET_READERS).sort()).toEqual([...OPERATOR_SECRETS].sort());
+    expect(OPERATOR_SECRETS.filter((name) => SECRETS.includes(name))).toEqual([]);
+    for (const name of OPERATOR_SECRETS) {
+      const secret = secretOf(name);
+      // The Compose secret, from its file in COMPOSE_SECRETS_DIR (required: no folder, no start), in production and in the sandbox.
+      expect({ name, definition: rawCompose.match(new RegExp(`^ {2}${secret}:\\n {4}file: (.*)$`, 'm'))?.[1] }).toEqual({
+        name,
+        definition: expect.stringMatching(new RegExp(`^\\$\\{COMPOSE_SECRETS_DIR:\\?[^}]+\\}/${secret}$`)),
+      });
+      expect({ name, file: sandbox.secrets?.[secret]?.file }).toEqual({ name, file: `${sandboxEnv.COMPOSE_SECRETS_DIR}/${secret}` });
+      // Never interpolated: not required, not defaulted, not passed through.
+      expect({ name, interpolated: rawCompose.match(new RegExp(`\\$\\{${name}(?![A-Z0-9_])[^}]*\\}`, 'g')) }).toEqual({
+        name,
+        interpolated: null,
+      });
+      expect({ name, passedThrough: new RegExp(`^\\s+${name}:`, 'm').test(rawCompose) }).toEqual({ name, passedThrough: false });
+    }
+    // So Compose starts without any of them (compose:up has written their files by then).
+    const withoutThem = Object.fromEntries(Object.entries(PRODUCTION_ENV).filter(([name]) => !OPERATOR_SECRETS.includes(name)));
+    expect(() => loadCompose(withoutThem)).not.toThrow();
+    expect(() => loadCompose({ ...withoutThem, COMPOSE_SECRETS_DIR: '' })).toThrow(/required variable COMPOSE_SECRETS_DIR /);
+  });
+
+  it("no app service has an operator's secret in its environment, whatever the host sets: only <NAME>_FILE at /run/secrets/<name>, in the services that read it, which alone mount it", () => {
+    const hostSet = withEnv(OPERATOR_SECRET_SAMPLES);
+    const modes = { production: config, sandbox, hostSet, localChains: loadWithLocalChains(sandboxEnv) };
+    for (const [mode, c] of Object.entries(modes)) {
+      for (const app of APP_SERVICES) {
+        const env = c.services[app].environment ?? {};
+        const settings = Object.entries(env).filter(([key]) => OPERATOR_SECRETS.includes(key.replace(/_FILE$/, '')));
+        expect({ mode, app, settings: Object.fromEntries(settings) }).toEqual({
+          mode,
+          app,
+          settings: Object.fromEntries(
+            OPERATOR_SECRETS.filter((name) => OPERATOR_SECRET_READERS[name].includes(app)).map((name) => [
+              `${name}_FILE`,
+              `/run/secrets/${secretOf(name)}`,
+            ]),
+          ),
+        });
+      }
+      // Mounted by its readers and no other service (not a deploy step, not the CLI, not a local stand-in).
+      for (const name of OPERATOR_SECRETS) {
+        const mounting = Object.keys(c.services).filter((s) => mountedBy(c.services[s]).includes(secretOf(name)));
+        expect({ mode, name, mounting: mounting.sort() }).toEqual({ mode, name, mounting: [...OPERATOR_SECRET_READERS[name]].sort() });
+      }
+    }
+    // The values the host sets reach no service: not as a variable, not inside another, not in a start script.
+    const leaks = Object.entries(hostSet.services).flatMap(([name, s]) =>
+      [...Object.entries(s.environment ?? {}), ['entrypoint', entrypointOf(s)], ['command', commandOf(s)]].flatMap(([key, value]) =>
+        OPERATOR_SECRETS.filter((secret) => value.includes(OPERATOR_SECRET_SAMPLES[secret])).map((secret) => `${name}.${key}: ${secret}`),
+      ),
+    );
+    expect(leaks).toEqual([]);
+  });
+
+  it('the apps take each operator secret from the file Compose mounts (<NAME>_FILE, as loadConfig reads it), an empty file as the setting unset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'operator-secrets-'));
+    try {
+      const base = {
+        NODE_ENV: 'development',
+        DATABASE_URL: 'postgresql://x@127.0.0.1/x',
+        KAFKA_BROKERS: '127.0.0.1:1',
+        HOT_WALLET_KEY_FILE: '/k',
+      };
+      const problems: string[] = [];
+      for (const [name, readers] of Object.entries(OPERATOR_SECRET_READERS))
+        for (const Config of new Set(readers.map((reader) => CONFIG_OF[reader]))) {
+          const file = join(dir, secretOf(name));
+          const taken = (content: string): unknown => {
+            writeFileSync(file, content);
+            return (loadConfig(Config, { ...base, [`${name}_FILE`]: file }) as Record<string, unknown>)[name];
+          };
+          const unset = (loadConfig(Config, base) as Record<string, unknown>)[name];
+          const value = OPERATOR_SECRET_SAMPLES[name];
+          if (taken(value) !== value) problems.push(`${Config.name} does not take ${name} from ${name}_FILE`);
+          if (taken('') !== unset) problems.push(`${Config.name} does not read an empty ${name}_FILE as ${name} unset`);
+        }
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("names every base image by a variable, official by default; the Dockerfile's default Node image is the same", () => {
@@ -350,21 +527,145 @@ describe('docker-compose.yml', () => {
     expect(String(service('gateway').environment?.TRUST_PROXY_HOPS)).toBe('1');
   });
 
-  it('creates the topics in a deploy step with a configurable layout; the apps only check them', () => {
-    const topics = service('topics');
-    expect(commandOf(topics)).toBe('node dist/deploy-steps/topics.js');
-    expect(dependsOn(topics).kafka).toBe('service_healthy');
-    expect(topics.environment).toMatchObject({ KAFKA_PARTITIONS: '6', KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '1' });
+  it("sets the bus up in a deploy step, as the broker's super user: the topics with a configurable layout (the apps only check them), each app's principal and ACLs", () => {
+    const setup = service('kafka-setup');
+    expect(Object.keys(config.services)).not.toContain('topics');
+    // npm run kafka:setup, bundled into the tools image (build:deploy-steps: one file per entry, by its name).
+    expect(commandOf(setup)).toBe('node dist/deploy-steps/setup.js');
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['kafka:setup']).toBe('tsx scripts/kafka/setup.ts');
+    expect(scripts['build:deploy-steps']).toMatch(
+      /^esbuild (\S+\.ts )*scripts\/kafka\/setup\.ts .*--outdir=dist\/deploy-steps --entry-names=\[name\]/,
+    );
+    expect(dependsOn(setup)).toEqual({ kafka: 'service_healthy', migrate: 'service_completed_successfully' });
+    expect(setup.restart).toBe('no');
+    expect(setup.environment).toMatchObject({ KAFKA_PARTITIONS: '6', KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '1' });
     const layout = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
-    expect(withEnv(layout).services.topics.environment).toMatchObject(layout);
+    expect(withEnv(layout).services['kafka-setup'].environment).toMatchObject(layout);
     expect(APP_SERVICES.filter((app) => service(app).environment?.KAFKA_CREATE_TOPICS !== 'false')).toEqual([]);
+    // As `admin`, the super user, with its password file; every app's password from its file (KAFKA_PASSWORD_<APP>_FILE),
+    // which it sets on the app's principal: the very file the app reads its own from.
+    const env = setup.environment ?? {};
+    expect(BUS_ADMIN).toBe('admin');
+    expect(env).toMatchObject({ KAFKA_SASL_USERNAME: BUS_ADMIN, KAFKA_SASL_PASSWORD_FILE: `/run/secrets/${busPasswordSecret(BUS_ADMIN)}` });
+    expect(Object.keys(env).filter((name) => name.startsWith('KAFKA_PASSWORD_'))).toEqual(
+      APPS.map((app) => `${busPasswordVariable(app)}_FILE`),
+    );
+    for (const app of APP_SERVICES)
+      expect({ app, file: env[`${busPasswordVariable(principalOf(app))}_FILE`] }).toEqual({
+        app,
+        file: service(app).environment?.KAFKA_SASL_PASSWORD_FILE,
+      });
+    expect(
+      mountedBy(setup)
+        .filter((secret) => secret.startsWith('kafka_'))
+        .sort(),
+    ).toEqual([busPasswordSecret(BUS_ADMIN), ...APPS.map(busPasswordSecret), 'kafka_tls_cert'].sort());
   });
 
-  it('passes Kafka TLS and SASL settings to the apps and the topics step alike', () => {
-    const kafka = { KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'svc', KAFKA_SASL_PASSWORD: 'pw' };
-    const managed = withEnv(kafka);
-    for (const name of ['topics', ...APP_SERVICES])
-      expect({ name, ...managed.services[name].environment }).toMatchObject({ name, ...kafka });
+  it("passes the bus's connection settings to every Kafka client alike (kafka-setup, tools, the apps): TLS trusting the broker's certificate and SCRAM-SHA-512 unless told otherwise", () => {
+    const defaults = {
+      KAFKA_BROKERS: 'kafka:9092',
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: KAFKA_CA_FILE,
+      KAFKA_SASL_MECHANISM: BUS_SASL_MECHANISM,
+      KAFKA_CLIENT: 'kafkajs',
+    };
+    expect(BUS_SASL_MECHANISM).toBe('scram-sha-512');
+    for (const name of KAFKA_CLIENTS) expect({ name, ...service(name).environment }).toMatchObject({ name, ...defaults });
+    // A managed cluster: its listeners, its mechanism, its CA (empty: the system's CAs), to every client alike.
+    const managed = {
+      KAFKA_BROKERS: 'b-1.kafka.example:9096,b-2.kafka.example:9096',
+      KAFKA_SSL_CA_FILE: '',
+      KAFKA_SASL_MECHANISM: 'scram-sha-256',
+    };
+    const c = withEnv(managed);
+    for (const name of KAFKA_CLIENTS)
+      expect({ name, ...c.services[name].environment }).toMatchObject({ name, ...managed, KAFKA_SSL: 'true' });
+  });
+
+  it('each Kafka client authenticates as its own principal with its own password file, never one from the environment; no Kafka password in any environment', () => {
+    for (const name of APP_SERVICES) {
+      const principal = principalOf(name);
+      const env = service(name).environment ?? {};
+      // Only its own principal's password mounted (and the broker's certificate): no app can log in as another.
+      expect({
+        name,
+        user: env.KAFKA_SASL_USERNAME,
+        file: env.KAFKA_SASL_PASSWORD_FILE,
+        bus: mountedBy(service(name))
+          .filter((secret) => secret.startsWith('kafka_'))
+          .sort(),
+      }).toEqual({
+        name,
+        user: principal,
+        file: `/run/secrets/${busPasswordSecret(principal)}`,
+        bus: [busPasswordSecret(principal), 'kafka_tls_cert'],
+      });
+    }
+    // One principal per app: the two withdrawals processes share theirs.
+    expect(APPS.map((app) => service(app).environment?.KAFKA_SASL_USERNAME)).toEqual([...APPS]);
+    expect(service(PAYOUT_WORKER).environment?.KAFKA_SASL_USERNAME).toBe('withdrawals');
+    for (const name of ['kafka-setup', 'tools'])
+      expect({ name, ...service(name).environment }).toMatchObject({
+        name,
+        KAFKA_SASL_USERNAME: BUS_ADMIN,
+        KAFKA_SASL_PASSWORD_FILE: `/run/secrets/${busPasswordSecret(BUS_ADMIN)}`,
+      });
+    expect(mountedBy(service('tools'))).toEqual([busPasswordSecret(BUS_ADMIN), 'kafka_tls_cert']);
+    // Who mounts what of the bus: the super user's password the broker, its deploy step and the CLI; each app's
+    // its service (both withdrawals processes) and the deploy step; the broker's key the broker alone; the
+    // certificate every client and the broker.
+    const mounting = (secret: string) => Object.keys(config.services).filter((name) => mountedBy(service(name)).includes(secret));
+    expect(mounting(busPasswordSecret(BUS_ADMIN)).sort()).toEqual(['kafka', 'kafka-setup', 'tools']);
+    for (const app of APPS)
+      expect({ app, mounting: mounting(busPasswordSecret(app)).sort() }).toEqual({
+        app,
+        mounting: [...APP_SERVICES.filter((name) => principalOf(name) === app), 'kafka-setup'].sort(),
+      });
+    expect(mounting('kafka_tls_key')).toEqual(['kafka']);
+    expect(mounting('kafka_tls_cert').sort()).toEqual(['kafka', ...KAFKA_CLIENTS].sort());
+    // Each a file of COMPOSE_SECRETS_DIR (the passwords) or one the operator names, no default (the TLS pair).
+    expect(config.secrets).toMatchObject({
+      ...Object.fromEntries(
+        [BUS_ADMIN, ...APPS].map((p) => [busPasswordSecret(p), { file: `${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/${busPasswordSecret(p)}` }]),
+      ),
+      kafka_tls_cert: { file: PRODUCTION_ENV.KAFKA_TLS_CERT_FILE },
+      kafka_tls_key: { file: PRODUCTION_ENV.KAFKA_TLS_KEY_FILE },
+    });
+    // No password in an environment: not the shared settings' KAFKA_SASL_PASSWORD, not a principal's
+    // KAFKA_PASSWORD_<PRINCIPAL>, whatever the host sets; only files, each one of the bus's secrets.
+    const hostSet = withEnv({
+      KAFKA_SASL_USERNAME: 'svc',
+      KAFKA_SASL_PASSWORD: 'pw',
+      ...Object.fromEntries(SECRETS.filter((name) => name.startsWith('KAFKA_PASSWORD_')).map((name) => [name, PRODUCTION_ENV[name]])),
+    });
+    const modes = { production: config, sandbox, hostSet, localChains: loadWithLocalChains(sandboxEnv) };
+    for (const [mode, c] of Object.entries(modes)) {
+      const settings = Object.entries(c.services).flatMap(([name, s]) =>
+        Object.entries(s.environment ?? {}).flatMap(([key, value]) => (/^KAFKA_.*PASSWORD/.test(key) ? [{ name, key, value }] : [])),
+      );
+      const problems = settings.filter(
+        ({ key, value }) => !key.endsWith('_FILE') || !/^\/run\/secrets\/kafka_password_[a-z_]+$/.test(value),
+      );
+      expect({ mode, problems }).toEqual({ mode, problems: [] });
+      // The principals the host names reach no service: each has its own.
+      const users = Object.fromEntries(
+        Object.entries(c.services).flatMap(([name, s]) =>
+          s.environment?.KAFKA_SASL_USERNAME ? [[name, s.environment.KAFKA_SASL_USERNAME]] : [],
+        ),
+      );
+      expect({ mode, users }).toEqual({
+        mode,
+        users: Object.fromEntries([
+          ...APP_SERVICES.map((name) => [name, principalOf(name)]),
+          ['kafka-setup', BUS_ADMIN],
+          ['tools', BUS_ADMIN],
+        ]),
+      });
+    }
+    expect(rawCompose).not.toMatch(/\$\{KAFKA_(SASL_)?PASSWORD/);
+    expect(rawCompose).not.toMatch(/^\s+KAFKA_SASL_PASSWORD:/m);
   });
 
   it.each(APPS)("%s: its own database role, the apps' image with its node flags, a /readyz healthcheck, after the deploy steps", (app) => {
@@ -379,6 +680,11 @@ describe('docker-compose.yml', () => {
     expect(env.DATABASE_PASSWORD_FILE).toBe(`/run/secrets/db_password_${schema}`);
     expect(service('migrate').environment?.[`DB_PASSWORD_${schema.toUpperCase()}_FILE`]).toBe(env.DATABASE_PASSWORD_FILE);
     expect(url.username).not.toBe(new URL(String(service('migrate').environment?.DATABASE_URL)).username);
+    // Its own principal on the bus, named as the app, whose password kafka-setup sets from the same secret file.
+    expect(env.KAFKA_SASL_USERNAME).toBe(app);
+    expect(env.KAFKA_SASL_PASSWORD_FILE).toBe(`/run/secrets/kafka_password_${schema}`);
+    expect(service('kafka-setup').environment?.[`${busPasswordVariable(app)}_FILE`]).toBe(env.KAFKA_SASL_PASSWORD_FILE);
+    expect(env.KAFKA_SASL_USERNAME).not.toBe(service('kafka-setup').environment?.KAFKA_SASL_USERNAME);
     // Its own node flags on the command line (a later V8 flag wins over NODE_OPTIONS'), as `npm start` runs it.
     expect(s.image).toMatch(/^partner-service:/);
     expect(commandOf(s)).toBe(['node', ...ownNodeFlagsOf(app), `dist/apps/${app}/src/main.js`].join(' '));
@@ -388,6 +694,7 @@ describe('docker-compose.yml', () => {
     expect(dependsOn(s)).toMatchObject(AFTER_DEPLOY_STEPS);
     // Configured for containers: Kafka, database, listen address.
     expect(env.KAFKA_BROKERS).toMatch(/^[^:,]+:\d+(,[^:,]+:\d+)*$/);
+    expect(env).toMatchObject({ KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: KAFKA_CA_FILE, KAFKA_SASL_MECHANISM: BUS_SASL_MECHANISM });
     expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/.+@postgres:5432\/\w+/);
     expect(env.HOST).toBe('0.0.0.0');
   });
@@ -398,17 +705,29 @@ describe('docker-compose.yml', () => {
     // The secret files it names hold the same dev values as its variables (the `tools` service reads those).
     expect(sandboxEnv.COMPOSE_SECRETS_DIR).toBe('./deploy/sandbox-secrets');
     for (const variable of SECRETS)
-      expect({ variable, file: read('deploy', 'sandbox-secrets', variable.toLowerCase()) }).toEqual({
+      expect({ variable, file: read('deploy', 'sandbox-secrets', secretOf(variable)) }).toEqual({
         variable,
         file: sandboxEnv[variable],
       });
+    // The operator's own alike: its value (the local stand-ins'), or an empty file for an optional one it does not set.
+    expect(OPERATOR_SECRET_VARIABLES.required.filter((variable) => !sandboxEnv[variable])).toEqual([]);
+    for (const variable of OPERATOR_SECRETS)
+      expect({ variable, file: read('deploy', 'sandbox-secrets', secretOf(variable)) }).toEqual({
+        variable,
+        file: sandboxEnv[variable] ?? '',
+      });
+    // Those files and no other.
+    expect(readdirSync(join(repoRoot, 'deploy', 'sandbox-secrets')).sort()).toEqual([...SECRETS, ...OPERATOR_SECRETS].map(secretOf).sort());
+    // The notifiers' the local sinks', with their clearly fake token.
+    expect(new URL(sandboxEnv.SMTP_URL ?? '').host).toBe('notify-sinks:1025');
+    expect(DEV_DEFAULTS.has(sandboxEnv.TWILIO_AUTH_TOKEN ?? '')).toBe(true);
     const key = sandboxEnv.ADMIN_API_KEY ?? '';
     expect(DEV_DEFAULTS.has(key)).toBe(true);
     expect(key.length).toBeGreaterThanOrEqual(16);
     // The sandbox and the required secrets, each a documented dev default, and the local test chains and
     // counterparties (checked below): everything else as in production mode.
     const chainSettings = Object.keys(sandboxEnv).filter((name) =>
-      /^(COMPOSE_FILE|HOT_WALLET_KEY(_2)?_SECRET_FILE|PROXY_TLS_(CERT|KEY)_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(
+      /^(COMPOSE_FILE|HOT_WALLET_KEY(_2)?_SECRET_FILE|(PROXY|KAFKA)_TLS_(CERT|KEY)_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(
         name,
       ),
     );
@@ -419,9 +738,14 @@ describe('docker-compose.yml', () => {
     ).toEqual(['SANDBOX', 'COMPOSE_SECRETS_DIR', ...SECRETS].sort());
     expect(chainSettings).toEqual(expect.arrayContaining(Object.keys(EXAMPLE_CHAIN_ENV)));
     expect(SECRETS.filter((name) => !DEV_DEFAULTS.has(sandboxEnv[name]))).toEqual([]);
+    // The bus's principals' passwords as kafka-setup takes them (16+ letters, digits, '_' or '-'); the broker's
+    // TLS pair the one compose:up generates.
+    expect(SECRETS.filter((name) => name.startsWith('KAFKA_PASSWORD_'))).toEqual([BUS_ADMIN, ...APP_NAMES].map(busPasswordVariable));
+    expect(SECRETS.filter((name) => name.startsWith('KAFKA_PASSWORD_') && !/^[A-Za-z0-9_-]{16,}$/.test(sandboxEnv[name]))).toEqual([]);
+    expect([sandboxEnv.KAFKA_TLS_CERT_FILE, sandboxEnv.KAFKA_TLS_KEY_FILE]).toEqual(['./.env.kafka-tls.pem', './.env.kafka-tls.key']);
   });
 
-  it('defines Kafka, PostgreSQL, the migration job, the six apps and the payout worker, and no app the catalogue does not name', () => {
+  it("defines Kafka, PostgreSQL, the migration job, the bus's setup step, the six apps and the payout worker, and no app the catalogue does not name", () => {
     expect(Object.keys(config.services)).toEqual(expect.arrayContaining([...INFRA, ...APPS]));
     const fromAppsImage = Object.keys(config.services).filter((name) => /^partner-service:/.test(String(service(name).image)));
     expect(fromAppsImage.sort()).toEqual([...APP_SERVICES].sort());
@@ -432,12 +756,77 @@ describe('docker-compose.yml', () => {
       image: expect.stringMatching(/^apache\/kafka:/),
       environment: {
         KAFKA_PROCESS_ROLES: 'broker,controller',
-        KAFKA_ADVERTISED_LISTENERS: 'PLAINTEXT://kafka:9092',
         KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
         KAFKA_AUTO_CREATE_TOPICS_ENABLE: 'false',
       },
     });
     expect(healthTestOf(service('kafka'))).toContain('--bootstrap-server');
+  });
+
+  it('kafka: clients reach the broker over TLS with SASL/SCRAM-SHA-512 only, every request checked against the ACLs; `admin` the one super user a client can be', () => {
+    const kafka = service('kafka');
+    const env = kafka.environment ?? {};
+    expect(env).toMatchObject({
+      KAFKA_LISTENERS: 'BROKER://:9092,CONTROLLER://localhost:9093',
+      // Named BROKER, not after its protocol: the image's start demands JKS key stores when an advertised listener reads `SSL://`.
+      KAFKA_ADVERTISED_LISTENERS: 'BROKER://kafka:9092',
+      KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CONTROLLER:PLAINTEXT,BROKER:SASL_SSL',
+      KAFKA_INTER_BROKER_LISTENER_NAME: 'BROKER',
+      KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+      KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
+      KAFKA_SASL_ENABLED_MECHANISMS: BUS_SASL_MECHANISM.toUpperCase(),
+      KAFKA_SASL_MECHANISM_INTER_BROKER_PROTOCOL: BUS_SASL_MECHANISM.toUpperCase(),
+      KAFKA_AUTHORIZER_CLASS_NAME: 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+      KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND: 'false',
+      // Its certificate the secret every client trusts; its key store the key and certificate its start puts together.
+      KAFKA_SSL_KEYSTORE_TYPE: 'PEM',
+      KAFKA_SSL_KEYSTORE_LOCATION: '/tmp/kafka-keystore.pem',
+      KAFKA_SSL_TRUSTSTORE_TYPE: 'PEM',
+      KAFKA_SSL_TRUSTSTORE_LOCATION: KAFKA_CA_FILE,
+    });
+    // Every listener SASL_SSL but the controller's, which only this container reaches (its loopback): the
+    // principal there, ANONYMOUS, is the only super user besides `admin`.
+    const protocols = Object.fromEntries(
+      String(env.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP)
+        .split(',')
+        .map((p) => p.split(':')),
+    );
+    const listeners = Object.fromEntries(
+      String(env.KAFKA_LISTENERS)
+        .split(',')
+        .map((l) => l.split('://')),
+    );
+    for (const [name, address] of Object.entries(listeners))
+      expect({ name, address, protocol: protocols[name] }).toEqual(
+        name === 'CONTROLLER'
+          ? { name, address: expect.stringMatching(/^localhost:/), protocol: 'PLAINTEXT' }
+          : { name, address, protocol: 'SASL_SSL' },
+      );
+    expect(
+      String(env.KAFKA_ADVERTISED_LISTENERS)
+        .split(',')
+        .map((l) => protocols[l.split('://')[0]]),
+    ).toEqual(['SASL_SSL']);
+    expect(String(env.KAFKA_SUPER_USERS).split(';')).toEqual(['User:ANONYMOUS', `User:${BUS_ADMIN}`]);
+    // Its start: the key store and the health check's client settings written readable by it alone, `admin`
+    // added (SCRAM) when the volume is first formatted, its password read from the secret; then the image's own start.
+    const start = entrypointOf(kafka);
+    expect(start).toMatch(/^\/bin\/sh -c /);
+    expect(start).toContain('password="$(cat /run/secrets/kafka_password_admin)"');
+    expect(start.indexOf('umask 077')).toBeGreaterThan(-1);
+    expect(start.indexOf('umask 077')).toBeLessThan(start.indexOf('/tmp/kafka-keystore.pem'));
+    expect(start).toContain('{ cat /run/secrets/kafka_tls_key; echo; cat /run/secrets/kafka_tls_cert; } > /tmp/kafka-keystore.pem');
+    expect(start).toMatch(
+      /if \[ ! -f \/var\/lib\/kafka\/data\/meta\.properties \]; then[^]*kafka-storage\.sh format --cluster-id "\$CLUSTER_ID"/,
+    );
+    expect(start).toContain(`--add-scram "SCRAM-SHA-512=[name=${BUS_ADMIN},password=$password]"`);
+    expect(start.trim()).toMatch(/\nexec \/etc\/kafka\/docker\/run$/);
+    // The health check logs in as `admin` over the SASL_SSL listener.
+    expect(healthTestOf(kafka)).toContain('--bootstrap-server kafka:9092 --command-config /tmp/admin-client.properties');
+    expect(start).toMatch(
+      /security\.protocol=SASL_SSL sasl\.mechanism=SCRAM-SHA-512[^]*username=\\"admin\\" password=\\"\$password\\";[^]*> \/tmp\/admin-client\.properties/,
+    );
+    expect(mountedBy(kafka).sort()).toEqual([busPasswordSecret(BUS_ADMIN), 'kafka_tls_cert', 'kafka_tls_key']);
   });
 
   it('gives PostgreSQL a pg_isready healthcheck and the migration job the tools image', () => {
@@ -535,13 +924,21 @@ describe('docker-compose.yml', () => {
     const withdrawals = service('withdrawals');
     // Mounted into the withdrawals service, which reads them from there (a comma list), and into no other service.
     expect(KEY_SECRETS).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
-    expect(withdrawals.secrets).toEqual([...KEY_SECRETS, 'internal_secret', 'db_password_withdrawals']);
+    expect(withdrawals.secrets).toEqual([
+      ...KEY_SECRETS,
+      'internal_secret',
+      'db_password_withdrawals',
+      'kafka_password_withdrawals',
+      'kafka_tls_cert',
+      // Its nodes and signers (the operator's secrets).
+      ...OPERATOR_SECRETS.filter((name) => OPERATOR_SECRET_READERS[name].includes('withdrawals')).map(secretOf),
+    ]);
     expect(withdrawals.environment).toMatchObject({
       HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
       HOT_WALLET_SIGNER: 'key-file',
     });
     // The keys only where they are read; the proxy mounts its TLS pair, nothing else.
-    const mounted = (name: string) => (service(name).secrets ?? []).map((s) => (typeof s === 'string' ? s : s.source));
+    const mounted = (name: string) => mountedBy(service(name));
     expect(Object.keys(config.services).filter((name) => mounted(name).some((s) => KEY_SECRETS.includes(s)))).toEqual([
       'withdrawals',
       PAYOUT_WORKER,
@@ -587,15 +984,26 @@ describe('docker-compose.yml', () => {
     expect(dependsOn(worker)).toMatchObject(AFTER_DEPLOY_STEPS);
   });
 
-  it('withdrawals: pays through the nodes the operator names (no default), on the mainnets unless told otherwise', () => {
-    expect(service('withdrawals').environment).toMatchObject({
-      CHAIN_RPC_URL_ETH: EXAMPLE_CHAIN_ENV.CHAIN_RPC_URL_ETH,
-      CHAIN_RPC_URL_MATIC: EXAMPLE_CHAIN_ENV.CHAIN_RPC_URL_MATIC,
-      CHAIN_ID_ETH: '1',
-      CHAIN_ID_MATIC: '137',
-      // Tether's contracts on Ethereum and Polygon PoS.
-      USDT_CONTRACT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
-      USDT_CONTRACT_MATIC: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+  it('withdrawals: pays through the nodes the operator names (secret files, no default node), on the mainnets unless told otherwise', () => {
+    for (const name of WITHDRAWALS_PROCESSES) {
+      const env = service(name).environment ?? {};
+      expect({ name, ...env }).toMatchObject({
+        name,
+        CHAIN_RPC_URL_ETH_FILE: '/run/secrets/chain_rpc_url_eth',
+        CHAIN_RPC_URL_MATIC_FILE: '/run/secrets/chain_rpc_url_matic',
+        CHAIN_ID_ETH: '1',
+        CHAIN_ID_MATIC: '137',
+        // Tether's contracts on Ethereum and Polygon PoS.
+        USDT_CONTRACT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+        USDT_CONTRACT_MATIC: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+      });
+      expect({ name, nodes: [env.CHAIN_RPC_URL_ETH, env.CHAIN_RPC_URL_MATIC] }).toEqual({ name, nodes: [undefined, undefined] });
+    }
+    // Written by compose:up from CHAIN_RPC_URL_ETH and CHAIN_RPC_URL_MATIC, which it requires (no default node).
+    expect(OPERATOR_SECRET_VARIABLES.required).toEqual(expect.arrayContaining(['CHAIN_RPC_URL_ETH', 'CHAIN_RPC_URL_MATIC']));
+    expect(config.secrets).toMatchObject({
+      chain_rpc_url_eth: { file: `${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/chain_rpc_url_eth` },
+      chain_rpc_url_matic: { file: `${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/chain_rpc_url_matic` },
     });
   });
 
@@ -615,7 +1023,11 @@ describe('docker-compose.yml', () => {
     // As written, before Compose leaves out what is passed through and unset: all but the chaos run's fault
     // injection, which production refuses.
     const written = parse(rawCompose).services.withdrawals.environment ?? {};
-    expect([...defaults.keys()].filter((name) => !(name in written) && name !== 'PAYOUT_CRASH_AFTER_SIGN_RATE')).toEqual([]);
+    // The operator's secrets among them as files (<NAME>_FILE), never themselves.
+    const givenAs = (name: string) => (OPERATOR_SECRETS.includes(name) ? `${name}_FILE` : name);
+    expect([...defaults.keys()].filter((name) => !(givenAs(name) in written) && name !== 'PAYOUT_CRASH_AFTER_SIGN_RATE')).toEqual([]);
+    expect(OPERATOR_SECRETS.filter((name) => OPERATOR_SECRET_READERS[name].includes('withdrawals') && !defaults.has(name))).toEqual([]);
+    expect(OPERATOR_SECRETS.filter((name) => name in written)).toEqual([]);
     expect('PAYOUT_CRASH_AFTER_SIGN_RATE' in written).toBe(false);
     // The pool's settings, whether or not the source above declares them yet.
     for (const name of ['CHAIN_MAX_IN_FLIGHT_PER_WALLET', 'CHAIN_REVERTS_TO_STOP', 'HOT_WALLETS_RETIRED', 'REMOTE_SIGNER_ADDRESS'])
@@ -624,7 +1036,6 @@ describe('docker-compose.yml', () => {
     // and the service's default applies.
     const tuned = {
       CHAIN_FINALITY_ETH: '12',
-      REMOTE_SIGNER_URL_ETH: 'http://signer-eth:9000',
       CHAIN_MAX_IN_FLIGHT_PER_WALLET: '8',
       CHAIN_REVERTS_TO_STOP: '5',
       HOT_WALLETS_RETIRED: '0x00000000000000000000000000000000000000a1,0x00000000000000000000000000000000000000a2',
@@ -661,6 +1072,11 @@ describe('docker-compose.yml', () => {
     expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/etc/keys/hot' })).not.toEqual([]);
     expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/etc/keys/hot' })).not.toEqual([]);
     expect(secretProblems('x', { HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,' })).not.toEqual([]);
+    // A key store's type and location name no secret; its key and password do.
+    expect(secretProblems('x', { KAFKA_SSL_KEYSTORE_TYPE: 'PEM', KAFKA_SSL_KEYSTORE_LOCATION: '/tmp/kafka-keystore.pem' })).toEqual([]);
+    expect(secretProblems('x', { KAFKA_SSL_KEYSTORE_KEY: 'x' })).not.toEqual([]);
+    expect(secretProblems('x', { KAFKA_SSL_KEYSTORE_PASSWORD: 'x' })).not.toEqual([]);
+    expect(secretProblems('x', { KAFKA_SASL_PASSWORD: 'pw' })).not.toEqual([]);
     const named = { HOT_WALLET_KEY: 'x', PRIVATE_KEY: 'x', SIGNER_MNEMONIC: 'x', HOT_WALLET_KEY_FILE: 'x', HOT_WALLET_SIGNER: 'x' };
     expect(keyVariables(named)).toEqual(['HOT_WALLET_KEY', 'PRIVATE_KEY', 'SIGNER_MNEMONIC']);
     const devDefaults = {
@@ -743,8 +1159,15 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
   it('the sandbox env file points the withdrawals service at these nodes: their names, chain ids and the deployed token', () => {
     const env = config.services.withdrawals.environment ?? {};
     for (const [network, name] of Object.entries(CHAINS)) {
-      expect(env[`CHAIN_RPC_URL_${network}`]).toBe(`http://${name}:8545`);
-      expect(config.services['chain-setup'].environment?.[`CHAIN_RPC_URL_${network}`]).toBe(env[`CHAIN_RPC_URL_${network}`]);
+      // The node's URL, a secret file here too: the sandbox's, which its secret file holds.
+      const secret = `chain_rpc_url_${network.toLowerCase()}`;
+      expect(env[`CHAIN_RPC_URL_${network}_FILE`]).toBe(`/run/secrets/${secret}`);
+      expect(env[`CHAIN_RPC_URL_${network}`]).toBeUndefined();
+      const node = readFileSync(resolve(repoRoot, config.secrets?.[secret]?.file ?? ''), 'utf8');
+      expect(node).toBe(`http://${name}:8545`);
+      expect(sandboxEnv[`CHAIN_RPC_URL_${network}`]).toBe(node);
+      // The dev-only chain-setup step gets the same test URL as a variable.
+      expect(config.services['chain-setup'].environment?.[`CHAIN_RPC_URL_${network}`]).toBe(node);
       expect(env[`CHAIN_ID_${network}`]).toBe(config.services[name].environment?.CHAIN_ID);
       // Hardhat's development account #0's first deployment on a new chain, where chain-setup puts the token.
       expect(env[`USDT_CONTRACT_${network}`]).toBe(LOCAL_TOKEN_ADDRESS);

@@ -3,11 +3,12 @@
  * that starting the stack does not load the Kafka client.
  */
 import { createKafka } from '@partner/kafka';
+import { busAdminConnection } from './bus';
 import { SERVICES } from '../lib/services';
 
 /** The service groups (`<service>` for events, `<service>.requests` for requests): the members of each. */
 export async function serviceGroups(kafkaPort: number): Promise<Record<string, number>> {
-  const admin = createKafka({ clientId: `consumer-groups-${process.pid}`, brokers: [`127.0.0.1:${kafkaPort}`] }).admin();
+  const admin = createKafka(busAdminConnection(kafkaPort, `consumer-groups-${process.pid}`)).admin();
   await admin.connect();
   try {
     const names = new Set<string>(SERVICES.flatMap((s) => [s, `${s}.requests`]));

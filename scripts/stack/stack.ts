@@ -5,11 +5,12 @@
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
+import { BUS_ADMIN, BUS_SASL_MECHANISM } from '../../libs/contracts/src/lib/services.catalogue';
 import { APP_MALLOC_ENV, appNodeFlags, APPS, AppName, healthPortOf, pgSchemaOf, repoRoot, waitGone } from '../lib/services';
 
 export interface StackOptions {
@@ -51,11 +52,13 @@ function roleUrl(databaseUrl: string, app: AppName, roles: DbRoles): string {
 const root = repoRoot();
 
 export function kafka(command: 'start' | 'stop', port: number): void {
+  if (command === 'start') ensureBusCredentials(port);
   execFileSync('bash', [join(root, 'offline/kafka/kafka.sh'), command], { stdio: 'inherit', env: kafkaEnv(port) });
 }
 
 /** `kafka()` without blocking this process meanwhile (it keeps reading the apps' log pipes). */
 export function kafkaInBackground(command: 'start' | 'stop', port: number): Promise<void> {
+  if (command === 'start') ensureBusCredentials(port);
   return runInBackground('bash', [join(root, 'offline/kafka/kafka.sh'), command], kafkaEnv(port));
 }
 
@@ -70,11 +73,55 @@ export function runInBackground(command: string, args: string[], env: NodeJS.Pro
   });
 }
 
-const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({ ...process.env, KAFKA_PORT: String(port) });
+// Authentication on (kafka.sh): the admin's password file; the apps' are beside it.
+const kafkaEnv = (port: number): NodeJS.ProcessEnv => ({
+  ...process.env,
+  KAFKA_PORT: String(port),
+  KAFKA_ADMIN_PASSWORD_FILE: busPasswordFile(port, BUS_ADMIN),
+});
 
 /** The data folder offline/kafka/kafka.sh uses for a broker on `port` (its default, or KAFKA_DATA_DIR / KAFKA_CACHE_DIR). */
 const kafkaDataDir = (port: number) =>
   process.env.KAFKA_DATA_DIR ?? join(process.env.KAFKA_CACHE_DIR ?? join(root, '.cache', 'kafka'), `data-${port}`);
+
+/** The password file of a principal (`admin` or an app) of the broker on `port`: in its data folder, mode 600. */
+export const busPasswordFile = (port: number, principal: string): string => join(kafkaDataDir(port), 'credentials', principal);
+
+/** The environment of a process of ours that uses the broker on `port` as its super user (the specs, the tools). */
+export const busAdminEnv = (port: number): Record<string, string> => ({
+  KAFKA_SASL_MECHANISM: BUS_SASL_MECHANISM,
+  KAFKA_SASL_USERNAME: BUS_ADMIN,
+  KAFKA_SASL_PASSWORD_FILE: busPasswordFile(port, BUS_ADMIN),
+});
+
+/** The SASL settings of a principal of the broker on `port`, for a client of this process. */
+export const busSasl = (port: number, principal: string): { mechanism: typeof BUS_SASL_MECHANISM; username: string; password: string } => ({
+  mechanism: BUS_SASL_MECHANISM,
+  username: principal,
+  password: readFileSync(busPasswordFile(port, principal), 'utf8').trim(),
+});
+
+/**
+ * Draws the passwords of the broker on `port` that are missing (the admin's goes into its storage when it is
+ * formatted; the apps' into the SCRAM credentials `setUpBus` sets). A broker formatted before its clients
+ * authenticated has no admin: it starts again empty (npm start's topics and offsets are a development's).
+ */
+function ensureBusCredentials(port: number): void {
+  const data = kafkaDataDir(port);
+  if (existsSync(join(data, 'kraft-logs', 'meta.properties')) && !existsSync(busPasswordFile(port, BUS_ADMIN))) {
+    console.warn(`[kafka:${port}] the broker's data predates authentication on the bus: it starts again empty (${data})`);
+    execFileSync('bash', [join(root, 'offline/kafka/kafka.sh'), 'stop'], {
+      stdio: 'inherit',
+      env: { ...process.env, KAFKA_PORT: String(port) },
+    });
+    rmSync(data, { recursive: true, force: true });
+  }
+  mkdirSync(join(data, 'credentials'), { recursive: true, mode: 0o700 });
+  for (const principal of [BUS_ADMIN, ...APPS]) {
+    const file = busPasswordFile(port, principal);
+    if (!existsSync(file)) writeFileSync(file, randomBytes(24).toString('base64url'), { mode: 0o600 });
+  }
+}
 
 /**
  * Whether this checkout's broker on `port` runs and is ready, as kafka.sh's probe checks it without a JVM
@@ -93,6 +140,7 @@ export async function kafkaIsReady(port: number): Promise<boolean> {
   const admin = new Kafka({
     clientId: 'stack-probe',
     brokers: [`127.0.0.1:${port}`],
+    sasl: busSasl(port, BUS_ADMIN),
     logLevel: logLevel.NOTHING,
     connectionTimeout: 2_000,
     retry: { retries: 0 },
@@ -183,6 +231,12 @@ export function appEnv(app: AppName, o: StackOptions): NodeJS.ProcessEnv {
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     INTERNAL_SECRET,
     KAFKA_BROKERS: `127.0.0.1:${o.kafkaPort}`,
+    // Each app as its own principal, its topics made by setUpBus beforehand (docs/adr/0032-authenticated-bus.md).
+    KAFKA_SASL_MECHANISM: BUS_SASL_MECHANISM,
+    KAFKA_SASL_USERNAME: app,
+    KAFKA_SASL_PASSWORD: '',
+    KAFKA_SASL_PASSWORD_FILE: busPasswordFile(o.kafkaPort, app),
+    KAFKA_CREATE_TOPICS: 'false',
     DATABASE_URL: o.dbRoles ? roleUrl(o.databaseUrl, app, o.dbRoles) : o.databaseUrl,
     PORT: String(o.gatewayPort),
     HEALTH_PORT: String(healthPortOf(app, o.healthPortBase)),
@@ -336,6 +390,8 @@ const READY_TIMEOUT_MS = Number(process.env.STACK_READY_TIMEOUT_MS ?? 120_000);
  */
 export async function startApps(o: StackOptions, instance = 0, track?: (stack: RunningStack) => void): Promise<RunningStack> {
   const at = instance === 0 ? o : { ...o, gatewayPort: o.gatewayPort + 10 * instance, healthPortBase: o.healthPortBase + 10 * instance };
+  // The bus's deploy step first, as Compose's kafka-setup runs before the apps: loaded here only (npm start's first lines load no Kafka client).
+  if (instance === 0) await (require('./bus') as typeof import('./bus')).setUpLocalBus(o);
   const logName = (app: AppName) => (instance === 0 ? app : `${app}-${instance}`);
   const processes = new Map<AppName, ChildProcess>(APPS.map((app) => [app, startApp(app, at, logName(app))]));
   const stack = new RunningStack(

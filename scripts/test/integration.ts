@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { probeBroker } from '@partner/kafka';
+import { kafkaConnectionFromEnv, probeBroker } from '@partner/kafka';
+import { busAdminEnv } from '../stack/stack';
 import { repoRoot, TEST_DATABASE_URL, TEST_KAFKA_PORT } from '../lib/services';
 import { runMain } from '../lib/main';
 
@@ -33,6 +34,8 @@ async function main(): Promise<number> {
   const [projectRoot, ...jestArgs] = process.argv.slice(2).filter((a) => a !== '--');
   if (!projectRoot) throw new Error('usage: integration.ts <project root> [jest arguments]');
   const brokers = process.env.KAFKA_BROKERS ?? `127.0.0.1:${TEST_KAFKA_PORT}`;
+  // The test broker's super user (npm run test:infra), unless another broker and its credentials are given.
+  const sasl = process.env.KAFKA_BROKERS ? {} : busAdminEnv(TEST_KAFKA_PORT);
   const databaseUrl = process.env.DATABASE_URL ?? TEST_DATABASE_URL;
 
   const problems: string[] = [];
@@ -43,7 +46,9 @@ async function main(): Promise<number> {
     if (problem) problems.push(problem);
   }
   // The readiness probe the gateway uses: one metadata request, no retries.
-  const brokerUp = await probeBroker({ brokers: brokers.split(','), clientId: `integration-check-${process.pid}` }).then(
+  const brokerUp = await probeBroker(
+    kafkaConnectionFromEnv(`integration-check-${process.pid}`, { ...process.env, KAFKA_BROKERS: brokers, ...sasl }),
+  ).then(
     () => true,
     () => false,
   );
@@ -64,6 +69,7 @@ async function main(): Promise<number> {
         ...process.env,
         JEST_SUITE: 'integration',
         KAFKA_BROKERS: brokers,
+        ...sasl,
         DATABASE_URL: databaseUrl,
         // The gateway's specs boot it, and it requires an operator key.
         ADMIN_API_KEY: process.env.ADMIN_API_KEY ?? `adm_test_${randomBytes(18).toString('base64url')}`,

@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
@@ -22,6 +22,8 @@ import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test
 import { RunningSinks, sinkAppEnv, startSinks, TEST_SINKS } from '@partner/notification-sinks';
 
 import {
+  busAdminEnv,
+  busPasswordFile,
   kafkaInBackground,
   killApp,
   killKafka,
@@ -102,6 +104,8 @@ async function main(): Promise<number> {
   };
   const testEnv: Record<string, string> = {
     KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
+    // The specs' own clients (topics of their own, the dead-letter producer) are the broker's super user.
+    ...busAdminEnv(kafkaPort),
     DATABASE_URL: databaseUrl,
     GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
     ADMIN_API_KEY: adminKey,
@@ -202,6 +206,8 @@ async function main(): Promise<number> {
     const e2eEnv = {
       ...testEnv,
       STACK_CONTROL_URL: controlUrl,
+      // Each principal's password file (bus-acls.spec.ts plays each app, and one that is none).
+      BUS_PASSWORD_DIR: dirname(busPasswordFile(kafkaPort, 'admin')),
       GATEWAY_ADMIN_URL: stack.adminUrl,
       SERVICE_HEALTH_URLS: serviceHealthUrls,
       STACK_LOG_DIR: logDir,

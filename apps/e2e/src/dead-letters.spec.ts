@@ -1,9 +1,10 @@
-import { Kafka, Producer } from 'kafkajs';
+import { Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { Topics } from '@partner/contracts';
 import { pollUntil, requireEnv, testPartnerId, withdrawalStateChanged } from '@partner/testing';
 import { operatorCli } from './support/operator-cli';
 import { listEvents, newPartner } from './support/sandbox';
+import { busAs } from './support/bus';
 
 /**
  * Events evolve without loss (issue 24, ADR 0015), against the running stack: an event carrying a field
@@ -17,7 +18,8 @@ let producer: Producer;
 let db: Client;
 
 beforeAll(async () => {
-  producer = new Kafka({ clientId: 'e2e-dead-letters', brokers: requireEnv('KAFKA_BROKERS').split(',') }).producer();
+  // A withdrawals service gone wrong: the one principal the broker lets publish this event (bus-acls.spec.ts).
+  producer = busAs('withdrawals').producer();
   await producer.connect();
   db = new Client({ connectionString: requireEnv('DATABASE_URL') });
   await db.connect();

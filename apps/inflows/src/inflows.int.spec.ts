@@ -1,3 +1,4 @@
+import { kafkaConnectionFromEnv } from '@partner/kafka';
 import { Global, INestMicroservice, Logger, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@partner/config';
@@ -14,7 +15,7 @@ import {
   createProducer,
   kafkaClientFromEnv,
 } from '@partner/kafka';
-import { newCpf, newUuid, pixKeyStateChanged, pollUntil, requireEnv, selectCount, selectRows, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pixKeyStateChanged, pollUntil, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { Database, databaseProvider } from '@partner/db';
 import { InflowsConfig } from './config/inflows.config';
@@ -33,7 +34,7 @@ import { AccountsModule } from './accounts/accounts.module';
 
 const run = randomBytes(4).toString('hex');
 const connection: KafkaConnection = {
-  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  ...kafkaConnectionFromEnv('spec'),
   clientId: `inflows-int-${process.pid}`,
   client: kafkaClientFromEnv(),
 };

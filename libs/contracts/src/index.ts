@@ -55,3 +55,4 @@ export * from './lib/inflows/accounts/brl-account.query';
 export * from './lib/inflows/unmatched/list-unmatched-pix-inflows.query';
 export * from './lib/tenancy/partner-id';
 export { recordedDocumentation, type RecordedDocumentation } from './lib/api-documentation';
+export * from './lib/bus-principals';

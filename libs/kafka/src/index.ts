@@ -19,3 +19,4 @@ export * from './lib/consumer-groups';
 export * from './lib/trace-context';
 export * from './lib/recovering-consumer';
 export * from './lib/dead-letters';
+export * from './lib/bus-security';

@@ -82,7 +82,7 @@ export class CommonConfig {
   /**
    * Whether the app creates missing topics at start-up (convenient on a dev machine). With false it only
    * checks that every topic exists and stops, naming the missing ones, when one does not: topics are then
-   * the deploy step's (`npm run kafka:topics`, Compose's `topics` service), made once with the cluster's
+   * the deploy step's (`npm run kafka:setup`, Compose's `kafka-setup` service), made once with the cluster's
    * settings. docker-compose.yml sets false.
    */
   @Flag()

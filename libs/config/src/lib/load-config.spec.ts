@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IsInt, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { CommonConfig } from './common.config';
 import { ConfigError, loadConfig } from './load-config';
 
 class SampleConfig extends CommonConfig {
   @IsInt() @Min(1) WORKERS: number = 2;
+  /** Optional, no default: no key of an instance (useDefineForClassFields is off), a setting all the same. */
+  @IsOptional() @IsString() SECOND_NODE_URL?: string;
 }
 
 describe('loadConfig', () => {
@@ -55,6 +57,17 @@ describe('loadConfig', () => {
       expect(() => loadConfig(SampleConfig, { INTERNAL_SECRET_FILE: join(dir, 'missing') })).toThrow(
         new RegExp(`INTERNAL_SECRET_FILE: ${join(dir, 'missing')} cannot be read \\(ENOENT\\)`),
       );
+    });
+
+    it('reads an optional setting without a default from its file too', () => {
+      expect(loadConfig(SampleConfig, { SECOND_NODE_URL_FILE: file('second', 'https://node-2.example/key\n') }).SECOND_NODE_URL).toBe(
+        'https://node-2.example/key',
+      );
+    });
+
+    it('takes an empty file as the setting unset (an optional Compose secret not used), its default applying', () => {
+      expect(loadConfig(SampleConfig, { WORKERS_FILE: file('empty', '') })).toMatchObject({ WORKERS: new SampleConfig().WORKERS });
+      expect(loadConfig(SampleConfig, { WORKERS_FILE: file('newline', '\n') })).toMatchObject({ WORKERS: new SampleConfig().WORKERS });
     });
 
     it('reads only the settings the class has', () => {

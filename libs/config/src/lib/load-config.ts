@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 
 export class ConfigError extends Error {}
 
 /**
  * The environment with each setting of `names` given as a file (`<NAME>_FILE`, the path of a file holding
- * the value, as Docker and Kubernetes mount secrets) read into `<NAME>`; one trailing newline is dropped.
+ * the value, as Docker and Kubernetes mount secrets) read into `<NAME>`; one trailing newline is dropped, and
+ * an empty file leaves the setting unset.
  * Both given, or a file that cannot be read, is a ConfigError naming it.
  */
 export function withSettingFiles(names: readonly string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -21,7 +22,10 @@ export function withSettingFiles(names: readonly string[], env: NodeJS.ProcessEn
       continue;
     }
     try {
-      resolved[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      const value = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      // An empty file is the setting unset: a Compose secret must exist, so an optional one not used is empty.
+      if (value === '') delete resolved[name];
+      else resolved[name] = value;
     } catch (error) {
       problems.push(`  - ${name}_FILE: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
@@ -31,13 +35,23 @@ export function withSettingFiles(names: readonly string[], env: NodeJS.ProcessEn
 }
 
 /**
+ * A configuration class's settings: its fields with a default, and the validated ones without (an optional
+ * `CHAIN_RPC_URL_2_ETH?: string` is no key of an instance: class fields are not defined without a value here).
+ */
+function settingNames(cls: ClassConstructor<object>): string[] {
+  const names = new Set(Object.keys(new cls()));
+  for (const rule of getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false)) names.add(rule.propertyName);
+  return [...names];
+}
+
+/**
  * Reads an app's configuration from the environment once, at start-up, into a typed class, and fails
  * fast with every problem listed: a service that starts with a wrong broker address or a missing
  * database URL should die with a clear sentence, not time out later. Any setting may come from a file
  * instead (`<NAME>_FILE`, withSettingFiles): secrets stay out of the process's environment.
  */
 export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: NodeJS.ProcessEnv = process.env): T {
-  const settings = withSettingFiles(Object.keys(new cls()), env);
+  const settings = withSettingFiles(settingNames(cls), env);
   const config = plainToInstance(cls, settings, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, skipMissingProperties: false });
   if (errors.length > 0) {

@@ -60,3 +60,15 @@ export const scopeTagOf = (app: AppName): `scope:${AppName}` => `scope:${app}`;
 export const ServicePings = Object.fromEntries(SERVICE_NAMES.map((name) => [name, SERVICE_CATALOGUE[name].ping])) as {
   readonly [K in ServiceName]: (typeof SERVICE_CATALOGUE)[K]['ping'];
 };
+
+/**
+ * The bus's super user (docs/adr/0032-authenticated-bus.md): the deploy step's and the tools' principal; each
+ * app authenticates as its own, named as the app (bus-principals.ts says what each may do).
+ */
+export const BUS_ADMIN = 'admin';
+
+/** The SASL mechanism of every principal on the bus (SCRAM-SHA-256 is not enabled on the broker). */
+export const BUS_SASL_MECHANISM = 'scram-sha-512';
+
+/** The setting of a bus principal's password (KAFKA_PASSWORD_ADMIN, KAFKA_PASSWORD_PIX_KEYS...): the deploy step's and Compose's. */
+export const busPasswordVariable = (principal: string): string => `KAFKA_PASSWORD_${pgSchemaOf(principal).toUpperCase()}`;

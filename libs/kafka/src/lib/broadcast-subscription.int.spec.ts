@@ -1,9 +1,10 @@
+import { createKafka } from './kafkajs-client';
+import { kafkaConnectionFromEnv, KafkaConnection } from './kafka-client';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { ApiKeyRevokedEvent, Topics } from '@partner/contracts';
-import { newUuid, pollUntil, requireEnv, testPartnerId } from '@partner/testing';
-import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
+import { newUuid, pollUntil, testPartnerId } from '@partner/testing';
+import { Admin, Producer } from 'kafkajs';
 import { BroadcastSubscription } from './broadcast-subscription';
-import { KafkaConnection } from './kafka-client';
 import { kafkaClientFromEnv } from './kafka-client.factory';
 import { ensureTopics, topicLayout } from './topic-admin';
 
@@ -11,7 +12,7 @@ import { ensureTopics, topicLayout } from './topic-admin';
 
 const TOPIC = Topics.GatewayApiKeyRevoked;
 const connection: KafkaConnection = {
-  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  ...kafkaConnectionFromEnv('spec'),
   clientId: `broadcast-spec-${process.pid}`,
   client: kafkaClientFromEnv(),
 };
@@ -39,7 +40,7 @@ const publish = (...values: unknown[]) =>
 
 beforeAll(async () => {
   await ensureTopics(connection, topicLayout(loadConfig(CommonConfig)));
-  const kafka = new Kafka({ clientId: `broadcast-spec-writer-${process.pid}`, brokers: connection.brokers, logLevel: logLevel.NOTHING });
+  const kafka = createKafka({ ...connection, clientId: `broadcast-spec-writer-${process.pid}` });
   producer = kafka.producer();
   admin = kafka.admin();
   await Promise.all([producer.connect(), admin.connect()]);

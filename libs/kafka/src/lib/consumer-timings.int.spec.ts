@@ -1,7 +1,7 @@
-import { pollUntil, requireEnv } from '@partner/testing';
+import { kafkaConnectionFromEnv, CONSUMER_TIMINGS, KafkaConnection } from './kafka-client';
+import { pollUntil } from '@partner/testing';
 import { Admin } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
-import { CONSUMER_TIMINGS, KafkaConnection } from './kafka-client';
 import { kafkaClient, kafkaClientFromEnv } from './kafka-client.factory';
 import { GroupConsumer } from './kafka-port';
 import { createKafka } from './kafkajs-client';
@@ -15,7 +15,7 @@ const run = randomBytes(4).toString('hex');
 const TOPIC = `consumer-timings-spec-${run}`;
 const PARTITIONS = 4;
 const connection: KafkaConnection = {
-  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  ...kafkaConnectionFromEnv('spec'),
   clientId: `consumer-timings-spec-${process.pid}`,
   client: kafkaClientFromEnv(),
 };

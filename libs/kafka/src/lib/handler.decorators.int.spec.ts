@@ -1,9 +1,10 @@
+import { kafkaConnectionFromEnv } from './kafka-client';
 import { Controller, INestMicroservice, Logger } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { ok, PingQuery, RequestReply, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
-import { newCpf, newUuid, pollUntil, requireEnv, VALID_ADDRESS, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pollUntil, VALID_ADDRESS, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
 import { UnprocessableEventError } from './dead-letters';
 import { HandleEvent, HandleRequest } from './handler.decorators';
@@ -22,7 +23,7 @@ const UNANSWERED = Topics.CustomersPing;
 const TIMEOUT_MS = 1500;
 const run = randomBytes(4).toString('hex');
 const connection: KafkaConnection = {
-  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  ...kafkaConnectionFromEnv('spec'),
   clientId: `decorators-spec-${process.pid}`,
   client: kafkaClientFromEnv(),
 };

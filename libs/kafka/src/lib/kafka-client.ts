@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConnectionOptions } from 'node:tls';
-import { CommonConfig, KafkaClientName } from '@partner/config';
+import { CommonConfig, KafkaClientName, loadConfig } from '@partner/config';
 import { ConsumeSpec, GroupConsumer } from './kafka-port';
 
 export interface KafkaConnection {
@@ -37,6 +37,15 @@ export function kafkaConnection(config: CommonConfig, clientId: string): KafkaCo
     };
   }
   return connection;
+}
+
+/**
+ * The connection of a process that is not an app (a spec, a script) from the KAFKA_* variables of `env` alone
+ * (KAFKA_BROKERS, KAFKA_SASL_*, KAFKA_SASL_PASSWORD_FILE...), validated as an app's are.
+ */
+export function kafkaConnectionFromEnv(clientId: string, env: NodeJS.ProcessEnv = process.env): KafkaConnection {
+  const kafkaSettings = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('KAFKA_')));
+  return kafkaConnection(loadConfig(CommonConfig, { NODE_ENV: 'development', ...kafkaSettings }), clientId);
 }
 
 /**

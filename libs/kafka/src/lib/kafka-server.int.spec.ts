@@ -1,10 +1,10 @@
+import { kafkaConnectionFromEnv, KafkaConnection } from './kafka-client';
 import { Controller, INestMicroservice, Logger } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
-import { pollUntil, requireEnv } from '@partner/testing';
+import { pollUntil } from '@partner/testing';
 import { Admin, KafkaJSNonRetriableError, Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
-import { KafkaConnection } from './kafka-client';
 import { kafkaClient, kafkaClientFromEnv } from './kafka-client.factory';
 import { KafkaClient } from './kafka-port';
 import { createKafka } from './kafkajs-client';
@@ -19,7 +19,7 @@ const run = randomBytes(4).toString('hex');
 const TOPIC = `kafka-server-spec-${run}`;
 const GROUP = `kafka-server-spec-${run}`;
 const connection: KafkaConnection = {
-  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  ...kafkaConnectionFromEnv('spec'),
   clientId: `kafka-server-spec-${process.pid}`,
   client: kafkaClientFromEnv(),
 };

@@ -1,11 +1,12 @@
-import { retried } from './kafka-client';
+import { createKafka } from './kafkajs-client';
+import { kafkaConnectionFromEnv, retried } from './kafka-client';
 import { kafkaClientFromEnv } from './kafka-client.factory';
 import { loadConfig, CommonConfig } from '@partner/config';
 import { PartnerId, Topics, WithdrawalStateChangedEvent } from '@partner/contracts';
 import { outboxMessage, runStatement, UnitOfWork } from '@partner/db';
 import { pollUntil, requireEnv, withdrawalStateChanged, testPartnerId } from '@partner/testing';
 import { randomBytes } from 'node:crypto';
-import { Admin, Consumer, Kafka, logLevel } from 'kafkajs';
+import { Admin, Consumer } from 'kafkajs';
 import { Pool } from 'pg';
 import { KafkaConnection } from './kafka.options';
 import { MessageBus } from './message-bus';
@@ -18,7 +19,7 @@ import { ensureTopics, topicLayout } from './topic-admin';
 
 const TOPIC = Topics.WithdrawalStateChanged;
 const connection: KafkaConnection = {
-  brokers: requireEnv('KAFKA_BROKERS').split(','),
+  ...kafkaConnectionFromEnv('spec'),
   clientId: `outbox-spec-${process.pid}`,
   client: kafkaClientFromEnv(),
 };
@@ -143,7 +144,7 @@ beforeAll(async () => {
   bus = new MessageBus({ connection, idempotentProducer: true });
   await bus.onModuleInit();
 
-  const kafka = new Kafka({ clientId: `outbox-spec-reader-${process.pid}`, brokers: connection.brokers, logLevel: logLevel.NOTHING });
+  const kafka = createKafka({ ...connection, clientId: `outbox-spec-reader-${process.pid}` });
   admin = kafka.admin();
   await admin.connect();
   consumer = kafka.consumer({ groupId: `outbox-spec-${schema}` });

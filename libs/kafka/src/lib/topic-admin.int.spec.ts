@@ -1,16 +1,16 @@
+import { createKafka } from './kafkajs-client';
+import { kafkaConnectionFromEnv, KafkaConnection } from './kafka-client';
 import { randomBytes } from 'node:crypto';
-import { requireEnv } from '@partner/testing';
-import { Admin, Kafka, logLevel } from 'kafkajs';
-import { KafkaConnection } from './kafka-client';
+import { Admin } from 'kafkajs';
 import { kafkaClientFromEnv } from './kafka-client.factory';
 import { ensureTopics, TopicLayout, verifyTopics } from './topic-admin';
 
 // Integration with a real broker: several processes starting at once on topics nobody has created yet,
 // the way every app of `npm start` does on a fresh broker.
 
-const brokers = requireEnv('KAFKA_BROKERS').split(',');
+const fromEnv = kafkaConnectionFromEnv('spec');
 const connection = (n: number): KafkaConnection => ({
-  brokers,
+  ...fromEnv,
   clientId: `topic-admin-spec-${process.pid}-${n}`,
   client: kafkaClientFromEnv(),
 });
@@ -19,7 +19,7 @@ let admin: Admin;
 const created: string[] = [];
 
 beforeAll(async () => {
-  admin = new Kafka({ clientId: `topic-admin-spec-${process.pid}`, brokers, logLevel: logLevel.NOTHING }).admin();
+  admin = createKafka({ ...fromEnv, clientId: `topic-admin-spec-${process.pid}` }).admin();
   await admin.connect();
 });
 

@@ -1,5 +1,5 @@
 import { CommonConfig } from '@partner/config';
-import { eventTopics, requestTopics } from '@partner/contracts';
+import { eventTopics, requestTopics, topicsOf } from '@partner/contracts';
 import { KafkaConnection } from './kafka-client';
 import { kafkaClient } from './kafka-client.factory';
 
@@ -82,9 +82,10 @@ export async function ensureTopics(conn: KafkaConnection, layout: TopicLayout, t
 
 /**
  * Checks that every topic exists, for an app that does not create them (KAFKA_CREATE_TOPICS=false): stops
- * the start with the missing topics named and what makes them.
+ * the start with the missing topics named and what makes them. An app's principal sees only the topics its
+ * ACLs name (the broker hides the others from it): those are the ones checked.
  */
-export async function verifyTopics(conn: KafkaConnection, topics: string[] = allTopics()): Promise<void> {
+export async function verifyTopics(conn: KafkaConnection, topics: string[] = topicsOf(conn.sasl?.username)): Promise<void> {
   const admin = kafkaClient(conn).admin();
   await admin.connect();
   try {
@@ -92,7 +93,7 @@ export async function verifyTopics(conn: KafkaConnection, topics: string[] = all
     const missing = topics.filter((t) => !existing.has(t));
     if (missing.length > 0) {
       throw new Error(
-        `Kafka topics missing: ${missing.join(', ')}. With KAFKA_CREATE_TOPICS=false the deploy step creates them: npm run kafka:topics (docker-compose.yml: the topics service).`,
+        `Kafka topics missing: ${missing.join(', ')}. With KAFKA_CREATE_TOPICS=false the deploy step creates them, with the ACLs that let this app see them: npm run kafka:setup (docker-compose.yml: the kafka-setup service).`,
       );
     }
   } finally {
