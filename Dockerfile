@@ -55,9 +55,11 @@ RUN npm ci --omit=dev --omit=optional --omit=peer --ignore-scripts --no-audit --
 # `RUN --mount`: the legacy builder of Compose 1.x has no BuildKit mounts.)
 COPY --from=deps /app/node_modules/kafkajs ./node_modules/kafkajs
 
-# --- tools: the deploy steps (migrations, topics) ----------------------------------------------------
+# --- tools: the deploy steps (migrations, the bus's setup) ----------------------------------------------------
 FROM ${NODE_IMAGE} AS tools
+# PARTNER_SERVICE_IMAGE: an empty NODE_ENV given to a container of ours is still production (libs/config).
 ENV NODE_ENV=production \
+    PARTNER_SERVICE_IMAGE=tools \
     PRISMA_HIDE_UPDATE_MESSAGE=1 \
     CHECKPOINT_DISABLE=1 \
     NPM_CONFIG_UPDATE_NOTIFIER=false
@@ -113,6 +115,7 @@ FROM ${NODE_IMAGE} AS runtime
 # Heap and malloc settings as `npm start` uses them (scripts/lib/services.ts APP_NODE_FLAGS and APP_MALLOC_ENV;
 # docs/adr/0022-memory-settings-of-the-apps.md). The base image's Node runs on glibc, which reads MALLOC_*.
 ENV NODE_ENV=production \
+    PARTNER_SERVICE_IMAGE=runtime \
     NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=128" \
     MALLOC_TRIM_THRESHOLD_=131072 \
     HOST=0.0.0.0

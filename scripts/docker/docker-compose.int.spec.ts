@@ -4,7 +4,7 @@
  * say is checked without the tool by docker-compose.spec.ts.
  */
 import { spawnSync, SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
@@ -66,10 +66,15 @@ describe('docker-compose.yml, read by docker-compose', () => {
     // The nested anchors (Kafka settings inside the apps' shared environment) resolve as intended.
     expect(services.withdrawals.environment).toMatchObject({
       KAFKA_BROKERS: 'kafka:9092',
-      KAFKA_SSL: 'false',
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: '/run/secrets/kafka_tls_cert',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'withdrawals',
+      KAFKA_SASL_PASSWORD_FILE: '/run/secrets/kafka_password_withdrawals',
       KAFKA_CREATE_TOPICS: 'false',
-      CHAIN_RPC_URL_ETH: PRODUCTION_ENV.CHAIN_RPC_URL_ETH,
-      CHAIN_RPC_URL_MATIC: PRODUCTION_ENV.CHAIN_RPC_URL_MATIC,
+      // The nodes' URLs (a provider's carries its key) are secret files, never variables.
+      CHAIN_RPC_URL_ETH_FILE: '/run/secrets/chain_rpc_url_eth',
+      CHAIN_RPC_URL_MATIC_FILE: '/run/secrets/chain_rpc_url_matic',
       CHAIN_ID_ETH: '1',
       CHAIN_ID_MATIC: '137',
       HOT_WALLET_KEY_FILE: '/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2',
@@ -77,7 +82,25 @@ describe('docker-compose.yml, read by docker-compose', () => {
     // Its own role, its password a secret file (COMPOSE_SECRETS_DIR), not in the URL.
     expect(services.withdrawals.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/svc_withdrawals@/);
     expect(services.withdrawals.environment?.DATABASE_PASSWORD_FILE).toBe('/run/secrets/db_password_withdrawals');
-    expect(secretNames(services.withdrawals)).toEqual(['hot_wallet_key', 'hot_wallet_key_2', 'internal_secret', 'db_password_withdrawals']);
+    expect(services.withdrawals.environment).not.toHaveProperty('CHAIN_RPC_URL_ETH');
+    expect(secretNames(services.withdrawals)).toEqual([
+      'hot_wallet_key',
+      'hot_wallet_key_2',
+      'internal_secret',
+      'db_password_withdrawals',
+      'kafka_password_withdrawals',
+      'kafka_tls_cert',
+      'chain_rpc_url_eth',
+      'chain_rpc_url_matic',
+      'chain_rpc_url_2_eth',
+      'chain_rpc_url_2_matic',
+      'remote_signer_url',
+      'remote_signer_url_eth',
+      'remote_signer_url_matic',
+    ]);
+    expect(secrets?.chain_rpc_url_eth?.file).toBe(`${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/chain_rpc_url_eth`);
+    expect(secrets?.kafka_password_withdrawals?.file).toBe(`${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/kafka_password_withdrawals`);
+    expect(secrets?.kafka_tls_cert?.file).toBe(PRODUCTION_ENV.KAFKA_TLS_CERT_FILE);
     expect(secrets?.db_password_withdrawals?.file).toBe(`${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/db_password_withdrawals`);
     expect(secrets?.hot_wallet_key?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_SECRET_FILE);
     expect(secrets?.hot_wallet_key_2?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_2_SECRET_FILE);
@@ -87,11 +110,11 @@ describe('docker-compose.yml, read by docker-compose', () => {
   it.each([
     'ADMIN_API_KEY',
     'COMPOSE_SECRETS_DIR',
-    'CHAIN_RPC_URL_ETH',
     'HOT_WALLET_KEY_SECRET_FILE',
     'HOT_WALLET_KEY_2_SECRET_FILE',
+    'KAFKA_TLS_CERT_FILE',
     'DICT_URL',
-    'SMTP_URL',
+    'SMTP_FROM',
   ])(
     'refuses the file without %s, saying so',
     (name) => {
@@ -110,14 +133,19 @@ describe('docker-compose.yml, read by docker-compose', () => {
   }, 60_000);
 
   it('with docker-compose.local-chains.yml and the sandbox env file: the chains, their setup step, and the withdrawals service after it', () => {
-    const { services } = configOf({}, sandboxEnvFile, true);
+    const { services, secrets } = configOf({}, sandboxEnvFile, true);
     expect(Object.keys(services)).toEqual(expect.arrayContaining([...STACK, 'chain-eth', 'chain-matic', 'chain-setup']));
     expect(services.withdrawals.depends_on).toMatchObject({
       'chain-setup': { condition: 'service_completed_successfully' },
       migrate: { condition: 'service_completed_successfully' },
       kafka: { condition: 'service_healthy' },
     });
-    expect(services.withdrawals.environment).toMatchObject({ CHAIN_RPC_URL_ETH: 'http://chain-eth:8545', CHAIN_ID_ETH: '31337' });
+    expect(services.withdrawals.environment).toMatchObject({
+      CHAIN_RPC_URL_ETH_FILE: '/run/secrets/chain_rpc_url_eth',
+      CHAIN_ID_ETH: '31337',
+    });
+    // The sandbox's node URL, in its committed secret file.
+    expect(readFileSync(String(secrets?.chain_rpc_url_eth?.file), 'utf8')).toBe('http://chain-eth:8545');
     expect(secretNames(services['chain-setup'])).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
     expect(services['chain-setup'].environment?.HOT_WALLET_KEY_FILE).toBe('/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2');
     expect(JSON.stringify(services['chain-eth'].ports)).toContain('127.0.0.1');

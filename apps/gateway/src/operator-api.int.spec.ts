@@ -248,8 +248,9 @@ describe('users and balances', () => {
       partner_id: partnerId,
       document,
       ...credit,
-      // The key that credited, for the ledger line.
+      // The key that credited and its client's address, for the ledger line and the credit's audit row.
       operators: expect.stringMatching(/^environment \(env_[0-9a-f]{12}\)$/),
+      client_address: '127.0.0.1',
     });
 
     const balance = await call('GET', `${users()}/${document}/balance`);

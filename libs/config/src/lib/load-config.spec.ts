@@ -12,6 +12,14 @@ class SampleConfig extends CommonConfig {
 }
 
 describe('loadConfig', () => {
+  it('takes an empty NODE_ENV in a container of our images as production (its checks on), and unset elsewhere as development', () => {
+    const image = { PARTNER_SERVICE_IMAGE: 'runtime', NODE_ENV: '' };
+    expect(() => loadConfig(SampleConfig, image)).toThrow(/INTERNAL_SECRET/);
+    expect(loadConfig(SampleConfig, { ...image, INTERNAL_SECRET: 's'.repeat(32) }).NODE_ENV).toBe('production');
+    expect(loadConfig(SampleConfig, { ...image, NODE_ENV: 'development' }).NODE_ENV).toBe('development');
+    expect(loadConfig(SampleConfig, { NODE_ENV: '' }).NODE_ENV).toBe('');
+  });
+
   it('applies defaults and converts types from the environment', () => {
     const config = loadConfig(SampleConfig, { WORKERS: '7', KAFKA_BROKERS: 'a:1, b:2' });
     expect(config.WORKERS).toBe(7);

@@ -35,6 +35,15 @@ export function withSettingFiles(names: readonly string[], env: NodeJS.ProcessEn
 }
 
 /**
+ * NODE_ENV as the checks read it: in a container of our images (PARTNER_SERVICE_IMAGE, set by the Dockerfile
+ * with NODE_ENV=production) an empty or missing NODE_ENV is production, so that running an image with
+ * `NODE_ENV=` cannot turn the production checks off. Elsewhere unset counts as development, as in Node.
+ */
+export function productionInOurImages(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return !env.NODE_ENV && env.PARTNER_SERVICE_IMAGE ? { ...env, NODE_ENV: 'production' } : env;
+}
+
+/**
  * A configuration class's settings: its fields with a default, and the validated ones without (an optional
  * `CHAIN_RPC_URL_2_ETH?: string` is no key of an instance: class fields are not defined without a value here).
  */
@@ -51,7 +60,7 @@ function settingNames(cls: ClassConstructor<object>): string[] {
  * instead (`<NAME>_FILE`, withSettingFiles): secrets stay out of the process's environment.
  */
 export function loadConfig<T extends object>(cls: ClassConstructor<T>, env: NodeJS.ProcessEnv = process.env): T {
-  const settings = withSettingFiles(settingNames(cls), env);
+  const settings = withSettingFiles(settingNames(cls), productionInOurImages(env));
   const config = plainToInstance(cls, settings, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, skipMissingProperties: false });
   if (errors.length > 0) {
