@@ -19,6 +19,7 @@ import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } fr
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { buildWorkspace } from '../lib/build-stamp';
+import { setUpLocalBus } from '../stack/bus';
 import {
   freshKafka,
   kafka,
@@ -454,6 +455,8 @@ export class Bench {
     const health = `http://127.0.0.1:${healthPortOf('gateway', at.healthPortBase)}`;
     const apps = new RunningStack(processes, `http://127.0.0.1:${at.gatewayPort}`, health);
     this.onStop('the apps', () => apps.stop(15_000));
+    // The bus's deploy step (topics, principals, ACLs), as every stack runs it before its apps.
+    await time('busSetupMs', () => setUpLocalBus(options));
     for (const app of APPS) processes.set(app, startApp(app, s.tweak?.(app, options) ?? options));
     await time('stackReadyMs', () => waitUntilReady(apps, 120_000));
     return { stack: apps, options, chains, admin };

@@ -7,8 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { withSettingFiles } from '@partner/config';
-import { withDatabasePassword } from '@partner/db';
+import { withDatabasePassword, withSettingFiles } from '@partner/config';
 import {
   databaseName,
   databaseUrl,

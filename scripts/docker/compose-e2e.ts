@@ -405,6 +405,21 @@ async function main(): Promise<void> {
       }
     });
 
+    await check("the CLI's container (tools, run by hand) reads the operator key and the owner's password from their files", () => {
+      const cli = (...args: string[]) =>
+        compose(
+          settings,
+          ['run', '--rm', '--no-deps', '-T', 'tools', 'npm', 'run', '--silent', 'cli', '--', ...args],
+          composeEnv(settings),
+        );
+      // Straight in the database, as the owner (DATABASE_PASSWORD_FILE).
+      const keys = cli('operator-key', 'list');
+      assert(keys.status === 0 && keys.stdout.includes('environment'), `tools: operator-key list: ${keys.stdout}${keys.stderr}`);
+      // Through the operator API, with the operator key (ADMIN_API_KEY_FILE).
+      const audit = cli('admin', 'audit', '--limit', '1');
+      assert(audit.status === 0 && audit.stdout.startsWith('200 '), `tools: admin audit: ${audit.stdout}${audit.stderr}`);
+    });
+
     await check('the proxy reaches the gateway, never the broker or the database; the apps run read-only, without capabilities', () => {
       const proxy = running('proxy');
       assert(proxy, 'no running proxy container');

@@ -108,7 +108,6 @@ describe('docker-compose.yml, read by docker-compose', () => {
 
   // docker-compose.spec.ts checks every required variable; Compose itself is asked for a few (each call takes seconds).
   it.each([
-    'ADMIN_API_KEY',
     'COMPOSE_SECRETS_DIR',
     'HOT_WALLET_KEY_SECRET_FILE',
     'HOT_WALLET_KEY_2_SECRET_FILE',

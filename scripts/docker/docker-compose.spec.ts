@@ -330,8 +330,6 @@ describe('docker-compose.yml', () => {
     // The hot wallets' key files; the nodes are the operator's secrets, files of COMPOSE_SECRETS_DIR (below).
     ...Object.keys(EXAMPLE_CHAIN_ENV).filter((name) => !OPERATOR_SECRETS.includes(name)),
     'COMPOSE_SECRETS_DIR',
-    'ADMIN_API_KEY',
-    'POSTGRES_PASSWORD',
     'KAFKA_TLS_CERT_FILE',
     'KAFKA_TLS_KEY_FILE',
     // The customers service's counterparties' settings that are no secret.
@@ -364,11 +362,13 @@ describe('docker-compose.yml', () => {
       [...Object.entries(service(name).environment ?? {}), ['entrypoint', entrypointOf(service(name))]].flatMap(([key, value]) =>
         SECRETS.filter((s) => value.includes(PRODUCTION_ENV[s])).map((s) => `${key}: ${s}`),
       );
-    const running = Object.keys(config.services).filter((name) => name !== 'tools');
-    // No secret's value anywhere in it: not as a variable, not inside a URL, not in a start script.
-    for (const name of running) expect({ name, holding: holdingIn(name) }).toEqual({ name, holding: [] });
-    // The CLI run by hand: the operator key and the owner's password as variables, nothing else.
-    expect(holdingIn('tools').sort()).toEqual(['ADMIN_API_KEY: ADMIN_API_KEY', 'DATABASE_URL: POSTGRES_PASSWORD']);
+    // No secret's value anywhere in any service: not as a variable, not inside a URL, not in a start script;
+    // the CLI run by hand (tools) included, which reads the operator key and the owner's password as files.
+    for (const name of Object.keys(config.services)) expect({ name, holding: holdingIn(name) }).toEqual({ name, holding: [] });
+    expect(service('tools').environment).toMatchObject({
+      ADMIN_API_KEY_FILE: '/run/secrets/admin_api_key',
+      DATABASE_PASSWORD_FILE: '/run/secrets/postgres_password',
+    });
     // Who reads what: the apps INTERNAL_SECRET, their own role's password and their own principal's on the bus;
     // the gateway the operator key; migrate the owner's password and every role's; PostgreSQL the owner's.
     for (const app of APP_SERVICES)
@@ -612,7 +612,7 @@ describe('docker-compose.yml', () => {
         KAFKA_SASL_USERNAME: BUS_ADMIN,
         KAFKA_SASL_PASSWORD_FILE: `/run/secrets/${busPasswordSecret(BUS_ADMIN)}`,
       });
-    expect(mountedBy(service('tools'))).toEqual([busPasswordSecret(BUS_ADMIN), 'kafka_tls_cert']);
+    expect(mountedBy(service('tools'))).toEqual(['admin_api_key', 'postgres_password', busPasswordSecret(BUS_ADMIN), 'kafka_tls_cert']);
     // Who mounts what of the bus: the super user's password the broker, its deploy step and the CLI; each app's
     // its service (both withdrawals processes) and the deploy step; the broker's key the broker alone; the
     // certificate every client and the broker.

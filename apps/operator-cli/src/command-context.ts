@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
 import { createOperatorApiClient, createPartnerApiClient, OperatorApiClient, PartnerApiClient } from '@partner/api-client';
+import { withDatabasePassword } from '@partner/config';
+
+/** The settings the CLI takes from a file too (`<NAME>_FILE`). */
+export const CLI_SECRETS = ['ADMIN_API_KEY', 'API_KEY', 'DATABASE_PASSWORD'] as const;
 
 /** The database the operator-key and dead-letter commands work on when DATABASE_URL is unset (npm start's). */
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/partner';
@@ -70,8 +74,9 @@ export class CommandContext {
     return value ? Number(value) : undefined;
   }
 
+  /** DATABASE_URL, with DATABASE_PASSWORD (or its file) set into it when given. */
   get databaseUrl(): string {
-    return this.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+    return withDatabasePassword(this.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, this.env.DATABASE_PASSWORD);
   }
 
   /** The operator API (/admin/v1) on the gateway's operator port, as X-Admin-Key. */

@@ -1,4 +1,7 @@
-import { flagsOf, parseCommandLine } from './command-context';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CommandContext, Flags, flagsOf, parseCommandLine } from './command-context';
 import { HELP } from './help';
 import { COMMANDS, resolveCommand, runOperatorCli } from './operator-cli';
 
@@ -17,7 +20,11 @@ interface Sent {
  * Runs a command line against a fake transport: every request recorded and answered by `answer` (200 `{}` by
  * default); what the command printed and its exit code.
  */
-async function cli(argv: string[], answer: (url: URL, method: string) => [number, unknown] = () => [200, {}], env = ENV) {
+async function cli(
+  argv: string[],
+  answer: (url: URL, method: string) => [number, unknown] = () => [200, {}],
+  env: NodeJS.ProcessEnv = ENV,
+) {
   const sent: Sent[] = [];
   const printed: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
@@ -140,6 +147,26 @@ describe('the operator API commands', () => {
   it('takes the addresses and keys from the flags over the environment', async () => {
     const { sent } = await cli(['admin', 'key', 'list', '--partner', 'p1', '--operator', 'http://other.test', '--admin-key', 'adm_y']);
     expect(sent.map((s) => [s.url, s.adminKey])).toEqual([['http://other.test/admin/v1/partners/p1/api-keys', 'adm_y']]);
+  });
+
+  it("takes the operator key from a file (ADMIN_API_KEY_FILE), as Compose's tools container gives it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-secrets-'));
+    try {
+      writeFileSync(join(dir, 'admin_api_key'), 'adm_from_file\n');
+      const env = { ...ENV, ADMIN_API_KEY: undefined, ADMIN_API_KEY_FILE: join(dir, 'admin_api_key') };
+      const { sent } = await cli(['admin', 'key', 'list', '--partner', 'p1'], undefined, env);
+      expect(sent.map((s) => s.adminKey)).toEqual(['adm_from_file']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('puts DATABASE_PASSWORD (or its file) into DATABASE_URL for the commands that use the database', () => {
+    const context = new CommandContext({} as Flags, [], {
+      DATABASE_URL: 'postgresql://postgres@postgres:5432/partner',
+      DATABASE_PASSWORD: 'p@ss',
+    });
+    expect(context.databaseUrl).toBe('postgresql://postgres:p%40ss@postgres:5432/partner');
   });
 
   it('prints an error answer with its status and exits 1', async () => {

@@ -6,7 +6,8 @@
  * answers: default http://127.0.0.1:3100), ADMIN_API_KEY and API_KEY come from the environment or the
  * --gateway, --operator, --admin-key and --api-key flags; DATABASE_URL from the environment.
  */
-import { CommandContext, Commands, parseCommandLine } from './command-context';
+import { withSettingFiles } from '@partner/config';
+import { CLI_SECRETS, CommandContext, Commands, parseCommandLine } from './command-context';
 import { DEAD_LETTER_COMMANDS } from './dead-letters/dead-letters.command';
 import { HELP } from './help';
 import { OPERATOR_API_COMMANDS } from './operator-api/operator-api.commands';
@@ -33,7 +34,9 @@ export interface OperatorCliOptions {
 }
 
 /** Runs one command line; its exit code. Throws (the message is for the operator) on a missing or unknown flag. */
-export async function runOperatorCli(argv: string[], { env = process.env, fetch }: OperatorCliOptions = {}): Promise<number> {
+export async function runOperatorCli(argv: string[], { env: given = process.env, fetch }: OperatorCliOptions = {}): Promise<number> {
+  // The keys and the database password may be files (ADMIN_API_KEY_FILE...), as Compose's `tools` container gives them.
+  const env = withSettingFiles(CLI_SECRETS, given);
   const { values: flags, positionals } = parseCommandLine(argv, env);
   if (flags.help || positionals.length === 0) {
     console.log(HELP);

@@ -1,5 +1,6 @@
 import { FactoryProvider, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Pool, PoolClient, QueryResultRow } from 'pg';
+import { withDatabasePassword } from '@partner/config';
 import { Queryable, runStatement, Statement, StatementResult } from './unit-of-work';
 
 const logger = new Logger('PostgreSQL');
@@ -10,14 +11,6 @@ export interface DatabaseSettings {
   DATABASE_ACQUIRE_TIMEOUT_MS: number;
   /** Set into the URL when given (a password read from a file, DATABASE_PASSWORD_FILE); the URL's own otherwise. */
   DATABASE_PASSWORD?: string;
-}
-
-/** `url` with `password` as its password; `url` itself without one. */
-export function withDatabasePassword(url: string, password: string | undefined): string {
-  if (!password) return url;
-  const parsed = new URL(url);
-  parsed.password = encodeURIComponent(password);
-  return parsed.toString();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { withDatabasePassword } from './database';
+import { withDatabasePassword } from './database-url';
 
 describe('withDatabasePassword', () => {
   it('puts the password (read from a file) into a URL that carries none, encoded', () => {
