@@ -1,6 +1,6 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { APP_NAMES, AppName, busAcls, type BusAcl, type BusOperation } from '@partner/contracts';
-import { Connection, alterUserScramCredentialsV0 } from '@platformatic/kafka';
+import type * as Platformatic from '@platformatic/kafka';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } from 'kafkajs';
 import type { KafkaConnection } from './kafka-client';
 import { createKafka } from './kafkajs-client';
@@ -107,6 +107,8 @@ const kafkajsAcl = (app: AppName, acl: BusAcl): KafkajsAcl => ({
  * has no such request. The salted password is SCRAM's Hi() (RFC 5802), PBKDF2 with HMAC-SHA-512.
  */
 async function setScramCredentials(conn: KafkaConnection, passwords: BusPasswords): Promise<void> {
+  // Loaded here only: an app on kafkajs never loads @platformatic/kafka (kafka-client.factory.ts), and this runs in the deploy step.
+  const { Connection, alterUserScramCredentialsV0 } = require('@platformatic/kafka') as typeof Platformatic;
   const [host, port] = splitBroker(conn.brokers[0]);
   const connection = new Connection(`${conn.clientId}-scram`, {
     ...(conn.sasl
