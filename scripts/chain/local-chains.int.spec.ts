@@ -20,7 +20,7 @@ import {
   transferLogs,
 } from '@partner/testing';
 import {
-  BLACKLISTED_DESTINATION,
+  REFUSED_DESTINATION,
   ChainPorts,
   DEFAULT_USDT_MICROS,
   ensureHotWalletKey,
@@ -82,14 +82,15 @@ it("makes each wallet of a pool its own key, and refuses one key twice (two lane
   expect(() => ensureHotWalletKeys([])).toThrow('no hot wallet key file');
 });
 
-it.each(['ETH', 'MATIC'] as const)('%s: its chain id, a 6-decimal USDT, each hot wallet funded, 0x…dEaD blacklisted', async (network) => {
+it.each(['ETH', 'MATIC'] as const)('%s: its chain id, a 6-decimal USDT, each hot wallet funded, 0x…dEaD refused', async (network) => {
   const chain = chains[network];
   const { reader } = clientsOf(chain);
   expect(chain.started).toBe(true);
   expect(await reader.getChainId()).toBe(LOCAL_CHAIN_IDS[network]);
   const token = { address: chain.tokenAddress, abi: TEST_USDT_ABI } as const;
   expect(await reader.readContract({ ...token, functionName: 'decimals' })).toBe(6);
-  expect(await reader.readContract({ ...token, functionName: 'isBlackListed', args: [BLACKLISTED_DESTINATION] })).toBe(true);
+  expect(await reader.readContract({ ...token, functionName: 'REFUSED_DESTINATION' })).toBe(REFUSED_DESTINATION);
+  expect(await reader.readContract({ ...token, functionName: 'isBlackListed', args: [REFUSED_DESTINATION] })).toBe(false);
   for (const address of [hotWallet, secondWallet]) {
     expect({ address, usdt: await tokenBalance(chain.rpcUrl, chain.tokenAddress, address) }).toEqual({
       address,
@@ -121,15 +122,26 @@ it('moves USDT from the hot wallet with a transfer that returns nothing, and log
   ]);
 });
 
-it('mines a transfer to the blacklisted 0x…dEaD with status reverted, moving nothing', async () => {
+it('mines a transfer to the refused 0x…dEaD with status reverted, moving nothing', async () => {
   const chain = chains.MATIC;
   const before = await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet);
 
-  const { receipt } = await hotTransfer(chain, BLACKLISTED_DESTINATION, 1_000_000n);
+  const { receipt } = await hotTransfer(chain, REFUSED_DESTINATION, 1_000_000n);
 
   expect(receipt.status).toBe('reverted');
   expect(receipt.logs).toEqual([]);
   expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, hotWallet)).toBe(before);
+});
+
+it('pays a blacklisted recipient, as Tether does (its blacklist stops only the sender): the funds arrive, frozen', async () => {
+  const chain = chains.ETH;
+  const recipient = privateKeyToAccount(generatePrivateKey()).address;
+  await tokenAdmin(chain.rpcUrl, chain.tokenAddress).blacklist(recipient);
+
+  const { receipt } = await hotTransfer(chain, recipient, 700_000n);
+
+  expect(receipt.status).toBe('success');
+  expect(await tokenBalance(chain.rpcUrl, chain.tokenAddress, recipient)).toBe(700_000n);
 });
 
 it('makes blocks on the clock, and a transaction waits for the next block', async () => {
@@ -141,7 +153,7 @@ it('makes blocks on the clock, and a transaction waits for the next block', asyn
 
   await setMining(chain.rpcUrl, { auto: false, intervalMs: 0 }); // the clock stopped: the transaction stays pending
   try {
-    const hash = await hot.sendTransaction({ to: BLACKLISTED_DESTINATION, value: 1n });
+    const hash = await hot.sendTransaction({ to: REFUSED_DESTINATION, value: 1n });
     expect(await pendingTransactions(chain.rpcUrl)).toContain(hash);
     await expect(reader.getTransactionReceipt({ hash })).rejects.toThrow(/could not be found/);
     await mineBlock(chain.rpcUrl);

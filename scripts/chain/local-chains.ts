@@ -41,8 +41,8 @@ export const TEST_CHAIN_PORTS: ChainPorts = {
   MATIC: envPort('TEST_CHAIN_PORT_MATIC', 18546, 1),
 };
 
-/** The documented failing destination: blacklisted on every local chain, so a transfer to it is mined and reverts. */
-export const BLACKLISTED_DESTINATION: Address = '0x000000000000000000000000000000000000dEaD';
+/** The documented failing destination: the test token refuses transfers to it (REFUSED_DESTINATION), so one to it is mined and reverts. */
+export const REFUSED_DESTINATION: Address = '0x000000000000000000000000000000000000dEaD';
 /** Hardhat's public development account #0 (worthless off a local chain): the token's deployer and owner. */
 export const LOCAL_OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 /** Where the owner's first deployment lands on a new chain: what USDT_CONTRACT_* say for Compose's local chains. */
@@ -316,10 +316,9 @@ async function sendAsOwner({ publicClient, wallet }: Clients, txs: OwnerTx[]): P
 const adminAbi = parseAbi([
   'function issue(uint256 amount)',
   'function transfer(address to, uint256 value)',
-  'function addBlackList(address evilUser)',
   'function balanceOf(address who) view returns (uint256)',
   'function decimals() view returns (uint8)',
-  'function isBlackListed(address who) view returns (bool)',
+  'function REFUSED_DESTINATION() view returns (address)',
 ]);
 
 const fundingTxs = (token: Address, to: Address, usdtMicros: bigint, nativeWei: bigint): OwnerTx[] => [
@@ -334,8 +333,8 @@ const fundingTxs = (token: Address, to: Address, usdtMicros: bigint, nativeWei: 
 
 /**
  * The test USDT and the hot wallets' funds on the local chain at `rpcUrl` (npm start's nodes, Compose's
- * `chain-setup`). On a new chain: the token deployed as the local owner (so at LOCAL_TOKEN_ADDRESS), 0x…dEaD
- * blacklisted, each wallet funded (10,000,000 USDT, 100 ETH or POL). On a chain it set up: the token checked, and
+ * `chain-setup`). On a new chain: the token deployed as the local owner (so at LOCAL_TOKEN_ADDRESS), each
+ * wallet funded (10,000,000 USDT, 100 ETH or POL). On a chain it set up: the token checked, and
  * a wallet that holds no USDT or no native coin (a new key) funded with what it lacks; one that has been paying
  * keeps what it has. Returns what it did.
  */
@@ -359,15 +358,17 @@ export async function setUpLocalChain(
         `${network}: the owner has sent ${nonce} transactions on ${rpcUrl} but no token is at ${LOCAL_TOKEN_ADDRESS}: ` +
           'a chain not set up here (start it anew: npm run compose:down, or npm run chain -- start --fresh)',
       );
-    const blacklist = encodeFunctionData({ abi: adminAbi, functionName: 'addBlackList', args: [BLACKLISTED_DESTINATION] });
-    txs.push({ deploy: compiled() }, { to: LOCAL_TOKEN_ADDRESS, data: blacklist });
-    done = `TestUsdt deployed at ${LOCAL_TOKEN_ADDRESS}, 0x…dEaD blacklisted`;
+    txs.push({ deploy: compiled() });
+    done = `TestUsdt deployed at ${LOCAL_TOKEN_ADDRESS}`;
   } else {
-    const [decimals, blacklisted] = await Promise.all([
+    const [decimals, refused] = await Promise.all([
       c.publicClient.readContract({ ...token, functionName: 'decimals' }),
-      c.publicClient.readContract({ ...token, functionName: 'isBlackListed', args: [BLACKLISTED_DESTINATION] }),
+      c.publicClient.readContract({ ...token, functionName: 'REFUSED_DESTINATION' }).catch(() => undefined),
     ]);
-    if (decimals !== 6 || !blacklisted) throw new Error(`${network}: the contract at ${LOCAL_TOKEN_ADDRESS} is not the test USDT`);
+    if (decimals !== 6 || refused !== REFUSED_DESTINATION)
+      throw new Error(
+        `${network}: the contract at ${LOCAL_TOKEN_ADDRESS} is not this version of the test USDT (start the chain anew: npm run chain -- start --fresh, or npm run compose:down)`,
+      );
   }
   const funded: string[] = [];
   for (const hotWallet of hotWallets) {

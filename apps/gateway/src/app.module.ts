@@ -22,6 +22,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { UsersModule } from './users/users.module';
 import { HotWalletsModule } from './hot-wallets/hot-wallets.module';
+import { ScreeningModule } from './screening/screening.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 /** What the gateway's use cases need of the bus: `request` only (they send commands and queries). */
@@ -92,6 +93,7 @@ export class AppModule {
         ApiKeysModule,
         UsersModule,
         HotWalletsModule,
+        ScreeningModule,
         AuditModule,
         ...(config.SANDBOX ? [SandboxModule] : []),
       ],

@@ -36,6 +36,8 @@ export function flagsOf(env: NodeJS.ProcessEnv) {
     to: { type: 'string' },
     status: { type: 'string' },
     note: { type: 'string' },
+    source: { type: 'string' },
+    'published-at': { type: 'string' },
     all: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   } as const;

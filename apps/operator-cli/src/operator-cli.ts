@@ -13,9 +13,16 @@ import { HELP } from './help';
 import { OPERATOR_API_COMMANDS } from './operator-api/operator-api.commands';
 import { OPERATOR_KEY_COMMANDS } from './operator-keys/operator-key.commands';
 import { SANDBOX_COMMANDS } from './sandbox/sandbox.commands';
+import { SCREENING_COMMANDS } from './screening/screening.commands';
 
 /** Every command by its words; HELP lists exactly these (operator-cli.spec.ts). */
-export const COMMANDS: Commands = { ...OPERATOR_API_COMMANDS, ...OPERATOR_KEY_COMMANDS, ...DEAD_LETTER_COMMANDS, ...SANDBOX_COMMANDS };
+export const COMMANDS: Commands = {
+  ...OPERATOR_API_COMMANDS,
+  ...SCREENING_COMMANDS,
+  ...OPERATOR_KEY_COMMANDS,
+  ...DEAD_LETTER_COMMANDS,
+  ...SANDBOX_COMMANDS,
+};
 
 /** The command the positionals name (its longest match: up to three words) and the positionals after it. */
 export function resolveCommand(positionals: string[]): { name: string; args: string[] } | undefined {

@@ -5,9 +5,10 @@ import { WithdrawalsConfig } from './config/withdrawals.config';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { ChainViewsModule } from './hot-wallets/chain-views.module';
+import { ScreeningModule } from './screening/screening.module';
 
 export const AppModule = serviceAppModule({
   name: 'withdrawals',
   configClass: WithdrawalsConfig,
-  features: [AccountsModule, WithdrawalsModule, LedgerModule, PayoutsModule, ChainViewsModule],
+  features: [AccountsModule, WithdrawalsModule, LedgerModule, PayoutsModule, ChainViewsModule, ScreeningModule],
 });

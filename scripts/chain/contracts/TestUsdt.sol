@@ -16,14 +16,19 @@ pragma solidity ^0.8.20;
  *
  * Left out: the transfer fee (basisPointsRate, 0 on mainnet), pause, deprecation/upgrade, redeem.
  *
- * One rule is ours, not Tether's: a transfer also reverts when the RECIPIENT is blacklisted (Tether checks
- * only the sender). It lets tests produce a transaction that is mined with receipt status 0: send to a
- * blacklisted address, such as 0x…dEaD, the project's documented failing destination.
+ * As on Tether, the blacklist stops only the SENDER: a transfer TO a blacklisted address goes through (its
+ * funds then frozen there), which is why the service reads `isBlackListed` of every destination itself.
+ *
+ * One rule is ours, not Tether's: a transfer to REFUSED_DESTINATION (0x…dEaD, the project's documented failing
+ * destination) reverts. It lets tests produce a transfer the token refuses for its destination, and a
+ * transaction that is mined with receipt status 0 (sign one to it without the pre-flight).
  */
 contract TestUsdt {
     string public name = 'Tether USD (local)';
     string public symbol = 'USDT';
     uint8 public constant decimals = 6;
+    /** Ours, not Tether's: transfers to it revert (see the contract's comment). */
+    address public constant REFUSED_DESTINATION = 0x000000000000000000000000000000000000dEaD;
 
     address public owner;
     uint256 private _totalSupply;
@@ -62,14 +67,14 @@ contract TestUsdt {
     // No return value, as Tether's.
     function transfer(address to, uint256 value) public {
         require(!isBlackListed[msg.sender], 'sender is blacklisted');
-        require(!isBlackListed[to], 'recipient is blacklisted'); // ours, not Tether's: see the contract's comment
+        require(to != REFUSED_DESTINATION, 'destination refused'); // ours, not Tether's: see the contract's comment
         _move(msg.sender, to, value);
     }
 
     // No return value, as Tether's.
     function transferFrom(address from, address to, uint256 value) public {
         require(!isBlackListed[from], 'sender is blacklisted');
-        require(!isBlackListed[to], 'recipient is blacklisted'); // ours, not Tether's
+        require(to != REFUSED_DESTINATION, 'destination refused'); // ours, not Tether's
         uint256 allowance_ = allowed[from][msg.sender];
         require(allowance_ >= value, 'allowance too low');
         if (allowance_ != type(uint256).max) allowed[from][msg.sender] = allowance_ - value;

@@ -135,6 +135,12 @@ const CODES: Record<ErrorCode, CodeSample> = {
     when: 'the balance is below amount + network fee',
     message: 'the available balance does not cover the amount and the network fee',
   },
+  address_blocked: {
+    when: "the destination is on a screening list: the OFAC SDN list's copy, the token contract's blacklist (isBlackListed), or the operator's deny list; the message names which. Nothing was created",
+    message:
+      'address 0x8589427373d6d84e98730d7795d8f6f8731fda16 is on the OFAC SDN list (the copy published 2024-09-27): withdrawals to it are refused',
+    field: 'address',
+  },
   idempotency_key_reused: {
     when: 'the idempotency key was used before with a different request',
     message: 'idempotency_key was already used with a different request',

@@ -30,7 +30,7 @@ export class WithdrawalsController {
     operationId: 'createUsdtWithdrawal',
     summary: 'Withdraw USDT to an EVM address',
     description:
-      'Holds amount + network fee, then sends on chain; usdt_withdrawal events report created, sent, settled (or failed). Idempotent by idempotency_key.',
+      "Screens the destination (OFAC SDN list, the token contract's blacklist, the operator's deny list: 422 address_blocked), holds amount + network fee, then sends on chain; usdt_withdrawal events report created, sent, settled (or failed). Idempotent by idempotency_key.",
   })
   @ApiAnswer(201, CreateUsdtWithdrawalResponse, { description: 'Created', example: { id: 1 } })
   @ApiAnswer(200, CreateUsdtWithdrawalResponse, {
@@ -47,6 +47,7 @@ export class WithdrawalsController {
     'invalid_fee',
     'insufficient_funds',
     'idempotency_key_reused',
+    'address_blocked',
   ])
   @HttpCode(201)
   async create(

@@ -16,7 +16,13 @@ const unasked = (): never => {
 };
 
 /** A node that answers these (the rest is not asked in these specs). */
-const node = (answers: { receipt?: MinedReceipt | null; finalBlock?: bigint; health?: string; refusal?: string }): PayoutRail => ({
+const node = (answers: {
+  receipt?: MinedReceipt | null;
+  finalBlock?: bigint;
+  health?: string;
+  refusal?: string;
+  blacklisted?: boolean;
+}): PayoutRail => ({
   network: 'ETH',
   token: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
   receipt: () => Promise.resolve(answers.receipt ?? null),
@@ -34,6 +40,7 @@ const node = (answers: { receipt?: MinedReceipt | null; finalBlock?: bigint; hea
   transfersFrom: unasked,
   transferData: unasked,
   simulateTransfer: () => Promise.resolve(answers.refusal),
+  blacklisted: () => Promise.resolve(answers.blacklisted ?? false),
 });
 
 const doubt = (rail: PayoutRail) => rail.receipt('0xabc').catch((error: unknown) => error);
@@ -71,5 +78,11 @@ describe('ConfirmingRail', () => {
     await expect(both.simulateTransfer('0x1', '0x2', 5n)).resolves.toBeUndefined();
     const second = new ConfirmingRail(node({}), node({ refusal: 'recipient is blacklisted' }));
     await expect(second.simulateTransfer('0x1', '0x2', 5n)).resolves.toBe('recipient is blacklisted');
+  });
+
+  it('holds an address blacklisted when either node says the token lists it (a node hiding a listing cannot clear it)', async () => {
+    await expect(new ConfirmingRail(node({}), node({})).blacklisted('0x2')).resolves.toBe(false);
+    await expect(new ConfirmingRail(node({}), node({ blacklisted: true })).blacklisted('0x2')).resolves.toBe(true);
+    await expect(new ConfirmingRail(node({ blacklisted: true }), node({})).blacklisted('0x2')).resolves.toBe(true);
   });
 });

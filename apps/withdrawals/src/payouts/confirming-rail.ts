@@ -109,6 +109,12 @@ export class ConfirmingRail implements PayoutRail {
     return a ?? b;
   }
 
+  /** Listed when either node says so: a node that hides a listing cannot make us pay a frozen address. */
+  async blacklisted(address: Address): Promise<boolean> {
+    const [a, b] = await Promise.all([this.first.blacklisted(address), this.second.blacklisted(address)]);
+    return a || b;
+  }
+
   transferData(to: Address, micros: bigint): Hex {
     return this.first.transferData(to, micros);
   }

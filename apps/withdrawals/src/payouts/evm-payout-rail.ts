@@ -36,6 +36,9 @@ export const USDT_ABI = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 value)',
 ]);
 
+/** Tether's blacklist: a public mapping on Ethereum's TetherToken (and the local chains' TestUsdt). */
+const BLACKLIST_ABI = parseAbi(['function isBlackListed(address who) view returns (bool)']);
+
 /**
  * The priority-fee percentile of recent blocks each choice offers (eth_feeHistory's reward percentiles):
  * LOW pays what the cheapest tenth of recent inclusions paid (mined, later), MEDIUM the median, HIGH the
@@ -234,6 +237,10 @@ export class EvmPayoutRail implements PayoutRail {
       if (revert === null && !/revert/i.test(said)) throw error;
       return (revert as BaseError | null)?.shortMessage?.split('\n')[0] || said || 'reverted';
     }
+  }
+
+  blacklisted(address: Address): Promise<boolean> {
+    return this.client.readContract({ address: this.token, abi: BLACKLIST_ABI, functionName: 'isBlackListed', args: [address] });
   }
 
   transferData(to: Address, micros: bigint): Hex {

@@ -19,6 +19,9 @@ import { PayoutRepository } from './payout.repository';
 import { poolFor, railsFor } from './payouts.module';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
+import { fixedScreening, listsScreening } from '../screening/screening.spec-support';
+import { AddressScreening } from '../screening/address-screening';
+import { FailBeforeSigning } from './fail-before-signing';
 
 /**
  * The payouts wired as the module wires them, for integration specs: against the local chains and the
@@ -35,7 +38,18 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
   const hotWallets = new HotWalletRepository(db);
   const findings = new ReconciliationRepository(db);
   const accounts = new AccountRepository(db);
-  const sign = new SignPayoutsUseCase(config, unitOfWork, payouts, hotWallets, accounts, metrics, rails, pool);
+  const screening = listsScreening(config, db);
+  const sign = new SignPayoutsUseCase(
+    config,
+    unitOfWork,
+    payouts,
+    hotWallets,
+    new FailBeforeSigning(payouts, accounts, metrics),
+    metrics,
+    rails,
+    pool,
+    screening,
+  );
   const track = new TrackPayoutsUseCase(config, unitOfWork, payouts, accounts, findings, hotWallets, metrics, rails, pool);
   const guard = new GuardWalletNonceUseCase(unitOfWork, hotWallets, findings, metrics, rails);
   const rounds = new PayoutRoundsService(config, new PayoutRoundLeaseRepository(db), hotWallets, sign, track, guard, metrics, rails, pool);
@@ -78,10 +92,10 @@ export const freshAddress = () => privateKeyToAccount(generatePrivateKey()).addr
  * Users and withdrawals made as the service makes them (the create use case), and what the specs read back
  * of them: the row, the events in the outbox, the signed versions.
  */
-export function payoutFixtures(db: Database) {
+export function payoutFixtures(db: Database, screening: AddressScreening = fixedScreening()) {
   const accounts = new AccountRepository(db);
   const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
-  const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db));
+  const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db), screening);
 
   async function newAccount(micros: number): Promise<{ partnerId: PartnerId; document: string }> {
     const partnerId = testPartnerId();

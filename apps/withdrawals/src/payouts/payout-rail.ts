@@ -99,6 +99,11 @@ export interface PayoutRail {
    * would go through, else the node's revert reason (or `reverted`). Throws when the node does not answer.
    */
   simulateTransfer(from: Address, to: Address, micros: bigint): Promise<string | undefined>;
+  /**
+   * Whether the token contract blacklists `address` (Tether's public `isBlackListed`), as of the latest block.
+   * Throws when the node does not answer, or the contract has no such function.
+   */
+  blacklisted(address: Address): Promise<boolean>;
   /** The calldata of `transfer(to, micros)` on the USDT contract. */
   transferData(to: Address, micros: bigint): Hex;
 }

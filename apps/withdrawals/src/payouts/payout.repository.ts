@@ -128,6 +128,12 @@ const FAIL_UNSIGNED = statement(
    WHERE id = ANY($1::int[]) AND state IN ('created', 'sent') AND payout_state IN (${list(from('finished'))}) AND nonce IS NULL RETURNING *`,
 );
 
+/** The withdrawals not signed yet whose destination is one of $1 (lower case), oldest first. */
+const UNSIGNED_TO = statement(
+  'payout_unsigned_to',
+  `SELECT id FROM withdrawals WHERE payout_state IN (${list(UNSIGNED)}) AND lower(address) = ANY($1::text[]) ORDER BY id`,
+);
+
 /** The operator cancels a signed payout's nonce: `cancelling` (from signed or broadcast only: not once mined). */
 const REQUEST_CANCEL = statement(
   'payout_request_cancel',
@@ -259,6 +265,12 @@ export class PayoutRepository {
   }
 
   /** Fails withdrawals never signed (`reason`: why the token would refuse them); those still open, failed. */
+  /** The ids of the withdrawals not signed yet to any of `addresses` (lower case). */
+  async unsignedTo(tx: Transaction, addresses: readonly string[]): Promise<number[]> {
+    if (addresses.length === 0) return [];
+    return (await tx.query<{ id: number }>(UNSIGNED_TO, [addresses])).rows.map((r) => r.id);
+  }
+
   async failUnsigned(tx: Transaction, ids: number[], reason: string, now: Date): Promise<Withdrawal[]> {
     if (ids.length === 0) return [];
     return (await tx.query<WithdrawalRow>(FAIL_UNSIGNED, [ids, reason, now])).rows.map(toWithdrawal);

@@ -15,6 +15,7 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { DB_SCHEMA } from '../database/db-schema';
 import { ChainMismatchError } from './payout-rounds.service';
 import { freshAddress, payoutFixtures, payoutKit } from './payout-kit.spec-support';
+import { ScreeningRepository } from '../screening/screening.repository';
 import { aboutReceiptsTo, lyingNode, oneMicroMore, onAnotherFork, reverted } from './lying-node.spec-support';
 
 // Integration: the test database and the local chains npm test starts (a real EVM node per network, the
@@ -69,6 +70,28 @@ describe('payouts on the local chains (PostgreSQL + real EVM nodes)', () => {
       availableMicros: (before?.availableMicros ?? 0n) + (before?.heldMicros ?? 0n),
       heldMicros: 0n,
     });
+  });
+
+  it('a destination the token blacklists after the withdrawal was accepted is never signed (Tether would pay it, frozen): address_blocked', async () => {
+    const w = await withdraw('MATIC', 1_100_000);
+    await tokenAdmin(kit.settings.MATIC.rpcUrl, kit.settings.MATIC.token).blacklist(w.address);
+    await kit.until([w.id], ['failed', 'settled']);
+    expect(await row(w.id)).toMatchObject({ state: 'failed', failure_reason: 'address_blocked', tx_hash: null, nonce: null });
+    expect(await eventStates(w.id)).toEqual(['created', 'failed']);
+    expect(await versions(w.id)).toEqual([]);
+    expect(await tokenBalance(kit.settings.MATIC.rpcUrl, kit.settings.MATIC.token, w.address)).toBe(0n);
+    expect((await accounts.find(w.partnerId, w.document))?.heldMicros).toBe(0n);
+  });
+
+  it('a deny-list entry written while it waits stops it at the signing round: address_blocked, nothing signed', async () => {
+    const w = await withdraw('ETH', 1_200_000);
+    // Straight into the list, without the sweep the operator API's add runs: the round's own screening must catch it.
+    await fixtures.unitOfWork.run((tx) =>
+      new ScreeningRepository(db).deny(tx, { address: w.address.toLowerCase(), note: 'spec', addedBy: 'spec', addedAt: new Date() }),
+    );
+    await kit.until([w.id], ['failed', 'settled']);
+    expect(await row(w.id)).toMatchObject({ state: 'failed', failure_reason: 'address_blocked', tx_hash: null });
+    expect(await versions(w.id)).toEqual([]);
   });
 
   it('one payout the database refuses to end does not hold the others back: a finding, and it ends once mended', async () => {

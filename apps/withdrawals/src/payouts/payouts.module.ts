@@ -19,6 +19,8 @@ import { PayoutRepository } from './payout.repository';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
 import { refuseWellKnownWallet } from './well-known-wallets';
+import { ADDRESS_SCREENING_PROVIDERS } from '../screening/address-screening.providers';
+import { FailBeforeSigning } from './fail-before-signing';
 
 /** A rail per network, to the node the configuration names, or to both nodes where it names two. */
 export function railsFor(config: WithdrawalsConfig): PayoutRails {
@@ -74,8 +76,18 @@ const leases = {
   useFactory: (db: Database) => new PayoutRoundLeaseRepository(db),
 };
 
-/** What the chain views (hot wallets, reconciliation, the findings' workflow) use too. */
-const shared = [rails, pool, PayoutMetrics, PayoutRepository, HotWalletRepository, ReconciliationRepository, GuardWalletNonceUseCase];
+/** What the chain views (hot wallets, reconciliation, the findings' workflow), the withdrawals and the screening use too. */
+const shared = [
+  rails,
+  pool,
+  PayoutMetrics,
+  PayoutRepository,
+  HotWalletRepository,
+  ReconciliationRepository,
+  GuardWalletNonceUseCase,
+  FailBeforeSigning,
+  ...ADDRESS_SCREENING_PROVIDERS,
+];
 
 /** Real USDT payouts: a rail per network (viem over JSON-RPC), the pool of hot wallets, and the rounds that pay. */
 @Module({

@@ -3,11 +3,11 @@ import { Network } from '@partner/contracts';
 import { Transaction, UnitOfWork } from '@partner/db';
 import { inParallel } from '@partner/platform';
 import { getAddress } from 'viem';
-import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWallet, HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { stateChanged } from '../withdrawals/withdrawal-event';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
+import { ADDRESS_SCREENING, AddressScreening, ScreeningHit } from '../screening/address-screening';
+import { FailBeforeSigning } from './fail-before-signing';
 import { HOT_WALLET_POOL, HotWalletPool, PoolWallet } from './hot-wallet-pool';
 import { Fees, feesFor } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
@@ -64,6 +64,10 @@ interface Lane {
  * probe passes is the destination's: that withdrawal fails (`destination_refused`), never signed.
  * A withdrawal larger than every lane's float, or whose fee choice is above the cap now, waits aside; the
  * ones after it go on.
+ *
+ * Before any of that, the round's withdrawals are screened again (ADDRESS_SCREENING, moment `signing`: the lists
+ * as they are now, the token's blacklist asked of the node): one whose destination became listed since it
+ * was asked for fails (`address_blocked`), never signed. A screening that cannot answer stops the round.
  */
 @Injectable()
 export class SignPayoutsUseCase {
@@ -77,10 +81,11 @@ export class SignPayoutsUseCase {
     private readonly unitOfWork: UnitOfWork,
     private readonly payouts: PayoutRepository,
     private readonly hotWallets: HotWalletRepository,
-    private readonly accounts: AccountRepository,
+    private readonly failBeforeSigning: FailBeforeSigning,
     private readonly metrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
     @Inject(HOT_WALLET_POOL) private readonly pool: HotWalletPool,
+    @Inject(ADDRESS_SCREENING) private readonly screening: AddressScreening,
   ) {}
 
   async execute(s: NetworkSettings, now = new Date()): Promise<SigningRound> {
@@ -143,7 +148,9 @@ export class SignPayoutsUseCase {
         this.config.CHAIN_BATCH,
         open.reduce((n, l) => n + (cap - l.inFlight), 0),
       );
-      const due = room > 0 ? await this.payouts.unsigned(tx, s.network, room, maxFloat) : [];
+      const listed = room > 0 ? await this.payouts.unsigned(tx, s.network, room, maxFloat) : [];
+      const blocked = await this.screened(s.network, listed);
+      const due = listed.filter((w) => !blocked.has(w.id));
       const plan = this.plan(due, open, market, s, gasLimit, cap);
       const refused = await this.simulate(rail, plan.assigned);
       const signed: { withdrawal: Withdrawal; version: PayoutVersion }[] = [];
@@ -161,6 +168,7 @@ export class SignPayoutsUseCase {
       // Larger than every lane's float (when some lane holds any: an empty pool makes all wait in turn): aside, the others go on.
       const aside = maxFloat > 0n ? await this.payouts.setAsideAbove(tx, s.network, maxFloat, now) : 0;
       await this.failRefused(tx, refused, now);
+      await this.failBlocked(tx, blocked, now);
       for (const lane of lanes) await this.laneWaits(tx, s.network, lane, now);
       return {
         signed,
@@ -242,23 +250,31 @@ export class SignPayoutsUseCase {
     };
   }
 
+  /** The withdrawals among `due` whose destination is listed now, with the hit. */
+  private async screened(network: Network, due: Withdrawal[]): Promise<Map<number, ScreeningHit>> {
+    if (due.length === 0) return new Map();
+    const hits = await this.screening.screen(
+      network,
+      due.map((w) => w.address),
+      'signing',
+    );
+    const blocked = new Map<number, ScreeningHit>();
+    for (const w of due) {
+      const hit = hits.get(w.address.toLowerCase());
+      if (hit) blocked.set(w.id, hit);
+    }
+    return blocked;
+  }
+
+  /** Withdrawals whose destination became listed: failed before signing (address_blocked), the hold released. */
+  private async failBlocked(tx: Transaction, blocked: Map<number, ScreeningHit>, now: Date): Promise<void> {
+    for (const w of await this.failBeforeSigning.execute(tx, [...blocked.keys()], 'address_blocked', now))
+      this.logger.warn(`withdrawal ${w.id} failed on ${w.network} before signing: ${blocked.get(w.id)?.message}; hold released`);
+  }
+
   /** Withdrawals the token would refuse for their destination: failed before signing, the hold released, each with its event. */
   private async failRefused(tx: Transaction, refused: Map<number, string>, now: Date): Promise<void> {
-    const failed = await this.payouts.failUnsigned(tx, [...refused.keys()], 'destination_refused', now);
-    await this.accounts.endHolds(
-      tx,
-      failed.map((w) => ({
-        partnerId: w.partnerId,
-        document: w.document,
-        withdrawalId: w.id,
-        micros: w.amountMicros + w.feeMicros,
-        released: true,
-      })),
-      now,
-    );
-    for (const w of failed) {
-      tx.emit(stateChanged(w));
-      this.metrics.finished.inc({ network: w.network, state: 'failed' });
+    for (const w of await this.failBeforeSigning.execute(tx, [...refused.keys()], 'destination_refused', now)) {
       this.logger.warn(
         `withdrawal ${w.id} failed on ${w.network} before signing: the token refuses its destination (${refused.get(w.id)}); hold released`,
       );

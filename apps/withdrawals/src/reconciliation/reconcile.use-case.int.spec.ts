@@ -24,6 +24,7 @@ import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-ca
 import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { ReconciliationRepository } from './reconciliation.repository';
 import { StepFindingUseCase } from './step-finding.use-case';
+import { listsScreening } from '../screening/screening.spec-support';
 
 // Integration: the books against the chain on the test database and the local chains npm test starts. The
 // faults are made on the node itself: transactions sent AS the hot wallet (hardhat_impersonateAccount),
@@ -34,7 +35,12 @@ const db = new Database(config, DB_SCHEMA);
 const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
 const accounts = new AccountRepository(db);
 const findings = new ReconciliationRepository(db);
-const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db));
+const create = new CreateWithdrawalUseCase(
+  unitOfWork,
+  new WithdrawalRepository(db),
+  new RefusedCommandRepository(db),
+  listsScreening(config, db),
+);
 const kit = payoutKit(config, db);
 const matic = kit.settings.MATIC;
 const wallet = kit.signer.address;

@@ -5,6 +5,7 @@ import { FakeAccountRepository } from '../accounts/fake-account-repository.spec-
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { FakeWithdrawalRepository } from './fake-withdrawal-repository.spec-support';
+import { fixedScreening } from '../screening/screening.spec-support';
 
 /** Refusals kept by command id, in memory: what refused_commands keeps. */
 class FakeRefusals implements Pick<RefusedCommandRepository, 'memoryOf'> {
@@ -20,7 +21,7 @@ function setUp() {
   const withdrawals = new FakeWithdrawalRepository(accounts);
   const refusals = new FakeRefusals();
   // The unit of work is handed to the repository's statement only: the fake runs without one.
-  const useCase = new CreateWithdrawalUseCase({} as UnitOfWork, withdrawals, refusals);
+  const useCase = new CreateWithdrawalUseCase({} as UnitOfWork, withdrawals, refusals, fixedScreening());
   const partnerId = testPartnerId();
   const document = newCpf();
   const command = (overrides: Partial<CreateWithdrawalCommand> = {}): CreateWithdrawalCommand => ({

@@ -12,6 +12,7 @@ import { Rejected, requestFingerprint, runIdempotent, Superseded, UnitOfWork } f
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
+import { ADDRESS_SCREENING, AddressScreening } from '../screening/address-screening';
 import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
 
 /**
@@ -31,6 +32,10 @@ export function fingerprintOf(c: CreateWithdrawalCommand): string {
  * index and then replays instead of competing for the balance), holds amount + network fee, and writes the
  * `created` event to the outbox; the unit of work then wakes the relay. Failed attempts bind nothing: the
  * statement aborts, so after a 404/422 the same key may be retried once the cause is fixed.
+ *
+ * The destination is screened first (ADDRESS_SCREENING, moment `request`): a listed one is refused
+ * (`address_blocked`, naming the list), nothing created, unless the key already holds a withdrawal, which is
+ * replayed as usual (it was accepted before the listing; its payout round screens it again and fails it).
  */
 @Injectable()
 export class CreateWithdrawalUseCase {
@@ -38,6 +43,7 @@ export class CreateWithdrawalUseCase {
     private readonly unitOfWork: UnitOfWork,
     @Inject(WithdrawalRepository) private readonly withdrawals: Pick<WithdrawalRepository, 'createHeld' | 'findByIdempotencyKey'>,
     @Inject(RefusedCommandRepository) private readonly refusedCommands: Pick<RefusedCommandRepository, 'memoryOf'>,
+    @Inject(ADDRESS_SCREENING) private readonly screening: AddressScreening,
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
@@ -51,6 +57,11 @@ export class CreateWithdrawalUseCase {
       idempotencyKey: command.idempotency_key,
       fingerprint,
       attempt: async () => {
+        const hit = (await this.screening.screen(command.network, [command.address], 'request')).get(normalEvmAddress(command.address));
+        if (hit) {
+          if (await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key)) return { taken: null };
+          throw new Rejected('address_blocked', hit.message, 'address');
+        }
         const outcome = await this.withdrawals.createHeld(
           this.unitOfWork,
           {

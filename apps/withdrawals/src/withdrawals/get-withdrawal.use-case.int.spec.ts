@@ -11,6 +11,7 @@ import { RefusedCommandRepository } from '../refusals/refused-command.repository
 import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { listsScreening } from '../screening/screening.spec-support';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(WithdrawalsConfig, process.env);
@@ -18,7 +19,7 @@ const db = new Database(config, DB_SCHEMA);
 const accounts = new AccountRepository(db);
 const withdrawals = new WithdrawalRepository(db);
 const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
-const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db));
+const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db), listsScreening(config, db));
 /** The payouts on the local chains (npm test starts them). */
 const payouts = payoutKit(config, db);
 /** The same with finality 10,000 blocks away: it broadcasts and stops there, so `sent` can be read. */

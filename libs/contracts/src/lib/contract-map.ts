@@ -41,6 +41,17 @@ import {
 } from './withdrawals/reconcile/reconcile.command';
 import { FindingStepCommand } from './withdrawals/finding-workflow/finding-workflow.command';
 import { CancelPayoutCommand, PayoutView } from './withdrawals/cancel-payout/cancel-payout.command';
+import { ScreeningStatus } from './withdrawals/screening/screening.types';
+import { ScreeningStatusQuery } from './withdrawals/screening-status/screening-status.query';
+import { ReplaceSdnListCommand, ReplaceSdnListResult } from './withdrawals/replace-sdn-list/replace-sdn-list.command';
+import {
+  DenyListAddCommand,
+  DenyListAddResult,
+  DenyListEntryView,
+  DenyListPage,
+  DenyListQuery,
+  DenyListRemoveCommand,
+} from './withdrawals/deny-list/deny-list.command';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
@@ -90,7 +101,15 @@ const byPartner = (p: { partner_id: string }): string => p.partner_id;
 export const requestContracts = {
   /** Keyed by partner and idempotency key, so duplicates land on one partition and are handled in turn. */
   [Topics.WithdrawalsCreate]: request<CreateWithdrawalResult>()(CreateWithdrawalCommand, {
-    refusals: ['invalid_address', 'invalid_amount', 'invalid_fee', 'user_not_found', 'insufficient_funds', 'idempotency_key_reused'],
+    refusals: [
+      'invalid_address',
+      'invalid_amount',
+      'invalid_fee',
+      'user_not_found',
+      'insufficient_funds',
+      'idempotency_key_reused',
+      'address_blocked',
+    ],
     key: (p) => `${p.partner_id}:${p.idempotency_key}`,
   }),
   [Topics.WithdrawalsUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
@@ -116,6 +135,18 @@ export const requestContracts = {
   [Topics.WithdrawalsCancelPayout]: request<PayoutView>()(CancelPayoutCommand, {
     refusals: ['not_found', 'invalid_transition'],
     key: (p) => `withdrawal:${p.withdrawal_id}`,
+  }),
+  [Topics.WithdrawalsScreeningStatus]: request<ScreeningStatus>()(ScreeningStatusQuery),
+  /** One key for every change of the lists: changes are applied in turn, each with the withdrawals it fails. */
+  [Topics.WithdrawalsReplaceSdnList]: request<ReplaceSdnListResult>()(ReplaceSdnListCommand, {
+    refusals: ['invalid_transition'],
+    key: () => 'screening',
+  }),
+  [Topics.WithdrawalsDenyList]: request<DenyListPage>()(DenyListQuery),
+  [Topics.WithdrawalsDenyListAdd]: request<DenyListAddResult>()(DenyListAddCommand, { key: () => 'screening' }),
+  [Topics.WithdrawalsDenyListRemove]: request<DenyListEntryView>()(DenyListRemoveCommand, {
+    refusals: ['not_found'],
+    key: () => 'screening',
   }),
   [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
   [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),

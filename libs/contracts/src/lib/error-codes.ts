@@ -18,6 +18,8 @@ export const FAMILY_ERROR_CODES = {
     'user_not_found',
     'insufficient_funds',
     'idempotency_key_reused',
+    /** The destination is on a screening list: the OFAC SDN copy, the token's blacklist, or the operator's deny list (422). */
+    'address_blocked',
   ],
   /** /partner/v1/pix-key... (`{status, message}` bodies). */
   pix_keys: [

@@ -21,6 +21,12 @@ export const Topics = {
   WithdrawalsFindingStep: 'withdrawals.command.reconciliation-finding-step.v1',
   /** The operator cancels the nonce a withdrawal's payout holds (docs/operations/payouts.md). */
   WithdrawalsCancelPayout: 'withdrawals.command.cancel-payout.v1',
+  /** Screening of destinations (docs/operations/screening.md): the lists' state, the SDN copy, the operator's deny list. */
+  WithdrawalsScreeningStatus: 'withdrawals.query.screening-status.v1',
+  WithdrawalsReplaceSdnList: 'withdrawals.command.replace-sdn-list.v1',
+  WithdrawalsDenyList: 'withdrawals.query.deny-list.v1',
+  WithdrawalsDenyListAdd: 'withdrawals.command.deny-list-add.v1',
+  WithdrawalsDenyListRemove: 'withdrawals.command.deny-list-remove.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */

@@ -38,6 +38,7 @@ export const TEST_USDT_ABI = parseAbi([
   'function addBlackList(address evilUser)',
   'function removeBlackList(address clearedUser)',
   'function destroyBlackFunds(address blackListedUser)',
+  'function REFUSED_DESTINATION() view returns (address)',
   'event Transfer(address indexed from, address indexed to, uint256 value)',
 ]);
 

@@ -76,7 +76,7 @@ export class UsdtWithdrawalView {
     type: 'string',
     nullable: true,
     description:
-      'Set when failed: destination_refused (the token refuses the destination; found before signing, so no tx_hash), transfer_reverted (mined and reverted), nonce_taken',
+      'Set when failed: destination_refused (the token refuses the destination; found before signing, so no tx_hash), address_blocked (the destination was put on a screening list while it waited; never signed, no tx_hash), transfer_reverted (mined and reverted), nonce_taken',
   })
   failure_reason!: string | null;
 

@@ -73,7 +73,8 @@ export class UsdtWithdrawalSnapshot {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Why a failed withdrawal failed: destination_refused (before signing, no tx_hash), transfer_reverted, nonce_taken',
+    description:
+      'Why a failed withdrawal failed: destination_refused (before signing, no tx_hash), address_blocked (listed by screening before signing, no tx_hash), transfer_reverted, nonce_taken',
     example: null,
   })
   @Nullable()
