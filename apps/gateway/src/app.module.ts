@@ -23,6 +23,7 @@ import { SandboxModule } from './sandbox/sandbox.module';
 import { UsersModule } from './users/users.module';
 import { HotWalletsModule } from './hot-wallets/hot-wallets.module';
 import { ScreeningModule } from './screening/screening.module';
+import { LimitsModule } from './limits/limits.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 /** What the gateway's use cases need of the bus: `request` only (they send commands and queries). */
@@ -94,6 +95,7 @@ export class AppModule {
         UsersModule,
         HotWalletsModule,
         ScreeningModule,
+        LimitsModule,
         AuditModule,
         ...(config.SANDBOX ? [SandboxModule] : []),
       ],

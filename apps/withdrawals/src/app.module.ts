@@ -6,9 +6,10 @@ import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { ChainViewsModule } from './hot-wallets/chain-views.module';
 import { ScreeningModule } from './screening/screening.module';
+import { LimitsModule } from './limits/limits.module';
 
 export const AppModule = serviceAppModule({
   name: 'withdrawals',
   configClass: WithdrawalsConfig,
-  features: [AccountsModule, WithdrawalsModule, LedgerModule, PayoutsModule, ChainViewsModule, ScreeningModule],
+  features: [AccountsModule, WithdrawalsModule, LedgerModule, PayoutsModule, ChainViewsModule, ScreeningModule, LimitsModule],
 });

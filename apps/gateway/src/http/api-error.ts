@@ -38,6 +38,7 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_fee: 422,
   insufficient_funds: 422,
   address_blocked: 422,
+  limit_exceeded: 422,
   idempotency_key_reused: 422,
   pix_key_not_registered: 422,
   holder_name_missing: 422,

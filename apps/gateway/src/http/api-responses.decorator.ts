@@ -141,6 +141,10 @@ const CODES: Record<ErrorCode, CodeSample> = {
       'address 0x8589427373d6d84e98730d7795d8f6f8731fda16 is on the OFAC SDN list (the copy published 2024-09-27): withdrawals to it are refused',
     field: 'address',
   },
+  limit_exceeded: {
+    when: "the amount is over a limit the operator set: per withdrawal, the user's in any 24 hours or 30 days, or all your users' in any 24 hours; the message names the limit, the use and what is left. Nothing was created; GET /partner/v1/users/{document}/limits shows them",
+    message: "250000000 micros is over the user's daily limit (any 24 hours) of 1000000000 micros; 900000000 used, 100000000 left",
+  },
   idempotency_key_reused: {
     when: 'the idempotency key was used before with a different request',
     message: 'idempotency_key was already used with a different request',

@@ -48,6 +48,7 @@ export class WithdrawalsController {
     'insufficient_funds',
     'idempotency_key_reused',
     'address_blocked',
+    'limit_exceeded',
   ])
   @HttpCode(201)
   async create(

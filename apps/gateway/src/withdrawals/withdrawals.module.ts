@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ForwardingBus } from '../http/forwarding-bus';
 import { UserBalanceController } from './user-balance.controller';
+import { UserLimitsController } from './user-limits.controller';
 import { WithdrawalsController } from './withdrawals.controller';
 
-@Module({ controllers: [WithdrawalsController, UserBalanceController], providers: [ForwardingBus] })
+@Module({ controllers: [WithdrawalsController, UserBalanceController, UserLimitsController], providers: [ForwardingBus] })
 export class WithdrawalsModule {}

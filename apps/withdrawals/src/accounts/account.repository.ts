@@ -26,6 +26,18 @@ const END_HOLDS = statement(
 );
 
 const FIND = statement('accounts_find', 'SELECT available_micros, held_micros FROM accounts WHERE partner_id = $1 AND document = $2');
+const LOCK = statement(
+  'accounts_lock',
+  'SELECT available_micros, held_micros FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE',
+);
+/** A hold applied as the hold rule computed it on the locked row: the new balance, and its ledger line. */
+const APPLY_HOLD = statement(
+  'accounts_apply_hold',
+  `WITH held AS (
+     UPDATE accounts SET available_micros = $3, held_micros = $4, updated_at = $7 WHERE partner_id = $1 AND document = $2 RETURNING 1)
+   INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, withdrawal_id, created_at)
+   SELECT $1, $2, 'withdrawal_hold', -$5::bigint, $5::bigint, $6, $7 FROM held`,
+);
 
 /** Opens the account with nothing in it unless it exists (no ledger entry: nothing moved). A concurrent open waits on the key, then inserts nothing. */
 const OPEN = statement(
@@ -202,6 +214,34 @@ export class AccountRepository {
    * so that a hold can never go negative; then one ledger entry per withdrawal. A missing hold means the
    * books are wrong: it throws, and the whole batch rolls back rather than write a bad ledger.
    */
+  /** The user's balance, its row locked to the end of `tx` (null: no such user). */
+  async lock(tx: Transaction, partnerId: PartnerId, document: string): Promise<Balance | null> {
+    const { rows } = await tx.query<BalanceRow>(LOCK, [partnerId, document]);
+    return rows[0] ? toBalance(rows[0]) : null;
+  }
+
+  /** Writes a hold of `micros` for `withdrawalId` on an account locked in `tx`: its balance after (the hold rule's) and the ledger line. */
+  async applyHold(
+    tx: Transaction,
+    partnerId: PartnerId,
+    document: string,
+    after: Balance,
+    micros: bigint,
+    withdrawalId: number,
+    now: Date,
+  ): Promise<void> {
+    const values = [
+      partnerId,
+      document,
+      after.availableMicros.toString(),
+      after.heldMicros.toString(),
+      micros.toString(),
+      withdrawalId,
+      now,
+    ];
+    await tx.query(APPLY_HOLD, values);
+  }
+
   async endHolds(tx: Transaction, moves: HoldEnd[], now: Date): Promise<void> {
     if (moves.length === 0) return;
     const perAccount = new Map<string, { partnerId: PartnerId; document: string; held: bigint; back: bigint }>();

@@ -2,9 +2,6 @@ import { Database, UnitOfWork } from '@partner/db';
 import { PartnerId } from '@partner/contracts';
 import { newCpf, newUuid, pollUntil, testPartnerId, withdrawalRequest } from '@partner/testing';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { RefusedCommandRepository } from '../refusals/refused-command.repository';
-import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-case';
-import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
@@ -22,6 +19,7 @@ import { TrackPayoutsUseCase } from './track-payouts.use-case';
 import { fixedScreening, listsScreening } from '../screening/screening.spec-support';
 import { AddressScreening } from '../screening/address-screening';
 import { FailBeforeSigning } from './fail-before-signing';
+import { createWithdrawalUseCase } from '../withdrawals/create-withdrawal.spec-support';
 
 /**
  * The payouts wired as the module wires them, for integration specs: against the local chains and the
@@ -95,7 +93,7 @@ export const freshAddress = () => privateKeyToAccount(generatePrivateKey()).addr
 export function payoutFixtures(db: Database, screening: AddressScreening = fixedScreening()) {
   const accounts = new AccountRepository(db);
   const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
-  const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db), screening);
+  const create = createWithdrawalUseCase(db, unitOfWork, screening);
 
   async function newAccount(micros: number): Promise<{ partnerId: PartnerId; document: string }> {
     const partnerId = testPartnerId();

@@ -19,12 +19,10 @@ import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ListHotWalletsUseCase } from '../hot-wallets/list-hot-wallets.use-case';
 import { payoutKit } from '../payouts/payout-kit.spec-support';
 import { PayoutRepository } from '../payouts/payout.repository';
-import { RefusedCommandRepository } from '../refusals/refused-command.repository';
-import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-case';
-import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { ReconciliationRepository } from './reconciliation.repository';
 import { StepFindingUseCase } from './step-finding.use-case';
 import { listsScreening } from '../screening/screening.spec-support';
+import { createWithdrawalUseCase } from '../withdrawals/create-withdrawal.spec-support';
 
 // Integration: the books against the chain on the test database and the local chains npm test starts. The
 // faults are made on the node itself: transactions sent AS the hot wallet (hardhat_impersonateAccount),
@@ -35,12 +33,7 @@ const db = new Database(config, DB_SCHEMA);
 const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
 const accounts = new AccountRepository(db);
 const findings = new ReconciliationRepository(db);
-const create = new CreateWithdrawalUseCase(
-  unitOfWork,
-  new WithdrawalRepository(db),
-  new RefusedCommandRepository(db),
-  listsScreening(config, db),
-);
+const create = createWithdrawalUseCase(db, unitOfWork, listsScreening(config, db));
 const kit = payoutKit(config, db);
 const matic = kit.settings.MATIC;
 const wallet = kit.signer.address;

@@ -21,15 +21,13 @@ import { PayoutMetrics } from '../payouts/payout-metrics';
 import { networkSettings } from '../payouts/payout-settings';
 import { PayoutRepository } from '../payouts/payout.repository';
 import { railsFor } from '../payouts/payouts.module';
-import { RefusedCommandRepository } from '../refusals/refused-command.repository';
-import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-case';
-import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
 import { ChangeDenyListUseCase } from './change-deny-list.use-case';
 import { GetScreeningStatusUseCase } from './get-screening-status.use-case';
 import { ListsScreening } from './lists-screening';
 import { OFAC_SDN_COPY } from './ofac-sdn-copy';
 import { ReplaceSdnListUseCase } from './replace-sdn-list.use-case';
 import { ScreeningRepository } from './screening.repository';
+import { createWithdrawalUseCase } from '../withdrawals/create-withdrawal.spec-support';
 
 // Integration: the withdrawals schema in PostgreSQL and the local chains npm test starts (the token's blacklist
 // is read off the node, and written as its owner). Each test uses a partner of its own and fresh addresses.
@@ -45,7 +43,7 @@ const fail = new FailBeforeSigning(payouts, accounts, new PayoutMetrics());
 const status = new GetScreeningStatusUseCase(lists, screening, rails);
 const sdn = new ReplaceSdnListUseCase(unitOfWork, lists, payouts, fail, status);
 const denyList = new ChangeDenyListUseCase(unitOfWork, lists, payouts, fail);
-const create = new CreateWithdrawalUseCase(unitOfWork, new WithdrawalRepository(db), new RefusedCommandRepository(db), screening);
+const create = createWithdrawalUseCase(db, unitOfWork, screening);
 const matic = networkSettings(config).MATIC;
 
 afterAll(() => db.close());

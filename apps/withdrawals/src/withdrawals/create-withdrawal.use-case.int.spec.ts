@@ -19,12 +19,12 @@ import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { CreateWithdrawalUseCase, fingerprintOf } from './create-withdrawal.use-case';
+import { fingerprintOf } from './create-withdrawal.use-case';
 import { stateChanged } from './withdrawal-event';
 import { hold } from './hold-rule';
-import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { WithdrawalRepository } from './withdrawal.repository';
 import { listsScreening } from '../screening/screening.spec-support';
+import { createWithdrawalUseCase } from './create-withdrawal.spec-support';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(WithdrawalsConfig, process.env);
@@ -34,7 +34,7 @@ const withdrawals = new WithdrawalRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(db, relay);
-const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db), listsScreening(config, db));
+const create = createWithdrawalUseCase(db, unitOfWork, listsScreening(config, db));
 
 const MATIC_LOW_FEE = 20_000;
 

@@ -6,6 +6,7 @@ import { RefusedCommandRepository } from '../refusals/refused-command.repository
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { FakeWithdrawalRepository } from './fake-withdrawal-repository.spec-support';
 import { fixedScreening } from '../screening/screening.spec-support';
+import { NO_LIMITS } from '../limits/limits.repository';
 
 /** Refusals kept by command id, in memory: what refused_commands keeps. */
 class FakeRefusals implements Pick<RefusedCommandRepository, 'memoryOf'> {
@@ -16,12 +17,31 @@ class FakeRefusals implements Pick<RefusedCommandRepository, 'memoryOf'> {
   }
 }
 
+/** No limits set: the creation takes its one-statement path, the only one a fake repository has. */
+const NO_LIMITS_SET = {
+  effective: async () => NO_LIMITS,
+  usage: async () => {
+    throw new Error('no limits: never read');
+  },
+  lockPartner: async () => {
+    throw new Error('no limits: never locked');
+  },
+};
+const NO_ACCOUNT_LOCKS = {
+  lock: async () => {
+    throw new Error('no limits: never locked');
+  },
+  applyHold: async () => {
+    throw new Error('no limits: the statement holds');
+  },
+};
+
 function setUp() {
   const accounts = new FakeAccountRepository();
   const withdrawals = new FakeWithdrawalRepository(accounts);
   const refusals = new FakeRefusals();
   // The unit of work is handed to the repository's statement only: the fake runs without one.
-  const useCase = new CreateWithdrawalUseCase({} as UnitOfWork, withdrawals, refusals, fixedScreening());
+  const useCase = new CreateWithdrawalUseCase({} as UnitOfWork, withdrawals, refusals, fixedScreening(), NO_LIMITS_SET, NO_ACCOUNT_LOCKS);
   const partnerId = testPartnerId();
   const document = newCpf();
   const command = (overrides: Partial<CreateWithdrawalCommand> = {}): CreateWithdrawalCommand => ({

@@ -9,11 +9,15 @@ import {
 } from '@partner/contracts';
 import { normalEvmAddress } from '@partner/validation';
 import { Rejected, requestFingerprint, runIdempotent, Superseded, UnitOfWork } from '@partner/db';
+import { AccountRepository } from '../accounts/account.repository';
+import { limitPassed } from '../limits/limit-rule';
+import { hasLimits, Limits, LimitsRepository } from '../limits/limits.repository';
+import { hold } from './hold-rule';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { ADDRESS_SCREENING, AddressScreening } from '../screening/address-screening';
-import { Withdrawal, WithdrawalRepository } from './withdrawal.repository';
+import { CreateOutcome, NewWithdrawal, Withdrawal, WithdrawalRepository } from './withdrawal.repository';
 
 /**
  * What identifies "the same request" for an idempotency key: every field of the body but the key, each in
@@ -36,14 +40,23 @@ export function fingerprintOf(c: CreateWithdrawalCommand): string {
  * The destination is screened first (ADDRESS_SCREENING, moment `request`): a listed one is refused
  * (`address_blocked`, naming the list), nothing created, unless the key already holds a withdrawal, which is
  * replayed as usual (it was accepted before the listing; its payout round screens it again and fails it).
+ *
+ * A user under limits (docs/operations/limits.md) is created another way, in one transaction of a few
+ * statements: the user's account row is locked first (and the partner's limits row, for a partner-wide total),
+ * so that the use of the windows, read after the locks, sees every withdrawal committed before: concurrent
+ * requests never pass a limit together, as they never overdraw the balance. Then the key, the limits
+ * (`limit_exceeded`), the hold rule (hold-rule.ts) on the locked row, the insert, the hold and its event.
  */
 @Injectable()
 export class CreateWithdrawalUseCase {
   constructor(
     private readonly unitOfWork: UnitOfWork,
-    @Inject(WithdrawalRepository) private readonly withdrawals: Pick<WithdrawalRepository, 'createHeld' | 'findByIdempotencyKey'>,
+    @Inject(WithdrawalRepository)
+    private readonly withdrawals: Pick<WithdrawalRepository, 'createHeld' | 'findByIdempotencyKey' | 'insertCreated' | 'refusedBefore'>,
     @Inject(RefusedCommandRepository) private readonly refusedCommands: Pick<RefusedCommandRepository, 'memoryOf'>,
     @Inject(ADDRESS_SCREENING) private readonly screening: AddressScreening,
+    @Inject(LimitsRepository) private readonly limits: Pick<LimitsRepository, 'effective' | 'usage' | 'lockPartner'>,
+    @Inject(AccountRepository) private readonly accounts: Pick<AccountRepository, 'lock' | 'applyHold'>,
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
@@ -62,23 +75,22 @@ export class CreateWithdrawalUseCase {
           if (await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key)) return { taken: null };
           throw new Rejected('address_blocked', hit.message, 'address');
         }
-        const outcome = await this.withdrawals.createHeld(
-          this.unitOfWork,
-          {
-            partnerId: command.partner_id,
-            document: command.document,
-            idempotencyKey: command.idempotency_key,
-            fingerprint,
-            address: command.address,
-            network: command.network,
-            feeChoice: command.fee_choice,
-            amountMicros,
-            feeMicros,
-          },
-          new Date(),
-          stateChanged,
-          memory ? (commandId ?? null) : null,
-        );
+        const data: NewWithdrawal = {
+          partnerId: command.partner_id,
+          document: command.document,
+          idempotencyKey: command.idempotency_key,
+          fingerprint,
+          address: command.address,
+          network: command.network,
+          feeChoice: command.fee_choice,
+          amountMicros,
+          feeMicros,
+        };
+        const keptCommandId = memory ? (commandId ?? null) : null;
+        const limits = await this.limits.effective(command.partner_id, command.document);
+        const outcome = hasLimits(limits)
+          ? await this.createWithinLimits(data, limits, new Date(), keptCommandId)
+          : await this.withdrawals.createHeld(this.unitOfWork, data, new Date(), stateChanged, keptCommandId);
         if (typeof outcome === 'object') return { done: { id: outcome.created.id, created: true } };
         if (outcome === 'refused_before') {
           // The statement found this command's kept refusal: answer it again. Gone meanwhile (pruned after a
@@ -100,6 +112,28 @@ export class CreateWithdrawalUseCase {
       // The statement itself checks for this command's refusal (CREATE_HELD), so runIdempotent need not
       // query for it before every attempt; it still keeps a new refusal.
       refusals: memory && { recall: async () => null, keep: (refusal) => memory.keep(refusal) },
+    });
+  }
+
+  /** The creation of a user under limits (see the class's comment); `limit_exceeded` is thrown, rolling it all back. */
+  private createWithinLimits(data: NewWithdrawal, limits: Limits, now: Date, commandId: string | null): Promise<CreateOutcome> {
+    const { partnerId, document, amountMicros, feeMicros } = data;
+    return this.unitOfWork.run(async (tx) => {
+      const account = await this.accounts.lock(tx, partnerId, document);
+      if (commandId !== null && (await this.withdrawals.refusedBefore(tx, partnerId, commandId))) return 'refused_before';
+      if (await this.withdrawals.findByIdempotencyKey(partnerId, data.idempotencyKey, tx)) return 'duplicate';
+      if (!account) return 'not_found';
+      if (limits.partnerDaily !== null) await this.limits.lockPartner(tx, partnerId);
+      const usage = await this.limits.usage(partnerId, document, now, { tx, partnerWide: limits.partnerDaily !== null });
+      const passed = limitPassed(limits, usage, amountMicros);
+      if (passed) throw new Rejected('limit_exceeded', passed.message);
+      const held = hold(account, amountMicros, feeMicros);
+      if (typeof held === 'string') return held;
+      const created = await this.withdrawals.insertCreated(tx, data, now);
+      if (!created) return 'duplicate';
+      await this.accounts.applyHold(tx, partnerId, document, held.held, amountMicros + feeMicros, created.id, now);
+      tx.emit(stateChanged(created));
+      return { created };
     });
   }
 }

@@ -9,7 +9,10 @@ import { CreateOutcome, createdWithdrawal, NewWithdrawal, Withdrawal, Withdrawal
  * fake accounts as CREATE_HELD applies it in SQL, claims the idempotency key only when the hold happened
  * (an aborted statement keeps nothing), and keeps the events it was asked to write.
  */
-export class FakeWithdrawalRepository implements Pick<WithdrawalRepository, 'createHeld' | 'findByIdempotencyKey'> {
+export class FakeWithdrawalRepository implements Pick<
+  WithdrawalRepository,
+  'createHeld' | 'findByIdempotencyKey' | 'insertCreated' | 'refusedBefore'
+> {
   private readonly rows: Withdrawal[] = [];
   readonly events: Array<OutboxMessage<typeof Topics.WithdrawalStateChanged>> = [];
   /** Command ids whose refusal the statement finds kept (refused_commands). */
@@ -37,5 +40,14 @@ export class FakeWithdrawalRepository implements Pick<WithdrawalRepository, 'cre
     this.rows.push(w);
     this.events.push(created(w));
     return { created: w };
+  }
+
+  /** The path of a user under limits runs on PostgreSQL only (limits.int.spec.ts). */
+  insertCreated(): Promise<Withdrawal | null> {
+    throw new Error('a user under limits: not in unit specs');
+  }
+
+  refusedBefore(): Promise<boolean> {
+    throw new Error('a user under limits: not in unit specs');
   }
 }

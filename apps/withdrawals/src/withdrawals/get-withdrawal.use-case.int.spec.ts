@@ -5,13 +5,12 @@ import { DB_SCHEMA } from '../database/db-schema';
 import { AccountRepository } from '../accounts/account.repository';
 import { payoutKit } from '../payouts/payout-kit.spec-support';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalUseCase } from './get-withdrawal.use-case';
-import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { listsScreening } from '../screening/screening.spec-support';
+import { createWithdrawalUseCase } from './create-withdrawal.spec-support';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses a partner of its own.
 const config = loadConfig(WithdrawalsConfig, process.env);
@@ -19,7 +18,7 @@ const db = new Database(config, DB_SCHEMA);
 const accounts = new AccountRepository(db);
 const withdrawals = new WithdrawalRepository(db);
 const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
-const create = new CreateWithdrawalUseCase(unitOfWork, withdrawals, new RefusedCommandRepository(db), listsScreening(config, db));
+const create = createWithdrawalUseCase(db, unitOfWork, listsScreening(config, db));
 /** The payouts on the local chains (npm test starts them). */
 const payouts = payoutKit(config, db);
 /** The same with finality 10,000 blocks away: it broadcasts and stops there, so `sent` can be read. */

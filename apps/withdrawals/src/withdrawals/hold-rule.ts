@@ -2,9 +2,10 @@ import { Balance } from '../accounts/account.repository';
 
 /**
  * The money rule of a withdrawal, stated once: accepting it holds amount + fee, moved from the user's
- * available balance to held, and only if the available balance covers all of it. CREATE_HELD
- * (withdrawal.repository.ts) applies the same rule inside its one statement, for speed; the
- * repository's integration spec holds the two to the same outcomes.
+ * available balance to held, and only if the available balance covers all of it. A user under limits is
+ * held by this function on the locked account row (create-withdrawal.use-case.ts); CREATE_HELD
+ * (withdrawal.repository.ts) applies the same rule inside its one statement, for speed, to everyone else;
+ * the repository's integration spec holds the two to the same outcomes.
  */
 export type HoldOutcome = { held: Balance } | 'insufficient' | 'not_found';
 

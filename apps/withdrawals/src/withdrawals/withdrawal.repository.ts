@@ -8,6 +8,7 @@ import {
   OutboxMessage,
   statement,
   statementRefusal,
+  Transaction,
   UnitOfWork,
 } from '@partner/db';
 import { PayoutState } from '../payouts/payout-state';
@@ -189,7 +190,31 @@ const CREATE_HELD = commandStatement({
    FROM (SELECT 1) AS one LEFT JOIN w ON true`,
 });
 
+/** $1..$10 of the withdrawal's INSERT, in CREATE_HELD and INSERT_CREATED alike. */
+const insertValues = (data: NewWithdrawal, now: Date): unknown[] => [
+  data.partnerId,
+  data.document,
+  data.idempotencyKey,
+  data.fingerprint,
+  data.address,
+  data.network,
+  data.feeChoice,
+  data.amountMicros.toString(),
+  data.feeMicros.toString(),
+  now,
+];
+
 const FIND_BY_KEY = statement('withdrawal_by_key', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND idempotency_key = $2');
+
+/** The withdrawal, `created`, unless its idempotency key holds one (then nothing). */
+const INSERT_CREATED = statement(
+  'withdrawal_insert_created',
+  `INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
+                            amount_micros, fee_micros, state, created_at, updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10)
+   ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING *`,
+);
+const REFUSED_BEFORE = statement('withdrawal_refused_before', 'SELECT 1 FROM refused_commands WHERE command_id = $1 AND partner_id = $2');
 
 /** By id within the partner. The id is compared as bigint: a path id past the column's int range is simply not found. */
 const FIND_BY_ID = statement('withdrawal_by_id', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND id = $2::bigint');
@@ -202,8 +227,9 @@ const FIND_BY_ID = statement('withdrawal_by_id', 'SELECT * FROM withdrawals WHER
 export class WithdrawalRepository {
   constructor(private readonly db: Database) {}
 
-  async findByIdempotencyKey(partnerId: PartnerId, idempotencyKey: string): Promise<Withdrawal | null> {
-    const { rows } = await this.db.query<WithdrawalRow>(FIND_BY_KEY, [partnerId, idempotencyKey]);
+  /** `tx`: read in that transaction (after its locks), else as committed now. */
+  async findByIdempotencyKey(partnerId: PartnerId, idempotencyKey: string, tx?: Transaction): Promise<Withdrawal | null> {
+    const { rows } = await (tx ?? this.db).query<WithdrawalRow>(FIND_BY_KEY, [partnerId, idempotencyKey]);
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
@@ -223,6 +249,17 @@ export class WithdrawalRepository {
     return rows.map(toWithdrawal);
   }
 
+  /** Inserts it in state `created` in `tx` (the caller holds and reports it); null when its key holds one. */
+  async insertCreated(tx: Transaction, data: NewWithdrawal, now: Date): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow>(INSERT_CREATED, insertValues(data, now));
+    return rows[0] ? toWithdrawal(rows[0]) : null;
+  }
+
+  /** Whether this very command (its command id) was refused before (refused_commands). */
+  async refusedBefore(tx: Transaction, partnerId: PartnerId, commandId: string): Promise<boolean> {
+    return (await tx.query(REFUSED_BEFORE, [commandId, partnerId])).rows.length > 0;
+  }
+
   /**
    * Inserts in state `created`, holds amount + fee on the user's account and writes the `created` event
    * (`created(withdrawal)` builds it, the statement sets the new id in it), all in one statement (see CREATE_HELD).
@@ -240,16 +277,7 @@ export class WithdrawalRepository {
     let row: WithdrawalRow & { id: number | null };
     try {
       [row] = await work.runCommand<WithdrawalRow & { id: number | null }>(CREATE_HELD, [
-        data.partnerId,
-        data.document,
-        data.idempotencyKey,
-        data.fingerprint,
-        data.address,
-        data.network,
-        data.feeChoice,
-        data.amountMicros.toString(),
-        data.feeMicros.toString(),
-        now,
+        ...insertValues(data, now),
         JSON.stringify(created(pending).payload),
         commandId,
       ]);

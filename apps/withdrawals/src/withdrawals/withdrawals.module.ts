@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { RefusalsModule } from '../refusals/refusals.module';
+import { LimitsModule } from '../limits/limits.module';
 import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalHandler } from './get-withdrawal.handler';
@@ -12,7 +13,7 @@ import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 @Module({
-  imports: [AccountsModule, RefusalsModule, PayoutsModule],
+  imports: [AccountsModule, RefusalsModule, PayoutsModule, LimitsModule],
   controllers: [CreateWithdrawalHandler, GetWithdrawalHandler, ListWithdrawalsHandler],
   providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, ListWithdrawalsUseCase, WaitingReasons],
 })

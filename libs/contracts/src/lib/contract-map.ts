@@ -52,6 +52,8 @@ import {
   DenyListQuery,
   DenyListRemoveCommand,
 } from './withdrawals/deny-list/deny-list.command';
+import { LimitsView, SetLimitsCommand } from './withdrawals/set-limits/set-limits.command';
+import { GetPartnerLimitsQuery, GetUserLimitsQuery, UserLimitsView } from './withdrawals/get-limits/get-limits.query';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
@@ -109,6 +111,7 @@ export const requestContracts = {
       'insufficient_funds',
       'idempotency_key_reused',
       'address_blocked',
+      'limit_exceeded',
     ],
     key: (p) => `${p.partner_id}:${p.idempotency_key}`,
   }),
@@ -148,6 +151,10 @@ export const requestContracts = {
     refusals: ['not_found'],
     key: () => 'screening',
   }),
+  /** Keyed by partner: one partner's limit changes are applied in turn. */
+  [Topics.WithdrawalsSetLimits]: request<LimitsView>()(SetLimitsCommand, { refusals: ['user_not_found'], key: byPartner }),
+  [Topics.WithdrawalsPartnerLimits]: request<LimitsView>()(GetPartnerLimitsQuery),
+  [Topics.WithdrawalsUserLimits]: request<UserLimitsView>()(GetUserLimitsQuery, { refusals: ['user_not_found'], key: byUser }),
   [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
   [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredResult>()(MarkEventDeliveredCommand, { refusals: ['not_found'], key: byPartner }),

@@ -20,6 +20,8 @@ export const FAMILY_ERROR_CODES = {
     'idempotency_key_reused',
     /** The destination is on a screening list: the OFAC SDN copy, the token's blacklist, or the operator's deny list (422). */
     'address_blocked',
+    /** Over a limit the operator set (per withdrawal, the user's 24 hours or 30 days, the partner's 24 hours) (422). */
+    'limit_exceeded',
   ],
   /** /partner/v1/pix-key... (`{status, message}` bodies). */
   pix_keys: [

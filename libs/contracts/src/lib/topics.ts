@@ -27,6 +27,10 @@ export const Topics = {
   WithdrawalsDenyList: 'withdrawals.query.deny-list.v1',
   WithdrawalsDenyListAdd: 'withdrawals.command.deny-list-add.v1',
   WithdrawalsDenyListRemove: 'withdrawals.command.deny-list-remove.v1',
+  /** Withdrawal limits (docs/operations/limits.md): the operator sets and reads them, a partner reads a user's with their use. */
+  WithdrawalsSetLimits: 'withdrawals.command.set-limits.v1',
+  WithdrawalsPartnerLimits: 'withdrawals.query.partner-limits.v1',
+  WithdrawalsUserLimits: 'withdrawals.query.user-limits.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */
