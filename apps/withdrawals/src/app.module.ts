@@ -7,9 +7,19 @@ import { PayoutsModule } from './payouts/payouts.module';
 import { ChainViewsModule } from './hot-wallets/chain-views.module';
 import { ScreeningModule } from './screening/screening.module';
 import { LimitsModule } from './limits/limits.module';
+import { WithdrawalApprovalsModule } from './approvals/withdrawal-approvals.module';
 
 export const AppModule = serviceAppModule({
   name: 'withdrawals',
   configClass: WithdrawalsConfig,
-  features: [AccountsModule, WithdrawalsModule, LedgerModule, PayoutsModule, ChainViewsModule, ScreeningModule, LimitsModule],
+  features: [
+    AccountsModule,
+    WithdrawalsModule,
+    LedgerModule,
+    PayoutsModule,
+    ChainViewsModule,
+    ScreeningModule,
+    LimitsModule,
+    WithdrawalApprovalsModule,
+  ],
 });

@@ -23,6 +23,8 @@ export * from './lib/withdrawals/replace-sdn-list/replace-sdn-list.command';
 export * from './lib/withdrawals/deny-list/deny-list.command';
 export * from './lib/withdrawals/set-limits/set-limits.command';
 export * from './lib/withdrawals/get-limits/get-limits.query';
+export * from './lib/withdrawals/withdrawal-approvals/withdrawal-approval.query';
+export * from './lib/withdrawals/withdrawal-approvals/decide-withdrawal-approval.command';
 export * from './lib/withdrawals/account-credited/account-credited.event';
 export * from './lib/users/sandbox-user/sandbox-user.request';
 export * from './lib/gateway/api-key-revoked/api-key-revoked.event';

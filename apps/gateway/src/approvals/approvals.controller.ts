@@ -1,13 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, OPERATOR_ERRORS, OPERATOR_SAMPLES } from '../http/api-responses.decorator';
-import { apiErrorOf } from '../http/api-error';
 import { ContractPipe } from '../http/contract-body.pipe';
 import type { OperatorRequest } from '../operators/admin-key.guard';
 import { OperatorAuth } from '../operators/operator-auth.decorator';
 import { actorOf } from '../operators/operator-name';
+import { Topics } from '@partner/contracts';
+import { MessageBus } from '@partner/kafka';
+import { unwrap } from '../http/unwrap-reply';
 import { ApprovalRepository } from './approval.repository';
-import { toApprovalView } from './approval-view';
+import { toApprovalView, toWithdrawalApprovalView } from './approval-view';
 import {
   ApprovalDecisionRequest,
   ApprovalParams,
@@ -38,6 +40,7 @@ export class ApprovalsController {
     private readonly approvals: ApprovalRepository,
     private readonly list: ListApprovalsUseCase,
     private readonly decide: DecideApprovalUseCase,
+    private readonly bus: MessageBus,
   ) {}
 
   @Get()
@@ -45,7 +48,7 @@ export class ApprovalsController {
     operationId: 'listApprovals',
     summary: 'List approvals',
     description:
-      'Credits above CREDIT_APPROVAL_THRESHOLD_USDT_MICROS, newest first; status=pending_approval lists what waits for a second operator key.',
+      "Credits above CREDIT_APPROVAL_THRESHOLD_USDT_MICROS and partners' withdrawals above their approval threshold (kind), newest first; status=pending_approval lists what waits for an operator.",
   })
   @ApiAnswer(200, ListApprovalsResult, { description: 'The newest approvals' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
@@ -59,17 +62,17 @@ export class ApprovalsController {
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request', 'not_found'], DECISION_SAMPLES)
   async get(@Param(new ContractPipe(ApprovalParams)) params: ApprovalParams): Promise<ApprovalView> {
     const found = await this.approvals.findById(params.id);
-    if (!found) throw apiErrorOf({ code: 'not_found', message: `no approval ${params.id}` });
-    return toApprovalView(found);
+    if (found) return toApprovalView(found);
+    return toWithdrawalApprovalView(unwrap(await this.bus.request(Topics.WithdrawalsApproval, { approval_id: params.id })));
   }
 
   @Post(':id')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'decideApproval',
-    summary: 'Approve or reject a credit',
+    summary: 'Approve or reject a credit or a withdrawal',
     description:
-      "By a second operator key, never the one that asked (403 same_operator). approve applies the credit now, once: under the credit's own idempotency_key, so the same approval again (a retry, a second approver) credits nothing more and answers the balance. reject: the credit is never applied. A decided approval cannot be decided the other way (409 invalid_transition). Audited like every operator call; the approval keeps both keys and their addresses, the ledger line names both keys.",
+      "A withdrawal (kind usdt_withdrawal): approve makes it `created` and it is paid as any other; reject fails it (failure_reason rejected_by_operator), its hold released; either reported in the partner's feed. A withdrawal that failed meanwhile (its destination screened out) is 409 invalid_transition. A credit: by a second operator key, never the one that asked (403 same_operator). approve applies the credit now, once: under the credit's own idempotency_key, so the same approval again (a retry, a second approver) credits nothing more and answers the balance. reject: the credit is never applied. A decided approval cannot be decided the other way (409 invalid_transition). Audited like every operator call; the approval keeps both keys and their addresses, the ledger line names both keys.",
   })
   @ApiAnswer(200, DecidedApprovalView, { description: 'The approval as decided; approved: the balance after the credit' })
   @ApiErrors(

@@ -14,14 +14,18 @@ const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_APPROVALS_PAGE}`
 
 /** `{id}` of /admin/v1/approvals/{id}. */
 export class ApprovalParams {
-  @ApiProperty({ format: 'uuid', description: "The approval's id, as the credit's 202 answered it" })
+  @ApiProperty({ format: 'uuid', description: "The approval's id (a credit's 202 answers it; GET /admin/v1/approvals lists every one)" })
   @IsUUID('all', { message: 'id must be a UUID' })
   id!: string;
 }
 
 /** Body of POST /admin/v1/approvals/{id}. */
 export class ApprovalDecisionRequest {
-  @ApiProperty({ enum: APPROVAL_DECISIONS, description: 'approve: the credit is applied now; reject: it never is' })
+  @ApiProperty({
+    enum: APPROVAL_DECISIONS,
+    description:
+      'A credit: approve applies it now, reject never. A withdrawal: approve makes it `created` (then paid as any other), reject fails it (`rejected_by_operator`, its hold released)',
+  })
   @IsIn(APPROVAL_DECISIONS, { message: `decision must be one of ${APPROVAL_DECISIONS.join(', ')}` })
   decision!: ApprovalDecision;
 
@@ -41,7 +45,7 @@ export class ApprovalDecisionRequest {
 export class ListApprovalsQuery {
   @ApiPropertyOptional({
     enum: APPROVAL_STATUSES,
-    description: 'Only approvals in this state (pending_approval: what waits for a second key)',
+    description: 'Only approvals in this state (pending_approval: what waits for an operator)',
   })
   @IsOptional()
   @IsIn(APPROVAL_STATUSES, { message: `status must be one of ${APPROVAL_STATUSES.join(', ')}` })
@@ -62,7 +66,11 @@ export class ListApprovalsQuery {
   limit?: number;
 }
 
-/** A credit waiting for, or decided by, a second operator key. */
+/** What an approval is for: an operator credit above its threshold, or a partner's withdrawal above the partner's. */
+export const APPROVAL_KINDS = ['usdt_credit', 'usdt_withdrawal'] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+
+/** A credit or a withdrawal waiting for, or decided by, an operator key (a credit: a second one). */
 export class ApprovalView {
   @ApiProperty({ format: 'uuid', example: '5f0c3a52-2f7e-4a57-9c1e-6f1d0b8e2a41' })
   id!: string;
@@ -70,13 +78,19 @@ export class ApprovalView {
   @ApiProperty({
     enum: APPROVAL_STATUSES,
     description:
-      'pending_approval: nothing moved yet; approved: the credit is applied (once, under its idempotency_key); rejected: it never will be',
+      'pending_approval: waiting (a credit: nothing moved yet; a withdrawal: its amount held, in state pending_approval); approved: the credit is applied (once, under its idempotency_key), the withdrawal goes on to be paid; rejected: the credit never will be, the withdrawal failed (rejected_by_operator)',
     example: 'pending_approval',
   })
   status!: ApprovalStatus;
 
-  @ApiProperty({ enum: ['usdt_credit'], description: 'What is approved: an operator credit of a USDT balance' })
-  kind!: 'usdt_credit';
+  @ApiProperty({
+    enum: APPROVAL_KINDS,
+    description: "What is approved: an operator credit of a USDT balance, or a partner's USDT withdrawal above its approval threshold",
+  })
+  kind!: ApprovalKind;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The withdrawal (usdt_withdrawal); null for a credit', example: null })
+  withdrawal_id!: number | null;
 
   @ApiProperty({ format: 'uuid', example: '7a0d1a2e-8a43-4c1e-9a0b-3f5c2a1d9e10' })
   partner_id!: string;
@@ -84,25 +98,33 @@ export class ApprovalView {
   @ApiProperty({ description: "The user's CPF", example: '52998224725' })
   document!: string;
 
-  @ApiProperty({ type: 'integer', description: 'The credit asked for, in USDT micros', example: 25_000_000_000 })
+  @ApiProperty({ type: 'integer', description: 'The credit, or the withdrawal (its amount), in USDT micros', example: 25_000_000_000 })
   usdt_micros!: number;
 
   @ApiProperty({
-    description: "The credit's idempotency_key: the approval applies it under this key, so only once",
+    description: "The credit's idempotency_key (the approval applies it under this key, so only once), or the partner's of the withdrawal",
     example: 'deposit-7f3a9c',
   })
   idempotency_key!: string;
 
-  @ApiProperty({ example: 'TED 2026-11-22 #4411' })
-  reference!: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The credit's reference; null for a withdrawal",
+    example: 'TED 2026-11-22 #4411',
+  })
+  reference!: string | null;
 
-  @ApiProperty({ description: 'The operator key that asked: its name and prefix', example: 'ops (adm_1a2b3c4d)' })
+  @ApiProperty({
+    description: "The operator key that asked (its name and prefix), or `partner` for a partner's withdrawal",
+    example: 'ops (adm_1a2b3c4d)',
+  })
   requested_by!: string;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds', example: 1795315285 })
   requested_at!: number;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The second operator key that decided; null while pending', example: null })
+  @ApiProperty({ type: 'string', nullable: true, description: 'The operator key that decided; null while pending', example: null })
   decided_by!: string | null;
 
   @ApiProperty({ type: 'integer', nullable: true, description: 'Unix seconds; null while pending', example: null })
@@ -123,11 +145,11 @@ export class DecidedApprovalView extends ApprovalView {
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: "Approved: the user's available USDT micros after the credit; rejected: null",
+    description: "An approved credit: the user's available USDT micros after it; otherwise null",
     example: 25_000_000_000,
   })
   available_usdt_micros!: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Approved: held USDT micros; rejected: null', example: 0 })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'An approved credit: held USDT micros; otherwise null', example: 0 })
   held_usdt_micros!: number | null;
 }

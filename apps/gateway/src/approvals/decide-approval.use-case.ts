@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { Topics } from '@partner/contracts';
 import { MessageBus } from '@partner/kafka';
 import { apiErrorOf } from '../http/api-error';
+import { unwrap } from '../http/unwrap-reply';
 import { applyCredit } from '../users/credit-user.use-case';
 import type { Actor } from '../operators/operator-name';
 import { ApprovalRepository } from './approval.repository';
-import { toApprovalView } from './approval-view';
+import { toApprovalView, toWithdrawalApprovalView } from './approval-view';
 import { ApprovalDecision, DecidedApprovalView } from './approvals.dto';
 
 const STATUS_OF: Record<ApprovalDecision, 'approved' | 'rejected'> = { approve: 'approved', reject: 'rejected' };
@@ -25,7 +27,7 @@ export class DecideApprovalUseCase {
 
   async execute(id: string, decision: ApprovalDecision, note: string | undefined, by: Actor): Promise<DecidedApprovalView> {
     const found = await this.approvals.findById(id);
-    if (!found) throw apiErrorOf({ code: 'not_found', message: `no approval ${id}` });
+    if (!found) return this.decideWithdrawal(id, decision, note, by);
     if (found.requestedByKeyId === by.keyId)
       throw apiErrorOf({
         code: 'same_operator',
@@ -44,5 +46,24 @@ export class DecideApprovalUseCase {
     const operators = `${decided.requestedBy}; approved by ${decided.decidedBy ?? by.name}`;
     const balance = await applyCredit(this.bus, decided.partnerId, decided.document, credit, { operators, clientAddress: by.address });
     return { ...view, available_usdt_micros: balance.available_usdt_micros, held_usdt_micros: balance.held_usdt_micros };
+  }
+
+  /** Not a credit's: a withdrawal's, decided by the withdrawals service (not_found when it has none either). */
+  private async decideWithdrawal(
+    id: string,
+    decision: ApprovalDecision,
+    note: string | undefined,
+    by: Actor,
+  ): Promise<DecidedApprovalView> {
+    const decided = unwrap(
+      await this.bus.request(Topics.WithdrawalsDecideApproval, {
+        approval_id: id,
+        decision,
+        ...(note ? { note } : {}),
+        by: by.name,
+        asked_at: new Date().toISOString(),
+      }),
+    );
+    return { ...toWithdrawalApprovalView(decided), available_usdt_micros: null, held_usdt_micros: null };
   }
 }

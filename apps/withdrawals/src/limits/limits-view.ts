@@ -12,6 +12,7 @@ export const toLimitsView = (partnerId: PartnerId, document: string | null, l: S
   daily_usdt_micros: n(l.daily),
   monthly_usdt_micros: n(l.monthly),
   partner_daily_usdt_micros: document === null ? n(l.partnerDaily) : null,
+  approval_threshold_usdt_micros: document === null ? n(l.approvalThreshold) : null,
   updated_at: l.updatedAt === null ? null : Math.floor(l.updatedAt.getTime() / 1000),
   updated_by: l.updatedBy,
 });

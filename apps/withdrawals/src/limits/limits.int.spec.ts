@@ -5,10 +5,8 @@ import { newCpf, newUuid, selectRow, testPartnerId, withdrawalRequest } from '@p
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { DB_SCHEMA } from '../database/db-schema';
-import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { fixedScreening } from '../screening/screening.spec-support';
-import { CreateWithdrawalUseCase } from '../withdrawals/create-withdrawal.use-case';
-import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
+import { createWithdrawalUseCase } from '../withdrawals/create-withdrawal.spec-support';
 import { GetLimitsUseCase } from './get-limits.use-case';
 import { LimitsRepository } from './limits.repository';
 import { SetLimitsUseCase } from './set-limits.use-case';
@@ -19,14 +17,7 @@ const db = new Database(config, DB_SCHEMA);
 const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
 const accounts = new AccountRepository(db);
 const limits = new LimitsRepository(db);
-const create = new CreateWithdrawalUseCase(
-  unitOfWork,
-  new WithdrawalRepository(db),
-  new RefusedCommandRepository(db),
-  fixedScreening(),
-  limits,
-  accounts,
-);
+const create = createWithdrawalUseCase(db, unitOfWork, fixedScreening());
 const setLimits = new SetLimitsUseCase(limits);
 const getLimits = new GetLimitsUseCase(limits, accounts);
 

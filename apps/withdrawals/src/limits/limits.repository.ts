@@ -9,6 +9,8 @@ export interface Limits {
   monthly: bigint | null;
   /** The partner-wide total of 24 hours (a partner's limits only). */
   partnerDaily: bigint | null;
+  /** Above it a withdrawal waits in pending_approval (a partner's limits only). */
+  approvalThreshold: bigint | null;
 }
 
 /** Limits as stored: the partner's or one user's, with who set them and when. */
@@ -24,7 +26,7 @@ export interface LimitUsage {
   partnerDaily: bigint;
 }
 
-export const NO_LIMITS: Limits = { perWithdrawal: null, daily: null, monthly: null, partnerDaily: null };
+export const NO_LIMITS: Limits = { perWithdrawal: null, daily: null, monthly: null, partnerDaily: null, approvalThreshold: null };
 export const hasLimits = (l: Limits): boolean => Object.values(l).some((v) => v !== null);
 
 /** The windows: rolling 24 hours and 30 days. */
@@ -36,6 +38,7 @@ interface LimitsRow {
   daily_micros: string | null;
   monthly_micros: string | null;
   partner_daily_micros?: string | null;
+  approval_threshold_micros?: string | null;
   updated_at: Date | null;
   updated_by: string | null;
 }
@@ -46,6 +49,7 @@ const toStored = (r: LimitsRow | undefined): StoredLimits => ({
   daily: big(r?.daily_micros),
   monthly: big(r?.monthly_micros),
   partnerDaily: big(r?.partner_daily_micros),
+  approvalThreshold: big(r?.approval_threshold_micros),
   updatedAt: r?.updated_at ?? null,
   updatedBy: r?.updated_by ?? null,
 });
@@ -57,7 +61,8 @@ const EFFECTIVE = statement(
   `SELECT coalesce(u.per_withdrawal_micros, p.per_withdrawal_micros)::text AS per_withdrawal_micros,
           coalesce(u.daily_micros, p.daily_micros)::text AS daily_micros,
           coalesce(u.monthly_micros, p.monthly_micros)::text AS monthly_micros,
-          p.partner_daily_micros::text AS partner_daily_micros, NULL::timestamptz AS updated_at, NULL::text AS updated_by
+          p.partner_daily_micros::text AS partner_daily_micros, p.approval_threshold_micros::text AS approval_threshold_micros,
+          NULL::timestamptz AS updated_at, NULL::text AS updated_by
    FROM (SELECT 1) AS one
    LEFT JOIN partner_limits p ON p.partner_id = $1
    LEFT JOIN user_limits u ON u.partner_id = $1 AND u.document = $2`,
@@ -65,7 +70,8 @@ const EFFECTIVE = statement(
 const PARTNER = statement(
   'limits_partner',
   `SELECT per_withdrawal_micros::text AS per_withdrawal_micros, daily_micros::text AS daily_micros, monthly_micros::text AS monthly_micros,
-          partner_daily_micros::text AS partner_daily_micros, updated_at, updated_by FROM partner_limits WHERE partner_id = $1`,
+          partner_daily_micros::text AS partner_daily_micros, approval_threshold_micros::text AS approval_threshold_micros, updated_at, updated_by
+   FROM partner_limits WHERE partner_id = $1`,
 );
 const USER = statement(
   'limits_user',
@@ -74,11 +80,12 @@ const USER = statement(
 );
 const PUT_PARTNER = statement(
   'limits_put_partner',
-  `INSERT INTO partner_limits (partner_id, per_withdrawal_micros, daily_micros, monthly_micros, partner_daily_micros, updated_at, updated_by)
-   VALUES ($1, $2, $3, $4, $5, $6, $7)
+  `INSERT INTO partner_limits (partner_id, per_withdrawal_micros, daily_micros, monthly_micros, partner_daily_micros, approval_threshold_micros,
+                               updated_at, updated_by)
+   VALUES ($1, $2, $3, $4, $5, $8, $6, $7)
    ON CONFLICT (partner_id) DO UPDATE SET per_withdrawal_micros = EXCLUDED.per_withdrawal_micros, daily_micros = EXCLUDED.daily_micros,
-     monthly_micros = EXCLUDED.monthly_micros, partner_daily_micros = EXCLUDED.partner_daily_micros, updated_at = EXCLUDED.updated_at,
-     updated_by = EXCLUDED.updated_by`,
+     monthly_micros = EXCLUDED.monthly_micros, partner_daily_micros = EXCLUDED.partner_daily_micros,
+     approval_threshold_micros = EXCLUDED.approval_threshold_micros, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by`,
 );
 /** A user's own limits, for a user the partner has (nothing written otherwise: the caller answers user_not_found). */
 const PUT_USER = statement(
@@ -136,11 +143,27 @@ export class LimitsRepository {
   }
 
   async setPartner(partnerId: PartnerId, l: Limits, by: string, at: Date): Promise<void> {
-    await this.db.query(PUT_PARTNER, [partnerId, text(l.perWithdrawal), text(l.daily), text(l.monthly), text(l.partnerDaily), at, by]);
+    const values = [
+      partnerId,
+      text(l.perWithdrawal),
+      text(l.daily),
+      text(l.monthly),
+      text(l.partnerDaily),
+      at,
+      by,
+      text(l.approvalThreshold),
+    ];
+    await this.db.query(PUT_PARTNER, values);
   }
 
   /** Sets a user's own limits; false when the partner has no such user (nothing written). */
-  async setUser(partnerId: PartnerId, document: string, l: Omit<Limits, 'partnerDaily'>, by: string, at: Date): Promise<boolean> {
+  async setUser(
+    partnerId: PartnerId,
+    document: string,
+    l: Omit<Limits, 'partnerDaily' | 'approvalThreshold'>,
+    by: string,
+    at: Date,
+  ): Promise<boolean> {
     const { rows } = await this.db.query(PUT_USER, [partnerId, document, text(l.perWithdrawal), text(l.daily), text(l.monthly), at, by]);
     return rows.length > 0;
   }

@@ -22,11 +22,12 @@ export class SetLimitsUseCase {
       daily: big(c.daily_usdt_micros),
       monthly: big(c.monthly_usdt_micros),
       partnerDaily: c.document === undefined ? big(c.partner_daily_usdt_micros) : null,
+      approvalThreshold: c.document === undefined ? big(c.approval_threshold_usdt_micros) : null,
     };
     if (c.document === undefined) {
       await this.limits.setPartner(c.partner_id, set, c.by, at);
       this.logger.log(
-        `${c.by} set the limits of partner ${c.partner_id}: ${JSON.stringify(c, ['per_withdrawal_usdt_micros', 'daily_usdt_micros', 'monthly_usdt_micros', 'partner_daily_usdt_micros'])}`,
+        `${c.by} set the limits of partner ${c.partner_id}: ${JSON.stringify(c, ['per_withdrawal_usdt_micros', 'daily_usdt_micros', 'monthly_usdt_micros', 'partner_daily_usdt_micros', 'approval_threshold_usdt_micros'])}`,
       );
       return ok(toLimitsView(c.partner_id, null, await this.limits.partner(c.partner_id)));
     }

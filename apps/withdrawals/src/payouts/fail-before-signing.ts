@@ -8,9 +8,10 @@ import { PayoutRepository } from './payout.repository';
 
 /**
  * Why a withdrawal fails before its payout is signed: `destination_refused`, the token would refuse the
- * transfer to its destination; `address_blocked`, its destination is on a screening list.
+ * transfer to its destination; `address_blocked`, its destination is on a screening list;
+ * `rejected_by_operator`, an operator rejected it while it waited for approval.
  */
-export type FailureBeforeSigning = 'destination_refused' | 'address_blocked';
+export type FailureBeforeSigning = 'destination_refused' | 'address_blocked' | 'rejected_by_operator';
 
 /**
  * Ends withdrawals that were never signed as `failed`, in the caller's transaction: each with its reason and

@@ -74,7 +74,7 @@ const list = (states: readonly PayoutState[]): string => states.map((x) => `'${x
  */
 const UNSIGNED_DUE = statement(
   'payout_unsigned',
-  `SELECT * FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND amount_micros <= $3::bigint
+  `SELECT * FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND state = 'created' AND amount_micros <= $3::bigint
    ORDER BY id LIMIT $2 FOR UPDATE`,
 );
 
@@ -100,7 +100,7 @@ const ASSIGN = statement(
 /** Whether a round could sign anything: a withdrawal waits for a nonce and some wallet has fewer than $2 unmined. */
 const WORK_FOR = statement(
   'payout_work_for',
-  `SELECT EXISTS (SELECT 1 FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}))
+  `SELECT EXISTS (SELECT 1 FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND state = 'created')
       AND EXISTS (SELECT 1 FROM hot_wallets h WHERE h.network = $1 AND h.stopped_by IS NULL
             AND (SELECT count(*) FROM withdrawals w WHERE w.network = $1 AND w.from_address = h.address
                  AND w.payout_state IN ('signed', 'broadcast', 'cancelling')) < $2) AS work`,
@@ -125,7 +125,14 @@ const ASIDE_ABOVE = statement(
 const FAIL_UNSIGNED = statement(
   'payout_fail_unsigned',
   `UPDATE withdrawals SET state = 'failed', payout_state = 'finished', failure_reason = $2, updated_at = $3
-   WHERE id = ANY($1::int[]) AND state IN ('created', 'sent') AND payout_state IN (${list(from('finished'))}) AND nonce IS NULL RETURNING *`,
+   WHERE id = ANY($1::int[]) AND state IN ('pending_approval', 'created', 'sent') AND payout_state IN (${list(from('finished'))}) AND nonce IS NULL
+   RETURNING *`,
+);
+
+/** An operator approved a withdrawal waiting for it: `created`, in its turn to be paid. */
+const APPROVE = statement(
+  'payout_approve',
+  `UPDATE withdrawals SET state = 'created', updated_at = $2 WHERE id = $1 AND state = 'pending_approval' RETURNING *`,
 );
 
 /** The withdrawals not signed yet whose destination is one of $1 (lower case), oldest first. */
@@ -269,6 +276,12 @@ export class PayoutRepository {
   async unsignedTo(tx: Transaction, addresses: readonly string[]): Promise<number[]> {
     if (addresses.length === 0) return [];
     return (await tx.query<{ id: number }>(UNSIGNED_TO, [addresses])).rows.map((r) => r.id);
+  }
+
+  /** The withdrawal, approved: `created` (null when it no longer waits for approval). */
+  async approve(tx: Transaction, withdrawalId: number, now: Date): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow>(APPROVE, [withdrawalId, now]);
+    return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
   async failUnsigned(tx: Transaction, ids: number[], reason: string, now: Date): Promise<Withdrawal[]> {

@@ -1,5 +1,6 @@
 import { Database, UnitOfWork } from '@partner/db';
 import { AccountRepository } from '../accounts/account.repository';
+import { WithdrawalApprovalRepository } from '../approvals/withdrawal-approval.repository';
 import { LimitsRepository } from '../limits/limits.repository';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AddressScreening } from '../screening/address-screening';
@@ -15,4 +16,5 @@ export const createWithdrawalUseCase = (db: Database, unitOfWork: UnitOfWork, sc
     screening,
     new LimitsRepository(db),
     new AccountRepository(db),
+    new WithdrawalApprovalRepository(db),
   );

@@ -36,12 +36,26 @@ const NO_ACCOUNT_LOCKS = {
   },
 };
 
+const NO_APPROVALS = {
+  request: async () => {
+    throw new Error('no limits: no approval threshold');
+  },
+};
+
 function setUp() {
   const accounts = new FakeAccountRepository();
   const withdrawals = new FakeWithdrawalRepository(accounts);
   const refusals = new FakeRefusals();
   // The unit of work is handed to the repository's statement only: the fake runs without one.
-  const useCase = new CreateWithdrawalUseCase({} as UnitOfWork, withdrawals, refusals, fixedScreening(), NO_LIMITS_SET, NO_ACCOUNT_LOCKS);
+  const useCase = new CreateWithdrawalUseCase(
+    {} as UnitOfWork,
+    withdrawals,
+    refusals,
+    fixedScreening(),
+    NO_LIMITS_SET,
+    NO_ACCOUNT_LOCKS,
+    NO_APPROVALS,
+  );
   const partnerId = testPartnerId();
   const document = newCpf();
   const command = (overrides: Partial<CreateWithdrawalCommand> = {}): CreateWithdrawalCommand => ({

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CreateWithdrawalCommand,
@@ -13,6 +14,7 @@ import { AccountRepository } from '../accounts/account.repository';
 import { limitPassed } from '../limits/limit-rule';
 import { hasLimits, Limits, LimitsRepository } from '../limits/limits.repository';
 import { hold } from './hold-rule';
+import { WithdrawalApprovalRepository } from '../approvals/withdrawal-approval.repository';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
@@ -46,6 +48,8 @@ export function fingerprintOf(c: CreateWithdrawalCommand): string {
  * so that the use of the windows, read after the locks, sees every withdrawal committed before: concurrent
  * requests never pass a limit together, as they never overdraw the balance. Then the key, the limits
  * (`limit_exceeded`), the hold rule (hold-rule.ts) on the locked row, the insert, the hold and its event.
+ * A withdrawal above the partner's approval threshold is inserted `pending_approval` with its approval
+ * (docs/operations/approvals.md): held, reported, not paid until an operator approves it.
  */
 @Injectable()
 export class CreateWithdrawalUseCase {
@@ -57,6 +61,7 @@ export class CreateWithdrawalUseCase {
     @Inject(ADDRESS_SCREENING) private readonly screening: AddressScreening,
     @Inject(LimitsRepository) private readonly limits: Pick<LimitsRepository, 'effective' | 'usage' | 'lockPartner'>,
     @Inject(AccountRepository) private readonly accounts: Pick<AccountRepository, 'lock' | 'applyHold'>,
+    @Inject(WithdrawalApprovalRepository) private readonly approvals: Pick<WithdrawalApprovalRepository, 'request'>,
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
@@ -129,9 +134,12 @@ export class CreateWithdrawalUseCase {
       if (passed) throw new Rejected('limit_exceeded', passed.message);
       const held = hold(account, amountMicros, feeMicros);
       if (typeof held === 'string') return held;
-      const created = await this.withdrawals.insertCreated(tx, data, now);
+      // Above the partner's approval threshold it waits for an operator, its amount held all the same.
+      const waits = limits.approvalThreshold !== null && amountMicros > limits.approvalThreshold;
+      const created = await this.withdrawals.insertCreated(tx, data, now, waits ? 'pending_approval' : 'created');
       if (!created) return 'duplicate';
       await this.accounts.applyHold(tx, partnerId, document, held.held, amountMicros + feeMicros, created.id, now);
+      if (waits) await this.approvals.request(tx, { id: randomUUID(), withdrawalId: created.id, partnerId, at: now });
       tx.emit(stateChanged(created));
       return { created };
     });

@@ -211,7 +211,7 @@ const INSERT_CREATED = statement(
   'withdrawal_insert_created',
   `INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
                             amount_micros, fee_micros, state, created_at, updated_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $10, $10)
    ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING *`,
 );
 const REFUSED_BEFORE = statement('withdrawal_refused_before', 'SELECT 1 FROM refused_commands WHERE command_id = $1 AND partner_id = $2');
@@ -249,9 +249,14 @@ export class WithdrawalRepository {
     return rows.map(toWithdrawal);
   }
 
-  /** Inserts it in state `created` in `tx` (the caller holds and reports it); null when its key holds one. */
-  async insertCreated(tx: Transaction, data: NewWithdrawal, now: Date): Promise<Withdrawal | null> {
-    const { rows } = await tx.query<WithdrawalRow>(INSERT_CREATED, insertValues(data, now));
+  /** Inserts it in `state` (`created`, or `pending_approval`) in `tx` (the caller holds and reports it); null when its key holds one. */
+  async insertCreated(
+    tx: Transaction,
+    data: NewWithdrawal,
+    now: Date,
+    state: Extract<WithdrawalState, 'created' | 'pending_approval'> = 'created',
+  ): Promise<Withdrawal | null> {
+    const { rows } = await tx.query<WithdrawalRow>(INSERT_CREATED, [...insertValues(data, now), state]);
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 

@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { RefusalsModule } from '../refusals/refusals.module';
 import { LimitsModule } from '../limits/limits.module';
+import { WithdrawalApprovalsModule } from '../approvals/withdrawal-approvals.module';
 import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalHandler } from './get-withdrawal.handler';
@@ -13,7 +14,7 @@ import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 @Module({
-  imports: [AccountsModule, RefusalsModule, PayoutsModule, LimitsModule],
+  imports: [AccountsModule, RefusalsModule, PayoutsModule, LimitsModule, WithdrawalApprovalsModule],
   controllers: [CreateWithdrawalHandler, GetWithdrawalHandler, ListWithdrawalsHandler],
   providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, ListWithdrawalsUseCase, WaitingReasons],
 })

@@ -54,6 +54,13 @@ import {
 } from './withdrawals/deny-list/deny-list.command';
 import { LimitsView, SetLimitsCommand } from './withdrawals/set-limits/set-limits.command';
 import { GetPartnerLimitsQuery, GetUserLimitsQuery, UserLimitsView } from './withdrawals/get-limits/get-limits.query';
+import {
+  GetWithdrawalApprovalQuery,
+  ListWithdrawalApprovalsQuery,
+  WithdrawalApproval,
+  WithdrawalApprovalList,
+} from './withdrawals/withdrawal-approvals/withdrawal-approval.query';
+import { DecideWithdrawalApprovalCommand } from './withdrawals/withdrawal-approvals/decide-withdrawal-approval.command';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
@@ -155,6 +162,13 @@ export const requestContracts = {
   [Topics.WithdrawalsSetLimits]: request<LimitsView>()(SetLimitsCommand, { refusals: ['user_not_found'], key: byPartner }),
   [Topics.WithdrawalsPartnerLimits]: request<LimitsView>()(GetPartnerLimitsQuery),
   [Topics.WithdrawalsUserLimits]: request<UserLimitsView>()(GetUserLimitsQuery, { refusals: ['user_not_found'], key: byUser }),
+  [Topics.WithdrawalsApprovals]: request<WithdrawalApprovalList>()(ListWithdrawalApprovalsQuery),
+  [Topics.WithdrawalsApproval]: request<WithdrawalApproval>()(GetWithdrawalApprovalQuery, { refusals: ['not_found'] }),
+  /** Keyed by approval: two operators' decisions on one are handled in turn. */
+  [Topics.WithdrawalsDecideApproval]: request<WithdrawalApproval>()(DecideWithdrawalApprovalCommand, {
+    refusals: ['not_found', 'invalid_transition'],
+    key: (p) => `approval:${p.approval_id}`,
+  }),
   [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
   [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredResult>()(MarkEventDeliveredCommand, { refusals: ['not_found'], key: byPartner }),

@@ -31,6 +31,10 @@ export const Topics = {
   WithdrawalsSetLimits: 'withdrawals.command.set-limits.v1',
   WithdrawalsPartnerLimits: 'withdrawals.query.partner-limits.v1',
   WithdrawalsUserLimits: 'withdrawals.query.user-limits.v1',
+  /** Withdrawals above their partner's approval threshold, for the operator's approvals (docs/operations/approvals.md). */
+  WithdrawalsApprovals: 'withdrawals.query.approvals.v1',
+  WithdrawalsApproval: 'withdrawals.query.approval.v1',
+  WithdrawalsDecideApproval: 'withdrawals.command.decide-approval.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */

@@ -4,8 +4,12 @@ export type Network = (typeof NETWORKS)[number];
 export const FEE_CHOICES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export type FeeChoice = (typeof FEE_CHOICES)[number];
 
-/** Withdrawal states in the order a withdrawal goes through them; `failed` ends it early and releases the hold. */
-export const WITHDRAWAL_STATES = ['created', 'sent', 'settled', 'failed'] as const;
+/**
+ * Withdrawal states in the order a withdrawal goes through them; `failed` ends it early and releases the hold.
+ * `pending_approval`: above its partner's approval threshold, it waits for an operator (docs/operations/approvals.md),
+ * its amount held; approved it becomes `created`, rejected `failed` (`rejected_by_operator`).
+ */
+export const WITHDRAWAL_STATES = ['pending_approval', 'created', 'sent', 'settled', 'failed'] as const;
 export type WithdrawalState = (typeof WITHDRAWAL_STATES)[number];
 
 /**

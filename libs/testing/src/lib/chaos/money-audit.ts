@@ -56,7 +56,7 @@ const PER_USER = `
          coalesce((SELECT sum(amount_micros) FROM withdrawals.credits c WHERE c.partner_id = a.partner_id AND c.document = a.document), 0) AS credited,
          (SELECT count(*) FROM withdrawals.credits c WHERE c.partner_id = a.partner_id AND c.document = a.document) AS credits,
          coalesce((SELECT sum(amount_micros + fee_micros) FROM withdrawals.withdrawals w WHERE w.partner_id = a.partner_id AND w.document = a.document AND w.state = 'settled'), 0) AS spent,
-         coalesce((SELECT sum(amount_micros + fee_micros) FROM withdrawals.withdrawals w WHERE w.partner_id = a.partner_id AND w.document = a.document AND w.state IN ('created', 'sent')), 0) AS open_held
+         coalesce((SELECT sum(amount_micros + fee_micros) FROM withdrawals.withdrawals w WHERE w.partner_id = a.partner_id AND w.document = a.document AND w.state IN ('pending_approval', 'created', 'sent')), 0) AS open_held
   FROM withdrawals.accounts a WHERE a.partner_id = ANY($1::uuid[])
   ORDER BY a.partner_id, a.document`;
 

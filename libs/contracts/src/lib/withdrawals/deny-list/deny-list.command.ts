@@ -98,7 +98,8 @@ export class DenyListAddResult extends DenyListEntryView {
   created!: boolean;
 
   @ApiProperty({
-    type: [Number],
+    type: 'integer',
+    isArray: true,
     description: 'Withdrawals not signed yet to this address, failed now with failure_reason address_blocked (their holds released)',
     example: [42],
   })

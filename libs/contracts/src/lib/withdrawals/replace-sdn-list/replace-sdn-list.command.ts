@@ -68,7 +68,8 @@ export class ReplaceSdnListCommand extends ReplaceSdnListRequest {
 /** PUT /admin/v1/screening/ofac-sdn's answer: the copy now in use, and the waiting withdrawals it failed. */
 export class ReplaceSdnListResult extends ScreeningListView {
   @ApiProperty({
-    type: [Number],
+    type: 'integer',
+    isArray: true,
     description:
       'Withdrawals not signed yet to an address of the new copy, failed now with failure_reason address_blocked (their holds released)',
     example: [],

@@ -39,6 +39,12 @@ export class PartnerLimitsRequest extends UserLimitsFields {
     "The most all the partner's users' withdrawals may add up to in any 24 hours (rolling); null: no limit",
   )
   partner_daily_usdt_micros?: number | null;
+
+  @Limit(
+    'approval_threshold_usdt_micros',
+    "A withdrawal of more than this waits in pending_approval for an operator's decision (docs/operations/approvals.md); null: none",
+  )
+  approval_threshold_usdt_micros?: number | null;
 }
 
 /**
@@ -87,6 +93,14 @@ export class LimitsView {
 
   @ApiProperty({ type: 'integer', format: 'int64', nullable: true, description: "The partner's own total (null in a user's limits)" })
   partner_daily_usdt_micros!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    nullable: true,
+    description: "The partner's approval threshold (null in a user's limits)",
+  })
+  approval_threshold_usdt_micros!: number | null;
 
   @ApiProperty({ type: 'integer', nullable: true, description: 'When they were last set (Unix seconds); null: never set' })
   updated_at!: number | null;
