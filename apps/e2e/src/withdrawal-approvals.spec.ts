@@ -46,6 +46,8 @@ describe('withdrawals above the approval threshold', () => {
       requested_by: 'partner',
     });
     expect(await balanceOf(w.api, w.document)).toBe(100 * USDT - 6 * USDT - 20_000);
+    const short = await operator().get<{ approvals: Approval[] }>('/admin/v1/approvals?status=pending&limit=200');
+    expect(short.body.approvals.map((a) => a.id)).toContain(w.approval?.id);
     const read = await operator().get<Approval>(`/admin/v1/approvals/${w.approval?.id}`);
     expect({ status: read.status, id: read.body.withdrawal_id }).toEqual({ status: 200, id: w.id });
   });

@@ -84,6 +84,8 @@ describe('USDT withdrawals end to end', () => {
         tx_hash: mine[1].data.tx_hash,
         block_number: mine[2].data.block_number,
         failure_reason: null,
+        beneficiary: null,
+        report_id: null,
         waiting_reason: null,
         created_at: mine[0].data.created_at,
         last_updated_at: mine[2].data.last_updated_at,

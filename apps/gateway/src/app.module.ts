@@ -24,6 +24,8 @@ import { UsersModule } from './users/users.module';
 import { HotWalletsModule } from './hot-wallets/hot-wallets.module';
 import { ScreeningModule } from './screening/screening.module';
 import { LimitsModule } from './limits/limits.module';
+import { ReportsModule } from './reports/reports.module';
+import { WithdrawalPolicyModule } from './withdrawal-policy/withdrawal-policy.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 /** What the gateway's use cases need of the bus: `request` only (they send commands and queries). */
@@ -96,6 +98,8 @@ export class AppModule {
         HotWalletsModule,
         ScreeningModule,
         LimitsModule,
+        ReportsModule,
+        WithdrawalPolicyModule,
         AuditModule,
         ...(config.SANDBOX ? [SandboxModule] : []),
       ],

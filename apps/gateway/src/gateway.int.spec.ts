@@ -206,7 +206,15 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     expect(Object.keys(doc.components.schemas.UsdtWithdrawalView.properties)).toEqual(USDT_WITHDRAWAL_VIEW_FIELDS);
     expect(Object.keys(doc.components.schemas.PixKeyView.properties)).toEqual(['document', 'status', 'created_at', 'last_updated_at']);
     const body = doc.components.schemas.CreateUsdtWithdrawalRequest;
-    expect(Object.keys(body.properties).sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);
+    expect(Object.keys(body.properties).sort()).toEqual([
+      'address',
+      'beneficiary',
+      'document',
+      'fee_choice',
+      'idempotency_key',
+      'network',
+      'usdtmicros',
+    ]);
     expect(body.required?.sort()).toEqual(['address', 'document', 'fee_choice', 'idempotency_key', 'network', 'usdtmicros']);
     expect(doc.components.securitySchemes.partner).toMatchObject({ type: 'apiKey', name: 'X-API-Key', in: 'header' });
   });

@@ -48,10 +48,11 @@ operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_
 screening of withdrawal destinations (operator API; docs/operations/screening.md):
   screening show                                     the lists in use: the OFAC SDN copy (source, published, loaded,
                                                      size), the token contracts' blacklist, the deny list's size
-  screening update FILE --published-at DATE [--source TEXT]
+  screening update FILE [--published-at DATE] [--source TEXT]
                                                      load a new SDN copy: FILE holds one EVM address per line (# comments
-                                                     allowed), DATE when the list was published (UTC); withdrawals not
-                                                     signed yet to a listed address fail (address_blocked)
+                                                     allowed), DATE when the list was published (UTC; default: the file's
+                                                     modification time); withdrawals not signed yet to a listed address
+                                                     fail (address_blocked)
   screening deny-list [--limit N] [--cursor C]       the operator's deny list, by address
   screening deny ADDRESS --note TEXT                 refuse withdrawals to ADDRESS; those not signed yet to it fail
   screening undeny ADDRESS                           lift ADDRESS from the deny list

@@ -8,6 +8,8 @@ import { ChainViewsModule } from './hot-wallets/chain-views.module';
 import { ScreeningModule } from './screening/screening.module';
 import { LimitsModule } from './limits/limits.module';
 import { WithdrawalApprovalsModule } from './approvals/withdrawal-approvals.module';
+import { WithdrawalReportsModule } from './reports/withdrawal-reports.module';
+import { DestinationsModule } from './destinations/destinations.module';
 
 export const AppModule = serviceAppModule({
   name: 'withdrawals',
@@ -21,5 +23,7 @@ export const AppModule = serviceAppModule({
     ScreeningModule,
     LimitsModule,
     WithdrawalApprovalsModule,
+    WithdrawalReportsModule,
+    DestinationsModule,
   ],
 });

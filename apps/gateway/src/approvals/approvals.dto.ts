@@ -44,11 +44,13 @@ export class ApprovalDecisionRequest {
 /** Query of GET /admin/v1/approvals. */
 export class ListApprovalsQuery {
   @ApiPropertyOptional({
-    enum: APPROVAL_STATUSES,
-    description: 'Only approvals in this state (pending_approval: what waits for an operator)',
+    enum: [...APPROVAL_STATUSES, 'pending'],
+    description: 'Only approvals in this state (pending_approval, or `pending` for short: what waits for an operator)',
   })
   @IsOptional()
-  @IsIn(APPROVAL_STATUSES, { message: `status must be one of ${APPROVAL_STATUSES.join(', ')}` })
+  // `pending` is read as pending_approval: the word an operator types.
+  @Transform(({ value }: { value: unknown }) => (value === 'pending' ? 'pending_approval' : value))
+  @IsIn(APPROVAL_STATUSES, { message: `status must be one of ${APPROVAL_STATUSES.join(', ')} (or pending)` })
   status?: ApprovalStatus;
 
   @ApiPropertyOptional({

@@ -145,6 +145,27 @@ const CODES: Record<ErrorCode, CodeSample> = {
     when: "the amount is over a limit the operator set: per withdrawal, the user's in any 24 hours or 30 days, or all your users' in any 24 hours; the message names the limit, the use and what is left. Nothing was created; GET /partner/v1/users/{document}/limits shows them",
     message: "250000000 micros is over the user's daily limit (any 24 hours) of 1000000000 micros; 900000000 used, 100000000 left",
   },
+  beneficiary_required: {
+    when: "your withdrawal policy (set by the operator) asks every withdrawal to name its beneficiary, and this one names none (nor does the user's saved address)",
+    message: 'a beneficiary is required: name the owner of the destination (beneficiary), or save the address with its owner first',
+    field: 'beneficiary',
+  },
+  address_not_saved: {
+    when: "your withdrawal policy allows withdrawals only to the user's saved addresses (POST /partner/v1/users/{document}/addresses), and this one is not saved",
+    message: "address 0xd8da6bf26964af9d7eed9e03e53415d37aa96045 is not in the user's saved addresses: save it first",
+    field: 'address',
+  },
+  address_cooling_down: {
+    when: "the address was saved less than your policy's cool-down ago; the message says when it can be paid",
+    message:
+      'address 0xd8da6bf26964af9d7eed9e03e53415d37aa96045 was saved at 2026-11-30T10:00:00Z: it can be paid from 2026-12-01T10:00:00Z',
+    field: 'address',
+  },
+  invalid_proof: {
+    when: "proof.signature is not the address's EIP-191 signature of the challenge (GET /partner/v1/users/{document}/addresses/challenge)",
+    message: 'proof.signature was not made by 0xd8da6bf26964af9d7eed9e03e53415d37aa96045 over the challenge',
+    field: 'proof.signature',
+  },
   idempotency_key_reused: {
     when: 'the idempotency key was used before with a different request',
     message: 'idempotency_key was already used with a different request',

@@ -49,6 +49,9 @@ export class WithdrawalsController {
     'idempotency_key_reused',
     'address_blocked',
     'limit_exceeded',
+    'beneficiary_required',
+    'address_not_saved',
+    'address_cooling_down',
   ])
   @HttpCode(201)
   async create(

@@ -1,5 +1,5 @@
 /** `screening ...`: the screening of withdrawal destinations through the operator API (docs/operations/screening.md). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { CommandContext, Commands, defined, print } from '../command-context';
 
@@ -27,12 +27,21 @@ export function unixSecondsOf(value: string): number {
   return Math.floor(ms / 1000);
 }
 
-/** `screening update FILE --published-at DATE [--source TEXT]`: a new SDN copy from a file. */
+/**
+ * `screening update FILE [--published-at DATE] [--source TEXT]`: a new SDN copy from a file. Without
+ * --published-at, the file's modification time (a list downloaded today is today's), said on stderr.
+ */
 async function update(c: CommandContext): Promise<number> {
   const [file] = c.args;
   if (!file) throw new Error('screening update needs the file of addresses (see --help)');
   const addresses = addressesOf(readFileSync(file, 'utf8'));
-  const body = { source: c.flags.source ?? basename(file), published_at: unixSecondsOf(c.need('published-at')), addresses };
+  const given = c.flags['published-at'];
+  const published_at = given ? unixSecondsOf(given) : Math.floor(statSync(file).mtimeMs / 1000);
+  if (!given)
+    console.error(
+      `published_at: ${new Date(published_at * 1000).toISOString()} (the file's modification time; --published-at to say otherwise)`,
+    );
+  const body = { source: c.flags.source ?? basename(file), published_at, addresses };
   return print(await c.operatorApi().PUT('/admin/v1/screening/ofac-sdn', { body }));
 }
 

@@ -18,6 +18,8 @@ const withdrawal: Withdrawal = {
   state: 'sent',
   txHash: `0x${'ab'.repeat(32)}`,
   failureReason: null,
+  reportId: null,
+  beneficiary: null,
   createdAt: new Date(0),
   updatedAt: new Date(0),
   payout: {

@@ -74,7 +74,7 @@ const list = (states: readonly PayoutState[]): string => states.map((x) => `'${x
  */
 const UNSIGNED_DUE = statement(
   'payout_unsigned',
-  `SELECT * FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND state = 'created' AND amount_micros <= $3::bigint
+  `SELECT * FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND state <> 'pending_approval' AND amount_micros <= $3::bigint
    ORDER BY id LIMIT $2 FOR UPDATE`,
 );
 
@@ -100,7 +100,7 @@ const ASSIGN = statement(
 /** Whether a round could sign anything: a withdrawal waits for a nonce and some wallet has fewer than $2 unmined. */
 const WORK_FOR = statement(
   'payout_work_for',
-  `SELECT EXISTS (SELECT 1 FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND state = 'created')
+  `SELECT EXISTS (SELECT 1 FROM withdrawals WHERE network = $1 AND payout_state IN (${list(UNSIGNED)}) AND state <> 'pending_approval')
       AND EXISTS (SELECT 1 FROM hot_wallets h WHERE h.network = $1 AND h.stopped_by IS NULL
             AND (SELECT count(*) FROM withdrawals w WHERE w.network = $1 AND w.from_address = h.address
                  AND w.payout_state IN ('signed', 'broadcast', 'cancelling')) < $2) AS work`,
@@ -222,7 +222,8 @@ const CLEAR_MINED = statement(
 /** The final move, from `sent` only: a withdrawal is settled or failed once, whatever runs twice. */
 const FINISH = statement(
   'payout_finish',
-  `UPDATE withdrawals SET state = $2, failure_reason = $3, updated_at = $4, payout_state = 'finished'
+  `UPDATE withdrawals SET state = $2, failure_reason = $3, updated_at = $4, payout_state = 'finished',
+          settled_at = CASE WHEN $2 = 'settled' THEN $4 ELSE settled_at END
    WHERE id = $1 AND state = 'sent' AND payout_state IN (${list(from('finished'))}) RETURNING *`,
 );
 /** A payout whose nonce another transaction took, failed by the operator's decision (never by a round). */

@@ -82,13 +82,13 @@ const RESOLVE = statement(
 /** Final withdrawals that were paid from a wallet and not yet checked against the chain. */
 const UNCHECKED = statement(
   'finding_unchecked',
-  `SELECT * FROM withdrawals WHERE network = $1 AND state IN ('settled', 'failed') AND nonce IS NOT NULL AND reconciled_at IS NULL
+  `SELECT * FROM withdrawals WHERE network = $1 AND state IN ('settled', 'reported', 'failed') AND nonce IS NOT NULL AND reconciled_at IS NULL
    ORDER BY id LIMIT $2`,
 );
 const CHECKED = statement('finding_checked', 'UPDATE withdrawals SET reconciled_at = $2 WHERE id = ANY($1::int[])');
 const SETTLED_TOTAL = statement(
   'finding_settled_total',
-  `SELECT coalesce(sum(amount_micros), 0)::text AS micros, count(*)::int AS n FROM withdrawals WHERE network = $1 AND from_address = $2 AND state = 'settled'`,
+  `SELECT coalesce(sum(amount_micros), 0)::text AS micros, count(*)::int AS n FROM withdrawals WHERE network = $1 AND from_address = $2 AND state IN ('settled', 'reported')`,
 );
 /** The withdrawals of `from` whose signed versions carry one of these hashes: what explains a Transfer. */
 const PAID_BY = statement(

@@ -36,13 +36,14 @@ export class ReplaceSdnListUseCase implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const loaded = await this.replace({ ...OFAC_SDN_COPY, loadedBy: VENDORED_COPY }, new Date());
+    // Only when the database holds none or an older one: every instance starts with it, and a restart changes nothing.
+    const loaded = await this.replace({ ...OFAC_SDN_COPY, loadedBy: VENDORED_COPY }, new Date(), false);
     if (loaded) this.logger.log(`loaded the SDN copy it ships with (published ${OFAC_SDN_COPY.publishedAt.toISOString()})`);
   }
 
   async execute(c: ReplaceSdnListCommand): Promise<RequestReply<typeof Topics.WithdrawalsReplaceSdnList>> {
     const copy = { source: c.source, publishedAt: new Date(c.published_at * 1000), loadedBy: c.by, addresses: c.addresses };
-    const failed = await this.replace(copy, new Date(c.asked_at));
+    const failed = await this.replace(copy, new Date(c.asked_at), true);
     if (failed === null)
       return fail(
         'invalid_transition',
@@ -57,10 +58,10 @@ export class ReplaceSdnListUseCase implements OnApplicationBootstrap {
   }
 
   /** The ids of the withdrawals it failed, or null when the copy in use is newer (nothing changed). */
-  private replace(copy: SdnCopy, now: Date): Promise<number[] | null> {
+  private replace(copy: SdnCopy, now: Date, sameDate: boolean): Promise<number[] | null> {
     const addresses = copy.addresses.map((a) => a.toLowerCase());
     return this.unitOfWork.run(async (tx) => {
-      if (!(await this.lists.replaceCopy(tx, 'ofac_sdn', { ...copy, addresses }, now))) return null;
+      if (!(await this.lists.replaceCopy(tx, 'ofac_sdn', { ...copy, addresses }, now, sameDate))) return null;
       const waiting = await this.payouts.unsignedTo(tx, addresses);
       const failed = await this.failBeforeSigning.execute(tx, waiting, 'address_blocked', now);
       return failed.map((w) => w.id);

@@ -45,13 +45,13 @@ const COPIES = statement(
   `SELECT c.*, (SELECT count(*) FROM screened_addresses s WHERE s.list = c.list)::int AS addresses FROM screening_copies c ORDER BY c.list`,
 );
 const COUNT = statement('screening_count', 'SELECT count(*)::int AS n FROM screened_addresses WHERE list = $1');
-/** The new copy's row, unless the one kept is newer (then nothing: the caller refuses it). */
+/** The new copy's row, unless the one kept is newer, or as new when $6 (a copy of the same date replaces it) is false. */
 const PUT_COPY = statement(
   'screening_put_copy',
   `INSERT INTO screening_copies (list, source, published_at, loaded_at, loaded_by) VALUES ($1, $2, $3, $4, $5)
    ON CONFLICT (list) DO UPDATE SET source = EXCLUDED.source, published_at = EXCLUDED.published_at, loaded_at = EXCLUDED.loaded_at,
                                     loaded_by = EXCLUDED.loaded_by
-   WHERE screening_copies.published_at <= EXCLUDED.published_at
+   WHERE screening_copies.published_at < EXCLUDED.published_at OR ($6 AND screening_copies.published_at = EXCLUDED.published_at)
    RETURNING list`,
 );
 const DROP_LIST = statement('screening_drop_list', 'DELETE FROM screened_addresses WHERE list = $1');
@@ -118,16 +118,18 @@ export class ScreeningRepository {
   }
 
   /**
-   * Replaces the list's copy and its addresses (lower case), unless the copy kept was published later: then
-   * false and nothing changed. Concurrent replacements take the copy's row in turn.
+   * Replaces the list's copy and its addresses (lower case), unless the copy kept was published later (or on
+   * the same date, when `sameDate` is false): then false and nothing changed. Concurrent replacements take the
+   * copy's row in turn.
    */
   async replaceCopy(
     tx: Transaction,
     list: 'ofac_sdn',
     copy: { source: string; publishedAt: Date; loadedBy: string; addresses: readonly string[] },
     now: Date,
+    sameDate: boolean,
   ): Promise<boolean> {
-    const { rows } = await tx.query(PUT_COPY, [list, copy.source, copy.publishedAt, now, copy.loadedBy]);
+    const { rows } = await tx.query(PUT_COPY, [list, copy.source, copy.publishedAt, now, copy.loadedBy, sameDate]);
     if (rows.length === 0) return false;
     await tx.query(DROP_LIST, [list]);
     await tx.query(FILL_LIST, [list, copy.addresses, copy.loadedBy, now]);

@@ -1,6 +1,7 @@
 import { Database, UnitOfWork } from '@partner/db';
 import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalApprovalRepository } from '../approvals/withdrawal-approval.repository';
+import { DestinationsRepository } from '../destinations/destinations.repository';
 import { LimitsRepository } from '../limits/limits.repository';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
 import { AddressScreening } from '../screening/address-screening';
@@ -17,4 +18,5 @@ export const createWithdrawalUseCase = (db: Database, unitOfWork: UnitOfWork, sc
     new LimitsRepository(db),
     new AccountRepository(db),
     new WithdrawalApprovalRepository(db),
+    new DestinationsRepository(db),
   );

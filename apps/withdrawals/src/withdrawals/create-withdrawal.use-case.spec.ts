@@ -7,6 +7,7 @@ import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { FakeWithdrawalRepository } from './fake-withdrawal-repository.spec-support';
 import { fixedScreening } from '../screening/screening.spec-support';
 import { NO_LIMITS } from '../limits/limits.repository';
+import { DEFAULT_POLICY } from '../destinations/destinations.repository';
 
 /** Refusals kept by command id, in memory: what refused_commands keeps. */
 class FakeRefusals implements Pick<RefusedCommandRepository, 'memoryOf'> {
@@ -42,6 +43,9 @@ const NO_APPROVALS = {
   },
 };
 
+/** The default policy, nothing saved: nothing asked of the destination. */
+const NO_POLICY = { forWithdrawal: async () => ({ policy: DEFAULT_POLICY, saved: null }) };
+
 function setUp() {
   const accounts = new FakeAccountRepository();
   const withdrawals = new FakeWithdrawalRepository(accounts);
@@ -55,6 +59,7 @@ function setUp() {
     NO_LIMITS_SET,
     NO_ACCOUNT_LOCKS,
     NO_APPROVALS,
+    NO_POLICY,
   );
   const partnerId = testPartnerId();
   const document = newCpf();

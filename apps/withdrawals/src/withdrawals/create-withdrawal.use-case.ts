@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  Beneficiary,
   CreateWithdrawalCommand,
   CreateWithdrawalResult,
   RequestErrorCode,
@@ -15,6 +16,8 @@ import { limitPassed } from '../limits/limit-rule';
 import { hasLimits, Limits, LimitsRepository } from '../limits/limits.repository';
 import { hold } from './hold-rule';
 import { WithdrawalApprovalRepository } from '../approvals/withdrawal-approval.repository';
+import { destinationRefusal } from '../destinations/destination-rule';
+import { DestinationsRepository } from '../destinations/destinations.repository';
 import { feeFor } from './fee-schedule';
 import { stateChanged } from './withdrawal-event';
 import { RefusedCommandRepository } from '../refusals/refused-command.repository';
@@ -29,8 +32,14 @@ import { CreateOutcome, NewWithdrawal, Withdrawal, WithdrawalRepository } from '
  * with the same text, so keep the two in step.
  */
 export function fingerprintOf(c: CreateWithdrawalCommand): string {
-  return requestFingerprint([c.document, normalEvmAddress(c.address), c.usdtmicros, c.fee_choice, c.network]);
+  const fields: unknown[] = [c.document, normalEvmAddress(c.address), c.usdtmicros, c.fee_choice, c.network];
+  // The beneficiary counts only when given, so a request without one keeps the fingerprint it always had.
+  if (c.beneficiary) fields.push(beneficiaryFields(c.beneficiary));
+  return requestFingerprint(fields);
 }
+
+/** A beneficiary's fields in one order, whatever order the request gave them in. */
+const beneficiaryFields = (b: Beneficiary) => [b.wallet, b.vasp_name ?? null, b.name, b.document ?? null, b.first_party];
 
 /**
  * Creates a USDT withdrawal in one statement, its own transaction (WithdrawalRepository.createHeld): claims
@@ -62,6 +71,7 @@ export class CreateWithdrawalUseCase {
     @Inject(LimitsRepository) private readonly limits: Pick<LimitsRepository, 'effective' | 'usage' | 'lockPartner'>,
     @Inject(AccountRepository) private readonly accounts: Pick<AccountRepository, 'lock' | 'applyHold'>,
     @Inject(WithdrawalApprovalRepository) private readonly approvals: Pick<WithdrawalApprovalRepository, 'request'>,
+    @Inject(DestinationsRepository) private readonly destinations: Pick<DestinationsRepository, 'forWithdrawal'>,
   ) {}
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
@@ -75,10 +85,19 @@ export class CreateWithdrawalUseCase {
       idempotencyKey: command.idempotency_key,
       fingerprint,
       attempt: async () => {
-        const hit = (await this.screening.screen(command.network, [command.address], 'request')).get(normalEvmAddress(command.address));
-        if (hit) {
+        const address = normalEvmAddress(command.address);
+        const [hits, { policy, saved }] = await Promise.all([
+          this.screening.screen(command.network, [command.address], 'request'),
+          this.destinations.forWithdrawal(command.partner_id, command.document, address),
+        ]);
+        const hit = hits.get(address);
+        const refusal = hit
+          ? { code: 'address_blocked' as const, message: hit.message, field: 'address' }
+          : destinationRefusal(policy, saved, command.beneficiary, command.address, new Date());
+        if (refusal) {
+          // A retry of a withdrawal accepted before is answered as such, whatever the lists or the policy say now.
           if (await this.withdrawals.findByIdempotencyKey(command.partner_id, command.idempotency_key)) return { taken: null };
-          throw new Rejected('address_blocked', hit.message, 'address');
+          throw new Rejected(refusal.code, refusal.message, refusal.field);
         }
         const data: NewWithdrawal = {
           partnerId: command.partner_id,
@@ -90,6 +109,7 @@ export class CreateWithdrawalUseCase {
           feeChoice: command.fee_choice,
           amountMicros,
           feeMicros,
+          beneficiary: command.beneficiary ?? saved?.beneficiary ?? null,
         };
         const keptCommandId = memory ? (commandId ?? null) : null;
         const limits = await this.limits.effective(command.partner_id, command.document);

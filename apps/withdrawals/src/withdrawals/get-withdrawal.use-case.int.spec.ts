@@ -65,6 +65,8 @@ describe('GetWithdrawalUseCase (PostgreSQL)', () => {
         tx_hash: null,
         block_number: null,
         failure_reason: null,
+        beneficiary: null,
+        report_id: null,
         waiting_reason: null,
         created_at: expect.any(Number),
         last_updated_at: expect.any(Number),

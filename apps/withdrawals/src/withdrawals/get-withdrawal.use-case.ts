@@ -13,15 +13,29 @@ export function toView(w: Withdrawal, waiting_reason: WithdrawalWaitingReason | 
   const {
     idempotency_key: _key,
     fee_micros,
+    beneficiary = null,
     state,
     tx_hash,
     block_number,
     failure_reason,
+    report_id = null,
     created_at,
     last_updated_at,
     ...head
   } = toSnapshot(w);
-  return { ...head, fee_usdtmicros: fee_micros, state, tx_hash, block_number, failure_reason, waiting_reason, created_at, last_updated_at };
+  return {
+    ...head,
+    fee_usdtmicros: fee_micros,
+    beneficiary,
+    state,
+    tx_hash,
+    block_number,
+    failure_reason,
+    report_id,
+    waiting_reason,
+    created_at,
+    last_updated_at,
+  };
 }
 
 /** Reads one of the partner's withdrawals; another partner's is not_found, exactly like a missing one. */

@@ -78,6 +78,8 @@ describe('ListWithdrawalsUseCase (PostgreSQL)', () => {
       tx_hash: null,
       block_number: null,
       failure_reason: null,
+      beneficiary: null,
+      report_id: null,
       waiting_reason: null,
       created_at: Math.floor((BASE + 4000) / 1000),
       last_updated_at: Math.floor((BASE + 4000) / 1000),

@@ -16,10 +16,12 @@ export function toSnapshot(w: Withdrawal): UsdtWithdrawalSnapshot {
     fee_choice: w.feeChoice,
     usdtmicros: Number(w.amountMicros),
     fee_micros: Number(w.feeMicros),
+    beneficiary: w.beneficiary,
     state: w.state,
     tx_hash: w.txHash,
     block_number: w.payout.blockNumber === null ? null : Number(w.payout.blockNumber),
     failure_reason: w.failureReason,
+    report_id: w.reportId,
     created_at: unix(w.createdAt),
     last_updated_at: unix(w.updatedAt),
   };

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { authenticatedPartnerId, PageRequest, FeeChoice, Network, PartnerId, Topics, WithdrawalState } from '@partner/contracts';
+import {
+  authenticatedPartnerId,
+  Beneficiary,
+  PageRequest,
+  FeeChoice,
+  Network,
+  PartnerId,
+  Topics,
+  WithdrawalState,
+} from '@partner/contracts';
 import {
   commandStatement,
   Database,
@@ -24,9 +33,13 @@ export interface Withdrawal {
   feeChoice: FeeChoice;
   amountMicros: bigint;
   feeMicros: bigint;
+  /** Who owns the destination, as the request or the user's saved address named it (null: neither did). */
+  beneficiary: Beneficiary | null;
   state: WithdrawalState;
   txHash: string | null;
   failureReason: string | null;
+  /** When `reported`: the report to the Receita Federal it was filed in. */
+  reportId: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** The payout: the hot wallet and nonce once signed, the block once mined, the gas it cost (wei). */
@@ -65,12 +78,16 @@ export const createdWithdrawal = (data: NewWithdrawal, id: number, now: Date): W
   state: 'created',
   txHash: null,
   failureReason: null,
+  reportId: null,
   createdAt: now,
   updatedAt: now,
   payout: NO_PAYOUT,
 });
 
-export type NewWithdrawal = Omit<Withdrawal, 'id' | 'state' | 'txHash' | 'failureReason' | 'createdAt' | 'updatedAt' | 'payout'>;
+export type NewWithdrawal = Omit<
+  Withdrawal,
+  'id' | 'state' | 'txHash' | 'failureReason' | 'reportId' | 'createdAt' | 'updatedAt' | 'payout'
+>;
 
 /** A row of `withdrawals` as the driver returns it (int8 and numeric as text). */
 export interface WithdrawalRow {
@@ -84,9 +101,11 @@ export interface WithdrawalRow {
   fee_choice: FeeChoice;
   amount_micros: string;
   fee_micros: string;
+  beneficiary?: Beneficiary | null;
   state: WithdrawalState;
   tx_hash: string | null;
   failure_reason: string | null;
+  report_id?: string | null;
   created_at: Date;
   updated_at: Date;
   payout_state?: PayoutState;
@@ -114,9 +133,11 @@ export const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
   feeChoice: r.fee_choice,
   amountMicros: BigInt(r.amount_micros),
   feeMicros: BigInt(r.fee_micros),
+  beneficiary: r.beneficiary ?? null,
   state: r.state,
   txHash: r.tx_hash,
   failureReason: r.failure_reason,
+  reportId: r.report_id ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   payout: {
@@ -158,11 +179,11 @@ const OUTCOME_OF_REASON = { insufficient: 'insufficient', user_not_found: 'not_f
  */
 const CREATE_HELD = commandStatement({
   name: 'withdrawal_create_held',
-  params: 12,
+  params: 13,
   with: `w AS (
      INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
-                              amount_micros, fee_micros, state, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10)
+                              amount_micros, fee_micros, state, created_at, updated_at, beneficiary)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10, $13::jsonb)
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING *),
    held AS (
@@ -204,14 +225,17 @@ const insertValues = (data: NewWithdrawal, now: Date): unknown[] => [
   now,
 ];
 
+/** The beneficiary as its jsonb column takes it (null: none). */
+const beneficiaryValue = (data: NewWithdrawal): string | null => (data.beneficiary ? JSON.stringify(data.beneficiary) : null);
+
 const FIND_BY_KEY = statement('withdrawal_by_key', 'SELECT * FROM withdrawals WHERE partner_id = $1 AND idempotency_key = $2');
 
 /** The withdrawal, `created`, unless its idempotency key holds one (then nothing). */
 const INSERT_CREATED = statement(
   'withdrawal_insert_created',
   `INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
-                            amount_micros, fee_micros, state, created_at, updated_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $10, $10)
+                            amount_micros, fee_micros, state, created_at, updated_at, beneficiary)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $11, $10, $10, $12::jsonb)
    ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING *`,
 );
 const REFUSED_BEFORE = statement('withdrawal_refused_before', 'SELECT 1 FROM refused_commands WHERE command_id = $1 AND partner_id = $2');
@@ -256,7 +280,7 @@ export class WithdrawalRepository {
     now: Date,
     state: Extract<WithdrawalState, 'created' | 'pending_approval'> = 'created',
   ): Promise<Withdrawal | null> {
-    const { rows } = await tx.query<WithdrawalRow>(INSERT_CREATED, [...insertValues(data, now), state]);
+    const { rows } = await tx.query<WithdrawalRow>(INSERT_CREATED, [...insertValues(data, now), state, beneficiaryValue(data)]);
     return rows[0] ? toWithdrawal(rows[0]) : null;
   }
 
@@ -285,6 +309,7 @@ export class WithdrawalRepository {
         ...insertValues(data, now),
         JSON.stringify(created(pending).payload),
         commandId,
+        beneficiaryValue(data),
       ]);
     } catch (error) {
       const reason = statementRefusal(error, Object.values(REFUSED));

@@ -4,6 +4,7 @@ import { PayoutsModule } from '../payouts/payouts.module';
 import { RefusalsModule } from '../refusals/refusals.module';
 import { LimitsModule } from '../limits/limits.module';
 import { WithdrawalApprovalsModule } from '../approvals/withdrawal-approvals.module';
+import { DestinationsModule } from '../destinations/destinations.module';
 import { CreateWithdrawalHandler } from './create-withdrawal.handler';
 import { CreateWithdrawalUseCase } from './create-withdrawal.use-case';
 import { GetWithdrawalHandler } from './get-withdrawal.handler';
@@ -14,7 +15,7 @@ import { WaitingReasons } from './waiting-reasons.service';
 import { WithdrawalRepository } from './withdrawal.repository';
 
 @Module({
-  imports: [AccountsModule, RefusalsModule, PayoutsModule, LimitsModule, WithdrawalApprovalsModule],
+  imports: [AccountsModule, RefusalsModule, PayoutsModule, LimitsModule, WithdrawalApprovalsModule, DestinationsModule],
   controllers: [CreateWithdrawalHandler, GetWithdrawalHandler, ListWithdrawalsHandler],
   providers: [WithdrawalRepository, CreateWithdrawalUseCase, GetWithdrawalUseCase, ListWithdrawalsUseCase, WaitingReasons],
 })

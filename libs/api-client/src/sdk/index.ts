@@ -6,6 +6,8 @@ export { Paginator } from './paginator';
 export { PartnerApiError, PartnerNetworkError, PartnerSdkError, PartnerTimeoutError } from './sdk-errors';
 export type { StreamEventsOptions } from './resources/events.resource';
 export type { BalancesResource } from './resources/balances.resource';
+export type { LimitsResource } from './resources/limits.resource';
+export type { AddressesResource } from './resources/addresses.resource';
 export type { CustomersResource } from './resources/customers.resource';
 export type { EventsResource } from './resources/events.resource';
 export type { PixInflowsResource } from './resources/pix-inflows.resource';

@@ -1,6 +1,8 @@
 import { HttpTransport } from './http-transport';
 import type { RetryOptions } from './retry-policy';
 import { BalancesResource } from './resources/balances.resource';
+import { LimitsResource } from './resources/limits.resource';
+import { AddressesResource } from './resources/addresses.resource';
 import { CustomersResource } from './resources/customers.resource';
 import { EventsResource } from './resources/events.resource';
 import { PixInflowsResource } from './resources/pix-inflows.resource';
@@ -34,6 +36,8 @@ export class PartnerClient {
   readonly pixInflows: PixInflowsResource;
   readonly events: EventsResource;
   readonly balances: BalancesResource;
+  readonly limits: LimitsResource;
+  readonly addresses: AddressesResource;
 
   constructor(options: PartnerClientOptions) {
     if (!options.baseUrl) throw new TypeError('PartnerClient: baseUrl is required');
@@ -45,5 +49,7 @@ export class PartnerClient {
     this.pixInflows = new PixInflowsResource(http);
     this.events = new EventsResource(http);
     this.balances = new BalancesResource(http);
+    this.limits = new LimitsResource(http);
+    this.addresses = new AddressesResource(http);
   }
 }

@@ -82,5 +82,15 @@ export type AckEventsResult = Schemas['AckEventsResult'];
 /** Available and held USDT micros of a user (`getPartnerUserBalance`). */
 export type Balance = Schemas['UserBalanceView'];
 
+// Limits and saved addresses
+/** The user's withdrawal limits in force and their use (`getUserLimits`). */
+export type UserLimits = Schemas['UserLimitsView'];
+/** The owner of a withdrawal's destination (`beneficiary`). */
+export type Beneficiary = Schemas['Beneficiary'];
+export type SaveAddressRequest = Schemas['SaveAddressRequest'];
+export type SavedAddress = Schemas['SavedAddressView'];
+export type SavedAddressList = Schemas['SavedAddressList'];
+export type AddressChallenge = Schemas['AddressChallenge'];
+
 /** An error body: `{error, message, field?, request_id?}`, or `{status, ...}` on the Pix key family. */
 export type ErrorBody = Schemas['ErrorBody'] | Schemas['PixKeyErrorBody'];

@@ -61,6 +61,25 @@ import {
   WithdrawalApprovalList,
 } from './withdrawals/withdrawal-approvals/withdrawal-approval.query';
 import { DecideWithdrawalApprovalCommand } from './withdrawals/withdrawal-approvals/decide-withdrawal-approval.command';
+import {
+  CreateWithdrawalReportCommand,
+  FileWithdrawalReportCommand,
+  WithdrawalReportCreated,
+  WithdrawalReportPage,
+  WithdrawalReportQuery,
+} from './withdrawals/withdrawal-reports/withdrawal-report.command';
+import {
+  GetWithdrawalPolicyQuery,
+  SetWithdrawalPolicyCommand,
+  WithdrawalPolicyView,
+} from './withdrawals/withdrawal-policy/withdrawal-policy.command';
+import {
+  ListAddressesQuery,
+  RemoveAddressCommand,
+  SaveAddressCommand,
+  SavedAddressList,
+  SavedAddressView,
+} from './withdrawals/address-book/address-book.command';
 import { ApiKeyRevokedEvent } from './gateway/api-key-revoked/api-key-revoked.event';
 import { PartnerStatusChangedEvent } from './gateway/partner-status-changed/partner-status-changed.event';
 import { AccountCreditedEvent } from './withdrawals/account-credited/account-credited.event';
@@ -119,6 +138,9 @@ export const requestContracts = {
       'idempotency_key_reused',
       'address_blocked',
       'limit_exceeded',
+      'beneficiary_required',
+      'address_not_saved',
+      'address_cooling_down',
     ],
     key: (p) => `${p.partner_id}:${p.idempotency_key}`,
   }),
@@ -169,6 +191,22 @@ export const requestContracts = {
     refusals: ['not_found', 'invalid_transition'],
     key: (p) => `approval:${p.approval_id}`,
   }),
+  /** One key for the reports: made and filed in turn, so a withdrawal is in one filed report at most. */
+  [Topics.WithdrawalsCreateReport]: request<WithdrawalReportCreated>()(CreateWithdrawalReportCommand, { key: () => 'reports' }),
+  [Topics.WithdrawalsReport]: request<WithdrawalReportPage>()(WithdrawalReportQuery, { refusals: ['not_found'] }),
+  [Topics.WithdrawalsFileReport]: request<WithdrawalReportPage>()(FileWithdrawalReportCommand, {
+    refusals: ['not_found', 'invalid_transition'],
+    key: () => 'reports',
+  }),
+  [Topics.WithdrawalsSetPolicy]: request<WithdrawalPolicyView>()(SetWithdrawalPolicyCommand, { key: byPartner }),
+  [Topics.WithdrawalsPolicy]: request<WithdrawalPolicyView>()(GetWithdrawalPolicyQuery),
+  /** Keyed by user: one user's address book changes in turn. */
+  [Topics.WithdrawalsSaveAddress]: request<SavedAddressView>()(SaveAddressCommand, {
+    refusals: ['user_not_found', 'invalid_proof'],
+    key: byUser,
+  }),
+  [Topics.WithdrawalsRemoveAddress]: request<SavedAddressView>()(RemoveAddressCommand, { refusals: ['not_found'], key: byUser }),
+  [Topics.WithdrawalsAddresses]: request<SavedAddressList>()(ListAddressesQuery, { refusals: ['user_not_found'] }),
   [Topics.WithdrawalsPing]: request<PingResult>()(PingQuery),
   [Topics.EventsList]: request<ListEventsResult>()(ListEventsQuery),
   [Topics.EventsMarkDelivered]: request<MarkEventDeliveredResult>()(MarkEventDeliveredCommand, { refusals: ['not_found'], key: byPartner }),

@@ -22,6 +22,14 @@ export const FAMILY_ERROR_CODES = {
     'address_blocked',
     /** Over a limit the operator set (per withdrawal, the user's 24 hours or 30 days, the partner's 24 hours) (422). */
     'limit_exceeded',
+    /** The partner's policy asks every withdrawal to name its beneficiary, and this one does not (422). */
+    'beneficiary_required',
+    /** The partner's policy allows withdrawals only to the user's saved addresses, and this one is not saved (422). */
+    'address_not_saved',
+    /** The address was saved less than the partner's cool-down ago (422). */
+    'address_cooling_down',
+    /** A saved address's proof of control: the signature is not the address's of the challenge (422). */
+    'invalid_proof',
   ],
   /** /partner/v1/pix-key... (`{status, message}` bodies). */
   pix_keys: [

@@ -35,6 +35,16 @@ export const Topics = {
   WithdrawalsApprovals: 'withdrawals.query.approvals.v1',
   WithdrawalsApproval: 'withdrawals.query.approval.v1',
   WithdrawalsDecideApproval: 'withdrawals.command.decide-approval.v1',
+  /** The operator's report of settled withdrawals to the Receita Federal (docs/operations/reports.md). */
+  WithdrawalsCreateReport: 'withdrawals.command.create-withdrawal-report.v1',
+  WithdrawalsReport: 'withdrawals.query.withdrawal-report.v1',
+  WithdrawalsFileReport: 'withdrawals.command.file-withdrawal-report.v1',
+  /** What a partner's withdrawals must carry (beneficiary, saved addresses), and each user's address book. */
+  WithdrawalsSetPolicy: 'withdrawals.command.set-withdrawal-policy.v1',
+  WithdrawalsPolicy: 'withdrawals.query.withdrawal-policy.v1',
+  WithdrawalsSaveAddress: 'withdrawals.command.save-address.v1',
+  WithdrawalsRemoveAddress: 'withdrawals.command.remove-address.v1',
+  WithdrawalsAddresses: 'withdrawals.query.addresses.v1',
   WithdrawalsPing: 'withdrawals.query.ping.v1',
   WithdrawalStateChanged: 'withdrawals.event.state-changed.v1',
   /** For internal consumers (an upstream ledger); not projected into the partners' events feed. */

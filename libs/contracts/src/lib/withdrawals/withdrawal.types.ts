@@ -7,9 +7,10 @@ export type FeeChoice = (typeof FEE_CHOICES)[number];
 /**
  * Withdrawal states in the order a withdrawal goes through them; `failed` ends it early and releases the hold.
  * `pending_approval`: above its partner's approval threshold, it waits for an operator (docs/operations/approvals.md),
- * its amount held; approved it becomes `created`, rejected `failed` (`rejected_by_operator`).
+ * its amount held; approved it becomes `created`, rejected `failed` (`rejected_by_operator`). `reported`: settled, and
+ * included in the operator's report to the Receita Federal marked filed (docs/operations/reports.md).
  */
-export const WITHDRAWAL_STATES = ['pending_approval', 'created', 'sent', 'settled', 'failed'] as const;
+export const WITHDRAWAL_STATES = ['pending_approval', 'created', 'sent', 'settled', 'reported', 'failed'] as const;
 export type WithdrawalState = (typeof WITHDRAWAL_STATES)[number];
 
 /**

@@ -1,5 +1,7 @@
 import { ApiProperty } from '../../api-documentation';
-import { IsIn, IsInt, IsString, IsUUID, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min, ValidateNested } from 'class-validator';
+import { Beneficiary } from '../beneficiary/beneficiary';
 import { IsCpf, IsEvmAddress } from '@partner/validation';
 import { codesOf } from '../../error-codes';
 import { FEE_CHOICES, FeeChoice, MAX_WITHDRAWAL_MICROS, MIN_WITHDRAWAL_MICROS, Network, NETWORKS } from '../withdrawal.types';
@@ -50,4 +52,15 @@ export class CreateUsdtWithdrawalRequest {
   @ApiProperty({ enum: NETWORKS, description: 'ETH (Ethereum mainnet) or MATIC (Polygon)' })
   @IsIn(NETWORKS, { message: `network must be one of ${NETWORKS.join(', ')}` })
   network!: Network;
+
+  @ApiProperty({
+    type: Beneficiary,
+    required: false,
+    description:
+      'Who owns the destination (an extension): required when your withdrawal policy says so, unless the user saved the address with its owner (docs/api.md: "The destination\'s owner")',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Beneficiary)
+  beneficiary?: Beneficiary;
 }

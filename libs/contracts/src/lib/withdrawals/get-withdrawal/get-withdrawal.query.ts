@@ -1,4 +1,5 @@
 import { ApiProperty } from '../../api-documentation';
+import { Beneficiary, NULLABLE_BENEFICIARY_SCHEMA } from '../beneficiary/beneficiary';
 import { Transform } from 'class-transformer';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { positiveIntegerString } from '../../query-transforms';
@@ -58,6 +59,12 @@ export class UsdtWithdrawalView {
   })
   fee_usdtmicros!: number;
 
+  @ApiProperty({
+    ...NULLABLE_BENEFICIARY_SCHEMA,
+    description: "Who owns the destination, as the request or the user's saved address named it; null when neither did",
+  })
+  beneficiary!: Beneficiary | null;
+
   @ApiProperty({ enum: WITHDRAWAL_STATES })
   state!: WithdrawalState;
 
@@ -76,9 +83,16 @@ export class UsdtWithdrawalView {
     type: 'string',
     nullable: true,
     description:
-      'Set when failed: destination_refused (the token refuses the destination; found before signing, so no tx_hash), address_blocked (the destination was put on a screening list while it waited; never signed, no tx_hash), transfer_reverted (mined and reverted), nonce_taken',
+      'Set when failed: destination_refused (the token refuses the destination; found before signing, so no tx_hash), address_blocked (the destination was put on a screening list while it waited; never signed, no tx_hash), rejected_by_operator (an operator rejected it while it waited for approval), transfer_reverted (mined and reverted), nonce_taken',
   })
   failure_reason!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "When `reported`: the id of the operator's report to the Receita Federal that includes it; null before",
+  })
+  report_id!: string | null;
 
   @ApiProperty({
     // null among the values too: OpenAPI 3.0 validators check `enum` before `nullable`.

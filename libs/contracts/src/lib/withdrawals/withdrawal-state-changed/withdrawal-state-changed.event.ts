@@ -1,9 +1,10 @@
 import { ApiProperty } from '../../api-documentation';
 import { Type } from 'class-transformer';
-import { Equals, IsIn, IsInt, IsString, ValidateNested } from 'class-validator';
+import { Equals, IsIn, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { Nullable } from '../../feed/nullable.validator';
 import { FeedEvent } from '../../feed/feed-event.event';
+import { Beneficiary, NULLABLE_BENEFICIARY_SCHEMA } from '../beneficiary/beneficiary';
 import { FEE_CHOICES, FeeChoice, Network, NETWORKS, WITHDRAWAL_STATES, WithdrawalState } from '../withdrawal.types';
 import { UnixSeconds } from '../../feed/unix-seconds.property';
 
@@ -45,6 +46,17 @@ export class UsdtWithdrawalSnapshot {
   @IsInt()
   fee_micros!: number;
 
+  @ApiProperty({
+    ...NULLABLE_BENEFICIARY_SCHEMA,
+    required: false,
+    description: 'Who owns the destination, when the request or the saved address named it (absent from events written before it existed)',
+  })
+  // Optional when read: events written before the field existed lack it.
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Beneficiary)
+  beneficiary?: Beneficiary | null;
+
   @ApiProperty({ enum: WITHDRAWAL_STATES })
   @IsIn(WITHDRAWAL_STATES)
   state!: WithdrawalState;
@@ -74,12 +86,24 @@ export class UsdtWithdrawalSnapshot {
     type: String,
     nullable: true,
     description:
-      'Why a failed withdrawal failed: destination_refused (before signing, no tx_hash), address_blocked (listed by screening before signing, no tx_hash), transfer_reverted, nonce_taken',
+      'Why a failed withdrawal failed: destination_refused (before signing, no tx_hash), address_blocked (listed by screening before signing, no tx_hash), rejected_by_operator (from pending_approval), transfer_reverted, nonce_taken',
     example: null,
   })
   @Nullable()
   @IsString()
   failure_reason!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "When `reported`: the operator's report to the Receita Federal that includes it; null before",
+    example: null,
+    required: false,
+  })
+  // Optional when read: events written before the field existed lack it.
+  @IsOptional()
+  @IsString()
+  report_id?: string | null;
 
   @UnixSeconds()
   created_at!: number;
