@@ -15,6 +15,9 @@ import {
   auditMoney,
   ChaosOutcome,
   chaosFailures,
+  applyRiskControls,
+  CHAOS_LIMITS,
+  ChaosApprover,
   chaosPartners,
   chaosReport,
   ChainProxyProcess,
@@ -468,7 +471,13 @@ async function main(): Promise<number> {
       );
     }
     const partners = await chaosPartners(gatewayUrl, adminKey, Number(args.partners), Number(args.users));
-    log(`stack ready; ${partners.length} partners × ${args.users} users; load starts at ${rate} requests/s`);
+    // The risk controls on (issue #50): limits and an approval threshold for every partner, an operator deciding.
+    await applyRiskControls(running.adminUrl, adminKey, partners);
+    const approver = new ChaosApprover([running.adminUrl, second[0].adminUrl], adminKey, partners);
+    approver.start();
+    log(
+      `stack ready; ${partners.length} partners × ${args.users} users, limits and approvals on (${JSON.stringify(CHAOS_LIMITS)}); load starts at ${rate} requests/s`,
+    );
     // Credits go to each instance's operator port in turn: a restarting instance is passed by.
     const load = new PartnerLoad(gatewayUrls, partners, adminKey, { rate, operatorUrls: [running.adminUrl, second[0].adminUrl] });
     load.start();
@@ -834,7 +843,11 @@ async function main(): Promise<number> {
     log(`load stopped: ${load.requests} requests; retrying those without a final answer`);
 
     const retry = await load.retryUnanswered(120_000);
-    log('every request has its final answer; waiting for every resource to settle, then auditing');
+    await approver.drain(300_000);
+    log(
+      `every request has its final answer; approvals decided: ${approver.tally.approved} approved, ${approver.tally.rejected} rejected; ` +
+        `${load.ledger.limited} withdrawals refused by a limit; waiting for every resource to settle, then auditing`,
+    );
     // Up to 10 minutes for every resource to be final: the payouts work off the backlog the load built at their own pace.
     const feeds = await auditFeeds({ gatewayUrl, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 600_000 });
     const money = await auditMoney({ gatewayUrl, operatorUrl: running.adminUrl, databaseUrl, adminKey, partners, ledger: load.ledger });
@@ -869,7 +882,8 @@ async function main(): Promise<number> {
     for (const w of poolWindows) {
       const failed = await sql<{ id: number; address: string; failure_reason: string | null }>(
         `SELECT id, address, failure_reason FROM withdrawals.withdrawals
-         WHERE state = 'failed' AND updated_at BETWEEN $1 AND $2 AND lower(address) <> lower($3) ORDER BY id`,
+         WHERE state = 'failed' AND updated_at BETWEEN $1 AND $2 AND lower(address) <> lower($3)
+           AND failure_reason IS DISTINCT FROM 'rejected_by_operator' ORDER BY id`,
         [w.from, w.to, FAILING_ADDRESS],
       );
       poolLines.push(`${w.label}: ${failed.length} withdrawals failed meanwhile other than those sent to ${FAILING_ADDRESS} on purpose`);

@@ -15,4 +15,5 @@ export * from './lib/spec-sql';
 export * from './lib/local-chain';
 export * from './lib/chaos/chain-audit';
 export * from './lib/chaos/chain-proxy';
+export * from './lib/chaos/risk-controls';
 export * from './lib/payout-round-hold';

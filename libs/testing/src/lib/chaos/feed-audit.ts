@@ -81,15 +81,27 @@ const PATHS: PathSpec[] = [
   {
     path: 'withdrawals',
     type: 'usdt_withdrawal',
-    // A withdrawal refused before signing (its destination: destination_refused, no nonce) was never sent.
-    query: `SELECT partner_id, id::text AS id, CASE WHEN state = 'failed' AND nonce IS NULL THEN 'failed before signing' ELSE state END AS state
-            FROM withdrawals.withdrawals WHERE partner_id = ANY($1::uuid[])`,
-    expected: (state) =>
-      state === 'failed before signing'
-        ? ['created', 'failed']
-        : state === 'settled' || state === 'failed'
-          ? ['created', 'sent', state]
-          : undefined,
+    // A withdrawal refused before signing (its destination: destination_refused, address_blocked; or rejected
+    // while it waited for approval: no nonce) was never sent. One above its partner's approval threshold began in
+    // pending_approval (`approval:` before its state).
+    query: `SELECT w.partner_id, w.id::text AS id,
+                   CASE WHEN a.id IS NOT NULL THEN 'approval:' ELSE '' END ||
+                   CASE WHEN w.state = 'failed' AND w.nonce IS NULL THEN 'failed before signing' ELSE w.state END AS state
+            FROM withdrawals.withdrawals w LEFT JOIN withdrawals.withdrawal_approvals a ON a.withdrawal_id = w.id
+            WHERE w.partner_id = ANY($1::uuid[])`,
+    expected: (state) => {
+      const approval = state.startsWith('approval:');
+      const final = approval ? state.slice('approval:'.length) : state;
+      const after =
+        final === 'failed before signing'
+          ? approval
+            ? ['failed']
+            : ['created', 'failed']
+          : final === 'settled' || final === 'failed'
+            ? ['created', 'sent', final]
+            : undefined;
+      return after && (approval ? ['pending_approval', ...after] : after);
+    },
     accepted: (l, p) => [...l.withdrawals.values()].filter((w) => w.partner.id === p).length,
   },
   {

@@ -312,6 +312,8 @@ export class LoadLedger {
   readonly withdrawals = new Map<string, AcceptedWithdrawal>();
   /** Withdrawals refused for good because the balance did not cover them (422 insufficient_funds). */
   insufficient = 0;
+  /** Withdrawals refused for good by a limit the operator set (422 limit_exceeded). */
+  limited = 0;
   /** By idempotency key: every operator credit answered 201 or 200. */
   readonly credits = new Map<string, AcceptedCredit>();
   /** Idempotency keys of Pix key creations answered 202 (each made a key), by partner. */
@@ -636,6 +638,10 @@ export class PartnerLoad {
       case 'withdrawal': {
         if (answer.status === 422 && code === 'insufficient_funds') {
           ledger.insufficient++;
+          return false;
+        }
+        if (answer.status === 422 && code === 'limit_exceeded') {
+          ledger.limited++;
           return false;
         }
         if (answer.status !== 201 && answer.status !== 200) return unexpected();
