@@ -202,7 +202,7 @@ export const requestContracts = {
   [Topics.WithdrawalsPolicy]: request<WithdrawalPolicyView>()(GetWithdrawalPolicyQuery),
   /** Keyed by user: one user's address book changes in turn. */
   [Topics.WithdrawalsSaveAddress]: request<SavedAddressView>()(SaveAddressCommand, {
-    refusals: ['user_not_found', 'invalid_proof'],
+    refusals: ['invalid_address', 'user_not_found', 'invalid_proof'],
     key: byUser,
   }),
   [Topics.WithdrawalsRemoveAddress]: request<SavedAddressView>()(RemoveAddressCommand, { refusals: ['not_found'], key: byUser }),
