@@ -58,7 +58,11 @@ export class LimitsController {
       "Replaces the user's own limits whole: a field left out or null is the partner's limit for this user. The partner-wide daily total still applies. Audited like every operator call.",
   })
   @ApiAnswer(200, LimitsView, { description: "The user's own limits now" })
-  @ApiErrors('operator', [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'partner_not_found', 'user_not_found'], OPERATOR_SAMPLES)
+  @ApiErrors(
+    'operator',
+    [...OPERATOR_ERRORS, ...JSON_BODY_ERRORS, 'invalid_document', 'partner_not_found', 'user_not_found'],
+    OPERATOR_SAMPLES,
+  )
   setUser(
     @Param(new ContractPipe(UserParams)) params: UserParams,
     @Body(new ContractPipe(UserLimitsRequest)) body: UserLimitsRequest,

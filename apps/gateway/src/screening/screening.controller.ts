@@ -50,7 +50,7 @@ export class ScreeningController {
       "The screening adapter in use and each list: the OFAC SDN copy (its source, when it was published and loaded, how many addresses), the token contracts' blacklist (read from the nodes), the deny list's size.",
   })
   @ApiAnswer(200, ScreeningStatus, { description: 'The lists' })
-  @ApiErrors('operator', OPERATOR_ERRORS, OPERATOR_SAMPLES)
+  @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)
   status(): Promise<ScreeningStatus> {
     return this.screening.status();
   }

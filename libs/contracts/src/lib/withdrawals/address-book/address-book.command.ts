@@ -1,6 +1,6 @@
 import { ApiProperty } from '../../api-documentation';
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
 import { IsCpf, IsEvmAddress } from '@partner/validation';
 import { codesOf } from '../../error-codes';
 import { PartnerId } from '../../tenancy/partner-id';
@@ -34,6 +34,8 @@ export class SaveAddressRequest {
   label?: string;
 
   @ApiProperty({ type: Beneficiary, description: 'Who owns it' })
+  // ValidateNested passes a missing value: IsObject makes it required.
+  @IsObject({ message: 'beneficiary must be an object: {wallet, name, first_party, vasp_name?, document?}' })
   @ValidateNested()
   @Type(() => Beneficiary)
   beneficiary!: Beneficiary;
