@@ -39,6 +39,7 @@ const SCRAM_SHA_512 = 2;
  */
 export async function ensureBusSecurity(conn: KafkaConnection, passwords: BusPasswords): Promise<{ principals: number; acls: number }> {
   await setScramCredentials(conn, passwords);
+  await untilEveryPrincipalAuthenticates(conn, passwords);
   const kafka = createKafka(conn);
   const admin = kafka.admin();
   await admin.connect();
@@ -142,6 +143,39 @@ async function setScramCredentials(conn: KafkaConnection, passwords: BusPassword
       );
   } finally {
     await connection.close();
+  }
+}
+
+/** How long the deploy step waits for a credential it set to be accepted (a broker formatted a moment ago takes a while). */
+const CREDENTIALS_ACCEPTED_WITHIN_MS = 30_000;
+
+/**
+ * Returns once every app principal can authenticate with its new password: the controller accepting a credential
+ * is not the broker accepting it, and an app started at once was refused by a broker formatted seconds before
+ * (chaos runs, whose build comes from the cache). A SASL handshake each, polled, until CREDENTIALS_ACCEPTED_WITHIN_MS.
+ */
+async function untilEveryPrincipalAuthenticates(conn: KafkaConnection, passwords: BusPasswords): Promise<void> {
+  if (!conn.sasl) return;
+  const { Connection } = require('@platformatic/kafka') as typeof Platformatic;
+  const [host, port] = splitBroker(conn.brokers[0]);
+  const deadline = Date.now() + CREDENTIALS_ACCEPTED_WITHIN_MS;
+  for (const name of APP_NAMES) {
+    for (;;) {
+      const connection = new Connection(`${conn.clientId}-check-${name}`, {
+        sasl: { mechanism: conn.sasl.mechanism.toUpperCase() as 'SCRAM-SHA-512', username: name, password: passwords[name] },
+        ...(conn.ssl ? { tls: conn.ssl === true ? {} : conn.ssl } : {}),
+      });
+      try {
+        await connection.connect(host, port);
+        break;
+      } catch (error) {
+        if (Date.now() > deadline)
+          throw new Error(`the broker does not accept ${name}'s credential yet: ${(error as Error).message}`, { cause: error });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      } finally {
+        await connection.close().catch(() => undefined);
+      }
+    }
   }
 }
 
