@@ -895,11 +895,12 @@ async function main(): Promise<number> {
             .join(', ')}`,
         );
     }
-    // The destination the token refuses: every withdrawal to it failed before signing (destination_refused, no tx_hash).
+    // The destination the token refuses: every withdrawal to it failed before signing (destination_refused, no
+    // tx_hash), but those an operator rejected first (rejected_by_operator, never tried).
     const [dead] = await sql<{ total: number; refused: number }>(
       `SELECT count(*)::int AS total,
               count(*) FILTER (WHERE state = 'failed' AND failure_reason = 'destination_refused' AND tx_hash IS NULL AND nonce IS NULL)::int AS refused
-       FROM withdrawals.withdrawals WHERE lower(address) = lower($1)`,
+       FROM withdrawals.withdrawals WHERE lower(address) = lower($1) AND failure_reason IS DISTINCT FROM 'rejected_by_operator'`,
       [FAILING_ADDRESS],
     );
     poolLines.push(`${dead.refused} of the ${dead.total} withdrawals to ${FAILING_ADDRESS} failed destination_refused before signing`);

@@ -82,26 +82,14 @@ const PATHS: PathSpec[] = [
     path: 'withdrawals',
     type: 'usdt_withdrawal',
     // A withdrawal refused before signing (its destination: destination_refused, address_blocked; or rejected
-    // while it waited for approval: no nonce) was never sent. One above its partner's approval threshold began in
-    // pending_approval (`approval:` before its state).
+    // while it waited for approval) was never sent: it has no nonce. One above its partner's approval threshold began
+    // in pending_approval; an approved one then went on to created, a rejected one straight to failed.
     query: `SELECT w.partner_id, w.id::text AS id,
-                   CASE WHEN a.id IS NOT NULL THEN 'approval:' ELSE '' END ||
+                   coalesce(a.status || ':', '') ||
                    CASE WHEN w.state = 'failed' AND w.nonce IS NULL THEN 'failed before signing' ELSE w.state END AS state
             FROM withdrawals.withdrawals w LEFT JOIN withdrawals.withdrawal_approvals a ON a.withdrawal_id = w.id
             WHERE w.partner_id = ANY($1::uuid[])`,
-    expected: (state) => {
-      const approval = state.startsWith('approval:');
-      const final = approval ? state.slice('approval:'.length) : state;
-      const after =
-        final === 'failed before signing'
-          ? approval
-            ? ['failed']
-            : ['created', 'failed']
-          : final === 'settled' || final === 'failed'
-            ? ['created', 'sent', final]
-            : undefined;
-      return after && (approval ? ['pending_approval', ...after] : after);
-    },
+    expected: (state) => withdrawalEvents(state),
     accepted: (l, p) => [...l.withdrawals.values()].filter((w) => w.partner.id === p).length,
   },
   {
@@ -137,6 +125,25 @@ const PATHS: PathSpec[] = [
     unknown: (l, p) => l.inflowsUnknown.get(p) ?? 0,
   },
 ];
+
+/**
+ * The events a withdrawal's final state implies, from `[approval status:]state` (`failed before signing` for one
+ * failed without a nonce); undefined while it is not final.
+ */
+export function withdrawalEvents(state: string): string[] | undefined {
+  const colon = state.indexOf(':');
+  const approval = colon < 0 ? undefined : state.slice(0, colon);
+  const final = state.slice(colon + 1);
+  if (approval === 'pending_approval') return undefined;
+  if (approval === 'rejected') return final === 'failed before signing' ? ['pending_approval', 'failed'] : undefined;
+  const after =
+    final === 'failed before signing'
+      ? ['created', 'failed']
+      : final === 'settled' || final === 'failed'
+        ? ['created', 'sent', final]
+        : undefined;
+  return after && (approval === 'approved' ? ['pending_approval', ...after] : after);
+}
 
 async function readResources(databaseUrl: string, partnerIds: string[]): Promise<Map<string, Resource[]>> {
   const db = new Client({ connectionString: databaseUrl });
