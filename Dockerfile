@@ -101,6 +101,11 @@ COPY libs/dict-test-server ./libs/dict-test-server
 COPY libs/notification-sinks ./libs/notification-sinks
 COPY scripts/notify/notify.ts ./scripts/notify/
 COPY vendor/bacen-pix-dict-api ./vendor/bacen-pix-dict-api
+# The DICT test server signs and checks with the Central Bank's XMLSigner, a jar compose:up builds on the host
+# and mounts (libs/dict-test-server/src/lib/quickstart-signer.ts): it needs a Java runtime.
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null \
+ && rm -rf /var/lib/apt/lists/*
 RUN npx esbuild scripts/docker/chain-setup.ts --bundle --platform=node --target=node22 --packages=external --format=cjs \
       --outfile=dist/chain/chain-setup.js --log-level=warning \
  && node dist/chain/chain-setup.js --compile-only

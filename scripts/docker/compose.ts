@@ -17,12 +17,12 @@
  * (offline/images/stand-ins.ts), COMPOSE_COMMAND.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { Address } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
-import { ensureDictPki } from '@partner/dict-test-server';
+import { ensureDictPki, quickstartSigner } from '@partner/dict-test-server';
 import { hotWalletAddress } from '../chain/local-chains';
 import { runMain } from '../lib/main';
 import { repoRoot } from '../lib/services';
@@ -188,11 +188,18 @@ function ensureLocalChainSettings(settings: ComposeSettings, env: NodeJS.Process
 const besideEnvFile = (settings: ComposeSettings, suffix: string): string =>
   join(dirname(settings.envFile), `${basename(settings.envFile)}.${suffix}`);
 
+/** The file name of the test DICT's signer in DICT_CERTS_DIR (docker-compose.local-chains.yml mounts it). */
+const DICT_SIGNER_JAR = 'quickstart-signer.jar';
+
 /** Local counterparties: the test DICT's certificates generated (readable by the containers' uid), their settings written. */
 async function ensureLocalCounterparties(settings: ComposeSettings): Promise<string[]> {
   const dir = besideEnvFile(settings, 'dict');
   const pki = await ensureDictPki(dir);
-  if (process.getuid?.() === 0) for (const file of new Set([dir, ...Object.values(pki)])) chownSync(file, CONTAINER_UID, CONTAINER_UID);
+  // The test DICT signs and checks with the Central Bank's own XMLSigner (Java): built here, mounted with the certificates.
+  const signerJar = join(dir, DICT_SIGNER_JAR);
+  copyFileSync(quickstartSigner(), signerJar);
+  if (process.getuid?.() === 0)
+    for (const file of new Set([dir, signerJar, ...Object.values(pki)])) chownSync(file, CONTAINER_UID, CONTAINER_UID);
   return appendMissing(settings, `# Local DICT test server and notification sinks (${LOCAL_CHAINS_FILE}): never real people.`, {
     ...LOCAL_COUNTERPARTY_ENV,
     DICT_CERTS_DIR: dir,

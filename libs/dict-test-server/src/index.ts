@@ -4,3 +4,4 @@ export * from './lib/dict-document';
 export * from './lib/dict-pki';
 export * from './lib/dict-test-server';
 export * from './lib/local-dict';
+export * from './lib/quickstart-signer';

@@ -67,6 +67,13 @@ export class PixKeysConfig extends ServiceConfig {
   @IntInRange(10, 86_400_000)
   DICT_RETRY_MAX_MS: number = 300_000;
 
+  /**
+   * A registration DICT refused with an answer whose signature did not verify is tried again (a certificate being
+   * rotated) until its attempts reach this, then fails `dict_rejected`: a partner gets an end, never a key pending for ever.
+   */
+  @IntInRange(1, 1_000)
+  DICT_UNTRUSTED_REFUSAL_ATTEMPTS: number = 5;
+
   /** Reconciliation: how often registered entries are read back from DICT, how many per run, and how old a check may get. */
   @IntInRange(1_000, 86_400_000)
   DICT_RECONCILE_INTERVAL_MS: number = 300_000;

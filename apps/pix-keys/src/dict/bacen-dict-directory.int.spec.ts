@@ -12,14 +12,17 @@ import {
   StackDict,
   startStackDict,
   STACK_OPERATOR_ISPB,
+  signTheQuickstartWay,
   TEST_DICT_TIMINGS,
+  verifyTheQuickstartWay,
 } from '@partner/dict-test-server';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { specConfig } from '../pix-keys/pix-key-commands.spec-support';
 import { BacenDictDirectory } from './bacen-dict-directory';
 import { DictCredentialsError, loadDictCredentials } from './dict-credentials';
 import { DictEntry } from './dict-directory';
-import { createEntryXml, parseXml, signXml } from './dict-xml';
+import { entryCid } from './dict-entry';
+import { child, childText, createEntryXml, parseXml, signXml, verifiedDocument } from './dict-xml';
 
 // Integration: pix-keys' production DICT adapter (apps/pix-keys/src/dict/bacen-dict-directory.ts) against the
 // DICT test server over mutual TLS, and its requests checked against the Central Bank's published document
@@ -118,7 +121,7 @@ afterAll(async () => {
 });
 
 describe('the published document, as vendored', () => {
-  it('is the Central Bank document, version 1.8.0, with createEntry, deleteEntry and getEntry', () => {
+  it('is the Central Bank document, version 1.8.0, with createEntry, deleteEntry, getEntry and getEntryByCid', () => {
     expect(DICT_DOCUMENT_DIR).toBe(join(__dirname, '../../../../vendor/bacen-pix-dict-api/openapi'));
     expect(document.version).toBe('1.8.0');
     expect([createEntry.method, createEntry.path, deleteEntry.method, deleteEntry.path]).toEqual([
@@ -131,6 +134,12 @@ describe('the published document, as vendored', () => {
       ['PI-RequestingParticipant', true],
       ['PI-PayerId', true],
       ['PI-EndToEndId', true],
+    ]);
+    const byCid = document.operation('getEntryByCid');
+    expect([byCid.method, byCid.path, byCid.headers.map((h) => [h.name, h.required])]).toEqual([
+      'get',
+      '/cids/entries/{Cid}',
+      [['PI-RequestingParticipant', true]],
     ]);
   });
 
@@ -223,16 +232,17 @@ describe("BacenDictDirectory's requests against the published document", () => {
       outcome: 'refused',
       problem: { type: 'RequestIdAlreadyUsed', status: 400 },
     });
-    expect(await adapter.getEntry(cpf, cpf)).toMatchObject({ outcome: 'done', value: { key: cpf, keyType: 'CPF' } });
+    const cid = entryCid(entryFor(cpf, "Ana O'Neil-Araújo"), requestId);
+    expect(dict.server.entries.get(cpf)?.cid).toBe(cid);
+    expect(await adapter.getEntryByCid(cid)).toMatchObject({ outcome: 'done', value: { key: cpf, keyType: 'CPF' } });
     expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toEqual({ outcome: 'done', value: { key: cpf } });
-    expect(await adapter.getEntry(cpf, cpf)).toMatchObject({ outcome: 'refused', problem: { type: 'NotFound', status: 404 } });
+    expect(await adapter.getEntryByCid(cid)).toMatchObject({ outcome: 'refused', problem: { type: 'NotFound', status: 404 } });
     expect(dict.server.requests.filter((r) => r.key === cpf).map((r) => [r.operationId, r.status, r.signed])).toEqual([
       ['createEntry', 201, true],
       ['createEntry', 201, true],
       ['createEntry', 400, true],
-      ['getEntry', 200, false],
+      ['getEntryByCid', 200, false],
       ['deleteEntry', 200, true],
-      ['getEntry', 404, false],
     ]);
   });
 
@@ -302,9 +312,9 @@ describe("BacenDictDirectory's requests against the published document", () => {
 
   it('times a call out: no answer within DICT_TIMEOUT_MS is unavailable', async () => {
     const impatient = new BacenDictDirectory(specConfig({ ...dict.env, DICT_TIMEOUT_MS: '200' }), loadDictCredentials(config));
-    dict.server.injectFault({ operationId: 'getEntry', kind: 'late', delayMs: 1_000, times: 1 });
+    dict.server.injectFault({ operationId: 'getEntryByCid', kind: 'late', delayMs: 1_000, times: 1 });
     try {
-      expect(await impatient.getEntry(newCpf(), newCpf())).toMatchObject({
+      expect(await impatient.getEntryByCid('0'.repeat(64))).toMatchObject({
         outcome: 'unavailable',
         reason: expect.stringMatching(/Timeout|abort/i),
       });
@@ -312,6 +322,31 @@ describe("BacenDictDirectory's requests against the published document", () => {
       await impatient.onModuleDestroy();
       await new Promise((r) => setTimeout(r, 1_000));
     }
+  });
+});
+
+describe("the signature profile, against the Central Bank's own signer (vendor/bacen-pix-dict-quickstart, run in Java)", () => {
+  it('reads an answer XMLSigner signed (two references, the certificate named by issuer and serial), and nothing else it did not sign', () => {
+    const example = readFileSync(join(DICT_DOCUMENT_DIR, 'examples/reconciliation/GetEntryByCidResponse.xml'), 'utf8').replace(
+      /\s*<Signature><\/Signature>/,
+      '',
+    );
+    const signed = signTheQuickstartWay(example, dict.pki.dictSigningKeyFile, dict.pki.dictSigningCertFile);
+    expect([...signed.matchAll(/<ds:Reference URI="([^"]*)">/g)].map((m) => m[1])).toEqual(['#key-info-id', '']);
+    const dictCert = readFileSync(dict.pki.dictSigningCertFile, 'utf8');
+    expect(childText(child(verifiedDocument(signed, dictCert), 'Entry'), 'Key')).toBe('11122233300');
+    expect(() => verifiedDocument(signed.replace('<Key>11122233300</Key>', '<Key>11122233301</Key>'), dictCert)).toThrow(
+      /signature invalid/,
+    );
+  });
+
+  it('signs requests that the Java check of a DICT accepts, and that it refuses once changed', () => {
+    const signed = signXml(createEntryXml({ entry: entryFor(newCpf()), requestId: newUuid(), reason: 'USER_REQUESTED' }), signer());
+    expect(verifyTheQuickstartWay(signed, dict.pki.signingCertFile)).toEqual({ valid: true });
+    expect(verifyTheQuickstartWay(signed.replace('<Branch>0001</Branch>', '<Branch>0002</Branch>'), dict.pki.signingCertFile)).toEqual({
+      valid: false,
+      reason: expect.stringContaining('reference URI="" digest mismatch'),
+    });
   });
 });
 

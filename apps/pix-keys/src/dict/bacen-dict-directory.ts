@@ -1,5 +1,4 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { Element } from '@xmldom/xmldom';
 import { Agent, Dispatcher, request } from 'undici';
 import { PixKeysConfig } from '../config/pix-keys.config';
@@ -85,16 +84,10 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     });
   }
 
-  getEntry(key: string, payerId: string): Promise<DictAnswer<DictRegisteredEntry>> {
-    const headers = {
-      'PI-RequestingParticipant': this.config.DICT_ISPB,
-      'PI-PayerId': payerId,
-      // Required by getEntry, made for a payment's lookup; a reconciliation read has no payment, so it names
-      // one of its own, in the SPI's format (E + ISPB + UTC yyyyMMddHHmm + 11 alphanumerics).
-      'PI-EndToEndId': endToEndId(this.config.DICT_ISPB),
-    };
-    return this.call('getEntry', 'GET', `/entries/${encodeURIComponent(key)}`, undefined, headers, 200, (root) =>
-      readEntry(child(expectRoot(root, 'GetEntryResponse'), 'Entry')),
+  getEntryByCid(cid: string): Promise<DictAnswer<DictRegisteredEntry>> {
+    const headers = { 'PI-RequestingParticipant': this.config.DICT_ISPB };
+    return this.call('getEntryByCid', 'GET', `/cids/entries/${encodeURIComponent(cid)}`, undefined, headers, 200, (root) =>
+      readEntry(child(expectRoot(root, 'GetEntryByCidResponse'), 'Entry')),
     );
   }
 
@@ -112,6 +105,7 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     const timeout = this.config.DICT_TIMEOUT_MS;
     let status: number;
     let text: string;
+    let retryAfter: string | string[] | undefined;
     try {
       const res = await request(`${this.base}${path}`, {
         method,
@@ -127,11 +121,19 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
         signal: AbortSignal.timeout(timeout),
       });
       status = res.statusCode;
+      retryAfter = res.headers['retry-after'];
       text = await readLimited(res.body, MAX_ANSWER_BYTES);
     } catch (error) {
       return { outcome: 'unavailable', reason: describe(error) };
     }
-    if (status >= 500 || status === 429) return { outcome: 'unavailable', reason: `HTTP ${status}${problemSummary(text)}` };
+    if (status >= 500 || status === 429) {
+      const wait = retryAfterMs(retryAfter);
+      return {
+        outcome: 'unavailable',
+        reason: `HTTP ${status}${problemSummary(text)}`,
+        ...(wait === undefined ? {} : { retryAfterMs: wait }),
+      };
+    }
     try {
       // Every answer is signed by DICT, problems included; an unsigned or tampered one is not believed.
       const root = verifiedDocument(text, this.credentials.responseCert);
@@ -139,9 +141,22 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
       if (status >= 400) return { outcome: 'refused', problem: readProblem(root, status) };
       return { outcome: 'unavailable', reason: `unexpected HTTP ${status}` };
     } catch (error) {
-      return { outcome: 'unavailable', reason: `HTTP ${status}, answer not trusted: ${describe(error)}` };
+      return {
+        outcome: 'unavailable',
+        reason: `HTTP ${status}, answer not trusted: ${describe(error)}`,
+        ...(status >= 400 ? { untrustedRefusal: true } : {}),
+      };
     }
   }
+}
+
+/** A `Retry-After` header (RFC 9110: delay-seconds or an HTTP-date) in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 async function readLimited(body: AsyncIterable<Buffer | Uint8Array>, limit: number): Promise<string> {
@@ -166,13 +181,4 @@ function describe(error: unknown): string {
 function problemSummary(text: string): string {
   const type = /<type>[^<]*\/([A-Za-z]+)<\/type>/.exec(text)?.[1];
   return type ? ` ${type}` : '';
-}
-
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** An end-to-end id in the SPI's format: `E`, the ISPB, the UTC minute (yyyyMMddHHmm), 11 alphanumerics. */
-export function endToEndId(ispb: string, at = new Date()): string {
-  const minute = at.toISOString().replace(/[-:T]/g, '').slice(0, 12);
-  const tail = Array.from(randomBytes(11), (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
-  return `E${ispb}${minute}${tail}`;
 }

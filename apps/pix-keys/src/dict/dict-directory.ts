@@ -3,7 +3,8 @@ import { AccountType } from '@partner/contracts';
 /**
  * The port to DICT, the Central Bank's directory of Pix keys (its API: vendor/bacen-pix-dict-api,
  * `openapi/openapi.yaml`). The service registers the user's CPF as a key (createEntry), deletes it
- * (deleteEntry) and reads it back for the reconciliation (getEntry). The production adapter is
+ * (deleteEntry) and reads its own entries back for the reconciliation by their CID (getEntryByCid: getEntry is
+ * for a payment's lookup and refuses the participant's own entries). The production adapter is
  * BacenDictDirectory (XML signed with XML-DSig over mutual TLS); the stack's default DICT is the test
  * server of libs/dict-test-server/, which speaks the same API.
  */
@@ -12,8 +13,8 @@ export interface DictDirectory {
   createEntry(request: CreateEntryRequest): Promise<DictAnswer<DictRegisteredEntry>>;
   /** deleteEntry (`POST /entries/{Key}/delete`): the entry of `key` at this participant. DICT gives it no request id. */
   deleteEntry(key: string, reason: DeleteReason): Promise<DictAnswer<{ key: string }>>;
-  /** getEntry (`GET /entries/{Key}`): the entry as DICT holds it now; `payerId` is the CPF the read is made for. */
-  getEntry(key: string, payerId: string): Promise<DictAnswer<DictRegisteredEntry>>;
+  /** getEntryByCid (`GET /cids/entries/{Cid}`): this participant's active entry of that content (dict-entry.ts: entryCid). */
+  getEntryByCid(cid: string): Promise<DictAnswer<DictRegisteredEntry>>;
 }
 
 export const DICT_DIRECTORY = Symbol('DictDirectory');
@@ -72,5 +73,13 @@ export interface DictProblem {
  * to rely on (a timeout, a connection that failed, a 5xx or 429, an answer whose signature or shape is
  * wrong). Only `unavailable` is worth the same call again later as it is; a refusal is for the caller to judge.
  */
-export type DictAnswer<T> =
-  { outcome: 'done'; value: T } | { outcome: 'refused'; problem: DictProblem } | { outcome: 'unavailable'; reason: string };
+export type DictAnswer<T> = { outcome: 'done'; value: T } | { outcome: 'refused'; problem: DictProblem } | DictUnavailable;
+
+export interface DictUnavailable {
+  outcome: 'unavailable';
+  reason: string;
+  /** DICT's `Retry-After` (429, 503), in milliseconds: no call of this kind before then. */
+  retryAfterMs?: number;
+  /** A 4xx answer whose signature did not verify: a refusal, probably, that cannot be believed (see the queue's cap). */
+  untrustedRefusal?: boolean;
+}

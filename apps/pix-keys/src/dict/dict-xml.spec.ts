@@ -1,15 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { endToEndId } from './bacen-dict-directory';
+import { SignedXml } from 'xml-crypto';
+import { retryAfterMs } from './bacen-dict-directory';
 import {
   child,
   childText,
   createEntryXml,
   deleteEntryXml,
   DictXmlError,
+  ENVELOPED,
+  EXC_C14N,
   parseXml,
   readEntry,
   readProblem,
+  RSA_SHA256,
+  SHA256,
   signXml,
   verifiedDocument,
 } from './dict-xml';
@@ -63,16 +68,43 @@ describe('the DICT XML', () => {
     expect(rootOf(deleteEntryXml('52998224725', '12345678', 'USER_REQUESTED')).localName).toBe('DeleteEntryRequest');
   });
 
-  it('signs with an enveloped XML-DSig signature, first child of the root, that verifies with the signer certificate only', () => {
+  it("signs as the Central Bank's quickstart: first child of the root, KeyInfo and the whole document referenced, issuer and serial", () => {
     const signed = signXml(request(), signer);
     expect(signed).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<CreateEntryRequest><ds:Signature /);
-    expect(signed).toContain('<ds:Reference URI="">');
-    expect(signed).toContain('<ds:X509Certificate>');
+    expect([...signed.matchAll(/<ds:Reference URI="([^"]*)">/g)].map((m) => m[1])).toEqual(['#key-info-id', '']);
+    expect(signed).toContain(
+      '<ds:KeyInfo Id="key-info-id"><ds:X509Data><ds:X509IssuerSerial><ds:X509IssuerName>CN=pix-keys signing</ds:X509IssuerName><ds:X509SerialNumber>1</ds:X509SerialNumber>',
+    );
+    expect(signed).not.toContain('<ds:X509Certificate>');
     expect(verifiedDocument(signed, signer.cert).localName).toBe('CreateEntryRequest');
     expect(() => verifiedDocument(signed, other.cert)).toThrow(DictXmlError);
     expect(() => verifiedDocument(signXml(request(), other), signer.cert)).toThrow(/signature invalid/);
     expect(() => verifiedDocument(signed.replace('0007654321', '0007654322'), signer.cert)).toThrow(/signature invalid/);
+    // The KeyInfo is signed too: naming another certificate breaks the signature.
+    expect(() => verifiedDocument(signed.replace('<ds:X509SerialNumber>1<', '<ds:X509SerialNumber>2<'), signer.cert)).toThrow(
+      /signature invalid/,
+    );
     expect(() => verifiedDocument(request(), signer.cert)).toThrow(/expected one XML-DSig signature, found 0/);
+  });
+
+  it('accepts an answer signed with the one whole-document reference alone, and refuses a reference to anything else', () => {
+    /** request() signed by xml-crypto with the whole-document reference and `more`. */
+    const signedWith = (...more: Array<{ xpath: string; transforms: string[] }>) => {
+      const sig = new SignedXml({
+        privateKey: signer.key,
+        publicCert: signer.cert,
+        signatureAlgorithm: RSA_SHA256,
+        canonicalizationAlgorithm: EXC_C14N,
+      });
+      sig.addReference({ xpath: '/*', digestAlgorithm: SHA256, transforms: [ENVELOPED, EXC_C14N], isEmptyUri: true });
+      for (const ref of more) sig.addReference({ ...ref, digestAlgorithm: SHA256 });
+      sig.computeSignature(request(), { prefix: 'ds', location: { reference: '/*', action: 'prepend' } });
+      return sig.getSignedXml();
+    };
+    expect(verifiedDocument(signedWith(), signer.cert).localName).toBe('CreateEntryRequest');
+    // A second reference to a part of the document (signature wrapping's opening) is not the profile.
+    const partial = signedWith({ xpath: '//*[local-name(.)="Entry"]', transforms: [EXC_C14N] });
+    expect(() => verifiedDocument(partial, signer.cert)).toThrow(/at most its own KeyInfo/);
   });
 
   it('refuses what is not well-formed, and any document type declaration', () => {
@@ -107,10 +139,12 @@ describe('the DICT XML', () => {
   });
 });
 
-describe('endToEndId', () => {
-  it('is the SPI format: E, the ISPB, the UTC minute, 11 alphanumerics (32 characters)', () => {
-    const id = endToEndId('12345678', new Date('2026-11-27T04:05:59Z'));
-    expect(id).toMatch(/^E12345678202611270405[A-Za-z0-9]{11}$/);
-    expect(id).toHaveLength(32);
+describe('retryAfterMs', () => {
+  it('reads delay-seconds and an HTTP-date; nothing for an absent or unreadable header', () => {
+    const now = Date.parse('2026-11-30T10:00:00Z');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Mon, 30 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('Mon, 30 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect([retryAfterMs(undefined, now), retryAfterMs('soon', now), retryAfterMs('', now)]).toEqual([undefined, undefined, undefined]);
   });
 });

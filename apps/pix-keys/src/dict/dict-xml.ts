@@ -1,15 +1,17 @@
-import { DOMParser, Document, Element, Node } from '@xmldom/xmldom';
-import { SignedXml } from 'xml-crypto';
+import { createHash, createSign, X509Certificate } from 'node:crypto';
+import { DOMParser, Document, Element, Node, XMLSerializer } from '@xmldom/xmldom';
+import { ExclusiveCanonicalization, SignedXml } from 'xml-crypto';
 import { ACCOUNT_TYPES, AccountType } from '@partner/contracts';
 import { CreateEntryRequest, DeleteReason, DictProblem, DictRegisteredEntry } from './dict-directory';
 
 /**
- * The XML of the DICT API (vendor/bacen-pix-dict-api/openapi): the requests this service sends, built as
- * the document's examples are, signed with XML-DSig; and the answers it reads, their signature checked
- * first. The Pix security manual's profile: an enveloped signature (`ds:Signature`, first child of the
- * root, as the examples place `Signature`), one reference to the whole document (`URI=""`, the
- * enveloped-signature and exclusive C14N transforms, SHA-256), RSA-SHA256 over the exclusively
- * canonicalised SignedInfo, and the signer's certificate in KeyInfo/X509Data.
+ * The XML of the DICT API (vendor/bacen-pix-dict-api, `openapi/openapi.yaml`): the requests this service sends,
+ * built as the document's examples are and signed with XML-DSig; the answers it reads, their signature checked
+ * first. The document says only that the signature is enveloped, a child of the root; the profile is the Central
+ * Bank's own client's (vendor/bacen-pix-dict-quickstart, `XMLSigner.java`): `ds:Signature` first child of the root,
+ * exclusive C14N, RSA-SHA256, two SHA-256 references (the signature's KeyInfo, `#key-info-id`, exclusive C14N; the
+ * whole document, `URI=""`, enveloped-signature then exclusive C14N), and KeyInfo naming the certificate by issuer
+ * and serial number. Answers are accepted in that profile or with the one whole-document reference alone.
  */
 export const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 export const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
@@ -90,17 +92,47 @@ ${elements(
 </DeleteEntryRequest>`;
 }
 
-/** `xml` with an enveloped XML-DSig signature as the root's first child (see above). */
+/** The Id of the signature's KeyInfo, the quickstart's (`XMLSigner.KEY_INFO_ID`). */
+export const KEY_INFO_ID = 'key-info-id';
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
+const exclusiveC14n = (node: Element) => new ExclusiveCanonicalization().process(node, {}).toString();
+
+/**
+ * `xml` signed as the quickstart signs (see above), the signature the root's first child. By hand around xml-crypto's
+ * canonicalisation, because xml-crypto resolves references before it inserts the signature and so cannot sign the
+ * signature's own KeyInfo; a Java verifier (javax.xml.crypto, as the quickstart's) accepts it
+ * (libs/dict-test-server: quickstart-signer.int.spec.ts).
+ */
 export function signXml(xml: string, signer: SigningIdentity): string {
-  const sig = new SignedXml({
-    privateKey: signer.key,
-    publicCert: signer.cert,
-    signatureAlgorithm: RSA_SHA256,
-    canonicalizationAlgorithm: EXC_C14N,
-  });
-  sig.addReference({ xpath: '/*', digestAlgorithm: SHA256, transforms: [ENVELOPED, EXC_C14N], isEmptyUri: true });
-  sig.computeSignature(xml, { prefix: 'ds', location: { reference: '/*', action: 'prepend' } });
-  return sig.getSignedXml();
+  const doc = parseXml(xml);
+  const root = doc.documentElement;
+  if (!root) throw new DictXmlError('no root element');
+  const cert = new X509Certificate(signer.cert);
+  // Java's getIssuerDN().toString() order (most specific first), which the quickstart writes.
+  const issuer = cert.issuer.split('\n').reverse().join(', ');
+  const serial = BigInt(`0x${cert.serialNumber}`).toString();
+  const keyInfo = `<ds:KeyInfo Id="${KEY_INFO_ID}"><ds:X509Data><ds:X509IssuerSerial><ds:X509IssuerName>${escape(issuer)}</ds:X509IssuerName><ds:X509SerialNumber>${serial}</ds:X509SerialNumber></ds:X509IssuerSerial></ds:X509Data></ds:KeyInfo>`;
+  const rootDigest = sha256(exclusiveC14n(root));
+  const reference = (uri: string, transforms: string[], digest: string) =>
+    `<ds:Reference URI="${uri}"><ds:Transforms>${transforms.map((t) => `<ds:Transform Algorithm="${t}"/>`).join('')}</ds:Transforms><ds:DigestMethod Algorithm="${SHA256}"/><ds:DigestValue>${digest}</ds:DigestValue></ds:Reference>`;
+  const keyInfoDigest = sha256(exclusiveC14n(parseFragment(keyInfo)));
+  const signedInfo = `<ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${EXC_C14N}"/><ds:SignatureMethod Algorithm="${RSA_SHA256}"/>${reference(`#${KEY_INFO_ID}`, [EXC_C14N], keyInfoDigest)}${reference('', [ENVELOPED, EXC_C14N], rootDigest)}</ds:SignedInfo>`;
+  const signatureValue = createSign('RSA-SHA256')
+    .update(exclusiveC14n(parseFragment(signedInfo)), 'utf8')
+    .sign(signer.key, 'base64');
+  const signature = parseFragment(`${signedInfo}<ds:SignatureValue>${signatureValue}</ds:SignatureValue>${keyInfo}`, 'Signature');
+  root.insertBefore(doc.importNode(signature, true), root.firstChild);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(root)}`;
+}
+
+/** `content` parsed inside a `ds:` element (`ds:Signature` around a fragment), answering that element's first child or the element. */
+function parseFragment(content: string, wrapper?: 'Signature'): Element {
+  const doc = parseXml(`<ds:${wrapper ?? 'Signature'} xmlns:ds="${XMLDSIG_NS}">${content}</ds:${wrapper ?? 'Signature'}>`);
+  const outer = doc.documentElement;
+  const first = outer && childElements(outer)[0];
+  if (!outer || !first) throw new DictXmlError('empty signature fragment');
+  return wrapper ? outer : first;
 }
 
 export class DictXmlError extends Error {}
@@ -129,9 +161,10 @@ const isElement = (n: Node): n is Element => n.nodeType === Node.ELEMENT_NODE;
 const childElements = (parent: Element): Element[] => Array.from(parent.childNodes).filter(isElement);
 
 /**
- * Checks the enveloped signature of `xml` against `trustedCert` (never the certificate the document
- * carries) and answers the signed document, re-parsed from what the signature covers: nothing unsigned is
- * read. Refuses anything but one `ds:Signature` child of the root with one whole-document reference.
+ * Checks the enveloped signature of `xml` against `trustedCert` (never a certificate the document carries or names)
+ * and answers the signed document, re-parsed from what the whole-document reference covers: nothing unsigned is read.
+ * Refuses anything but one `ds:Signature` child of the root whose references are one to the whole document
+ * (`URI=""`, enveloped) and at most one to the signature's own KeyInfo (the quickstart's profile).
  */
 export function verifiedDocument(xml: string, trustedCert: string): Element {
   const doc = parseXml(xml);
@@ -144,8 +177,15 @@ export function verifiedDocument(xml: string, trustedCert: string): Element {
   sig.loadSignature(signatures[0]);
   if (sig.signatureAlgorithm !== RSA_SHA256) throw new DictXmlError(`signature algorithm ${sig.signatureAlgorithm} is not RSA-SHA256`);
   const references = sig.getReferences();
-  if (references.length !== 1 || !(references[0].uri === '' || references[0].isEmptyUri) || !references[0].transforms.includes(ENVELOPED)) {
-    throw new DictXmlError('the signature must have one reference to the whole document (URI="", enveloped)');
+  const whole = references.findIndex((r) => (r.uri === '' || r.isEmptyUri) && r.transforms.includes(ENVELOPED));
+  const keyInfo = Array.from(signatures[0].getElementsByTagNameNS(XMLDSIG_NS, 'KeyInfo'))[0];
+  const keyInfoId = keyInfo?.getAttribute('Id');
+  const others = references.filter((_, i) => i !== whole);
+  const toOwnKeyInfo = (uri: string | undefined) => keyInfoId !== null && keyInfoId !== undefined && uri === `#${keyInfoId}`;
+  if (whole < 0 || others.length > 1 || !others.every((r) => toOwnKeyInfo(r.uri))) {
+    throw new DictXmlError(
+      `the signature must reference the whole document (URI="", enveloped) and at most its own KeyInfo; it references ${references.map((r) => `"${r.uri ?? ''}"`).join(', ')}`,
+    );
   }
   let valid = false;
   try {
@@ -153,7 +193,7 @@ export function verifiedDocument(xml: string, trustedCert: string): Element {
   } catch (error) {
     throw new DictXmlError(`signature invalid: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const [signed] = sig.getSignedReferences();
+  const signed = sig.getSignedReferences()[whole];
   if (!valid || !signed) throw new DictXmlError('signature invalid');
   const signedRoot = parseXml(signed).documentElement;
   if (!signedRoot) throw new DictXmlError('the signed document has no root element');

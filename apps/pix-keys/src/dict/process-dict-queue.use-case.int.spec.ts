@@ -1,6 +1,7 @@
 import { PartnerId } from '@partner/contracts';
 import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
 import {
+  cidOf,
   HELD_ELSEWHERE_CPF,
   HELD_ELSEWHERE_ISPB,
   StackDict,
@@ -193,9 +194,13 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect(waiting.state).toBe('pending');
     expect(waiting.dict_attempts).toBe(1);
     expect(waiting.dict_last_error).toMatch(/503/);
-    expect(waiting.dict_next_attempt_at).not.toBeNull();
-    await sleep(50);
-    await queue.execute();
+    // DICT's 503 says Retry-After: 1, longer than the backoff here: the next call waits for it.
+    expect(waiting.dict_next_attempt_at?.getTime()).toBeGreaterThanOrEqual(Date.now() + 500);
+    const deadline = Date.now() + 5_000;
+    while ((await keyRow(keyId)).state === 'pending' && Date.now() < deadline) {
+      await queue.execute();
+      await sleep(100);
+    }
     expect((await keyRow(keyId)).state).toBe('registered');
     // The 503 came before the body was read (it names no key): the call just before the 201, the same RequestId's.
     const created = dict.server.requests.findIndex((r) => r.key === document && r.status === 201);
@@ -205,6 +210,36 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     ]);
     expect(dict.server.entries.get(document)?.requestId).toBe(requestId);
     expect(await statesOf(partnerId)).toEqual(['pending', 'registered']);
+  });
+
+  it("waits DICT's Retry-After on a 429, however short its own backoff", async () => {
+    const { keyId } = await pendingKey();
+    dict.server.injectFault({ operationId: 'createEntry', kind: 'rate_limited', retryAfterSeconds: 120, times: 1 });
+    const before = Date.now();
+    await queue.execute();
+    const waiting = await keyRow(keyId);
+    expect([waiting.state, waiting.dict_last_error]).toEqual(['pending', expect.stringMatching(/HTTP 429 RateLimited/)]);
+    // The backoff here is 10-20 ms; the next call is not due before DICT's two minutes.
+    expect(waiting.dict_next_attempt_at?.getTime()).toBeGreaterThanOrEqual(before + 120_000);
+  });
+
+  it('ends failed dict_rejected a registration DICT keeps refusing with unsigned answers, once DICT_UNTRUSTED_REFUSAL_ATTEMPTS is reached', async () => {
+    const config = specConfig({ ...dict.env, DICT_RETRY_BASE_MS: '10', DICT_RETRY_MAX_MS: '20', DICT_UNTRUSTED_REFUSAL_ATTEMPTS: '3' });
+    const capped = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics);
+    const { partnerId, document, keyId } = await pendingKey();
+    // Exactly as many as the cap: the third refusal ends it (the queue counts the call it makes).
+    dict.server.injectFault({ operationId: 'createEntry', kind: 'unsigned_refusal', times: 3 });
+    const at = dict.server.requests.length;
+    const deadline = Date.now() + 10_000;
+    while ((await keyRow(keyId)).state === 'pending' && Date.now() < deadline) {
+      await capped.execute();
+      await sleep(30);
+    }
+    const key = await keyRow(keyId);
+    expect([key.state, key.failure_reason, callsFor(document, 'createEntry').length]).toEqual(['failed', 'dict_rejected', 0]);
+    // The refusals came before the body was read (they name no key): three calls, each refused unsigned.
+    expect(dict.server.requests.slice(at).map((r) => [r.operationId, r.status])).toEqual(Array(3).fill(['createEntry', 400]));
+    expect(await statesOf(partnerId)).toEqual(['pending', 'failed']);
   });
 
   it('retries an answer lost to the deadline: DICT had created the entry, and answers the retry with it again (201)', async () => {
@@ -264,24 +299,34 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
   });
 });
 
-describe('ReconcileDictUseCase: registered entries read back from DICT', () => {
-  it('records nothing for an entry as registered, entry_differs for a changed one, entry_missing for one DICT lost', async () => {
+describe('ReconcileDictUseCase: registered entries read back from DICT by their CID', () => {
+  // Each run a day after the last, so every registered key is due again.
+  let day = 1;
+  const later = () => new Date(Date.now() + 86_400_000 * (365 + day++));
+
+  it('reads its own entries by CID, never getEntry (which DICT refuses for them): nothing for one as registered, entry_missing for one changed or lost', async () => {
     const { document, keyId } = await pendingKey();
     await queue.execute();
-    // Each run a day after the last, so every registered key is due again.
-    let day = 1;
-    const later = () => new Date(Date.now() + 86_400_000 * (365 + day++));
     const before = (await metrics.mismatches.get()).values.reduce((n, v) => n + v.value, 0);
 
     const matched = await reconcile.execute(later());
+    expect(matched.unanswered).toBe(0);
     expect(matched.checked).toBeGreaterThanOrEqual(1);
     expect((await keyRow(keyId)).dict_mismatch).toBeNull();
+    expect(callsFor(document, 'getEntryByCid')).toEqual([expect.objectContaining({ status: 200 })]);
+    expect(callsFor(document, 'getEntry')).toEqual([]);
 
+    // Changed at DICT (a claim, an update elsewhere): its CID is another, so the one registered is no longer active.
     const entry = dict.server.entries.get(document);
     if (!entry) throw new Error('not registered');
-    dict.server.entries.set(document, { ...entry, name: 'Outra Pessoa', accountNumber: '1' });
+    const changed = { ...entry, name: 'Outra Pessoa', accountNumber: '1' };
+    dict.server.entries.set(document, { ...changed, cid: cidOf(changed) });
     await reconcile.execute(later());
-    expect((await keyRow(keyId)).dict_mismatch).toBe('entry_differs: account_number, name');
+    expect((await keyRow(keyId)).dict_mismatch).toBe('entry_missing');
+
+    dict.server.entries.set(document, entry);
+    await reconcile.execute(later());
+    expect((await keyRow(keyId)).dict_mismatch).toBeNull();
 
     dict.server.entries.delete(document);
     await reconcile.execute(later());
@@ -289,5 +334,25 @@ describe('ReconcileDictUseCase: registered entries read back from DICT', () => {
     expect([key.state, key.dict_mismatch]).toEqual(['registered', 'entry_missing']);
     const after = (await metrics.mismatches.get()).values.reduce((n, v) => n + v.value, 0);
     expect(after - before).toBeGreaterThanOrEqual(2);
+  }, 30_000);
+
+  it("stops reading on a 429 until DICT's Retry-After, this run's further keys and the next runs' too", async () => {
+    const keys = await Promise.all(Array.from({ length: 3 }, () => pendingKey()));
+    await queue.execute();
+    const own = new ReconcileDictUseCase(
+      specConfig({ ...dict.env, DICT_CONCURRENCY: '1', DICT_RECONCILE_BATCH: '10000' }),
+      commands.pixKeys,
+      directory,
+      metrics,
+    );
+    const reads = () => dict.server.requests.filter((r) => r.operationId === 'getEntryByCid').length;
+    dict.server.injectFault({ operationId: 'getEntryByCid', kind: 'rate_limited', retryAfterSeconds: 600, times: 100 });
+    const at = reads();
+    const first = await own.execute(later());
+    expect(reads() - at).toBe(1);
+    expect(first.unanswered).toBeGreaterThanOrEqual(keys.length);
+    const second = await own.execute(later());
+    expect(reads() - at).toBe(1);
+    expect(second.checked).toBe(0);
   }, 30_000);
 });

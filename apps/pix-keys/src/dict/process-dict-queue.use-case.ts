@@ -4,7 +4,8 @@ import { UnitOfWork } from '@partner/db';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
-import { DICT_DIRECTORY, DictDirectory, DictEntry } from './dict-directory';
+import { DICT_DIRECTORY, DictDirectory, DictUnavailable } from './dict-directory';
+import { dictEntryOf } from './dict-entry';
 import { DictMetrics } from './dict-metrics';
 import { deletionDone, registrationVerdict } from './dict-refusals';
 import { inParallel } from '@partner/platform';
@@ -24,7 +25,10 @@ export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'mov
  *   call, a key whose user had no holder's name, no account or a name DICT does not take fails the same way;
  * - no answer to rely on (timeout, 5xx, 429, untrusted answer), or a refusal the operator must fix
  *   (Forbidden, RequestSignatureInvalid): the same call again after a backoff (DICT_RETRY_BASE_MS doubled per
- *   attempt, at most DICT_RETRY_MAX_MS, jittered), with the same RequestId, so DICT creates the entry once.
+ *   attempt, at most DICT_RETRY_MAX_MS, jittered; never before DICT's Retry-After), with the same RequestId, so
+ *   DICT creates the entry once;
+ * - a registration refused with an answer whose signature does not verify, once its attempts reach
+ *   DICT_UNTRUSTED_REFUSAL_ATTEMPTS → `failed` `dict_rejected` (DICT did not create it: it refused).
  *
  * Each move is one transaction with its event (the outbox). A process that dies mid-call leaves the key
  * leased; once the lease is over the call is made again, which DICT's idempotency makes harmless.
@@ -74,10 +78,18 @@ export class ProcessDictQueueUseCase {
   private async register(key: PixKey): Promise<QueueOutcome> {
     const problem = this.missing(key);
     if (problem) return this.fail(key, problem.reason, problem.detail);
-    const entry = this.entryOf(key);
+    const entry = dictEntryOf(key);
+    // missing() has made sure of the holder and the account.
+    if (!entry) throw new Error(`Pix key ${key.id} has no holder`);
     const answer = await this.dict.createEntry({ entry, requestId: key.dictRequestId, reason: 'USER_REQUESTED' });
     if (answer.outcome === 'done') return this.registered(key);
-    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason);
+    if (answer.outcome === 'unavailable' && answer.untrustedRefusal && key.dictAttempts >= this.config.DICT_UNTRUSTED_REFUSAL_ATTEMPTS) {
+      this.logger.error(
+        `Pix key ${key.id}: ${answer.reason}: check DICT_RESPONSE_SIGNING_CERT_FILE (docs/operations/pix-and-dict.md, "DICT")`,
+      );
+      return this.fail(key, 'dict_rejected', `refused ${key.dictAttempts} times, the answers unsigned or not DICT's: ${answer.reason}`);
+    }
+    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
     const verdict = registrationVerdict(answer.problem);
     const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
     if (verdict.final) return this.fail(key, verdict.reason, what);
@@ -98,7 +110,7 @@ export class ProcessDictQueueUseCase {
       this.metrics.finished.inc({ state: 'canceled', reason: '' });
       return 'canceled';
     }
-    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason);
+    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
     const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
     this.logger.error(`Pix key ${key.id}: deletion refused, retried later: ${what}`);
     return this.retry(key, what);
@@ -117,24 +129,6 @@ export class ProcessDictQueueUseCase {
       };
     }
     return undefined;
-  }
-
-  private entryOf(key: PixKey): DictEntry {
-    // missing() has made sure of both.
-    const account = key.account;
-    if (!account || key.holderName === null) throw new Error(`Pix key ${key.id} has no holder`);
-    return {
-      key: key.key,
-      keyType: 'CPF',
-      account: {
-        participant: account.ispb,
-        branch: account.branch,
-        accountNumber: account.number,
-        accountType: account.type,
-        openingDate: account.openedAt,
-      },
-      owner: { type: 'NATURAL_PERSON', taxIdNumber: key.document, name: key.holderName },
-    };
   }
 
   private async registered(key: PixKey): Promise<QueueOutcome> {
@@ -165,8 +159,9 @@ export class ProcessDictQueueUseCase {
     return 'failed';
   }
 
-  private async retry(key: PixKey, error: string): Promise<QueueOutcome> {
-    await this.pixKeys.retryLater(key, new Date(Date.now() + this.backoffMs(key.dictAttempts)), error);
+  private async retry(key: PixKey, error: string, unavailable?: DictUnavailable): Promise<QueueOutcome> {
+    const wait = Math.max(this.backoffMs(key.dictAttempts), unavailable?.retryAfterMs ?? 0);
+    await this.pixKeys.retryLater(key, new Date(Date.now() + wait), error);
     return 'retry';
   }
 

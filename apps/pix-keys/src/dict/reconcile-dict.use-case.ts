@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
-import { DICT_DIRECTORY, DictDirectory, DictRegisteredEntry } from './dict-directory';
+import { DICT_DIRECTORY, DictAnswer, DictDirectory, DictRegisteredEntry } from './dict-directory';
+import { dictEntryOf, entryCid } from './dict-entry';
 import { DictMetrics } from './dict-metrics';
 import { inParallel } from '@partner/platform';
 
@@ -16,16 +17,21 @@ export interface ReconciliationRun {
 /**
  * The reconciliation (docs/operations/pix-and-dict.md, "Reconciliation"): every DICT_RECONCILE_INTERVAL_MS, up to
  * DICT_RECONCILE_BATCH registered keys not read back for DICT_RECONCILE_EVERY_MS (never-checked ones
- * first) are read from DICT (getEntry) and compared with what was registered: the key, the participant,
- * the account, the owner's CPF and name. A missing entry (`entry_missing`: removed at DICT, by a claim
- * completed elsewhere, or never there, as for keys the former simulator "registered") or a different one
- * (`entry_differs: <fields>`) is recorded on the key (`dict_mismatch`), logged as an error and counted in
+ * first) are read from DICT by their CID (getEntryByCid, the participant's CIDS_ENTRIES_READ budget; getEntry
+ * refuses one's own entries and spends the user's anti-scan budget) and compared with what was registered: the
+ * key, the participant, the account, the owner's CPF and name. No active entry of that CID (`entry_missing`:
+ * removed or changed at DICT, by a claim completed elsewhere, or never there), a different one
+ * (`entry_differs: <fields>`) or a key kept without its holder, whose CID cannot be known
+ * (`entry_unverifiable`), is recorded on the key (`dict_mismatch`), logged as an error and counted in
  * `dict_reconciliation_mismatches_total` once; nothing is mended automatically and the partner's key is
- * not moved: a finding is for an operator.
+ * not moved: a finding is for an operator. A 429 stops further reads (this run's and the next ones') until its
+ * Retry-After; the keys not read are read in a later run.
  */
 @Injectable()
 export class ReconcileDictUseCase {
   private readonly logger = new Logger('DictReconciliation');
+  /** No read before this (a 429's Retry-After): DICT's bucket refills first. */
+  private pausedUntil = 0;
 
   constructor(
     private readonly config: PixKeysConfig,
@@ -42,15 +48,21 @@ export class ReconcileDictUseCase {
     );
     const run: ReconciliationRun = { checked: 0, matched: 0, mismatched: 0, unanswered: 0 };
     await inParallel(keys, this.config.DICT_CONCURRENCY, async (key) => {
-      const answer = await this.dict.getEntry(key.key, key.document);
+      const entry = dictEntryOf(key);
+      let answer: DictAnswer<DictRegisteredEntry> | undefined;
+      if (entry && Date.now() >= this.pausedUntil) answer = await this.dict.getEntryByCid(entryCid(entry, key.dictRequestId));
       let mismatch: string | null;
-      if (answer.outcome === 'done') mismatch = differences(key, answer.value, this.config.DICT_ISPB);
-      else if (answer.outcome === 'refused' && answer.problem.type === 'NotFound') mismatch = 'entry_missing';
+      if (!entry) mismatch = 'entry_unverifiable';
+      else if (answer?.outcome === 'done') mismatch = differences(key, answer.value, this.config.DICT_ISPB);
+      else if (answer?.outcome === 'refused' && answer.problem.type === 'NotFound') mismatch = 'entry_missing';
       else {
         run.unanswered++;
-        this.logger.warn(
-          `Pix key ${key.id}: read back not answered: ${answer.outcome === 'refused' ? answer.problem.type : answer.reason}`,
-        );
+        if (answer?.outcome === 'unavailable' && answer.retryAfterMs !== undefined)
+          this.pausedUntil = Math.max(this.pausedUntil, Date.now() + answer.retryAfterMs);
+        if (answer)
+          this.logger.warn(
+            `Pix key ${key.id}: read back not answered: ${answer.outcome === 'refused' ? answer.problem.type : answer.reason}`,
+          );
         return;
       }
       run.checked++;

@@ -6,21 +6,25 @@
  *
  * Every request is checked as DICT would before it is answered:
  *   - mutual TLS: a client certificate issued by the configured CA, or no connection at all;
- *   - the route and the method, as the document's paths say (createEntry, deleteEntry, getEntry);
+ *   - the route and the method, as the document's paths say (createEntry, deleteEntry, getEntry, getEntryByCid);
  *   - the body: well-formed XML, then validated against the operation's schema in the published document
  *     itself (DictDocument: Ajv on the document's own schemas), refusals answered with their violations;
  *   - the XML-DSig signature of every request that changes the directory (createEntry, deleteEntry),
  *     verified with the participant's signing certificate (never the one the request carries);
  *   - the rules of the document's descriptions: the participant of the account is the caller's, a CPF key is
  *     its owner's CPF, a RequestId is never reused for another entry, one entry per key.
- * Answers are the document's: 201 CreateEntryResponse, 200 DeleteEntryResponse or GetEntryResponse, built as
+ * getEntry refuses an entry of the requesting participant (EntryCannotBeQueriedForBookTransfer: a payment between
+ * two of its own users never asks DICT); the participant reads its own by CID (getEntryByCid).
+ * Answers are the document's: 201 CreateEntryResponse, 200 DeleteEntryResponse, GetEntryResponse or
+ * GetEntryByCidResponse, built as
  * its examples are and signed, or an RFC 7807 problem (`application/problem+xml`) of the document's error
  * types. Each answer is validated against the document's response schema too (a mismatch is a bug here: 500).
  *
  * Keys held at other institutions are preloaded (`heldElsewhere`; `npm start` and `npm test` hold
  * 00000000191 at ISPB 00000000): registering one is refused with EntryKeyInCustodyOfDifferentParticipant.
  * The deletion of a `slowDeletes` key (00000000272 on the stacks) is answered after `slowDeleteMs` (2 s).
- * `injectFault` makes the next calls answer 503 or answer late, for the specs of the client's retries.
+ * `injectFault` makes the next calls answer 503, 429 (with `Retry-After`) or answer late, for the specs of the
+ * client's retries.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -28,13 +32,12 @@ import { createServer, Server } from 'node:https';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Document, DOMParser, Element } from '@xmldom/xmldom';
-import { SignedXml } from 'xml-crypto';
 import { DictDocument, DictOperation, Violation } from './dict-document';
 import { DictPki } from './dict-pki';
+import { QuickstartSignerProcess } from './quickstart-signer';
 
 const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 const ERROR_BASE = 'https://dict.pi.rsfn.net.br/api/v1/error/';
 /** The API's base path, as the document's servers give it (`https://dict.pi.rsfn.net.br:16422/api/v1/`). */
@@ -97,9 +100,14 @@ export interface RecordedRequest {
 export interface Fault {
   /** Only calls of this operation (default: any). */
   operationId?: string;
-  /** `unavailable`: a 503 ServiceUnavailable problem; `late`: the call is carried out, its answer sent after `delayMs`. */
-  kind: 'unavailable' | 'late';
+  /**
+   * `unavailable`: a 503 ServiceUnavailable problem; `rate_limited`: a 429 RateLimited problem with `Retry-After:
+   * retryAfterSeconds`; `unsigned_refusal`: a 400 problem without a signature (a DICT whose signing the client
+   * does not recognise); `late`: the call is carried out, its answer sent after `delayMs`.
+   */
+  kind: 'unavailable' | 'rate_limited' | 'unsigned_refusal' | 'late';
   delayMs?: number;
+  retryAfterSeconds?: number;
   /** How many calls it applies to. */
   times: number;
 }
@@ -179,8 +187,9 @@ export function cidOf(e: Omit<TestEntry, 'cid' | 'creationDate' | 'keyOwnershipD
 export async function startDictTestServer(options: DictTestServerOptions): Promise<DictTestServer> {
   const document = options.document ?? new DictDocument();
   const read = (file: string) => readFileSync(file, 'utf8');
-  const trustedSigner = read(options.pki.signingCertFile);
-  const ownSigner = { key: read(options.pki.dictSigningKeyFile), cert: read(options.pki.dictSigningCertFile) };
+  // The Central Bank's own signer signs every answer and checks every request (quickstart-signer.ts).
+  const signer = new QuickstartSignerProcess(options.pki.dictSigningKeyFile, options.pki.dictSigningCertFile, options.pki.signingCertFile);
+  const sign = (xml: string) => signer.sign(xml);
   const entries = new Map<string, TestEntry>();
   const byRequestId = new Map<string, { cid: string; key: string; answer: string }>();
   const requests: RecordedRequest[] = [];
@@ -209,47 +218,28 @@ export async function startDictTestServer(options: DictTestServerOptions): Promi
     entries.set(held.key, { ...entry, cid: cidOf(entry) });
   }
 
-  const sign = (xml: string) => {
-    const sig = new SignedXml({
-      privateKey: ownSigner.key,
-      publicCert: ownSigner.cert,
-      signatureAlgorithm: RSA_SHA256,
-      canonicalizationAlgorithm: EXC_C14N,
-    });
-    sig.addReference({
-      xpath: '/*',
-      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-      transforms: [ENVELOPED, EXC_C14N],
-      isEmptyUri: true,
-    });
-    sig.computeSignature(xml, { prefix: 'ds', location: { reference: '/*', action: 'prepend' } });
-    return sig.getSignedXml();
-  };
-
-  /** Checks the request's enveloped signature with the participant's signing certificate. */
-  const checkSignature = (xml: string, doc: Document) => {
+  /**
+   * Checks the request's enveloped signature as a Java DICT would (the quickstart's javax.xml.crypto check, with the
+   * participant's signing certificate, never one the request names): one `ds:Signature`, a child of the root, whose
+   * references include the whole document (URI="", enveloped), so that what is read is what was signed.
+   */
+  const checkSignature = async (xml: string, doc: Document) => {
     const invalid = (detail: string) => new Problem(400, 'RequestSignatureInvalid', 'Request signature is invalid', detail);
     const signatures = Array.from(doc.getElementsByTagNameNS(XMLDSIG_NS, 'Signature'));
     if (signatures.length !== 1) throw invalid(`expected one ds:Signature, found ${signatures.length}`);
     if (signatures[0].parentNode !== doc.documentElement) throw invalid('the signature must be enveloped by the root element');
-    const sig = new SignedXml({ publicCert: trustedSigner, getCertFromKeyInfo: () => null });
-    try {
-      sig.loadSignature(signatures[0]);
-    } catch (error) {
-      throw invalid(`unreadable signature: ${(error as Error).message}`);
-    }
-    if (sig.signatureAlgorithm !== RSA_SHA256) throw invalid(`signature algorithm must be ${RSA_SHA256}`);
-    const refs = sig.getReferences();
-    if (refs.length !== 1 || !(refs[0].uri === '' || refs[0].isEmptyUri) || !refs[0].transforms.includes(ENVELOPED)) {
-      throw invalid('the signature must have one reference to the whole document (URI="", enveloped-signature transform)');
-    }
-    let valid: boolean;
-    try {
-      valid = sig.checkSignature(xml);
-    } catch (error) {
-      throw invalid((error as Error).message.slice(0, 200));
-    }
-    if (!valid) throw invalid('the signature does not match the document or the participant certificate');
+    const references = Array.from(signatures[0].getElementsByTagNameNS(XMLDSIG_NS, 'Reference'));
+    const whole = references.some(
+      (r) =>
+        r.getAttribute('URI') === '' &&
+        Array.from(r.getElementsByTagNameNS(XMLDSIG_NS, 'Transform')).some((t) => t.getAttribute('Algorithm') === ENVELOPED),
+    );
+    if (!whole) throw invalid('the signature must reference the whole document (URI="", enveloped-signature transform)');
+    const method = signatures[0].getElementsByTagNameNS(XMLDSIG_NS, 'SignatureMethod')[0]?.getAttribute('Algorithm');
+    if (method !== RSA_SHA256) throw invalid(`signature algorithm must be ${RSA_SHA256}`);
+    const verdict = await signer.verify(xml);
+    if (!verdict.valid)
+      throw invalid(`the signature does not verify with the participant certificate: ${verdict.reason ?? ''}`.slice(0, 300));
   };
 
   const entryXml = (e: TestEntry, indent: string, extended: boolean) => `${indent}<Entry>
@@ -399,7 +389,7 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     }
     const stored: TestEntry = { ...entry, cid };
     entries.set(entry.key, stored);
-    const xml = sign(answer('CreateEntryResponse', entryXml(stored, '    ', true)));
+    const xml = answer('CreateEntryResponse', entryXml(stored, '    ', true));
     byRequestId.set(requestId, { cid, key: entry.key, answer: xml });
     return { status: 201, xml };
   };
@@ -420,16 +410,11 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not allowed to access this resource');
     entries.delete(key);
     for (const [id, r] of byRequestId) if (r.key === key) byRequestId.delete(id);
-    return { status: 200, xml: sign(answer('DeleteEntryResponse', lines('    ', [['Key', key]]))) };
+    return { status: 200, xml: answer('DeleteEntryResponse', lines('    ', [['Key', key]])) };
   };
 
-  const getEntry = (
-    operation: DictOperation,
-    req: IncomingMessage,
-    pathKey: string,
-    record: RecordedRequest,
-  ): { status: number; xml: string } => {
-    record.key = pathKey;
+  /** The request's headers checked against the operation's (required, and each one's schema). */
+  const checkHeaders = (operation: DictOperation, req: IncomingMessage) => {
     for (const header of operation.headers) {
       const value = req.headers[header.name.toLowerCase()];
       if (value === undefined) {
@@ -442,13 +427,51 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     }
     if (req.headers['pi-requestingparticipant'] !== options.participant)
       throw new Problem(403, 'Forbidden', 'Forbidden', 'PI-RequestingParticipant is not the authenticated participant');
+  };
+
+  const getEntry = (
+    operation: DictOperation,
+    req: IncomingMessage,
+    pathKey: string,
+    record: RecordedRequest,
+  ): { status: number; xml: string } => {
+    record.key = pathKey;
+    checkHeaders(operation, req);
     const existing = entries.get(pathKey);
     if (!existing) throw new Problem(404, 'NotFound', 'Not found', 'Entry associated with given key does not exist');
+    if (existing.participant === options.participant) {
+      throw new Problem(
+        400,
+        'EntryCannotBeQueriedForBookTransfer',
+        'Entry cannot be queried for book transfer',
+        'The entry is held by the requesting participant: a payment between its own users does not query DICT',
+      );
+    }
     const statistics = ['SETTLEMENTS', 'REPORTED_FRAUDS', 'CONFIRMED_FRAUDS', 'REJECTED']
       .flatMap((type) => ['KEY', 'OWNER', 'ACCOUNT'].map((by) => `            <Counter type="${type}" by="${by}" d3="0" d30="0" m6="0"/>`))
       .join('\n');
     const body = `${entryXml(existing, '    ', true)}\n    <Statistics>\n        <LastUpdated>${now()}</LastUpdated>\n        <Counters>\n${statistics}\n        </Counters>\n    </Statistics>`;
-    return { status: 200, xml: sign(answer('GetEntryResponse', body)) };
+    return { status: 200, xml: answer('GetEntryResponse', body) };
+  };
+
+  /** getEntryByCid: the participant's own active entry of that CID. */
+  const getEntryByCid = (
+    operation: DictOperation,
+    req: IncomingMessage,
+    cid: string,
+    record: RecordedRequest,
+  ): { status: number; xml: string } => {
+    checkHeaders(operation, req);
+    const existing = [...entries.values()].find((e) => e.cid === cid && e.participant === options.participant);
+    if (!existing) throw new Problem(404, 'NotFound', 'Not found', 'No active entry of this participant has this CID');
+    record.key = existing.key;
+    return {
+      status: 200,
+      xml: answer(
+        'GetEntryByCidResponse',
+        `    <Cid>${cid}</Cid>\n${entryXml(existing, '    ', true)}\n    <RequestId>${existing.requestId}</RequestId>`,
+      ),
+    };
   };
 
   const readBody = (req: IncomingMessage): Promise<string> =>
@@ -478,8 +501,13 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     try {
       if (!url.pathname.startsWith(`${DICT_BASE_PATH}/`)) throw new Problem(404, 'NotFound', 'Not found', 'No such resource');
       const matched = document.match(req.method ?? 'GET', url.pathname.slice(DICT_BASE_PATH.length));
-      if (!matched || !['createEntry', 'deleteEntry', 'getEntry'].includes(matched.operation.operationId)) {
-        throw new Problem(404, 'NotFound', 'Not found', 'The DICT test server answers createEntry, deleteEntry and getEntry');
+      if (!matched || !['createEntry', 'deleteEntry', 'getEntry', 'getEntryByCid'].includes(matched.operation.operationId)) {
+        throw new Problem(
+          404,
+          'NotFound',
+          'Not found',
+          'The DICT test server answers createEntry, deleteEntry, getEntry and getEntryByCid',
+        );
       }
       operation = matched.operation;
       record.operationId = operation.operationId;
@@ -487,6 +515,11 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       if (fault) fault.times--;
       if (fault?.kind === 'unavailable') {
         throw new Problem(503, 'ServiceUnavailable', 'Service Unavailable', 'Service is under scheduled maintenance');
+      }
+      if (fault?.kind === 'unsigned_refusal') throw new Problem(400, 'BadRequest', 'Bad Request', 'Refused, unsigned');
+      if (fault?.kind === 'rate_limited') {
+        res.setHeader('Retry-After', String(fault.retryAfterSeconds ?? 1));
+        throw new Problem(429, 'RateLimited', 'Rate limited', 'Too many requests: the policy bucket is empty');
       }
       let result: { status: number; xml: string };
       if (operation.requestSchema) {
@@ -505,18 +538,20 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
             validation.violations.slice(0, 20),
           );
         }
-        checkSignature(text, doc);
+        await checkSignature(text, doc);
         record.signed = true;
         // The signature covers the whole document (checked above), so the body read is the one signed.
         result =
           operation.operationId === 'createEntry'
             ? createEntry(validation.value, record)
             : deleteEntry(validation.value, matched.params.Key, record);
+      } else if (operation.operationId === 'getEntryByCid') {
+        result = getEntryByCid(operation, req, matched.params.Cid, record);
       } else {
         result = getEntry(operation, req, matched.params.Key, record);
       }
       status = result.status;
-      xml = checkedAnswer(operation, status, result.xml);
+      xml = checkedAnswer(operation, status, await sign(result.xml));
     } catch (error) {
       const problem =
         error instanceof Problem
@@ -526,7 +561,7 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       status = problem.status;
       record.problem = problem.type;
       if (problem.violations.length > 0) record.violations = problem.violations;
-      xml = sign(problemXml(problem));
+      xml = fault?.kind === 'unsigned_refusal' ? problemXml(problem) : await sign(problemXml(problem)).catch(() => problemXml(problem));
       if (status === 503) res.setHeader('Retry-After', '1');
     }
     // A late answer: the call was carried out (or refused) as usual; its answer leaves after the delay.
@@ -560,10 +595,15 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     (req, res) => void handle(req, res),
   );
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    await signer.close();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   return {
     url: `https://127.0.0.1:${port}${DICT_BASE_PATH}`,
@@ -571,10 +611,12 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     entries,
     requests,
     injectFault: (fault) => void faults.push({ ...fault }),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await signer.close();
+    },
   };
 }
