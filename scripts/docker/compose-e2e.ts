@@ -116,9 +116,11 @@ async function onboard(name: string, credit: number): Promise<{ id: string; apiK
   assert(key.body.api_key.startsWith('pk_live_'), `a production key is pk_live_..., got ${key.body.api_key.slice(0, 12)}`);
   const document = newCpf();
   expectEqual('create user', (await operator().post(`${path}/users`, { document })).status, 201);
-  const body = { usdt_micros: credit, idempotency_key: `e2e-${newUuid()}`, reference: 'compose e2e' };
-  const credited = await operator().post<{ available_usdt_micros: number }>(`${path}/users/${document}/credits`, body);
-  expectEqual('credit', [credited.status, credited.body.available_usdt_micros], [201, credit]);
+  if (credit > 0) {
+    const body = { usdt_micros: credit, idempotency_key: `e2e-${newUuid()}`, reference: 'compose e2e' };
+    const credited = await operator().post<{ available_usdt_micros: number }>(`${path}/users/${document}/credits`, body);
+    expectEqual('credit', [credited.status, credited.body.available_usdt_micros], [201, credit]);
+  }
   return { id: partner.body.id, apiKey: key.body.api_key, document, credited: credit };
 }
 type Onboarded = Awaited<ReturnType<typeof onboard>>;
@@ -537,6 +539,23 @@ async function main(): Promise<void> {
           logs.map((log) => [log.txHash, String(log.value)]),
           [[final.tx_hash, String(AMOUNT)]],
         );
+      },
+    );
+
+    await check(
+      "a Pix key registers in the test DICT (its container signs and checks with the Central Bank's XMLSigner, in Java)",
+      async () => {
+        const partner = await onboard('compose e2e pix', 0);
+        const api = new ApiClient(publicUrl, { 'x-api-key': partner.apiKey });
+        const request = { document: partner.document, idempotency_key: newUuid(), name: 'Maria Souza' };
+        expectEqual('create Pix key', (await api.post('/partner/v1/pix-key', request)).status, 202);
+        const key = await pollUntil(
+          'the key in a final state',
+          async () => (await api.get<{ status: string }>(`/partner/v1/pix-key/${partner.document}`)).body,
+          (k) => k.status === 'registered' || k.status === 'failed',
+          { timeoutMs: 60_000, intervalMs: 500 },
+        );
+        expectEqual('the key', key.status, 'registered');
       },
     );
 
