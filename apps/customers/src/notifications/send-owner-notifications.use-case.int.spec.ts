@@ -1,3 +1,4 @@
+import { randomInt, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, Server as TcpServer, AddressInfo } from 'node:net';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
@@ -8,6 +9,7 @@ import { loadConfig } from '@partner/config';
 import { testPartnerId } from '@partner/testing';
 import { validateContract } from '@partner/validation';
 import { Database, UnitOfWork } from '@partner/db';
+import { RunningSinks, startSinks } from '@partner/notification-sinks';
 import { DB_SCHEMA } from '../database/db-schema';
 import { CustomersConfig } from '../config/customers.config';
 import { CreateBusinessCustomerUseCase } from '../business-customers/create-business-customer.use-case';
@@ -20,9 +22,10 @@ import { SmtpEmailSender } from './smtp-email.sender';
 import { TwilioSmsSender } from './twilio-sms.sender';
 
 // Integration: the notifier against the real customers schema (npm test migrates it), real SMTP servers
-// (smtp-server, on the loopback: one that takes every message, one that answers 5xx, one that drops every
-// connection) and a Twilio-shaped HTTP endpoint. Each test uses a partner of its own; the notifier serves
-// every partner, so each test looks at its own customers' rows only.
+// (smtp-server, on the loopback: one that takes every message, one that answers 4xx, one that drops every
+// connection) and a Twilio-shaped HTTP endpoint; then the local sinks (libs/notification-sinks) answering
+// one recipient's messages with the provider's refusal asked for. Each test uses a partner of its own; the
+// notifier serves every partner, so each test looks at its own customers' rows only.
 
 const config = loadConfig(CustomersConfig, {
   ...process.env,
@@ -46,7 +49,7 @@ interface Received {
   text: string;
 }
 
-/** An SMTP server on the loopback: takes every message (kept), or answers `code` to every DATA. */
+/** An SMTP server on the loopback: takes every message (kept), or answers `refuseWith` to every DATA. */
 async function smtpServer(refuseWith?: number): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
   const received: Received[] = [];
   const server = new SMTPServer({
@@ -58,7 +61,7 @@ async function smtpServer(refuseWith?: number): Promise<{ url: string; received:
           if (refuseWith)
             return callback(
               Object.assign(
-                new Error(`${refuseWith === 421 ? 'try later' : 'transaction failed'} for ${session.envelope.rcptTo[0]?.address}`),
+                new Error(`${refuseWith < 500 ? 'try later' : 'transaction failed'} for ${session.envelope.rcptTo[0]?.address}`),
                 { responseCode: refuseWith },
               ),
             );
@@ -120,10 +123,20 @@ const twilioSender = (url: string) =>
 const quietSms: SmsSender = { send: async () => ({ providerMessageId: 'SM-quiet' }) };
 const notifier = (email: EmailSender, sms: SmsSender = quietSms) => new SendOwnerNotificationsUseCase(config, notifications, email, sms);
 
+/** An owner's e-mail and phone in place of the example's (each owner by position). */
+type Contact = { email?: string; phone?: string };
+
 /** Registers the example customer (a CNPJ of its own) for the partner, with the channels asked for; its id. */
-async function register(partnerId: PartnerId, channels: { sms?: boolean; email?: boolean }, tradeName = 'Acme'): Promise<string> {
+async function register(
+  partnerId: PartnerId,
+  channels: { sms?: boolean; email?: boolean },
+  tradeName = 'Acme',
+  contacts: Contact[] = [],
+): Promise<string> {
+  const example = structuredClone(BUSINESS_CUSTOMER_EXAMPLE);
   const checked = validateContract(CreateBusinessCustomerCommand, {
-    ...structuredClone(BUSINESS_CUSTOMER_EXAMPLE),
+    ...example,
+    owners: example.owners.map((owner, i) => ({ ...owner, ...contacts[i] })),
     trade_name: tradeName,
     cnpj: generateCnpj({ version: 2 }),
     partner_id: partnerId,
@@ -197,8 +210,8 @@ describe('SendOwnerNotificationsUseCase: e-mails over SMTP, SMS through the Twil
     }
   }, 30_000);
 
-  it('retries an SMTP server that answers 5xx with exponential backoff, then reports the notification failed', async () => {
-    const smtp = await smtpServer(554);
+  it('retries an SMTP server that answers 4xx (transient) with exponential backoff, then reports the notification failed', async () => {
+    const smtp = await smtpServer(451);
     try {
       const partnerId = testPartnerId();
       // Registration is not held up by the SMTP server: it only records the notifications.
@@ -217,7 +230,7 @@ describe('SendOwnerNotificationsUseCase: e-mails over SMTP, SMS through the Twil
         const wait = n.nextAttemptAt.getTime() - t0.getTime();
         expect(wait).toBeGreaterThanOrEqual(60_000);
         expect(wait).toBeLessThan(62_000);
-        expect(n.lastError).toMatch(/^smtp EMESSAGE 554 at DATA: /);
+        expect(n.lastError).toMatch(/^smtp EMESSAGE 451 at DATA: /);
         expect(n.lastError).not.toMatch(/acme\.com\.br|@/);
         expect(n.lastError).toContain('[masked]');
       }
@@ -240,7 +253,7 @@ describe('SendOwnerNotificationsUseCase: e-mails over SMTP, SMS through the Twil
         ['failed', 3, null],
         ['failed', 3, null],
       ]);
-      expect(rows.every((n) => n.failedAt !== null && /^smtp EMESSAGE 554/.test(n.lastError ?? ''))).toBe(true);
+      expect(rows.every((n) => n.failedAt !== null && /^smtp EMESSAGE 451/.test(n.lastError ?? ''))).toBe(true);
 
       // Final: nothing more is tried.
       await send.execute(secondsAfter(t0, 86_400));
@@ -263,7 +276,7 @@ describe('SendOwnerNotificationsUseCase: e-mails over SMTP, SMS through the Twil
             next_attempt_at: null,
             sent_at: null,
             failed_at: expect.any(Number),
-            last_error: 'smtp EMESSAGE 554 at DATA: 554 transaction failed for [masked]',
+            last_error: 'smtp EMESSAGE 451 at DATA: 451 try later for [masked]',
             provider_message_id: null,
           })),
         },
@@ -357,5 +370,110 @@ describe('SendOwnerNotificationsUseCase: e-mails over SMTP, SMS through the Twil
     });
     const none = await register(partnerId, {});
     expect(await list.execute({ partner_id: partnerId, id: none })).toEqual({ ok: true, data: { notifications: [] } });
+  });
+});
+
+describe('SendOwnerNotificationsUseCase: what the providers refuse (the local sinks, a refusal per recipient)', () => {
+  // The sinks `npm start` and `npm test` run, here on ports of their own, with the adapters' credentials.
+  let sinks: RunningSinks;
+  beforeAll(async () => {
+    sinks = await startSinks({
+      smtpPort: 0,
+      httpPort: 0,
+      accountSid: 'AC00000000000000000000000000000000',
+      authToken: 'a-token-for-tests',
+    });
+  });
+  afterAll(() => sinks.stop());
+
+  const sinkNotifier = () => notifier(smtpSender(sinks.smtpUrl ?? ''), twilioSender(sinks.httpUrl));
+  /** A recipient no other test (nor an earlier run) uses: what the sinks' refusals are keyed by. */
+  const newPhone = () => `+55119${String(randomInt(100_000_000)).padStart(8, '0')}`;
+  const newEmail = () => `owner-${randomUUID()}@acme.com.br`;
+  const refusedTo = (to: string) => sinks.refused.filter((r) => r.to === to);
+
+  it("fails an SMS at once when Twilio answers 21211 (invalid 'To') or 21610 (replied STOP), keeping the code; no further attempt", async () => {
+    const [invalid, unsubscribed] = [newPhone(), newPhone()];
+    sinks.fail({ to: invalid, twilio: { status: 400, code: 21211, message: `The 'To' number ${invalid} is not a valid phone number.` } });
+    sinks.fail({ to: unsubscribed, twilio: { status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' } });
+    const partnerId = testPartnerId();
+    const id = await register(partnerId, { sms: true }, 'Acme', [{ phone: invalid }, { phone: unsubscribed }]);
+    const t0 = new Date();
+
+    await sinkNotifier().execute(t0);
+    const rows = await rowsOf(partnerId, id);
+    expect(rows.map((n) => [n.status, n.attempts, n.lastError])).toEqual([
+      ['failed', 1, "twilio HTTP 400: code 21211: The 'To' number [masked] is not a valid phone number."],
+      ['failed', 1, 'twilio HTTP 400: code 21610: Attempt to send to unsubscribed recipient'],
+    ]);
+    expect(rows.every((n) => n.failedAt !== null && n.sentAt === null)).toBe(true);
+
+    // Final at once: a day later nothing was tried again (the retries would have been due after a minute).
+    await sinkNotifier().execute(secondsAfter(t0, 86_400));
+    expect((await rowsOf(partnerId, id)).map((n) => [n.status, n.attempts])).toEqual([
+      ['failed', 1],
+      ['failed', 1],
+    ]);
+    expect([refusedTo(invalid).length, refusedTo(unsubscribed).length]).toEqual([1, 1]);
+    expect(sinks.sms.filter((m) => m.to === invalid || m.to === unsubscribed)).toEqual([]);
+    // What the operator sees: failed on the first attempt, with Twilio's code.
+    const view = await list.execute({ partner_id: partnerId, id });
+    expect(view.ok && view.data.notifications.map((n) => [n.status, n.attempts, n.next_attempt_at, n.last_error])).toEqual(
+      rows.map((n) => ['failed', 1, null, n.lastError]),
+    );
+  });
+
+  it('fails an e-mail at once when the SMTP server answers 550 (mailbox unavailable), keeping the reply code; the other owner is sent', async () => {
+    const unknown = newEmail();
+    sinks.fail({ to: unknown, smtp: { code: 550, text: `5.1.1 <${unknown}>: mailbox unavailable` } });
+    const partnerId = testPartnerId();
+    const id = await register(partnerId, { email: true }, 'Acme', [{ email: unknown }]);
+    const t0 = new Date();
+
+    await sinkNotifier().execute(t0);
+    await sinkNotifier().execute(secondsAfter(t0, 86_400));
+    const rows = await rowsOf(partnerId, id);
+    expect(rows.map((n) => [n.destination, n.status, n.attempts, n.lastError])).toEqual([
+      [unknown, 'failed', 1, 'smtp EMESSAGE 550 at DATA: 550 5.1.1 <[masked]>: mailbox unavailable'],
+      [joao.email, 'sent', 1, null],
+    ]);
+    expect(refusedTo(unknown)).toHaveLength(1);
+    expect(sinks.emails.filter((m) => m.envelope.to.includes(unknown))).toEqual([]);
+  });
+
+  it('retries a transient refusal (SMTP 451, Twilio 503 and 429) and sends on the next attempt, the e-mail with one Message-ID throughout', async () => {
+    const [email, phone, throttled] = [newEmail(), newPhone(), newPhone()];
+    sinks.fail({ to: email, times: 1, smtp: { code: 451, text: '4.3.0 try again later' } });
+    sinks.fail({ to: phone, times: 1, twilio: { status: 503, code: 20500, message: 'Service Unavailable' } });
+    sinks.fail({ to: throttled, times: 1, twilio: { status: 429, code: 20429, message: 'Too Many Requests' } });
+    const partnerId = testPartnerId();
+    const id = await register(partnerId, { email: true, sms: true }, 'Acme', [{ email, phone }, { phone: throttled }]);
+    const t0 = new Date();
+
+    await sinkNotifier().execute(t0);
+    let rows = await rowsOf(partnerId, id);
+    expect(rows.map((n) => [n.ownerIndex, n.channel, n.status, n.attempts, n.lastError])).toEqual([
+      [0, 'sms', 'pending', 1, 'twilio HTTP 503: code 20500: Service Unavailable'],
+      [0, 'email', 'pending', 1, 'smtp EMESSAGE 451 at DATA: 451 4.3.0 try again later'],
+      [1, 'sms', 'pending', 1, 'twilio HTTP 429: code 20429: Too Many Requests'],
+      [1, 'email', 'sent', 1, null],
+    ]);
+
+    await sinkNotifier().execute(secondsAfter(t0, 61));
+    rows = await rowsOf(partnerId, id);
+    expect(rows.map((n) => [n.ownerIndex, n.channel, n.status, n.attempts])).toEqual([
+      [0, 'sms', 'sent', 2],
+      [0, 'email', 'sent', 2],
+      [1, 'sms', 'sent', 2],
+      [1, 'email', 'sent', 1],
+    ]);
+    expect(sinks.sms.filter((m) => m.to === phone || m.to === throttled)).toHaveLength(2);
+
+    // The refused copy and the accepted one carry the same Message-ID: the notification's, recorded as sent.
+    const notification = rows[1];
+    const messageId = `<owner-notification-${notification.id}@example.com.br>`;
+    expect(refusedTo(email).map((r) => r.message_id)).toEqual([messageId]);
+    expect(sinks.emails.filter((m) => m.envelope.to.includes(email)).map((m) => m.message_id)).toEqual([messageId]);
+    expect(notification.providerMessageId).toBe(messageId);
   });
 });

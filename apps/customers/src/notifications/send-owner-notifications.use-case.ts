@@ -23,8 +23,10 @@ export interface NotifierRun {
  * Each run claims a batch of due notifications (SKIP LOCKED: several instances share the queue, never a
  * row), sends them side by side, and records each outcome: `sent` with the provider's id, or another
  * attempt after an exponential backoff (attempts, next_attempt_at, last_error), or `failed` after
- * NOTIFY_MAX_ATTEMPTS. An instance that dies during an attempt leaves the row to another once the lease is
- * over: delivery is at least once (the rare copy: the provider had accepted it just before).
+ * NOTIFY_MAX_ATTEMPTS, or at once when the provider refused the recipient or the message for good
+ * (permanent-failure.ts: last_error keeps its code). An instance that dies during an attempt leaves the row
+ * to another once the lease is over: delivery is at least once (the rare copy: the provider had accepted it
+ * just before; an e-mail's copies share one Message-ID, its notification's).
  *
  * Logs and last_error name the notification, its channel, customer and owner's position, never the address,
  * the phone or a document; the provider's own text is masked (SendError).
@@ -68,8 +70,8 @@ export class SendOwnerNotificationsUseCase {
     try {
       accepted = await this.send(n);
     } catch (error) {
-      const text = error instanceof SendError ? error.message : errorText(`${n.channel}: ${String(error)}`);
-      return this.failedAttempt(n, what, text, clock());
+      const refusal = error instanceof SendError ? error : new SendError(n.channel, errorText(`${n.channel}: ${String(error)}`));
+      return this.failedAttempt(n, what, refusal, clock());
     }
     const recorded = await this.notifications.markSent(n, clock(), accepted.providerMessageId);
     this.metrics?.attempts.inc({ channel: n.channel, outcome: 'sent' });
@@ -79,17 +81,20 @@ export class SendOwnerNotificationsUseCase {
 
   private send(n: ClaimedNotification): Promise<Accepted> {
     return n.channel === 'email'
-      ? this.email.send(ownerEmail(n.destination, n.template))
+      ? this.email.send({ ...ownerEmail(n.destination, n.template), key: `owner-notification-${n.id}` })
       : this.sms.send(ownerSms(n.destination, n.template));
   }
 
-  private async failedAttempt(n: ClaimedNotification, what: string, error: string, at: Date): Promise<keyof NotifierRun> {
-    const next = afterFailure(n.attempts, this.policy);
+  /** A failed attempt: the last one when the refusal is permanent or no attempt is left, else another is scheduled. */
+  private async failedAttempt(n: ClaimedNotification, what: string, refusal: SendError, at: Date): Promise<keyof NotifierRun> {
+    const error = refusal.message;
+    const next = refusal.permanent ? 'failed' : afterFailure(n.attempts, this.policy);
     if (next === 'failed') {
       await this.notifications.markFailed(n, at, error);
       this.metrics?.attempts.inc({ channel: n.channel, outcome: 'failed' });
       this.metrics?.failed.inc({ channel: n.channel });
-      this.logger.error(`Failed ${what}, the last of ${this.policy.maxAttempts}: ${error}`);
+      const why = refusal.permanent ? 'refused for good (not retried)' : `the last of ${this.policy.maxAttempts}`;
+      this.logger.error(`Failed ${what}, ${why}: ${error}`);
       return 'failed';
     }
     const retryAt = new Date(at.getTime() + next.retryInMs);

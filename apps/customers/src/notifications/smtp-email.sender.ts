@@ -2,6 +2,7 @@ import { createTransport, Transporter } from 'nodemailer';
 import { errorText } from './error-text';
 import { SmtpSettings } from './notifier-settings';
 import { Accepted, EmailMessage, EmailSender, SendError } from './owner-message';
+import { smtpFailureIsPermanent } from './permanent-failure';
 
 /** What nodemailer's errors carry besides their message (its SMTPError and connection errors). */
 interface SmtpFailure {
@@ -24,8 +25,19 @@ export function smtpErrorText(error: unknown): string {
 }
 
 /**
+ * The Message-ID of the e-mail with key `key` (EmailMessage.key): `<key@domain>`, the domain SMTP_FROM's
+ * (RFC 5322 §3.6.4: the right side a domain the sender controls, so no other sender's id collides with it).
+ */
+export function messageIdOf(key: string, from: string): string {
+  const domain = /@([^\s<>@]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  return `<${key}@${domain}>`;
+}
+
+/**
  * The e-mail adapter: one SMTP session per message through nodemailer (SMTP_URL, SMTP_FROM), plain text in
- * UTF-8. Accepted means the server answered 250 to the message's DATA: it is queued there.
+ * UTF-8. Accepted means the server answered 250 to the message's DATA: it is queued there. The Message-ID is
+ * the notification's own (messageIdOf), not one nodemailer makes up per send: a retry of an e-mail a server
+ * took without our hearing of it (a timeout after DATA) reaches the owner with the same Message-ID.
  *
  * TLS: smtps:// is TLS from the start; smtp:// upgrades with STARTTLS when the server offers it, and must
  * with SMTP_REQUIRE_TLS (production's default). Certificates are verified in production; in development and
@@ -57,6 +69,7 @@ export class SmtpEmailSender implements EmailSender {
         to: message.to,
         subject: message.subject,
         text: message.text,
+        messageId: messageIdOf(message.key, this.settings.from),
         textEncoding: 'quoted-printable',
         signal: AbortSignal.timeout(this.settings.timeoutMs),
       });
@@ -64,7 +77,7 @@ export class SmtpEmailSender implements EmailSender {
         throw Object.assign(new Error(`recipient refused: ${String(info.response)}`), { code: 'EENVELOPE' });
       return { providerMessageId: info.messageId };
     } catch (error) {
-      throw new SendError('email', smtpErrorText(error));
+      throw new SendError('email', smtpErrorText(error), smtpFailureIsPermanent(error ?? {}));
     }
   }
 

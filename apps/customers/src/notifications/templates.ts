@@ -37,7 +37,7 @@ const ROLE: Record<TemplateData['ownerType'], string> = {
  * No CPF, CNPJ, address, birth date or phone: the names are enough for the owner to recognise the
  * registration, and a document number in an e-mail is what phishing imitates.
  */
-export function ownerEmail(to: string, d: TemplateData): EmailMessage {
+export function ownerEmail(to: string, d: TemplateData): Omit<EmailMessage, 'key'> {
   const business = businessName(d);
   return {
     to,

@@ -138,20 +138,33 @@ describe("TwilioSmsSender against Twilio's published OpenAPI document (Prism)", 
 });
 
 describe('TwilioSmsSender outcomes', () => {
-  it("reports Twilio's refusal by status and code, the number masked", async () => {
+  it("reports Twilio's refusal by status and code, the number masked; 21211 as permanent", async () => {
     const refusal = { code: 21211, message: "The 'To' number +5511987654321 is not a valid phone number.", more_info: 'x', status: 400 };
     const { fetchFn } = twilio(400, refusal);
     const error = await new TwilioSmsSender(settings(), fetchFn).send(SMS).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SendError);
     expect((error as SendError).message).toBe("twilio HTTP 400: code 21211: The 'To' number [masked] is not a valid phone number.");
+    expect((error as SendError).permanent).toBe(true);
     expect(twilioErrorText(503, 'upstream down')).toBe('twilio HTTP 503: upstream down');
+  });
+
+  it.each([
+    [429, { code: 20429, message: 'Too Many Requests', status: 429 }],
+    [503, { code: 20500, message: 'Service Unavailable', status: 503 }],
+    [401, { code: 20003, message: 'Authenticate', status: 401 }],
+  ])('reports HTTP %i as not permanent (retried)', async (status, body) => {
+    const error = await new TwilioSmsSender(settings(), twilio(status, body).fetchFn).send(SMS).catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: `twilio HTTP ${status}: code ${body.code}: ${body.message}`, permanent: false });
   });
 
   it('fails an attempt that cannot connect, or whose 201 has no sid', async () => {
     const refused: Fetch = async () => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     };
-    await expect(new TwilioSmsSender(settings(), refused).send(SMS)).rejects.toThrow('twilio ECONNREFUSED: fetch failed');
+    await expect(new TwilioSmsSender(settings(), refused).send(SMS)).rejects.toMatchObject({
+      message: 'twilio ECONNREFUSED: fetch failed',
+      permanent: false,
+    });
     await expect(new TwilioSmsSender(settings(), twilio(201, {}).fetchFn).send(SMS)).rejects.toThrow(
       'twilio HTTP 201 without a message sid',
     );

@@ -1,6 +1,7 @@
 import { Accepted, SendError, SmsMessage, SmsSender } from './owner-message';
 import { TwilioSettings } from './notifier-settings';
 import { errorText } from './error-text';
+import { twilioFailureIsPermanent } from './permanent-failure';
 
 /** The HTTP request the adapter sends: what the OpenAPI check (twilio-sms.sender.spec.ts) validates. */
 export interface TwilioRequest {
@@ -42,22 +43,34 @@ export function createMessageRequest(settings: TwilioSettings, message: SmsMessa
   };
 }
 
+/** Twilio's error answer (`{code, message, more_info, status}`): its code and message, or null when the text is not one. */
+function twilioError(responseText: string): { code?: number; message?: string } | null {
+  let e: unknown;
+  try {
+    e = JSON.parse(responseText);
+  } catch {
+    return null;
+  }
+  if (typeof e !== 'object' || e === null) return null;
+  const { code, message } = e as Record<string, unknown>;
+  return { code: typeof code === 'number' ? code : undefined, message: typeof message === 'string' ? message : undefined };
+}
+
 /** Why Twilio did not create the message: the HTTP status, Twilio's error code and its message, masked (it quotes the number). */
 export function twilioErrorText(status: number, responseText: string): string {
-  let detail = responseText;
-  try {
-    const e = JSON.parse(responseText) as { code?: number; message?: string };
-    detail = [e.code !== undefined ? `code ${e.code}` : undefined, e.message].filter(Boolean).join(': ');
-  } catch {
-    /* not JSON: the text as it came */
-  }
+  const e = twilioError(responseText);
+  const detail = e ? [e.code !== undefined ? `code ${e.code}` : undefined, e.message].filter(Boolean).join(': ') : responseText;
   return errorText(`twilio HTTP ${status}${detail ? `: ${detail}` : ''}`);
 }
 
 /**
  * The SMS adapter: Twilio's Messages API (see createMessageRequest). Accepted means 201 with the message's
  * SID (Twilio queued it; delivery to the handset is Twilio's, reported by status callbacks this service does
- * not ask for). Anything else, a timeout or a connection error is a failed attempt.
+ * not ask for). Anything else, a timeout or a connection error is a failed attempt; a permanent one when
+ * Twilio's code says this number can never get it (twilioFailureIsPermanent).
+ *
+ * No idempotency key is sent: CreateMessage declares none in Twilio's OpenAPI document (vendor/twilio-oai),
+ * and Twilio documents `I-Twilio-Idempotency-Token` only on the webhooks it sends, not as a request header.
  */
 export class TwilioSmsSender implements SmsSender {
   constructor(
@@ -77,7 +90,8 @@ export class TwilioSmsSender implements SmsSender {
       const e = error as { name?: string; message?: string; cause?: { code?: string } };
       throw new SendError('sms', errorText(`twilio ${e.cause?.code ?? e.name ?? 'error'}: ${e.message ?? String(error)}`));
     }
-    if (status !== 201) throw new SendError('sms', twilioErrorText(status, text));
+    if (status !== 201)
+      throw new SendError('sms', twilioErrorText(status, text), twilioFailureIsPermanent(status, twilioError(text)?.code));
     let sid: unknown;
     try {
       sid = (JSON.parse(text) as { sid?: unknown }).sid;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { IHttpOperation } from '@stoplight/types';
 import { prismOperationsOf, prismViolations } from '@partner/testing';
-import { RunningSinks, startSinks } from './sinks';
+import { parseFailure, RunningSinks, startSinks } from './sinks';
 
 // The local sinks: the SMTP sink keeps what a real SMTP client (nodemailer) sends; the SMS sink speaks
 // Twilio's Messages API: its answers are checked against Twilio's published OpenAPI document (vendor/twilio-oai)
@@ -105,5 +105,60 @@ describe("the SMS sink (Twilio's Messages API)", () => {
   it("refuses another account's path", async () => {
     const res = await createMessage({ To: '+5511987654321', From: '+15005550006', Body: 'x' }, BASIC, PATH.replace('AC000', 'AC111'));
     expect(res.status).toBe(401);
+  });
+});
+
+describe('refusals on demand (SinkFailure)', () => {
+  const mail = (to: string, messageId = '<a-message@example.com.br>') =>
+    createTransport({ url: sinks.smtpUrl ?? '' }).sendMail({ from: 'nao-responda@example.com.br', to, subject: 'x', text: 'x', messageId });
+
+  it("refuses one address's e-mail with the SMTP reply asked, `times` times, keeping its Message-ID; other addresses are served", async () => {
+    sinks.fail({ to: 'bounce@acme.com.br', times: 1, smtp: { code: 451, text: '4.3.0 try again later' } });
+    const refused = await mail('bounce@acme.com.br', '<refused-once@example.com.br>').catch((e: unknown) => e);
+    expect(refused).toMatchObject({ responseCode: 451, command: 'DATA', response: '451 4.3.0 try again later' });
+    expect(sinks.refused.at(-1)).toEqual({
+      id: expect.any(Number),
+      received_at: expect.any(String),
+      channel: 'email',
+      to: 'bounce@acme.com.br',
+      message_id: '<refused-once@example.com.br>',
+      answer: 'smtp 451 4.3.0 try again later',
+    });
+    const other = await mail('maria@acme.com.br');
+    const again = await mail('bounce@acme.com.br'); // once only: served now
+    expect([other.accepted, again.accepted]).toEqual([['maria@acme.com.br'], ['bounce@acme.com.br']]);
+  });
+
+  it("answers a number's SMS with the Twilio error asked over POST /failures, every time, and lists the refusals", async () => {
+    const rule = { to: '+5511900000001', twilio: { status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' } };
+    const added = await fetch(`${sinks.httpUrl}/failures`, { method: 'POST', body: JSON.stringify(rule) });
+    expect(added.status).toBe(201);
+    const form = { To: '+5511900000001', From: '+15005550006', Body: 'x' };
+    const answers = [await createMessage(form), await createMessage(form), await createMessage({ ...form, To: '+5511900000002' })];
+    expect(answers.map((a) => [a.status, a.json.code])).toEqual([
+      [400, 21610],
+      [400, 21610],
+      [201, undefined],
+    ]);
+    expect(answers[0].json).toEqual({ ...rule.twilio, more_info: 'https://www.twilio.com/docs/errors/21610' });
+    const { refused } = (await (await fetch(`${sinks.httpUrl}/refused`)).json()) as { refused: Array<Record<string, unknown>> };
+    expect(refused.filter((r) => r.to === '+5511900000001').map((r) => r.answer)).toEqual([
+      'twilio HTTP 400 code 21610',
+      'twilio HTTP 400 code 21610',
+    ]);
+    await fetch(`${sinks.httpUrl}/failures`, { method: 'DELETE' });
+    expect((await createMessage(form)).status).toBe(201);
+  });
+
+  it.each([
+    [{ twilio: { status: 400, code: 21211, message: 'x' } }, /^to: /],
+    [{ to: 'a@b.c' }, /one of smtp or twilio/],
+    [{ to: 'a@b.c', smtp: { code: 250, text: 'ok' } }, /^smtp: /],
+    [{ to: '+5511900000001', twilio: { status: 201, code: 1, message: 'x' } }, /^twilio: /],
+    [{ to: 'a@b.c', times: 0, smtp: { code: 550, text: 'no' } }, /^times: /],
+  ])('refuses a malformed failure %j, saying why', async (body, why) => {
+    expect(parseFailure(body)).toMatch(why);
+    const res = await fetch(`${sinks.httpUrl}/failures`, { method: 'POST', body: JSON.stringify(body) });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, expect.stringMatching(why)]);
   });
 });
