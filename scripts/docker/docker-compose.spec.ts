@@ -1100,11 +1100,16 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
       'chain-setup',
       'customers',
       'dict-test',
+      'inflows',
       'notify-sinks',
       'payouts',
       'pix-keys',
       'withdrawals',
     ]);
+    // pix-keys and inflows run in production mode, told their counterparties are test servers: the test DICT's
+    // placeholder ISPB (99999999) is allowed there, and refused in any other production start.
+    for (const app of ['pix-keys', 'inflows'])
+      expect([app, overlay.services[app].environment]).toEqual([app, { LOCAL_COUNTERPARTIES: 'true' }]);
     // For the withdrawals service a dependency, and NODE_ENV=development (production refuses the test chains'
     // http:// and the sandbox's public key); its other settings come from the environment, as in production.
     expect(Object.keys(overlay.services.withdrawals)).toEqual(['environment', 'depends_on']);

@@ -26,6 +26,7 @@ type Unmatched = {
   amount_cents: number;
   receiver_account: Omit<Account, 'opened_at'>;
   receiver_key: string | null;
+  refusal: string | null;
 };
 
 // The sandbox stack.
@@ -181,7 +182,7 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
     ]);
   });
 
-  it('keeps an inflow for an account no user has aside (202): credited to no one, in no listing, listed for the operator', async () => {
+  it('refuses an inflow for an account no user has (422 account_not_found), keeping it for the operator: credited to no one, in no listing', async () => {
     const { api, document, account } = await productionUser();
     const strangers = [
       pixInflowTo({ ...account, number: `9${randomBytes(4).readUInt32BE(0)}`.slice(0, 12) }),
@@ -190,15 +191,12 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
     ];
     for (const n of strangers) {
       const first = await notify(n);
-      expect({ status: first.status, body: first.body }).toEqual({
-        status: 202,
-        body: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true, matched: false },
-      });
+      expect([first.status, first.body.error, first.body.field]).toEqual([422, 'account_not_found', 'receiver_account']);
     }
     const [kept] = strangers;
     for (const status of ['processing', 'approved', 'success', 'credited']) {
       const moved = await notify({ ...kept, status });
-      expect([moved.status, moved.body.status, moved.body.matched]).toEqual([202, status, false]);
+      expect([moved.status, moved.body.error]).toEqual([422, 'account_not_found']);
     }
     const conflict = await notify({ ...kept, amount_cents: 1 });
     expect([conflict.status, conflict.body.error]).toEqual([409, 'end_to_end_id_conflict']);
@@ -210,8 +208,10 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
     );
     expect(unmatched.status).toBe(200);
     const mine = unmatched.body.unmatched_pix_inflows.filter((u) => strangers.some((n) => n.end_to_end_id === u.end_to_end_id));
-    expect(mine.map((u) => [u.end_to_end_id, u.status, u.amount_cents, u.receiver_account, u.receiver_key])).toEqual(
-      [...strangers].reverse().map((n) => [n.end_to_end_id, n === kept ? 'credited' : 'processing', 12_345, n.receiver_account, null]),
+    expect(mine.map((u) => [u.end_to_end_id, u.status, u.amount_cents, u.receiver_account, u.receiver_key, u.refusal])).toEqual(
+      [...strangers]
+        .reverse()
+        .map((n) => [n.end_to_end_id, n === kept ? 'credited' : 'processing', 12_345, n.receiver_account, null, 'account_not_found']),
     );
     // Paged with a cursor the operator API issued; a forged one is 400.
     const page = await prodOperator().get<{ unmatched_pix_inflows: Unmatched[]; next_cursor: string | null }>(
@@ -221,6 +221,46 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
     expect(typeof page.body.next_cursor).toBe('string');
     const forged = await prodOperator().get('/admin/v1/unmatched-pix-inflows?cursor=bm9wZQ');
     expect([forged.status, forged.body.error, forged.body.field]).toEqual([400, 'invalid_request', 'cursor']);
+  });
+
+  it('blocks, unblocks and closes an account through the operator API; the provider is refused while it cannot receive', async () => {
+    const { partnerId, document, account } = await productionUser();
+    const path = `/admin/v1/partners/${partnerId}/users/${document}/account/status`;
+    const blocked = await prodOperator().request('PUT', path, { status: 'blocked', reason: 'court order 123' });
+    expect([blocked.status, blocked.body]).toEqual([
+      200,
+      {
+        document,
+        branch: account.branch,
+        number: account.number,
+        type: 'TRAN',
+        status: 'blocked',
+        status_reason: 'court order 123',
+        status_changed_at: expect.any(Number),
+        available_brl_cents: 0,
+      },
+    ]);
+    const refused = await notify(pixInflowTo(account));
+    expect([refused.status, refused.body.error]).toEqual([422, 'account_blocked']);
+    expect((await prodOperator().request('PUT', path, { status: 'active', reason: 'lifted' })).status).toBe(200);
+    expect((await notify(pixInflowTo(account))).status).toBe(201);
+
+    const other = await productionUser();
+    const otherPath = `/admin/v1/partners/${other.partnerId}/users/${other.document}/account/status`;
+    expect((await prodOperator().request('PUT', otherPath, { status: 'closed', reason: 'asked by the holder' })).body).toMatchObject({
+      status: 'closed',
+    });
+    const closed = await notify(pixInflowTo(other.account));
+    expect([closed.status, closed.body.error]).toEqual([409, 'account_closed']);
+    const reopen = await prodOperator().request('PUT', otherPath, { status: 'active', reason: 'x' });
+    expect([reopen.status, reopen.body.error]).toEqual([409, 'account_closed']);
+    const bad = await prodOperator().request('PUT', otherPath, { status: 'frozen', reason: 'x' });
+    expect([bad.status, bad.body.error, bad.body.field]).toEqual([400, 'invalid_request', 'status']);
+    const unknown = await prodOperator().request('PUT', `/admin/v1/partners/${partnerId}/users/${newCpf()}/account/status`, {
+      status: 'blocked',
+      reason: 'x',
+    });
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'user_not_found']);
   });
 
   it("refuses hostile receiving accounts, keys and oversized bodies with the family's 400 (413), never a 5xx, recording nothing", async () => {

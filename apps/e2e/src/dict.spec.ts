@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { Agent, request } from 'undici';
+import { cidOf } from '@partner/dict-test-server';
 import { ApiClient, newCpf, newUuid, pollUntil, requireEnv } from '@partner/testing';
 import { FeedEvent, gatewayAdminUrl, listEvents, newPartner } from './support/sandbox';
 
@@ -16,8 +18,50 @@ const NAME = "Joana D'Arc Prado-Araújo";
 
 const operator = () => new ApiClient(gatewayAdminUrl(), { 'x-admin-key': requireEnv('ADMIN_API_KEY') });
 
-/** GET /entries/{Key} at the DICT test server, as pix-keys' reconciliation reads it. */
+/**
+ * The participant's entry of `key` at the DICT test server, read as pix-keys' reconciliation reads it: by its CID
+ * (getEntryByCid), computed from the key's registration as pix-keys keeps it (DICT refuses getEntry for one's own).
+ */
 async function dictEntry(key: string): Promise<{ status: number; xml: string }> {
+  const db = new Client({ connectionString: requireEnv('DATABASE_URL') });
+  await db.connect();
+  let cid: string;
+  try {
+    const { rows } = await db.query<Record<string, string>>(
+      `SELECT dict_request_id, holder_name, account_ispb, account_branch, account_number, account_type FROM pix_keys.pix_keys
+       WHERE key = $1 ORDER BY created_at DESC LIMIT 1`,
+      [key],
+    );
+    const k = rows[0];
+    if (!k) throw new Error(`no Pix key ${key} asked for`);
+    cid = cidOf({
+      keyType: 'CPF',
+      key,
+      taxIdNumber: key,
+      name: k.holder_name,
+      tradeName: '',
+      participant: k.account_ispb,
+      branch: k.account_branch,
+      accountNumber: k.account_number,
+      accountType: k.account_type,
+      requestId: k.dict_request_id,
+    });
+  } finally {
+    await db.end();
+  }
+  return readDict(`/cids/entries/${cid}`, { 'PI-RequestingParticipant': requireEnv('DICT_ISPB') });
+}
+
+/** GET /entries/{Key} at the DICT test server: a payment's lookup, allowed for another participant's entry only. */
+const dictEntryElsewhere = (key: string) =>
+  readDict(`/entries/${key}`, {
+    'PI-RequestingParticipant': requireEnv('DICT_ISPB'),
+    'PI-PayerId': key,
+    'PI-EndToEndId': `E${requireEnv('DICT_ISPB')}${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}e2edictspec`,
+  });
+
+/** A read of the DICT test server with pix-keys' client certificate. */
+async function readDict(path: string, headers: Record<string, string>): Promise<{ status: number; xml: string }> {
   const agent = new Agent({
     connect: {
       ca: readFileSync(requireEnv('DICT_CA_FILE')),
@@ -26,14 +70,7 @@ async function dictEntry(key: string): Promise<{ status: number; xml: string }> 
     },
   });
   try {
-    const res = await request(`${requireEnv('DICT_URL')}/entries/${key}`, {
-      dispatcher: agent,
-      headers: {
-        'PI-RequestingParticipant': requireEnv('DICT_ISPB'),
-        'PI-PayerId': key,
-        'PI-EndToEndId': `E${requireEnv('DICT_ISPB')}${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}e2edictspec`,
-      },
-    });
+    const res = await request(`${requireEnv('DICT_URL')}${path}`, { dispatcher: agent, headers });
     return { status: res.statusCode, xml: await res.body.text() };
   } finally {
     await agent.close();
@@ -88,7 +125,7 @@ describe('DICT: keys registered and deleted through the DICT test server', () =>
     expect(dictLog(document)).toEqual(
       expect.arrayContaining([
         `POST /api/v1/entries/ createEntry 201 key=${document}`,
-        `GET /api/v1/entries/${document} getEntry 200 key=${document}`,
+        expect.stringMatching(new RegExp(`^GET /api/v1/cids/entries/[0-9a-f]{64} getEntryByCid 200 key=${document}$`)),
         `POST /api/v1/entries/${document}/delete deleteEntry 200 key=${document}`,
       ]),
     );
@@ -106,7 +143,7 @@ describe('DICT: keys registered and deleted through the DICT test server', () =>
     ]);
     expect(await api.get(`/partner/v1/pix-key/${HELD_ELSEWHERE}`)).toMatchObject({ status: 200, body: { status: 'failed' } });
     // Still the other institution's.
-    expect((await dictEntry(HELD_ELSEWHERE)).xml).toContain('<Participant>00000000</Participant>');
+    expect((await dictEntryElsewhere(HELD_ELSEWHERE)).xml).toContain('<Participant>00000000</Participant>');
   });
 
   it("refuses at once a key for a user without a holder's name (422 holder_name_missing), and registers it once the request gives the name", async () => {

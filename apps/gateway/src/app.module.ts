@@ -24,6 +24,7 @@ import { UsersModule } from './users/users.module';
 import { HotWalletsModule } from './hot-wallets/hot-wallets.module';
 import { ScreeningModule } from './screening/screening.module';
 import { LimitsModule } from './limits/limits.module';
+import { AccountsModule } from './accounts/accounts.module';
 import { ReportsModule } from './reports/reports.module';
 import { WithdrawalPolicyModule } from './withdrawal-policy/withdrawal-policy.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -98,6 +99,7 @@ export class AppModule {
         HotWalletsModule,
         ScreeningModule,
         LimitsModule,
+        AccountsModule,
         ReportsModule,
         WithdrawalPolicyModule,
         AuditModule,

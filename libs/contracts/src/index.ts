@@ -64,6 +64,7 @@ export * from './lib/inflows/pix-received/pix-received.event';
 export * from './lib/inflows/pix-in-state-changed/pix-in-state-changed.event';
 export * from './lib/inflows/list-pix-inflows/list-pix-inflows.query';
 export * from './lib/inflows/accounts/brl-account.query';
+export * from './lib/inflows/set-account-status/set-account-status.command';
 export * from './lib/inflows/unmatched/list-unmatched-pix-inflows.query';
 export * from './lib/tenancy/partner-id';
 export { recordedDocumentation, type RecordedDocumentation } from './lib/api-documentation';

@@ -100,6 +100,25 @@ const CODES: Record<ErrorCode, CodeSample> = {
     when: "the notified status cannot follow the inflow's current one (e.g. denied to approved, credited to processing)",
     message: 'a pix inflow cannot move from denied to approved',
   },
+  account_not_found: {
+    when: 'no user has the receiving account (another ISPB than ours, a number never issued, another type): the Pix is refused (SPI: AC03), kept for the operator',
+    message: 'no account 0001/100000002 (TRAN) at ISPB 99999999: refused',
+    field: 'receiver_account',
+  },
+  account_blocked: {
+    when: 'the receiving account is blocked by the operator, or its partner is disabled: the Pix is refused (SPI: AC06), kept for the operator',
+    message: 'account 0001/100000002 is blocked: refused',
+    field: 'receiver_account',
+  },
+  account_closed: {
+    when: 'the receiving account is closed (the provider: the Pix is refused, SPI: AC04, kept for the operator; the operator API: closed is final)',
+    message: 'account 0001/100000002 is closed',
+    field: 'receiver_account',
+  },
+  account_not_empty: {
+    when: 'the account to close still holds a BRL balance: it must be paid out first',
+    message: 'account 0001/100000002 holds 2500 BRL cents: it cannot be closed',
+  },
   end_to_end_id_conflict: {
     when: 'the end_to_end_id is recorded with other details (amount, receiver, sender, method) or for another partner',
     message: 'end_to_end_id E60701190202611220316ChEFWNP0TTY is recorded with other details',

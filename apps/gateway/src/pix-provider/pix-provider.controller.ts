@@ -19,7 +19,7 @@ import { PixSignatureGuard } from './pix-signature.guard';
 export class PixProviderController {
   constructor(private readonly bus: ForwardingBus) {}
 
-  /** 201 when this notification recorded a user's inflow, 202 when it is kept aside (no user has the account), 200 when it moved or changed nothing. */
+  /** 201 when this notification recorded a user's inflow, 200 when it moved or changed nothing; 422 when the account cannot receive (kept for the operator). */
   @Post()
   @HttpCode(200)
   @ApiBody({ type: IngestPixInflowCommand, examples: { processing: { value: INGEST_PIX_INFLOW_EXAMPLE } } })
@@ -27,11 +27,11 @@ export class PixProviderController {
     operationId: 'ingestPixInflow',
     summary: 'Pix provider: notify an incoming Pix at a status, by the receiving account',
     description:
-      "For the Pix provider, not partners. Signed with X-Pix-Signature. Names the receiving account (receiver_account: ISPB, branch, number, type) and, for a Pix by key, the key (receiver_key), as an SPI credit notification does. The first notification of an end_to_end_id records the inflow for the account's user (201) or, when no user has that account, keeps it aside for the operator, credited to no one (202, matched false); later ones move it along the transitions of docs/api.md (200, or 202 while kept aside); the same or an earlier status changes nothing. Reaching credited credits the user's BRL balance, once.",
+      "For the Pix provider, not partners. Signed with X-Pix-Signature. Names the receiving account (receiver_account: ISPB, branch, number, type) and, for a Pix by key, the key (receiver_key), as an SPI credit notification does. The first notification of an end_to_end_id records the inflow for the account's user (201); when no user has that account, or it is blocked or closed, the Pix is refused (422 account_not_found, 422 account_blocked, 409 account_closed: reject the credit to the payer's bank, SPI reasons AC03, AC06, AC04) and kept for the operator, and its later notifications are answered the same. Later ones move it along the transitions of docs/api.md (200); the same or an earlier status changes nothing. Reaching credited credits the user's BRL balance, once.",
   })
   @ApiAnswer(201, IngestPixInflowResult, { description: "The inflow was recorded at the notified status for the account's user" })
   @ApiAnswer(202, IngestPixInflowResult, {
-    description: 'No user has the receiving account: the inflow is kept aside for the operator (recorded, or moved), credited to no one',
+    description: 'An inflow kept aside before refusals were answered (no user had the account): moved, credited to no one',
   })
   @ApiAnswer(200, IngestPixInflowResult, { description: "The user's inflow moved, or was already at (or past) the notified status" })
   @ApiErrors('pix_provider', [
@@ -39,6 +39,9 @@ export class PixProviderController {
     ...JSON_BODY_ERRORS,
     'invalid_transition',
     'end_to_end_id_conflict',
+    'account_not_found',
+    'account_blocked',
+    'account_closed',
     'service_unavailable',
   ])
   async ingest(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountType, authenticatedPartnerId, PartnerId } from '@partner/contracts';
+import { AccountStatus, AccountType, authenticatedPartnerId, PartnerId } from '@partner/contracts';
 import { Database, Queryable, statement, Transaction } from '@partner/db';
 
 /** A user's payment account here (its ISPB is the operator's, OPERATOR_ISPB, not stored). */
@@ -11,6 +11,9 @@ export interface UserAccountRecord {
   type: AccountType;
   openedAt: Date;
   availableBrlCents: bigint;
+  status: AccountStatus;
+  statusReason: string | null;
+  statusChangedAt: Date | null;
 }
 
 /** The account fields a Pix names (with the operator's ISPB): how an inflow finds its user. */
@@ -36,6 +39,9 @@ interface AccountRow {
   type: AccountType;
   opened_at: Date;
   available_brl_cents: string;
+  status: AccountStatus;
+  status_reason: string | null;
+  status_changed_at: Date | null;
 }
 
 const toAccount = (r: AccountRow): UserAccountRecord => ({
@@ -46,6 +52,9 @@ const toAccount = (r: AccountRow): UserAccountRecord => ({
   type: r.type,
   openedAt: r.opened_at,
   availableBrlCents: BigInt(r.available_brl_cents),
+  status: r.status,
+  statusReason: r.status_reason,
+  statusChangedAt: r.status_changed_at,
 });
 
 /** A new user (nothing when known: a concurrent first upsert waits on the primary key, then inserts nothing). */
@@ -79,8 +88,28 @@ const OPEN_ACCOUNT = statement(
 
 const BY_USER = statement('inflows_account_by_user', 'SELECT * FROM accounts WHERE partner_id = $1 AND document = $2');
 
-/** Whose account a Pix names: the unique (branch, number), and its type too (another type is another account). */
-const BY_ACCOUNT = statement('inflows_account_by_account', 'SELECT * FROM accounts WHERE branch = $1 AND number = $2 AND type = $3');
+/** The account locked for a change of its status (and read with the balance it holds then). */
+const LOCK_BY_USER = statement('inflows_account_lock', 'SELECT * FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE');
+
+/** Whether a user's inflow is still settling (it will be credited): an account is not closed under it. */
+const UNDER_WAY = statement(
+  'inflows_account_inflows_under_way',
+  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE partner_id = $1 AND document = $2 AND status IN ('processing', 'approved', 'success')) AS under_way`,
+);
+
+const SET_STATUS = statement(
+  'inflows_account_set_status',
+  `UPDATE accounts SET status = $3, status_reason = $4, status_changed_at = $5 WHERE partner_id = $1 AND document = $2 RETURNING *`,
+);
+
+/**
+ * Whose account a Pix names: the unique (branch, number), and its type too (another type is another account). FOR
+ * SHARE: a block or close of the account (FOR UPDATE) waits for the ingestion that read it active, or goes first.
+ */
+const BY_ACCOUNT = statement(
+  'inflows_account_by_account',
+  'SELECT * FROM accounts WHERE branch = $1 AND number = $2 AND type = $3 FOR SHARE',
+);
 
 /**
  * Credits an inflow to its user's account, with its ledger entry, in the caller's transaction (the inflow's
@@ -137,6 +166,27 @@ export class AccountRepository {
   async find(partnerId: PartnerId, document: string, on: Queryable = this.db): Promise<UserAccountRecord | null> {
     const { rows } = await on.query<AccountRow>(BY_USER, [partnerId, document]);
     return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** The partner's user's account, locked until the transaction ends; null when the partner has no such user here. */
+  async lock(tx: Transaction, partnerId: PartnerId, document: string): Promise<UserAccountRecord | null> {
+    const { rows } = await tx.query<AccountRow>(LOCK_BY_USER, [partnerId, document]);
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** Whether the user has an inflow still settling (processing, approved or success). */
+  async inflowsUnderWay(tx: Transaction, partnerId: PartnerId, document: string): Promise<boolean> {
+    return (await tx.query<{ under_way: boolean }>(UNDER_WAY, [partnerId, document])).rows[0].under_way;
+  }
+
+  async setStatus(
+    tx: Transaction,
+    partnerId: PartnerId,
+    document: string,
+    change: { status: AccountStatus; reason: string; at: Date },
+  ): Promise<UserAccountRecord> {
+    const { rows } = await tx.query<AccountRow>(SET_STATUS, [partnerId, document, change.status, change.reason, change.at]);
+    return toAccount(rows[0]);
   }
 
   /** The account a Pix names (at the operator's ISPB, which the caller checked); null when no user has it. */

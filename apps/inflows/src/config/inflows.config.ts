@@ -1,5 +1,5 @@
 import { Matches } from 'class-validator';
-import { Flag, PollIntervalMs, ServiceConfig, SimulatedDelayMs } from '@partner/config';
+import { Flag, OperatorIspb, PLACEHOLDER_ISPB, PollIntervalMs, ServiceConfig, SimulatedDelayMs } from '@partner/config';
 import { SERVICE_CATALOGUE } from '@partner/contracts';
 
 export class InflowsConfig extends ServiceConfig {
@@ -20,13 +20,17 @@ export class InflowsConfig extends ServiceConfig {
   @PollIntervalMs()
   PIX_IN_TICK_MS: number = 250;
 
+  /** The counterparties are test servers (the Compose overlay of local chains and the test DICT): the placeholder ISPB is allowed. */
+  @Flag()
+  LOCAL_COUNTERPARTIES: boolean = false;
+
   /**
    * The operator's ISPB (8 digits): the institution where users' payment accounts are, as DICT and the SPI
-   * name it. A Pix the provider notifies for another ISPB reaches no user (kept aside). Not stored with the
-   * accounts: changing it moves every account. The default is no institution's: set it in production.
+   * name it. A Pix the provider notifies for another ISPB reaches no user (refused). Not stored with the
+   * accounts: changing it moves every account. The default is no institution's: production refuses it.
    */
-  @Matches(/^\d{8}$/, { message: 'OPERATOR_ISPB must be an ISPB of 8 digits' })
-  OPERATOR_ISPB: string = '99999999';
+  @OperatorIspb('OPERATOR_ISPB')
+  OPERATOR_ISPB: string = PLACEHOLDER_ISPB;
 
   /** The branch (agência, 4 digits) new accounts are opened at; each account keeps the branch it was opened at. */
   @Matches(/^\d{4}$/, { message: 'ACCOUNT_BRANCH must be 4 digits' })

@@ -1,11 +1,12 @@
 import { loadConfig } from '@partner/config';
 import { IngestPixInflowCommand, PartnerId, PixInStatus, Topics } from '@partner/contracts';
 import { newCpf, outboxEventsOf, selectCount, selectRows, testPartnerId } from '@partner/testing';
-import { Database } from '@partner/db';
+import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { InflowsConfig } from '../config/inflows.config';
 import { AccountRepository } from '../accounts/account.repository';
 import { GetBrlLedgerUseCase } from '../accounts/brl-balance.use-cases';
+import { SetAccountStatusUseCase } from '../accounts/set-account-status.use-case';
 import { ingestionOn, openAccount, receiverOf } from '../accounts/accounts.spec-support';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
@@ -19,6 +20,7 @@ const accounts = new AccountRepository(db);
 const ingest = ingestionOn(db, config);
 const ledger = new GetBrlLedgerUseCase(accounts);
 const unmatched = new ListUnmatchedPixInflowsUseCase(new UnmatchedPixInflowRepository(db));
+const setStatus = new SetAccountStatusUseCase(new UnitOfWork(db, { wake: () => undefined }), accounts);
 
 afterAll(() => db.close());
 
@@ -169,27 +171,23 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     expect(await statesOf(n.receiver.partnerId)).toEqual(['processing']);
   });
 
-  it('keeps aside an inflow for an account no user has (another ISPB, number or type): no event, no credit, listed for the operator', async () => {
+  it('refuses an inflow for an account no user has (another ISPB, number or type), keeping it for the operator: no event, no credit', async () => {
     const known = await notification();
     const strangers = [
       { ...sent(known), receiver_account: { ...known.receiver_account, number: '999999999999' } },
       { ...sent(known), receiver_account: { ...known.receiver_account, ispb: '12345678' } },
       { ...sent(known), receiver_account: { ...known.receiver_account, type: 'CACC' as const } },
     ].map((n, i) => ({ ...n, end_to_end_id: `${n.end_to_end_id.slice(0, 31)}${i}` }));
+    const notFound = { ok: false, error: { code: 'account_not_found', field: 'receiver_account' } };
 
     for (const n of strangers) {
-      expect(await ingest.execute(n)).toEqual({
-        ok: true,
-        data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: true, matched: false },
-      });
-      expect(await ingest.execute(n)).toEqual({
-        ok: true,
-        data: { end_to_end_id: n.end_to_end_id, status: 'processing', created: false, matched: false },
-      });
+      expect(await ingest.execute(n)).toMatchObject(notFound);
+      expect(await ingest.execute(n)).toMatchObject(notFound);
     }
     const [kept] = strangers;
+    // A provider that sends the later notifications anyway: recorded, answered the same refusal.
     for (const status of ['approved', 'success', 'credited'] as const)
-      expect(await ingest.execute({ ...kept, status })).toMatchObject({ ok: true, data: { status, matched: false } });
+      expect(await ingest.execute({ ...kept, status })).toMatchObject(notFound);
     expect(await ingest.execute({ ...kept, status: 'failed' })).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
     expect(await ingest.execute({ ...kept, amount_cents: 1 })).toMatchObject({ ok: false, error: { code: 'end_to_end_id_conflict' } });
 
@@ -201,10 +199,68 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     const listed = await unmatched.execute({ limit: 200 });
     if (!listed.ok) throw new Error(JSON.stringify(listed.error));
     const mine = listed.data.unmatched_pix_inflows.filter((u) => strangers.some((n) => n.end_to_end_id === u.end_to_end_id));
-    expect(mine.map((u) => [u.end_to_end_id, u.status, u.receiver_account])).toEqual(
-      [...strangers].reverse().map((n) => [n.end_to_end_id, n === kept ? 'credited' : 'processing', n.receiver_account]),
+    expect(mine.map((u) => [u.end_to_end_id, u.status, u.receiver_account, u.refusal])).toEqual(
+      [...strangers]
+        .reverse()
+        .map((n) => [n.end_to_end_id, n === kept ? 'credited' : 'processing', n.receiver_account, 'account_not_found']),
     );
     expect(mine[2]).toMatchObject({ amount_cents: kept.amount_cents, receiver_key: kept.receiver_key, sender_tax_id: kept.sender_tax_id });
+  });
+
+  /** The operator's change of the receiver's account status. */
+  const setAccount = (to: Receiver, status: 'active' | 'blocked' | 'closed') =>
+    setStatus.execute({
+      partner_id: to.partnerId,
+      document: to.document,
+      status,
+      reason: 'spec',
+      by: 'spec',
+      asked_at: new Date().toISOString(),
+    });
+
+  it('refuses a new inflow to a blocked account (account_blocked), kept for the operator; one under way goes on; unblocked, it receives again', async () => {
+    const underWay = await notification();
+    expect(await ingest.execute(sent(underWay))).toMatchObject({ ok: true, data: { created: true, matched: true } });
+    expect(await setAccount(underWay.receiver, 'blocked')).toMatchObject({ ok: true, data: { status: 'blocked', status_reason: 'spec' } });
+
+    const fresh = { ...sent(underWay), end_to_end_id: `${underWay.end_to_end_id.slice(0, 31)}Z` };
+    expect(await ingest.execute(fresh)).toMatchObject({ ok: false, error: { code: 'account_blocked', field: 'receiver_account' } });
+    expect(await ingest.execute({ ...fresh, status: 'approved' })).toMatchObject({ ok: false, error: { code: 'account_blocked' } });
+    const listed = await unmatched.execute({ limit: 200 });
+    if (!listed.ok) throw new Error(JSON.stringify(listed.error));
+    expect(listed.data.unmatched_pix_inflows.find((u) => u.end_to_end_id === fresh.end_to_end_id)).toMatchObject({
+      status: 'approved',
+      refusal: 'account_blocked',
+    });
+    for (const next of ['approved', 'success', 'credited'] as const)
+      expect(await ingest.execute(sent(underWay, next))).toMatchObject({ ok: true, data: { status: next } });
+    expect(await statesOf(underWay.receiver.partnerId)).toEqual(['processing', 'approved', 'success', 'credited']);
+
+    expect(await setAccount(underWay.receiver, 'active')).toMatchObject({ ok: true, data: { status: 'active' } });
+    const later = { ...sent(underWay), end_to_end_id: `${underWay.end_to_end_id.slice(0, 31)}Y` };
+    expect(await ingest.execute(later)).toMatchObject({ ok: true, data: { created: true, matched: true } });
+  });
+
+  it('closes only an empty account with nothing under way; closed, it refuses every inflow (account_closed) and for good', async () => {
+    const n = await notification();
+    expect(await ingest.execute(sent(n))).toMatchObject({ ok: true });
+    expect(await setAccount(n.receiver, 'closed')).toMatchObject({ ok: false, error: { code: 'account_not_empty' } });
+    for (const next of ['approved', 'success', 'credited'] as const) await ingest.execute(sent(n, next));
+    expect(await setAccount(n.receiver, 'closed')).toMatchObject({ ok: false, error: { code: 'account_not_empty' } });
+
+    const empty = await notification();
+    expect(await setAccount(empty.receiver, 'closed')).toMatchObject({ ok: true, data: { status: 'closed' } });
+    expect(await ingest.execute(sent(empty))).toMatchObject({ ok: false, error: { code: 'account_closed', field: 'receiver_account' } });
+    expect(await setAccount(empty.receiver, 'active')).toMatchObject({ ok: false, error: { code: 'account_closed' } });
+    expect(await statesOf(empty.receiver.partnerId)).toEqual([]);
+  });
+
+  it('keeps settled money: success cannot move to failed (409 invalid_transition), credited stays reachable', async () => {
+    const n = await notification();
+    for (const status of ['processing', 'approved', 'success'] as const) await ingest.execute(sent(n, status));
+    expect(await ingest.execute(sent(n, 'failed'))).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
+    expect(await ingest.execute(sent(n, 'credited'))).toMatchObject({ ok: true, data: { status: 'credited' } });
+    expect(await balanceOf(n.receiver)).toBe(5_000n);
   });
 
   it('keeps an id aside for good: an account opened later does not take an inflow first notified for no one', async () => {

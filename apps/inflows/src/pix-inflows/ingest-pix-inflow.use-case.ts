@@ -6,7 +6,7 @@ import { InflowsConfig } from '../config/inflows.config';
 import { pixInStateChanged } from './pix-in-event';
 import { transitionOf } from './pix-in-transitions';
 import { PixInflowRecord, PixInflowRepository } from './pix-inflow.repository';
-import { UnmatchedPixInflowRecord, UnmatchedPixInflowRepository } from './unmatched-pix-inflow.repository';
+import { InflowRefusal, UnmatchedPixInflowRecord, UnmatchedPixInflowRepository } from './unmatched-pix-inflow.repository';
 
 type Reply = RequestReply<typeof Topics.InflowsIngest>;
 
@@ -17,8 +17,10 @@ const conflict = (n: IngestPixInflowCommand): Reply =>
  * Applies a Pix provider notification (docs/api.md: "Pix provider ingestion"). It names the receiving
  * account, as an SPI credit notification does; the account (at OPERATOR_ISPB) says whose the inflow is. The
  * first notification of an end-to-end id records the inflow at its status, for the account's user, or, when
- * no user has the account, keeps it aside (unmatched_pix_inflows: for the operator, credited to no one);
- * later ones move it along PIX_IN_TRANSITIONS, wherever it was recorded. Each change of a user's inflow, its
+ * no user has the account or the account is blocked or closed, refuses it to the provider with that reason
+ * (the SPI's AC03, AC06, AC04: the provider rejects the credit, the payer's bank gets its money back) and keeps
+ * it aside (unmatched_pix_inflows: for the operator, credited to no one); later ones move it along
+ * PIX_IN_TRANSITIONS, wherever it was recorded (one kept aside answered with its refusal again). Each change of a user's inflow, its
  * pix_in event and, on reaching `credited`, the credit of its amount to the user's BRL account with its
  * ledger entry, are one unit of work. A repeated or late notification changes nothing, emits nothing and
  * credits nothing. The notifications of one end-to-end id apply one after the other (a lock on the id for
@@ -45,11 +47,18 @@ export class IngestPixInflowUseCase {
       if (kept) return this.applyUnmatched(tx, kept, n, now);
 
       const account = n.receiver_account.ispb === this.config.OPERATOR_ISPB ? await this.accounts.ownerOf(tx, n.receiver_account) : null;
-      if (!account) {
-        const recorded = await this.unmatched.record(tx, n, now);
+      const refusal: InflowRefusal | null = !account
+        ? 'account_not_found'
+        : account.status === 'blocked'
+          ? 'account_blocked'
+          : account.status === 'closed'
+            ? 'account_closed'
+            : null;
+      if (!account || refusal) {
+        const recorded = await this.unmatched.record(tx, n, refusal ?? 'account_not_found', now);
         // Under the id's lock nothing else can have taken it: a row without the lock would be a bug of ours.
         if (!recorded) throw new Error(`end_to_end_id ${n.end_to_end_id} taken while locked`);
-        return ok({ end_to_end_id: n.end_to_end_id, status: n.status, created: true, matched: false });
+        return refusedFor(recorded);
       }
       const recorded = await this.inflows.recordNotified(tx, account, n, now);
       if (!recorded) throw new Error(`end_to_end_id ${n.end_to_end_id} taken while locked`);
@@ -84,8 +93,9 @@ export class IngestPixInflowUseCase {
     const from = kept.notification.status;
     const transition = transitionOf(from, n.status);
     if (transition === 'refuse') return refused(from, n.status);
-    if (transition === 'move') await this.unmatched.move(tx, kept.id, n.status, now);
-    return ok({ end_to_end_id: n.end_to_end_id, status: transition === 'move' ? n.status : from, created: false, matched: false });
+    const moved = transition === 'move' ? await this.unmatched.move(tx, kept.id, n.status, now) : kept;
+    if (moved.refusal) return refusedFor(moved);
+    return ok({ end_to_end_id: n.end_to_end_id, status: moved.notification.status, created: false, matched: false });
   }
 
   /** Whether a notification describes the recorded inflow: everything but its status must match, the receiving account included. */
@@ -107,6 +117,18 @@ export class IngestPixInflowUseCase {
       r.senderBranchCode === n.sender_branch_code
     );
   }
+}
+
+/** The answer to a notification of a Pix kept aside with a refusal: the same refusal, every time. */
+function refusedFor(kept: UnmatchedPixInflowRecord): Reply {
+  const { receiver_account: a } = kept.notification;
+  const account = `${a.branch}/${a.number} (${a.type}) at ISPB ${a.ispb}`;
+  const message = {
+    account_not_found: `no account ${account}: refused, kept for the operator`,
+    account_blocked: `account ${account} is blocked: refused, kept for the operator`,
+    account_closed: `account ${account} is closed: refused, kept for the operator`,
+  }[kept.refusal ?? 'account_not_found'];
+  return fail(kept.refusal ?? 'account_not_found', message, 'receiver_account');
 }
 
 const refused = (from: PixInStatus, to: PixInStatus): Reply =>

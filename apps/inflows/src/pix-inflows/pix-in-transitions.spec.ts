@@ -9,7 +9,6 @@ describe('transitionOf', () => {
     ['approved', 'success'],
     ['approved', 'failed'],
     ['success', 'credited'],
-    ['success', 'failed'],
   ] as const)('moves %s -> %s', (from, to) => {
     expect(transitionOf(from, to)).toBe('move');
   });
@@ -29,5 +28,10 @@ describe('transitionOf', () => {
     expect(transitionOf('processing', 'credited')).toBe('refuse');
     expect(transitionOf('approved', 'credited')).toBe('refuse');
     expect(transitionOf('approved', 'denied')).toBe('refuse');
+  });
+
+  it('refuses to fail a settled Pix (success): the money is at the operator, taken back only by a return', () => {
+    expect(transitionOf('success', 'failed')).toBe('refuse');
+    expect(transitionOf('success', 'denied')).toBe('refuse');
   });
 });

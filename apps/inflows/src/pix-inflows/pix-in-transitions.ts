@@ -1,10 +1,14 @@
 import { PixInStatus } from '@partner/contracts';
 
-/** Spec 2.4's moves: the statuses each status may move to. denied, failed and credited are final. */
+/**
+ * Spec 2.4's moves: the statuses each status may move to. denied, failed and credited are final. `success` is a
+ * settled Pix (the money is at the operator): it only goes on to `credited`; taking settled money back is a
+ * return (devolução), never a status.
+ */
 export const PIX_IN_TRANSITIONS: Readonly<Record<PixInStatus, readonly PixInStatus[]>> = {
   processing: ['approved', 'denied', 'failed'],
   approved: ['success', 'failed'],
-  success: ['credited', 'failed'],
+  success: ['credited'],
   denied: [],
   failed: [],
   credited: [],

@@ -16,14 +16,19 @@ interface UnmatchedRow extends SenderDetails {
   receiver_type: AccountType;
   receiver_key: string | null;
   status: PixInStatus;
+  refusal: InflowRefusal | null;
   created_at: Date;
   updated_at: Date;
 }
+
+/** Why a Pix reached no user, as the provider is answered (null: kept aside before refusals were answered). */
+export type InflowRefusal = 'account_not_found' | 'account_blocked' | 'account_closed';
 
 export interface UnmatchedPixInflowRecord {
   id: bigint;
   /** The notification as recorded (its status the last one notified). */
   notification: IngestPixInflowCommand;
+  refusal: InflowRefusal | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +45,7 @@ const toRecord = (r: UnmatchedRow): UnmatchedPixInflowRecord => ({
     ...senderOf(r),
     status: r.status,
   },
+  refusal: r.refusal,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -47,7 +53,7 @@ const toRecord = (r: UnmatchedRow): UnmatchedPixInflowRecord => ({
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** The inflow kept aside as the operator API lists it. */
-export const toUnmatchedView = ({ notification: n, createdAt, updatedAt }: UnmatchedPixInflowRecord): UnmatchedPixInflowView => ({
+export const toUnmatchedView = ({ notification: n, refusal, createdAt, updatedAt }: UnmatchedPixInflowRecord): UnmatchedPixInflowView => ({
   end_to_end_id: n.end_to_end_id,
   amount_cents: n.amount_cents,
   ...(n.description !== undefined && { description: n.description }),
@@ -63,6 +69,7 @@ export const toUnmatchedView = ({ notification: n, createdAt, updatedAt }: Unmat
   status: n.status,
   created_at: unix(createdAt),
   last_updated_at: unix(updatedAt),
+  refusal,
 });
 
 const BY_END_TO_END_ID = statement('inflows_unmatched_by_e2e', 'SELECT * FROM unmatched_pix_inflows WHERE end_to_end_id = $1 FOR UPDATE');
@@ -72,8 +79,8 @@ const RECORD = statement(
   'inflows_unmatched_record',
   `INSERT INTO unmatched_pix_inflows (end_to_end_id, amount_cents, description, method, sender_name, sender_tax_id, sender_account_number,
                                      sender_account_type, sender_bank_code, sender_branch_code, receiver_ispb, receiver_branch,
-                                     receiver_number, receiver_type, receiver_key, status, created_at, updated_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+                                     receiver_number, receiver_type, receiver_key, status, created_at, updated_at, refusal)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
    ON CONFLICT (end_to_end_id) DO NOTHING
    RETURNING *`,
 );
@@ -100,7 +107,7 @@ export class UnmatchedPixInflowRepository {
     return row ? toRecord(row) : null;
   }
 
-  async record(tx: Transaction, n: IngestPixInflowCommand, now: Date): Promise<UnmatchedPixInflowRecord | null> {
+  async record(tx: Transaction, n: IngestPixInflowCommand, refusal: InflowRefusal, now: Date): Promise<UnmatchedPixInflowRecord | null> {
     const {
       rows: [row],
     } = await tx.query<UnmatchedRow>(RECORD, [
@@ -116,6 +123,7 @@ export class UnmatchedPixInflowRepository {
       n.receiver_key ?? null,
       n.status,
       now,
+      refusal,
     ]);
     return row ? toRecord(row) : null;
   }

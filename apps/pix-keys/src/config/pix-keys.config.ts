@@ -1,5 +1,5 @@
-import { IsNotEmpty, IsString, Matches } from 'class-validator';
-import { IntInRange, PollIntervalMs, ServiceConfig } from '@partner/config';
+import { IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { Flag, IntInRange, OperatorIspb, PollIntervalMs, ServiceConfig } from '@partner/config';
 import { SERVICE_CATALOGUE } from '@partner/contracts';
 
 const file = (name: string, what: string) => ({ message: `${name} must name the PEM file of ${what}` });
@@ -19,9 +19,21 @@ export class PixKeysConfig extends ServiceConfig {
   })
   DICT_URL: string = '';
 
+  /** The counterparties are test servers (the Compose overlay of local chains and the test DICT): the placeholder ISPB is allowed. */
+  @Flag()
+  LOCAL_COUNTERPARTIES: boolean = false;
+
   /** The operator's ISPB (8 digits): the participant DICT knows it as, and the account's institution. */
-  @Matches(/^\d{8}$/, { message: "DICT_ISPB must be the operator's ISPB, 8 digits" })
+  @OperatorIspb('DICT_ISPB', 'OPERATOR_ISPB')
   DICT_ISPB: string = '';
+
+  /**
+   * The inflows service's OPERATOR_ISPB, where the deployment gives it to this service too (Compose does): the
+   * accounts' institution, which must be DICT_ISPB, or every key fails dict_rejected. Unset: not checked here.
+   */
+  @IsOptional()
+  @Matches(/^\d{8}$/, { message: 'OPERATOR_ISPB must be an ISPB of 8 digits' })
+  OPERATOR_ISPB?: string;
 
   /** Mutual TLS: the operator's client certificate and key, and the CA certificates DICT's server certificate must chain to. */
   @IsString()

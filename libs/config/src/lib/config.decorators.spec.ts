@@ -1,5 +1,5 @@
-import { IsString } from 'class-validator';
-import { CommaSeparated, Flag, IntInRange, PollIntervalMs, SimulatedDelayMs } from './config.decorators';
+import { IsOptional, IsString } from 'class-validator';
+import { CommaSeparated, Flag, IntInRange, OperatorIspb, PLACEHOLDER_ISPB, PollIntervalMs, SimulatedDelayMs } from './config.decorators';
 import { ConfigError, loadConfig } from './load-config';
 
 class SampleConfig {
@@ -80,5 +80,41 @@ describe('config decorators', () => {
       NAMES: ['x', 'y'],
       ADDRESSES: ['0xab', '0xcd'],
     });
+  });
+});
+
+class IspbConfig {
+  @IsString()
+  NODE_ENV: string = 'development';
+
+  @Flag()
+  LOCAL_COUNTERPARTIES: boolean = false;
+
+  @OperatorIspb('DICT_ISPB', 'OPERATOR_ISPB')
+  DICT_ISPB: string = '';
+
+  @IsString()
+  @IsOptional()
+  OPERATOR_ISPB?: string;
+}
+
+describe('OperatorIspb', () => {
+  const load = (env: NodeJS.ProcessEnv) => loadConfig(IspbConfig, env);
+
+  it("refuses the stacks' placeholder 99999999 in production, unless the counterparties are test servers", () => {
+    expect(() => load({ NODE_ENV: 'production', DICT_ISPB: PLACEHOLDER_ISPB })).toThrow(
+      /DICT_ISPB=99999999 is the stacks' placeholder, refused with NODE_ENV=production/,
+    );
+    expect(load({ NODE_ENV: 'production', DICT_ISPB: PLACEHOLDER_ISPB, LOCAL_COUNTERPARTIES: 'true' }).DICT_ISPB).toBe(PLACEHOLDER_ISPB);
+    expect(load({ NODE_ENV: 'development', DICT_ISPB: PLACEHOLDER_ISPB }).DICT_ISPB).toBe(PLACEHOLDER_ISPB);
+    expect(load({ NODE_ENV: 'production', DICT_ISPB: '60701190' }).DICT_ISPB).toBe('60701190');
+  });
+
+  it('refuses two settings that name different ISPBs, and takes the same one or none', () => {
+    expect(() => load({ NODE_ENV: 'production', DICT_ISPB: '60701190', OPERATOR_ISPB: '99999999' })).toThrow(
+      /DICT_ISPB \(60701190\) and OPERATOR_ISPB \(99999999\) must be the same ISPB/,
+    );
+    expect(load({ NODE_ENV: 'production', DICT_ISPB: '60701190', OPERATOR_ISPB: '60701190' }).OPERATOR_ISPB).toBe('60701190');
+    expect(() => load({ DICT_ISPB: '6070119' })).toThrow(/DICT_ISPB must be the operator's ISPB, 8 digits/);
   });
 });

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, Matches, Max, Min, ValidateBy, ValidationArguments } from 'class-validator';
 
 /**
  * Property decorators for the kinds of variable every app's configuration has, so a config class states
@@ -54,4 +54,35 @@ export const CommaSeparated = (item: (text: string) => string = (text) => text):
           .map((s) => item(s.trim()))
           .filter(Boolean)
       : value,
+  );
+
+/** The ISPB the stacks run as (`npm start`, tests, the test DICT): no institution's. */
+export const PLACEHOLDER_ISPB = '99999999';
+
+/**
+ * An operator's ISPB (8 digits) that production refuses to be the stacks' placeholder (99999999): with it, every
+ * inflow naming the real ISPB would be refused and every key registered under no institution. The placeholder
+ * stays allowed where the counterparties are test servers (`LOCAL_COUNTERPARTIES=true`: the Compose overlay of
+ * local chains and the test DICT) or in the sandbox (`SANDBOX=true`). `sameAs`: another setting of the same config
+ * that, when set, must be the same ISPB (the operator is one institution).
+ */
+export const OperatorIspb = (name: string, sameAs?: string): PropertyDecorator =>
+  stacked(
+    Matches(/^\d{8}$/, { message: `${name} must be the operator's ISPB, 8 digits` }),
+    ValidateBy({
+      name: 'operatorIspb',
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          const config = (args?.object ?? {}) as Record<string, unknown>;
+          const trial = config.SANDBOX === true || config.LOCAL_COUNTERPARTIES === true;
+          if (config.NODE_ENV === 'production' && value === PLACEHOLDER_ISPB && !trial) return false;
+          const other = sameAs ? config[sameAs] : undefined;
+          return other === undefined || other === '' || other === value;
+        },
+        defaultMessage: (args?: ValidationArguments) =>
+          args?.value === PLACEHOLDER_ISPB
+            ? `${name}=${PLACEHOLDER_ISPB} is the stacks' placeholder, refused with NODE_ENV=production: set the operator's ISPB (LOCAL_COUNTERPARTIES=true only against test servers)`
+            : `${name} (${String(args?.value)}) and ${sameAs} (${String((args?.object as Record<string, unknown>)[sameAs ?? ''])}) must be the same ISPB: the operator is one institution`,
+      },
+    }),
   );

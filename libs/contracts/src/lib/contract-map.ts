@@ -16,6 +16,7 @@ import { SimulatePixInCommand, SimulatePixInResult } from './inflows/simulate-pi
 import { CreatePixKeyCommand, PixKeyCommandResult } from './pix-keys/create-pix-key/create-pix-key.command';
 import { IngestPixInflowCommand, IngestPixInflowResult } from './inflows/ingest-pix-inflow/ingest-pix-inflow.command';
 import { BrlBalance, BrlLedgerPage, GetBrlBalanceQuery, GetBrlLedgerQuery } from './inflows/accounts/brl-account.query';
+import { AccountStatusView, SetAccountStatusCommand } from './inflows/set-account-status/set-account-status.command';
 import { ListUnmatchedPixInflowsQuery, UnmatchedPixInflowsPage } from './inflows/unmatched/list-unmatched-pix-inflows.query';
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
@@ -263,13 +264,17 @@ export const requestContracts = {
   }),
   /** Keyed by end-to-end id: the notifications of one inflow are applied in turn. */
   [Topics.InflowsIngest]: request<IngestPixInflowResult>()(IngestPixInflowCommand, {
-    refusals: ['invalid_transition', 'end_to_end_id_conflict'],
+    refusals: ['invalid_transition', 'end_to_end_id_conflict', 'account_not_found', 'account_blocked', 'account_closed'],
     key: (p) => p.end_to_end_id,
   }),
   [Topics.InflowsGetBalance]: request<BrlBalance>()(GetBrlBalanceQuery, { refusals: ['user_not_found'], key: byUser }),
   /** A cursor the service did not issue is invalid_request (field cursor). */
   [Topics.InflowsLedger]: request<BrlLedgerPage>()(GetBrlLedgerQuery, { refusals: ['user_not_found'] }),
   [Topics.InflowsListUnmatched]: request<UnmatchedPixInflowsPage>()(ListUnmatchedPixInflowsQuery),
+  [Topics.InflowsSetAccountStatus]: request<AccountStatusView>()(SetAccountStatusCommand, {
+    refusals: ['user_not_found', 'account_closed', 'account_not_empty'],
+    key: byUser,
+  }),
   [Topics.InflowsPing]: request<PingResult>()(PingQuery),
 } as const;
 

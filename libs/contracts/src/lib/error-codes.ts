@@ -76,9 +76,24 @@ export const FAMILY_ERROR_CODES = {
     'invalid_transition',
     /** The operator key that asked for a credit cannot approve or reject it (403): dual control. */
     'same_operator',
+    /** A closed payment account: closed is final (409). */
+    'account_closed',
+    /** A payment account with a BRL balance cannot be closed (422). */
+    'account_not_empty',
   ],
   /** POST /provider/v1/pix/inflows. */
-  pix_provider: ['invalid_request', 'invalid_signature', 'invalid_transition', 'end_to_end_id_conflict'],
+  pix_provider: [
+    'invalid_request',
+    'invalid_signature',
+    'invalid_transition',
+    'end_to_end_id_conflict',
+    /** No user has the receiving account (another ISPB, an unknown number or type): refused, kept for the operator (422). */
+    'account_not_found',
+    /** The receiving account is blocked, or its partner disabled: refused, kept for the operator (422). */
+    'account_blocked',
+    /** The receiving account is closed: refused, kept for the operator (409, as on the operator API). */
+    'account_closed',
+  ],
 } as const;
 
 export type ErrorFamily = keyof typeof FAMILY_ERROR_CODES;

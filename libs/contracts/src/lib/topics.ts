@@ -80,6 +80,7 @@ export const Topics = {
   InflowsGetBalance: 'inflows.query.get-balance.v1',
   InflowsLedger: 'inflows.query.brl-ledger.v1',
   InflowsListUnmatched: 'inflows.query.list-unmatched.v1',
+  InflowsSetAccountStatus: 'inflows.command.set-account-status.v1',
   InflowsPing: 'inflows.query.ping.v1',
   PixInStateChanged: 'inflows.event.state-changed.v1',
 

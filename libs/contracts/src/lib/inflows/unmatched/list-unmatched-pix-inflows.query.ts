@@ -55,6 +55,16 @@ export class UnmatchedPixInflowView {
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds: the last change', example: 1795315285 })
   last_updated_at!: number;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    enum: ['account_not_found', 'account_blocked', 'account_closed'],
+    description:
+      'What the provider was answered: account_not_found (no user has the account), account_blocked (blocked, or its partner disabled), account_closed; null for one kept aside before refusals were answered (the provider was answered 202)',
+    example: 'account_not_found',
+  })
+  refusal!: 'account_not_found' | 'account_blocked' | 'account_closed' | null;
 }
 
 export class UnmatchedPixInflowsPage {
