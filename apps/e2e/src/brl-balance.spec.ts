@@ -263,6 +263,27 @@ describe('BRL balance: the Pix provider by account (SANDBOX=false)', () => {
     expect([unknown.status, unknown.body.error]).toEqual([404, 'user_not_found']);
   });
 
+  it("refuses a disabled partner's users' Pix (422 account_blocked) until the partner is enabled again", async () => {
+    const { partnerId, account } = await productionUser();
+    expect((await prodOperator().post(`/admin/v1/partners/${partnerId}/disable`)).status).toBe(200);
+    // The inflows service learns it from the gateway's event: within a few seconds.
+    const refused = await pollUntil(
+      'the Pix refused',
+      () => notify(pixInflowTo(account)),
+      (res) => res.status === 422,
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    expect([refused.status, refused.body.error]).toEqual([422, 'account_blocked']);
+    expect((await prodOperator().post(`/admin/v1/partners/${partnerId}/enable`)).status).toBe(200);
+    const received = await pollUntil(
+      'the Pix received',
+      () => notify(pixInflowTo(account)),
+      (res) => res.status === 201,
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    expect(received.body.matched).toBe(true);
+  });
+
   it("refuses hostile receiving accounts, keys and oversized bodies with the family's 400 (413), never a 5xx, recording nothing", async () => {
     const { api, account } = await productionUser();
     const base = pixInflowTo(account);

@@ -4,10 +4,17 @@ import { PixInflowsModule } from './pix-inflows/pix-inflows.module';
 import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
 import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
 import { AccountsModule } from './accounts/accounts.module';
+import { PartnerStatusesModule } from './partner-statuses/partner-statuses.module';
 
 export const AppModule = serviceAppModule({
   name: 'inflows',
   configClass: InflowsConfig,
   // The simulated payment network credits BRL out of nothing: loaded with SANDBOX=true only, never in production.
-  features: (config) => [AccountsModule, PixKeyReplicaModule, ...(config.SANDBOX ? [SpiSimulatorModule] : []), PixInflowsModule],
+  features: (config) => [
+    AccountsModule,
+    PartnerStatusesModule,
+    PixKeyReplicaModule,
+    ...(config.SANDBOX ? [SpiSimulatorModule] : []),
+    PixInflowsModule,
+  ],
 });

@@ -4,6 +4,7 @@ import { InflowsConfig } from '../config/inflows.config';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
 import { UnmatchedPixInflowRepository } from '../pix-inflows/unmatched-pix-inflow.repository';
+import { PartnerStatusRepository } from '../partner-statuses/partner-status.repository';
 import { AccountRepository, UserAccountRecord } from './account.repository';
 
 /** The inflows service's ingestion, wired as the service wires it, on a spec's database and config. */
@@ -14,6 +15,7 @@ export function ingestionOn(db: Database, config: InflowsConfig): IngestPixInflo
     new PixInflowRepository(db),
     new UnmatchedPixInflowRepository(db),
     new AccountRepository(db),
+    new PartnerStatusRepository(db),
   );
 }
 

@@ -7,6 +7,7 @@ import { InflowsConfig } from '../config/inflows.config';
 import { AccountRepository } from '../accounts/account.repository';
 import { GetBrlLedgerUseCase } from '../accounts/brl-balance.use-cases';
 import { SetAccountStatusUseCase } from '../accounts/set-account-status.use-case';
+import { PartnerStatusRepository } from '../partner-statuses/partner-status.repository';
 import { ingestionOn, openAccount, receiverOf } from '../accounts/accounts.spec-support';
 import { newEndToEndId } from '../spi-simulator/end-to-end-id';
 import { completeSender } from '../spi-simulator/sender-details';
@@ -20,6 +21,7 @@ const accounts = new AccountRepository(db);
 const ingest = ingestionOn(db, config);
 const ledger = new GetBrlLedgerUseCase(accounts);
 const unmatched = new ListUnmatchedPixInflowsUseCase(new UnmatchedPixInflowRepository(db));
+const partners = new PartnerStatusRepository(db);
 const setStatus = new SetAccountStatusUseCase(new UnitOfWork(db, { wake: () => undefined }), accounts);
 
 afterAll(() => db.close());
@@ -47,6 +49,9 @@ async function notification(overrides: Partial<IngestPixInflowCommand> = {}): Pr
     receiver: { partnerId, document },
   };
 }
+
+/** A new end-to-end id from the same sender's bank as `n` (never `n`'s own). */
+const anotherId = (n: IngestPixInflowCommand): string => newEndToEndId(n.sender_bank_code, new Date());
 
 /** The notification as the provider sends it: without the spec's bookkeeping. */
 const sent = (
@@ -223,7 +228,7 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     expect(await ingest.execute(sent(underWay))).toMatchObject({ ok: true, data: { created: true, matched: true } });
     expect(await setAccount(underWay.receiver, 'blocked')).toMatchObject({ ok: true, data: { status: 'blocked', status_reason: 'spec' } });
 
-    const fresh = { ...sent(underWay), end_to_end_id: `${underWay.end_to_end_id.slice(0, 31)}Z` };
+    const fresh = { ...sent(underWay), end_to_end_id: anotherId(underWay) };
     expect(await ingest.execute(fresh)).toMatchObject({ ok: false, error: { code: 'account_blocked', field: 'receiver_account' } });
     expect(await ingest.execute({ ...fresh, status: 'approved' })).toMatchObject({ ok: false, error: { code: 'account_blocked' } });
     const listed = await unmatched.execute({ limit: 200 });
@@ -237,7 +242,7 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     expect(await statesOf(underWay.receiver.partnerId)).toEqual(['processing', 'approved', 'success', 'credited']);
 
     expect(await setAccount(underWay.receiver, 'active')).toMatchObject({ ok: true, data: { status: 'active' } });
-    const later = { ...sent(underWay), end_to_end_id: `${underWay.end_to_end_id.slice(0, 31)}Y` };
+    const later = { ...sent(underWay), end_to_end_id: anotherId(underWay) };
     expect(await ingest.execute(later)).toMatchObject({ ok: true, data: { created: true, matched: true } });
   });
 
@@ -253,6 +258,19 @@ describe('IngestPixInflowUseCase (PostgreSQL)', () => {
     expect(await ingest.execute(sent(empty))).toMatchObject({ ok: false, error: { code: 'account_closed', field: 'receiver_account' } });
     expect(await setAccount(empty.receiver, 'active')).toMatchObject({ ok: false, error: { code: 'account_closed' } });
     expect(await statesOf(empty.receiver.partnerId)).toEqual([]);
+  });
+
+  it("refuses a disabled partner's users' new inflows (account_blocked, not naming the partner), and receives them once it is enabled again", async () => {
+    const n = await notification();
+    const at = Date.now();
+    expect(await partners.apply(n.receiver.partnerId, 'disabled', new Date(at))).toBe(true);
+    expect(await ingest.execute(sent(n))).toMatchObject({ ok: false, error: { code: 'account_blocked', field: 'receiver_account' } });
+    // An older event arriving late changes nothing.
+    expect(await partners.apply(n.receiver.partnerId, 'active', new Date(at - 1_000))).toBe(false);
+    expect(await partners.apply(n.receiver.partnerId, 'active', new Date(at + 1_000))).toBe(true);
+    const next = { ...sent(n), end_to_end_id: anotherId(n) };
+    expect(await ingest.execute(next)).toMatchObject({ ok: true, data: { created: true, matched: true } });
+    expect(await statesOf(n.receiver.partnerId)).toEqual(['processing']);
   });
 
   it('keeps settled money: success cannot move to failed (409 invalid_transition), credited stays reachable', async () => {

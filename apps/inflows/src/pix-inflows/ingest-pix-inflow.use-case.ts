@@ -3,6 +3,7 @@ import { fail, IngestPixInflowCommand, ok, PixInStatus, RequestReply, Topics } f
 import { Transaction, UnitOfWork } from '@partner/db';
 import { AccountRepository } from '../accounts/account.repository';
 import { InflowsConfig } from '../config/inflows.config';
+import { PartnerStatusRepository } from '../partner-statuses/partner-status.repository';
 import { pixInStateChanged } from './pix-in-event';
 import { transitionOf } from './pix-in-transitions';
 import { PixInflowRecord, PixInflowRepository } from './pix-inflow.repository';
@@ -17,7 +18,7 @@ const conflict = (n: IngestPixInflowCommand): Reply =>
  * Applies a Pix provider notification (docs/api.md: "Pix provider ingestion"). It names the receiving
  * account, as an SPI credit notification does; the account (at OPERATOR_ISPB) says whose the inflow is. The
  * first notification of an end-to-end id records the inflow at its status, for the account's user, or, when
- * no user has the account or the account is blocked or closed, refuses it to the provider with that reason
+ * no user has the account, the account is blocked or closed, or its partner is disabled, refuses it to the provider with that reason
  * (the SPI's AC03, AC06, AC04: the provider rejects the credit, the payer's bank gets its money back) and keeps
  * it aside (unmatched_pix_inflows: for the operator, credited to no one); later ones move it along
  * PIX_IN_TRANSITIONS, wherever it was recorded (one kept aside answered with its refusal again). Each change of a user's inflow, its
@@ -35,6 +36,7 @@ export class IngestPixInflowUseCase {
     private readonly inflows: PixInflowRepository,
     private readonly unmatched: UnmatchedPixInflowRepository,
     private readonly accounts: AccountRepository,
+    private readonly partners: PartnerStatusRepository,
   ) {}
 
   execute(n: IngestPixInflowCommand): Promise<Reply> {
@@ -49,10 +51,10 @@ export class IngestPixInflowUseCase {
       const account = n.receiver_account.ispb === this.config.OPERATOR_ISPB ? await this.accounts.ownerOf(tx, n.receiver_account) : null;
       const refusal: InflowRefusal | null = !account
         ? 'account_not_found'
-        : account.status === 'blocked'
-          ? 'account_blocked'
-          : account.status === 'closed'
-            ? 'account_closed'
+        : account.status === 'closed'
+          ? 'account_closed'
+          : account.status === 'blocked' || (await this.partners.isDisabled(tx, account.partnerId))
+            ? 'account_blocked'
             : null;
       if (!account || refusal) {
         const recorded = await this.unmatched.record(tx, n, refusal ?? 'account_not_found', now);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { PartnerStatusesModule } from '../partner-statuses/partner-statuses.module';
 import { IngestPixInflowUseCase } from './ingest-pix-inflow.use-case';
 import { ListPixInflowsUseCase } from './list-pix-inflows.use-case';
 import { ListUnmatchedPixInflowsUseCase } from './list-unmatched-pix-inflows.use-case';
@@ -12,7 +13,7 @@ import { UnmatchedPixInflowRepository } from './unmatched-pix-inflow.repository'
  * sandbox's too), credited to the receiving account's user, or kept aside when no user has it; listed.
  */
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, PartnerStatusesModule],
   controllers: [PixInflowsHandler],
   providers: [
     PixInflowRepository,

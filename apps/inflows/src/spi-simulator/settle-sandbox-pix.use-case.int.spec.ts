@@ -12,6 +12,7 @@ import { eventPayloadOf, newCpf, newUuid, outboxEventsOf, selectCount, selectRow
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
 import { InflowsConfig } from '../config/inflows.config';
+import { PartnerStatusRepository } from '../partner-statuses/partner-status.repository';
 import { AccountRepository } from '../accounts/account.repository';
 import { openAccount } from '../accounts/accounts.spec-support';
 import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
@@ -33,7 +34,14 @@ const accounts = new AccountRepository(db);
 /** Counts the relay's wake-ups: the unit of work wakes it after each commit that wrote events. */
 const relay = { wakes: 0, wake: () => void relay.wakes++ };
 const unitOfWork = new UnitOfWork(db, relay);
-const ingest = new IngestPixInflowUseCase(config, unitOfWork, new PixInflowRepository(db), new UnmatchedPixInflowRepository(db), accounts);
+const ingest = new IngestPixInflowUseCase(
+  config,
+  unitOfWork,
+  new PixInflowRepository(db),
+  new UnmatchedPixInflowRepository(db),
+  accounts,
+  new PartnerStatusRepository(db),
+);
 const simulate = new SimulatePixInUseCase(unitOfWork, payments);
 const notify = new NotifyReceivedPixUseCase(config, payments, ingest);
 const settle = new SettleSandboxPixUseCase(config, payments, ingest);

@@ -29,7 +29,7 @@ export const EVENT_CONSUMERS: Readonly<Record<EventTopic, readonly AppName[]>> =
   [Topics.BusinessCustomerRegistered]: ['events'],
   [Topics.SpiPixReceived]: ['inflows'],
   [Topics.GatewayApiKeyRevoked]: ['gateway'],
-  [Topics.GatewayPartnerStatusChanged]: ['gateway'],
+  [Topics.GatewayPartnerStatusChanged]: ['gateway', 'inflows'],
 };
 
 /** The app that publishes an event: the topic's first segment, but the simulated Pix network's is the inflows service (SANDBOX only). */
