@@ -7,12 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBuild } from '../lib/build-stamp';
-import { APPS, AppName, DEV_DICT_PORT, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
+import { APPS, AppName, DEV_DICT_PORT, DEV_PIX_API_PORT, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS, devHotWalletKeyFiles } from '../chain/chain-env';
 import { DEV_CHAIN_PORTS, ensureHotWalletKeys, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
 import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
+import { startStackPixApi } from '@partner/pix-api-test-server';
 import { DEV_SINKS, sinkAppEnv, startSinks, withoutCredentials } from '@partner/notification-sinks';
 
 runOnRequiredNode();
@@ -144,6 +145,13 @@ async function main(): Promise<void> {
     (d) => `the DICT test server on ${d.server.url}`,
   );
   running.close.push(() => dict.server.close());
+  // The Pix API test server (libs/pix-api-test-server/), in this process: inflows asks refunds of inflows there.
+  const pixApi = await phase(
+    'pix api',
+    () => startStackPixApi({ port: DEV_PIX_API_PORT }),
+    (p) => `the Pix API test server on ${p.server.url}`,
+  );
+  running.close.push(() => pixApi.server.close());
 
   // The owner notifier's local sinks (libs/notification-sinks), unless SMTP_URL or TWILIO_API_URL name other servers.
   const sinks = await phase(
@@ -178,6 +186,7 @@ async function main(): Promise<void> {
       ...(adminKey ? { ADMIN_API_KEY: adminKey } : {}),
       ...chainAppEnv(chains, hotWalletKeyFiles, DEV_CHAIN_TIMINGS),
       ...dict.env,
+      ...pixApi.env,
       ...notifyEnv,
     },
     prettyLogs: process.env.LOG_PRETTY !== 'false',
@@ -213,6 +222,7 @@ async function main(): Promise<void> {
   Notifications:     e-mails to ${sinks.smtpUrl ?? withoutCredentials(process.env.SMTP_URL) ?? 'smtp://127.0.0.1:1025'}, SMS to ${process.env.TWILIO_API_URL ?? sinks.httpUrl}; what the sinks got: npm run notify -- list
   Hot wallets:       ${hotWallets.map((w) => `${w.address} (key in ${w.keyFile})`).join('\n                     ')}
                      fund each: npm run chain -- fund MATIC 1000 (one: add --wallet <address>)
+  Pix API:           ${pixApi.server.url} (the Pix API test server: refunds of inflows are returned there)
   DICT:              ${dict.server.url} (the DICT test server, operator ISPB ${dict.env.DICT_ISPB}; CPF 00000000191 is held at another institution)
   Ctrl-C stops the apps (the broker and the chains keep running: npm run kafka -- stop, npm run chain -- stop).
 `);

@@ -14,11 +14,22 @@ import { AddressInfo } from 'node:net';
 import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { pollUntil } from '../../libs/testing/src/lib/poll';
 import { prepareRuntimeTree } from '../lib/runtime-tree';
-import { APPS, AppName, healthPortOf, repoRoot, SERVICES, TEST_DATABASE_URL, TEST_DICT_PORT, TEST_KAFKA_PORT } from '../lib/services';
+import {
+  APPS,
+  AppName,
+  healthPortOf,
+  repoRoot,
+  SERVICES,
+  TEST_DATABASE_URL,
+  TEST_DICT_PORT,
+  TEST_KAFKA_PORT,
+  TEST_PIX_API_PORT,
+} from '../lib/services';
 import { Totals, twoInstances } from './two-instances';
 import { startTestInfra, stopTestInfra } from './infra';
 import { unitSuitesTouchNothing } from './unit-suites';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import { StackPixApi, startStackPixApi } from '@partner/pix-api-test-server';
 import { RunningSinks, sinkAppEnv, startSinks, TEST_SINKS } from '@partner/notification-sinks';
 
 import {
@@ -116,6 +127,7 @@ async function main(): Promise<number> {
 
   let stack: RunningStack | undefined;
   let dict: StackDict | undefined;
+  let pixApi: StackPixApi | undefined;
   let operatorGateways: RunningStack[] = [];
   let control: Server | undefined;
   let sinks: RunningSinks | undefined;
@@ -152,6 +164,8 @@ async function main(): Promise<number> {
       timings: TEST_DICT_TIMINGS,
       logFile: join(logDir, 'dict-test-server.log'),
     });
+    // Refunds of inflows are returned through it (POST /partner/v1/pix-in/{end_to_end_id}/refunds), settled in 300 ms.
+    pixApi = await startStackPixApi({ port: TEST_PIX_API_PORT, settleAfterMs: 300, logFile: join(logDir, 'pix-api-test-server.log') });
     const stackOptions: StackOptions = {
       // The apps run as the image runs them: dist/ and production dependencies only (npm ci).
       appRoot: prepareRuntimeTree(root),
@@ -168,6 +182,8 @@ async function main(): Promise<number> {
         LOG_LEVEL: 'debug',
         ...chainEnv,
         ...dict.env,
+        ...pixApi.env,
+        PIX_API_POLL_MS: '100',
         ...sinkAppEnv(sinks, TEST_SINKS),
         NOTIFY_POLL_MS: '100',
         // Every suite sends from one address: only the flood suite's instance throttles unknown keys.
@@ -228,6 +244,7 @@ async function main(): Promise<number> {
     await Promise.all(operatorGateways.map((g) => g.stop()));
     await stack?.stop();
     await dict?.server.close();
+    await pixApi?.server.close();
     await sinks?.stop();
     await stopTestInfra().catch(() => undefined);
   }

@@ -17,3 +17,19 @@ describe('the inflows service', () => {
     }
   });
 });
+
+describe('the Pix API setting (refunds)', () => {
+  const production = { ...base, NODE_ENV: 'production', OPERATOR_ISPB: '12345678', INTERNAL_SECRET: 'a'.repeat(40) };
+
+  it('is required in production, over https, unless the counterparties are test servers or it is the sandbox', () => {
+    expect(() => loadConfig(InflowsConfig, production)).toThrow(/PIX_API_URL must be the https:\/\/ base URL/);
+    expect(() => loadConfig(InflowsConfig, { ...production, PIX_API_URL: 'http://pix.provider.example' })).toThrow(/PIX_API_URL/);
+    expect(loadConfig(InflowsConfig, { ...production, PIX_API_URL: 'https://pix.provider.example/api/v2' }).PIX_API_URL).toBe(
+      'https://pix.provider.example/api/v2',
+    );
+    expect(
+      loadConfig(InflowsConfig, { ...production, LOCAL_COUNTERPARTIES: 'true', PIX_API_URL: 'http://pix-api-test:8480' }).PIX_API_URL,
+    ).toBe('http://pix-api-test:8480');
+    expect(loadConfig(InflowsConfig, { ...base, NODE_ENV: 'development' }).PIX_API_URL).toBe('');
+  });
+});

@@ -5,6 +5,7 @@ import { PixKeyReplicaModule } from './pix-key-replica/pix-key-replica.module';
 import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { PartnerStatusesModule } from './partner-statuses/partner-statuses.module';
+import { PixInRefundsModule } from './pix-in-refunds/pix-in-refunds.module';
 
 export const AppModule = serviceAppModule({
   name: 'inflows',
@@ -16,5 +17,6 @@ export const AppModule = serviceAppModule({
     PixKeyReplicaModule,
     ...(config.SANDBOX ? [SpiSimulatorModule] : []),
     PixInflowsModule,
+    PixInRefundsModule.register({ withProvider: config.PIX_API_URL !== '' }),
   ],
 });

@@ -1,2 +1,3 @@
 export * from './lib/request-context';
 export * from './lib/periodic-job';
+export * from './lib/counterparty-answers';

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import {
   BusinessCustomerRegisteredEvent,
+  PixInRefundStateChangedEvent,
   PixInStateChangedEvent,
   PixKeyStateChangedEvent,
   Topics,
@@ -31,6 +32,11 @@ export class DomainEventsHandler {
 
   @HandleEvent(Topics.PixInStateChanged)
   async pixIn(event: PixInStateChangedEvent): Promise<void> {
+    await this.project.execute(event, causedBy());
+  }
+
+  @HandleEvent(Topics.PixInRefundStateChanged)
+  async pixInRefund(event: PixInRefundStateChangedEvent): Promise<void> {
     await this.project.execute(event, causedBy());
   }
 

@@ -119,6 +119,19 @@ const CODES: Record<ErrorCode, CodeSample> = {
     when: 'the account to close still holds a BRL balance: it must be paid out first',
     message: 'account 0001/100000002 holds 2500 BRL cents: it cannot be closed',
   },
+  pix_in_not_refundable: {
+    when: 'the inflow is not credited (still settling, denied or failed): nothing of it reached the balance to return',
+    message: 'pix inflow E60701190202611220316ChEFWNP0TTY is processing: only a credited inflow can be refunded',
+  },
+  refund_exceeds_amount: {
+    when: "this refund with the inflow's earlier ones that did not fail would return more than it brought; the message says what is left",
+    message: 'refunding 2000 cents would exceed the inflow: 12345 received, 11000 refunded, 1345 left',
+    field: 'amount_cents',
+  },
+  refund_window_closed: {
+    when: 'the inflow is more than 90 days old: the Pix rules allow a devolução within 90 days of the payment',
+    message: 'pix inflow E60701190202611220316ChEFWNP0TTY was received at 2026-08-01T12:00:00Z: refunds close 90 days after',
+  },
   end_to_end_id_conflict: {
     when: 'the end_to_end_id is recorded with other details (amount, receiver, sender, method) or for another partner',
     message: 'end_to_end_id E60701190202611220316ChEFWNP0TTY is recorded with other details',
@@ -334,6 +347,26 @@ export const CREDIT_SAMPLES: ErrorSamples = {
   idempotency_key_reused: {
     when: 'the idempotency_key was used before with another document, amount or reference',
     message: 'idempotency_key was already used with a different credit',
+    field: 'idempotency_key',
+  },
+};
+
+/** POST /partner/v1/pix-in/{end_to_end_id}/refunds: a refund's own rules (BRL cents, the inflow's balance). */
+export const REFUND_SAMPLES: ErrorSamples = {
+  invalid_amount: {
+    when: 'amount_cents is not an integer from 1 to 10,000,000,000',
+    message: 'amount_cents must be an integer number of cents from 1 to 10000000000',
+    field: 'amount_cents',
+  },
+  not_found: { when: 'you have no inflow with that end_to_end_id', message: 'no pix inflow E60701190202611220316ChEFWNP0TTY' },
+  insufficient_funds: {
+    when: "the user's available BRL balance is below the amount (it was spent, or is blocked)",
+    message: "the user's available balance (1500 cents) does not cover 2000 cents",
+    field: 'amount_cents',
+  },
+  idempotency_key_reused: {
+    when: 'the idempotency_key was used before for another refund (another inflow, amount or reason)',
+    message: 'idempotency_key was already used with a different refund',
     field: 'idempotency_key',
   },
 };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountStatus, AccountType, authenticatedPartnerId, PartnerId } from '@partner/contracts';
+import { AccountStatus, AccountType, authenticatedPartnerId, BrlLedgerEntryType, PartnerId } from '@partner/contracts';
 import { Database, Queryable, statement, Transaction } from '@partner/db';
 
 /** A user's payment account here (its ISPB is the operator's, OPERATOR_ISPB, not stored). */
@@ -23,9 +23,20 @@ export interface AccountRef {
   type: AccountType;
 }
 
+/** A refund's movement of the balance: the inflow it returns, the refund, its amount (positive), when. */
+export interface RefundMovement {
+  endToEndId: string;
+  refundId: bigint;
+  amountCents: bigint;
+  at: Date;
+}
+
 export interface BrlLedgerLine {
   id: number;
+  type: BrlLedgerEntryType;
   endToEndId: string;
+  /** The refund a pix_in_refund or pix_in_refund_reversal line is of; null for an inflow's credit. */
+  refundId: number | null;
   availableDeltaCents: bigint;
   availableAfterCents: bigint;
   createdAt: Date;
@@ -91,10 +102,14 @@ const BY_USER = statement('inflows_account_by_user', 'SELECT * FROM accounts WHE
 /** The account locked for a change of its status (and read with the balance it holds then). */
 const LOCK_BY_USER = statement('inflows_account_lock', 'SELECT * FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE');
 
-/** Whether a user's inflow is still settling (it will be credited): an account is not closed under it. */
+/**
+ * Whether a user's inflow is still settling (it will be credited), or a refund of one is on its way (it may be
+ * credited back): an account is not closed under either.
+ */
 const UNDER_WAY = statement(
   'inflows_account_inflows_under_way',
-  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE partner_id = $1 AND document = $2 AND status IN ('processing', 'approved', 'success')) AS under_way`,
+  `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE partner_id = $1 AND document = $2 AND status IN ('processing', 'approved', 'success'))
+       OR EXISTS (SELECT 1 FROM pix_in_refunds WHERE partner_id = $1 AND document = $2 AND status IN ('created', 'processing')) AS under_way`,
 );
 
 const SET_STATUS = statement(
@@ -112,25 +127,28 @@ const BY_ACCOUNT = statement(
 );
 
 /**
- * Credits an inflow to its user's account, with its ledger entry, in the caller's transaction (the inflow's
- * move to `credited`). The account row is locked by the UPDATE, so the entries of one account follow each
- * other and each one's balance after is exact; `end_to_end_id` is unique in the ledger, so a second credit
- * of one inflow fails the whole transaction rather than credit twice.
+ * Moves a user's BRL balance by a signed amount with its ledger entry, in the caller's transaction: an
+ * inflow's credit (the move to `credited`), a refund's debit, a failed refund's credit back. The account row
+ * is locked by the UPDATE, so the entries of one account follow each other and each one's balance after is
+ * exact; the UPDATE matches nothing (and nothing is written) when a debit would take the balance below zero.
+ * (end_to_end_id, type, refund_id) is unique in the ledger, so a second credit of one inflow, or a second
+ * debit of one refund, fails the whole transaction rather than move the balance twice.
  */
-const CREDIT = statement(
-  'inflows_account_credit',
+const MOVE_BALANCE = statement(
+  'inflows_account_move_balance',
   `WITH account AS (
-     UPDATE accounts SET available_brl_cents = available_brl_cents + $4 WHERE partner_id = $1 AND document = $2
+     UPDATE accounts SET available_brl_cents = available_brl_cents + $4
+     WHERE partner_id = $1 AND document = $2 AND available_brl_cents + $4 >= 0
      RETURNING available_brl_cents)
-   INSERT INTO brl_ledger_entries (partner_id, document, type, end_to_end_id, available_delta_cents, available_after_cents, created_at)
-   SELECT $1, $2, 'pix_in_credit', $3, $4, account.available_brl_cents, $5 FROM account
+   INSERT INTO brl_ledger_entries (partner_id, document, type, end_to_end_id, refund_id, available_delta_cents, available_after_cents, created_at)
+   SELECT $1, $2, $5, $3, $6, $4, account.available_brl_cents, $7 FROM account
    RETURNING id`,
 );
 
 /** A page of a user's BRL ledger below an id, newest first: the (partner_id, document, id) index, read backwards. */
 const LEDGER = statement(
   'inflows_brl_ledger_page',
-  `SELECT id, end_to_end_id, available_delta_cents, available_after_cents, created_at FROM brl_ledger_entries
+  `SELECT id, type, end_to_end_id, refund_id, available_delta_cents, available_after_cents, created_at FROM brl_ledger_entries
    WHERE partner_id = $1 AND document = $2 AND id < $3 ORDER BY id DESC LIMIT $4`,
 );
 
@@ -174,7 +192,7 @@ export class AccountRepository {
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
-  /** Whether the user has an inflow still settling (processing, approved or success). */
+  /** Whether the user has an inflow still settling (processing, approved or success) or a refund under way (created, processing). */
   async inflowsUnderWay(tx: Transaction, partnerId: PartnerId, document: string): Promise<boolean> {
     return (await tx.query<{ under_way: boolean }>(UNDER_WAY, [partnerId, document])).rows[0].under_way;
   }
@@ -195,30 +213,65 @@ export class AccountRepository {
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
-  /** Credits `amountCents` of the inflow `endToEndId` to the user's account, with its ledger entry (see CREDIT). */
+  /** Credits `amountCents` of the inflow `endToEndId` to the user's account, with its ledger entry (see MOVE_BALANCE). */
   async credit(tx: Transaction, partnerId: PartnerId, document: string, credit: { endToEndId: string; amountCents: bigint; at: Date }) {
-    const { rows } = await tx.query<{ id: string }>(CREDIT, [
+    const moved = await this.move(tx, partnerId, document, {
+      type: 'pix_in_credit',
+      ...credit,
+      refundId: 0n,
+      deltaCents: credit.amountCents,
+    });
+    if (!moved) throw new Error(`no account for the user of inflow ${credit.endToEndId}: nothing credited`);
+  }
+
+  /**
+   * Debits a refund's amount from the user's balance with its ledger entry (pix_in_refund); false, with nothing
+   * written, when the balance does not cover it.
+   */
+  debitRefund(tx: Transaction, partnerId: PartnerId, document: string, refund: RefundMovement): Promise<boolean> {
+    return this.move(tx, partnerId, document, { type: 'pix_in_refund', ...refund, deltaCents: -refund.amountCents });
+  }
+
+  /** Credits a failed refund's amount back to the user's balance with its ledger entry (pix_in_refund_reversal). */
+  async creditBackRefund(tx: Transaction, partnerId: PartnerId, document: string, refund: RefundMovement): Promise<void> {
+    const moved = await this.move(tx, partnerId, document, { type: 'pix_in_refund_reversal', ...refund, deltaCents: refund.amountCents });
+    if (!moved) throw new Error(`no account for the user of refund ${refund.refundId}: nothing credited back`);
+  }
+
+  private async move(
+    tx: Transaction,
+    partnerId: PartnerId,
+    document: string,
+    m: { type: BrlLedgerEntryType; endToEndId: string; refundId: bigint; deltaCents: bigint; at: Date },
+  ): Promise<boolean> {
+    const { rows } = await tx.query<{ id: string }>(MOVE_BALANCE, [
       partnerId,
       document,
-      credit.endToEndId,
-      credit.amountCents.toString(),
-      credit.at,
+      m.endToEndId,
+      m.deltaCents.toString(),
+      m.type,
+      m.refundId.toString(),
+      m.at,
     ]);
-    if (rows.length === 0) throw new Error(`no account for the user of inflow ${credit.endToEndId}: nothing credited`);
+    return rows.length > 0;
   }
 
   /** A page of the user's BRL ledger, newest first, below `beforeId` when given. */
   async ledger(partnerId: PartnerId, document: string, page: { beforeId?: bigint; take: number }): Promise<BrlLedgerLine[]> {
     const { rows } = await this.db.query<{
       id: string;
+      type: BrlLedgerEntryType;
       end_to_end_id: string;
+      refund_id: string;
       available_delta_cents: string;
       available_after_cents: string;
       created_at: Date;
     }>(LEDGER, [partnerId, document, page.beforeId?.toString() ?? NO_CURSOR, page.take]);
     return rows.map((r) => ({
       id: Number(r.id),
+      type: r.type,
       endToEndId: r.end_to_end_id,
+      refundId: r.refund_id === '0' ? null : Number(r.refund_id),
       availableDeltaCents: BigInt(r.available_delta_cents),
       availableAfterCents: BigInt(r.available_after_cents),
       createdAt: r.created_at,

@@ -27,11 +27,12 @@ export class GetBrlBalanceUseCase {
 
 const toView = (line: BrlLedgerLine): BrlLedgerEntryView => ({
   id: line.id,
-  type: 'pix_in_credit',
+  type: line.type,
   currency: 'BRL',
   available_delta_cents: Number(line.availableDeltaCents),
   available_after_cents: Number(line.availableAfterCents),
   end_to_end_id: line.endToEndId,
+  refund_id: line.refundId,
   created_at: Math.floor(line.createdAt.getTime() / 1000),
 });
 

@@ -19,7 +19,7 @@ export const toAccountStatusView = (a: UserAccountRecord): AccountStatusView => 
 /**
  * inflows.command.set-account-status.v1: an operator blocks a user's payment account (every new Pix to it is refused
  * to the provider, account_blocked), makes it active again, or closes it (refused for good, account_closed). Closed
- * is final; closing needs a zero balance and no inflow still settling (the account row is locked: a credit waits).
+ * is final; closing needs a zero balance, no inflow still settling and no refund under way (the account row is locked: a credit waits).
  * The same status again changes nothing.
  */
 @Injectable()
@@ -41,7 +41,11 @@ export class SetAccountStatusUseCase {
       if (command.status === 'closed' && account.availableBrlCents !== 0n)
         return fail('account_not_empty', `account ${ref} holds ${account.availableBrlCents} BRL cents: it cannot be closed`, 'status');
       if (command.status === 'closed' && (await this.accounts.inflowsUnderWay(tx, command.partner_id, command.document)))
-        return fail('account_not_empty', `account ${ref} has a Pix still settling, to be credited: it cannot be closed yet`, 'status');
+        return fail(
+          'account_not_empty',
+          `account ${ref} has a Pix still settling, or a refund under way: it cannot be closed yet`,
+          'status',
+        );
       const changed = await this.accounts.setStatus(tx, command.partner_id, command.document, {
         status: command.status,
         reason: command.reason,

@@ -1,5 +1,5 @@
 import { loadConfig } from '@partner/config';
-import { IngestPixInflowCommand, PartnerId, PixInStatus, Topics } from '@partner/contracts';
+import { IngestPixInflowCommand, PartnerId, PixInNotifiedStatus, Topics } from '@partner/contracts';
 import { newCpf, outboxEventsOf, selectCount, selectRows, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
 import { DB_SCHEMA } from '../database/db-schema';
@@ -56,7 +56,7 @@ const anotherId = (n: IngestPixInflowCommand): string => newEndToEndId(n.sender_
 /** The notification as the provider sends it: without the spec's bookkeeping. */
 const sent = (
   { receiver: _receiver, ...n }: IngestPixInflowCommand & { receiver?: Receiver },
-  status?: PixInStatus,
+  status?: PixInNotifiedStatus,
 ): IngestPixInflowCommand => (status ? { ...n, status } : n);
 
 /** The pix_in events waiting in the outbox, in commit order. */

@@ -23,6 +23,8 @@ const record = (overrides: Partial<PixInflowRecord> = {}): PixInflowRecord => ({
   receiverType: 'TRAN',
   receiverKey: '52998224725',
   status: 'approved',
+  refundedCents: 0n,
+  returnedCents: 0n,
   createdAt: new Date('2026-11-22T23:59:58.900Z'),
   updatedAt: new Date('2026-11-23T00:00:01.200Z'),
   ...overrides,

@@ -1,4 +1,4 @@
-import { PIX_IN_STATUSES } from '@partner/contracts';
+import { PIX_IN_NOTIFIED_STATUSES } from '@partner/contracts';
 import { transitionOf } from './pix-in-transitions';
 
 describe('transitionOf', () => {
@@ -14,7 +14,7 @@ describe('transitionOf', () => {
   });
 
   it('keeps the same status, and an earlier one while the inflow settles (late delivery)', () => {
-    for (const status of PIX_IN_STATUSES) expect(transitionOf(status, status)).toBe('keep');
+    for (const status of PIX_IN_NOTIFIED_STATUSES) expect(transitionOf(status, status)).toBe('keep');
     expect(transitionOf('approved', 'processing')).toBe('keep');
     expect(transitionOf('success', 'processing')).toBe('keep');
     expect(transitionOf('success', 'approved')).toBe('keep');
@@ -22,7 +22,7 @@ describe('transitionOf', () => {
 
   it('refuses any other status once final, and skipped steps', () => {
     for (const final of ['denied', 'failed', 'credited'] as const) {
-      for (const to of PIX_IN_STATUSES.filter((s) => s !== final)) expect(transitionOf(final, to)).toBe('refuse');
+      for (const to of PIX_IN_NOTIFIED_STATUSES.filter((s) => s !== final)) expect(transitionOf(final, to)).toBe('refuse');
     }
     expect(transitionOf('processing', 'success')).toBe('refuse');
     expect(transitionOf('processing', 'credited')).toBe('refuse');
@@ -33,5 +33,12 @@ describe('transitionOf', () => {
   it('refuses to fail a settled Pix (success): the money is at the operator, taken back only by a return', () => {
     expect(transitionOf('success', 'failed')).toBe('refuse');
     expect(transitionOf('success', 'denied')).toBe('refuse');
+  });
+
+  it('takes an inflow its refunds returned (partly or wholly) as credited: credited again is kept, anything else refused', () => {
+    for (const returned of ['partially_returned', 'returned'] as const) {
+      expect(transitionOf(returned, 'credited')).toBe('keep');
+      for (const to of PIX_IN_NOTIFIED_STATUSES.filter((s) => s !== 'credited')) expect(transitionOf(returned, to)).toBe('refuse');
+    }
   });
 });

@@ -18,6 +18,9 @@ export interface PixInflowRecord extends SenderRecord {
   receiverType: AccountType;
   receiverKey: string | null;
   status: PixInStatus;
+  /** Cents of its refunds not failed, and of those returned (docs/api.md: "Refunds"). */
+  refundedCents: bigint;
+  returnedCents: bigint;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,6 +39,8 @@ interface PixInflowRow extends SenderDetails {
   receiver_type: AccountType;
   receiver_key: string | null;
   status: PixInStatus;
+  refunded_cents: string;
+  returned_cents: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -55,6 +60,8 @@ const toRecord = (r: PixInflowRow): PixInflowRecord => ({
   receiverType: r.receiver_type,
   receiverKey: r.receiver_key,
   status: r.status,
+  refundedCents: BigInt(r.refunded_cents),
+  returnedCents: BigInt(r.returned_cents),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -84,6 +91,42 @@ const RECORD_NOTIFIED = statement(
 const MOVE = statement(
   'inflows_pix_inflow_move',
   'UPDATE pix_inflows SET status = $3, updated_at = $4 WHERE partner_id = $1 AND id = $2 RETURNING *',
+);
+
+/** The partner's inflow of an end-to-end id (another partner's is not found), locked until COMMIT. */
+const PARTNERS_BY_END_TO_END_ID = statement(
+  'inflows_pix_inflow_partners_by_e2e',
+  'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2 FOR UPDATE',
+);
+
+/** The same, read on the pool (the partner's read-back). */
+const READ_BY_END_TO_END_ID = statement(
+  'inflows_pix_inflow_read_by_e2e',
+  'SELECT * FROM pix_inflows WHERE partner_id = $1 AND end_to_end_id = $2',
+);
+
+/**
+ * Sets aside a refund's cents of a locked inflow; nothing when they would pass its amount (the CHECK
+ * pix_inflows_refunds_within_amount says the same, as the last word).
+ */
+const RESERVE_REFUND = statement(
+  'inflows_pix_inflow_reserve_refund',
+  `UPDATE pix_inflows SET refunded_cents = refunded_cents + $3
+   WHERE partner_id = $1 AND id = $2 AND refunded_cents + $3 <= amount_cents RETURNING *`,
+);
+
+/** Gives back a failed refund's cents. */
+const RELEASE_REFUND = statement(
+  'inflows_pix_inflow_release_refund',
+  'UPDATE pix_inflows SET refunded_cents = refunded_cents - $3 WHERE partner_id = $1 AND id = $2 RETURNING *',
+);
+
+/** Counts a returned refund's cents: the inflow is `returned` once they are all of it, `partially_returned` before. */
+const RETURN_REFUND = statement(
+  'inflows_pix_inflow_return_refund',
+  `UPDATE pix_inflows SET returned_cents = returned_cents + $3, updated_at = $4,
+     status = CASE WHEN returned_cents + $3 = amount_cents THEN 'returned' ELSE 'partially_returned' END
+   WHERE partner_id = $1 AND id = $2 RETURNING *`,
 );
 
 /** The partner's inflows, newest first, below an id: the (partner_id, id) index, read backwards. */
@@ -151,6 +194,41 @@ export class PixInflowRepository {
     const {
       rows: [row],
     } = await tx.query<PixInflowRow>(MOVE, [partnerId, id.toString(), status, now]);
+    return toRecord(row);
+  }
+
+  /** The partner's inflow of that end-to-end id, locked; null when the partner has none. */
+  async lockForPartner(tx: Transaction, partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
+    const {
+      rows: [row],
+    } = await tx.query<PixInflowRow>(PARTNERS_BY_END_TO_END_ID, [partnerId, endToEndId]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** The partner's inflow of that end-to-end id, as it is; null when the partner has none. */
+  async find(partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
+    const [row] = await this.query<PixInflowRow>(READ_BY_END_TO_END_ID, [partnerId, endToEndId]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** Sets aside `cents` of a locked inflow for a refund; null when its refunds would then pass its amount. */
+  async reserveRefund(tx: Transaction, inflow: PixInflowRecord, cents: bigint): Promise<PixInflowRecord | null> {
+    const {
+      rows: [row],
+    } = await tx.query<PixInflowRow>(RESERVE_REFUND, [inflow.partnerId, inflow.id.toString(), cents.toString()]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** Gives back the cents a failed refund had set aside. */
+  async releaseRefund(tx: Transaction, partnerId: PartnerId, id: bigint, cents: bigint): Promise<void> {
+    await tx.query(RELEASE_REFUND, [partnerId, id.toString(), cents.toString()]);
+  }
+
+  /** Counts a returned refund: the inflow moves to partially_returned or returned, stamped `now`. */
+  async returnRefund(tx: Transaction, partnerId: PartnerId, id: bigint, cents: bigint, now: Date): Promise<PixInflowRecord> {
+    const {
+      rows: [row],
+    } = await tx.query<PixInflowRow>(RETURN_REFUND, [partnerId, id.toString(), cents.toString(), now]);
     return toRecord(row);
   }
 

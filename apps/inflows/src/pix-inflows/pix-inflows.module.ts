@@ -22,6 +22,6 @@ import { UnmatchedPixInflowRepository } from './unmatched-pix-inflow.repository'
     ListPixInflowsUseCase,
     ListUnmatchedPixInflowsUseCase,
   ],
-  exports: [IngestPixInflowUseCase],
+  exports: [IngestPixInflowUseCase, PixInflowRepository],
 })
 export class PixInflowsModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountType, IngestPixInflowCommand, PixInMethod, PixInStatus, UnmatchedPixInflowView } from '@partner/contracts';
+import { AccountType, IngestPixInflowCommand, PixInMethod, PixInNotifiedStatus, UnmatchedPixInflowView } from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
 import { SenderDetails, senderOf, senderValues } from './pix-in-sender';
 
@@ -15,7 +15,7 @@ interface UnmatchedRow extends SenderDetails {
   receiver_number: string;
   receiver_type: AccountType;
   receiver_key: string | null;
-  status: PixInStatus;
+  status: PixInNotifiedStatus;
   refusal: InflowRefusal | null;
   created_at: Date;
   updated_at: Date;
@@ -128,7 +128,7 @@ export class UnmatchedPixInflowRepository {
     return row ? toRecord(row) : null;
   }
 
-  async move(tx: Transaction, id: bigint, status: PixInStatus, now: Date): Promise<UnmatchedPixInflowRecord> {
+  async move(tx: Transaction, id: bigint, status: PixInNotifiedStatus, now: Date): Promise<UnmatchedPixInflowRecord> {
     const {
       rows: [row],
     } = await tx.query<UnmatchedRow>(MOVE, [id.toString(), status, now]);

@@ -1,4 +1,4 @@
-import { fail, IngestPixInflowCommand, ok, PixInStatus, PixReceivedEvent, RequestReply, Topics } from '@partner/contracts';
+import { fail, IngestPixInflowCommand, ok, PixInNotifiedStatus, PixReceivedEvent, RequestReply, Topics } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
 import { newCpf, testPartnerId } from '@partner/testing';
 import { detailsOf, type IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-case';
@@ -37,11 +37,11 @@ export class InMemoryIngestion implements Pick<IngestPixInflowUseCase, 'execute'
     return this.reach(n, n.status, false);
   }
 
-  statusOf(endToEndId: string): PixInStatus | undefined {
+  statusOf(endToEndId: string): PixInNotifiedStatus | undefined {
     return this.inflows.get(endToEndId)?.notification.status;
   }
 
-  private reach(n: IngestPixInflowCommand, status: PixInStatus, created: boolean): Reply {
+  private reach(n: IngestPixInflowCommand, status: PixInNotifiedStatus, created: boolean): Reply {
     this.inflows.set(n.end_to_end_id, { notification: { ...n, status }, updatedAt: new Date() });
     this.changes.push(`${n.end_to_end_id}:${status}`);
     return ok({ end_to_end_id: n.end_to_end_id, status, created, matched: true });

@@ -1,4 +1,4 @@
-import { IngestPixInflowCommand, PixInStatus, SIMULATED_PIX_IN_OUTCOMES, SimulatedPixInOutcome } from '@partner/contracts';
+import { IngestPixInflowCommand, PixInNotifiedStatus, SIMULATED_PIX_IN_OUTCOMES, SimulatedPixInOutcome } from '@partner/contracts';
 import { validateContract } from '@partner/validation';
 import { transitionOf } from '../pix-inflows/pix-in-transitions';
 import { announcedPayment, sandboxPaymentOf, SPEC_ISPB } from './provider-ingestion.spec-support';
@@ -7,8 +7,8 @@ import { nextStatus, notificationOf } from './sandbox-notification';
 const announced = () => sandboxPaymentOf(announcedPayment({ method: 'dict', description: 'aluguel', outcome: 'failed' }));
 
 /** The statuses the settlement notifies for an outcome, from processing until it stops. */
-function settlementOf(outcome: SimulatedPixInOutcome): PixInStatus[] {
-  const path: PixInStatus[] = ['processing'];
+function settlementOf(outcome: SimulatedPixInOutcome): PixInNotifiedStatus[] {
+  const path: PixInNotifiedStatus[] = ['processing'];
   for (let next = nextStatus('processing', outcome); next !== null; next = nextStatus(next, outcome)) path.push(next);
   return path;
 }

@@ -1,4 +1,4 @@
-import { IngestPixInflowCommand, PixInStatus, PixReceivedEvent, SimulatedPixInOutcome } from '@partner/contracts';
+import { IngestPixInflowCommand, PixInNotifiedStatus, PixReceivedEvent, SimulatedPixInOutcome } from '@partner/contracts';
 import type { AccountRef } from '../accounts/account.repository';
 
 /**
@@ -13,7 +13,7 @@ export type SandboxPayment = Omit<PixReceivedEvent, 'sent_at'> & { receiver: Acc
  * or the user, so the sandbox records and moves its inflows through the same use case
  * (IngestPixInflowUseCase) as the provider's route. The outcome stays with the simulated network.
  */
-export function notificationOf(payment: SandboxPayment, operatorIspb: string, status: PixInStatus): IngestPixInflowCommand {
+export function notificationOf(payment: SandboxPayment, operatorIspb: string, status: PixInNotifiedStatus): IngestPixInflowCommand {
   return {
     end_to_end_id: payment.end_to_end_id,
     amount_cents: payment.amount_cents,
@@ -32,11 +32,12 @@ export function notificationOf(payment: SandboxPayment, operatorIspb: string, st
 }
 
 /** Each outcome's settlement (docs/api.md "Sandbox", `simulate_outcome`): the status notified after each one. */
-const SETTLEMENT: Readonly<Record<SimulatedPixInOutcome, Partial<Record<PixInStatus, PixInStatus>>>> = {
+const SETTLEMENT: Readonly<Record<SimulatedPixInOutcome, Partial<Record<PixInNotifiedStatus, PixInNotifiedStatus>>>> = {
   credited: { processing: 'approved', approved: 'success', success: 'credited' },
   denied: { processing: 'denied' },
   failed: { processing: 'approved', approved: 'failed' },
 };
 
 /** The status the simulated settlement notifies after `status` for a payment asked to end in `outcome`; null once it ended. */
-export const nextStatus = (status: PixInStatus, outcome: SimulatedPixInOutcome): PixInStatus | null => SETTLEMENT[outcome][status] ?? null;
+export const nextStatus = (status: PixInNotifiedStatus, outcome: SimulatedPixInOutcome): PixInNotifiedStatus | null =>
+  SETTLEMENT[outcome][status] ?? null;

@@ -4,7 +4,7 @@ import {
   authenticatedPartnerId,
   PartnerId,
   PixInMethod,
-  PixInStatus,
+  PixInNotifiedStatus,
   PixReceivedEvent,
   SimulatedPixInOutcome,
 } from '@partner/contracts';
@@ -109,7 +109,7 @@ const toPayment = (r: PaymentRow): SandboxPayment => ({
 /** A sandbox payment whose inflow is due for its next settlement step, and the status it waits in. */
 export interface DuePayment {
   payment: SandboxPayment;
-  status: PixInStatus;
+  status: PixInNotifiedStatus;
 }
 
 /** The payment an idempotency key sent, and the fingerprint of the request that sent it. */
@@ -164,7 +164,7 @@ export class SpiPaymentRepository {
 
   /** The payments whose inflow is due for its next step (see DUE). Every partner's: the settlement is one system process. */
   async dueForSettlement(before: Date, limit: number): Promise<DuePayment[]> {
-    const { rows } = await this.db.query<PaymentRow & { status: PixInStatus }>(DUE, [before, limit]);
+    const { rows } = await this.db.query<PaymentRow & { status: PixInNotifiedStatus }>(DUE, [before, limit]);
     return rows.map((r) => ({ payment: toPayment(r), status: r.status }));
   }
 

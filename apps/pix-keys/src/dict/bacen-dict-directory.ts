@@ -1,6 +1,7 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { Element } from '@xmldom/xmldom';
 import { Agent, Dispatcher, request } from 'undici';
+import { describeCallError, readLimited, retryAfterMs } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { DictCredentials } from './dict-credentials';
 import { CreateEntryRequest, DeleteReason, DictAnswer, DictDirectory, DictRegisteredEntry } from './dict-directory';
@@ -124,7 +125,7 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
       retryAfter = res.headers['retry-after'];
       text = await readLimited(res.body, MAX_ANSWER_BYTES);
     } catch (error) {
-      return { outcome: 'unavailable', reason: describe(error) };
+      return { outcome: 'unavailable', reason: describeCallError(error) };
     }
     if (status >= 500 || status === 429) {
       const wait = retryAfterMs(retryAfter);
@@ -143,38 +144,11 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     } catch (error) {
       return {
         outcome: 'unavailable',
-        reason: `HTTP ${status}, answer not trusted: ${describe(error)}`,
+        reason: `HTTP ${status}, answer not trusted: ${describeCallError(error)}`,
         ...(status >= 400 ? { untrustedRefusal: true } : {}),
       };
     }
   }
-}
-
-/** A `Retry-After` header (RFC 9110: delay-seconds or an HTTP-date) in milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-async function readLimited(body: AsyncIterable<Buffer | Uint8Array>, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) throw new Error(`answer larger than ${limit} bytes`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: unknown }).cause;
-  const code = (error as NodeJS.ErrnoException).code ?? (cause instanceof Error ? (cause as NodeJS.ErrnoException).code : undefined);
-  return `${error.name}: ${error.message}${code ? ` (${code})` : ''}`;
 }
 
 /** The problem's type in a 5xx answer, for the log (unverified: it changes no decision). */

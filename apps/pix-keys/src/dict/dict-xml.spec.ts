@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedXml } from 'xml-crypto';
-import { retryAfterMs } from './bacen-dict-directory';
+import { retryAfterMs } from '@partner/runtime';
 import {
   child,
   childText,

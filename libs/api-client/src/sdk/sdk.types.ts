@@ -65,6 +65,12 @@ export type CustomersPage = Schemas['ListBusinessCustomersResult'];
 
 // Pix inflows
 export type PixInflow = Schemas['PixInflow'];
+/** An inflow with its refunds (GET /partner/v1/pix-in/{end_to_end_id}). */
+export type PixInflowDetail = Schemas['PixInflowDetail'];
+export type PixInRefund = Schemas['PixInRefundView'];
+export type RefundPixInRequest = WithOptionalKey<Schemas['RefundPixInRequest']>;
+/** The refund's id and status, and the idempotency key it was created under (yours, or the one the SDK made). */
+export type RefundPixInResult = Schemas['RefundPixInResponse'] & { idempotency_key: string };
 export type ListPixInflowsQuery = QueryOf<'listPixInflows'>;
 export interface PixInflowsPage {
   pix_in: PixInflow[];

@@ -26,6 +26,7 @@ export const EVENT_CONSUMERS: Readonly<Record<EventTopic, readonly AppName[]>> =
   [Topics.AccountCredited]: [],
   [Topics.PixKeyStateChanged]: ['events', 'inflows'],
   [Topics.PixInStateChanged]: ['events'],
+  [Topics.PixInRefundStateChanged]: ['events'],
   [Topics.BusinessCustomerRegistered]: ['events'],
   [Topics.SpiPixReceived]: ['inflows'],
   [Topics.GatewayApiKeyRevoked]: ['gateway'],

@@ -11,6 +11,9 @@ import { PingQuery, PingResult } from './health/ping.query';
 import { BusinessCustomerRegisteredEvent } from './customers/business-customer-registered/business-customer-registered.event';
 import { ListPixInflowsQuery, ListPixInflowsResult } from './inflows/list-pix-inflows/list-pix-inflows.query';
 import { PixInStateChangedEvent } from './inflows/pix-in-state-changed/pix-in-state-changed.event';
+import { PixInRefundStateChangedEvent } from './inflows/pix-in-refund-state-changed/pix-in-refund-state-changed.event';
+import { RefundPixInCommand, RefundPixInResult } from './inflows/refund-pix-in/refund-pix-in.command';
+import { GetPixInflowQuery, PixInflowDetail } from './inflows/get-pix-inflow/get-pix-inflow.query';
 import { PixReceivedEvent } from './inflows/pix-received/pix-received.event';
 import { SimulatePixInCommand, SimulatePixInResult } from './inflows/simulate-pix-in/simulate-pix-in.command';
 import { CreatePixKeyCommand, PixKeyCommandResult } from './pix-keys/create-pix-key/create-pix-key.command';
@@ -275,6 +278,21 @@ export const requestContracts = {
     refusals: ['user_not_found', 'account_closed', 'account_not_empty'],
     key: byUser,
   }),
+  /** By inflow: the refunds of one inflow are created one after the other (its amount bounds them all). */
+  [Topics.InflowsRefund]: request<RefundPixInResult>()(RefundPixInCommand, {
+    refusals: [
+      'not_implemented',
+      'invalid_amount',
+      'not_found',
+      'idempotency_key_reused',
+      'pix_in_not_refundable',
+      'refund_exceeds_amount',
+      'refund_window_closed',
+      'insufficient_funds',
+    ],
+    key: (p) => p.end_to_end_id,
+  }),
+  [Topics.InflowsGet]: request<PixInflowDetail>()(GetPixInflowQuery, { refusals: ['not_found'] }),
   [Topics.InflowsPing]: request<PingResult>()(PingQuery),
 } as const;
 
@@ -307,6 +325,8 @@ export const eventContracts = {
   [Topics.PixKeyStateChanged]: event(PixKeyStateChangedEvent, (e) => `pix_key:${e.partner_id}:${e.resource.document}`),
   /** By inflow, so its events stay in order. */
   [Topics.PixInStateChanged]: event(PixInStateChangedEvent, (e) => `pix_in:${e.resource_id}`),
+  /** By refund, so its events stay in order. */
+  [Topics.PixInRefundStateChanged]: event(PixInRefundStateChangedEvent, (e) => `pix_in_refund:${e.resource_id}`),
   /** By customer, like every event of one resource. */
   [Topics.BusinessCustomerRegistered]: event(BusinessCustomerRegisteredEvent, (e) => `business_customer:${e.resource_id}`),
   /** By end-to-end id: all that concerns one payment stays on one partition. */

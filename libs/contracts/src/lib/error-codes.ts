@@ -58,8 +58,22 @@ export const FAMILY_ERROR_CODES = {
     /** auto_send_owner_sms past the partner's SMS in 24 hours (NOTIFY_SMS_PER_PARTNER_PER_DAY; 429 with Retry-After). */
     'sms_quota_exceeded',
   ],
-  /** GET /partner/v1/pix-in, and POST /sandbox/v1/pix-in. */
-  pix_inflows: ['invalid_request', 'user_not_found', 'pix_key_not_registered', 'idempotency_key_reused'],
+  /** /partner/v1/pix-in... (the inflows and their refunds), and POST /sandbox/v1/pix-in. */
+  pix_inflows: [
+    'invalid_request',
+    'invalid_amount',
+    'not_found',
+    'user_not_found',
+    'pix_key_not_registered',
+    'idempotency_key_reused',
+    'insufficient_funds',
+    /** The inflow is not credited (still settling, denied or failed): nothing of it is in the balance to return (409). */
+    'pix_in_not_refundable',
+    /** This refund and the inflow's earlier ones (not failed) would return more than it brought (422). */
+    'refund_exceeds_amount',
+    /** More than 90 days since the inflow (the Pix rules' window for a devolução) (422). */
+    'refund_window_closed',
+  ],
   /** /partner/v1/events... */
   events: ['invalid_request', 'not_found'],
   /** GET /partner/v1/users/{document}/balance. */

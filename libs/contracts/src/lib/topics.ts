@@ -81,8 +81,12 @@ export const Topics = {
   InflowsLedger: 'inflows.query.brl-ledger.v1',
   InflowsListUnmatched: 'inflows.query.list-unmatched.v1',
   InflowsSetAccountStatus: 'inflows.command.set-account-status.v1',
+  /** A partner's refund (devolução) of a credited inflow, and one inflow with its refunds. */
+  InflowsRefund: 'inflows.command.refund-pix-in.v1',
+  InflowsGet: 'inflows.query.get.v1',
   InflowsPing: 'inflows.query.ping.v1',
   PixInStateChanged: 'inflows.event.state-changed.v1',
+  PixInRefundStateChanged: 'inflows.event.refund-state-changed.v1',
 
   /** Broadcast to every gateway instance (docs/api.md: "Operator API"). */
   GatewayApiKeyRevoked: 'gateway.event.api-key-revoked.v1',

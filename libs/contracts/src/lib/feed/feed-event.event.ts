@@ -2,7 +2,7 @@ import { IsIn, IsISO8601, IsObject, IsString, IsUUID, MaxLength } from 'class-va
 import { PartnerId } from '../tenancy/partner-id';
 
 /** Event types partners see in their feed (`type` field). */
-export const FEED_EVENT_TYPES = ['usdt_withdrawal', 'pix_key', 'pix_in', 'business_customer'] as const;
+export const FEED_EVENT_TYPES = ['usdt_withdrawal', 'pix_key', 'pix_in', 'pix_in_refund', 'business_customer'] as const;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 
 /**

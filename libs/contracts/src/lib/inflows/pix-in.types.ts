@@ -9,7 +9,15 @@ export type PixInMethod = (typeof PIX_IN_METHODS)[number];
 export const SENDER_ACCOUNT_TYPES = ['checking', 'savings', 'payment', 'salary'] as const;
 export type SenderAccountType = (typeof SENDER_ACCOUNT_TYPES)[number];
 
-export const PIX_IN_STATUSES = ['processing', 'approved', 'denied', 'success', 'credited', 'failed'] as const;
+/** The statuses the Pix provider notifies (spec 2.4's): how an inflow settles. */
+export const PIX_IN_NOTIFIED_STATUSES = ['processing', 'approved', 'denied', 'success', 'credited', 'failed'] as const;
+export type PixInNotifiedStatus = (typeof PIX_IN_NOTIFIED_STATUSES)[number];
+
+/**
+ * An inflow's statuses: the notified ones, then, once credited, what its refunds returned
+ * (`partially_returned`, `returned`: an extension, docs/api.md "Refunds").
+ */
+export const PIX_IN_STATUSES = [...PIX_IN_NOTIFIED_STATUSES, 'partially_returned', 'returned'] as const;
 export type PixInStatus = (typeof PIX_IN_STATUSES)[number];
 
 /** A Pix inflow exactly as docs/api.md ("Pix inflows") lists it (GET /partner/v1/pix-in, and the data of pix_in events). */

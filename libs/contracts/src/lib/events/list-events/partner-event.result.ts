@@ -4,6 +4,8 @@ import { BusinessCustomerSnapshot } from '../../customers/business-customer-regi
 import { FeedEventType } from '../../feed/feed-event.event';
 import { PixInSnapshot } from '../../inflows/pix-in-state-changed/pix-in-state-changed.event';
 import { PIX_IN_STATUSES } from '../../inflows/pix-in.types';
+import { PixInRefundSnapshot } from '../../inflows/pix-in-refund-state-changed/pix-in-refund-state-changed.event';
+import { PIX_IN_REFUND_STATUSES } from '../../inflows/refund-pix-in/pix-in-refund.types';
 import { PIX_KEY_STATES, PixKeySnapshot } from '../../pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { UsdtWithdrawalSnapshot } from '../../withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 import { WITHDRAWAL_STATES } from '../../withdrawals/withdrawal.types';
@@ -58,6 +60,9 @@ export class PixKeyEvent extends partnerEventOf('pix_key', PIX_KEY_STATES, PixKe
 @ApiSchema({ description: 'A Pix inflow changed status; resource_id is its end-to-end id' })
 export class PixInEvent extends partnerEventOf('pix_in', PIX_IN_STATUSES, PixInSnapshot) {}
 
+@ApiSchema({ description: "A refund of a Pix inflow changed status; resource_id is the refund's id" })
+export class PixInRefundEvent extends partnerEventOf('pix_in_refund', PIX_IN_REFUND_STATUSES, PixInRefundSnapshot) {}
+
 @ApiSchema({ description: "A business customer was registered; resource_id is the customer's id" })
 export class BusinessCustomerEvent extends partnerEventOf('business_customer', ['registered'], BusinessCustomerSnapshot) {}
 
@@ -66,6 +71,7 @@ export const PARTNER_EVENT_SCHEMAS: Record<FeedEventType, Type<unknown>> = {
   usdt_withdrawal: UsdtWithdrawalEvent,
   pix_key: PixKeyEvent,
   pix_in: PixInEvent,
+  pix_in_refund: PixInRefundEvent,
   business_customer: BusinessCustomerEvent,
 };
 

@@ -60,8 +60,8 @@ export class GetBrlLedgerQuery extends OperatorPageRequest {
   document!: string;
 }
 
-/** What moved a BRL balance: a Pix inflow reaching `credited`. */
-export const BRL_LEDGER_ENTRY_TYPES = ['pix_in_credit'] as const;
+/** What moved a BRL balance: a Pix inflow reaching `credited`, a refund of one (its debit), a failed refund (credited back). */
+export const BRL_LEDGER_ENTRY_TYPES = ['pix_in_credit', 'pix_in_refund', 'pix_in_refund_reversal'] as const;
 export type BrlLedgerEntryType = (typeof BRL_LEDGER_ENTRY_TYPES)[number];
 
 /** One movement of a user's BRL balance, written in the transaction of the change. */
@@ -69,7 +69,11 @@ export class BrlLedgerEntryView {
   @ApiProperty({ type: 'integer', description: 'Increasing: later movements have larger ids', example: 7 })
   id!: number;
 
-  @ApiProperty({ enum: BRL_LEDGER_ENTRY_TYPES, description: 'pix_in_credit: a Pix inflow was credited' })
+  @ApiProperty({
+    enum: BRL_LEDGER_ENTRY_TYPES,
+    description:
+      'pix_in_credit: a Pix inflow was credited; pix_in_refund: a refund of one was debited; pix_in_refund_reversal: that refund failed, credited back',
+  })
   type!: BrlLedgerEntryType;
 
   @ApiProperty({ enum: ['BRL'], description: 'Always BRL (the USDT ledger is GET .../ledger)' })
@@ -81,8 +85,16 @@ export class BrlLedgerEntryView {
   @ApiProperty({ type: 'integer', description: 'The balance right after this entry', example: 40_000 })
   available_after_cents!: number;
 
-  @ApiProperty({ description: 'The Pix inflow credited (pix_in_credit)', example: 'E60701190202611260430Ab12Cd34Ef5' })
+  @ApiProperty({ description: 'The Pix inflow credited, or refunded', example: 'E60701190202611260430Ab12Cd34Ef5' })
   end_to_end_id!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The refund (pix_in_refund, pix_in_refund_reversal); null for a credit',
+    example: null,
+  })
+  refund_id!: number | null;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds', example: 1795315285 })
   created_at!: number;

@@ -1,7 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '../../api-documentation';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Length, Matches, ValidateIf, ValidateNested } from 'class-validator';
-import { PIX_IN_METHODS, PIX_IN_STATUSES, PixInMethod, PixInStatus, SENDER_ACCOUNT_TYPES, SenderAccountType } from '../pix-in.types';
+import {
+  PIX_IN_METHODS,
+  PIX_IN_NOTIFIED_STATUSES,
+  PIX_IN_STATUSES,
+  PixInMethod,
+  PixInNotifiedStatus,
+  PixInStatus,
+  SENDER_ACCOUNT_TYPES,
+  SenderAccountType,
+} from '../pix-in.types';
 import {
   ACCOUNT_NUMBER_PATTERN,
   BRANCH_CODE_PATTERN,
@@ -102,9 +111,9 @@ export class IngestPixInflowCommand extends PickType(SandboxPixInRequest, ['amou
   @Matches(BRANCH_CODE_PATTERN, { message: 'sender_branch_code must be 1 to 4 digits' })
   sender_branch_code!: string;
 
-  @ApiProperty({ enum: PIX_IN_STATUSES, description: 'The status the provider reports the inflow at' })
-  @IsIn(PIX_IN_STATUSES, { message: `status must be one of ${PIX_IN_STATUSES.join(', ')}` })
-  status!: PixInStatus;
+  @ApiProperty({ enum: PIX_IN_NOTIFIED_STATUSES, description: 'The status the provider reports the inflow at' })
+  @IsIn(PIX_IN_NOTIFIED_STATUSES, { message: `status must be one of ${PIX_IN_NOTIFIED_STATUSES.join(', ')}` })
+  status!: PixInNotifiedStatus;
 }
 
 /**

@@ -1,5 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '../../api-documentation';
-import { PIX_IN_METHODS, PIX_IN_STATUSES, PixInMethod, PixInStatus, SENDER_ACCOUNT_TYPES, SenderAccountType } from '../pix-in.types';
+import {
+  PIX_IN_METHODS,
+  PIX_IN_NOTIFIED_STATUSES,
+  PixInMethod,
+  PixInNotifiedStatus,
+  SENDER_ACCOUNT_TYPES,
+  SenderAccountType,
+} from '../pix-in.types';
 import { ReceiverAccount } from '../ingest-pix-inflow/ingest-pix-inflow.command';
 import { OperatorPageRequest } from '../../withdrawals/operator-page.request';
 
@@ -47,8 +54,8 @@ export class UnmatchedPixInflowView {
   @ApiProperty({ example: '0001' })
   sender_branch_code!: string;
 
-  @ApiProperty({ enum: PIX_IN_STATUSES, description: 'The last status the provider notified' })
-  status!: PixInStatus;
+  @ApiProperty({ enum: PIX_IN_NOTIFIED_STATUSES, description: 'The last status the provider notified' })
+  status!: PixInNotifiedStatus;
 
   @ApiProperty({ type: 'integer', description: 'Unix seconds: the first notification', example: 1795315285 })
   created_at!: number;

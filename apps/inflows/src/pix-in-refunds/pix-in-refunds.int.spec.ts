@@ -1,0 +1,345 @@
+import { loadConfig } from '@partner/config';
+import { PartnerId, RefundPixInCommand, Topics } from '@partner/contracts';
+import { Database, UnitOfWork } from '@partner/db';
+import { newCpf, outboxEventsOf, selectRows, testPartnerId } from '@partner/testing';
+import { PixApiTestServer, startPixApiTestServer } from '@partner/pix-api-test-server';
+import { randomUUID } from 'node:crypto';
+import { AccountRepository } from '../accounts/account.repository';
+import { ingestionOn, openAccount, receiverOf } from '../accounts/accounts.spec-support';
+import { GetBrlLedgerUseCase } from '../accounts/brl-balance.use-cases';
+import { SetAccountStatusUseCase } from '../accounts/set-account-status.use-case';
+import { InflowsConfig } from '../config/inflows.config';
+import { DB_SCHEMA } from '../database/db-schema';
+import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
+import { newEndToEndId } from '../spi-simulator/end-to-end-id';
+import { completeSender } from '../spi-simulator/sender-details';
+import { GetPixInflowUseCase } from './get-pix-inflow.use-case';
+import { PixApiRefunds } from './pix-api-refunds';
+import { PixInRefundRepository } from './pix-in-refund.repository';
+import { RefundPixInUseCase } from './refund-pix-in.use-case';
+import { SendPixInRefundsUseCase } from './send-pix-in-refunds.use-case';
+
+// Integration: the inflows schema in PostgreSQL and the production Pix API adapter against the Pix API test server
+// (libs/pix-api-test-server: the Central Bank's document, vendor/bacen-pix-api). Each test has a partner and user of its own.
+const CLIENT = { id: 'inflows-spec', secret: randomUUID() };
+jest.setTimeout(30_000);
+let server: PixApiTestServer;
+let config: InflowsConfig;
+let db: Database;
+let refund: RefundPixInUseCase;
+let send: SendPixInRefundsUseCase;
+let get: GetPixInflowUseCase;
+let adapter: PixApiRefunds;
+let accounts: AccountRepository;
+
+beforeAll(async () => {
+  server = await startPixApiTestServer({ clientId: CLIENT.id, clientSecret: CLIENT.secret, pix: 'seeded', settleAfterMs: 50 });
+  config = loadConfig(InflowsConfig, {
+    ...process.env,
+    PIX_API_URL: server.url,
+    PIX_API_CLIENT_ID: CLIENT.id,
+    PIX_API_CLIENT_SECRET: CLIENT.secret,
+    PIX_API_RETRY_BASE_MS: '10',
+    PIX_API_RETRY_MAX_MS: '20',
+    PIX_API_POLL_MS: '10',
+    PIX_API_MAX_ATTEMPTS: '3',
+  });
+  db = new Database(config, DB_SCHEMA);
+  const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+  const inflows = new PixInflowRepository(db);
+  const refunds = new PixInRefundRepository(db);
+  accounts = new AccountRepository(db);
+  adapter = new PixApiRefunds(config);
+  refund = new RefundPixInUseCase(config, unitOfWork, inflows, refunds, accounts);
+  send = new SendPixInRefundsUseCase(config, unitOfWork, refunds, inflows, accounts, adapter);
+  get = new GetPixInflowUseCase(inflows, refunds);
+});
+
+afterAll(async () => {
+  await adapter.onModuleDestroy();
+  await server.close();
+  await db.close();
+});
+
+interface Credited {
+  partnerId: PartnerId;
+  document: string;
+  endToEndId: string;
+}
+
+/** A new user's account with a Pix of `cents` credited to it (and known to the provider, settled `settledAt`). */
+async function credited(cents: number, settledAt = new Date()): Promise<Credited> {
+  const partnerId = testPartnerId();
+  const document = newCpf();
+  const account = await openAccount(db, config, partnerId, document);
+  const sender = completeSender({});
+  const endToEndId = newEndToEndId(sender.sender_bank_code, new Date());
+  const n = {
+    end_to_end_id: endToEndId,
+    amount_cents: cents,
+    method: 'manual' as const,
+    receiver_account: receiverOf(config, account),
+    ...sender,
+  };
+  const ingest = ingestionOn(db, config);
+  for (const status of ['processing', 'approved', 'success', 'credited'] as const)
+    expect((await ingest.execute({ ...n, status })).ok).toBe(true);
+  server.receive(endToEndId, cents, settledAt);
+  return { partnerId, document, endToEndId };
+}
+
+const ask = (c: Credited, amount: number, overrides: Partial<RefundPixInCommand> = {}) =>
+  refund.execute({
+    partner_id: c.partnerId,
+    end_to_end_id: c.endToEndId,
+    idempotency_key: randomUUID(),
+    amount_cents: amount,
+    reason: 'order cancelled',
+    ...overrides,
+  });
+
+async function created(c: Credited, amount: number): Promise<number> {
+  const reply = await ask(c, amount);
+  if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+  return reply.data.id;
+}
+
+const balanceOf = async (c: Credited) => (await accounts.find(c.partnerId, c.document))?.availableBrlCents;
+
+async function readBack(c: Credited) {
+  const reply = await get.execute({ partner_id: c.partnerId, end_to_end_id: c.endToEndId });
+  if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+  return reply.data;
+}
+
+/** Runs the refunds' round until the refund reaches `status` (polled, with a deadline). */
+async function untilRefund(c: Credited, id: number, status: string, deadlineMs = 10_000) {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    await send.execute();
+    const found = (await readBack(c)).refunds.find((r) => r.id === id);
+    if (found?.status === status) return found;
+    if (Date.now() > until) throw new Error(`refund ${id} is ${found?.status}, not ${status}, after ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The states of the partner's events on `topic` waiting in the outbox, in commit order. */
+async function statesOf(
+  partnerId: string,
+  topic: typeof Topics.PixInRefundStateChanged | typeof Topics.PixInStateChanged,
+): Promise<string[]> {
+  const rows = await selectRows<{ topic: string; payload: unknown }>(
+    db,
+    'SELECT topic, payload FROM outbox_messages WHERE topic = $1 ORDER BY id',
+    [topic],
+  );
+  return topic === Topics.PixInStateChanged
+    ? outboxEventsOf(Topics.PixInStateChanged, rows, partnerId).map((e) => e.state)
+    : outboxEventsOf(Topics.PixInRefundStateChanged, rows, partnerId).map((e) => e.state);
+}
+
+async function ledgerOf(c: Credited) {
+  const reply = await new GetBrlLedgerUseCase(accounts).execute({ partner_id: c.partnerId, document: c.document });
+  if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+  return reply.data.entries.map((e) => [e.type, e.available_delta_cents, e.available_after_cents]).reverse();
+}
+
+describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
+  it('a partial refund debits the balance at once with its event, is returned by a devolução, and the inflow is partially_returned', async () => {
+    const c = await credited(10_000);
+    const id = await created(c, 2_500);
+    expect(await balanceOf(c)).toBe(7_500n);
+    expect((await readBack(c)).refunds).toEqual([
+      expect.objectContaining({ id, amount_cents: 2_500, status: 'created', reason: 'order cancelled' }),
+    ]);
+
+    const done = await untilRefund(c, id, 'success');
+    expect(done.return_id).toMatch(/^D\d{20}[a-zA-Z0-9]{11}$/);
+    const inflow = await readBack(c);
+    expect(inflow).toMatchObject({ status: 'partially_returned', amount_cents: 10_000, refunded_cents: 2_500, returned_cents: 2_500 });
+    expect(server.devolucoesOf(c.endToEndId)).toEqual([
+      expect.objectContaining({ valor: '25.00', natureza: 'ORIGINAL', descricao: 'order cancelled', status: 'DEVOLVIDO' }),
+    ]);
+    expect(await statesOf(c.partnerId, Topics.PixInRefundStateChanged)).toEqual(['created', 'processing', 'success']);
+    expect((await statesOf(c.partnerId, Topics.PixInStateChanged)).slice(-2)).toEqual(['credited', 'partially_returned']);
+    expect(await ledgerOf(c)).toEqual([
+      ['pix_in_credit', 10_000, 10_000],
+      ['pix_in_refund', -2_500, 7_500],
+    ]);
+    // Every request the adapter made conformed to the Central Bank's document.
+    expect(server.violations()).toEqual([]);
+  });
+
+  it('refunds add up to the whole inflow (returned), and not a cent more (refund_exceeds_amount, nothing written)', async () => {
+    const c = await credited(1_000);
+    const first = await created(c, 600);
+    const over = await ask(c, 401);
+    expect(over).toEqual({
+      ok: false,
+      error: {
+        code: 'refund_exceeds_amount',
+        message: 'refunding 401 cents would exceed the inflow: 1000 received, 600 refunded, 400 left',
+        field: 'amount_cents',
+      },
+    });
+    const second = await created(c, 400);
+    await untilRefund(c, first, 'success');
+    await untilRefund(c, second, 'success');
+    expect(await readBack(c)).toMatchObject({ status: 'returned', refunded_cents: 1_000, returned_cents: 1_000 });
+    expect(await balanceOf(c)).toBe(0n);
+    expect((await ask(c, 1)).ok).toBe(false);
+  });
+
+  it('16 concurrent refunds never return more than the inflow: exactly the ones that fit are created', async () => {
+    const c = await credited(1_000);
+    const replies = await Promise.all(Array.from({ length: 16 }, () => ask(c, 150)));
+    const made = replies.filter((r) => r.ok);
+    expect(made).toHaveLength(6);
+    expect(replies.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(Array(10).fill('refund_exceeds_amount'));
+    expect(await readBack(c)).toMatchObject({ refunded_cents: 900 });
+    expect(await balanceOf(c)).toBe(100n);
+  });
+
+  it('replays an idempotency key with the first refund (created: false), and refuses it for another refund', async () => {
+    const c = await credited(5_000);
+    const key = randomUUID();
+    const first = await ask(c, 1_000, { idempotency_key: key });
+    const again = await ask(c, 1_000, { idempotency_key: key });
+    expect(first).toEqual({ ok: true, data: { id: expect.any(Number), status: 'created', created: true } });
+    expect(again).toEqual({ ok: true, data: { id: first.ok && first.data.id, status: 'created', created: false } });
+    expect(await ask(c, 999, { idempotency_key: key })).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_key_reused', field: 'idempotency_key' },
+    });
+    expect(await balanceOf(c)).toBe(4_000n);
+    // 8 at once with one key make one refund.
+    const key2 = randomUUID();
+    const replies = await Promise.all(Array.from({ length: 8 }, () => ask(c, 100, { idempotency_key: key2 })));
+    expect(new Set(replies.map((r) => r.ok && r.data.id)).size).toBe(1);
+    expect(replies.filter((r) => r.ok && r.data.created)).toHaveLength(1);
+    expect(await balanceOf(c)).toBe(3_900n);
+  });
+
+  it("refuses an inflow past 90 days (refund_window_closed), one not credited (pix_in_not_refundable), another partner's (not_found)", async () => {
+    const c = await credited(5_000);
+    await db.query("UPDATE pix_inflows SET created_at = now() - interval '91 days' WHERE end_to_end_id = $1", [c.endToEndId]);
+    expect(await ask(c, 100)).toMatchObject({ ok: false, error: { code: 'refund_window_closed' } });
+
+    const settling = await credited(5_000);
+    await db.query(`UPDATE pix_inflows SET status = 'success' WHERE end_to_end_id = $1`, [settling.endToEndId]);
+    expect(await ask(settling, 100)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'pix_in_not_refundable',
+        message: `pix inflow ${settling.endToEndId} is success: only a credited inflow can be refunded`,
+      },
+    });
+
+    const other = await credited(5_000);
+    expect(await ask({ ...other, partnerId: testPartnerId() }, 100)).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', field: 'end_to_end_id' },
+    });
+    expect(await balanceOf(other)).toBe(5_000n);
+  });
+
+  it("refuses a refund the user's balance does not cover (insufficient_funds), nothing written", async () => {
+    const c = await credited(5_000);
+    // The balance spent elsewhere (a later version pays Pix out): here, taken down by hand.
+    await db.query('UPDATE accounts SET available_brl_cents = 300 WHERE partner_id = $1 AND document = $2', [c.partnerId, c.document]);
+    expect(await ask(c, 301)).toMatchObject({ ok: false, error: { code: 'insufficient_funds', field: 'amount_cents' } });
+    expect(await readBack(c)).toMatchObject({ refunded_cents: 0, refunds: [] });
+    expect((await ask(c, 300)).ok).toBe(true);
+    expect(await balanceOf(c)).toBe(0n);
+  });
+
+  it('a devolução the provider does not make (NAO_REALIZADO) fails the refund with its reason and credits the amount back', async () => {
+    const c = await credited(2_000);
+    server.refuseNextOf(c.endToEndId, 'Negado por timeout');
+    const id = await created(c, 2_000);
+    const failed = await untilRefund(c, id, 'failed');
+    expect(failed.failure_reason).toBe('Negado por timeout');
+    expect(await balanceOf(c)).toBe(2_000n);
+    expect(await readBack(c)).toMatchObject({ status: 'credited', refunded_cents: 0, returned_cents: 0 });
+    expect(await ledgerOf(c)).toEqual([
+      ['pix_in_credit', 2_000, 2_000],
+      ['pix_in_refund', -2_000, 0],
+      ['pix_in_refund_reversal', 2_000, 2_000],
+    ]);
+    expect(await statesOf(c.partnerId, Topics.PixInRefundStateChanged)).toEqual(['created', 'processing', 'failed']);
+    // Its cents are free again.
+    expect((await ask(c, 2_000)).ok).toBe(true);
+  });
+
+  it('a request the provider refuses (over what it has of the Pix) fails at once with its words, credited back', async () => {
+    const c = await credited(2_000);
+    server.receive(c.endToEndId, 1_000); // the provider knows the Pix for less than we do
+    const id = await created(c, 1_500);
+    const failed = await untilRefund(c, id, 'failed');
+    expect(failed.failure_reason).toMatch(
+      /^the Pix provider refused the return: Devolução inválida; a devolução de 15.00 excederia o valor do pix/,
+    );
+    expect(await balanceOf(c)).toBe(2_000n);
+  });
+
+  it('a lost answer is read back, never asked twice: one devolução, returned once, nothing credited back', async () => {
+    const c = await credited(3_000);
+    server.loseNextAnswerOf(c.endToEndId);
+    const id = await created(c, 3_000);
+    await untilRefund(c, id, 'success');
+    expect(server.devolucoesOf(c.endToEndId)).toHaveLength(1);
+    const puts = server.requests.filter((r) => r.method === 'PUT' && r.path.startsWith(`/pix/${c.endToEndId}/`));
+    expect(puts).toHaveLength(1);
+    expect(await balanceOf(c)).toBe(0n);
+    expect(await readBack(c)).toMatchObject({ status: 'returned' });
+  });
+
+  it('an account with a refund under way cannot be closed, even at a zero balance (a failure would credit it back)', async () => {
+    const c = await credited(1_000);
+    const id = await created(c, 1_000);
+    const close = () =>
+      new SetAccountStatusUseCase(new UnitOfWork(db, { wake: () => undefined }), accounts).execute({
+        partner_id: c.partnerId,
+        document: c.document,
+        status: 'closed',
+        reason: 'customer left',
+        by: 'spec',
+        asked_at: new Date().toISOString(),
+      });
+    expect(await balanceOf(c)).toBe(0n);
+    expect(await close()).toMatchObject({ ok: false, error: { code: 'account_not_empty' } });
+    await untilRefund(c, id, 'success');
+    expect(await close()).toMatchObject({ ok: true, data: { status: 'closed' } });
+  });
+
+  it('an unavailable provider keeps the refund created and retries; one never accepted is failed once the provider says it has none', async () => {
+    const c = await credited(1_000);
+    server.unavailableNext(2);
+    const id = await created(c, 400);
+    await untilRefund(c, id, 'success');
+    expect(server.devolucoesOf(c.endToEndId)).toHaveLength(1);
+
+    const d = await credited(1_000);
+    server.unavailableNext(1_000);
+    const never = await created(d, 400);
+    for (let i = 0; i < 3; i++) await untilAttempted(never, i + 1);
+    server.unavailableNext(-server.pendingUnavailable());
+    const failed = await untilRefund(d, never, 'failed');
+    expect(failed.failure_reason).toBe('the Pix provider did not accept the return after 3 attempts');
+    expect(server.devolucoesOf(d.endToEndId)).toEqual([]);
+    expect(await balanceOf(d)).toBe(1_000n);
+  });
+});
+
+/** Runs rounds until the refund has been tried `attempts` times (polled, with a deadline). */
+async function untilAttempted(id: number, attempts: number): Promise<void> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    await send.execute();
+    const [row] = await selectRows<{ attempts: number }>(db, 'SELECT attempts FROM pix_in_refunds WHERE id = $1', [id]);
+    if (row.attempts >= attempts) return;
+    if (Date.now() > until) throw new Error(`refund ${id} tried ${row.attempts} times, not ${attempts}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
