@@ -13,7 +13,7 @@ export const SECRET_VARIABLES: readonly string[] = [
 /**
  * The operator's own secrets, never generated: Compose secret files too (compose:up writes each from the
  * environment or the env file), so no container's environment holds a node URL with a provider's key, the
- * SMTP password or the Twilio token. The required ones stop compose:up when missing; an optional one not
+ * SMTP password, the Twilio token or the Pix API client's secret. The required ones stop compose:up when missing; an optional one not
  * given is an empty file, which the apps read as unset.
  */
 export const OPERATOR_SECRET_VARIABLES = {
@@ -26,6 +26,7 @@ export const OPERATOR_SECRET_VARIABLES = {
     'REMOTE_SIGNER_URL_MATIC',
     'PIX_PROVIDER_WEBHOOK_SECRET',
     'PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS',
+    'PIX_API_CLIENT_SECRET',
   ],
 } as const;
 
@@ -53,10 +54,13 @@ export const EXAMPLE_CHAIN_ENV: Readonly<Record<string, string>> = {
 export const EXAMPLE_PRODUCTION_ENV: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SECRET_VARIABLES.map((name, i) => [name, `${'x'.repeat(40)}${i}`])),
   ...EXAMPLE_CHAIN_ENV,
-  // The other counterparties: DICT (and the folder of its certificates), SMTP, Twilio.
+  // The other counterparties: DICT (and the folder of its certificates), the Pix provider's Pix API, SMTP, Twilio.
   DICT_URL: 'https://dict.pi.rsfn.net.br:16422/api/v1',
   DICT_ISPB: '12345678',
   DICT_CERTS_DIR: '/etc/partner/dict',
+  PIX_API_URL: 'https://pix.provider.example/api/v2',
+  PIX_API_CLIENT_ID: 'partner-service',
+  PIX_API_CLIENT_SECRET: 'pix-api-client-secret',
   SMTP_URL: 'smtps://mailer:secret@smtp.example:465',
   SMTP_FROM: 'Cadastro <nao-responda@example.com.br>',
   TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',

@@ -158,15 +158,15 @@ function asEnvPath(file: string): string {
 }
 
 /**
- * The local chains' and local counterparties' settings (the DICT test server, the notification sinks): those
- * of docker-compose.sandbox.env, which runs the same overlay (its nodes by service name, their chain ids, the
- * test USDT chain-setup.ts deploys, finality by confirmations).
+ * The local chains' and local counterparties' settings (the DICT test server, the Pix API test server, the
+ * notification sinks): those of docker-compose.sandbox.env, which runs the same overlay (its nodes by service
+ * name, their chain ids, the test USDT chain-setup.ts deploys, finality by confirmations).
  */
 const sandboxEnv = readEnvFile(join(root, 'docker-compose.sandbox.env'));
 const sandboxSettings = (pattern: RegExp): Record<string, string> =>
   Object.fromEntries(Object.entries(sandboxEnv).filter(([name]) => pattern.test(name)));
 export const LOCAL_CHAIN_ENV = sandboxSettings(/^(CHAIN_|USDT_CONTRACT_)/);
-const LOCAL_COUNTERPARTY_ENV = sandboxSettings(/^(DICT_URL|DICT_ISPB|OPERATOR_ISPB|SMTP_|TWILIO_)/);
+const LOCAL_COUNTERPARTY_ENV = sandboxSettings(/^(DICT_URL|DICT_ISPB|OPERATOR_ISPB|PIX_API_URL|PIX_API_CLIENT_SECRET|SMTP_|TWILIO_)/);
 
 /**
  * Local chains: COMPOSE_FILE and LOCAL_CHAIN_ENV into the env file, the missing ones. A variable of the
@@ -191,7 +191,10 @@ const besideEnvFile = (settings: ComposeSettings, suffix: string): string =>
 /** The file name of the test DICT's signer in DICT_CERTS_DIR (docker-compose.local-chains.yml mounts it). */
 const DICT_SIGNER_JAR = 'quickstart-signer.jar';
 
-/** Local counterparties: the test DICT's certificates generated (readable by the containers' uid), their settings written. */
+/**
+ * Local counterparties: the test DICT's certificates generated (readable by the containers' uid), their settings
+ * written (the Pix API test server's URL and client secret among them: pix-api-test takes the same secret file).
+ */
 async function ensureLocalCounterparties(settings: ComposeSettings): Promise<string[]> {
   const dir = besideEnvFile(settings, 'dict');
   const pki = await ensureDictPki(dir);
@@ -200,7 +203,7 @@ async function ensureLocalCounterparties(settings: ComposeSettings): Promise<str
   copyFileSync(quickstartSigner(), signerJar);
   if (process.getuid?.() === 0)
     for (const file of new Set([dir, signerJar, ...Object.values(pki)])) chownSync(file, CONTAINER_UID, CONTAINER_UID);
-  return appendMissing(settings, `# Local DICT test server and notification sinks (${LOCAL_CHAINS_FILE}): never real people.`, {
+  return appendMissing(settings, `# Local DICT and Pix API test servers, notification sinks (${LOCAL_CHAINS_FILE}): never real people.`, {
     ...LOCAL_COUNTERPARTY_ENV,
     DICT_CERTS_DIR: dir,
   });
@@ -434,7 +437,7 @@ export async function composeUp(settings: ComposeSettings = composeSettings()): 
   wrote('secrets: generated', ensureSecrets(settings));
   if (settings.localChains) {
     wrote('local chains: wrote', ensureLocalChainSettings(settings));
-    wrote('local DICT and notification sinks: wrote', await ensureLocalCounterparties(settings));
+    wrote('local DICT, Pix API and notification sinks: wrote', await ensureLocalCounterparties(settings));
   }
   console.log(`secrets: written as Compose secrets into ${shown(writeSecretFiles(settings))} (mode 700)`);
   const tls = await ensureProxyTls(settings);

@@ -104,6 +104,14 @@ describe('docker-compose.yml, read by docker-compose', () => {
     expect(secrets?.db_password_withdrawals?.file).toBe(`${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/db_password_withdrawals`);
     expect(secrets?.hot_wallet_key?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_SECRET_FILE);
     expect(secrets?.hot_wallet_key_2?.file).toBe(PRODUCTION_ENV.HOT_WALLET_KEY_2_SECRET_FILE);
+    // inflows' Pix API: its URL, its client's secret a secret file too.
+    expect(services.inflows.environment).toMatchObject({
+      PIX_API_URL: PRODUCTION_ENV.PIX_API_URL,
+      PIX_API_CLIENT_SECRET_FILE: '/run/secrets/pix_api_client_secret',
+    });
+    expect(services.inflows.environment).not.toHaveProperty('PIX_API_CLIENT_SECRET');
+    expect(secretNames(services.inflows)).toContain('pix_api_client_secret');
+    expect(secrets?.pix_api_client_secret?.file).toBe(`${PRODUCTION_ENV.COMPOSE_SECRETS_DIR}/pix_api_client_secret`);
   }, 60_000);
 
   // docker-compose.spec.ts checks every required variable; Compose itself is asked for a few (each call takes seconds).
@@ -113,6 +121,7 @@ describe('docker-compose.yml, read by docker-compose', () => {
     'HOT_WALLET_KEY_2_SECRET_FILE',
     'KAFKA_TLS_CERT_FILE',
     'DICT_URL',
+    'PIX_API_URL',
     'SMTP_FROM',
   ])(
     'refuses the file without %s, saying so',
@@ -148,5 +157,10 @@ describe('docker-compose.yml, read by docker-compose', () => {
     expect(secretNames(services['chain-setup'])).toEqual(['hot_wallet_key', 'hot_wallet_key_2']);
     expect(services['chain-setup'].environment?.HOT_WALLET_KEY_FILE).toBe('/run/secrets/hot_wallet_key,/run/secrets/hot_wallet_key_2');
     expect(JSON.stringify(services['chain-eth'].ports)).toContain('127.0.0.1');
+    // inflows refunds through the Pix API test server, which shares its client's secret file.
+    expect(services.inflows.environment).toMatchObject({ PIX_API_URL: 'http://pix-api-test:8480', LOCAL_COUNTERPARTIES: 'true' });
+    expect(services.inflows.depends_on).toMatchObject({ 'pix-api-test': { condition: 'service_started' } });
+    expect(secretNames(services['pix-api-test'])).toEqual(['pix_api_client_secret']);
+    expect(services['pix-api-test'].environment?.PIX_API_CLIENT_ID).toBe(services.inflows.environment?.PIX_API_CLIENT_ID);
   }, 60_000);
 });

@@ -22,6 +22,7 @@ import {
 import { loadConfig } from '@partner/config';
 import { CustomersConfig } from '../../apps/customers/src/config/customers.config';
 import { GatewayConfig } from '../../apps/gateway/src/config/gateway.config';
+import { InflowsConfig } from '../../apps/inflows/src/config/inflows.config';
 import { WithdrawalsConfig } from '../../apps/withdrawals/src/config/withdrawals.config';
 import { LOCAL_TOKEN_ADDRESS } from '../chain/local-chains';
 import { ownNodeFlagsOf } from '../lib/services';
@@ -78,12 +79,18 @@ const OPERATOR_SECRET_READERS: Readonly<Record<string, readonly string[]>> = {
   TWILIO_AUTH_TOKEN: ['customers'],
   PIX_PROVIDER_WEBHOOK_SECRET: [GATEWAY.name],
   PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: [GATEWAY.name],
+  PIX_API_CLIENT_SECRET: ['inflows'],
+};
+/** The local stand-ins of docker-compose.local-chains.yml that read one too: the counterparty's side of a shared secret. */
+const LOCAL_SECRET_READERS: Readonly<Record<string, readonly string[]>> = {
+  PIX_API_CLIENT_SECRET: ['pix-api-test'],
 };
 const CONFIG_OF: Readonly<Record<string, new () => object>> = {
   withdrawals: WithdrawalsConfig,
   [PAYOUT_WORKER]: WithdrawalsConfig,
   customers: CustomersConfig,
   [GATEWAY.name]: GatewayConfig,
+  inflows: InflowsConfig,
 };
 /** A valid value of each, unlike any other setting's, for the checks that follow it. */
 const OPERATOR_SECRET_SAMPLES: Readonly<Record<string, string>> = {
@@ -97,6 +104,7 @@ const OPERATOR_SECRET_SAMPLES: Readonly<Record<string, string>> = {
   TWILIO_AUTH_TOKEN: 'sample-twilio-auth-token-0123456789',
   PIX_PROVIDER_WEBHOOK_SECRET: 'sample-pix-webhook-secret-0123456789abcdef',
   PIX_PROVIDER_WEBHOOK_SECRET_PREVIOUS: 'sample-pix-webhook-secret-previous-0123456789',
+  PIX_API_CLIENT_SECRET: 'sample-pix-api-client-secret-0123456789',
 };
 
 /** The only secret-like values the files may hold: their documented, clearly fake dev defaults. */
@@ -105,6 +113,8 @@ const DEV_DEFAULTS = new Set([
   // The local notification sinks' fake Twilio credentials (libs/notification-sinks DEV_SINKS).
   'AC00000000000000000000000000000000',
   'local-sms-sink-token',
+  // The Pix API test server's client secret (docker-compose.sandbox.env, deploy/sandbox-secrets/).
+  'local-pix-api-test-secret',
   'change-me-dev-internal-secret-of-32-characters',
   'postgres-dev-password',
   ...APP_NAMES.map((app) => `${app}-dev-password`),
@@ -335,6 +345,8 @@ describe('docker-compose.yml', () => {
     // The customers service's counterparties' settings that are no secret.
     'SMTP_FROM',
     'TWILIO_ACCOUNT_SID',
+    // inflows' Pix API (refunds of Pix inflows).
+    'PIX_API_URL',
   ])('refuses to start without %s (no default), and runs outside the sandbox unless asked', (name) => {
     const { [name]: _left, ...others } = PRODUCTION_ENV;
     expect(() => loadCompose(others)).toThrow(new RegExp(`required variable ${name} `));
@@ -430,10 +442,12 @@ describe('docker-compose.yml', () => {
           ),
         });
       }
-      // Mounted by its readers and no other service (not a deploy step, not the CLI, not a local stand-in).
+      // Mounted by its readers and no other service (not a deploy step, not the CLI, not a local stand-in but
+      // the counterparty that shares it).
       for (const name of OPERATOR_SECRETS) {
         const mounting = Object.keys(c.services).filter((s) => mountedBy(c.services[s]).includes(secretOf(name)));
-        expect({ mode, name, mounting: mounting.sort() }).toEqual({ mode, name, mounting: [...OPERATOR_SECRET_READERS[name]].sort() });
+        const readers = [...OPERATOR_SECRET_READERS[name], ...(mode === 'localChains' ? (LOCAL_SECRET_READERS[name] ?? []) : [])];
+        expect({ mode, name, mounting: mounting.sort() }).toEqual({ mode, name, mounting: readers.sort() });
       }
     }
     // The values the host sets reach no service: not as a variable, not inside another, not in a start script.
@@ -727,7 +741,7 @@ describe('docker-compose.yml', () => {
     // The sandbox and the required secrets, each a documented dev default, and the local test chains and
     // counterparties (checked below): everything else as in production mode.
     const chainSettings = Object.keys(sandboxEnv).filter((name) =>
-      /^(COMPOSE_FILE|HOT_WALLET_KEY(_2)?_SECRET_FILE|(PROXY|KAFKA)_TLS_(CERT|KEY)_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|SMTP_|TWILIO_)/.test(
+      /^(COMPOSE_FILE|HOT_WALLET_KEY(_2)?_SECRET_FILE|(PROXY|KAFKA)_TLS_(CERT|KEY)_FILE|CHAIN_|USDT_CONTRACT_|DICT_|OPERATOR_ISPB|PIX_API_|SMTP_|TWILIO_)/.test(
         name,
       ),
     );
@@ -1093,7 +1107,7 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
   const CHAINS = { ETH: 'chain-eth', MATIC: 'chain-matic' } as const;
   const chainPortsOf = (c: ComposeConfig): string[] => Object.values(CHAINS).map((name) => portOf(c.services[name].ports?.[0]));
 
-  it('adds a node per network, the chain-setup step, the DICT test server and the notification sinks; the withdrawals service waits for the step', () => {
+  it('adds a node per network, the chain-setup step, the DICT and Pix API test servers and the notification sinks; the withdrawals service waits for the step', () => {
     expect(Object.keys(overlay.services).sort()).toEqual([
       'chain-eth',
       'chain-matic',
@@ -1103,13 +1117,19 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
       'inflows',
       'notify-sinks',
       'payouts',
+      'pix-api-test',
       'pix-keys',
       'withdrawals',
     ]);
     // pix-keys and inflows run in production mode, told their counterparties are test servers: the test DICT's
     // placeholder ISPB (99999999) is allowed there, and refused in any other production start.
-    for (const app of ['pix-keys', 'inflows'])
-      expect([app, overlay.services[app].environment]).toEqual([app, { LOCAL_COUNTERPARTIES: 'true' }]);
+    expect(overlay.services['pix-keys'].environment).toEqual({ LOCAL_COUNTERPARTIES: 'true' });
+    // inflows also pointed at the Pix API test server (below).
+    expect(overlay.services.inflows.environment).toEqual({
+      LOCAL_COUNTERPARTIES: 'true',
+      PIX_API_URL: 'http://pix-api-test:8480',
+      PIX_API_CLIENT_ID: 'partner-service',
+    });
     // For the withdrawals service a dependency, and NODE_ENV=development (production refuses the test chains'
     // http:// and the sandbox's public key); its other settings come from the environment, as in production.
     expect(Object.keys(overlay.services.withdrawals)).toEqual(['environment', 'depends_on']);
@@ -1125,6 +1145,29 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
     expect(commandOf(setup)).toBe('node dist/chain/chain-setup.js');
     expect(setup.restart).toBe('no');
     expect(dependsOn(setup)).toEqual({ 'chain-eth': 'service_healthy', 'chain-matic': 'service_healthy' });
+  });
+
+  it("the Pix API test server: the chain image runs libs/pix-api-test-server, for inflows' client, its secret the same Compose secret; inflows starts after it", () => {
+    const server = config.services['pix-api-test'];
+    expectRunsImageOf(config, 'chain-eth', ['pix-api-test']);
+    expect(commandOf(server)).toBe('node_modules/.bin/tsx libs/pix-api-test-server/src/serve.ts');
+    expect(server.restart).toBe('no');
+    // Listening on every interface of its container, on the port inflows is given; published nowhere.
+    expect(server.environment).toEqual({
+      PIX_API_TEST_PORT: '8480',
+      PIX_API_TEST_HOST: '0.0.0.0',
+      PIX_API_CLIENT_ID: config.services.inflows.environment?.PIX_API_CLIENT_ID,
+      PIX_API_CLIENT_SECRET_FILE: '/run/secrets/pix_api_client_secret',
+    });
+    expect(server.ports).toBeUndefined();
+    expect(new URL(String(config.services.inflows.environment?.PIX_API_URL)).port).toBe(server.environment?.PIX_API_TEST_PORT);
+    expect(mountedBy(server)).toEqual(['pix_api_client_secret']);
+    // The sandbox env file (and compose:up's local counterparties, which take it from there) names the same
+    // server, and a clearly fake secret the server needs (it refuses an empty one).
+    expect(sandboxEnv.PIX_API_URL).toBe(config.services.inflows.environment?.PIX_API_URL);
+    expect(DEV_DEFAULTS.has(sandboxEnv.PIX_API_CLIENT_SECRET ?? '')).toBe(true);
+    expect(config.services.inflows.environment?.PIX_API_CLIENT_SECRET_FILE).toBe('/run/secrets/pix_api_client_secret');
+    expect(dependsOn(config.services.inflows)).toMatchObject({ ...AFTER_DEPLOY_STEPS, 'pix-api-test': 'service_started' });
   });
 
   it("runs Hardhat's node from the Dockerfile's chain stage, one image built by one service (two exports of one tag fail)", () => {
