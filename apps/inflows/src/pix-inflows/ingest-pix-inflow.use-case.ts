@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { fail, IngestPixInflowCommand, ok, PixInStatus, RequestReply, Topics } from '@partner/contracts';
 import { Transaction, UnitOfWork } from '@partner/db';
-import { AccountRepository } from '../accounts/account.repository';
+import { AccountRepository, UserAccountRecord } from '../accounts/account.repository';
 import { InflowsConfig } from '../config/inflows.config';
 import { PartnerStatusRepository } from '../partner-statuses/partner-status.repository';
 import { pixInStateChanged } from './pix-in-event';
@@ -49,13 +49,7 @@ export class IngestPixInflowUseCase {
       if (kept) return this.applyUnmatched(tx, kept, n, now);
 
       const account = n.receiver_account.ispb === this.config.OPERATOR_ISPB ? await this.accounts.ownerOf(tx, n.receiver_account) : null;
-      const refusal: InflowRefusal | null = !account
-        ? 'account_not_found'
-        : account.status === 'closed'
-          ? 'account_closed'
-          : account.status === 'blocked' || (await this.partners.isDisabled(tx, account.partnerId))
-            ? 'account_blocked'
-            : null;
+      const refusal = await this.refusalFor(tx, account);
       if (!account || refusal) {
         const recorded = await this.unmatched.record(tx, n, refusal ?? 'account_not_found', now);
         // Under the id's lock nothing else can have taken it: a row without the lock would be a bug of ours.
@@ -67,6 +61,14 @@ export class IngestPixInflowUseCase {
       await this.reached(tx, recorded);
       return ok({ end_to_end_id: recorded.endToEndId, status: recorded.status, created: true, matched: true });
     });
+  }
+
+  /** Why the account cannot receive: none has that number, it is closed, or blocked (its own block or its partner disabled). */
+  private async refusalFor(tx: Transaction, account: UserAccountRecord | null): Promise<InflowRefusal | null> {
+    if (!account) return 'account_not_found';
+    if (account.status === 'closed') return 'account_closed';
+    if (account.status === 'blocked' || (await this.partners.isDisabled(tx, account.partnerId))) return 'account_blocked';
+    return null;
   }
 
   private async apply(tx: Transaction, inflow: PixInflowRecord, n: IngestPixInflowCommand, now: Date): Promise<Reply> {

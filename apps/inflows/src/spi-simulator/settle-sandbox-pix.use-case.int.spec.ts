@@ -19,6 +19,7 @@ import { IngestPixInflowUseCase } from '../pix-inflows/ingest-pix-inflow.use-cas
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
 import { UnmatchedPixInflowRepository } from '../pix-inflows/unmatched-pix-inflow.repository';
 import { NotifyReceivedPixUseCase } from './notify-received-pix.use-case';
+import { newEndToEndId } from './end-to-end-id';
 import { notificationOf } from './sandbox-notification';
 import { SettleSandboxPixUseCase } from './settle-sandbox-pix.use-case';
 import { SimulatePixInUseCase } from './simulate-pix-in.use-case';
@@ -281,7 +282,7 @@ describe('SettleSandboxPixUseCase: the simulated settlement through the provider
     // The provider's own inflow to the same account: another end-to-end id, no spi_payments row.
     const providers = {
       ...notificationOf(logged, config.OPERATOR_ISPB, 'processing'),
-      end_to_end_id: `${payment.end_to_end_id.slice(0, 21)}Provider001`,
+      end_to_end_id: newEndToEndId(logged.sender_bank_code, new Date()),
     };
     expect(await ingest.execute(providers)).toMatchObject({ ok: true, data: { created: true } });
 
