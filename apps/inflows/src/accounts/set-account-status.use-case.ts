@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AccountStatusView, fail, ok, RequestReply, SetAccountStatusCommand, Topics } from '@partner/contracts';
-import { UnitOfWork } from '@partner/db';
+import { Transaction, UnitOfWork } from '@partner/db';
 import { AccountRepository, UserAccountRecord } from './account.repository';
 
 type Reply = RequestReply<typeof Topics.InflowsSetAccountStatus>;
@@ -31,6 +31,14 @@ export class SetAccountStatusUseCase {
     private readonly accounts: AccountRepository,
   ) {}
 
+  /** Why the account cannot be closed now: money in it, or money still on its way in or out; null when it can. */
+  private async whyNotClosable(tx: Transaction, account: UserAccountRecord, ref: string): Promise<string | null> {
+    if (account.availableBrlCents !== 0n) return `account ${ref} holds ${account.availableBrlCents} BRL cents: it cannot be closed`;
+    if (await this.accounts.inflowsUnderWay(tx, account.partnerId, account.document))
+      return `account ${ref} has a Pix still settling, or a refund under way: it cannot be closed yet`;
+    return null;
+  }
+
   execute(command: SetAccountStatusCommand): Promise<Reply> {
     return this.unitOfWork.run(async (tx) => {
       const account = await this.accounts.lock(tx, command.partner_id, command.document);
@@ -38,14 +46,8 @@ export class SetAccountStatusUseCase {
       const ref = `${account.branch}/${account.number}`;
       if (account.status === command.status) return ok(toAccountStatusView(account));
       if (account.status === 'closed') return fail('account_closed', `account ${ref} is closed: closed is final`, 'status');
-      if (command.status === 'closed' && account.availableBrlCents !== 0n)
-        return fail('account_not_empty', `account ${ref} holds ${account.availableBrlCents} BRL cents: it cannot be closed`, 'status');
-      if (command.status === 'closed' && (await this.accounts.inflowsUnderWay(tx, command.partner_id, command.document)))
-        return fail(
-          'account_not_empty',
-          `account ${ref} has a Pix still settling, or a refund under way: it cannot be closed yet`,
-          'status',
-        );
+      const notClosable = command.status === 'closed' ? await this.whyNotClosable(tx, account, ref) : null;
+      if (notClosable) return fail('account_not_empty', notClosable, 'status');
       const changed = await this.accounts.setStatus(tx, command.partner_id, command.document, {
         status: command.status,
         reason: command.reason,
