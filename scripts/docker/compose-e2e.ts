@@ -21,7 +21,8 @@
  *   8. `compose:down`: no container, network or volume of the project remains.
  */
 import assert from 'node:assert';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { get as httpsGet } from 'node:https';
@@ -304,6 +305,68 @@ const leftovers = (): string[] =>
     })
     .filter(Boolean);
 
+const PROVIDER_SECRET = randomBytes(24).toString('hex');
+
+/**
+ * A user's Pix, notified as the provider does (signed, through the proxy) up to `credited`, then refunded in
+ * part by the partner: the refund reaches `success` only if inflows got a token from the pix-api-test container
+ * and its devolução was accepted there.
+ */
+async function refundThroughPixApi(): Promise<void> {
+  const partner = await operator().post<{ id: string }>('/admin/v1/partners', { name: 'compose e2e refund' });
+  const key = await operator().post<{ api_key: string }>(`/admin/v1/partners/${partner.body.id}/api-keys`, undefined);
+  const document = newCpf();
+  const user = await operator().post<{ account: Record<string, string> }>(`/admin/v1/partners/${partner.body.id}/users`, {
+    document,
+    name: 'Joana Prado',
+  });
+  expectEqual('create user', user.status, 201);
+  const { opened_at: _openedAt, ...account } = user.body.account;
+  const minute = new Date().toISOString().replace(/\D/g, '').slice(0, 12);
+  const endToEndId = `E60701190${minute}${randomBytes(8).toString('hex').slice(0, 11)}`;
+  const provider = new ApiClient(publicUrl);
+  const senderTaxId = newCpf();
+  for (const status of ['processing', 'approved', 'success', 'credited']) {
+    const body = JSON.stringify({
+      end_to_end_id: endToEndId,
+      amount_cents: 5_000,
+      method: 'manual',
+      receiver_account: account,
+      sender_name: 'Maria Souza',
+      sender_tax_id: senderTaxId,
+      sender_account_number: '12345678',
+      sender_account_type: 'checking',
+      sender_bank_code: '60701190',
+      sender_branch_code: '0001',
+      status,
+    });
+    const t = Math.floor(Date.now() / 1000);
+    const signature = `t=${t},v1=${createHmac('sha256', PROVIDER_SECRET).update(`${t}.${body}`).digest('hex')}`;
+    const answer = await provider.request('POST', '/provider/v2/pix/inflows', body, { 'x-pix-signature': signature });
+    assert(answer.status === 200 || answer.status === 201, `notify ${status}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+  const api = new ApiClient(publicUrl, { 'x-api-key': key.body.api_key });
+  const refund = await api.post('/partner/v1/pix-in/' + endToEndId + '/refunds', {
+    idempotency_key: newUuid(),
+    amount_cents: 2_000,
+    reason: 'order cancelled',
+  });
+  expectEqual('refund', refund.status, 201);
+  const inflow = await pollUntil(
+    'the refund in a final state',
+    async () =>
+      (await api.get<{ status: string; refunds: { status: string; failure_reason: string | null }[] }>(`/partner/v1/pix-in/${endToEndId}`))
+        .body,
+    (i) => ['success', 'failed'].includes(i.refunds?.[0]?.status),
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+  expectEqual(
+    'the refund',
+    [inflow.refunds[0].status, inflow.refunds[0].failure_reason, inflow.status],
+    ['success', null, 'partially_returned'],
+  );
+}
+
 async function main(): Promise<void> {
   const problem = await ensureEngine(DOCKERD_LOG);
   if (problem) {
@@ -314,6 +377,8 @@ async function main(): Promise<void> {
   // A run of its own: fresh secrets, nothing left from an earlier run.
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
+  // The Pix provider's webhook secret, so this run can notify an inflow as the provider does (compose:up writes its secret file).
+  writeFileSync(settings.envFile, `PIX_PROVIDER_WEBHOOK_SECRET=${PROVIDER_SECRET}\n`, { mode: 0o600 });
   if (leftovers().length > 0) composeDown(settings);
 
   if (await check('compose:up brings the stack up in production mode on local chains, every service ready', () => composeUp(settings))) {
@@ -557,6 +622,11 @@ async function main(): Promise<void> {
         );
         expectEqual('the key', key.status, 'registered');
       },
+    );
+
+    await check(
+      'a credited Pix is refunded through the Pix API test server (its container checks each request against the Central Bank document)',
+      refundThroughPixApi,
     );
 
     if (process.env.COMPOSE_E2E_JEST !== 'false') await check('apps/e2e operator suite against the operator port', operatorSuite);
