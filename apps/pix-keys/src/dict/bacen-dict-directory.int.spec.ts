@@ -46,7 +46,7 @@ const rootOf = (xml: string) => {
   return root;
 };
 
-const entryFor = (cpf: string, name = 'José da Silva'): DictEntry => ({
+const entryFor = (cpf: string, name = 'José da Silva'): DictEntry & { key: string } => ({
   key: cpf,
   keyType: 'CPF',
   account: {
@@ -244,6 +244,35 @@ describe("BacenDictDirectory's requests against the published document", () => {
       ['getEntryByCid', 200, false],
       ['deleteEntry', 200, true],
     ]);
+  });
+
+  it('registers an EVP key: sent without Key, DICT generates a UUID, a retry of the RequestId answers the same one', async () => {
+    const cpf = newCpf();
+    const requestId = newUuid();
+    const { account, owner } = entryFor(cpf);
+    const evp: DictEntry = { keyType: 'EVP', account: { ...account, accountNumber: String(Date.now()).slice(-10) }, owner };
+    const created = await adapter.createEntry({ entry: evp, requestId, reason: 'USER_REQUESTED' });
+    expect(created).toMatchObject({ outcome: 'done', value: { keyType: 'EVP', owner: { taxIdNumber: cpf } } });
+    const key = created.outcome === 'done' ? created.value.key : '';
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    // A lost answer's retry must not make a second key: the same RequestId answers the same EVP.
+    expect(await adapter.createEntry({ entry: evp, requestId, reason: 'USER_REQUESTED' })).toEqual(created);
+    expect([...dict.server.entries.values()].filter((e) => e.taxIdNumber === cpf).map((e) => e.key)).toEqual([key]);
+    // Read back by the CID over the generated key, then deleted by it.
+    expect(await adapter.getEntryByCid(entryCid({ ...evp, key }, requestId))).toMatchObject({ outcome: 'done', value: { key } });
+    expect(await adapter.deleteEntry(key, 'USER_REQUESTED')).toEqual({ outcome: 'done', value: { key } });
+    // A participant never chooses an EVP: one sent with a Key is refused, as is a sixth key on one account.
+    expect(await adapter.createEntry({ entry: { ...evp, key: newUuid() }, requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'EntryInvalid' },
+    });
+    const full = { ...evp, account: { ...evp.account, accountNumber: `9${String(Date.now()).slice(-9)}` } };
+    for (let i = 0; i < 5; i++)
+      expect(await adapter.createEntry({ entry: full, requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({ outcome: 'done' });
+    expect(await adapter.createEntry({ entry: full, requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'EntryLimitExceeded' },
+    });
   });
 
   it('is refused by the test server when the body breaks the schema, the signature is not the participant’s, or the body was changed after signing', async () => {

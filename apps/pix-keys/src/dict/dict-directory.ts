@@ -2,7 +2,7 @@ import { AccountType } from '@partner/contracts';
 
 /**
  * The port to DICT, the Central Bank's directory of Pix keys (its API: vendor/bacen-pix-dict-api,
- * `openapi/openapi.yaml`). The service registers the user's CPF as a key (createEntry), deletes it
+ * `openapi/openapi.yaml`). The service registers the user's CPF or a random key (EVP) as a key (createEntry), deletes it
  * (deleteEntry) and reads its own entries back for the reconciliation by their CID (getEntryByCid: getEntry is
  * for a payment's lookup and refuses the participant's own entries). The production adapter is
  * BacenDictDirectory (XML signed with XML-DSig over mutual TLS); the stack's default DICT is the test
@@ -36,16 +36,23 @@ export interface DictOwner {
   name: string;
 }
 
-/** DICT's `Entry`: a key, the account it points at and the account's owner. */
+/** The key types this service registers: CPF, and EVP (a random key DICT generates). */
+export type DictKeyType = 'CPF' | 'EVP';
+
+/**
+ * DICT's `Entry`: a key, the account it points at and the account's owner. An EVP entry is sent without its key
+ * (DICT generates it: openapi.yaml, "Chave", EVP "é gerado pelo DICT"); DICT's answer carries it.
+ */
 export interface DictEntry {
-  key: string;
-  keyType: 'CPF';
+  key?: string;
+  keyType: DictKeyType;
   account: DictAccount;
   owner: DictOwner;
 }
 
-/** DICT's `ExtendedEntry`: the entry as DICT answers it. */
+/** DICT's `ExtendedEntry`: the entry as DICT answers it, its key always there. */
 export interface DictRegisteredEntry extends DictEntry {
+  key: string;
   creationDate: Date;
   keyOwnershipDate: Date;
 }

@@ -31,19 +31,17 @@ const escape = (text: string) =>
 /** `<Name>value</Name>` for each pair, escaped. */
 const elements = (pairs: Array<[string, string]>, indent: string) => pairs.map(([n, v]) => `${indent}<${n}>${escape(v)}</${n}>`).join('\n');
 
-/** CreateEntryRequest, unsigned, in the order and layout of `openapi/examples/entries/CreateEntryRequest.xml`. */
+/**
+ * CreateEntryRequest, unsigned, in the order and layout of `openapi/examples/entries/CreateEntryRequest.xml`; an EVP
+ * entry without `Key` (DICT generates it).
+ */
 export function createEntryXml({ entry, requestId, reason }: CreateEntryRequest): string {
   const { account, owner } = entry;
+  const key: Array<[string, string]> = entry.key === undefined ? [] : [['Key', entry.key]];
   return `<?xml version="1.0" encoding="UTF-8"?>
 <CreateEntryRequest>
     <Entry>
-${elements(
-  [
-    ['Key', entry.key],
-    ['KeyType', entry.keyType],
-  ],
-  '        ',
-)}
+${elements([...key, ['KeyType', entry.keyType]], '        ')}
         <Account>
 ${elements(
   [
@@ -233,7 +231,7 @@ export function readEntry(entry: Element): DictRegisteredEntry {
   const keyType = required(entry, 'KeyType');
   const accountType = required(account, 'AccountType');
   const ownerType = required(owner, 'Type');
-  if (keyType !== 'CPF') throw new DictXmlError(`KeyType ${keyType}: this service registers CPF keys only`);
+  if (keyType !== 'CPF' && keyType !== 'EVP') throw new DictXmlError(`KeyType ${keyType}: this service registers CPF and EVP keys only`);
   if (!(ACCOUNT_TYPES as readonly string[]).includes(accountType)) throw new DictXmlError(`unknown AccountType ${accountType}`);
   if (ownerType !== 'NATURAL_PERSON') throw new DictXmlError(`Owner Type ${ownerType} is not NATURAL_PERSON`);
   return {

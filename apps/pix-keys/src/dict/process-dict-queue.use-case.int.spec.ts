@@ -1,4 +1,4 @@
-import { PartnerId } from '@partner/contracts';
+import { PartnerId, PixKeyType } from '@partner/contracts';
 import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
 import {
   cidOf,
@@ -59,9 +59,16 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function pendingKey(holder: UserHolder | undefined = HOLDER, document = newCpf(), partnerId: PartnerId = testPartnerId()) {
+async function pendingKey(
+  holder: UserHolder | undefined = HOLDER,
+  document = newCpf(),
+  partnerId: PartnerId = testPartnerId(),
+  keyType: PixKeyType = 'cpf',
+) {
   await commands.users.upsert(partnerId, document, holder);
-  expect(await commands.create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toMatchObject({ ok: true });
+  expect(await commands.create.execute({ partner_id: partnerId, document, idempotency_key: newUuid(), key_type: keyType })).toMatchObject({
+    ok: true,
+  });
   const [key] = await selectRows<{ id: string; dict_request_id: string }>(
     commands.db,
     'SELECT id, dict_request_id FROM pix_keys WHERE partner_id = $1 AND document = $2 ORDER BY created_at DESC',
@@ -116,6 +123,36 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect(all.map((e) => e.state)).toEqual(['pending', 'registered', 'deleting', 'canceled']);
     expect(all.every((e) => e.resource_id === keyId && e.resource.state === e.state && e.resource.failure_reason === null)).toBe(true);
   });
+
+  it('registers an EVP key: sent without a key, DICT generates it, the key and its events carry it; a lost answer makes no second key', async () => {
+    const { partnerId, document, keyId, requestId } = await pendingKey(HOLDER, newCpf(), testPartnerId(), 'evp');
+    expect((await keyRow(keyId)).key).toBeNull();
+    // The first answer is lost to the deadline: DICT made the key; the retry, the same RequestId, answers that same key.
+    dict.server.injectFault({ operationId: 'createEntry', kind: 'late', delayMs: 3_500, times: 1 });
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('pending');
+    await sleep(50);
+    await queue.execute();
+    const row = await keyRow(keyId);
+    expect(row.state).toBe('registered');
+    const atDict = [...dict.server.entries.values()].filter((e) => e.taxIdNumber === document);
+    expect(atDict.map((e) => [e.keyType, e.key, e.requestId])).toEqual([['EVP', row.key, requestId]]);
+    expect(row.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const all = await events(partnerId);
+    expect(all.map((e) => [e.state, (e.resource as { key: string | null }).key, (e.resource as { key_type: string }).key_type])).toEqual([
+      ['pending', null, 'evp'],
+      ['registered', row.key, 'evp'],
+    ]);
+    // Read back by its CID (over the generated key): as registered.
+    await reconcile.execute(new Date(Date.now() + 86_400_000 * 2));
+    expect((await keyRow(keyId)).dict_mismatch).toBeNull();
+    // Deleted by the generated key.
+    expect(await remove(partnerId, document)).toMatchObject({ ok: true });
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('canceled');
+    expect(dict.server.entries.has(row.key as string)).toBe(false);
+    await sleep(3_500); // the late answer goes out to a closed connection before the next test
+  }, 20_000);
 
   /**
    * A key accepted before names were checked at request time (CreatePixKeyUseCase refuses both now): its

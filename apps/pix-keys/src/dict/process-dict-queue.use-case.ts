@@ -82,7 +82,7 @@ export class ProcessDictQueueUseCase {
     // missing() has made sure of the holder and the account.
     if (!entry) throw new Error(`Pix key ${key.id} has no holder`);
     const answer = await this.dict.createEntry({ entry, requestId: key.dictRequestId, reason: 'USER_REQUESTED' });
-    if (answer.outcome === 'done') return this.registered(key);
+    if (answer.outcome === 'done') return this.registered(key, answer.value.key);
     if (answer.outcome === 'unavailable' && answer.untrustedRefusal && key.dictAttempts >= this.config.DICT_UNTRUSTED_REFUSAL_ATTEMPTS) {
       this.logger.error(
         `Pix key ${key.id}: ${answer.reason}: check DICT_RESPONSE_SIGNING_CERT_FILE (docs/operations/pix-and-dict.md, "DICT")`,
@@ -99,6 +99,8 @@ export class ProcessDictQueueUseCase {
   }
 
   private async delete(key: PixKey): Promise<QueueOutcome> {
+    // A deleting key was registered, so its value is known (an EVP's since DICT answered; CHECK pix_keys_key_is_document).
+    if (key.key === null) throw new Error(`Pix key ${key.id} is deleting without a value`);
     const answer = await this.dict.deleteEntry(key.key, 'USER_REQUESTED');
     if (answer.outcome === 'done' || (answer.outcome === 'refused' && deletionDone(answer.problem))) {
       const moved = await this.unitOfWork.run(async (tx) => {
@@ -131,10 +133,12 @@ export class ProcessDictQueueUseCase {
     return undefined;
   }
 
-  private async registered(key: PixKey): Promise<QueueOutcome> {
+  /** `dictKey`: the key as DICT registered it (an EVP key's value is DICT's, learnt here). */
+  private async registered(key: PixKey, dictKey: string): Promise<QueueOutcome> {
+    if (key.key !== null && dictKey !== key.key) throw new Error(`DICT registered key ${dictKey} for Pix key ${key.id}, not ${key.key}`);
     const moved = await this.unitOfWork.run(async (tx) => {
       const now = new Date();
-      const registered = await this.pixKeys.finish(tx, key, 'pending', 'registered', null, now);
+      const registered = await this.pixKeys.finish(tx, key, 'pending', 'registered', null, now, dictKey);
       if (!registered) return null;
       tx.emit(stateChanged(registered));
       // Its deletion was asked for while it was pending: it goes at once (its deletion is due now).

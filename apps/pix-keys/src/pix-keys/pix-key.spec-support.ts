@@ -6,6 +6,7 @@ export const registeredPixKey = (overrides: Partial<PixKey> = {}): PixKey => ({
   id: '0b7f6c1e-2a41-4c55-9a7e-3e2d0f1b9c8d',
   partnerId: testPartnerId('c6b0f8f6-3f6e-4d38-9d7f-5d1c3a9b2f10'),
   document: '52998224725',
+  keyType: 'cpf',
   key: '52998224725',
   state: 'registered',
   failureReason: null,

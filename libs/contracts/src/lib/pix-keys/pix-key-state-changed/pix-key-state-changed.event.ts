@@ -31,19 +31,33 @@ export const PIX_KEY_FAILURE_REASONS = [
 ] as const;
 export type PixKeyFailureReason = (typeof PIX_KEY_FAILURE_REASONS)[number];
 
+/**
+ * A key's type: the user's CPF (`cpf`), or a random key DICT generates (`evp`, DICT's "Endereço Virtual de
+ * Pagamento", a lower-case UUID known once DICT registered it).
+ */
+export const PIX_KEY_TYPES = ['cpf', 'evp'] as const;
+export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
+
 /** The key as partners see it inside a pix_key event. */
 export class PixKeySnapshot {
   @ApiProperty({ format: 'uuid', description: "The key's id (the event's resource_id)" })
   @IsUUID()
   id!: string;
 
-  @ApiProperty({ description: 'The Pix key: the CPF itself', example: '52998224725' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The Pix key: the CPF itself for a cpf key; for an evp key, the UUID DICT generated, null until DICT registered it (pending, or failed)',
+    example: '52998224725',
+  })
+  @Nullable()
   @IsString()
-  key!: string;
+  key!: string | null;
 
-  @ApiProperty({ enum: ['cpf'] })
-  @Equals('cpf')
-  key_type!: 'cpf';
+  @ApiProperty({ enum: PIX_KEY_TYPES })
+  @IsIn(PIX_KEY_TYPES)
+  key_type!: PixKeyType;
 
   @ApiProperty({ description: "The user's CPF", example: '52998224725' })
   @IsCpf()
