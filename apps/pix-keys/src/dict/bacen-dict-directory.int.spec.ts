@@ -9,6 +9,8 @@ import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME } from '@partner/contrac
 import {
   DICT_DOCUMENT_DIR,
   DictDocument,
+  portabilityOf,
+  RESOLUTION_PERIOD_MS,
   StackDict,
   startStackDict,
   STACK_OPERATOR_ISPB,
@@ -351,6 +353,95 @@ describe("BacenDictDirectory's requests against the published document", () => {
       await impatient.onModuleDestroy();
       await new Promise((r) => setTimeout(r, 1_000));
     }
+  });
+});
+
+describe("BacenDictDirectory's claims as the donor, another participant playing the claimer in the test server", () => {
+  const CLAIMER = '00000001';
+  /** Our registered CPF key, and another participant's portability claim of it. */
+  async function claimedKey() {
+    const cpf = newCpf();
+    expect(await adapter.createEntry({ entry: entryFor(cpf), requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({
+      outcome: 'done',
+    });
+    return { cpf, claim: dict.server.as(CLAIMER).createClaim(portabilityOf(cpf, CLAIMER)) };
+  }
+
+  it('lists the claims it is donor of, acknowledges one (idempotently), confirms it: DICT removes the entry', async () => {
+    const since = new Date(Date.now() - 1000);
+    const { cpf, claim } = await claimedKey();
+    const listed = await adapter.listClaims({ isDonor: true, status: ['OPEN'], modifiedAfter: since, limit: 200 });
+    expect(listed).toMatchObject({ outcome: 'done', value: { hasMore: false } });
+    const mine = listed.outcome === 'done' ? listed.value.claims.filter((c) => c.key === cpf) : [];
+    expect(mine).toEqual([
+      expect.objectContaining({
+        id: claim.id,
+        type: 'PORTABILITY',
+        status: 'OPEN',
+        donorParticipant: STACK_OPERATOR_ISPB,
+        claimerParticipant: CLAIMER,
+      }),
+    ]);
+    expect(mine[0].resolutionPeriodEnd.getTime() - new Date(claim.lastModified).getTime()).toBe(RESOLUTION_PERIOD_MS);
+    // Locked while the claim is open (the document's EntryLockedByClaim).
+    expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toMatchObject({ outcome: 'refused', problem: { type: 'EntryLockedByClaim' } });
+    expect(await adapter.acknowledgeClaim(claim.id)).toMatchObject({ outcome: 'done', value: { status: 'WAITING_RESOLUTION' } });
+    expect(await adapter.acknowledgeClaim(claim.id)).toMatchObject({ outcome: 'done', value: { status: 'WAITING_RESOLUTION' } });
+    // A portability is confirmed by the donor with USER_REQUESTED or ACCOUNT_CLOSURE, never FRAUD.
+    expect(await adapter.confirmClaim(claim.id, 'FRAUD')).toMatchObject({ outcome: 'refused', problem: { type: 'InvalidReason' } });
+    expect(await adapter.confirmClaim(claim.id, 'USER_REQUESTED')).toMatchObject({
+      outcome: 'done',
+      value: { status: 'CONFIRMED', confirmReason: 'USER_REQUESTED' },
+    });
+    expect(dict.server.entries.has(cpf)).toBe(false);
+    expect(dict.server.as(CLAIMER).completeClaim(claim.id, newUuid())).toMatchObject({ status: 'COMPLETED' });
+    expect(dict.server.entries.get(cpf)?.participant).toBe(CLAIMER);
+    const calls = dict.server.requests.filter((r) => r.key === cpf && /Claim/.test(r.operationId ?? ''));
+    expect(calls.map((r) => [r.operationId, r.status, r.signed])).toEqual([
+      ['acknowledgeClaim', 200, true],
+      ['acknowledgeClaim', 200, true],
+      ['confirmClaim', 400, true],
+      ['confirmClaim', 200, true],
+    ]);
+  });
+
+  it('cancels as the donor only with a reason the document gives it; DEFAULT_OPERATION only once the resolution period is over', async () => {
+    const { cpf, claim } = await claimedKey();
+    // Not yet received: nothing to cancel.
+    expect(await adapter.cancelClaim(claim.id, 'USER_REQUESTED')).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'ClaimOperationInvalid' },
+    });
+    await adapter.acknowledgeClaim(claim.id);
+    expect(await adapter.cancelClaim(claim.id, 'ACCOUNT_CLOSURE')).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'InvalidReason' },
+    });
+    expect(await adapter.cancelClaim(claim.id, 'DEFAULT_OPERATION')).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'ClaimResolutionPeriodNotEnded' },
+    });
+    dict.server.advanceClock(RESOLUTION_PERIOD_MS);
+    try {
+      expect(await adapter.cancelClaim(claim.id, 'DEFAULT_OPERATION')).toMatchObject({
+        outcome: 'done',
+        value: { status: 'CANCELLED', cancelReason: 'DEFAULT_OPERATION', cancelledBy: 'DONOR' },
+      });
+    } finally {
+      dict.server.advanceClock(-RESOLUTION_PERIOD_MS);
+    }
+    // The key stays ours, and is no longer locked.
+    expect(dict.server.entries.get(cpf)?.participant).toBe(STACK_OPERATOR_ISPB);
+    expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toEqual({ outcome: 'done', value: { key: cpf } });
+  });
+
+  it('refuses what the document refuses the claimer: an EVP, a CPF by ownership, a second open claim of a key', async () => {
+    const { cpf } = await claimedKey();
+    const other = dict.server.as(CLAIMER);
+    expect(() => other.createClaim(portabilityOf(cpf, CLAIMER))).toThrow(/ClaimAlreadyExistsForKey/);
+    expect(() => other.createClaim({ ...portabilityOf(newCpf(), CLAIMER), type: 'OWNERSHIP' })).toThrow(/ClaimInvalid/);
+    expect(() => other.createClaim({ ...portabilityOf(newCpf(), CLAIMER), keyType: 'EVP', key: newUuid() })).toThrow(/ClaimInvalid/);
+    expect(() => other.createClaim(portabilityOf(newCpf(), CLAIMER))).toThrow(/ClaimKeyNotFound/);
   });
 });
 

@@ -15,6 +15,46 @@ export interface DictDirectory {
   deleteEntry(key: string, reason: DeleteReason): Promise<DictAnswer<{ key: string }>>;
   /** getEntryByCid (`GET /cids/entries/{Cid}`): this participant's active entry of that content (dict-entry.ts: entryCid). */
   getEntryByCid(cid: string): Promise<DictAnswer<DictRegisteredEntry>>;
+  /** listClaims (`GET /claims/`): this participant's claims, ascending by LastModified (CLAIMS_LIST_WITH_ROLE: 40 a minute). */
+  listClaims(filter: DictClaimFilter): Promise<DictAnswer<{ claims: DictClaim[]; hasMore: boolean }>>;
+  /** acknowledgeClaim (`POST /claims/{ClaimId}/acknowledge`): the donor received an OPEN claim; idempotent. */
+  acknowledgeClaim(claimId: string): Promise<DictAnswer<DictClaim>>;
+  /** confirmClaim: the donor releases the key (DICT removes the donor's entry); idempotent with the same reason. */
+  confirmClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>>;
+  /** cancelClaim: the donor (or claimer) ends the claim, the key staying where it is; idempotent with the same reason. */
+  cancelClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>>;
+}
+
+/** DICT's ClaimType, ClaimStatus, ClaimOperationReason. */
+export type DictClaimType = 'OWNERSHIP' | 'PORTABILITY';
+export type DictClaimStatus = 'OPEN' | 'WAITING_RESOLUTION' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED';
+export type DictClaimReason = 'USER_REQUESTED' | 'ACCOUNT_CLOSURE' | 'FRAUD' | 'DEFAULT_OPERATION' | 'RECONCILIATION';
+
+/** DICT's `ExtendedClaim`, as this service reads it. */
+export interface DictClaim {
+  id: string;
+  type: DictClaimType;
+  key: string;
+  keyType: string;
+  claimerParticipant: string;
+  claimerTaxIdNumber: string;
+  donorParticipant: string;
+  status: DictClaimStatus;
+  resolutionPeriodEnd: Date;
+  completionPeriodEnd: Date | null;
+  lastModified: Date;
+  confirmReason: DictClaimReason | null;
+  cancelReason: DictClaimReason | null;
+  cancelledBy: 'DONOR' | 'CLAIMER' | null;
+}
+
+/** listClaims' query (its parameters; Participant is always this operator's). */
+export interface DictClaimFilter {
+  isDonor?: boolean;
+  isClaimer?: boolean;
+  status?: DictClaimStatus[];
+  modifiedAfter?: Date;
+  limit: number;
 }
 
 export const DICT_DIRECTORY = Symbol('DictDirectory');

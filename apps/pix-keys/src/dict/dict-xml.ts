@@ -2,7 +2,16 @@ import { createHash, createSign, X509Certificate } from 'node:crypto';
 import { DOMParser, Document, Element, Node, XMLSerializer } from '@xmldom/xmldom';
 import { ExclusiveCanonicalization, SignedXml } from 'xml-crypto';
 import { ACCOUNT_TYPES, AccountType } from '@partner/contracts';
-import { CreateEntryRequest, DeleteReason, DictProblem, DictRegisteredEntry } from './dict-directory';
+import {
+  CreateEntryRequest,
+  DeleteReason,
+  DictClaim,
+  DictClaimReason,
+  DictClaimStatus,
+  DictClaimType,
+  DictProblem,
+  DictRegisteredEntry,
+} from './dict-directory';
 
 /**
  * The XML of the DICT API (vendor/bacen-pix-dict-api, `openapi/openapi.yaml`): the requests this service sends,
@@ -88,6 +97,21 @@ ${elements(
   '    ',
 )}
 </DeleteEntryRequest>`;
+}
+
+/**
+ * A claim operation's request (AcknowledgeClaimRequest, ConfirmClaimRequest, CancelClaimRequest), unsigned, as the
+ * document's examples (`openapi/examples/claims/`): the claim, the caller, and the reason when the operation has one.
+ */
+export function claimActionXml(root: string, claimId: string, participant: string, reason?: DictClaimReason): string {
+  const pairs: Array<[string, string]> = [
+    ['ClaimId', claimId],
+    ['Participant', participant],
+  ];
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<${root}>
+${elements(reason === undefined ? pairs : [...pairs, ['Reason', reason]], '    ')}
+</${root}>`;
 }
 
 /** The Id of the signature's KeyInfo, the quickstart's (`XMLSigner.KEY_INFO_ID`). */
@@ -267,4 +291,51 @@ export function readProblem(problem: Element, httpStatus: number): DictProblem {
 export function expectRoot(root: Element, name: string): Element {
   if (root.localName !== name) throw new DictXmlError(`expected <${name}>, got <${root.localName}>`);
   return root;
+}
+
+const CLAIM_TYPES: readonly string[] = ['OWNERSHIP', 'PORTABILITY'];
+const CLAIM_STATUSES: readonly string[] = ['OPEN', 'WAITING_RESOLUTION', 'CONFIRMED', 'CANCELLED', 'COMPLETED'];
+const CLAIM_REASONS: readonly string[] = ['USER_REQUESTED', 'ACCOUNT_CLOSURE', 'FRAUD', 'DEFAULT_OPERATION', 'RECONCILIATION'];
+
+const oneOf = <T extends string>(allowed: readonly string[], value: string, name: string): T => {
+  if (!allowed.includes(value)) throw new DictXmlError(`unknown ${name} ${value}`);
+  return value as T;
+};
+
+/** A `Claim` element of an answer (`ExtendedClaim`). */
+export function readClaim(claim: Element): DictClaim {
+  const optional = (name: string) => childText(claim, name) ?? null;
+  const completion = optional('CompletionPeriodEnd');
+  const confirmReason = optional('ConfirmReason');
+  const cancelReason = optional('CancelReason');
+  const cancelledBy = optional('CancelledBy');
+  if (cancelledBy !== null && cancelledBy !== 'DONOR' && cancelledBy !== 'CLAIMER')
+    throw new DictXmlError(`unknown CancelledBy ${cancelledBy}`);
+  return {
+    id: required(claim, 'Id'),
+    type: oneOf<DictClaimType>(CLAIM_TYPES, required(claim, 'Type'), 'ClaimType'),
+    key: required(claim, 'Key'),
+    keyType: required(claim, 'KeyType'),
+    claimerParticipant: required(child(claim, 'ClaimerAccount'), 'Participant'),
+    claimerTaxIdNumber: required(child(claim, 'Claimer'), 'TaxIdNumber'),
+    donorParticipant: required(claim, 'DonorParticipant'),
+    status: oneOf<DictClaimStatus>(CLAIM_STATUSES, required(claim, 'Status'), 'ClaimStatus'),
+    resolutionPeriodEnd: date(claim, 'ResolutionPeriodEnd'),
+    completionPeriodEnd: completion === null ? null : date(claim, 'CompletionPeriodEnd'),
+    lastModified: date(claim, 'LastModified'),
+    confirmReason: confirmReason === null ? null : oneOf<DictClaimReason>(CLAIM_REASONS, confirmReason, 'ConfirmReason'),
+    cancelReason: cancelReason === null ? null : oneOf<DictClaimReason>(CLAIM_REASONS, cancelReason, 'CancelReason'),
+    cancelledBy,
+  };
+}
+
+/** ListClaimsResponse: its claims and whether more follow. */
+export function readClaimList(root: Element): { claims: DictClaim[]; hasMore: boolean } {
+  const list = expectRoot(root, 'ListClaimsResponse');
+  const more = required(list, 'HasMoreElements');
+  if (more !== 'true' && more !== 'false') throw new DictXmlError(`HasMoreElements ${more} is not a boolean`);
+  // As the document's example (<Claims><Claim>…), or as its schema's XML rules read (repeated <Claim>): DICT may send either.
+  const wrapper = childElements(list).find((e) => e.localName === 'Claims');
+  const claims = [...childElements(wrapper ?? list), ...(wrapper ? childElements(list) : [])].filter((e) => e.localName === 'Claim');
+  return { claims: claims.map(readClaim), hasMore: more === 'true' };
 }

@@ -82,7 +82,12 @@ async function events(partnerId: string) {
   return rows
     .map(
       (r) =>
-        r.payload as { partner_id: string; state: string; resource_id: string; resource: { state: string; failure_reason: string | null } },
+        r.payload as {
+          partner_id: string;
+          state: string;
+          resource_id: string;
+          resource: { state: string; failure_reason: string | null; key: string | null; key_type: string };
+        },
     )
     .filter((p) => p.partner_id === partnerId);
 }
@@ -139,7 +144,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect(atDict.map((e) => [e.keyType, e.key, e.requestId])).toEqual([['EVP', row.key, requestId]]);
     expect(row.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const all = await events(partnerId);
-    expect(all.map((e) => [e.state, (e.resource as { key: string | null }).key, (e.resource as { key_type: string }).key_type])).toEqual([
+    expect(all.map((e) => [e.state, e.resource.key, e.resource.key_type])).toEqual([
       ['pending', null, 'evp'],
       ['registered', row.key, 'evp'],
     ]);
@@ -150,7 +155,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect(await remove(partnerId, document)).toMatchObject({ ok: true });
     await queue.execute();
     expect((await keyRow(keyId)).state).toBe('canceled');
-    expect(dict.server.entries.has(row.key as string)).toBe(false);
+    expect(dict.server.entries.has(row.key)).toBe(false);
     await sleep(3_500); // the late answer goes out to a closed connection before the next test
   }, 20_000);
 
