@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import {
   BusinessCustomerRegisteredEvent,
   PixInStateChangedEvent,
+  PixKeyClaimChangedEvent,
   PixKeyStateChangedEvent,
   Topics,
   WithdrawalStateChangedEvent,
@@ -26,6 +27,11 @@ export class DomainEventsHandler {
 
   @HandleEvent(Topics.PixKeyStateChanged)
   async pixKey(event: PixKeyStateChangedEvent): Promise<void> {
+    await this.project.execute(event, causedBy());
+  }
+
+  @HandleEvent(Topics.PixKeyClaimChanged)
+  async pixKeyClaim(event: PixKeyClaimChangedEvent): Promise<void> {
     await this.project.execute(event, causedBy());
   }
 

@@ -50,6 +50,8 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   account_blocked: 422,
   account_not_empty: 422,
   holder_name_missing: 422,
+  claim_not_found: 404,
+  claim_not_pending: 409,
   holder_name_invalid: 422,
   sms_country_not_allowed: 422,
   rate_limited: 429,

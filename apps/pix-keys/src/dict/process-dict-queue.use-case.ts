@@ -10,6 +10,12 @@ import { DictMetrics } from './dict-metrics';
 import { deletionDone, registrationVerdict } from './dict-refusals';
 import { inParallel } from '@partner/platform';
 
+/** DICT_RETRY_BASE_MS × 2^(attempt-1), at most DICT_RETRY_MAX_MS, the upper half jittered: every call to DICT waits so. */
+export function dictBackoffMs(config: PixKeysConfig, attempt: number): number {
+  const ceiling = Math.min(config.DICT_RETRY_MAX_MS, config.DICT_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
 /** What became of one key in a run. */
 export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere';
 
@@ -169,9 +175,7 @@ export class ProcessDictQueueUseCase {
     return 'retry';
   }
 
-  /** DICT_RETRY_BASE_MS × 2^(attempt-1), at most DICT_RETRY_MAX_MS, the upper half jittered. */
   backoffMs(attempt: number): number {
-    const ceiling = Math.min(this.config.DICT_RETRY_MAX_MS, this.config.DICT_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
-    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    return dictBackoffMs(this.config, attempt);
   }
 }

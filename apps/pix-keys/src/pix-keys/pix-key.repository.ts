@@ -399,6 +399,22 @@ const CLAIM_RECONCILIATION = statement(
    RETURNING *`,
 );
 
+/** The key DICT holds at this operator under `$1` (registered, or being deleted): the one a claim of that key claims. */
+const FIND_HELD = statement('pix_keys_find_held', `SELECT * FROM pix_keys WHERE key = $1 AND state IN ('registered', 'deleting') LIMIT 1`);
+
+const FIND_BY_ID = statement('pix_keys_find_by_id', `SELECT * FROM pix_keys WHERE id = $2 AND partner_id = $1`);
+
+/**
+ * A key released to a claimer: DICT removed the entry when the claim was confirmed, so the key ends `canceled` here
+ * from whichever state it held it in (a deletion asked for meanwhile ends with it), its queue emptied.
+ */
+const RELEASE = statement(
+  'pix_keys_release',
+  `UPDATE pix_keys SET state = 'canceled', updated_at = $3, dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL
+   WHERE id = $2 AND partner_id = $1 AND state IN ('registered', 'deleting')
+   RETURNING *`,
+);
+
 /** What the read back found (null: DICT holds the entry as registered), for a key still registered. */
 const RECORD_MISMATCH = statement(
   'pix_keys_record_mismatch',
@@ -554,6 +570,23 @@ export class PixKeyRepository {
   /** Up to `limit` registered keys last read back before `checkedBefore`, marked checked at `now` (see CLAIM_RECONCILIATION). */
   async claimReconciliation(checkedBefore: Date, limit: number, now: Date): Promise<PixKey[]> {
     return (await this.db.query<PixKeyRow>(CLAIM_RECONCILIATION, [checkedBefore, limit, now])).rows.map(toPixKey);
+  }
+
+  /** The key held under `key` at this operator, whichever partner's (a claim names the key only); null when none is. */
+  async findHeld(key: string): Promise<PixKey | null> {
+    const { rows } = await this.db.query<PixKeyRow>(FIND_HELD, [key]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  async findById(tx: Transaction, partnerId: PartnerId, id: string): Promise<PixKey | null> {
+    const { rows } = await tx.query<PixKeyRow>(FIND_BY_ID, [partnerId, id]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  /** The key released to a claimer (see RELEASE); null when it had ended already. */
+  async release(tx: Transaction, partnerId: PartnerId, id: string, now: Date): Promise<PixKey | null> {
+    const { rows } = await tx.query<PixKeyRow>(RELEASE, [partnerId, id, now]);
+    return rows[0] ? toPixKey(rows[0]) : null;
   }
 
   /** What the read back of `key` found (null: the entry matches). */
