@@ -129,8 +129,14 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect(all.every((e) => e.resource_id === keyId && e.resource.state === e.state && e.resource.failure_reason === null)).toBe(true);
   });
 
+  /** A holder of an account of its own: DICT counts the keys of each account (5 for a natural person). */
+  const ownAccount = (): UserHolder => {
+    if (!HOLDER.account) throw new Error('HOLDER has an account');
+    return { ...HOLDER, account: { ...HOLDER.account, number: String(Math.floor(Math.random() * 1e8)).padStart(8, '0') } };
+  };
+
   it('registers an EVP key: sent without a key, DICT generates it, the key and its events carry it; a lost answer makes no second key', async () => {
-    const { partnerId, document, keyId, requestId } = await pendingKey(HOLDER, newCpf(), testPartnerId(), 'evp');
+    const { partnerId, document, keyId, requestId } = await pendingKey(ownAccount(), newCpf(), testPartnerId(), 'evp');
     expect((await keyRow(keyId)).key).toBeNull();
     // The first answer is lost to the deadline: DICT made the key; the retry, the same RequestId, answers that same key.
     dict.server.injectFault({ operationId: 'createEntry', kind: 'late', delayMs: 3_500, times: 1 });
@@ -158,6 +164,21 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect(dict.server.entries.has(row.key)).toBe(false);
     await sleep(3_500); // the late answer goes out to a closed connection before the next test
   }, 20_000);
+
+  it('fails an EVP key DICT refuses (EntryLimitExceeded: the account has its 5 keys) as dict_rejected, with no key value', async () => {
+    const holder = ownAccount();
+    // Five users' EVP keys on one account (the same payment account for several, as DICT sees it), registered.
+    for (let i = 0; i < 5; i++) await pendingKey(holder, newCpf(), testPartnerId(), 'evp');
+    await queue.execute();
+    const { partnerId, keyId } = await pendingKey(holder, newCpf(), testPartnerId(), 'evp');
+    await queue.execute();
+    const row = await keyRow(keyId);
+    expect([row.state, row.failure_reason, row.key]).toEqual(['failed', 'dict_rejected', null]);
+    expect((await events(partnerId)).map((e) => [e.state, e.resource.key])).toEqual([
+      ['pending', null],
+      ['failed', null],
+    ]);
+  });
 
   /**
    * A key accepted before names were checked at request time (CreatePixKeyUseCase refuses both now): its
