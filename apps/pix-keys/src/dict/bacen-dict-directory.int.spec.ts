@@ -9,6 +9,8 @@ import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME } from '@partner/contrac
 import {
   DICT_DOCUMENT_DIR,
   DictDocument,
+  HELD_ELSEWHERE_CPF,
+  HELD_ELSEWHERE_ISPB,
   portabilityOf,
   RESOLUTION_PERIOD_MS,
   StackDict,
@@ -442,6 +444,38 @@ describe("BacenDictDirectory's claims as the donor, another participant playing 
     expect(() => other.createClaim({ ...portabilityOf(newCpf(), CLAIMER), type: 'OWNERSHIP' })).toThrow(/ClaimInvalid/);
     expect(() => other.createClaim({ ...portabilityOf(newCpf(), CLAIMER), keyType: 'EVP', key: newUuid() })).toThrow(/ClaimInvalid/);
     expect(() => other.createClaim(portabilityOf(newCpf(), CLAIMER))).toThrow(/ClaimKeyNotFound/);
+  });
+});
+
+describe("BacenDictDirectory's claims as the claimer, another participant playing the donor in the test server", () => {
+  it('claims a CPF held elsewhere (portability), and completes it once the donor confirmed: the entry is ours, with our RequestId', async () => {
+    const donor = dict.server.as(HELD_ELSEWHERE_ISPB);
+    const cpf = HELD_ELSEWHERE_CPF;
+    const { account, owner } = entryFor(cpf, 'Titular em Outra Instituicao');
+    const created = await adapter.createClaim({ type: 'PORTABILITY', key: cpf, keyType: 'CPF', claimerAccount: account, claimer: owner });
+    expect(created).toMatchObject({
+      outcome: 'done',
+      value: { status: 'OPEN', donorParticipant: HELD_ELSEWHERE_ISPB, claimerParticipant: STACK_OPERATOR_ISPB },
+    });
+    const id = created.outcome === 'done' ? created.value.id : '';
+    // A second claim of the key while this one is open is refused (createClaim has no RequestId).
+    expect(
+      await adapter.createClaim({ type: 'PORTABILITY', key: cpf, keyType: 'CPF', claimerAccount: account, claimer: owner }),
+    ).toMatchObject({ outcome: 'refused', problem: { type: 'ClaimAlreadyExistsForKey' } });
+    const requestId = newUuid();
+    // Not before the donor confirmed.
+    expect(await adapter.completeClaim(id, requestId)).toMatchObject({ outcome: 'refused', problem: { type: 'ClaimOperationInvalid' } });
+    donor.acknowledgeClaim(id);
+    donor.confirmClaim(id, 'USER_REQUESTED');
+    expect(await adapter.completeClaim(id, requestId)).toMatchObject({ outcome: 'done', value: { status: 'COMPLETED' } });
+    expect(await adapter.completeClaim(id, requestId)).toMatchObject({ outcome: 'done', value: { status: 'COMPLETED' } });
+    expect(dict.server.entries.get(cpf)).toMatchObject({ participant: STACK_OPERATOR_ISPB, requestId });
+    expect(await adapter.getEntryByCid(entryCid(entryFor(cpf, 'Titular em Outra Instituicao'), requestId))).toMatchObject({
+      outcome: 'done',
+    });
+    // Given back, so the stack's held-elsewhere CPF is held elsewhere again for the other specs of this server.
+    expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toMatchObject({ outcome: 'done' });
+    dict.server.holdElsewhere(cpf, HELD_ELSEWHERE_ISPB);
   });
 });
 

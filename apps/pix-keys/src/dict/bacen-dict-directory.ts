@@ -10,6 +10,7 @@ import {
   DictClaim,
   DictClaimFilter,
   DictClaimReason,
+  DictClaimRequest,
   DictDirectory,
   DictRegisteredEntry,
 } from './dict-directory';
@@ -18,6 +19,7 @@ import {
   child,
   childText,
   claimActionXml,
+  createClaimXml,
   createEntryXml,
   deleteEntryXml,
   DictXmlError,
@@ -117,22 +119,33 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
   }
 
   confirmClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>> {
-    return this.claimAction('confirmClaim', 'ConfirmClaim', claimId, 'confirm', reason);
+    return this.claimAction('confirmClaim', 'ConfirmClaim', claimId, 'confirm', ['Reason', reason]);
   }
 
   cancelClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>> {
-    return this.claimAction('cancelClaim', 'CancelClaim', claimId, 'cancel', reason);
+    return this.claimAction('cancelClaim', 'CancelClaim', claimId, 'cancel', ['Reason', reason]);
   }
 
-  /** A signed claim operation on `claimId` whose answer (`<name>Response`) carries the claim as it now is. */
+  completeClaim(claimId: string, requestId: string): Promise<DictAnswer<DictClaim>> {
+    return this.claimAction('completeClaim', 'CompleteClaim', claimId, 'complete', ['RequestId', requestId]);
+  }
+
+  createClaim(claim: DictClaimRequest): Promise<DictAnswer<DictClaim>> {
+    const body = signXml(createClaimXml(claim), { key: this.credentials.signingKey, cert: this.credentials.signingCert });
+    return this.call('createClaim', 'POST', '/claims/', body, {}, 201, (root) =>
+      readClaim(child(expectRoot(root, 'CreateClaimResponse'), 'Claim')),
+    );
+  }
+
+  /** A signed claim operation on `claimId`, with its own field (a Reason, a RequestId); the answer (`<name>Response`) carries the claim as it now is. */
   private claimAction(
     operation: string,
     name: string,
     claimId: string,
     path: string,
-    reason?: DictClaimReason,
+    own?: [string, string],
   ): Promise<DictAnswer<DictClaim>> {
-    const body = signXml(claimActionXml(`${name}Request`, claimId, this.config.DICT_ISPB, reason), {
+    const body = signXml(claimActionXml(`${name}Request`, claimId, this.config.DICT_ISPB, own), {
       key: this.credentials.signingKey,
       cert: this.credentials.signingCert,
     });

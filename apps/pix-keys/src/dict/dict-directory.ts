@@ -23,6 +23,19 @@ export interface DictDirectory {
   confirmClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>>;
   /** cancelClaim: the donor (or claimer) ends the claim, the key staying where it is; idempotent with the same reason. */
   cancelClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>>;
+  /** createClaim (`POST /claims/`): this operator claims a key held at another participant. Not idempotent (a repeat is ClaimAlreadyExistsForKey). */
+  createClaim(claim: DictClaimRequest): Promise<DictAnswer<DictClaim>>;
+  /** completeClaim: the claimer's entry is created once the donor confirmed; idempotent by `requestId`, as createEntry. */
+  completeClaim(claimId: string, requestId: string): Promise<DictAnswer<DictClaim>>;
+}
+
+/** DICT's `Claim` as this operator, the claimer, sends it: the key, and the account and owner it is to point at. */
+export interface DictClaimRequest {
+  type: DictClaimType;
+  key: string;
+  keyType: DictKeyType;
+  claimerAccount: DictAccount;
+  claimer: DictOwner;
 }
 
 /** DICT's ClaimType, ClaimStatus, ClaimOperationReason. */

@@ -7,8 +7,11 @@ import {
   DeleteReason,
   DictClaim,
   DictClaimReason,
+  DictClaimRequest,
   DictClaimStatus,
   DictClaimType,
+  DictAccount,
+  DictOwner,
   DictProblem,
   DictRegisteredEntry,
 } from './dict-directory';
@@ -40,6 +43,30 @@ const escape = (text: string) =>
 /** `<Name>value</Name>` for each pair, escaped. */
 const elements = (pairs: Array<[string, string]>, indent: string) => pairs.map(([n, v]) => `${indent}<${n}>${escape(v)}</${n}>`).join('\n');
 
+/** A `BrazilianAccount`'s elements (an entry's Account, a claim's ClaimerAccount), in the examples' order. */
+const accountElements = (account: DictAccount) =>
+  elements(
+    [
+      ['Participant', account.participant],
+      ['Branch', account.branch],
+      ['AccountNumber', account.accountNumber],
+      ['AccountType', account.accountType],
+      ['OpeningDate', account.openingDate.toISOString()],
+    ],
+    '            ',
+  );
+
+/** A `NaturalPerson`'s elements (an entry's Owner, a claim's Claimer). */
+const personElements = (person: DictOwner) =>
+  elements(
+    [
+      ['Type', person.type],
+      ['TaxIdNumber', person.taxIdNumber],
+      ['Name', person.name],
+    ],
+    '            ',
+  );
+
 /**
  * CreateEntryRequest, unsigned, in the order and layout of `openapi/examples/entries/CreateEntryRequest.xml`; an EVP
  * entry without `Key` (DICT generates it).
@@ -52,26 +79,10 @@ export function createEntryXml({ entry, requestId, reason }: CreateEntryRequest)
     <Entry>
 ${elements([...key, ['KeyType', entry.keyType]], '        ')}
         <Account>
-${elements(
-  [
-    ['Participant', account.participant],
-    ['Branch', account.branch],
-    ['AccountNumber', account.accountNumber],
-    ['AccountType', account.accountType],
-    ['OpeningDate', account.openingDate.toISOString()],
-  ],
-  '            ',
-)}
+${accountElements(account)}
         </Account>
         <Owner>
-${elements(
-  [
-    ['Type', owner.type],
-    ['TaxIdNumber', owner.taxIdNumber],
-    ['Name', owner.name],
-  ],
-  '            ',
-)}
+${personElements(owner)}
         </Owner>
     </Entry>
 ${elements(
@@ -100,18 +111,43 @@ ${elements(
 }
 
 /**
- * A claim operation's request (AcknowledgeClaimRequest, ConfirmClaimRequest, CancelClaimRequest), unsigned, as the
- * document's examples (`openapi/examples/claims/`): the claim, the caller, and the reason when the operation has one.
+ * A claim operation's request (AcknowledgeClaimRequest, ConfirmClaimRequest, CancelClaimRequest, CompleteClaimRequest),
+ * unsigned, as the document's examples (`openapi/examples/claims/`): the claim, the caller, then the operation's own
+ * field (a Reason, completeClaim's RequestId).
  */
-export function claimActionXml(root: string, claimId: string, participant: string, reason?: DictClaimReason): string {
+export function claimActionXml(root: string, claimId: string, participant: string, own?: [string, string]): string {
   const pairs: Array<[string, string]> = [
     ['ClaimId', claimId],
     ['Participant', participant],
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>
 <${root}>
-${elements(reason === undefined ? pairs : [...pairs, ['Reason', reason]], '    ')}
+${elements(own === undefined ? pairs : [...pairs, own], '    ')}
 </${root}>`;
+}
+
+/** CreateClaimRequest, unsigned, in the order and layout of `openapi/examples/claims/CreateClaimRequest.xml`. */
+export function createClaimXml(claim: DictClaimRequest): string {
+  const { claimerAccount: account, claimer } = claim;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<CreateClaimRequest>
+    <Claim>
+${elements(
+  [
+    ['Type', claim.type],
+    ['Key', claim.key],
+    ['KeyType', claim.keyType],
+  ],
+  '        ',
+)}
+        <ClaimerAccount>
+${accountElements(account)}
+        </ClaimerAccount>
+        <Claimer>
+${personElements(claimer)}
+        </Claimer>
+    </Claim>
+</CreateClaimRequest>`;
 }
 
 /** The Id of the signature's KeyInfo, the quickstart's (`XMLSigner.KEY_INFO_ID`). */

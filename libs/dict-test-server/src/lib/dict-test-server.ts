@@ -151,6 +151,8 @@ export interface DictTestServer {
   claims: Map<string, TestClaim>;
   /** Another participant's side of claims, for a spec to play it (it has no certificate here: in process). */
   as(participant: string): ParticipantClaims;
+  /** A CPF key held by another participant from now on (as `heldElsewhere` at the start). */
+  holdElsewhere(key: string, participant: string): void;
   /** Moves the server's clock forward (a claim's resolution or completion period passing). */
   advanceClock(ms: number): void;
   requests: RecordedRequest[];
@@ -246,7 +248,7 @@ export async function startDictTestServer(options: DictTestServerOptions): Promi
     clock,
   );
 
-  for (const held of options.heldElsewhere ?? []) {
+  const holdElsewhere = (held: HeldKey) => {
     const creation = '2024-01-02T03:00:00.000Z';
     const entry = {
       key: held.key,
@@ -265,7 +267,8 @@ export async function startDictTestServer(options: DictTestServerOptions): Promi
       requestId: '00000000-0000-4000-8000-000000000000',
     };
     entries.set(held.key, { ...entry, cid: cidOf(entry) });
-  }
+  };
+  for (const held of options.heldElsewhere ?? []) holdElsewhere(held);
 
   /**
    * Checks the request's enveloped signature as a Java DICT would (the quickstart's javax.xml.crypto check, with the
@@ -793,6 +796,7 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       cancelClaim: (id, reason) => claims.cancel(participant, id, reason),
       completeClaim: (id, requestId) => claims.complete(participant, id, requestId).claim,
     }),
+    holdElsewhere: (key, participant) => holdElsewhere({ key, participant }),
     advanceClock: (ms) => {
       clockOffsetMs += ms;
     },
