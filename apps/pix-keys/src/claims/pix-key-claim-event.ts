@@ -7,14 +7,12 @@ import { PixKeyClaim } from './pix-key-claim.repository';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-/** The claim event a claim's new status is, if it is one partners hear of (an OPEN claim is not theirs yet). */
+/** The claim event a claim's new status is, if it is one partners hear of (the donor's OPEN claim is not theirs yet). */
 export function claimEventOf(claim: PixKeyClaim): PixKeyClaimEvent | null {
-  const kinds: Partial<Record<PixKeyClaim['status'], PixKeyClaimEvent>> = {
-    waiting_resolution: 'claim_received',
-    confirmed: 'claim_confirmed',
-    cancelled: 'claim_canceled',
-    completed: 'claim_completed',
-  };
+  const kinds: Partial<Record<PixKeyClaim['status'], PixKeyClaimEvent>> =
+    claim.role === 'donor'
+      ? { waiting_resolution: 'claim_received', confirmed: 'claim_confirmed', cancelled: 'claim_canceled', completed: 'claim_completed' }
+      : { open: 'claim_requested', confirmed: 'claim_confirmed', cancelled: 'claim_canceled', completed: 'claim_completed' };
   return kinds[claim.status] ?? null;
 }
 

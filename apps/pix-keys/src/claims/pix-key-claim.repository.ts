@@ -4,7 +4,9 @@ import { Database, statement, Transaction } from '@partner/db';
 import { DictClaim } from '../dict/dict-directory';
 
 /** What this operator must still send DICT about a claim. */
-export type ClaimAction = 'acknowledge' | 'confirm' | 'cancel';
+export type ClaimAction = 'acknowledge' | 'confirm' | 'cancel' | 'complete';
+/** This operator's side of a claim. */
+export type ClaimRole = 'donor' | 'claimer';
 /** DICT's reasons, as sent (ClaimOperationReason). */
 export type ClaimActionReason = 'USER_REQUESTED' | 'ACCOUNT_CLOSURE' | 'FRAUD' | 'DEFAULT_OPERATION';
 
@@ -12,7 +14,7 @@ export interface PixKeyClaim {
   id: string;
   partnerId: PartnerId;
   pixKeyId: string;
-  role: 'donor';
+  role: ClaimRole;
   type: 'portability' | 'ownership';
   status: ClaimStatus;
   resolutionPeriodEnd: Date;
@@ -36,7 +38,7 @@ interface ClaimRow {
   id: string;
   partner_id: string;
   pix_key_id: string;
-  role: 'donor';
+  role: ClaimRole;
   type: 'portability' | 'ownership';
   status: ClaimStatus;
   resolution_period_end: Date;
@@ -102,26 +104,29 @@ const RECORD_NEW = statement(
   'claims_record_new',
   `INSERT INTO claims (id, partner_id, pix_key_id, role, type, status, resolution_period_end, completion_period_end,
                        dict_last_modified, claimer_participant, confirm_reason, cancel_reason, cancelled_by, dict_action)
-   VALUES ($1, $2, $3, 'donor', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+   VALUES ($1, $2, $3, $14, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
    ON CONFLICT (id) DO NOTHING
    RETURNING *`,
 );
 
 /**
  * DICT's claim as it now is, unless an older listing's (dict_last_modified): its status and reasons, and the action
- * owed DICT cleared once the claim is past it (acknowledged, decided, or ended whoever ended it). Answers the row
- * and its status before, so the caller reports a change once.
+ * owed DICT cleared once the claim is past it (acknowledged, decided, or ended whoever ended it); a claim of ours the
+ * donor confirmed owes DICT its completion. Answers the row and its status before, so the caller reports a change once.
  */
 const APPLY_DICT = statement(
   'claims_apply_dict',
   `UPDATE claims c SET status = $3, dict_last_modified = $4, confirm_reason = $5, cancel_reason = $6, cancelled_by = $7,
           resolution_period_end = $8, completion_period_end = $9, updated_at = $10,
-          dict_action = CASE WHEN $3 = 'open' AND c.dict_action = 'acknowledge' THEN c.dict_action
+          dict_action = CASE WHEN $3 = 'confirmed' AND c.role = 'claimer' THEN 'complete'
+                             WHEN $3 = 'open' AND c.dict_action = 'acknowledge' THEN c.dict_action
                              WHEN $3 = 'waiting_resolution' AND c.dict_action IN ('confirm', 'cancel') THEN c.dict_action
                              ELSE NULL END,
           dict_action_reason = CASE WHEN $3 = 'waiting_resolution' AND c.dict_action IN ('confirm', 'cancel') THEN c.dict_action_reason END,
-          dict_attempts = CASE WHEN $3 = 'waiting_resolution' AND c.dict_action IN ('confirm', 'cancel') THEN c.dict_attempts ELSE 0 END,
-          dict_next_attempt_at = CASE WHEN $3 = 'waiting_resolution' AND c.dict_action IN ('confirm', 'cancel') THEN c.dict_next_attempt_at END,
+          dict_attempts = CASE WHEN $3 = 'waiting_resolution' AND c.dict_action IN ('confirm', 'cancel')
+                                 OR $3 = 'confirmed' AND c.dict_action = 'complete' THEN c.dict_attempts ELSE 0 END,
+          dict_next_attempt_at = CASE WHEN $3 = 'waiting_resolution' AND c.dict_action IN ('confirm', 'cancel')
+                                      OR $3 = 'confirmed' AND c.dict_action = 'complete' THEN c.dict_next_attempt_at END,
           dict_last_error = CASE WHEN $3 = 'waiting_resolution' AND c.dict_action IN ('confirm', 'cancel') THEN c.dict_last_error END
    FROM (SELECT status FROM claims WHERE id = $2 AND partner_id = $1 FOR UPDATE) AS before
    WHERE c.id = $2 AND c.partner_id = $1 AND c.dict_last_modified <= $4
@@ -137,16 +142,16 @@ const DECIDE = statement(
   `UPDATE claims c SET dict_action = $4, dict_action_reason = $5, decided_by = 'partner', dict_attempts = 0,
           dict_next_attempt_at = NULL, dict_last_error = NULL, updated_at = $6
    FROM pix_keys k
-   WHERE c.id = $3 AND c.partner_id = $1 AND k.id = c.pix_key_id AND k.partner_id = $1 AND k.document = $2
+   WHERE c.role = 'donor' AND c.id = $3 AND c.partner_id = $1 AND k.id = c.pix_key_id AND k.partner_id = $1 AND k.document = $2
      AND c.status = 'waiting_resolution' AND c.dict_action IS NULL
    RETURNING c.*`,
 );
 
-/** The partner's claim of that id on the user's key, whatever its state (to tell why a decision was not taken). */
+/** The partner's claim of that id on the user's key, whatever its state (to tell why a decision was not taken); donor's only: a claim of ours takes no decision. */
 const FIND_FOR_PARTNER = statement(
   'claims_find_for_partner',
   `SELECT c.* FROM claims c JOIN pix_keys k ON k.id = c.pix_key_id
-   WHERE c.id = $3 AND c.partner_id = $1 AND k.partner_id = $1 AND k.document = $2`,
+   WHERE c.role = 'donor' AND c.id = $3 AND c.partner_id = $1 AND k.partner_id = $1 AND k.document = $2`,
 );
 
 /**
@@ -158,7 +163,7 @@ const DEFAULTS_DUE = statement(
   `UPDATE claims SET dict_action = CASE type WHEN 'portability' THEN 'cancel' ELSE 'confirm' END,
           dict_action_reason = 'DEFAULT_OPERATION', decided_by = 'default', dict_attempts = 0, dict_next_attempt_at = NULL,
           updated_at = $1
-   WHERE status = 'waiting_resolution' AND dict_action IS NULL AND resolution_period_end <= $1
+   WHERE role = 'donor' AND status = 'waiting_resolution' AND dict_action IS NULL AND resolution_period_end <= $1
    RETURNING id`,
 );
 
@@ -187,13 +192,13 @@ export class PixKeyClaimRepository {
   constructor(private readonly db: Database) {}
 
   /** The listing's turn (see TAKE_POLL): where the last listing reached, or null when another instance has the turn. */
-  async takePoll(now: Date, until: Date): Promise<{ modifiedAfter: Date | null } | null> {
-    const { rows } = await this.db.query<{ modified_after: Date | null }>(TAKE_POLL, ['donor', now, until]);
+  async takePoll(role: ClaimRole, now: Date, until: Date): Promise<{ modifiedAfter: Date | null } | null> {
+    const { rows } = await this.db.query<{ modified_after: Date | null }>(TAKE_POLL, [role, now, until]);
     return rows[0] ? { modifiedAfter: rows[0].modified_after } : null;
   }
 
-  async advancePoll(modifiedAfter: Date | null, nextPollAt: Date): Promise<void> {
-    await this.db.query(ADVANCE_POLL, ['donor', modifiedAfter, nextPollAt]);
+  async advancePoll(role: ClaimRole, modifiedAfter: Date | null, nextPollAt: Date): Promise<void> {
+    await this.db.query(ADVANCE_POLL, [role, modifiedAfter, nextPollAt]);
   }
 
   /** A claim by DICT's id (the worker's: any partner's). */
@@ -207,11 +212,12 @@ export class PixKeyClaimRepository {
     return rows[0] ? toClaim(rows[0]) : null;
   }
 
-  /** A claim DICT lists for the first time, on the partner's key `pixKeyId`; null when it was recorded already. */
+  /** A claim DICT answers or lists for the first time, on the partner's key `pixKeyId`; null when it was recorded already. */
   async recordNew(
     tx: Transaction,
     partnerId: PartnerId,
     pixKeyId: string,
+    role: ClaimRole,
     claim: DictClaim,
     action: ClaimAction | null,
   ): Promise<PixKeyClaim | null> {
@@ -229,6 +235,7 @@ export class PixKeyClaimRepository {
       claim.cancelReason,
       claim.cancelledBy,
       action,
+      role,
     ]);
     return rows[0] ? toClaim(rows[0]) : null;
   }

@@ -46,8 +46,8 @@ beforeAll(async () => {
   commands = pixKeyCommands(config);
   const metrics = new DictMetrics();
   directory = new BacenDictDirectory(config, loadDictCredentials(config), metrics);
-  queue = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics);
   const claims = new PixKeyClaimRepository(commands.db);
+  queue = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics, claims);
   worker = new ProcessDictClaimsUseCase(config, commands.unitOfWork, claims, commands.pixKeys, directory);
   decide = new DecidePixKeyClaimUseCase(commands.unitOfWork, claims);
 });
@@ -205,5 +205,90 @@ describe('ProcessDictClaimsUseCase: claims of the partners’ keys, this operato
       ['claim_canceled', 'cancelled', 'default'],
     ]);
     expect(await confirm(partnerId, document, claimId)).toMatchObject({ ok: false, error: { code: 'claim_not_pending' } });
+  });
+});
+
+describe('ProcessDictClaimsUseCase: portability of a CPF held elsewhere, this operator the claimer (PostgreSQL, DICT test server)', () => {
+  const DONOR = '00000002';
+
+  /** A partner's key of a CPF DICT holds at DONOR for the same person, asked for with `portability`, sent to DICT once. */
+  async function claimingKey(portability = true) {
+    const partnerId = testPartnerId();
+    const document = newCpf();
+    dict.server.holdElsewhere(document, DONOR);
+    await commands.users.upsert(partnerId, document, HOLDER);
+    expect(await commands.create.execute({ partner_id: partnerId, document, idempotency_key: newUuid(), portability })).toMatchObject({
+      ok: true,
+    });
+    await queue.execute();
+    const [key] = await commands.keysOf(partnerId);
+    const claimId = [...dict.server.claims.values()].find((c) => c.key === document)?.id ?? '';
+    return { partnerId, document, keyId: key.id, claimId };
+  }
+  const keyEvents = async (partnerId: PartnerId) =>
+    (await events(partnerId))
+      .filter((e) => !e.resource.claim)
+      .map((e) => [e.state, (e.resource as { failure_reason?: string }).failure_reason]);
+
+  it('claims it instead of failing, and completes it once the donor confirmed: the key is registered here with its RequestId', async () => {
+    const { partnerId, document, keyId, claimId } = await claimingKey();
+    expect(dict.server.claims.get(claimId)).toMatchObject({ type: 'PORTABILITY', status: 'OPEN', donorParticipant: DONOR });
+    expect(await commands.keyRow(keyId)).toMatchObject({ state: 'pending', dict_last_error: null });
+    // Parked: the registration queue leaves it to the claim.
+    await queue.execute();
+    expect(dict.server.requests.filter((r) => r.key === document && r.operationId === 'createClaim')).toHaveLength(1);
+    const donor = dict.server.as(DONOR);
+    donor.acknowledgeClaim(claimId);
+    donor.confirmClaim(claimId, 'USER_REQUESTED');
+    await run();
+    const key = await commands.keyRow(keyId);
+    expect([key.state, key.key]).toEqual(['registered', document]);
+    expect(dict.server.entries.get(document)).toMatchObject({ participant: STACK_OPERATOR_ISPB, requestId: key.dict_request_id });
+    expect(await claimEvents(partnerId)).toEqual([
+      ['claim_requested', 'open', null],
+      ['claim_confirmed', 'confirmed', null],
+      ['claim_completed', 'completed', null],
+    ]);
+    expect(await keyEvents(partnerId)).toEqual([
+      ['pending', null],
+      ['registered', null],
+    ]);
+  });
+
+  it('adopts its claim from the listing when createClaim’s answer was lost: one claim, the key parked, claim_requested once', async () => {
+    dict.server.injectFault({ operationId: 'createClaim', kind: 'late', delayMs: 3_500, times: 1 });
+    const { partnerId, document, keyId, claimId } = await claimingKey();
+    expect(claimId).not.toBe('');
+    expect(await commands.keyRow(keyId)).toMatchObject({ state: 'pending', dict_last_error: expect.stringContaining('Timeout') });
+    await run();
+    expect(await claimRow(claimId)).toMatchObject({ status: 'open' });
+    await commands.db.query('UPDATE pix_keys SET dict_next_attempt_at = NULL WHERE id = $1 AND dict_next_attempt_at <> $2', [
+      keyId,
+      'infinity',
+    ]);
+    await queue.execute();
+    expect(dict.server.requests.filter((r) => r.key === document && r.operationId === 'createClaim')).toHaveLength(1);
+    expect(await claimEvents(partnerId)).toEqual([['claim_requested', 'open', null]]);
+    await new Promise((r) => setTimeout(r, 3_500)); // the late answer goes out to a closed connection before the next test
+  }, 20_000);
+
+  it('fails the key claim_canceled when the donor cancels the portability; the CPF stays held elsewhere', async () => {
+    const { partnerId, document, keyId, claimId } = await claimingKey();
+    const donor = dict.server.as(DONOR);
+    donor.acknowledgeClaim(claimId);
+    donor.cancelClaim(claimId, 'USER_REQUESTED');
+    await run();
+    expect(await commands.keyRow(keyId)).toMatchObject({ state: 'failed', failure_reason: 'claim_canceled' });
+    expect(dict.server.entries.get(document)?.participant).toBe(DONOR);
+    expect(await claimEvents(partnerId)).toEqual([
+      ['claim_requested', 'open', null],
+      ['claim_canceled', 'cancelled', null],
+    ]);
+  });
+
+  it('fails it key_held_elsewhere, as before, when the partner did not ask for portability', async () => {
+    const { keyId, claimId } = await claimingKey(false);
+    expect(claimId).toBe('');
+    expect(await commands.keyRow(keyId)).toMatchObject({ state: 'failed', failure_reason: 'key_held_elsewhere' });
   });
 });

@@ -1,13 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { UnitOfWork } from '@partner/db';
+import { Transaction, UnitOfWork } from '@partner/db';
 import { inParallel } from '@partner/platform';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { DICT_DIRECTORY, DictAnswer, DictClaim, DictDirectory, DictUnavailable } from '../dict/dict-directory';
 import { dictBackoffMs } from '../dict/process-dict-queue.use-case';
 import { stateChanged } from '../pix-keys/pix-key-event';
-import { PixKeyRepository } from '../pix-keys/pix-key.repository';
+import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
+import { recordClaimerClaim } from './claimer-claim';
 import { claimChanged, claimEventOf } from './pix-key-claim-event';
-import { PixKeyClaim, PixKeyClaimRepository } from './pix-key-claim.repository';
+import { ClaimRole, PixKeyClaim, PixKeyClaimRepository } from './pix-key-claim.repository';
 
 /** DICT's listing may lag its writes by up to 5 s (listClaims' description): each listing starts that much before the last. */
 const LISTING_OVERLAP_MS = 10_000;
@@ -40,44 +41,51 @@ export class ProcessDictClaimsUseCase {
   ) {}
 
   async execute(now = new Date()): Promise<void> {
-    await this.list(now);
+    await this.list('donor', now);
+    await this.list('claimer', now);
     await this.claims.defaultsDue(now);
     const lease = new Date(now.getTime() + 2 * this.config.DICT_TIMEOUT_MS + 5_000);
     const due = await this.claims.claimDictWork(now, lease, this.config.DICT_BATCH);
     await inParallel(due, this.config.DICT_CONCURRENCY, (c) => this.send(c));
   }
 
-  /** One listing turn, if it is this instance's. */
-  private async list(now: Date): Promise<void> {
-    const turn = await this.claims.takePoll(now, new Date(now.getTime() + this.config.DICT_CLAIMS_LIST_MS));
+  /** One listing turn of `role`'s claims, if it is this instance's. */
+  private async list(role: ClaimRole, now: Date): Promise<void> {
+    const turn = await this.claims.takePoll(role, now, new Date(now.getTime() + this.config.DICT_CLAIMS_LIST_MS));
     if (!turn) return;
     let reached = turn.modifiedAfter;
     let after = reached ? new Date(reached.getTime() - LISTING_OVERLAP_MS) : undefined;
     for (let page = 0; page < PAGES_PER_TURN; page++) {
-      const answer = await this.dict.listClaims({ isDonor: true, modifiedAfter: after, limit: PAGE });
+      const answer = await this.dict.listClaims({
+        ...(role === 'donor' ? { isDonor: true } : { isClaimer: true }),
+        modifiedAfter: after,
+        limit: PAGE,
+      });
       if (answer.outcome !== 'done') {
         const wait = answer.outcome === 'unavailable' ? (answer.retryAfterMs ?? 0) : 0;
         this.logger.warn(`listClaims not answered: ${answer.outcome === 'refused' ? answer.problem.type : answer.reason}`);
-        await this.claims.advancePoll(reached, new Date(now.getTime() + Math.max(this.config.DICT_CLAIMS_LIST_MS, wait)));
+        await this.claims.advancePoll(role, reached, new Date(now.getTime() + Math.max(this.config.DICT_CLAIMS_LIST_MS, wait)));
         return;
       }
       for (const claim of answer.value.claims) {
-        if (claim.donorParticipant === this.config.DICT_ISPB) await this.record(claim);
+        const ours = role === 'donor' ? claim.donorParticipant : claim.claimerParticipant;
+        if (ours === this.config.DICT_ISPB) await this.record(claim, role);
         if (!reached || claim.lastModified > reached) reached = claim.lastModified;
       }
       if (!answer.value.hasMore || answer.value.claims.length === 0) break;
       after = answer.value.claims[answer.value.claims.length - 1].lastModified;
     }
-    await this.claims.advancePoll(reached, new Date(now.getTime() + this.config.DICT_CLAIMS_LIST_MS));
+    await this.claims.advancePoll(role, reached, new Date(now.getTime() + this.config.DICT_CLAIMS_LIST_MS));
   }
 
   /** A claim as DICT lists it: recorded when new (on the key it claims), else applied if DICT moved it. */
-  private async record(claim: DictClaim): Promise<void> {
+  private async record(claim: DictClaim, role: ClaimRole): Promise<void> {
     const known = await this.claims.findForDict(claim.id);
     if (known) {
       await this.apply(known, claim);
       return;
     }
+    if (role === 'claimer') return this.adopt(claim);
     // Ended before it was seen (the claimer cancelled an OPEN claim): nothing for the partner to hear of.
     if (claim.status !== 'OPEN' && claim.status !== 'WAITING_RESOLUTION') return;
     const key = await this.pixKeys.findHeld(claim.key);
@@ -86,9 +94,27 @@ export class ProcessDictClaimsUseCase {
       return;
     }
     await this.unitOfWork.run(async (tx) => {
-      const recorded = await this.claims.recordNew(tx, key.partnerId, key.id, claim, claim.status === 'OPEN' ? 'acknowledge' : null);
+      const recorded = await this.claims.recordNew(
+        tx,
+        key.partnerId,
+        key.id,
+        'donor',
+        claim,
+        claim.status === 'OPEN' ? 'acknowledge' : null,
+      );
       if (recorded?.status === 'waiting_resolution') tx.emit(claimChanged(key, recorded, 'claim_received', claim.lastModified));
     });
+  }
+
+  /** A claim of ours DICT lists before its row exists (createClaim's answer was lost): it is the claiming key's. */
+  private async adopt(claim: DictClaim): Promise<void> {
+    if (claim.status === 'CANCELLED' || claim.status === 'COMPLETED') return;
+    const key = await this.pixKeys.findClaiming(claim.key);
+    if (!key) {
+      this.logger.error(`DICT claim ${claim.id} of key ${claim.key.slice(0, 3)}… names this operator claimer, but no key here claims it`);
+      return;
+    }
+    await this.unitOfWork.run((tx) => recordClaimerClaim(tx, this.claims, this.pixKeys, key, claim));
   }
 
   /** DICT's claim applied to what is kept, in one transaction with its events: the claim's, and the key's when released. */
@@ -100,16 +126,27 @@ export class ProcessDictClaimsUseCase {
       const kind = claimEventOf(applied.claim);
       let key = await this.pixKeys.findById(tx, known.partnerId, known.pixKeyId);
       if (!key) throw new Error(`claim ${known.id}: key ${known.pixKeyId} is gone`);
-      if (applied.claim.status === 'confirmed') {
-        // DICT removed the entry with the confirmation: the key is the claimer's now.
-        const released = await this.pixKeys.release(tx, known.partnerId, known.pixKeyId, now);
-        if (released) {
-          key = released;
-          tx.emit(stateChanged(released));
-        }
+      const moved = await this.keyMove(tx, applied.claim, key, claim, now);
+      if (moved) {
+        key = moved;
+        tx.emit(stateChanged(moved));
       }
+      // A claimed key whose deletion was asked for meanwhile goes at once, as a registered one does (the DICT queue).
+      const deleting = moved?.state === 'registered' && moved.deletionRequestedAt ? await this.pixKeys.deleteMarked(tx, moved, now) : null;
+      if (deleting) tx.emit(stateChanged(deleting));
       if (kind) tx.emit(claimChanged(key, applied.claim, kind, claim.lastModified));
     });
+  }
+
+  /**
+   * What a claim's new status does to its key: a donor's confirmed claim releases it (DICT removed the entry); a
+   * claimer's completed claim registers it (DICT created our entry), a cancelled one fails it `claim_canceled`.
+   */
+  private async keyMove(tx: Transaction, claim: PixKeyClaim, key: PixKey, dict: DictClaim, now: Date): Promise<PixKey | null> {
+    if (claim.role === 'donor') return claim.status === 'confirmed' ? this.pixKeys.release(tx, key.partnerId, key.id, now) : null;
+    if (claim.status === 'completed') return this.pixKeys.finish(tx, key, 'pending', 'registered', null, now, dict.key);
+    if (claim.status === 'cancelled') return this.pixKeys.finish(tx, key, 'pending', 'failed', 'claim_canceled', now);
+    return null;
   }
 
   /** The call owed DICT for `claim`, and its answer applied. */
@@ -118,6 +155,7 @@ export class ProcessDictClaimsUseCase {
       const reason = claim.dictActionReason ?? 'USER_REQUESTED';
       let answer: DictAnswer<DictClaim>;
       if (claim.dictAction === 'acknowledge') answer = await this.dict.acknowledgeClaim(claim.id);
+      else if (claim.dictAction === 'complete') answer = await this.dict.completeClaim(claim.id, await this.requestIdOf(claim));
       else if (claim.dictAction === 'confirm') answer = await this.dict.confirmClaim(claim.id, reason);
       else answer = await this.dict.cancelClaim(claim.id, reason);
       if (answer.outcome === 'done') return await this.apply(claim, answer.value);
@@ -131,6 +169,13 @@ export class ProcessDictClaimsUseCase {
       // A failure of ours: the claim stays leased and is taken again after its lease.
       this.logger.error(`claim ${claim.id}: ${claim.dictAction} interrupted: ${(error as Error).message}`);
     }
+  }
+
+  /** The claiming key's RequestId: completeClaim creates our entry with it, as createEntry would have (its CID). */
+  private async requestIdOf(claim: PixKeyClaim): Promise<string> {
+    const key = await this.unitOfWork.run((tx) => this.pixKeys.findById(tx, claim.partnerId, claim.pixKeyId));
+    if (!key) throw new Error(`claim ${claim.id}: key ${claim.pixKeyId} is gone`);
+    return key.dictRequestId;
   }
 
   private async retry(claim: PixKeyClaim, error: string, unavailable?: DictUnavailable): Promise<void> {

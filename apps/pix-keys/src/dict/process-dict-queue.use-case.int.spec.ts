@@ -15,6 +15,8 @@ import { BacenDictDirectory } from './bacen-dict-directory';
 import { loadDictCredentials } from './dict-credentials';
 import { DictMetrics } from './dict-metrics';
 import { ProcessDictQueueUseCase } from './process-dict-queue.use-case';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { PixKeyClaimRepository } from '../claims/pix-key-claim.repository';
 import { ReconcileDictUseCase } from './reconcile-dict.use-case';
 
 // Integration: pix-keys' DICT queue and reconciliation (apps/pix-keys/src/dict/) on the real pix_keys schema in
@@ -47,7 +49,7 @@ beforeAll(async () => {
   commands = pixKeyCommands(config);
   metrics = new DictMetrics();
   directory = new BacenDictDirectory(config, loadDictCredentials(config), metrics);
-  queue = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics);
+  queue = queueWith(config);
   reconcile = new ReconcileDictUseCase(config, commands.pixKeys, directory, metrics);
 });
 
@@ -56,6 +58,10 @@ afterAll(async () => {
   await commands?.close();
   await dict?.server.close();
 });
+
+/** The queue as the module wires it, with `config`. */
+const queueWith = (config: PixKeysConfig) =>
+  new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics, new PixKeyClaimRepository(commands.db));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -288,7 +294,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
 
   it('ends failed dict_rejected a registration DICT keeps refusing with unsigned answers, once DICT_UNTRUSTED_REFUSAL_ATTEMPTS is reached', async () => {
     const config = specConfig({ ...dict.env, DICT_RETRY_BASE_MS: '10', DICT_RETRY_MAX_MS: '20', DICT_UNTRUSTED_REFUSAL_ATTEMPTS: '3' });
-    const capped = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics);
+    const capped = queueWith(config);
     const { partnerId, document, keyId } = await pendingKey();
     // Exactly as many as the cap: the third refusal ends it (the queue counts the call it makes).
     dict.server.injectFault({ operationId: 'createEntry', kind: 'unsigned_refusal', times: 3 });

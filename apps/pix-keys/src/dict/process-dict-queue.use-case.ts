@@ -4,7 +4,9 @@ import { UnitOfWork } from '@partner/db';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
-import { DICT_DIRECTORY, DictDirectory, DictUnavailable } from './dict-directory';
+import { recordClaimerClaim } from '../claims/claimer-claim';
+import { PixKeyClaimRepository } from '../claims/pix-key-claim.repository';
+import { DICT_DIRECTORY, DictDirectory, DictEntry, DictUnavailable } from './dict-directory';
 import { dictEntryOf } from './dict-entry';
 import { DictMetrics } from './dict-metrics';
 import { deletionDone, registrationVerdict } from './dict-refusals';
@@ -17,7 +19,7 @@ export function dictBackoffMs(config: PixKeysConfig, attempt: number): number {
 }
 
 /** What became of one key in a run. */
-export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere';
+export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere' | 'claiming';
 
 /**
  * The DICT queue (docs/architecture.md, "Services"): the keys themselves are the queue. A `pending` key is a
@@ -49,6 +51,7 @@ export class ProcessDictQueueUseCase {
     private readonly pixKeys: PixKeyRepository,
     @Inject(DICT_DIRECTORY) private readonly dict: DictDirectory,
     private readonly metrics: DictMetrics,
+    private readonly claims: PixKeyClaimRepository,
   ) {}
 
   /** One run: every key due now, batch after batch while batches come full; returns how many keys were worked on. */
@@ -98,10 +101,36 @@ export class ProcessDictQueueUseCase {
     if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
     const verdict = registrationVerdict(answer.problem);
     const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    // The same person's key at another institution, and the partner asked for its portability: claimed, not failed.
+    if (key.claimPortability && answer.problem.type === 'EntryKeyInCustodyOfDifferentParticipant')
+      return this.claimPortability(key, entry, what);
     if (verdict.final) return this.fail(key, verdict.reason, what);
     if (verdict.operatorProblem)
       this.logger.error(`Pix key ${key.id}: ${what}: check DICT_ISPB and the DICT certificates (docs/operations/pix-and-dict.md, "DICT")`);
     return this.retry(key, what);
+  }
+
+  /**
+   * createClaim (PORTABILITY) for a CPF held elsewhere: recorded with the key parked until the claim ends (the claims
+   * worker completes or fails it). createClaim has no request id: a ClaimAlreadyExistsForKey after a lost answer is
+   * ours, which the claims listing adopts; another's ends some day: both are tried again later.
+   */
+  private async claimPortability(key: PixKey, entry: DictEntry, refusal: string): Promise<QueueOutcome> {
+    const answer = await this.dict.createClaim({
+      type: 'PORTABILITY',
+      key: entry.key ?? key.document,
+      keyType: 'CPF',
+      claimerAccount: entry.account,
+      claimer: entry.owner,
+    });
+    if (answer.outcome === 'done') {
+      await this.unitOfWork.run((tx) => recordClaimerClaim(tx, this.claims, this.pixKeys, key, answer.value));
+      return 'claiming';
+    }
+    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
+    const what = `${refusal}; createClaim: DICT ${answer.problem.status} ${answer.problem.type}`;
+    if (answer.problem.type === 'ClaimAlreadyExistsForKey') return this.retry(key, what);
+    return this.fail(key, 'key_held_elsewhere', what);
   }
 
   private async delete(key: PixKey): Promise<QueueOutcome> {

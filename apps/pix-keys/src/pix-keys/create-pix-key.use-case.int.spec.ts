@@ -170,6 +170,8 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     // A CPF key's request keeps the fingerprint it had before key_type existed; an EVP key's is another.
     expect(fingerprintOf('create', document, undefined, 'cpf')).toBe(fingerprintOf('create', document));
     expect(fingerprintOf('create', document, undefined, 'evp')).not.toBe(fingerprintOf('create', document));
+    expect(fingerprintOf('create', document, undefined, 'cpf', true)).not.toBe(fingerprintOf('create', document));
+    expect(fingerprintOf('create', document, undefined, 'cpf', false)).toBe(fingerprintOf('create', document));
   });
 
   const holderOf = async (partnerId: PartnerId, document: string) =>

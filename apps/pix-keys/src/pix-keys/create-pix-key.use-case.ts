@@ -26,14 +26,24 @@ export class CreatePixKeyUseCase {
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
   execute(
-    { partner_id: partnerId, document, idempotency_key: idempotencyKey, name, key_type: keyType = 'cpf' }: CreatePixKeyCommand,
+    { partner_id: partnerId, document, idempotency_key: idempotencyKey, name, key_type: keyType = 'cpf', portability }: CreatePixKeyCommand,
     commandId?: string,
   ): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
     return this.idempotent.run(
-      { partnerId, idempotencyKey, operation: 'create', document, name, keyType, commandId },
+      { partnerId, idempotencyKey, operation: 'create', document, name, keyType, portability, commandId },
       requestRefusalsOf(Topics.PixKeysCreate),
       async (tx, claim) => {
-        const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID(), randomUUID(), name, keyType);
+        const outcome = await this.pixKeys.createClaimed(
+          tx,
+          partnerId,
+          document,
+          claim,
+          randomUUID(),
+          randomUUID(),
+          name,
+          keyType,
+          portability,
+        );
         if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${document}`);
         if (outcome === 'already_exists')
           throw new Rejected('already_exists', 'the user already has a Pix key (registered or being registered)');

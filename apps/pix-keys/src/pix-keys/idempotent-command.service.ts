@@ -12,8 +12,9 @@ export interface PixKeyCommandClaim {
   document: string;
   /** The holder's name a creation gives (part of what makes it the same request). */
   name?: string;
-  /** A creation's key type (cpf when absent). */
+  /** A creation's key type (cpf when absent), and whether it asks for portability. */
   keyType?: PixKeyType;
+  portability?: boolean;
   /** The command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
   commandId?: string;
 }
@@ -42,7 +43,7 @@ export class IdempotentCommandService {
   ): Promise<Reply<PixKeyCommandResult, C | 'idempotency_key_reused'>> {
     const claim: Claim = {
       idempotencyKey: command.idempotencyKey,
-      fingerprint: fingerprintOf(command.operation, command.document, command.name, command.keyType),
+      fingerprint: fingerprintOf(command.operation, command.document, command.name, command.keyType, command.portability),
     };
     return runIdempotent<PixKeyCommandResult, IdempotencyRecord, C>({
       ...claim,

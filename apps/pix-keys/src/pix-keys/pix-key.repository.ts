@@ -39,7 +39,9 @@ export interface PixKey {
   /** The holder's name and account sent to DICT (the user's when the key was asked for); null when the user had none. */
   holderName: string | null;
   account: HolderAccount | null;
-  /** DICT's RequestId of the registration, the same on every retry. */
+  /** The partner asked for the CPF's portability should DICT hold it at another institution (a claim, this operator the claimer). */
+  claimPortability: boolean;
+  /** DICT's RequestId of the registration (or of the claimed key's completion), the same on every retry. */
   dictRequestId: string;
   /** The DICT queue (see schema.prisma): calls made for the current registration or deletion, the next one's time, the last failure. */
   dictAttempts: number;
@@ -68,6 +70,7 @@ export interface PixKeyRow {
   account_number: string | null;
   account_type: string | null;
   account_opened_at: Date | null;
+  claim_portability: boolean;
   dict_request_id: string;
   dict_attempts: number;
   dict_next_attempt_at: Date | null;
@@ -118,6 +121,7 @@ export const toPixKey = (r: PixKeyRow): PixKey => ({
   updatedAt: r.updated_at,
   holderName: r.holder_name,
   account: accountOf(r),
+  claimPortability: r.claim_portability,
   dictRequestId: r.dict_request_id,
   dictAttempts: r.dict_attempts,
   dictNextAttemptAt: r.dict_next_attempt_at,
@@ -140,6 +144,7 @@ const NOT_NULL_COLUMNS = [
   'updated_at',
   'dict_request_id',
   'dict_attempts',
+  'claim_portability',
 ] as const;
 
 /**
@@ -148,7 +153,7 @@ const NOT_NULL_COLUMNS = [
  */
 function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
   const missing = NOT_NULL_COLUMNS.filter((c) => r[c] === null || r[c] === undefined);
-  const { id, partner_id, document, key_type, state, created_at, updated_at, dict_request_id, dict_attempts } = r;
+  const { id, partner_id, document, key_type, state, created_at, updated_at, dict_request_id, dict_attempts, claim_portability } = r;
   if (
     missing.length > 0 ||
     id === null ||
@@ -159,7 +164,8 @@ function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
     created_at === null ||
     updated_at === null ||
     dict_request_id === null ||
-    dict_attempts === null
+    dict_attempts === null ||
+    claim_portability === null
   ) {
     throw new Error(`pix key row ${r.id} is missing ${missing.join(', ')}, which its table declares NOT NULL`);
   }
@@ -180,6 +186,7 @@ function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
     account_number: r.account_number,
     account_type: r.account_type,
     account_opened_at: r.account_opened_at,
+    claim_portability,
     dict_request_id,
     dict_attempts,
     dict_next_attempt_at: r.dict_next_attempt_at,
@@ -260,9 +267,9 @@ const CREATE_CLAIMED = statement(
      UPDATE users SET name = $7 WHERE partner_id = $1 AND document = $3 AND $7::text IS NOT NULL
        AND name IS DISTINCT FROM $7 AND EXISTS (SELECT 1 FROM claim)),
    created AS (
-     INSERT INTO pix_keys (id, partner_id, document, key_type, key, state, dict_request_id,
+     INSERT INTO pix_keys (id, partner_id, document, key_type, key, state, dict_request_id, claim_portability,
                            holder_name, account_ispb, account_branch, account_number, account_type, account_opened_at)
-     SELECT $5::uuid, $1::uuid, $3::bpchar, $8::text, CASE WHEN $8::text = 'cpf' THEN $3::text END, 'pending', $6::uuid,
+     SELECT $5::uuid, $1::uuid, $3::bpchar, $8::text, CASE WHEN $8::text = 'cpf' THEN $3::text END, 'pending', $6::uuid, $9::boolean,
             COALESCE($7::text, o.name), o.account_ispb, o.account_branch, o.account_number, o.account_type, o.account_opened_at
      FROM owner o WHERE EXISTS (SELECT 1 FROM claim)
      ON CONFLICT (partner_id, document) WHERE state IN ${ACTIVE} DO NOTHING
@@ -402,6 +409,23 @@ const CLAIM_RECONCILIATION = statement(
 /** The key DICT holds at this operator under `$1` (registered, or being deleted): the one a claim of that key claims. */
 const FIND_HELD = statement('pix_keys_find_held', `SELECT * FROM pix_keys WHERE key = $1 AND state IN ('registered', 'deleting') LIMIT 1`);
 
+/** The pending key whose portability this operator claims under `$1` (a claim the listing finds before its row). */
+const FIND_CLAIMING = statement(
+  'pix_keys_find_claiming',
+  `SELECT * FROM pix_keys WHERE key = $1 AND state = 'pending' AND claim_portability LIMIT 1`,
+);
+
+/**
+ * A pending key whose portability is claimed: out of the registration queue (DICT holds it elsewhere until the
+ * claim is completed), its last failure cleared. The claims worker ends it: registered, or failed claim_canceled.
+ */
+const PARK = statement(
+  'pix_keys_park',
+  `UPDATE pix_keys SET dict_next_attempt_at = 'infinity', dict_last_error = NULL
+   WHERE id = $2 AND partner_id = $1 AND state = 'pending'
+   RETURNING *`,
+);
+
 const FIND_BY_ID = statement('pix_keys_find_by_id', `SELECT * FROM pix_keys WHERE id = $2 AND partner_id = $1`);
 
 /**
@@ -460,6 +484,7 @@ export class PixKeyRepository {
     dictRequestId: string,
     holderName?: string,
     keyType: PixKeyType = 'cpf',
+    claimPortability = false,
   ): Promise<CreateOutcome> {
     const {
       rows: [row],
@@ -472,6 +497,7 @@ export class PixKeyRepository {
       dictRequestId,
       holderName ?? null,
       keyType,
+      claimPortability,
     ]);
     if (!row.claimed) return { taken: previousOf(partnerId, claim.idempotencyKey, row) };
     if (!row.user_exists) return 'user_not_found';
@@ -575,6 +601,18 @@ export class PixKeyRepository {
   /** The key held under `key` at this operator, whichever partner's (a claim names the key only); null when none is. */
   async findHeld(key: string): Promise<PixKey | null> {
     const { rows } = await this.db.query<PixKeyRow>(FIND_HELD, [key]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  /** The pending key whose portability is claimed under `key` (see FIND_CLAIMING). */
+  async findClaiming(key: string): Promise<PixKey | null> {
+    const { rows } = await this.db.query<PixKeyRow>(FIND_CLAIMING, [key]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  /** The key out of the registration queue while its portability is claimed (see PARK); null unless still pending. */
+  async park(tx: Transaction, partnerId: PartnerId, id: string): Promise<PixKey | null> {
+    const { rows } = await tx.query<PixKeyRow>(PARK, [partnerId, id]);
     return rows[0] ? toPixKey(rows[0]) : null;
   }
 

@@ -15,6 +15,7 @@ export const registeredPixKey = (overrides: Partial<PixKey> = {}): PixKey => ({
   updatedAt: new Date('2026-11-24T10:00:05Z'),
   holderName: 'Maria Souza',
   account: { ispb: '99999999', branch: '0001', number: '123456789', type: 'TRAN', openedAt: new Date('2026-11-01T03:00:00Z') },
+  claimPortability: false,
   dictRequestId: '5d6e7f80-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
   dictAttempts: 0,
   dictNextAttemptAt: null,

@@ -51,4 +51,14 @@ describe('CreatePixKeyRequest (docs/api.md: "Pix keys")', () => {
         error: { code: 'invalid_request', field: 'key_type' },
       });
   });
+
+  it('takes portability for a cpf key only, a boolean', () => {
+    expect(validateContract(CreatePixKeyRequest, body({ portability: true }))).toMatchObject({ ok: true, value: { portability: true } });
+    expect(validateContract(CreatePixKeyRequest, body({ portability: false, key_type: 'evp' }))).toMatchObject({ ok: true });
+    for (const extra of [{ portability: true, key_type: 'evp' }, { portability: 'yes' }, { portability: null }])
+      expect(validateContract(CreatePixKeyRequest, body(extra))).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request', field: 'portability' },
+      });
+  });
 });

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '../../api-documentation';
-import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { IsCpf } from '@partner/validation';
 import { codesOf } from '../../error-codes';
 import { PartnerId } from '../../tenancy/partner-id';
@@ -49,6 +49,28 @@ export class CreatePixKeyRequest {
   @ValidateIf((o: CreatePixKeyRequest) => o.key_type !== undefined)
   @IsIn(PIX_KEY_TYPES, { message: 'key_type must be cpf or evp' })
   key_type?: PixKeyType;
+
+  /**
+   * An extension: when DICT answers that the CPF is already the same person's key at another institution, claim its
+   * portability here instead of failing `key_held_elsewhere` (docs/api.md, "Claims"). CPF keys only (an EVP is
+   * never claimed).
+   */
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      "true: if the CPF is the user's key at another institution, request its portability (a DICT claim; pix_key events claim_*) instead of failing key_held_elsewhere. cpf keys only.",
+  })
+  @ValidateIf((o: CreatePixKeyRequest) => o.portability !== undefined)
+  @IsBoolean({ message: 'portability must be true or false' })
+  @ValidateBy({
+    name: 'portabilityOfCpfOnly',
+    validator: {
+      validate: (value, args) => !(value === true && (args?.object as CreatePixKeyRequest | undefined)?.key_type === 'evp'),
+      defaultMessage: () => 'portability applies to cpf keys only: an evp key is never claimed',
+    },
+  })
+  portability?: boolean;
 }
 
 export class CreatePixKeyCommand extends CreatePixKeyRequest {

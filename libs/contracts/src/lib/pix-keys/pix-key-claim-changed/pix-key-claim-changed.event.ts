@@ -8,11 +8,11 @@ import { PixKeySnapshot } from '../pix-key-state-changed/pix-key-state-changed.e
 
 /**
  * What happened to a claim of a partner's key, as the `state` of a `pix_key` event (docs/api.md, "Claims"):
- * another institution claims the key (`claim_received`: the partner may confirm or cancel), the claim was
- * confirmed (the key is released: its own `canceled` event follows), canceled (the key stays), or completed by
- * the claimer.
+ * another institution claims the key (`claim_received`: the partner may confirm or cancel), or this operator
+ * claimed it for the partner's user (`claim_requested`: a portability); the claim was confirmed by the donor,
+ * canceled, or completed by the claimer.
  */
-export const PIX_KEY_CLAIM_EVENTS = ['claim_received', 'claim_confirmed', 'claim_canceled', 'claim_completed'] as const;
+export const PIX_KEY_CLAIM_EVENTS = ['claim_received', 'claim_requested', 'claim_confirmed', 'claim_canceled', 'claim_completed'] as const;
 export type PixKeyClaimEvent = (typeof PIX_KEY_CLAIM_EVENTS)[number];
 
 export const CLAIM_TYPES = ['portability', 'ownership'] as const;
@@ -29,9 +29,12 @@ export class PixKeyClaimView {
   @IsIn(CLAIM_TYPES)
   type!: (typeof CLAIM_TYPES)[number];
 
-  @ApiProperty({ enum: ['donor'], description: 'donor: another institution claims a key held here' })
-  @Equals('donor')
-  role!: 'donor';
+  @ApiProperty({
+    enum: ['donor', 'claimer'],
+    description: 'donor: another institution claims a key held here; claimer: this operator claims a key held elsewhere',
+  })
+  @IsIn(['donor', 'claimer'])
+  role!: 'donor' | 'claimer';
 
   @ApiProperty({ enum: CLAIM_STATUSES, description: "DICT's status of the claim" })
   @IsIn(CLAIM_STATUSES)
