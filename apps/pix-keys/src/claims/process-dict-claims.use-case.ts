@@ -17,16 +17,19 @@ const PAGES_PER_TURN = 5;
 const PAGE = 200;
 
 /**
- * Claims of the partners' keys, this operator the donor (docs/api.md, "Claims"; docs/operations/pix-and-dict.md):
+ * Claims of the partners' keys (docs/api.md, "Claims"; docs/operations/pix-and-dict.md, "Claims"):
  *
- * 1. On its turn (one instance at a time, every DICT_CLAIMS_LIST_MS), lists DICT's claims where this operator is
- *    donor, modified since the last listing, and records each: a new OPEN one is owed an acknowledgement; a change
- *    DICT made (the claimer cancelled or completed) is applied, with its event.
- * 2. Sets the default on the claims whose resolution period ended undecided: a portability is cancelled (the key
- *    stays), an ownership confirmed (the key goes), both with DICT's DEFAULT_OPERATION.
- * 3. Sends DICT what is owed (acknowledge, the partner's or the default's confirm or cancel), as the keys' queue does:
- *    leased, retried with backoff and Retry-After; DICT's answer is applied with its events in one transaction. A
- *    confirmed claim releases the key (DICT removed the entry): the key ends `canceled`.
+ * 1. On its turns (one instance at a time, every DICT_CLAIMS_LIST_MS, a turn per role), lists DICT's claims where
+ *    this operator is donor, then those where it is claimer, modified since the last listing, and records each: a
+ *    new OPEN one against our key is owed an acknowledgement; a claim of ours whose createClaim answer was lost is
+ *    adopted by the key that claims it; a change DICT made (the other side confirmed, cancelled, completed) is
+ *    applied, with its events.
+ * 2. Sets the default on the donor's claims whose resolution period ended undecided: a portability is cancelled
+ *    (the key stays), an ownership confirmed (the key goes), both with DICT's DEFAULT_OPERATION.
+ * 3. Sends DICT what is owed (acknowledge; the partner's or the default's confirm or cancel; the claimer's complete,
+ *    with the key's RequestId), as the keys' queue does: leased, retried with backoff and Retry-After; DICT's answer is
+ *    applied with its events in one transaction. A donor's confirmed claim releases the key (`canceled`); a claimer's
+ *    completed claim registers it, a cancelled one fails it `claim_canceled`.
  */
 @Injectable()
 export class ProcessDictClaimsUseCase {
@@ -117,7 +120,7 @@ export class ProcessDictClaimsUseCase {
     await this.unitOfWork.run((tx) => recordClaimerClaim(tx, this.claims, this.pixKeys, key, claim));
   }
 
-  /** DICT's claim applied to what is kept, in one transaction with its events: the claim's, and the key's when released. */
+  /** DICT's claim applied to what is kept, in one transaction with its events: the claim's, and the key's when it moves. */
   private async apply(known: PixKeyClaim, claim: DictClaim): Promise<void> {
     const now = new Date();
     await this.unitOfWork.run(async (tx) => {
