@@ -139,6 +139,8 @@ describe('GET /partner/v1/withdrawals/usdt', () => {
 
 interface PixKeyItem {
   document: string;
+  key_type: string;
+  key: string | null;
   status: string;
   created_at: number;
   last_updated_at: number;

@@ -27,6 +27,8 @@ const getKey = (api: ApiClient, document: string) => api.get(`${CREATE}/${docume
 /** What GET /partner/v1/pix-key/{document} answers for the key as an event's data shows it. */
 const viewOf = (data: Record<string, unknown>) => ({
   document: data.document,
+  key_type: data.key_type,
+  key: data.key,
   status: data.state,
   created_at: data.created_at,
   last_updated_at: data.last_updated_at,
@@ -61,7 +63,7 @@ describe('Pix keys end to end', () => {
     // Read back at once: the key is there, pending or already registered.
     const early = await getKey(api, document);
     expect(early.status).toBe(200);
-    expect(Object.keys(early.body).sort()).toEqual(['created_at', 'document', 'last_updated_at', 'status']);
+    expect(Object.keys(early.body).sort()).toEqual(['created_at', 'document', 'key', 'key_type', 'last_updated_at', 'status']);
 
     const registered = await eventsUntil(api, document, 'registered');
     expect(registered.map((e) => e.state)).toEqual(['pending', 'registered']);

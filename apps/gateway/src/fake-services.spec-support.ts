@@ -1,6 +1,9 @@
 import { fail, ok, RequestPayload, RequestReply, RequestTopic, Topics, UserAccount } from '@partner/contracts';
 import { GatewayBus } from './app.module';
 
+/** A claim id the fake pix-keys service knows nothing of (claim_not_found). */
+export const FAKE_UNKNOWN_CLAIM = '00000000-0000-4000-8000-00000000c1a1';
+
 interface Account {
   createdAt: string;
   available: number;
@@ -101,6 +104,15 @@ export class FakeServices implements GatewayBus {
           nonce: 7,
           tx_hash,
         });
+      }
+      case Topics.PixKeysConfirmClaim:
+      case Topics.PixKeysCancelClaim: {
+        // A claim is decided once: the same decision again is already_sent; FAKE_UNKNOWN_CLAIM is no claim of the user's.
+        if (p.claim_id === FAKE_UNKNOWN_CLAIM) return fail('claim_not_found', `no claim ${String(p.claim_id)}`);
+        const key = `${topic}:${user}:${String(p.claim_id)}`;
+        const again = this.users.has(key);
+        this.users.add(key);
+        return ok({ status: again ? 'already_sent' : 'accepted' });
       }
       default:
         return fail('not_implemented', `the fake services do not answer ${topic}`);

@@ -204,7 +204,14 @@ describe('gateway with no service running (Fastify + Kafka + PostgreSQL)', () =>
     const read = doc.paths['/partner/v1/withdrawals/usdt/{id}'].get as { responses: Record<string, unknown> };
     expect(Object.keys(read.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
     expect(Object.keys(doc.components.schemas.UsdtWithdrawalView.properties)).toEqual(USDT_WITHDRAWAL_VIEW_FIELDS);
-    expect(Object.keys(doc.components.schemas.PixKeyView.properties)).toEqual(['document', 'status', 'created_at', 'last_updated_at']);
+    expect(Object.keys(doc.components.schemas.PixKeyView.properties)).toEqual([
+      'document',
+      'key_type',
+      'key',
+      'status',
+      'created_at',
+      'last_updated_at',
+    ]);
     const body = doc.components.schemas.CreateUsdtWithdrawalRequest;
     expect(Object.keys(body.properties).sort()).toEqual([
       'address',

@@ -1,5 +1,6 @@
 import { serviceAppModule } from '@partner/platform';
 import { PixKeysConfig } from './config/pix-keys.config';
+import { ClaimsModule } from './claims/claims.module';
 import { DictModule } from './dict/dict.module';
 import { PixKeysModule } from './pix-keys/pix-keys.module';
 import { UsersModule } from './users/users.module';
@@ -7,5 +8,5 @@ import { UsersModule } from './users/users.module';
 export const AppModule = serviceAppModule({
   name: 'pix-keys',
   configClass: PixKeysConfig,
-  features: [UsersModule, PixKeysModule, DictModule],
+  features: [UsersModule, PixKeysModule, ClaimsModule, DictModule],
 });

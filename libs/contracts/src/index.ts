@@ -54,6 +54,8 @@ export * from './lib/customers/list-business-customers/list-business-customers.q
 export * from './lib/customers/list-owner-notifications/list-owner-notifications.query';
 export * from './lib/customers/business-customer-registered/business-customer-registered.event';
 export * from './lib/pix-keys/pix-key-state-changed/pix-key-state-changed.event';
+export * from './lib/pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
+export * from './lib/pix-keys/decide-pix-key-claim/decide-pix-key-claim.command';
 export * from './lib/users/upsert-user/upsert-user.command';
 export * from './lib/inflows/pix-in.types';
 export * from './lib/inflows/pix-in.validators';

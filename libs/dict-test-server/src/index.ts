@@ -5,3 +5,4 @@ export * from './lib/dict-pki';
 export * from './lib/dict-test-server';
 export * from './lib/local-dict';
 export * from './lib/quickstart-signer';
+export * from './lib/test-claims';

@@ -3,6 +3,7 @@ import {
   BusinessCustomerRegisteredEvent,
   PixInRefundStateChangedEvent,
   PixInStateChangedEvent,
+  PixKeyClaimChangedEvent,
   PixKeyStateChangedEvent,
   Topics,
   WithdrawalStateChangedEvent,
@@ -27,6 +28,11 @@ export class DomainEventsHandler {
 
   @HandleEvent(Topics.PixKeyStateChanged)
   async pixKey(event: PixKeyStateChangedEvent): Promise<void> {
+    await this.project.execute(event, causedBy());
+  }
+
+  @HandleEvent(Topics.PixKeyClaimChanged)
+  async pixKeyClaim(event: PixKeyClaimChangedEvent): Promise<void> {
     await this.project.execute(event, causedBy());
   }
 

@@ -53,6 +53,8 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   refund_exceeds_amount: 422,
   refund_window_closed: 422,
   holder_name_missing: 422,
+  claim_not_found: 404,
+  claim_not_pending: 409,
   holder_name_invalid: 422,
   sms_country_not_allowed: 422,
   rate_limited: 429,

@@ -203,6 +203,14 @@ const CODES: Record<ErrorCode, CodeSample> = {
     message: 'idempotency_key was already used with a different request',
     field: 'idempotency_key',
   },
+  claim_not_found: {
+    when: "no claim of that id on the user's current Pix key (unknown, or another partner's)",
+    message: 'no claim 6a1f0c2e-5b7d-4e3a-9c8b-1d2e3f4a5b6c on the Pix key of document 52998224725',
+  },
+  claim_not_pending: {
+    when: 'the claim no longer waits for a decision: the other one was taken already, or it ended (canceled, confirmed, completed)',
+    message: 'the claim was decided already (cancel) or has ended',
+  },
   holder_name_missing: {
     when: "the user has no holder's name on file and the request gives none: DICT records a name with every key",
     message: "the user has no holder's name: give name in the request, or have the operator register the user with one",

@@ -1,11 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiBodyOptions, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
+  CancelPixKeyClaimRequest,
+  ConfirmPixKeyClaimRequest,
   CreatePixKeyRequest,
   DeletePixKeyRequest,
   ListPixKeysRequest,
   ListPixKeysResult,
   PixKeyAnswer,
+  PixKeyClaimDecisionResult,
+  PixKeyClaimParams,
   PixKeyDocumentParams,
   PixKeyStatusResult,
   PixKeyView,
@@ -20,6 +24,35 @@ import { ApiAnswer, ApiErrors, JSON_BODY_ERRORS, PARTNER_ERRORS } from '../http/
 import { ContractPipe } from '../http/contract-body.pipe';
 import { ForwardingBus } from '../http/forwarding-bus';
 import { markReplayed } from '../http/idempotent-replayed';
+
+/** A claim decision sent to DICT is 202; the same decision taken already is 200. */
+const HTTP_STATUS_OF_DECISION: Record<PixKeyClaimDecisionResult['status'], number> = { accepted: 202, already_sent: 200 };
+
+/** The documentation of a claim decision's route (docs/api.md, "Claims"): its path, body, answers and refusals. */
+function ApiClaimDecision(
+  topic: typeof Topics.PixKeysConfirmClaim | typeof Topics.PixKeysCancelClaim,
+  body: ApiBodyOptions,
+  summary: string,
+  description: string,
+) {
+  return applyDecorators(
+    ApiParam({ name: 'document', description: "The user's CPF, 11 digits", example: '52998224725' }),
+    ApiParam({ name: 'claim_id', description: "DICT's claim id, as the claim_received event gives it", format: 'uuid' }),
+    ApiBody(body),
+    ApiOperation({ operationId: topic === Topics.PixKeysConfirmClaim ? 'confirmPixKeyClaim' : 'cancelPixKeyClaim', summary, description }),
+    ApiAnswer(202, PixKeyClaimDecisionResult, {
+      description: 'Sent to DICT',
+      narrow: { status: ['accepted'] },
+      example: { status: 'accepted' },
+    }),
+    ApiAnswer(200, PixKeyClaimDecisionResult, {
+      description: 'This decision was taken already',
+      narrow: { status: ['already_sent'] },
+      example: { status: 'already_sent' },
+    }),
+    ApiErrors('pix_keys', [...PARTNER_ERRORS, ...JSON_BODY_ERRORS, ...requestRefusalsOf(topic)]),
+  );
+}
 
 /** Spec 4.3/4.4: work started is 202; a deletion already in flight or done is 200. */
 const HTTP_STATUS_OF_ANSWER: Record<PixKeyAnswer, number> = { accepted: 202, already_sent: 200, succeeded: 200 };
@@ -129,6 +162,59 @@ export class PixKeysController {
     const result = await this.bus.call(Topics.PixKeysDelete, { ...request, document, partner_id: partner.id });
     void reply.status(HTTP_STATUS_OF_ANSWER[result.status]);
     markReplayed(reply, result.replayed);
+    return { status: result.status };
+  }
+
+  /**
+   * docs/api.md, "Claims": the user releases the key to the institution that claims it (DICT's confirmClaim). The
+   * path names the user's key and DICT's claim (from the claim_received event); checked before the body.
+   */
+  @Post(':document/claims/:claim_id/confirm')
+  @ApiClaimDecision(
+    Topics.PixKeysConfirmClaim,
+    { type: ConfirmPixKeyClaimRequest, required: false },
+    'Release the key to the institution that claims it',
+    'Asynchronous: a pix_key event claim_confirmed reports that DICT took it, with the key then canceled here. Idempotent: the same decision again is 200 already_sent.',
+  )
+  confirmClaim(
+    @CurrentPartner() partner: Partner,
+    @Param() params: unknown,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PixKeyClaimDecisionResult> {
+    // The body is optional here: a confirmation without one is the user's request.
+    const request = () => new ContractPipe(ConfirmPixKeyClaimRequest).transform(body ?? {});
+    return this.decideClaim(partner, params, reply, (target) => this.bus.call(Topics.PixKeysConfirmClaim, { ...request(), ...target }));
+  }
+
+  /** docs/api.md, "Claims": the user keeps the key here (DICT's cancelClaim); a reason is required. */
+  @Post(':document/claims/:claim_id/cancel')
+  @ApiClaimDecision(
+    Topics.PixKeysCancelClaim,
+    { type: CancelPixKeyClaimRequest },
+    'Keep the key here: refuse the claim',
+    'Asynchronous: a pix_key event claim_canceled reports that DICT took it; the key stays registered. Idempotent: the same decision again is 200 already_sent.',
+  )
+  cancelClaim(
+    @CurrentPartner() partner: Partner,
+    @Param() params: unknown,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PixKeyClaimDecisionResult> {
+    const request = () => new ContractPipe(CancelPixKeyClaimRequest).transform(body);
+    return this.decideClaim(partner, params, reply, (target) => this.bus.call(Topics.PixKeysCancelClaim, { ...request(), ...target }));
+  }
+
+  /** A claim decision: the path checked first (then the body, in `send`), the command sent, 202 or 200 as it answers. */
+  private async decideClaim(
+    partner: Partner,
+    params: unknown,
+    reply: FastifyReply,
+    send: (target: PixKeyClaimParams & { partner_id: Partner['id'] }) => Promise<PixKeyClaimDecisionResult>,
+  ): Promise<PixKeyClaimDecisionResult> {
+    const target = new ContractPipe(PixKeyClaimParams).transform(params);
+    const result = await send({ ...target, partner_id: partner.id });
+    void reply.status(HTTP_STATUS_OF_DECISION[result.status]);
     return { status: result.status };
   }
 }

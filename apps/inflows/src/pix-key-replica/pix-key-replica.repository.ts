@@ -40,7 +40,7 @@ export class PixKeyReplicaRepository {
   /** Records `state` for the key unless a newer state is already known; tells whether it was applied. */
   async apply(
     partnerId: PartnerId,
-    key: { keyId: string; key: string; document: string; state: PixKeyState; occurredAt: Date },
+    key: { keyId: string; key: string | null; document: string; state: PixKeyState; occurredAt: Date },
   ): Promise<boolean> {
     const { rowCount } = await this.db.query(APPLY, [partnerId, key.keyId, key.document, key.state, key.occurredAt, LIFECYCLE, key.key]);
     return rowCount === 1;

@@ -93,4 +93,14 @@ export class PixKeysConfig extends ServiceConfig {
   DICT_RECONCILE_BATCH: number = 100;
   @IntInRange(0, 2_592_000_000)
   DICT_RECONCILE_EVERY_MS: number = 86_400_000;
+
+  /**
+   * Claims: how often DICT's claims are listed (listClaims, IsDonor), shared by every instance through one lease, so
+   * the default (every 5 s, 12 a minute) stays within DICT's CLAIMS_LIST_WITH_ROLE bucket (40 a minute) whatever the
+   * number of instances; and how often the claims' own calls (acknowledge, confirm, cancel) and defaults are worked.
+   */
+  @IntInRange(1_500, 3_600_000)
+  DICT_CLAIMS_LIST_MS: number = 5_000;
+  @PollIntervalMs()
+  DICT_CLAIMS_POLL_MS: number = 1_000;
 }

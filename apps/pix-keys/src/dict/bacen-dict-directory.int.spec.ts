@@ -9,6 +9,10 @@ import { DICT_NAME_MAX_LENGTH, DICT_NATURAL_PERSON_NAME } from '@partner/contrac
 import {
   DICT_DOCUMENT_DIR,
   DictDocument,
+  HELD_ELSEWHERE_CPF,
+  HELD_ELSEWHERE_ISPB,
+  portabilityOf,
+  RESOLUTION_PERIOD_MS,
   StackDict,
   startStackDict,
   STACK_OPERATOR_ISPB,
@@ -46,7 +50,7 @@ const rootOf = (xml: string) => {
   return root;
 };
 
-const entryFor = (cpf: string, name = 'José da Silva'): DictEntry => ({
+const entryFor = (cpf: string, name = 'José da Silva'): DictEntry & { key: string } => ({
   key: cpf,
   keyType: 'CPF',
   account: {
@@ -246,6 +250,35 @@ describe("BacenDictDirectory's requests against the published document", () => {
     ]);
   });
 
+  it('registers an EVP key: sent without Key, DICT generates a UUID, a retry of the RequestId answers the same one', async () => {
+    const cpf = newCpf();
+    const requestId = newUuid();
+    const { account, owner } = entryFor(cpf);
+    const evp: DictEntry = { keyType: 'EVP', account: { ...account, accountNumber: String(Date.now()).slice(-10) }, owner };
+    const created = await adapter.createEntry({ entry: evp, requestId, reason: 'USER_REQUESTED' });
+    expect(created).toMatchObject({ outcome: 'done', value: { keyType: 'EVP', owner: { taxIdNumber: cpf } } });
+    const key = created.outcome === 'done' ? created.value.key : '';
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    // A lost answer's retry must not make a second key: the same RequestId answers the same EVP.
+    expect(await adapter.createEntry({ entry: evp, requestId, reason: 'USER_REQUESTED' })).toEqual(created);
+    expect([...dict.server.entries.values()].filter((e) => e.taxIdNumber === cpf).map((e) => e.key)).toEqual([key]);
+    // Read back by the CID over the generated key, then deleted by it.
+    expect(await adapter.getEntryByCid(entryCid({ ...evp, key }, requestId))).toMatchObject({ outcome: 'done', value: { key } });
+    expect(await adapter.deleteEntry(key, 'USER_REQUESTED')).toEqual({ outcome: 'done', value: { key } });
+    // A participant never chooses an EVP: one sent with a Key is refused, as is a sixth key on one account.
+    expect(await adapter.createEntry({ entry: { ...evp, key: newUuid() }, requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'EntryInvalid' },
+    });
+    const full = { ...evp, account: { ...evp.account, accountNumber: `9${String(Date.now()).slice(-9)}` } };
+    for (let i = 0; i < 5; i++)
+      expect(await adapter.createEntry({ entry: full, requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({ outcome: 'done' });
+    expect(await adapter.createEntry({ entry: full, requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'EntryLimitExceeded' },
+    });
+  });
+
   it('is refused by the test server when the body breaks the schema, the signature is not the participant’s, or the body was changed after signing', async () => {
     const cpf = newCpf();
     const requestId = newUuid();
@@ -322,6 +355,127 @@ describe("BacenDictDirectory's requests against the published document", () => {
       await impatient.onModuleDestroy();
       await new Promise((r) => setTimeout(r, 1_000));
     }
+  });
+});
+
+describe("BacenDictDirectory's claims as the donor, another participant playing the claimer in the test server", () => {
+  const CLAIMER = '00000001';
+  /** Our registered CPF key, and another participant's portability claim of it. */
+  async function claimedKey() {
+    const cpf = newCpf();
+    expect(await adapter.createEntry({ entry: entryFor(cpf), requestId: newUuid(), reason: 'USER_REQUESTED' })).toMatchObject({
+      outcome: 'done',
+    });
+    return { cpf, claim: dict.server.as(CLAIMER).createClaim(portabilityOf(cpf, CLAIMER)) };
+  }
+
+  it('lists the claims it is donor of, acknowledges one (idempotently), confirms it: DICT removes the entry', async () => {
+    const since = new Date(Date.now() - 1000);
+    const { cpf, claim } = await claimedKey();
+    const listed = await adapter.listClaims({ isDonor: true, status: ['OPEN'], modifiedAfter: since, limit: 200 });
+    expect(listed).toMatchObject({ outcome: 'done', value: { hasMore: false } });
+    const mine = listed.outcome === 'done' ? listed.value.claims.filter((c) => c.key === cpf) : [];
+    expect(mine).toEqual([
+      expect.objectContaining({
+        id: claim.id,
+        type: 'PORTABILITY',
+        status: 'OPEN',
+        donorParticipant: STACK_OPERATOR_ISPB,
+        claimerParticipant: CLAIMER,
+      }),
+    ]);
+    expect(mine[0].resolutionPeriodEnd.getTime() - new Date(claim.lastModified).getTime()).toBe(RESOLUTION_PERIOD_MS);
+    // Locked while the claim is open (the document's EntryLockedByClaim).
+    expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toMatchObject({ outcome: 'refused', problem: { type: 'EntryLockedByClaim' } });
+    expect(await adapter.acknowledgeClaim(claim.id)).toMatchObject({ outcome: 'done', value: { status: 'WAITING_RESOLUTION' } });
+    expect(await adapter.acknowledgeClaim(claim.id)).toMatchObject({ outcome: 'done', value: { status: 'WAITING_RESOLUTION' } });
+    // A portability is confirmed by the donor with USER_REQUESTED or ACCOUNT_CLOSURE, never FRAUD.
+    expect(await adapter.confirmClaim(claim.id, 'FRAUD')).toMatchObject({ outcome: 'refused', problem: { type: 'InvalidReason' } });
+    expect(await adapter.confirmClaim(claim.id, 'USER_REQUESTED')).toMatchObject({
+      outcome: 'done',
+      value: { status: 'CONFIRMED', confirmReason: 'USER_REQUESTED' },
+    });
+    expect(dict.server.entries.has(cpf)).toBe(false);
+    expect(dict.server.as(CLAIMER).completeClaim(claim.id, newUuid())).toMatchObject({ status: 'COMPLETED' });
+    expect(dict.server.entries.get(cpf)?.participant).toBe(CLAIMER);
+    const calls = dict.server.requests.filter((r) => r.key === cpf && /Claim/.test(r.operationId ?? ''));
+    expect(calls.map((r) => [r.operationId, r.status, r.signed])).toEqual([
+      ['acknowledgeClaim', 200, true],
+      ['acknowledgeClaim', 200, true],
+      ['confirmClaim', 400, true],
+      ['confirmClaim', 200, true],
+    ]);
+  });
+
+  it('cancels as the donor only with a reason the document gives it; DEFAULT_OPERATION only once the resolution period is over', async () => {
+    const { cpf, claim } = await claimedKey();
+    // Not yet received: nothing to cancel.
+    expect(await adapter.cancelClaim(claim.id, 'USER_REQUESTED')).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'ClaimOperationInvalid' },
+    });
+    await adapter.acknowledgeClaim(claim.id);
+    expect(await adapter.cancelClaim(claim.id, 'ACCOUNT_CLOSURE')).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'InvalidReason' },
+    });
+    expect(await adapter.cancelClaim(claim.id, 'DEFAULT_OPERATION')).toMatchObject({
+      outcome: 'refused',
+      problem: { type: 'ClaimResolutionPeriodNotEnded' },
+    });
+    dict.server.advanceClock(RESOLUTION_PERIOD_MS);
+    try {
+      expect(await adapter.cancelClaim(claim.id, 'DEFAULT_OPERATION')).toMatchObject({
+        outcome: 'done',
+        value: { status: 'CANCELLED', cancelReason: 'DEFAULT_OPERATION', cancelledBy: 'DONOR' },
+      });
+    } finally {
+      dict.server.advanceClock(-RESOLUTION_PERIOD_MS);
+    }
+    // The key stays ours, and is no longer locked.
+    expect(dict.server.entries.get(cpf)?.participant).toBe(STACK_OPERATOR_ISPB);
+    expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toEqual({ outcome: 'done', value: { key: cpf } });
+  });
+
+  it('refuses what the document refuses the claimer: an EVP, a CPF by ownership, a second open claim of a key', async () => {
+    const { cpf } = await claimedKey();
+    const other = dict.server.as(CLAIMER);
+    expect(() => other.createClaim(portabilityOf(cpf, CLAIMER))).toThrow(/ClaimAlreadyExistsForKey/);
+    expect(() => other.createClaim({ ...portabilityOf(newCpf(), CLAIMER), type: 'OWNERSHIP' })).toThrow(/ClaimInvalid/);
+    expect(() => other.createClaim({ ...portabilityOf(newCpf(), CLAIMER), keyType: 'EVP', key: newUuid() })).toThrow(/ClaimInvalid/);
+    expect(() => other.createClaim(portabilityOf(newCpf(), CLAIMER))).toThrow(/ClaimKeyNotFound/);
+  });
+});
+
+describe("BacenDictDirectory's claims as the claimer, another participant playing the donor in the test server", () => {
+  it('claims a CPF held elsewhere (portability), and completes it once the donor confirmed: the entry is ours, with our RequestId', async () => {
+    const donor = dict.server.as(HELD_ELSEWHERE_ISPB);
+    const cpf = HELD_ELSEWHERE_CPF;
+    const { account, owner } = entryFor(cpf, 'Titular em Outra Instituicao');
+    const created = await adapter.createClaim({ type: 'PORTABILITY', key: cpf, keyType: 'CPF', claimerAccount: account, claimer: owner });
+    expect(created).toMatchObject({
+      outcome: 'done',
+      value: { status: 'OPEN', donorParticipant: HELD_ELSEWHERE_ISPB, claimerParticipant: STACK_OPERATOR_ISPB },
+    });
+    const id = created.outcome === 'done' ? created.value.id : '';
+    // A second claim of the key while this one is open is refused (createClaim has no RequestId).
+    expect(
+      await adapter.createClaim({ type: 'PORTABILITY', key: cpf, keyType: 'CPF', claimerAccount: account, claimer: owner }),
+    ).toMatchObject({ outcome: 'refused', problem: { type: 'ClaimAlreadyExistsForKey' } });
+    const requestId = newUuid();
+    // Not before the donor confirmed.
+    expect(await adapter.completeClaim(id, requestId)).toMatchObject({ outcome: 'refused', problem: { type: 'ClaimOperationInvalid' } });
+    donor.acknowledgeClaim(id);
+    donor.confirmClaim(id, 'USER_REQUESTED');
+    expect(await adapter.completeClaim(id, requestId)).toMatchObject({ outcome: 'done', value: { status: 'COMPLETED' } });
+    expect(await adapter.completeClaim(id, requestId)).toMatchObject({ outcome: 'done', value: { status: 'COMPLETED' } });
+    expect(dict.server.entries.get(cpf)).toMatchObject({ participant: STACK_OPERATOR_ISPB, requestId });
+    expect(await adapter.getEntryByCid(entryCid(entryFor(cpf, 'Titular em Outra Instituicao'), requestId))).toMatchObject({
+      outcome: 'done',
+    });
+    // Given back, so the stack's held-elsewhere CPF is held elsewhere again for the other specs of this server.
+    expect(await adapter.deleteEntry(cpf, 'USER_REQUESTED')).toMatchObject({ outcome: 'done' });
+    dict.server.holdElsewhere(cpf, HELD_ELSEWHERE_ISPB);
   });
 });
 

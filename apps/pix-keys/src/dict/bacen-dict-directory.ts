@@ -4,15 +4,29 @@ import { Agent, Dispatcher, request } from 'undici';
 import { describeCallError, readLimited, retryAfterMs } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { DictCredentials } from './dict-credentials';
-import { CreateEntryRequest, DeleteReason, DictAnswer, DictDirectory, DictRegisteredEntry } from './dict-directory';
+import {
+  CreateEntryRequest,
+  DeleteReason,
+  DictAnswer,
+  DictClaim,
+  DictClaimFilter,
+  DictClaimReason,
+  DictClaimRequest,
+  DictDirectory,
+  DictRegisteredEntry,
+} from './dict-directory';
 import { DictMetrics } from './dict-metrics';
 import {
   child,
   childText,
+  claimActionXml,
+  createClaimXml,
   createEntryXml,
   deleteEntryXml,
   DictXmlError,
   expectRoot,
+  readClaim,
+  readClaimList,
   readEntry,
   readProblem,
   signXml,
@@ -90,6 +104,57 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     return this.call('getEntryByCid', 'GET', `/cids/entries/${encodeURIComponent(cid)}`, undefined, headers, 200, (root) =>
       readEntry(child(expectRoot(root, 'GetEntryByCidResponse'), 'Entry')),
     );
+  }
+
+  listClaims(filter: DictClaimFilter): Promise<DictAnswer<{ claims: DictClaim[]; hasMore: boolean }>> {
+    const query = new URLSearchParams({ Participant: this.config.DICT_ISPB, Limit: String(filter.limit) });
+    if (filter.isDonor !== undefined) query.set('IsDonor', String(filter.isDonor));
+    if (filter.isClaimer !== undefined) query.set('IsClaimer', String(filter.isClaimer));
+    for (const status of filter.status ?? []) query.append('Status', status);
+    if (filter.modifiedAfter) query.set('ModifiedAfter', filter.modifiedAfter.toISOString());
+    return this.call('listClaims', 'GET', `/claims/?${query.toString()}`, undefined, {}, 200, readClaimList);
+  }
+
+  acknowledgeClaim(claimId: string): Promise<DictAnswer<DictClaim>> {
+    return this.claimAction('acknowledgeClaim', 'AcknowledgeClaim', claimId, 'acknowledge');
+  }
+
+  confirmClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>> {
+    return this.claimAction('confirmClaim', 'ConfirmClaim', claimId, 'confirm', ['Reason', reason]);
+  }
+
+  cancelClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>> {
+    return this.claimAction('cancelClaim', 'CancelClaim', claimId, 'cancel', ['Reason', reason]);
+  }
+
+  completeClaim(claimId: string, requestId: string): Promise<DictAnswer<DictClaim>> {
+    return this.claimAction('completeClaim', 'CompleteClaim', claimId, 'complete', ['RequestId', requestId]);
+  }
+
+  createClaim(claim: DictClaimRequest): Promise<DictAnswer<DictClaim>> {
+    const body = signXml(createClaimXml(claim), { key: this.credentials.signingKey, cert: this.credentials.signingCert });
+    return this.call('createClaim', 'POST', '/claims/', body, {}, 201, (root) =>
+      readClaim(child(expectRoot(root, 'CreateClaimResponse'), 'Claim')),
+    );
+  }
+
+  /** A signed claim operation on `claimId`, with its own field (a Reason, a RequestId); the answer (`<name>Response`) carries the claim as it now is. */
+  private claimAction(
+    operation: string,
+    name: string,
+    claimId: string,
+    path: string,
+    own?: [string, string],
+  ): Promise<DictAnswer<DictClaim>> {
+    const body = signXml(claimActionXml(`${name}Request`, claimId, this.config.DICT_ISPB, own), {
+      key: this.credentials.signingKey,
+      cert: this.credentials.signingCert,
+    });
+    return this.call(operation, 'POST', `/claims/${encodeURIComponent(claimId)}/${path}`, body, {}, 200, (root) => {
+      const claim = readClaim(child(expectRoot(root, `${name}Response`), 'Claim'));
+      if (claim.id !== claimId) throw new DictXmlError(`the answer is about claim ${claim.id}, not ${claimId}`);
+      return claim;
+    });
   }
 
   private async call<T>(operation: string, ...request: DictRequest<T>): Promise<DictAnswer<T>> {

@@ -2,7 +2,7 @@ import { AccountType } from '@partner/contracts';
 
 /**
  * The port to DICT, the Central Bank's directory of Pix keys (its API: vendor/bacen-pix-dict-api,
- * `openapi/openapi.yaml`). The service registers the user's CPF as a key (createEntry), deletes it
+ * `openapi/openapi.yaml`). The service registers the user's CPF or a random key (EVP) as a key (createEntry), deletes it
  * (deleteEntry) and reads its own entries back for the reconciliation by their CID (getEntryByCid: getEntry is
  * for a payment's lookup and refuses the participant's own entries). The production adapter is
  * BacenDictDirectory (XML signed with XML-DSig over mutual TLS); the stack's default DICT is the test
@@ -15,6 +15,59 @@ export interface DictDirectory {
   deleteEntry(key: string, reason: DeleteReason): Promise<DictAnswer<{ key: string }>>;
   /** getEntryByCid (`GET /cids/entries/{Cid}`): this participant's active entry of that content (dict-entry.ts: entryCid). */
   getEntryByCid(cid: string): Promise<DictAnswer<DictRegisteredEntry>>;
+  /** listClaims (`GET /claims/`): this participant's claims, ascending by LastModified (CLAIMS_LIST_WITH_ROLE: 40 a minute). */
+  listClaims(filter: DictClaimFilter): Promise<DictAnswer<{ claims: DictClaim[]; hasMore: boolean }>>;
+  /** acknowledgeClaim (`POST /claims/{ClaimId}/acknowledge`): the donor received an OPEN claim; idempotent. */
+  acknowledgeClaim(claimId: string): Promise<DictAnswer<DictClaim>>;
+  /** confirmClaim: the donor releases the key (DICT removes the donor's entry); idempotent with the same reason. */
+  confirmClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>>;
+  /** cancelClaim: the donor (or claimer) ends the claim, the key staying where it is; idempotent with the same reason. */
+  cancelClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>>;
+  /** createClaim (`POST /claims/`): this operator claims a key held at another participant. Not idempotent (a repeat is ClaimAlreadyExistsForKey). */
+  createClaim(claim: DictClaimRequest): Promise<DictAnswer<DictClaim>>;
+  /** completeClaim: the claimer's entry is created once the donor confirmed; idempotent by `requestId`, as createEntry. */
+  completeClaim(claimId: string, requestId: string): Promise<DictAnswer<DictClaim>>;
+}
+
+/** DICT's `Claim` as this operator, the claimer, sends it: the key, and the account and owner it is to point at. */
+export interface DictClaimRequest {
+  type: DictClaimType;
+  key: string;
+  keyType: DictKeyType;
+  claimerAccount: DictAccount;
+  claimer: DictOwner;
+}
+
+/** DICT's ClaimType, ClaimStatus, ClaimOperationReason. */
+export type DictClaimType = 'OWNERSHIP' | 'PORTABILITY';
+export type DictClaimStatus = 'OPEN' | 'WAITING_RESOLUTION' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED';
+export type DictClaimReason = 'USER_REQUESTED' | 'ACCOUNT_CLOSURE' | 'FRAUD' | 'DEFAULT_OPERATION' | 'RECONCILIATION';
+
+/** DICT's `ExtendedClaim`, as this service reads it. */
+export interface DictClaim {
+  id: string;
+  type: DictClaimType;
+  key: string;
+  keyType: string;
+  claimerParticipant: string;
+  claimerTaxIdNumber: string;
+  donorParticipant: string;
+  status: DictClaimStatus;
+  resolutionPeriodEnd: Date;
+  completionPeriodEnd: Date | null;
+  lastModified: Date;
+  confirmReason: DictClaimReason | null;
+  cancelReason: DictClaimReason | null;
+  cancelledBy: 'DONOR' | 'CLAIMER' | null;
+}
+
+/** listClaims' query (its parameters; Participant is always this operator's). */
+export interface DictClaimFilter {
+  isDonor?: boolean;
+  isClaimer?: boolean;
+  status?: DictClaimStatus[];
+  modifiedAfter?: Date;
+  limit: number;
 }
 
 export const DICT_DIRECTORY = Symbol('DictDirectory');
@@ -36,16 +89,23 @@ export interface DictOwner {
   name: string;
 }
 
-/** DICT's `Entry`: a key, the account it points at and the account's owner. */
+/** The key types this service registers: CPF, and EVP (a random key DICT generates). */
+export type DictKeyType = 'CPF' | 'EVP';
+
+/**
+ * DICT's `Entry`: a key, the account it points at and the account's owner. An EVP entry is sent without its key
+ * (DICT generates it: openapi.yaml, "Chave", EVP "é gerado pelo DICT"); DICT's answer carries it.
+ */
 export interface DictEntry {
-  key: string;
-  keyType: 'CPF';
+  key?: string;
+  keyType: DictKeyType;
   account: DictAccount;
   owner: DictOwner;
 }
 
-/** DICT's `ExtendedEntry`: the entry as DICT answers it. */
+/** DICT's `ExtendedEntry`: the entry as DICT answers it, its key always there. */
 export interface DictRegisteredEntry extends DictEntry {
+  key: string;
   creationDate: Date;
   keyOwnershipDate: Date;
 }

@@ -2,13 +2,16 @@ import { createHmac } from 'node:crypto';
 import { PixKey } from '../pix-keys/pix-key.repository';
 import { DictEntry } from './dict-directory';
 
-/** The entry a key is registered with at DICT: its CPF, the holder's account and name as kept with the key; null when the user had none. */
+/**
+ * The entry a key is registered with at DICT: its CPF (or, for an EVP key, the UUID DICT generated, absent until
+ * then), the holder's account and name as kept with the key; null when the user had none.
+ */
 export function dictEntryOf(key: PixKey): DictEntry | null {
   const account = key.account;
   if (!account || key.holderName === null) return null;
   return {
-    key: key.key,
-    keyType: 'CPF',
+    ...(key.key === null ? {} : { key: key.key }),
+    keyType: key.keyType === 'evp' ? 'EVP' : 'CPF',
     account: {
       participant: account.ispb,
       branch: account.branch,
@@ -21,7 +24,11 @@ export function dictEntryOf(key: PixKey): DictEntry | null {
 }
 
 /** What entryCid reads of an entry (its key type as DICT writes it: CPF, PHONE...). */
-export type CidAttributes = Omit<DictEntry, 'keyType'> & { keyType: string; owner: DictEntry['owner'] & { tradeName?: string } };
+export type CidAttributes = Omit<DictEntry, 'keyType' | 'key'> & {
+  key: string;
+  keyType: string;
+  owner: DictEntry['owner'] & { tradeName?: string };
+};
 
 /**
  * DICT's content identifier of an entry (openapi.yaml, Reconciliation, "Cálculo de CID"): HMAC-SHA256 keyed by the

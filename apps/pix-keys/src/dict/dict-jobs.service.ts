@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PeriodicJobService } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
+import { ProcessDictClaimsUseCase } from '../claims/process-dict-claims.use-case';
 import { ProcessDictQueueUseCase } from './process-dict-queue.use-case';
 import { ReconcileDictUseCase } from './reconcile-dict.use-case';
 
@@ -17,5 +18,13 @@ export class DictQueueService extends PeriodicJobService {
 export class DictReconciliationService extends PeriodicJobService {
   constructor(config: PixKeysConfig, reconcile: ReconcileDictUseCase) {
     super({ name: 'dict-reconciliation', intervalMs: config.DICT_RECONCILE_INTERVAL_MS, run: () => reconcile.execute() });
+  }
+}
+
+/** Lists DICT's claims (on its turn), sets the defaults due and sends what claims owe DICT, every DICT_CLAIMS_POLL_MS. */
+@Injectable()
+export class DictClaimsService extends PeriodicJobService {
+  constructor(config: PixKeysConfig, claims: ProcessDictClaimsUseCase) {
+    super({ name: 'dict-claims', intervalMs: config.DICT_CLAIMS_POLL_MS, run: () => claims.execute() });
   }
 }

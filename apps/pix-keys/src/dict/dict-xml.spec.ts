@@ -33,11 +33,11 @@ const rootOf = (xml: string) => {
   return root;
 };
 
-const request = () =>
+const request = (keyType: 'CPF' | 'EVP' = 'CPF') =>
   createEntryXml({
     entry: {
-      key: '52998224725',
-      keyType: 'CPF',
+      ...(keyType === 'CPF' ? { key: '52998224725' } : {}),
+      keyType,
       account: {
         participant: '12345678',
         branch: '0001',
@@ -66,6 +66,11 @@ describe('the DICT XML', () => {
     expect(request()).toContain('<Name>D&apos;Ávila &amp; &lt;Filhos&gt;</Name>');
     expect(childText(child(entry, 'Account'), 'OpeningDate')).toBe('2010-01-10T03:00:00.000Z');
     expect(rootOf(deleteEntryXml('52998224725', '12345678', 'USER_REQUESTED')).localName).toBe('DeleteEntryRequest');
+  });
+
+  it('builds an EVP CreateEntryRequest without Key: DICT generates it', () => {
+    const entry = child(rootOf(request('EVP')), 'Entry');
+    expect([childText(entry, 'Key'), childText(entry, 'KeyType')]).toEqual([undefined, 'EVP']);
   });
 
   it("signs as the Central Bank's quickstart: first child of the root, KeyInfo and the whole document referenced, issuer and serial", () => {

@@ -2,7 +2,19 @@ import { createHash, createSign, X509Certificate } from 'node:crypto';
 import { DOMParser, Document, Element, Node, XMLSerializer } from '@xmldom/xmldom';
 import { ExclusiveCanonicalization, SignedXml } from 'xml-crypto';
 import { ACCOUNT_TYPES, AccountType } from '@partner/contracts';
-import { CreateEntryRequest, DeleteReason, DictProblem, DictRegisteredEntry } from './dict-directory';
+import {
+  CreateEntryRequest,
+  DeleteReason,
+  DictClaim,
+  DictClaimReason,
+  DictClaimRequest,
+  DictClaimStatus,
+  DictClaimType,
+  DictAccount,
+  DictOwner,
+  DictProblem,
+  DictRegisteredEntry,
+} from './dict-directory';
 
 /**
  * The XML of the DICT API (vendor/bacen-pix-dict-api, `openapi/openapi.yaml`): the requests this service sends,
@@ -31,40 +43,46 @@ const escape = (text: string) =>
 /** `<Name>value</Name>` for each pair, escaped. */
 const elements = (pairs: Array<[string, string]>, indent: string) => pairs.map(([n, v]) => `${indent}<${n}>${escape(v)}</${n}>`).join('\n');
 
-/** CreateEntryRequest, unsigned, in the order and layout of `openapi/examples/entries/CreateEntryRequest.xml`. */
+/** A `BrazilianAccount`'s elements (an entry's Account, a claim's ClaimerAccount), in the examples' order. */
+const accountElements = (account: DictAccount) =>
+  elements(
+    [
+      ['Participant', account.participant],
+      ['Branch', account.branch],
+      ['AccountNumber', account.accountNumber],
+      ['AccountType', account.accountType],
+      ['OpeningDate', account.openingDate.toISOString()],
+    ],
+    '            ',
+  );
+
+/** A `NaturalPerson`'s elements (an entry's Owner, a claim's Claimer). */
+const personElements = (person: DictOwner) =>
+  elements(
+    [
+      ['Type', person.type],
+      ['TaxIdNumber', person.taxIdNumber],
+      ['Name', person.name],
+    ],
+    '            ',
+  );
+
+/**
+ * CreateEntryRequest, unsigned, in the order and layout of `openapi/examples/entries/CreateEntryRequest.xml`; an EVP
+ * entry without `Key` (DICT generates it).
+ */
 export function createEntryXml({ entry, requestId, reason }: CreateEntryRequest): string {
   const { account, owner } = entry;
+  const key: Array<[string, string]> = entry.key === undefined ? [] : [['Key', entry.key]];
   return `<?xml version="1.0" encoding="UTF-8"?>
 <CreateEntryRequest>
     <Entry>
-${elements(
-  [
-    ['Key', entry.key],
-    ['KeyType', entry.keyType],
-  ],
-  '        ',
-)}
+${elements([...key, ['KeyType', entry.keyType]], '        ')}
         <Account>
-${elements(
-  [
-    ['Participant', account.participant],
-    ['Branch', account.branch],
-    ['AccountNumber', account.accountNumber],
-    ['AccountType', account.accountType],
-    ['OpeningDate', account.openingDate.toISOString()],
-  ],
-  '            ',
-)}
+${accountElements(account)}
         </Account>
         <Owner>
-${elements(
-  [
-    ['Type', owner.type],
-    ['TaxIdNumber', owner.taxIdNumber],
-    ['Name', owner.name],
-  ],
-  '            ',
-)}
+${personElements(owner)}
         </Owner>
     </Entry>
 ${elements(
@@ -90,6 +108,46 @@ ${elements(
   '    ',
 )}
 </DeleteEntryRequest>`;
+}
+
+/**
+ * A claim operation's request (AcknowledgeClaimRequest, ConfirmClaimRequest, CancelClaimRequest, CompleteClaimRequest),
+ * unsigned, as the document's examples (`openapi/examples/claims/`): the claim, the caller, then the operation's own
+ * field (a Reason, completeClaim's RequestId).
+ */
+export function claimActionXml(root: string, claimId: string, participant: string, own?: [string, string]): string {
+  const pairs: Array<[string, string]> = [
+    ['ClaimId', claimId],
+    ['Participant', participant],
+  ];
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<${root}>
+${elements(own === undefined ? pairs : [...pairs, own], '    ')}
+</${root}>`;
+}
+
+/** CreateClaimRequest, unsigned, in the order and layout of `openapi/examples/claims/CreateClaimRequest.xml`. */
+export function createClaimXml(claim: DictClaimRequest): string {
+  const { claimerAccount: account, claimer } = claim;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<CreateClaimRequest>
+    <Claim>
+${elements(
+  [
+    ['Type', claim.type],
+    ['Key', claim.key],
+    ['KeyType', claim.keyType],
+  ],
+  '        ',
+)}
+        <ClaimerAccount>
+${accountElements(account)}
+        </ClaimerAccount>
+        <Claimer>
+${personElements(claimer)}
+        </Claimer>
+    </Claim>
+</CreateClaimRequest>`;
 }
 
 /** The Id of the signature's KeyInfo, the quickstart's (`XMLSigner.KEY_INFO_ID`). */
@@ -233,7 +291,7 @@ export function readEntry(entry: Element): DictRegisteredEntry {
   const keyType = required(entry, 'KeyType');
   const accountType = required(account, 'AccountType');
   const ownerType = required(owner, 'Type');
-  if (keyType !== 'CPF') throw new DictXmlError(`KeyType ${keyType}: this service registers CPF keys only`);
+  if (keyType !== 'CPF' && keyType !== 'EVP') throw new DictXmlError(`KeyType ${keyType}: this service registers CPF and EVP keys only`);
   if (!(ACCOUNT_TYPES as readonly string[]).includes(accountType)) throw new DictXmlError(`unknown AccountType ${accountType}`);
   if (ownerType !== 'NATURAL_PERSON') throw new DictXmlError(`Owner Type ${ownerType} is not NATURAL_PERSON`);
   return {
@@ -269,4 +327,51 @@ export function readProblem(problem: Element, httpStatus: number): DictProblem {
 export function expectRoot(root: Element, name: string): Element {
   if (root.localName !== name) throw new DictXmlError(`expected <${name}>, got <${root.localName}>`);
   return root;
+}
+
+const CLAIM_TYPES: readonly string[] = ['OWNERSHIP', 'PORTABILITY'];
+const CLAIM_STATUSES: readonly string[] = ['OPEN', 'WAITING_RESOLUTION', 'CONFIRMED', 'CANCELLED', 'COMPLETED'];
+const CLAIM_REASONS: readonly string[] = ['USER_REQUESTED', 'ACCOUNT_CLOSURE', 'FRAUD', 'DEFAULT_OPERATION', 'RECONCILIATION'];
+
+const oneOf = <T extends string>(allowed: readonly string[], value: string, name: string): T => {
+  if (!allowed.includes(value)) throw new DictXmlError(`unknown ${name} ${value}`);
+  return value as T;
+};
+
+/** A `Claim` element of an answer (`ExtendedClaim`). */
+export function readClaim(claim: Element): DictClaim {
+  const optional = (name: string) => childText(claim, name) ?? null;
+  const completion = optional('CompletionPeriodEnd');
+  const confirmReason = optional('ConfirmReason');
+  const cancelReason = optional('CancelReason');
+  const cancelledBy = optional('CancelledBy');
+  if (cancelledBy !== null && cancelledBy !== 'DONOR' && cancelledBy !== 'CLAIMER')
+    throw new DictXmlError(`unknown CancelledBy ${cancelledBy}`);
+  return {
+    id: required(claim, 'Id'),
+    type: oneOf<DictClaimType>(CLAIM_TYPES, required(claim, 'Type'), 'ClaimType'),
+    key: required(claim, 'Key'),
+    keyType: required(claim, 'KeyType'),
+    claimerParticipant: required(child(claim, 'ClaimerAccount'), 'Participant'),
+    claimerTaxIdNumber: required(child(claim, 'Claimer'), 'TaxIdNumber'),
+    donorParticipant: required(claim, 'DonorParticipant'),
+    status: oneOf<DictClaimStatus>(CLAIM_STATUSES, required(claim, 'Status'), 'ClaimStatus'),
+    resolutionPeriodEnd: date(claim, 'ResolutionPeriodEnd'),
+    completionPeriodEnd: completion === null ? null : date(claim, 'CompletionPeriodEnd'),
+    lastModified: date(claim, 'LastModified'),
+    confirmReason: confirmReason === null ? null : oneOf<DictClaimReason>(CLAIM_REASONS, confirmReason, 'ConfirmReason'),
+    cancelReason: cancelReason === null ? null : oneOf<DictClaimReason>(CLAIM_REASONS, cancelReason, 'CancelReason'),
+    cancelledBy,
+  };
+}
+
+/** ListClaimsResponse: its claims and whether more follow. */
+export function readClaimList(root: Element): { claims: DictClaim[]; hasMore: boolean } {
+  const list = expectRoot(root, 'ListClaimsResponse');
+  const more = required(list, 'HasMoreElements');
+  if (more !== 'true' && more !== 'false') throw new DictXmlError(`HasMoreElements ${more} is not a boolean`);
+  // As the document's example (<Claims><Claim>…), or as its schema's XML rules read (repeated <Claim>): DICT may send either.
+  const wrapper = childElements(list).find((e) => e.localName === 'Claims');
+  const claims = [...childElements(wrapper ?? list), ...(wrapper ? childElements(list) : [])].filter((e) => e.localName === 'Claim');
+  return { claims: claims.map(readClaim), hasMore: more === 'true' };
 }

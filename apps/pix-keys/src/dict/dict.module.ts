@@ -1,17 +1,19 @@
 import { Module } from '@nestjs/common';
+import { PixKeyClaimRepository } from '../claims/pix-key-claim.repository';
+import { ProcessDictClaimsUseCase } from '../claims/process-dict-claims.use-case';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { PixKeyRepository } from '../pix-keys/pix-key.repository';
 import { BacenDictDirectory } from './bacen-dict-directory';
 import { DICT_CREDENTIALS, DictCredentials, loadDictCredentials } from './dict-credentials';
 import { DICT_DIRECTORY } from './dict-directory';
-import { DictQueueService, DictReconciliationService } from './dict-jobs.service';
+import { DictClaimsService, DictQueueService, DictReconciliationService } from './dict-jobs.service';
 import { DictMetrics } from './dict-metrics';
 import { ProcessDictQueueUseCase } from './process-dict-queue.use-case';
 import { ReconcileDictUseCase } from './reconcile-dict.use-case';
 
 /**
  * DICT: the production adapter (BacenDictDirectory) behind the DictDirectory port, the queue that sends
- * registrations and deletions, and the reconciliation. The credentials are read and checked when the module
+ * registrations and deletions, the reconciliation, and the claims worker (claims of the partners' keys). The credentials are read and checked when the module
  * is built, so a wrong certificate or key stops the service at start-up.
  */
 @Module({
@@ -25,10 +27,13 @@ import { ReconcileDictUseCase } from './reconcile-dict.use-case';
         new BacenDictDirectory(config, credentials, metrics),
       inject: [PixKeysConfig, DICT_CREDENTIALS, DictMetrics],
     },
+    PixKeyClaimRepository,
     ProcessDictQueueUseCase,
     ReconcileDictUseCase,
+    ProcessDictClaimsUseCase,
     DictQueueService,
     DictReconciliationService,
+    DictClaimsService,
   ],
 })
 export class DictModule {}

@@ -1,4 +1,4 @@
-import { PartnerId } from '@partner/contracts';
+import { PartnerId, PixKeyType } from '@partner/contracts';
 import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
 import {
   cidOf,
@@ -15,6 +15,8 @@ import { BacenDictDirectory } from './bacen-dict-directory';
 import { loadDictCredentials } from './dict-credentials';
 import { DictMetrics } from './dict-metrics';
 import { ProcessDictQueueUseCase } from './process-dict-queue.use-case';
+import { PixKeysConfig } from '../config/pix-keys.config';
+import { PixKeyClaimRepository } from '../claims/pix-key-claim.repository';
 import { ReconcileDictUseCase } from './reconcile-dict.use-case';
 
 // Integration: pix-keys' DICT queue and reconciliation (apps/pix-keys/src/dict/) on the real pix_keys schema in
@@ -47,7 +49,7 @@ beforeAll(async () => {
   commands = pixKeyCommands(config);
   metrics = new DictMetrics();
   directory = new BacenDictDirectory(config, loadDictCredentials(config), metrics);
-  queue = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics);
+  queue = queueWith(config);
   reconcile = new ReconcileDictUseCase(config, commands.pixKeys, directory, metrics);
 });
 
@@ -57,11 +59,22 @@ afterAll(async () => {
   await dict?.server.close();
 });
 
+/** The queue as the module wires it, with `config`. */
+const queueWith = (config: PixKeysConfig) =>
+  new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics, new PixKeyClaimRepository(commands.db));
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function pendingKey(holder: UserHolder | undefined = HOLDER, document = newCpf(), partnerId: PartnerId = testPartnerId()) {
+async function pendingKey(
+  holder: UserHolder | undefined = HOLDER,
+  document = newCpf(),
+  partnerId: PartnerId = testPartnerId(),
+  keyType: PixKeyType = 'cpf',
+) {
   await commands.users.upsert(partnerId, document, holder);
-  expect(await commands.create.execute({ partner_id: partnerId, document, idempotency_key: newUuid() })).toMatchObject({ ok: true });
+  expect(await commands.create.execute({ partner_id: partnerId, document, idempotency_key: newUuid(), key_type: keyType })).toMatchObject({
+    ok: true,
+  });
   const [key] = await selectRows<{ id: string; dict_request_id: string }>(
     commands.db,
     'SELECT id, dict_request_id FROM pix_keys WHERE partner_id = $1 AND document = $2 ORDER BY created_at DESC',
@@ -75,7 +88,12 @@ async function events(partnerId: string) {
   return rows
     .map(
       (r) =>
-        r.payload as { partner_id: string; state: string; resource_id: string; resource: { state: string; failure_reason: string | null } },
+        r.payload as {
+          partner_id: string;
+          state: string;
+          resource_id: string;
+          resource: { state: string; failure_reason: string | null; key: string | null; key_type: string };
+        },
     )
     .filter((p) => p.partner_id === partnerId);
 }
@@ -115,6 +133,57 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     const all = await events(partnerId);
     expect(all.map((e) => e.state)).toEqual(['pending', 'registered', 'deleting', 'canceled']);
     expect(all.every((e) => e.resource_id === keyId && e.resource.state === e.state && e.resource.failure_reason === null)).toBe(true);
+  });
+
+  /** A holder of an account of its own: DICT counts the keys of each account (5 for a natural person). */
+  const ownAccount = (): UserHolder => {
+    if (!HOLDER.account) throw new Error('HOLDER has an account');
+    return { ...HOLDER, account: { ...HOLDER.account, number: String(Math.floor(Math.random() * 1e8)).padStart(8, '0') } };
+  };
+
+  it('registers an EVP key: sent without a key, DICT generates it, the key and its events carry it; a lost answer makes no second key', async () => {
+    const { partnerId, document, keyId, requestId } = await pendingKey(ownAccount(), newCpf(), testPartnerId(), 'evp');
+    expect((await keyRow(keyId)).key).toBeNull();
+    // The first answer is lost to the deadline: DICT made the key; the retry, the same RequestId, answers that same key.
+    dict.server.injectFault({ operationId: 'createEntry', kind: 'late', delayMs: 3_500, times: 1 });
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('pending');
+    await sleep(50);
+    await queue.execute();
+    const row = await keyRow(keyId);
+    expect(row.state).toBe('registered');
+    const atDict = [...dict.server.entries.values()].filter((e) => e.taxIdNumber === document);
+    expect(atDict.map((e) => [e.keyType, e.key, e.requestId])).toEqual([['EVP', row.key, requestId]]);
+    expect(row.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const all = await events(partnerId);
+    expect(all.map((e) => [e.state, e.resource.key, e.resource.key_type])).toEqual([
+      ['pending', null, 'evp'],
+      ['registered', row.key, 'evp'],
+    ]);
+    // Read back by its CID (over the generated key): as registered.
+    await reconcile.execute(new Date(Date.now() + 86_400_000 * 2));
+    expect((await keyRow(keyId)).dict_mismatch).toBeNull();
+    // Deleted by the generated key.
+    expect(await remove(partnerId, document)).toMatchObject({ ok: true });
+    await queue.execute();
+    expect((await keyRow(keyId)).state).toBe('canceled');
+    expect(dict.server.entries.has(row.key)).toBe(false);
+    await sleep(3_500); // the late answer goes out to a closed connection before the next test
+  }, 20_000);
+
+  it('fails an EVP key DICT refuses (EntryLimitExceeded: the account has its 5 keys) as dict_rejected, with no key value', async () => {
+    const holder = ownAccount();
+    // Five users' EVP keys on one account (the same payment account for several, as DICT sees it), registered.
+    for (let i = 0; i < 5; i++) await pendingKey(holder, newCpf(), testPartnerId(), 'evp');
+    await queue.execute();
+    const { partnerId, keyId } = await pendingKey(holder, newCpf(), testPartnerId(), 'evp');
+    await queue.execute();
+    const row = await keyRow(keyId);
+    expect([row.state, row.failure_reason, row.key]).toEqual(['failed', 'dict_rejected', null]);
+    expect((await events(partnerId)).map((e) => [e.state, e.resource.key])).toEqual([
+      ['pending', null],
+      ['failed', null],
+    ]);
   });
 
   /**
@@ -225,7 +294,7 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
 
   it('ends failed dict_rejected a registration DICT keeps refusing with unsigned answers, once DICT_UNTRUSTED_REFUSAL_ATTEMPTS is reached', async () => {
     const config = specConfig({ ...dict.env, DICT_RETRY_BASE_MS: '10', DICT_RETRY_MAX_MS: '20', DICT_UNTRUSTED_REFUSAL_ATTEMPTS: '3' });
-    const capped = new ProcessDictQueueUseCase(config, commands.unitOfWork, commands.pixKeys, directory, metrics);
+    const capped = queueWith(config);
     const { partnerId, document, keyId } = await pendingKey();
     // Exactly as many as the cap: the third refusal ends it (the queue counts the call it makes).
     dict.server.injectFault({ operationId: 'createEntry', kind: 'unsigned_refusal', times: 3 });

@@ -4,14 +4,22 @@ import { UnitOfWork } from '@partner/db';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
-import { DICT_DIRECTORY, DictDirectory, DictUnavailable } from './dict-directory';
+import { recordClaimerClaim } from '../claims/claimer-claim';
+import { PixKeyClaimRepository } from '../claims/pix-key-claim.repository';
+import { DICT_DIRECTORY, DictDirectory, DictEntry, DictUnavailable } from './dict-directory';
 import { dictEntryOf } from './dict-entry';
 import { DictMetrics } from './dict-metrics';
 import { deletionDone, registrationVerdict } from './dict-refusals';
 import { inParallel } from '@partner/platform';
 
+/** DICT_RETRY_BASE_MS × 2^(attempt-1), at most DICT_RETRY_MAX_MS, the upper half jittered: every call to DICT waits so. */
+export function dictBackoffMs(config: PixKeysConfig, attempt: number): number {
+  const ceiling = Math.min(config.DICT_RETRY_MAX_MS, config.DICT_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
 /** What became of one key in a run. */
-export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere';
+export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere' | 'claiming';
 
 /**
  * The DICT queue (docs/architecture.md, "Services"): the keys themselves are the queue. A `pending` key is a
@@ -43,6 +51,7 @@ export class ProcessDictQueueUseCase {
     private readonly pixKeys: PixKeyRepository,
     @Inject(DICT_DIRECTORY) private readonly dict: DictDirectory,
     private readonly metrics: DictMetrics,
+    private readonly claims: PixKeyClaimRepository,
   ) {}
 
   /** One run: every key due now, batch after batch while batches come full; returns how many keys were worked on. */
@@ -82,7 +91,7 @@ export class ProcessDictQueueUseCase {
     // missing() has made sure of the holder and the account.
     if (!entry) throw new Error(`Pix key ${key.id} has no holder`);
     const answer = await this.dict.createEntry({ entry, requestId: key.dictRequestId, reason: 'USER_REQUESTED' });
-    if (answer.outcome === 'done') return this.registered(key);
+    if (answer.outcome === 'done') return this.registered(key, answer.value.key);
     if (answer.outcome === 'unavailable' && answer.untrustedRefusal && key.dictAttempts >= this.config.DICT_UNTRUSTED_REFUSAL_ATTEMPTS) {
       this.logger.error(
         `Pix key ${key.id}: ${answer.reason}: check DICT_RESPONSE_SIGNING_CERT_FILE (docs/operations/pix-and-dict.md, "DICT")`,
@@ -92,13 +101,41 @@ export class ProcessDictQueueUseCase {
     if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
     const verdict = registrationVerdict(answer.problem);
     const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    // The same person's key at another institution, and the partner asked for its portability: claimed, not failed.
+    if (key.claimPortability && answer.problem.type === 'EntryKeyInCustodyOfDifferentParticipant')
+      return this.claimPortability(key, entry, what);
     if (verdict.final) return this.fail(key, verdict.reason, what);
     if (verdict.operatorProblem)
       this.logger.error(`Pix key ${key.id}: ${what}: check DICT_ISPB and the DICT certificates (docs/operations/pix-and-dict.md, "DICT")`);
     return this.retry(key, what);
   }
 
+  /**
+   * createClaim (PORTABILITY) for a CPF held elsewhere: recorded with the key parked until the claim ends (the claims
+   * worker completes or fails it). createClaim has no request id: a ClaimAlreadyExistsForKey after a lost answer is
+   * ours, which the claims listing adopts; another's ends some day: both are tried again later.
+   */
+  private async claimPortability(key: PixKey, entry: DictEntry, refusal: string): Promise<QueueOutcome> {
+    const answer = await this.dict.createClaim({
+      type: 'PORTABILITY',
+      key: entry.key ?? key.document,
+      keyType: 'CPF',
+      claimerAccount: entry.account,
+      claimer: entry.owner,
+    });
+    if (answer.outcome === 'done') {
+      await this.unitOfWork.run((tx) => recordClaimerClaim(tx, this.claims, this.pixKeys, key, answer.value));
+      return 'claiming';
+    }
+    if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
+    const what = `${refusal}; createClaim: DICT ${answer.problem.status} ${answer.problem.type}`;
+    if (answer.problem.type === 'ClaimAlreadyExistsForKey') return this.retry(key, what);
+    return this.fail(key, 'key_held_elsewhere', what);
+  }
+
   private async delete(key: PixKey): Promise<QueueOutcome> {
+    // A deleting key was registered, so its value is known (an EVP's since DICT answered; CHECK pix_keys_key_is_document).
+    if (key.key === null) throw new Error(`Pix key ${key.id} is deleting without a value`);
     const answer = await this.dict.deleteEntry(key.key, 'USER_REQUESTED');
     if (answer.outcome === 'done' || (answer.outcome === 'refused' && deletionDone(answer.problem))) {
       const moved = await this.unitOfWork.run(async (tx) => {
@@ -131,10 +168,12 @@ export class ProcessDictQueueUseCase {
     return undefined;
   }
 
-  private async registered(key: PixKey): Promise<QueueOutcome> {
+  /** `dictKey`: the key as DICT registered it (an EVP key's value is DICT's, learnt here). */
+  private async registered(key: PixKey, dictKey: string): Promise<QueueOutcome> {
+    if (key.key !== null && dictKey !== key.key) throw new Error(`DICT registered key ${dictKey} for Pix key ${key.id}, not ${key.key}`);
     const moved = await this.unitOfWork.run(async (tx) => {
       const now = new Date();
-      const registered = await this.pixKeys.finish(tx, key, 'pending', 'registered', null, now);
+      const registered = await this.pixKeys.finish(tx, key, 'pending', 'registered', null, now, dictKey);
       if (!registered) return null;
       tx.emit(stateChanged(registered));
       // Its deletion was asked for while it was pending: it goes at once (its deletion is due now).
@@ -165,9 +204,7 @@ export class ProcessDictQueueUseCase {
     return 'retry';
   }
 
-  /** DICT_RETRY_BASE_MS × 2^(attempt-1), at most DICT_RETRY_MAX_MS, the upper half jittered. */
   backoffMs(attempt: number): number {
-    const ceiling = Math.min(this.config.DICT_RETRY_MAX_MS, this.config.DICT_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
-    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    return dictBackoffMs(this.config, attempt);
   }
 }

@@ -50,9 +50,11 @@ export class ReconcileDictUseCase {
     await inParallel(keys, this.config.DICT_CONCURRENCY, async (key) => {
       const entry = dictEntryOf(key);
       let answer: DictAnswer<DictRegisteredEntry> | undefined;
-      if (entry && Date.now() >= this.pausedUntil) answer = await this.dict.getEntryByCid(entryCid(entry, key.dictRequestId));
+      // A registered key's value is always known (an EVP's was stored with its registration); its CID needs it.
+      const known = entry?.key === undefined ? null : { ...entry, key: entry.key };
+      if (known && Date.now() >= this.pausedUntil) answer = await this.dict.getEntryByCid(entryCid(known, key.dictRequestId));
       let mismatch: string | null;
-      if (!entry) mismatch = 'entry_unverifiable';
+      if (!known) mismatch = 'entry_unverifiable';
       else if (answer?.outcome === 'done') mismatch = differences(key, answer.value, this.config.DICT_ISPB);
       else if (answer?.outcome === 'refused' && answer.problem.type === 'NotFound') mismatch = 'entry_missing';
       else {

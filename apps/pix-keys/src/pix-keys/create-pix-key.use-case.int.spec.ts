@@ -53,6 +53,25 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     });
   });
 
+  it('accepts an EVP key: pending with no value yet (DICT generates it), its event saying so; the idempotency key binds the type', async () => {
+    const { partnerId, document } = await newUser();
+    const first = { ...command(partnerId, document), key_type: 'evp' as const };
+    expect(await create.execute(first)).toEqual({ ok: true, data: { status: 'accepted', replayed: false } });
+    const keys = await keysOf(partnerId);
+    expect(keys).toEqual([expect.objectContaining({ document, key: null, key_type: 'evp', state: 'pending' })]);
+    const [event] = (
+      await selectRows<{ payload: unknown }>(db, 'SELECT payload FROM outbox_messages WHERE key = $1 ORDER BY id', [
+        `pix_key:${partnerId}:${document}`,
+      ])
+    ).map((r) => r.payload);
+    expect(event).toMatchObject({ resource: { id: keys[0].id, key: null, key_type: 'evp', document, state: 'pending' } });
+    expect(await create.execute(first)).toEqual({ ok: true, data: { status: 'accepted', replayed: true } });
+    // The same idempotency key for a CPF key is another request.
+    expect(await create.execute({ ...first, key_type: 'cpf' })).toMatchObject({ ok: false, error: { code: 'idempotency_key_reused' } });
+    // One key per user, whatever its type.
+    expect(await create.execute(command(partnerId, document))).toMatchObject({ ok: false, error: { code: 'already_exists' } });
+  });
+
   it('wakes the outbox relay once per accepted key, never for a refusal or a replay', async () => {
     const { partnerId, document } = await newUser();
     const first = command(partnerId, document);
@@ -148,6 +167,11 @@ describe('CreatePixKeyUseCase (PostgreSQL)', () => {
     expect(fingerprintOf('create', document)).not.toBe(fingerprintOf('create', newCpf()));
     expect(fingerprintOf('create', document, 'Ana')).not.toBe(fingerprintOf('create', document));
     expect(fingerprintOf('create', document, 'Ana')).not.toBe(fingerprintOf('create', document, 'Bia'));
+    // A CPF key's request keeps the fingerprint it had before key_type existed; an EVP key's is another.
+    expect(fingerprintOf('create', document, undefined, 'cpf')).toBe(fingerprintOf('create', document));
+    expect(fingerprintOf('create', document, undefined, 'evp')).not.toBe(fingerprintOf('create', document));
+    expect(fingerprintOf('create', document, undefined, 'cpf', true)).not.toBe(fingerprintOf('create', document));
+    expect(fingerprintOf('create', document, undefined, 'cpf', false)).toBe(fingerprintOf('create', document));
   });
 
   const holderOf = async (partnerId: PartnerId, document: string) =>

@@ -7,7 +7,8 @@ import { stateChanged } from './pix-key-event';
 import { PixKeyRepository } from './pix-key.repository';
 
 /**
- * Requests the registration of the user's CPF as a Pix key (docs/api.md: "Pix keys"). In one transaction of one
+ * Requests the registration of the user's CPF as a Pix key, or of a random key DICT generates (`key_type: evp`)
+ * (docs/api.md: "Pix keys"). In one transaction of one
  * statement (PixKeyRepository.createClaimed): claims the idempotency key, checks the user, sets the user's
  * holder name when the request gives one, inserts the key `pending` (refused when the user already has an
  * active key, a pending one included) with the holder name and account and a fresh DICT RequestId; then the
@@ -25,14 +26,24 @@ export class CreatePixKeyUseCase {
 
   /** `commandId`: the command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
   execute(
-    { partner_id: partnerId, document, idempotency_key: idempotencyKey, name }: CreatePixKeyCommand,
+    { partner_id: partnerId, document, idempotency_key: idempotencyKey, name, key_type: keyType = 'cpf', portability }: CreatePixKeyCommand,
     commandId?: string,
   ): Promise<RequestReply<typeof Topics.PixKeysCreate>> {
     return this.idempotent.run(
-      { partnerId, idempotencyKey, operation: 'create', document, name, commandId },
+      { partnerId, idempotencyKey, operation: 'create', document, name, keyType, portability, commandId },
       requestRefusalsOf(Topics.PixKeysCreate),
       async (tx, claim) => {
-        const outcome = await this.pixKeys.createClaimed(tx, partnerId, document, claim, randomUUID(), randomUUID(), name);
+        const outcome = await this.pixKeys.createClaimed(
+          tx,
+          partnerId,
+          document,
+          claim,
+          randomUUID(),
+          randomUUID(),
+          name,
+          keyType,
+          portability,
+        );
         if (outcome === 'user_not_found') throw new Rejected('user_not_found', `no user with document ${document}`);
         if (outcome === 'already_exists')
           throw new Rejected('already_exists', 'the user already has a Pix key (registered or being registered)');

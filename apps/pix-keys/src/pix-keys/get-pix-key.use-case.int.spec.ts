@@ -55,7 +55,14 @@ describe('GetPixKeyUseCase (PostgreSQL)', () => {
     const pending = await get.execute({ partner_id: partnerId, document });
     expect(pending).toEqual({
       ok: true,
-      data: { document, status: 'pending', created_at: expect.any(Number), last_updated_at: expect.any(Number) },
+      data: {
+        document,
+        key_type: 'cpf',
+        key: document,
+        status: 'pending',
+        created_at: expect.any(Number),
+        last_updated_at: expect.any(Number),
+      },
     });
     const { created_at: createdAt } = pending.ok ? pending.data : { created_at: NaN };
     expect(Number.isInteger(createdAt)).toBe(true);
@@ -69,7 +76,7 @@ describe('GetPixKeyUseCase (PostgreSQL)', () => {
       await unitOfWork.run((tx) => pixKeys.transition(tx, partnerId, id, from, to));
       expect(await get.execute({ partner_id: partnerId, document })).toEqual({
         ok: true,
-        data: { document, status: to, created_at: createdAt, last_updated_at: expect.any(Number) },
+        data: { document, key_type: 'cpf', key: document, status: to, created_at: createdAt, last_updated_at: expect.any(Number) },
       });
     }
   });

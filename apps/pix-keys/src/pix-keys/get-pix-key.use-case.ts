@@ -5,8 +5,8 @@ import { PixKey, PixKeyRepository } from './pix-key.repository';
 
 /** The key as GET /partner/v1/pix-key/{document} answers it: the event's snapshot, its state named `status`. */
 export function toView(k: PixKey): GetPixKeyResult {
-  const { document, state, created_at, last_updated_at } = toSnapshot(k);
-  return { document, status: state, created_at, last_updated_at };
+  const { document, key_type, key, state, created_at, last_updated_at } = toSnapshot(k);
+  return { document, key_type, key, status: state, created_at, last_updated_at };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, PartnerId, PixKeyAnswer, PixKeyCommandResult, Reply } from '@partner/contracts';
+import { ErrorCode, PartnerId, PixKeyAnswer, PixKeyCommandResult, PixKeyType, Reply } from '@partner/contracts';
 import { runIdempotent, Transaction, UnitOfWork } from '@partner/db';
 import { fingerprintOf } from './idempotency';
 import { IdempotencyRecord, IdempotencyRecordRepository, PixKeyOperation } from './idempotency-record.repository';
@@ -12,6 +12,9 @@ export interface PixKeyCommandClaim {
   document: string;
   /** The holder's name a creation gives (part of what makes it the same request). */
   name?: string;
+  /** A creation's key type (cpf when absent), and whether it asks for portability. */
+  keyType?: PixKeyType;
+  portability?: boolean;
   /** The command's own id (commandIdOf), so that a copy of it delivered again after a refusal is refused again. */
   commandId?: string;
 }
@@ -40,7 +43,7 @@ export class IdempotentCommandService {
   ): Promise<Reply<PixKeyCommandResult, C | 'idempotency_key_reused'>> {
     const claim: Claim = {
       idempotencyKey: command.idempotencyKey,
-      fingerprint: fingerprintOf(command.operation, command.document, command.name),
+      fingerprint: fingerprintOf(command.operation, command.document, command.name, command.keyType, command.portability),
     };
     return runIdempotent<PixKeyCommandResult, IdempotencyRecord, C>({
       ...claim,

@@ -53,6 +53,8 @@ const asItems = (rows: Seeded[]) =>
     .sort((a, b) => b.atMs - a.atMs || (b.id < a.id ? -1 : 1))
     .map((r) => ({
       document: r.document,
+      key_type: 'cpf',
+      key: r.document,
       status: r.state,
       created_at: Math.floor(r.atMs / 1000),
       last_updated_at: Math.floor(r.atMs / 1000),

@@ -10,7 +10,7 @@ export function toSnapshot(k: PixKey): PixKeySnapshot {
   return {
     id: k.id,
     key: k.key,
-    key_type: 'cpf',
+    key_type: k.keyType,
     document: k.document,
     state: k.state,
     failure_reason: k.failureReason,

@@ -6,9 +6,11 @@ import {
   PageRequest,
   PartnerId,
   PIX_KEY_FAILURE_REASONS,
+  PIX_KEY_TYPES,
   PixKeyAnswer,
   PixKeyFailureReason,
   PixKeyState,
+  PixKeyType,
 } from '@partner/contracts';
 import { Database, KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/db';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
@@ -26,7 +28,9 @@ export interface PixKey {
   id: string;
   partnerId: PartnerId;
   document: string;
-  key: string;
+  keyType: PixKeyType;
+  /** The CPF for a CPF key; for an EVP key, the UUID DICT generated, null until DICT answered its registration. */
+  key: string | null;
   state: PixKeyState;
   failureReason: PixKeyFailureReason | null;
   deletionRequestedAt: Date | null;
@@ -35,7 +39,9 @@ export interface PixKey {
   /** The holder's name and account sent to DICT (the user's when the key was asked for); null when the user had none. */
   holderName: string | null;
   account: HolderAccount | null;
-  /** DICT's RequestId of the registration, the same on every retry. */
+  /** The partner asked for the CPF's portability should DICT hold it at another institution (a claim, this operator the claimer). */
+  claimPortability: boolean;
+  /** DICT's RequestId of the registration (or of the claimed key's completion), the same on every retry. */
   dictRequestId: string;
   /** The DICT queue (see schema.prisma): calls made for the current registration or deletion, the next one's time, the last failure. */
   dictAttempts: number;
@@ -51,7 +57,8 @@ export interface PixKeyRow {
   id: string;
   partner_id: string;
   document: string;
-  key: string;
+  key_type: string;
+  key: string | null;
   state: PixKeyState;
   failure_reason: string | null;
   deletion_requested_at: Date | null;
@@ -63,6 +70,7 @@ export interface PixKeyRow {
   account_number: string | null;
   account_type: string | null;
   account_opened_at: Date | null;
+  claim_portability: boolean;
   dict_request_id: string;
   dict_attempts: number;
   dict_next_attempt_at: Date | null;
@@ -72,7 +80,13 @@ export interface PixKeyRow {
 }
 
 const isAccountType = (t: string): t is AccountType => (ACCOUNT_TYPES as readonly string[]).includes(t);
+const isKeyType = (t: string): t is PixKeyType => (PIX_KEY_TYPES as readonly string[]).includes(t);
 const isFailureReason = (r: string): r is PixKeyFailureReason => (PIX_KEY_FAILURE_REASONS as readonly string[]).includes(r);
+
+function keyTypeOf(t: string): PixKeyType {
+  if (!isKeyType(t)) throw new Error(`pix key key_type ${t} is none of PIX_KEY_TYPES`);
+  return t;
+}
 
 function failureReasonOf(r: string | null): PixKeyFailureReason | null {
   if (r === null) return null;
@@ -98,6 +112,7 @@ export const toPixKey = (r: PixKeyRow): PixKey => ({
   id: r.id,
   partnerId: authenticatedPartnerId(r.partner_id),
   document: r.document,
+  keyType: keyTypeOf(r.key_type),
   key: r.key,
   state: r.state,
   failureReason: failureReasonOf(r.failure_reason),
@@ -106,6 +121,7 @@ export const toPixKey = (r: PixKeyRow): PixKey => ({
   updatedAt: r.updated_at,
   holderName: r.holder_name,
   account: accountOf(r),
+  claimPortability: r.claim_portability,
   dictRequestId: r.dict_request_id,
   dictAttempts: r.dict_attempts,
   dictNextAttemptAt: r.dict_next_attempt_at,
@@ -122,12 +138,13 @@ const NOT_NULL_COLUMNS = [
   'id',
   'partner_id',
   'document',
-  'key',
+  'key_type',
   'state',
   'created_at',
   'updated_at',
   'dict_request_id',
   'dict_attempts',
+  'claim_portability',
 ] as const;
 
 /**
@@ -136,18 +153,19 @@ const NOT_NULL_COLUMNS = [
  */
 function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
   const missing = NOT_NULL_COLUMNS.filter((c) => r[c] === null || r[c] === undefined);
-  const { id, partner_id, document, key, state, created_at, updated_at, dict_request_id, dict_attempts } = r;
+  const { id, partner_id, document, key_type, state, created_at, updated_at, dict_request_id, dict_attempts, claim_portability } = r;
   if (
     missing.length > 0 ||
     id === null ||
     partner_id === null ||
     document === null ||
-    key === null ||
+    key_type === null ||
     state === null ||
     created_at === null ||
     updated_at === null ||
     dict_request_id === null ||
-    dict_attempts === null
+    dict_attempts === null ||
+    claim_portability === null
   ) {
     throw new Error(`pix key row ${r.id} is missing ${missing.join(', ')}, which its table declares NOT NULL`);
   }
@@ -155,7 +173,8 @@ function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
     id,
     partner_id,
     document,
-    key,
+    key_type,
+    key: r.key,
     state,
     failure_reason: r.failure_reason,
     deletion_requested_at: r.deletion_requested_at,
@@ -167,6 +186,7 @@ function presentKey(r: Nullable<PixKeyRow>): PixKeyRow {
     account_number: r.account_number,
     account_type: r.account_type,
     account_opened_at: r.account_opened_at,
+    claim_portability,
     dict_request_id,
     dict_attempts,
     dict_next_attempt_at: r.dict_next_attempt_at,
@@ -222,7 +242,8 @@ const CURRENT_FIRST = `ORDER BY state IN ${ACTIVE} DESC, created_at DESC, id DES
  * A creation in one statement, one round trip: claims the idempotency key (recording its answer at
  * once, as the key is only kept if the creation succeeds), checks the user, and inserts the `pending`
  * key only if the claim is ours and the user exists, with the user's holder name and account as they
- * are now (what DICT will be sent, on every retry alike) and DICT's RequestId for its registration. A name
+ * are now (what DICT will be sent, on every retry alike) and DICT's RequestId for its registration; a CPF key's
+ * value is the CPF, an EVP key's is null until DICT generates it ($8, the key's type). A name
  * the request gives ($7) is the key's holder name and replaces the user's (`named`). Both inserts are ON CONFLICT DO NOTHING: a
  * concurrent duplicate of the key waits on the primary key of `idempotency_records`, a concurrent
  * creation for the same user on the partial unique index of active keys, and each then yields to the
@@ -246,9 +267,9 @@ const CREATE_CLAIMED = statement(
      UPDATE users SET name = $7 WHERE partner_id = $1 AND document = $3 AND $7::text IS NOT NULL
        AND name IS DISTINCT FROM $7 AND EXISTS (SELECT 1 FROM claim)),
    created AS (
-     INSERT INTO pix_keys (id, partner_id, document, key, state, dict_request_id,
+     INSERT INTO pix_keys (id, partner_id, document, key_type, key, state, dict_request_id, claim_portability,
                            holder_name, account_ispb, account_branch, account_number, account_type, account_opened_at)
-     SELECT $5::uuid, $1::uuid, $3::bpchar, $3::bpchar, 'pending', $6::uuid,
+     SELECT $5::uuid, $1::uuid, $3::bpchar, $8::text, CASE WHEN $8::text = 'cpf' THEN $3::text END, 'pending', $6::uuid, $9::boolean,
             COALESCE($7::text, o.name), o.account_ispb, o.account_branch, o.account_number, o.account_type, o.account_opened_at
      FROM owner o WHERE EXISTS (SELECT 1 FROM claim)
      ON CONFLICT (partner_id, document) WHERE state IN ${ACTIVE} DO NOTHING
@@ -337,12 +358,13 @@ const CLAIM_DICT_WORK = statement(
 
 /**
  * DICT's final answer to a key's registration or deletion: the move from `$3` to `$4` (with the failure's
- * reason), the queue emptied for the key, a registered key counted as checked now. Only from the state the
+ * reason), the queue emptied for the key, a registered key counted as checked now, an EVP key given the value
+ * DICT generated ($7; a key already known keeps its value). Only from the state the
  * call was made in: a move already made (by another instance whose lease ran out) is not made twice.
  */
 const FINISH = statement(
   'pix_keys_dict_finish',
-  `UPDATE pix_keys SET state = $4, updated_at = $5, failure_reason = $6,
+  `UPDATE pix_keys SET state = $4, updated_at = $5, failure_reason = $6, key = COALESCE(key, $7),
           dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL,
           dict_checked_at = CASE WHEN $4 = 'registered' THEN $5 ELSE dict_checked_at END
    WHERE id = $2 AND partner_id = $1 AND state = $3
@@ -384,6 +406,39 @@ const CLAIM_RECONCILIATION = statement(
    RETURNING *`,
 );
 
+/** The key DICT holds at this operator under `$1` (registered, or being deleted): the one a claim of that key claims. */
+const FIND_HELD = statement('pix_keys_find_held', `SELECT * FROM pix_keys WHERE key = $1 AND state IN ('registered', 'deleting') LIMIT 1`);
+
+/** The pending key whose portability this operator claims under `$1` (a claim the listing finds before its row). */
+const FIND_CLAIMING = statement(
+  'pix_keys_find_claiming',
+  `SELECT * FROM pix_keys WHERE key = $1 AND state = 'pending' AND claim_portability LIMIT 1`,
+);
+
+/**
+ * A pending key whose portability is claimed: out of the registration queue (DICT holds it elsewhere until the
+ * claim is completed), its last failure cleared. The claims worker ends it: registered, or failed claim_canceled.
+ */
+const PARK = statement(
+  'pix_keys_park',
+  `UPDATE pix_keys SET dict_next_attempt_at = 'infinity', dict_last_error = NULL
+   WHERE id = $2 AND partner_id = $1 AND state = 'pending'
+   RETURNING *`,
+);
+
+const FIND_BY_ID = statement('pix_keys_find_by_id', `SELECT * FROM pix_keys WHERE id = $2 AND partner_id = $1`);
+
+/**
+ * A key released to a claimer: DICT removed the entry when the claim was confirmed, so the key ends `canceled` here
+ * from whichever state it held it in (a deletion asked for meanwhile ends with it), its queue emptied.
+ */
+const RELEASE = statement(
+  'pix_keys_release',
+  `UPDATE pix_keys SET state = 'canceled', updated_at = $3, dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL
+   WHERE id = $2 AND partner_id = $1 AND state IN ('registered', 'deleting')
+   RETURNING *`,
+);
+
 /** What the read back found (null: DICT holds the entry as registered), for a key still registered. */
 const RECORD_MISMATCH = statement(
   'pix_keys_record_mismatch',
@@ -417,7 +472,7 @@ export class PixKeyRepository {
   }
 
   /**
-   * Claims `claim` for the creation of a `pending` CPF key with id `id` (and DICT's RequestId
+   * Claims `claim` for the creation of a `pending` key of `keyType` with id `id` (and DICT's RequestId
    * `dictRequestId`) and creates it (see CREATE_CLAIMED), with `holderName` when given (it also becomes the user's). Answers the key, or why there is none; the caller rolls back unless created.
    */
   async createClaimed(
@@ -428,6 +483,8 @@ export class PixKeyRepository {
     id: string,
     dictRequestId: string,
     holderName?: string,
+    keyType: PixKeyType = 'cpf',
+    claimPortability = false,
   ): Promise<CreateOutcome> {
     const {
       rows: [row],
@@ -439,6 +496,8 @@ export class PixKeyRepository {
       id,
       dictRequestId,
       holderName ?? null,
+      keyType,
+      claimPortability,
     ]);
     if (!row.claimed) return { taken: previousOf(partnerId, claim.idempotencyKey, row) };
     if (!row.user_exists) return 'user_not_found';
@@ -500,7 +559,7 @@ export class PixKeyRepository {
     return (await this.db.query<PixKeyRow>(CLAIM_DICT_WORK, [now, leaseUntil, limit])).rows.map(toPixKey);
   }
 
-  /** DICT's final answer: `key` from `from` to `to` (see FINISH); null when it had moved already. */
+  /** DICT's final answer: `key` from `from` to `to` (see FINISH), with the EVP DICT generated; null when it had moved already. */
   async finish(
     tx: Transaction,
     key: PixKey,
@@ -508,10 +567,11 @@ export class PixKeyRepository {
     to: PixKeyState,
     failureReason: PixKeyFailureReason | null,
     now: Date,
+    generatedKey: string | null = null,
   ): Promise<PixKey | null> {
     const {
       rows: [row],
-    } = await tx.query<PixKeyRow>(FINISH, [key.partnerId, key.id, from, to, now, failureReason]);
+    } = await tx.query<PixKeyRow>(FINISH, [key.partnerId, key.id, from, to, now, failureReason, generatedKey]);
     return row ? toPixKey(row) : null;
   }
 
@@ -536,6 +596,35 @@ export class PixKeyRepository {
   /** Up to `limit` registered keys last read back before `checkedBefore`, marked checked at `now` (see CLAIM_RECONCILIATION). */
   async claimReconciliation(checkedBefore: Date, limit: number, now: Date): Promise<PixKey[]> {
     return (await this.db.query<PixKeyRow>(CLAIM_RECONCILIATION, [checkedBefore, limit, now])).rows.map(toPixKey);
+  }
+
+  /** The key held under `key` at this operator, whichever partner's (a claim names the key only); null when none is. */
+  async findHeld(key: string): Promise<PixKey | null> {
+    const { rows } = await this.db.query<PixKeyRow>(FIND_HELD, [key]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  /** The pending key whose portability is claimed under `key` (see FIND_CLAIMING). */
+  async findClaiming(key: string): Promise<PixKey | null> {
+    const { rows } = await this.db.query<PixKeyRow>(FIND_CLAIMING, [key]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  /** The key out of the registration queue while its portability is claimed (see PARK); null unless still pending. */
+  async park(tx: Transaction, partnerId: PartnerId, id: string): Promise<PixKey | null> {
+    const { rows } = await tx.query<PixKeyRow>(PARK, [partnerId, id]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  async findById(tx: Transaction, partnerId: PartnerId, id: string): Promise<PixKey | null> {
+    const { rows } = await tx.query<PixKeyRow>(FIND_BY_ID, [partnerId, id]);
+    return rows[0] ? toPixKey(rows[0]) : null;
+  }
+
+  /** The key released to a claimer (see RELEASE); null when it had ended already. */
+  async release(tx: Transaction, partnerId: PartnerId, id: string, now: Date): Promise<PixKey | null> {
+    const { rows } = await tx.query<PixKeyRow>(RELEASE, [partnerId, id, now]);
+    return rows[0] ? toPixKey(rows[0]) : null;
   }
 
   /** What the read back of `key` found (null: the entry matches). */

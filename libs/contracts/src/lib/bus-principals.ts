@@ -25,6 +25,7 @@ export const EVENT_CONSUMERS: Readonly<Record<EventTopic, readonly AppName[]>> =
   [Topics.WithdrawalStateChanged]: ['events'],
   [Topics.AccountCredited]: [],
   [Topics.PixKeyStateChanged]: ['events', 'inflows'],
+  [Topics.PixKeyClaimChanged]: ['events'],
   [Topics.PixInStateChanged]: ['events'],
   [Topics.PixInRefundStateChanged]: ['events'],
   [Topics.BusinessCustomerRegistered]: ['events'],

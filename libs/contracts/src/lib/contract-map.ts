@@ -22,6 +22,12 @@ import { BrlBalance, BrlLedgerPage, GetBrlBalanceQuery, GetBrlLedgerQuery } from
 import { AccountStatusView, SetAccountStatusCommand } from './inflows/set-account-status/set-account-status.command';
 import { ListUnmatchedPixInflowsQuery, UnmatchedPixInflowsPage } from './inflows/unmatched/list-unmatched-pix-inflows.query';
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
+import { PixKeyClaimChangedEvent } from './pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
+import {
+  CancelPixKeyClaimCommand,
+  ConfirmPixKeyClaimCommand,
+  PixKeyClaimDecisionResult,
+} from './pix-keys/decide-pix-key-claim/decide-pix-key-claim.command';
 import { UpsertUserCommand, UpsertUserResult } from './users/upsert-user/upsert-user.command';
 import { DeletePixKeyCommand } from './pix-keys/delete-pix-key/delete-pix-key.command';
 import { GetPixKeyQuery, GetPixKeyResult } from './pix-keys/get-pix-key/get-pix-key.query';
@@ -236,6 +242,15 @@ export const requestContracts = {
   [Topics.PixKeysList]: request<ListPixKeysResult>()(ListPixKeysQuery, { refusals: ['invalid_document'] }),
   [Topics.PixKeysUpsertUser]: request<UpsertUserResult>()(UpsertUserCommand, { key: byUser }),
   [Topics.PixKeysPing]: request<PingResult>()(PingQuery),
+  /** By user, as every command about one user's key. */
+  [Topics.PixKeysConfirmClaim]: request<PixKeyClaimDecisionResult>()(ConfirmPixKeyClaimCommand, {
+    refusals: ['invalid_document', 'claim_not_found', 'claim_not_pending'],
+    key: byUser,
+  }),
+  [Topics.PixKeysCancelClaim]: request<PixKeyClaimDecisionResult>()(CancelPixKeyClaimCommand, {
+    refusals: ['invalid_document', 'claim_not_found', 'claim_not_pending'],
+    key: byUser,
+  }),
   /**
    * Keyed by partner and CNPJ, so registrations of one CNPJ (the retries of one request under its idempotency
    * key included) land on one partition and are handled in turn.
@@ -323,6 +338,8 @@ export const eventContracts = {
   [Topics.AccountCredited]: event(AccountCreditedEvent, (e) => `account:${e.partner_id}:${e.document}`),
   /** By user rather than key, so every key of one user (a canceled one, then its successor) reaches the feed in order. */
   [Topics.PixKeyStateChanged]: event(PixKeyStateChangedEvent, (e) => `pix_key:${e.partner_id}:${e.resource.document}`),
+  /** By user as the key's own events: a claim's events and the key's reach the feed in the order they happened. */
+  [Topics.PixKeyClaimChanged]: event(PixKeyClaimChangedEvent, (e) => `pix_key:${e.partner_id}:${e.resource.document}`),
   /** By inflow, so its events stay in order. */
   [Topics.PixInStateChanged]: event(PixInStateChangedEvent, (e) => `pix_in:${e.resource_id}`),
   /** By refund, so its events stay in order. */

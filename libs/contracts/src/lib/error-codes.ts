@@ -43,6 +43,10 @@ export const FAMILY_ERROR_CODES = {
     /** The holder's name on file is not one DICT takes (422). */
     'holder_name_invalid',
     'idempotency_key_reused',
+    /** No claim of that id on the user's key (or another partner's). */
+    'claim_not_found',
+    /** The claim is no longer waiting for the partner: decided otherwise already, or ended (409). */
+    'claim_not_pending',
   ],
   /** /partner/v1/customers/business... */
   business_customers: [

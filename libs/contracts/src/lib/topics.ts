@@ -62,6 +62,11 @@ export const Topics = {
   PixKeysUpsertUser: 'pix-keys.command.upsert-user.v1',
   PixKeysPing: 'pix-keys.query.ping.v1',
   PixKeyStateChanged: 'pix-keys.event.state-changed.v1',
+  /** A partner's decision on a claim of its key (docs/api.md, "Claims"). */
+  PixKeysConfirmClaim: 'pix-keys.command.confirm-claim.v1',
+  PixKeysCancelClaim: 'pix-keys.command.cancel-claim.v1',
+  /** Claims of the partners' keys, for the feed (`pix_key` events whose state is a claim's: claim_received...). */
+  PixKeyClaimChanged: 'pix-keys.event.claim-changed.v1',
 
   CustomersCreateBusiness: 'customers.command.create-business.v1',
   CustomersGet: 'customers.query.get.v1',

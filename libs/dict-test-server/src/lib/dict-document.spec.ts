@@ -10,7 +10,8 @@ const root = (xml: string) => {
   if (!element) throw new Error('no root');
   return element;
 };
-const example = (name: string) => readFileSync(join(DICT_DOCUMENT_DIR, 'examples', 'entries', name), 'utf8');
+const example = (name: string) =>
+  readFileSync(join(DICT_DOCUMENT_DIR, 'examples', name.includes('Claim') ? 'claims' : 'entries', name), 'utf8');
 
 describe('DictDocument: the vendored DICT API document, read as published', () => {
   it('finds every operation of the document, with its request and response schemas where the $refs lead', () => {
@@ -36,6 +37,14 @@ describe('DictDocument: the vendored DICT API document, read as published', () =
     ['deleteEntry', 'request', 'DeleteEntryRequest.xml'],
     ['deleteEntry', '200', 'DeleteEntryResponse.xml'],
     ['getEntry', '200', 'GetEntryResponse.xml'],
+    // Its claims: ListClaimsResponse's example wraps its claims (<Claims><Claim>), which the schema's XML rules alone would not read.
+    ['createClaim', 'request', 'CreateClaimRequest.xml'],
+    ['listClaims', '200', 'ListClaimsResponse.xml'],
+    ['acknowledgeClaim', 'request', 'AcknowledgeClaimRequest.xml'],
+    ['confirmClaim', 'request', 'ConfirmClaimRequest.xml'],
+    ['cancelClaim', 'request', 'CancelClaimRequest.xml'],
+    ['completeClaim', 'request', 'CompleteClaimRequest.xml'],
+    ['completeClaim', '200', 'CompleteClaimResponse.xml'],
   ])("validates the document's own example of %s %s (%s)", (operationId, which, file) => {
     const op = document.operation(operationId);
     const location = which === 'request' ? op.requestSchema : op.responseSchemas[which];

@@ -293,6 +293,10 @@ export class DictDocument {
           ? ((inner.items ? this.shape(inner.items.file, inner.items.schema).xmlName : undefined) ?? inner.xmlName ?? name)
           : (inner.xmlName ?? name);
       byName.set(elementName, { name, shape: inner });
+      // The document's examples write its unwrapped arrays of named items wrapped all the same (ListClaimsResponse.xml:
+      // <Claims><Claim>…</Claim></Claims>, where the schema's rules give repeated <Claim>): both are read.
+      if (inner.kind === 'array' && !inner.wrapped && elementName !== (inner.xmlName ?? name))
+        byName.set(inner.xmlName ?? name, { name, shape: { ...inner, wrapped: true } });
     }
     for (const child of elements) {
       const localName = child.localName ?? child.nodeName;

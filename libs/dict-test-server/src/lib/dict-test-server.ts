@@ -26,7 +26,7 @@
  * `injectFault` makes the next calls answer 503, 429 (with `Retry-After`) or answer late, for the specs of the
  * client's retries.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:https';
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,6 +34,8 @@ import { AddressInfo } from 'node:net';
 import { Document, DOMParser, Element } from '@xmldom/xmldom';
 import { DictDocument, DictOperation, Violation } from './dict-document';
 import { DictPki } from './dict-pki';
+import { escape, lines, Problem } from './dict-problem';
+import { ClaimFilter, ClaimInput, ClaimStatus, ClaimType, claimXml, TestClaim, TestClaims } from './test-claims';
 import { QuickstartSignerProcess } from './quickstart-signer';
 
 const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -42,6 +44,25 @@ const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 const ERROR_BASE = 'https://dict.pi.rsfn.net.br/api/v1/error/';
 /** The API's base path, as the document's servers give it (`https://dict.pi.rsfn.net.br:16422/api/v1/`). */
 export const DICT_BASE_PATH = '/api/v1';
+/**
+ * The most keys an account of a natural person may have: the document names the refusal (EntryLimitExceeded, "Número de
+ * vínculos associados a conta transacional excedeu o limite máximo"), the Pix rules the number (5; 20 for a company).
+ */
+const ENTRIES_PER_NATURAL_PERSON_ACCOUNT = 5;
+/** The operations the test server answers (the document's others answer NotFound). */
+const ANSWERED = [
+  'createEntry',
+  'deleteEntry',
+  'getEntry',
+  'getEntryByCid',
+  'createClaim',
+  'listClaims',
+  'getClaim',
+  'acknowledgeClaim',
+  'confirmClaim',
+  'cancelClaim',
+  'completeClaim',
+];
 /** Bodies larger than this are refused unread (DICT's requests are a few KB). */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -97,6 +118,15 @@ export interface RecordedRequest {
   violations?: Violation[];
 }
 
+/** What another participant does with claims (test-claims.ts, the same rules as over HTTP). */
+export interface ParticipantClaims {
+  createClaim(input: ClaimInput): TestClaim;
+  acknowledgeClaim(id: string): TestClaim;
+  confirmClaim(id: string, reason: string): TestClaim;
+  cancelClaim(id: string, reason: string): TestClaim;
+  completeClaim(id: string, requestId: string): TestClaim;
+}
+
 export interface Fault {
   /** Only calls of this operation (default: any). */
   operationId?: string;
@@ -117,32 +147,18 @@ export interface DictTestServer {
   url: string;
   port: number;
   entries: Map<string, TestEntry>;
+  /** Every claim, by id (test-claims.ts). */
+  claims: Map<string, TestClaim>;
+  /** Another participant's side of claims, for a spec to play it (it has no certificate here: in process). */
+  as(participant: string): ParticipantClaims;
+  /** A CPF key held by another participant from now on (as `heldElsewhere` at the start). */
+  holdElsewhere(key: string, participant: string): void;
+  /** Moves the server's clock forward (a claim's resolution or completion period passing). */
+  advanceClock(ms: number): void;
   requests: RecordedRequest[];
   injectFault(fault: Fault): void;
   close(): Promise<void>;
 }
-
-class Problem extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    readonly title: string,
-    readonly detail?: string,
-    readonly violations: Violation[] = [],
-  ) {
-    super(`${type}: ${detail ?? title}`);
-  }
-}
-
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-
-/** `<Name>value</Name>` lines, as the examples lay them out. */
-const lines = (indent: string, pairs: Array<[string, string | undefined]>) =>
-  pairs
-    .filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '')
-    .map(([n, v]) => `${indent}<${n}>${escape(v)}</${n}>`)
-    .join('\n');
 
 function strictParse(xml: string): Document {
   const refuse = (detail: string) => new Problem(400, 'BadRequest', 'Bad Request', `Could not parse request body: ${detail}`.slice(0, 300));
@@ -195,9 +211,44 @@ export async function startDictTestServer(options: DictTestServerOptions): Promi
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];
   const log = options.log ?? (() => undefined);
-  const now = () => new Date().toISOString();
+  // The server's clock: a spec moves it past a claim's periods (advanceClock).
+  let clockOffsetMs = 0;
+  const clock = () => new Date(Date.now() + clockOffsetMs);
+  const now = () => clock().toISOString();
+  const claims = new TestClaims(
+    {
+      holderOf: (key) => entries.get(key),
+      remove: (key) => {
+        entries.delete(key);
+        for (const [id, r] of byRequestId) if (r.key === key) byRequestId.delete(id);
+      },
+      create: (claim, requestId) => {
+        const { claimerAccount: a, claimer } = claim;
+        const at = now();
+        const entry = {
+          key: claim.key,
+          keyType: claim.keyType,
+          participant: a.participant,
+          branch: a.branch,
+          accountNumber: a.accountNumber,
+          accountType: a.accountType,
+          openingDate: a.openingDate,
+          ownerType: claimer.type,
+          taxIdNumber: claimer.taxIdNumber,
+          name: claimer.name,
+          tradeName: '',
+          creationDate: at,
+          keyOwnershipDate: at,
+          requestId,
+        };
+        entries.set(claim.key, { ...entry, cid: cidOf(entry) });
+        return { creationDate: at, keyOwnershipDate: at };
+      },
+    },
+    clock,
+  );
 
-  for (const held of options.heldElsewhere ?? []) {
+  const holdElsewhere = (held: HeldKey) => {
     const creation = '2024-01-02T03:00:00.000Z';
     const entry = {
       key: held.key,
@@ -216,7 +267,8 @@ export async function startDictTestServer(options: DictTestServerOptions): Promi
       requestId: '00000000-0000-4000-8000-000000000000',
     };
     entries.set(held.key, { ...entry, cid: cidOf(entry) });
-  }
+  };
+  for (const held of options.heldElsewhere ?? []) holdElsewhere(held);
 
   /**
    * Checks the request's enveloped signature as a Java DICT would (the quickstart's javax.xml.crypto check, with the
@@ -337,17 +389,23 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       throw new Problem(400, 'InvalidReason', 'Invalid reason', `Reason ${reason} is not valid to create an entry`);
     if (entry.participant !== options.participant)
       throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not allowed to access this resource');
-    if (entry.keyType !== 'CPF') {
+    if (entry.keyType !== 'CPF' && entry.keyType !== 'EVP') {
       throw new Problem(400, 'EntryInvalid', 'Entry is invalid', 'Entry has invalid fields', [
-        { reason: 'the DICT test server registers CPF keys only', value: entry.keyType, property: 'entry.keyType' },
+        { reason: 'the DICT test server registers CPF and EVP keys only', value: entry.keyType, property: 'entry.keyType' },
       ]);
     }
-    if (!/^[0-9]{11}$/.test(entry.key)) {
+    // The document ("Chave"): an EVP "é gerado pelo DICT"; a participant never chooses one.
+    if (entry.keyType === 'EVP' && entry.key !== '') {
+      throw new Problem(400, 'EntryInvalid', 'Entry is invalid', 'Entry has invalid fields', [
+        { reason: 'An EVP key is generated by DICT: the request must not carry Key', value: entry.key, property: 'entry.key' },
+      ]);
+    }
+    if (entry.keyType === 'CPF' && !/^[0-9]{11}$/.test(entry.key)) {
       throw new Problem(400, 'EntryInvalid', 'Entry is invalid', 'Entry has invalid fields', [
         { reason: "Value does not match regex '^[0-9]{11}$'", value: entry.key, property: 'entry.key' },
       ]);
     }
-    if (entry.ownerType !== 'NATURAL_PERSON' || entry.taxIdNumber !== entry.key) {
+    if (entry.ownerType !== 'NATURAL_PERSON' || (entry.keyType === 'CPF' && entry.taxIdNumber !== entry.key)) {
       throw new Problem(
         400,
         'EntryTaxIdNumberByDifferentOwner',
@@ -355,12 +413,27 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
         "A CPF key must be its owner's CPF",
       );
     }
+    // An EVP request has no key yet: its CID is taken over the rest, so a retry is known as the same request.
     const cid = cidOf(entry);
     const seen = byRequestId.get(requestId);
     if (seen) {
-      // The document's idempotency: a repeated request (the same CID) gets the first answer again.
+      // The document's idempotency: a repeated request (the same CID) gets the first answer again (an EVP its same key).
       if (seen.cid === cid) return { status: 201, xml: seen.answer };
       throw new Problem(400, 'RequestIdAlreadyUsed', 'Request id already used', `RequestId ${requestId} was used for another entry`);
+    }
+    if (entry.keyType === 'EVP') {
+      // The document's limit of keys per account: 5 for a natural person (EntryLimitExceeded).
+      const onAccount = [...entries.values()].filter(
+        (e) => e.participant === entry.participant && e.branch === entry.branch && e.accountNumber === entry.accountNumber,
+      );
+      if (onAccount.length >= ENTRIES_PER_NATURAL_PERSON_ACCOUNT)
+        throw new Problem(400, 'EntryLimitExceeded', 'Entry limit exceeded', 'The account has the most keys a natural person may have');
+      const generated = { ...entry, key: randomUUID() };
+      const stored: TestEntry = { ...generated, cid: cidOf(generated) };
+      entries.set(stored.key, stored);
+      const xml = answer('CreateEntryResponse', entryXml(stored, '    ', true));
+      byRequestId.set(requestId, { cid, key: stored.key, answer: xml });
+      return { status: 201, xml };
     }
     const existing = entries.get(entry.key);
     if (existing) {
@@ -408,6 +481,8 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     if (!existing) throw new Problem(404, 'NotFound', 'Not found', 'Entry associated with given key does not exist');
     if (existing.participant !== options.participant)
       throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not allowed to access this resource');
+    if (claims.openFor(key))
+      throw new Problem(400, 'EntryLockedByClaim', 'Entry locked by claim', 'The key has a claim neither completed nor cancelled');
     entries.delete(key);
     for (const [id, r] of byRequestId) if (r.key === key) byRequestId.delete(id);
     return { status: 200, xml: answer('DeleteEntryResponse', lines('    ', [['Key', key]])) };
@@ -474,6 +549,99 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     };
   };
 
+  /** The claim as the input of createClaim (its body's `Claim`). */
+  const claimInput = (body: unknown): ClaimInput => ({
+    type: at(body, 'Claim.Type') as ClaimType,
+    key: at(body, 'Claim.Key'),
+    keyType: at(body, 'Claim.KeyType'),
+    claimerAccount: {
+      participant: at(body, 'Claim.ClaimerAccount.Participant'),
+      branch: at(body, 'Claim.ClaimerAccount.Branch'),
+      accountNumber: at(body, 'Claim.ClaimerAccount.AccountNumber'),
+      accountType: at(body, 'Claim.ClaimerAccount.AccountType'),
+      openingDate: new Date(at(body, 'Claim.ClaimerAccount.OpeningDate')).toISOString(),
+    },
+    claimer: {
+      type: at(body, 'Claim.Claimer.Type'),
+      taxIdNumber: at(body, 'Claim.Claimer.TaxIdNumber'),
+      name: at(body, 'Claim.Claimer.Name'),
+    },
+  });
+
+  /** A claim operation with a signed body (acknowledge, confirm, cancel, complete): the body names the claim of the path and the caller. */
+  const claimAction = (operationId: string, body: unknown, pathId: string, record: RecordedRequest): { status: number; xml: string } => {
+    if (at(body, 'ClaimId') !== pathId)
+      throw new Problem(400, 'BadRequest', 'Bad Request', 'The body ClaimId is not the claim of the path');
+    if (at(body, 'Participant') !== options.participant)
+      throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not the authenticated participant');
+    const caller = options.participant;
+    record.key = claims.claims.get(pathId)?.key;
+    let claim: TestClaim;
+    let extra = '';
+    if (operationId === 'acknowledgeClaim') claim = claims.acknowledge(caller, pathId);
+    else if (operationId === 'confirmClaim') claim = claims.confirm(caller, pathId, at(body, 'Reason'));
+    else if (operationId === 'cancelClaim') claim = claims.cancel(caller, pathId, at(body, 'Reason'));
+    else {
+      const completed = claims.complete(caller, pathId, at(body, 'RequestId'));
+      claim = completed.claim;
+      extra = `\n${lines('    ', [
+        ['EntryCreationDate', completed.entry.creationDate],
+        ['KeyOwnershipDate', completed.entry.keyOwnershipDate],
+      ])}`;
+    }
+    record.key = claim.key;
+    const root = `${operationId[0].toUpperCase()}${operationId.slice(1)}Response`;
+    return { status: 200, xml: answer(root, `${claimXml(claim, '    ')}${extra}`) };
+  };
+
+  /** listClaims' query, checked as its parameters say (Participant required and the caller's; Limit at most 200). */
+  const listClaims = (url: URL): { status: number; xml: string } => {
+    const q = url.searchParams;
+    const bad = (detail: string) => new Problem(400, 'BadRequest', 'Bad Request', detail);
+    const participant = q.get('Participant');
+    if (!participant || !/^[0-9]{8}$/.test(participant)) throw bad('Participant is required: an ISPB');
+    if (participant !== options.participant)
+      throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not the authenticated participant');
+    const bool = (name: string) => {
+      const v = q.get(name);
+      if (v === null) return undefined;
+      if (v !== 'true' && v !== 'false') throw bad(`${name} must be true or false`);
+      return v === 'true';
+    };
+    const time = (name: string) => {
+      const v = q.get(name);
+      if (v === null) return undefined;
+      const t = new Date(v);
+      if (Number.isNaN(t.getTime())) throw bad(`${name} must be a date-time`);
+      return t.toISOString();
+    };
+    const statuses = q.getAll('Status');
+    const known: ClaimStatus[] = ['OPEN', 'WAITING_RESOLUTION', 'CONFIRMED', 'CANCELLED', 'COMPLETED'];
+    if (statuses.some((st) => !(known as string[]).includes(st))) throw bad('Status must be ClaimStatus values');
+    const type = q.get('Type');
+    if (type !== null && type !== 'OWNERSHIP' && type !== 'PORTABILITY') throw bad('Type must be OWNERSHIP or PORTABILITY');
+    const limit = q.get('Limit') === null ? 20 : Number(q.get('Limit'));
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw bad('Limit must be an integer of 1 to 200');
+    const filter: ClaimFilter = {
+      isDonor: bool('IsDonor'),
+      isClaimer: bool('IsClaimer'),
+      ...(statuses.length ? { status: statuses as ClaimStatus[] } : {}),
+      ...(type ? { type: type } : {}),
+      modifiedAfter: time('ModifiedAfter'),
+      modifiedBefore: time('ModifiedBefore'),
+      limit,
+    };
+    const found = claims.list(options.participant, filter);
+    const items = found.claims.map((c) => claimXml(c, '        ')).join('\n');
+    return {
+      status: 200,
+      xml: answer(
+        'ListClaimsResponse',
+        `    <HasMoreElements>${found.hasMore}</HasMoreElements>\n    <Claims>${items ? `\n${items}\n    ` : ''}</Claims>`,
+      ),
+    };
+  };
+
   const readBody = (req: IncomingMessage): Promise<string> =>
     new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -501,13 +669,8 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     try {
       if (!url.pathname.startsWith(`${DICT_BASE_PATH}/`)) throw new Problem(404, 'NotFound', 'Not found', 'No such resource');
       const matched = document.match(req.method ?? 'GET', url.pathname.slice(DICT_BASE_PATH.length));
-      if (!matched || !['createEntry', 'deleteEntry', 'getEntry', 'getEntryByCid'].includes(matched.operation.operationId)) {
-        throw new Problem(
-          404,
-          'NotFound',
-          'Not found',
-          'The DICT test server answers createEntry, deleteEntry, getEntry and getEntryByCid',
-        );
+      if (!matched || !ANSWERED.includes(matched.operation.operationId)) {
+        throw new Problem(404, 'NotFound', 'Not found', `The DICT test server answers ${ANSWERED.join(', ')}`);
       }
       operation = matched.operation;
       record.operationId = operation.operationId;
@@ -529,11 +692,16 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
         const doc = strictParse(text);
         const validation = document.validateXml(operation.requestSchema, rootOf(doc));
         if (!validation.ok) {
-          const type = operation.operationId === 'createEntry' ? 'EntryInvalid' : 'BadRequest';
+          const type =
+            operation.operationId === 'createEntry'
+              ? 'EntryInvalid'
+              : operation.operationId === 'createClaim'
+                ? 'ClaimInvalid'
+                : 'BadRequest';
           throw new Problem(
             400,
             type,
-            type === 'EntryInvalid' ? 'Entry is invalid' : 'Bad Request',
+            ({ EntryInvalid: 'Entry is invalid', ClaimInvalid: 'Claim is invalid' } as Record<string, string>)[type] ?? 'Bad Request',
             'Request has invalid fields',
             validation.violations.slice(0, 20),
           );
@@ -541,10 +709,21 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
         await checkSignature(text, doc);
         record.signed = true;
         // The signature covers the whole document (checked above), so the body read is the one signed.
-        result =
-          operation.operationId === 'createEntry'
-            ? createEntry(validation.value, record)
-            : deleteEntry(validation.value, matched.params.Key, record);
+        const opId = operation.operationId;
+        if (opId === 'createEntry') result = createEntry(validation.value, record);
+        else if (opId === 'deleteEntry') result = deleteEntry(validation.value, matched.params.Key, record);
+        else if (opId === 'createClaim') {
+          const claim = claims.create(options.participant, claimInput(validation.value));
+          record.key = claim.key;
+          result = { status: 201, xml: answer('CreateClaimResponse', claimXml(claim, '    ')) };
+        } else result = claimAction(opId, validation.value, matched.params.ClaimId, record);
+      } else if (operation.operationId === 'listClaims') {
+        result = listClaims(url);
+      } else if (operation.operationId === 'getClaim') {
+        checkHeaders(operation, req);
+        const claim = claims.get(options.participant, matched.params.ClaimId);
+        record.key = claim.key;
+        result = { status: 200, xml: answer('GetClaimResponse', claimXml(claim, '    ')) };
       } else if (operation.operationId === 'getEntryByCid') {
         result = getEntryByCid(operation, req, matched.params.Cid, record);
       } else {
@@ -609,6 +788,18 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     url: `https://127.0.0.1:${port}${DICT_BASE_PATH}`,
     port,
     entries,
+    claims: claims.claims,
+    as: (participant) => ({
+      createClaim: (input) => claims.create(participant, input),
+      acknowledgeClaim: (id) => claims.acknowledge(participant, id),
+      confirmClaim: (id, reason) => claims.confirm(participant, id, reason),
+      cancelClaim: (id, reason) => claims.cancel(participant, id, reason),
+      completeClaim: (id, requestId) => claims.complete(participant, id, requestId).claim,
+    }),
+    holdElsewhere: (key, participant) => holdElsewhere({ key, participant }),
+    advanceClock: (ms) => {
+      clockOffsetMs += ms;
+    },
     requests,
     injectFault: (fault) => void faults.push({ ...fault }),
     close: async () => {

@@ -1,5 +1,5 @@
 import { Type } from '@nestjs/common';
-import { ApiProperty, ApiSchema, getSchemaPath } from '../../api-documentation';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '../../api-documentation';
 import { BusinessCustomerSnapshot } from '../../customers/business-customer-registered/business-customer-registered.event';
 import { FeedEventType } from '../../feed/feed-event.event';
 import { PixInSnapshot } from '../../inflows/pix-in-state-changed/pix-in-state-changed.event';
@@ -7,6 +7,7 @@ import { PIX_IN_STATUSES } from '../../inflows/pix-in.types';
 import { PixInRefundSnapshot } from '../../inflows/pix-in-refund-state-changed/pix-in-refund-state-changed.event';
 import { PIX_IN_REFUND_STATUSES } from '../../inflows/refund-pix-in/pix-in-refund.types';
 import { PIX_KEY_STATES, PixKeySnapshot } from '../../pix-keys/pix-key-state-changed/pix-key-state-changed.event';
+import { PIX_KEY_CLAIM_EVENTS, PixKeyClaimView } from '../../pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
 import { UsdtWithdrawalSnapshot } from '../../withdrawals/withdrawal-state-changed/withdrawal-state-changed.event';
 import { WITHDRAWAL_STATES } from '../../withdrawals/withdrawal.types';
 
@@ -54,8 +55,14 @@ function partnerEventOf<T extends FeedEventType, S extends string, D>(type: T, s
 @ApiSchema({ description: 'A USDT withdrawal changed state; resource_id is its id' })
 export class UsdtWithdrawalEvent extends partnerEventOf('usdt_withdrawal', WITHDRAWAL_STATES, UsdtWithdrawalSnapshot) {}
 
-@ApiSchema({ description: "A Pix key changed state; resource_id is the key's id" })
-export class PixKeyEvent extends partnerEventOf('pix_key', PIX_KEY_STATES, PixKeySnapshot) {}
+/** A pix_key event's data: the key, and on a claim's events (claim_received...) the claim. */
+class PixKeyEventData extends PixKeySnapshot {
+  @ApiPropertyOptional({ type: () => PixKeyClaimView, description: "Only on a claim's events (state claim_*): the claim" })
+  claim?: PixKeyClaimView;
+}
+
+@ApiSchema({ description: "A Pix key changed state, or a claim of it did (state claim_*); resource_id is the key's id" })
+export class PixKeyEvent extends partnerEventOf('pix_key', [...PIX_KEY_STATES, ...PIX_KEY_CLAIM_EVENTS], PixKeyEventData) {}
 
 @ApiSchema({ description: 'A Pix inflow changed status; resource_id is its end-to-end id' })
 export class PixInEvent extends partnerEventOf('pix_in', PIX_IN_STATUSES, PixInSnapshot) {}

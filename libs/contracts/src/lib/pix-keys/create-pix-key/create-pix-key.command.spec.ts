@@ -41,4 +41,24 @@ describe('CreatePixKeyRequest (docs/api.md: "Pix keys")', () => {
       });
     },
   );
+
+  it('takes key_type cpf (the default when absent) or evp, and refuses any other as invalid_request on field key_type', () => {
+    expect(validateContract(CreatePixKeyRequest, body({ key_type: 'evp' }))).toMatchObject({ ok: true, value: { key_type: 'evp' } });
+    expect(validateContract(CreatePixKeyRequest, body({ key_type: 'cpf' }))).toMatchObject({ ok: true });
+    for (const key_type of ['EVP', 'phone', 1, null])
+      expect(validateContract(CreatePixKeyRequest, body({ key_type }))).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request', field: 'key_type' },
+      });
+  });
+
+  it('takes portability for a cpf key only, a boolean', () => {
+    expect(validateContract(CreatePixKeyRequest, body({ portability: true }))).toMatchObject({ ok: true, value: { portability: true } });
+    expect(validateContract(CreatePixKeyRequest, body({ portability: false, key_type: 'evp' }))).toMatchObject({ ok: true });
+    for (const extra of [{ portability: true, key_type: 'evp' }, { portability: 'yes' }, { portability: null }])
+      expect(validateContract(CreatePixKeyRequest, body(extra))).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request', field: 'portability' },
+      });
+  });
 });

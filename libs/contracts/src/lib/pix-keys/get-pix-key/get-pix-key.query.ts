@@ -1,7 +1,7 @@
 import { ApiProperty } from '../../api-documentation';
 import { IsUUID } from 'class-validator';
 import { PixKeyDocumentParams } from '../delete-pix-key/delete-pix-key.command';
-import { PIX_KEY_STATES, PixKeyState } from '../pix-key-state-changed/pix-key-state-changed.event';
+import { PIX_KEY_STATES, PIX_KEY_TYPES, PixKeyState, PixKeyType } from '../pix-key-state-changed/pix-key-state-changed.event';
 import { PartnerId } from '../../tenancy/partner-id';
 
 /** GET /partner/v1/pix-key/{document}: the path CPF (PixKeyDocumentParams at HTTP) and the partner. */
@@ -15,8 +15,19 @@ export class GetPixKeyQuery extends PixKeyDocumentParams {
  * registered or deleting) when there is one, else the latest that ended (failed or canceled).
  */
 export class PixKeyView {
-  @ApiProperty({ description: "The user's CPF, which is also the key", example: '52998224725' })
+  @ApiProperty({ description: "The user's CPF (the key itself for a cpf key)", example: '52998224725' })
   document!: string;
+
+  @ApiProperty({ enum: PIX_KEY_TYPES, description: "The key's type" })
+  key_type!: PixKeyType;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The key: the CPF, or the UUID DICT generated for an evp key (null until DICT registered it)',
+    example: '52998224725',
+  })
+  key!: string | null;
 
   @ApiProperty({ enum: PIX_KEY_STATES, description: "The key's state" })
   status!: PixKeyState;
