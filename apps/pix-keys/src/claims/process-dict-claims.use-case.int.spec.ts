@@ -1,5 +1,5 @@
 import { PartnerId } from '@partner/contracts';
-import { newCpf, newUuid, selectRows, testPartnerId } from '@partner/testing';
+import { newCpf, newUuid, pollUntil, selectRows, testPartnerId } from '@partner/testing';
 import {
   portabilityOf,
   RESOLUTION_PERIOD_MS,
@@ -180,9 +180,17 @@ describe('ProcessDictClaimsUseCase: claims of the partners’ keys, this operato
       dict_last_error: expect.stringContaining('503'),
     });
     expect(await claimEvents(partnerId)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 50));
-    await run();
-    expect(await claimRow(claimId)).toMatchObject({ status: 'waiting_resolution', dict_action: null, dict_last_error: null });
+    // Retried once its backoff is over: rounds until then leave it as it is.
+    const acknowledged = await pollUntil(
+      'the claim acknowledged on a later round',
+      async () => {
+        await run();
+        return claimRow(claimId);
+      },
+      (row) => row.status === 'waiting_resolution',
+      { timeoutMs: 5_000, intervalMs: 20 },
+    );
+    expect(acknowledged).toMatchObject({ status: 'waiting_resolution', dict_action: null, dict_last_error: null });
     expect(await claimEvents(partnerId)).toEqual([['claim_received', 'waiting_resolution', null]]);
   });
 
@@ -267,9 +275,16 @@ describe('ProcessDictClaimsUseCase: portability of a CPF held elsewhere, this op
       'infinity',
     ]);
     await queue.execute();
-    expect(dict.server.requests.filter((r) => r.key === document && r.operationId === 'createClaim')).toHaveLength(1);
+    // The test server records a call when its answer leaves: the late one after its delay. Once it is there, no
+    // other createClaim may have followed (the queue adopted the claim instead of asking again).
+    const createClaims = await pollUntil(
+      'the late createClaim answered',
+      async () => dict.server.requests.filter((r) => r.key === document && r.operationId === 'createClaim'),
+      (calls) => calls.length > 0,
+      { timeoutMs: 10_000 },
+    );
+    expect(createClaims).toHaveLength(1);
     expect(await claimEvents(partnerId)).toEqual([['claim_requested', 'open', null]]);
-    await new Promise((r) => setTimeout(r, 3_500)); // the late answer goes out to a closed connection before the next test
   }, 20_000);
 
   it('fails the key claim_canceled when the donor cancels the portability; the CPF stays held elsewhere', async () => {
