@@ -55,6 +55,7 @@ export * from './lib/customers/list-owner-notifications/list-owner-notifications
 export * from './lib/customers/business-customer-registered/business-customer-registered.event';
 export * from './lib/pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 export * from './lib/pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
+export * from './lib/pix-keys/med-case-received/med-case-received.event';
 export * from './lib/pix-keys/decide-pix-key-claim/decide-pix-key-claim.command';
 export * from './lib/users/upsert-user/upsert-user.command';
 export * from './lib/inflows/pix-in.types';
@@ -72,6 +73,7 @@ export * from './lib/inflows/refund-pix-in/pix-in-refund.types';
 export * from './lib/inflows/refund-pix-in/refund-pix-in.command';
 export * from './lib/inflows/get-pix-inflow/get-pix-inflow.query';
 export * from './lib/inflows/pix-in-refund-state-changed/pix-in-refund-state-changed.event';
+export * from './lib/inflows/med-case-changed/med-case-changed.event';
 export * from './lib/tenancy/partner-id';
 export { recordedDocumentation, type RecordedDocumentation } from './lib/api-documentation';
 export * from './lib/bus-principals';

@@ -22,6 +22,8 @@ import { BrlBalance, BrlLedgerPage, GetBrlBalanceQuery, GetBrlLedgerQuery } from
 import { AccountStatusView, SetAccountStatusCommand } from './inflows/set-account-status/set-account-status.command';
 import { ListUnmatchedPixInflowsQuery, UnmatchedPixInflowsPage } from './inflows/unmatched/list-unmatched-pix-inflows.query';
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
+import { MedCaseReceivedEvent } from './pix-keys/med-case-received/med-case-received.event';
+import { MedCaseChangedEvent } from './inflows/med-case-changed/med-case-changed.event';
 import { PixKeyClaimChangedEvent } from './pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
 import {
   CancelPixKeyClaimCommand,
@@ -340,6 +342,10 @@ export const eventContracts = {
   [Topics.PixKeyStateChanged]: event(PixKeyStateChangedEvent, (e) => `pix_key:${e.partner_id}:${e.resource.document}`),
   /** By user as the key's own events: a claim's events and the key's reach the feed in the order they happened. */
   [Topics.PixKeyClaimChanged]: event(PixKeyClaimChangedEvent, (e) => `pix_key:${e.partner_id}:${e.resource.document}`),
+  /** By payment: a payment's cases (a report, then the refund request that follows it) reach inflows in order. */
+  [Topics.PixKeysMedCaseReceived]: event(MedCaseReceivedEvent, (e) => `pix_in:${e.end_to_end_id}`),
+  /** By case, so its events stay in order. */
+  [Topics.MedCaseChanged]: event(MedCaseChangedEvent, (e) => `med_case:${e.case_id}`),
   /** By inflow, so its events stay in order. */
   [Topics.PixInStateChanged]: event(PixInStateChangedEvent, (e) => `pix_in:${e.resource_id}`),
   /** By refund, so its events stay in order. */

@@ -67,6 +67,8 @@ export const Topics = {
   PixKeysCancelClaim: 'pix-keys.command.cancel-claim.v1',
   /** Claims of the partners' keys, for the feed (`pix_key` events whose state is a claim's: claim_received...). */
   PixKeyClaimChanged: 'pix-keys.event.claim-changed.v1',
+  /** A MED case DICT holds against a payment this operator received, for the inflows service (docs/operations/pix-and-dict.md, "MED"). */
+  PixKeysMedCaseReceived: 'pix-keys.event.med-case-received.v1',
 
   CustomersCreateBusiness: 'customers.command.create-business.v1',
   CustomersGet: 'customers.query.get.v1',
@@ -92,6 +94,8 @@ export const Topics = {
   InflowsPing: 'inflows.query.ping.v1',
   PixInStateChanged: 'inflows.event.state-changed.v1',
   PixInRefundStateChanged: 'inflows.event.refund-state-changed.v1',
+  /** A MED case's status at the inflows service; once decided, for the pix-keys service to close it in DICT. */
+  MedCaseChanged: 'inflows.event.med-case-changed.v1',
 
   /** Broadcast to every gateway instance (docs/api.md: "Operator API"). */
   GatewayApiKeyRevoked: 'gateway.event.api-key-revoked.v1',

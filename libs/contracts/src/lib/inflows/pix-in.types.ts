@@ -14,10 +14,10 @@ export const PIX_IN_NOTIFIED_STATUSES = ['processing', 'approved', 'denied', 'su
 export type PixInNotifiedStatus = (typeof PIX_IN_NOTIFIED_STATUSES)[number];
 
 /**
- * An inflow's statuses: the notified ones, then, once credited, what its refunds returned
- * (`partially_returned`, `returned`: an extension, docs/api.md "Refunds").
+ * An inflow's statuses: the notified ones, then, once credited, `blocked` while a MED case holds its funds
+ * (docs/api.md "MED"), and what refunds and MED returns gave back (`partially_returned`, `returned`): extensions.
  */
-export const PIX_IN_STATUSES = [...PIX_IN_NOTIFIED_STATUSES, 'partially_returned', 'returned'] as const;
+export const PIX_IN_STATUSES = [...PIX_IN_NOTIFIED_STATUSES, 'blocked', 'partially_returned', 'returned'] as const;
 export type PixInStatus = (typeof PIX_IN_STATUSES)[number];
 
 /** A Pix inflow exactly as docs/api.md ("Pix inflows") lists it (GET /partner/v1/pix-in, and the data of pix_in events). */
