@@ -6,3 +6,4 @@ export * from './lib/dict-test-server';
 export * from './lib/local-dict';
 export * from './lib/quickstart-signer';
 export * from './lib/test-claims';
+export * from './lib/test-med';

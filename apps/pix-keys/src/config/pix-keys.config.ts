@@ -103,4 +103,15 @@ export class PixKeysConfig extends ServiceConfig {
   DICT_CLAIMS_LIST_MS: number = 5_000;
   @PollIntervalMs()
   DICT_CLAIMS_POLL_MS: number = 1_000;
+
+  /**
+   * MED: how often DICT's cases against received payments are listed (listInfractionReports as the credited
+   * participant, listRefunds as the contested one), shared by every instance through one lease per kind, so the
+   * default (every 10 s, 6 a minute) stays within the INFRACTION_REPORTS_LIST_WITH_ROLE and REFUND_LIST_WITH_ROLE
+   * buckets (40 a minute each); and how often each instance sends what the cases owe DICT (acknowledgements, closes).
+   */
+  @IntInRange(1_500, 3_600_000)
+  DICT_MED_LIST_MS: number = 10_000;
+  @PollIntervalMs()
+  DICT_MED_POLL_MS: number = 1_000;
 }

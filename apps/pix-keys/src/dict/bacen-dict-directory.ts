@@ -13,13 +13,19 @@ import {
   DictClaimReason,
   DictClaimRequest,
   DictDirectory,
+  DictInfractionReport,
+  DictInfractionReportClose,
+  DictInfractionReportFilter,
+  DictRefund,
+  DictRefundClose,
+  DictRefundFilter,
   DictRegisteredEntry,
 } from './dict-directory';
 import { DictMetrics } from './dict-metrics';
 import {
+  actionXml,
   child,
   childText,
-  claimActionXml,
   createClaimXml,
   createEntryXml,
   deleteEntryXml,
@@ -28,7 +34,11 @@ import {
   readClaim,
   readClaimList,
   readEntry,
+  readInfractionReport,
+  readInfractionReportList,
   readProblem,
+  readRefund,
+  readRefundList,
   signXml,
   verifiedDocument,
 } from './dict-xml';
@@ -120,15 +130,15 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
   }
 
   confirmClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>> {
-    return this.claimAction('confirmClaim', 'ConfirmClaim', claimId, 'confirm', ['Reason', reason]);
+    return this.claimAction('confirmClaim', 'ConfirmClaim', claimId, 'confirm', [['Reason', reason]]);
   }
 
   cancelClaim(claimId: string, reason: DictClaimReason): Promise<DictAnswer<DictClaim>> {
-    return this.claimAction('cancelClaim', 'CancelClaim', claimId, 'cancel', ['Reason', reason]);
+    return this.claimAction('cancelClaim', 'CancelClaim', claimId, 'cancel', [['Reason', reason]]);
   }
 
   completeClaim(claimId: string, requestId: string): Promise<DictAnswer<DictClaim>> {
-    return this.claimAction('completeClaim', 'CompleteClaim', claimId, 'complete', ['RequestId', requestId]);
+    return this.claimAction('completeClaim', 'CompleteClaim', claimId, 'complete', [['RequestId', requestId]]);
   }
 
   createClaim(claim: DictClaimRequest): Promise<DictAnswer<DictClaim>> {
@@ -138,22 +148,89 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     );
   }
 
-  /** A signed claim operation on `claimId`, with its own field (a Reason, a RequestId); the answer (`<name>Response`) carries the claim as it now is. */
-  private claimAction(
+  listInfractionReports(filter: DictInfractionReportFilter): Promise<DictAnswer<{ reports: DictInfractionReport[]; hasMore: boolean }>> {
+    const query = this.listQuery(filter);
+    if (filter.isDebited !== undefined) query.set('IsDebited', String(filter.isDebited));
+    if (filter.isCredited !== undefined) query.set('IsCredited', String(filter.isCredited));
+    return this.call(
+      'listInfractionReports',
+      'GET',
+      `/infraction-reports/?${query.toString()}`,
+      undefined,
+      {},
+      200,
+      readInfractionReportList,
+    );
+  }
+
+  acknowledgeInfractionReport(id: string): Promise<DictAnswer<DictInfractionReport>> {
+    return this.reportAction('acknowledgeInfractionReport', 'AcknowledgeInfractionReport', id, 'acknowledge', []);
+  }
+
+  closeInfractionReport(id: string, close: DictInfractionReportClose): Promise<DictAnswer<DictInfractionReport>> {
+    return this.reportAction('closeInfractionReport', 'CloseInfractionReport', id, 'close', [
+      ['AnalysisResult', close.result],
+      ['AnalysisDetails', close.details],
+    ]);
+  }
+
+  listRefunds(filter: DictRefundFilter): Promise<DictAnswer<{ refunds: DictRefund[]; hasMore: boolean }>> {
+    const query = this.listQuery(filter);
+    query.set('ParticipantRole', filter.role);
+    return this.call('listRefunds', 'GET', `/refunds/?${query.toString()}`, undefined, {}, 200, readRefundList);
+  }
+
+  closeRefund(id: string, close: DictRefundClose): Promise<DictAnswer<DictRefund>> {
+    const own: Array<[string, string | null]> = [
+      ['RefundAnalysisResult', close.result],
+      ['RefundAnalysisDetails', close.details],
+      ['RefundRejectionReason', close.result === 'REJECTED' ? close.rejectionReason : null],
+      ['RefundTransactionId', close.result === 'REJECTED' ? null : close.refundTransactionId],
+    ];
+    return this.action('closeRefund', 'CloseRefund', '/refunds/', ['RefundId', id], 'close', own, (answer) =>
+      readRefund(child(answer, 'Refund')),
+    );
+  }
+
+  /** A listing's common query: this participant, details included (the partner's case carries them), statuses, ModifiedAfter, Limit. */
+  private listQuery(filter: { status?: string[]; modifiedAfter?: Date; limit: number }): URLSearchParams {
+    const query = new URLSearchParams({ Participant: this.config.DICT_ISPB, IncludeDetails: 'true', Limit: String(filter.limit) });
+    for (const status of filter.status ?? []) query.append('Status', status);
+    if (filter.modifiedAfter) query.set('ModifiedAfter', filter.modifiedAfter.toISOString());
+    return query;
+  }
+
+  private claimAction(operation: string, name: string, claimId: string, path: string, own: Array<[string, string]> = []) {
+    return this.action(operation, name, '/claims/', ['ClaimId', claimId], path, own, (answer) => readClaim(child(answer, 'Claim')));
+  }
+
+  private reportAction(operation: string, name: string, id: string, path: string, own: Array<[string, string | null]>) {
+    return this.action(operation, name, '/infraction-reports/', ['InfractionReportId', id], path, own, (answer) =>
+      readInfractionReport(child(answer, 'InfractionReport')),
+    );
+  }
+
+  /**
+   * A signed operation on one claim, report or refund request (`POST <collection><id>/<path>`), with its own fields
+   * (a Reason, an AnalysisResult...); the answer (`<name>Response`) carries it as it now is, and must be about that id.
+   */
+  private action<T extends { id: string }>(
     operation: string,
     name: string,
-    claimId: string,
+    collection: string,
+    [idName, id]: [string, string],
     path: string,
-    own?: [string, string],
-  ): Promise<DictAnswer<DictClaim>> {
-    const body = signXml(claimActionXml(`${name}Request`, claimId, this.config.DICT_ISPB, own), {
+    own: Array<[string, string | null]>,
+    read: (answer: Element) => T,
+  ): Promise<DictAnswer<T>> {
+    const body = signXml(actionXml(`${name}Request`, [idName, id], this.config.DICT_ISPB, own), {
       key: this.credentials.signingKey,
       cert: this.credentials.signingCert,
     });
-    return this.call(operation, 'POST', `/claims/${encodeURIComponent(claimId)}/${path}`, body, {}, 200, (root) => {
-      const claim = readClaim(child(expectRoot(root, `${name}Response`), 'Claim'));
-      if (claim.id !== claimId) throw new DictXmlError(`the answer is about claim ${claim.id}, not ${claimId}`);
-      return claim;
+    return this.call(operation, 'POST', `${collection}${encodeURIComponent(id)}/${path}`, body, {}, 200, (root) => {
+      const value = read(expectRoot(root, `${name}Response`));
+      if (value.id !== id) throw new DictXmlError(`the answer is about ${value.id}, not ${id}`);
+      return value;
     });
   }
 

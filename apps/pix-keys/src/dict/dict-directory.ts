@@ -27,7 +27,90 @@ export interface DictDirectory {
   createClaim(claim: DictClaimRequest): Promise<DictAnswer<DictClaim>>;
   /** completeClaim: the claimer's entry is created once the donor confirmed; idempotent by `requestId`, as createEntry. */
   completeClaim(claimId: string, requestId: string): Promise<DictAnswer<DictClaim>>;
+  /** listInfractionReports (`GET /infraction-reports/`): ascending by LastModified (INFRACTION_REPORTS_LIST_WITH_ROLE: 40 a minute). */
+  listInfractionReports(filter: DictInfractionReportFilter): Promise<DictAnswer<{ reports: DictInfractionReport[]; hasMore: boolean }>>;
+  /** acknowledgeInfractionReport: the credited participant received a report the debited one opened; idempotent. */
+  acknowledgeInfractionReport(id: string): Promise<DictAnswer<DictInfractionReport>>;
+  /** closeInfractionReport: the analysis of an ACKNOWLEDGED report; idempotent with the same result and details. */
+  closeInfractionReport(id: string, close: DictInfractionReportClose): Promise<DictAnswer<DictInfractionReport>>;
+  /** listRefunds (`GET /refunds/`): ascending by LastModified (REFUND_LIST_WITH_ROLE: 40 a minute). */
+  listRefunds(filter: DictRefundFilter): Promise<DictAnswer<{ refunds: DictRefund[]; hasMore: boolean }>>;
+  /** closeRefund: the contested participant's answer to an OPEN refund request; idempotent with the same fields. */
+  closeRefund(id: string, close: DictRefundClose): Promise<DictAnswer<DictRefund>>;
 }
+
+/** DICT's InfractionReportStatus, InfractionType, AnalysisResult. */
+export type DictInfractionReportStatus = 'OPEN' | 'ACKNOWLEDGED' | 'CLOSED' | 'CANCELLED';
+export type DictInfractionType = 'FRAUD' | 'REFUND_REQUEST' | 'REFUND_CANCELLED';
+export type DictAnalysisResult = 'AGREED' | 'DISAGREED';
+
+/** DICT's `ExtendedInfractionReport`, as this service reads it. */
+export interface DictInfractionReport {
+  id: string;
+  transactionId: string;
+  infractionType: DictInfractionType;
+  reportedBy: 'DEBITED_PARTICIPANT' | 'CREDITED_PARTICIPANT';
+  reportDetails: string | null;
+  status: DictInfractionReportStatus;
+  debitedParticipant: string;
+  creditedParticipant: string;
+  creationTime: Date;
+  lastModified: Date;
+  analysisResult: DictAnalysisResult | null;
+  analysisDetails: string | null;
+}
+
+/** listInfractionReports' query (Participant is always this operator's; details always included). */
+export interface DictInfractionReportFilter {
+  isDebited?: boolean;
+  isCredited?: boolean;
+  status?: DictInfractionReportStatus[];
+  modifiedAfter?: Date;
+  limit: number;
+}
+
+export interface DictInfractionReportClose {
+  result: DictAnalysisResult;
+  details: string | null;
+}
+
+/** DICT's RefundStatus, RefundReason, RefundAnalysisResult, RefundRejectionReason. */
+export type DictRefundStatus = 'OPEN' | 'CLOSED' | 'CANCELLED';
+export type DictRefundReason = 'FRAUD' | 'OPERATIONAL_FLAW' | 'REFUND_CANCELLED';
+export type DictRefundResult = 'TOTALLY_ACCEPTED' | 'PARTIALLY_ACCEPTED' | 'REJECTED';
+export type DictRefundRejectionReason = 'NO_BALANCE' | 'ACCOUNT_CLOSURE' | 'CANNOT_REFUND' | 'OTHER';
+
+/** DICT's `ExtendedRefund`, as this service reads it: RefundAmount (a decimal of reais) in cents. */
+export interface DictRefund {
+  id: string;
+  transactionId: string;
+  refundReason: DictRefundReason;
+  amountCents: number;
+  refundDetails: string | null;
+  status: DictRefundStatus;
+  requestingParticipant: string;
+  contestedParticipant: string;
+  creationTime: Date;
+  lastModified: Date;
+  infractionReportId: string | null;
+  analysisResult: DictRefundResult | null;
+  analysisDetails: string | null;
+  rejectionReason: DictRefundRejectionReason | null;
+  refundTransactionId: string | null;
+}
+
+/** listRefunds' query (Participant is always this operator's; details always included). */
+export interface DictRefundFilter {
+  role: 'REQUESTING' | 'CONTESTED';
+  status?: DictRefundStatus[];
+  modifiedAfter?: Date;
+  limit: number;
+}
+
+/** closeRefund's fields: an accepted request names its devolução (RefundTransactionId), a rejected one its reason. */
+export type DictRefundClose =
+  | { result: 'TOTALLY_ACCEPTED' | 'PARTIALLY_ACCEPTED'; details: string | null; refundTransactionId: string }
+  | { result: 'REJECTED'; details: string | null; rejectionReason: DictRefundRejectionReason };
 
 /** DICT's `Claim` as this operator, the claimer, sends it: the key, and the account and owner it is to point at. */
 export interface DictClaimRequest {

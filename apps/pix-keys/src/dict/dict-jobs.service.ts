@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PeriodicJobService } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { ProcessDictClaimsUseCase } from '../claims/process-dict-claims.use-case';
+import { ProcessDictMedUseCase } from '../med/process-dict-med.use-case';
 import { ProcessDictQueueUseCase } from './process-dict-queue.use-case';
 import { ReconcileDictUseCase } from './reconcile-dict.use-case';
 
@@ -26,5 +27,13 @@ export class DictReconciliationService extends PeriodicJobService {
 export class DictClaimsService extends PeriodicJobService {
   constructor(config: PixKeysConfig, claims: ProcessDictClaimsUseCase) {
     super({ name: 'dict-claims', intervalMs: config.DICT_CLAIMS_POLL_MS, run: () => claims.execute() });
+  }
+}
+
+/** Lists DICT's MED cases against received payments (on its turn) and sends what they owe DICT, every DICT_MED_POLL_MS. */
+@Injectable()
+export class DictMedService extends PeriodicJobService {
+  constructor(config: PixKeysConfig, med: ProcessDictMedUseCase) {
+    super({ name: 'dict-med', intervalMs: config.DICT_MED_POLL_MS, run: () => med.execute() });
   }
 }

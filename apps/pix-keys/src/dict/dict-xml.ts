@@ -11,6 +11,15 @@ import {
   DictClaimStatus,
   DictClaimType,
   DictAccount,
+  DictAnalysisResult,
+  DictInfractionReport,
+  DictInfractionReportStatus,
+  DictInfractionType,
+  DictRefund,
+  DictRefundReason,
+  DictRefundRejectionReason,
+  DictRefundResult,
+  DictRefundStatus,
   DictOwner,
   DictProblem,
   DictRegisteredEntry,
@@ -111,18 +120,21 @@ ${elements(
 }
 
 /**
- * A claim operation's request (AcknowledgeClaimRequest, ConfirmClaimRequest, CancelClaimRequest, CompleteClaimRequest),
- * unsigned, as the document's examples (`openapi/examples/claims/`): the claim, the caller, then the operation's own
- * field (a Reason, completeClaim's RequestId).
+ * An operation's request on one claim, report or refund request (AcknowledgeClaimRequest, CloseInfractionReportRequest,
+ * CloseRefundRequest...), unsigned, as the document's examples (`openapi/examples/claims/`, `infractions/`, `refunds/`):
+ * its id (`ClaimId`, `InfractionReportId`, `RefundId`), the caller, then the operation's own fields in order (a Reason,
+ * an AnalysisResult...), absent ones left out.
  */
-export function claimActionXml(root: string, claimId: string, participant: string, own?: [string, string]): string {
-  const pairs: Array<[string, string]> = [
-    ['ClaimId', claimId],
-    ['Participant', participant],
-  ];
+export function actionXml(
+  root: string,
+  id: [name: string, value: string],
+  participant: string,
+  own: Array<[string, string | null | undefined]> = [],
+): string {
+  const present = own.filter((p): p is [string, string] => p[1] !== null && p[1] !== undefined);
   return `<?xml version="1.0" encoding="UTF-8"?>
 <${root}>
-${elements(own === undefined ? pairs : [...pairs, own], '    ')}
+${elements([id, ['Participant', participant], ...present], '    ')}
 </${root}>`;
 }
 
@@ -367,11 +379,101 @@ export function readClaim(claim: Element): DictClaim {
 
 /** ListClaimsResponse: its claims and whether more follow. */
 export function readClaimList(root: Element): { claims: DictClaim[]; hasMore: boolean } {
-  const list = expectRoot(root, 'ListClaimsResponse');
+  const { items, hasMore } = readList(root, 'ListClaimsResponse', 'Claims', 'Claim', readClaim);
+  return { claims: items, hasMore };
+}
+
+const optionalText = (parent: Element, name: string) => childText(parent, name) ?? null;
+
+/**
+ * A RefundAmount (`format: currency`, reais with up to two decimals: "200.00") in cents, by its digits: never through a
+ * float, so 0.29 is 29 whatever binary makes of it.
+ */
+export function centsOf(amount: string): number {
+  const found = /^(\d+)(?:\.(\d+))?$/.exec(amount.trim());
+  const fraction = found?.[2] ?? '';
+  if (!found || !/^\d{0,2}0*$/.test(fraction)) throw new DictXmlError(`RefundAmount ${amount} is not an amount of reais and cents`);
+  const cents = Number(`${found[1]}${fraction.slice(0, 2).padEnd(2, '0')}`);
+  if (!Number.isSafeInteger(cents)) throw new DictXmlError(`RefundAmount ${amount} is too large`);
+  return cents;
+}
+
+const INFRACTION_STATUSES: readonly string[] = ['OPEN', 'ACKNOWLEDGED', 'CLOSED', 'CANCELLED'];
+const INFRACTION_TYPES: readonly string[] = ['FRAUD', 'REFUND_REQUEST', 'REFUND_CANCELLED'];
+const REPORTED_BY: readonly string[] = ['DEBITED_PARTICIPANT', 'CREDITED_PARTICIPANT'];
+const ANALYSIS_RESULTS: readonly string[] = ['AGREED', 'DISAGREED'];
+
+/** An `InfractionReport` element of an answer (`ExtendedInfractionReport`). */
+export function readInfractionReport(report: Element): DictInfractionReport {
+  const result = optionalText(report, 'AnalysisResult');
+  return {
+    id: required(report, 'Id'),
+    transactionId: required(report, 'TransactionId'),
+    infractionType: oneOf<DictInfractionType>(INFRACTION_TYPES, required(report, 'InfractionType'), 'InfractionType'),
+    reportedBy: oneOf<DictInfractionReport['reportedBy']>(REPORTED_BY, required(report, 'ReportedBy'), 'ReportedBy'),
+    reportDetails: optionalText(report, 'ReportDetails'),
+    status: oneOf<DictInfractionReportStatus>(INFRACTION_STATUSES, required(report, 'Status'), 'InfractionReportStatus'),
+    debitedParticipant: required(report, 'DebitedParticipant'),
+    creditedParticipant: required(report, 'CreditedParticipant'),
+    creationTime: date(report, 'CreationTime'),
+    lastModified: date(report, 'LastModified'),
+    analysisResult: result === null ? null : oneOf<DictAnalysisResult>(ANALYSIS_RESULTS, result, 'AnalysisResult'),
+    analysisDetails: optionalText(report, 'AnalysisDetails'),
+  };
+}
+
+const REFUND_STATUSES: readonly string[] = ['OPEN', 'CLOSED', 'CANCELLED'];
+const REFUND_REASONS: readonly string[] = ['FRAUD', 'OPERATIONAL_FLAW', 'REFUND_CANCELLED'];
+const REFUND_RESULTS: readonly string[] = ['TOTALLY_ACCEPTED', 'PARTIALLY_ACCEPTED', 'REJECTED'];
+const REJECTION_REASONS: readonly string[] = ['NO_BALANCE', 'ACCOUNT_CLOSURE', 'CANNOT_REFUND', 'OTHER'];
+
+/** A `Refund` element of an answer (`ExtendedRefund`). */
+export function readRefund(refund: Element): DictRefund {
+  const result = optionalText(refund, 'AnalysisResult');
+  const rejection = optionalText(refund, 'RefundRejectionReason');
+  return {
+    id: required(refund, 'Id'),
+    transactionId: required(refund, 'TransactionId'),
+    refundReason: oneOf<DictRefundReason>(REFUND_REASONS, required(refund, 'RefundReason'), 'RefundReason'),
+    amountCents: centsOf(required(refund, 'RefundAmount')),
+    refundDetails: optionalText(refund, 'RefundDetails'),
+    status: oneOf<DictRefundStatus>(REFUND_STATUSES, required(refund, 'Status'), 'RefundStatus'),
+    requestingParticipant: required(refund, 'RequestingParticipant'),
+    contestedParticipant: required(refund, 'ContestedParticipant'),
+    creationTime: date(refund, 'CreationTime'),
+    lastModified: date(refund, 'LastModified'),
+    infractionReportId: optionalText(refund, 'InfractionReportId'),
+    analysisResult: result === null ? null : oneOf<DictRefundResult>(REFUND_RESULTS, result, 'RefundAnalysisResult'),
+    analysisDetails: optionalText(refund, 'AnalysisDetails'),
+    rejectionReason: rejection === null ? null : oneOf<DictRefundRejectionReason>(REJECTION_REASONS, rejection, 'RefundRejectionReason'),
+    refundTransactionId: optionalText(refund, 'RefundTransactionId'),
+  };
+}
+
+/** A listing's items (`<Wrapper><Item>…` as the examples, or repeated `<Item>` as the schema's XML rules read) and HasMoreElements. */
+function readList<T>(
+  root: Element,
+  name: string,
+  wrapper: string,
+  item: string,
+  read: (e: Element) => T,
+): { items: T[]; hasMore: boolean } {
+  const list = expectRoot(root, name);
   const more = required(list, 'HasMoreElements');
   if (more !== 'true' && more !== 'false') throw new DictXmlError(`HasMoreElements ${more} is not a boolean`);
-  // As the document's example (<Claims><Claim>…), or as its schema's XML rules read (repeated <Claim>): DICT may send either.
-  const wrapper = childElements(list).find((e) => e.localName === 'Claims');
-  const claims = [...childElements(wrapper ?? list), ...(wrapper ? childElements(list) : [])].filter((e) => e.localName === 'Claim');
-  return { claims: claims.map(readClaim), hasMore: more === 'true' };
+  const wrapped = childElements(list).find((e) => e.localName === wrapper);
+  const items = [...childElements(wrapped ?? list), ...(wrapped ? childElements(list) : [])].filter((e) => e.localName === item);
+  return { items: items.map(read), hasMore: more === 'true' };
+}
+
+/** ListInfractionReportsResponse: its reports and whether more follow. */
+export function readInfractionReportList(root: Element): { reports: DictInfractionReport[]; hasMore: boolean } {
+  const { items, hasMore } = readList(root, 'ListInfractionReportsResponse', 'InfractionReports', 'InfractionReport', readInfractionReport);
+  return { reports: items, hasMore };
+}
+
+/** ListRefundsResponse: its refund requests and whether more follow. */
+export function readRefundList(root: Element): { refunds: DictRefund[]; hasMore: boolean } {
+  const { items, hasMore } = readList(root, 'ListRefundsResponse', 'Refunds', 'Refund', readRefund);
+  return { refunds: items, hasMore };
 }

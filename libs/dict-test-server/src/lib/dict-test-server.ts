@@ -37,6 +37,16 @@ import { DictPki } from './dict-pki';
 import { escape, lines, Problem } from './dict-problem';
 import { ClaimFilter, ClaimInput, ClaimStatus, ClaimType, claimXml, TestClaim, TestClaims } from './test-claims';
 import { QuickstartSignerProcess } from './quickstart-signer';
+import {
+  InfractionReportInput,
+  infractionReportXml,
+  MedFilter,
+  RefundInput,
+  refundXml,
+  TestInfractionReport,
+  TestMed,
+  TestRefund,
+} from './test-med';
 
 const XMLDSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
@@ -62,6 +72,13 @@ const ANSWERED = [
   'confirmClaim',
   'cancelClaim',
   'completeClaim',
+  'listInfractionReport',
+  'getInfractionReport',
+  'acknowledgeInfractionReport',
+  'closeInfractionReport',
+  'listRefund',
+  'getRefund',
+  'closeRefund',
 ];
 /** Bodies larger than this are refused unread (DICT's requests are a few KB). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -113,6 +130,7 @@ export interface RecordedRequest {
   status: number;
   problem?: string;
   signed: boolean;
+  /** The key of an entry or claim; the id of an infraction report or refund request. */
   key?: string;
   requestId?: string;
   violations?: Violation[];
@@ -125,6 +143,14 @@ export interface ParticipantClaims {
   confirmClaim(id: string, reason: string): TestClaim;
   cancelClaim(id: string, reason: string): TestClaim;
   completeClaim(id: string, requestId: string): TestClaim;
+}
+
+/** What another participant (the debited one) does with MED cases (test-med.ts, the same rules as over HTTP). */
+export interface ParticipantMed {
+  createInfractionReport(input: InfractionReportInput): TestInfractionReport;
+  cancelInfractionReport(id: string): TestInfractionReport;
+  createRefund(input: RefundInput): TestRefund;
+  cancelRefund(id: string): TestRefund;
 }
 
 export interface Fault {
@@ -149,8 +175,11 @@ export interface DictTestServer {
   entries: Map<string, TestEntry>;
   /** Every claim, by id (test-claims.ts). */
   claims: Map<string, TestClaim>;
-  /** Another participant's side of claims, for a spec to play it (it has no certificate here: in process). */
-  as(participant: string): ParticipantClaims;
+  /** Every infraction report and refund request, by id (test-med.ts). */
+  infractionReports: Map<string, TestInfractionReport>;
+  refunds: Map<string, TestRefund>;
+  /** Another participant's side of claims and MED cases, for a spec to play it (it has no certificate here: in process). */
+  as(participant: string): ParticipantClaims & ParticipantMed;
   /** A CPF key held by another participant from now on (as `heldElsewhere` at the start). */
   holdElsewhere(key: string, participant: string): void;
   /** Moves the server's clock forward (a claim's resolution or completion period passing). */
@@ -247,6 +276,7 @@ export async function startDictTestServer(options: DictTestServerOptions): Promi
     },
     clock,
   );
+  const med = new TestMed(clock);
 
   const holdElsewhere = (held: HeldKey) => {
     const creation = '2024-01-02T03:00:00.000Z';
@@ -594,8 +624,12 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     return { status: 200, xml: answer(root, `${claimXml(claim, '    ')}${extra}`) };
   };
 
-  /** listClaims' query, checked as its parameters say (Participant required and the caller's; Limit at most 200). */
-  const listClaims = (url: URL): { status: number; xml: string } => {
+  /**
+   * A listing's query parameters as the document gives them to every listing (listClaims, listInfractionReport,
+   * listRefund), checked: Participant required and the caller's, booleans and date-times well written, Status among
+   * `known`, Limit at most 200 (20 unless given).
+   */
+  const listingQuery = (url: URL, known: readonly string[]) => {
     const q = url.searchParams;
     const bad = (detail: string) => new Problem(400, 'BadRequest', 'Bad Request', detail);
     const participant = q.get('Participant');
@@ -616,12 +650,18 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       return t.toISOString();
     };
     const statuses = q.getAll('Status');
-    const known: ClaimStatus[] = ['OPEN', 'WAITING_RESOLUTION', 'CONFIRMED', 'CANCELLED', 'COMPLETED'];
-    if (statuses.some((st) => !(known as string[]).includes(st))) throw bad('Status must be ClaimStatus values');
-    const type = q.get('Type');
-    if (type !== null && type !== 'OWNERSHIP' && type !== 'PORTABILITY') throw bad('Type must be OWNERSHIP or PORTABILITY');
+    if (statuses.some((st) => !known.includes(st))) throw bad(`Status must be one of ${known.join(', ')}`);
     const limit = q.get('Limit') === null ? 20 : Number(q.get('Limit'));
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw bad('Limit must be an integer of 1 to 200');
+    return { q, bad, bool, time, statuses, limit };
+  };
+
+  /** listClaims' query, checked as its parameters say. */
+  const listClaims = (url: URL): { status: number; xml: string } => {
+    const known: ClaimStatus[] = ['OPEN', 'WAITING_RESOLUTION', 'CONFIRMED', 'CANCELLED', 'COMPLETED'];
+    const { q, bad, bool, time, statuses, limit } = listingQuery(url, known);
+    const type = q.get('Type');
+    if (type !== null && type !== 'OWNERSHIP' && type !== 'PORTABILITY') throw bad('Type must be OWNERSHIP or PORTABILITY');
     const filter: ClaimFilter = {
       isDonor: bool('IsDonor'),
       isClaimer: bool('IsClaimer'),
@@ -632,14 +672,81 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       limit,
     };
     const found = claims.list(options.participant, filter);
-    const items = found.claims.map((c) => claimXml(c, '        ')).join('\n');
-    return {
-      status: 200,
-      xml: answer(
-        'ListClaimsResponse',
-        `    <HasMoreElements>${found.hasMore}</HasMoreElements>\n    <Claims>${items ? `\n${items}\n    ` : ''}</Claims>`,
-      ),
+    return listAnswer(
+      'ListClaimsResponse',
+      'Claims',
+      found.hasMore,
+      found.claims.map((c) => claimXml(c, '        ')),
+    );
+  };
+
+  /** A listing's answer, as the document's examples write it: HasMoreElements, then the items inside their wrapper. */
+  const listAnswer = (root: string, wrapper: string, hasMore: boolean, items: string[]): { status: number; xml: string } => {
+    const inside = items.length > 0 ? `\n${items.join('\n')}\n    ` : '';
+    return { status: 200, xml: answer(root, `    <HasMoreElements>${hasMore}</HasMoreElements>\n    <${wrapper}>${inside}</${wrapper}>`) };
+  };
+
+  /** A MED operation with a signed body (acknowledge, close): the body names the case of the path and the caller. */
+  const medAction = (
+    opId: string,
+    body: unknown,
+    params: Record<string, string>,
+    record: RecordedRequest,
+  ): { status: number; xml: string } => {
+    const report = opId.endsWith('InfractionReport');
+    const [idName, pathId] = report ? ['InfractionReportId', params.InfractionReportId] : ['RefundId', params.RefundId];
+    record.key = pathId;
+    if (at(body, idName) !== pathId) throw new Problem(400, 'BadRequest', 'Bad Request', `The body ${idName} is not the one of the path`);
+    if (at(body, 'Participant') !== options.participant)
+      throw new Problem(403, 'Forbidden', 'Forbidden', 'Participant is not the authenticated participant');
+    const caller = options.participant;
+    const optional = (path: string) => at(body, path) || undefined;
+    const root = `${opId[0].toUpperCase()}${opId.slice(1)}Response`;
+    if (opId === 'acknowledgeInfractionReport')
+      return { status: 200, xml: answer(root, infractionReportXml(med.acknowledgeInfractionReport(caller, pathId), '    ')) };
+    if (opId === 'closeInfractionReport') {
+      const close = { result: at(body, 'AnalysisResult'), details: optional('AnalysisDetails') };
+      return { status: 200, xml: answer(root, infractionReportXml(med.closeInfractionReport(caller, pathId, close), '    ')) };
+    }
+    const close = {
+      result: at(body, 'RefundAnalysisResult'),
+      details: optional('RefundAnalysisDetails'),
+      rejectionReason: optional('RefundRejectionReason'),
+      refundTransactionId: optional('RefundTransactionId'),
     };
+    return { status: 200, xml: answer(root, refundXml(med.closeRefund(caller, pathId, close), '    ')) };
+  };
+
+  /** listInfractionReport's and listRefund's query, checked as their parameters say (listRefund's ParticipantRole required). */
+  const medFilter = (url: URL, refunds: boolean): MedFilter => {
+    const known = refunds ? ['OPEN', 'CLOSED', 'CANCELLED'] : ['OPEN', 'ACKNOWLEDGED', 'CLOSED', 'CANCELLED'];
+    const { q, bad, bool, time, statuses, limit } = listingQuery(url, known);
+    const role = q.get('ParticipantRole');
+    if (refunds && role !== 'REQUESTING' && role !== 'CONTESTED') throw bad('ParticipantRole is required: REQUESTING or CONTESTED');
+    return {
+      ...(refunds ? { role: role as 'REQUESTING' | 'CONTESTED' } : { isDebited: bool('IsDebited'), isCredited: bool('IsCredited') }),
+      ...(statuses.length ? { status: statuses } : {}),
+      includeDetails: bool('IncludeDetails') ?? false,
+      modifiedAfter: time('ModifiedAfter'),
+      modifiedBefore: time('ModifiedBefore'),
+      limit,
+    };
+  };
+
+  const listInfractionReports = (url: URL): { status: number; xml: string } => {
+    const found = med.listInfractionReports(options.participant, medFilter(url, false));
+    const items = found.reports.map((r) => infractionReportXml(r, '        '));
+    return listAnswer('ListInfractionReportsResponse', 'InfractionReports', found.hasMore, items);
+  };
+
+  const listRefunds = (url: URL): { status: number; xml: string } => {
+    const found = med.listRefunds(options.participant, medFilter(url, true));
+    return listAnswer(
+      'ListRefundsResponse',
+      'Refunds',
+      found.hasMore,
+      found.refunds.map((r) => refundXml(r, '        ')),
+    );
   };
 
   const readBody = (req: IncomingMessage): Promise<string> =>
@@ -674,6 +781,8 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       }
       operation = matched.operation;
       record.operationId = operation.operationId;
+      // A MED case's id is in its path: recorded before any fault, so a spec finds its refused or failed calls too.
+      record.key ??= matched.params.InfractionReportId ?? matched.params.RefundId;
       fault = faults.find((f) => f.times > 0 && (!f.operationId || f.operationId === operation?.operationId));
       if (fault) fault.times--;
       if (fault?.kind === 'unavailable') {
@@ -716,9 +825,22 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
           const claim = claims.create(options.participant, claimInput(validation.value));
           record.key = claim.key;
           result = { status: 201, xml: answer('CreateClaimResponse', claimXml(claim, '    ')) };
-        } else result = claimAction(opId, validation.value, matched.params.ClaimId, record);
+        } else if (/InfractionReport$|Refund$/.test(opId)) result = medAction(opId, validation.value, matched.params, record);
+        else result = claimAction(opId, validation.value, matched.params.ClaimId, record);
       } else if (operation.operationId === 'listClaims') {
         result = listClaims(url);
+      } else if (operation.operationId === 'listInfractionReport') {
+        result = listInfractionReports(url);
+      } else if (operation.operationId === 'listRefund') {
+        result = listRefunds(url);
+      } else if (operation.operationId === 'getInfractionReport') {
+        checkHeaders(operation, req);
+        const report = med.getInfractionReport(options.participant, matched.params.InfractionReportId);
+        result = { status: 200, xml: answer('GetInfractionReportResponse', infractionReportXml(report, '    ')) };
+      } else if (operation.operationId === 'getRefund') {
+        checkHeaders(operation, req);
+        const refund = med.getRefund(options.participant, matched.params.RefundId);
+        result = { status: 200, xml: answer('GetRefundResponse', refundXml(refund, '    ')) };
       } else if (operation.operationId === 'getClaim') {
         checkHeaders(operation, req);
         const claim = claims.get(options.participant, matched.params.ClaimId);
@@ -789,7 +911,13 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
     port,
     entries,
     claims: claims.claims,
+    infractionReports: med.reports,
+    refunds: med.refunds,
     as: (participant) => ({
+      createInfractionReport: (input) => med.createInfractionReport(participant, input),
+      cancelInfractionReport: (id) => med.cancelInfractionReport(participant, id),
+      createRefund: (input) => med.createRefund(participant, input),
+      cancelRefund: (id) => med.cancelRefund(participant, id),
       createClaim: (input) => claims.create(participant, input),
       acknowledgeClaim: (id) => claims.acknowledge(participant, id),
       confirmClaim: (id, reason) => claims.confirm(participant, id, reason),

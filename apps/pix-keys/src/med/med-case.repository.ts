@@ -1,0 +1,220 @@
+import { Injectable } from '@nestjs/common';
+import { MedCaseKind, MedDictResult, MedRejectionReason } from '@partner/contracts';
+import { Database, statement, Transaction } from '@partner/db';
+
+/** This side of a case: recorded, its close owed DICT, closed at DICT, or the close refused by DICT. */
+export type MedCaseStatus = 'received' | 'closing' | 'closed' | 'failed';
+
+export interface MedCase {
+  id: string;
+  kind: MedCaseKind;
+  endToEndId: string;
+  status: MedCaseStatus;
+  acknowledgedAt: Date | null;
+  dictResult: MedDictResult | null;
+  analysisDetails: string | null;
+  rejectionReason: MedRejectionReason | null;
+  refundTransactionId: string | null;
+  dictLastModified: Date;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+}
+
+interface MedCaseRow {
+  id: string;
+  kind: MedCaseKind;
+  end_to_end_id: string;
+  status: MedCaseStatus;
+  acknowledged_at: Date | null;
+  dict_result: MedDictResult | null;
+  analysis_details: string | null;
+  rejection_reason: MedRejectionReason | null;
+  refund_transaction_id: string | null;
+  dict_last_modified: Date;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  closed_at: Date | null;
+}
+
+/** The columns' CHECK constraints hold the enumerations. */
+const toCase = (r: MedCaseRow): MedCase => ({
+  id: r.id,
+  kind: r.kind,
+  endToEndId: r.end_to_end_id,
+  status: r.status,
+  acknowledgedAt: r.acknowledged_at,
+  dictResult: r.dict_result,
+  analysisDetails: r.analysis_details,
+  rejectionReason: r.rejection_reason,
+  refundTransactionId: r.refund_transaction_id,
+  dictLastModified: r.dict_last_modified,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  lastError: r.last_error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  closedAt: r.closed_at,
+});
+
+/** What DICT is to be told at the close (MedCaseChangedEvent's decision). */
+export interface MedClose {
+  result: MedDictResult;
+  analysisDetails: string | null;
+  rejectionReason: MedRejectionReason | null;
+  refundTransactionId: string | null;
+}
+
+/** The listing's turn of a kind, if it is this caller's: the lease moved on to `$3`, and where the last listing reached. */
+const TAKE_POLL = statement(
+  'med_take_poll',
+  `UPDATE dict_med_polls SET next_poll_at = $3 WHERE kind = $1 AND next_poll_at <= $2 RETURNING modified_after`,
+);
+
+/** Where the listing reached (never backwards), and when the next one is due. */
+const ADVANCE_POLL = statement(
+  'med_advance_poll',
+  `UPDATE dict_med_polls SET modified_after = GREATEST(modified_after, $2), next_poll_at = $3 WHERE kind = $1`,
+);
+
+const FIND = statement('med_find', `SELECT * FROM dict_med_cases WHERE id = $1`);
+
+/** Which of these ids are recorded already (a listing's page, most of it known after the first turn). */
+const KNOWN = statement('med_known', `SELECT id FROM dict_med_cases WHERE id = ANY($1::uuid[])`);
+
+/** A case read from DICT for the first time; nothing if it was recorded already. */
+const RECORD_NEW = statement(
+  'med_record_new',
+  `INSERT INTO dict_med_cases (id, kind, end_to_end_id, dict_last_modified, acknowledged_at, created_at, updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $6)
+   ON CONFLICT (id) DO NOTHING
+   RETURNING *`,
+);
+
+/**
+ * The calls due to DICT, each counted as one more attempt and leased until `$2` (as the claims' queue): a report's
+ * acknowledgement while it is owed, and a close once asked for.
+ */
+const CLAIM_WORK = statement(
+  'med_claim_work',
+  `UPDATE dict_med_cases SET attempts = attempts + 1, next_attempt_at = $2
+   WHERE id = ANY(ARRAY(SELECT id FROM dict_med_cases
+                        WHERE (status = 'received' AND kind = 'infraction_report' AND acknowledged_at IS NULL OR status = 'closing')
+                          AND (next_attempt_at IS NULL OR next_attempt_at <= $1)
+                        ORDER BY next_attempt_at NULLS FIRST, updated_at LIMIT $3 FOR UPDATE SKIP LOCKED))
+   RETURNING *`,
+);
+
+/** DICT took the acknowledgement: a close asked for meanwhile is due at once, on fresh attempts. */
+const ACKNOWLEDGED = statement(
+  'med_acknowledged',
+  `UPDATE dict_med_cases SET acknowledged_at = $2, attempts = 0, next_attempt_at = NULL, last_error = NULL, updated_at = $2
+   WHERE id = $1 AND acknowledged_at IS NULL
+   RETURNING *`,
+);
+
+/** The decision, while the case waits for one: its close owed DICT, due at once. */
+const REQUEST_CLOSE = statement(
+  'med_request_close',
+  `UPDATE dict_med_cases SET status = 'closing', dict_result = $3, analysis_details = $4, rejection_reason = $5,
+          refund_transaction_id = $6, attempts = 0, next_attempt_at = NULL, last_error = NULL, updated_at = $7
+   WHERE id = $1 AND kind = $2 AND status = 'received'
+   RETURNING *`,
+);
+
+const CLOSED = statement(
+  'med_closed',
+  `UPDATE dict_med_cases SET status = 'closed', closed_at = $2, next_attempt_at = NULL, last_error = NULL, updated_at = $2
+   WHERE id = $1 AND status = 'closing'`,
+);
+
+const FAILED = statement(
+  'med_failed',
+  `UPDATE dict_med_cases SET status = 'failed', next_attempt_at = NULL, last_error = $3, updated_at = $4
+   WHERE id = $1 AND attempts = $2 AND status = 'closing'`,
+);
+
+const RETRY_LATER = statement(
+  'med_retry_later',
+  `UPDATE dict_med_cases SET next_attempt_at = $3, last_error = $4 WHERE id = $1 AND attempts = $2`,
+);
+
+/** The MED cases' storage (table `dict_med_cases`) and their listings' turns (`dict_med_polls`). */
+@Injectable()
+export class MedCaseRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The listing's turn (see TAKE_POLL): where the last listing reached, or null when another instance has the turn. */
+  async takePoll(kind: MedCaseKind, now: Date, until: Date): Promise<{ modifiedAfter: Date | null } | null> {
+    const { rows } = await this.db.query<{ modified_after: Date | null }>(TAKE_POLL, [kind, now, until]);
+    return rows[0] ? { modifiedAfter: rows[0].modified_after } : null;
+  }
+
+  async advancePoll(kind: MedCaseKind, modifiedAfter: Date | null, nextPollAt: Date): Promise<void> {
+    await this.db.query(ADVANCE_POLL, [kind, modifiedAfter, nextPollAt]);
+  }
+
+  async find(id: string): Promise<MedCase | null> {
+    const { rows } = await this.db.query<MedCaseRow>(FIND, [id]);
+    return rows[0] ? toCase(rows[0]) : null;
+  }
+
+  async known(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.db.query<{ id: string }>(KNOWN, [ids]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** A case DICT lists for the first time; null when it was recorded already (another instance, an earlier turn). */
+  async recordNew(
+    tx: Transaction,
+    c: { id: string; kind: MedCaseKind; endToEndId: string; dictLastModified: Date; acknowledgedAt: Date | null },
+    now: Date,
+  ): Promise<MedCase | null> {
+    const { rows } = await tx.query<MedCaseRow>(RECORD_NEW, [c.id, c.kind, c.endToEndId, c.dictLastModified, c.acknowledgedAt, now]);
+    return rows[0] ? toCase(rows[0]) : null;
+  }
+
+  async claimWork(now: Date, leaseUntil: Date, limit: number): Promise<MedCase[]> {
+    return (await this.db.query<MedCaseRow>(CLAIM_WORK, [now, leaseUntil, limit])).rows.map(toCase);
+  }
+
+  async acknowledged(id: string, at: Date): Promise<MedCase | null> {
+    const { rows } = await this.db.query<MedCaseRow>(ACKNOWLEDGED, [id, at]);
+    return rows[0] ? toCase(rows[0]) : null;
+  }
+
+  /** The decision (see REQUEST_CLOSE); null when the case is not one of `kind` waiting for it (unknown, or decided already). */
+  async requestClose(id: string, kind: MedCaseKind, close: MedClose, now: Date): Promise<MedCase | null> {
+    const { rows } = await this.db.query<MedCaseRow>(REQUEST_CLOSE, [
+      id,
+      kind,
+      close.result,
+      close.analysisDetails,
+      close.rejectionReason,
+      close.refundTransactionId,
+      now,
+    ]);
+    return rows[0] ? toCase(rows[0]) : null;
+  }
+
+  async closed(id: string, at: Date): Promise<void> {
+    await this.db.query(CLOSED, [id, at]);
+  }
+
+  /** DICT refused the close: the case ends `failed`, the problem kept, unless another attempt took it meanwhile. */
+  async failed(c: MedCase, error: string, at: Date): Promise<void> {
+    await this.db.query(FAILED, [c.id, c.attempts, error.slice(0, 500), at]);
+  }
+
+  /** Another attempt of the case's call at `at`, unless another attempt took it meanwhile. */
+  async retryLater(c: MedCase, at: Date, error: string): Promise<void> {
+    await this.db.query(RETRY_LATER, [c.id, c.attempts, at, error.slice(0, 500)]);
+  }
+}
