@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedXml } from 'xml-crypto';
 import { retryAfterMs } from '@partner/runtime';
+import { DICT_DOCUMENT_DIR, DictDocument } from '@partner/dict-test-server';
 import {
+  actionXml,
+  centsOf,
   child,
   childText,
   createEntryXml,
@@ -12,7 +15,9 @@ import {
   EXC_C14N,
   parseXml,
   readEntry,
+  readInfractionReportList,
   readProblem,
+  readRefundList,
   RSA_SHA256,
   SHA256,
   signXml,
@@ -151,5 +156,87 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs('Mon, 30 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
     expect(retryAfterMs('Mon, 30 Nov 2026 09:00:00 GMT', now)).toBe(0);
     expect([retryAfterMs(undefined, now), retryAfterMs('soon', now), retryAfterMs('', now)]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('the DICT XML of MED cases', () => {
+  const document = new DictDocument();
+  const example = (file: string) => rootOf(readFileSync(join(DICT_DOCUMENT_DIR, 'examples', file), 'utf8'));
+  const validRequest = (operationId: string, xml: string) => {
+    const schema = document.operation(operationId).requestSchema;
+    if (!schema) throw new Error(`${operationId} has no request body`);
+    return document.validateXml(schema, rootOf(xml));
+  };
+
+  it('reads RefundAmount in cents by its digits, never through a float', () => {
+    expect(centsOf('200.00')).toBe(20000);
+    expect(centsOf('123.45')).toBe(12345);
+    expect(centsOf('0.29')).toBe(29);
+    expect(centsOf('1.1')).toBe(110);
+    expect(centsOf('7')).toBe(700);
+    expect(centsOf('19.990')).toBe(1999);
+    expect(centsOf('90071992547409.91')).toBe(9007199254740991);
+    for (const bad of ['1.234', '-1.00', '1e3', '', '1,00', '90071992547409.92']) expect(() => centsOf(bad)).toThrow(DictXmlError);
+  });
+
+  it("reads the document's own listings of reports and refund requests", () => {
+    expect(readInfractionReportList(example('infractions/ListInfractionReportsResponse.xml'))).toEqual({
+      hasMore: true,
+      reports: [
+        expect.objectContaining({
+          id: '91d65e98-97c0-4b0f-b577-73625da1f9fc',
+          transactionId: 'E9999901012341234123412345678900',
+          infractionType: 'FRAUD',
+          reportedBy: 'DEBITED_PARTICIPANT',
+          status: 'CLOSED',
+          debitedParticipant: '99999010',
+          creditedParticipant: '99999011',
+          lastModified: new Date('2020-01-17T10:00:00.000Z'),
+          analysisResult: 'AGREED',
+        }),
+      ],
+    });
+    expect(readRefundList(example('refunds/ListRefundsResponse.xml'))).toEqual({
+      hasMore: true,
+      refunds: [
+        expect.objectContaining({
+          id: '91d65e98-97c0-4b0f-b577-73625da1f9fc',
+          refundReason: 'FRAUD',
+          amountCents: 20000,
+          status: 'CLOSED',
+          contestedParticipant: '99999010',
+          requestingParticipant: '99999011',
+          infractionReportId: null,
+          analysisResult: 'TOTALLY_ACCEPTED',
+          rejectionReason: null,
+          refundTransactionId: 'D9999901012341234123412345678900',
+        }),
+      ],
+    });
+  });
+
+  it("builds the acknowledge and close requests as the document's schemas take them, absent fields left out", () => {
+    const id = '91d65e98-97c0-4b0f-b577-73625da1f9fc';
+    const report = ['InfractionReportId', id] as [string, string];
+    expect(validRequest('acknowledgeInfractionReport', actionXml('AcknowledgeInfractionReportRequest', report, '12345678'))).toMatchObject({
+      ok: true,
+    });
+    const close = actionXml('CloseInfractionReportRequest', report, '12345678', [
+      ['AnalysisResult', 'DISAGREED'],
+      ['AnalysisDetails', null],
+    ]);
+    expect(close).not.toContain('AnalysisDetails');
+    expect(validRequest('closeInfractionReport', close)).toMatchObject({ ok: true, value: { AnalysisResult: 'DISAGREED' } });
+    const rejected = actionXml('CloseRefundRequest', ['RefundId', id], '12345678', [
+      ['RefundAnalysisResult', 'REJECTED'],
+      ['RefundAnalysisDetails', 'Sem saldo & conta encerrada'],
+      ['RefundRejectionReason', 'NO_BALANCE'],
+      ['RefundTransactionId', undefined],
+    ]);
+    expect(validRequest('closeRefund', rejected)).toMatchObject({
+      ok: true,
+      value: { RefundAnalysisDetails: 'Sem saldo & conta encerrada', RefundRejectionReason: 'NO_BALANCE' },
+    });
+    expect(validRequest('closeRefund', rejected.replace('NO_BALANCE', 'NO_MONEY'))).toMatchObject({ ok: false });
   });
 });

@@ -5,6 +5,7 @@ import { BacenDictDirectory } from '../dict/bacen-dict-directory';
 import { loadDictCredentials } from '../dict/dict-credentials';
 import { DictMetrics } from '../dict/dict-metrics';
 import { pixKeyCommands, specConfig } from '../pix-keys/pix-key-commands.spec-support';
+import { medCaseChanged } from './med-case-changed.spec-support';
 import { MedCaseRepository } from './med-case.repository';
 import { ProcessDictMedUseCase } from './process-dict-med.use-case';
 import { RecordMedCaseDecisionUseCase } from './record-med-case-decision.use-case';
@@ -82,25 +83,9 @@ type Row = {
 };
 const caseRows = (id: string) => selectRows<Row>(commands.db, 'SELECT * FROM dict_med_cases WHERE id = $1', [id]);
 
-/** The inflows service's MedCaseChanged for a case, decided or not. */
-const changed = (
-  c: { id: string; transactionId: string },
-  kind: MedCaseChangedEvent['kind'],
-  patch: Partial<MedCaseChangedEvent>,
-): MedCaseChangedEvent => ({
-  case_id: c.id,
-  kind,
-  end_to_end_id: c.transactionId,
-  status: 'open',
-  blocked_cents: 1000,
-  returned_cents: 0,
-  dict_result: null,
-  rejection_reason: null,
-  analysis_details: null,
-  refund_transaction_id: null,
-  changed_at: new Date().toISOString(),
-  ...patch,
-});
+/** The inflows service's MedCaseChanged for a DICT case of `kind`. */
+const changed = (c: { id: string; transactionId: string }, kind: MedCaseChangedEvent['kind'], patch: Partial<MedCaseChangedEvent>) =>
+  medCaseChanged({ case_id: c.id, kind, end_to_end_id: c.transactionId }, patch);
 
 const untilRow = (description: string, id: string, accept: (row: Row) => boolean) =>
   pollUntil(

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MedCaseChangedEvent } from '@partner/contracts';
 import { MedClose, MedCaseRepository } from './med-case.repository';
 
@@ -14,7 +14,7 @@ export type DecisionOutcome = { outcome: 'recorded' | 'ignored' } | { outcome: '
 export class RecordMedCaseDecisionUseCase {
   private readonly logger = new Logger('DictMed');
 
-  constructor(private readonly cases: MedCaseRepository) {}
+  constructor(@Inject(MedCaseRepository) private readonly cases: Pick<MedCaseRepository, 'requestClose' | 'find'>) {}
 
   async execute(event: MedCaseChangedEvent, now = new Date()): Promise<DecisionOutcome> {
     if (event.dict_result === null) return { outcome: 'ignored' };

@@ -50,6 +50,8 @@ export interface DictTimings {
   reconcileIntervalMs: number;
   reconcileEveryMs: number;
   timeoutMs: number;
+  /** How often DICT's MED cases are listed (DICT_MED_LIST_MS): quicker than production's, so a case a spec opens arrives soon. */
+  medListMs: number;
 }
 export const DEV_DICT_TIMINGS: DictTimings = {
   pollMs: 250,
@@ -58,6 +60,7 @@ export const DEV_DICT_TIMINGS: DictTimings = {
   reconcileIntervalMs: 60_000,
   reconcileEveryMs: 600_000,
   timeoutMs: 5_000,
+  medListMs: 5_000,
 };
 export const TEST_DICT_TIMINGS: DictTimings = {
   pollMs: 100,
@@ -66,6 +69,7 @@ export const TEST_DICT_TIMINGS: DictTimings = {
   reconcileIntervalMs: 2_000,
   reconcileEveryMs: 5_000,
   timeoutMs: 3_000,
+  medListMs: 1_500,
 };
 
 /** pix-keys' settings for the DICT at `url` with the development certificates of `pki`. */
@@ -85,6 +89,7 @@ export function dictAppEnv(url: string, pki: DictPki, timings: DictTimings, ispb
     DICT_RETRY_MAX_MS: String(timings.retryMaxMs),
     DICT_RECONCILE_INTERVAL_MS: String(timings.reconcileIntervalMs),
     DICT_RECONCILE_EVERY_MS: String(timings.reconcileEveryMs),
+    DICT_MED_LIST_MS: String(timings.medListMs),
   };
 }
 
