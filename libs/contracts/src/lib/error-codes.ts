@@ -98,6 +98,12 @@ export const FAMILY_ERROR_CODES = {
     'account_closed',
     /** A payment account with a BRL balance cannot be closed (422). */
     'account_not_empty',
+    /** No MED case of that id (404). */
+    'med_case_not_found',
+    /** The MED case is decided already, or its devolução is under way: only an open case is decided (409). */
+    'med_case_not_open',
+    /** agree/disagree decide an infraction report, accept/reject a refund request: not the other kind (422). */
+    'med_decision_invalid',
   ],
   /** POST /provider/v1/pix/inflows. */
   pix_provider: [
