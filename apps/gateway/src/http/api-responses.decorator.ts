@@ -134,7 +134,7 @@ const CODES: Record<ErrorCode, CodeSample> = {
     field: 'decision',
   },
   pix_in_not_refundable: {
-    when: 'the inflow is not credited (still settling, denied or failed): nothing of it reached the balance to return',
+    when: 'the inflow is not credited (still settling, denied or failed): nothing of it reached the balance to return; or a MED case holds its funds (blocked)',
     message: 'pix inflow E60701190202611220316ChEFWNP0TTY is processing: only a credited inflow can be refunded',
   },
   refund_exceeds_amount: {

@@ -17,7 +17,7 @@ type Reply = RequestReply<typeof Topics.InflowsRefund>;
  */
 export const REFUND_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
 
-/** The statuses whose amount reached the user's balance: what a refund can return. */
+/** The statuses whose amount reached the user's balance: what a refund can return (not `blocked`: a MED case holds it). */
 const REFUNDABLE: readonly PixInStatus[] = ['credited', 'partially_returned'];
 
 /** The devolução's id at the provider (DevolucaoId, [a-zA-Z0-9]{1,35}): ours, random, so no two refunds ever share one. */

@@ -71,7 +71,7 @@ export const FAMILY_ERROR_CODES = {
     'pix_key_not_registered',
     'idempotency_key_reused',
     'insufficient_funds',
-    /** The inflow is not credited (still settling, denied or failed): nothing of it is in the balance to return (409). */
+    /** The inflow is not credited (still settling, denied or failed), or a MED case blocks it: nothing of it to return (409). */
     'pix_in_not_refundable',
     /** This refund and the inflow's earlier ones (not failed) would return more than it brought (422). */
     'refund_exceeds_amount',
