@@ -334,6 +334,28 @@ describe('MED cases (PostgreSQL, the Pix API test server)', () => {
     expect(close).toMatchObject({ ok: false, error: { code: 'account_not_empty' } });
   });
 
+  it("a partner's refund and a MED block racing for one inflow never take the same cents", async () => {
+    for (let i = 0; i < 4; i++) {
+      const c = await credited(10_000);
+      const e = report(c);
+      const [asked] = await Promise.all([
+        refund.execute({
+          partner_id: c.partnerId,
+          end_to_end_id: c.endToEndId,
+          idempotency_key: randomUUID(),
+          amount_cents: 6_000,
+          reason: 'x',
+        }),
+        receive.execute(e),
+      ]);
+      const { available, blocked } = await balanceOf(c);
+      const refunded = asked.ok ? 6_000 : 0;
+      expect(available + blocked + refunded).toBe(10_000);
+      expect(blocked).toBe(10_000 - refunded);
+      expect(await caseOf(e)).toMatchObject({ asked_cents: 10_000 - refunded, blocked_cents: 10_000 - refunded });
+    }
+  });
+
   it('lists the cases newest first, by status and partner, page by page', async () => {
     const c = await credited(1_000);
     const first = report(c);
