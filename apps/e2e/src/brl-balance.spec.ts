@@ -10,7 +10,13 @@ import { ACCOUNT_SHAPE, gatewayAdminUrl, newPartner } from './support/sandbox';
 // production shape (SANDBOX=false gateways, scripts/test/run.ts) through signed provider notifications.
 
 type Account = { ispb: string; branch: string; number: string; type: string; opened_at: number };
-type Balances = { document: string; available_usdt_micros: number; held_usdt_micros: number; available_brl_cents: number };
+type Balances = {
+  document: string;
+  available_usdt_micros: number;
+  held_usdt_micros: number;
+  available_brl_cents: number;
+  blocked_brl_cents: number;
+};
 type Answer = { end_to_end_id: string; status: string; created: boolean; matched: boolean; error?: string; field?: string };
 type LedgerEntry = {
   id: number;
@@ -95,6 +101,7 @@ describe('BRL balance: sandbox inflows', () => {
       available_usdt_micros: 1_000_000,
       held_usdt_micros: 0,
       available_brl_cents: 0,
+      blocked_brl_cents: 0,
     });
 
     const sent: string[] = [];
@@ -123,6 +130,7 @@ describe('BRL balance: sandbox inflows', () => {
       available_usdt_micros: 1_000_000,
       held_usdt_micros: 0,
       available_brl_cents: 15_750,
+      blocked_brl_cents: 0,
     });
     // One entry per credited inflow, newest first, each balance after it the running sum (the two may settle in either order).
     const entries = await brlLedger(sandboxOperator(), partnerId, document);
@@ -138,7 +146,12 @@ describe('BRL balance: sandbox inflows', () => {
     );
     expect(entries.map((e) => e.available_after_cents)).toEqual([15_750, entries[1].available_delta_cents]);
     const operatorBalance = await sandboxOperator().get(`/admin/v1/partners/${partnerId}/users/${document}/balance`);
-    expect(operatorBalance.body).toEqual({ available_usdt_micros: 1_000_000, held_usdt_micros: 0, available_brl_cents: 15_750 });
+    expect(operatorBalance.body).toEqual({
+      available_usdt_micros: 1_000_000,
+      held_usdt_micros: 0,
+      available_brl_cents: 15_750,
+      blocked_brl_cents: 0,
+    });
     // The sandbox helper with usdt_micros 0 reads the user again: the same account.
     const again = await api.post<{ account: Account }>('/sandbox/v1/users', { document, usdt_micros: 0 });
     expect(again.body.account).toEqual(user.body.account);

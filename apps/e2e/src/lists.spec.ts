@@ -279,13 +279,19 @@ describe('GET /partner/v1/users/{document}/balance', () => {
     const document = await newUser(api, 10 * USDT);
     expect(await api.get(`/partner/v1/users/${document}/balance`)).toMatchObject({
       status: 200,
-      body: { document, available_usdt_micros: 10 * USDT, held_usdt_micros: 0, available_brl_cents: 0 },
+      body: { document, available_usdt_micros: 10 * USDT, held_usdt_micros: 0, available_brl_cents: 0, blocked_brl_cents: 0 },
     });
     // A withdrawal holds amount + fee (MATIC LOW: 20,000) until it is final.
     await withdraw(api, document);
     const held = await api.get(`/partner/v1/users/${document}/balance`);
     expect([held.status, held.body.available_usdt_micros]).toEqual([200, 10 * USDT - USDT - 20_000]);
-    expect(Object.keys(held.body)).toEqual(['document', 'available_usdt_micros', 'held_usdt_micros', 'available_brl_cents']);
+    expect(Object.keys(held.body)).toEqual([
+      'document',
+      'available_usdt_micros',
+      'held_usdt_micros',
+      'available_brl_cents',
+      'blocked_brl_cents',
+    ]);
     expect([0, USDT + 20_000]).toContain(held.body.held_usdt_micros);
     await pollUntil(
       'the hold captured',

@@ -130,7 +130,12 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     const balance = await call(operator(), 'GET', `/admin/v1/partners/${partner.body.id}/users/${document}/balance`);
     expect({ status: balance.status, body: balance.body }).toEqual({
       status: 200,
-      body: { available_usdt_micros: 10 * USDT - 4 * USDT - MATIC_MEDIUM_FEE, held_usdt_micros: 0, available_brl_cents: 0 },
+      body: {
+        available_usdt_micros: 10 * USDT - 4 * USDT - MATIC_MEDIUM_FEE,
+        held_usdt_micros: 0,
+        available_brl_cents: 0,
+        blocked_brl_cents: 0,
+      },
     });
   });
 
@@ -242,7 +247,7 @@ describe('operator API on a SANDBOX=false stack with two gateway instances', () 
     });
     expect({ status: reused.status, error: reused.body.error }).toEqual({ status: 422, error: 'idempotency_key_reused' });
     const balance = await call(operator(), 'GET', `/admin/v1/partners/${partnerId}/users/${document}/balance`);
-    expect(balance.body).toEqual({ available_usdt_micros: USDT, held_usdt_micros: 0, available_brl_cents: 0 });
+    expect(balance.body).toEqual({ available_usdt_micros: USDT, held_usdt_micros: 0, available_brl_cents: 0, blocked_brl_cents: 0 });
   });
 
   it('writes every call of this suite to the audit log: who, what, when, request id, status', async () => {

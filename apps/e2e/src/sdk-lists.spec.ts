@@ -115,7 +115,13 @@ describe('the SDK lists and balance against the stack', () => {
     expect(listed.customerByExternalId).toEqual(['sdk-list-1']);
     expect(listed.customerByCnpj).toEqual([customers[1]]);
 
-    expect(listed.credited).toEqual({ document: c, available_usdt_micros: 5 * USDT, held_usdt_micros: 0, available_brl_cents: 0 });
+    expect(listed.credited).toEqual({
+      document: c,
+      available_usdt_micros: 5 * USDT,
+      held_usdt_micros: 0,
+      available_brl_cents: 0,
+      blocked_brl_cents: 0,
+    });
     // Each of A's three withdrawals took amount + fee from what is available; it stays held until it is final.
     const perWithdrawal = USDT + LOW_FEE;
     expect(listed.held.available_usdt_micros).toBe(10 * USDT - 3 * perWithdrawal);

@@ -25,6 +25,7 @@ import { HotWalletsModule } from './hot-wallets/hot-wallets.module';
 import { ScreeningModule } from './screening/screening.module';
 import { LimitsModule } from './limits/limits.module';
 import { AccountsModule } from './accounts/accounts.module';
+import { MedCasesModule } from './med-cases/med-cases.module';
 import { ReportsModule } from './reports/reports.module';
 import { WithdrawalPolicyModule } from './withdrawal-policy/withdrawal-policy.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -100,6 +101,7 @@ export class AppModule {
         ScreeningModule,
         LimitsModule,
         AccountsModule,
+        MedCasesModule,
         ReportsModule,
         WithdrawalPolicyModule,
         AuditModule,

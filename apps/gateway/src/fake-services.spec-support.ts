@@ -62,7 +62,7 @@ export class FakeServices implements GatewayBus {
       }
       case Topics.InflowsGetBalance:
         return this.paymentAccounts.has(user)
-          ? ok({ available_brl_cents: 0 })
+          ? ok({ available_brl_cents: 0, blocked_brl_cents: 0 })
           : fail('user_not_found', `no user with document ${p.document}`);
       case Topics.WithdrawalsCreditAccount: {
         const account = this.accounts.get(user);

@@ -256,7 +256,7 @@ describe('users and balances', () => {
     const balance = await call('GET', `${users()}/${document}/balance`);
     expect([balance.status, balance.body]).toEqual([
       200,
-      { available_usdt_micros: 10_000_000, held_usdt_micros: 0, available_brl_cents: 0 },
+      { available_usdt_micros: 10_000_000, held_usdt_micros: 0, available_brl_cents: 0, blocked_brl_cents: 0 },
     ]);
   });
 

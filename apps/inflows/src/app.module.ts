@@ -6,6 +6,7 @@ import { SpiSimulatorModule } from './spi-simulator/spi-simulator.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { PartnerStatusesModule } from './partner-statuses/partner-statuses.module';
 import { PixInRefundsModule } from './pix-in-refunds/pix-in-refunds.module';
+import { MedCasesModule } from './med-cases/med-cases.module';
 
 export const AppModule = serviceAppModule({
   name: 'inflows',
@@ -18,5 +19,6 @@ export const AppModule = serviceAppModule({
     ...(config.SANDBOX ? [SpiSimulatorModule] : []),
     PixInflowsModule,
     PixInRefundsModule.register({ withProvider: config.PIX_API_URL !== '' }),
+    MedCasesModule,
   ],
 });

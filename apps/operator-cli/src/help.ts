@@ -29,6 +29,10 @@ operator API (X-Admin-Key, on the gateway's operator port: --operator, OPERATOR_
   admin brl-ledger --partner ID --document CPF [--limit N] [--cursor C]
                                                      the user's BRL ledger, newest first (each Pix inflow credited)
   admin unmatched-inflows [--limit N] [--cursor C]   Pix inflows the provider notified for an account no user has
+  admin med-cases [--status S] [--partner ID] [--limit N] [--cursor C]
+                                                     MED cases, newest first: what each blocks of the user's balance
+  admin med-case decide CASE_ID --decision agree|disagree|accept|reject --note TEXT [--cents N]
+                    [--rejection-reason R]           decide an open MED case: docs/operations/pix-and-dict.md, "MED"
   admin notifications --partner ID --customer ID    a business customer's owner e-mails and SMS: pending, sent or
                                                      failed, attempts, next attempt, last error
   admin hot-wallets                                  each network's hot wallet: address, USDT and gas now, pending, next nonce,

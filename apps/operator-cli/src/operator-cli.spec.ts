@@ -292,6 +292,34 @@ describe('the operator API commands', () => {
   });
 });
 
+describe('the MED commands', () => {
+  it('admin med-cases lists with the filters; admin med-case decide posts the decision with its note as details', async () => {
+    const listed = await cli(['admin', 'med-cases', '--status', 'open', '--limit', '5'], () => [200, { med_cases: [], next_cursor: null }]);
+    expect(listed.sent.map((s) => s.url)).toEqual(['http://operator.test/admin/v1/med-cases?status=open&limit=5']);
+    await expect(cli(['admin', 'med-cases', '--status', 'closed'])).rejects.toThrow('--status must be one of open, agreed');
+    const caseId = '7f0c2a54-3c55-4a8e-9d0e-8f4f3c2b1a10';
+    const { code, sent } = await cli(
+      ['admin', 'med-case', 'decide', caseId, '--decision', 'reject', '--note', 'no funds', '--rejection-reason', 'NO_BALANCE'],
+      () => [200, { case_id: caseId, status: 'rejected' }],
+    );
+    expect(sent).toEqual([
+      {
+        method: 'POST',
+        url: `http://operator.test/admin/v1/med-cases/${caseId}/decision`,
+        adminKey: 'adm_x',
+        apiKey: null,
+        body: { decision: 'reject', details: 'no funds', rejection_reason: 'NO_BALANCE' },
+      },
+    ]);
+    expect(code).toBe(0);
+    await expect(cli(['admin', 'med-case', 'decide', '--decision', 'agree', '--note', 'x'])).rejects.toThrow("needs the case's id");
+    await expect(cli(['admin', 'med-case', 'decide', caseId, '--note', 'x'])).rejects.toThrow('--decision is required');
+    await expect(cli(['admin', 'med-case', 'decide', caseId, '--decision', 'maybe', '--note', 'x'])).rejects.toThrow(
+      '--decision must be one of',
+    );
+  });
+});
+
 describe('the sandbox and partner API commands', () => {
   it('creates a sandbox partner with the admin key on the public port', async () => {
     const { sent } = await cli(['partner', 'create', '--name', 'Acme']);

@@ -74,6 +74,7 @@ export * from './lib/inflows/refund-pix-in/refund-pix-in.command';
 export * from './lib/inflows/get-pix-inflow/get-pix-inflow.query';
 export * from './lib/inflows/pix-in-refund-state-changed/pix-in-refund-state-changed.event';
 export * from './lib/inflows/med-case-changed/med-case-changed.event';
+export * from './lib/inflows/med-cases/med-cases.contracts';
 export * from './lib/tenancy/partner-id';
 export { recordedDocumentation, type RecordedDocumentation } from './lib/api-documentation';
 export * from './lib/bus-principals';

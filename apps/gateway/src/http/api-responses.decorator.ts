@@ -119,8 +119,22 @@ const CODES: Record<ErrorCode, CodeSample> = {
     when: 'the account to close still holds a BRL balance: it must be paid out first',
     message: 'account 0001/100000002 holds 2500 BRL cents: it cannot be closed',
   },
+  med_case_not_found: {
+    when: 'no MED case of that id',
+    message: 'no MED case 7f0c2a54-3c55-4a8e-9d0e-8f4f3c2b1a10',
+    field: 'case_id',
+  },
+  med_case_not_open: {
+    when: 'the MED case is decided already, or its devolução is under way: only an open case is decided',
+    message: 'MED case 7f0c2a54-3c55-4a8e-9d0e-8f4f3c2b1a10 is agreed: only an open case is decided',
+  },
+  med_decision_invalid: {
+    when: "agree and disagree decide an infraction report, accept and reject a refund request: the decision is not one of the case's kind",
+    message: 'accept does not decide a infraction_report: its decisions are agree and disagree',
+    field: 'decision',
+  },
   pix_in_not_refundable: {
-    when: 'the inflow is not credited (still settling, denied or failed): nothing of it reached the balance to return',
+    when: 'the inflow is not credited (still settling, denied or failed): nothing of it reached the balance to return; or a MED case holds its funds (blocked)',
     message: 'pix inflow E60701190202611220316ChEFWNP0TTY is processing: only a credited inflow can be refunded',
   },
   refund_exceeds_amount: {

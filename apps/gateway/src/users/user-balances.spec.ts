@@ -17,11 +17,15 @@ const USDT = ok({ available_usdt_micros: 8_950_000, held_usdt_micros: 1_050_000 
 
 describe('readUserBalances', () => {
   it('combines the USDT balance (withdrawals) and the BRL one (inflows)', async () => {
-    const bus = busWith({ [Topics.WithdrawalsGetBalance]: USDT, [Topics.InflowsGetBalance]: ok({ available_brl_cents: 25_000 }) });
+    const bus = busWith({
+      [Topics.WithdrawalsGetBalance]: USDT,
+      [Topics.InflowsGetBalance]: ok({ available_brl_cents: 25_000, blocked_brl_cents: 0 }),
+    });
     expect(await readUserBalances(bus, testPartnerId(), '52998224725')).toEqual({
       available_usdt_micros: 8_950_000,
       held_usdt_micros: 1_050_000,
       available_brl_cents: 25_000,
+      blocked_brl_cents: 0,
     });
   });
 
@@ -33,7 +37,7 @@ describe('readUserBalances', () => {
   it("is withdrawals' 404 user_not_found for a user it does not know", async () => {
     const bus = busWith({
       [Topics.WithdrawalsGetBalance]: fail('user_not_found', 'no user'),
-      [Topics.InflowsGetBalance]: ok({ available_brl_cents: 0 }),
+      [Topics.InflowsGetBalance]: ok({ available_brl_cents: 0, blocked_brl_cents: 0 }),
     });
     await expect(readUserBalances(bus, testPartnerId(), '52998224725')).rejects.toMatchObject({
       status: 404,

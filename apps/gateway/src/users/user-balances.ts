@@ -13,6 +13,7 @@ export async function readUserBalances(bus: Pick<MessageBus, 'request'>, partner
     bus.request(Topics.InflowsGetBalance, { partner_id: partnerId, document }),
   ]);
   const { available_usdt_micros, held_usdt_micros } = unwrap(usdt);
-  const available_brl_cents = !brl.ok && brl.error.code === 'user_not_found' ? 0 : unwrap(brl).available_brl_cents;
-  return { available_usdt_micros, held_usdt_micros, available_brl_cents };
+  const { available_brl_cents, blocked_brl_cents } =
+    !brl.ok && brl.error.code === 'user_not_found' ? { available_brl_cents: 0, blocked_brl_cents: 0 } : unwrap(brl);
+  return { available_usdt_micros, held_usdt_micros, available_brl_cents, blocked_brl_cents };
 }

@@ -29,7 +29,13 @@ export class UserBalanceController {
   })
   @ApiAnswer(200, UserBalanceView, {
     description: 'The balances',
-    example: { document: '52998224725', available_usdt_micros: 8_950_000, held_usdt_micros: 1_050_000, available_brl_cents: 25_000 },
+    example: {
+      document: '52998224725',
+      available_usdt_micros: 8_950_000,
+      held_usdt_micros: 1_050_000,
+      available_brl_cents: 25_000,
+      blocked_brl_cents: 0,
+    },
   })
   @ApiErrors('users', [...PARTNER_ERRORS, 'invalid_request', 'user_not_found'])
   async balance(

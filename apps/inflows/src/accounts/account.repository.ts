@@ -10,7 +10,10 @@ export interface UserAccountRecord {
   number: string;
   type: AccountType;
   openedAt: Date;
+  /** Spendable BRL cents. */
   availableBrlCents: bigint;
+  /** BRL cents MED cases hold blocked, out of the available ones (the balance is both together). */
+  blockedBrlCents: bigint;
   status: AccountStatus;
   statusReason: string | null;
   statusChangedAt: Date | null;
@@ -21,6 +24,14 @@ export interface AccountRef {
   branch: string;
   number: string;
   type: AccountType;
+}
+
+/** A MED case's movement of the balance: the inflow it is about, the case (DICT's id), the cents (positive), when. */
+export interface MedMovement {
+  endToEndId: string;
+  caseId: string;
+  amountCents: bigint;
+  at: Date;
 }
 
 /** A refund's movement of the balance: the inflow it returns, the refund, its amount (positive), when. */
@@ -39,6 +50,10 @@ export interface BrlLedgerLine {
   refundId: number | null;
   availableDeltaCents: bigint;
   availableAfterCents: bigint;
+  blockedDeltaCents: bigint;
+  blockedAfterCents: bigint;
+  /** The MED case of a med_* line; null for the others. */
+  medCaseId: string | null;
   createdAt: Date;
 }
 
@@ -50,6 +65,7 @@ interface AccountRow {
   type: AccountType;
   opened_at: Date;
   available_brl_cents: string;
+  blocked_brl_cents: string;
   status: AccountStatus;
   status_reason: string | null;
   status_changed_at: Date | null;
@@ -63,6 +79,7 @@ const toAccount = (r: AccountRow): UserAccountRecord => ({
   type: r.type,
   openedAt: r.opened_at,
   availableBrlCents: BigInt(r.available_brl_cents),
+  blockedBrlCents: BigInt(r.blocked_brl_cents),
   status: r.status,
   statusReason: r.status_reason,
   statusChangedAt: r.status_changed_at,
@@ -103,13 +120,15 @@ const BY_USER = statement('inflows_account_by_user', 'SELECT * FROM accounts WHE
 const LOCK_BY_USER = statement('inflows_account_lock', 'SELECT * FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE');
 
 /**
- * Whether a user's inflow is still settling (it will be credited), or a refund of one is on its way (it may be
- * credited back): an account is not closed under either.
+ * Whether a user's inflow is still settling (it will be credited), a refund of one is on its way (it may be
+ * credited back), or a MED case is open or returning (its decision moves the balance): an account is not closed
+ * under any.
  */
 const UNDER_WAY = statement(
   'inflows_account_inflows_under_way',
   `SELECT EXISTS (SELECT 1 FROM pix_inflows WHERE partner_id = $1 AND document = $2 AND status IN ('processing', 'approved', 'success'))
-       OR EXISTS (SELECT 1 FROM pix_in_refunds WHERE partner_id = $1 AND document = $2 AND status IN ('created', 'processing')) AS under_way`,
+       OR EXISTS (SELECT 1 FROM pix_in_refunds WHERE partner_id = $1 AND document = $2 AND status IN ('created', 'processing'))
+       OR EXISTS (SELECT 1 FROM med_cases WHERE partner_id = $1 AND document = $2 AND status IN ('open', 'returning')) AS under_way`,
 );
 
 const SET_STATUS = statement(
@@ -127,28 +146,32 @@ const BY_ACCOUNT = statement(
 );
 
 /**
- * Moves a user's BRL balance by a signed amount with its ledger entry, in the caller's transaction: an
- * inflow's credit (the move to `credited`), a refund's debit, a failed refund's credit back. The account row
- * is locked by the UPDATE, so the entries of one account follow each other and each one's balance after is
- * exact; the UPDATE matches nothing (and nothing is written) when a debit would take the balance below zero.
- * (end_to_end_id, type, refund_id) is unique in the ledger, so a second credit of one inflow, or a second
- * debit of one refund, fails the whole transaction rather than move the balance twice.
+ * Moves a user's BRL balance (available, and blocked: $8) by signed amounts with its ledger entry, in the
+ * caller's transaction: an inflow's credit (the move to `credited`), a refund's debit, a failed refund's credit
+ * back, a MED case's block, release, return and its reversal. The account row is locked by the UPDATE, so the
+ * entries of one account follow each other and each one's balances after are exact; the UPDATE matches nothing
+ * (and nothing is written) when a move would take either balance below zero: a debit takes available cents
+ * only, never blocked ones. (end_to_end_id, type, refund_id) is unique in the ledger for the credit and the
+ * refunds' lines, so a second credit of one inflow, or a second debit of one refund, fails the whole
+ * transaction rather than move the balance twice.
  */
 const MOVE_BALANCE = statement(
   'inflows_account_move_balance',
   `WITH account AS (
-     UPDATE accounts SET available_brl_cents = available_brl_cents + $4
-     WHERE partner_id = $1 AND document = $2 AND available_brl_cents + $4 >= 0
-     RETURNING available_brl_cents)
-   INSERT INTO brl_ledger_entries (partner_id, document, type, end_to_end_id, refund_id, available_delta_cents, available_after_cents, created_at)
-   SELECT $1, $2, $5, $3, $6, $4, account.available_brl_cents, $7 FROM account
+     UPDATE accounts SET available_brl_cents = available_brl_cents + $4, blocked_brl_cents = blocked_brl_cents + $8
+     WHERE partner_id = $1 AND document = $2 AND available_brl_cents + $4 >= 0 AND blocked_brl_cents + $8 >= 0
+     RETURNING available_brl_cents, blocked_brl_cents)
+   INSERT INTO brl_ledger_entries (partner_id, document, type, end_to_end_id, refund_id, available_delta_cents, available_after_cents,
+                                   blocked_delta_cents, blocked_after_cents, med_case_id, created_at)
+   SELECT $1, $2, $5, $3, $6, $4, account.available_brl_cents, $8, account.blocked_brl_cents, $9, $7 FROM account
    RETURNING id`,
 );
 
 /** A page of a user's BRL ledger below an id, newest first: the (partner_id, document, id) index, read backwards. */
 const LEDGER = statement(
   'inflows_brl_ledger_page',
-  `SELECT id, type, end_to_end_id, refund_id, available_delta_cents, available_after_cents, created_at FROM brl_ledger_entries
+  `SELECT id, type, end_to_end_id, refund_id, available_delta_cents, available_after_cents, blocked_delta_cents, blocked_after_cents,
+          med_case_id, created_at FROM brl_ledger_entries
    WHERE partner_id = $1 AND document = $2 AND id < $3 ORDER BY id DESC LIMIT $4`,
 );
 
@@ -238,11 +261,66 @@ export class AccountRepository {
     if (!moved) throw new Error(`no account for the user of refund ${refund.refundId}: nothing credited back`);
   }
 
+  /**
+   * Blocks a MED case's cents: from available to blocked, with its med_block line; false, nothing written, when
+   * the available balance does not cover them (the caller caps them at it, under the account's lock).
+   */
+  medBlock(tx: Transaction, partnerId: PartnerId, document: string, m: MedMovement): Promise<boolean> {
+    return this.moveMed(tx, partnerId, document, 'med_block', m, -m.amountCents, m.amountCents, 0n);
+  }
+
+  /** Releases a MED case's blocked cents back to available, with its med_release line. */
+  async medRelease(tx: Transaction, partnerId: PartnerId, document: string, m: MedMovement): Promise<void> {
+    if (!(await this.moveMed(tx, partnerId, document, 'med_release', m, m.amountCents, -m.amountCents, 0n)))
+      throw new Error(`MED case ${m.caseId}: the blocked balance does not hold the ${m.amountCents} cents it releases`);
+  }
+
+  /** Takes an accepted MED case's blocked cents out of the balance for its devolução (refund `refundId`), with its med_return line. */
+  async medReturn(tx: Transaction, partnerId: PartnerId, document: string, m: MedMovement & { refundId: bigint }): Promise<void> {
+    if (!(await this.moveMed(tx, partnerId, document, 'med_return', m, 0n, -m.amountCents, m.refundId)))
+      throw new Error(`MED case ${m.caseId}: the blocked balance does not hold the ${m.amountCents} cents it returns`);
+  }
+
+  /** Puts a failed MED devolução's cents back into the blocked balance, with its med_return_reversal line. */
+  async medReturnReversal(tx: Transaction, partnerId: PartnerId, document: string, m: MedMovement & { refundId: bigint }): Promise<void> {
+    if (!(await this.moveMed(tx, partnerId, document, 'med_return_reversal', m, 0n, m.amountCents, m.refundId)))
+      throw new Error(`no account for the user of MED case ${m.caseId}: nothing blocked back`);
+  }
+
+  private moveMed(
+    tx: Transaction,
+    partnerId: PartnerId,
+    document: string,
+    type: BrlLedgerEntryType,
+    m: MedMovement,
+    deltaCents: bigint,
+    blockedDeltaCents: bigint,
+    refundId: bigint,
+  ): Promise<boolean> {
+    return this.move(tx, partnerId, document, {
+      type,
+      endToEndId: m.endToEndId,
+      refundId,
+      deltaCents,
+      blockedDeltaCents,
+      medCaseId: m.caseId,
+      at: m.at,
+    });
+  }
+
   private async move(
     tx: Transaction,
     partnerId: PartnerId,
     document: string,
-    m: { type: BrlLedgerEntryType; endToEndId: string; refundId: bigint; deltaCents: bigint; at: Date },
+    m: {
+      type: BrlLedgerEntryType;
+      endToEndId: string;
+      refundId: bigint;
+      deltaCents: bigint;
+      blockedDeltaCents?: bigint;
+      medCaseId?: string;
+      at: Date;
+    },
   ): Promise<boolean> {
     const { rows } = await tx.query<{ id: string }>(MOVE_BALANCE, [
       partnerId,
@@ -252,6 +330,8 @@ export class AccountRepository {
       m.type,
       m.refundId.toString(),
       m.at,
+      (m.blockedDeltaCents ?? 0n).toString(),
+      m.medCaseId ?? null,
     ]);
     return rows.length > 0;
   }
@@ -265,6 +345,9 @@ export class AccountRepository {
       refund_id: string;
       available_delta_cents: string;
       available_after_cents: string;
+      blocked_delta_cents: string;
+      blocked_after_cents: string;
+      med_case_id: string | null;
       created_at: Date;
     }>(LEDGER, [partnerId, document, page.beforeId?.toString() ?? NO_CURSOR, page.take]);
     return rows.map((r) => ({
@@ -274,6 +357,9 @@ export class AccountRepository {
       refundId: r.refund_id === '0' ? null : Number(r.refund_id),
       availableDeltaCents: BigInt(r.available_delta_cents),
       availableAfterCents: BigInt(r.available_after_cents),
+      blockedDeltaCents: BigInt(r.blocked_delta_cents),
+      blockedAfterCents: BigInt(r.blocked_after_cents),
+      medCaseId: r.med_case_id,
       createdAt: r.created_at,
     }));
   }

@@ -74,7 +74,10 @@ describe('OpenAccountUseCase (PostgreSQL)', () => {
 
   it("answers the BRL balance and ledger of the partner's user only: another partner's is user_not_found", async () => {
     const { partnerId, document } = await opened();
-    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { available_brl_cents: 0 } });
+    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({
+      ok: true,
+      data: { available_brl_cents: 0, blocked_brl_cents: 0 },
+    });
     expect(await ledger.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { entries: [], next_cursor: null } });
     expect(await balance.execute({ partner_id: testPartnerId(), document })).toMatchObject({
       ok: false,
@@ -102,6 +105,9 @@ describe('OpenAccountUseCase (PostgreSQL)', () => {
     ]);
     const second = await ledger.execute({ partner_id: partnerId, document, limit: 2, cursor: first.data.next_cursor ?? undefined });
     expect(second).toMatchObject({ ok: true, data: { entries: [{ available_after_cents: 100 }], next_cursor: null } });
-    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({ ok: true, data: { available_brl_cents: 600 } });
+    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({
+      ok: true,
+      data: { available_brl_cents: 600, blocked_brl_cents: 0 },
+    });
   });
 });

@@ -21,7 +21,7 @@ export class GetBrlBalanceUseCase {
     const account = await this.accounts.find(query.partner_id, query.document);
     if (!account) return fail('user_not_found', `no user with document ${query.document}`);
     // Cents of credited inflows, each at most MAX_PIX_IN_CENTS: a safe integer for far more than any account will see.
-    return ok({ available_brl_cents: Number(account.availableBrlCents) });
+    return ok({ available_brl_cents: Number(account.availableBrlCents), blocked_brl_cents: Number(account.blockedBrlCents) });
   }
 }
 
@@ -31,6 +31,9 @@ const toView = (line: BrlLedgerLine): BrlLedgerEntryView => ({
   currency: 'BRL',
   available_delta_cents: Number(line.availableDeltaCents),
   available_after_cents: Number(line.availableAfterCents),
+  blocked_delta_cents: Number(line.blockedDeltaCents),
+  blocked_after_cents: Number(line.blockedAfterCents),
+  med_case_id: line.medCaseId,
   end_to_end_id: line.endToEndId,
   refund_id: line.refundId,
   created_at: Math.floor(line.createdAt.getTime() / 1000),

@@ -19,7 +19,7 @@ export const toAccountStatusView = (a: UserAccountRecord): AccountStatusView => 
 /**
  * inflows.command.set-account-status.v1: an operator blocks a user's payment account (every new Pix to it is refused
  * to the provider, account_blocked), makes it active again, or closes it (refused for good, account_closed). Closed
- * is final; closing needs a zero balance, no inflow still settling and no refund under way (the account row is locked: a credit waits).
+ * is final; closing needs a zero balance (nothing blocked either), no inflow still settling, no refund under way and no open MED case (the account row is locked: a credit waits).
  * The same status again changes nothing.
  */
 @Injectable()
@@ -34,8 +34,10 @@ export class SetAccountStatusUseCase {
   /** Why the account cannot be closed now: money in it, or money still on its way in or out; null when it can. */
   private async whyNotClosable(tx: Transaction, account: UserAccountRecord, ref: string): Promise<string | null> {
     if (account.availableBrlCents !== 0n) return `account ${ref} holds ${account.availableBrlCents} BRL cents: it cannot be closed`;
+    if (account.blockedBrlCents !== 0n)
+      return `account ${ref} holds ${account.blockedBrlCents} BRL cents blocked by MED cases: it cannot be closed`;
     if (await this.accounts.inflowsUnderWay(tx, account.partnerId, account.document))
-      return `account ${ref} has a Pix still settling, or a refund under way: it cannot be closed yet`;
+      return `account ${ref} has a Pix still settling, a refund under way or an open MED case: it cannot be closed yet`;
     return null;
   }
 

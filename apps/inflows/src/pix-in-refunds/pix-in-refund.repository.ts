@@ -15,6 +15,8 @@ export interface PixInRefundRecord {
   providerId: string;
   rtrId: string | null;
   failureReason: string | null;
+  /** The MED case whose accepted refund request this devolução is (its cents came from the blocked balance); null for a partner's. */
+  medCaseId: string | null;
   attempts: number;
   nextAttemptAt: Date;
   createdAt: Date;
@@ -33,6 +35,7 @@ interface PixInRefundRow {
   provider_id: string;
   rtr_id: string | null;
   failure_reason: string | null;
+  med_case_id: string | null;
   attempts: number;
   next_attempt_at: Date;
   created_at: Date;
@@ -51,6 +54,7 @@ const toRecord = (r: PixInRefundRow): PixInRefundRecord => ({
   providerId: r.provider_id,
   rtrId: r.rtr_id,
   failureReason: r.failure_reason,
+  medCaseId: r.med_case_id,
   attempts: r.attempts,
   nextAttemptAt: r.next_attempt_at,
   createdAt: r.created_at,
@@ -65,12 +69,12 @@ const BY_IDEMPOTENCY_KEY = statement(
   'SELECT * FROM pix_in_refunds WHERE partner_id = $1 AND idempotency_key = $2',
 );
 
-/** Records a refund at `created`, due to be sent at once. */
+/** Records a refund at `created`, due to be sent at once (a MED case's names it: $9). */
 const CREATE = statement(
   'inflows_refund_create',
   `INSERT INTO pix_in_refunds (partner_id, document, end_to_end_id, idempotency_key, amount_cents, reason, status, provider_id,
-                              next_attempt_at, created_at, updated_at)
-   VALUES ($1, $2, $3, $4, $5, $6, 'created', $7, $8, $8, $8)
+                              next_attempt_at, created_at, updated_at, med_case_id)
+   VALUES ($1, $2, $3, $4, $5, $6, 'created', $7, $8, $8, $8, $9)
    RETURNING *`,
 );
 
@@ -127,6 +131,7 @@ export class PixInRefundRepository {
       reason: string;
       providerId: string;
       now: Date;
+      medCaseId?: string;
     },
   ): Promise<PixInRefundRecord> {
     const {
@@ -140,6 +145,7 @@ export class PixInRefundRepository {
       refund.reason,
       refund.providerId,
       refund.now,
+      refund.medCaseId ?? null,
     ]);
     return toRecord(row);
   }

@@ -1,18 +1,18 @@
-import { loadConfig } from '@partner/config';
-import { PartnerId, RefundPixInCommand, Topics } from '@partner/contracts';
+import { RefundPixInCommand, Topics } from '@partner/contracts';
 import { Database, UnitOfWork } from '@partner/db';
-import { newCpf, outboxEventsOf, selectRows, testPartnerId } from '@partner/testing';
-import { PixApiTestServer, startPixApiTestServer } from '@partner/pix-api-test-server';
+import { outboxEventsOf, selectRows, testPartnerId } from '@partner/testing';
+import { PixApiTestServer } from '@partner/pix-api-test-server';
 import { randomUUID } from 'node:crypto';
 import { AccountRepository } from '../accounts/account.repository';
-import { ingestionOn, openAccount, receiverOf } from '../accounts/accounts.spec-support';
+import { creditInflow, CreditedInflow } from '../accounts/accounts.spec-support';
 import { GetBrlLedgerUseCase } from '../accounts/brl-balance.use-cases';
 import { SetAccountStatusUseCase } from '../accounts/set-account-status.use-case';
 import { InflowsConfig } from '../config/inflows.config';
+import { MedCaseReturns } from '../med-cases/med-case-returns';
+import { MedCaseRepository } from '../med-cases/med-case.repository';
 import { DB_SCHEMA } from '../database/db-schema';
+import { pixApiForSpec } from './pix-api.spec-support';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
-import { newEndToEndId } from '../spi-simulator/end-to-end-id';
-import { completeSender } from '../spi-simulator/sender-details';
 import { GetPixInflowUseCase } from './get-pix-inflow.use-case';
 import { PixApiRefunds } from './pix-api-refunds';
 import { PixInRefundRepository } from './pix-in-refund.repository';
@@ -21,7 +21,6 @@ import { SendPixInRefundsUseCase } from './send-pix-in-refunds.use-case';
 
 // Integration: the inflows schema in PostgreSQL and the production Pix API adapter against the Pix API test server
 // (libs/pix-api-test-server: the Central Bank's document, vendor/bacen-pix-api). Each test has a partner and user of its own.
-const CLIENT = { id: 'inflows-spec', secret: randomUUID() };
 jest.setTimeout(30_000);
 let server: PixApiTestServer;
 let config: InflowsConfig;
@@ -33,17 +32,7 @@ let adapter: PixApiRefunds;
 let accounts: AccountRepository;
 
 beforeAll(async () => {
-  server = await startPixApiTestServer({ clientId: CLIENT.id, clientSecret: CLIENT.secret, pix: 'seeded', settleAfterMs: 50 });
-  config = loadConfig(InflowsConfig, {
-    ...process.env,
-    PIX_API_URL: server.url,
-    PIX_API_CLIENT_ID: CLIENT.id,
-    PIX_API_CLIENT_SECRET: CLIENT.secret,
-    PIX_API_RETRY_BASE_MS: '10',
-    PIX_API_RETRY_MAX_MS: '20',
-    PIX_API_POLL_MS: '10',
-    PIX_API_MAX_ATTEMPTS: '3',
-  });
+  ({ server, config } = await pixApiForSpec('inflows-spec'));
   db = new Database(config, DB_SCHEMA);
   const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
   const inflows = new PixInflowRepository(db);
@@ -51,7 +40,15 @@ beforeAll(async () => {
   accounts = new AccountRepository(db);
   adapter = new PixApiRefunds(config);
   refund = new RefundPixInUseCase(config, unitOfWork, inflows, refunds, accounts);
-  send = new SendPixInRefundsUseCase(config, unitOfWork, refunds, inflows, accounts, adapter);
+  send = new SendPixInRefundsUseCase(
+    config,
+    unitOfWork,
+    refunds,
+    inflows,
+    accounts,
+    adapter,
+    new MedCaseReturns(new MedCaseRepository(db), inflows, accounts),
+  );
   get = new GetPixInflowUseCase(inflows, refunds);
 });
 
@@ -61,31 +58,13 @@ afterAll(async () => {
   await db.close();
 });
 
-interface Credited {
-  partnerId: PartnerId;
-  document: string;
-  endToEndId: string;
-}
+type Credited = CreditedInflow;
 
 /** A new user's account with a Pix of `cents` credited to it (and known to the provider, settled `settledAt`). */
 async function credited(cents: number, settledAt = new Date()): Promise<Credited> {
-  const partnerId = testPartnerId();
-  const document = newCpf();
-  const account = await openAccount(db, config, partnerId, document);
-  const sender = completeSender({});
-  const endToEndId = newEndToEndId(sender.sender_bank_code, new Date());
-  const n = {
-    end_to_end_id: endToEndId,
-    amount_cents: cents,
-    method: 'manual' as const,
-    receiver_account: receiverOf(config, account),
-    ...sender,
-  };
-  const ingest = ingestionOn(db, config);
-  for (const status of ['processing', 'approved', 'success', 'credited'] as const)
-    expect((await ingest.execute({ ...n, status })).ok).toBe(true);
-  server.receive(endToEndId, cents, settledAt);
-  return { partnerId, document, endToEndId };
+  const c = await creditInflow(db, config, cents);
+  server.receive(c.endToEndId, cents, settledAt);
+  return c;
 }
 
 const ask = (c: Credited, amount: number, overrides: Partial<RefundPixInCommand> = {}) =>

@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { MedCaseReturns } from '../med-cases/med-case-returns';
+import { MedCaseRepository } from '../med-cases/med-case.repository';
 import { PixInflowsModule } from '../pix-inflows/pix-inflows.module';
 import { GetPixInflowUseCase } from './get-pix-inflow.use-case';
 import { PixApiRefunds } from './pix-api-refunds';
@@ -27,7 +29,15 @@ export class PixInRefundsModule {
         PixInRefundRepository,
         RefundPixInUseCase,
         GetPixInflowUseCase,
-        ...(withProvider ? [{ provide: PixRefunds, useClass: PixApiRefunds }, SendPixInRefundsUseCase, SendPixInRefundsService] : []),
+        ...(withProvider
+          ? [
+              { provide: PixRefunds, useClass: PixApiRefunds },
+              MedCaseRepository,
+              MedCaseReturns,
+              SendPixInRefundsUseCase,
+              SendPixInRefundsService,
+            ]
+          : []),
       ],
     };
   }

@@ -17,11 +17,11 @@ type Reply = RequestReply<typeof Topics.InflowsRefund>;
  */
 export const REFUND_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
 
-/** The statuses whose amount reached the user's balance: what a refund can return. */
+/** The statuses whose amount reached the user's balance: what a refund can return (not `blocked`: a MED case holds it). */
 const REFUNDABLE: readonly PixInStatus[] = ['credited', 'partially_returned'];
 
 /** The devolução's id at the provider (DevolucaoId, [a-zA-Z0-9]{1,35}): ours, random, so no two refunds ever share one. */
-const newProviderId = (): string => `R${randomBytes(16).toString('hex')}`;
+export const newProviderId = (): string => `R${randomBytes(16).toString('hex')}`;
 
 /**
  * inflows.command.refund-pix-in.v1 (POST /partner/v1/pix-in/{end_to_end_id}/refunds): returns part or all of a

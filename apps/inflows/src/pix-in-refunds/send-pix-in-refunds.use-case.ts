@@ -3,6 +3,7 @@ import { PixInRefundStatus } from '@partner/contracts';
 import { Transaction, UnitOfWork } from '@partner/db';
 import { AccountRepository } from '../accounts/account.repository';
 import { InflowsConfig } from '../config/inflows.config';
+import { MedCaseReturns } from '../med-cases/med-case-returns';
 import { pixInStateChanged } from '../pix-inflows/pix-in-event';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
 import { pixInRefundStateChanged } from './pix-in-refund-event';
@@ -33,6 +34,8 @@ interface Next {
  *   read back (GET) before it is asked again, since the first ask may have reached the provider (asking an id
  *   twice is refused); after PIX_API_MAX_ATTEMPTS it is failed only once the provider says it has no such
  *   devolução, so money is never both returned and credited back.
+ * A MED case's devolução (medCaseId) is settled by MedCaseReturns instead: its cents came from, and go back to,
+ * the blocked balance, and its case is returned or reopened.
  */
 @Injectable()
 export class SendPixInRefundsUseCase {
@@ -45,6 +48,7 @@ export class SendPixInRefundsUseCase {
     private readonly inflows: PixInflowRepository,
     private readonly accounts: AccountRepository,
     private readonly provider: PixRefunds,
+    private readonly medReturns: MedCaseReturns,
   ) {}
 
   /** One round; answers how many refunds it handled (a full round means more may be due). */
@@ -109,7 +113,9 @@ export class SendPixInRefundsUseCase {
     tx.emit(pixInRefundStateChanged(moved));
     const inflow = await this.inflows.lockForPartner(tx, refund.partnerId, refund.endToEndId);
     if (!inflow) throw new Error(`refund ${refund.id}: its inflow ${refund.endToEndId} is gone`);
-    if (moved.status === 'success') {
+    if (moved.medCaseId !== null) {
+      await this.medReturns.apply(tx, moved, inflow, now);
+    } else if (moved.status === 'success') {
       tx.emit(pixInStateChanged(await this.inflows.returnRefund(tx, refund.partnerId, inflow.id, refund.amountCents, now)));
     } else if (moved.status === 'failed') {
       await this.inflows.releaseRefund(tx, refund.partnerId, inflow.id, refund.amountCents);

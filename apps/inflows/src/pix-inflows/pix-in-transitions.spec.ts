@@ -35,8 +35,8 @@ describe('transitionOf', () => {
     expect(transitionOf('success', 'denied')).toBe('refuse');
   });
 
-  it('takes an inflow its refunds returned (partly or wholly) as credited: credited again is kept, anything else refused', () => {
-    for (const returned of ['partially_returned', 'returned'] as const) {
+  it('takes an inflow a MED case blocks, or its refunds returned (partly or wholly), as credited: credited again is kept, anything else refused', () => {
+    for (const returned of ['blocked', 'partially_returned', 'returned'] as const) {
       expect(transitionOf(returned, 'credited')).toBe('keep');
       for (const to of PIX_IN_NOTIFIED_STATUSES.filter((s) => s !== 'credited')) expect(transitionOf(returned, to)).toBe('refuse');
     }

@@ -121,9 +121,21 @@ const RELEASE_REFUND = statement(
   'UPDATE pix_inflows SET refunded_cents = refunded_cents - $3 WHERE partner_id = $1 AND id = $2 RETURNING *',
 );
 
-/** Counts a returned refund's cents: the inflow is `returned` once they are all of it, `partially_returned` before. */
+/**
+ * Counts a returned refund's cents: the inflow is `returned` once they are all of it, `partially_returned` before;
+ * a `blocked` inflow (a MED case holds its funds: a partner's refund asked before the block settled meanwhile)
+ * stays blocked, its status set when the case releases it.
+ */
 const RETURN_REFUND = statement(
   'inflows_pix_inflow_return_refund',
+  `UPDATE pix_inflows SET returned_cents = returned_cents + $3, updated_at = $4,
+     status = CASE WHEN status = 'blocked' THEN 'blocked' WHEN returned_cents + $3 = amount_cents THEN 'returned' ELSE 'partially_returned' END
+   WHERE partner_id = $1 AND id = $2 RETURNING *`,
+);
+
+/** Counts a MED devolução's returned cents: the inflow leaves `blocked` for `returned` or `partially_returned`. */
+const RETURN_MED_REFUND = statement(
+  'inflows_pix_inflow_return_med_refund',
   `UPDATE pix_inflows SET returned_cents = returned_cents + $3, updated_at = $4,
      status = CASE WHEN returned_cents + $3 = amount_cents THEN 'returned' ELSE 'partially_returned' END
    WHERE partner_id = $1 AND id = $2 RETURNING *`,
@@ -229,6 +241,14 @@ export class PixInflowRepository {
     const {
       rows: [row],
     } = await tx.query<PixInflowRow>(RETURN_REFUND, [partnerId, id.toString(), cents.toString(), now]);
+    return toRecord(row);
+  }
+
+  /** Counts a MED devolução's returned cents: the inflow moves from blocked to partially_returned or returned, stamped `now`. */
+  async returnMedRefund(tx: Transaction, partnerId: PartnerId, id: bigint, cents: bigint, now: Date): Promise<PixInflowRecord> {
+    const {
+      rows: [row],
+    } = await tx.query<PixInflowRow>(RETURN_MED_REFUND, [partnerId, id.toString(), cents.toString(), now]);
     return toRecord(row);
   }
 

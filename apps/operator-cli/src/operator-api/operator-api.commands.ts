@@ -1,4 +1,5 @@
 /** `admin ...`: one call of the operator API each (docs/api.md: "Operator API"), its answer printed. */
+import { MED_CASE_STATUSES, MED_DECISIONS, MED_REJECTION_REASONS } from '@partner/contracts';
 import { CommandContext, Commands, defined, print } from '../command-context';
 import { backfillUsers } from './user-backfill';
 
@@ -7,13 +8,35 @@ const user = (c: CommandContext) => ({ path: { partner_id: c.need('partner'), do
 const page = (c: CommandContext) => defined({ limit: c.number('limit'), cursor: c.flags.cursor });
 const FINDING_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 
-/** `--status`, checked here: the API would refuse another value too, less plainly. */
-function findingStatus(c: CommandContext): (typeof FINDING_STATUSES)[number] | undefined {
-  const status = c.flags.status;
-  if (status === undefined) return undefined;
-  const known = FINDING_STATUSES.find((s) => s === status);
-  if (!known) throw new Error(`--status must be one of ${FINDING_STATUSES.join(', ')}`);
+/** A flag's value checked against its list here (the API would refuse another value too, less plainly); undefined when not given. */
+function oneOf<const T extends string>(
+  c: CommandContext,
+  flag: 'status' | 'decision' | 'rejection-reason',
+  list: readonly T[],
+): T | undefined {
+  const value = c.flags[flag];
+  if (value === undefined) return undefined;
+  const known = list.find((s) => s === value);
+  if (!known) throw new Error(`--${flag} must be one of ${list.join(', ')}`);
   return known;
+}
+
+/** `admin med-case decide CASE_ID --decision D --note TEXT [--cents N] [--rejection-reason R]`: the operator's decision. */
+async function decideMedCase(c: CommandContext) {
+  const [caseId] = c.args;
+  if (!caseId) throw new Error("admin med-case decide needs the case's id (see --help)");
+  const decision = oneOf(c, 'decision', MED_DECISIONS);
+  if (!decision) throw new Error('--decision is required (see --help)');
+  return print(
+    await c.operatorApi().POST('/admin/v1/med-cases/{case_id}/decision', {
+      params: { path: { case_id: caseId } },
+      body: {
+        decision,
+        details: c.need('note'),
+        ...defined({ amount_cents: c.number('cents'), rejection_reason: oneOf(c, 'rejection-reason', MED_REJECTION_REASONS) }),
+      },
+    }),
+  );
 }
 
 /** `admin finding acknowledge|resolve ID --note TEXT`: one step of the finding's workflow. */
@@ -82,6 +105,13 @@ export const OPERATOR_API_COMMANDS: Commands = {
     ),
   'admin unmatched-inflows': async (c) =>
     print(await c.operatorApi().GET('/admin/v1/unmatched-pix-inflows', { params: { query: page(c) } })),
+  'admin med-cases': async (c) =>
+    print(
+      await c.operatorApi().GET('/admin/v1/med-cases', {
+        params: { query: defined({ status: oneOf(c, 'status', MED_CASE_STATUSES), partner_id: c.flags.partner, ...page(c) }) },
+      }),
+    ),
+  'admin med-case decide': decideMedCase,
   'admin notifications': async (c) =>
     print(
       await c.operatorApi().GET('/admin/v1/partners/{partner_id}/business-customers/{id}/notifications', {
@@ -90,7 +120,11 @@ export const OPERATOR_API_COMMANDS: Commands = {
     ),
   'admin hot-wallets': async (c) => print(await c.operatorApi().GET('/admin/v1/hot-wallets')),
   'admin findings': async (c) =>
-    print(await c.operatorApi().GET('/admin/v1/reconciliation/findings', { params: { query: defined({ status: findingStatus(c) }) } })),
+    print(
+      await c
+        .operatorApi()
+        .GET('/admin/v1/reconciliation/findings', { params: { query: defined({ status: oneOf(c, 'status', FINDING_STATUSES) }) } }),
+    ),
   'admin finding acknowledge': findingStep('acknowledge'),
   'admin finding resolve': findingStep('resolve'),
   'admin payout cancel': cancelPayout,

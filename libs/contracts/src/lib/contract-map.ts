@@ -24,6 +24,7 @@ import { ListUnmatchedPixInflowsQuery, UnmatchedPixInflowsPage } from './inflows
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { MedCaseReceivedEvent } from './pix-keys/med-case-received/med-case-received.event';
 import { MedCaseChangedEvent } from './inflows/med-case-changed/med-case-changed.event';
+import { DecideMedCaseCommand, ListMedCasesQuery, MedCasesPage, MedCaseView } from './inflows/med-cases/med-cases.contracts';
 import { PixKeyClaimChangedEvent } from './pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
 import {
   CancelPixKeyClaimCommand,
@@ -294,6 +295,13 @@ export const requestContracts = {
   [Topics.InflowsSetAccountStatus]: request<AccountStatusView>()(SetAccountStatusCommand, {
     refusals: ['user_not_found', 'account_closed', 'account_not_empty'],
     key: byUser,
+  }),
+  /** A cursor the service did not issue is invalid_request (field cursor). */
+  [Topics.InflowsListMedCases]: request<MedCasesPage>()(ListMedCasesQuery),
+  /** By case: the decisions of one case apply one after the other (the first one wins, the others are med_case_not_open). */
+  [Topics.InflowsDecideMedCase]: request<MedCaseView>()(DecideMedCaseCommand, {
+    refusals: ['med_case_not_found', 'med_case_not_open', 'med_decision_invalid', 'invalid_amount', 'not_implemented'],
+    key: (c) => `med_case:${c.case_id}`,
   }),
   /** By inflow: the refunds of one inflow are created one after the other (its amount bounds them all). */
   [Topics.InflowsRefund]: request<RefundPixInResult>()(RefundPixInCommand, {

@@ -71,7 +71,7 @@ export const FAMILY_ERROR_CODES = {
     'pix_key_not_registered',
     'idempotency_key_reused',
     'insufficient_funds',
-    /** The inflow is not credited (still settling, denied or failed): nothing of it is in the balance to return (409). */
+    /** The inflow is not credited (still settling, denied or failed), or a MED case blocks it: nothing of it to return (409). */
     'pix_in_not_refundable',
     /** This refund and the inflow's earlier ones (not failed) would return more than it brought (422). */
     'refund_exceeds_amount',
@@ -98,6 +98,12 @@ export const FAMILY_ERROR_CODES = {
     'account_closed',
     /** A payment account with a BRL balance cannot be closed (422). */
     'account_not_empty',
+    /** No MED case of that id (404). */
+    'med_case_not_found',
+    /** The MED case is decided already, or its devolução is under way: only an open case is decided (409). */
+    'med_case_not_open',
+    /** agree/disagree decide an infraction report, accept/reject a refund request: not the other kind (422). */
+    'med_decision_invalid',
   ],
   /** POST /provider/v1/pix/inflows. */
   pix_provider: [

@@ -88,6 +88,10 @@ export const Topics = {
   InflowsLedger: 'inflows.query.brl-ledger.v1',
   InflowsListUnmatched: 'inflows.query.list-unmatched.v1',
   InflowsSetAccountStatus: 'inflows.command.set-account-status.v1',
+  /** The MED cases, for the operator (GET /admin/v1/med-cases). */
+  InflowsListMedCases: 'inflows.query.list-med-cases.v1',
+  /** The operator's decision on a MED case (POST /admin/v1/med-cases/{case_id}/decision). */
+  InflowsDecideMedCase: 'inflows.command.decide-med-case.v1',
   /** A partner's refund (devolução) of a credited inflow, and one inflow with its refunds. */
   InflowsRefund: 'inflows.command.refund-pix-in.v1',
   InflowsGet: 'inflows.query.get.v1',

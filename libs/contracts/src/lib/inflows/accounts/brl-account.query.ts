@@ -15,9 +15,11 @@ export class GetBrlBalanceQuery {
   document!: string;
 }
 
-/** A user's BRL balance, kept by the inflows service: the credited Pix inflows. */
+/** A user's BRL balance, kept by the inflows service: the credited Pix inflows, less what MED cases hold blocked. */
 export interface BrlBalance {
   available_brl_cents: number;
+  /** Cents MED cases hold blocked: the user's, not spendable (docs/api.md: "MED"). */
+  blocked_brl_cents: number;
 }
 
 /**
@@ -27,10 +29,19 @@ export interface BrlBalance {
 export class UserBalances extends AccountBalance {
   @ApiProperty({
     type: 'integer',
-    description: 'BRL cents in the user\'s payment account: the Pix inflows credited to it (status "credited")',
+    description:
+      "BRL cents in the user's payment account it can spend: the Pix inflows credited to it, less what was refunded and what MED cases hold blocked",
     example: 25_000,
   })
   available_brl_cents!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "BRL cents MED cases (the Pix rules' special return mechanism) hold blocked: still the user's, not spendable until released or returned to the payer",
+    example: 0,
+  })
+  blocked_brl_cents!: number;
 }
 
 /** A user's payment account at the operator, as the operator API and the sandbox answer it. */
@@ -60,8 +71,20 @@ export class GetBrlLedgerQuery extends OperatorPageRequest {
   document!: string;
 }
 
-/** What moved a BRL balance: a Pix inflow reaching `credited`, a refund of one (its debit), a failed refund (credited back). */
-export const BRL_LEDGER_ENTRY_TYPES = ['pix_in_credit', 'pix_in_refund', 'pix_in_refund_reversal'] as const;
+/**
+ * What moved a BRL balance: a Pix inflow reaching `credited`, a refund of one (its debit), a failed refund (credited
+ * back); a MED case blocking cents (available to blocked), releasing them (back), returning blocked cents by
+ * devolução, and that devolução failing (back to blocked).
+ */
+export const BRL_LEDGER_ENTRY_TYPES = [
+  'pix_in_credit',
+  'pix_in_refund',
+  'pix_in_refund_reversal',
+  'med_block',
+  'med_release',
+  'med_return',
+  'med_return_reversal',
+] as const;
 export type BrlLedgerEntryType = (typeof BRL_LEDGER_ENTRY_TYPES)[number];
 
 /** One movement of a user's BRL balance, written in the transaction of the change. */
@@ -72,7 +95,7 @@ export class BrlLedgerEntryView {
   @ApiProperty({
     enum: BRL_LEDGER_ENTRY_TYPES,
     description:
-      'pix_in_credit: a Pix inflow was credited; pix_in_refund: a refund of one was debited; pix_in_refund_reversal: that refund failed, credited back',
+      'pix_in_credit: a Pix inflow was credited; pix_in_refund: a refund of one was debited; pix_in_refund_reversal: that refund failed, credited back; med_block: a MED case blocked cents (available to blocked); med_release: it released them; med_return: blocked cents returned to the payer by devolução; med_return_reversal: that devolução failed, blocked again',
   })
   type!: BrlLedgerEntryType;
 
@@ -85,13 +108,32 @@ export class BrlLedgerEntryView {
   @ApiProperty({ type: 'integer', description: 'The balance right after this entry', example: 40_000 })
   available_after_cents!: number;
 
+  @ApiProperty({
+    type: 'integer',
+    description: 'Signed cents added to or taken from the blocked balance (MED); 0 for the others',
+    example: 0,
+  })
+  blocked_delta_cents!: number;
+
+  @ApiProperty({ type: 'integer', description: 'The blocked balance right after this entry', example: 0 })
+  blocked_after_cents!: number;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The MED case of a med_* entry; null for the others',
+    example: null,
+  })
+  med_case_id!: string | null;
+
   @ApiProperty({ description: 'The Pix inflow credited, or refunded', example: 'E60701190202611260430Ab12Cd34Ef5' })
   end_to_end_id!: string;
 
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: 'The refund (pix_in_refund, pix_in_refund_reversal); null for a credit',
+    description: 'The refund (pix_in_refund, pix_in_refund_reversal, med_return, med_return_reversal); null for the others',
     example: null,
   })
   refund_id!: number | null;

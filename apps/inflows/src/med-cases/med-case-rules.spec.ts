@@ -1,0 +1,72 @@
+import { acceptedResult, planBlock, releasedStatus } from './med-case-rules';
+
+describe('planBlock', () => {
+  const base = { requestedCents: null, reachCents: 10_000n, others: [], availableCents: 50_000n };
+
+  it("blocks a report's reach (the inflow's amount not refunded), at most the available balance", () => {
+    expect(planBlock({ ...base, kind: 'infraction_report' })).toEqual({
+      askedCents: 10_000n,
+      takeOver: [],
+      topUpCents: 10_000n,
+      blockedCents: 10_000n,
+    });
+    expect(planBlock({ ...base, kind: 'infraction_report', availableCents: 3_000n })).toMatchObject({
+      askedCents: 10_000n,
+      blockedCents: 3_000n,
+    });
+    expect(planBlock({ ...base, kind: 'infraction_report', availableCents: 0n })).toMatchObject({ topUpCents: 0n, blockedCents: 0n });
+  });
+
+  it("caps a refund request's amount at the reach", () => {
+    expect(planBlock({ ...base, kind: 'refund_request', requestedCents: 12_000n })).toMatchObject({
+      askedCents: 10_000n,
+      blockedCents: 10_000n,
+    });
+    expect(planBlock({ ...base, kind: 'refund_request', requestedCents: 4_000n })).toMatchObject({
+      askedCents: 4_000n,
+      blockedCents: 4_000n,
+    });
+  });
+
+  it("takes a report's block over, releasing its excess, topping up only the difference", () => {
+    const report = { caseId: 'r', kind: 'infraction_report' as const, blockedCents: 10_000n };
+    expect(planBlock({ ...base, kind: 'refund_request', requestedCents: 4_000n, others: [report], availableCents: 0n })).toEqual({
+      askedCents: 4_000n,
+      takeOver: [{ caseId: 'r', takenCents: 4_000n, releasedCents: 6_000n }],
+      topUpCents: 0n,
+      blockedCents: 4_000n,
+    });
+    const short = { ...report, blockedCents: 3_000n };
+    expect(planBlock({ ...base, kind: 'refund_request', requestedCents: 10_000n, others: [short], availableCents: 5_000n })).toEqual({
+      askedCents: 10_000n,
+      takeOver: [{ caseId: 'r', takenCents: 3_000n, releasedCents: 0n }],
+      topUpCents: 5_000n,
+      blockedCents: 8_000n,
+    });
+  });
+
+  it('never blocks what another case of the payment already holds', () => {
+    const request = { caseId: 'q', kind: 'refund_request' as const, blockedCents: 7_000n };
+    expect(planBlock({ ...base, kind: 'infraction_report', others: [request] })).toMatchObject({
+      topUpCents: 3_000n,
+      blockedCents: 3_000n,
+    });
+    expect(planBlock({ ...base, kind: 'refund_request', requestedCents: 9_000n, others: [request] })).toMatchObject({
+      takeOver: [],
+      blockedCents: 3_000n,
+    });
+  });
+});
+
+describe('acceptedResult and releasedStatus', () => {
+  it('tells DICT all (TOTALLY_ACCEPTED) or part (PARTIALLY_ACCEPTED) of what was asked', () => {
+    expect(acceptedResult(4_000n, 4_000n)).toBe('TOTALLY_ACCEPTED');
+    expect(acceptedResult(3_999n, 4_000n)).toBe('PARTIALLY_ACCEPTED');
+  });
+
+  it('gives a released inflow the status its returns made it', () => {
+    expect(releasedStatus(1_000n, 0n)).toBe('credited');
+    expect(releasedStatus(1_000n, 400n)).toBe('partially_returned');
+    expect(releasedStatus(1_000n, 1_000n)).toBe('returned');
+  });
+});
