@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiClient, pollUntil } from '@partner/testing';
-import { FeedEvent, listEvents, newPartner, newUser } from './support/sandbox';
+import { creditedPix, FeedEvent, listEvents, newPartner, newUser } from './support/sandbox';
 
 // Refunds of Pix inflows (docs/api.md: "Refunds") through the running stack: a sandbox Pix is credited, the
 // partner refunds part of it over HTTP, the BRL balance drops at once, the inflows service returns it by a
@@ -16,18 +16,6 @@ type Detail = {
   returned_cents: number;
   refunds: Refund[];
 };
-
-async function creditedPix(api: ApiClient, document: string, cents: number): Promise<string> {
-  const res = await api.post<{ end_to_end_id: string }>('/sandbox/v1/pix-in', { document, amount_cents: cents });
-  expect(res.status).toBe(202);
-  const e2e = res.body.end_to_end_id;
-  await pollUntil(
-    `inflow ${e2e} credited`,
-    () => api.get<Detail>(`/partner/v1/pix-in/${e2e}`),
-    (r) => r.status === 200 && r.body.status === 'credited',
-  );
-  return e2e;
-}
 
 const refund = (api: ApiClient, e2e: string, body: Record<string, unknown>) =>
   api.post<{ id: number; status: string; error?: string; message?: string; field?: string }>(`/partner/v1/pix-in/${e2e}/refunds`, body);

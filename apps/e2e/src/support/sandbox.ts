@@ -1,6 +1,6 @@
 import { createPartnerApiClient, PartnerApiClient } from '@partner/api-client';
 import type { PartnerEvent } from '@partner/contracts';
-import { ApiClient, contractCheckedFetch, newCpf, requireEnv, withdrawalRequest } from '@partner/testing';
+import { ApiClient, contractCheckedFetch, newCpf, pollUntil, requireEnv, withdrawalRequest } from '@partner/testing';
 
 export const gatewayUrl = () => requireEnv('GATEWAY_URL');
 /**
@@ -81,4 +81,17 @@ export async function listEvents(api: ApiClient, query = 'delivered=false'): Pro
   const res = await api.get<{ events: FeedEvent[] }>(`/partner/v1/events?${query}`);
   if (res.status !== 200) throw new Error(`events listing failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.events;
+}
+
+/** A sandbox Pix of `cents` to the user, once its inflow reads `credited`: its end-to-end id. */
+export async function creditedPix(api: ApiClient, document: string, cents: number): Promise<string> {
+  const res = await api.post<{ end_to_end_id: string }>('/sandbox/v1/pix-in', { document, amount_cents: cents });
+  expect(res.status).toBe(202);
+  const e2e = res.body.end_to_end_id;
+  await pollUntil(
+    `inflow ${e2e} credited`,
+    () => api.get<{ status: string }>(`/partner/v1/pix-in/${e2e}`),
+    (r) => r.status === 200 && r.body.status === 'credited',
+  );
+  return e2e;
 }

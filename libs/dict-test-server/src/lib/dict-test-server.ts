@@ -766,8 +766,38 @@ ${p.detail ? `    <detail>${escape(p.detail)}</detail>\n` : ''}    <correlationI
       req.on('error', reject);
     });
 
+  /**
+   * Outside DICT's API, for a stack's end-to-end suites (they run in another process than this server): another
+   * participant opens a MED case, as `as(ispb)` lets a spec in this process do. `POST
+   * /test-control/participants/{ispb}/infraction-reports` (an InfractionReportInput) or `/refunds` (a RefundInput),
+   * JSON in and out, over the same mutual TLS. The case is then read back through DICT's own getInfractionReport and
+   * getRefund.
+   */
+  const control = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const route = /^\/test-control\/participants\/(\d{8})\/(infraction-reports|refunds)$/.exec(url.pathname);
+    let status: number;
+    let body: unknown;
+    try {
+      if (!route || req.method !== 'POST') throw new Problem(404, 'NotFound', 'Not found', 'No such test control');
+      const [, participant, what] = route;
+      const input: unknown = JSON.parse(await readBody(req));
+      body =
+        what === 'refunds'
+          ? med.createRefund(participant, input as RefundInput)
+          : med.createInfractionReport(participant, input as InfractionReportInput);
+      status = 201;
+    } catch (error) {
+      status = error instanceof Problem ? error.status : 400;
+      body = { type: error instanceof Problem ? error.type : 'BadRequest', detail: (error as Error).message };
+    }
+    log(`dict-test-server: ${req.method} ${url.pathname} ${status}`);
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://dict.test');
+    if (url.pathname.startsWith('/test-control/')) return control(req, res, url);
     const record: RecordedRequest = { operationId: undefined, status: 0, signed: false };
     let operation: DictOperation | undefined;
     let fault: Fault | undefined;
