@@ -153,7 +153,7 @@ describe('MED end to end: DICT, pix-keys, the bus, inflows, the operator, the Pi
       status: 'returned',
       returned_cents: 8_000,
     });
-  });
+  }, 120_000);
 
   it('a report disagreed releases the block exactly, and DICT is told DISAGREED', async () => {
     const { api } = await newPartner();
