@@ -77,7 +77,8 @@ export class MedCaseView {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: MED_CASE_ATTENTIONS,
+    // null among the values too: OpenAPI 3.0 validators check `enum` before `nullable`.
+    enum: [...MED_CASE_ATTENTIONS, null],
     description:
       'Why the operator should look: inflow_unknown (no inflow has the payment: recorded, nothing blocked), inflow_not_credited (nothing of it in the balance), insufficient_funds (the available balance had less than asked); null when none',
   })
@@ -95,10 +96,15 @@ export class MedCaseView {
   @ApiProperty({ type: 'integer', description: 'Unix seconds: when DICT created the case', example: 1795315285 })
   opened_at!: number;
 
-  @ApiProperty({ type: String, nullable: true, enum: MED_DICT_RESULTS, description: 'What DICT is told once decided; null before' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: [...MED_DICT_RESULTS, null],
+    description: 'What DICT is told once decided; null before',
+  })
   dict_result!: MedDictResult | null;
 
-  @ApiProperty({ type: String, nullable: true, enum: MED_REJECTION_REASONS, description: "A rejected request's reason" })
+  @ApiProperty({ type: String, nullable: true, enum: [...MED_REJECTION_REASONS, null], description: "A rejected request's reason" })
   rejection_reason!: MedRejectionReason | null;
 
   @ApiProperty({ type: String, nullable: true, description: "The operator's analysis, for DICT" })
