@@ -7,9 +7,11 @@ import { MedCaseReference } from '../../pix-keys/med-case-received/med-case-rece
  * - `agreed` / `disagreed`: an infraction report decided (agreed keeps the block for the refund request to come,
  *   disagreed releases it);
  * - `returning`: a refund request accepted, its devolução sent to the Pix provider;
- * - `returned`: the devolução settled; `rejected`: a refund request refused, the block released.
+ * - `returned`: the devolução settled; `rejected`: a refund request refused, the block released;
+ * - `cancelled`: withdrawn in DICT by the participant that opened it before it was decided (or an agreed report
+ *   still holding its block): the block released, nothing told DICT; it is decided no more.
  */
-export const MED_CASE_STATUSES = ['open', 'agreed', 'disagreed', 'returning', 'returned', 'rejected'] as const;
+export const MED_CASE_STATUSES = ['open', 'agreed', 'disagreed', 'returning', 'returned', 'rejected', 'cancelled'] as const;
 export type MedCaseStatus = (typeof MED_CASE_STATUSES)[number];
 
 /** What DICT is to be told when the case is closed: closeInfractionReport's AnalysisResult, closeRefund's RefundAnalysisResult. */
