@@ -56,6 +56,7 @@ export * from './lib/customers/business-customer-registered/business-customer-re
 export * from './lib/pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 export * from './lib/pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
 export * from './lib/pix-keys/med-case-received/med-case-received.event';
+export * from './lib/pix-keys/med-case-cancelled/med-case-cancelled.event';
 export * from './lib/pix-keys/decide-pix-key-claim/decide-pix-key-claim.command';
 export * from './lib/users/upsert-user/upsert-user.command';
 export * from './lib/inflows/pix-in.types';

@@ -4,14 +4,14 @@ import { DecideMedCaseCommand, fail, ok, RequestReply, Topics } from '@partner/c
 import { Transaction, UnitOfWork } from '@partner/db';
 import { AccountRepository } from '../accounts/account.repository';
 import { InflowsConfig } from '../config/inflows.config';
-import { pixInStateChanged } from '../pix-inflows/pix-in-event';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
 import { pixInRefundStateChanged } from '../pix-in-refunds/pix-in-refund-event';
 import { PixInRefundRepository } from '../pix-in-refunds/pix-in-refund.repository';
 import { newProviderId } from '../pix-in-refunds/refund-pix-in.use-case';
 import { medCaseChanged, toMedCaseView } from './med-case-event';
 import { MedCaseRecord, MedCaseRepository } from './med-case.repository';
-import { DECISIONS_OF, releasedStatus } from './med-case-rules';
+import { releaseBlock, unblockInflow } from './med-case-release';
+import { DECISIONS_OF } from './med-case-rules';
 
 type Reply = RequestReply<typeof Topics.InflowsDecideMedCase>;
 
@@ -59,7 +59,7 @@ export class DecideMedCaseUseCase {
       const decided = { analysisDetails: c.details, decidedBy: c.by };
       if (c.decision === 'agree') return this.changed(tx, found, { ...decided, status: 'agreed', dictResult: 'AGREED' }, now);
       if (c.decision === 'accept') return this.accept(tx, found, c, now);
-      await this.release(tx, found, found.blockedCents, now);
+      await releaseBlock(tx, this.accounts, found, found.blockedCents, now);
       const closed =
         c.decision === 'disagree'
           ? await this.cases.update(tx, found, { ...decided, status: 'disagreed', dictResult: 'DISAGREED', blockedCents: 0n }, now)
@@ -69,7 +69,7 @@ export class DecideMedCaseUseCase {
               { ...decided, status: 'rejected', dictResult: 'REJECTED', rejectionReason: c.rejection_reason ?? 'OTHER', blockedCents: 0n },
               now,
             );
-      await this.unblockInflow(tx, closed, now);
+      await unblockInflow(tx, this.inflows, this.cases, closed, now);
       return this.reported(tx, closed);
     });
   }
@@ -111,7 +111,7 @@ export class DecideMedCaseUseCase {
       refundId: refund.id,
       at: now,
     });
-    await this.release(tx, found, found.blockedCents - cents, now);
+    await releaseBlock(tx, this.accounts, found, found.blockedCents - cents, now);
     tx.emit(pixInRefundStateChanged(refund));
     return this.changed(
       tx,
@@ -119,26 +119,6 @@ export class DecideMedCaseUseCase {
       { status: 'returning', blockedCents: 0n, refundId: refund.id, analysisDetails: c.details, decidedBy: c.by },
       now,
     );
-  }
-
-  /** Gives `cents` of the case's block back to the available balance (med_release). */
-  private async release(tx: Transaction, found: MedCaseRecord, cents: bigint, now: Date): Promise<void> {
-    if (cents === 0n || !found.user) return;
-    await this.accounts.medRelease(tx, found.user.partnerId, found.user.document, {
-      endToEndId: found.endToEndId,
-      caseId: found.caseId,
-      amountCents: cents,
-      at: now,
-    });
-  }
-
-  /** The inflow back to the status its returns made it, once no case of the payment holds cents blocked. */
-  private async unblockInflow(tx: Transaction, closed: MedCaseRecord, now: Date): Promise<void> {
-    if (!closed.user) return;
-    const inflow = await this.inflows.lockForPartner(tx, closed.user.partnerId, closed.endToEndId);
-    if (inflow?.status !== 'blocked' || (await this.cases.lockBlockingOf(tx, closed.endToEndId)).length > 0) return;
-    const status = releasedStatus(inflow.amountCents, inflow.returnedCents);
-    tx.emit(pixInStateChanged(await this.inflows.move(tx, inflow.partnerId, inflow.id, status, now)));
   }
 
   private async changed(

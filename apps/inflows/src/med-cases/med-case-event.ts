@@ -41,7 +41,8 @@ export function medCaseChanged(c: MedCaseRecord) {
     status: c.status,
     blocked_cents: Number(c.blockedCents),
     returned_cents: Number(c.returnedCents),
-    dict_result: c.dictResult,
+    // A cancelled case tells DICT nothing (its opener withdrew it there), even an agreed report's AGREED.
+    dict_result: c.status === 'cancelled' ? null : c.dictResult,
     rejection_reason: c.rejectionReason,
     analysis_details: c.analysisDetails,
     refund_transaction_id: c.refundTransactionId,

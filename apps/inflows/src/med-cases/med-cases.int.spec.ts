@@ -1,4 +1,4 @@
-import { DecideMedCaseCommand, MedCaseReceivedEvent, Topics } from '@partner/contracts';
+import { DecideMedCaseCommand, MedCaseCancelledEvent, MedCaseReceivedEvent, Topics } from '@partner/contracts';
 import { Database, UnitOfWork } from '@partner/db';
 import { PixApiTestServer } from '@partner/pix-api-test-server';
 import { outboxEventsOf, pollUntil, selectRows } from '@partner/testing';
@@ -15,6 +15,7 @@ import { PixApiRefunds } from '../pix-in-refunds/pix-api-refunds';
 import { PixInRefundRepository } from '../pix-in-refunds/pix-in-refund.repository';
 import { RefundPixInUseCase } from '../pix-in-refunds/refund-pix-in.use-case';
 import { SendPixInRefundsUseCase } from '../pix-in-refunds/send-pix-in-refunds.use-case';
+import { CancelMedCaseUseCase } from './cancel-med-case.use-case';
 import { DecideMedCaseUseCase } from './decide-med-case.use-case';
 import { ListMedCasesUseCase } from './list-med-cases.use-case';
 import { MedCaseReturns } from './med-case-returns';
@@ -29,6 +30,7 @@ let config: InflowsConfig;
 let db: Database;
 let receive: ReceiveMedCaseUseCase;
 let decide: DecideMedCaseUseCase;
+let cancel: CancelMedCaseUseCase;
 let list: ListMedCasesUseCase;
 let send: SendPixInRefundsUseCase;
 let refund: RefundPixInUseCase;
@@ -47,6 +49,7 @@ beforeAll(async () => {
   const refunds = new PixInRefundRepository(db);
   adapter = new PixApiRefunds(config);
   receive = new ReceiveMedCaseUseCase(unitOfWork, cases, inflows, accounts);
+  cancel = new CancelMedCaseUseCase(unitOfWork, cases, inflows, accounts);
   decide = new DecideMedCaseUseCase(config, unitOfWork, cases, inflows, refunds, accounts);
   list = new ListMedCasesUseCase(cases);
   send = new SendPixInRefundsUseCase(config, unitOfWork, refunds, inflows, accounts, adapter, new MedCaseReturns(cases, inflows, accounts));
@@ -81,6 +84,14 @@ const report = (c: CreditedInflow, overrides: Partial<MedCaseReceivedEvent> = {}
 
 const request = (c: CreditedInflow, cents: number, reportId: string | null = null): MedCaseReceivedEvent =>
   report(c, { kind: 'refund_request', amount_cents: cents, infraction_report_id: reportId });
+
+/** The pix-keys service's word that the case's opener cancelled it in DICT. */
+const cancelled = (e: MedCaseReceivedEvent): MedCaseCancelledEvent => ({
+  case_id: e.case_id,
+  kind: e.kind,
+  end_to_end_id: e.end_to_end_id,
+  cancelled_at: new Date().toISOString(),
+});
 
 const decision = (e: MedCaseReceivedEvent, d: Partial<DecideMedCaseCommand>): DecideMedCaseCommand => ({
   case_id: e.case_id,
@@ -354,6 +365,70 @@ describe('MED cases (PostgreSQL, the Pix API test server)', () => {
       expect(blocked).toBe(10_000 - refunded);
       expect(await caseOf(e)).toMatchObject({ asked_cents: 10_000 - refunded, blocked_cents: 10_000 - refunded });
     }
+  });
+
+  it('a blocked report its opener cancels releases the block exactly, the inflow credited again; a redelivery changes nothing', async () => {
+    const c = await credited(8_000);
+    const r = report(c);
+    await receive.execute(r);
+    expect(await balanceOf(c)).toEqual({ available: 0, blocked: 8_000 });
+    await cancel.execute(cancelled(r));
+    await cancel.execute(cancelled(r)); // a redelivery: nothing more
+    expect(await balanceOf(c)).toEqual({ available: 8_000, blocked: 0 });
+    expect(await inflowStatus(c)).toBe('credited');
+    expect((await pixInStates(c)).slice(-3)).toEqual(['credited', 'blocked', 'credited']);
+    expect((await ledgerOf(c)).slice(1)).toEqual([
+      ['med_block', -8_000, 8_000, 0, 8_000],
+      ['med_release', 8_000, -8_000, 8_000, 0],
+    ]);
+    expect((await eventsOf(r)).map((m) => [m.status, m.blocked_cents, m.dict_result])).toEqual([
+      ['open', 8_000, null],
+      ['cancelled', 0, null],
+    ]);
+    expect(await caseOf(r)).toMatchObject({ status: 'cancelled', blocked_cents: 0 });
+    // A cancelled case is decided no more.
+    expect(await decide.execute(decision(r, { decision: 'disagree' }))).toMatchObject({ ok: false, error: { code: 'med_case_not_open' } });
+  });
+
+  it('an agreed report still holding its block is cancelled too; the user’s other blocked inflow stays blocked', async () => {
+    const c = await credited(10_000);
+    const r = report(c);
+    await receive.execute(r);
+    await decided(r, { decision: 'agree' });
+    const other = await credited(3_000, c);
+    const o = report(other);
+    await receive.execute(o);
+    await cancel.execute(cancelled(r));
+    expect(await caseOf(r)).toMatchObject({ status: 'cancelled', blocked_cents: 0, dict_result: 'AGREED' });
+    expect((await eventsOf(r)).map((m) => [m.status, m.dict_result])).toEqual([
+      ['open', null],
+      ['agreed', 'AGREED'],
+      ['cancelled', null],
+    ]);
+    expect(await balanceOf(c)).toEqual({ available: 10_000, blocked: 3_000 });
+    expect(await inflowStatus(c)).toBe('credited');
+    expect(await inflowStatus(other)).toBe('blocked');
+  });
+
+  it('a cancel after the case was accepted (or decided otherwise) changes nothing: the devolução goes on', async () => {
+    const c = await credited(5_000);
+    const q = request(c, 5_000);
+    await receive.execute(q);
+    await decided(q, { decision: 'accept' });
+    const before = { balance: await balanceOf(c), ledger: await ledgerOf(c), events: await eventsOf(q) };
+    await cancel.execute(cancelled(q));
+    expect(await caseOf(q)).toMatchObject({ status: 'returning' });
+    expect({ balance: await balanceOf(c), ledger: await ledgerOf(c), events: await eventsOf(q) }).toEqual(before);
+    expect(await untilCase(q, 'returned')).toMatchObject({ dict_result: 'TOTALLY_ACCEPTED', returned_cents: 5_000 });
+
+    const d = await credited(1_000);
+    const r = report(d);
+    await receive.execute(r);
+    await decided(r, { decision: 'disagree' });
+    await cancel.execute(cancelled(r));
+    expect(await caseOf(r)).toMatchObject({ status: 'disagreed', dict_result: 'DISAGREED' });
+    expect((await eventsOf(r)).map((m) => m.status)).toEqual(['open', 'disagreed']);
+    expect(await balanceOf(d)).toEqual({ available: 1_000, blocked: 0 });
   });
 
   it('lists the cases newest first, by status and partner, page by page', async () => {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { PixInRefundRepository } from '../pix-in-refunds/pix-in-refund.repository';
 import { PixInflowsModule } from '../pix-inflows/pix-inflows.module';
+import { CancelMedCaseUseCase } from './cancel-med-case.use-case';
 import { DecideMedCaseUseCase } from './decide-med-case.use-case';
 import { ListMedCasesUseCase } from './list-med-cases.use-case';
 import { MedCaseRepository } from './med-case.repository';
@@ -16,6 +17,13 @@ import { ReceiveMedCaseUseCase } from './receive-med-case.use-case';
 @Module({
   imports: [AccountsModule, PixInflowsModule],
   controllers: [MedCaseEventsHandler, MedCasesHandler],
-  providers: [MedCaseRepository, PixInRefundRepository, ReceiveMedCaseUseCase, DecideMedCaseUseCase, ListMedCasesUseCase],
+  providers: [
+    MedCaseRepository,
+    PixInRefundRepository,
+    ReceiveMedCaseUseCase,
+    CancelMedCaseUseCase,
+    DecideMedCaseUseCase,
+    ListMedCasesUseCase,
+  ],
 })
 export class MedCasesModule {}

@@ -163,6 +163,12 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     );
   }
 
+  getInfractionReport(id: string): Promise<DictAnswer<DictInfractionReport>> {
+    return this.read('getInfractionReport', '/infraction-reports/', id, (root) =>
+      readInfractionReport(child(expectRoot(root, 'GetInfractionReportResponse'), 'InfractionReport')),
+    );
+  }
+
   acknowledgeInfractionReport(id: string): Promise<DictAnswer<DictInfractionReport>> {
     return this.reportAction('acknowledgeInfractionReport', 'AcknowledgeInfractionReport', id, 'acknowledge', []);
   }
@@ -178,6 +184,10 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     const query = this.listQuery(filter);
     query.set('ParticipantRole', filter.role);
     return this.call('listRefunds', 'GET', `/refunds/?${query.toString()}`, undefined, {}, 200, readRefundList);
+  }
+
+  getRefund(id: string): Promise<DictAnswer<DictRefund>> {
+    return this.read('getRefund', '/refunds/', id, (root) => readRefund(child(expectRoot(root, 'GetRefundResponse'), 'Refund')));
   }
 
   closeRefund(id: string, close: DictRefundClose): Promise<DictAnswer<DictRefund>> {
@@ -198,6 +208,16 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
     for (const status of filter.status ?? []) query.append('Status', status);
     if (filter.modifiedAfter) query.set('ModifiedAfter', filter.modifiedAfter.toISOString());
     return query;
+  }
+
+  /** A GET of one report or refund request, on behalf of this participant; the answer must be about that id. */
+  private read<T extends { id: string }>(operation: string, collection: string, id: string, parse: (root: Element) => T) {
+    const headers = { 'PI-RequestingParticipant': this.config.DICT_ISPB };
+    return this.call(operation, 'GET', `${collection}${encodeURIComponent(id)}`, undefined, headers, 200, (root) => {
+      const value = parse(root);
+      if (value.id !== id) throw new DictXmlError(`the answer is about ${value.id}, not ${id}`);
+      return value;
+    });
   }
 
   private claimAction(operation: string, name: string, claimId: string, path: string, own: Array<[string, string]> = []) {

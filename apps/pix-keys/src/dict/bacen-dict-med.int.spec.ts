@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { endToEndIdOf, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { specConfig } from '../pix-keys/pix-key-commands.spec-support';
@@ -180,6 +181,25 @@ describe("BacenDictDirectory's refund requests, this operator the contested part
       amountCents: 20000,
       infractionReportId: reported.id,
     });
+  });
+});
+
+describe("BacenDictDirectory's reads of one case (getInfractionReport, getRefund)", () => {
+  it('reads a report and a request as DICT now has them: CANCELLED once their opener cancelled them', async () => {
+    const reported = report();
+    const requested = refund('5.00');
+    expect(await adapter.getInfractionReport(reported.id)).toMatchObject({ outcome: 'done', value: { id: reported.id, status: 'OPEN' } });
+    dict.server.as(DEBITED).cancelInfractionReport(reported.id);
+    dict.server.as(DEBITED).cancelRefund(requested.id);
+    expect(await adapter.getInfractionReport(reported.id)).toMatchObject({
+      outcome: 'done',
+      value: { id: reported.id, status: 'CANCELLED', transactionId: reported.transactionId },
+    });
+    expect(await adapter.getRefund(requested.id)).toMatchObject({
+      outcome: 'done',
+      value: { id: requested.id, status: 'CANCELLED', amountCents: 500 },
+    });
+    expect(await adapter.getRefund(randomUUID())).toMatchObject({ outcome: 'refused', problem: { status: 404 } });
   });
 });
 

@@ -29,12 +29,16 @@ export interface DictDirectory {
   completeClaim(claimId: string, requestId: string): Promise<DictAnswer<DictClaim>>;
   /** listInfractionReports (`GET /infraction-reports/`): ascending by LastModified (INFRACTION_REPORTS_LIST_WITH_ROLE: 40 a minute). */
   listInfractionReports(filter: DictInfractionReportFilter): Promise<DictAnswer<{ reports: DictInfractionReport[]; hasMore: boolean }>>;
+  /** getInfractionReport (`GET /infraction-reports/{id}`): one report as DICT now has it (INFRACTION_REPORTS_READ: 600 a minute). */
+  getInfractionReport(id: string): Promise<DictAnswer<DictInfractionReport>>;
   /** acknowledgeInfractionReport: the credited participant received a report the debited one opened; idempotent. */
   acknowledgeInfractionReport(id: string): Promise<DictAnswer<DictInfractionReport>>;
   /** closeInfractionReport: the analysis of an ACKNOWLEDGED report; idempotent with the same result and details. */
   closeInfractionReport(id: string, close: DictInfractionReportClose): Promise<DictAnswer<DictInfractionReport>>;
   /** listRefunds (`GET /refunds/`): ascending by LastModified (REFUND_LIST_WITH_ROLE: 40 a minute). */
   listRefunds(filter: DictRefundFilter): Promise<DictAnswer<{ refunds: DictRefund[]; hasMore: boolean }>>;
+  /** getRefund (`GET /refunds/{id}`): one refund request as DICT now has it (REFUNDS_READ: 1200 a minute). */
+  getRefund(id: string): Promise<DictAnswer<DictRefund>>;
   /** closeRefund: the contested participant's answer to an OPEN refund request; idempotent with the same fields. */
   closeRefund(id: string, close: DictRefundClose): Promise<DictAnswer<DictRefund>>;
 }

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { MedCaseKind, MedDictResult, MedRejectionReason } from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
 
-/** This side of a case: recorded, its close owed DICT, closed at DICT, or the close refused by DICT. */
-export type MedCaseStatus = 'received' | 'closing' | 'closed' | 'failed';
+/**
+ * This side of a case: recorded, its close owed DICT, closed at DICT, the close refused by DICT, or cancelled in DICT
+ * by its opener (nothing owed DICT any more; the decision, if one was recorded, is kept).
+ */
+export type MedCaseStatus = 'received' | 'closing' | 'closed' | 'failed' | 'cancelled';
 
 export interface MedCase {
   id: string;
@@ -140,6 +143,15 @@ const FAILED = statement(
    WHERE id = $1 AND attempts = $2 AND status = 'closing'`,
 );
 
+/** DICT has the case CANCELLED: nothing owed DICT any more, once (a repeat finds it cancelled already). */
+const CANCELLED = statement(
+  'med_cancelled',
+  `UPDATE dict_med_cases SET status = 'cancelled', dict_last_modified = GREATEST(dict_last_modified, $2),
+          next_attempt_at = NULL, last_error = NULL, updated_at = $3
+   WHERE id = $1 AND status <> 'cancelled'
+   RETURNING *`,
+);
+
 const RETRY_LATER = statement(
   'med_retry_later',
   `UPDATE dict_med_cases SET next_attempt_at = $3, last_error = $4 WHERE id = $1 AND attempts = $2`,
@@ -211,6 +223,12 @@ export class MedCaseRepository {
   /** DICT refused the close: the case ends `failed`, the problem kept, unless another attempt took it meanwhile. */
   async failed(c: MedCase, error: string, at: Date): Promise<void> {
     await this.db.query(FAILED, [c.id, c.attempts, error.slice(0, 500), at]);
+  }
+
+  /** The case cancelled in DICT (see CANCELLED), in the transaction that tells the inflows service; null if it was already. */
+  async cancelled(tx: Transaction, id: string, dictLastModified: Date, now: Date): Promise<MedCase | null> {
+    const { rows } = await tx.query<MedCaseRow>(CANCELLED, [id, dictLastModified, now]);
+    return rows[0] ? toCase(rows[0]) : null;
   }
 
   /** Another attempt of the case's call at `at`, unless another attempt took it meanwhile. */

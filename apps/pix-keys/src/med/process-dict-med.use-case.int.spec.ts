@@ -1,4 +1,4 @@
-import { MedCaseChangedEvent, MedCaseReceivedEvent, Topics } from '@partner/contracts';
+import { MedCaseCancelledEvent, MedCaseChangedEvent, MedCaseReceivedEvent, Topics } from '@partner/contracts';
 import { endToEndIdOf, StackDict, startStackDict, STACK_OPERATOR_ISPB, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
 import { pollUntil, selectRows } from '@partner/testing';
 import { BacenDictDirectory } from '../dict/bacen-dict-directory';
@@ -70,6 +70,15 @@ const received = async (caseId: string) =>
     await selectRows<{ topic: string; key: string; payload: MedCaseReceivedEvent }>(
       commands.db,
       'SELECT topic, key, payload FROM outbox_messages ORDER BY id',
+    )
+  ).filter((m) => m.payload.case_id === caseId);
+
+const cancelledEvents = async (caseId: string) =>
+  (
+    await selectRows<{ topic: string; key: string; payload: MedCaseCancelledEvent }>(
+      commands.db,
+      'SELECT topic, key, payload FROM outbox_messages WHERE topic = $1 ORDER BY id',
+      [Topics.PixKeysMedCaseCancelled],
     )
   ).filter((m) => m.payload.case_id === caseId);
 
@@ -211,13 +220,87 @@ describe('ProcessDictMedUseCase: MED cases against received payments (PostgreSQL
     expect(dict.server.infractionReports.get(report.id)).toMatchObject({ status: 'CLOSED', analysisResult: 'DISAGREED' });
   });
 
-  it('ends a close DICT refuses failed, the problem kept (a refund request its requester cancelled)', async () => {
+  it('ends a close DICT refuses failed, the problem kept (a refund request already closed by another answer)', async () => {
+    const refund = refundAgainstUs('42.00');
+    await run();
+    const devolucao = `D${STACK_OPERATOR_ISPB}${'8'.repeat(23)}`;
+    // Answered meanwhile outside this case's row (by hand): DICT has it CLOSED, the decision recorded cannot be sent.
+    expect(
+      await directory.closeRefund(refund.id, { result: 'TOTALLY_ACCEPTED', details: null, refundTransactionId: devolucao }),
+    ).toMatchObject({
+      outcome: 'done',
+    });
+    await decide.execute(changed(refund, 'refund_request', { dict_result: 'REJECTED', rejection_reason: 'NO_BALANCE' }));
+    const failed = await untilRow('the close refused', refund.id, (row) => row.status !== 'closing');
+    expect(failed).toMatchObject({ status: 'failed', last_error: expect.stringContaining('RefundOperationInvalid') });
+    await run();
+    expect(dict.server.requests.filter((r) => r.key === refund.id && r.operationId === 'closeRefund')).toHaveLength(2);
+  });
+
+  it('ends a report its opener cancelled: one MedCaseCancelled, the row cancelled, nothing more owed DICT', async () => {
+    const report = reportAgainstUs();
+    await run();
+    expect((await caseRows(report.id))[0]).toMatchObject({ status: 'received', acknowledged_at: expect.any(Date) });
+    dict.server.as(DEBITED).cancelInfractionReport(report.id);
+    await run();
+    expect(await cancelledEvents(report.id)).toEqual([
+      {
+        topic: Topics.PixKeysMedCaseCancelled,
+        key: `pix_in:${report.transactionId}`,
+        payload: {
+          case_id: report.id,
+          kind: 'infraction_report',
+          end_to_end_id: report.transactionId,
+          cancelled_at: dict.server.infractionReports.get(report.id)?.lastModified,
+        },
+      },
+    ]);
+    expect((await caseRows(report.id))[0]).toMatchObject({ status: 'cancelled', last_error: null });
+    // The inflows service's decision on it, late: nothing to close.
+    const agreed = changed(report, 'infraction_report', { status: 'agreed', dict_result: 'AGREED' });
+    expect(await decide.execute(agreed)).toEqual({ outcome: 'ignored' });
+    await run();
+    await run();
+    expect(await cancelledEvents(report.id)).toHaveLength(1);
+    expect((await caseRows(report.id))[0].status).toBe('cancelled');
+    expect(dict.server.requests.filter((r) => r.key === report.id).map((r) => r.operationId)).toEqual(['acknowledgeInfractionReport']);
+  });
+
+  it('ends a report cancelled before its acknowledgement (refused) instead of retrying it for ever', async () => {
+    const report = reportAgainstUs();
+    dict.server.injectFault({ operationId: 'acknowledgeInfractionReport', kind: 'unavailable', times: 1 });
+    await run();
+    expect((await caseRows(report.id))[0]).toMatchObject({ acknowledged_at: null, last_error: expect.stringContaining('503') });
+    dict.server.as(DEBITED).cancelInfractionReport(report.id);
+    // The listing does not answer this time: the refused acknowledgement is what finds the cancellation.
+    dict.server.injectFault({ operationId: 'listInfractionReport', kind: 'unavailable', times: 1 });
+    await commands.db.query('UPDATE dict_med_cases SET next_attempt_at = NULL WHERE id = $1', [report.id]);
+    await run();
+    expect((await caseRows(report.id))[0]).toMatchObject({ status: 'cancelled', last_error: null });
+    expect(await cancelledEvents(report.id)).toHaveLength(1);
+    const calls = () => dict.server.requests.filter((r) => r.key === report.id).map((r) => [r.operationId, r.status]);
+    expect(calls()).toEqual([
+      ['acknowledgeInfractionReport', 503],
+      ['acknowledgeInfractionReport', 400],
+      ['getInfractionReport', 200],
+    ]);
+    await run();
+    await run();
+    expect(calls()).toHaveLength(3);
+    expect(await cancelledEvents(report.id)).toHaveLength(1);
+  });
+
+  it('ends a refund request cancelled after the decision: the refused close reads it CANCELLED, not failed', async () => {
     const refund = refundAgainstUs('42.00');
     await run();
     dict.server.as(DEBITED).cancelRefund(refund.id);
     await decide.execute(changed(refund, 'refund_request', { dict_result: 'REJECTED', rejection_reason: 'NO_BALANCE' }));
-    const failed = await untilRow('the close refused', refund.id, (row) => row.status !== 'closing');
-    expect(failed).toMatchObject({ status: 'failed', last_error: expect.stringContaining('RefundOperationInvalid') });
+    dict.server.injectFault({ operationId: 'listRefund', kind: 'unavailable', times: 1 });
+    await run();
+    expect((await caseRows(refund.id))[0]).toMatchObject({ status: 'cancelled', last_error: null, dict_result: 'REJECTED' });
+    expect((await cancelledEvents(refund.id)).map((m) => m.payload)).toEqual([
+      expect.objectContaining({ case_id: refund.id, kind: 'refund_request', end_to_end_id: refund.transactionId }),
+    ]);
     await run();
     expect(dict.server.requests.filter((r) => r.key === refund.id && r.operationId === 'closeRefund')).toHaveLength(1);
   });

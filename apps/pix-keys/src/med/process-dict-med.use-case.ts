@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MedCaseKind, MedCaseReceivedEvent, Topics } from '@partner/contracts';
+import { MedCaseCancelledEvent, MedCaseKind, MedCaseReceivedEvent, Topics } from '@partner/contracts';
 import { outboxMessage, UnitOfWork } from '@partner/db';
 import { inParallel } from '@partner/platform';
 import { validateContract } from '@partner/validation';
@@ -30,6 +30,8 @@ interface ListedCase {
   lastModified: Date;
   /** DICT has our acknowledgement already (a report listed ACKNOWLEDGED): none is owed. A refund request takes none. */
   acknowledged: boolean;
+  /** DICT has it CANCELLED (its opener withdrew it): a case we hold is ended, one we never held is not recorded. */
+  cancelled: boolean;
   event: MedCaseReceivedEvent;
 }
 
@@ -46,10 +48,13 @@ interface ListedPage {
  * 1. On its turns (one instance at a time, every DICT_MED_LIST_MS, a turn per kind), lists the infraction reports
  *    where this operator is the credited participant (OPEN, and ACKNOWLEDGED for a case whose row was lost) and the
  *    refund requests where it is the contested one (OPEN), modified since the last listing; records each new one with
- *    its MedCaseReceivedEvent in one transaction, for the inflows service (which blocks the funds and decides).
+ *    its MedCaseReceivedEvent in one transaction, for the inflows service (which blocks the funds and decides). The
+ *    same listings take the CANCELLED ones: a case we hold that its opener cancelled is ended `cancelled` with its
+ *    MedCaseCancelledEvent in one transaction (nothing owed DICT any more; inflows releases what is still blocked).
  * 2. Sends DICT what the cases owe, as the claims' queue does (leased, retried with backoff and Retry-After): a
  *    report's acknowledgement, then the close the inflows service's decision asked for (RecordMedCaseDecisionUseCase).
- *    A close DICT refuses ends the case `failed`, logged for an operator: the decision cannot be sent as it is.
+ *    A close DICT refuses ends the case `failed`, logged for an operator: the decision cannot be sent as it is. An
+ *    acknowledgement or close refused first reads the case: if DICT has it CANCELLED, it is ended as in 1.
  */
 @Injectable()
 export class ProcessDictMedUseCase {
@@ -85,7 +90,11 @@ export class ProcessDictMedUseCase {
         return;
       }
       const known = await this.cases.known(answer.value.cases.map((c) => c.id));
-      for (const listed of answer.value.cases) if (!known.has(listed.id)) await this.record(listed, now);
+      for (const listed of answer.value.cases) {
+        if (listed.cancelled) {
+          if (known.has(listed.id)) await this.cancel(listed.id, listed.kind, listed.endToEndId, listed.lastModified, now);
+        } else if (!known.has(listed.id)) await this.record(listed, now);
+      }
       const { newest } = answer.value;
       if (newest && (!reached || newest > reached)) reached = newest;
       if (!answer.value.hasMore || !newest) break;
@@ -97,7 +106,7 @@ export class ProcessDictMedUseCase {
   private async reportsPage(after: Date | undefined, now: Date): Promise<DictAnswer<ListedPage>> {
     const answer = await this.dict.listInfractionReports({
       isCredited: true,
-      status: ['OPEN', 'ACKNOWLEDGED'],
+      status: ['OPEN', 'ACKNOWLEDGED', 'CANCELLED'],
       modifiedAfter: after,
       limit: PAGE,
     });
@@ -109,7 +118,7 @@ export class ProcessDictMedUseCase {
   }
 
   private async refundsPage(after: Date | undefined, now: Date): Promise<DictAnswer<ListedPage>> {
-    const answer = await this.dict.listRefunds({ role: 'CONTESTED', status: ['OPEN'], modifiedAfter: after, limit: PAGE });
+    const answer = await this.dict.listRefunds({ role: 'CONTESTED', status: ['OPEN', 'CANCELLED'], modifiedAfter: after, limit: PAGE });
     if (answer.outcome !== 'done') return answer;
     const { refunds, hasMore } = answer.value;
     const ours = refunds.filter((r) => r.contestedParticipant === this.config.DICT_ISPB);
@@ -122,7 +131,8 @@ export class ProcessDictMedUseCase {
       kind: 'infraction_report',
       endToEndId: r.transactionId,
       lastModified: r.lastModified,
-      acknowledged: r.status !== 'OPEN',
+      acknowledged: r.status === 'ACKNOWLEDGED',
+      cancelled: r.status === 'CANCELLED',
       event: {
         case_id: r.id,
         kind: 'infraction_report',
@@ -145,6 +155,7 @@ export class ProcessDictMedUseCase {
       endToEndId: r.transactionId,
       lastModified: r.lastModified,
       acknowledged: false,
+      cancelled: r.status === 'CANCELLED',
       event: {
         case_id: r.id,
         kind: 'refund_request',
@@ -187,6 +198,31 @@ export class ProcessDictMedUseCase {
     if (recorded) this.logger.log(`DICT ${listed.kind} ${listed.id} against payment ${listed.endToEndId} recorded`);
   }
 
+  /**
+   * A case of ours DICT has CANCELLED: ended `cancelled` with its MedCaseCancelledEvent in one transaction, once (a
+   * case cancelled already, by another instance or an earlier turn, changes nothing).
+   */
+  private async cancel(id: string, kind: MedCaseKind, endToEndId: string, lastModified: Date, now: Date): Promise<void> {
+    const event: MedCaseCancelledEvent = { case_id: id, kind, end_to_end_id: endToEndId, cancelled_at: lastModified.toISOString() };
+    const cancelled = await this.unitOfWork.run(async (tx) => {
+      const row = await this.cases.cancelled(tx, id, lastModified, now);
+      if (row) tx.emit(outboxMessage(Topics.PixKeysMedCaseCancelled, event));
+      return row;
+    });
+    if (cancelled) this.logger.log(`DICT ${kind} ${id} against payment ${endToEndId} cancelled by its opener`);
+  }
+
+  /**
+   * A call refused: is the case CANCELLED in DICT? Then it is ended as such (true). Any other state, or no answer,
+   * leaves the refusal to its usual handling (false).
+   */
+  private async cancelledInDict(c: MedCase): Promise<boolean> {
+    const answer = c.kind === 'infraction_report' ? await this.dict.getInfractionReport(c.id) : await this.dict.getRefund(c.id);
+    if (answer.outcome !== 'done' || answer.value.status !== 'CANCELLED') return false;
+    await this.cancel(c.id, c.kind, c.endToEndId, answer.value.lastModified, new Date());
+    return true;
+  }
+
   /** The call the case owes DICT: a report's acknowledgement first, then its close. */
   private async send(c: MedCase): Promise<void> {
     try {
@@ -215,12 +251,15 @@ export class ProcessDictMedUseCase {
   }
 
   /**
-   * Not done: unavailable is retried with backoff (at least DICT's Retry-After). A refused acknowledgement (the debited
-   * participant cancelled the report) is retried at the longest backoff; a refused close ends the case `failed`.
+   * Not done: unavailable is retried with backoff (at least DICT's Retry-After). A refused call on a case DICT has
+   * CANCELLED ends it `cancelled`; otherwise a refused acknowledgement is retried at the longest backoff, and a refused
+   * close ends the case `failed`.
    */
   private async notDone(c: MedCase, call: 'acknowledge' | 'close', answer: Exclude<DictAnswer<unknown>, { outcome: 'done' }>) {
     if (answer.outcome === 'unavailable') return this.retry(c, answer.reason, answer);
     const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    // The opener may have cancelled the case (DICT refuses then InfractionReportOperationInvalid/RefundOperationInvalid).
+    if (await this.cancelledInDict(c)) return;
     if (call === 'acknowledge') {
       this.logger.error(`${c.kind} ${c.id}: acknowledge refused, retried later: ${what}`);
       return this.cases.retryLater(c, new Date(Date.now() + this.config.DICT_RETRY_MAX_MS), what);

@@ -27,6 +27,7 @@ export const EVENT_CONSUMERS: Readonly<Record<EventTopic, readonly AppName[]>> =
   [Topics.PixKeyStateChanged]: ['events', 'inflows'],
   [Topics.PixKeyClaimChanged]: ['events'],
   [Topics.PixKeysMedCaseReceived]: ['inflows'],
+  [Topics.PixKeysMedCaseCancelled]: ['inflows'],
   [Topics.PixInStateChanged]: ['events'],
   [Topics.PixInRefundStateChanged]: ['events'],
   [Topics.MedCaseChanged]: ['pix-keys'],

@@ -23,6 +23,7 @@ import { AccountStatusView, SetAccountStatusCommand } from './inflows/set-accoun
 import { ListUnmatchedPixInflowsQuery, UnmatchedPixInflowsPage } from './inflows/unmatched/list-unmatched-pix-inflows.query';
 import { PixKeyStateChangedEvent } from './pix-keys/pix-key-state-changed/pix-key-state-changed.event';
 import { MedCaseReceivedEvent } from './pix-keys/med-case-received/med-case-received.event';
+import { MedCaseCancelledEvent } from './pix-keys/med-case-cancelled/med-case-cancelled.event';
 import { MedCaseChangedEvent } from './inflows/med-case-changed/med-case-changed.event';
 import { DecideMedCaseCommand, ListMedCasesQuery, MedCasesPage, MedCaseView } from './inflows/med-cases/med-cases.contracts';
 import { PixKeyClaimChangedEvent } from './pix-keys/pix-key-claim-changed/pix-key-claim-changed.event';
@@ -352,6 +353,8 @@ export const eventContracts = {
   [Topics.PixKeyClaimChanged]: event(PixKeyClaimChangedEvent, (e) => `pix_key:${e.partner_id}:${e.resource.document}`),
   /** By payment: a payment's cases (a report, then the refund request that follows it) reach inflows in order. */
   [Topics.PixKeysMedCaseReceived]: event(MedCaseReceivedEvent, (e) => `pix_in:${e.end_to_end_id}`),
+  /** By payment, as the case's MedCaseReceived: the cancellation reaches inflows after it. */
+  [Topics.PixKeysMedCaseCancelled]: event(MedCaseCancelledEvent, (e) => `pix_in:${e.end_to_end_id}`),
   /** By case, so its events stay in order. */
   [Topics.MedCaseChanged]: event(MedCaseChangedEvent, (e) => `med_case:${e.case_id}`),
   /** By inflow, so its events stay in order. */

@@ -69,6 +69,8 @@ export const Topics = {
   PixKeyClaimChanged: 'pix-keys.event.claim-changed.v1',
   /** A MED case DICT holds against a payment this operator received, for the inflows service (docs/operations/pix-and-dict.md, "MED"). */
   PixKeysMedCaseReceived: 'pix-keys.event.med-case-received.v1',
+  /** A MED case told with PixKeysMedCaseReceived that its opener cancelled in DICT, for the inflows service. */
+  PixKeysMedCaseCancelled: 'pix-keys.event.med-case-cancelled.v1',
 
   CustomersCreateBusiness: 'customers.command.create-business.v1',
   CustomersGet: 'customers.query.get.v1',

@@ -1,6 +1,5 @@
-import { IsIn, IsInt, IsISO8601, IsString, IsUUID, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
-import { END_TO_END_ID_PATTERN } from '../pix-in.validators';
-import { MED_CASE_KINDS, MedCaseKind } from '../../pix-keys/med-case-received/med-case-received.event';
+import { IsIn, IsInt, IsISO8601, IsString, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
+import { MedCaseReference } from '../../pix-keys/med-case-received/med-case-received.event';
 
 /**
  * A MED case's statuses at the inflows service (docs/operations/pix-and-dict.md, "MED"):
@@ -8,9 +7,11 @@ import { MED_CASE_KINDS, MedCaseKind } from '../../pix-keys/med-case-received/me
  * - `agreed` / `disagreed`: an infraction report decided (agreed keeps the block for the refund request to come,
  *   disagreed releases it);
  * - `returning`: a refund request accepted, its devolução sent to the Pix provider;
- * - `returned`: the devolução settled; `rejected`: a refund request refused, the block released.
+ * - `returned`: the devolução settled; `rejected`: a refund request refused, the block released;
+ * - `cancelled`: withdrawn in DICT by the participant that opened it before it was decided (or an agreed report
+ *   still holding its block): the block released, nothing told DICT; it is decided no more.
  */
-export const MED_CASE_STATUSES = ['open', 'agreed', 'disagreed', 'returning', 'returned', 'rejected'] as const;
+export const MED_CASE_STATUSES = ['open', 'agreed', 'disagreed', 'returning', 'returned', 'rejected', 'cancelled'] as const;
 export type MedCaseStatus = (typeof MED_CASE_STATUSES)[number];
 
 /** What DICT is to be told when the case is closed: closeInfractionReport's AnalysisResult, closeRefund's RefundAnalysisResult. */
@@ -26,16 +27,7 @@ export type MedRejectionReason = (typeof MED_REJECTION_REASONS)[number];
  * and DICT is to be told (the pix-keys service closes the report or the request with it, once); until then the
  * event only reports. Not a feed event: partners see the inflow's own `pix_in` events (`blocked`, ...).
  */
-export class MedCaseChangedEvent {
-  @IsUUID()
-  case_id!: string;
-
-  @IsIn(MED_CASE_KINDS)
-  kind!: MedCaseKind;
-
-  @Matches(END_TO_END_ID_PATTERN)
-  end_to_end_id!: string;
-
+export class MedCaseChangedEvent extends MedCaseReference {
   @IsIn(MED_CASE_STATUSES)
   status!: MedCaseStatus;
 

@@ -13,13 +13,8 @@ export type MedCaseKind = (typeof MED_CASE_KINDS)[number];
 export const MED_CASE_REASONS = ['FRAUD', 'REFUND_REQUEST', 'REFUND_CANCELLED', 'OPERATIONAL_FLAW'] as const;
 export type MedCaseReason = (typeof MED_CASE_REASONS)[number];
 
-/**
- * pix-keys.event.med-case-received.v1: DICT holds a case against a payment this operator received (an infraction
- * report of which this operator is the credited participant, a refund request of which it is the contested one).
- * The pix-keys service, DICT's client, publishes it once per case; the inflows service, which holds the money,
- * records it once per `case_id` and blocks the funds. Not a feed event.
- */
-export class MedCaseReceivedEvent {
+/** Which case, of which kind, on which payment: the fields every MED case event starts with. */
+export class MedCaseReference {
   /** DICT's id of the report or the request (a UUID). */
   @IsUUID()
   case_id!: string;
@@ -30,7 +25,15 @@ export class MedCaseReceivedEvent {
   /** The payment in question (DICT's TransactionId), an inflow of the inflows service. */
   @Matches(END_TO_END_ID_PATTERN)
   end_to_end_id!: string;
+}
 
+/**
+ * pix-keys.event.med-case-received.v1: DICT holds a case against a payment this operator received (an infraction
+ * report of which this operator is the credited participant, a refund request of which it is the contested one).
+ * The pix-keys service, DICT's client, publishes it once per case; the inflows service, which holds the money,
+ * records it once per `case_id` and blocks the funds. Not a feed event.
+ */
+export class MedCaseReceivedEvent extends MedCaseReference {
   @IsIn(MED_CASE_REASONS)
   reason!: MedCaseReason;
 
