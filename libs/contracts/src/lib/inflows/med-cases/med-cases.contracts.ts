@@ -24,7 +24,7 @@ export class ListMedCasesRequest extends OperatorPageRequest {
   @IsIn(MED_CASE_STATUSES, { message: `status must be one of ${MED_CASE_STATUSES.join(', ')}` })
   status?: MedCaseStatus;
 
-  @ApiPropertyOptional({ format: 'uuid', description: "Only this partner's users' cases" })
+  @ApiPropertyOptional({ type: String, format: 'uuid', description: "Only this partner's users' cases" })
   @IsOptional()
   @IsUUID(undefined, { message: 'partner_id must be a UUID' })
   partner_id?: PartnerId;
