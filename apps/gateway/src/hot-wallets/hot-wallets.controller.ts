@@ -69,7 +69,7 @@ export class HotWalletsController {
     operationId: 'runReconciliation',
     summary: 'Reconcile payouts with the chain now',
     description:
-      "Checks every final withdrawal not yet checked against its receipt (a settled one: exactly one USDT Transfer from the hot wallet to its address of exactly its amount; a failed one: reverted, nothing moved) and the wallet's nonce. Mismatches are recorded as findings (never mended). The same check runs every RECONCILE_INTERVAL_MS. `npm run cli -- reconcile` calls this.",
+      "Checks every final withdrawal not yet checked against its receipt (a settled one: exactly one USDT Transfer from the hot wallet to its address of exactly its amount; a failed one: reverted, nothing moved) and the wallet's nonce. Mismatches are recorded as findings (never mended). This run reads receipts for 5 s at most (the rest wait for the next run; `checked` says how many it read); the same check runs every RECONCILE_INTERVAL_MS, without that limit. `npm run cli -- reconcile` calls this.",
   })
   @ApiAnswer(200, ReconcileResult, { description: 'What this run checked and found' })
   @ApiErrors('operator', [...OPERATOR_ERRORS, 'invalid_request'], OPERATOR_SAMPLES)

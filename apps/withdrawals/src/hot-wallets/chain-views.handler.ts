@@ -12,7 +12,7 @@ import {
 import { HandleRequest } from '@partner/kafka';
 import { CancelPayoutUseCase } from '../payouts/cancel-payout.use-case';
 import { ListFindingsUseCase } from '../reconciliation/list-findings.use-case';
-import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
+import { ON_DEMAND_RECEIPTS_BUDGET_MS, ReconcileUseCase } from '../reconciliation/reconcile.use-case';
 import { StepFindingUseCase } from '../reconciliation/step-finding.use-case';
 import { ListHotWalletsUseCase } from './list-hot-wallets.use-case';
 
@@ -37,7 +37,7 @@ export class ChainViewsHandler {
 
   @HandleRequest(Topics.WithdrawalsReconcile)
   async run(_command: ReconcileCommand): Promise<RequestReply<typeof Topics.WithdrawalsReconcile>> {
-    return this.reconcile.execute().then(ok);
+    return this.reconcile.execute(new Date(), ON_DEMAND_RECEIPTS_BUDGET_MS).then(ok);
   }
 
   @HandleRequest(Topics.WithdrawalsFindings)

@@ -12,6 +12,12 @@ import { findingSubject, ReconciliationRepository } from './reconciliation.repos
 type Find = (kind: string, withdrawalId: number | null, subject: string, detail: string) => Promise<void>;
 
 const BATCH = 200;
+/**
+ * An operator's run (the reconcile command) reads receipts for this long at most, then answers what it checked: the
+ * gateway waits REQUEST_TIMEOUT_MS (10 s) for the answer, and a backlog of receipts can take longer. The rest are
+ * checked by the next run; the periodic run has no such limit.
+ */
+export const ON_DEMAND_RECEIPTS_BUDGET_MS = 5_000;
 
 /**
  * Checks the books against the chain: every final withdrawal's receipt (a settled one: exactly one USDT
@@ -34,11 +40,13 @@ export class ReconcileUseCase {
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
   ) {}
 
-  async execute(now = new Date()): Promise<ReconcileResult> {
+  /** `receiptsBudgetMs`: stop reading receipts (for every network together) once this long has passed. */
+  async execute(now = new Date(), receiptsBudgetMs?: number): Promise<ReconcileResult> {
+    const stopAt = receiptsBudgetMs === undefined ? Infinity : Date.now() + receiptsBudgetMs;
     const result: ReconcileResult = { checked: 0, matched: 0, new_findings: 0, networks: [] };
     for (const network of NETWORKS) {
       try {
-        const r = await this.network(network, now);
+        const r = await this.network(network, now, stopAt);
         result.checked += r.checked;
         result.matched += r.matched;
         result.new_findings += r.newFindings;
@@ -56,7 +64,7 @@ export class ReconcileUseCase {
     return result;
   }
 
-  private async network(network: Network, now: Date): Promise<{ checked: number; matched: number; newFindings: number }> {
+  private async network(network: Network, now: Date, stopAt: number): Promise<{ checked: number; matched: number; newFindings: number }> {
     const rail = this.rails[network];
     let checked = 0;
     let matched = 0;
@@ -76,7 +84,12 @@ export class ReconcileUseCase {
     for (;;) {
       const batch = await this.findings.unchecked(network, BATCH);
       const ok: number[] = [];
+      let outOfTime = false;
       for (const w of batch) {
+        if (Date.now() > stopAt) {
+          outOfTime = true;
+          break;
+        }
         checked++;
         let receipt;
         try {
@@ -92,7 +105,7 @@ export class ReconcileUseCase {
         ok.push(w.id); // checked: a finding stays recorded, the withdrawal is not looked at again
       }
       await this.findings.markChecked(ok, now);
-      if (batch.length < BATCH) break;
+      if (outOfTime || batch.length < BATCH) break;
     }
     return { checked, matched, newFindings };
   }
