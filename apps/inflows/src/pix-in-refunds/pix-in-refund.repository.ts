@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId, PixInRefundStatus } from '@partner/contracts';
-import { Database, statement, Transaction } from '@partner/db';
+import { Database, Queryable, statement, Transaction } from '@partner/db';
 
 export interface PixInRefundRecord {
   id: bigint;
@@ -151,8 +151,9 @@ export class PixInRefundRepository {
   }
 
   /** The partner's refunds of an inflow, oldest first. */
-  async ofInflow(partnerId: PartnerId, endToEndId: string): Promise<PixInRefundRecord[]> {
-    return (await this.db.query<PixInRefundRow>(OF_INFLOW, [partnerId, endToEndId])).rows.map(toRecord);
+  /** `on`: a snapshot (UnitOfWork.snapshot) when the refunds are read with their inflow. */
+  async ofInflow(partnerId: PartnerId, endToEndId: string, on: Queryable = this.db): Promise<PixInRefundRecord[]> {
+    return (await on.query<PixInRefundRow>(OF_INFLOW, [partnerId, endToEndId])).rows.map(toRecord);
   }
 
   /** Up to `limit` refunds due at `now`, locked for the caller's transaction (see DUE). */

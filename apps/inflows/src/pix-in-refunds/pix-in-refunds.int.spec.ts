@@ -30,11 +30,12 @@ let send: SendPixInRefundsUseCase;
 let get: GetPixInflowUseCase;
 let adapter: PixApiRefunds;
 let accounts: AccountRepository;
+let unitOfWork: UnitOfWork;
 
 beforeAll(async () => {
   ({ server, config } = await pixApiForSpec('inflows-spec'));
   db = new Database(config, DB_SCHEMA);
-  const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+  unitOfWork = new UnitOfWork(db, { wake: () => undefined });
   const inflows = new PixInflowRepository(db);
   const refunds = new PixInRefundRepository(db);
   accounts = new AccountRepository(db);
@@ -49,7 +50,7 @@ beforeAll(async () => {
     adapter,
     new MedCaseReturns(new MedCaseRepository(db), inflows, accounts),
   );
-  get = new GetPixInflowUseCase(inflows, refunds);
+  get = new GetPixInflowUseCase(unitOfWork, inflows, refunds);
 });
 
 afterAll(async () => {
@@ -148,6 +149,29 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
     ]);
     // Every request the adapter made conformed to the Central Bank's document.
     expect(server.violations()).toEqual([]);
+  });
+
+  it('reads an inflow and its refunds at one moment: a refund settled between the two reads is not shown beside the inflow before it', async () => {
+    const c = await credited(10_000);
+    const id = await created(c, 2_500);
+    await untilRefund(c, id, 'processing');
+    // Right after the inflow is read, the round settles the refund (committed on other connections).
+    const inflows = new PixInflowRepository(db);
+    const read = inflows.find.bind(inflows);
+    inflows.find = async (...args) => {
+      const found = await read(...args);
+      await untilRefund(c, id, 'success');
+      return found;
+    };
+    const racing = await new GetPixInflowUseCase(unitOfWork, inflows, new PixInRefundRepository(db)).execute({
+      partner_id: c.partnerId,
+      end_to_end_id: c.endToEndId,
+    });
+
+    // Both as they were before the settlement (not a settled refund beside an inflow with nothing returned)...
+    expect(racing).toMatchObject({ ok: true, data: { status: 'credited', returned_cents: 0, refunds: [{ id, status: 'processing' }] } });
+    // ...and both after it on the next read.
+    expect(await readBack(c)).toMatchObject({ status: 'partially_returned', returned_cents: 2_500, refunds: [{ id, status: 'success' }] });
   });
 
   it('refunds add up to the whole inflow (returned), and not a cent more (refund_exceeds_amount, nothing written)', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountType, authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus } from '@partner/contracts';
 import type { QueryResultRow } from 'pg';
-import { Database, statement, Statement, Transaction } from '@partner/db';
+import { Database, Queryable, statement, Statement, Transaction } from '@partner/db';
 import { SenderDetails, SenderRecord, senderRecordOf, senderValues } from './pix-in-sender';
 
 export interface PixInflowRecord extends SenderRecord {
@@ -218,8 +218,11 @@ export class PixInflowRepository {
   }
 
   /** The partner's inflow of that end-to-end id, as it is; null when the partner has none. */
-  async find(partnerId: PartnerId, endToEndId: string): Promise<PixInflowRecord | null> {
-    const [row] = await this.query<PixInflowRow>(READ_BY_END_TO_END_ID, [partnerId, endToEndId]);
+  /** `on`: a snapshot (UnitOfWork.snapshot) when the inflow is read with its refunds. */
+  async find(partnerId: PartnerId, endToEndId: string, on: Queryable = this.db): Promise<PixInflowRecord | null> {
+    const {
+      rows: [row],
+    } = await on.query<PixInflowRow>(READ_BY_END_TO_END_ID, [partnerId, endToEndId]);
     return row ? toRecord(row) : null;
   }
 

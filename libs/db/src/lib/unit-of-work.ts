@@ -199,11 +199,23 @@ export class UnitOfWork {
   }
 
   async run<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
+    return this.transaction('BEGIN', work);
+  }
+
+  /**
+   * Runs reads that must all see one moment (a view built from two tables, each changed by another
+   * transaction in between): one REPEATABLE READ, READ ONLY transaction, so no read sees a commit another missed.
+   */
+  async snapshot<R>(read: (tx: Queryable) => Promise<R>): Promise<R> {
+    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', read);
+  }
+
+  private async transaction<R>(begin: string, work: (tx: Transaction) => Promise<R>): Promise<R> {
     const client = await this.pool.connect();
     const tx = new PgTransaction(client);
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await work(tx);
       if (tx.outbox.length > 0 && !this.relay) throw new Error('events emitted in a unit of work without an outbox');
       if (tx.outbox.length > 0) {
