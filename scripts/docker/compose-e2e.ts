@@ -165,6 +165,7 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
     available_usdt_micros: partner.credited - accepted.size * (AMOUNT + MATIC_LOW_FEE),
     held_usdt_micros: 0,
     available_brl_cents: 0,
+    blocked_brl_cents: 0,
   });
 }
 
