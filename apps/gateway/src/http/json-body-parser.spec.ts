@@ -1,5 +1,6 @@
 import Fastify, { FastifyInstance } from 'fastify';
-import { installJsonBodyParser } from './json-body-parser';
+import { installJsonBodyParser, poisonedKeyPath } from './json-body-parser';
+import { toHttpError } from './http-error.filter';
 
 // The parser alone, on a bare Fastify: what each body reaches a route as. (The whole gateway with it,
 // families' error bodies included: gateway.int.spec.ts and apps/e2e.)
@@ -62,9 +63,36 @@ describe('installJsonBodyParser', () => {
     expect((await send('\uFEFF{"a":1}')).json()).toEqual({ body: { a: 1 } });
   });
 
-  it('still refuses prototype poisoning (secure-json-parse, as Fastify does by default)', async () => {
-    expect((await send('{"__proto__":{"admin":true}}')).statusCode).toBe(400);
-    expect((await send('{"constructor":{"prototype":{"admin":true}}}')).statusCode).toBe(400);
+  it.each([
+    ['{"__proto__":{"admin":true}}', '__proto__', '__proto__'],
+    ['{"a":1,"receiver_key":{"__proto__":1}}', 'receiver_key', 'receiver_key.__proto__'],
+    ['{"a":{"b":[{"c":{"__proto__":null}}]}}', 'a.b.0.c', 'a.b.0.c.__proto__'],
+    ['{"constructor":{"prototype":{"admin":true}}}', 'constructor', 'constructor.prototype'],
+    ['{"receiver_account":{"constructor":{"prototype":1}}}', 'receiver_account.constructor', 'receiver_account.constructor.prototype'],
+  ])(
+    'still refuses prototype poisoning %s (secure-json-parse, as Fastify does by default): 400 invalid_request naming where, not "not JSON"',
+    async (payload, field, path) => {
+      const guarded = Fastify();
+      installJsonBodyParser(guarded);
+      guarded.setErrorHandler((error, _request, reply) => {
+        const { status, detail } = toHttpError(error);
+        void reply.status(status).send(detail);
+      });
+      guarded.post('/echo', async (request) => ({ body: request.body }));
+      try {
+        const res = await guarded.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload });
+        expect([res.statusCode, res.json()]).toEqual([400, { code: 'invalid_request', field, message: expect.stringContaining(path) }]);
+      } finally {
+        await guarded.close();
+      }
+    },
+  );
+
+  it('finds a poisoned key at any depth without recursing (a body may nest deeper than the stack)', () => {
+    let deep: unknown = JSON.parse('{"__proto__":1}');
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(poisonedKeyPath(deep)).toBe(`${Array(100_000).fill('0').join('.')}.__proto__`);
+    expect(poisonedKeyPath({ constructor: 'x', a: { constructor: { name: 1 } } })).toBeUndefined();
   });
 
   it('installs nothing for other content types: they stay unsupported', async () => {
