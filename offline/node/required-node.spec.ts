@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requiredNodeVersion, satisfiesNode } from './node-runtime';
+import { requiredNodeVersion, satisfiesNode } from './required-node';
 
 describe('the Node.js the project runs on', () => {
   it.each([

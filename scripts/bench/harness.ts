@@ -16,7 +16,6 @@ import { DEV_SINKS, sinkAppEnv, startSinks } from '@partner/notification-sinks';
 import { ApiClient, newCpf, newUuid, VALID_ADDRESS } from '@partner/testing';
 import { chainAppEnv, LocalChainTimings } from '../chain/chain-env';
 import { ChainPorts, ensureHotWalletKey, ensureLocalChains, stopLocalChains } from '../chain/local-chains';
-import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { APPS, AppName, healthPortOf, repoRoot } from '../lib/services';
 import { buildWorkspace } from '../lib/build-stamp';
 import { setUpLocalBus } from '../stack/bus';
@@ -387,7 +386,6 @@ export class Bench {
   private cleaning?: Promise<void>;
 
   constructor(readonly name: string) {
-    runOnRequiredNode();
     for (const signal of ['SIGINT', 'SIGTERM'] as const)
       process.on(signal, () => {
         if (this.interrupted) return;

@@ -1,6 +1,5 @@
 /** `npm run chain -- <command>`: the dev local chains by hand (docs/operations/payouts.md, "Local chains"). */
 import { Address, formatEther, formatUnits, getAddress, isAddress, parseEther, parseUnits } from 'viem';
-import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { runMain } from '../lib/main';
 import { DEV_BLOCK_TIME_MS, devHotWalletKeyFiles } from './chain-env';
 import {
@@ -13,8 +12,6 @@ import {
   localChainStatus,
   stopLocalChains,
 } from './local-chains';
-
-runOnRequiredNode();
 
 const usage =
   'usage: npm run chain -- start [--fresh] | stop | status | fund <ETH|MATIC> <usdt> [eth] [--wallet <address>]\n' +

@@ -10,6 +10,13 @@ import { DEV_SINKS, sinkAppEnv, startSinks } from '@partner/notification-sinks';
 import { runMain } from '../lib/main';
 
 const DEFAULT_SINK_URL = `http://127.0.0.1:${DEV_SINKS.httpPort}`;
+const USAGE = [
+  'usage: npm run notify -- <command>',
+  "  list [--sink URL]    what a running stack's sinks received, oldest first, a JSON line each",
+  '  clear [--sink URL]   forget them',
+  '  start [--host H]     the sinks alone on the dev ports until Ctrl-C',
+  `The sink's URL: --sink, else NOTIFY_SINK_URL, else ${DEFAULT_SINK_URL} (npm start's).`,
+].join('\n');
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -18,9 +25,14 @@ async function main(argv: string[]): Promise<number> {
     options: {
       sink: { type: 'string', default: process.env.NOTIFY_SINK_URL ?? DEFAULT_SINK_URL },
       host: { type: 'string', default: '127.0.0.1' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const [command] = positionals;
+  if (values.help || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
   // The operator CLI's reader (its `notifications sent`), loaded only here: the chain image runs `start` and
   // carries the sinks alone (Dockerfile, chain stage).
   if (command === 'list') return (await import('../../apps/operator-cli/src/sandbox/notifications-sent.command')).listReceived(values.sink);
@@ -40,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
     return new Promise<number>(() => undefined);
   }
-  console.error('usage: npm run notify -- list|clear [--sink URL] | start [--host H]');
+  console.error(USAGE);
   return 1;
 }
 

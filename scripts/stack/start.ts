@@ -8,15 +8,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildInputs, buildStaleness, describeChanges, NX_BUILD, nxEnv, recordBuild } from '../lib/build-stamp';
 import { APPS, AppName, DEV_DICT_PORT, DEV_PIX_API_PORT, healthPortOf, pgSchemaOf, repoRoot } from '../lib/services';
-import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { DbRoles, ensureKafka, recreateDatabase, runInBackground, RunningStack, serviceRoles, StackOptions, startApps } from './stack';
 import { chainAppEnv, DEV_BLOCK_TIME_MS, DEV_CHAIN_TIMINGS, devHotWalletKeyFiles } from '../chain/chain-env';
 import { DEV_CHAIN_PORTS, ensureHotWalletKeys, ensureLocalChains, LocalChain, LocalNetwork } from '../chain/local-chains';
 import { DEV_DICT_TIMINGS, startStackDict } from '@partner/dict-test-server';
 import { startStackPixApi } from '@partner/pix-api-test-server';
 import { DEV_SINKS, sinkAppEnv, startSinks, withoutCredentials } from '@partner/notification-sinks';
-
-runOnRequiredNode();
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 

@@ -11,7 +11,6 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { runOnRequiredNode } from '../../offline/node/node-runtime';
 import { pollUntil } from '../../libs/testing/src/lib/poll';
 import { prepareRuntimeTree } from '../lib/runtime-tree';
 import {
@@ -51,8 +50,6 @@ import {
   waitUntilReady,
 } from '../stack/stack';
 import { buildWorkspace } from '../lib/build-stamp';
-
-runOnRequiredNode();
 
 const root = repoRoot();
 const kafkaPort = TEST_KAFKA_PORT;
