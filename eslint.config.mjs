@@ -182,6 +182,26 @@ export default [
       ],
     },
   },
+  // offline/ holds the network workarounds of these machines, each dropped as a unit (offline/README.md): it
+  // imports nothing else of the repository; scripts/ may call it, never the reverse.
+  {
+    files: ['offline/**/*.ts', 'offline/**/*.js'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noPartnerIdMinting, noRawWithCode, ...noKafkajs],
+          patterns: [
+            ...noKafkajsPatterns,
+            {
+              group: ['**/scripts/**', '**/libs/**', '**/apps/**', '@partner/*'],
+              message: 'offline/ imports nothing else of the repository (offline/README.md): pass what it needs in from the caller',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The family helpers are built on it; type tests show what it refuses.
   {
     files: ['libs/contracts/src/lib/error-codes.ts', 'libs/contracts/src/lib/error-codes.type-spec.ts'],

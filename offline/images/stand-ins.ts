@@ -18,11 +18,25 @@
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot } from '../../scripts/lib/services';
-import { docker, imageLabels, runVisible } from '../../scripts/docker/docker';
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { join, resolve } from 'node:path';
 
-const root = repoRoot();
+// offline/ imports nothing else of the repository (offline/README.md: each workaround is dropped as a unit),
+// so the few commands this file runs are run here.
+const root = resolve(__dirname, '..', '..');
+
+/** Runs a command with its output on this terminal; throws with `what` when it fails. */
+function runVisible(what: string, command: string, args: string[], options: SpawnSyncOptions = {}): void {
+  const r = spawnSync(command, args, { stdio: 'inherit', ...options });
+  const failure = r.error?.message ?? (r.status === 0 ? undefined : `exit ${r.status ?? r.signal}`);
+  if (failure) throw new Error(`${what} failed (${command} ${args.join(' ')}: ${failure})`);
+}
+
+/** An image's labels, or undefined when the engine has no image of that name. */
+function imageLabels(image: string): Record<string, string> | undefined {
+  const r = spawnSync('docker', ['image', 'inspect', '--format', '{{json .Config.Labels}}', image], { encoding: 'utf8' });
+  return r.status === 0 ? ((JSON.parse(r.stdout.trim() || 'null') as Record<string, string> | null) ?? {}) : undefined;
+}
 const recipesDir = __dirname;
 const workDir = join(root, '.cache', 'docker', 'stand-ins');
 
@@ -284,7 +298,7 @@ export async function ensureBaseImages(
     }
     if (await registryAnswers(image)) {
       log(`${image}: pulling from ${registryOf(image)}`);
-      const pulled = docker(['pull', '-q', image], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+      const pulled = spawnSync('docker', ['pull', '-q', image], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
       if (pulled) continue;
       if (mode === 'never') throw new Error(`${image}: docker pull failed`);
       log(`${image}: the pull failed; using a local stand-in`);

@@ -9,14 +9,14 @@
  *
  * Layout convention (see docs/database-migrations.md, "Layout and names"): prisma/<service>/schema.prisma, migrations in
  * prisma/<service>/migrations, tables and `_prisma_migrations` in the PostgreSQL schema
- * pgSchemaFor(service) of the database named by DATABASE_URL.
+ * the caller names (scripts/lib/services.ts: pgSchemaOf), of the database named by DATABASE_URL. Nothing here
+ * imports the rest of the repository (offline/README.md: each workaround can be dropped as a unit).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client, type PoolConfig } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { pgSchemaOf } from '../../scripts/lib/services';
 import {
   bindMigrationAwareSqlAdapterFactory,
   ColumnTypeEnum,
@@ -41,9 +41,6 @@ export function listServices(): string[] {
     .map((d) => d.name)
     .sort();
 }
-
-/** PostgreSQL schema (namespace) of a service: the catalogue's (pix-keys -> pix_keys). */
-export const pgSchemaFor = pgSchemaOf;
 
 /** DATABASE_URL without any `?schema=`: the schema is chosen per service, not per URL. */
 export function databaseUrl(): string {
@@ -275,14 +272,13 @@ export interface ServiceEngine {
   close(): Promise<void>;
 }
 
-/** Starts a schema engine bound to one service's schema.prisma and PostgreSQL schema. */
-export async function openEngine(service: string, url = databaseUrl()): Promise<ServiceEngine> {
+/** Starts a schema engine bound to one service's schema.prisma and its PostgreSQL schema `pgSchema`. */
+export async function openEngine(service: string, pgSchema: string, url = databaseUrl()): Promise<ServiceEngine> {
   const schemaPath = path.join(prismaDir, service, 'schema.prisma');
   if (!existsSync(schemaPath)) {
     throw new Error(`Unknown service "${service}": ${path.relative(repoRoot, schemaPath)} does not exist`);
   }
   const schemaContent = readFileSync(schemaPath, 'utf8');
-  const pgSchema = pgSchemaFor(service);
   const { SchemaEngine } = await loadBindings();
   const factory = new ServiceAdapterFactory(url, pgSchema);
   const engine = await SchemaEngine.new(

@@ -16,11 +16,11 @@ import {
   noFilter,
   onMaintenanceDb,
   openEngine,
-  pgSchemaFor,
   readMigrations,
   repoRoot,
   runSql,
 } from '../../offline/prisma/schema-engine';
+import { pgSchemaOf } from '../lib/services';
 import { runMain } from '../lib/main';
 
 async function ensureDatabase(url: string): Promise<void> {
@@ -50,7 +50,7 @@ async function appliedAlready(client: Client, service: string): Promise<boolean>
       .map((d) => `${d.name} ${sha256(path.join(dir, d.name, 'migration.sql'))}`);
     const { rows } = await client.query<{ entry: string; finished: boolean }>(
       `SELECT migration_name || ' ' || checksum AS entry, finished_at IS NOT NULL AS finished
-         FROM "${pgSchemaFor(service)}"._prisma_migrations WHERE rolled_back_at IS NULL`,
+         FROM "${pgSchemaOf(service)}"._prisma_migrations WHERE rolled_back_at IS NULL`,
     );
     const applied = rows.map((r) => r.entry);
     return rows.every((r) => r.finished) && applied.length === local.length && local.every((entry) => applied.includes(entry));
@@ -61,7 +61,7 @@ async function appliedAlready(client: Client, service: string): Promise<boolean>
 
 async function migrate(service: string, url: string): Promise<void> {
   const started = Date.now();
-  const svc = await openEngine(service, url);
+  const svc = await openEngine(service, pgSchemaOf(service), url);
   try {
     // The engine would too; here it depends on no engine internals.
     await runSql(url, `CREATE SCHEMA IF NOT EXISTS "${svc.pgSchema}"`).catch((err) => {
@@ -106,7 +106,7 @@ const WITHHELD: Record<string, string[]> = {
 
 /** Creates (or re-keys) the service's role svc_<schema>, granted its schema's rows, now and after later migrations. Idempotent. */
 async function grantServiceRole(service: string, url: string, password: string): Promise<void> {
-  const schema = pgSchemaFor(service);
+  const schema = pgSchemaOf(service);
   const role = `svc_${schema}`;
   const literal = `'${password.replace(/'/g, "''")}'`;
   await runSql(
@@ -147,7 +147,7 @@ export function servicesOrAll(named: string[]): string[] {
 /** Creates the database when missing, applies what is pending and sets up the roles. Returns what it did, one word. */
 export async function migrateDatabase(url: string, o: MigrateOptions = {}): Promise<'up to date' | 'applied'> {
   const targets = servicesOrAll(o.services ?? []);
-  targets.forEach(pgSchemaFor); // a service without a schema fails before anything runs
+  targets.forEach(pgSchemaOf); // a service without a schema fails before anything runs
 
   await ensureDatabase(url).catch((err) => {
     throw new Error(`Cannot reach or create database "${databaseName(url)}": ${errorMessage(err)}`);
@@ -157,14 +157,14 @@ export async function migrateDatabase(url: string, o: MigrateOptions = {}): Prom
   let engineRuns = 0;
   try {
     for (const service of targets) {
-      if (await appliedAlready(client, service)) console.log(`${service}: schema "${pgSchemaFor(service)}" is up to date`);
+      if (await appliedAlready(client, service)) console.log(`${service}: schema "${pgSchemaOf(service)}" is up to date`);
       else {
         engineRuns++;
         await migrate(service, url).catch((err) => {
           throw new Error(`${service}: migration failed: ${errorMessage(err)}`);
         });
       }
-      const password = o.passwords?.[pgSchemaFor(service)];
+      const password = o.passwords?.[pgSchemaOf(service)];
       if (password) {
         await grantServiceRole(service, url, password).catch((err) => {
           throw new Error(`${service}: role setup failed: ${errorMessage(err)}`);
@@ -180,7 +180,7 @@ export async function migrateDatabase(url: string, o: MigrateOptions = {}): Prom
 if (require.main === module) {
   // DB_PASSWORD_<SCHEMA> of the environment (or of the file DB_PASSWORD_<SCHEMA>_FILE names), by schema; the
   // owner's password from DATABASE_PASSWORD(_FILE) when the URL carries none (Compose's secrets).
-  const roleVariables = listServices().map((service) => `DB_PASSWORD_${pgSchemaFor(service).toUpperCase()}`);
+  const roleVariables = listServices().map((service) => `DB_PASSWORD_${pgSchemaOf(service).toUpperCase()}`);
   const env = withSettingFiles(['DATABASE_PASSWORD', ...roleVariables], process.env);
   const passwords = Object.fromEntries(
     Object.entries(env)

@@ -14,6 +14,7 @@ import {
   repoRoot,
   withDatabase,
 } from '../../offline/prisma/schema-engine';
+import { pgSchemaOf } from '../lib/services';
 import { runMain } from '../lib/main';
 import { servicesOrAll } from './migrate';
 
@@ -41,7 +42,7 @@ async function main() {
   const dirName = folderName(name);
 
   // The engine wants a live main connection a diff never uses: the server's maintenance database.
-  const svc = await openEngine(service, withDatabase(databaseUrl(), 'postgres'));
+  const svc = await openEngine(service, pgSchemaOf(service), withDatabase(databaseUrl(), 'postgres'));
   try {
     const migrations = readMigrations(svc.migrationsDir);
     if (migrations.migrationDirectories.length > 0 && migrations.lockfile.content === null) {
