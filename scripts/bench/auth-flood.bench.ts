@@ -1,6 +1,6 @@
 /**
  * `npm run bench:auth-flood`: an honest partner's p99 alone, then inside a flood of made-up API keys, against the
- * built gateway with its services answered at once (ADR 0016). Flags and environment: docs/benchmarks/README.md,
+ * built gateway with its services answered at once (ADR 0016). Flags and environment: docs/benchmarks/the-benches.md,
  * "A flood of made-up keys".
  */
 import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
  * The feed's hot read for ONE partner with a long delivered history and a short undelivered backlog, through the
  * real gateway: `npm run bench -- --feed` (or `--runs feed-load`), or against a running stack
- * (docs/benchmarks/README.md, "Feed read"). Fails only on a wrong answer, never on numbers.
+ * (docs/benchmarks/the-benches.md, "Feed read"). Fails only on a wrong answer, never on numbers.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';

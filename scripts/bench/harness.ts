@@ -1,7 +1,7 @@
 /**
  * What every bench shares: flags (node:util parseArgs, an environment fallback), figures (nearest-rank
  * percentiles, tables), the load generators and a stack of its own, stopped at the end and on Ctrl-C.
- * What each bench measures and why: docs/benchmarks/README.md.
+ * What each bench measures and why: docs/benchmarks/the-benches.md.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -173,7 +173,7 @@ export function writeResults(name: string, data: unknown, logDir?: string): void
 // ------------------------------------------------------------------------------------ load
 /**
  * The load's HTTP client: one undici Pool of keep-alive sockets per origin, no fetch() (it cost the
- * generator twice the CPU per request, taken from the stack it measures; docs/benchmarks/README.md, "The measures").
+ * generator twice the CPU per request, taken from the stack it measures; docs/benchmarks/the-benches.md, "The measures").
  * No cap on sockets unless asked: a request in flight never queues in the generator.
  */
 export class LoadClient {

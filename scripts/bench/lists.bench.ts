@@ -1,6 +1,6 @@
 /**
  * `npm run bench:lists`: the partner lists at a million rows of ONE partner, each case's first page and a deep
- * one timed over HTTP and EXPLAINed with the generic plan (docs/benchmarks/README.md, "Lists at a million rows").
+ * one timed over HTTP and EXPLAINed with the generic plan (docs/benchmarks/the-benches.md, "Lists at a million rows").
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';

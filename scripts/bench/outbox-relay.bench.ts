@@ -1,6 +1,6 @@
 /**
  * The outbox relay's own cost per round: K rows into the withdrawals service's real outbox, drained through
- * `OutboxRelay` with a bus that acknowledges at once (docs/benchmarks/README.md, "The others").
+ * `OutboxRelay` with a bus that acknowledges at once (docs/benchmarks/the-benches.md, "The others").
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';

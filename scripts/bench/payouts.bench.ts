@@ -2,7 +2,7 @@
  * `npm run bench:payouts`: USDT payouts a second of a pool of N hot wallets on a local chain (`--wallets`, each
  * size in turn), and created → sent → settled, against a floor of the same N on the same node before and after
  * the service (their mean): N bare senders, one process per key, signing the same transfers. Flags and what it
- * reads: docs/benchmarks/README.md, "Payouts on a local chain".
+ * reads: docs/benchmarks/the-benches.md, "Payouts on a local chain".
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * What the benches read besides HTTP answers, where the kernel, V8 or PostgreSQL already counts it: /proc, the
- * apps' /metrics and the bench database. Definitions: docs/benchmarks/README.md, "The measures".
+ * apps' /metrics and the bench database. Definitions: docs/benchmarks/the-benches.md, "The measures".
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:rate-limit`: the rate limit's cost per take, memory store against the PostgreSQL store, straight
- * to the stores, on one partner (one row) and on 100 (docs/benchmarks/README.md, "The others").
+ * to the stores, on one partner (one row) and on 100 (docs/benchmarks/the-benches.md, "The others").
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

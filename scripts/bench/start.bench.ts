@@ -1,6 +1,6 @@
 /**
  * `npm run bench:start`: `npm start` to "Partner API ready", cold against warm, alternately after an unmeasured
- * warm start, each run stopped as Ctrl-C stops it. Flags: docs/benchmarks/README.md, "The others".
+ * warm start, each run stopped as Ctrl-C stops it. Flags: docs/benchmarks/the-benches.md, "The others".
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';

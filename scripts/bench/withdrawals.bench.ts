@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: USDT withdrawals through the whole stack against an in-process baseline (apps/bench-baseline),
- * same launch, database and broker. Runs, flags, measures: docs/benchmarks/README.md.
+ * same launch, database and broker. Runs, flags, measures: docs/benchmarks/the-benches.md.
  */
 import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -230,7 +230,7 @@ const peak = (levels: ClosedLevel[], s: StackName) => {
 type OpenRun = Awaited<ReturnType<typeof runOpen>>;
 
 async function runOpen(db: p.BenchDatabase, url: string, partners: SandboxPartner[], rate: number, o: Options) {
-  // A fresh broker's JIT is not at its steady state after the closed warm-up (docs/benchmarks/README.md, "The runs").
+  // A fresh broker's JIT is not at its steady state after the closed warm-up (docs/benchmarks/the-benches.md, "The runs").
   if (o.openWarmup > 0) {
     console.log(`  warm-up: ${o.openWarmup} s of the same open loop, not measured`);
     await h.openLoop(rate, o.openWarmup, spread(url, partners), stopped);
@@ -411,7 +411,7 @@ async function main(): Promise<void> {
 
     const maxConcurrency = Math.max(...o.concurrency, HOT_CONCURRENCY);
     // Partners × users at least twice the concurrency: requests in flight are not consecutive indices, and
-    // with P×U = c two of one user met often enough to serialize on its account row (docs/benchmarks/README.md, "The runs").
+    // with P×U = c two of one user met often enough to serialize on its account row (docs/benchmarks/the-benches.md, "The runs").
     const usersPerPartner = Math.max(o.users, Math.ceil((2 * maxConcurrency) / o.partners));
     const partners = await time('setupMs', () =>
       Promise.all(Array.from({ length: o.partners }, (_, i) => h.sandboxPartner(s.gatewayUrl, adminKey, `bench #${i}`, usersPerPartner))),

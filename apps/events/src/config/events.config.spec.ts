@@ -2,9 +2,9 @@ import { loadConfig, ServiceConfig } from '@partner/config';
 import { EventsConfig } from './events.config';
 
 describe('EventsConfig', () => {
-  // A held fetch returns empty every few milliseconds while idle (about 10 % of a core between the
-  // broker and the service, docs/benchmarks/2026-11-22-throughput-and-latency.md), so only the projector, which gets three events per
-  // withdrawal, holds its fetches by default.
+  // A held fetch returns empty every few milliseconds while idle (CPU spent in the broker and the
+  // service for nothing), so only the projector, which gets three events per withdrawal, holds its
+  // fetches by default.
   it('holds the projector fetches 100 ms by default, where other services answer with the first event', () => {
     expect(loadConfig(EventsConfig, {}).KAFKA_EVENT_FETCH_WAIT_MS).toBe(100);
     expect(loadConfig(ServiceConfig, {}).KAFKA_EVENT_FETCH_WAIT_MS).toBe(0);

@@ -7,8 +7,8 @@ export class EventsConfig extends ServiceConfig {
   /**
    * The projector receives about three events per withdrawal: batches are worth waiting for (range checked
    * by ServiceConfig). Under load a fetch ends when 16 KB have gathered, well before this; idle, an empty
-   * fetch comes back every 100 ms instead of every 25 (the broker's and this service's idle CPU:
-   * docs/benchmarks/2026-11-26-round-two-cpu-per-withdrawal.md), and a lone event reaches the feed at most this much later.
+   * fetch comes back every 100 ms instead of every 25 (less idle CPU in the broker and this service), and a
+   * lone event reaches the feed at most this much later.
    */
   override KAFKA_EVENT_FETCH_WAIT_MS: number = 100;
 

@@ -4,8 +4,8 @@ import { Database, statement, UnitOfWork } from '@partner/db';
 
 /**
  * A row of feed_events as the list query selects it. Times come as Unix seconds computed by PostgreSQL
- * and delivery as a boolean: parsing a timestamp into a Date per row was a tenth of the feed's CPU in
- * the events service (profile of the feed run, docs/benchmarks/2026-11-22-throughput-and-latency.md).
+ * and delivery as a boolean: parsing a timestamp into a Date per row is a large share of the feed's CPU
+ * in the events service.
  */
 interface Row {
   id: string;

@@ -50,7 +50,8 @@ export class PayoutRoundsService extends PeriodicJobService implements OnModuleI
     @Inject(HOT_WALLET_POOL) private readonly pool: HotWalletPool,
   ) {
     // A round every CHAIN_POLL_MS from start to start: a lane at its in-flight cap is refilled once a block
-    // mines, and a round's length grows with the lanes (docs/benchmarks/2026-11-29-payout-pool-and-worker.md).
+    // mines, and a round's length grows with the lanes (a fixed pause after each
+    // round would slow the pool down as its rounds lengthen).
     super({ name: 'payouts', intervalMs: config.CHAIN_POLL_MS, fixedRate: true, run: (signal) => this.runOnce(signal) });
     this.settings = networkSettings(config);
     this.crashRate = Number(config.PAYOUT_CRASH_AFTER_SIGN_RATE ?? 0);

@@ -192,8 +192,8 @@ export class ServiceConfig extends CommonConfig {
    * answers at once when 16 KB are there); 0 answers with the first event. Events are not awaited by
    * any caller, so a few milliseconds buy batches where events are many (the events service sets 100).
    * The price is paid when idle: a held fetch comes back empty every few milliseconds, where an unheld
-   * one waits for the first event, so a service whose events are rare leaves it at 0
-   * (docs/benchmarks/2026-11-22-throughput-and-latency.md). Requests are never held: their consumer fetches at once.
+   * one waits for the first event, so a service whose events are rare leaves it at 0 (no idle CPU spent
+   * on empty fetches). Requests are never held: their consumer fetches at once.
    */
   @IntInRange(0, 1000)
   KAFKA_EVENT_FETCH_WAIT_MS: number = 0;

@@ -2,7 +2,7 @@ import type { Pool as UndiciPool } from 'undici';
 
 /**
  * undici's `Pool` without undici's index, which also loads fetch, WebSocket, the cache and the mock agent
- * (95 modules, 1.4 MB of heap in every app; docs/benchmarks/2026-11-26-memory.md) around the one class the direct
+ * (about a hundred modules and their heap in every app, for nothing) around the one class the direct
  * queries and replies use. The index's own wiring, repeated: the request API (`request`, `stream`...) goes
  * onto the Dispatcher prototype (idempotent: the same functions when the index is loaded too).
  * undici-pool.spec.ts holds it to the index's class and API.

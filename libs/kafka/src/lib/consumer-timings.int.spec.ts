@@ -9,7 +9,7 @@ import { createKafka } from './kafkajs-client';
 // Through the real broker: an idle group hands its partitions over promptly when an instance joins or
 // leaves. kafkajs heartbeats only between fetches, so this holds only while an idle fetch is held for
 // about a heartbeat interval (CONSUMER_TIMINGS.maxWaitTimeInMs); with kafkajs's default 5 s, a scale-in of
-// an idle group left partitions unconsumed for 8 s (docs/benchmarks/2026-11-26-round-three-tail-gc-two-instances.md).
+// an idle group left partitions unconsumed for 8 s, which requests wait through.
 
 const run = randomBytes(4).toString('hex');
 const TOPIC = `consumer-timings-spec-${run}`;

@@ -65,8 +65,8 @@ export const RETRY = { initialRetryTime: 200, retries: 40, maxRetryTime: 2_000 }
  * so an idle member learns of a rebalance (an instance joining or leaving) only when its fetch returns, and a
  * leaving member's `stop()` waits for its own. With kafkajs's default of 5 s, measured on an idle group: a
  * joining member got its partitions after 2.1 s, a leaving one took 3.0 s to leave, and the one staying took
- * over all partitions 8.0 s after the other began to leave (a scale-in under a closed load: p99 5.3 s,
- * docs/benchmarks/2026-11-26-round-three-tail-gc-two-instances.md); and an idle member heartbeated every 5 s against a 6 s session. At 1 s:
+ * over all partitions 8.0 s after the other began to leave (a scale-in under load stalls requests for
+ * seconds); and an idle member heartbeated every 5 s against a 6 s session. At 1 s:
  * 61 ms, 72 ms and 81 ms. Under load a fetch returns as soon as a message arrives, so nothing changes there;
  * idle, a request consumer asks the broker once a second instead of once every five. Event consumers hold
  * theirs shorter still (KAFKA_EVENT_FETCH_WAIT_MS).

@@ -53,8 +53,7 @@ interface Lane {
 /**
  * A held event fetch is answered as soon as this much has gathered, whatever the wait left: about 25
  * withdrawal events. Under load that, not the wait, ends each fetch (200 withdrawals/s fill it in about
- * 40 ms), so the batches stay large; idle, the wait alone paces the empty fetches (measured:
- * docs/benchmarks/2026-11-26-round-two-cpu-per-withdrawal.md).
+ * 40 ms), so the batches stay large; idle, the wait alone paces the empty fetches, so they cost little CPU.
  */
 const EVENT_FETCH_MIN_BYTES = 16 * 1024;
 

@@ -17,8 +17,8 @@ interface Pending {
  * leaves with everything else sent meanwhile (Nagle's rule, for produce requests). Alone, a message
  * leaves at once, as before; at 200 requests a second, where arrivals are 5 ms apart and rarely share a
  * turn of the loop, the requests in flight batch themselves, and the broker, this process and the
- * consumer's fetches handle a request per batch instead of per message
- * (docs/benchmarks/2026-11-26-round-two-cpu-per-withdrawal.md). The wait is at most one acknowledgement, which the sender waited for anyway.
+ * consumer's fetches handle a request per batch instead of per message, which is what costs them CPU.
+ * The wait is at most one acknowledgement, which the sender waited for anyway.
  */
 export class SendCoalescer {
   private queue: Pending[] = [];

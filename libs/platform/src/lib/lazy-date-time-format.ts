@@ -4,7 +4,7 @@
  *
  * Why: @nestjs/common builds one as it loads (ConsoleLogger's timestamps, at module scope), and building a
  * formatter maps ICU's locale and time-zone data in from the node binary: 5 MB of every app's RSS, for a
- * logger the apps hand over to pino before it prints anything (docs/benchmarks/2026-11-26-memory.md). The pages
+ * logger the apps hand over to pino before it prints anything. The pages
  * are the binary's, shared by the six apps, so the machine saves less than the sum of their RSS shows.
  */
 export function withLazyDateTimeFormat<T>(load: () => T): T {

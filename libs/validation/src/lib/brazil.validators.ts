@@ -1,4 +1,4 @@
-// The function's own entry point: the package's index is one 640 kB file, 3 MB of heap in every app (docs/benchmarks/2026-11-26-memory.md).
+// The function's own entry point: the package's index is one large file that would cost every app megabytes of heap.
 import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf';
 import { registerDecorator, ValidationOptions } from 'class-validator';
 

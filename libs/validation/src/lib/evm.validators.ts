@@ -17,8 +17,8 @@ const checksumAnswers = new LRUCache<string, boolean>({ max: 1024 });
  * no checksum; only mixed case must match it.
  *
  * The checksum on @noble/hashes' keccak (what viem's `isAddress` uses under it) rather than viem itself:
- * viem's index loads 344 modules, 4 MB of heap in every app, for this one check
- * (docs/benchmarks/2026-11-26-memory.md); evm.validators.spec.ts holds it to viem's answers.
+ * viem's index loads hundreds of modules, megabytes of heap in every app, for this one check;
+ * evm.validators.spec.ts holds it to viem's answers.
  */
 export function isEvmAddress(value: unknown): value is string {
   if (typeof value !== 'string' || !HEX_ADDRESS.test(value)) return false;
