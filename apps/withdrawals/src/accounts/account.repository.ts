@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerId } from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
+import type { HoldMove } from '../withdrawals/hold-rule';
 
 /** Rows written before the operator API may also say 'sandbox_credit' (the retired sandbox credit). */
 export type LedgerReason = 'credit' | 'withdrawal_hold' | 'withdrawal_settle' | 'withdrawal_release';
@@ -30,13 +31,14 @@ const LOCK = statement(
   'accounts_lock',
   'SELECT available_micros, held_micros FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE',
 );
-/** A hold applied as the hold rule computed it on the locked row: the new balance, and its ledger line. */
+/** A hold applied as the hold rule (hold-rule.ts) gives it: its deltas added to the balance, and recorded by its ledger line. */
 const APPLY_HOLD = statement(
   'accounts_apply_hold',
   `WITH held AS (
-     UPDATE accounts SET available_micros = $3, held_micros = $4, updated_at = $7 WHERE partner_id = $1 AND document = $2 RETURNING 1)
+     UPDATE accounts SET available_micros = available_micros + $3::bigint, held_micros = held_micros + $4::bigint, updated_at = $6
+     WHERE partner_id = $1 AND document = $2 RETURNING 1)
    INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, withdrawal_id, created_at)
-   SELECT $1, $2, 'withdrawal_hold', -$5::bigint, $5::bigint, $6, $7 FROM held`,
+   SELECT $1, $2, 'withdrawal_hold', $3::bigint, $4::bigint, $5, $6 FROM held`,
 );
 
 /** Opens the account with nothing in it unless it exists (no ledger entry: nothing moved). A concurrent open waits on the key, then inserts nothing. */
@@ -138,8 +140,9 @@ const toBalance = (r: BalanceRow): Balance => ({ availableMicros: BigInt(r.avail
 
 /**
  * A user's USDT account under one partner. Every movement of money goes through here and writes its
- * ledger entry in the same transaction; the guarded UPDATEs (and CHECK constraints below them) make
- * an overdraft impossible under any concurrency.
+ * ledger entry in the same transaction; the guarded UPDATEs and the CHECK constraints (a hold's UPDATE
+ * adds its deltas and relies on `accounts_available_non_negative`) make an overdraft impossible under any
+ * concurrency.
  */
 @Injectable()
 export class AccountRepository {
@@ -220,25 +223,9 @@ export class AccountRepository {
     return rows[0] ? toBalance(rows[0]) : null;
   }
 
-  /** Writes a hold of `micros` for `withdrawalId` on an account locked in `tx`: its balance after (the hold rule's) and the ledger line. */
-  async applyHold(
-    tx: Transaction,
-    partnerId: PartnerId,
-    document: string,
-    after: Balance,
-    micros: bigint,
-    withdrawalId: number,
-    now: Date,
-  ): Promise<void> {
-    const values = [
-      partnerId,
-      document,
-      after.availableMicros.toString(),
-      after.heldMicros.toString(),
-      micros.toString(),
-      withdrawalId,
-      now,
-    ];
+  /** Writes the hold `move` (hold-rule.ts's) for `withdrawalId` on an account locked in `tx`: the balance moved by it, and the ledger line. */
+  async applyHold(tx: Transaction, partnerId: PartnerId, document: string, move: HoldMove, withdrawalId: number, now: Date): Promise<void> {
+    const values = [partnerId, document, move.availableDelta.toString(), move.heldDelta.toString(), withdrawalId, now];
     await tx.query(APPLY_HOLD, values);
   }
 

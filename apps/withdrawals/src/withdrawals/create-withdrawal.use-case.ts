@@ -158,7 +158,7 @@ export class CreateWithdrawalUseCase {
       const waits = limits.approvalThreshold !== null && amountMicros > limits.approvalThreshold;
       const created = await this.withdrawals.insertCreated(tx, data, now, waits ? 'pending_approval' : 'created');
       if (!created) return 'duplicate';
-      await this.accounts.applyHold(tx, partnerId, document, held.held, amountMicros + feeMicros, created.id, now);
+      await this.accounts.applyHold(tx, partnerId, document, held.move, created.id, now);
       if (waits) await this.approvals.request(tx, { id: randomUUID(), withdrawalId: created.id, partnerId, at: now });
       tx.emit(stateChanged(created));
       return { created };

@@ -6,8 +6,9 @@ import { CreateOutcome, createdWithdrawal, NewWithdrawal, Withdrawal, Withdrawal
 
 /**
  * The withdrawals table in memory, for unit specs: createHeld applies the hold rule (hold-rule.ts) to the
- * fake accounts as CREATE_HELD applies it in SQL, claims the idempotency key only when the hold happened
- * (an aborted statement keeps nothing), and keeps the events it was asked to write.
+ * fake accounts, as CREATE_HELD applies its move under the accounts' no-overdraft constraint, claims the
+ * idempotency key only when the hold happened (an aborted statement keeps nothing), and keeps the events
+ * it was asked to write.
  */
 export class FakeWithdrawalRepository implements Pick<
   WithdrawalRepository,

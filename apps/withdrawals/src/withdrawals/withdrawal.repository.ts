@@ -19,8 +19,10 @@ import {
   statementRefusal,
   Transaction,
   UnitOfWork,
+  violatedConstraint,
 } from '@partner/db';
 import { PayoutState } from '../payouts/payout-state';
+import { holdMove } from './hold-rule';
 
 export interface Withdrawal {
   id: number;
@@ -157,59 +159,88 @@ export const toWithdrawal = (r: WithdrawalRow): Withdrawal => ({
 export type CreateOutcome = { created: Withdrawal } | 'duplicate' | 'not_found' | 'insufficient' | 'refused_before';
 
 /** The reasons CREATE_HELD aborts with (the message of `refuse`), by outcome. */
-const REFUSED = { insufficient: 'insufficient', not_found: 'user_not_found', refused_before: 'refused_before' } as const;
-const OUTCOME_OF_REASON = { insufficient: 'insufficient', user_not_found: 'not_found', refused_before: 'refused_before' } as const;
+const REFUSED = { not_found: 'user_not_found', refused_before: 'refused_before' } as const;
+const OUTCOME_OF_REASON = { user_not_found: 'not_found', refused_before: 'refused_before' } as const;
+
+/**
+ * The invariant that no balance goes below zero (migration `init`: CHECK available_micros >= 0). A hold
+ * it stops is one the hold rule refuses ('insufficient'): the statement does not state the rule again.
+ */
+const NO_OVERDRAFT = 'accounts_available_non_negative';
+
+/**
+ * The id the event of a withdrawal not yet inserted is built with, for the statement to replace with the
+ * one it makes: no withdrawal has it (ids are positive), and its text appears in no UUID, CPF or id.
+ */
+const PENDING_ID = Number.MIN_SAFE_INTEGER;
 
 /**
  * The whole creation in ONE statement, run as its own transaction (UnitOfWork.runCommand: one round trip,
- * the account row locked for this statement only):
+ * the account row locked for this statement only). It states no rule of its own: the hold's deltas, the
+ * event's key and its payload come from TypeScript as parameters, the statement only applies them and puts
+ * in the id it makes.
  * - `w` claims the idempotency key by inserting the withdrawal (a concurrent duplicate waits on the unique
  *   index, then inserts nothing). The key comes first and no lock is held while waiting on it: a key's
  *   withdrawal may be in the middle of a chain move whose transaction waits for the account row;
- * - `held` applies the hold rule (hold-rule.ts): amount + fee from available to held, by a guarded UPDATE that runs only if the insert
- *   did (re-checked on the latest row version, so no overdraft under any concurrency), `ledger` writes the
- *   hold's entry and the outbox row reports `created`, all only if both happened;
- * - if the insert happened but not the hold, `refused` calls the migration's `refuse(reason)`, which
- *   aborts the statement: nothing of it commits, the key included (data-modifying CTEs always run);
+ * - `held` adds the hold rule's move (hold-rule.ts's holdMove: $14 to available, $15 to held), only if the
+ *   insert happened. No row is read first: the UPDATE computes on the latest row version, and the CHECK
+ *   constraint NO_OVERDRAFT aborts the statement when available would go below zero (23514, answered
+ *   'insufficient'), so no overdraft under any concurrency. `ledger` records the same two numbers and the
+ *   outbox row reports `created`, all only if both happened;
+ * - if the insert happened but no account row was moved (no such user), the select calls the migration's
+ *   `refuse(reason)`, which aborts the statement: nothing of it commits, the key included (data-modifying
+ *   CTEs always run);
  * - before that, and before a replay of the key, a refusal kept under this command's id ($12,
  *   `refused_commands`, null for a command without one) aborts it the same way (`refused_before`): a copy
  *   of a refused command is refused again (runIdempotent's refusal memory), checked in the statement's
- *   own snapshot instead of by a query of its own before it (a round trip per withdrawal).
- * The event is the TypeScript builder's payload (`stateChanged`) with the new id set in it.
+ *   own snapshot instead of by a query of its own before it (a round trip per withdrawal). Such a copy
+ *   moves no balance (`held` skips it), so its answer is `refused_before` even when the balance is short.
+ * The event is the TypeScript builder's (`stateChanged`), built for PENDING_ID: its key (the contract's
+ * eventKeyOf) around that id is $16 and $17, its payload $11, and the statement sets the new id in both.
  */
 const CREATE_HELD = commandStatement({
   name: 'withdrawal_create_held',
-  params: 13,
-  with: `w AS (
+  params: 17,
+  with: `kept_refusal AS (
+     SELECT 1 FROM refused_commands WHERE command_id = $12::text AND partner_id = $1),
+   w AS (
      INSERT INTO withdrawals (partner_id, document, idempotency_key, fingerprint, address, network, fee_choice,
                               amount_micros, fee_micros, state, created_at, updated_at, beneficiary)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', $10, $10, $13::jsonb)
      ON CONFLICT (partner_id, idempotency_key) DO NOTHING
      RETURNING *),
    held AS (
-     UPDATE accounts SET available_micros = available_micros - ($8::bigint + $9::bigint),
-                         held_micros = held_micros + ($8::bigint + $9::bigint), updated_at = $10
-     WHERE partner_id = $1 AND document = $2 AND available_micros >= ($8::bigint + $9::bigint) AND EXISTS (SELECT 1 FROM w)
+     UPDATE accounts SET available_micros = available_micros + $14::bigint, held_micros = held_micros + $15::bigint, updated_at = $10
+     WHERE partner_id = $1 AND document = $2 AND EXISTS (SELECT 1 FROM w) AND NOT EXISTS (SELECT 1 FROM kept_refusal)
      RETURNING 1),
    ledger AS (
      INSERT INTO ledger_entries (partner_id, document, reason, available_delta, held_delta, withdrawal_id, created_at)
-     SELECT $1, $2, 'withdrawal_hold', -($8::bigint + $9::bigint), $8::bigint + $9::bigint, w.id, $10 FROM w, held
+     SELECT $1, $2, 'withdrawal_hold', $14::bigint, $15::bigint, w.id, $10 FROM w, held
      RETURNING 1)`,
   events: {
     topic: Topics.WithdrawalStateChanged,
     from: 'w, held',
-    // The contract's key (eventKeyOf) in SQL, the id being made by this statement; the int spec
-    // "writes the created event exactly as the TypeScript builder makes it" checks the two agree.
-    key: `'usdt_withdrawal:' || w.id`,
+    key: `$16::text || w.id::text || $17::text`,
     payload: `jsonb_set(jsonb_set($11::jsonb, '{resource_id}', to_jsonb(w.id::text)), '{resource,id}', to_jsonb(w.id))`,
   },
   select: `SELECT w.*,
-          CASE WHEN EXISTS (SELECT 1 FROM refused_commands WHERE command_id = $12::text AND partner_id = $1) THEN refuse('${REFUSED.refused_before}')
-               WHEN w.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM held) THEN
-            refuse(CASE WHEN EXISTS (SELECT 1 FROM accounts WHERE partner_id = $1 AND document = $2) THEN '${REFUSED.insufficient}' ELSE '${REFUSED.not_found}' END)
+          CASE WHEN EXISTS (SELECT 1 FROM kept_refusal) THEN refuse('${REFUSED.refused_before}')
+               WHEN w.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM held) THEN refuse('${REFUSED.not_found}')
           END AS refused
    FROM (SELECT 1) AS one LEFT JOIN w ON true`,
 });
+
+/**
+ * $11 and $16, $17 of CREATE_HELD: the `created` event as `created` builds it for PENDING_ID, its key split
+ * around that id. Throws when the statement could not set the id in it where the builder put it.
+ */
+function pendingEvent(event: OutboxMessage<typeof Topics.WithdrawalStateChanged>): [payload: string, keyBefore: string, keyAfter: string] {
+  const keyParts = event.key.split(String(PENDING_ID));
+  const { payload } = event;
+  if (keyParts.length !== 2 || payload.resource_id !== String(PENDING_ID) || payload.resource.id !== PENDING_ID)
+    throw new Error(`the created event does not carry the withdrawal's id where CREATE_HELD sets it: ${event.key}`);
+  return [JSON.stringify(payload), keyParts[0], keyParts[1]];
+}
 
 /** $1..$10 of the withdrawal's INSERT, in CREATE_HELD and INSERT_CREATED alike. */
 const insertValues = (data: NewWithdrawal, now: Date): unknown[] => [
@@ -290,8 +321,9 @@ export class WithdrawalRepository {
   }
 
   /**
-   * Inserts in state `created`, holds amount + fee on the user's account and writes the `created` event
-   * (`created(withdrawal)` builds it, the statement sets the new id in it), all in one statement (see CREATE_HELD).
+   * Inserts in state `created`, holds amount + fee on the user's account (the move of hold-rule.ts; a balance
+   * short of it is 'insufficient') and writes the `created` event (`created(withdrawal)` builds it, key and
+   * payload, the statement sets the new id in it), all in one statement (see CREATE_HELD).
    * `commandId`: the command's own id (commandIdOf), whose refusal, if one was kept, refuses it again.
    */
   async createHeld(
@@ -302,16 +334,22 @@ export class WithdrawalRepository {
     commandId: string | null = null,
   ): Promise<CreateOutcome> {
     // The event as the builder makes it, for an id the statement sets: every other field is known here.
-    const pending = createdWithdrawal(data, 0, now);
+    const [payload, keyBefore, keyAfter] = pendingEvent(created(createdWithdrawal(data, PENDING_ID, now)));
+    const move = holdMove(data.amountMicros, data.feeMicros);
     let row: WithdrawalRow & { id: number | null };
     try {
       [row] = await work.runCommand<WithdrawalRow & { id: number | null }>(CREATE_HELD, [
         ...insertValues(data, now),
-        JSON.stringify(created(pending).payload),
+        payload,
         commandId,
         beneficiaryValue(data),
+        move.availableDelta.toString(),
+        move.heldDelta.toString(),
+        keyBefore,
+        keyAfter,
       ]);
     } catch (error) {
+      if (violatedConstraint(error) === NO_OVERDRAFT) return 'insufficient';
       const reason = statementRefusal(error, Object.values(REFUSED));
       if (reason) return OUTCOME_OF_REASON[reason];
       throw error;
