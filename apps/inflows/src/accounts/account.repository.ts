@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountStatus, AccountType, authenticatedPartnerId, BrlLedgerEntryType, PartnerId } from '@partner/contracts';
-import { Database, Queryable, statement, Transaction } from '@partner/db';
+import { Database, onConstraintViolation, Queryable, statement, Transaction } from '@partner/db';
 
 /** A user's payment account here (its ISPB is the operator's, OPERATOR_ISPB, not stored). */
 export interface UserAccountRecord {
@@ -150,16 +150,18 @@ const BY_ACCOUNT = statement(
  * caller's transaction: an inflow's credit (the move to `credited`), a refund's debit, a failed refund's credit
  * back, a MED case's block, release, return and its reversal. The account row is locked by the UPDATE, so the
  * entries of one account follow each other and each one's balances after are exact; the UPDATE matches nothing
- * (and nothing is written) when a move would take either balance below zero: a debit takes available cents
- * only, never blocked ones. (end_to_end_id, type, refund_id) is unique in the ledger for the credit and the
- * refunds' lines, so a second credit of one inflow, or a second debit of one refund, fails the whole
- * transaction rather than move the balance twice.
+ * (and nothing is written) when the user has no account. The callers check under the account's lock that a
+ * move is covered; a move that would take either balance below zero fails the statement (the CHECKs
+ * accounts_balance_not_negative and accounts_blocked_not_negative): a debit takes available cents only, never
+ * blocked ones. (end_to_end_id, type, refund_id) is unique in the ledger for the credit and the refunds' lines,
+ * so a second credit of one inflow, or a second debit of one refund, fails the whole transaction rather than
+ * move the balance twice.
  */
 const MOVE_BALANCE = statement(
   'inflows_account_move_balance',
   `WITH account AS (
      UPDATE accounts SET available_brl_cents = available_brl_cents + $4, blocked_brl_cents = blocked_brl_cents + $8
-     WHERE partner_id = $1 AND document = $2 AND available_brl_cents + $4 >= 0 AND blocked_brl_cents + $8 >= 0
+     WHERE partner_id = $1 AND document = $2
      RETURNING available_brl_cents, blocked_brl_cents)
    INSERT INTO brl_ledger_entries (partner_id, document, type, end_to_end_id, refund_id, available_delta_cents, available_after_cents,
                                    blocked_delta_cents, blocked_after_cents, med_case_id, created_at)
@@ -249,7 +251,7 @@ export class AccountRepository {
 
   /**
    * Debits a refund's amount from the user's balance with its ledger entry (pix_in_refund); false, with nothing
-   * written, when the balance does not cover it.
+   * written, when the user has no account. Throws when the available balance does not cover it (see MOVE_BALANCE).
    */
   debitRefund(tx: Transaction, partnerId: PartnerId, document: string, refund: RefundMovement): Promise<boolean> {
     return this.move(tx, partnerId, document, { type: 'pix_in_refund', ...refund, deltaCents: -refund.amountCents });
@@ -263,7 +265,8 @@ export class AccountRepository {
 
   /**
    * Blocks a MED case's cents: from available to blocked, with its med_block line; false, nothing written, when
-   * the available balance does not cover them (the caller caps them at it, under the account's lock).
+   * the user has no account. Throws when the available balance does not cover them (the caller caps them at
+   * it, under the account's lock; see MOVE_BALANCE).
    */
   medBlock(tx: Transaction, partnerId: PartnerId, document: string, m: MedMovement): Promise<boolean> {
     return this.moveMed(tx, partnerId, document, 'med_block', m, -m.amountCents, m.amountCents, 0n);
@@ -272,13 +275,13 @@ export class AccountRepository {
   /** Releases a MED case's blocked cents back to available, with its med_release line. */
   async medRelease(tx: Transaction, partnerId: PartnerId, document: string, m: MedMovement): Promise<void> {
     if (!(await this.moveMed(tx, partnerId, document, 'med_release', m, m.amountCents, -m.amountCents, 0n)))
-      throw new Error(`MED case ${m.caseId}: the blocked balance does not hold the ${m.amountCents} cents it releases`);
+      throw new Error(`no account for the user of MED case ${m.caseId}: nothing released`);
   }
 
   /** Takes an accepted MED case's blocked cents out of the balance for its devolução (refund `refundId`), with its med_return line. */
   async medReturn(tx: Transaction, partnerId: PartnerId, document: string, m: MedMovement & { refundId: bigint }): Promise<void> {
     if (!(await this.moveMed(tx, partnerId, document, 'med_return', m, 0n, -m.amountCents, m.refundId)))
-      throw new Error(`MED case ${m.caseId}: the blocked balance does not hold the ${m.amountCents} cents it returns`);
+      throw new Error(`no account for the user of MED case ${m.caseId}: nothing returned`);
   }
 
   /** Puts a failed MED devolução's cents back into the blocked balance, with its med_return_reversal line. */
@@ -322,7 +325,7 @@ export class AccountRepository {
       at: Date;
     },
   ): Promise<boolean> {
-    const { rows } = await tx.query<{ id: string }>(MOVE_BALANCE, [
+    const moved = tx.query<{ id: string }>(MOVE_BALANCE, [
       partnerId,
       document,
       m.endToEndId,
@@ -333,6 +336,16 @@ export class AccountRepository {
       (m.blockedDeltaCents ?? 0n).toString(),
       m.medCaseId ?? null,
     ]);
+    const belowZero = (balance: string) => (error: Error) => {
+      throw new Error(`${m.type} of inflow ${m.endToEndId} would take the user's ${balance} balance below zero: nothing moved`, {
+        cause: error,
+      });
+    };
+    // The CHECKs that neither balance goes below zero (migrations brl_accounts and med_cases).
+    const { rows } = await onConstraintViolation(moved, {
+      accounts_balance_not_negative: belowZero('available'),
+      accounts_blocked_not_negative: belowZero('blocked'),
+    });
     return rows.length > 0;
   }
 

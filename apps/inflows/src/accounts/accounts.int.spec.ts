@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@partner/config';
 import { newCpf, selectCount, selectRow, testPartnerId } from '@partner/testing';
 import { Database, UnitOfWork } from '@partner/db';
@@ -109,5 +110,33 @@ describe('OpenAccountUseCase (PostgreSQL)', () => {
       ok: true,
       data: { available_brl_cents: 600, blocked_brl_cents: 0 },
     });
+  });
+});
+
+describe('AccountRepository, moving the balance (PostgreSQL)', () => {
+  const unitOfWork = new UnitOfWork(db, { wake: () => undefined });
+  const e2e = () => newEndToEndId('60701190', new Date());
+
+  it("throws, nothing moved, when a move would take either balance below zero (the accounts' CHECKs)", async () => {
+    const { partnerId, document } = await opened();
+    await unitOfWork.run((tx) => accounts.credit(tx, partnerId, document, { endToEndId: e2e(), amountCents: 500n, at: new Date() }));
+    const refund = { endToEndId: e2e(), refundId: 1n, amountCents: 501n, at: new Date() };
+    await expect(unitOfWork.run((tx) => accounts.debitRefund(tx, partnerId, document, refund))).rejects.toThrow(
+      'pix_in_refund of inflow ' + refund.endToEndId + " would take the user's available balance below zero: nothing moved",
+    );
+    const release = { endToEndId: e2e(), caseId: randomUUID(), amountCents: 1n, at: new Date() };
+    await expect(unitOfWork.run((tx) => accounts.medRelease(tx, partnerId, document, release))).rejects.toThrow(
+      'med_release of inflow ' + release.endToEndId + " would take the user's blocked balance below zero: nothing moved",
+    );
+    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({
+      ok: true,
+      data: { available_brl_cents: 500, blocked_brl_cents: 0 },
+    });
+    expect(await selectCount(db, 'SELECT count(*) FROM brl_ledger_entries WHERE partner_id = $1', [partnerId])).toBe(1);
+  });
+
+  it('answers false, nothing written, when the user has no account', async () => {
+    const refund = { endToEndId: e2e(), refundId: 1n, amountCents: 1n, at: new Date() };
+    expect(await unitOfWork.run((tx) => accounts.debitRefund(tx, testPartnerId(), newCpf(), refund))).toBe(false);
   });
 });

@@ -92,8 +92,8 @@ export class DecideMedCaseUseCase {
       );
     const { partnerId, document } = found.user;
     const inflow = await this.inflows.lockForPartner(tx, partnerId, found.endToEndId);
-    if (!inflow || !(await this.inflows.reserveRefund(tx, inflow, cents)))
-      throw new Error(`MED case ${found.caseId}: its inflow cannot return ${cents} cents it blocks`);
+    if (!inflow) throw new Error(`MED case ${found.caseId}: the inflow whose ${cents} cents it blocks is gone`);
+    await this.inflows.reserveRefund(tx, inflow, cents);
     const refund = await this.refunds.create(tx, partnerId, {
       document,
       endToEndId: found.endToEndId,

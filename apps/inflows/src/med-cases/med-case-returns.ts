@@ -6,11 +6,12 @@ import { PixInflowRecord, PixInflowRepository } from '../pix-inflows/pix-inflow.
 import type { PixInRefundRecord } from '../pix-in-refunds/pix-in-refund.repository';
 import { medCaseChanged } from './med-case-event';
 import { MedCaseRepository } from './med-case.repository';
-import { acceptedResult } from './med-case-rules';
+import { acceptedResult, statusAfterReturn } from './med-case-rules';
 
 /**
- * What a MED devolução's outcome does, in the refunds round's transaction (SendPixInRefundsUseCase), instead of
- * a partner refund's: settled, the inflow counts it returned (leaving `blocked`) and the case is `returned` with
+ * What a MED devolução's outcome does, in the refunds round's transaction (SendPixInRefundsUseCase, which passes
+ * the inflow it locked), instead of a partner refund's: settled, the inflow counts it returned (leaving `blocked`
+ * for the status statusAfterReturn decides) and the case is `returned` with
  * DICT's result and the devolução's end-to-end id (RtrId); failed, its cents go back to the BLOCKED balance
  * (med_return_reversal), not the available one, and the case back to `open` for the operator to decide again.
  */
@@ -28,7 +29,8 @@ export class MedCaseReturns {
     const found = await this.cases.lockByRefund(tx, refund.id);
     if (!found) throw new Error(`refund ${refund.id} names MED case ${refund.medCaseId}, which has no such devolução`);
     if (refund.status === 'success') {
-      tx.emit(pixInStateChanged(await this.inflows.returnMedRefund(tx, refund.partnerId, inflow.id, refund.amountCents, now)));
+      const status = statusAfterReturn(inflow, inflow.returnedCents + refund.amountCents, 'med_case');
+      tx.emit(pixInStateChanged(await this.inflows.countReturn(tx, inflow, refund.amountCents, status, now)));
       const returnedCents = found.returnedCents + refund.amountCents;
       const returned = await this.cases.update(
         tx,

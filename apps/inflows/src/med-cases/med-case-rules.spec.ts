@@ -1,4 +1,4 @@
-import { acceptedResult, planBlock, releasedStatus } from './med-case-rules';
+import { acceptedResult, planBlock, releasedStatus, statusAfterReturn } from './med-case-rules';
 
 describe('planBlock', () => {
   const base = { requestedCents: null, reachCents: 10_000n, others: [], availableCents: 50_000n };
@@ -68,5 +68,28 @@ describe('acceptedResult and releasedStatus', () => {
     expect(releasedStatus(1_000n, 0n)).toBe('credited');
     expect(releasedStatus(1_000n, 400n)).toBe('partially_returned');
     expect(releasedStatus(1_000n, 1_000n)).toBe('returned');
+  });
+});
+
+describe('statusAfterReturn', () => {
+  const inflow = (status: 'credited' | 'partially_returned' | 'blocked') => ({ status, amountCents: 1_000n });
+
+  it("makes a partner's refund's inflow partially_returned, then returned once its returns are all of it", () => {
+    expect(statusAfterReturn(inflow('credited'), 400n, 'partner_refund')).toBe('partially_returned');
+    expect(statusAfterReturn(inflow('partially_returned'), 999n, 'partner_refund')).toBe('partially_returned');
+    expect(statusAfterReturn(inflow('partially_returned'), 1_000n, 'partner_refund')).toBe('returned');
+    expect(statusAfterReturn(inflow('credited'), 1_000n, 'partner_refund')).toBe('returned');
+  });
+
+  it("keeps a blocked inflow blocked when a partner's refund settles: the case's release sets its status", () => {
+    expect(statusAfterReturn(inflow('blocked'), 400n, 'partner_refund')).toBe('blocked');
+    expect(statusAfterReturn(inflow('blocked'), 1_000n, 'partner_refund')).toBe('blocked');
+  });
+
+  it("takes a blocked inflow out of blocked when a MED case's devolução settles, as releasedStatus does", () => {
+    expect(statusAfterReturn(inflow('blocked'), 400n, 'med_case')).toBe('partially_returned');
+    expect(statusAfterReturn(inflow('blocked'), 1_000n, 'med_case')).toBe('returned');
+    for (const returned of [1n, 500n, 1_000n])
+      expect(statusAfterReturn(inflow('blocked'), returned, 'med_case')).toBe(releasedStatus(1_000n, returned));
   });
 });

@@ -63,6 +63,22 @@ export function planBlock(c: {
 export const acceptedResult = (returnedCents: bigint, askedCents: bigint): MedDictResult =>
   returnedCents >= askedCents ? 'TOTALLY_ACCEPTED' : 'PARTIALLY_ACCEPTED';
 
-/** An inflow's status once no case blocks it: what its returns made it (none: credited). */
+/** An inflow's status once no case blocks it: what its returns made it (none: credited, all of it: returned). */
 export const releasedStatus = (amountCents: bigint, returnedCents: bigint): PixInStatus =>
   returnedCents === 0n ? 'credited' : returnedCents >= amountCents ? 'returned' : 'partially_returned';
+
+/** Whose devolução settled: a partner's refund (POST .../refunds), or the one a MED case's acceptance made. */
+export type ReturnOf = 'partner_refund' | 'med_case';
+
+/**
+ * The status an inflow takes once a devolução of it settled, `returnedCents` its returned cents counting that
+ * one (the inflow read under its row lock, in the transaction that counts it): the status its returns make it
+ * (releasedStatus). Except a partner's refund of a `blocked` inflow (asked before a MED case blocked it, settled
+ * meanwhile): it stays blocked, its status set by releasedStatus when the case releases it. A MED case's
+ * devolução ends the block it was taken from.
+ */
+export const statusAfterReturn = (
+  inflow: { status: PixInStatus; amountCents: bigint },
+  returnedCents: bigint,
+  of: ReturnOf,
+): PixInStatus => (of === 'partner_refund' && inflow.status === 'blocked' ? 'blocked' : releasedStatus(inflow.amountCents, returnedCents));

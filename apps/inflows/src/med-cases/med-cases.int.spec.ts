@@ -367,6 +367,39 @@ describe('MED cases (PostgreSQL, the Pix API test server)', () => {
     }
   });
 
+  it("a partner's refund settling while a case blocks the inflow leaves it blocked; the release makes it partially_returned", async () => {
+    const c = await credited(10_000);
+    const asked = await refund.execute({
+      partner_id: c.partnerId,
+      end_to_end_id: c.endToEndId,
+      idempotency_key: randomUUID(),
+      amount_cents: 4_000,
+      reason: 'x',
+    });
+    if (!asked.ok) throw new Error(JSON.stringify(asked.error));
+    const r = report(c);
+    await receive.execute(r);
+    expect(await caseOf(r)).toMatchObject({ asked_cents: 6_000, blocked_cents: 6_000 });
+    await pollUntil(
+      `refund ${asked.data.id} success`,
+      async () => {
+        await send.execute();
+        return (await selectRows<{ status: string }>(db, 'SELECT status FROM pix_in_refunds WHERE id = $1', [asked.data.id]))[0];
+      },
+      (row) => row.status === 'success',
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(await inflows.find(c.partnerId, c.endToEndId)).toMatchObject({
+      status: 'blocked',
+      refundedCents: 4_000n,
+      returnedCents: 4_000n,
+    });
+    await decided(r, { decision: 'disagree' });
+    expect(await inflowStatus(c)).toBe('partially_returned');
+    expect(await balanceOf(c)).toEqual({ available: 6_000, blocked: 0 });
+    expect((await pixInStates(c)).slice(-3)).toEqual(['blocked', 'blocked', 'partially_returned']);
+  });
+
   it('a blocked report its opener cancels releases the block exactly, the inflow credited again; a redelivery changes nothing', async () => {
     const c = await credited(8_000);
     const r = report(c);

@@ -77,7 +77,7 @@ export class ReceiveMedCaseUseCase {
         amountCents: plan.topUpCents,
       }))
     )
-      throw new Error(`MED case ${event.case_id}: the available balance checked under the lock no longer covers ${plan.topUpCents} cents`);
+      throw new Error(`MED case ${event.case_id}: the user's account locked for the plan is gone`);
     if (plan.blockedCents > 0n && inflow.status !== 'blocked')
       tx.emit(pixInStateChanged(await this.inflows.move(tx, inflow.partnerId, inflow.id, 'blocked', now)));
     tx.emit(medCaseChanged(recorded));

@@ -337,6 +337,36 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
   });
 });
 
+describe('PixInflowRepository, the refunds of an inflow (PostgreSQL)', () => {
+  const locked = async (c: Credited) => {
+    const inflows = new PixInflowRepository(db);
+    return unitOfWork.run(async (tx) => {
+      const inflow = await inflows.lockForPartner(tx, c.partnerId, c.endToEndId);
+      if (!inflow) throw new Error(`no inflow ${c.endToEndId}`);
+      return { inflows, inflow };
+    });
+  };
+
+  it('reserving past the amount throws on the CHECK pix_inflows_refunds_within_amount, nothing written', async () => {
+    const c = await credited(1_000);
+    const { inflows, inflow } = await locked(c);
+    await expect(unitOfWork.run((tx) => inflows.reserveRefund(tx, inflow, 1_001n))).rejects.toThrow(
+      `refunding 1001 cents of inflow ${c.endToEndId} would pass its amount (pix_inflows_refunds_within_amount)`,
+    );
+    expect(await inflows.find(c.partnerId, c.endToEndId)).toMatchObject({ refundedCents: 0n });
+    expect(await unitOfWork.run((tx) => inflows.reserveRefund(tx, inflow, 1_000n))).toMatchObject({ refundedCents: 1_000n });
+  });
+
+  it('counting a return writes the status it is given: the use case decides it (statusAfterReturn), not the statement', async () => {
+    const c = await credited(1_000);
+    const { inflows, inflow } = await locked(c);
+    await unitOfWork.run((tx) => inflows.reserveRefund(tx, inflow, 1_000n));
+    const now = new Date();
+    const counted = await unitOfWork.run((tx) => inflows.countReturn(tx, inflow, 1_000n, 'blocked', now));
+    expect(counted).toMatchObject({ status: 'blocked', refundedCents: 1_000n, returnedCents: 1_000n, updatedAt: now });
+  });
+});
+
 /** Runs rounds until the refund has been tried `attempts` times (polled, with a deadline). */
 async function untilAttempted(id: number, attempts: number): Promise<void> {
   const until = Date.now() + 10_000;

@@ -55,9 +55,8 @@ export class RefundPixInUseCase {
       const refusal = await this.refusalOf(tx, inflow, c, now);
       if (refusal) return refusal;
       const amountCents = BigInt(c.amount_cents);
-      // Both checked by refusalOf under the locks: a miss here would be a bug of ours, so it rolls everything back.
-      if (!(await this.inflows.reserveRefund(tx, inflow, amountCents)))
-        throw new Error(`refund over inflow ${inflow.endToEndId} after the check`);
+      // Both checked by refusalOf under the locks: a CHECK failing here would be a bug of ours, so it rolls everything back.
+      await this.inflows.reserveRefund(tx, inflow, amountCents);
       const refund = await this.refunds.create(tx, c.partner_id, {
         document: inflow.document,
         endToEndId: inflow.endToEndId,
@@ -69,7 +68,7 @@ export class RefundPixInUseCase {
       });
       const movement = { endToEndId: inflow.endToEndId, refundId: refund.id, amountCents, at: now };
       if (!(await this.accounts.debitRefund(tx, c.partner_id, inflow.document, movement)))
-        throw new Error(`refund ${refund.id}: the balance checked under the lock no longer covers it`);
+        throw new Error(`refund ${refund.id}: the user's account locked for the check is gone`);
       tx.emit(pixInRefundStateChanged(refund));
       return ok({ id: Number(refund.id), status: refund.status, created: true });
     });

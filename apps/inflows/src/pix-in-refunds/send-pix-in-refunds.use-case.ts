@@ -4,6 +4,7 @@ import { Transaction, UnitOfWork } from '@partner/db';
 import { AccountRepository } from '../accounts/account.repository';
 import { InflowsConfig } from '../config/inflows.config';
 import { MedCaseReturns } from '../med-cases/med-case-returns';
+import { statusAfterReturn } from '../med-cases/med-case-rules';
 import { pixInStateChanged } from '../pix-inflows/pix-in-event';
 import { PixInflowRepository } from '../pix-inflows/pix-inflow.repository';
 import { pixInRefundStateChanged } from './pix-in-refund-event';
@@ -27,7 +28,8 @@ interface Next {
  * provider (`created`) or asked about (`processing`), and moved by the answer, in one transaction with its
  * events and money:
  * - EM_PROCESSAMENTO: `processing`, asked about again after PIX_API_POLL_MS;
- * - DEVOLVIDO: `success`; the inflow counts it as returned (`partially_returned`, then `returned`, its pix_in event);
+ * - DEVOLVIDO: `success`; the inflow, locked here, counts it as returned and takes the status statusAfterReturn
+ *   decides (`partially_returned`, then `returned`; a `blocked` one stays blocked), with its pix_in event;
  * - NAO_REALIZADO, or the request refused (400/404): `failed` with the reason; its cents go back to the inflow
  *   and its amount back to the user's balance (a pix_in_refund_reversal ledger line);
  * - no useful answer: tried again with backoff, its status kept. A `created` refund that was tried before is
@@ -116,7 +118,8 @@ export class SendPixInRefundsUseCase {
     if (moved.medCaseId !== null) {
       await this.medReturns.apply(tx, moved, inflow, now);
     } else if (moved.status === 'success') {
-      tx.emit(pixInStateChanged(await this.inflows.returnRefund(tx, refund.partnerId, inflow.id, refund.amountCents, now)));
+      const status = statusAfterReturn(inflow, inflow.returnedCents + refund.amountCents, 'partner_refund');
+      tx.emit(pixInStateChanged(await this.inflows.countReturn(tx, inflow, refund.amountCents, status, now)));
     } else if (moved.status === 'failed') {
       await this.inflows.releaseRefund(tx, refund.partnerId, inflow.id, refund.amountCents);
       await this.accounts.creditBackRefund(tx, refund.partnerId, refund.document, {

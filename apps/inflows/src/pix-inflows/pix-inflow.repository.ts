@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountType, authenticatedPartnerId, IngestPixInflowCommand, PartnerId, PixInMethod, PixInStatus } from '@partner/contracts';
 import type { QueryResultRow } from 'pg';
-import { Database, Queryable, statement, Statement, Transaction } from '@partner/db';
+import { Database, onConstraintViolation, Queryable, statement, Statement, Transaction } from '@partner/db';
 import { SenderDetails, SenderRecord, senderRecordOf, senderValues } from './pix-in-sender';
 
 export interface PixInflowRecord extends SenderRecord {
@@ -106,14 +106,16 @@ const READ_BY_END_TO_END_ID = statement(
 );
 
 /**
- * Sets aside a refund's cents of a locked inflow; nothing when they would pass its amount (the CHECK
- * pix_inflows_refunds_within_amount says the same, as the last word).
+ * Sets aside a refund's cents of a locked inflow. The caller checked they fit its amount (under the row lock);
+ * the CHECK pix_inflows_refunds_within_amount fails the statement when they would not.
  */
 const RESERVE_REFUND = statement(
   'inflows_pix_inflow_reserve_refund',
-  `UPDATE pix_inflows SET refunded_cents = refunded_cents + $3
-   WHERE partner_id = $1 AND id = $2 AND refunded_cents + $3 <= amount_cents RETURNING *`,
+  'UPDATE pix_inflows SET refunded_cents = refunded_cents + $3 WHERE partner_id = $1 AND id = $2 RETURNING *',
 );
+
+/** The CHECK that an inflow's refunds not failed never pass its amount (migration pix_in_refunds). */
+const REFUNDS_WITHIN_AMOUNT = 'pix_inflows_refunds_within_amount';
 
 /** Gives back a failed refund's cents. */
 const RELEASE_REFUND = statement(
@@ -121,24 +123,10 @@ const RELEASE_REFUND = statement(
   'UPDATE pix_inflows SET refunded_cents = refunded_cents - $3 WHERE partner_id = $1 AND id = $2 RETURNING *',
 );
 
-/**
- * Counts a returned refund's cents: the inflow is `returned` once they are all of it, `partially_returned` before;
- * a `blocked` inflow (a MED case holds its funds: a partner's refund asked before the block settled meanwhile)
- * stays blocked, its status set when the case releases it.
- */
-const RETURN_REFUND = statement(
-  'inflows_pix_inflow_return_refund',
-  `UPDATE pix_inflows SET returned_cents = returned_cents + $3, updated_at = $4,
-     status = CASE WHEN status = 'blocked' THEN 'blocked' WHEN returned_cents + $3 = amount_cents THEN 'returned' ELSE 'partially_returned' END
-   WHERE partner_id = $1 AND id = $2 RETURNING *`,
-);
-
-/** Counts a MED devolução's returned cents: the inflow leaves `blocked` for `returned` or `partially_returned`. */
-const RETURN_MED_REFUND = statement(
-  'inflows_pix_inflow_return_med_refund',
-  `UPDATE pix_inflows SET returned_cents = returned_cents + $3, updated_at = $4,
-     status = CASE WHEN returned_cents + $3 = amount_cents THEN 'returned' ELSE 'partially_returned' END
-   WHERE partner_id = $1 AND id = $2 RETURNING *`,
+/** Counts a settled devolução's cents as returned on a locked inflow, which moves to the status the caller decided. */
+const COUNT_RETURN = statement(
+  'inflows_pix_inflow_count_return',
+  'UPDATE pix_inflows SET returned_cents = returned_cents + $3, status = $4, updated_at = $5 WHERE partner_id = $1 AND id = $2 RETURNING *',
 );
 
 /** The partner's inflows, newest first, below an id: the (partner_id, id) index, read backwards. */
@@ -226,12 +214,22 @@ export class PixInflowRepository {
     return row ? toRecord(row) : null;
   }
 
-  /** Sets aside `cents` of a locked inflow for a refund; null when its refunds would then pass its amount. */
-  async reserveRefund(tx: Transaction, inflow: PixInflowRecord, cents: bigint): Promise<PixInflowRecord | null> {
+  /**
+   * Sets aside `cents` of a locked inflow for a refund, which the caller checked fit its amount under the lock.
+   * Throws, and the transaction is lost, when its refunds would then pass its amount (the CHECK
+   * pix_inflows_refunds_within_amount): a bug of the caller's check.
+   */
+  async reserveRefund(tx: Transaction, inflow: PixInflowRecord, cents: bigint): Promise<PixInflowRecord> {
     const {
       rows: [row],
-    } = await tx.query<PixInflowRow>(RESERVE_REFUND, [inflow.partnerId, inflow.id.toString(), cents.toString()]);
-    return row ? toRecord(row) : null;
+    } = await onConstraintViolation(tx.query<PixInflowRow>(RESERVE_REFUND, [inflow.partnerId, inflow.id.toString(), cents.toString()]), {
+      [REFUNDS_WITHIN_AMOUNT]: (error) => {
+        throw new Error(`refunding ${cents} cents of inflow ${inflow.endToEndId} would pass its amount (${REFUNDS_WITHIN_AMOUNT})`, {
+          cause: error,
+        });
+      },
+    });
+    return toRecord(row);
   }
 
   /** Gives back the cents a failed refund had set aside. */
@@ -239,19 +237,14 @@ export class PixInflowRepository {
     await tx.query(RELEASE_REFUND, [partnerId, id.toString(), cents.toString()]);
   }
 
-  /** Counts a returned refund: the inflow moves to partially_returned or returned, stamped `now`. */
-  async returnRefund(tx: Transaction, partnerId: PartnerId, id: bigint, cents: bigint, now: Date): Promise<PixInflowRecord> {
+  /**
+   * Counts a settled devolução's `cents` as returned on the inflow, locked in this transaction, and moves it to
+   * `status` (the caller's statusAfterReturn, decided on the locked row), stamped `now`.
+   */
+  async countReturn(tx: Transaction, inflow: PixInflowRecord, cents: bigint, status: PixInStatus, now: Date): Promise<PixInflowRecord> {
     const {
       rows: [row],
-    } = await tx.query<PixInflowRow>(RETURN_REFUND, [partnerId, id.toString(), cents.toString(), now]);
-    return toRecord(row);
-  }
-
-  /** Counts a MED devolução's returned cents: the inflow moves from blocked to partially_returned or returned, stamped `now`. */
-  async returnMedRefund(tx: Transaction, partnerId: PartnerId, id: bigint, cents: bigint, now: Date): Promise<PixInflowRecord> {
-    const {
-      rows: [row],
-    } = await tx.query<PixInflowRow>(RETURN_MED_REFUND, [partnerId, id.toString(), cents.toString(), now]);
+    } = await tx.query<PixInflowRow>(COUNT_RETURN, [inflow.partnerId, inflow.id.toString(), cents.toString(), status, now]);
     return toRecord(row);
   }
 
