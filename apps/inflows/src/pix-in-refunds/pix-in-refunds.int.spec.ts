@@ -154,8 +154,7 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
   it('reads an inflow and its refunds at one moment: a refund settled between the two reads is not shown beside the inflow before it', async () => {
     const c = await credited(10_000);
     const id = await created(c, 2_500);
-    await untilRefund(c, id, 'processing');
-    // Right after the inflow is read, the round settles the refund (committed on other connections).
+    // Right after the inflow is read, the rounds return the refund and settle it (committed on other connections).
     const inflows = new PixInflowRepository(db);
     const read = inflows.find.bind(inflows);
     inflows.find = async (...args) => {
@@ -169,7 +168,7 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
     });
 
     // Both as they were before the settlement (not a settled refund beside an inflow with nothing returned)...
-    expect(racing).toMatchObject({ ok: true, data: { status: 'credited', returned_cents: 0, refunds: [{ id, status: 'processing' }] } });
+    expect(racing).toMatchObject({ ok: true, data: { status: 'credited', returned_cents: 0, refunds: [{ id, status: 'created' }] } });
     // ...and both after it on the next read.
     expect(await readBack(c)).toMatchObject({ status: 'partially_returned', returned_cents: 2_500, refunds: [{ id, status: 'success' }] });
   });
@@ -295,6 +294,27 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
     const puts = server.requests.filter((r) => r.method === 'PUT' && r.path.startsWith(`/pix/${c.endToEndId}/`));
     expect(puts).toHaveLength(1);
     expect(await balanceOf(c)).toBe(0n);
+    expect(await readBack(c)).toMatchObject({ status: 'returned' });
+  });
+
+  it('a round whose transaction is lost after the provider took the devolução reads it back: returned once, never credited back', async () => {
+    const c = await credited(3_000);
+    const id = await created(c, 3_000);
+    // The process dies, or its commit fails, after the PUT reached the provider: nothing of that round is kept here.
+    const update = jest
+      .spyOn(send['refunds'], 'update')
+      .mockRejectedValueOnce(new Error('the connection to PostgreSQL ended before the commit'));
+    try {
+      await expect(send.execute()).rejects.toThrow('before the commit');
+    } finally {
+      update.mockRestore();
+    }
+    expect(server.devolucoesOf(c.endToEndId)).toHaveLength(1);
+    await untilRefund(c, id, 'success');
+    expect(server.devolucoesOf(c.endToEndId)).toHaveLength(1);
+    expect(server.requests.filter((r) => r.method === 'PUT' && r.path.startsWith(`/pix/${c.endToEndId}/`))).toHaveLength(1);
+    expect(await balanceOf(c)).toBe(0n);
+    expect((await ledgerOf(c)).map(([type]) => type)).not.toContain('pix_in_refund_reversal');
     expect(await readBack(c)).toMatchObject({ status: 'returned' });
   });
 

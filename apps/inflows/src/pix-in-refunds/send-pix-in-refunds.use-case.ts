@@ -72,12 +72,14 @@ export class SendPixInRefundsUseCase {
   private async call(refund: PixInRefundRecord): Promise<Next> {
     const ref = { endToEndId: refund.endToEndId, providerId: refund.providerId };
     if (refund.status === 'processing') return this.nextOf(refund, await this.provider.read(ref));
-    if (refund.attempts > 0) {
-      const known = await this.provider.read(ref);
-      if (known.outcome !== 'not_found') return this.nextOf(refund, known);
-      if (refund.attempts >= this.config.PIX_API_MAX_ATTEMPTS)
-        return { status: 'failed', failureReason: `the Pix provider did not accept the return after ${refund.attempts} attempts` };
-    }
+    // Read before asking, the first time too: a round whose transaction was lost after the provider took the
+    // request (the process died, the commit failed) left no trace here, attempts 0, but a devolução there. Asked
+    // again, the provider refuses the id it holds, and the refund would fail and be credited back while its
+    // money was returned.
+    const known = await this.provider.read(ref);
+    if (known.outcome !== 'not_found') return this.nextOf(refund, known);
+    if (refund.attempts >= this.config.PIX_API_MAX_ATTEMPTS)
+      return { status: 'failed', failureReason: `the Pix provider did not accept the return after ${refund.attempts} attempts` };
     return this.nextOf(refund, await this.provider.request(ref, refund.amountCents, refund.reason));
   }
 
