@@ -9,6 +9,7 @@ import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
 import { recordClaimerClaim } from './claimer-claim';
 import { claimChanged, claimEventOf } from './pix-key-claim-event';
 import { ClaimRole, PixKeyClaim, PixKeyClaimRepository } from './pix-key-claim.repository';
+import { dictBatchLease } from '../dict/dict-lease';
 
 /** DICT's listing may lag its writes by up to 5 s (listClaims' description): each listing starts that much before the last. */
 const LISTING_OVERLAP_MS = 10_000;
@@ -47,7 +48,9 @@ export class ProcessDictClaimsUseCase {
     await this.list('donor', now);
     await this.list('claimer', now);
     await this.claims.defaultsDue(now);
-    const lease = new Date(now.getTime() + 2 * this.config.DICT_TIMEOUT_MS + 5_000);
+    // An item is one DICT call and its writes (a completion reads its key first): two calls' time covers them; the
+    // listings above may have taken minutes.
+    const lease = dictBatchLease(this.config, 2, new Date(Math.max(now.getTime(), Date.now())));
     const due = await this.claims.claimDictWork(now, lease, this.config.DICT_BATCH);
     await inParallel(due, this.config.DICT_CONCURRENCY, (c) => this.send(c));
   }

@@ -11,6 +11,7 @@ import { dictEntryOf } from './dict-entry';
 import { DictMetrics } from './dict-metrics';
 import { deletionDone, registrationVerdict } from './dict-refusals';
 import { inParallel } from '@partner/platform';
+import { dictBatchLease } from './dict-lease';
 
 /** DICT_RETRY_BASE_MS × 2^(attempt-1), at most DICT_RETRY_MAX_MS, the upper half jittered: every call to DICT waits so. */
 export function dictBackoffMs(config: PixKeysConfig, attempt: number): number {
@@ -59,10 +60,7 @@ export class ProcessDictQueueUseCase {
     let worked = 0;
     for (;;) {
       const started = now();
-      // A call may take DICT_TIMEOUT_MS; the lease covers the batch's calls, DICT_CONCURRENCY at a time, with room to spare.
-      const rounds = Math.ceil(this.config.DICT_BATCH / this.config.DICT_CONCURRENCY);
-      const lease = new Date(started.getTime() + (rounds + 1) * this.config.DICT_TIMEOUT_MS + 5_000);
-      const keys = await this.pixKeys.claimDictWork(started, lease, this.config.DICT_BATCH);
+      const keys = await this.pixKeys.claimDictWork(started, dictBatchLease(this.config, 1, started), this.config.DICT_BATCH);
       await inParallel(keys, this.config.DICT_CONCURRENCY, (k) => this.process(k));
       worked += keys.length;
       if (keys.length < this.config.DICT_BATCH) break;

@@ -15,6 +15,7 @@ import {
 } from '../dict/dict-directory';
 import { dictBackoffMs } from '../dict/process-dict-queue.use-case';
 import { MedCase, MedCaseRepository } from './med-case.repository';
+import { dictBatchLease } from '../dict/dict-lease';
 
 /** DICT's listings may lag its writes by up to 5 s (their descriptions): each listing starts that much before the last. */
 const LISTING_OVERLAP_MS = 10_000;
@@ -70,7 +71,8 @@ export class ProcessDictMedUseCase {
   async execute(now = new Date()): Promise<void> {
     await this.list('infraction_report', now);
     await this.list('refund_request', now);
-    const lease = new Date(now.getTime() + 2 * this.config.DICT_TIMEOUT_MS + 5_000);
+    // A refused close makes a second call (was the case cancelled?); the listings above may have taken minutes.
+    const lease = dictBatchLease(this.config, 2, new Date(Math.max(now.getTime(), Date.now())));
     const due = await this.cases.claimWork(now, lease, this.config.DICT_BATCH);
     await inParallel(due, this.config.DICT_CONCURRENCY, (c) => this.send(c));
   }
