@@ -6,3 +6,4 @@ export * from './lib/idempotency';
 export * from './lib/refused-commands';
 export * from './lib/refusal-retention';
 export * from './lib/keyset-page';
+export * from './lib/work-queue';

@@ -5,7 +5,7 @@ import { ClaimedNotification, OwnerNotificationRepository } from './owner-notifi
 import { Accepted, EMAIL_SENDER, EmailSender, SendError, SMS_SENDER, SmsSender } from './owner-message';
 import { afterFailure, RetryPolicy } from './retry-schedule';
 import { ownerEmail, ownerSms } from './templates';
-import { errorText } from './error-text';
+import { errorText } from '@partner/tracing';
 
 /** What one run did: attempts by outcome. */
 export interface NotifierRun {

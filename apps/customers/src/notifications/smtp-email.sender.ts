@@ -1,5 +1,5 @@
 import { createTransport, Transporter } from 'nodemailer';
-import { errorText } from './error-text';
+import { errorText } from '@partner/tracing';
 import { SmtpSettings } from './notifier-settings';
 import { Accepted, EmailMessage, EmailSender, SendError } from './owner-message';
 import { smtpFailureIsPermanent } from './permanent-failure';

@@ -1,6 +1,6 @@
 import { Accepted, SendError, SmsMessage, SmsSender } from './owner-message';
 import { TwilioSettings } from './notifier-settings';
-import { errorText } from './error-text';
+import { errorText } from '@partner/tracing';
 import { twilioFailureIsPermanent } from './permanent-failure';
 
 /** The HTTP request the adapter sends: what the OpenAPI check (twilio-sms.sender.spec.ts) validates. */
