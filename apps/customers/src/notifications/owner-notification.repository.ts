@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, OwnerNotificationChannel, OwnerNotificationStatus, PartnerId } from '@partner/contracts';
-import { Database, statement, Transaction } from '@partner/db';
+import { Database, statement, Transaction, WorkQueue } from '@partner/db';
 import { TemplateData } from './templates';
 
 export type NotificationChannel = OwnerNotificationChannel;
@@ -110,31 +110,23 @@ const BY_CUSTOMER = statement(
 const CUSTOMER_EXISTS = statement('owner_notifications_customer_exists', 'SELECT 1 FROM customers WHERE partner_id = $1 AND id = $2');
 
 /**
- * Claims a batch of due notifications for an attempt each, across partners: with SKIP LOCKED, notifiers
- * running at the same time (several instances) never claim the same row. Claiming counts the attempt and
- * moves the row's due time to the end of a lease ($3): the attempt's outcome is written before it (or the
- * row comes back to a notifier after it, when the instance died in the middle). Returns each with the names
- * its template needs, read off its customer's registration (the owner at its index); nothing else of it.
+ * The notifier's queue (WorkQueue, libs/db: claim, lease, settle, at least once): pending notifications, across
+ * partners. A claim answers each with the names its template needs, read off its customer's registration (the
+ * owner at its index); nothing else of it.
  */
-const CLAIM_DUE = statement(
-  'owner_notifications_claim_due',
-  `WITH due AS (
-     SELECT id FROM owner_notifications
-     WHERE status = 'pending' AND next_attempt_at <= $1
-     ORDER BY next_attempt_at, id LIMIT $2
-     FOR UPDATE SKIP LOCKED),
-   claimed AS (
-     UPDATE owner_notifications n SET attempts = n.attempts + 1, next_attempt_at = $3
-     FROM due WHERE n.id = due.id AND n.status = 'pending'
-     RETURNING n.id, n.partner_id, n.customer_id, n.owner_index, n.channel, n.destination, n.attempts)
-   SELECT claimed.*, c.legal_name,
-          c.body ->> 'trade_name' AS trade_name,
-          c.body -> 'owners' -> claimed.owner_index ->> 'name' AS owner_name,
-          c.body -> 'owners' -> claimed.owner_index ->> 'social_name' AS owner_social_name,
-          c.body -> 'owners' -> claimed.owner_index ->> 'owner_type' AS owner_type
-   FROM claimed JOIN customers c ON c.id = claimed.customer_id
-   ORDER BY claimed.id`,
-);
+const QUEUE = new WorkQueue({
+  name: 'owner_notifications',
+  table: 'owner_notifications',
+  workable: "status = 'pending'",
+  project: `SELECT claimed.id, claimed.partner_id, claimed.customer_id, claimed.owner_index, claimed.channel, claimed.destination,
+                   claimed.attempts, c.legal_name,
+                   c.body ->> 'trade_name' AS trade_name,
+                   c.body -> 'owners' -> claimed.owner_index ->> 'name' AS owner_name,
+                   c.body -> 'owners' -> claimed.owner_index ->> 'social_name' AS owner_social_name,
+                   c.body -> 'owners' -> claimed.owner_index ->> 'owner_type' AS owner_type
+            FROM claimed JOIN customers c ON c.id = claimed.customer_id
+            ORDER BY claimed.id`,
+});
 
 /**
  * An attempt that never reported (its instance stopped during it) on a notification with no attempt left:
@@ -148,22 +140,15 @@ const FAIL_ABANDONED = statement(
    RETURNING id`,
 );
 
-// The outcome of an attempt, written only while the row is still the attempt's (pending, its attempt number):
-// an attempt that outlived its lease, whose row another notifier claimed since, changes nothing.
+// The outcome of an attempt, written only while the row is still the attempt's (QUEUE.heldBy): an attempt that
+// outlived its lease, whose row another notifier claimed since, changes nothing. A retry is QUEUE.retryLater.
 const MARK_SENT = statement(
   'owner_notifications_mark_sent',
-  `UPDATE owner_notifications SET status = 'sent', sent_at = $3, provider_message_id = $4
-   WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
-);
-const SCHEDULE_RETRY = statement(
-  'owner_notifications_schedule_retry',
-  `UPDATE owner_notifications SET next_attempt_at = $3, last_error = $4
-   WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
+  `UPDATE owner_notifications SET status = 'sent', sent_at = $3, provider_message_id = $4 WHERE ${QUEUE.heldBy(1, 2)}`,
 );
 const MARK_FAILED = statement(
   'owner_notifications_mark_failed',
-  `UPDATE owner_notifications SET status = 'failed', failed_at = $3, last_error = $4
-   WHERE id = $1 AND attempts = $2 AND status = 'pending'`,
+  `UPDATE owner_notifications SET status = 'failed', failed_at = $3, last_error = $4 WHERE ${QUEUE.heldBy(1, 2)}`,
 );
 
 /** One partner's SMS quota at a time: held to the end of the transaction that counts and then records SMS. */
@@ -223,10 +208,10 @@ export class OwnerNotificationRepository {
 
   /**
    * Claims up to `limit` notifications due at `now`, across partners (the notifier is one system process
-   * serving every partner), each reserved until `leaseUntil` (see CLAIM_DUE).
+   * serving every partner), each one attempt more, reserved until `leaseUntil` (see QUEUE).
    */
   async claimDueAcrossPartners(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedNotification[]> {
-    const { rows } = await this.db.query<ClaimedRow>(CLAIM_DUE, [now, limit, leaseUntil]);
+    const rows = await QUEUE.claim<ClaimedRow>(this.db, now, leaseUntil, limit);
     return rows.map(toClaimed);
   }
 
@@ -242,8 +227,8 @@ export class OwnerNotificationRepository {
   }
 
   /** The attempt failed; another is due at `retryAt`. `error` is written as given: no personal data (SendError). */
-  async scheduleRetry(claim: Claim, retryAt: Date, error: string): Promise<boolean> {
-    return this.outcome(SCHEDULE_RETRY, claim, retryAt, error);
+  scheduleRetry(claim: Claim, retryAt: Date, error: string): Promise<boolean> {
+    return QUEUE.retryLater(this.db, claim, retryAt, error);
   }
 
   /** The attempt failed and was the last: failed for good. */

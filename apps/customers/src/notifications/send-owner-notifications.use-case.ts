@@ -3,7 +3,7 @@ import { CustomersConfig } from '../config/customers.config';
 import { NotificationMetrics } from './notification-metrics';
 import { ClaimedNotification, OwnerNotificationRepository } from './owner-notification.repository';
 import { Accepted, EMAIL_SENDER, EmailSender, SendError, SMS_SENDER, SmsSender } from './owner-message';
-import { afterFailure, RetryPolicy } from './retry-schedule';
+import { afterFailure, NotifierRetryPolicy } from './retry-schedule';
 import { ownerEmail, ownerSms } from './templates';
 import { errorText } from '@partner/tracing';
 
@@ -20,13 +20,13 @@ export interface NotifierRun {
  * registration wrote in its own transaction (so sending never holds up a registration, and a registration
  * never loses its notifications).
  *
- * Each run claims a batch of due notifications (SKIP LOCKED: several instances share the queue, never a
- * row), sends them side by side, and records each outcome: `sent` with the provider's id, or another
- * attempt after an exponential backoff (attempts, next_attempt_at, last_error), or `failed` after
- * NOTIFY_MAX_ATTEMPTS, or at once when the provider refused the recipient or the message for good
- * (permanent-failure.ts: last_error keeps its code). An instance that dies during an attempt leaves the row
- * to another once the lease is over: delivery is at least once (the rare copy: the provider had accepted it
- * just before; an e-mail's copies share one Message-ID, its notification's).
+ * Each run claims a batch of due notifications (several instances share the queue, never a row), sends them
+ * side by side, and records each outcome: `sent` with the provider's id, or another attempt after the queues'
+ * backoff (retry-schedule.ts), or `failed` after NOTIFY_MAX_ATTEMPTS, or at once when the provider refused the
+ * recipient or the message for good (permanent-failure.ts: last_error keeps its code). The queue is the
+ * WorkQueue (libs/db), so delivery is at least once: an instance that dies during an attempt leaves the row to
+ * another once the lease is over (the rare copy: the provider had accepted it just before; an e-mail's copies
+ * share one Message-ID, its notification's).
  *
  * Logs and last_error name the notification, its channel, customer and owner's position, never the address,
  * the phone or a document; the provider's own text is masked (SendError).
@@ -34,7 +34,7 @@ export interface NotifierRun {
 @Injectable()
 export class SendOwnerNotificationsUseCase {
   private readonly logger = new Logger('OwnerNotifier');
-  private readonly policy: RetryPolicy;
+  private readonly policy: NotifierRetryPolicy;
 
   constructor(
     private readonly config: CustomersConfig,
