@@ -112,6 +112,36 @@ const noKafkajs = [
   { name: '@platformatic/kafka', message: kafkajsMessage },
 ];
 const noKafkajsPatterns = [{ group: ['kafkajs/**', '@platformatic/kafka/**'], message: kafkajsMessage }];
+// The chain code of withdrawals imports one way (docs/architecture.md): hot-wallets/ (the wallets, the rails,
+// the pool) <- payouts/ (signing, tracking, rounds) <- reconciliation/ (reads both). Specs may import anything.
+const withdrawalsLayers = [
+  { folder: 'hot-wallets', above: ['payouts', 'reconciliation'] },
+  { folder: 'payouts', above: ['reconciliation'] },
+];
+const withdrawalsLayerRules = withdrawalsLayers.flatMap(({ folder, above }) => {
+  const patterns = [
+    ...noKafkajsPatterns,
+    {
+      group: above.map((up) => `../${up}/*`),
+      message: `withdrawals' ${folder}/ imports none of ${above.map((up) => `${up}/`).join(', ')}: hot-wallets/ <- payouts/ <- reconciliation/ (declare what is needed in the lower folder)`,
+    },
+  ];
+  const source = `apps/withdrawals/src/${folder}/**/*.ts`;
+  const specs = ['**/*.spec.ts', '**/*.spec-support.ts'];
+  // The rule's other paths as the blocks above give them, repositories (partnerIdMinters) apart.
+  return [
+    {
+      files: [source],
+      ignores: [...specs, '**/*.repository.ts'],
+      rules: { 'no-restricted-imports': ['error', { paths: [noPartnerIdMinting, noRawWithCode, ...noKafkajs], patterns }] },
+    },
+    {
+      files: [`apps/withdrawals/src/${folder}/**/*.repository.ts`],
+      ignores: specs,
+      rules: { 'no-restricted-imports': ['error', { paths: [noRawWithCode, ...noKafkajs], patterns }] },
+    },
+  ];
+});
 const partnerIdMinters = [
   'apps/gateway/src/auth/**/*.ts',
   'apps/gateway/src/partners/known-partner.ts',
@@ -169,6 +199,7 @@ export default [
   },
   { files: ['**/*.spec.ts', '**/*.spec-support.ts'], rules: { 'no-restricted-syntax': [...noPartnerIdCast, ...noCastThroughUnknown] } },
   { files: partnerIdMinters, rules: { 'no-restricted-imports': restrictedImports(noRawWithCode) } },
+  ...withdrawalsLayerRules,
   {
     files: ['apps/e2e/src/dead-letters.spec.ts', 'apps/e2e/src/bus-acls.spec.ts', 'apps/e2e/src/support/bus.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noPartnerIdMinting, noRawWithCode] }] },

@@ -4,7 +4,8 @@ import { LedgerModule } from './ledger/ledger.module';
 import { WithdrawalsConfig } from './config/withdrawals.config';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 import { PayoutsModule } from './payouts/payouts.module';
-import { ChainViewsModule } from './hot-wallets/chain-views.module';
+import { HotWalletsModule } from './hot-wallets/hot-wallets.module';
+import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { ScreeningModule } from './screening/screening.module';
 import { LimitsModule } from './limits/limits.module';
 import { WithdrawalApprovalsModule } from './approvals/withdrawal-approvals.module';
@@ -19,7 +20,8 @@ export const AppModule = serviceAppModule({
     WithdrawalsModule,
     LedgerModule,
     PayoutsModule,
-    ChainViewsModule,
+    HotWalletsModule,
+    ReconciliationModule,
     ScreeningModule,
     LimitsModule,
     WithdrawalApprovalsModule,

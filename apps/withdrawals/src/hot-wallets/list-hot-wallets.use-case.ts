@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HotWalletView, ListHotWalletsResult, NETWORKS } from '@partner/contracts';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { HOT_WALLET_POOL, HotWalletPool } from '../payouts/hot-wallet-pool';
-import { networkSettings } from '../payouts/payout-settings';
-import { Address, PAYOUT_RAILS, PayoutRails } from '../payouts/payout-rail';
+import { HOT_WALLET_POOL, HotWalletPool } from './hot-wallet-pool';
+import { networkSettings } from './payout-settings';
+import { Address, PAYOUT_RAILS, PayoutRails } from './payout-rail';
 import { HotWallet, HotWalletRepository } from './hot-wallet.repository';
 import { laneState } from './lane-state';
 

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Network } from '@partner/contracts';
 import { UnitOfWork } from '@partner/db';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { findingSubject, ReconciliationRepository } from '../reconciliation/reconciliation.repository';
+import { FindingRepository, findingSubject } from './finding.repository';
 import { PayoutMetrics } from './payout-metrics';
-import { Address, PAYOUT_RAILS, PayoutRails } from './payout-rail';
+import { Address, PAYOUT_RAILS, PayoutRails } from '../hot-wallets/payout-rail';
 
 /** Why a wallet signs nothing now: the open nonce_ahead finding that stopped it (`recorded`: by this call). */
 export interface WalletStop {
@@ -27,7 +27,7 @@ export class GuardWalletNonceUseCase {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly hotWallets: HotWalletRepository,
-    private readonly findings: ReconciliationRepository,
+    private readonly findings: FindingRepository,
     private readonly metrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,
   ) {}

@@ -1,6 +1,6 @@
 import { parseGwei } from 'viem';
 import { feesFor, replacementFees } from './payout-fees';
-import { FeeMarket } from './payout-rail';
+import { FeeMarket } from '../hot-wallets/payout-rail';
 
 const market = (baseGwei: string, tips: [string, string, string]): FeeMarket => ({
   nextBaseFeeWei: parseGwei(baseGwei),

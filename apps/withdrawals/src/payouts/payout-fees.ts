@@ -1,5 +1,5 @@
 import { FeeChoice } from '@partner/contracts';
-import { FeeMarket } from './payout-rail';
+import { FeeMarket } from '../hot-wallets/payout-rail';
 
 export interface Fees {
   maxFeePerGas: bigint;

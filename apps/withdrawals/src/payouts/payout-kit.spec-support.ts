@@ -7,13 +7,14 @@ import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { ReconcileUseCase } from '../reconciliation/reconcile.use-case';
+import { FindingRepository } from './finding.repository';
 import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
-import { networkSettings } from './payout-settings';
+import { networkSettings } from '../hot-wallets/payout-settings';
 import { PayoutRepository } from './payout.repository';
-import { poolFor, railsFor } from './payouts.module';
+import { poolFor, railsFor } from '../hot-wallets/hot-wallets.module';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
 import { fixedScreening, listsScreening } from '../screening/screening.spec-support';
@@ -35,6 +36,7 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
   const payouts = new PayoutRepository(db);
   const hotWallets = new HotWalletRepository(db);
   const findings = new ReconciliationRepository(db);
+  const recorder = new FindingRepository(db);
   const accounts = new AccountRepository(db);
   const screening = listsScreening(config, db);
   const sign = new SignPayoutsUseCase(
@@ -48,10 +50,10 @@ export function payoutKit(config: WithdrawalsConfig, db: Database) {
     pool,
     screening,
   );
-  const track = new TrackPayoutsUseCase(config, unitOfWork, payouts, accounts, findings, hotWallets, metrics, rails, pool);
-  const guard = new GuardWalletNonceUseCase(unitOfWork, hotWallets, findings, metrics, rails);
+  const track = new TrackPayoutsUseCase(config, unitOfWork, payouts, accounts, recorder, hotWallets, metrics, rails, pool);
+  const guard = new GuardWalletNonceUseCase(unitOfWork, hotWallets, recorder, metrics, rails);
   const rounds = new PayoutRoundsService(config, new PayoutRoundLeaseRepository(db), hotWallets, sign, track, guard, metrics, rails, pool);
-  const reconcile = new ReconcileUseCase(config, findings, hotWallets, guard, metrics, rails);
+  const reconcile = new ReconcileUseCase(config, findings, recorder, hotWallets, guard, metrics, rails);
   const settings = networkSettings(config);
   return {
     config,

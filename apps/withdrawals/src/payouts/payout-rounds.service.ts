@@ -4,13 +4,13 @@ import { PeriodicJobService } from '@partner/runtime';
 import { redactSecrets } from '@partner/tracing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { isTransportFailure } from './evm-payout-rail';
+import { isTransportFailure } from '../hot-wallets/evm-payout-rail';
 import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
-import { networkSettings, NetworkSettings } from './payout-settings';
-import { HOT_WALLET_POOL, HotWalletPool } from './hot-wallet-pool';
-import { PAYOUT_RAILS, PayoutRails } from './payout-rail';
+import { networkSettings, NetworkSettings } from '../hot-wallets/payout-settings';
+import { HOT_WALLET_POOL, HotWalletPool } from '../hot-wallets/hot-wallet-pool';
+import { PAYOUT_RAILS, PayoutRails } from '../hot-wallets/payout-rail';
 import { LaneWait, SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
 

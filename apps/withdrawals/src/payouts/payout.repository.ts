@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Network } from '@partner/contracts';
 import { Database, statement, Transaction } from '@partner/db';
 import { toWithdrawal, Withdrawal, WithdrawalRow } from '../withdrawals/withdrawal.repository';
-import { Address, Hex, MinedReceipt } from './payout-rail';
+import { Address, Hex, MinedReceipt } from '../hot-wallets/payout-rail';
 import { from, HOLDS_NONCE, PayoutState, UNSIGNED } from './payout-state';
 
 /** One signed version of a withdrawal's payout transaction. */

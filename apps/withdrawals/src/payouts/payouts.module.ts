@@ -1,98 +1,45 @@
 import { Module } from '@nestjs/common';
-import { Network, NETWORKS } from '@partner/contracts';
 import { Database } from '@partner/db';
 import { AccountsModule } from '../accounts/accounts.module';
-import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
-import { ConfirmingRail } from './confirming-rail';
-import { EvmPayoutRail } from './evm-payout-rail';
+import { HotWalletsModule } from '../hot-wallets/hot-wallets.module';
+import { ADDRESS_SCREENING_PROVIDERS } from '../screening/address-screening.providers';
+import { CancelPayoutUseCase } from './cancel-payout.use-case';
+import { FailBeforeSigning } from './fail-before-signing';
+import { FindingRepository } from './finding.repository';
 import { GuardWalletNonceUseCase } from './guard-wallet-nonce.use-case';
 import { PayoutMetrics } from './payout-metrics';
-import { HOT_WALLET_POOL, HotWalletPool, listOf } from './hot-wallet-pool';
-import { Address, PAYOUT_RAILS, PayoutRails, PayoutSigner } from './payout-rail';
 import { PayoutRoundLeaseRepository } from './payout-round-lease.repository';
 import { PayoutRoundsService } from './payout-rounds.service';
-import { networkSettings } from './payout-settings';
-import { KeyFileSigner, RemoteSigner } from './payout-signers';
 import { PayoutRepository } from './payout.repository';
+import { PayoutsHandler } from './payouts.handler';
 import { SignPayoutsUseCase } from './sign-payouts.use-case';
 import { TrackPayoutsUseCase } from './track-payouts.use-case';
-import { refuseWellKnownWallet } from './well-known-wallets';
-import { ADDRESS_SCREENING_PROVIDERS } from '../screening/address-screening.providers';
-import { FailBeforeSigning } from './fail-before-signing';
 
-/** A rail per network, to the node the configuration names, or to both nodes where it names two. */
-export function railsFor(config: WithdrawalsConfig): PayoutRails {
-  const settings = networkSettings(config);
-  const rail = (n: Network, rpcUrl: string) =>
-    new EvmPayoutRail({
-      network: n,
-      rpcUrl,
-      token: settings[n].token,
-      finality: settings[n].finality,
-      maxHeadAgeS: settings[n].maxHeadAgeS,
-      minPriorityFeeWei: settings[n].minPriorityFeeWei,
-      timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
-    });
-  return Object.fromEntries(
-    NETWORKS.map((n) => {
-      const first = rail(n, settings[n].rpcUrl);
-      const second = settings[n].rpcUrl2;
-      return [n, second ? new ConfirmingRail(first, rail(n, second)) : first];
-    }),
-  ) as unknown as PayoutRails;
-}
-
-/** The pool of hot wallets the configuration names (HOT_WALLET_SIGNER, one key file or account per wallet). */
-export function poolFor(config: WithdrawalsConfig): HotWalletPool {
-  // The configuration's validation requires the fields of the chosen signer: both are set here.
-  const { HOT_WALLET_SIGNER, REMOTE_SIGNER_URL = '' } = config;
-  // A network's own signer URL, where one is given, for that network's chain id.
-  const byChainId: Record<number, string> = {};
-  if (config.REMOTE_SIGNER_URL_ETH) byChainId[config.CHAIN_ID_ETH] = config.REMOTE_SIGNER_URL_ETH;
-  if (config.REMOTE_SIGNER_URL_MATIC) byChainId[config.CHAIN_ID_MATIC] = config.REMOTE_SIGNER_URL_MATIC;
-  const production = config.NODE_ENV === 'production';
-  const signers: PayoutSigner[] =
-    HOT_WALLET_SIGNER === 'remote'
-      ? listOf(config.REMOTE_SIGNER_ADDRESS).map(
-          (address) => new RemoteSigner(REMOTE_SIGNER_URL, address as Address, config.CHAIN_RPC_TIMEOUT_MS, byChainId),
-        )
-      : listOf(config.HOT_WALLET_KEY_FILE).map((file) => new KeyFileSigner(file, { privateFileOnly: production }));
-  if (production)
-    for (const s of signers)
-      refuseWellKnownWallet(s.address, HOT_WALLET_SIGNER === 'remote' ? 'REMOTE_SIGNER_ADDRESS' : 'HOT_WALLET_KEY_FILE');
-  const retired = new Set(listOf(config.HOT_WALLETS_RETIRED).map((a) => a.toLowerCase()));
-  return new HotWalletPool(
-    signers.map((signer) => ({ address: signer.address, signer, retired: retired.has(signer.address.toLowerCase()) })),
-  );
-}
-
-const rails = { provide: PAYOUT_RAILS, inject: [WithdrawalsConfig], useFactory: railsFor };
-const pool = { provide: HOT_WALLET_POOL, inject: [WithdrawalsConfig], useFactory: poolFor };
 const leases = {
   provide: PayoutRoundLeaseRepository,
   inject: [Database],
   useFactory: (db: Database) => new PayoutRoundLeaseRepository(db),
 };
 
-/** What the chain views (hot wallets, reconciliation, the findings' workflow), the withdrawals and the screening use too. */
+/** What the reconciliation, the withdrawals and the screening use too. */
 const shared = [
-  rails,
-  pool,
   PayoutMetrics,
   PayoutRepository,
-  HotWalletRepository,
-  ReconciliationRepository,
+  FindingRepository,
   GuardWalletNonceUseCase,
   FailBeforeSigning,
   ...ADDRESS_SCREENING_PROVIDERS,
 ];
 
-/** Real USDT payouts: a rail per network (viem over JSON-RPC), the pool of hot wallets, and the rounds that pay. */
+/**
+ * Real USDT payouts: the rounds that sign and track them from the hot wallets (HotWalletsModule: the rails,
+ * the pool, the wallets' books, exported on to this module's importers), and the operator's cancel of a
+ * payout's nonce. Builds on hot-wallets/ alone of the chain folders; reconciliation/ builds on it.
+ */
 @Module({
-  imports: [AccountsModule],
-  providers: [...shared, leases, SignPayoutsUseCase, TrackPayoutsUseCase, PayoutRoundsService],
-  exports: [...shared, AccountsModule],
+  imports: [AccountsModule, HotWalletsModule],
+  controllers: [PayoutsHandler],
+  providers: [...shared, leases, SignPayoutsUseCase, TrackPayoutsUseCase, PayoutRoundsService, CancelPayoutUseCase],
+  exports: [...shared, HotWalletsModule, AccountsModule],
 })
 export class PayoutsModule {}

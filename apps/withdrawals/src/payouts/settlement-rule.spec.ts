@@ -1,4 +1,4 @@
-import { MinedReceipt, TransferLog } from './payout-rail';
+import { MinedReceipt, TransferLog } from '../hot-wallets/payout-rail';
 import { transferMismatch, usdtMoved } from './settlement-rule';
 
 const TOKEN = '0xdAC17F958D2ee523a2206206994597C13D831ec7';

@@ -1,4 +1,4 @@
-import { MinedReceipt } from './payout-rail';
+import { MinedReceipt } from '../hot-wallets/payout-rail';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 

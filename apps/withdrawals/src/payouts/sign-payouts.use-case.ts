@@ -8,12 +8,12 @@ import { HotWallet, HotWalletRepository } from '../hot-wallets/hot-wallet.reposi
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
 import { ADDRESS_SCREENING, AddressScreening, ScreeningHit } from '../screening/address-screening';
 import { FailBeforeSigning } from './fail-before-signing';
-import { HOT_WALLET_POOL, HotWalletPool, PoolWallet } from './hot-wallet-pool';
+import { HOT_WALLET_POOL, HotWalletPool, PoolWallet } from '../hot-wallets/hot-wallet-pool';
 import { Fees, feesFor } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
-import { NetworkSettings } from './payout-settings';
-import { Address, FeeMarket, PAYOUT_RAILS, PayoutRail, PayoutRails } from './payout-rail';
-import { hashOf } from './payout-signers';
+import { NetworkSettings } from '../hot-wallets/payout-settings';
+import { Address, FeeMarket, PAYOUT_RAILS, PayoutRail, PayoutRails } from '../hot-wallets/payout-rail';
+import { hashOf } from '../hot-wallets/payout-signers';
 import { NewPayoutVersion, Outstanding, PayoutRepository, PayoutVersion } from './payout.repository';
 
 /**

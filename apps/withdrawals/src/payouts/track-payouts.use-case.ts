@@ -6,14 +6,23 @@ import { AccountRepository } from '../accounts/account.repository';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { stateChanged } from '../withdrawals/withdrawal-event';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
-import { findingSubject, ReconciliationRepository } from '../reconciliation/reconciliation.repository';
+import { FindingRepository, findingSubject } from './finding.repository';
 import { CANCEL_GAS, cancelFees, replacementFees } from './payout-fees';
 import { PayoutMetrics } from './payout-metrics';
-import { MAX_OPEN_PAYOUTS, NetworkSettings } from './payout-settings';
-import { HOT_WALLET_POOL, HotWalletPool } from './hot-wallet-pool';
+import { MAX_OPEN_PAYOUTS, NetworkSettings } from '../hot-wallets/payout-settings';
+import { HOT_WALLET_POOL, HotWalletPool } from '../hot-wallets/hot-wallet-pool';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { Address, FeeMarket, MinedReceipt, PAYOUT_RAILS, PayoutRail, PayoutRails, PayoutSigner, ReceiptInDoubt } from './payout-rail';
-import { hashOf } from './payout-signers';
+import {
+  Address,
+  FeeMarket,
+  MinedReceipt,
+  PAYOUT_RAILS,
+  PayoutRail,
+  PayoutRails,
+  PayoutSigner,
+  ReceiptInDoubt,
+} from '../hot-wallets/payout-rail';
+import { hashOf } from '../hot-wallets/payout-signers';
 import { transferMismatch, usdtMoved } from './settlement-rule';
 import { NewPayoutVersion, OpenPayout, PayoutRepository, PayoutVersion } from './payout.repository';
 
@@ -79,7 +88,7 @@ export class TrackPayoutsUseCase {
     private readonly unitOfWork: UnitOfWork,
     private readonly payouts: PayoutRepository,
     private readonly accounts: AccountRepository,
-    private readonly findings: ReconciliationRepository,
+    private readonly findings: FindingRepository,
     private readonly hotWallets: HotWalletRepository,
     private readonly metrics: PayoutMetrics,
     @Inject(PAYOUT_RAILS) private readonly rails: PayoutRails,

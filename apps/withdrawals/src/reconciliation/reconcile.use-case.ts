@@ -2,12 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Network, NETWORKS, ReconcileResult } from '@partner/contracts';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { HotWallet, HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
+import { FindingRepository, findingSubject } from '../payouts/finding.repository';
 import { GuardWalletNonceUseCase } from '../payouts/guard-wallet-nonce.use-case';
 import { PayoutMetrics } from '../payouts/payout-metrics';
-import { Address, MinedReceipt, PAYOUT_RAILS, PayoutRail, PayoutRails, ReceiptInDoubt } from '../payouts/payout-rail';
+import { Address, MinedReceipt, PAYOUT_RAILS, PayoutRail, PayoutRails, ReceiptInDoubt } from '../hot-wallets/payout-rail';
 import { transferMismatch, usdtMoved } from '../payouts/settlement-rule';
 import { Withdrawal } from '../withdrawals/withdrawal.repository';
-import { findingSubject, ReconciliationRepository } from './reconciliation.repository';
+import { ReconciliationRepository } from './reconciliation.repository';
 
 type Find = (kind: string, withdrawalId: number | null, subject: string, detail: string) => Promise<void>;
 
@@ -34,6 +35,7 @@ export class ReconcileUseCase {
   constructor(
     private readonly config: WithdrawalsConfig,
     private readonly findings: ReconciliationRepository,
+    private readonly recorder: FindingRepository,
     private readonly hotWallets: HotWalletRepository,
     private readonly guard: GuardWalletNonceUseCase,
     private readonly metrics: PayoutMetrics,
@@ -70,7 +72,7 @@ export class ReconcileUseCase {
     let matched = 0;
     let newFindings = 0;
     const find: Find = async (kind, withdrawalId, subject, detail) => {
-      if ((await this.findings.record(network, kind, withdrawalId, subject, detail)) === null) return;
+      if ((await this.recorder.record(network, kind, withdrawalId, subject, detail)) === null) return;
       newFindings++;
       this.metrics.mismatches.inc({ network, kind });
       this.logger.error(`reconciliation on ${network}: ${kind}${withdrawalId === null ? '' : ` (withdrawal ${withdrawalId})`}: ${detail}`);

@@ -51,19 +51,6 @@ const toFinding = (r: FindingRow): Finding => ({
   createdAt: r.created_at,
 });
 
-/** What a finding is about, once: a withdrawal, one Transfer log, or the wallet's nonce count on chain. */
-export const findingSubject = {
-  withdrawal: (id: number) => `withdrawal:${id}`,
-  transfer: (txHash: string, logIndex: number) => `transfer:${txHash.toLowerCase()}:${logIndex}`,
-  nonce: (wallet: string, minedNonce: bigint) => `nonce:${wallet.toLowerCase()}:${minedNonce}`,
-};
-
-/** Once per (network, kind, subject): a finding seen again by a later run is not a new one. */
-const RECORD = statement(
-  'finding_record',
-  `INSERT INTO reconciliation_findings (network, kind, withdrawal_id, subject, detail) VALUES ($1, $2, $3, $4, $5)
-   ON CONFLICT (network, kind, subject) DO NOTHING RETURNING id`,
-);
 const LIST = statement(
   'finding_list',
   'SELECT * FROM reconciliation_findings WHERE $2::text IS NULL OR status = $2 ORDER BY id DESC LIMIT $1',
@@ -98,23 +85,13 @@ const PAID_BY = statement(
    WHERE p.network = $1 AND p.from_address = $2 AND p.tx_hash = ANY($3::text[])`,
 );
 
-/** What the reconciliation keeps: its findings and their workflow, and which withdrawals it has checked. */
+/**
+ * What the reconciliation keeps: its findings' workflow, and which withdrawals it has checked. A finding is
+ * recorded through the payouts' FindingRepository (the payouts record findings too).
+ */
 @Injectable()
 export class ReconciliationRepository {
   constructor(private readonly db: Database) {}
-
-  /** Records a finding (open); its id when it is new, null when it was already recorded. */
-  async record(
-    network: Network,
-    kind: string,
-    withdrawalId: number | null,
-    subject: string,
-    detail: string,
-    tx?: Transaction,
-  ): Promise<number | null> {
-    const { rows } = await (tx ?? this.db).query<{ id: string }>(RECORD, [network, kind, withdrawalId, subject, detail]);
-    return rows[0] ? Number(rows[0].id) : null;
-  }
 
   async list(limit: number, status?: FindingStatus): Promise<Finding[]> {
     return (await this.db.query<FindingRow>(LIST, [limit, status ?? null])).rows.map(toFinding);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NETWORKS, ScreeningStatus } from '@partner/contracts';
-import { PAYOUT_RAILS, PayoutRails } from '../payouts/payout-rail';
+import { PAYOUT_RAILS, PayoutRails } from '../hot-wallets/payout-rail';
 import { ADDRESS_SCREENING, AddressScreening } from './address-screening';
 import { ScreeningRepository } from './screening.repository';
 

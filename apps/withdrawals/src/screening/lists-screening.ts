@@ -3,7 +3,7 @@ import { Network } from '@partner/contracts';
 import { inParallel } from '@partner/platform';
 import { LRUCache } from 'lru-cache';
 import { getAddress } from 'viem';
-import { PAYOUT_RAILS, PayoutRail } from '../payouts/payout-rail';
+import { PAYOUT_RAILS, PayoutRail } from '../hot-wallets/payout-rail';
 import { AddressScreening, ScreeningHit, ScreeningMoment } from './address-screening';
 import { ScreeningRepository } from './screening.repository';
 import { blockedBecause } from './screening-messages';

@@ -1,6 +1,6 @@
 import { Database } from '@partner/db';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { railsFor } from '../payouts/payouts.module';
+import { railsFor } from '../hot-wallets/hot-wallets.module';
 import { AddressScreening, ScreeningHit } from './address-screening';
 import { ListsScreening } from './lists-screening';
 import { ScreeningRepository } from './screening.repository';

@@ -8,7 +8,7 @@ import { ListWithdrawalsUseCase } from './list-withdrawals.use-case';
 import { WithdrawalRepository } from './withdrawal.repository';
 import { WaitingReasons } from './waiting-reasons.service';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { poolFor } from '../payouts/payouts.module';
+import { poolFor } from '../hot-wallets/hot-wallets.module';
 
 // Integration: the real withdrawals schema in PostgreSQL (npm test migrates it). Each test uses partners of its own.
 const config = loadConfig(WithdrawalsConfig, process.env);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WithdrawalWaitingReason } from '@partner/contracts';
 import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { HOT_WALLET_POOL, HotWalletPool } from '../payouts/hot-wallet-pool';
+import { HOT_WALLET_POOL, HotWalletPool } from '../hot-wallets/hot-wallet-pool';
 import { networkWaits, NetworkWaits, waitingReason } from './waiting-reason';
 import { Withdrawal } from './withdrawal.repository';
 

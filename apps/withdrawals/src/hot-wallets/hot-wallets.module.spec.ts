@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@partner/config';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
-import { poolFor } from './payouts.module';
+import { poolFor } from './hot-wallets.module';
 
 /** The pool's one wallet (a configuration naming one key file or account). */
 const signerFor = (c: WithdrawalsConfig) => poolFor(c).first.signer;

@@ -8,10 +8,10 @@ import { maskLogArguments, startTracing, stopTracing } from '@partner/tracing';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { EvmPayoutRail } from './evm-payout-rail';
 import { HotWalletPool } from './hot-wallet-pool';
-import { PayoutMetrics } from './payout-metrics';
-import { PayoutRoundsService } from './payout-rounds.service';
+import { PayoutMetrics } from '../payouts/payout-metrics';
+import { PayoutRoundsService } from '../payouts/payout-rounds.service';
 import { RemoteSigner } from './payout-signers';
-import { railsFor } from './payouts.module';
+import { railsFor } from './hot-wallets.module';
 
 // A node provider's URL carries its credentials in the user, the path and the query: none may show.
 const SECRETS = ['rpc-user', 'rpc-pass', 'PATHKEY7f3a9c2e1b', 'QUERYKEY55d0e8'];

@@ -19,15 +19,15 @@ import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { WithdrawalsConfig } from '../config/withdrawals.config';
 import { DB_SCHEMA } from '../database/db-schema';
-import { HotWalletRepository } from '../hot-wallets/hot-wallet.repository';
-import { ListHotWalletsUseCase } from '../hot-wallets/list-hot-wallets.use-case';
+import { HotWalletRepository } from './hot-wallet.repository';
+import { ListHotWalletsUseCase } from './list-hot-wallets.use-case';
 import { ReconciliationRepository } from '../reconciliation/reconciliation.repository';
 import { StepFindingUseCase } from '../reconciliation/step-finding.use-case';
 import { GetWithdrawalUseCase } from '../withdrawals/get-withdrawal.use-case';
 import { WaitingReasons } from '../withdrawals/waiting-reasons.service';
 import { WithdrawalRepository } from '../withdrawals/withdrawal.repository';
-import { payoutFixtures, payoutKit } from './payout-kit.spec-support';
-import { PayoutRepository } from './payout.repository';
+import { payoutFixtures, payoutKit } from '../payouts/payout-kit.spec-support';
+import { PayoutRepository } from '../payouts/payout.repository';
 
 // Integration: a pool of hot wallets of its own (fresh keys, funded here) on the local MATIC node, so that
 // blacklisting or draining them touches no other spec's wallet. Nothing of the chain is mocked.

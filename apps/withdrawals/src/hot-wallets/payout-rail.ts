@@ -126,5 +126,5 @@ export interface UnsignedPayout {
 }
 
 export const PAYOUT_RAILS = Symbol('PAYOUT_RAILS');
-/** The rails by network (a provider of the payouts module). */
+/** The rails by network (a provider of the hot wallets' module, HotWalletsModule). */
 export type PayoutRails = Record<Network, PayoutRail>;
