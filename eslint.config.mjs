@@ -16,6 +16,9 @@ const { APP_NAMES } = await tsImport('./libs/contracts/src/lib/services.catalogu
 // gateway) and the services' dead-letter stores on the database; no app or library imports it.
 // The runtime library (type:runtime, libs/runtime: the request context and periodic jobs) sits under
 // everything that runs in a service, libs/db included, and uses no lib of ours.
+// A tool (type:tool, tools/: the test servers, the notification sinks, the chaos harness, the bench baseline;
+// tools/README.md) is what the product does not run in production: it may use any library and any other tool,
+// and no app or library imports one, except their specs, which start the test servers in-process (below).
 const typeRules = {
   'type:app': ['type:contracts', 'type:util', 'type:platform', 'type:db', 'type:domain', 'type:runtime'],
   'type:cli': ['type:contracts', 'type:util', 'type:platform', 'type:domain', 'type:api-client'],
@@ -28,6 +31,17 @@ const typeRules = {
   'type:contracts': ['type:util'],
   'type:testing': ['type:util', 'type:contracts'],
   'type:util': ['type:util'],
+  'type:tool': [
+    'type:tool',
+    'type:contracts',
+    'type:util',
+    'type:platform',
+    'type:db',
+    'type:domain',
+    'type:runtime',
+    'type:testing',
+    'type:api-client',
+  ],
 };
 const scopes = [...APP_NAMES, 'e2e'];
 
@@ -153,9 +167,10 @@ export default [
     },
   },
   {
-    // Tests, and only tests, may use the testing library (*.spec-support.ts: helpers shared by specs, never built).
+    // Tests, and only tests, may use the testing library and the tools (*.spec-support.ts: helpers shared by
+    // specs, never built): a spec starts the DICT and Pix API test servers and the notification sinks in-process.
     files: ['**/*.spec.ts', '**/*.spec-support.ts'],
-    rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
+    rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing', 'type:tool']) },
   },
   {
     // The root project (project.json: the workspace's build) holds every file outside apps/ and libs/; its

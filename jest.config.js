@@ -9,7 +9,7 @@ module.exports = {
   // 4 s in tests): Jest's 5 s default, right for unit specs, fails them on a loaded machine.
   testTimeout: (process.env.JEST_SUITE ?? 'unit') === 'unit' ? 5_000 : 30_000,
   projects: [
-    ...['apps', 'libs'].flatMap((dir) =>
+    ...['apps', 'libs', 'tools'].flatMap((dir) =>
       readdirSync(join(__dirname, dir))
         .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
         .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),

@@ -445,7 +445,7 @@ async function main(): Promise<number> {
     // another build of the checkout does meanwhile. Dependencies resolve from the checkout's node_modules.
     rmSync(appRoot, { recursive: true, force: true });
     cpSync(join(root, 'dist'), join(appRoot, 'dist'), { recursive: true });
-    // pix-keys registers keys through the DICT test server (libs/dict-test-server/), in this process.
+    // pix-keys registers keys through the DICT test server (tools/dict-test-server/), in this process.
     dict = await startStackDict({ name: 'chaos', port: CHAOS_DICT_PORT, timings: TEST_DICT_TIMINGS });
     Object.assign(options.env as Record<string, string>, dict.env);
     stack = await startApps(options);

@@ -67,7 +67,7 @@ describe('npm start: dist/ current by the Nx build target inputs', () => {
     write('apps/pix/src/main.spec.ts', 'spec changed');
     write('apps/pix/src/other.type-spec.ts', 'type test');
     write('apps/pix/src/fake.spec-support.ts', 'fake');
-    write('libs/dict-test-server/src/index.ts', 'test server changed');
+    write('tools/dict-test-server/src/index.ts', 'test server changed');
     write('apps/e2e/src/flow.ts', 'e2e changed');
     write('libs/testing/src/index.ts', 'testing changed');
     write('prisma/pix/schema.prisma', 'model changed');

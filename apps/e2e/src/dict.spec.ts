@@ -8,11 +8,11 @@ import { FeedEvent, gatewayAdminUrl, listEvents, newPartner } from './support/sa
 
 // DICT, as the stack runs it (docs/api.md "Pix keys", docs/operations/pix-and-dict.md "DICT"): pix-keys registers and
 // deletes keys through its production adapter (signed XML, mutual TLS) at the DICT test server
-// (libs/dict-test-server/), which answers only requests that validate against the Central Bank's published document
+// (tools/dict-test-server/), which answers only requests that validate against the Central Bank's published document
 // and carry a valid signature. This suite reads DICT itself with pix-keys' client certificate (DICT_*,
 // scripts/test/run.ts), and the test server's log of what it answered (STACK_LOG_DIR/dict-test-server.log).
 
-/** The CPF the stack's DICT holds at another institution (libs/dict-test-server/src/lib/local-dict.ts). */
+/** The CPF the stack's DICT holds at another institution (tools/dict-test-server/src/lib/local-dict.ts). */
 const HELD_ELSEWHERE = '00000000191';
 const NAME = "Joana D'Arc Prado-Araújo";
 

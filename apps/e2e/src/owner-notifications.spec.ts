@@ -6,7 +6,7 @@ import { gatewayAdminUrl, newPartner } from './support/sandbox';
 
 // Owner notifications end to end (docs/api.md: "Business customers", docs/operations/notifications.md):
 // a registration through the partner API with both flags, then what the stack's SMTP server and SMS provider
-// received, read from the local sinks npm test starts (libs/notification-sinks; NOTIFY_SINK_URL): an SMTP
+// received, read from the local sinks npm test starts (tools/notification-sinks; NOTIFY_SINK_URL): an SMTP
 // server the customers service reached over SMTP_URL, and Twilio's Messages API it reached over TWILIO_API_URL.
 // Then the operator's view of the same notifications.
 

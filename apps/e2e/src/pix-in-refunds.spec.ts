@@ -4,7 +4,7 @@ import { creditedPix, FeedEvent, listEvents, newPartner, newUser } from './suppo
 
 // Refunds of Pix inflows (docs/api.md: "Refunds") through the running stack: a sandbox Pix is credited, the
 // partner refunds part of it over HTTP, the BRL balance drops at once, the inflows service returns it by a
-// devolução through the Pix API test server (libs/pix-api-test-server, scripts/test/run.ts), and the feed
+// devolução through the Pix API test server (tools/pix-api-test-server, scripts/test/run.ts), and the feed
 // reports the refund's statuses and the inflow's `partially_returned`.
 
 type Refund = { id: number; status: string; amount_cents: number; reason: string; failure_reason: string | null; return_id: string | null };

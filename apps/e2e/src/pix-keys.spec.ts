@@ -1,7 +1,7 @@
 import { ApiClient, newCpf, newUuid, pollUntil } from '@partner/testing';
 import { FeedEvent, gatewayUrl, listEvents, newPartner } from './support/sandbox';
 
-// Keys are registered in DICT: the stack's DICT test server (libs/dict-test-server/), through pix-keys' production
+// Keys are registered in DICT: the stack's DICT test server (tools/dict-test-server/), through pix-keys' production
 // adapter. apps/e2e/src/dict.spec.ts looks at DICT itself.
 
 /** The CPF the stack's DICT holds at another institution: its registration is refused (docs/api.md, "Pix keys"). */
@@ -288,7 +288,7 @@ describe('Pix keys end to end', () => {
     });
 
     it('DELETE 200 already_sent while a deletion is in flight', async () => {
-      // The stack's DICT answers this CPF's deletion after 2 s (libs/dict-test-server/src/lib/local-dict.ts), so it is still in flight.
+      // The stack's DICT answers this CPF's deletion after 2 s (tools/dict-test-server/src/lib/local-dict.ts), so it is still in flight.
       const document = await newUser(api, 0, SLOW_DELETE_CPF);
       expect((await createKey(api, document)).status).toBe(202);
       await eventsUntil(api, document, 'registered');

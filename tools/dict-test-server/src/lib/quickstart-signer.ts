@@ -1,6 +1,6 @@
 /**
  * The Central Bank's own XML-DSig signer, run as it is: `XMLSigner.java` of its example DICT client
- * (vendor/bacen-pix-dict-quickstart, unmodified) beside a small harness (libs/dict-test-server/quickstart-signer/),
+ * (vendor/bacen-pix-dict-quickstart, unmodified) beside a small harness (tools/dict-test-server/quickstart-signer/),
  * built once with Maven into the git-ignored `.cache/dict-quickstart-signer/`. It signs as the quickstart does, and
  * checks a signature as a Java DICT would (javax.xml.crypto.dsig, secure validation, the certificate's key only), so
  * that pix-keys' adapter (apps/pix-keys/src/dict/dict-xml.ts) is proven against a profile it did not define.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
-const PROJECT_DIR = join(REPO_ROOT, 'libs', 'dict-test-server', 'quickstart-signer');
+const PROJECT_DIR = join(REPO_ROOT, 'tools', 'dict-test-server', 'quickstart-signer');
 const POM = join(PROJECT_DIR, 'pom.xml');
 /** What the jar is built from: a newer one of these rebuilds it. */
 const SOURCES = [
