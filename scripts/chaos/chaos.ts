@@ -10,6 +10,17 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import {
+  FAILING_ADDRESS,
+  outsideTransfer,
+  pollUntil,
+  tokenAdmin,
+  tokenBalance,
+  transferLogs,
+  unminedCount,
+  withdrawalRequest,
+  whilePayoutRoundHeld,
+} from '@partner/testing';
+import {
   auditChain,
   auditFeeds,
   auditMoney,
@@ -28,24 +39,15 @@ import {
   CHAOS_FEES,
   CHAOS_WITHDRAWAL_SHARES,
   DEFAULT_MIX,
-  FAILING_ADDRESS,
   freshDestination,
   hotWallets,
   HotWalletView,
   LoadWindow,
-  outsideTransfer,
   PartnerLoad,
-  pollUntil,
   ProxyCounts,
   ProxyMode,
-  tokenAdmin,
-  tokenBalance,
-  transferLogs,
-  unminedCount,
   USDT,
-  withdrawalRequest,
-  whilePayoutRoundHeld,
-} from '@partner/testing';
+} from '@partner/chaos';
 import { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';

@@ -1,4 +1,5 @@
 import { GATEWAY, NETWORKS, SERVICE_NAMES } from '@partner/contracts';
+import { pollUntil, requireEnv } from '@partner/testing';
 import {
   auditChain,
   auditFeeds,
@@ -12,9 +13,7 @@ import {
   FaultRecovery,
   latestBlocks,
   PartnerLoad,
-  pollUntil,
-  requireEnv,
-} from '@partner/testing';
+} from '@partner/chaos';
 import { gatewayAdminUrl, gatewayUrl } from './support/sandbox';
 import { stackControl } from './support/stack-control';
 

@@ -1,4 +1,5 @@
-import { auditFeeds, chaosPartners, PartnerLoad, pollUntil, requireEnv } from '@partner/testing';
+import { pollUntil, requireEnv } from '@partner/testing';
+import { auditFeeds, chaosPartners, PartnerLoad } from '@partner/chaos';
 import { gatewayAdminUrl, gatewayUrl, listEvents, newPartner, newUser, sendWithdrawals } from './support/sandbox';
 import { stackControl } from './support/stack-control';
 

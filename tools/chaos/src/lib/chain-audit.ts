@@ -1,7 +1,7 @@
 import { Network, NETWORKS } from '@partner/contracts';
 import { Client } from 'pg';
 import { Address, createPublicClient, getAddress, http } from 'viem';
-import { TEST_USDT_ABI } from '../local-chain';
+import { TEST_USDT_ABI } from '@partner/testing';
 import { callGateway, LoadLedger } from './partner-load';
 
 /**

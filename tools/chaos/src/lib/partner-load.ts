@@ -3,8 +3,7 @@ import { BUSINESS_CUSTOMER_EXAMPLE, Network } from '@partner/contracts';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { getAddress } from 'viem';
-import { ApiClient } from '../api-client';
-import { FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '../fixtures';
+import { ApiClient, FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '@partner/testing';
 
 /**
  * The load of the fault-injection runs (`npm run chaos` and the short chaos suite of `npm test`): a
