@@ -20,15 +20,15 @@ import { Logger } from 'nestjs-pino';
 import { loadConfig } from '@partner/config';
 import { runMain } from '@partner/platform';
 // The bench baseline composes two apps by design (module boundaries otherwise keep apps apart); it is a
-// bench-only entry point, tagged scope:bench, that nothing imports.
+// tool (type:tool, scope:bench: tools/README.md) that nothing imports.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { GatewayConfig } from '../../gateway/src/config/gateway.config';
+import { GatewayConfig } from '../../../apps/gateway/src/config/gateway.config';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { createGatewayApp } from '../../gateway/src/gateway-app';
+import { createGatewayApp } from '../../../apps/gateway/src/gateway-app';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { AppModule as WithdrawalsAppModule } from '../../withdrawals/src/app.module';
+import { AppModule as WithdrawalsAppModule } from '../../../apps/withdrawals/src/app.module';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { WithdrawalsConfig } from '../../withdrawals/src/config/withdrawals.config';
+import { WithdrawalsConfig } from '../../../apps/withdrawals/src/config/withdrawals.config';
 import { InProcessBus } from './in-process-bus';
 import { InProcessServer } from './in-process-server';
 
