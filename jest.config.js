@@ -1,6 +1,6 @@
 // Every unit and integration suite in one Jest run (npm test drives it; see scripts/test/run.ts). The
 // end-to-end suite is not a project here: it needs the running stack, and npm test runs it on its own
-// with apps/e2e/jest.e2e.config.js as the root config (its test sequencer is only allowed there).
+// with tools/e2e/jest.e2e.config.js as the root config (its test sequencer is only allowed there).
 const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 

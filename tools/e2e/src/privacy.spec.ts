@@ -10,7 +10,7 @@ import { OtlpReceiver, ReceivedSpan } from './support/otlp-receiver';
 
 // Privacy (docs/operations/observability.md: "Personal data"): no CPF, CNPJ, phone or e-mail in clear in any log line the stack
 // wrote during this run, in any span it exported, or in the audit log. Runs after every other
-// suite but the response contract (apps/e2e/sequencer.js names the order; chaos restarts apps, whose logs
+// suite but the response contract (tools/e2e/sequencer.js names the order; chaos restarts apps, whose logs
 // are read here too): it searches what all of them sent. What they sent is read back from the database
 // (every user, Pix key, customer and payment sender the suites made), so no suite has to register anything.
 

@@ -15,7 +15,7 @@ import { gatewayUrl } from './support/sandbox';
  * The response contract (docs/api.md: "Reference"): every answer the e2e suites received through ApiClient or the
  * typed client was checked against its document (docs/openapi.json, or the operator's or the Pix provider's) as it arrived (libs/testing response-contract.ts)
  * and logged to RESPONSE_CONTRACT_LOG (emptied by global-setup.js before the first suite). This suite,
- * last of the run (apps/e2e/sequencer.js), fails listing every answer the document does not describe:
+ * last of the run (tools/e2e/sequencer.js), fails listing every answer the document does not describe:
  * an undocumented status, a body or header that does not match. Then the same exchanges go through a
  * third-party validator, Stoplight Prism's (libs/testing prism-validation.ts), against the YAML documents.
  */

@@ -2,7 +2,7 @@ import { ApiClient, newCpf, newUuid, pollUntil } from '@partner/testing';
 import { FeedEvent, gatewayUrl, listEvents, newPartner } from './support/sandbox';
 
 // Keys are registered in DICT: the stack's DICT test server (tools/dict-test-server/), through pix-keys' production
-// adapter. apps/e2e/src/dict.spec.ts looks at DICT itself.
+// adapter. tools/e2e/src/dict.spec.ts looks at DICT itself.
 
 /** The CPF the stack's DICT holds at another institution: its registration is refused (docs/api.md, "Pix keys"). */
 const DICT_REFUSED_CPF = '00000000191';

@@ -176,7 +176,7 @@ describe('screening of withdrawal destinations', () => {
 
   it('`npm run cli -- screening update` loads a newer SDN copy; its addresses are refused and an older copy is refused', async () => {
     const vendored = [
-      ...readFileSync(join(__dirname, '../../withdrawals/src/screening/ofac-sdn-copy.ts'), 'utf8').matchAll(/'(0x[0-9a-f]{40})'/g),
+      ...readFileSync(join(__dirname, '../../../apps/withdrawals/src/screening/ofac-sdn-copy.ts'), 'utf8').matchAll(/'(0x[0-9a-f]{40})'/g),
     ].map((m) => m[1]);
     expect(vendored.length).toBe(156);
     const newlyListed = freshAddress();

@@ -10,7 +10,7 @@ import { stackControl } from './support/stack-control';
  *   withdrawal ends with exactly one created, one sent and one final event in its partner's feed;
  * - an app that dies behind the supervisor's back is started again by the stack's supervisor, and the
  *   feed goes on.
- * The sequencer (apps/e2e/sequencer.js) runs it after the suites that need a quiet stack and before chaos.
+ * The sequencer (tools/e2e/sequencer.js) runs it after the suites that need a quiet stack and before chaos.
  */
 
 describe('consumers after a graceful broker restart and an unexpected exit', () => {

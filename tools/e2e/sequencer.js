@@ -12,7 +12,7 @@ const { basename, join } = require('node:path');
 const LAST = ['consumer-recovery.spec.ts', 'chaos.spec.ts', 'privacy.spec.ts', 'response-contract.spec.ts'];
 // A renamed suite would silently lose its place: refuse to run instead.
 for (const name of LAST)
-  if (!existsSync(join(__dirname, 'src', name))) throw new Error(`apps/e2e/sequencer.js: no suite ${name} in apps/e2e/src`);
+  if (!existsSync(join(__dirname, 'src', name))) throw new Error(`tools/e2e/sequencer.js: no suite ${name} in tools/e2e/src`);
 const rank = (test) => LAST.indexOf(basename(test.path)); // -1: not one of them, so first
 
 module.exports = class StatedOrder extends Sequencer {

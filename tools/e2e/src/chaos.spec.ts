@@ -31,7 +31,7 @@ import { stackControl } from './support/stack-control';
  * started at: every settled withdrawal one transfer of its amount to its address, a failed one none, no
  * other transfer from the hot wallet, its outflow = the settled amounts), and each recovery within its bound.
  *
- * The sequencer (apps/e2e/sequencer.js) runs it after every suite that sends requests: the faults would
+ * The sequencer (tools/e2e/sequencer.js) runs it after every suite that sends requests: the faults would
  * otherwise break theirs.
  */
 const APPS = [GATEWAY.name, ...SERVICE_NAMES];
