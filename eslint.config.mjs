@@ -175,7 +175,7 @@ export default [
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing', 'type:tool']) },
   },
   {
-    // The root project (project.json: the workspace's build) holds every file outside apps/ and libs/; its
+    // The root project (project.json: the workspace's build) holds every file outside apps/, libs/ and tools/; its
     // scripts (and the network workarounds in offline/) were never a project of the graph, and reach the libraries by path.
     files: ['scripts/**/*.ts', 'offline/**/*.ts', '*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
@@ -211,7 +211,7 @@ export default [
           patterns: [
             ...noKafkajsPatterns,
             {
-              group: ['**/scripts/**', '**/libs/**', '**/apps/**', '@partner/*'],
+              group: ['**/scripts/**', '**/libs/**', '**/apps/**', '**/tools/**', '@partner/*'],
               message: 'offline/ imports nothing else of the repository (offline/README.md): pass what it needs in from the caller',
             },
           ],
@@ -227,9 +227,9 @@ export default [
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
   // Prisma is for the schemas and migrations (ADR 0021): the apps and their specs run every statement
-  // through @partner/db, on pg (the specs with libs/testing's selectRows and its kin).
+  // through @partner/db, on pg (the specs with libs/testing's selectRows and its kin); the tools likewise.
   {
-    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'tools/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
