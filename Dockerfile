@@ -97,18 +97,18 @@ COPY libs/contracts/src/lib/services.catalogue.ts libs/contracts/src/lib/topics.
 COPY scripts/lib/services.ts scripts/lib/main.ts ./scripts/lib/
 COPY scripts/chain ./scripts/chain
 COPY scripts/docker/chain-setup.ts ./scripts/docker/
-# The DICT and Pix API test servers and the notification sinks of the same overlay (libs/dict-test-server,
-# libs/notification-sinks), run by tsx from the sources; tsx resolves their aliases from the tsconfig files.
+# The DICT and Pix API test servers and the notification sinks of the same overlay (tools/dict-test-server,
+# tools/notification-sinks), run by tsx from the sources; tsx resolves their aliases from the tsconfig files.
 COPY tsconfig.json tsconfig.base.json ./
-COPY libs/dict-test-server ./libs/dict-test-server
-COPY libs/notification-sinks ./libs/notification-sinks
+COPY tools/dict-test-server ./tools/dict-test-server
+COPY tools/notification-sinks ./tools/notification-sinks
 COPY scripts/notify/notify.ts ./scripts/notify/
 COPY vendor/bacen-pix-dict-api ./vendor/bacen-pix-dict-api
-# The Pix API test server (libs/pix-api-test-server: the overlay's pix-api-test) checks requests against the vendored document.
-COPY libs/pix-api-test-server ./libs/pix-api-test-server
+# The Pix API test server (tools/pix-api-test-server: the overlay's pix-api-test) checks requests against the vendored document.
+COPY tools/pix-api-test-server ./tools/pix-api-test-server
 COPY vendor/bacen-pix-api ./vendor/bacen-pix-api
 # The DICT test server signs and checks with the Central Bank's XMLSigner, a jar compose:up builds on the host
-# and mounts (libs/dict-test-server/src/lib/quickstart-signer.ts): it needs a Java runtime.
+# and mounts (tools/dict-test-server/src/lib/quickstart-signer.ts): it needs a Java runtime.
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null \
  && rm -rf /var/lib/apt/lists/*

@@ -16,6 +16,11 @@ const { APP_NAMES } = await tsImport('./libs/contracts/src/lib/services.catalogu
 // gateway) and the services' dead-letter stores on the database; no app or library imports it.
 // The runtime library (type:runtime, libs/runtime: the request context and periodic jobs) sits under
 // everything that runs in a service, libs/db included, and uses no lib of ours.
+// A tool (type:tool, tools/: the test servers, the notification sinks, the chaos harness, the bench baseline;
+// tools/README.md) is what the product does not run in production: it may use any library and any other tool,
+// and no app or library imports one, except their specs, which start the test servers in-process (below).
+// The end-to-end suites (tools/e2e) are a tool tagged type:e2e as well: a project must satisfy every rule of
+// its tags, so type:e2e's narrower list still holds for them.
 const typeRules = {
   'type:app': ['type:contracts', 'type:util', 'type:platform', 'type:db', 'type:domain', 'type:runtime'],
   'type:cli': ['type:contracts', 'type:util', 'type:platform', 'type:domain', 'type:api-client'],
@@ -28,6 +33,17 @@ const typeRules = {
   'type:contracts': ['type:util'],
   'type:testing': ['type:util', 'type:contracts'],
   'type:util': ['type:util'],
+  'type:tool': [
+    'type:tool',
+    'type:contracts',
+    'type:util',
+    'type:platform',
+    'type:db',
+    'type:domain',
+    'type:runtime',
+    'type:testing',
+    'type:api-client',
+  ],
 };
 const scopes = [...APP_NAMES, 'e2e'];
 
@@ -183,12 +199,13 @@ export default [
     },
   },
   {
-    // Tests, and only tests, may use the testing library (*.spec-support.ts: helpers shared by specs, never built).
+    // Tests, and only tests, may use the testing library and the tools (*.spec-support.ts: helpers shared by
+    // specs, never built): a spec starts the DICT and Pix API test servers and the notification sinks in-process.
     files: ['**/*.spec.ts', '**/*.spec-support.ts'],
-    rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
+    rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing', 'type:tool']) },
   },
   {
-    // The root project (project.json: the workspace's build) holds every file outside apps/ and libs/; its
+    // The root project (project.json: the workspace's build) holds every file outside apps/, libs/ and tools/; its
     // scripts (and the network workarounds in offline/) were never a project of the graph, and reach the libraries by path.
     files: ['scripts/**/*.ts', 'offline/**/*.ts', '*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
@@ -201,7 +218,7 @@ export default [
   { files: partnerIdMinters, rules: { 'no-restricted-imports': restrictedImports(noRawWithCode) } },
   ...withdrawalsLayerRules,
   {
-    files: ['apps/e2e/src/dead-letters.spec.ts', 'apps/e2e/src/bus-acls.spec.ts', 'apps/e2e/src/support/bus.ts'],
+    files: ['tools/e2e/src/dead-letters.spec.ts', 'tools/e2e/src/bus-acls.spec.ts', 'tools/e2e/src/support/bus.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noPartnerIdMinting, noRawWithCode] }] },
   },
   {
@@ -225,7 +242,7 @@ export default [
           patterns: [
             ...noKafkajsPatterns,
             {
-              group: ['**/scripts/**', '**/libs/**', '**/apps/**', '@partner/*'],
+              group: ['**/scripts/**', '**/libs/**', '**/apps/**', '**/tools/**', '@partner/*'],
               message: 'offline/ imports nothing else of the repository (offline/README.md): pass what it needs in from the caller',
             },
           ],
@@ -241,9 +258,9 @@ export default [
   // The brand's own definition is the one cast.
   { files: ['libs/contracts/src/lib/tenancy/partner-id.ts'], rules: { 'no-restricted-syntax': 'off' } },
   // Prisma is for the schemas and migrations (ADR 0021): the apps and their specs run every statement
-  // through @partner/db, on pg (the specs with libs/testing's selectRows and its kin).
+  // through @partner/db, on pg (the specs with libs/testing's selectRows and its kin); the tools likewise.
   {
-    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'tools/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -1,6 +1,6 @@
 // Every unit and integration suite in one Jest run (npm test drives it; see scripts/test/run.ts). The
 // end-to-end suite is not a project here: it needs the running stack, and npm test runs it on its own
-// with apps/e2e/jest.e2e.config.js as the root config (its test sequencer is only allowed there).
+// with tools/e2e/jest.e2e.config.js as the root config (its test sequencer is only allowed there).
 const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -9,7 +9,7 @@ module.exports = {
   // 4 s in tests): Jest's 5 s default, right for unit specs, fails them on a loaded machine.
   testTimeout: (process.env.JEST_SUITE ?? 'unit') === 'unit' ? 5_000 : 30_000,
   projects: [
-    ...['apps', 'libs'].flatMap((dir) =>
+    ...['apps', 'libs', 'tools'].flatMap((dir) =>
       readdirSync(join(__dirname, dir))
         .filter((name) => name !== 'e2e' && existsSync(join(__dirname, dir, name, 'jest.config.js')))
         .map((name) => `<rootDir>/${dir}/${name}/jest.config.js`),

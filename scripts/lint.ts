@@ -1,5 +1,5 @@
 /**
- * `npm run lint`: Prettier's check, then ESLint over apps, libs, scripts and offline. The module-boundary rule skips
+ * `npm run lint`: Prettier's check, then ESLint over apps, libs, tools, scripts and offline. The module-boundary rule skips
  * itself without a cached Nx project graph, so the graph is computed first (scripts/ and offline/ are in no project).
  */
 import { execFileSync } from 'node:child_process';
@@ -17,7 +17,7 @@ try {
 // The typed client's generated types: without them every type-aware rule sees `any` (a fresh clone).
 generateApiClientTypes(root);
 execFileSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, env, stdio: 'ignore' });
-execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'scripts', 'offline'], {
+execFileSync(join(root, 'node_modules/.bin/eslint'), ['--max-warnings=0', 'apps', 'libs', 'tools', 'scripts', 'offline'], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -10,7 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { createPublicClient, Hex, http, parseEther, parseGwei, PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { hotWallets, pollUntil, VALID_ADDRESS } from '@partner/testing';
+import { pollUntil, VALID_ADDRESS } from '@partner/testing';
+import { hotWallets } from '@partner/chaos';
 import {
   DEFAULT_NATIVE_WEI,
   DEFAULT_USDT_MICROS,

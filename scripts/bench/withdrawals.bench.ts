@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: USDT withdrawals through the whole stack against an in-process baseline (apps/bench-baseline),
+ * `npm run bench`: USDT withdrawals through the whole stack against an in-process baseline (tools/bench-baseline),
  * same launch, database and broker. Runs, flags, measures: docs/benchmarks/the-benches.md.
  */
 import { ChildProcess } from 'node:child_process';
@@ -72,7 +72,7 @@ const pidsOf = (m: Map<string, ChildProcess>) => new Map<string, number | undefi
 
 /** The in-process baseline: the gateway's environment on its own port; its /readyz would report the services it does not serve. */
 async function startBaseline(o: StackOptions): Promise<void> {
-  const main = join(h.root, 'dist/apps/bench-baseline/src/main.js');
+  const main = join(h.root, 'dist/tools/bench-baseline/src/main.js');
   const env = { ...appEnv('gateway', o), PORT: String(BASELINE_PORT), HEALTH_PORT: '0', ADMIN_PORT: '0' };
   const [log, health] = [join(AT.logDir, 'baseline.log'), `http://127.0.0.1:${BASELINE_PORT}/healthz`];
   baseline = await bench.process('the baseline', process.execPath, [...appNodeFlags('withdrawals'), main], env, log, health, 60_000);

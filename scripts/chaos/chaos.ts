@@ -10,6 +10,17 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import {
+  FAILING_ADDRESS,
+  outsideTransfer,
+  pollUntil,
+  tokenAdmin,
+  tokenBalance,
+  transferLogs,
+  unminedCount,
+  withdrawalRequest,
+  whilePayoutRoundHeld,
+} from '@partner/testing';
+import {
   auditChain,
   auditFeeds,
   auditMoney,
@@ -28,24 +39,15 @@ import {
   CHAOS_FEES,
   CHAOS_WITHDRAWAL_SHARES,
   DEFAULT_MIX,
-  FAILING_ADDRESS,
   freshDestination,
   hotWallets,
   HotWalletView,
   LoadWindow,
-  outsideTransfer,
   PartnerLoad,
-  pollUntil,
   ProxyCounts,
   ProxyMode,
-  tokenAdmin,
-  tokenBalance,
-  transferLogs,
-  unminedCount,
   USDT,
-  withdrawalRequest,
-  whilePayoutRoundHeld,
-} from '@partner/testing';
+} from '@partner/chaos';
 import { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { chainAppEnv, TEST_BLOCK_TIME_MS, TEST_CHAIN_TIMINGS } from '../chain/chain-env';
@@ -445,7 +447,7 @@ async function main(): Promise<number> {
     // another build of the checkout does meanwhile. Dependencies resolve from the checkout's node_modules.
     rmSync(appRoot, { recursive: true, force: true });
     cpSync(join(root, 'dist'), join(appRoot, 'dist'), { recursive: true });
-    // pix-keys registers keys through the DICT test server (libs/dict-test-server/), in this process.
+    // pix-keys registers keys through the DICT test server (tools/dict-test-server/), in this process.
     dict = await startStackDict({ name: 'chaos', port: CHAOS_DICT_PORT, timings: TEST_DICT_TIMINGS });
     Object.assign(options.env as Record<string, string>, dict.env);
     stack = await startApps(options);

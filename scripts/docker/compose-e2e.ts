@@ -13,7 +13,7 @@
  *      every app read-only, without capabilities or new privileges, writing /tmp only;
  *   4-5. a partner onboarded through the operator URL, withdrawals through the public URL settled in its feed
  *      and, on ETH, on the chain (balanceOf and the Transfer log, read from the published node);
- *   6. the apps/e2e operator suite against the operator port (COMPOSE_E2E_JEST=false skips it);
+ *   6. the tools/e2e operator suite against the operator port (COMPOSE_E2E_JEST=false skips it);
  *   7. a crash of the withdrawals process and a `docker kill` of its container under load, then a crash of the
  *      payout worker (`payouts`) that the requests never notice: every accepted withdrawal settled exactly
  *      once (feed and balance), the kill's recovery within RECOVERY_RATIO of the crash's;
@@ -32,7 +32,8 @@ import { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { pgSchemaOf, SERVICE_NAMES, Topics } from '@partner/contracts';
 import type { PartnerEvent } from '@partner/contracts';
-import { ApiClient, FeedFollower, newCpf, newUuid, pollUntil, tokenBalance, transferLogs, VALID_ADDRESS } from '@partner/testing';
+import { ApiClient, newCpf, newUuid, pollUntil, tokenBalance, transferLogs, VALID_ADDRESS } from '@partner/testing';
+import { FeedFollower } from '@partner/chaos';
 import { repoRoot } from '../lib/services';
 import { compose, composeDown, composeEnv, composeSettings, composeUp, containersOf, DOCKERD_LOG, readEnvFile } from './compose';
 import { OPERATOR_SECRET_VARIABLES, SECRET_VARIABLES } from './compose-variables';
@@ -170,15 +171,15 @@ async function auditSettled(partner: Onboarded, accepted: Set<string>, timeoutMs
 }
 
 /**
- * The apps/e2e operator suite against the stack: its "two gateway instances" are the proxy's two ports twice
+ * The tools/e2e operator suite against the stack: its "two gateway instances" are the proxy's two ports twice
  * (the proxy spreads calls over the gateway replicas), the production operator key is the stack's. HTTP only:
  * no database and no broker, as unit specs get none (jest.setup.js).
  */
 function operatorSuite(): void {
   // No sandbox gateway in a production stack: the suite's one check against it does not apply.
   const { GATEWAY_URL: _noSandboxGateway, ...env } = process.env;
-  const spec = 'apps/e2e/src/operator-api.spec.ts';
-  runVisible(spec, join(root, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', spec], {
+  const spec = 'tools/e2e/src/operator-api.spec.ts';
+  runVisible(spec, join(root, 'node_modules/.bin/jest'), ['-c', 'tools/e2e/jest.e2e.config.js', '--runInBand', spec], {
     cwd: root,
     env: {
       ...env,
@@ -630,7 +631,7 @@ async function main(): Promise<void> {
       refundThroughPixApi,
     );
 
-    if (process.env.COMPOSE_E2E_JEST !== 'false') await check('apps/e2e operator suite against the operator port', operatorSuite);
+    if (process.env.COMPOSE_E2E_JEST !== 'false') await check('tools/e2e operator suite against the operator port', operatorSuite);
 
     await check(
       `docker kill of the withdrawals container under load: every accepted withdrawal settled once, accepting again within its start command plus ${RECOVERY_RATIO} × a crash's outage; the payout worker's crash unseen by requests`,

@@ -110,7 +110,7 @@ const OPERATOR_SECRET_SAMPLES: Readonly<Record<string, string>> = {
 /** The only secret-like values the files may hold: their documented, clearly fake dev defaults. */
 const DEV_DEFAULTS = new Set([
   'change-me-dev-admin-key',
-  // The local notification sinks' fake Twilio credentials (libs/notification-sinks DEV_SINKS).
+  // The local notification sinks' fake Twilio credentials (tools/notification-sinks DEV_SINKS).
   'AC00000000000000000000000000000000',
   'local-sms-sink-token',
   // The Pix API test server's client secret (docker-compose.sandbox.env, deploy/sandbox-secrets/).
@@ -1147,10 +1147,10 @@ describe('docker-compose.local-chains.yml (development and CI: local test chains
     expect(dependsOn(setup)).toEqual({ 'chain-eth': 'service_healthy', 'chain-matic': 'service_healthy' });
   });
 
-  it("the Pix API test server: the chain image runs libs/pix-api-test-server, for inflows' client, its secret the same Compose secret; inflows starts after it", () => {
+  it("the Pix API test server: the chain image runs tools/pix-api-test-server, for inflows' client, its secret the same Compose secret; inflows starts after it", () => {
     const server = config.services['pix-api-test'];
     expectRunsImageOf(config, 'chain-eth', ['pix-api-test']);
-    expect(commandOf(server)).toBe('node_modules/.bin/tsx libs/pix-api-test-server/src/serve.ts');
+    expect(commandOf(server)).toBe('node_modules/.bin/tsx tools/pix-api-test-server/src/serve.ts');
     expect(server.restart).toBe('no');
     // Listening on every interface of its container, on the port inflows is given; published nowhere.
     expect(server.environment).toEqual({

@@ -17,7 +17,7 @@ describe('npm start: dist/ current by the Nx build target inputs', () => {
     for (const file of ['nx.json', 'project.json']) copyFileSync(join(repoRoot(), file), join(root, file));
     write('apps/pix/src/main.ts', 'main');
     write('apps/pix/src/main.spec.ts', 'spec');
-    write('apps/e2e/src/flow.ts', 'e2e');
+    write('tools/e2e/src/flow.ts', 'e2e');
     write('libs/kafka/src/index.ts', 'lib');
     write('libs/testing/src/index.ts', 'testing');
     write('libs/api-client/src/generated/partner-api.ts', 'types');
@@ -67,8 +67,8 @@ describe('npm start: dist/ current by the Nx build target inputs', () => {
     write('apps/pix/src/main.spec.ts', 'spec changed');
     write('apps/pix/src/other.type-spec.ts', 'type test');
     write('apps/pix/src/fake.spec-support.ts', 'fake');
-    write('libs/dict-test-server/src/index.ts', 'test server changed');
-    write('apps/e2e/src/flow.ts', 'e2e changed');
+    write('tools/dict-test-server/src/index.ts', 'test server changed');
+    write('tools/e2e/src/flow.ts', 'e2e changed');
     write('libs/testing/src/index.ts', 'testing changed');
     write('prisma/pix/schema.prisma', 'model changed');
     expect(buildStaleness(root)).toEqual([]);

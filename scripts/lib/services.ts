@@ -37,11 +37,11 @@ export function envPort(name: string, fallback: number, min = 0): number {
 /** The test broker and database (npm test, npm run test:infra, the integration targets). */
 export const TEST_KAFKA_PORT = Number(process.env.TEST_KAFKA_PORT ?? 19092);
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/partner_test';
-/** The DICT test server of `npm start`, `npm test` and the chaos run (libs/dict-test-server starts it). */
+/** The DICT test server of `npm start`, `npm test` and the chaos run (tools/dict-test-server starts it). */
 export const DEV_DICT_PORT = envPort('DICT_TEST_PORT', 8443);
 export const TEST_DICT_PORT = envPort('TEST_DICT_PORT', 18443);
 export const CHAOS_DICT_PORT = envPort('CHAOS_DICT_PORT', 58443);
-/** The Pix API test server (refunds) of `npm start` and `npm test` (libs/pix-api-test-server starts it). */
+/** The Pix API test server (refunds) of `npm start` and `npm test` (tools/pix-api-test-server starts it). */
 export const DEV_PIX_API_PORT = envPort('PIX_API_TEST_PORT', 8480);
 export const TEST_PIX_API_PORT = envPort('TEST_PIX_API_PORT', 18480);
 

@@ -1,5 +1,5 @@
 /**
- * `npm run notify -- <command>`: the owner notifier's local sinks (libs/notification-sinks).
+ * `npm run notify -- <command>`: the owner notifier's local sinks (tools/notification-sinks).
  *   list [--sink URL]    what a running stack's sinks received, oldest first, a JSON line each (= `npm run cli -- notifications sent`)
  *   clear [--sink URL]   forget them
  *   start [--host H]     the sinks alone on the dev ports until Ctrl-C (a customers service run by hand)

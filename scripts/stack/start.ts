@@ -135,14 +135,14 @@ async function main(): Promise<void> {
     ),
   ]);
   await phase('chain check', () => matchDatabaseToChains(databaseUrl, chains, dbRoles));
-  // The DICT test server (libs/dict-test-server/), in this process: pix-keys registers keys through it.
+  // The DICT test server (tools/dict-test-server/), in this process: pix-keys registers keys through it.
   const dict = await phase(
     'dict',
     () => startStackDict({ name: 'dev', port: DEV_DICT_PORT, timings: DEV_DICT_TIMINGS }),
     (d) => `the DICT test server on ${d.server.url}`,
   );
   running.close.push(() => dict.server.close());
-  // The Pix API test server (libs/pix-api-test-server/), in this process: inflows asks refunds of inflows there.
+  // The Pix API test server (tools/pix-api-test-server/), in this process: inflows asks refunds of inflows there.
   const pixApi = await phase(
     'pix api',
     () => startStackPixApi({ port: DEV_PIX_API_PORT }),
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   );
   running.close.push(() => pixApi.server.close());
 
-  // The owner notifier's local sinks (libs/notification-sinks), unless SMTP_URL or TWILIO_API_URL name other servers.
+  // The owner notifier's local sinks (tools/notification-sinks), unless SMTP_URL or TWILIO_API_URL name other servers.
   const sinks = await phase(
     'notify sinks',
     () => startSinks({ ...DEV_SINKS, smtpPort: process.env.SMTP_URL ? null : DEV_SINKS.smtpPort, smtpPortTakenMeansServer: true }),

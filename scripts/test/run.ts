@@ -56,18 +56,18 @@ const kafkaPort = TEST_KAFKA_PORT;
 const databaseUrl = TEST_DATABASE_URL;
 const gatewayPort = Number(process.env.TEST_GATEWAY_PORT ?? 13000);
 const healthPortBase = Number(process.env.TEST_HEALTH_PORT_BASE ?? 13100);
-// Where apps/e2e/src/tracing.spec.ts receives the stack's spans (OTLP/HTTP JSON).
+// Where tools/e2e/src/tracing.spec.ts receives the stack's spans (OTLP/HTTP JSON).
 const otlpPort = Number(process.env.TEST_OTLP_PORT ?? 13318);
 const outDir = join(root, '.cache', 'test');
 const only = process.argv.slice(2).filter((a) => a !== '--');
 const onlyArgs = only.length > 0 ? ['--passWithNoTests', ...only] : [];
 // The response-contract suite checks the answers of whichever e2e suites ran: always run it last.
-const e2eOnlyArgs = only.length > 0 ? [...onlyArgs, 'apps/e2e/src/response-contract'] : [];
+const e2eOnlyArgs = only.length > 0 ? [...onlyArgs, 'tools/e2e/src/response-contract'] : [];
 const adminKey = `adm_test_${randomBytes(18).toString('base64url')}`;
 // The production gateways' ADMIN_API_KEY: the sandbox's key is stored as a sandbox key, which they refuse
 // (docs/adr/0019-production-safe-by-default.md); 32+ characters, as production requires.
 const productionAdminKey = `adm_prod_${randomBytes(32).toString('base64url')}`;
-// The production gateways' secret shared with the Pix provider (apps/e2e/src/pix-provider-ingestion.spec.ts signs with it).
+// The production gateways' secret shared with the Pix provider (tools/e2e/src/pix-provider-ingestion.spec.ts signs with it).
 const pixProviderSecret = randomBytes(32).toString('hex');
 const dbRoles = serviceRoles();
 
@@ -212,7 +212,7 @@ async function main(): Promise<number> {
     );
     control = await controlServer(stack, stackOptions);
     const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
-    // Where each service's /healthz, /readyz and /metrics answer (apps/e2e/src/operations.spec.ts).
+    // Where each service's /healthz, /readyz and /metrics answer (tools/e2e/src/operations.spec.ts).
     const serviceHealthUrls = JSON.stringify(
       Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${healthPortOf(s, healthPortBase)}`])),
     );
@@ -233,7 +233,7 @@ async function main(): Promise<number> {
       INTERNAL_SECRET, // operations.spec.ts signs its direct queries as the gateway does
       ...dict.env,
     };
-    add(await jest('e2e', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));
+    add(await jest('e2e', ['-c', 'tools/e2e/jest.e2e.config.js', '--runInBand', ...e2eOnlyArgs], e2eEnv));
     // Scale-out: the concurrency proofs and the feed's suite again with two instances of every app (full runs).
     if (only.length === 0) add(await twoInstances(stack, stackOptions, kafkaPort, jest, e2eEnv));
   } finally {
@@ -252,7 +252,7 @@ async function main(): Promise<number> {
 }
 
 /**
- * The e2e stack's control channel for apps/e2e/src/chaos.spec.ts, on an ephemeral localhost port:
+ * The e2e stack's control channel for tools/e2e/src/chaos.spec.ts, on an ephemeral localhost port:
  * POST /kill|stop|restart/<app|kafka> (kill -9, graceful stop, start again and wait until ready), and
  * POST /crash/<app>: kill -9 behind the supervisor's back, answered once it restarted the app (ADR 0015).
  */

@@ -13,7 +13,7 @@ export interface Totals {
   failed: number;
 }
 
-const SUITES = ['apps/e2e/src/concurrency', 'apps/e2e/src/events-feed'];
+const SUITES = ['tools/e2e/src/concurrency', 'tools/e2e/src/events-feed'];
 
 /** Partner requests a gateway has answered (its http_request_duration_seconds_count samples, summed). */
 async function answeredRequests(stack: RunningStack): Promise<number> {
@@ -41,7 +41,7 @@ export async function twoInstances(
     const poll = { timeoutMs: 60_000, intervalMs: 500 };
     const members = await pollUntil('two members in every group', groupMembers, twoEach, poll).catch(groupMembers);
     const before = await Promise.all([answeredRequests(stack), answeredRequests(second)]);
-    const suites = await runJest('e2e-two-instances', ['-c', 'apps/e2e/jest.e2e.config.js', '--runInBand', ...SUITES], {
+    const suites = await runJest('e2e-two-instances', ['-c', 'tools/e2e/jest.e2e.config.js', '--runInBand', ...SUITES], {
       ...env,
       GATEWAY_URLS: `${stack.gatewayUrl},${second.gatewayUrl}`,
       // Twelve Node processes on 2 cores: half the requests in flight keeps answers inside REQUEST_TIMEOUT_MS.

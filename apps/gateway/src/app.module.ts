@@ -48,7 +48,7 @@ const database = databaseProvider(GatewayConfig, DB_SCHEMA);
 @Module({})
 export class AppModule {
   /**
-   * `overrideBus` replaces the Kafka request-reply (the bench's in-process baseline, apps/bench-baseline);
+   * `overrideBus` replaces the Kafka request-reply (the bench's in-process baseline, tools/bench-baseline);
    * everything else (auth, rate limit, validation, error mapping, logging, metrics) stays as it runs.
    */
   static register(config: GatewayConfig, { overrideBus }: { overrideBus?: GatewayBus } = {}): DynamicModule {

@@ -23,7 +23,7 @@ export interface GatewayAppOptions {
   /**
    * Replaces the Kafka MessageBus; the gateway then neither creates topics nor joins the `gateway`
    * reply consumer group, nor hears other instances' key revocations (its own outbox stays unpublished).
-   * The bench's in-process baseline (apps/bench-baseline) and the gateway's specs use it.
+   * The bench's in-process baseline (tools/bench-baseline) and the gateway's specs use it.
    */
   overrideBus?: GatewayBus;
 }

@@ -7,7 +7,7 @@ import { GatewayUnderTest } from './gateway-app.spec-support';
 
 // Integration: disabling and re-enabling a partner on a production gateway against the real database (the
 // services played in memory). Cross-instance propagation over Kafka is proven by the e2e suite
-// apps/e2e/src/operator-partners.spec.ts on the two production instances of the test stack.
+// tools/e2e/src/operator-partners.spec.ts on the two production instances of the test stack.
 
 const ADMIN_KEY = `adm_int_${randomBytes(24).toString('base64url')}`;
 const gateway = new GatewayUnderTest({

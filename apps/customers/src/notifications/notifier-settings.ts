@@ -2,7 +2,7 @@ import { CustomersConfig, SINK_ENVIRONMENTS } from '../config/customers.config';
 
 /**
  * The local sinks `npm start` and `npm test` start (scripts/notify): where the notifier sends in development
- * and test when a provider setting is left empty. The same values as libs/notification-sinks's defaults.
+ * and test when a provider setting is left empty. The same values as tools/notification-sinks's defaults.
  */
 export const LOCAL_SINKS = {
   smtpUrl: 'smtp://127.0.0.1:1025',

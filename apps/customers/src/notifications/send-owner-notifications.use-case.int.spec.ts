@@ -23,7 +23,7 @@ import { TwilioSmsSender } from './twilio-sms.sender';
 
 // Integration: the notifier against the real customers schema (npm test migrates it), real SMTP servers
 // (smtp-server, on the loopback: one that takes every message, one that answers 4xx, one that drops every
-// connection) and a Twilio-shaped HTTP endpoint; then the local sinks (libs/notification-sinks) answering
+// connection) and a Twilio-shaped HTTP endpoint; then the local sinks (tools/notification-sinks) answering
 // one recipient's messages with the provider's refusal asked for. Each test uses a partner of its own; the
 // notifier serves every partner, so each test looks at its own customers' rows only.
 

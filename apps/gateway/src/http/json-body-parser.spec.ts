@@ -3,7 +3,7 @@ import { installJsonBodyParser, poisonedKeyPath } from './json-body-parser';
 import { toHttpError } from './http-error.filter';
 
 // The parser alone, on a bare Fastify: what each body reaches a route as. (The whole gateway with it,
-// families' error bodies included: gateway.int.spec.ts and apps/e2e.)
+// families' error bodies included: gateway.int.spec.ts and tools/e2e.)
 describe('installJsonBodyParser', () => {
   let app: FastifyInstance;
 

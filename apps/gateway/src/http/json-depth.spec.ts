@@ -23,7 +23,7 @@ describe('nestsDeeperThan', () => {
   });
 });
 
-// Regression (found by apps/e2e/src/fuzz.spec.ts): a body of 3000 nested objects answered 500 because
+// Regression (found by tools/e2e/src/fuzz.spec.ts): a body of 3000 nested objects answered 500 because
 // class-transformer recursed until the stack overflowed.
 describe('ContractPipe on deeply nested input', () => {
   it('the validator alone overflows the stack on such input (why the pipe checks depth first)', () => {

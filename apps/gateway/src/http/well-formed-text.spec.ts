@@ -7,7 +7,7 @@ import { malformedTextOf, refuseMalformedText } from './well-formed-text';
 
 // The hook on a bare Fastify with the gateway's body parser and error rendering (what HttpErrorFilter
 // does): what each request answers, and that a refused one never reaches its handler. The whole gateway
-// with it: gateway.int.spec.ts; every route, fuzzed: apps/e2e/src/fuzz.spec.ts.
+// with it: gateway.int.spec.ts; every route, fuzzed: tools/e2e/src/fuzz.spec.ts.
 describe('refuseMalformedText', () => {
   let app: FastifyInstance;
   let handled = 0;

@@ -8,7 +8,7 @@ import { pixSignature } from './pix-signature';
 
 // The gateway's body parser and the signature guard together, on a bare Fastify over injected bytes: what
 // the provider's route checks is the body exactly as it came over the wire. (The whole route with the
-// inflows service: apps/e2e/src/pix-provider-ingestion.spec.ts.)
+// inflows service: tools/e2e/src/pix-provider-ingestion.spec.ts.)
 const secret = 'k'.repeat(32);
 const PATH = '/provider/v1/pix/inflows';
 const raw = Buffer.from('{"sender_name":"João","status":"processing"}', 'utf8');

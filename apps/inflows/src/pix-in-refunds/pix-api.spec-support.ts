@@ -4,7 +4,7 @@ import { PixApiTestServer, startPixApiTestServer } from '@partner/pix-api-test-s
 import { InflowsConfig } from '../config/inflows.config';
 
 /**
- * A Pix API test server (libs/pix-api-test-server: seeded Pix, a devolução settled after 50 ms) and the inflows
+ * A Pix API test server (tools/pix-api-test-server: seeded Pix, a devolução settled after 50 ms) and the inflows
  * config that points the production adapter at it, with short retries and polls so a spec's rounds run fast.
  */
 export async function pixApiForSpec(clientId: string): Promise<{ server: PixApiTestServer; config: InflowsConfig }> {

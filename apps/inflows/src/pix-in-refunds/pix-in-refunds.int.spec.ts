@@ -20,7 +20,7 @@ import { RefundPixInUseCase } from './refund-pix-in.use-case';
 import { SendPixInRefundsUseCase } from './send-pix-in-refunds.use-case';
 
 // Integration: the inflows schema in PostgreSQL and the production Pix API adapter against the Pix API test server
-// (libs/pix-api-test-server: the Central Bank's document, vendor/bacen-pix-api). Each test has a partner and user of its own.
+// (tools/pix-api-test-server: the Central Bank's document, vendor/bacen-pix-api). Each test has a partner and user of its own.
 jest.setTimeout(30_000);
 let server: PixApiTestServer;
 let config: InflowsConfig;

@@ -3,7 +3,7 @@ import { DEV_SINKS, RunningSinks, startSinks } from '@partner/notification-sinks
 import { runOperatorCli } from '../operator-cli';
 import { sinkUrlOf } from './notifications-sent.command';
 
-// `notifications sent` against the real sinks (libs/notification-sinks), on ports of their own.
+// `notifications sent` against the real sinks (tools/notification-sinks), on ports of their own.
 let sinks: RunningSinks;
 beforeAll(async () => {
   sinks = await startSinks({ ...DEV_SINKS, smtpPort: 0, httpPort: 0 });

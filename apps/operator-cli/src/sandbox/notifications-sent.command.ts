@@ -1,5 +1,5 @@
 /**
- * `notifications sent`: what the owner notifier's local sinks received (libs/notification-sinks, which `npm start`
+ * `notifications sent`: what the owner notifier's local sinks received (tools/notification-sinks, which `npm start`
  * runs; `npm run notify -- list` runs this too). Development only: a deployment sends through its own SMTP server
  * and Twilio account, and has no sinks. Plain HTTP reads of the sinks' listings, so the CLI never loads the sinks
  * themselves (a development dependency the apps' image lacks).

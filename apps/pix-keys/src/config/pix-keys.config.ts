@@ -8,7 +8,7 @@ const file = (name: string, what: string) => ({ message: `${name} must name the 
  * The pix-keys service's settings: above all, how it reaches DICT (docs/operations/pix-and-dict.md, "DICT"). Every DICT
  * setting is required, without a default: a deployment names its DICT, its ISPB and its certificates, and
  * the files are read and checked at start-up (dict-credentials.ts), so a missing or wrong one stops the
- * service at once. `npm start`, `npm test` and the chaos run point them at the DICT test server (libs/dict-test-server/).
+ * service at once. `npm start`, `npm test` and the chaos run point them at the DICT test server (tools/dict-test-server/).
  */
 export class PixKeysConfig extends ServiceConfig {
   override HEALTH_PORT: number = SERVICE_CATALOGUE['pix-keys'].healthPort;

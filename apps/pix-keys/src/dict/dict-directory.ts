@@ -6,7 +6,7 @@ import { AccountType } from '@partner/contracts';
  * (deleteEntry) and reads its own entries back for the reconciliation by their CID (getEntryByCid: getEntry is
  * for a payment's lookup and refuses the participant's own entries). The production adapter is
  * BacenDictDirectory (XML signed with XML-DSig over mutual TLS); the stack's default DICT is the test
- * server of libs/dict-test-server/, which speaks the same API.
+ * server of tools/dict-test-server/, which speaks the same API.
  */
 export interface DictDirectory {
   /** createEntry (`POST /entries/`): idempotent by `requestId`, which must be the same on every retry. */

@@ -172,7 +172,7 @@ const exclusiveC14n = (node: Element) => new ExclusiveCanonicalization().process
  * `xml` signed as the quickstart signs (see above), the signature the root's first child. By hand around xml-crypto's
  * canonicalisation, because xml-crypto resolves references before it inserts the signature and so cannot sign the
  * signature's own KeyInfo; a Java verifier (javax.xml.crypto, as the quickstart's) accepts it
- * (libs/dict-test-server: quickstart-signer.int.spec.ts).
+ * (tools/dict-test-server: quickstart-signer.int.spec.ts).
  */
 export function signXml(xml: string, signer: SigningIdentity): string {
   const doc = parseXml(xml);

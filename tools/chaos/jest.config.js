@@ -1,0 +1,3 @@
+const preset = require('../../jest.preset.js');
+
+module.exports = { ...preset, displayName: 'chaos', rootDir: __dirname };
