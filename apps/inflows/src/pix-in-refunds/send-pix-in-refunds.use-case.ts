@@ -120,7 +120,7 @@ export class SendPixInRefundsUseCase {
     if (moved.medCaseId !== null) {
       await this.medReturns.apply(tx, moved, inflow, now);
     } else if (moved.status === 'success') {
-      const status = statusAfterReturn(inflow, inflow.returnedCents + refund.amountCents, 'partner_refund');
+      const status = statusAfterReturn(inflow, refund.amountCents, 'partner_refund');
       tx.emit(pixInStateChanged(await this.inflows.countReturn(tx, inflow, refund.amountCents, status, now)));
     } else if (moved.status === 'failed') {
       await this.inflows.releaseRefund(tx, refund.partnerId, inflow.id, refund.amountCents);
