@@ -29,7 +29,7 @@ export class MedCaseReturns {
     const found = await this.cases.lockByRefund(tx, refund.id);
     if (!found) throw new Error(`refund ${refund.id} names MED case ${refund.medCaseId}, which has no such devolução`);
     if (refund.status === 'success') {
-      const status = statusAfterReturn(inflow, inflow.returnedCents + refund.amountCents, 'med_case');
+      const status = statusAfterReturn(inflow, refund.amountCents, 'med_case');
       tx.emit(pixInStateChanged(await this.inflows.countReturn(tx, inflow, refund.amountCents, status, now)));
       const returnedCents = found.returnedCents + refund.amountCents;
       const returned = await this.cases.update(

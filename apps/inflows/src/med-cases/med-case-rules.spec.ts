@@ -72,24 +72,33 @@ describe('acceptedResult and releasedStatus', () => {
 });
 
 describe('statusAfterReturn', () => {
-  const inflow = (status: 'credited' | 'partially_returned' | 'blocked') => ({ status, amountCents: 1_000n });
+  const inflow = (status: 'credited' | 'partially_returned' | 'blocked', returnedCents = 0n) => ({
+    status,
+    amountCents: 1_000n,
+    returnedCents,
+  });
 
-  it("makes a partner's refund's inflow partially_returned, then returned once its returns are all of it", () => {
+  it("makes a partner's refund's inflow partially_returned, then returned once its returns, this one counted, are all of it", () => {
     expect(statusAfterReturn(inflow('credited'), 400n, 'partner_refund')).toBe('partially_returned');
-    expect(statusAfterReturn(inflow('partially_returned'), 999n, 'partner_refund')).toBe('partially_returned');
-    expect(statusAfterReturn(inflow('partially_returned'), 1_000n, 'partner_refund')).toBe('returned');
+    expect(statusAfterReturn(inflow('partially_returned', 400n), 599n, 'partner_refund')).toBe('partially_returned');
+    expect(statusAfterReturn(inflow('partially_returned', 400n), 600n, 'partner_refund')).toBe('returned');
     expect(statusAfterReturn(inflow('credited'), 1_000n, 'partner_refund')).toBe('returned');
   });
 
   it("keeps a blocked inflow blocked when a partner's refund settles: the case's release sets its status", () => {
     expect(statusAfterReturn(inflow('blocked'), 400n, 'partner_refund')).toBe('blocked');
-    expect(statusAfterReturn(inflow('blocked'), 1_000n, 'partner_refund')).toBe('blocked');
+    expect(statusAfterReturn(inflow('blocked', 600n), 400n, 'partner_refund')).toBe('blocked');
   });
 
   it("takes a blocked inflow out of blocked when a MED case's devolução settles, as releasedStatus does", () => {
     expect(statusAfterReturn(inflow('blocked'), 400n, 'med_case')).toBe('partially_returned');
-    expect(statusAfterReturn(inflow('blocked'), 1_000n, 'med_case')).toBe('returned');
-    for (const returned of [1n, 500n, 1_000n])
-      expect(statusAfterReturn(inflow('blocked'), returned, 'med_case')).toBe(releasedStatus(1_000n, returned));
+    expect(statusAfterReturn(inflow('blocked', 300n), 700n, 'med_case')).toBe('returned');
+    for (const [before, cents] of [
+      [0n, 1n],
+      [200n, 300n],
+      [0n, 1_000n],
+      [999n, 1n],
+    ])
+      expect(statusAfterReturn(inflow('blocked', before), cents, 'med_case')).toBe(releasedStatus(1_000n, before + cents));
   });
 });

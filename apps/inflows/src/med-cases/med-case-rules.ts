@@ -71,14 +71,17 @@ export const releasedStatus = (amountCents: bigint, returnedCents: bigint): PixI
 export type ReturnOf = 'partner_refund' | 'med_case';
 
 /**
- * The status an inflow takes once a devolução of it settled, `returnedCents` its returned cents counting that
- * one (the inflow read under its row lock, in the transaction that counts it): the status its returns make it
- * (releasedStatus). Except a partner's refund of a `blocked` inflow (asked before a MED case blocked it, settled
- * meanwhile): it stays blocked, its status set by releasedStatus when the case releases it. A MED case's
- * devolução ends the block it was taken from.
+ * The status an inflow takes once a devolução of `refundCents` of it settled (the inflow read under its row
+ * lock, in the transaction that counts it; its returnedCents not yet counting that one): the status its returns
+ * make it with that one counted (releasedStatus). Except a partner's refund of a `blocked` inflow (asked before a
+ * MED case blocked it, settled meanwhile): it stays blocked, its status set by releasedStatus when the case
+ * releases it. A MED case's devolução ends the block it was taken from.
  */
 export const statusAfterReturn = (
-  inflow: { status: PixInStatus; amountCents: bigint },
-  returnedCents: bigint,
+  inflow: { status: PixInStatus; amountCents: bigint; returnedCents: bigint },
+  refundCents: bigint,
   of: ReturnOf,
-): PixInStatus => (of === 'partner_refund' && inflow.status === 'blocked' ? 'blocked' : releasedStatus(inflow.amountCents, returnedCents));
+): PixInStatus =>
+  of === 'partner_refund' && inflow.status === 'blocked'
+    ? 'blocked'
+    : releasedStatus(inflow.amountCents, inflow.returnedCents + refundCents);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Agent, request } from 'undici';
-import { describeCallError, readLimited, retryAfterMs } from '@partner/runtime';
+import { readLimited, retryAfterMs } from '@partner/runtime';
+import { errorText } from '@partner/tracing';
 import { InflowsConfig } from '../config/inflows.config';
 import { ProviderDevolucao, PixRefunds, RefundCall, RefundRef } from './pix-refunds.port';
 
@@ -61,7 +62,7 @@ export class PixApiRefunds extends PixRefunds implements OnModuleDestroy {
     try {
       token = await this.accessToken();
     } catch (error) {
-      return this.unavailable(method, path, `no access token: ${describeCallError(error)}`);
+      return this.unavailable(method, path, `no access token: ${errorText(error)}`);
     }
     let status: number;
     let text: string;
@@ -81,7 +82,7 @@ export class PixApiRefunds extends PixRefunds implements OnModuleDestroy {
       retryAfter = res.headers['retry-after'];
       text = await readLimited(res.body, MAX_ANSWER_BYTES);
     } catch (error) {
-      return this.unavailable(method, path, describeCallError(error));
+      return this.unavailable(method, path, errorText(error));
     }
     // A token the provider no longer takes (revoked, rotated): a new one next time.
     if (status === 401 || status === 403) this.token = undefined;

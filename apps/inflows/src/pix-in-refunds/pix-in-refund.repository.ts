@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, PartnerId, PixInRefundStatus } from '@partner/contracts';
-import { Database, Queryable, statement, Transaction } from '@partner/db';
+import { Database, HeldRow, Queryable, statement, Transaction, WorkQueue } from '@partner/db';
 
 export interface PixInRefundRecord {
   id: bigint;
@@ -84,22 +84,28 @@ const OF_INFLOW = statement(
 );
 
 /**
- * The refunds due for a call to the provider (created: to send; processing: to ask how it went), oldest due
- * first, locked for this round: another instance's round skips them (SKIP LOCKED), so one refund is in one
- * round at a time.
+ * The refunds' queue (libs/db WorkQueue): the refunds due for a call to the provider (created: to send;
+ * processing: to ask how it went), claimed by one round at a time: attempts counts each claim, next_attempt_at
+ * is the due time and the claim's lease. No failure text is kept of a retry (failure_reason is a failed
+ * refund's reason, for the partner).
  */
-const DUE = statement(
-  'inflows_refund_due',
-  `SELECT * FROM pix_in_refunds WHERE status IN ('created', 'processing') AND next_attempt_at <= $1
-   ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-);
+const QUEUE = new WorkQueue({
+  name: 'inflows_refunds',
+  table: 'pix_in_refunds',
+  workable: "status IN ('created', 'processing')",
+  columns: { lastError: null },
+});
 
-/** A refund's move (or a new try later, its status kept), in the round's transaction. */
-const UPDATE = statement(
-  'inflows_refund_update',
-  `UPDATE pix_in_refunds SET status = $3, rtr_id = COALESCE($4, rtr_id), failure_reason = $5, attempts = $6, next_attempt_at = $7,
-     updated_at = CASE WHEN status = $3 THEN updated_at ELSE $8 END
-   WHERE partner_id = $1 AND id = $2 RETURNING *`,
+/**
+ * A claimed refund's outcome: its move, or a new try later with its status kept. Only while the claim still
+ * holds it (QUEUE.heldBy: the same attempt, still created or processing): the UPDATE locks the row and
+ * answers nothing when another claim took it since.
+ */
+const SETTLE = statement(
+  'inflows_refund_settle',
+  `UPDATE pix_in_refunds SET status = $4, rtr_id = COALESCE($5, rtr_id), failure_reason = $6, next_attempt_at = $7,
+     updated_at = CASE WHEN status = $4 THEN updated_at ELSE $8 END
+   WHERE partner_id = $3 AND ${QUEUE.heldBy(1, 2)} RETURNING *`,
 );
 
 /** The PixInRefund aggregate's storage: every method is scoped by partner but the worker's due list (every partner's). */
@@ -156,37 +162,41 @@ export class PixInRefundRepository {
     return (await on.query<PixInRefundRow>(OF_INFLOW, [partnerId, endToEndId])).rows.map(toRecord);
   }
 
-  /** Up to `limit` refunds due at `now`, locked for the caller's transaction (see DUE). */
-  async lockDue(tx: Transaction, now: Date, limit: number): Promise<PixInRefundRecord[]> {
-    return (await tx.query<PixInRefundRow>(DUE, [now, limit])).rows.map(toRecord);
+  /**
+   * Claims up to `limit` refunds due at `now` (every partner's), oldest due first, each one attempt more (its
+   * `attempts` counts this one) and leased until `leaseUntil` (see QUEUE). Committed at once: no lock is held.
+   */
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<PixInRefundRecord[]> {
+    return (await QUEUE.claim<PixInRefundRow>(this.db, now, leaseUntil, limit)).map(toRecord);
   }
 
-  /** Writes a refund's new state: `updated_at` moves only with its status (a retry is not a change the partner sees). */
-  async update(
+  /**
+   * Writes a claimed refund's new state in the caller's transaction, only while `held` (the claim's record) still
+   * holds it (see SETTLE): the refund as moved, or null when another claim took it since. `updated_at` moves only
+   * with its status (a retry is not a change the partner sees).
+   */
+  async settle(
     tx: Transaction,
-    partnerId: PartnerId,
-    id: bigint,
-    next: {
-      status: PixInRefundStatus;
-      rtrId: string | null;
-      failureReason: string | null;
-      attempts: number;
-      nextAttemptAt: Date;
-      now: Date;
-    },
-  ): Promise<PixInRefundRecord> {
+    held: PixInRefundRecord,
+    next: { status: PixInRefundStatus; rtrId: string | null; failureReason: string | null; nextAttemptAt: Date; now: Date },
+  ): Promise<PixInRefundRecord | null> {
     const {
       rows: [row],
-    } = await tx.query<PixInRefundRow>(UPDATE, [
-      partnerId,
-      id.toString(),
+    } = await tx.query<PixInRefundRow>(SETTLE, [
+      held.id.toString(),
+      held.attempts,
+      held.partnerId,
       next.status,
       next.rtrId,
       next.failureReason,
-      next.attempts,
       next.nextAttemptAt,
       next.now,
     ]);
-    return toRecord(row);
+    return row ? toRecord(row) : null;
+  }
+
+  /** A claimed refund due again at `at`, its state kept (see WorkQueue.retryLater); false when another claim took it since. */
+  async retryLater(held: HeldRow, at: Date): Promise<boolean> {
+    return QUEUE.retryLater(this.db, held, at, '');
   }
 }

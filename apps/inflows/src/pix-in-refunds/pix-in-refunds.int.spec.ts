@@ -300,14 +300,15 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
   it('a round whose transaction is lost after the provider took the devolução reads it back: returned once, never credited back', async () => {
     const c = await credited(3_000);
     const id = await created(c, 3_000);
-    // The process dies, or its commit fails, after the PUT reached the provider: nothing of that round is kept here.
-    const update = jest
-      .spyOn(send['refunds'], 'update')
+    // The process dies, or its commit fails, after the PUT reached the provider: nothing of that attempt is kept
+    // here but its count (the claim's).
+    const settle = jest
+      .spyOn(send['refunds'], 'settle')
       .mockRejectedValueOnce(new Error('the connection to PostgreSQL ended before the commit'));
     try {
       await expect(send.execute()).rejects.toThrow('before the commit');
     } finally {
-      update.mockRestore();
+      settle.mockRestore();
     }
     expect(server.devolucoesOf(c.endToEndId)).toHaveLength(1);
     await untilRefund(c, id, 'success');
@@ -355,7 +356,112 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
     expect(server.devolucoesOf(d.endToEndId)).toEqual([]);
     expect(await balanceOf(d)).toBe(1_000n);
   });
+
+  it('holds no row lock and no connection while the provider answers: the refund is written meanwhile, then settled', async () => {
+    const c = await credited(1_000);
+    const id = await created(c, 400);
+    server.delayAnswersOf(c.endToEndId, 1_500);
+    let stop = false;
+    const rounds = (async () => {
+      while (!stop) {
+        await send.execute();
+        await sleep(10);
+      }
+    })();
+    try {
+      // The read back before the request has reached the provider, whose answer takes 1.5 s.
+      await until(() => callsOf(c).length > 0);
+      const held = db.pool.totalCount - db.pool.idleCount;
+      const other = await db.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query(`SET LOCAL lock_timeout = '200ms'`);
+        const written = await other.query('UPDATE pix_in_refunds SET updated_at = updated_at WHERE id = $1', [id]);
+        await other.query('COMMIT');
+        expect(written.rowCount).toBe(1);
+      } catch (error) {
+        await other.query('ROLLBACK');
+        throw error;
+      } finally {
+        other.release();
+      }
+      expect(held).toBe(0);
+      expect(callsOf(c)).toEqual(['GET']);
+    } finally {
+      server.delayAnswersOf(c.endToEndId, 0);
+      stop = true;
+      await rounds;
+    }
+    await untilRefund(c, id, 'success');
+    expect(callsOf(c).filter((m) => m === 'PUT')).toHaveLength(1);
+    expect(await readBack(c)).toMatchObject({ status: 'partially_returned', returned_cents: 400 });
+  });
+
+  it('an attempt that outlived its lease records nothing: the refund is settled by a later claim, read back', async () => {
+    const c = await credited(1_000);
+    const id = await created(c, 500);
+    server.delayAnswersOf(c.endToEndId, 300);
+    const round = send.execute();
+    try {
+      await until(() => callsOf(c).length > 0);
+      // Meanwhile its lease ended and another round claimed it (and died): the refund is that attempt's now.
+      await db.query('UPDATE pix_in_refunds SET attempts = attempts + 1, next_attempt_at = now() WHERE id = $1', [id]);
+    } finally {
+      await round;
+      server.delayAnswersOf(c.endToEndId, 0);
+    }
+    expect(callsOf(c)).toEqual(['GET', 'PUT']);
+    expect(await selectRows(db, 'SELECT status, attempts FROM pix_in_refunds WHERE id = $1', [id])).toEqual([
+      { status: 'created', attempts: 2 },
+    ]);
+    expect(await statesOf(c.partnerId, Topics.PixInRefundStateChanged)).toEqual(['created']);
+    await untilRefund(c, id, 'success');
+    expect(callsOf(c).filter((m) => m === 'PUT')).toHaveLength(1);
+    expect(await readBack(c)).toMatchObject({ status: 'partially_returned', returned_cents: 500 });
+    // Read back processing or already returned: never failed, never credited back.
+    expect(await statesOf(c.partnerId, Topics.PixInRefundStateChanged)).not.toContain('failed');
+    expect((await ledgerOf(c)).map(([type]) => type)).toEqual(['pix_in_credit', 'pix_in_refund']);
+  });
+
+  it('two rounds at once never ask one refund twice: each refund is read back and asked once, by one of them', async () => {
+    const cs: Credited[] = [];
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      cs.push(await credited(1_000));
+      ids.push(await created(cs[i], 300));
+      // Slow answers, so both rounds are at work together.
+      server.delayAnswersOf(cs[i].endToEndId, 100);
+    }
+    try {
+      await Promise.all([send.execute(), send.execute()]);
+    } finally {
+      for (const c of cs) server.delayAnswersOf(c.endToEndId, 0);
+    }
+    // Each read back once, then asked once (a later GET is a poll of the processing devolução).
+    for (const c of cs) expect(callsOf(c).slice(0, 2)).toEqual(['GET', 'PUT']);
+    for (const [i, c] of cs.entries()) await untilRefund(c, ids[i], 'success');
+    for (const c of cs) {
+      expect(callsOf(c).filter((m) => m === 'PUT')).toHaveLength(1);
+      expect(server.devolucoesOf(c.endToEndId)).toHaveLength(1);
+      expect((await ledgerOf(c)).map(([type]) => type)).toEqual(['pix_in_credit', 'pix_in_refund']);
+    }
+  });
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done` holds (polled, with a deadline). */
+async function until(done: () => boolean, deadlineMs = 10_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`not done after ${deadlineMs} ms`);
+    await sleep(10);
+  }
+}
+
+/** The methods of the calls the provider received about the inflow's devoluções, in order. */
+const callsOf = (c: Credited): string[] =>
+  server.requests.filter((r) => r.path.startsWith(`/pix/${c.endToEndId}/devolucao/`)).map((r) => r.method);
 
 describe('PixInflowRepository, the refunds of an inflow (PostgreSQL)', () => {
   const locked = async (c: Credited) => {

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PixInRefundStatus } from '@partner/contracts';
 import { Transaction, UnitOfWork } from '@partner/db';
+import { retryDelayMs, RetryPolicy } from '@partner/runtime';
+import { errorText } from '@partner/tracing';
 import { AccountRepository } from '../accounts/account.repository';
 import { InflowsConfig } from '../config/inflows.config';
 import { MedCaseReturns } from '../med-cases/med-case-returns';
@@ -11,37 +13,58 @@ import { pixInRefundStateChanged } from './pix-in-refund-event';
 import { PixInRefundRecord, PixInRefundRepository } from './pix-in-refund.repository';
 import { PixRefunds, RefundCall } from './pix-refunds.port';
 
-/** At most this many refunds per round, each in its own transaction (a round holds one row lock at a time). */
+/** At most this many refunds per round: claimed together, then asked one after the other. */
 const ROUND_SIZE = 20;
+
+/**
+ * The calls one refund's attempt makes at most, each within PIX_API_TIMEOUT_MS (the adapter's deadline on a
+ * call, and on the token request before it when the token must be renewed): a token and the read back, a
+ * token and the request.
+ */
+const CALLS_PER_REFUND = 4;
+
+/** What a lease has to spare beyond the calls: the round's transactions (the claim, each refund's settlement). */
+const LEASE_SPARE_MS = 5_000;
 
 /** What became of a refund after one call: its next status, and what to record with it. */
 interface Next {
   status: PixInRefundStatus;
   rtrId?: string;
   failureReason?: string;
-  /** A retry: the attempt counted, the refund due again after this long. */
+  /** A retry: the refund due again after this long. */
   retryInMs?: number;
 }
 
 /**
- * The refunds' round (SendPixInRefundsService runs it every PIX_API_POLL_MS): each refund due is asked of the
- * provider (`created`) or asked about (`processing`), and moved by the answer, in one transaction with its
- * events and money:
+ * The refunds' round (SendPixInRefundsService runs it every PIX_API_POLL_MS), on the refunds' queue (libs/db
+ * WorkQueue, see PixInRefundRepository): it claims up to ROUND_SIZE due refunds (each one attempt more, leased
+ * to this round), then one after the other asks the provider (`created`) or asks it about one (`processing`),
+ * outside any transaction (no row lock nor connection is held while the provider answers), and records the
+ * answer in one transaction with its events and money, only if the claim still holds the refund (the same
+ * attempt, still created or processing: a round that outlived its lease, whose refund another round claimed
+ * since, changes nothing; that round's answer counts):
  * - EM_PROCESSAMENTO: `processing`, asked about again after PIX_API_POLL_MS;
  * - DEVOLVIDO: `success`; the inflow, locked here, counts it as returned and takes the status statusAfterReturn
  *   decides (`partially_returned`, then `returned`; a `blocked` one stays blocked), with its pix_in event;
  * - NAO_REALIZADO, or the request refused (400/404): `failed` with the reason; its cents go back to the inflow
  *   and its amount back to the user's balance (a pix_in_refund_reversal ledger line);
- * - no useful answer: tried again with backoff, its status kept. A `created` refund that was tried before is
- *   read back (GET) before it is asked again, since the first ask may have reached the provider (asking an id
- *   twice is refused); after PIX_API_MAX_ATTEMPTS it is failed only once the provider says it has no such
- *   devolução, so money is never both returned and credited back.
+ * - no useful answer: tried again after retryDelayMs (the provider's Retry-After at the least), its status
+ *   kept. A `created` refund is read back (GET) before it is asked, the first time too, since an ask may have
+ *   reached the provider without a trace here (asking an id twice is refused); after PIX_API_MAX_ATTEMPTS it
+ *   is failed only once the provider says it has no such devolução, so money is never both returned and
+ *   credited back.
  * A MED case's devolução (medCaseId) is settled by MedCaseReturns instead: its cents came from, and go back to,
  * the blocked balance, and its case is returned or reopened.
+ *
+ * At least once: a round that dies leaves its refunds leased; once the lease is over another round claims them
+ * and reads each back before asking. The lease (leaseMs) outlasts the round's calls, so no two rounds ask one
+ * refund at once; a round that finds its lease too short for the next refund's calls (slow settlements) gives
+ * the rest back instead of asking.
  */
 @Injectable()
 export class SendPixInRefundsUseCase {
   private readonly logger = new Logger('SendPixInRefunds');
+  private readonly policy: RetryPolicy;
 
   constructor(
     private readonly config: InflowsConfig,
@@ -51,35 +74,79 @@ export class SendPixInRefundsUseCase {
     private readonly accounts: AccountRepository,
     private readonly provider: PixRefunds,
     private readonly medReturns: MedCaseReturns,
-  ) {}
+  ) {
+    this.policy = { baseMs: config.PIX_API_RETRY_BASE_MS, maxMs: config.PIX_API_RETRY_MAX_MS };
+  }
 
-  /** One round; answers how many refunds it handled (a full round means more may be due). */
+  /**
+   * One round; answers how many refunds it claimed (a full round means more may be due). A refund whose
+   * outcome could not be recorded ends the round, which throws once the refunds not asked are given back.
+   */
   async execute(): Promise<number> {
-    let handled = 0;
-    while (handled < ROUND_SIZE) {
-      const done = await this.unitOfWork.run(async (tx) => {
-        const [refund] = await this.refunds.lockDue(tx, new Date(), 1);
-        if (!refund) return false;
-        await this.apply(tx, refund, await this.call(refund));
-        return true;
-      });
-      if (!done) break;
-      handled += 1;
+    const claimedAt = new Date();
+    const leaseUntil = new Date(claimedAt.getTime() + this.leaseMs());
+    const claimed = await this.refunds.claimDue(claimedAt, leaseUntil, ROUND_SIZE);
+    for (const [i, refund] of claimed.entries()) {
+      if (Date.now() + this.attemptMs() > leaseUntil.getTime()) {
+        this.logger.warn(`${claimed.length - i} refund(s) given back: this round's lease would end during their calls`);
+        await this.giveBack(claimed.slice(i), new Date());
+        break;
+      }
+      try {
+        const next = await this.call(refund);
+        await this.unitOfWork.run((tx) => this.apply(tx, refund, next));
+      } catch (error) {
+        // Nothing of this attempt is recorded: asked again (read back first) after the backoff, the rest at once.
+        const retryInMs = retryDelayMs(refund.attempts, this.policy);
+        this.logger.error(
+          `refund ${refund.id}: attempt ${refund.attempts} not recorded, tried again in ${retryInMs} ms: ${errorText(error)}`,
+        );
+        await this.giveBack([refund], new Date(Date.now() + retryInMs));
+        await this.giveBack(claimed.slice(i + 1), new Date());
+        throw new Error(`the refunds' round stopped at refund ${refund.id}: ${errorText(error)}`);
+      }
     }
-    return handled;
+    return claimed.length;
+  }
+
+  /**
+   * How long a round's claim holds its refunds: all of them asked in turn, each up to CALLS_PER_REFUND calls of
+   * up to PIX_API_TIMEOUT_MS, and LEASE_SPARE_MS: ROUND_SIZE × CALLS_PER_REFUND × PIX_API_TIMEOUT_MS +
+   * LEASE_SPARE_MS (805 s at the default 10 s). A shorter lease would let another round claim, and ask, a
+   * refund this one is still asking; a longer one only delays the refunds of a round that died.
+   */
+  private leaseMs(): number {
+    return ROUND_SIZE * this.attemptMs() + LEASE_SPARE_MS;
+  }
+
+  /** The longest one refund's calls take. */
+  private attemptMs(): number {
+    return CALLS_PER_REFUND * this.config.PIX_API_TIMEOUT_MS;
+  }
+
+  /** Claimed refunds due again at `at`, unasked or their outcome lost; if even that fails, their lease gives them back. */
+  private async giveBack(refunds: PixInRefundRecord[], at: Date): Promise<void> {
+    try {
+      for (const refund of refunds) await this.refunds.retryLater(refund, at);
+    } catch (error) {
+      this.logger.warn(`${refunds.length} refund(s) wait for the end of their lease: ${errorText(error)}`);
+    }
   }
 
   private async call(refund: PixInRefundRecord): Promise<Next> {
     const ref = { endToEndId: refund.endToEndId, providerId: refund.providerId };
     if (refund.status === 'processing') return this.nextOf(refund, await this.provider.read(ref));
-    // Read before asking, the first time too: a round whose transaction was lost after the provider took the
-    // request (the process died, the commit failed) left no trace here, attempts 0, but a devolução there. Asked
-    // again, the provider refuses the id it holds, and the refund would fail and be credited back while its
-    // money was returned.
+    // Read before asking, the first time too: an attempt whose outcome was lost after the provider took the
+    // request (the process died, the commit failed) left no trace here but its count, yet a devolução there.
+    // Asked again, the provider refuses the id it holds, and the refund would fail and be credited back while
+    // its money was returned.
     const known = await this.provider.read(ref);
     if (known.outcome !== 'not_found') return this.nextOf(refund, known);
-    if (refund.attempts >= this.config.PIX_API_MAX_ATTEMPTS)
-      return { status: 'failed', failureReason: `the Pix provider did not accept the return after ${refund.attempts} attempts` };
+    // The claim counted this attempt: the attempts made before it are one fewer (what `attempts` was before the
+    // queue counted at claim). Given up once PIX_API_MAX_ATTEMPTS of them went unaccepted, as before.
+    const before = refund.attempts - 1;
+    if (before >= this.config.PIX_API_MAX_ATTEMPTS)
+      return { status: 'failed', failureReason: `the Pix provider did not accept the return after ${before} attempts` };
     return this.nextOf(refund, await this.provider.request(ref, refund.amountCents, refund.reason));
   }
 
@@ -97,22 +164,29 @@ export class SendPixInRefundsUseCase {
       case 'not_found':
         // Only a `processing` refund is read without a fallback: the provider accepted it, then lost it. Asked again later.
         this.logger.error(`refund ${refund.id}: the Pix provider has no devolução ${refund.providerId} it accepted before`);
-        return { status: refund.status, retryInMs: this.backoffMs(refund.attempts) };
+        return { status: refund.status, retryInMs: retryDelayMs(refund.attempts, this.policy) };
       case 'unavailable':
-        return { status: refund.status, retryInMs: call.retryAfterMs ?? this.backoffMs(refund.attempts) };
+        // `attempts` counts this attempt, the retryDelayMs'th failed: the first waits about PIX_API_RETRY_BASE_MS.
+        return { status: refund.status, retryInMs: retryDelayMs(refund.attempts, this.policy, call.retryAfterMs) };
     }
   }
 
+  /** Records the attempt's outcome, in one transaction with its events and money, if the claim still holds the refund. */
   private async apply(tx: Transaction, refund: PixInRefundRecord, next: Next): Promise<void> {
     const now = new Date();
-    const moved = await this.refunds.update(tx, refund.partnerId, refund.id, {
+    const moved = await this.refunds.settle(tx, refund, {
       status: next.status,
       rtrId: next.rtrId ?? null,
       failureReason: next.failureReason ?? null,
-      attempts: refund.attempts + 1,
       nextAttemptAt: new Date(now.getTime() + (next.retryInMs ?? 0)),
       now,
     });
+    if (!moved) {
+      this.logger.warn(
+        `refund ${refund.id}: attempt ${refund.attempts} outlived its lease and was claimed again; its outcome is not recorded`,
+      );
+      return;
+    }
     if (moved.status === refund.status) return;
     tx.emit(pixInRefundStateChanged(moved));
     const inflow = await this.inflows.lockForPartner(tx, refund.partnerId, refund.endToEndId);
@@ -120,7 +194,7 @@ export class SendPixInRefundsUseCase {
     if (moved.medCaseId !== null) {
       await this.medReturns.apply(tx, moved, inflow, now);
     } else if (moved.status === 'success') {
-      const status = statusAfterReturn(inflow, inflow.returnedCents + refund.amountCents, 'partner_refund');
+      const status = statusAfterReturn(inflow, refund.amountCents, 'partner_refund');
       tx.emit(pixInStateChanged(await this.inflows.countReturn(tx, inflow, refund.amountCents, status, now)));
     } else if (moved.status === 'failed') {
       await this.inflows.releaseRefund(tx, refund.partnerId, inflow.id, refund.amountCents);
@@ -131,9 +205,5 @@ export class SendPixInRefundsUseCase {
         at: now,
       });
     }
-  }
-
-  private backoffMs(attempts: number): number {
-    return Math.min(this.config.PIX_API_RETRY_MAX_MS, this.config.PIX_API_RETRY_BASE_MS * 2 ** Math.min(attempts, 30));
   }
 }

@@ -87,4 +87,18 @@ describe('WorkQueue (PostgreSQL)', () => {
     expect(await job('1')).toMatchObject({ state: 'done', attempts: 0, next_attempt_at: null, last_error: null });
     expect(await queue.claim<Job>(db, at(100), at(110), 1)).toEqual([]);
   });
+
+  it('works on a table that keeps no failure text (lastError: null): retryLater moves the due time only', async () => {
+    await pool.query(`CREATE TABLE IF NOT EXISTS quiet_jobs (id bigserial PRIMARY KEY, state text NOT NULL DEFAULT 'open',
+                        attempts int NOT NULL DEFAULT 0, next_attempt_at timestamptz)`);
+    const quiet = new WorkQueue({ name: 'spec_quiet_jobs', table: 'quiet_jobs', workable: "state = 'open'", columns: { lastError: null } });
+    const { rows } = await pool.query<{ id: string }>('INSERT INTO quiet_jobs DEFAULT VALUES RETURNING id');
+    const [held] = await quiet.claim<Job>(db, at(0), at(10), 1);
+    expect(held).toMatchObject({ id: rows[0].id, attempts: 1 });
+    expect(await quiet.retryLater(db, held, at(30), 'DICT 503')).toBe(true);
+    expect(await quiet.retryLater(db, { ...held, attempts: 2 }, at(40), 'late')).toBe(false);
+    const [row] = (await pool.query('SELECT * FROM quiet_jobs WHERE id = $1', [held.id])).rows;
+    expect(row).toEqual({ id: held.id, state: 'open', attempts: 1, next_attempt_at: at(30) });
+    expect(quiet.cleared).toBe('attempts = 0, next_attempt_at = NULL');
+  });
 });

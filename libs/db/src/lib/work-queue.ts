@@ -11,8 +11,11 @@ export interface WorkQueueTable {
   table: string;
   /** SQL condition on the table's columns: the rows that have work to do (e.g. `state IN ('pending', 'deleting')`). */
   workable: string;
-  /** The attempts counter, the due time (NULL: due now) and the last failure's text; defaults `attempts`, `next_attempt_at`, `last_error`. */
-  columns?: Partial<Record<'attempts' | 'dueAt' | 'lastError', string>>;
+  /**
+   * The attempts counter, the due time (NULL: due now) and the last failure's text; defaults `attempts`,
+   * `next_attempt_at`, `last_error`. `lastError: null`: the table keeps no failure text (retryLater drops it).
+   */
+  columns?: Partial<Record<'attempts' | 'dueAt', string>> & { lastError?: string | null };
   /** Orders rows due at the same time (default `id`). */
   tieBreak?: string;
   /**
@@ -49,7 +52,8 @@ export class WorkQueue {
   readonly table: string;
   readonly attempts: string;
   readonly dueAt: string;
-  readonly lastError: string;
+  /** Null when the table keeps no failure text. */
+  readonly lastError: string | null;
   private readonly workable: string;
   private readonly claimStatement: Statement;
   private readonly retryStatement: Statement;
@@ -59,7 +63,7 @@ export class WorkQueue {
     this.workable = spec.workable;
     this.attempts = spec.columns?.attempts ?? 'attempts';
     this.dueAt = spec.columns?.dueAt ?? 'next_attempt_at';
-    this.lastError = spec.columns?.lastError ?? 'last_error';
+    this.lastError = spec.columns?.lastError === undefined ? 'last_error' : spec.columns.lastError;
     const { table, attempts, dueAt } = this;
     this.claimStatement = statement(
       `${spec.name}_claim`,
@@ -76,7 +80,7 @@ export class WorkQueue {
     );
     this.retryStatement = statement(
       `${spec.name}_retry_later`,
-      `UPDATE ${table} SET ${dueAt} = $3, ${this.lastError} = $4 WHERE ${this.heldBy(1, 2)}`,
+      `UPDATE ${table} SET ${dueAt} = $3${this.lastError === null ? '' : `, ${this.lastError} = $4`} WHERE ${this.heldBy(1, 2)}`,
     );
   }
 
@@ -86,9 +90,13 @@ export class WorkQueue {
     return rows;
   }
 
-  /** The attempt did not do the work: due again at `at`, `error` kept (an errorText). False when the row is no longer the attempt's. */
+  /**
+   * The attempt did not do the work: due again at `at`, `error` kept (an errorText; dropped when the table keeps
+   * no failure text). False when the row is no longer the attempt's.
+   */
   async retryLater(db: Queryable, held: HeldRow, at: Date, error: string): Promise<boolean> {
-    const { rowCount } = await db.query(this.retryStatement, [held.id.toString(), held.attempts, at, error]);
+    const values = [held.id.toString(), held.attempts, at, ...(this.lastError === null ? [] : [error])];
+    const { rowCount } = await db.query(this.retryStatement, values);
     return rowCount === 1;
   }
 
@@ -105,6 +113,6 @@ export class WorkQueue {
 
   /** SQL assignments that empty a row's queue state (its work done, or started afresh). */
   get cleared(): string {
-    return `${this.attempts} = 0, ${this.dueAt} = NULL, ${this.lastError} = NULL`;
+    return `${this.attempts} = 0, ${this.dueAt} = NULL${this.lastError === null ? '' : `, ${this.lastError} = NULL`}`;
   }
 }

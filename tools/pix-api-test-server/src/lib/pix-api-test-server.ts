@@ -65,7 +65,8 @@ const ANY_PIX_CENTS = 10_000_000_000;
  * that Pix, past 90 days from the settlement); a nonconforming request is answered 400 with the document's
  * `Problema`, and kept in `requests` so a spec can assert the adapter sent none. A devolução is answered
  * EM_PROCESSAMENTO, then after `settleAfterMs` becomes DEVOLVIDO, or NAO_REALIZADO with a `motivo` when a
- * spec asked for that (`refuseNextOf`). Faults: `unavailableNext(n)` answers the next n calls 503.
+ * spec asked for that (`refuseNextOf`). Faults: `unavailableNext(n)` answers the next n calls 503;
+ * `delayAnswersOf(e2eid, ms)` holds a Pix's devolução answers that long (a slow provider).
  */
 export class PixApiTestServer {
   readonly requests: ReceivedRequest[] = [];
@@ -76,6 +77,7 @@ export class PixApiTestServer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private unavailable = 0;
   private readonly lostAnswers = new Set<string>();
+  private readonly delays = new Map<string, number>();
   private server?: Server;
 
   constructor(private readonly options: PixApiTestServerOptions) {}
@@ -131,6 +133,12 @@ export class PixApiTestServer {
     this.lostAnswers.add(e2eid);
   }
 
+  /** Every answer to a request on this Pix's devoluções waits `ms` first (received at once, answered late); 0: none. */
+  delayAnswersOf(e2eid: string, ms: number): void {
+    if (ms > 0) this.delays.set(e2eid, ms);
+    else this.delays.delete(e2eid);
+  }
+
   /** Every violation of the document found in the requests received so far. */
   violations(): string[] {
     return this.requests.flatMap((r) => r.violations.map((v) => `${r.method} ${r.path}: ${v}`));
@@ -159,6 +167,8 @@ export class PixApiTestServer {
     if (!this.authorized(req, scope)) return answer(403, problem(403, 'AcessoNegado', 'Acesso negado'), 'application/problem+json');
 
     const [e2eid, id] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+    const delay = this.delays.get(e2eid);
+    if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
     record.violations.push(...this.pathViolations(e2eid, id));
     if (method === 'GET') {
       if (record.violations.length > 0) return answer(400, invalid('PixDevolucaoInvalida', record.violations), 'application/problem+json');
