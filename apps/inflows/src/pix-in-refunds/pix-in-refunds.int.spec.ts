@@ -404,8 +404,11 @@ describe('refunds of Pix inflows (PostgreSQL, the Pix API test server)', () => {
     const round = send.execute();
     try {
       await until(() => callsOf(c).length > 0);
-      // Meanwhile its lease ended and another round claimed it (and died): the refund is that attempt's now.
-      await db.query('UPDATE pix_in_refunds SET attempts = attempts + 1, next_attempt_at = now() WHERE id = $1', [id]);
+      // Meanwhile its lease ended and another round claimed it (and died, its lease over in a second): the refund
+      // is that attempt's now.
+      await db.query(`UPDATE pix_in_refunds SET attempts = attempts + 1, next_attempt_at = now() + interval '1 second' WHERE id = $1`, [
+        id,
+      ]);
     } finally {
       await round;
       server.delayAnswersOf(c.endToEndId, 0);

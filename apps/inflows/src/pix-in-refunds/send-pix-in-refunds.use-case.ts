@@ -13,7 +13,7 @@ import { pixInRefundStateChanged } from './pix-in-refund-event';
 import { PixInRefundRecord, PixInRefundRepository } from './pix-in-refund.repository';
 import { PixRefunds, RefundCall } from './pix-refunds.port';
 
-/** At most this many refunds per round: claimed together, then asked one after the other. */
+/** At most this many refunds per round, claimed one at a time. */
 const ROUND_SIZE = 20;
 
 /**
@@ -23,7 +23,7 @@ const ROUND_SIZE = 20;
  */
 const CALLS_PER_REFUND = 4;
 
-/** What a lease has to spare beyond the calls: the round's transactions (the claim, each refund's settlement). */
+/** What a lease has to spare beyond the calls: the claim's and the settlement's transactions. */
 const LEASE_SPARE_MS = 5_000;
 
 /** What became of a refund after one call: its next status, and what to record with it. */
@@ -37,8 +37,8 @@ interface Next {
 
 /**
  * The refunds' round (SendPixInRefundsService runs it every PIX_API_POLL_MS), on the refunds' queue (libs/db
- * WorkQueue, see PixInRefundRepository): it claims up to ROUND_SIZE due refunds (each one attempt more, leased
- * to this round), then one after the other asks the provider (`created`) or asks it about one (`processing`),
+ * WorkQueue, see PixInRefundRepository): it claims up to ROUND_SIZE due refunds one at a time (each one attempt
+ * more, leased to this round), and asks the provider for each (`created`) or asks it about one (`processing`),
  * outside any transaction (no row lock nor connection is held while the provider answers), and records the
  * answer in one transaction with its events and money, only if the claim still holds the refund (the same
  * attempt, still created or processing: a round that outlived its lease, whose refund another round claimed
@@ -56,10 +56,8 @@ interface Next {
  * A MED case's devolução (medCaseId) is settled by MedCaseReturns instead: its cents came from, and go back to,
  * the blocked balance, and its case is returned or reopened.
  *
- * At least once: a round that dies leaves its refunds leased; once the lease is over another round claims them
- * and reads each back before asking. The lease (leaseMs) outlasts the round's calls, so no two rounds ask one
- * refund at once; a round that finds its lease too short for the next refund's calls (slow settlements) gives
- * the rest back instead of asking.
+ * At least once: each refund is claimed on its own, leased for its own calls (leaseMs); a round that dies leaves
+ * that one refund leased, and once the lease is over another round claims it and reads it back before asking.
  */
 @Injectable()
 export class SendPixInRefundsUseCase {
@@ -80,56 +78,46 @@ export class SendPixInRefundsUseCase {
 
   /**
    * One round; answers how many refunds it claimed (a full round means more may be due). A refund whose
-   * outcome could not be recorded ends the round, which throws once the refunds not asked are given back.
+   * outcome could not be recorded ends the round, which throws once the refund is given back.
    */
   async execute(): Promise<number> {
-    const claimedAt = new Date();
-    const leaseUntil = new Date(claimedAt.getTime() + this.leaseMs());
-    const claimed = await this.refunds.claimDue(claimedAt, leaseUntil, ROUND_SIZE);
-    for (const [i, refund] of claimed.entries()) {
-      if (Date.now() + this.attemptMs() > leaseUntil.getTime()) {
-        this.logger.warn(`${claimed.length - i} refund(s) given back: this round's lease would end during their calls`);
-        await this.giveBack(claimed.slice(i), new Date());
-        break;
-      }
+    let claimed = 0;
+    while (claimed < ROUND_SIZE) {
+      const claimedAt = new Date();
+      const [refund] = await this.refunds.claimDue(claimedAt, new Date(claimedAt.getTime() + this.leaseMs()), 1);
+      if (!refund) break;
+      claimed += 1;
       try {
         const next = await this.call(refund);
         await this.unitOfWork.run((tx) => this.apply(tx, refund, next));
       } catch (error) {
-        // Nothing of this attempt is recorded: asked again (read back first) after the backoff, the rest at once.
+        // Nothing of this attempt is recorded: asked again (read back first) after the backoff.
         const retryInMs = retryDelayMs(refund.attempts, this.policy);
         this.logger.error(
           `refund ${refund.id}: attempt ${refund.attempts} not recorded, tried again in ${retryInMs} ms: ${errorText(error)}`,
         );
-        await this.giveBack([refund], new Date(Date.now() + retryInMs));
-        await this.giveBack(claimed.slice(i + 1), new Date());
+        await this.giveBack(refund, new Date(Date.now() + retryInMs));
         throw new Error(`the refunds' round stopped at refund ${refund.id}: ${errorText(error)}`);
       }
     }
-    return claimed.length;
+    return claimed;
   }
 
   /**
-   * How long a round's claim holds its refunds: all of them asked in turn, each up to CALLS_PER_REFUND calls of
-   * up to PIX_API_TIMEOUT_MS, and LEASE_SPARE_MS: ROUND_SIZE × CALLS_PER_REFUND × PIX_API_TIMEOUT_MS +
-   * LEASE_SPARE_MS (805 s at the default 10 s). A shorter lease would let another round claim, and ask, a
-   * refund this one is still asking; a longer one only delays the refunds of a round that died.
+   * How long a claim holds its refund: its calls, CALLS_PER_REFUND of up to PIX_API_TIMEOUT_MS, and
+   * LEASE_SPARE_MS (45 s at the default 10 s). A shorter lease would let another round claim, and ask, a refund
+   * this one is still asking; a longer one only delays a refund whose round died.
    */
   private leaseMs(): number {
-    return ROUND_SIZE * this.attemptMs() + LEASE_SPARE_MS;
+    return CALLS_PER_REFUND * this.config.PIX_API_TIMEOUT_MS + LEASE_SPARE_MS;
   }
 
-  /** The longest one refund's calls take. */
-  private attemptMs(): number {
-    return CALLS_PER_REFUND * this.config.PIX_API_TIMEOUT_MS;
-  }
-
-  /** Claimed refunds due again at `at`, unasked or their outcome lost; if even that fails, their lease gives them back. */
-  private async giveBack(refunds: PixInRefundRecord[], at: Date): Promise<void> {
+  /** A claimed refund due again at `at`, its outcome lost; if even that fails, its lease gives it back. */
+  private async giveBack(refund: PixInRefundRecord, at: Date): Promise<void> {
     try {
-      for (const refund of refunds) await this.refunds.retryLater(refund, at);
+      await this.refunds.retryLater(refund, at);
     } catch (error) {
-      this.logger.warn(`${refunds.length} refund(s) wait for the end of their lease: ${errorText(error)}`);
+      this.logger.warn(`refund ${refund.id} waits for the end of its lease: ${errorText(error)}`);
     }
   }
 
