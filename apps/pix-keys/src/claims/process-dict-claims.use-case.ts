@@ -48,10 +48,9 @@ export class ProcessDictClaimsUseCase {
     await this.list('donor', now);
     await this.list('claimer', now);
     await this.claims.defaultsDue(now);
-    // An item is one DICT call and its writes (a completion reads its key first): two calls' time covers them; the
-    // listings above may have taken minutes.
-    const lease = dictBatchLease(this.config, 2, new Date(Math.max(now.getTime(), Date.now())));
-    const due = await this.claims.claimDictWork(now, lease, this.config.DICT_BATCH);
+    // An item is one DICT call and its writes (a completion reads its key first): two calls' time covers them,
+    // counted from the real clock (the listings above may have taken minutes).
+    const due = await this.claims.claimDictWork(now, dictBatchLease(this.config, 2, now), this.config.DICT_BATCH);
     await inParallel(due, this.config.DICT_CONCURRENCY, (c) => this.send(c));
   }
 

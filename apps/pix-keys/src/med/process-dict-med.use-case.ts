@@ -71,9 +71,9 @@ export class ProcessDictMedUseCase {
   async execute(now = new Date()): Promise<void> {
     await this.list('infraction_report', now);
     await this.list('refund_request', now);
-    // A refused close makes a second call (was the case cancelled?); the listings above may have taken minutes.
-    const lease = dictBatchLease(this.config, 2, new Date(Math.max(now.getTime(), Date.now())));
-    const due = await this.cases.claimWork(now, lease, this.config.DICT_BATCH);
+    // A refused close makes a second call (was the case cancelled?); the lease counts from the real clock (the
+    // listings above may have taken minutes).
+    const due = await this.cases.claimWork(now, dictBatchLease(this.config, 2, now), this.config.DICT_BATCH);
     await inParallel(due, this.config.DICT_CONCURRENCY, (c) => this.send(c));
   }
 
