@@ -1,4 +1,11 @@
+import { RetryPolicy } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
+
+/** The backoff of every call to DICT the queues retry (retryDelayMs): DICT_RETRY_BASE_MS doubled per attempt, at most DICT_RETRY_MAX_MS. */
+export const dictRetryPolicy = (config: Pick<PixKeysConfig, 'DICT_RETRY_BASE_MS' | 'DICT_RETRY_MAX_MS'>): RetryPolicy => ({
+  baseMs: config.DICT_RETRY_BASE_MS,
+  maxMs: config.DICT_RETRY_MAX_MS,
+});
 
 /**
  * Until when a batch of DICT work claimed now is this instance's: every round of the batch (DICT_BATCH items,
