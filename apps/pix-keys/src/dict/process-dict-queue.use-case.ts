@@ -15,9 +15,6 @@ import { deletionDone, problemText, registrationVerdict } from './dict-refusals'
 import { inParallel } from '@partner/platform';
 import { dictBatchLease, dictRetryPolicy } from './dict-lease';
 
-/** The DICT backoff (retryDelayMs with dictRetryPolicy), for the claims' and MED loops until they call retryDelayMs. */
-export const dictBackoffMs = (config: PixKeysConfig, attempt: number): number => retryDelayMs(attempt, dictRetryPolicy(config));
-
 /** What became of one key in a run. */
 export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere' | 'claiming';
 
