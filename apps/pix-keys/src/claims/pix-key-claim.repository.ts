@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { authenticatedPartnerId, ClaimStatus, PartnerId } from '@partner/contracts';
-import { Database, statement, Transaction } from '@partner/db';
+import { Database, statement, Transaction, WorkQueue } from '@partner/db';
+import { errorText } from '@partner/tracing';
 import { DictClaim } from '../dict/dict-directory';
+import { DICT_QUEUE_COLUMNS } from '../pix-keys/pix-key.repository';
 
 /** What this operator must still send DICT about a claim. */
 export type ClaimAction = 'acknowledge' | 'confirm' | 'cancel' | 'complete';
@@ -85,6 +87,15 @@ const toClaim = (r: ClaimRow): PixKeyClaim => ({
 
 const statusOf = (c: DictClaim) => c.status.toLowerCase() as ClaimStatus;
 
+/** The claims' DICT queue (a WorkQueue, libs/db, as the keys'): the claims that owe DICT a call, oldest due first. */
+const DICT_QUEUE = new WorkQueue({
+  name: 'claims_dict',
+  table: 'claims',
+  workable: 'dict_action IS NOT NULL',
+  columns: DICT_QUEUE_COLUMNS,
+  tieBreak: 'updated_at',
+});
+
 /** The listing's turn, if it is this caller's: the lease moved on to `$3` and where the last listing reached. */
 const TAKE_POLL = statement(
   'claims_take_poll',
@@ -139,8 +150,8 @@ const APPLY_DICT = statement(
  */
 const DECIDE = statement(
   'claims_decide',
-  `UPDATE claims c SET dict_action = $4, dict_action_reason = $5, decided_by = 'partner', dict_attempts = 0,
-          dict_next_attempt_at = NULL, dict_last_error = NULL, updated_at = $6
+  `UPDATE claims c SET dict_action = $4, dict_action_reason = $5, decided_by = 'partner', ${DICT_QUEUE.cleared},
+          updated_at = $6
    FROM pix_keys k
    WHERE c.role = 'donor' AND c.id = $3 AND c.partner_id = $1 AND k.id = c.pix_key_id AND k.partner_id = $1 AND k.document = $2
      AND c.status = 'waiting_resolution' AND c.dict_action IS NULL
@@ -161,26 +172,9 @@ const FIND_FOR_PARTNER = statement(
 const DEFAULTS_DUE = statement(
   'claims_defaults_due',
   `UPDATE claims SET dict_action = CASE type WHEN 'portability' THEN 'cancel' ELSE 'confirm' END,
-          dict_action_reason = 'DEFAULT_OPERATION', decided_by = 'default', dict_attempts = 0, dict_next_attempt_at = NULL,
-          updated_at = $1
+          dict_action_reason = 'DEFAULT_OPERATION', decided_by = 'default', ${DICT_QUEUE.cleared}, updated_at = $1
    WHERE role = 'donor' AND status = 'waiting_resolution' AND dict_action IS NULL AND resolution_period_end <= $1
    RETURNING id`,
-);
-
-/** The claims whose call to DICT is due, each counted as one more attempt and leased until `$2` (as the keys' queue). */
-const CLAIM_DICT_WORK = statement(
-  'claims_claim_dict_work',
-  `UPDATE claims SET dict_attempts = dict_attempts + 1, dict_next_attempt_at = $2
-   WHERE id = ANY(ARRAY(SELECT id FROM claims
-                        WHERE dict_action IS NOT NULL AND (dict_next_attempt_at IS NULL OR dict_next_attempt_at <= $1)
-                        ORDER BY dict_next_attempt_at NULLS FIRST, updated_at LIMIT $3 FOR UPDATE SKIP LOCKED))
-     AND dict_action IS NOT NULL
-   RETURNING *`,
-);
-
-const RETRY_LATER = statement(
-  'claims_retry_later',
-  `UPDATE claims SET dict_next_attempt_at = $3, dict_last_error = $4 WHERE id = $1 AND dict_attempts = $2 AND dict_action IS NOT NULL`,
 );
 
 /**
@@ -281,12 +275,13 @@ export class PixKeyClaimRepository {
     return (await this.db.query(DEFAULTS_DUE, [now])).rows.length;
   }
 
+  /** Takes up to `limit` claims whose call to DICT is due at `now`, each one attempt more, leased until `leaseUntil` (see DICT_QUEUE). */
   async claimDictWork(now: Date, leaseUntil: Date, limit: number): Promise<PixKeyClaim[]> {
-    return (await this.db.query<ClaimRow>(CLAIM_DICT_WORK, [now, leaseUntil, limit])).rows.map(toClaim);
+    return (await DICT_QUEUE.claim<ClaimRow>(this.db, now, leaseUntil, limit)).map(toClaim);
   }
 
-  /** Another attempt of the claim's call at `at`, unless another attempt took it meanwhile. */
+  /** Another attempt of the claim's call at `at`, `error` kept masked (errorText), unless another attempt took it meanwhile. */
   async retryLater(claim: PixKeyClaim, at: Date, error: string): Promise<void> {
-    await this.db.query(RETRY_LATER, [claim.id, claim.dictAttempts, at, error.slice(0, 500)]);
+    await DICT_QUEUE.retryLater(this.db, { id: claim.id, attempts: claim.dictAttempts }, at, errorText(error));
   }
 }

@@ -1,15 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Transaction, UnitOfWork } from '@partner/db';
 import { inParallel } from '@partner/platform';
+import { retryDelayMs } from '@partner/runtime';
+import { errorText } from '@partner/tracing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { DICT_DIRECTORY, DictAnswer, DictClaim, DictDirectory, DictUnavailable } from '../dict/dict-directory';
-import { dictBackoffMs } from '../dict/process-dict-queue.use-case';
+import { problemText } from '../dict/dict-refusals';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
 import { recordClaimerClaim } from './claimer-claim';
 import { claimChanged, claimEventOf } from './pix-key-claim-event';
 import { ClaimRole, PixKeyClaim, PixKeyClaimRepository } from './pix-key-claim.repository';
-import { dictBatchLease } from '../dict/dict-lease';
+import { dictBatchLease, dictRetryPolicy } from '../dict/dict-lease';
 
 /** DICT's listing may lag its writes by up to 5 s (listClaims' description): each listing starts that much before the last. */
 const LISTING_OVERLAP_MS = 10_000;
@@ -28,9 +30,9 @@ const PAGE = 200;
  * 2. Sets the default on the donor's claims whose resolution period ended undecided: a portability is cancelled
  *    (the key stays), an ownership confirmed (the key goes), both with DICT's DEFAULT_OPERATION.
  * 3. Sends DICT what is owed (acknowledge; the partner's or the default's confirm or cancel; the claimer's complete,
- *    with the key's RequestId), as the keys' queue does: leased, retried with backoff and Retry-After; DICT's answer is
- *    applied with its events in one transaction. A donor's confirmed claim releases the key (`canceled`); a claimer's
- *    completed claim registers it, a cancelled one fails it `claim_canceled`.
+ *    with the key's RequestId), on the claims' WorkQueue (libs/db) as the keys' queue does, retried with the DICT
+ *    backoff and Retry-After; DICT's answer is applied with its events in one transaction. A donor's confirmed claim
+ *    releases the key (`canceled`); a claimer's completed claim registers it, a cancelled one fails it `claim_canceled`.
  */
 @Injectable()
 export class ProcessDictClaimsUseCase {
@@ -48,10 +50,9 @@ export class ProcessDictClaimsUseCase {
     await this.list('donor', now);
     await this.list('claimer', now);
     await this.claims.defaultsDue(now);
-    // An item is one DICT call and its writes (a completion reads its key first): two calls' time covers them; the
-    // listings above may have taken minutes.
-    const lease = dictBatchLease(this.config, 2, new Date(Math.max(now.getTime(), Date.now())));
-    const due = await this.claims.claimDictWork(now, lease, this.config.DICT_BATCH);
+    // An item is one DICT call and its writes (a completion reads its key first): two calls' time covers them,
+    // counted from the real clock (the listings above may have taken minutes).
+    const due = await this.claims.claimDictWork(now, dictBatchLease(this.config, 2, now), this.config.DICT_BATCH);
     await inParallel(due, this.config.DICT_CONCURRENCY, (c) => this.send(c));
   }
 
@@ -168,12 +169,12 @@ export class ProcessDictClaimsUseCase {
       if (answer.outcome === 'unavailable') return await this.retry(claim, answer.reason, answer);
       // Refused: the claim moved at DICT meanwhile (the claimer cancelled it: the next listing applies that and drops
       // the call), or a problem of the operator's. Kept and retried; logged for an operator.
-      const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+      const what = problemText(answer.problem);
       this.logger.error(`claim ${claim.id}: ${claim.dictAction} refused, retried later: ${what}`);
       await this.retry(claim, what);
     } catch (error) {
       // A failure of ours: the claim stays leased and is taken again after its lease.
-      this.logger.error(`claim ${claim.id}: ${claim.dictAction} interrupted: ${(error as Error).message}`);
+      this.logger.error(`claim ${claim.id}: ${claim.dictAction} interrupted: ${errorText(error)}`);
     }
   }
 
@@ -185,7 +186,7 @@ export class ProcessDictClaimsUseCase {
   }
 
   private async retry(claim: PixKeyClaim, error: string, unavailable?: DictUnavailable): Promise<void> {
-    const wait = Math.max(dictBackoffMs(this.config, claim.dictAttempts), unavailable?.retryAfterMs ?? 0);
+    const wait = retryDelayMs(claim.dictAttempts, dictRetryPolicy(this.config), unavailable?.retryAfterMs);
     await this.claims.retryLater(claim, new Date(Date.now() + wait), error);
   }
 }

@@ -1,5 +1,5 @@
 import { DictProblem } from './dict-directory';
-import { deletionDone, registrationVerdict } from './dict-refusals';
+import { deletionDone, problemText, registrationVerdict } from './dict-refusals';
 
 const problem = (type: string, status = 400): DictProblem => ({ type, status, title: type, detail: null });
 
@@ -30,5 +30,15 @@ describe('deletionDone', () => {
     expect(deletionDone(problem('NotFound', 404))).toBe(true);
     for (const type of ['EntryLockedByClaim', 'Forbidden', 'RequestSignatureInvalid', 'BadRequest'])
       expect(deletionDone(problem(type))).toBe(false);
+  });
+});
+
+describe('problemText: a refusal as the DICT loops store and log it', () => {
+  it('names the status and type, with the detail masked (DICT may quote the CPF)', () => {
+    const text = problemText({ ...problem('EntryInvalid'), detail: 'key 12345678909 (CPF 123.456.789-09) is invalid' });
+    expect(text).toMatch(/^DICT 400 EntryInvalid: key .+ is invalid$/);
+    expect(text).not.toContain('12345678909');
+    expect(text).not.toContain('123.456.789-09');
+    expect(problemText(problem('Forbidden', 403))).toBe('DICT 403 Forbidden');
   });
 });

@@ -1,5 +1,10 @@
 import { PixKeyFailureReason } from '@partner/contracts';
+import { errorText } from '@partner/tracing';
 import { DictProblem } from './dict-directory';
+
+/** A refusal as the DICT loops store and log it (errorText: a problem's detail may quote a CPF). */
+export const problemText = (problem: DictProblem): string =>
+  errorText(`DICT ${problem.status} ${problem.type}${problem.detail ? `: ${problem.detail}` : ''}`);
 
 /**
  * What a DICT refusal of a registration means for the key (docs/api.md, "Pix keys"): a final answer,

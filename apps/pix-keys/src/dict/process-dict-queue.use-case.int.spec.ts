@@ -358,6 +358,16 @@ describe('ProcessDictQueueUseCase: registrations and deletions through DICT (Pos
     expect((await keyRow(refused.keyId)).state).toBe('canceled');
   });
 
+  it('stores a failure masked: a CPF a DICT problem quotes is not kept in dict_last_error', async () => {
+    const { partnerId, document, keyId } = await pendingKey();
+    const key = await commands.unitOfWork.run((tx) => commands.pixKeys.findById(tx, partnerId, keyId));
+    if (!key) throw new Error('no key');
+    await commands.pixKeys.retryLater(key, new Date(Date.now() + 60_000), `DICT 400 EntryInvalid: key ${document} is invalid`);
+    const { dict_last_error: stored } = await keyRow(keyId);
+    expect(stored).toMatch(/^DICT 400 EntryInvalid: key .+ is invalid$/);
+    expect(stored).not.toContain(document);
+  });
+
   it('moves each key once when several queue runs go at the same time', async () => {
     const keys = await Promise.all(Array.from({ length: 5 }, () => pendingKey()));
     await Promise.all([queue.execute(), queue.execute(), queue.execute()]);

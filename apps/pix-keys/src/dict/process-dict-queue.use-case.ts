@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isDictName, PixKeyFailureReason } from '@partner/contracts';
 import { UnitOfWork } from '@partner/db';
+import { retryDelayMs } from '@partner/runtime';
+import { errorText } from '@partner/tracing';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { stateChanged } from '../pix-keys/pix-key-event';
 import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
@@ -9,38 +11,31 @@ import { PixKeyClaimRepository } from '../claims/pix-key-claim.repository';
 import { DICT_DIRECTORY, DictDirectory, DictEntry, DictUnavailable } from './dict-directory';
 import { dictEntryOf } from './dict-entry';
 import { DictMetrics } from './dict-metrics';
-import { deletionDone, registrationVerdict } from './dict-refusals';
+import { deletionDone, problemText, registrationVerdict } from './dict-refusals';
 import { inParallel } from '@partner/platform';
-import { dictBatchLease } from './dict-lease';
-
-/** DICT_RETRY_BASE_MS × 2^(attempt-1), at most DICT_RETRY_MAX_MS, the upper half jittered: every call to DICT waits so. */
-export function dictBackoffMs(config: PixKeysConfig, attempt: number): number {
-  const ceiling = Math.min(config.DICT_RETRY_MAX_MS, config.DICT_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
-  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-}
+import { dictBatchLease, dictRetryPolicy } from './dict-lease';
 
 /** What became of one key in a run. */
 export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere' | 'claiming';
 
 /**
- * The DICT queue (docs/architecture.md, "Services"): the keys themselves are the queue. A `pending` key is a
- * registration to send to DICT (createEntry), a `deleting` key a deletion (deleteEntry). Each run claims the
- * keys whose call is due (PixKeyRepository.claimDictWork: one more attempt each, leased so no other instance
- * takes them meanwhile), calls DICT for each, a few at a time, and records what DICT answered:
+ * The DICT queue (docs/architecture.md, "Services"): the keys themselves are the queue, a WorkQueue (libs/db),
+ * which says what claim, lease and at least once mean. A `pending` key is a registration to send to DICT
+ * (createEntry), a `deleting` key a deletion (deleteEntry). Each run claims the keys whose call is due
+ * (PixKeyRepository.claimDictWork), calls DICT for each, a few at a time, and records what DICT answered:
  *
  * - registration done → `registered` (then `deleting` at once when its deletion was asked for meanwhile);
  * - deletion done, or DICT holds no such entry (NotFound) → `canceled`;
  * - a final refusal of a registration → `failed` with the partner-facing reason (dict-refusals.ts); before any
  *   call, a key whose user had no holder's name, no account or a name DICT does not take fails the same way;
  * - no answer to rely on (timeout, 5xx, 429, untrusted answer), or a refusal the operator must fix
- *   (Forbidden, RequestSignatureInvalid): the same call again after a backoff (DICT_RETRY_BASE_MS doubled per
- *   attempt, at most DICT_RETRY_MAX_MS, jittered; never before DICT's Retry-After), with the same RequestId, so
- *   DICT creates the entry once;
+ *   (Forbidden, RequestSignatureInvalid): the same call again after a backoff (retryDelayMs with
+ *   dictRetryPolicy; never before DICT's Retry-After), with the same RequestId, so DICT creates the entry once;
  * - a registration refused with an answer whose signature does not verify, once its attempts reach
  *   DICT_UNTRUSTED_REFUSAL_ATTEMPTS → `failed` `dict_rejected` (DICT did not create it: it refused).
  *
- * Each move is one transaction with its event (the outbox). A process that dies mid-call leaves the key
- * leased; once the lease is over the call is made again, which DICT's idempotency makes harmless.
+ * Each move is one transaction with its event (the outbox). A call made again (at least once) is harmless: DICT's
+ * idempotency by the RequestId. What is stored or logged of a failure is masked (errorText, problemText).
  */
 @Injectable()
 export class ProcessDictQueueUseCase {
@@ -75,9 +70,7 @@ export class ProcessDictQueueUseCase {
       return key.state === 'pending' ? await this.register(key) : await this.delete(key);
     } catch (error) {
       // A failure of ours (the database, a bug): the key stays leased and is taken again after its lease.
-      this.logger.error(
-        `Pix key ${key.id}: ${key.state === 'pending' ? 'registration' : 'deletion'} interrupted: ${(error as Error).message}`,
-      );
+      this.logger.error(`Pix key ${key.id}: ${key.state === 'pending' ? 'registration' : 'deletion'} interrupted: ${errorText(error)}`);
       return 'retry';
     }
   }
@@ -98,7 +91,7 @@ export class ProcessDictQueueUseCase {
     }
     if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
     const verdict = registrationVerdict(answer.problem);
-    const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    const what = problemText(answer.problem);
     // The same person's key at another institution, and the partner asked for its portability: claimed, not failed.
     if (key.claimPortability && answer.problem.type === 'EntryKeyInCustodyOfDifferentParticipant')
       return this.claimPortability(key, entry, what);
@@ -146,7 +139,7 @@ export class ProcessDictQueueUseCase {
       return 'canceled';
     }
     if (answer.outcome === 'unavailable') return this.retry(key, answer.reason, answer);
-    const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    const what = problemText(answer.problem);
     this.logger.error(`Pix key ${key.id}: deletion refused, retried later: ${what}`);
     return this.retry(key, what);
   }
@@ -191,18 +184,14 @@ export class ProcessDictQueueUseCase {
       return failed;
     });
     if (!moved) return 'moved_elsewhere';
-    this.logger.log(`Pix key ${key.id} failed: ${reason} (${detail})`);
+    this.logger.log(`Pix key ${key.id} failed: ${reason} (${errorText(detail)})`);
     this.metrics.finished.inc({ state: 'failed', reason });
     return 'failed';
   }
 
   private async retry(key: PixKey, error: string, unavailable?: DictUnavailable): Promise<QueueOutcome> {
-    const wait = Math.max(this.backoffMs(key.dictAttempts), unavailable?.retryAfterMs ?? 0);
+    const wait = retryDelayMs(key.dictAttempts, dictRetryPolicy(this.config), unavailable?.retryAfterMs);
     await this.pixKeys.retryLater(key, new Date(Date.now() + wait), error);
     return 'retry';
-  }
-
-  backoffMs(attempt: number): number {
-    return dictBackoffMs(this.config, attempt);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MedCaseKind, MedDictResult, MedRejectionReason } from '@partner/contracts';
-import { Database, statement, Transaction } from '@partner/db';
+import { Database, statement, Transaction, WorkQueue } from '@partner/db';
+import { errorText } from '@partner/tracing';
 
 /**
  * This side of a case: recorded, its close owed DICT, closed at DICT, the close refused by DICT, or cancelled in DICT
@@ -101,23 +102,20 @@ const RECORD_NEW = statement(
 );
 
 /**
- * The calls due to DICT, each counted as one more attempt and leased until `$2` (as the claims' queue): a report's
- * acknowledgement while it is owed, and a close once asked for.
+ * The MED cases' DICT queue (a WorkQueue, libs/db, as the claims'): the cases that owe DICT a call, a report's
+ * acknowledgement while it is owed and a close once asked for, oldest due first.
  */
-const CLAIM_WORK = statement(
-  'med_claim_work',
-  `UPDATE dict_med_cases SET attempts = attempts + 1, next_attempt_at = $2
-   WHERE id = ANY(ARRAY(SELECT id FROM dict_med_cases
-                        WHERE (status = 'received' AND kind = 'infraction_report' AND acknowledged_at IS NULL OR status = 'closing')
-                          AND (next_attempt_at IS NULL OR next_attempt_at <= $1)
-                        ORDER BY next_attempt_at NULLS FIRST, updated_at LIMIT $3 FOR UPDATE SKIP LOCKED))
-   RETURNING *`,
-);
+const QUEUE = new WorkQueue({
+  name: 'med',
+  table: 'dict_med_cases',
+  workable: `status = 'received' AND kind = 'infraction_report' AND acknowledged_at IS NULL OR status = 'closing'`,
+  tieBreak: 'updated_at',
+});
 
 /** DICT took the acknowledgement: a close asked for meanwhile is due at once, on fresh attempts. */
 const ACKNOWLEDGED = statement(
   'med_acknowledged',
-  `UPDATE dict_med_cases SET acknowledged_at = $2, attempts = 0, next_attempt_at = NULL, last_error = NULL, updated_at = $2
+  `UPDATE dict_med_cases SET acknowledged_at = $2, ${QUEUE.cleared}, updated_at = $2
    WHERE id = $1 AND acknowledged_at IS NULL
    RETURNING *`,
 );
@@ -126,7 +124,7 @@ const ACKNOWLEDGED = statement(
 const REQUEST_CLOSE = statement(
   'med_request_close',
   `UPDATE dict_med_cases SET status = 'closing', dict_result = $3, analysis_details = $4, rejection_reason = $5,
-          refund_transaction_id = $6, attempts = 0, next_attempt_at = NULL, last_error = NULL, updated_at = $7
+          refund_transaction_id = $6, ${QUEUE.cleared}, updated_at = $7
    WHERE id = $1 AND kind = $2 AND status = 'received'
    RETURNING *`,
 );
@@ -140,7 +138,7 @@ const CLOSED = statement(
 const FAILED = statement(
   'med_failed',
   `UPDATE dict_med_cases SET status = 'failed', next_attempt_at = NULL, last_error = $3, updated_at = $4
-   WHERE id = $1 AND attempts = $2 AND status = 'closing'`,
+   WHERE ${QUEUE.heldBy(1, 2)} AND status = 'closing'`,
 );
 
 /** DICT has the case CANCELLED: nothing owed DICT any more, once (a repeat finds it cancelled already). */
@@ -150,11 +148,6 @@ const CANCELLED = statement(
           next_attempt_at = NULL, last_error = NULL, updated_at = $3
    WHERE id = $1 AND status <> 'cancelled'
    RETURNING *`,
-);
-
-const RETRY_LATER = statement(
-  'med_retry_later',
-  `UPDATE dict_med_cases SET next_attempt_at = $3, last_error = $4 WHERE id = $1 AND attempts = $2`,
 );
 
 /** The MED cases' storage (table `dict_med_cases`) and their listings' turns (`dict_med_polls`). */
@@ -193,8 +186,9 @@ export class MedCaseRepository {
     return rows[0] ? toCase(rows[0]) : null;
   }
 
+  /** Takes up to `limit` cases whose call to DICT is due at `now`, each one attempt more, leased until `leaseUntil` (see QUEUE). */
   async claimWork(now: Date, leaseUntil: Date, limit: number): Promise<MedCase[]> {
-    return (await this.db.query<MedCaseRow>(CLAIM_WORK, [now, leaseUntil, limit])).rows.map(toCase);
+    return (await QUEUE.claim<MedCaseRow>(this.db, now, leaseUntil, limit)).map(toCase);
   }
 
   async acknowledged(id: string, at: Date): Promise<MedCase | null> {
@@ -220,9 +214,9 @@ export class MedCaseRepository {
     await this.db.query(CLOSED, [id, at]);
   }
 
-  /** DICT refused the close: the case ends `failed`, the problem kept, unless another attempt took it meanwhile. */
+  /** DICT refused the close: the case ends `failed`, the problem kept masked (errorText), unless another attempt took it meanwhile. */
   async failed(c: MedCase, error: string, at: Date): Promise<void> {
-    await this.db.query(FAILED, [c.id, c.attempts, error.slice(0, 500), at]);
+    await this.db.query(FAILED, [c.id, c.attempts, errorText(error), at]);
   }
 
   /** The case cancelled in DICT (see CANCELLED), in the transaction that tells the inflows service; null if it was already. */
@@ -231,8 +225,8 @@ export class MedCaseRepository {
     return rows[0] ? toCase(rows[0]) : null;
   }
 
-  /** Another attempt of the case's call at `at`, unless another attempt took it meanwhile. */
+  /** Another attempt of the case's call at `at`, `error` kept masked (errorText), unless another attempt took it meanwhile. */
   async retryLater(c: MedCase, at: Date, error: string): Promise<void> {
-    await this.db.query(RETRY_LATER, [c.id, c.attempts, at, error.slice(0, 500)]);
+    await QUEUE.retryLater(this.db, c, at, errorText(error));
   }
 }

@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MedCaseCancelledEvent, MedCaseKind, MedCaseReceivedEvent, Topics } from '@partner/contracts';
 import { outboxMessage, UnitOfWork } from '@partner/db';
 import { inParallel } from '@partner/platform';
+import { retryDelayMs } from '@partner/runtime';
+import { errorText } from '@partner/tracing';
 import { validateContract } from '@partner/validation';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import {
@@ -13,9 +15,9 @@ import {
   DictRefundClose,
   DictUnavailable,
 } from '../dict/dict-directory';
-import { dictBackoffMs } from '../dict/process-dict-queue.use-case';
+import { problemText } from '../dict/dict-refusals';
 import { MedCase, MedCaseRepository } from './med-case.repository';
-import { dictBatchLease } from '../dict/dict-lease';
+import { dictBatchLease, dictRetryPolicy } from '../dict/dict-lease';
 
 /** DICT's listings may lag its writes by up to 5 s (their descriptions): each listing starts that much before the last. */
 const LISTING_OVERLAP_MS = 10_000;
@@ -52,7 +54,7 @@ interface ListedPage {
  *    its MedCaseReceivedEvent in one transaction, for the inflows service (which blocks the funds and decides). The
  *    same listings take the CANCELLED ones: a case we hold that its opener cancelled is ended `cancelled` with its
  *    MedCaseCancelledEvent in one transaction (nothing owed DICT any more; inflows releases what is still blocked).
- * 2. Sends DICT what the cases owe, as the claims' queue does (leased, retried with backoff and Retry-After): a
+ * 2. Sends DICT what the cases owe, on the cases' WorkQueue (libs/db) as the claims' (DICT backoff, Retry-After): a
  *    report's acknowledgement, then the close the inflows service's decision asked for (RecordMedCaseDecisionUseCase).
  *    A close DICT refuses ends the case `failed`, logged for an operator: the decision cannot be sent as it is. An
  *    acknowledgement or close refused first reads the case: if DICT has it CANCELLED, it is ended as in 1.
@@ -71,9 +73,9 @@ export class ProcessDictMedUseCase {
   async execute(now = new Date()): Promise<void> {
     await this.list('infraction_report', now);
     await this.list('refund_request', now);
-    // A refused close makes a second call (was the case cancelled?); the listings above may have taken minutes.
-    const lease = dictBatchLease(this.config, 2, new Date(Math.max(now.getTime(), Date.now())));
-    const due = await this.cases.claimWork(now, lease, this.config.DICT_BATCH);
+    // A refused close makes a second call (was the case cancelled?); the lease counts from the real clock (the
+    // listings above may have taken minutes).
+    const due = await this.cases.claimWork(now, dictBatchLease(this.config, 2, now), this.config.DICT_BATCH);
     await inParallel(due, this.config.DICT_CONCURRENCY, (c) => this.send(c));
   }
 
@@ -243,7 +245,7 @@ export class ProcessDictMedUseCase {
       } else await this.notDone(c, 'close', answer);
     } catch (error) {
       // A failure of ours: the case stays leased and is taken again after its lease.
-      this.logger.error(`${c.kind} ${c.id}: call to DICT interrupted: ${(error as Error).message}`);
+      this.logger.error(`${c.kind} ${c.id}: call to DICT interrupted: ${errorText(error)}`);
     }
   }
 
@@ -259,7 +261,7 @@ export class ProcessDictMedUseCase {
    */
   private async notDone(c: MedCase, call: 'acknowledge' | 'close', answer: Exclude<DictAnswer<unknown>, { outcome: 'done' }>) {
     if (answer.outcome === 'unavailable') return this.retry(c, answer.reason, answer);
-    const what = `DICT ${answer.problem.status} ${answer.problem.type}${answer.problem.detail ? `: ${answer.problem.detail}` : ''}`;
+    const what = problemText(answer.problem);
     // The opener may have cancelled the case (DICT refuses then InfractionReportOperationInvalid/RefundOperationInvalid).
     if (await this.cancelledInDict(c)) return;
     if (call === 'acknowledge') {
@@ -271,7 +273,7 @@ export class ProcessDictMedUseCase {
   }
 
   private async retry(c: MedCase, error: string, unavailable: DictUnavailable): Promise<void> {
-    const wait = Math.max(dictBackoffMs(this.config, c.attempts), unavailable.retryAfterMs ?? 0);
+    const wait = retryDelayMs(c.attempts, dictRetryPolicy(this.config), unavailable.retryAfterMs);
     await this.cases.retryLater(c, new Date(Date.now() + wait), error);
   }
 }

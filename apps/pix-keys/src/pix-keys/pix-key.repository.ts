@@ -12,7 +12,8 @@ import {
   PixKeyState,
   PixKeyType,
 } from '@partner/contracts';
-import { Database, KeysetFilter, keysetPageStatement, statement, Transaction } from '@partner/db';
+import { Database, KeysetFilter, keysetPageStatement, statement, Transaction, WorkQueue } from '@partner/db';
+import { errorText } from '@partner/tracing';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
 
 /** A user's payment account at the operator, as copied onto the key when it was asked for. */
@@ -43,7 +44,7 @@ export interface PixKey {
   claimPortability: boolean;
   /** DICT's RequestId of the registration (or of the claimed key's completion), the same on every retry. */
   dictRequestId: string;
-  /** The DICT queue (see schema.prisma): calls made for the current registration or deletion, the next one's time, the last failure. */
+  /** The DICT queue (DICT_QUEUE): calls made for the current registration or deletion, the next one's time, the last failure. */
   dictAttempts: number;
   dictNextAttemptAt: Date | null;
   dictLastError: string | null;
@@ -339,33 +340,32 @@ const TRANSITION = statement(
    RETURNING *`,
 );
 
+/** The DICT queue's columns, on `pix_keys` and on `claims` alike. */
+export const DICT_QUEUE_COLUMNS = { attempts: 'dict_attempts', dueAt: 'dict_next_attempt_at', lastError: 'dict_last_error' } as const;
+
 /**
- * The DICT queue's claim: a batch of keys whose DICT call is due (a `pending` key's registration, a
- * `deleting` key's deletion; never tried, or its backoff over), oldest due first, each counted as one more
- * attempt and leased until `$2`: another instance (or this one's next run) takes it again only once the
- * lease is over, which is how a call lost with its process is made again. SKIP LOCKED: instances share
- * the queue without waiting on each other.
+ * The DICT queue (a WorkQueue, libs/db: claim, lease, settle, at least once): the keys whose DICT call is owed, a
+ * `pending` key's registration or a `deleting` key's deletion, oldest due first.
  */
-const CLAIM_DICT_WORK = statement(
-  'pix_keys_claim_dict_work',
-  `UPDATE pix_keys SET dict_attempts = dict_attempts + 1, dict_next_attempt_at = $2
-   WHERE id = ANY(ARRAY(SELECT id FROM pix_keys
-                        WHERE state IN ('pending', 'deleting') AND (dict_next_attempt_at IS NULL OR dict_next_attempt_at <= $1)
-                        ORDER BY dict_next_attempt_at NULLS FIRST, updated_at LIMIT $3 FOR UPDATE SKIP LOCKED))
-     AND state IN ('pending', 'deleting')
-   RETURNING *`,
-);
+const DICT_QUEUE = new WorkQueue({
+  name: 'pix_keys_dict',
+  table: 'pix_keys',
+  workable: `state IN ('pending', 'deleting')`,
+  columns: DICT_QUEUE_COLUMNS,
+  tieBreak: 'updated_at',
+});
 
 /**
  * DICT's final answer to a key's registration or deletion: the move from `$3` to `$4` (with the failure's
  * reason), the queue emptied for the key, a registered key counted as checked now, an EVP key given the value
- * DICT generated ($7; a key already known keeps its value). Only from the state the
- * call was made in: a move already made (by another instance whose lease ran out) is not made twice.
+ * DICT generated ($7; a key already known keeps its value). Guarded by the state the call was made in, not by
+ * the attempt (heldBy): DICT's answer is the same whichever attempt has it, and a move already made (by another
+ * instance whose lease ran out) is not made twice.
  */
 const FINISH = statement(
   'pix_keys_dict_finish',
   `UPDATE pix_keys SET state = $4, updated_at = $5, failure_reason = $6, key = COALESCE(key, $7),
-          dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL,
+          ${DICT_QUEUE.cleared},
           dict_checked_at = CASE WHEN $4 = 'registered' THEN $5 ELSE dict_checked_at END
    WHERE id = $2 AND partner_id = $1 AND state = $3
    RETURNING *`,
@@ -374,16 +374,9 @@ const FINISH = statement(
 /** A registered key whose deletion was asked for while it was pending: to `deleting`, its deletion due at once. */
 const DELETE_MARKED = statement(
   'pix_keys_dict_delete_marked',
-  `UPDATE pix_keys SET state = 'deleting', updated_at = $3, dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL
+  `UPDATE pix_keys SET state = 'deleting', updated_at = $3, ${DICT_QUEUE.cleared}
    WHERE id = $2 AND partner_id = $1 AND state = 'registered' AND deletion_requested_at IS NOT NULL
    RETURNING *`,
-);
-
-/** The next attempt of a call DICT did not answer, at `$3`; only by the attempt that holds the key (the count matches). */
-const RETRY_LATER = statement(
-  'pix_keys_dict_retry_later',
-  `UPDATE pix_keys SET dict_next_attempt_at = $3, dict_last_error = $4
-   WHERE id = $1 AND dict_attempts = $2 AND state IN ('pending', 'deleting')`,
 );
 
 /** Registrations and deletions waiting for another attempt after a failed one. */
@@ -434,7 +427,7 @@ const FIND_BY_ID = statement('pix_keys_find_by_id', `SELECT * FROM pix_keys WHER
  */
 const RELEASE = statement(
   'pix_keys_release',
-  `UPDATE pix_keys SET state = 'canceled', updated_at = $3, dict_attempts = 0, dict_next_attempt_at = NULL, dict_last_error = NULL
+  `UPDATE pix_keys SET state = 'canceled', updated_at = $3, ${DICT_QUEUE.cleared}
    WHERE id = $2 AND partner_id = $1 AND state IN ('registered', 'deleting')
    RETURNING *`,
 );
@@ -554,9 +547,9 @@ export class PixKeyRepository {
     return row ? toPixKey(row) : null;
   }
 
-  /** Takes up to `limit` keys whose DICT call is due at `now`, leased until `leaseUntil` (see CLAIM_DICT_WORK). */
+  /** Takes up to `limit` keys whose DICT call is due at `now`, each one attempt more, leased until `leaseUntil` (see DICT_QUEUE). */
   async claimDictWork(now: Date, leaseUntil: Date, limit: number): Promise<PixKey[]> {
-    return (await this.db.query<PixKeyRow>(CLAIM_DICT_WORK, [now, leaseUntil, limit])).rows.map(toPixKey);
+    return (await DICT_QUEUE.claim<PixKeyRow>(this.db, now, leaseUntil, limit)).map(toPixKey);
   }
 
   /** DICT's final answer: `key` from `from` to `to` (see FINISH), with the EVP DICT generated; null when it had moved already. */
@@ -583,9 +576,9 @@ export class PixKeyRepository {
     return row ? toPixKey(row) : null;
   }
 
-  /** Another attempt of `key`'s call at `at`, unless another attempt took it meanwhile. */
+  /** Another attempt of `key`'s call at `at`, `error` kept masked (errorText), unless another attempt took it meanwhile. */
   async retryLater(key: PixKey, at: Date, error: string): Promise<void> {
-    await this.db.query(RETRY_LATER, [key.id, key.dictAttempts, at, error.slice(0, 500)]);
+    await DICT_QUEUE.retryLater(this.db, { id: key.id, attempts: key.dictAttempts }, at, errorText(error));
   }
 
   /** How many registrations and deletions wait for another attempt. */
