@@ -3,7 +3,7 @@ import { authenticatedPartnerId, ClaimStatus, PartnerId } from '@partner/contrac
 import { Database, statement, Transaction, WorkQueue } from '@partner/db';
 import { errorText } from '@partner/tracing';
 import { DictClaim } from '../dict/dict-directory';
-import { DICT_QUEUE_COLUMNS } from '../pix-keys/pix-key.repository';
+import { DICT_QUEUE_COLUMNS } from '../dict/dict-queue';
 
 /** What this operator must still send DICT about a claim. */
 export type ClaimAction = 'acknowledge' | 'confirm' | 'cancel' | 'complete';

@@ -11,7 +11,7 @@ import { PixKey, PixKeyRepository } from '../pix-keys/pix-key.repository';
 import { recordClaimerClaim } from './claimer-claim';
 import { claimChanged, claimEventOf } from './pix-key-claim-event';
 import { ClaimRole, PixKeyClaim, PixKeyClaimRepository } from './pix-key-claim.repository';
-import { dictBatchLease, dictRetryPolicy } from '../dict/dict-lease';
+import { dictBatchLease, dictRetryPolicy } from '../dict/dict-queue';
 
 /** DICT's listing may lag its writes by up to 5 s (listClaims' description): each listing starts that much before the last. */
 const LISTING_OVERLAP_MS = 10_000;

@@ -13,7 +13,7 @@ import { dictEntryOf } from './dict-entry';
 import { DictMetrics } from './dict-metrics';
 import { deletionDone, problemText, registrationVerdict } from './dict-refusals';
 import { inParallel } from '@partner/platform';
-import { dictBatchLease, dictRetryPolicy } from './dict-lease';
+import { dictBatchLease, dictRetryPolicy } from './dict-queue';
 
 /** What became of one key in a run. */
 export type QueueOutcome = 'registered' | 'failed' | 'canceled' | 'retry' | 'moved_elsewhere' | 'claiming';

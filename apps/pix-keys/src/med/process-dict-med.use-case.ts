@@ -17,7 +17,7 @@ import {
 } from '../dict/dict-directory';
 import { problemText } from '../dict/dict-refusals';
 import { MedCase, MedCaseRepository } from './med-case.repository';
-import { dictBatchLease, dictRetryPolicy } from '../dict/dict-lease';
+import { dictBatchLease, dictRetryPolicy } from '../dict/dict-queue';
 
 /** DICT's listings may lag its writes by up to 5 s (their descriptions): each listing starts that much before the last. */
 const LISTING_OVERLAP_MS = 10_000;

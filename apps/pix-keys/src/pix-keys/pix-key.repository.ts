@@ -14,6 +14,7 @@ import {
 } from '@partner/contracts';
 import { Database, KeysetFilter, keysetPageStatement, statement, Transaction, WorkQueue } from '@partner/db';
 import { errorText } from '@partner/tracing';
+import { DICT_QUEUE_COLUMNS } from '../dict/dict-queue';
 import { IdempotencyRecord, IdempotencyRow, toIdempotencyRecord } from './idempotency-record.repository';
 
 /** A user's payment account at the operator, as copied onto the key when it was asked for. */
@@ -339,9 +340,6 @@ const TRANSITION = statement(
    WHERE id = $2 AND partner_id = $1 AND state = $3
    RETURNING *`,
 );
-
-/** The DICT queue's columns, on `pix_keys` and on `claims` alike. */
-export const DICT_QUEUE_COLUMNS = { attempts: 'dict_attempts', dueAt: 'dict_next_attempt_at', lastError: 'dict_last_error' } as const;
 
 /**
  * The DICT queue (a WorkQueue, libs/db: claim, lease, settle, at least once): the keys whose DICT call is owed, a

@@ -74,7 +74,7 @@ export class WorkQueue {
          FOR UPDATE SKIP LOCKED),
        claimed AS (
          UPDATE ${table} t SET ${attempts} = t.${attempts} + 1, ${dueAt} = $2
-         FROM due WHERE t.id = due.id AND (${this.heldBy(undefined, undefined, 't')})
+         FROM due WHERE t.id = due.id AND (${spec.workable})
          RETURNING t.*)
        ${spec.project ?? 'SELECT * FROM claimed'}`,
     );
@@ -102,13 +102,10 @@ export class WorkQueue {
 
   /**
    * The SQL condition of a settling statement: the row is still the attempt's (`$idParam` its id,
-   * `$attemptsParam` its attempt number) and still has work to do. Without parameters, only the latter.
+   * `$attemptsParam` its attempt number) and still has work to do.
    */
-  heldBy(idParam?: number, attemptsParam?: number, alias?: string): string {
-    const col = (c: string) => (alias ? `${alias}.${c}` : c);
-    const held = idParam && attemptsParam ? `${col('id')} = $${idParam} AND ${col(this.attempts)} = $${attemptsParam} AND ` : '';
-    // The workable condition names the table's columns unqualified; inside an aliased UPDATE they resolve to the target row.
-    return `${held}(${this.workable})`;
+  heldBy(idParam: number, attemptsParam: number): string {
+    return `id = $${idParam} AND ${this.attempts} = $${attemptsParam} AND (${this.workable})`;
   }
 
   /** SQL assignments that empty a row's queue state (its work done, or started afresh). */

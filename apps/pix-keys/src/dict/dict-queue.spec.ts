@@ -1,4 +1,4 @@
-import { dictBatchLease } from './dict-lease';
+import { dictBatchLease } from './dict-queue';
 
 describe('dictBatchLease', () => {
   const config = { DICT_BATCH: 50, DICT_CONCURRENCY: 8, DICT_TIMEOUT_MS: 10_000 };

@@ -1,6 +1,9 @@
 import { RetryPolicy } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
 
+/** The DICT queues' columns (libs/db WorkQueue), on `pix_keys` and on `claims` alike. */
+export const DICT_QUEUE_COLUMNS = { attempts: 'dict_attempts', dueAt: 'dict_next_attempt_at', lastError: 'dict_last_error' } as const;
+
 /** The backoff of every call to DICT the queues retry (retryDelayMs): DICT_RETRY_BASE_MS doubled per attempt, at most DICT_RETRY_MAX_MS. */
 export const dictRetryPolicy = (config: Pick<PixKeysConfig, 'DICT_RETRY_BASE_MS' | 'DICT_RETRY_MAX_MS'>): RetryPolicy => ({
   baseMs: config.DICT_RETRY_BASE_MS,
