@@ -49,22 +49,21 @@ export interface HeldRow {
  *   Message-ID), or a guard in the settling statement. A lease must outlast the longest attempt it covers.
  */
 export class WorkQueue {
-  readonly table: string;
-  readonly attempts: string;
-  readonly dueAt: string;
+  private readonly attempts: string;
+  private readonly dueAt: string;
   /** Null when the table keeps no failure text. */
-  readonly lastError: string | null;
+  private readonly lastError: string | null;
   private readonly workable: string;
   private readonly claimStatement: Statement;
   private readonly retryStatement: Statement;
 
   constructor(spec: WorkQueueTable) {
-    this.table = spec.table;
     this.workable = spec.workable;
     this.attempts = spec.columns?.attempts ?? 'attempts';
     this.dueAt = spec.columns?.dueAt ?? 'next_attempt_at';
     this.lastError = spec.columns?.lastError === undefined ? 'last_error' : spec.columns.lastError;
-    const { table, attempts, dueAt } = this;
+    const { attempts, dueAt } = this;
+    const { table } = spec;
     this.claimStatement = statement(
       `${spec.name}_claim`,
       `WITH due AS (
