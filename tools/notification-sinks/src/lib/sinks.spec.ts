@@ -1,7 +1,8 @@
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { IHttpOperation } from '@stoplight/types';
-import { prismOperationsOf, prismViolations } from '@partner/testing';
+import { pollUntil, prismOperationsOf, prismViolations } from '@partner/testing';
 import { parseFailure, RunningSinks, startSinks } from './sinks';
 
 // The local sinks: the SMTP sink keeps what a real SMTP client (nodemailer) sends; the SMS sink speaks
@@ -53,6 +54,41 @@ describe('the SMTP sink', () => {
         message_id: info.messageId,
       },
     ]);
+  });
+
+  it('outlives a client that drops the connection in the middle of an e-mail, and serves the next one', async () => {
+    const { port } = new URL(sinks.smtpUrl ?? '');
+    const socket = connect(Number(port), '127.0.0.1');
+    const replies: string[] = [];
+    socket.on('data', (chunk) => replies.push(chunk.toString()));
+    // The sink's final reply lines (`250 …`, not `250-…`): one more for each command.
+    const finalReplies = () =>
+      replies
+        .join('')
+        .split('\r\n')
+        .filter((line) => /^\d{3} /.test(line));
+    const answered = (count: number) =>
+      pollUntil(
+        'the sink answering',
+        async () => finalReplies(),
+        (lines) => lines.length === count,
+        { timeoutMs: 5_000, intervalMs: 10 },
+      );
+    expect((await answered(1))[0]).toMatch(/^220 /);
+    const commands = ['EHLO app.example', 'MAIL FROM:<nao-responda@example.com.br>', 'RCPT TO:<joao@acme.com.br>', 'DATA'];
+    for (const [i, command] of commands.entries()) {
+      socket.write(`${command}\r\n`);
+      expect((await answered(i + 2))[i + 1]).toMatch(command === 'DATA' ? /^354 / : /^250 /);
+    }
+    socket.write('Subject: half of an e-mail\r\n\r\nOl');
+    // The process sending it is killed: the sink sees a reset inside the transaction.
+    socket.resetAndDestroy();
+
+    const transport = createTransport({ url: sinks.smtpUrl ?? '' });
+    const info = await transport.sendMail({ from: 'nao-responda@example.com.br', to: 'ana@acme.com.br', subject: 'Next', text: 'Olá.' });
+    expect(info.accepted).toEqual(['ana@acme.com.br']);
+    expect(sinks.emails.map((e) => e.subject)).toContain('Next');
+    expect(sinks.emails.map((e) => e.subject)).not.toContain('half of an e-mail');
   });
 });
 

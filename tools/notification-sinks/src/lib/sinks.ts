@@ -369,7 +369,12 @@ export async function startSinks(o: SinkOptions): Promise<RunningSinks> {
       return null;
     });
     if (port === null) smtp = undefined;
-    else smtpUrl = `smtp://${host}:${port}`;
+    else {
+      smtpUrl = `smtp://${host}:${port}`;
+      // A client that drops in the middle of an e-mail (an app killed mid-send) is an 'error' of the server;
+      // without a listener it would end the process that hosts the sink (npm start, a test run).
+      smtp.on('error', () => undefined);
+    }
   }
 
   const http = createServer((req, res) => {
