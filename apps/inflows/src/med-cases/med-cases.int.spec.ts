@@ -148,6 +148,19 @@ async function pixInStates(c: CreditedInflow) {
   return outboxEventsOf(Topics.PixInStateChanged, rows, c.partnerId).map((m) => m.state);
 }
 
+/** A partner's refund of `cents` of the user's inflow. */
+const ask = (of: CreditedInflow, cents: number) =>
+  refund.execute({
+    partner_id: of.partnerId,
+    end_to_end_id: of.endToEndId,
+    idempotency_key: randomUUID(),
+    amount_cents: cents,
+    reason: 'x',
+  });
+
+const refundStatus = async (id: string) =>
+  (await selectRows<{ status: string }>(db, 'SELECT status FROM pix_in_refunds WHERE id = $1', [id]))[0]?.status;
+
 /** Runs the refunds' round until the case reaches `status`. */
 const untilCase = (e: MedCaseReceivedEvent, status: string) =>
   pollUntil(
@@ -323,14 +336,6 @@ describe('MED cases (PostgreSQL, the Pix API test server)', () => {
     const other = await credited(2_000, c);
     await receive.execute(report(c));
     expect(await balanceOf(c)).toEqual({ available: 2_000, blocked: 10_000 });
-    const ask = (of: CreditedInflow, cents: number) =>
-      refund.execute({
-        partner_id: of.partnerId,
-        end_to_end_id: of.endToEndId,
-        idempotency_key: randomUUID(),
-        amount_cents: cents,
-        reason: 'x',
-      });
     expect(await ask(c, 100)).toMatchObject({ ok: false, error: { code: 'pix_in_not_refundable' } });
     expect(await ask(other, 2_000)).toMatchObject({ ok: true });
     expect(await balanceOf(c)).toEqual({ available: 0, blocked: 10_000 });
@@ -349,16 +354,7 @@ describe('MED cases (PostgreSQL, the Pix API test server)', () => {
     for (let i = 0; i < 4; i++) {
       const c = await credited(10_000);
       const e = report(c);
-      const [asked] = await Promise.all([
-        refund.execute({
-          partner_id: c.partnerId,
-          end_to_end_id: c.endToEndId,
-          idempotency_key: randomUUID(),
-          amount_cents: 6_000,
-          reason: 'x',
-        }),
-        receive.execute(e),
-      ]);
+      const [asked] = await Promise.all([ask(c, 6_000), receive.execute(e)]);
       const { available, blocked } = await balanceOf(c);
       const refunded = asked.ok ? 6_000 : 0;
       expect(available + blocked + refunded).toBe(10_000);
@@ -369,13 +365,7 @@ describe('MED cases (PostgreSQL, the Pix API test server)', () => {
 
   it("a partner's refund settling while a case blocks the inflow leaves it blocked; the release makes it partially_returned", async () => {
     const c = await credited(10_000);
-    const asked = await refund.execute({
-      partner_id: c.partnerId,
-      end_to_end_id: c.endToEndId,
-      idempotency_key: randomUUID(),
-      amount_cents: 4_000,
-      reason: 'x',
-    });
+    const asked = await ask(c, 4_000);
     if (!asked.ok) throw new Error(JSON.stringify(asked.error));
     const r = report(c);
     await receive.execute(r);
@@ -398,6 +388,74 @@ describe('MED cases (PostgreSQL, the Pix API test server)', () => {
     expect(await inflowStatus(c)).toBe('partially_returned');
     expect(await balanceOf(c)).toEqual({ available: 6_000, blocked: 0 });
     expect((await pixInStates(c)).slice(-3)).toEqual(['blocked', 'blocked', 'partially_returned']);
+  });
+
+  it("a partner's refund failing while the operator releases a case of its inflow: both recorded, never a deadlock", async () => {
+    const c = await credited(10_000);
+    const asked = await ask(c, 4_000);
+    if (!asked.ok) throw new Error(JSON.stringify(asked.error));
+    server.refuseNextOf(c.endToEndId, 'Negado por timeout');
+    const r = report(c);
+    await receive.execute(r);
+    expect(await balanceOf(c)).toEqual({ available: 0, blocked: 6_000 });
+    // Asked of the provider (processing), which then does not make it: the next round fails the refund.
+    await send.execute();
+    expect(await refundStatus(asked.data.id)).toBe('processing');
+    await pollUntil(
+      'the devolução not made',
+      async () => server.devolucoesOf(c.endToEndId),
+      ([d]) => d?.status === 'NAO_REALIZADO',
+      {
+        timeoutMs: 5_000,
+        intervalMs: 10,
+      },
+    );
+
+    // The user's account held by another transaction, so that both wait on it in the order that used to deadlock:
+    // the decision (the case, then the account, then the inflow) first, the refund's failure (the inflow, then
+    // the account) second.
+    const holder = await db.connect();
+    const waitingOn = (pids: number[]) =>
+      selectRows<{ pid: number }>(db, 'SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::int[]', [pids]);
+    let deciding: Promise<unknown> | undefined;
+    let round: Promise<unknown> | undefined;
+    try {
+      await holder.query('BEGIN');
+      const [{ pid: holderPid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      await holder.query('SELECT 1 FROM accounts WHERE partner_id = $1 AND document = $2 FOR UPDATE', [c.partnerId, c.document]);
+      deciding = decide.execute(decision(r, { decision: 'disagree' }));
+      const [decider] = await pollUntil(
+        'the decision waiting',
+        () => waitingOn([holderPid]),
+        (rows) => rows.length === 1,
+        {
+          timeoutMs: 5_000,
+          intervalMs: 10,
+        },
+      );
+      round = send.execute();
+      await pollUntil(
+        'the refund failure waiting',
+        () => waitingOn([holderPid, decider.pid]),
+        (rows) => rows.length === 2,
+        {
+          timeoutMs: 5_000,
+          intervalMs: 10,
+        },
+      );
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    // Each settled, or the error that ended it (a deadlock: "deadlock detected").
+    const outcome = (settled: PromiseSettledResult<unknown>) => (settled.status === 'rejected' ? String(settled.reason) : settled.value);
+    const [decided, rounded] = (await Promise.allSettled([deciding, round])).map(outcome);
+    expect(decided).toMatchObject({ ok: true });
+    expect(rounded).toEqual(expect.any(Number));
+    expect(await caseOf(r)).toMatchObject({ status: 'disagreed', blocked_cents: 0 });
+    expect(await refundStatus(asked.data.id)).toBe('failed');
+    expect(await balanceOf(c)).toEqual({ available: 10_000, blocked: 0 });
+    expect(await inflowStatus(c)).toBe('credited');
   });
 
   it('a blocked report its opener cancels releases the block exactly, the inflow credited again; a redelivery changes nothing', async () => {

@@ -161,6 +161,9 @@ export class SendPixInRefundsUseCase {
 
   /** Records the attempt's outcome, in one transaction with its events and money, if the claim still holds the refund. */
   private async apply(tx: Transaction, refund: PixInRefundRecord, next: Next): Promise<void> {
+    // The end-to-end id's lock first, as a partner's refund and the MED cases take it: then the inflow, a case and
+    // the account are locked in one order by all of them (a MED decision locks the account before the inflow).
+    await this.inflows.lockEndToEndId(tx, refund.endToEndId);
     const now = new Date();
     const moved = await this.refunds.settle(tx, refund, {
       status: next.status,
