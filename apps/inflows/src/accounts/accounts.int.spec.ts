@@ -135,6 +135,29 @@ describe('AccountRepository, moving the balance (PostgreSQL)', () => {
     expect(await selectCount(db, 'SELECT count(*) FROM brl_ledger_entries WHERE partner_id = $1', [partnerId])).toBe(1);
   });
 
+  it("a MED devolução's cents leave the blocked balance once, and come back once: a second line for it throws", async () => {
+    const { partnerId, document } = await opened();
+    const endToEndId = e2e();
+    const caseId = randomUUID();
+    await unitOfWork.run(async (tx) => {
+      await accounts.credit(tx, partnerId, document, { endToEndId, amountCents: 900n, at: new Date() });
+      await accounts.medBlock(tx, partnerId, document, { endToEndId, caseId, amountCents: 900n, at: new Date() });
+    });
+    const returned = { endToEndId, caseId, refundId: 7n, amountCents: 300n, at: new Date() };
+    await unitOfWork.run((tx) => accounts.medReturn(tx, partnerId, document, returned));
+    await expect(unitOfWork.run((tx) => accounts.medReturn(tx, partnerId, document, returned))).rejects.toThrow(
+      'brl_ledger_entries_med_return_once',
+    );
+    await unitOfWork.run((tx) => accounts.medReturnReversal(tx, partnerId, document, returned));
+    await expect(unitOfWork.run((tx) => accounts.medReturnReversal(tx, partnerId, document, returned))).rejects.toThrow(
+      'brl_ledger_entries_med_return_once',
+    );
+    expect(await balance.execute({ partner_id: partnerId, document })).toEqual({
+      ok: true,
+      data: { available_brl_cents: 0, blocked_brl_cents: 900 },
+    });
+  });
+
   it('answers false, nothing written, when the user has no account', async () => {
     const refund = { endToEndId: e2e(), refundId: 1n, amountCents: 1n, at: new Date() };
     expect(await unitOfWork.run((tx) => accounts.debitRefund(tx, testPartnerId(), newCpf(), refund))).toBe(false);
