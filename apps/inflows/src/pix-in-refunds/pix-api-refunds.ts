@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { Agent, request } from 'undici';
-import { readLimited, retryAfterMs } from '@partner/runtime';
+import { Agent } from 'undici';
+import { callCounterparty, CounterpartyAnswer } from '@partner/runtime';
 import { errorText } from '@partner/tracing';
 import { InflowsConfig } from '../config/inflows.config';
 import { ProviderDevolucao, PixRefunds, RefundCall, RefundRef } from './pix-refunds.port';
@@ -64,26 +64,20 @@ export class PixApiRefunds extends PixRefunds implements OnModuleDestroy {
     } catch (error) {
       return this.unavailable(method, path, `no access token: ${errorText(error)}`);
     }
-    let status: number;
-    let text: string;
-    let retryAfter: string | string[] | undefined;
+    let answer: CounterpartyAnswer;
     try {
-      const timeout = this.config.PIX_API_TIMEOUT_MS;
-      const res = await request(`${this.base}${path}`, {
+      answer = await callCounterparty(`${this.base}${path}`, {
         method,
         dispatcher: this.agent,
         headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        signal: AbortSignal.timeout(timeout),
+        timeoutMs: this.config.PIX_API_TIMEOUT_MS,
+        maxBytes: MAX_ANSWER_BYTES,
       });
-      status = res.statusCode;
-      retryAfter = res.headers['retry-after'];
-      text = await readLimited(res.body, MAX_ANSWER_BYTES);
     } catch (error) {
       return this.unavailable(method, path, errorText(error));
     }
+    const { status, text } = answer;
     // A token the provider no longer takes (revoked, rotated): a new one next time.
     if (status === 401 || status === 403) this.token = undefined;
     if (status === success) {
@@ -95,10 +89,9 @@ export class PixApiRefunds extends PixRefunds implements OnModuleDestroy {
     if (method === 'GET' && status === 404) return { outcome: 'not_found' };
     // 400 PixDevolucaoInvalida (over the amount, a reused id, past 90 days) and 404 PixNaoEncontrado: final.
     if (method === 'PUT' && (status === 400 || status === 404)) return { outcome: 'refused', reason: refusalOf(status, text) };
-    const wait = retryAfterMs(retryAfter);
     return {
       ...this.unavailable(method, path, `HTTP ${status}${problemTitle(text)}`),
-      ...(wait === undefined ? {} : { retryAfterMs: wait }),
+      ...(answer.retryAfterMs === undefined ? {} : { retryAfterMs: answer.retryAfterMs }),
     };
   }
 
@@ -113,15 +106,15 @@ export class PixApiRefunds extends PixRefunds implements OnModuleDestroy {
     const basic = Buffer.from(
       `${encodeURIComponent(this.config.PIX_API_CLIENT_ID)}:${encodeURIComponent(this.config.PIX_API_CLIENT_SECRET)}`,
     ).toString('base64');
-    const res = await request(this.tokenUrl, {
+    const { status, text } = await callCounterparty(this.tokenUrl, {
       method: 'POST',
       dispatcher: this.agent,
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'pix.write pix.read' }).toString(),
-      signal: AbortSignal.timeout(this.config.PIX_API_TIMEOUT_MS),
+      timeoutMs: this.config.PIX_API_TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
     });
-    const text = await readLimited(res.body, MAX_ANSWER_BYTES);
-    if (res.statusCode !== 200) throw new Error(`token endpoint answered HTTP ${res.statusCode}`);
+    if (status !== 200) throw new Error(`token endpoint answered HTTP ${status}`);
     const answer = JSON.parse(text) as { access_token?: unknown; expires_in?: unknown };
     if (typeof answer.access_token !== 'string' || answer.access_token === '') throw new Error('token endpoint answered no access_token');
     const ttlS = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 300;

@@ -1,7 +1,7 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { Element } from '@xmldom/xmldom';
-import { Agent, Dispatcher, request } from 'undici';
-import { describeCallError, readLimited, retryAfterMs } from '@partner/runtime';
+import { Agent, Dispatcher } from 'undici';
+import { callCounterparty, CounterpartyAnswer, describeCallError } from '@partner/runtime';
 import { PixKeysConfig } from '../config/pix-keys.config';
 import { DictCredentials } from './dict-credentials';
 import {
@@ -265,12 +265,9 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
   }
 
   private async exchange<T>(...[method, path, body, headers, success, read]: DictRequest<T>): Promise<DictAnswer<T>> {
-    const timeout = this.config.DICT_TIMEOUT_MS;
-    let status: number;
-    let text: string;
-    let retryAfter: string | string[] | undefined;
+    let answer: CounterpartyAnswer;
     try {
-      const res = await request(`${this.base}${path}`, {
+      answer = await callCounterparty(`${this.base}${path}`, {
         method,
         dispatcher: this.agent,
         headers: {
@@ -279,22 +276,18 @@ export class BacenDictDirectory implements DictDirectory, OnModuleDestroy {
           ...headers,
         },
         body,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        signal: AbortSignal.timeout(timeout),
+        timeoutMs: this.config.DICT_TIMEOUT_MS,
+        maxBytes: MAX_ANSWER_BYTES,
       });
-      status = res.statusCode;
-      retryAfter = res.headers['retry-after'];
-      text = await readLimited(res.body, MAX_ANSWER_BYTES);
     } catch (error) {
       return { outcome: 'unavailable', reason: describeCallError(error) };
     }
+    const { status, text } = answer;
     if (status >= 500 || status === 429) {
-      const wait = retryAfterMs(retryAfter);
       return {
         outcome: 'unavailable',
         reason: `HTTP ${status}${problemSummary(text)}`,
-        ...(wait === undefined ? {} : { retryAfterMs: wait }),
+        ...(answer.retryAfterMs === undefined ? {} : { retryAfterMs: answer.retryAfterMs }),
       };
     }
     try {

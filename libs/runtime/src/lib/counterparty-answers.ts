@@ -1,7 +1,43 @@
 /**
- * Reading a counterparty's HTTP answers (DICT, the Pix provider's API): the parts every adapter needs the same
- * way, so none reads a header or a body its own way.
+ * Calling a counterparty over HTTP and reading its answers (DICT, the Pix provider's API): the parts every adapter
+ * needs the same way, so none sets a deadline, reads a header or a body its own way.
  */
+import { Dispatcher, request } from 'undici';
+
+/** What a counterparty answered: its status, its body as text, and how long it asked to be left alone (Retry-After). */
+export interface CounterpartyAnswer {
+  status: number;
+  text: string;
+  retryAfterMs?: number;
+}
+
+export interface CounterpartyCall {
+  method: Dispatcher.HttpMethod;
+  /** The adapter's connection pool (its TLS identity, its keep-alive). */
+  dispatcher: Dispatcher;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The whole call's deadline, the body included: an answer trickled byte by byte is cut there too. */
+  timeoutMs: number;
+  /** The largest body read (readLimited). */
+  maxBytes: number;
+}
+
+/** One call; throws when no whole answer came in time (refused, reset, timed out, too large): the caller's `unavailable`. */
+export async function callCounterparty(url: string, call: CounterpartyCall): Promise<CounterpartyAnswer> {
+  const res = await request(url, {
+    method: call.method,
+    dispatcher: call.dispatcher,
+    headers: call.headers,
+    body: call.body,
+    headersTimeout: call.timeoutMs,
+    bodyTimeout: call.timeoutMs,
+    signal: AbortSignal.timeout(call.timeoutMs),
+  });
+  const text = await readLimited(res.body, call.maxBytes);
+  const wait = retryAfterMs(res.headers['retry-after']);
+  return { status: res.statusCode, text, ...(wait === undefined ? {} : { retryAfterMs: wait }) };
+}
 
 /** A `Retry-After` header (RFC 9110: delay-seconds or an HTTP-date) in milliseconds from now; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
