@@ -132,7 +132,9 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+# The apps and the libraries they import; not the tools tsc builds beside them (dist/tools: the bench's baseline).
+COPY --from=build /app/dist/apps ./dist/apps
+COPY --from=build /app/dist/libs ./dist/libs
 COPY package.json ./
 USER node
 EXPOSE 3000 3100 3101 3102 3103 3104 3105

@@ -293,12 +293,13 @@ describe('docker-compose.yml', () => {
     expectRunsImageOf(config, 'migrate', ['kafka-setup', 'tools']);
   });
 
-  it('Dockerfile: the runtime stage holds dist/ and production dependencies only, on a Node LTS newer than 20, as a non-root user', () => {
+  it("Dockerfile: the runtime stage holds the apps' and libraries' dist/ and production dependencies only (no tool), on a Node LTS newer than 20, as a non-root user", () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)-/m);
     expect(stage('runtime')).toMatch(/^USER node$/m);
     expect(stage('runtime').match(/^COPY .*/gm)).toEqual([
       'COPY --from=prod-deps /app/node_modules ./node_modules',
-      'COPY --from=build /app/dist ./dist',
+      'COPY --from=build /app/dist/apps ./dist/apps',
+      'COPY --from=build /app/dist/libs ./dist/libs',
       'COPY package.json ./',
     ]);
     // The install npm test runs its end-to-end stack from (scripts/lib/runtime-tree.ts), flag for flag.
