@@ -158,7 +158,7 @@ const ask = (of: CreditedInflow, cents: number) =>
     reason: 'x',
   });
 
-const refundStatus = async (id: string) =>
+const refundStatus = async (id: number) =>
   (await selectRows<{ status: string }>(db, 'SELECT status FROM pix_in_refunds WHERE id = $1', [id]))[0]?.status;
 
 /** Runs the refunds' round until the case reaches `status`. */
