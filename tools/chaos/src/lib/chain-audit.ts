@@ -1,7 +1,8 @@
 import { Network, NETWORKS } from '@partner/contracts';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { Address, createPublicClient, getAddress, http } from 'viem';
 import { TEST_USDT_ABI } from '@partner/testing';
+import { onConnection } from './audit-support';
 import { callGateway, LoadLedger } from './partner-load';
 
 /**
@@ -458,10 +459,8 @@ export async function auditChain(options: {
   // The wallets, as the operator reads them.
   const views = await hotWallets(operatorUrl, adminKey);
 
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
   const readings: NetworkReading[] = [];
-  try {
+  await onConnection(databaseUrl, async (db) => {
     for (const network of NETWORKS) {
       const c = chains[network];
       if (!c) continue;
@@ -513,9 +512,7 @@ export async function auditChain(options: {
       const reported = hashes.length > 0 ? await reportedOutside(operatorUrl, adminKey, hashes, deadline) : [];
       readings.push({ network, fromBlock, wallets, outside: { hashes, reported } });
     }
-  } finally {
-    await db.end();
-  }
+  });
 
   const asked: AskedWithdrawal[] = accepted.map((w) => ({
     id: w.id,

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { failureList, onConnection } from './audit-support';
 import { callGateway, ChaosPartner, LoadLedger } from './partner-load';
 
 /**
@@ -74,33 +74,32 @@ export async function auditMoney(options: {
 }): Promise<MoneyAudit> {
   const { gatewayUrl, databaseUrl, adminKey, partners, ledger } = options;
   const operatorUrl = options.operatorUrl ?? gatewayUrl;
-  const failures: string[] = [];
-  const fail = (line: string) => {
-    if (failures.length < 50) failures.push(line);
-  };
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  let rows: UserRow[];
-  let withdrawals: { partner_id: string; document: string; id: number }[];
-  let creditKeys: { partner_id: string; idempotency_key: string }[];
-  let guards: { conname: string; convalidated: boolean }[];
-  try {
-    const ids = [partners.map((p) => p.id)];
-    rows = (await db.query<UserRow>(PER_USER, ids)).rows;
-    withdrawals = (
-      await db.query(
-        'SELECT partner_id, trim(document) AS document, id FROM withdrawals.withdrawals WHERE partner_id = ANY($1::uuid[])',
-        ids,
-      )
-    ).rows;
-    creditKeys = (await db.query('SELECT partner_id, idempotency_key FROM withdrawals.credits WHERE partner_id = ANY($1::uuid[])', ids))
-      .rows;
-    guards = (
-      await db.query("SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'withdrawals.accounts'::regclass AND contype = 'c'")
-    ).rows;
-  } finally {
-    await db.end();
-  }
+  const { failures, fail } = failureList();
+  const ids = [partners.map((p) => p.id)];
+  const [rows, withdrawals, creditKeys, guards] = await onConnection(
+    databaseUrl,
+    async (db) =>
+      [
+        (await db.query<UserRow>(PER_USER, ids)).rows,
+        (
+          await db.query<{ partner_id: string; document: string; id: number }>(
+            'SELECT partner_id, trim(document) AS document, id FROM withdrawals.withdrawals WHERE partner_id = ANY($1::uuid[])',
+            ids,
+          )
+        ).rows,
+        (
+          await db.query<{ partner_id: string; idempotency_key: string }>(
+            'SELECT partner_id, idempotency_key FROM withdrawals.credits WHERE partner_id = ANY($1::uuid[])',
+            ids,
+          )
+        ).rows,
+        (
+          await db.query<{ conname: string; convalidated: boolean }>(
+            "SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'withdrawals.accounts'::regclass AND contype = 'c'",
+          )
+        ).rows,
+      ] as const,
+  );
 
   for (const name of GUARDS) {
     if (!guards.some((g) => g.conname === name && g.convalidated))
