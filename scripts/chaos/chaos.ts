@@ -5,7 +5,7 @@
  * docs/guarantees.md, "Faults (`npm run chaos`)".
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
@@ -21,6 +21,7 @@ import {
   whilePayoutRoundHeld,
 } from '@partner/testing';
 import {
+  auditBrl,
   auditChain,
   auditFeeds,
   auditMoney,
@@ -60,7 +61,7 @@ import {
   LocalNetwork,
   stopLocalChains,
 } from '../chain/local-chains';
-import { AppName, APPS, CHAOS_DICT_PORT, repoRoot } from '../lib/services';
+import { AppName, APPS, CHAOS_DICT_PORT, CHAOS_PIX_API_PORT, repoRoot } from '../lib/services';
 import {
   freshKafka,
   kafka,
@@ -81,6 +82,7 @@ import {
   waitUntilReady,
 } from '../stack/stack';
 import { StackDict, startStackDict, TEST_DICT_TIMINGS } from '@partner/dict-test-server';
+import { StackPixApi, startStackPixApi } from '@partner/pix-api-test-server';
 import { buildWorkspace } from '../lib/build-stamp';
 import { runMain } from '../lib/main';
 
@@ -136,12 +138,14 @@ const MAX_WITHDRAWAL_MICROS = 1_000_000n * BigInt(USDT);
 /** The pool faults: on the network most of the load pays on, each wallet refused or drained this long. */
 const POOL_NETWORK: LocalNetwork = 'MATIC';
 const POOL_FAULT_MS = 20_000;
+/** The Pix provider's fault: every call answered 503 this long, then each inflow's next devolução made with its answer lost. */
+const PIX_OUTAGE_MS = 15_000;
 /** After a pool fault is lifted, how long a withdrawal failing still counts as the fault's. */
 const POOL_FAULT_GRACE_MS = 30_000;
-const FAULT_GROUPS = ['apps', 'chain', 'pool', 'broker', 'database', 'rolling'] as const;
+const FAULT_GROUPS = ['apps', 'chain', 'pool', 'broker', 'database', 'pix', 'rolling'] as const;
 type FaultGroup = (typeof FAULT_GROUPS)[number];
 
-const USAGE = `npm run chaos [-- options]: fault injection against a stack of its own, then the audits (money, feeds, chain).
+const USAGE = `npm run chaos [-- options]: fault injection against a stack of its own, then the audits (money, BRL, feeds, chain).
 
   --no-build          use the apps' current build (dist/) instead of building first
   --rate R            requests per second (default: half of the closed-loop peak measured first, at most
@@ -155,7 +159,8 @@ const USAGE = `npm run chaos [-- options]: fault injection against a stack of it
 A shorter run while developing (about 3 minutes): npm run chaos -- --no-build --rate 30 --partners 2 --faults chain,database
 The hot wallet pool's faults alone (about 3 minutes): npm run chaos -- --no-build --rate 30 --partners 2 --faults pool
 Ports: CHAOS_KAFKA_PORT (57092), CHAOS_DATABASE_URL (partner_chaos), CHAOS_GATEWAY_PORT (19500, and +1),
-CHAOS_HEALTH_PORT_BASE (19600), CHAOS_CHAIN_PORT_ETH/_MATIC (58545/58546), CHAOS_CHAIN_PROXY_PORT_ETH/_MATIC (58555/58556).`;
+CHAOS_HEALTH_PORT_BASE (19600), CHAOS_CHAIN_PORT_ETH/_MATIC (58545/58546), CHAOS_CHAIN_PROXY_PORT_ETH/_MATIC (58555/58556),
+CHAOS_DICT_PORT (58443), CHAOS_PIX_API_PORT (58480).`;
 
 const { values: args } = parseArgs({
   options: {
@@ -396,6 +401,7 @@ async function main(): Promise<number> {
   freshKafka(kafkaPort);
   let stack: RunningStack | undefined;
   let dict: StackDict | undefined;
+  let pixApi: StackPixApi | undefined;
   let second: RunningStack[] = [];
   const proxies: ChainProxyProcess[] = [];
   const failures: string[] = [];
@@ -458,6 +464,15 @@ async function main(): Promise<number> {
     // pix-keys registers keys through the DICT test server (tools/dict-test-server/), in this process.
     dict = await startStackDict({ name: 'chaos', port: CHAOS_DICT_PORT, timings: TEST_DICT_TIMINGS });
     Object.assign(options.env as Record<string, string>, dict.env);
+    // inflows returns the partners' refunds through the Pix API test server, in this process (its record is audited).
+    mkdirSync(options.logDir as string, { recursive: true });
+    pixApi = await startStackPixApi({
+      port: CHAOS_PIX_API_PORT,
+      settleAfterMs: 300,
+      logFile: join(options.logDir as string, 'pix-api-test-server.log'),
+    });
+    // A refund the provider's outage held is asked again within 30 s of its end, not up to the 5 minutes of production.
+    Object.assign(options.env as Record<string, string>, pixApi.env, { PIX_API_RETRY_MAX_MS: '30000' });
     stack = await startApps(options);
     const running = stack;
     // A second gateway instance, as deployed behind a balancer: a rolling restart is invisible to the partners.
@@ -827,6 +842,23 @@ async function main(): Promise<number> {
         () => waitUntilReady(running, 60_000),
       );
 
+    // The Pix provider down, then losing its answers: no recovery bound (the partner API does not wait for it); the
+    // BRL audit holds every refund final, its money moved once and the provider's devoluções one per returned refund.
+    if (runs('pix') && pixApi) {
+      const provider = pixApi.server;
+      log(`fault: the Pix provider answers every call 503 for ${PIX_OUTAGE_MS / 1000} s`);
+      provider.unavailableNext(1_000_000);
+      await sleep(PIX_OUTAGE_MS);
+      provider.unavailableNext(-provider.pendingUnavailable());
+      const inflows = [...load.ledger.inflows.values()].flatMap((set) => [...set]);
+      for (const endToEndId of inflows) provider.loseNextAnswerOf(endToEndId);
+      const [{ n }] = await sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM inflows.pix_in_refunds WHERE status IN ('created', 'processing')`,
+      );
+      log(`  lifted: ${n} refunds not final; the next devolução of each of ${inflows.length} inflows is made with its answer lost`);
+      await settle();
+    }
+
     // The rolling restart: one app at a time, SIGTERM, started again and ready before the next; the gateway
     // taken out of rotation first, as a balancer does before a planned stop (docs/operations.md).
     let rolling: LoadWindow | undefined;
@@ -861,6 +893,13 @@ async function main(): Promise<number> {
     // Up to 10 minutes for every resource to be final: the payouts work off the backlog the load built at their own pace.
     const feeds = await auditFeeds({ gatewayUrl, databaseUrl, partners, ledger: load.ledger, settleTimeoutMs: 600_000 });
     const money = await auditMoney({ gatewayUrl, operatorUrl: running.adminUrl, databaseUrl, adminKey, partners, ledger: load.ledger });
+    const provider = pixApi?.server;
+    const brl = await auditBrl({
+      databaseUrl,
+      partners,
+      ledger: load.ledger,
+      devolucoesOf: provider && ((e2e) => provider.devolucoesOf(e2e)),
+    });
     // Read off the nodes themselves, not through the proxies.
     const chain = await auditChain({
       gatewayUrl,
@@ -918,7 +957,7 @@ async function main(): Promise<number> {
       failures.push(
         `${dead.total - dead.refused} withdrawals to ${FAILING_ADDRESS} ended other than failed destination_refused with nothing signed`,
       );
-    const outcome: ChaosOutcome = { faults, load, retry, money, feeds, rolling, chain };
+    const outcome: ChaosOutcome = { faults, load, retry, money, brl, feeds, rolling, chain };
     console.log(`\n${chaosReport(outcome)}`);
     console.log(`  hot wallet pool (${pool.length} wallets a network):\n${poolLines.map((l) => `    ${l}`).join('\n')}`);
     // What failed outside the report's invariants (the crash hook, payouts that did not catch up).
@@ -931,6 +970,7 @@ async function main(): Promise<number> {
     await Promise.all(second.map((g) => g.stop()));
     await stack?.stop();
     await dict?.server.close();
+    await pixApi?.server.close();
     kafka('stop', kafkaPort);
     await Promise.all(proxies.map((p) => p.stop()));
     await stopLocalChains(chainPorts).catch(() => undefined);

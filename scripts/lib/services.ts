@@ -41,9 +41,10 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://
 export const DEV_DICT_PORT = envPort('DICT_TEST_PORT', 8443);
 export const TEST_DICT_PORT = envPort('TEST_DICT_PORT', 18443);
 export const CHAOS_DICT_PORT = envPort('CHAOS_DICT_PORT', 58443);
-/** The Pix API test server (refunds) of `npm start` and `npm test` (tools/pix-api-test-server starts it). */
+/** The Pix API test server (refunds) of `npm start`, `npm test` and the chaos run (tools/pix-api-test-server starts it). */
 export const DEV_PIX_API_PORT = envPort('PIX_API_TEST_PORT', 8480);
 export const TEST_PIX_API_PORT = envPort('TEST_PIX_API_PORT', 18480);
+export const CHAOS_PIX_API_PORT = envPort('CHAOS_PIX_API_PORT', 58480);
 
 /** The gateway's operator port (ADMIN_PORT) is the base, the services' health ports follow: a test stack sits beside a dev one. */
 export function healthPortOf(app: AppName, base: number): number {

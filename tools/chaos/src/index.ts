@@ -1,5 +1,6 @@
 export * from './lib/partner-load';
 export * from './lib/money-audit';
+export * from './lib/brl-audit';
 export * from './lib/feed-audit';
 export * from './lib/database-outage';
 export * from './lib/chaos-report';

@@ -1,6 +1,7 @@
 import { GATEWAY, NETWORKS, SERVICE_NAMES } from '@partner/contracts';
 import { pollUntil, requireEnv } from '@partner/testing';
 import {
+  auditBrl,
   auditChain,
   auditFeeds,
   auditMoney,
@@ -125,7 +126,8 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
       ledger: load.ledger,
       settleTimeoutMs: 180_000,
     });
-    const outcome: ChaosOutcome = { faults, load, retry, money, feeds, chain };
+    const brl = await auditBrl({ databaseUrl, partners, ledger: load.ledger });
+    const outcome: ChaosOutcome = { faults, load, retry, money, brl, feeds, chain };
     console.log(chaosReport(outcome));
 
     expect(chaosFailures(outcome)).toEqual([]);
@@ -142,6 +144,9 @@ describe('short chaos: kill -9 of every app, SIGTERM of a service, graceful and 
       expect(path.feedResources).toBe(path.database);
     }
     expect(feeds.acknowledged).toBeGreaterThan(0);
+    // Refunds were returned, each one's money moved once (the BRL audit's failures are among chaosFailures).
+    expect(brl.refunds.success).toBeGreaterThan(0);
+    expect(brl.refunds.open).toBe(0);
     // On chain: every accepted withdrawal paid once if settled, not at all if failed; nothing else left the wallet.
     expect(chainAuditLine(chain)).toBe(chainAuditLine({ paid: chain.paid, paidTwice: 0, missing: 0, drift: 0 }));
     expect(chain.paid).toBeGreaterThan(0);

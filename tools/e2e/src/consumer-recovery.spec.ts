@@ -23,7 +23,7 @@ describe('consumers after a graceful broker restart and an unexpected exit', () 
     const load = new PartnerLoad(gateway, partners, adminKey, {
       rate: 8,
       maxRequests: 1_000,
-      mix: { withdrawal: 1, credit: 0, pix_key_create: 0, pix_key_delete: 0, customer: 0, pix_in: 0, ack: 0 },
+      mix: { withdrawal: 1, credit: 0, pix_key_create: 0, pix_key_delete: 0, customer: 0, pix_in: 0, pix_refund: 0, ack: 0 },
     });
     load.start();
     try {

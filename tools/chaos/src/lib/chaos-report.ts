@@ -1,3 +1,4 @@
+import { BrlAudit } from './brl-audit';
 import { ChainAudit, chainAuditLine, chainAuditReport } from './chain-audit';
 import { FeedAudit } from './feed-audit';
 import { MoneyAudit } from './money-audit';
@@ -21,6 +22,8 @@ export interface ChaosOutcome {
   load: PartnerLoad;
   retry: RetryOutcome;
   money: MoneyAudit;
+  /** The BRL balances, the refunds and the provider's devoluções (brl-audit.ts), when the run audited them. */
+  brl?: BrlAudit;
   feeds: FeedAudit;
   /** The rolling restart's window of the load, when the run had one. */
   rolling?: LoadWindow;
@@ -29,7 +32,7 @@ export interface ChaosOutcome {
 }
 
 /** Every broken invariant of a fault-injection run; empty when nothing was lost, duplicated, overdrawn or slow to recover. */
-export function chaosFailures({ faults, load, retry, money, feeds, rolling, chain }: ChaosOutcome): string[] {
+export function chaosFailures({ faults, load, retry, money, brl, feeds, rolling, chain }: ChaosOutcome): string[] {
   const slow = faults
     .filter((f) => f.recoveryMs > f.limitMs)
     .map((f) => `${f.label}: recovered in ${(f.recoveryMs / 1000).toFixed(1)} s, more than ${f.limitMs / 1000} s`);
@@ -50,6 +53,7 @@ export function chaosFailures({ faults, load, retry, money, feeds, rolling, chai
     ...slow,
     ...contention,
     ...money.failures,
+    ...(brl?.failures ?? []),
     ...feeds.failures,
     ...chainFailures,
     ...rollingFailures,
@@ -60,7 +64,7 @@ export function chaosFailures({ faults, load, retry, money, feeds, rolling, chai
 
 /** The counts of a fault-injection run, as `npm run chaos` and the short chaos suite print them. */
 export function chaosReport(outcome: ChaosOutcome): string {
-  const { faults, load, retry, money, feeds, rolling, chain } = outcome;
+  const { faults, load, retry, money, brl, feeds, rolling, chain } = outcome;
   const failures = chaosFailures(outcome);
   const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   return [
@@ -78,6 +82,11 @@ export function chaosReport(outcome: ChaosOutcome): string {
         ]
       : []),
     `  money audit: ${money.users} users, ${money.overdraft} overdraft, ${money.drift} drift (credited ${money.credited} µUSDT, settled ${money.spent}; withdrawals accepted ${money.acceptedWithdrawals}, refused for insufficient funds ${money.insufficient})`,
+    ...(brl
+      ? [
+          `  BRL audit: ${brl.users} users; refunds ${brl.refunds.success} returned, ${brl.refunds.failed} failed (credited back), ${brl.refunds.open} not final; refused ${counts(load.ledger.refundsRefused)}; ${brl.devolucoes === undefined ? "the provider's record not read" : `${brl.devolucoes} devoluções made by the provider`}`,
+        ]
+      : []),
     ...feeds.paths.map(
       (p) =>
         `  feed ${p.path.padEnd(12)} API accepted ${p.accepted}${p.unknown ? ` (+${p.unknown} unknown)` : ''}, database ${p.database}, feed ${p.feedResources} resources (${counts(p.eventsPerState)}), duplicates ${p.duplicates}, missing ${p.missing}`,

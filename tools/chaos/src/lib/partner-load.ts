@@ -9,11 +9,12 @@ import { ApiClient, FAILING_ADDRESS, newCpf, newUuid, withdrawalRequest } from '
  * The load of the fault-injection runs (`npm run chaos` and the short chaos suite of `npm test`): a
  * partner's whole day through the partner API, at a fixed rate (open loop), on few users whose balances
  * run out: USDT withdrawals (some refused for insufficient funds), operator credits arriving meanwhile,
- * Pix key creations and deletions, business customers, sandbox Pix inflows and feed acknowledgements.
+ * Pix key creations and deletions, business customers, sandbox Pix inflows, partner refunds of them (a
+ * devolução through the stack's Pix API test server) and feed acknowledgements.
  * Every answer is classified as final (accepted, or refused for good) or not (5xx, no answer at all);
  * afterwards every request without a final answer is retried with its own idempotency key (a business
  * customer's in its Idempotency-Key header), as a careful partner would, and what the clients were told is
- * kept for the audits (money-audit.ts, feed-audit.ts).
+ * kept for the audits (money-audit.ts, brl-audit.ts, feed-audit.ts).
  */
 export interface ChaosUser {
   document: string;
@@ -36,7 +37,7 @@ export interface ChaosAnswer {
   noAnswer?: string;
 }
 
-export const OPERATIONS = ['withdrawal', 'credit', 'pix_key_create', 'pix_key_delete', 'customer', 'pix_in', 'ack'] as const;
+export const OPERATIONS = ['withdrawal', 'credit', 'pix_key_create', 'pix_key_delete', 'customer', 'pix_in', 'pix_refund', 'ack'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface LoadOptions {
@@ -66,7 +67,8 @@ export const DEFAULT_MIX: Record<Operation, number> = {
   pix_key_delete: 8,
   customer: 9,
   pix_in: 9,
-  ack: 9,
+  pix_refund: 4,
+  ack: 5,
 };
 
 /** USDT micros of one USDT. */
@@ -93,6 +95,13 @@ export interface AcceptedWithdrawal {
   network: Network;
   address: string;
   amountMicros: number;
+}
+
+export interface AcceptedRefund {
+  partner: ChaosPartner;
+  endToEndId: string;
+  id: string;
+  cents: number;
 }
 
 export interface AcceptedCredit {
@@ -325,6 +334,10 @@ export class LoadLedger {
   /** End-to-end ids answered 202, by partner; and Pix-in requests that got no final answer (not retried: the route has no idempotency key). */
   readonly inflows = new Map<string, Set<string>>();
   readonly inflowsUnknown = new Map<string, number>();
+  /** By idempotency key: every refund answered 201 or 200 (a replay answers the same refund). */
+  readonly refunds = new Map<string, AcceptedRefund>();
+  /** Refunds refused for good: by their code (refund_exceeds_amount, insufficient_funds, pix_in_not_refundable, not_found). */
+  readonly refundsRefused = new Map<string, number>();
   /** Event ids acknowledged (200 without them in not_found), by partner. */
   readonly acknowledged = new Map<string, Set<string>>();
 
@@ -540,6 +553,8 @@ export class PartnerLoad {
     const partner = pick(this.partners);
     const document = pick(partner.users).document;
     const asPartner = { 'x-api-key': partner.apiKey };
+    // A refund needs an inflow: until the partner has one, a Pix-in instead.
+    if (op === 'pix_refund' && !this.ledger.inflows.get(partner.id)?.size) op = 'pix_in';
     switch (op) {
       case 'withdrawal': {
         // 1 to 4 USDT: a user's 20 runs out after a handful, so credits and refusals both matter.
@@ -606,6 +621,19 @@ export class PartnerLoad {
           body: { document, amount_cents: 100 + Math.floor(Math.random() * 100_000) },
           headers: asPartner,
         };
+      case 'pix_refund': {
+        // One of the partner's Pix inflows (credited by now or not), for up to 300 BRL: some exceed what is left
+        // of it or the user's balance, and are refused.
+        const endToEndId = pick([...(this.ledger.inflows.get(partner.id) ?? [])]);
+        return {
+          op,
+          partner,
+          method: 'POST',
+          path: `/partner/v1/pix-in/${endToEndId}/refunds`,
+          body: { idempotency_key: newUuid(), amount_cents: 100 + Math.floor(Math.random() * 30_000), reason: 'chaos refund' },
+          headers: asPartner,
+        };
+      }
       case 'ack':
         // The ids are chosen when it is sent (the partner's undelivered events of the moment).
         return { op, partner, method: 'POST', path: '/partner/v1/events/ack', body: {}, headers: asPartner };
@@ -695,6 +723,22 @@ export class PartnerLoad {
         if (answer.status !== 202) return unexpected();
         ledger.setOf(ledger.inflows, partner).add(String(answer.body?.end_to_end_id));
         return true;
+      case 'pix_refund': {
+        if ((answer.status === 404 && code === 'not_found') || (answer.status === 409 && code === 'pix_in_not_refundable')) {
+          bump(ledger.refundsRefused, code);
+          return false;
+        }
+        if (answer.status === 422 && ['refund_exceeds_amount', 'insufficient_funds'].includes(code)) {
+          bump(ledger.refundsRefused, code);
+          return false;
+        }
+        if (answer.status !== 201 && answer.status !== 200) return unexpected();
+        const id = String(answer.body?.id);
+        const earlier = ledger.refunds.get(key);
+        if (earlier && earlier.id !== id) this.unexpected.push(`refund key ${key} answered ids ${earlier.id} and ${id}`);
+        ledger.refunds.set(key, { partner, endToEndId: attempt.path.split('/')[4], id, cents: Number(body.amount_cents) });
+        return true;
+      }
       case 'ack': {
         const notFound = answer.body?.not_found;
         if (answer.status !== 200 || !Array.isArray(notFound) || notFound.length > 0) return unexpected();
