@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedXml } from 'xml-crypto';
-import { retryAfterMs } from '@partner/runtime';
 import { DICT_DOCUMENT_DIR, DictDocument } from '@partner/dict-test-server';
 import {
   actionXml,
@@ -146,16 +145,6 @@ describe('the DICT XML', () => {
       '<problem xmlns="urn:ietf:rfc:7807"><type>https://dict.pi.rsfn.net.br/api/v1/error/EntryKeyInCustodyOfDifferentParticipant</type><title>t</title><status>400</status></problem>',
     );
     expect(readProblem(problem, 400)).toEqual({ type: 'EntryKeyInCustodyOfDifferentParticipant', status: 400, title: 't', detail: null });
-  });
-});
-
-describe('retryAfterMs', () => {
-  it('reads delay-seconds and an HTTP-date; nothing for an absent or unreadable header', () => {
-    const now = Date.parse('2026-11-30T10:00:00Z');
-    expect(retryAfterMs('120', now)).toBe(120_000);
-    expect(retryAfterMs('Mon, 30 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
-    expect(retryAfterMs('Mon, 30 Nov 2026 09:00:00 GMT', now)).toBe(0);
-    expect([retryAfterMs(undefined, now), retryAfterMs('soon', now), retryAfterMs('', now)]).toEqual([undefined, undefined, undefined]);
   });
 });
 

@@ -47,11 +47,11 @@ describe('callCounterparty', () => {
 });
 
 describe('retryAfterMs', () => {
-  it('reads delay-seconds and an HTTP-date, and nothing else', () => {
+  it('reads delay-seconds and an HTTP-date (a past one: 0); nothing for an absent or unreadable header', () => {
     const now = Date.parse('2026-12-01T00:00:00Z');
     expect(retryAfterMs('120', now)).toBe(120_000);
     expect(retryAfterMs('Tue, 01 Dec 2026 00:00:30 GMT', now)).toBe(30_000);
-    expect(retryAfterMs('soon', now)).toBeUndefined();
-    expect(retryAfterMs(undefined, now)).toBeUndefined();
+    expect(retryAfterMs('Mon, 30 Nov 2026 23:00:00 GMT', now)).toBe(0);
+    expect([retryAfterMs(undefined, now), retryAfterMs('soon', now), retryAfterMs('', now)]).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -49,7 +49,7 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
 }
 
 /** An answer's body as text, refused past `limit` bytes (a counterparty gone wrong cannot fill the memory). */
-export async function readLimited(body: AsyncIterable<Buffer | Uint8Array>, limit: number): Promise<string> {
+async function readLimited(body: AsyncIterable<Buffer | Uint8Array>, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
